@@ -1,0 +1,51 @@
+import type { Pico } from '../money.js';
+import { usdToPico } from '../money.js';
+
+export type RepeatMode = 'total' | 'consecutive' | 'cycle';
+export type SameErrorMode = 'consecutive' | 'total';
+export type BudgetMode = 'check' | 'predict';
+
+/** Brake settings. Every brake is off unless its limit is set. */
+export interface BrakeConfig {
+  /** Steps (model calls that are not backtracks) allowed. */
+  maxSteps?: number;
+  /** Spend allowed, in picodollars. */
+  maxCostPico?: Pico;
+  /** `check`: stop once spent ≥ limit (the reference loop). `predict`: refuse a call that would cross it. */
+  budgetMode: BudgetMode;
+  /** Virtual time allowed (model latency + tool latency), in milliseconds. */
+  timeoutMs?: number;
+  /** An action may be seen this many times; the next identical one stops the run. */
+  maxRepeat?: number;
+  repeatMode: RepeatMode;
+  /** The run stops when the same tool fails with the same error this many times. */
+  maxSameError?: number;
+  sameErrorMode: SameErrorMode;
+  /** Input + output tokens allowed over the run. */
+  maxTokens?: number;
+  /** Backtracks allowed; the next one stops the run. */
+  maxBacktracks?: number;
+  /** Largest prompt allowed; `model` = the model's own context window. */
+  contextWindow?: number | 'model';
+}
+
+export const NO_BRAKES: BrakeConfig = {
+  budgetMode: 'check',
+  repeatMode: 'total',
+  sameErrorMode: 'consecutive',
+};
+
+/** The reference loop's four brakes: 12 steps, $0.50, 120 s, an action repeated 3 times (total). */
+export const REFERENCE_PRESET: BrakeConfig = {
+  ...NO_BRAKES,
+  maxSteps: 12,
+  maxCostPico: usdToPico(0.5),
+  timeoutMs: 120_000,
+  maxRepeat: 3,
+  repeatMode: 'total',
+};
+
+export const PRESETS: Record<string, BrakeConfig> = {
+  none: NO_BRAKES,
+  reference: REFERENCE_PRESET,
+};

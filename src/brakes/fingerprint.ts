@@ -1,0 +1,56 @@
+/**
+ * Action fingerprints: tool name + canonical JSON of the arguments, so `{"a":1,"b":2}` and
+ * `{"b":2,"a":1}` are the same action. Arguments a model produced as a string that is itself JSON are
+ * parsed first, so a stringified and an object form of one call also match.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    // JSON.stringify(undefined) is undefined: treat a missing value as null.
+    return JSON.stringify(value ?? null);
+  }
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+function normaliseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+export function actionFingerprint(toolName: string, args: unknown): string {
+  return `${toolName}\u0000${canonicalJson(normaliseArguments(args))}`;
+}
+
+/** Same-tool-same-error key: which tool failed and how, whatever spelling of arguments was tried. */
+export function errorFingerprint(toolName: string, error: string): string {
+  return `${toolName}\u0000${error}`;
+}
+
+/**
+ * Interns fingerprints to small integers so brake state is arrays of counts, not string maps.
+ * The table belongs to one run (or one batch of runs) and only grows.
+ */
+export class Interner {
+  private readonly ids = new Map<string, number>();
+  readonly keys: string[] = [];
+  id(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.ids.set(key, id);
+      this.keys.push(key);
+    }
+    return id;
+  }
+  get size(): number {
+    return this.keys.length;
+  }
+}

@@ -1,0 +1,27 @@
+import Table from 'cli-table3';
+import { describePricing } from '../../pricing/cost.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import type { CliIO } from '../io.js';
+
+export function runPrices(model: string | undefined, options: { pricesFile?: string; json?: boolean }, io: CliIO): number {
+  const prices = loadPriceTable(options.pricesFile === undefined ? {} : { pricesFile: options.pricesFile });
+  const source = `${prices.source.name} ${prices.source.version} (sha256 ${prices.source.hash})`;
+  if (model === undefined) {
+    const names = prices.modelNames();
+    if (options.json) io.stdout(JSON.stringify({ source: prices.source, models: names }, null, 2) + '\n');
+    else io.stdout(`${names.join('\n')}\n${names.length} models from ${source}\n`);
+    return 0;
+  }
+  const described = describePricing(prices.resolve(model)) as unknown as Record<string, unknown>;
+  if (options.json) {
+    io.stdout(JSON.stringify(described, null, 2) + '\n');
+    return 0;
+  }
+  const table = new Table({ style: { head: [], border: [] } });
+  for (const [key, value] of Object.entries(described)) {
+    if (value === undefined || key === 'source') continue;
+    table.push({ [key]: [typeof value === 'object' ? JSON.stringify(value) : String(value)] });
+  }
+  io.stdout(`${table.toString()}\nsource: ${source}\n`);
+  return 0;
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import type { BrakeConfig } from '../../brakes/config.js';
+import type { ContextStrategy } from '../../context/strategy.js';
+import { collectInputs } from '../../io/collectInputs.js';
+import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { loadTraceFiles } from '../../import/index.js';
+import type { ModelPricing } from '../../pricing/types.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { buildReplayReport } from '../../report/replayReport.js';
+import { renderReport, renderTable, type ReportFormat } from '../../report/render.js';
+import type { CliIO } from '../io.js';
+
+export interface ReplayCommand {
+  inputs: string[];
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  model?: string;
+  pricesFile?: string;
+  format: ReportFormat;
+  out?: string;
+  reportDir?: string;
+}
+
+/** Replays every input, then renders. Everything is computed before anything is written. */
+export function runReplay(command: ReplayCommand, io: CliIO): number {
+  const prices = loadPriceTable(command.pricesFile === undefined ? {} : { pricesFile: command.pricesFile });
+  const files = collectInputs(command.inputs);
+  const keepSteps = command.format === 'chart' || command.reportDir !== undefined;
+  const results: RunResult[] = [];
+  const pricings = new Map<string, ModelPricing>();
+  for (const trace of loadTraceFiles(files)) {
+    const options = { brakes: command.brakes, strategy: command.strategy, prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) };
+    const pricing = resolveTracePricing(trace, options);
+    pricings.set(pricing.model, pricing);
+    results.push(replayTrace(trace, options));
+  }
+  const report = buildReplayReport({
+    results,
+    brakes: command.brakes,
+    strategy: command.strategy,
+    priceSource: prices.source,
+    pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
+    ...(command.model === undefined ? {} : { model: command.model }),
+  });
+
+  if (command.reportDir !== undefined) {
+    const outputs: [string, ReportFormat][] = [
+      ['replay.json', 'json'],
+      ['replay.csv', 'csv'],
+      ['replay.txt', 'table'],
+      ['replay-chart.txt', 'chart'],
+    ];
+    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results)] as const);
+    for (const [path, text] of rendered) writeFileAtomic(path, text);
+    io.stdout(renderTable(report));
+    io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
+    return 0;
+  }
+  const text = renderReport(command.format, report, results);
+  if (command.out !== undefined) writeFileAtomic(command.out, text);
+  else io.stdout(text);
+  return 0;
+}

@@ -1,0 +1,151 @@
+/**
+ * The command line: parses flags, calls the library, renders. Returns an exit code; only bin/ exits.
+ *   0  the job ran (a brake firing is a result)
+ *   2  bad input or usage: one message naming the place, no stack trace, no output file
+ *   1  an internal error (a bug: the stack is printed)
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { UserError } from '../errors.js';
+import { brakesFromFlags, nonNegativeInt, positiveInt, strategyFromFlags, type BrakeFlags, type ContextFlags } from './parseFlags.js';
+import { runCurve } from './commands/curve.js';
+import { runImport } from './commands/import.js';
+import { runPrices } from './commands/prices.js';
+import { runReplay } from './commands/replay.js';
+import type { CliIO } from './io.js';
+import { REPORT_FORMATS, type ReportFormat } from '../report/render.js';
+import { LOOPCOST_VERSION } from '../report/replayReport.js';
+
+function addContextOptions(command: Command): Command {
+  return command
+    .option('--context <strategy>', "context strategy: 'full' or 'window:K'", 'full')
+    .option('--tool-result-cap <tokens>', 'truncate each tool result to this many tokens')
+    .option('--cache <mode>', 'prompt caching: on | off (default: as recorded for recorded traces, off for synthetic)')
+    .option('--prices <file>', "LiteLLM model_prices_and_context_window.json to use instead of the bundled table");
+}
+
+function addBrakeOptions(command: Command): Command {
+  return command
+    .option('--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total) or 'none'")
+    .option('--max-steps <n>', 'stop before a call once this many steps were taken')
+    .option('--max-cost <usd>', 'budget in USD')
+    .option('--budget-mode <mode>', 'check (stop once spent ≥ budget) | predict (refuse a call that would cross it)')
+    .option('--timeout <seconds>', 'virtual-time limit')
+    .option('--max-repeat <n>', 'an action may be seen n times; the next identical one stops the run')
+    .option('--repeat-mode <mode>', 'total | consecutive | cycle')
+    .option('--max-same-error <n>', 'stop when the same tool fails with the same error n times')
+    .option('--same-error-mode <mode>', 'consecutive | total')
+    .option('--max-tokens <n>', 'input + output token cap over the run')
+    .option('--max-backtracks <n>', 'backtracks allowed')
+    .option('--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)");
+}
+
+function formatOption(allowed: readonly string[]): Option {
+  return new Option('--format <format>', 'output format').choices(allowed as string[]).default('table');
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let exitCode = 0;
+  const program = new Command();
+  program
+    .name('loopcost')
+    .description('What will your LLM agent loop cost, and do its brakes hold?')
+    .version(LOOPCOST_VERSION)
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: () => undefined,
+    });
+
+  const replay = program
+    .command('replay')
+    .description('replay traces (files, directories, globs; any supported format, .gz too) through the brakes')
+    .argument('<inputs...>', 'trace files, directories or globs')
+    .addOption(formatOption(REPORT_FORMATS))
+    .option('--model <model>', 're-price every run as if made on this model')
+    .option('--out <file>', 'write the report here (atomically) instead of stdout')
+    .option('--report-dir <dir>', 'write json, csv, table and chart reports into this directory');
+  addBrakeOptions(addContextOptions(replay)).action((inputs: string[], opts: BrakeFlags & ContextFlags & Record<string, string | undefined>) => {
+    exitCode = runReplay(
+      {
+        inputs,
+        brakes: brakesFromFlags(opts),
+        strategy: strategyFromFlags(opts),
+        format: opts.format as ReportFormat,
+        ...(opts.model === undefined ? {} : { model: opts.model }),
+        ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+        ...(opts.out === undefined ? {} : { out: opts.out }),
+        ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
+      },
+      io,
+    );
+  });
+
+  const curve = program
+    .command('curve')
+    .description('per-step token and cost growth of a loop with constant step sizes')
+    .requiredOption('--model <model>', 'model to price')
+    .requiredOption('--system-tokens <n>', 'system prompt tokens')
+    .option('--goal-tokens <n>', 'goal / task tokens', '0')
+    .requiredOption('--output-tokens <n>', 'output tokens per step')
+    .requiredOption('--tool-tokens <n>', 'tool-result tokens per step')
+    .requiredOption('--steps <n>', 'number of steps')
+    .addOption(formatOption(['table', 'csv', 'json']))
+    .option('--out <file>', 'write here (atomically) instead of stdout');
+  addContextOptions(curve).action((opts: ContextFlags & Record<string, string>) => {
+    exitCode = runCurve(
+      {
+        spec: {
+          model: opts.model!,
+          systemTokens: nonNegativeInt('--system-tokens', opts.systemTokens!),
+          goalTokens: nonNegativeInt('--goal-tokens', opts.goalTokens!),
+          outputTokens: nonNegativeInt('--output-tokens', opts.outputTokens!),
+          toolTokens: nonNegativeInt('--tool-tokens', opts.toolTokens!),
+          steps: positiveInt('--steps', opts.steps!),
+        },
+        strategy: strategyFromFlags(opts),
+        format: opts.format as 'table' | 'csv' | 'json',
+        ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+        ...(opts.out === undefined ? {} : { out: opts.out }),
+      },
+      io,
+    );
+  });
+
+  program
+    .command('prices')
+    .description('what a model costs and where the price came from (no model: list models)')
+    .argument('[model]')
+    .option('--prices <file>', 'LiteLLM price file instead of the bundled table')
+    .option('--json', 'JSON output')
+    .action((model: string | undefined, opts: { prices?: string; json?: boolean }) => {
+      exitCode = runPrices(model, { ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }), json: opts.json === true }, io);
+    });
+
+  program
+    .command('import')
+    .description('convert traces of any supported format to native JSONL')
+    .argument('<inputs...>', 'trace files, directories or globs')
+    .option('--out <file>', 'write here (atomically) instead of stdout')
+    .action((inputs: string[], opts: { out?: string }) => {
+      exitCode = runImport(inputs, opts.out, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
+      io.stderr(`loopcost: ${error.message.replace(/^error: /, '')}\n(run 'loopcost --help' for usage)\n`);
+      return 2;
+    }
+    if (error instanceof UserError) {
+      io.stderr(`loopcost: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr(`loopcost: internal error — please report it\n${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Turns command-line strings into typed settings. Every bad value is a UserError naming the flag and
+ * what it accepts; nothing here reads files or prints.
+ */
+import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brakes/config.js';
+import { NO_BRAKES, PRESETS } from '../brakes/config.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { UserError } from '../errors.js';
+import { usdToPico } from '../money.js';
+
+function flagError(flag: string, value: string, expected: string): UserError {
+  return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
+}
+
+export function positiveInt(flag: string, value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw flagError(flag, value, 'a whole number greater than 0');
+  return n;
+}
+
+export function nonNegativeInt(flag: string, value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw flagError(flag, value, 'a whole number, 0 or more');
+  return n;
+}
+
+export function nonNegativeNumber(flag: string, value: string): number {
+  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n < 0) throw flagError(flag, value, 'a number, 0 or more (e.g. 0.5)');
+  return n;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw flagError(flag, value, `one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+export interface BrakeFlags {
+  preset?: string;
+  maxSteps?: string;
+  maxCost?: string;
+  timeout?: string;
+  maxRepeat?: string;
+  repeatMode?: string;
+  maxSameError?: string;
+  sameErrorMode?: string;
+  maxTokens?: string;
+  maxBacktracks?: string;
+  budgetMode?: string;
+  contextWindow?: string;
+}
+
+/** A preset first, then each flag given overrides it. No flag, no brake. */
+export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
+  let config: BrakeConfig = { ...NO_BRAKES };
+  if (flags.preset !== undefined) {
+    const preset = PRESETS[flags.preset];
+    if (!preset) throw flagError('--preset', flags.preset, `a preset (${Object.keys(PRESETS).join(', ')})`);
+    config = { ...preset };
+  }
+  if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
+  if (flags.maxCost !== undefined) config.maxCostPico = usdToPico(nonNegativeNumber('--max-cost', flags.maxCost));
+  if (flags.timeout !== undefined) config.timeoutMs = Math.round(nonNegativeNumber('--timeout', flags.timeout) * 1000);
+  if (flags.maxRepeat !== undefined) config.maxRepeat = positiveInt('--max-repeat', flags.maxRepeat);
+  if (flags.repeatMode !== undefined) config.repeatMode = oneOf<RepeatMode>('--repeat-mode', flags.repeatMode, ['total', 'consecutive', 'cycle']);
+  if (flags.maxSameError !== undefined) config.maxSameError = positiveInt('--max-same-error', flags.maxSameError);
+  if (flags.sameErrorMode !== undefined) config.sameErrorMode = oneOf<SameErrorMode>('--same-error-mode', flags.sameErrorMode, ['consecutive', 'total']);
+  if (flags.maxTokens !== undefined) config.maxTokens = positiveInt('--max-tokens', flags.maxTokens);
+  if (flags.maxBacktracks !== undefined) config.maxBacktracks = nonNegativeInt('--max-backtracks', flags.maxBacktracks);
+  if (flags.budgetMode !== undefined) config.budgetMode = oneOf<BudgetMode>('--budget-mode', flags.budgetMode, ['check', 'predict']);
+  if (flags.contextWindow !== undefined) {
+    config.contextWindow = flags.contextWindow === 'model' ? 'model' : positiveInt('--context-window', flags.contextWindow);
+  }
+  return config;
+}
+
+export interface ContextFlags {
+  context?: string;
+  toolResultCap?: string;
+  cache?: string;
+}
+
+export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
+  const strategy: ContextStrategy = { kind: 'full' };
+  const context = flags.context ?? 'full';
+  if (context.startsWith('window:')) {
+    strategy.kind = 'window';
+    strategy.windowSteps = positiveInt('--context', context.slice('window:'.length));
+  } else if (context !== 'full') {
+    throw flagError('--context', context, "'full' or 'window:K' (K steps kept)");
+  }
+  if (flags.toolResultCap !== undefined) strategy.toolResultCap = nonNegativeInt('--tool-result-cap', flags.toolResultCap);
+  if (flags.cache !== undefined) strategy.cache = oneOf<CacheMode>('--cache', flags.cache, ['on', 'off']);
+  return strategy;
+}

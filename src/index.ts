@@ -1,0 +1,26 @@
+/** loopcost as a library: everything the CLI does is importable from here. */
+export * from './errors.js';
+export * from './money.js';
+export * from './trace/types.js';
+export { parseNativeTraces } from './trace/parseNative.js';
+export { writeNativeTraces } from './trace/writeNative.js';
+export { traceJsonSchema } from './trace/schema.js';
+export * from './brakes/config.js';
+export * from './brakes/stopReasons.js';
+export * from './brakes/brakes.js';
+export * from './brakes/state.js';
+export { actionFingerprint, canonicalJson, errorFingerprint, Interner } from './brakes/fingerprint.js';
+export * from './context/strategy.js';
+export { ContextTracker, type PromptView } from './context/tracker.js';
+export { runLoop } from './loop/run.js';
+export { ReplaySource } from './loop/replaySource.js';
+export type * from './loop/types.js';
+export { meterCall } from './loop/meter.js';
+export * from './replay/replay.js';
+export * from './replay/summary.js';
+export * from './replay/curve.js';
+export { constantStepsTrace, type ConstantStepsSpec } from './synthetic/constantSteps.js';
+export { loadTraceFile, loadTraceFiles, importText, detectFormat } from './import/index.js';
+export { loadPriceTable } from './pricing/index.js';
+export type * from './pricing/types.js';
+export { main } from './cli/main.js';

@@ -1,0 +1,75 @@
+import type { BrakeConfig } from '../brakes/config.js';
+import type { BrakeState } from '../brakes/state.js';
+import type { Stop, StopReason } from '../brakes/stopReasons.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import type { PromptView } from '../context/tracker.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { CallRecord } from '../trace/types.js';
+
+/**
+ * Where responses come from: a recorded trace, a synthetic policy reacting to its context, or (in the
+ * real loop) a model. It is asked for the response to the prompt `view` describes; null = no more.
+ */
+export interface StepSource {
+  next(view: PromptView, state: Readonly<BrakeState>): CallRecord | null;
+  /** What ends the run when the source runs out: a recorded completion, or trace_end. */
+  exhaustedReason(): Extract<StopReason, 'completed' | 'trace_end'>;
+}
+
+export interface LoopOptions {
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  /** Resolved cache mode (`recorded` only makes sense for recorded traces). */
+  cache: CacheMode;
+  pricing: ModelPricing;
+  systemTokens: number;
+  goalTokens: number;
+  /** Keep one StepRow per call (charts, curves). Off for large sweeps. */
+  keepSteps?: boolean;
+}
+
+/** One model call as billed. Cumulative figures include this call. */
+export interface StepRow {
+  /** 1-based index of the model call (backtracks and failed calls included). */
+  call: number;
+  /** Steps counted so far (backtracks do not count). */
+  step: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  costPico: number;
+  cumulativeInputTokens: number;
+  cumulativeOutputTokens: number;
+  cumulativeCostPico: number;
+  /** The growth model's full-history prompt size for this call. */
+  modelInputTokens: number;
+  recordedInputTokens?: number;
+  backtrack?: boolean;
+  failed?: boolean;
+}
+
+export interface RunOutcome {
+  stop: Stop;
+  steps: number;
+  calls: number;
+  backtracks: number;
+  failedCalls: number;
+  toolCalls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  costPico: number;
+  /** Spend beyond the budget (0 without a budget). */
+  overshootPico: number;
+  elapsedMs: number;
+  /** Σ over the calls made of recorded prompt tokens, when the trace recorded them. */
+  recordedInputTokens?: number;
+  /** Σ over the calls made of (recorded − growth model) prompt tokens. */
+  recordedInputDelta?: number;
+  /** Σ of the recorded per-call costs of the calls made, when every one was recorded. */
+  recordedCallCostPico?: number;
+  rows: StepRow[];
+}

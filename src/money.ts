@@ -1,0 +1,53 @@
+/**
+ * Money is exact: integer picodollars (1e-12 USD) held in plain numbers. A price of $X per million
+ * tokens is X·1e6 picodollars per token, an integer for any price quoted with up to six decimals, so
+ * tokens × price is an exact integer product. Number keeps integers exact up to 2^53 pico ≈ $9,007,
+ * far above a single run; totals across many runs are summed with BigInt (see sumPico).
+ */
+export type Pico = number;
+
+export const PICO_PER_USD = 1_000_000_000_000;
+export const PICO_PER_USD_BIG = 1_000_000_000_000n;
+
+/** Converts a USD price per token (e.g. LiteLLM's 1.5e-7) to integer picodollars per token. */
+export function usdPerTokenToPico(usdPerToken: number): Pico {
+  return Math.round(usdPerToken * PICO_PER_USD);
+}
+
+/** Converts a USD price per million tokens (e.g. 0.15) to integer picodollars per token. */
+export function usdPerMillionToPico(usdPerMillion: number): Pico {
+  return Math.round(usdPerMillion * 1_000_000);
+}
+
+/** Converts a USD amount (a user's budget flag, a recorded cost) to picodollars, rounding to the nearest. */
+export function usdToPico(usd: number): Pico {
+  return Math.round(usd * PICO_PER_USD);
+}
+
+/** Exact decimal string of a picodollar amount, trailing zeros trimmed: 28000000000 → "0.028". */
+export function picoToUsdString(pico: Pico | bigint): string {
+  const value = typeof pico === 'bigint' ? pico : BigInt(pico);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const whole = abs / PICO_PER_USD_BIG;
+  const frac = (abs % PICO_PER_USD_BIG).toString().padStart(12, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}
+
+/** USD as a JSON number. Exact to the picodollar for amounts under $9,007 (the decimal string is parsed). */
+export function picoToUsd(pico: Pico | bigint): number {
+  return Number(picoToUsdString(pico));
+}
+
+/** Sums picodollar amounts without ever losing an integer, however many there are. */
+export function sumPico(values: Iterable<Pico>): bigint {
+  let total = 0n;
+  for (const v of values) total += BigInt(v);
+  return total;
+}
+
+/** Picodollars to a short human string for tables: $0.0280, $12.34. */
+export function formatUsd(pico: Pico | bigint, decimals = 4): string {
+  const usd = picoToUsd(pico);
+  return `$${usd.toFixed(decimals)}`;
+}

@@ -1,0 +1,63 @@
+import type { Pico } from '../money.js';
+
+/** Prices of one model in integer picodollars per token. Absent optional prices fall back as noted. */
+export interface TokenPrices {
+  input: Pico;
+  /** Cache read; falls back to input. */
+  cachedInput?: Pico;
+  /** Cache write, 5-minute TTL; falls back to input. */
+  cacheWrite?: Pico;
+  /** Cache write, 1-hour TTL; falls back to cacheWrite, then input. */
+  cacheWrite1h?: Pico;
+  output: Pico;
+  /** Reasoning tokens; falls back to output. */
+  reasoning?: Pico;
+}
+
+/**
+ * Whole-prompt tiers: when a call's input tokens exceed `aboveInputTokens`, every token of that call is
+ * billed at the tier's prices (Gemini 2.5 Pro, Claude long context). Sorted ascending.
+ */
+export interface PriceTier {
+  aboveInputTokens: number;
+  prices: TokenPrices;
+}
+
+export interface ModelPricing {
+  /** Name the user asked for. */
+  requested: string;
+  /** Name the table knows it by. */
+  model: string;
+  provider?: string;
+  base: TokenPrices;
+  tiers: PriceTier[];
+  contextWindow?: number;
+  source: PriceSource;
+}
+
+export interface PriceSource {
+  /** `@pydantic/genai-prices` or the path of a LiteLLM JSON file. */
+  name: string;
+  /** Package version, or `file` for a user file. */
+  version: string;
+  /** sha256 of the price data (first 16 hex digits). */
+  hash: string;
+}
+
+/** Token usage of one call as the pricer sees it. cached/cacheWrite are parts of input, reasoning of output. */
+export interface CallUsage {
+  input: number;
+  cached: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  output: number;
+  reasoning: number;
+}
+
+export interface PriceTable {
+  source: PriceSource;
+  /** Resolves a model once; throws UserError with near-name suggestions when unknown. */
+  resolve(model: string, provider?: string): ModelPricing;
+  /** All model names known (for suggestions and `loopcost prices`). */
+  modelNames(): string[];
+}

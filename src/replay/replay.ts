@@ -1,0 +1,128 @@
+/**
+ * Replays runs through the loop and turns the outcomes into report records. Money stays in integer
+ * picodollars until a report is rendered.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { StopReason } from '../brakes/stopReasons.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { runLoop } from '../loop/run.js';
+import { ReplaySource } from '../loop/replaySource.js';
+import type { RunOutcome, StepRow } from '../loop/types.js';
+import { usdToPico } from '../money.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import type { Trace } from '../trace/types.js';
+
+export interface ReplayOptions {
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  prices: PriceTable;
+  /** Re-price every run as if made on this model. */
+  model?: string;
+  keepSteps?: boolean;
+}
+
+export interface RunResult {
+  source: string;
+  /** The model the trace was recorded on. */
+  recordedModel: string;
+  /** The model it was priced as (differs under --model). */
+  model: string;
+  task?: string;
+  cache: CacheMode;
+  stopReason: StopReason;
+  stopDetail: string;
+  steps: number;
+  modelCalls: number;
+  backtracks: number;
+  failedCalls: number;
+  toolCalls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  costPico: number;
+  overshootPico: number;
+  elapsedMs: number;
+  /** Calls the trace holds (what an unbraked replay would make). */
+  recordedCalls: number;
+  recordedOutcome: string;
+  recordedStatus?: string;
+  /** Cost the source recorded for the whole run (or Σ of per-call costs). */
+  recordedCostPico?: number;
+  /** Σ of recorded per-call costs of the calls this replay made. */
+  recordedCallCostPico?: number;
+  recordedInputTokens?: number;
+  /** Recorded prompt tokens minus the growth model's (overhead the model does not see). */
+  inputTokenDelta?: number;
+  rows: StepRow[];
+}
+
+/** `recorded` for traces that carry recorded usage, `off` for synthetic ones, unless the user chose. */
+export function defaultCacheMode(trace: Trace): CacheMode {
+  if (trace.header.origin === 'synthetic') return 'off';
+  if (trace.header.origin === 'recorded') return 'recorded';
+  return trace.calls.some((call) => call.inputTokens !== undefined) ? 'recorded' : 'off';
+}
+
+function recordedRunCost(trace: Trace): number | undefined {
+  if (trace.end.recordedCostUsd !== undefined) return usdToPico(trace.end.recordedCostUsd);
+  if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) {
+    return trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0);
+  }
+  return undefined;
+}
+
+export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
+  return options.model !== undefined
+    ? options.prices.resolve(options.model)
+    : options.prices.resolve(trace.header.model, trace.header.provider);
+}
+
+export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
+  const pricing = resolveTracePricing(trace, options);
+  const cache = options.strategy.cache ?? defaultCacheMode(trace);
+  const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
+    brakes: options.brakes,
+    strategy: options.strategy,
+    cache,
+    pricing,
+    systemTokens: trace.header.systemTokens,
+    goalTokens: trace.header.goalTokens,
+    keepSteps: options.keepSteps ?? false,
+  });
+  const result: RunResult = {
+    source: trace.source,
+    recordedModel: trace.header.model,
+    model: pricing.model,
+    cache,
+    stopReason: outcome.stop.reason,
+    stopDetail: outcome.stop.detail,
+    steps: outcome.steps,
+    modelCalls: outcome.calls,
+    backtracks: outcome.backtracks,
+    failedCalls: outcome.failedCalls,
+    toolCalls: outcome.toolCalls,
+    inputTokens: outcome.inputTokens,
+    cachedInputTokens: outcome.cachedInputTokens,
+    cacheWriteTokens: outcome.cacheWriteTokens,
+    outputTokens: outcome.outputTokens,
+    reasoningTokens: outcome.reasoningTokens,
+    costPico: outcome.costPico,
+    overshootPico: outcome.overshootPico,
+    elapsedMs: outcome.elapsedMs,
+    recordedCalls: trace.calls.length,
+    recordedOutcome: trace.end.outcome,
+    rows: outcome.rows,
+  };
+  if (trace.header.task !== undefined) result.task = trace.header.task;
+  if (trace.end.status !== undefined) result.recordedStatus = trace.end.status;
+  const recordedCost = recordedRunCost(trace);
+  if (recordedCost !== undefined) result.recordedCostPico = recordedCost;
+  if (outcome.recordedCallCostPico !== undefined) result.recordedCallCostPico = outcome.recordedCallCostPico;
+  if (outcome.recordedInputTokens !== undefined) {
+    result.recordedInputTokens = outcome.recordedInputTokens;
+    result.inputTokenDelta = outcome.recordedInputDelta!;
+  }
+  return result;
+}

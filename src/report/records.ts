@@ -1,0 +1,142 @@
+/**
+ * Report records: what JSON, CSV and tables show of a replay. Money leaves picodollars only here, as
+ * exact decimals.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import { picoToUsd } from '../money.js';
+import type { RunResult } from '../replay/replay.js';
+import { costPerCompletedPico, type Summary } from '../replay/summary.js';
+
+export interface RunRecord {
+  source: string;
+  task?: string;
+  model: string;
+  recordedModel: string;
+  stopReason: string;
+  stopDetail: string;
+  steps: number;
+  modelCalls: number;
+  recordedCalls: number;
+  backtracks: number;
+  failedCalls: number;
+  toolCalls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+  overshootUsd: number;
+  elapsedSeconds: number;
+  cache: string;
+  recordedOutcome: string;
+  recordedStatus?: string;
+  recordedCostUsd?: number;
+  recordedInputTokens?: number;
+  inputTokenDelta?: number;
+}
+
+export function runRecord(run: RunResult): RunRecord {
+  const record: RunRecord = {
+    source: run.source,
+    model: run.model,
+    recordedModel: run.recordedModel,
+    stopReason: run.stopReason,
+    stopDetail: run.stopDetail,
+    steps: run.steps,
+    modelCalls: run.modelCalls,
+    recordedCalls: run.recordedCalls,
+    backtracks: run.backtracks,
+    failedCalls: run.failedCalls,
+    toolCalls: run.toolCalls,
+    inputTokens: run.inputTokens,
+    cachedInputTokens: run.cachedInputTokens,
+    cacheWriteTokens: run.cacheWriteTokens,
+    outputTokens: run.outputTokens,
+    reasoningTokens: run.reasoningTokens,
+    costUsd: picoToUsd(run.costPico),
+    overshootUsd: picoToUsd(run.overshootPico),
+    elapsedSeconds: run.elapsedMs / 1000,
+    cache: run.cache,
+    recordedOutcome: run.recordedOutcome,
+  };
+  if (run.task !== undefined) record.task = run.task;
+  if (run.recordedStatus !== undefined) record.recordedStatus = run.recordedStatus;
+  if (run.recordedCostPico !== undefined) record.recordedCostUsd = picoToUsd(run.recordedCostPico);
+  if (run.recordedInputTokens !== undefined) {
+    record.recordedInputTokens = run.recordedInputTokens;
+    record.inputTokenDelta = run.inputTokenDelta!;
+  }
+  return record;
+}
+
+export interface SummaryRecord {
+  runs: number;
+  completed: number;
+  completionRate: number;
+  totalCostUsd: number;
+  meanCostPerRunUsd: number | null;
+  costPerCompletedTaskUsd: number | null;
+  wastedUsd: number;
+  totalOvershootUsd: number;
+  maxOvershootUsd: number;
+  steps: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  stopReasons: Record<string, number>;
+  recordedCostUsd?: number;
+}
+
+export function summaryRecord(summary: Summary): SummaryRecord {
+  const perCompleted = costPerCompletedPico(summary);
+  const record: SummaryRecord = {
+    runs: summary.runs,
+    completed: summary.completed,
+    completionRate: summary.completionRate,
+    totalCostUsd: picoToUsd(summary.totalCostPico),
+    meanCostPerRunUsd: summary.runs === 0 ? null : picoToUsd(summary.totalCostPico / BigInt(summary.runs)),
+    costPerCompletedTaskUsd: perCompleted === undefined ? null : picoToUsd(perCompleted),
+    wastedUsd: picoToUsd(summary.wastedPico),
+    totalOvershootUsd: picoToUsd(summary.totalOvershootPico),
+    maxOvershootUsd: picoToUsd(summary.maxOvershootPico),
+    steps: summary.steps,
+    inputTokens: summary.inputTokens,
+    cachedInputTokens: summary.cachedInputTokens,
+    outputTokens: summary.outputTokens,
+    stopReasons: summary.stopReasons,
+  };
+  if (summary.recordedCostPico !== undefined) record.recordedCostUsd = picoToUsd(summary.recordedCostPico);
+  return record;
+}
+
+/** The brake settings as a report shows them (USD and seconds, unset brakes left out). */
+export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (brakes.maxSteps !== undefined) out.maxSteps = brakes.maxSteps;
+  if (brakes.maxCostPico !== undefined) {
+    out.maxCostUsd = picoToUsd(brakes.maxCostPico);
+    out.budgetMode = brakes.budgetMode;
+  }
+  if (brakes.timeoutMs !== undefined) out.timeoutSeconds = brakes.timeoutMs / 1000;
+  if (brakes.maxRepeat !== undefined) {
+    out.maxRepeat = brakes.maxRepeat;
+    out.repeatMode = brakes.repeatMode;
+  }
+  if (brakes.maxSameError !== undefined) {
+    out.maxSameError = brakes.maxSameError;
+    out.sameErrorMode = brakes.sameErrorMode;
+  }
+  if (brakes.maxTokens !== undefined) out.maxTokens = brakes.maxTokens;
+  if (brakes.maxBacktracks !== undefined) out.maxBacktracks = brakes.maxBacktracks;
+  if (brakes.contextWindow !== undefined) out.contextWindow = brakes.contextWindow;
+  return out;
+}
+
+export function contextSettingsRecord(strategy: ContextStrategy): Record<string, unknown> {
+  const out: Record<string, unknown> = { context: strategy.kind === 'window' ? `window:${strategy.windowSteps}` : 'full' };
+  if (strategy.toolResultCap !== undefined) out.toolResultCap = strategy.toolResultCap;
+  out.cache = strategy.cache ?? 'default (recorded traces: as recorded; synthetic: off)';
+  return out;
+}

@@ -1,0 +1,107 @@
+/** Renders a replay report as JSON, a table, CSV or an ASCII chart. Output is a pure function of input. */
+import asciichart from 'asciichart';
+import Table from 'cli-table3';
+import { stringify } from 'csv-stringify/sync';
+import type { RunResult } from '../replay/replay.js';
+import { picoToUsd } from '../money.js';
+import type { ReplayReport } from './replayReport.js';
+import type { RunRecord } from './records.js';
+
+export type ReportFormat = 'table' | 'csv' | 'json' | 'chart';
+export const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'csv', 'json', 'chart'];
+
+export function renderJson(report: unknown): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+const CSV_COLUMNS: (keyof RunRecord)[] = [
+  'source', 'task', 'model', 'recordedModel', 'stopReason', 'stopDetail', 'steps', 'modelCalls', 'recordedCalls',
+  'backtracks', 'failedCalls', 'toolCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens',
+  'reasoningTokens', 'costUsd', 'overshootUsd', 'recordedCostUsd', 'elapsedSeconds', 'cache', 'recordedOutcome',
+  'recordedStatus', 'recordedInputTokens', 'inputTokenDelta',
+];
+
+export function renderCsv(report: ReplayReport): string {
+  return stringify(report.runs as unknown as Record<string, unknown>[], { header: true, columns: CSV_COLUMNS as string[] });
+}
+
+function usd(value: number | null | undefined, digits = 4): string {
+  return value === null || value === undefined ? '-' : `$${value.toFixed(digits)}`;
+}
+
+export function renderTable(report: ReplayReport): string {
+  const runs = new Table({
+    head: ['source', 'model', 'stop', 'steps', 'input tok', 'cached', 'output tok', 'cost', 'recorded', 'overshoot'],
+    style: { head: [], border: [] },
+  });
+  for (const run of report.runs) {
+    runs.push([
+      run.source,
+      run.model,
+      run.stopReason,
+      `${run.steps}/${run.recordedCalls}`,
+      run.inputTokens,
+      run.cachedInputTokens,
+      run.outputTokens,
+      usd(run.costUsd),
+      usd(run.recordedCostUsd),
+      usd(run.overshootUsd),
+    ]);
+  }
+  const s = report.summary;
+  const summary = new Table({ style: { head: [], border: [] } });
+  const reasons = Object.entries(s.stopReasons)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(', ');
+  summary.push(
+    { runs: [String(s.runs)] },
+    { completed: [`${s.completed} (${(s.completionRate * 100).toFixed(1)}%)`] },
+    { 'total cost': [usd(s.totalCostUsd)] },
+    { 'cost per run': [usd(s.meanCostPerRunUsd)] },
+    { 'cost per completed task': [usd(s.costPerCompletedTaskUsd)] },
+    { 'wasted (runs not completed)': [usd(s.wastedUsd)] },
+    { 'overshoot (total / max)': [`${usd(s.totalOvershootUsd, 6)} / ${usd(s.maxOvershootUsd, 6)}`] },
+    { 'stop reasons': [reasons || '-'] },
+  );
+  if (s.recordedCostUsd !== undefined) summary.push({ 'recorded cost': [usd(s.recordedCostUsd)] });
+  const src = report.prices.source;
+  return `${runs.toString()}\n${summary.toString()}\nprices: ${src.name} ${src.version} (sha256 ${src.hash})\n`;
+}
+
+/** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */
+export function renderChart(results: readonly RunResult[], report: ReplayReport): string {
+  const parts: string[] = [];
+  for (const run of results) {
+    if (run.rows.length === 0) {
+      parts.push(`${run.source}: no model calls\n`);
+      continue;
+    }
+    const input = run.rows.map((row) => row.inputTokens);
+    const cost = run.rows.map((row) => picoToUsd(row.cumulativeCostPico));
+    parts.push(
+      `${run.source} — ${run.model}, stop: ${run.stopReason}\n` +
+        `input tokens per call (${input.length} calls)\n` +
+        asciichart.plot(input, { height: 10, format: (x: number) => x.toFixed(0).padStart(9) }) +
+        `\ncumulative cost (USD)\n` +
+        asciichart.plot(cost, { height: 10, format: (x: number) => x.toFixed(4).padStart(9) }) +
+        '\n',
+    );
+  }
+  const src = report.prices.source;
+  parts.push(`prices: ${src.name} ${src.version} (sha256 ${src.hash})\n`);
+  return parts.join('\n');
+}
+
+export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[]): string {
+  switch (format) {
+    case 'json':
+      return renderJson(report);
+    case 'csv':
+      return renderCsv(report);
+    case 'table':
+      return renderTable(report);
+    case 'chart':
+      return renderChart(results, report);
+  }
+}

@@ -1,0 +1,46 @@
+import type { BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import { describePricing } from '../pricing/cost.js';
+import type { ModelPricing, PriceSource } from '../pricing/types.js';
+import type { RunResult } from '../replay/replay.js';
+import { summarise } from '../replay/summary.js';
+import {
+  brakeSettingsRecord,
+  contextSettingsRecord,
+  runRecord,
+  summaryRecord,
+  type RunRecord,
+  type SummaryRecord,
+} from './records.js';
+
+export interface ReplayReport {
+  tool: { name: 'loopcost'; version: string };
+  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string };
+  prices: { source: PriceSource; models: unknown[] };
+  runs: RunRecord[];
+  summary: SummaryRecord;
+}
+
+export const LOOPCOST_VERSION = '0.1.0';
+
+export function buildReplayReport(args: {
+  results: readonly RunResult[];
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  priceSource: PriceSource;
+  pricings: readonly ModelPricing[];
+  model?: string;
+}): ReplayReport {
+  const settings: ReplayReport['settings'] = {
+    brakes: brakeSettingsRecord(args.brakes),
+    context: contextSettingsRecord(args.strategy),
+  };
+  if (args.model !== undefined) settings.model = args.model;
+  return {
+    tool: { name: 'loopcost', version: LOOPCOST_VERSION },
+    settings,
+    prices: { source: args.priceSource, models: args.pricings.map(describePricing) },
+    runs: args.results.map(runRecord),
+    summary: summaryRecord(summarise(args.results)),
+  };
+}

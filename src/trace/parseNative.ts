@@ -1,0 +1,97 @@
+/**
+ * Reads native JSONL traces. A file holds one or more runs, each `header`, `call`*, `end`. Every problem
+ * is collected with its line and field, then reported together.
+ */
+import type { z } from 'zod';
+import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
+import { recordSchema } from './schema.js';
+import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .join('');
+}
+
+function zodIssues(error: z.ZodError, file: string, line: number): InputIssue[] {
+  return error.issues.map((issue) => {
+    const field = fieldPath(issue.path);
+    let message = issue.message;
+    let code: string = issue.code;
+    if (issue.code === 'too_small' && issue.origin === 'number') {
+      code = 'negative_number';
+      message = 'must not be negative';
+    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      code = 'missing_field';
+      message = `missing required field (${issue.expected})`;
+    } else if (issue.code === 'invalid_type' && typeof issue.input === 'number' && Number.isNaN(issue.input)) {
+      message = 'is NaN';
+    } else if (issue.code === 'unrecognized_keys') {
+      message = `unknown field(s) ${issue.keys.join(', ')}`;
+    }
+    return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
+  });
+}
+
+export function parseNativeTraces(content: string, file: string): Trace[] {
+  const issues: InputIssue[] = [];
+  const traces: Trace[] = [];
+  let header: TraceHeader | null = null;
+  let headerLine = 0;
+  let calls: CallRecord[] = [];
+  const lines = content.split('\n');
+
+  for (let i = 0; i < lines.length && issues.length < MAX_REPORTED_ISSUES; i++) {
+    const text = lines[i]!.trim();
+    if (text === '') continue;
+    const line = i + 1;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      issues.push({
+        file,
+        line,
+        code: 'invalid_json',
+        message: `not valid JSON (${(error as Error).message})`,
+        hint: 'each line must be one complete JSON object; was the file truncated?',
+      });
+      continue;
+    }
+    const parsed = recordSchema.safeParse(raw, { reportInput: true });
+    if (!parsed.success) {
+      issues.push(...zodIssues(parsed.error, file, line));
+      continue;
+    }
+    // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
+    const record = raw as TraceRecord;
+    if (record.type === 'header') {
+      if (header) {
+        issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `header before the run started on line ${headerLine} has ended`, hint: "close each run with an 'end' record" });
+      }
+      header = record;
+      headerLine = line;
+      calls = [];
+    } else if (!header) {
+      issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `'${record.type}' record before any header`, hint: "start each run with a 'header' record" });
+    } else if (record.type === 'call') {
+      calls.push(record);
+    } else {
+      traces.push({ source: file, header, calls, end: record as TraceEnd });
+      header = null;
+    }
+  }
+  if (header && issues.length === 0) {
+    issues.push({ file, line: headerLine, code: 'truncated', message: `run started on line ${headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
+  }
+  if (traces.length === 0 && issues.length === 0) {
+    issues.push({ file, code: 'empty', message: 'holds no trace', hint: 'a trace is a header line, call lines and an end line' });
+  }
+  if (issues.length > 0) throw new UserError(issues);
+  if (traces.length > 1) traces.forEach((trace, i) => (trace.source = `${file}#${i + 1}`));
+  return traces;
+}
+
+export function looksLikeNativeTrace(firstLine: string): boolean {
+  return /"type"\s*:\s*"header"/.test(firstLine) && firstLine.includes('loopcost.trace/');
+}

@@ -1,0 +1,93 @@
+/**
+ * The native trace model (schema `loopcost.trace/1`). One run is a header, one record per model call and
+ * an end record. See docs/trace-format.md and schema/trace-v1.schema.json.
+ */
+
+export const TRACE_SCHEMA = 'loopcost.trace/1';
+
+/** Brake settings a trace was recorded with (reported beside what-ifs; never applied implicitly). */
+export interface RecordedSettings {
+  maxSteps?: number;
+  maxCostUsd?: number;
+  timeoutSeconds?: number;
+}
+
+export interface TraceHeader {
+  type: 'header';
+  schema: typeof TRACE_SCHEMA;
+  model: string;
+  /** Provider id, when known (`openai`, `anthropic`, ...). Helps price look-up. */
+  provider?: string;
+  systemTokens: number;
+  goalTokens: number;
+  /** `recorded` (imported from a real log) or `synthetic` (generated). Decides the cache default. */
+  origin?: 'recorded' | 'synthetic';
+  /** Free-form task name / instance id. */
+  task?: string;
+  /** Where the trace came from when imported (format and original path). */
+  importedFrom?: { format: string; path: string; notes?: string[] };
+  recordedSettings?: RecordedSettings;
+}
+
+export interface ToolCallRecord {
+  name: string;
+  /** Arguments as an object, or the raw string a model produced when it was not valid JSON. */
+  arguments: unknown;
+  /** Tokens the tool's result adds to the context. */
+  resultTokens: number;
+  /** Error text when the tool failed (non-zero exit, exception); absent or null when it succeeded. */
+  error?: string | null;
+  /** Virtual time the tool took. */
+  latencyMs?: number;
+}
+
+export interface CallRecord {
+  type: 'call';
+  /** Full prompt tokens as recorded (cached and cache-write included). Absent in synthetic traces. */
+  inputTokens?: number;
+  /** Part of inputTokens read from the prompt cache. */
+  cachedInputTokens?: number;
+  /** Part of inputTokens written to the cache (5-minute TTL). */
+  cacheWriteTokens?: number;
+  /** Part of inputTokens written to the cache with a 1-hour TTL. */
+  cacheWrite1hTokens?: number;
+  /** Completion tokens, reasoning included. */
+  outputTokens: number;
+  /** Part of outputTokens spent on reasoning. */
+  reasoningTokens?: number;
+  latencyMs?: number;
+  toolCalls?: ToolCallRecord[];
+  /** The response is a final answer (no further tool calls intended). */
+  final?: boolean;
+  /** The response abandons the previous step: its call and result leave the context. */
+  backtrack?: boolean;
+  /** The response could not be parsed (no usable tool call nor answer); it still counts as a step. */
+  unparseable?: boolean;
+  /** The call failed at the provider (HTTP 400, 429, 5xx): usage is usually zero. */
+  failed?: { status?: number; message: string };
+  /** Cost the source reported for this call, in USD. Reported beside ours, never used for ours. */
+  recordedCostUsd?: number;
+}
+
+export type RecordedOutcome = 'completed' | 'error' | 'timeout' | 'limit' | 'unknown';
+
+export interface TraceEnd {
+  type: 'end';
+  outcome: RecordedOutcome;
+  /** The source's own status word, e.g. `Submitted`, `InternalServerError`. */
+  status?: string;
+  recordedCostUsd?: number;
+  recordedInputTokens?: number;
+  recordedOutputTokens?: number;
+  recordedCalls?: number;
+}
+
+export interface Trace {
+  /** Path of the file it came from, `#n` appended when a file holds several runs. */
+  source: string;
+  header: TraceHeader;
+  calls: CallRecord[];
+  end: TraceEnd;
+}
+
+export type TraceRecord = TraceHeader | CallRecord | TraceEnd;

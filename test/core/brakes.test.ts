@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES, REFERENCE_PRESET, type BrakeConfig } from '../../src/brakes/config.js';
+import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import { FULL_HISTORY } from '../../src/context/strategy.js';
+import { usdToPico } from '../../src/money.js';
+import { MINI_TABLE, call, distinctSteps, handPriced, handTable, toolCall, trace } from '../helpers.js';
+
+function replay(t: ReturnType<typeof trace>, brakes: Partial<BrakeConfig>, table = MINI_TABLE) {
+  return replayTrace(t, { brakes: { ...NO_BRAKES, ...brakes }, strategy: FULL_HISTORY, prices: table, keepSteps: true });
+}
+
+describe('every stop reason, on small native traces', () => {
+  it('completed: a response with no tool calls ends the run', () => {
+    const r = replay(trace([...distinctSteps(2), call(50)]), {});
+    expect(r.stopReason).toBe('completed');
+    expect(r.steps).toBe(3);
+  });
+
+  it('max_steps: checked before each call, so exactly N calls are made', () => {
+    const r = replay(trace(distinctSteps(10)), { maxSteps: 4 });
+    expect(r.stopReason).toBe('max_steps');
+    expect(r.steps).toBe(4);
+    expect(r.modelCalls).toBe(4);
+  });
+
+  it('timeout: virtual time from recorded model and tool latencies', () => {
+    const calls = distinctSteps(10, 100, 200, { latencyMs: 1000 });
+    for (const c of calls) c.toolCalls![0]!.latencyMs = 500;
+    const r = replay(trace(calls), { timeoutMs: 4000 });
+    // 1.5 s per step: after 3 steps 4.5 s ≥ 4 s, so the 4th call is not made.
+    expect(r.stopReason).toBe('timeout');
+    expect(r.steps).toBe(3);
+    expect(r.elapsedMs).toBe(4500);
+  });
+
+  it('budget (check): stops once spent ≥ limit; overshoot is less than one call', () => {
+    const t = trace(distinctSteps(50));
+    const full = replay(t, {});
+    const limit = Math.floor(full.costPico / 3);
+    const r = replay(t, { maxCostPico: limit });
+    expect(r.stopReason).toBe('budget');
+    expect(r.costPico).toBeGreaterThanOrEqual(limit);
+    const lastCall = r.rows[r.rows.length - 1]!.costPico;
+    expect(r.overshootPico).toBe(r.costPico - limit);
+    expect(r.overshootPico).toBeLessThan(lastCall);
+  });
+
+  it('budget (predict): refuses the call that would cross the limit, never overshoots', () => {
+    const t = trace(distinctSteps(50));
+    const limit = Math.floor(replay(t, {}).costPico / 3);
+    const r = replay(t, { maxCostPico: limit, budgetMode: 'predict' });
+    expect(r.stopReason).toBe('budget');
+    expect(r.costPico).toBeLessThanOrEqual(limit);
+    expect(r.overshootPico).toBe(0);
+    expect(r.stopDetail).toMatch(/would take/);
+  });
+
+  it('repeat (total): the action seen N times stops the N+1th before it runs', () => {
+    const same = () => call(100, [toolCall('run', { b: 2, a: 1 }, 50)]);
+    const other = call(100, [toolCall('run', { a: 9 }, 50)]);
+    const r = replay(trace([same(), other, same(), same(), same(), same()]), { maxRepeat: 3, repeatMode: 'total' });
+    expect(r.stopReason).toBe('repeat');
+    expect(r.toolCalls).toBe(4); // 3 of the repeated action + the other one
+    expect(r.steps).toBe(5); // the 5th call was made and paid; its tool call was refused
+  });
+
+  it('repeat: argument key order does not change the fingerprint', () => {
+    const r = replay(trace([call(10, [toolCall('run', { a: 1, b: 2 }, 5)]), call(10, [toolCall('run', '{"b":2,"a":1}', 5)])]), { maxRepeat: 1 });
+    expect(r.stopReason).toBe('repeat');
+  });
+
+  it('repeat (consecutive): an interruption resets the run', () => {
+    const a = () => call(10, [toolCall('run', { x: 1 }, 5)]);
+    const b = () => call(10, [toolCall('run', { x: 2 }, 5)]);
+    const interrupted = replay(trace([a(), a(), b(), a(), a(), call(5)]), { maxRepeat: 2, repeatMode: 'consecutive' });
+    expect(interrupted.stopReason).toBe('completed');
+    const run = replay(trace([a(), a(), a(), call(5)]), { maxRepeat: 2, repeatMode: 'consecutive' });
+    expect(run.stopReason).toBe('repeat');
+    expect(run.toolCalls).toBe(2);
+  });
+
+  it('repeat (cycle): A/B ping-pong is caught, consecutive mode misses it', () => {
+    const a = () => call(10, [toolCall('open', { f: 'a' }, 5)]);
+    const b = () => call(10, [toolCall('open', { f: 'b' }, 5)]);
+    const calls = [a(), b(), a(), b(), a(), b(), a(), b(), call(5)];
+    const cycle = replay(trace(calls), { maxRepeat: 2, repeatMode: 'cycle' });
+    expect(cycle.stopReason).toBe('repeat');
+    expect(cycle.toolCalls).toBe(4); // A B A B, then the third A is refused
+    expect(replay(trace(calls), { maxRepeat: 2, repeatMode: 'consecutive' }).stopReason).toBe('completed');
+  });
+
+  it('error_limit (consecutive): the same tool failing the same way N times in a row', () => {
+    const fail = (code: string) => call(10, [toolCall('py', { code }, 5, { error: 'ConnectionError' })]);
+    const r = replay(trace([fail('a'), fail('b'), fail('c'), fail('d')]), { maxSameError: 3 });
+    expect(r.stopReason).toBe('error_limit');
+    expect(r.steps).toBe(3);
+    const broken = replay(trace([fail('a'), fail('b'), call(10, [toolCall('py', { code: 'ok' }, 5)]), fail('c'), call(5)]), { maxSameError: 3 });
+    expect(broken.stopReason).toBe('completed');
+  });
+
+  it('error_limit (total): counts across interruptions', () => {
+    const fail = (code: string) => call(10, [toolCall('py', { code }, 5, { error: 'ConnectionError' })]);
+    const ok = call(10, [toolCall('py', { code: 'ok' }, 5)]);
+    const r = replay(trace([fail('a'), ok, fail('b'), ok, fail('c'), call(5)]), { maxSameError: 3, sameErrorMode: 'total' });
+    expect(r.stopReason).toBe('error_limit');
+    expect(r.steps).toBe(5);
+  });
+
+  it('context_overflow: the next prompt would not fit', () => {
+    const r = replay(trace(distinctSteps(20, 100, 900), { system: 1000 }), { contextWindow: 5000 });
+    expect(r.stopReason).toBe('context_overflow');
+    // Prompt n = 1000 + 1000(n-1); the 5th prompt (5000) fits, the 6th does not.
+    expect(r.steps).toBe(5);
+  });
+
+  it("context_overflow with 'model' uses the model's window", () => {
+    const tiny = handTable(handPriced('mini', { input: 1, output: 1 }, 2500));
+    const r = replay(trace(distinctSteps(20, 100, 900), { system: 1000 }), { contextWindow: 'model' }, tiny);
+    expect(r.stopReason).toBe('context_overflow');
+    expect(r.steps).toBe(2);
+  });
+
+  it('token_limit: input + output tokens over the run', () => {
+    const r = replay(trace(distinctSteps(20)), { maxTokens: 2000 });
+    expect(r.stopReason).toBe('token_limit');
+    expect(r.inputTokens + r.outputTokens).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('backtrack_limit: backtracks beyond the cap; backtracks cost but are not steps', () => {
+    const calls = [];
+    for (let i = 0; i < 5; i++) calls.push(call(100, [toolCall('edit', { i }, 300)]), call(20, undefined, { backtrack: true }));
+    const r = replay(trace(calls), { maxBacktracks: 2 });
+    expect(r.stopReason).toBe('backtrack_limit');
+    expect(r.backtracks).toBe(3);
+    expect(r.steps).toBe(3);
+    expect(r.modelCalls).toBe(6);
+  });
+
+  it('trace_end: a recorded trace ends without completing', () => {
+    const r = replay(trace(distinctSteps(3), { outcome: 'error' }), {});
+    expect(r.stopReason).toBe('trace_end');
+    expect(r.steps).toBe(3);
+  });
+
+  it('brakes are checked in the fixed order: steps, timeout, budget', () => {
+    const calls = distinctSteps(10, 100, 200, { latencyMs: 10_000 });
+    const twoCalls = replay(trace(calls), {}).rows[1]!.cumulativeCostPico;
+    // After 2 calls: 2 steps, 20 s and exactly the budget spent. All three brakes hold; the order decides.
+    const all = replay(trace(calls), { maxSteps: 2, timeoutMs: 20_000, maxCostPico: twoCalls });
+    expect(all.stopReason).toBe('max_steps');
+    const noStepCap = replay(trace(calls), { timeoutMs: 20_000, maxCostPico: twoCalls });
+    expect(noStepCap.stopReason).toBe('timeout');
+    const budgetOnly = replay(trace(calls), { maxCostPico: twoCalls });
+    expect(budgetOnly.stopReason).toBe('budget');
+    expect([all.steps, noStepCap.steps, budgetOnly.steps]).toEqual([2, 2, 2]);
+  });
+
+  it('unparseable responses count as steps and do not end the run', () => {
+    const r = replay(trace([call(30, undefined, { unparseable: true }), call(30, undefined, { unparseable: true }), call(10)]), { maxSteps: 2 });
+    expect(r.stopReason).toBe('max_steps');
+    expect(r.steps).toBe(2);
+  });
+
+  it('the reference preset is 12 steps, $0.50, 120 s, repeat 3 (total)', () => {
+    expect(REFERENCE_PRESET).toMatchObject({ maxSteps: 12, maxCostPico: usdToPico(0.5), timeoutMs: 120_000, maxRepeat: 3, repeatMode: 'total', budgetMode: 'check' });
+    const r = replay(trace(distinctSteps(30)), REFERENCE_PRESET);
+    expect(r.stopReason).toBe('max_steps');
+    expect(r.steps).toBe(12);
+  });
+
+  it('every stop reason is reachable (this file covers the list)', () => {
+    expect(STOP_REASONS).toHaveLength(10);
+  });
+});

@@ -1,0 +1,54 @@
+import type { ModelPricing, PriceTable, TokenPrices } from '../src/pricing/types.js';
+import { usdPerMillionToPico } from '../src/money.js';
+import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type Trace } from '../src/trace/types.js';
+import { UserError } from '../src/errors.js';
+
+/** A model priced by hand in USD per million tokens, independent of any price table. */
+export function handPriced(model: string, perMillion: { input: number; output: number; cached?: number; cacheWrite?: number }, contextWindow?: number): ModelPricing {
+  const base: TokenPrices = { input: usdPerMillionToPico(perMillion.input), output: usdPerMillionToPico(perMillion.output) };
+  if (perMillion.cached !== undefined) base.cachedInput = usdPerMillionToPico(perMillion.cached);
+  if (perMillion.cacheWrite !== undefined) base.cacheWrite = usdPerMillionToPico(perMillion.cacheWrite);
+  const pricing: ModelPricing = { requested: model, model, base, tiers: [], source: { name: 'test', version: 'test', hash: '0' } };
+  if (contextWindow !== undefined) pricing.contextWindow = contextWindow;
+  return pricing;
+}
+
+export function handTable(...models: ModelPricing[]): PriceTable {
+  return {
+    source: { name: 'test', version: 'test', hash: '0' },
+    resolve(model: string) {
+      const found = models.find((m) => m.model === model);
+      if (!found) throw new UserError({ code: 'unknown_model', message: `unknown model '${model}'` });
+      return found;
+    },
+    modelNames: () => models.map((m) => m.model),
+  };
+}
+
+/** gpt-4o-mini at $0.15 / $0.60 per million, cache reads $0.075, 128k window. */
+export const MINI = handPriced('mini', { input: 0.15, output: 0.6, cached: 0.075 }, 128_000);
+export const MINI_TABLE = handTable(MINI);
+
+export function toolCall(name: string, args: unknown, resultTokens: number, extra: Partial<ToolCallRecord> = {}): ToolCallRecord {
+  return { name, arguments: args, resultTokens, ...extra };
+}
+
+export function call(outputTokens: number, toolCalls?: ToolCallRecord[], extra: Partial<CallRecord> = {}): CallRecord {
+  const record: CallRecord = { type: 'call', outputTokens, ...extra };
+  if (toolCalls) record.toolCalls = toolCalls;
+  return record;
+}
+
+export function trace(calls: CallRecord[], opts: { system?: number; goal?: number; outcome?: Trace['end']['outcome']; model?: string; origin?: 'recorded' | 'synthetic' } = {}): Trace {
+  return {
+    source: 'test',
+    header: { type: 'header', schema: TRACE_SCHEMA, model: opts.model ?? 'mini', systemTokens: opts.system ?? 100, goalTokens: opts.goal ?? 0, origin: opts.origin ?? 'synthetic' },
+    calls,
+    end: { type: 'end', outcome: opts.outcome ?? 'unknown' },
+  };
+}
+
+/** n steps, each an output of `out` and one distinct tool call adding `tool` tokens. */
+export function distinctSteps(n: number, out = 100, tool = 200, extra: Partial<CallRecord> = {}): CallRecord[] {
+  return Array.from({ length: n }, (_, i) => call(out, [toolCall('t', { i }, tool)], extra));
+}
