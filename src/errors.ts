@@ -32,8 +32,9 @@ export function formatIssue(issue: InputIssue): string {
   const where = [issue.file, issue.line !== undefined ? `line ${issue.line}` : undefined]
     .filter((part) => part !== undefined)
     .join(':');
-  const field = issue.field ? ` field '${issue.field}'` : '';
-  const prefix = where || field ? `${where}${field}: ` : '';
+  const field = issue.field ? `field '${issue.field}'` : '';
+  const place = [where, field].filter((part) => part !== '').join(' ');
+  const prefix = place ? `${place}: ` : '';
   const hint = issue.hint ? ` (${issue.hint})` : '';
   return `${prefix}${issue.message}${hint}`;
 }

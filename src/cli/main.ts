@@ -11,6 +11,8 @@ import { runCurve } from './commands/curve.js';
 import { runImport } from './commands/import.js';
 import { runPrices } from './commands/prices.js';
 import { runReplay } from './commands/replay.js';
+import { runWhatIf } from './commands/whatif.js';
+import { runCompare } from './commands/compare.js';
 import type { CliIO } from './io.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/render.js';
 import { LOOPCOST_VERSION } from '../report/replayReport.js';
@@ -121,6 +123,54 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'JSON output')
     .action((model: string | undefined, opts: { prices?: string; json?: boolean }) => {
       exitCode = runPrices(model, { ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }), json: opts.json === true }, io);
+    });
+
+  const whatif = program
+    .command('whatif')
+    .description('what would other brake settings have done to these runs? (baseline: the settings they were recorded with)')
+    .argument('<inputs...>', 'trace files, directories or globs')
+    .requiredOption('--try <setting>', "a brake setting, e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive' (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
+    .addOption(formatOption(['table', 'csv', 'json']))
+    .option('--model <model>', 're-price every run as if made on this model')
+    .option('--out <file>', 'write here (atomically) instead of stdout');
+  addContextOptions(whatif).action((inputs: string[], opts: ContextFlags & { try: string[] } & Record<string, string | undefined>) => {
+    exitCode = runWhatIf(
+      {
+        inputs,
+        tries: opts.try,
+        strategy: strategyFromFlags(opts),
+        format: opts.format as 'table' | 'csv' | 'json',
+        ...(opts.model === undefined ? {} : { model: opts.model }),
+        ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+        ...(opts.out === undefined ? {} : { out: opts.out }),
+      },
+      io,
+    );
+  });
+
+  program
+    .command('compare')
+    .description('replay runs as recorded and compare computed cost and tokens with what the source recorded')
+    .argument('<inputs...>', 'trace files, directories or globs')
+    .option('--prices <file>', 'LiteLLM price file instead of the bundled table')
+    .option('--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6')
+    .addOption(formatOption(['table', 'csv', 'json']))
+    .option('--out <file>', 'write here (atomically) instead of stdout')
+    .action((inputs: string[], opts: { prices?: string; tolerance: string; format: string; out?: string }) => {
+      const tolerance = Number(opts.tolerance);
+      if (!Number.isFinite(tolerance) || tolerance < 0) {
+        throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${opts.tolerance}' is not a number, 0 or more` });
+      }
+      exitCode = runCompare(
+        {
+          inputs,
+          tolerance,
+          format: opts.format as 'table' | 'csv' | 'json',
+          ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+          ...(opts.out === undefined ? {} : { out: opts.out }),
+        },
+        io,
+      );
     });
 
   program

@@ -93,3 +93,38 @@ export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
   if (flags.cache !== undefined) strategy.cache = oneOf<CacheMode>('--cache', flags.cache, ['on', 'off']);
   return strategy;
 }
+
+const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
+  preset: 'preset',
+  'max-steps': 'maxSteps',
+  'max-cost': 'maxCost',
+  timeout: 'timeout',
+  'max-repeat': 'maxRepeat',
+  'repeat-mode': 'repeatMode',
+  'max-same-error': 'maxSameError',
+  'same-error-mode': 'sameErrorMode',
+  'max-tokens': 'maxTokens',
+  'max-backtracks': 'maxBacktracks',
+  'budget-mode': 'budgetMode',
+  'context-window': 'contextWindow',
+};
+
+/** A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`). */
+export function brakesFromSpec(spec: string): BrakeConfig {
+  const flags: BrakeFlags = {};
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [key, value, ...rest] = part.split('=');
+    const field = BRAKE_KEYS[key!.trim()];
+    if (!field || value === undefined || rest.length > 0) {
+      throw new UserError({
+        file: '<command line>',
+        field: '--try',
+        code: 'bad_value',
+        message: `'${part}' is not a brake setting`,
+        hint: `write name=value pairs separated by commas, names from: ${Object.keys(BRAKE_KEYS).join(', ')}`,
+      });
+    }
+    flags[field] = value.trim();
+  }
+  return brakesFromFlags(flags);
+}

@@ -11,7 +11,7 @@ import { looksLikeNativeTrace, parseNativeTraces } from '../trace/parseNative.js
 import type { Trace } from '../trace/types.js';
 import { importCassette, looksLikeCassette } from './http/cassette.js';
 import { importExchangesJsonl, looksLikeExchangeLine } from './http/exchanges.js';
-import { importMiniSweAgent, looksLikeMiniSweAgent } from './miniSweAgent.js';
+import { importMiniSweAgent, looksLikeMiniSweAgent, parseJsonDocument } from './miniSweAgent.js';
 import { importOtlpJson, looksLikeOtlp } from './otel.js';
 import { importSweAgent, looksLikeSweAgent } from './sweAgent.js';
 
@@ -24,14 +24,16 @@ function firstLine(text: string): string {
 }
 
 /** The SWE-agent run's `*.args.yaml` beside it: the longest such file whose name prefixes the trace's. */
-function sweAgentSidecar(path: string): string | undefined {
+function sweAgentSidecar(path: string): { sidecarArgsYaml: string; sidecarPath: string } | undefined {
   const dir = dirname(path);
   const name = basename(path).replace(/\.gz$/, '').replace(/\.traj$/, '');
   if (!existsSync(dir)) return undefined;
   const candidates = readdirSync(dir)
     .filter((file) => file.endsWith('.args.yaml') && name.startsWith(file.slice(0, -'.args.yaml'.length)))
     .sort((a, b) => b.length - a.length);
-  return candidates[0] ? readTextInput(join(dir, candidates[0])) : undefined;
+  if (!candidates[0]) return undefined;
+  const sidecarPath = join(dir, candidates[0]);
+  return { sidecarArgsYaml: readTextInput(sidecarPath), sidecarPath };
 }
 
 function unknownFormat(path: string): UserError {
@@ -62,18 +64,8 @@ export function detectFormat(text: string, path: string): TraceFormat {
     }
   }
   if (head.startsWith('{')) {
-    let whole: unknown;
-    try {
-      whole = JSON.parse(text);
-    } catch (error) {
-      if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
-      throw new UserError({
-        file: path,
-        code: 'invalid_json',
-        message: `is not valid JSON (${(error as Error).message})`,
-        hint: 'the file may be truncated or corrupted',
-      });
-    }
+    if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
+    const whole = parseJsonDocument(text, path, 'JSON trace');
     if (looksLikeMiniSweAgent(whole)) return 'mini-swe-agent';
     if (looksLikeSweAgent(whole)) return 'swe-agent';
     if (looksLikeOtlp(whole)) return 'otlp';
@@ -89,8 +81,7 @@ export function importText(text: string, path: string, format = detectFormat(tex
     case 'mini-swe-agent':
       return importMiniSweAgent(text, path);
     case 'swe-agent': {
-      const sidecar = sweAgentSidecar(path);
-      return importSweAgent(text, path, sidecar === undefined ? {} : { sidecarArgsYaml: sidecar });
+      return importSweAgent(text, path, sweAgentSidecar(path) ?? {});
     }
     case 'cassette':
       return importCassette(text, path);

@@ -3,6 +3,7 @@
  * picodollars until a report is rendered.
  */
 import type { BrakeConfig } from '../brakes/config.js';
+import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { runLoop } from '../loop/run.js';
@@ -74,9 +75,21 @@ function recordedRunCost(trace: Trace): number | undefined {
 }
 
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
-  return options.model !== undefined
-    ? options.prices.resolve(options.model)
-    : options.prices.resolve(trace.header.model, trace.header.provider);
+  if (options.model !== undefined) {
+    try {
+      return options.prices.resolve(options.model);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field: '--model' })));
+    }
+  }
+  try {
+    return options.prices.resolve(trace.header.model, trace.header.provider);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    // Say which trace asked for the model, not only which table lacks it.
+    throw new UserError(error.issues.map((issue) => ({ ...issue, file: trace.source, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
+  }
 }
 
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {

@@ -1,0 +1,59 @@
+import Table from 'cli-table3';
+import { stringify } from 'csv-stringify/sync';
+import { collectInputs } from '../../io/collectInputs.js';
+import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { loadTraceFiles } from '../../import/index.js';
+import { picoToUsd } from '../../money.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import { compareWithRecorded } from '../../replay/compare.js';
+import type { CliIO } from '../io.js';
+
+export function runCompare(
+  command: { inputs: string[]; pricesFile?: string; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string },
+  io: CliIO,
+): number {
+  const prices = loadPriceTable(command.pricesFile === undefined ? {} : { pricesFile: command.pricesFile });
+  const rows = compareWithRecorded(loadTraceFiles(collectInputs(command.inputs)), prices, command.tolerance).map((row) => ({
+    source: row.source,
+    model: row.model,
+    calls: row.calls,
+    recordedCalls: row.recordedCalls ?? null,
+    costUsd: picoToUsd(row.costPico),
+    recordedCostUsd: row.recordedCostPico === undefined ? null : picoToUsd(row.recordedCostPico),
+    costRelativeError: row.costRelativeError ?? null,
+    inputTokens: row.inputTokens,
+    recordedInputTokens: row.recordedInputTokens ?? null,
+    outputTokens: row.outputTokens,
+    recordedOutputTokens: row.recordedOutputTokens ?? null,
+    growthModelDelta: row.growthModelDelta ?? null,
+    agrees: row.agrees,
+    problems: row.problems.join('; '),
+  }));
+  const disagreements = rows.filter((row) => !row.agrees).length;
+  let text: string;
+  if (command.format === 'json') {
+    text = JSON.stringify({ prices: prices.source, tolerance: command.tolerance, runs: rows, summary: { runs: rows.length, disagreements } }, null, 2) + '\n';
+  } else if (command.format === 'csv') {
+    text = stringify(rows, { header: true });
+  } else {
+    const table = new Table({ head: ['source', 'model', 'calls', 'cost', 'recorded', 'rel. error', 'input tok', 'recorded', 'Δ growth model', ''], style: { head: [], border: [] } });
+    for (const row of rows) {
+      table.push([
+        row.source,
+        row.model,
+        row.recordedCalls === null ? row.calls : `${row.calls}/${row.recordedCalls}`,
+        `$${row.costUsd.toFixed(6)}`,
+        row.recordedCostUsd === null ? '-' : `$${row.recordedCostUsd.toFixed(6)}`,
+        row.costRelativeError === null ? '-' : row.costRelativeError.toExponential(1),
+        row.inputTokens,
+        row.recordedInputTokens ?? '-',
+        row.growthModelDelta ?? '-',
+        row.agrees ? 'ok' : `DISAGREES: ${row.problems}`,
+      ]);
+    }
+    text = `${table.toString()}\n${rows.length} runs, ${disagreements} disagree with what was recorded (cost tolerance ${command.tolerance} relative)\nprices: ${prices.source.name} ${prices.source.version} (sha256 ${prices.source.hash})\n`;
+  }
+  if (command.out !== undefined) writeFileAtomic(command.out, text);
+  else io.stdout(text);
+  return 0;
+}

@@ -1,0 +1,107 @@
+/**
+ * AWS Bedrock Converse bodies (`POST bedrock-runtime.<region>.amazonaws.com/model/<id>/converse`).
+ *
+ * Usage mapping — like Anthropic, Converse's usage.inputTokens EXCLUDES cache reads and writes (the
+ * pydantic-ai cassette has inputTokens 433 + cacheReadInputTokens 2752 + outputTokens 16 = totalTokens 3201):
+ *   inputTokens       = inputTokens + cacheReadInputTokens + cacheWriteInputTokens
+ *   cachedInputTokens = cacheReadInputTokens;  cacheWriteTokens = cacheWriteInputTokens
+ *   outputTokens      = outputTokens;          latencyMs = metrics.latencyMs
+ * Tool calls are `toolUse` content blocks; results are `toolResult` blocks (status `error` = error).
+ */
+import {
+  clip,
+  emptyMessage,
+  flattenText,
+  retryPromptError,
+  type NormMessage,
+  type ParsedRequest,
+  type ParsedResponse,
+  type ParsedToolCall,
+  type Reader,
+} from './common.js';
+
+export function parseBedrockRequest(body: unknown, r: Reader, modelFromUri?: string): ParsedRequest {
+  const req = r.object(body, '', 'a request body object');
+  const system = flattenText(r.optArray(req.system, 'system') ?? []);
+  const rawMessages = r.array(req.messages, 'messages');
+  const messages: NormMessage[] = [];
+  rawMessages.forEach((raw, i) => {
+    const path = `messages[${i}]`;
+    const m = r.object(raw, path);
+    const role = r.string(m.role, `${path}.role`);
+    const msg = emptyMessage(role);
+    const blocks = r.array(m.content, `${path}.content`);
+    const texts: string[] = [];
+    blocks.forEach((b, j) => {
+      const bpath = `${path}.content[${j}]`;
+      const block = r.object(b, bpath);
+      if (typeof block.text === 'string') texts.push(block.text);
+      if (block.toolUse !== undefined) {
+        const tu = r.object(block.toolUse, `${bpath}.toolUse`);
+        const id = r.optString(tu.toolUseId, `${bpath}.toolUse.toolUseId`);
+        msg.toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(tu.name, `${bpath}.toolUse.name`), arguments: tu.input ?? {} });
+      }
+      if (block.toolResult !== undefined) {
+        const tr = r.object(block.toolResult, `${bpath}.toolResult`);
+        const id = r.optString(tr.toolUseId, `${bpath}.toolResult.toolUseId`);
+        const text = flattenText(tr.content);
+        const status = r.optString(tr.status, `${bpath}.toolResult.status`);
+        const error = status === 'error' ? (retryPromptError(text) ?? clip(text.trim() || 'tool error')) : retryPromptError(text);
+        msg.toolResults.push({ ...(id !== undefined ? { id } : {}), text, ...(error !== undefined ? { error } : {}) });
+      }
+    });
+    msg.text = texts.join('\n');
+    messages.push(msg);
+  });
+  return { ...(modelFromUri !== undefined ? { model: modelFromUri } : {}), system, messages, notes: [] };
+}
+
+export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
+  const res = r.object(body, '', 'a response body object');
+  const usage = r.object(res.usage, 'usage', 'usage object');
+  const uncached = r.count(usage.inputTokens, 'usage.inputTokens');
+  const outputTokens = r.count(usage.outputTokens, 'usage.outputTokens');
+  const cacheRead = r.optCount(usage.cacheReadInputTokens, 'usage.cacheReadInputTokens');
+  const cacheWrite = r.optCount(usage.cacheWriteInputTokens, 'usage.cacheWriteInputTokens');
+  const output = r.object(res.output, 'output');
+  const message = r.optObject(output.message, 'output.message');
+  const blocks = r.optArray(message?.content, 'output.message.content') ?? [];
+  const toolCalls: ParsedToolCall[] = [];
+  let hasText = false;
+  blocks.forEach((b, j) => {
+    const path = `output.message.content[${j}]`;
+    const block = r.object(b, path);
+    if (typeof block.text === 'string' && block.text.trim() !== '') hasText = true;
+    if (block.toolUse !== undefined) {
+      const tu = r.object(block.toolUse, `${path}.toolUse`);
+      const id = r.optString(tu.toolUseId, `${path}.toolUse.toolUseId`);
+      toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(tu.name, `${path}.toolUse.name`), arguments: tu.input ?? {} });
+    }
+  });
+  const metrics = r.optObject(res.metrics, 'metrics');
+  const latencyMs = r.optCount(metrics?.latencyMs, 'metrics.latencyMs', { integer: false });
+  return {
+    usage: {
+      inputTokens: uncached + (cacheRead ?? 0) + (cacheWrite ?? 0),
+      cachedInputTokens: cacheRead ?? 0,
+      ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
+      outputTokens,
+    },
+    toolCalls,
+    hasText,
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    producedItemIds: [],
+    notes: [],
+  };
+}
+
+/** Model id from a Bedrock URI path `/model/<url-encoded id>/converse`. */
+export function bedrockModelFromPath(pathname: string): string | undefined {
+  const m = /\/model\/([^/]+)\//.exec(pathname);
+  if (!m || m[1] === undefined) return undefined;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}

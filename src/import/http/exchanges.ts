@@ -1,0 +1,104 @@
+/**
+ * JSONL of raw provider exchanges, one per line:
+ *   {"request": <request body>, "response": <response body>, "status"?: <HTTP status>, "url"?: <request URL>,
+ *    "method"?: "POST", "latencyMs"?: <number>}
+ * The provider comes from `url` when given, else from the body shapes. Every problem names the file, the
+ * 1-based line and the field.
+ */
+import { UserError } from '../../errors.js';
+import type { Trace } from '../../trace/types.js';
+import { buildTraces, type GenerationExchange, type PositionedNote } from './build.js';
+import { describe, isRecord, jsonErrorPosition, jsonPathAt } from './common.js';
+import { classifyEndpoint, detectShape, KNOWN_HOSTS } from './detect.js';
+
+export function looksLikeExchangeLine(obj: unknown): boolean {
+  return isRecord(obj) && isRecord(obj.request) && 'response' in obj;
+}
+
+export function importExchangesJsonl(content: string, path: string): Trace[] {
+  const lines = content.split(/\r?\n/);
+  const exchanges: GenerationExchange[] = [];
+  const skipped: PositionedNote[] = [];
+  lines.forEach((text, i) => {
+    const line = i + 1;
+    if (text.trim() === '') return;
+    const fail = (field: string | undefined, code: string, message: string, hint?: string): never => {
+      throw new UserError({
+        file: path,
+        line,
+        ...(field !== undefined ? { field } : {}),
+        code,
+        message,
+        ...(hint !== undefined ? { hint } : {}),
+      });
+    };
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (err) {
+      // Name the field the syntax error sits in (e.g. `response.usage` for a line cut inside usage).
+      const field = jsonPathAt(text, jsonErrorPosition(text, err));
+      fail(field, 'invalid_json', `line is not valid JSON (${(err as Error).message})`, 'each line must be one complete JSON object; was the file truncated?');
+    }
+    if (!isRecord(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describe(obj)}`);
+    const rec = obj as Record<string, unknown>;
+    if (!isRecord(rec.request)) {
+      fail('request', rec.request === undefined ? 'missing_field' : 'wrong_type', rec.request === undefined ? 'missing request body' : `expected the request body object, got ${describe(rec.request)}`);
+    }
+    if (!('response' in rec)) fail('response', 'missing_field', 'missing response body', 'every line needs {"request": …, "response": …}');
+    let status: number | undefined;
+    if (rec.status !== undefined && rec.status !== null) {
+      if (typeof rec.status !== 'number' || !Number.isInteger(rec.status) || rec.status < 100 || rec.status > 599) {
+        fail('status', 'wrong_type', `expected an HTTP status code (100–599), got ${describe(rec.status)}`);
+      }
+      status = rec.status as number;
+    }
+    if (rec.url !== undefined && typeof rec.url !== 'string') fail('url', 'wrong_type', `expected a URL string, got ${describe(rec.url)}`);
+    if (rec.method !== undefined && typeof rec.method !== 'string') fail('method', 'wrong_type', `expected a string, got ${describe(rec.method)}`);
+    let latencyMs: number | undefined;
+    if (rec.latencyMs !== undefined) {
+      if (typeof rec.latencyMs !== 'number' || !Number.isFinite(rec.latencyMs) || rec.latencyMs < 0) {
+        fail('latencyMs', 'wrong_type', `expected a non-negative number of milliseconds, got ${describe(rec.latencyMs)}`);
+      }
+      latencyMs = rec.latencyMs as number;
+    }
+    const base = { label: `line ${line}`, file: path, line, requestBase: 'request', responseBase: 'response' };
+    const common = {
+      ...base,
+      ...(status !== undefined ? { status } : {}),
+      request: rec.request,
+      response: rec.response,
+      ...(latencyMs !== undefined ? { latencyMs } : {}),
+    };
+    if (typeof rec.url === 'string') {
+      const ep = classifyEndpoint(rec.url, rec.method as string | undefined, rec.request);
+      if (ep.kind === 'skip') {
+        skipped.push({ after: exchanges.length - 1, note: `line ${line}: skipped ${ep.reason}` });
+        return;
+      }
+      if (ep.kind === 'unknown') {
+        fail('url', 'unknown_provider', `unknown provider host ${ep.host}`, `supported hosts: ${KNOWN_HOSTS.join(', ')}; or drop url to detect the API from the bodies`);
+      }
+      if (ep.kind === 'unsupported') fail('url', 'unsupported_endpoint', ep.reason);
+      if (ep.kind === 'generation') {
+        exchanges.push({
+          ...common,
+          shape: ep.shape,
+          provider: ep.provider,
+          compact: ep.compact,
+          ...(ep.modelFromUri !== undefined ? { modelFromUri: ep.modelFromUri } : {}),
+        });
+      }
+      return;
+    }
+    const detected = detectShape(rec.request, rec.response);
+    if (detected === undefined) {
+      fail('request', 'unknown_shape', 'cannot tell which provider API these bodies belong to', 'add "url" (the request URL) to the line');
+    }
+    exchanges.push({ ...common, shape: detected!.shape, provider: detected!.provider, providerGuessed: true, compact: false });
+  });
+  if (exchanges.length === 0 && skipped.length === 0) {
+    throw new UserError({ file: path, code: 'empty_input', message: 'no exchanges in the file', hint: 'one {"request", "response"} JSON object per line' });
+  }
+  return buildTraces(exchanges, { file: path, format: 'http-exchanges', skipped });
+}

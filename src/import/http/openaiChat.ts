@@ -1,0 +1,112 @@
+/**
+ * OpenAI Chat Completions bodies (also the OpenAI-compatible APIs of OpenRouter, Groq, DeepSeek, Azure, ...).
+ *
+ * Usage mapping: prompt_tokens (cached included) → inputTokens; prompt_tokens_details.cached_tokens (or
+ * DeepSeek's prompt_cache_hit_tokens) → cachedInputTokens; prompt_tokens_details.cache_write_tokens
+ * (OpenRouter, Anthropic upstream) → cacheWriteTokens; completion_tokens → outputTokens;
+ * completion_tokens_details.reasoning_tokens → reasoningTokens; OpenRouter usage.cost → recordedCostUsd.
+ */
+import {
+  emptyMessage,
+  flattenText,
+  parseArguments,
+  retryPromptError,
+  type NormMessage,
+  type ParsedRequest,
+  type ParsedResponse,
+  type ParsedToolCall,
+  type Reader,
+} from './common.js';
+
+export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
+  const req = r.object(body, '', 'a request body object');
+  const model = r.optString(req.model, 'model');
+  const rawMessages = r.array(req.messages, 'messages');
+  const messages: NormMessage[] = [];
+  const system: string[] = [];
+  rawMessages.forEach((raw, i) => {
+    const path = `messages[${i}]`;
+    const m = r.object(raw, path);
+    const role = r.string(m.role, `${path}.role`);
+    const text = flattenText(m.content);
+    const msg = emptyMessage(role === 'developer' ? 'system' : role);
+    msg.text = text;
+    if (role === 'system' || role === 'developer') system.push(text);
+    if (role === 'assistant') {
+      const calls = r.optArray(m.tool_calls, `${path}.tool_calls`) ?? [];
+      calls.forEach((c, j) => {
+        const call = r.object(c, `${path}.tool_calls[${j}]`);
+        const fn = r.optObject(call.function, `${path}.tool_calls[${j}].function`);
+        const name = r.optString(fn?.name ?? call.name, `${path}.tool_calls[${j}].function.name`) ?? '';
+        const id = r.optString(call.id, `${path}.tool_calls[${j}].id`);
+        msg.toolCalls.push({ ...(id !== undefined ? { id } : {}), name, arguments: parseArguments(fn?.arguments) });
+      });
+    }
+    if (role === 'tool' || role === 'function') {
+      const id = r.optString(m.tool_call_id, `${path}.tool_call_id`);
+      const name = r.optString(m.name, `${path}.name`);
+      const error = retryPromptError(text);
+      msg.toolResults.push({
+        ...(id !== undefined ? { id } : {}),
+        ...(name !== undefined ? { name } : {}),
+        text,
+        ...(error !== undefined ? { error } : {}),
+      });
+    }
+    messages.push(msg);
+  });
+  return { ...(model !== undefined ? { model } : {}), system: system.join('\n'), messages, notes: [] };
+}
+
+export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
+  const res = r.object(body, '', 'a response body object');
+  const usage = r.object(res.usage, 'usage', 'usage object');
+  const inputTokens = r.count(usage.prompt_tokens, 'usage.prompt_tokens');
+  const outputTokens = r.count(usage.completion_tokens, 'usage.completion_tokens');
+  const promptDetails = r.optObject(usage.prompt_tokens_details, 'usage.prompt_tokens_details');
+  const completionDetails = r.optObject(usage.completion_tokens_details, 'usage.completion_tokens_details');
+  const cached =
+    r.optCount(promptDetails?.cached_tokens, 'usage.prompt_tokens_details.cached_tokens') ??
+    r.optCount(usage.prompt_cache_hit_tokens, 'usage.prompt_cache_hit_tokens');
+  const cacheWrite = r.optCount(promptDetails?.cache_write_tokens, 'usage.prompt_tokens_details.cache_write_tokens');
+  const reasoning = r.optCount(completionDetails?.reasoning_tokens, 'usage.completion_tokens_details.reasoning_tokens');
+  const cost = r.optCount(usage.cost, 'usage.cost', { integer: false });
+
+  const choices = r.array(res.choices, 'choices');
+  const toolCalls: ParsedToolCall[] = [];
+  let hasText = false;
+  const notes: string[] = [];
+  if (choices.length > 0) {
+    const choice = r.object(choices[0], 'choices[0]');
+    const message = r.object(choice.message, 'choices[0].message');
+    hasText = flattenText(message.content).trim() !== '';
+    const calls = r.optArray(message.tool_calls, 'choices[0].message.tool_calls') ?? [];
+    calls.forEach((c, j) => {
+      const path = `choices[0].message.tool_calls[${j}]`;
+      const call = r.object(c, path);
+      const fn = r.object(call.function, `${path}.function`);
+      const name = r.string(fn.name, `${path}.function.name`);
+      const id = r.optString(call.id, `${path}.id`);
+      toolCalls.push({ ...(id !== undefined ? { id } : {}), name, arguments: parseArguments(fn.arguments) });
+    });
+    if (choices.length > 1) notes.push(`n=${choices.length} choices: only choices[0] is replayed`);
+  }
+  const model = r.optString(res.model, 'model');
+  const id = r.optString(res.id, 'id');
+  return {
+    usage: {
+      inputTokens,
+      outputTokens,
+      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
+      ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
+      ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+      ...(cost !== undefined ? { recordedCostUsd: cost } : {}),
+    },
+    toolCalls,
+    hasText,
+    ...(model !== undefined ? { model } : {}),
+    ...(id !== undefined ? { id } : {}),
+    producedItemIds: [],
+    notes,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * OpenAI Responses API bodies (`POST /v1/responses`, and `POST /v1/responses/compact`).
+ *
+ * Usage mapping: input_tokens (input_tokens_details.cached_tokens included) → inputTokens; cached_tokens →
+ * cachedInputTokens; input_tokens_details.cache_write_tokens (when present) → cacheWriteTokens;
+ * output_tokens → outputTokens; output_tokens_details.reasoning_tokens → reasoningTokens.
+ *
+ * Client-executed tool calls: output items `function_call`, `custom_tool_call`, `computer_call`,
+ * `local_shell_call` (their results come back as `*_output` items with the same `call_id`). Server-side
+ * tools (web_search_call, file_search_call, mcp_call, ...) are not tool calls of the loop.
+ *
+ * Context compaction: `/responses/compact` returns `object: response.compaction` with a `compaction` item;
+ * later requests carry that item (by id) instead of the history. The compact call is billed, so it is kept
+ * as a call; both the compaction and the requests that carry it are recorded in the notes.
+ */
+import {
+  emptyMessage,
+  flattenText,
+  isRecord,
+  parseArguments,
+  retryPromptError,
+  type NormMessage,
+  type ParsedRequest,
+  type ParsedResponse,
+  type ParsedToolCall,
+  type Reader,
+} from './common.js';
+
+const CLIENT_CALL_TYPES = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call']);
+const CLIENT_OUTPUT_TYPES = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'computer_call_output',
+  'local_shell_call_output',
+]);
+
+export function parseResponsesRequest(body: unknown, r: Reader): ParsedRequest {
+  const req = r.object(body, '', 'a request body object');
+  const model = r.optString(req.model, 'model');
+  const system: string[] = [];
+  const instructions = r.optString(req.instructions, 'instructions');
+  if (instructions) system.push(instructions);
+  const previousResponseId = r.optString(req.previous_response_id, 'previous_response_id');
+  const notes: string[] = [];
+  const messages: NormMessage[] = [];
+  const input = req.input;
+  if (typeof input === 'string') {
+    messages.push({ ...emptyMessage('user'), text: input });
+  } else if (input !== undefined && input !== null) {
+    const items = r.array(input, 'input');
+    items.forEach((raw, i) => {
+      const path = `input[${i}]`;
+      const item = r.object(raw, path);
+      const type = r.optString(item.type, `${path}.type`) ?? (item.role !== undefined ? 'message' : 'unknown');
+      const id = r.optString(item.id, `${path}.id`);
+      if (type === 'message') {
+        const role = r.string(item.role, `${path}.role`);
+        const norm = role === 'developer' || role === 'system' ? 'system' : role;
+        const text = flattenText(item.content);
+        if (norm === 'system') system.push(text);
+        messages.push({ ...emptyMessage(norm), text });
+      } else if (CLIENT_CALL_TYPES.has(type)) {
+        const callId = r.optString(item.call_id, `${path}.call_id`);
+        const name = r.optString(item.name, `${path}.name`) ?? type;
+        const msg = emptyMessage('assistant');
+        msg.toolCalls.push({ ...(callId !== undefined ? { id: callId } : {}), name, arguments: parseArguments(item.arguments ?? item.input) });
+        messages.push(msg);
+      } else if (CLIENT_OUTPUT_TYPES.has(type)) {
+        const callId = r.optString(item.call_id, `${path}.call_id`);
+        const text = typeof item.output === 'string' ? item.output : flattenText(item.output);
+        const error = retryPromptError(text);
+        const msg = emptyMessage('tool');
+        msg.text = text;
+        msg.toolResults.push({
+          ...(callId !== undefined ? { id: callId } : {}),
+          text,
+          ...(error !== undefined ? { error } : {}),
+        });
+        messages.push(msg);
+      } else {
+        // Opaque items: compaction, reasoning, item_reference, tool_search_call, ... kept for run continuity.
+        const msg = emptyMessage(type);
+        if (id !== undefined) msg.itemIds = [id];
+        if (type === 'item_reference' && isRecord(item) && typeof item.id === 'string') msg.itemIds = [item.id];
+        if (type === 'compaction') notes.push(`request carries compaction item ${id ?? '(no id)'} in place of earlier history`);
+        messages.push(msg);
+      }
+    });
+  }
+  return {
+    ...(model !== undefined ? { model } : {}),
+    system: system.join('\n'),
+    messages,
+    ...(previousResponseId !== undefined ? { previousResponseId } : {}),
+    notes,
+  };
+}
+
+export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse {
+  const res = r.object(body, '', 'a response body object');
+  const usage = r.object(res.usage, 'usage', 'usage object');
+  const inputTokens = r.count(usage.input_tokens, 'usage.input_tokens');
+  const outputTokens = r.count(usage.output_tokens, 'usage.output_tokens');
+  const inDetails = r.optObject(usage.input_tokens_details, 'usage.input_tokens_details');
+  const outDetails = r.optObject(usage.output_tokens_details, 'usage.output_tokens_details');
+  const cached = r.optCount(inDetails?.cached_tokens, 'usage.input_tokens_details.cached_tokens');
+  const cacheWrite = r.optCount(inDetails?.cache_write_tokens, 'usage.input_tokens_details.cache_write_tokens');
+  const reasoning = r.optCount(outDetails?.reasoning_tokens, 'usage.output_tokens_details.reasoning_tokens');
+
+  const output = r.array(res.output, 'output');
+  const toolCalls: ParsedToolCall[] = [];
+  const producedItemIds: string[] = [];
+  const notes: string[] = [];
+  let hasText = false;
+  output.forEach((raw, i) => {
+    const path = `output[${i}]`;
+    const item = r.object(raw, path);
+    const type = r.optString(item.type, `${path}.type`) ?? 'unknown';
+    const id = r.optString(item.id, `${path}.id`);
+    if (type === 'message') {
+      if (item.role === 'assistant' && flattenText(item.content).trim() !== '') hasText = true;
+    } else if (CLIENT_CALL_TYPES.has(type)) {
+      const callId = r.optString(item.call_id, `${path}.call_id`);
+      const name =
+        type === 'function_call' || type === 'custom_tool_call'
+          ? r.string(item.name, `${path}.name`)
+          : type === 'computer_call'
+            ? 'computer'
+            : 'local_shell';
+      const args =
+        type === 'function_call'
+          ? parseArguments(item.arguments)
+          : type === 'custom_tool_call'
+            ? item.input
+            : (item.action ?? {});
+      toolCalls.push({ ...(callId !== undefined ? { id: callId } : {}), name, arguments: args });
+    } else if (type === 'compaction') {
+      if (id !== undefined) producedItemIds.push(id);
+    }
+  });
+  if (res.object === 'response.compaction') {
+    const compacted = output.filter((it) => isRecord(it) && it.type === 'compaction').length;
+    notes.push(
+      `context compaction call: ${output.length - compacted} item(s) kept, ${compacted} compaction item(s) ` +
+        `(${producedItemIds.join(', ') || 'no id'}), ${inputTokens} input / ${outputTokens} output tokens`,
+    );
+  }
+  const model = r.optString(res.model, 'model');
+  const id = r.optString(res.id, 'id');
+  return {
+    usage: {
+      inputTokens,
+      outputTokens,
+      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
+      ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
+      ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+    },
+    toolCalls,
+    hasText,
+    ...(model !== undefined ? { model } : {}),
+    ...(id !== undefined ? { id } : {}),
+    producedItemIds,
+    notes,
+  };
+}

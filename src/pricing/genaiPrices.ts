@@ -1,0 +1,281 @@
+/**
+ * The bundled price table: the provider data shipped inside @pydantic/genai-prices. Never updated at
+ * run time (updatePrices is never called, so nothing reaches the network): the same package version
+ * always prices the same way, and the source hash in every report says which data it was.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import {
+  calcPrice,
+  findProvider,
+  waitForUpdate,
+  type ConditionalPrice,
+  type ModelInfo,
+  type ModelPrice,
+  type Provider,
+} from '@pydantic/genai-prices';
+import { UserError } from '../errors.js';
+import { usdPerMillionToPico } from '../money.js';
+import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
+import { unknownModelError } from './suggest.js';
+import type { ModelPricing, PriceSource, PriceTable } from './types.js';
+
+export const GENAI_PRICES_PACKAGE = '@pydantic/genai-prices';
+
+/**
+ * The package's bundled provider list. `waitForUpdate()` resolves to the active data, which is the
+ * bundled data as long as nobody calls `updatePrices` (we never do). Awaited once at module load so the
+ * table stays synchronous; this makes the module (and its importers) async ESM modules.
+ */
+const bundledProviders: Provider[] = (await waitForUpdate()) ?? [];
+
+/** genai-prices price keys → our TokenPrices fields; the first key present wins. */
+const PRICE_KEYS: Array<[TokenPriceKey, string[]]> = [
+  ['input', ['input_mtok']],
+  ['cachedInput', ['cache_read_mtok']],
+  // cache_write_tokens is the parent of the 5m and 1h TTL units; our cacheWrite is the 5-minute write.
+  ['cacheWrite', ['cache_write_5m_mtok', 'cache_write_mtok']],
+  ['cacheWrite1h', ['cache_write_1h_mtok']],
+  ['output', ['output_mtok']],
+  ['reasoning', ['output_reasoning_mtok']],
+];
+
+let cachedSource: PriceSource | undefined;
+
+/** name, version (from the package's package.json) and sha256 (16 hex) of the bundled data file. */
+export function genaiPricesSource(): PriceSource {
+  if (cachedSource) return cachedSource;
+  const require = createRequire(import.meta.url);
+  // The exports map does not expose package.json; resolve the CJS entry (dist/index.cjs) and go up.
+  const root = dirname(dirname(require.resolve(GENAI_PRICES_PACKAGE)));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string; module?: string };
+  // The ESM entry is the file we import; its first statement is the bundled provider data.
+  const dataFile = join(root, pkg.module ?? 'dist/index.js');
+  const hash = createHash('sha256').update(readFileSync(dataFile)).digest('hex').slice(0, 16);
+  cachedSource = Object.freeze({ name: GENAI_PRICES_PACKAGE, version: pkg.version ?? 'unknown', hash });
+  return cachedSource;
+}
+
+export interface GenaiPriceTableOptions {
+  /**
+   * Date at which to read start-date-conditional prices. Default: none, which picks the entry with the
+   * latest start date regardless of today's date (deterministic; announced future prices win).
+   */
+  asOf?: Date;
+}
+
+/**
+ * Picks one price set from a model's prices, deterministically (never by the clock):
+ * 1. Date level: among start-date entries, the latest start date wins (with `asOf`: the latest not after
+ *    it); when none applies, the first unconstrained entry (the original price).
+ * 2. Time of day: genai-prices lets daily windows override the date-level price during those hours
+ *    (DeepSeek peak/off-peak). We take the price that applies for most of the day: a window price only
+ *    when its windows cover more of the 24 hours than the rest of the day does. So `deepseek-chat`
+ *    (standard 00:30–16:30 UTC, 16 h, unconstrained entry = off-peak) prices at the standard rate, and
+ *    `deepseek-v4-flash` (peak 7 h a day) at its date-level off-peak rate.
+ */
+export function pickModelPrice(prices: ConditionalPrice[] | ModelPrice, asOf?: Date): ModelPrice {
+  if (!Array.isArray(prices)) return prices;
+  let best: { date: string; prices: ModelPrice } | undefined;
+  for (const entry of prices) {
+    const constraint = entry.constraint;
+    if (constraint?.type !== 'start_date') continue;
+    if (asOf !== undefined && new Date(`${constraint.start_date}T00:00:00Z`) > asOf) continue;
+    if (!best || constraint.start_date > best.date) best = { date: constraint.start_date, prices: entry.prices };
+  }
+  const unconstrained = prices.find((entry) => entry.constraint === undefined);
+  const dateLevel = best?.prices ?? unconstrained?.prices ?? prices[0]?.prices;
+  if (!dateLevel) throw new Error('genai-prices: model with an empty price list');
+
+  // Seconds of the day each distinct window price covers.
+  const windows = new Map<string, { prices: ModelPrice; seconds: number }>();
+  let windowed = 0;
+  for (const entry of prices) {
+    const constraint = entry.constraint;
+    if (constraint?.type !== 'time_of_date') continue;
+    const seconds = windowSeconds(constraint.start_time, constraint.end_time);
+    const id = JSON.stringify(entry.prices);
+    const group = windows.get(id) ?? { prices: entry.prices, seconds: 0 };
+    group.seconds += seconds;
+    windows.set(id, group);
+    windowed += seconds;
+  }
+  const rest = Math.max(0, DAY_SECONDS - windowed);
+  let pick: { prices: ModelPrice; seconds: number } | undefined;
+  for (const group of windows.values()) if (group.seconds > (pick?.seconds ?? rest)) pick = group;
+  return pick?.prices ?? dateLevel;
+}
+
+const DAY_SECONDS = 86_400;
+
+/** Length in seconds of a daily window `HH:MM:SS[.f](Z|±HH:MM)` → same, wrapping past midnight. */
+function windowSeconds(start: string, end: string): number {
+  const toSeconds = (time: string): number => {
+    const m = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/.exec(time);
+    if (!m) throw new Error(`genai-prices: invalid time-of-day constraint ${time}`);
+    const local = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+    const offset = m[4] === 'Z' ? 0 : (m[5] === '-' ? -1 : 1) * (Number(m[6]) * 3600 + Number(m[7]) * 60);
+    return (((local - offset) % DAY_SECONDS) + DAY_SECONDS) % DAY_SECONDS;
+  };
+  return (((toSeconds(end) - toSeconds(start)) % DAY_SECONDS) + DAY_SECONDS) % DAY_SECONDS;
+}
+
+function keyedPrice(key: string, value: unknown): KeyedPrice {
+  const bad = (): Error => new Error(`genai-prices: invalid price for ${key}: ${JSON.stringify(value)}`);
+  const pico = (usd: unknown): number => {
+    if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0) throw bad();
+    return usdPerMillionToPico(usd);
+  };
+  if (typeof value === 'number') return { base: pico(value), tiers: [] };
+  if (typeof value === 'object' && value !== null && 'base' in value && 'tiers' in value) {
+    const tiered = value as { base: unknown; tiers: unknown };
+    if (!Array.isArray(tiered.tiers)) throw bad();
+    return {
+      base: pico(tiered.base),
+      tiers: tiered.tiers.map((tier: { start?: unknown; price?: unknown }) => {
+        if (typeof tier.start !== 'number' || !Number.isSafeInteger(tier.start) || tier.start < 0) throw bad();
+        return { aboveInputTokens: tier.start, price: pico(tier.price) };
+      }),
+    };
+  }
+  throw bad();
+}
+
+interface Match {
+  provider: Provider;
+  model: ModelInfo;
+}
+
+export class GenaiPriceTable implements PriceTable {
+  readonly source: PriceSource;
+  private readonly asOf: Date | undefined;
+  private readonly cache = new Map<string, ModelPricing>();
+  private names: string[] | undefined;
+
+  constructor(options: GenaiPriceTableOptions = {}) {
+    this.source = genaiPricesSource();
+    this.asOf = options.asOf;
+  }
+
+  /**
+   * Resolves a model once per (model, provider) and caches it. Look-up order (case-insensitive, as the
+   * package matches): the name via genai-prices' own matching (with the provider hint when it names a
+   * known provider), then the name with a `provider/` or `provider:` prefix stripped using that prefix
+   * as the provider, then exact model ids in any provider, then the stripped name in any provider.
+   */
+  resolve(model: string, provider?: string): ModelPricing {
+    const key = `${provider ?? ''}\u0000${model}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const match = this.find(model.trim(), provider?.trim() || undefined);
+    if (!match) throw unknownModelError(model, this.modelNames());
+    const pricing = this.toPricing(model, match);
+    this.cache.set(key, pricing);
+    return pricing;
+  }
+
+  /** Distinct model ids of all providers, sorted. */
+  modelNames(): string[] {
+    this.names ??= [...new Set(bundledProviders.flatMap((p) => p.models.map((m) => m.id)))].sort();
+    return [...this.names];
+  }
+
+  /** Every (provider, model id) pair in data order, for `loopcost prices`. */
+  modelEntries(): Array<{ provider: string; model: string }> {
+    return bundledProviders.flatMap((p) => p.models.map((m) => ({ provider: p.id, model: m.id })));
+  }
+
+  private find(name: string, providerHint: string | undefined): Match | undefined {
+    if (name.length === 0) return undefined;
+    const hint = providerHint ? findProvider({ providerId: providerHint })?.id : undefined;
+    const prefix = splitProviderPrefix(name);
+
+    const viaPackage = (modelName: string, providerId?: string): Match | undefined => {
+      const result = calcPrice({}, modelName, providerId ? { providerId } : undefined);
+      return result ? { provider: result.provider, model: result.model } : undefined;
+    };
+    const byId = (modelName: string, providerId?: string): Match | undefined => {
+      const wanted = modelName.toLowerCase();
+      for (const provider of bundledProviders) {
+        if (providerId !== undefined && provider.id !== providerId) continue;
+        const model = provider.models.find((m) => m.id.toLowerCase() === wanted);
+        if (model) return { provider, model };
+      }
+      return undefined;
+    };
+
+    const attempts: Array<() => Match | undefined> = [
+      () => viaPackage(name, hint),
+      () => (hint ? byId(name, hint) : undefined),
+      () => (prefix?.providerId ? viaPackage(prefix.rest, prefix.providerId) ?? byId(prefix.rest, prefix.providerId) : undefined),
+      () => (hint ? viaPackage(name) : undefined),
+      () => byId(name),
+      () => (prefix ? viaPackage(prefix.rest) ?? byId(prefix.rest) : undefined),
+    ];
+    for (const attempt of attempts) {
+      const found = attempt();
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private toPricing(requested: string, { provider, model }: Match): ModelPricing {
+    const modelPrice = pickModelPrice(model.prices, this.asOf);
+    const keyed: Partial<Record<TokenPriceKey, KeyedPrice>> = {};
+    for (const [field, candidates] of PRICE_KEYS) {
+      const priceKey = candidates.find((k) => modelPrice[k] !== undefined);
+      if (priceKey !== undefined) keyed[field] = keyedPrice(priceKey, modelPrice[priceKey]);
+    }
+    const otherKeys = Object.keys(modelPrice).filter((k) => modelPrice[k] !== undefined);
+    if (keyed.input === undefined && keyed.output === undefined && otherKeys.length > 0) {
+      // Priced, but not per token (audio hours, messages): nothing we can apply to a token trace.
+      throw new UserError({
+        field: 'model',
+        code: 'unpriced_model',
+        message: `model '${requested}' (${provider.id}/${model.id}) has no per-token prices in ${GENAI_PRICES_PACKAGE} (only ${otherKeys.sort().join(', ')})`,
+        hint: `pick a token-priced model, or pass --prices FILE with input_cost_per_token/output_cost_per_token for it`,
+      });
+    }
+    // An empty price set is a free model (e.g. OpenRouter `:free`); a missing output price (embedding
+    // models) is 0, as genai-prices' own calcPrice treats it.
+    const { base, tiers } = buildTieredPrices(keyed);
+    const pricing: ModelPricing = {
+      requested,
+      model: model.id,
+      provider: provider.id,
+      base: Object.freeze(base),
+      tiers: tiers.map((t) => Object.freeze({ aboveInputTokens: t.aboveInputTokens, prices: Object.freeze(t.prices) })),
+      source: this.source,
+    };
+    if (model.context_window !== undefined) pricing.contextWindow = model.context_window;
+    return Object.freeze(pricing);
+  }
+}
+
+/**
+ * Splits `openai/gpt-4o` or `openai:gpt-4o` into a prefix and the rest. `providerId` is set when the
+ * prefix names a provider genai-prices knows (its id or provider match, e.g. `bedrock` → `aws`). A `:`
+ * only splits off a known provider, so `llama3:8b` stays whole.
+ */
+function splitProviderPrefix(name: string): { providerId: string | undefined; rest: string } | undefined {
+  const slash = name.indexOf('/');
+  const colon = name.indexOf(':');
+  const useColon = colon > 0 && (slash < 0 || colon < slash);
+  const at = useColon ? colon : slash;
+  if (at <= 0 || at === name.length - 1) return undefined;
+  const head = name.slice(0, at);
+  const rest = name.slice(at + 1);
+  const providerId = findProvider({ providerId: head })?.id;
+  if (useColon && providerId === undefined) return undefined;
+  return { providerId, rest };
+}
+
+let defaultTable: GenaiPriceTable | undefined;
+
+/** The bundled table with default options, shared so each model is resolved once per process. */
+export function bundledPriceTable(): GenaiPriceTable {
+  defaultTable ??= new GenaiPriceTable();
+  return defaultTable;
+}

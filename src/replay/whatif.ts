@@ -1,0 +1,100 @@
+/**
+ * What-if on real runs: replay each run under its recorded settings (the baseline) and under other brake
+ * settings, and say per run and in total what each would have done — stop reasons, steps, spend, and
+ * false stops (a brake ending a run that completed when recorded).
+ */
+import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import { usdToPico } from '../money.js';
+import type { PriceTable } from '../pricing/types.js';
+import type { Trace } from '../trace/types.js';
+import { replayTrace } from './replay.js';
+
+export interface WhatIfSetting {
+  name: string;
+  brakes: BrakeConfig;
+}
+
+export interface WhatIfCell {
+  stopReason: StopReason;
+  steps: number;
+  costPico: number;
+  /** The brake stopped a run that completed in the baseline. */
+  falseStop: boolean;
+  /** The brake stopped a run that did not complete in the baseline: spend it saved. */
+  savedPico: number;
+}
+
+export interface WhatIfRun {
+  source: string;
+  baseline: { stopReason: StopReason; steps: number; costPico: number };
+  settings: WhatIfCell[];
+}
+
+export interface WhatIfTotal {
+  setting: string;
+  runs: number;
+  completed: number;
+  falseStops: number;
+  /** Runs the baseline did not complete that this setting stopped early. */
+  caughtRuns: number;
+  costPico: bigint;
+  savedPico: bigint;
+  stopReasons: Partial<Record<StopReason, number>>;
+}
+
+/** The brakes a run was recorded with (step limit and cost limit), as the baseline. */
+export function recordedBrakes(trace: Trace): BrakeConfig {
+  const settings = trace.header.recordedSettings ?? {};
+  const brakes: BrakeConfig = { ...NO_BRAKES };
+  if (settings.maxSteps !== undefined) brakes.maxSteps = settings.maxSteps;
+  if (settings.maxCostUsd !== undefined && settings.maxCostUsd > 0) brakes.maxCostPico = usdToPico(settings.maxCostUsd);
+  if (settings.timeoutSeconds !== undefined) brakes.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
+  return brakes;
+}
+
+export function whatIf(
+  traces: Iterable<Trace>,
+  settings: readonly WhatIfSetting[],
+  options: { strategy: ContextStrategy; prices: PriceTable; model?: string },
+): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
+  const common = { strategy: options.strategy, prices: options.prices, ...(options.model === undefined ? {} : { model: options.model }) };
+  const runs: WhatIfRun[] = [];
+  const totals: WhatIfTotal[] = settings.map((setting) => ({
+    setting: setting.name,
+    runs: 0,
+    completed: 0,
+    falseStops: 0,
+    caughtRuns: 0,
+    costPico: 0n,
+    savedPico: 0n,
+    stopReasons: {},
+  }));
+  for (const trace of traces) {
+    const base = replayTrace(trace, { ...common, brakes: recordedBrakes(trace) });
+    const baseCompleted = base.stopReason === 'completed';
+    const cells = settings.map((setting, i) => {
+      const r = replayTrace(trace, { ...common, brakes: setting.brakes });
+      const braked = isBrakeStop(r.stopReason);
+      const cell: WhatIfCell = {
+        stopReason: r.stopReason,
+        steps: r.steps,
+        costPico: r.costPico,
+        falseStop: baseCompleted && braked,
+        savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
+      };
+      const total = totals[i]!;
+      total.runs += 1;
+      if (r.stopReason === 'completed') total.completed += 1;
+      if (cell.falseStop) total.falseStops += 1;
+      if (!baseCompleted && braked && r.steps < base.steps) total.caughtRuns += 1;
+      total.costPico += BigInt(r.costPico);
+      total.savedPico += BigInt(cell.savedPico);
+      total.stopReasons[r.stopReason] = (total.stopReasons[r.stopReason] ?? 0) + 1;
+      return cell;
+    });
+    runs.push({ source: trace.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells });
+  }
+  return { runs, totals };
+}

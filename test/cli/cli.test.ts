@@ -1,0 +1,164 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './run.js';
+
+describe('loopcost curve', () => {
+  it('prints the growth rows with the documented JSON field names on the bundled gpt-4o-mini prices', async () => {
+    const r = await cli('curve', '--model', 'gpt-4o-mini', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '450', '--steps', '12', '--format', 'json');
+    expect(r.code).toBe(0);
+    const { rows } = JSON.parse(r.stdout);
+    expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(['step', 'inputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'cumulativeCostUsd']));
+    // Closed form on $0.15 / $0.60 per million: Σ input = 12·500 + 600·66, output 150·12.
+    const last = rows[11];
+    expect(last.cumulativeInputTokens).toBe(12 * 500 + 600 * 66);
+    expect(last.cumulativeCostUsd).toBe((0.15e6 * (12 * 500 + 600 * 66) + 0.6e6 * 1800) / 1e12);
+  });
+
+  it('takes any context strategy', async () => {
+    const r = await cli('curve', '--model', 'gpt-4o-mini', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '450', '--steps', '10', '--context', 'window:2', '--format', 'csv');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^step,inputTokens/);
+    expect(lines[10]!.split(',')[1]).toBe(String(500 + 2 * 600));
+  });
+});
+
+describe('loopcost replay', () => {
+  it('replays the scenarios with the reference preset; every run has a source and a stop reason', async () => {
+    const r = await cli('replay', 'scenarios', '--preset', 'reference', '--format', 'json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const bySource = Object.fromEntries(report.runs.map((run: { source: string }) => [run.source, run]));
+    expect(bySource['scenarios/reference-sum-of-squares.jsonl'].stopReason).toBe('completed');
+    expect(bySource['scenarios/reverify-forever.jsonl'].stopReason).toBe('repeat');
+    expect(bySource['scenarios/long-exploration.jsonl'].stopReason).toBe('max_steps');
+    expect(bySource['scenarios/recorded-pair.jsonl#2'].stopReason).toBe('trace_end');
+    for (const run of report.runs) {
+      expect(run).toHaveProperty('costUsd');
+      expect(run).toHaveProperty('overshootUsd');
+      expect(run).toHaveProperty('cachedInputTokens');
+    }
+    expect(report.prices.source.name).toBe('@pydantic/genai-prices');
+    expect(report.prices.source.hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(report.summary.runs).toBe(report.runs.length);
+  });
+
+  it('the reference task costs what the growth model says on gpt-4o-mini', async () => {
+    const r = await cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--format', 'json');
+    const run = JSON.parse(r.stdout).runs[0];
+    // Prompts: 355, 355+162, 355+324 tokens; outputs 150, 150, 60.
+    expect(run.inputTokens).toBe(355 * 3 + 162 + 324);
+    expect(run.costUsd).toBe((0.15e6 * (355 * 3 + 486) + 0.6e6 * 360) / 1e12);
+  });
+
+  it('writes csv and chart formats, and the same input gives byte-identical output', async () => {
+    const a = await cli('replay', 'scenarios', '--max-steps', '20', '--format', 'csv');
+    const b = await cli('replay', 'scenarios', '--max-steps', '20', '--format', 'csv');
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout.split('\n')[0]).toMatch(/^source,task,model/);
+    const chart = await cli('replay', 'scenarios/long-exploration.jsonl', '--format', 'chart');
+    expect(chart.stdout).toMatch(/input tokens per call/);
+    expect(chart.stdout).toMatch(/[┼┤]/);
+  });
+
+  it('--model re-prices and --report-dir writes all four reports', async () => {
+    const dir = tempDir();
+    const r = await cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--model', 'gpt-4o', '--report-dir', dir);
+    expect(r.code).toBe(0);
+    for (const name of ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt']) expect(existsSync(join(dir, name))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'replay.json'), 'utf8')).runs[0].model).toBe('gpt-4o');
+  });
+
+  it('reads .gz inputs directly', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'ref.jsonl.gz'), gzipSync(readFileSync('scenarios/reference-sum-of-squares.jsonl')));
+    const r = await cli('replay', join(dir, 'ref.jsonl.gz'), '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).runs[0].stopReason).toBe('completed');
+  });
+});
+
+describe('bad input: exit 2, one message naming the place, no output file', () => {
+  const cases: [string, () => string[], RegExp][] = [];
+  const dir = tempDir();
+  const file = (name: string, content: string | Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const good = readFileSync('scenarios/reference-sum-of-squares.jsonl', 'utf8');
+  cases.push(['corrupted line', () => [file('corrupt.jsonl', good.replace('"outputTokens":150', '"outputTokens":15,,'))], /corrupt\.jsonl:line 2.*not valid JSON/]);
+  cases.push(['truncated file', () => [file('trunc.jsonl', good.slice(0, good.length - 40))], /trunc\.jsonl:line 4/]);
+  cases.push(['empty file', () => [file('empty.jsonl', '')], /empty\.jsonl.*empty/]);
+  cases.push(['binary file', () => [file('bin.jsonl', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x10, 0xff]))], /bin\.jsonl.*binary/]);
+  cases.push(['damaged gzip', () => [file('bad.jsonl.gz', gzipSync(Buffer.from(good)).subarray(0, 30))], /bad\.jsonl\.gz.*gzip/]);
+  cases.push(['negative tokens', () => [file('neg.jsonl', good.replace('"resultTokens":12', '"resultTokens":-12'))], /neg\.jsonl:line 2 field 'toolCalls\[0\]\.resultTokens'.*negative/]);
+  cases.push(['missing field', () => [file('missing.jsonl', good.replace('"outputTokens":60,', ''))], /missing\.jsonl:line 4 field 'outputTokens'.*missing/]);
+  cases.push(['unknown model', () => [file('model.jsonl', good.replace('"model":"gpt-4o-mini"', '"model":"gpt-4o-mimi"'))], /model\.jsonl field 'header\.model'.*unknown model 'gpt-4o-mimi'.*gpt-4o-mini/]);
+  cases.push(['no such file', () => [join(dir, 'nope.jsonl')], /nope\.jsonl.*no such file/]);
+
+  for (const [name, inputs, message] of cases) {
+    it(name, async () => {
+      const out = join(dir, `${name.replace(/\W/g, '_')}.json`);
+      const r = await cli('replay', ...inputs(), '--format', 'json', '--out', out);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  const usage: [string, string[], RegExp][] = [
+    ['unknown flag', ['replay', 'scenarios', '--max-stepz', '3'], /unknown option '--max-stepz'.*--max-steps/s],
+    ['bad number', ['replay', 'scenarios', '--max-steps', 'ten'], /--max-steps.*'ten' is not a whole number/],
+    ['negative budget', ['replay', 'scenarios', '--max-cost', '-1'], /--max-cost/],
+    ['NaN budget', ['replay', 'scenarios', '--max-cost', 'NaN'], /--max-cost.*'NaN'/],
+    ['bad window', ['replay', 'scenarios', '--context', 'window:0'], /--context/],
+    ['bad repeat mode', ['replay', 'scenarios', '--max-repeat', '2', '--repeat-mode', 'often'], /--repeat-mode.*one of total, consecutive, cycle/],
+    ['unknown --model', ['replay', 'scenarios', '--model', 'gtp-4o'], /unknown model 'gtp-4o'.*gpt-4o/],
+    ['bad price file', ['replay', 'scenarios', '--prices', 'test/fixtures/prices/litellm-bad-json.json'], /litellm-bad-json\.json/],
+    ['missing curve flag', ['curve', '--model', 'gpt-4o-mini'], /required option/],
+  ];
+  for (const [name, argv, message] of usage) {
+    it(name, async () => {
+      const out = join(dir, `${name.replace(/\W/g, '_')}.json`);
+      const r = await cli(...argv, '--out', out);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  it('the installed bin exits 2 with no stack trace', () => {
+    const r = spawnSync(process.execPath, ['bin/loopcost.js', 'replay', 'scenarios', '--max-steps', '-5'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--max-steps/);
+    expect(r.stderr).not.toMatch(/at .*\.js/);
+  });
+
+  it('the bin exits 0 on a run where brakes fire', () => {
+    const out = execFileSync(process.execPath, ['bin/loopcost.js', 'replay', 'scenarios', '--preset', 'reference'], { encoding: 'utf8' });
+    expect(out).toMatch(/repeat/);
+  });
+});
+
+describe('loopcost prices', () => {
+  it('shows a model and where its price came from', async () => {
+    const r = await cli('prices', 'gpt-4o', '--json');
+    expect(r.code).toBe(0);
+    const described = JSON.parse(r.stdout);
+    expect(described.inputPerMTokUsd).toBe(2.5);
+    expect(described.cachedInputPerMTokUsd).toBe(1.25);
+    expect(described.source.name).toBe('@pydantic/genai-prices');
+  });
+
+  it('loads a LiteLLM file', async () => {
+    const r = await cli('prices', 'gpt-4o', '--prices', 'test/fixtures/prices/litellm-2024-excerpt.json', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).source.version).toBe('file');
+  });
+});
