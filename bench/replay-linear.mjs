@@ -23,10 +23,10 @@ function longTrace(steps) {
   for (let i = 0; i < steps; i++) {
     calls.push({
       type: 'call',
-      outputTokens: 150,
+      outputTokens: 15,
       latencyMs: 900,
       ...(i % 97 === 96 ? { backtrack: true } : {}),
-      toolCalls: [{ name: i % 3 ? 'read' : 'run', arguments: { path: `f${i % 500}` }, resultTokens: 450, latencyMs: 50, ...(i % 7 === 0 ? { error: 'exit 1' } : {}) }],
+      toolCalls: [{ name: i % 3 ? 'read' : 'run', arguments: { path: `f${i % 500}` }, resultTokens: 45, latencyMs: 50, ...(i % 7 === 0 ? { error: 'exit 1' } : {}) }],
     });
   }
   return { source: `bench-${steps}`, header: { type: 'header', schema: 'loopcost.trace/1', model: 'gpt-4o-mini', systemTokens: 500, goalTokens: 100, origin: 'synthetic' }, calls, end: { type: 'end', outcome: 'unknown' } };

@@ -24,3 +24,5 @@ export { loadTraceFile, loadTraceFiles, importText, detectFormat } from './impor
 export { loadPriceTable } from './pricing/index.js';
 export type * from './pricing/types.js';
 export { main } from './cli/main.js';
+export { compileTrace, type CompiledTrace } from './fast/compile.js';
+export { flattenPrices, replayFast, type FastOutcome, type FlatPrices } from './fast/replayFast.js';

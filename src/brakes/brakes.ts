@@ -67,13 +67,15 @@ export interface CallAccounting {
   inputTokens: number;
   outputTokens: number;
   latencyMs: number;
+  /** Backtracks and context-compaction calls are paid but are not steps. */
+  countsAsStep: boolean;
   backtrack: boolean;
 }
 
 export function recordCall(state: BrakeState, call: CallAccounting): void {
   state.calls += 1;
   if (call.backtrack) state.backtracks += 1;
-  else state.steps += 1;
+  if (call.countsAsStep) state.steps += 1;
   state.spentPico += call.costPico;
   state.tokensUsed += call.inputTokens + call.outputTokens;
   state.elapsedMs += call.latencyMs;

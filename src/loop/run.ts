@@ -16,6 +16,7 @@ import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerp
 import { newBrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { ContextTracker } from '../context/tracker.js';
+import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
 import { meterCall } from './meter.js';
 import type { LoopOptions, RunOutcome, StepRow, StepSource } from './types.js';
@@ -61,11 +62,13 @@ export function runLoop(source: StepSource, options: LoopOptions, interner = new
     context.markSent();
     const { usage, costPico } = metered;
     const backtrack = response.backtrack === true;
+    const compaction = response.compaction === true;
     recordCall(state, {
       costPico,
       inputTokens: usage.input,
       outputTokens: usage.output,
       latencyMs: response.latencyMs ?? 0,
+      countsAsStep: !backtrack && !compaction,
       backtrack,
     });
     totals.input += usage.input;
@@ -109,7 +112,7 @@ export function runLoop(source: StepSource, options: LoopOptions, interner = new
       stop = checkAfterCall(brakes, state);
       continue;
     }
-    if (response.failed) continue;
+    if (response.failed || compaction) continue;
 
     context.addStep(usage.output);
     const tools = response.toolCalls ?? [];
@@ -133,6 +136,14 @@ export function runLoop(source: StepSource, options: LoopOptions, interner = new
     if (!stop && response.final) stop = { reason: 'completed', detail: `final answer after ${state.steps} steps` };
   }
 
+  if (!Number.isSafeInteger(state.spentPico)) {
+    // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
+    throw new UserError({
+      code: 'cost_out_of_range',
+      message: `one run costs more than $9,007 (${state.calls} calls), beyond exact picodollar arithmetic`,
+      hint: 'set --max-steps, --max-cost or --context-window to bound the run',
+    });
+  }
   const overshootPico = brakes.maxCostPico !== undefined ? Math.max(0, state.spentPico - brakes.maxCostPico) : 0;
   const outcome: RunOutcome = {
     stop,

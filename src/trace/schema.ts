@@ -51,6 +51,7 @@ export const callSchema = z.strictObject({
   final: z.boolean().optional(),
   backtrack: z.boolean().optional(),
   unparseable: z.boolean().optional(),
+  compaction: z.boolean().optional(),
   failed: z.strictObject({ status: z.number().int().optional(), message: z.string() }).optional(),
   recordedCostUsd: usd.optional(),
 });

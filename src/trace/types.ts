@@ -63,6 +63,8 @@ export interface CallRecord {
   backtrack?: boolean;
   /** The response could not be parsed (no usable tool call nor answer); it still counts as a step. */
   unparseable?: boolean;
+  /** A context-compaction (summary) call: paid, not a step, never ends the run. */
+  compaction?: boolean;
   /** The call failed at the provider (HTTP 400, 429, 5xx): usage is usually zero. */
   failed?: { status?: number; message: string };
   /** Cost the source reported for this call, in USD. Reported beside ours, never used for ours. */

@@ -2,9 +2,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
 import { UserError } from '../../src/errors.js';
 import { importCassette, looksLikeCassette } from '../../src/import/http/cassette.js';
 import { countTokens } from '../../src/import/tokenCount.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
+import { replayTrace } from '../../src/replay/replay.js';
 import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
 
@@ -39,7 +42,9 @@ const EXPECTED: Record<string, { calls: number[]; failed: number[]; outcomes: st
   'models__test_google__test_google_model_retry.yaml': { calls: [3], failed: [0], outcomes: ['completed'], providers: ['google'] },
   'models__test_groq__test_tool_use_failed_error.yaml': { calls: [3], failed: [1], outcomes: ['completed'], providers: ['groq'] },
   'models__test_openai__test_multiple_agent_tool_calls.yaml': { calls: [2, 2], failed: [0, 0], outcomes: ['completed', 'completed'], providers: ['google', 'openai'] },
-  'models__test_openai_responses__test_openai_responses_compact_with_auto_previous_response_id_chain.yaml': { calls: [8], failed: [0], outcomes: ['completed'], providers: ['openai'] },
+  // Five user turns, each answered with text: five runs. Runs 3–5 open with the /responses/compact call
+  // made before the user's next turn.
+  'models__test_openai_responses__test_openai_responses_compact_with_auto_previous_response_id_chain.yaml': { calls: [1, 1, 2, 2, 2], failed: [0, 0, 0, 0, 0], outcomes: ['completed', 'completed', 'completed', 'completed', 'completed'], providers: ['openai', 'openai', 'openai', 'openai', 'openai'] },
   'models__test_openai_responses__test_openai_responses_model_retry.yaml': { calls: [2], failed: [0], outcomes: ['completed'], providers: ['openai'] },
   'models__test_openrouter__test_openrouter_errors_raised.yaml': { calls: [3], failed: [3], outcomes: ['error'], providers: ['openrouter'] },
   'test_temporal__test_mcptoolset_dynamic_toolset_in_workflow.yaml': { calls: [2], failed: [0], outcomes: ['completed'], providers: ['openai'] },
@@ -66,6 +71,8 @@ describe('every cassette in ../shared/traces/cassettes', () => {
     expect(traces.map((t) => t.calls.filter((c) => c.failed).length)).toEqual(want.failed);
     expect(traces.map((t) => t.end.outcome)).toEqual(want.outcomes);
     expect(traces.map((t) => t.header.provider)).toEqual(want.providers);
+    // The end record says how many calls the run holds.
+    expect(traces.map((t) => t.end.recordedCalls)).toEqual(want.calls);
     expect(traces.map((t) => t.source)).toEqual(traces.length === 1 ? [file] : traces.map((_, i) => `${file}#${i + 1}`));
     for (const t of traces) {
       // Every record is a valid native record (strict zod schemas of the trace format).
@@ -80,6 +87,36 @@ describe('every cassette in ../shared/traces/cassettes', () => {
         if (!c.failed) expect(c.inputTokens).toBeGreaterThanOrEqual((c.cachedInputTokens ?? 0) + (c.cacheWriteTokens ?? 0) + (c.cacheWrite1hTokens ?? 0));
         for (const tc of c.toolCalls ?? []) expect(tc.resultTokens).toBeGreaterThanOrEqual(0);
       }
+    }
+  });
+});
+
+describe('replaying the cassettes as recorded', () => {
+  const files = readdirSync(sharedDir).filter((f) => f.endsWith('.yaml')).sort();
+  const prices = loadPriceTable({});
+  const replay = (t: Trace) => replayTrace(t, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices });
+
+  it('makes exactly the recorded calls of every run (no run stops early on an intermediate answer); OpenRouter runs cost their usage.cost', () => {
+    let runs = 0;
+    for (const file of files) {
+      for (const t of shared(file)) {
+        runs += 1;
+        const r = replay(t);
+        expect(r.modelCalls, t.source).toBe(t.calls.length);
+        expect(r.recordedCalls, t.source).toBe(t.calls.length);
+        expect(r.failedCalls, t.source).toBe(t.calls.filter((c) => c.failed).length);
+        // Compaction calls are paid but are not steps.
+        expect(r.steps, t.source).toBe(t.calls.filter((c) => !c.compaction).length);
+        expect(r.stopReason, t.source).toBe(t.end.outcome === 'completed' ? 'completed' : 'trace_end');
+      }
+    }
+    expect(runs).toBe(Object.values(EXPECTED).reduce((n, want) => n + want.calls.length, 0));
+
+    const openrouter = shared('models__openrouter__test_cache__test_openrouter_cache_all_settings_real_api.yaml').map(replay);
+    expect(openrouter).toHaveLength(2);
+    for (const r of openrouter) {
+      expect(r.recordedCostPico, r.source).toBeGreaterThan(0);
+      expect(Math.abs(r.costPico - r.recordedCostPico!) / r.recordedCostPico!, r.source).toBeLessThanOrEqual(1e-6);
     }
   });
 });
@@ -103,7 +140,7 @@ describe('HTTP errors', () => {
       { name: 'get_something_by_name', arguments: { name: 'test' }, resultTokens: countTokens('Something with name: test', 'openai/gpt-oss-120b') },
     ]);
     expect(third).toMatchObject({ inputTokens: 336, cachedInputTokens: 256, outputTokens: 96, reasoningTokens: 59, final: true });
-    expect(t!.end).toEqual({ type: 'end', outcome: 'completed' });
+    expect(t!.end).toEqual({ type: 'end', outcome: 'completed', recordedCalls: 3 });
     expect(t!.header).toMatchObject({ model: 'openai/gpt-oss-120b', provider: 'groq' });
   });
 
@@ -120,7 +157,7 @@ describe('HTTP errors', () => {
       expect(c.outputTokens).toBe(0);
       expect(c.toolCalls).toBeUndefined();
     }
-    expect(t.end).toEqual({ type: 'end', outcome: 'error', status: 'HTTP 429' });
+    expect(t.end).toEqual({ type: 'end', outcome: 'error', status: 'HTTP 429', recordedCalls: 3 });
     expect(t.header).toMatchObject({ model: 'google/gemini-2.0-flash-exp:free', provider: 'openrouter' });
   });
 });
@@ -191,14 +228,45 @@ describe('usage mapping from the cassettes', () => {
     expect(t!.calls[2]).toMatchObject({ inputTokens: 976, cachedInputTokens: 896 });
   });
 
-  it('keeps Responses compaction calls as calls and records the compaction in the notes', () => {
-    const [t] = shared('models__test_openai_responses__test_openai_responses_compact_with_auto_previous_response_id_chain.yaml');
-    expect(t!.calls.map((c) => [c.inputTokens, c.outputTokens])).toEqual([
-      [14, 9], [36, 9], [141, 183], [276, 8], [117, 193], [285, 9], [117, 186], [278, 165],
+  it('keeps Responses compaction calls as calls (compaction: true) and records the compaction in the notes', () => {
+    const runs = shared('models__test_openai_responses__test_openai_responses_compact_with_auto_previous_response_id_chain.yaml');
+    // Each text answer ends a run; the /responses/compact call made before the next user turn opens that
+    // turn's run and never ends it.
+    expect(runs.map((t) => t.calls.map((c) => [c.inputTokens, c.outputTokens]))).toEqual([
+      [[14, 9]],
+      [[36, 9]],
+      [[141, 183], [276, 8]],
+      [[117, 193], [285, 9]],
+      [[117, 186], [278, 165]],
     ]);
-    const notes = t!.header.importedFrom?.notes ?? [];
-    expect(notes.filter((n) => /context compaction call/.test(n))).toHaveLength(3);
-    expect(notes.filter((n) => /carries compaction item cmp_/.test(n))).toHaveLength(3);
+    // Still all 8 calls of the cassette, 3 of them compaction calls.
+    expect(runs.reduce((n, t) => n + t.calls.length, 0)).toBe(8);
+    expect(runs.map((t) => t.calls.map((c) => c.compaction === true))).toEqual([
+      [false],
+      [false],
+      [true, false],
+      [true, false],
+      [true, false],
+    ]);
+    for (const t of runs) {
+      for (const c of t.calls) {
+        if (c.compaction) {
+          // A compaction call is paid, has no tool call, is not unparseable and is not the answer.
+          expect(c.toolCalls).toBeUndefined();
+          expect(c.unparseable).toBeUndefined();
+          expect(c.final).toBeUndefined();
+        } else {
+          expect(c).not.toHaveProperty('compaction');
+        }
+      }
+      // Every run ends on its text answer.
+      expect(t.calls[t.calls.length - 1]!.final).toBe(true);
+      expect(t.end).toEqual({ type: 'end', outcome: 'completed', recordedCalls: t.calls.length });
+    }
+    const notes = runs.map((t) => t.header.importedFrom?.notes ?? []);
+    expect(notes.map((n) => n.filter((x) => /context compaction call/.test(x)).length)).toEqual([0, 0, 1, 1, 1]);
+    expect(notes.map((n) => n.filter((x) => /carries compaction item cmp_/.test(x)).length)).toEqual([0, 0, 1, 1, 1]);
+    expect(notes.map((n) => n.filter((x) => /^run \d of 5 in the file$/.test(x)))).toEqual([1, 2, 3, 4, 5].map((i) => [`run ${i} of 5 in the file`]));
   });
 
   it('skips MCP JSON-RPC traffic with a note for each interaction', () => {

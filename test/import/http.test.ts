@@ -86,7 +86,7 @@ describe('Anthropic exchanges (JSONL)', () => {
       goalTokens: countTokens('Which version does package.json declare?', model),
       importedFrom: { format: 'http-exchanges', path: 'anthropic-cache.jsonl' },
     });
-    expect(t!.end).toEqual({ type: 'end', outcome: 'completed' });
+    expect(t!.end).toEqual({ type: 'end', outcome: 'completed', recordedCalls: 3 });
   });
 });
 
@@ -98,7 +98,7 @@ describe('OpenAI Chat Completions exchanges', () => {
     expect(t!.calls[0]).toEqual({ type: 'call', inputTokens: 0, outputTokens: 0, failed: { status: 429, message: 'Rate limit exceeded: free-models-per-min' } });
     expect(t!.calls[1]).toMatchObject({ inputTokens: 21, cachedInputTokens: 0, outputTokens: 2, recordedCostUsd: 0.0000044, final: true });
     expect(t!.header.provider).toBe('openrouter');
-    expect(t!.end).toEqual({ type: 'end', outcome: 'completed', recordedCostUsd: 0.0000044 });
+    expect(t!.end).toEqual({ type: 'end', outcome: 'completed', recordedCalls: 2, recordedCostUsd: 0.0000044 });
   });
 
   it('maps every usage field and parses arguments (raw string when not JSON)', () => {
@@ -149,7 +149,7 @@ describe('OpenAI Chat Completions exchanges', () => {
     });
     const [t] = importExchangesJsonl(text, 'cut.jsonl');
     expect(t!.calls[0]!.toolCalls).toEqual([{ name: 'ls', arguments: { path: '.' }, resultTokens: 0 }]);
-    expect(t!.end).toEqual({ type: 'end', outcome: 'unknown' });
+    expect(t!.end).toEqual({ type: 'end', outcome: 'unknown', recordedCalls: 1 });
   });
 
   it('ends with outcome error when the last exchange failed', () => {
@@ -165,7 +165,7 @@ describe('OpenAI Chat Completions exchanges', () => {
     const [t] = importExchangesJsonl(text, 'e.jsonl');
     expect(t!.calls[0]!.toolCalls![0]!.resultTokens).toBe(countTokens('x', 'gpt-4o-mini'));
     expect(t!.calls[1]!.failed).toEqual({ status: 500, message: 'The server had an error while processing your request.' });
-    expect(t!.end).toEqual({ type: 'end', outcome: 'error', status: 'HTTP 500' });
+    expect(t!.end).toEqual({ type: 'end', outcome: 'error', status: 'HTTP 500', recordedCalls: 2 });
   });
 
   it('splits two conversations into two runs with #n sources', () => {

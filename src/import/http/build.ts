@@ -200,6 +200,25 @@ export function splitRuns(parsed: Parsed[]): Parsed[][] {
 }
 
 /**
+ * A text answer with no tool call ends an agent run; when the conversation goes on after it (the user's
+ * next turn), what follows is a new run. Compaction calls are not answers.
+ */
+function splitAtAnswers(run: Parsed[]): Parsed[][] {
+  const out: Parsed[][] = [];
+  let current: Parsed[] = [];
+  run.forEach((p, k) => {
+    current.push(p);
+    const answered = !p.failed && p.res !== undefined && p.res.toolCalls.length === 0 && p.res.hasText && !p.ex.compact;
+    if (answered && k < run.length - 1) {
+      out.push(current);
+      current = [];
+    }
+  });
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/**
  * Tool calls a failed call still produced: Groq rejects a malformed tool call with HTTP 400
  * `tool_use_failed` + `failed_generation`, and pydantic-ai puts that call into the history with a retry
  * prompt as its result. Taken from the next request's new assistant turn; [] for other failures.
@@ -282,7 +301,7 @@ export function buildTraces(exchanges: GenerationExchange[], opts: BuildOptions)
     });
   }
   const parsed = exchanges.map(parseExchange);
-  const runs = splitRuns(parsed);
+  const runs = splitRuns(parsed).flatMap(splitAtAnswers);
   let offset = 0;
   const traces = runs.map((run, i) => {
     const first = offset;
@@ -336,6 +355,7 @@ function buildTrace(run: Parsed[], source: string, opts: BuildOptions, skipped: 
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       ...(toolCalls.length === 0 && !res.hasText && !p.ex.compact ? { unparseable: true } : {}),
+      ...(p.ex.compact ? { compaction: true } : {}),
       ...(u.recordedCostUsd !== undefined ? { recordedCostUsd: u.recordedCostUsd } : {}),
     };
     return rec;
@@ -348,12 +368,13 @@ function buildTrace(run: Parsed[], source: string, opts: BuildOptions, skipped: 
   let end: TraceEnd;
   if (last.failed) {
     end = { type: 'end', outcome: 'error', status: last.failed.status !== undefined ? `HTTP ${last.failed.status}` : 'error response' };
-  } else if (lastOk && lastOk.res!.toolCalls.length === 0) {
+  } else if (lastOk && lastOk.res!.toolCalls.length === 0 && !lastOk.ex.compact) {
     end = { type: 'end', outcome: 'completed' };
     lastCall.final = true;
   } else {
     end = { type: 'end', outcome: 'unknown' };
   }
+  end.recordedCalls = calls.length;
   const ok = calls.filter((c) => !c.failed);
   if (ok.length > 0 && ok.every((c) => c.recordedCostUsd !== undefined)) {
     end.recordedCostUsd = Math.round(ok.reduce((s, c) => s + (c.recordedCostUsd ?? 0), 0) * 1e12) / 1e12;
@@ -367,7 +388,8 @@ function buildTrace(run: Parsed[], source: string, opts: BuildOptions, skipped: 
       model,
       provider: providerFrom.ex.provider,
       systemTokens: countTokens(first.req.system, model),
-      goalTokens: countTokens(firstUserText(first.req), model),
+      // A run that opens with a compaction call states its goal in the request after it.
+      goalTokens: countTokens(firstUserText((run.find((p) => !p.ex.compact) ?? first).req), model),
       origin: 'recorded',
       importedFrom: { format: opts.format, path: opts.file, ...(notes.length > 0 ? { notes: dedupe(notes) } : {}) },
     },

@@ -1,0 +1,38 @@
+// Imports ~16 MB and ~110 MB of real mini-swe-agent trajectories (../shared, copied k times into a temp
+// dir) and compares peak memory: constant memory means the peak does not grow with the input.
+// The child runs with a 64 MB heap cap, less than the input: it would fail if the input were held.
+// Not a test: run with `npm run bench`.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+
+const source = '../shared/traces/mini-swe-agent';
+const files = readdirSync(source).flatMap((dir) => readdirSync(join(source, dir)).map((f) => join(source, dir, f)));
+const unzipped = files.reduce((sum, f) => sum + gunzipSync(readFileSync(f)).length, 0);
+
+function run(copies) {
+  const dir = mkdtempSync(join(tmpdir(), 'loopcost-import-'));
+  for (let k = 0; k < copies; k++) {
+    mkdirSync(join(dir, `copy${k}`));
+    files.forEach((f, i) => copyFileSync(f, join(dir, `copy${k}`, `${i}.traj.json.gz`)));
+  }
+  const out = join(dir, 'out.jsonl');
+  const script = `
+    import { main } from ${JSON.stringify(new URL('../dist/cli/main.js', import.meta.url).href)};
+    const code = await main(['import', ${JSON.stringify(dir)}, '--out', ${JSON.stringify(out)}], { stdout() {}, stderr() {}, cwd: process.cwd() });
+    process.stdout.write(JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS }));`;
+  const t0 = process.hrtime.bigint();
+  const result = JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=64', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const outMb = statSync(out).size / 1e6;
+  rmSync(dir, { recursive: true, force: true });
+  return { ...result, seconds, inputMb: (copies * unzipped) / 1e6, outMb };
+}
+
+for (const copies of [1, 7]) {
+  const r = run(copies);
+  console.log(`${r.inputMb.toFixed(0).padStart(5)} MB of trajectories → ${r.outMb.toFixed(1)} MB native in ${r.seconds.toFixed(1)} s, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB (exit ${r.code})`);
+}
