@@ -6,7 +6,9 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { UserError } from '../errors.js';
-import { brakesFromFlags, nonNegativeInt, positiveInt, strategyFromFlags, type BrakeFlags, type ContextFlags } from './parseFlags.js';
+import { brakesForRun, brakesFromFlags, nonNegativeInt, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from './parseFlags.js';
+import { recordedBrakes } from '../replay/whatif.js';
+import type { Trace } from '../trace/types.js';
 import { runCurve } from './commands/curve.js';
 import { runImport } from './commands/import.js';
 import { runPrices } from './commands/prices.js';
@@ -27,7 +29,7 @@ function addContextOptions(command: Command): Command {
 
 function addBrakeOptions(command: Command): Command {
   return command
-    .option('--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total) or 'none'")
+    .option('--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits) or 'none'")
     .option('--max-steps <n>', 'stop before a call once this many steps were taken')
     .option('--max-cost <usd>', 'budget in USD')
     .option('--budget-mode <mode>', 'check (stop once spent ≥ budget) | predict (refuse a call that would cross it)')
@@ -69,10 +71,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--out <file>', 'write the report here (atomically) instead of stdout')
     .option('--report-dir <dir>', 'write json, csv, table and chart reports into this directory');
   addBrakeOptions(addContextOptions(replay)).action((inputs: string[], opts: BrakeFlags & ContextFlags & Record<string, string | undefined>) => {
+    const brakes = brakesFromFlags(opts);
     exitCode = runReplay(
       {
         inputs,
-        brakes: brakesFromFlags(opts),
+        brakes,
+        ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),
         strategy: strategyFromFlags(opts),
         format: opts.format as ReportFormat,
         ...(opts.model === undefined ? {} : { model: opts.model }),

@@ -35,6 +35,9 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
+/** `--preset recorded`: each run's own recorded settings (step and cost limits), flags still override. */
+export const RECORDED_PRESET = 'recorded';
+
 export interface BrakeFlags {
   preset?: string;
   maxSteps?: string;
@@ -53,9 +56,9 @@ export interface BrakeFlags {
 /** A preset first, then each flag given overrides it. No flag, no brake. */
 export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   let config: BrakeConfig = { ...NO_BRAKES };
-  if (flags.preset !== undefined) {
+  if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) {
     const preset = PRESETS[flags.preset];
-    if (!preset) throw flagError('--preset', flags.preset, `a preset (${Object.keys(PRESETS).join(', ')})`);
+    if (!preset) throw flagError('--preset', flags.preset, `a preset (${[...Object.keys(PRESETS), RECORDED_PRESET].join(', ')})`);
     config = { ...preset };
   }
   if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
@@ -127,4 +130,15 @@ export function brakesFromSpec(spec: string): BrakeConfig {
     flags[field] = value.trim();
   }
   return brakesFromFlags(flags);
+}
+
+/** The brakes for one run: its recorded settings under `--preset recorded`, then the flags given. */
+export function brakesForRun(flags: BrakeFlags, recorded: BrakeConfig): BrakeConfig {
+  const explicit = brakesFromFlags({ ...flags, preset: undefined });
+  if (flags.preset !== RECORDED_PRESET) return brakesFromFlags(flags);
+  const merged: BrakeConfig = { ...recorded };
+  for (const [key, value] of Object.entries(explicit) as [keyof BrakeConfig, unknown][]) {
+    if (value !== undefined && value !== NO_BRAKES[key]) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  return merged;
 }

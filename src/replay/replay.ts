@@ -56,6 +56,8 @@ export interface RunResult {
   recordedInputTokens?: number;
   /** Recorded prompt tokens minus the growth model's (overhead the model does not see). */
   inputTokenDelta?: number;
+  /** What the importer said about how it rebuilt the run (tokenizer, scaling, skipped traffic). */
+  importNotes?: string[];
   rows: StepRow[];
 }
 
@@ -129,6 +131,7 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     rows: outcome.rows,
   };
   if (trace.header.task !== undefined) result.task = trace.header.task;
+  if (trace.header.importedFrom?.notes?.length) result.importNotes = trace.header.importedFrom.notes;
   if (trace.end.status !== undefined) result.recordedStatus = trace.end.status;
   const recordedCost = recordedRunCost(trace);
   if (recordedCost !== undefined) result.recordedCostPico = recordedCost;

@@ -35,6 +35,7 @@ export interface RunRecord {
   recordedCostUsd?: number;
   recordedInputTokens?: number;
   inputTokenDelta?: number;
+  importNotes?: string[];
 }
 
 export function runRecord(run: RunResult): RunRecord {
@@ -68,6 +69,7 @@ export function runRecord(run: RunResult): RunRecord {
     record.recordedInputTokens = run.recordedInputTokens;
     record.inputTokenDelta = run.inputTokenDelta!;
   }
+  if (run.importNotes !== undefined) record.importNotes = run.importNotes;
   return record;
 }
 

@@ -21,17 +21,24 @@ const CSV_COLUMNS: (keyof RunRecord)[] = [
   'recordedStatus', 'recordedInputTokens', 'inputTokenDelta',
 ];
 
+/** One row per run; the price source is repeated on every row so a CSV stands alone. */
 export function renderCsv(report: ReplayReport): string {
-  return stringify(report.runs as unknown as Record<string, unknown>[], { header: true, columns: CSV_COLUMNS as string[] });
+  const { name, version, hash } = report.prices.source;
+  const rows = report.runs.map((run) => ({ ...run, priceSource: name, priceVersion: version, priceHash: hash }));
+  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...(CSV_COLUMNS as string[]), 'priceSource', 'priceVersion', 'priceHash'] });
 }
 
 function usd(value: number | null | undefined, digits = 4): string {
   return value === null || value === undefined ? '-' : `$${value.toFixed(digits)}`;
 }
 
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
 export function renderTable(report: ReplayReport): string {
   const runs = new Table({
-    head: ['source', 'model', 'stop', 'steps', 'input tok', 'cached', 'output tok', 'cost', 'recorded', 'overshoot'],
+    head: ['source', 'model', 'stop', 'steps', 'input tok', 'cached', 'output tok', 'cost', 'recorded', 'overshoot', 'Δ input vs model'],
     style: { head: [], border: [] },
   });
   for (const run of report.runs) {
@@ -46,6 +53,7 @@ export function renderTable(report: ReplayReport): string {
       usd(run.costUsd),
       usd(run.recordedCostUsd),
       usd(run.overshootUsd),
+      run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta),
     ]);
   }
   const s = report.summary;
@@ -66,7 +74,10 @@ export function renderTable(report: ReplayReport): string {
   );
   if (s.recordedCostUsd !== undefined) summary.push({ 'recorded cost': [usd(s.recordedCostUsd)] });
   const src = report.prices.source;
-  return `${runs.toString()}\n${summary.toString()}\nprices: ${src.name} ${src.version} (sha256 ${src.hash})\n`;
+  const deltaNote = report.runs.some((run) => run.inputTokenDelta !== undefined)
+    ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
+    : '';
+  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}prices: ${src.name} ${src.version} (sha256 ${src.hash})\n`;
 }
 
 /** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */

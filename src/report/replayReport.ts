@@ -30,9 +30,11 @@ export function buildReplayReport(args: {
   priceSource: PriceSource;
   pricings: readonly ModelPricing[];
   model?: string;
+  /** Set when each run was replayed with its own recorded limits (plus the brakes given). */
+  perRunRecordedLimits?: boolean;
 }): ReplayReport {
   const settings: ReplayReport['settings'] = {
-    brakes: brakeSettingsRecord(args.brakes),
+    brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
     context: contextSettingsRecord(args.strategy),
   };
   if (args.model !== undefined) settings.model = args.model;

@@ -83,7 +83,7 @@ describe('mini-swe-agent runs reproduce their recorded cost', () => {
     expect(json.totals.map((t: { setting: string }) => t.setting)).toEqual(['max-steps=50', 'max-cost=0.05']);
     expect(json.runs).toHaveLength(76);
     const csv = (await cli(...args, '--format', 'csv')).stdout.trim().split('\n');
-    expect(csv[0]).toBe('source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,savedUsd');
+    expect(csv[0]).toBe('source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,savedUsd,priceSource,priceVersion,priceHash');
     expect(csv).toHaveLength(77);
     expect((await cli(...args)).stdout).toMatch(/false stops/);
   });
@@ -94,5 +94,17 @@ describe('mini-swe-agent runs reproduce their recorded cost', () => {
     expect(run.recordedCostUsd).toBe(0.036259496);
     expect(Math.abs(run.costUsd - run.recordedCostUsd) / run.recordedCostUsd).toBeLessThan(1e-6);
     expect(run.steps).toBe(61);
+  });
+
+  it('--preset recorded replays each run with its own limits and gives back the recorded total', async () => {
+    const r = await cli('replay', MINI, '--preset', 'recorded', '--prices', RECORDED_PRICES, '--format', 'json');
+    const report = JSON.parse(r.stdout);
+    expect(report.settings.brakes.preset).toMatch(/recorded/);
+    expect(report.summary.totalCostUsd).toBe(report.summary.recordedCostUsd);
+    expect(report.summary.stopReasons).toMatchObject({ completed: 28, trace_end: 10 });
+    // A flag still overrides: 50 steps on top of the recorded 250.
+    const capped = JSON.parse((await cli('replay', MINI, '--preset', 'recorded', '--max-steps', '50', '--prices', RECORDED_PRICES, '--format', 'json')).stdout);
+    expect(capped.settings.brakes.maxSteps).toBe(50);
+    expect(Math.max(...capped.runs.map((run: { steps: number }) => run.steps))).toBe(50);
   });
 });

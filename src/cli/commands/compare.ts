@@ -34,7 +34,8 @@ export function runCompare(
   if (command.format === 'json') {
     text = JSON.stringify({ prices: prices.source, tolerance: command.tolerance, runs: rows, summary: { runs: rows.length, disagreements } }, null, 2) + '\n';
   } else if (command.format === 'csv') {
-    text = stringify(rows, { header: true });
+    const { name, version, hash } = prices.source;
+    text = stringify(rows.map((row) => ({ ...row, priceSource: name, priceVersion: version, priceHash: hash })), { header: true });
   } else {
     const table = new Table({ head: ['source', 'model', 'calls', 'cost', 'recorded', 'rel. error', 'input tok', 'recorded', 'Δ growth model', ''], style: { head: [], border: [] } });
     for (const row of rows) {

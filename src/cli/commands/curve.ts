@@ -26,7 +26,9 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
   if (command.format === 'json') {
     text = JSON.stringify({ model: prices.resolve(command.spec.model).model, prices: prices.source, rows }, null, 2) + '\n';
   } else if (command.format === 'csv') {
-    text = stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: COLUMNS as string[] });
+    const { name, version, hash } = prices.source;
+    const withSource = rows.map((row) => ({ ...row, priceSource: name, priceVersion: version, priceHash: hash }));
+    text = stringify(withSource, { header: true, columns: [...(COLUMNS as string[]), 'priceSource', 'priceVersion', 'priceHash'] });
   } else {
     const table = new Table({ head: COLUMNS, style: { head: [], border: [] } });
     for (const row of rows) table.push(COLUMNS.map((column) => (column.endsWith('Usd') ? `$${(row[column] as number).toFixed(6)}` : row[column])));

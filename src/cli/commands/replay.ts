@@ -10,10 +10,14 @@ import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/r
 import { buildReplayReport } from '../../report/replayReport.js';
 import { renderReport, renderTable, type ReportFormat } from '../../report/render.js';
 import type { CliIO } from '../io.js';
+import type { Trace } from '../../trace/types.js';
 
 export interface ReplayCommand {
   inputs: string[];
+  /** Brakes shown in the report (under --preset recorded: the flags given beyond each run's own). */
   brakes: BrakeConfig;
+  /** The brakes for each run; defaults to `brakes` for every run. */
+  brakesFor?: (trace: Trace) => BrakeConfig;
   strategy: ContextStrategy;
   model?: string;
   pricesFile?: string;
@@ -30,7 +34,8 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
   for (const trace of loadTraceFiles(files)) {
-    const options = { brakes: command.brakes, strategy: command.strategy, prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) };
+    const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
+    const options = { brakes, strategy: command.strategy, prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) };
     const pricing = resolveTracePricing(trace, options);
     pricings.set(pricing.model, pricing);
     results.push(replayTrace(trace, options));
@@ -38,6 +43,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
   const report = buildReplayReport({
     results,
     brakes: command.brakes,
+    perRunRecordedLimits: command.brakesFor !== undefined,
     strategy: command.strategy,
     priceSource: prices.source,
     pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),

@@ -58,7 +58,8 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   if (command.format === 'json') {
     text = JSON.stringify({ prices: prices.source, baseline: { runs: result.runs.length, completed: baselineCompleted, costUsd: picoToUsd(baselineCost) }, totals, runs: perRun }, null, 2) + '\n';
   } else if (command.format === 'csv') {
-    text = stringify(perRun, { header: true });
+    const { name, version, hash } = prices.source;
+    text = stringify(perRun.map((row) => ({ ...row, priceSource: name, priceVersion: version, priceHash: hash })), { header: true });
   } else {
     const runs = new Table({ head: ['source', 'setting', 'baseline', 'what-if', 'steps', 'cost', 'false stop'], style: { head: [], border: [] } });
     for (const row of perRun) {
