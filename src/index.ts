@@ -13,6 +13,7 @@ export { actionFingerprint, canonicalJson, errorFingerprint, Interner } from './
 export * from './context/strategy.js';
 export { ContextTracker, type PromptView } from './context/tracker.js';
 export { runLoop } from './loop/run.js';
+export { LoopSession } from './loop/session.js';
 export { ReplaySource } from './loop/replaySource.js';
 export type * from './loop/types.js';
 export { meterCall } from './loop/meter.js';

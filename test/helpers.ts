@@ -52,3 +52,14 @@ export function trace(calls: CallRecord[], opts: { system?: number; goal?: numbe
 export function distinctSteps(n: number, out = 100, tool = 200, extra: Partial<CallRecord> = {}): CallRecord[] {
   return Array.from({ length: n }, (_, i) => call(out, [toolCall('t', { i }, tool)], extra));
 }
+
+/** Runs fn and returns the UserError it threw; fails the test if it threw nothing or something else. */
+export function userErrorOf(fn: () => unknown): UserError {
+  try {
+    fn();
+  } catch (error) {
+    if (!(error instanceof UserError)) throw new Error(`expected a UserError, got ${String(error)}`);
+    return error;
+  }
+  throw new Error('expected a UserError, nothing was thrown');
+}

@@ -8,6 +8,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
+import type { RunTotals } from '../loop/types.js';
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
 import {
   FLAG_BACKTRACK,
@@ -50,21 +51,9 @@ export function flattenPrices(pricing: ModelPricing): FlatPrices {
   return { rows, tiers: pricing.tiers.length, hasCacheWritePrice: pricing.base.cacheWrite !== undefined, contextWindow: pricing.contextWindow ?? Infinity };
 }
 
-export interface FastOutcome {
+/** The readable path's figures (no stop detail, no per-step rows). */
+export interface FastOutcome extends RunTotals {
   reason: StopReason;
-  steps: number;
-  calls: number;
-  backtracks: number;
-  failedCalls: number;
-  toolCalls: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  costPico: number;
-  overshootPico: number;
-  elapsedMs: number;
 }
 
 export function replayFast(

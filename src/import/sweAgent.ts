@@ -4,12 +4,23 @@
  * rebuilt from the text and then scaled to the recorded totals:
  *
  * - input of call k = the chat in `history` before its k-th assistant message (system prompt and
- *   demonstrations included: SWE-agent keeps them in `history`), counted with `countChatTokens`;
+ *   demonstrations included: SWE-agent keeps them in `history`), counted with the model family's tokenizer
+ *   and chat framing (`tokenCount.ts`). OpenAI: `countChatTokens` of the messages as they are. Claude: the
+ *   request SWE-agent 0.x builds for the Messages API (`anthropic_history_to_messages` / `anthropic_query`
+ *   in sweagent/agent/models.py): the system message(s) joined by "\n" as the `system` prompt, the other
+ *   messages with consecutive same-role ones joined by "\n" into one turn, and (0.x) empty turns sent as
+ *   "(No output)";
  * - output of call k = the text of the k-th assistant message (the step's `response` when history lacks it);
  *
  * Message text only, as the recorded totals count it: 0.x records the provider's usage, which the OpenAI
  * cookbook count of history reproduces exactly for GPT-4; 1.x records litellm.token_counter over the
  * message contents (function-call arguments and tool schemas are not in its count).
+ * 0.x sends nothing else: it has no function calling (the `parse_function` of its configs parses the
+ * DISCUSSION + fenced command of free text), its commands reach the model only as the `command_docs` of
+ * the system prompt, which is history[0], and its API calls pass no tool definitions. So no per-call tool
+ * text is added. For Claude 3+ the public tokenizer is an approximation: on the three commit0 Claude 3.5
+ * Sonnet runs the rebuilt input is 4.9-6.0% short of tokens_sent, and the output, which has no framing or
+ * hidden part, is 2.9-7.9% short of tokens_received: the tokenizer, not missing text.
  * - both are apportioned to `tokens_sent` / `tokens_received` by largest remainder, so the totals are exact.
  *
  * One call per `trajectory` step; the tool call is the step's `action` (name = its first word).
@@ -36,11 +47,13 @@ import {
   type JsonObject,
 } from './miniSweAgent.js';
 import {
-  REPLY_PRIMING_TOKENS,
+  CLAUDE_ASSISTANT_TURN,
+  CLAUDE_HUMAN_TURN,
   chatMessageTokens,
   countTokensWith,
   encodingForModel,
   isApproximateTokenizer,
+  replyPrimingTokens,
   type EncodingName,
 } from './tokenCount.js';
 
@@ -293,22 +306,21 @@ export function importSweAgentDetailed(
   const encoding = encodingForModel(model);
   const approximate = isApproximateTokenizer(model);
   const tok = (text: string): number => countTokensWith(text, encoding);
-  // prefix[j] = chat tokens of history[0..j) (per-message framing included, reply priming not).
-  const prefix: number[] = [0];
-  for (const message of history) {
-    prefix.push(prefix[prefix.length - 1]! + chatMessageTokens({ role: message.role, content: message.content }, encoding));
-  }
+  // SWE-agent 0.x writes no replay_config; 1.x always does.
+  const isV0 = parsed.replay_config === undefined || parsed.replay_config === null;
   const assistantAt: number[] = [];
   history.forEach((message, j) => {
     if (message.role === 'assistant') assistantAt.push(j);
   });
+  const promptEnds = steps.map((_, k) => assistantAt[k] ?? history.length);
+  const promptTokens =
+    encoding === 'claude' ? claudePromptTokens(history, promptEnds, tok, isV0) : chatPromptTokens(history, promptEnds, encoding);
 
   const rebuiltInput: number[] = [];
   const rebuiltOutput: number[] = [];
   steps.forEach((step, k) => {
     const j = assistantAt[k];
-    const promptEnd = j ?? history.length;
-    rebuiltInput.push(promptEnd > 0 ? prefix[promptEnd]! + REPLY_PRIMING_TOKENS : 0);
+    rebuiltInput.push(promptTokens[k]!);
     if (j !== undefined) {
       rebuiltOutput.push(tok(history[j]!.content));
     } else {
@@ -324,10 +336,14 @@ export function importSweAgentDetailed(
 
   const notes: string[] = [];
   const method = `${encoding}${approximate ? ` (an approximation of ${model}'s tokenizer)` : ''}`;
+  const framing =
+    encoding === 'claude'
+      ? `Messages API framing (system prompt apart, consecutive same-role messages joined into one turn, ${tok(CLAUDE_HUMAN_TURN)} tokens per turn + ${replyPrimingTokens(encoding)} priming)`
+      : `3 tokens per message + ${replyPrimingTokens(encoding)} priming`;
   if (steps.length > 0) {
     notes.push(
       tokensSent !== undefined
-        ? `input tokens rebuilt per call from history with ${method}, 3 tokens per message + 3 priming: ${rebuiltInputTotal} rebuilt vs ${tokensSent} recorded tokens_sent, scaled by factor ${inputScale.toFixed(4)}`
+        ? `input tokens rebuilt per call from history with ${method}, ${framing}: ${rebuiltInputTotal} rebuilt vs ${tokensSent} recorded tokens_sent, scaled by factor ${inputScale.toFixed(4)}`
         : `input tokens rebuilt per call from history with ${method} (no tokens_sent recorded: not scaled)`,
     );
     notes.push(
@@ -335,6 +351,11 @@ export function importSweAgentDetailed(
         ? `output tokens rebuilt from the assistant messages with ${encoding}: ${rebuiltOutputTotal} rebuilt vs ${tokensReceived} recorded tokens_received, scaled by factor ${outputScale.toFixed(4)}`
         : `output tokens rebuilt from the assistant messages with ${encoding} (no tokens_received recorded: not scaled)`,
     );
+    if (isV0) {
+      notes.push(
+        'no tool definitions counted: SWE-agent 0.x has no function calling; its commands reach the model as the command docs in the system prompt (history[0], counted) and its API calls carry no tool schemas',
+      );
+    }
   } else if ((tokensSent ?? 0) > 0 || (tokensReceived ?? 0) > 0) {
     notes.push('the trajectory has no steps although model_stats records tokens: the run totals are kept in the end record only');
   }
@@ -421,6 +442,85 @@ export function importSweAgentDetailed(
   if (tokensSent !== undefined) rebuild.recordedInputTotal = tokensSent;
   if (tokensReceived !== undefined) rebuild.recordedOutputTotal = tokensReceived;
   return { traces: [trace], rebuild };
+}
+
+/**
+ * Prompt tokens per call for OpenAI-style chat (and the cl100k fallback): the messages of history[0..end)
+ * as they are (`chatMessageTokens`) plus the reply priming. Zero messages → 0.
+ */
+function chatPromptTokens(history: readonly HistoryMessage[], ends: readonly number[], encoding: EncodingName): number[] {
+  // prefix[j] = chat tokens of history[0..j) (per-message framing included, reply priming not).
+  const prefix: number[] = [0];
+  for (const message of history) {
+    prefix.push(prefix[prefix.length - 1]! + chatMessageTokens({ role: message.role, content: message.content }, encoding));
+  }
+  const priming = replyPrimingTokens(encoding);
+  return ends.map((end) => (end > 0 ? prefix[end]! + priming : 0));
+}
+
+/**
+ * Prompt tokens per call for Claude, of the request SWE-agent sends for history[0..end): the system
+ * messages joined by "\n" as the `system` prompt; the other messages with consecutive same-role ones
+ * joined by "\n" into one turn (role `tool` is the human side, as in the Messages API), each turn framed
+ * once; an empty turn sent as "(No output)" (0.x); the reply priming. Zero messages → 0.
+ */
+function claudePromptTokens(
+  history: readonly HistoryMessage[],
+  ends: readonly number[],
+  tok: (text: string) => number,
+  isV0: boolean,
+): number[] {
+  interface Turn {
+    side: 'assistant' | 'human';
+    /** History indices of the messages joined into this turn. */
+    indices: number[];
+  }
+  const sideOf = (role: string): 'assistant' | 'human' => (role === 'assistant' ? 'assistant' : 'human');
+  const systemAt: number[] = [];
+  const turns: Turn[] = [];
+  history.forEach((message, j) => {
+    if (message.role === 'system') {
+      systemAt.push(j);
+      return;
+    }
+    const side = sideOf(message.role);
+    const last = turns[turns.length - 1];
+    if (last !== undefined && last.side === side) last.indices.push(j);
+    else turns.push({ side, indices: [j] });
+  });
+  const frame = { assistant: tok(CLAUDE_ASSISTANT_TURN), human: tok(CLAUDE_HUMAN_TURN) };
+  const turnTokens = (turn: Turn, before: number): number => {
+    const text = turn.indices
+      .filter((j) => j < before)
+      .map((j) => history[j]!.content)
+      .join('
+');
+    return frame[turn.side] + tok(isV0 && text.trim() === '' ? '(No output)' : text);
+  };
+  // turnPrefix[t] = tokens of turns[0..t), each whole.
+  const turnPrefix: number[] = [0];
+  for (const turn of turns) turnPrefix.push(turnPrefix[turnPrefix.length - 1]! + turnTokens(turn, Infinity));
+  const systemTokens = new Map<number, number>();
+  const systemOf = (count: number): number => {
+    let cached = systemTokens.get(count);
+    if (cached === undefined) {
+      cached = tok(systemAt.slice(0, count).map((j) => history[j]!.content).join('
+'));
+      systemTokens.set(count, cached);
+    }
+    return cached;
+  };
+  const priming = tok(CLAUDE_ASSISTANT_TURN);
+  return ends.map((end) => {
+    if (end <= 0) return 0;
+    let whole = 0;
+    while (whole < turns.length && turns[whole]!.indices[turns[whole]!.indices.length - 1]! < end) whole++;
+    let total = turnPrefix[whole]!;
+    // A turn cut by the end (same-role messages on both sides of it) is sent with its earlier messages only.
+    const cut = turns[whole];
+    if (cut !== undefined && cut.indices[0]! < end) total += turnTokens(cut, end);
+    return total + systemOf(systemAt.filter((j) => j < end).length) + priming;
+  });
 }
 
 function sum(values: readonly number[]): number {

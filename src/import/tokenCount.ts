@@ -2,15 +2,23 @@
  * Token counting for importers that must rebuild token counts from text (SWE-agent `.traj` files carry
  * run totals only) and for tool results (mini-swe-agent records usage per model call, not per tool output).
  *
- * Exact for OpenAI models (gpt-tokenizer implements OpenAI's BPE encodings). For every other family
- * (Claude, DeepSeek, Gemini, Llama, ...) the vendor tokenizer is not available here, so `cl100k_base` is used
- * as an APPROXIMATION: on the SWE-agent Claude 3.5 Sonnet runs it undercounts by about 15% (input and output
- * alike), so callers that know a recorded total should scale to it (see `sweAgent.ts`).
+ * One encoding per model family:
+ * - OpenAI (gpt-*, o-series, codex, ...): gpt-tokenizer's `o200k_base` / `cl100k_base`, exact.
+ * - Claude (any name containing `claude`: `claude-3-5-sonnet-20240620`, `anthropic/claude-sonnet-4.6`,
+ *   Bedrock's `anthropic.claude-3-5-sonnet-20240620-v1:0`, Vertex's `claude-3-5-sonnet@20240620`):
+ *   `claude`, Anthropic's public tokenizer (@anthropic-ai/tokenizer). It is the tokenizer of the models
+ *   before Claude 3 and exact for them; Anthropic has not published the Claude 3+ tokenizer and says the
+ *   public one is "no longer accurate, but can be used as a very rough approximation" for them
+ *   (anthropics/anthropic-tokenizer-typescript README). On the SWE-agent Claude 3.5 Sonnet runs it counts
+ *   5-6% fewer input tokens and 3-8% fewer output tokens than the API reported (cl100k_base: ~15% fewer).
+ * - Everything else (DeepSeek, Gemini, Llama, ...): `cl100k_base`, a documented APPROXIMATION (no vendor
+ *   tokenizer is available here). Callers that know a recorded total should scale to it (see `sweAgent.ts`).
  */
+import anthropicTokenizer from '@anthropic-ai/tokenizer';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 
-export type EncodingName = 'o200k_base' | 'cl100k_base';
+export type EncodingName = 'o200k_base' | 'cl100k_base' | 'claude';
 
 /**
  * Special-token markers such as `<|endoftext|>` found in recorded text are ordinary text: count them as
@@ -29,25 +37,62 @@ function bareModelName(model: string): string {
   return name;
 }
 
+/** Claude family: the name mentions `claude` anywhere (provider prefixes, Bedrock and Vertex ids included). */
+function isClaude(name: string): boolean {
+  return name.includes('claude');
+}
+
+/** Claude models before Claude 3 (claude-instant, claude-1.x, claude-2.x): the public tokenizer is theirs. */
+function isPreClaude3(name: string): boolean {
+  return /claude-(instant|v?[12](?![0-9]))/.test(name);
+}
+
 /**
- * Encoding used for a model: `o200k_base` for gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o-series, gpt-oss and codex;
- * `cl100k_base` for gpt-4 / gpt-3.5 and, as an approximation, for every non-OpenAI model.
+ * Encoding used for a model: `claude` for the Claude family; `o200k_base` for gpt-4o, gpt-4.1, gpt-4.5,
+ * gpt-5, o-series, gpt-oss and codex; `cl100k_base` for gpt-4 / gpt-3.5 and, as an approximation, for
+ * every other model.
  */
 export function encodingForModel(model: string): EncodingName {
   const name = bareModelName(model);
+  if (isClaude(name)) return 'claude';
   if (/^(gpt-?4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|o[1-9](\b|-|$)|codex)/.test(name)) return 'o200k_base';
   return 'cl100k_base';
 }
 
-/** True when `encodingForModel(model)` is only an approximation of the model's own tokenizer. */
+/**
+ * True when `encodingForModel(model)` is only an approximation of the model's own tokenizer: every
+ * non-OpenAI model, Claude 3 and later included (Anthropic's public tokenizer predates Claude 3). Only the
+ * pre-Claude-3 models (claude-instant, claude-1, claude-2) are counted with their own tokenizer.
+ */
 export function isApproximateTokenizer(model: string): boolean {
   const name = bareModelName(model);
+  if (isClaude(name)) return !isPreClaude3(name);
   return !/^(gpt|chatgpt|o[1-9](\b|-|$)|codex|text-|davinci)/.test(name);
+}
+
+type ClaudeTokenizer = ReturnType<typeof anthropicTokenizer.getTokenizer>;
+let claudeTokenizer: ClaudeTokenizer | undefined;
+
+/**
+ * Same count as the package's `countTokens` (NFKC-normalised text, special tokens such as `<EOT>` allowed),
+ * but with one tokenizer kept for the process: the package's `countTokens` builds a new one from its BPE
+ * table on every call (~90 ms each).
+ */
+function countClaude(text: string): number {
+  claudeTokenizer ??= anthropicTokenizer.getTokenizer();
+  return claudeTokenizer.encode(text.normalize('NFKC'), 'all').length;
 }
 
 export function countTokensWith(text: string, encoding: EncodingName): number {
   if (text.length === 0) return 0;
-  return encoding === 'o200k_base' ? countO200k(text, PLAIN_TEXT) : countCl100k(text, PLAIN_TEXT);
+  switch (encoding) {
+    case 'o200k_base':
+      return countO200k(text, PLAIN_TEXT);
+    case 'cl100k_base':
+      return countCl100k(text, PLAIN_TEXT);
+    case 'claude':
+      return countClaude(text);
+  }
 }
 
 /** Tokens of `text` for `model` (see `encodingForModel`; approximate for non-OpenAI models). */
@@ -69,8 +114,26 @@ export const TOKENS_PER_NAME = 1;
 export const REPLY_PRIMING_TOKENS = 3;
 
 /**
- * Prompt tokens of a chat request as the OpenAI cookbook counts them: for each message 3 + tokens(role) +
- * tokens(content) (+ 1 + tokens(name)), plus 3 for the reply priming. Zero messages → 0.
+ * Claude framing. Anthropic does not document how the Messages API renders a request for the model; the
+ * framing counted here is that of the Text Completions prompt the Messages API replaced: the system prompt
+ * as is, each turn after `\n\nHuman:` or `\n\nAssistant:`, and the reply primed with `\n\nAssistant:`
+ * (4 tokens each with the public tokenizer). It is a few tokens per turn: the SWE-agent Claude runs, whose
+ * gap to the recorded totals is 700-950 tokens per call, cannot confirm or refute it, so nothing was fitted.
+ */
+export const CLAUDE_HUMAN_TURN = '\n\nHuman:';
+export const CLAUDE_ASSISTANT_TURN = '\n\nAssistant:';
+
+/** Tokens added to a prompt by the reply priming of `encoding`'s chat format. */
+export function replyPrimingTokens(encoding: EncodingName): number {
+  return encoding === 'claude' ? countTokensWith(CLAUDE_ASSISTANT_TURN, 'claude') : REPLY_PRIMING_TOKENS;
+}
+
+/**
+ * Prompt tokens of a chat request. OpenAI families as the OpenAI cookbook counts them: for each message
+ * 3 + tokens(role) + tokens(content) (+ 1 + tokens(name)), plus 3 for the reply priming. Claude as the
+ * Messages API takes them: system messages are the `system` prompt (content only); consecutive turns of the
+ * same side (user and tool results are the human side) are one turn, framed once (see `CLAUDE_HUMAN_TURN`);
+ * plus the reply priming. Zero messages → 0.
  */
 export function countChatTokens(messages: readonly ChatMessageText[], model: string): number {
   return countChatTokensWith(messages, encodingForModel(model));
@@ -78,13 +141,37 @@ export function countChatTokens(messages: readonly ChatMessageText[], model: str
 
 export function countChatTokensWith(messages: readonly ChatMessageText[], encoding: EncodingName): number {
   if (messages.length === 0) return 0;
-  let total = REPLY_PRIMING_TOKENS;
+  let total = replyPrimingTokens(encoding);
+  if (encoding === 'claude') {
+    let side: string | undefined;
+    for (const message of messages) {
+      total += countTokensWith(message.content, encoding);
+      if (message.role === 'system') continue;
+      const next = claudeSide(message.role);
+      if (next !== side) total += countTokensWith(next === 'assistant' ? CLAUDE_ASSISTANT_TURN : CLAUDE_HUMAN_TURN, encoding);
+      side = next;
+    }
+    return total;
+  }
   for (const message of messages) total += chatMessageTokens(message, encoding);
   return total;
 }
 
-/** One message's share of `countChatTokens` (without the reply priming). */
+function claudeSide(role: string): 'assistant' | 'human' {
+  return role === 'assistant' ? 'assistant' : 'human';
+}
+
+/**
+ * One message's share of `countChatTokens` (without the reply priming). For Claude, a non-system message is
+ * counted as a turn of its own (framing included): callers that send consecutive same-side messages as one
+ * turn should merge them first.
+ */
 export function chatMessageTokens(message: ChatMessageText, encoding: EncodingName): number {
+  if (encoding === 'claude') {
+    const content = countTokensWith(message.content, encoding);
+    if (message.role === 'system') return content;
+    return countTokensWith(claudeSide(message.role) === 'assistant' ? CLAUDE_ASSISTANT_TURN : CLAUDE_HUMAN_TURN, encoding) + content;
+  }
   let total = TOKENS_PER_MESSAGE + countTokensWith(message.role, encoding) + countTokensWith(message.content, encoding);
   if (message.name !== undefined) total += TOKENS_PER_NAME + countTokensWith(message.name, encoding);
   return total;

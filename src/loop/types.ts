@@ -49,8 +49,8 @@ export interface StepRow {
   failed?: boolean;
 }
 
-export interface RunOutcome {
-  stop: Stop;
+/** The figures every replay path produces for a run. */
+export interface RunTotals {
   steps: number;
   calls: number;
   backtracks: number;
@@ -65,6 +65,10 @@ export interface RunOutcome {
   /** Spend beyond the budget (0 without a budget). */
   overshootPico: number;
   elapsedMs: number;
+}
+
+export interface RunOutcome extends RunTotals {
+  stop: Stop;
   /** Σ over the calls made of recorded prompt tokens, when the trace recorded them. */
   recordedInputTokens?: number;
   /** Σ over the calls made of (recorded − growth model) prompt tokens. */

@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,15 +50,6 @@ function loadShared(): SharedRun[] {
   return runs;
 }
 
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error('expected a UserError, nothing was thrown');
-}
 
 describe('tokenCount', () => {
   it('picks the encoding by model family', () => {

@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,15 +14,6 @@ import {
 
 const table = bundledPriceTable();
 
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('bundled genai-prices table', () => {
   it('names its source: package, version from package.json, sha256 of the bundled data file', () => {

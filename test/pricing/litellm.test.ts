@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,15 +29,6 @@ const usage = (u: Partial<CallUsage>): CallUsage => ({
   ...u,
 });
 
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('LiteLLM price file', () => {
   it('loads per-token prices, context window and provider; source is the path and the bytes hash', () => {
