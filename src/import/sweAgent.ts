@@ -493,8 +493,7 @@ function claudePromptTokens(
     const text = turn.indices
       .filter((j) => j < before)
       .map((j) => history[j]!.content)
-      .join('
-');
+      .join('\n');
     return frame[turn.side] + tok(isV0 && text.trim() === '' ? '(No output)' : text);
   };
   // turnPrefix[t] = tokens of turns[0..t), each whole.
@@ -504,8 +503,7 @@ function claudePromptTokens(
   const systemOf = (count: number): number => {
     let cached = systemTokens.get(count);
     if (cached === undefined) {
-      cached = tok(systemAt.slice(0, count).map((j) => history[j]!.content).join('
-'));
+      cached = tok(systemAt.slice(0, count).map((j) => history[j]!.content).join('\n'));
       systemTokens.set(count, cached);
     }
     return cached;

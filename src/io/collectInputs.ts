@@ -4,13 +4,15 @@ import { globSync, isDynamicPattern } from 'tinyglobby';
 import { UserError } from '../errors.js';
 
 const TRACE_FILE = /\.(jsonl|json|traj|yaml|yml)(\.gz)?$/i;
+/** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
+const SIDECAR = /\.args\.ya?ml$/i;
 
 function walk(dir: string, out: string[]): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path, out);
-    else if (entry.isFile() && TRACE_FILE.test(entry.name)) out.push(path);
+    else if (entry.isFile() && TRACE_FILE.test(entry.name) && !SIDECAR.test(entry.name)) out.push(path);
   }
 }
 

@@ -107,4 +107,20 @@ describe('mini-swe-agent runs reproduce their recorded cost', () => {
     expect(capped.settings.brakes.maxSteps).toBe(50);
     expect(Math.max(...capped.runs.map((run: { steps: number }) => run.steps))).toBe(50);
   });
+
+});
+
+describe('every format at once', () => {
+  it('replay takes a directory of mixed formats (gzip trajectories, SWE-agent with sidecars, cassettes)', async () => {
+    const r = await cli('replay', '../shared/traces', 'test/fixtures/otel', '--format', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const runs: { source: string; stopReason: string }[] = JSON.parse(r.stdout).runs;
+    const count = (part: string) => runs.filter((run) => run.source.includes(part)).length;
+    expect(count('/mini-swe-agent/')).toBe(38);
+    expect(count('/swe-agent/')).toBe(7);
+    expect(count('/cassettes/')).toBeGreaterThanOrEqual(17);
+    expect(count('/otel/')).toBeGreaterThan(0);
+    expect(runs.every((run) => run.stopReason === 'completed' || run.stopReason === 'trace_end')).toBe(true);
+  });
 });

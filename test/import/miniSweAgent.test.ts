@@ -56,9 +56,10 @@ describe('tokenCount', () => {
     for (const model of ['gpt-4o', 'openai/gpt-4o-mini', 'gpt-4.1-nano', 'o1', 'o3-mini', 'o4-mini', 'gpt-5', 'azure:gpt-4o']) {
       expect(encodingForModel(model), model).toBe('o200k_base');
     }
-    for (const model of ['gpt-4', 'gpt-4-1106-preview', 'gpt-3.5-turbo', 'claude-3-5-sonnet-20240620', 'deepseek/deepseek-chat']) {
+    for (const model of ['gpt-4', 'gpt-4-1106-preview', 'gpt-3.5-turbo', 'deepseek/deepseek-chat']) {
       expect(encodingForModel(model), model).toBe('cl100k_base');
     }
+    expect(encodingForModel('claude-3-5-sonnet-20240620')).toBe('claude');
     expect(isApproximateTokenizer('deepseek/deepseek-chat')).toBe(true);
     expect(isApproximateTokenizer('claude-3-5-sonnet-20240620')).toBe(true);
     expect(isApproximateTokenizer('gpt-4o')).toBe(false);

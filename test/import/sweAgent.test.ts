@@ -15,7 +15,7 @@ import {
   sweAgentObservationError,
   sweAgentOutcome,
 } from '../../src/import/sweAgent.js';
-import { countTokens } from '../../src/import/tokenCount.js';
+import { countChatTokensWith, countTokens } from '../../src/import/tokenCount.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, '..', '..');
@@ -41,20 +41,50 @@ function userErrorOf(fn: () => unknown): UserError {
 }
 
 /**
- * Rebuilt input before scaling vs recorded tokens_sent, per file. `within5` files must land within ±5%.
- * The three Claude 3.5 Sonnet runs cannot: Anthropic's tokenizer is not public and cl100k_base counts
- * ~15% fewer tokens on it. Their history is complete (system prompt and demonstration included, the
- * same history that reproduces the GPT-4 runs exactly), and the model's own output, which has no hidden
- * part, is short by the same ~15-21%: the gap is the tokenizer, not missing text.
+ * Rebuilt input before scaling vs recorded tokens_sent, per file (`inputRatio` = rebuilt / recorded, as
+ * measured). `within5` files must land within ±5% of tokens_sent (and tokens_received).
+ *
+ * GPT-4 (0.x) runs: exact, the OpenAI cookbook count of `history` is the API's usage.
+ * Claude 3.5 Sonnet runs: counted with Anthropic's public tokenizer (cl100k_base was 14.6-16.1% short) over
+ * the request SWE-agent 0.x builds for the Messages API. Nothing else was sent: SWE-agent 0.x has no
+ * function calling (free-text DISCUSSION + fenced command, `parse_function` of the args.yaml), the
+ * `_commands` of the args.yaml reach the model only as the command docs in the system prompt (history[0],
+ * counted), the trajectory holds no tool_use/tool_calls, and api_calls equals the steps (no hidden
+ * requeries). The rest of the gap is the tokenizer: Anthropic's public one predates Claude 3 ("no longer
+ * accurate" for it), and the model's own output, which has no framing or hidden part, is short as well
+ * (2.9-7.9%). The two simpy runs land at -4.9%; portalocker, whose prompts and outputs are code-heavier,
+ * at -5.9% (output -7.9%), so it is asserted at its measured gap instead. A fixed per-call hidden text
+ * cannot explain the three gaps either: fitting gap = c·calls + r·rebuilt to them gives c < 0.
  */
-const EXPECTED: Record<string, { model: string; within5: boolean; exact?: boolean }> = {
-  'commit0_claude35sonnet__portalocker_madeup_cmd__97af1e.traj': { model: 'claude-3-5-sonnet-20240620', within5: false },
-  'commit0_claude35sonnet__simpy_madeup_cmd__97af1e.traj': { model: 'claude-3-5-sonnet-20240620', within5: false },
-  'commit0_claude35sonnet__simpy_madeup_test__97af1e.traj': { model: 'claude-3-5-sonnet-20240620', within5: false },
-  'gpt4_2024-04__6e44b9__sweagenttestrepo-1c2844.traj': { model: 'gpt-4-1106-preview', within5: true, exact: true },
-  'gpt4__pydicom__pydicom-1458.traj': { model: 'gpt-4-1106-preview', within5: true, exact: true },
-  'gpt4__swe-agent__test-repo-i1.traj': { model: 'gpt-4-1106-preview', within5: true, exact: true },
-  'v1.0_2024-12__6e44b9__sweagenttestrepo-1c2844.traj': { model: 'gpt-4o', within5: true },
+const EXPECTED: Record<
+  string,
+  { model: string; within5: boolean; approximate: boolean; exact?: boolean; inputRatio: [number, number]; outputRatio: [number, number] }
+> = {
+  'commit0_claude35sonnet__portalocker_madeup_cmd__97af1e.traj': {
+    model: 'claude-3-5-sonnet-20240620',
+    within5: false,
+    approximate: true,
+    inputRatio: [0.935, 0.945],
+    outputRatio: [0.915, 0.925],
+  },
+  'commit0_claude35sonnet__simpy_madeup_cmd__97af1e.traj': {
+    model: 'claude-3-5-sonnet-20240620',
+    within5: true,
+    approximate: true,
+    inputRatio: [0.95, 0.955],
+    outputRatio: [0.965, 0.975],
+  },
+  'commit0_claude35sonnet__simpy_madeup_test__97af1e.traj': {
+    model: 'claude-3-5-sonnet-20240620',
+    within5: true,
+    approximate: true,
+    inputRatio: [0.95, 0.955],
+    outputRatio: [0.96, 0.97],
+  },
+  'gpt4_2024-04__6e44b9__sweagenttestrepo-1c2844.traj': { model: 'gpt-4-1106-preview', within5: true, approximate: false, exact: true, inputRatio: [1, 1], outputRatio: [1, 1] },
+  'gpt4__pydicom__pydicom-1458.traj': { model: 'gpt-4-1106-preview', within5: true, approximate: false, exact: true, inputRatio: [1, 1], outputRatio: [1, 1] },
+  'gpt4__swe-agent__test-repo-i1.traj': { model: 'gpt-4-1106-preview', within5: true, approximate: false, exact: true, inputRatio: [1, 1], outputRatio: [1, 1] },
+  'v1.0_2024-12__6e44b9__sweagenttestrepo-1c2844.traj': { model: 'gpt-4o', within5: true, approximate: false, inputRatio: [1, 1.005], outputRatio: [1, 1.005] },
 };
 
 describe('SWE-agent runs in ../shared', () => {
@@ -103,13 +133,18 @@ describe('SWE-agent runs in ../shared', () => {
       expect(last.toolCalls![0]).toMatchObject({ name: 'submit', arguments: { command: 'submit' }, resultTokens: 0, error: null });
     });
 
-    it(`${file}: rebuilt input before scaling is ${expected.within5 ? 'within ±5% of' : 'short of'} tokens_sent`, () => {
+    it(`${file}: rebuilt input before scaling is ${expected.within5 ? 'within ±5% of' : 'at its measured gap to'} tokens_sent`, () => {
       const { path, text, json } = read(sharedDir, file);
-      const { rebuild } = importSweAgentDetailed(text, path);
+      const { traces, rebuild } = importSweAgentDetailed(text, path);
       const stats = json.info.model_stats;
       expect(rebuild.recordedInputTotal).toBe(stats.tokens_sent);
+      expect(rebuild.approximate).toBe(expected.approximate);
       const inputRatio = rebuild.rebuiltInputTotal / stats.tokens_sent;
       const outputRatio = rebuild.rebuiltOutputTotal / stats.tokens_received;
+      expect(inputRatio).toBeGreaterThanOrEqual(expected.inputRatio[0]);
+      expect(inputRatio).toBeLessThanOrEqual(expected.inputRatio[1]);
+      expect(outputRatio).toBeGreaterThanOrEqual(expected.outputRatio[0]);
+      expect(outputRatio).toBeLessThanOrEqual(expected.outputRatio[1]);
       if (expected.exact) {
         // SWE-agent 0.x records the API's usage; the cookbook count of history reproduces it exactly.
         expect(rebuild.rebuiltInputTotal).toBe(stats.tokens_sent);
@@ -118,17 +153,36 @@ describe('SWE-agent runs in ../shared', () => {
       if (expected.within5) {
         expect(Math.abs(inputRatio - 1)).toBeLessThanOrEqual(0.05);
         expect(Math.abs(outputRatio - 1)).toBeLessThanOrEqual(0.05);
-        expect(rebuild.approximate).toBe(false);
       } else {
-        // Documented exception (see EXPECTED): approximate tokenizer, input and output short alike.
-        expect(rebuild.approximate).toBe(true);
-        expect(inputRatio).toBeGreaterThan(0.8);
-        expect(inputRatio).toBeLessThan(0.9);
-        expect(Math.abs(inputRatio - outputRatio)).toBeLessThan(0.06);
-        expect(trace0Notes(text, path)).toMatch(/approximation of claude-3-5-sonnet-20240620's tokenizer/);
+        // Documented exception (see EXPECTED): the public tokenizer is short on Claude 3.5 Sonnet's code-heavy
+        // text, the model's own output (nothing hidden in it) even more than the input.
+        expect(inputRatio).toBeLessThan(0.95);
+        expect(outputRatio).toBeLessThan(inputRatio);
       }
+      const notes = traces[0]!.header.importedFrom!.notes!.join('\n');
+      if (expected.model.startsWith('claude')) {
+        expect(rebuild.encoding).toBe('claude');
+        expect(notes).toMatch(/with claude \(an approximation of claude-3-5-sonnet-20240620's tokenizer\), Messages API framing/);
+        // Anthropic's tokenizer is much closer than the cl100k_base count used before (14.6-16.1% short).
+        const cl100k = sum(json.trajectory.map((_: unknown, k: number) => countChatTokensWith(promptBefore(json.history, k), 'cl100k_base')));
+        expect(cl100k / stats.tokens_sent).toBeLessThan(0.86);
+        expect(Math.abs(inputRatio - 1)).toBeLessThan(Math.abs(cl100k / stats.tokens_sent - 1) / 2);
+      }
+      if (json.replay_config === undefined) expect(notes).toMatch(/no tool definitions counted: SWE-agent 0\.x has no function calling/);
     });
   }
+
+  it('Claude prompts are the Messages API request SWE-agent 0.x sends: system apart, demonstration and task one turn', () => {
+    const { path, text, json } = read(sharedDir, 'commit0_claude35sonnet__simpy_madeup_cmd__97af1e.traj');
+    const { rebuild } = importSweAgentDetailed(text, path);
+    const t = (s: string): number => countTokens(s, 'claude-3-5-sonnet-20240620');
+    const [system, demo, task, answer, observation] = json.history.map((m: Json) => m.content as string);
+    expect(json.history.map((m: Json) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'user', 'assistant']);
+    const first = t(system) + 4 + t(`${demo}\n${task}`) + 4;
+    expect(rebuild.rebuiltInput[0]).toBe(first);
+    expect(rebuild.rebuiltInput[1]).toBe(first + 4 + t(answer) + 4 + t(observation));
+    expect(rebuild.rebuiltOutput).toEqual([t(answer), t(json.history[5].content)]);
+  });
 
   it('the run with three rejected edits gives 3 consecutive edit calls with the same error', () => {
     const { path, text, json } = read(sharedDir, 'gpt4__pydicom__pydicom-1458.traj');
@@ -169,8 +223,14 @@ describe('SWE-agent runs in ../shared', () => {
   });
 });
 
-function trace0Notes(text: string, path: string): string {
-  return importSweAgent(text, path)[0]!.header.importedFrom!.notes!.join('\n');
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+/** The messages of history before its k-th assistant message, as role + content. */
+function promptBefore(history: Json[], k: number): { role: string; content: string }[] {
+  const at = history.map((m, j) => (m.role === 'assistant' ? j : -1)).filter((j) => j >= 0);
+  return history.slice(0, at[k] ?? history.length).map((m) => ({ role: m.role, content: m.content }));
 }
 
 describe('importSweAgent on fixtures', () => {
@@ -221,6 +281,31 @@ describe('importSweAgent on fixtures', () => {
     const gpt4Args = readFileSync(join(fixtureDir, 'gpt4__pydicom__pydicom-1458.args.yaml'), 'utf8');
     expect(importSweAgent(text, '/runs/unnamed.traj', { sidecarArgsYaml: gpt4Args })[0]!.header.model).toBe('gpt-4-1106-preview');
     expect(importSweAgent(text, '/runs/unnamed.traj', { model: 'gpt4-turbo' })[0]!.header.model).toBe('gpt-4-turbo-2024-04-09');
+  });
+
+  it('Claude 0.x: empty turns are sent as "(No output)"; a turn cut by a call is sent with its earlier messages only', () => {
+    const t = (s: string): number => countTokens(s, 'claude-3-5-sonnet-20240620');
+    const doc = {
+      history: [
+        { role: 'system', content: 'SYS' },
+        { role: 'user', content: 'task' },
+        { role: 'assistant', content: 'ls' },
+        { role: 'user', content: '  ' },
+        { role: 'assistant', content: 'cat a.py' },
+        { role: 'assistant', content: 'submit' },
+      ],
+      trajectory: [
+        { action: 'ls', observation: '' },
+        { action: 'cat a.py', observation: 'x = 1' },
+        { action: 'submit', observation: '' },
+      ],
+      info: { exit_status: 'submitted', model_stats: { tokens_sent: 100, tokens_received: 10, instance_cost: 0, api_calls: 3 } },
+    };
+    const { rebuild } = importSweAgentDetailed(JSON.stringify(doc), '/runs/x.traj', { model: 'claude-3-5-sonnet-20240620' });
+    const first = t('SYS') + 4 + t('task') + 4;
+    const second = first + 4 + t('ls') + 4 + t('(No output)');
+    expect(rebuild.rebuiltInput).toEqual([first, second, second + 4 + t('cat a.py')]);
+    expect(rebuild.rebuiltOutput).toEqual([t('ls'), t('cat a.py'), t('submit')]);
   });
 
   it('no model anywhere → UserError naming what to do', () => {

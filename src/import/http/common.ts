@@ -6,7 +6,7 @@
 import { UserError } from '../../errors.js';
 import { countTokens as countTokensImpl } from '../tokenCount.js';
 
-/** Tokens of a text for a model (gpt-tokenizer based; see src/import/tokenCount.ts). */
+/** Tokens of a text for a model (the model family's tokenizer; see src/import/tokenCount.ts). */
 export function countTokens(text: string, model: string): number {
   if (text === '') return 0;
   return countTokensImpl(text, model);
