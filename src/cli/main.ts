@@ -69,7 +69,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .addOption(formatOption(REPORT_FORMATS))
     .option('--model <model>', 're-price every run as if made on this model')
     .option('--out <file>', 'write the report here (atomically) instead of stdout')
-    .option('--report-dir <dir>', 'write json, csv, table and chart reports into this directory');
+    .option('--report-dir <dir>', 'write json, csv, table, chart and per-step csv reports into this directory')
+    .option('--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call");
   addBrakeOptions(addContextOptions(replay)).action((inputs: string[], opts: BrakeFlags & ContextFlags & Record<string, string | undefined>) => {
     const brakes = brakesFromFlags(opts);
     exitCode = runReplay(
@@ -83,6 +84,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
         ...(opts.out === undefined ? {} : { out: opts.out }),
         ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
+        perStep: opts.perStep === (true as unknown),
       },
       io,
     );

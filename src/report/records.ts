@@ -6,6 +6,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
+import type { StepRow } from '../loop/types.js';
 import { costPerCompletedPico, type Summary } from '../replay/summary.js';
 
 export interface RunRecord {
@@ -36,9 +37,49 @@ export interface RunRecord {
   recordedInputTokens?: number;
   inputTokenDelta?: number;
   importNotes?: string[];
+  /** One entry per model call, when asked for (`--per-step`). */
+  perStep?: StepRecord[];
 }
 
-export function runRecord(run: RunResult): RunRecord {
+export interface StepRecord {
+  call: number;
+  step: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  cumulativeInputTokens: number;
+  cumulativeOutputTokens: number;
+  cumulativeCostUsd: number;
+  modelInputTokens: number;
+  recordedInputTokens?: number;
+  backtrack?: boolean;
+  failed?: boolean;
+}
+
+export function stepRecord(row: StepRow): StepRecord {
+  const { costPico, cumulativeCostPico, ...rest } = row;
+  const record: StepRecord = {
+    call: rest.call,
+    step: rest.step,
+    inputTokens: rest.inputTokens,
+    cachedInputTokens: rest.cachedInputTokens,
+    cacheWriteTokens: rest.cacheWriteTokens,
+    outputTokens: rest.outputTokens,
+    costUsd: picoToUsd(costPico),
+    cumulativeInputTokens: rest.cumulativeInputTokens,
+    cumulativeOutputTokens: rest.cumulativeOutputTokens,
+    cumulativeCostUsd: picoToUsd(cumulativeCostPico),
+    modelInputTokens: rest.modelInputTokens,
+  };
+  if (rest.recordedInputTokens !== undefined) record.recordedInputTokens = rest.recordedInputTokens;
+  if (rest.backtrack) record.backtrack = true;
+  if (rest.failed) record.failed = true;
+  return record;
+}
+
+export function runRecord(run: RunResult, perStep = false): RunRecord {
   const record: RunRecord = {
     source: run.source,
     model: run.model,
@@ -70,6 +111,7 @@ export function runRecord(run: RunResult): RunRecord {
     record.inputTokenDelta = run.inputTokenDelta!;
   }
   if (run.importNotes !== undefined) record.importNotes = run.importNotes;
+  if (perStep) record.perStep = run.rows.map(stepRecord);
   return record;
 }
 

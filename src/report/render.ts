@@ -21,8 +21,21 @@ const CSV_COLUMNS: (keyof RunRecord)[] = [
   'recordedStatus', 'recordedInputTokens', 'inputTokenDelta',
 ];
 
-/** One row per run; the price source is repeated on every row so a CSV stands alone. */
+const STEP_COLUMNS = [
+  'source', 'call', 'step', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd',
+  'cumulativeInputTokens', 'cumulativeOutputTokens', 'cumulativeCostUsd', 'modelInputTokens', 'recordedInputTokens', 'backtrack', 'failed',
+];
+
+/** One row per model call of every run (the report must have been built with perStep). */
+export function renderStepsCsv(report: ReplayReport): string {
+  const { name, version, hash } = report.prices.source;
+  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step, priceSource: name, priceVersion: version, priceHash: hash })));
+  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...STEP_COLUMNS, 'priceSource', 'priceVersion', 'priceHash'] });
+}
+
+/** One row per run (or per call, with perStep); the price source is repeated on every row so a CSV stands alone. */
 export function renderCsv(report: ReplayReport): string {
+  if (report.runs.some((run) => run.perStep !== undefined)) return renderStepsCsv(report);
   const { name, version, hash } = report.prices.source;
   const rows = report.runs.map((run) => ({ ...run, priceSource: name, priceVersion: version, priceHash: hash }));
   return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...(CSV_COLUMNS as string[]), 'priceSource', 'priceVersion', 'priceHash'] });
@@ -89,11 +102,13 @@ export function renderChart(results: readonly RunResult[], report: ReplayReport)
       continue;
     }
     const input = run.rows.map((row) => row.inputTokens);
+    const cached = run.rows.map((row) => row.cachedInputTokens);
     const cost = run.rows.map((row) => picoToUsd(row.cumulativeCostPico));
+    const anyCached = cached.some((n) => n > 0);
     parts.push(
       `${run.source} — ${run.model}, stop: ${run.stopReason}\n` +
-        `input tokens per call (${input.length} calls)\n` +
-        asciichart.plot(input, { height: 10, format: (x: number) => x.toFixed(0).padStart(9) }) +
+        `input tokens per call (${input.length} calls)${anyCached ? ', upper line; cached part, lower line' : ''}\n` +
+        asciichart.plot(anyCached ? [input, cached] : input, { height: 10, format: (x: number) => x.toFixed(0).padStart(9) }) +
         `\ncumulative cost (USD)\n` +
         asciichart.plot(cost, { height: 10, format: (x: number) => x.toFixed(4).padStart(9) }) +
         '\n',

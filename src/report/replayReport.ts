@@ -32,6 +32,8 @@ export function buildReplayReport(args: {
   model?: string;
   /** Set when each run was replayed with its own recorded limits (plus the brakes given). */
   perRunRecordedLimits?: boolean;
+  /** Include every call's figures in each run record. */
+  perStep?: boolean;
 }): ReplayReport {
   const settings: ReplayReport['settings'] = {
     brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
@@ -42,7 +44,7 @@ export function buildReplayReport(args: {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings,
     prices: { source: args.priceSource, models: args.pricings.map(describePricing) },
-    runs: args.results.map(runRecord),
+    runs: args.results.map((run) => runRecord(run, args.perStep === true)),
     summary: summaryRecord(summarise(args.results)),
   };
 }

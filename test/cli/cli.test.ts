@@ -68,8 +68,20 @@ describe('loopcost replay', () => {
     const dir = tempDir();
     const r = await cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--model', 'gpt-4o', '--report-dir', dir);
     expect(r.code).toBe(0);
-    for (const name of ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt']) expect(existsSync(join(dir, name))).toBe(true);
+    for (const name of ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv']) expect(existsSync(join(dir, name))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'replay.json'), 'utf8')).runs[0].model).toBe('gpt-4o');
+  });
+
+  it('--per-step reports every call, cached tokens included, in JSON and CSV; per-run totals add up', async () => {
+    const json = JSON.parse((await cli('replay', 'scenarios/long-exploration.jsonl', '--cache', 'on', '--per-step', '--format', 'json')).stdout);
+    const run = json.runs[0];
+    expect(run.perStep).toHaveLength(run.modelCalls);
+    expect(run.perStep[1].cachedInputTokens).toBe(run.perStep[0].inputTokens);
+    expect(run.perStep.reduce((sum: number, step: { cachedInputTokens: number }) => sum + step.cachedInputTokens, 0)).toBe(run.cachedInputTokens);
+    expect(run.perStep.at(-1).cumulativeCostUsd).toBe(run.costUsd);
+    const csv = (await cli('replay', 'scenarios/long-exploration.jsonl', '--cache', 'on', '--per-step', '--format', 'csv')).stdout.trim().split('\n');
+    expect(csv[0]).toMatch(/^source,call,step,inputTokens,cachedInputTokens/);
+    expect(csv).toHaveLength(run.modelCalls + 1);
   });
 
   it('reads .gz inputs directly', async () => {

@@ -8,7 +8,7 @@ import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { buildReplayReport } from '../../report/replayReport.js';
-import { renderReport, renderTable, type ReportFormat } from '../../report/render.js';
+import { renderReport, renderStepsCsv, renderTable, type ReportFormat } from '../../report/render.js';
 import type { CliIO } from '../io.js';
 import type { Trace } from '../../trace/types.js';
 
@@ -24,13 +24,15 @@ export interface ReplayCommand {
   format: ReportFormat;
   out?: string;
   reportDir?: string;
+  /** Every call's figures in JSON (`perStep`) and one CSV row per call. */
+  perStep?: boolean;
 }
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export function runReplay(command: ReplayCommand, io: CliIO): number {
   const prices = loadPriceTable(command.pricesFile === undefined ? {} : { pricesFile: command.pricesFile });
   const files = collectInputs(command.inputs);
-  const keepSteps = command.format === 'chart' || command.reportDir !== undefined;
+  const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
   for (const trace of loadTraceFiles(files)) {
@@ -40,15 +42,17 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     pricings.set(pricing.model, pricing);
     results.push(replayTrace(trace, options));
   }
-  const report = buildReplayReport({
+  const reportArgs = {
     results,
     brakes: command.brakes,
     perRunRecordedLimits: command.brakesFor !== undefined,
+    perStep: command.perStep === true,
     strategy: command.strategy,
     priceSource: prices.source,
     pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
     ...(command.model === undefined ? {} : { model: command.model }),
-  });
+  };
+  const report = buildReplayReport(reportArgs);
 
   if (command.reportDir !== undefined) {
     const outputs: [string, ReportFormat][] = [
@@ -58,6 +62,8 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
       ['replay-chart.txt', 'chart'],
     ];
     const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results)] as const);
+    const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
+    rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
     for (const [path, text] of rendered) writeFileAtomic(path, text);
     io.stdout(renderTable(report));
     io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
