@@ -9,9 +9,10 @@ import { UserError } from '../errors.js';
 import { readTextInput } from '../io/readInput.js';
 import { looksLikeNativeTrace, parseNativeTraces } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
+import { parseJsonDocument } from './common/jsonDocument.js';
 import { importCassette, looksLikeCassette } from './http/cassette.js';
 import { importExchangesJsonl, looksLikeExchangeLine } from './http/exchanges.js';
-import { importMiniSweAgent, looksLikeMiniSweAgent, parseJsonDocument } from './miniSweAgent.js';
+import { importMiniSweAgent, looksLikeMiniSweAgent } from './miniSweAgent.js';
 import { importOtlpJson, looksLikeOtlp } from './otel.js';
 import { importSweAgent, looksLikeSweAgent } from './sweAgent.js';
 

@@ -43,10 +43,15 @@ import {
   GEN_AI_PROVIDER_NAME_VALUE_MISTRAL_AI,
   GEN_AI_PROVIDER_NAME_VALUE_X_AI,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { UserError } from '../errors.js';
 import type { CallRecord, ToolCallRecord, Trace, TraceEnd } from '../trace/types.js';
 import { TRACE_SCHEMA } from '../trace/types.js';
-import { clip, countTokens, describe, flattenText, isRecord, jsonErrorPosition, jsonPathAt, parseArguments } from './http/common.js';
+import { flattenText } from './common/contentText.js';
+import { inputError } from './common/issues.js';
+import { jsonErrorPosition, jsonPathAt, lineOfOffset } from './common/jsonDocument.js';
+import { describeValue, isJsonObject } from './common/jsonValue.js';
+import { clip } from './common/text.js';
+import { parseToolArguments } from './common/toolArguments.js';
+import { countTokens } from './tokenCount.js';
 
 /*
  * GenAI attributes that @opentelemetry/semantic-conventions 1.37 does not define yet (they were added to
@@ -83,7 +88,7 @@ const PROVIDER_IDS: Record<string, string> = {
 const STATUS_ERROR = 2;
 
 export function looksLikeOtlp(obj: unknown): boolean {
-  return isRecord(obj) && Array.isArray(obj.resourceSpans);
+  return isJsonObject(obj) && Array.isArray(obj.resourceSpans);
 }
 
 type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
@@ -111,20 +116,7 @@ interface Doc {
 }
 
 function fail(file: string, line: number | undefined, field: string | undefined, code: string, message: string, hint?: string): never {
-  throw new UserError({
-    file,
-    ...(line !== undefined ? { line } : {}),
-    ...(field !== undefined ? { field } : {}),
-    code,
-    message,
-    ...(hint !== undefined ? { hint } : {}),
-  });
-}
-
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  throw inputError({ file, line, field }, code, message, hint);
 }
 
 function parseDocs(content: string, path: string): Doc[] {
@@ -135,7 +127,7 @@ function parseDocs(content: string, path: string): Doc[] {
     const nonEmpty = lines.filter((l) => l.trim() !== '');
     if (nonEmpty.length <= 1 || !lines.every((l) => l.trim() === '' || l.trim().startsWith('{'))) {
       const pos = jsonErrorPosition(content, err);
-      fail(path, lineAt(content, pos), jsonPathAt(content, pos), 'invalid_json', `is not valid JSON (${(err as Error).message})`, 'an OTLP JSON export must be one JSON document (or one per line); was it truncated?');
+      fail(path, lineOfOffset(content, pos), jsonPathAt(content, pos), 'invalid_json', `is not valid JSON (${(err as Error).message})`, 'an OTLP JSON export must be one JSON document (or one per line); was it truncated?');
     }
     // The collector's file exporter writes one ExportTraceServiceRequest per line.
     const docs: Doc[] = [];
@@ -152,36 +144,36 @@ function parseDocs(content: string, path: string): Doc[] {
 }
 
 function decodeValue(v: unknown, file: string, line: number | undefined, field: string): AttrValue {
-  if (!isRecord(v)) fail(file, line, field, 'wrong_type', `expected an OTLP AnyValue object, got ${describe(v)}`);
+  if (!isJsonObject(v)) fail(file, line, field, 'wrong_type', `expected an OTLP AnyValue object, got ${describeValue(v)}`);
   if ('stringValue' in v) {
-    if (typeof v.stringValue !== 'string') fail(file, line, `${field}.stringValue`, 'wrong_type', `expected a string, got ${describe(v.stringValue)}`);
+    if (typeof v.stringValue !== 'string') fail(file, line, `${field}.stringValue`, 'wrong_type', `expected a string, got ${describeValue(v.stringValue)}`);
     return v.stringValue;
   }
   if ('intValue' in v) {
     const raw = v.intValue;
     const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
-    if (typeof n !== 'number' || !Number.isInteger(n)) fail(file, line, `${field}.intValue`, 'wrong_type', `expected an integer (number or decimal string), got ${describe(raw)}`);
+    if (typeof n !== 'number' || !Number.isInteger(n)) fail(file, line, `${field}.intValue`, 'wrong_type', `expected an integer (number or decimal string), got ${describeValue(raw)}`);
     return n;
   }
   if ('doubleValue' in v) {
     const raw = v.doubleValue;
     const n = typeof raw === 'string' ? Number(raw) : raw;
-    if (typeof n !== 'number' || Number.isNaN(n)) fail(file, line, `${field}.doubleValue`, 'wrong_type', `expected a number, got ${describe(raw)}`);
+    if (typeof n !== 'number' || Number.isNaN(n)) fail(file, line, `${field}.doubleValue`, 'wrong_type', `expected a number, got ${describeValue(raw)}`);
     return n;
   }
   if ('boolValue' in v) {
-    if (typeof v.boolValue !== 'boolean') fail(file, line, `${field}.boolValue`, 'wrong_type', `expected a boolean, got ${describe(v.boolValue)}`);
+    if (typeof v.boolValue !== 'boolean') fail(file, line, `${field}.boolValue`, 'wrong_type', `expected a boolean, got ${describeValue(v.boolValue)}`);
     return v.boolValue;
   }
   if ('arrayValue' in v) {
-    const values = isRecord(v.arrayValue) && Array.isArray(v.arrayValue.values) ? v.arrayValue.values : [];
+    const values = isJsonObject(v.arrayValue) && Array.isArray(v.arrayValue.values) ? v.arrayValue.values : [];
     return values.map((x, i) => decodeValue(x, file, line, `${field}.arrayValue.values[${i}]`));
   }
   if ('kvlistValue' in v) {
-    const values = isRecord(v.kvlistValue) && Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
+    const values = isJsonObject(v.kvlistValue) && Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
     const out: { [key: string]: AttrValue } = {};
     values.forEach((kv, i) => {
-      if (isRecord(kv) && typeof kv.key === 'string') out[kv.key] = decodeValue(kv.value, file, line, `${field}.kvlistValue.values[${i}].value`);
+      if (isJsonObject(kv) && typeof kv.key === 'string') out[kv.key] = decodeValue(kv.value, file, line, `${field}.kvlistValue.values[${i}].value`);
     });
     return out;
   }
@@ -193,48 +185,48 @@ function nanos(v: unknown, file: string, line: number | undefined, field: string
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
   if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return BigInt(Math.round(v));
   if (v === undefined) fail(file, line, field, 'missing_field', 'missing span time (unix nanoseconds)');
-  return fail(file, line, field, 'wrong_type', `expected unix nanoseconds (a decimal string or number), got ${describe(v)}`);
+  return fail(file, line, field, 'wrong_type', `expected unix nanoseconds (a decimal string or number), got ${describeValue(v)}`);
 }
 
 function collectSpans(doc: Doc, path: string): Span[] {
   const root = doc.value;
   if (!looksLikeOtlp(root)) {
-    fail(path, doc.line, 'resourceSpans', isRecord(root) ? 'missing_field' : 'wrong_type', 'not an OTLP JSON trace export (no resourceSpans array)', 'export traces with the OTLP JSON encoding (resourceSpans[].scopeSpans[].spans[])');
+    fail(path, doc.line, 'resourceSpans', isJsonObject(root) ? 'missing_field' : 'wrong_type', 'not an OTLP JSON trace export (no resourceSpans array)', 'export traces with the OTLP JSON encoding (resourceSpans[].scopeSpans[].spans[])');
   }
   const spans: Span[] = [];
   const resourceSpans = (root as { resourceSpans: unknown[] }).resourceSpans;
   resourceSpans.forEach((rs, i) => {
     const rsPath = `resourceSpans[${i}]`;
-    if (!isRecord(rs)) fail(path, doc.line, rsPath, 'wrong_type', `expected an object, got ${describe(rs)}`);
+    if (!isJsonObject(rs)) fail(path, doc.line, rsPath, 'wrong_type', `expected an object, got ${describeValue(rs)}`);
     const scopeKey = Array.isArray(rs.scopeSpans) ? 'scopeSpans' : 'instrumentationLibrarySpans';
     const scopes = rs[scopeKey] ?? [];
-    if (!Array.isArray(scopes)) fail(path, doc.line, `${rsPath}.${scopeKey}`, 'wrong_type', `expected an array, got ${describe(scopes)}`);
+    if (!Array.isArray(scopes)) fail(path, doc.line, `${rsPath}.${scopeKey}`, 'wrong_type', `expected an array, got ${describeValue(scopes)}`);
     scopes.forEach((ss, j) => {
       const ssPath = `${rsPath}.${scopeKey}[${j}]`;
-      if (!isRecord(ss)) fail(path, doc.line, ssPath, 'wrong_type', `expected an object, got ${describe(ss)}`);
+      if (!isJsonObject(ss)) fail(path, doc.line, ssPath, 'wrong_type', `expected an object, got ${describeValue(ss)}`);
       const list = ss.spans ?? [];
-      if (!Array.isArray(list)) fail(path, doc.line, `${ssPath}.spans`, 'wrong_type', `expected an array, got ${describe(list)}`);
+      if (!Array.isArray(list)) fail(path, doc.line, `${ssPath}.spans`, 'wrong_type', `expected an array, got ${describeValue(list)}`);
       list.forEach((raw, k) => {
         const spPath = `${ssPath}.spans[${k}]`;
-        if (!isRecord(raw)) fail(path, doc.line, spPath, 'wrong_type', `expected a span object, got ${describe(raw)}`);
+        if (!isJsonObject(raw)) fail(path, doc.line, spPath, 'wrong_type', `expected a span object, got ${describeValue(raw)}`);
         const spanId = typeof raw.spanId === 'string' ? raw.spanId : '';
         let line: number | undefined = doc.line;
         if (spanId !== '') {
           const m = new RegExp(`"spanId"\\s*:\\s*"${spanId.replace(/[^A-Za-z0-9+/=_-]/g, '')}"`).exec(doc.text);
-          if (m) line = doc.line + lineAt(doc.text, m.index) - 1;
+          if (m) line = doc.line + lineOfOffset(doc.text, m.index) - 1;
         }
         if (typeof raw.traceId !== 'string' || raw.traceId === '') {
-          fail(path, line, `${spPath}.traceId`, raw.traceId === undefined ? 'missing_field' : 'wrong_type', `expected the trace id string, got ${describe(raw.traceId)}`);
+          fail(path, line, `${spPath}.traceId`, raw.traceId === undefined ? 'missing_field' : 'wrong_type', `expected the trace id string, got ${describeValue(raw.traceId)}`);
         }
         const attrs = new Map<string, AttrValue>();
         const list2 = raw.attributes ?? [];
-        if (!Array.isArray(list2)) fail(path, line, `${spPath}.attributes`, 'wrong_type', `expected an array of {key, value}, got ${describe(list2)}`);
+        if (!Array.isArray(list2)) fail(path, line, `${spPath}.attributes`, 'wrong_type', `expected an array of {key, value}, got ${describeValue(list2)}`);
         list2.forEach((kv, a) => {
           const aPath = `${spPath}.attributes[${a}]`;
-          if (!isRecord(kv) || typeof kv.key !== 'string') fail(path, line, aPath, 'wrong_type', 'expected {key: string, value: AnyValue}');
+          if (!isJsonObject(kv) || typeof kv.key !== 'string') fail(path, line, aPath, 'wrong_type', 'expected {key: string, value: AnyValue}');
           attrs.set(kv.key, decodeValue(kv.value, path, line, `${spPath}.attributes['${kv.key}'].value`));
         });
-        const status = isRecord(raw.status) ? raw.status : {};
+        const status = isJsonObject(raw.status) ? raw.status : {};
         const code = status.code;
         spans.push({
           traceId: raw.traceId as string,
@@ -277,7 +269,7 @@ function attrField(span: Span, key: string): string {
 function countAttr(span: Span, key: string): number | undefined {
   const v = span.attrs.get(key);
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) fail(span.file, span.line, attrField(span, key), 'wrong_type', `expected an integer token count, got ${describe(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v)) fail(span.file, span.line, attrField(span, key), 'wrong_type', `expected an integer token count, got ${describeValue(v)}`);
   if (v < 0) fail(span.file, span.line, attrField(span, key), 'negative_number', `expected a non-negative token count, got ${v}`);
   return v;
 }
@@ -306,7 +298,7 @@ function messagesJson(raw: string | undefined): unknown {
 function partsText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(partsText).filter((s) => s !== '').join('\n');
-  if (isRecord(value)) {
+  if (isJsonObject(value)) {
     if (typeof value.content === 'string') return value.content;
     if (Array.isArray(value.parts)) return partsText(value.parts);
     return flattenText(value);
@@ -317,7 +309,7 @@ function partsText(value: unknown): string {
 function firstUserText(raw: string | undefined): string {
   const parsed = messagesJson(raw);
   if (!Array.isArray(parsed)) return typeof parsed === 'string' ? parsed : '';
-  const first = parsed.find((m) => isRecord(m) && m.role === 'user');
+  const first = parsed.find((m) => isJsonObject(m) && m.role === 'user');
   return first === undefined ? '' : partsText(first);
 }
 
@@ -351,7 +343,7 @@ function buildRun(traceId: string, spans: Span[], source: string, path: string):
       const error = errorType !== undefined || t.statusError ? clip([errorType, t.statusMessage].filter((s) => s).join(': ') || 'error') : undefined;
       return {
         name,
-        arguments: argsRaw === undefined || argsRaw === null ? {} : parseArguments(argsRaw),
+        arguments: argsRaw === undefined || argsRaw === null ? {} : parseToolArguments(argsRaw),
         resultTokens: result === undefined ? 0 : countTokens(result, model),
         ...(error !== undefined ? { error } : {}),
         latencyMs: latencyMs(t),

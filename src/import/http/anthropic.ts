@@ -11,17 +11,19 @@
  * `tool_use` blocks are the loop's tool calls; `server_tool_use` blocks (web search, tool search, code
  * execution) run at Anthropic inside the same call and are only counted in the notes.
  */
+import { flattenText } from '../common/contentText.js';
+import type { Reader } from './bodyReader.js';
 import {
   emptyMessage,
-  flattenText,
-  retryPromptError,
-  clip,
+  parsedResponse,
+  toolCall,
+  toolResult,
   type NormMessage,
   type ParsedRequest,
   type ParsedResponse,
   type ParsedToolCall,
-  type Reader,
-} from './common.js';
+} from './parsedBodies.js';
+import { toolResultError } from './toolResultError.js';
 
 export function parseAnthropicRequest(body: unknown, r: Reader): ParsedRequest {
   const req = r.object(body, '', 'a request body object');
@@ -46,13 +48,11 @@ export function parseAnthropicRequest(body: unknown, r: Reader): ParsedRequest {
         if (type === 'text') texts.push(flattenText(block));
         else if (type === 'tool_use') {
           const id = r.optString(block.id, `${bpath}.id`);
-          msg.toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(block.name, `${bpath}.name`), arguments: block.input ?? {} });
+          msg.toolCalls.push(toolCall(id, r.string(block.name, `${bpath}.name`), block.input ?? {}));
         } else if (type === 'tool_result') {
           const id = r.optString(block.tool_use_id, `${bpath}.tool_use_id`);
           const text = flattenText(block.content);
-          const flagged = block.is_error === true;
-          const error = flagged ? (retryPromptError(text) ?? clip(text.trim() || 'tool error')) : retryPromptError(text);
-          msg.toolResults.push({ ...(id !== undefined ? { id } : {}), text, ...(error !== undefined ? { error } : {}) });
+          msg.toolResults.push(toolResult(id, undefined, text, toolResultError(text, block.is_error === true)));
         }
       });
       msg.text = texts.join('\n');
@@ -85,26 +85,25 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
     if (type === 'text' && flattenText(block).trim() !== '') hasText = true;
     if (type === 'tool_use') {
       const id = r.optString(block.id, `${path}.id`);
-      toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(block.name, `${path}.name`), arguments: block.input ?? {} });
+      toolCalls.push(toolCall(id, r.string(block.name, `${path}.name`), block.input ?? {}));
     }
     if (type === 'server_tool_use') serverTools += 1;
   });
   const notes = serverTools > 0 ? [`${serverTools} server-side tool use(s) inside the call, not counted as tool calls`] : [];
   const model = r.optString(res.model, 'model');
   const id = r.optString(res.id, 'id');
-  return {
+  return parsedResponse({
     usage: {
       inputTokens: uncached + (cacheRead ?? 0) + (totalWrite ?? 0),
       cachedInputTokens: cacheRead ?? 0,
-      ...(totalWrite !== undefined ? { cacheWriteTokens: Math.max(0, totalWrite - (write1h ?? 0)) } : {}),
-      ...(write1h !== undefined ? { cacheWrite1hTokens: write1h } : {}),
+      cacheWriteTokens: totalWrite !== undefined ? Math.max(0, totalWrite - (write1h ?? 0)) : undefined,
+      cacheWrite1hTokens: write1h,
       outputTokens,
     },
     toolCalls,
     hasText,
-    ...(model !== undefined ? { model } : {}),
-    ...(id !== undefined ? { id } : {}),
-    producedItemIds: [],
+    model,
+    id,
     notes,
-  };
+  });
 }

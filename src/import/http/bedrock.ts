@@ -8,17 +8,19 @@
  *   outputTokens      = outputTokens;          latencyMs = metrics.latencyMs
  * Tool calls are `toolUse` content blocks; results are `toolResult` blocks (status `error` = error).
  */
+import { flattenText } from '../common/contentText.js';
+import type { Reader } from './bodyReader.js';
 import {
-  clip,
   emptyMessage,
-  flattenText,
-  retryPromptError,
+  parsedResponse,
+  toolCall,
+  toolResult,
   type NormMessage,
   type ParsedRequest,
   type ParsedResponse,
   type ParsedToolCall,
-  type Reader,
-} from './common.js';
+} from './parsedBodies.js';
+import { toolResultError } from './toolResultError.js';
 
 export function parseBedrockRequest(body: unknown, r: Reader, modelFromUri?: string): ParsedRequest {
   const req = r.object(body, '', 'a request body object');
@@ -39,15 +41,14 @@ export function parseBedrockRequest(body: unknown, r: Reader, modelFromUri?: str
       if (block.toolUse !== undefined) {
         const tu = r.object(block.toolUse, `${bpath}.toolUse`);
         const id = r.optString(tu.toolUseId, `${bpath}.toolUse.toolUseId`);
-        msg.toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(tu.name, `${bpath}.toolUse.name`), arguments: tu.input ?? {} });
+        msg.toolCalls.push(toolCall(id, r.string(tu.name, `${bpath}.toolUse.name`), tu.input ?? {}));
       }
       if (block.toolResult !== undefined) {
         const tr = r.object(block.toolResult, `${bpath}.toolResult`);
         const id = r.optString(tr.toolUseId, `${bpath}.toolResult.toolUseId`);
         const text = flattenText(tr.content);
         const status = r.optString(tr.status, `${bpath}.toolResult.status`);
-        const error = status === 'error' ? (retryPromptError(text) ?? clip(text.trim() || 'tool error')) : retryPromptError(text);
-        msg.toolResults.push({ ...(id !== undefined ? { id } : {}), text, ...(error !== undefined ? { error } : {}) });
+        msg.toolResults.push(toolResult(id, undefined, text, toolResultError(text, status === 'error')));
       }
     });
     msg.text = texts.join('\n');
@@ -75,24 +76,22 @@ export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
     if (block.toolUse !== undefined) {
       const tu = r.object(block.toolUse, `${path}.toolUse`);
       const id = r.optString(tu.toolUseId, `${path}.toolUse.toolUseId`);
-      toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(tu.name, `${path}.toolUse.name`), arguments: tu.input ?? {} });
+      toolCalls.push(toolCall(id, r.string(tu.name, `${path}.toolUse.name`), tu.input ?? {}));
     }
   });
   const metrics = r.optObject(res.metrics, 'metrics');
   const latencyMs = r.optCount(metrics?.latencyMs, 'metrics.latencyMs', { integer: false });
-  return {
+  return parsedResponse({
     usage: {
       inputTokens: uncached + (cacheRead ?? 0) + (cacheWrite ?? 0),
       cachedInputTokens: cacheRead ?? 0,
-      ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
+      cacheWriteTokens: cacheWrite,
       outputTokens,
     },
     toolCalls,
     hasText,
-    ...(latencyMs !== undefined ? { latencyMs } : {}),
-    producedItemIds: [],
-    notes: [],
-  };
+    latencyMs,
+  });
 }
 
 /** Model id from a Bedrock URI path `/model/<url-encoded id>/converse`. */

@@ -13,9 +13,11 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
-import { buildTraces, type GenerationExchange, type PositionedNote } from './build.js';
-import { describe, isRecord } from './common.js';
+import { inputError } from '../common/issues.js';
+import { describeValue, isJsonObject } from '../common/jsonValue.js';
+import { buildTraces, type PositionedNote } from './build.js';
 import { classifyEndpoint, KNOWN_HOSTS } from './detect.js';
+import type { GenerationExchange } from './parseExchange.js';
 
 /** True when the text's first YAML key is `interactions:` (comments and a `---` start allowed). */
 export function looksLikeCassette(text: string): boolean {
@@ -33,18 +35,11 @@ interface Located {
 }
 
 function issue(loc: Located, field: string, code: string, message: string, hint?: string): UserError {
-  return new UserError({
-    file: loc.file,
-    ...(loc.line !== undefined ? { line: loc.line } : {}),
-    field,
-    code,
-    message,
-    ...(hint !== undefined ? { hint } : {}),
-  });
+  return inputError({ ...loc, field }, code, message, hint);
 }
 
 function header(headers: unknown, name: string): string | undefined {
-  if (!isRecord(headers)) return undefined;
+  if (!isJsonObject(headers)) return undefined;
   for (const [k, v] of Object.entries(headers)) {
     if (k.toLowerCase() !== name) continue;
     const first: unknown = Array.isArray(v) ? v[0] : v;
@@ -76,12 +71,12 @@ function bodyOf(
   if (side.parsed_body !== undefined) return { value: side.parsed_body, base: `${sidePath}.parsed_body` };
   let raw: unknown = side.body;
   let base = `${sidePath}.body`;
-  if (isRecord(raw) && 'string' in raw) {
+  if (isJsonObject(raw) && 'string' in raw) {
     raw = raw.string;
     base = `${base}.string`;
   }
   if (raw === undefined || raw === null) return { value: undefined, base };
-  if (isRecord(raw) || Array.isArray(raw)) return { value: raw, base };
+  if (isJsonObject(raw) || Array.isArray(raw)) return { value: raw, base };
   if (!opts.json) return { value: raw, base };
   let text: string;
   try {
@@ -97,7 +92,7 @@ function bodyOf(
         text = decompress(bytes, encoding).toString('utf8');
       }
     } else {
-      throw issue(loc, base, 'wrong_type', `expected a body string or mapping, got ${describe(raw)}`);
+      throw issue(loc, base, 'wrong_type', `expected a body string or mapping, got ${describeValue(raw)}`);
     }
   } catch (err) {
     if (err instanceof UserError) throw err;
@@ -141,7 +136,7 @@ export function importCassette(content: string, path: string): Trace[] {
     const node = doc.getIn(['interactions', i, ...keys], true) as { range?: [number, number, number] } | undefined;
     return node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
   };
-  if (!isRecord(data) || !Array.isArray(data.interactions)) {
+  if (!isJsonObject(data) || !Array.isArray(data.interactions)) {
     throw new UserError({
       file: path,
       line: 1,
@@ -157,13 +152,13 @@ export function importCassette(content: string, path: string): Trace[] {
     const at = `interactions[${i}]`;
     const line = lineOf(i);
     const loc: Located = { file: path, ...(line !== undefined ? { line } : {}) };
-    if (!isRecord(raw)) throw issue(loc, at, 'wrong_type', `expected an interaction mapping, got ${describe(raw)}`);
-    if (!isRecord(raw.request)) throw issue(loc, `${at}.request`, 'missing_field', 'missing request mapping');
-    if (!isRecord(raw.response)) throw issue(loc, `${at}.response`, 'missing_field', 'missing response mapping');
+    if (!isJsonObject(raw)) throw issue(loc, at, 'wrong_type', `expected an interaction mapping, got ${describeValue(raw)}`);
+    if (!isJsonObject(raw.request)) throw issue(loc, `${at}.request`, 'missing_field', 'missing request mapping');
+    if (!isJsonObject(raw.response)) throw issue(loc, `${at}.response`, 'missing_field', 'missing response mapping');
     const request = raw.request;
     const response = raw.response;
     if (typeof request.uri !== 'string') {
-      throw issue({ ...loc, line: lineIn(i, ['request', 'uri'], line) }, `${at}.request.uri`, request.uri === undefined ? 'missing_field' : 'wrong_type', `expected the request URI string, got ${describe(request.uri)}`);
+      throw issue({ ...loc, line: lineIn(i, ['request', 'uri'], line) }, `${at}.request.uri`, request.uri === undefined ? 'missing_field' : 'wrong_type', `expected the request URI string, got ${describeValue(request.uri)}`);
     }
     const method = request.method === undefined ? undefined : String(request.method);
     const uri = request.uri;
@@ -194,16 +189,16 @@ export function importCassette(content: string, path: string): Trace[] {
     const statusObj = response.status;
     let status: number | undefined;
     let statusMessage: string | undefined;
-    if (isRecord(statusObj)) {
+    if (isJsonObject(statusObj)) {
       if (typeof statusObj.code !== 'number') {
-        throw issue({ ...loc, line: lineIn(i, ['response', 'status', 'code'], line) }, `${at}.response.status.code`, 'wrong_type', `expected an HTTP status code, got ${describe(statusObj.code)}`);
+        throw issue({ ...loc, line: lineIn(i, ['response', 'status', 'code'], line) }, `${at}.response.status.code`, 'wrong_type', `expected an HTTP status code, got ${describeValue(statusObj.code)}`);
       }
       status = statusObj.code;
       if (typeof statusObj.message === 'string') statusMessage = statusObj.message;
     } else if (typeof statusObj === 'number') {
       status = statusObj;
     } else if (statusObj !== undefined) {
-      throw issue(loc, `${at}.response.status`, 'wrong_type', `expected {code, message}, got ${describe(statusObj)}`);
+      throw issue(loc, `${at}.response.status`, 'wrong_type', `expected {code, message}, got ${describeValue(statusObj)}`);
     }
     let resBody: { value: unknown; base: string };
     try {

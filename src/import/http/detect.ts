@@ -12,8 +12,9 @@
  * A provider host with any other path (legacy completions, batches, streaming variants) is an
  * `unsupported` endpoint (UserError); an unknown host is `unknown` (UserError "unknown cassette provider").
  */
-import { isRecord, type Shape } from './common.js';
+import { isJsonObject } from '../common/jsonValue.js';
 import { bedrockModelFromPath } from './bedrock.js';
+import type { Shape } from './parsedBodies.js';
 
 /** Provider ids follow @pydantic/genai-prices (`aws` is Bedrock). */
 const HOSTS: { pattern: RegExp; provider: string }[] = [
@@ -51,7 +52,7 @@ export type Endpoint =
   | { kind: 'unknown'; host: string };
 
 export function isJsonRpc(body: unknown): boolean {
-  return isRecord(body) && body.jsonrpc === '2.0';
+  return isJsonObject(body) && body.jsonrpc === '2.0';
 }
 
 export function classifyEndpoint(uri: string, method: string | undefined, requestBody: unknown): Endpoint {
@@ -83,7 +84,7 @@ export function classifyEndpoint(uri: string, method: string | undefined, reques
   if (provider === 'google') {
     const model = /\/models\/([^/:]+):/.exec(path)?.[1];
     if (/:generateContent$/.test(path)) return gen('gemini', model !== undefined ? { modelFromUri: model } : {});
-    if (/:(rawPredict)$/.test(path) && isRecord(requestBody) && 'anthropic_version' in requestBody) {
+    if (/:(rawPredict)$/.test(path) && isJsonObject(requestBody) && 'anthropic_version' in requestBody) {
       return gen('anthropic', model !== undefined ? { modelFromUri: model } : {});
     }
     if (/\/cachedContents/.test(path)) return skip('context-cache management');
@@ -94,7 +95,7 @@ export function classifyEndpoint(uri: string, method: string | undefined, reques
   if (provider === 'aws') {
     const model = bedrockModelFromPath(`${path}/`);
     if (/\/converse$/.test(path)) return gen('bedrock', model !== undefined ? { modelFromUri: model } : {});
-    if (/\/invoke$/.test(path) && isRecord(requestBody) && 'anthropic_version' in requestBody) {
+    if (/\/invoke$/.test(path) && isJsonObject(requestBody) && 'anthropic_version' in requestBody) {
       return gen('anthropic', model !== undefined ? { modelFromUri: model } : {});
     }
     return { kind: 'unsupported', host, reason: `unsupported Bedrock endpoint ${path} (only /converse and Anthropic /invoke)` };
@@ -121,17 +122,17 @@ export function classifyEndpoint(uri: string, method: string | undefined, reques
  * when the bodies fit no known API.
  */
 export function detectShape(request: unknown, response: unknown): { shape: Shape; provider: string } | undefined {
-  const res = isRecord(response) ? response : {};
-  const req = isRecord(request) ? request : {};
+  const res = isJsonObject(response) ? response : {};
+  const req = isJsonObject(request) ? request : {};
   if (Array.isArray(res.choices) || res.object === 'chat.completion') {
     return { shape: 'openai-chat', provider: chatProviderGuess(res) };
   }
-  if (res.object === 'response' || res.object === 'response.compaction' || (Array.isArray(res.output) && isRecord(res.usage) && 'input_tokens' in res.usage)) {
+  if (res.object === 'response' || res.object === 'response.compaction' || (Array.isArray(res.output) && isJsonObject(res.usage) && 'input_tokens' in res.usage)) {
     return { shape: 'openai-responses', provider: 'openai' };
   }
   if (res.type === 'message' && Array.isArray(res.content)) return { shape: 'anthropic', provider: 'anthropic' };
-  if (Array.isArray(res.candidates) || isRecord(res.usageMetadata)) return { shape: 'gemini', provider: 'google' };
-  if (isRecord(res.output) && isRecord(res.usage) && 'inputTokens' in res.usage) return { shape: 'bedrock', provider: 'aws' };
+  if (Array.isArray(res.candidates) || isJsonObject(res.usageMetadata)) return { shape: 'gemini', provider: 'google' };
+  if (isJsonObject(res.output) && isJsonObject(res.usage) && 'inputTokens' in res.usage) return { shape: 'bedrock', provider: 'aws' };
   // Error responses: decide from the request.
   if (Array.isArray(req.contents)) return { shape: 'gemini', provider: 'google' };
   if ('input' in req || 'instructions' in req || 'previous_response_id' in req) return { shape: 'openai-responses', provider: 'openai' };
@@ -139,18 +140,18 @@ export function detectShape(request: unknown, response: unknown): { shape: Shape
     if ('anthropic_version' in req || typeof req.system === 'string' || (Array.isArray(req.system) && 'max_tokens' in req)) {
       return { shape: 'anthropic', provider: 'anthropic' };
     }
-    const blocks = req.messages.flatMap((m) => (isRecord(m) && Array.isArray(m.content) ? m.content : []));
-    if (blocks.some((b) => isRecord(b) && (b.type === 'tool_use' || b.type === 'tool_result'))) {
+    const blocks = req.messages.flatMap((m) => (isJsonObject(m) && Array.isArray(m.content) ? m.content : []));
+    if (blocks.some((b) => isJsonObject(b) && (b.type === 'tool_use' || b.type === 'tool_result'))) {
       return { shape: 'anthropic', provider: 'anthropic' };
     }
-    if (blocks.some((b) => isRecord(b) && ('toolUse' in b || 'toolResult' in b))) return { shape: 'bedrock', provider: 'aws' };
+    if (blocks.some((b) => isJsonObject(b) && ('toolUse' in b || 'toolResult' in b))) return { shape: 'bedrock', provider: 'aws' };
     return { shape: 'openai-chat', provider: 'openai' };
   }
   return undefined;
 }
 
 function chatProviderGuess(res: Record<string, unknown>): string {
-  const usage = isRecord(res.usage) ? res.usage : {};
+  const usage = isJsonObject(res.usage) ? res.usage : {};
   if ('x_groq' in res) return 'groq';
   if ('prompt_cache_hit_tokens' in usage) return 'deepseek';
   if ('cost' in usage || (typeof res.provider === 'string' && typeof res.model === 'string' && res.model.includes('/'))) {

@@ -7,12 +7,15 @@
  */
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
-import { buildTraces, type GenerationExchange, type PositionedNote } from './build.js';
-import { describe, isRecord, jsonErrorPosition, jsonPathAt } from './common.js';
+import { inputError } from '../common/issues.js';
+import { jsonErrorPosition, jsonPathAt } from '../common/jsonDocument.js';
+import { describeValue, isJsonObject } from '../common/jsonValue.js';
+import { buildTraces, type PositionedNote } from './build.js';
 import { classifyEndpoint, detectShape, KNOWN_HOSTS } from './detect.js';
+import type { GenerationExchange } from './parseExchange.js';
 
 export function looksLikeExchangeLine(obj: unknown): boolean {
-  return isRecord(obj) && isRecord(obj.request) && 'response' in obj;
+  return isJsonObject(obj) && isJsonObject(obj.request) && 'response' in obj;
 }
 
 export function importExchangesJsonl(content: string, path: string): Trace[] {
@@ -23,14 +26,7 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
     const line = i + 1;
     if (text.trim() === '') return;
     const fail = (field: string | undefined, code: string, message: string, hint?: string): never => {
-      throw new UserError({
-        file: path,
-        line,
-        ...(field !== undefined ? { field } : {}),
-        code,
-        message,
-        ...(hint !== undefined ? { hint } : {}),
-      });
+      throw inputError({ file: path, line, field }, code, message, hint);
     };
     let obj: unknown;
     try {
@@ -40,25 +36,25 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
       const field = jsonPathAt(text, jsonErrorPosition(text, err));
       fail(field, 'invalid_json', `line is not valid JSON (${(err as Error).message})`, 'each line must be one complete JSON object; was the file truncated?');
     }
-    if (!isRecord(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describe(obj)}`);
+    if (!isJsonObject(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describeValue(obj)}`);
     const rec = obj as Record<string, unknown>;
-    if (!isRecord(rec.request)) {
-      fail('request', rec.request === undefined ? 'missing_field' : 'wrong_type', rec.request === undefined ? 'missing request body' : `expected the request body object, got ${describe(rec.request)}`);
+    if (!isJsonObject(rec.request)) {
+      fail('request', rec.request === undefined ? 'missing_field' : 'wrong_type', rec.request === undefined ? 'missing request body' : `expected the request body object, got ${describeValue(rec.request)}`);
     }
     if (!('response' in rec)) fail('response', 'missing_field', 'missing response body', 'every line needs {"request": …, "response": …}');
     let status: number | undefined;
     if (rec.status !== undefined && rec.status !== null) {
       if (typeof rec.status !== 'number' || !Number.isInteger(rec.status) || rec.status < 100 || rec.status > 599) {
-        fail('status', 'wrong_type', `expected an HTTP status code (100–599), got ${describe(rec.status)}`);
+        fail('status', 'wrong_type', `expected an HTTP status code (100–599), got ${describeValue(rec.status)}`);
       }
       status = rec.status as number;
     }
-    if (rec.url !== undefined && typeof rec.url !== 'string') fail('url', 'wrong_type', `expected a URL string, got ${describe(rec.url)}`);
-    if (rec.method !== undefined && typeof rec.method !== 'string') fail('method', 'wrong_type', `expected a string, got ${describe(rec.method)}`);
+    if (rec.url !== undefined && typeof rec.url !== 'string') fail('url', 'wrong_type', `expected a URL string, got ${describeValue(rec.url)}`);
+    if (rec.method !== undefined && typeof rec.method !== 'string') fail('method', 'wrong_type', `expected a string, got ${describeValue(rec.method)}`);
     let latencyMs: number | undefined;
     if (rec.latencyMs !== undefined) {
       if (typeof rec.latencyMs !== 'number' || !Number.isFinite(rec.latencyMs) || rec.latencyMs < 0) {
-        fail('latencyMs', 'wrong_type', `expected a non-negative number of milliseconds, got ${describe(rec.latencyMs)}`);
+        fail('latencyMs', 'wrong_type', `expected a non-negative number of milliseconds, got ${describeValue(rec.latencyMs)}`);
       }
       latencyMs = rec.latencyMs as number;
     }

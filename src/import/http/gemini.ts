@@ -9,22 +9,25 @@
  * Tool calls are `functionCall` parts of candidates[0]; results are `functionResponse` parts of later
  * requests. A functionResponse whose `response` has an `error` key (pydantic-ai retry prompts) is an error.
  */
+import { flattenText } from '../common/contentText.js';
+import { isJsonObject } from '../common/jsonValue.js';
+import { clip } from '../common/text.js';
+import type { Reader } from './bodyReader.js';
 import {
-  clip,
   emptyMessage,
-  flattenText,
-  isRecord,
-  retryPromptError,
+  parsedResponse,
+  toolCall,
+  toolResult,
   type NormMessage,
   type ParsedRequest,
   type ParsedResponse,
   type ParsedToolCall,
-  type Reader,
-} from './common.js';
+} from './parsedBodies.js';
+import { retryPromptError } from './toolResultError.js';
 
 function partsText(parts: unknown[]): string {
   return parts
-    .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.text === 'string' && p.thought !== true)
+    .filter((p): p is Record<string, unknown> => isJsonObject(p) && typeof p.text === 'string' && p.thought !== true)
     .map((p) => p.text as string)
     .join('\n');
 }
@@ -50,7 +53,7 @@ export function parseGeminiRequest(body: unknown, r: Reader, modelFromUri?: stri
       if (part.functionCall !== undefined) {
         const fc = r.object(part.functionCall, `${ppath}.functionCall`);
         const id = r.optString(fc.id, `${ppath}.functionCall.id`);
-        msg.toolCalls.push({ ...(id !== undefined ? { id } : {}), name: r.string(fc.name, `${ppath}.functionCall.name`), arguments: fc.args ?? {} });
+        msg.toolCalls.push(toolCall(id, r.string(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
       }
       if (part.functionResponse !== undefined) {
         const fr = r.object(part.functionResponse, `${ppath}.functionResponse`);
@@ -59,18 +62,13 @@ export function parseGeminiRequest(body: unknown, r: Reader, modelFromUri?: stri
         const response = fr.response;
         const text = typeof response === 'string' ? response : JSON.stringify(response ?? {});
         let error: string | undefined;
-        if (isRecord(response) && response.error !== undefined && response.error !== null) {
+        if (isJsonObject(response) && response.error !== undefined && response.error !== null) {
           const errText = flattenText(response.error) || JSON.stringify(response.error);
           error = retryPromptError(errText) ?? clip(errText.trim());
         } else {
-          error = retryPromptError(flattenText(isRecord(response) ? Object.values(response) : response));
+          error = retryPromptError(flattenText(isJsonObject(response) ? Object.values(response) : response));
         }
-        msg.toolResults.push({
-          ...(id !== undefined ? { id } : {}),
-          ...(name !== undefined ? { name } : {}),
-          text,
-          ...(error !== undefined ? { error } : {}),
-        });
+        msg.toolResults.push(toolResult(id, name, text, error));
       }
     });
     messages.push(msg);
@@ -102,28 +100,22 @@ export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
       if (part.functionCall !== undefined) {
         const fc = r.object(part.functionCall, `${ppath}.functionCall`);
         const id = r.optString(fc.id, `${ppath}.functionCall.id`);
-        toolCalls.push({
-          ...(id !== undefined ? { id } : {}),
-          name: r.string(fc.name, `${ppath}.functionCall.name`),
-          arguments: fc.args ?? {},
-        });
+        toolCalls.push(toolCall(id, r.string(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
       }
     });
   }
   const model = r.optString(res.modelVersion, 'modelVersion');
   const id = r.optString(res.responseId, 'responseId');
-  return {
+  return parsedResponse({
     usage: {
       inputTokens: prompt + toolUsePrompt,
       cachedInputTokens: cached ?? 0,
       outputTokens: candidatesTokens + (thoughts ?? 0),
-      ...(thoughts !== undefined ? { reasoningTokens: thoughts } : {}),
+      reasoningTokens: thoughts,
     },
     toolCalls,
     hasText,
-    ...(model !== undefined ? { model } : {}),
-    ...(id !== undefined ? { id } : {}),
-    producedItemIds: [],
-    notes: [],
-  };
+    model,
+    id,
+  });
 }

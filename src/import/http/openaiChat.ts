@@ -6,17 +6,20 @@
  * (OpenRouter, Anthropic upstream) → cacheWriteTokens; completion_tokens → outputTokens;
  * completion_tokens_details.reasoning_tokens → reasoningTokens; OpenRouter usage.cost → recordedCostUsd.
  */
+import { flattenText } from '../common/contentText.js';
+import { parseToolArguments } from '../common/toolArguments.js';
+import type { Reader } from './bodyReader.js';
 import {
   emptyMessage,
-  flattenText,
-  parseArguments,
-  retryPromptError,
+  parsedResponse,
+  toolCall,
+  toolResult,
   type NormMessage,
   type ParsedRequest,
   type ParsedResponse,
   type ParsedToolCall,
-  type Reader,
-} from './common.js';
+} from './parsedBodies.js';
+import { retryPromptError } from './toolResultError.js';
 
 export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
   const req = r.object(body, '', 'a request body object');
@@ -39,19 +42,13 @@ export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
         const fn = r.optObject(call.function, `${path}.tool_calls[${j}].function`);
         const name = r.optString(fn?.name ?? call.name, `${path}.tool_calls[${j}].function.name`) ?? '';
         const id = r.optString(call.id, `${path}.tool_calls[${j}].id`);
-        msg.toolCalls.push({ ...(id !== undefined ? { id } : {}), name, arguments: parseArguments(fn?.arguments) });
+        msg.toolCalls.push(toolCall(id, name, parseToolArguments(fn?.arguments)));
       });
     }
     if (role === 'tool' || role === 'function') {
       const id = r.optString(m.tool_call_id, `${path}.tool_call_id`);
       const name = r.optString(m.name, `${path}.name`);
-      const error = retryPromptError(text);
-      msg.toolResults.push({
-        ...(id !== undefined ? { id } : {}),
-        ...(name !== undefined ? { name } : {}),
-        text,
-        ...(error !== undefined ? { error } : {}),
-      });
+      msg.toolResults.push(toolResult(id, name, text, retryPromptError(text)));
     }
     messages.push(msg);
   });
@@ -87,26 +84,25 @@ export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
       const fn = r.object(call.function, `${path}.function`);
       const name = r.string(fn.name, `${path}.function.name`);
       const id = r.optString(call.id, `${path}.id`);
-      toolCalls.push({ ...(id !== undefined ? { id } : {}), name, arguments: parseArguments(fn.arguments) });
+      toolCalls.push(toolCall(id, name, parseToolArguments(fn.arguments)));
     });
     if (choices.length > 1) notes.push(`n=${choices.length} choices: only choices[0] is replayed`);
   }
   const model = r.optString(res.model, 'model');
   const id = r.optString(res.id, 'id');
-  return {
+  return parsedResponse({
     usage: {
       inputTokens,
       outputTokens,
-      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
-      ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
-      ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
-      ...(cost !== undefined ? { recordedCostUsd: cost } : {}),
+      cachedInputTokens: cached,
+      cacheWriteTokens: cacheWrite,
+      reasoningTokens: reasoning,
+      recordedCostUsd: cost,
     },
     toolCalls,
     hasText,
-    ...(model !== undefined ? { model } : {}),
-    ...(id !== undefined ? { id } : {}),
-    producedItemIds: [],
+    model,
+    id,
     notes,
-  };
+  });
 }

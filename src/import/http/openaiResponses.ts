@@ -13,18 +13,21 @@
  * later requests carry that item (by id) instead of the history. The compact call is billed, so it is kept
  * as a call; both the compaction and the requests that carry it are recorded in the notes.
  */
+import { flattenText } from '../common/contentText.js';
+import { isJsonObject } from '../common/jsonValue.js';
+import { parseToolArguments } from '../common/toolArguments.js';
+import type { Reader } from './bodyReader.js';
 import {
   emptyMessage,
-  flattenText,
-  isRecord,
-  parseArguments,
-  retryPromptError,
+  parsedResponse,
+  toolCall,
+  toolResult,
   type NormMessage,
   type ParsedRequest,
   type ParsedResponse,
   type ParsedToolCall,
-  type Reader,
-} from './common.js';
+} from './parsedBodies.js';
+import { retryPromptError } from './toolResultError.js';
 
 const CLIENT_CALL_TYPES = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call']);
 const CLIENT_OUTPUT_TYPES = new Set([
@@ -63,25 +66,20 @@ export function parseResponsesRequest(body: unknown, r: Reader): ParsedRequest {
         const callId = r.optString(item.call_id, `${path}.call_id`);
         const name = r.optString(item.name, `${path}.name`) ?? type;
         const msg = emptyMessage('assistant');
-        msg.toolCalls.push({ ...(callId !== undefined ? { id: callId } : {}), name, arguments: parseArguments(item.arguments ?? item.input) });
+        msg.toolCalls.push(toolCall(callId, name, parseToolArguments(item.arguments ?? item.input)));
         messages.push(msg);
       } else if (CLIENT_OUTPUT_TYPES.has(type)) {
         const callId = r.optString(item.call_id, `${path}.call_id`);
         const text = typeof item.output === 'string' ? item.output : flattenText(item.output);
-        const error = retryPromptError(text);
         const msg = emptyMessage('tool');
         msg.text = text;
-        msg.toolResults.push({
-          ...(callId !== undefined ? { id: callId } : {}),
-          text,
-          ...(error !== undefined ? { error } : {}),
-        });
+        msg.toolResults.push(toolResult(callId, undefined, text, retryPromptError(text)));
         messages.push(msg);
       } else {
         // Opaque items: compaction, reasoning, item_reference, tool_search_call, ... kept for run continuity.
         const msg = emptyMessage(type);
         if (id !== undefined) msg.itemIds = [id];
-        if (type === 'item_reference' && isRecord(item) && typeof item.id === 'string') msg.itemIds = [item.id];
+        if (type === 'item_reference' && isJsonObject(item) && typeof item.id === 'string') msg.itemIds = [item.id];
         if (type === 'compaction') notes.push(`request carries compaction item ${id ?? '(no id)'} in place of earlier history`);
         messages.push(msg);
       }
@@ -129,17 +127,17 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
             : 'local_shell';
       const args =
         type === 'function_call'
-          ? parseArguments(item.arguments)
+          ? parseToolArguments(item.arguments)
           : type === 'custom_tool_call'
             ? item.input
             : (item.action ?? {});
-      toolCalls.push({ ...(callId !== undefined ? { id: callId } : {}), name, arguments: args });
+      toolCalls.push(toolCall(callId, name, args));
     } else if (type === 'compaction') {
       if (id !== undefined) producedItemIds.push(id);
     }
   });
   if (res.object === 'response.compaction') {
-    const compacted = output.filter((it) => isRecord(it) && it.type === 'compaction').length;
+    const compacted = output.filter((it) => isJsonObject(it) && it.type === 'compaction').length;
     notes.push(
       `context compaction call: ${output.length - compacted} item(s) kept, ${compacted} compaction item(s) ` +
         `(${producedItemIds.join(', ') || 'no id'}), ${inputTokens} input / ${outputTokens} output tokens`,
@@ -147,19 +145,19 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
   }
   const model = r.optString(res.model, 'model');
   const id = r.optString(res.id, 'id');
-  return {
+  return parsedResponse({
     usage: {
       inputTokens,
       outputTokens,
-      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
-      ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
-      ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+      cachedInputTokens: cached,
+      cacheWriteTokens: cacheWrite,
+      reasoningTokens: reasoning,
     },
     toolCalls,
     hasText,
-    ...(model !== undefined ? { model } : {}),
-    ...(id !== undefined ? { id } : {}),
+    model,
+    id,
     producedItemIds,
     notes,
-  };
+  });
 }

@@ -1,0 +1,98 @@
+/**
+ * Parsing JSON documents and locating their syntax errors: the line of an offset, the offset V8 reports,
+ * and the field path open at it, so that a broken file fails with a UserError naming where.
+ */
+import { UserError, type InputIssue } from '../../errors.js';
+
+/** JSON.parse with a UserError (line of the syntax error when V8 reports a position) instead of a SyntaxError. */
+export function parseJsonDocument(content: string, path: string, what: string): unknown {
+  const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+  if (text.trim() === '') {
+    throw new UserError({
+      file: path,
+      code: 'empty_file',
+      message: `the file is empty, expected a ${what} (one JSON document)`,
+      hint: 'check that the right file was given and that it was fully written',
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(message);
+    const truncated = /end of JSON input|Unterminated string/i.test(message);
+    const issue: InputIssue = {
+      file: path,
+      code: 'invalid_json',
+      message: `not valid JSON (${message})${truncated ? ': the document ends too early' : ''}`,
+      hint: truncated
+        ? `the ${what} looks truncated: copy or decompress it again, or wait until the agent has finished writing it`
+        : `the ${what} must be one JSON document: fix the syntax at the line shown or export the run again`,
+    };
+    if (position) issue.line = lineOfOffset(text, Number(position[1]));
+    throw new UserError(issue);
+  }
+}
+
+/** 1-based line of a character offset in `text` (offsets past the end count as the last line). */
+export function lineOfOffset(text: string, offset: number): number {
+  let line = 1;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line += 1;
+  return line;
+}
+
+/** Position of a JSON.parse error in `text` (end of text for "Unexpected end of JSON input"). */
+export function jsonErrorPosition(text: string, err: unknown): number {
+  const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
+  return m?.[1] !== undefined ? Number(m[1]) : text.length;
+}
+
+/**
+ * Dotted path of the innermost value open at `pos` in a JSON text (e.g. `response.usage` for a line cut
+ * inside the usage object), to name the field of a JSON syntax error. Undefined at the top level.
+ */
+export function jsonPathAt(text: string, pos: number): string | undefined {
+  type Frame = { kind: 'object'; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
+  const stack: Frame[] = [];
+  let i = 0;
+  const end = Math.min(pos, text.length);
+  while (i < end) {
+    const ch = text[i]!;
+    const top = stack[stack.length - 1];
+    if (ch === '"') {
+      let j = i + 1;
+      while (j < end && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (j >= end) break; // cut inside a string: a half key is no field
+      if (top?.kind === 'object' && top.expectKey) {
+        try {
+          top.key = JSON.parse(text.slice(i, j + 1)) as string;
+        } catch {
+          top.key = text.slice(i + 1, j);
+        }
+        top.expectKey = false;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (ch === '{') stack.push({ kind: 'object', expectKey: true });
+    else if (ch === '[') stack.push({ kind: 'array', index: 0 });
+    else if (ch === '}' || ch === ']') stack.pop();
+    else if (ch === ',') {
+      if (top?.kind === 'object') top.expectKey = true;
+      else if (top?.kind === 'array') top.index += 1;
+    }
+    i += 1;
+  }
+  let path = '';
+  // The outermost object is the record itself; each open frame contributes the key/index that leads into the next.
+  for (let k = 0; k < stack.length; k++) {
+    const frame = stack[k]!;
+    if (frame.kind === 'object') {
+      if (frame.key !== undefined && !frame.expectKey) path = path === '' ? frame.key : `${path}.${frame.key}`;
+    } else {
+      path = `${path}[${frame.index}]`;
+    }
+  }
+  return path === '' ? undefined : path;
+}

@@ -1,0 +1,97 @@
+/**
+ * A valid mini-swe-agent run → its Trace: tool result tokens counted with the model's tokenizer, the
+ * final call marked, the failed last API call recorded (or noted), notes, header and end record.
+ */
+import { TRACE_SCHEMA, type Trace, type TraceHeader } from '../../trace/types.js';
+import { inferProvider } from '../common/provider.js';
+import { recordedLimits } from '../common/recordedLimits.js';
+import { countTokens, encodingForModel, isApproximateTokenizer } from '../tokenCount.js';
+import type { MiniSweAgentRun } from './readTrajectory.js';
+import { exitFailureText, failedCallRecord, miniSweAgentOutcome } from './runEnd.js';
+
+export const MINI_SWE_AGENT_FORMAT = 'mini-swe-agent';
+
+export interface MiniSweAgentImportOptions {
+  /**
+   * The API call that ended a run with an exception (`InternalServerError`, `Timeout`) is counted in
+   * `info.model_stats.api_calls` but has no assistant message. `record` (default) appends it as a call with
+   * `failed` set and zero usage, so the call count equals `api_calls`; `omit` leaves it out.
+   */
+  failedCall?: 'record' | 'omit';
+}
+
+export function buildMiniSweAgentTrace(run: MiniSweAgentRun, path: string, opts: MiniSweAgentImportOptions = {}): Trace {
+  const { model, calls, exitStatus, apiCalls } = run;
+
+  // --- token counts that need the model ---------------------------------------------------------------
+  for (const { tool, text } of run.toolResults) {
+    calls[tool.callIndex]!.record.toolCalls![tool.toolIndex]!.resultTokens = countTokens(text, model);
+  }
+
+  // --- final / unparseable ----------------------------------------------------------------------------
+  // mini-swe-agent finishes only through a command whose output starts with the submit marker; a reply
+  // without any tool call is a format error it answers with a user message and continues after.
+  const lastCall = calls[calls.length - 1];
+  for (const draft of calls) {
+    const hasTools = (draft.record.toolCalls?.length ?? 0) > 0;
+    if (draft === lastCall && (draft.submitMarker || exitStatus === 'Submitted')) draft.record.final = true;
+    else if (!hasTools) draft.record.unparseable = true;
+  }
+
+  const notes: string[] = [];
+  const records = calls.map((draft) => draft.record);
+  const sumInput = records.reduce((sum, record) => sum + (record.inputTokens ?? 0), 0);
+  const sumOutput = records.reduce((sum, record) => sum + record.outputTokens, 0);
+
+  // --- the API call that failed and ended the run -----------------------------------------------------
+  const failedText = run.exitMessage ? exitFailureText(run.exitMessage) : undefined;
+  const missingCalls = apiCalls !== undefined ? apiCalls - records.length : 0;
+  if (missingCalls === 1 && exitStatus !== undefined && exitStatus !== 'Submitted' && failedText !== undefined) {
+    const failedRecord = failedCallRecord(failedText);
+    if ((opts.failedCall ?? 'record') === 'record') {
+      records.push(failedRecord);
+      notes.push(
+        `the last API call failed (${failedText.split(':')[0]}) and has no assistant message: recorded as a failed call with zero usage so the call count matches api_calls`,
+      );
+    } else {
+      notes.push(`the last API call failed (${failedText.split(':')[0]}): omitted, so there is one call fewer than api_calls`);
+    }
+  } else if (apiCalls !== undefined && missingCalls !== 0) {
+    notes.push(`info.model_stats.api_calls is ${apiCalls} but the trajectory holds ${records.length} assistant messages`);
+  }
+  if (run.toolResults.length > 0 && isApproximateTokenizer(model)) {
+    notes.push(`tool result tokens counted with ${encodingForModel(model)}, an approximation for ${model}`);
+  }
+
+  // --- header / end -----------------------------------------------------------------------------------
+  const header: TraceHeader = {
+    type: 'header',
+    schema: TRACE_SCHEMA,
+    model,
+    systemTokens: run.systemText !== undefined ? countTokens(run.systemText, model) : 0,
+    goalTokens: run.goalText !== undefined ? countTokens(run.goalText, model) : 0,
+    origin: 'recorded',
+    importedFrom: { format: MINI_SWE_AGENT_FORMAT, path, ...(notes.length > 0 ? { notes } : {}) },
+  };
+  const provider = inferProvider(model);
+  if (provider !== undefined) header.provider = provider;
+  if (run.task !== undefined) header.task = run.task;
+  const recordedSettings = recordedLimits(run.stepLimit, run.costLimit);
+  if (recordedSettings !== undefined) header.recordedSettings = recordedSettings;
+
+  const trace: Trace = {
+    source: path,
+    header,
+    calls: records,
+    end: {
+      type: 'end',
+      outcome: miniSweAgentOutcome(exitStatus),
+      recordedInputTokens: sumInput,
+      recordedOutputTokens: sumOutput,
+    },
+  };
+  if (exitStatus !== undefined) trace.end.status = exitStatus;
+  if (run.instanceCost !== undefined) trace.end.recordedCostUsd = run.instanceCost;
+  if (apiCalls !== undefined) trace.end.recordedCalls = apiCalls;
+  return trace;
+}

@@ -1,0 +1,139 @@
+/**
+ * Walks a mini-swe-agent chat (`messages`): the system prompt, the task (first user message), one call
+ * draft per assistant message, and the tool results, each paired with the tool call it answers (tool
+ * messages by `tool_call_id`, else in order; in text mode the user messages that follow the actions).
+ * Command results set the tool call's error and latency here; their token counts wait for the model name.
+ */
+import { readContentText, type ContentTextWording } from '../common/contentText.js';
+import type { IssueCollector } from '../common/issues.js';
+import { describeValue, type JsonObject } from '../common/jsonValue.js';
+import { readAssistantMessage, type CallDraft } from './assistantMessage.js';
+import { applyReturnCode, outputOf, parseReturnCode } from './commandResult.js';
+
+/** A tool call waiting for its result. */
+interface PendingTool {
+  /** Index in the call drafts; -1 when its assistant message was invalid. */
+  callIndex: number;
+  toolIndex: number;
+  id?: string;
+  answered: boolean;
+  timestamp?: number;
+}
+
+/** The text of a tool result, to be counted once the model is known. */
+export interface ToolResultDraft {
+  tool: { callIndex: number; toolIndex: number };
+  text: string;
+}
+
+export interface MiniSweAgentChat {
+  calls: CallDraft[];
+  toolResults: ToolResultDraft[];
+  systemText?: string;
+  goalText?: string;
+  /** The `exit` message, which names the exception that ended a failed run. */
+  exitMessage?: JsonObject;
+  /** The first model name an assistant message's response reports. */
+  responseModel?: string;
+}
+
+const CONTENT_WORDING: ContentTextWording = {
+  badPart: (part) => `expected a content part with "text", got ${describeValue(part)}`,
+  badContent: (content) => `expected the message text (a string), got ${describeValue(content)}`,
+};
+
+export function readChatMessages(issues: IssueCollector, messages: readonly unknown[]): MiniSweAgentChat {
+  const calls: CallDraft[] = [];
+  const toolResults: ToolResultDraft[] = [];
+  const byId = new Map<string, PendingTool>();
+  let pending: PendingTool[] = [];
+  let systemText: string | undefined;
+  let goalText: string | undefined;
+  let lastTimestamp: number | undefined;
+  let exitMessage: JsonObject | undefined;
+  let responseModel: string | undefined;
+
+  messages.forEach((raw, i) => {
+    const at = `messages[${i}]`;
+    const message = issues.object(raw, at);
+    if (!message) return;
+    const role = issues.string(message.role, `${at}.role`);
+    if (role === undefined) return;
+    const extra = issues.optObject(message.extra, `${at}.extra`);
+    const timestamp = extra ? issues.optNumber(extra.timestamp, `${at}.extra.timestamp`, 'a unix time in seconds') : undefined;
+    const contentText = (): string | undefined => readContentText(issues, message.content, `${at}.content`, CONTENT_WORDING);
+
+    if (role === 'system') {
+      if (systemText === undefined) systemText = contentText();
+    } else if (role === 'user') {
+      const text = contentText();
+      if (goalText === undefined) goalText = text;
+      else {
+        // Text-mode runs answer actions with user messages; tool-call runs use them for format errors.
+        const waiting = pending.find((tool) => !tool.answered);
+        if (waiting && calls[waiting.callIndex]?.textModeActions && text !== undefined) {
+          waiting.answered = true;
+          toolResults.push({ tool: waiting, text });
+          const toolRecord = calls[waiting.callIndex]!.record.toolCalls![waiting.toolIndex]!;
+          applyReturnCode(toolRecord, parseReturnCode(text), outputOf(text, undefined), undefined);
+        }
+      }
+    } else if (role === 'assistant') {
+      const draft = readAssistantMessage(issues, message, extra, at, timestamp, lastTimestamp);
+      // An invalid assistant message (already reported) still claims its tool messages: no cascade of issues.
+      const callIndex = draft.call ? calls.length : -1;
+      if (draft.call) {
+        calls.push(draft.call);
+        responseModel ??= draft.responseModel;
+      }
+      pending = draft.toolIds.map((id, toolIndex) => {
+        const tool: PendingTool = { callIndex, toolIndex, answered: false };
+        if (id !== undefined) {
+          tool.id = id;
+          byId.set(id, tool);
+        }
+        if (timestamp !== undefined) tool.timestamp = timestamp;
+        return tool;
+      });
+    } else if (role === 'tool') {
+      const text = contentText();
+      const toolCallId = issues.optString(message.tool_call_id, `${at}.tool_call_id`);
+      let tool = toolCallId !== undefined ? byId.get(toolCallId) : undefined;
+      if (tool?.answered) tool = undefined;
+      tool ??= pending.find((candidate) => !candidate.answered && (toolCallId === undefined || candidate.id === undefined));
+      if (!tool) {
+        issues.add(
+          at,
+          'orphan_tool_message',
+          toolCallId !== undefined
+            ? `tool message answers tool_call_id ${JSON.stringify(toolCallId)}, which no earlier assistant message issued`
+            : 'tool message follows no unanswered tool call',
+          'each tool message must follow the assistant message whose tool call it answers: the trajectory looks edited or reordered',
+        );
+      } else if (tool.callIndex < 0) {
+        tool.answered = true;
+      } else if (text !== undefined) {
+        tool.answered = true;
+        toolResults.push({ tool, text });
+        const toolRecord = calls[tool.callIndex]!.record.toolCalls![tool.toolIndex]!;
+        const returnCode = extra ? issues.optNumber(extra.returncode, `${at}.extra.returncode`, 'an exit code') : undefined;
+        const rawOutput = extra ? issues.optString(extra.raw_output, `${at}.extra.raw_output`) : undefined;
+        const exceptionType = extra ? issues.optString(extra.exception_type, `${at}.extra.exception_type`) : undefined;
+        applyReturnCode(toolRecord, returnCode ?? parseReturnCode(text), outputOf(text, rawOutput), exceptionType);
+        if (timestamp !== undefined && tool.timestamp !== undefined) {
+          toolRecord.latencyMs = Math.max(0, Math.round((timestamp - tool.timestamp) * 1000));
+        }
+      }
+    } else if (role === 'exit') {
+      exitMessage = message;
+    }
+    if (timestamp !== undefined) lastTimestamp = timestamp;
+  });
+
+  const chat: MiniSweAgentChat = { calls, toolResults };
+  if (systemText !== undefined) chat.systemText = systemText;
+  if (goalText !== undefined) chat.goalText = goalText;
+  if (exitMessage !== undefined) chat.exitMessage = exitMessage;
+  if (responseModel !== undefined) chat.responseModel = responseModel;
+  return chat;
+}
