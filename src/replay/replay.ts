@@ -8,7 +8,7 @@ import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
-import type { RunOutcome, StepRow } from '../loop/types.js';
+import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
@@ -22,7 +22,7 @@ export interface ReplayOptions {
   keepSteps?: boolean;
 }
 
-export interface RunResult {
+export interface RunResult extends Omit<RunTotals, 'calls'> {
   source: string;
   /** The model the trace was recorded on. */
   recordedModel: string;
@@ -32,19 +32,8 @@ export interface RunResult {
   cache: CacheMode;
   stopReason: StopReason;
   stopDetail: string;
-  steps: number;
+  /** Every model call made, backtracks and failed calls included. */
   modelCalls: number;
-  backtracks: number;
-  failedCalls: number;
-  toolCalls: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  costPico: number;
-  overshootPico: number;
-  elapsedMs: number;
   /** Calls the trace holds (what an unbraked replay would make). */
   recordedCalls: number;
   recordedOutcome: string;

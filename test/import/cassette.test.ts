@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,15 +22,6 @@ function shared(name: string): Trace[] {
 }
 function fixture(name: string): Trace[] {
   return importCassette(readFileSync(join(fixtureDir, name), 'utf8'), name);
-}
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
 }
 
 /** Per cassette: calls per run, failed calls per run, end outcome per run. */

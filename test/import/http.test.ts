@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,15 +24,6 @@ function fixture(name: string): Trace[] {
 }
 function jsonl(...records: unknown[]): string {
   return records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
-}
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
 }
 
 const CHAT_URL = 'https://api.openai.com/v1/chat/completions';

@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,15 +31,6 @@ function valid(traces: Trace[]): Trace[] {
   return traces;
 }
 
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 type Attr = { key: string; value: Record<string, unknown> };
 const str = (key: string, v: string): Attr => ({ key, value: { stringValue: v } });

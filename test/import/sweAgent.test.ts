@@ -1,3 +1,4 @@
+import { userErrorOf } from '../helpers.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,15 +31,6 @@ function read(dir: string, name: string): { path: string; text: string; json: Js
   return { path, text, json: JSON.parse(text) };
 }
 
-function userErrorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error('expected a UserError, nothing was thrown');
-}
 
 /**
  * Rebuilt input before scaling vs recorded tokens_sent, per file (`inputRatio` = rebuilt / recorded, as
