@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { describePricing } from '../pricing/cost.js';
@@ -21,7 +22,8 @@ export interface ReplayReport {
   summary: SummaryRecord;
 }
 
-export const LOOPCOST_VERSION = '0.1.0';
+/** From package.json (two levels up from both src/report and dist/report), so it cannot drift. */
+export const LOOPCOST_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export function buildReplayReport(args: {
   results: readonly RunResult[];
