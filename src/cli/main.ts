@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { UserError } from '../errors.js';
-import { brakesForRun, brakesFromFlags, nonNegativeInt, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from './parseFlags.js';
+import { brakesForRun, brakesFromFlags, latencyFromSpec, nonNegativeInt, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from './parseFlags.js';
 import { recordedBrakes } from '../replay/whatif.js';
 import type { Trace } from '../trace/types.js';
 import { runCurve } from './commands/curve.js';
@@ -40,7 +40,8 @@ function addBrakeOptions(command: Command): Command {
     .option('--same-error-mode <mode>', 'consecutive | total')
     .option('--max-tokens <n>', 'input + output token cap over the run')
     .option('--max-backtracks <n>', 'backtracks allowed')
-    .option('--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)");
+    .option('--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)")
+    .option('--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS');
 }
 
 function formatOption(allowed: readonly string[]): Option {
@@ -85,6 +86,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         ...(opts.out === undefined ? {} : { out: opts.out }),
         ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
         perStep: opts.perStep === (true as unknown),
+        ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
       },
       io,
     );

@@ -7,6 +7,7 @@ import { NO_BRAKES, PRESETS } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
+import type { LatencyModel } from '../loop/latency.js';
 
 function flagError(flag: string, value: string, expected: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
@@ -141,4 +142,31 @@ export function brakesForRun(flags: BrakeFlags, recorded: BrakeConfig): BrakeCon
     if (value !== undefined && value !== NO_BRAKES[key]) (merged as unknown as Record<string, unknown>)[key] = value;
   }
   return merged;
+}
+
+const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
+  call: 'perCallMs',
+  'input-token': 'perInputTokenMs',
+  'output-token': 'perOutputTokenMs',
+  tool: 'perToolCallMs',
+};
+
+/** `--latency-model call=800,output-token=15,input-token=0.02,tool=300` (milliseconds; unset parts are 0). */
+export function latencyFromSpec(spec: string): LatencyModel {
+  const model: LatencyModel = { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 0 };
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [key, value, ...rest] = part.split('=');
+    const field = LATENCY_KEYS[key!.trim()];
+    if (!field || value === undefined || rest.length > 0) {
+      throw new UserError({
+        file: '<command line>',
+        field: '--latency-model',
+        code: 'bad_value',
+        message: `'${part}' is not a latency setting`,
+        hint: `write name=milliseconds pairs separated by commas, names from: ${Object.keys(LATENCY_KEYS).join(', ')}`,
+      });
+    }
+    model[field] = nonNegativeNumber('--latency-model', value.trim());
+  }
+  return model;
 }

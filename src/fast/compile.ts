@@ -24,6 +24,7 @@ export interface CompiledTrace {
   cacheWrite: Int32Array;
   cacheWrite1h: Int32Array;
   reasoning: Int32Array;
+  /** Recorded latency, NaN where the trace has none. */
   latencyMs: Float64Array;
   flags: Uint8Array;
   /** Tool calls of call i are toolStart[i] .. toolStart[i + 1] − 1. */
@@ -69,7 +70,7 @@ export function compileTrace(trace: Trace, actions = new Interner(), errors = ne
     c.cached[i] = call.cachedInputTokens ?? 0;
     c.cacheWrite[i] = call.cacheWriteTokens ?? 0;
     c.cacheWrite1h[i] = call.cacheWrite1hTokens ?? 0;
-    c.latencyMs[i] = call.latencyMs ?? 0;
+    c.latencyMs[i] = call.latencyMs ?? NaN; // NaN: not recorded, the latency model decides
     let flags = 0;
     if (call.final) flags |= FLAG_FINAL;
     if (call.backtrack) flags |= FLAG_BACKTRACK;
@@ -86,7 +87,7 @@ export function compileTrace(trace: Trace, actions = new Interner(), errors = ne
       c.action[t] = actions.id(actionFingerprint(tool.name, tool.arguments));
       c.resultTokens[t] = tool.resultTokens;
       c.error[t] = tool.error ? errors.id(errorFingerprint(tool.name, tool.error)) : -1;
-      c.toolLatencyMs[t] = tool.latencyMs ?? 0;
+      c.toolLatencyMs[t] = tool.latencyMs ?? NaN;
       t++;
     }
   });

@@ -8,6 +8,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
+import type { LatencyModel } from '../loop/latency.js';
 import type { RunTotals } from '../loop/types.js';
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
 import {
@@ -62,7 +63,13 @@ export function replayFast(
   strategy: ContextStrategy,
   cache: CacheMode,
   prices: FlatPrices,
+  latency?: LatencyModel,
 ): FastOutcome {
+  const perCallMs = latency?.perCallMs ?? 0;
+  const perInputTokenMs = latency?.perInputTokenMs ?? 0;
+  const perOutputTokenMs = latency?.perOutputTokenMs ?? 0;
+  const perToolCallMs = latency?.perToolCallMs ?? 0;
+  const hasLatencyModel = latency !== undefined;
   const maxSteps = brakes.maxSteps ?? Infinity;
   const timeoutMs = brakes.timeoutMs ?? Infinity;
   const hasBudget = brakes.maxCostPico !== undefined;
@@ -183,7 +190,8 @@ export function replayFast(
     if (!backtrack && !compaction) steps++;
     spent += cost;
     tokensUsed += input + out;
-    elapsed += t.latencyMs[i]!;
+    const recordedLatency = t.latencyMs[i]!;
+    elapsed += recordedLatency === recordedLatency ? recordedLatency : hasLatencyModel ? perCallMs + input * perInputTokenMs + out * perOutputTokenMs : 0;
     inputTotal += input;
     cachedTotal += cached;
     writeTotal += write + write1h;
@@ -228,7 +236,8 @@ export function replayFast(
       prefix[len] = prefix[len]! + (result < cap ? result : cap);
       raw[len - 1] = raw[len - 1]! + result;
       rawTotal += result;
-      elapsed += t.toolLatencyMs[j]!;
+      const toolLatency = t.toolLatencyMs[j]!;
+      elapsed += toolLatency === toolLatency ? toolLatency : perToolCallMs;
       const e = t.error[j]!;
       if (e < 0) {
         errorRun = 0;

@@ -30,6 +30,7 @@ import { ContextTracker, type PromptView } from '../context/tracker.js';
 import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
+import { modelledCallLatency, modelledToolLatency } from './latency.js';
 import { meterCall, type MeteredCall } from './meter.js';
 import type { LoopOptions, RunOutcome, StepRow } from './types.js';
 
@@ -87,7 +88,7 @@ export class LoopSession {
       costPico,
       inputTokens: usage.input,
       outputTokens: usage.output,
-      latencyMs: response.latencyMs ?? 0,
+      latencyMs: response.latencyMs ?? modelledCallLatency(this.options.latency, usage.input, usage.output),
       countsAsStep: !backtrack && !compaction,
       backtrack,
     });
@@ -123,7 +124,7 @@ export class LoopSession {
   recordToolResult(tool: ToolCallRecord): Stop | null {
     this.context.addToolResult(tool.resultTokens);
     const error = tool.error ? this.interner.id(errorFingerprint(tool.name, tool.error)) : -1;
-    recordToolOutcome(this.state, error, tool.latencyMs ?? 0);
+    recordToolOutcome(this.state, error, tool.latencyMs ?? modelledToolLatency(this.options.latency));
     return checkToolOutcome(this.options.brakes, this.state, error, () => `tool ${tool.name}`);
   }
 

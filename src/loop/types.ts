@@ -5,6 +5,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { PromptView } from '../context/tracker.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
+import type { LatencyModel } from './latency.js';
 
 /**
  * Where responses come from: a recorded trace, a synthetic policy reacting to its context, or (in the
@@ -24,6 +25,8 @@ export interface LoopOptions {
   pricing: ModelPricing;
   systemTokens: number;
   goalTokens: number;
+  /** Time for calls and tool calls whose trace records none. */
+  latency?: LatencyModel;
   /** Keep one StepRow per call (charts, curves). Off for large sweeps. */
   keepSteps?: boolean;
 }

@@ -8,6 +8,7 @@ import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
+import type { LatencyModel } from '../loop/latency.js';
 import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
@@ -20,6 +21,8 @@ export interface ReplayOptions {
   /** Re-price every run as if made on this model. */
   model?: string;
   keepSteps?: boolean;
+  /** Time for calls and tool calls whose trace records none. */
+  latency?: LatencyModel;
 }
 
 export interface RunResult extends Omit<RunTotals, 'calls'> {
@@ -94,6 +97,7 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     systemTokens: trace.header.systemTokens,
     goalTokens: trace.header.goalTokens,
     keepSteps: options.keepSteps ?? false,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
   });
   const result: RunResult = {
     source: trace.source,

@@ -84,6 +84,18 @@ describe('loopcost replay', () => {
     expect(csv).toHaveLength(run.modelCalls + 1);
   });
 
+  it('--latency-model gives synthetic traces without latencies a virtual clock', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'no-latency.jsonl');
+    writeFileSync(path, readFileSync('scenarios/long-exploration.jsonl', 'utf8').replace(/"latencyMs":\d+,?/g, '').replace(/,}/g, '}'));
+    const without = JSON.parse((await cli('replay', path, '--timeout', '60', '--format', 'json')).stdout).runs[0];
+    expect(without.stopReason).toBe('completed');
+    const modelled = JSON.parse((await cli('replay', path, '--timeout', '60', '--latency-model', 'call=2000,output-token=10,tool=500', '--format', 'json')).stdout).runs[0];
+    // 2000 + 250 × 10 ms per call, 500 ms per tool: 5 s a step, so 12 steps fill a minute.
+    expect(modelled.stopReason).toBe('timeout');
+    expect(modelled.steps).toBe(12);
+  });
+
   it('reads .gz inputs directly', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'ref.jsonl.gz'), gzipSync(readFileSync('scenarios/reference-sum-of-squares.jsonl')));
@@ -132,6 +144,8 @@ describe('bad input: exit 2, one message naming the place, no output file', () =
     ['bad repeat mode', ['replay', 'scenarios', '--max-repeat', '2', '--repeat-mode', 'often'], /--repeat-mode.*one of total, consecutive, cycle/],
     ['unknown --model', ['replay', 'scenarios', '--model', 'gtp-4o'], /unknown model 'gtp-4o'.*gpt-4o/],
     ['bad price file', ['replay', 'scenarios', '--prices', 'test/fixtures/prices/litellm-bad-json.json'], /litellm-bad-json\.json/],
+    ['bad latency model', ['replay', 'scenarios', '--latency-model', 'call=fast'], /--latency-model.*'fast' is not a number/],
+    ['unknown latency part', ['replay', 'scenarios', '--latency-model', 'network=5'], /--latency-model.*'network=5' is not a latency setting/],
     ['missing curve flag', ['curve', '--model', 'gpt-4o-mini'], /required option/],
   ];
   for (const [name, argv, message] of usage) {

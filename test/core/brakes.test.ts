@@ -34,6 +34,20 @@ describe('every stop reason, on small native traces', () => {
     expect(r.elapsedMs).toBe(4500);
   });
 
+  it('timeout with modelled latencies where the trace records none', () => {
+    const latency = { perCallMs: 1000, perInputTokenMs: 0, perOutputTokenMs: 10, perToolCallMs: 500 };
+    const r = replayTrace(trace(distinctSteps(10)), { brakes: { ...NO_BRAKES, timeoutMs: 7000 }, strategy: FULL_HISTORY, prices: MINI_TABLE, latency });
+    // Each step: 1000 + 100 × 10 ms for the call, 500 ms for its tool = 2.5 s; after 3 steps 7.5 s ≥ 7 s.
+    expect(r.stopReason).toBe('timeout');
+    expect(r.steps).toBe(3);
+    expect(r.elapsedMs).toBe(7500);
+    const recorded = replayTrace(trace(distinctSteps(10, 100, 200, { latencyMs: 100 })), { brakes: { ...NO_BRAKES, timeoutMs: 5000 }, strategy: FULL_HISTORY, prices: MINI_TABLE, latency });
+    // Recorded call latencies win (100 ms); tools have none recorded, so they take the modelled 500 ms:
+    // 600 ms a step, 5.4 s after 9 steps.
+    expect(recorded.stopReason).toBe('timeout');
+    expect(recorded.steps).toBe(9);
+  });
+
   it('budget (check): stops once spent ≥ limit; overshoot is less than one call', () => {
     const t = trace(distinctSteps(50));
     const full = replay(t, {});

@@ -20,14 +20,14 @@ const pricings = [handPriced('plain', { input: 0.15, output: 0.6 }, 30_000), tie
 const callArb: fc.Arbitrary<CallRecord> = fc
   .record({
     outputTokens: fc.integer({ min: 0, max: 1500 }),
-    latencyMs: fc.integer({ min: 0, max: 4000 }),
+    latencyMs: fc.option(fc.integer({ min: 0, max: 4000 }), { nil: undefined }),
     tools: fc.array(
       fc.record({
         name: fc.constantFrom('read', 'run'),
         x: fc.integer({ min: 0, max: 3 }),
         resultTokens: fc.integer({ min: 0, max: 4000 }),
         error: fc.option(fc.constantFrom('E1', 'E2'), { nil: undefined }),
-        latencyMs: fc.integer({ min: 0, max: 2000 }),
+        latencyMs: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
       }),
       { maxLength: 3 },
     ),
@@ -36,8 +36,16 @@ const callArb: fc.Arbitrary<CallRecord> = fc
     reasoning: fc.integer({ min: 0, max: 800 }),
   })
   .map(({ outputTokens, latencyMs, tools, kind, recorded, reasoning }, ) => {
-    const call: CallRecord = { type: 'call', outputTokens, latencyMs, reasoningTokens: Math.min(reasoning, outputTokens) };
-    if (tools.length > 0) call.toolCalls = tools.map((t) => ({ name: t.name, arguments: { x: t.x }, resultTokens: t.resultTokens, latencyMs: t.latencyMs, ...(t.error ? { error: t.error } : {}) }));
+    const call: CallRecord = { type: 'call', outputTokens, reasoningTokens: Math.min(reasoning, outputTokens), ...(latencyMs === undefined ? {} : { latencyMs }) };
+    if (tools.length > 0) {
+      call.toolCalls = tools.map((t) => ({
+        name: t.name,
+        arguments: { x: t.x },
+        resultTokens: t.resultTokens,
+        ...(t.latencyMs === undefined ? {} : { latencyMs: t.latencyMs }),
+        ...(t.error ? { error: t.error } : {}),
+      }));
+    }
     if (kind === 'backtrack') call.backtrack = true;
     if (kind === 'unparseable') call.unparseable = true;
     if (kind === 'failed') call.failed = { status: 429, message: 'rate limited' };
@@ -83,12 +91,13 @@ describe('fast path = readable path', () => {
         strategyArb,
         fc.constantFrom<CacheMode>('on', 'off', 'recorded'),
         fc.constantFrom(0, 1),
-        (calls, system, outcome, brakes, strategy, cache, priceIndex) => {
+        fc.option(fc.record({ perCallMs: fc.integer({ min: 0, max: 2000 }), perInputTokenMs: fc.constantFrom(0, 0.01, 0.05), perOutputTokenMs: fc.constantFrom(0, 7, 20), perToolCallMs: fc.integer({ min: 0, max: 900 }) }), { nil: undefined }),
+        (calls, system, outcome, brakes, strategy, cache, priceIndex, latency) => {
           const t = trace(calls, { system, outcome });
           const pricing = pricings[priceIndex]!;
           const config = { ...NO_BRAKES, ...brakes };
-          const slow = runLoop(new ReplaySource(t), { brakes: config, strategy, cache, pricing, systemTokens: system, goalTokens: 0 });
-          const fast = replayFast(compileTrace(t), config, strategy, cache, flattenPrices(pricing));
+          const slow = runLoop(new ReplaySource(t), { brakes: config, strategy, cache, pricing, systemTokens: system, goalTokens: 0, ...(latency ? { latency } : {}) });
+          const fast = replayFast(compileTrace(t), config, strategy, cache, flattenPrices(pricing), latency);
           expect(fast).toEqual({
             reason: slow.stop.reason,
             steps: slow.steps,

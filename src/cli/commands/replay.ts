@@ -11,6 +11,7 @@ import { buildReplayReport } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable, type ReportFormat } from '../../report/render.js';
 import type { CliIO } from '../io.js';
 import type { Trace } from '../../trace/types.js';
+import type { LatencyModel } from '../../loop/latency.js';
 
 export interface ReplayCommand {
   inputs: string[];
@@ -26,6 +27,7 @@ export interface ReplayCommand {
   reportDir?: string;
   /** Every call's figures in JSON (`perStep`) and one CSV row per call. */
   perStep?: boolean;
+  latency?: LatencyModel;
 }
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
@@ -37,7 +39,14 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
   const pricings = new Map<string, ModelPricing>();
   for (const trace of loadTraceFiles(files)) {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
-    const options = { brakes, strategy: command.strategy, prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) };
+    const options = {
+      brakes,
+      strategy: command.strategy,
+      prices,
+      keepSteps,
+      ...(command.model === undefined ? {} : { model: command.model }),
+      ...(command.latency === undefined ? {} : { latency: command.latency }),
+    };
     const pricing = resolveTracePricing(trace, options);
     pricings.set(pricing.model, pricing);
     results.push(replayTrace(trace, options));
