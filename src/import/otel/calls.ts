@@ -1,0 +1,110 @@
+/**
+ * The model-call spans of a run → its CallRecords: usage from the gen_ai.usage.* attributes, the
+ * execute_tool spans that start after the call and before the next one as its tool calls, and a call
+ * without usage that failed (error.type / status ERROR) as a failed call.
+ */
+import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
+import { inputError } from '../common/issues.js';
+import { clip } from '../common/text.js';
+import { parseToolArguments } from '../common/toolArguments.js';
+import { countTokens } from '../tokenCount.js';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_COMPLETION_TOKENS,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_PROMPT_TOKENS,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  LOGFIRE_TOOL_ARGUMENTS,
+  LOGFIRE_TOOL_RESPONSE,
+  attrField,
+  countAttr,
+  stringAttr,
+} from './attributes.js';
+import { latencyMs, type OtelSpan } from './span.js';
+import { EXECUTE_TOOL_PREFIX, isToolSpan } from './spanKinds.js';
+
+/**
+ * One record per model-call span (`modelSpans`, ordered by start); `sorted` is every span of the run
+ * ordered by start, where the tool spans are looked up. Result tokens are counted with `model`'s tokenizer.
+ */
+export function readCalls(modelSpans: OtelSpan[], sorted: OtelSpan[], model: string, path: string): CallRecord[] {
+  return modelSpans.map((span, i) => {
+    const next = modelSpans[i + 1];
+    const tools = sorted.filter((s) => isToolSpan(s) && s.start >= span.start && (next === undefined || s.start < next.start));
+    const toolCalls = tools.map((t) => readToolCall(t, model, path));
+    return readCall(span, toolCalls, path);
+  });
+}
+
+/** Error text of a span: error.type and the status message joined by ': ' ('error' when both are empty). */
+function errorText(errorType: string | undefined, span: OtelSpan): string {
+  return [errorType, span.statusMessage].filter((s) => s).join(': ') || 'error';
+}
+
+function readToolCall(t: OtelSpan, model: string, path: string): ToolCallRecord {
+  const name = stringAttr(t, ATTR_GEN_AI_TOOL_NAME) ?? (t.name.startsWith(EXECUTE_TOOL_PREFIX) ? t.name.slice(EXECUTE_TOOL_PREFIX.length) : undefined);
+  if (name === undefined || name === '') {
+    throw inputError({ file: path, line: t.line, field: attrField(t, ATTR_GEN_AI_TOOL_NAME) }, 'missing_field', 'execute_tool span without a tool name', `set ${ATTR_GEN_AI_TOOL_NAME}`);
+  }
+  const argsRaw = t.attrs.get(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS) ?? t.attrs.get(LOGFIRE_TOOL_ARGUMENTS);
+  const result = stringAttr(t, ATTR_GEN_AI_TOOL_CALL_RESULT) ?? stringAttr(t, LOGFIRE_TOOL_RESPONSE);
+  const errorType = stringAttr(t, ATTR_ERROR_TYPE);
+  const error = errorType !== undefined || t.statusError ? clip(errorText(errorType, t)) : undefined;
+  return {
+    name,
+    arguments: parseToolArguments(argsRaw),
+    resultTokens: result === undefined ? 0 : countTokens(result, model),
+    ...(error !== undefined ? { error } : {}),
+    latencyMs: latencyMs(t),
+  };
+}
+
+function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): CallRecord {
+  const input = countAttr(span, ATTR_GEN_AI_USAGE_INPUT_TOKENS) ?? countAttr(span, ATTR_GEN_AI_USAGE_PROMPT_TOKENS);
+  const output = countAttr(span, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS) ?? countAttr(span, ATTR_GEN_AI_USAGE_COMPLETION_TOKENS);
+  const errorType = stringAttr(span, ATTR_ERROR_TYPE);
+  if (input === undefined || output === undefined) {
+    if (errorType !== undefined || span.statusError) {
+      const status = countAttr(span, ATTR_HTTP_RESPONSE_STATUS_CODE);
+      return {
+        type: 'call',
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: latencyMs(span),
+        failed: { ...(status !== undefined ? { status } : {}), message: errorText(errorType, span) },
+      };
+    }
+    const key = input === undefined ? ATTR_GEN_AI_USAGE_INPUT_TOKENS : ATTR_GEN_AI_USAGE_OUTPUT_TOKENS;
+    throw inputError(
+      { file: path, line: span.line, field: attrField(span, key) },
+      'missing_field',
+      `model-call span "${span.name}" has no ${key}`,
+      'record usage on chat spans (the instrumentation must capture token usage)',
+    );
+  }
+  const cacheRead = countAttr(span, ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS);
+  const cacheWrite = countAttr(span, ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS);
+  if ((cacheRead ?? 0) + (cacheWrite ?? 0) > input) {
+    throw inputError(
+      { file: path, line: span.line, field: attrField(span, ATTR_GEN_AI_USAGE_INPUT_TOKENS) },
+      'inconsistent_usage',
+      `input tokens ${input} are fewer than cache read ${cacheRead ?? 0} + cache creation ${cacheWrite ?? 0}`,
+      `${ATTR_GEN_AI_USAGE_INPUT_TOKENS} must include cached tokens (semantic conventions)`,
+    );
+  }
+  return {
+    type: 'call',
+    inputTokens: input,
+    ...(cacheRead !== undefined ? { cachedInputTokens: cacheRead } : {}),
+    ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
+    outputTokens: output,
+    latencyMs: latencyMs(span),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+  };
+}
