@@ -1,3 +1,5 @@
+import type { RunOutcome } from '../src/loop/types.js';
+import type { FastOutcome } from '../src/fast/replayFast.js';
 import type { ModelPricing, PriceTable, TokenPrices } from '../src/pricing/types.js';
 import { usdPerMillionToPico } from '../src/money.js';
 import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type Trace } from '../src/trace/types.js';
@@ -62,4 +64,24 @@ export function userErrorOf(fn: () => unknown): UserError {
     return error;
   }
   throw new Error('expected a UserError, nothing was thrown');
+}
+
+/** The readable path's figures in the fast path's shape, to compare the two. */
+export function figuresOf(slow: RunOutcome): FastOutcome {
+  return {
+    reason: slow.stop.reason,
+    steps: slow.steps,
+    calls: slow.calls,
+    backtracks: slow.backtracks,
+    failedCalls: slow.failedCalls,
+    toolCalls: slow.toolCalls,
+    inputTokens: slow.inputTokens,
+    cachedInputTokens: slow.cachedInputTokens,
+    cacheWriteTokens: slow.cacheWriteTokens,
+    outputTokens: slow.outputTokens,
+    reasoningTokens: slow.reasoningTokens,
+    costPico: slow.costPico,
+    overshootPico: slow.overshootPico,
+    elapsedMs: slow.elapsedMs,
+  };
 }

@@ -9,7 +9,7 @@ import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { usdPerMillionToPico } from '../../src/money.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { handPriced, trace } from '../helpers.js';
+import { handPriced, trace, figuresOf } from '../helpers.js';
 
 const tiered: ModelPricing = {
   ...handPriced('tiered', { input: 1.25, output: 10, cached: 0.125, cacheWrite: 1.5 }, 40_000),
@@ -98,22 +98,7 @@ describe('fast path = readable path', () => {
           const config = { ...NO_BRAKES, ...brakes };
           const slow = runLoop(new ReplaySource(t), { brakes: config, strategy, cache, pricing, systemTokens: system, goalTokens: 0, ...(latency ? { latency } : {}) });
           const fast = replayFast(compileTrace(t), config, strategy, cache, flattenPrices(pricing), latency);
-          expect(fast).toEqual({
-            reason: slow.stop.reason,
-            steps: slow.steps,
-            calls: slow.calls,
-            backtracks: slow.backtracks,
-            failedCalls: slow.failedCalls,
-            toolCalls: slow.toolCalls,
-            inputTokens: slow.inputTokens,
-            cachedInputTokens: slow.cachedInputTokens,
-            cacheWriteTokens: slow.cacheWriteTokens,
-            outputTokens: slow.outputTokens,
-            reasoningTokens: slow.reasoningTokens,
-            costPico: slow.costPico,
-            overshootPico: slow.overshootPico,
-            elapsedMs: slow.elapsedMs,
-          });
+          expect(fast).toEqual(figuresOf(slow));
         },
       ),
       { numRuns: 3000 },

@@ -13,7 +13,7 @@ import type { LatencyModel } from '../../src/loop/latency.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { handPriced, trace } from '../helpers.js';
+import { handPriced, trace, figuresOf } from '../helpers.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { usdPerMillionToPico } from '../../src/money.js';
 
@@ -110,22 +110,7 @@ describe('fast path = readable path on long traces, brakes at the boundary', () 
           }
           const slow = runLoop(new ReplaySource(t), { ...options, brakes: config });
           const fast = replayFast(compileTrace(t), config, strategy, cache, flattenPrices(pricing), latency);
-          expect(fast).toEqual({
-            reason: slow.stop.reason,
-            steps: slow.steps,
-            calls: slow.calls,
-            backtracks: slow.backtracks,
-            failedCalls: slow.failedCalls,
-            toolCalls: slow.toolCalls,
-            inputTokens: slow.inputTokens,
-            cachedInputTokens: slow.cachedInputTokens,
-            cacheWriteTokens: slow.cacheWriteTokens,
-            outputTokens: slow.outputTokens,
-            reasoningTokens: slow.reasoningTokens,
-            costPico: slow.costPico,
-            overshootPico: slow.overshootPico,
-            elapsedMs: slow.elapsedMs,
-          });
+          expect(fast).toEqual(figuresOf(slow));
         },
       ),
       { numRuns: 400 },
