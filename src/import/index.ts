@@ -64,14 +64,15 @@ export function detectFormat(text: string, path: string): TraceFormat {
       // Not a one-line JSON document: fall through to whole-file JSON.
     }
   }
+  // A native record that is not a valid header line (truncated, or a run missing its header): let the
+  // native reader say what is wrong with it.
+  if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
   if (head.startsWith('{')) {
-    if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
     const whole = parseJsonDocument(text, path, 'JSON trace');
     if (looksLikeMiniSweAgent(whole)) return 'mini-swe-agent';
     if (looksLikeSweAgent(whole)) return 'swe-agent';
     if (looksLikeOtlp(whole)) return 'otlp';
   }
-  if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
   throw unknownFormat(path);
 }
 

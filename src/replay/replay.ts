@@ -21,6 +21,8 @@ export interface ReplayOptions {
   /** Re-price every run as if made on this model. */
   model?: string;
   keepSteps?: boolean;
+  /** The model's prices when the caller already resolved them (see resolveTracePricing). */
+  pricing?: ModelPricing;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
 }
@@ -87,7 +89,7 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
 }
 
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
-  const pricing = resolveTracePricing(trace, options);
+  const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
     brakes: options.brakes,

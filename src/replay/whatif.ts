@@ -9,7 +9,7 @@ import type { ContextStrategy } from '../context/strategy.js';
 import { usdToPico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
-import { replayTrace } from './replay.js';
+import { replayTrace, resolveTracePricing } from './replay.js';
 
 export interface WhatIfSetting {
   name: string;
@@ -72,10 +72,11 @@ export function whatIf(
     stopReasons: {},
   }));
   for (const trace of traces) {
-    const base = replayTrace(trace, { ...common, brakes: recordedBrakes(trace) });
+    const pricing = resolveTracePricing(trace, common);
+    const base = replayTrace(trace, { ...common, pricing, brakes: recordedBrakes(trace) });
     const baseCompleted = base.stopReason === 'completed';
     const cells = settings.map((setting, i) => {
-      const r = replayTrace(trace, { ...common, brakes: setting.brakes });
+      const r = replayTrace(trace, { ...common, pricing, brakes: setting.brakes });
       const braked = isBrakeStop(r.stopReason);
       const cell: WhatIfCell = {
         stopReason: r.stopReason,

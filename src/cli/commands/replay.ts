@@ -49,7 +49,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     };
     const pricing = resolveTracePricing(trace, options);
     pricings.set(pricing.model, pricing);
-    results.push(replayTrace(trace, options));
+    results.push(replayTrace(trace, { ...options, pricing }));
   }
   const reportArgs = {
     results,
