@@ -1,6 +1,6 @@
 import type { RunOutcome } from '../src/loop/types.js';
 import type { FastOutcome } from '../src/fast/replayFast.js';
-import type { ModelPricing, PriceTable, TokenPrices } from '../src/pricing/types.js';
+import type { CallUsage, ModelPricing, PriceTable, TokenPrices } from '../src/pricing/types.js';
 import { usdPerMillionToPico } from '../src/money.js';
 import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type Trace } from '../src/trace/types.js';
 import { UserError } from '../src/errors.js';
@@ -85,3 +85,6 @@ export function figuresOf(slow: RunOutcome): FastOutcome {
     elapsedMs: slow.elapsedMs,
   };
 }
+
+/** A call's usage with every part 0 but those given. */
+export const usage = (u: Partial<CallUsage>): CallUsage => ({ input: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0, reasoning: 0, ...u });

@@ -113,23 +113,35 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
   'context-window': 'contextWindow',
 };
 
+/**
+ * Reads `name=value,name=value` against the allowed names; anything else is one UserError naming the
+ * flag, the part and the names it takes.
+ */
+function keyValueSpec<F extends string>(spec: string, flag: string, names: Record<string, F>, what: string, valueWord: string): [F, string][] {
+  return spec
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [key, value, ...rest] = part.split('=');
+      const field = names[key!.trim()];
+      if (!field || value === undefined || rest.length > 0) {
+        throw new UserError({
+          file: '<command line>',
+          field: flag,
+          code: 'bad_value',
+          message: `'${part}' is not a ${what}`,
+          hint: `write name=${valueWord} pairs separated by commas, names from: ${Object.keys(names).join(', ')}`,
+        });
+      }
+      return [field, value.trim()];
+    });
+}
+
 /** A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`). */
 export function brakesFromSpec(spec: string): BrakeConfig {
   const flags: BrakeFlags = {};
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [key, value, ...rest] = part.split('=');
-    const field = BRAKE_KEYS[key!.trim()];
-    if (!field || value === undefined || rest.length > 0) {
-      throw new UserError({
-        file: '<command line>',
-        field: '--try',
-        code: 'bad_value',
-        message: `'${part}' is not a brake setting`,
-        hint: `write name=value pairs separated by commas, names from: ${Object.keys(BRAKE_KEYS).join(', ')}`,
-      });
-    }
-    flags[field] = value.trim();
-  }
+  for (const [field, value] of keyValueSpec(spec, '--try', BRAKE_KEYS, 'brake setting', 'value')) flags[field] = value;
   return brakesFromFlags(flags);
 }
 
@@ -154,19 +166,8 @@ const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
 /** `--latency-model call=800,output-token=15,input-token=0.02,tool=300` (milliseconds; unset parts are 0). */
 export function latencyFromSpec(spec: string): LatencyModel {
   const model: LatencyModel = { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 0 };
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [key, value, ...rest] = part.split('=');
-    const field = LATENCY_KEYS[key!.trim()];
-    if (!field || value === undefined || rest.length > 0) {
-      throw new UserError({
-        file: '<command line>',
-        field: '--latency-model',
-        code: 'bad_value',
-        message: `'${part}' is not a latency setting`,
-        hint: `write name=milliseconds pairs separated by commas, names from: ${Object.keys(LATENCY_KEYS).join(', ')}`,
-      });
-    }
-    model[field] = nonNegativeNumber('--latency-model', value.trim());
+  for (const [field, value] of keyValueSpec(spec, '--latency-model', LATENCY_KEYS, 'latency setting', 'milliseconds')) {
+    model[field] = nonNegativeNumber('--latency-model', value);
   }
   return model;
 }

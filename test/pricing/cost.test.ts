@@ -1,3 +1,4 @@
+import { usage } from '../helpers.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { calcPrice } from '@pydantic/genai-prices';
@@ -12,15 +13,6 @@ import {
   type ModelPricing,
 } from '../../src/pricing/index.js';
 
-const usage = (u: Partial<CallUsage>): CallUsage => ({
-  input: 0,
-  cached: 0,
-  cacheWrite: 0,
-  cacheWrite1h: 0,
-  output: 0,
-  reasoning: 0,
-  ...u,
-});
 
 const table = bundledPriceTable();
 

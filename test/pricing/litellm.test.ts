@@ -1,4 +1,4 @@
-import { userErrorOf } from '../helpers.js';
+import { userErrorOf, usage } from '../helpers.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,15 +19,6 @@ const EXCERPT = fixture('litellm-2024-excerpt.json');
 const MODERN = fixture('litellm-modern-fixture.json');
 const TIERS = fixture('litellm-tiers-synthetic.json');
 
-const usage = (u: Partial<CallUsage>): CallUsage => ({
-  input: 0,
-  cached: 0,
-  cacheWrite: 0,
-  cacheWrite1h: 0,
-  output: 0,
-  reasoning: 0,
-  ...u,
-});
 
 
 describe('LiteLLM price file', () => {
