@@ -75,6 +75,13 @@ describe('a 3-step run with a tool error', () => {
     expect(t!.calls[2]!.toolCalls).toBeUndefined();
   });
 
+  it('maps gen_ai.usage.reasoning.output_tokens as the reasoning part of the output', () => {
+    const text = doc(span('t', 'c1', 0, 100, 'chat o3', chat(100, 40, [int('gen_ai.usage.reasoning.output_tokens', 32)])));
+    const [call] = valid(importOtlpJson(text, 'r.json'))[0]!.calls;
+    expect(call).toMatchObject({ inputTokens: 100, outputTokens: 40, reasoningTokens: 32 });
+    expect(t!.calls[0]!.reasoningTokens).toBeUndefined();
+  });
+
   it('turns error.type / status ERROR into a tool error and counts recorded results', () => {
     expect(t!.calls[0]!.toolCalls).toEqual([
       {
@@ -204,6 +211,11 @@ describe('malformed OTLP gives UserErrors naming file, line and field', () => {
   it('cached tokens larger than input tokens (input must include the cache)', () => {
     const text = doc(span('t', 'c1', 0, 100, 'chat gpt-4o', chat(100, 1, [int('gen_ai.usage.cache_read.input_tokens', 900)])));
     expect(userErrorOf(() => importOtlpJson(text, 'c.json')).issues[0]).toMatchObject({ code: 'inconsistent_usage', field: "resourceSpans[0].scopeSpans[0].spans[0].attributes['gen_ai.usage.input_tokens']" });
+  });
+
+  it('reasoning tokens larger than output tokens (output must include reasoning)', () => {
+    const text = doc(span('t', 'c1', 0, 100, 'chat gpt-4o', chat(100, 5, [int('gen_ai.usage.reasoning.output_tokens', 6)])));
+    expect(userErrorOf(() => importOtlpJson(text, 'r.json')).issues[0]).toMatchObject({ code: 'inconsistent_usage', field: "resourceSpans[0].scopeSpans[0].spans[0].attributes['gen_ai.usage.output_tokens']" });
   });
 
   it('an execute_tool span without a tool name', () => {

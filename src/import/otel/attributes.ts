@@ -1,7 +1,11 @@
 /**
  * The span attributes the importer reads: their names (from @opentelemetry/semantic-conventions, plus the
- * ones 1.37 lacks) and typed reading of a span's attribute, failing at the attribute when it has the
- * wrong type.
+ * two pydantic-ai / Logfire use for tool payloads) and typed reading of a span's attribute, failing at the
+ * attribute when it has the wrong type.
+ *
+ * @opentelemetry/semantic-conventions 1.42+ marks the GenAI names deprecated: they "moved to the
+ * OpenTelemetry GenAI semantic conventions repository", which publishes no npm package yet. The names
+ * themselves are unchanged, so they are still taken from here rather than typed.
  */
 import { inputError } from '../common/issues.js';
 import { describeValue } from '../common/jsonValue.js';
@@ -16,22 +20,20 @@ export {
   ATTR_GEN_AI_RESPONSE_MODEL,
   ATTR_GEN_AI_SYSTEM,
   ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_COMPLETION_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   ATTR_GEN_AI_USAGE_PROMPT_TOKENS,
+  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
 } from '@opentelemetry/semantic-conventions/incubating';
 
-/*
- * GenAI attributes that @opentelemetry/semantic-conventions 1.37 does not define yet (they were added to
- * the GenAI semantic conventions later), plus the names pydantic-ai / Logfire use for tool payloads.
- */
-export const ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
-export const ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
-export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
-export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+/** Tool payload attributes of pydantic-ai / Logfire spans (not in the semantic conventions). */
 export const LOGFIRE_TOOL_ARGUMENTS = 'tool_arguments';
 export const LOGFIRE_TOOL_RESPONSE = 'tool_response';
 

@@ -19,6 +19,7 @@ import {
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   ATTR_GEN_AI_USAGE_PROMPT_TOKENS,
+  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   LOGFIRE_TOOL_ARGUMENTS,
   LOGFIRE_TOOL_RESPONSE,
@@ -98,12 +99,22 @@ function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): Ca
       `${ATTR_GEN_AI_USAGE_INPUT_TOKENS} must include cached tokens (semantic conventions)`,
     );
   }
+  const reasoning = countAttr(span, ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS);
+  if ((reasoning ?? 0) > output) {
+    throw inputError(
+      { file: path, line: span.line, field: attrField(span, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS) },
+      'inconsistent_usage',
+      `output tokens ${output} are fewer than reasoning ${reasoning}`,
+      `${ATTR_GEN_AI_USAGE_OUTPUT_TOKENS} must include reasoning tokens (semantic conventions)`,
+    );
+  }
   return {
     type: 'call',
     inputTokens: input,
     ...(cacheRead !== undefined ? { cachedInputTokens: cacheRead } : {}),
     ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
     outputTokens: output,
+    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
     latencyMs: latencyMs(span),
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
   };
