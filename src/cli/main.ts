@@ -41,7 +41,11 @@ function addBrakeOptions(command: Command): Command {
     .option('--max-tokens <n>', 'input + output token cap over the run')
     .option('--max-backtracks <n>', 'backtracks allowed')
     .option('--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)")
-    .option('--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS');
+    .addOption(latencyModelOption());
+}
+
+function latencyModelOption(): Option {
+  return new Option('--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS');
 }
 
 function formatOption(allowed: readonly string[]): Option {
@@ -140,7 +144,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .requiredOption('--try <setting>', "a brake setting, e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive' (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
     .addOption(formatOption(['table', 'csv', 'json']))
     .option('--model <model>', 're-price every run as if made on this model')
-    .option('--out <file>', 'write here (atomically) instead of stdout');
+    .option('--out <file>', 'write here (atomically) instead of stdout')
+    .addOption(latencyModelOption());
   addContextOptions(whatif).action((inputs: string[], opts: ContextFlags & { try: string[] } & Record<string, string | undefined>) => {
     exitCode = runWhatIf(
       {
@@ -151,6 +156,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         ...(opts.model === undefined ? {} : { model: opts.model }),
         ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
         ...(opts.out === undefined ? {} : { out: opts.out }),
+        ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
       },
       io,
     );

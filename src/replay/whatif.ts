@@ -9,6 +9,7 @@ import type { ContextStrategy } from '../context/strategy.js';
 import { usdToPico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
+import type { LatencyModel } from '../loop/latency.js';
 import { replayTrace, resolveTracePricing } from './replay.js';
 
 export interface WhatIfSetting {
@@ -57,9 +58,14 @@ export function recordedBrakes(trace: Trace): BrakeConfig {
 export function whatIf(
   traces: Iterable<Trace>,
   settings: readonly WhatIfSetting[],
-  options: { strategy: ContextStrategy; prices: PriceTable; model?: string },
+  options: { strategy: ContextStrategy; prices: PriceTable; model?: string; latency?: LatencyModel },
 ): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
-  const common = { strategy: options.strategy, prices: options.prices, ...(options.model === undefined ? {} : { model: options.model }) };
+  const common = {
+    strategy: options.strategy,
+    prices: options.prices,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+  };
   const runs: WhatIfRun[] = [];
   const totals: WhatIfTotal[] = settings.map((setting) => ({
     setting: setting.name,

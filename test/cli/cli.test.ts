@@ -94,6 +94,10 @@ describe('loopcost replay', () => {
     // 2000 + 250 × 10 ms per call, 500 ms per tool: 5 s a step, so 12 steps fill a minute.
     expect(modelled.stopReason).toBe('timeout');
     expect(modelled.steps).toBe(12);
+
+    const whatif = async (...extra: string[]) => JSON.parse((await cli('whatif', path, '--try', 'timeout=60', '--format', 'json', ...extra)).stdout).runs[0];
+    expect(await whatif()).toMatchObject({ stopReason: 'completed', falseStop: false });
+    expect(await whatif('--latency-model', 'call=2000,output-token=10,tool=500')).toMatchObject({ stopReason: 'timeout', steps: 12, falseStop: true });
   });
 
   it('reads .gz inputs directly', async () => {

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { ContextStrategy } from '../../context/strategy.js';
 import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
+import type { LatencyModel } from '../../loop/latency.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { picoToUsd } from '../../money.js';
 import { loadPriceTable } from '../../pricing/index.js';
@@ -16,6 +17,7 @@ export interface WhatIfCommand {
   strategy: ContextStrategy;
   model?: string;
   pricesFile?: string;
+  latency?: LatencyModel;
   format: 'table' | 'csv' | 'json';
   out?: string;
 }
@@ -27,6 +29,7 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
     strategy: command.strategy,
     prices,
     ...(command.model === undefined ? {} : { model: command.model }),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
   });
   const perRun = result.runs.flatMap((run) =>
     run.settings.map((cell, i) => ({
