@@ -7,7 +7,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 import { readTextInput } from '../io/readInput.js';
-import { looksLikeNativeTrace, parseNativeTraces } from '../trace/parseNative.js';
+import { peekText, readLines } from '../io/readLines.js';
+import { looksLikeNativeTrace, parseNativeTraces, streamNativeTraces } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
 import { parseJsonDocument } from './common/jsonDocument.js';
 import { importCassette, looksLikeCassette } from './http/cassette.js';
@@ -46,12 +47,12 @@ function unknownFormat(path: string): UserError {
   });
 }
 
-export function detectFormat(text: string, path: string): TraceFormat {
-  const head = firstLine(text);
-  if (head === '') {
-    throw new UserError({ file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
-  }
-  if (looksLikeCassette(text)) return 'cassette';
+/**
+ * The format a first line tells on its own; undefined when only the whole document can tell. A line that
+ * is a native record but not a valid header (truncated, or a run missing its header) is native: the
+ * native reader says what is wrong with it.
+ */
+function formatOfFirstLine(head: string): TraceFormat | undefined {
   if (looksLikeNativeTrace(head)) return 'native';
   if (head.startsWith('{') && head.trimEnd().endsWith('}')) {
     try {
@@ -61,12 +62,21 @@ export function detectFormat(text: string, path: string): TraceFormat {
       if (looksLikeMiniSweAgent(obj)) return 'mini-swe-agent';
       if (looksLikeSweAgent(obj)) return 'swe-agent';
     } catch {
-      // Not a one-line JSON document: fall through to whole-file JSON.
+      // Not a one-line JSON document: the whole file may be one.
     }
   }
-  // A native record that is not a valid header line (truncated, or a run missing its header): let the
-  // native reader say what is wrong with it.
   if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
+  return undefined;
+}
+
+export function detectFormat(text: string, path: string): TraceFormat {
+  const head = firstLine(text);
+  if (head === '') {
+    throw new UserError({ file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
+  }
+  if (looksLikeCassette(text)) return 'cassette';
+  const byFirstLine = formatOfFirstLine(head);
+  if (byFirstLine !== undefined) return byFirstLine;
   if (head.startsWith('{')) {
     const whole = parseJsonDocument(text, path, 'JSON trace');
     if (looksLikeMiniSweAgent(whole)) return 'mini-swe-agent';
@@ -96,10 +106,32 @@ export function importText(text: string, path: string, format = detectFormat(tex
 
 /** Reads one file (gzip or plain) of any supported format. */
 export function loadTraceFile(path: string): Trace[] {
-  return importText(readTextInput(path), path);
+  return [...streamTraceFile(path)];
 }
 
-/** Reads many files, one at a time, so memory holds one file's text at once. */
+/**
+ * The runs of one file as they are read. Native JSONL is read line by line (constant memory however
+ * large the file); the other formats are one document each (a trajectory, a cassette) or, for exchanges
+ * JSONL, runs rebuilt from the whole file, and are read whole.
+ */
+export function* streamTraceFile(path: string): Generator<Trace> {
+  if (startsAsNative(path)) {
+    yield* streamNativeTraces(readLines(path), path);
+  } else {
+    yield* importText(readTextInput(path), path);
+  }
+}
+
+/** The file's first line, read alone, is native (a whole first line is needed: a partial one is not judged). */
+function startsAsNative(path: string): boolean {
+  const head = peekText(path);
+  if (head === undefined || looksLikeCassette(head)) return false;
+  const start = head.replace(/^\uFEFF/, '').trimStart();
+  const end = start.indexOf('\n');
+  return end >= 0 && formatOfFirstLine(start.slice(0, end)) === 'native';
+}
+
+/** Reads many files, one at a time, each as it streams (see `streamTraceFile`). */
 export function* loadTraceFiles(paths: readonly string[]): Generator<Trace> {
-  for (const path of paths) yield* loadTraceFile(path);
+  for (const path of paths) yield* streamTraceFile(path);
 }

@@ -33,18 +33,42 @@ function zodIssues(error: z.ZodError, file: string, line: number): InputIssue[] 
   });
 }
 
+/** One line of a native file, 1-based. */
+export interface NativeLine {
+  line: number;
+  text: string;
+}
+
+function* linesOfText(content: string): Generator<NativeLine> {
+  const lines = content.split('\n');
+  for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
+}
+
+/** Reads a whole native file held as text. */
 export function parseNativeTraces(content: string, file: string): Trace[] {
+  return [...streamNativeTraces(linesOfText(content), file)];
+}
+
+/**
+ * Reads native runs line by line, yielding each run once its `end` line is read, so a file of any size
+ * is read at the memory of one run. After the first problem no more runs are yielded; the rest of the
+ * file is still read for further problems (up to MAX_REPORTED_ISSUES) and all of them are thrown together
+ * at the end, so a caller that writes its output only after the last run writes nothing. A file with
+ * several runs names them `file#1`, `file#2`, ...; a file with one run, `file` (hence one run held back
+ * until the next starts or the file ends).
+ */
+export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): Generator<Trace> {
   const issues: InputIssue[] = [];
-  const traces: Trace[] = [];
   let header: TraceHeader | null = null;
   let headerLine = 0;
   let calls: CallRecord[] = [];
-  const lines = content.split('\n');
+  let runs = 0;
+  let firstRun: Trace | undefined;
 
-  for (let i = 0; i < lines.length && issues.length < MAX_REPORTED_ISSUES; i++) {
-    const text = lines[i]!.trim();
+  for (const { line, text: rawText } of lines) {
+    if (issues.length >= MAX_REPORTED_ISSUES) break;
+    const text = rawText.trim();
     if (text === '') continue;
-    const line = i + 1;
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -77,19 +101,32 @@ export function parseNativeTraces(content: string, file: string): Trace[] {
     } else if (record.type === 'call') {
       calls.push(record);
     } else {
-      traces.push({ source: file, header, calls, end: record as TraceEnd });
+      const trace: Trace = { source: file, header, calls, end: record as TraceEnd };
       header = null;
+      calls = [];
+      runs += 1;
+      if (issues.length > 0) continue;
+      if (runs === 1) {
+        firstRun = trace;
+        continue;
+      }
+      if (firstRun) {
+        firstRun.source = `${file}#1`;
+        yield firstRun;
+        firstRun = undefined;
+      }
+      trace.source = `${file}#${runs}`;
+      yield trace;
     }
   }
   if (header && issues.length === 0) {
     issues.push({ file, line: headerLine, code: 'truncated', message: `run started on line ${headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
   }
-  if (traces.length === 0 && issues.length === 0) {
+  if (runs === 0 && issues.length === 0) {
     issues.push({ file, code: 'empty', message: 'holds no trace', hint: 'a trace is a header line, call lines and an end line' });
   }
   if (issues.length > 0) throw new UserError(issues);
-  if (traces.length > 1) traces.forEach((trace, i) => (trace.source = `${file}#${i + 1}`));
-  return traces;
+  if (firstRun) yield firstRun;
 }
 
 export function looksLikeNativeTrace(firstLine: string): boolean {

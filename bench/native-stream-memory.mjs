@@ -1,0 +1,48 @@
+// Replays native JSONL files of ~14 MB and ~140 MB (1,000 calls a run, synthetic) under a 64 MB heap
+// cap and compares peak memory: a native file is read line by line, one run at a time, so the peak does
+// not grow with the file. `--big` adds a ~700 MB file, past the ~512 MB that one JavaScript string holds
+// (a whole-file read could not even start). Not a test: run with `npm run bench`.
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const CALLS_PER_RUN = 1000;
+
+function writeNative(path, runs) {
+  const fd = openSync(path, 'w');
+  for (let r = 0; r < runs; r++) {
+    let text = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":1200,"goalTokens":300}\n';
+    for (let c = 0; c < CALLS_PER_RUN; c++) {
+      text += `{"type":"call","outputTokens":${50 + (c % 7)},"latencyMs":1500,"toolCalls":[{"name":"bash","arguments":{"command":"cat file${c % 97}.py"},"resultTokens":${200 + (c % 13)}}]}\n`;
+    }
+    writeSync(fd, text + '{"type":"end","outcome":"completed"}\n');
+  }
+  closeSync(fd);
+}
+
+function run(runs) {
+  const dir = mkdtempSync(join(tmpdir(), 'loopcost-native-'));
+  const input = join(dir, 'runs.jsonl');
+  writeNative(input, runs);
+  const out = join(dir, 'report.json');
+  const script = `
+    import { main } from ${JSON.stringify(new URL('../dist/cli/main.js', import.meta.url).href)};
+    const code = await main(['replay', ${JSON.stringify(input)}, '--preset', 'none', '--format', 'json', '--out', ${JSON.stringify(out)}], { stdout() {}, stderr() {}, cwd: process.cwd() });
+    process.stdout.write(JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS }));`;
+  const t0 = process.hrtime.bigint();
+  const result = JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=64', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const inputMb = statSync(input).size / 1e6;
+  rmSync(dir, { recursive: true, force: true });
+  return { ...result, seconds, inputMb, calls: runs * CALLS_PER_RUN };
+}
+
+const sizes = process.argv.includes('--big') ? [100, 1000, 5000] : [100, 1000];
+for (const runs of sizes) {
+  const r = run(runs);
+  console.log(
+    `${r.inputMb.toFixed(0).padStart(5)} MB native (${runs} runs, ${r.calls} calls) replayed in ${r.seconds.toFixed(1)} s ` +
+      `(${(r.calls / r.seconds / 1e3).toFixed(0)} k calls/s), peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB (exit ${r.code})`,
+  );
+}
