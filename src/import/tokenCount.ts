@@ -15,8 +15,25 @@
  *   tokenizer is available here). Callers that know a recorded total should scale to it (see `sweAgent.ts`).
  */
 import anthropicTokenizer from '@anthropic-ai/tokenizer';
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+
+type GptEncoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
+
+/*
+ * gpt-tokenizer builds its BPE tables when its module loads (~180 ms for both encodings): load each one
+ * on first use (its CommonJS build, through require) so commands that count no tokens start fast.
+ */
+const requireModule = createRequire(import.meta.url);
+let cl100k: GptEncoding | undefined;
+let o200k: GptEncoding | undefined;
+function countCl100k(text: string, options: typeof PLAIN_TEXT): number {
+  cl100k ??= requireModule('gpt-tokenizer/encoding/cl100k_base') as GptEncoding;
+  return cl100k.countTokens(text, options);
+}
+function countO200k(text: string, options: typeof PLAIN_TEXT): number {
+  o200k ??= requireModule('gpt-tokenizer/encoding/o200k_base') as GptEncoding;
+  return o200k.countTokens(text, options);
+}
 
 export type EncodingName = 'o200k_base' | 'cl100k_base' | 'claude';
 
