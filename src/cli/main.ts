@@ -6,7 +6,19 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { UserError } from '../errors.js';
-import { brakesForRun, brakesFromFlags, latencyFromSpec, nonNegativeInt, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from './parseFlags.js';
+import {
+  brakesForRun,
+  brakesFromFlags,
+  latencyFromSpec,
+  nonNegativeInt,
+  positiveInt,
+  priceOptionsFromFlags,
+  RECORDED_PRESET,
+  strategyFromFlags,
+  type BrakeFlags,
+  type ContextFlags,
+  type PriceFlags,
+} from './parseFlags.js';
 import { recordedBrakes } from '../replay/whatif.js';
 import type { Trace } from '../trace/types.js';
 import { runCurve } from './commands/curve.js';
@@ -23,8 +35,13 @@ function addContextOptions(command: Command): Command {
   return command
     .option('--context <strategy>', "context strategy: 'full' or 'window:K'", 'full')
     .option('--tool-result-cap <tokens>', 'truncate each tool result to this many tokens')
-    .option('--cache <mode>', 'prompt caching: on | off (default: as recorded for recorded traces, off for synthetic)')
-    .option('--prices <file>', "LiteLLM model_prices_and_context_window.json to use instead of the bundled table");
+    .option('--cache <mode>', 'prompt caching: on | off (default: as recorded for recorded traces, off for synthetic)');
+}
+
+function addPriceOptions(command: Command): Command {
+  return command
+    .option('--prices <file>', 'LiteLLM model_prices_and_context_window.json to use instead of the bundled table')
+    .option('--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day (default: the latest), e.g. for runs made before a price change");
 }
 
 function addBrakeOptions(command: Command): Command {
@@ -76,7 +93,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--out <file>', 'write the report here (atomically) instead of stdout')
     .option('--report-dir <dir>', 'write json, csv, table, chart and per-step csv reports into this directory')
     .option('--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call");
-  addBrakeOptions(addContextOptions(replay)).action((inputs: string[], opts: BrakeFlags & ContextFlags & Record<string, string | undefined>) => {
+  addBrakeOptions(addPriceOptions(addContextOptions(replay))).action((inputs: string[], opts: BrakeFlags & ContextFlags & PriceFlags & Record<string, string | undefined>) => {
     const brakes = brakesFromFlags(opts);
     exitCode = runReplay(
       {
@@ -86,7 +103,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         strategy: strategyFromFlags(opts),
         format: opts.format as ReportFormat,
         ...(opts.model === undefined ? {} : { model: opts.model }),
-        ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+        priceOptions: priceOptionsFromFlags(opts),
         ...(opts.out === undefined ? {} : { out: opts.out }),
         ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
         perStep: opts.perStep === (true as unknown),
@@ -107,7 +124,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .requiredOption('--steps <n>', 'number of steps')
     .addOption(formatOption(['table', 'csv', 'json']))
     .option('--out <file>', 'write here (atomically) instead of stdout');
-  addContextOptions(curve).action((opts: ContextFlags & Record<string, string>) => {
+  addPriceOptions(addContextOptions(curve)).action((opts: ContextFlags & PriceFlags & Record<string, string>) => {
     exitCode = runCurve(
       {
         spec: {
@@ -120,22 +137,21 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         },
         strategy: strategyFromFlags(opts),
         format: opts.format as 'table' | 'csv' | 'json',
-        ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+        priceOptions: priceOptionsFromFlags(opts),
         ...(opts.out === undefined ? {} : { out: opts.out }),
       },
       io,
     );
   });
 
-  program
+  const pricesCommand = program
     .command('prices')
     .description('what a model costs and where the price came from (no model: list models)')
     .argument('[model]')
-    .option('--prices <file>', 'LiteLLM price file instead of the bundled table')
-    .option('--json', 'JSON output')
-    .action((model: string | undefined, opts: { prices?: string; json?: boolean }) => {
-      exitCode = runPrices(model, { ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }), json: opts.json === true }, io);
-    });
+    .option('--json', 'JSON output');
+  addPriceOptions(pricesCommand).action((model: string | undefined, opts: PriceFlags & { json?: boolean }) => {
+    exitCode = runPrices(model, { priceOptions: priceOptionsFromFlags(opts), json: opts.json === true }, io);
+  });
 
   const whatif = program
     .command('whatif')
@@ -146,7 +162,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--model <model>', 're-price every run as if made on this model')
     .option('--out <file>', 'write here (atomically) instead of stdout')
     .addOption(latencyModelOption());
-  addContextOptions(whatif).action((inputs: string[], opts: ContextFlags & { try: string[] } & Record<string, string | undefined>) => {
+  addPriceOptions(addContextOptions(whatif)).action((inputs: string[], opts: ContextFlags & PriceFlags & { try: string[] } & Record<string, string | undefined>) => {
     exitCode = runWhatIf(
       {
         inputs,
@@ -154,7 +170,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         strategy: strategyFromFlags(opts),
         format: opts.format as 'table' | 'csv' | 'json',
         ...(opts.model === undefined ? {} : { model: opts.model }),
-        ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
+        priceOptions: priceOptionsFromFlags(opts),
         ...(opts.out === undefined ? {} : { out: opts.out }),
         ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
       },
@@ -162,30 +178,29 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     );
   });
 
-  program
+  const compareCommand = program
     .command('compare')
     .description('replay runs as recorded and compare computed cost and tokens with what the source recorded')
     .argument('<inputs...>', 'trace files, directories or globs')
-    .option('--prices <file>', 'LiteLLM price file instead of the bundled table')
     .option('--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6')
     .addOption(formatOption(['table', 'csv', 'json']))
-    .option('--out <file>', 'write here (atomically) instead of stdout')
-    .action((inputs: string[], opts: { prices?: string; tolerance: string; format: string; out?: string }) => {
-      const tolerance = Number(opts.tolerance);
-      if (!Number.isFinite(tolerance) || tolerance < 0) {
-        throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${opts.tolerance}' is not a number, 0 or more` });
-      }
-      exitCode = runCompare(
-        {
-          inputs,
-          tolerance,
-          format: opts.format as 'table' | 'csv' | 'json',
-          ...(opts.prices === undefined ? {} : { pricesFile: opts.prices }),
-          ...(opts.out === undefined ? {} : { out: opts.out }),
-        },
-        io,
-      );
-    });
+    .option('--out <file>', 'write here (atomically) instead of stdout');
+  addPriceOptions(compareCommand).action((inputs: string[], opts: PriceFlags & { tolerance: string; format: string; out?: string }) => {
+    const tolerance = Number(opts.tolerance);
+    if (!Number.isFinite(tolerance) || tolerance < 0) {
+      throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${opts.tolerance}' is not a number, 0 or more` });
+    }
+    exitCode = runCompare(
+      {
+        inputs,
+        tolerance,
+        format: opts.format as 'table' | 'csv' | 'json',
+        priceOptions: priceOptionsFromFlags(opts),
+        ...(opts.out === undefined ? {} : { out: opts.out }),
+      },
+      io,
+    );
+  });
 
   program
     .command('import')

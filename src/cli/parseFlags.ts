@@ -8,6 +8,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
+import type { LoadPriceTableOptions } from '../pricing/index.js';
 
 function flagError(flag: string, value: string, expected: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
@@ -170,4 +171,24 @@ export function latencyFromSpec(spec: string): LatencyModel {
     model[field] = nonNegativeNumber('--latency-model', value);
   }
   return model;
+}
+
+export interface PriceFlags {
+  prices?: string;
+  pricesAsOf?: string;
+}
+
+/** A calendar day `YYYY-MM-DD` (UTC midnight); 2026-02-30 and other impossible days are refused. */
+export function calendarDay(flag: string, value: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+  if (!date || date.toISOString().slice(0, 10) !== value.trim()) throw flagError(flag, value, 'a day written YYYY-MM-DD (e.g. 2025-05-01)');
+  return date;
+}
+
+export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions {
+  return {
+    ...(flags.prices === undefined ? {} : { pricesFile: flags.prices }),
+    ...(flags.pricesAsOf === undefined ? {} : { asOf: calendarDay('--prices-as-of', flags.pricesAsOf) }),
+  };
 }

@@ -155,8 +155,9 @@ export class GenaiPriceTable implements PriceTable {
   private names: string[] | undefined;
 
   constructor(options: GenaiPriceTableOptions = {}) {
-    this.source = genaiPricesSource();
     this.asOf = options.asOf;
+    this.source =
+      options.asOf === undefined ? genaiPricesSource() : Object.freeze({ ...genaiPricesSource(), asOf: options.asOf.toISOString().slice(0, 10) });
   }
 
   /**

@@ -1,4 +1,5 @@
-import { bundledPriceTable } from './genaiPrices.js';
+import { UserError } from '../errors.js';
+import { bundledPriceTable, GenaiPriceTable } from './genaiPrices.js';
 import { loadLiteLlmTable } from './litellm.js';
 import type { PriceTable } from './types.js';
 
@@ -25,9 +26,17 @@ export {
 export { LiteLlmPriceTable, loadLiteLlmTable, parseLiteLlmTable } from './litellm.js';
 export { editDistance, suggestNames, unknownModelError, type UnknownModelContext } from './suggest.js';
 
+export { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from './source.js';
+
 export interface LoadPriceTableOptions {
   /** A LiteLLM-format price file (`--prices FILE`). When given, it is the only table used. */
   pricesFile?: string;
+  /**
+   * Read the bundled data's dated prices as of this UTC day (`--prices-as-of`), e.g. to price runs
+   * recorded before a price change. Default: the latest dated price. Not with `pricesFile` (LiteLLM
+   * files carry no dates).
+   */
+  asOf?: Date;
 }
 
 /**
@@ -35,5 +44,17 @@ export interface LoadPriceTableOptions {
  * data, so a run is priced by exactly one table); without it, the data bundled in @pydantic/genai-prices.
  */
 export function loadPriceTable(opts: LoadPriceTableOptions = {}): PriceTable {
-  return opts.pricesFile !== undefined ? loadLiteLlmTable(opts.pricesFile) : bundledPriceTable();
+  if (opts.pricesFile !== undefined) {
+    if (opts.asOf !== undefined) {
+      throw new UserError({
+        file: '<command line>',
+        field: '--prices-as-of',
+        code: 'conflicting_flags',
+        message: 'applies to the bundled price data only: a LiteLLM price file (--prices) has no dated prices',
+        hint: 'drop one of --prices and --prices-as-of',
+      });
+    }
+    return loadLiteLlmTable(opts.pricesFile);
+  }
+  return opts.asOf === undefined ? bundledPriceTable() : new GenaiPriceTable({ asOf: opts.asOf });
 }

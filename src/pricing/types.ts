@@ -42,6 +42,8 @@ export interface PriceSource {
   version: string;
   /** sha256 of the price data (first 16 hex digits). */
   hash: string;
+  /** The date (YYYY-MM-DD) at which dated prices were read (`--prices-as-of`); absent: the latest. */
+  asOf?: string;
 }
 
 /** Token usage of one call as the pricer sees it. cached/cacheWrite are parts of input, reasoning of output. */

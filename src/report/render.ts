@@ -6,6 +6,7 @@ import type { RunResult } from '../replay/replay.js';
 import { picoToUsd } from '../money.js';
 import type { ReplayReport } from './replayReport.js';
 import type { RunRecord } from './records.js';
+import { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 
 export type ReportFormat = 'table' | 'csv' | 'json' | 'chart';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'csv', 'json', 'chart'];
@@ -28,17 +29,17 @@ const STEP_COLUMNS = [
 
 /** One row per model call of every run (the report must have been built with perStep). */
 export function renderStepsCsv(report: ReplayReport): string {
-  const { name, version, hash } = report.prices.source;
-  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step, priceSource: name, priceVersion: version, priceHash: hash })));
-  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...STEP_COLUMNS, 'priceSource', 'priceVersion', 'priceHash'] });
+  const priceColumns = priceSourceColumns(report.prices.source);
+  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step, ...priceColumns })));
+  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...STEP_COLUMNS, ...PRICE_SOURCE_COLUMNS] });
 }
 
 /** One row per run (or per call, with perStep); the price source is repeated on every row so a CSV stands alone. */
 export function renderCsv(report: ReplayReport): string {
   if (report.runs.some((run) => run.perStep !== undefined)) return renderStepsCsv(report);
-  const { name, version, hash } = report.prices.source;
-  const rows = report.runs.map((run) => ({ ...run, priceSource: name, priceVersion: version, priceHash: hash }));
-  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...(CSV_COLUMNS as string[]), 'priceSource', 'priceVersion', 'priceHash'] });
+  const priceColumns = priceSourceColumns(report.prices.source);
+  const rows = report.runs.map((run) => ({ ...run, ...priceColumns }));
+  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...(CSV_COLUMNS as string[]), ...PRICE_SOURCE_COLUMNS] });
 }
 
 function usd(value: number | null | undefined, digits = 4): string {
@@ -86,11 +87,10 @@ export function renderTable(report: ReplayReport): string {
     { 'stop reasons': [reasons || '-'] },
   );
   if (s.recordedCostUsd !== undefined) summary.push({ 'recorded cost': [usd(s.recordedCostUsd)] });
-  const src = report.prices.source;
   const deltaNote = report.runs.some((run) => run.inputTokenDelta !== undefined)
     ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
     : '';
-  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}prices: ${src.name} ${src.version} (sha256 ${src.hash})\n`;
+  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}prices: ${describePriceSource(report.prices.source)}\n`;
 }
 
 /** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */
@@ -114,8 +114,7 @@ export function renderChart(results: readonly RunResult[], report: ReplayReport)
         '\n',
     );
   }
-  const src = report.prices.source;
-  parts.push(`prices: ${src.name} ${src.version} (sha256 ${src.hash})\n`);
+  parts.push(`prices: ${describePriceSource(report.prices.source)}\n`);
   return parts.join('\n');
 }
 

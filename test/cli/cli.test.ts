@@ -151,6 +151,8 @@ describe('bad input: exit 2, one message naming the place, no output file', () =
     ['bad latency model', ['replay', 'scenarios', '--latency-model', 'call=fast'], /--latency-model.*'fast' is not a number/],
     ['unknown latency part', ['replay', 'scenarios', '--latency-model', 'network=5'], /--latency-model.*'network=5' is not a latency setting/],
     ['missing curve flag', ['curve', '--model', 'gpt-4o-mini'], /required option/],
+    ['impossible --prices-as-of day', ['replay', 'scenarios', '--prices-as-of', '2025-02-30'], /--prices-as-of.*'2025-02-30' is not a day written YYYY-MM-DD/],
+    ['--prices-as-of with a LiteLLM file', ['whatif', 'scenarios', '--try', 'max-steps=3', '--prices', 'test/fixtures/prices/litellm-2024-excerpt.json', '--prices-as-of', '2025-05-01'], /--prices-as-of.*no dated prices/],
   ];
   for (const [name, argv, message] of usage) {
     it(name, async () => {
@@ -184,6 +186,26 @@ describe('loopcost prices', () => {
     expect(described.inputPerMTokUsd).toBe(2.5);
     expect(described.cachedInputPerMTokUsd).toBe(1.25);
     expect(described.source.name).toBe('@pydantic/genai-prices');
+  });
+
+  it('--prices-as-of reads dated prices at that day, and every report says so', async () => {
+    // genai-prices: o3 cost $10/M input until its 2025-06-10 price cut to $2/M.
+    const latest = JSON.parse((await cli('prices', 'o3', '--json')).stdout);
+    const before = JSON.parse((await cli('prices', 'o3', '--json', '--prices-as-of', '2025-06-09')).stdout);
+    const onTheDay = JSON.parse((await cli('prices', 'o3', '--json', '--prices-as-of', '2025-06-10')).stdout);
+    expect([latest.inputPerMTokUsd, before.inputPerMTokUsd, onTheDay.inputPerMTokUsd]).toEqual([2, 10, 2]);
+    expect(before.source.asOf).toBe('2025-06-09');
+    expect(latest.source.asOf).toBeUndefined();
+
+    const replay = (...extra: string[]) => cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--model', 'o3', ...extra);
+    const csvLatest = (await replay('--format', 'csv')).stdout.split('\n');
+    const csvBefore = (await replay('--format', 'csv', '--prices-as-of', '2025-06-09')).stdout.split('\n');
+    expect(csvBefore[0]).toMatch(/,priceSource,priceVersion,priceHash,priceAsOf$/);
+    expect(csvBefore[1]).toMatch(/,2025-06-09$/);
+    expect(csvLatest[1]).toMatch(/,$/);
+    const costOf = async (...extra: string[]) => JSON.parse((await replay('--format', 'json', ...extra)).stdout).runs[0].costUsd;
+    expect(await costOf('--prices-as-of', '2025-06-09')).toBeGreaterThan(await costOf());
+    expect((await replay('--prices-as-of', '2025-06-09')).stdout).toMatch(/prices: @pydantic\/genai-prices .*, dated prices as of 2025-06-09\n$/);
   });
 
   it('loads a LiteLLM file', async () => {

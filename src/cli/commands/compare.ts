@@ -4,15 +4,15 @@ import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { picoToUsd } from '../../money.js';
-import { loadPriceTable } from '../../pricing/index.js';
+import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareWithRecorded } from '../../replay/compare.js';
 import type { CliIO } from '../io.js';
 
 export function runCompare(
-  command: { inputs: string[]; pricesFile?: string; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string },
+  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string },
   io: CliIO,
 ): number {
-  const prices = loadPriceTable(command.pricesFile === undefined ? {} : { pricesFile: command.pricesFile });
+  const prices = loadPriceTable(command.priceOptions);
   const rows = compareWithRecorded(loadTraceFiles(collectInputs(command.inputs)), prices, command.tolerance).map((row) => ({
     source: row.source,
     model: row.model,
@@ -34,8 +34,7 @@ export function runCompare(
   if (command.format === 'json') {
     text = JSON.stringify({ prices: prices.source, tolerance: command.tolerance, runs: rows, summary: { runs: rows.length, disagreements } }, null, 2) + '\n';
   } else if (command.format === 'csv') {
-    const { name, version, hash } = prices.source;
-    text = stringify(rows.map((row) => ({ ...row, priceSource: name, priceVersion: version, priceHash: hash })), { header: true });
+    text = stringify(rows.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
   } else {
     const table = new Table({ head: ['source', 'model', 'calls', 'cost', 'recorded', 'rel. error', 'input tok', 'recorded', 'Δ growth model', ''], style: { head: [], border: [] } });
     for (const row of rows) {
@@ -52,7 +51,7 @@ export function runCompare(
         row.agrees ? 'ok' : `DISAGREES: ${row.problems}`,
       ]);
     }
-    text = `${table.toString()}\n${rows.length} runs, ${disagreements} disagree with what was recorded (cost tolerance ${command.tolerance} relative)\nprices: ${prices.source.name} ${prices.source.version} (sha256 ${prices.source.hash})\n`;
+    text = `${table.toString()}\n${rows.length} runs, ${disagreements} disagree with what was recorded (cost tolerance ${command.tolerance} relative)\nprices: ${describePriceSource(prices.source)}\n`;
   }
   if (command.out !== undefined) writeFileAtomic(command.out, text);
   else io.stdout(text);

@@ -1,11 +1,11 @@
 import Table from 'cli-table3';
 import { describePricing } from '../../pricing/cost.js';
-import { loadPriceTable } from '../../pricing/index.js';
+import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { CliIO } from '../io.js';
 
-export function runPrices(model: string | undefined, options: { pricesFile?: string; json?: boolean }, io: CliIO): number {
-  const prices = loadPriceTable(options.pricesFile === undefined ? {} : { pricesFile: options.pricesFile });
-  const source = `${prices.source.name} ${prices.source.version} (sha256 ${prices.source.hash})`;
+export function runPrices(model: string | undefined, options: { priceOptions: LoadPriceTableOptions; json?: boolean }, io: CliIO): number {
+  const prices = loadPriceTable(options.priceOptions);
+  const source = describePriceSource(prices.source);
   if (model === undefined) {
     const names = prices.modelNames();
     if (options.json) io.stdout(JSON.stringify({ source: prices.source, models: names }, null, 2) + '\n');

@@ -5,7 +5,7 @@ import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import type { ModelPricing } from '../../pricing/types.js';
-import { loadPriceTable } from '../../pricing/index.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { buildReplayReport } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable, type ReportFormat } from '../../report/render.js';
@@ -21,7 +21,7 @@ export interface ReplayCommand {
   brakesFor?: (trace: Trace) => BrakeConfig;
   strategy: ContextStrategy;
   model?: string;
-  pricesFile?: string;
+  priceOptions: LoadPriceTableOptions;
   format: ReportFormat;
   out?: string;
   reportDir?: string;
@@ -32,7 +32,7 @@ export interface ReplayCommand {
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export function runReplay(command: ReplayCommand, io: CliIO): number {
-  const prices = loadPriceTable(command.pricesFile === undefined ? {} : { pricesFile: command.pricesFile });
+  const prices = loadPriceTable(command.priceOptions);
   const files = collectInputs(command.inputs);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const results: RunResult[] = [];

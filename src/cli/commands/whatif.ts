@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../io/atomicWrite.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { picoToUsd } from '../../money.js';
-import { loadPriceTable } from '../../pricing/index.js';
+import { describePriceSource, loadPriceTable, priceSourceColumns, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
 import { brakesFromSpec } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
@@ -16,7 +16,7 @@ export interface WhatIfCommand {
   tries: string[];
   strategy: ContextStrategy;
   model?: string;
-  pricesFile?: string;
+  priceOptions: LoadPriceTableOptions;
   latency?: LatencyModel;
   format: 'table' | 'csv' | 'json';
   out?: string;
@@ -24,7 +24,7 @@ export interface WhatIfCommand {
 
 export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
-  const prices = loadPriceTable(command.pricesFile === undefined ? {} : { pricesFile: command.pricesFile });
+  const prices = loadPriceTable(command.priceOptions);
   const result = whatIf(loadTraceFiles(collectInputs(command.inputs)), settings, {
     strategy: command.strategy,
     prices,
@@ -61,8 +61,7 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   if (command.format === 'json') {
     text = JSON.stringify({ prices: prices.source, baseline: { runs: result.runs.length, completed: baselineCompleted, costUsd: picoToUsd(baselineCost) }, totals, runs: perRun }, null, 2) + '\n';
   } else if (command.format === 'csv') {
-    const { name, version, hash } = prices.source;
-    text = stringify(perRun.map((row) => ({ ...row, priceSource: name, priceVersion: version, priceHash: hash })), { header: true });
+    text = stringify(perRun.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
   } else {
     const runs = new Table({ head: ['source', 'setting', 'baseline', 'what-if', 'steps', 'cost', 'false stop'], style: { head: [], border: [] } });
     for (const row of perRun) {
@@ -73,7 +72,7 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
     for (const t of totals) {
       summary.push([t.setting, `${t.completed}/${t.runs}`, t.falseStops, t.caughtRuns, `$${t.costUsd.toFixed(4)}`, `$${t.savedUsd.toFixed(4)}`, Object.entries(t.stopReasons).map(([r, n]) => `${r} ${n}`).join(', ')]);
     }
-    text = `${runs.toString()}\n${summary.toString()}\nfalse stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.\nprices: ${prices.source.name} ${prices.source.version} (sha256 ${prices.source.hash})\n`;
+    text = `${runs.toString()}\n${summary.toString()}\nfalse stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.\nprices: ${describePriceSource(prices.source)}\n`;
   }
   if (command.out !== undefined) writeFileAtomic(command.out, text);
   else io.stdout(text);
