@@ -1,8 +1,9 @@
 /**
  * The fast replay path: the same loop, brakes, context strategy and meter as src/loop/run.ts, over a
  * CompiledTrace's typed arrays, with no allocation per step and no strings. It returns the same figures
- * as the readable path, to the last digit (test/core/fastPath.test.ts proves it on random traces,
- * brakes, strategies, cache modes, prices and latency models); stop details are left to that path.
+ * as the readable path, to the last digit (test/core/fastPath*.test.ts prove it on random traces,
+ * brakes, strategies, cache modes, prices and latency models, and with every limit exactly on a
+ * boundary of the run); stop details are left to that path. Design note: docs/fast-path.md.
  *
  * How it is fast (measure with `npm run build && node bench/replay-fast.mjs`):
  *
