@@ -10,7 +10,9 @@ import { usdToPico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { replayTrace, resolveTracePricing } from './replay.js';
+import { compileTrace } from '../fast/compile.js';
+import { flattenPrices, replayFast } from '../fast/replayFast.js';
+import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
 
 export interface WhatIfSetting {
   name: string;
@@ -55,17 +57,46 @@ export function recordedBrakes(trace: Trace): BrakeConfig {
   return brakes;
 }
 
-export function whatIf(
-  traces: Iterable<Trace>,
-  settings: readonly WhatIfSetting[],
-  options: { strategy: ContextStrategy; prices: PriceTable; model?: string; latency?: LatencyModel },
-): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
+export interface WhatIfOptions {
+  strategy: ContextStrategy;
+  prices: PriceTable;
+  model?: string;
+  latency?: LatencyModel;
+  /**
+   * `fast` (default): each run compiled once and replayed under every setting by the typed-array fast
+   * path (src/fast), which tests prove equal to the readable loop; `readable`: through the loop itself.
+   */
+  engine?: 'fast' | 'readable';
+}
+
+/** A run's stop reason, steps and spend under one brake setting. */
+type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number };
+
+function replayerFor(trace: Trace, options: WhatIfOptions): Replayer {
   const common = {
     strategy: options.strategy,
     prices: options.prices,
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.latency === undefined ? {} : { latency: options.latency }),
   };
+  const pricing = resolveTracePricing(trace, common);
+  if (options.engine === 'readable') {
+    return (brakes) => replayTrace(trace, { ...common, pricing, brakes });
+  }
+  const compiled = compileTrace(trace);
+  const flat = flattenPrices(pricing);
+  const cache = options.strategy.cache ?? defaultCacheMode(trace);
+  return (brakes) => {
+    const r = replayFast(compiled, brakes, options.strategy, cache, flat, options.latency);
+    return { stopReason: r.reason, steps: r.steps, costPico: r.costPico };
+  };
+}
+
+export function whatIf(
+  traces: Iterable<Trace>,
+  settings: readonly WhatIfSetting[],
+  options: WhatIfOptions,
+): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
   const runs: WhatIfRun[] = [];
   const totals: WhatIfTotal[] = settings.map((setting) => ({
     setting: setting.name,
@@ -78,11 +109,11 @@ export function whatIf(
     stopReasons: {},
   }));
   for (const trace of traces) {
-    const pricing = resolveTracePricing(trace, common);
-    const base = replayTrace(trace, { ...common, pricing, brakes: recordedBrakes(trace) });
+    const replay = replayerFor(trace, options);
+    const base = replay(recordedBrakes(trace));
     const baseCompleted = base.stopReason === 'completed';
     const cells = settings.map((setting, i) => {
-      const r = replayTrace(trace, { ...common, pricing, brakes: setting.brakes });
+      const r = replay(setting.brakes);
       const braked = isBrakeStop(r.stopReason);
       const cell: WhatIfCell = {
         stopReason: r.stopReason,
