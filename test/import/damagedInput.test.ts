@@ -1,0 +1,115 @@
+/**
+ * Damaged copies of real inputs (every format: the shared recordings, test fixtures, bundled scenarios), cut short,
+ * with characters dropped or inserted, numbers made negative or quoted, keys renamed: each either
+ * imports or fails as a UserError (exit 2 with file, line, field), never as an internal error; and
+ * whatever imports replays, and what-ifs through the fast path say what the readable loop says.
+ */
+import fc from 'fast-check';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { UserError } from '../../src/errors.js';
+import { loadTraceFile } from '../../src/import/index.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import { whatIf } from '../../src/replay/whatif.js';
+import { tempDir } from '../cli/run.js';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const SOURCES = [...filesUnder('../shared/traces'), ...filesUnder('test/fixtures').filter((path) => !path.includes('/prices/')), ...filesUnder('scenarios')].map((path) => {
+  let bytes = readFileSync(path);
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  return { path, text: bytes.toString('utf8'), ext: /(\.[a-z]+)(\.gz)?$/.exec(path)?.[1] ?? '.txt' };
+});
+
+const INSERTS = ['"', '{', '}', ']', '-1', 'null', '"x"', '1e400', 'NaN', '\n', ','];
+
+/** One damage, at positions given as fractions of the text. */
+const damage = fc.oneof(
+  fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({ kind: fc.constant('drop' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), length: fc.integer({ min: 1, max: 20 }) }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), text: fc.constantFrom(...INSERTS) }),
+  fc.record({ kind: fc.constant('numbers' as const), nth: fc.integer({ min: 1, max: 40 }), how: fc.constantFrom('negative', 'quoted', 'fraction') }),
+  fc.record({ kind: fc.constant('key' as const), nth: fc.integer({ min: 1, max: 40 }) }),
+);
+type Damage = typeof damage extends fc.Arbitrary<infer T> ? T : never;
+
+function apply(text: string, d: Damage): string {
+  const at = (fraction: number) => Math.floor(fraction * text.length);
+  switch (d.kind) {
+    case 'cut':
+      return text.slice(0, at(d.at));
+    case 'drop':
+      return text.slice(0, at(d.at)) + text.slice(at(d.at) + d.length);
+    case 'insert':
+      return text.slice(0, at(d.at)) + d.text + text.slice(at(d.at));
+    case 'numbers': {
+      let seen = 0;
+      return text.replace(/\d+/g, (m) => (++seen % d.nth !== 0 ? m : d.how === 'negative' ? `-${m}` : d.how === 'quoted' ? `"${m}"` : `${m}.5`));
+    }
+    case 'key': {
+      let seen = 0;
+      return text.replace(/"([a-z_]+)":/gi, (m, key: string) => (++seen % d.nth !== 0 ? m : `"${key}_x":`));
+    }
+  }
+}
+
+function expectUserError(error: unknown, path: string): void {
+  if (!(error instanceof UserError)) throw error;
+  expect(error.issues.length).toBeGreaterThan(0);
+  expect(error.issues.every((issue) => issue.file?.startsWith(path) || issue.file === '<command line>')).toBe(true);
+}
+
+/** The value, or the user error's issues (an unknown model is found at replay, not at import). */
+function outcomeOf<T>(run: () => T): { value: T } | { issues: UserError['issues'] } {
+  try {
+    return { value: run() };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { issues: error.issues };
+  }
+}
+
+describe('damaged inputs of every format', () => {
+  const prices = loadPriceTable();
+  const settings = ['max-steps=3', 'max-cost=0.01,budget-mode=predict', 'max-repeat=2', 'context-window=model', 'timeout=10'].map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
+  const dir = tempDir();
+
+  it('import or a UserError, never an internal error; what imports replays, fast = readable', () => {
+    expect(SOURCES.length).toBeGreaterThan(60);
+    let userErrors = 0;
+    let imported = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: SOURCES.length - 1 }), damage, (index, d) => {
+        const source = SOURCES[index]!;
+        const path = join(dir, `damaged${source.ext}`);
+        writeFileSync(path, apply(source.text, d));
+        let traces;
+        try {
+          traces = loadTraceFile(path);
+        } catch (error) {
+          expectUserError(error, path);
+          userErrors += 1;
+          return;
+        }
+        imported += 1;
+        const options = { strategy: { kind: 'full' as const }, prices };
+        const fast = outcomeOf(() => whatIf(traces, settings, options));
+        expect(fast).toEqual(outcomeOf(() => whatIf(traces, settings, { ...options, engine: 'readable' })));
+        for (const trace of traces) outcomeOf(() => replayTrace(trace, { brakes: settings[0]!.brakes, strategy: { kind: 'window', windowSteps: 2 }, prices, keepSteps: true }));
+      }),
+      { numRuns: 400, seed: 20261202 },
+    );
+    // Both branches are exercised.
+    expect(userErrors).toBeGreaterThan(20);
+    expect(imported).toBeGreaterThan(20);
+  });
+});
