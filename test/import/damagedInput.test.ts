@@ -25,8 +25,8 @@ function filesUnder(dir: string): string[] {
 }
 
 const SOURCES = [...filesUnder('../shared/traces'), ...filesUnder('test/fixtures').filter((path) => !path.includes('/prices/')), ...filesUnder('scenarios')].map((path) => {
-  let bytes = readFileSync(path);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  const raw = readFileSync(path);
+  const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
   return { path, text: bytes.toString('utf8'), ext: /(\.[a-z]+)(\.gz)?$/.exec(path)?.[1] ?? '.txt' };
 });
 
