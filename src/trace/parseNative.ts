@@ -82,9 +82,10 @@ export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): 
       });
       continue;
     }
-    const parsed = recordSchema.safeParse(raw, { reportInput: true });
-    if (!parsed.success) {
-      issues.push(...zodIssues(parsed.error, file, line));
+    // Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
+    // the inputs the issues are worded from (missing vs wrong type, NaN).
+    if (!recordSchema.safeParse(raw).success) {
+      issues.push(...zodIssues(recordSchema.safeParse(raw, { reportInput: true }).error!, file, line));
       continue;
     }
     // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
