@@ -2,10 +2,10 @@
 // dir) and compares peak memory: constant memory means the peak does not grow with the input.
 // The child runs with a 64 MB heap cap, less than the input: it would fail if the input were held.
 // Not a test: run with `npm run bench`.
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCliUnderHeapCap } from './cliUnderHeapCap.mjs';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 
@@ -20,16 +20,10 @@ function run(copies) {
     files.forEach((f, i) => copyFileSync(f, join(dir, `copy${k}`, `${i}.traj.json.gz`)));
   }
   const out = join(dir, 'out.jsonl');
-  const script = `
-    import { main } from ${JSON.stringify(new URL('../dist/cli/main.js', import.meta.url).href)};
-    const code = await main(['import', ${JSON.stringify(dir)}, '--out', ${JSON.stringify(out)}], { stdout() {}, stderr() {}, cwd: process.cwd() });
-    process.stdout.write(JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS }));`;
-  const t0 = process.hrtime.bigint();
-  const result = JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=64', '--input-type=module', '-e', script], { encoding: 'utf8' }));
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const result = runCliUnderHeapCap(['import', dir, '--out', out]);
   const outMb = statSync(out).size / 1e6;
   rmSync(dir, { recursive: true, force: true });
-  return { ...result, seconds, inputMb: (copies * unzipped) / 1e6, outMb };
+  return { ...result, inputMb: (copies * unzipped) / 1e6, outMb };
 }
 
 for (const copies of [1, 7]) {

@@ -2,10 +2,10 @@
 // cap and compares peak memory: a native file is read line by line, one run at a time, so the peak does
 // not grow with the file. `--big` adds a ~700 MB file, past the ~512 MB that one JavaScript string holds
 // (a whole-file read could not even start). Not a test: run with `npm run bench`.
-import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCliUnderHeapCap } from './cliUnderHeapCap.mjs';
 
 const CALLS_PER_RUN = 1000;
 
@@ -26,16 +26,10 @@ function run(runs) {
   const input = join(dir, 'runs.jsonl');
   writeNative(input, runs);
   const out = join(dir, 'report.json');
-  const script = `
-    import { main } from ${JSON.stringify(new URL('../dist/cli/main.js', import.meta.url).href)};
-    const code = await main(['replay', ${JSON.stringify(input)}, '--preset', 'none', '--format', 'json', '--out', ${JSON.stringify(out)}], { stdout() {}, stderr() {}, cwd: process.cwd() });
-    process.stdout.write(JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS }));`;
-  const t0 = process.hrtime.bigint();
-  const result = JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=64', '--input-type=module', '-e', script], { encoding: 'utf8' }));
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const result = runCliUnderHeapCap(['replay', input, '--preset', 'none', '--format', 'json', '--out', out]);
   const inputMb = statSync(input).size / 1e6;
   rmSync(dir, { recursive: true, force: true });
-  return { ...result, seconds, inputMb, calls: runs * CALLS_PER_RUN };
+  return { ...result, inputMb, calls: runs * CALLS_PER_RUN };
 }
 
 const sizes = process.argv.includes('--big') ? [100, 1000, 5000] : [100, 1000];

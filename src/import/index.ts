@@ -19,10 +19,11 @@ import { importSweAgent, looksLikeSweAgent } from './sweAgent.js';
 
 export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp';
 
-function firstLine(text: string): string {
+/** The first non-blank line (BOM and leading blank lines skipped), and whether it is whole (a newline ends it). */
+function firstLineOf(text: string): { line: string; whole: boolean } {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   const end = trimmed.indexOf('\n');
-  return end < 0 ? trimmed : trimmed.slice(0, end);
+  return end < 0 ? { line: trimmed, whole: false } : { line: trimmed.slice(0, end), whole: true };
 }
 
 /** The SWE-agent run's `*.args.yaml` beside it: the longest such file whose name prefixes the trace's. */
@@ -70,7 +71,7 @@ function formatOfFirstLine(head: string): TraceFormat | undefined {
 }
 
 export function detectFormat(text: string, path: string): TraceFormat {
-  const head = firstLine(text);
+  const head = firstLineOf(text).line;
   if (head === '') {
     throw new UserError({ file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
   }
@@ -126,9 +127,8 @@ export function* streamTraceFile(path: string): Generator<Trace> {
 function startsAsNative(path: string): boolean {
   const head = peekText(path);
   if (head === undefined || looksLikeCassette(head)) return false;
-  const start = head.replace(/^\uFEFF/, '').trimStart();
-  const end = start.indexOf('\n');
-  return end >= 0 && formatOfFirstLine(start.slice(0, end)) === 'native';
+  const first = firstLineOf(head);
+  return first.whole && formatOfFirstLine(first.line) === 'native';
 }
 
 /** Reads many files, one at a time, each as it streams (see `streamTraceFile`). */
