@@ -26,6 +26,10 @@ export const headerSchema = z.strictObject({
   goalTokens: tokens,
   origin: z.enum(['recorded', 'synthetic']).optional(),
   task: z.string().optional(),
+  recordedAt: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('When the run was recorded (its first call), ISO 8601: prices are read as of this day by default'),
   importedFrom: z
     .strictObject({ format: z.string(), path: z.string(), notes: z.array(z.string()).optional() })
     .optional(),

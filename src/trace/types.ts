@@ -24,6 +24,8 @@ export interface TraceHeader {
   origin?: 'recorded' | 'synthetic';
   /** Free-form task name / instance id. */
   task?: string;
+  /** When the run was recorded (its first call), ISO 8601. Dated prices are read as of this day by default. */
+  recordedAt?: string;
   /** Where the trace came from when imported (format and original path). */
   importedFrom?: { format: string; path: string; notes?: string[] };
   recordedSettings?: RecordedSettings;
