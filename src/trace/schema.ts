@@ -15,6 +15,17 @@ export const toolCallSchema = z.strictObject({
   resultTokens: tokens,
   error: z.string().nullable().optional(),
   latencyMs: millis.optional(),
+  id: z.string().min(1).optional().describe('The tool call id as recorded (toolu_…, call_…): a sub-agent run names the call that started it'),
+});
+
+/** Which agent of a session tree (an agent and the sub-agents it started) a run belongs to. */
+export const agentSchema = z.strictObject({
+  sessionId: z.string().min(1).describe('The session tree: every run of one session and its sub-agents shares it'),
+  agentId: z.string().min(1).describe('The agent within the tree: `main`, or the sub-agent id'),
+  kind: z.enum(['main', 'subagent']),
+  parentAgentId: z.string().min(1).optional().describe('Sub-agents: the agent whose tool call started this one'),
+  parentToolCallId: z.string().min(1).optional().describe("Sub-agents: that tool call's `id` in the parent's runs"),
+  part: z.number().int().positive().optional().describe("1-based, when the agent's calls span several runs (one per user turn or model)"),
 });
 
 export const headerSchema = z.strictObject({
@@ -40,6 +51,7 @@ export const headerSchema = z.strictObject({
       timeoutSeconds: z.number().positive().optional(),
     })
     .optional(),
+  agent: agentSchema.optional(),
 });
 
 export const callSchema = z.strictObject({
@@ -51,6 +63,7 @@ export const callSchema = z.strictObject({
   outputTokens: tokens,
   reasoningTokens: tokens.optional(),
   latencyMs: millis.optional(),
+  startMs: millis.optional().describe("When the call was sent, in ms after the header's recordedAt: orders the calls of a session tree's runs"),
   toolCalls: z.array(toolCallSchema).optional(),
   final: z.boolean().optional(),
   backtrack: z.boolean().optional(),

@@ -12,6 +12,24 @@ export interface RecordedSettings {
   timeoutSeconds?: number;
 }
 
+/**
+ * Where a run sits in a session tree (an agent and the sub-agents it started, e.g. a Claude Code session
+ * and its Task sub-agents). Runs of one tree share `sessionId`; an agent whose calls span several runs
+ * (one per user turn, or per model when it switched models) numbers them with `part`.
+ */
+export interface AgentRef {
+  sessionId: string;
+  /** `main`, or the sub-agent's id. */
+  agentId: string;
+  kind: 'main' | 'subagent';
+  /** Sub-agents: the agent whose tool call started this one. */
+  parentAgentId?: string;
+  /** Sub-agents: the `id` of that tool call in the parent's runs. */
+  parentToolCallId?: string;
+  /** 1-based part number when the agent's calls span several runs. */
+  part?: number;
+}
+
 export interface TraceHeader {
   type: 'header';
   schema: typeof TRACE_SCHEMA;
@@ -29,6 +47,8 @@ export interface TraceHeader {
   /** Where the trace came from when imported (format and original path). */
   importedFrom?: { format: string; path: string; notes?: string[] };
   recordedSettings?: RecordedSettings;
+  /** The run's place in a session tree (set by importers of agents with sub-agents). */
+  agent?: AgentRef;
 }
 
 export interface ToolCallRecord {
@@ -41,6 +61,8 @@ export interface ToolCallRecord {
   error?: string | null;
   /** Virtual time the tool took. */
   latencyMs?: number;
+  /** The tool call's id as recorded (`toolu_…`, `call_…`): a sub-agent run names the call that started it. */
+  id?: string;
 }
 
 export interface CallRecord {
@@ -58,6 +80,8 @@ export interface CallRecord {
   /** Part of outputTokens spent on reasoning. */
   reasoningTokens?: number;
   latencyMs?: number;
+  /** When the call was sent, in ms after the header's `recordedAt`: orders the calls of a tree's runs. */
+  startMs?: number;
   toolCalls?: ToolCallRecord[];
   /** The response is a final answer (no further tool calls intended). */
   final?: boolean;
