@@ -1,7 +1,7 @@
 /**
  * Reads any supported trace file into native runs, detecting the format from the content (never from
  * the name alone): native JSONL, mini-swe-agent and SWE-agent trajectories, provider HTTP exchanges as
- * JSONL or VCR cassettes, and OpenTelemetry GenAI spans as OTLP JSON.
+ * JSONL or VCR cassettes, OpenTelemetry GenAI spans as OTLP JSON, and Claude Code transcripts.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import { readTextInput } from '../io/readInput.js';
 import { peekText, readLines } from '../io/readLines.js';
 import { looksLikeNativeTrace, parseNativeTraces, streamNativeTraces } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
+import { importClaudeCodeSession, importClaudeCodeText, looksLikeClaudeCodeLine, sessionFileCandidates } from './claudeCode.js';
 import { parseJsonDocument } from './common/jsonDocument.js';
 import { importCassette, looksLikeCassette } from './http/cassette.js';
 import { importExchangesJsonl, looksLikeExchangeLine } from './http/exchanges.js';
@@ -17,7 +18,7 @@ import { importMiniSweAgent, looksLikeMiniSweAgent } from './miniSweAgent.js';
 import { importOtlpJson, looksLikeOtlp } from './otel.js';
 import { importSweAgent, looksLikeSweAgent } from './sweAgent.js';
 
-export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp';
+export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code';
 
 /** The first non-blank line (BOM and leading blank lines skipped), and whether it is whole (a newline ends it). */
 function firstLineOf(text: string): { line: string; whole: boolean } {
@@ -44,7 +45,7 @@ function unknownFormat(path: string): UserError {
     file: path,
     code: 'unknown_format',
     message: 'is not a trace format loopcost reads',
-    hint: 'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette or OTLP JSON',
+    hint: 'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON or a Claude Code transcript',
   });
 }
 
@@ -62,6 +63,7 @@ function formatOfFirstLine(head: string): TraceFormat | undefined {
       if (looksLikeOtlp(obj)) return 'otlp';
       if (looksLikeMiniSweAgent(obj)) return 'mini-swe-agent';
       if (looksLikeSweAgent(obj)) return 'swe-agent';
+      if (looksLikeClaudeCodeLine(obj)) return 'claude-code';
     } catch {
       // Not a one-line JSON document: the whole file may be one.
     }
@@ -102,6 +104,8 @@ export function importText(text: string, path: string, format = detectFormat(tex
       return importExchangesJsonl(text, path);
     case 'otlp':
       return importOtlpJson(text, path);
+    case 'claude-code':
+      return importClaudeCodeText(text, path);
   }
 }
 
@@ -116,22 +120,32 @@ export function loadTraceFile(path: string): Trace[] {
  * JSONL, runs rebuilt from the whole file, and are read whole.
  */
 export function* streamTraceFile(path: string): Generator<Trace> {
-  if (startsAsNative(path)) {
+  const format = lineFormat(path);
+  if (format === 'native') {
     yield* streamNativeTraces(readLines(path), path);
+  } else if (format === 'claude-code') {
+    yield* importClaudeCodeSession(path, readLines(path));
   } else {
     yield* importText(readTextInput(path), path);
   }
 }
 
-/** The file's first line, read alone, is native (a whole first line is needed: a partial one is not judged). */
-function startsAsNative(path: string): boolean {
+/** The format the file's first line, read alone, tells (a whole first line is needed: a partial one is not judged). */
+function lineFormat(path: string): TraceFormat | undefined {
   const head = peekText(path);
-  if (head === undefined || looksLikeCassette(head)) return false;
+  if (head === undefined || looksLikeCassette(head)) return undefined;
   const first = firstLineOf(head);
-  return first.whole && formatOfFirstLine(first.line) === 'native';
+  return first.whole ? formatOfFirstLine(first.line) : undefined;
 }
 
-/** Reads many files, one at a time, each as it streams (see `streamTraceFile`). */
+/**
+ * Reads many files, one at a time, each as it streams (see `streamTraceFile`). A Claude Code sub-agent
+ * transcript whose session file is also given is read with its session (one tree at a time), not alone.
+ */
 export function* loadTraceFiles(paths: readonly string[]): Generator<Trace> {
-  for (const path of paths) yield* streamTraceFile(path);
+  const given = new Set(paths);
+  for (const path of paths) {
+    if (sessionFileCandidates(path).some((session) => given.has(session))) continue;
+    yield* streamTraceFile(path);
+  }
 }

@@ -1,0 +1,36 @@
+/**
+ * Importer for Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`, with the session's
+ * sub-agents under `<session>/subagents/`). Detected by content: JSON lines whose `type` is one of Claude
+ * Code's line types and that carry its session fields.
+ *
+ * The work is split under claudeCode/: lineReader.ts reads the JSON lines (a cut last line is a note),
+ * lineFields.ts what one line says, transcript.ts one file's calls, sessionTree.ts a session and its
+ * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs).
+ */
+import type { SourceLine } from '../io/readLines.js';
+import type { Trace } from '../trace/types.js';
+import { isJsonObject } from './common/jsonValue.js';
+import { importClaudeCodeSession } from './claudeCode/sessionTree.js';
+
+export { CLAUDE_CODE_FORMAT, sessionFileCandidates, subagentFiles } from './claudeCode/sessionTree.js';
+export { importClaudeCodeSession };
+
+const LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);
+
+/** A parsed line of a Claude Code transcript: one of its line types, with its session fields. */
+export function looksLikeClaudeCodeLine(value: unknown): boolean {
+  if (!isJsonObject(value) || typeof value.type !== 'string' || !LINE_TYPES.has(value.type)) return false;
+  if (value.type === 'summary') return typeof value.leafUuid === 'string';
+  if (value.type === 'file-history-snapshot') return 'snapshot' in value && 'messageId' in value;
+  return typeof value.sessionId === 'string';
+}
+
+function* linesOfText(text: string): Generator<SourceLine> {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
+}
+
+/** A session (and its sub-agents, read from beside `path`) held as text. */
+export function importClaudeCodeText(text: string, path: string): Trace[] {
+  return importClaudeCodeSession(path, linesOfText(text.replace(/^\uFEFF/, '')));
+}

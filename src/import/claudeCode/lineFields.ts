@@ -1,0 +1,176 @@
+/**
+ * What one Claude Code transcript line says, read and validated field by field: an assistant line's
+ * response (model, ids, usage, content blocks), an API error (a `<synthetic>` assistant line or an
+ * `api_error` system line), a user line's tool results and text, a progress line's sub-agent link.
+ */
+import type { IssueCollector } from '../common/issues.js';
+import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
+import { flattenText } from '../common/contentText.js';
+
+/** Anthropic usage of one response, as the line records it. */
+export interface ClaudeUsage {
+  input: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  output: number;
+}
+
+export interface ToolUseBlock {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** One streamed piece of a response: the lines of a response share `key` and repeat the usage. */
+export interface AssistantLine {
+  /** `message.id|requestId`: one model call. */
+  key: string;
+  model: string;
+  usage: ClaudeUsage;
+  toolUses: ToolUseBlock[];
+  /** Text of the text, thinking and tool_use blocks of this line (to compare output_tokens with). */
+  visibleText: string;
+  thinking: boolean;
+  stopReason?: string;
+}
+
+/** A call that failed at the provider. */
+export interface ApiFailure {
+  status?: number;
+  message: string;
+}
+
+export const SYNTHETIC_MODEL = '<synthetic>';
+
+function readUsage(fields: IssueCollector, raw: unknown, at: string): ClaudeUsage | undefined {
+  const usage = fields.object(raw, at);
+  if (!usage) return undefined;
+  const input = fields.reqCount(usage.input_tokens, `${at}.input_tokens`);
+  const output = fields.reqCount(usage.output_tokens, `${at}.output_tokens`);
+  const cacheWrite = fields.optCount(usage.cache_creation_input_tokens, `${at}.cache_creation_input_tokens`) ?? 0;
+  const cacheRead = fields.optCount(usage.cache_read_input_tokens, `${at}.cache_read_input_tokens`) ?? 0;
+  const split = fields.optObject(usage.cache_creation, `${at}.cache_creation`);
+  const write1h = split ? (fields.optCount(split.ephemeral_1h_input_tokens, `${at}.cache_creation.ephemeral_1h_input_tokens`) ?? 0) : 0;
+  if (input === undefined || output === undefined) return undefined;
+  if (write1h > cacheWrite) {
+    fields.add(`${at}.cache_creation.ephemeral_1h_input_tokens`, 'invalid_value', `1-hour cache writes (${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
+    return undefined;
+  }
+  return { input, cacheWrite5m: cacheWrite - write1h, cacheWrite1h: write1h, cacheRead, output };
+}
+
+function readBlocks(fields: IssueCollector, content: unknown, at: string): Pick<AssistantLine, 'toolUses' | 'visibleText' | 'thinking'> {
+  const toolUses: ToolUseBlock[] = [];
+  const texts: string[] = [];
+  let thinking = false;
+  const blocks = Array.isArray(content) ? content : typeof content === 'string' ? [{ type: 'text', text: content }] : [];
+  blocks.forEach((block, k) => {
+    if (!isJsonObject(block)) return;
+    if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+      const id = fields.string(block.id, `${at}[${k}].id`);
+      const name = fields.string(block.name, `${at}[${k}].name`);
+      if (id !== undefined && name !== undefined && block.type === 'tool_use') toolUses.push({ id, name, input: block.input ?? {} });
+      texts.push(JSON.stringify(block.input ?? {}));
+    } else if (block.type === 'text' && typeof block.text === 'string') {
+      texts.push(block.text);
+    } else if (block.type === 'thinking') {
+      thinking = true;
+      if (typeof block.thinking === 'string') texts.push(block.thinking);
+    } else if (block.type === 'redacted_thinking') {
+      thinking = true;
+    }
+  });
+  return { toolUses, visibleText: texts.join('\n'), thinking };
+}
+
+/** An assistant line of a real response (not `<synthetic>`); undefined when invalid (issues collected). */
+export function readAssistantLine(fields: IssueCollector, line: JsonObject): AssistantLine | undefined {
+  const message = fields.object(line.message, 'message');
+  if (!message) return undefined;
+  const model = fields.string(message.model, 'message.model');
+  const id = fields.string(message.id, 'message.id');
+  const requestId = fields.optString(line.requestId, 'requestId');
+  const usage = readUsage(fields, message.usage, 'message.usage');
+  const blocks = readBlocks(fields, message.content, 'message.content');
+  if (model === undefined || id === undefined || usage === undefined) return undefined;
+  const result: AssistantLine = { key: `${id}|${requestId ?? ''}`, model, usage, ...blocks };
+  if (typeof message.stop_reason === 'string') result.stopReason = message.stop_reason;
+  return result;
+}
+
+export function isSyntheticLine(line: JsonObject): boolean {
+  return isJsonObject(line.message) && line.message.model === SYNTHETIC_MODEL;
+}
+
+/** A `<synthetic>` assistant line Claude Code wrote in the model's place when a call failed for good. */
+export function syntheticFailure(line: JsonObject): ApiFailure | undefined {
+  if (line.isApiErrorMessage !== true) return undefined;
+  const text = isJsonObject(line.message) ? flattenText(line.message.content) : '';
+  const failure: ApiFailure = { message: text.trim() || (typeof line.error === 'string' ? line.error : 'API error') };
+  const status = typeof line.apiErrorStatus === 'number' ? line.apiErrorStatus : Number(/API Error: (\d{3})/.exec(text)?.[1]);
+  if (Number.isInteger(status) && status > 0) failure.status = status;
+  return failure;
+}
+
+/** A `system` line with subtype `api_error`: one attempt failed and is retried. */
+export function apiErrorFailure(line: JsonObject): ApiFailure | undefined {
+  if (line.type !== 'system' || line.subtype !== 'api_error') return undefined;
+  const error = isJsonObject(line.error) ? line.error : {};
+  const body = isJsonObject(error.error) ? error.error : undefined;
+  const detail = body && isJsonObject(body.error) ? body.error : undefined;
+  const cause = isJsonObject(error.cause) ? error.cause : isJsonObject(line.cause) ? line.cause : undefined;
+  const words = [
+    typeof detail?.type === 'string' ? detail.type : typeof error.type === 'string' ? error.type : undefined,
+    typeof detail?.message === 'string' ? detail.message : typeof error.message === 'string' ? error.message : undefined,
+    typeof cause?.code === 'string' ? cause.code : undefined,
+  ].filter((word): word is string => word !== undefined);
+  const retry =
+    typeof line.retryAttempt === 'number' && typeof line.maxRetries === 'number' ? ` (retry ${line.retryAttempt} of ${line.maxRetries})` : '';
+  const failure: ApiFailure = { message: `${words.length > 0 ? words.join(': ') : 'API error'}${retry}` };
+  if (typeof error.status === 'number' && Number.isInteger(error.status)) failure.status = error.status;
+  return failure;
+}
+
+/** `agent_progress` line: the sub-agent `agentId` was started by the tool call `parentToolUseID`. */
+export function progressLink(line: JsonObject): { agentId: string; toolUseId: string } | undefined {
+  if (line.type !== 'progress' || !isJsonObject(line.data) || line.data.type !== 'agent_progress') return undefined;
+  const agentId = line.data.agentId;
+  const toolUseId = line.parentToolUseID;
+  return typeof agentId === 'string' && agentId !== '' && typeof toolUseId === 'string' && toolUseId !== '' ? { agentId, toolUseId } : undefined;
+}
+
+export interface ToolResultBlock {
+  toolUseId: string;
+  text: string;
+  isError: boolean;
+}
+
+/** The tool results of a user line. */
+export function toolResults(line: JsonObject): ToolResultBlock[] {
+  const message = isJsonObject(line.message) ? line.message : undefined;
+  if (!message || !Array.isArray(message.content)) return [];
+  const results: ToolResultBlock[] = [];
+  for (const block of message.content) {
+    if (!isJsonObject(block) || block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+    results.push({ toolUseId: block.tool_use_id, text: flattenText(block.content), isError: block.is_error === true });
+  }
+  return results;
+}
+
+/** The text a person (or a command) typed: a user line that is not a tool result, meta line or compaction summary. */
+export function promptText(line: JsonObject): string | undefined {
+  if (line.isMeta === true || line.isCompactSummary === true) return undefined;
+  const message = isJsonObject(line.message) ? line.message : undefined;
+  if (!message) return undefined;
+  if (typeof message.content === 'string') return message.content;
+  if (!Array.isArray(message.content) || message.content.some((block) => isJsonObject(block) && block.type === 'tool_result')) return undefined;
+  const text = flattenText(message.content);
+  return text === '' ? undefined : text;
+}
+
+/** `toolUseResult.agentId` of a Task result: the sub-agent the answered tool call ran. */
+export function taskResultAgent(line: JsonObject): string | undefined {
+  const result = line.toolUseResult;
+  return isJsonObject(result) && typeof result.agentId === 'string' && result.agentId !== '' ? result.agentId : undefined;
+}

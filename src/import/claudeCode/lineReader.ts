@@ -1,0 +1,86 @@
+/**
+ * The JSON lines of a Claude Code transcript, and the issues found in them with their line numbers.
+ *
+ * A transcript is appended to while a session runs, so its last line may be cut (a copy taken mid-write,
+ * a crash): that line is skipped and said in a note. A line that is not JSON anywhere else means the file
+ * was damaged or edited: that is an input error naming the line.
+ */
+import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
+import type { SourceLine } from '../../io/readLines.js';
+import { IssueCollector } from '../common/issues.js';
+import { describeValue, isJsonObject, type JsonObject } from '../common/jsonValue.js';
+
+export const CLAUDE_CODE_HINT =
+  'expected a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl) as Claude Code wrote it: copy it again or fix the line named';
+
+/** Issues of one file, each with its line; thrown together. */
+export class LineIssues {
+  readonly issues: InputIssue[] = [];
+  private extra = 0;
+
+  constructor(readonly file: string) {}
+
+  add(line: number | undefined, field: string | undefined, code: string, message: string, hint = CLAUDE_CODE_HINT): void {
+    if (this.issues.length >= MAX_REPORTED_ISSUES) {
+      this.extra += 1;
+      return;
+    }
+    this.issues.push({ file: this.file, ...(line !== undefined ? { line } : {}), ...(field ? { field } : {}), code, message, hint });
+  }
+
+  /** A collector for the fields of one line: what it finds is added here with the line number. */
+  readLine<T>(line: number, read: (fields: IssueCollector) => T): T {
+    const fields = new IssueCollector(this.file, CLAUDE_CODE_HINT);
+    const value = read(fields);
+    for (const issue of fields.issues) this.add(line, issue.field, issue.code, issue.message, issue.hint);
+    return value;
+  }
+
+  get count(): number {
+    return this.issues.length + this.extra;
+  }
+
+  throwIfAny(): void {
+    if (this.issues.length === 0) return;
+    const issues = [...this.issues];
+    if (this.extra > 0) {
+      const last = issues[issues.length - 1]!;
+      issues[issues.length - 1] = { ...last, message: `${last.message} (and ${this.extra} more issue${this.extra === 1 ? '' : 's'} not shown)` };
+    }
+    throw new UserError(issues);
+  }
+}
+
+export interface JsonLine {
+  line: number;
+  value: JsonObject;
+}
+
+/**
+ * The lines as JSON objects (blank lines skipped). `onCut` receives the last line when it is not JSON;
+ * a non-JSON line followed by more lines is an issue.
+ */
+export function* jsonLines(lines: Iterable<SourceLine>, issues: LineIssues, onCut: (line: number) => void): Generator<JsonLine> {
+  let broken: { line: number; message: string } | undefined;
+  for (const { line, text } of lines) {
+    const trimmed = text.trim();
+    if (trimmed === '') continue;
+    if (broken) {
+      issues.add(broken.line, undefined, 'invalid_json', `not valid JSON (${broken.message}), and more lines follow it: the transcript is damaged`);
+      broken = undefined;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      broken = { line, message: (error as Error).message };
+      continue;
+    }
+    if (!isJsonObject(value)) {
+      issues.add(line, undefined, 'wrong_type', `expected one JSON object per line, got ${describeValue(value)}`);
+      continue;
+    }
+    yield { line, value };
+  }
+  if (broken) onCut(broken.line);
+}

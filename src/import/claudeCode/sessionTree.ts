@@ -1,0 +1,206 @@
+/**
+ * A Claude Code session and its sub-agents → native runs, one session tree at a time.
+ *
+ * `<project>/<session>.jsonl` is the main agent; `<project>/<session>/subagents/agent-<id>.jsonl` are the
+ * sub-agents it started with the Task tool (linked by the progress lines `agent_progress` of the session,
+ * `data.agentId` → `parentToolUseID`, or the Task result's `toolUseResult.agentId`), and
+ * `agent-acompact-<id>.jsonl` the context-compaction calls, which become paid compaction calls of the main
+ * agent at the time they were made. What cannot be linked is imported with a note.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { readLines, type SourceLine } from '../../io/readLines.js';
+import type { Trace } from '../../trace/types.js';
+import { agentRuns, type AgentCall } from '../common/agentRuns.js';
+import { readTranscript, type Transcript } from './transcript.js';
+
+export const CLAUDE_CODE_FORMAT = 'claude-code';
+const MAIN = 'main';
+const TRANSCRIPT_FILE = /\.jsonl(\.gz)?$/i;
+const AGENT_FILE = /^agent-(.+?)\.jsonl(\.gz)?$/i;
+
+/** The session id a session file is named after (`<id>.jsonl[.gz]`). */
+function sessionIdOfName(path: string): string {
+  return basename(path).replace(TRANSCRIPT_FILE, '');
+}
+
+/** The agent id a sub-agent file is named after (`agent-<id>.jsonl[.gz]`). */
+function agentIdOfName(path: string): string {
+  return AGENT_FILE.exec(basename(path))?.[1] ?? basename(path).replace(TRANSCRIPT_FILE, '');
+}
+
+function isCompaction(agentId: string): boolean {
+  return agentId.startsWith('acompact');
+}
+
+/** The sub-agent transcripts of a session file: `<dir>/<session>/subagents/agent-*.jsonl[.gz]`, sorted. */
+export function subagentFiles(sessionPath: string, sessionId: string): string[] {
+  const dir = join(dirname(sessionPath), sessionId, 'subagents');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => AGENT_FILE.test(name))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/**
+ * The session file a sub-agent file belongs to (`<dir>/<session>/subagents/agent-*.jsonl` →
+ * `<dir>/<session>.jsonl` or `.jsonl.gz`), when the path has that layout; the file need not exist.
+ */
+export function sessionFileCandidates(path: string): string[] {
+  const subagents = dirname(path);
+  if (basename(subagents) !== 'subagents' || !AGENT_FILE.test(basename(path))) return [];
+  const sessionDir = dirname(subagents);
+  const base = join(dirname(sessionDir), basename(sessionDir));
+  return [`${base}.jsonl`, `${base}.jsonl.gz`];
+}
+
+/** Compaction calls merged into the main agent's calls by start time (ties: the main agent's call first). */
+function mergeByStart(calls: AgentCall[], inserts: AgentCall[]): AgentCall[] {
+  const sorted = [...inserts].sort((a, b) => (a.startedAtMs ?? 0) - (b.startedAtMs ?? 0));
+  const merged: AgentCall[] = [];
+  let k = 0;
+  for (const call of calls) {
+    while (k < sorted.length && call.startedAtMs !== undefined && (sorted[k]!.startedAtMs ?? Infinity) < call.startedAtMs) merged.push(sorted[k++]!);
+    merged.push(call);
+  }
+  while (k < sorted.length) merged.push(sorted[k++]!);
+  return merged;
+}
+
+function asCompaction(calls: AgentCall[]): AgentCall[] {
+  return calls.map((call) => ({ ...call, record: { ...call.record, compaction: true } }));
+}
+
+interface SubagentTranscript {
+  agentId: string;
+  transcript: Transcript;
+}
+
+function readSubagents(files: string[]): SubagentTranscript[] {
+  return files.map((file) => {
+    const transcript = readTranscript(readLines(file), file);
+    return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
+  });
+}
+
+function firstStart(transcript: Transcript): number {
+  return transcript.calls[0]?.startedAtMs ?? Infinity;
+}
+
+/** Runs of the sub-agents, each linked to the tool call that started it (or noted as unlinked). */
+function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTranscript[], owners: Map<string, { parent: string; toolUseId: string }>): Trace[] {
+  const runs: Trace[] = [];
+  const ordered = [...agents].sort((a, b) => firstStart(a.transcript) - firstStart(b.transcript) || (a.agentId < b.agentId ? -1 : 1));
+  for (const { agentId, transcript } of ordered) {
+    if (transcript.calls.length === 0) continue;
+    const owner = owners.get(agentId);
+    const notes = [...transcript.notes];
+    if (!owner) notes.push(`no progress line or Task result of the session names sub-agent ${agentId}: imported unlinked (no parent tool call)`);
+    runs.push(
+      ...agentRuns({
+        format: CLAUDE_CODE_FORMAT,
+        path: transcript.path,
+        sourceBase: sessionPath,
+        label: `agent-${agentId}`,
+        agent: {
+          sessionId,
+          agentId,
+          kind: 'subagent',
+          ...(owner ? { parentAgentId: owner.parent, parentToolCallId: owner.toolUseId } : {}),
+        },
+        calls: transcript.calls,
+        notes,
+      }),
+    );
+  }
+  return runs;
+}
+
+/** Every sub-agent link the tree's transcripts hold, and a note on the parent for each missing transcript. */
+function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[]): Map<string, { parent: string; toolUseId: string }> {
+  const owners = new Map<string, { parent: string; toolUseId: string }>();
+  const known = new Set(agents.map((agent) => agent.agentId));
+  const holders: { parent: string; transcript: Transcript }[] = [{ parent: MAIN, transcript: main }, ...agents.map((a) => ({ parent: a.agentId, transcript: a.transcript }))];
+  for (const { parent, transcript } of holders) {
+    for (const [agentId, link] of transcript.links) {
+      if (agentId === parent || owners.has(agentId)) continue;
+      owners.set(agentId, { parent, toolUseId: link.toolUseId });
+      if (!known.has(agentId)) {
+        const note = `sub-agent ${agentId} (started by tool call ${link.toolUseId}, ${basename(transcript.path)} line ${link.line}) has no transcript file: its calls are not counted`;
+        if (parent === MAIN) mainNotes.push(note);
+        else agents.find((a) => a.agentId === parent)?.transcript.notes.push(note);
+      }
+    }
+  }
+  return owners;
+}
+
+/** A transcript given on its own that is a sub-agent's or a compaction's: one agent, no tree to link. */
+function loneAgentRuns(transcript: Transcript, path: string): Trace[] {
+  const agentId = transcript.agentId!;
+  const compaction = isCompaction(agentId);
+  return agentRuns({
+    format: CLAUDE_CODE_FORMAT,
+    path,
+    sourceBase: path,
+    label: `agent-${agentId}`,
+    agent: { sessionId: transcript.sessionId ?? agentId, agentId, kind: 'subagent' },
+    calls: compaction ? asCompaction(transcript.calls) : transcript.calls,
+    notes: [
+      ...transcript.notes,
+      compaction
+        ? 'a compaction transcript read on its own: its calls are compaction calls of its session, which links them'
+        : 'a sub-agent transcript read on its own: read its session file to link it to the tool call that started it',
+    ],
+  });
+}
+
+/**
+ * The runs of one session tree: the main agent's parts, then each sub-agent's, in the order they started.
+ * `lines` are the session file's lines (read from `path` when absent).
+ */
+export function importClaudeCodeSession(path: string, lines: Iterable<SourceLine> = readLines(path)): Trace[] {
+  const main = readTranscript(lines, path);
+  if (main.agentId !== undefined) return loneAgentRuns(main, path);
+  const sessionId = main.sessionId ?? sessionIdOfName(path);
+  const files = subagentFiles(path, sessionId);
+  const agents = readSubagents(files);
+  const mainNotes = [...main.notes];
+  const owners = linkOwners(main, agents, mainNotes);
+  const compactions = agents.filter((agent) => isCompaction(agent.agentId));
+  const subagents = agents.filter((agent) => !isCompaction(agent.agentId));
+  let calls = main.calls;
+  for (const { agentId, transcript } of compactions) {
+    calls = mergeByStart(calls, asCompaction(transcript.calls));
+    mainNotes.push(...transcript.notes.map((note) => `compaction ${agentId}: ${note}`));
+  }
+  if (compactions.length > 0) {
+    const count = compactions.reduce((sum, agent) => sum + agent.transcript.calls.length, 0);
+    mainNotes.push(`${count} context-compaction call${count === 1 ? '' : 's'} (${compactions.map((a) => `agent-${a.agentId}`).join(', ')}) merged in as paid compaction calls`);
+  }
+  const runs = agentRuns({
+    format: CLAUDE_CODE_FORMAT,
+    path,
+    sourceBase: path,
+    label: MAIN,
+    agent: { sessionId, agentId: MAIN, kind: 'main' },
+    calls,
+    notes: mainNotes,
+  });
+  if (main.sidechainCalls.length > 0) {
+    runs.push(
+      ...agentRuns({
+        format: CLAUDE_CODE_FORMAT,
+        path,
+        sourceBase: path,
+        label: 'sidechain',
+        agent: { sessionId, agentId: 'sidechain', kind: 'subagent', parentAgentId: MAIN },
+        calls: main.sidechainCalls,
+        notes: [`${main.sidechainCalls.length} calls of sidechain lines in the session transcript (older Claude Code wrote sub-agents there): one sub-agent run, not linked to its Task calls`],
+      }),
+    );
+  }
+  runs.push(...subagentRuns(path, sessionId, subagents, owners));
+  return runs;
+}

@@ -1,0 +1,248 @@
+/**
+ * One Claude Code transcript file (a session, a sub-agent or a compaction) → the model calls of its
+ * agent, in the order they were made, with what links it to other agents.
+ *
+ * A streamed response is written as several assistant lines (one per content block) that repeat
+ * `message.id`, `requestId` and the usage: one (id, requestId) is one call, with the usage of its LAST
+ * line (output tokens grow while streaming). Prompt = input + cache writes (5 min / 1 h) + cache reads.
+ * Tool calls come from the `tool_use` blocks, their results (and `is_error`) from the `tool_result`
+ * blocks of later user lines, counted with the Claude tokenizer. A call is sent when the line before its
+ * first line was written and ends with its last line: that span is its latency. API failures are calls
+ * too: each `api_error` system line is an attempt that failed and was retried, a `<synthetic>` API-error
+ * line the attempt that failed for good.
+ */
+import type { SourceLine } from '../../io/readLines.js';
+import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
+import type { AgentCall } from '../common/agentRuns.js';
+import { shortText } from '../common/text.js';
+import { countTokens } from '../tokenCount.js';
+import { jsonLines, LineIssues } from './lineReader.js';
+import {
+  apiErrorFailure,
+  isSyntheticLine,
+  progressLink,
+  promptText,
+  readAssistantLine,
+  syntheticFailure,
+  taskResultAgent,
+  toolResults,
+  type ApiFailure,
+  type AssistantLine,
+} from './lineFields.js';
+
+/** A tool call waiting for its result. */
+interface PendingTool {
+  record: ToolCallRecord;
+  model: string;
+  atMs?: number;
+}
+
+/** A call being assembled from its lines. */
+interface DraftCall {
+  model?: string;
+  line: number;
+  sidechain: boolean;
+  startedAtMs?: number;
+  endedAtMs?: number;
+  usage?: AssistantLine['usage'];
+  toolCalls: ToolCallRecord[];
+  visibleTokens: number;
+  thinking: boolean;
+  goalTokens?: number;
+  stopReason?: string;
+  failed?: ApiFailure;
+}
+
+/** A sub-agent started by a tool call of this transcript's agent. */
+export interface SubagentLink {
+  toolUseId: string;
+  line: number;
+}
+
+export interface Transcript {
+  path: string;
+  sessionId?: string;
+  /** `agentId` its lines carry: set in sub-agent and compaction transcripts, absent in a session's own. */
+  agentId?: string;
+  calls: AgentCall[];
+  /** Calls of `isSidechain` lines in a session's own transcript (older Claude Code wrote sub-agents there). */
+  sidechainCalls: AgentCall[];
+  /** Sub-agent id → the tool call that started it (progress lines, Task results). */
+  links: Map<string, SubagentLink>;
+  notes: string[];
+}
+
+function timestampOf(issues: LineIssues, line: number, raw: unknown): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const ms = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(ms)) issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(raw)}`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+class TranscriptReader {
+  readonly drafts: DraftCall[] = [];
+  private readonly byKey = new Map<string, DraftCall>();
+  private readonly pending = new Map<string, PendingTool>();
+  readonly links = new Map<string, SubagentLink>();
+  private previousMs: number | undefined;
+  private promptTokens: number | undefined;
+  private lastModel: string | undefined;
+  sessionId: string | undefined;
+  agentId: string | undefined;
+  skippedSynthetic = 0;
+  orphanResults = 0;
+
+  constructor(private readonly issues: LineIssues) {}
+
+  read(line: number, value: Record<string, unknown>): void {
+    const atMs = timestampOf(this.issues, line, value.timestamp);
+    if (this.sessionId === undefined && typeof value.sessionId === 'string') this.sessionId = value.sessionId;
+    if (this.agentId === undefined && typeof value.agentId === 'string' && value.agentId !== '') this.agentId = value.agentId;
+    const link = progressLink(value);
+    if (link && !this.links.has(link.agentId)) this.links.set(link.agentId, { toolUseId: link.toolUseId, line });
+    if (value.type === 'assistant') this.readAssistant(line, value, atMs);
+    else if (value.type === 'user') this.readUser(line, value, atMs);
+    else if (value.type === 'system') {
+      const failure = apiErrorFailure(value);
+      if (failure) this.addFailure(line, value, failure, atMs);
+    }
+    if (atMs !== undefined) this.previousMs = atMs;
+  }
+
+  private newDraft(line: number, value: Record<string, unknown>, atMs: number | undefined): DraftCall {
+    const draft: DraftCall = { line, sidechain: value.isSidechain === true && value.agentId === undefined, toolCalls: [], visibleTokens: 0, thinking: false };
+    const startedAtMs = this.previousMs ?? atMs;
+    if (startedAtMs !== undefined) draft.startedAtMs = startedAtMs;
+    if (this.promptTokens !== undefined) draft.goalTokens = this.promptTokens;
+    this.promptTokens = undefined;
+    this.drafts.push(draft);
+    return draft;
+  }
+
+  private addFailure(line: number, value: Record<string, unknown>, failure: ApiFailure, atMs: number | undefined): void {
+    const draft = this.newDraft(line, value, atMs);
+    draft.failed = failure;
+    if (atMs !== undefined) draft.endedAtMs = atMs;
+  }
+
+  private readAssistant(line: number, value: Record<string, unknown>, atMs: number | undefined): void {
+    if (isSyntheticLine(value)) {
+      const failure = syntheticFailure(value);
+      if (failure) this.addFailure(line, value, failure, atMs);
+      else this.skippedSynthetic += 1;
+      return;
+    }
+    const response = this.issues.readLine(line, (fields) => readAssistantLine(fields, value));
+    if (!response) return;
+    let draft = this.byKey.get(response.key);
+    if (!draft) {
+      draft = this.newDraft(line, value, atMs);
+      this.byKey.set(response.key, draft);
+    }
+    draft.model = response.model;
+    this.lastModel = response.model;
+    draft.usage = response.usage; // the last line's usage is the final one
+    if (atMs !== undefined) draft.endedAtMs = Math.max(draft.endedAtMs ?? atMs, atMs);
+    if (response.stopReason !== undefined) draft.stopReason = response.stopReason;
+    if (response.thinking) draft.thinking = true;
+    if (response.visibleText !== '') draft.visibleTokens += countTokens(response.visibleText, response.model);
+    for (const use of response.toolUses) {
+      if (this.pending.has(use.id)) continue;
+      const record: ToolCallRecord = { name: use.name, arguments: use.input, resultTokens: 0, error: null, id: use.id };
+      draft.toolCalls.push(record);
+      this.pending.set(use.id, { record, model: response.model, ...(atMs !== undefined ? { atMs } : {}) });
+    }
+  }
+
+  private readUser(line: number, value: Record<string, unknown>, atMs: number | undefined): void {
+    const results = toolResults(value);
+    for (const result of results) {
+      const tool = this.pending.get(result.toolUseId);
+      if (!tool) {
+        this.orphanResults += 1;
+        continue;
+      }
+      this.pending.delete(result.toolUseId);
+      tool.record.resultTokens = countTokens(result.text, tool.model);
+      tool.record.error = result.isError ? shortText(result.text) || 'error' : null;
+      if (atMs !== undefined && tool.atMs !== undefined) tool.record.latencyMs = Math.max(0, atMs - tool.atMs);
+      const agentId = taskResultAgent(value);
+      if (agentId !== undefined && !this.links.has(agentId)) this.links.set(agentId, { toolUseId: result.toolUseId, line });
+    }
+    if (results.length > 0) return;
+    const text = promptText(value);
+    if (text !== undefined) this.promptTokens = countTokens(text, this.lastModel ?? 'claude');
+  }
+}
+
+function callRecord(draft: DraftCall): CallRecord {
+  const usage = draft.usage ?? { input: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0 };
+  const record: CallRecord = {
+    type: 'call',
+    inputTokens: usage.input + usage.cacheWrite5m + usage.cacheWrite1h + usage.cacheRead,
+    outputTokens: usage.output,
+  };
+  if (usage.cacheRead > 0) record.cachedInputTokens = usage.cacheRead;
+  if (usage.cacheWrite5m > 0) record.cacheWriteTokens = usage.cacheWrite5m;
+  if (usage.cacheWrite1h > 0) record.cacheWrite1hTokens = usage.cacheWrite1h;
+  if (draft.startedAtMs !== undefined && draft.endedAtMs !== undefined) record.latencyMs = Math.max(0, draft.endedAtMs - draft.startedAtMs);
+  if (draft.toolCalls.length > 0) record.toolCalls = draft.toolCalls;
+  if (draft.failed) record.failed = { ...draft.failed, message: shortText(draft.failed.message) };
+  return record;
+}
+
+/** Failed attempts carry no model: they were made with the model of the call before them (else after). */
+function fillFailedModels(drafts: DraftCall[]): void {
+  let model: string | undefined;
+  for (const draft of drafts) model = draft.model ??= model;
+  for (let i = drafts.length - 1; i >= 0; i--) model = drafts[i]!.model ??= model;
+}
+
+function agentCall(draft: DraftCall): AgentCall {
+  const call: AgentCall = { record: callRecord(draft), model: draft.model! };
+  if (draft.startedAtMs !== undefined) call.startedAtMs = draft.startedAtMs;
+  if (draft.goalTokens !== undefined) call.goalTokens = draft.goalTokens;
+  if (draft.stopReason !== undefined) call.stopReason = draft.stopReason;
+  return call;
+}
+
+function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined): string[] {
+  const notes: string[] = [];
+  if (cutLine !== undefined) notes.push(`line ${cutLine} is cut (not JSON): skipped, as a transcript still being written ends`);
+  const real = reader.drafts.filter((draft) => !draft.failed);
+  const under = real.filter((draft) => draft.usage !== undefined && draft.usage.output < draft.visibleTokens);
+  if (under.length > 0) {
+    const missing = under.reduce((sum, draft) => sum + draft.visibleTokens - draft.usage!.output, 0);
+    notes.push(
+      `${under.length} of ${real.length} calls record fewer output tokens than their visible content holds (${missing} tokens by the public Claude tokenizer): Claude Code logged their usage before the stream ended, so their output and its cost are lower bounds`,
+    );
+  }
+  const thinking = real.filter((draft) => draft.thinking).length;
+  if (thinking > 0) notes.push(`${thinking} calls hold thinking blocks: their thinking tokens are inside output_tokens (Anthropic records no separate count)`);
+  const failed = reader.drafts.length - real.length;
+  if (failed > 0) notes.push(`${failed} API calls failed (api_error lines and <synthetic> API-error messages): recorded as failed calls with zero usage`);
+  if (reader.skippedSynthetic > 0) notes.push(`${reader.skippedSynthetic} <synthetic> assistant lines are not model calls (Claude Code wrote them itself): skipped`);
+  if (reader.orphanResults > 0) notes.push(`${reader.orphanResults} tool results answer no tool call of this transcript: not counted`);
+  return notes;
+}
+
+/** Reads one transcript file; every invalid line is reported together (UserError). */
+export function readTranscript(lines: Iterable<SourceLine>, path: string): Transcript {
+  const issues = new LineIssues(path);
+  const reader = new TranscriptReader(issues);
+  let cutLine: number | undefined;
+  for (const { line, value } of jsonLines(lines, issues, (cut) => (cutLine = cut))) reader.read(line, value);
+  issues.throwIfAny();
+  fillFailedModels(reader.drafts);
+  const drafts = reader.drafts.filter((draft) => draft.model !== undefined);
+  const transcript: Transcript = {
+    path,
+    calls: drafts.filter((draft) => !draft.sidechain).map(agentCall),
+    sidechainCalls: drafts.filter((draft) => draft.sidechain).map(agentCall),
+    links: reader.links,
+    notes: transcriptNotes(reader, cutLine),
+  };
+  if (reader.sessionId !== undefined) transcript.sessionId = reader.sessionId;
+  if (reader.agentId !== undefined) transcript.agentId = reader.agentId;
+  return transcript;
+}
