@@ -3,8 +3,8 @@
  * sub-agents under `<session>/subagents/`). Detected by content: JSON lines whose `type` is one of Claude
  * Code's line types and that carry its session fields.
  *
- * The work is split under claudeCode/: lineReader.ts reads the JSON lines (a cut last line is a note),
- * lineFields.ts what one line says, transcript.ts one file's calls, sessionTree.ts a session and its
+ * The work is split under claudeCode/ (common/jsonLines.ts reads the JSON lines: a cut last line is a
+ * note): lineFields.ts what one line says, transcript.ts one file's calls, sessionTree.ts a session and its
  * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs).
  */
 import type { SourceLine } from '../io/readLines.js';

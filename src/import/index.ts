@@ -1,7 +1,8 @@
 /**
  * Reads any supported trace file into native runs, detecting the format from the content (never from
  * the name alone): native JSONL, mini-swe-agent and SWE-agent trajectories, provider HTTP exchanges as
- * JSONL or VCR cassettes, OpenTelemetry GenAI spans as OTLP JSON, and Claude Code transcripts.
+ * JSONL or VCR cassettes, OpenTelemetry GenAI spans as OTLP JSON, Claude Code transcripts and Codex CLI
+ * rollouts.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -11,6 +12,7 @@ import { peekText, readLines } from '../io/readLines.js';
 import { looksLikeNativeTrace, parseNativeTraces, streamNativeTraces } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
 import { importClaudeCodeSession, importClaudeCodeText, looksLikeClaudeCodeLine, sessionFileCandidates } from './claudeCode.js';
+import { importCodexRollout, importCodexText, looksLikeCodexRolloutLine } from './codex.js';
 import { parseJsonDocument } from './common/jsonDocument.js';
 import { importCassette, looksLikeCassette } from './http/cassette.js';
 import { importExchangesJsonl, looksLikeExchangeLine } from './http/exchanges.js';
@@ -18,7 +20,7 @@ import { importMiniSweAgent, looksLikeMiniSweAgent } from './miniSweAgent.js';
 import { importOtlpJson, looksLikeOtlp } from './otel.js';
 import { importSweAgent, looksLikeSweAgent } from './sweAgent.js';
 
-export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code';
+export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code' | 'codex';
 
 /** The first non-blank line (BOM and leading blank lines skipped), and whether it is whole (a newline ends it). */
 function firstLineOf(text: string): { line: string; whole: boolean } {
@@ -45,7 +47,7 @@ function unknownFormat(path: string): UserError {
     file: path,
     code: 'unknown_format',
     message: 'is not a trace format loopcost reads',
-    hint: 'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON or a Claude Code transcript',
+    hint: 'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON, a Claude Code transcript or a Codex rollout',
   });
 }
 
@@ -64,6 +66,7 @@ function formatOfFirstLine(head: string): TraceFormat | undefined {
       if (looksLikeMiniSweAgent(obj)) return 'mini-swe-agent';
       if (looksLikeSweAgent(obj)) return 'swe-agent';
       if (looksLikeClaudeCodeLine(obj)) return 'claude-code';
+      if (looksLikeCodexRolloutLine(obj)) return 'codex';
     } catch {
       // Not a one-line JSON document: the whole file may be one.
     }
@@ -106,6 +109,8 @@ export function importText(text: string, path: string, format = detectFormat(tex
       return importOtlpJson(text, path);
     case 'claude-code':
       return importClaudeCodeText(text, path);
+    case 'codex':
+      return importCodexText(text, path);
   }
 }
 
@@ -125,6 +130,8 @@ export function* streamTraceFile(path: string): Generator<Trace> {
     yield* streamNativeTraces(readLines(path), path);
   } else if (format === 'claude-code') {
     yield* importClaudeCodeSession(path, readLines(path));
+  } else if (format === 'codex') {
+    yield* importCodexRollout(path, readLines(path));
   } else {
     yield* importText(readTextInput(path), path);
   }

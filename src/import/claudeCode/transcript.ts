@@ -16,7 +16,7 @@ import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
 import { countTokens } from '../tokenCount.js';
-import { jsonLines, LineIssues } from './lineReader.js';
+import { jsonLines, LineIssues } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
   isSyntheticLine,
@@ -29,6 +29,9 @@ import {
   type ApiFailure,
   type AssistantLine,
 } from './lineFields.js';
+
+const CLAUDE_CODE_HINT =
+  'expected a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl) as Claude Code wrote it: copy it again or fix the line named';
 
 /** A tool call waiting for its result. */
 interface PendingTool {
@@ -228,7 +231,7 @@ function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined):
 
 /** Reads one transcript file; every invalid line is reported together (UserError). */
 export function readTranscript(lines: Iterable<SourceLine>, path: string): Transcript {
-  const issues = new LineIssues(path);
+  const issues = new LineIssues(path, CLAUDE_CODE_HINT);
   const reader = new TranscriptReader(issues);
   let cutLine: number | undefined;
   for (const { line, value } of jsonLines(lines, issues, (cut) => (cutLine = cut))) reader.read(line, value);

@@ -1,26 +1,28 @@
 /**
- * The JSON lines of a Claude Code transcript, and the issues found in them with their line numbers.
+ * The JSON lines of an agent's log (a Claude Code transcript, a Codex rollout), and the issues found in
+ * them with their line numbers.
  *
- * A transcript is appended to while a session runs, so its last line may be cut (a copy taken mid-write,
- * a crash): that line is skipped and said in a note. A line that is not JSON anywhere else means the file
+ * Such a log is appended to while a session runs, so its last line may be cut (a copy taken mid-write, a
+ * crash): that line is skipped and said in a note. A line that is not JSON anywhere else means the file
  * was damaged or edited: that is an input error naming the line.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
 import type { SourceLine } from '../../io/readLines.js';
-import { IssueCollector } from '../common/issues.js';
-import { describeValue, isJsonObject, type JsonObject } from '../common/jsonValue.js';
-
-export const CLAUDE_CODE_HINT =
-  'expected a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl) as Claude Code wrote it: copy it again or fix the line named';
+import { IssueCollector } from './issues.js';
+import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
 
 /** Issues of one file, each with its line; thrown together. */
 export class LineIssues {
   readonly issues: InputIssue[] = [];
   private extra = 0;
 
-  constructor(readonly file: string) {}
+  /** `hint`: what the user should do about any issue of this file (the format and where it comes from). */
+  constructor(
+    readonly file: string,
+    private readonly hint: string,
+  ) {}
 
-  add(line: number | undefined, field: string | undefined, code: string, message: string, hint = CLAUDE_CODE_HINT): void {
+  add(line: number | undefined, field: string | undefined, code: string, message: string, hint = this.hint): void {
     if (this.issues.length >= MAX_REPORTED_ISSUES) {
       this.extra += 1;
       return;
@@ -30,7 +32,7 @@ export class LineIssues {
 
   /** A collector for the fields of one line: what it finds is added here with the line number. */
   readLine<T>(line: number, read: (fields: IssueCollector) => T): T {
-    const fields = new IssueCollector(this.file, CLAUDE_CODE_HINT);
+    const fields = new IssueCollector(this.file, this.hint);
     const value = read(fields);
     for (const issue of fields.issues) this.add(line, issue.field, issue.code, issue.message, issue.hint);
     return value;

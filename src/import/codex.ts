@@ -1,0 +1,45 @@
+/**
+ * Importer for Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`), detected by
+ * content: JSON lines `{timestamp, type, payload}` whose `type` is a rollout item type. A rollout is one
+ * agent (`main`); its calls become one run per part (common/agentRuns.ts: a user turn that ended, a model
+ * switch). codex/rolloutLines.ts reads what one line says, codex/readRollout.ts the session's calls.
+ *
+ * The line shapes follow openai/codex's own definitions (`RolloutLine`, `RolloutItem`, `ResponseItem`,
+ * `TokenCountEvent`, and the rollout-line deserialization tests of codex-rs/protocol/src/protocol.rs);
+ * rollouts written before Codex persisted `token_count` events (autumn 2025) carry no usage and are not read.
+ */
+import { basename } from 'node:path';
+import type { SourceLine } from '../io/readLines.js';
+import { readLines } from '../io/readLines.js';
+import type { Trace } from '../trace/types.js';
+import { agentRuns } from './common/agentRuns.js';
+import { readRollout } from './codex/readRollout.js';
+
+export { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
+
+export const CODEX_FORMAT = 'codex';
+
+/** A rollout's runs. `lines` are the file's lines (read from `path` when absent). */
+export function importCodexRollout(path: string, lines: Iterable<SourceLine> = readLines(path)): Trace[] {
+  const rollout = readRollout(lines, path);
+  const sessionId = rollout.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/i, '');
+  return agentRuns({
+    format: CODEX_FORMAT,
+    path,
+    sourceBase: path,
+    label: 'main',
+    agent: { sessionId, agentId: 'main', kind: 'main' },
+    calls: rollout.calls,
+    notes: rollout.notes,
+    ...(rollout.finalStatus !== undefined ? { finalStatus: rollout.finalStatus } : {}),
+  });
+}
+
+function* linesOfText(text: string): Generator<SourceLine> {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
+}
+
+export function importCodexText(text: string, path: string): Trace[] {
+  return importCodexRollout(path, linesOfText(text.replace(/^\uFEFF/, '')));
+}
