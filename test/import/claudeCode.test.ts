@@ -106,6 +106,8 @@ describe('Claude Code transcript (fixture)', () => {
     const subStarts = sub.calls.map((call) => at(sub, call.startMs!));
     expect(Math.min(...subStarts)).toBeGreaterThan(at(parent, taskCall.startMs!));
     expect(Math.max(...subStarts)).toBeLessThan(at(byLabel('main.2'), 0));
+    // The Task result reports the final response's real output; the transcript's (kept) is a lower bound.
+    expect(sub.header.importedFrom!.notes!.join('\n')).toContain('the Task result reports 938 output tokens');
   });
 
   it('round-trips through native JSONL (the new header and call fields validate)', () => {
@@ -182,6 +184,41 @@ describe('Claude Code: damaged transcripts', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]!.header.agent).toMatchObject({ agentId: 'aac57f5', kind: 'subagent' });
     expect(runs[0]!.header.importedFrom!.notes!.join('\n')).toContain('read on its own');
+  });
+});
+
+describe('Claude Code: older transcripts and many sessions', () => {
+  it('sidechain lines in the session file (older Claude Code) become one sub-agent run with a note', () => {
+    const copy = fixtureCopy();
+    const sub = readFileSync(join(copy.subagents, 'agent-aac57f5.jsonl'), 'utf8').trim().split('\n');
+    const sidechain = sub.map((line) => {
+      const entry = JSON.parse(line);
+      delete entry.agentId;
+      return JSON.stringify(entry);
+    });
+    const lines = readFileSync(copy.session, 'utf8').trim().split('\n');
+    const task = lines.findIndex((line) => line.includes('"name":"Task"'));
+    writeFileSync(copy.session, [...lines.slice(0, task + 1), ...sidechain, ...lines.slice(task + 1)].join('\n'));
+    rmSync(join(copy.subagents, 'agent-aac57f5.jsonl'));
+    const runs = [...loadTraceFiles([copy.session])];
+    const side = runs.find((run) => run.header.agent?.agentId === 'sidechain')!;
+    expect(side.calls).toHaveLength(3);
+    expect(side.header.agent).toMatchObject({ kind: 'subagent', parentAgentId: 'main' });
+    expect(side.header.importedFrom!.notes!.join('\n')).toContain('sidechain lines');
+    expect(runs.filter((run) => run.header.agent?.agentId === 'main').flatMap((run) => run.calls)).toHaveLength(14);
+  });
+
+  it('a folder of sessions streams one tree at a time: a later broken session does not stop the earlier ones', () => {
+    const dir = tempDir();
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const broken = join(dir, 'ffffffff-0000-0000-0000-000000000000.jsonl');
+    const lines = readFileSync(SESSION_FILE, 'utf8').split('\n');
+    lines[3] = '{"broken';
+    writeFileSync(broken, lines.join('\n'));
+    const stream = loadTraceFiles([join(dir, `${SESSION}.jsonl`), broken]);
+    const first = [1, 2, 3, 4].map(() => stream.next().value as Trace);
+    expect(first.map((run) => run.header.agent!.sessionId)).toEqual([SESSION, SESSION, SESSION, SESSION]);
+    expect(() => stream.next()).toThrow(/ffffffff-0000-0000-0000-000000000000\.jsonl:line 4/);
   });
 });
 

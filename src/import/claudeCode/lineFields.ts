@@ -169,8 +169,13 @@ export function promptText(line: JsonObject): string | undefined {
   return text === '' ? undefined : text;
 }
 
-/** `toolUseResult.agentId` of a Task result: the sub-agent the answered tool call ran. */
-export function taskResultAgent(line: JsonObject): string | undefined {
+/**
+ * `toolUseResult` of a Task result: the sub-agent the answered tool call ran, and the output tokens its
+ * final response reported (`usage.output_tokens`, when given).
+ */
+export function taskResult(line: JsonObject): { agentId: string; finalOutputTokens?: number } | undefined {
   const result = line.toolUseResult;
-  return isJsonObject(result) && typeof result.agentId === 'string' && result.agentId !== '' ? result.agentId : undefined;
+  if (!isJsonObject(result) || typeof result.agentId !== 'string' || result.agentId === '') return undefined;
+  const output = isJsonObject(result.usage) ? result.usage.output_tokens : undefined;
+  return { agentId: result.agentId, ...(typeof output === 'number' && Number.isInteger(output) && output >= 0 ? { finalOutputTokens: output } : {}) };
 }

@@ -89,7 +89,16 @@ function firstStart(transcript: Transcript): number {
 }
 
 /** Runs of the sub-agents, each linked to the tool call that started it (or noted as unlinked). */
-function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTranscript[], owners: Map<string, { parent: string; toolUseId: string }>): Trace[] {
+type Owners = Map<string, { parent: string; toolUseId: string; finalOutputTokens?: number }>;
+
+/** A note when the Task result reports more output for the sub-agent's last response than its transcript. */
+function finalOutputNote(transcript: Transcript, reported: number | undefined): string | undefined {
+  const last = [...transcript.calls].reverse().find((call) => !call.record.failed);
+  if (reported === undefined || !last || reported <= last.record.outputTokens) return undefined;
+  return `the Task result reports ${reported} output tokens for this sub-agent's final response, its transcript ${last.record.outputTokens}: the transcript's figure is kept (a lower bound)`;
+}
+
+function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTranscript[], owners: Owners): Trace[] {
   const runs: Trace[] = [];
   const ordered = [...agents].sort((a, b) => firstStart(a.transcript) - firstStart(b.transcript) || (a.agentId < b.agentId ? -1 : 1));
   for (const { agentId, transcript } of ordered) {
@@ -97,6 +106,8 @@ function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTr
     const owner = owners.get(agentId);
     const notes = [...transcript.notes];
     if (!owner) notes.push(`no progress line or Task result of the session names sub-agent ${agentId}: imported unlinked (no parent tool call)`);
+    const finalOutput = finalOutputNote(transcript, owner?.finalOutputTokens);
+    if (finalOutput !== undefined) notes.push(finalOutput);
     runs.push(
       ...agentRuns({
         format: CLAUDE_CODE_FORMAT,
@@ -118,14 +129,14 @@ function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTr
 }
 
 /** Every sub-agent link the tree's transcripts hold, and a note on the parent for each missing transcript. */
-function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[]): Map<string, { parent: string; toolUseId: string }> {
-  const owners = new Map<string, { parent: string; toolUseId: string }>();
+function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[]): Owners {
+  const owners: Owners = new Map();
   const known = new Set(agents.map((agent) => agent.agentId));
   const holders: { parent: string; transcript: Transcript }[] = [{ parent: MAIN, transcript: main }, ...agents.map((a) => ({ parent: a.agentId, transcript: a.transcript }))];
   for (const { parent, transcript } of holders) {
     for (const [agentId, link] of transcript.links) {
       if (agentId === parent || owners.has(agentId)) continue;
-      owners.set(agentId, { parent, toolUseId: link.toolUseId });
+      owners.set(agentId, { parent, toolUseId: link.toolUseId, ...(link.finalOutputTokens !== undefined ? { finalOutputTokens: link.finalOutputTokens } : {}) });
       if (!known.has(agentId)) {
         const note = `sub-agent ${agentId} (started by tool call ${link.toolUseId}, ${basename(transcript.path)} line ${link.line}) has no transcript file: its calls are not counted`;
         if (parent === MAIN) mainNotes.push(note);

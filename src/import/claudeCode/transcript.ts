@@ -24,7 +24,7 @@ import {
   promptText,
   readAssistantLine,
   syntheticFailure,
-  taskResultAgent,
+  taskResult,
   toolResults,
   type ApiFailure,
   type AssistantLine,
@@ -60,6 +60,8 @@ interface DraftCall {
 export interface SubagentLink {
   toolUseId: string;
   line: number;
+  /** Output tokens of the sub-agent's final response, as its Task result reports them. */
+  finalOutputTokens?: number;
 }
 
 export interface Transcript {
@@ -169,8 +171,12 @@ class TranscriptReader {
       tool.record.resultTokens = countTokens(result.text, tool.model);
       tool.record.error = result.isError ? shortText(result.text) || 'error' : null;
       if (atMs !== undefined && tool.atMs !== undefined) tool.record.latencyMs = Math.max(0, atMs - tool.atMs);
-      const agentId = taskResultAgent(value);
-      if (agentId !== undefined && !this.links.has(agentId)) this.links.set(agentId, { toolUseId: result.toolUseId, line });
+      const task = taskResult(value);
+      if (task) {
+        const link = this.links.get(task.agentId) ?? { toolUseId: result.toolUseId, line };
+        if (task.finalOutputTokens !== undefined) link.finalOutputTokens = task.finalOutputTokens;
+        this.links.set(task.agentId, link);
+      }
     }
     if (results.length > 0) return;
     const text = promptText(value);
