@@ -8,6 +8,7 @@
  * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs).
  */
 import type { SourceLine } from '../io/readLines.js';
+import { linesOfText } from './common/jsonLines.js';
 import type { Trace } from '../trace/types.js';
 import { isJsonObject } from './common/jsonValue.js';
 import { importClaudeCodeSession } from './claudeCode/sessionTree.js';
@@ -25,12 +26,7 @@ export function looksLikeClaudeCodeLine(value: unknown): boolean {
   return typeof value.sessionId === 'string';
 }
 
-function* linesOfText(text: string): Generator<SourceLine> {
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
-}
-
 /** A session (and its sub-agents, read from beside `path`) held as text. */
 export function importClaudeCodeText(text: string, path: string): Trace[] {
-  return importClaudeCodeSession(path, linesOfText(text.replace(/^\uFEFF/, '')));
+  return importClaudeCodeSession(path, linesOfText(text));
 }

@@ -10,6 +10,7 @@
  */
 import { basename } from 'node:path';
 import type { SourceLine } from '../io/readLines.js';
+import { linesOfText } from './common/jsonLines.js';
 import { readLines } from '../io/readLines.js';
 import type { Trace } from '../trace/types.js';
 import { agentRuns } from './common/agentRuns.js';
@@ -35,11 +36,6 @@ export function importCodexRollout(path: string, lines: Iterable<SourceLine> = r
   });
 }
 
-function* linesOfText(text: string): Generator<SourceLine> {
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
-}
-
 export function importCodexText(text: string, path: string): Trace[] {
-  return importCodexRollout(path, linesOfText(text.replace(/^\uFEFF/, '')));
+  return importCodexRollout(path, linesOfText(text));
 }

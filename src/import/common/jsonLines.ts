@@ -53,6 +53,12 @@ export class LineIssues {
   }
 }
 
+/** The lines of a text held whole (a leading byte-order mark dropped), numbered from 1. */
+export function* linesOfText(text: string): Generator<SourceLine> {
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
+}
+
 export interface JsonLine {
   line: number;
   value: JsonObject;
