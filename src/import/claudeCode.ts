@@ -7,7 +7,6 @@
  * note): lineFields.ts what one line says, transcript.ts one file's calls, sessionTree.ts a session and its
  * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs).
  */
-import type { SourceLine } from '../io/readLines.js';
 import { linesOfText } from './common/jsonLines.js';
 import type { Trace } from '../trace/types.js';
 import { isJsonObject } from './common/jsonValue.js';
