@@ -7,7 +7,8 @@
  * line (output tokens grow while streaming). Prompt = input + cache writes (5 min / 1 h) + cache reads.
  * Tool calls come from the `tool_use` blocks, their results (and `is_error`) from the `tool_result`
  * blocks of later user lines, counted with the Claude tokenizer. A call is sent when the line before its
- * first line was written and ends with its last line: that span is its latency. API failures are calls
+ * first line was written (a sub-agent's progress line or a queued prompt does not count) and ends with its
+ * last line: that span is its latency. API failures are calls
  * too: each `api_error` system line is an attempt that failed and was retried, a `<synthetic>` API-error
  * line the attempt that failed for good.
  */
@@ -111,7 +112,8 @@ class TranscriptReader {
       const failure = apiErrorFailure(value);
       if (failure) this.addFailure(line, value, failure, atMs);
     }
-    if (atMs !== undefined) this.previousMs = atMs;
+    // Another agent's progress and a queued prompt say nothing about when this agent sent its next request.
+    if (atMs !== undefined && !link && value.type !== 'queue-operation') this.previousMs = atMs;
   }
 
   private newDraft(line: number, value: Record<string, unknown>, atMs: number | undefined): DraftCall {
