@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { StopReason } from '../../src/brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
-import type { PromptView } from '../../src/context/tracker.js';
+import type { PromptView } from '../../src/kernel/context.js';
 import {
   advanceClosedForm,
   CF_CACHED,
