@@ -25,5 +25,6 @@ export { loadTraceFile, loadTraceFiles, importText, detectFormat } from './impor
 export { loadPriceTable } from './pricing/index.js';
 export type * from './pricing/types.js';
 export { main } from './cli/main.js';
-export { compileTrace, type CompiledTrace } from './fast/compile.js';
+export { compileTrace } from './fast/compile.js';
+export type { CompiledTrace } from './fast/layout.js';
 export { flattenPrices, replayFast, type FastOutcome, type FlatPrices } from './fast/replayFast.js';

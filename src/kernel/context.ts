@@ -53,9 +53,14 @@ export class ContextTracker {
 
   /** Empties the context for a new run (the arrays are kept). */
   reset(fixedTokens: number, strategy?: ContextStrategy): void {
+    this.resetTo(fixedTokens, strategy?.kind === 'window' ? (strategy.windowSteps ?? Infinity) : Infinity, strategy?.toolResultCap ?? Infinity);
+  }
+
+  /** Empties the context for a new run with the strategy as numbers (keep: window steps or Infinity). */
+  resetTo(fixedTokens: number, keep: number, cap: number): void {
     this.fixed = fixedTokens;
-    this.keep = strategy?.kind === 'window' ? (strategy.windowSteps ?? Infinity) : Infinity;
-    this.cap = strategy?.toolResultCap ?? Infinity;
+    this.keep = keep;
+    this.cap = cap;
     this.length = 0;
     this.previousStart = -1;
     this.shared = 0;
@@ -98,6 +103,13 @@ export class ContextTracker {
     if (start !== this.previousStart) return this.fixed;
     const end = this.shared > start ? this.shared : start;
     return this.fixed + this.keptPrefix[end]! - this.keptPrefix[start]!;
+  }
+
+  /** The next prompt's sizes into a Prompt record (kernel/meter.ts), the meter's input. */
+  promptInto(prompt: Float64Array): void {
+    prompt[0] = this.promptTokens();
+    prompt[1] = this.fullTokens();
+    prompt[2] = this.unchangedTokens();
   }
 
   view(): PromptView {

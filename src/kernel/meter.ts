@@ -29,79 +29,103 @@ export const enum CacheModeCode {
   Recorded = 2,
 }
 
+/** The prompt as the context tracker sizes it, at these offsets of a Float64Array (the meter's input). */
+export const enum Prompt {
+  /** Tokens under the strategy. */
+  View,
+  /** Tokens under plain full history with no cap (the growth model). */
+  Full,
+  /** Leading tokens the previous prompt held too. */
+  Unchanged,
+  Size,
+}
+
 /**
- * Meters the call recorded at `call[at…]` (CallField layout) sent with a prompt the context tracker
- * sized at `viewTokens` under the strategy, `fullTokens` under plain full history, of which the leading
- * `unchangedTokens` the previous prompt held too. `identity`: the strategy leaves recorded prompts as
- * they were sent (full history, no cap).
+ * Meters the call recorded at `call[at…]` (CallField layout) sent with the prompt `prompt` (Prompt
+ * layout). `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
+ * (Numbers travel in typed arrays, so a call that is not inlined boxes none.)
  */
-export function meterCall(
-  out: Float64Array,
-  prices: FlatPrices,
-  identity: boolean,
-  cacheMode: CacheModeCode,
-  call: Float64Array,
-  at: number,
-  viewTokens: number,
-  fullTokens: number,
-  unchangedTokens: number,
-): void {
+export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
   const flags = call[at + CallField.Flags]! | 0;
-  const failed = (flags & CallFlag.Failed) !== 0;
+  const input = billedInput(out, call, at, flags, identity, prompt);
+  if ((flags & CallFlag.Failed) !== 0 || cacheMode === CacheModeCode.Recorded) recordedCache(out, call, at, identity && (flags & CallFlag.Failed) === 0 ? 1 : (flags & CallFlag.Failed) !== 0 ? 2 : 0, prompt[Prompt.Unchanged]!, input);
+  else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, prompt[Prompt.Unchanged]!, input);
+  else {
+    out[Metered.Cached] = 0;
+    out[Metered.CacheWrite] = 0;
+    out[Metered.CacheWrite1h] = 0;
+    out[Metered.RuleLost] = 0;
+  }
+  const output = call[at + CallField.Output]!;
+  const reasoning = call[at + CallField.Reasoning]!;
+  out[Metered.Output] = output;
+  out[Metered.Reasoning] = reasoning;
+  const rows = prices.rows;
+  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning);
+}
+
+/**
+ * The prompt billed: a failed call's recorded size (or 0); a recorded size, moved by what the strategy
+ * changed relative to full history; else the view. Writes the recorded − growth-model delta.
+ */
+function billedInput(out: Float64Array, call: Float64Array, at: number, flags: number, identity: boolean, prompt: Float64Array): number {
   const recorded = (flags & CallFlag.RecordedInput) !== 0;
-  let input = viewTokens;
-  let delta = 0;
-  if (failed) input = recorded ? call[at + CallField.RecordedInput]! : 0;
+  out[Metered.RecordedDelta] = 0;
+  let input = prompt[Prompt.View]!;
+  if ((flags & CallFlag.Failed) !== 0) input = recorded ? call[at + CallField.RecordedInput]! : 0;
   else if (recorded) {
     const recordedInput = call[at + CallField.RecordedInput]!;
-    delta = recordedInput - fullTokens;
+    out[Metered.RecordedDelta] = recordedInput - prompt[Prompt.Full]!;
     if (identity) input = recordedInput;
     else {
-      input = recordedInput + viewTokens - fullTokens;
+      input = recordedInput + prompt[Prompt.View]! - prompt[Prompt.Full]!;
       if (input < 0) input = 0;
     }
   }
-
-  let cached = 0;
-  let write = 0;
-  let write1h = 0;
-  let ruleLost = 0;
-  if (cacheMode === CacheModeCode.Recorded || failed) {
-    cached = call[at + CallField.RecordedCached]!;
-    write = call[at + CallField.RecordedCacheWrite]!;
-    write1h = call[at + CallField.RecordedCacheWrite1h]!;
-    if (!identity && !failed) {
-      // The strategy changed the prompt: the cache can serve no more than the unchanged prefix (plus the
-      // overhead the growth model does not see, which sits in the prefix).
-      const servable = unchangedTokens + (delta > 0 ? delta : 0);
-      if (servable < cached) cached = servable;
-      if (input < cached) cached = input;
-      const writable = input - cached;
-      if (writable < write) write = writable;
-      if (writable - write < write1h) write1h = writable - write;
-    }
-  } else if (cacheMode === CacheModeCode.On) {
-    const servable = unchangedTokens < input ? unchangedTokens : input;
-    const minPrefix = prices.minCachePrefix;
-    const cacheable = input >= minPrefix;
-    if (cacheable && servable >= minPrefix) {
-      const increment = prices.cacheIncrement;
-      cached = increment === 1 ? servable : servable - (servable % increment);
-    }
-    ruleLost = servable - cached;
-    // Providers that bill cache writes (Anthropic-style) write what the cache did not serve.
-    if (prices.hasCacheWritePrice && cacheable) write = input - cached;
-  }
-
-  const output = call[at + CallField.Output]!;
-  const reasoning = call[at + CallField.Reasoning]!;
   out[Metered.Input] = input;
+  return input;
+}
+
+/**
+ * Cache figures as recorded (`as`: 1 the prompt is as sent, 2 a failed call, 0 a strategy changed the
+ * prompt: the cache then serves no more than the unchanged prefix, plus the overhead the growth model
+ * does not see, which sits in the prefix).
+ */
+function recordedCache(out: Float64Array, call: Float64Array, at: number, as: number, unchangedTokens: number, input: number): void {
+  let cached = call[at + CallField.RecordedCached]!;
+  let write = call[at + CallField.RecordedCacheWrite]!;
+  let write1h = call[at + CallField.RecordedCacheWrite1h]!;
+  if (as === 0) {
+    const delta = out[Metered.RecordedDelta]!;
+    const servable = unchangedTokens + (delta > 0 ? delta : 0);
+    if (servable < cached) cached = servable;
+    if (input < cached) cached = input;
+    const writable = input - cached;
+    if (writable < write) write = writable;
+    if (writable - write < write1h) write1h = writable - write;
+  }
   out[Metered.Cached] = cached;
   out[Metered.CacheWrite] = write;
   out[Metered.CacheWrite1h] = write1h;
-  out[Metered.Output] = output;
-  out[Metered.Reasoning] = reasoning;
-  out[Metered.CostPico] = callCostPico(prices.rows, tierRow(prices.rows, prices.tiers, input), input, cached, write, write1h, output, reasoning);
-  out[Metered.RecordedDelta] = delta;
-  out[Metered.RuleLost] = ruleLost;
+  out[Metered.RuleLost] = 0;
+}
+
+/**
+ * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
+ * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
+ * writes what the cache did not serve.
+ */
+function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number): void {
+  const servable = unchangedTokens < input ? unchangedTokens : input;
+  const minPrefix = prices.minCachePrefix;
+  const cacheable = input >= minPrefix;
+  let cached = 0;
+  if (cacheable && servable >= minPrefix) {
+    const increment = prices.cacheIncrement;
+    cached = increment === 1 ? servable : servable - (servable % increment);
+  }
+  out[Metered.Cached] = cached;
+  out[Metered.CacheWrite] = prices.hasCacheWritePrice && cacheable ? input - cached : 0;
+  out[Metered.CacheWrite1h] = 0;
+  out[Metered.RuleLost] = servable - cached;
 }

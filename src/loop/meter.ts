@@ -6,7 +6,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { isIdentity } from '../context/strategy.js';
 import { writeCallRecord, CallField } from '../kernel/callRecord.js';
 import type { PromptView } from '../kernel/context.js';
-import { CacheModeCode, Metered, meterCall as meterKernel } from '../kernel/meter.js';
+import { CacheModeCode, Metered, Prompt, meterCall as meterKernel } from '../kernel/meter.js';
 import { flattenPrices } from '../kernel/prices.js';
 import type { CallUsage, ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
@@ -26,6 +26,7 @@ export function cacheModeCode(cache: CacheMode): CacheModeCode {
 
 const record = new Float64Array(CallField.Size);
 const out = new Float64Array(Metered.Size);
+const prompt = new Float64Array(Prompt.Size);
 
 export function meterCall(
   call: CallRecord,
@@ -35,7 +36,10 @@ export function meterCall(
   pricing: ModelPricing,
 ): MeteredCall {
   writeCallRecord(record, 0, call);
-  meterKernel(out, flattenPrices(pricing), isIdentity(strategy), cacheModeCode(cache), record, 0, view.inputTokens, view.fullInputTokens, view.unchangedPrefixTokens);
+  prompt[Prompt.View] = view.inputTokens;
+  prompt[Prompt.Full] = view.fullInputTokens;
+  prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;
+  meterKernel(out, flattenPrices(pricing), isIdentity(strategy), cacheModeCode(cache), record, 0, prompt);
   const usage: CallUsage = {
     input: out[Metered.Input]!,
     cached: out[Metered.Cached]!,

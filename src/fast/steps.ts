@@ -1,0 +1,172 @@
+/**
+ * The compiled replay's per-step loop: call after call of a compiled trace, every rule a kernel
+ * function (context tracker, meter, brake order, tool brakes, latency), in the readable session's
+ * order, with no allocation and no string. Only how tool calls are added is compiled: where no tool
+ * brake can fire (before `toolStop`) a call's results enter as one precomputed step, and with whole
+ * latencies its time as one sum (exact in any order).
+ */
+import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
+import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import type { ContextTracker } from '../kernel/context.js';
+import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
+import { Limit, RepeatModeCode, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { Metered, meterCall, Prompt } from '../kernel/meter.js';
+import type { FlatPrices } from '../kernel/prices.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import { Run, type RunState } from './runState.js';
+import { RunSetting, type RunSettings } from './settings.js';
+
+const metered = new Float64Array(Metered.Size);
+const promptRecord = new Float64Array(Prompt.Size);
+
+/** Where a compiled run goes: its settings, and what replay derived from them for this trace. */
+export interface RunPlan {
+  t: CompiledTrace;
+  settings: RunSettings;
+  limits: BrakeLimits;
+  prices: FlatPrices;
+  ctx: ContextTracker;
+  /** The first call where a repeat or same-error brake may fire. */
+  toolStop: number;
+  /** Every latency is a whole number: a call's time may be added as one precomputed sum. */
+  exactTime: boolean;
+}
+
+/**
+ * Makes calls from st[Run.Calls] until one is refused or ends the run (returns its StopCode, with the
+ * stop in `st`) or the next call to make is `until` (returns StopCode.None).
+ */
+export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
+  const { t, settings: s, limits, prices, ctx, toolStop, exactTime } = plan;
+  const identity = s[RunSetting.Identity] === 1;
+  const cacheMode = s[RunSetting.CacheMode]! | 0;
+  const cap = s[RunSetting.Cap]!;
+  const perCallMs = s[RunSetting.PerCallMs]!, perInputMs = s[RunSetting.PerInputTokenMs]!, perOutputMs = s[RunSetting.PerOutputTokenMs]!;
+  const perToolMs = s[RunSetting.PerToolCallMs]!;
+  const predict = predicts(limits);
+  const repeatMode = limits[Limit.RepeatMode]! | 0;
+  const seenOf = repeatMode === RepeatModeCode.Total ? t.seenTotal : repeatMode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;
+  const errorCountOf = limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive;
+  const records = t.records;
+  const toolStart = t.toolStart;
+  const resultTokens = t.resultTokens;
+  const toolLatencyMs = t.toolLatencyMs;
+  const errorOf = t.error;
+  const nonStepsBefore = t.nonStepsBefore;
+  const n = t.calls;
+  const m = metered;
+  const prompt = promptRecord;
+
+  // Integers as int32 (a double index passed to a call would be boxed).
+  let i = st[Run.Calls]! | 0;
+  let spent = st[Run.SpentPico]!, elapsed = st[Run.ElapsedMs]!, tokens = st[Run.TokensUsed]!;
+  let cached = st[Run.CachedTokens]!, written = st[Run.WrittenTokens]!, ruleLost = st[Run.RuleLostTokens]!;
+  let code: StopCode = StopCode.None;
+  let stopTool = -1;
+  for (; i < until; ) {
+    ctx.promptInto(prompt);
+    const view = prompt[Prompt.View]!;
+    if (i >= n) {
+      // The trace ran out: the brakes before a call still apply, then the recorded ending.
+      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, 0, tokens, view);
+      if (code === StopCode.None) {
+        code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+        st[Run.Exhausted] = 1;
+      }
+      st[Run.PromptTokens] = view;
+      break;
+    }
+    const at = i * CompiledField.Stride;
+    meterCall(m, prices, identity, cacheMode, records, at, prompt);
+    const input = m[Metered.Input]!;
+    const cost = m[Metered.CostPico]!;
+    const bound = predict ? cost : 0;
+    code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, input);
+    if (code !== StopCode.None) {
+      st[Run.BoundPico] = bound;
+      st[Run.PromptEstimate] = input;
+      st[Run.PromptTokens] = input;
+      break;
+    }
+
+    // The call is made and paid.
+    ctx.markSent();
+    const call = i++;
+    const output = records[at + CallField.Output]!;
+    const flags = records[at + CallField.Flags]! | 0;
+    spent += cost;
+    tokens += input + output;
+    cached += m[Metered.Cached]!;
+    written += m[Metered.CacheWrite]! + m[Metered.CacheWrite1h]!;
+    ruleLost += m[Metered.RuleLost]!;
+    const stepLatency = records[at + CompiledField.StepLatency]!;
+    // Whole latencies, no tool brake in this call: the call's and its tools' time as one sum.
+    const wholeStep = exactTime && stepLatency === stepLatency && call < toolStop && (flags & TOOLS_DO_NOT_RUN) === 0;
+    if (!wholeStep) elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, input, output);
+
+    if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
+      if ((flags & CallFlag.Backtrack) !== 0) {
+        ctx.dropLastStep();
+        code = backtrackStop(limits, t.backtracksBefore[i]!);
+        if (code !== StopCode.None) break;
+      }
+      continue;
+    }
+    if (wholeStep) elapsed += stepLatency;
+    if ((flags & CallFlag.Answer) !== 0) {
+      ctx.addStep(output);
+      code = StopCode.Completed;
+      break;
+    }
+    const t0 = toolStart[call]!;
+    const t1 = toolStart[call + 1]!;
+    if (call < toolStop && records[at + CompiledField.MaxResult]! <= cap) {
+      // No tool brake can fire and no result is capped: the whole step at once.
+      const stepTokens = records[at + CompiledField.StepTokens]!;
+      ctx.addClosedStep(stepTokens, stepTokens);
+      if (!wholeStep) elapsed = addToolTime(elapsed, records[at + CompiledField.ToolLatency]!, exactTime || t1 - t0 <= 1, toolLatencyMs, t0, t1, perToolMs);
+    } else {
+      ctx.addStep(output);
+      for (let j = t0; j < t1; j++) {
+        code = repeatStop(limits, seenOf[j]!);
+        if (code !== StopCode.None) {
+          stopTool = j;
+          break;
+        }
+        ctx.addToolResult(resultTokens[j]!);
+        if (!wholeStep) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+        if (errorOf[j]! >= 0) {
+          code = sameErrorStop(limits, errorCountOf[j]!);
+          if (code !== StopCode.None) {
+            stopTool = j;
+            break;
+          }
+        }
+      }
+      if (code !== StopCode.None) break;
+      ctx.closeStep();
+    }
+    if ((flags & CallFlag.Final) !== 0) {
+      code = StopCode.Completed;
+      break;
+    }
+  }
+  st[Run.Calls] = i;
+  st[Run.SpentPico] = spent;
+  st[Run.ElapsedMs] = elapsed;
+  st[Run.TokensUsed] = tokens;
+  st[Run.CachedTokens] = cached;
+  st[Run.WrittenTokens] = written;
+  st[Run.RuleLostTokens] = ruleLost;
+  st[Run.Stop] = code;
+  st[Run.StopTool] = stopTool;
+  return code;
+}
+
+/** A call's tool latencies: their precomputed sum when that is what adding them one by one gives. */
+function addToolTime(elapsed: number, sum: number, sumIsExact: boolean, toolLatencyMs: Float64Array, t0: number, t1: number, perToolMs: number): number {
+  if (sum === sum && sumIsExact) return elapsed + sum;
+  for (let j = t0; j < t1; j++) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+  return elapsed;
+}
