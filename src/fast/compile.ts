@@ -115,3 +115,18 @@ export function compileTrace(trace: Trace, actions = new Interner(), errors = ne
   precompute(c, recordedCostUsd);
   return c;
 }
+
+const compiled = new WeakMap<Trace, CompiledTrace>();
+
+/**
+ * The trace compiled, once per Trace object (traces are not changed once loaded): replays, what-ifs
+ * and sweeps of the same trace share it.
+ */
+export function compiledTrace(trace: Trace): CompiledTrace {
+  let c = compiled.get(trace);
+  if (c === undefined) {
+    c = compileTrace(trace);
+    compiled.set(trace, c);
+  }
+  return c;
+}

@@ -3,11 +3,11 @@
  * closed form and the result builder hand each other (figures that no setting changes — output,
  * reasoning, steps, tool calls — are the compiled running totals at the call reached).
  */
-import { Fact } from '../kernel/describe.js';
+import { describeStop, Fact } from '../kernel/describe.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import type { RunTotals } from '../loop/types.js';
+import type { RunOutcome, RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../loop/session.js';
 import type { CompiledTrace } from './layout.js';
 
@@ -105,4 +105,20 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   facts[Fact.ErrorCount] = (limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive)[tool]!;
   const name = t.toolNames[t.toolName[tool]!]!;
   return st[Run.Stop] === StopCode.Repeat ? `action ${name}` : `tool ${name}`;
+}
+
+/** The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run. */
+export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): RunOutcome {
+  const { reason, ...figures } = outcomeOf(t, st, limits);
+  const facts = new Float64Array(Fact.Size);
+  const label = stopFacts(t, st, limits, facts);
+  const outcome: RunOutcome = { ...figures, stop: { reason, detail: describeStop(st[Run.Stop]!, limits, facts, label) }, rows: [] };
+  const calls = figures.calls;
+  if (t.recordedInputBefore[calls]! > 0) {
+    outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;
+    outcome.recordedInputDelta = t.recordedDeltaBefore[calls]!;
+  }
+  const costCalls = t.recordedCostCallsBefore[calls]!;
+  if (costCalls > 0 && costCalls === calls) outcome.recordedCallCostPico = t.recordedCostBefore[calls]!;
+  return outcome;
 }

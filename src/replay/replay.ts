@@ -1,11 +1,19 @@
 /**
- * Replays runs through the loop and turns the outcomes into report records. Money stays in integer
- * picodollars until a report is rendered.
+ * Replays runs and turns the outcomes into report records. A run is replayed by the compiled kernel
+ * (src/fast: the trace compiled once, every rule a kernel function); with per-step rows (charts,
+ * --per-step) or `engine: 'readable'` by the readable loop (src/loop), which applies the same kernel
+ * call by call. Money stays in integer picodollars until a report is rendered.
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { compiledTrace } from '../fast/compile.js';
+import { replayCompiled } from '../fast/replayFast.js';
+import { runOutcomeOf } from '../fast/runState.js';
+import { runSettings } from '../fast/settings.js';
+import { brakeLimits } from '../kernel/limits.js';
+import { flattenPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -25,6 +33,11 @@ export interface ReplayOptions {
   pricing?: ModelPricing;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
+  /**
+   * `compiled` (default, unless keepSteps): the compiled kernel; `readable`: the loop call by call
+   * (what keepSteps uses; tests hold the two equal).
+   */
+  engine?: 'compiled' | 'readable';
 }
 
 export interface RunResult extends Omit<RunTotals, 'calls'> {
@@ -88,19 +101,30 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
   }
 }
 
+function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
+  if (options.keepSteps === true || options.engine === 'readable') {
+    return runLoop(new ReplaySource(trace), {
+      brakes: options.brakes,
+      strategy: options.strategy,
+      cache,
+      pricing,
+      systemTokens: trace.header.systemTokens,
+      goalTokens: trace.header.goalTokens,
+      keepSteps: options.keepSteps ?? false,
+      ...(options.latency === undefined ? {} : { latency: options.latency }),
+    });
+  }
+  const prices = flattenPrices(pricing);
+  const compiled = compiledTrace(trace);
+  const limits = brakeLimits(options.brakes, prices.contextWindow);
+  const state = replayCompiled(compiled, runSettings(options.strategy, cache, options.latency), limits, prices);
+  return runOutcomeOf(compiled, state, limits);
+}
+
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
-    brakes: options.brakes,
-    strategy: options.strategy,
-    cache,
-    pricing,
-    systemTokens: trace.header.systemTokens,
-    goalTokens: trace.header.goalTokens,
-    keepSteps: options.keepSteps ?? false,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-  });
+  const outcome = replayOutcome(trace, options, pricing, cache);
   const result: RunResult = {
     source: trace.source,
     recordedModel: trace.header.model,

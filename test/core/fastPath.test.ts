@@ -101,7 +101,7 @@ describe('fast path = readable path', () => {
           expect(fast).toEqual(figuresOf(slow));
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: 3000, seed: 7201 },
     );
   });
 });
