@@ -30,7 +30,8 @@
 import { budgetSpent, budgetWouldCross, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
-import { Limit } from '../kernel/limits.js';
+import { predictiveBoundPico } from '../kernel/cost.js';
+import { Limit, predicts } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField } from '../kernel/prices.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
@@ -98,6 +99,10 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   const cacheOn = set[RunSetting.CacheMode] === CacheModeCode.On;
   const cacheWritePrice = prices.hasCacheWritePrice;
   const windowed = set[RunSetting.Keep] !== Infinity;
+  const predict = predicts(limits);
+  const maxOutput = limits[Limit.MaxOutputTokens]!;
+  // The predictive bound grows with the prompt only under full history (and with no overhead carried in).
+  if (predict && (windowed || st[Run.OverheadTokens] !== 0)) return a;
   const keep = windowed ? set[RunSetting.Keep]! : 0;
   const before = steps.before;
   const records = t.records;
@@ -152,11 +157,13 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
       const j = (lo + hi) >>> 1;
       const spentBefore = spent + s.cost(j);
       const callCost = s.cost(j + 1) - s.cost(j);
+      // Full history only (a window declines under predict): the estimate is the view (no overhead).
+      const bound = predict ? predictiveBoundPico(rows, tierCount, s.view(j), maxOutput) : 0;
       // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
       const fires =
         (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||
         budgetSpent(spentBefore, budget) ||
-        budgetWouldCross(spentBefore, callCost, predictBudget) ||
+        budgetWouldCross(spentBefore, bound, predictBudget) ||
         spentBefore + callCost >= EXACT ||
         tokenCapReached(tokens + s.tokens(j), maxTokens) ||
         (!windowed && promptTooLarge(s.view(j), window));
@@ -218,5 +225,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   st[Run.TokensUsed] = tokens;
   st[Run.CachedTokens] = cached;
   st[Run.WrittenTokens] = written;
+  // Calls without a recorded prompt size are billed their view: no overhead.
+  st[Run.OverheadTokens] = 0;
   return x;
 }

@@ -88,7 +88,9 @@ export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: 
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
     if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
       // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
-      const from = keep === Infinity ? i : i + keep + 1;
+      let from = keep === Infinity ? i : i + keep + 1;
+      // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
+      if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
       if (from < end) {
         if (runCalls(plan, st, from) !== StopCode.None) return st;
         advanceClosedForm(plan, sums, from, end, st);

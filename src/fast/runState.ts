@@ -82,6 +82,7 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
     costPico: spent,
     overshootPico: spent > budget ? spent - budget : 0,
     elapsedMs: st[Run.ElapsedMs]!,
+    cacheRuleLostTokens: st[Run.RuleLostTokens]!,
   };
 }
 

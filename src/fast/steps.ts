@@ -6,6 +6,7 @@
  * latencies its time as one sum (exact in any order).
  */
 import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
+import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import type { ContextTracker } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
@@ -62,18 +63,27 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   let i = st[Run.Calls]! | 0;
   let spent = st[Run.SpentPico]!, elapsed = st[Run.ElapsedMs]!, tokens = st[Run.TokensUsed]!;
   let cached = st[Run.CachedTokens]!, written = st[Run.WrittenTokens]!, ruleLost = st[Run.RuleLostTokens]!;
+  let overhead = st[Run.OverheadTokens]!;
+  const maxOutput = limits[Limit.MaxOutputTokens]!;
+  const rows = prices.rows;
+  const tiers = prices.tiers;
   let code: StopCode = StopCode.None;
   let stopTool = -1;
   for (; i < until; ) {
     ctx.promptInto(prompt);
     const view = prompt[Prompt.View]!;
+    // The predictive budget's bound: what a live loop knows before the call.
+    const estimate = predict ? promptEstimate(view, overhead) : 0;
+    const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
     if (i >= n) {
       // The trace ran out: the brakes before a call still apply, then the recorded ending.
-      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, 0, tokens, view);
+      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, view);
       if (code === StopCode.None) {
         code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
         st[Run.Exhausted] = 1;
       }
+      st[Run.BoundPico] = bound;
+      st[Run.PromptEstimate] = estimate;
       st[Run.PromptTokens] = view;
       break;
     }
@@ -81,11 +91,10 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     meterCall(m, prices, identity, cacheMode, records, at, prompt);
     const input = m[Metered.Input]!;
     const cost = m[Metered.CostPico]!;
-    const bound = predict ? cost : 0;
     code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, input);
     if (code !== StopCode.None) {
       st[Run.BoundPico] = bound;
-      st[Run.PromptEstimate] = input;
+      st[Run.PromptEstimate] = estimate;
       st[Run.PromptTokens] = input;
       break;
     }
@@ -95,6 +104,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     const call = i++;
     const output = records[at + CallField.Output]!;
     const flags = records[at + CallField.Flags]! | 0;
+    if ((flags & CallFlag.Failed) === 0) overhead = input - view;
     spent += cost;
     tokens += input + output;
     cached += m[Metered.Cached]!;
@@ -159,6 +169,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   st[Run.CachedTokens] = cached;
   st[Run.WrittenTokens] = written;
   st[Run.RuleLostTokens] = ruleLost;
+  st[Run.OverheadTokens] = overhead;
   st[Run.Stop] = code;
   st[Run.StopTool] = stopTool;
   return code;

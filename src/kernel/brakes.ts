@@ -16,9 +16,12 @@ export function stepCapReached(steps: number, maxSteps: number): boolean {
   return steps >= maxSteps;
 }
 
-/** The virtual clock has reached the timeout. */
+/**
+ * The virtual clock has run past the timeout: strictly greater, as the reference loop's
+ * `time.time() - started > TIMEOUT` (with a virtual clock, elapsed time lands exactly on a limit often).
+ */
 export function timedOut(elapsedMs: number, timeoutMs: number): boolean {
-  return elapsedMs >= timeoutMs;
+  return elapsedMs > timeoutMs;
 }
 
 /** Check mode: the budget is spent. */

@@ -21,8 +21,9 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
-import { brakeLimits, Limit, type BrakeLimits } from '../kernel/limits.js';
-import { flattenPrices } from '../kernel/prices.js';
+import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { brakeLimits, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import { UserError } from '../errors.js';
@@ -36,6 +37,9 @@ export class LoopSession {
   readonly limits: BrakeLimits;
   private readonly context: ContextTracker;
   private readonly facts = new Float64Array(Fact.Size);
+  private readonly prices: FlatPrices;
+  /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
+  private overheadTokens = 0;
   private readonly rows: StepRow[] = [];
   private readonly totals = {
     input: 0,
@@ -58,7 +62,8 @@ export class LoopSession {
     private readonly interner = new Interner(),
   ) {
     this.context = new ContextTracker(options.systemTokens, options.goalTokens, options.strategy);
-    this.limits = brakeLimits(options.brakes, flattenPrices(options.pricing).contextWindow);
+    this.prices = flattenPrices(options.pricing);
+    this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
   }
 
   prompt(): PromptView {
@@ -71,18 +76,29 @@ export class LoopSession {
   }
 
   /**
+   * What the next call may cost at most, as a live loop can bound it before making it: the prompt
+   * estimate (the view plus the overhead the last call showed) at its input price, plus the
+   * `max_tokens` the loop sends at the output price.
+   */
+  boundPico(view: PromptView): { boundPico: number; promptEstimate: number } {
+    const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
+    return { boundPico: predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, this.limits[Limit.MaxOutputTokens]!), promptEstimate: estimate };
+  }
+
+  /**
    * Brakes before the call. `metered` is the call as it will be sent when the loop knows it (a recorded
-   * prompt size; its cost); without it the prompt is the view.
+   * prompt size); without it the prompt is the view. The predictive budget uses boundPico, never the
+   * call's own cost.
    */
   checkBeforeCall(view: PromptView, metered?: MeteredCall): Stop | null {
     const { state, limits } = this;
     const promptTokens = metered ? metered.usage.input : view.inputTokens;
-    const bound = metered ? metered.costPico : 0;
-    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, bound, state.tokensUsed, promptTokens);
+    const { boundPico, promptEstimate: estimate } = predicts(limits) ? this.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
+    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, promptTokens);
     if (code === StopCode.None) return null;
     const facts = this.facts;
-    facts[Fact.BoundPico] = bound;
-    facts[Fact.PromptEstimate] = promptTokens;
+    facts[Fact.BoundPico] = boundPico;
+    facts[Fact.PromptEstimate] = estimate;
     facts[Fact.PromptTokens] = promptTokens;
     return this.stop(code);
   }
@@ -106,6 +122,7 @@ export class LoopSession {
     state.spentPico += costPico;
     state.tokensUsed += usage.input + usage.output;
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
+    if (!response.failed) this.overheadTokens = usage.input - view.inputTokens;
     this.account(response, metered, view);
     if (backtrack) {
       this.context.dropLastStep();
@@ -180,6 +197,7 @@ export class LoopSession {
       costPico: state.spentPico,
       overshootPico: state.spentPico > budget ? state.spentPico - budget : 0,
       elapsedMs: state.elapsedMs,
+      cacheRuleLostTokens: totals.cacheRuleLost,
       rows: this.rows,
     };
     if (totals.recordedInputCalls > 0) {

@@ -68,6 +68,8 @@ export interface RunTotals {
   /** Spend beyond the budget (0 without a budget). */
   overshootPico: number;
   elapsedMs: number;
+  /** Cache on: unchanged prompt tokens the provider's minimum cacheable prefix rule did not serve from cache. */
+  cacheRuleLostTokens: number;
 }
 
 export interface RunOutcome extends RunTotals {

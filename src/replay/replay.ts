@@ -19,6 +19,7 @@ import { ReplaySource } from '../loop/replaySource.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 
@@ -65,6 +66,8 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
   inputTokenDelta?: number;
   /** What the importer said about how it rebuilt the run (tokenizer, scaling, skipped traffic). */
   importNotes?: string[];
+  /** With --cache on: why caching saved less than the unchanged prefix suggests (no cached price, the provider's minimum prefix). */
+  cacheNotes?: string[];
   rows: StepRow[];
 }
 
@@ -83,7 +86,12 @@ function recordedRunCost(trace: Trace): number | undefined {
   return undefined;
 }
 
+/** The model's pricing for a trace (with --model, that model's), its provider's cache rule filled in. */
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
+  return withCacheRule(resolveModel(trace, options));
+}
+
+function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
   if (options.model !== undefined) {
     try {
       return options.prices.resolve(options.model);
@@ -121,6 +129,17 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
   return runOutcomeOf(compiled, state, limits);
 }
 
+/** With --cache on, what makes caching save less than the unchanged prefix suggests, one line each. */
+export function cacheNotesOf(pricing: ModelPricing, ruleLostTokens: number): string[] {
+  const notes: string[] = [];
+  if (!flattenPrices(pricing).cacheSaves) notes.push(`${pricing.model} has no cached-input price below its input price: --cache on saves nothing`);
+  const rule = pricing.cacheRule;
+  if (rule !== undefined && ruleLostTokens > 0) {
+    notes.push(`${pricing.model}: ${ruleLostTokens} unchanged prompt tokens not served from cache (${rule.source}; minimum ${rule.minPrefixTokens}, increments of ${rule.incrementTokens})`);
+  }
+  return notes;
+}
+
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
@@ -145,6 +164,7 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     costPico: outcome.costPico,
     overshootPico: outcome.overshootPico,
     elapsedMs: outcome.elapsedMs,
+    cacheRuleLostTokens: outcome.cacheRuleLostTokens,
     recordedCalls: trace.calls.length,
     recordedOutcome: trace.end.outcome,
     rows: outcome.rows,
@@ -155,6 +175,8 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const recordedCost = recordedRunCost(trace);
   if (recordedCost !== undefined) result.recordedCostPico = recordedCost;
   if (outcome.recordedCallCostPico !== undefined) result.recordedCallCostPico = outcome.recordedCallCostPico;
+  const cacheNotes = cache === 'on' ? cacheNotesOf(pricing, outcome.cacheRuleLostTokens) : [];
+  if (cacheNotes.length > 0) result.cacheNotes = cacheNotes;
   if (outcome.recordedInputTokens !== undefined) {
     result.recordedInputTokens = outcome.recordedInputTokens;
     result.inputTokenDelta = outcome.recordedInputDelta!;

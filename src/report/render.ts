@@ -90,7 +90,8 @@ export function renderTable(report: ReplayReport): string {
   const deltaNote = report.runs.some((run) => run.inputTokenDelta !== undefined)
     ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
     : '';
-  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}prices: ${describePriceSource(report.prices.source)}\n`;
+  const cacheNotes = [...new Set(report.runs.flatMap((run) => run.cacheNotes ?? []))].map((note) => `cache: ${note}\n`).join('');
+  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}${cacheNotes}prices: ${describePriceSource(report.prices.source)}\n`;
 }
 
 /** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */

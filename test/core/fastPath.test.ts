@@ -15,7 +15,9 @@ const tiered: ModelPricing = {
   ...handPriced('tiered', { input: 1.25, output: 10, cached: 0.125, cacheWrite: 1.5 }, 40_000),
   tiers: [{ aboveInputTokens: 20_000, prices: { input: usdPerMillionToPico(2.5), cachedInput: usdPerMillionToPico(0.25), output: usdPerMillionToPico(15) } }],
 };
-const pricings = [handPriced('plain', { input: 0.15, output: 0.6 }, 30_000), tiered];
+// With an OpenAI-style minimum cacheable prefix (1,024 tokens, hits in 128-token increments).
+const ruled: ModelPricing = { ...handPriced('ruled', { input: 2.5, output: 10, cached: 1.25 }, 30_000), cacheRule: { minPrefixTokens: 1024, incrementTokens: 128, source: 'test' } };
+const pricings = [handPriced('plain', { input: 0.15, output: 0.6 }, 30_000), tiered, ruled];
 
 const callArb: fc.Arbitrary<CallRecord> = fc
   .record({
@@ -90,7 +92,7 @@ describe('fast path = readable path', () => {
         brakesArb,
         strategyArb,
         fc.constantFrom<CacheMode>('on', 'off', 'recorded'),
-        fc.constantFrom(0, 1),
+        fc.constantFrom(0, 1, 2),
         fc.option(fc.record({ perCallMs: fc.integer({ min: 0, max: 2000 }), perInputTokenMs: fc.constantFrom(0, 0.01, 0.05), perOutputTokenMs: fc.constantFrom(0, 7, 20), perToolCallMs: fc.integer({ min: 0, max: 900 }) }), { nil: undefined }),
         (calls, system, outcome, brakes, strategy, cache, priceIndex, latency) => {
           const t = trace(calls, { system, outcome });

@@ -23,6 +23,7 @@ import type { PromptView } from '../../src/kernel/context.js';
 import { advanceClosedForm, stepSums } from '../../src/fast/closedForm.js';
 import { ContextTracker } from '../../src/kernel/context.js';
 import { brakeLimits } from '../../src/kernel/limits.js';
+import { predictiveBoundPico, promptEstimate } from '../../src/kernel/cost.js';
 import { resetRun, Run } from '../../src/fast/runState.js';
 import { runSettings } from '../../src/fast/settings.js';
 import { compileTrace } from '../../src/fast/compile.js';
@@ -257,6 +258,8 @@ interface Picks {
   windowFromModel: boolean;
   time?: Pick;
   steps?: Pick;
+  /** The predictive bound's output tokens. */
+  maxOutputTokens: number;
 }
 
 /** Limits at `ats` (repeat one to weight it). */
@@ -273,6 +276,7 @@ function picksArb(ats: Pick['at'][]): fc.Arbitrary<Picks> {
     time: maybe,
     // The step limit only bounds a stretch; on too often it would end most runs before any other brake.
     steps: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pick }),
+    maxOutputTokens: fc.constantFrom(0, 50, 4096),
   });
 }
 
@@ -313,14 +317,23 @@ function totalBefore(rows: StepRow[], c: number, of: (row: StepRow) => number): 
   return c === 0 ? 0 : of(rows[Math.min(c, rows.length) - 1]!);
 }
 
+/** The prompt overhead the call before c showed (billed − view of the last call that did not fail): 0 before the first. */
+function overheadBefore(rows: StepRow[], views: PromptView[], c: number): number {
+  for (let k = Math.min(c, rows.length) - 1; k >= 0; k--) if (!rows[k]!.failed) return rows[k]!.inputTokens - views[k]!.inputTokens;
+  return 0;
+}
+
 /** Brakes each set on a boundary of the brake-free run (± 1), at its own chosen call. */
-function brakesAt(t: Trace, s: Settings, pricing: ModelPricing, rows: StepRow[], picks: Picks, b: Boundaries): BrakeConfig {
-  const brakes: BrakeConfig = { ...NO_BRAKES, budgetMode: picks.budgetMode };
+function brakesAt(t: Trace, s: Settings, pricing: ModelPricing, rows: StepRow[], views: PromptView[], picks: Picks, b: Boundaries): BrakeConfig {
+  const brakes: BrakeConfig = { ...NO_BRAKES, budgetMode: picks.budgetMode, maxOutputTokens: picks.maxOutputTokens };
   const { cost, tokens, window, time, steps } = picks;
   if (cost) {
-    // Check mode refuses a call once spent ≥ budget; predict mode one that would take spent above it.
-    const c = callOf(cost, b, 'total') + (picks.budgetMode === 'predict' ? 1 : 0);
-    brakes.maxCostPico = Math.max(0, totalBefore(rows, c, (row) => row.cumulativeCostPico) + cost.delta);
+    // Check mode refuses a call once spent ≥ budget; predict mode one whose bound would take spent above it.
+    const c = callOf(cost, b, 'total');
+    const spent = totalBefore(rows, c, (row) => row.cumulativeCostPico);
+    const flat = flattenPrices(pricing);
+    const bound = picks.budgetMode === 'predict' && c < views.length ? predictiveBoundPico(flat.rows, flat.tiers, promptEstimate(views[c]!.inputTokens, overheadBefore(rows, views, c)), picks.maxOutputTokens) : 0;
+    brakes.maxCostPico = Math.max(0, spent + bound + cost.delta);
   }
   if (tokens) brakes.maxTokens = Math.max(0, totalBefore(rows, callOf(tokens, b, 'total'), (row) => row.cumulativeInputTokens + row.cumulativeOutputTokens) + tokens.delta);
   if (window) brakes.contextWindow = picks.windowFromModel ? 'model' : promptAt(window, b);
@@ -335,6 +348,8 @@ interface Case {
   s: Settings;
   views: PromptView[];
   pricing: ModelPricing;
+  /** The brake-free run's calls. */
+  rows: StepRow[];
   brakes: BrakeConfig;
 }
 
@@ -345,7 +360,7 @@ function boundaryCase(t: Trace, s: Settings, picks: Picks, focus?: number): Case
   const b: Boundaries = focus === undefined ? { prompts, starts: stretchStarts(t), from: 0 } : { prompts, starts: [focus], from: focus };
   const pricing = boundaryPricing(s, picks, b);
   const rows = run(t, s, pricing, NO_BRAKES, true).rows;
-  return { t, s, views, pricing, brakes: brakesAt(t, s, pricing, rows, picks, b) };
+  return { t, s, views, pricing, rows, brakes: brakesAt(t, s, pricing, rows, views, picks, b) };
 }
 
 describe('fast path = readable path with every limit exactly on a boundary of the run', () => {
@@ -451,6 +466,8 @@ function expectedReach(c: Case, slow: RunOutcome, a: number, e: number): number 
     const window = brakes.contextWindow === 'model' ? pricing.contextWindow : brakes.contextWindow;
     if (bound > (window ?? Infinity) || bound > (pricing.tiers[0]?.aboveInputTokens ?? Infinity)) return a;
   }
+  // The predictive bound is searched only under full history with no prompt overhead carried in.
+  if (brakes.budgetMode === 'predict' && brakes.maxCostPico !== undefined && (s.strategy.kind === 'window' || overheadBefore(c.rows, c.views, a) !== 0)) return a;
   const fired = BRAKES_BEFORE_A_CALL.includes(slow.stop.reason) ? slow.calls : e;
   const recorded = t.calls.findIndex((call, i) => i >= a && call.inputTokens !== undefined);
   return Math.min(fired, e, recorded < 0 ? e : recorded);
@@ -476,6 +493,7 @@ function closedFormFrom(c: Case, a: number, e: number) {
   st[Run.TokensUsed] = before.inputTokens + before.outputTokens;
   st[Run.CachedTokens] = before.cachedInputTokens;
   st[Run.WrittenTokens] = before.cacheWriteTokens;
+  st[Run.OverheadTokens] = overheadBefore(c.rows, c.views, a);
   const len = ctx.length;
   const reached = advanceClosedForm(plan, stepSums(compiled, s.strategy.toolResultCap ?? Infinity)!, a, e, st);
   return { reached, st, ctx, len };

@@ -9,7 +9,7 @@ import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { beforeCallStop, repeatStop, sameErrorStop, backtrackStop } from '../../src/kernel/brakes.js';
 import { ContextTracker } from '../../src/kernel/context.js';
 import { describeStop, Fact } from '../../src/kernel/describe.js';
-import { brakeLimits, RepeatModeCode } from '../../src/kernel/limits.js';
+import { brakeLimits, Limit, RepeatModeCode } from '../../src/kernel/limits.js';
 import { StopCode, stopCodeOf, stopReasonOf } from '../../src/kernel/stopCodes.js';
 import { ToolBrakeState } from '../../src/kernel/toolBrakeState.js';
 
@@ -52,7 +52,7 @@ describe('brakes before a call', () => {
           const on = (limit: number | undefined, fires: (limit: number) => boolean) => limit !== undefined && fires(limit);
           const order: [boolean, StopCode][] = [
             [on(l.maxSteps, (m) => s.steps >= m), StopCode.MaxSteps],
-            [on(l.timeoutMs, (t) => s.elapsed >= t), StopCode.Timeout],
+            [on(l.timeoutMs, (t) => s.elapsed > t), StopCode.Timeout],
             [on(l.maxCostPico, (b) => s.spent >= b || (l.predict && s.spent + s.bound > b)), StopCode.Budget],
             [on(l.maxTokens, (m) => s.tokens >= m), StopCode.TokenLimit],
             [on(l.contextWindow, (w) => s.prompt > w), StopCode.ContextOverflow],
@@ -203,5 +203,28 @@ describe('stop details', () => {
     facts[Fact.Exhausted] = 1;
     expect(d(StopCode.Completed)).toBe('recorded run completed');
     expect(d(StopCode.TraceEnd)).toBe('recorded trace ended without completing');
+  });
+});
+
+describe('the predictive bound', () => {
+  it('prices the prompt estimate at its tier’s input price and max_tokens at the output (or higher reasoning) price', async () => {
+    const { predictiveBoundPico, promptEstimate } = await import('../../src/kernel/cost.js');
+    const { flattenPrices } = await import('../../src/kernel/prices.js');
+    const { handPriced } = await import('../helpers.js');
+    const base = handPriced('t', { input: 1, output: 4 });
+    const pricing = { ...base, base: { ...base.base, reasoning: 6_000_000 }, tiers: [{ aboveInputTokens: 1000, prices: { input: 2_000_000, output: 8_000_000 } }] };
+    const f = flattenPrices(pricing);
+    // 1000 tokens: base tier; reasoning ($6) is above output ($4).
+    expect(predictiveBoundPico(f.rows, f.tiers, 1000, 100)).toBe(1000 * 1_000_000 + 100 * 6_000_000);
+    // 1001 tokens: the tier prices the whole prompt and the output.
+    expect(predictiveBoundPico(f.rows, f.tiers, 1001, 100)).toBe(1001 * 2_000_000 + 100 * 8_000_000);
+    expect([promptEstimate(900, 150), promptEstimate(100, -300)]).toEqual([1050, 0]);
+  });
+
+  it('--max-output-tokens and max-output-tokens= set it (default 4096)', async () => {
+    const { brakesFromFlags, brakesFromSpec } = await import('../../src/cli/parseFlags.js');
+    expect(brakesFromSpec('max-cost=0.1,budget-mode=predict,max-output-tokens=512').maxOutputTokens).toBe(512);
+    expect(brakeLimits(brakesFromFlags({ maxCost: '1', budgetMode: 'predict' }))[Limit.MaxOutputTokens]).toBe(4096);
+    expect(() => brakesFromFlags({ maxOutputTokens: '0' })).toThrow(/--max-output-tokens/);
   });
 });

@@ -69,6 +69,27 @@ describe('replay: compiled kernel = readable loop', () => {
     );
   });
 
+  it('timeout ties: whole-second latencies, a 10 s limit; the run stops before the first call made once elapsed > 10 s', () => {
+    const wholeSeconds = fc.array(
+      fc.record({ call: fc.integer({ min: 0, max: 3 }), tool: fc.integer({ min: 0, max: 2 }), output: fc.integer({ min: 1, max: 300 }) }).map(({ call, tool, output }) => ({ type: 'call' as const, outputTokens: output, latencyMs: call * 1000, toolCalls: [{ name: 't', arguments: { output }, resultTokens: 50, latencyMs: tool * 1000 }] })),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(wholeSeconds, (calls) => {
+        const options = { brakes: { ...NO_BRAKES, timeoutMs: 10_000 }, strategy: { kind: 'full' } as ContextStrategy, prices: MINI_TABLE };
+        const { compiled, readable } = both(trace(calls), options);
+        expect(compiled).toEqual(readable);
+        const stepSeconds = calls.map((c) => c.latencyMs + c.toolCalls[0]!.latencyMs);
+        const elapsedAfter = (k: number) => stepSeconds.slice(0, k).reduce((a, b) => a + b, 0);
+        let expectedSteps = 0;
+        while (expectedSteps < calls.length && !(elapsedAfter(expectedSteps) > 10_000)) expectedSteps++;
+        expect(compiled.steps).toBe(expectedSteps);
+        expect(compiled.stopReason).toBe(elapsedAfter(expectedSteps) > 10_000 ? 'timeout' : 'trace_end');
+      }),
+      { numRuns: 300, seed: 7502 },
+    );
+  });
+
   it('the same on the shared real runs, with stop details naming the limit', () => {
     const traces = [...loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))];
     const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
