@@ -22,7 +22,9 @@ import { advanceClosedForm, closedFormApplies, stepSums } from './closedForm.js'
 import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
+import { buildRunTable, type RunTable } from './runTable.js';
 import { runCalls, type RunPlan } from './steps.js';
+import { stopInTable } from './tableStop.js';
 
 export type { FastOutcome } from './runState.js';
 export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
@@ -53,14 +55,56 @@ export function toolStopCall(t: CompiledTrace, limits: BrakeLimits): number {
 const tracker = new ContextTracker();
 const state: RunState = new Float64Array(Run.Size);
 
+/** Run tables kept per compiled trace: a few (settings, prices) pairs, the most recent first. */
+interface TableCache {
+  entries: RunTable[];
+  /** The last (settings, prices) replayed without a table: a second replay of it builds one. */
+  lastSettings: RunSettings | null;
+  lastPrices: FlatPrices | null;
+}
+
+const TABLES_PER_TRACE = 4;
+const tableCaches = new WeakMap<CompiledTrace, TableCache>();
+
+/**
+ * The run table for (settings, prices) when one is kept, or built now because this pair was replayed
+ * just before (a what-if or sweep replays one trace under many brakes); null on a first replay.
+ */
+function tableFor(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): RunTable | null {
+  let cache = tableCaches.get(t);
+  if (cache === undefined) {
+    cache = { entries: [], lastSettings: null, lastPrices: null };
+    tableCaches.set(t, cache);
+  }
+  for (const table of cache.entries) if (table.settings === settings && table.prices === prices) return table;
+  if (cache.lastSettings !== settings || cache.lastPrices !== prices) {
+    cache.lastSettings = settings;
+    cache.lastPrices = prices;
+    return null;
+  }
+  const table = buildRunTable(t, settings, prices);
+  cache.entries.unshift(table);
+  if (cache.entries.length > TABLES_PER_TRACE) cache.entries.pop();
+  return table;
+}
+
 /**
  * Replays `t` and leaves the run's figures in the returned state (the module's: read it before the
- * next replay). outcomeOf(t, state, limits) turns it into the readable path's figures.
+ * next replay). outcomeOf(t, state, limits) turns it into the readable path's figures. A first replay
+ * under (settings, prices) runs call by call (closed forms where they apply); a second builds a run
+ * table, from which this and later ones are binary searches (`useTables: false` never does).
  */
-export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices): RunState {
+export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, useTables = true): RunState {
   const st = state;
+  const table = useTables ? tableFor(t, settings, prices) : null;
+  if (table !== null && stopInTable(table, t, limits, toolStopCall(t, limits), st) !== StopCode.None) return st;
+  return replayCalls(t, settings, limits, prices, st);
+}
+
+function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
   resetRun(st);
   tracker.resetTo(t.fixedTokens, settings[RunSetting.Keep]!, settings[RunSetting.Cap]!);
+  tracker.reserve(t.calls + 1);
   const plan: RunPlan = {
     t,
     settings,
@@ -69,6 +113,7 @@ export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: 
     ctx: tracker,
     toolStop: toolStopCall(t, limits),
     exactTime: t.latencyIntegral && settings[RunSetting.IntegralModel] === 1,
+    table: null,
   };
   if (!closedFormApplies(plan)) {
     runCalls(plan, st, Infinity);
@@ -113,7 +158,7 @@ export function replayFast(
   latency?: LatencyModel,
 ): FastOutcome {
   const limits = brakeLimits(brakes, prices.contextWindow);
-  const st = replayCompiled(t, runSettings(strategy, cache, latency), limits, prices);
+  const st = replayCompiled(t, runSettings(strategy, cache, latency), limits, prices, false);
   return outcomeOf(t, st, limits);
 }
 

@@ -5,17 +5,19 @@
  * brake can fire (before `toolStop`) a call's results enter as one precomputed step, and with whole
  * latencies its time as one sum (exact in any order).
  */
-import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
+import { beforeCallStop } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import type { ContextTracker } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
-import { Limit, RepeatModeCode, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
+import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { Run, type RunState } from './runState.js';
+import { record, type RunTable } from './runTable.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
 const metered = new Float64Array(Metered.Size);
@@ -32,6 +34,8 @@ export interface RunPlan {
   toolStop: number;
   /** Every latency is a whole number: a call's time may be added as one precomputed sum. */
   exactTime: boolean;
+  /** When set, the run's figures before every call are recorded into it (runTable.ts). */
+  table: RunTable | null;
 }
 
 /**
@@ -39,21 +43,21 @@ export interface RunPlan {
  * stop in `st`) or the next call to make is `until` (returns StopCode.None).
  */
 export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
-  const { t, settings: s, limits, prices, ctx, toolStop, exactTime } = plan;
+  const { t, settings: s, limits, prices, ctx, toolStop, table } = plan;
+  // Recording a run table, a call's own latency is added apart from its tools' (run tables keep it).
+  const exactTime = plan.exactTime && table === null;
   const identity = s[RunSetting.Identity] === 1;
   const cacheMode = s[RunSetting.CacheMode]! | 0;
   const cap = s[RunSetting.Cap]!;
   const perCallMs = s[RunSetting.PerCallMs]!, perInputMs = s[RunSetting.PerInputTokenMs]!, perOutputMs = s[RunSetting.PerOutputTokenMs]!;
   const perToolMs = s[RunSetting.PerToolCallMs]!;
   const predict = predicts(limits);
-  const repeatMode = limits[Limit.RepeatMode]! | 0;
-  const seenOf = repeatMode === RepeatModeCode.Total ? t.seenTotal : repeatMode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;
-  const errorCountOf = limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive;
+  const seenOf = seenCounts(t, limits);
+  const errorCountOf = errorCounts(t, limits);
   const records = t.records;
   const toolStart = t.toolStart;
   const resultTokens = t.resultTokens;
   const toolLatencyMs = t.toolLatencyMs;
-  const errorOf = t.error;
   const nonStepsBefore = t.nonStepsBefore;
   const n = t.calls;
   const m = metered;
@@ -76,6 +80,10 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     const estimate = predict ? promptEstimate(view, overhead) : 0;
     const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
     if (i >= n) {
+      if (table !== null) {
+        table.prompt[i] = view;
+        table.estimate[i] = promptEstimate(view, overhead);
+      }
       // The trace ran out: the brakes before a call still apply, then the recorded ending.
       code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, view);
       if (code === StopCode.None) {
@@ -91,6 +99,11 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     meterCall(m, prices, identity, cacheMode, records, at, prompt);
     const input = m[Metered.Input]!;
     const cost = m[Metered.CostPico]!;
+    if (table !== null) {
+      record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
+      table.prompt[i] = input;
+      table.estimate[i] = promptEstimate(view, overhead);
+    }
     code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, input);
     if (code !== StopCode.None) {
       st[Run.BoundPico] = bound;
@@ -114,54 +127,36 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     // Whole latencies, no tool brake in this call: the call's and its tools' time as one sum.
     const wholeStep = exactTime && stepLatency === stepLatency && call < toolStop && (flags & TOOLS_DO_NOT_RUN) === 0;
     if (!wholeStep) elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, input, output);
+    if (table !== null) table.elapsedCall[call] = elapsed;
 
+    // What ends the run inside the call (kernel brakes in the session's order).
+    code = callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop);
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
-      if ((flags & CallFlag.Backtrack) !== 0) {
-        ctx.dropLastStep();
-        code = backtrackStop(limits, t.backtracksBefore[i]!);
-        if (code !== StopCode.None) break;
-      }
+      if ((flags & CallFlag.Backtrack) !== 0) ctx.dropLastStep();
+      if (code !== StopCode.None) break;
       continue;
     }
     if (wholeStep) elapsed += stepLatency;
-    if ((flags & CallFlag.Answer) !== 0) {
-      ctx.addStep(output);
-      code = StopCode.Completed;
-      break;
-    }
     const t0 = toolStart[call]!;
     const t1 = toolStart[call + 1]!;
-    if (call < toolStop && records[at + CompiledField.MaxResult]! <= cap) {
+    if (code === StopCode.None && call < toolStop && records[at + CompiledField.MaxResult]! <= cap) {
       // No tool brake can fire and no result is capped: the whole step at once.
       const stepTokens = records[at + CompiledField.StepTokens]!;
       ctx.addClosedStep(stepTokens, stepTokens);
       if (!wholeStep) elapsed = addToolTime(elapsed, records[at + CompiledField.ToolLatency]!, exactTime || t1 - t0 <= 1, toolLatencyMs, t0, t1, perToolMs);
     } else {
       ctx.addStep(output);
-      for (let j = t0; j < t1; j++) {
-        code = repeatStop(limits, seenOf[j]!);
-        if (code !== StopCode.None) {
-          stopTool = j;
-          break;
-        }
+      stopTool = stoppedAt.tool;
+      const ran = code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stopTool);
+      for (let j = t0; j < ran; j++) {
         ctx.addToolResult(resultTokens[j]!);
         if (!wholeStep) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
-        if (errorOf[j]! >= 0) {
-          code = sameErrorStop(limits, errorCountOf[j]!);
-          if (code !== StopCode.None) {
-            stopTool = j;
-            break;
-          }
-        }
       }
-      if (code !== StopCode.None) break;
       ctx.closeStep();
     }
-    if ((flags & CallFlag.Final) !== 0) {
-      code = StopCode.Completed;
-      break;
-    }
+    if (code !== StopCode.None) break;
   }
+  if (table !== null) record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
   st[Run.Calls] = i;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;

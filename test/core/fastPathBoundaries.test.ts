@@ -483,7 +483,7 @@ function closedFormFrom(c: Case, a: number, e: number) {
   const ctx = contextBefore(t, a, s);
   expect(ctx.unchangedTokens()).toBe(c.views[a]!.unchangedPrefixTokens);
   const exactTime = compiled.latencyIntegral && (s.latency === undefined || integralLatencyModel(s.latency));
-  const plan = { t: compiled, settings, limits, prices, ctx, toolStop: toolStopCall(compiled, limits), exactTime };
+  const plan = { t: compiled, settings, limits, prices, ctx, toolStop: toolStopCall(compiled, limits), exactTime, table: null };
   const before = totalsBefore(t, s, pricing, a);
   const st = new Float64Array(Run.Size);
   resetRun(st);
