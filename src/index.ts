@@ -25,6 +25,12 @@ export { loadTraceFile, loadTraceFiles, importText, detectFormat } from './impor
 export { loadPriceTable } from './pricing/index.js';
 export type * from './pricing/types.js';
 export { main } from './cli/main.js';
-export { compileTrace } from './fast/compile.js';
+export { compileTrace, compiledTrace } from './fast/compile.js';
 export type { CompiledTrace } from './fast/layout.js';
-export { flattenPrices, replayFast, type FastOutcome, type FlatPrices } from './fast/replayFast.js';
+export { flattenPrices, replayCompiled, replayFast, toolStopCall, type FastOutcome, type FlatPrices } from './fast/replayFast.js';
+export { runSettings, RunSetting, type RunSettings } from './fast/settings.js';
+export { outcomeOf, runOutcomeOf, Run, type RunState } from './fast/runState.js';
+export { recordRunTable, type RunTable } from './fast/runTable.js';
+export { buildRunTable } from './fast/plainTable.js';
+export { mergeSweeps, sweepCells, sweepCompiled, sweepTotals, type SweepAxis, type SweepCell, type SweepGrid, type SweepPatch, type SweepResult, type SweepTrace } from './fast/sweep.js';
+export { cacheRuleFor, withCacheRule } from './pricing/cacheRules.js';

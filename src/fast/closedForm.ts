@@ -33,10 +33,10 @@ import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
 import { Limit, predicts } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
-import { PriceField } from '../kernel/prices.js';
+import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
-import { RunSetting } from './settings.js';
+import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 import { Stretch, type StepSums } from './stretch.js';
 
@@ -59,8 +59,7 @@ function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, l
  * whole number (prices, token counts, caps), the cache either off or on with every unchanged prefix
  * served (no provider minimum), and a window a whole number of steps.
  */
-export function closedFormApplies(plan: RunPlan): boolean {
-  const { t, settings: s, prices } = plan;
+export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices): boolean {
   const cacheMode = s[RunSetting.CacheMode]!;
   const keep = s[RunSetting.Keep]!;
   const cap = s[RunSetting.Cap]!;
@@ -149,27 +148,12 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
     const p = tier * PriceField.Stride;
     const s = new Stretch(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows[p + PriceField.Input]!, rows[p + PriceField.Cached]!, rows[p + PriceField.CacheWrite]!, rows[p + PriceField.Output]!, rows[p + PriceField.Reasoning]!);
 
-    // The first call in x..y−1 before which a brake may fire (a monotone predicate), or y.
-    let lo = x;
-    let hi = y;
-    // (lo is moved back below when time, added call by call, reaches the timeout first.)
-    while (lo < hi) {
-      const j = (lo + hi) >>> 1;
-      const spentBefore = spent + s.cost(j);
-      const callCost = s.cost(j + 1) - s.cost(j);
-      // Full history only (a window declines under predict): the estimate is the view (no overhead).
-      const bound = predict ? predictiveBoundPico(rows, tierCount, s.view(j), maxOutput) : 0;
-      // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
-      const fires =
-        (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||
-        budgetSpent(spentBefore, budget) ||
-        budgetWouldCross(spentBefore, bound, predictBudget) ||
-        spentBefore + callCost >= EXACT ||
-        tokenCapReached(tokens + s.tokens(j), maxTokens) ||
-        (!windowed && promptTooLarge(s.view(j), window));
-      if (fires) hi = j;
-      else lo = j + 1;
-    }
+    // The first call in x..y−1 before which a brake may fire (lo is moved back below when time, added
+    // call by call, reaches the timeout first).
+    st[Run.SpentPico] = spent;
+    st[Run.ElapsedMs] = elapsed;
+    st[Run.TokensUsed] = tokens;
+    let lo = firstFiringCall(plan, s, x, y, st, timeByCall, windowed);
 
     if (timeByCall) {
       // Time call by call up to lo, stopping before a call the timeout may refuse.
@@ -228,4 +212,44 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // Calls without a recorded prompt size are billed their view: no overhead.
   st[Run.OverheadTokens] = 0;
   return x;
+}
+
+/**
+ * The first call in x..y−1 of the stretch before which a brake may fire (each a monotone predicate of
+ * the call), or y: a binary search (a function of its own, so the stretch's sums inline into it). The
+ * run's spend, time and tokens at x are read from `st`.
+ */
+function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: RunState, timeByCall: boolean, windowed: boolean): number {
+  const { limits, prices } = plan;
+  const spent = st[Run.SpentPico]!;
+  const elapsed = st[Run.ElapsedMs]!;
+  const tokens = st[Run.TokensUsed]!;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const predictBudget = limits[Limit.PredictBudgetPico]!;
+  const maxTokens = limits[Limit.MaxTokens]!;
+  const window = limits[Limit.ContextWindow]!;
+  const maxOutput = limits[Limit.MaxOutputTokens]!;
+  const predict = predictBudget !== Infinity;
+  let lo = x;
+  let hi = y;
+  while (lo < hi) {
+    const j = (lo + hi) >>> 1;
+    const costBefore = s.cost(j);
+    const spentBefore = spent + costBefore;
+    const callCost = s.cost(j + 1) - costBefore;
+    // Full history only (a window declines under predict): the estimate is the view (no overhead).
+    const bound = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutput) : 0;
+    // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
+    const fires =
+      (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||
+      budgetSpent(spentBefore, budget) ||
+      budgetWouldCross(spentBefore, bound, predictBudget) ||
+      spentBefore + callCost >= EXACT ||
+      tokenCapReached(tokens + s.tokens(j), maxTokens) ||
+      (!windowed && promptTooLarge(s.view(j), window));
+    if (fires) hi = j;
+    else lo = j + 1;
+  }
+  return lo;
 }

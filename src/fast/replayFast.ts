@@ -16,13 +16,15 @@ import { ContextTracker } from '../kernel/context.js';
 import { brakeLimits, Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { advanceClosedForm, closedFormApplies, stepSums } from './closedForm.js';
 import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
-import { buildRunTable, type RunTable } from './runTable.js';
+import { buildRunTable } from './plainTable.js';
+import type { RunTable } from './runTable.js';
 import { runCalls, type RunPlan } from './steps.js';
 import { stopInTable } from './tableStop.js';
 
@@ -32,13 +34,27 @@ export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 /** Below this many plain calls, the per-step loop is as quick as the closed form's searches. */
 const CLOSED_FORM_MIN_CALLS = 16;
 
-/** The first index whose value makes `stops` fire, in a non-decreasing array (its length when none). */
-function firstFiring(reach: Int32Array, limits: BrakeLimits, stops: (limits: BrakeLimits, count: number) => StopCode): number {
+/** The first call where the repeat brake fires, on a non-decreasing running maximum of "already seen" counts. */
+function firstRepeat(reach: Int32Array, limits: BrakeLimits): number {
   let lo = 0;
   let hi = reach.length;
+  if (hi === 0 || repeatStop(limits, reach[hi - 1]!) === StopCode.None) return hi;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (stops(limits, reach[mid]!) !== StopCode.None) hi = mid;
+    if (repeatStop(limits, reach[mid]!) !== StopCode.None) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The first call where the same-error brake fires, on a non-decreasing running maximum of error counts. */
+function firstSameError(reach: Int32Array, limits: BrakeLimits): number {
+  let lo = 0;
+  let hi = reach.length;
+  if (hi === 0 || sameErrorStop(limits, reach[hi - 1]!) === StopCode.None) return hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sameErrorStop(limits, reach[mid]!) !== StopCode.None) hi = mid;
     else lo = mid + 1;
   }
   return lo;
@@ -49,11 +65,13 @@ export function toolStopCall(t: CompiledTrace, limits: BrakeLimits): number {
   const mode = limits[Limit.RepeatMode]!;
   const repeat = mode === RepeatModeCode.Total ? t.repeatReachTotal : mode === RepeatModeCode.Consecutive ? t.repeatReachConsecutive : t.repeatReachCycle;
   const errors = limits[Limit.SameErrorTotal] === 1 ? t.errorReachTotal : t.errorReachConsecutive;
-  return Math.min(firstFiring(repeat, limits, repeatStop), firstFiring(errors, limits, sameErrorStop));
+  return Math.min(firstRepeat(repeat, limits), firstSameError(errors, limits));
 }
 
 const tracker = new ContextTracker();
 const state: RunState = new Float64Array(Run.Size);
+/** The run plan, reused by every run (one at a time). */
+const runPlan: RunPlan = { t: null as unknown as CompiledTrace, settings: new Float64Array(0), limits: new Float64Array(0), prices: null as unknown as FlatPrices, ctx: tracker, toolStop: 0, exactTime: false, table: null };
 
 /** Run tables kept per compiled trace: a few (settings, prices) pairs, the most recent first. */
 interface TableCache {
@@ -68,7 +86,8 @@ const tableCaches = new WeakMap<CompiledTrace, TableCache>();
 
 /**
  * The run table for (settings, prices) when one is kept, or built now because this pair was replayed
- * just before (a what-if or sweep replays one trace under many brakes); null on a first replay.
+ * just before (a what-if or sweep replays one trace under many brakes) or because the run's costs are
+ * fixed by the prices (recorded prompts and cache figures as sent); null otherwise.
  */
 function tableFor(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): RunTable | null {
   let cache = tableCaches.get(t);
@@ -77,7 +96,10 @@ function tableFor(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): 
     tableCaches.set(t, cache);
   }
   for (const table of cache.entries) if (table.settings === settings && table.prices === prices) return table;
-  if (cache.lastSettings !== settings || cache.lastPrices !== prices) {
+  // Recorded prompts as sent with recorded cache figures: every call's cost is fixed by the prices alone,
+  // so the table is worth building on the first replay.
+  const fixedCosts = settings[RunSetting.Identity] === 1 && settings[RunSetting.CacheMode] === CacheModeCode.Recorded;
+  if (!fixedCosts && (cache.lastSettings !== settings || cache.lastPrices !== prices)) {
     cache.lastSettings = settings;
     cache.lastPrices = prices;
     return null;
@@ -105,17 +127,14 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   resetRun(st);
   tracker.resetTo(t.fixedTokens, settings[RunSetting.Keep]!, settings[RunSetting.Cap]!);
   tracker.reserve(t.calls + 1);
-  const plan: RunPlan = {
-    t,
-    settings,
-    limits,
-    prices,
-    ctx: tracker,
-    toolStop: toolStopCall(t, limits),
-    exactTime: t.latencyIntegral && settings[RunSetting.IntegralModel] === 1,
-    table: null,
-  };
-  if (!closedFormApplies(plan)) {
+  const plan = runPlan;
+  plan.t = t;
+  plan.settings = settings;
+  plan.limits = limits;
+  plan.prices = prices;
+  plan.toolStop = toolStopCall(t, limits);
+  plan.exactTime = t.latencyIntegral && settings[RunSetting.IntegralModel] === 1;
+  if (!closedFormApplies(t, settings, prices)) {
     runCalls(plan, st, Infinity);
     return st;
   }

@@ -44,8 +44,7 @@ export interface RunPlan {
  */
 export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const { t, settings: s, limits, prices, ctx, toolStop, table } = plan;
-  // Recording a run table, a call's own latency is added apart from its tools' (run tables keep it).
-  const exactTime = plan.exactTime && table === null;
+  const exactTime = plan.exactTime;
   const identity = s[RunSetting.Identity] === 1;
   const cacheMode = s[RunSetting.CacheMode]! | 0;
   const cap = s[RunSetting.Cap]!;
@@ -127,7 +126,6 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     // Whole latencies, no tool brake in this call: the call's and its tools' time as one sum.
     const wholeStep = exactTime && stepLatency === stepLatency && call < toolStop && (flags & TOOLS_DO_NOT_RUN) === 0;
     if (!wholeStep) elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, input, output);
-    if (table !== null) table.elapsedCall[call] = elapsed;
 
     // What ends the run inside the call (kernel brakes in the session's order).
     code = callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop);

@@ -21,8 +21,13 @@ const cappedSums = new WeakMap<CompiledTrace, { cap: number; sums: StepSums | nu
  * brake settings computes them once.
  */
 export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
-  if (cap === Infinity) return { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum };
   const cachedSums = cappedSums.get(t);
+  if (cap === Infinity) {
+    if (cachedSums !== undefined && cachedSums.cap === Infinity) return cachedSums.sums;
+    const sums = { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum };
+    cappedSums.set(t, { cap, sums });
+    return sums;
+  }
   if (cachedSums !== undefined && cachedSums.cap === cap) return cachedSums.sums;
   const n = t.calls;
   const before = new Float64Array(n + 1);

@@ -57,12 +57,46 @@ export function beforeCallStop(
   tokensUsed: number,
   promptTokens: number,
 ): StopCode {
-  if (stepCapReached(steps, limits[Limit.MaxSteps]!)) return StopCode.MaxSteps;
-  if (timedOut(elapsedMs, limits[Limit.TimeoutMs]!)) return StopCode.Timeout;
-  if (budgetSpent(spentPico, limits[Limit.BudgetPico]!)) return StopCode.Budget;
-  if (budgetWouldCross(spentPico, boundPico, limits[Limit.PredictBudgetPico]!)) return StopCode.Budget;
-  if (tokenCapReached(tokensUsed, limits[Limit.MaxTokens]!)) return StopCode.TokenLimit;
-  if (promptTooLarge(promptTokens, limits[Limit.ContextWindow]!)) return StopCode.ContextOverflow;
+  return beforeCallStopWithin(
+    limits[Limit.MaxSteps]!,
+    limits[Limit.TimeoutMs]!,
+    limits[Limit.BudgetPico]!,
+    limits[Limit.PredictBudgetPico]!,
+    limits[Limit.MaxTokens]!,
+    limits[Limit.ContextWindow]!,
+    steps,
+    elapsedMs,
+    spentPico,
+    boundPico,
+    tokensUsed,
+    promptTokens,
+  );
+}
+
+/**
+ * beforeCallStop with the limits as numbers (a hot loop reads them once, into registers). The order of
+ * the brakes is this function's.
+ */
+export function beforeCallStopWithin(
+  maxSteps: number,
+  timeoutMs: number,
+  budgetPico: number,
+  predictBudgetPico: number,
+  maxTokens: number,
+  contextWindow: number,
+  steps: number,
+  elapsedMs: number,
+  spentPico: number,
+  boundPico: number,
+  tokensUsed: number,
+  promptTokens: number,
+): StopCode {
+  if (stepCapReached(steps, maxSteps)) return StopCode.MaxSteps;
+  if (timedOut(elapsedMs, timeoutMs)) return StopCode.Timeout;
+  if (budgetSpent(spentPico, budgetPico)) return StopCode.Budget;
+  if (budgetWouldCross(spentPico, boundPico, predictBudgetPico)) return StopCode.Budget;
+  if (tokenCapReached(tokensUsed, maxTokens)) return StopCode.TokenLimit;
+  if (promptTooLarge(promptTokens, contextWindow)) return StopCode.ContextOverflow;
   return StopCode.None;
 }
 

@@ -20,18 +20,49 @@ export function callCostPico(
   output: number,
   reasoning: number,
 ): number {
-  let uncached = input - cached - cacheWrite - cacheWrite1h;
-  if (uncached < 0) uncached = 0;
-  let plainOutput = output - reasoning;
-  if (plainOutput < 0) plainOutput = 0;
-  return (
-    uncached * rows[row + PriceField.Input]! +
-    cached * rows[row + PriceField.Cached]! +
-    cacheWrite * rows[row + PriceField.CacheWrite]! +
-    cacheWrite1h * rows[row + PriceField.CacheWrite1h]! +
-    plainOutput * rows[row + PriceField.Output]! +
-    reasoning * rows[row + PriceField.Reasoning]!
+  return costAtPrices(
+    rows[row + PriceField.Input]!,
+    rows[row + PriceField.Cached]!,
+    rows[row + PriceField.CacheWrite]!,
+    rows[row + PriceField.CacheWrite1h]!,
+    rows[row + PriceField.Output]!,
+    rows[row + PriceField.Reasoning]!,
+    input,
+    cached,
+    cacheWrite,
+    cacheWrite1h,
+    output,
+    reasoning,
   );
+}
+
+/** The formula at one tier's prices as numbers (a hot loop over one tier reads them once). */
+export function costAtPrices(
+  inputPrice: number,
+  cachedPrice: number,
+  cacheWritePrice: number,
+  cacheWrite1hPrice: number,
+  outputPrice: number,
+  reasoningPrice: number,
+  input: number,
+  cached: number,
+  cacheWrite: number,
+  cacheWrite1h: number,
+  output: number,
+  reasoning: number,
+): number {
+  return uncachedCost(inputPrice, outputPrice, reasoningPrice, input - cached - cacheWrite - cacheWrite1h, output, reasoning) + cached * cachedPrice + cacheWrite * cacheWritePrice + cacheWrite1h * cacheWrite1hPrice;
+}
+
+/**
+ * The formula's part without cache reads or writes: the uncached prompt (clamped at 0) at the input
+ * price, the output beside reasoning (clamped at 0) at the output price, reasoning at its price. A call
+ * with nothing cached costs exactly this (sums of whole picodollars are exact in any order).
+ */
+export function uncachedCost(inputPrice: number, outputPrice: number, reasoningPrice: number, uncached: number, output: number, reasoning: number): number {
+  const prompt = uncached > 0 ? uncached : 0;
+  const plainOutput = output > reasoning ? output - reasoning : 0;
+  return prompt * inputPrice + plainOutput * outputPrice + reasoning * reasoningPrice;
 }
 
 /**

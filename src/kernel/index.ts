@@ -4,6 +4,7 @@ export { brakeLimits, predicts, Limit, RepeatModeCode, type BrakeLimits } from '
 export {
   backtrackStop,
   beforeCallStop,
+  beforeCallStopWithin,
   budgetSpent,
   budgetWouldCross,
   promptTooLarge,
@@ -16,7 +17,7 @@ export {
 export { ToolBrakeState } from './toolBrakeState.js';
 export { CallField, CallFlag, callFlags, writeCallRecord, TOOLS_DO_NOT_RUN } from './callRecord.js';
 export { flattenPrices, tierRow, PriceField, type FlatPrices } from './prices.js';
-export { callCostPico, predictiveBoundPico, promptEstimate } from './cost.js';
+export { callCostPico, costAtPrices, predictiveBoundPico, promptEstimate } from './cost.js';
 export { meterCall, Metered, CacheModeCode } from './meter.js';
 export { ContextTracker, type PromptView } from './context.js';
 export { callLatencyMs, modelledCallMs, modelledToolMs, toolLatencyMs } from './latency.js';

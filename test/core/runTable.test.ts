@@ -9,9 +9,10 @@ import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { CacheMode } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { replayCompiled, toolStopCall } from '../../src/fast/replayFast.js';
-import { buildRunTable } from '../../src/fast/runTable.js';
+import { recordRunTable } from '../../src/fast/runTable.js';
 import { resetRun, Run, runOutcomeOf } from '../../src/fast/runState.js';
 import { runSettings } from '../../src/fast/settings.js';
+import { buildRunTable, plainTableApplies } from '../../src/fast/plainTable.js';
 import { stopInTable } from '../../src/fast/tableStop.js';
 import { brakeLimits } from '../../src/kernel/limits.js';
 import { flattenPrices } from '../../src/kernel/prices.js';
@@ -34,7 +35,7 @@ describe('run tables', () => {
           const t = compileTrace(trace(calls, { system, outcome }));
           const prices = flattenPrices(pricings[priceIndex]!);
           const settings = runSettings(strategy, cache, latency);
-          const table = buildRunTable(t, settings, prices);
+          const table = recordRunTable(t, settings, prices);
           const st = new Float64Array(Run.Size);
           for (const b of brakeSets) {
             const limits = brakeLimits({ ...NO_BRAKES, ...b } as BrakeConfig, prices.contextWindow);
@@ -47,6 +48,37 @@ describe('run tables', () => {
         },
       ),
       { numRuns: 2000, seed: 7601 },
+    );
+  });
+
+  it('a plain trace’s table filled in closed form (plainTable.ts) gives the per-step replay too', () => {
+    const plainCall = fc.record({ out: fc.integer({ min: 0, max: 900 }), latency: fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined }), results: fc.array(fc.record({ r: fc.integer({ min: 0, max: 3000 }), x: fc.integer({ min: 0, max: 4 }), error: fc.boolean(), latency: fc.constantFrom(0, 250, 1000.5) }), { minLength: 1, maxLength: 2 }) })
+      .map(({ out, latency, results }) => ({ type: 'call' as const, outputTokens: out, ...(latency === undefined ? {} : { latencyMs: latency }), toolCalls: results.map((r) => ({ name: 'run', arguments: { x: r.x }, resultTokens: r.r, latencyMs: r.latency, ...(r.error ? { error: 'E' } : {}) })) }));
+    fc.assert(
+      fc.property(
+        fc.array(plainCall, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.array(brakesArb, { minLength: 1, maxLength: 6 }),
+        strategyArb,
+        fc.constantFrom<CacheMode>('on', 'off'),
+        fc.constantFrom(0, 1),
+        fc.option(fc.record({ perCallMs: fc.integer({ min: 0, max: 2000 }), perInputTokenMs: fc.constantFrom(0, 1), perOutputTokenMs: fc.constantFrom(0, 7), perToolCallMs: fc.integer({ min: 0, max: 900 }) }), { nil: undefined }),
+        (calls, system, brakeSets, strategy, cache, priceIndex, latency) => {
+          const t = compileTrace(trace(calls, { system }));
+          const prices = flattenPrices(pricings[priceIndex]!);
+          const settings = runSettings(strategy, cache, latency);
+          expect(plainTableApplies(t, settings, prices)).toBe(true);
+          const table = buildRunTable(t, settings, prices);
+          expect(table.estimateIsPrompt).toBe(true);
+          const st = new Float64Array(Run.Size);
+          for (const b of brakeSets) {
+            const limits = brakeLimits({ ...NO_BRAKES, ...b } as BrakeConfig, prices.contextWindow);
+            stopInTable(table, t, limits, toolStopCall(t, limits), st);
+            expect(runOutcomeOf(t, st, limits)).toEqual(runOutcomeOf(t, replayCompiled(t, settings, limits, prices, false), limits));
+          }
+        },
+      ),
+      { numRuns: 1500, seed: 7603 },
     );
   });
 

@@ -113,6 +113,19 @@ describe('sweepCompiled = replaying each cell alone', () => {
     expect([...reasons].sort()).toEqual(['max_steps', 'repeat', 'timeout']);
   });
 
+  it('a result reused (into) gives the same figures as a fresh one', () => {
+    fc.assert(
+      fc.property(fc.array(traceArb, { minLength: 2, maxLength: 2 }), fc.array(traceArb, { minLength: 2, maxLength: 2 }), gridArb, (first, second, grid) => {
+        const a = sweepTraces(first);
+        const b = sweepTraces(second);
+        const reused = sweepCompiled(b, grid, undefined, sweepCompiled(a, grid));
+        const fresh = sweepCompiled(b, grid);
+        for (let i = 0; i < 2; i++) for (let c = 0; c < fresh.cells.length; c++) expect(sweepTotals(reused, i, c)).toEqual(sweepTotals(fresh, i, c));
+      }),
+      { numRuns: 100, seed: 7704 },
+    );
+  });
+
   it('slices of traces swept apart and merged (in any order) = one sweep', () => {
     fc.assert(
       fc.property(fc.array(traceArb, { minLength: 2, maxLength: 6 }), gridArb, fc.integer({ min: 1, max: 5 }), (specs, grid, cut) => {
