@@ -21,6 +21,8 @@ import { record, type RunTable } from './runTable.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
 const metered = new Float64Array(Metered.Size);
+/** Calls that may end the run inside them whatever the tool brakes (a backtrack past its cap, an answer). */
+const MAY_END_CALL = CallFlag.Backtrack | CallFlag.Answer | CallFlag.Final;
 const promptRecord = new Float64Array(Prompt.Size);
 
 /** Where a compiled run goes: its settings, and what replay derived from them for this trace. */
@@ -128,7 +130,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     if (!wholeStep) elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, input, output);
 
     // What ends the run inside the call (kernel brakes in the session's order).
-    code = callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop);
+    code = call >= toolStop || (flags & MAY_END_CALL) !== 0 ? callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop) : StopCode.None;
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
       if ((flags & CallFlag.Backtrack) !== 0) ctx.dropLastStep();
       if (code !== StopCode.None) break;
@@ -144,7 +146,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
       if (!wholeStep) elapsed = addToolTime(elapsed, records[at + CompiledField.ToolLatency]!, exactTime || t1 - t0 <= 1, toolLatencyMs, t0, t1, perToolMs);
     } else {
       ctx.addStep(output);
-      stopTool = stoppedAt.tool;
+      stopTool = code === StopCode.None ? -1 : stoppedAt.tool;
       const ran = code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stopTool);
       for (let j = t0; j < ran; j++) {
         ctx.addToolResult(resultTokens[j]!);

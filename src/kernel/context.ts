@@ -79,6 +79,11 @@ export class ContextTracker {
     this.rawPrefix = raw;
   }
 
+  /** Room for more steps (apart from the hot methods, which rarely need it). */
+  private grow(steps: number): void {
+    this.reserve(steps);
+  }
+
   /** The first step the next prompt holds. */
   firstKeptStep(): number {
     const start = this.length - this.keep;
@@ -131,7 +136,7 @@ export class ContextTracker {
   /** A model response enters the context as a new step. */
   addStep(outputTokens: number): void {
     const n = this.length;
-    if (n + 2 > this.keptPrefix.length) this.reserve(n + 1);
+    if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
     this.keptPrefix[n + 1] = this.keptPrefix[n]! + outputTokens;
     this.rawPrefix[n + 1] = this.rawPrefix[n]! + outputTokens;
     this.length = n + 1;
@@ -149,7 +154,7 @@ export class ContextTracker {
   /** A whole step at once: output and results (each capped as it enters), then closed. */
   addClosedStep(keptTokens: number, rawTokens: number): void {
     const n = this.length;
-    if (n + 2 > this.keptPrefix.length) this.reserve(n + 1);
+    if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
     this.keptPrefix[n + 1] = this.keptPrefix[n]! + keptTokens;
     this.rawPrefix[n + 1] = this.rawPrefix[n]! + rawTokens;
     this.length = n + 1;

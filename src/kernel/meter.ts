@@ -48,20 +48,22 @@ export const enum Prompt {
 export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
   const flags = call[at + CallField.Flags]! | 0;
   const input = billedInput(out, call, at, flags, identity, prompt);
-  if ((flags & CallFlag.Failed) !== 0 || cacheMode === CacheModeCode.Recorded) recordedCache(out, call, at, identity && (flags & CallFlag.Failed) === 0 ? 1 : (flags & CallFlag.Failed) !== 0 ? 2 : 0, prompt[Prompt.Unchanged]!, input);
+  if (cacheMode === CacheModeCode.Recorded || (flags & CallFlag.Failed) !== 0) recordedCache(out, call, at, flags, identity, prompt[Prompt.Unchanged]!, input);
   else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, prompt[Prompt.Unchanged]!, input);
-  else {
-    out[Metered.Cached] = 0;
-    out[Metered.CacheWrite] = 0;
-    out[Metered.CacheWrite1h] = 0;
-    out[Metered.RuleLost] = 0;
-  }
+  else noCache(out);
   const output = call[at + CallField.Output]!;
   const reasoning = call[at + CallField.Reasoning]!;
   out[Metered.Output] = output;
   out[Metered.Reasoning] = reasoning;
   const rows = prices.rows;
   out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning);
+}
+
+function noCache(out: Float64Array): void {
+  out[Metered.Cached] = 0;
+  out[Metered.CacheWrite] = 0;
+  out[Metered.CacheWrite1h] = 0;
+  out[Metered.RuleLost] = 0;
 }
 
 /**
@@ -87,15 +89,15 @@ function billedInput(out: Float64Array, call: Float64Array, at: number, flags: n
 }
 
 /**
- * Cache figures as recorded (`as`: 1 the prompt is as sent, 2 a failed call, 0 a strategy changed the
- * prompt: the cache then serves no more than the unchanged prefix, plus the overhead the growth model
- * does not see, which sits in the prefix).
+ * Cache figures as recorded — as they are when the prompt is as sent (identity) or the call failed;
+ * when a strategy changed the prompt the cache serves no more than the unchanged prefix, plus the
+ * overhead the growth model does not see, which sits in the prefix.
  */
-function recordedCache(out: Float64Array, call: Float64Array, at: number, as: number, unchangedTokens: number, input: number): void {
+function recordedCache(out: Float64Array, call: Float64Array, at: number, flags: number, identity: boolean, unchangedTokens: number, input: number): void {
   let cached = call[at + CallField.RecordedCached]!;
   let write = call[at + CallField.RecordedCacheWrite]!;
   let write1h = call[at + CallField.RecordedCacheWrite1h]!;
-  if (as === 0) {
+  if (!identity && (flags & CallFlag.Failed) === 0) {
     const delta = out[Metered.RecordedDelta]!;
     const servable = unchangedTokens + (delta > 0 ? delta : 0);
     if (servable < cached) cached = servable;
