@@ -24,8 +24,9 @@
  * the first call where one may fire is found by binary search, not by a walk.
  *
  * The caller guarantees (closedFormApplies): cache off, or on without a minimum-prefix rule; integer
- * non-negative prices; t.closedForm; a non-negative cap and fixed prompt; a whole window. Calls with a recorded prompt size end the stretch, and so does
- * anything the closed form cannot bound (the per-step loop takes it).
+ * non-negative prices; t.closedForm; a non-negative cap and fixed prompt; a whole window. Calls with a
+ * recorded prompt size end the stretch, and so does anything the closed form cannot bound (the
+ * per-step loop takes it).
  */
 import { budgetSpent, budgetWouldCross, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';

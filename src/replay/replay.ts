@@ -129,13 +129,13 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
   return runOutcomeOf(compiled, state, limits);
 }
 
-/** With --cache on, what makes caching save less than the unchanged prefix suggests, one line each. */
+/** With --cache on, what makes caching save less than the unchanged prefix suggests, one line each (the same line for every run it applies to). */
 export function cacheNotesOf(pricing: ModelPricing, ruleLostTokens: number): string[] {
   const notes: string[] = [];
   if (!flattenPrices(pricing).cacheSaves) notes.push(`${pricing.model} has no cached-input price below its input price: --cache on saves nothing`);
   const rule = pricing.cacheRule;
   if (rule !== undefined && ruleLostTokens > 0) {
-    notes.push(`${pricing.model}: ${ruleLostTokens} unchanged prompt tokens not served from cache (${rule.source}; minimum ${rule.minPrefixTokens}, increments of ${rule.incrementTokens})`);
+    notes.push(`${pricing.model}: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (${rule.source}; minimum ${rule.minPrefixTokens}, increments of ${rule.incrementTokens})`);
   }
   return notes;
 }

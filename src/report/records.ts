@@ -39,6 +39,8 @@ export interface RunRecord {
   importNotes?: string[];
   /** With --cache on: why caching saved less than the unchanged prefix suggests. */
   cacheNotes?: string[];
+  /** With --cache on: unchanged prompt tokens the provider's minimum cacheable prefix kept out of the cache. */
+  cacheRuleLostTokens?: number;
   /** One entry per model call, when asked for (`--per-step`). */
   perStep?: StepRecord[];
 }
@@ -114,6 +116,7 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
   }
   if (run.importNotes !== undefined) record.importNotes = run.importNotes;
   if (run.cacheNotes !== undefined) record.cacheNotes = run.cacheNotes;
+  if (run.cacheRuleLostTokens > 0) record.cacheRuleLostTokens = run.cacheRuleLostTokens;
   if (perStep) record.perStep = run.rows.map(stepRecord);
   return record;
 }
