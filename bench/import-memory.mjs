@@ -26,7 +26,12 @@ function run(copies) {
   return { ...result, inputMb: (copies * unzipped) / 1e6, outMb };
 }
 
+const results = [];
 for (const copies of [1, 7]) {
   const r = run(copies);
-  console.log(`${r.inputMb.toFixed(0).padStart(5)} MB of trajectories → ${r.outMb.toFixed(1)} MB native in ${r.seconds.toFixed(1)} s, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB (exit ${r.code})`);
+  results.push({ inputMb: r.inputMb, outputMb: r.outMb, seconds: r.seconds, peakRssMb: r.maxRssKb / 1024, exitCode: r.code });
+  if (!process.argv.includes('--json')) {
+    console.log(`${r.inputMb.toFixed(0).padStart(5)} MB of trajectories → ${r.outMb.toFixed(1)} MB native in ${r.seconds.toFixed(1)} s, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB (exit ${r.code})`);
+  }
 }
+if (process.argv.includes('--json')) console.log(JSON.stringify({ runs: results }));

@@ -33,10 +33,13 @@ function run(runs) {
 }
 
 const sizes = process.argv.includes('--big') ? [100, 1000, 5000] : [100, 1000];
+const results = [];
 for (const runs of sizes) {
   const r = run(runs);
-  console.log(
+  results.push({ inputMb: r.inputMb, runs, calls: r.calls, seconds: r.seconds, callsPerSec: r.calls / r.seconds, peakRssMb: r.maxRssKb / 1024, exitCode: r.code });
+  if (!process.argv.includes('--json')) console.log(
     `${r.inputMb.toFixed(0).padStart(5)} MB native (${runs} runs, ${r.calls} calls) replayed in ${r.seconds.toFixed(1)} s ` +
       `(${(r.calls / r.seconds / 1e3).toFixed(0)} k calls/s), peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB (exit ${r.code})`,
   );
 }
+if (process.argv.includes('--json')) console.log(JSON.stringify({ files: results }));

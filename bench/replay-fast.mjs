@@ -1,4 +1,5 @@
-// Throughput of the fast replay path (typed arrays, interned fingerprints, integer money) with every
+// One 10,000-step trace replayed call by call (replayFast: per-step loop and closed form, no run
+// tables), against the readable loop. Throughput of the fast replay path (typed arrays, interned fingerprints, integer money) with every
 // brake on and none firing, against the readable path on the same trace. Not a test: numbers vary by
 // machine (and, on a shared machine, by minute: best of several rounds is printed). Run with
 // `npm run bench`.
@@ -50,12 +51,15 @@ function measure(run, rounds = 5, ms = 150) {
   return best;
 }
 
+const json = process.argv.includes('--json');
+const log = (line) => json || console.log(line);
+const results = [];
 for (const [section, trace] of [
   ['whole-number latencies (closed form)', makeTrace(900, 50)],
   ['fractional latencies (closed form, time call by call)', makeTrace(900.5, 50.25)],
   ['recorded prompt sizes (per-step loop)', makeTrace(900.5, 50.25, true)],
 ]) {
-  console.log(section);
+  log(section);
   for (const strategy of [{ kind: 'full' }, { kind: 'window', windowSteps: 20, toolResultCap: 30 }]) {
     for (const cache of ['off', 'on']) {
       const compiled = compileTrace(trace);
@@ -65,12 +69,13 @@ for (const [section, trace] of [
       const fast = measure(() => replayFast(compiled, brakes, strategy, cache, flat));
       const slowReps = 5;
       const t1 = process.hrtime.bigint();
-      for (let r = 0; r < slowReps; r++) replayTrace(trace, { brakes, strategy: { ...strategy, cache }, prices });
+      for (let r = 0; r < slowReps; r++) replayTrace(trace, { brakes, strategy: { ...strategy, cache }, prices, engine: 'readable' });
       const slow = (slowReps * steps) / (Number(process.hrtime.bigint() - t1) / 1e3);
-      console.log(
+      results.push({ section, settings: JSON.stringify({ ...strategy, cache }), compiledStepsPerSec: fast * 1e6, readableStepsPerSec: slow * 1e6 });
+      log(
         `  ${JSON.stringify({ ...strategy, cache }).padEnd(60)} fast ${fast.toFixed(1).padStart(8)} M steps/s  readable ${slow.toFixed(2).padStart(6)} M steps/s  (${(fast / slow).toFixed(0)}×)`,
       );
     }
   }
 }
-console.log('target for a later issue: ≥300 M replayed steps/s per core with every brake on');
+if (json) console.log(JSON.stringify({ longTrace: results }));

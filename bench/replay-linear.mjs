@@ -1,5 +1,6 @@
 // Replays long synthetic runs with every brake on and shows that time per step stays flat as runs grow
-// (linear time). Not a test: timings vary by machine. Run with `npm run bench`.
+// (linear time). The readable loop (engine: 'readable', the session call by call); the compiled kernel
+// is bench/kernel.mjs's. Not a test: timings vary by machine. Run with `npm run bench`.
 import { replayTrace, NO_BRAKES, usdToPico } from '../dist/index.js';
 import { loadPriceTable } from '../dist/pricing/index.js';
 
@@ -36,22 +37,27 @@ const strategies = [
   { kind: 'full', cache: 'on' },
   { kind: 'window', windowSteps: 20, toolResultCap: 300, cache: 'on' },
 ];
-console.log('steps      strategy                     ms/run    ns/step   steps/s');
+const json = process.argv.includes('--json');
+const log = (line) => json || console.log(line);
+const results = [];
+log('steps      strategy                     ms/run    ns/step   steps/s');
 for (const strategy of strategies) {
   const perStep = [];
   for (const steps of [1_000, 2_500, 5_000, 10_000, 20_000]) {
     const trace = longTrace(steps);
     const reps = Math.max(3, Math.round(200_000 / steps));
-    replayTrace(trace, { brakes, strategy, prices }); // warm-up
+    replayTrace(trace, { brakes, strategy, prices, engine: 'readable' }); // warm-up
     const t0 = process.hrtime.bigint();
     let result;
-    for (let r = 0; r < reps; r++) result = replayTrace(trace, { brakes, strategy, prices });
+    for (let r = 0; r < reps; r++) result = replayTrace(trace, { brakes, strategy, prices, engine: 'readable' });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6 / reps;
     if (result.steps + result.backtracks !== steps) throw new Error(`brake fired early: ${result.stopReason}`);
     const ns = (ms * 1e6) / steps;
     perStep.push(ns);
-    console.log(`${String(steps).padEnd(10)} ${JSON.stringify(strategy).slice(0, 28).padEnd(28)} ${ms.toFixed(3).padStart(8)} ${ns.toFixed(0).padStart(9)} ${Math.round(1e9 / ns).toLocaleString('en-US').padStart(12)}`);
+    log(`${String(steps).padEnd(10)} ${JSON.stringify(strategy).slice(0, 28).padEnd(28)} ${ms.toFixed(3).padStart(8)} ${ns.toFixed(0).padStart(9)} ${Math.round(1e9 / ns).toLocaleString('en-US').padStart(12)}`);
   }
   const ratio = perStep.at(-1) / perStep[0];
-  console.log(`time per step at 20k vs 1k steps: ${ratio.toFixed(2)}× (linear time ⇒ about 1×; quadratic would be 20×)\n`);
+  results.push({ strategy: JSON.stringify(strategy), nsPerStepAt1k: perStep[0], nsPerStepAt20k: perStep.at(-1), ratio20kTo1k: ratio });
+  log(`time per step at 20k vs 1k steps: ${ratio.toFixed(2)}× (linear time ⇒ about 1×; quadratic would be 20×)\n`);
 }
+if (json) console.log(JSON.stringify({ readableLoop: results }));

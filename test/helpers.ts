@@ -83,6 +83,7 @@ export function figuresOf(slow: RunOutcome): FastOutcome {
     costPico: slow.costPico,
     overshootPico: slow.overshootPico,
     elapsedMs: slow.elapsedMs,
+    cacheRuleLostTokens: slow.cacheRuleLostTokens,
   };
 }
 

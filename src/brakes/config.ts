@@ -5,14 +5,22 @@ export type RepeatMode = 'total' | 'consecutive' | 'cycle';
 export type SameErrorMode = 'consecutive' | 'total';
 export type BudgetMode = 'check' | 'predict';
 
+/** The `max_tokens` assumed when BrakeConfig.maxOutputTokens is unset. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
 /** Brake settings. Every brake is off unless its limit is set. */
 export interface BrakeConfig {
   /** Steps (model calls that are not backtracks) allowed. */
   maxSteps?: number;
   /** Spend allowed, in picodollars. */
   maxCostPico?: Pico;
-  /** `check`: stop once spent ≥ limit (the reference loop). `predict`: refuse a call that would cross it. */
+  /** `check`: stop once spent ≥ limit (the reference loop). `predict`: refuse a call whose bound would cross it. */
   budgetMode: BudgetMode;
+  /**
+   * The `max_tokens` a real loop sends with each call (default 4096): the output part of the predictive
+   * budget's bound. A response longer than this is not bounded, so predict mode may then overshoot.
+   */
+  maxOutputTokens?: number;
   /** Virtual time allowed (model latency + tool latency), in milliseconds. */
   timeoutMs?: number;
   /** An action may be seen this many times; the next identical one stops the run. */

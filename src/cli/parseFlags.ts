@@ -53,6 +53,7 @@ export interface BrakeFlags {
   maxBacktracks?: string;
   budgetMode?: string;
   contextWindow?: string;
+  maxOutputTokens?: string;
 }
 
 /** A preset first, then each flag given overrides it. No flag, no brake. */
@@ -73,6 +74,7 @@ export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   if (flags.maxTokens !== undefined) config.maxTokens = positiveInt('--max-tokens', flags.maxTokens);
   if (flags.maxBacktracks !== undefined) config.maxBacktracks = nonNegativeInt('--max-backtracks', flags.maxBacktracks);
   if (flags.budgetMode !== undefined) config.budgetMode = oneOf<BudgetMode>('--budget-mode', flags.budgetMode, ['check', 'predict']);
+  if (flags.maxOutputTokens !== undefined) config.maxOutputTokens = positiveInt('--max-output-tokens', flags.maxOutputTokens);
   if (flags.contextWindow !== undefined) {
     config.contextWindow = flags.contextWindow === 'model' ? 'model' : positiveInt('--context-window', flags.contextWindow);
   }
@@ -112,6 +114,7 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
   'max-backtracks': 'maxBacktracks',
   'budget-mode': 'budgetMode',
   'context-window': 'contextWindow',
+  'max-output-tokens': 'maxOutputTokens',
 };
 
 /**

@@ -23,143 +23,27 @@
  * budget, predictive budget, tokens, context window) compares a non-decreasing figure with a limit, so
  * the first call where one may fire is found by binary search, not by a walk.
  *
- * The caller guarantees: cache off or on, integer non-negative prices, t.closedForm, a non-negative cap
- * and fixed prompt, a whole window. Calls with a recorded prompt size end the stretch, and so does
- * anything the closed form cannot bound (the per-step loop takes it).
+ * The caller guarantees (closedFormApplies): cache off, or on without a minimum-prefix rule; integer
+ * non-negative prices; t.closedForm; a non-negative cap and fixed prompt; a whole window. Calls with a
+ * recorded prompt size end the stretch, and so does anything the closed form cannot bound (the
+ * per-step loop takes it).
  */
-import type { CompiledTrace } from './compile.js';
+import { budgetSpent, budgetWouldCross, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { CallField } from '../kernel/callRecord.js';
+import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
+import { predictiveBoundPico } from '../kernel/cost.js';
+import { Limit, predicts } from '../kernel/limits.js';
+import { CacheModeCode } from '../kernel/meter.js';
+import { PriceField, type FlatPrices } from '../kernel/prices.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import { Run, type RunState } from './runState.js';
+import { RunSetting, type RunSettings } from './settings.js';
+import type { RunPlan } from './steps.js';
+import { Stretch, type StepSums } from './stretch.js';
 
-/** State in and out (a Float64Array, so nothing is boxed). */
-export const CF_SPENT = 0;
-export const CF_ELAPSED = 1;
-export const CF_TOKENS = 2;
-export const CF_CACHED = 3;
-export const CF_WRITE = 4;
-/** Kept and uncapped tokens of the context. */
-export const CF_KEPT = 5;
-export const CF_RAW = 6;
-/** The previous prompt (full history: what the cache can reuse). */
-export const CF_PREV_VIEW = 7;
-export const closedFormState = new Float64Array(8);
-
-/** Limits and settings the closed form needs, at these indices of a Float64Array. */
-export const CL_FIXED = 0;
-export const CL_TIMEOUT = 1;
-export const CL_BUDGET = 2;
-export const CL_PREDICT_BUDGET = 3;
-export const CL_MAX_TOKENS = 4;
-export const CL_WINDOW = 5;
-export const CL_CACHE_ON = 6;
-export const CL_CACHE_WRITE_PRICE = 7;
-/** Steps a window keeps; Infinity for full history. */
-export const CL_KEEP = 8;
-/** 1 when the uncapped context must be tracked too (raw prefix sums). */
-export const CL_TRACK_RAW = 9;
-/** 1 when every latency (recorded or modelled) is a whole number: time may be summed out of order. */
-export const CL_EXACT_TIME = 10;
-/** The latency model (0 without one) and the modelled latency of a tool call. */
-export const CL_MODEL_CALL_MS = 11;
-export const CL_MODEL_INPUT_MS = 12;
-export const CL_MODEL_OUTPUT_MS = 13;
-export const CL_PER_TOOL_MS = 14;
-export const closedFormLimits = new Float64Array(15);
+export { stepSums, type StepSums } from './stretch.js';
 
 const EXACT = 2 ** 52;
-
-/** Step tokens under one cap, summed over calls: before[i] = Σ_{k<i} κ_k, beforeSum[i] = Σ_{k<i} before[k]. */
-export interface StepSums {
-  before: Float64Array;
-  beforeSum: Float64Array;
-}
-
-const cappedSums = new WeakMap<CompiledTrace, { cap: number; sums: StepSums | null }>();
-
-/**
- * The step sums of a trace under a tool-result cap (Infinity: compiled with the trace); null when they
- * would not be exact. The last cap's sums are kept with the trace, so replaying one strategy under many
- * brake settings computes them once.
- */
-export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
-  if (cap === Infinity) return { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum };
-  const cachedSums = cappedSums.get(t);
-  if (cachedSums !== undefined && cachedSums.cap === cap) return cachedSums.sums;
-  const n = t.calls;
-  const before = new Float64Array(n + 1);
-  const beforeSum = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    let kept = t.output[i]!;
-    for (let j = t.toolStart[i]!; j < t.toolStart[i + 1]!; j++) kept += Math.min(t.resultTokens[j]!, cap);
-    before[i + 1] = before[i]! + kept;
-    beforeSum[i + 1] = beforeSum[i]! + before[i]!;
-  }
-  const sums = beforeSum[n]! < EXACT ? { before, beforeSum } : null;
-  cappedSums.set(t, { cap, sums });
-  return sums;
-}
-
-/** Running totals over calls x..j−1 of one stretch at one price tier. */
-class Stretch {
-  constructor(
-    readonly t: CompiledTrace,
-    readonly steps: StepSums,
-    readonly x: number,
-    /** Full history: view_k = b + before[k]. Window: the system + goal prompt. */
-    readonly b: number,
-    /** Steps the window keeps; 0 for full history. */
-    readonly keep: number,
-    /** The previous call's prompt (view_{x−1}); full history only. */
-    readonly prevView: number,
-    readonly cacheOn: boolean,
-    readonly cacheWritePrice: boolean,
-    readonly pInput: number,
-    readonly pCached: number,
-    readonly pWrite: number,
-    readonly pOutput: number,
-    readonly pReasoning: number,
-  ) {}
-
-  view(k: number): number {
-    const before = this.steps.before;
-    return this.keep === 0 ? this.b + before[k]! : this.b + before[k]! - before[k - this.keep]!;
-  }
-
-  /** Σ view over calls x..j−1. */
-  viewSum(j: number): number {
-    const s = this.steps.beforeSum;
-    const x = this.x;
-    if (this.keep === 0) return (j - x) * this.b + s[j]! - s[x]!;
-    return (j - x) * this.b + s[j]! - s[x]! - (s[j - this.keep]! - s[x - this.keep]!);
-  }
-
-  /** Σ cached over calls x..j−1 (cache on). */
-  cachedSum(j: number): number {
-    if (this.keep !== 0) return (j - this.x) * this.b;
-    return j > this.x ? this.prevView + this.viewSum(j - 1) : 0;
-  }
-
-  /** Σ (view − cached) over calls x..j−1: uncached, or written with a cache-write price. */
-  growth(j: number): number {
-    if (this.keep !== 0) return this.viewSum(j) - this.cachedSum(j);
-    return j > this.x ? this.view(j - 1) - this.prevView : 0;
-  }
-
-  /** Σ cost over calls x..j−1. */
-  cost(j: number): number {
-    const t = this.t;
-    const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[this.x]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[this.x]!);
-    if (!this.cacheOn) return this.pInput * this.viewSum(j) + output;
-    return (this.cacheWritePrice ? this.pWrite : this.pInput) * this.growth(j) + this.pCached * this.cachedSum(j) + output;
-  }
-
-  /** Σ (input + output) over calls x..j−1. */
-  tokens(j: number): number {
-    return this.viewSum(j) + this.t.outputBefore[j]! - this.t.outputBefore[this.x]!;
-  }
-
-  latency(j: number): number {
-    return this.t.stepLatencyBefore[j]! - this.t.stepLatencyBefore[this.x]!;
-  }
-}
 
 /** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
 function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
@@ -172,51 +56,70 @@ function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, l
 }
 
 /**
- * Makes plain calls a..e−1 in closed form until a brake before a call may fire, or a call's latency
- * is not all recorded, or its prompt size is. With a window of w steps, call a must be at least w + 1 calls into the stretch
- * (its window holds only the stretch's steps, and slid at the previous call). Writes the prefix sums
- * of the new steps that later calls may read from prefix[len + 1] (rawPrefix likewise). Returns the
- * call reached (a when nothing was done); closedFormState holds the state there.
+ * Whether stretches of plain calls may go in closed form under these settings: every figure must be a
+ * whole number (prices, token counts, caps), the cache either off or on with every unchanged prefix
+ * served (no provider minimum), and a window a whole number of steps.
  */
-export function advanceClosedForm(t: CompiledTrace, steps: StepSums, a: number, e: number, rows: Float64Array, tierCount: number, prefix: Float64Array, rawPrefix: Float64Array, len: number): number {
-  const st = closedFormState;
-  const lim = closedFormLimits;
+export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices): boolean {
+  const cacheMode = s[RunSetting.CacheMode]!;
+  const keep = s[RunSetting.Keep]!;
+  const cap = s[RunSetting.Cap]!;
+  if (cacheMode === CacheModeCode.Recorded || !t.closedForm || !prices.exact || t.fixedTokens < 0 || !(cap >= 0)) return false;
+  if (cacheMode === CacheModeCode.On && (prices.minCachePrefix > 0 || prices.cacheIncrement !== 1)) return false;
+  return keep === Infinity || (Number.isInteger(keep) && keep >= 0 && keep < 0x3fffffff);
+}
+
+/**
+ * Makes plain calls a..e−1 in closed form until a brake before a call may fire, or a call's latency
+ * is not all recorded, or its prompt size is. With a window of w steps, call a must be at least w + 1
+ * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call).
+ * Writes the context's new prefix sums that later calls may read and moves the context and `st` to the
+ * call reached; returns it (a when nothing was done).
+ */
+export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: number, st: RunState): number {
+  const { t, settings: set, limits, prices, ctx } = plan;
+  const rows = prices.rows;
+  const tierCount = prices.tiers;
   // Time in closed form only when every latency of the stretch is a recorded whole number; otherwise
   // it is added call by call, in order, as the readable path adds it (fractions round differently in
   // another order).
   const missing = t.latencyMissingBefore;
-  const timeByCall = lim[CL_EXACT_TIME] !== 1 || missing[e] !== missing[a];
+  const timeByCall = !plan.exactTime || missing[e] !== missing[a];
   // Stop before the first call whose prompt size is recorded.
   const recorded = t.recordedInputBefore;
   if (recorded[e] !== recorded[a]) e = firstAbove(recorded, a + 1, e + 1, recorded[a]!) - 1;
   if (e <= a) return a;
 
-  const fixed = lim[CL_FIXED]!;
-  const timeout = lim[CL_TIMEOUT]!;
-  const budget = lim[CL_BUDGET]!;
-  const predictBudget = lim[CL_PREDICT_BUDGET]!;
-  const maxTokens = lim[CL_MAX_TOKENS]!;
-  const window = lim[CL_WINDOW]!;
-  const cacheOn = lim[CL_CACHE_ON] === 1;
-  const cacheWritePrice = lim[CL_CACHE_WRITE_PRICE] === 1;
-  const windowed = lim[CL_KEEP] !== Infinity;
-  const keep = windowed ? lim[CL_KEEP]! : 0;
+  const fixed = t.fixedTokens;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const predictBudget = limits[Limit.PredictBudgetPico]!;
+  const maxTokens = limits[Limit.MaxTokens]!;
+  const window = limits[Limit.ContextWindow]!;
+  const cacheOn = set[RunSetting.CacheMode] === CacheModeCode.On;
+  const cacheWritePrice = prices.hasCacheWritePrice;
+  const windowed = set[RunSetting.Keep] !== Infinity;
+  const predict = predicts(limits);
+  const maxOutput = limits[Limit.MaxOutputTokens]!;
+  // The predictive bound grows with the prompt only under full history (and with no overhead carried in).
+  if (predict && (windowed || st[Run.OverheadTokens] !== 0)) return a;
+  const keep = windowed ? set[RunSetting.Keep]! : 0;
   const before = steps.before;
-  const callData = t.callData;
+  const records = t.records;
   const toolStart = t.toolStart;
   const toolLatencyMs = t.toolLatencyMs;
   // Without a latency model a call without latency takes 0 ms: 0 + input · 0 + output · 0.
-  const modelCallMs = lim[CL_MODEL_CALL_MS]!;
-  const modelInputMs = lim[CL_MODEL_INPUT_MS]!;
-  const modelOutputMs = lim[CL_MODEL_OUTPUT_MS]!;
-  const perToolMs = lim[CL_PER_TOOL_MS]!;
-  let spent = st[CF_SPENT]!;
-  let elapsed = st[CF_ELAPSED]!;
-  let tokens = st[CF_TOKENS]!;
-  let cached = st[CF_CACHED]!;
-  let written = st[CF_WRITE]!;
-  const kept = st[CF_KEPT]!;
-  let prevView = st[CF_PREV_VIEW]!;
+  const perCallMs = set[RunSetting.PerCallMs]!, perInputMs = set[RunSetting.PerInputTokenMs]!, perOutputMs = set[RunSetting.PerOutputTokenMs]!;
+  const perToolMs = set[RunSetting.PerToolCallMs]!;
+  let spent = st[Run.SpentPico]!;
+  let elapsed = st[Run.ElapsedMs]!;
+  let tokens = st[Run.TokensUsed]!;
+  let cached = st[Run.CachedTokens]!;
+  let written = st[Run.WrittenTokens]!;
+  const len = ctx.length;
+  const kept = ctx.keptPrefix[len]!;
+  // Full history: what the cache can serve of call a's prompt (the previous prompt, or less after a backtrack).
+  let prevView = ctx.unchangedTokens();
   let tier = 0;
   let b: number;
   if (windowed) {
@@ -224,7 +127,7 @@ export function advanceClosedForm(t: CompiledTrace, steps: StepSums, a: number, 
     // Views go up and down: bound them (no step keeps more than the largest uncapped step) and leave
     // the stretch to the per-step loop when the bound reaches the context window or a price tier.
     const bound = fixed + keep * t.maxStepTokens;
-    if (bound > window || (tierCount > 0 && bound > rows[7]!) || bound >= EXACT) return a;
+    if (promptTooLarge(bound, window) || (tierCount > 0 && bound > rows[PriceField.Stride + PriceField.Above]!) || bound >= EXACT) return a;
     if (keep === 0) return a;
   } else {
     b = fixed + kept - before[a]!;
@@ -240,47 +143,33 @@ export function advanceClosedForm(t: CompiledTrace, steps: StepSums, a: number, 
       // The price tier of view_x, and the end of the calls that share it (views only grow).
       const vx = b + before[x]!;
       tier = 0;
-      while (tier < tierCount && vx > rows[(tier + 1) * 7]!) tier++;
-      if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * 7]! - b);
+      while (tier < tierCount && vx > rows[(tier + 1) * PriceField.Stride + PriceField.Above]!) tier++;
+      if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * PriceField.Stride + PriceField.Above]! - b);
     }
-    const p = tier * 7;
-    const s = new Stretch(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows[p + 1]!, rows[p + 2]!, rows[p + 3]!, rows[p + 5]!, rows[p + 6]!);
+    const p = tier * PriceField.Stride;
+    const s = new Stretch(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows[p + PriceField.Input]!, rows[p + PriceField.Cached]!, rows[p + PriceField.CacheWrite]!, rows[p + PriceField.Output]!, rows[p + PriceField.Reasoning]!);
 
-    // The first call in x..y−1 before which a brake may fire (a monotone predicate), or y.
-    let lo = x;
-    let hi = y;
-    // (lo is moved back below when time, added call by call, reaches the timeout first.)
-    while (lo < hi) {
-      const j = (lo + hi) >>> 1;
-      const spentNext = spent + s.cost(j + 1);
-      // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
-      const fires =
-        (!timeByCall && elapsed + s.latency(j) >= timeout) ||
-        spent + s.cost(j) >= budget ||
-        spentNext > predictBudget ||
-        spentNext >= EXACT ||
-        tokens + s.tokens(j) >= maxTokens ||
-        (!windowed && s.view(j) > window);
-      if (fires) hi = j;
-      else lo = j + 1;
-    }
+    // The first call in x..y−1 before which a brake may fire (lo is moved back below when time, added
+    // call by call, reaches the timeout first).
+    st[Run.SpentPico] = spent;
+    st[Run.ElapsedMs] = elapsed;
+    st[Run.TokensUsed] = tokens;
+    let lo = firstFiringCall(plan, s, x, y, st, timeByCall, windowed);
 
     if (timeByCall) {
       // Time call by call up to lo, stopping before a call the timeout may refuse.
-      for (let j = x, r = x * 8; j < lo; j++, r += 8) {
-        if (elapsed >= timeout) {
+      for (let j = x, at = x * CompiledField.Stride; j < lo; j++, at += CompiledField.Stride) {
+        if (timedOut(elapsed, timeout)) {
           lo = j;
           break;
         }
-        const latency = callData[r + 4]!;
-        elapsed += latency === latency ? latency : modelCallMs + s.view(j) * modelInputMs + callData[r]! * modelOutputMs;
-        const toolLatency = callData[r + 5]!;
-        if (toolLatency === toolLatency && callData[r + 7]! <= 1) elapsed += toolLatency;
+        const latency = records[at + CallField.LatencyMs]!;
+        // (The prompt is read only for a latency the trace does not record.)
+        elapsed += modelledCallMs(latency, perCallMs, perInputMs, perOutputMs, latency === latency ? 0 : s.view(j), records[at + CallField.Output]!);
+        const toolLatency = records[at + CompiledField.ToolLatency]!;
+        if (toolLatency === toolLatency && records[at + CompiledField.Tools]! <= 1) elapsed += toolLatency;
         else {
-          for (let k = toolStart[j]!, end = toolStart[j + 1]!; k < end; k++) {
-            const latency = toolLatencyMs[k]!;
-            elapsed += latency === latency ? latency : perToolMs;
-          }
+          for (let k = toolStart[j]!, end = toolStart[j + 1]!; k < end; k++) elapsed += modelledToolMs(toolLatencyMs[k]!, perToolMs);
         }
       }
     }
@@ -300,30 +189,68 @@ export function advanceClosedForm(t: CompiledTrace, steps: StepSums, a: number, 
     if (lo < y) break;
   }
   // Beyond exact whole numbers the order of additions matters: leave it to the per-step loop.
-  if (!(spent < EXACT && tokens < EXACT && (timeByCall || elapsed < EXACT))) return a;
+  if (x === a || !(spent < EXACT && tokens < EXACT && (timeByCall || elapsed < EXACT))) return a;
 
-  // The new steps' prefix sums: a later backtrack may read any of them; a window reads the last ones.
+  // The new steps' prefix sums later calls may read: a backtrack any of them; a window its last ones;
+  // the next call's cache the one before the last.
   const base = kept - before[a]!;
-  const backtrackAhead = t.lastBacktrack > a;
-  const from = backtrackAhead || !windowed ? a + 1 : Math.max(a + 1, x - keep);
-  if (backtrackAhead || windowed) {
-    for (let k = from, at = len + 1 + (from - a - 1); k <= x; k++, at++) prefix[at] = base + before[k]!;
+  const rawBase = ctx.rawPrefix[len]! - t.stepTokensBefore[a]!;
+  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - keep - 1);
+  ctx.reserve(len + (x - a));
+  const keptPrefix = ctx.keptPrefix;
+  const rawPrefix = ctx.rawPrefix;
+  for (let k = from, at = len + (from - a); k <= x; k++, at++) {
+    keptPrefix[at] = base + before[k]!;
+    rawPrefix[at] = rawBase + t.stepTokensBefore[k]!;
   }
-  if (lim[CL_TRACK_RAW] === 1) {
-    // Uncapped step tokens are the compiled ones; a recorded prompt reads the uncapped total.
-    const raw = st[CF_RAW]!;
-    const rawBase = raw - t.stepTokensBefore[a]!;
-    if (backtrackAhead) {
-      for (let k = a + 1, at = len + 1; k <= x; k++, at++) rawPrefix[at] = rawBase + t.stepTokensBefore[k]!;
-    }
-    st[CF_RAW] = rawBase + t.stepTokensBefore[x]!;
-  }
-  st[CF_SPENT] = spent;
-  st[CF_ELAPSED] = elapsed;
-  st[CF_TOKENS] = tokens;
-  st[CF_CACHED] = cached;
-  st[CF_WRITE] = written;
-  st[CF_KEPT] = base + before[x]!;
-  st[CF_PREV_VIEW] = prevView;
+  ctx.skipSteps(x - a);
+  st[Run.Calls] = x;
+  st[Run.SpentPico] = spent;
+  st[Run.ElapsedMs] = elapsed;
+  st[Run.TokensUsed] = tokens;
+  st[Run.CachedTokens] = cached;
+  st[Run.WrittenTokens] = written;
+  // Calls without a recorded prompt size are billed their view: no overhead.
+  st[Run.OverheadTokens] = 0;
   return x;
+}
+
+/**
+ * The first call in x..y−1 of the stretch before which a brake may fire (each a monotone predicate of
+ * the call), or y: a binary search (a function of its own, so the stretch's sums inline into it). The
+ * run's spend, time and tokens at x are read from `st`.
+ */
+function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: RunState, timeByCall: boolean, windowed: boolean): number {
+  const { limits, prices } = plan;
+  const spent = st[Run.SpentPico]!;
+  const elapsed = st[Run.ElapsedMs]!;
+  const tokens = st[Run.TokensUsed]!;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const predictBudget = limits[Limit.PredictBudgetPico]!;
+  const maxTokens = limits[Limit.MaxTokens]!;
+  const window = limits[Limit.ContextWindow]!;
+  const maxOutput = limits[Limit.MaxOutputTokens]!;
+  const predict = predictBudget !== Infinity;
+  let lo = x;
+  let hi = y;
+  while (lo < hi) {
+    const j = (lo + hi) >>> 1;
+    const costBefore = s.cost(j);
+    const spentBefore = spent + costBefore;
+    const callCost = s.cost(j + 1) - costBefore;
+    // Full history only (a window declines under predict): the estimate is the view (no overhead).
+    const bound = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutput) : 0;
+    // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
+    const fires =
+      (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||
+      budgetSpent(spentBefore, budget) ||
+      budgetWouldCross(spentBefore, bound, predictBudget) ||
+      spentBefore + callCost >= EXACT ||
+      tokenCapReached(tokens + s.tokens(j), maxTokens) ||
+      (!windowed && promptTooLarge(s.view(j), window));
+    if (fires) hi = j;
+    else lo = j + 1;
+  }
+  return lo;
 }

@@ -1,12 +1,13 @@
 /**
- * Turns a model response into billed usage under a context strategy. A recorded prompt size is the
- * truth: a strategy only moves it by what the strategy adds or removes relative to full history, so any
- * overhead the growth model does not see (tool schemas, message framing) stays in.
+ * The kernel meter (src/kernel/meter.ts) for one CallRecord, with its usage as an object: what the
+ * readable session and the per-step rows work with.
  */
-import type { ContextStrategy, CacheMode } from '../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { isIdentity } from '../context/strategy.js';
-import type { PromptView } from '../context/tracker.js';
-import { callCostPico } from '../pricing/cost.js';
+import { writeCallRecord, CallField } from '../kernel/callRecord.js';
+import type { PromptView } from '../kernel/context.js';
+import { CacheModeCode, Metered, Prompt, meterCall as meterKernel } from '../kernel/meter.js';
+import { flattenPrices } from '../kernel/prices.js';
 import type { CallUsage, ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 
@@ -15,7 +16,17 @@ export interface MeteredCall {
   costPico: number;
   /** Recorded prompt size minus the growth model's full-history size; undefined when not recorded. */
   recordedInputDelta?: number;
+  /** Cache on: cached tokens the provider's minimum cacheable prefix rule did not serve. */
+  cacheRuleLostTokens: number;
 }
+
+export function cacheModeCode(cache: CacheMode): CacheModeCode {
+  return cache === 'recorded' ? CacheModeCode.Recorded : cache === 'on' ? CacheModeCode.On : CacheModeCode.Off;
+}
+
+const record = new Float64Array(CallField.Size);
+const out = new Float64Array(Metered.Size);
+const prompt = new Float64Array(Prompt.Size);
 
 export function meterCall(
   call: CallRecord,
@@ -24,51 +35,20 @@ export function meterCall(
   cache: CacheMode,
   pricing: ModelPricing,
 ): MeteredCall {
-  const recorded = call.inputTokens;
-  const identity = isIdentity(strategy);
-  let input: number;
-  let recordedInputDelta: number | undefined;
-  if (call.failed) {
-    input = recorded ?? 0;
-  } else if (recorded !== undefined) {
-    recordedInputDelta = recorded - view.fullInputTokens;
-    input = identity ? recorded : Math.max(0, recorded + view.inputTokens - view.fullInputTokens);
-  } else {
-    input = view.inputTokens;
-  }
-
-  let cached = 0;
-  let cacheWrite = 0;
-  let cacheWrite1h = 0;
-  if (cache === 'recorded' || call.failed) {
-    cached = call.cachedInputTokens ?? 0;
-    cacheWrite = call.cacheWriteTokens ?? 0;
-    cacheWrite1h = call.cacheWrite1hTokens ?? 0;
-    if (!identity && !call.failed) {
-      // The strategy changed the prompt: the cache can serve no more than the unchanged prefix
-      // (plus the overhead the model does not see, which sits in the prefix).
-      const overhead = Math.max(0, recordedInputDelta ?? 0);
-      cached = Math.min(cached, view.unchangedPrefixTokens + overhead, input);
-      const writable = input - cached;
-      cacheWrite = Math.min(cacheWrite, writable);
-      cacheWrite1h = Math.min(cacheWrite1h, writable - cacheWrite);
-    }
-  } else if (cache === 'on') {
-    cached = Math.min(view.unchangedPrefixTokens, input);
-    // Providers that bill cache writes (Anthropic-style) write what the cache did not serve.
-    if (pricing.base.cacheWrite !== undefined) cacheWrite = input - cached;
-  }
-
-  const output = call.outputTokens;
+  writeCallRecord(record, 0, call);
+  prompt[Prompt.View] = view.inputTokens;
+  prompt[Prompt.Full] = view.fullInputTokens;
+  prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;
+  meterKernel(out, flattenPrices(pricing), isIdentity(strategy), cacheModeCode(cache), record, 0, prompt);
   const usage: CallUsage = {
-    input,
-    cached,
-    cacheWrite,
-    cacheWrite1h,
-    output,
-    reasoning: Math.min(call.reasoningTokens ?? 0, output),
+    input: out[Metered.Input]!,
+    cached: out[Metered.Cached]!,
+    cacheWrite: out[Metered.CacheWrite]!,
+    cacheWrite1h: out[Metered.CacheWrite1h]!,
+    output: out[Metered.Output]!,
+    reasoning: out[Metered.Reasoning]!,
   };
-  const result: MeteredCall = { usage, costPico: callCostPico(pricing, usage) };
-  if (recordedInputDelta !== undefined) result.recordedInputDelta = recordedInputDelta;
+  const result: MeteredCall = { usage, costPico: out[Metered.CostPico]!, cacheRuleLostTokens: out[Metered.RuleLost]! };
+  if (call.inputTokens !== undefined && !call.failed) result.recordedInputDelta = out[Metered.RecordedDelta]!;
   return result;
 }

@@ -21,10 +21,7 @@ function drive(source: StepSource, session: LoopSession): Stop {
     const metered = response ? session.meter(response, view) : undefined;
     const before = session.checkBeforeCall(view, metered);
     if (before) return before;
-    if (!response || !metered) {
-      const reason = source.exhaustedReason();
-      return { reason, detail: reason === 'completed' ? 'recorded run completed' : 'recorded trace ended without completing' };
-    }
+    if (!response || !metered) return session.exhausted(source.exhaustedReason());
     const after = session.recordResponse(response, metered, view);
     if (after) return after;
     if (!session.runsTools(response)) continue;

@@ -1,10 +1,11 @@
 /**
  * One run's state machine: context, brakes, meter and accounting, with one method per point of the
- * loop where something happens. The synchronous simulator (run.ts) and a real, asynchronous agent loop
+ * loop where something happens. Every rule it applies is a kernel function (src/kernel), the ones the
+ * compiled replay applies too. The synchronous simulator (run.ts) and a real, asynchronous agent loop
  * drive the same session in the same order:
  *
  *   prompt()                        what the next call would send
- *   checkBeforeCall(view, metered?) brakes before the call (metered = the call's known or bounded cost)
+ *   checkBeforeCall(view, metered?) brakes before the call (metered: the prompt as it will be sent)
  *   … the model is called …
  *   recordResponse(response, …)     pay for it; completed / backtrack_limit, or tool calls follow
  *   for each tool call:
@@ -14,29 +15,31 @@
  *   endStep(response)               a final answer completes the run
  *   finish(stop)                    the run's figures
  */
-import {
-  checkAction,
-  checkAfterCall,
-  checkBeforeCall,
-  checkToolOutcome,
-  recordAction,
-  recordCall,
-  recordToolOutcome,
-} from '../brakes/brakes.js';
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { ContextTracker, type PromptView } from '../context/tracker.js';
+import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
+import { ContextTracker, type PromptView } from '../kernel/context.js';
+import { describeStop, Fact } from '../kernel/describe.js';
+import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { brakeLimits, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
+import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { modelledCallLatency, modelledToolLatency } from './latency.js';
 import { meterCall, type MeteredCall } from './meter.js';
 import type { LoopOptions, RunOutcome, StepRow } from './types.js';
 
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
+  readonly limits: BrakeLimits;
   private readonly context: ContextTracker;
+  private readonly facts = new Float64Array(Fact.Size);
+  private readonly prices: FlatPrices;
+  /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
+  private overheadTokens = 0;
   private readonly rows: StepRow[] = [];
   private readonly totals = {
     input: 0,
@@ -46,6 +49,7 @@ export class LoopSession {
     reasoning: 0,
     failed: 0,
     toolCalls: 0,
+    cacheRuleLost: 0,
     recordedInput: 0,
     recordedInputCalls: 0,
     recordedDelta: 0,
@@ -58,6 +62,8 @@ export class LoopSession {
     private readonly interner = new Interner(),
   ) {
     this.context = new ContextTracker(options.systemTokens, options.goalTokens, options.strategy);
+    this.prices = flattenPrices(options.pricing);
+    this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
   }
 
   prompt(): PromptView {
@@ -69,39 +75,62 @@ export class LoopSession {
     return meterCall(response, view, this.options.strategy, this.options.cache, this.options.pricing);
   }
 
-  /** `metered` is the call's cost when known (replay) or an upper bound (a real loop); absent otherwise. */
+  /**
+   * What the next call may cost at most, as a live loop can bound it before making it: the prompt
+   * estimate (the view plus the overhead the last call showed) at its input price, plus the
+   * `max_tokens` the loop sends at the output price.
+   */
+  boundPico(view: PromptView): { boundPico: number; promptEstimate: number } {
+    const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
+    return { boundPico: predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, this.limits[Limit.MaxOutputTokens]!), promptEstimate: estimate };
+  }
+
+  /**
+   * Brakes before the call. `metered` is the call as it will be sent when the loop knows it (a recorded
+   * prompt size); without it the prompt is the view. The predictive budget uses boundPico, never the
+   * call's own cost.
+   */
   checkBeforeCall(view: PromptView, metered?: MeteredCall): Stop | null {
-    return checkBeforeCall(this.options.brakes, this.state, {
-      inputTokens: metered ? metered.usage.input : view.inputTokens,
-      costBoundPico: metered?.costPico,
-      modelContextWindow: this.options.pricing.contextWindow,
-    });
+    const { state, limits } = this;
+    const promptTokens = metered ? metered.usage.input : view.inputTokens;
+    const { boundPico, promptEstimate: estimate } = predicts(limits) ? this.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
+    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, promptTokens);
+    if (code === StopCode.None) return null;
+    const facts = this.facts;
+    facts[Fact.BoundPico] = boundPico;
+    facts[Fact.PromptEstimate] = estimate;
+    facts[Fact.PromptTokens] = promptTokens;
+    return this.stop(code);
+  }
+
+  /** The source ran out before a call: the recorded run completed, or ended without completing. */
+  exhausted(reason: 'completed' | 'trace_end'): Stop {
+    this.facts[Fact.Exhausted] = 1;
+    return this.stop(reason === 'completed' ? StopCode.Completed : StopCode.TraceEnd);
   }
 
   /** The call was made: pay for it and let its output into the context. */
   recordResponse(response: CallRecord, metered: MeteredCall, view: PromptView): Stop | null {
     this.context.markSent();
     const { usage, costPico } = metered;
+    const state = this.state;
     const backtrack = response.backtrack === true;
     const compaction = response.compaction === true;
-    recordCall(this.state, {
-      costPico,
-      inputTokens: usage.input,
-      outputTokens: usage.output,
-      latencyMs: response.latencyMs ?? modelledCallLatency(this.options.latency, usage.input, usage.output),
-      countsAsStep: !backtrack && !compaction,
-      backtrack,
-    });
+    state.calls += 1;
+    if (backtrack) state.backtracks += 1;
+    if (!backtrack && !compaction) state.steps += 1;
+    state.spentPico += costPico;
+    state.tokensUsed += usage.input + usage.output;
+    state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
+    if (!response.failed) this.overheadTokens = usage.input - view.inputTokens;
     this.account(response, metered, view);
     if (backtrack) {
       this.context.dropLastStep();
-      return checkAfterCall(this.options.brakes, this.state);
+      return this.stopIf(backtrackStop(this.limits, state.backtracks));
     }
     if (response.failed || compaction) return null;
     this.context.addStep(usage.output);
-    if ((response.toolCalls ?? []).length === 0 && !response.unparseable) {
-      return { reason: 'completed', detail: `final answer after ${this.state.steps} steps` };
-    }
+    if ((response.toolCalls ?? []).length === 0 && !response.unparseable) return this.stop(StopCode.Completed);
     return null;
   }
 
@@ -113,9 +142,14 @@ export class LoopSession {
   /** Before a tool call runs: the repeated-action brake. */
   checkTool(tool: ToolCallRecord): Stop | null {
     const action = this.interner.id(actionFingerprint(tool.name, tool.arguments));
-    const stop = checkAction(this.options.brakes, this.state, action, () => `action ${tool.name}`);
-    if (stop) return stop;
-    recordAction(this.state, action);
+    const tools = this.state.tools;
+    const seen = tools.seen(action, this.limits[Limit.RepeatMode]!);
+    const code = repeatStop(this.limits, seen);
+    if (code !== StopCode.None) {
+      this.facts[Fact.Seen] = seen;
+      return this.stop(code, `action ${tool.name}`);
+    }
+    tools.recordAction(action);
     this.totals.toolCalls += 1;
     return null;
   }
@@ -124,27 +158,30 @@ export class LoopSession {
   recordToolResult(tool: ToolCallRecord): Stop | null {
     this.context.addToolResult(tool.resultTokens);
     const error = tool.error ? this.interner.id(errorFingerprint(tool.name, tool.error)) : -1;
-    recordToolOutcome(this.state, error, tool.latencyMs ?? modelledToolLatency(this.options.latency));
-    return checkToolOutcome(this.options.brakes, this.state, error, () => `tool ${tool.name}`);
+    const tools = this.state.tools;
+    tools.recordOutcome(error);
+    this.state.elapsedMs += toolLatencyMs(tool.latencyMs ?? NaN, this.options.latency);
+    if (error < 0) return null;
+    const count = tools.errorCount(error, this.limits[Limit.SameErrorTotal] === 1);
+    const code = sameErrorStop(this.limits, count);
+    if (code === StopCode.None) return null;
+    this.facts[Fact.ErrorCount] = count;
+    return this.stop(code, `tool ${tool.name}`);
   }
 
   /** The step's tool calls are done; a response flagged final completes the run. */
   endStep(response: CallRecord): Stop | null {
     this.context.closeStep();
-    return response.final ? { reason: 'completed', detail: `final answer after ${this.state.steps} steps` } : null;
+    return response.final ? this.stop(StopCode.Completed) : null;
   }
 
   finish(stop: Stop): RunOutcome {
     const { state, totals } = this;
     if (!Number.isSafeInteger(state.spentPico)) {
       // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
-      throw new UserError({
-        code: 'cost_out_of_range',
-        message: `one run costs more than $9,007 (${state.calls} calls), beyond exact picodollar arithmetic`,
-        hint: 'set --max-steps, --max-cost or --context-window to bound the run',
-      });
+      throw costOutOfRange(state.calls);
     }
-    const budget = this.options.brakes.maxCostPico;
+    const budget = this.limits[Limit.BudgetPico]!;
     const outcome: RunOutcome = {
       stop,
       steps: state.steps,
@@ -158,8 +195,9 @@ export class LoopSession {
       outputTokens: totals.output,
       reasoningTokens: totals.reasoning,
       costPico: state.spentPico,
-      overshootPico: budget !== undefined ? Math.max(0, state.spentPico - budget) : 0,
+      overshootPico: state.spentPico > budget ? state.spentPico - budget : 0,
       elapsedMs: state.elapsedMs,
+      cacheRuleLostTokens: totals.cacheRuleLost,
       rows: this.rows,
     };
     if (totals.recordedInputCalls > 0) {
@@ -172,6 +210,20 @@ export class LoopSession {
     return outcome;
   }
 
+  private stopIf(code: StopCode): Stop | null {
+    return code === StopCode.None ? null : this.stop(code);
+  }
+
+  private stop(code: StopCode, label = ''): Stop {
+    const { facts, state } = this;
+    facts[Fact.Steps] = state.steps;
+    facts[Fact.ElapsedMs] = state.elapsedMs;
+    facts[Fact.SpentPico] = state.spentPico;
+    facts[Fact.TokensUsed] = state.tokensUsed;
+    facts[Fact.Backtracks] = state.backtracks;
+    return { reason: stopReasonOf(code), detail: describeStop(code, this.limits, facts, label) };
+  }
+
   private account(response: CallRecord, metered: MeteredCall, view: PromptView): void {
     const { usage, costPico } = metered;
     const totals = this.totals;
@@ -180,6 +232,7 @@ export class LoopSession {
     totals.cacheWrite += usage.cacheWrite + usage.cacheWrite1h;
     totals.output += usage.output;
     totals.reasoning += usage.reasoning;
+    totals.cacheRuleLost += metered.cacheRuleLostTokens;
     if (response.failed) totals.failed += 1;
     if (response.inputTokens !== undefined) {
       totals.recordedInput += response.inputTokens;
@@ -210,4 +263,13 @@ export class LoopSession {
     if (response.failed) row.failed = true;
     this.rows.push(row);
   }
+}
+
+/** A run whose cost leaves exact picodollar arithmetic. */
+export function costOutOfRange(calls: number): UserError {
+  return new UserError({
+    code: 'cost_out_of_range',
+    message: `one run costs more than $9,007 (${calls} calls), beyond exact picodollar arithmetic`,
+    hint: 'set --max-steps, --max-cost or --context-window to bound the run',
+  });
 }

@@ -2,7 +2,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop, StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import type { PromptView } from '../context/tracker.js';
+import type { PromptView } from '../kernel/context.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 import type { LatencyModel } from './latency.js';
@@ -68,6 +68,8 @@ export interface RunTotals {
   /** Spend beyond the budget (0 without a budget). */
   overshootPico: number;
   elapsedMs: number;
+  /** Cache on: unchanged prompt tokens the provider's minimum cacheable prefix rule did not serve from cache. */
+  cacheRuleLostTokens: number;
 }
 
 export interface RunOutcome extends RunTotals {

@@ -1,47 +1,26 @@
 import type { Pico } from '../money.js';
+import { callCostPico as kernelCallCost } from '../kernel/cost.js';
+import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
 import type { CallUsage, ModelPricing, PriceSource, PriceTier, TokenPrices } from './types.js';
 
 /**
- * Prices that apply to a call with `inputTokens` input tokens. Tiers are whole-prompt and strict, as in
- * @pydantic/genai-prices (`input_tokens > start`) and LiteLLM (`prompt_tokens > 200_000`): the last tier
- * whose `aboveInputTokens` is exceeded prices every token of the call. Allocation-free (hot loop).
+ * Prices that apply to a call with `inputTokens` input tokens: the tier the kernel selects
+ * (src/kernel/prices.ts tierRow: whole-prompt, strict `>`).
  */
 export function pricesForInput(pricing: ModelPricing, inputTokens: number): TokenPrices {
-  let prices = pricing.base;
-  const tiers = pricing.tiers;
-  for (let i = 0; i < tiers.length; i++) {
-    const tier = tiers[i]!;
-    if (inputTokens > tier.aboveInputTokens) prices = tier.prices;
-    else break;
-  }
-  return prices;
+  const flat = flattenPrices(pricing);
+  const k = tierRow(flat.rows, flat.tiers, inputTokens) / PriceField.Stride;
+  return k === 0 ? pricing.base : pricing.tiers[k - 1]!.prices;
 }
 
 /**
- * Exact cost of one call in integer picodollars.
- *
- *   uncached = input − cached − cacheWrite − cacheWrite1h (clamped at 0)
- *   cost = uncached·input + cached·(cachedInput ?? input) + cacheWrite·(cacheWrite ?? input)
- *        + cacheWrite1h·(cacheWrite1h ?? cacheWrite ?? input)
- *        + (output − reasoning)·output + reasoning·(reasoning ?? output)
- *
- * with the prices of the tier selected by `usage.input` (the whole prompt, cached parts included).
- * Integer token counts times integer pico prices stay exact below 2^53 pico (≈ $9,007 per call).
+ * Exact cost of one call in integer picodollars: the kernel's formula (src/kernel/cost.ts) at the
+ * prices of the tier selected by `usage.input` (the whole prompt, cached parts included).
  */
 export function callCostPico(pricing: ModelPricing, usage: CallUsage): Pico {
-  const p = pricesForInput(pricing, usage.input);
-  const uncached = Math.max(0, usage.input - usage.cached - usage.cacheWrite - usage.cacheWrite1h);
-  const plainOutput = Math.max(0, usage.output - usage.reasoning);
-  const input = p.input;
-  const cacheWrite = p.cacheWrite ?? input;
-  return (
-    uncached * input +
-    usage.cached * (p.cachedInput ?? input) +
-    usage.cacheWrite * cacheWrite +
-    usage.cacheWrite1h * (p.cacheWrite1h ?? cacheWrite) +
-    plainOutput * p.output +
-    usage.reasoning * (p.reasoning ?? p.output)
-  );
+  const flat = flattenPrices(pricing);
+  const row = tierRow(flat.rows, flat.tiers, usage.input);
+  return kernelCallCost(flat.rows, row, usage.input, usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.output, usage.reasoning);
 }
 
 /** The price fields of TokenPrices, in display order. */

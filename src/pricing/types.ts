@@ -33,6 +33,16 @@ export interface ModelPricing {
   tiers: PriceTier[];
   contextWindow?: number;
   source: PriceSource;
+  /** The provider's minimum cacheable prefix (applied with `--cache on`; see cacheRules.ts). */
+  cacheRule?: CacheRule;
+}
+
+/** Prompt caching serves no prefix below `minPrefixTokens`, and hits in multiples of `incrementTokens`. */
+export interface CacheRule {
+  minPrefixTokens: number;
+  incrementTokens: number;
+  /** Where the numbers come from (provider and model family), for reports. */
+  source: string;
 }
 
 export interface PriceSource {

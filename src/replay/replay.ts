@@ -1,16 +1,25 @@
 /**
- * Replays runs through the loop and turns the outcomes into report records. Money stays in integer
- * picodollars until a report is rendered.
+ * Replays runs and turns the outcomes into report records. A run is replayed by the compiled kernel
+ * (src/fast: the trace compiled once, every rule a kernel function); with per-step rows (charts,
+ * --per-step) or `engine: 'readable'` by the readable loop (src/loop), which applies the same kernel
+ * call by call. Money stays in integer picodollars until a report is rendered.
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { compiledTrace } from '../fast/compile.js';
+import { replayCompiled } from '../fast/replayFast.js';
+import { runOutcomeOf } from '../fast/runState.js';
+import { runSettings } from '../fast/settings.js';
+import { brakeLimits } from '../kernel/limits.js';
+import { flattenPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 
@@ -25,6 +34,11 @@ export interface ReplayOptions {
   pricing?: ModelPricing;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
+  /**
+   * `compiled` (default, unless keepSteps): the compiled kernel; `readable`: the loop call by call
+   * (what keepSteps uses; tests hold the two equal).
+   */
+  engine?: 'compiled' | 'readable';
 }
 
 export interface RunResult extends Omit<RunTotals, 'calls'> {
@@ -52,6 +66,8 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
   inputTokenDelta?: number;
   /** What the importer said about how it rebuilt the run (tokenizer, scaling, skipped traffic). */
   importNotes?: string[];
+  /** With --cache on: why caching saved less than the unchanged prefix suggests (no cached price, the provider's minimum prefix). */
+  cacheNotes?: string[];
   rows: StepRow[];
 }
 
@@ -70,7 +86,12 @@ function recordedRunCost(trace: Trace): number | undefined {
   return undefined;
 }
 
+/** The model's pricing for a trace (with --model, that model's), its provider's cache rule filled in. */
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
+  return withCacheRule(resolveModel(trace, options));
+}
+
+function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
   if (options.model !== undefined) {
     try {
       return options.prices.resolve(options.model);
@@ -88,19 +109,41 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
   }
 }
 
+function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
+  if (options.keepSteps === true || options.engine === 'readable') {
+    return runLoop(new ReplaySource(trace), {
+      brakes: options.brakes,
+      strategy: options.strategy,
+      cache,
+      pricing,
+      systemTokens: trace.header.systemTokens,
+      goalTokens: trace.header.goalTokens,
+      keepSteps: options.keepSteps ?? false,
+      ...(options.latency === undefined ? {} : { latency: options.latency }),
+    });
+  }
+  const prices = flattenPrices(pricing);
+  const compiled = compiledTrace(trace);
+  const limits = brakeLimits(options.brakes, prices.contextWindow);
+  const state = replayCompiled(compiled, runSettings(options.strategy, cache, options.latency), limits, prices);
+  return runOutcomeOf(compiled, state, limits);
+}
+
+/** With --cache on, what makes caching save less than the unchanged prefix suggests, one line each (the same line for every run it applies to). */
+export function cacheNotesOf(pricing: ModelPricing, ruleLostTokens: number): string[] {
+  const notes: string[] = [];
+  if (!flattenPrices(pricing).cacheSaves) notes.push(`${pricing.model} has no cached-input price below its input price: --cache on saves nothing`);
+  const rule = pricing.cacheRule;
+  if (rule !== undefined && ruleLostTokens > 0) {
+    notes.push(`${pricing.model}: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (${rule.source}; minimum ${rule.minPrefixTokens}, increments of ${rule.incrementTokens})`);
+  }
+  return notes;
+}
+
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
-    brakes: options.brakes,
-    strategy: options.strategy,
-    cache,
-    pricing,
-    systemTokens: trace.header.systemTokens,
-    goalTokens: trace.header.goalTokens,
-    keepSteps: options.keepSteps ?? false,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-  });
+  const outcome = replayOutcome(trace, options, pricing, cache);
   const result: RunResult = {
     source: trace.source,
     recordedModel: trace.header.model,
@@ -121,6 +164,7 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     costPico: outcome.costPico,
     overshootPico: outcome.overshootPico,
     elapsedMs: outcome.elapsedMs,
+    cacheRuleLostTokens: outcome.cacheRuleLostTokens,
     recordedCalls: trace.calls.length,
     recordedOutcome: trace.end.outcome,
     rows: outcome.rows,
@@ -131,6 +175,8 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const recordedCost = recordedRunCost(trace);
   if (recordedCost !== undefined) result.recordedCostPico = recordedCost;
   if (outcome.recordedCallCostPico !== undefined) result.recordedCallCostPico = outcome.recordedCallCostPico;
+  const cacheNotes = cache === 'on' ? cacheNotesOf(pricing, outcome.cacheRuleLostTokens) : [];
+  if (cacheNotes.length > 0) result.cacheNotes = cacheNotes;
   if (outcome.recordedInputTokens !== undefined) {
     result.recordedInputTokens = outcome.recordedInputTokens;
     result.inputTokenDelta = outcome.recordedInputDelta!;

@@ -5,13 +5,17 @@
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { usdToPico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { compileTrace } from '../fast/compile.js';
-import { flattenPrices, replayFast } from '../fast/replayFast.js';
+import { compiledTrace } from '../fast/compile.js';
+import { replayCompiled } from '../fast/replayFast.js';
+import { outcomeOf } from '../fast/runState.js';
+import { runSettings, type RunSettings } from '../fast/settings.js';
+import { brakeLimits } from '../kernel/limits.js';
+import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
 
 export interface WhatIfSetting {
@@ -63,8 +67,9 @@ export interface WhatIfOptions {
   model?: string;
   latency?: LatencyModel;
   /**
-   * `fast` (default): each run compiled once and replayed under every setting by the typed-array fast
-   * path (src/fast), which tests prove equal to the readable loop; `readable`: through the loop itself.
+   * `fast` (default): each run compiled once (and kept with its Trace object) and replayed under every
+   * setting by the compiled kernel (src/fast), which tests prove equal to the readable loop;
+   * `readable`: through the loop itself.
    */
   engine?: 'fast' | 'readable';
 }
@@ -72,7 +77,10 @@ export interface WhatIfOptions {
 /** A run's stop reason, steps and spend under one brake setting. */
 type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number };
 
-function replayerFor(trace: Trace, options: WhatIfOptions): Replayer {
+/** Run settings per (strategy, cache mode, latency) of one whatIf call: built once, shared by every run. */
+type SettingsCache = Map<CacheMode, RunSettings>;
+
+function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: SettingsCache): Replayer {
   const common = {
     strategy: options.strategy,
     prices: options.prices,
@@ -81,13 +89,20 @@ function replayerFor(trace: Trace, options: WhatIfOptions): Replayer {
   };
   const pricing = resolveTracePricing(trace, common);
   if (options.engine === 'readable') {
-    return (brakes) => replayTrace(trace, { ...common, pricing, brakes });
+    return (brakes) => replayTrace(trace, { ...common, pricing, brakes, engine: 'readable' });
   }
-  const compiled = compileTrace(trace);
+  const compiled = compiledTrace(trace);
   const flat = flattenPrices(pricing);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
+  let settings = settingsCache.get(cache);
+  if (settings === undefined) {
+    settings = runSettings(options.strategy, cache, options.latency);
+    settingsCache.set(cache, settings);
+  }
+  const run = settings;
   return (brakes) => {
-    const r = replayFast(compiled, brakes, options.strategy, cache, flat, options.latency);
+    const limits = brakeLimits(brakes, flat.contextWindow);
+    const r = outcomeOf(compiled, replayCompiled(compiled, run, limits, flat), limits);
     return { stopReason: r.reason, steps: r.steps, costPico: r.costPico };
   };
 }
@@ -98,6 +113,7 @@ export function whatIf(
   options: WhatIfOptions,
 ): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
   const runs: WhatIfRun[] = [];
+  const settingsCache: SettingsCache = new Map();
   const totals: WhatIfTotal[] = settings.map((setting) => ({
     setting: setting.name,
     runs: 0,
@@ -109,7 +125,7 @@ export function whatIf(
     stopReasons: {},
   }));
   for (const trace of traces) {
-    const replay = replayerFor(trace, options);
+    const replay = replayerFor(trace, options, settingsCache);
     const base = replay(recordedBrakes(trace));
     const baseCompleted = base.stopReason === 'completed';
     const cells = settings.map((setting, i) => {

@@ -2,7 +2,7 @@
  * Report records: what JSON, CSV and tables show of a replay. Money leaves picodollars only here, as
  * exact decimals.
  */
-import type { BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
@@ -37,6 +37,10 @@ export interface RunRecord {
   recordedInputTokens?: number;
   inputTokenDelta?: number;
   importNotes?: string[];
+  /** With --cache on: why caching saved less than the unchanged prefix suggests. */
+  cacheNotes?: string[];
+  /** With --cache on: unchanged prompt tokens the provider's minimum cacheable prefix kept out of the cache. */
+  cacheRuleLostTokens?: number;
   /** One entry per model call, when asked for (`--per-step`). */
   perStep?: StepRecord[];
 }
@@ -111,6 +115,8 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
     record.inputTokenDelta = run.inputTokenDelta!;
   }
   if (run.importNotes !== undefined) record.importNotes = run.importNotes;
+  if (run.cacheNotes !== undefined) record.cacheNotes = run.cacheNotes;
+  if (run.cacheRuleLostTokens > 0) record.cacheRuleLostTokens = run.cacheRuleLostTokens;
   if (perStep) record.perStep = run.rows.map(stepRecord);
   return record;
 }
@@ -162,6 +168,7 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   if (brakes.maxCostPico !== undefined) {
     out.maxCostUsd = picoToUsd(brakes.maxCostPico);
     out.budgetMode = brakes.budgetMode;
+    if (brakes.budgetMode === 'predict') out.maxOutputTokens = brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   }
   if (brakes.timeoutMs !== undefined) out.timeoutSeconds = brakes.timeoutMs / 1000;
   if (brakes.maxRepeat !== undefined) {

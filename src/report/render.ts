@@ -90,7 +90,21 @@ export function renderTable(report: ReplayReport): string {
   const deltaNote = report.runs.some((run) => run.inputTokenDelta !== undefined)
     ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
     : '';
-  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}prices: ${describePriceSource(report.prices.source)}\n`;
+  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}${cacheFooter(report.runs)}prices: ${describePriceSource(report.prices.source)}\n`;
+}
+
+/** One line per distinct cache note, with how many runs (and tokens) it concerns. */
+function cacheFooter(runs: readonly RunRecord[]): string {
+  const notes = new Map<string, { runs: number; tokens: number }>();
+  for (const run of runs) {
+    for (const note of run.cacheNotes ?? []) {
+      const seen = notes.get(note) ?? { runs: 0, tokens: 0 };
+      seen.runs += 1;
+      if (note.includes('minimum cacheable prefix')) seen.tokens += run.cacheRuleLostTokens ?? 0;
+      notes.set(note, seen);
+    }
+  }
+  return [...notes].map(([note, { runs: n, tokens }]) => `cache: ${note} — ${tokens > 0 ? `${tokens} tokens over ` : ''}${n} run${n === 1 ? '' : 's'}\n`).join('');
 }
 
 /** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */

@@ -34,6 +34,24 @@ describe('every stop reason, on small native traces', () => {
     expect(r.elapsedMs).toBe(4500);
   });
 
+  it('timeout: a tie does not stop (elapsed must exceed the limit, as in the reference loop), in every path', () => {
+    // Whole-second latencies adding up exactly to the limit: 10 calls of 1 s reach 10 s, which is not past
+    // a 10 s timeout, so the 11th call is made; after it 11 s > 10 s stops the 12th.
+    const plain = distinctSteps(40, 100, 200, { latencyMs: 1000 });
+    for (const c of plain) c.toolCalls![0]!.latencyMs = 0;
+    const recorded = plain.map((c, i) => ({ ...c, inputTokens: 500 + 300 * i }));
+    const runs = [trace(plain), trace(recorded, { origin: 'recorded' })];
+    for (const t of runs) {
+      for (const engine of ['compiled', 'readable'] as const) {
+        for (const strategy of [FULL_HISTORY, { kind: 'window' as const, windowSteps: 3 }]) {
+          const r = replayTrace(t, { brakes: { ...NO_BRAKES, timeoutMs: 10_000 }, strategy, prices: MINI_TABLE, engine });
+          expect([r.stopReason, r.steps, r.elapsedMs]).toEqual(['timeout', 11, 11_000]);
+          expect(replayTrace(t, { brakes: { ...NO_BRAKES, timeoutMs: 9_999 }, strategy, prices: MINI_TABLE, engine }).steps).toBe(10);
+        }
+      }
+    }
+  });
+
   it('timeout with modelled latencies where the trace records none', () => {
     const latency = { perCallMs: 1000, perInputTokenMs: 0, perOutputTokenMs: 10, perToolCallMs: 500 };
     const r = replayTrace(trace(distinctSteps(10)), { brakes: { ...NO_BRAKES, timeoutMs: 7000 }, strategy: FULL_HISTORY, prices: MINI_TABLE, latency });
@@ -160,10 +178,11 @@ describe('every stop reason, on small native traces', () => {
   it('brakes are checked in the fixed order: steps, timeout, budget', () => {
     const calls = distinctSteps(10, 100, 200, { latencyMs: 10_000 });
     const twoCalls = replay(trace(calls), {}).rows[1]!.cumulativeCostPico;
-    // After 2 calls: 2 steps, 20 s and exactly the budget spent. All three brakes hold; the order decides.
-    const all = replay(trace(calls), { maxSteps: 2, timeoutMs: 20_000, maxCostPico: twoCalls });
+    // After 2 calls: 2 steps, 20 s (past a 19.999 s timeout) and exactly the budget spent. All three
+    // brakes hold; the order decides.
+    const all = replay(trace(calls), { maxSteps: 2, timeoutMs: 19_999, maxCostPico: twoCalls });
     expect(all.stopReason).toBe('max_steps');
-    const noStepCap = replay(trace(calls), { timeoutMs: 20_000, maxCostPico: twoCalls });
+    const noStepCap = replay(trace(calls), { timeoutMs: 19_999, maxCostPico: twoCalls });
     expect(noStepCap.stopReason).toBe('timeout');
     const budgetOnly = replay(trace(calls), { maxCostPico: twoCalls });
     expect(budgetOnly.stopReason).toBe('budget');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { ContextTracker } from '../../src/context/tracker.js';
+import { ContextTracker } from '../../src/kernel/context.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { MINI_TABLE, call, distinctSteps, handPriced, handTable, toolCall, trace } from '../helpers.js';
@@ -17,7 +17,7 @@ describe('context tracker', () => {
     ctx.addStep(100);
     ctx.addToolResult(400);
     ctx.closeStep();
-    expect(ctx.view()).toEqual({ inputTokens: 850, fullInputTokens: 850, unchangedPrefixTokens: 350 });
+    expect(ctx.view()).toEqual({ inputTokens: 850, fullInputTokens: 850, unchangedPrefixTokens: 350, historySteps: 1, firstKeptStep: 0 });
   });
 
   it('window: keeps the last K steps, each call with its result; a slide keeps only system + goal cached', () => {
@@ -36,6 +36,8 @@ describe('context tracker', () => {
     expect(sizes).toEqual([350, 850, 1350, 1350]);
     // Call 2 and 3 extend the previous prompt; call 4's window slid, so only system + goal match.
     expect(prefixes).toEqual([0, 350, 850, 350]);
+    // The fifth prompt holds steps 2 and 3 of a 4-step history.
+    expect(ctx.view()).toMatchObject({ historySteps: 4, firstKeptStep: 2 });
   });
 
   it('tool-result cap truncates each result as it enters the context', () => {

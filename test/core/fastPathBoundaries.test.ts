@@ -19,38 +19,15 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { StopReason } from '../../src/brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
-import type { PromptView } from '../../src/context/tracker.js';
-import {
-  advanceClosedForm,
-  CF_CACHED,
-  CF_ELAPSED,
-  CF_KEPT,
-  CF_PREV_VIEW,
-  CF_RAW,
-  CF_SPENT,
-  CF_TOKENS,
-  CF_WRITE,
-  CL_BUDGET,
-  CL_CACHE_ON,
-  CL_CACHE_WRITE_PRICE,
-  CL_EXACT_TIME,
-  CL_FIXED,
-  CL_KEEP,
-  CL_MAX_TOKENS,
-  CL_MODEL_CALL_MS,
-  CL_MODEL_INPUT_MS,
-  CL_MODEL_OUTPUT_MS,
-  CL_PER_TOOL_MS,
-  CL_PREDICT_BUDGET,
-  CL_TIMEOUT,
-  CL_TRACK_RAW,
-  CL_WINDOW,
-  closedFormLimits,
-  closedFormState,
-  stepSums,
-} from '../../src/fast/closedForm.js';
+import type { PromptView } from '../../src/kernel/context.js';
+import { advanceClosedForm, stepSums } from '../../src/fast/closedForm.js';
+import { ContextTracker } from '../../src/kernel/context.js';
+import { brakeLimits } from '../../src/kernel/limits.js';
+import { predictiveBoundPico, promptEstimate } from '../../src/kernel/cost.js';
+import { resetRun, Run } from '../../src/fast/runState.js';
+import { runSettings } from '../../src/fast/settings.js';
 import { compileTrace } from '../../src/fast/compile.js';
-import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
+import { flattenPrices, replayFast, toolStopCall } from '../../src/fast/replayFast.js';
 import type { LatencyModel } from '../../src/loop/latency.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { runLoop } from '../../src/loop/run.js';
@@ -281,6 +258,8 @@ interface Picks {
   windowFromModel: boolean;
   time?: Pick;
   steps?: Pick;
+  /** The predictive bound's output tokens. */
+  maxOutputTokens: number;
 }
 
 /** Limits at `ats` (repeat one to weight it). */
@@ -297,6 +276,7 @@ function picksArb(ats: Pick['at'][]): fc.Arbitrary<Picks> {
     time: maybe,
     // The step limit only bounds a stretch; on too often it would end most runs before any other brake.
     steps: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pick }),
+    maxOutputTokens: fc.constantFrom(0, 50, 4096),
   });
 }
 
@@ -337,14 +317,23 @@ function totalBefore(rows: StepRow[], c: number, of: (row: StepRow) => number): 
   return c === 0 ? 0 : of(rows[Math.min(c, rows.length) - 1]!);
 }
 
+/** The prompt overhead the call before c showed (billed − view of the last call that did not fail): 0 before the first. */
+function overheadBefore(rows: StepRow[], views: PromptView[], c: number): number {
+  for (let k = Math.min(c, rows.length) - 1; k >= 0; k--) if (!rows[k]!.failed) return rows[k]!.inputTokens - views[k]!.inputTokens;
+  return 0;
+}
+
 /** Brakes each set on a boundary of the brake-free run (± 1), at its own chosen call. */
-function brakesAt(t: Trace, s: Settings, pricing: ModelPricing, rows: StepRow[], picks: Picks, b: Boundaries): BrakeConfig {
-  const brakes: BrakeConfig = { ...NO_BRAKES, budgetMode: picks.budgetMode };
+function brakesAt(t: Trace, s: Settings, pricing: ModelPricing, rows: StepRow[], views: PromptView[], picks: Picks, b: Boundaries): BrakeConfig {
+  const brakes: BrakeConfig = { ...NO_BRAKES, budgetMode: picks.budgetMode, maxOutputTokens: picks.maxOutputTokens };
   const { cost, tokens, window, time, steps } = picks;
   if (cost) {
-    // Check mode refuses a call once spent ≥ budget; predict mode one that would take spent above it.
-    const c = callOf(cost, b, 'total') + (picks.budgetMode === 'predict' ? 1 : 0);
-    brakes.maxCostPico = Math.max(0, totalBefore(rows, c, (row) => row.cumulativeCostPico) + cost.delta);
+    // Check mode refuses a call once spent ≥ budget; predict mode one whose bound would take spent above it.
+    const c = callOf(cost, b, 'total');
+    const spent = totalBefore(rows, c, (row) => row.cumulativeCostPico);
+    const flat = flattenPrices(pricing);
+    const bound = picks.budgetMode === 'predict' && c < views.length ? predictiveBoundPico(flat.rows, flat.tiers, promptEstimate(views[c]!.inputTokens, overheadBefore(rows, views, c)), picks.maxOutputTokens) : 0;
+    brakes.maxCostPico = Math.max(0, spent + bound + cost.delta);
   }
   if (tokens) brakes.maxTokens = Math.max(0, totalBefore(rows, callOf(tokens, b, 'total'), (row) => row.cumulativeInputTokens + row.cumulativeOutputTokens) + tokens.delta);
   if (window) brakes.contextWindow = picks.windowFromModel ? 'model' : promptAt(window, b);
@@ -359,6 +348,8 @@ interface Case {
   s: Settings;
   views: PromptView[];
   pricing: ModelPricing;
+  /** The brake-free run's calls. */
+  rows: StepRow[];
   brakes: BrakeConfig;
 }
 
@@ -369,7 +360,7 @@ function boundaryCase(t: Trace, s: Settings, picks: Picks, focus?: number): Case
   const b: Boundaries = focus === undefined ? { prompts, starts: stretchStarts(t), from: 0 } : { prompts, starts: [focus], from: focus };
   const pricing = boundaryPricing(s, picks, b);
   const rows = run(t, s, pricing, NO_BRAKES, true).rows;
-  return { t, s, views, pricing, brakes: brakesAt(t, s, pricing, rows, picks, b) };
+  return { t, s, views, pricing, rows, brakes: brakesAt(t, s, pricing, rows, views, picks, b) };
 }
 
 describe('fast path = readable path with every limit exactly on a boundary of the run', () => {
@@ -381,7 +372,7 @@ describe('fast path = readable path with every limit exactly on a boundary of th
         const fast = replayFast(compileTrace(c.t), c.brakes, s.strategy, s.cache, flattenPrices(c.pricing), s.latency);
         expect(fast).toEqual(figuresOf(slow));
       }),
-      { numRuns: 1200 },
+      { numRuns: 1200, seed: 7101 },
     );
   });
 });
@@ -419,38 +410,18 @@ function integralLatencyModel(m: LatencyModel): boolean {
   return [m.perCallMs, m.perInputTokenMs, m.perOutputTokenMs, m.perToolCallMs].every(Number.isInteger);
 }
 
-/** What replayFast hands the closed form, written out from the settings. */
-function setClosedFormLimits(c: Case, exactTime: boolean): void {
-  const { t, s, brakes } = c;
-  const lim = closedFormLimits;
-  lim[CL_FIXED] = t.header.systemTokens + t.header.goalTokens;
-  lim[CL_TIMEOUT] = brakes.timeoutMs ?? Infinity;
-  lim[CL_BUDGET] = brakes.maxCostPico ?? Infinity;
-  lim[CL_PREDICT_BUDGET] = brakes.budgetMode === 'predict' ? (brakes.maxCostPico ?? Infinity) : Infinity;
-  lim[CL_MAX_TOKENS] = brakes.maxTokens ?? Infinity;
-  lim[CL_WINDOW] = brakes.contextWindow === 'model' ? (c.pricing.contextWindow ?? Infinity) : (brakes.contextWindow ?? Infinity);
-  lim[CL_CACHE_ON] = s.cache === 'on' ? 1 : 0;
-  lim[CL_CACHE_WRITE_PRICE] = s.prices.cacheWrite !== undefined ? 1 : 0;
-  lim[CL_KEEP] = s.strategy.kind === 'window' ? s.strategy.windowSteps! : Infinity;
-  lim[CL_TRACK_RAW] = s.strategy.toolResultCap !== undefined && t.calls.some((call) => call.inputTokens !== undefined) ? 1 : 0;
-  lim[CL_EXACT_TIME] = exactTime ? 1 : 0;
-  lim[CL_MODEL_CALL_MS] = s.latency?.perCallMs ?? 0;
-  lim[CL_MODEL_INPUT_MS] = s.latency?.perInputTokenMs ?? 0;
-  lim[CL_MODEL_OUTPUT_MS] = s.latency?.perOutputTokenMs ?? 0;
-  lim[CL_PER_TOOL_MS] = s.latency?.perToolCallMs ?? 0;
-}
-
-/** The run's state before call a, as the fast loop hands it to the closed form. */
-function setStateBefore(before: RunOutcome, history: { kept: number[]; raw: number[] }, prevView: number): void {
-  const st = closedFormState;
-  st[CF_SPENT] = before.costPico;
-  st[CF_ELAPSED] = before.elapsedMs;
-  st[CF_TOKENS] = before.inputTokens + before.outputTokens;
-  st[CF_CACHED] = before.cachedInputTokens;
-  st[CF_WRITE] = before.cacheWriteTokens;
-  st[CF_KEPT] = sum(history.kept);
-  st[CF_RAW] = sum(history.raw);
-  st[CF_PREV_VIEW] = prevView;
+/** The context before call a, as the session builds it (the readable path's rules, call by call). */
+function contextBefore(t: Trace, a: number, s: Settings): ContextTracker {
+  const ctx = new ContextTracker(t.header.systemTokens, t.header.goalTokens, s.strategy, 1);
+  for (const call of t.calls.slice(0, a)) {
+    ctx.markSent();
+    if (call.backtrack) ctx.dropLastStep();
+    if (call.backtrack || call.failed || call.compaction) continue;
+    ctx.addStep(call.outputTokens);
+    for (const tool of call.toolCalls ?? []) ctx.addToolResult(tool.resultTokens);
+    ctx.closeStep();
+  }
+  return ctx;
 }
 
 /**
@@ -495,24 +466,37 @@ function expectedReach(c: Case, slow: RunOutcome, a: number, e: number): number 
     const window = brakes.contextWindow === 'model' ? pricing.contextWindow : brakes.contextWindow;
     if (bound > (window ?? Infinity) || bound > (pricing.tiers[0]?.aboveInputTokens ?? Infinity)) return a;
   }
+  // The predictive bound is searched only under full history with no prompt overhead carried in.
+  if (brakes.budgetMode === 'predict' && brakes.maxCostPico !== undefined && (s.strategy.kind === 'window' || overheadBefore(c.rows, c.views, a) !== 0)) return a;
   const fired = BRAKES_BEFORE_A_CALL.includes(slow.stop.reason) ? slow.calls : e;
   const recorded = t.calls.findIndex((call, i) => i >= a && call.inputTokens !== undefined);
   return Math.min(fired, e, recorded < 0 ? e : recorded);
 }
 
 /** The closed form run from call a over the plain calls up to e, with the state the fast loop would hand it. */
-function closedFormFrom(c: Case, a: number, e: number, history: { kept: number[]; raw: number[] }) {
+function closedFormFrom(c: Case, a: number, e: number) {
   const { t, s, pricing } = c;
-  const n = t.calls.length;
   const compiled = compileTrace(t);
-  const flat = flattenPrices(pricing);
-  setClosedFormLimits(c, compiled.latencyIntegral && (s.latency === undefined || integralLatencyModel(s.latency)));
-  setStateBefore(totalsBefore(t, s, pricing, a), history, c.views[a]!.unchangedPrefixTokens);
-  const len = history.kept.length;
-  const prefix = new Float64Array(len + n + 2);
-  const rawPrefix = new Float64Array(len + n + 2);
-  const reached = advanceClosedForm(compiled, stepSums(compiled, s.strategy.toolResultCap ?? Infinity)!, a, e, flat.rows, flat.tiers, prefix, rawPrefix, len);
-  return { reached, prefix, rawPrefix };
+  const prices = flattenPrices(pricing);
+  const limits = brakeLimits(c.brakes, prices.contextWindow);
+  const settings = runSettings(s.strategy, s.cache, s.latency);
+  const ctx = contextBefore(t, a, s);
+  expect(ctx.unchangedTokens()).toBe(c.views[a]!.unchangedPrefixTokens);
+  const exactTime = compiled.latencyIntegral && (s.latency === undefined || integralLatencyModel(s.latency));
+  const plan = { t: compiled, settings, limits, prices, ctx, toolStop: toolStopCall(compiled, limits), exactTime, table: null };
+  const before = totalsBefore(t, s, pricing, a);
+  const st = new Float64Array(Run.Size);
+  resetRun(st);
+  st[Run.Calls] = a;
+  st[Run.SpentPico] = before.costPico;
+  st[Run.ElapsedMs] = before.elapsedMs;
+  st[Run.TokensUsed] = before.inputTokens + before.outputTokens;
+  st[Run.CachedTokens] = before.cachedInputTokens;
+  st[Run.WrittenTokens] = before.cacheWriteTokens;
+  st[Run.OverheadTokens] = overheadBefore(c.rows, c.views, a);
+  const len = ctx.length;
+  const reached = advanceClosedForm(plan, stepSums(compiled, s.strategy.toolResultCap ?? Infinity)!, a, e, st);
+  return { reached, st, ctx, len };
 }
 
 describe('the closed form stops exactly at the first call where a brake may fire', () => {
@@ -531,33 +515,36 @@ describe('the closed form stops exactly at the first call where a brake may fire
         const cap = s.strategy.toolResultCap ?? Infinity;
         const history = historyBefore(t, a, cap);
         const e = stretchEnd(t, a);
-        const { reached, prefix, rawPrefix } = closedFormFrom(c, a, e, history);
+        const { reached, st, ctx, len } = closedFormFrom(c, a, e);
 
         expect(reached).toBe(expectedReach(c, slow, a, e));
-        const st = closedFormState;
         const atReached = totalsBefore(t, s, c.pricing, reached);
         const added = t.calls.slice(a, reached);
         const keptAt = (k: number) => sum(history.kept) + sum(added.slice(0, k - a).map((call) => stepTokens(call, cap)));
         const rawAt = (k: number) => sum(history.raw) + sum(added.slice(0, k - a).map((call) => stepTokens(call, Infinity)));
-        const trackRaw = closedFormLimits[CL_TRACK_RAW] === 1;
-        expect([st[CF_SPENT], st[CF_TOKENS], st[CF_CACHED], st[CF_WRITE], st[CF_ELAPSED], st[CF_KEPT], st[CF_RAW]]).toEqual([
+        expect([st[Run.Calls], st[Run.SpentPico], st[Run.TokensUsed], st[Run.CachedTokens], st[Run.WrittenTokens], st[Run.ElapsedMs]]).toEqual([
+          reached,
           atReached.costPico,
           atReached.inputTokens + atReached.outputTokens,
           atReached.cachedInputTokens,
           atReached.cacheWriteTokens,
           atReached.elapsedMs,
-          keptAt(reached),
-          trackRaw ? rawAt(reached) : rawAt(a),
         ]);
-        if (reached > a) expect(st[CF_PREV_VIEW]).toBe(c.views[reached - 1]!.inputTokens);
+        // The context at the call reached: its size, its full-history size and what its cache can serve.
+        expect([ctx.length, ctx.keptPrefix[ctx.length], ctx.rawPrefix[ctx.length]]).toEqual([len + reached - a, keptAt(reached), rawAt(reached)]);
+        if (reached < t.calls.length) {
+          const view = c.views[reached]!;
+          expect([ctx.promptTokens(), ctx.fullTokens(), ctx.unchangedTokens()]).toEqual([view.inputTokens, view.fullInputTokens, view.unchangedPrefixTokens]);
+        }
         // The prefix sums later calls read: under a window the last steps'; before a backtrack all of them.
-        const len = history.kept.length;
         const backtrackAhead = t.calls.slice(a).some((call) => call.backtrack);
-        const firstRead = backtrackAhead ? a + 1 : keep === Infinity ? reached + 1 : Math.max(a + 1, reached - keep);
-        for (let k = firstRead; k <= reached; k++) expect(prefix[len + k - a]).toBe(keptAt(k));
-        if (trackRaw && backtrackAhead) for (let k = a + 1; k <= reached; k++) expect(rawPrefix[len + k - a]).toBe(rawAt(k));
+        const firstRead = reached === a ? reached + 1 : backtrackAhead ? a + 1 : Math.max(a + 1, reached - (keep === Infinity ? 0 : keep) - 1);
+        for (let k = firstRead; k <= reached; k++) {
+          expect(ctx.keptPrefix[len + k - a]).toBe(keptAt(k));
+          expect(ctx.rawPrefix[len + k - a]).toBe(rawAt(k));
+        }
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, seed: 7102 },
     );
   });
 });

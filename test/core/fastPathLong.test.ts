@@ -113,7 +113,7 @@ describe('fast path = readable path on long traces, brakes at the boundary', () 
           expect(fast).toEqual(figuresOf(slow));
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 400, seed: 7401 },
     );
   });
 

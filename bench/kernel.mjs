@@ -1,0 +1,171 @@
+// The brake kernel's speed against the perf-reference kernels (../shared/perf-reference), in the same
+// process on the same steps, rounds interleaved (the machines are shared and noisy: only ratios measured
+// side by side mean anything). Prints a table; `--json` prints one JSON object instead.
+//
+//   replay  every brake on (none firing but the ones the workload trips), full history and window:8,
+//           against brakesTyped (the reference kernel), each run replayed in turn:
+//           - the 38 shared mini-swe-agent runs (recorded prompt sizes and cache figures, ~66 calls);
+//           - the perf-reference population (makePopulation, 200 steps), 100 traces (the data fits the
+//             caches) and 1,000 (it does not: ~70 KB of compiled figures a run vs 3 KB of reference arrays);
+//           as `per-step` (replayCompiled with run tables off: the per-step loop and closed forms) and
+//           `replayCompiled` (the default: a run table per trace and settings, built on the second replay —
+//           on the first for recorded prompts replayed as sent — then a replay is a few binary searches);
+//   sweep   the perf-reference grid, 1,000 traces × 200 steps × 50 step caps × 10 windows with
+//           sweep.mjs's BRAKES, against sweepHoisted: nominal step evaluations per second (sweepCompiled
+//           reusing its result buffers, as sweepHoisted reuses its output arrays).
+import { brakesTyped } from '../../shared/perf-reference/kernels.mjs';
+import { sweepHoisted, MAXSTEPS, WINDOWS, BRAKES, CELLS } from '../../shared/perf-reference/sweep.mjs';
+import { NO_BRAKES, kernel, replayCompiled, runSettings, sweepCompiled, Run, usdToPico } from '../dist/index.js';
+import { population, realRuns } from './lib/population.mjs';
+
+const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 3 : 7;
+const MIN_MS = quick ? 80 : 200;
+const FULL = 1 << 30;
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** Work per second of `body` (which returns the work it did), over at least MIN_MS. */
+function rate(body) {
+  let work = 0;
+  const t0 = now();
+  let elapsed = 0;
+  do {
+    work += body();
+    elapsed = now() - t0;
+  } while (elapsed < MIN_MS);
+  return (work / elapsed) * 1000;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Reference and ours interleaved over rounds after a warm-up: median rates and median per-round ratio. */
+function compare(reference, ours) {
+  for (let w = 0; w < 3; w++) {
+    reference();
+    ours();
+  }
+  const refRates = [], ourRates = [], ratios = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const a = rate(reference);
+    const b = rate(ours);
+    refRates.push(a);
+    ourRates.push(b);
+    ratios.push(b / a);
+  }
+  return { reference: median(refRates), ours: median(ourRates), ratio: median(ratios), ratioMin: Math.min(...ratios), ratioMax: Math.max(...ratios) };
+}
+
+/** Our replays of every run in turn (steps = calls made), with tables on or off. */
+function replayAll(compiled, settings, limits, prices, useTables) {
+  return () => {
+    let steps = 0;
+    for (let i = 0; i < compiled.length; i++) steps += replayCompiled(compiled[i], settings[i], limits[i], prices[i], useTables)[Run.Calls];
+    return steps;
+  };
+}
+
+function replayBench(workload, compiled, prices, brakes, reference) {
+  const out = { workload };
+  for (const [label, strategy, K] of [['full', { kind: 'full' }, FULL], ['window8', { kind: 'window', windowSteps: 8 }, 8]]) {
+    const settings = compiled.map((t) => runSettings(strategy, t.hasRecordedInput ? 'recorded' : 'off'));
+    const limits = compiled.map((_, i) => kernel.brakeLimits(brakes, prices[i].contextWindow));
+    const perStep = compare(() => reference(K), replayAll(compiled, settings, limits, prices, false));
+    const tables = compare(() => reference(K), replayAll(compiled, settings, limits, prices, true));
+    out[label] = { referenceStepsPerSec: tables.reference, perStepStepsPerSec: perStep.ours, perStepRatio: perStep.ratio, replayCompiledStepsPerSec: tables.ours, replayCompiledRatio: tables.ratio, replayCompiledRatioMin: tables.ratioMin, replayCompiledRatioMax: tables.ratioMax };
+  }
+  return out;
+}
+
+// ── Replay: the shared real runs ──
+const real = realRuns();
+const realBrakes = {
+  ...NO_BRAKES, maxSteps: 250, maxCostPico: usdToPico(3), timeoutMs: 1e12, maxRepeat: 1000, repeatMode: 'total',
+  maxSameError: 1000, sameErrorMode: 'consecutive', maxTokens: 1e12, maxBacktracks: 1000, contextWindow: 'model',
+};
+const realReference = (() => {
+  const { out, msg, fp, lat, offsets, nFp } = real.ref;
+  const counts = new Int32Array(nFp), stamp = new Int32Array(nFp);
+  const lengths = real.compiled.map((c) => c.calls);
+  return (K) => {
+    let steps = 0;
+    for (let i = 0; i < offsets.length; i++) steps += brakesTyped(out, msg, fp, lat, offsets[i], lengths[i], K, 250, 3_000_000, 1e12, 1001, counts, stamp);
+    return steps;
+  };
+})();
+const replay = [replayBench('38 real runs (mini-swe-agent)', real.compiled, real.prices, realBrakes, realReference)];
+
+// ── Replay: the synthetic population ──
+const N = 200;
+const popBrakes = {
+  ...NO_BRAKES, maxSteps: N, maxCostPico: BRAKES.budgetMicro * 1e6, timeoutMs: BRAKES.timeoutMs, maxRepeat: BRAKES.maxRepeats - 1, repeatMode: 'total',
+  maxSameError: 1000, sameErrorMode: 'consecutive', maxTokens: 1e12, maxBacktracks: 1000, contextWindow: 1e9,
+};
+const big = population(1000, N);
+for (const T of [100, 1000]) {
+  const data = T === 1000 ? big : population(T, N);
+  const { pop } = data;
+  const counts = new Int32Array(pop.nFp), stamp = new Int32Array(pop.nFp);
+  const reference = (K) => {
+    let steps = 0;
+    for (let t = 0; t < T; t++) steps += brakesTyped(pop.out, pop.msg, pop.fp, pop.lat, t * N, N, K, N, BRAKES.budgetMicro, BRAKES.timeoutMs, BRAKES.maxRepeats, counts, stamp);
+    return steps;
+  };
+  replay.push(replayBench(`population ${T} × ${N} steps`, data.compiled, data.compiled.map(() => data.prices), popBrakes, reference));
+}
+
+// ── Sweep: the perf-reference grid ──
+const T = 1000;
+const nominal = T * N * CELLS;
+const sweepReference = (() => {
+  const outCost = new Float64Array(T * CELLS), outStop = new Uint8Array(T * CELLS), outSteps = new Int32Array(T * CELLS);
+  const counts = new Int32Array(big.pop.nFp), stamp = new Int32Array(big.pop.nFp), cum = new Float64Array(N + 1);
+  return () => (sweepHoisted(big.pop, 0, T, outCost, outStop, outSteps, counts, stamp, cum), nominal);
+})();
+const sweepTraces = big.compiled.map((compiled) => ({ compiled, prices: big.prices, cache: 'off' }));
+const grid = {
+  brakes: { ...NO_BRAKES, maxCostPico: BRAKES.budgetMicro * 1e6, timeoutMs: BRAKES.timeoutMs, maxRepeat: BRAKES.maxRepeats - 1, repeatMode: 'total' },
+  strategy: { kind: 'full' },
+  axes: [
+    { name: 'window', values: WINDOWS.map((K) => ({ strategy: K === FULL ? { kind: 'full' } : { kind: 'window', windowSteps: K } })) },
+    { name: 'max-steps', values: MAXSTEPS.map((maxSteps) => ({ brakes: { maxSteps } })) },
+  ],
+};
+let last;
+const sweepOurs = () => ((last = sweepCompiled(sweepTraces, grid, undefined, last)), nominal);
+const sweep = compare(sweepReference, sweepOurs);
+
+const report = {
+  node: process.version,
+  rounds: ROUNDS,
+  note: 'medians over interleaved rounds; ratio = loopcost / reference in the same round',
+  replay,
+  sweep: {
+    grid: `${T} traces × ${N} steps × ${MAXSTEPS.length} step caps × ${WINDOWS.length} windows`,
+    nominalEvaluations: nominal,
+    sweepCompiledEvaluationsPerSec: sweep.ours,
+    sweepHoistedEvaluationsPerSec: sweep.reference,
+    ratio: sweep.ratio,
+    ratioMin: sweep.ratioMin,
+    ratioMax: sweep.ratioMax,
+  },
+};
+
+if (json) console.log(JSON.stringify(report));
+else {
+  const e = (x) => x.toExponential(2);
+  const f = (x) => `${x.toFixed(2)}×`;
+  console.log(`replay kernel, every brake on: steps/s, and the ratio to brakesTyped in the same rounds (median of ${ROUNDS})`);
+  console.log('| workload | context | brakesTyped | per-step | ratio | replayCompiled (run tables) | ratio |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of replay) {
+    for (const [label, ctx] of [['full', 'full'], ['window:8', 'window8']]) {
+      const m = r[ctx];
+      console.log(`| ${r.workload} | ${label} | ${e(m.referenceStepsPerSec)} | ${e(m.perStepStepsPerSec)} | ${f(m.perStepRatio)} | ${e(m.replayCompiledStepsPerSec)} | ${f(m.replayCompiledRatio)} |`);
+    }
+  }
+  console.log(`\nsweep, ${report.sweep.grid} (${e(nominal)} nominal step evaluations): evaluations/s`);
+  console.log('| sweepHoisted (reference) | sweepCompiled | ratio |');
+  console.log('|---|---|---|');
+  console.log(`| ${e(sweep.reference)} | ${e(sweep.ours)} | ${f(sweep.ratio)} |`);
+}

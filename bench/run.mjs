@@ -1,0 +1,26 @@
+// `npm run bench`: every benchmark, one after another, each in its own process (timings are not tests).
+// With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, replayFast, replayLinear,
+// importMemory, nativeStreamMemory }, each the JSON its script prints with --json.
+import { spawnSync } from 'node:child_process';
+
+const BENCHES = {
+  kernel: 'bench/kernel.mjs',
+  replayFast: 'bench/replay-fast.mjs',
+  replayLinear: 'bench/replay-linear.mjs',
+  importMemory: 'bench/import-memory.mjs',
+  nativeStreamMemory: 'bench/native-stream-memory.mjs',
+};
+const json = process.argv.includes('--json');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const passOn = process.argv.slice(2).filter((a) => a !== '--json' && !a.startsWith('--only='));
+const report = {};
+let failed = false;
+for (const [name, script] of Object.entries(BENCHES)) {
+  if (only && !only.includes(name)) continue;
+  if (!json) console.log(`\n── ${script} ──`);
+  const child = spawnSync(process.execPath, [script, ...passOn, ...(json ? ['--json'] : [])], { stdio: json ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (child.status !== 0) failed = true;
+  if (json) report[name] = child.status === 0 ? JSON.parse(child.stdout.trim().split('\n').at(-1)) : { error: `exit ${child.status}` };
+}
+if (json) console.log(JSON.stringify(report, null, 2));
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,107 @@
+/**
+ * A compiled trace: one run's figures in flat typed arrays, fingerprints interned, and what no setting
+ * can change precomputed (compile.ts, precompute.ts). Compile once, replay under many settings.
+ */
+import { CallField, CallFlag } from '../kernel/callRecord.js';
+
+/** Calls that are not plain (a step whose tool calls all run): the per-step loop and closed form leave them to the general step. */
+export const SLOW_FLAGS = CallFlag.Final | CallFlag.Backtrack | CallFlag.Failed | CallFlag.Compaction | CallFlag.Answer;
+
+/**
+ * One record per call in `records`: the kernel's call layout (CallField, what the meter reads) and,
+ * after it, figures the fast paths add.
+ */
+export const enum CompiledField {
+  /** Output + result tokens: what the call adds to the context when nothing is capped. */
+  StepTokens = CallField.Size,
+  /** Σ recorded latency of the tool calls; NaN when one is not recorded. */
+  ToolLatency,
+  /** The call's and its tool calls' recorded latencies summed; NaN when one is not recorded. */
+  StepLatency,
+  /** The largest result of the call's tool calls, −1 without tool calls. */
+  MaxResult,
+  /** Number of tool calls. */
+  Tools,
+  Stride,
+}
+
+export interface CompiledTrace {
+  calls: number;
+  /** System + goal tokens. */
+  fixedTokens: number;
+  exhaustedCompleted: boolean;
+  /** calls × CompiledField.Stride numbers. */
+  records: Float64Array;
+
+  // ── Tool calls (index = tool call); those of call i are toolStart[i] .. toolStart[i + 1] − 1 ──
+  toolStart: Int32Array;
+  action: Int32Array;
+  resultTokens: Float64Array;
+  /** Interned (tool, error) id, −1 when the tool succeeded. */
+  error: Int32Array;
+  /** Recorded latency, NaN when none. */
+  toolLatencyMs: Float64Array;
+  /** Index into toolNames (stop details name the tool). */
+  toolName: Int32Array;
+  toolNames: string[];
+  /** Interned ids are below these bounds. */
+  actionIds: number;
+  errorIds: number;
+
+  // ── Repeat and same-error state, per tool call that runs (−1 for one that does not) ──
+  /** Times the action already ran before this tool call: in the run, in a row, in an A/B cycle. */
+  seenTotal: Int32Array;
+  seenConsecutive: Int32Array;
+  seenCycle: Int32Array;
+  /** For a failed tool call, its error's count after it (total) and its run of identical errors; −1 on success. */
+  errorTotal: Int32Array;
+  errorConsecutive: Int32Array;
+  /**
+   * Running maxima over calls 0..i of those counts (per mode), −1 while none: non-decreasing, so the
+   * first call where a limit is reached is a binary search.
+   */
+  repeatReachTotal: Int32Array;
+  repeatReachConsecutive: Int32Array;
+  repeatReachCycle: Int32Array;
+  errorReachTotal: Int32Array;
+  errorReachConsecutive: Int32Array;
+
+  // ── Running totals before call i (length calls + 1), which no setting changes ──
+  outputBefore: Float64Array;
+  reasoningBefore: Float64Array;
+  /** Tool calls that ran. */
+  toolsBefore: Int32Array;
+  /** Backtracks and compactions (calls that are not steps). */
+  nonStepsBefore: Int32Array;
+  backtracksBefore: Int32Array;
+  failedBefore: Int32Array;
+  /** Σ recorded prompt tokens, Σ (recorded − growth model), calls with a recorded prompt size. */
+  recordedInputSumBefore: Float64Array;
+  recordedDeltaBefore: Float64Array;
+  recordedInputBefore: Int32Array;
+  /** Σ recorded per-call cost (pico) and the calls that have one. */
+  recordedCostBefore: Float64Array;
+  recordedCostCallsBefore: Int32Array;
+
+  // ── For the closed form (closedForm.ts) ──
+  /** Step tokens (output + results) before call i, and those totals summed (Σ_{k<i} stepTokensBefore[k]). */
+  stepTokensBefore: Float64Array;
+  stepTokensBeforeSum: Float64Array;
+  /** Σ (output − reasoning). */
+  plainOutputBefore: Float64Array;
+  /** Step latency (calls whose latency is not all recorded count 0) and the number of such calls. */
+  stepLatencyBefore: Float64Array;
+  latencyMissingBefore: Int32Array;
+  /** Token counts are non-negative and the running totals above are exact (below 2^52). */
+  closedForm: boolean;
+  /** The largest step (output + results) of any call. */
+  maxStepTokens: number;
+  /** The last backtrack call, −1 when none: only a backtrack reads back a full-history context's prefix sums. */
+  lastBacktrack: number;
+  /** The first call ≥ i (n when none) that is not plain: final, backtrack, failed, compaction, an answer. */
+  nextNotPlain: Int32Array;
+  /** Some call has a recorded prompt size. */
+  hasRecordedInput: boolean;
+  /** Every recorded latency is a whole number in [0, 2^31), so sums of them are exact in any order. */
+  latencyIntegral: boolean;
+}

@@ -1,0 +1,119 @@
+/**
+ * What compiling a trace precomputes because no brake, strategy, cache mode or price can change it:
+ *
+ * - The repeated-action and same-error state. Which tool calls run does not depend on any setting (a
+ *   call's tools run unless it is a backtrack, a failed call or a compaction; a brake only cuts the run
+ *   short), so the kernel's state machine (ToolBrakeState) runs once over every tool call that runs and
+ *   records what each check would compare with its limit; running maxima over calls let a replay find
+ *   the first call where such a brake fires with one binary search.
+ * - Running totals over calls: output, reasoning, tool calls, non-steps, backtracks, failed calls,
+ *   recorded prompt sizes and costs, and the closed form's sums (closedForm.ts).
+ * - The growth model's full-history prompt before each call (a kernel ContextTracker with no strategy),
+ *   so the recorded − growth-model delta of the calls a run made is a difference of running totals.
+ */
+import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import { ContextTracker } from '../kernel/context.js';
+import { RepeatModeCode } from '../kernel/limits.js';
+import { ToolBrakeState } from '../kernel/toolBrakeState.js';
+import { usdToPico } from '../money.js';
+import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
+
+const EXACT = 2 ** 52;
+
+export function precompute(c: CompiledTrace, recordedCostUsd: number[]): void {
+  runningTotals(c, recordedCostUsd);
+  closedFormSums(c);
+  toolBrakes(c);
+}
+
+function runningTotals(c: CompiledTrace, recordedCostUsd: number[]): void {
+  const full = new ContextTracker(c.fixedTokens, 0);
+  const r = c.records;
+  for (let i = 0; i < c.calls; i++) {
+    const at = i * CompiledField.Stride;
+    const flags = r[at + CallField.Flags]! | 0;
+    const runs = (flags & TOOLS_DO_NOT_RUN) === 0;
+    const failed = (flags & CallFlag.Failed) !== 0;
+    const recorded = (flags & CallFlag.RecordedInput) !== 0;
+    c.outputBefore[i + 1] = c.outputBefore[i]! + r[at + CallField.Output]!;
+    c.reasoningBefore[i + 1] = c.reasoningBefore[i]! + r[at + CallField.Reasoning]!;
+    c.toolsBefore[i + 1] = c.toolsBefore[i]! + (runs ? r[at + CompiledField.Tools]! : 0);
+    c.nonStepsBefore[i + 1] = c.nonStepsBefore[i]! + ((flags & (CallFlag.Backtrack | CallFlag.Compaction)) !== 0 ? 1 : 0);
+    c.backtracksBefore[i + 1] = c.backtracksBefore[i]! + ((flags & CallFlag.Backtrack) !== 0 ? 1 : 0);
+    c.failedBefore[i + 1] = c.failedBefore[i]! + (failed ? 1 : 0);
+    c.recordedInputBefore[i + 1] = c.recordedInputBefore[i]! + (recorded ? 1 : 0);
+    c.recordedInputSumBefore[i + 1] = c.recordedInputSumBefore[i]! + (recorded ? r[at + CallField.RecordedInput]! : 0);
+    c.recordedDeltaBefore[i + 1] = c.recordedDeltaBefore[i]! + (recorded && !failed ? r[at + CallField.RecordedInput]! - full.fullTokens() : 0);
+    const cost = recordedCostUsd[i]!;
+    c.recordedCostBefore[i + 1] = c.recordedCostBefore[i]! + (cost === cost ? usdToPico(cost) : 0);
+    c.recordedCostCallsBefore[i + 1] = c.recordedCostCallsBefore[i]! + (cost === cost ? 1 : 0);
+    if (recorded) c.hasRecordedInput = true;
+    if ((flags & CallFlag.Backtrack) !== 0) c.lastBacktrack = i;
+    // The growth model's history after the call.
+    full.markSent();
+    if ((flags & CallFlag.Backtrack) !== 0) full.dropLastStep();
+    else if (runs) {
+      full.addStep(r[at + CallField.Output]!);
+      for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) full.addToolResult(c.resultTokens[j]!);
+      full.closeStep();
+    }
+  }
+}
+
+function closedFormSums(c: CompiledTrace): void {
+  const r = c.records;
+  const n = c.calls;
+  for (let i = 0; i < n; i++) {
+    const at = i * CompiledField.Stride;
+    const output = r[at + CallField.Output]!;
+    const reasoning = r[at + CallField.Reasoning]!;
+    const stepTokens = r[at + CompiledField.StepTokens]!;
+    const stepLatency = r[at + CompiledField.StepLatency]!;
+    c.stepTokensBefore[i + 1] = c.stepTokensBefore[i]! + stepTokens;
+    c.stepTokensBeforeSum[i + 1] = c.stepTokensBeforeSum[i]! + c.stepTokensBefore[i]!;
+    c.plainOutputBefore[i + 1] = c.plainOutputBefore[i]! + Math.max(0, output - reasoning);
+    c.stepLatencyBefore[i + 1] = c.stepLatencyBefore[i]! + (stepLatency === stepLatency ? stepLatency : 0);
+    c.latencyMissingBefore[i + 1] = c.latencyMissingBefore[i]! + (stepLatency === stepLatency ? 0 : 1);
+    if (stepTokens > c.maxStepTokens) c.maxStepTokens = stepTokens;
+    if (output < 0 || reasoning < 0) c.closedForm = false;
+  }
+  if (!(c.stepTokensBeforeSum[n]! < EXACT && c.outputBefore[n]! < EXACT && c.stepLatencyBefore[n]! < EXACT)) c.closedForm = false;
+  c.nextNotPlain[n] = n;
+  for (let i = n - 1; i >= 0; i--) {
+    c.nextNotPlain[i] = ((r[i * CompiledField.Stride + CallField.Flags]! | 0) & SLOW_FLAGS) !== 0 ? i : c.nextNotPlain[i + 1]!;
+  }
+}
+
+/** The kernel's repeat and same-error state over every tool call that runs, as each check sees it. */
+function toolBrakes(c: CompiledTrace): void {
+  const state = new ToolBrakeState(c.actionIds, c.errorIds);
+  let reachTotal = -1, reachConsecutive = -1, reachCycle = -1, reachErrorTotal = -1, reachErrorConsecutive = -1;
+  for (let i = 0; i < c.calls; i++) {
+    const runs = ((c.records[i * CompiledField.Stride + CallField.Flags]! | 0) & TOOLS_DO_NOT_RUN) === 0;
+    for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) {
+      if (!runs) {
+        c.seenTotal[j] = c.seenConsecutive[j] = c.seenCycle[j] = c.errorTotal[j] = c.errorConsecutive[j] = -1;
+        continue;
+      }
+      const action = c.action[j]!;
+      c.seenTotal[j] = state.seen(action, RepeatModeCode.Total);
+      c.seenConsecutive[j] = state.seen(action, RepeatModeCode.Consecutive);
+      c.seenCycle[j] = state.seen(action, RepeatModeCode.Cycle);
+      reachTotal = Math.max(reachTotal, c.seenTotal[j]!);
+      reachConsecutive = Math.max(reachConsecutive, c.seenConsecutive[j]!);
+      reachCycle = Math.max(reachCycle, c.seenCycle[j]!);
+      state.recordAction(action);
+      const error = c.error[j]!;
+      state.recordOutcome(error);
+      c.errorTotal[j] = error < 0 ? -1 : state.errorCount(error, true);
+      c.errorConsecutive[j] = error < 0 ? -1 : state.errorCount(error, false);
+      reachErrorTotal = Math.max(reachErrorTotal, c.errorTotal[j]!);
+      reachErrorConsecutive = Math.max(reachErrorConsecutive, c.errorConsecutive[j]!);
+    }
+    c.repeatReachTotal[i] = reachTotal;
+    c.repeatReachConsecutive[i] = reachConsecutive;
+    c.repeatReachCycle[i] = reachCycle;
+    c.errorReachTotal[i] = reachErrorTotal;
+    c.errorReachConsecutive[i] = reachErrorConsecutive;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * One compiled run's running figures at named offsets of a Float64Array: what the per-step loop, the
+ * closed form and the result builder hand each other (figures that no setting changes — output,
+ * reasoning, steps, tool calls — are the compiled running totals at the call reached).
+ */
+import { describeStop, Fact } from '../kernel/describe.js';
+import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
+import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import type { StopReason } from '../brakes/stopReasons.js';
+import type { RunOutcome, RunTotals } from '../loop/types.js';
+import { costOutOfRange } from '../loop/session.js';
+import type { CompiledTrace } from './layout.js';
+
+export const enum Run {
+  /** Calls made (= the next call's index). */
+  Calls,
+  SpentPico,
+  ElapsedMs,
+  /** Input + output tokens. */
+  TokensUsed,
+  CachedTokens,
+  /** Cache writes, 5-minute and 1-hour. */
+  WrittenTokens,
+  /** Cache on: cached tokens the provider's minimum-prefix rule did not serve. */
+  RuleLostTokens,
+  /** Prompt overhead the last call showed (billed − view): the predictive bound's estimate adds it. */
+  OverheadTokens,
+  /** The stop, StopCode.None while running. */
+  Stop,
+  /** A tool brake's tool call (index into the tool arrays), −1 otherwise. */
+  StopTool,
+  /** The refused call's predictive bound, prompt estimate and prompt (stop details). */
+  BoundPico,
+  PromptEstimate,
+  PromptTokens,
+  /** 1 when the run ended because the trace ran out. */
+  Exhausted,
+  Size,
+}
+
+export type RunState = Float64Array;
+
+export function resetRun(st: RunState): void {
+  st.fill(0);
+  st[Run.Stop] = StopCode.None;
+  st[Run.StopTool] = -1;
+}
+
+/** The readable path's figures (no stop detail, no per-step rows). */
+export interface FastOutcome extends RunTotals {
+  reason: StopReason;
+}
+
+/** Tool calls made: up to the stop call's, the refused one (repeat) excluded, the failing one (error) included. */
+function toolCallsOf(t: CompiledTrace, st: RunState): number {
+  const calls = st[Run.Calls]!;
+  const tool = st[Run.StopTool]!;
+  if (tool < 0) return t.toolsBefore[calls]!;
+  const call = calls - 1;
+  return t.toolsBefore[call]! + (tool - t.toolStart[call]!) + (st[Run.Stop] === StopCode.ErrorLimit ? 1 : 0);
+}
+
+export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): FastOutcome {
+  const calls = st[Run.Calls]!;
+  const spent = st[Run.SpentPico]!;
+  // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
+  if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
+  const output = t.outputBefore[calls]!;
+  const budget = limits[Limit.BudgetPico]!;
+  return {
+    reason: stopReasonOf(st[Run.Stop]!),
+    steps: calls - t.nonStepsBefore[calls]!,
+    calls,
+    backtracks: t.backtracksBefore[calls]!,
+    failedCalls: t.failedBefore[calls]!,
+    toolCalls: toolCallsOf(t, st),
+    inputTokens: st[Run.TokensUsed]! - output,
+    cachedInputTokens: st[Run.CachedTokens]!,
+    cacheWriteTokens: st[Run.WrittenTokens]!,
+    outputTokens: output,
+    reasoningTokens: t.reasoningBefore[calls]!,
+    costPico: spent,
+    overshootPico: spent > budget ? spent - budget : 0,
+    elapsedMs: st[Run.ElapsedMs]!,
+    cacheRuleLostTokens: st[Run.RuleLostTokens]!,
+  };
+}
+
+/** The stop's one-line detail (kernel describeStop) and the facts behind it. */
+export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, facts: Float64Array): string {
+  const calls = st[Run.Calls]!;
+  const tool = st[Run.StopTool]!;
+  facts[Fact.Steps] = calls - t.nonStepsBefore[calls]!;
+  facts[Fact.ElapsedMs] = st[Run.ElapsedMs]!;
+  facts[Fact.SpentPico] = st[Run.SpentPico]!;
+  facts[Fact.BoundPico] = st[Run.BoundPico]!;
+  facts[Fact.PromptEstimate] = st[Run.PromptEstimate]!;
+  facts[Fact.TokensUsed] = st[Run.TokensUsed]!;
+  facts[Fact.PromptTokens] = st[Run.PromptTokens]!;
+  facts[Fact.Backtracks] = t.backtracksBefore[calls]!;
+  facts[Fact.Exhausted] = st[Run.Exhausted]!;
+  if (tool < 0) return '';
+  const mode = limits[Limit.RepeatMode]!;
+  const seen = mode === RepeatModeCode.Total ? t.seenTotal : mode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;
+  facts[Fact.Seen] = seen[tool]!;
+  facts[Fact.ErrorCount] = (limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive)[tool]!;
+  const name = t.toolNames[t.toolName[tool]!]!;
+  return st[Run.Stop] === StopCode.Repeat ? `action ${name}` : `tool ${name}`;
+}
+
+/** The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run. */
+export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): RunOutcome {
+  const { reason, ...figures } = outcomeOf(t, st, limits);
+  const facts = new Float64Array(Fact.Size);
+  const label = stopFacts(t, st, limits, facts);
+  const outcome: RunOutcome = { ...figures, stop: { reason, detail: describeStop(st[Run.Stop]!, limits, facts, label) }, rows: [] };
+  const calls = figures.calls;
+  if (t.recordedInputBefore[calls]! > 0) {
+    outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;
+    outcome.recordedInputDelta = t.recordedDeltaBefore[calls]!;
+  }
+  const costCalls = t.recordedCostCallsBefore[calls]!;
+  if (costCalls > 0 && costCalls === calls) outcome.recordedCallCostPico = t.recordedCostBefore[calls]!;
+  return outcome;
+}

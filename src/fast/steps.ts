@@ -1,0 +1,178 @@
+/**
+ * The compiled replay's per-step loop: call after call of a compiled trace, every rule a kernel
+ * function (context tracker, meter, brake order, tool brakes, latency), in the readable session's
+ * order, with no allocation and no string. Only how tool calls are added is compiled: where no tool
+ * brake can fire (before `toolStop`) a call's results enter as one precomputed step, and with whole
+ * latencies its time as one sum (exact in any order).
+ */
+import { beforeCallStop } from '../kernel/brakes.js';
+import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import type { ContextTracker } from '../kernel/context.js';
+import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { Metered, meterCall, Prompt } from '../kernel/meter.js';
+import type { FlatPrices } from '../kernel/prices.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
+import { Run, type RunState } from './runState.js';
+import { record, type RunTable } from './runTable.js';
+import { RunSetting, type RunSettings } from './settings.js';
+
+const metered = new Float64Array(Metered.Size);
+/** Calls that may end the run inside them whatever the tool brakes (a backtrack past its cap, an answer). */
+const MAY_END_CALL = CallFlag.Backtrack | CallFlag.Answer | CallFlag.Final;
+const promptRecord = new Float64Array(Prompt.Size);
+
+/** Where a compiled run goes: its settings, and what replay derived from them for this trace. */
+export interface RunPlan {
+  t: CompiledTrace;
+  settings: RunSettings;
+  limits: BrakeLimits;
+  prices: FlatPrices;
+  ctx: ContextTracker;
+  /** The first call where a repeat or same-error brake may fire. */
+  toolStop: number;
+  /** Every latency is a whole number: a call's time may be added as one precomputed sum. */
+  exactTime: boolean;
+  /** When set, the run's figures before every call are recorded into it (runTable.ts). */
+  table: RunTable | null;
+}
+
+/**
+ * Makes calls from st[Run.Calls] until one is refused or ends the run (returns its StopCode, with the
+ * stop in `st`) or the next call to make is `until` (returns StopCode.None).
+ */
+export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
+  const { t, settings: s, limits, prices, ctx, toolStop, table } = plan;
+  const exactTime = plan.exactTime;
+  const identity = s[RunSetting.Identity] === 1;
+  const cacheMode = s[RunSetting.CacheMode]! | 0;
+  const cap = s[RunSetting.Cap]!;
+  const perCallMs = s[RunSetting.PerCallMs]!, perInputMs = s[RunSetting.PerInputTokenMs]!, perOutputMs = s[RunSetting.PerOutputTokenMs]!;
+  const perToolMs = s[RunSetting.PerToolCallMs]!;
+  const predict = predicts(limits);
+  const seenOf = seenCounts(t, limits);
+  const errorCountOf = errorCounts(t, limits);
+  const records = t.records;
+  const toolStart = t.toolStart;
+  const resultTokens = t.resultTokens;
+  const toolLatencyMs = t.toolLatencyMs;
+  const nonStepsBefore = t.nonStepsBefore;
+  const n = t.calls;
+  const m = metered;
+  const prompt = promptRecord;
+
+  // Integers as int32 (a double index passed to a call would be boxed).
+  let i = st[Run.Calls]! | 0;
+  let spent = st[Run.SpentPico]!, elapsed = st[Run.ElapsedMs]!, tokens = st[Run.TokensUsed]!;
+  let cached = st[Run.CachedTokens]!, written = st[Run.WrittenTokens]!, ruleLost = st[Run.RuleLostTokens]!;
+  let overhead = st[Run.OverheadTokens]!;
+  const maxOutput = limits[Limit.MaxOutputTokens]!;
+  const rows = prices.rows;
+  const tiers = prices.tiers;
+  let code: StopCode = StopCode.None;
+  let stopTool = -1;
+  for (; i < until; ) {
+    ctx.promptInto(prompt);
+    const view = prompt[Prompt.View]!;
+    // The predictive budget's bound: what a live loop knows before the call.
+    const estimate = predict ? promptEstimate(view, overhead) : 0;
+    const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
+    if (i >= n) {
+      if (table !== null) {
+        table.prompt[i] = view;
+        table.estimate[i] = promptEstimate(view, overhead);
+      }
+      // The trace ran out: the brakes before a call still apply, then the recorded ending.
+      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, view);
+      if (code === StopCode.None) {
+        code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+        st[Run.Exhausted] = 1;
+      }
+      st[Run.BoundPico] = bound;
+      st[Run.PromptEstimate] = estimate;
+      st[Run.PromptTokens] = view;
+      break;
+    }
+    const at = i * CompiledField.Stride;
+    meterCall(m, prices, identity, cacheMode, records, at, prompt);
+    const input = m[Metered.Input]!;
+    const cost = m[Metered.CostPico]!;
+    if (table !== null) {
+      record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
+      table.prompt[i] = input;
+      table.estimate[i] = promptEstimate(view, overhead);
+    }
+    code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, input);
+    if (code !== StopCode.None) {
+      st[Run.BoundPico] = bound;
+      st[Run.PromptEstimate] = estimate;
+      st[Run.PromptTokens] = input;
+      break;
+    }
+
+    // The call is made and paid.
+    ctx.markSent();
+    const call = i++;
+    const output = records[at + CallField.Output]!;
+    const flags = records[at + CallField.Flags]! | 0;
+    if ((flags & CallFlag.Failed) === 0) overhead = input - view;
+    spent += cost;
+    tokens += input + output;
+    cached += m[Metered.Cached]!;
+    written += m[Metered.CacheWrite]! + m[Metered.CacheWrite1h]!;
+    ruleLost += m[Metered.RuleLost]!;
+    const stepLatency = records[at + CompiledField.StepLatency]!;
+    // Whole latencies, no tool brake in this call: the call's and its tools' time as one sum.
+    const wholeStep = exactTime && stepLatency === stepLatency && call < toolStop && (flags & TOOLS_DO_NOT_RUN) === 0;
+    if (!wholeStep) elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, input, output);
+
+    // What ends the run inside the call (kernel brakes in the session's order).
+    code = call >= toolStop || (flags & MAY_END_CALL) !== 0 ? callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop) : StopCode.None;
+    if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
+      if ((flags & CallFlag.Backtrack) !== 0) ctx.dropLastStep();
+      if (code !== StopCode.None) break;
+      continue;
+    }
+    if (wholeStep) elapsed += stepLatency;
+    const t0 = toolStart[call]!;
+    const t1 = toolStart[call + 1]!;
+    if (code === StopCode.None && call < toolStop && records[at + CompiledField.MaxResult]! <= cap) {
+      // No tool brake can fire and no result is capped: the whole step at once.
+      const stepTokens = records[at + CompiledField.StepTokens]!;
+      ctx.addClosedStep(stepTokens, stepTokens);
+      if (!wholeStep) elapsed = addToolTime(elapsed, records[at + CompiledField.ToolLatency]!, exactTime || t1 - t0 <= 1, toolLatencyMs, t0, t1, perToolMs);
+    } else {
+      ctx.addStep(output);
+      stopTool = code === StopCode.None ? -1 : stoppedAt.tool;
+      const ran = code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stopTool);
+      for (let j = t0; j < ran; j++) {
+        ctx.addToolResult(resultTokens[j]!);
+        if (!wholeStep) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+      }
+      ctx.closeStep();
+    }
+    if (code !== StopCode.None) break;
+  }
+  if (table !== null) record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
+  st[Run.Calls] = i;
+  st[Run.SpentPico] = spent;
+  st[Run.ElapsedMs] = elapsed;
+  st[Run.TokensUsed] = tokens;
+  st[Run.CachedTokens] = cached;
+  st[Run.WrittenTokens] = written;
+  st[Run.RuleLostTokens] = ruleLost;
+  st[Run.OverheadTokens] = overhead;
+  st[Run.Stop] = code;
+  st[Run.StopTool] = stopTool;
+  return code;
+}
+
+/** A call's tool latencies: their precomputed sum when that is what adding them one by one gives. */
+function addToolTime(elapsed: number, sum: number, sumIsExact: boolean, toolLatencyMs: Float64Array, t0: number, t1: number, perToolMs: number): number {
+  if (sum === sum && sumIsExact) return elapsed + sum;
+  for (let j = t0; j < t1; j++) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+  return elapsed;
+}

@@ -1,0 +1,91 @@
+/**
+ * A sweep's grid: base settings, and axes whose values patch them; the cells are every combination
+ * (the first axis varies slowest, the last fastest). A pass serves a group of cells only if it stops no
+ * earlier than any of them: passLimits is the loosest setting of each brake over the group.
+ */
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
+
+/** One value of an axis: what it changes in the base settings. */
+export interface SweepPatch {
+  brakes?: Partial<BrakeConfig>;
+  strategy?: Partial<ContextStrategy>;
+}
+
+export interface SweepAxis {
+  name: string;
+  values: readonly SweepPatch[];
+}
+
+export interface SweepGrid {
+  brakes: BrakeConfig;
+  /** Strategy (and cache mode: unset, each trace's default — recorded or off). */
+  strategy: ContextStrategy;
+  latency?: LatencyModel;
+  axes: readonly SweepAxis[];
+}
+
+/** One cell: its full settings, and the index of its value on each axis. */
+export interface SweepCell {
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  at: number[];
+}
+
+export function sweepCells(grid: SweepGrid): SweepCell[] {
+  let cells: SweepCell[] = [{ brakes: grid.brakes, strategy: grid.strategy, at: [] }];
+  for (const axis of grid.axes) {
+    cells = cells.flatMap((cell) =>
+      axis.values.map((patch, v) => ({
+        brakes: { ...cell.brakes, ...patch.brakes } as BrakeConfig,
+        strategy: { ...cell.strategy, ...patch.strategy } as ContextStrategy,
+        at: [...cell.at, v],
+      })),
+    );
+  }
+  return cells;
+}
+
+type NumericLimit = 'maxSteps' | 'maxCostPico' | 'timeoutMs' | 'maxRepeat' | 'maxSameError' | 'maxTokens' | 'maxBacktracks';
+
+/** The largest of a limit over the cells, or undefined (off) when one cell has it off. */
+function loosest(all: BrakeConfig[], key: NumericLimit): number | undefined {
+  let max = -Infinity;
+  for (const b of all) {
+    const v = b[key];
+    if (v === undefined) return undefined;
+    if (v > max) max = v;
+  }
+  return max;
+}
+
+function same<T>(all: BrakeConfig[], get: (b: BrakeConfig) => T): boolean {
+  return all.every((b) => get(b) === get(all[0]!));
+}
+
+/**
+ * Brakes no cell of the group stops later than: each limit at its loosest; a brake whose mode differs
+ * between cells is off; the predictive bound at its smallest max_tokens (the loosest bound).
+ */
+export function passLimits(all: BrakeConfig[]): BrakeConfig {
+  const first = all[0]!;
+  const pass: BrakeConfig = { budgetMode: first.budgetMode, repeatMode: first.repeatMode, sameErrorMode: first.sameErrorMode };
+  const set = (key: NumericLimit, value: number | undefined) => {
+    if (value !== undefined) pass[key] = value;
+  };
+  set('maxSteps', loosest(all, 'maxSteps'));
+  set('timeoutMs', loosest(all, 'timeoutMs'));
+  set('maxTokens', loosest(all, 'maxTokens'));
+  set('maxBacktracks', loosest(all, 'maxBacktracks'));
+  if (same(all, (b) => b.budgetMode)) {
+    set('maxCostPico', loosest(all, 'maxCostPico'));
+    const outputs = all.map((b) => b.maxOutputTokens);
+    if (first.budgetMode === 'predict') pass.maxOutputTokens = Math.min(...outputs.map((v) => v ?? DEFAULT_MAX_OUTPUT_TOKENS));
+  }
+  if (same(all, (b) => b.repeatMode)) set('maxRepeat', loosest(all, 'maxRepeat'));
+  if (same(all, (b) => b.sameErrorMode)) set('maxSameError', loosest(all, 'maxSameError'));
+  if (all.every((b) => b.contextWindow === 'model')) pass.contextWindow = 'model';
+  else if (all.every((b) => typeof b.contextWindow === 'number')) pass.contextWindow = Math.max(...all.map((b) => b.contextWindow as number));
+  return pass;
+}

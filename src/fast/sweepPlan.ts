@@ -1,0 +1,90 @@
+/**
+ * What a sweep works out once per grid (a worker sweeping slice after slice, or a bench, reuses it):
+ * the cells, their grouping into passes (one per strategy and cache mode) and, within a pass, into
+ * groups that differ only in the step cap; each pass's loosest brakes; brake limits per model context
+ * window; run settings per pass and cache mode. Grids are not changed once swept.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
+import type { LatencyModel } from '../loop/latency.js';
+import type { RunSettings } from './settings.js';
+import { passLimits, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
+
+/** A group of cells sharing (strategy, cache mode): one pass per trace. */
+export interface Pass {
+  cells: number[];
+  strategy: ContextStrategy;
+  /** Cells that differ only in the step cap, and their brakes without it. */
+  capGroups: { cells: number[]; noCap: BrakeConfig }[];
+}
+
+export interface SweepPlan {
+  cells: SweepCell[];
+  passes: Pass[];
+  /** Per pass: brakes no cell of it stops later than. */
+  passBrakes: BrakeConfig[];
+  /** Per pass and cap group: its brakes without a step cap. */
+  noCapBrakes: BrakeConfig[][];
+  /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
+  capSteps: Int32Array;
+  latency: LatencyModel | undefined;
+  limitsCache: LimitsCache;
+  passSettings: Map<CacheMode, RunSettings>[];
+}
+
+/** Limits per brake setting and model context window. */
+export class LimitsCache {
+  private readonly byWindow = new Map<number, Map<BrakeConfig, BrakeLimits>>();
+  get(brakes: BrakeConfig, contextWindow: number): BrakeLimits {
+    let map = this.byWindow.get(contextWindow);
+    if (map === undefined) this.byWindow.set(contextWindow, (map = new Map()));
+    let limits = map.get(brakes);
+    if (limits === undefined) map.set(brakes, (limits = brakeLimits(brakes, contextWindow)));
+    return limits;
+  }
+}
+
+function groupCells(cells: SweepCell[]): Pass[] {
+  const passes = new Map<string, Pass & { groups: Map<string, Pass['capGroups'][number]> }>();
+  cells.forEach((cell, index) => {
+    const key = JSON.stringify([cell.strategy.kind, cell.strategy.windowSteps, cell.strategy.toolResultCap, cell.strategy.cache]);
+    let pass = passes.get(key);
+    if (pass === undefined) passes.set(key, (pass = { cells: [], strategy: cell.strategy, capGroups: [], groups: new Map() }));
+    pass.cells.push(index);
+    const { maxSteps: _cap, ...others } = cell.brakes;
+    const capKey = JSON.stringify(others);
+    let group = pass.groups.get(capKey);
+    if (group === undefined) {
+      group = { cells: [], noCap: { ...others } as BrakeConfig };
+      pass.groups.set(capKey, group);
+      pass.capGroups.push(group);
+    }
+    group.cells.push(index);
+  });
+  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups }));
+}
+
+const plans = new WeakMap<SweepGrid, SweepPlan>();
+
+export function sweepPlan(grid: SweepGrid): SweepPlan {
+  const known = plans.get(grid);
+  if (known !== undefined) return known;
+  const cells = sweepCells(grid);
+  const passes = groupCells(cells);
+  const plan: SweepPlan = {
+    cells,
+    passes,
+    passBrakes: passes.map((pass) => passLimits(pass.cells.map((c) => cells[c]!.brakes))),
+    noCapBrakes: passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig)),
+    capSteps: Int32Array.from(cells, (cell) => {
+      const cap = cell.brakes.maxSteps ?? Infinity;
+      return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
+    }),
+    latency: grid.latency,
+    limitsCache: new LimitsCache(),
+    passSettings: passes.map(() => new Map()),
+  };
+  plans.set(grid, plan);
+  return plan;
+}

@@ -1,0 +1,187 @@
+/**
+ * A run under brakes, read off a run table (runTable.ts) of the same trace and non-brake settings whose
+ * own limits are at least as loose: the first call where any brake may fire is a binary search over the
+ * table's running maxima (each with the kernel's comparison), and there the kernel decides, in its
+ * order, exactly as the per-step loop would — before the call (beforeCallStop) or inside it (callStop).
+ */
+import { budgetSpent, budgetWouldCross, beforeCallStop, promptTooLarge, stepCapReached, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { CallField } from '../kernel/callRecord.js';
+import { predictiveBoundPico } from '../kernel/cost.js';
+import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import { resetRun, Run, type RunState } from './runState.js';
+import { RunSetting } from './settings.js';
+import type { RunTable } from './runTable.js';
+
+/** Which kernel comparison a search makes (one function, no predicate passed around: nothing is boxed). */
+const enum Compare {
+  Timeout,
+  Budget,
+  Crossing,
+  Tokens,
+  Prompt,
+}
+
+function fires(compare: Compare, value: number, limit: number): boolean {
+  switch (compare) {
+    case Compare.Timeout:
+      return timedOut(value, limit);
+    case Compare.Budget:
+      return budgetSpent(value, limit);
+    case Compare.Crossing:
+      // The running maximum of spent + bound against the predictive budget.
+      return budgetWouldCross(value, 0, limit);
+    case Compare.Tokens:
+      return tokenCapReached(value, limit);
+    default:
+      return promptTooLarge(value, limit);
+  }
+}
+
+/** The first k in [0, end] where the comparison fires on a non-decreasing `values`, or end + 1. */
+function firstIndex(values: Float64Array, end: number, limit: number, compare: Compare): number {
+  // Most brakes never fire within a run: one comparison says so.
+  if (limit === Infinity || !fires(compare, values[end]!, limit)) return end + 1;
+  let lo = 0;
+  let hi = end + 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (fires(compare, values[mid]!, limit)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The first call k ≤ end before which the step cap is reached (steps = calls − non-steps, non-decreasing). */
+export function firstStepCap(t: CompiledTrace, end: number, maxSteps: number): number {
+  if (maxSteps === Infinity || !stepCapReached(end - t.nonStepsBefore[end]!, maxSteps)) return end + 1;
+  let lo = 0;
+  let hi = end + 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (stepCapReached(mid - t.nonStepsBefore[mid]!, maxSteps)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** max over j ≤ k of spent[j] + bound[j] at this maxOutputTokens. */
+function crossMaxFor(table: RunTable, maxOutput: number): Float64Array {
+  if (table.crossFor !== maxOutput) {
+    const { rows, tiers } = table.prices;
+    let max = -Infinity;
+    for (let k = 0; k <= table.end; k++) {
+      const v = table.spent[k]! + predictiveBoundPico(rows, tiers, estimateAt(table, k), maxOutput);
+      if (v > max) max = v;
+      table.crossMax[k] = max;
+    }
+    table.crossFor = maxOutput;
+  }
+  return table.crossMax;
+}
+
+/** The first call where a brake before a call may fire under `limits` (end + 1 when none does by the table's end). */
+export function firstBeforeCallStop(table: RunTable, t: CompiledTrace, limits: BrakeLimits): number {
+  const end = table.end;
+  let c = firstStepCap(t, end, limits[Limit.MaxSteps]!);
+  c = Math.min(c, firstIndex(table.elapsedMax, Math.min(end, c), limits[Limit.TimeoutMs]!, Compare.Timeout));
+  c = Math.min(c, firstIndex(table.spentMax, Math.min(end, c), limits[Limit.BudgetPico]!, Compare.Budget));
+  if (predicts(limits)) {
+    const cross = crossMaxFor(table, limits[Limit.MaxOutputTokens]!);
+    c = Math.min(c, firstIndex(cross, Math.min(end, c), limits[Limit.PredictBudgetPico]!, Compare.Crossing));
+  }
+  c = Math.min(c, firstIndex(table.tokensMax, Math.min(end, c), limits[Limit.MaxTokens]!, Compare.Tokens));
+  return Math.min(c, firstIndex(table.promptMax, Math.min(end, c), limits[Limit.ContextWindow]!, Compare.Prompt));
+}
+
+/** The first backtrack call past the backtrack cap (n when none). */
+export function firstBacktrackStop(t: CompiledTrace, limits: BrakeLimits): number {
+  const max = limits[Limit.MaxBacktracks]!;
+  const b = t.backtracksBefore;
+  if (!(b[t.calls]! > max)) return t.calls;
+  let lo = 1;
+  let hi = t.calls + 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (b[mid]! > max) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - 1;
+}
+
+/**
+ * The run under `limits` into `st`, as replayCompiled leaves it; StopCode.None when the table ends
+ * first (its own limits were not all looser). `toolStop`: the first call where a repeat or same-error
+ * brake fires (replayFast toolStopCall).
+ */
+export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimits, toolStop: number, st: RunState): StopCode {
+  const before = firstBeforeCallStop(table, t, limits);
+  let c = Math.min(before, toolStop, firstBacktrackStop(t, limits), table.end);
+  resetRun(st);
+  const seen = seenCounts(t, limits);
+  const errors = errorCounts(t, limits);
+  for (; c <= table.end; c++) {
+    const estimate = estimateAt(table, c);
+    const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, table.prompt[c]!);
+    if (code === StopCode.None && c === t.calls) {
+      code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+      st[Run.Exhausted] = 1;
+    }
+    if (code !== StopCode.None) {
+      setFigures(table, c, st);
+      st[Run.ElapsedMs] = table.elapsed[c]!;
+      st[Run.BoundPico] = bound;
+      st[Run.PromptEstimate] = estimate;
+      st[Run.PromptTokens] = table.prompt[c]!;
+      st[Run.Stop] = code;
+      return code;
+    }
+    const flags = t.records[c * CompiledField.Stride + CallField.Flags]! | 0;
+    code = callStop(t, c, flags, limits, seen, errors, c >= toolStop);
+    if (code !== StopCode.None) {
+      setFigures(table, c + 1, st);
+      st[Run.ElapsedMs] = elapsedInside(table, t, c, code, stoppedAt.tool);
+      st[Run.Stop] = code;
+      st[Run.StopTool] = stoppedAt.tool;
+      return code;
+    }
+  }
+  // The table ends before these limits stop the run (its own limits are tighter somewhere).
+  st[Run.Stop] = StopCode.None;
+  return StopCode.None;
+}
+
+/** The predictive bound's prompt estimate before call k. */
+export function estimateAt(table: RunTable, k: number): number {
+  return table.estimateIsPrompt ? table.prompt[k]! : table.estimate[k]!;
+}
+
+function setFigures(table: RunTable, k: number, st: RunState): void {
+  st[Run.Calls] = k;
+  st[Run.SpentPico] = table.spent[k]!;
+  st[Run.TokensUsed] = table.tokens[k]!;
+  const cache = table.hasCacheFigures;
+  st[Run.CachedTokens] = cache ? table.cached[k]! : 0;
+  st[Run.WrittenTokens] = cache ? table.written[k]! : 0;
+  st[Run.RuleLostTokens] = cache ? table.ruleLost[k]! : 0;
+}
+
+/**
+ * Time at a stop inside call c: after the call and all its tool calls (or none), the next entry; after
+ * a tool brake, the call's own latency, then the tool calls that ran, one by one in order (as the per-step
+ * loop adds them in a call where a tool brake may fire).
+ */
+function elapsedInside(table: RunTable, t: CompiledTrace, c: number, code: StopCode, tool: number): number {
+  if (code !== StopCode.Repeat && code !== StopCode.ErrorLimit) return table.elapsed[c + 1]!;
+  const s = table.settings;
+  const at = c * CompiledField.Stride;
+  const input = table.prompt[c]!;
+  let elapsed = table.elapsed[c]! + modelledCallMs(t.records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, t.records[at + CallField.Output]!);
+  const perToolMs = s[RunSetting.PerToolCallMs]!;
+  for (let j = t.toolStart[c]!, ran = toolsRunUntil(t, c, code, tool); j < ran; j++) elapsed += modelledToolMs(t.toolLatencyMs[j]!, perToolMs);
+  return elapsed;
+}

@@ -1,0 +1,116 @@
+/**
+ * The brakes, written once: each limit's comparison, and the fixed order in which they are checked.
+ * The readable session, the compiled replay, its closed forms and sweeps all call these.
+ *
+ *   before each model call   beforeCallStop → max_steps, timeout, budget (check, then predict),
+ *                                             token_limit, context_overflow — the first that fires wins
+ *   after a backtrack call   backtrackStop  → backtrack_limit
+ *   before each tool call    repeatStop     → repeat         (seen = times the action already ran)
+ *   after each tool call     sameErrorStop  → error_limit    (count includes this failure)
+ */
+import { StopCode } from './stopCodes.js';
+import { Limit, type BrakeLimits } from './limits.js';
+
+/** The step cap: `steps` already taken reach the limit. */
+export function stepCapReached(steps: number, maxSteps: number): boolean {
+  return steps >= maxSteps;
+}
+
+/**
+ * The virtual clock has run past the timeout: strictly greater, as the reference loop's
+ * `time.time() - started > TIMEOUT` (with a virtual clock, elapsed time lands exactly on a limit often).
+ */
+export function timedOut(elapsedMs: number, timeoutMs: number): boolean {
+  return elapsedMs > timeoutMs;
+}
+
+/** Check mode: the budget is spent. */
+export function budgetSpent(spentPico: number, budgetPico: number): boolean {
+  return spentPico >= budgetPico;
+}
+
+/** Predict mode: the next call, at its bound, would take spend past the budget. */
+export function budgetWouldCross(spentPico: number, boundPico: number, predictBudgetPico: number): boolean {
+  return spentPico + boundPico > predictBudgetPico;
+}
+
+/** Input + output tokens over the run reach the cap. */
+export function tokenCapReached(tokensUsed: number, maxTokens: number): boolean {
+  return tokensUsed >= maxTokens;
+}
+
+/** The next prompt does not fit the context window. */
+export function promptTooLarge(promptTokens: number, contextWindow: number): boolean {
+  return promptTokens > contextWindow;
+}
+
+/**
+ * Brakes before a model call, in the fixed order. `boundPico` is the predictive bound of the call
+ * (only read in predict mode), `promptTokens` the prompt it would send.
+ */
+export function beforeCallStop(
+  limits: BrakeLimits,
+  steps: number,
+  elapsedMs: number,
+  spentPico: number,
+  boundPico: number,
+  tokensUsed: number,
+  promptTokens: number,
+): StopCode {
+  return beforeCallStopWithin(
+    limits[Limit.MaxSteps]!,
+    limits[Limit.TimeoutMs]!,
+    limits[Limit.BudgetPico]!,
+    limits[Limit.PredictBudgetPico]!,
+    limits[Limit.MaxTokens]!,
+    limits[Limit.ContextWindow]!,
+    steps,
+    elapsedMs,
+    spentPico,
+    boundPico,
+    tokensUsed,
+    promptTokens,
+  );
+}
+
+/**
+ * beforeCallStop with the limits as numbers (a hot loop reads them once, into registers). The order of
+ * the brakes is this function's.
+ */
+export function beforeCallStopWithin(
+  maxSteps: number,
+  timeoutMs: number,
+  budgetPico: number,
+  predictBudgetPico: number,
+  maxTokens: number,
+  contextWindow: number,
+  steps: number,
+  elapsedMs: number,
+  spentPico: number,
+  boundPico: number,
+  tokensUsed: number,
+  promptTokens: number,
+): StopCode {
+  if (stepCapReached(steps, maxSteps)) return StopCode.MaxSteps;
+  if (timedOut(elapsedMs, timeoutMs)) return StopCode.Timeout;
+  if (budgetSpent(spentPico, budgetPico)) return StopCode.Budget;
+  if (budgetWouldCross(spentPico, boundPico, predictBudgetPico)) return StopCode.Budget;
+  if (tokenCapReached(tokensUsed, maxTokens)) return StopCode.TokenLimit;
+  if (promptTooLarge(promptTokens, contextWindow)) return StopCode.ContextOverflow;
+  return StopCode.None;
+}
+
+/** After a backtrack call: `backtracks` made so far, this one included. */
+export function backtrackStop(limits: BrakeLimits, backtracks: number): StopCode {
+  return backtracks > limits[Limit.MaxBacktracks]! ? StopCode.BacktrackLimit : StopCode.None;
+}
+
+/** Before a tool call runs: `seen` = times this action already ran, as the repeat mode counts. */
+export function repeatStop(limits: BrakeLimits, seen: number): StopCode {
+  return seen >= limits[Limit.MaxRepeat]! ? StopCode.Repeat : StopCode.None;
+}
+
+/** After a failed tool call: `count` = its (tool, error) count as the same-error mode counts, this one included. */
+export function sameErrorStop(limits: BrakeLimits, count: number): StopCode {
+  return count >= limits[Limit.MaxSameError]! ? StopCode.ErrorLimit : StopCode.None;
+}

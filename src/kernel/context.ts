@@ -1,0 +1,190 @@
+/**
+ * The context, written once: what the next prompt holds under a strategy, as running prefix sums over
+ * typed arrays, so every operation is O(1) amortised and a run of n steps O(n). The model of a prompt
+ * is system + goal + the kept steps, each step = a model output + its tool results, in order. Full
+ * history keeps every step; a window the last K (a tool call stays with its result: one step); a
+ * tool-result cap truncates each result as it enters, so it never rewrites an earlier prompt.
+ *
+ * It also says how much of the next prompt the previous one held unchanged (what a prompt cache can
+ * serve: a slid window rewrites everything after the goal; a backtrack cuts the shared part), and
+ * which steps the prompt holds (history length, first kept step), for sources that react to it.
+ * Strategies that rewrite older steps (observation masking, summaries) belong here too.
+ */
+import type { ContextStrategy } from '../context/strategy.js';
+
+/** What the next prompt holds under the strategy, and how much of it the previous prompt already held. */
+export interface PromptView {
+  /** Tokens of the next prompt under the strategy. */
+  inputTokens: number;
+  /** Tokens of the next prompt under plain full history with no cap (the growth model). */
+  fullInputTokens: number;
+  /** Leading tokens identical to the previous prompt's (what a prompt cache could serve). */
+  unchangedPrefixTokens: number;
+  /** Steps in the history (kept or not). */
+  historySteps: number;
+  /** Index of the first step the prompt holds (0 under full history). */
+  firstKeptStep: number;
+}
+
+export class ContextTracker {
+  /** System + goal tokens. */
+  fixed = 0;
+  /** Steps a window keeps (Infinity: full history). */
+  keep = Infinity;
+  /** Tokens a tool result may add (Infinity: no cap). */
+  cap = Infinity;
+  /** keptPrefix[i] = tokens of steps 0..i−1 under the strategy; rawPrefix the same uncapped. */
+  keptPrefix: Float64Array;
+  rawPrefix: Float64Array;
+  /** Steps in the history. */
+  length = 0;
+  /** First kept step of the previous prompt; −1 before the first call. */
+  previousStart = -1;
+  /** History length the next prompt shares with the previous one (a backtrack lowers it). */
+  shared = 0;
+  /** The step tool results join; −1 when none is open. */
+  private openStep = -1;
+
+  constructor(systemTokens = 0, goalTokens = 0, strategy?: ContextStrategy, capacity = 64) {
+    this.keptPrefix = new Float64Array(capacity + 1);
+    this.rawPrefix = new Float64Array(capacity + 1);
+    this.reset(systemTokens + goalTokens, strategy);
+  }
+
+  /** Empties the context for a new run (the arrays are kept). */
+  reset(fixedTokens: number, strategy?: ContextStrategy): void {
+    this.resetTo(fixedTokens, strategy?.kind === 'window' ? (strategy.windowSteps ?? Infinity) : Infinity, strategy?.toolResultCap ?? Infinity);
+  }
+
+  /** Empties the context for a new run with the strategy as numbers (keep: window steps or Infinity). */
+  resetTo(fixedTokens: number, keep: number, cap: number): void {
+    this.fixed = fixedTokens;
+    this.keep = keep;
+    this.cap = cap;
+    this.length = 0;
+    this.previousStart = -1;
+    this.shared = 0;
+    this.openStep = -1;
+  }
+
+  /** Room for `steps` steps. */
+  reserve(steps: number): void {
+    if (steps + 1 <= this.keptPrefix.length) return;
+    const size = Math.max(steps + 1, this.keptPrefix.length * 2);
+    const kept = new Float64Array(size);
+    const raw = new Float64Array(size);
+    kept.set(this.keptPrefix.subarray(0, this.length + 1));
+    raw.set(this.rawPrefix.subarray(0, this.length + 1));
+    this.keptPrefix = kept;
+    this.rawPrefix = raw;
+  }
+
+  /** Room for more steps (apart from the hot methods, which rarely need it). */
+  private grow(steps: number): void {
+    this.reserve(steps);
+  }
+
+  /** The first step the next prompt holds. */
+  firstKeptStep(): number {
+    const start = this.length - this.keep;
+    return start > 0 ? start : 0;
+  }
+
+  /** Tokens of the next prompt under the strategy. */
+  promptTokens(): number {
+    return this.fixed + this.keptPrefix[this.length]! - this.keptPrefix[this.firstKeptStep()]!;
+  }
+
+  /** Tokens of the next prompt under full history with no cap (the growth model). */
+  fullTokens(): number {
+    return this.fixed + this.rawPrefix[this.length]!;
+  }
+
+  /** Leading tokens of the next prompt the previous prompt held too. */
+  unchangedTokens(): number {
+    if (this.previousStart < 0) return 0;
+    const start = this.firstKeptStep();
+    // A slid window rewrites the first message after the goal: only system + goal survive.
+    if (start !== this.previousStart) return this.fixed;
+    const end = this.shared > start ? this.shared : start;
+    return this.fixed + this.keptPrefix[end]! - this.keptPrefix[start]!;
+  }
+
+  /** The next prompt's sizes into a Prompt record (kernel/meter.ts), the meter's input. */
+  promptInto(prompt: Float64Array): void {
+    prompt[0] = this.promptTokens();
+    prompt[1] = this.fullTokens();
+    prompt[2] = this.unchangedTokens();
+  }
+
+  view(): PromptView {
+    return {
+      inputTokens: this.promptTokens(),
+      fullInputTokens: this.fullTokens(),
+      unchangedPrefixTokens: this.unchangedTokens(),
+      historySteps: this.length,
+      firstKeptStep: this.firstKeptStep(),
+    };
+  }
+
+  /** The current prompt was sent: it is what the next call's cache can reuse. */
+  markSent(): void {
+    this.previousStart = this.firstKeptStep();
+    this.shared = this.length;
+  }
+
+  /** A model response enters the context as a new step. */
+  addStep(outputTokens: number): void {
+    const n = this.length;
+    if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
+    this.keptPrefix[n + 1] = this.keptPrefix[n]! + outputTokens;
+    this.rawPrefix[n + 1] = this.rawPrefix[n]! + outputTokens;
+    this.length = n + 1;
+    this.openStep = n;
+  }
+
+  /** A tool result joins the step that called it. */
+  addToolResult(resultTokens: number): void {
+    const n = this.length;
+    if (this.openStep !== n - 1 || this.openStep < 0) throw new Error('addToolResult called with no open step');
+    this.keptPrefix[n] = this.keptPrefix[n]! + (resultTokens < this.cap ? resultTokens : this.cap);
+    this.rawPrefix[n] = this.rawPrefix[n]! + resultTokens;
+  }
+
+  /** A whole step at once: output and results (each capped as it enters), then closed. */
+  addClosedStep(keptTokens: number, rawTokens: number): void {
+    const n = this.length;
+    if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
+    this.keptPrefix[n + 1] = this.keptPrefix[n]! + keptTokens;
+    this.rawPrefix[n + 1] = this.rawPrefix[n]! + rawTokens;
+    this.length = n + 1;
+    this.openStep = -1;
+  }
+
+  /** A backtrack: the last step (call and results) leaves the context. */
+  dropLastStep(): void {
+    if (this.length === 0) return;
+    this.length--;
+    this.openStep = -1;
+    if (this.shared > this.length) this.shared = this.length;
+  }
+
+  /** Closes the current step: later tool results cannot join it. */
+  closeStep(): void {
+    this.openStep = -1;
+  }
+
+  /**
+   * For closed forms (src/fast/closedForm.ts): `steps` closed steps were added by calls each sent with
+   * the prompt before its step. The caller has written keptPrefix/rawPrefix at the new length and one
+   * before it, and every other new entry a later call can read (a window's, a backtrack's).
+   */
+  skipSteps(steps: number): void {
+    if (steps <= 0) return;
+    this.length += steps;
+    this.shared = this.length - 1;
+    const start = this.shared - this.keep;
+    this.previousStart = start > 0 ? start : 0;
+    this.openStep = -1;
+  }
+}

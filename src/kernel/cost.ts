@@ -1,0 +1,83 @@
+/**
+ * The cost formula, written once: exact integer picodollars of one call at one tier's prices.
+ *
+ *   uncached = input − cached − cacheWrite − cacheWrite1h (clamped at 0)
+ *   cost = uncached·input + cached·cachedInput + cacheWrite·cacheWrite + cacheWrite1h·cacheWrite1h
+ *        + (output − reasoning)·output + reasoning·reasoning
+ *
+ * at the prices of the row `row` of `rows` (prices.ts: fallbacks resolved, the tier chosen by the whole
+ * prompt, cached parts included). Whole token counts times whole picodollar prices are exact below 2^53.
+ */
+import { PriceField, tierRow } from './prices.js';
+
+export function callCostPico(
+  rows: Float64Array,
+  row: number,
+  input: number,
+  cached: number,
+  cacheWrite: number,
+  cacheWrite1h: number,
+  output: number,
+  reasoning: number,
+): number {
+  return costAtPrices(
+    rows[row + PriceField.Input]!,
+    rows[row + PriceField.Cached]!,
+    rows[row + PriceField.CacheWrite]!,
+    rows[row + PriceField.CacheWrite1h]!,
+    rows[row + PriceField.Output]!,
+    rows[row + PriceField.Reasoning]!,
+    input,
+    cached,
+    cacheWrite,
+    cacheWrite1h,
+    output,
+    reasoning,
+  );
+}
+
+/** The formula at one tier's prices as numbers (a hot loop over one tier reads them once). */
+export function costAtPrices(
+  inputPrice: number,
+  cachedPrice: number,
+  cacheWritePrice: number,
+  cacheWrite1hPrice: number,
+  outputPrice: number,
+  reasoningPrice: number,
+  input: number,
+  cached: number,
+  cacheWrite: number,
+  cacheWrite1h: number,
+  output: number,
+  reasoning: number,
+): number {
+  return uncachedCost(inputPrice, outputPrice, reasoningPrice, input - cached - cacheWrite - cacheWrite1h, output, reasoning) + cached * cachedPrice + cacheWrite * cacheWritePrice + cacheWrite1h * cacheWrite1hPrice;
+}
+
+/**
+ * The formula's part without cache reads or writes: the uncached prompt (clamped at 0) at the input
+ * price, the output beside reasoning (clamped at 0) at the output price, reasoning at its price. A call
+ * with nothing cached costs exactly this (sums of whole picodollars are exact in any order).
+ */
+export function uncachedCost(inputPrice: number, outputPrice: number, reasoningPrice: number, uncached: number, output: number, reasoning: number): number {
+  const prompt = uncached > 0 ? uncached : 0;
+  const plainOutput = output > reasoning ? output - reasoning : 0;
+  return prompt * inputPrice + plainOutput * outputPrice + reasoning * reasoningPrice;
+}
+
+/**
+ * What a live loop can bound a call by before making it: the prompt estimate at the input price of its
+ * tier (uncached), plus `maxOutputTokens` at the output price (the reasoning price when higher).
+ */
+export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEstimate: number, maxOutputTokens: number): number {
+  const row = tierRow(rows, tiers, promptEstimate);
+  const output = rows[row + PriceField.Output]!;
+  const reasoning = rows[row + PriceField.Reasoning]!;
+  return promptEstimate * rows[row + PriceField.Input]! + maxOutputTokens * (reasoning > output ? reasoning : output);
+}
+
+/** The next prompt's estimate: what the context holds plus the overhead the previous call showed. */
+export function promptEstimate(viewTokens: number, overheadTokens: number): number {
+  const estimate = viewTokens + overheadTokens;
+  return estimate > 0 ? estimate : 0;
+}

@@ -1,0 +1,73 @@
+/**
+ * One-line stop details, built from the numbers where the run stopped: the readable session and the
+ * compiled replay both describe a stop with this, so a report says the same whichever path ran.
+ */
+import { formatUsd } from '../money.js';
+import { Limit, RepeatModeCode, type BrakeLimits } from './limits.js';
+import { StopCode } from './stopCodes.js';
+
+/** The figures a stop detail names, at these offsets of a Float64Array. */
+export const enum Fact {
+  Steps,
+  ElapsedMs,
+  SpentPico,
+  /** The predictive bound of the refused call, and the prompt estimate in it. */
+  BoundPico,
+  PromptEstimate,
+  TokensUsed,
+  /** The prompt the refused call would have sent. */
+  PromptTokens,
+  /** Repeat: times the refused action already ran. */
+  Seen,
+  /** Same-error: the failure's count. */
+  ErrorCount,
+  Backtracks,
+  /** Completed: 1 when the recorded run ran out (it completed as recorded), 0 on a final answer. */
+  Exhausted,
+  Size,
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+const REPEAT_HOW = ['in this run', 'in a row', 'in an A/B cycle'];
+
+/** `label` names the action or tool for repeat and error stops (e.g. `action run_python`). */
+export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64Array, label = ''): string {
+  switch (code) {
+    case StopCode.Completed:
+      return facts[Fact.Exhausted] === 1 ? 'recorded run completed' : `final answer after ${plural(facts[Fact.Steps]!, 'step')}`;
+    case StopCode.TraceEnd:
+      return 'recorded trace ended without completing';
+    case StopCode.MaxSteps:
+      return `${plural(facts[Fact.Steps]!, 'step')} taken, limit ${limits[Limit.MaxSteps]}`;
+    case StopCode.Timeout:
+      return `${(facts[Fact.ElapsedMs]! / 1000).toFixed(3)} s elapsed, limit ${limits[Limit.TimeoutMs]! / 1000} s`;
+    case StopCode.Budget: {
+      const spent = facts[Fact.SpentPico]!;
+      const budget = limits[Limit.BudgetPico]!;
+      if (spent >= budget) return `${formatUsd(spent, 6)} spent, limit ${formatUsd(budget, 6)}`;
+      return (
+        `next call (up to ${formatUsd(facts[Fact.BoundPico]!, 6)}: ${facts[Fact.PromptEstimate]}-token prompt + ` +
+        `${limits[Limit.MaxOutputTokens]} output tokens) would take ${formatUsd(spent, 6)} past the limit ${formatUsd(budget, 6)}`
+      );
+    }
+    case StopCode.TokenLimit:
+      return `${facts[Fact.TokensUsed]} tokens used, limit ${limits[Limit.MaxTokens]}`;
+    case StopCode.ContextOverflow:
+      return `next prompt holds ${facts[Fact.PromptTokens]} tokens, context window ${limits[Limit.ContextWindow]}`;
+    case StopCode.BacktrackLimit:
+      return `${plural(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;
+    case StopCode.Repeat: {
+      const seen = facts[Fact.Seen]!;
+      return `${label} already seen ${plural(seen, 'time')} ${REPEAT_HOW[limits[Limit.RepeatMode]! as RepeatModeCode]}, limit ${limits[Limit.MaxRepeat]}`;
+    }
+    case StopCode.ErrorLimit: {
+      const how = limits[Limit.SameErrorTotal] === 1 ? 'in this run' : 'in a row';
+      return `${label} failed the same way ${plural(facts[Fact.ErrorCount]!, 'time')} ${how}, limit ${limits[Limit.MaxSameError]}`;
+    }
+    default:
+      return 'no stop';
+  }
+}

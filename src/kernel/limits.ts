@@ -1,0 +1,60 @@
+/**
+ * Brake settings as plain numbers at named offsets of one Float64Array: absent limits are Infinity,
+ * modes small integers. Hot loops read them as doubles, whatever shape of object the caller built.
+ */
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+
+export const enum Limit {
+  MaxSteps,
+  TimeoutMs,
+  /** Check mode: a call is refused once spent ≥ this. */
+  BudgetPico,
+  /** Predict mode: a call is refused when spent + its bound > this (Infinity in check mode). */
+  PredictBudgetPico,
+  /** The `max_tokens` a real loop sends: the output part of the predictive bound. */
+  MaxOutputTokens,
+  MaxTokens,
+  /** The prompt size allowed: a number, or the model's window under `contextWindow: 'model'`. */
+  ContextWindow,
+  MaxRepeat,
+  RepeatMode,
+  MaxSameError,
+  /** 1: same-error mode `total`; 0: `consecutive`. */
+  SameErrorTotal,
+  MaxBacktracks,
+  Size,
+}
+
+export const enum RepeatModeCode {
+  Total = 0,
+  Consecutive = 1,
+  Cycle = 2,
+}
+
+export type BrakeLimits = Float64Array;
+
+const REPEAT_MODES = { total: RepeatModeCode.Total, consecutive: RepeatModeCode.Consecutive, cycle: RepeatModeCode.Cycle } as const;
+
+/** The brakes as numbers; `modelContextWindow` stands in for `contextWindow: 'model'` (Infinity when unknown). */
+export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity): BrakeLimits {
+  const limits = new Float64Array(Limit.Size);
+  const budget = config.maxCostPico ?? Infinity;
+  limits[Limit.MaxSteps] = config.maxSteps ?? Infinity;
+  limits[Limit.TimeoutMs] = config.timeoutMs ?? Infinity;
+  limits[Limit.BudgetPico] = budget;
+  limits[Limit.PredictBudgetPico] = config.budgetMode === 'predict' ? budget : Infinity;
+  limits[Limit.MaxOutputTokens] = config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  limits[Limit.MaxTokens] = config.maxTokens ?? Infinity;
+  limits[Limit.ContextWindow] = config.contextWindow === 'model' ? modelContextWindow : (config.contextWindow ?? Infinity);
+  limits[Limit.MaxRepeat] = config.maxRepeat ?? Infinity;
+  limits[Limit.RepeatMode] = REPEAT_MODES[config.repeatMode];
+  limits[Limit.MaxSameError] = config.maxSameError ?? Infinity;
+  limits[Limit.SameErrorTotal] = config.sameErrorMode === 'total' ? 1 : 0;
+  limits[Limit.MaxBacktracks] = config.maxBacktracks ?? Infinity;
+  return limits;
+}
+
+/** Whether the predictive budget is on (it costs a bound per call). */
+export function predicts(limits: BrakeLimits): boolean {
+  return limits[Limit.PredictBudgetPico] !== Infinity;
+}

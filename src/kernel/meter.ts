@@ -1,0 +1,133 @@
+/**
+ * Metering, written once: a response to a prompt becomes billed usage and cost under a context
+ * strategy and cache mode. A recorded prompt size is the truth: a strategy only moves it by what the
+ * strategy adds or removes relative to full history, so overhead the growth model does not see (tool
+ * schemas, message framing) stays in. Writes its figures at the named offsets of `out`.
+ */
+import { CallField, CallFlag } from './callRecord.js';
+import { callCostPico } from './cost.js';
+import { tierRow, type FlatPrices } from './prices.js';
+
+export const enum Metered {
+  Input,
+  Cached,
+  CacheWrite,
+  CacheWrite1h,
+  Output,
+  Reasoning,
+  CostPico,
+  /** Recorded prompt minus the growth model's full-history prompt (0 when not recorded or failed). */
+  RecordedDelta,
+  /** Cache on: cached tokens the provider's minimum prefix / increment rule does not serve. */
+  RuleLost,
+  Size,
+}
+
+export const enum CacheModeCode {
+  Off = 0,
+  On = 1,
+  Recorded = 2,
+}
+
+/** The prompt as the context tracker sizes it, at these offsets of a Float64Array (the meter's input). */
+export const enum Prompt {
+  /** Tokens under the strategy. */
+  View,
+  /** Tokens under plain full history with no cap (the growth model). */
+  Full,
+  /** Leading tokens the previous prompt held too. */
+  Unchanged,
+  Size,
+}
+
+/**
+ * Meters the call recorded at `call[at…]` (CallField layout) sent with the prompt `prompt` (Prompt
+ * layout). `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
+ * (Numbers travel in typed arrays, so a call that is not inlined boxes none.)
+ */
+export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
+  const flags = call[at + CallField.Flags]! | 0;
+  const input = billedInput(out, call, at, flags, identity, prompt);
+  if (cacheMode === CacheModeCode.Recorded || (flags & CallFlag.Failed) !== 0) recordedCache(out, call, at, flags, identity, prompt[Prompt.Unchanged]!, input);
+  else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, prompt[Prompt.Unchanged]!, input);
+  else noCache(out);
+  const output = call[at + CallField.Output]!;
+  const reasoning = call[at + CallField.Reasoning]!;
+  out[Metered.Output] = output;
+  out[Metered.Reasoning] = reasoning;
+  const rows = prices.rows;
+  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning);
+}
+
+function noCache(out: Float64Array): void {
+  out[Metered.Cached] = 0;
+  out[Metered.CacheWrite] = 0;
+  out[Metered.CacheWrite1h] = 0;
+  out[Metered.RuleLost] = 0;
+}
+
+/**
+ * The prompt billed: a failed call's recorded size (or 0); a recorded size, moved by what the strategy
+ * changed relative to full history; else the view. Writes the recorded − growth-model delta.
+ */
+function billedInput(out: Float64Array, call: Float64Array, at: number, flags: number, identity: boolean, prompt: Float64Array): number {
+  const recorded = (flags & CallFlag.RecordedInput) !== 0;
+  out[Metered.RecordedDelta] = 0;
+  let input = prompt[Prompt.View]!;
+  if ((flags & CallFlag.Failed) !== 0) input = recorded ? call[at + CallField.RecordedInput]! : 0;
+  else if (recorded) {
+    const recordedInput = call[at + CallField.RecordedInput]!;
+    out[Metered.RecordedDelta] = recordedInput - prompt[Prompt.Full]!;
+    if (identity) input = recordedInput;
+    else {
+      input = recordedInput + prompt[Prompt.View]! - prompt[Prompt.Full]!;
+      if (input < 0) input = 0;
+    }
+  }
+  out[Metered.Input] = input;
+  return input;
+}
+
+/**
+ * Cache figures as recorded — as they are when the prompt is as sent (identity) or the call failed;
+ * when a strategy changed the prompt the cache serves no more than the unchanged prefix, plus the
+ * overhead the growth model does not see, which sits in the prefix.
+ */
+function recordedCache(out: Float64Array, call: Float64Array, at: number, flags: number, identity: boolean, unchangedTokens: number, input: number): void {
+  let cached = call[at + CallField.RecordedCached]!;
+  let write = call[at + CallField.RecordedCacheWrite]!;
+  let write1h = call[at + CallField.RecordedCacheWrite1h]!;
+  if (!identity && (flags & CallFlag.Failed) === 0) {
+    const delta = out[Metered.RecordedDelta]!;
+    const servable = unchangedTokens + (delta > 0 ? delta : 0);
+    if (servable < cached) cached = servable;
+    if (input < cached) cached = input;
+    const writable = input - cached;
+    if (writable < write) write = writable;
+    if (writable - write < write1h) write1h = writable - write;
+  }
+  out[Metered.Cached] = cached;
+  out[Metered.CacheWrite] = write;
+  out[Metered.CacheWrite1h] = write1h;
+  out[Metered.RuleLost] = 0;
+}
+
+/**
+ * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
+ * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
+ * writes what the cache did not serve.
+ */
+function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number): void {
+  const servable = unchangedTokens < input ? unchangedTokens : input;
+  const minPrefix = prices.minCachePrefix;
+  const cacheable = input >= minPrefix;
+  let cached = 0;
+  if (cacheable && servable >= minPrefix) {
+    const increment = prices.cacheIncrement;
+    cached = increment === 1 ? servable : servable - (servable % increment);
+  }
+  out[Metered.Cached] = cached;
+  out[Metered.CacheWrite] = prices.hasCacheWritePrice && cacheable ? input - cached : 0;
+  out[Metered.CacheWrite1h] = 0;
+  out[Metered.RuleLost] = servable - cached;
+}

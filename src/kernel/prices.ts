@@ -1,0 +1,89 @@
+/**
+ * Prices flattened once per model into one Float64Array of rows, each row a whole-prompt tier (row 0 the
+ * base prices), every fallback resolved, plus the provider's minimum cacheable prefix. The cost formula
+ * (cost.ts), the predictive bound and the meter read these.
+ */
+import type { ModelPricing, TokenPrices } from '../pricing/types.js';
+
+export const enum PriceField {
+  /** The tier applies when the prompt is larger than this (−Infinity for the base row). */
+  Above,
+  Input,
+  Cached,
+  CacheWrite,
+  CacheWrite1h,
+  Output,
+  Reasoning,
+  Stride,
+}
+
+export interface FlatPrices {
+  /** (tiers + 1) rows of PriceField.Stride numbers. */
+  rows: Float64Array;
+  tiers: number;
+  /** The model bills cache writes (Anthropic-style): with cache on, what the cache did not serve is written. */
+  hasCacheWritePrice: boolean;
+  /** The model has a cache-read price below its input price (else caching saves nothing). */
+  cacheSaves: boolean;
+  contextWindow: number;
+  /** Cache on: no prompt below this is cached, and a hit below it is not served. */
+  minCachePrefix: number;
+  /** Cache on: hits are served in multiples of this many tokens. */
+  cacheIncrement: number;
+  /** Every price is a whole non-negative number of picodollars, so every cost is an exact integer. */
+  exact: boolean;
+}
+
+function writeRow(rows: Float64Array, k: number, above: number, p: TokenPrices): void {
+  const cacheWrite = p.cacheWrite ?? p.input;
+  const at = k * PriceField.Stride;
+  rows[at + PriceField.Above] = above;
+  rows[at + PriceField.Input] = p.input;
+  rows[at + PriceField.Cached] = p.cachedInput ?? p.input;
+  rows[at + PriceField.CacheWrite] = cacheWrite;
+  rows[at + PriceField.CacheWrite1h] = p.cacheWrite1h ?? cacheWrite;
+  rows[at + PriceField.Output] = p.output;
+  rows[at + PriceField.Reasoning] = p.reasoning ?? p.output;
+}
+
+const flattened = new WeakMap<ModelPricing, FlatPrices>();
+
+/** The model's prices flattened (once per ModelPricing object; do not mutate one after pricing with it). */
+export function flattenPrices(pricing: ModelPricing): FlatPrices {
+  const known = flattened.get(pricing);
+  if (known !== undefined) return known;
+  const rows = new Float64Array(PriceField.Stride * (pricing.tiers.length + 1));
+  writeRow(rows, 0, -Infinity, pricing.base);
+  pricing.tiers.forEach((tier, k) => writeRow(rows, k + 1, tier.aboveInputTokens, tier.prices));
+  let exact = true;
+  let cacheSaves = false;
+  for (let k = 0; k < rows.length; k++) {
+    if (k % PriceField.Stride !== PriceField.Above && !(Number.isSafeInteger(rows[k]) && rows[k]! >= 0)) exact = false;
+  }
+  for (let at = 0; at < rows.length; at += PriceField.Stride) {
+    if (rows[at + PriceField.Cached]! < rows[at + PriceField.Input]!) cacheSaves = true;
+  }
+  const flat: FlatPrices = {
+    rows,
+    tiers: pricing.tiers.length,
+    hasCacheWritePrice: pricing.base.cacheWrite !== undefined,
+    cacheSaves,
+    contextWindow: pricing.contextWindow ?? Infinity,
+    minCachePrefix: pricing.cacheRule?.minPrefixTokens ?? 0,
+    cacheIncrement: pricing.cacheRule?.incrementTokens ?? 1,
+    exact,
+  };
+  flattened.set(pricing, flat);
+  return flat;
+}
+
+/**
+ * The tier of a prompt of `inputTokens`: tiers are whole-prompt and strict, as in @pydantic/genai-prices
+ * (`input_tokens > start`) and LiteLLM (`prompt_tokens > 200_000`): the last tier whose threshold the
+ * prompt exceeds prices every token of the call. Returns the row's offset in `rows`.
+ */
+export function tierRow(rows: Float64Array, tiers: number, inputTokens: number): number {
+  let k = 0;
+  while (k < tiers && inputTokens > rows[(k + 1) * PriceField.Stride + PriceField.Above]!) k++;
+  return k * PriceField.Stride;
+}

@@ -1,0 +1,92 @@
+/** The provider's minimum cacheable prefix with --cache on: the rule table, the meter, and what a report says. */
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { bundledPriceTable } from '../../src/pricing/index.js';
+import { cacheRuleFor } from '../../src/pricing/cacheRules.js';
+import { cacheNotesOf, replayTrace, resolveTracePricing } from '../../src/replay/replay.js';
+import type { ModelPricing } from '../../src/pricing/types.js';
+import { call, distinctSteps, handPriced, handTable, toolCall, trace } from '../helpers.js';
+
+const rule = (model: string, provider?: string) => {
+  const r = cacheRuleFor(model, provider);
+  return r && [r.minPrefixTokens, r.incrementTokens];
+};
+
+describe('cache rules per provider and model family', () => {
+  it('OpenAI 1,024 / 128; Anthropic 1,024, 2,048 (Haiku 3) or 4,096 (Opus 4.5+, Haiku 4.5); Gemini 2,048 (2.5) or 4,096; DeepSeek 64-token units; others none', () => {
+    expect(rule('gpt-4o')).toEqual([1024, 128]);
+    expect(rule('o3-mini')).toEqual([1024, 128]);
+    expect(rule('openai/gpt-4.1')).toEqual([1024, 128]);
+    expect(rule('claude-sonnet-4-5')).toEqual([1024, 1]);
+    expect(rule('claude-3-5-sonnet-20240620')).toEqual([1024, 1]);
+    expect(rule('claude-opus-4-6')).toEqual([4096, 1]);
+    expect(rule('anthropic/claude-haiku-4.5')).toEqual([4096, 1]);
+    expect(rule('claude-3-5-haiku-latest')).toEqual([2048, 1]);
+    expect(rule('gemini-2.5-pro')).toEqual([2048, 1]);
+    expect(rule('gemini-3-pro-preview')).toEqual([4096, 1]);
+    expect(rule('gemini-2.0-flash')).toEqual([4096, 1]);
+    expect(rule('deepseek/deepseek-chat')).toEqual([64, 64]);
+    expect(rule('my-finetune', 'openai')).toEqual([1024, 128]);
+    expect(rule('mistral-large-latest', 'mistral')).toBeUndefined();
+  });
+
+  it('resolving a run’s prices fills the rule in (same object each time)', () => {
+    const prices = bundledPriceTable();
+    const t = trace([call(10)], { model: 'gpt-4o-mini' });
+    const pricing = resolveTracePricing(t, { prices });
+    expect(pricing.cacheRule).toMatchObject({ minPrefixTokens: 1024, incrementTokens: 128 });
+    expect(resolveTracePricing(t, { prices })).toBe(pricing);
+  });
+});
+
+describe('the meter under a rule (cache on)', () => {
+  const openaiLike: ModelPricing = { ...handPriced('m', { input: 2.5, output: 10, cached: 1.25 }), cacheRule: { minPrefixTokens: 1024, incrementTokens: 128, source: 'test rule' } };
+  const anthropicLike: ModelPricing = { ...handPriced('a', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }), cacheRule: { minPrefixTokens: 1024, incrementTokens: 1, source: 'test rule' } };
+  const run = (pricing: ModelPricing, system: number, cache: 'on' | 'recorded' = 'on', calls = distinctSteps(4, 100, 200)) =>
+    replayTrace(trace(calls, { system, model: pricing.model }), { brakes: NO_BRAKES, strategy: { kind: 'full', cache }, prices: handTable(pricing), keepSteps: true });
+
+  it('no prefix below the minimum is served; hits come in whole increments; the rest is counted', () => {
+    // Prompts 700, 1000, 1300, 1600: the unchanged prefixes are 700, 1000, 1300.
+    const r = run(openaiLike, 700);
+    expect(r.rows.map((row) => row.cachedInputTokens)).toEqual([0, 0, 0, 1280]);
+    expect(r.cacheRuleLostTokens).toBe(700 + 1000 + 20);
+    expect(r.cacheNotes).toEqual(["m: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (test rule; minimum 1024, increments of 128)"]);
+  });
+
+  it('a prompt below the minimum is neither read from nor written to the cache (Anthropic-style writes)', () => {
+    const r = run(anthropicLike, 700);
+    // 700 and 1000 are below the minimum: nothing cached, nothing written; 1300 is written whole (the
+    // 1000 before it was never cached); 1600 reads those 1300 and writes the rest.
+    expect(r.rows.map((row) => [row.cachedInputTokens, row.cacheWriteTokens])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 1300],
+      [1300, 300],
+    ]);
+  });
+
+  it('recorded cache figures stay as recorded', () => {
+    const calls = [call(100, [toolCall('t', {}, 100)], { inputTokens: 900, cachedInputTokens: 500 })];
+    const r = run(openaiLike, 700, 'recorded', calls);
+    expect(r.rows[0]!.cachedInputTokens).toBe(500);
+    expect(r.cacheRuleLostTokens).toBe(0);
+    expect(r.cacheNotes).toBeUndefined();
+  });
+
+  it('a model with no cached price: --cache on says it saves nothing', () => {
+    const noCache = handPriced('plain', { input: 1, output: 2 });
+    expect(cacheNotesOf(noCache, 0)).toEqual(['plain has no cached-input price below its input price: --cache on saves nothing']);
+    expect(run(noCache, 2000).cacheNotes).toEqual(['plain has no cached-input price below its input price: --cache on saves nothing']);
+  });
+});
+
+describe('the report says so', () => {
+  it('the text report footer carries each cache note once', async () => {
+    const { buildReplayReport } = await import('../../src/report/replayReport.js');
+    const { renderTable } = await import('../../src/report/render.js');
+    const pricing: ModelPricing = { ...handPriced('m', { input: 2.5, output: 10, cached: 1.25 }), cacheRule: { minPrefixTokens: 1024, incrementTokens: 128, source: 'test rule' } };
+    const results = [700, 700].map((system) => replayTrace(trace(distinctSteps(4, 100, 200), { system, model: 'm' }), { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' }, prices: handTable(pricing) }));
+    const text = renderTable(buildReplayReport({ results, brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' }, priceSource: handTable(pricing).source, pricings: [pricing] }));
+    expect(text.match(/^cache: m: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix \(test rule; minimum 1024, increments of 128\) — 3440 tokens over 2 runs$/gm)).toHaveLength(1);
+  });
+});
