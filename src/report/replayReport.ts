@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { BrakeConfig } from '../brakes/config.js';
+import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { describePricing } from '../pricing/cost.js';
 import type { ModelPricing, PriceSource } from '../pricing/types.js';
@@ -14,6 +14,8 @@ import {
   type SummaryRecord,
 } from './records.js';
 
+export { LOOPCOST_VERSION };
+
 export interface ReplayReport {
   tool: { name: 'loopcost'; version: string };
   settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string };
@@ -21,9 +23,6 @@ export interface ReplayReport {
   runs: RunRecord[];
   summary: SummaryRecord;
 }
-
-/** From package.json (two levels up from both src/report and dist/report), so it cannot drift. */
-export const LOOPCOST_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export function buildReplayReport(args: {
   results: readonly RunResult[];
