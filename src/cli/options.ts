@@ -44,3 +44,9 @@ export function addBrakeOptions(command: Command): Command {
 export function formatOption(command: Command, allowed: readonly string[]): Option {
   return command.createOption('--format <format>', 'output format').choices(allowed as string[]).default('table');
 }
+
+export function addViewOptions(command: Command): Command {
+  return command
+    .option('--wide', 'table: show rarely needed columns too')
+    .option('--per-run', 'table: per-run rows after the summary however many runs (default: only when there are at most 20)');
+}

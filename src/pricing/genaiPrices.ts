@@ -22,7 +22,9 @@ import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.j
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
-export const GENAI_PRICES_PACKAGE = '@pydantic/genai-prices';
+import { GENAI_PRICES_PACKAGE } from './source.js';
+
+export { GENAI_PRICES_PACKAGE };
 
 /**
  * The package's bundled provider list. `waitForUpdate()` resolves to the active data, which is the

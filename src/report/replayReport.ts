@@ -13,15 +13,21 @@ import {
   type RunRecord,
   type SummaryRecord,
 } from './records.js';
+import { reportSettings, type ReportSettings } from './settings.js';
+import type { ReportWarning } from './warnings.js';
+import type { LatencyModel } from '../loop/latency.js';
 
 export { LOOPCOST_VERSION };
 
 export interface ReplayReport {
   tool: { name: 'loopcost'; version: string };
-  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string };
+  /** `spec`: the same settings as one reproducible set of strings (`--try` / `--context` syntax). */
+  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings };
   prices: { source: PriceSource; models: unknown[] };
   runs: RunRecord[];
   summary: SummaryRecord;
+  /** What could make a figure mislead (price gap, open loop, …), one line each. */
+  warnings: ReportWarning[];
 }
 
 export function buildReplayReport(args: {
@@ -35,10 +41,13 @@ export function buildReplayReport(args: {
   perRunRecordedLimits?: boolean;
   /** Include every call's figures in each run record. */
   perStep?: boolean;
+  latency?: LatencyModel;
+  warnings?: readonly ReportWarning[];
 }): ReplayReport {
   const settings: ReplayReport['settings'] = {
     brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
     context: contextSettingsRecord(args.strategy),
+    spec: reportSettings(args),
   };
   if (args.model !== undefined) settings.model = args.model;
   return {
@@ -47,5 +56,6 @@ export function buildReplayReport(args: {
     prices: { source: args.priceSource, models: args.pricings.map(describePricing) },
     runs: args.results.map((run) => runRecord(run, args.perStep === true)),
     summary: summaryRecord(summarise(args.results)),
+    warnings: [...(args.warnings ?? [])],
   };
 }

@@ -1,66 +1,40 @@
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
-import { collectInputs } from '../../io/collectInputs.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
-import { picoToUsd } from '../../money.js';
-import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { compareWithRecorded } from '../../replay/compare.js';
-import type { CliIO } from '../io.js';
 import { UserError } from '../../errors.js';
+import { collectInputs } from '../../io/collectInputs.js';
+import { loadTraceFiles } from '../../import/index.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import { compareWithRecorded } from '../../replay/compare.js';
+import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
+import type { ReportView } from '../../report/view.js';
+import { priceGapWarnings } from '../../report/warnings.js';
+import { PriceGapCheck } from '../../pricing/recordedCost.js';
+import { resolveTracePricing } from '../../replay/replay.js';
+import type { Trace } from '../../trace/types.js';
+import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
+import { emitReport, reportView, type ViewFlags } from './output.js';
 
 export function runCompare(
-  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string },
+  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string },
   io: CliIO,
 ): number {
   const prices = loadPriceTable(command.priceOptions);
-  const rows = compareWithRecorded(loadTraceFiles(collectInputs(command.inputs)), prices, command.tolerance).map((row) => ({
-    source: row.source,
-    model: row.model,
-    calls: row.calls,
-    recordedCalls: row.recordedCalls ?? null,
-    costUsd: picoToUsd(row.costPico),
-    recordedCostUsd: row.recordedCostPico === undefined ? null : picoToUsd(row.recordedCostPico),
-    costRelativeError: row.costRelativeError ?? null,
-    inputTokens: row.inputTokens,
-    recordedInputTokens: row.recordedInputTokens ?? null,
-    outputTokens: row.outputTokens,
-    recordedOutputTokens: row.recordedOutputTokens ?? null,
-    growthModelDelta: row.growthModelDelta ?? null,
-    agrees: row.agrees,
-    problems: row.problems.join('; '),
-  }));
-  const disagreements = rows.filter((row) => !row.agrees).length;
-  let text: string;
-  if (command.format === 'json') {
-    text = JSON.stringify({ prices: prices.source, tolerance: command.tolerance, runs: rows, summary: { runs: rows.length, disagreements } }, null, 2) + '\n';
-  } else if (command.format === 'csv') {
-    text = stringify(rows.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
-  } else {
-    const table = new Table({ head: ['source', 'model', 'calls', 'cost', 'recorded', 'rel. error', 'input tok', 'recorded', 'Δ growth model', ''], style: { head: [], border: [] } });
-    for (const row of rows) {
-      table.push([
-        row.source,
-        row.model,
-        row.recordedCalls === null ? row.calls : `${row.calls}/${row.recordedCalls}`,
-        `$${row.costUsd.toFixed(6)}`,
-        row.recordedCostUsd === null ? '-' : `$${row.recordedCostUsd.toFixed(6)}`,
-        row.costRelativeError === null ? '-' : row.costRelativeError.toExponential(1),
-        row.inputTokens,
-        row.recordedInputTokens ?? '-',
-        row.growthModelDelta ?? '-',
-        row.agrees ? 'ok' : `DISAGREES: ${row.problems}`,
-      ]);
+  const gaps = new PriceGapCheck();
+  function* noted(traces: Iterable<Trace>): Generator<Trace> {
+    for (const trace of traces) {
+      gaps.add(trace, resolveTracePricing(trace, { prices }));
+      yield trace;
     }
-    text = `${table.toString()}\n${rows.length} runs, ${disagreements} disagree with what was recorded (cost tolerance ${command.tolerance} relative)\nprices: ${describePriceSource(prices.source)}\n`;
   }
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
+  const rows = compareWithRecorded(noted(loadTraceFiles(collectInputs(command.inputs))), prices, command.tolerance);
+  const warnings = priceGapWarnings(gaps.gaps(command.tolerance), command.inputs);
+  const report = buildCompareReport(rows, { priceSource: prices.source, tolerance: command.tolerance, warnings });
+  const text =
+    command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderCompareCsv(report) : renderCompareTable(report, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
 }
 
-export type CompareFlags = PriceFlags & { tolerance?: string; format?: string; out?: string };
+export type CompareFlags = PriceFlags & ViewFlags & { tolerance?: string; format?: string; out?: string };
 
 export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): number {
   const raw = opts.tolerance ?? '1e-6';
@@ -73,6 +47,7 @@ export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): 
       inputs,
       tolerance,
       format: (opts.format ?? 'table') as 'table' | 'csv' | 'json',
+      view: reportView(opts, io),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),
     },

@@ -1,48 +1,64 @@
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
+import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { growthCurve, type CurveRow } from '../../replay/curve.js';
+import { UserError } from '../../errors.js';
+import type { LatencyModel } from '../../loop/latency.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import { curveRun } from '../../replay/curve.js';
+import { buildCurveReport, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
+import { reportSettings } from '../../report/settings.js';
+import type { ReportView } from '../../report/view.js';
 import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeInt, positiveInt, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags } from '../parseFlags.js';
+import {
+  brakesFromFlags,
+  latencyFromSpec,
+  nonNegativeInt,
+  positiveInt,
+  priceOptionsFromFlags,
+  RECORDED_PRESET,
+  strategyFromFlags,
+  type BrakeFlags,
+  type ContextFlags,
+  type PriceFlags,
+} from '../parseFlags.js';
+import { emitReport, reportView } from './output.js';
 
 export interface CurveCommand {
   spec: ConstantStepsSpec;
   strategy: ContextStrategy;
+  brakes: BrakeConfig;
+  latency?: LatencyModel;
   priceOptions: LoadPriceTableOptions;
-  format: 'table' | 'csv' | 'json';
+  format: 'table' | 'csv' | 'json' | 'chart';
+  view: ReportView;
   out?: string;
 }
 
-const COLUMNS: (keyof CurveRow)[] = [
-  'step', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'costUsd', 'cumulativeCostUsd',
-];
-
 export function runCurve(command: CurveCommand, io: CliIO): number {
   const prices = loadPriceTable(command.priceOptions);
-  const rows = growthCurve(command.spec, command.strategy, prices);
-  let text: string;
-  if (command.format === 'json') {
-    text = JSON.stringify({ model: prices.resolve(command.spec.model).model, prices: prices.source, rows }, null, 2) + '\n';
-  } else if (command.format === 'csv') {
-    const withSource = rows.map((row) => ({ ...row, ...priceSourceColumns(prices.source) }));
-    text = stringify(withSource, { header: true, columns: [...(COLUMNS as string[]), ...PRICE_SOURCE_COLUMNS] });
-  } else {
-    const table = new Table({ head: COLUMNS, style: { head: [], border: [] } });
-    for (const row of rows) table.push(COLUMNS.map((column) => (column.endsWith('Usd') ? `$${(row[column] as number).toFixed(6)}` : row[column])));
-    const last = rows[rows.length - 1];
-    text = `${table.toString()}\n${last ? `total: ${last.cumulativeInputTokens} input + ${last.cumulativeOutputTokens} output tokens, $${last.cumulativeCostUsd} — input grows linearly per step, the total quadratically` : ''}\nprices: ${describePriceSource(prices.source)}\n`;
-  }
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
+  const run = curveRun(command.spec, command.strategy, prices, { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...command.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const explicitWindow = typeof command.brakes.contextWindow === 'number' ? command.brakes.contextWindow : undefined;
+  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }) });
+  const window = explicitWindow ?? run.pricing.contextWindow;
+  const text =
+    command.format === 'json'
+      ? JSON.stringify(report, null, 2) + '\n'
+      : command.format === 'csv'
+        ? renderCurveCsv(report)
+        : command.format === 'chart'
+          ? renderCurveChart(report, command.view, window)
+          : renderCurveTable(report, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings: [] }, io);
   return 0;
 }
 
-export type CurveFlags = ContextFlags & PriceFlags & Record<string, string | undefined>;
+export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string } & Record<string, string | undefined>;
 
 export function curveAction(opts: CurveFlags, io: CliIO): number {
+  if (opts.preset === RECORDED_PRESET) {
+    throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' needs recorded runs; a curve is synthetic", hint: "use --preset reference or brake flags (run 'loopcost curve --help')" });
+  }
   return runCurve(
     {
       spec: {
@@ -54,7 +70,10 @@ export function curveAction(opts: CurveFlags, io: CliIO): number {
         steps: positiveInt('--steps', opts.steps!),
       },
       strategy: strategyFromFlags(opts),
-      format: (opts.format ?? 'table') as 'table' | 'csv' | 'json',
+      brakes: brakesFromFlags(opts),
+      ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+      format: (opts.format ?? 'table') as CurveCommand['format'],
+      view: reportView(opts, io),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),
     },

@@ -1,15 +1,23 @@
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
-import type { ContextStrategy } from '../../context/strategy.js';
+import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { PriceGapCheck } from '../../pricing/recordedCost.js';
+import { defaultCacheMode, replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport } from '../../report/replayReport.js';
-import { renderReport, renderStepsCsv, renderTable, type ReportFormat } from '../../report/render.js';
+import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
+import { contextSpec } from '../../report/settings.js';
+import type { ReportView } from '../../report/view.js';
+import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
+import type { ReportFormat } from '../options.js';
+import type { Trace } from '../../trace/types.js';
+import type { LatencyModel } from '../../loop/latency.js';
 import {
   brakesForRun,
   brakesFromFlags,
@@ -21,9 +29,7 @@ import {
   type ContextFlags,
   type PriceFlags,
 } from '../parseFlags.js';
-import { recordedBrakes } from '../../replay/whatif.js';
-import type { Trace } from '../../trace/types.js';
-import type { LatencyModel } from '../../loop/latency.js';
+import { emitReport, reportView, type ViewFlags } from './output.js';
 
 export interface ReplayCommand {
   inputs: string[];
@@ -35,11 +41,34 @@ export interface ReplayCommand {
   model?: string;
   priceOptions: LoadPriceTableOptions;
   format: ReportFormat;
+  view: ReportView;
   out?: string;
   reportDir?: string;
   /** Every call's figures in JSON (`perStep`) and one CSV row per call. */
   perStep?: boolean;
   latency?: LatencyModel;
+}
+
+/** Warnings a replay of recorded runs may need: prices unlike those billed; a strategy they were not recorded with. */
+export class RunWarnings {
+  private readonly priceGaps = new PriceGapCheck();
+  private recordedRuns = 0;
+
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string }) {}
+
+  /** Notes one run (before or after its replay) priced with `pricing`. */
+  add(trace: Trace, pricing: ModelPricing): void {
+    // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
+    if (this.options.model === undefined) this.priceGaps.add(trace, pricing);
+    if (defaultCacheMode(trace) === 'recorded') this.recordedRuns += 1;
+  }
+
+  warnings(inputs: readonly string[]): ReportWarning[] {
+    return [
+      ...priceGapWarnings(this.priceGaps.gaps(PRICE_GAP_TOLERANCE), inputs),
+      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
+    ];
+  }
 }
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
@@ -49,6 +78,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
+  const notes = new RunWarnings({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
   for (const trace of loadTraceFiles(files)) {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
     const options = {
@@ -61,8 +91,10 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     };
     const pricing = resolveTracePricing(trace, options);
     pricings.set(pricing.model, pricing);
+    notes.add(trace, pricing);
     results.push(replayTrace(trace, { ...options, pricing }));
   }
+  const warnings = notes.warnings(command.inputs);
   const reportArgs = {
     results,
     brakes: command.brakes,
@@ -71,7 +103,9 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     strategy: command.strategy,
     priceSource: prices.source,
     pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
+    warnings,
     ...(command.model === undefined ? {} : { model: command.model }),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
   };
   const report = buildReplayReport(reportArgs);
 
@@ -82,21 +116,24 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
       ['replay.txt', 'table'],
       ['replay-chart.txt', 'chart'],
     ];
-    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results)] as const);
+    const fileView = { ...command.view, width: 120 };
+    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results, fileView)] as const);
     const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
     rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
     for (const [path, text] of rendered) writeFileAtomic(path, text);
-    io.stdout(renderTable(report));
+    io.stdout(renderTable(report, command.view));
     io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
     return 0;
   }
-  const text = renderReport(command.format, report, results);
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
+  const text = renderReport(command.format, report, results, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
 }
 
-export type ReplayFlags = BrakeFlags & ContextFlags & PriceFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string };
+export type ReplayFlags = BrakeFlags &
+  ContextFlags &
+  PriceFlags &
+  ViewFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string };
 
 /** `loopcost replay`: the flags as commander parsed them → a ReplayCommand. */
 export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO): number {
@@ -107,6 +144,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO): nu
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),
       strategy: strategyFromFlags(opts),
       format: (opts.format ?? 'table') as ReportFormat,
+      view: reportView(opts, io),
       ...(opts.model === undefined ? {} : { model: opts.model }),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),

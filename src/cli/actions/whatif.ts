@@ -1,15 +1,20 @@
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
 import type { ContextStrategy } from '../../context/strategy.js';
 import { collectInputs } from '../../io/collectInputs.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadTraceFiles } from '../../import/index.js';
-import { picoToUsd } from '../../money.js';
-import { describePriceSource, loadPriceTable, priceSourceColumns, type LoadPriceTableOptions } from '../../pricing/index.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import type { PriceTable } from '../../pricing/types.js';
+import { resolveTracePricing } from '../../replay/replay.js';
 import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
+import { NO_BRAKES } from '../../brakes/config.js';
+import { reportSettings } from '../../report/settings.js';
+import type { ReportView } from '../../report/view.js';
+import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
+import type { Trace } from '../../trace/types.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
+import { emitReport, reportView, type ViewFlags } from './output.js';
+import { RunWarnings } from './replay.js';
 
 export interface WhatIfCommand {
   inputs: string[];
@@ -19,67 +24,50 @@ export interface WhatIfCommand {
   priceOptions: LoadPriceTableOptions;
   latency?: LatencyModel;
   format: 'table' | 'csv' | 'json';
+  view: ReportView;
   out?: string;
+}
+
+/** The traces as they stream by, each noted (pricing resolved, warnings checked) before it is replayed. */
+function* noted(traces: Iterable<Trace>, notes: RunWarnings, prices: PriceTable, model: string | undefined): Generator<Trace> {
+  for (const trace of traces) {
+    notes.add(trace, resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) }));
+    yield trace;
+  }
 }
 
 export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
   const prices = loadPriceTable(command.priceOptions);
-  const result = whatIf(loadTraceFiles(collectInputs(command.inputs)), settings, {
+  const notes = new RunWarnings({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  const traces = noted(loadTraceFiles(collectInputs(command.inputs)), notes, prices, command.model);
+  const result = whatIf(traces, settings, {
     strategy: command.strategy,
     prices,
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
   });
-  const perRun = result.runs.flatMap((run) =>
-    run.settings.map((cell, i) => ({
-      source: run.source,
-      setting: settings[i]!.name,
-      baselineStopReason: run.baseline.stopReason,
-      baselineSteps: run.baseline.steps,
-      baselineCostUsd: picoToUsd(run.baseline.costPico),
-      stopReason: cell.stopReason,
-      steps: cell.steps,
-      costUsd: picoToUsd(cell.costPico),
-      falseStop: cell.falseStop,
-      savedUsd: picoToUsd(cell.savedPico),
-    })),
-  );
-  const totals = result.totals.map((t) => ({
-    setting: t.setting,
-    runs: t.runs,
-    completed: t.completed,
-    falseStops: t.falseStops,
-    caughtRuns: t.caughtRuns,
-    costUsd: picoToUsd(t.costPico),
-    savedUsd: picoToUsd(t.savedPico),
-    stopReasons: t.stopReasons,
-  }));
-  const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
-  const baselineCompleted = result.runs.filter((run) => run.baseline.stopReason === 'completed').length;
-  let text: string;
-  if (command.format === 'json') {
-    text = JSON.stringify({ prices: prices.source, baseline: { runs: result.runs.length, completed: baselineCompleted, costUsd: picoToUsd(baselineCost) }, totals, runs: perRun }, null, 2) + '\n';
-  } else if (command.format === 'csv') {
-    text = stringify(perRun.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
-  } else {
-    const runs = new Table({ head: ['source', 'setting', 'baseline', 'what-if', 'steps', 'cost', 'false stop'], style: { head: [], border: [] } });
-    for (const row of perRun) {
-      runs.push([row.source, row.setting, `${row.baselineStopReason} (${row.baselineSteps}, $${row.baselineCostUsd.toFixed(4)})`, row.stopReason, row.steps, `$${row.costUsd.toFixed(4)}`, row.falseStop ? 'FALSE STOP' : '']);
-    }
-    const summary = new Table({ head: ['setting', 'completed', 'false stops', 'caught', 'spend', 'saved', 'stop reasons'], style: { head: [], border: [] } });
-    summary.push(['baseline (as recorded)', `${baselineCompleted}/${result.runs.length}`, '-', '-', `$${picoToUsd(baselineCost).toFixed(4)}`, '-', '']);
-    for (const t of totals) {
-      summary.push([t.setting, `${t.completed}/${t.runs}`, t.falseStops, t.caughtRuns, `$${t.costUsd.toFixed(4)}`, `$${t.savedUsd.toFixed(4)}`, Object.entries(t.stopReasons).map(([r, n]) => `${r} ${n}`).join(', ')]);
-    }
-    text = `${runs.toString()}\n${summary.toString()}\nfalse stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.\nprices: ${describePriceSource(prices.source)}\n`;
-  }
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
+  const warnings = notes.warnings(command.inputs);
+  const report = buildWhatIfReport({
+    result,
+    settings,
+    reportSettings: reportSettings({
+      brakes: NO_BRAKES,
+      perRunRecordedLimits: true,
+      strategy: command.strategy,
+      ...(command.latency === undefined ? {} : { latency: command.latency }),
+      ...(command.model === undefined ? {} : { model: command.model }),
+    }),
+    priceSource: prices.source,
+    warnings,
+  });
+  const text =
+    command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderWhatIfCsv(report) : renderWhatIfTable(report, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
 }
 
-export type WhatIfFlags = ContextFlags & PriceFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string };
+export type WhatIfFlags = ContextFlags & PriceFlags & ViewFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string };
 
 export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO): number {
   return runWhatIf(
@@ -88,6 +76,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO): nu
       tries: opts.try,
       strategy: strategyFromFlags(opts),
       format: (opts.format ?? 'table') as 'table' | 'csv' | 'json',
+      view: reportView(opts, io),
       ...(opts.model === undefined ? {} : { model: opts.model }),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { CompareFlags } from '../actions/compare.js';
-import { addPriceOptions, formatOption } from '../options.js';
+import { addPriceOptions, addViewOptions, formatOption } from '../options.js';
 
 const compare: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -11,7 +11,7 @@ const compare: CommandModule = {
       .option('--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6')
       .addOption(formatOption(program, ['table', 'csv', 'json']))
       .option('--out <file>', 'write here (atomically) instead of stdout');
-    addPriceOptions(command).action(async (inputs: string[], opts: CompareFlags) => {
+    addViewOptions(addPriceOptions(command)).action(async (inputs: string[], opts: CompareFlags) => {
       const { compareAction } = await import('../actions/compare.js');
       setExitCode(compareAction(inputs, opts, io));
     });

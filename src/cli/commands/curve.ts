@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { CurveFlags } from '../actions/curve.js';
-import { addContextOptions, addPriceOptions, formatOption } from '../options.js';
+import { addBrakeOptions, addContextOptions, addPriceOptions, formatOption, REPORT_FORMATS } from '../options.js';
 
 const curve: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -13,9 +13,9 @@ const curve: CommandModule = {
       .requiredOption('--output-tokens <n>', 'output tokens per step')
       .requiredOption('--tool-tokens <n>', 'tool-result tokens per step')
       .requiredOption('--steps <n>', 'number of steps')
-      .addOption(formatOption(program, ['table', 'csv', 'json']))
+      .addOption(formatOption(program, REPORT_FORMATS))
       .option('--out <file>', 'write here (atomically) instead of stdout');
-    addPriceOptions(addContextOptions(command)).action(async (opts: CurveFlags) => {
+    addBrakeOptions(addPriceOptions(addContextOptions(command))).action(async (opts: CurveFlags) => {
       const { curveAction } = await import('../actions/curve.js');
       setExitCode(curveAction(opts, io));
     });

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { ReplayFlags } from '../actions/replay.js';
-import { addBrakeOptions, addContextOptions, addPriceOptions, formatOption, REPORT_FORMATS } from '../options.js';
+import { addBrakeOptions, addContextOptions, addPriceOptions, addViewOptions, formatOption, REPORT_FORMATS } from '../options.js';
 
 const replay: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -13,7 +13,7 @@ const replay: CommandModule = {
       .option('--out <file>', 'write the report here (atomically) instead of stdout')
       .option('--report-dir <dir>', 'write json, csv, table, chart and per-step csv reports into this directory')
       .option('--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call");
-    addBrakeOptions(addPriceOptions(addContextOptions(command))).action(async (inputs: string[], opts: ReplayFlags) => {
+    addViewOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))).action(async (inputs: string[], opts: ReplayFlags) => {
       const { replayAction } = await import('../actions/replay.js');
       setExitCode(replayAction(inputs, opts, io));
     });

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { WhatIfFlags } from '../actions/whatif.js';
-import { addContextOptions, addPriceOptions, formatOption, latencyModelOption } from '../options.js';
+import { addContextOptions, addPriceOptions, addViewOptions, formatOption, latencyModelOption } from '../options.js';
 
 const whatif: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -13,7 +13,7 @@ const whatif: CommandModule = {
       .option('--model <model>', 're-price every run as if made on this model')
       .option('--out <file>', 'write here (atomically) instead of stdout')
       .addOption(latencyModelOption(program));
-    addPriceOptions(addContextOptions(command)).action(async (inputs: string[], opts: WhatIfFlags) => {
+    addViewOptions(addPriceOptions(addContextOptions(command))).action(async (inputs: string[], opts: WhatIfFlags) => {
       const { whatIfAction } = await import('../actions/whatif.js');
       setExitCode(whatIfAction(inputs, opts, io));
     });
