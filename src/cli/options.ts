@@ -16,8 +16,9 @@ export function addContextOptions(command: Command): Command {
 
 export function addPriceOptions(command: Command): Command {
   return command
-    .option('--prices <file>', 'LiteLLM model_prices_and_context_window.json to use instead of the bundled table')
-    .option('--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day (default: the latest), e.g. for runs made before a price change");
+    .option('--prices <file>', 'a LiteLLM model_prices_and_context_window.json to use instead of the bundled table (models it lacks are errors)')
+    .option('--prices-override <file>', 'a LiteLLM-format file whose models override the bundled table (or --prices); every other model keeps its price (e.g. from loopcost prices derive)')
+    .option('--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run (default: the day each run was recorded, else the table's release day)");
 }
 
 export function latencyModelOption(command: Command): Option {

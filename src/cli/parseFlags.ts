@@ -175,6 +175,7 @@ export function latencyFromSpec(spec: string): LatencyModel {
 
 export interface PriceFlags {
   prices?: string;
+  pricesOverride?: string;
   pricesAsOf?: string;
 }
 
@@ -189,6 +190,7 @@ export function calendarDay(flag: string, value: string): Date {
 export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions {
   return {
     ...(flags.prices === undefined ? {} : { pricesFile: flags.prices }),
+    ...(flags.pricesOverride === undefined ? {} : { overridesFile: flags.pricesOverride }),
     ...(flags.pricesAsOf === undefined ? {} : { asOf: calendarDay('--prices-as-of', flags.pricesAsOf) }),
   };
 }

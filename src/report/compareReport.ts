@@ -35,13 +35,15 @@ export interface CompareRun {
 export interface CompareReport {
   tool: { name: 'loopcost'; version: string };
   prices: PriceSource;
+  /** Which days dated prices were read at, in words (for the prices line). */
+  pricesNote?: string;
   tolerance: number;
   runs: CompareRun[];
   summary: { runs: number; disagreements: number };
   warnings: ReportWarning[];
 }
 
-export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSource: PriceSource; tolerance: number; warnings: readonly ReportWarning[] }): CompareReport {
+export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSource: PriceSource; pricesNote?: string; tolerance: number; warnings: readonly ReportWarning[] }): CompareReport {
   const runs = rows.map((row) => ({
     source: row.source,
     model: row.model,
@@ -61,6 +63,7 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     prices: args.priceSource,
+    ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     tolerance: args.tolerance,
     runs,
     summary: { runs: runs.length, disagreements: runs.filter((run) => !run.agrees).length },
@@ -144,5 +147,5 @@ export function renderCompareTable(report: CompareReport, view: ReportView): str
       text += `\n${sourcesLine(s.runs, prefix, suffix)}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
     } else text += `\n${perRunHint(report.runs.length)}`;
   }
-  return `${text}\n${reportFooter({ priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
 }

@@ -37,6 +37,8 @@ export interface RunRecord {
   recordedInputTokens?: number;
   inputTokenDelta?: number;
   importNotes?: string[];
+  /** The day the run's dated prices were read at (its recording day, the table's release day, or --prices-as-of). */
+  pricedAsOf?: string;
   /** One entry per model call, when asked for (`--per-step`). */
   perStep?: StepRecord[];
 }

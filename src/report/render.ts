@@ -24,7 +24,7 @@ const CSV_COLUMNS: (keyof RunRecord)[] = [
   'source', 'task', 'model', 'recordedModel', 'stopReason', 'stopDetail', 'steps', 'modelCalls', 'recordedCalls',
   'backtracks', 'failedCalls', 'toolCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens',
   'reasoningTokens', 'costUsd', 'overshootUsd', 'recordedCostUsd', 'elapsedSeconds', 'cache', 'recordedOutcome',
-  'recordedStatus', 'recordedInputTokens', 'inputTokenDelta',
+  'recordedStatus', 'recordedInputTokens', 'inputTokenDelta', 'pricedAsOf',
 ];
 
 const STEP_COLUMNS = [
@@ -125,7 +125,7 @@ function runsTable(report: ReplayReport, view: ReportView): string {
 export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
   let text = summaryFields(report, view.width);
   if (report.runs.length > 0) text += '\n' + (showPerRunRows(view, report.runs.length) ? runsTable(report, view) : perRunHint(report.runs.length));
-  return `${text}\n${reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }
 
 /** Columns asciichart's axis labels take (9-wide labels and the axis). */
@@ -164,7 +164,7 @@ export function renderChart(results: readonly RunResult[], report: ReplayReport,
         '\n',
     );
   }
-  parts.push(reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, warnings: report.warnings, width: view.width }));
+  parts.push(reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width }));
   return parts.join('\n');
 }
 

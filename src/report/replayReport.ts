@@ -2,6 +2,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { describePricing } from '../pricing/cost.js';
+import type { PriceDays } from '../pricing/source.js';
 import type { ModelPricing, PriceSource } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import { summarise } from '../replay/summary.js';
@@ -23,7 +24,8 @@ export interface ReplayReport {
   tool: { name: 'loopcost'; version: string };
   /** `spec`: the same settings as one reproducible set of strings (`--try` / `--context` syntax). */
   settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings };
-  prices: { source: PriceSource; models: unknown[] };
+  /** `days`: which days dated prices were read at; `note`: the same in words, for the prices line. */
+  prices: { source: PriceSource; models: unknown[]; days?: PriceDays; note?: string };
   runs: RunRecord[];
   summary: SummaryRecord;
   /** What could make a figure mislead (price gap, open loop, …), one line each. */
@@ -43,6 +45,10 @@ export function buildReplayReport(args: {
   perStep?: boolean;
   latency?: LatencyModel;
   warnings?: readonly ReportWarning[];
+  priceDays?: PriceDays;
+  pricesNote?: string;
+  /** The day a run's dated prices were read at (per-run `pricedAsOf`). */
+  pricedAsOf?: (source: string) => string | undefined;
 }): ReplayReport {
   const settings: ReplayReport['settings'] = {
     brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
@@ -53,8 +59,18 @@ export function buildReplayReport(args: {
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings,
-    prices: { source: args.priceSource, models: args.pricings.map(describePricing) },
-    runs: args.results.map((run) => runRecord(run, args.perStep === true)),
+    prices: {
+      source: args.priceSource,
+      models: args.pricings.map(describePricing),
+      ...(args.priceDays === undefined ? {} : { days: args.priceDays }),
+      ...(args.pricesNote ? { note: args.pricesNote } : {}),
+    },
+    runs: args.results.map((run) => {
+      const record = runRecord(run, args.perStep === true);
+      const day = args.pricedAsOf?.(run.source);
+      if (day !== undefined) record.pricedAsOf = day;
+      return record;
+    }),
     summary: summaryRecord(summarise(args.results)),
     warnings: [...(args.warnings ?? [])],
   };

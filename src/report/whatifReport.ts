@@ -20,6 +20,8 @@ export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
   settings: ReportSettings;
   prices: PriceSource;
+  /** Which days dated prices were read at, in words (for the prices line). */
+  pricesNote?: string;
   baseline: { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>> };
   totals: {
     setting: string;
@@ -42,6 +44,7 @@ export interface WhatIfReport {
     costUsd: number;
     falseStop: boolean;
     savedUsd: number;
+    pricedAsOf?: string;
   }[];
   warnings: ReportWarning[];
 }
@@ -51,6 +54,9 @@ export function buildWhatIfReport(args: {
   settings: readonly WhatIfSetting[];
   reportSettings: ReportSettings;
   priceSource: PriceSource;
+  pricesNote?: string;
+  /** The day a run's dated prices were read at. */
+  pricedAsOf?: (source: string) => string | undefined;
   warnings: readonly ReportWarning[];
 }): WhatIfReport {
   const { result } = args;
@@ -59,6 +65,7 @@ export function buildWhatIfReport(args: {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: args.reportSettings,
     prices: args.priceSource,
+    ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     baseline: {
       runs: result.runs.length,
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
@@ -75,8 +82,9 @@ export function buildWhatIfReport(args: {
       savedUsd: picoToUsd(t.savedPico),
       stopReasons: t.stopReasons,
     })),
-    runs: result.runs.flatMap((run) =>
-      run.settings.map((cell, i) => ({
+    runs: result.runs.flatMap((run) => {
+      const day = args.pricedAsOf?.(run.source);
+      return run.settings.map((cell, i) => ({
         source: run.source,
         setting: args.settings[i]!.name,
         baselineStopReason: run.baseline.stopReason,
@@ -87,8 +95,9 @@ export function buildWhatIfReport(args: {
         costUsd: picoToUsd(cell.costPico),
         falseStop: cell.falseStop,
         savedUsd: picoToUsd(cell.savedPico),
-      })),
-    ),
+        ...(day === undefined ? {} : { pricedAsOf: day }),
+      }));
+    }),
     warnings: [...args.warnings],
   };
 }
@@ -111,7 +120,7 @@ function otherStops(stopReasons: Partial<Record<string, number>>): string {
 
 const usd = (value: number): string => formatUsdNumber(value);
 
-const WHATIF_CSV_COLUMNS = ['source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', 'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd'];
+const WHATIF_CSV_COLUMNS = ['source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', 'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', 'pricedAsOf'];
 // The brakes are each row's setting (the baseline: each run's recorded limits), so not a settings column.
 const WHATIF_SETTINGS_COLUMNS = SETTINGS_COLUMNS.filter((column) => column !== 'brakes');
 
@@ -195,5 +204,5 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
       text += `\n${sourcesLine(b.runs, prefix, suffix)}${formatTable(RUN_COLUMNS, rows, { maxWidth: view.width })}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
-  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
 }

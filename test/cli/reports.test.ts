@@ -119,7 +119,7 @@ describe('every report names the settings that made it', () => {
     const args = ['replay', 'scenarios', '--max-steps', '20', '--max-cost', '0.05', '--budget-mode', 'predict', '--context', 'window:3', '--cache', 'on'];
     expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict · context window:3 · cache on · latency as recorded$/m);
     const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
-    expect(csv[0]).toMatch(/,brakes,context,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf$/);
+    expect(csv[0]).toMatch(/,brakes,context,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
     expect(csv[1]).toMatch(/,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,on,as recorded,,@pydantic\/genai-prices,/);
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
     expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: 'as recorded' });

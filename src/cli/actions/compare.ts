@@ -5,29 +5,20 @@ import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.
 import { compareWithRecorded } from '../../replay/compare.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
 import type { ReportView } from '../../report/view.js';
-import { priceGapWarnings } from '../../report/warnings.js';
-import { PriceGapCheck } from '../../pricing/recordedCost.js';
-import { resolveTracePricing } from '../../replay/replay.js';
-import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
+import { RunNotes } from './runNotes.js';
 
 export function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string },
   io: CliIO,
 ): number {
   const prices = loadPriceTable(command.priceOptions);
-  const gaps = new PriceGapCheck();
-  function* noted(traces: Iterable<Trace>): Generator<Trace> {
-    for (const trace of traces) {
-      gaps.add(trace, resolveTracePricing(trace, { prices }));
-      yield trace;
-    }
-  }
-  const rows = compareWithRecorded(noted(loadTraceFiles(collectInputs(command.inputs))), prices, command.tolerance);
-  const warnings = priceGapWarnings(gaps.gaps(command.tolerance), command.inputs);
-  const report = buildCompareReport(rows, { priceSource: prices.source, tolerance: command.tolerance, warnings });
+  const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance });
+  const rows = compareWithRecorded(notes.tap(loadTraceFiles(collectInputs(command.inputs)), prices), prices, command.tolerance);
+  const warnings = notes.warnings(command.inputs);
+  const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings });
   const text =
     command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderCompareCsv(report) : renderCompareTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);

@@ -1,19 +1,16 @@
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
-import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
+import type { ContextStrategy } from '../../context/strategy.js';
 import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { PriceGapCheck } from '../../pricing/recordedCost.js';
-import { defaultCacheMode, replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
-import { contextSpec } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
-import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
 import type { ReportFormat } from '../options.js';
 import type { Trace } from '../../trace/types.js';
@@ -30,6 +27,7 @@ import {
   type PriceFlags,
 } from '../parseFlags.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
+import { RunNotes } from './runNotes.js';
 
 export interface ReplayCommand {
   inputs: string[];
@@ -49,28 +47,6 @@ export interface ReplayCommand {
   latency?: LatencyModel;
 }
 
-/** Warnings a replay of recorded runs may need: prices unlike those billed; a strategy they were not recorded with. */
-export class RunWarnings {
-  private readonly priceGaps = new PriceGapCheck();
-  private recordedRuns = 0;
-
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string }) {}
-
-  /** Notes one run (before or after its replay) priced with `pricing`. */
-  add(trace: Trace, pricing: ModelPricing): void {
-    // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
-    if (this.options.model === undefined) this.priceGaps.add(trace, pricing);
-    if (defaultCacheMode(trace) === 'recorded') this.recordedRuns += 1;
-  }
-
-  warnings(inputs: readonly string[]): ReportWarning[] {
-    return [
-      ...priceGapWarnings(this.priceGaps.gaps(PRICE_GAP_TOLERANCE), inputs),
-      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
-    ];
-  }
-}
-
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export function runReplay(command: ReplayCommand, io: CliIO): number {
   const prices = loadPriceTable(command.priceOptions);
@@ -78,7 +54,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
-  const notes = new RunWarnings({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
   for (const trace of loadTraceFiles(files)) {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
     const options = {
@@ -104,6 +80,9 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     priceSource: prices.source,
     pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
     warnings,
+    priceDays: notes.priceDays(),
+    pricesNote: notes.pricesNote(),
+    pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
   };

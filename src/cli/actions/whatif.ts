@@ -3,18 +3,15 @@ import { collectInputs } from '../../io/collectInputs.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import type { PriceTable } from '../../pricing/types.js';
-import { resolveTracePricing } from '../../replay/replay.js';
 import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
 import { NO_BRAKES } from '../../brakes/config.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
-import type { Trace } from '../../trace/types.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
-import { RunWarnings } from './replay.js';
+import { RunNotes } from './runNotes.js';
 
 export interface WhatIfCommand {
   inputs: string[];
@@ -28,19 +25,11 @@ export interface WhatIfCommand {
   out?: string;
 }
 
-/** The traces as they stream by, each noted (pricing resolved, warnings checked) before it is replayed. */
-function* noted(traces: Iterable<Trace>, notes: RunWarnings, prices: PriceTable, model: string | undefined): Generator<Trace> {
-  for (const trace of traces) {
-    notes.add(trace, resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) }));
-    yield trace;
-  }
-}
-
 export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunWarnings({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
-  const traces = noted(loadTraceFiles(collectInputs(command.inputs)), notes, prices, command.model);
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  const traces = notes.tap(loadTraceFiles(collectInputs(command.inputs)), prices);
   const result = whatIf(traces, settings, {
     strategy: command.strategy,
     prices,
@@ -59,6 +48,8 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
       ...(command.model === undefined ? {} : { model: command.model }),
     }),
     priceSource: prices.source,
+    pricesNote: notes.pricesNote(),
+    pricedAsOf: (source: string) => notes.priceDay(source),
     warnings,
   });
   const text =
