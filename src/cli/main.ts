@@ -25,6 +25,33 @@ import importCommand from './commands/import.js';
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
 const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand];
 
+/** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
+function commandPath(program: Commander.Command, argv: readonly string[]): string {
+  const names = ['loopcost'];
+  let command = program;
+  for (const token of argv) {
+    const sub = command.commands.find((c) => c.name() === token || c.aliases().includes(token));
+    if (!sub) break;
+    names.push(sub.name());
+    command = sub;
+  }
+  return names.join(' ');
+}
+
+/** Control characters and ANSI escapes from input (a model name, a path) never reach the terminal raw. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** An option's help: its description, then choices and default, unquoted (`(choices: on, off; default: off)`). */
+function describeOption(option: Commander.Option): string {
+  const extra: string[] = [];
+  if (option.argChoices) extra.push(`choices: ${option.argChoices.join(', ')}`);
+  const fallback = option.defaultValueDescription ?? (option.defaultValue === undefined ? undefined : String(option.defaultValue));
+  if (fallback !== undefined) extra.push(`default: ${fallback}`);
+  return extra.length === 0 ? option.description : `${option.description} (${extra.join('; ')})`;
+}
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = new Command();
@@ -34,6 +61,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .version(LOOPCOST_VERSION)
     .exitOverride()
     .showSuggestionAfterError(true)
+    .configureHelp({ optionDescription: describeOption })
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
@@ -48,11 +76,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
-      io.stderr(`loopcost: ${error.message.replace(/^error: /, '')}\n(run 'loopcost --help' for usage)\n`);
+      io.stderr(printable(`loopcost: ${error.message.replace(/^error: /, '')}\n(run '${commandPath(program, argv)} --help' for usage)\n`));
       return 2;
     }
     if (error instanceof UserError) {
-      io.stderr(`loopcost: ${error.message}\n`);
+      const usage = error.issues.some((issue) => issue.file === '<command line>') && !/--help/.test(error.message) ? `(run '${commandPath(program, argv)} --help' for usage)\n` : '';
+      io.stderr(printable(`loopcost: ${error.message}\n${usage}`));
       return 2;
     }
     io.stderr(`loopcost: internal error — please report it\n${(error as Error).stack ?? String(error)}\n`);

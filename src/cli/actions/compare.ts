@@ -9,6 +9,7 @@ import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
 import { RunNotes } from './runNotes.js';
+import { chooseFormat, warnViewFlags } from './flagChecks.js';
 
 export function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string },
@@ -33,11 +34,13 @@ export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): 
   if (raw.trim() === '' || !Number.isFinite(tolerance) || tolerance < 0) {
     throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${raw}' is not a number, 0 or more` });
   }
+  const format = chooseFormat(opts, io);
+  warnViewFlags(opts, format, io);
   return runCompare(
     {
       inputs,
       tolerance,
-      format: (opts.format ?? 'table') as 'table' | 'csv' | 'json',
+      format: format as 'table' | 'csv' | 'json',
       view: reportView(opts, io),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),

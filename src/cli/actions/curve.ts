@@ -22,6 +22,7 @@ import {
   type PriceFlags,
 } from '../parseFlags.js';
 import { emitReport, reportView } from './output.js';
+import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 
 export interface CurveCommand {
   spec: ConstantStepsSpec;
@@ -56,6 +57,8 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
 export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string } & Record<string, string | undefined>;
 
 export function curveAction(opts: CurveFlags, io: CliIO): number {
+  const format = chooseFormat(opts, io);
+  checkBrakeFlags(opts, 'curve');
   if (opts.preset === RECORDED_PRESET) {
     throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' needs recorded runs; a curve is synthetic", hint: "use --preset reference or brake flags (run 'loopcost curve --help')" });
   }
@@ -72,7 +75,7 @@ export function curveAction(opts: CurveFlags, io: CliIO): number {
       strategy: strategyFromFlags(opts),
       brakes: brakesFromFlags(opts),
       ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
-      format: (opts.format ?? 'table') as CurveCommand['format'],
+      format: format as CurveCommand['format'],
       view: reportView(opts, io),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { replayTrace, type RunResult } from '../../replay/replay.js';
 import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
@@ -27,7 +27,8 @@ import {
   type PriceFlags,
 } from '../parseFlags.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
-import { RunNotes } from './runNotes.js';
+import { pricingFor, RunNotes } from './runNotes.js';
+import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 
 export interface ReplayCommand {
   inputs: string[];
@@ -65,7 +66,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
       ...(command.model === undefined ? {} : { model: command.model }),
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
-    const pricing = resolveTracePricing(trace, options);
+    const pricing = pricingFor(trace, options);
     pricings.set(pricing.model, pricing);
     notes.add(trace, pricing);
     results.push(replayTrace(trace, { ...options, pricing }));
@@ -116,13 +117,17 @@ export type ReplayFlags = BrakeFlags &
 
 /** `loopcost replay`: the flags as commander parsed them → a ReplayCommand. */
 export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO): number {
+  const format = chooseFormat(opts, io);
+  checkBrakeFlags(opts, 'replay');
+  checkReplayOutputFlags(opts, format);
+  warnViewFlags(opts, opts.reportDir === undefined ? format : 'table', io);
   return runReplay(
     {
       inputs,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),
       strategy: strategyFromFlags(opts),
-      format: (opts.format ?? 'table') as ReportFormat,
+      format: format as ReportFormat,
       view: reportView(opts, io),
       ...(opts.model === undefined ? {} : { model: opts.model }),
       priceOptions: priceOptionsFromFlags(opts),

@@ -7,6 +7,7 @@ import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
+import { UserError } from '../../errors.js';
 import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
 import { contextSpec } from '../../report/settings.js';
 import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
@@ -41,7 +42,7 @@ export class RunNotes {
   /** The runs as they stream by, each noted (its pricing resolved) before the caller replays it. */
   *tap(traces: Iterable<Trace>, prices: PriceTable): Generator<Trace> {
     for (const trace of traces) {
-      this.add(trace, resolveTracePricing(trace, { prices, ...(this.options.model === undefined ? {} : { model: this.options.model }) }));
+      this.add(trace, pricingFor(trace, { prices, ...(this.options.model === undefined ? {} : { model: this.options.model }) }));
       yield trace;
     }
   }
@@ -72,5 +73,28 @@ export class RunNotes {
     }
     if (d.undatedRuns > 0) parts.push(`${d.undatedRuns} run${d.undatedRuns === 1 ? '' : 's'} without a recording date as of ${d.releaseDay}, the table's release day`);
     return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
+  }
+}
+
+/** Where each imported format names the model, as its users know the field. */
+const MODEL_FIELD: Record<string, string> = {
+  'mini-swe-agent': 'info.config.model.model_name',
+  'swe-agent': 'model_name (replay_config, args.yaml or the file name)',
+  'vcr-cassette': 'request body "model"',
+  'http-exchanges': 'request body "model"',
+  'otlp-json': 'gen_ai.request.model',
+};
+
+/**
+ * A run's prices (resolveTracePricing), with an unknown model reported under the name the run's own
+ * format gives the field (`info.config.model.model_name`, not the native `header.model`).
+ */
+export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: string }): ModelPricing {
+  try {
+    return resolveTracePricing(trace, options);
+  } catch (error) {
+    const field = MODEL_FIELD[trace.header.importedFrom?.format ?? ''];
+    if (!(error instanceof UserError) || field === undefined) throw error;
+    throw new UserError(error.issues.map((issue) => (issue.field === 'header.model' ? { ...issue, field } : issue)));
   }
 }

@@ -12,6 +12,7 @@ import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFla
 import type { CliIO } from '../io.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
 import { RunNotes } from './runNotes.js';
+import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 
 export interface WhatIfCommand {
   inputs: string[];
@@ -26,7 +27,11 @@ export interface WhatIfCommand {
 }
 
 export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
-  const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
+  const settings: WhatIfSetting[] = command.tries.map((spec) => {
+    const brakes = brakesFromSpec(spec);
+    checkTrySpec(spec, brakes);
+    return { name: spec, brakes };
+  });
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
   const traces = notes.tap(loadTraceFiles(collectInputs(command.inputs)), prices);
@@ -61,12 +66,14 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
 export type WhatIfFlags = ContextFlags & PriceFlags & ViewFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string };
 
 export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO): number {
+  const format = chooseFormat(opts, io);
+  warnViewFlags(opts, format, io);
   return runWhatIf(
     {
       inputs,
       tries: opts.try,
       strategy: strategyFromFlags(opts),
-      format: (opts.format ?? 'table') as 'table' | 'csv' | 'json',
+      format: format as 'table' | 'csv' | 'json',
       view: reportView(opts, io),
       ...(opts.model === undefined ? {} : { model: opts.model }),
       priceOptions: priceOptionsFromFlags(opts),

@@ -1,16 +1,17 @@
 import type { CommandModule } from '../command.js';
 import type { CompareFlags } from '../actions/compare.js';
-import { addPriceOptions, addViewOptions, formatOption } from '../options.js';
+import { addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
 
 const compare: CommandModule = {
   register(program, { io, setExitCode }) {
     const command = program
       .command('compare')
       .description('replay runs as recorded and compare computed cost and tokens with what the source recorded')
-      .argument('<inputs...>', 'trace files, directories or globs')
-      .option('--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6')
-      .addOption(formatOption(program, ['table', 'csv', 'json']))
-      .option('--out <file>', 'write here (atomically) instead of stdout');
+      .argument('<inputs...>', 'trace files, directories or globs');
+    command
+      .addOption(option(command, '--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6', '1e-6'))
+      .addOption(formatOption(command, ['table', 'csv', 'json']))
+      .addOption(outOption(command));
     addViewOptions(addPriceOptions(command)).action(async (inputs: string[], opts: CompareFlags) => {
       const { compareAction } = await import('../actions/compare.js');
       setExitCode(compareAction(inputs, opts, io));

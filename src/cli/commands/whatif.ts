@@ -1,18 +1,24 @@
 import type { CommandModule } from '../command.js';
 import type { WhatIfFlags } from '../actions/whatif.js';
-import { addContextOptions, addPriceOptions, addViewOptions, formatOption, latencyModelOption } from '../options.js';
+import { addContextOptions, addPriceOptions, addViewOptions, formatOption, latencyModelOption, option, outOption } from '../options.js';
 
 const whatif: CommandModule = {
   register(program, { io, setExitCode }) {
     const command = program
       .command('whatif')
       .description('what would other brake settings have done to these runs? (baseline: the settings they were recorded with)')
-      .argument('<inputs...>', 'trace files, directories or globs')
-      .requiredOption('--try <setting>', "a brake setting, e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive' (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
-      .addOption(formatOption(program, ['table', 'csv', 'json']))
-      .option('--model <model>', 're-price every run as if made on this model')
-      .option('--out <file>', 'write here (atomically) instead of stdout')
-      .addOption(latencyModelOption(program));
+      .argument('<inputs...>', 'trace files, directories or globs');
+    command
+      .addOption(
+        command
+          .createOption('--try <setting>', "(required) a brake setting, e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive' (repeatable)")
+          .argParser((value: string, previous: string[] = []) => [...previous, value])
+          .makeOptionMandatory(),
+      )
+      .addOption(formatOption(command, ['table', 'csv', 'json']))
+      .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
+      .addOption(outOption(command))
+      .addOption(latencyModelOption(command));
     addViewOptions(addPriceOptions(addContextOptions(command))).action(async (inputs: string[], opts: WhatIfFlags) => {
       const { whatIfAction } = await import('../actions/whatif.js');
       setExitCode(whatIfAction(inputs, opts, io));
