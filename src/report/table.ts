@@ -30,6 +30,7 @@ const GAP = '  ';
 export function formatTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], options: TableOptions = {}): string {
   const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;
   const n = columns.length;
+  if (columns.some((column) => column.header.trim() === '')) throw new Error('formatTable: every column needs a header');
   const headers = columns.map((column) => printableCell(column.header));
   const widths = headers.map((header) => displayWidth(header));
   // Every cell made printable and measured once.

@@ -76,3 +76,17 @@ export function openLoopWarnings(recordedRuns: number, context: string): ReportW
     },
   ];
 }
+
+/**
+ * `--cache on` priced with models whose table has no cached-input price: cached tokens are billed as
+ * input, so the report shows no saving where a provider might give one (or none where it gives none).
+ */
+export function cachePriceWarnings(models: readonly string[]): ReportWarning[] {
+  if (models.length === 0) return [];
+  return [
+    {
+      code: 'cache_no_price',
+      message: `--cache on: ${models.join(', ')} ${models.length === 1 ? 'has' : 'have'} no cached-input price in this table, so cached tokens are billed as input and no saving is shown; give one with --prices-override if the provider caches`,
+    },
+  ];
+}

@@ -232,3 +232,11 @@ describe('every table fits in 120 columns (or the terminal)', () => {
   });
 });
 
+
+describe('--cache on with a model that has no cached price', () => {
+  it('says that no saving is shown', async () => {
+    const text = (await cli('replay', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4', '--cache', 'on')).stdout;
+    expect(text).toMatch(/^warning: --cache on: gpt-4 has no cached-input price in this table, so cached tokens are billed as input/m);
+    expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4o', '--cache', 'on')).stdout).not.toMatch(/warning/);
+  });
+});

@@ -10,7 +10,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
 import { contextSpec } from '../../report/settings.js';
-import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
+import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { Trace } from '../../trace/types.js';
 
 
@@ -19,6 +19,7 @@ export class RunNotes {
   private recordedRuns = 0;
   private readonly dayBySource = new Map<string, string>();
   private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
+  private readonly uncachedModels = new Set<string>();
 
   constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number }) {}
 
@@ -27,6 +28,7 @@ export class RunNotes {
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     if (this.options.model === undefined) this.priceGaps.add(trace, pricing);
     if (defaultCacheMode(trace) === 'recorded') this.recordedRuns += 1;
+    if (this.options.strategy.cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
     const { asOf, dating } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(trace.source, asOf);
     if (dating === 'recorded') {
@@ -51,6 +53,7 @@ export class RunNotes {
     return [
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
+      ...cachePriceWarnings([...this.uncachedModels].sort()),
     ];
   }
 
