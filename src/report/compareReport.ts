@@ -8,7 +8,9 @@ import { picoToUsd } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { FidelityRow } from '../replay/compare.js';
+import { NO_BRAKES } from '../brakes/config.js';
 import { formatCsv } from './csv.js';
+import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatUsd, formatUsdNumber } from './money.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { shortenPaths } from './text.js';
@@ -34,6 +36,8 @@ export interface CompareRun {
 
 export interface CompareReport {
   tool: { name: 'loopcost'; version: string };
+  /** Runs are replayed as recorded: no brakes, full history, cache as recorded. */
+  settings: ReportSettings;
   prices: PriceSource;
   /** Which days dated prices were read at, in words (for the prices line). */
   pricesNote?: string;
@@ -62,6 +66,7 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
   }));
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
+    settings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' } }),
     prices: args.priceSource,
     ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     tolerance: args.tolerance,
@@ -77,8 +82,8 @@ const CSV_COLUMNS: (keyof CompareRun)[] = [
 ];
 
 export function renderCompareCsv(report: CompareReport): string {
-  const trailing = { tolerance: report.tolerance, ...priceSourceColumns(report.prices) };
-  return formatCsv(report.runs, [...(CSV_COLUMNS as string[]), 'tolerance', ...PRICE_SOURCE_COLUMNS], trailing);
+  const trailing = { tolerance: report.tolerance, ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
+  return formatCsv(report.runs, [...(CSV_COLUMNS as string[]), 'tolerance', ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
 }
 
 const usd = (value: number | null): string => (value === null ? '-' : formatUsdNumber(value));
@@ -147,5 +152,5 @@ export function renderCompareTable(report: CompareReport, view: ReportView): str
       text += `\n${sourcesLine(s.runs, prefix, suffix)}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
     } else text += `\n${perRunHint(report.runs.length)}`;
   }
-  return `${text}\n${reportFooter({ priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
 }

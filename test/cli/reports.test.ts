@@ -240,3 +240,19 @@ describe('--cache on with a model that has no cached price', () => {
     expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4o', '--cache', 'on')).stdout).not.toMatch(/warning/);
   });
 });
+
+describe('compare names its settings too', () => {
+  it('as recorded: no brakes, full context, cache as recorded', async () => {
+    expect((await cli('compare', 'scenarios')).stdout).toMatch(/^settings: brakes none · context full · cache as recorded \(synthetic: off\)/m);
+    expect((await cli('compare', 'scenarios', '--format', 'csv')).stdout.split('\n')[0]).toMatch(/,tolerance,brakes,context,cacheMode,latency,repricedAs,priceSource,/);
+  });
+
+  it('model names from a price file are listed escaped', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'p.json');
+    writeFileSync(file, JSON.stringify({ 'evil\u001b[2Jmodel': { input_cost_per_token: 1e-6, output_cost_per_token: 1e-6, mode: 'chat' } }));
+    const r = await cli('prices', '--prices', file);
+    expect(r.stdout).toContain('evil\\x1b[2Jmodel');
+    expect(r.stdout).not.toContain('\u001b');
+  });
+});

@@ -3,6 +3,7 @@ import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from 
 import type { CliIO } from '../io.js';
 import { renderPricesTable } from '../../report/pricesReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
+import { printableCell } from '../../report/text.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 
 export function runPrices(model: string | undefined, options: { priceOptions: LoadPriceTableOptions; json?: boolean; width?: number }, io: CliIO): number {
@@ -11,7 +12,7 @@ export function runPrices(model: string | undefined, options: { priceOptions: Lo
   if (model === undefined) {
     const names = prices.modelNames();
     if (options.json) io.stdout(JSON.stringify({ source: prices.source, models: names }, null, 2) + '\n');
-    else io.stdout(`${names.join('\n')}\n${names.length} models from ${source}\n`);
+    else io.stdout(`${names.map(printableCell).join('\n')}\n${names.length} models from ${printableCell(source)}\n`);
     return 0;
   }
   const described = describePricing(prices.resolve(model));
