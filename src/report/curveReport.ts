@@ -17,6 +17,7 @@ import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settin
 import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import { wrapLine } from './text.js';
+import { chartUsd } from './render.js';
 
 export interface CurveMark {
   step: number;
@@ -152,7 +153,7 @@ export function renderCurveTable(report: CurveReport, view: ReportView): string 
 
 /** Input tokens per step (with the context window as a line when the prompt comes near it) and cumulative cost. */
 export function renderCurveChart(report: CurveReport, view: ReportView, contextWindow: number | undefined): string {
-  const points = Math.max(10, view.width - 12);
+  const points = Math.max(10, view.width - 14);
   const every = Math.ceil(report.rows.length / points);
   const sampled = report.rows.filter((_, i) => i % every === every - 1 || i === report.rows.length - 1);
   const input = sampled.map((row) => row.inputTokens);
@@ -161,9 +162,9 @@ export function renderCurveChart(report: CurveReport, view: ReportView, contextW
   const step = every > 1 ? `, every ${every}th step` : '';
   return (
     `input tokens per step (${report.rows.length} steps${step})${near ? `; flat line: the ${tokens(contextWindow!)}-token context window` : ''}\n` +
-    asciichart.plot(series, { height: 12, format: (x: number) => x.toFixed(0).padStart(9) }) +
+    asciichart.plot(series, { height: 12, format: (x: number) => x.toFixed(0).padStart(11) }) +
     `\ncumulative cost (USD)\n` +
-    asciichart.plot(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: (x: number) => x.toFixed(4).padStart(9) }) +
+    asciichart.plot(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: chartUsd }) +
     `\n${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`
   );
 }

@@ -128,8 +128,13 @@ export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIE
   return `${text}\n${reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }
 
-/** Columns asciichart's axis labels take (9-wide labels and the axis). */
-const CHART_LABEL_WIDTH = 12;
+/** Columns asciichart's axis labels take (11-wide labels and the axis). */
+const CHART_LABEL_WIDTH = 14;
+
+/** A cost axis label in the report's money format, right-aligned. */
+export function chartUsd(usd: number): string {
+  return formatUsdNumber(Math.max(0, usd)).padStart(11);
+}
 
 /** At most `points` values: the largest of each run of ⌈n/points⌉ consecutive ones (so peaks stay). */
 function bucketMax(values: readonly number[], points: number): number[] {
@@ -158,9 +163,9 @@ export function renderChart(results: readonly RunResult[], report: ReplayReport,
     parts.push(
       `${name} — ${printableCell(run.model)}, stop: ${run.stopReason}\n` +
         `input tokens per call (${run.rows.length} calls${per > 1 ? `, largest of every ${per} per column` : ''})${anyCached ? ', upper line; cached part, lower line' : ''}\n` +
-        asciichart.plot(anyCached ? [input, cached] : input, { height: 10, format: (x: number) => x.toFixed(0).padStart(9) }) +
+        asciichart.plot(anyCached ? [input, cached] : input, { height: 10, format: (x: number) => x.toFixed(0).padStart(11) }) +
         `\ncumulative cost (USD)\n` +
-        asciichart.plot(cost, { height: 10, format: (x: number) => x.toFixed(4).padStart(9) }) +
+        asciichart.plot(cost, { height: 10, format: chartUsd }) +
         '\n',
     );
   }

@@ -215,6 +215,8 @@ describe('every table fits in 120 columns (or the terminal)', () => {
     ['curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '300'],
     ['curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '300', '--format', 'chart'],
     ['prices', 'claude-sonnet-4-5'],
+    ['prices', 'derive', '../shared/traces'],
+    ['replay', 'scenarios/recorded-pair.jsonl', '--format', 'chart'],
   ];
   for (const argv of commands) {
     it(argv.join(' '), async () => {
