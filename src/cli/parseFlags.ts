@@ -178,6 +178,7 @@ export function latencyFromSpec(spec: string): LatencyModel {
 
 export interface PriceFlags {
   prices?: string;
+  pricesOverride?: string;
   pricesAsOf?: string;
 }
 
@@ -192,6 +193,7 @@ export function calendarDay(flag: string, value: string): Date {
 export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions {
   return {
     ...(flags.prices === undefined ? {} : { pricesFile: flags.prices }),
+    ...(flags.pricesOverride === undefined ? {} : { overridesFile: flags.pricesOverride }),
     ...(flags.pricesAsOf === undefined ? {} : { asOf: calendarDay('--prices-as-of', flags.pricesAsOf) }),
   };
 }

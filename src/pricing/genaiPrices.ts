@@ -22,7 +22,9 @@ import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.j
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
-export const GENAI_PRICES_PACKAGE = '@pydantic/genai-prices';
+import { GENAI_PRICES_PACKAGE } from './source.js';
+
+export { GENAI_PRICES_PACKAGE };
 
 /**
  * The package's bundled provider list. `waitForUpdate()` resolves to the active data, which is the
@@ -58,12 +60,27 @@ export function genaiPricesSource(): PriceSource {
   return cachedSource;
 }
 
+/**
+ * The day the pinned @pydantic/genai-prices version was published (npm registry). Dated prices are read
+ * as of it when a run has no recording date, so a price announced for later is never charged, and
+ * nothing depends on the wall clock. A test holds it to the pinned version: upgrading the package means
+ * updating this day.
+ */
+export const BUNDLED_RELEASE = { version: '0.1.8', day: '2026-09-23' } as const;
+
 export interface GenaiPriceTableOptions {
   /**
-   * Date at which to read start-date-conditional prices. Default: none, which picks the entry with the
-   * latest start date regardless of today's date (deterministic; announced future prices win).
+   * Day at which to read start-date-conditional prices for every run (`--prices-as-of`). Default: the
+   * day each run was recorded (`recordedAt` given to resolve), else BUNDLED_RELEASE.day.
    */
   asOf?: Date;
+}
+
+/** The UTC day (YYYY-MM-DD) of an ISO 8601 time, or undefined when it is not one. */
+export function utcDay(iso: string | undefined): string | undefined {
+  if (iso === undefined) return undefined;
+  const time = Date.parse(iso);
+  return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : undefined;
 }
 
 /**
@@ -156,23 +173,35 @@ export class GenaiPriceTable implements PriceTable {
 
   constructor(options: GenaiPriceTableOptions = {}) {
     this.asOf = options.asOf;
-    this.source =
-      options.asOf === undefined ? genaiPricesSource() : Object.freeze({ ...genaiPricesSource(), asOf: options.asOf.toISOString().slice(0, 10) });
+    const source = genaiPricesSource();
+    if (source.version !== BUNDLED_RELEASE.version) {
+      throw new Error(`${GENAI_PRICES_PACKAGE} ${source.version} is installed but BUNDLED_RELEASE names ${BUNDLED_RELEASE.version}: update its release day`);
+    }
+    this.source = Object.freeze({
+      ...source,
+      releasedOn: BUNDLED_RELEASE.day,
+      ...(options.asOf === undefined ? {} : { asOf: options.asOf.toISOString().slice(0, 10) }),
+    });
   }
 
   /**
-   * Resolves a model once per (model, provider) and caches it. Look-up order (case-insensitive, as the
-   * package matches): the name via genai-prices' own matching (with the provider hint when it names a
-   * known provider), then the name with a `provider/` or `provider:` prefix stripped using that prefix
-   * as the provider, then exact model ids in any provider, then the stripped name in any provider.
+   * Resolves a model once per (model, provider, day) and caches it. The day: `--prices-as-of`, else the
+   * day the run was recorded (`recordedAt`), else the table's release day. Look-up order
+   * (case-insensitive, as the package matches): the name via genai-prices' own matching (with the
+   * provider hint when it names a known provider), then the name with a `provider/` or `provider:`
+   * prefix stripped using that prefix as the provider, then exact model ids in any provider, then the
+   * stripped name in any provider.
    */
-  resolve(model: string, provider?: string): ModelPricing {
-    const key = `${provider ?? ''}\u0000${model}`;
+  resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
+    const recordedDay = utcDay(recordedAt);
+    const dating: NonNullable<PriceSource['dating']> = this.asOf !== undefined ? 'as-of' : recordedDay !== undefined ? 'recorded' : 'release';
+    const day = dating === 'as-of' ? this.source.asOf! : (recordedDay ?? BUNDLED_RELEASE.day);
+    const key = `${provider ?? ''}\u0000${model}\u0000${day}\u0000${dating}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const match = this.find(model.trim(), provider?.trim() || undefined);
     if (!match) throw unknownModelError(model, this.modelNames());
-    const pricing = this.toPricing(model, match);
+    const pricing = this.toPricing(model, match, day, dating);
     this.cache.set(key, pricing);
     return pricing;
   }
@@ -222,8 +251,8 @@ export class GenaiPriceTable implements PriceTable {
     return undefined;
   }
 
-  private toPricing(requested: string, { provider, model }: Match): ModelPricing {
-    const modelPrice = pickModelPrice(model.prices, this.asOf);
+  private toPricing(requested: string, { provider, model }: Match, day: string, dating: NonNullable<PriceSource['dating']>): ModelPricing {
+    const modelPrice = pickModelPrice(model.prices, new Date(`${day}T00:00:00Z`));
     const keyed: Partial<Record<TokenPriceKey, KeyedPrice>> = {};
     for (const [field, candidates] of PRICE_KEYS) {
       const priceKey = candidates.find((k) => modelPrice[k] !== undefined);
@@ -248,7 +277,7 @@ export class GenaiPriceTable implements PriceTable {
       provider: provider.id,
       base: Object.freeze(base),
       tiers: tiers.map((t) => Object.freeze({ aboveInputTokens: t.aboveInputTokens, prices: Object.freeze(t.prices) })),
-      source: this.source,
+      source: Object.freeze({ ...this.source, asOf: day, dating }),
     };
     if (model.context_window !== undefined) pricing.contextWindow = model.context_window;
     return Object.freeze(pricing);

@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import { bundledPriceTable, GenaiPriceTable } from './genaiPrices.js';
 import { loadLiteLlmTable } from './litellm.js';
+import { OverriddenPriceTable } from './overrides.js';
 import type { PriceTable } from './types.js';
 
 export type { CallUsage, ModelPricing, PriceSource, PriceTable, PriceTier, TokenPrices } from './types.js';
@@ -16,14 +17,17 @@ export {
   type TokenPricesDescription,
 } from './cost.js';
 export {
+  BUNDLED_RELEASE,
   bundledPriceTable,
   GENAI_PRICES_PACKAGE,
   GenaiPriceTable,
   genaiPricesSource,
   pickModelPrice,
   type GenaiPriceTableOptions,
+  utcDay,
 } from './genaiPrices.js';
 export { LiteLlmPriceTable, loadLiteLlmTable, parseLiteLlmTable } from './litellm.js';
+export { OverriddenPriceTable } from './overrides.js';
 export { editDistance, suggestNames, unknownModelError, type UnknownModelContext } from './suggest.js';
 
 export { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from './source.js';
@@ -31,10 +35,12 @@ export { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from '.
 export interface LoadPriceTableOptions {
   /** A LiteLLM-format price file (`--prices FILE`). When given, it is the only table used. */
   pricesFile?: string;
+  /** A LiteLLM-format file whose models override the table's (`--prices-override FILE`). */
+  overridesFile?: string;
   /**
-   * Read the bundled data's dated prices as of this UTC day (`--prices-as-of`), e.g. to price runs
-   * recorded before a price change. Default: the latest dated price. Not with `pricesFile` (LiteLLM
-   * files carry no dates).
+   * Read the bundled data's dated prices as of this UTC day (`--prices-as-of`) for every run. Default:
+   * the prices in effect on the day each run was recorded (`header.recordedAt`), else on the table's
+   * release day. Not with `pricesFile` (LiteLLM files carry no dates).
    */
   asOf?: Date;
 }
@@ -42,8 +48,14 @@ export interface LoadPriceTableOptions {
 /**
  * The price table for a run: with `pricesFile`, that LiteLLM file alone (no fallback to the bundled
  * data, so a run is priced by exactly one table); without it, the data bundled in @pydantic/genai-prices.
+ * With `overridesFile`, the models that file names are priced by it instead.
  */
 export function loadPriceTable(opts: LoadPriceTableOptions = {}): PriceTable {
+  const base = loadBaseTable(opts);
+  return opts.overridesFile === undefined ? base : new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, '--prices-override'));
+}
+
+function loadBaseTable(opts: LoadPriceTableOptions): PriceTable {
   if (opts.pricesFile !== undefined) {
     if (opts.asOf !== undefined) {
       throw new UserError({

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { usdPerTokenToPico } from '../money.js';
 import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
+import { foreignKeys, judgeKey, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
@@ -21,14 +22,13 @@ const BASE_FIELDS: Record<string, TokenPriceKey> = {
 };
 
 /** `<base field>_above_<N>k_tokens` (or `m`): the base price for calls whose prompt exceeds N·1000 tokens. */
-const TIER_FIELD =
-  /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr|output_cost_per_reasoning_token)_above_(\d+(?:\.\d+)?)(k|m)?_tokens$/;
+const TIER_FIELD = TIER_KEY;
 
 /** Modes whose entries are token-priced chat/completion models; other modes without token prices are skipped. */
 const CHAT_MODES = new Set(['chat', 'completion', 'responses']);
 
 const FORMAT_HINT =
-  "a --prices file must be LiteLLM's model_prices_and_context_window.json format: one JSON object keyed by model name, prices in USD per token";
+  "a price file (--prices, --prices-override) must be LiteLLM's model_prices_and_context_window.json format: one JSON object keyed by model name, prices in USD per token";
 
 interface Entry {
   key: string;
@@ -80,11 +80,18 @@ export class LiteLlmPriceTable implements PriceTable {
    * ends in it, or exactly one of those belongs to the given provider. Cached per (model, provider).
    */
   resolve(model: string, provider?: string): ModelPricing {
+    const found = this.tryResolve(model, provider);
+    if (found === undefined) throw unknownModelError(model, this.modelNames(), { file: this.file });
+    return found;
+  }
+
+  /** As `resolve`, but undefined when no key matches (an entry without per-token prices still throws). */
+  tryResolve(model: string, provider?: string): ModelPricing | undefined {
     const cacheKey = `${provider ?? ''}\u0000${model}`;
     const hit = this.cache.get(cacheKey);
     if (hit) return hit;
     const key = this.findKey(model.trim(), provider?.trim() || undefined);
-    if (key === undefined) throw unknownModelError(model, this.modelNames(), { file: this.file });
+    if (key === undefined) return undefined;
     const entry = this.entries.get(key);
     if (!entry) {
       const unpriced = this.unpricedEntries.get(key);
@@ -147,7 +154,7 @@ export class LiteLlmPriceTable implements PriceTable {
 }
 
 /** Reads and validates a LiteLLM price file. Every problem with the file is a UserError naming it. */
-export function loadLiteLlmTable(file: string): LiteLlmPriceTable {
+export function loadLiteLlmTable(file: string, flag = '--prices'): LiteLlmPriceTable {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -157,7 +164,7 @@ export function loadLiteLlmTable(file: string): LiteLlmPriceTable {
       file,
       code: code === 'ENOENT' ? 'file_not_found' : 'unreadable_file',
       message: `cannot read price file: ${(error as Error).message}`,
-      hint: 'check the path given to --prices',
+      hint: `check the path given to ${flag}`,
     });
   }
   return parseLiteLlmTable(bytes, file);
@@ -217,7 +224,30 @@ export function parseLiteLlmTable(bytes: Buffer | string, file: string): LiteLlm
     }
     const keyed: Partial<Record<TokenPriceKey, KeyedPrice>> = {};
     let valid = true;
+    const foreign = foreignKeys(Object.keys(value));
+    if (foreign.length > 0) {
+      report({
+        file,
+        field: key,
+        code: 'no_known_fields',
+        message: `entry for model '${key}' has no field loopcost reads (${foreign.slice(0, 5).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not LiteLLM price fields)`,
+        hint: `give its prices in USD per token: ${PRICE_KEYS.join(', ')}`,
+      });
+      continue;
+    }
     for (const [field, raw] of Object.entries(value)) {
+      const verdict = judgeKey(field);
+      if (verdict.kind === 'misspelled' || verdict.kind === 'unknown_price') {
+        report({
+          file,
+          field: `${key}.${field}`,
+          code: 'unknown_price_key',
+          message: verdict.kind === 'misspelled' ? `unknown key '${field}'` : `unknown price key '${field}' (loopcost reads prices in USD per token)`,
+          hint: `did you mean ${verdict.nearest}?`,
+        });
+        valid = false;
+        continue;
+      }
       const baseKey = BASE_FIELDS[field];
       const tier = baseKey === undefined ? TIER_FIELD.exec(field) : null;
       if (baseKey === undefined && !tier) continue;

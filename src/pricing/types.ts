@@ -52,8 +52,21 @@ export interface PriceSource {
   version: string;
   /** sha256 of the price data (first 16 hex digits). */
   hash: string;
-  /** The date (YYYY-MM-DD) at which dated prices were read (`--prices-as-of`); absent: the latest. */
+  /**
+   * The day (YYYY-MM-DD) at which dated prices were read. On a table: the day `--prices-as-of` gave (absent:
+   * each run's own day, see `dating`). On a resolved model's pricing: the day its prices were read at.
+   */
   asOf?: string;
+  /**
+   * Why a resolved model's prices are those of `asOf`: `as-of` (`--prices-as-of`), `recorded` (the day the
+   * run was recorded, trace `header.recordedAt`), `release` (the table's release day: the run has no
+   * recording date). Absent for tables without dated prices (LiteLLM files).
+   */
+  dating?: 'as-of' | 'recorded' | 'release';
+  /** The bundled table's release day (YYYY-MM-DD): dated prices announced after it are not in it. */
+  releasedOn?: string;
+  /** A LiteLLM file whose models override the table's (`--prices-override`). */
+  overrides?: { name: string; hash: string };
 }
 
 /** Token usage of one call as the pricer sees it. cached/cacheWrite are parts of input, reasoning of output. */
@@ -68,8 +81,11 @@ export interface CallUsage {
 
 export interface PriceTable {
   source: PriceSource;
-  /** Resolves a model once; throws UserError with near-name suggestions when unknown. */
-  resolve(model: string, provider?: string): ModelPricing;
+  /**
+   * Resolves a model once (per day, for dated prices); throws UserError with near-name suggestions when
+   * unknown. `recordedAt` (ISO 8601, a trace's `header.recordedAt`) picks the dated prices in effect then.
+   */
+  resolve(model: string, provider?: string, recordedAt?: string): ModelPricing;
   /** All model names known (for suggestions and `loopcost prices`). */
   modelNames(): string[];
 }

@@ -1,9 +1,11 @@
-import { NO_BRAKES } from '../brakes/config.js';
+import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import type { StopReason } from '../brakes/stopReasons.js';
 import type { ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
 import { picoToUsd } from '../money.js';
-import type { PriceTable } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { constantStepsTrace, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
-import { replayTrace } from './replay.js';
+import { replayTrace, resolveTracePricing } from './replay.js';
 
 export interface CurveRow {
   step: number;
@@ -16,10 +18,30 @@ export interface CurveRow {
   cumulativeCostUsd: number;
 }
 
-/** Per-step growth of a constant-step loop, run through the same loop and context code as a replay. */
-export function growthCurve(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable): CurveRow[] {
-  const result = replayTrace(constantStepsTrace(spec), { brakes: NO_BRAKES, strategy, prices, keepSteps: true });
-  return result.rows.map((row) => ({
+export interface CurveRun {
+  rows: CurveRow[];
+  /** `completed` when every step ran; otherwise the brake that stopped the loop. */
+  stopReason: StopReason;
+  stopDetail: string;
+  pricing: ModelPricing;
+}
+
+/**
+ * Per-step growth of a constant-step loop, run through the same loop, context and brake code as a
+ * replay (no brakes unless given).
+ */
+export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveRun {
+  const trace = constantStepsTrace(spec);
+  const pricing = resolveTracePricing(trace, { prices });
+  const result = replayTrace(trace, {
+    brakes: options.brakes ?? NO_BRAKES,
+    strategy,
+    prices,
+    pricing,
+    keepSteps: true,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+  });
+  const rows = result.rows.map((row) => ({
     step: row.call,
     inputTokens: row.inputTokens,
     cachedInputTokens: row.cachedInputTokens,
@@ -29,4 +51,10 @@ export function growthCurve(spec: ConstantStepsSpec, strategy: ContextStrategy, 
     costUsd: picoToUsd(row.costPico),
     cumulativeCostUsd: picoToUsd(row.cumulativeCostPico),
   }));
+  return { rows, stopReason: result.stopReason, stopDetail: result.stopDetail, pricing };
+}
+
+/** Per-step growth of a constant-step loop without brakes. */
+export function growthCurve(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable): CurveRow[] {
+  return curveRun(spec, strategy, prices).rows;
 }

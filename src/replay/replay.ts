@@ -94,14 +94,14 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
 function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
   if (options.model !== undefined) {
     try {
-      return options.prices.resolve(options.model);
+      return options.prices.resolve(options.model, undefined, trace.header.recordedAt);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field: '--model' })));
     }
   }
   try {
-    return options.prices.resolve(trace.header.model, trace.header.provider);
+    return options.prices.resolve(trace.header.model, trace.header.provider, trace.header.recordedAt);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     // Say which trace asked for the model, not only which table lacks it.

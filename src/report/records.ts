@@ -41,6 +41,8 @@ export interface RunRecord {
   cacheNotes?: string[];
   /** With --cache on: unchanged prompt tokens the provider's minimum cacheable prefix kept out of the cache. */
   cacheRuleLostTokens?: number;
+  /** The day the run's dated prices were read at (its recording day, the table's release day, or --prices-as-of). */
+  pricedAsOf?: string;
   /** One entry per model call, when asked for (`--per-step`). */
   perStep?: StepRecord[];
 }

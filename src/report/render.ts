@@ -1,15 +1,20 @@
 /** Renders a replay report as JSON, a table, CSV or an ASCII chart. Output is a pure function of input. */
 import asciichart from 'asciichart';
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
 import type { RunResult } from '../replay/replay.js';
 import { picoToUsd } from '../money.js';
 import type { ReplayReport } from './replayReport.js';
 import type { RunRecord } from './records.js';
-import { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import { formatCsv } from './csv.js';
+import { formatUsdNumber } from './money.js';
+import { SETTINGS_COLUMNS, settingsColumns } from './settings.js';
+import { formatFields, formatTable, type Cell, type Column } from './table.js';
+import { printableCell, shortenPaths, truncateMiddle } from './text.js';
+import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 
-export type ReportFormat = 'table' | 'csv' | 'json' | 'chart';
-export const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'csv', 'json', 'chart'];
+export type { ReportFormat } from '../cli/options.js';
+export { REPORT_FORMATS } from '../cli/options.js';
+import type { ReportFormat } from '../cli/options.js';
 
 export function renderJson(report: unknown): string {
   return JSON.stringify(report, null, 2) + '\n';
@@ -19,7 +24,7 @@ const CSV_COLUMNS: (keyof RunRecord)[] = [
   'source', 'task', 'model', 'recordedModel', 'stopReason', 'stopDetail', 'steps', 'modelCalls', 'recordedCalls',
   'backtracks', 'failedCalls', 'toolCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens',
   'reasoningTokens', 'costUsd', 'overshootUsd', 'recordedCostUsd', 'elapsedSeconds', 'cache', 'recordedOutcome',
-  'recordedStatus', 'recordedInputTokens', 'inputTokenDelta',
+  'recordedStatus', 'recordedInputTokens', 'inputTokenDelta', 'pricedAsOf',
 ];
 
 const STEP_COLUMNS = [
@@ -27,120 +32,156 @@ const STEP_COLUMNS = [
   'cumulativeInputTokens', 'cumulativeOutputTokens', 'cumulativeCostUsd', 'modelInputTokens', 'recordedInputTokens', 'backtrack', 'failed',
 ];
 
+/** The settings and price table on every CSV row, so a CSV stands alone. */
+function standAloneColumns(report: ReplayReport): Record<string, string> {
+  return { ...settingsColumns(report.settings.spec), ...priceSourceColumns(report.prices.source) };
+}
+
+const TRAILING_COLUMNS = [...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS];
+
 /** One row per model call of every run (the report must have been built with perStep). */
 export function renderStepsCsv(report: ReplayReport): string {
-  const priceColumns = priceSourceColumns(report.prices.source);
-  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step, ...priceColumns })));
-  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...STEP_COLUMNS, ...PRICE_SOURCE_COLUMNS] });
+  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step })));
+  return formatCsv(rows, [...STEP_COLUMNS, ...TRAILING_COLUMNS], standAloneColumns(report));
 }
 
-/** One row per run (or per call, with perStep); the price source is repeated on every row so a CSV stands alone. */
+/** One row per run (or per call, with perStep); settings and price source repeated on every row. */
 export function renderCsv(report: ReplayReport): string {
   if (report.runs.some((run) => run.perStep !== undefined)) return renderStepsCsv(report);
-  const priceColumns = priceSourceColumns(report.prices.source);
-  const rows = report.runs.map((run) => ({ ...run, ...priceColumns }));
-  return stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: [...(CSV_COLUMNS as string[]), ...PRICE_SOURCE_COLUMNS] });
+  return formatCsv(report.runs, [...(CSV_COLUMNS as string[]), ...TRAILING_COLUMNS], standAloneColumns(report));
 }
 
-function usd(value: number | null | undefined, digits = 4): string {
-  return value === null || value === undefined ? '-' : `$${value.toFixed(digits)}`;
+function usd(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : formatUsdNumber(value);
 }
 
 function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-export function renderTable(report: ReplayReport): string {
-  const runs = new Table({
-    head: ['source', 'model', 'stop', 'steps', 'input tok', 'cached', 'output tok', 'cost', 'recorded', 'overshoot', 'Δ input vs model'],
-    style: { head: [], border: [] },
-  });
-  for (const run of report.runs) {
-    runs.push([
-      run.source,
-      run.model,
-      run.stopReason,
-      `${run.steps}/${run.recordedCalls}`,
-      run.inputTokens,
-      run.cachedInputTokens,
-      run.outputTokens,
-      usd(run.costUsd),
-      usd(run.recordedCostUsd),
-      usd(run.overshootUsd),
-      run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta),
-    ]);
-  }
+function summaryFields(report: ReplayReport, width: number): string {
   const s = report.summary;
-  const summary = new Table({ style: { head: [], border: [] } });
   const reasons = Object.entries(s.stopReasons)
     .filter(([, n]) => n > 0)
     .map(([reason, n]) => `${reason} ${n}`)
     .join(', ');
-  summary.push(
-    { runs: [String(s.runs)] },
-    { completed: [`${s.completed} (${(s.completionRate * 100).toFixed(1)}%)`] },
-    { 'total cost': [usd(s.totalCostUsd)] },
-    { 'cost per run': [usd(s.meanCostPerRunUsd)] },
-    { 'cost per completed task': [usd(s.costPerCompletedTaskUsd)] },
-    { 'wasted (runs not completed)': [usd(s.wastedUsd)] },
-    { 'overshoot (total / max)': [`${usd(s.totalOvershootUsd, 6)} / ${usd(s.maxOvershootUsd, 6)}`] },
-    { 'stop reasons': [reasons || '-'] },
-  );
-  if (s.recordedCostUsd !== undefined) summary.push({ 'recorded cost': [usd(s.recordedCostUsd)] });
-  const deltaNote = report.runs.some((run) => run.inputTokenDelta !== undefined)
-    ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
-    : '';
-  return `${runs.toString()}\n${summary.toString()}\n${deltaNote}${cacheFooter(report.runs)}prices: ${describePriceSource(report.prices.source)}\n`;
+  const fields: [string, Cell][] = [
+    ['runs', `${s.runs}, completed ${s.completed} (${(s.completionRate * 100).toFixed(1)}%)`],
+    ['stop reasons', reasons || '-'],
+    ['models', modelCounts(report)],
+    ['total cost', s.recordedCostUsd === undefined ? usd(s.totalCostUsd) : `${usd(s.totalCostUsd)} (recorded ${usd(s.recordedCostUsd)})`],
+    ['cost per run', usd(s.meanCostPerRunUsd)],
+    ['cost per completed task', usd(s.costPerCompletedTaskUsd)],
+    ['wasted (runs not completed)', usd(s.wastedUsd)],
+    ['overshoot (total / max)', `${usd(s.totalOvershootUsd)} / ${usd(s.maxOvershootUsd)}`],
+  ];
+  return formatFields(fields, { maxWidth: width });
 }
 
-/** One line per distinct cache note, with how many runs (and tokens) it concerns. */
-function cacheFooter(runs: readonly RunRecord[]): string {
-  const notes = new Map<string, { runs: number; tokens: number }>();
-  for (const run of runs) {
-    for (const note of run.cacheNotes ?? []) {
-      const seen = notes.get(note) ?? { runs: 0, tokens: 0 };
-      seen.runs += 1;
-      if (note.includes('minimum cacheable prefix')) seen.tokens += run.cacheRuleLostTokens ?? 0;
-      notes.set(note, seen);
-    }
-  }
-  return [...notes].map(([note, { runs: n, tokens }]) => `cache: ${note} — ${tokens > 0 ? `${tokens} tokens over ` : ''}${n} run${n === 1 ? '' : 's'}\n`).join('');
+/** `deepseek-chat 23, deepseek-reasoner 15` (runs per model as priced), or the one model. */
+function modelCounts(report: ReplayReport): string {
+  const counts = new Map<string, number>();
+  for (const run of report.runs) counts.set(run.model, (counts.get(run.model) ?? 0) + 1);
+  if (counts.size <= 1) return [...counts.keys()][0] ?? '-';
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, n]) => `${model} ${n}`).join(', ');
+}
+
+interface RunColumn extends Column {
+  cell: (run: RunRecord, source: string) => Cell;
+  /** Shown only with --wide. */
+  wide?: boolean;
+}
+
+const RUN_COLUMNS: RunColumn[] = [
+  { header: 'run', shrink: true, cell: (_, source) => source },
+  { header: 'model', shrink: true, wide: true, cell: (run) => run.model },
+  { header: 'stop', cell: (run) => run.stopReason },
+  { header: 'steps', align: 'right', cell: (run) => run.steps },
+  { header: 'calls/recorded', align: 'right', wide: true, cell: (run) => `${run.modelCalls}/${run.recordedCalls}` },
+  { header: 'input tok', align: 'right', cell: (run) => run.inputTokens },
+  { header: 'cached tok', align: 'right', wide: true, cell: (run) => run.cachedInputTokens },
+  { header: 'output tok', align: 'right', cell: (run) => run.outputTokens },
+  { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
+  { header: 'recorded', align: 'right', cell: (run) => usd(run.recordedCostUsd) },
+  { header: 'overshoot', align: 'right', wide: true, cell: (run) => usd(run.overshootUsd) },
+  { header: 'elapsed s', align: 'right', wide: true, cell: (run) => run.elapsedSeconds.toFixed(1) },
+  { header: 'Δ input vs model', align: 'right', wide: true, cell: (run) => (run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta)) },
+];
+
+/** The per-run table (columns marked `wide` only with view.wide), sources shortened to the part that differs. */
+function runsTable(report: ReplayReport, view: ReportView): string {
+  const { prefix, suffix, short } = shortenPaths(report.runs.map((run) => run.source));
+  const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
+  const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
+  const deltaNote =
+    view.wide && report.runs.some((run) => run.inputTokenDelta !== undefined)
+      ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
+      : '';
+  // --wide asks for every column: the table may then be wider than the terminal.
+  return sourcesLine(report.runs.length, prefix, suffix) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + deltaNote;
+}
+
+/** Summary first, then per-run rows (when few, or with --per-run), then settings, prices and warnings. */
+export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
+  let text = summaryFields(report, view.width);
+  if (report.runs.length > 0) text += '\n' + (showPerRunRows(view, report.runs.length) ? runsTable(report, view) : perRunHint(report.runs.length));
+  return `${text}\n${reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
+}
+
+/** Columns asciichart's axis labels take (11-wide labels and the axis). */
+const CHART_LABEL_WIDTH = 14;
+
+/** A cost axis label in the report's money format, right-aligned. */
+export function chartUsd(usd: number): string {
+  return formatUsdNumber(Math.max(0, usd)).padStart(11);
+}
+
+/** At most `points` values: the largest of each run of ⌈n/points⌉ consecutive ones (so peaks stay). */
+function bucketMax(values: readonly number[], points: number): number[] {
+  const per = Math.ceil(values.length / Math.max(1, points));
+  if (per <= 1) return [...values];
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i += per) out.push(Math.max(...values.slice(i, i + per)));
+  return out;
 }
 
 /** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */
-export function renderChart(results: readonly RunResult[], report: ReplayReport): string {
+export function renderChart(results: readonly RunResult[], report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
   const parts: string[] = [];
   for (const run of results) {
+    const name = truncateMiddle(printableCell(run.source), Math.max(20, view.width - 50));
     if (run.rows.length === 0) {
-      parts.push(`${run.source}: no model calls\n`);
+      parts.push(`${name}: no model calls\n`);
       continue;
     }
-    const input = run.rows.map((row) => row.inputTokens);
-    const cached = run.rows.map((row) => row.cachedInputTokens);
-    const cost = run.rows.map((row) => picoToUsd(row.cumulativeCostPico));
+    const points = view.width - CHART_LABEL_WIDTH;
+    const input = bucketMax(run.rows.map((row) => row.inputTokens), points);
+    const cached = bucketMax(run.rows.map((row) => row.cachedInputTokens), points);
+    const cost = bucketMax(run.rows.map((row) => picoToUsd(row.cumulativeCostPico)), points);
     const anyCached = cached.some((n) => n > 0);
+    const per = Math.ceil(run.rows.length / points);
     parts.push(
-      `${run.source} — ${run.model}, stop: ${run.stopReason}\n` +
-        `input tokens per call (${input.length} calls)${anyCached ? ', upper line; cached part, lower line' : ''}\n` +
-        asciichart.plot(anyCached ? [input, cached] : input, { height: 10, format: (x: number) => x.toFixed(0).padStart(9) }) +
+      `${name} — ${printableCell(run.model)}, stop: ${run.stopReason}\n` +
+        `input tokens per call (${run.rows.length} calls${per > 1 ? `, largest of every ${per} per column` : ''})${anyCached ? ', upper line; cached part, lower line' : ''}\n` +
+        asciichart.plot(anyCached ? [input, cached] : input, { height: 10, format: (x: number) => x.toFixed(0).padStart(11) }) +
         `\ncumulative cost (USD)\n` +
-        asciichart.plot(cost, { height: 10, format: (x: number) => x.toFixed(4).padStart(9) }) +
+        asciichart.plot(cost, { height: 10, format: chartUsd }) +
         '\n',
     );
   }
-  parts.push(`prices: ${describePriceSource(report.prices.source)}\n`);
+  parts.push(reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width }));
   return parts.join('\n');
 }
 
-export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[]): string {
+export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[], view: ReportView = DEFAULT_VIEW): string {
   switch (format) {
     case 'json':
       return renderJson(report);
     case 'csv':
       return renderCsv(report);
     case 'table':
-      return renderTable(report);
+      return renderTable(report, view);
     case 'chart':
-      return renderChart(results, report);
+      return renderChart(results, report, view);
   }
 }

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { BrakeConfig } from '../brakes/config.js';
+import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { describePricing } from '../pricing/cost.js';
+import type { PriceDays } from '../pricing/source.js';
 import type { ModelPricing, PriceSource } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import { summarise } from '../replay/summary.js';
@@ -13,17 +14,23 @@ import {
   type RunRecord,
   type SummaryRecord,
 } from './records.js';
+import { reportSettings, type ReportSettings } from './settings.js';
+import type { ReportWarning } from './warnings.js';
+import type { LatencyModel } from '../loop/latency.js';
+
+export { LOOPCOST_VERSION };
 
 export interface ReplayReport {
   tool: { name: 'loopcost'; version: string };
-  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string };
-  prices: { source: PriceSource; models: unknown[] };
+  /** `spec`: the same settings as one reproducible set of strings (`--try` / `--context` syntax). */
+  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings };
+  /** `days`: which days dated prices were read at; `note`: the same in words, for the prices line. */
+  prices: { source: PriceSource; models: unknown[]; days?: PriceDays; note?: string };
   runs: RunRecord[];
   summary: SummaryRecord;
+  /** What could make a figure mislead (price gap, open loop, …), one line each. */
+  warnings: ReportWarning[];
 }
-
-/** From package.json (two levels up from both src/report and dist/report), so it cannot drift. */
-export const LOOPCOST_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export function buildReplayReport(args: {
   results: readonly RunResult[];
@@ -36,17 +43,35 @@ export function buildReplayReport(args: {
   perRunRecordedLimits?: boolean;
   /** Include every call's figures in each run record. */
   perStep?: boolean;
+  latency?: LatencyModel;
+  warnings?: readonly ReportWarning[];
+  priceDays?: PriceDays;
+  pricesNote?: string;
+  /** The day a run's dated prices were read at (per-run `pricedAsOf`). */
+  pricedAsOf?: (source: string) => string | undefined;
 }): ReplayReport {
   const settings: ReplayReport['settings'] = {
     brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
     context: contextSettingsRecord(args.strategy),
+    spec: reportSettings(args),
   };
   if (args.model !== undefined) settings.model = args.model;
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings,
-    prices: { source: args.priceSource, models: args.pricings.map(describePricing) },
-    runs: args.results.map((run) => runRecord(run, args.perStep === true)),
+    prices: {
+      source: args.priceSource,
+      models: args.pricings.map(describePricing),
+      ...(args.priceDays === undefined ? {} : { days: args.priceDays }),
+      ...(args.pricesNote ? { note: args.pricesNote } : {}),
+    },
+    runs: args.results.map((run) => {
+      const record = runRecord(run, args.perStep === true);
+      const day = args.pricedAsOf?.(run.source);
+      if (day !== undefined) record.pricedAsOf = day;
+      return record;
+    }),
     summary: summaryRecord(summarise(args.results)),
+    warnings: [...(args.warnings ?? [])],
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
+import { knownFieldsAt, unknownFieldsHint } from '../import/common/didYouMean.js';
 import { recordSchema } from './schema.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 
@@ -13,7 +14,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
     .join('');
 }
 
-function zodIssues(error: z.ZodError, file: string, line: number): InputIssue[] {
+function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown): InputIssue[] {
   return error.issues.map((issue) => {
     const field = fieldPath(issue.path);
     let message = issue.message;
@@ -28,6 +29,8 @@ function zodIssues(error: z.ZodError, file: string, line: number): InputIssue[] 
       message = 'is NaN';
     } else if (issue.code === 'unrecognized_keys') {
       message = `unknown field(s) ${issue.keys.join(', ')}`;
+      const hint = unknownFieldsHint(issue.keys, knownFieldsAt(recordSchema, raw, issue.path));
+      if (hint !== undefined) return { file, line, field: field || undefined, code, message, hint: `${hint}; see docs/trace-format.md` };
     }
     return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
   });
@@ -85,7 +88,7 @@ export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): 
     // Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
     // the inputs the issues are worded from (missing vs wrong type, NaN).
     if (!recordSchema.safeParse(raw).success) {
-      issues.push(...zodIssues(recordSchema.safeParse(raw, { reportInput: true }).error!, file, line));
+      issues.push(...zodIssues(recordSchema.safeParse(raw, { reportInput: true }).error!, file, line, raw));
       continue;
     }
     // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.

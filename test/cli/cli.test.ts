@@ -199,17 +199,18 @@ describe('loopcost prices', () => {
     const onTheDay = JSON.parse((await cli('prices', 'o3', '--json', '--prices-as-of', '2025-06-10')).stdout);
     expect([latest.inputPerMTokUsd, before.inputPerMTokUsd, onTheDay.inputPerMTokUsd]).toEqual([2, 10, 2]);
     expect(before.source.asOf).toBe('2025-06-09');
-    expect(latest.source.asOf).toBeUndefined();
+    // without a day and without a run recorded on a day: the table's release day, never the wall clock
+    expect(latest.source).toMatchObject({ asOf: '2026-09-23', dating: 'release' });
 
     const replay = (...extra: string[]) => cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--model', 'o3', ...extra);
     const csvLatest = (await replay('--format', 'csv')).stdout.split('\n');
     const csvBefore = (await replay('--format', 'csv', '--prices-as-of', '2025-06-09')).stdout.split('\n');
-    expect(csvBefore[0]).toMatch(/,priceSource,priceVersion,priceHash,priceAsOf$/);
-    expect(csvBefore[1]).toMatch(/,2025-06-09$/);
-    expect(csvLatest[1]).toMatch(/,$/);
+    expect(csvBefore[0]).toMatch(/,pricedAsOf,.*,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
+    expect(csvBefore[1]).toMatch(/,2025-06-09,$/);
+    expect(csvLatest[1]).toMatch(/,recorded-day,$/);
     const costOf = async (...extra: string[]) => JSON.parse((await replay('--format', 'json', ...extra)).stdout).runs[0].costUsd;
     expect(await costOf('--prices-as-of', '2025-06-09')).toBeGreaterThan(await costOf());
-    expect((await replay('--prices-as-of', '2025-06-09')).stdout).toMatch(/prices: @pydantic\/genai-prices .*, dated prices as of 2025-06-09\n$/);
+    expect((await replay('--prices-as-of', '2025-06-09')).stdout).toMatch(/^prices: @pydantic\/genai-prices .*, dated prices as of 2025-06-09$/m);
   });
 
   it('loads a LiteLLM file', async () => {

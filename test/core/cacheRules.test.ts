@@ -81,12 +81,12 @@ describe('the meter under a rule (cache on)', () => {
 });
 
 describe('the report says so', () => {
-  it('the text report footer carries each cache note once', async () => {
-    const { buildReplayReport } = await import('../../src/report/replayReport.js');
-    const { renderTable } = await import('../../src/report/render.js');
+  it('one warning line per model carries the cache note, with the tokens and runs it concerns', async () => {
+    const { cacheRuleWarnings } = await import('../../src/report/warnings.js');
     const pricing: ModelPricing = { ...handPriced('m', { input: 2.5, output: 10, cached: 1.25 }), cacheRule: { minPrefixTokens: 1024, incrementTokens: 128, source: 'test rule' } };
     const results = [700, 700].map((system) => replayTrace(trace(distinctSteps(4, 100, 200), { system, model: 'm' }), { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' }, prices: handTable(pricing) }));
-    const text = renderTable(buildReplayReport({ results, brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' }, priceSource: handTable(pricing).source, pricings: [pricing] }));
-    expect(text.match(/^cache: m: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix \(test rule; minimum 1024, increments of 128\) — 3440 tokens over 2 runs$/gm)).toHaveLength(1);
+    expect(cacheRuleWarnings(results).map((w) => w.message)).toEqual([
+      "--cache on: m: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (test rule; minimum 1024, increments of 128) — 3440 tokens over 2 runs",
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConditionalPrice } from '@pydantic/genai-prices';
 import { UserError } from '../../src/errors.js';
 import {
+  BUNDLED_RELEASE,
   bundledPriceTable,
   GenaiPriceTable,
   loadPriceTable,
@@ -20,8 +21,14 @@ describe('bundled genai-prices table', () => {
     const root = new URL('../../node_modules/@pydantic/genai-prices/', import.meta.url);
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
     const hash = createHash('sha256').update(readFileSync(new URL('dist/index.js', root))).digest('hex').slice(0, 16);
-    expect(table.source).toEqual({ name: '@pydantic/genai-prices', version: pkg.version, hash });
+    expect(table.source).toEqual({ name: '@pydantic/genai-prices', version: pkg.version, hash, releasedOn: BUNDLED_RELEASE.day });
     expect(loadPriceTable().source).toEqual(table.source);
+  });
+
+  it("knows the pinned version's release day (update BUNDLED_RELEASE with the package)", () => {
+    const pinned = (JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> }).dependencies['@pydantic/genai-prices'];
+    expect(BUNDLED_RELEASE.version).toBe(pinned);
+    expect(BUNDLED_RELEASE.day).toBe('2026-09-23'); // npm view @pydantic/genai-prices time: 0.1.8 published 2026-09-23
   });
 
   it('resolves each (model, provider) once and returns the cached pricing', () => {

@@ -1,59 +1,21 @@
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
-import { collectInputs } from '../../io/collectInputs.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
-import { picoToUsd } from '../../money.js';
-import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { compareWithRecorded } from '../../replay/compare.js';
-import type { CliIO } from '../io.js';
+import type { CommandModule } from '../command.js';
+import type { CompareFlags } from '../actions/compare.js';
+import { addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
 
-export function runCompare(
-  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string },
-  io: CliIO,
-): number {
-  const prices = loadPriceTable(command.priceOptions);
-  const rows = compareWithRecorded(loadTraceFiles(collectInputs(command.inputs)), prices, command.tolerance).map((row) => ({
-    source: row.source,
-    model: row.model,
-    calls: row.calls,
-    recordedCalls: row.recordedCalls ?? null,
-    costUsd: picoToUsd(row.costPico),
-    recordedCostUsd: row.recordedCostPico === undefined ? null : picoToUsd(row.recordedCostPico),
-    costRelativeError: row.costRelativeError ?? null,
-    inputTokens: row.inputTokens,
-    recordedInputTokens: row.recordedInputTokens ?? null,
-    outputTokens: row.outputTokens,
-    recordedOutputTokens: row.recordedOutputTokens ?? null,
-    growthModelDelta: row.growthModelDelta ?? null,
-    agrees: row.agrees,
-    problems: row.problems.join('; '),
-  }));
-  const disagreements = rows.filter((row) => !row.agrees).length;
-  let text: string;
-  if (command.format === 'json') {
-    text = JSON.stringify({ prices: prices.source, tolerance: command.tolerance, runs: rows, summary: { runs: rows.length, disagreements } }, null, 2) + '\n';
-  } else if (command.format === 'csv') {
-    text = stringify(rows.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
-  } else {
-    const table = new Table({ head: ['source', 'model', 'calls', 'cost', 'recorded', 'rel. error', 'input tok', 'recorded', 'Δ growth model', ''], style: { head: [], border: [] } });
-    for (const row of rows) {
-      table.push([
-        row.source,
-        row.model,
-        row.recordedCalls === null ? row.calls : `${row.calls}/${row.recordedCalls}`,
-        `$${row.costUsd.toFixed(6)}`,
-        row.recordedCostUsd === null ? '-' : `$${row.recordedCostUsd.toFixed(6)}`,
-        row.costRelativeError === null ? '-' : row.costRelativeError.toExponential(1),
-        row.inputTokens,
-        row.recordedInputTokens ?? '-',
-        row.growthModelDelta ?? '-',
-        row.agrees ? 'ok' : `DISAGREES: ${row.problems}`,
-      ]);
-    }
-    text = `${table.toString()}\n${rows.length} runs, ${disagreements} disagree with what was recorded (cost tolerance ${command.tolerance} relative)\nprices: ${describePriceSource(prices.source)}\n`;
-  }
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
-  return 0;
-}
+const compare: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('compare')
+      .description('replay runs as recorded and compare computed cost and tokens with what the source recorded')
+      .argument('<inputs...>', 'trace files, directories or globs');
+    command
+      .addOption(option(command, '--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6', '1e-6'))
+      .addOption(formatOption(command, ['table', 'csv', 'json']))
+      .addOption(outOption(command));
+    addViewOptions(addPriceOptions(command)).action(async (inputs: string[], opts: CompareFlags) => {
+      const { compareAction } = await import('../actions/compare.js');
+      setExitCode(compareAction(inputs, opts, io));
+    });
+  },
+};
+export default compare;

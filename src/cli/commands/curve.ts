@@ -1,40 +1,23 @@
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
-import type { ContextStrategy } from '../../context/strategy.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { growthCurve, type CurveRow } from '../../replay/curve.js';
-import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
-import type { CliIO } from '../io.js';
+import type { CommandModule } from '../command.js';
+import type { CurveFlags } from '../actions/curve.js';
+import { addBrakeOptions, addContextOptions, addPriceOptions, formatOption, option, outOption, REPORT_FORMATS, required } from '../options.js';
 
-export interface CurveCommand {
-  spec: ConstantStepsSpec;
-  strategy: ContextStrategy;
-  priceOptions: LoadPriceTableOptions;
-  format: 'table' | 'csv' | 'json';
-  out?: string;
-}
-
-const COLUMNS: (keyof CurveRow)[] = [
-  'step', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'costUsd', 'cumulativeCostUsd',
-];
-
-export function runCurve(command: CurveCommand, io: CliIO): number {
-  const prices = loadPriceTable(command.priceOptions);
-  const rows = growthCurve(command.spec, command.strategy, prices);
-  let text: string;
-  if (command.format === 'json') {
-    text = JSON.stringify({ model: prices.resolve(command.spec.model).model, prices: prices.source, rows }, null, 2) + '\n';
-  } else if (command.format === 'csv') {
-    const withSource = rows.map((row) => ({ ...row, ...priceSourceColumns(prices.source) }));
-    text = stringify(withSource, { header: true, columns: [...(COLUMNS as string[]), ...PRICE_SOURCE_COLUMNS] });
-  } else {
-    const table = new Table({ head: COLUMNS, style: { head: [], border: [] } });
-    for (const row of rows) table.push(COLUMNS.map((column) => (column.endsWith('Usd') ? `$${(row[column] as number).toFixed(6)}` : row[column])));
-    const last = rows[rows.length - 1];
-    text = `${table.toString()}\n${last ? `total: ${last.cumulativeInputTokens} input + ${last.cumulativeOutputTokens} output tokens, $${last.cumulativeCostUsd} — input grows linearly per step, the total quadratically` : ''}\nprices: ${describePriceSource(prices.source)}\n`;
-  }
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
-  return 0;
-}
+const curve: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program.command('curve').description('per-step token and cost growth of a loop with constant step sizes');
+    command
+      .addOption(required(command, '--model <model>', 'model to price'))
+      .addOption(required(command, '--system-tokens <n>', 'system prompt tokens'))
+      .addOption(option(command, '--goal-tokens <n>', 'goal / task tokens', '0', '0'))
+      .addOption(required(command, '--output-tokens <n>', 'output tokens per step'))
+      .addOption(required(command, '--tool-tokens <n>', 'tool-result tokens per step'))
+      .addOption(required(command, '--steps <n>', 'number of steps'))
+      .addOption(formatOption(command, REPORT_FORMATS))
+      .addOption(outOption(command));
+    addBrakeOptions(addPriceOptions(addContextOptions(command))).action(async (opts: CurveFlags) => {
+      const { curveAction } = await import('../actions/curve.js');
+      setExitCode(curveAction(opts, io));
+    });
+  },
+};
+export default curve;

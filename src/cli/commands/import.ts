@@ -1,31 +1,16 @@
-import { collectInputs } from '../../io/collectInputs.js';
-import { AtomicFileWriter } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
-import { writeNativeTraces } from '../../trace/writeNative.js';
-import type { CliIO } from '../io.js';
+import type { CommandModule } from '../command.js';
+import { option } from '../options.js';
 
-/**
- * Converts any supported input to native JSONL, one file at a time (memory holds one input file), into
- * a temporary file that replaces --out only when every input converted cleanly.
- */
-export function runImport(inputs: string[], out: string | undefined, io: CliIO): number {
-  const files = collectInputs(inputs);
-  if (out === undefined) {
-    for (const trace of loadTraceFiles(files)) io.stdout(writeNativeTraces([trace]));
-    return 0;
-  }
-  const writer = new AtomicFileWriter(out);
-  let runs = 0;
-  try {
-    for (const trace of loadTraceFiles(files)) {
-      writer.write(writeNativeTraces([trace]));
-      runs += 1;
-    }
-    writer.commit();
-  } catch (error) {
-    writer.abort();
-    throw error;
-  }
-  io.stderr(`${runs} run(s) from ${files.length} file(s) written to ${out}\n`);
-  return 0;
-}
+const importCommand: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('import')
+      .description('convert traces of any supported format to native JSONL')
+      .argument('<inputs...>', 'trace files, directories or globs');
+    command.addOption(option(command, '--out <file>', 'write the native JSONL here (atomically)', 'stdout')).action(async (inputs: string[], opts: { out?: string }) => {
+      const { runImport } = await import('../actions/import.js');
+      setExitCode(runImport(inputs, opts.out, io));
+    });
+  },
+};
+export default importCommand;

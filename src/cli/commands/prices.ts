@@ -1,27 +1,30 @@
-import Table from 'cli-table3';
-import { describePricing } from '../../pricing/cost.js';
-import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import type { CliIO } from '../io.js';
+import type { CommandModule } from '../command.js';
+import type { DeriveFlags } from '../actions/pricesDerive.js';
+import type { PriceFlags } from '../parseFlags.js';
+import { addPriceOptions, option } from '../options.js';
 
-export function runPrices(model: string | undefined, options: { priceOptions: LoadPriceTableOptions; json?: boolean }, io: CliIO): number {
-  const prices = loadPriceTable(options.priceOptions);
-  const source = describePriceSource(prices.source);
-  if (model === undefined) {
-    const names = prices.modelNames();
-    if (options.json) io.stdout(JSON.stringify({ source: prices.source, models: names }, null, 2) + '\n');
-    else io.stdout(`${names.join('\n')}\n${names.length} models from ${source}\n`);
-    return 0;
-  }
-  const described = describePricing(prices.resolve(model)) as unknown as Record<string, unknown>;
-  if (options.json) {
-    io.stdout(JSON.stringify(described, null, 2) + '\n');
-    return 0;
-  }
-  const table = new Table({ style: { head: [], border: [] } });
-  for (const [key, value] of Object.entries(described)) {
-    if (value === undefined || key === 'source') continue;
-    table.push({ [key]: [typeof value === 'object' ? JSON.stringify(value) : String(value)] });
-  }
-  io.stdout(`${table.toString()}\nsource: ${source}\n`);
-  return 0;
-}
+const prices: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('prices')
+      .description('what a model costs and where the price came from (no model: list models); prices derive: prices from recorded costs')
+      .argument('[model]', 'a model name (no model: list every model the table knows)');
+    command.addOption(option(command, '--json', 'JSON output', 'a table'));
+    addPriceOptions(command).action(async (model: string | undefined, opts: PriceFlags & { json?: boolean }) => {
+      const { pricesAction } = await import('../actions/prices.js');
+      setExitCode(pricesAction(model, opts, io));
+    });
+    const derive = command
+      .command('derive')
+      .description('recover per-token prices (input, cached, cache write, output, reasoning) per model from runs that recorded their cost, by exact least squares')
+      .argument('<inputs...>', 'trace files, directories or globs whose runs recorded their cost');
+    derive
+      .addOption(option(derive, '--out <file>', 'write the derived prices here as a LiteLLM price file (for --prices-override)', 'the report only'))
+      .addOption(option(derive, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']))
+      .action(async (inputs: string[], opts: DeriveFlags) => {
+        const { pricesDeriveAction } = await import('../actions/pricesDerive.js');
+        setExitCode(pricesDeriveAction(inputs, opts, io));
+      });
+  },
+};
+export default prices;

@@ -1,80 +1,28 @@
-import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
-import type { ContextStrategy } from '../../context/strategy.js';
-import { collectInputs } from '../../io/collectInputs.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
-import type { LatencyModel } from '../../loop/latency.js';
-import { loadTraceFiles } from '../../import/index.js';
-import { picoToUsd } from '../../money.js';
-import { describePriceSource, loadPriceTable, priceSourceColumns, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
-import { brakesFromSpec } from '../parseFlags.js';
-import type { CliIO } from '../io.js';
+import type { CommandModule } from '../command.js';
+import type { WhatIfFlags } from '../actions/whatif.js';
+import { addContextOptions, addPriceOptions, addViewOptions, formatOption, latencyModelOption, option, outOption } from '../options.js';
 
-export interface WhatIfCommand {
-  inputs: string[];
-  tries: string[];
-  strategy: ContextStrategy;
-  model?: string;
-  priceOptions: LoadPriceTableOptions;
-  latency?: LatencyModel;
-  format: 'table' | 'csv' | 'json';
-  out?: string;
-}
-
-export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
-  const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
-  const prices = loadPriceTable(command.priceOptions);
-  const result = whatIf(loadTraceFiles(collectInputs(command.inputs)), settings, {
-    strategy: command.strategy,
-    prices,
-    ...(command.model === undefined ? {} : { model: command.model }),
-    ...(command.latency === undefined ? {} : { latency: command.latency }),
-  });
-  const perRun = result.runs.flatMap((run) =>
-    run.settings.map((cell, i) => ({
-      source: run.source,
-      setting: settings[i]!.name,
-      baselineStopReason: run.baseline.stopReason,
-      baselineSteps: run.baseline.steps,
-      baselineCostUsd: picoToUsd(run.baseline.costPico),
-      stopReason: cell.stopReason,
-      steps: cell.steps,
-      costUsd: picoToUsd(cell.costPico),
-      falseStop: cell.falseStop,
-      savedUsd: picoToUsd(cell.savedPico),
-    })),
-  );
-  const totals = result.totals.map((t) => ({
-    setting: t.setting,
-    runs: t.runs,
-    completed: t.completed,
-    falseStops: t.falseStops,
-    caughtRuns: t.caughtRuns,
-    costUsd: picoToUsd(t.costPico),
-    savedUsd: picoToUsd(t.savedPico),
-    stopReasons: t.stopReasons,
-  }));
-  const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
-  const baselineCompleted = result.runs.filter((run) => run.baseline.stopReason === 'completed').length;
-  let text: string;
-  if (command.format === 'json') {
-    text = JSON.stringify({ prices: prices.source, baseline: { runs: result.runs.length, completed: baselineCompleted, costUsd: picoToUsd(baselineCost) }, totals, runs: perRun }, null, 2) + '\n';
-  } else if (command.format === 'csv') {
-    text = stringify(perRun.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
-  } else {
-    const runs = new Table({ head: ['source', 'setting', 'baseline', 'what-if', 'steps', 'cost', 'false stop'], style: { head: [], border: [] } });
-    for (const row of perRun) {
-      runs.push([row.source, row.setting, `${row.baselineStopReason} (${row.baselineSteps}, $${row.baselineCostUsd.toFixed(4)})`, row.stopReason, row.steps, `$${row.costUsd.toFixed(4)}`, row.falseStop ? 'FALSE STOP' : '']);
-    }
-    const summary = new Table({ head: ['setting', 'completed', 'false stops', 'caught', 'spend', 'saved', 'stop reasons'], style: { head: [], border: [] } });
-    summary.push(['baseline (as recorded)', `${baselineCompleted}/${result.runs.length}`, '-', '-', `$${picoToUsd(baselineCost).toFixed(4)}`, '-', '']);
-    for (const t of totals) {
-      summary.push([t.setting, `${t.completed}/${t.runs}`, t.falseStops, t.caughtRuns, `$${t.costUsd.toFixed(4)}`, `$${t.savedUsd.toFixed(4)}`, Object.entries(t.stopReasons).map(([r, n]) => `${r} ${n}`).join(', ')]);
-    }
-    text = `${runs.toString()}\n${summary.toString()}\nfalse stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.\nprices: ${describePriceSource(prices.source)}\n`;
-  }
-  if (command.out !== undefined) writeFileAtomic(command.out, text);
-  else io.stdout(text);
-  return 0;
-}
+const whatif: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('whatif')
+      .description('what would other brake settings have done to these runs? (baseline: the settings they were recorded with)')
+      .argument('<inputs...>', 'trace files, directories or globs');
+    command
+      .addOption(
+        command
+          .createOption('--try <setting>', "(required) a brake setting, e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive' (repeatable)")
+          .argParser((value: string, previous: string[] = []) => [...previous, value])
+          .makeOptionMandatory(),
+      )
+      .addOption(formatOption(command, ['table', 'csv', 'json']))
+      .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
+      .addOption(outOption(command))
+      .addOption(latencyModelOption(command));
+    addViewOptions(addPriceOptions(addContextOptions(command))).action(async (inputs: string[], opts: WhatIfFlags) => {
+      const { whatIfAction } = await import('../actions/whatif.js');
+      setExitCode(whatIfAction(inputs, opts, io));
+    });
+  },
+};
+export default whatif;

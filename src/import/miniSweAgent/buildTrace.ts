@@ -76,6 +76,8 @@ export function buildMiniSweAgentTrace(run: MiniSweAgentRun, path: string, opts:
   const provider = inferProvider(model);
   if (provider !== undefined) header.provider = provider;
   if (run.task !== undefined) header.task = run.task;
+  const recordedAt = isoTime(run.firstTimestamp);
+  if (recordedAt !== undefined) header.recordedAt = recordedAt;
   const recordedSettings = recordedLimits(run.stepLimit, run.costLimit);
   if (recordedSettings !== undefined) header.recordedSettings = recordedSettings;
 
@@ -94,4 +96,11 @@ export function buildMiniSweAgentTrace(run: MiniSweAgentRun, path: string, opts:
   if (run.instanceCost !== undefined) trace.end.recordedCostUsd = run.instanceCost;
   if (apiCalls !== undefined) trace.end.recordedCalls = apiCalls;
   return trace;
+}
+
+/** Unix seconds as ISO 8601 (UTC), for years 1970–9999 only (what the native schema reads back). */
+function isoTime(unixSeconds: number | undefined): string | undefined {
+  if (unixSeconds === undefined) return undefined;
+  const ms = unixSeconds * 1000;
+  return ms >= 0 && ms < 253_402_300_800_000 ? new Date(ms).toISOString() : undefined;
 }

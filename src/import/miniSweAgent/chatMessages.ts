@@ -35,6 +35,8 @@ export interface MiniSweAgentChat {
   exitMessage?: JsonObject;
   /** The first model name an assistant message's response reports. */
   responseModel?: string;
+  /** The first `extra.timestamp` (unix seconds): when the run was recorded. */
+  firstTimestamp?: number;
 }
 
 const CONTENT_WORDING: ContentTextWording = {
@@ -52,6 +54,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
   let lastTimestamp: number | undefined;
   let exitMessage: JsonObject | undefined;
   let responseModel: string | undefined;
+  let firstTimestamp: number | undefined;
 
   messages.forEach((raw, i) => {
     const at = `messages[${i}]`;
@@ -128,6 +131,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
       exitMessage = message;
     }
     if (timestamp !== undefined) lastTimestamp = timestamp;
+    if (timestamp !== undefined && firstTimestamp === undefined) firstTimestamp = timestamp;
   });
 
   const chat: MiniSweAgentChat = { calls, toolResults };
@@ -135,5 +139,6 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
   if (goalText !== undefined) chat.goalText = goalText;
   if (exitMessage !== undefined) chat.exitMessage = exitMessage;
   if (responseModel !== undefined) chat.responseModel = responseModel;
+  if (firstTimestamp !== undefined) chat.firstTimestamp = firstTimestamp;
   return chat;
 }

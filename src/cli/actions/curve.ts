@@ -1,0 +1,85 @@
+import type { BrakeConfig } from '../../brakes/config.js';
+import type { ContextStrategy } from '../../context/strategy.js';
+import { UserError } from '../../errors.js';
+import type { LatencyModel } from '../../loop/latency.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import { curveRun } from '../../replay/curve.js';
+import { buildCurveReport, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
+import { reportSettings } from '../../report/settings.js';
+import type { ReportView } from '../../report/view.js';
+import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
+import type { CliIO } from '../io.js';
+import {
+  brakesFromFlags,
+  latencyFromSpec,
+  nonNegativeInt,
+  positiveInt,
+  priceOptionsFromFlags,
+  RECORDED_PRESET,
+  strategyFromFlags,
+  type BrakeFlags,
+  type ContextFlags,
+  type PriceFlags,
+} from '../parseFlags.js';
+import { emitReport, reportView } from './output.js';
+import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
+
+export interface CurveCommand {
+  spec: ConstantStepsSpec;
+  strategy: ContextStrategy;
+  brakes: BrakeConfig;
+  latency?: LatencyModel;
+  priceOptions: LoadPriceTableOptions;
+  format: 'table' | 'csv' | 'json' | 'chart';
+  view: ReportView;
+  out?: string;
+}
+
+export function runCurve(command: CurveCommand, io: CliIO): number {
+  const prices = loadPriceTable(command.priceOptions);
+  const run = curveRun(command.spec, command.strategy, prices, { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...command.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const explicitWindow = typeof command.brakes.contextWindow === 'number' ? command.brakes.contextWindow : undefined;
+  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }) });
+  const window = explicitWindow ?? run.pricing.contextWindow;
+  const text =
+    command.format === 'json'
+      ? JSON.stringify(report, null, 2) + '\n'
+      : command.format === 'csv'
+        ? renderCurveCsv(report)
+        : command.format === 'chart'
+          ? renderCurveChart(report, command.view, window)
+          : renderCurveTable(report, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings: [] }, io);
+  return 0;
+}
+
+export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string } & Record<string, string | undefined>;
+
+export function curveAction(opts: CurveFlags, io: CliIO): number {
+  const format = chooseFormat(opts, io);
+  checkBrakeFlags(opts, 'curve');
+  if (opts.preset === RECORDED_PRESET) {
+    throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' needs recorded runs; a curve is synthetic", hint: "use --preset reference or brake flags (run 'loopcost curve --help')" });
+  }
+  return runCurve(
+    {
+      spec: {
+        model: opts.model!,
+        systemTokens: nonNegativeInt('--system-tokens', opts.systemTokens!),
+        goalTokens: nonNegativeInt('--goal-tokens', opts.goalTokens ?? '0'),
+        outputTokens: nonNegativeInt('--output-tokens', opts.outputTokens!),
+        toolTokens: nonNegativeInt('--tool-tokens', opts.toolTokens!),
+        steps: positiveInt('--steps', opts.steps!),
+      },
+      strategy: strategyFromFlags(opts),
+      brakes: brakesFromFlags(opts),
+      ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+      format: format as CurveCommand['format'],
+      view: reportView(opts, io),
+      priceOptions: priceOptionsFromFlags(opts),
+      ...(opts.out === undefined ? {} : { out: opts.out }),
+    },
+    io,
+  );
+}

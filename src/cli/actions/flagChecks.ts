@@ -1,0 +1,83 @@
+/**
+ * Flags that would do nothing are refused (or, when harmless, warned about), never silently ignored:
+ * a mode without its brake, --per-step with a table, --out with --report-dir, --wide with CSV.
+ * And the report format follows --out's extension when --format is not given.
+ */
+import type { BrakeConfig } from '../../brakes/config.js';
+import { UserError } from '../../errors.js';
+import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../parseFlags.js';
+import type { CliIO } from '../io.js';
+
+function useless(flag: string, message: string, hint: string, command: string): UserError {
+  return new UserError({ file: '<command line>', field: flag, code: 'flag_without_effect', message, hint: `${hint}; run 'loopcost ${command} --help'` });
+}
+
+/** The modes that mean something only beside their brake: [mode flag, brake flag, brake set?]. */
+function modesWithoutBrake(flags: BrakeFlags, brakes: BrakeConfig): [string, string][] {
+  const out: [string, string][] = [];
+  if (flags.repeatMode !== undefined && brakes.maxRepeat === undefined) out.push(['--repeat-mode', '--max-repeat']);
+  if (flags.sameErrorMode !== undefined && brakes.maxSameError === undefined) out.push(['--same-error-mode', '--max-same-error']);
+  // Under --preset recorded a run's own cost limit may apply: the budget mode then has an effect.
+  if (flags.budgetMode !== undefined && brakes.maxCostPico === undefined && flags.preset !== RECORDED_PRESET) out.push(['--budget-mode', '--max-cost']);
+  return out;
+}
+
+/** Refuses a brake mode given without its brake (flags, or a preset that sets it). */
+export function checkBrakeFlags(flags: BrakeFlags, command: string): void {
+  const brakes = brakesFromFlags({ ...flags, preset: flags.preset === RECORDED_PRESET ? undefined : flags.preset });
+  const [first] = modesWithoutBrake(flags, brakes);
+  if (first) throw useless(first[0], `has no effect without ${first[1]}`, `add ${first[1]} N, or drop ${first[0]}`, command);
+}
+
+/** The same for a `--try` setting (`repeat-mode=total` alone sets no brake). */
+export function checkTrySpec(spec: string, brakes: BrakeConfig): void {
+  const flags: BrakeFlags = {};
+  for (const part of spec.split(',')) {
+    const key = part.split('=')[0]!.trim();
+    if (key === 'repeat-mode') flags.repeatMode = 'x';
+    if (key === 'same-error-mode') flags.sameErrorMode = 'x';
+    if (key === 'budget-mode') flags.budgetMode = 'x';
+  }
+  const [first] = modesWithoutBrake(flags, brakes);
+  if (first) {
+    const [mode, brake] = [first[0].slice(2), first[1].slice(2)];
+    throw useless('--try', `'${spec}': ${mode} has no effect without ${brake}`, `write ${brake}=N,${mode}=… in the same --try`, 'whatif');
+  }
+}
+
+const FORMAT_BY_EXTENSION: Record<string, string> = { '.json': 'json', '.csv': 'csv', '.txt': 'table' };
+
+/**
+ * The report format: --format when given, else --out's extension (.json, .csv, .txt), else table. A
+ * --format that contradicts the extension is said on stderr (the file gets what --format asked for).
+ */
+export function chooseFormat(flags: { format?: string; out?: string }, io: CliIO): string {
+  const extension = flags.out === undefined ? undefined : /\.[^./\\]+$/.exec(flags.out.toLowerCase())?.[0];
+  const fromExtension = extension === undefined ? undefined : FORMAT_BY_EXTENSION[extension];
+  if (flags.format === undefined) return fromExtension ?? 'table';
+  if (fromExtension !== undefined && fromExtension !== flags.format && !(flags.format === 'chart' && fromExtension === 'table')) {
+    io.stderr(`loopcost: warning: --out ${flags.out} has a ${extension} name but --format ${flags.format} was asked for: writing ${flags.format}\n`);
+  }
+  return flags.format;
+}
+
+/** --wide and --per-run shape tables only: said on stderr when the report is not one. */
+export function warnViewFlags(flags: { wide?: boolean; perRun?: boolean }, format: string, io: CliIO): void {
+  if (format === 'table') return;
+  for (const [flag, given] of [['--wide', flags.wide], ['--per-run', flags.perRun]] as const) {
+    if (given) io.stderr(`loopcost: warning: ${flag} shapes table output only; it does nothing with --format ${format}\n`);
+  }
+}
+
+/** replay's output flags: --per-step needs JSON or CSV; --report-dir writes every format itself. */
+export function checkReplayOutputFlags(flags: { format?: string; out?: string; reportDir?: string; perStep?: boolean }, format: string): void {
+  if (flags.reportDir !== undefined && flags.out !== undefined) {
+    throw useless('--out', 'cannot be used with --report-dir, which writes every report into its directory', 'drop one of --out and --report-dir', 'replay');
+  }
+  if (flags.reportDir !== undefined && flags.format !== undefined) {
+    throw useless('--format', 'has no effect with --report-dir, which writes every format (json, csv, table, chart, per-step csv)', 'drop --format, or --report-dir', 'replay');
+  }
+  if (flags.perStep === true && flags.reportDir === undefined && (format === 'table' || format === 'chart')) {
+    throw useless('--per-step', `has no effect on ${format} output: per-call figures go in JSON and CSV`, 'add --format json or --format csv (or --out FILE.json / .csv)', 'replay');
+  }
+}

@@ -1,0 +1,29 @@
+import { describePricing } from '../../pricing/cost.js';
+import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import type { CliIO } from '../io.js';
+import { renderPricesTable } from '../../report/pricesReport.js';
+import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
+import { printableCell } from '../../report/text.js';
+import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
+
+export function runPrices(model: string | undefined, options: { priceOptions: LoadPriceTableOptions; json?: boolean; width?: number }, io: CliIO): number {
+  const prices = loadPriceTable(options.priceOptions);
+  const source = describePriceSource(prices.source);
+  if (model === undefined) {
+    const names = prices.modelNames();
+    if (options.json) io.stdout(JSON.stringify({ source: prices.source, models: names }, null, 2) + '\n');
+    else io.stdout(`${names.map(printableCell).join('\n')}\n${names.length} models from ${printableCell(source)}\n`);
+    return 0;
+  }
+  const described = describePricing(prices.resolve(model));
+  if (options.json) {
+    io.stdout(JSON.stringify(described, null, 2) + '\n');
+    return 0;
+  }
+  io.stdout(renderPricesTable(described, options.width ?? DEFAULT_TABLE_WIDTH));
+  return 0;
+}
+
+export function pricesAction(model: string | undefined, opts: PriceFlags & { json?: boolean }, io: CliIO): number {
+  return runPrices(model, { priceOptions: priceOptionsFromFlags(opts), json: opts.json === true, ...(io.columns === undefined ? {} : { width: io.columns }) }, io);
+}

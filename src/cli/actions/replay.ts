@@ -1,0 +1,142 @@
+import { cacheRuleWarnings } from '../../report/warnings.js';
+import { join } from 'node:path';
+import type { BrakeConfig } from '../../brakes/config.js';
+import type { ContextStrategy } from '../../context/strategy.js';
+import { collectInputs } from '../../io/collectInputs.js';
+import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { loadTraceFiles } from '../../import/index.js';
+import type { ModelPricing } from '../../pricing/types.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import { replayTrace, type RunResult } from '../../replay/replay.js';
+import { recordedBrakes } from '../../replay/whatif.js';
+import { buildReplayReport } from '../../report/replayReport.js';
+import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
+import type { ReportView } from '../../report/view.js';
+import type { CliIO } from '../io.js';
+import type { ReportFormat } from '../options.js';
+import type { Trace } from '../../trace/types.js';
+import type { LatencyModel } from '../../loop/latency.js';
+import {
+  brakesForRun,
+  brakesFromFlags,
+  latencyFromSpec,
+  priceOptionsFromFlags,
+  RECORDED_PRESET,
+  strategyFromFlags,
+  type BrakeFlags,
+  type ContextFlags,
+  type PriceFlags,
+} from '../parseFlags.js';
+import { emitReport, reportView, type ViewFlags } from './output.js';
+import { pricingFor, RunNotes } from './runNotes.js';
+import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
+
+export interface ReplayCommand {
+  inputs: string[];
+  /** Brakes shown in the report (under --preset recorded: the flags given beyond each run's own). */
+  brakes: BrakeConfig;
+  /** The brakes for each run; defaults to `brakes` for every run. */
+  brakesFor?: (trace: Trace) => BrakeConfig;
+  strategy: ContextStrategy;
+  model?: string;
+  priceOptions: LoadPriceTableOptions;
+  format: ReportFormat;
+  view: ReportView;
+  out?: string;
+  reportDir?: string;
+  /** Every call's figures in JSON (`perStep`) and one CSV row per call. */
+  perStep?: boolean;
+  latency?: LatencyModel;
+}
+
+/** Replays every input, then renders. Everything is computed before anything is written. */
+export function runReplay(command: ReplayCommand, io: CliIO): number {
+  const prices = loadPriceTable(command.priceOptions);
+  const files = collectInputs(command.inputs);
+  const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
+  const results: RunResult[] = [];
+  const pricings = new Map<string, ModelPricing>();
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  for (const trace of loadTraceFiles(files)) {
+    const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
+    const options = {
+      brakes,
+      strategy: command.strategy,
+      prices,
+      keepSteps,
+      ...(command.model === undefined ? {} : { model: command.model }),
+      ...(command.latency === undefined ? {} : { latency: command.latency }),
+    };
+    const pricing = pricingFor(trace, options);
+    pricings.set(pricing.model, pricing);
+    notes.add(trace, pricing);
+    results.push(replayTrace(trace, { ...options, pricing }));
+  }
+  const warnings = [...notes.warnings(command.inputs), ...cacheRuleWarnings(results)];
+  const reportArgs = {
+    results,
+    brakes: command.brakes,
+    perRunRecordedLimits: command.brakesFor !== undefined,
+    perStep: command.perStep === true,
+    strategy: command.strategy,
+    priceSource: prices.source,
+    pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
+    warnings,
+    priceDays: notes.priceDays(),
+    pricesNote: notes.pricesNote(),
+    pricedAsOf: (source: string) => notes.priceDay(source),
+    ...(command.model === undefined ? {} : { model: command.model }),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
+  };
+  const report = buildReplayReport(reportArgs);
+
+  if (command.reportDir !== undefined) {
+    const outputs: [string, ReportFormat][] = [
+      ['replay.json', 'json'],
+      ['replay.csv', 'csv'],
+      ['replay.txt', 'table'],
+      ['replay-chart.txt', 'chart'],
+    ];
+    const fileView = { ...command.view, width: 120 };
+    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results, fileView)] as const);
+    const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
+    rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
+    for (const [path, text] of rendered) writeFileAtomic(path, text);
+    io.stdout(renderTable(report, command.view));
+    io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
+    return 0;
+  }
+  const text = renderReport(command.format, report, results, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
+  return 0;
+}
+
+export type ReplayFlags = BrakeFlags &
+  ContextFlags &
+  PriceFlags &
+  ViewFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string };
+
+/** `loopcost replay`: the flags as commander parsed them → a ReplayCommand. */
+export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO): number {
+  const format = chooseFormat(opts, io);
+  checkBrakeFlags(opts, 'replay');
+  checkReplayOutputFlags(opts, format);
+  warnViewFlags(opts, opts.reportDir === undefined ? format : 'table', io);
+  return runReplay(
+    {
+      inputs,
+      brakes: brakesFromFlags(opts),
+      ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),
+      strategy: strategyFromFlags(opts),
+      format: format as ReportFormat,
+      view: reportView(opts, io),
+      ...(opts.model === undefined ? {} : { model: opts.model }),
+      priceOptions: priceOptionsFromFlags(opts),
+      ...(opts.out === undefined ? {} : { out: opts.out }),
+      ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
+      perStep: opts.perStep === true,
+      ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+    },
+    io,
+  );
+}

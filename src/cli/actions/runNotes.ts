@@ -1,0 +1,103 @@
+/**
+ * What a command notes about each run as it replays it, for its report: whether the price table prices
+ * the run as it was billed (price gap), whether a recorded run is replayed under a context strategy it
+ * was not recorded with (open loop), and the day its dated prices were read at.
+ */
+import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
+import { PriceGapCheck } from '../../pricing/recordedCost.js';
+import type { PriceDays } from '../../pricing/source.js';
+import type { ModelPricing, PriceTable } from '../../pricing/types.js';
+import { UserError } from '../../errors.js';
+import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
+import { contextSpec } from '../../report/settings.js';
+import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
+import type { Trace } from '../../trace/types.js';
+
+
+export class RunNotes {
+  private readonly priceGaps = new PriceGapCheck();
+  private recordedRuns = 0;
+  private readonly dayBySource = new Map<string, string>();
+  private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
+  private readonly uncachedModels = new Set<string>();
+
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number }) {}
+
+  /** Notes one run priced with `pricing` (as resolved for it). */
+  add(trace: Trace, pricing: ModelPricing): void {
+    // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
+    if (this.options.model === undefined) this.priceGaps.add(trace, pricing);
+    if (defaultCacheMode(trace) === 'recorded') this.recordedRuns += 1;
+    if (this.options.strategy.cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
+    const { asOf, dating } = pricing.source;
+    if (asOf !== undefined) this.dayBySource.set(trace.source, asOf);
+    if (dating === 'recorded') {
+      this.days.recordedRuns += 1;
+      if (this.days.firstDay === undefined || asOf! < this.days.firstDay) this.days.firstDay = asOf!;
+      if (this.days.lastDay === undefined || asOf! > this.days.lastDay) this.days.lastDay = asOf!;
+    } else if (dating === 'release') {
+      this.days.undatedRuns += 1;
+      this.days.releaseDay = asOf!;
+    }
+  }
+
+  /** The runs as they stream by, each noted (its pricing resolved) before the caller replays it. */
+  *tap(traces: Iterable<Trace>, prices: PriceTable): Generator<Trace> {
+    for (const trace of traces) {
+      this.add(trace, pricingFor(trace, { prices, ...(this.options.model === undefined ? {} : { model: this.options.model }) }));
+      yield trace;
+    }
+  }
+
+  warnings(inputs: readonly string[]): ReportWarning[] {
+    return [
+      ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
+      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
+      ...cachePriceWarnings([...this.uncachedModels].sort()),
+    ];
+  }
+
+  /** The day a run's dated prices were read at (absent for undated tables). */
+  priceDay(source: string): string | undefined {
+    return this.dayBySource.get(source);
+  }
+
+  priceDays(): PriceDays {
+    return { ...this.days };
+  }
+
+  /** `; 38 runs priced as of the day they were recorded (2026-04-09 to 2026-04-10)` — after the prices line. */
+  pricesNote(): string {
+    const d = this.days;
+    const parts: string[] = [];
+    if (d.recordedRuns > 0) {
+      const span = d.firstDay === d.lastDay ? d.firstDay : `${d.firstDay} to ${d.lastDay}`;
+      parts.push(`${d.recordedRuns} run${d.recordedRuns === 1 ? '' : 's'} priced as of the day recorded (${span})`);
+    }
+    if (d.undatedRuns > 0) parts.push(`${d.undatedRuns} run${d.undatedRuns === 1 ? '' : 's'} without a recording date as of ${d.releaseDay}, the table's release day`);
+    return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
+  }
+}
+
+/** Where each imported format names the model, as its users know the field. */
+const MODEL_FIELD: Record<string, string> = {
+  'mini-swe-agent': 'info.config.model.model_name',
+  'swe-agent': 'model_name (replay_config, args.yaml or the file name)',
+  'vcr-cassette': 'request body "model"',
+  'http-exchanges': 'request body "model"',
+  'otlp-json': 'gen_ai.request.model',
+};
+
+/**
+ * A run's prices (resolveTracePricing), with an unknown model reported under the name the run's own
+ * format gives the field (`info.config.model.model_name`, not the native `header.model`).
+ */
+export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: string }): ModelPricing {
+  try {
+    return resolveTracePricing(trace, options);
+  } catch (error) {
+    const field = MODEL_FIELD[trace.header.importedFrom?.format ?? ''];
+    if (!(error instanceof UserError) || field === undefined) throw error;
+    throw new UserError(error.issues.map((issue) => (issue.field === 'header.model' ? { ...issue, field } : issue)));
+  }
+}

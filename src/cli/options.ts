@@ -1,0 +1,74 @@
+/**
+ * Options shared by several commands (brakes, context, prices, output) and the helpers every command
+ * uses to declare options, so help states each default plainly (`(default: full)`, unquoted) and marks
+ * required options. Registration only: nothing here parses values (parseFlags.ts does, inside the
+ * actions) or imports more than commander's types.
+ */
+import type { Command, Option } from 'commander';
+
+export const REPORT_FORMATS = ['table', 'csv', 'json', 'chart'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/**
+ * An option whose help ends with `(default: <what absent means>)`. With `value`, commander applies it;
+ * without, the action treats absence as `absent` describes.
+ */
+export function option(command: Command, flags: string, description: string, absent: string, value?: string): Option {
+  const created = command.createOption(flags, description);
+  return value === undefined ? created.default(undefined, absent) : created.default(value, absent);
+}
+
+/** An option the command cannot run without: marked `(required)` in help, refused when missing. */
+export function required(command: Command, flags: string, description: string): Option {
+  return command.createOption(flags, `(required) ${description}`).makeOptionMandatory();
+}
+
+export function addContextOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--context <strategy>', "context strategy: 'full' (every step) or 'window:K' (the last K steps)", 'full', 'full'))
+    .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', 'no cap'))
+    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', 'as recorded for recorded traces, off for synthetic ones'));
+}
+
+export function addPriceOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--prices <file>', "a LiteLLM model_prices_and_context_window.json to use instead of the bundled table (a model it lacks is an error)", 'the bundled @pydantic/genai-prices table'))
+    .addOption(option(command, '--prices-override <file>', 'a LiteLLM-format file whose models override the table; every other model keeps its price (e.g. from loopcost prices derive)', 'none'))
+    .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run", "the day each run was recorded, else the table's release day"));
+}
+
+export function latencyModelOption(command: Command): Option {
+  return option(command, '--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS', 'they take no time');
+}
+
+export function addBrakeOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits) or 'none'; flags given with it override it", 'none'))
+    .addOption(option(command, '--max-steps <n>', 'stop before a call once this many steps were taken', 'no limit'))
+    .addOption(option(command, '--max-cost <usd>', 'budget in USD', 'no budget'))
+    .addOption(option(command, '--budget-mode <mode>', 'with --max-cost: check (stop once spent ≥ budget) | predict (refuse a call whose bound would cross it)', 'check'))
+    .addOption(option(command, '--max-output-tokens <n>', 'the max_tokens a real loop sends: the output part of the predictive bound', '4096'))
+    .addOption(option(command, '--timeout <seconds>', 'virtual-time limit', 'no limit'))
+    .addOption(option(command, '--max-repeat <n>', 'an action may be seen n times; the next identical one stops the run', 'no limit'))
+    .addOption(option(command, '--repeat-mode <mode>', 'with --max-repeat: total | consecutive | cycle', 'total'))
+    .addOption(option(command, '--max-same-error <n>', 'stop when the same tool fails with the same error n times', 'no limit'))
+    .addOption(option(command, '--same-error-mode <mode>', 'with --max-same-error: consecutive | total', 'consecutive'))
+    .addOption(option(command, '--max-tokens <n>', 'input + output token cap over the run', 'no cap'))
+    .addOption(option(command, '--max-backtracks <n>', 'backtracks allowed', 'no limit'))
+    .addOption(option(command, '--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)", 'no limit'))
+    .addOption(latencyModelOption(command));
+}
+
+export function formatOption(command: Command, allowed: readonly string[]): Option {
+  return option(command, '--format <format>', 'output format', "from --out's extension (.json, .csv, .txt), else table").choices(allowed as string[]);
+}
+
+export function outOption(command: Command): Option {
+  return option(command, '--out <file>', 'write the report to this file (atomically; format from its extension unless --format)', 'stdout');
+}
+
+export function addViewOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--wide', 'table: every column, wider than the terminal if need be', 'rarely needed columns left out'))
+    .addOption(option(command, '--per-run', 'table: per-run rows after the summary however many runs', 'only when there are at most 20'));
+}

@@ -1,0 +1,54 @@
+/**
+ * "Did you mean" for unknown fields in a record, as commander gives for flags: the fields a zod object
+ * schema takes at a path (through optional, arrays and discriminated unions), and the nearest of them to
+ * each unknown key.
+ */
+import { z } from 'zod';
+import { editDistance } from '../../pricing/suggest.js';
+
+function unwrap(schema: z.ZodType, value: unknown): z.ZodType {
+  let current = schema;
+  for (;;) {
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
+    else if (current instanceof z.ZodDiscriminatedUnion) {
+      const type = (value as { type?: unknown } | null)?.type;
+      const option = (current.options as z.ZodType[]).find((o) => o instanceof z.ZodObject && (o.shape as Record<string, z.ZodType>).type?.safeParse(type).success);
+      if (!option) return current;
+      current = option;
+    } else return current;
+  }
+}
+
+/** The field names the object schema at `path` (within `value`) takes; empty when there is none. */
+export function knownFieldsAt(schema: z.ZodType, value: unknown, path: readonly PropertyKey[]): string[] {
+  let current = unwrap(schema, value);
+  let at = value;
+  for (const key of path) {
+    at = (at as Record<PropertyKey, unknown> | null | undefined)?.[key];
+    if (current instanceof z.ZodObject) current = unwrap((current.shape as Record<string, z.ZodType>)[String(key)] ?? z.never(), at);
+    else if (current instanceof z.ZodArray) current = unwrap(current.element as z.ZodType, at);
+    else return [];
+  }
+  return current instanceof z.ZodObject ? Object.keys(current.shape as object) : [];
+}
+
+/** The known name nearest to `key` (case and punctuation aside, or within a few edits), if any. */
+export function nearestField(key: string, known: readonly string[]): string | undefined {
+  const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const same = known.find((name) => squash(name) === squash(key));
+  if (same) return same;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(key.length / 4)) ? best.name : undefined;
+}
+
+/** `did you mean outputTokens (for outputTokenz)?`, or the fields the record takes when none is near. */
+export function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const guesses = keys.map((key) => [key, nearestField(key, known)] as const).filter(([, near]) => near !== undefined);
+  if (guesses.length > 0) return `did you mean ${guesses.map(([key, near]) => (keys.length === 1 ? near : `${near} (for ${key})`)).join(', ')}?`;
+  return `fields here: ${known.join(', ')}`;
+}

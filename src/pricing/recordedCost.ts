@@ -1,0 +1,72 @@
+/**
+ * Does the price table price these runs as they were billed? For every run that recorded its cost (per
+ * call, or for the whole run), the calls as recorded — recorded prompt, cache and output tokens, no
+ * brakes, no context strategy — are priced with the table and set beside the recorded cost, summed per
+ * model. The formula is callCostPico's; only the usage is read straight from the trace.
+ */
+import { usdToPico } from '../money.js';
+import type { CallRecord, Trace } from '../trace/types.js';
+import { callCostPico } from './cost.js';
+import type { CallUsage, ModelPricing } from './types.js';
+
+/** The usage a recorded call was billed for; undefined when its prompt size was not recorded. */
+export function recordedUsage(call: CallRecord): CallUsage | undefined {
+  if (call.inputTokens === undefined && !call.failed) return undefined;
+  const output = call.outputTokens;
+  return {
+    input: call.inputTokens ?? 0,
+    cached: call.cachedInputTokens ?? 0,
+    cacheWrite: call.cacheWriteTokens ?? 0,
+    cacheWrite1h: call.cacheWrite1hTokens ?? 0,
+    output,
+    reasoning: Math.min(call.reasoningTokens ?? 0, output),
+  };
+}
+
+/** A run's recorded calls priced by the table, beside its recorded cost; undefined when either is unknown. */
+export function recordedCostCheck(trace: Trace, pricing: ModelPricing): { computedPico: number; recordedPico: number } | undefined {
+  const usages = trace.calls.map(recordedUsage);
+  if (usages.some((usage) => usage === undefined)) return undefined;
+  const computedPico = usages.reduce((sum, usage) => sum + callCostPico(pricing, usage!), 0);
+  if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) {
+    return { computedPico, recordedPico: trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0) };
+  }
+  if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
+  return undefined;
+}
+
+export interface PriceGap {
+  /** The model as the table knows it. */
+  model: string;
+  runs: number;
+  computedPico: bigint;
+  recordedPico: bigint;
+  /** (computed − recorded) / recorded; Infinity when nothing was recorded but something computed. */
+  relative: number;
+}
+
+/** Sums, per model, the table's price of runs as recorded against what they recorded. */
+export class PriceGapCheck {
+  private readonly byModel = new Map<string, { runs: number; computedPico: bigint; recordedPico: bigint }>();
+
+  add(trace: Trace, pricing: ModelPricing): void {
+    const check = recordedCostCheck(trace, pricing);
+    if (!check) return;
+    const entry = this.byModel.get(pricing.model) ?? { runs: 0, computedPico: 0n, recordedPico: 0n };
+    entry.runs += 1;
+    entry.computedPico += BigInt(check.computedPico);
+    entry.recordedPico += BigInt(check.recordedPico);
+    this.byModel.set(pricing.model, entry);
+  }
+
+  /** Models whose computed cost differs from the recorded one by more than `tolerance` (relative), sorted by model. */
+  gaps(tolerance: number): PriceGap[] {
+    const out: PriceGap[] = [];
+    for (const [model, entry] of [...this.byModel].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const diff = entry.computedPico - entry.recordedPico;
+      const relative = entry.recordedPico === 0n ? (diff === 0n ? 0 : Infinity) : Number(diff) / Number(entry.recordedPico);
+      if (Math.abs(relative) > tolerance) out.push({ model, ...entry, relative });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The fidelity report (`loopcost compare`): each run replayed as recorded beside what its source
+ * recorded. Text leads with a per-model summary (runs, disagreements, computed vs recorded spend), then
+ * the runs (when few, or with --per-run).
+ */
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import { picoToUsd } from '../money.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { FidelityRow } from '../replay/compare.js';
+import { NO_BRAKES } from '../brakes/config.js';
+import { formatCsv } from './csv.js';
+import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { formatUsd, formatUsdNumber } from './money.js';
+import { formatTable, type Cell, type Column } from './table.js';
+import { shortenPaths } from './text.js';
+import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+
+export interface CompareRun {
+  source: string;
+  model: string;
+  calls: number;
+  recordedCalls: number | null;
+  costUsd: number;
+  recordedCostUsd: number | null;
+  costRelativeError: number | null;
+  inputTokens: number;
+  recordedInputTokens: number | null;
+  outputTokens: number;
+  recordedOutputTokens: number | null;
+  growthModelDelta: number | null;
+  agrees: boolean;
+  problems: string;
+}
+
+export interface CompareReport {
+  tool: { name: 'loopcost'; version: string };
+  /** Runs are replayed as recorded: no brakes, full history, cache as recorded. */
+  settings: ReportSettings;
+  prices: PriceSource;
+  /** Which days dated prices were read at, in words (for the prices line). */
+  pricesNote?: string;
+  tolerance: number;
+  runs: CompareRun[];
+  summary: { runs: number; disagreements: number };
+  warnings: ReportWarning[];
+}
+
+export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSource: PriceSource; pricesNote?: string; tolerance: number; warnings: readonly ReportWarning[] }): CompareReport {
+  const runs = rows.map((row) => ({
+    source: row.source,
+    model: row.model,
+    calls: row.calls,
+    recordedCalls: row.recordedCalls ?? null,
+    costUsd: picoToUsd(row.costPico),
+    recordedCostUsd: row.recordedCostPico === undefined ? null : picoToUsd(row.recordedCostPico),
+    costRelativeError: row.costRelativeError ?? null,
+    inputTokens: row.inputTokens,
+    recordedInputTokens: row.recordedInputTokens ?? null,
+    outputTokens: row.outputTokens,
+    recordedOutputTokens: row.recordedOutputTokens ?? null,
+    growthModelDelta: row.growthModelDelta ?? null,
+    agrees: row.agrees,
+    problems: row.problems.join('; '),
+  }));
+  return {
+    tool: { name: 'loopcost', version: LOOPCOST_VERSION },
+    settings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' } }),
+    prices: args.priceSource,
+    ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
+    tolerance: args.tolerance,
+    runs,
+    summary: { runs: runs.length, disagreements: runs.filter((run) => !run.agrees).length },
+    warnings: [...args.warnings],
+  };
+}
+
+const CSV_COLUMNS: (keyof CompareRun)[] = [
+  'source', 'model', 'calls', 'recordedCalls', 'costUsd', 'recordedCostUsd', 'costRelativeError', 'inputTokens', 'recordedInputTokens',
+  'outputTokens', 'recordedOutputTokens', 'growthModelDelta', 'agrees', 'problems',
+];
+
+export function renderCompareCsv(report: CompareReport): string {
+  const trailing = { tolerance: report.tolerance, ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
+  return formatCsv(report.runs, [...(CSV_COLUMNS as string[]), 'tolerance', ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
+}
+
+const usd = (value: number | null): string => (value === null ? '-' : formatUsdNumber(value));
+
+function relative(value: number | null): string {
+  if (value === null) return '-';
+  if (!Number.isFinite(value)) return 'recorded 0';
+  return `${value > 0 ? '+' : ''}${(value * 100).toPrecision(3)}%`;
+}
+
+/** Per model: runs, disagreements, computed and recorded spend of the runs that recorded a cost. */
+function modelSummary(report: CompareReport, view: ReportView): string {
+  const byModel = new Map<string, { runs: number; disagree: number; cost: bigint; recorded: bigint; recordedRuns: number }>();
+  for (const run of report.runs) {
+    const entry = byModel.get(run.model) ?? { runs: 0, disagree: 0, cost: 0n, recorded: 0n, recordedRuns: 0 };
+    entry.runs += 1;
+    if (!run.agrees) entry.disagree += 1;
+    if (run.recordedCostUsd !== null) {
+      entry.recordedRuns += 1;
+      entry.cost += BigInt(Math.round(run.costUsd * 1e12));
+      entry.recorded += BigInt(Math.round(run.recordedCostUsd * 1e12));
+    }
+    byModel.set(run.model, entry);
+  }
+  const columns: Column[] = [
+    { header: 'model', shrink: true },
+    { header: 'runs', align: 'right' },
+    { header: 'disagree', align: 'right' },
+    { header: 'computed', align: 'right' },
+    { header: 'recorded', align: 'right' },
+    { header: 'gap', align: 'right' },
+  ];
+  const rows = [...byModel].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, e]): Cell[] => [
+    model,
+    e.runs,
+    e.disagree,
+    e.recordedRuns === 0 ? '-' : formatUsd(e.cost),
+    e.recordedRuns === 0 ? '-' : formatUsd(e.recorded),
+    e.recordedRuns === 0 ? '-' : relative(e.recorded === 0n ? (e.cost === 0n ? 0 : Infinity) : Number(e.cost - e.recorded) / Number(e.recorded)),
+  ]);
+  return formatTable(columns, rows, { maxWidth: view.width });
+}
+
+const RUN_COLUMNS: (Column & { wide?: boolean; cell: (run: CompareRun, name: string) => Cell })[] = [
+  { header: 'run', shrink: true, cell: (_, name) => name },
+  { header: 'model', shrink: true, wide: true, cell: (run) => run.model },
+  { header: 'calls', align: 'right', cell: (run) => (run.recordedCalls === null ? run.calls : `${run.calls}/${run.recordedCalls}`) },
+  { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
+  { header: 'recorded', align: 'right', cell: (run) => usd(run.recordedCostUsd) },
+  { header: 'gap', align: 'right', cell: (run) => relative(run.costRelativeError) },
+  { header: 'input tok', align: 'right', wide: true, cell: (run) => run.inputTokens },
+  { header: 'recorded input', align: 'right', wide: true, cell: (run) => run.recordedInputTokens ?? '-' },
+  { header: 'Δ growth model', align: 'right', wide: true, cell: (run) => run.growthModelDelta ?? '-' },
+  { header: 'verdict', shrink: true, minWidth: 20, cell: (run) => (run.agrees ? 'ok' : `disagrees: ${run.problems}`) },
+];
+
+export function renderCompareTable(report: CompareReport, view: ReportView): string {
+  const s = report.summary;
+  let text = `${s.runs} runs, ${s.disagreements} disagree with what was recorded (cost tolerance ${report.tolerance} relative)\n`;
+  text += modelSummary(report, view);
+  if (report.runs.length > 0) {
+    if (showPerRunRows(view, report.runs.length)) {
+      const { prefix, suffix, short } = shortenPaths(report.runs.map((run) => run.source));
+      const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
+      const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
+      text += `\n${sourcesLine(s.runs, prefix, suffix)}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
+    } else text += `\n${perRunHint(report.runs.length)}`;
+  }
+  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
+}

@@ -1,0 +1,170 @@
+/**
+ * The growth-curve report (`loopcost curve`): one row per step, the steps where the prompt crosses the
+ * model's context window or a price tier marked, and a footer that says how the context strategy that
+ * was actually used makes the prompt grow.
+ */
+import asciichart from 'asciichart';
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import { describePricing, type PricingDescription } from '../pricing/cost.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import type { ModelPricing, PriceSource } from '../pricing/types.js';
+import type { CurveRow, CurveRun } from '../replay/curve.js';
+import type { ConstantStepsSpec } from '../synthetic/constantSteps.js';
+import { formatCsv } from './csv.js';
+import { formatUsd, formatUsdNumber } from './money.js';
+import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { formatTable, type Column } from './table.js';
+import { reportFooter, type ReportView } from './view.js';
+import { wrapLine } from './text.js';
+import { chartUsd } from './render.js';
+
+export interface CurveMark {
+  step: number;
+  kind: 'context_window' | 'price_tier';
+  /** Short, for the table's note column. */
+  note: string;
+  /** One line, for the footer and JSON. */
+  message: string;
+}
+
+export interface CurveReport {
+  tool: { name: 'loopcost'; version: string };
+  model: string;
+  settings: ReportSettings;
+  prices: PriceSource;
+  pricing: PricingDescription;
+  stop: { reason: string; detail: string };
+  /** How the strategy used makes the prompt grow, in one line. */
+  growth: string;
+  marks: CurveMark[];
+  rows: (CurveRow & { note: string })[];
+}
+
+const tokens = (n: number): string => n.toLocaleString('en-US');
+const perMillion = (pico: number | undefined): string => (pico === undefined ? '-' : `$${(pico / 1e6).toString()}/M`);
+
+/** The first step whose prompt exceeds the context window, and the first above each price tier. */
+export function curveMarks(rows: readonly CurveRow[], pricing: ModelPricing, contextWindow: number | undefined): CurveMark[] {
+  const marks: CurveMark[] = [];
+  if (contextWindow !== undefined) {
+    const row = rows.find((r) => r.inputTokens > contextWindow);
+    if (row) {
+      marks.push({
+        step: row.step,
+        kind: 'context_window',
+        note: `> context window ${tokens(contextWindow)}`,
+        message: `step ${row.step}: the prompt (${tokens(row.inputTokens)} tokens) exceeds the ${tokens(contextWindow)}-token context window of ${pricing.model}; a real call fails here (brake: --context-window model)`,
+      });
+    }
+  }
+  for (const tier of pricing.tiers) {
+    const row = rows.find((r) => r.inputTokens > tier.aboveInputTokens);
+    if (!row) continue;
+    marks.push({
+      step: row.step,
+      kind: 'price_tier',
+      note: `> price tier ${tokens(tier.aboveInputTokens)}`,
+      message: `step ${row.step}: the prompt (${tokens(row.inputTokens)} tokens) passes ${tokens(tier.aboveInputTokens)} tokens: every token of such a call is billed at ${perMillion(tier.prices.input)} input, ${perMillion(tier.prices.output)} output`,
+    });
+  }
+  return marks.sort((a, b) => a.step - b.step);
+}
+
+/** How the prompt grows under the strategy actually used, said in one line. */
+export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStrategy, rows: readonly CurveRow[], cache: string): string {
+  const tool = strategy.toolResultCap === undefined ? spec.toolTokens : Math.min(spec.toolTokens, strategy.toolResultCap);
+  const perStep = spec.outputTokens + tool;
+  const capped = strategy.toolResultCap !== undefined && strategy.toolResultCap < spec.toolTokens ? `, tool results capped at ${tokens(strategy.toolResultCap)} of ${tokens(spec.toolTokens)} tokens` : '';
+  const caching = cache === 'on' ? '; cache on: the part of each prompt unchanged since the previous one is billed at the cached price' : '';
+  if (strategy.kind === 'window') {
+    const k = strategy.windowSteps!;
+    const flat = rows[Math.min(rows.length, k + 1) - 1]?.inputTokens;
+    return `context window:${k}: each prompt holds system + goal + the last ${k} steps (${tokens(perStep)} tokens a step${capped}), so input grows for ${k} steps, then stays at ${flat === undefined ? '-' : tokens(flat)} tokens and the total grows linearly${caching}`;
+  }
+  return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
+}
+
+export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number }): CurveReport {
+  const { run } = args;
+  const window = args.contextWindow ?? run.pricing.contextWindow;
+  const marks = curveMarks(run.rows, run.pricing, window);
+  const notes = new Map<number, string>();
+  for (const mark of marks) notes.set(mark.step, [notes.get(mark.step), mark.note].filter(Boolean).join('; '));
+  return {
+    tool: { name: 'loopcost', version: LOOPCOST_VERSION },
+    model: run.pricing.model,
+    settings: args.settings,
+    prices: args.priceSource,
+    pricing: describePricing(run.pricing),
+    stop: { reason: run.stopReason, detail: run.stopDetail },
+    growth: growthDescription(args.spec, args.strategy, run.rows, args.settings.cache),
+    marks,
+    rows: run.rows.map((row) => ({ ...row, note: notes.get(row.step) ?? '' })),
+  };
+}
+
+const CSV_COLUMNS = ['step', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'costUsd', 'cumulativeCostUsd', 'note'];
+
+export function renderCurveCsv(report: CurveReport): string {
+  const trailing = { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
+  return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
+}
+
+const usd = (value: number): string => formatUsdNumber(value);
+
+const COLUMNS: Column[] = [
+  { header: 'step', align: 'right' },
+  { header: 'input tok', align: 'right' },
+  { header: 'cached tok', align: 'right' },
+  { header: 'output tok', align: 'right' },
+  { header: 'Σ input tok', align: 'right' },
+  { header: 'Σ output tok', align: 'right' },
+  { header: 'cost', align: 'right' },
+  { header: 'Σ cost', align: 'right' },
+  { header: 'note', shrink: true, minWidth: 16 },
+];
+
+/** The lines after a curve: totals, how the strategy grows the prompt, where it stopped, the marks. */
+function curveSummary(report: CurveReport, width: number): string {
+  const last = report.rows[report.rows.length - 1];
+  let text = last ? `total: ${tokens(last.cumulativeInputTokens)} input + ${tokens(last.cumulativeOutputTokens)} output tokens, ${usd(last.cumulativeCostUsd)} over ${last.step} steps\n` : 'no steps\n';
+  text += wrapLine('growth: ', report.growth, width);
+  if (report.stop.reason !== 'completed') text += wrapLine('stopped: ', `${report.stop.reason} — ${report.stop.detail}`, width);
+  for (const mark of report.marks) text += wrapLine('mark: ', mark.message, width);
+  return text;
+}
+
+export function renderCurveTable(report: CurveReport, view: ReportView): string {
+  const rows = report.rows.map((row) => [
+    row.step,
+    row.inputTokens,
+    row.cachedInputTokens,
+    row.outputTokens,
+    row.cumulativeInputTokens,
+    row.cumulativeOutputTokens,
+    usd(row.costUsd),
+    usd(row.cumulativeCostUsd),
+    row.note,
+  ]);
+  const table = formatTable(COLUMNS, rows, { maxWidth: view.width });
+  return `${table}${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`;
+}
+
+/** Input tokens per step (with the context window as a line when the prompt comes near it) and cumulative cost. */
+export function renderCurveChart(report: CurveReport, view: ReportView, contextWindow: number | undefined): string {
+  const points = Math.max(10, view.width - 14);
+  const every = Math.ceil(report.rows.length / points);
+  const sampled = report.rows.filter((_, i) => i % every === every - 1 || i === report.rows.length - 1);
+  const input = sampled.map((row) => row.inputTokens);
+  const near = contextWindow !== undefined && Math.max(...input) > contextWindow / 2;
+  const series = near ? [input, input.map(() => contextWindow!)] : input;
+  const step = every > 1 ? `, every ${every}th step` : '';
+  return (
+    `input tokens per step (${report.rows.length} steps${step})${near ? `; flat line: the ${tokens(contextWindow!)}-token context window` : ''}\n` +
+    asciichart.plot(series, { height: 12, format: (x: number) => x.toFixed(0).padStart(11) }) +
+    `\ncumulative cost (USD)\n` +
+    asciichart.plot(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: chartUsd }) +
+    `\n${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`
+  );
+}

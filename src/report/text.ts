@@ -1,0 +1,152 @@
+/**
+ * Text from input (file names, model names, task ids, statuses, error messages) made safe and short for
+ * a terminal: control characters and ANSI escape sequences are shown escaped, never sent raw, and paths
+ * are shortened to the part that differs.
+ */
+
+// C0 controls (tab and newline included: a cell is one line), DEL and C1 controls (0x9b is a one-byte CSI).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// Line-breaking text keeps its newlines: only the other controls are escaped.
+const CONTROL_EXCEPT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+
+function escapeControl(char: string): string {
+  const code = char.charCodeAt(0);
+  if (code === 0x0a) return '\\n';
+  if (code === 0x09) return '\\t';
+  if (code === 0x0d) return '\\r';
+  return `\\x${code.toString(16).padStart(2, '0')}`;
+}
+
+/** One table cell: every control character (ESC of an ANSI sequence, newline, tab, CR) shown as `\x1b`, `\n`, … */
+export function printableCell(text: string): string {
+  return HAS_CONTROL.test(text) ? text.replace(CONTROL, escapeControl) : text;
+}
+
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+
+/** Multi-line text (a message): newlines kept, every other control character escaped. */
+export function printableText(text: string): string {
+  return text.replace(CONTROL_EXCEPT_NEWLINE, escapeControl);
+}
+
+/**
+ * Columns a string takes on a terminal: one per code point, two for East Asian wide and full-width
+ * characters and most emoji, none for combining marks and zero-width characters. (Cells are made
+ * printable first, so there are no control characters to measure.)
+ */
+export function displayWidth(text: string): number {
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return text.length;
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) i++;
+    if (code < 0x300) width += 1;
+    else if ((code >= 0x300 && code <= 0x36f) || (code >= 0x200b && code <= 0x200f) || code === 0xfe0f) continue;
+    else if (isWide(code)) width += 2;
+    else width += 1;
+  }
+  return width;
+}
+
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  );
+}
+
+/** `text` cut to `width` columns with `…` in the middle (keeps both the start and the distinctive end of a name). */
+export function truncateMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 1) return '…'.slice(0, width);
+  if (PRINTABLE_ASCII.test(text)) {
+    const tail = Math.ceil((width - 1) / 2);
+    return `${text.slice(0, width - 1 - tail)}…${text.slice(text.length - tail)}`;
+  }
+  const chars = [...text];
+  const keep = width - 1;
+  const tail = Math.ceil(keep / 2);
+  let head = keep - tail;
+  let out = `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+  // Wide characters: drop from the head until it fits.
+  while (displayWidth(out) > width && head > 0) {
+    head -= 1;
+    out = `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+  }
+  return out;
+}
+
+/**
+ * Paths shortened to the part that differs: the directory every path shares is cut off and returned as
+ * `prefix` (with its trailing `/`), and so is an extension every file name ends with (`suffix`, e.g.
+ * `.traj.json.gz`), so a table of runs shows `deepseek_chat_dev/sqlfluff__sqlfluff-1517` under a line
+ * naming `../shared/traces/mini-swe-agent/…​.traj.json.gz`.
+ */
+export function shortenPaths(paths: readonly string[]): { prefix: string; suffix: string; short: string[] } {
+  const distinct = [...new Set(paths)];
+  if (distinct.length < paths.length) {
+    const shortened = shortenPaths(distinct);
+    const byPath = new Map(distinct.map((path, i) => [path, shortened.short[i]!]));
+    return { prefix: shortened.prefix, suffix: shortened.suffix, short: paths.map((path) => byPath.get(path)!) };
+  }
+  if (paths.length === 0) return { prefix: '', suffix: '', short: [] };
+  const split = paths.map((path) => path.split('/'));
+  let shared = Math.min(...split.map((parts) => parts.length - 1));
+  for (let i = 0; i < shared; i++) {
+    const part = split[0]![i];
+    if (split.some((parts) => parts[i] !== part)) {
+      shared = i;
+      break;
+    }
+  }
+  const prefix = shared === 0 ? '' : `${split[0]!.slice(0, shared).join('/')}/`;
+  const rest = split.map((parts) => parts.slice(shared).join('/'));
+  const suffix = sharedExtension(rest);
+  return { prefix, suffix, short: suffix === '' ? rest : rest.map((name) => name.slice(0, name.length - suffix.length)) };
+}
+
+/** The extension (from a `.` in the last path segment) every name ends with, leaving each name non-empty. */
+function sharedExtension(names: readonly string[]): string {
+  const first = names[0]!;
+  const lastSegment = first.slice(first.lastIndexOf('/') + 1);
+  for (let at = lastSegment.indexOf('.'); at > 0; at = lastSegment.indexOf('.', at + 1)) {
+    const ext = lastSegment.slice(at);
+    if (names.every((name) => name.endsWith(ext) && name.length > ext.length && !name.endsWith(`/${ext}`))) return ext;
+  }
+  return '';
+}
+
+/**
+ * `lead` + `text` wrapped at `separator` (a space by default) to `width` columns, continuation lines
+ * indented under the text; a word longer than a line stays whole. Ends with a newline.
+ */
+export function wrapLine(lead: string, text: string, width: number, separator = ' '): string {
+  const indent = ' '.repeat(lead.length);
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.split(separator)) {
+    const candidate = line === lead || line === indent ? line + word : `${line}${separator}${word}`;
+    if (displayWidth(candidate) > width && line !== lead && line !== indent) {
+      lines.push(separator === ' ' ? line : line + separator.trimEnd());
+      line = indent + word;
+    } else line = candidate;
+  }
+  lines.push(line);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,54 @@
+/**
+ * How a text report is laid out: the width it must fit (the terminal's when stdout is one, else 120
+ * columns), whether rarely needed columns are shown (`--wide`) and whether per-run rows follow the
+ * summary (`--per-run`; by default only when there are few).
+ */
+import type { PriceSource } from '../pricing/types.js';
+import { describePriceSource } from '../pricing/source.js';
+import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './settings.js';
+import { DEFAULT_TABLE_WIDTH } from './table.js';
+import { printableText, wrapLine } from './text.js';
+import { warningLines, type ReportWarning } from './warnings.js';
+
+export interface ReportView {
+  /** Widest line allowed, in terminal columns. */
+  width: number;
+  /** Show rarely needed columns. */
+  wide: boolean;
+  /** Per-run rows: always (true), never (false), or only when there are at most FEW_ROWS (undefined). */
+  perRun?: boolean;
+}
+
+export const DEFAULT_VIEW: ReportView = { width: DEFAULT_TABLE_WIDTH, wide: false };
+
+/** At most this many per-run rows follow a summary without `--per-run`. */
+export const FEW_ROWS = 20;
+
+export function showPerRunRows(view: ReportView, rows: number): boolean {
+  return view.perRun ?? rows <= FEW_ROWS;
+}
+
+/** The line that says per-run rows were left out, and how to see them. */
+export function perRunHint(rows: number, what = 'per-run rows'): string {
+  return `(${rows} ${what} not shown: add --per-run)\n`;
+}
+
+/** The lines every text report ends with: settings, price table, warnings. */
+export function reportFooter(args: { settings?: ReportSettings; priceSource?: PriceSource; pricesNote?: string; warnings: readonly ReportWarning[]; width: number }): string {
+  let text = '';
+  if (args.settings) text += labelledLine(settingsLine(args.settings), args.width, SETTINGS_SEPARATOR);
+  if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ?? ''}`), args.width);
+  return text + warningLines(args.warnings, args.width);
+}
+
+/** `label: text`, wrapped to `width` with continuation lines under the text. */
+export function labelledLine(line: string, width: number, separator = ' '): string {
+  const at = line.indexOf(': ') + 2;
+  return wrapLine(line.slice(0, at), line.slice(at), width, separator);
+}
+
+/** `38 runs: ../shared/traces/mini-swe-agent/<run>.traj.json.gz` — where the shortened names in a table are. */
+export function sourcesLine(count: number, prefix: string, suffix: string): string {
+  if (prefix === '' && suffix === '') return `${count} run${count === 1 ? '' : 's'}\n`;
+  return `${count} run${count === 1 ? '' : 's'}: ${printableText(prefix)}<run>${printableText(suffix)}\n`;
+}

@@ -1,0 +1,112 @@
+/**
+ * Report warnings: what could make a figure mislead, one line each, in every report a command writes
+ * (text: `warning: …` lines at the end; JSON: `warnings`; CSV: on stderr, since a CSV has no place for
+ * them). Commands collect them while they replay and pass them to their renderer.
+ *
+ *   const warnings: ReportWarning[] = [];
+ *   warnings.push(...priceGapWarnings(check.gaps(tolerance), inputs));
+ *   text += warningLines(warnings);
+ */
+import type { PriceGap } from '../pricing/recordedCost.js';
+import { formatUsd } from './money.js';
+import { DEFAULT_TABLE_WIDTH } from './table.js';
+import { printableText, wrapLine } from './text.js';
+
+export interface ReportWarning {
+  /** Machine-readable kind: `price_gap`, `open_loop`, … */
+  code: string;
+  /** One line: what is off, by how much, and what to do. */
+  message: string;
+}
+
+/** Relative difference a run's recorded cost may have from the table's price of it before reports warn. */
+export const PRICE_GAP_TOLERANCE = 1e-6;
+
+/**
+ * `warning: …`, one per warning (empty when there is nothing to say), wrapped at word breaks to `width`
+ * columns with the continuation indented under the message.
+ */
+export function warningLines(warnings: readonly ReportWarning[], width = DEFAULT_TABLE_WIDTH): string {
+  return warnings.map((warning) => wrapLine('warning: ', printableText(warning.message).replace(/\n/g, ' '), width)).join('');
+}
+
+
+function percent(relative: number): string {
+  if (!Number.isFinite(relative)) return 'recorded $0';
+  const value = relative * 100;
+  const digits = Math.abs(value) >= 10 ? 0 : Math.abs(value) >= 1 ? 1 : 3;
+  return `${value > 0 ? '+' : ''}${value.toFixed(digits)}%`;
+}
+
+/**
+ * One warning when the table's price of the runs as recorded differs from what they recorded: the size
+ * of the gap, the models, and how to price them as billed.
+ */
+export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly string[]): ReportWarning[] {
+  if (gaps.length === 0) return [];
+  const computed = gaps.reduce((sum, gap) => sum + gap.computedPico, 0n);
+  const recorded = gaps.reduce((sum, gap) => sum + gap.recordedPico, 0n);
+  const runs = gaps.reduce((sum, gap) => sum + gap.runs, 0);
+  const relative = recorded === 0n ? Infinity : Number(computed - recorded) / Number(recorded);
+  const models = gaps.length <= 3 ? gaps.map((gap) => gap.model).join(', ') : `${gaps.slice(0, 3).map((gap) => gap.model).join(', ')} and ${gaps.length - 3} more`;
+  const shownInputs = inputs.length === 1 ? inputs[0] : 'TRACES...';
+  return [
+    {
+      code: 'price_gap',
+      message:
+        `${runs} run${runs === 1 ? '' : 's'} (${models}) as recorded cost ${formatUsd(computed)} at these prices but were billed ${formatUsd(recorded)} (${percent(relative)}); ` +
+        `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json`,
+    },
+  ];
+}
+
+/**
+ * Recorded runs under a context strategy other than the one they were recorded with: their responses are
+ * replayed as recorded, so cost follows the strategy but what the agent did (and whether it completed)
+ * does not.
+ */
+export function openLoopWarnings(recordedRuns: number, context: string): ReportWarning[] {
+  if (recordedRuns === 0) return [];
+  return [
+    {
+      code: 'open_loop',
+      message:
+        `context ${context} on ${recordedRuns} recorded run${recordedRuns === 1 ? '' : 's'} changes cost only: completions and stop reasons are as recorded (open loop); ` +
+        `for its effect on completions, replay a synthetic population fitted to these runs (closed loop)`,
+    },
+  ];
+}
+
+/**
+ * `--cache on` priced with models whose table has no cached-input price: cached tokens are billed as
+ * input, so the report shows no saving where a provider might give one (or none where it gives none).
+ */
+export function cachePriceWarnings(models: readonly string[]): ReportWarning[] {
+  if (models.length === 0) return [];
+  return [
+    {
+      code: 'cache_no_price',
+      message: `--cache on: ${models.join(', ')} ${models.length === 1 ? 'has' : 'have'} no cached-input price in this table, so cached tokens are billed as input and no saving is shown; give one with --prices-override if the provider caches`,
+    },
+  ];
+}
+
+/**
+ * `--cache on` where the provider's minimum cacheable prefix (or its increments) kept unchanged prompt
+ * tokens out of the cache: one line per model, with the tokens and runs it concerns.
+ */
+export function cacheRuleWarnings(runs: readonly { model: string; cacheRuleLostTokens: number; cacheNotes?: string[] }[]): ReportWarning[] {
+  const byModel = new Map<string, { tokens: number; runs: number; note: string }>();
+  for (const run of runs) {
+    const note = run.cacheNotes?.find((text) => text.includes('minimum cacheable prefix'));
+    if (note === undefined || run.cacheRuleLostTokens <= 0) continue;
+    const seen = byModel.get(run.model) ?? { tokens: 0, runs: 0, note };
+    seen.tokens += run.cacheRuleLostTokens;
+    seen.runs += 1;
+    byModel.set(run.model, seen);
+  }
+  return [...byModel.keys()].sort().map((model) => {
+    const { tokens, runs: n, note } = byModel.get(model)!;
+    return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens} tokens over ${n} run${n === 1 ? '' : 's'}` };
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * The what-if report: per setting, how many runs completed, false stops, runs caught early, spend and
+ * savings, against the baseline (each run under the limits it was recorded with); per run, each
+ * setting's stop, steps and spend. Text leads with the summary; per-run rows follow when few or asked for.
+ */
+import { picoToUsd } from '../money.js';
+import type { PriceSource } from '../pricing/types.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import type { WhatIfRun, WhatIfSetting, WhatIfTotal } from '../replay/whatif.js';
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import { formatCsv } from './csv.js';
+import { formatUsd, formatUsdNumber } from './money.js';
+import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { formatTable, type Column } from './table.js';
+import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
+import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+
+export interface WhatIfReport {
+  tool: { name: 'loopcost'; version: string };
+  settings: ReportSettings;
+  prices: PriceSource;
+  /** Which days dated prices were read at, in words (for the prices line). */
+  pricesNote?: string;
+  baseline: { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>> };
+  totals: {
+    setting: string;
+    runs: number;
+    completed: number;
+    falseStops: number;
+    caughtRuns: number;
+    costUsd: number;
+    savedUsd: number;
+    stopReasons: Partial<Record<string, number>>;
+  }[];
+  runs: {
+    source: string;
+    setting: string;
+    baselineStopReason: string;
+    baselineSteps: number;
+    baselineCostUsd: number;
+    stopReason: string;
+    steps: number;
+    costUsd: number;
+    falseStop: boolean;
+    savedUsd: number;
+    pricedAsOf?: string;
+  }[];
+  warnings: ReportWarning[];
+}
+
+export function buildWhatIfReport(args: {
+  result: { runs: WhatIfRun[]; totals: WhatIfTotal[] };
+  settings: readonly WhatIfSetting[];
+  reportSettings: ReportSettings;
+  priceSource: PriceSource;
+  pricesNote?: string;
+  /** The day a run's dated prices were read at. */
+  pricedAsOf?: (source: string) => string | undefined;
+  warnings: readonly ReportWarning[];
+}): WhatIfReport {
+  const { result } = args;
+  const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
+  return {
+    tool: { name: 'loopcost', version: LOOPCOST_VERSION },
+    settings: args.reportSettings,
+    prices: args.priceSource,
+    ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
+    baseline: {
+      runs: result.runs.length,
+      completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
+      costUsd: picoToUsd(baselineCost),
+      stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
+    },
+    totals: result.totals.map((t) => ({
+      setting: t.setting,
+      runs: t.runs,
+      completed: t.completed,
+      falseStops: t.falseStops,
+      caughtRuns: t.caughtRuns,
+      costUsd: picoToUsd(t.costPico),
+      savedUsd: picoToUsd(t.savedPico),
+      stopReasons: t.stopReasons,
+    })),
+    runs: result.runs.flatMap((run) => {
+      const day = args.pricedAsOf?.(run.source);
+      return run.settings.map((cell, i) => ({
+        source: run.source,
+        setting: args.settings[i]!.name,
+        baselineStopReason: run.baseline.stopReason,
+        baselineSteps: run.baseline.steps,
+        baselineCostUsd: picoToUsd(run.baseline.costPico),
+        stopReason: cell.stopReason,
+        steps: cell.steps,
+        costUsd: picoToUsd(cell.costPico),
+        falseStop: cell.falseStop,
+        savedUsd: picoToUsd(cell.savedPico),
+        ...(day === undefined ? {} : { pricedAsOf: day }),
+      }));
+    }),
+    warnings: [...args.warnings],
+  };
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+/** `max_steps 27, trace_end 8`: stop reasons other than completion (the completed column has those). */
+function otherStops(stopReasons: Partial<Record<string, number>>): string {
+  return (
+    Object.entries(stopReasons)
+      .filter(([reason]) => reason !== 'completed')
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ') || '-'
+  );
+}
+
+const usd = (value: number): string => formatUsdNumber(value);
+
+const WHATIF_CSV_COLUMNS = ['source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', 'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', 'pricedAsOf'];
+// The brakes are each row's setting (the baseline: each run's recorded limits), so not a settings column.
+const WHATIF_SETTINGS_COLUMNS = SETTINGS_COLUMNS.filter((column) => column !== 'brakes');
+
+export function renderWhatIfCsv(report: WhatIfReport): string {
+  const trailing = { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
+  return formatCsv(report.runs, [...WHATIF_CSV_COLUMNS, ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
+}
+
+const SUMMARY_COLUMNS: Column[] = [
+  { header: 'setting' },
+  { header: 'completed', align: 'right' },
+  { header: 'false stops', align: 'right' },
+  { header: 'caught', align: 'right' },
+  { header: 'spend', align: 'right' },
+  { header: 'saved', align: 'right' },
+  { header: 'other stops', shrink: true, minWidth: 20 },
+];
+
+const RUN_COLUMNS: Column[] = [
+  { header: 'run', shrink: true },
+  { header: 'setting', shrink: true, minWidth: 16 },
+  { header: 'baseline' },
+  { header: 'base steps', align: 'right' },
+  { header: 'base cost', align: 'right' },
+  { header: 'what-if' },
+  { header: 'steps', align: 'right' },
+  { header: 'cost', align: 'right' },
+  { header: 'false stop' },
+];
+
+/** Columns the summary needs besides the setting (at their narrowest), gaps included. */
+const SUMMARY_WIDTH_BESIDES_SETTING = 9 + 11 + 6 + 9 + 9 + 20 + 2 * 6;
+
+/**
+ * Settings too long for the table's setting column are shown as `#1`, `#2`, … with a legend above the
+ * table, so neither the table nor a setting is cut.
+ */
+function settingLabels(report: WhatIfReport, width: number): { labels: Map<string, string>; legend: string } {
+  const labels = new Map(report.totals.map((t) => [t.setting, t.setting]));
+  const longest = Math.max(0, ...report.totals.map((t) => displayWidth(printableCell(t.setting))));
+  if (longest <= Math.max('baseline (as recorded)'.length, width - SUMMARY_WIDTH_BESIDES_SETTING)) return { labels, legend: '' };
+  let legend = '';
+  report.totals.forEach((t, i) => {
+    labels.set(t.setting, `#${i + 1}`);
+    legend += wrapLine(`#${i + 1} `, printableCell(t.setting), width, ',');
+  });
+  return { labels, legend };
+}
+
+export function renderWhatIfTable(report: WhatIfReport, view: ReportView): string {
+  const b = report.baseline;
+  const { labels, legend } = settingLabels(report, view.width);
+  const summaryRows = [
+    ['baseline (as recorded)', `${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-', otherStops(b.stopReasons)],
+    ...report.totals.map((t) => [
+      labels.get(t.setting)!,
+      `${t.completed}/${t.runs}`,
+      t.falseStops,
+      t.caughtRuns,
+      usd(t.costUsd),
+      usd(t.savedUsd),
+      otherStops(t.stopReasons),
+    ]),
+  ];
+  let text = legend + formatTable(SUMMARY_COLUMNS, summaryRows, { maxWidth: view.width });
+  text += wrapLine('', 'false stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.', view.width);
+  if (report.runs.length > 0) {
+    if (showPerRunRows(view, report.runs.length)) {
+      const { prefix, suffix, short } = shortenPaths(report.runs.map((row) => row.source));
+      const rows = report.runs.map((row, i) => [
+        short[i]!,
+        labels.get(row.setting)!,
+        row.baselineStopReason,
+        row.baselineSteps,
+        usd(row.baselineCostUsd),
+        row.stopReason,
+        row.steps,
+        usd(row.costUsd),
+        row.falseStop ? 'FALSE STOP' : '',
+      ]);
+      text += `\n${sourcesLine(b.runs, prefix, suffix)}${formatTable(RUN_COLUMNS, rows, { maxWidth: view.width })}`;
+    } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
+  }
+  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
+}

@@ -1,0 +1,145 @@
+/**
+ * Flags say what they do: --out's extension picks the format, a flag that would do nothing is refused or
+ * warned about, help states every default and marks required options, errors name the command's help
+ * and the field as the user knows it, and unknown trace fields get a "did you mean".
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './run.js';
+
+const dir = tempDir();
+
+describe('--out picks the format from its extension when --format is not given', () => {
+  it('.json, .csv, .txt', async () => {
+    for (const [name, check] of [
+      ['r.json', (text: string) => expect(JSON.parse(text).summary.runs).toBe(7)],
+      ['r.csv', (text: string) => expect(text).toMatch(/^source,task,model,/)],
+      ['r.txt', (text: string) => expect(text).toMatch(/^runs\s+7, completed/)],
+    ] as const) {
+      const out = join(dir, name);
+      expect((await cli('replay', 'scenarios', '--out', out)).code).toBe(0);
+      check(readFileSync(out, 'utf8'));
+    }
+    const out = join(dir, 'w.json');
+    await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--out', out);
+    expect(JSON.parse(readFileSync(out, 'utf8')).totals).toHaveLength(1);
+  });
+
+  it('--format wins, and a contradicting extension is said', async () => {
+    const out = join(dir, 'really.json');
+    const r = await cli('replay', 'scenarios', '--out', out, '--format', 'csv');
+    expect(readFileSync(out, 'utf8')).toMatch(/^source,/);
+    expect(r.stderr).toMatch(/warning: --out .*really\.json has a \.json name but --format csv was asked for: writing csv/);
+  });
+});
+
+describe('a flag that would do nothing is refused (exit 2, nothing written) or warned about', () => {
+  const refused: [string, string[], RegExp][] = [
+    ['--repeat-mode without --max-repeat', ['replay', 'scenarios', '--repeat-mode', 'consecutive'], /--repeat-mode': has no effect without --max-repeat/],
+    ['--budget-mode without --max-cost', ['replay', 'scenarios', '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
+    ['--same-error-mode without --max-same-error', ['curve', '--model', 'gpt-4o', '--system-tokens', '1', '--output-tokens', '1', '--tool-tokens', '1', '--steps', '2', '--same-error-mode', 'total'], /--same-error-mode': has no effect without --max-same-error/],
+    ['a --try mode without its brake', ['whatif', 'scenarios', '--try', 'max-steps=5', '--try', 'repeat-mode=total'], /--try': 'repeat-mode=total': repeat-mode has no effect without max-repeat/],
+    ['--per-step with table output', ['replay', 'scenarios', '--per-step', '--format', 'table'], /--per-step': has no effect on table output/],
+    ['--out with --report-dir', ['replay', 'scenarios', '--report-dir', join(dir, 'rd')], /--out': cannot be used with --report-dir/],
+  ];
+  for (const [name, argv, message] of refused) {
+    it(name, async () => {
+      const out = join(dir, `${name.replace(/\W+/g, '_')}.json`);
+      const r = await cli(...argv, '--out', out);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  it('--format with --report-dir is refused; a mode with a preset that sets its brake is fine', async () => {
+    expect((await cli('replay', 'scenarios', '--report-dir', join(dir, 'rd2'), '--format', 'csv')).stderr).toMatch(/--format': has no effect with --report-dir/);
+    expect((await cli('replay', 'scenarios', '--preset', 'reference', '--repeat-mode', 'consecutive')).code).toBe(0);
+    expect((await cli('replay', 'scenarios', '--per-step', '--format', 'json')).code).toBe(0);
+  });
+
+  it('--wide and --per-run with CSV or JSON: said on stderr', async () => {
+    const r = await cli('replay', 'scenarios', '--format', 'csv', '--wide', '--per-run');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: --wide shapes table output only; it does nothing with --format csv/);
+    expect(r.stderr).toMatch(/warning: --per-run shapes table output only/);
+  });
+});
+
+describe('help', () => {
+  /** Every command and subcommand as commander registered it. */
+  async function commands(): Promise<Command[]> {
+    let program: Command | undefined;
+    const { main } = await import('../../src/cli/main.js');
+    // --help on the program registers every command; capture the program through commander's hook
+    const original = Command.prototype.parseAsync;
+    Command.prototype.parseAsync = function (this: Command, ...args: Parameters<Command['parseAsync']>) {
+      program ??= this;
+      return original.apply(this, args);
+    };
+    try {
+      await main(['--version'], { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() });
+    } finally {
+      Command.prototype.parseAsync = original;
+    }
+    const all: Command[] = [];
+    const walk = (c: Command) => c.commands.forEach((sub) => (all.push(sub), walk(sub)));
+    walk(program!);
+    return all;
+  }
+
+  it('every option states its default or is marked (required); defaults and choices unquoted', async () => {
+    const all = await commands();
+    expect(all.map((c) => c.name())).toEqual(expect.arrayContaining(['replay', 'whatif', 'compare', 'curve', 'prices', 'derive', 'import']));
+    for (const command of all) {
+      for (const option of command.options) {
+        const stated = option.mandatory ? option.description.startsWith('(required) ') : option.defaultValueDescription !== undefined || option.defaultValue !== undefined;
+        expect(stated, `${command.name()} ${option.flags}`).toBe(true);
+      }
+    }
+    for (const name of ['replay', 'whatif', 'compare', 'curve', 'prices', 'import']) {
+      const help = (await cli(name, '--help')).stdout;
+      expect(help, name).not.toMatch(/default: "|choices: "/);
+    }
+    expect((await cli('curve', '--help')).stdout).toMatch(/--steps <n> +\(required\) number of steps/);
+    expect((await cli('replay', '--help')).stdout).toMatch(/--context <strategy> .*\n.*\(default: full\)/);
+  });
+
+  it("errors point at the command's own help", async () => {
+    expect((await cli('replay', 'scenarios', '--max-stepz', '3')).stderr).toMatch(/\(run 'loopcost replay --help' for usage\)/);
+    expect((await cli('whatif', 'scenarios', '--try', 'max-steps=x')).stderr).toMatch(/\(run 'loopcost whatif --help' for usage\)/);
+    expect((await cli('prices', 'derive', 'scenarios', '--bogus')).stderr).toMatch(/\(run 'loopcost prices derive --help' for usage\)/);
+  });
+});
+
+describe('errors name fields as the user knows them', () => {
+  it("an unknown model in a mini-swe-agent run: info.config.model.model_name; given with --model: --model", async () => {
+    const source = gunzipSync(readFileSync('../shared/traces/mini-swe-agent/deepseek_chat_dev/sqlfluff__sqlfluff-1517.traj.json.gz')).toString('utf8');
+    const path = join(dir, 'typo.traj.json');
+    writeFileSync(path, source.replace('"model_name": "deepseek/deepseek-chat"', '"model_name": "deepseek/deepsek-chat"'));
+    for (const command of [['replay'], ['whatif', '--try', 'max-steps=3'], ['compare']]) {
+      const r = await cli(command[0]!, path, ...command.slice(1));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/typo\.traj\.json field 'info\.config\.model\.model_name': unknown model 'deepseek\/deepsek-chat' \(did you mean deepseek-chat/);
+    }
+    expect((await cli('replay', 'scenarios', '--model', 'gpt-4oo')).stderr).toMatch(/<command line> field '--model': unknown model 'gpt-4oo'/);
+  });
+
+  it('an unknown field in a native trace: did you mean', async () => {
+    const path = join(dir, 'typo.jsonl');
+    writeFileSync(path, readFileSync('scenarios/reference-sum-of-squares.jsonl', 'utf8').replace('"resultTokens":12', '"resultTokens":12,"eror":"x"').replace('"systemTokens"', '"sytemTokens":1,"systemTokens"'));
+    const r = await cli('replay', path);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/typo\.jsonl:line 1: unknown field\(s\) sytemTokens \(did you mean systemTokens\?; see docs\/trace-format\.md\)/);
+    expect(r.stderr).toMatch(/typo\.jsonl:line 2 field 'toolCalls\[0\]': unknown field\(s\) eror \(did you mean error\?/);
+  });
+
+  it('control characters in a name never reach the terminal raw', async () => {
+    const r = await cli('replay', 'scenarios', '--model', 'gpt\u001b[2J');
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).toContain("unknown model 'gpt\\x1b[2J'");
+  });
+});

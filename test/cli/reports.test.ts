@@ -1,0 +1,260 @@
+/**
+ * What a person sees: reports lead with the summary, fit the terminal, show money one way, say what could
+ * mislead (prices unlike those billed, open loop) and name the settings that made them.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakeSpec } from '../../src/report/settings.js';
+import { widestLine } from '../../src/report/table.js';
+import { cli, tempDir } from './run.js';
+
+const MINI = '../shared/traces/mini-swe-agent';
+const BILLED = 'test/fixtures/prices/deepseek-recorded.json';
+
+describe('multi-run reports lead with the summary', () => {
+  it('replay: summary first; per-run rows only when few or with --per-run; rare columns behind --wide', async () => {
+    const many = (await cli('replay', MINI)).stdout;
+    expect(many.split('\n')[0]).toMatch(/^runs\s+38, completed 28/);
+    expect(many).not.toMatch(/sqlfluff__sqlfluff-1517/);
+    expect(many).toMatch(/38 per-run rows not shown: add --per-run/);
+    const perRun = (await cli('replay', MINI, '--per-run')).stdout;
+    expect(perRun).toMatch(/deepseek_chat_dev\/sqlfluff__sqlfluff-1517 /);
+    expect(perRun).toMatch(/^38 runs: \.\.\/shared\/traces\/mini-swe-agent\/<run>\.traj\.json\.gz$/m);
+    expect(perRun).not.toMatch(/cached tok/);
+    const wide = (await cli('replay', MINI, '--per-run', '--wide')).stdout;
+    expect(wide).toMatch(/cached tok .* Δ input vs model/);
+    const few = (await cli('replay', 'scenarios')).stdout;
+    expect(few.indexOf('runs ')).toBeLessThan(few.indexOf('reference-sum-of-squares'));
+  });
+
+  it('whatif: the per-setting summary first, run × setting rows behind --per-run', async () => {
+    const args = ['whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--try', 'max-cost=0.05'];
+    const text = (await cli(...args)).stdout;
+    expect(text.split('\n')[0]).toMatch(/^setting\s+completed\s+false stops\s+caught\s+spend\s+saved\s+other stops$/);
+    expect(text).toMatch(/^baseline \(as recorded\)\s+28\/38 .* trace_end 10$/m);
+    expect(text).toMatch(/76 run × setting rows not shown: add --per-run/);
+    expect((await cli(...args, '--per-run')).stdout).toMatch(/FALSE STOP/);
+  });
+
+  it('compare: a per-model summary first; disagreeing runs named with --per-run; every column has a header', async () => {
+    const text = (await cli('compare', MINI)).stdout;
+    expect(text).toMatch(/^38 runs, 33 disagree/);
+    expect(text).toMatch(/^deepseek-chat\s+23\s+23\s+\$3\.4039\s+\$1\.5777\s+\+116%$/m);
+    const perRun = (await cli('compare', MINI, '--per-run')).stdout;
+    expect(perRun).toMatch(/^run\s+calls\s+cost\s+recorded\s+gap\s+verdict$/m);
+    expect(perRun).toMatch(/disagrees: cost off by/);
+  });
+});
+
+describe('one money format', () => {
+  it('a run that cost something never shows $0.0000', async () => {
+    const text = (await cli('replay', 'scenarios/recorded-pair.jsonl')).stdout;
+    expect(text).not.toMatch(/\$0\.0000(?!\d)/);
+    expect(text).toMatch(/\$0\.000181/);
+  });
+
+  it('no raw JSON in a table cell: tiers are columns', async () => {
+    const text = (await cli('prices', 'gemini-2.5-pro')).stdout;
+    expect(text).not.toMatch(/[{}]/);
+    expect(text).toMatch(/^input\s+\$1\.25\s+\$2\.5$/m);
+    expect(text).toMatch(/prompt > 200,000 tok/);
+  });
+});
+
+describe('input text never reaches the terminal raw, nor a spreadsheet as a formula', () => {
+  const dir = tempDir();
+  const trace = readFileSync('scenarios/reference-sum-of-squares.jsonl', 'utf8');
+  const header = JSON.parse(trace.split('\n')[0]!);
+  const hostile = join(dir, 'run-\u001b[2J\u001b[31mred.jsonl');
+  writeFileSync(hostile, [JSON.stringify({ ...header, task: '=HYPERLINK("http://x","y")' }), ...trace.split('\n').slice(1)].join('\n'));
+
+  it('an ANSI escape in a file name is shown escaped in tables', async () => {
+    const text = (await cli('replay', hostile, '--per-run')).stdout;
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('run-\\x1b[2J\\x1b[31mred');
+  });
+
+  it('a task name starting with = is neutralised in CSV (OWASP)', async () => {
+    const csv = (await cli('replay', hostile, '--format', 'csv')).stdout;
+    expect(csv).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csv).not.toMatch(/,=HYPERLINK/);
+  });
+});
+
+describe('reports say what could mislead', () => {
+  it('prices unlike those billed: one warning with the gap and what to do, in replay, whatif and compare', async () => {
+    for (const argv of [['replay', MINI], ['whatif', MINI, '--try', 'max-steps=50'], ['compare', MINI]]) {
+      const text = (await cli(...argv)).stdout;
+      expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat, deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
+      expect(text).toMatch(/--prices-override prices\.json/);
+      expect(text.match(/^warning:/gm)).toHaveLength(1);
+    }
+    const json = JSON.parse((await cli('replay', MINI, '--format', 'json')).stdout);
+    expect(json.warnings).toEqual([expect.objectContaining({ code: 'price_gap' })]);
+    const csv = await cli('replay', MINI, '--format', 'csv');
+    expect(csv.stderr).toMatch(/^warning: 38 runs/);
+  });
+
+  it('no warning when the prices are those the runs were billed at, or when re-priced as another model', async () => {
+    expect((await cli('replay', MINI, '--prices', BILLED)).stdout).not.toMatch(/warning/);
+    expect((await cli('replay', MINI, '--model', 'gpt-4o-mini')).stdout).not.toMatch(/warning/);
+  });
+
+  it('a context strategy on recorded runs: completion is as recorded (open loop), closed loop named', async () => {
+    const text = (await cli('replay', MINI, '--prices', BILLED, '--context', 'window:1')).stdout;
+    expect(text).toMatch(/^warning: context window:1 on 38 recorded runs changes cost only: completions and stop reasons are as recorded \(open\s+loop\);/m);
+    expect(text).toMatch(/synthetic population fitted to these runs \(closed loop\)/);
+    const whatif = (await cli('whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--tool-result-cap', '500')).stdout;
+    expect(whatif).toMatch(/warning: context full,tool-result-cap=500 on 38 recorded runs/);
+    // synthetic runs react to nothing either, but they were not recorded: nothing to warn about
+    expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--context', 'window:2')).stdout).not.toMatch(/warning/);
+  });
+});
+
+describe('every report names the settings that made it', () => {
+  it('table footer, CSV columns and JSON', async () => {
+    const args = ['replay', 'scenarios', '--max-steps', '20', '--max-cost', '0.05', '--budget-mode', 'predict', '--context', 'window:3', '--cache', 'on'];
+    expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict · context window:3 · cache on · latency as recorded$/m);
+    const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
+    expect(csv[0]).toMatch(/,brakes,context,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
+    expect(csv[1]).toMatch(/,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,on,as recorded,,@pydantic\/genai-prices,/);
+    const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
+    expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: 'as recorded' });
+    const whatif = (await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--latency-model', 'call=100')).stdout;
+    expect(whatif).toMatch(/^settings: brakes recorded · context full · cache as recorded \(synthetic: off\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
+  });
+
+  it('the brakes as written in a report read back as the same brakes (--try syntax)', () => {
+    const option = <T,>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+    const spec = fc
+      .record({
+        'max-steps': option(fc.integer({ min: 1, max: 500 })),
+        'max-cost': option(fc.integer({ min: 0, max: 10_000_000 }).map((n) => String(n / 1e6))),
+        'budget-mode': fc.constantFrom('check', 'predict'),
+        timeout: option(fc.integer({ min: 0, max: 100_000 }).map((n) => String(n / 1000))),
+        'max-repeat': option(fc.integer({ min: 1, max: 9 })),
+        'repeat-mode': fc.constantFrom('total', 'consecutive', 'cycle'),
+        'max-same-error': option(fc.integer({ min: 1, max: 9 })),
+        'same-error-mode': fc.constantFrom('total', 'consecutive'),
+        'max-tokens': option(fc.integer({ min: 1, max: 1e9 })),
+        'max-backtracks': option(fc.integer({ min: 0, max: 9 })),
+        'context-window': option(fc.oneof(fc.constant('model'), fc.integer({ min: 1, max: 1e6 }))),
+      })
+      // a mode is given with its brake (a mode alone does nothing, and is refused)
+      .map((parts) => ({
+        ...parts,
+        'budget-mode': parts['max-cost'] === undefined ? undefined : parts['budget-mode'],
+        'repeat-mode': parts['max-repeat'] === undefined ? undefined : parts['repeat-mode'],
+        'same-error-mode': parts['max-same-error'] === undefined ? undefined : parts['same-error-mode'],
+      }));
+    fc.assert(
+      fc.property(spec, (parts) => {
+        const text = Object.entries(parts).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join(',');
+        const brakes = brakesFromSpec(text);
+        const written = brakeSpec(brakes);
+        expect(written === 'none').toBe(text === '');
+        if (written !== 'none') expect(brakesFromSpec(written)).toEqual(brakes);
+      }),
+      { seed: 14, numRuns: 300 },
+    );
+  });
+});
+
+describe('curve', () => {
+  const gpt4o = ['curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '100'];
+
+  it('marks the step where the prompt crosses the context window and where it crosses a price tier', async () => {
+    const text = (await cli(...gpt4o)).stdout;
+    // prompt at step n: 500 + (n − 1)·2200; above 128,000 from step 59
+    expect(text).toMatch(/^ +59 +128100 .* > context window 128,000$/m);
+    expect(text).toMatch(/^mark: step 59: the prompt \(128,100 tokens\) exceeds the 128,000-token context window of gpt-4o/m);
+    const gemini = (await cli('curve', '--model', 'gemini-2.5-pro', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '100')).stdout;
+    expect(gemini).toMatch(/^ +92 +200700 .* > price tier 200,000$/m);
+    const json = JSON.parse((await cli(...gpt4o, '--format', 'json')).stdout);
+    expect(json.marks).toEqual([expect.objectContaining({ step: 59, kind: 'context_window' })]);
+  });
+
+  it('takes brake flags and --context-window, and says where it stopped', async () => {
+    const stopped = JSON.parse((await cli(...gpt4o, '--context-window', 'model', '--format', 'json')).stdout);
+    expect(stopped.stop.reason).toBe('context_overflow');
+    expect(stopped.rows).toHaveLength(58);
+    const text = (await cli(...gpt4o, '--max-cost', '1')).stdout;
+    expect(text).toMatch(/^stopped: budget/m);
+    expect(text).toMatch(/^settings: brakes max-cost=1,budget-mode=check · context full · cache off/m);
+    const capped = JSON.parse((await cli(...gpt4o, '--context-window', '50000', '--format', 'json')).stdout);
+    expect(capped.stop.reason).toBe('context_overflow');
+    expect(capped.rows.at(-1).inputTokens).toBeLessThanOrEqual(50_000);
+    expect(capped.rows).toHaveLength(23);
+  });
+
+  it('the footer describes the strategy actually used', async () => {
+    expect((await cli(...gpt4o)).stdout).toMatch(/^growth: context full: .* input grows linearly per step and\s+the total quadratically/m);
+    const window = (await cli(...gpt4o, '--context', 'window:5')).stdout;
+    expect(window).toMatch(/^growth: context window:5: each prompt holds system \+ goal \+ the last 5 steps [^]*then stays at 11,500 tokens/m);
+    expect(window).not.toMatch(/quadratically/);
+  });
+
+  it('--format chart', async () => {
+    const chart = (await cli(...gpt4o, '--format', 'chart')).stdout;
+    expect(chart).toMatch(/^input tokens per step \(100 steps\); flat line: the 128,000-token context window$/m);
+    expect(chart).toMatch(/[┼┤]/);
+  });
+});
+
+describe('every table fits in 120 columns (or the terminal)', () => {
+  const commands: string[][] = [
+    ['replay', MINI, '--per-run'],
+    ['replay', '../shared/traces', '--per-run'],
+    ['replay', 'scenarios', '--format', 'chart'],
+    ['replay', MINI + '/deepseek_reasoner_dev/sqlfluff__sqlfluff-1733.traj.json.gz', '--format', 'chart'],
+    ['whatif', MINI, '--per-run', '--try', 'max-repeat=3,repeat-mode=consecutive', '--try', 'max-steps=50,max-cost=0.5,max-same-error=3,same-error-mode=total'],
+    ['compare', '../shared/traces', '--per-run'],
+    ['curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '300'],
+    ['curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '300', '--format', 'chart'],
+    ['prices', 'claude-sonnet-4-5'],
+    ['prices', 'derive', '../shared/traces'],
+    ['replay', 'scenarios/recorded-pair.jsonl', '--format', 'chart'],
+  ];
+  for (const argv of commands) {
+    it(argv.join(' '), async () => {
+      const r = await cli(...argv);
+      expect(r.code).toBe(0);
+      expect(widestLine(r.stdout)).toBeLessThanOrEqual(120);
+    });
+  }
+
+  it('a narrow terminal: 80 columns', async () => {
+    let stdout = '';
+    const { main } = await import('../../src/cli/main.js');
+    await main(['replay', MINI, '--per-run'], { stdout: (s) => (stdout += s), stderr: () => undefined, cwd: process.cwd(), columns: 80 });
+    expect(widestLine(stdout)).toBeLessThanOrEqual(80);
+  });
+});
+
+
+describe('--cache on with a model that has no cached price', () => {
+  it('says that no saving is shown', async () => {
+    const text = (await cli('replay', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4', '--cache', 'on')).stdout;
+    expect(text).toMatch(/^warning: --cache on: gpt-4 has no cached-input price in this table, so cached tokens are billed as input/m);
+    expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4o', '--cache', 'on')).stdout).not.toMatch(/no cached-input price/);
+  });
+});
+
+describe('compare names its settings too', () => {
+  it('as recorded: no brakes, full context, cache as recorded', async () => {
+    expect((await cli('compare', 'scenarios')).stdout).toMatch(/^settings: brakes none · context full · cache as recorded \(synthetic: off\)/m);
+    expect((await cli('compare', 'scenarios', '--format', 'csv')).stdout.split('\n')[0]).toMatch(/,tolerance,brakes,context,cacheMode,latency,repricedAs,priceSource,/);
+  });
+
+  it('model names from a price file are listed escaped', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'p.json');
+    writeFileSync(file, JSON.stringify({ 'evil\u001b[2Jmodel': { input_cost_per_token: 1e-6, output_cost_per_token: 1e-6, mode: 'chat' } }));
+    const r = await cli('prices', '--prices', file);
+    expect(r.stdout).toContain('evil\\x1b[2Jmodel');
+    expect(r.stdout).not.toContain('\u001b');
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * `loopcost --help` and `--version` load commander and the small command modules only: every heavy module
+ * (price data, zod, yaml, tokenizers, importers, the replay engine) is imported inside a command's action.
+ * The timing itself is in `npm run bench` (bench/startup.mjs); this test keeps the import graph light.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from './run.js';
+
+const START_UP_FILES = ['src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/cli/version.ts', 'src/errors.ts', ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
+
+/** Static, non-type imports of a TypeScript file. */
+function runtimeImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  return [...source.matchAll(/^import\s+(?!type\b)[^'"]*?from\s+'([^']+)';/gm)].map((m) => m[1]!);
+}
+
+describe('start-up', () => {
+  it('the modules --help loads import nothing but each other and node built-ins', () => {
+    const allowed = new Set(START_UP_FILES.map((file) => file.replace(/^src\/cli\//, '').replace(/\.ts$/, '')));
+    for (const file of START_UP_FILES) {
+      for (const spec of runtimeImports(file)) {
+        if (spec.startsWith('node:')) continue;
+        const name = join(file, '..', spec).replace(/^src\/cli\//, '').replace(/\.js$/, '');
+        expect(allowed.has(name) || name === 'src/errors', `${file} imports ${spec} at start-up`).toBe(true);
+      }
+    }
+  });
+
+  it('every command registers its action lazily (a dynamic import inside the action)', () => {
+    for (const name of readdirSync('src/cli/commands')) {
+      const source = readFileSync(join('src/cli/commands', name), 'utf8');
+      expect(source, name).toMatch(/await import\('\.\.\/actions\//);
+    }
+  });
+
+  it('--help lists every command and --version prints the package version', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    for (const command of ['replay', 'whatif', 'compare', 'curve', 'prices', 'import']) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    const version = await cli('--version');
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+});

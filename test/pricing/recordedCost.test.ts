@@ -1,0 +1,45 @@
+/**
+ * The price-gap check prices a run's calls as recorded with callCostPico; this holds it equal to what a
+ * replay as recorded (no brakes, full history, recorded cache) charges, on every shared real run.
+ */
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { loadTraceFiles } from '../../src/import/index.js';
+import { collectInputs } from '../../src/io/collectInputs.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
+import { PriceGapCheck, recordedCostCheck } from '../../src/pricing/recordedCost.js';
+import { replayTrace, resolveTracePricing } from '../../src/replay/replay.js';
+
+describe('price of runs as recorded', () => {
+  it('equals the replay as recorded, run by run, on the shared real runs', () => {
+    const prices = loadPriceTable({});
+    let checked = 0;
+    for (const trace of loadTraceFiles(collectInputs(['../shared/traces', 'test/fixtures/otel']))) {
+      const pricing = resolveTracePricing(trace, { prices });
+      const check = recordedCostCheck(trace, pricing);
+      if (!check) continue;
+      const replayed = replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, pricing });
+      expect(check.computedPico, trace.source).toBe(replayed.costPico);
+      expect(check.recordedPico, trace.source).toBe(replayed.recordedCostPico);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(38);
+  });
+
+  it('sums per model and reports only gaps beyond the tolerance', () => {
+    const billed = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
+    const bundled = loadPriceTable({});
+    const atBilled = new PriceGapCheck();
+    const atBundled = new PriceGapCheck();
+    for (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) {
+      atBilled.add(trace, resolveTracePricing(trace, { prices: billed }));
+      atBundled.add(trace, resolveTracePricing(trace, { prices: bundled }));
+    }
+    expect(atBilled.gaps(1e-6)).toEqual([]);
+    const gaps = atBundled.gaps(1e-6);
+    expect(gaps.map((gap) => [gap.model, gap.runs])).toEqual([['deepseek-chat', 23], ['deepseek-reasoner', 15]]);
+    // Σ of the per-call extra.cost of the 38 runs
+    expect(gaps.reduce((sum, gap) => sum + gap.recordedPico, 0n)).toBe(2_177_942_536_000n);
+    expect(Number(gaps[0]!.computedPico) / Number(gaps[0]!.recordedPico)).toBeGreaterThan(2);
+  });
+});
