@@ -8,6 +8,10 @@ export interface PromptView {
   fullInputTokens: number;
   /** Leading tokens identical to the previous prompt's (what a prompt cache could serve). */
   unchangedPrefixTokens: number;
+  /** Steps in the history, kept or not (the position the next step takes). */
+  historySteps: number;
+  /** Position of the first history step the prompt still holds (0 under full history). */
+  firstKeptStep: number;
 }
 
 /**
@@ -60,7 +64,7 @@ export class ContextTracker {
         unchanged = this.fixed;
       }
     }
-    return { inputTokens, fullInputTokens: this.fixed + this.rawTotal, unchangedPrefixTokens: unchanged };
+    return { inputTokens, fullInputTokens: this.fixed + this.rawTotal, unchangedPrefixTokens: unchanged, historySteps: end, firstKeptStep: start };
   }
 
   /** Marks the current prompt as sent: it is what the next call's cache can reuse. */

@@ -17,7 +17,7 @@ describe('context tracker', () => {
     ctx.addStep(100);
     ctx.addToolResult(400);
     ctx.closeStep();
-    expect(ctx.view()).toEqual({ inputTokens: 850, fullInputTokens: 850, unchangedPrefixTokens: 350 });
+    expect(ctx.view()).toEqual({ inputTokens: 850, fullInputTokens: 850, unchangedPrefixTokens: 350, historySteps: 1, firstKeptStep: 0 });
   });
 
   it('window: keeps the last K steps, each call with its result; a slide keeps only system + goal cached', () => {
