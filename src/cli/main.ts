@@ -28,6 +28,7 @@ import { runReplay } from './commands/replay.js';
 import { runWhatIf } from './commands/whatif.js';
 import { runCompare } from './commands/compare.js';
 import type { CliIO } from './io.js';
+import { scenarioOverridesFromFlags } from '../scenario/overrides.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/render.js';
 import { LOOPCOST_VERSION } from '../report/replayReport.js';
 
@@ -92,7 +93,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--model <model>', 're-price every run as if made on this model')
     .option('--out <file>', 'write the report here (atomically) instead of stdout')
     .option('--report-dir <dir>', 'write json, csv, table, chart and per-step csv reports into this directory')
-    .option('--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call");
+    .option('--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call")
+    .option('--runs <n>', "synthetic runs per scenario file (default: the file's runs, else 100)")
+    .option('--seed <n>', "seed of the synthetic runs (default: the file's seed, else 1)");
   addBrakeOptions(addPriceOptions(addContextOptions(replay))).action((inputs: string[], opts: BrakeFlags & ContextFlags & PriceFlags & Record<string, string | undefined>) => {
     const brakes = brakesFromFlags(opts);
     exitCode = runReplay(
@@ -108,6 +111,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
         perStep: opts.perStep === (true as unknown),
         ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+        scenarioOverrides: scenarioOverridesFromFlags(opts, (key) => replay.getOptionValueSource(key) !== 'default'),
       },
       io,
     );

@@ -13,6 +13,7 @@ import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
+import type { GroundTruth } from '../synthetic/agent.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -52,6 +53,8 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
   inputTokenDelta?: number;
   /** What the importer said about how it rebuilt the run (tokenizer, scaling, skipped traffic). */
   importNotes?: string[];
+  /** Ground truth of a synthetic run (scenario inputs): was the task done, from which step was it stuck. */
+  synthetic?: GroundTruth;
   rows: StepRow[];
 }
 
@@ -88,24 +91,13 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
   }
 }
 
-export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
-  const pricing = options.pricing ?? resolveTracePricing(trace, options);
-  const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
-    brakes: options.brakes,
-    strategy: options.strategy,
-    cache,
-    pricing,
-    systemTokens: trace.header.systemTokens,
-    goalTokens: trace.header.goalTokens,
-    keepSteps: options.keepSteps ?? false,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-  });
-  const result: RunResult = {
-    source: trace.source,
-    recordedModel: trace.header.model,
-    model: pricing.model,
-    cache,
+/** A loop's outcome as a report's run, whatever the step source (recorded trace or synthetic agent). */
+export function runResultOf(
+  outcome: RunOutcome,
+  run: Pick<RunResult, 'source' | 'recordedModel' | 'model' | 'cache' | 'recordedCalls' | 'recordedOutcome'>,
+): RunResult {
+  return {
+    ...run,
     stopReason: outcome.stop.reason,
     stopDetail: outcome.stop.detail,
     steps: outcome.steps,
@@ -121,10 +113,31 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     costPico: outcome.costPico,
     overshootPico: outcome.overshootPico,
     elapsedMs: outcome.elapsedMs,
-    recordedCalls: trace.calls.length,
-    recordedOutcome: trace.end.outcome,
     rows: outcome.rows,
   };
+}
+
+export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
+  const pricing = options.pricing ?? resolveTracePricing(trace, options);
+  const cache = options.strategy.cache ?? defaultCacheMode(trace);
+  const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
+    brakes: options.brakes,
+    strategy: options.strategy,
+    cache,
+    pricing,
+    systemTokens: trace.header.systemTokens,
+    goalTokens: trace.header.goalTokens,
+    keepSteps: options.keepSteps ?? false,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+  });
+  const result = runResultOf(outcome, {
+    source: trace.source,
+    recordedModel: trace.header.model,
+    model: pricing.model,
+    cache,
+    recordedCalls: trace.calls.length,
+    recordedOutcome: trace.end.outcome,
+  });
   if (trace.header.task !== undefined) result.task = trace.header.task;
   if (trace.header.importedFrom?.notes?.length) result.importNotes = trace.header.importedFrom.notes;
   if (trace.end.status !== undefined) result.recordedStatus = trace.end.status;

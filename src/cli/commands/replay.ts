@@ -12,6 +12,9 @@ import { renderReport, renderStepsCsv, renderTable, type ReportFormat } from '..
 import type { CliIO } from '../io.js';
 import type { Trace } from '../../trace/types.js';
 import type { LatencyModel } from '../../loop/latency.js';
+import { splitInputs } from '../../scenario/inputs.js';
+import { replayScenarioFiles, reportedSettings, withScenarioSettings } from '../../scenario/replayScenarios.js';
+import type { ScenarioOverrides } from '../../scenario/settings.js';
 
 export interface ReplayCommand {
   inputs: string[];
@@ -28,12 +31,14 @@ export interface ReplayCommand {
   /** Every call's figures in JSON (`perStep`) and one CSV row per call. */
   perStep?: boolean;
   latency?: LatencyModel;
+  /** What the command line says over scenario files' own settings (flags the user gave). */
+  scenarioOverrides?: ScenarioOverrides;
 }
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export function runReplay(command: ReplayCommand, io: CliIO): number {
   const prices = loadPriceTable(command.priceOptions);
-  const files = collectInputs(command.inputs);
+  const { scenarioFiles, traceFiles: files } = splitInputs(collectInputs(command.inputs));
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
@@ -51,17 +56,26 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     pricings.set(pricing.model, pricing);
     results.push(replayTrace(trace, { ...options, pricing }));
   }
+  const synthetic = replayScenarioFiles(scenarioFiles, {
+    prices,
+    overrides: command.scenarioOverrides ?? {},
+    keepSteps,
+    ...(command.model === undefined ? {} : { model: command.model }),
+  });
+  results.push(...synthetic.results);
+  for (const pricing of synthetic.pricings) pricings.set(pricing.model, pricing);
+  const shown = reportedSettings(command, files.length, synthetic.settings);
   const reportArgs = {
     results,
-    brakes: command.brakes,
+    brakes: shown.brakes,
     perRunRecordedLimits: command.brakesFor !== undefined,
     perStep: command.perStep === true,
-    strategy: command.strategy,
+    strategy: shown.strategy,
     priceSource: prices.source,
     pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
     ...(command.model === undefined ? {} : { model: command.model }),
   };
-  const report = buildReplayReport(reportArgs);
+  const report = withScenarioSettings(buildReplayReport(reportArgs), synthetic.settings);
 
   if (command.reportDir !== undefined) {
     const outputs: [string, ReportFormat][] = [
