@@ -29,6 +29,7 @@ import { runWhatIf } from './commands/whatif.js';
 import { runCompare } from './commands/compare.js';
 import type { CliIO } from './io.js';
 import { scenarioOverridesFromFlags } from '../scenario/overrides.js';
+import { registerGenerate } from './commands/generate.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/render.js';
 import { LOOPCOST_VERSION } from '../report/replayReport.js';
 
@@ -214,6 +215,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .action((inputs: string[], opts: { out?: string }) => {
       exitCode = runImport(inputs, opts.out, io);
     });
+
+  registerGenerate(program, io, (code) => (exitCode = code));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

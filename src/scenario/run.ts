@@ -176,13 +176,11 @@ function prepare(scenario: Scenario, options: RunScenarioOptions): Prepared & { 
 
 /** N synthetic runs of the scenario, closed-loop, as report runs with their ground truth. */
 export function runScenario(scenario: Scenario, options: RunScenarioOptions): RunResult[] {
-  return runScenarioDetailed(scenario, options, false).map((run) => run.result);
+  return [...scenarioRuns(scenario, options, false)].map((run) => run.result);
 }
 
-/** The same runs with what each agent sent (`record`) and its prompt head. */
-export function runScenarioDetailed(scenario: Scenario, options: RunScenarioOptions, record: boolean): SyntheticRun[] {
+/** The runs one at a time, with what each agent sent (`record`) and its prompt head. */
+export function* scenarioRuns(scenario: Scenario, options: RunScenarioOptions, record: boolean): Generator<SyntheticRun> {
   const prepared = prepare(scenario, options);
-  const runs: SyntheticRun[] = [];
-  for (let i = 0; i < prepared.runs; i++) runs.push(runOne(prepared, prepared.firstRun + i, record));
-  return runs;
+  for (let i = 0; i < prepared.runs; i++) yield runOne(prepared, prepared.firstRun + i, record);
 }
