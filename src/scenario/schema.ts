@@ -157,9 +157,13 @@ export type PopulationEntry = z.infer<typeof populationEntrySchema>;
 export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS;
 
 export function scenarioJsonSchema(): unknown {
+  // Named definitions for the parts used more than once (the published schema stays readable).
+  const names = z.registry<{ id: string }>();
+  names.add(distributionSchema, { id: 'distribution' });
+  names.add(argumentsObject, { id: 'toolArguments' });
   return {
     $id: 'scenario-v1.schema.json',
     title: 'loopcost scenario (YAML or JSON): a synthetic population, its settings and expectations',
-    ...(z.toJSONSchema(scenarioSchema, { target: 'draft-2020-12', io: 'input' }) as object),
+    ...(z.toJSONSchema(scenarioSchema, { target: 'draft-2020-12', io: 'input', metadata: names }) as object),
   };
 }
