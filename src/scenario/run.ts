@@ -13,7 +13,7 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { runResultOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
 import { createAgent } from '../synthetic/behaviours/index.js';
-import { drawCount } from '../synthetic/distributions.js';
+import { drawCount, drawReal } from '../synthetic/distributions.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import type { CallRecord } from '../trace/types.js';
 import type { Scenario } from './load.js';
@@ -109,6 +109,7 @@ function runOne(p: Prepared, run: number, record: boolean): SyntheticRun {
   const head = Rng.stream(seed, run, STREAM.head);
   const systemTokens = drawCount(scenario.systemTokens, head) + (scenario.promptOverhead?.fixedTokens ?? 0);
   const goalTokens = scenario.goalTokens === undefined ? 0 : drawCount(scenario.goalTokens, head);
+  const sizeScale = entry.sizeScale === undefined ? undefined : Math.max(0, drawReal(entry.sizeScale, head));
   const hitShare = scenario.cacheHitShare ?? 1;
   const cacheOn = p.strategy.cache === 'on';
   const env: AgentEnv = {
@@ -118,6 +119,7 @@ function runOne(p: Prepared, run: number, record: boolean): SyntheticRun {
     outputTokens: entry.outputTokens,
     toolResultTokens: entry.toolResultTokens,
     framingTokensPerStep: scenario.promptOverhead?.perStepTokens ?? 0,
+    ...(sizeScale === undefined ? {} : { sizeScale }),
     hardCapSteps: p.hardCapSteps,
     ...(cacheOn && hitShare < 1 ? { cacheShare: { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined } } : {}),
   };
@@ -149,7 +151,9 @@ function runOne(p: Prepared, run: number, record: boolean): SyntheticRun {
     result.stopDetail =
       agent.ending === 'provider_error'
         ? 'the provider failed the last call (synthetic)'
-        : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
+        : agent.ending === 'cut_off'
+          ? 'the synthetic run was cut off after its last step, unanswered'
+          : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
   }
   return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending };
 }

@@ -41,6 +41,7 @@ const entryBase = {
   weight: z.number().nonnegative().describe('relative share of runs; the weights need not sum to 1'),
   outputTokens: distributionSchema.describe('tokens of each model response'),
   toolResultTokens: distributionSchema.describe('tokens each tool result adds to the context'),
+  sizeScale: distributionSchema.optional().describe('per-run multiplier of output and tool-result sizes (runs differ in verbosity); default 1'),
   tool: z.string().min(1).optional(),
 };
 
@@ -51,7 +52,7 @@ const behaviourSchemas = [
     steps: distributionSchema,
     repeatShare: share.optional(),
     errorShare: share.optional(),
-    ending: z.enum(['answer', 'provider-error']).optional(),
+    ending: z.enum(['answer', 'provider-error', 'cut-off']).optional(),
   }),
   z.strictObject({
     behaviour: z.literal('perfectionist'),

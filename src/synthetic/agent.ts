@@ -8,7 +8,7 @@ import type { BrakeState } from '../brakes/state.js';
 import type { PromptView } from '../context/tracker.js';
 import type { StepSource } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { drawCount, type DistributionSpec } from './distributions.js';
+import { drawCount, drawReal, type DistributionSpec } from './distributions.js';
 import { Rng, STREAM, type StreamPurpose } from './random.js';
 
 export const BEHAVIOURS = ['healthy', 'perfectionist', 'repeater', 'retrier', 'forgetful', 'asker', 'backtracker', 'sloppy'] as const;
@@ -31,7 +31,7 @@ export interface GroundTruth {
 }
 
 /** How a run ended when no brake stopped it and no final answer came. */
-export type AgentEnding = 'hard_cap' | 'provider_error';
+export type AgentEnding = 'hard_cap' | 'provider_error' | 'cut_off';
 
 /** Cache fields written by the agent itself when the provider serves only part of the unchanged prefix. */
 export interface CacheShare {
@@ -52,6 +52,8 @@ export interface AgentEnv {
   framingTokensPerStep: number;
   /** Set when cached tokens are written per call (hit share below 1). */
   cacheShare?: CacheShare;
+  /** This run's multiplier of every output and tool-result size (runs differ in how verbose they are). */
+  sizeScale?: number;
   /** No run goes past this many steps (agents that never stop on their own, with no brake to stop them). */
   hardCapSteps: number;
 }
@@ -123,10 +125,16 @@ export abstract class SyntheticAgent implements StepSource {
     this.stuckFrom ??= step;
   }
 
+  /** A token size drawn from `spec`, times the run's size scale. */
+  protected size(spec: DistributionSpec, rng: Rng): number {
+    const scale = this.env.sizeScale;
+    return scale === undefined ? drawCount(spec, rng) : Math.max(0, Math.round(drawReal(spec, rng) * scale));
+  }
+
   /** One step with one tool call; sizes drawn from `rng` unless given. */
   protected toolStep(rng: Rng, tool: Omit<ToolCallRecord, 'resultTokens'> & { resultTokens?: number }): CallRecord {
-    const outputTokens = drawCount(this.env.outputTokens, rng);
-    const resultTokens = (tool.resultTokens ?? drawCount(this.env.toolResultTokens, rng)) + this.env.framingTokensPerStep;
+    const outputTokens = this.size(this.env.outputTokens, rng);
+    const resultTokens = (tool.resultTokens ?? this.size(this.env.toolResultTokens, rng)) + this.env.framingTokensPerStep;
     const call: ToolCallRecord = { name: tool.name, arguments: tool.arguments, resultTokens: Math.max(0, resultTokens) };
     if (tool.error) call.error = tool.error;
     return { type: 'call', outputTokens, toolCalls: [call] };
@@ -134,7 +142,7 @@ export abstract class SyntheticAgent implements StepSource {
 
   /** A final answer: the run completes. */
   protected answer(rng: Rng): CallRecord {
-    return { type: 'call', outputTokens: drawCount(this.env.outputTokens, rng), final: true };
+    return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng), final: true };
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

@@ -4,7 +4,8 @@
  * verbatim (re-running the tests, re-reading a file: real runs that succeed do this often) and a share
  * fail with an error of their own. `ending: provider-error` models runs cut short by the provider
  * (HTTP 5xx, timeouts: the 10 unfinished mini-swe-agent runs), not by the agent: the last call fails,
- * nothing more is sent, the task is not done, and the agent was never stuck.
+ * nothing more is sent, the task is not done, and the agent was never stuck. `ending: cut-off` models a
+ * run that simply stops after its last tool step (a recording that ends mid-run).
  */
 import type { BrakeState } from '../../brakes/state.js';
 import type { CallRecord } from '../../trace/types.js';
@@ -19,7 +20,7 @@ export interface HealthyParams {
   repeatShare?: number;
   /** Share of tool calls that fail (each with its own error text). */
   errorShare?: number;
-  ending?: 'answer' | 'provider-error';
+  ending?: 'answer' | 'provider-error' | 'cut-off';
   tool?: string;
 }
 
@@ -36,9 +37,12 @@ export class HealthyAgent extends SyntheticAgent {
 
   protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord | null {
     const k = ++this.index;
-    if (k > this.steps) return null;
+    if (k > this.steps) {
+      this.ending = 'cut_off';
+      return null;
+    }
     const rng = this.stream(STREAM.action, k);
-    if (k === this.steps) {
+    if (k === this.steps && this.params.ending !== 'cut-off') {
       if (this.params.ending === 'provider-error') return this.providerError();
       this.markDone(this.nextStep(state));
       return this.answer(rng);
