@@ -30,6 +30,7 @@ import { runCompare } from './commands/compare.js';
 import type { CliIO } from './io.js';
 import { scenarioOverridesFromFlags } from '../scenario/overrides.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerFit } from './commands/fit.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/render.js';
 import { LOOPCOST_VERSION } from '../report/replayReport.js';
 
@@ -217,6 +218,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     });
 
   registerGenerate(program, io, (code) => (exitCode = code));
+  registerFit(program, io, (code) => (exitCode = code));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

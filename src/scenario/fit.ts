@@ -211,7 +211,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   };
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   const notes = [
-    `Fitted by loopcost fit to ${traces.length} recorded runs (${groups.map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
+    `Fitted by loopcost fit to ${traces.length} recorded runs (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
     `Runs were made on ${models.join(', ')}; the profile uses the most common.`,
     `Prompt overhead the growth model cannot see: ${fixedTokens} tokens per prompt + ${perStepTokens} per step in the prompt (least squares over ${all((f) => f.overhead).length} calls).`,
     `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,
