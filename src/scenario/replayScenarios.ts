@@ -79,3 +79,10 @@ export function withScenarioSettings<R extends { settings: object }>(report: R, 
   }));
   return { ...report, settings: { ...report.settings, scenarios: listed } };
 }
+
+/** The one line a table needs when it holds synthetic runs. */
+export function syntheticNote(scenarios: readonly ScenarioInputSettings[]): string {
+  if (scenarios.length === 0) return '';
+  const list = scenarios.map((s) => `${s.source} (${s.runs} runs, seed ${s.seed})`).join(', ');
+  return `synthetic runs from ${list}: closed-loop agents that react to their context (steps: taken / model calls made); each run's ground truth is in the JSON and CSV recordedOutcome\n`;
+}

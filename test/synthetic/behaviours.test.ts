@@ -205,3 +205,12 @@ describe('sloppy', () => {
     expect(capped.filter((r) => r.stopReason === 'max_steps').length).toBe(all.filter((r) => r.result.steps > 12).length);
   });
 });
+
+describe('runs are independent of each other', () => {
+  it('a slice of runs (firstRun) is the same runs of a larger sample', () => {
+    const scenario = scenarioOf({ population: [entry('healthy', { steps: { kind: 'uniform', min: 2, max: 9 } }), entry('sloppy', { steps: 4, unparseableShare: 0.3 })] });
+    const all = runScenario(scenario, { prices: PRICES, runs: 20, seed: 3 });
+    const slice = runScenario(scenario, { prices: PRICES, runs: 10, seed: 3, firstRun: 5 });
+    expect(slice).toEqual(all.slice(5, 15));
+  });
+});

@@ -13,7 +13,7 @@ import type { CliIO } from '../io.js';
 import type { Trace } from '../../trace/types.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { splitInputs } from '../../scenario/inputs.js';
-import { replayScenarioFiles, reportedSettings, withScenarioSettings } from '../../scenario/replayScenarios.js';
+import { replayScenarioFiles, reportedSettings, syntheticNote, withScenarioSettings } from '../../scenario/replayScenarios.js';
 import type { ScenarioOverrides } from '../../scenario/settings.js';
 
 export interface ReplayCommand {
@@ -88,11 +88,11 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
     rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
     for (const [path, text] of rendered) writeFileAtomic(path, text);
-    io.stdout(renderTable(report));
+    io.stdout(renderTable(report) + syntheticNote(synthetic.settings));
     io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
     return 0;
   }
-  const text = renderReport(command.format, report, results);
+  const text = renderReport(command.format, report, results) + (command.format === 'table' ? syntheticNote(synthetic.settings) : '');
   if (command.out !== undefined) writeFileAtomic(command.out, text);
   else io.stdout(text);
   return 0;
