@@ -84,7 +84,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
       ['replay.txt', 'table'],
       ['replay-chart.txt', 'chart'],
     ];
-    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results)] as const);
+    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results) + (format === 'table' ? syntheticNote(synthetic.settings) : '')] as const);
     const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
     rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
     for (const [path, text] of rendered) writeFileAtomic(path, text);
