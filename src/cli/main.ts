@@ -167,6 +167,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .addOption(formatOption(['table', 'csv', 'json']))
     .option('--model <model>', 're-price every run as if made on this model')
     .option('--out <file>', 'write here (atomically) instead of stdout')
+    .option('--runs <n>', "synthetic runs per scenario file (default: the file's runs, else 100)")
+    .option('--seed <n>', "seed of the synthetic runs (default: the file's seed, else 1)")
     .addOption(latencyModelOption());
   addPriceOptions(addContextOptions(whatif)).action((inputs: string[], opts: ContextFlags & PriceFlags & { try: string[] } & Record<string, string | undefined>) => {
     exitCode = runWhatIf(
@@ -179,6 +181,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         priceOptions: priceOptionsFromFlags(opts),
         ...(opts.out === undefined ? {} : { out: opts.out }),
         ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+        scenarioOverrides: scenarioOverridesFromFlags(opts, (key) => whatif.getOptionValueSource(key) !== 'default'),
       },
       io,
     );

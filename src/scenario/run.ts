@@ -92,7 +92,8 @@ function truthLabel(truth: GroundTruth): string {
   return `synthetic ${truth.name ?? truth.behaviour}: ${parts.join(', ')}`;
 }
 
-interface Prepared {
+/** A scenario resolved for running: settings, prices and the hard cap, shared by all its runs. */
+export interface PreparedScenario {
   scenario: Scenario;
   seed: number;
   brakes: BrakeConfig;
@@ -103,7 +104,8 @@ interface Prepared {
   hardCapSteps: number;
 }
 
-function runOne(p: Prepared, run: number, record: boolean): SyntheticRun {
+/** Run `run` (0-based) of a prepared scenario. */
+export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
   const { scenario, seed } = p;
   const entry = pickEntry(scenario, seed, run);
   const head = Rng.stream(seed, run, STREAM.head);
@@ -158,7 +160,7 @@ function runOne(p: Prepared, run: number, record: boolean): SyntheticRun {
   return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending };
 }
 
-function prepare(scenario: Scenario, options: RunScenarioOptions): Prepared & { runs: number; firstRun: number } {
+export function prepareScenario(scenario: Scenario, options: RunScenarioOptions): PreparedScenario & { runs: number; firstRun: number } {
   const settings = scenarioSettings(scenario, {
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -185,6 +187,6 @@ export function runScenario(scenario: Scenario, options: RunScenarioOptions): Ru
 
 /** The runs one at a time, with what each agent sent (`record`) and its prompt head. */
 export function* scenarioRuns(scenario: Scenario, options: RunScenarioOptions, record: boolean): Generator<SyntheticRun> {
-  const prepared = prepare(scenario, options);
-  for (let i = 0; i < prepared.runs; i++) yield runOne(prepared, prepared.firstRun + i, record);
+  const prepared = prepareScenario(scenario, options);
+  for (let i = 0; i < prepared.runs; i++) yield runSynthetic(prepared, prepared.firstRun + i, record);
 }

@@ -107,3 +107,24 @@ describe('generate', () => {
     expect(trace!.header.synthetic).toMatchObject({ behaviour: 'repeater', taskDone: true, doneAtStep: 2, stuckFromStep: 3 });
   });
 });
+
+describe('other commands', () => {
+  it('whatif runs the same synthetic agents under each setting, baseline the file\'s brakes', async () => {
+    const r = await cli('whatif', 'scenarios/springfield-weather.yaml', '--try', 'max-same-error=3', '--try', 'max-repeat=3', '--runs', '5', '--format', 'json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.baseline).toMatchObject({ runs: 5, completed: 0 });
+    expect(report.runs.every((run: { baselineStopReason: string; baselineSteps: number }) => run.baselineStopReason === 'max_steps' && run.baselineSteps === 12)).toBe(true);
+    expect(report.totals[0]).toMatchObject({ setting: 'max-same-error=3', stopReasons: { error_limit: 5 }, caughtRuns: 5 });
+    expect(report.totals[1]).toMatchObject({ setting: 'max-repeat=3', stopReasons: { completed: 5 } });
+  });
+
+  it('compare and import need recordings: a scenario file is refused with what to do instead (exit 2)', async () => {
+    const compare = await cli('compare', 'scenarios/keeps-asking.yaml');
+    expect(compare.code).toBe(2);
+    expect(compare.stderr).toMatch(/keeps-asking\.yaml: is a scenario file: compare needs recorded traces/);
+    const imported = await cli('import', 'scenarios/keeps-asking.yaml', '--out', join(tempDir(), 'x.jsonl'));
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toMatch(/loopcost generate/);
+  });
+});

@@ -79,7 +79,7 @@ describe('loopcost fit on the real mini-swe-agent runs', () => {
   it('a scenario file is not a recorded run: exit 2', async () => {
     const r = await cli('fit', 'scenarios/production-mix.yaml');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/production-mix\.yaml: is a scenario file/);
+    expect(r.stderr).toMatch(/production-mix\.yaml: is a scenario file: fit needs recorded traces/);
   });
 
   /**

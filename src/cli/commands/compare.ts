@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import { collectInputs } from '../../io/collectInputs.js';
+import { recordedInputsOnly } from '../../scenario/inputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { picoToUsd } from '../../money.js';
@@ -13,7 +14,7 @@ export function runCompare(
   io: CliIO,
 ): number {
   const prices = loadPriceTable(command.priceOptions);
-  const rows = compareWithRecorded(loadTraceFiles(collectInputs(command.inputs)), prices, command.tolerance).map((row) => ({
+  const rows = compareWithRecorded(loadTraceFiles(recordedInputsOnly(collectInputs(command.inputs), 'compare', 'synthetic runs have no recorded figures to compare with; replay the scenario instead')), prices, command.tolerance).map((row) => ({
     source: row.source,
     model: row.model,
     calls: row.calls,

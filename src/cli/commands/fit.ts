@@ -14,7 +14,7 @@ import { describePriceSource } from '../../pricing/source.js';
 import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
 import { fitScenario } from '../../scenario/fit.js';
 import { compareRuns, type FitComparison } from '../../scenario/fitReport.js';
-import { splitInputs } from '../../scenario/inputs.js';
+import { recordedInputsOnly } from '../../scenario/inputs.js';
 import { parseScenario } from '../../scenario/load.js';
 import { runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
@@ -44,10 +44,7 @@ export function runFit(inputs: string[], flags: FitFlags, io: CliIO): number {
   const runs = positiveInt('--runs', flags.runs);
   const seed = nonNegativeInt('--seed', flags.seed);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
-  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(inputs));
-  if (scenarioFiles.length > 0) {
-    throw new UserError({ file: scenarioFiles[0]!, code: 'not_a_trace', message: 'is a scenario file; fit reads recorded traces', hint: 'pass trace files (any supported format)' });
-  }
+  const traceFiles = recordedInputsOnly(collectInputs(inputs), 'fit', 'pass recorded traces of any supported format');
   const traces = [...loadTraceFiles(traceFiles)];
   const { scenario, notes } = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
   const yaml = scenarioYaml(scenario, notes);

@@ -1,4 +1,5 @@
 import { collectInputs } from '../../io/collectInputs.js';
+import { recordedInputsOnly } from '../../scenario/inputs.js';
 import { AtomicFileWriter } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
@@ -9,7 +10,7 @@ import type { CliIO } from '../io.js';
  * a temporary file that replaces --out only when every input converted cleanly.
  */
 export function runImport(inputs: string[], out: string | undefined, io: CliIO): number {
-  const files = collectInputs(inputs);
+  const files = recordedInputsOnly(collectInputs(inputs), 'import', "write a scenario's runs as native traces with 'loopcost generate'");
   if (out === undefined) {
     for (const trace of loadTraceFiles(files)) io.stdout(writeNativeTraces([trace]));
     return 0;

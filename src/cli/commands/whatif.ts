@@ -7,7 +7,10 @@ import type { LatencyModel } from '../../loop/latency.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { picoToUsd } from '../../money.js';
 import { describePriceSource, loadPriceTable, priceSourceColumns, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
+import { traceWhatIfSubjects, whatIfSubjects, type WhatIfSetting } from '../../replay/whatif.js';
+import { splitInputs } from '../../scenario/inputs.js';
+import type { ScenarioOverrides } from '../../scenario/settings.js';
+import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { brakesFromSpec } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 
@@ -20,17 +23,24 @@ export interface WhatIfCommand {
   latency?: LatencyModel;
   format: 'table' | 'csv' | 'json';
   out?: string;
+  /** What the command line says over scenario files' own settings (flags the user gave). */
+  scenarioOverrides?: ScenarioOverrides;
 }
 
 export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
   const prices = loadPriceTable(command.priceOptions);
-  const result = whatIf(loadTraceFiles(collectInputs(command.inputs)), settings, {
-    strategy: command.strategy,
-    prices,
-    ...(command.model === undefined ? {} : { model: command.model }),
-    ...(command.latency === undefined ? {} : { latency: command.latency }),
-  });
+  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(command.inputs));
+  const model = command.model === undefined ? {} : { model: command.model };
+  const synthetic = scenarioWhatIfSubjects(scenarioFiles, { prices, overrides: command.scenarioOverrides ?? {}, ...model });
+  const options = { strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) };
+  const result = whatIfSubjects(
+    (function* () {
+      yield* traceWhatIfSubjects(loadTraceFiles(traceFiles), options);
+      yield* synthetic;
+    })(),
+    settings,
+  );
   const perRun = result.runs.flatMap((run) =>
     run.settings.map((cell, i) => ({
       source: run.source,
@@ -68,7 +78,7 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
       runs.push([row.source, row.setting, `${row.baselineStopReason} (${row.baselineSteps}, $${row.baselineCostUsd.toFixed(4)})`, row.stopReason, row.steps, `$${row.costUsd.toFixed(4)}`, row.falseStop ? 'FALSE STOP' : '']);
     }
     const summary = new Table({ head: ['setting', 'completed', 'false stops', 'caught', 'spend', 'saved', 'stop reasons'], style: { head: [], border: [] } });
-    summary.push(['baseline (as recorded)', `${baselineCompleted}/${result.runs.length}`, '-', '-', `$${picoToUsd(baselineCost).toFixed(4)}`, '-', '']);
+    summary.push([synthetic.length > 0 ? "baseline (as recorded; scenarios: the file's brakes)" : 'baseline (as recorded)', `${baselineCompleted}/${result.runs.length}`, '-', '-', `$${picoToUsd(baselineCost).toFixed(4)}`, '-', '']);
     for (const t of totals) {
       summary.push([t.setting, `${t.completed}/${t.runs}`, t.falseStops, t.caughtRuns, `$${t.costUsd.toFixed(4)}`, `$${t.savedUsd.toFixed(4)}`, Object.entries(t.stopReasons).map(([r, n]) => `${r} ${n}`).join(', ')]);
     }
