@@ -1,7 +1,6 @@
 /**
- * `fit`: a scenario whose population reproduces recorded runs. Each run is replayed once as recorded
- * (full history, no brake) through the one loop, watching the prompt the growth model builds for every
- * call; from that come
+ * `fit`: a scenario whose population reproduces recorded runs. From what each run tells (fitFacts.ts)
+ * come
  *   - steps to the end, separately for runs that completed and runs that did not (empirical quantiles),
  *     and the share of each (the population's weights);
  *   - output and tool-result token distributions (empirical quantiles of every call and result);
@@ -10,101 +9,14 @@
  *   - the cached share: recorded cached tokens over the prefix a cache could have served;
  *   - repeat and error rates of tool calls, and mean call and tool latencies.
  */
-import { NO_BRAKES } from '../brakes/config.js';
-import { actionFingerprint } from '../brakes/fingerprint.js';
-import type { PromptView } from '../context/tracker.js';
 import { UserError } from '../errors.js';
-import { runLoop } from '../loop/run.js';
-import { ReplaySource } from '../loop/replaySource.js';
 import type { ModelPricing } from '../pricing/types.js';
-import { empiricalOf, quantile } from '../synthetic/distributions.js';
-import type { CallRecord, Trace } from '../trace/types.js';
+import { empiricalOf, quantile, type Distribution } from '../synthetic/distributions.js';
+import type { Trace } from '../trace/types.js';
+import { factsOf, type RunFacts } from './fitFacts.js';
 import { SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
 
 type Population = ScenarioFile['population'];
-
-/** What one recorded run contributes to the fit. */
-interface RunFacts {
-  completed: boolean;
-  endsOnFailedCall: boolean;
-  steps: number;
-  goalTokens: number;
-  systemTokens: number;
-  /** (steps in the prompt, recorded − modelled prompt tokens) of every call with a recorded prompt. */
-  overhead: [number, number][];
-  cachedTokens: number;
-  /** Σ of the previous call's recorded prompt, over calls that had one before them. */
-  servablePrefixTokens: number;
-  outputTokens: number[];
-  resultTokens: number[];
-  toolCalls: number;
-  repeatedToolCalls: number;
-  erroredToolCalls: number;
-  callLatenciesMs: number[];
-  toolLatenciesMs: number[];
-}
-
-/** Replays a run as recorded and notes the prompt each call was answered to. */
-function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
-  const views: [PromptView, CallRecord][] = [];
-  const replay = new ReplaySource(trace);
-  const source = {
-    next(view: PromptView) {
-      const call = replay.next();
-      if (call) views.push([{ ...view }, call]);
-      return call;
-    },
-    exhaustedReason: () => replay.exhaustedReason(),
-  };
-  const outcome = runLoop(source, {
-    brakes: NO_BRAKES,
-    strategy: { kind: 'full' },
-    cache: 'recorded',
-    pricing,
-    systemTokens: trace.header.systemTokens,
-    goalTokens: trace.header.goalTokens,
-  });
-  const facts: RunFacts = {
-    completed: outcome.stop.reason === 'completed',
-    endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
-    steps: outcome.steps,
-    goalTokens: trace.header.goalTokens,
-    systemTokens: trace.header.systemTokens,
-    overhead: [],
-    cachedTokens: 0,
-    servablePrefixTokens: 0,
-    outputTokens: [],
-    resultTokens: [],
-    toolCalls: 0,
-    repeatedToolCalls: 0,
-    erroredToolCalls: 0,
-    callLatenciesMs: [],
-    toolLatenciesMs: [],
-  };
-  const seen = new Set<string>();
-  let previousInput: number | undefined;
-  for (const [view, call] of views) {
-    if (call.failed) continue;
-    facts.outputTokens.push(call.outputTokens);
-    if (call.latencyMs !== undefined) facts.callLatenciesMs.push(call.latencyMs);
-    if (call.inputTokens !== undefined) {
-      facts.overhead.push([view.historySteps - view.firstKeptStep, call.inputTokens - view.fullInputTokens]);
-      facts.cachedTokens += call.cachedInputTokens ?? 0;
-      if (previousInput !== undefined) facts.servablePrefixTokens += previousInput;
-      previousInput = call.inputTokens;
-    }
-    for (const tool of call.toolCalls ?? []) {
-      const key = actionFingerprint(tool.name, tool.arguments);
-      if (seen.has(key)) facts.repeatedToolCalls += 1;
-      seen.add(key);
-      facts.toolCalls += 1;
-      if (tool.error) facts.erroredToolCalls += 1;
-      facts.resultTokens.push(tool.resultTokens);
-      if (tool.latencyMs !== undefined) facts.toolLatenciesMs.push(tool.latencyMs);
-    }
-  }
-  return facts;
-}
 
 /** Least squares y = a + b·x. */
 function line(points: readonly [number, number][]): { a: number; b: number } {
@@ -140,6 +52,29 @@ export interface FitResult {
   notes: string[];
 }
 
+/**
+ * Runs differ in verbosity: each run's mean size per call over the overall mean is its scale, and the
+ * sizes are pooled divided by their run's scale, so that scale × size reproduces both spreads.
+ */
+function fitSizes(facts: readonly RunFacts[]): { outputTokens: Distribution; toolResultTokens: Distribution; sizeScale?: Distribution; scaledRuns: number } {
+  const all = (pick: (f: RunFacts) => number[]) => facts.flatMap(pick);
+  const sizes = (f: RunFacts) => [...f.outputTokens, ...f.resultTokens];
+  const overallMean = mean(all(sizes)) ?? 0;
+  const scaleOf = (f: RunFacts) => (overallMean > 0 && f.outputTokens.length > 0 ? mean(sizes(f))! / overallMean : undefined);
+  const scaled = facts.filter((f) => scaleOf(f) !== undefined);
+  const noTools = all((f) => f.resultTokens).length === 0;
+  if (scaled.length < 2) {
+    return { outputTokens: empiricalOf(all((f) => f.outputTokens), 41), toolResultTokens: noTools ? { kind: 'fixed', value: 0 } : empiricalOf(all((f) => f.resultTokens), 41), scaledRuns: 0 };
+  }
+  const unscale = (pick: (f: RunFacts) => number[]) => scaled.flatMap((f) => pick(f).map((n) => n / scaleOf(f)!));
+  return {
+    outputTokens: roundedEmpirical(unscale((f) => f.outputTokens), 1, 41),
+    toolResultTokens: noTools ? { kind: 'fixed', value: 0 } : roundedEmpirical(unscale((f) => f.resultTokens), 1, 41),
+    sizeScale: roundedEmpirical(scaled.map((f) => scaleOf(f)!), 1000),
+    scaledRuns: scaled.length,
+  };
+}
+
 /** A scenario reproducing `traces`; `pricing(trace)` prices each (the figures need a loop, not money). */
 export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) => ModelPricing): FitResult {
   if (traces.length === 0) throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no runs to fit', hint: 'pass recorded traces' });
@@ -157,17 +92,8 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const repeatable = toolCalls - facts.filter((f) => f.toolCalls > 0).length;
   const repeatShare = repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0;
   const errorShare = toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0;
-  // Runs differ in verbosity: each run's mean size per call over the overall mean is its scale, and the
-  // sizes are pooled divided by their run's scale, so that scale × size reproduces both spreads.
-  const sizes = (f: RunFacts) => [...f.outputTokens, ...f.resultTokens];
-  const overallMean = mean(all(sizes)) ?? 0;
-  const scaleOf = (f: RunFacts) => (overallMean > 0 && f.outputTokens.length > 0 ? mean(sizes(f))! / overallMean : undefined);
-  const scaled = facts.filter((f) => scaleOf(f) !== undefined);
-  const unscale = (pick: (f: RunFacts) => number[]) => scaled.flatMap((f) => pick(f).map((n) => n / scaleOf(f)!));
-  const sizeScale = scaled.length > 1 ? roundedEmpirical(scaled.map((f) => scaleOf(f)!), 1000) : undefined;
-  const outputTokens = sizeScale ? roundedEmpirical(unscale((f) => f.outputTokens), 1, 41) : empiricalOf(all((f) => f.outputTokens), 41);
-  const toolResultTokens = toolCalls === 0 ? { kind: 'fixed' as const, value: 0 } : sizeScale ? roundedEmpirical(unscale((f) => f.resultTokens), 1, 41) : empiricalOf(all((f) => f.resultTokens), 41);
-
+  const sizes = fitSizes(facts);
+  const { outputTokens, toolResultTokens, sizeScale } = sizes;
   const population: Population = [];
   const groups: [string, RunFacts[], 'answer' | 'provider-error' | 'cut-off'][] = [
     ['completed', facts.filter((f) => f.completed), 'answer'],
@@ -216,7 +142,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
     `Prompt overhead the growth model cannot see: ${fixedTokens} tokens per prompt + ${perStepTokens} per step in the prompt (least squares over ${all((f) => f.overhead).length} calls).`,
     `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,
     `Tool calls: ${toolCalls}; ${repeatShare} repeat an earlier call of their run, ${errorShare} failed.`,
-    `Sizes: each run's mean size per call over the overall mean is its size scale (${scaled.length} runs); output and tool-result sizes are pooled divided by their run's scale.`,
+    `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale.`,
     'Steps, size scale and prompt head are drawn independently per run; token sizes per step.',
   ];
   return { scenario, notes };
