@@ -1,4 +1,6 @@
-// Writes the bundled example traces under scenarios/. Deterministic: run it again, get the same bytes.
+// Writes the bundled example traces (JSONL) under scenarios/. Deterministic: run it again, get the same bytes.
+// The YAML files beside them are scenario files (synthetic populations), written by hand and documented
+// inline; docs/scenarios.md describes the format.
 import { writeFileSync } from 'node:fs';
 
 const header = (model, task, systemTokens, goalTokens, extra = {}) => ({

@@ -21,9 +21,11 @@ import compare from './commands/compare.js';
 import curve from './commands/curve.js';
 import prices from './commands/prices.js';
 import importCommand from './commands/import.js';
+import generate from './commands/generate.js';
+import fit from './commands/fit.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
-const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand];
+const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit];
 
 /** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
 function commandPath(program: Commander.Command, argv: readonly string[]): string {

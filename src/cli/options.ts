@@ -37,6 +37,21 @@ export function addPriceOptions(command: Command): Command {
     .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run", "the day each run was recorded, else the table's release day"));
 }
 
+/** `--runs` and `--seed` of the synthetic runs a scenario file makes (flags given override the file). */
+export function addScenarioOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--runs <n>', 'synthetic runs per scenario file', "the file's runs, else 100"))
+    .addOption(option(command, '--seed <n>', 'seed of the synthetic runs', "the file's seed, else 1"));
+}
+
+/** Whether the user gave an option (not its default): only flags given override a scenario file. */
+export function givenOptions(command: Command): (key: string) => boolean {
+  return (key) => {
+    const source = command.getOptionValueSource(key);
+    return source !== undefined && source !== 'default';
+  };
+}
+
 export function latencyModelOption(command: Command): Option {
   return option(command, '--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS', 'they take no time');
 }

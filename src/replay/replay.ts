@@ -4,6 +4,7 @@
  * --per-step) or `engine: 'readable'` by the readable loop (src/loop), which applies the same kernel
  * call by call. Money stays in integer picodollars until a report is rendered.
  */
+import type { GroundTruth } from '../synthetic/agent.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
@@ -68,6 +69,8 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
   importNotes?: string[];
   /** With --cache on: why caching saved less than the unchanged prefix suggests (no cached price, the provider's minimum prefix). */
   cacheNotes?: string[];
+  /** Ground truth of a synthetic run (scenario inputs): was the task done, from which step was it stuck. */
+  synthetic?: GroundTruth;
   rows: StepRow[];
 }
 
@@ -140,15 +143,13 @@ export function cacheNotesOf(pricing: ModelPricing, ruleLostTokens: number): str
   return notes;
 }
 
-export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
-  const pricing = options.pricing ?? resolveTracePricing(trace, options);
-  const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome = replayOutcome(trace, options, pricing, cache);
-  const result: RunResult = {
-    source: trace.source,
-    recordedModel: trace.header.model,
-    model: pricing.model,
-    cache,
+/** A loop's outcome as a report's run, whatever the step source (recorded trace or synthetic agent). */
+export function runResultOf(
+  outcome: RunOutcome,
+  run: Pick<RunResult, 'source' | 'recordedModel' | 'model' | 'cache' | 'recordedCalls' | 'recordedOutcome'>,
+): RunResult {
+  return {
+    ...run,
     stopReason: outcome.stop.reason,
     stopDetail: outcome.stop.detail,
     steps: outcome.steps,
@@ -165,10 +166,23 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     overshootPico: outcome.overshootPico,
     elapsedMs: outcome.elapsedMs,
     cacheRuleLostTokens: outcome.cacheRuleLostTokens,
-    recordedCalls: trace.calls.length,
-    recordedOutcome: trace.end.outcome,
     rows: outcome.rows,
   };
+}
+
+export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
+  const pricing = options.pricing ?? resolveTracePricing(trace, options);
+  const cache = options.strategy.cache ?? defaultCacheMode(trace);
+  const outcome = replayOutcome(trace, options, pricing, cache);
+  const result = runResultOf(outcome, {
+    source: trace.source,
+    recordedModel: trace.header.model,
+    model: pricing.model,
+    cache,
+    recordedCalls: trace.calls.length,
+    recordedOutcome: trace.end.outcome,
+  });
+
   if (trace.header.task !== undefined) result.task = trace.header.task;
   if (trace.header.importedFrom?.notes?.length) result.importNotes = trace.header.importedFrom.notes;
   if (trace.end.status !== undefined) result.recordedStatus = trace.end.status;

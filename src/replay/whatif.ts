@@ -75,7 +75,7 @@ export interface WhatIfOptions {
 }
 
 /** A run's stop reason, steps and spend under one brake setting. */
-type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number };
+export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number };
 
 /** Run settings per (strategy, cache mode, latency) of one whatIf call: built once, shared by every run. */
 type SettingsCache = Map<CacheMode, RunSettings>;
@@ -107,13 +107,30 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   };
 }
 
+/** One run to ask what-ifs of: its baseline brakes and how to replay it under any brakes. */
+export interface WhatIfSubject {
+  source: string;
+  baseline: BrakeConfig;
+  replay: Replayer;
+}
+
 export function whatIf(
   traces: Iterable<Trace>,
   settings: readonly WhatIfSetting[],
   options: WhatIfOptions,
 ): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
-  const runs: WhatIfRun[] = [];
+  return whatIfSubjects(traceWhatIfSubjects(traces, options), settings);
+}
+
+/** Recorded runs as what-if subjects: baseline = the brakes each was recorded with. */
+export function* traceWhatIfSubjects(traces: Iterable<Trace>, options: WhatIfOptions): Generator<WhatIfSubject> {
   const settingsCache: SettingsCache = new Map();
+  for (const trace of traces) yield { source: trace.source, baseline: recordedBrakes(trace), replay: replayerFor(trace, options, settingsCache) };
+}
+
+/** What-ifs over any runs (recorded traces, synthetic agents): each under its baseline and every setting. */
+export function whatIfSubjects(subjects: Iterable<WhatIfSubject>, settings: readonly WhatIfSetting[]): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
+  const runs: WhatIfRun[] = [];
   const totals: WhatIfTotal[] = settings.map((setting) => ({
     setting: setting.name,
     runs: 0,
@@ -124,9 +141,9 @@ export function whatIf(
     savedPico: 0n,
     stopReasons: {},
   }));
-  for (const trace of traces) {
-    const replay = replayerFor(trace, options, settingsCache);
-    const base = replay(recordedBrakes(trace));
+  for (const subject of subjects) {
+    const replay = subject.replay;
+    const base = replay(subject.baseline);
     const baseCompleted = base.stopReason === 'completed';
     const cells = settings.map((setting, i) => {
       const r = replay(setting.brakes);
@@ -148,7 +165,7 @@ export function whatIf(
       total.stopReasons[r.stopReason] = (total.stopReasons[r.stopReason] ?? 0) + 1;
       return cell;
     });
-    runs.push({ source: trace.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells });
+    runs.push({ source: subject.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells });
   }
   return { runs, totals };
 }

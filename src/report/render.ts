@@ -7,7 +7,8 @@ import type { RunRecord } from './records.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
-import { SETTINGS_COLUMNS, settingsColumns } from './settings.js';
+import { csvSettings } from './scenarios.js';
+import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
 import { printableCell, shortenPaths, truncateMiddle } from './text.js';
 import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
@@ -32,9 +33,10 @@ const STEP_COLUMNS = [
   'cumulativeInputTokens', 'cumulativeOutputTokens', 'cumulativeCostUsd', 'modelInputTokens', 'recordedInputTokens', 'backtrack', 'failed',
 ];
 
-/** The settings and price table on every CSV row, so a CSV stands alone. */
-function standAloneColumns(report: ReplayReport): Record<string, string> {
-  return { ...settingsColumns(report.settings.spec), ...priceSourceColumns(report.prices.source) };
+/** The settings and price table on every CSV row, so a CSV stands alone (a synthetic run's: its scenario's settings). */
+function standAloneCsv(rows: readonly { source: string }[], report: ReplayReport, columns: readonly string[]): string {
+  const csv = csvSettings(rows, report.settings.spec, report.settings.scenarios, priceSourceColumns(report.prices.source));
+  return formatCsv(csv.rows, columns, csv.shared);
 }
 
 const TRAILING_COLUMNS = [...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS];
@@ -42,13 +44,13 @@ const TRAILING_COLUMNS = [...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS];
 /** One row per model call of every run (the report must have been built with perStep). */
 export function renderStepsCsv(report: ReplayReport): string {
   const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step })));
-  return formatCsv(rows, [...STEP_COLUMNS, ...TRAILING_COLUMNS], standAloneColumns(report));
+  return standAloneCsv(rows, report, [...STEP_COLUMNS, ...TRAILING_COLUMNS]);
 }
 
 /** One row per run (or per call, with perStep); settings and price source repeated on every row. */
 export function renderCsv(report: ReplayReport): string {
   if (report.runs.some((run) => run.perStep !== undefined)) return renderStepsCsv(report);
-  return formatCsv(report.runs, [...(CSV_COLUMNS as string[]), ...TRAILING_COLUMNS], standAloneColumns(report));
+  return standAloneCsv(report.runs, report, [...(CSV_COLUMNS as string[]), ...TRAILING_COLUMNS]);
 }
 
 function usd(value: number | null | undefined): string {
@@ -125,7 +127,7 @@ function runsTable(report: ReplayReport, view: ReportView): string {
 export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
   let text = summaryFields(report, view.width);
   if (report.runs.length > 0) text += '\n' + (showPerRunRows(view, report.runs.length) ? runsTable(report, view) : perRunHint(report.runs.length));
-  return `${text}\n${reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }
 
 /** Columns asciichart's axis labels take (11-wide labels and the axis). */
@@ -169,7 +171,7 @@ export function renderChart(results: readonly RunResult[], report: ReplayReport,
         '\n',
     );
   }
-  parts.push(reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width }));
+  parts.push(reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width }));
   return parts.join('\n');
 }
 

@@ -14,6 +14,7 @@ import {
   type RunRecord,
   type SummaryRecord,
 } from './records.js';
+import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { reportSettings, type ReportSettings } from './settings.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -23,7 +24,8 @@ export { LOOPCOST_VERSION };
 export interface ReplayReport {
   tool: { name: 'loopcost'; version: string };
   /** `spec`: the same settings as one reproducible set of strings (`--try` / `--context` syntax). */
-  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings };
+  /** `scenarios`: what each scenario file's synthetic runs ran under (its own settings, flags given on top). */
+  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings; scenarios?: ScenarioSettingsRecord[] };
   /** `days`: which days dated prices were read at; `note`: the same in words, for the prices line. */
   prices: { source: PriceSource; models: unknown[]; days?: PriceDays; note?: string };
   runs: RunRecord[];
@@ -49,6 +51,8 @@ export function buildReplayReport(args: {
   pricesNote?: string;
   /** The day a run's dated prices were read at (per-run `pricedAsOf`). */
   pricedAsOf?: (source: string) => string | undefined;
+  /** The scenario files among the inputs, with what their runs ran under. */
+  scenarios?: readonly ScenarioRunSettings[];
 }): ReplayReport {
   const settings: ReplayReport['settings'] = {
     brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
@@ -56,6 +60,7 @@ export function buildReplayReport(args: {
     spec: reportSettings(args),
   };
   if (args.model !== undefined) settings.model = args.model;
+  if (args.scenarios !== undefined && args.scenarios.length > 0) settings.scenarios = scenarioSettingsRecords(args.scenarios);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings,

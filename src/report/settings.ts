@@ -68,11 +68,20 @@ export function reportSettings(args: {
 /** Between the parts of the settings line (a wrapped line breaks only there). */
 export const SETTINGS_SEPARATOR = ' · ';
 
+/** `brakes max-steps=50 · context full · cache as recorded · latency as recorded`. */
+export function settingsText(settings: Partial<ReportSettings>): string {
+  const parts: string[] = [];
+  if (settings.brakes !== undefined) parts.push(`brakes ${settings.brakes}`);
+  if (settings.context !== undefined) parts.push(`context ${settings.context}`);
+  if (settings.cache !== undefined) parts.push(`cache ${settings.cache}`);
+  if (settings.latency !== undefined) parts.push(`latency ${settings.latency}`);
+  if (settings.model !== undefined) parts.push(`re-priced as ${settings.model}`);
+  return parts.join(SETTINGS_SEPARATOR);
+}
+
 /** `settings: brakes max-steps=50 · context full · cache as recorded · latency as recorded` (one line). */
 export function settingsLine(settings: ReportSettings): string {
-  const parts = [`brakes ${settings.brakes}`, `context ${settings.context}`, `cache ${settings.cache}`, `latency ${settings.latency}`];
-  if (settings.model !== undefined) parts.push(`re-priced as ${settings.model}`);
-  return `settings: ${parts.join(SETTINGS_SEPARATOR)}`;
+  return `settings: ${settingsText(settings)}`;
 }
 
 export const SETTINGS_COLUMNS = ['brakes', 'context', 'cacheMode', 'latency', 'repricedAs'] as const;

@@ -139,14 +139,18 @@ function sharedExtension(names: readonly string[]): string {
 export function wrapLine(lead: string, text: string, width: number, separator = ' '): string {
   const indent = ' '.repeat(lead.length);
   const lines: string[] = [];
+  // A line broken at a separator other than a space ends with its mark (` ·`): room is kept for it.
+  const mark = separator === ' ' ? '' : separator.trimEnd();
   let line = lead;
-  for (const word of text.split(separator)) {
+  const words = text.split(separator);
+  words.forEach((word, i) => {
     const candidate = line === lead || line === indent ? line + word : `${line}${separator}${word}`;
-    if (displayWidth(candidate) > width && line !== lead && line !== indent) {
-      lines.push(separator === ' ' ? line : line + separator.trimEnd());
+    const room = i === words.length - 1 ? width : width - mark.length;
+    if (displayWidth(candidate) > room && line !== lead && line !== indent) {
+      lines.push(line + mark);
       line = indent + word;
     } else line = candidate;
-  }
+  });
   lines.push(line);
   return `${lines.join('\n')}\n`;
 }

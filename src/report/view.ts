@@ -5,6 +5,7 @@
  */
 import type { PriceSource } from '../pricing/types.js';
 import { describePriceSource } from '../pricing/source.js';
+import { scenarioLine, SYNTHETIC_NOTE, type ScenarioSettingsRecord } from './scenarios.js';
 import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './settings.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine } from './text.js';
@@ -33,10 +34,21 @@ export function perRunHint(rows: number, what = 'per-run rows'): string {
   return `(${rows} ${what} not shown: add --per-run)\n`;
 }
 
-/** The lines every text report ends with: settings, price table, warnings. */
-export function reportFooter(args: { settings?: ReportSettings; priceSource?: PriceSource; pricesNote?: string; warnings: readonly ReportWarning[]; width: number }): string {
+/** The lines every text report ends with: settings (and each scenario file's), price table, warnings. */
+export function reportFooter(args: {
+  settings?: ReportSettings;
+  scenarios?: readonly ScenarioSettingsRecord[];
+  priceSource?: PriceSource;
+  pricesNote?: string;
+  warnings: readonly ReportWarning[];
+  width: number;
+}): string {
   let text = '';
   if (args.settings) text += labelledLine(settingsLine(args.settings), args.width, SETTINGS_SEPARATOR);
+  if (args.scenarios !== undefined && args.scenarios.length > 0) {
+    for (const scenario of args.scenarios) text += labelledLine(printableText(scenarioLine(scenario, args.settings)), args.width, SETTINGS_SEPARATOR);
+    text += labelledLine(SYNTHETIC_NOTE, args.width);
+  }
   if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ?? ''}`), args.width);
   return text + warningLines(args.warnings, args.width);
 }

@@ -10,7 +10,8 @@ import type { WhatIfRun, WhatIfSetting, WhatIfTotal } from '../replay/whatif.js'
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import { formatCsv } from './csv.js';
 import { formatUsd, formatUsdNumber } from './money.js';
-import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
+import { SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
@@ -18,7 +19,8 @@ import type { ReportWarning } from './warnings.js';
 
 export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
-  settings: ReportSettings;
+  /** `scenarios`: what each scenario file's synthetic runs ran under; their baseline is the file's brakes. */
+  settings: ReportSettings & { scenarios?: ScenarioSettingsRecord[] };
   prices: PriceSource;
   /** Which days dated prices were read at, in words (for the prices line). */
   pricesNote?: string;
@@ -58,12 +60,14 @@ export function buildWhatIfReport(args: {
   /** The day a run's dated prices were read at. */
   pricedAsOf?: (source: string) => string | undefined;
   warnings: readonly ReportWarning[];
+  /** The scenario files among the inputs, with what their runs ran under. */
+  scenarios?: readonly ScenarioRunSettings[];
 }): WhatIfReport {
   const { result } = args;
   const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
-    settings: args.reportSettings,
+    settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : { ...args.reportSettings, scenarios: scenarioSettingsRecords(args.scenarios) },
     prices: args.priceSource,
     ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     baseline: {
@@ -125,9 +129,16 @@ const WHATIF_CSV_COLUMNS = ['source', 'setting', 'baselineStopReason', 'baseline
 const WHATIF_SETTINGS_COLUMNS = SETTINGS_COLUMNS.filter((column) => column !== 'brakes');
 
 export function renderWhatIfCsv(report: WhatIfReport): string {
-  const trailing = { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
-  return formatCsv(report.runs, [...WHATIF_CSV_COLUMNS, ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
+  const csv = csvSettings(report.runs, report.settings, report.settings.scenarios, priceSourceColumns(report.prices));
+  return formatCsv(csv.rows, [...WHATIF_CSV_COLUMNS, ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], csv.shared);
 }
+
+/** The baseline row's name: each recorded run under its recorded limits, each synthetic run under its file's brakes. */
+function baselineLabel(report: WhatIfReport): string {
+  return report.settings.scenarios === undefined ? BASELINE : "baseline (as recorded; synthetic: the file's brakes)";
+}
+
+const BASELINE = 'baseline (as recorded)';
 
 const SUMMARY_COLUMNS: Column[] = [
   { header: 'setting' },
@@ -161,7 +172,7 @@ const SUMMARY_WIDTH_BESIDES_SETTING = 9 + 11 + 6 + 9 + 9 + 20 + 2 * 6;
 function settingLabels(report: WhatIfReport, width: number): { labels: Map<string, string>; legend: string } {
   const labels = new Map(report.totals.map((t) => [t.setting, t.setting]));
   const longest = Math.max(0, ...report.totals.map((t) => displayWidth(printableCell(t.setting))));
-  if (longest <= Math.max('baseline (as recorded)'.length, width - SUMMARY_WIDTH_BESIDES_SETTING)) return { labels, legend: '' };
+  if (longest <= Math.max(BASELINE.length, width - SUMMARY_WIDTH_BESIDES_SETTING)) return { labels, legend: '' };
   let legend = '';
   report.totals.forEach((t, i) => {
     labels.set(t.setting, `#${i + 1}`);
@@ -174,7 +185,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
   const b = report.baseline;
   const { labels, legend } = settingLabels(report, view.width);
   const summaryRows = [
-    ['baseline (as recorded)', `${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-', otherStops(b.stopReasons)],
+    [baselineLabel(report), `${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-', otherStops(b.stopReasons)],
     ...report.totals.map((t) => [
       labels.get(t.setting)!,
       `${t.completed}/${t.runs}`,
@@ -204,5 +215,5 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
       text += `\n${sourcesLine(b.runs, prefix, suffix)}${formatTable(RUN_COLUMNS, rows, { maxWidth: view.width })}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
-  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
 }

@@ -44,6 +44,20 @@ export const headerSchema = z.strictObject({
   importedFrom: z
     .strictObject({ format: z.string(), path: z.string(), notes: z.array(z.string()).optional() })
     .optional(),
+  synthetic: z
+    .strictObject({
+      behaviour: z.string().min(1),
+      name: z.string().optional(),
+      scenario: z.string().optional(),
+      seed: z.number().int().nonnegative(),
+      run: z.number().int().nonnegative(),
+      taskDone: z.boolean(),
+      doneAtStep: z.number().int().positive().optional(),
+      stuckFromStep: z.number().int().positive().optional(),
+      hardCapSteps: z.number().int().positive().optional(),
+    })
+    .optional()
+    .describe('Ground truth of a generated run: behaviour, seed, run index, whether the task was done, from which step it was stuck'),
   recordedSettings: z
     .strictObject({
       maxSteps: z.number().int().positive().optional(),

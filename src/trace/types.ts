@@ -49,6 +49,25 @@ export interface TraceHeader {
   recordedSettings?: RecordedSettings;
   /** The run's place in a session tree (set by importers of agents with sub-agents). */
   agent?: AgentRef;
+  /** Ground truth of a run generated from a scenario (`loopcost generate`). */
+  synthetic?: SyntheticHeader;
+}
+
+/** What really happened in a generated run, for judging brakes against (see GroundTruth). */
+export interface SyntheticHeader {
+  behaviour: string;
+  /** The population entry's name. */
+  name?: string;
+  /** The scenario file it was generated from. */
+  scenario?: string;
+  seed: number;
+  /** 0-based index of the run in its scenario. */
+  run: number;
+  taskDone: boolean;
+  doneAtStep?: number;
+  stuckFromStep?: number;
+  /** Generated without brakes up to this many steps. */
+  hardCapSteps?: number;
 }
 
 export interface ToolCallRecord {

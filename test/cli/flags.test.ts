@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
 
 const dir = tempDir();
+/** The bundled recorded traces (scenarios/ holds scenario files too). */
+const TRACES = 'scenarios/*.jsonl';
 
 describe('--out picks the format from its extension when --format is not given', () => {
   it('.json, .csv, .txt', async () => {
@@ -20,17 +22,17 @@ describe('--out picks the format from its extension when --format is not given',
       ['r.txt', (text: string) => expect(text).toMatch(/^runs\s+7, completed/)],
     ] as const) {
       const out = join(dir, name);
-      expect((await cli('replay', 'scenarios', '--out', out)).code).toBe(0);
+      expect((await cli('replay', TRACES, '--out', out)).code).toBe(0);
       check(readFileSync(out, 'utf8'));
     }
     const out = join(dir, 'w.json');
-    await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--out', out);
+    await cli('whatif', TRACES, '--try', 'max-steps=3', '--out', out);
     expect(JSON.parse(readFileSync(out, 'utf8')).totals).toHaveLength(1);
   });
 
   it('--format wins, and a contradicting extension is said', async () => {
     const out = join(dir, 'really.json');
-    const r = await cli('replay', 'scenarios', '--out', out, '--format', 'csv');
+    const r = await cli('replay', TRACES, '--out', out, '--format', 'csv');
     expect(readFileSync(out, 'utf8')).toMatch(/^source,/);
     expect(r.stderr).toMatch(/warning: --out .*really\.json has a \.json name but --format csv was asked for: writing csv/);
   });
@@ -38,12 +40,12 @@ describe('--out picks the format from its extension when --format is not given',
 
 describe('a flag that would do nothing is refused (exit 2, nothing written) or warned about', () => {
   const refused: [string, string[], RegExp][] = [
-    ['--repeat-mode without --max-repeat', ['replay', 'scenarios', '--repeat-mode', 'consecutive'], /--repeat-mode': has no effect without --max-repeat/],
-    ['--budget-mode without --max-cost', ['replay', 'scenarios', '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
+    ['--repeat-mode without --max-repeat', ['replay', TRACES, '--repeat-mode', 'consecutive'], /--repeat-mode': has no effect without --max-repeat/],
+    ['--budget-mode without --max-cost', ['replay', TRACES, '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
     ['--same-error-mode without --max-same-error', ['curve', '--model', 'gpt-4o', '--system-tokens', '1', '--output-tokens', '1', '--tool-tokens', '1', '--steps', '2', '--same-error-mode', 'total'], /--same-error-mode': has no effect without --max-same-error/],
-    ['a --try mode without its brake', ['whatif', 'scenarios', '--try', 'max-steps=5', '--try', 'repeat-mode=total'], /--try': 'repeat-mode=total': repeat-mode has no effect without max-repeat/],
-    ['--per-step with table output', ['replay', 'scenarios', '--per-step', '--format', 'table'], /--per-step': has no effect on table output/],
-    ['--out with --report-dir', ['replay', 'scenarios', '--report-dir', join(dir, 'rd')], /--out': cannot be used with --report-dir/],
+    ['a --try mode without its brake', ['whatif', TRACES, '--try', 'max-steps=5', '--try', 'repeat-mode=total'], /--try': 'repeat-mode=total': repeat-mode has no effect without max-repeat/],
+    ['--per-step with table output', ['replay', TRACES, '--per-step', '--format', 'table'], /--per-step': has no effect on table output/],
+    ['--out with --report-dir', ['replay', TRACES, '--report-dir', join(dir, 'rd')], /--out': cannot be used with --report-dir/],
   ];
   for (const [name, argv, message] of refused) {
     it(name, async () => {
@@ -55,14 +57,21 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
     });
   }
 
+  it("a mode whose brake only a scenario file sets is fine; one no input sets is refused", async () => {
+    expect((await cli('replay', 'scenarios/reference-sum-of-squares.yaml', '--repeat-mode', 'consecutive', '--runs', '2')).code).toBe(0);
+    const r = await cli('replay', 'scenarios/reference-sum-of-squares.yaml', TRACES, '--same-error-mode', 'total', '--runs', '2');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--same-error-mode': has no effect without --max-same-error/);
+  });
+
   it('--format with --report-dir is refused; a mode with a preset that sets its brake is fine', async () => {
-    expect((await cli('replay', 'scenarios', '--report-dir', join(dir, 'rd2'), '--format', 'csv')).stderr).toMatch(/--format': has no effect with --report-dir/);
-    expect((await cli('replay', 'scenarios', '--preset', 'reference', '--repeat-mode', 'consecutive')).code).toBe(0);
-    expect((await cli('replay', 'scenarios', '--per-step', '--format', 'json')).code).toBe(0);
+    expect((await cli('replay', TRACES, '--report-dir', join(dir, 'rd2'), '--format', 'csv')).stderr).toMatch(/--format': has no effect with --report-dir/);
+    expect((await cli('replay', TRACES, '--preset', 'reference', '--repeat-mode', 'consecutive')).code).toBe(0);
+    expect((await cli('replay', TRACES, '--per-step', '--format', 'json')).code).toBe(0);
   });
 
   it('--wide and --per-run with CSV or JSON: said on stderr', async () => {
-    const r = await cli('replay', 'scenarios', '--format', 'csv', '--wide', '--per-run');
+    const r = await cli('replay', TRACES, '--format', 'csv', '--wide', '--per-run');
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: --wide shapes table output only; it does nothing with --format csv/);
     expect(r.stderr).toMatch(/warning: --per-run shapes table output only/);

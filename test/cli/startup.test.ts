@@ -38,7 +38,7 @@ describe('start-up', () => {
   it('--help lists every command and --version prints the package version', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
-    for (const command of ['replay', 'whatif', 'compare', 'curve', 'prices', 'import']) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['replay', 'whatif', 'compare', 'curve', 'prices', 'import', 'generate', 'fit']) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     const version = await cli('--version');
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
   });

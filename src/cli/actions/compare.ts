@@ -1,5 +1,4 @@
 import { UserError } from '../../errors.js';
-import { collectInputs } from '../../io/collectInputs.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareWithRecorded } from '../../replay/compare.js';
@@ -10,6 +9,7 @@ import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
 import { RunNotes } from './runNotes.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
+import { recordedTraceFiles } from './recordedInputs.js';
 
 export function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string },
@@ -17,7 +17,8 @@ export function runCompare(
 ): number {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance });
-  const rows = compareWithRecorded(notes.tap(loadTraceFiles(collectInputs(command.inputs)), prices), prices, command.tolerance);
+  const files = recordedTraceFiles(command.inputs, 'compare', 'synthetic runs have no recorded figures to compare with; replay the scenario instead', io);
+  const rows = compareWithRecorded(notes.tap(loadTraceFiles(files), prices), prices, command.tolerance);
   const warnings = notes.warnings(command.inputs);
   const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings });
   const text =

@@ -12,20 +12,24 @@ function useless(flag: string, message: string, hint: string, command: string): 
   return new UserError({ file: '<command line>', field: flag, code: 'flag_without_effect', message, hint: `${hint}; run 'loopcost ${command} --help'` });
 }
 
-/** The modes that mean something only beside their brake: [mode flag, brake flag, brake set?]. */
-function modesWithoutBrake(flags: BrakeFlags, brakes: BrakeConfig): [string, string][] {
+/** The modes that mean something only beside their brake, given without it in any of `applied`: [mode flag, brake flag]. */
+function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[]): [string, string][] {
   const out: [string, string][] = [];
-  if (flags.repeatMode !== undefined && brakes.maxRepeat === undefined) out.push(['--repeat-mode', '--max-repeat']);
-  if (flags.sameErrorMode !== undefined && brakes.maxSameError === undefined) out.push(['--same-error-mode', '--max-same-error']);
+  const none = (brake: keyof BrakeConfig) => applied.every((brakes) => brakes[brake] === undefined);
+  if (flags.repeatMode !== undefined && none('maxRepeat')) out.push(['--repeat-mode', '--max-repeat']);
+  if (flags.sameErrorMode !== undefined && none('maxSameError')) out.push(['--same-error-mode', '--max-same-error']);
   // Under --preset recorded a run's own cost limit may apply: the budget mode then has an effect.
-  if (flags.budgetMode !== undefined && brakes.maxCostPico === undefined && flags.preset !== RECORDED_PRESET) out.push(['--budget-mode', '--max-cost']);
+  if (flags.budgetMode !== undefined && none('maxCostPico') && flags.preset !== RECORDED_PRESET) out.push(['--budget-mode', '--max-cost']);
   return out;
 }
 
-/** Refuses a brake mode given without its brake (flags, or a preset that sets it). */
-export function checkBrakeFlags(flags: BrakeFlags, command: string): void {
+/**
+ * Refuses a brake mode given without its brake (flags, or a preset that sets it). `scenarioBrakes`: the
+ * brakes scenario files' runs take (their own, the flags on top), where the brake may be set too.
+ */
+export function checkBrakeFlags(flags: BrakeFlags, command: string, scenarioBrakes: readonly BrakeConfig[] = []): void {
   const brakes = brakesFromFlags({ ...flags, preset: flags.preset === RECORDED_PRESET ? undefined : flags.preset });
-  const [first] = modesWithoutBrake(flags, brakes);
+  const [first] = modesWithoutBrake(flags, [brakes, ...scenarioBrakes]);
   if (first) throw useless(first[0], `has no effect without ${first[1]}`, `add ${first[1]} N, or drop ${first[0]}`, command);
 }
 
@@ -38,7 +42,7 @@ export function checkTrySpec(spec: string, brakes: BrakeConfig): void {
     if (key === 'same-error-mode') flags.sameErrorMode = 'x';
     if (key === 'budget-mode') flags.budgetMode = 'x';
   }
-  const [first] = modesWithoutBrake(flags, brakes);
+  const [first] = modesWithoutBrake(flags, [brakes]);
   if (first) {
     const [mode, brake] = [first[0].slice(2), first[1].slice(2)];
     throw useless('--try', `'${spec}': ${mode} has no effect without ${brake}`, `write ${brake}=N,${mode}=… in the same --try`, 'whatif');
@@ -59,6 +63,14 @@ export function chooseFormat(flags: { format?: string; out?: string }, io: CliIO
     io.stderr(`loopcost: warning: --out ${flags.out} has a ${extension} name but --format ${flags.format} was asked for: writing ${flags.format}\n`);
   }
   return flags.format;
+}
+
+/** --runs and --seed shape synthetic runs only: said on stderr when no input is a scenario file. */
+export function warnScenarioFlags(flags: { runs?: string; seed?: string }, scenarioFiles: number, io: CliIO): void {
+  if (scenarioFiles > 0) return;
+  for (const [flag, given] of [['--runs', flags.runs], ['--seed', flags.seed]] as const) {
+    if (given !== undefined) io.stderr(`loopcost: warning: ${flag} applies to scenario files; no input is one, so it does nothing\n`);
+  }
 }
 
 /** --wide and --per-run shape tables only: said on stderr when the report is not one. */

@@ -1,12 +1,12 @@
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { collectInputs } from '../../io/collectInputs.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { bundledPriceTable } from '../../pricing/genaiPrices.js';
 import { derivedPriceFile, derivePrices, type DerivedModel } from '../../pricing/derive.js';
 import { deriveJson, renderDeriveTable } from '../../report/deriveReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { CliIO } from '../io.js';
+import { recordedTraceFiles } from './recordedInputs.js';
 
 export interface DeriveFlags {
   out?: string;
@@ -25,7 +25,8 @@ function knownContextWindow(model: DerivedModel): number | undefined {
 
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): number {
-  const { models, skippedRuns } = derivePrices(loadTraceFiles(collectInputs(inputs)));
+  const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
+  const { models, skippedRuns } = derivePrices(loadTraceFiles(files));
   const usable = models.filter((model) => model.usable);
   const file = derivedPriceFile(usable, knownContextWindow);
   if (usable.length === 0) {

@@ -2,7 +2,6 @@ import { cacheRuleWarnings } from '../../report/warnings.js';
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
 import type { ModelPricing } from '../../pricing/types.js';
@@ -30,9 +29,15 @@ import {
 import { emitReport, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
+import { readInputs, type GivenFlag } from './inputs.js';
+import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 
 export interface ReplayCommand {
+  /** The paths as given (reports' hints name them). */
   inputs: string[];
+  traceFiles: string[];
+  /** Scenario files among the inputs, each with the settings its runs take. */
+  scenarios: ScenarioInput[];
   /** Brakes shown in the report (under --preset recorded: the flags given beyond each run's own). */
   brakes: BrakeConfig;
   /** The brakes for each run; defaults to `brakes` for every run. */
@@ -52,12 +57,13 @@ export interface ReplayCommand {
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export function runReplay(command: ReplayCommand, io: CliIO): number {
   const prices = loadPriceTable(command.priceOptions);
-  const files = collectInputs(command.inputs);
+  // A scenario's unknown model fails the command before any run.
+  const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
-  for (const trace of loadTraceFiles(files)) {
+  for (const trace of loadTraceFiles(command.traceFiles)) {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
     const options = {
       brakes,
@@ -72,13 +78,22 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     notes.add(trace, pricing);
     results.push(replayTrace(trace, { ...options, pricing }));
   }
+  command.scenarios.forEach((input, i) => {
+    const pricing = scenarioPricing[i]!;
+    pricings.set(pricing.model, pricing);
+    const runs = runScenarioInput(input, { prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
+    for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache);
+    results.push(...runs);
+  });
+  const shown = reportedSettings(command, command.traceFiles.length, command.scenarios);
   const warnings = [...notes.warnings(command.inputs), ...cacheRuleWarnings(results)];
   const reportArgs = {
     results,
-    brakes: command.brakes,
-    perRunRecordedLimits: command.brakesFor !== undefined,
+    brakes: shown.brakes,
+    perRunRecordedLimits: command.brakesFor !== undefined && command.traceFiles.length > 0,
     perStep: command.perStep === true,
-    strategy: command.strategy,
+    strategy: shown.strategy,
+    scenarios: command.scenarios.map(scenarioRunSettings),
     priceSource: prices.source,
     pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
     warnings,
@@ -86,7 +101,7 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     pricesNote: notes.pricesNote(),
     pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
-    ...(command.latency === undefined ? {} : { latency: command.latency }),
+    ...(shown.latency === undefined ? {} : { latency: shown.latency }),
   };
   const report = buildReplayReport(reportArgs);
 
@@ -114,17 +129,20 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
 export type ReplayFlags = BrakeFlags &
   ContextFlags &
   PriceFlags &
-  ViewFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string };
+  ViewFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string; runs?: string; seed?: string };
 
-/** `loopcost replay`: the flags as commander parsed them → a ReplayCommand. */
-export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO): number {
+/** `loopcost replay`: the flags as commander parsed them (`given`: which the user gave) → a ReplayCommand. */
+export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, given: GivenFlag): number {
   const format = chooseFormat(opts, io);
-  checkBrakeFlags(opts, 'replay');
+  const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
+  checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
   warnViewFlags(opts, opts.reportDir === undefined ? format : 'table', io);
   return runReplay(
     {
       inputs,
+      traceFiles,
+      scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),
       strategy: strategyFromFlags(opts),

@@ -1,9 +1,10 @@
 /**
  * What a command notes about each run as it replays it, for its report: whether the price table prices
  * the run as it was billed (price gap), whether a recorded run is replayed under a context strategy it
- * was not recorded with (open loop), and the day its dated prices were read at.
+ * was not recorded with (open loop), and the day its dated prices were read at. Synthetic runs (from
+ * scenario files) are neither: they were not recorded, so they have no recorded cost and run closed-loop.
  */
-import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
+import { isIdentity, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
@@ -28,9 +29,18 @@ export class RunNotes {
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     if (this.options.model === undefined) this.priceGaps.add(trace, pricing);
     if (defaultCacheMode(trace) === 'recorded') this.recordedRuns += 1;
-    if (this.options.strategy.cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
+    this.notePricing(trace.source, pricing, this.options.strategy.cache);
+  }
+
+  /** Notes a synthetic run (`cache`: the mode it ran under): only how it was priced. */
+  addSynthetic(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
+    this.notePricing(source, pricing, cache);
+  }
+
+  private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
+    if (cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
     const { asOf, dating } = pricing.source;
-    if (asOf !== undefined) this.dayBySource.set(trace.source, asOf);
+    if (asOf !== undefined) this.dayBySource.set(source, asOf);
     if (dating === 'recorded') {
       this.days.recordedRuns += 1;
       if (this.days.firstDay === undefined || asOf! < this.days.firstDay) this.days.firstDay = asOf!;

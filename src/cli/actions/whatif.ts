@@ -1,9 +1,11 @@
 import type { ContextStrategy } from '../../context/strategy.js';
-import { collectInputs } from '../../io/collectInputs.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadTraceFiles } from '../../import/index.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
+import type { PriceTable } from '../../pricing/types.js';
+import { traceWhatIfSubjects, whatIfSubjects, type WhatIfSetting, type WhatIfSubject } from '../../replay/whatif.js';
+import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
+import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
@@ -13,9 +15,14 @@ import type { CliIO } from '../io.js';
 import { emitReport, reportView, type ViewFlags } from './output.js';
 import { RunNotes } from './runNotes.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
+import { readInputs, type GivenFlag } from './inputs.js';
 
 export interface WhatIfCommand {
+  /** The paths as given (reports' hints name them). */
   inputs: string[];
+  traceFiles: string[];
+  /** Scenario files among the inputs: their runs' baseline is the file's brakes. */
+  scenarios: ScenarioInput[];
   tries: string[];
   strategy: ContextStrategy;
   model?: string;
@@ -33,14 +40,11 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
     return { name: spec, brakes };
   });
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
-  const traces = notes.tap(loadTraceFiles(collectInputs(command.inputs)), prices);
-  const result = whatIf(traces, settings, {
-    strategy: command.strategy,
-    prices,
-    ...(command.model === undefined ? {} : { model: command.model }),
-    ...(command.latency === undefined ? {} : { latency: command.latency }),
-  });
+  const model = command.model === undefined ? {} : { model: command.model };
+  const notes = new RunNotes({ strategy: command.strategy, ...model });
+  const traces = notes.tap(loadTraceFiles(command.traceFiles), prices);
+  const recorded = traceWhatIfSubjects(traces, { strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const result = whatIfSubjects(chain(recorded, syntheticSubjects(command.scenarios, prices, notes, command.model)), settings);
   const warnings = notes.warnings(command.inputs);
   const report = buildWhatIfReport({
     result,
@@ -56,6 +60,7 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
     pricesNote: notes.pricesNote(),
     pricedAsOf: (source: string) => notes.priceDay(source),
     warnings,
+    scenarios: command.scenarios.map(scenarioRunSettings),
   });
   const text =
     command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderWhatIfCsv(report) : renderWhatIfTable(report, command.view);
@@ -63,14 +68,37 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   return 0;
 }
 
-export type WhatIfFlags = ContextFlags & PriceFlags & ViewFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string };
+/** Synthetic runs as what-if subjects, each noted (priced, not recorded) as it comes; models resolved before any run. */
+function syntheticSubjects(inputs: readonly ScenarioInput[], prices: PriceTable, notes: RunNotes, model?: string): Iterable<WhatIfSubject> {
+  const pricings = scenarioPricings(inputs, prices, model);
+  const options = { prices, ...(model === undefined ? {} : { model }) };
+  return (function* () {
+    for (const [i, input] of inputs.entries()) {
+      for (const subject of scenarioWhatIfSubjects([input], options)) {
+        notes.addSynthetic(subject.source, pricings[i]!, input.settings.strategy.cache);
+        yield subject;
+      }
+    }
+  })();
+}
 
-export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO): number {
+function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
+export type WhatIfFlags = ContextFlags &
+  PriceFlags &
+  ViewFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string; runs?: string; seed?: string };
+
+export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, given: GivenFlag): number {
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
+  const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   return runWhatIf(
     {
       inputs,
+      traceFiles,
+      scenarios,
       tries: opts.try,
       strategy: strategyFromFlags(opts),
       format: format as 'table' | 'csv' | 'json',

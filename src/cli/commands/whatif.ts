@@ -1,13 +1,13 @@
 import type { CommandModule } from '../command.js';
 import type { WhatIfFlags } from '../actions/whatif.js';
-import { addContextOptions, addPriceOptions, addViewOptions, formatOption, latencyModelOption, option, outOption } from '../options.js';
+import { addContextOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, latencyModelOption, option, outOption } from '../options.js';
 
 const whatif: CommandModule = {
   register(program, { io, setExitCode }) {
     const command = program
       .command('whatif')
-      .description('what would other brake settings have done to these runs? (baseline: the settings they were recorded with)')
-      .argument('<inputs...>', 'trace files, directories or globs');
+      .description("what would other brake settings have done to these runs? (baseline: the settings they were recorded with; a scenario file's brakes for its runs)")
+      .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file's runs take its own settings, with the flags given on top)");
     command
       .addOption(
         command
@@ -19,9 +19,9 @@ const whatif: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))
       .addOption(latencyModelOption(command));
-    addViewOptions(addPriceOptions(addContextOptions(command))).action(async (inputs: string[], opts: WhatIfFlags) => {
+    addViewOptions(addScenarioOptions(addPriceOptions(addContextOptions(command)))).action(async (inputs: string[], opts: WhatIfFlags) => {
       const { whatIfAction } = await import('../actions/whatif.js');
-      setExitCode(whatIfAction(inputs, opts, io));
+      setExitCode(whatIfAction(inputs, opts, io, givenOptions(command)));
     });
   },
 };

@@ -1,0 +1,16 @@
+/** The inputs of commands that need recordings (compare, import, prices derive, fit). */
+import { recordedInputsOnly } from '../../scenario/inputs.js';
+import type { CliIO } from '../io.js';
+
+/**
+ * For commands that need recordings: the trace files; a scenario file named is refused with `instead`,
+ * scenario files in a directory or glob are left out, said on stderr.
+ */
+export function recordedTraceFiles(inputs: readonly string[], command: string, instead: string, io: CliIO): string[] {
+  const { traceFiles, skipped } = recordedInputsOnly(inputs, command, instead);
+  if (skipped.length > 0) {
+    const names = skipped.length <= 3 ? skipped.join(', ') : `${skipped.slice(0, 3).join(', ')} and ${skipped.length - 3} more`;
+    io.stderr(`loopcost: warning: left out ${skipped.length} scenario file${skipped.length === 1 ? '' : 's'} (${names}): ${command} needs recorded traces; ${instead}\n`);
+  }
+  return traceFiles;
+}

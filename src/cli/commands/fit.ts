@@ -1,0 +1,23 @@
+import type { CommandModule } from '../command.js';
+import type { FitFlags } from '../actions/fit.js';
+import { addPriceOptions, option } from '../options.js';
+
+const fit: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('fit')
+      .description('write a scenario whose synthetic population reproduces recorded runs')
+      .argument('<inputs...>', 'recorded traces (files, directories, globs; any supported format)');
+    command
+      .addOption(option(command, '--out <file>', 'write the profile here (atomically)', 'stdout'))
+      .addOption(option(command, '--report', 'replay the recorded runs and the fitted profile and print their quantiles side by side', 'no report'))
+      .addOption(option(command, '--runs <n>', 'synthetic runs for --report', '2000', '2000'))
+      .addOption(option(command, '--seed <n>', 'seed for --report', '1', '1'))
+      .addOption(option(command, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']));
+    addPriceOptions(command).action(async (inputs: string[], opts: FitFlags) => {
+      const { fitAction } = await import('../actions/fit.js');
+      setExitCode(fitAction(inputs, opts, io));
+    });
+  },
+};
+export default fit;

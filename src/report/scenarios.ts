@@ -1,0 +1,75 @@
+/**
+ * Scenario files among a report's inputs: the settings each one's synthetic runs ran under (the file's,
+ * with the flags given on top), their number and seed. JSON: `settings.scenarios`; text: one
+ * `synthetic:` line per file and one note; CSV: each synthetic run's row carries its file's settings.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
+import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
+import { reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+
+/** What one scenario file's runs ran under. */
+export interface ScenarioRunSettings {
+  source: string;
+  runs: number;
+  seed: number;
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  latency?: LatencyModel;
+}
+
+export interface ScenarioSettingsRecord {
+  source: string;
+  runs: number;
+  seed: number;
+  brakes: Record<string, unknown>;
+  context: Record<string, unknown>;
+  /** The same settings as reproducible strings (`--try` / `--context` syntax), as the report's own `spec`. */
+  spec: Omit<ReportSettings, 'model'>;
+}
+
+export const SYNTHETIC_NOTE =
+  "synthetic runs: closed-loop agents that react to what their context holds; not recorded, so they have no recorded cost; each run's ground truth is its recordedOutcome";
+
+export function scenarioSettingsRecords(scenarios: readonly ScenarioRunSettings[]): ScenarioSettingsRecord[] {
+  return scenarios.map((s) => ({
+    source: s.source,
+    runs: s.runs,
+    seed: s.seed,
+    brakes: brakeSettingsRecord(s.brakes),
+    context: contextSettingsRecord(s.strategy),
+    // A synthetic call without a latency model takes no time: there is nothing recorded to fall back on.
+    spec: { ...reportSettings(s), ...(s.latency === undefined ? { latency: 'none' } : {}) },
+  }));
+}
+
+/**
+ * `synthetic: scenarios/x.yaml (20 runs, seed 1) · context window:3 · latency call=2500,…`, one per file:
+ * the settings its runs took where they differ from the report's settings line (`shown`).
+ */
+export function scenarioLine(record: ScenarioSettingsRecord, shown?: ReportSettings): string {
+  const differing = Object.fromEntries(Object.entries(record.spec).filter(([key, value]) => shown?.[key as keyof ReportSettings] !== value));
+  const head = `synthetic: ${record.source} (${record.runs} run${record.runs === 1 ? '' : 's'}, seed ${record.seed})`;
+  return Object.keys(differing).length === 0 ? `${head} · as the settings above` : `${head} · ${settingsText(differing)}`;
+}
+
+/** The settings a run ran under: its scenario file's for a synthetic run (`<file>#<n>`), else the report's. */
+export function runSettings(source: string, spec: ReportSettings, scenarios: readonly ScenarioSettingsRecord[] | undefined): ReportSettings {
+  const scenario = scenarios?.find((s) => source.startsWith(`${s.source}#`));
+  return scenario ? { ...spec, ...scenario.spec } : spec;
+}
+
+/**
+ * CSV rows and the columns every row shares (settings, then the price source). With synthetic runs among
+ * the rows the settings differ per row, so they move from the shared columns into each row.
+ */
+export function csvSettings<R extends { source: string }>(
+  rows: readonly R[],
+  spec: ReportSettings,
+  scenarios: readonly ScenarioSettingsRecord[] | undefined,
+  priceColumns: Record<string, string>,
+): { rows: readonly object[]; shared: Record<string, string> } {
+  if (scenarios === undefined || scenarios.length === 0) return { rows, shared: { ...settingsColumns(spec), ...priceColumns } };
+  return { rows: rows.map((row) => ({ ...row, ...settingsColumns(runSettings(row.source, spec, scenarios)) })), shared: priceColumns };
+}

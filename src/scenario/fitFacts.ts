@@ -1,0 +1,94 @@
+/**
+ * What each recorded run tells `fit`: the run is replayed once as recorded (full history, no brake)
+ * through the one loop, watching the prompt the growth model builds for every call.
+ */
+import { NO_BRAKES } from '../brakes/config.js';
+import { actionFingerprint } from '../brakes/fingerprint.js';
+import type { PromptView } from '../kernel/context.js';
+import { runLoop } from '../loop/run.js';
+import { ReplaySource } from '../loop/replaySource.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { CallRecord, Trace } from '../trace/types.js';
+
+/** What one recorded run contributes to the fit. */
+export interface RunFacts {
+  completed: boolean;
+  endsOnFailedCall: boolean;
+  steps: number;
+  goalTokens: number;
+  systemTokens: number;
+  /** (steps in the prompt, recorded − modelled prompt tokens) of every call with a recorded prompt. */
+  overhead: [number, number][];
+  cachedTokens: number;
+  /** Σ of the previous call's recorded prompt, over calls that had one before them. */
+  servablePrefixTokens: number;
+  outputTokens: number[];
+  resultTokens: number[];
+  toolCalls: number;
+  repeatedToolCalls: number;
+  erroredToolCalls: number;
+  callLatenciesMs: number[];
+  toolLatenciesMs: number[];
+}
+
+/** Replays a run as recorded and notes the prompt each call was answered to. */
+export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
+  const views: [PromptView, CallRecord][] = [];
+  const replay = new ReplaySource(trace);
+  const source = {
+    next(view: PromptView) {
+      const call = replay.next();
+      if (call) views.push([{ ...view }, call]);
+      return call;
+    },
+    exhaustedReason: () => replay.exhaustedReason(),
+  };
+  const outcome = runLoop(source, {
+    brakes: NO_BRAKES,
+    strategy: { kind: 'full' },
+    cache: 'recorded',
+    pricing,
+    systemTokens: trace.header.systemTokens,
+    goalTokens: trace.header.goalTokens,
+  });
+  const facts: RunFacts = {
+    completed: outcome.stop.reason === 'completed',
+    endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
+    steps: outcome.steps,
+    goalTokens: trace.header.goalTokens,
+    systemTokens: trace.header.systemTokens,
+    overhead: [],
+    cachedTokens: 0,
+    servablePrefixTokens: 0,
+    outputTokens: [],
+    resultTokens: [],
+    toolCalls: 0,
+    repeatedToolCalls: 0,
+    erroredToolCalls: 0,
+    callLatenciesMs: [],
+    toolLatenciesMs: [],
+  };
+  const seen = new Set<string>();
+  let previousInput: number | undefined;
+  for (const [view, call] of views) {
+    if (call.failed) continue;
+    facts.outputTokens.push(call.outputTokens);
+    if (call.latencyMs !== undefined) facts.callLatenciesMs.push(call.latencyMs);
+    if (call.inputTokens !== undefined) {
+      facts.overhead.push([view.historySteps - view.firstKeptStep, call.inputTokens - view.fullInputTokens]);
+      facts.cachedTokens += call.cachedInputTokens ?? 0;
+      if (previousInput !== undefined) facts.servablePrefixTokens += previousInput;
+      previousInput = call.inputTokens;
+    }
+    for (const tool of call.toolCalls ?? []) {
+      const key = actionFingerprint(tool.name, tool.arguments);
+      if (seen.has(key)) facts.repeatedToolCalls += 1;
+      seen.add(key);
+      facts.toolCalls += 1;
+      if (tool.error) facts.erroredToolCalls += 1;
+      facts.resultTokens.push(tool.resultTokens);
+      if (tool.latencyMs !== undefined) facts.toolLatenciesMs.push(tool.latencyMs);
+    }
+  }
+  return facts;
+}

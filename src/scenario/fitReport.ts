@@ -1,0 +1,57 @@
+/**
+ * Recorded runs and a fitted profile's synthetic runs side by side: p10/p50/p90/p95/max of cost per
+ * run, steps per run and prompt tokens at the last call, with each relative gap, and the completion
+ * share of each.
+ */
+import { picoToUsd } from '../money.js';
+import type { RunResult } from '../replay/replay.js';
+import { quantile } from '../synthetic/distributions.js';
+
+export const FIT_QUANTILES = [['p10', 0.1], ['p50', 0.5], ['p90', 0.9], ['p95', 0.95], ['max', 1]] as const;
+export type QuantileName = (typeof FIT_QUANTILES)[number][0];
+
+export const FIT_METRICS = {
+  costPerRunUsd: (run: RunResult) => picoToUsd(run.costPico),
+  stepsPerRun: (run: RunResult) => run.steps,
+  /** Prompt of the last call that reached the model (a call failed at the provider sent nothing billable). */
+  promptTokensAtLastCall: (run: RunResult) => [...run.rows].reverse().find((row) => !row.failed)?.inputTokens ?? 0,
+} as const;
+export type FitMetric = keyof typeof FIT_METRICS;
+
+export interface QuantileRow {
+  metric: FitMetric;
+  quantile: QuantileName;
+  recorded: number;
+  synthetic: number;
+  /** (synthetic − recorded) / recorded; null when recorded is 0. */
+  relativeGap: number | null;
+}
+
+export interface FitComparison {
+  recordedRuns: number;
+  syntheticRuns: number;
+  completion: { recorded: number; synthetic: number; gapPoints: number };
+  rows: QuantileRow[];
+}
+
+export function quantilesOf(values: readonly number[]): Record<QuantileName, number> {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Object.fromEntries(FIT_QUANTILES.map(([name, p]) => [name, quantile(sorted, p)])) as Record<QuantileName, number>;
+}
+
+const completionShare = (runs: readonly RunResult[]) => runs.filter((r) => r.stopReason === 'completed').length / runs.length;
+
+/** Both sets must have been run with keepSteps (for the last call's prompt). */
+export function compareRuns(recorded: readonly RunResult[], synthetic: readonly RunResult[]): FitComparison {
+  const rows: QuantileRow[] = [];
+  for (const metric of Object.keys(FIT_METRICS) as FitMetric[]) {
+    const r = quantilesOf(recorded.map(FIT_METRICS[metric]));
+    const s = quantilesOf(synthetic.map(FIT_METRICS[metric]));
+    for (const [name] of FIT_QUANTILES) {
+      rows.push({ metric, quantile: name, recorded: r[name], synthetic: s[name], relativeGap: r[name] === 0 ? null : (s[name] - r[name]) / r[name] });
+    }
+  }
+  const rc = completionShare(recorded);
+  const sc = completionShare(synthetic);
+  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows };
+}

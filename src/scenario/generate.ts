@@ -1,0 +1,77 @@
+/**
+ * Synthetic runs written down as native traces: each run as it unfolds under the scenario's context
+ * strategy with no brake, up to the hard cap (named in the header). The calls carry the latencies the
+ * latency model gave them and, when the provider serves part of the prefix, the cached tokens; the
+ * header carries the ground truth.
+ */
+import { NO_BRAKES } from '../brakes/config.js';
+import type { LatencyModel } from '../loop/latency.js';
+import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
+import type { PriceTable } from '../pricing/types.js';
+import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
+import type { Scenario } from './load.js';
+import { scenarioRuns, type SyntheticRun } from './run.js';
+import { DEFAULT_HARD_CAP_STEPS, scenarioSettings, type ScenarioOverrides } from './settings.js';
+
+function endOf(run: SyntheticRun, hardCapSteps: number): TraceEnd {
+  if (run.result.stopReason === 'completed') return { type: 'end', outcome: 'completed' };
+  if (run.ending === 'provider_error') return { type: 'end', outcome: 'error', status: 'provider error (synthetic)' };
+  if (run.ending === 'cut_off') return { type: 'end', outcome: 'unknown', status: 'cut off (synthetic)' };
+  return { type: 'end', outcome: 'limit', status: `hard cap of ${hardCapSteps} steps (synthetic, no brakes)` };
+}
+
+function withLatencies(calls: CallRecord[], run: SyntheticRun, latency: LatencyModel | undefined): CallRecord[] {
+  if (!latency) return calls;
+  return calls.map((call, i) => {
+    const row = run.result.rows[i]!;
+    const toolCalls = call.toolCalls?.map((tool) => ({ ...tool, latencyMs: toolLatencyMs(NaN, latency) }));
+    return { ...call, latencyMs: callLatencyMs(NaN, latency, row.inputTokens, row.outputTokens), ...(toolCalls ? { toolCalls } : {}) };
+  });
+}
+
+export function* generateTraces(scenario: Scenario, options: { prices: PriceTable; overrides?: ScenarioOverrides }): Generator<Trace> {
+  const settings = scenarioSettings(scenario, options.overrides ?? {});
+  const hardCapSteps = scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
+  const runs = scenarioRuns(
+    scenario,
+    {
+      prices: options.prices,
+      runs: settings.runs,
+      seed: settings.seed,
+      brakes: NO_BRAKES,
+      strategy: settings.strategy,
+      ...(settings.latency === undefined ? {} : { latency: settings.latency }),
+      keepSteps: settings.latency !== undefined,
+    },
+    true,
+  );
+  for (const run of runs) {
+    const truth = run.truth;
+    yield {
+      source: run.result.source,
+      header: {
+        type: 'header',
+        schema: TRACE_SCHEMA,
+        model: scenario.model,
+        ...(scenario.provider === undefined ? {} : { provider: scenario.provider }),
+        systemTokens: run.systemTokens,
+        goalTokens: run.goalTokens,
+        origin: 'synthetic',
+        task: run.result.task!,
+        synthetic: {
+          behaviour: truth.behaviour,
+          ...(truth.name === undefined ? {} : { name: truth.name }),
+          scenario: scenario.source,
+          seed: truth.seed,
+          run: truth.run,
+          taskDone: truth.taskDone,
+          ...(truth.doneAtStep === undefined ? {} : { doneAtStep: truth.doneAtStep }),
+          ...(truth.stuckFromStep === undefined ? {} : { stuckFromStep: truth.stuckFromStep }),
+          hardCapSteps,
+        },
+      },
+      calls: withLatencies(run.calls, run, settings.latency),
+      end: endOf(run, hardCapSteps),
+    };
+  }
+}

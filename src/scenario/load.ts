@@ -1,0 +1,133 @@
+/**
+ * Reads a scenario file (YAML, or JSON, which is YAML too) with the readers' limits (YAML aliases,
+ * nesting depth), validates it, and reports every problem with its file, line and field.
+ */
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
+import { readTextInput } from '../io/readInput.js';
+import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
+import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
+import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
+import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
+
+const HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
+
+/** A validated scenario and the file it came from. */
+export interface Scenario extends ScenarioFile {
+  /** Path of the file (or a label for scenarios built in memory). */
+  source: string;
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
+}
+
+/** The line of the deepest node of `path` present in the document. */
+function lineOf(doc: Document, counter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = (n === 0 ? doc.contents : doc.getIn(path.slice(0, n) as unknown[], true)) as { range?: [number, number, number] } | null | undefined;
+    if (node?.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+type ZodIssue = z.core.$ZodIssue;
+
+/** A union's issues: those of the branch that got furthest into the value. */
+function flattenUnion(issue: ZodIssue): ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) return [issue];
+  const depth = (branch: ZodIssue[]) => Math.max(...branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 0.5)));
+  const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0]!;
+  return best.flatMap((inner) => flattenUnion({ ...inner, path: [...issue.path, ...inner.path] } as ZodIssue));
+}
+
+function describeIssue(issue: ZodIssue, value: unknown): { code: string; message: string } {
+  const field = issue.path[issue.path.length - 1];
+  if (issue.code === 'invalid_union' && field === 'behaviour') {
+    return { code: 'unknown_behaviour', message: `unknown behaviour ${JSON.stringify(valueAt(value, issue.path))}; one of ${BEHAVIOUR_NAMES.join(', ')}` };
+  }
+  if (issue.code === 'invalid_union' && field === 'kind') {
+    return { code: 'unknown_distribution', message: `unknown distribution ${JSON.stringify(valueAt(value, issue.path))}; one of fixed, uniform, normal, lognormal, empirical` };
+  }
+  if (issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined) {
+    return { code: 'missing_field', message: `missing required field (${issue.expected})` };
+  }
+  if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
+    return { code: 'negative_number', message: 'must not be negative' };
+  }
+  if (issue.code === 'unrecognized_keys') return { code: issue.code, message: `unknown field(s) ${issue.keys.join(', ')}` };
+  if (issue.code === 'invalid_value' && field === 'scenario') {
+    return { code: 'not_a_scenario', message: `must be '${SCENARIO_SCHEMA}'` };
+  }
+  return { code: issue.code, message: issue.message };
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** Parses and validates scenario text; `file` names it in every issue. */
+export function parseScenario(text: string, file: string): Scenario {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new UserError(
+      doc.errors.slice(0, MAX_REPORTED_ISSUES).map((error) => ({
+        file,
+        ...(error.pos?.[0] !== undefined ? { line: counter.linePos(error.pos[0]).line } : {}),
+        code: 'invalid_yaml',
+        message: `not valid YAML (${error.message.split('\n')[0]})`,
+        hint: HINT,
+      })),
+    );
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    throw new UserError({ file, code: 'too_many_aliases', message: `uses YAML aliases past the limit (${(error as Error).message})`, hint: `at most ${MAX_YAML_ALIASES} alias expansions` });
+  }
+  const deep = pathPastDepth(value);
+  if (deep !== undefined) throw new UserError({ file, field: deep, code: 'too_deep', message: 'nests too deeply', hint: HINT });
+  const parsed = scenarioSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues: InputIssue[] = parsed.error.issues
+      .flatMap(flattenUnion)
+      .slice(0, MAX_REPORTED_ISSUES)
+      .map((issue) => {
+        const line = lineOf(doc, counter, issue.path);
+        const field = fieldPath(issue.path);
+        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), ...describeIssue(issue, value), hint: HINT };
+      });
+    throw new UserError(issues);
+  }
+  checkSettings(parsed.data, (path) => lineOf(doc, counter, path), file);
+  return { ...parsed.data, source: file };
+}
+
+/** Brakes and context go through the replay flags' own parser: a complaint names the file's key. */
+function checkSettings(scenario: ScenarioFile, lineAt: (path: string[]) => number | undefined, file: string): void {
+  try {
+    brakesFromFlags(fileBrakeFlags(scenario));
+    strategyFromFlags(fileContextFlags(scenario));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    throw new UserError(
+      error.issues.map((issue) => {
+        const field = fileKeyOfFlag(issue.field ?? '') ?? issue.field;
+        const line = field ? lineAt(field.split('.')) : undefined;
+        return { ...issue, file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}) };
+      }),
+    );
+  }
+}
+
+export function loadScenarioFile(path: string): Scenario {
+  return parseScenario(readTextInput(path), path);
+}

@@ -1,0 +1,69 @@
+/**
+ * Scenario files as replay inputs: each is read and checked before anything runs, then runs its
+ * synthetic population under its own settings with the flags given on top.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import { canonicalJson } from '../brakes/fingerprint.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import type { RunResult } from '../replay/replay.js';
+import type { ScenarioRunSettings } from '../report/scenarios.js';
+import { loadScenarioFile, type Scenario } from './load.js';
+import { resolveScenarioPricing, runScenario } from './run.js';
+import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from './settings.js';
+
+/** A scenario file read and checked, with the settings its runs take (the file's, flags given on top). */
+export interface ScenarioInput {
+  scenario: Scenario;
+  settings: ScenarioSettings;
+}
+
+/** Every file read and checked up front, so one bad file fails the command before anything runs. */
+export function loadScenarioInputs(files: readonly string[], overrides: ScenarioOverrides): ScenarioInput[] {
+  return files.map(loadScenarioFile).map((scenario) => ({ scenario, settings: scenarioSettings(scenario, overrides) }));
+}
+
+/** What a scenario input's runs ran under, as reports name it. */
+export function scenarioRunSettings({ scenario, settings }: ScenarioInput): ScenarioRunSettings {
+  return {
+    source: scenario.source,
+    runs: settings.runs,
+    seed: settings.seed,
+    brakes: settings.brakes,
+    strategy: settings.strategy,
+    ...(settings.latency === undefined ? {} : { latency: settings.latency }),
+  };
+}
+
+/** Each input's model priced from the table (or as `model`), before any run. */
+export function scenarioPricings(inputs: readonly ScenarioInput[], prices: PriceTable, model?: string): ModelPricing[] {
+  return inputs.map((input) => resolveScenarioPricing(input.scenario, prices, model));
+}
+
+/** The runs of one scenario input, closed-loop, under its settings. */
+export function runScenarioInput(input: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunResult[] {
+  const { settings } = input;
+  return runScenario(input.scenario, {
+    prices: options.prices,
+    runs: settings.runs,
+    seed: settings.seed,
+    brakes: settings.brakes,
+    strategy: settings.strategy,
+    ...(settings.latency === undefined ? {} : { latency: settings.latency }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    keepSteps: options.keepSteps ?? false,
+  });
+}
+
+/** The brakes, context and latency a report names: the scenarios' own when every input is a scenario run under the same ones. */
+export function reportedSettings(
+  command: { brakes: BrakeConfig; strategy: ContextStrategy; latency?: LatencyModel },
+  traceFiles: number,
+  scenarios: readonly ScenarioInput[],
+): { brakes: BrakeConfig; strategy: ContextStrategy; latency?: LatencyModel } {
+  const first = scenarios[0]?.settings;
+  const key = (s: ScenarioSettings) => canonicalJson({ brakes: s.brakes, strategy: s.strategy, latency: s.latency ?? null });
+  if (traceFiles === 0 && first && scenarios.every(({ settings }) => key(settings) === key(first))) return first;
+  return command;
+}

@@ -1,0 +1,194 @@
+/**
+ * Runs a scenario's synthetic population through the one loop (closed-loop: each agent sees the prompt
+ * the context strategy built), under the brakes, context and prices given. Run i's randomness depends
+ * only on (seed, i), so the same run under two settings is the same agent.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import { UserError } from '../errors.js';
+import type { LatencyModel } from '../loop/latency.js';
+import { runLoop } from '../loop/run.js';
+import type { RunOutcome, StepSource } from '../loop/types.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import { runResultOf, type RunResult } from '../replay/replay.js';
+import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
+import { createAgent } from '../synthetic/behaviours/index.js';
+import { drawCount, drawReal } from '../synthetic/distributions.js';
+import { Rng, STREAM } from '../synthetic/random.js';
+import type { CallRecord } from '../trace/types.js';
+import type { Scenario } from './load.js';
+import type { PopulationEntry } from './schema.js';
+import { DEFAULT_HARD_CAP_STEPS, scenarioSettings } from './settings.js';
+
+export interface RunScenarioOptions {
+  prices: PriceTable;
+  /** Default: the file's `runs`, else 100. */
+  runs?: number;
+  /** Default: the file's `seed`, else 1. */
+  seed?: number;
+  /** Default: the file's brakes. */
+  brakes?: BrakeConfig;
+  /** Default: the file's context (cache off unless it says on). */
+  strategy?: ContextStrategy;
+  /** Default: the file's latency model. */
+  latency?: LatencyModel;
+  /** Price every run as if made on this model. */
+  model?: string;
+  keepSteps?: boolean;
+  /** The first run's index (a slice of a larger sample: runs first .. first+runs−1). */
+  firstRun?: number;
+}
+
+/** One synthetic run: its result, and the responses the loop actually sent (for `generate`). */
+export interface SyntheticRun {
+  result: RunResult;
+  truth: GroundTruth;
+  entry: PopulationEntry;
+  systemTokens: number;
+  goalTokens: number;
+  calls: CallRecord[];
+  ending: SyntheticAgent['ending'];
+}
+
+/** The scenario's model priced from the table; an unknown model names the scenario's field. */
+export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, model?: string): ModelPricing {
+  try {
+    // The provider's minimum cacheable prefix applies to synthetic runs as to recorded ones (--cache on).
+    return withCacheRule(model !== undefined ? prices.resolve(model) : prices.resolve(scenario.model, scenario.provider));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const place = model !== undefined ? { file: '<command line>', field: '--model' } : { file: scenario.source, field: 'model' };
+    throw new UserError(error.issues.map((issue) => ({ ...issue, ...place })));
+  }
+}
+
+/** Which population entry run `run` belongs to: a weighted draw from its own stream. */
+export function pickEntry(scenario: Scenario, seed: number, run: number): PopulationEntry {
+  const total = scenario.population.reduce((sum, entry) => sum + entry.weight, 0);
+  let target = Rng.stream(seed, run, STREAM.pick).next() * total;
+  for (const entry of scenario.population) {
+    if (target < entry.weight) return entry;
+    target -= entry.weight;
+  }
+  return scenario.population.filter((entry) => entry.weight > 0).at(-1)!;
+}
+
+/** Records what a source returned (every response is sent when no brake refuses it). */
+class Recorder implements StepSource {
+  readonly calls: CallRecord[] = [];
+  constructor(private readonly inner: StepSource) {}
+  next(...args: Parameters<StepSource['next']>) {
+    const response = this.inner.next(...args);
+    if (response) this.calls.push(response);
+    return response;
+  }
+  exhaustedReason() {
+    return this.inner.exhaustedReason();
+  }
+}
+
+function truthLabel(truth: GroundTruth): string {
+  const parts = [truth.taskDone ? `task done at step ${truth.doneAtStep}` : 'task not done'];
+  if (truth.stuckFromStep !== undefined) parts.push(`stuck from step ${truth.stuckFromStep}`);
+  return `synthetic ${truth.name ?? truth.behaviour}: ${parts.join(', ')}`;
+}
+
+/** A scenario resolved for running: settings, prices and the hard cap, shared by all its runs. */
+export interface PreparedScenario {
+  scenario: Scenario;
+  seed: number;
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  latency: LatencyModel | undefined;
+  pricing: ModelPricing;
+  keepSteps: boolean;
+  hardCapSteps: number;
+}
+
+/** Run `run` (0-based) of a prepared scenario. */
+export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
+  const { scenario, seed } = p;
+  const entry = pickEntry(scenario, seed, run);
+  const head = Rng.stream(seed, run, STREAM.head);
+  const systemTokens = drawCount(scenario.systemTokens, head) + (scenario.promptOverhead?.fixedTokens ?? 0);
+  const goalTokens = scenario.goalTokens === undefined ? 0 : drawCount(scenario.goalTokens, head);
+  const sizeScale = entry.sizeScale === undefined ? undefined : Math.max(0, drawReal(entry.sizeScale, head));
+  const hitShare = scenario.cacheHitShare ?? 1;
+  const cacheOn = p.strategy.cache === 'on';
+  const env: AgentEnv = {
+    seed,
+    run,
+    ...(entry.name === undefined ? {} : { name: entry.name }),
+    outputTokens: entry.outputTokens,
+    toolResultTokens: entry.toolResultTokens,
+    framingTokensPerStep: scenario.promptOverhead?.perStepTokens ?? 0,
+    ...(sizeScale === undefined ? {} : { sizeScale }),
+    hardCapSteps: p.hardCapSteps,
+    ...(cacheOn && hitShare < 1 ? { cacheShare: { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined } } : {}),
+  };
+  const agent = createAgent(entry, env);
+  const source = record ? new Recorder(agent) : agent;
+  const outcome: RunOutcome = runLoop(source, {
+    brakes: p.brakes,
+    strategy: p.strategy,
+    // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
+    cache: env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off',
+    pricing: p.pricing,
+    systemTokens,
+    goalTokens,
+    keepSteps: p.keepSteps,
+    ...(p.latency === undefined ? {} : { latency: p.latency }),
+  });
+  const truth = agent.truth(outcome.steps);
+  const result = runResultOf(outcome, {
+    source: `${scenario.source}#${run + 1}`,
+    recordedModel: scenario.model,
+    model: p.pricing.model,
+    cache: cacheOn ? 'on' : 'off',
+    recordedCalls: outcome.calls,
+    recordedOutcome: truthLabel(truth),
+  });
+  result.task = entry.name ?? entry.behaviour;
+  result.synthetic = truth;
+  if (outcome.stop.reason === 'trace_end') {
+    result.stopDetail =
+      agent.ending === 'provider_error'
+        ? 'the provider failed the last call (synthetic)'
+        : agent.ending === 'cut_off'
+          ? 'the synthetic run was cut off after its last step, unanswered'
+          : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
+  }
+  return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending };
+}
+
+export function prepareScenario(scenario: Scenario, options: RunScenarioOptions): PreparedScenario & { runs: number; firstRun: number } {
+  const settings = scenarioSettings(scenario, {
+    ...(options.runs === undefined ? {} : { runs: options.runs }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+  });
+  const strategy = options.strategy ?? settings.strategy;
+  return {
+    scenario,
+    seed: settings.seed,
+    runs: settings.runs,
+    firstRun: options.firstRun ?? 0,
+    brakes: options.brakes ?? settings.brakes,
+    strategy: { ...strategy, cache: strategy.cache ?? 'off' },
+    latency: options.latency ?? settings.latency,
+    pricing: resolveScenarioPricing(scenario, options.prices, options.model),
+    keepSteps: options.keepSteps ?? false,
+    hardCapSteps: scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS,
+  };
+}
+
+/** N synthetic runs of the scenario, closed-loop, as report runs with their ground truth. */
+export function runScenario(scenario: Scenario, options: RunScenarioOptions): RunResult[] {
+  return [...scenarioRuns(scenario, options, false)].map((run) => run.result);
+}
+
+/** The runs one at a time, with what each agent sent (`record`) and its prompt head. */
+export function* scenarioRuns(scenario: Scenario, options: RunScenarioOptions, record: boolean): Generator<SyntheticRun> {
+  const prepared = prepareScenario(scenario, options);
+  for (let i = 0; i < prepared.runs; i++) yield runSynthetic(prepared, prepared.firstRun + i, record);
+}

@@ -1,0 +1,32 @@
+/**
+ * Scenario files as what-if inputs: every synthetic run is a subject, its baseline the file's brakes,
+ * and each setting runs the same agent (same seed and run index) closed-loop under other brakes.
+ */
+import type { PriceTable } from '../pricing/types.js';
+import type { WhatIfSubject } from '../replay/whatif.js';
+import type { ScenarioInput } from './replayScenarios.js';
+import { prepareScenario, runSynthetic } from './run.js';
+
+export function* scenarioWhatIfSubjects(inputs: readonly ScenarioInput[], options: { prices: PriceTable; model?: string }): Generator<WhatIfSubject> {
+  for (const { scenario, settings } of inputs) {
+    const prepared = prepareScenario(scenario, {
+      prices: options.prices,
+      runs: settings.runs,
+      seed: settings.seed,
+      brakes: settings.brakes,
+      strategy: settings.strategy,
+      ...(settings.latency === undefined ? {} : { latency: settings.latency }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+    });
+    for (let run = 0; run < prepared.runs; run++) {
+      yield {
+        source: `${scenario.source}#${run + 1}`,
+        baseline: settings.brakes,
+        replay: (brakes) => {
+          const { result } = runSynthetic({ ...prepared, brakes }, run);
+          return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico };
+        },
+      };
+    }
+  }
+}

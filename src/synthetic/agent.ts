@@ -1,0 +1,154 @@
+/**
+ * The frame every synthetic agent shares: a closed-loop StepSource (it sees the prompt the context
+ * tracker built and the brake state) that records its own ground truth. A behaviour only decides what
+ * its next response is (`act`); this base draws token sizes, adds the prompt framing, fills the cache
+ * fields, stops at the hard cap and remembers when the task was done and when the agent got stuck.
+ */
+import type { BrakeState } from '../brakes/state.js';
+import type { PromptView } from '../kernel/context.js';
+import type { StepSource } from '../loop/types.js';
+import type { CallRecord, ToolCallRecord } from '../trace/types.js';
+import { drawCount, drawReal, type DistributionSpec } from './distributions.js';
+import { Rng, STREAM, type StreamPurpose } from './random.js';
+
+export const BEHAVIOURS = ['healthy', 'perfectionist', 'repeater', 'retrier', 'forgetful', 'asker', 'backtracker', 'sloppy'] as const;
+export type BehaviourKind = (typeof BEHAVIOURS)[number];
+
+/** What really happened in a synthetic run: what sweeps and calibration need to judge a stop. */
+export interface GroundTruth {
+  behaviour: BehaviourKind;
+  /** The population entry's name, when it has one. */
+  name?: string;
+  seed: number;
+  /** 0-based index of the run in its scenario. */
+  run: number;
+  /** The work the user asked for was really done by the time the run ended. */
+  taskDone: boolean;
+  /** The step at which it was done. */
+  doneAtStep?: number;
+  /** The first step of the loop the agent got stuck in (present when the run reached it). */
+  stuckFromStep?: number;
+}
+
+/** How a run ended when no brake stopped it and no final answer came. */
+export type AgentEnding = 'hard_cap' | 'provider_error' | 'cut_off';
+
+/** Cache fields written by the agent itself when the provider serves only part of the unchanged prefix. */
+export interface CacheShare {
+  /** Share of the unchanged prompt prefix the provider's cache actually serves. */
+  hitShare: number;
+  /** The model bills cache writes (Anthropic-style): the part not served is written. */
+  billsCacheWrites: boolean;
+}
+
+/** Everything an agent needs besides its behaviour's own parameters. */
+export interface AgentEnv {
+  seed: number;
+  run: number;
+  name?: string;
+  outputTokens: DistributionSpec;
+  toolResultTokens: DistributionSpec;
+  /** Prompt framing each step adds beyond its output and results (message wrappers); joins its first result. */
+  framingTokensPerStep: number;
+  /** Set when cached tokens are written per call (hit share below 1). */
+  cacheShare?: CacheShare;
+  /** This run's multiplier of every output and tool-result size (runs differ in how verbose they are). */
+  sizeScale?: number;
+  /** No run goes past this many steps (agents that never stop on their own, with no brake to stop them). */
+  hardCapSteps: number;
+}
+
+export abstract class SyntheticAgent implements StepSource {
+  abstract readonly behaviour: BehaviourKind;
+  ending: AgentEnding | undefined;
+  private doneAt: number | undefined;
+  private stuckFrom: number | undefined;
+  private failed = false;
+
+  constructor(protected readonly env: AgentEnv) {}
+
+  /** The next response, or null when the agent has nothing more to send. */
+  protected abstract act(view: PromptView, state: Readonly<BrakeState>): CallRecord | null;
+
+  next(view: PromptView, state: Readonly<BrakeState>): CallRecord | null {
+    if (this.failed) return null;
+    if (state.steps >= this.env.hardCapSteps) {
+      this.ending = 'hard_cap';
+      return null;
+    }
+    const response = this.act(view, state);
+    if (response && !response.failed && this.env.cacheShare) {
+      const cached = Math.floor(this.env.cacheShare.hitShare * view.unchangedPrefixTokens);
+      response.cachedInputTokens = cached;
+      if (this.env.cacheShare.billsCacheWrites) response.cacheWriteTokens = view.inputTokens - cached;
+    }
+    return response;
+  }
+
+  exhaustedReason(): 'trace_end' {
+    return 'trace_end';
+  }
+
+  truth(stepsTaken: number): GroundTruth {
+    const truth: GroundTruth = {
+      behaviour: this.behaviour,
+      seed: this.env.seed,
+      run: this.env.run,
+      taskDone: this.doneAt !== undefined && this.doneAt <= stepsTaken,
+    };
+    if (this.env.name !== undefined) truth.name = this.env.name;
+    if (truth.taskDone) truth.doneAtStep = this.doneAt!;
+    if (this.stuckFrom !== undefined && this.stuckFrom <= stepsTaken) truth.stuckFromStep = this.stuckFrom;
+    return truth;
+  }
+
+  // ---- helpers for behaviours ----
+
+  protected stream(purpose: StreamPurpose, index = 0): Rng {
+    return Rng.stream(this.env.seed, this.env.run, purpose, index);
+  }
+
+  protected planStream(): Rng {
+    return this.stream(STREAM.plan);
+  }
+
+  /** The step number the next counted response will have. */
+  protected nextStep(state: Readonly<BrakeState>): number {
+    return state.steps + 1;
+  }
+
+  protected markDone(step: number): void {
+    this.doneAt ??= step;
+  }
+
+  protected markStuck(step: number): void {
+    this.stuckFrom ??= step;
+  }
+
+  /** A token size drawn from `spec`, times the run's size scale. */
+  protected size(spec: DistributionSpec, rng: Rng): number {
+    const scale = this.env.sizeScale;
+    return scale === undefined ? drawCount(spec, rng) : Math.max(0, Math.round(drawReal(spec, rng) * scale));
+  }
+
+  /** One step with one tool call; sizes drawn from `rng` unless given. */
+  protected toolStep(rng: Rng, tool: Omit<ToolCallRecord, 'resultTokens'> & { resultTokens?: number }): CallRecord {
+    const outputTokens = this.size(this.env.outputTokens, rng);
+    const resultTokens = (tool.resultTokens ?? this.size(this.env.toolResultTokens, rng)) + this.env.framingTokensPerStep;
+    const call: ToolCallRecord = { name: tool.name, arguments: tool.arguments, resultTokens: Math.max(0, resultTokens) };
+    if (tool.error) call.error = tool.error;
+    return { type: 'call', outputTokens, toolCalls: [call] };
+  }
+
+  /** A final answer: the run completes. */
+  protected answer(rng: Rng): CallRecord {
+    return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng), final: true };
+  }
+
+  /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */
+  protected providerError(): CallRecord {
+    this.failed = true;
+    this.ending = 'provider_error';
+    return { type: 'call', outputTokens: 0, failed: { status: 500, message: 'provider error (synthetic)' } };
+  }
+}

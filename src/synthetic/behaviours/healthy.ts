@@ -1,0 +1,58 @@
+/**
+ * healthy — an agent that works its way to an answer: a number of tool steps drawn from `steps`
+ * (the answer included), each a new action, except that a share of them re-run an earlier action
+ * verbatim (re-running the tests, re-reading a file: real runs that succeed do this often) and a share
+ * fail with an error of their own. `ending: provider-error` models runs cut short by the provider
+ * (HTTP 5xx, timeouts: the 10 unfinished mini-swe-agent runs), not by the agent: the last call fails,
+ * nothing more is sent, the task is not done, and the agent was never stuck. `ending: cut-off` models a
+ * run that simply stops after its last tool step (a recording that ends mid-run).
+ */
+import type { BrakeState } from '../../brakes/state.js';
+import type { CallRecord } from '../../trace/types.js';
+import { SyntheticAgent, type AgentEnv } from '../agent.js';
+import { drawCount, type DistributionSpec } from '../distributions.js';
+import { STREAM } from '../random.js';
+
+export interface HealthyParams {
+  /** Steps to the end, the final answer (or the failing call) included. */
+  steps: DistributionSpec;
+  /** Share of tool calls that repeat an earlier action verbatim (earlier actions weighted by use). */
+  repeatShare?: number;
+  /** Share of tool calls that fail (each with its own error text). */
+  errorShare?: number;
+  ending?: 'answer' | 'provider-error' | 'cut-off';
+  tool?: string;
+}
+
+export class HealthyAgent extends SyntheticAgent {
+  readonly behaviour = 'healthy';
+  private readonly steps: number;
+  private readonly actions: unknown[] = [];
+  private index = 0;
+
+  constructor(env: AgentEnv, private readonly params: HealthyParams) {
+    super(env);
+    this.steps = drawCount(params.steps, this.planStream(), 1);
+  }
+
+  protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord | null {
+    const k = ++this.index;
+    if (k > this.steps) {
+      this.ending = 'cut_off';
+      return null;
+    }
+    const rng = this.stream(STREAM.action, k);
+    if (k === this.steps && this.params.ending !== 'cut-off') {
+      if (this.params.ending === 'provider-error') return this.providerError();
+      this.markDone(this.nextStep(state));
+      return this.answer(rng);
+    }
+    let args: unknown = { action: k };
+    if (this.actions.length > 0 && rng.chance(this.params.repeatShare ?? 0)) {
+      args = this.actions[rng.int(0, this.actions.length - 1)];
+    }
+    this.actions.push(args);
+    const error = rng.chance(this.params.errorShare ?? 0) ? `exit 1: error in action ${k}` : undefined;
+    return this.toolStep(rng, { name: this.params.tool ?? 'run', arguments: args, ...(error ? { error } : {}) });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Seeded randomness for synthetic agents (pure-rand's xoroshiro128+, never Math.random). Every draw
+ * belongs to a stream named by (seed, run, purpose, index), so a run's randomness depends only on the
+ * seed and its index, and each of its actions on the action's own index: the same agent met under two
+ * brake or context settings draws the same plan and the same tokens for the same action, and differs
+ * only where its context made it act differently (a re-fetch draws from its own stream, not the plan's).
+ */
+import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
+
+/** What a stream is for; one number each so stream seeds never collide across purposes. */
+export const STREAM = {
+  /** Which population entry a run belongs to. */
+  pick: 1,
+  /** The run's plan: step counts, prompt head, the moment it gets stuck. */
+  plan: 2,
+  /** One productive action (index = the action's place in the plan). */
+  action: 3,
+  /** Extra actions the context caused (a re-fetch, a retry after a backtrack), by their own count. */
+  extra: 4,
+  /** Per-step coin flips that do not belong to a planned action (unparseable, backtrack). */
+  flip: 5,
+  /** The run's prompt head (system and goal tokens), drawn by the runner. */
+  head: 6,
+} as const;
+export type StreamPurpose = (typeof STREAM)[keyof typeof STREAM];
+
+/** murmur3's 32-bit finaliser over a running hash: a well-mixed seed from several integers. */
+function mix(hash: number, value: number): number {
+  let h = Math.imul(hash ^ (value | 0), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** The 32-bit generator seed of one stream. Seeds up to 2^53 are used whole (high and low words). */
+export function streamSeed(seed: number, run: number, purpose: StreamPurpose, index = 0): number {
+  const high = Math.floor(seed / 2 ** 32);
+  let h = mix(0x9e3779b9, seed >>> 0);
+  h = mix(h, high);
+  h = mix(h, run);
+  h = mix(h, purpose);
+  return mix(h, index);
+}
+
+const TWO_26 = 2 ** 26;
+const TWO_27 = 2 ** 27;
+
+/** A stream of draws. Mutates its generator in place (pure-rand's unsafe API), one stream per owner. */
+export class Rng {
+  private readonly generator: RandomGenerator;
+  constructor(seed32: number) {
+    this.generator = xoroshiro128plus(seed32 | 0);
+  }
+
+  static stream(seed: number, run: number, purpose: StreamPurpose, index = 0): Rng {
+    return new Rng(streamSeed(seed, run, purpose, index));
+  }
+
+  /** Uniform in [0, 1) with 53 random bits. */
+  next(): number {
+    const high = unsafeUniformIntDistribution(0, TWO_26 - 1, this.generator);
+    const low = unsafeUniformIntDistribution(0, TWO_27 - 1, this.generator);
+    return (high * TWO_27 + low) / 2 ** 53;
+  }
+
+  /** Uniform integer in [min, max]. */
+  int(min: number, max: number): number {
+    return unsafeUniformIntDistribution(min, max, this.generator);
+  }
+
+  /** True with probability p. */
+  chance(p: number): boolean {
+    return p > 0 && this.next() < p;
+  }
+
+  /** A standard normal draw (Box–Muller; 1 − u keeps the logarithm finite). */
+  normal(): number {
+    const u = 1 - this.next();
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+}
