@@ -10,7 +10,7 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import type { ScenarioRunSettings } from '../report/scenarios.js';
 import { loadScenarioFile, type Scenario } from './load.js';
-import { resolveScenarioPricing, runScenario } from './run.js';
+import { resolveScenarioPricing, runScenario, type RunScenarioOptions } from './run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from './settings.js';
 
 /** A scenario file read and checked, with the settings its runs take (the file's, flags given on top). */
@@ -41,10 +41,9 @@ export function scenarioPricings(inputs: readonly ScenarioInput[], prices: Price
   return inputs.map((input) => resolveScenarioPricing(input.scenario, prices, model));
 }
 
-/** The runs of one scenario input, closed-loop, under its settings. */
-export function runScenarioInput(input: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunResult[] {
-  const { settings } = input;
-  return runScenario(input.scenario, {
+/** The options that run a scenario input under its settings. */
+export function scenarioRunOptions({ settings }: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunScenarioOptions {
+  return {
     prices: options.prices,
     runs: settings.runs,
     seed: settings.seed,
@@ -53,7 +52,12 @@ export function runScenarioInput(input: ScenarioInput, options: { prices: PriceT
     ...(settings.latency === undefined ? {} : { latency: settings.latency }),
     ...(options.model === undefined ? {} : { model: options.model }),
     keepSteps: options.keepSteps ?? false,
-  });
+  };
+}
+
+/** The runs of one scenario input, closed-loop, under its settings. */
+export function runScenarioInput(input: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunResult[] {
+  return runScenario(input.scenario, scenarioRunOptions(input, options));
 }
 
 /** The brakes, context and latency a report names: the scenarios' own when every input is a scenario run under the same ones. */

@@ -4,20 +4,13 @@
  */
 import type { PriceTable } from '../pricing/types.js';
 import type { WhatIfSubject } from '../replay/whatif.js';
-import type { ScenarioInput } from './replayScenarios.js';
+import { scenarioRunOptions, type ScenarioInput } from './replayScenarios.js';
 import { prepareScenario, runSynthetic } from './run.js';
 
 export function* scenarioWhatIfSubjects(inputs: readonly ScenarioInput[], options: { prices: PriceTable; model?: string }): Generator<WhatIfSubject> {
-  for (const { scenario, settings } of inputs) {
-    const prepared = prepareScenario(scenario, {
-      prices: options.prices,
-      runs: settings.runs,
-      seed: settings.seed,
-      brakes: settings.brakes,
-      strategy: settings.strategy,
-      ...(settings.latency === undefined ? {} : { latency: settings.latency }),
-      ...(options.model === undefined ? {} : { model: options.model }),
-    });
+  for (const input of inputs) {
+    const { scenario, settings } = input;
+    const prepared = prepareScenario(scenario, scenarioRunOptions(input, options));
     for (let run = 0; run < prepared.runs; run++) {
       yield {
         source: `${scenario.source}#${run + 1}`,

@@ -1,13 +1,12 @@
 /** `loopcost generate SCENARIO --runs N --seed S --out F.jsonl`: synthetic runs as native traces. */
-import { AtomicFileWriter } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { generateTraces } from '../../scenario/generate.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
-import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import type { GivenFlag } from './inputs.js';
+import { writeNativeRuns } from './nativeOut.js';
 
 export type GenerateFlags = ScenarioFlagValues & PriceFlags & { out?: string };
 
@@ -16,22 +15,7 @@ export function generateAction(scenarioPath: string, flags: GenerateFlags, io: C
   const scenario = loadScenarioFile(scenarioPath);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const traces = generateTraces(scenario, { prices, overrides: scenarioOverridesFromFlags(flags, given) });
-  if (flags.out === undefined) {
-    for (const trace of traces) io.stdout(writeNativeTraces([trace]));
-    return 0;
-  }
-  const writer = new AtomicFileWriter(flags.out);
-  let runs = 0;
-  try {
-    for (const trace of traces) {
-      writer.write(writeNativeTraces([trace]));
-      runs += 1;
-    }
-    writer.commit();
-  } catch (error) {
-    writer.abort();
-    throw error;
-  }
-  io.stderr(`${runs} synthetic run(s) of ${scenarioPath} written to ${flags.out}\n`);
+  const runs = writeNativeRuns(traces, flags.out, io);
+  if (flags.out !== undefined) io.stderr(`${runs} synthetic run(s) of ${scenarioPath} written to ${flags.out}\n`);
   return 0;
 }

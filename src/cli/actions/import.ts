@@ -1,7 +1,6 @@
-import { AtomicFileWriter } from '../../io/atomicWrite.js';
 import { loadTraceFiles } from '../../import/index.js';
-import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
+import { writeNativeRuns } from './nativeOut.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
 /**
@@ -10,22 +9,7 @@ import { recordedTraceFiles } from './recordedInputs.js';
  */
 export function runImport(inputs: string[], out: string | undefined, io: CliIO): number {
   const files = recordedTraceFiles(inputs, 'import', "write a scenario's runs as native traces with 'loopcost generate'", io);
-  if (out === undefined) {
-    for (const trace of loadTraceFiles(files)) io.stdout(writeNativeTraces([trace]));
-    return 0;
-  }
-  const writer = new AtomicFileWriter(out);
-  let runs = 0;
-  try {
-    for (const trace of loadTraceFiles(files)) {
-      writer.write(writeNativeTraces([trace]));
-      runs += 1;
-    }
-    writer.commit();
-  } catch (error) {
-    writer.abort();
-    throw error;
-  }
-  io.stderr(`${runs} run(s) from ${files.length} file(s) written to ${out}\n`);
+  const runs = writeNativeRuns(loadTraceFiles(files), out, io);
+  if (out !== undefined) io.stderr(`${runs} run(s) from ${files.length} file(s) written to ${out}\n`);
   return 0;
 }
