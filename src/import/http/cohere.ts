@@ -25,7 +25,7 @@ export function parseCohereResponse(body: unknown, r: Reader): ParsedResponse {
     const path = `message.tool_calls[${j}]`;
     const call = r.object(c, path);
     const fn = r.object(call.function, `${path}.function`);
-    return toolCall(r.optString(call.id, `${path}.id`), r.string(fn.name, `${path}.function.name`), parseToolArguments(fn.arguments));
+    return toolCall(r.optString(call.id, `${path}.id`), r.toolName(fn.name, `${path}.function.name`), parseToolArguments(fn.arguments));
   });
   return parsedResponse({
     usage: { inputTokens, outputTokens },

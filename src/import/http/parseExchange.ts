@@ -69,6 +69,9 @@ export function parseExchange(ex: GenerationExchange): ParsedExchange {
   const body = stream !== undefined ? stream.body : ex.response;
   const failed = failureOf(ex, body);
   const res = failed ? undefined : withStreamTimings(parseResponse(ex.shape, body, new Reader({ ...loc, base: stream !== undefined ? `${ex.responseBase}(reassembled stream)` : ex.responseBase })), ex, stream);
+  if (res?.model !== undefined && req.fallbackModels !== undefined && req.model !== undefined && !res.model.startsWith(req.model)) {
+    res.notes.push(`served by ${res.model}, one of the router's fallback models for ${req.model} (priced as ${req.model})`);
+  }
   return {
     ex,
     req,
@@ -85,7 +88,8 @@ function withStreamTimings(res: ParsedResponse, ex: GenerationExchange, stream: 
   const latencyMs = res.latencyMs ?? stream?.latencyMs;
   const firstTokenMs = stream?.firstTokenMs ?? ex.firstTokenMs;
   const notes = [...res.notes, ...(stream?.notes ?? [])];
-  if (firstTokenMs !== undefined) notes.push(`time to first token ${firstTokenMs} ms${latencyMs !== undefined ? ` of ${latencyMs} ms` : ''}`);
+  const totalMs = latencyMs ?? ex.latencyMs;
+  if (firstTokenMs !== undefined) notes.push(`time to first token ${firstTokenMs} ms${totalMs !== undefined ? ` of ${totalMs} ms` : ''}`);
   return { ...res, ...(latencyMs !== undefined ? { latencyMs } : {}), notes };
 }
 

@@ -36,6 +36,8 @@ export interface ParsedRequest {
   messages: NormMessage[];
   /** Responses API: the response this request continues server-side. */
   previousResponseId?: string;
+  /** OpenRouter routing: models the router may serve the call with instead (`models`). */
+  fallbackModels?: string[];
   notes: string[];
 }
 
