@@ -96,7 +96,7 @@ export function unknownModelError(model: string, names: Iterable<string>, contex
     message: `unknown model '${model}'`,
     hint:
       context.file === undefined
-        ? `${didYouMean}Run 'loopcost prices' to list models, or pass --prices FILE`
+        ? `${didYouMean}Run 'loopcost prices' to list models, pass --prices FILE, or write a price file for it with 'loopcost prices derive'`
         : `${didYouMean}Run 'loopcost prices --prices ${context.file}' to list its models, or add an entry for the model to that file`,
   });
 }

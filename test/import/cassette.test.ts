@@ -209,7 +209,7 @@ describe('usage mapping from the cassettes', () => {
     const cached = shared('models__google__test_cache__test_google_model_cached_content.yaml');
     expect(cached[0]!.calls[0]).toMatchObject({ inputTokens: 3520, cachedInputTokens: 3512, outputTokens: 2 + 42, reasoningTokens: 42 });
     const notes = cached.flatMap((c) => c.header.importedFrom?.notes ?? []);
-    expect(notes).toContain('interaction 0: skipped context-cache management: generativelanguage.googleapis.com/v1beta/cachedContents (not a generation call)');
+    expect(notes).toContain('interaction 0: skipped context-cache management: generativelanguage.googleapis.com/v1beta/cachedContents (not a model call)');
     expect(notes.some((n) => n.startsWith('interaction 3: skipped DELETE'))).toBe(true);
   });
 
@@ -326,15 +326,11 @@ describe('cassette containers', () => {
 });
 
 describe('malformed cassettes give UserErrors naming file, line and field', () => {
-  it('unknown provider host', () => {
-    const err = userErrorOf(() => fixture('unknown-provider.yaml'));
-    expect(err.issues[0]).toMatchObject({
-      file: 'unknown-provider.yaml',
-      line: 24, // the uri: line of interaction 1
-      field: 'interactions[1].request.uri',
-      code: 'unknown_provider',
-    });
-    expect(err.message).toContain('unknown cassette provider: host llm.internal.example.com');
+  it('an OpenAI-compatible API on an unknown host is read by its path; the host is the provider hint', () => {
+    const traces = fixture('compatible-unknown-host.yaml');
+    expect(traces.map((t) => t.header.provider)).toEqual(['openai', 'llm.internal.example.com']);
+    expect(traces[1]!.calls).toEqual([{ type: 'call', inputTokens: 9, outputTokens: 3, final: true }]);
+    expect(traces[1]!.header.importedFrom?.notes).toContain('provider hint is the host llm.internal.example.com (no known provider serves it): prices are found by model name');
   });
 
   it('missing usage', () => {
@@ -371,9 +367,10 @@ describe('malformed cassettes give UserErrors naming file, line and field', () =
     expect(userErrorOf(() => importCassette(text, 'models.yaml')).issues[0]).toMatchObject({ file: 'models.yaml', code: 'no_model_calls' });
   });
 
-  it('a streamed response is refused with a hint', () => {
-    const text = readFileSync(join(fixtureDir, 'missing-usage.yaml'), 'utf8').replace('"model": "gpt-4o", ', '"model": "gpt-4o", "stream": true, ');
+  it('a streamed response that finished without usage is refused with the include_usage hint', () => {
+    const text = readFileSync(join(fixtureDir, 'stream-openai-chat-tools.yaml'), 'utf8').replace(/\n +data: \{[^\n]*"usage":\{"prompt_tokens":53[^\n]*\n/, '\n');
     const err = userErrorOf(() => importCassette(text, 's.yaml'));
-    expect(err.issues[0]).toMatchObject({ field: 'interactions[0].request.body.stream', code: 'unsupported_streaming' });
+    expect(err.issues[0]).toMatchObject({ file: 's.yaml', field: 'interactions[0].response.body.string(reassembled stream).usage', code: 'missing_field' });
+    expect(err.issues[0]!.hint).toMatch(/stream_options: \{"include_usage": true\}/);
   });
 });

@@ -299,10 +299,7 @@ describe('malformed exchanges give UserErrors naming file, line and field', () =
     }
   });
 
-  it('an unknown provider host and bodies of no known API', () => {
-    const err = userErrorOf(() => importExchangesJsonl(jsonl({ ...good, url: 'https://llm.example.org/v1/chat/completions' }), 'h.jsonl'));
-    expect(err.issues[0]).toMatchObject({ file: 'h.jsonl', line: 1, field: 'url', code: 'unknown_provider' });
-    expect(err.message).toContain('llm.example.org');
+  it('bodies of no known API', () => {
     const shapeless = userErrorOf(() => importExchangesJsonl(jsonl({ request: { prompt: 'hi' }, response: { text: 'hello' } }), 's.jsonl'));
     expect(shapeless.issues[0]).toMatchObject({ file: 's.jsonl', line: 1, field: 'request', code: 'unknown_shape' });
   });
@@ -322,5 +319,50 @@ describe('looksLikeExchangeLine', () => {
     expect(looksLikeExchangeLine({ type: 'header' })).toBe(false);
     expect(looksLikeExchangeLine([])).toBe(false);
     expect(looksLikeExchangeLine(null)).toBe(false);
+  });
+});
+
+describe('streamed responses and compatible hosts in exchanges JSONL', () => {
+  const good = { url: CHAT_URL, request: chatRequest([GOAL]), response: chatResponse({ content: 'ok' }, { prompt_tokens: 10, completion_tokens: 1 }) };
+  it('an SSE body and a list of parsed events: usage (cache read, 1-hour write), tool input from fragments, timings', () => {
+    const [t] = fixture('anthropic-stream.jsonl');
+    const model = 'claude-sonnet-4-5';
+    expect(t!.calls).toEqual([
+      {
+        type: 'call',
+        inputTokens: 35 + 600 + 2000,
+        cachedInputTokens: 600,
+        cacheWriteTokens: 0,
+        cacheWrite1hTokens: 2000,
+        outputTokens: 52, // message_delta's cumulative count, not message_start's 1
+        latencyMs: 2310,
+        toolCalls: [{ name: 'read_file', arguments: { path: 'package.json' }, resultTokens: countTokens('{\n  "name": "loopcost",\n  "version": "0.1.0"\n}', model) }],
+      },
+      { type: 'call', inputTokens: 61 + 2600, cachedInputTokens: 2600, cacheWriteTokens: 0, outputTokens: 9, latencyMs: 980, final: true },
+    ]);
+    const notes = t!.header.importedFrom?.notes ?? [];
+    expect(notes).toContain('2 of 2 call(s) streamed (sse, json-array), reassembled from 17 events');
+    expect(notes).toContain('line 1: time to first token 412 ms of 2310 ms');
+  });
+
+  it('chunks without a url: the API and provider (Groq, x_groq.usage) read from the chunks', () => {
+    const [t] = fixture('groq-chunks-no-url.jsonl');
+    expect(t!.header).toMatchObject({ model: 'llama-3.3-70b-versatile', provider: 'groq' });
+    expect(t!.calls).toEqual([{ type: 'call', inputTokens: 120, outputTokens: 18, toolCalls: [{ name: 'ls', arguments: { path: '.' }, resultTokens: 0 }] }]);
+  });
+
+  it('a compatible API on any host: the path decides, the host is the provider hint', () => {
+    const cerebras = { ...good, url: 'https://api.cerebras.ai/v1/chat/completions' };
+    expect(importExchangesJsonl(jsonl(cerebras), 'c.jsonl')[0]!.header.provider).toBe('cerebras');
+    const [selfHosted] = importExchangesJsonl(jsonl({ ...good, url: 'http://10.0.0.7:8000/v1/chat/completions' }), 'h.jsonl');
+    expect(selfHosted!.header.provider).toBe('10.0.0.7');
+    expect(selfHosted!.calls).toEqual([{ type: 'call', inputTokens: 10, outputTokens: 1, final: true }]);
+    const skipped = importExchangesJsonl(jsonl({ url: 'https://api.tavily.com/search', request: { query: 'x' }, response: { results: [] } }, good), 's.jsonl');
+    expect(skipped[0]!.header.importedFrom?.notes).toContain('line 1: skipped POST api.tavily.com/search (not a model call)');
+  });
+
+  it('firstTokenMs must be a non-negative number', () => {
+    const err = userErrorOf(() => importExchangesJsonl(jsonl({ ...good, firstTokenMs: 'fast' }), 'f.jsonl'));
+    expect(err.issues[0]).toMatchObject({ file: 'f.jsonl', line: 1, field: 'firstTokenMs', code: 'wrong_type' });
   });
 });

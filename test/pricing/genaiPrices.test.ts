@@ -91,7 +91,7 @@ describe('bundled genai-prices table', () => {
     expect(issue).toMatchObject({ field: 'model', code: 'unknown_model', message: "unknown model 'gpt4o'" });
     expect(issue!.file).toBeUndefined();
     expect(issue!.hint).toBe(
-      "did you mean gpt-4o, gpt-4o-mini, gpt-4o-mini-tts? Run 'loopcost prices' to list models, or pass --prices FILE",
+      "did you mean gpt-4o, gpt-4o-mini, gpt-4o-mini-tts? Run 'loopcost prices' to list models, pass --prices FILE, or write a price file for it with 'loopcost prices derive'",
     );
     expect(error.message).toContain("unknown model 'gpt4o'");
   });

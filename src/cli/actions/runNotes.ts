@@ -106,7 +106,10 @@ export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: 
   try {
     return resolveTracePricing(trace, options);
   } catch (error) {
-    const field = MODEL_FIELD[trace.header.importedFrom?.format ?? ''];
+    const from = trace.header.importedFrom;
+    // A native file converted by `loopcost import` names the model in `header.model`, as its reader sees it.
+    const readFromOriginal = from !== undefined && (trace.source === from.path || trace.source.startsWith(`${from.path}#`));
+    const field = readFromOriginal ? MODEL_FIELD[from.format] : undefined;
     if (!(error instanceof UserError) || field === undefined) throw error;
     throw new UserError(error.issues.map((issue) => (issue.field === 'header.model' ? { ...issue, field } : issue)));
   }

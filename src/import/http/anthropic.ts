@@ -85,7 +85,7 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
     if (type === 'text' && flattenText(block).trim() !== '') hasText = true;
     if (type === 'tool_use') {
       const id = r.optString(block.id, `${path}.id`);
-      toolCalls.push(toolCall(id, r.string(block.name, `${path}.name`), block.input ?? {}));
+      toolCalls.push(toolCall(id, r.toolName(block.name, `${path}.name`), block.input ?? {}));
     }
     if (type === 'server_tool_use') serverTools += 1;
   });

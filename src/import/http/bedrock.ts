@@ -76,7 +76,7 @@ export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
     if (block.toolUse !== undefined) {
       const tu = r.object(block.toolUse, `${path}.toolUse`);
       const id = r.optString(tu.toolUseId, `${path}.toolUse.toolUseId`);
-      toolCalls.push(toolCall(id, r.string(tu.name, `${path}.toolUse.name`), tu.input ?? {}));
+      toolCalls.push(toolCall(id, r.toolName(tu.name, `${path}.toolUse.name`), tu.input ?? {}));
     }
   });
   const metrics = r.optObject(res.metrics, 'metrics');

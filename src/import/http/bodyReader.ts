@@ -75,6 +75,13 @@ export class Reader {
     return s;
   }
 
+  /** The name of a tool call in a response: a non-empty string (a tool call with no name cannot be replayed). */
+  toolName(value: unknown, path: string): string {
+    const name = this.string(value, path);
+    if (name.trim() === '') this.fail(path, 'missing_field', 'tool call without a name', 'was the response (or the stream it was reassembled from) cut?');
+    return name;
+  }
+
   /** A token count or cost: a finite, non-negative number (token counts must be integers). */
   optCount(value: unknown, path: string, opts: { integer?: boolean } = {}): number | undefined {
     if (value === undefined || value === null) return undefined;

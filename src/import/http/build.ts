@@ -9,6 +9,7 @@ import type { CallRecord, ToolCallRecord, Trace, TraceEnd } from '../../trace/ty
 import { TRACE_SCHEMA } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
 import { isJsonObject } from '../common/jsonValue.js';
+import { clip } from '../common/text.js';
 import { countTokens } from '../tokenCount.js';
 import { parseExchange, type GenerationExchange, type ParsedExchange } from './parseExchange.js';
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
@@ -28,7 +29,7 @@ export interface PositionedNote {
 function failedGenerationCalls(run: ParsedExchange[], k: number): ParsedToolCall[] {
   const cur = run[k];
   const next = run[k + 1];
-  const body = cur?.ex.response;
+  const body = cur?.body;
   if (cur === undefined || next === undefined || !isJsonObject(body) || !isJsonObject(body.error)) return [];
   if (body.error.failed_generation === undefined) return [];
   return next.req.messages
@@ -95,11 +96,12 @@ export interface BuildOptions {
 
 export function buildTraces(exchanges: GenerationExchange[], opts: BuildOptions): Trace[] {
   if (exchanges.length === 0) {
+    const skipped = opts.skipped?.length ?? 0;
     throw new UserError({
       file: opts.file,
       code: 'no_model_calls',
-      message: 'no model call found (no chat/completions, responses, messages, generateContent or converse exchange)',
-      hint: 'record the agent loop itself; a file with only non-generation traffic is not a trace',
+      message: `no model call found${skipped > 0 ? ` among its ${skipped} exchange(s), all skipped (${clip(opts.skipped![0]!.note, 120)}${skipped > 1 ? ', …' : ''})` : ''}`,
+      hint: 'record the agent loop itself (chat/completions, responses, messages, generateContent, converse, …); a file with only other traffic is not a trace',
     });
   }
   const parsed = exchanges.map(parseExchange);
@@ -133,6 +135,14 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
   // A guessed provider is best read off a successful response (an error body says little).
   const providerFrom = first.ex.providerGuessed ? (run.find((p) => p.res !== undefined) ?? first) : first;
   if (providerFrom.ex.providerGuessed) notes.push(`provider ${providerFrom.ex.provider} guessed from the body shape (no url)`);
+  if (providerFrom.ex.providerIsHost) notes.push(`provider hint is the host ${providerFrom.ex.provider} (no known provider serves it): prices are found by model name`);
+  for (const p of run) if (p.ex.endpointNote !== undefined) notes.push(`${p.ex.label}: ${p.ex.endpointNote}`);
+  const streamed = run.filter((p) => p.streamed !== undefined);
+  if (streamed.length > 0) {
+    const framings = [...new Set(streamed.map((p) => p.streamed!.framing))].join(', ');
+    notes.push(`${streamed.length} of ${run.length} call(s) streamed (${framings}), reassembled from ${streamed.reduce((n, p) => n + p.streamed!.events, 0)} events`);
+  }
+  const recordedAt = run.find((p) => p.ex.recordedAt !== undefined)?.ex.recordedAt;
   const calls: CallRecord[] = run.map((p, k) => {
     for (const n of [...p.req.notes, ...(p.res?.notes ?? [])]) notes.push(`${p.ex.label}: ${n}`);
     if (p.failed) {
@@ -191,6 +201,7 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
       // A run that opens with a compaction call states its goal in the request after it.
       goalTokens: countTokens(firstUserText((run.find((p) => !p.ex.compact) ?? first).req), model),
       origin: 'recorded',
+      ...(recordedAt !== undefined ? { recordedAt } : {}),
       importedFrom: { format: opts.format, path: opts.file, ...(notes.length > 0 ? { notes: dedupe(notes) } : {}) },
     },
     calls,

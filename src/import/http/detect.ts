@@ -1,120 +1,119 @@
 /**
- * Which provider API an HTTP exchange talks to: from the URI when there is one, else from the body shapes.
+ * Which API an HTTP exchange speaks, read from the request path and body — never from the host, so that
+ * OpenAI-compatible providers (Cerebras, Hugging Face, Ollama, z.ai, a self-hosted gateway) and Vertex AI
+ * paths are read like the originals. The host only gives the provider hint (providerHint.ts).
  *
- * Skipped (not generation endpoints; each skip is recorded in the trace notes, never silent):
- *   - JSON-RPC bodies (MCP server traffic: initialize, tools/list, tools/call, notifications) on any host;
- *   - any non-POST request to a provider host (model lists, cache/file retrieval or deletion);
- *   - Gemini `cachedContents` (context-cache create/update), `:countTokens`, `:embedContent`,
- *     `:batchEmbedContents`, `files`/`upload`;
- *   - Anthropic `/v1/messages/count_tokens`, `/v1/models`, `/v1/files`;
- *   - OpenAI-style `/embeddings`, `/moderations`, `/models`, `/files`, `/uploads`, `/audio/`, `/images/`,
- *     `/vector_stores`, `/responses/input_tokens`.
- * A provider host with any other path (legacy completions, batches, streaming variants) is an
- * `unsupported` endpoint (UserError); an unknown host is `unknown` (UserError "unknown cassette provider").
+ * Model calls, by path (any host, any prefix):
+ *   …/chat/completions → Chat Completions; …/responses (…/responses/compact) → Responses;
+ *   …/messages with a `messages` body → Anthropic Messages; …/models/<m>:generateContent and
+ *   :streamGenerateContent (Gemini API and Vertex AI `/v1beta1/projects/…/publishers/google/models/…`);
+ *   :rawPredict / :streamRawPredict and Bedrock …/invoke(-with-response-stream) with an Anthropic body;
+ *   Bedrock …/model/<id>/converse and /converse-stream; Cohere …/v2/chat.
+ * A path no rule names is a model call when its request body has a model-call shape (detectRequestShape).
+ *
+ * A GET of `…/responses/<id>` is a `poll`: the later state of a background Responses call (see
+ * backgroundPolls.ts).
+ * Skipped (each skip is recorded in the run's notes, never silent): MCP JSON-RPC traffic, any non-POST
+ * request (downloads of images, PDFs, web pages; model lists; deletions), and POSTs that are not model
+ * calls — embeddings, token counts, files and uploads, caches, moderation, conversations, realtime session
+ * set-up, search APIs and anything else whose body is not a model call.
+ * Refused (`unsupported`): model calls in an API loopcost does not read (legacy text completions, Bedrock
+ * invoke of a non-Anthropic model), since skipping them would under-count the run.
  */
 import { isJsonObject } from '../common/jsonValue.js';
 import { bedrockModelFromPath } from './bedrock.js';
 import type { Shape } from './parsedBodies.js';
-
-/** Provider ids follow @pydantic/genai-prices (`aws` is Bedrock). */
-const HOSTS: { pattern: RegExp; provider: string }[] = [
-  { pattern: /^api\.openai\.com$/, provider: 'openai' },
-  { pattern: /(^|\.)openrouter\.ai$/, provider: 'openrouter' },
-  { pattern: /^api\.groq\.com$/, provider: 'groq' },
-  { pattern: /^api\.deepseek\.com$/, provider: 'deepseek' },
-  { pattern: /^api\.anthropic\.com$/, provider: 'anthropic' },
-  { pattern: /(^|\.)googleapis\.com$/, provider: 'google' },
-  { pattern: /^bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com$/, provider: 'aws' },
-  { pattern: /(openai\.azure\.com|azure-api\.net|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/, provider: 'azure' },
-  { pattern: /^api\.mistral\.ai$/, provider: 'mistral' },
-  { pattern: /^api\.together\.xyz$/, provider: 'together' },
-  { pattern: /^api\.fireworks\.ai$/, provider: 'fireworks' },
-];
-
-export const KNOWN_HOSTS = [
-  'api.openai.com',
-  'openrouter.ai',
-  'api.groq.com',
-  'api.deepseek.com',
-  'api.anthropic.com',
-  '*.googleapis.com',
-  'bedrock-runtime.<region>.amazonaws.com',
-  '*.openai.azure.com',
-  'api.mistral.ai',
-  'api.together.xyz',
-  'api.fireworks.ai',
-];
+import { providerHint, type ProviderHint } from './providerHint.js';
+import type { StreamEvent } from './stream/events.js';
 
 export type Endpoint =
-  | { kind: 'generation'; shape: Shape; provider: string; host: string; modelFromUri?: string; compact: boolean }
+  | { kind: 'generation'; shape: Shape; provider: string; providerVia: ProviderHint['via']; host: string; modelFromUri?: string; compact: boolean; note?: string }
   | { kind: 'skip'; reason: string }
-  | { kind: 'unsupported'; host: string; reason: string }
-  | { kind: 'unknown'; host: string };
+  /** A GET of a Responses API response by id: the later state of a background (`background: true`) call. */
+  | { kind: 'poll'; responseId: string; reason: string }
+  | { kind: 'unsupported'; host: string; reason: string };
 
 export function isJsonRpc(body: unknown): boolean {
   return isJsonObject(body) && body.jsonrpc === '2.0';
 }
+
+/** POST paths that are not model calls (matched after the model-call paths). */
+const NON_GENERATION: { pattern: RegExp; what: string }[] = [
+  { pattern: /(\/responses\/input_tokens|\/messages\/count_tokens|:countTokens|\/count-tokens|\/tokenize|\/detokenize)$/i, what: 'token count' },
+  { pattern: /(\/embeddings?|:embedContent|:batchEmbedContents|:predict|\/rerank)$/i, what: 'embedding' },
+  { pattern: /\/cachedContents(\/|$)/i, what: 'context-cache management' },
+  { pattern: /\/(files|uploads?|fileSearchStores|vector_stores)(\/|:|$)/i, what: 'file or store management' },
+  { pattern: /\/(models|moderations|conversations|batches|fine_tuning|audio|images)(\/|$)/i, what: 'non-generation endpoint' },
+  { pattern: /\/realtime\//i, what: 'realtime session set-up (the session itself is not HTTP)' },
+];
 
 export function classifyEndpoint(uri: string, method: string | undefined, requestBody: unknown): Endpoint {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    return { kind: 'unknown', host: uri };
+    return { kind: 'skip', reason: `request to ${uri} (not a URL)` };
   }
   const host = url.hostname.toLowerCase();
   const path = url.pathname.replace(/\/+$/, '');
+  const where = `${host}${path}`;
   if (isJsonRpc(requestBody)) {
     return { kind: 'skip', reason: `MCP/JSON-RPC ${String((requestBody as Record<string, unknown>).method ?? 'message')} to ${host}` };
   }
-  const provider = HOSTS.find((h) => h.pattern.test(host))?.provider;
-  if (provider === undefined) return { kind: 'unknown', host };
   const verb = (method ?? 'POST').toUpperCase();
-  if (verb !== 'POST') return { kind: 'skip', reason: `${verb} ${host}${path} (not a generation call)` };
-  const gen = (shape: Shape, extra: { modelFromUri?: string; compact?: boolean } = {}): Endpoint => ({
+  const polled = /\/responses\/(resp_[A-Za-z0-9]+)$/.exec(path)?.[1];
+  if (verb === 'GET' && polled !== undefined) return { kind: 'poll', responseId: polled, reason: `poll of background response ${polled}` };
+  if (verb !== 'POST') return { kind: 'skip', reason: `${verb} ${where} (not a model call)` };
+  const hint = providerHint(url);
+  const gen = (shape: Shape, extra: { modelFromUri?: string | undefined; compact?: boolean; note?: string } = {}): Endpoint => ({
     kind: 'generation',
     shape,
-    provider,
+    provider: hint.provider,
+    providerVia: hint.via,
     host,
     compact: extra.compact ?? false,
     ...(extra.modelFromUri !== undefined ? { modelFromUri: extra.modelFromUri } : {}),
+    ...(extra.note !== undefined ? { note: extra.note } : {}),
   });
-  const skip = (what: string): Endpoint => ({ kind: 'skip', reason: `${what}: ${host}${path} (not a generation call)` });
+  const req = isJsonObject(requestBody) ? requestBody : {};
+  const anthropicBody = 'anthropic_version' in req && Array.isArray(req.messages);
 
-  if (provider === 'google') {
-    const model = /\/models\/([^/:]+):/.exec(path)?.[1];
-    if (/:generateContent$/.test(path)) return gen('gemini', model !== undefined ? { modelFromUri: model } : {});
-    if (/:(rawPredict)$/.test(path) && isJsonObject(requestBody) && 'anthropic_version' in requestBody) {
-      return gen('anthropic', model !== undefined ? { modelFromUri: model } : {});
-    }
-    if (/\/cachedContents/.test(path)) return skip('context-cache management');
-    if (/:(countTokens|embedContent|batchEmbedContents)$/.test(path)) return skip('token count / embedding');
-    if (/\/(files|upload)(\/|$)/.test(path)) return skip('file upload');
-    return { kind: 'unsupported', host, reason: `unsupported Google endpoint ${path} (streaming or batch?)` };
+  if (/\/chat\/completions$/i.test(path)) return gen('openai-chat');
+  if (/\/responses\/compact$/i.test(path)) return gen('openai-responses', { compact: true });
+  if (/\/responses$/i.test(path)) return gen('openai-responses');
+  if (/\/v1\/messages$/i.test(path) || (/\/messages$/i.test(path) && Array.isArray(req.messages))) return gen('anthropic');
+  const googleModel = /\/models\/([^/:]+):[A-Za-z]+$/.exec(path)?.[1];
+  if (/:(stream)?generateContent$/i.test(path)) return gen('gemini', { modelFromUri: googleModel });
+  if (/:(stream)?rawPredict$/i.test(path) && anthropicBody) return gen('anthropic', { modelFromUri: googleModel });
+  const bedrockModel = bedrockModelFromPath(`${path}/`);
+  if (/\/model\/[^/]+\/converse(-stream)?$/i.test(path)) return gen('bedrock', { modelFromUri: bedrockModel });
+  if (/\/model\/[^/]+\/invoke(-with-response-stream)?$/i.test(path)) {
+    if (anthropicBody) return gen('anthropic', { modelFromUri: bedrockModel });
+    if (isEmbeddingBody(req)) return { kind: 'skip', reason: `embedding: ${where} (not a model call)` };
+    return { kind: 'unsupported', host, reason: `Bedrock invoke of ${bedrockModel ?? 'a model'} with a body loopcost does not read (only Anthropic bodies; or use /converse)` };
   }
-  if (provider === 'aws') {
-    const model = bedrockModelFromPath(`${path}/`);
-    if (/\/converse$/.test(path)) return gen('bedrock', model !== undefined ? { modelFromUri: model } : {});
-    if (/\/invoke$/.test(path) && isJsonObject(requestBody) && 'anthropic_version' in requestBody) {
-      return gen('anthropic', model !== undefined ? { modelFromUri: model } : {});
-    }
-    return { kind: 'unsupported', host, reason: `unsupported Bedrock endpoint ${path} (only /converse and Anthropic /invoke)` };
+  if (/\/v2\/chat$/i.test(path) && Array.isArray(req.messages)) return gen('cohere');
+  const known = NON_GENERATION.find((n) => n.pattern.test(path));
+  if (known !== undefined) return { kind: 'skip', reason: `${known.what}: ${where} (not a model call)` };
+  if (/\/completions$/i.test(path) && 'prompt' in req) {
+    return { kind: 'unsupported', host, reason: `legacy text completions API ${path} (only chat/completions, responses, messages, generateContent, converse)` };
   }
-  if (provider === 'anthropic') {
-    if (/\/v1\/messages$/.test(path)) return gen('anthropic');
-    if (/\/v1\/messages\/count_tokens$/.test(path)) return skip('token count');
-    if (/\/v1\/(models|files)(\/|$)/.test(path)) return skip('model list / file upload');
-    return { kind: 'unsupported', host, reason: `unsupported Anthropic endpoint ${path}` };
-  }
-  // OpenAI and OpenAI-compatible hosts.
-  if (/\/chat\/completions$/.test(path)) return gen('openai-chat');
-  if (/\/responses\/compact$/.test(path)) return gen('openai-responses', { compact: true });
-  if (/\/responses$/.test(path)) return gen('openai-responses');
-  if (/\/responses\/input_tokens$/.test(path)) return skip('token count');
-  if (/\/(embeddings|moderations|models|files|uploads|audio|images|vector_stores)(\/|$)/.test(path)) {
-    return skip('non-generation endpoint');
-  }
-  return { kind: 'unsupported', host, reason: `unsupported endpoint ${path} (only /chat/completions and /responses)` };
+  const byBody = detectRequestShape(req);
+  if (byBody !== undefined) return gen(byBody, { note: `API read from the request body (${byBody}) at ${where}` });
+  return { kind: 'skip', reason: `POST ${where} (not a model call)` };
+}
+
+function isEmbeddingBody(req: Record<string, unknown>): boolean {
+  return ['inputText', 'texts', 'inputImage', 'embeddingConfig', 'taskType', 'images'].some((k) => k in req);
+}
+
+/** The API of a model-call request body on a path no rule names (a gateway's own route), else undefined. */
+function detectRequestShape(req: Record<string, unknown>): Shape | undefined {
+  if (typeof req.model !== 'string' && !Array.isArray(req.contents)) return undefined;
+  if (Array.isArray(req.contents)) return 'gemini';
+  if (Array.isArray(req.messages)) return 'anthropic_version' in req || typeof req.system === 'string' ? 'anthropic' : 'openai-chat';
+  if ('input' in req && ('instructions' in req || 'previous_response_id' in req || Array.isArray(req.input))) return 'openai-responses';
+  return undefined;
 }
 
 /**
@@ -133,7 +132,8 @@ export function detectShape(request: unknown, response: unknown): { shape: Shape
   if (res.type === 'message' && Array.isArray(res.content)) return { shape: 'anthropic', provider: 'anthropic' };
   if (Array.isArray(res.candidates) || isJsonObject(res.usageMetadata)) return { shape: 'gemini', provider: 'google' };
   if (isJsonObject(res.output) && isJsonObject(res.usage) && 'inputTokens' in res.usage) return { shape: 'bedrock', provider: 'aws' };
-  // Error responses: decide from the request.
+  if (isJsonObject(res.message) && isJsonObject(res.usage) && 'billed_units' in res.usage) return { shape: 'cohere', provider: 'cohere' };
+  // Error responses and streamed bodies: decide from the request.
   if (Array.isArray(req.contents)) return { shape: 'gemini', provider: 'google' };
   if ('input' in req || 'instructions' in req || 'previous_response_id' in req) return { shape: 'openai-responses', provider: 'openai' };
   if (Array.isArray(req.messages)) {
@@ -146,6 +146,21 @@ export function detectShape(request: unknown, response: unknown): { shape: Shape
     }
     if (blocks.some((b) => isJsonObject(b) && ('toolUse' in b || 'toolResult' in b))) return { shape: 'bedrock', provider: 'aws' };
     return { shape: 'openai-chat', provider: 'openai' };
+  }
+  return undefined;
+}
+
+/** The API of a streamed response body (no URL), from its events' names and chunk shapes. */
+export function detectStreamShape(events: StreamEvent[]): { shape: Shape; provider: string } | undefined {
+  const names = new Set(events.map((e) => e.name ?? ''));
+  if (names.has('message_start') || names.has('content_block_delta')) return { shape: 'anthropic', provider: 'anthropic' };
+  if ([...names].some((n) => n.startsWith('response.'))) return { shape: 'openai-responses', provider: 'openai' };
+  if (names.has('messageStart') || names.has('contentBlockDelta') || names.has('metadata')) return { shape: 'bedrock', provider: 'aws' };
+  const chunks = events.map((e) => e.data).filter(isJsonObject);
+  if (chunks.some((c) => Array.isArray(c.candidates) || isJsonObject(c.usageMetadata))) return { shape: 'gemini', provider: 'google' };
+  if (chunks.some((c) => Array.isArray(c.choices))) {
+    const last = [...chunks].reverse().find((c) => isJsonObject(c.usage)) ?? chunks[0] ?? {};
+    return { shape: 'openai-chat', provider: chatProviderGuess({ ...last, ...(chunks.some((c) => 'x_groq' in c) ? { x_groq: {} } : {}) }) };
   }
   return undefined;
 }

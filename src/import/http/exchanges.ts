@@ -1,9 +1,10 @@
 /**
  * JSONL of raw provider exchanges, one per line:
  *   {"request": <request body>, "response": <response body>, "status"?: <HTTP status>, "url"?: <request URL>,
- *    "method"?: "POST", "latencyMs"?: <number>}
- * The provider comes from `url` when given, else from the body shapes. Every problem names the file, the
- * 1-based line and the field.
+ *    "method"?: "POST", "latencyMs"?: <number>, "firstTokenMs"?: <number>}
+ * A streamed response is the body as received (SSE text) or the list of its parsed chunks / events.
+ * The API comes from the `url` path (any host; the host is the provider hint) when given, else from the
+ * body shapes. Every problem names the file, the 1-based line and the field.
  */
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
@@ -11,8 +12,10 @@ import { inputError } from '../common/issues.js';
 import { jsonErrorPosition, jsonPathAt } from '../common/jsonDocument.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { buildTraces, type PositionedNote } from './build.js';
-import { classifyEndpoint, detectShape, KNOWN_HOSTS } from './detect.js';
+import { Reader } from './bodyReader.js';
+import { classifyEndpoint, detectShape, detectStreamShape } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
+import { isStreamBody, streamEvents } from './stream/events.js';
 
 export function looksLikeExchangeLine(obj: unknown): boolean {
   return isJsonObject(obj) && isJsonObject(obj.request) && 'response' in obj;
@@ -51,13 +54,16 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
     }
     if (rec.url !== undefined && typeof rec.url !== 'string') fail('url', 'wrong_type', `expected a URL string, got ${describeValue(rec.url)}`);
     if (rec.method !== undefined && typeof rec.method !== 'string') fail('method', 'wrong_type', `expected a string, got ${describeValue(rec.method)}`);
-    let latencyMs: number | undefined;
-    if (rec.latencyMs !== undefined) {
-      if (typeof rec.latencyMs !== 'number' || !Number.isFinite(rec.latencyMs) || rec.latencyMs < 0) {
-        fail('latencyMs', 'wrong_type', `expected a non-negative number of milliseconds, got ${describeValue(rec.latencyMs)}`);
+    const millis = (key: 'latencyMs' | 'firstTokenMs'): number | undefined => {
+      const value = rec[key];
+      if (value === undefined) return undefined;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+        fail(key, 'wrong_type', `expected a non-negative number of milliseconds, got ${describeValue(value)}`);
       }
-      latencyMs = rec.latencyMs as number;
-    }
+      return value as number;
+    };
+    const latencyMs = millis('latencyMs');
+    const firstTokenMs = millis('firstTokenMs');
     const base = { label: `line ${line}`, file: path, line, requestBase: 'request', responseBase: 'response' };
     const common = {
       ...base,
@@ -65,15 +71,13 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
       request: rec.request,
       response: rec.response,
       ...(latencyMs !== undefined ? { latencyMs } : {}),
+      ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
     };
     if (typeof rec.url === 'string') {
       const ep = classifyEndpoint(rec.url, rec.method as string | undefined, rec.request);
-      if (ep.kind === 'skip') {
+      if (ep.kind === 'skip' || ep.kind === 'poll') {
         skipped.push({ after: exchanges.length - 1, note: `line ${line}: skipped ${ep.reason}` });
         return;
-      }
-      if (ep.kind === 'unknown') {
-        fail('url', 'unknown_provider', `unknown provider host ${ep.host}`, `supported hosts: ${KNOWN_HOSTS.join(', ')}; or drop url to detect the API from the bodies`);
       }
       if (ep.kind === 'unsupported') fail('url', 'unsupported_endpoint', ep.reason);
       if (ep.kind === 'generation') {
@@ -81,13 +85,17 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
           ...common,
           shape: ep.shape,
           provider: ep.provider,
+          ...(ep.providerVia === 'host' ? { providerIsHost: true } : {}),
           compact: ep.compact,
           ...(ep.modelFromUri !== undefined ? { modelFromUri: ep.modelFromUri } : {}),
+          ...(ep.note !== undefined ? { endpointNote: ep.note } : {}),
         });
       }
       return;
     }
-    const detected = detectShape(rec.request, rec.response);
+    const detected = isStreamBody(rec.response)
+      ? (detectStreamShape(streamEvents(rec.response, new Reader({ file: path, line, base: 'response' })).events) ?? detectShape(rec.request, undefined))
+      : detectShape(rec.request, rec.response);
     if (detected === undefined) {
       fail('request', 'unknown_shape', 'cannot tell which provider API these bodies belong to', 'add "url" (the request URL) to the line');
     }

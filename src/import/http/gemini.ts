@@ -53,7 +53,7 @@ export function parseGeminiRequest(body: unknown, r: Reader, modelFromUri?: stri
       if (part.functionCall !== undefined) {
         const fc = r.object(part.functionCall, `${ppath}.functionCall`);
         const id = r.optString(fc.id, `${ppath}.functionCall.id`);
-        msg.toolCalls.push(toolCall(id, r.string(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
+        msg.toolCalls.push(toolCall(id, r.toolName(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
       }
       if (part.functionResponse !== undefined) {
         const fr = r.object(part.functionResponse, `${ppath}.functionResponse`);
@@ -100,7 +100,7 @@ export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
       if (part.functionCall !== undefined) {
         const fc = r.object(part.functionCall, `${ppath}.functionCall`);
         const id = r.optString(fc.id, `${ppath}.functionCall.id`);
-        toolCalls.push(toolCall(id, r.string(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
+        toolCalls.push(toolCall(id, r.toolName(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
       }
     });
   }

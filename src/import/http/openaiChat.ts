@@ -52,7 +52,14 @@ export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
     }
     messages.push(msg);
   });
-  return { ...(model !== undefined ? { model } : {}), system: system.join('\n'), messages, notes: [] };
+  const fallbackModels = Array.isArray(req.models) ? req.models.filter((m): m is string => typeof m === 'string') : [];
+  return {
+    ...(model !== undefined ? { model } : {}),
+    system: system.join('\n'),
+    messages,
+    ...(fallbackModels.length > 0 ? { fallbackModels } : {}),
+    notes: [],
+  };
 }
 
 export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
@@ -82,7 +89,7 @@ export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
       const path = `choices[0].message.tool_calls[${j}]`;
       const call = r.object(c, path);
       const fn = r.object(call.function, `${path}.function`);
-      const name = r.string(fn.name, `${path}.function.name`);
+      const name = r.toolName(fn.name, `${path}.function.name`);
       const id = r.optString(call.id, `${path}.id`);
       toolCalls.push(toolCall(id, name, parseToolArguments(fn.arguments)));
     });

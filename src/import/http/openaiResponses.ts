@@ -121,7 +121,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
       const callId = r.optString(item.call_id, `${path}.call_id`);
       const name =
         type === 'function_call' || type === 'custom_tool_call'
-          ? r.string(item.name, `${path}.name`)
+          ? r.toolName(item.name, `${path}.name`)
           : type === 'computer_call'
             ? 'computer'
             : 'local_shell';

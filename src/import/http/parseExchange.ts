@@ -9,9 +9,12 @@ import { parseAnthropicRequest, parseAnthropicResponse } from './anthropic.js';
 import { parseBedrockRequest, parseBedrockResponse } from './bedrock.js';
 import { Reader } from './bodyReader.js';
 import { parseGeminiRequest, parseGeminiResponse } from './gemini.js';
+import { parseCohereResponse } from './cohere.js';
 import { parseChatRequest, parseChatResponse } from './openaiChat.js';
 import { parseResponsesRequest, parseResponsesResponse } from './openaiResponses.js';
 import type { ParsedRequest, ParsedResponse, Shape } from './parsedBodies.js';
+import { assembleStream, type AssembledStream } from './stream/assemble.js';
+import { isStreamBody } from './stream/events.js';
 
 /** One model-call exchange as a container hands it over (already classified as a generation call). */
 export interface GenerationExchange {
@@ -26,13 +29,22 @@ export interface GenerationExchange {
   provider: string;
   /** The provider was guessed from the body shapes (no URL): not used to split runs. */
   providerGuessed?: boolean;
+  /** The provider hint is the host name: no known provider serves that host. */
+  providerIsHost?: boolean;
+  /** How the API was recognised, when not by its path (a gateway's own route). */
+  endpointNote?: string;
+  /** When the response was received (ISO 8601), from its `date` header. */
+  recordedAt?: string;
   modelFromUri?: string;
   compact: boolean;
   status?: number;
   statusMessage?: string;
   request: unknown;
+  /** The response body: a JSON value, or a streamed body (SSE text, event-stream bytes, an array of chunks). */
   response: unknown;
   latencyMs?: number;
+  /** Time to the first token, when the container recorded it. */
+  firstTokenMs?: number;
 }
 
 /** A parsed exchange: the request, and the response or the failure. */
@@ -41,24 +53,44 @@ export interface ParsedExchange {
   req: ParsedRequest;
   res?: ParsedResponse;
   failed?: { status?: number; message: string };
+  /** The response body as read: the JSON body, or the one reassembled from a stream. */
+  body: unknown;
+  /** The response was streamed and reassembled from its events. */
+  streamed?: { framing: AssembledStream['framing']; events: number };
   fingerprint: string[];
 }
 
 export function parseExchange(ex: GenerationExchange): ParsedExchange {
-  const rq = new Reader({ file: ex.file, ...(ex.line !== undefined ? { line: ex.line } : {}), base: ex.requestBase });
-  const rs = new Reader({ file: ex.file, ...(ex.line !== undefined ? { line: ex.line } : {}), base: ex.responseBase });
-  if (isJsonObject(ex.request) && ex.request.stream === true) {
-    rq.fail(
-      'stream',
-      'unsupported_streaming',
-      'streamed responses are not supported',
-      'record the agent with stream=false (the response body must be one JSON object with usage)',
-    );
-  }
+  const loc = { file: ex.file, ...(ex.line !== undefined ? { line: ex.line } : {}) };
+  const rq = new Reader({ ...loc, base: ex.requestBase });
   const req = parseRequest(ex, rq);
-  const failed = failureOf(ex);
-  const res = failed ? undefined : parseResponse(ex, rs);
-  return { ex, req, ...(res ? { res } : {}), ...(failed ? { failed } : {}), fingerprint: fingerprint(req) };
+  const httpFailed = ex.status !== undefined && ex.status >= 400;
+  const stream = !httpFailed && isStreamBody(ex.response) ? assembleStream(ex.shape, ex.response, new Reader({ ...loc, base: `${ex.responseBase}(reassembled stream)` })) : undefined;
+  const body = stream !== undefined ? stream.body : ex.response;
+  const failed = failureOf(ex, body);
+  const res = failed ? undefined : withStreamTimings(parseResponse(ex.shape, body, new Reader({ ...loc, base: stream !== undefined ? `${ex.responseBase}(reassembled stream)` : ex.responseBase })), ex, stream);
+  if (res?.model !== undefined && req.fallbackModels !== undefined && req.model !== undefined && !res.model.startsWith(req.model)) {
+    res.notes.push(`served by ${res.model}, one of the router's fallback models for ${req.model} (priced as ${req.model})`);
+  }
+  return {
+    ex,
+    req,
+    body,
+    ...(res ? { res } : {}),
+    ...(failed ? { failed } : {}),
+    ...(stream !== undefined ? { streamed: { framing: stream.framing, events: stream.events } } : {}),
+    fingerprint: fingerprint(req),
+  };
+}
+
+/** The latency and time to first token a stream (or the container) recorded, kept on the response. */
+function withStreamTimings(res: ParsedResponse, ex: GenerationExchange, stream: AssembledStream | undefined): ParsedResponse {
+  const latencyMs = res.latencyMs ?? stream?.latencyMs;
+  const firstTokenMs = stream?.firstTokenMs ?? ex.firstTokenMs;
+  const notes = [...res.notes, ...(stream?.notes ?? [])];
+  const totalMs = latencyMs ?? ex.latencyMs;
+  if (firstTokenMs !== undefined) notes.push(`time to first token ${firstTokenMs} ms${totalMs !== undefined ? ` of ${totalMs} ms` : ''}`);
+  return { ...res, ...(latencyMs !== undefined ? { latencyMs } : {}), notes };
 }
 
 function parseRequest(ex: GenerationExchange, r: Reader): ParsedRequest {
@@ -75,31 +107,45 @@ function parseRequest(ex: GenerationExchange, r: Reader): ParsedRequest {
       return parseGeminiRequest(ex.request, r, ex.modelFromUri);
     case 'bedrock':
       return parseBedrockRequest(ex.request, r, ex.modelFromUri);
+    case 'cohere':
+      return parseChatRequest(ex.request, r);
   }
 }
 
-function parseResponse(ex: GenerationExchange, r: Reader): ParsedResponse {
-  switch (ex.shape) {
+function parseResponse(shape: Shape, body: unknown, r: Reader): ParsedResponse {
+  switch (shape) {
     case 'openai-chat':
-      return parseChatResponse(ex.response, r);
+      return parseChatResponse(body, r);
     case 'openai-responses':
-      return parseResponsesResponse(ex.response, r);
+      return parseResponsesResponse(body, r);
     case 'anthropic':
-      return parseAnthropicResponse(ex.response, r);
+      return parseAnthropicResponse(body, r);
     case 'gemini':
-      return parseGeminiResponse(ex.response, r);
+      return parseGeminiResponse(body, r);
     case 'bedrock':
-      return parseBedrockResponse(ex.response, r);
+      return parseBedrockResponse(body, r);
+    case 'cohere':
+      return parseCohereResponse(body, r);
   }
 }
 
 /** HTTP status ≥ 400, or a 2xx body that is only an error object. */
-function failureOf(ex: GenerationExchange): { status?: number; message: string } | undefined {
-  const body = ex.response;
+function failureOf(ex: GenerationExchange, body: unknown): { status?: number; message: string } | undefined {
+  const blocked = geminiBlockedPrompt(body);
+  if (blocked !== undefined) return { message: blocked };
   const errorOnly =
     isJsonObject(body) && body.error !== undefined && body.error !== null && !('usage' in body) && !('usageMetadata' in body);
-  if ((ex.status === undefined || ex.status < 400) && !errorOnly) return undefined;
-  return { ...(ex.status !== undefined ? { status: ex.status } : {}), message: errorMessage(body, ex) };
+  const httpFailed = ex.status !== undefined && ex.status >= 400;
+  if (!httpFailed && !errorOnly) return undefined;
+  return { ...(httpFailed ? { status: ex.status } : {}), message: errorMessage(body, ex) };
+}
+
+/** Gemini refusing the prompt itself (`promptFeedback.blockReason`, no candidates): nothing was generated. */
+function geminiBlockedPrompt(body: unknown): string | undefined {
+  if (!isJsonObject(body) || !isJsonObject(body.promptFeedback) || typeof body.promptFeedback.blockReason !== 'string') return undefined;
+  if (Array.isArray(body.candidates) && body.candidates.length > 0) return undefined;
+  const why = typeof body.promptFeedback.blockReasonMessage === 'string' ? `: ${body.promptFeedback.blockReasonMessage}` : '';
+  return clip(`prompt blocked (${body.promptFeedback.blockReason})${why}`, 300);
 }
 
 function errorMessage(body: unknown, ex: GenerationExchange): string {

@@ -1,10 +1,10 @@
 /**
  * The provider-neutral view of one request and one response that every provider parser (anthropic.ts,
- * bedrock.ts, gemini.ts, openaiChat.ts, openaiResponses.ts) produces and build.ts turns into calls.
+ * bedrock.ts, cohere.ts, gemini.ts, openaiChat.ts, openaiResponses.ts) produces and build.ts turns into calls.
  */
 
 /** Request/response body shapes we understand. */
-export type Shape = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';
+export type Shape = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'cohere';
 
 /** A tool result found in a request's history. */
 export interface NormToolResult {
@@ -36,6 +36,8 @@ export interface ParsedRequest {
   messages: NormMessage[];
   /** Responses API: the response this request continues server-side. */
   previousResponseId?: string;
+  /** OpenRouter routing: models the router may serve the call with instead (`models`). */
+  fallbackModels?: string[];
   notes: string[];
 }
 

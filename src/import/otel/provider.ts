@@ -1,4 +1,4 @@
-/** The provider id of a semconv provider name (gen_ai.provider.name / gen_ai.system). */
+/** The provider id of a semconv provider name (gen_ai.provider.name / gen_ai.system), for price look-up. */
 import {
   GEN_AI_PROVIDER_NAME_VALUE_AWS_BEDROCK,
   GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_INFERENCE,
@@ -9,6 +9,8 @@ import {
   GEN_AI_PROVIDER_NAME_VALUE_MISTRAL_AI,
   GEN_AI_PROVIDER_NAME_VALUE_X_AI,
 } from '@opentelemetry/semantic-conventions/incubating';
+import { findProvider } from '@pydantic/genai-prices';
+import { providerHint } from '../http/providerHint.js';
 
 /**
  * Semconv provider names → the provider ids the HTTP importers use (those of @pydantic/genai-prices);
@@ -25,6 +27,22 @@ const PROVIDER_IDS: Record<string, string> = {
   [GEN_AI_PROVIDER_NAME_VALUE_X_AI]: 'x-ai',
 };
 
-export function providerId(providerName: string): string {
-  return PROVIDER_IDS[providerName] ?? providerName;
+/**
+ * The provider id of a span: its provider name as the price table knows it (semconv names, then
+ * genai-prices' own names and aliases such as `google-vertex` or `bedrock`, else the name as given).
+ * An OpenAI-compatible client reports `openai` whoever serves it, so when the span's `server.address`
+ * is a host the price table knows (api.cerebras.ai, router.huggingface.co, …), that host decides, as it
+ * does for HTTP exchanges.
+ */
+export function providerId(providerName: string, serverAddress?: string): string {
+  const named = PROVIDER_IDS[providerName] ?? findProvider({ providerId: providerName })?.id ?? providerName;
+  if (serverAddress === undefined || serverAddress.trim() === '') return named;
+  let url: URL;
+  try {
+    url = new URL(`https://${serverAddress.trim()}/`);
+  } catch {
+    return named;
+  }
+  const byHost = providerHint(url);
+  return byHost.via === 'price-table' ? byHost.provider : named;
 }

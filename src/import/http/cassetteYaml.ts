@@ -1,0 +1,88 @@
+/**
+ * Reading a cassette's YAML safely, with the limits every reader applies (src/io/limits.ts): at most
+ * MAX_YAML_ALIASES alias expansions (a "billion laughs" ladder of aliases is refused, not expanded) and
+ * at most MAX_NESTING_DEPTH levels of nesting (a document nested deeper than the parser can follow is
+ * refused too). Each refusal is a UserError naming the file; the lines of interactions stay available
+ * for messages.
+ */
+import { isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { UserError } from '../../errors.js';
+import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
+
+export interface CassetteYaml {
+  data: unknown;
+  /** 1-based line of interaction i. */
+  lineOf(i: number): number | undefined;
+  /** Line of a node inside interaction i (e.g. request.uri), else `fallback`. */
+  lineIn(i: number, keys: (string | number)[], fallback: number | undefined): number | undefined;
+}
+
+function tooDeep(path: string, where?: string): UserError {
+  return new UserError({
+    file: path,
+    field: where ?? 'interactions',
+    code: 'too_deep',
+    message: `the YAML nests deeper than ${MAX_NESTING_DEPTH} levels${where !== undefined ? '' : ' (more than the parser can follow)'}`,
+    hint: 'no recording nests this deep; the file is damaged or hostile',
+  });
+}
+
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
+}
+
+function parse(content: string, path: string, lineCounter: LineCounter): Document.Parsed {
+  try {
+    return parseDocument(content, { schema: 'yaml-1.1', lineCounter, prettyErrors: false });
+  } catch (err) {
+    if (isStackOverflow(err)) throw tooDeep(path);
+    throw err;
+  }
+}
+
+function toData(doc: Document.Parsed, path: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    if (isStackOverflow(err)) throw tooDeep(path);
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) {
+      throw new UserError({
+        file: path,
+        code: 'too_many_aliases',
+        message: `the YAML expands aliases past the limit of ${MAX_YAML_ALIASES} (an alias "bomb" would take unbounded memory)`,
+        hint: 'recorders write cassettes without chains of YAML aliases; re-record or expand the aliases',
+      });
+    }
+    throw err;
+  }
+}
+
+export function readCassetteYaml(content: string, path: string): CassetteYaml {
+  const lineCounter = new LineCounter();
+  const doc = parse(content, path, lineCounter);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const pos = e.pos?.[0] !== undefined ? lineCounter.linePos(e.pos[0]).line : undefined;
+    throw new UserError({
+      file: path,
+      ...(pos !== undefined ? { line: pos } : {}),
+      field: 'interactions',
+      code: 'invalid_yaml',
+      message: `not valid YAML (${e.message.split('\n')[0]})`,
+      hint: 'a VCR cassette is a YAML file with an interactions: list',
+    });
+  }
+  const data = toData(doc, path);
+  const deep = pathPastDepth(data);
+  if (deep !== undefined) throw tooDeep(path, deep.replace(/^\$\.?/, ''));
+  const lineOfNode = (node: unknown): number | undefined => {
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    return range ? lineCounter.linePos(range[0]).line : undefined;
+  };
+  const seq = doc.getIn(['interactions'], true);
+  return {
+    data,
+    lineOf: (i) => (isSeq(seq) ? lineOfNode(seq.items[i]) : undefined),
+    lineIn: (i, keys, fallback) => lineOfNode(doc.getIn(['interactions', i, ...keys], true)) ?? fallback,
+  };
+}
