@@ -5,12 +5,15 @@
  *   1  an internal error (a bug: the stack is printed)
  */
 import { Command, CommanderError, Option } from 'commander';
-import { UserError } from '../errors.js';
+import { sanitizeForTerminal, UserError } from '../errors.js';
+import { BYTES_PER_MB, DEFAULT_READ_LIMITS } from '../io/limits.js';
 import {
   brakesForRun,
   brakesFromFlags,
   latencyFromSpec,
   nonNegativeInt,
+  nonNegativeNumber,
+  readOptionsFromFlags,
   positiveInt,
   priceOptionsFromFlags,
   RECORDED_PRESET,
@@ -18,6 +21,7 @@ import {
   type BrakeFlags,
   type ContextFlags,
   type PriceFlags,
+  type ReadFlags,
 } from './parseFlags.js';
 import { recordedBrakes } from '../replay/whatif.js';
 import type { Trace } from '../trace/types.js';
@@ -65,6 +69,14 @@ function latencyModelOption(): Option {
   return new Option('--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS');
 }
 
+/** How inputs are read: size limits, and whether bad files are skipped. */
+function addInputOptions(command: Command): Command {
+  return command
+    .option('--max-input-mb <mb>', `most one input file may hold once decompressed, in MB (default: ${DEFAULT_READ_LIMITS.maxInputBytes / BYTES_PER_MB})`)
+    .option('--max-line-mb <mb>', `most one JSONL line, or one whole-document file, may hold, in MB (default: ${DEFAULT_READ_LIMITS.maxLineBytes / BYTES_PER_MB})`)
+    .option('--skip-bad', 'leave out input files with problems (listed on stderr) instead of failing');
+}
+
 function formatOption(allowed: readonly string[]): Option {
   return new Option('--format <format>', 'output format').choices(allowed as string[]).default('table');
 }
@@ -93,9 +105,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--out <file>', 'write the report here (atomically) instead of stdout')
     .option('--report-dir <dir>', 'write json, csv, table, chart and per-step csv reports into this directory')
     .option('--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call");
-  addBrakeOptions(addPriceOptions(addContextOptions(replay))).action((inputs: string[], opts: BrakeFlags & ContextFlags & PriceFlags & Record<string, string | undefined>) => {
+  addInputOptions(addBrakeOptions(addPriceOptions(addContextOptions(replay)))).action(async (inputs: string[], opts: BrakeFlags & ContextFlags & PriceFlags & ReadFlags & Record<string, string | undefined>) => {
     const brakes = brakesFromFlags(opts);
-    exitCode = runReplay(
+    exitCode = await runReplay(
       {
         inputs,
         brakes,
@@ -108,6 +120,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         ...(opts.reportDir === undefined ? {} : { reportDir: opts.reportDir }),
         perStep: opts.perStep === (true as unknown),
         ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+        read: readOptionsFromFlags(opts),
       },
       io,
     );
@@ -162,8 +175,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--model <model>', 're-price every run as if made on this model')
     .option('--out <file>', 'write here (atomically) instead of stdout')
     .addOption(latencyModelOption());
-  addPriceOptions(addContextOptions(whatif)).action((inputs: string[], opts: ContextFlags & PriceFlags & { try: string[] } & Record<string, string | undefined>) => {
-    exitCode = runWhatIf(
+  addInputOptions(addPriceOptions(addContextOptions(whatif))).action(async (inputs: string[], opts: ContextFlags & PriceFlags & ReadFlags & { try: string[] } & Record<string, string | undefined>) => {
+    exitCode = await runWhatIf(
       {
         inputs,
         tries: opts.try,
@@ -173,6 +186,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         priceOptions: priceOptionsFromFlags(opts),
         ...(opts.out === undefined ? {} : { out: opts.out }),
         ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+        read: readOptionsFromFlags(opts),
       },
       io,
     );
@@ -185,15 +199,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6')
     .addOption(formatOption(['table', 'csv', 'json']))
     .option('--out <file>', 'write here (atomically) instead of stdout');
-  addPriceOptions(compareCommand).action((inputs: string[], opts: PriceFlags & { tolerance: string; format: string; out?: string }) => {
-    const tolerance = Number(opts.tolerance);
-    if (!Number.isFinite(tolerance) || tolerance < 0) {
-      throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${opts.tolerance}' is not a number, 0 or more` });
-    }
-    exitCode = runCompare(
+  addInputOptions(addPriceOptions(compareCommand)).action(async (inputs: string[], opts: PriceFlags & ReadFlags & { tolerance: string; format: string; out?: string }) => {
+    exitCode = await runCompare(
       {
         inputs,
-        tolerance,
+        tolerance: nonNegativeNumber('--tolerance', opts.tolerance),
+        read: readOptionsFromFlags(opts),
         format: opts.format as 'table' | 'csv' | 'json',
         priceOptions: priceOptionsFromFlags(opts),
         ...(opts.out === undefined ? {} : { out: opts.out }),
@@ -202,14 +213,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     );
   });
 
-  program
+  const importCommand = program
     .command('import')
     .description('convert traces of any supported format to native JSONL')
     .argument('<inputs...>', 'trace files, directories or globs')
-    .option('--out <file>', 'write here (atomically) instead of stdout')
-    .action((inputs: string[], opts: { out?: string }) => {
-      exitCode = runImport(inputs, opts.out, io);
-    });
+    .option('--out <file>', 'write here (atomically) instead of stdout');
+  addInputOptions(importCommand).action(async (inputs: string[], opts: ReadFlags & { out?: string }) => {
+    exitCode = await runImport(inputs, opts.out, io, readOptionsFromFlags(opts));
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -217,7 +228,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
-      io.stderr(`loopcost: ${error.message.replace(/^error: /, '')}\n(run 'loopcost --help' for usage)\n`);
+      io.stderr(`loopcost: ${sanitizeForTerminal(error.message.replace(/^error: /, ''))}\n(run 'loopcost --help' for usage)\n`);
       return 2;
     }
     if (error instanceof UserError) {

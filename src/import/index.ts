@@ -6,9 +6,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
-import { readTextInput } from '../io/readInput.js';
-import { peekText, readLines } from '../io/readLines.js';
-import { looksLikeNativeTrace, parseNativeTraces, streamNativeTraces } from '../trace/parseNative.js';
+import { readLimits, type ReadLimits } from '../io/limits.js';
+import { openInput, STDIN_LABEL } from '../io/openInput.js';
+import { readSmallTextFileSync } from '../io/readInput.js';
+import { lineBatches, readDocument } from '../io/readLines.js';
+import { looksLikeNativeTrace, parseNativeTraces, streamNativeTracesAsync } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
 import { parseJsonDocument } from './common/jsonDocument.js';
 import { importCassette, looksLikeCassette } from './http/cassette.js';
@@ -28,6 +30,7 @@ function firstLineOf(text: string): { line: string; whole: boolean } {
 
 /** The SWE-agent run's `*.args.yaml` beside it: the longest such file whose name prefixes the trace's. */
 function sweAgentSidecar(path: string): { sidecarArgsYaml: string; sidecarPath: string } | undefined {
+  if (path === STDIN_LABEL) return undefined;
   const dir = dirname(path);
   const name = basename(path).replace(/\.gz$/, '').replace(/\.traj$/, '');
   if (!existsSync(dir)) return undefined;
@@ -36,7 +39,7 @@ function sweAgentSidecar(path: string): { sidecarArgsYaml: string; sidecarPath: 
     .sort((a, b) => b.length - a.length);
   if (!candidates[0]) return undefined;
   const sidecarPath = join(dir, candidates[0]);
-  return { sidecarArgsYaml: readTextInput(sidecarPath), sidecarPath };
+  return { sidecarArgsYaml: readSmallTextFileSync(sidecarPath), sidecarPath };
 }
 
 function unknownFormat(path: string): UserError {
@@ -105,33 +108,41 @@ export function importText(text: string, path: string, format = detectFormat(tex
   }
 }
 
-/** Reads one file (gzip or plain) of any supported format. */
-export function loadTraceFile(path: string): Trace[] {
-  return [...streamTraceFile(path)];
+/** How inputs are read: the size limits (see src/io/limits.ts). */
+export interface ReadOptions {
+  limits?: Partial<ReadLimits>;
+}
+
+/** Reads one input (a file, gzip or plain, a pipe, or `-` for standard input) of any supported format. */
+export async function loadTraceFile(path: string, options: ReadOptions = {}): Promise<Trace[]> {
+  const traces: Trace[] = [];
+  for await (const trace of streamTraceFile(path, options)) traces.push(trace);
+  return traces;
 }
 
 /**
- * The runs of one file as they are read. Native JSONL is read line by line (constant memory however
- * large the file); the other formats are one document each (a trajectory, a cassette) or, for exchanges
- * JSONL, runs rebuilt from the whole file, and are read whole.
+ * The runs of one input as they are read. Native JSONL is read line by line (constant memory however
+ * large the input, gzip included); the other formats are one document each (a trajectory, a cassette)
+ * or, for exchanges JSONL, runs rebuilt from the whole file, and are read whole (at most --max-line-mb).
  */
-export function* streamTraceFile(path: string): Generator<Trace> {
-  if (startsAsNative(path)) {
-    yield* streamNativeTraces(readLines(path), path);
+export async function* streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
+  const limits = readLimits(options.limits);
+  const input = await openInput(path, limits);
+  if (startsAsNative(new TextDecoder('utf-8').decode(input.head))) {
+    yield* streamNativeTracesAsync(lineBatches(input, limits.maxLineBytes), input.label);
   } else {
-    yield* importText(readTextInput(path), path);
+    yield* importText(await readDocument(input, limits), input.label);
   }
 }
 
-/** The file's first line, read alone, is native (a whole first line is needed: a partial one is not judged). */
-function startsAsNative(path: string): boolean {
-  const head = peekText(path);
-  if (head === undefined || looksLikeCassette(head)) return false;
+/** The input's first line, read alone, is native (a whole first line is needed: a partial one is not judged). */
+function startsAsNative(head: string): boolean {
+  if (looksLikeCassette(head)) return false;
   const first = firstLineOf(head);
   return first.whole && formatOfFirstLine(first.line) === 'native';
 }
 
-/** Reads many files, one at a time, each as it streams (see `streamTraceFile`). */
-export function* loadTraceFiles(paths: readonly string[]): Generator<Trace> {
-  for (const path of paths) yield* streamTraceFile(path);
+/** Reads many inputs, one at a time, each as it streams (see `streamTraceFile`). */
+export async function* loadTraceFiles(paths: readonly string[], options: ReadOptions = {}): AsyncGenerator<Trace> {
+  for (const path of paths) yield* streamTraceFile(path, options);
 }

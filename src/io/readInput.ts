@@ -1,32 +1,35 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
-import { badEncoding, binaryFile, gunzipOrFail, isGzip, unreadable } from './inputErrors.js';
+import { badGzip, isGzip, recordTooLarge, unreadable } from './inputErrors.js';
+import { readLimits, type ReadLimits } from './limits.js';
+import { inputKind } from './openInput.js';
+import { decodeDocument } from './readLines.js';
 
 /**
- * Reads a whole trace file as text (for formats that are one document). Gzip is recognised by its magic
- * bytes (whatever the name says); a binary file, a broken gzip stream, invalid UTF-8 or a text too long
- * for one string is a user error naming the file.
+ * Reads a small companion file (a SWE-agent `args.yaml`) whole and at once, with the rules of every
+ * input: a regular file (no device, no pipe), at most `maxLineBytes` (decompressed, if gzip), UTF-8 text.
  */
-export function readTextInput(path: string): string {
+export function readSmallTextFileSync(path: string, limits: Partial<ReadLimits> = {}): string {
+  const resolved = readLimits(limits);
+  const kind = inputKind(path);
+  if (kind.kind !== 'file') {
+    throw new UserError({ file: path, code: 'not_a_file', message: 'is not a regular file', hint: 'pass a regular file' });
+  }
+  if (kind.size > resolved.maxLineBytes) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (error) {
     throw unreadable(path, error);
   }
-  if (isGzip(bytes)) bytes = gunzipOrFail(bytes, path);
-  if (bytes.includes(0)) throw binaryFile(path);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') {
-      throw new UserError({
-        file: path,
-        code: 'too_large',
-        message: `is too large to read as one document (${bytes.length} bytes; a JavaScript string holds about 512 MB)`,
-        hint: 'split it into smaller files, or convert it to native JSONL, which is read line by line',
-      });
+  if (isGzip(bytes)) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: resolved.maxLineBytes });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
+      throw badGzip(path, error);
     }
-    throw badEncoding(path);
   }
+  return decodeDocument(bytes, path, resolved);
 }

@@ -13,6 +13,7 @@ import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
+import { inRunContext } from './runContext.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -91,7 +92,7 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome: RunOutcome = runLoop(new ReplaySource(trace), {
+  const outcome: RunOutcome = inRunContext(trace, () => runLoop(new ReplaySource(trace), {
     brakes: options.brakes,
     strategy: options.strategy,
     cache,
@@ -100,7 +101,7 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     goalTokens: trace.header.goalTokens,
     keepSteps: options.keepSteps ?? false,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
-  });
+  }));
   const result: RunResult = {
     source: trace.source,
     recordedModel: trace.header.model,

@@ -13,6 +13,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import { compileTrace } from '../fast/compile.js';
 import { flattenPrices, replayFast } from '../fast/replayFast.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
+import { inRunContext } from './runContext.js';
 
 export interface WhatIfSetting {
   name: string;
@@ -87,9 +88,48 @@ function replayerFor(trace: Trace, options: WhatIfOptions): Replayer {
   const flat = flattenPrices(pricing);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   return (brakes) => {
-    const r = replayFast(compiled, brakes, options.strategy, cache, flat, options.latency);
+    const r = inRunContext(trace, () => replayFast(compiled, brakes, options.strategy, cache, flat, options.latency));
     return { stopReason: r.reason, steps: r.steps, costPico: r.costPico };
   };
+}
+
+/** One run under its recorded settings (the baseline) and under each setting. */
+export function whatIfRun(trace: Trace, settings: readonly WhatIfSetting[], options: WhatIfOptions): WhatIfRun {
+  const replay = replayerFor(trace, options);
+  const base = replay(recordedBrakes(trace));
+  const baseCompleted = base.stopReason === 'completed';
+  const cells = settings.map((setting): WhatIfCell => {
+    const r = replay(setting.brakes);
+    const braked = isBrakeStop(r.stopReason);
+    return {
+      stopReason: r.stopReason,
+      steps: r.steps,
+      costPico: r.costPico,
+      falseStop: baseCompleted && braked,
+      savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
+    };
+  });
+  return { source: trace.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells };
+}
+
+/** Each setting's totals over the runs. */
+export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly WhatIfSetting[]): WhatIfTotal[] {
+  return settings.map((setting, i) => {
+    const total: WhatIfTotal = { setting: setting.name, runs: 0, completed: 0, falseStops: 0, caughtRuns: 0, costPico: 0n, savedPico: 0n, stopReasons: {} };
+    for (const run of runs) {
+      const cell = run.settings[i]!;
+      const baseCompleted = run.baseline.stopReason === 'completed';
+      const braked = isBrakeStop(cell.stopReason);
+      total.runs += 1;
+      if (cell.stopReason === 'completed') total.completed += 1;
+      if (cell.falseStop) total.falseStops += 1;
+      if (!baseCompleted && braked && cell.steps < run.baseline.steps) total.caughtRuns += 1;
+      total.costPico += BigInt(cell.costPico);
+      total.savedPico += BigInt(cell.savedPico);
+      total.stopReasons[cell.stopReason] = (total.stopReasons[cell.stopReason] ?? 0) + 1;
+    }
+    return total;
+  });
 }
 
 export function whatIf(
@@ -98,41 +138,6 @@ export function whatIf(
   options: WhatIfOptions,
 ): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
   const runs: WhatIfRun[] = [];
-  const totals: WhatIfTotal[] = settings.map((setting) => ({
-    setting: setting.name,
-    runs: 0,
-    completed: 0,
-    falseStops: 0,
-    caughtRuns: 0,
-    costPico: 0n,
-    savedPico: 0n,
-    stopReasons: {},
-  }));
-  for (const trace of traces) {
-    const replay = replayerFor(trace, options);
-    const base = replay(recordedBrakes(trace));
-    const baseCompleted = base.stopReason === 'completed';
-    const cells = settings.map((setting, i) => {
-      const r = replay(setting.brakes);
-      const braked = isBrakeStop(r.stopReason);
-      const cell: WhatIfCell = {
-        stopReason: r.stopReason,
-        steps: r.steps,
-        costPico: r.costPico,
-        falseStop: baseCompleted && braked,
-        savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
-      };
-      const total = totals[i]!;
-      total.runs += 1;
-      if (r.stopReason === 'completed') total.completed += 1;
-      if (cell.falseStop) total.falseStops += 1;
-      if (!baseCompleted && braked && r.steps < base.steps) total.caughtRuns += 1;
-      total.costPico += BigInt(r.costPico);
-      total.savedPico += BigInt(cell.savedPico);
-      total.stopReasons[r.stopReason] = (total.stopReasons[r.stopReason] ?? 0) + 1;
-      return cell;
-    });
-    runs.push({ source: trace.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells });
-  }
-  return { runs, totals };
+  for (const trace of traces) runs.push(whatIfRun(trace, settings, options));
+  return { runs, totals: whatIfTotals(runs, settings) };
 }

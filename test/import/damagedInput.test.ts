@@ -83,18 +83,18 @@ describe('damaged inputs of every format', () => {
   const settings = ['max-steps=3', 'max-cost=0.01,budget-mode=predict', 'max-repeat=2', 'context-window=model', 'timeout=10'].map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
   const dir = tempDir();
 
-  it('import or a UserError, never an internal error; what imports replays, fast = readable', () => {
+  it('import or a UserError, never an internal error; what imports replays, fast = readable', async () => {
     expect(SOURCES.length).toBeGreaterThan(60);
     let userErrors = 0;
     let imported = 0;
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: SOURCES.length - 1 }), damage, (index, d) => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: SOURCES.length - 1 }), damage, async (index, d) => {
         const source = SOURCES[index]!;
         const path = join(dir, `damaged${source.ext}`);
         writeFileSync(path, apply(source.text, d));
         let traces;
         try {
-          traces = loadTraceFile(path);
+          traces = await loadTraceFile(path);
         } catch (error) {
           expectUserError(error, path);
           userErrors += 1;

@@ -1,19 +1,26 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
-import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
+import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
 import { picoToUsd } from '../../money.js';
 import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { compareWithRecorded } from '../../replay/compare.js';
+import { compareRun, type FidelityRow } from '../../replay/compare.js';
 import type { CliIO } from '../io.js';
 
-export function runCompare(
-  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string },
+export async function runCompare(
+  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string; read?: InputSetOptions },
   io: CliIO,
-): number {
+): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const rows = compareWithRecorded(loadTraceFiles(collectInputs(command.inputs)), prices, command.tolerance).map((row) => ({
+  const inputs = new TraceInputs(command.inputs, command.read);
+  const compared: { file: string; row: FidelityRow }[] = [];
+  for await (const run of inputs.runs()) {
+    const row = inputs.guard(run, () => compareRun(run.trace, prices, command.tolerance));
+    if (row) compared.push({ file: run.file, row });
+  }
+  const skipped = inputs.finish();
+  io.stderr(skippedMessage(skipped, inputs.files.length));
+  const rows = inputs.keep(compared).map(({ row }) => ({
     source: row.source,
     model: row.model,
     calls: row.calls,

@@ -1,31 +1,57 @@
-import { collectInputs } from '../../io/collectInputs.js';
 import { AtomicFileWriter } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
+import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 
+/** Lets the event loop run (a signal handler, a timer) between runs of a long conversion. */
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Converts any supported input to native JSONL, one file at a time (memory holds one input file), into
- * a temporary file that replaces --out only when every input converted cleanly.
+ * a temporary file that replaces --out only when every input converted cleanly (or, with --skip-bad,
+ * with the runs of the good files only: a file found bad midway is rolled back). Without --out the runs
+ * go to standard output as they are read (with --skip-bad, a file's runs once the file has read cleanly).
  */
-export function runImport(inputs: string[], out: string | undefined, io: CliIO): number {
-  const files = collectInputs(inputs);
-  if (out === undefined) {
-    for (const trace of loadTraceFiles(files)) io.stdout(writeNativeTraces([trace]));
-    return 0;
-  }
-  const writer = new AtomicFileWriter(out);
+export async function runImport(inputs: string[], out: string | undefined, io: CliIO, read: InputSetOptions = {}): Promise<number> {
+  const set = new TraceInputs(inputs, read);
+  const writer = out === undefined ? undefined : new AtomicFileWriter(out);
+  let current: string | undefined;
+  let mark = 0;
+  let held: string[] = [];
   let runs = 0;
+  let runsOfCurrent = 0;
+  /** The previous file is done: keep its runs, or drop them when it turned out bad. */
+  const closeFile = (): void => {
+    if (current !== undefined && set.isBad(current)) {
+      writer?.rollback(mark);
+      runs -= runsOfCurrent;
+    } else if (held.length > 0) io.stdout(held.join(''));
+    held = [];
+    runsOfCurrent = 0;
+  };
   try {
-    for (const trace of loadTraceFiles(files)) {
-      writer.write(writeNativeTraces([trace]));
+    for await (const { file, trace } of set.runs()) {
+      if (file !== current) {
+        closeFile();
+        current = file;
+        mark = writer?.bytesWritten ?? 0;
+      }
+      const text = writeNativeTraces([trace]);
+      if (writer) writer.write(text);
+      else if (read.skipBad) held.push(text);
+      else io.stdout(text);
       runs += 1;
+      runsOfCurrent += 1;
+      await breathe();
     }
-    writer.commit();
+    closeFile();
+    const skipped = set.finish();
+    io.stderr(skippedMessage(skipped, set.files.length));
+    writer?.commit();
   } catch (error) {
-    writer.abort();
+    writer?.abort();
     throw error;
   }
-  io.stderr(`${runs} run(s) from ${files.length} file(s) written to ${out}\n`);
+  if (out !== undefined) io.stderr(`${runs} run(s) from ${set.files.length} file(s) written to ${out}\n`);
   return 0;
 }

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
-import type { ModelPricing } from '../../pricing/types.js';
+import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
+import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { buildReplayReport } from '../../report/replayReport.js';
@@ -28,29 +27,25 @@ export interface ReplayCommand {
   /** Every call's figures in JSON (`perStep`) and one CSV row per call. */
   perStep?: boolean;
   latency?: LatencyModel;
+  /** Read limits and --skip-bad. */
+  read?: InputSetOptions;
 }
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
-export function runReplay(command: ReplayCommand, io: CliIO): number {
+export async function runReplay(command: ReplayCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const files = collectInputs(command.inputs);
+  const inputs = new TraceInputs(command.inputs, command.read);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const results: RunResult[] = [];
-  const pricings = new Map<string, ModelPricing>();
-  for (const trace of loadTraceFiles(files)) {
-    const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
-    const options = {
-      brakes,
-      strategy: command.strategy,
-      prices,
-      keepSteps,
-      ...(command.model === undefined ? {} : { model: command.model }),
-      ...(command.latency === undefined ? {} : { latency: command.latency }),
-    };
-    const pricing = resolveTracePricing(trace, options);
-    pricings.set(pricing.model, pricing);
-    results.push(replayTrace(trace, { ...options, pricing }));
+  const perRun: { file: string; result: RunResult; pricing: ModelPricing }[] = [];
+  for await (const run of inputs.runs()) {
+    const replayed = inputs.guard(run, () => replayOne(run.trace, command, prices, keepSteps));
+    if (replayed) perRun.push({ file: run.file, ...replayed });
   }
+  const skipped = inputs.finish();
+  io.stderr(skippedMessage(skipped, inputs.files.length));
+  const kept = inputs.keep(perRun);
+  const results = kept.map((run) => run.result);
+  const pricings = new Map(kept.map((run) => [run.pricing.model, run.pricing]));
   const reportArgs = {
     results,
     brakes: command.brakes,
@@ -82,4 +77,18 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
   if (command.out !== undefined) writeFileAtomic(command.out, text);
   else io.stdout(text);
   return 0;
+}
+
+/** One run replayed with the command's settings, and the prices it was charged at. */
+function replayOne(trace: Trace, command: ReplayCommand, prices: PriceTable, keepSteps: boolean): { pricing: ModelPricing; result: RunResult } {
+  const options = {
+    brakes: command.brakesFor ? command.brakesFor(trace) : command.brakes,
+    strategy: command.strategy,
+    prices,
+    keepSteps,
+    ...(command.model === undefined ? {} : { model: command.model }),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
+  };
+  const pricing = resolveTracePricing(trace, options);
+  return { pricing, result: replayTrace(trace, { ...options, pricing }) };
 }

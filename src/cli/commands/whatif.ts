@@ -1,13 +1,12 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { collectInputs } from '../../io/collectInputs.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import type { LatencyModel } from '../../loop/latency.js';
-import { loadTraceFiles } from '../../import/index.js';
+import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
 import { picoToUsd } from '../../money.js';
 import { describePriceSource, loadPriceTable, priceSourceColumns, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { whatIf, type WhatIfSetting } from '../../replay/whatif.js';
+import { whatIfRun, whatIfTotals, type WhatIfRun, type WhatIfSetting } from '../../replay/whatif.js';
 import { brakesFromSpec } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 
@@ -20,18 +19,30 @@ export interface WhatIfCommand {
   latency?: LatencyModel;
   format: 'table' | 'csv' | 'json';
   out?: string;
+  /** Read limits and --skip-bad. */
+  read?: InputSetOptions;
 }
 
-export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
+export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<number> {
   const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
   const prices = loadPriceTable(command.priceOptions);
-  const result = whatIf(loadTraceFiles(collectInputs(command.inputs)), settings, {
+  const options = {
     strategy: command.strategy,
     prices,
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
-  });
-  const perRun = result.runs.flatMap((run) =>
+  };
+  const inputs = new TraceInputs(command.inputs, command.read);
+  const perRun: { file: string; run: WhatIfRun }[] = [];
+  for await (const input of inputs.runs()) {
+    const run = inputs.guard(input, () => whatIfRun(input.trace, settings, options));
+    if (run) perRun.push({ file: input.file, run });
+  }
+  const skipped = inputs.finish();
+  io.stderr(skippedMessage(skipped, inputs.files.length));
+  const runs = inputs.keep(perRun).map((kept) => kept.run);
+  const result = { runs, totals: whatIfTotals(runs, settings) };
+  const rows = result.runs.flatMap((run) =>
     run.settings.map((cell, i) => ({
       source: run.source,
       setting: settings[i]!.name,
@@ -59,12 +70,12 @@ export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
   const baselineCompleted = result.runs.filter((run) => run.baseline.stopReason === 'completed').length;
   let text: string;
   if (command.format === 'json') {
-    text = JSON.stringify({ prices: prices.source, baseline: { runs: result.runs.length, completed: baselineCompleted, costUsd: picoToUsd(baselineCost) }, totals, runs: perRun }, null, 2) + '\n';
+    text = JSON.stringify({ prices: prices.source, baseline: { runs: result.runs.length, completed: baselineCompleted, costUsd: picoToUsd(baselineCost) }, totals, runs: rows }, null, 2) + '\n';
   } else if (command.format === 'csv') {
-    text = stringify(perRun.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
+    text = stringify(rows.map((row) => ({ ...row, ...priceSourceColumns(prices.source) })), { header: true });
   } else {
     const runs = new Table({ head: ['source', 'setting', 'baseline', 'what-if', 'steps', 'cost', 'false stop'], style: { head: [], border: [] } });
-    for (const row of perRun) {
+    for (const row of rows) {
       runs.push([row.source, row.setting, `${row.baselineStopReason} (${row.baselineSteps}, $${row.baselineCostUsd.toFixed(4)})`, row.stopReason, row.steps, `$${row.costUsd.toFixed(4)}`, row.falseStop ? 'FALSE STOP' : '']);
     }
     const summary = new Table({ head: ['setting', 'completed', 'false stops', 'caught', 'spend', 'saved', 'stop reasons'], style: { head: [], border: [] } });
