@@ -15,6 +15,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  type Stats,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -65,7 +66,7 @@ export function outputError(path: string, error: unknown, flag = '--out'): UserE
     EEXIST: 'cannot be written: a part of the path is a file',
     EROFS: 'cannot be written: read-only file system',
     ENOSPC: 'cannot be written: no space left on the device',
-    ENOENT: 'cannot be written: its directory cannot be created',
+    ENOENT: 'cannot be created there',
   };
   return new UserError({
     file: path,
@@ -76,13 +77,23 @@ export function outputError(path: string, error: unknown, flag = '--out'): UserE
   });
 }
 
+/** The path's stats, undefined when nothing is there; any other failure is the output's error. */
+function probe(path: string, output: string, flag: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw outputError(output, error, flag);
+  }
+}
+
 /**
  * Refuses, before any work is done, an output path that cannot be a file: an existing directory, or a
  * path under an existing file. (Permissions are found when writing, and reported the same way.)
  */
 export function checkOutputFile(path: string, flag = '--out'): void {
   if (path === '') throw new UserError({ field: flag, code: 'bad_value', message: 'is empty', hint: `give ${flag} a file path` });
-  const stats = statSync(path, { throwIfNoEntry: false });
+  const stats = probe(path, path, flag);
   if (stats?.isDirectory()) throw outputError(path, Object.assign(new Error(), { code: 'EISDIR' }), flag);
   checkAncestors(dirname(path), path, flag);
 }
@@ -90,20 +101,20 @@ export function checkOutputFile(path: string, flag = '--out'): void {
 /** Refuses a report directory that is a file, or that holds a directory where a report goes. */
 export function checkOutputDirectory(dir: string, names: readonly string[], flag = '--report-dir'): void {
   if (dir === '') throw new UserError({ field: flag, code: 'bad_value', message: 'is empty', hint: `give ${flag} a directory path` });
-  const stats = statSync(dir, { throwIfNoEntry: false });
+  const stats = probe(dir, dir, flag);
   if (stats !== undefined && !stats.isDirectory()) {
     throw new UserError({ file: dir, field: flag, code: 'cannot_write', message: 'is a file, not a directory', hint: `choose another ${flag} path` });
   }
   if (stats === undefined) checkAncestors(dirname(dir), dir, flag);
   for (const name of names) {
-    if (statSync(join(dir, name), { throwIfNoEntry: false })?.isDirectory()) throw outputError(join(dir, name), Object.assign(new Error(), { code: 'EISDIR' }), flag);
+    if (stats !== undefined && probe(join(dir, name), join(dir, name), flag)?.isDirectory()) throw outputError(join(dir, name), Object.assign(new Error(), { code: 'EISDIR' }), flag);
   }
 }
 
 /** The nearest existing ancestor of an output must be a directory. */
 function checkAncestors(dir: string, path: string, flag: string): void {
   for (let current = dir; ; current = dirname(current)) {
-    const stats = statSync(current, { throwIfNoEntry: false });
+    const stats = probe(current, path, flag);
     if (stats !== undefined) {
       if (!stats.isDirectory()) throw outputError(path, Object.assign(new Error(), { code: 'ENOTDIR' }), flag);
       return;

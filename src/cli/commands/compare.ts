@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
 import { picoToUsd } from '../../money.js';
 import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
@@ -11,6 +11,7 @@ export async function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; out?: string; read?: InputSetOptions },
   io: CliIO,
 ): Promise<number> {
+  if (command.out !== undefined) checkOutputFile(command.out);
   const prices = loadPriceTable(command.priceOptions);
   const inputs = new TraceInputs(command.inputs, command.read);
   const compared: { file: string; row: FidelityRow }[] = [];

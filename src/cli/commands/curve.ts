@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import { describePriceSource, loadPriceTable, priceSourceColumns, PRICE_SOURCE_COLUMNS, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { growthCurve, type CurveRow } from '../../replay/curve.js';
 import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
@@ -20,6 +20,7 @@ const COLUMNS: (keyof CurveRow)[] = [
 ];
 
 export function runCurve(command: CurveCommand, io: CliIO): number {
+  if (command.out !== undefined) checkOutputFile(command.out);
   const prices = loadPriceTable(command.priceOptions);
   const rows = growthCurve(command.spec, command.strategy, prices);
   let text: string;

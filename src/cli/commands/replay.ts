@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { checkOutputDirectory, checkOutputFile, writeFileAtomic, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
@@ -31,8 +31,13 @@ export interface ReplayCommand {
   read?: InputSetOptions;
 }
 
+/** The files `--report-dir` writes. */
+const REPORT_FILES = ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv'];
+
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export async function runReplay(command: ReplayCommand, io: CliIO): Promise<number> {
+  if (command.out !== undefined) checkOutputFile(command.out);
+  if (command.reportDir !== undefined) checkOutputDirectory(command.reportDir, REPORT_FILES);
   const prices = loadPriceTable(command.priceOptions);
   const inputs = new TraceInputs(command.inputs, command.read);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
@@ -65,12 +70,12 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
       ['replay.txt', 'table'],
       ['replay-chart.txt', 'chart'],
     ];
-    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results)] as const);
+    const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, results)] as const);
     const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
-    rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
-    for (const [path, text] of rendered) writeFileAtomic(path, text);
+    rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
+    writeFilesAtomic(command.reportDir, rendered);
     io.stdout(renderTable(report));
-    io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
+    io.stdout(`reports written: ${rendered.map(([name]) => join(command.reportDir!, name)).join(', ')}\n`);
     return 0;
   }
   const text = renderReport(command.format, report, results);

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { skippedMessage, TraceInputs, type InputSetOptions } from '../../import/inputSet.js';
 import { picoToUsd } from '../../money.js';
@@ -25,6 +25,7 @@ export interface WhatIfCommand {
 
 export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<number> {
   const settings: WhatIfSetting[] = command.tries.map((spec) => ({ name: spec, brakes: brakesFromSpec(spec) }));
+  if (command.out !== undefined) checkOutputFile(command.out);
   const prices = loadPriceTable(command.priceOptions);
   const options = {
     strategy: command.strategy,
