@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { UserError } from '../errors.js';
+import { MAX_REPORTED_ISSUES, UserError } from '../errors.js';
+import { traceRuleIssues } from '../trace/rules.js';
 import { readLimits, type ReadLimits } from '../io/limits.js';
 import { openInput, STDIN_LABEL } from '../io/openInput.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
@@ -90,7 +91,24 @@ export function detectFormat(text: string, path: string): TraceFormat {
   throw unknownFormat(path);
 }
 
-export function importText(text: string, path: string, format = detectFormat(text, path)): Trace[] {
+/**
+ * The runs of a document of any supported format, held to the rules every run obeys
+ * (src/trace/rules.ts); an issue an importer could not place in a file is placed in this one.
+ */
+export function importText(text: string, path: string, format?: TraceFormat): Trace[] {
+  let traces: Trace[];
+  try {
+    traces = importUnchecked(text, path, format ?? detectFormat(text, path));
+  } catch (error) {
+    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
+    throw new UserError(error.issues.map((issue) => ({ ...issue, file: issue.file ?? path })));
+  }
+  const issues = traces.flatMap(traceRuleIssues);
+  if (issues.length > 0) throw new UserError(issues.slice(0, MAX_REPORTED_ISSUES));
+  return traces;
+}
+
+function importUnchecked(text: string, path: string, format: TraceFormat): Trace[] {
   switch (format) {
     case 'native':
       return parseNativeTraces(text, path);
@@ -134,6 +152,7 @@ export async function* streamTraceFile(path: string, options: ReadOptions = {}):
     yield* importText(await readDocument(input, limits), input.label);
   }
 }
+
 
 /** The input's first line, read alone, is native (a whole first line is needed: a partial one is not judged). */
 function startsAsNative(head: string): boolean {

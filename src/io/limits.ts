@@ -41,6 +41,12 @@ export const BYTES_PER_MB = MB;
 /** Deepest nesting of arrays and objects any reader accepts (JSON, YAML, tool arguments). */
 export const MAX_NESTING_DEPTH = 256;
 
+/**
+ * Deepest nesting of a tool call's arguments: a native record holds them 4 levels down (record,
+ * toolCalls, tool call, arguments), so arguments any reader accepts are always written back readable.
+ */
+export const MAX_ARGUMENTS_DEPTH = MAX_NESTING_DEPTH - 4;
+
 /** Most YAML alias expansions one document may use (the "billion laughs" ladder is refused). */
 export const MAX_YAML_ALIASES = 100;
 

@@ -4,6 +4,8 @@
  */
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
+import { jsonTextProblem } from '../io/jsonText.js';
+import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { recordSchema } from './schema.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 
@@ -18,7 +20,10 @@ function zodIssues(error: z.ZodError, file: string, line: number): InputIssue[] 
     const field = fieldPath(issue.path);
     let message = issue.message;
     let code: string = issue.code;
-    if (issue.code === 'too_small' && issue.origin === 'number') {
+    if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int') && typeof issue.input === 'number') {
+      code = 'too_large';
+      message = countTooLarge(field, issue.input)?.message ?? message;
+    } else if (issue.code === 'too_small' && issue.origin === 'number') {
       code = 'negative_number';
       message = 'must not be negative';
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
@@ -31,6 +36,13 @@ function zodIssues(error: z.ZodError, file: string, line: number): InputIssue[] 
     }
     return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
   });
+}
+
+/** The rules of src/trace/rules.ts for one record. */
+function ruleViolations(record: TraceRecord): RuleViolation[] {
+  if (record.type === 'call') return callRuleViolations(record);
+  if (record.type === 'header') return headerRuleViolations(record);
+  return endRuleViolations(record);
 }
 
 /** One line of a native file, 1-based. */
@@ -90,6 +102,11 @@ export class NativeTraceReader {
       });
       return [];
     }
+    const problem = jsonTextProblem(text);
+    if (problem) {
+      issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: 'each line must be one plain JSON record; see docs/trace-format.md' });
+      return [];
+    }
     // Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
     // the inputs the issues are worded from (missing vs wrong type, NaN).
     if (!recordSchema.safeParse(raw).success) {
@@ -98,6 +115,11 @@ export class NativeTraceReader {
     }
     // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
     const record = raw as TraceRecord;
+    const broken = ruleViolations(record);
+    if (broken.length > 0) {
+      issues.push(...broken.map((v) => ({ file, line, field: v.field, code: v.code, message: v.message, hint: RULES_HINT })));
+      return [];
+    }
     if (record.type === 'header') {
       if (this.header) {
         issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `header before the run started on line ${this.headerLine} has ended`, hint: "close each run with an 'end' record" });
