@@ -81,6 +81,11 @@ export class TraceInputs {
     else this.bad.set(file, { file, issues: [...error.issues] });
   }
 
+  /** How many files were found bad. */
+  get badCount(): number {
+    return this.bad.size;
+  }
+
   isBad(file: string): boolean {
     return this.bad.has(file);
   }

@@ -21,6 +21,9 @@ export const STDIN_PATH = '-';
 /** How standard input is named in messages and run sources. */
 export const STDIN_LABEL = '<stdin>';
 
+/** Paths that name standard input itself. */
+const STDIN_NAMES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
 /** How much of the (decompressed) start is kept to tell the format. */
 const HEAD_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1 << 20;
@@ -68,6 +71,9 @@ export function inputKind(path: string): InputKind {
   }
   if (stats.isFile()) return { kind: 'file', size: stats.size };
   if (stats.isFIFO()) return { kind: 'pipe' };
+  // Standard input by name when it is a socket (as a parent process's pipe often is): it cannot be
+  // opened by path, so it is read as `-` is.
+  if (stats.isSocket() && STDIN_NAMES.has(path)) return { kind: 'stdin' };
   throw notReadableKind(path, stats);
 }
 

@@ -52,6 +52,6 @@ export async function runImport(inputs: string[], out: string | undefined, io: C
     writer?.abort();
     throw error;
   }
-  if (out !== undefined) io.stderr(`${runs} run(s) from ${set.files.length} file(s) written to ${out}\n`);
+  if (out !== undefined) io.stderr(`${runs} run(s) from ${set.files.length - set.badCount} file(s) written to ${out}\n`);
   return 0;
 }
