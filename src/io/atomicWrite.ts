@@ -95,6 +95,10 @@ export function checkOutputFile(path: string, flag = '--out'): void {
   if (path === '') throw new UserError({ field: flag, code: 'bad_value', message: 'is empty', hint: `give ${flag} a file path` });
   const stats = probe(path, path, flag);
   if (stats?.isDirectory()) throw outputError(path, Object.assign(new Error(), { code: 'EISDIR' }), flag);
+  // A device or a pipe would be replaced by the renamed file: never write over one.
+  if (stats !== undefined && !stats.isFile()) {
+    throw new UserError({ file: path, field: flag, code: 'cannot_write', message: 'is not a regular file (a device, a pipe or a socket)', hint: `choose another ${flag} path` });
+  }
   checkAncestors(dirname(path), path, flag);
 }
 

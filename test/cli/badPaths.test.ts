@@ -34,6 +34,9 @@ describe('output paths', () => {
     expectUserError(await cli('whatif', SCENARIO, '--try', 'max-steps=1', '--out', '/sys/loopcost.json'), /\/sys\/loopcost\.json field '--out': cannot be written/);
     expectUserError(await cli('replay', SCENARIO, '--report-dir', file), /a-file field '--report-dir': is a file, not a directory/);
     expect(readFileSync(file, 'utf8')).toBe('x');
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expectUserError(await cli('import', SCENARIO, '--out', fifo), /fifo field '--out': is not a regular file/);
   });
 
   it('--report-dir refuses before writing anything when one target is unusable, and writes a whole set otherwise', async () => {
