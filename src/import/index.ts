@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MAX_REPORTED_ISSUES, UserError } from '../errors.js';
 import { traceRuleIssues } from '../trace/rules.js';
-import { readLimits, type ReadLimits } from '../io/limits.js';
+import { MAX_NESTING_DEPTH, readLimits, type ReadLimits } from '../io/limits.js';
 import { openInput, STDIN_LABEL } from '../io/openInput.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
 import { lineBatches, readDocument } from '../io/readLines.js';
@@ -100,12 +100,25 @@ export function importText(text: string, path: string, format?: TraceFormat): Tr
   try {
     traces = importUnchecked(text, path, format ?? detectFormat(text, path));
   } catch (error) {
+    if (isStackOverflow(error)) throw tooDeep(path);
     if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
     throw new UserError(error.issues.map((issue) => ({ ...issue, file: issue.file ?? path })));
   }
   const issues = traces.flatMap(traceRuleIssues);
   if (issues.length > 0) throw new UserError(issues.slice(0, MAX_REPORTED_ISSUES));
   return traces;
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/**
+ * The last guard of the depth limit: a reader that walks a value recursively (a YAML composer) ran out
+ * of stack on a document nested past MAX_NESTING_DEPTH, before its own check could name the place.
+ */
+function tooDeep(path: string): UserError {
+  return new UserError({ file: path, code: 'too_deep', message: `nests deeper than ${MAX_NESTING_DEPTH} levels of arrays, objects or mappings`, hint: 'the file looks corrupted or made up: export it again' });
 }
 
 function importUnchecked(text: string, path: string, format: TraceFormat): Trace[] {

@@ -93,9 +93,9 @@ describe('every command, random bad paths and flags', async () => {
       const option = fc.integer({ min: 0, max: Math.max(0, spec.options.length - 1) }).chain((k) => {
         const opt = spec.options[k];
         if (!opt) return fc.constant([] as string[]);
-        if (opt.value === 'none') return fc.constant([opt.flag]);
+        if (opt.value === 'none') return fc.constant<string[]>([opt.flag]);
         const value = opt.value === 'path' ? fc.constantFrom(...OUT_PATHS) : fc.oneof(fc.constantFrom(...VALUES), fc.constantFrom(...PATHS.slice(0, 3)));
-        return value.map((v) => [opt.flag, v]);
+        return value.map((v): string[] => [opt.flag, v]);
       });
       return fc
         .tuple(spec.takesInputs ? fc.array(fc.constantFrom(...PATHS), { minLength: 0, maxLength: 3 }) : fc.constant([] as string[]), fc.array(option, { maxLength: 4 }))
