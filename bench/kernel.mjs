@@ -78,7 +78,7 @@ function replayBench(workload, compiled, prices, brakes, reference) {
 }
 
 // ── Replay: the shared real runs ──
-const real = realRuns();
+const real = await realRuns();
 const realBrakes = {
   ...NO_BRAKES, maxSteps: 250, maxCostPico: usdToPico(3), timeoutMs: 1e12, maxRepeat: 1000, repeatMode: 'total',
   maxSameError: 1000, sameErrorMode: 'consecutive', maxTokens: 1e12, maxBacktracks: 1000, contextWindow: 'model',

@@ -12,7 +12,8 @@ import { reportSettings } from '../dist/report/settings.js';
 import { NO_BRAKES } from '../dist/brakes/config.js';
 
 const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
-const traces = [...loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))];
+const traces = [];
+for await (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) traces.push(trace);
 const tries = [];
 for (let i = 0; i < 50; i++) tries.push(i % 2 ? `max-steps=${10 + i * 4}` : `max-repeat=${2 + (i % 7)},repeat-mode=${i % 4 ? 'total' : 'consecutive'},max-cost=${(0.02 * (i + 1)).toFixed(2)}`);
 const settings = tries.map((name) => ({ name, brakes: brakesFromSpec(name) }));

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, one after another, each in its own process (timings are not tests).
 // With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, replayFast, replayLinear,
-// importMemory, nativeStreamMemory, startup, render }, each the JSON its script prints with --json.
+// importMemory, nativeStreamMemory, hostileMemory, startup, render }, each the JSON its script prints with --json.
 import { spawnSync } from 'node:child_process';
 
 const BENCHES = {
@@ -9,6 +9,7 @@ const BENCHES = {
   replayLinear: 'bench/replay-linear.mjs',
   importMemory: 'bench/import-memory.mjs',
   nativeStreamMemory: 'bench/native-stream-memory.mjs',
+  hostileMemory: 'bench/hostile-memory.mjs',
   startup: 'bench/startup.mjs',
   render: 'bench/render.mjs',
 };

@@ -28,6 +28,33 @@ export class UserError extends Error {
   }
 }
 
+/** C0 and C1 control characters and DEL (ANSI escape sequences start with ESC, 0x1b, or CSI, 0x9b). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL_EXCEPT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+
+function escapeControl(ch: string): string {
+  if (ch === '\n') return '\\n';
+  if (ch === '\t') return '\\t';
+  if (ch === '\r') return '\\r';
+  return `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * Text from an input made safe to print on a terminal: every control character (an ANSI escape, a
+ * carriage return, a bell, a line break) is shown as its escape, e.g. `\x1b[31m`, instead of acting.
+ */
+export function sanitizeForTerminal(text: string): string {
+  return text.replace(CONTROL, escapeControl);
+}
+
+/** The same for text of several lines (a message): its line breaks kept, every other control character escaped. */
+export function sanitizeLinesForTerminal(text: string): string {
+  return text.replace(CONTROL_EXCEPT_NEWLINE, escapeControl);
+}
+
+/** One issue on one line: `file:line N field 'f': message (hint)`, every part made safe to print. */
 export function formatIssue(issue: InputIssue): string {
   const where = [issue.file, issue.line !== undefined ? `line ${issue.line}` : undefined]
     .filter((part) => part !== undefined)
@@ -36,7 +63,7 @@ export function formatIssue(issue: InputIssue): string {
   const place = [where, field].filter((part) => part !== '').join(' ');
   const prefix = place ? `${place}: ` : '';
   const hint = issue.hint ? ` (${issue.hint})` : '';
-  return `${prefix}${issue.message}${hint}`;
+  return sanitizeForTerminal(`${prefix}${issue.message}${hint}`);
 }
 
 export function userError(issue: InputIssue): UserError {

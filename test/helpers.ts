@@ -89,3 +89,21 @@ export function figuresOf(slow: RunOutcome): FastOutcome {
 
 /** A call's usage with every part 0 but those given. */
 export const usage = (u: Partial<CallUsage>): CallUsage => ({ input: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0, reasoning: 0, ...u });
+
+/** Everything an async iterable yields, in order (Node 20 has no Array.fromAsync). */
+export async function collectAsync<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** Awaits fn and returns the UserError it rejected with; fails the test otherwise. */
+export async function asyncUserErrorOf(fn: () => Promise<unknown>): Promise<UserError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (!(error instanceof UserError)) throw new Error(`expected a UserError, got ${String((error as Error)?.stack ?? error)}`);
+    return error;
+  }
+  throw new Error('expected a UserError, nothing was thrown');
+}

@@ -37,8 +37,9 @@ export function population(T, N, seed = 42) {
  * the same steps as the reference kernels' arrays: output, step tokens (output + results), the first tool
  * call's action id, the call's and tools' latency.
  */
-export function realRuns(root = '../shared/traces/mini-swe-agent', pricesFile = 'test/fixtures/prices/deepseek-recorded.json') {
-  const traces = [...loadTraceFiles(collectInputs([root]))];
+export async function realRuns(root = '../shared/traces/mini-swe-agent', pricesFile = 'test/fixtures/prices/deepseek-recorded.json') {
+  const traces = [];
+  for await (const trace of loadTraceFiles(collectInputs([root]))) traces.push(trace);
   const table = loadPriceTable({ pricesFile });
   const compiled = traces.map((t) => compileTrace(t));
   const prices = traces.map((t) => flattenPrices(table.resolve(t.header.model, t.header.provider)));

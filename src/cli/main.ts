@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Commander from 'commander';
-import { UserError } from '../errors.js';
+import { sanitizeLinesForTerminal, UserError } from '../errors.js';
 import type { CommandModule } from './command.js';
 import type { CliIO } from './io.js';
 import { LOOPCOST_VERSION } from './version.js';
@@ -38,11 +38,6 @@ function commandPath(program: Commander.Command, argv: readonly string[]): strin
     command = sub;
   }
   return names.join(' ');
-}
-
-/** Control characters and ANSI escapes from input (a model name, a path) never reach the terminal raw. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** An option's help: its description, then choices and default, unquoted (`(choices: on, off; default: off)`). */
@@ -78,12 +73,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
-      io.stderr(printable(`loopcost: ${error.message.replace(/^error: /, '')}\n(run '${commandPath(program, argv)} --help' for usage)\n`));
+      io.stderr(sanitizeLinesForTerminal(`loopcost: ${error.message.replace(/^error: /, '')}\n(run '${commandPath(program, argv)} --help' for usage)\n`));
       return 2;
     }
     if (error instanceof UserError) {
       const usage = error.issues.some((issue) => issue.file === '<command line>') && !/--help/.test(error.message) ? `(run '${commandPath(program, argv)} --help' for usage)\n` : '';
-      io.stderr(printable(`loopcost: ${error.message}\n${usage}`));
+      io.stderr(sanitizeLinesForTerminal(`loopcost: ${error.message}\n${usage}`));
       return 2;
     }
     io.stderr(`loopcost: internal error — please report it\n${(error as Error).stack ?? String(error)}\n`);

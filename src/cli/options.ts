@@ -74,6 +74,17 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(latencyModelOption(command));
 }
 
+/**
+ * How trace inputs are read: size limits (defaults as in src/io/limits.ts, which start-up does not load;
+ * a test holds them equal) and whether bad files are left out.
+ */
+export function addInputOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--max-input-mb <mb>', 'most one input file may hold once decompressed, in MB', '4096'))
+    .addOption(option(command, '--max-line-mb <mb>', 'most one JSONL line, or one whole-document file, may hold, in MB', '128'))
+    .addOption(option(command, '--skip-bad', 'leave out input files with problems (listed on stderr) instead of failing', 'fail naming every bad file'));
+}
+
 export function formatOption(command: Command, allowed: readonly string[]): Option {
   return option(command, '--format <format>', 'output format', "from --out's extension (.json, .csv, .txt), else table").choices(allowed as string[]);
 }

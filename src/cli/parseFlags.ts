@@ -6,6 +6,8 @@ import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brak
 import { NO_BRAKES, PRESETS } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
+import type { InputSetOptions } from '../import/inputSet.js';
+import { BYTES_PER_MB, type ReadLimits } from '../io/limits.js';
 import { usdToPico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
@@ -26,9 +28,18 @@ export function nonNegativeInt(flag: string, value: string): number {
   return n;
 }
 
+/** A decimal number, with an exponent if wanted (`0.5`, `.5`, `1e-6`); nothing else (no '', no hex, no Infinity). */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+
 export function nonNegativeNumber(flag: string, value: string): number {
-  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isFinite(n) || n < 0) throw flagError(flag, value, 'a number, 0 or more (e.g. 0.5)');
+  return n;
+}
+
+function positiveNumber(flag: string, value: string): number {
+  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n <= 0) throw flagError(flag, value, 'a number greater than 0 (e.g. 512)');
   return n;
 }
 
@@ -125,16 +136,15 @@ function keyValueSpec<F extends string>(spec: string, flag: string, names: Recor
   return spec
     .split(',')
     .map((part) => part.trim())
-    .filter(Boolean)
     .map((part) => {
       const [key, value, ...rest] = part.split('=');
       const field = names[key!.trim()];
-      if (!field || value === undefined || rest.length > 0) {
+      if (!field || value === undefined || value.trim() === '' || rest.length > 0) {
         throw new UserError({
           file: '<command line>',
           field: flag,
           code: 'bad_value',
-          message: `'${part}' is not a ${what}`,
+          message: part === '' ? `'${spec}' has an empty ${what} (an empty value or a doubled comma)` : `'${part}' is not a ${what}`,
           hint: `write name=${valueWord} pairs separated by commas, names from: ${Object.keys(names).join(', ')}`,
         });
       }
@@ -196,4 +206,18 @@ export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions 
     ...(flags.pricesOverride === undefined ? {} : { overridesFile: flags.pricesOverride }),
     ...(flags.pricesAsOf === undefined ? {} : { asOf: calendarDay('--prices-as-of', flags.pricesAsOf) }),
   };
+}
+
+export interface ReadFlags {
+  maxInputMb?: string;
+  maxLineMb?: string;
+  skipBad?: boolean;
+}
+
+/** `--max-input-mb`, `--max-line-mb`, `--skip-bad` as the input set's options. */
+export function readOptionsFromFlags(flags: ReadFlags): InputSetOptions {
+  const limits: Partial<ReadLimits> = {};
+  if (flags.maxInputMb !== undefined) limits.maxInputBytes = Math.round(positiveNumber('--max-input-mb', flags.maxInputMb) * BYTES_PER_MB);
+  if (flags.maxLineMb !== undefined) limits.maxLineBytes = Math.round(positiveNumber('--max-line-mb', flags.maxLineMb) * BYTES_PER_MB);
+  return { limits, skipBad: flags.skipBad === true };
 }

@@ -12,7 +12,7 @@ import type { Trace } from '../trace/types.js';
 import { isJsonObject } from './common/jsonValue.js';
 import { importClaudeCodeSession } from './claudeCode/sessionTree.js';
 
-export { CLAUDE_CODE_FORMAT, sessionFileCandidates, subagentFiles } from './claudeCode/sessionTree.js';
+export { CLAUDE_CODE_FORMAT, importClaudeCodeStream, sessionFileCandidates, subagentFiles } from './claudeCode/sessionTree.js';
 export { importClaudeCodeSession };
 
 const LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);

@@ -10,19 +10,26 @@
  */
 import { basename } from 'node:path';
 import type { SourceLine } from '../io/readLines.js';
-import { linesOfText } from './common/jsonLines.js';
-import { readLines } from '../io/readLines.js';
+import { consumeLineBatches, linesOfText } from './common/jsonLines.js';
 import type { Trace } from '../trace/types.js';
 import { agentRuns } from './common/agentRuns.js';
-import { readRollout } from './codex/readRollout.js';
+import { readRollout, rolloutReader, type Rollout } from './codex/readRollout.js';
 
 export { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 
 export const CODEX_FORMAT = 'codex';
 
-/** A rollout's runs. `lines` are the file's lines (read from `path` when absent). */
-export function importCodexRollout(path: string, lines: Iterable<SourceLine> = readLines(path)): Trace[] {
-  const rollout = readRollout(lines, path);
+/** A rollout's runs, from its lines held in memory. */
+export function importCodexRollout(path: string, lines: Iterable<SourceLine>): Trace[] {
+  return rolloutRuns(path, readRollout(lines, path));
+}
+
+/** A rollout's runs, its lines read as they arrive (batches of src/io/readLines.ts). */
+export async function importCodexStream(path: string, batches: AsyncIterable<SourceLine[]>): Promise<Trace[]> {
+  return rolloutRuns(path, await consumeLineBatches(batches, rolloutReader(path)));
+}
+
+function rolloutRuns(path: string, rollout: Rollout): Trace[] {
   const sessionId = rollout.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/i, '');
   return agentRuns({
     format: CODEX_FORMAT,

@@ -1,15 +1,18 @@
 /** The user errors of reading an input file, one wording for every reader. */
-import { gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
+import { megabytes } from './limits.js';
 
 export function unreadable(path: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException).code;
-  return new UserError({
-    file: path,
-    code: 'unreadable',
-    message: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? (error as Error).message})`,
-    hint: 'check the path',
-  });
+  const message =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'cannot be read: permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : `cannot be read (${code ?? (error as Error).message})`;
+  return new UserError({ file: path, code: 'unreadable', message, hint: 'check the path and its permissions' });
 }
 
 export function binaryFile(path: string, line?: number): UserError {
@@ -20,28 +23,39 @@ export function badEncoding(path: string, line?: number): UserError {
   return new UserError({ file: path, ...(line === undefined ? {} : { line }), code: 'bad_encoding', message: 'is not valid UTF-8 text', hint: 'traces must be UTF-8' });
 }
 
-export function isGzip(head: Uint8Array): boolean {
-  return head[0] === 0x1f && head[1] === 0x8b;
+export function badGzip(path: string, error: unknown): UserError {
+  return new UserError({
+    file: path,
+    code: 'bad_gzip',
+    message: `is a damaged or truncated gzip file (${(error as Error).message})`,
+    hint: 'download or copy the file again',
+  });
 }
 
-/** Decompresses a whole gzip file; a damaged stream, or one too large for a buffer, is a user error. */
-export function gunzipOrFail(bytes: Buffer, path: string): Buffer {
-  try {
-    return gunzipSync(bytes);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-      throw new UserError({
-        file: path,
-        code: 'too_large',
-        message: 'decompresses to more than one buffer can hold',
-        hint: 'decompress it and pass the plain file (native JSONL is read line by line)',
-      });
-    }
-    throw new UserError({
-      file: path,
-      code: 'bad_gzip',
-      message: `is a damaged or truncated gzip file (${(error as Error).message})`,
-      hint: 'download or copy the file again',
-    });
-  }
+/** The file (decompressed) holds more than `--max-input-mb`. */
+export function inputTooLarge(path: string, limitBytes: number, compressed: boolean): UserError {
+  return new UserError({
+    file: path,
+    code: 'too_large',
+    message: `${compressed ? 'decompresses to' : 'holds'} more than ${megabytes(limitBytes)}, the most one input may hold`,
+    hint: 'raise the limit with --max-input-mb if the file is genuine',
+  });
+}
+
+/** One line (or a one-document file) holds more than `--max-line-mb`. */
+export function recordTooLarge(path: string, line: number | undefined, limitBytes: number): UserError {
+  return new UserError({
+    file: path,
+    ...(line === undefined ? {} : { line }),
+    code: 'too_large',
+    message:
+      line === undefined
+        ? `is one document of more than ${megabytes(limitBytes)}, the most one record may hold`
+        : `is a line of more than ${megabytes(limitBytes)}, the most one record may hold`,
+    hint: 'raise the limit with --max-line-mb if the file is genuine (a JavaScript string holds about 512 MB at most)',
+  });
+}
+
+export function isGzip(head: Uint8Array): boolean {
+  return head[0] === 0x1f && head[1] === 0x8b;
 }

@@ -1,13 +1,69 @@
 /**
  * The limits every reader applies to what it accepts, in one place, so that a hostile or absurd file is
- * refused with the same rule whatever its format: nesting depth of JSON and YAML values, YAML aliases.
+ * refused with the same rule whatever its format: bytes a file and one record may hold, nesting depth of
+ * JSON and YAML values, YAML aliases, and the magnitude of counts and amounts.
  */
+
+const MB = 1024 * 1024;
+
+/** What one input may hold and how long a pipe may keep us waiting; the CLI's flags can raise the sizes. */
+export interface ReadLimits {
+  /** Most bytes one input file may hold once decompressed (`--max-input-mb`): a gzip bomb stops here. */
+  maxInputBytes: number;
+  /**
+   * Most bytes one record may hold (`--max-line-mb`): a line of JSONL, or a whole file for the formats
+   * that are one document (a trajectory, a cassette, an OTLP export). Checked before any string is built.
+   */
+  maxLineBytes: number;
+  /** How long a pipe (a FIFO, standard input) may stay without a first byte before it is refused. */
+  pipeWaitMs: number;
+}
+
+export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = {
+  maxInputBytes: 4096 * MB,
+  maxLineBytes: 128 * MB,
+  pipeWaitMs: 10_000,
+};
+
+/** Limits with the defaults for what is not given. */
+export function readLimits(given: Partial<ReadLimits> = {}): ReadLimits {
+  return { ...DEFAULT_READ_LIMITS, ...given };
+}
+
+/** A byte count as the limits' messages write it: `128 MB`. */
+export function megabytes(bytes: number): string {
+  const mb = bytes / MB;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+export const BYTES_PER_MB = MB;
 
 /** Deepest nesting of arrays and objects any reader accepts (JSON, YAML, tool arguments). */
 export const MAX_NESTING_DEPTH = 256;
 
+/**
+ * Deepest nesting of a tool call's arguments: a native record holds them 4 levels down (record,
+ * toolCalls, tool call, arguments), so arguments any reader accepts are always written back readable.
+ */
+export const MAX_ARGUMENTS_DEPTH = MAX_NESTING_DEPTH - 4;
+
 /** Most YAML alias expansions one document may use (the "billion laughs" ladder is refused). */
 export const MAX_YAML_ALIASES = 100;
+
+/**
+ * Largest token count (and call count) any reader accepts: 2^53 − 1, the largest integer a JSON number
+ * holds exactly. A count past it would be written back with lost precision.
+ */
+export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Largest USD amount (a recorded cost) any reader accepts: $9,007.199254740991, the most that integer
+ * picodollars hold exactly in a double. Amounts are summed exactly in picodollars, so more cannot be.
+ */
+export const MAX_USD = Number.MAX_SAFE_INTEGER / 1e12;
+
+/** Largest latency in milliseconds any reader accepts (2^53 ms, about 285,000 years). */
+export const MAX_LATENCY_MS = Number.MAX_SAFE_INTEGER;
 
 /**
  * The path (e.g. `$.a.b[3]`) at which `value` nests deeper than `maxDepth`, or undefined when it does

@@ -1,32 +1,62 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
-import { badEncoding, binaryFile, gunzipOrFail, isGzip, unreadable } from './inputErrors.js';
+import { badGzip, isGzip, recordTooLarge, unreadable } from './inputErrors.js';
+import { readLimits, type ReadLimits } from './limits.js';
+import { kindOf } from './openInput.js';
+import { decodeDocument } from './readLines.js';
 
 /**
- * Reads a whole trace file as text (for formats that are one document). Gzip is recognised by its magic
- * bytes (whatever the name says); a binary file, a broken gzip stream, invalid UTF-8 or a text too long
- * for one string is a user error naming the file.
+ * Reads a small companion file (a SWE-agent `args.yaml`) whole and at once, with the rules of every
+ * input: a regular file (no device, no pipe), at most `maxLineBytes` (decompressed, if gzip), UTF-8 text.
  */
-export function readTextInput(path: string): string {
+export function readSmallTextFileSync(path: string, limits: Partial<ReadLimits> = {}): string {
+  const resolved = readLimits(limits);
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  if (!stats.isFile()) throw new UserError({ file: path, code: 'not_a_file', message: `is ${kindOf(stats)}, not a regular file`, hint: 'pass a regular file' });
+  if (stats.size > resolved.maxLineBytes) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (error) {
     throw unreadable(path, error);
   }
-  if (isGzip(bytes)) bytes = gunzipOrFail(bytes, path);
-  if (bytes.includes(0)) throw binaryFile(path);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') {
-      throw new UserError({
-        file: path,
-        code: 'too_large',
-        message: `is too large to read as one document (${bytes.length} bytes; a JavaScript string holds about 512 MB)`,
-        hint: 'split it into smaller files, or convert it to native JSONL, which is read line by line',
-      });
+  if (isGzip(bytes)) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: resolved.maxLineBytes });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
+      throw badGzip(path, error);
     }
-    throw badEncoding(path);
+  }
+  return decodeDocument(bytes, path, resolved);
+}
+
+/**
+ * The start of a regular file's text (at most about `bytes` bytes, decompressed if gzip), to tell what it
+ * is without reading it all. Undefined for anything else (a pipe is never read ahead: its bytes would be
+ * lost to the reader) and when the start cannot be read or decoded: the reader then says why.
+ */
+export function peekRegularFile(path: string, bytes = 64 * 1024): string | undefined {
+  let head: Buffer;
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(bytes);
+      head = buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
+    } finally {
+      closeSync(fd);
+    }
+    // Z_SYNC_FLUSH: decompress what this prefix holds instead of failing on the missing rest.
+    if (isGzip(head)) head = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, bytes);
+    return new TextDecoder('utf-8').decode(head);
+  } catch {
+    return undefined;
   }
 }

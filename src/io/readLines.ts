@@ -1,15 +1,16 @@
 /**
- * Line-by-line reading of a text file (plain or gzip), so that a line-oriented format (native JSONL) is
- * parsed at constant memory however large the file, and never meets V8's ~512 MB string limit.
+ * Line-by-line reading of an input (plain or gzip, file or pipe), so that a line-oriented format (native
+ * JSONL) is parsed at constant memory however large the input, and never meets V8's ~512 MB string limit.
  *
- * Lines are cut at the newline byte and decoded one at a time, so a UTF-8 character is never split.
- * Plain files are read in chunks. Node has no synchronous streaming gunzip, so a gzip file is
- * decompressed into one buffer (outside the JS heap) and cut into lines from there.
+ * Lines are cut at the newline byte and decoded one at a time, so a UTF-8 character is never split. A
+ * line longer than `maxLineBytes` is refused before its bytes are joined into one buffer. Blank lines
+ * (only spaces, tabs and carriage returns) are counted and skipped without being decoded, so a file of a
+ * billion blank lines costs a byte scan, not a billion strings.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
-import { badEncoding, binaryFile, gunzipOrFail, isGzip, unreadable } from './inputErrors.js';
+import { badEncoding, binaryFile, recordTooLarge } from './inputErrors.js';
+import { readLimits, type ReadLimits } from './limits.js';
+import { openInput, type OpenedInput, type OpenOptions } from './openInput.js';
 
 export interface SourceLine {
   /** 1-based. */
@@ -17,38 +18,12 @@ export interface SourceLine {
   text: string;
 }
 
-const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
+const SPACE = 0x20;
+const TAB = 0x09;
+const RETURN = 0x0d;
 
-function openInput(path: string): number {
-  try {
-    return openSync(path, 'r');
-  } catch (error) {
-    throw unreadable(path, error);
-  }
-}
-
-/** The raw byte chunks of a file, gzip decompressed (recognised by its magic bytes, whatever the name). */
-function* chunksOf(path: string, chunkBytes: number): Generator<Buffer> {
-  const fd = openInput(path);
-  try {
-    // The first read takes at least the two bytes that tell gzip.
-    const buffer = Buffer.allocUnsafe(Math.max(chunkBytes, 2));
-    let read = readSync(fd, buffer, 0, buffer.length, null);
-    if (isGzip(buffer.subarray(0, read))) {
-      const compressed: Buffer[] = [Buffer.from(buffer.subarray(0, read))];
-      while ((read = readSync(fd, buffer, 0, chunkBytes, null)) > 0) compressed.push(Buffer.from(buffer.subarray(0, read)));
-      yield gunzipOrFail(Buffer.concat(compressed), path);
-      return;
-    }
-    while (read > 0) {
-      yield buffer.subarray(0, read);
-      read = readSync(fd, buffer, 0, chunkBytes, null);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+const NEWLINE_BLOCK = Buffer.alloc(512, NEWLINE);
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -56,55 +31,145 @@ function decodeLine(bytes: Uint8Array, path: string, line: number): string {
   if (bytes.includes(0)) throw binaryFile(path, line);
   try {
     return decoder.decode(bytes);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') {
-      throw new UserError({ file: path, line, code: 'too_large', message: `is a line of ${bytes.length} bytes, too long for one string`, hint: 'each JSONL line must be one record' });
-    }
+  } catch {
     throw badEncoding(path, line);
   }
 }
 
 /**
- * Every line of the file, newline removed (a `\r` before it is kept: callers trim). `chunkBytes` is how
- * much is read at a time (tests make it tiny to cut lines and characters across reads).
+ * Cuts chunks of bytes into lines. Push each chunk in order, then call `end`; each returns the non-blank
+ * lines it completed (newline removed; a `\r` before it is kept: callers trim).
  */
-export function* readLines(path: string, chunkBytes = CHUNK_BYTES): Generator<SourceLine> {
-  let pending: Buffer[] = [];
-  let line = 0;
-  for (const chunk of chunksOf(path, chunkBytes)) {
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private line = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  push(chunk: Buffer): SourceLine[] {
+    const lines: SourceLine[] = [];
     let start = 0;
-    let end: number;
-    while ((end = chunk.indexOf(NEWLINE, start)) >= 0) {
+    const length = chunk.length;
+    for (;;) {
+      if (this.pendingBytes === 0) {
+        // Blank lines at the start of a line: counted and skipped byte by byte (locals: a tight loop).
+        let i = start;
+        let line = this.line;
+        while (i < length) {
+          const byte = chunk[i]!;
+          if (byte === NEWLINE) {
+            // A run of newlines is skipped a block at a time by a native compare.
+            while (i + NEWLINE_BLOCK.length <= length && chunk.compare(NEWLINE_BLOCK, 0, NEWLINE_BLOCK.length, i, i + NEWLINE_BLOCK.length) === 0) {
+              line += NEWLINE_BLOCK.length;
+              i += NEWLINE_BLOCK.length;
+              start = i;
+            }
+            if (chunk[i] !== NEWLINE) continue;
+            line += 1;
+            start = i + 1;
+          } else if (byte > SPACE || (byte !== SPACE && byte !== TAB && byte !== RETURN)) break;
+          i += 1;
+        }
+        this.line = line;
+        if (i >= length) {
+          this.keep(chunk.subarray(start));
+          return lines;
+        }
+      }
+      const end = chunk.indexOf(NEWLINE, start);
+      if (end < 0) {
+        this.keep(chunk.subarray(start));
+        return lines;
+      }
+      this.checkSize(end - start);
       const piece = chunk.subarray(start, end);
-      const bytes = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
-      pending = [];
-      yield { line: ++line, text: decodeLine(bytes, path, line) };
+      const bytes = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.line += 1;
+      if (!isBlank(bytes)) lines.push({ line: this.line, text: decodeLine(bytes, this.path, this.line) });
       start = end + 1;
     }
-    // The chunk buffer is reused for the next read: keep a copy of the unfinished line.
-    if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
   }
-  if (pending.length > 0) yield { line: ++line, text: decodeLine(Buffer.concat(pending), path, line) };
+
+  end(): SourceLine[] {
+    if (this.pending.length === 0) return [];
+    const bytes = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.line += 1;
+    return isBlank(bytes) ? [] : [{ line: this.line, text: decodeLine(bytes, this.path, this.line) }];
+  }
+
+  /** Keeps the unfinished line (a copy: the chunk's memory may be reused). */
+  private keep(rest: Buffer): void {
+    if (rest.length === 0) return;
+    this.checkSize(rest.length);
+    this.pending.push(Buffer.from(rest));
+    this.pendingBytes += rest.length;
+  }
+
+  private checkSize(more: number): void {
+    if (this.pendingBytes + more > this.maxLineBytes) throw recordTooLarge(this.path, this.line + 1, this.maxLineBytes);
+  }
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte !== SPACE && byte !== TAB && byte !== RETURN) return false;
+  return true;
+}
+
+/** The non-blank lines of an opened input, in batches (one per chunk read), at constant memory. */
+export async function* lineBatches(input: OpenedInput, maxLineBytes: number): AsyncGenerator<SourceLine[]> {
+  const splitter = new LineSplitter(input.label, maxLineBytes);
+  for await (const chunk of input.chunks) {
+    const lines = splitter.push(chunk);
+    if (lines.length > 0) yield lines;
+  }
+  const last = splitter.end();
+  if (last.length > 0) yield last;
+}
+
+/** Every non-blank line of the file at `path` (plain or gzip), one at a time. */
+export async function* readLines(path: string, limits: Partial<ReadLimits> = {}, options: OpenOptions = {}): AsyncGenerator<SourceLine> {
+  const resolved = readLimits(limits);
+  const input = await openInput(path, resolved, options);
+  try {
+    for await (const batch of lineBatches(input, resolved.maxLineBytes)) yield* batch;
+  } finally {
+    await input.close();
+  }
 }
 
 /**
- * The start of a file's text (at most about `bytes` bytes, decompressed if gzip), to tell its format
- * without reading it all. Undefined when the start cannot be decoded: the whole-file reader then says why.
+ * The whole (decompressed) text of an opened input, for the formats that are one document. A document
+ * of more than `maxLineBytes` is refused before a string is built (a plain file by its size, before a
+ * byte of the rest is read); a binary file or invalid UTF-8 is a user error naming the file.
  */
-export function peekText(path: string, bytes = 64 * 1024): string | undefined {
-  const fd = openInput(path);
-  let head: Buffer;
-  try {
-    const buffer = Buffer.allocUnsafe(bytes);
-    head = buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
-  } finally {
-    closeSync(fd);
+export async function readDocument(input: OpenedInput, limits: ReadLimits): Promise<string> {
+  if (input.plainSize !== undefined && input.plainSize > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of input.chunks) {
+    total += chunk.length;
+    if (total > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
+    chunks.push(chunk);
   }
+  return decodeDocument(Buffer.concat(chunks), input.label, limits);
+}
+
+/** Bytes of a whole document as text: a binary file, invalid UTF-8 or a text too long for one string is a user error. */
+export function decodeDocument(bytes: Buffer, label: string, limits: ReadLimits): string {
+  if (bytes.includes(0)) throw binaryFile(label);
   try {
-    // Z_SYNC_FLUSH: decompress what this prefix holds instead of failing on the missing rest.
-    if (isGzip(head)) head = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, bytes);
-    return new TextDecoder('utf-8').decode(head);
-  } catch {
-    return undefined;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw recordTooLarge(label, undefined, Math.min(limits.maxLineBytes, bytes.length - 1));
+    if (error instanceof UserError) throw error;
+    throw badEncoding(label);
   }
 }

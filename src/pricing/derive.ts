@@ -62,8 +62,22 @@ interface ModelRows {
   runs: number;
 }
 
-function observations(trace: Trace): { x: number[]; b: bigint; perCall: boolean }[] {
-  const out: { x: number[]; b: bigint; perCall: boolean }[] = [];
+/** What one run gives the derivation: its model and its observations (each call's, or the run's total). */
+export interface RunObservations {
+  model: string;
+  provider?: string;
+  rows: { x: number[]; b: bigint; perCall: boolean }[];
+}
+
+/** A run's observations (none when it recorded no cost), taken while the run is at hand. */
+export function runObservations(trace: Trace): RunObservations {
+  const run: RunObservations = { model: trace.header.model, rows: observations(trace) };
+  if (trace.header.provider !== undefined) run.provider = trace.header.provider;
+  return run;
+}
+
+function observations(trace: Trace): RunObservations['rows'] {
+  const out: RunObservations['rows'] = [];
   for (const call of trace.calls) {
     const usage = recordedUsage(call);
     if (usage && call.recordedCostUsd !== undefined) out.push({ x: features(usage), b: BigInt(usdToPico(call.recordedCostUsd)), perCall: true });
@@ -81,20 +95,25 @@ function observations(trace: Trace): { x: number[]; b: bigint; perCall: boolean 
  * counted in `skippedRuns`. Throws a UserError when no run recorded a cost.
  */
 export function derivePrices(traces: Iterable<Trace>): { models: DerivedModel[]; skippedRuns: number } {
+  const runs: RunObservations[] = [];
+  for (const trace of traces) runs.push(runObservations(trace));
+  return derivePricesFrom(runs);
+}
+
+/** The same from runs' observations (see `runObservations`). */
+export function derivePricesFrom(runs: Iterable<RunObservations>): { models: DerivedModel[]; skippedRuns: number } {
   const byModel = new Map<string, ModelRows>();
   let skippedRuns = 0;
-  for (const trace of traces) {
-    const rows = observations(trace);
+  for (const { model, provider, rows } of runs) {
     if (rows.length === 0) {
       skippedRuns += 1;
       continue;
     }
-    const key = trace.header.model;
-    let entry = byModel.get(key);
+    let entry = byModel.get(model);
     if (!entry) {
-      entry = { model: key, equations: new NormalEquations(DERIVED_KEYS.length), rows: [], calls: 0, runs: 0 };
-      if (trace.header.provider !== undefined) entry.provider = trace.header.provider;
-      byModel.set(key, entry);
+      entry = { model, equations: new NormalEquations(DERIVED_KEYS.length), rows: [], calls: 0, runs: 0 };
+      if (provider !== undefined) entry.provider = provider;
+      byModel.set(model, entry);
     }
     for (const row of rows) {
       entry.equations.add(row.x, row.b);

@@ -51,12 +51,16 @@ export class PriceGapCheck {
 
   add(trace: Trace, pricing: ModelPricing): void {
     const check = recordedCostCheck(trace, pricing);
-    if (!check) return;
-    const entry = this.byModel.get(pricing.model) ?? { runs: 0, computedPico: 0n, recordedPico: 0n };
+    if (check) this.addCheck(pricing.model, check);
+  }
+
+  /** One run's check (recordedCostCheck), taken earlier, for `model` as the table knows it. */
+  addCheck(model: string, check: { computedPico: number; recordedPico: number }): void {
+    const entry = this.byModel.get(model) ?? { runs: 0, computedPico: 0n, recordedPico: 0n };
     entry.runs += 1;
     entry.computedPico += BigInt(check.computedPico);
     entry.recordedPico += BigInt(check.recordedPico);
-    this.byModel.set(pricing.model, entry);
+    this.byModel.set(model, entry);
   }
 
   /** Models whose computed cost differs from the recorded one by more than `tolerance` (relative), sorted by model. */

@@ -23,6 +23,7 @@ import { usdToPico } from '../money.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
+import { inRunContext } from './runContext.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -173,7 +174,7 @@ export function runResultOf(
 export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome = replayOutcome(trace, options, pricing, cache);
+  const outcome = inRunContext(trace, () => replayOutcome(trace, options, pricing, cache));
   const result = runResultOf(outcome, {
     source: trace.source,
     recordedModel: trace.header.model,

@@ -17,6 +17,7 @@ import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
+import { inRunContext } from './runContext.js';
 
 export interface WhatIfSetting {
   name: string;
@@ -102,7 +103,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   const run = settings;
   return (brakes) => {
     const limits = brakeLimits(brakes, flat.contextWindow);
-    const r = outcomeOf(compiled, replayCompiled(compiled, run, limits, flat), limits);
+    const r = inRunContext(trace, () => outcomeOf(compiled, replayCompiled(compiled, run, limits, flat), limits));
     return { stopReason: r.reason, steps: r.steps, costPico: r.costPico };
   };
 }
@@ -124,48 +125,56 @@ export function whatIf(
 
 /** Recorded runs as what-if subjects: baseline = the brakes each was recorded with. */
 export function* traceWhatIfSubjects(traces: Iterable<Trace>, options: WhatIfOptions): Generator<WhatIfSubject> {
+  const subjectOf = traceWhatIfSubject(options);
+  for (const trace of traces) yield subjectOf(trace);
+}
+
+/** Makes a recorded run a what-if subject (one at a time, as runs stream in); run settings built once for all. */
+export function traceWhatIfSubject(options: WhatIfOptions): (trace: Trace) => WhatIfSubject {
   const settingsCache: SettingsCache = new Map();
-  for (const trace of traces) yield { source: trace.source, baseline: recordedBrakes(trace), replay: replayerFor(trace, options, settingsCache) };
+  return (trace) => ({ source: trace.source, baseline: recordedBrakes(trace), replay: replayerFor(trace, options, settingsCache) });
 }
 
 /** What-ifs over any runs (recorded traces, synthetic agents): each under its baseline and every setting. */
 export function whatIfSubjects(subjects: Iterable<WhatIfSubject>, settings: readonly WhatIfSetting[]): { runs: WhatIfRun[]; totals: WhatIfTotal[] } {
   const runs: WhatIfRun[] = [];
-  const totals: WhatIfTotal[] = settings.map((setting) => ({
-    setting: setting.name,
-    runs: 0,
-    completed: 0,
-    falseStops: 0,
-    caughtRuns: 0,
-    costPico: 0n,
-    savedPico: 0n,
-    stopReasons: {},
-  }));
-  for (const subject of subjects) {
-    const replay = subject.replay;
-    const base = replay(subject.baseline);
-    const baseCompleted = base.stopReason === 'completed';
-    const cells = settings.map((setting, i) => {
-      const r = replay(setting.brakes);
-      const braked = isBrakeStop(r.stopReason);
-      const cell: WhatIfCell = {
-        stopReason: r.stopReason,
-        steps: r.steps,
-        costPico: r.costPico,
-        falseStop: baseCompleted && braked,
-        savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
-      };
-      const total = totals[i]!;
+  for (const subject of subjects) runs.push(whatIfRun(subject, settings));
+  return { runs, totals: whatIfTotals(runs, settings) };
+}
+
+/** One run under its baseline brakes and under each setting. */
+export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetting[]): WhatIfRun {
+  const base = subject.replay(subject.baseline);
+  const baseCompleted = base.stopReason === 'completed';
+  const cells = settings.map((setting): WhatIfCell => {
+    const r = subject.replay(setting.brakes);
+    const braked = isBrakeStop(r.stopReason);
+    return {
+      stopReason: r.stopReason,
+      steps: r.steps,
+      costPico: r.costPico,
+      falseStop: baseCompleted && braked,
+      savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
+    };
+  });
+  return { source: subject.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells };
+}
+
+/** Each setting's totals over the runs (only the runs kept: a caller may drop the runs of a bad file). */
+export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly WhatIfSetting[]): WhatIfTotal[] {
+  return settings.map((setting, i) => {
+    const total: WhatIfTotal = { setting: setting.name, runs: 0, completed: 0, falseStops: 0, caughtRuns: 0, costPico: 0n, savedPico: 0n, stopReasons: {} };
+    for (const run of runs) {
+      const cell = run.settings[i]!;
+      const braked = isBrakeStop(cell.stopReason);
       total.runs += 1;
-      if (r.stopReason === 'completed') total.completed += 1;
+      if (cell.stopReason === 'completed') total.completed += 1;
       if (cell.falseStop) total.falseStops += 1;
-      if (!baseCompleted && braked && r.steps < base.steps) total.caughtRuns += 1;
-      total.costPico += BigInt(r.costPico);
+      if (run.baseline.stopReason !== 'completed' && braked && cell.steps < run.baseline.steps) total.caughtRuns += 1;
+      total.costPico += BigInt(cell.costPico);
       total.savedPico += BigInt(cell.savedPico);
-      total.stopReasons[r.stopReason] = (total.stopReasons[r.stopReason] ?? 0) + 1;
-      return cell;
-    });
-    runs.push({ source: subject.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells });
-  }
-  return { runs, totals };
+      total.stopReasons[cell.stopReason] = (total.stopReasons[cell.stopReason] ?? 0) + 1;
+    }
+    return total;
+  });
 }

@@ -4,31 +4,18 @@
  * are shortened to the part that differs.
  */
 
-// C0 controls (tab and newline included: a cell is one line), DEL and C1 controls (0x9b is a one-byte CSI).
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-// Line-breaking text keeps its newlines: only the other controls are escaped.
-const CONTROL_EXCEPT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
-
-function escapeControl(char: string): string {
-  const code = char.charCodeAt(0);
-  if (code === 0x0a) return '\\n';
-  if (code === 0x09) return '\\t';
-  if (code === 0x0d) return '\\r';
-  return `\\x${code.toString(16).padStart(2, '0')}`;
-}
-
-/** One table cell: every control character (ESC of an ANSI sequence, newline, tab, CR) shown as `\x1b`, `\n`, … */
-export function printableCell(text: string): string {
-  return HAS_CONTROL.test(text) ? text.replace(CONTROL, escapeControl) : text;
-}
+import { sanitizeForTerminal, sanitizeLinesForTerminal } from '../errors.js';
 
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
-/** Multi-line text (a message): newlines kept, every other control character escaped. */
-export function printableText(text: string): string {
-  return text.replace(CONTROL_EXCEPT_NEWLINE, escapeControl);
+/** One table cell: every control character (ESC of an ANSI sequence, newline, tab, CR) shown as `\x1b`, `\n`, … */
+export function printableCell(text: string): string {
+  return HAS_CONTROL.test(text) ? sanitizeForTerminal(text) : text;
 }
+
+/** Multi-line text (a message): newlines kept, every other control character escaped. */
+export const printableText: (text: string) => string = sanitizeLinesForTerminal;
 
 /**
  * Columns a string takes on a terminal: one per code point, two for East Asian wide and full-width

@@ -5,14 +5,14 @@
  */
 import { UserError } from '../errors.js';
 import { collectInputs } from '../io/collectInputs.js';
-import { peekText } from '../io/readLines.js';
+import { peekRegularFile } from '../io/readInput.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
 const SCENARIO_MARK = /(^|[{,\s])["']?scenario["']?\s*:\s*["']?loopcost\.scenario\//m;
 
 export function isScenarioFile(path: string): boolean {
   if (!SCENARIO_NAME.test(path)) return false;
-  const head = peekText(path);
+  const head = peekRegularFile(path);
   return head !== undefined && SCENARIO_MARK.test(head);
 }
 

@@ -5,7 +5,7 @@
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
-import { readTextInput } from '../io/readInput.js';
+import { readSmallTextFileSync } from '../io/readInput.js';
 import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
@@ -129,5 +129,5 @@ function checkSettings(scenario: ScenarioFile, lineAt: (path: string[]) => numbe
 }
 
 export function loadScenarioFile(path: string): Scenario {
-  return parseScenario(readTextInput(path), path);
+  return parseScenario(readSmallTextFileSync(path), path);
 }

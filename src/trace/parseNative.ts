@@ -5,6 +5,8 @@
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt, unknownFieldsHint } from '../import/common/didYouMean.js';
+import { jsonTextProblem } from '../io/jsonText.js';
+import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { recordSchema } from './schema.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 
@@ -19,7 +21,10 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
     const field = fieldPath(issue.path);
     let message = issue.message;
     let code: string = issue.code;
-    if (issue.code === 'too_small' && issue.origin === 'number') {
+    if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int') && typeof issue.input === 'number') {
+      code = 'too_large';
+      message = countTooLarge(field, issue.input)?.message ?? message;
+    } else if (issue.code === 'too_small' && issue.origin === 'number') {
       code = 'negative_number';
       message = 'must not be negative';
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
@@ -34,6 +39,13 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
     }
     return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
   });
+}
+
+/** The rules of src/trace/rules.ts for one record. */
+function ruleViolations(record: TraceRecord): RuleViolation[] {
+  if (record.type === 'call') return callRuleViolations(record);
+  if (record.type === 'header') return headerRuleViolations(record);
+  return endRuleViolations(record);
 }
 
 /** One line of a native file, 1-based. */
@@ -53,25 +65,33 @@ export function parseNativeTraces(content: string, file: string): Trace[] {
 }
 
 /**
- * Reads native runs line by line, yielding each run once its `end` line is read, so a file of any size
- * is read at the memory of one run. After the first problem no more runs are yielded; the rest of the
+ * Reads native runs line by line, handing each run out once its `end` line is read, so a file of any size
+ * is read at the memory of one run. After the first problem no more runs are handed out; the rest of the
  * file is still read for further problems (up to MAX_REPORTED_ISSUES) and all of them are thrown together
  * at the end, so a caller that writes its output only after the last run writes nothing. A file with
  * several runs names them `file#1`, `file#2`, ...; a file with one run, `file` (hence one run held back
  * until the next starts or the file ends).
  */
-export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): Generator<Trace> {
-  const issues: InputIssue[] = [];
-  let header: TraceHeader | null = null;
-  let headerLine = 0;
-  let calls: CallRecord[] = [];
-  let runs = 0;
-  let firstRun: Trace | undefined;
+export class NativeTraceReader {
+  private readonly issues: InputIssue[] = [];
+  private header: TraceHeader | null = null;
+  private headerLine = 0;
+  private calls: CallRecord[] = [];
+  private runs = 0;
+  private firstRun: Trace | undefined;
 
-  for (const { line, text: rawText } of lines) {
-    if (issues.length >= MAX_REPORTED_ISSUES) break;
+  constructor(private readonly file: string) {}
+
+  /** Enough problems were found: the rest of the file need not be read. */
+  get full(): boolean {
+    return this.issues.length >= MAX_REPORTED_ISSUES;
+  }
+
+  /** Reads one line; returns the runs it completes (none, one, or the held-back first run and this one). */
+  read(line: number, rawText: string): Trace[] {
+    const { file, issues } = this;
     const text = rawText.trim();
-    if (text === '') continue;
+    if (text === '') return [];
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -83,54 +103,95 @@ export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): 
         message: `not valid JSON (${(error as Error).message})`,
         hint: 'each line must be one complete JSON object; was the file truncated?',
       });
-      continue;
+      return [];
+    }
+    const problem = jsonTextProblem(text);
+    if (problem) {
+      issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: 'each line must be one plain JSON record; see docs/trace-format.md' });
+      return [];
     }
     // Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
     // the inputs the issues are worded from (missing vs wrong type, NaN).
     if (!recordSchema.safeParse(raw).success) {
       issues.push(...zodIssues(recordSchema.safeParse(raw, { reportInput: true }).error!, file, line, raw));
-      continue;
+      return [];
     }
     // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
     const record = raw as TraceRecord;
+    const broken = ruleViolations(record);
+    if (broken.length > 0) {
+      issues.push(...broken.map((v) => ({ file, line, field: v.field, code: v.code, message: v.message, hint: RULES_HINT })));
+      return [];
+    }
     if (record.type === 'header') {
-      if (header) {
-        issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `header before the run started on line ${headerLine} has ended`, hint: "close each run with an 'end' record" });
+      if (this.header) {
+        issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `header before the run started on line ${this.headerLine} has ended`, hint: "close each run with an 'end' record" });
       }
-      header = record;
-      headerLine = line;
-      calls = [];
-    } else if (!header) {
+      this.header = record;
+      this.headerLine = line;
+      this.calls = [];
+    } else if (!this.header) {
       issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `'${record.type}' record before any header`, hint: "start each run with a 'header' record" });
     } else if (record.type === 'call') {
-      calls.push(record);
+      this.calls.push(record);
     } else {
-      const trace: Trace = { source: file, header, calls, end: record as TraceEnd };
-      header = null;
-      calls = [];
-      runs += 1;
-      if (issues.length > 0) continue;
-      if (runs === 1) {
-        firstRun = trace;
-        continue;
-      }
-      if (firstRun) {
-        firstRun.source = `${file}#1`;
-        yield firstRun;
-        firstRun = undefined;
-      }
-      trace.source = `${file}#${runs}`;
-      yield trace;
+      return this.endRun(record as TraceEnd);
+    }
+    return [];
+  }
+
+  /** At the end of the file: every problem found, thrown together; else the run held back. */
+  finish(): Trace[] {
+    const { file, issues } = this;
+    if (this.header && issues.length === 0) {
+      issues.push({ file, line: this.headerLine, code: 'truncated', message: `run started on line ${this.headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
+    }
+    if (this.runs === 0 && issues.length === 0) {
+      issues.push({ file, code: 'empty', message: 'holds no trace', hint: 'a trace is a header line, call lines and an end line' });
+    }
+    if (issues.length > 0) throw new UserError(issues);
+    return this.firstRun ? [this.firstRun] : [];
+  }
+
+  private endRun(end: TraceEnd): Trace[] {
+    const trace: Trace = { source: this.file, header: this.header!, calls: this.calls, end };
+    this.header = null;
+    this.calls = [];
+    this.runs += 1;
+    if (this.issues.length > 0) return [];
+    if (this.runs === 1) {
+      this.firstRun = trace;
+      return [];
+    }
+    trace.source = `${this.file}#${this.runs}`;
+    if (!this.firstRun) return [trace];
+    const first = this.firstRun;
+    first.source = `${this.file}#1`;
+    this.firstRun = undefined;
+    return [first, trace];
+  }
+}
+
+/** The runs of native lines (see NativeTraceReader). */
+export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): Generator<Trace> {
+  const reader = new NativeTraceReader(file);
+  for (const { line, text } of lines) {
+    if (reader.full) break;
+    yield* reader.read(line, text);
+  }
+  yield* reader.finish();
+}
+
+/** The runs of native lines arriving in batches, as an input is read (see NativeTraceReader). */
+export async function* streamNativeTracesAsync(batches: AsyncIterable<NativeLine[]>, file: string): AsyncGenerator<Trace> {
+  const reader = new NativeTraceReader(file);
+  outer: for await (const batch of batches) {
+    for (const { line, text } of batch) {
+      if (reader.full) break outer;
+      yield* reader.read(line, text);
     }
   }
-  if (header && issues.length === 0) {
-    issues.push({ file, line: headerLine, code: 'truncated', message: `run started on line ${headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
-  }
-  if (runs === 0 && issues.length === 0) {
-    issues.push({ file, code: 'empty', message: 'holds no trace', hint: 'a trace is a header line, call lines and an end line' });
-  }
-  if (issues.length > 0) throw new UserError(issues);
-  if (firstRun) yield firstRun;
+  yield* reader.finish();
 }
 
 export function looksLikeNativeTrace(firstLine: string): boolean {

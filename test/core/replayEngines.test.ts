@@ -13,7 +13,7 @@ import { collectInputs } from '../../src/io/collectInputs.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace, type ReplayOptions, type RunResult } from '../../src/replay/replay.js';
 import type { CallRecord, Trace } from '../../src/trace/types.js';
-import { MINI_TABLE, trace } from '../helpers.js';
+import { collectAsync, MINI_TABLE, trace } from '../helpers.js';
 
 function both(t: Trace, options: ReplayOptions): { compiled: RunResult; readable: RunResult } {
   return { compiled: replayTrace(t, { ...options, engine: 'compiled' }), readable: replayTrace(t, { ...options, engine: 'readable' }) };
@@ -90,8 +90,8 @@ describe('replay: compiled kernel = readable loop', () => {
     );
   });
 
-  it('the same on the shared real runs, with stop details naming the limit', () => {
-    const traces = [...loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))];
+  it('the same on the shared real runs, with stop details naming the limit', async () => {
+    const traces = await collectAsync(loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent'])));
     const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
     const details = new Set<string>();
     for (const spec of ['max-steps=12', 'max-repeat=2', 'max-cost=0.02,budget-mode=predict', 'max-same-error=2', 'timeout=30', 'context-window=20000']) {

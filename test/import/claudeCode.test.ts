@@ -14,7 +14,7 @@ import { parseNativeTraces } from '../../src/trace/parseNative.js';
 import type { Trace } from '../../src/trace/types.js';
 import { writeNativeTraces } from '../../src/trace/writeNative.js';
 import { cli, tempDir } from '../cli/run.js';
-import { userErrorOf } from '../helpers.js';
+import { asyncUserErrorOf, collectAsync } from '../helpers.js';
 
 const SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04';
 const FIXTURE_DIR = 'test/fixtures/claude-code';
@@ -41,8 +41,8 @@ function fixtureLines(file: string): { line: number; value: any }[] {
     .map(({ line, text }) => ({ line, value: JSON.parse(text) }));
 }
 
-describe('Claude Code transcript (fixture)', () => {
-  const runs = [...loadTraceFiles([SESSION_FILE])];
+describe('Claude Code transcript (fixture)', async () => {
+  const runs = await collectAsync(loadTraceFiles([SESSION_FILE]));
   const byLabel = (label: string) => runs.find((run) => run.source === `${SESSION_FILE}#${label}`)!;
 
   it('one run per agent part: a model switch and a turn end cut the main agent; the sub-agent is its own run', () => {
@@ -129,26 +129,26 @@ describe('Claude Code transcript (fixture)', () => {
 });
 
 describe('Claude Code: damaged transcripts', () => {
-  it('a cut last line: a clean import with a note naming the line', () => {
+  it('a cut last line: a clean import with a note naming the line', async () => {
     const copy = fixtureCopy();
     const text = readFileSync(copy.session, 'utf8');
     const lines = text.trimEnd().split('\n');
     writeFileSync(copy.session, `${lines.join('\n')}\n${lines[40]!.slice(0, 120)}`);
-    const runs = [...loadTraceFiles([copy.session])];
+    const runs = await collectAsync(loadTraceFiles([copy.session]));
     expect(runs.flatMap((run) => run.calls)).toHaveLength(17);
     expect(notesOf(runs, 'main.1').join('\n')).toContain(`line ${lines.length + 1} is cut (not JSON)`);
   });
 
-  it('a broken line in the middle: exit 2 naming the file and line', () => {
+  it('a broken line in the middle: exit 2 naming the file and line', async () => {
     const copy = fixtureCopy();
     const lines = readFileSync(copy.session, 'utf8').split('\n');
     lines[9] = lines[9]!.slice(0, 80);
     writeFileSync(copy.session, lines.join('\n'));
-    const error = userErrorOf(() => [...loadTraceFiles([copy.session])]);
+    const error = await asyncUserErrorOf(() => collectAsync(loadTraceFiles([copy.session])));
     expect(error.issues[0]).toMatchObject({ file: copy.session, line: 10, code: 'invalid_json' });
   });
 
-  it('an invalid usage field: exit 2 naming line and field', () => {
+  it('an invalid usage field: exit 2 naming line and field', async () => {
     const copy = fixtureCopy();
     const lines = readFileSync(copy.session, 'utf8').split('\n');
     const at = lines.findIndex((line) => line.includes('"type":"assistant"'));
@@ -156,31 +156,31 @@ describe('Claude Code: damaged transcripts', () => {
     entry.message.usage.output_tokens = -5;
     lines[at] = JSON.stringify(entry);
     writeFileSync(copy.session, lines.join('\n'));
-    const error = userErrorOf(() => [...loadTraceFiles([copy.session])]);
+    const error = await asyncUserErrorOf(() => collectAsync(loadTraceFiles([copy.session])));
     expect(error.issues[0]).toMatchObject({ file: copy.session, line: at + 1, field: 'message.usage.output_tokens', code: 'negative_number' });
   });
 
-  it('a missing sub-agent file: the tree imports, and the parent says which sub-agent and Task call are missing', () => {
+  it('a missing sub-agent file: the tree imports, and the parent says which sub-agent and Task call are missing', async () => {
     const copy = fixtureCopy();
     rmSync(join(copy.subagents, 'agent-aac57f5.jsonl'));
-    const runs = [...loadTraceFiles([copy.session])];
+    const runs = await collectAsync(loadTraceFiles([copy.session]));
     expect(runs.some((run) => run.header.agent?.kind === 'subagent')).toBe(false);
     expect(notesOf(runs, 'main.1').join('\n')).toMatch(/sub-agent aac57f5 \(started by tool call toolu_01Hf8v1Za7y4af8VUwSR4CXU, .*line \d+\) has no transcript file/);
   });
 
-  it('a sub-agent file that no Task call started: imported unlinked, with a note', () => {
+  it('a sub-agent file that no Task call started: imported unlinked, with a note', async () => {
     const copy = fixtureCopy();
     const text = readFileSync(join(copy.subagents, 'agent-aac57f5.jsonl'), 'utf8').replaceAll('"agentId":"aac57f5"', '"agentId":"a0rphan"');
     writeFileSync(join(copy.subagents, 'agent-a0rphan.jsonl'), text);
-    const runs = [...loadTraceFiles([copy.session])];
+    const runs = await collectAsync(loadTraceFiles([copy.session]));
     const orphan = runs.find((run) => run.header.agent?.agentId === 'a0rphan')!;
     expect(orphan.header.agent).toEqual({ sessionId: SESSION, agentId: 'a0rphan', kind: 'subagent' });
     expect(orphan.header.importedFrom!.notes!.join('\n')).toContain('imported unlinked');
     expect(runs.find((run) => run.header.agent?.agentId === 'aac57f5')!.header.agent!.parentToolCallId).toBe('toolu_01Hf8v1Za7y4af8VUwSR4CXU');
   });
 
-  it('a sub-agent file given alone: one run, saying its session links it', () => {
-    const runs = [...loadTraceFiles([SUBAGENT_FILE])];
+  it('a sub-agent file given alone: one run, saying its session links it', async () => {
+    const runs = await collectAsync(loadTraceFiles([SUBAGENT_FILE]));
     expect(runs).toHaveLength(1);
     expect(runs[0]!.header.agent).toMatchObject({ agentId: 'aac57f5', kind: 'subagent' });
     expect(runs[0]!.header.importedFrom!.notes!.join('\n')).toContain('read on its own');
@@ -188,7 +188,7 @@ describe('Claude Code: damaged transcripts', () => {
 });
 
 describe('Claude Code: older transcripts and many sessions', () => {
-  it('sidechain lines in the session file (older Claude Code) become one sub-agent run with a note', () => {
+  it('sidechain lines in the session file (older Claude Code) become one sub-agent run with a note', async () => {
     const copy = fixtureCopy();
     const sub = readFileSync(join(copy.subagents, 'agent-aac57f5.jsonl'), 'utf8').trim().split('\n');
     const sidechain = sub.map((line) => {
@@ -200,7 +200,7 @@ describe('Claude Code: older transcripts and many sessions', () => {
     const task = lines.findIndex((line) => line.includes('"name":"Task"'));
     writeFileSync(copy.session, [...lines.slice(0, task + 1), ...sidechain, ...lines.slice(task + 1)].join('\n'));
     rmSync(join(copy.subagents, 'agent-aac57f5.jsonl'));
-    const runs = [...loadTraceFiles([copy.session])];
+    const runs = await collectAsync(loadTraceFiles([copy.session]));
     const side = runs.find((run) => run.header.agent?.agentId === 'sidechain')!;
     expect(side.calls).toHaveLength(3);
     expect(side.header.agent).toMatchObject({ kind: 'subagent', parentAgentId: 'main' });
@@ -208,7 +208,7 @@ describe('Claude Code: older transcripts and many sessions', () => {
     expect(runs.filter((run) => run.header.agent?.agentId === 'main').flatMap((run) => run.calls)).toHaveLength(14);
   });
 
-  it('a folder of sessions streams one tree at a time: a later broken session does not stop the earlier ones', () => {
+  it('a folder of sessions streams one tree at a time: a later broken session does not stop the earlier ones', async () => {
     const dir = tempDir();
     cpSync(FIXTURE_DIR, dir, { recursive: true });
     const broken = join(dir, 'ffffffff-0000-0000-0000-000000000000.jsonl');
@@ -216,9 +216,10 @@ describe('Claude Code: older transcripts and many sessions', () => {
     lines[3] = '{"broken';
     writeFileSync(broken, lines.join('\n'));
     const stream = loadTraceFiles([join(dir, `${SESSION}.jsonl`), broken]);
-    const first = [1, 2, 3, 4].map(() => stream.next().value as Trace);
+    const first: Trace[] = [];
+    for (let i = 0; i < 4; i++) first.push((await stream.next()).value as Trace);
     expect(first.map((run) => run.header.agent!.sessionId)).toEqual([SESSION, SESSION, SESSION, SESSION]);
-    expect(() => stream.next()).toThrow(/ffffffff-0000-0000-0000-000000000000\.jsonl:line 4/);
+    await expect(stream.next()).rejects.toThrow(/ffffffff-0000-0000-0000-000000000000\.jsonl:line 4/);
   });
 });
 

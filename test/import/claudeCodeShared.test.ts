@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadTraceFiles } from '../../src/import/index.js';
+import { collectAsync } from '../helpers.js';
 import { callCostPico } from '../../src/pricing/cost.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
@@ -65,17 +66,17 @@ function sum(values: Iterable<number>): number {
   return total;
 }
 
-function treeRuns(session: string): Trace[] {
-  return [...loadTraceFiles(treeFiles(session))];
+function treeRuns(session: string): Promise<Trace[]> {
+  return collectAsync(loadTraceFiles(treeFiles(session)));
 }
 
 const prices = loadPriceTable();
 
 describe('Claude Code sessions in ../shared', () => {
   for (const session of SESSIONS) {
-    it(`${session.slice(0, 8)}: calls, prompt and output tokens equal the independent count`, () => {
+    it(`${session.slice(0, 8)}: calls, prompt and output tokens equal the independent count`, async () => {
       const expected = [...independentCalls(session).values()];
-      const runs = treeRuns(session);
+      const runs = await treeRuns(session);
       const calls = runs.flatMap((run) => run.calls).filter((call) => !call.failed);
       expect(runs.every((run) => run.header.agent?.sessionId === session)).toBe(true);
       expect(calls).toHaveLength(expected.length);
@@ -85,9 +86,9 @@ describe('Claude Code sessions in ../shared', () => {
       expect(sum(calls.map((call) => call.outputTokens))).toBe(sum(expected.map((c) => c.output)));
     });
 
-    it(`${session.slice(0, 8)}: cost per agent (bundled prices) sums to the tree's, which equals the independent usage priced`, () => {
+    it(`${session.slice(0, 8)}: cost per agent (bundled prices) sums to the tree's, which equals the independent usage priced`, async () => {
       expect(prices.source.name).toBe('@pydantic/genai-prices');
-      const runs = treeRuns(session);
+      const runs = await treeRuns(session);
       const perAgent = new Map<string, bigint>();
       let tree = 0n;
       for (const run of runs) {
@@ -115,9 +116,9 @@ describe('Claude Code sessions in ../shared', () => {
     });
   }
 
-  it('links each sub-agent to the Task call that started it, and orders it inside that call', () => {
+  it('links each sub-agent to the Task call that started it, and orders it inside that call', async () => {
     for (const session of SESSIONS) {
-      const runs = treeRuns(session);
+      const runs = await treeRuns(session);
       const subagents = runs.filter((run) => run.header.agent?.kind === 'subagent');
       expect(subagents.length).toBeGreaterThan(0);
       for (const sub of subagents) {

@@ -13,7 +13,7 @@ import { callCostPico } from '../../src/pricing/cost.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { tempDir } from '../cli/run.js';
-import { userErrorOf } from '../helpers.js';
+import { asyncUserErrorOf, collectAsync } from '../helpers.js';
 
 const ROLLOUT = 'test/fixtures/codex/rollout-2025-09-20T10-00-00-0199b4a2-6c1e-7c52-9d6e-2f3a4b5c6d7e.jsonl';
 
@@ -39,8 +39,8 @@ function independentCalls(): { model: string; last: any }[] {
   return calls;
 }
 
-describe('Codex rollout (fixture)', () => {
-  const runs = [...loadTraceFiles([ROLLOUT])];
+describe('Codex rollout (fixture)', async () => {
+  const runs = await collectAsync(loadTraceFiles([ROLLOUT]));
   const calls = runs.flatMap((run) => run.calls);
 
   it('one call per token_count whose running total moved; usage, cache and reasoning as recorded', () => {
@@ -100,27 +100,27 @@ describe('Codex rollout: damaged', () => {
     return path;
   }
 
-  it('a cut last line: a clean import with a note; the unfinished response is not counted', () => {
+  it('a cut last line: a clean import with a note; the unfinished response is not counted', async () => {
     // Cut inside turn 3's token_count: its function_call was written, its usage was not.
     const path = damaged((lines) => [...lines.slice(0, 48), lines[48]!.slice(0, 60)]);
-    const runs = [...loadTraceFiles([path])];
+    const runs = await collectAsync(loadTraceFiles([path]));
     expect(runs.flatMap((run) => run.calls)).toHaveLength(8);
     const notes = runs[0]!.header.importedFrom!.notes!.join('\n');
     expect(notes).toContain('line 49 is cut (not JSON)');
     expect(notes).toContain('1 response without a token_count');
   });
 
-  it('a broken line in the middle, a negative count, cached above input: exit 2 naming line and field', () => {
+  it('a broken line in the middle, a negative count, cached above input: exit 2 naming line and field', async () => {
     const broken = damaged((lines) => lines.map((line, i) => (i === 7 ? line.slice(0, 50) : line)));
-    expect(userErrorOf(() => [...loadTraceFiles([broken])]).issues[0]).toMatchObject({ line: 8, code: 'invalid_json' });
+    expect((await asyncUserErrorOf(() => collectAsync(loadTraceFiles([broken])))).issues[0]).toMatchObject({ line: 8, code: 'invalid_json' });
     const at = rolloutLines().findIndex((l) => l.payload.type === 'token_count' && l.payload.info);
     const negative = damaged((lines) => lines.map((line, i) => (i === at ? line.replaceAll('"output_tokens":214', '"output_tokens":-214') : line)));
-    const issues = userErrorOf(() => [...loadTraceFiles([negative])]).issues;
+    const issues = (await asyncUserErrorOf(() => collectAsync(loadTraceFiles([negative])))).issues;
     expect(issues.map((issue) => [issue.line, issue.field, issue.code])).toEqual([
       [at + 1, 'payload.info.total_token_usage.output_tokens', 'negative_number'],
       [at + 1, 'payload.info.last_token_usage.output_tokens', 'negative_number'],
     ]);
     const cached = damaged((lines) => lines.map((line, i) => (i === at ? line.replaceAll('"cached_input_tokens":0', '"cached_input_tokens":9999') : line)));
-    expect(userErrorOf(() => [...loadTraceFiles([cached])]).issues[0]).toMatchObject({ line: at + 1, code: 'invalid_value' });
+    expect((await asyncUserErrorOf(() => collectAsync(loadTraceFiles([cached])))).issues[0]).toMatchObject({ line: at + 1, code: 'invalid_value' });
   });
 });

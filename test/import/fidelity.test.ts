@@ -14,14 +14,16 @@ import { replayTrace } from '../../src/replay/replay.js';
 import { whatIf } from '../../src/replay/whatif.js';
 import { brakesFromSpec } from '../../src/cli/parseFlags.js';
 import { cli } from '../cli/run.js';
+import { collectAsync } from '../helpers.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 const RECORDED_PRICES = 'test/fixtures/prices/deepseek-recorded.json';
 
 
+const traces = await collectAsync(loadTraceFiles(collectInputs([MINI])));
+
 describe('mini-swe-agent runs reproduce their recorded cost', () => {
   const prices = loadPriceTable({ pricesFile: RECORDED_PRICES });
-  const traces = [...loadTraceFiles(collectInputs([MINI]))];
 
   it('all 38 runs: cost within 1e-6 relative, calls = api_calls, prompt tokens as recorded', () => {
     expect(traces).toHaveLength(38);

@@ -278,7 +278,7 @@ describe('importMiniSweAgent input errors', () => {
       'messages[2].extra.response.usage.prompt_tokens': 'wrong_type',
       'messages[3].content': 'wrong_type',
       'messages[4].extra.response.usage.completion_tokens': 'negative_number',
-      'messages[6].extra.response.usage.prompt_tokens_details.cached_tokens': 'invalid_value',
+      'messages[6].extra.response.usage.prompt_tokens_details.cached_tokens': 'inconsistent_usage',
       'messages[8].extra.cost': 'wrong_type',
     });
     for (const issue of error.issues) {

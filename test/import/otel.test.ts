@@ -210,12 +210,12 @@ describe('malformed OTLP gives UserErrors naming file, line and field', () => {
 
   it('cached tokens larger than input tokens (input must include the cache)', () => {
     const text = doc(span('t', 'c1', 0, 100, 'chat gpt-4o', chat(100, 1, [int('gen_ai.usage.cache_read.input_tokens', 900)])));
-    expect(userErrorOf(() => importOtlpJson(text, 'c.json')).issues[0]).toMatchObject({ code: 'inconsistent_usage', field: "resourceSpans[0].scopeSpans[0].spans[0].attributes['gen_ai.usage.input_tokens']" });
+    expect(userErrorOf(() => importOtlpJson(text, 'c.json')).issues[0]).toMatchObject({ code: 'inconsistent_usage', field: "resourceSpans[0].scopeSpans[0].spans[0].attributes['gen_ai.usage.cache_read.input_tokens']" });
   });
 
   it('reasoning tokens larger than output tokens (output must include reasoning)', () => {
     const text = doc(span('t', 'c1', 0, 100, 'chat gpt-4o', chat(100, 5, [int('gen_ai.usage.reasoning.output_tokens', 6)])));
-    expect(userErrorOf(() => importOtlpJson(text, 'r.json')).issues[0]).toMatchObject({ code: 'inconsistent_usage', field: "resourceSpans[0].scopeSpans[0].spans[0].attributes['gen_ai.usage.output_tokens']" });
+    expect(userErrorOf(() => importOtlpJson(text, 'r.json')).issues[0]).toMatchObject({ code: 'inconsistent_usage', field: "resourceSpans[0].scopeSpans[0].spans[0].attributes['gen_ai.usage.reasoning.output_tokens']" });
   });
 
   it('an execute_tool span without a tool name', () => {

@@ -11,6 +11,7 @@ import { collectInputs } from '../../src/io/collectInputs.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { whatIf, type WhatIfOptions } from '../../src/replay/whatif.js';
 import type { Trace } from '../../src/trace/types.js';
+import { collectAsync } from '../helpers.js';
 
 const SHARED = '../shared/traces';
 const RECORDED_PRICES = 'test/fixtures/prices/deepseek-recorded.json';
@@ -53,9 +54,10 @@ function bothEngines(traces: Trace[], options: Omit<WhatIfOptions, 'engine'>) {
   };
 }
 
+const mini = await collectAsync(loadTraceFiles(collectInputs([`${SHARED}/mini-swe-agent`])));
+const others = await collectAsync(loadTraceFiles(collectInputs([`${SHARED}/swe-agent`, `${SHARED}/cassettes`])));
+
 describe('whatif: fast path = readable loop on real runs', () => {
-  const mini = [...loadTraceFiles(collectInputs([`${SHARED}/mini-swe-agent`]))];
-  const others = [...loadTraceFiles(collectInputs([`${SHARED}/swe-agent`, `${SHARED}/cassettes`]))];
 
   it('mini-swe-agent (38 runs, recorded DeepSeek prices), every strategy and cache mode', () => {
     const prices = loadPriceTable({ pricesFile: RECORDED_PRICES });

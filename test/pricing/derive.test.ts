@@ -13,7 +13,7 @@ import { NormalEquations } from '../../src/pricing/exactLeastSquares.js';
 import type { TokenPrices } from '../../src/pricing/types.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace } from '../../src/trace/types.js';
 import { cli, tempDir } from '../cli/run.js';
-import { userErrorOf } from '../helpers.js';
+import { collectAsync, userErrorOf } from '../helpers.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 
@@ -32,8 +32,8 @@ function pricedTrace(model: string, calls: Omit<CallRecord, 'type'>[], prices: T
 }
 
 describe('prices derived from recorded costs', () => {
-  it("recovers the prices the shared mini-swe-agent runs were billed at (test/fixtures/prices/deepseek-recorded.json), with no residual", () => {
-    const { models } = derivePrices(loadTraceFiles(collectInputs([MINI])));
+  it("recovers the prices the shared mini-swe-agent runs were billed at (test/fixtures/prices/deepseek-recorded.json), with no residual", async () => {
+    const { models } = derivePrices(await collectAsync(loadTraceFiles(collectInputs([MINI]))));
     const fixture = JSON.parse(readFileSync('test/fixtures/prices/deepseek-recorded.json', 'utf8'));
     const file = derivedPriceFile(models);
     for (const model of ['deepseek/deepseek-chat', 'deepseek/deepseek-reasoner']) {
@@ -90,8 +90,8 @@ describe('prices derived from recorded costs', () => {
     expect(moved!.problem).toMatch(/cachedInput price cannot be told apart/);
   });
 
-  it('runs that recorded only their total cost (SWE-agent) give list prices', () => {
-    const { models } = derivePrices(loadTraceFiles(collectInputs(['../shared/traces/swe-agent'])));
+  it('runs that recorded only their total cost (SWE-agent) give list prices', async () => {
+    const { models } = derivePrices(await collectAsync(loadTraceFiles(collectInputs(['../shared/traces/swe-agent']))));
     const byModel = Object.fromEntries(models.map((m) => [m.model, m]));
     expect(byModel['claude-3-5-sonnet-20240620']!.prices).toEqual({ input: 3_000_000, output: 15_000_000 });
     expect(byModel['gpt-4-1106-preview']!.prices).toEqual({ input: 10_000_000, output: 30_000_000 });

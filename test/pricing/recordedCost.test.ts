@@ -11,10 +11,10 @@ import { PriceGapCheck, recordedCostCheck } from '../../src/pricing/recordedCost
 import { replayTrace, resolveTracePricing } from '../../src/replay/replay.js';
 
 describe('price of runs as recorded', () => {
-  it('equals the replay as recorded, run by run, on the shared real runs', () => {
+  it('equals the replay as recorded, run by run, on the shared real runs', async () => {
     const prices = loadPriceTable({});
     let checked = 0;
-    for (const trace of loadTraceFiles(collectInputs(['../shared/traces', 'test/fixtures/otel']))) {
+    for await (const trace of loadTraceFiles(collectInputs(['../shared/traces', 'test/fixtures/otel']))) {
       const pricing = resolveTracePricing(trace, { prices });
       const check = recordedCostCheck(trace, pricing);
       if (!check) continue;
@@ -26,12 +26,12 @@ describe('price of runs as recorded', () => {
     expect(checked).toBeGreaterThanOrEqual(38);
   });
 
-  it('sums per model and reports only gaps beyond the tolerance', () => {
+  it('sums per model and reports only gaps beyond the tolerance', async () => {
     const billed = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
     const bundled = loadPriceTable({});
     const atBilled = new PriceGapCheck();
     const atBundled = new PriceGapCheck();
-    for (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) {
+    for await (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) {
       atBilled.add(trace, resolveTracePricing(trace, { prices: billed }));
       atBundled.add(trace, resolveTracePricing(trace, { prices: bundled }));
     }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { loadTraceFiles } from '../../src/import/index.js';
+import { collectAsync } from '../helpers.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../../src/replay/replay.js';
 import { fitScenario } from '../../src/scenario/fit.js';
@@ -22,7 +23,7 @@ import { cli, tempDir } from '../cli/run.js';
 const RUNS = '../shared/traces/mini-swe-agent';
 const PRICES_FILE = 'test/fixtures/prices/deepseek-recorded.json';
 const prices = loadPriceTable({ pricesFile: PRICES_FILE });
-const traces = [...loadTraceFiles(collectInputs([RUNS]))];
+const traces = await collectAsync(loadTraceFiles(collectInputs([RUNS])));
 
 const quantiles = (values: number[]) => quantilesOf(values);
 const completion = (runs: { stopReason: string }[]) => runs.filter((r) => r.stopReason === 'completed').length / runs.length;

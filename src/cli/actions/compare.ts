@@ -1,24 +1,28 @@
-import { UserError } from '../../errors.js';
-import { loadTraceFiles } from '../../import/index.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { compareWithRecorded } from '../../replay/compare.js';
+import { compareRun } from '../../replay/compare.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
-import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
-import { emitReport, reportView, type ViewFlags } from './output.js';
-import { RunNotes } from './runNotes.js';
+import { nonNegativeNumber, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { pricingFor, RunNotes } from './runNotes.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
+import { traceInputs, workOnRuns } from './inputs.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
-export function runCompare(
-  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string },
+export async function runCompare(
+  command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string; read: ReadFlags },
   io: CliIO,
-): number {
+): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance });
   const files = recordedTraceFiles(command.inputs, 'compare', 'synthetic runs have no recorded figures to compare with; replay the scenario instead', io);
-  const rows = compareWithRecorded(notes.tap(loadTraceFiles(files), prices), prices, command.tolerance);
+  const compared = await workOnRuns(traceInputs(files, command.read), io, (trace) => ({
+    note: notes.noteOf(trace, pricingFor(trace, { prices })),
+    row: compareRun(trace, prices, command.tolerance),
+  }));
+  for (const { note } of compared) notes.addNote(note);
+  const rows = compared.map(({ row }) => row);
   const warnings = notes.warnings(command.inputs);
   const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings });
   const text =
@@ -27,15 +31,12 @@ export function runCompare(
   return 0;
 }
 
-export type CompareFlags = PriceFlags & ViewFlags & { tolerance?: string; format?: string; out?: string };
+export type CompareFlags = PriceFlags & ReadFlags & ViewFlags & { tolerance?: string; format?: string; out?: string };
 
-export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): number {
-  const raw = opts.tolerance ?? '1e-6';
-  const tolerance = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(tolerance) || tolerance < 0) {
-    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${raw}' is not a number, 0 or more` });
-  }
+export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): Promise<number> {
+  const tolerance = nonNegativeNumber('--tolerance', opts.tolerance ?? '1e-6');
   const format = chooseFormat(opts, io);
+  checkOut(opts.out);
   warnViewFlags(opts, format, io);
   return runCompare(
     {
@@ -45,6 +46,7 @@ export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): 
       view: reportView(opts, io),
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),
+      read: opts,
     },
     io,
   );

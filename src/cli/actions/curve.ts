@@ -21,7 +21,7 @@ import {
   type ContextFlags,
   type PriceFlags,
 } from '../parseFlags.js';
-import { emitReport, reportView } from './output.js';
+import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 
 export interface CurveCommand {
@@ -58,6 +58,7 @@ export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string
 
 export function curveAction(opts: CurveFlags, io: CliIO): number {
   const format = chooseFormat(opts, io);
+  checkOut(opts.out);
   checkBrakeFlags(opts, 'curve');
   if (opts.preset === RECORDED_PRESET) {
     throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' needs recorded runs; a curve is synthetic", hint: "use --preset reference or brake flags (run 'loopcost curve --help')" });

@@ -4,7 +4,6 @@
  */
 import { NO_BRAKES } from '../../brakes/config.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { PriceSource } from '../../pricing/types.js';
 import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
@@ -17,11 +16,12 @@ import { parseScenario } from '../../scenario/load.js';
 import { runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
-import { reportView } from './output.js';
+import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { traceInputs, workOnRuns } from './inputs.js';
+import { checkOut, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
-export type FitFlags = PriceFlags & { out?: string; report?: boolean; runs?: string; seed?: string; format?: 'table' | 'json' };
+export type FitFlags = PriceFlags & ReadFlags & { out?: string; report?: boolean; runs?: string; seed?: string; format?: 'table' | 'json' };
 
 const COLUMNS: Column[] = [
   { header: 'metric' },
@@ -44,11 +44,17 @@ function renderComparison(c: FitComparison, how: string, priceSource: PriceSourc
   return `${how}\n${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${reportFooter({ priceSource, warnings: [], width })}`;
 }
 
-export function fitAction(inputs: string[], flags: FitFlags, io: CliIO): number {
+export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
   const runs = positiveInt('--runs', flags.runs ?? '2000');
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
+  checkOut(flags.out);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
-  const traces = [...loadTraceFiles(recordedTraceFiles(inputs, 'fit', 'pass recorded traces of any supported format', io))];
+  const files = recordedTraceFiles(inputs, 'fit', 'pass recorded traces of any supported format', io);
+  // A run whose model the table lacks makes its file bad like any other problem (named, or left out with --skip-bad).
+  const traces = await workOnRuns(traceInputs(files, flags), io, (trace) => {
+    resolveTracePricing(trace, { prices });
+    return trace;
+  });
   const { scenario, notes } = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
   const yaml = scenarioYaml(scenario, notes);
   let report = '';

@@ -7,11 +7,13 @@ import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import type { GivenFlag } from './inputs.js';
 import { writeNativeRuns } from './nativeOut.js';
+import { checkOut } from './output.js';
 
 export type GenerateFlags = ScenarioFlagValues & PriceFlags & { out?: string };
 
 /** Writes each run as it unfolds (memory holds one run); --out is replaced only when every run was written. */
 export function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): number {
+  checkOut(flags.out);
   const scenario = loadScenarioFile(scenarioPath);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const traces = generateTraces(scenario, { prices, overrides: scenarioOverridesFromFlags(flags, given) });

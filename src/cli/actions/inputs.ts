@@ -1,12 +1,17 @@
 /**
  * What replay and whatif read: trace files, and scenario files read and checked before anything runs,
- * each with the settings its runs take (the file's, with only the flags the user gave on top).
+ * each with the settings its runs take (the file's, with only the flags the user gave on top). And how
+ * every command reads its trace files: a file at a time through TraceInputs (src/import/inputSet.ts),
+ * with the read limits and --skip-bad of the flags.
  */
+import { skippedMessage, TraceInputs } from '../../import/inputSet.js';
 import { collectInputs } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
 import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replayScenarios.js';
+import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
+import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
 import { warnScenarioFlags } from './flagChecks.js';
 
 /** Whether the user gave a flag (commander: its value source is not 'default'). */
@@ -23,3 +28,17 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues,
   return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)) };
 }
 
+/** The trace files as an input set read with the flags' limits and --skip-bad (the flags are checked here, before any work). */
+export function traceInputs(traceFiles: readonly string[], flags: ReadFlags): TraceInputs {
+  return new TraceInputs(traceFiles, readOptionsFromFlags(flags));
+}
+
+/**
+ * Every run of the good input files through `work`, in order. A bad file fails the command naming every
+ * bad file; with --skip-bad its runs are dropped (its first runs too) and it is listed on stderr.
+ */
+export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace: Trace) => T): Promise<T[]> {
+  const { results, skipped } = await inputs.map(work);
+  io.stderr(skippedMessage(skipped, inputs.files.length));
+  return results;
+}

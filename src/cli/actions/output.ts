@@ -1,5 +1,5 @@
 /** Where a report goes and how wide it may be: shared by every command that writes a report. */
-import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { ReportView } from '../../report/view.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
@@ -28,4 +28,9 @@ export function emitReport(text: string, args: { out?: string; format: string; w
   if (args.out !== undefined) writeFileAtomic(args.out, text);
   else io.stdout(text);
   if (args.warnings.length > 0 && (args.out !== undefined || args.format === 'csv')) io.stderr(warningLines(args.warnings));
+}
+
+/** Refuses an output path before any work is done when it cannot be a file (a directory, a path under a file, a device, empty). */
+export function checkOut(out: string | undefined, flag = '--out'): void {
+  if (out !== undefined) checkOutputFile(out, flag);
 }

@@ -1,14 +1,16 @@
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
 import { bundledPriceTable } from '../../pricing/genaiPrices.js';
-import { derivedPriceFile, derivePrices, type DerivedModel } from '../../pricing/derive.js';
+import { derivedPriceFile, derivePricesFrom, runObservations, type DerivedModel } from '../../pricing/derive.js';
 import { deriveJson, renderDeriveTable } from '../../report/deriveReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { CliIO } from '../io.js';
+import type { ReadFlags } from '../parseFlags.js';
+import { traceInputs, workOnRuns } from './inputs.js';
+import { checkOut } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
-export interface DeriveFlags {
+export interface DeriveFlags extends ReadFlags {
   out?: string;
   format?: string;
 }
@@ -24,9 +26,10 @@ function knownContextWindow(model: DerivedModel): number | undefined {
 }
 
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
-export function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): number {
+export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
+  checkOut(opts.out);
   const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
-  const { models, skippedRuns } = derivePrices(loadTraceFiles(files));
+  const { models, skippedRuns } = derivePricesFrom(await workOnRuns(traceInputs(files, opts), io, runObservations));
   const usable = models.filter((model) => model.usable);
   const file = derivedPriceFile(usable, knownContextWindow);
   if (usable.length === 0) {

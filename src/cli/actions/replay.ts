@@ -2,8 +2,8 @@ import { cacheRuleWarnings } from '../../report/warnings.js';
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { loadTraceFiles } from '../../import/index.js';
+import type { TraceInputs } from '../../import/inputSet.js';
+import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
@@ -25,17 +25,19 @@ import {
   type BrakeFlags,
   type ContextFlags,
   type PriceFlags,
+  type ReadFlags,
 } from '../parseFlags.js';
-import { emitReport, reportView, type ViewFlags } from './output.js';
+import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
-import { readInputs, type GivenFlag } from './inputs.js';
+import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 
 export interface ReplayCommand {
   /** The paths as given (reports' hints name them). */
   inputs: string[];
-  traceFiles: string[];
+  /** The trace files, with the read limits and --skip-bad. */
+  traces: TraceInputs;
   /** Scenario files among the inputs, each with the settings its runs take. */
   scenarios: ScenarioInput[];
   /** Brakes shown in the report (under --preset recorded: the flags given beyond each run's own). */
@@ -54,16 +56,17 @@ export interface ReplayCommand {
   latency?: LatencyModel;
 }
 
+/** The files `--report-dir` writes. */
+const REPORT_FILES = ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv'];
+
 /** Replays every input, then renders. Everything is computed before anything is written. */
-export function runReplay(command: ReplayCommand, io: CliIO): number {
+export async function runReplay(command: ReplayCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const results: RunResult[] = [];
-  const pricings = new Map<string, ModelPricing>();
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
-  for (const trace of loadTraceFiles(command.traceFiles)) {
+  const recorded = await workOnRuns(command.traces, io, (trace) => {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
     const options = {
       brakes,
@@ -74,9 +77,14 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
     const pricing = pricingFor(trace, options);
-    pricings.set(pricing.model, pricing);
-    notes.add(trace, pricing);
-    results.push(replayTrace(trace, { ...options, pricing }));
+    return { pricing, note: notes.noteOf(trace, pricing), result: replayTrace(trace, { ...options, pricing }) };
+  });
+  const results: RunResult[] = [];
+  const pricings = new Map<string, ModelPricing>();
+  for (const run of recorded) {
+    pricings.set(run.pricing.model, run.pricing);
+    notes.addNote(run.note);
+    results.push(run.result);
   }
   command.scenarios.forEach((input, i) => {
     const pricing = scenarioPricing[i]!;
@@ -85,12 +93,12 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
     for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache);
     results.push(...runs);
   });
-  const shown = reportedSettings(command, command.traceFiles.length, command.scenarios);
+  const shown = reportedSettings(command, command.traces.files.length, command.scenarios);
   const warnings = [...notes.warnings(command.inputs), ...cacheRuleWarnings(results)];
   const reportArgs = {
     results,
     brakes: shown.brakes,
-    perRunRecordedLimits: command.brakesFor !== undefined && command.traceFiles.length > 0,
+    perRunRecordedLimits: command.brakesFor !== undefined && command.traces.files.length > 0,
     perStep: command.perStep === true,
     strategy: shown.strategy,
     scenarios: command.scenarios.map(scenarioRunSettings),
@@ -113,12 +121,12 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
       ['replay-chart.txt', 'chart'],
     ];
     const fileView = { ...command.view, width: 120 };
-    const rendered = outputs.map(([name, format]) => [join(command.reportDir!, name), renderReport(format, report, results, fileView)] as const);
+    const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, results, fileView)] as const);
     const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
-    rendered.push([join(command.reportDir, 'replay-steps.csv'), renderStepsCsv(withSteps)] as const);
-    for (const [path, text] of rendered) writeFileAtomic(path, text);
+    rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
+    writeFilesAtomic(command.reportDir, rendered);
     io.stdout(renderTable(report, command.view));
-    io.stdout(`reports written: ${rendered.map(([path]) => path).join(', ')}\n`);
+    io.stdout(`reports written: ${rendered.map(([name]) => join(command.reportDir!, name)).join(', ')}\n`);
     return 0;
   }
   const text = renderReport(command.format, report, results, command.view);
@@ -129,11 +137,14 @@ export function runReplay(command: ReplayCommand, io: CliIO): number {
 export type ReplayFlags = BrakeFlags &
   ContextFlags &
   PriceFlags &
+  ReadFlags &
   ViewFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string; runs?: string; seed?: string };
 
 /** `loopcost replay`: the flags as commander parsed them (`given`: which the user gave) → a ReplayCommand. */
-export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, given: GivenFlag): number {
+export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, given: GivenFlag): Promise<number> {
   const format = chooseFormat(opts, io);
+  checkOut(opts.out);
+  if (opts.reportDir !== undefined) checkOutputDirectory(opts.reportDir, REPORT_FILES);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
@@ -141,7 +152,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   return runReplay(
     {
       inputs,
-      traceFiles,
+      traces: traceInputs(traceFiles, opts),
       scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),

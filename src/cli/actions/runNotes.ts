@@ -5,7 +5,7 @@
  * scenario files) are neither: they were not recorded, so they have no recorded cost and run closed-loop.
  */
 import { isIdentity, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
-import { PriceGapCheck } from '../../pricing/recordedCost.js';
+import { PriceGapCheck, recordedCostCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
@@ -14,6 +14,15 @@ import { contextSpec } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { Trace } from '../../trace/types.js';
 
+/** What one recorded run adds to the notes (see RunNotes.noteOf). */
+export interface RunNote {
+  source: string;
+  pricing: ModelPricing;
+  /** The table's price of the run as recorded beside its recorded cost, when it recorded one. */
+  recordedCost?: { computedPico: number; recordedPico: number };
+  /** Replayed with the cache as recorded (the run recorded cache use). */
+  recordedCache: boolean;
+}
 
 export class RunNotes {
   private readonly priceGaps = new PriceGapCheck();
@@ -24,12 +33,24 @@ export class RunNotes {
 
   constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number }) {}
 
-  /** Notes one run priced with `pricing` (as resolved for it). */
-  add(trace: Trace, pricing: ModelPricing): void {
+  /**
+   * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
+   * (`addNote`) once its file has read cleanly, so a file left out (--skip-bad) leaves nothing in the
+   * report's notes, and no trace is kept meanwhile.
+   */
+  noteOf(trace: Trace, pricing: ModelPricing): RunNote {
+    const note: RunNote = { source: trace.source, pricing, recordedCache: defaultCacheMode(trace) === 'recorded' };
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
-    if (this.options.model === undefined) this.priceGaps.add(trace, pricing);
-    if (defaultCacheMode(trace) === 'recorded') this.recordedRuns += 1;
-    this.notePricing(trace.source, pricing, this.options.strategy.cache);
+    const check = this.options.model === undefined ? recordedCostCheck(trace, pricing) : undefined;
+    if (check) note.recordedCost = check;
+    return note;
+  }
+
+  /** Notes one run (see `noteOf`). */
+  addNote(note: RunNote): void {
+    if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
+    if (note.recordedCache) this.recordedRuns += 1;
+    this.notePricing(note.source, note.pricing, this.options.strategy.cache);
   }
 
   /** Notes a synthetic run (`cache`: the mode it ran under): only how it was priced. */
@@ -48,14 +69,6 @@ export class RunNotes {
     } else if (dating === 'release') {
       this.days.undatedRuns += 1;
       this.days.releaseDay = asOf!;
-    }
-  }
-
-  /** The runs as they stream by, each noted (its pricing resolved) before the caller replays it. */
-  *tap(traces: Iterable<Trace>, prices: PriceTable): Generator<Trace> {
-    for (const trace of traces) {
-      this.add(trace, pricingFor(trace, { prices, ...(this.options.model === undefined ? {} : { model: this.options.model }) }));
-      yield trace;
     }
   }
 

@@ -1,29 +1,31 @@
 import type { ContextStrategy } from '../../context/strategy.js';
 import type { LatencyModel } from '../../loop/latency.js';
-import { loadTraceFiles } from '../../import/index.js';
+import type { TraceInputs } from '../../import/inputSet.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { traceWhatIfSubjects, whatIfSubjects, type WhatIfSetting, type WhatIfSubject } from '../../replay/whatif.js';
+import { traceWhatIfSubject, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfSetting, type WhatIfSubject } from '../../replay/whatif.js';
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
-import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags } from '../parseFlags.js';
+import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
-import { emitReport, reportView, type ViewFlags } from './output.js';
-import { RunNotes } from './runNotes.js';
+import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { pricingFor, RunNotes } from './runNotes.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
-import { readInputs, type GivenFlag } from './inputs.js';
+import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
   inputs: string[];
-  traceFiles: string[];
+  /** The trace files, with the read limits and --skip-bad. */
+  traces: TraceInputs;
   /** Scenario files among the inputs: their runs' baseline is the file's brakes. */
   scenarios: ScenarioInput[];
-  tries: string[];
+  /** The --try settings, checked. */
+  settings: WhatIfSetting[];
   strategy: ContextStrategy;
   model?: string;
   priceOptions: LoadPriceTableOptions;
@@ -33,18 +35,20 @@ export interface WhatIfCommand {
   out?: string;
 }
 
-export function runWhatIf(command: WhatIfCommand, io: CliIO): number {
-  const settings: WhatIfSetting[] = command.tries.map((spec) => {
-    const brakes = brakesFromSpec(spec);
-    checkTrySpec(spec, brakes);
-    return { name: spec, brakes };
-  });
+export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<number> {
+  const settings = command.settings;
   const prices = loadPriceTable(command.priceOptions);
   const model = command.model === undefined ? {} : { model: command.model };
   const notes = new RunNotes({ strategy: command.strategy, ...model });
-  const traces = notes.tap(loadTraceFiles(command.traceFiles), prices);
-  const recorded = traceWhatIfSubjects(traces, { strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
-  const result = whatIfSubjects(chain(recorded, syntheticSubjects(command.scenarios, prices, notes, command.model)), settings);
+  const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const recorded = await workOnRuns(command.traces, io, (trace) => {
+    const pricing = pricingFor(trace, { prices, ...model });
+    return { note: notes.noteOf(trace, pricing), run: whatIfRun(subjectOf(trace), settings) };
+  });
+  for (const { note } of recorded) notes.addNote(note);
+  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, prices, notes, command.model), settings).runs;
+  const runs = [...recorded.map(({ run }) => run), ...synthetic];
+  const result = { runs, totals: whatIfTotals(runs, settings) };
   const warnings = notes.warnings(command.inputs);
   const report = buildWhatIfReport({
     result,
@@ -82,24 +86,32 @@ function syntheticSubjects(inputs: readonly ScenarioInput[], prices: PriceTable,
   })();
 }
 
-function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
-  for (const part of parts) yield* part;
+/** The --try settings, each checked (a mode without its brake is refused). */
+function trySettings(tries: readonly string[]): WhatIfSetting[] {
+  return tries.map((spec) => {
+    const brakes = brakesFromSpec(spec);
+    checkTrySpec(spec, brakes);
+    return { name: spec, brakes };
+  });
 }
 
 export type WhatIfFlags = ContextFlags &
   PriceFlags &
+  ReadFlags &
   ViewFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string; runs?: string; seed?: string };
 
-export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, given: GivenFlag): number {
+export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, given: GivenFlag): Promise<number> {
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
+  const settings = trySettings(opts.try);
+  checkOut(opts.out);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   return runWhatIf(
     {
       inputs,
-      traceFiles,
+      traces: traceInputs(traceFiles, opts),
       scenarios,
-      tries: opts.try,
+      settings,
       strategy: strategyFromFlags(opts),
       format: format as 'table' | 'csv' | 'json',
       view: reportView(opts, io),

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { CompareFlags } from '../actions/compare.js';
-import { addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
+import { addInputOptions, addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
 
 const compare: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -12,9 +12,9 @@ const compare: CommandModule = {
       .addOption(option(command, '--tolerance <relative>', 'relative cost difference still counted as agreement', '1e-6', '1e-6'))
       .addOption(formatOption(command, ['table', 'csv', 'json']))
       .addOption(outOption(command));
-    addViewOptions(addPriceOptions(command)).action(async (inputs: string[], opts: CompareFlags) => {
+    addInputOptions(addViewOptions(addPriceOptions(command))).action(async (inputs: string[], opts: CompareFlags) => {
       const { compareAction } = await import('../actions/compare.js');
-      setExitCode(compareAction(inputs, opts, io));
+      setExitCode(await compareAction(inputs, opts, io));
     });
   },
 };

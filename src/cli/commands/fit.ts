@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { FitFlags } from '../actions/fit.js';
-import { addPriceOptions, option } from '../options.js';
+import { addInputOptions, addPriceOptions, option } from '../options.js';
 
 const fit: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -14,9 +14,9 @@ const fit: CommandModule = {
       .addOption(option(command, '--runs <n>', 'synthetic runs for --report', '2000', '2000'))
       .addOption(option(command, '--seed <n>', 'seed for --report', '1', '1'))
       .addOption(option(command, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']));
-    addPriceOptions(command).action(async (inputs: string[], opts: FitFlags) => {
+    addInputOptions(addPriceOptions(command)).action(async (inputs: string[], opts: FitFlags) => {
       const { fitAction } = await import('../actions/fit.js');
-      setExitCode(fitAction(inputs, opts, io));
+      setExitCode(await fitAction(inputs, opts, io));
     });
   },
 };

@@ -1,5 +1,6 @@
 import type { CommandModule } from '../command.js';
-import { option } from '../options.js';
+import type { ReadFlags } from '../parseFlags.js';
+import { addInputOptions, option } from '../options.js';
 
 const importCommand: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -7,9 +8,10 @@ const importCommand: CommandModule = {
       .command('import')
       .description('convert traces of any supported format to native JSONL')
       .argument('<inputs...>', 'trace files, directories or globs');
-    command.addOption(option(command, '--out <file>', 'write the native JSONL here (atomically)', 'stdout')).action(async (inputs: string[], opts: { out?: string }) => {
-      const { runImport } = await import('../actions/import.js');
-      setExitCode(runImport(inputs, opts.out, io));
+    command.addOption(option(command, '--out <file>', 'write the native JSONL here (atomically)', 'stdout'));
+    addInputOptions(command).action(async (inputs: string[], opts: ReadFlags & { out?: string }) => {
+      const { importAction } = await import('../actions/import.js');
+      setExitCode(await importAction(inputs, opts, io));
     });
   },
 };

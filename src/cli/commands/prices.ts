@@ -1,7 +1,7 @@
 import type { CommandModule } from '../command.js';
 import type { DeriveFlags } from '../actions/pricesDerive.js';
 import type { PriceFlags } from '../parseFlags.js';
-import { addPriceOptions, option } from '../options.js';
+import { addInputOptions, addPriceOptions, option } from '../options.js';
 
 const prices: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -20,11 +20,11 @@ const prices: CommandModule = {
       .argument('<inputs...>', 'trace files, directories or globs whose runs recorded their cost');
     derive
       .addOption(option(derive, '--out <file>', 'write the derived prices here as a LiteLLM price file (for --prices-override)', 'the report only'))
-      .addOption(option(derive, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']))
-      .action(async (inputs: string[], opts: DeriveFlags) => {
-        const { pricesDeriveAction } = await import('../actions/pricesDerive.js');
-        setExitCode(pricesDeriveAction(inputs, opts, io));
-      });
+      .addOption(option(derive, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']));
+    addInputOptions(derive).action(async (inputs: string[], opts: DeriveFlags) => {
+      const { pricesDeriveAction } = await import('../actions/pricesDerive.js');
+      setExitCode(await pricesDeriveAction(inputs, opts, io));
+    });
   },
 };
 export default prices;

@@ -9,10 +9,14 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readLines, type SourceLine } from '../../io/readLines.js';
+import type { ReadLimits } from '../../io/limits.js';
+import { openInput, STDIN_LABEL } from '../../io/openInput.js';
+import { readSmallTextFileSync } from '../../io/readInput.js';
+import { lineBatches, type SourceLine } from '../../io/readLines.js';
 import type { Trace } from '../../trace/types.js';
 import { agentRuns, type AgentCall } from '../common/agentRuns.js';
-import { readTranscript, type Transcript } from './transcript.js';
+import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
+import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
 
 export const CLAUDE_CODE_FORMAT = 'claude-code';
 const MAIN = 'main';
@@ -77,11 +81,14 @@ interface SubagentTranscript {
   transcript: Transcript;
 }
 
-function readSubagents(files: string[]): SubagentTranscript[] {
-  return files.map((file) => {
-    const transcript = readTranscript(readLines(file), file);
-    return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
-  });
+function subagentTranscript(file: string, transcript: Transcript): SubagentTranscript {
+  return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
+}
+
+/** The sub-agent files of the session whose own transcript is `main` (none for a lone agent's, or standard input's). */
+function subagentFilesOf(path: string, main: Transcript): string[] {
+  if (main.agentId !== undefined || path === STDIN_LABEL) return [];
+  return subagentFiles(path, main.sessionId ?? sessionIdOfName(path));
 }
 
 function firstStart(transcript: Transcript): number {
@@ -168,15 +175,34 @@ function loneAgentRuns(transcript: Transcript, path: string): Trace[] {
 }
 
 /**
- * The runs of one session tree: the main agent's parts, then each sub-agent's, in the order they started.
- * `lines` are the session file's lines (read from `path` when absent).
+ * The runs of one session tree, its session file's lines held in memory (a text): the sub-agents' files
+ * beside it are read whole, each at most the default --max-line-mb.
  */
-export function importClaudeCodeSession(path: string, lines: Iterable<SourceLine> = readLines(path)): Trace[] {
+export function importClaudeCodeSession(path: string, lines: Iterable<SourceLine>): Trace[] {
   const main = readTranscript(lines, path);
+  const agents = subagentFilesOf(path, main).map((file) => subagentTranscript(file, readTranscript(linesOfText(readSmallTextFileSync(file)), file)));
+  return sessionTreeRuns(path, main, agents);
+}
+
+/** The runs of one session tree, every transcript read line by line as it arrives, with the read limits. */
+export async function importClaudeCodeStream(path: string, batches: AsyncIterable<SourceLine[]>, limits: ReadLimits): Promise<Trace[]> {
+  const main = await consumeLineBatches(batches, transcriptReader(path));
+  const agents: SubagentTranscript[] = [];
+  for (const file of subagentFilesOf(path, main)) {
+    const input = await openInput(file, limits);
+    try {
+      agents.push(subagentTranscript(file, await consumeLineBatches(lineBatches(input, limits.maxLineBytes), transcriptReader(file))));
+    } finally {
+      await input.close();
+    }
+  }
+  return sessionTreeRuns(path, main, agents);
+}
+
+/** The runs of one session tree: the main agent's parts, then each sub-agent's, in the order they started. */
+function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscript[]): Trace[] {
   if (main.agentId !== undefined) return loneAgentRuns(main, path);
   const sessionId = main.sessionId ?? sessionIdOfName(path);
-  const files = subagentFiles(path, sessionId);
-  const agents = readSubagents(files);
   const mainNotes = [...main.notes];
   const owners = linkOwners(main, agents, mainNotes);
   const compactions = agents.filter((agent) => isCompaction(agent.agentId));

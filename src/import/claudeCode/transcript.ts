@@ -17,7 +17,7 @@ import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
 import { countTokens } from '../tokenCount.js';
-import { jsonLines, LineIssues } from '../common/jsonLines.js';
+import { consumeLines, JsonLineReader, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
   isSyntheticLine,
@@ -237,13 +237,29 @@ function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined):
   return notes;
 }
 
-/** Reads one transcript file; every invalid line is reported together (UserError). */
-export function readTranscript(lines: Iterable<SourceLine>, path: string): Transcript {
+/** Reads one transcript file line by line; `finish` throws every invalid line together (UserError). */
+export function transcriptReader(path: string): LineConsumer<Transcript> {
   const issues = new LineIssues(path, CLAUDE_CODE_HINT);
   const reader = new TranscriptReader(issues);
-  let cutLine: number | undefined;
-  for (const { line, value } of jsonLines(lines, issues, (cut) => (cutLine = cut))) reader.read(line, value);
-  issues.throwIfAny();
+  const json = new JsonLineReader(issues);
+  return {
+    read(source) {
+      const parsed = json.read(source);
+      if (parsed) reader.read(parsed.line, parsed.value);
+    },
+    finish() {
+      issues.throwIfAny();
+      return transcriptOf(path, reader, json.cutLine);
+    },
+  };
+}
+
+/** Reads one transcript file held in lines; every invalid line is reported together (UserError). */
+export function readTranscript(lines: Iterable<SourceLine>, path: string): Transcript {
+  return consumeLines(lines, transcriptReader(path));
+}
+
+function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | undefined): Transcript {
   fillFailedModels(reader.drafts);
   const drafts = reader.drafts.filter((draft) => draft.model !== undefined);
   const transcript: Transcript = {

@@ -12,7 +12,7 @@ import type { ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { countTokens } from '../tokenCount.js';
-import { jsonLines, LineIssues } from '../common/jsonLines.js';
+import { consumeLines, JsonLineReader, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import { isModelOutput, readTokenCount, readToolCall, readToolOutput, type TokenCount } from './rolloutLines.js';
 
 const CODEX_HINT = 'expected a Codex CLI rollout (~/.codex/sessions/**/rollout-*.jsonl) as Codex wrote it: copy it again or fix the line named';
@@ -153,12 +153,28 @@ class RolloutReader {
   }
 }
 
-export function readRollout(lines: Iterable<SourceLine>, path: string): Rollout {
+/** Reads a rollout line by line; `finish` throws every invalid line together (UserError). */
+export function rolloutReader(path: string): LineConsumer<Rollout> {
   const issues = new LineIssues(path, CODEX_HINT);
   const reader = new RolloutReader(issues);
-  let cutLine: number | undefined;
-  for (const { line, value } of jsonLines(lines, issues, (cut) => (cutLine = cut))) reader.read(line, value);
-  issues.throwIfAny();
+  const json = new JsonLineReader(issues);
+  return {
+    read(source) {
+      const parsed = json.read(source);
+      if (parsed) reader.read(parsed.line, parsed.value);
+    },
+    finish() {
+      issues.throwIfAny();
+      return rolloutOf(reader, json.cutLine);
+    },
+  };
+}
+
+export function readRollout(lines: Iterable<SourceLine>, path: string): Rollout {
+  return consumeLines(lines, rolloutReader(path));
+}
+
+function rolloutOf(reader: RolloutReader, cutLine: number | undefined): Rollout {
   reader.finish();
   const notes = [...reader.notes];
   if (cutLine !== undefined) notes.unshift(`line ${cutLine} is cut (not JSON): skipped, as a rollout still being written ends`);

@@ -3,17 +3,21 @@
  * (`[{type: 'text', text: '…'}]`, OpenAI style). Two readers: `flattenText`, lenient, for provider
  * bodies and spans; `readContentText`, strict, for trajectories, reporting malformed content as issues.
  */
+import { MAX_NESTING_DEPTH } from '../../io/limits.js';
 import type { IssueCollector } from './issues.js';
 import { isJsonObject } from './jsonValue.js';
 
-/** Text of a content value: a string, an array of parts (`{text}`, `{type:'text', text}`, nested content), or JSON. */
-export function flattenText(content: unknown): string {
-  if (content === undefined || content === null) return '';
+/**
+ * Text of a content value: a string, an array of parts (`{text}`, `{type:'text', text}`, nested content),
+ * or JSON. Parts nested past MAX_NESTING_DEPTH hold no text it reads (nothing a reader accepts nests so).
+ */
+export function flattenText(content: unknown, depth = 0): string {
+  if (content === undefined || content === null || depth > MAX_NESTING_DEPTH) return '';
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(flattenText).filter((s) => s !== '').join('\n');
+  if (Array.isArray(content)) return content.map((part) => flattenText(part, depth + 1)).filter((s) => s !== '').join('\n');
   if (isJsonObject(content)) {
     if (typeof content.text === 'string') return content.text;
-    if ('content' in content) return flattenText(content.content);
+    if ('content' in content) return flattenText(content.content, depth + 1);
     if ('json' in content) return JSON.stringify(content.json);
     return '';
   }

@@ -5,6 +5,7 @@
  * - `inputError` builds the UserError of a single issue, for importers that stop at the first one.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
+import { countTooLarge, RULES_HINT } from '../../trace/rules.js';
 import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
 
 /** Where an issue is: the file, and when known the 1-based line and the field path. */
@@ -132,6 +133,11 @@ export class IssueCollector {
     const n = finite === undefined ? undefined : this.nonNegative(finite, field, what);
     if (n !== undefined && !Number.isInteger(n)) {
       this.add(field, 'not_integer', `expected ${what} (an integer), got ${n}`);
+      return undefined;
+    }
+    const tooLarge = n === undefined ? undefined : countTooLarge(field, n);
+    if (tooLarge) {
+      this.add(field, tooLarge.code, tooLarge.message, RULES_HINT);
       return undefined;
     }
     return n;

@@ -3,6 +3,7 @@
  * and the field path open at it, so that a broken file fails with a UserError naming where.
  */
 import { UserError, type InputIssue } from '../../errors.js';
+import { jsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
 
 /** JSON.parse with a UserError (line of the syntax error when V8 reports a position) instead of a SyntaxError. */
 export function parseJsonDocument(content: string, path: string, what: string): unknown {
@@ -15,8 +16,9 @@ export function parseJsonDocument(content: string, path: string, what: string): 
       hint: 'check that the right file was given and that it was fully written',
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /at position (\d+)/.exec(message);
@@ -32,6 +34,21 @@ export function parseJsonDocument(content: string, path: string, what: string): 
     if (position) issue.line = lineOfOffset(text, Number(position[1]));
     throw new UserError(issue);
   }
+  const problem = jsonTextProblem(text);
+  if (problem) throw jsonTextError(problem, text, path, `the ${what} must be plain JSON as its program writes it`);
+  return value;
+}
+
+/** A nesting or duplicate-key problem (src/io/jsonText.ts) as a UserError naming file, line and field. */
+export function jsonTextError(problem: JsonTextProblem, text: string, path: string, hint: string, firstLine = 1): UserError {
+  return new UserError({
+    file: path,
+    line: firstLine + lineOfOffset(text, problem.offset) - 1,
+    ...(problem.field === undefined ? {} : { field: problem.field }),
+    code: problem.code,
+    message: problem.message,
+    hint,
+  });
 }
 
 /** 1-based line of a character offset in `text` (offsets past the end count as the last line). */

@@ -7,6 +7,7 @@
  * was damaged or edited: that is an input error naming the line.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
+import { jsonTextProblem } from '../../io/jsonText.js';
 import type { SourceLine } from '../../io/readLines.js';
 import { IssueCollector } from './issues.js';
 import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
@@ -65,30 +66,62 @@ export interface JsonLine {
 }
 
 /**
- * The lines as JSON objects (blank lines skipped). `onCut` receives the last line when it is not JSON;
- * a non-JSON line followed by more lines is an issue.
+ * Reads a log's lines one at a time as JSON objects. A line that is not JSON is judged when the next
+ * non-blank line comes: then it is an issue (the file is damaged); as the last line it is cut (`cutLine`).
+ * Nesting and duplicate keys are held to the rule of every JSON reader (src/io/jsonText.ts).
  */
-export function* jsonLines(lines: Iterable<SourceLine>, issues: LineIssues, onCut: (line: number) => void): Generator<JsonLine> {
-  let broken: { line: number; message: string } | undefined;
-  for (const { line, text } of lines) {
+export class JsonLineReader {
+  private broken: { line: number; message: string } | undefined;
+
+  constructor(private readonly issues: LineIssues) {}
+
+  /** The line as a JSON object; undefined for a blank line, a line not (yet judged) JSON, or one with an issue. */
+  read({ line, text }: SourceLine): JsonLine | undefined {
     const trimmed = text.trim();
-    if (trimmed === '') continue;
-    if (broken) {
-      issues.add(broken.line, undefined, 'invalid_json', `not valid JSON (${broken.message}), and more lines follow it: the transcript is damaged`);
-      broken = undefined;
+    if (trimmed === '') return undefined;
+    if (this.broken) {
+      this.issues.add(this.broken.line, undefined, 'invalid_json', `not valid JSON (${this.broken.message}), and more lines follow it: the transcript is damaged`);
+      this.broken = undefined;
     }
     let value: unknown;
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      broken = { line, message: (error as Error).message };
-      continue;
+      this.broken = { line, message: (error as Error).message };
+      return undefined;
     }
     if (!isJsonObject(value)) {
-      issues.add(line, undefined, 'wrong_type', `expected one JSON object per line, got ${describeValue(value)}`);
-      continue;
+      this.issues.add(line, undefined, 'wrong_type', `expected one JSON object per line, got ${describeValue(value)}`);
+      return undefined;
     }
-    yield { line, value };
+    const problem = jsonTextProblem(trimmed);
+    if (problem) {
+      this.issues.add(line, problem.field, problem.code, problem.message);
+      return undefined;
+    }
+    return { line, value };
   }
-  if (broken) onCut(broken.line);
+
+  /** The last line, when it is not JSON: cut, as a log still being written ends. */
+  get cutLine(): number | undefined {
+    return this.broken?.line;
+  }
+}
+
+/** What reads a file's lines one at a time and, at the end, says what they held. */
+export interface LineConsumer<T> {
+  read(line: SourceLine): void;
+  finish(): T;
+}
+
+/** Feeds lines held in memory (a text, a test's lines) to `consumer`. */
+export function consumeLines<T>(lines: Iterable<SourceLine>, consumer: LineConsumer<T>): T {
+  for (const line of lines) consumer.read(line);
+  return consumer.finish();
+}
+
+/** Feeds the lines of an input as they are read (batches: src/io/readLines.ts) to `consumer`. */
+export async function consumeLineBatches<T>(batches: AsyncIterable<SourceLine[]>, consumer: LineConsumer<T>): Promise<T> {
+  for await (const batch of batches) for (const line of batch) consumer.read(line);
+  return consumer.finish();
 }

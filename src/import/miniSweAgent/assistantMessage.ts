@@ -4,6 +4,9 @@
  * `extra.actions` parsed from the text in text mode). Results and errors are filled in later, when the
  * messages that answer the tool calls are read.
  */
+import { jsonTextProblem } from '../../io/jsonText.js';
+import { MAX_ARGUMENTS_DEPTH } from '../../io/limits.js';
+import { callRuleViolations, RULES_HINT } from '../../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { IssueCollector } from '../common/issues.js';
 import { describeValue, isJsonObject, type JsonObject } from '../common/jsonValue.js';
@@ -58,15 +61,18 @@ export function readAssistantMessage(
   const cost = extra ? issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') : undefined;
   const responseModel = response ? issues.optString(response.model, `${at}.extra.response.model`) : undefined;
 
-  if (promptTokens !== undefined && cached !== undefined && cached > promptTokens) {
-    issues.add(`${u}.prompt_tokens_details.cached_tokens`, 'invalid_value', `cached tokens (${cached}) exceed prompt_tokens (${promptTokens})`);
-  }
-  if (completionTokens !== undefined && reasoning !== undefined && reasoning > completionTokens) {
-    issues.add(
-      `${u}.completion_tokens_details.reasoning_tokens`,
-      'invalid_value',
-      `reasoning tokens (${reasoning}) exceed completion_tokens (${completionTokens})`,
-    );
+  if (promptTokens !== undefined && completionTokens !== undefined) {
+    // The rules every call obeys (src/trace/rules.ts), named by the trajectory's own fields.
+    const usage: CallRecord = { type: 'call', inputTokens: promptTokens, outputTokens: completionTokens };
+    if (cached !== undefined) usage.cachedInputTokens = cached;
+    if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+    if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+    const fields: Record<string, string> = {
+      cachedInputTokens: promptDetails?.cached_tokens !== undefined ? `${u}.prompt_tokens_details.cached_tokens` : `${u}.prompt_cache_hit_tokens`,
+      cacheWriteTokens: `${u}.cache_creation_input_tokens`,
+      reasoningTokens: `${u}.completion_tokens_details.reasoning_tokens`,
+    };
+    for (const broken of callRuleViolations(usage)) issues.add(fields[broken.field] ?? `${u}.prompt_tokens`, broken.code, broken.message, RULES_HINT);
   }
 
   // Tool calls (tool-call mode), else actions parsed from text (text mode).
@@ -138,11 +144,15 @@ export function readAssistantMessage(
 function readToolArguments(issues: IssueCollector, value: unknown, field: string): unknown {
   if (value === undefined || value === null) return {};
   if (typeof value === 'string') {
+    let parsed: unknown;
     try {
-      return JSON.parse(value) as unknown;
+      parsed = JSON.parse(value) as unknown;
     } catch {
       return value;
     }
+    const deep = jsonTextProblem(value, { duplicates: false, maxDepth: MAX_ARGUMENTS_DEPTH });
+    if (deep) issues.add(field, deep.code, `tool arguments ${deep.message}`, 'the arguments look corrupted: check the trajectory');
+    return parsed;
   }
   if (isJsonObject(value)) return value;
   issues.add(field, 'wrong_type', `expected the tool arguments as a JSON string or object, got ${describeValue(value)}`);

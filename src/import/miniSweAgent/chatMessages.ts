@@ -4,6 +4,7 @@
  * messages by `tool_call_id`, else in order; in text mode the user messages that follow the actions).
  * Command results set the tool call's error and latency here; their token counts wait for the model name.
  */
+import { endBeforeStart, RULES_HINT } from '../../trace/rules.js';
 import { readContentText, type ContentTextWording } from '../common/contentText.js';
 import type { IssueCollector } from '../common/issues.js';
 import { describeValue, type JsonObject } from '../common/jsonValue.js';
@@ -130,8 +131,12 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
     } else if (role === 'exit') {
       exitMessage = message;
     }
-    if (timestamp !== undefined) lastTimestamp = timestamp;
-    if (timestamp !== undefined && firstTimestamp === undefined) firstTimestamp = timestamp;
+    if (timestamp !== undefined) {
+      const backwards = lastTimestamp === undefined ? undefined : endBeforeStart(`${at}.extra.timestamp`, lastTimestamp, timestamp, "the message is timestamped before the one it follows");
+      if (backwards) issues.add(backwards.field, backwards.code, backwards.message, RULES_HINT);
+      lastTimestamp = timestamp;
+      firstTimestamp ??= timestamp;
+    }
   });
 
   const chat: MiniSweAgentChat = { calls, toolResults };

@@ -7,6 +7,7 @@
  * OpenTelemetry GenAI semantic conventions repository", which publishes no npm package yet. The names
  * themselves are unchanged, so they are still taken from here rather than typed.
  */
+import { countTooLarge, RULES_HINT } from '../../trace/rules.js';
 import { inputError } from '../common/issues.js';
 import { describeValue } from '../common/jsonValue.js';
 import type { OtelSpan } from './span.js';
@@ -50,6 +51,8 @@ export function countAttr(span: OtelSpan, key: string): number | undefined {
     throw inputError({ file: span.file, line: span.line, field: attrField(span, key) }, 'wrong_type', `expected an integer token count, got ${describeValue(v)}`);
   }
   if (v < 0) throw inputError({ file: span.file, line: span.line, field: attrField(span, key) }, 'negative_number', `expected a non-negative token count, got ${v}`);
+  const tooLarge = countTooLarge(attrField(span, key), v);
+  if (tooLarge) throw inputError({ file: span.file, line: span.line, field: tooLarge.field }, tooLarge.code, tooLarge.message, RULES_HINT);
   return v;
 }
 

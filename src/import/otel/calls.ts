@@ -4,6 +4,7 @@
  * without usage that failed (error.type / status ERROR) as a failed call.
  */
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
+import { callRuleViolations } from '../../trace/rules.js';
 import { inputError } from '../common/issues.js';
 import { clip } from '../common/text.js';
 import { parseToolArguments } from '../common/toolArguments.js';
@@ -59,12 +60,19 @@ function readToolCall(t: OtelSpan, model: string, path: string): ToolCallRecord 
   const error = errorType !== undefined || t.statusError ? clip(errorText(errorType, t)) : undefined;
   return {
     name,
-    arguments: parseToolArguments(argsRaw),
+    arguments: parseToolArguments(argsRaw, { file: path, ...(t.line === undefined ? {} : { line: t.line }), field: attrField(t, ATTR_GEN_AI_TOOL_CALL_ARGUMENTS) }),
     resultTokens: result === undefined ? 0 : countTokens(result, model),
     ...(error !== undefined ? { error } : {}),
     latencyMs: latencyMs(t),
   };
 }
+
+/** The span attribute each usage field of a call comes from, to name it in an error. */
+const USAGE_ATTRIBUTES: Record<string, string> = {
+  cachedInputTokens: ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  cacheWriteTokens: ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  reasoningTokens: ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
+};
 
 function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): CallRecord {
   const input = countAttr(span, ATTR_GEN_AI_USAGE_INPUT_TOKENS) ?? countAttr(span, ATTR_GEN_AI_USAGE_PROMPT_TOKENS);
@@ -91,31 +99,24 @@ function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): Ca
   }
   const cacheRead = countAttr(span, ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS);
   const cacheWrite = countAttr(span, ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS);
-  if ((cacheRead ?? 0) + (cacheWrite ?? 0) > input) {
-    throw inputError(
-      { file: path, line: span.line, field: attrField(span, ATTR_GEN_AI_USAGE_INPUT_TOKENS) },
-      'inconsistent_usage',
-      `input tokens ${input} are fewer than cache read ${cacheRead ?? 0} + cache creation ${cacheWrite ?? 0}`,
-      `${ATTR_GEN_AI_USAGE_INPUT_TOKENS} must include cached tokens (semantic conventions)`,
-    );
-  }
   const reasoning = countAttr(span, ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS);
-  if ((reasoning ?? 0) > output) {
-    throw inputError(
-      { file: path, line: span.line, field: attrField(span, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS) },
-      'inconsistent_usage',
-      `output tokens ${output} are fewer than reasoning ${reasoning}`,
-      `${ATTR_GEN_AI_USAGE_OUTPUT_TOKENS} must include reasoning tokens (semantic conventions)`,
-    );
-  }
-  return {
+  const usage: CallRecord = {
     type: 'call',
     inputTokens: input,
     ...(cacheRead !== undefined ? { cachedInputTokens: cacheRead } : {}),
     ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
     outputTokens: output,
     ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
-    latencyMs: latencyMs(span),
-    ...(toolCalls.length > 0 ? { toolCalls } : {}),
   };
+  const broken = callRuleViolations(usage)[0];
+  if (broken) {
+    const attribute = USAGE_ATTRIBUTES[broken.field] ?? ATTR_GEN_AI_USAGE_INPUT_TOKENS;
+    throw inputError(
+      { file: path, line: span.line, field: attrField(span, attribute) },
+      broken.code,
+      broken.message,
+      `${ATTR_GEN_AI_USAGE_INPUT_TOKENS} includes cached tokens and ${ATTR_GEN_AI_USAGE_OUTPUT_TOKENS} reasoning tokens (semantic conventions)`,
+    );
+  }
+  return { ...usage, latencyMs: latencyMs(span), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
 }

@@ -2,14 +2,16 @@
  * The text of the semconv message attributes of a chat span (`gen_ai.system_instructions`,
  * `gen_ai.input.messages`): a JSON list of messages / parts, or plain text.
  */
+import { jsonTextProblem } from '../../io/jsonText.js';
 import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
 
-/** The attribute parsed as JSON, or the plain text when it is not JSON. */
+/** The attribute parsed as JSON, or the plain text when it is not JSON (or nests past every reader's limit). */
 function messagesJson(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;
   try {
-    return JSON.parse(raw) as unknown;
+    const value = JSON.parse(raw) as unknown;
+    return jsonTextProblem(raw, { duplicates: false }) === undefined ? value : raw;
   } catch {
     return raw;
   }

@@ -4,7 +4,9 @@
  * spanId) so that later errors can point at it.
  */
 import { inputError } from '../common/issues.js';
-import { jsonErrorPosition, jsonPathAt, lineOfOffset } from '../common/jsonDocument.js';
+import { jsonTextProblem } from '../../io/jsonText.js';
+import { endBeforeStart } from '../../trace/rules.js';
+import { jsonErrorPosition, jsonPathAt, jsonTextError, lineOfOffset } from '../common/jsonDocument.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { decodeAnyValue } from './anyValue.js';
 import type { AttrValue, OtelSpan } from './span.js';
@@ -30,9 +32,19 @@ export function readOtlpSpans(content: string, path: string): OtelSpan[] {
   return docs.flatMap((d) => collectSpans(d, path));
 }
 
+const PLAIN_JSON_HINT = 'an OTLP JSON export as the exporter writes it: plain JSON, each key once';
+
+/** Refuses a document nested too deep or with a key given twice (src/io/jsonText.ts). */
+function checked(doc: Doc, path: string): Doc {
+  const problem = jsonTextProblem(doc.text);
+  if (problem) throw jsonTextError(problem, doc.text, path, PLAIN_JSON_HINT, doc.line);
+  return doc;
+}
+
 function parseDocs(content: string, path: string): Doc[] {
+  let whole: Doc;
   try {
-    return [{ value: JSON.parse(content) as unknown, line: 1, text: content }];
+    whole = { value: JSON.parse(content) as unknown, line: 1, text: content };
   } catch (err) {
     const lines = content.split(/\r?\n/);
     const nonEmpty = lines.filter((l) => l.trim() !== '');
@@ -50,7 +62,7 @@ function parseDocs(content: string, path: string): Doc[] {
     lines.forEach((text, i) => {
       if (text.trim() === '') return;
       try {
-        docs.push({ value: JSON.parse(text) as unknown, line: i + 1, text });
+        docs.push(checked({ value: JSON.parse(text) as unknown, line: i + 1, text }, path));
       } catch (lineErr) {
         throw inputError(
           { file: path, line: i + 1, field: jsonPathAt(text, jsonErrorPosition(text, lineErr)) },
@@ -62,6 +74,7 @@ function parseDocs(content: string, path: string): Doc[] {
     });
     return docs;
   }
+  return [checked(whole, path)];
 }
 
 function nanos(v: unknown, file: string, line: number | undefined, field: string): bigint {
@@ -127,12 +140,18 @@ function readSpan(raw: unknown, spPath: string, doc: Doc, path: string): OtelSpa
   });
   const status = isJsonObject(raw.status) ? raw.status : {};
   const code = status.code;
+  const start = nanos(raw.startTimeUnixNano, path, line, `${spPath}.startTimeUnixNano`);
+  const end = nanos(raw.endTimeUnixNano, path, line, `${spPath}.endTimeUnixNano`);
+  const backwards = endBeforeStart(`${spPath}.endTimeUnixNano`, start, end, 'the span ends before it starts');
+  if (backwards) {
+    throw inputError({ file: path, line, field: backwards.field }, backwards.code, backwards.message, 'a span cannot end before it starts (an unfinished span exports end time 0): export the spans again once the run has ended');
+  }
   return {
     traceId: raw.traceId,
     spanId,
     name: typeof raw.name === 'string' ? raw.name : '',
-    start: nanos(raw.startTimeUnixNano, path, line, `${spPath}.startTimeUnixNano`),
-    end: nanos(raw.endTimeUnixNano, path, line, `${spPath}.endTimeUnixNano`),
+    start,
+    end,
     attrs,
     statusError: code === STATUS_ERROR || code === 'STATUS_CODE_ERROR',
     ...(typeof status.message === 'string' && status.message !== '' ? { statusMessage: status.message } : {}),

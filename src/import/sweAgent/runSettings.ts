@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../../errors.js';
+import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
 import { IssueCollector } from '../common/issues.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 
@@ -37,8 +38,10 @@ export function readReplayConfig(issues: IssueCollector, value: unknown): RunSet
 export function readSidecar(text: string, sidecarPath: string): RunSettings {
   let doc: unknown;
   try {
-    doc = parseYaml(text) as unknown;
+    // The limits of every reader: alias expansions (a "billion laughs" ladder) and nesting depth.
+    doc = parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: true }) as unknown;
   } catch (error) {
+    if (error instanceof RangeError) throw sidecarTooDeep(sidecarPath);
     const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new UserError({
       file: sidecarPath,
@@ -48,6 +51,7 @@ export function readSidecar(text: string, sidecarPath: string): RunSettings {
       hint: 'the args.yaml beside a SWE-agent trajectory must be the file SWE-agent wrote: restore it or remove it and name the model in the file name',
     });
   }
+  if (pathPastDepth(doc) !== undefined) throw sidecarTooDeep(sidecarPath);
   if (!isJsonObject(doc)) return {};
   const agent = isJsonObject(doc.agent) ? doc.agent : undefined;
   const model = agent && isJsonObject(agent.model) ? agent.model : isJsonObject(doc.model) ? doc.model : undefined;
@@ -55,6 +59,15 @@ export function readSidecar(text: string, sidecarPath: string): RunSettings {
   const settings = settingsOf(sidecarIssues, model, agent ? 'agent.model' : 'model');
   sidecarIssues.throwIfAny();
   return settings;
+}
+
+function sidecarTooDeep(sidecarPath: string): UserError {
+  return new UserError({
+    file: sidecarPath,
+    code: 'too_deep',
+    message: `nests deeper than ${MAX_NESTING_DEPTH} levels of mappings and lists`,
+    hint: 'the args.yaml beside a SWE-agent trajectory must be the file SWE-agent wrote: restore it or remove it and name the model in the file name',
+  });
 }
 
 /** Settings of a model config object (`model_name` or `name`, `per_instance_cost_limit`, `per_instance_call_limit`). */

@@ -1,0 +1,149 @@
+/**
+ * The inputs a command was given, read one file at a time, with one rule for a bad file among many:
+ * reading goes on past it so that every bad file is named (up to MAX_BAD_FILES) in one user error at the
+ * end; with `skipBad` the bad files are left out instead and listed. A file is bad when it cannot be read
+ * or when one of its runs cannot be replayed (an unknown model, a cost out of range): the caller runs
+ * each run's work through `guard` and keeps what it computed per file, then drops the files found bad.
+ */
+import { MAX_REPORTED_ISSUES, UserError, formatIssue, type InputIssue } from '../errors.js';
+import { collectInputs } from '../io/collectInputs.js';
+import { inputLabel } from '../io/openInput.js';
+import type { Trace } from '../trace/types.js';
+import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
+
+/** Most bad files named in one message, and most issues shown for each when several are bad. */
+export const MAX_BAD_FILES = 20;
+const ISSUES_PER_BAD_FILE = 3;
+
+export interface InputSetOptions extends ReadOptions {
+  /** Leave bad files out (and list them) instead of failing. */
+  skipBad?: boolean;
+}
+
+export interface BadInput {
+  /** The input's name as given (`<stdin>` for `-`). */
+  file: string;
+  issues: InputIssue[];
+}
+
+/** A run and the input file it came from. */
+export interface InputRun {
+  file: string;
+  trace: Trace;
+}
+
+export class TraceInputs {
+  /** The trace files read, each on its own (a Claude Code sub-agent's file is read with its session's). */
+  readonly files: string[];
+  private readonly bad = new Map<string, BadInput>();
+
+  /** `files`: trace files as collectInputs gives them (see `fromPaths`), scenario files left out. */
+  constructor(
+    files: readonly string[],
+    private readonly options: InputSetOptions = {},
+  ) {
+    this.files = readAlone(files);
+  }
+
+  /** The inputs the paths a user gave expand to (directories walked, globs matched), in a stable order. */
+  static fromPaths(paths: readonly string[], options: InputSetOptions = {}): TraceInputs {
+    return new TraceInputs(collectInputs(paths), options);
+  }
+
+  /** Every run of every good file, a file at a time; a file stops being read once it is found bad. */
+  async *runs(): AsyncGenerator<InputRun> {
+    for (const path of this.files) {
+      const file = inputLabel(path);
+      try {
+        for await (const trace of streamTraceFile(path, this.options)) {
+          yield { file, trace };
+          if (this.bad.has(file)) break;
+        }
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        this.markBad(file, error);
+      }
+    }
+  }
+
+  /**
+   * Every run of the good files through `work`, in order, then `finish`: the results of a file found bad
+   * are dropped, and the command fails naming every bad file unless `skipBad` (then `skipped` lists them).
+   */
+  async map<T>(work: (trace: Trace) => T): Promise<{ results: T[]; skipped: BadInput[] }> {
+    const perRun: { file: string; result: T }[] = [];
+    for await (const run of this.runs()) {
+      const done = this.guard(run, () => ({ result: work(run.trace) }));
+      if (done) perRun.push({ file: run.file, result: done.result });
+    }
+    const skipped = this.finish();
+    return { results: this.keep(perRun).map((run) => run.result), skipped };
+  }
+
+  /**
+   * Runs the work of one run; a UserError it throws about the run (its issues name the run's file) marks
+   * the file bad and undefined is returned. Any other error (a bad flag, a price table) is thrown on.
+   */
+  guard<T>(run: InputRun, work: () => T): T | undefined {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof UserError) || !error.issues.every((issue) => issue.file?.startsWith(run.file))) throw error;
+      this.markBad(run.file, error);
+      return undefined;
+    }
+  }
+
+  /** Records a problem of `file` (it is then bad). */
+  markBad(file: string, error: UserError): void {
+    const entry = this.bad.get(file);
+    if (entry) entry.issues.push(...error.issues);
+    else this.bad.set(file, { file, issues: [...error.issues] });
+  }
+
+  /** How many files were found bad. */
+  get badCount(): number {
+    return this.bad.size;
+  }
+
+  isBad(file: string): boolean {
+    return this.bad.has(file);
+  }
+
+  /** What was computed per run, without the runs of files found bad. */
+  keep<T extends { file: string }>(items: readonly T[]): T[] {
+    return items.filter((item) => !this.bad.has(item.file));
+  }
+
+  /**
+   * After the last run: when a file was bad, one UserError naming every bad file (nothing should be
+   * written); with `skipBad`, the bad files instead (for `skippedMessage`).
+   */
+  finish(): BadInput[] {
+    const bad = [...this.bad.values()];
+    if (bad.length === 0 || this.options.skipBad) return bad;
+    if (this.files.length === 1) throw new UserError(bad[0]!.issues);
+    const issues = bad.slice(0, MAX_BAD_FILES).flatMap((input) => shownIssues(input, bad.length === 1 ? MAX_REPORTED_ISSUES : ISSUES_PER_BAD_FILE));
+    issues.push({
+      code: 'bad_inputs',
+      message: `${bad.length} of ${this.files.length} input files have problems${bad.length > MAX_BAD_FILES ? ` (the first ${MAX_BAD_FILES} are shown)` : ''}; nothing was written`,
+      hint: 'fix or remove them, or pass --skip-bad to go on without them',
+    });
+    throw new UserError(issues);
+  }
+}
+
+function shownIssues(input: BadInput, max: number): InputIssue[] {
+  if (input.issues.length <= max) return input.issues;
+  const shown = input.issues.slice(0, max);
+  const last = shown[max - 1]!;
+  shown[max - 1] = { ...last, message: `${last.message} (and ${input.issues.length - max} more issue(s) in this file)` };
+  return shown;
+}
+
+/** The list of skipped inputs for standard error: one line per file with its first problem. */
+export function skippedMessage(bad: readonly BadInput[], total: number): string {
+  if (bad.length === 0) return '';
+  const lines = bad.map((input) => `  ${formatIssue({ ...input.issues[0]!, file: input.issues[0]!.file ?? input.file })}`);
+  return `skipped ${bad.length} of ${total} input files with problems (--skip-bad):\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,109 @@
+/**
+ * The checks JSON.parse does not make, run over the text before it is parsed, in one pass: nesting
+ * deeper than MAX_NESTING_DEPTH (JSON.parse itself copes, but everything that walks the value later —
+ * fingerprints, writing native output — would overflow the stack), and an object key given twice (JSON.parse
+ * keeps the last silently; `{"outputTokens":-5,"outputTokens":40}` would pass as 40). Every JSON reader
+ * calls `jsonTextProblem` (or `parseCheckedJson`) so the rule is the same for every format.
+ */
+import { MAX_NESTING_DEPTH } from './limits.js';
+
+export interface JsonTextProblem {
+  code: 'too_deep' | 'duplicate_key';
+  /** Offset in the text where it is (the bracket past the limit, the repeated key). */
+  offset: number;
+  /** Field path where it is, e.g. `toolCalls[0].arguments[0][0]…` (cut after a few levels). */
+  field: string | undefined;
+  message: string;
+}
+
+/** An open object (its keys so far: a list while short, a set past SET_FROM) or array. */
+type Frame = { object: true; keys: string[] | Set<string>; key: string | undefined; expectKey: boolean } | { object: false; index: number };
+
+const SET_FROM = 16;
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const COMMA = 44;
+const SHOWN_LEVELS = 8;
+
+/** End offset (exclusive) of the string starting at `start` (its opening quote); text.length if unterminated. */
+function stringEnd(text: string, start: number): number {
+  let quote = text.indexOf('"', start + 1);
+  while (quote > 0) {
+    let slashes = 0;
+    for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes += 1;
+    if (slashes % 2 === 0) return quote + 1;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
+}
+
+function keyOf(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end - 1);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(text.slice(start, end)) as string;
+  } catch {
+    return raw;
+  }
+}
+
+function pathOf(stack: readonly Frame[], levels: number): string | undefined {
+  let path = '';
+  const shown = Math.min(stack.length, levels);
+  for (let i = 0; i < shown; i++) {
+    const frame = stack[i]!;
+    if (frame.object) {
+      if (frame.key !== undefined) path = path === '' ? frame.key : `${path}.${frame.key}`;
+    } else path = `${path}[${frame.index}]`;
+  }
+  if (stack.length > levels) path += '…';
+  return path === '' ? undefined : path;
+}
+
+/**
+ * The first nesting or duplicate-key problem of a JSON text, or undefined. The text need not be valid
+ * JSON (JSON.parse reports syntax errors after): the scan only follows strings and brackets.
+ */
+export function jsonTextProblem(text: string, options: { maxDepth?: number; duplicates?: boolean } = {}): JsonTextProblem | undefined {
+  const maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
+  const duplicates = options.duplicates ?? true;
+  const stack: Frame[] = [];
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === QUOTE) {
+      const end = stringEnd(text, i);
+      const top = stack[stack.length - 1];
+      if (duplicates && top?.object && top.expectKey) {
+        const key = keyOf(text, i, end);
+        const seen = Array.isArray(top.keys) ? top.keys.includes(key) : top.keys.has(key);
+        if (seen) {
+          return { code: 'duplicate_key', offset: i, field: pathOf([...stack.slice(0, -1), { ...top, key }], SHOWN_LEVELS * 4), message: `key "${key}" is given twice in the same object` };
+        }
+        if (!Array.isArray(top.keys)) top.keys.add(key);
+        else if (top.keys.length < SET_FROM) top.keys.push(key);
+        else top.keys = new Set([...top.keys, key]);
+        top.key = key;
+        top.expectKey = false;
+      }
+      i = end - 1;
+    } else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
+      if (stack.length >= maxDepth) {
+        return { code: 'too_deep', offset: i, field: pathOf(stack, SHOWN_LEVELS), message: `nests deeper than ${maxDepth} levels of arrays and objects` };
+      }
+      stack.push(ch === OPEN_BRACE ? { object: true, keys: [], key: undefined, expectKey: true } : { object: false, index: 0 });
+    } else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) {
+      stack.pop();
+    } else if (ch === COMMA) {
+      const top = stack[stack.length - 1];
+      if (top?.object) top.expectKey = true;
+      else if (top) top.index += 1;
+    }
+  }
+  return undefined;
+}

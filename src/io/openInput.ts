@@ -1,0 +1,260 @@
+/**
+ * Opening one input for reading, whatever it is: a regular file, a named pipe (FIFO), or standard input
+ * (`-`). Anything else (a character device such as /dev/zero, a socket, a block device) is refused before
+ * a byte is read. The bytes arrive as a stream of chunks, gzip decompressed as they come (recognised by
+ * its magic bytes, whatever the name says), so memory stays at a chunk whatever the input's size; the
+ * limits of src/io/limits.ts are applied here: what a file may hold or inflate to, and how long a pipe may
+ * keep us waiting for its first byte.
+ */
+import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { Readable, pipeline } from 'node:stream';
+import { isatty } from 'node:tty';
+import { createGunzip } from 'node:zlib';
+import { UserError } from '../errors.js';
+import { badGzip, inputTooLarge, isGzip, unreadable } from './inputErrors.js';
+import type { ReadLimits } from './limits.js';
+
+/** The path that means standard input. */
+export const STDIN_PATH = '-';
+/** How standard input is named in messages and run sources. */
+export const STDIN_LABEL = '<stdin>';
+
+/** Paths that name standard input itself. */
+const STDIN_NAMES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** How much of the (decompressed) start is kept to tell the format. */
+const HEAD_BYTES = 64 * 1024;
+const CHUNK_BYTES = 1 << 20;
+
+type InputKind = { kind: 'file'; size: number } | { kind: 'pipe' } | { kind: 'stdin' };
+
+/** The name of an input in messages: the path as given, `<stdin>` for `-`. */
+export function inputLabel(path: string): string {
+  return path === STDIN_PATH ? STDIN_LABEL : path;
+}
+
+/** What a path that is not a regular file is, for messages: `a directory`, `a character device (…)`. */
+export function kindOf(stats: Stats): string {
+  return stats.isCharacterDevice()
+    ? 'a character device (like /dev/zero or a terminal)'
+    : stats.isBlockDevice()
+      ? 'a block device'
+      : stats.isSocket()
+        ? 'a socket'
+        : stats.isDirectory()
+          ? 'a directory'
+          : stats.isFIFO()
+            ? 'a named pipe'
+            : 'not a regular file';
+}
+
+function notReadableKind(label: string, stats: Stats): UserError {
+  return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint: 'pass a trace file, a directory of them, a pipe, or - for standard input' });
+}
+
+/** What the path is; a UserError for anything loopcost does not read. */
+export function inputKind(path: string): InputKind {
+  if (path === STDIN_PATH) {
+    let stats: Stats;
+    try {
+      stats = fstatSync(0);
+    } catch (error) {
+      throw unreadable(STDIN_LABEL, error);
+    }
+    if (isatty(0)) {
+      throw new UserError({ file: STDIN_LABEL, code: 'stdin_terminal', message: 'is a terminal, not a trace', hint: 'pipe a trace into loopcost (… | loopcost replay -) or pass a file' });
+    }
+    if (stats.isFile() || stats.isFIFO() || stats.isSocket()) return { kind: 'stdin' };
+    throw notReadableKind(STDIN_LABEL, stats);
+  }
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  if (stats.isFile()) return { kind: 'file', size: stats.size };
+  if (stats.isFIFO()) return { kind: 'pipe' };
+  // Standard input by name when it is a socket (as a parent process's pipe often is): it cannot be
+  // opened by path, so it is read as `-` is.
+  if (stats.isSocket() && STDIN_NAMES.has(path)) return { kind: 'stdin' };
+  throw notReadableKind(path, stats);
+}
+
+/** The chunks of a regular file, read `chunkBytes` at a time into fresh buffers. */
+async function* fileChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  try {
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(chunkBytes);
+      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw unreadable(path, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+function noFirstByte(label: string, waitMs: number): UserError {
+  return new UserError({
+    file: label,
+    code: 'pipe_no_data',
+    message: `is a pipe that sent nothing in ${waitMs / 1000} s (no writer?)`,
+    hint: 'start the program that writes into it first, or pass a file',
+  });
+}
+
+/** The chunks a stream sends; the first must come within `waitMs`. The stream is destroyed at the end. */
+async function* streamChunks(stream: Readable, label: string, waitMs: number): AsyncGenerator<Buffer> {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(noFirstByte(label, waitMs)), waitMs);
+    });
+    let next = await Promise.race([chunks.next(), timeout]);
+    clearTimeout(timer);
+    while (!next.done) {
+      yield next.value;
+      next = await chunks.next();
+    }
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw unreadable(label, error);
+  } finally {
+    clearTimeout(timer);
+    stream.destroy();
+  }
+}
+
+/** A FIFO opened without blocking (an open for reading waits for a writer otherwise), read as a socket. */
+function pipeStream(path: string): Readable {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  try {
+    return new Socket({ fd, readable: true, writable: false });
+  } catch (error) {
+    closeSync(fd);
+    throw unreadable(path, error);
+  }
+}
+
+function rawChunks(path: string, kind: InputKind, limits: ReadLimits, chunkBytes: number): AsyncGenerator<Buffer> {
+  if (kind.kind === 'file') return fileChunks(path, chunkBytes);
+  if (kind.kind === 'pipe') return streamChunks(pipeStream(path), path, limits.pipeWaitMs);
+  return streamChunks(process.stdin, STDIN_LABEL, limits.pipeWaitMs);
+}
+
+/** The chunks of a plain input; at most `maxInputBytes` in all. */
+async function* plain(raw: AsyncGenerator<Buffer>, label: string, limits: ReadLimits): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of raw) {
+    total += chunk.length;
+    if (total > limits.maxInputBytes) throw inputTooLarge(label, limits.maxInputBytes, false);
+    yield chunk;
+  }
+}
+
+/** The chunks of a gzip input, decompressed as they come; at most `maxInputBytes` decompressed in all. */
+async function* gunzipped(raw: AsyncGenerator<Buffer>, label: string, limits: ReadLimits): AsyncGenerator<Buffer> {
+  const source = Readable.from(raw, { objectMode: false });
+  // Output in large pieces: the default 16 KB makes an inflated document dozens of chunks per megabyte, each an await.
+  const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+  pipeline(source, gunzip, () => undefined);
+  let total = 0;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limits.maxInputBytes) throw inputTooLarge(label, limits.maxInputBytes, true);
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw badGzip(label, error);
+  } finally {
+    source.destroy();
+    gunzip.destroy();
+  }
+}
+
+async function* prepend(first: Buffer, rest: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    if (first.length > 0) yield first;
+    yield* rest;
+  } finally {
+    // Left before `rest` was reached: it was started (its file is open), so it is closed here.
+    await rest.return(undefined);
+  }
+}
+
+/** An input opened for reading: its name, the start of its text, and all its (decompressed) bytes. */
+export interface OpenedInput {
+  /** The path as given (`<stdin>` for `-`). */
+  label: string;
+  /** Size on disk of a plain regular file (not compressed); undefined for pipes and gzip. */
+  plainSize?: number;
+  /** The first (decompressed) bytes, at least HEAD_BYTES unless the input is shorter. */
+  head: Buffer;
+  /** Every (decompressed) chunk from the start, the head included. Read once. */
+  chunks: AsyncGenerator<Buffer>;
+  /** Lets go of the input (its file handle, its gunzip) however far it was read; call it once done. */
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Bytes read from a file at a time (tests make it tiny to cut lines and characters across reads). */
+  chunkBytes?: number;
+}
+
+/** Opens an input and reads the start of it, to tell its format. */
+export async function openInput(path: string, limits: ReadLimits, options: OpenOptions = {}): Promise<OpenedInput> {
+  const label = inputLabel(path);
+  const kind = inputKind(path);
+  if (kind.kind === 'file' && kind.size > limits.maxInputBytes) throw inputTooLarge(label, limits.maxInputBytes, false);
+  const raw = rawChunks(path, kind, limits, options.chunkBytes ?? CHUNK_BYTES);
+  // Whether the input is gzip shows in its first two bytes: read them, then put them back in front.
+  let first: Buffer = Buffer.alloc(0);
+  while (first.length < 2) {
+    const next = await raw.next();
+    if (next.done) break;
+    first = first.length === 0 ? next.value : Buffer.concat([first, next.value]);
+  }
+  const gzip = isGzip(first);
+  const stream = gzip ? gunzipped(prepend(first, raw), label, limits) : plain(prepend(first, raw), label, limits);
+  const buffered: Buffer[] = [];
+  let bufferedBytes = 0;
+  while (bufferedBytes < HEAD_BYTES) {
+    const next = await stream.next();
+    if (next.done) break;
+    buffered.push(next.value);
+    bufferedBytes += next.value.length;
+  }
+  const input: OpenedInput = {
+    label,
+    head: Buffer.concat(buffered).subarray(0, HEAD_BYTES),
+    chunks: (async function* () {
+      yield* buffered.splice(0);
+      yield* stream;
+    })(),
+    close: async () => {
+      await stream.return(undefined);
+    },
+  };
+  if (kind.kind === 'file' && !gzip) input.plainSize = kind.size;
+  return input;
+}

@@ -1,0 +1,22 @@
+/**
+ * The engine refuses what it cannot compute exactly (a run's cost beyond exact picodollars) with a
+ * message that knows no file: this names the run it was replaying, so the user knows where to look.
+ */
+import { UserError } from '../errors.js';
+import type { Trace } from '../trace/types.js';
+
+/** Runs `work` for `trace`; a UserError without a file gets the run's source (file#run) and field. */
+export function inRunContext<T>(trace: Trace, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
+    throw new UserError(
+      error.issues.map((issue) =>
+        issue.file !== undefined
+          ? issue
+          : { ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${trace.calls.length} recorded calls: ${issue.message}` },
+      ),
+    );
+  }
+}

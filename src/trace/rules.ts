@@ -1,0 +1,111 @@
+/**
+ * The rules every run obeys whatever format it came from, written once: the magnitude of counts,
+ * amounts and latencies (past them a figure is inexact), the cross-field rules of a call's usage, and
+ * the nesting of tool arguments. The native reader applies them to each record as it reads it (with the
+ * record's line); every importer's runs are checked with `traceRuleIssues` before they are handed out,
+ * and the trajectory importers apply `callRuleViolations` to name the source's own field.
+ *
+ * Cross-field rules of a call (all parts are included in their whole, as every provider reports them):
+ *   cachedInputTokens + cacheWriteTokens + cacheWrite1hTokens ≤ inputTokens  (a cache read or write is
+ *   part of the prompt: more would be charged for tokens never sent), and reasoningTokens ≤ outputTokens.
+ */
+import type { InputIssue } from '../errors.js';
+import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
+import type { CallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
+
+/** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message. */
+export interface RuleViolation {
+  field: string;
+  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start';
+  message: string;
+}
+
+export const RULES_HINT = 'the counts look corrupted or made up: check the file, or export the run again';
+
+/** The count is a whole number that a JSON number holds exactly (≤ 2^53 − 1). */
+export function countTooLarge(field: string, value: number): RuleViolation | undefined {
+  return value > MAX_COUNT ? { field, code: 'too_large', message: `${value} is more than ${MAX_COUNT} (2^53 − 1), the largest count held exactly` } : undefined;
+}
+
+function amountTooLarge(field: string, value: number): RuleViolation | undefined {
+  return value > MAX_USD ? { field, code: 'too_large', message: `$${value} is more than $${MAX_USD.toFixed(2)}, the most that is summed exactly in picodollars` } : undefined;
+}
+
+function latencyTooLarge(field: string, value: number): RuleViolation | undefined {
+  return value > MAX_LATENCY_MS ? { field, code: 'too_large', message: `${value} ms is more than 2^53 ms` } : undefined;
+}
+
+/** Time cannot run backwards: an end (or a later event) before its start. */
+export function endBeforeStart(field: string, start: number | bigint, end: number | bigint, what = 'ends before it starts'): RuleViolation | undefined {
+  return end < start ? { field, code: 'end_before_start', message: `${what} (${end} < ${start}): time cannot run backwards` } : undefined;
+}
+
+function defined(violations: (RuleViolation | undefined)[]): RuleViolation[] {
+  return violations.filter((v): v is RuleViolation => v !== undefined);
+}
+
+/** The usage rules of one call (fields named as in the native format). */
+export function callRuleViolations(call: CallRecord): RuleViolation[] {
+  const out = defined([
+    ...(['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'outputTokens', 'reasoningTokens'] as const).map((key) =>
+      call[key] === undefined ? undefined : countTooLarge(key, call[key]),
+    ),
+    call.latencyMs === undefined ? undefined : latencyTooLarge('latencyMs', call.latencyMs),
+    call.startMs === undefined ? undefined : latencyTooLarge('startMs', call.startMs),
+    call.recordedCostUsd === undefined ? undefined : amountTooLarge('recordedCostUsd', call.recordedCostUsd),
+    call.failed?.status === undefined ? undefined : countTooLarge('failed.status', call.failed.status),
+  ]);
+  const cached = call.cachedInputTokens ?? 0;
+  const written = (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0);
+  if (call.inputTokens !== undefined && cached > call.inputTokens) {
+    out.push({ field: 'cachedInputTokens', code: 'inconsistent_usage', message: `cached tokens (${cached}) exceed the input tokens (${call.inputTokens}) they are part of` });
+  } else if (call.inputTokens !== undefined && cached + written > call.inputTokens) {
+    out.push({
+      field: call.cacheWriteTokens !== undefined ? 'cacheWriteTokens' : 'cacheWrite1hTokens',
+      code: 'inconsistent_usage',
+      message: `cache read (${cached}) + cache write (${written}) tokens exceed the input tokens (${call.inputTokens}) they are part of`,
+    });
+  }
+  if (call.reasoningTokens !== undefined && call.reasoningTokens > call.outputTokens) {
+    out.push({ field: 'reasoningTokens', code: 'inconsistent_usage', message: `reasoning tokens (${call.reasoningTokens}) exceed the output tokens (${call.outputTokens}) they are part of` });
+  }
+  call.toolCalls?.forEach((tool, j) => {
+    const at = `toolCalls[${j}]`;
+    const deep = pathPastDepth(tool.arguments, MAX_ARGUMENTS_DEPTH);
+    if (deep !== undefined) out.push({ field: `${at}.arguments`, code: 'too_deep', message: `nests deeper than ${MAX_ARGUMENTS_DEPTH} levels of arrays and objects (at ${deep.slice(0, 60)}${deep.length > 60 ? '…' : ''})` });
+    const result = countTooLarge(`${at}.resultTokens`, tool.resultTokens);
+    if (result) out.push(result);
+    const latency = tool.latencyMs === undefined ? undefined : latencyTooLarge(`${at}.latencyMs`, tool.latencyMs);
+    if (latency) out.push(latency);
+  });
+  return out;
+}
+
+export function headerRuleViolations(header: TraceHeader): RuleViolation[] {
+  const maxSteps = header.recordedSettings?.maxSteps;
+  return defined([
+    countTooLarge('systemTokens', header.systemTokens),
+    countTooLarge('goalTokens', header.goalTokens),
+    maxSteps === undefined ? undefined : countTooLarge('recordedSettings.maxSteps', maxSteps),
+    header.agent?.part === undefined ? undefined : countTooLarge('agent.part', header.agent.part),
+  ]);
+}
+
+export function endRuleViolations(end: TraceEnd): RuleViolation[] {
+  return defined([
+    end.recordedInputTokens === undefined ? undefined : countTooLarge('recordedInputTokens', end.recordedInputTokens),
+    end.recordedOutputTokens === undefined ? undefined : countTooLarge('recordedOutputTokens', end.recordedOutputTokens),
+    end.recordedCalls === undefined ? undefined : countTooLarge('recordedCalls', end.recordedCalls),
+    end.recordedCostUsd === undefined ? undefined : amountTooLarge('recordedCostUsd', end.recordedCostUsd),
+  ]);
+}
+
+/** The rules of a whole run (as an importer built it), as issues naming the run and the native field. */
+export function traceRuleIssues(trace: Trace): InputIssue[] {
+  const issue = (prefix: string, v: RuleViolation): InputIssue => ({ file: trace.source, field: `${prefix}${v.field}`, code: v.code, message: v.message, hint: RULES_HINT });
+  return [
+    ...headerRuleViolations(trace.header).map((v) => issue('header.', v)),
+    ...trace.calls.flatMap((call, k) => callRuleViolations(call).map((v) => issue(`calls[${k}].`, v))),
+    ...endRuleViolations(trace.end).map((v) => issue('end.', v)),
+  ];
+}

@@ -1,0 +1,188 @@
+/**
+ * A user's mistakes with paths, pipes and flags (issues 8 and 14): each is exit 2 with a message naming
+ * what the user gave, nothing written, never an internal error; and what should work (pipes, `-`,
+ * symlinked traces, --skip-bad) works.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { unreadable } from '../../src/io/inputErrors.js';
+import { BYTES_PER_MB, DEFAULT_READ_LIMITS } from '../../src/io/limits.js';
+import { sanitizeForTerminal } from '../../src/errors.js';
+import { cli, tempDir } from './run.js';
+
+const HEADER = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}';
+const CALL = '{"type":"call","inputTokens":100,"outputTokens":5}';
+const END = '{"type":"end","outcome":"completed"}';
+const RUN = [HEADER, CALL, END].join('\n') + '\n';
+const SCENARIO = 'scenarios/reference-sum-of-squares.jsonl';
+const BIN = 'bin/loopcost.js';
+
+function expectUserError(r: { code: number; stderr: string }, message: RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+}
+
+describe('output paths', () => {
+  it('--out onto a directory, under a file, into a place that cannot be written; --report-dir onto a file', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    expectUserError(await cli('replay', SCENARIO, '--out', dir), new RegExp(`${dir} field '--out': is a directory`));
+    expectUserError(await cli('import', SCENARIO, '--out', join(file, 'x.jsonl')), /a-file\/x\.jsonl field '--out': cannot be written: a part of the path is not a directory/);
+    expectUserError(await cli('whatif', SCENARIO, '--try', 'max-steps=1', '--out', '/sys/loopcost.json'), /\/sys\/loopcost\.json field '--out': cannot be written/);
+    expectUserError(await cli('replay', SCENARIO, '--report-dir', file), /a-file field '--report-dir': is a file, not a directory/);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expectUserError(await cli('import', SCENARIO, '--out', fifo), /fifo field '--out': is not a regular file/);
+  });
+
+  it('--report-dir refuses before writing anything when one target is unusable, and writes a whole set otherwise', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'replay.json'), 'old');
+    mkdirSync(join(dir, 'replay.csv'));
+    expectUserError(await cli('replay', SCENARIO, '--report-dir', dir), /replay\.csv field '--report-dir': is a directory/);
+    expect(readFileSync(join(dir, 'replay.json'), 'utf8')).toBe('old');
+    const good = tempDir();
+    expect((await cli('replay', SCENARIO, '--report-dir', good)).code).toBe(0);
+    expect(readdirSync(good).sort()).toEqual(['replay-chart.txt', 'replay-steps.csv', 'replay.csv', 'replay.json', 'replay.txt']);
+  });
+
+  it('a killed import --out leaves no temporary; one left by a killed process is removed by the next run', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'out.jsonl');
+    const inputs = join(dir, 'in');
+    mkdirSync(inputs);
+    for (let i = 0; i < 400; i++) writeFileSync(join(inputs, `${i}.jsonl`), RUN.repeat(50).replaceAll(END, END));
+    const child = spawn(process.execPath, [BIN, 'import', inputs, '--out', out]);
+    const temporary = (): string[] => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
+    for (let waited = 0; temporary().length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(temporary()).toHaveLength(1);
+    child.kill('SIGTERM');
+    const signal = await new Promise((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
+    expect(signal).toBe('SIGTERM');
+    expect(temporary()).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+    // A process killed outright (SIGKILL) cannot clean up: the next run that writes the target does.
+    const stale = join(dir, '.out.jsonl.999999999.tmp');
+    writeFileSync(stale, 'partial');
+    expect((await cli('import', SCENARIO, '--out', out)).code).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+  });
+});
+
+describe('input paths and pipes', () => {
+  it('- and /dev/stdin read a piped trace (gzip too); a terminal or a device is refused', () => {
+    const piped = spawnSync(process.execPath, [BIN, 'replay', '-', '--format', 'json'], { input: readFileSync(SCENARIO), encoding: 'utf8' });
+    expect(piped.status).toBe(0);
+    expect(JSON.parse(piped.stdout).runs[0].source).toBe('<stdin>');
+    const gz = execFileSync('gzip', ['-c', SCENARIO]);
+    const viaDev = spawnSync(process.execPath, [BIN, 'replay', '/dev/stdin', '--format', 'json'], { input: gz, encoding: 'utf8' });
+    expect(viaDev.status).toBe(0);
+    expect(JSON.parse(viaDev.stdout).runs).toHaveLength(1);
+    const empty = spawnSync(process.execPath, [BIN, 'import', '-'], { input: '', encoding: 'utf8' });
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/<stdin>/);
+    const device = spawnSync(process.execPath, [BIN, 'replay', '-'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    expect(device.status).toBe(2);
+    expect(device.stderr).toMatch(/<stdin>: is a character device/);
+  });
+
+  it('an input directory that cannot be read is named (EACCES, as root cannot provoke it here)', () => {
+    expect(unreadable('/data/runs', Object.assign(new Error('x'), { code: 'EACCES' })).message).toBe('/data/runs: cannot be read: permission denied (check the path and its permissions)');
+  });
+
+  it('symlinked traces inside an input directory are followed; a loop is read once; a dangling link is named', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'linked.jsonl'), RUN);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'own.jsonl'), RUN);
+    symlinkSync(join(outside, 'linked.jsonl'), join(dir, 'linked.jsonl'));
+    symlinkSync(dir, join(dir, 'loop'));
+    const r = await cli('replay', dir, '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).runs.map((run: { source: string }) => run.source)).toEqual([join(dir, 'linked.jsonl'), join(dir, 'own.jsonl')]);
+    symlinkSync(join(outside, 'gone.jsonl'), join(dir, 'dangling.jsonl'));
+    expectUserError(await cli('replay', dir), /dangling\.jsonl: no such file/);
+  });
+});
+
+describe('one bad file among many', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'a-good.jsonl'), RUN);
+  writeFileSync(join(dir, 'b-broken.jsonl'), '{"type":"header"');
+  writeFileSync(join(dir, 'c-good.jsonl'), RUN);
+  writeFileSync(join(dir, 'd-unknown-model.jsonl'), RUN.replace('gpt-4o-mini', 'no-such-model-x'));
+  // Two good runs, then a bad one: with --skip-bad the whole file goes, its first runs too.
+  writeFileSync(join(dir, 'e-late-bad.jsonl'), RUN + RUN + RUN.replace(CALL, '{"type":"call","outputTokens":-1}'));
+
+  it('every bad file is named in one exit-2 message and nothing is written', async () => {
+    const out = join(tempDir(), 'out.json');
+    for (const command of [['replay', dir, '--out', out], ['whatif', dir, '--try', 'max-steps=1', '--out', out], ['compare', dir, '--out', out]]) {
+      const r = await cli(...command);
+      expectUserError(r, /b-broken\.jsonl:line 1.*\n.*d-unknown-model\.jsonl.*unknown model[^\n]*\n.*e-late-bad\.jsonl:line 8[^\n]*\n3 of 5 input files have problems; nothing was written/);
+      expect(existsSync(out)).toBe(false);
+    }
+    // import prices nothing: an unknown model is not its problem.
+    expectUserError(await cli('import', dir, '--out', out), /b-broken\.jsonl:line 1.*\n.*e-late-bad\.jsonl:line 8[^\n]*\n2 of 5 input files have problems; nothing was written/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('--skip-bad goes on with the rest and lists what was skipped (replay, whatif, compare, import)', async () => {
+    const json = (r: { stdout: string }) => JSON.parse(r.stdout);
+    const replay = await cli('replay', dir, '--skip-bad', '--format', 'json');
+    expect(replay.code).toBe(0);
+    expect(json(replay).runs.map((run: { source: string }) => run.source)).toEqual([join(dir, 'a-good.jsonl'), join(dir, 'c-good.jsonl')]);
+    expect(replay.stderr).toMatch(/skipped 3 of 5 input files with problems \(--skip-bad\):\n {2}.*b-broken.*\n {2}.*d-unknown-model.*\n {2}.*e-late-bad/);
+    expect(json(await cli('whatif', dir, '--skip-bad', '--try', 'max-steps=1', '--format', 'json')).baseline.runs).toBe(2);
+    expect(json(await cli('compare', dir, '--skip-bad', '--format', 'json')).summary.runs).toBe(2);
+    const out = join(tempDir(), 'good.jsonl');
+    const imported = await cli('import', dir, '--skip-bad', '--out', out);
+    expect(imported.code).toBe(0);
+    const kept = RUN + RUN + RUN.replace('gpt-4o-mini', 'no-such-model-x');
+    expect(readFileSync(out, 'utf8')).toBe(kept);
+    expect(imported.stderr).toMatch(/3 run\(s\) from 3 file\(s\) written/);
+    const toStdout = await cli('import', dir, '--skip-bad');
+    expect(toStdout.stdout).toBe(kept);
+  });
+});
+
+describe('flags and what reaches the terminal', () => {
+  const cases: [string[], RegExp][] = [
+    [['compare', SCENARIO, '--tolerance', ''], /--tolerance.*'' is not a number/],
+    [['whatif', SCENARIO, '--try', ''], /--try.*has an empty brake setting/],
+    [['whatif', SCENARIO, '--try', 'max-steps=1,,max-repeat=2'], /--try.*empty brake setting \(an empty value or a doubled comma\)/],
+    [['whatif', SCENARIO, '--try', 'max-steps='], /--try.*'max-steps=' is not a brake setting/],
+    [['replay', SCENARIO, '--latency-model', 'call=1,'], /--latency-model.*empty latency setting/],
+    [['replay', SCENARIO, '--max-line-mb', '0'], /--max-line-mb.*'0' is not a number greater than 0/],
+    [['replay', ''], /an input path is empty/],
+    [['replay', SCENARIO, '--out', ''], /--out.*is empty/],
+  ];
+  for (const [argv, message] of cases) {
+    it(argv.map((a) => (a === '' ? "''" : a)).join(' '), async () => expectUserError(await cli(...argv), message));
+  }
+
+  it('every command that reads traces states the read limits of src/io/limits.ts as its defaults', async () => {
+    for (const command of [['replay'], ['whatif'], ['compare'], ['import'], ['fit'], ['prices', 'derive']]) {
+      const help = (await cli(...command, '--help')).stdout.replace(/\s+/g, ' ');
+      expect(help, command.join(' ')).toContain(`--max-input-mb <mb> most one input file may hold once decompressed, in MB (default: ${DEFAULT_READ_LIMITS.maxInputBytes / BYTES_PER_MB})`);
+      expect(help, command.join(' ')).toContain(`(default: ${DEFAULT_READ_LIMITS.maxLineBytes / BYTES_PER_MB})`);
+      expect(help, command.join(' ')).toContain('--skip-bad');
+    }
+  });
+
+  it('control characters and ANSI escapes from input are shown escaped, never sent raw', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'esc.jsonl');
+    writeFileSync(path, RUN.replace('gpt-4o-mini', '\\u001b[2J\\u001b[31mevil\\u0007'));
+    const r = await cli('replay', path);
+    expectUserError(r, /unknown model '\\x1b\[2J\\x1b\[31mevil\\x07'/);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    const flag = await cli('replay', SCENARIO, '--\u001b[31m');
+    expect(flag.stderr).not.toMatch(/\u001b/);
+    expect(sanitizeForTerminal('a\rb\u009bc\n')).toBe('a\\rb\\x9bc\\n');
+  });
+});
