@@ -54,6 +54,15 @@ function notReadableKind(label: string, stats: Stats): UserError {
   return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint: 'pass a trace file, a directory of them, a pipe, or - for standard input' });
 }
 
+/** The stats of an input path; a path that cannot be reached is a UserError naming it. */
+export function statInput(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+}
+
 /** What the path is; a UserError for anything loopcost does not read. */
 export function inputKind(path: string): InputKind {
   if (path === STDIN_PATH) {
@@ -69,12 +78,7 @@ export function inputKind(path: string): InputKind {
     if (stats.isFile() || stats.isFIFO() || stats.isSocket()) return { kind: 'stdin' };
     throw notReadableKind(STDIN_LABEL, stats);
   }
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    throw unreadable(path, error);
-  }
+  const stats = statInput(path);
   if (stats.isFile()) return { kind: 'file', size: stats.size };
   if (stats.isFIFO()) return { kind: 'pipe' };
   // Standard input by name when it is a socket (as a parent process's pipe often is): it cannot be

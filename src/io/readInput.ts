@@ -1,9 +1,9 @@
-import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
 import { badGzip, isGzip, recordTooLarge, unreadable } from './inputErrors.js';
 import { readLimits, type ReadLimits } from './limits.js';
-import { kindOf } from './openInput.js';
+import { kindOf, statInput } from './openInput.js';
 import { decodeDocument } from './readLines.js';
 
 /**
@@ -12,12 +12,7 @@ import { decodeDocument } from './readLines.js';
  */
 export function readSmallTextFileSync(path: string, limits: Partial<ReadLimits> = {}): string {
   const resolved = readLimits(limits);
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    throw unreadable(path, error);
-  }
+  const stats = statInput(path);
   if (!stats.isFile()) throw new UserError({ file: path, code: 'not_a_file', message: `is ${kindOf(stats)}, not a regular file`, hint: 'pass a regular file' });
   if (stats.size > resolved.maxLineBytes) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
   let bytes: Buffer;

@@ -17,7 +17,7 @@ import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
 import { countTokens } from '../tokenCount.js';
-import { consumeLines, JsonLineReader, LineIssues, type LineConsumer } from '../common/jsonLines.js';
+import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
   isSyntheticLine,
@@ -241,17 +241,11 @@ function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined):
 export function transcriptReader(path: string): LineConsumer<Transcript> {
   const issues = new LineIssues(path, CLAUDE_CODE_HINT);
   const reader = new TranscriptReader(issues);
-  const json = new JsonLineReader(issues);
-  return {
-    read(source) {
-      const parsed = json.read(source);
-      if (parsed) reader.read(parsed.line, parsed.value);
-    },
-    finish() {
-      issues.throwIfAny();
-      return transcriptOf(path, reader, json.cutLine);
-    },
-  };
+  return jsonLineConsumer(
+    issues,
+    (line, value) => reader.read(line, value),
+    (cutLine) => transcriptOf(path, reader, cutLine),
+  );
 }
 
 /** Reads one transcript file held in lines; every invalid line is reported together (UserError). */

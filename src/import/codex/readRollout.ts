@@ -12,7 +12,7 @@ import type { ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { countTokens } from '../tokenCount.js';
-import { consumeLines, JsonLineReader, LineIssues, type LineConsumer } from '../common/jsonLines.js';
+import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import { isModelOutput, readTokenCount, readToolCall, readToolOutput, type TokenCount } from './rolloutLines.js';
 
 const CODEX_HINT = 'expected a Codex CLI rollout (~/.codex/sessions/**/rollout-*.jsonl) as Codex wrote it: copy it again or fix the line named';
@@ -157,17 +157,11 @@ class RolloutReader {
 export function rolloutReader(path: string): LineConsumer<Rollout> {
   const issues = new LineIssues(path, CODEX_HINT);
   const reader = new RolloutReader(issues);
-  const json = new JsonLineReader(issues);
-  return {
-    read(source) {
-      const parsed = json.read(source);
-      if (parsed) reader.read(parsed.line, parsed.value);
-    },
-    finish() {
-      issues.throwIfAny();
-      return rolloutOf(reader, json.cutLine);
-    },
-  };
+  return jsonLineConsumer(
+    issues,
+    (line, value) => reader.read(line, value),
+    (cutLine) => rolloutOf(reader, cutLine),
+  );
 }
 
 export function readRollout(lines: Iterable<SourceLine>, path: string): Rollout {

@@ -114,6 +114,24 @@ export interface LineConsumer<T> {
   finish(): T;
 }
 
+/**
+ * A log's JSON lines read one at a time: each object goes to `read`; at the end the issues of every line
+ * are thrown together, else `finish` gets the cut last line (if any) and says what the log held.
+ */
+export function jsonLineConsumer<T>(issues: LineIssues, read: (line: number, value: JsonObject) => void, finish: (cutLine: number | undefined) => T): LineConsumer<T> {
+  const json = new JsonLineReader(issues);
+  return {
+    read(source) {
+      const parsed = json.read(source);
+      if (parsed) read(parsed.line, parsed.value);
+    },
+    finish() {
+      issues.throwIfAny();
+      return finish(json.cutLine);
+    },
+  };
+}
+
 /** Feeds lines held in memory (a text, a test's lines) to `consumer`. */
 export function consumeLines<T>(lines: Iterable<SourceLine>, consumer: LineConsumer<T>): T {
   for (const line of lines) consumer.read(line);
