@@ -46,6 +46,8 @@ export interface AgentResult extends TreeTotals {
   stop?: AgentStop;
   /** A sub-agent stopped by a brake: the parent's tool call it ended, with that stop reason. */
   endedToolCall?: { agentId: string; toolCallId: string; reason: StopReason };
+  /** What the importer noted about the agent's runs (a missing sub-agent file, a cut line). */
+  notes: string[];
 }
 
 export interface TreeResult {
@@ -103,6 +105,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
     partsStarted: 0,
     recordedCalls: agent.runs.reduce((sum, run) => sum + run.calls.length, 0),
     models: [...new Set(agent.runs.map((run) => run.header.model))],
+    notes: agent.runs.flatMap((run) => run.header.importedFrom?.notes ?? []),
   };
   if (agent.parentAgentId !== undefined) record.parentAgentId = agent.parentAgentId;
   if (agent.parentToolCallId !== undefined) record.parentToolCallId = agent.parentToolCallId;
