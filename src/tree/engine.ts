@@ -25,6 +25,7 @@ import { beforeCallStop } from '../kernel/brakes.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import type { PromptView } from '../kernel/context.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
@@ -102,7 +103,8 @@ interface AgentState {
 }
 
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
-  const treeLimits = brakeLimits(options.brakes);
+  // The context window binds each call: the run's own check applies it, with the model's window under `model`.
+  const treeLimits = brakeLimits({ ...options.brakes, contextWindow: undefined });
   const agentLimits = brakeLimits(subagentBrakes(options.brakes, options.subagent));
   const perRun = runBrakes(options.brakes);
   const interner = new Interner();
@@ -166,6 +168,15 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     return state.outcomes[state.outcomes.length - 1] !== undefined;
   };
 
+  /** The tree's check on the tree's totals, then a sub-agent's on its own: null when the call may go. */
+  const checkTotalsBefore = (a: number, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null => {
+    const bound = predicts(treeLimits) || predicts(agentLimits) ? session.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
+    const treeStop = checkTotals(treeLimits, tree$, bound, promptTokens);
+    if (treeStop) return { ...treeStop, by: 'tree' };
+    const limitStop = tree.agents[a]!.kind === 'subagent' ? checkTotals(agentLimits, states[a]!.totals, bound, promptTokens) : null;
+    return limitStop ? { ...limitStop, by: 'subagent' } : null;
+  };
+
   for (const { agent: a, run: r, call: c } of treeSchedule(tree)) {
     const state = states[a]!;
     if (state.stop !== undefined) continue;
@@ -178,15 +189,9 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     const response = run.calls[c]!;
     const view = session.prompt();
     const metered = session.meter(response, view);
-    const bound = predicts(treeLimits) || predicts(agentLimits) ? session.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
-    const treeStop = checkTotals(treeLimits, tree$, bound, metered.usage.input);
-    if (treeStop) {
-      stopAgent(a, { ...treeStop, by: 'tree' });
-      continue;
-    }
-    const ownLimitStop = agent.kind === 'subagent' ? checkTotals(agentLimits, state.totals, bound, metered.usage.input) : null;
-    if (ownLimitStop) {
-      stopAgent(a, { ...ownLimitStop, by: 'subagent' });
+    const refused = checkTotalsBefore(a, session, view, metered.usage.input);
+    if (refused) {
+      stopAgent(a, refused);
       continue;
     }
     const ended = callOnce(session, response, metered, view);
@@ -201,8 +206,9 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     }
     if (c === run.calls.length - 1) {
       // The run ran out of calls: what a lone replay does when its source is exhausted.
-      const last = session.checkBeforeCall(session.prompt());
-      if (last) stopAgent(a, { ...last, by: 'own' });
+      const view = session.prompt();
+      const last = checkTotalsBefore(a, session, view, view.inputTokens) ?? ownStop(session.checkBeforeCall(view));
+      if (last) stopAgent(a, last);
       else finishRun(a, r, session.exhausted(run.end.outcome === 'completed' ? 'completed' : 'trace_end'));
     }
   }
@@ -223,6 +229,10 @@ function callOnce(session: LoopSession, response: Trace['calls'][number], metere
     if (failed) return failed;
   }
   return session.endStep(response);
+}
+
+function ownStop(stop: Stop | null): AgentStop | null {
+  return stop ? { ...stop, by: 'own' } : null;
 }
 
 function treeResultOf(tree: SessionTree, states: AgentState[], stops: { agent: number; stop: AgentStop }[], live: Running): TreeResult {
