@@ -17,14 +17,10 @@
  * Compaction calls are the main agent's (the importer merged them in): paid, counted in spend and tokens,
  * not steps. Tree time is the agents' virtual busy time added up (parallel sub-agents count in full).
  */
-import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import type { BrakeConfig } from '../brakes/config.js';
 import { Interner } from '../brakes/fingerprint.js';
 import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import { beforeCallStop } from '../kernel/brakes.js';
-import { describeStop, Fact } from '../kernel/describe.js';
-import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { PromptView } from '../kernel/context.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
@@ -33,13 +29,10 @@ import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
-import { addTotals, agentRecord, emptyTotals, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
+import { running, TreeBudget, type Running, type SubagentLimits } from './budget.js';
 
-/** Per-agent limits: every sub-agent on its own (all its parts), besides the tree's brakes. */
-export interface SubagentLimits {
-  maxSteps?: number;
-  maxCostPico?: number;
-}
+export type { SubagentLimits };
+import { addTotals, agentRecord, emptyTotals, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
 
 export interface TreeEngineOptions {
   /** Bind the tree's totals (steps, spend, time, tokens) and every call (context window, repeat, same error, backtracks). */
@@ -52,47 +45,6 @@ export interface TreeEngineOptions {
   cacheOf(run: Trace): CacheMode;
 }
 
-/** Running figures the before-call check reads: of the whole tree, or of one agent. */
-interface Running {
-  steps: number;
-  elapsedMs: number;
-  spentPico: number;
-  tokensUsed: number;
-}
-
-function running(): Running {
-  return { steps: 0, elapsedMs: 0, spentPico: 0, tokensUsed: 0 };
-}
-
-/** Limits that bind a run (a part) on its own: the tree's, without those that bind totals. */
-function runBrakes(brakes: BrakeConfig): BrakeConfig {
-  const { maxSteps: _steps, maxCostPico: _cost, timeoutMs: _time, maxTokens: _tokens, ...perRun } = brakes;
-  return perRun;
-}
-
-function subagentBrakes(brakes: BrakeConfig, limits: SubagentLimits | undefined): BrakeConfig {
-  const config: BrakeConfig = { ...NO_BRAKES, budgetMode: brakes.budgetMode };
-  if (limits?.maxSteps !== undefined) config.maxSteps = limits.maxSteps;
-  if (limits?.maxCostPico !== undefined) config.maxCostPico = limits.maxCostPico;
-  if (brakes.maxOutputTokens !== undefined) config.maxOutputTokens = brakes.maxOutputTokens;
-  return config;
-}
-
-/** The before-call check on `totals` with `limits`, described like a lone run's stop. */
-function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: number; promptEstimate: number }, promptTokens: number): Stop | null {
-  const code = beforeCallStop(limits, totals.steps, totals.elapsedMs, totals.spentPico, bound.boundPico, totals.tokensUsed, promptTokens);
-  if (code === StopCode.None) return null;
-  const facts = new Float64Array(Fact.Size);
-  facts[Fact.Steps] = totals.steps;
-  facts[Fact.ElapsedMs] = totals.elapsedMs;
-  facts[Fact.SpentPico] = totals.spentPico;
-  facts[Fact.TokensUsed] = totals.tokensUsed;
-  facts[Fact.BoundPico] = bound.boundPico;
-  facts[Fact.PromptEstimate] = bound.promptEstimate;
-  facts[Fact.PromptTokens] = promptTokens;
-  return { reason: stopReasonOf(code), detail: describeStop(code, limits, facts) };
-}
-
 interface AgentState {
   sessions: (LoopSession | undefined)[];
   outcomes: (RunOutcome | undefined)[];
@@ -103,12 +55,9 @@ interface AgentState {
 }
 
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
-  // The context window binds each call: the run's own check applies it, with the model's window under `model`.
-  const treeLimits = brakeLimits({ ...options.brakes, contextWindow: undefined });
-  const agentLimits = brakeLimits(subagentBrakes(options.brakes, options.subagent));
-  const perRun = runBrakes(options.brakes);
+  const budget = new TreeBudget(options.brakes, options.subagent);
+  const perRun = budget.perRun;
   const interner = new Interner();
-  const tree$ = running();
   const states: AgentState[] = tree.agents.map((agent) => ({ sessions: agent.runs.map(() => undefined), outcomes: agent.runs.map(() => undefined), totals: running(), current: 0 }));
   const children = tree.agents.map((_, i) => tree.agents.map((agent, j) => (agent.parentAgentId === tree.agents[i]!.agentId && j !== i ? j : -1)).filter((j) => j >= 0));
   const stops: { agent: number; stop: AgentStop }[] = [];
@@ -135,17 +84,6 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     return session;
   };
 
-  /** Adds what the session spent since `before` to the agent's and the tree's totals. */
-  const absorb = (a: number, session: LoopSession, before: Running): void => {
-    const s = session.state;
-    for (const totals of [states[a]!.totals, tree$]) {
-      totals.steps += s.steps - before.steps;
-      totals.elapsedMs += s.elapsedMs - before.elapsedMs;
-      totals.spentPico += s.spentPico - before.spentPico;
-      totals.tokensUsed += s.tokensUsed - before.tokensUsed;
-    }
-  };
-
   const finishRun = (a: number, r: number, stop: Stop): void => {
     const state = states[a]!;
     const session = state.sessions[r];
@@ -168,14 +106,8 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     return state.outcomes[state.outcomes.length - 1] !== undefined;
   };
 
-  /** The tree's check on the tree's totals, then a sub-agent's on its own: null when the call may go. */
-  const checkTotalsBefore = (a: number, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null => {
-    const bound = predicts(treeLimits) || predicts(agentLimits) ? session.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
-    const treeStop = checkTotals(treeLimits, tree$, bound, promptTokens);
-    if (treeStop) return { ...treeStop, by: 'tree' };
-    const limitStop = tree.agents[a]!.kind === 'subagent' ? checkTotals(agentLimits, states[a]!.totals, bound, promptTokens) : null;
-    return limitStop ? { ...limitStop, by: 'subagent' } : null;
-  };
+  const checkTotalsBefore = (a: number, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null =>
+    budget.check({ totals: states[a]!.totals, subagent: tree.agents[a]!.kind === 'subagent' }, session, view, promptTokens);
 
   for (const { agent: a, run: r, call: c } of treeSchedule(tree)) {
     const state = states[a]!;
@@ -195,7 +127,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
       continue;
     }
     const ended = callOnce(session, response, metered, view);
-    absorb(a, session, before);
+    budget.absorb(state.totals, session, before);
     if (ended && isBrakeStop(ended.reason)) {
       stopAgent(a, { ...ended, by: 'own' });
       continue;
@@ -212,7 +144,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
       else finishRun(a, r, session.exhausted(run.end.outcome === 'completed' ? 'completed' : 'trace_end'));
     }
   }
-  return treeResultOf(tree, states, stops, tree$);
+  return treeResultOf(tree, states, stops, budget.totals);
 }
 
 /** One call on its run's session after the before-call checks passed: pay, run its tools, end the step. */
