@@ -56,3 +56,5 @@ export { treeSchedule, type ScheduledCall } from './tree/schedule.js';
 export { replaySessionTree, type SubagentLimits, type TreeEngineOptions } from './tree/engine.js';
 export { replayTree, replayTrees, treeReplayer, type TreeReplayOptions } from './tree/replayTree.js';
 export type { AgentResult, AgentStop, StoppedBy, TreeResult, TreeTotals } from './tree/result.js';
+export { TreeBudget } from './tree/budget.js';
+export { runAgentTree, type LiveAgent, type LiveTreeOptions } from './tree/live.js';

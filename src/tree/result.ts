@@ -91,7 +91,7 @@ export function addTotals(totals: TreeTotals, agent: TreeTotals): void {
 /** Compaction calls among the first `calls` of a run. */
 function compactionsMade(agent: TreeAgent, run: number, calls: number): number {
   let count = 0;
-  const records = agent.runs[run]!.calls;
+  const records = agent.runs[run]?.calls ?? [];
   for (let i = 0; i < calls && i < records.length; i++) if (records[i]!.compaction) count += 1;
   return count;
 }
