@@ -1,6 +1,6 @@
 /** What a tree replay returns: figures per agent (its parts added up) and for the whole tree. */
 import type { Stop, StopReason } from '../brakes/stopReasons.js';
-import type { RunOutcome } from '../loop/types.js';
+import type { RunOutcome, RunTotals } from '../loop/types.js';
 import type { TreeAgent } from './group.js';
 
 /**
@@ -15,19 +15,9 @@ export interface AgentStop extends Stop {
   by?: StoppedBy;
 }
 
-export interface TreeTotals {
-  calls: number;
-  steps: number;
+/** A run's figures (RunTotals) added up over an agent's parts or a whole tree, with its compaction calls. */
+export interface TreeTotals extends Omit<RunTotals, 'backtracks' | 'overshootPico' | 'cacheRuleLostTokens'> {
   compactionCalls: number;
-  failedCalls: number;
-  toolCalls: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  costPico: number;
-  elapsedMs: number;
 }
 
 export interface AgentResult extends TreeTotals {
