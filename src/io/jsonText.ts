@@ -28,6 +28,7 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const COMMA = 44;
+const COLON = 58;
 const SHOWN_LEVELS = 8;
 
 /** End offset (exclusive) of the string starting at `start` (its opening quote); text.length if unterminated. */
@@ -106,4 +107,50 @@ export function jsonTextProblem(text: string, options: { maxDepth?: number; dupl
     }
   }
   return undefined;
+}
+
+/**
+ * True only when `text`, which JSON.parse turned into `parsed`, has neither problem jsonTextProblem
+ * looks for — its brackets nest no deeper than the limit, and it names as many keys as the parsed value
+ * holds (a key given twice is one key once parsed) — without building key lists; false: ask
+ * jsonTextProblem, which finds and words the problem. In valid JSON a key is a string followed by `:`.
+ */
+export function surelyNoJsonTextProblem(text: string, parsed: unknown, maxDepth = MAX_NESTING_DEPTH): boolean {
+  let depth = 0;
+  let deepest = 0;
+  let keys = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === QUOTE) {
+      const end = stringEnd(text, i);
+      let next = end;
+      while (next < length && isBlank(text.charCodeAt(next))) next++;
+      if (text.charCodeAt(next) === COLON) keys++;
+      i = end - 1;
+    } else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
+      if (++depth > deepest) deepest = depth;
+    } else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) depth--;
+  }
+  return deepest <= maxDepth && keys === keysIn(parsed);
+}
+
+function isBlank(ch: number): boolean {
+  return ch === 32 || ch === 10 || ch === 13 || ch === 9;
+}
+
+/** Keys of every object in a parsed JSON value (its depth already checked, so the recursion is bounded). */
+function keysIn(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += keysIn(value[i]);
+    return count;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    count++;
+    count += keysIn(record[key]);
+  }
+  return count;
 }
