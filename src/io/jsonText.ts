@@ -28,7 +28,6 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const COMMA = 44;
-const COLON = 58;
 const SHOWN_LEVELS = 8;
 
 /** End offset (exclusive) of the string starting at `start` (its opening quote); text.length if unterminated. */
@@ -111,46 +110,42 @@ export function jsonTextProblem(text: string, options: { maxDepth?: number; dupl
 
 /**
  * True only when `text`, which JSON.parse turned into `parsed`, has neither problem jsonTextProblem
- * looks for — its brackets nest no deeper than the limit, and it names as many keys as the parsed value
- * holds (a key given twice is one key once parsed) — without building key lists; false: ask
- * jsonTextProblem, which finds and words the problem. In valid JSON a key is a string followed by `:`.
+ * looks for — the parsed value nests no deeper than the limit (its arrays and objects are the text's
+ * brackets), and the text names as many keys as the parsed value holds (a key given twice is one key
+ * once parsed) — without scanning the text character by character; false: ask jsonTextProblem, which
+ * finds and words the problem.
+ *
+ * Keys are counted as the unescaped `"` followed by `:`. In valid JSON with no blank before a colon
+ * (else: false) each key's closing quote is one; the only other such quote opens a string that starts
+ * with `:`. So the count is never below the text's keys, which are never below the parsed value's: the
+ * counts agree only when no key is given twice.
  */
 export function surelyNoJsonTextProblem(text: string, parsed: unknown, maxDepth = MAX_NESTING_DEPTH): boolean {
-  let depth = 0;
-  let deepest = 0;
+  if (text.includes(' :') || text.includes('\n:') || text.includes('\t:') || text.includes('\r:')) return false;
   let keys = 0;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === QUOTE) {
-      const end = stringEnd(text, i);
-      let next = end;
-      while (next < length && isBlank(text.charCodeAt(next))) next++;
-      if (text.charCodeAt(next) === COLON) keys++;
-      i = end - 1;
-    } else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
-      if (++depth > deepest) deepest = depth;
-    } else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) depth--;
+  for (let quote = text.indexOf('":'); quote >= 0; quote = text.indexOf('":', quote + 1)) {
+    let slashes = 0;
+    for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) keys++;
   }
-  return deepest <= maxDepth && keys === keysIn(parsed);
+  walked.keys = 0;
+  return walkWithin(parsed, 0, maxDepth) && walked.keys === keys;
 }
 
-function isBlank(ch: number): boolean {
-  return ch === 32 || ch === 10 || ch === 13 || ch === 9;
-}
+const walked = { keys: 0 };
 
-/** Keys of every object in a parsed JSON value (its depth already checked, so the recursion is bounded). */
-function keysIn(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let count = 0;
+/** Counts the keys of every object of a parsed value into `walked`; false as soon as an array or object sits deeper than maxDepth. */
+function walkWithin(value: unknown, depth: number, maxDepth: number): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= maxDepth) return false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) count += keysIn(value[i]);
-    return count;
+    for (let i = 0; i < value.length; i++) if (!walkWithin(value[i], depth + 1, maxDepth)) return false;
+    return true;
   }
   const record = value as Record<string, unknown>;
   for (const key in record) {
-    count++;
-    count += keysIn(record[key]);
+    walked.keys++;
+    if (!walkWithin(record[key], depth + 1, maxDepth)) return false;
   }
-  return count;
+  return true;
 }

@@ -189,7 +189,8 @@ export async function* streamNativeTracesAsync(batches: AsyncIterable<NativeLine
   outer: for await (const batch of batches) {
     for (const { line, text } of batch) {
       if (reader.full) break outer;
-      yield* reader.read(line, text);
+      // (Not `yield*`: in an async generator it wraps every line's array in an async iterator.)
+      for (const trace of reader.read(line, text)) yield trace;
     }
   }
   yield* reader.finish();

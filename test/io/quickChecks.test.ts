@@ -16,9 +16,9 @@ const blank = fc.constantFrom('', ' ', '\n', '\t ', '\r\n');
 const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom(null, 0, -1.5, true, 'a', 'x"y', 'k\\', ':', '{"a":1}'),
+    fc.constantFrom(null, 0, -1.5, true, 'a', 'x"y', 'k\\', ':', ':x', 'x:', '\\":', '{"a":1}', ''),
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.record({ entries: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'a:', '\\"', '__proto__'), tie('value')), { maxLength: 3 }), repeat: fc.integer({ min: -1, max: 2 }) }),
+    fc.record({ entries: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'a:', ':a', 'a,', '[', ' x', '\\', '\\"', '__proto__', ''), tie('value')), { maxLength: 3 }), repeat: fc.integer({ min: -1, max: 2 }) }),
   ),
 })).value;
 
