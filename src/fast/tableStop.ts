@@ -13,7 +13,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { resetRun, Run, type RunState } from './runState.js';
-import { RunSetting } from './settings.js';
+import { RunSetting, type RunSettings } from './settings.js';
 import type { RunTable } from './runTable.js';
 
 /** Which kernel comparison a search makes (one function, no predicate passed around: nothing is boxed). */
@@ -177,10 +177,13 @@ function setFigures(table: RunTable, k: number, st: RunState): void {
  */
 function elapsedInside(table: RunTable, t: CompiledTrace, c: number, code: StopCode, tool: number): number {
   if (code !== StopCode.Repeat && code !== StopCode.ErrorLimit) return table.elapsed[c + 1]!;
-  const s = table.settings;
+  return elapsedAtToolStop(t, table.settings, c, code, tool, table.elapsed[c]!, table.prompt[c]!);
+}
+
+/** Time at a repeat or same-error stop inside call c, from the time before it and its prompt (`input`). */
+export function elapsedAtToolStop(t: CompiledTrace, s: RunSettings, c: number, code: StopCode, tool: number, elapsedBefore: number, input: number): number {
   const at = c * CompiledField.Stride;
-  const input = table.prompt[c]!;
-  let elapsed = table.elapsed[c]! + modelledCallMs(t.records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, t.records[at + CallField.Output]!);
+  let elapsed = elapsedBefore + modelledCallMs(t.records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, t.records[at + CallField.Output]!);
   const perToolMs = s[RunSetting.PerToolCallMs]!;
   for (let j = t.toolStart[c]!, ran = toolsRunUntil(t, c, code, tool); j < ran; j++) elapsed += modelledToolMs(t.toolLatencyMs[j]!, perToolMs);
   return elapsed;
