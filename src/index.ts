@@ -50,3 +50,4 @@ export { generateTraces } from './scenario/generate.js';
 export { fitScenario, type FitResult } from './scenario/fit.js';
 export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './scenario/fitReport.js';
 export { scenarioYaml } from './scenario/writeYaml.js';
+export { populationRuns, baselinesOf, runFigures, type PopulationConfig, type PopulationInputs, type PopulationRun, type ScenarioPopulation } from './population/run.js';
