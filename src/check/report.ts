@@ -44,7 +44,7 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
 
 const COLUMNS: Column[] = [
   { header: 'scenario', shrink: true },
-  { header: 'expectation', shrink: true },
+  { header: 'expectation' },
   { header: 'measured', shrink: true },
   { header: 'limit', shrink: true },
   { header: 'result' },
@@ -85,13 +85,13 @@ export function renderCheckTable(report: CheckReport, width: number): string {
   if (failures.length > 0) {
     text += '\nfailed:\n';
     for (const { s, r } of failures) {
-      text += labelledLine(printableText(`${s.name} (${s.source}): ${r.expectation} measured ${r.measuredText}, limit ${r.limit}${r.detail ? ` — ${r.detail}` : ''}`), width);
+      text += labelledLine(printableText(`${s.name}: ${r.expectation} measured ${r.measuredText}, limit ${r.limit}${r.detail ? ` (${r.detail})` : ''}`), width);
     }
   }
   if (report.drift) text += `\n${driftText(report.drift, width)}`;
   text += '\n';
   for (const s of report.scenarios) {
-    text += labelledLine(printableText(`${s.name}: ${runsText(s)}${SETTINGS_SEPARATOR}${settingsText(s.settings)}`), width, SETTINGS_SEPARATOR);
+    text += labelledLine(printableText(`${s.name}: ${s.source}, ${runsText(s)}${SETTINGS_SEPARATOR}${settingsText(s.settings)}`), width, SETTINGS_SEPARATOR);
   }
   text += labelledLine(printableText(`prices: ${describePriceSource(report.prices)}`), width);
   return text + warningLines(report.warnings, width);
