@@ -120,6 +120,12 @@ describe('bad expectation files', () => {
     for (const output of outputs) expect(existsSync(output)).toBe(false);
   });
 
+  it('a scenario of recorded traces only is for check: replay refuses it naming population', async () => {
+    const r = await cli('replay', REAL_RUNS);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/mini-swe-agent\.yaml:line \d+ field 'population': has no synthetic population .*loopcost check/);
+  });
+
   it('refuses a trace file named where a scenario is expected, and a broken baseline file', async () => {
     const trace = await cli('check', 'scenarios/reference-sum-of-squares.jsonl');
     expect(trace.code).toBe(2);
