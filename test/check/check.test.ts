@@ -7,7 +7,7 @@ import { cli, tempDir } from '../cli/run.js';
 const RECURSIVE = 'scenarios/recursive-verification.yaml';
 const REFERENCE = 'scenarios/reference-sum-of-squares.yaml';
 const ASKING = 'scenarios/keeps-asking.yaml';
-const REAL_RUNS = 'test/fixtures/check/mini-swe-agent.yaml';
+const REAL_RUNS = 'test/check/mini-swe-agent.yaml';
 
 describe('loopcost check', () => {
   it('passes on the bundled scenarios (the built CLI, as CI runs it): every expectation holds, exit 0', () => {
