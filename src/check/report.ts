@@ -74,7 +74,9 @@ export function renderCheckTable(report: CheckReport, width: number): string {
   const rows: Cell[][] = [];
   for (const s of report.scenarios) for (const r of s.results) rows.push([s.name, r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']);
   const verdict = report.passed ? 'PASS' : 'FAIL';
-  let text = `loopcost check: ${verdict}: ${report.scenarios.length} scenario${report.scenarios.length === 1 ? '' : 's'}, ${report.expectations} expectations, ${report.failed} failed\n\n`;
+  const drifted = report.drift?.rows.filter((row) => row.status === 'drift').length;
+  const driftPart = drifted === undefined ? '' : `, ${drifted} baseline figure${drifted === 1 ? '' : 's'} drifted`;
+  let text = `loopcost check: ${verdict}: ${report.scenarios.length} scenario${report.scenarios.length === 1 ? '' : 's'}, ${report.expectations} expectations, ${report.failed} failed${driftPart}\n\n`;
   text += rows.length > 0 ? formatTable(COLUMNS, rows, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
   const failures = report.scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => ({ s, r })));
   if (failures.length > 0) {

@@ -3,7 +3,7 @@
  * its implementation only when it runs. Returns an exit code; only bin/ exits.
  *   0  the job ran (a brake firing is a result)
  *   2  bad input or usage: one message naming the place, no stack trace, no output file
- *   1  an internal error (a bug: the stack is printed)
+ *   1  an internal error (a bug: the stack is printed); for `check` also a failed expectation (its report says so)
  */
 import { createRequire } from 'node:module';
 import type * as Commander from 'commander';
