@@ -72,3 +72,21 @@ describe('loopcost sweep', () => {
     expect(chart.stdout).toContain('completion rate (%) per configuration');
   });
 });
+
+describe('sweep progress', () => {
+  it('is drawn on stderr only when stderr is a terminal, and leaves the report as it is', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const argv = ['sweep', 'test/fixtures/mini-swe-agent', '--grid', 'max-steps=' + Array.from({ length: 40 }, (_, i) => i + 1).join(','), '--format', 'csv', '--workers', '1'];
+    const run = async (terminal: boolean) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), ...(terminal ? { stderrIsTerminal: true } : {}) });
+      return { code, stdout, stderr };
+    };
+    const [piped, terminal] = [await run(false), await run(true)];
+    expect([piped.code, terminal.code]).toEqual([0, 0]);
+    expect(terminal.stdout).toBe(piped.stdout);
+    expect(piped.stderr).not.toContain('sweep: configurations');
+    expect(terminal.stderr).toMatch(/sweep: configurations: 40\/40 \(/);
+  });
+});

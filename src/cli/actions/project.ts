@@ -19,7 +19,7 @@ import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
-export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay: string; days?: string; trials?: string; suggestCap?: string };
+export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
 function share(flag: string, value: string): number {
   const n = /^(\d+(\.\d*)?|\.\d+)%?$/.test(value.trim()) ? Number(value.trim().replace('%', '')) / (value.trim().endsWith('%') ? 100 : 1) : NaN;
@@ -64,9 +64,16 @@ function suggestedCap(prepared: PreparedSweep, pairs: ReturnType<typeof sweepPai
   return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
 }
 
+/** Without --runs-per-day: the scenario files' runsPerDay summed (whole runs), else 100. */
+export const FALLBACK_RUNS_PER_DAY = 100;
+function defaultRunsPerDay(prepared: PreparedSweep): number {
+  const stated = prepared.scenarios.map((s) => s.scenario.runsPerDay).filter((n): n is number => n !== undefined);
+  return stated.length === 0 ? FALLBACK_RUNS_PER_DAY : Math.max(1, Math.round(stated.reduce((a, b) => a + b, 0)));
+}
+
 export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
   const format = chooseFormat(opts, io);
-  const runsPerDay = positiveInt('--runs-per-day', opts.runsPerDay);
+  const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : positiveInt('--runs-per-day', opts.runsPerDay);
   const days = positiveInt('--days', opts.days ?? '30');
   const trials = positiveInt('--trials', opts.trials ?? '1000');
   const seed = nonNegativeInt('--seed', opts.seed ?? '1');
@@ -74,6 +81,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   checkOut(opts.out);
   const prepared = await prepareSweep(inputs, { ...opts, grid: [] }, given, io);
   const config = prepared.configurations[0]!.config;
+  const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
   const pairs = sweepPairs(prepared.population, [config], prepared.prices)[0]!;
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
   const projection = projectSpend(pairs.map((p) => p.run.costPico), { runsPerDay, days, seed, trials });

@@ -13,6 +13,7 @@ import type { CliIO } from '../io.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
+import { Progress } from './progress.js';
 import { prepareSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
 export type { SweepFlags } from './sweepWork.js';
@@ -69,6 +70,22 @@ function headerOf(prepared: PreparedSweep, opts: SweepFlags, priceSource: SweepH
   });
 }
 
+/** Configurations per chunk when progress is drawn on one thread (rows do not depend on the chunking). */
+const PROGRESS_CHUNK = 32;
+
+/** The rows on this thread; with stderr a terminal, in chunks with progress between them. */
+function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number }, io: CliIO): SweepRow[] {
+  if (io.stderrIsTerminal !== true) return sweepRows(prepared, range);
+  const progress = new Progress(io, range.to - range.from, 'sweep: configurations');
+  const rows: SweepRow[] = [];
+  for (let from = range.from; from < range.to; from += PROGRESS_CHUNK) {
+    const to = Math.min(range.to, from + PROGRESS_CHUNK);
+    rows.push(...sweepRows(prepared, { from, to }));
+    progress.add(to - from);
+  }
+  return rows;
+}
+
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
@@ -81,7 +98,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   checkOut(opts.out);
   const prepared = await prepareSweep(inputs, opts, given, io);
   const range = shardRange(shard, prepared.configurations.length);
-  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? sweepRows(prepared, range) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io });
+  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io });
   const header = headerOf(prepared, opts, prepared.prices.source);
   const report: SweepReport =
     shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: prepared.configurations.length }, configurations: rows };

@@ -1,8 +1,7 @@
 /**
  * `--workers N`: the configurations of a sweep split into N contiguous slices, each computed by a worker
  * thread that reads the inputs itself and runs the same code (sweepWork.ts) as one thread would; the
- * rows are joined in order, so the report is byte-identical to `--workers 1`. Progress (done / total,
- * rate, time left) goes to stderr only when stderr is a terminal.
+ * rows are joined in order, so the report is byte-identical to `--workers 1`. Progress: progress.ts.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { UserError, type InputIssue } from '../../errors.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
+import { Progress } from './progress.js';
 import type { GivenFlag } from './inputs.js';
 import type { SweepFlags } from './sweepWork.js';
 
@@ -35,20 +35,10 @@ function slices(range: { from: number; to: number }, workers: number): { from: n
   return Array.from({ length: workers }, (_, k) => ({ from: range.from + Math.floor((k * count) / workers), to: range.from + Math.floor(((k + 1) * count) / workers) })).filter((s) => s.to > s.from);
 }
 
-export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO & { stderrIsTerminal?: boolean } }): Promise<SweepRow[]> {
+export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO }): Promise<SweepRow[]> {
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const parts = slices(args.range, args.workers);
-  const total = args.range.to - args.range.from;
-  let done = 0;
-  // Not in the pure core: the shell may read the clock for progress.
-  const started = Date.now();
-  const progress = (): void => {
-    if (args.io.stderrIsTerminal !== true) return;
-    const seconds = (Date.now() - started) / 1000;
-    const rate = done / Math.max(seconds, 1e-3);
-    const left = rate > 0 ? (total - done) / rate : 0;
-    args.io.stderr(`\rsweep: ${done}/${total} configurations, ${rate.toFixed(1)}/s, ${left.toFixed(0)} s left${done === total ? '\n' : ''}`);
-  };
+  const progress = new Progress(args.io, args.range.to - args.range.from, 'sweep: configurations');
   const results = await Promise.all(
     parts.map(
       (range) =>
@@ -57,8 +47,7 @@ export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFl
           const worker = new Worker(workerFile(), { workerData: task });
           worker.once('message', (reply: SweepWorkerReply) => {
             if ('rows' in reply) {
-              done += range.to - range.from;
-              progress();
+              progress.add(range.to - range.from);
               resolve(reply.rows);
             } else reject(reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message));
             void worker.terminate();

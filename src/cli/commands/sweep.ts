@@ -22,7 +22,8 @@ const sweep: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command));
     addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: SweepFlags) => {
-      const [{ sweepAction }, { availableParallelism }] = await Promise.all([import('../actions/sweep.js'), import('node:os')]);
+      const { sweepAction } = await import('../actions/sweep.js');
+      const { availableParallelism } = await import('node:os');
       setExitCode(await sweepAction(inputs, opts, io, givenOptions(command), availableParallelism()));
     });
   },
