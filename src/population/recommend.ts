@@ -30,3 +30,14 @@ export function paretoIndices(rows: readonly RankedRow[]): number[] {
     perCompleted(a) <= perCompleted(b) && a.completionRate >= b.completionRate && (perCompleted(a) < perCompleted(b) || a.completionRate > b.completionRate);
   return rows.flatMap((row, i) => (rows.some((other) => beats(other, row)) ? [] : [i]));
 }
+
+/** The 95% Wilson score interval of a rate of `successes` in `n` trials ([0, 1] when n = 0). */
+export function wilsonInterval(successes: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.959963984540054;
+  const p = successes / n;
+  const centre = p + (z * z) / (2 * n);
+  const spread = z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  const scale = 1 + (z * z) / n;
+  return [Math.max(0, (centre - spread) / scale), Math.min(1, (centre + spread) / scale)];
+}

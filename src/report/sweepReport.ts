@@ -10,7 +10,7 @@ import { LOOPCOST_VERSION } from '../cli/version.js';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { GridAxis } from '../population/grid.js';
-import { paretoIndices, recommendedIndex } from '../population/recommend.js';
+import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
@@ -46,6 +46,8 @@ export interface SweepRecommendation {
   settings: string;
   targetCompletion: number;
   completionRate: number;
+  /** 95% Wilson interval of its completion rate on these runs: how far to trust it. */
+  completionRateInterval: [number, number];
   costPerCompletedUsd: number;
   costUsd: number;
   halfStepCap: HalfStepCap | null;
@@ -110,7 +112,9 @@ function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecom
     const lost = row.completed - half.completed;
     text += ` Halving its step cap to ${half.maxSteps} would complete ${half.completed}/${row.runs} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
   } else text += ' It has no step cap to halve.';
-  return { settings: row.settings, targetCompletion: target, completionRate: row.completionRate, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
+  const interval = wilsonInterval(row.completed, row.runs);
+  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percent(interval[0])}–${percent(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percent(target)}` : ''}.`;
+  return { settings: row.settings, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
 }
 
 /** CSV: one line per configuration, nested figures dotted (`costPerRunUsd.p95`, `stopReasons.max_steps`). */
