@@ -23,10 +23,14 @@ import prices from './commands/prices.js';
 import importCommand from './commands/import.js';
 import generate from './commands/generate.js';
 import fit from './commands/fit.js';
+import sweep from './commands/sweep.js';
+import merge from './commands/merge.js';
+import calibrate from './commands/calibrate.js';
+import project from './commands/project.js';
 import check from './commands/check.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
-const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, check];
+const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check];
 
 /** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
 function commandPath(program: Commander.Command, argv: readonly string[]): string {
