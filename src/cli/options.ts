@@ -58,7 +58,7 @@ export function latencyModelOption(command: Command): Option {
 
 export function addBrakeOptions(command: Command): Command {
   return command
-    .addOption(option(command, '--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits) or 'none'; flags given with it override it", 'none'))
+    .addOption(option(command, '--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits), 'none', or another runtime's defaults: openai-agents, langgraph, smolagents, crewai, mini-swe-agent, openhands (docs/presets.md); flags given with it override it", 'none'))
     .addOption(option(command, '--max-steps <n>', 'stop before a call once this many steps were taken', 'no limit'))
     .addOption(option(command, '--max-cost <usd>', 'budget in USD', 'no budget'))
     .addOption(option(command, '--budget-mode <mode>', 'with --max-cost: check (stop once spent ≥ budget) | predict (refuse a call whose bound would cross it)', 'check'))
