@@ -50,3 +50,4 @@ export { generateTraces } from './scenario/generate.js';
 export { fitScenario, type FitResult } from './scenario/fit.js';
 export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './scenario/fitReport.js';
 export { scenarioYaml } from './scenario/writeYaml.js';
+export { startServer, SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RunningServer, type ServeOptions, type ServeSources, type SessionsReport, type SessionSummary } from './serve/index.js';

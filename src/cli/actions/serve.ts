@@ -10,13 +10,14 @@ import { loadPriceTable } from '../../pricing/index.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { scenarioSettings } from '../../scenario/settings.js';
+import { SessionRegistry, type ServeSources } from '../../serve/registry.js';
 import { startServer } from '../../serve/server.js';
-import type { ServeSources } from '../../serve/registry.js';
+import type { PriceTable } from '../../pricing/types.js';
 import type { CliIO } from '../io.js';
 import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 
-export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string };
+export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; check?: boolean };
 
 function usage(field: string, message: string, hint?: string): UserError {
   return new UserError({ file: '<command line>', field, code: 'bad_value', message, ...(hint === undefined ? {} : { hint }) });
@@ -50,6 +51,11 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
   return { traces };
 }
 
+/** What startServer checks before listening (every trace's model priced, the scenario prepared). */
+function checkSources(sources: ServeSources, prices: PriceTable): void {
+  new SessionRegistry({ sources, prices });
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
 function stopSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -69,6 +75,12 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const sources = await sourcesOf(inputs, flags, io);
   const cache = sources.traces ? cacheOf(flags.cache, false) : undefined;
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
+  const what = sources.traces ? `${sources.traces.length} recorded run(s)` : `synthetic runs of ${sources.scenario!.scenario.source}`;
+  if (flags.check === true) {
+    checkSources(sources, prices);
+    io.stdout(`loopcost serve --check: would answer from ${what} on ${host}:${port}\n`);
+    return 0;
+  }
   const stopped = stopSignal();
   let server;
   try {
@@ -80,7 +92,6 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
     }
     throw error;
   }
-  const what = sources.traces ? `${sources.traces.length} recorded run(s)` : `synthetic runs of ${sources.scenario!.scenario.source}`;
   io.stdout(`loopcost serve: listening on ${server.url} (OpenAI base URL ${server.url}/v1), answering from ${what}; Ctrl-C stops it\n`);
   const signal = await stopped;
   await server.close();
