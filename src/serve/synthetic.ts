@@ -9,7 +9,7 @@
  *                          (a reply is found by its tool-call ids, or its text)
  * Usage reports those prompt tokens; cost is metered by the kernel (cache as the scenario says).
  */
-import { countChatTokensWith, encodingForModel, type ChatMessageText, type EncodingName } from '../import/tokenCount.js';
+import { countChatTokensWith, encodingForModel, replyPrimingTokens, type ChatMessageText, type EncodingName } from '../import/tokenCount.js';
 import type { PromptView } from '../kernel/context.js';
 import type { SyntheticAgent } from '../synthetic/agent.js';
 import { ApiError } from './apiError.js';
@@ -74,7 +74,8 @@ export class SyntheticSession extends ServeSession {
     const keys = messages.map(messageKey);
     let same = 0;
     while (same < keys.length && same < this.previousKeys.length && keys[same] === this.previousKeys[same]) same += 1;
-    const unchangedPrefixTokens = same === 0 ? 0 : Math.min(inputTokens, countChatTokensWith(texts.slice(0, same), this.encoding));
+    // The shared messages' tokens, without the reply priming (it ends the prompt, not the prefix).
+    const unchangedPrefixTokens = same === 0 ? 0 : Math.min(inputTokens, countChatTokensWith(texts.slice(0, same), this.encoding) - replyPrimingTokens(this.encoding));
     return { inputTokens, fullInputTokens: inputTokens, unchangedPrefixTokens, historySteps: this.steps.length, firstKeptStep: this.firstKeptStep(messages) };
   }
 

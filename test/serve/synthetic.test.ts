@@ -52,9 +52,9 @@ function counted(m: Message): { role: string; content: string } {
 }
 
 /** An agent loop that answers every tool call and sends its last `keepSteps` steps (all: Infinity). */
-async function runAgent(session: string, keepSteps: number): Promise<{ answers: Answer[]; sent: Message[][] }> {
+async function runAgent(session: string, keepSteps: number, url = server.url, system = 'You write the weekly report from the git log.'): Promise<{ answers: Answer[]; sent: Message[][] }> {
   const head: Message[] = [
-    { role: 'system', content: 'You write the weekly report from the git log.' },
+    { role: 'system', content: system },
     { role: 'user', content: 'Write this week\'s report.' },
   ];
   const steps: Message[][] = [];
@@ -62,7 +62,7 @@ async function runAgent(session: string, keepSteps: number): Promise<{ answers: 
   const sent: Message[][] = [];
   for (let i = 0; i < 40; i++) {
     const messages = [...head, ...steps.slice(Math.max(0, steps.length - keepSteps)).flat()];
-    const answer = await post(server.url, { model: 'gpt-4o-mini', messages }, { 'x-loopcost-session': session, 'x-loopcost-run': '1' });
+    const answer = await post(url, { model: 'gpt-4o-mini', messages }, { 'x-loopcost-session': session, 'x-loopcost-run': '1' });
     expect(answer.status).toBe(200);
     answers.push(answer);
     sent.push(messages);
@@ -110,6 +110,24 @@ describe('serve: a synthetic behaviour on the messages sent', () => {
     // Same run, same agent: while the messages sent agree, so do the answers.
     const calls = (answers: Answer[]) => answers.map((a) => [a.json.usage, (a.json.choices[0].message.tool_calls ?? []).map((t: { function: unknown }) => t.function)]);
     expect(calls(windowed.answers.slice(0, 2))).toEqual(calls(full.answers.slice(0, 2)));
+  });
+
+  it('with cache on, reports the unchanged leading messages as cached, as the provider rule serves them', async () => {
+    const cached = await startServer({ sources: { scenario: { scenario, settings: { seed: 1, strategy: { kind: 'full', cache: 'on' } } } }, prices, port: 0 });
+    try {
+      const system = `You write the weekly report. ${'Follow the style guide. '.repeat(300)}`;
+      const { answers, sent } = await runAgent('cached', Infinity, cached.url, system);
+      expect(answers[0]!.json.usage.prompt_tokens_details.cached_tokens).toBe(0);
+      for (let i = 1; i < answers.length; i++) {
+        // The previous request's messages and the reply are sent again unchanged: the prefix, without the reply priming (3 tokens).
+        const prefix = countChatTokens(sent[i - 1]!.map(counted).concat(counted(answers[i - 1]!.json.choices[0].message)), 'gpt-4o-mini') - 3;
+        expect(prefix).toBeGreaterThan(1024);
+        // OpenAI's rule: from 1,024 tokens, in 128-token increments.
+        expect(answers[i]!.json.usage.prompt_tokens_details.cached_tokens).toBe(prefix - (prefix % 128));
+      }
+    } finally {
+      await cached.close();
+    }
   });
 
   it('answers past the agent\'s end with a 409', async () => {
