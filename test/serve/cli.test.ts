@@ -53,7 +53,7 @@ describe('loopcost serve (CLI)', () => {
     });
     const answer = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'sum' }] }) });
     expect(answer.status).toBe(200);
-    expect((await answer.json()).usage.completion_tokens).toBe(150);
+    expect(((await answer.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(150);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/stopped on SIGINT: 1 session\(s\), 1 call\(s\)/);

@@ -15,7 +15,8 @@ import { startServer } from '../../serve/server.js';
 import type { PriceTable } from '../../pricing/types.js';
 import type { CliIO } from '../io.js';
 import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
-import { traceInputs, workOnRuns } from './inputs.js';
+import { skippedMessage } from '../../import/inputSet.js';
+import { traceInputs } from './inputs.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; check?: boolean };
 
@@ -46,8 +47,13 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
   }
   if (flags.seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
-  const traces = await workOnRuns(traceInputs(traceFiles, flags), io, (trace) => trace);
-  if (traces.length === 0) throw usage('<inputs>', 'no trace to serve', 'name trace files, directories or globs that hold at least one run');
+  const read = traceInputs(traceFiles, flags);
+  const { results: traces, skipped } = await read.map((trace) => trace);
+  if (traces.length === 0) {
+    const why = skipped.length > 0 ? `no trace to serve: every input file has problems (${skipped.map((bad) => bad.file).join(', ')})` : 'no trace to serve';
+    throw usage('<inputs>', why, skipped.length > 0 ? 'run without --skip-bad to see each problem' : 'name trace files, directories or globs that hold at least one run');
+  }
+  io.stderr(skippedMessage(skipped, read.files.length));
   return { traces };
 }
 
