@@ -27,6 +27,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The code of a call recorded as failed at the provider, answered with its recorded status. */
+export const RECORDED_FAILURE = 'loopcost_recorded_failure';
+
 /** A request the server cannot take (bad JSON, a missing or wrong field): 400. */
 export function invalidRequest(message: string, param: string | null = null, code: string | null = null): ApiError {
   return new ApiError(400, message, 'invalid_request_error', param, code);

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { CacheMode } from '../context/strategy.js';
 import { picoToUsdString, sumPico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
-import { ApiError, invalidRequest } from './apiError.js';
+import { ApiError, invalidRequest, RECORDED_FAILURE } from './apiError.js';
 import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
 import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
@@ -164,6 +164,9 @@ function sendError(res: ServerResponse, error: ApiError): void {
     res.destroy();
     return;
   }
+  // OpenAI's SDKs retry 409s and 5xx unless told not to: only a recorded provider failure is worth a retry
+  // (it is answered as the provider answered, and the next call of the trace is what the retry got).
+  if (error.code !== RECORDED_FAILURE) res.setHeader('x-should-retry', 'false');
   sendJson(res, error.status, error.body());
 }
 

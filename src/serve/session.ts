@@ -11,7 +11,7 @@ import type { MeteredCall } from '../loop/meter.js';
 import { picoToUsdString } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
-import { ApiError } from './apiError.js';
+import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 
@@ -139,7 +139,7 @@ export abstract class ServeSession {
 function failedCall(reply: Reply, failed: NonNullable<CallRecord['failed']>): ApiError {
   const status = failed.status !== undefined && failed.status >= 400 && failed.status <= 599 ? failed.status : 500;
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, 'loopcost_recorded_failure', {
+  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, {
     session: reply.session,
     call: reply.call,
     usage: reply.usage,
