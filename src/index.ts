@@ -51,3 +51,11 @@ export { generateTraces } from './scenario/generate.js';
 export { fitScenario, type FitResult } from './scenario/fit.js';
 export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './scenario/fitReport.js';
 export { scenarioYaml } from './scenario/writeYaml.js';
+// Session trees under one budget (src/tree): group runs by header.agent, replay a tree as one loop.
+export { sessionTrees, type SessionTree, type TreeAgent, type GroupedRuns } from './tree/group.js';
+export { treeSchedule, type ScheduledCall } from './tree/schedule.js';
+export { replaySessionTree, type SubagentLimits, type TreeEngineOptions } from './tree/engine.js';
+export { replayTree, replayTrees, treeReplayer, type TreeReplayOptions } from './tree/replayTree.js';
+export type { AgentResult, AgentStop, StoppedBy, TreeResult, TreeTotals } from './tree/result.js';
+export { TreeBudget } from './tree/budget.js';
+export { runAgentTree, type LiveAgent, type LiveTreeOptions } from './tree/live.js';
