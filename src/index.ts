@@ -27,6 +27,7 @@ export { DEFAULT_READ_LIMITS, type ReadLimits } from './io/limits.js';
 export { loadPriceTable } from './pricing/index.js';
 export type * from './pricing/types.js';
 export { main } from './cli/main.js';
+export { startServer, SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RunningServer, type ServeOptions, type ServeSources, type SessionsReport, type SessionSummary } from './serve/index.js';
 export { compileTrace, compiledTrace } from './fast/compile.js';
 export type { CompiledTrace } from './fast/layout.js';
 export { flattenPrices, replayCompiled, replayFast, toolStopCall, type FastOutcome, type FlatPrices } from './fast/replayFast.js';

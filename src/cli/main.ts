@@ -28,9 +28,10 @@ import merge from './commands/merge.js';
 import calibrate from './commands/calibrate.js';
 import project from './commands/project.js';
 import check from './commands/check.js';
+import serve from './commands/serve.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
-const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check];
+const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check, serve];
 
 /** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
 function commandPath(program: Commander.Command, argv: readonly string[]): string {
