@@ -5,7 +5,7 @@
  * drive the same session in the same order:
  *
  *   prompt()                        what the next call would send
- *   checkBeforeCall(view, metered?) brakes before the call (metered: the prompt as it will be sent)
+ *   checkBeforeCall(view)           brakes before the call, on what the loop knows before making it
  *   … the model is called …
  *   recordResponse(response, …)     pay for it; completed / backtrack_limit, or tool calls follow
  *   for each tool call:
@@ -86,20 +86,20 @@ export class LoopSession {
   }
 
   /**
-   * Brakes before the call. `metered` is the call as it will be sent when the loop knows it (a recorded
-   * prompt size); without it the prompt is the view. The predictive budget uses boundPico, never the
-   * call's own cost.
+   * Brakes before the call, on what a live loop knows before making it. The prompt it compares with
+   * the context window is the same estimate the predictive budget prices: the view plus the overhead
+   * the last call showed (a recorded prompt's billed size is known only once it is billed).
    */
-  checkBeforeCall(view: PromptView, metered?: MeteredCall): Stop | null {
+  checkBeforeCall(view: PromptView): Stop | null {
     const { state, limits } = this;
-    const promptTokens = metered ? metered.usage.input : view.inputTokens;
-    const { boundPico, promptEstimate: estimate } = predicts(limits) ? this.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
-    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, promptTokens);
+    const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
+    const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, estimate);
     if (code === StopCode.None) return null;
     const facts = this.facts;
     facts[Fact.BoundPico] = boundPico;
     facts[Fact.PromptEstimate] = estimate;
-    facts[Fact.PromptTokens] = promptTokens;
+    facts[Fact.PromptTokens] = estimate;
     return this.stop(code);
   }
 
