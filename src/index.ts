@@ -50,3 +50,8 @@ export { generateTraces } from './scenario/generate.js';
 export { fitScenario, type FitResult } from './scenario/fit.js';
 export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './scenario/fitReport.js';
 export { scenarioYaml } from './scenario/writeYaml.js';
+export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
+export { VirtualClock } from './agent/clock.js';
+export { defineTool, ToolRegistry } from './agent/tools.js';
+export { traceModel, type TraceDriven } from './agent/traceModel.js';
+export * from './agent/types.js';

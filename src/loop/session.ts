@@ -19,6 +19,7 @@ import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerp
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
+import { FULL_HISTORY } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
@@ -72,7 +73,8 @@ export class LoopSession {
 
   /** Usage and cost of a response to the prompt `view`, under the run's strategy, cache mode and prices. */
   meter(response: CallRecord, view: PromptView): MeteredCall {
-    return meterCall(response, view, this.options.strategy, this.options.cache, this.options.pricing);
+    const strategy = this.options.usageAsSent ? FULL_HISTORY : this.options.strategy;
+    return meterCall(response, view, strategy, this.options.cache, this.options.pricing);
   }
 
   /**
@@ -107,6 +109,16 @@ export class LoopSession {
   exhausted(reason: 'completed' | 'trace_end'): Stop {
     this.facts[Fact.Exhausted] = 1;
     return this.stop(reason === 'completed' ? StopCode.Completed : StopCode.TraceEnd);
+  }
+
+  /** A real loop's AbortSignal fired before a call or a tool call. */
+  aborted(): Stop {
+    return this.stop(StopCode.Aborted);
+  }
+
+  /** A real loop's model gave up (an error not retried, or retries spent): the run ends as its recording does, in trace_end. */
+  modelGaveUp(detail: string): Stop {
+    return this.stop(StopCode.TraceEnd, detail);
   }
 
   /** The call was made: pay for it and let its output into the context. */
