@@ -55,3 +55,5 @@ export { VirtualClock } from './agent/clock.js';
 export { defineTool, ToolRegistry } from './agent/tools.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export * from './agent/types.js';
+export { fileRecorder, memoryRecorder } from './agent/recorder.js';
+export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { countTokens } from '../import/tokenCount.js';
 import { agentLoop } from './loop.js';
+import { validateAgentOptions } from './validate.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './types.js';
 
 /** The wall clock (performance.now: monotonic). */
@@ -20,7 +21,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 
 /** Runs an agent to its stop: see AgentLoopOptions and README ("The real loop"). */
-export function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
+export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
+  validateAgentOptions(options);
   const model = options.model.name;
   return agentLoop({
     ...options,

@@ -64,6 +64,8 @@ export interface ModelTurn {
    * sets at most `unparseable`; a replayed trace sets what it recorded.
    */
   marks?: { final?: boolean; backtrack?: boolean; compaction?: boolean; unparseable?: boolean };
+  /** The provider's response as received (adapters set it; never read by the loop). */
+  raw?: unknown;
 }
 
 export interface Model {
