@@ -57,3 +57,4 @@ export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export * from './agent/types.js';
 export { fileRecorder, memoryRecorder } from './agent/recorder.js';
 export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';
+export { startServer, SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RunningServer, type ServeOptions, type ServeSources, type SessionsReport, type SessionSummary } from './serve/index.js';
