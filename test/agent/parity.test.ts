@@ -14,10 +14,7 @@ import { resolveTracePricing } from '../../src/replay/replay.js';
 import { scenarioSettings } from '../../src/scenario/settings.js';
 import { usdToPico } from '../../src/money.js';
 import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
-import { collectAsync, trace } from '../helpers.js';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
-import { loadTraceFiles } from '../../src/import/index.js';
-import { collectInputs } from '../../src/io/collectInputs.js';
+import { trace } from '../helpers.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
 
 describe('real loop (trace-driven model) = replay', () => {
@@ -59,21 +56,5 @@ describe('real loop (trace-driven model) = replay', () => {
       }
     }
     expect(runs).toBe(400);
-  });
-
-  it('on every shared real run (../shared/traces), as recorded and under each brake', async () => {
-    const traces = await collectAsync(loadTraceFiles(collectInputs(['../shared/traces'])));
-    const prices = loadPriceTable({ overridesFile: 'test/fixtures/prices/deepseek-recorded.json' });
-    const reasons = new Set<string>();
-    for (const spec of ['max-steps=250', 'max-steps=12,max-repeat=2', 'max-cost=0.02,budget-mode=predict', 'max-same-error=2,context-window=20000']) {
-      for (const t of traces) {
-        const settings = { brakes: brakesFromSpec(spec), strategy: { kind: 'full' as const, cache: 'recorded' as const }, pricing: resolveTracePricing(t, { prices }) };
-        const real = figures(await runTraceDriven(t, settings));
-        expect(real, `${spec} ${t.source}`).toEqual(replayFigures(t, settings));
-        reasons.add(real.stopReason);
-      }
-    }
-    expect(traces.length).toBeGreaterThan(60);
-    expect([...reasons].sort()).toEqual(['budget', 'completed', 'context_overflow', 'error_limit', 'max_steps', 'repeat', 'trace_end']);
   });
 });
