@@ -74,6 +74,14 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(latencyModelOption(command));
 }
 
+/** `--tree` and the per-agent limits (replay, whatif): session trees replayed as one loop under one budget. */
+export function addTreeOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--tree', 'replay each session tree (an agent and its sub-agents, header.agent) as one loop: the brakes bind the whole tree', 'each run on its own'))
+    .addOption(option(command, '--subagent-max-steps <n>', 'with --tree: steps each sub-agent may take (all its parts)', 'no limit'))
+    .addOption(option(command, '--subagent-max-cost <usd>', 'with --tree: spend each sub-agent may make, in USD', 'no limit'));
+}
+
 /**
  * How trace inputs are read: size limits (defaults as in src/io/limits.ts, which start-up does not load;
  * a test holds them equal) and whether bad files are left out.

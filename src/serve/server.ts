@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { CacheMode } from '../context/strategy.js';
 import { picoToUsdString, sumPico } from '../money.js';
-import type { PriceTable } from '../pricing/types.js';
+import type { PriceSource, PriceTable } from '../pricing/types.js';
 import { ApiError, invalidRequest, RECORDED_FAILURE } from './apiError.js';
 import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
 import { completionBody, completionEvents } from './reply.js';
@@ -34,6 +34,8 @@ export interface ServeOptions {
 }
 
 export interface SessionsReport {
+  /** The price table every session's spend is priced with (each session says the model it is priced as). */
+  priceTable: PriceSource;
   sessions: SessionSummary[];
   totals: { sessions: number; calls: number; costPico: string; costUsd: string };
 }
@@ -53,7 +55,7 @@ const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const registry = new SessionRegistry({ sources: options.sources, prices: options.prices, ...(options.cache === undefined ? {} : { cache: options.cache }) });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const sessions = (): SessionsReport => sessionsReport(registry.summaries());
+  const sessions = (): SessionsReport => sessionsReport(options.prices.source, registry.summaries());
   const server = createServer((req, res) => {
     handle(req, res, { registry, maxBodyBytes, sessions }).catch((error: unknown) => sendError(res, internalError(error)));
   });
@@ -145,9 +147,10 @@ function modelList(models: readonly string[]) {
   return { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'loopcost' })) };
 }
 
-function sessionsReport(sessions: SessionSummary[]): SessionsReport {
+function sessionsReport(priceTable: PriceSource, sessions: SessionSummary[]): SessionsReport {
   const costPico = sumPico(sessions.map((s) => s.costPico));
   return {
+    priceTable,
     sessions,
     totals: { sessions: sessions.length, calls: sessions.reduce((sum, s) => sum + s.calls, 0), costPico: costPico.toString(), costUsd: picoToUsdString(costPico) },
   };

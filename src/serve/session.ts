@@ -21,8 +21,9 @@ export interface SessionSummary {
   /** The trace's source, or `scenario#run` (1-based run, as replay names it). */
   source: string;
   model: string;
-  /** The model the spend is priced as. */
+  /** The model the spend is priced as, and the day its dated prices were read at (when the table dates them). */
   pricedAs: string;
+  pricesAsOf?: string;
   cache: CacheMode;
   calls: number;
   steps: number;
@@ -81,6 +82,7 @@ export abstract class ServeSession {
       source: setup.source,
       model: setup.model,
       pricedAs: setup.pricing.model,
+      ...(setup.pricing.source.asOf === undefined ? {} : { pricesAsOf: setup.pricing.source.asOf }),
       cache: setup.cache,
       calls: state.calls,
       steps: state.steps,

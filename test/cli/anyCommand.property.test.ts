@@ -42,7 +42,7 @@ const PATHS = [
   '',
 ];
 /** Where a command may be told to write: never anything outside the temporary directory. */
-const OUT_PATHS = [join(dir, 'out.json'), join(dir, 'out-dir'), at('empty-dir'), join(at('empty.jsonl'), 'x.json'), at('empty.jsonl'), '/sys/loopcost-out.json', ''];
+const OUT_PATHS = [join(dir, 'out.json'), join(dir, 'out-dir'), at('empty-dir'), join(at('empty.jsonl'), 'x.json'), at('empty.jsonl'), '/sys/loopcost-out.json', '/proc/loopcost/out.json', ''];
 const VALUES = ['', ' ', '0', '-1', '1', '2.5', 'NaN', 'Infinity', '1e999', '0x10', ',', '=', 'a=1,,b=2', 'max-steps=1', 'max-steps=1,', 'window:', 'window:0', 'window:2', 'full', 'on', 'model', 'gpt-4o', '2025-02-30', 'x'.repeat(300), '\u001b[31m', '--out'];
 
 interface CommandSpec {

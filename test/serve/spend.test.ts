@@ -80,6 +80,7 @@ describe('serve: spend equals replay', () => {
     const total = report.sessions.reduce((sum: bigint, s: SessionSummary) => sum + BigInt(s.costPico), 0n);
     expect(report.totals.costPico).toBe(total.toString());
     expect(report.totals.sessions).toBe(report.sessions.length);
+    expect(report.priceTable).toMatchObject({ name: prices.source.name, version: prices.source.version, hash: prices.source.hash });
   });
 
   it('a new session without headers takes the traces in turn', async () => {
