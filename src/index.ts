@@ -58,6 +58,13 @@ export { generateTraces } from './scenario/generate.js';
 export { fitScenario, type FitResult } from './scenario/fit.js';
 export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './scenario/fitReport.js';
 export { scenarioYaml } from './scenario/writeYaml.js';
+export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
+export { VirtualClock } from './agent/clock.js';
+export { defineTool, ToolRegistry } from './agent/tools.js';
+export { traceModel, type TraceDriven } from './agent/traceModel.js';
+export * from './agent/types.js';
+export { fileRecorder, memoryRecorder } from './agent/recorder.js';
+export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';
 // Session trees under one budget (src/tree): group runs by header.agent, replay a tree as one loop.
 export { sessionTrees, type SessionTree, type TreeAgent, type GroupedRuns } from './tree/group.js';
 export { treeSchedule, type ScheduledCall } from './tree/schedule.js';

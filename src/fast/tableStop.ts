@@ -126,7 +126,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
   for (; c <= table.end; c++) {
     const estimate = estimateAt(table, c);
     const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
-    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, table.prompt[c]!);
+    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {
       code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
       st[Run.Exhausted] = 1;
@@ -136,7 +136,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
       st[Run.ElapsedMs] = table.elapsed[c]!;
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = table.prompt[c]!;
+      st[Run.PromptTokens] = estimate;
       st[Run.Stop] = code;
       return code;
     }

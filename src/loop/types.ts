@@ -27,6 +27,11 @@ export interface LoopOptions {
   goalTokens: number;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
+  /**
+   * The responses' usage is for the prompt as actually sent under the strategy (a real loop applied it):
+   * meter it as billed, never moved by the strategy again.
+   */
+  usageAsSent?: boolean;
   /** Keep one StepRow per call (charts, curves). Off for large sweeps. */
   keepSteps?: boolean;
 }

@@ -144,6 +144,8 @@ export class NativeTraceReader {
   /** At the end of the file: every problem found, thrown together; else the run held back. */
   finish(): Trace[] {
     const { file, issues } = this;
+    // A live recording cut off (the recorder's process was killed): its calls so far, ending in trace_end.
+    if (this.header?.live === true && issues.length === 0) return [...this.endRun(CUT_OFF_RECORDING), ...this.finish()];
     if (this.header && issues.length === 0) {
       issues.push({ file, line: this.headerLine, code: 'truncated', message: `run started on line ${this.headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
     }
@@ -172,6 +174,9 @@ export class NativeTraceReader {
     return [first, trace];
   }
 }
+
+/** The end of a live recording that has none (see TraceHeader.live). */
+const CUT_OFF_RECORDING: TraceEnd = { type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' };
 
 /** The runs of native lines (see NativeTraceReader). */
 export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): Generator<Trace> {

@@ -149,7 +149,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
 
 /** One call on its run's session after the before-call checks passed: pay, run its tools, end the step. */
 function callOnce(session: LoopSession, response: Trace['calls'][number], metered: ReturnType<LoopSession['meter']>, view: ReturnType<LoopSession['prompt']>): Stop | null {
-  const own = session.checkBeforeCall(view, metered);
+  const own = session.checkBeforeCall(view);
   if (own) return own;
   const after = session.recordResponse(response, metered, view);
   if (after) return after;

@@ -88,7 +88,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
         const metered = response ? session.meter(response, view) : undefined;
         const refused = budget.check({ totals, subagent: parent !== undefined }, session, view, metered ? metered.usage.input : view.inputTokens);
         if (refused) return refused;
-        const own = session.checkBeforeCall(view, metered);
+        const own = session.checkBeforeCall(view);
         if (own) return { ...own, by: 'own' };
         if (!response || !metered) return session.exhausted(agent.source.exhaustedReason());
         const after = session.recordResponse(response, metered, view);
