@@ -70,6 +70,10 @@ describe('loopcost sweep', () => {
     const chart = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20,40', '--format', 'chart', '--workers', '1');
     expect(chart.code, chart.stderr).toBe(0);
     expect(chart.stdout).toContain('completion rate (%) per configuration');
+    const dir = join(tempDir(), 'reports');
+    const all = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20', '--workers', '1', '--report-dir', dir);
+    expect(all.code, all.stderr).toBe(0);
+    for (const name of ['sweep.json', 'sweep.csv', 'sweep.txt', 'sweep-chart.txt']) expect(existsSync(join(dir, name))).toBe(true);
   });
 });
 

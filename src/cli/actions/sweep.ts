@@ -4,7 +4,9 @@
  * configurations (JSON, for `loopcost merge`); `--workers N` splits the slice over worker threads, with
  * output byte-identical to one thread.
  */
+import { join } from 'node:path';
 import { UserError } from '../../errors.js';
+import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { openLoopWarnings } from '../../report/warnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
@@ -93,6 +95,13 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   if (shard !== undefined && format !== 'json') {
     throw new UserError({ file: '<command line>', field: '--shard', code: 'flag_without_effect', message: `a shard's report is JSON (what loopcost merge reads), not ${format}`, hint: 'add --format json (or --out FILE.json), then join the shards with loopcost merge' });
   }
+  if (opts.reportDir !== undefined) {
+    if (opts.out !== undefined || opts.format !== undefined || shard !== undefined) {
+      const flag = opts.out !== undefined ? '--out' : opts.format !== undefined ? '--format' : '--shard';
+      throw new UserError({ file: '<command line>', field: flag, code: 'flag_without_effect', message: 'cannot be used with --report-dir, which writes every format (sweep.json, sweep.csv, sweep.txt, sweep-chart.txt)', hint: `drop ${flag}, or --report-dir` });
+    }
+    checkOutputDirectory(opts.reportDir, SWEEP_REPORT_FILES);
+  }
   const { count } = sweepGrid(opts);
   const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
   checkOut(opts.out);
@@ -102,6 +111,18 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   const header = headerOf(prepared, opts, prepared.prices.source);
   const report: SweepReport =
     shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: prepared.configurations.length }, configurations: rows };
+  if (opts.reportDir !== undefined) {
+    const view = reportView(opts, io);
+    const fileView = { ...view, width: 120 };
+    const rendered = (['json', 'csv', 'table', 'chart'] as const).map((f, i) => [SWEEP_REPORT_FILES[i]!, renderSweep(report, f, fileView)] as const);
+    writeFilesAtomic(opts.reportDir, rendered);
+    io.stdout(renderSweep(report, 'table', view));
+    io.stdout(`reports written: ${rendered.map(([name]) => join(opts.reportDir!, name)).join(', ')}\n`);
+    return 0;
+  }
   emitReport(renderSweep(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;
 }
+
+/** What --report-dir writes, in the order of json, csv, table, chart. */
+const SWEEP_REPORT_FILES = ['sweep.json', 'sweep.csv', 'sweep.txt', 'sweep-chart.txt'];

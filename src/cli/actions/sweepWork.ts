@@ -31,6 +31,7 @@ export type SweepFlags = BrakeFlags &
     format?: string;
     model?: string;
     out?: string;
+    reportDir?: string;
     latencyModel?: string;
     runs?: string;
     seed?: string;

@@ -20,7 +20,8 @@ const sweep: CommandModule = {
       .addOption(option(command, '--shard <K/N>', 'compute only slice K of N of the configurations, as JSON for loopcost merge', 'all'))
       .addOption(formatOption(command, REPORT_FORMATS))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
-      .addOption(outOption(command));
+      .addOption(outOption(command))
+      .addOption(option(command, '--report-dir <dir>', 'write json, csv, table and chart reports into this directory (not with --out, --format or --shard)', 'none'));
     addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: SweepFlags) => {
       const { sweepAction } = await import('../actions/sweep.js');
       const { availableParallelism } = await import('node:os');
