@@ -4,7 +4,7 @@
  */
 import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brakes/config.js';
 import { NO_BRAKES, PRESETS } from '../brakes/config.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { InputSetOptions } from '../import/inputSet.js';
 import { BYTES_PER_MB, type ReadLimits } from '../io/limits.js';
@@ -99,14 +99,7 @@ export interface ContextFlags {
 }
 
 export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
-  const strategy: ContextStrategy = { kind: 'full' };
-  const context = flags.context ?? 'full';
-  if (context.startsWith('window:')) {
-    strategy.kind = 'window';
-    strategy.windowSteps = positiveInt('--context', context.slice('window:'.length));
-  } else if (context !== 'full') {
-    throw flagError('--context', context, "'full' or 'window:K' (K steps kept)");
-  }
+  const strategy: ContextStrategy = parseContextSpec(flags.context ?? 'full', '--context');
   if (flags.toolResultCap !== undefined) strategy.toolResultCap = nonNegativeInt('--tool-result-cap', flags.toolResultCap);
   if (flags.cache !== undefined) strategy.cache = oneOf<CacheMode>('--cache', flags.cache, ['on', 'off']);
   return strategy;

@@ -3,7 +3,7 @@
  * exact decimals.
  */
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
 import type { StepRow } from '../loop/types.js';
@@ -188,7 +188,7 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
 }
 
 export function contextSettingsRecord(strategy: ContextStrategy): Record<string, unknown> {
-  const out: Record<string, unknown> = { context: strategy.kind === 'window' ? `window:${strategy.windowSteps}` : 'full' };
+  const out: Record<string, unknown> = { context: contextSpecOf(strategy) };
   if (strategy.toolResultCap !== undefined) out.toolResultCap = strategy.toolResultCap;
   out.cache = strategy.cache ?? 'default (recorded traces: as recorded; synthetic: off)';
   return out;
