@@ -7,7 +7,7 @@ import { describeStop, Fact } from '../kernel/describe.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import type { RunOutcome, RunTotals } from '../loop/types.js';
+import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../loop/session.js';
 import type { CompiledTrace } from './layout.js';
 
@@ -35,6 +35,12 @@ export const enum Run {
   PromptTokens,
   /** 1 when the run ended because the trace ran out. */
   Exhausted,
+  /** Strategies that rewrite history and the skip guard (strategySteps.ts); 0 otherwise. */
+  SummaryCalls,
+  SummaryCostPico,
+  SummaryOutputTokens,
+  StrategyCacheLost,
+  SkippedActions,
   Size,
 }
 
@@ -65,15 +71,15 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
   const spent = st[Run.SpentPico]!;
   // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
-  const output = t.outputBefore[calls]!;
+  const output = t.outputBefore[calls]! + st[Run.SummaryOutputTokens]!;
   const budget = limits[Limit.BudgetPico]!;
-  return {
+  const outcome: FastOutcome = {
     reason: stopReasonOf(st[Run.Stop]!),
     steps: calls - t.nonStepsBefore[calls]!,
     calls,
     backtracks: t.backtracksBefore[calls]!,
     failedCalls: t.failedBefore[calls]!,
-    toolCalls: toolCallsOf(t, st),
+    toolCalls: toolCallsOf(t, st) - st[Run.SkippedActions]!,
     inputTokens: st[Run.TokensUsed]! - output,
     cachedInputTokens: st[Run.CachedTokens]!,
     cacheWriteTokens: st[Run.WrittenTokens]!,
@@ -84,6 +90,12 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
     elapsedMs: st[Run.ElapsedMs]!,
     cacheRuleLostTokens: st[Run.RuleLostTokens]!,
   };
+  return addStrategyFigures(outcome, {
+    summaryCalls: st[Run.SummaryCalls]!,
+    summaryCostPico: st[Run.SummaryCostPico]!,
+    strategyCacheLostTokens: st[Run.StrategyCacheLost]!,
+    skippedActions: st[Run.SkippedActions]!,
+  });
 }
 
 /** The stop's one-line detail (kernel describeStop) and the facts behind it. */
