@@ -41,6 +41,11 @@ export interface RunRecord {
   cacheNotes?: string[];
   /** With --cache on: unchanged prompt tokens the provider's minimum cacheable prefix kept out of the cache. */
   cacheRuleLostTokens?: number;
+  /** Context summary calls, their cost; prompt tokens masking or a summary moved out of the cached prefix; actions skipped. */
+  summaryCalls?: number;
+  summaryCostUsd?: number;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
   /** The day the run's dated prices were read at (its recording day, the table's release day, or --prices-as-of). */
   pricedAsOf?: string;
   /** One entry per model call, when asked for (`--per-step`). */
@@ -119,6 +124,12 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
   if (run.importNotes !== undefined) record.importNotes = run.importNotes;
   if (run.cacheNotes !== undefined) record.cacheNotes = run.cacheNotes;
   if (run.cacheRuleLostTokens > 0) record.cacheRuleLostTokens = run.cacheRuleLostTokens;
+  if (run.summaryCalls !== undefined) {
+    record.summaryCalls = run.summaryCalls;
+    record.summaryCostUsd = picoToUsd(run.summaryCostPico ?? 0);
+  }
+  if (run.strategyCacheLostTokens !== undefined) record.strategyCacheLostTokens = run.strategyCacheLostTokens;
+  if (run.skippedActions !== undefined) record.skippedActions = run.skippedActions;
   if (perStep) record.perStep = run.rows.map(stepRecord);
   return record;
 }
@@ -139,6 +150,10 @@ export interface SummaryRecord {
   outputTokens: number;
   stopReasons: Record<string, number>;
   recordedCostUsd?: number;
+  summaryCalls?: number;
+  summaryCostUsd?: number;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
 }
 
 export function summaryRecord(summary: Summary): SummaryRecord {
@@ -160,6 +175,12 @@ export function summaryRecord(summary: Summary): SummaryRecord {
     stopReasons: summary.stopReasons,
   };
   if (summary.recordedCostPico !== undefined) record.recordedCostUsd = picoToUsd(summary.recordedCostPico);
+  if (summary.summaryCalls !== undefined) {
+    record.summaryCalls = summary.summaryCalls;
+    record.summaryCostUsd = picoToUsd(summary.summaryCostPico ?? 0n);
+  }
+  if (summary.strategyCacheLostTokens !== undefined) record.strategyCacheLostTokens = summary.strategyCacheLostTokens;
+  if (summary.skippedActions !== undefined) record.skippedActions = summary.skippedActions;
   return record;
 }
 

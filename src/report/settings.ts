@@ -29,6 +29,11 @@ export function brakeSpec(brakes: BrakeConfig): string {
   if (brakes.maxCostPico !== undefined) parts.push(`max-cost=${picoToUsdString(brakes.maxCostPico)}`, `budget-mode=${brakes.budgetMode}`);
   if (brakes.timeoutMs !== undefined) parts.push(`timeout=${brakes.timeoutMs / 1000}`);
   if (brakes.maxRepeat !== undefined) parts.push(`max-repeat=${brakes.maxRepeat}`, `repeat-mode=${brakes.repeatMode}`);
+  if (brakes.maxRepeat !== undefined && brakes.repeatAction === 'skip') {
+    parts.push('repeat-action=skip');
+    if (brakes.maxSkips !== undefined) parts.push(`max-skips=${brakes.maxSkips}`);
+    if (brakes.skipWarningTokens !== undefined) parts.push(`skip-warning=${brakes.skipWarningTokens}`);
+  }
   if (brakes.maxSameError !== undefined) parts.push(`max-same-error=${brakes.maxSameError}`, `same-error-mode=${brakes.sameErrorMode}`);
   if (brakes.maxTokens !== undefined) parts.push(`max-tokens=${brakes.maxTokens}`);
   if (brakes.maxBacktracks !== undefined) parts.push(`max-backtracks=${brakes.maxBacktracks}`);
