@@ -114,9 +114,9 @@ class StepwiseRun {
   /** The session's summarizeIfDue. */
   summarizeIfDue(): void {
     const ctx = tracker;
-    if (!ctx.summaryDue() || !summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens)) return;
+    if (!ctx.summaryDue(this.overhead) || !summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens)) return;
     const m = metered;
-    const input = ctx.promptTokens();
+    const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, ctx.unchangedTokens(), output);
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();

@@ -18,6 +18,7 @@
  * re-sends that the previous one held but that the strategy moved out of the unchanged prefix.
  */
 import { DEFAULT_PLACEHOLDER_TOKENS, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
+import { promptEstimate } from './cost.js';
 
 /** What the next prompt holds under the strategy, and how much of it the previous prompt already held. */
 export interface PromptView {
@@ -226,9 +227,13 @@ export class ContextTracker {
     return this.fixed + (this.rewritten ? 0 : this.summaryTokens) + held - this.unchangedTokens();
   }
 
-  /** A summary is due: the prompt passes the trigger and there are steps before the last K to replace. */
-  summaryDue(): boolean {
-    return this.extended && this.promptTokens() > this.trigger && this.firstKeptStep() < this.length - this.summaryKeep;
+  /**
+   * A summary is due: the prompt as a live loop estimates it (the view plus `overheadTokens`, the
+   * framing the last call was billed beyond the view: kernel/cost.ts promptEstimate) passes the
+   * trigger, and there are steps before the last K to replace.
+   */
+  summaryDue(overheadTokens: number): boolean {
+    return this.extended && promptEstimate(this.promptTokens(), overheadTokens) > this.trigger && this.firstKeptStep() < this.length - this.summaryKeep;
   }
 
   /** The summary call was made (its prompt sent): the steps before the last K become its S tokens. */

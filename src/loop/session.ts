@@ -87,10 +87,11 @@ export class LoopSession {
    */
   summarizeIfDue(): boolean {
     const { context, state } = this;
-    if (!context.summaryDue() || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return false;
+    if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return false;
     const out = this.summaryOut;
     const cache = cacheModeCode(this.options.cache);
-    const input = context.promptTokens();
+    // The summary call sends the conversation it replaces, framing included.
+    const input = promptEstimate(context.promptTokens(), this.overheadTokens);
     const summaryTokens = context.summaryOutput;
     meterSummaryCall(out, this.summaryPrices, cache, input, context.unchangedTokens(), summaryTokens);
     const costPico = out[Metered.CostPico]!;
