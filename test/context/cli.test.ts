@@ -44,3 +44,26 @@ describe('--context and --repeat-action specs', () => {
     expect(r.stdout).toContain('repeat-action=skip,max-skips=5');
   });
 });
+
+describe('curve --compare-context', () => {
+  it('cumulative tokens per step of each strategy side by side, checked by hand (system 100, steps of 10 + 100)', async () => {
+    const r = await cli('curve', '--model', 'gpt-4o', '--system-tokens', '100', '--output-tokens', '10', '--tool-tokens', '100', '--steps', '4', '--compare-context', 'window:1;mask:1,placeholder=5;summary:trigger=300,keep=1,tokens=20', '--format', 'json');
+    expect(r.code).toBe(0);
+    const { comparison } = JSON.parse(r.stdout);
+    expect(comparison.strategies).toEqual(['full', 'window:1', 'mask:1,placeholder=5', 'summary:trigger=300,keep=1,tokens=20']);
+    // Prompts: full 100 210 320 430; window:1 100 210 210 210; mask 100 210 225 240;
+    // summary 100 210 [summary 320 → 20] 230 [summary 340 → 20] 230 (a summary's tokens counted at the step after it).
+    expect(comparison.rows.map((row: { cumulativeTokens: number[] }) => row.cumulativeTokens)).toEqual([
+      [110, 110, 110, 110],
+      [330, 330, 330, 330],
+      [660, 550, 565, 330 + 340 + 240],
+      [1100, 770, 815, 330 + 340 + 240 + 360 + 240],
+    ]);
+    expect(comparison.totals.map((t: { summaryCalls: number }) => t.summaryCalls)).toEqual([0, 0, 0, 2]);
+    const table = await cli('curve', '--model', 'gpt-4o', '--system-tokens', '100', '--output-tokens', '10', '--tool-tokens', '100', '--steps', '4', '--compare-context', 'mask:1');
+    expect(table.stdout).toContain('Σ tok mask:1');
+    const bad = await cli('curve', '--model', 'gpt-4o', '--system-tokens', '100', '--output-tokens', '10', '--tool-tokens', '100', '--steps', '4', '--compare-context', 'mask:0');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("'--compare-context'");
+  });
+});
