@@ -23,9 +23,10 @@ import prices from './commands/prices.js';
 import importCommand from './commands/import.js';
 import generate from './commands/generate.js';
 import fit from './commands/fit.js';
+import contexts from './commands/contexts.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
-const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit];
+const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, contexts];
 
 /** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
 function commandPath(program: Commander.Command, argv: readonly string[]): string {
