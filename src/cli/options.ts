@@ -25,7 +25,7 @@ export function required(command: Command, flags: string, description: string): 
 
 export function addContextOptions(command: Command): Command {
   return command
-    .addOption(option(command, '--context <strategy>', "context strategy: 'full' (every step), 'window:K' (the last K steps), 'mask:M[,placeholder=P]' (tool results before the last M steps become P-token placeholders), 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' (a paid summary call replaces all but the last K steps when the prompt passes T tokens or R% of the window) or 'hybrid:mask=M,trigger=…,keep=K,tokens=S'", 'full', 'full'))
+    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", 'full', 'full'))
     .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', 'no cap'))
     .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', 'as recorded for recorded traces, off for synthetic ones'));
 }
