@@ -17,7 +17,8 @@ import type { ReportWarning } from './warnings.js';
 import { wrapLine } from './text.js';
 
 export interface ContextsRow {
-  context: string;
+  /** `--context` syntax. */
+  strategy: string;
   cache: string;
   runs: number;
   completed: number;
@@ -48,7 +49,7 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
     const firstIndex = args.cells.findIndex((c) => c.cache === cell.cache);
     const first = args.totals[firstIndex]!.costPico;
     return {
-      context: cell.context,
+      strategy: cell.context,
       cache: cell.cache,
       runs: t.runs,
       completed: t.completed,
@@ -65,7 +66,7 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
   return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.priceSource, note: OPEN_LOOP_NOTE, rows };
 }
 
-const CSV_COLUMNS = ['context', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens'];
+const CSV_COLUMNS = ['strategy', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens'];
 
 export function renderContextsCsv(report: ContextsReport): string {
   return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) });
@@ -87,7 +88,7 @@ const percent = (p: number | null): string => (p === null ? '-' : `${p > 0 ? '+'
 
 export function renderContextsTable(report: ContextsReport, view: ReportView, warnings: readonly ReportWarning[]): string {
   const rows = report.rows.map((r) => [
-    r.context,
+    r.strategy,
     r.cache,
     r.runs,
     r.costPerRunUsd === null ? '-' : formatUsdNumber(r.costPerRunUsd),
