@@ -16,6 +16,7 @@ import { CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt } from '../
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
+import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
 import { contextWindowTokens } from '../loop/session.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
@@ -45,6 +46,11 @@ export function withSummaryPrices(settings: RunSettings, prices: FlatPrices): Ru
 /** Whether replayCompiled must hand this run here. */
 export function runsStepwise(settings: RunSettings, limits: BrakeLimits): boolean {
   return limits[Limit.RepeatSkip] === 1 || stepwiseSettings.has(settings);
+}
+
+/** A sweep pass whose strategy or some cell's brakes (repeat action skip) need this replay. */
+export function sweepsStepwise(settings: RunSettings, brakes: readonly BrakeConfig[]): boolean {
+  return stepwiseSettings.has(settings) || brakes.some((b) => b.repeatAction === 'skip');
 }
 
 const tracker = new ContextTracker();

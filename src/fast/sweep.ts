@@ -17,7 +17,8 @@ import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { costOutOfRange } from '../loop/session.js';
 import type { CompiledTrace } from './layout.js';
-import { toolStopCall } from './replayFast.js';
+import { replayCompiled, toolStopCall } from './replayFast.js';
+import { sweepsStepwise } from './strategySteps.js';
 import { buildRunTable } from './plainTable.js';
 import { isBeforeCall, type RunTable } from './runTable.js';
 import { Run, type FastOutcome } from './runState.js';
@@ -115,6 +116,11 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
       let settings = passSettings[p]!.get(mode);
       if (settings === undefined) passSettings[p]!.set(mode, (settings = runSettings(pass.strategy, mode, plan.latency)));
       const loosest = passLoosest[p]!;
+      // Masking, summaries and the skip guard: each cell replayed alone (strategySteps.ts), no run table.
+      if (sweepsStepwise(settings, pass.cells.map((c) => cells[c]!.brakes))) {
+        for (const c of pass.cells) writeState(result, row + c, replayCompiled(t, settings, limitsCache.get(cells[c]!.brakes, limitsWindow), prices));
+        continue;
+      }
       const table = (scratch = buildRunTable(t, settings, prices, loosest, toolStopCall(t, loosest), scratch));
       for (let g = 0; g < pass.capGroups.length; g++) {
         const group = pass.capGroups[g]!;
