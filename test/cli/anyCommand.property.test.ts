@@ -122,7 +122,7 @@ describe('every command, random bad paths and flags', async () => {
         expect(r.stderr).not.toMatch(/internal error|\n\s+at \S+ \(/);
         if (r.code === 2) expect(r.stderr).toMatch(/^loopcost: /);
       }),
-      { numRuns: 250, seed: 20261203 },
+      { numRuns: 250, seed: 20261214 },
     );
     // Both outcomes are exercised: the generators reach runs that succeed as well as mistakes.
     expect(seen[0]).toBeGreaterThan(10);
