@@ -41,6 +41,10 @@ export const enum Run {
   SummaryOutputTokens,
   StrategyCacheLost,
   SkippedActions,
+  /** 1 when a tool brake's counts were taken live (strategySteps.ts: skips change them), in the two after. */
+  LiveToolCounts,
+  StopSeen,
+  StopErrorCount,
   Size,
 }
 
@@ -114,8 +118,9 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   if (tool < 0) return '';
   const mode = limits[Limit.RepeatMode]!;
   const seen = mode === RepeatModeCode.Total ? t.seenTotal : mode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;
-  facts[Fact.Seen] = seen[tool]!;
-  facts[Fact.ErrorCount] = (limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive)[tool]!;
+  const live = st[Run.LiveToolCounts] === 1;
+  facts[Fact.Seen] = live ? st[Run.StopSeen]! : seen[tool]!;
+  facts[Fact.ErrorCount] = live ? st[Run.StopErrorCount]! : (limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive)[tool]!;
   const name = t.toolNames[t.toolName[tool]!]!;
   return st[Run.Stop] === StopCode.Repeat ? `action ${name}` : `tool ${name}`;
 }

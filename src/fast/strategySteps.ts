@@ -87,6 +87,8 @@ class StepwiseRun {
   summaryCost = 0;
   summaryOutput = 0;
   stopTool = -1;
+  stopSeen = 0;
+  stopErrorCount = 0;
   readonly tools: ToolBrakeState;
   readonly cacheMode: number;
   readonly identity: boolean;
@@ -205,9 +207,11 @@ class StepwiseRun {
     const totalErrors = limits[Limit.SameErrorTotal] === 1;
     for (let j = t.toolStart[call]!, end = t.toolStart[call + 1]!; j < end; j++) {
       const action = t.action[j]!;
-      const outcome = repeatOutcome(limits, tools.seen(action, mode), tools.skips);
+      const seen = tools.seen(action, mode);
+      const outcome = repeatOutcome(limits, seen, tools.skips);
       if (outcome === RepeatOutcome.Stop) {
         this.stopTool = j;
+        this.stopSeen = seen;
         return StopCode.Repeat;
       }
       if (outcome === RepeatOutcome.Skip) {
@@ -222,9 +226,11 @@ class StepwiseRun {
       tools.recordOutcome(error);
       this.elapsed += modelledToolMs(t.toolLatencyMs[j]!, perToolMs);
       if (error < 0) continue;
-      const code = sameErrorStop(limits, tools.errorCount(error, totalErrors));
+      const count = tools.errorCount(error, totalErrors);
+      const code = sameErrorStop(limits, count);
       if (code !== StopCode.None) {
         this.stopTool = j;
+        this.stopErrorCount = count;
         return code;
       }
     }
@@ -248,5 +254,8 @@ class StepwiseRun {
     st[Run.SummaryOutputTokens] = this.summaryOutput;
     st[Run.StrategyCacheLost] = this.lost;
     st[Run.SkippedActions] = this.skipped;
+    st[Run.LiveToolCounts] = 1;
+    st[Run.StopSeen] = this.stopSeen;
+    st[Run.StopErrorCount] = this.stopErrorCount;
   }
 }

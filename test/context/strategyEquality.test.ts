@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
-import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
+import { flattenPrices, replayCompiled, replayFast } from '../../src/fast/replayFast.js';
+import { runOutcomeOf } from '../../src/fast/runState.js';
+import { runSettings } from '../../src/fast/settings.js';
+import { brakeLimits } from '../../src/kernel/limits.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { trace, figuresOf } from '../helpers.js';
@@ -55,8 +58,13 @@ describe('strategies that rewrite history and the skip guard: fast path = readab
           const config = { ...NO_BRAKES, ...brakes, ...(skip ?? {}), ...(strategy.summary ? { contextWindow: undefined } : {}) };
           if (strategy.summary && pricing.contextWindow !== undefined && strategy.summary.triggerTokens! > pricing.contextWindow) return;
           const slow = runLoop(new ReplaySource(t), { brakes: config, strategy, cache, pricing, systemTokens: system, goalTokens: 0, ...(latency ? { latency } : {}) });
-          const fast = replayFast(compileTrace(t), config, strategy, cache, flattenPrices(pricing), latency);
+          const compiled = compileTrace(t);
+          const fast = replayFast(compiled, config, strategy, cache, flattenPrices(pricing), latency);
           expect(fast).toEqual(figuresOf(slow));
+          // The stop's one-line detail too (its counts are the live ones when skips changed them).
+          const limits = brakeLimits(config, pricing.contextWindow ?? Infinity);
+          const state = replayCompiled(compiled, runSettings(strategy, cache, latency), limits, flattenPrices(pricing), false);
+          expect(runOutcomeOf(compiled, state, limits).stop).toEqual(slow.stop);
           if (slow.summaryCalls) seen.summaries++;
           if (slow.strategyCacheLostTokens) seen.lost++;
           if (slow.skippedActions) seen.skips++;
