@@ -42,6 +42,7 @@ describe('--context and --repeat-action specs', () => {
     expect(r.stdout).toMatch(/context summaries\s+1 call \(not steps\)/);
     expect(r.stdout).toContain('context summary:trigger=20%,keep=2,tokens=800');
     expect(r.stdout).toContain('repeat-action=skip,max-skips=5');
+    expect(r.stdout).toContain('warning: repeat-action skip on 1 recorded run:');
   });
 });
 
