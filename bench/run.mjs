@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark, one after another, each in its own process (timings are not tests).
 // With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, replayFast, replayLinear,
-// importMemory, nativeStreamMemory, hostileMemory, startup, render }, each the JSON its script prints with --json.
+// read, importMemory, nativeStreamMemory, hostileMemory, startup, render }, each the JSON its script prints with --json.
 import { spawnSync } from 'node:child_process';
 
 const BENCHES = {
   kernel: 'bench/kernel.mjs',
   replayFast: 'bench/replay-fast.mjs',
   replayLinear: 'bench/replay-linear.mjs',
+  read: 'bench/read.mjs',
   importMemory: 'bench/import-memory.mjs',
   nativeStreamMemory: 'bench/native-stream-memory.mjs',
   hostileMemory: 'bench/hostile-memory.mjs',

@@ -6,4 +6,5 @@ process.exitCode = await main(process.argv.slice(2), {
   stderr: (s) => process.stderr.write(s),
   cwd: process.cwd(),
   ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+  ...(process.stderr.isTTY ? { stderrIsTerminal: true } : {}),
 });

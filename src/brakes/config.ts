@@ -62,7 +62,27 @@ export const REFERENCE_PRESET: BrakeConfig = {
   repeatMode: 'total',
 };
 
+/**
+ * Other runtimes' default limits, as far as these brakes can express them (docs/presets.md gives each
+ * one's source and what it leaves out). Usable as `--preset NAME` and as a sweep axis (`--grid preset=...`).
+ */
+export const RUNTIME_PRESETS: Record<string, BrakeConfig> = {
+  /** OpenAI Agents SDK: `max_turns` defaults to 10 (DEFAULT_MAX_TURNS). */
+  'openai-agents': { ...NO_BRAKES, maxSteps: 10 },
+  /** LangGraph: `recursion_limit` defaults to 25 super-steps. */
+  langgraph: { ...NO_BRAKES, maxSteps: 25 },
+  /** smolagents: MultiStepAgent `max_steps` defaults to 20. */
+  smolagents: { ...NO_BRAKES, maxSteps: 20 },
+  /** CrewAI: Agent `max_iter` of 25 iterations. */
+  crewai: { ...NO_BRAKES, maxSteps: 25 },
+  /** mini-swe-agent: `cost_limit` $3 checked before each query, no step limit (`step_limit: 0`). */
+  'mini-swe-agent': { ...NO_BRAKES, maxCostPico: usdToPico(3), budgetMode: 'check' },
+  /** OpenHands stuck detector: 4 identical actions in a row stop the run (the 4th), as do 3 identical errors. */
+  openhands: { ...NO_BRAKES, maxRepeat: 3, repeatMode: 'consecutive', maxSameError: 3, sameErrorMode: 'consecutive' },
+};
+
 export const PRESETS: Record<string, BrakeConfig> = {
   none: NO_BRAKES,
   reference: REFERENCE_PRESET,
+  ...RUNTIME_PRESETS,
 };

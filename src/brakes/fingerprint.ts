@@ -9,11 +9,24 @@ export function canonicalJson(value: unknown): string {
     return JSON.stringify(value ?? null);
   }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+  // Keys in code-unit order (Array.prototype.sort's), undefined values left out; built in one pass
+  // (most arguments are small objects whose keys are already in order).
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (!inOrder(keys)) keys.sort();
+  let out = '{';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
+}
+
+function inOrder(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (!(keys[i - 1]! < keys[i]!)) return false;
+  return true;
 }
 
 function normaliseArguments(args: unknown): unknown {

@@ -10,6 +10,7 @@ export const STOP_REASONS = [
   'token_limit',
   'backtrack_limit',
   'trace_end',
+  'aborted',
 ] as const;
 
 export type StopReason = (typeof STOP_REASONS)[number];
@@ -21,6 +22,7 @@ export interface Stop {
   detail: string;
 }
 
+/** A brake ended the run (not a completion, the source's end, nor the caller's AbortSignal in a real loop). */
 export function isBrakeStop(reason: StopReason): boolean {
-  return reason !== 'completed' && reason !== 'trace_end';
+  return reason !== 'completed' && reason !== 'trace_end' && reason !== 'aborted';
 }

@@ -3,7 +3,7 @@
  * its implementation only when it runs. Returns an exit code; only bin/ exits.
  *   0  the job ran (a brake firing is a result)
  *   2  bad input or usage: one message naming the place, no stack trace, no output file
- *   1  an internal error (a bug: the stack is printed)
+ *   1  an internal error (a bug: the stack is printed); for `check` also a failed expectation (its report says so)
  */
 import { createRequire } from 'node:module';
 import type * as Commander from 'commander';
@@ -23,10 +23,16 @@ import prices from './commands/prices.js';
 import importCommand from './commands/import.js';
 import generate from './commands/generate.js';
 import fit from './commands/fit.js';
+import sweep from './commands/sweep.js';
+import merge from './commands/merge.js';
+import calibrate from './commands/calibrate.js';
+import project from './commands/project.js';
+import check from './commands/check.js';
+import serve from './commands/serve.js';
 import contexts from './commands/contexts.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
-const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, contexts];
+const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check, serve, contexts];
 
 /** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
 function commandPath(program: Commander.Command, argv: readonly string[]): string {

@@ -58,7 +58,7 @@ export function latencyModelOption(command: Command): Option {
 
 export function addBrakeOptions(command: Command): Command {
   return command
-    .addOption(option(command, '--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits) or 'none'; flags given with it override it", 'none'))
+    .addOption(option(command, '--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits), 'none', or another runtime's defaults: openai-agents, langgraph, smolagents, crewai, mini-swe-agent, openhands (docs/presets.md); flags given with it override it", 'none'))
     .addOption(option(command, '--max-steps <n>', 'stop before a call once this many steps were taken', 'no limit'))
     .addOption(option(command, '--max-cost <usd>', 'budget in USD', 'no budget'))
     .addOption(option(command, '--budget-mode <mode>', 'with --max-cost: check (stop once spent ≥ budget) | predict (refuse a call whose bound would cross it)', 'check'))
@@ -73,6 +73,14 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(option(command, '--max-backtracks <n>', 'backtracks allowed', 'no limit'))
     .addOption(option(command, '--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)", 'no limit'))
     .addOption(latencyModelOption(command));
+}
+
+/** `--tree` and the per-agent limits (replay, whatif): session trees replayed as one loop under one budget. */
+export function addTreeOptions(command: Command): Command {
+  return command
+    .addOption(option(command, '--tree', 'replay each session tree (an agent and its sub-agents, header.agent) as one loop: the brakes bind the whole tree', 'each run on its own'))
+    .addOption(option(command, '--subagent-max-steps <n>', 'with --tree: steps each sub-agent may take (all its parts)', 'no limit'))
+    .addOption(option(command, '--subagent-max-cost <usd>', 'with --tree: spend each sub-agent may make, in USD', 'no limit'));
 }
 
 /**

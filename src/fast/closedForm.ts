@@ -103,6 +103,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   const maxOutput = limits[Limit.MaxOutputTokens]!;
   // The predictive bound grows with the prompt only under full history (and with no overhead carried in).
   if (predict && (windowed || st[Run.OverheadTokens] !== 0)) return a;
+  // The context window compares the prompt estimate: the view only once no overhead is carried in.
+  if (window !== Infinity && st[Run.OverheadTokens] !== 0) return a;
   const keep = windowed ? set[RunSetting.Keep]! : 0;
   const before = steps.before;
   const records = t.records;

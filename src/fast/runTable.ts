@@ -40,7 +40,7 @@ export interface RunTable {
   written: Float64Array;
   ruleLost: Float64Array;
   hasCacheFigures: boolean;
-  /** Running maxima of the compared figures (the figure itself when it never decreases). */
+  /** Running maxima of the compared figures (the figure itself when it never decreases; promptMax: of the estimates). */
   spentMax: Float64Array;
   elapsedMax: Float64Array;
   tokensMax: Float64Array;
@@ -115,7 +115,8 @@ export function finishTable(table: RunTable, end: number, known?: { promptGrows:
   table.spentMax = runningMax(table.spent, table.store.spentMax, end);
   table.elapsedMax = runningMax(table.elapsed, table.store.elapsedMax, end);
   table.tokensMax = runningMax(table.tokens, table.store.tokensMax, end);
-  table.promptMax = runningMax(table.prompt, table.store.promptMax, end);
+  // The context window compares the prompt estimate (the prompt itself when estimateIsPrompt).
+  table.promptMax = runningMax(table.estimateIsPrompt ? table.prompt : table.estimate, table.store.promptMax, end);
   return table;
 }
 

@@ -77,23 +77,24 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   for (; i < until; ) {
     ctx.promptInto(prompt);
     const view = prompt[Prompt.View]!;
-    // The predictive budget's bound: what a live loop knows before the call.
-    const estimate = predict ? promptEstimate(view, overhead) : 0;
+    // What a live loop knows before the call: the prompt estimate (compared with the context window)
+    // and the predictive budget's bound on it.
+    const estimate = promptEstimate(view, overhead);
     const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
     if (i >= n) {
       if (table !== null) {
         table.prompt[i] = view;
-        table.estimate[i] = promptEstimate(view, overhead);
+        table.estimate[i] = estimate;
       }
       // The trace ran out: the brakes before a call still apply, then the recorded ending.
-      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, view);
+      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
       if (code === StopCode.None) {
         code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
         st[Run.Exhausted] = 1;
       }
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = view;
+      st[Run.PromptTokens] = estimate;
       break;
     }
     const at = i * CompiledField.Stride;
@@ -103,13 +104,13 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     if (table !== null) {
       record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
       table.prompt[i] = input;
-      table.estimate[i] = promptEstimate(view, overhead);
+      table.estimate[i] = estimate;
     }
-    code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, input);
+    code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
     if (code !== StopCode.None) {
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = input;
+      st[Run.PromptTokens] = estimate;
       break;
     }
 

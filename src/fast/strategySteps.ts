@@ -150,16 +150,12 @@ class StepwiseRun {
     const prompt = promptRecord;
     ctx.promptInto(prompt);
     const view = prompt[Prompt.View]!;
-    const predict = predicts(limits);
-    const estimate = predict ? promptEstimate(view, this.overhead) : 0;
-    const bound = predict ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    // What a live loop knows before the call: the prompt estimate (compared with the context window)
+    // and, in predict mode, its bound (the session's checkBeforeCall).
+    const estimate = promptEstimate(view, this.overhead);
+    const bound = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
     const i = this.i;
-    let input = view;
-    if (i < t.calls) {
-      meterCall(metered, this.prices, this.identity, this.cacheMode, t.records, i * CompiledField.Stride, prompt);
-      input = metered[Metered.Input]!;
-    }
-    let code = beforeCallStop(limits, this.steps(), this.elapsed, this.spent, bound, this.tokens, input);
+    let code = beforeCallStop(limits, this.steps(), this.elapsed, this.spent, bound, this.tokens, estimate);
     if (code === StopCode.None && i >= t.calls) {
       code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
       this.st[Run.Exhausted] = 1;
@@ -167,9 +163,11 @@ class StepwiseRun {
     if (code !== StopCode.None) {
       this.st[Run.BoundPico] = bound;
       this.st[Run.PromptEstimate] = estimate;
-      this.st[Run.PromptTokens] = input;
+      this.st[Run.PromptTokens] = estimate;
       return code;
     }
+    meterCall(metered, this.prices, this.identity, this.cacheMode, t.records, i * CompiledField.Stride, prompt);
+    const input = metered[Metered.Input]!;
     // The call is made and paid.
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
     ctx.markSent();

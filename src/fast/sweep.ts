@@ -25,7 +25,8 @@ import { Run, type FastOutcome } from './runState.js';
 import { runSettings } from './settings.js';
 import { stopInTable } from './tableStop.js';
 import type { SweepCell, SweepGrid } from './sweepGrid.js';
-import { sweepPlan } from './sweepPlan.js';
+import { sweepPlan, type Pass } from './sweepPlan.js';
+import { closedPassApplies, ClosedRun, stopClosed } from './sweepClosed.js';
 
 export type { SweepAxis, SweepCell, SweepGrid, SweepPatch } from './sweepGrid.js';
 export { sweepCells } from './sweepGrid.js';
@@ -100,6 +101,9 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   let limitsWindow = NaN;
   let scratch: RunTable | undefined;
   const callAtStep = new CallAtStep();
+  // Passes whose cap groups the closed form can stop (no predictive budget), and its reusable run.
+  const passClosed = plan.noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined));
+  const closedRun = new ClosedRun();
   const st = new Float64Array(Run.Size);
   for (let ti = range.from; ti < range.to; ti++) {
     const { compiled: t, prices, cache } = traces[ti]!;
@@ -115,12 +119,16 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
       const mode = pass.strategy.cache ?? cache;
       let settings = passSettings[p]!.get(mode);
       if (settings === undefined) passSettings[p]!.set(mode, (settings = runSettings(pass.strategy, mode, plan.latency)));
-      const loosest = passLoosest[p]!;
       // Masking, summaries and the skip guard: each cell replayed alone (strategySteps.ts), no run table.
       if (sweepsStepwise(settings, pass.cells.map((c) => cells[c]!.brakes))) {
         for (const c of pass.cells) writeState(result, row + c, replayCompiled(t, settings, limitsCache.get(cells[c]!.brakes, limitsWindow), prices));
         continue;
       }
+      if (passClosed[p] && closedPassApplies(t, settings, prices)) {
+        sweepPassClosed(closedRun.of(t, settings, prices), pass, groupNoCap[p]!, { callAtStep, capSteps, st }, result, row);
+        continue;
+      }
+      const loosest = passLoosest[p]!;
       const table = (scratch = buildRunTable(t, settings, prices, loosest, toolStopCall(t, loosest), scratch));
       for (let g = 0; g < pass.capGroups.length; g++) {
         const group = pass.capGroups[g]!;
@@ -145,12 +153,44 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   return result;
 }
 
+/** A pass in closed form (sweepClosed.ts): each cap group's stop without a cap, then each cell's cap, O(1) each. */
+function sweepPassClosed(run: ClosedRun, pass: Pass, noCaps: BrakeLimits[], scratch: { callAtStep: CallAtStep; capSteps: Int32Array; st: Float64Array }, result: SweepResult, row: number): void {
+  const t = run.t;
+  const { callAtStep, capSteps, st } = scratch;
+  for (let g = 0; g < pass.capGroups.length; g++) {
+    const noCap = noCaps[g]!;
+    const code = stopClosed(run, noCap, toolStopCall(t, noCap), st);
+    const calls = st[Run.Calls]!;
+    const inside = st[Run.Exhausted] !== 1 && !isBeforeCall(code);
+    const stopCall = inside ? calls - 1 : calls;
+    const cells = pass.capGroups[g]!.cells;
+    const { stop, calls: callsAt, costPico, tokensUsed, elapsedMs } = result;
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i]!;
+      const capCall = callAtStep.call(capSteps[c]!);
+      const at = row + c;
+      if (capCall <= stopCall) {
+        const promptSum = run.promptSum(capCall);
+        stop[at] = StopCode.MaxSteps;
+        callsAt[at] = capCall;
+        costPico[at] = run.spentFrom(promptSum, capCall);
+        tokensUsed[at] = promptSum + t.outputBefore[capCall]!;
+        elapsedMs[at] = t.stepLatencyBefore[capCall]!;
+      } else writeState(result, at, st);
+    }
+  }
+}
+
 /** Per trace: the first call before which `steps` steps were taken (a step cap fires there). */
 class CallAtStep {
   private calls = new Int32Array(64);
   private n = 0;
+  private identity = false;
   of(t: CompiledTrace): void {
     this.n = t.calls;
+    this.identity = t.nonStepsBefore[t.calls] === 0;
+    // Every call a step: the call is the step count.
+    if (this.identity) return;
     if (this.calls.length < t.calls + 2) this.calls = new Int32Array(t.calls + 2);
     // steps before call k = k − non-steps before k, non-decreasing by 0 or 1 per call.
     let m = 0;
@@ -162,6 +202,7 @@ class CallAtStep {
   }
   /** The first call before which `steps` steps were taken (−1: no cap); past the trace when none. */
   call(steps: number): number {
+    if (this.identity) return steps >= 0 && steps <= this.n ? steps : Infinity;
     return steps >= 0 && steps < this.n ? this.calls[steps]! : Infinity;
   }
 }

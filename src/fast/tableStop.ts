@@ -13,7 +13,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { resetRun, Run, type RunState } from './runState.js';
-import { RunSetting } from './settings.js';
+import { RunSetting, type RunSettings } from './settings.js';
 import type { RunTable } from './runTable.js';
 
 /** Which kernel comparison a search makes (one function, no predicate passed around: nothing is boxed). */
@@ -126,7 +126,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
   for (; c <= table.end; c++) {
     const estimate = estimateAt(table, c);
     const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
-    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, table.prompt[c]!);
+    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {
       code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
       st[Run.Exhausted] = 1;
@@ -136,7 +136,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
       st[Run.ElapsedMs] = table.elapsed[c]!;
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = table.prompt[c]!;
+      st[Run.PromptTokens] = estimate;
       st[Run.Stop] = code;
       return code;
     }
@@ -177,10 +177,13 @@ function setFigures(table: RunTable, k: number, st: RunState): void {
  */
 function elapsedInside(table: RunTable, t: CompiledTrace, c: number, code: StopCode, tool: number): number {
   if (code !== StopCode.Repeat && code !== StopCode.ErrorLimit) return table.elapsed[c + 1]!;
-  const s = table.settings;
+  return elapsedAtToolStop(t, table.settings, c, code, tool, table.elapsed[c]!, table.prompt[c]!);
+}
+
+/** Time at a repeat or same-error stop inside call c, from the time before it and its prompt (`input`). */
+export function elapsedAtToolStop(t: CompiledTrace, s: RunSettings, c: number, code: StopCode, tool: number, elapsedBefore: number, input: number): number {
   const at = c * CompiledField.Stride;
-  const input = table.prompt[c]!;
-  let elapsed = table.elapsed[c]! + modelledCallMs(t.records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, t.records[at + CallField.Output]!);
+  let elapsed = elapsedBefore + modelledCallMs(t.records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, t.records[at + CallField.Output]!);
   const perToolMs = s[RunSetting.PerToolCallMs]!;
   for (let j = t.toolStart[c]!, ran = toolsRunUntil(t, c, code, tool); j < ran; j++) elapsed += modelledToolMs(t.toolLatencyMs[j]!, perToolMs);
   return elapsed;

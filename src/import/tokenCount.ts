@@ -14,14 +14,15 @@
  * - Everything else (DeepSeek, Gemini, Llama, ...): `cl100k_base`, a documented APPROXIMATION (no vendor
  *   tokenizer is available here). Callers that know a recorded total should scale to it (see `sweAgent.ts`).
  */
-import anthropicTokenizer from '@anthropic-ai/tokenizer';
 import { createRequire } from 'node:module';
 
 type GptEncoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
+type AnthropicTokenizerModule = typeof import('@anthropic-ai/tokenizer');
 
 /*
- * gpt-tokenizer builds its BPE tables when its module loads (~180 ms for both encodings): load each one
- * on first use (its CommonJS build, through require) so commands that count no tokens start fast.
+ * gpt-tokenizer builds its BPE tables when its module loads (~180 ms for both encodings), and
+ * @anthropic-ai/tokenizer loads a WebAssembly tiktoken: load each on first use (CommonJS, through
+ * require) so commands that count no tokens start fast.
  */
 const requireModule = createRequire(import.meta.url);
 let cl100k: GptEncoding | undefined;
@@ -87,7 +88,7 @@ export function isApproximateTokenizer(model: string): boolean {
   return !/^(gpt|chatgpt|o[1-9](\b|-|$)|codex|text-|davinci)/.test(name);
 }
 
-type ClaudeTokenizer = ReturnType<typeof anthropicTokenizer.getTokenizer>;
+type ClaudeTokenizer = ReturnType<AnthropicTokenizerModule['getTokenizer']>;
 let claudeTokenizer: ClaudeTokenizer | undefined;
 
 /**
@@ -96,7 +97,7 @@ let claudeTokenizer: ClaudeTokenizer | undefined;
  * table on every call (~90 ms each).
  */
 function countClaude(text: string): number {
-  claudeTokenizer ??= anthropicTokenizer.getTokenizer();
+  claudeTokenizer ??= (requireModule('@anthropic-ai/tokenizer') as AnthropicTokenizerModule).getTokenizer();
   return claudeTokenizer.encode(text.normalize('NFKC'), 'all').length;
 }
 

@@ -107,3 +107,45 @@ export function jsonTextProblem(text: string, options: { maxDepth?: number; dupl
   }
   return undefined;
 }
+
+/**
+ * True only when `text`, which JSON.parse turned into `parsed`, has neither problem jsonTextProblem
+ * looks for — the parsed value nests no deeper than the limit (its arrays and objects are the text's
+ * brackets), and the text names as many keys as the parsed value holds (a key given twice is one key
+ * once parsed) — without scanning the text character by character; false: ask jsonTextProblem, which
+ * finds and words the problem.
+ *
+ * Keys are counted as the unescaped `"` followed by `:`. In valid JSON with no blank before a colon
+ * (else: false) each key's closing quote is one; the only other such quote opens a string that starts
+ * with `:`. So the count is never below the text's keys, which are never below the parsed value's: the
+ * counts agree only when no key is given twice.
+ */
+export function surelyNoJsonTextProblem(text: string, parsed: unknown, maxDepth = MAX_NESTING_DEPTH): boolean {
+  if (text.includes(' :') || text.includes('\n:') || text.includes('\t:') || text.includes('\r:')) return false;
+  let keys = 0;
+  for (let quote = text.indexOf('":'); quote >= 0; quote = text.indexOf('":', quote + 1)) {
+    let slashes = 0;
+    for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) keys++;
+  }
+  walked.keys = 0;
+  return walkWithin(parsed, 0, maxDepth) && walked.keys === keys;
+}
+
+const walked = { keys: 0 };
+
+/** Counts the keys of every object of a parsed value into `walked`; false as soon as an array or object sits deeper than maxDepth. */
+function walkWithin(value: unknown, depth: number, maxDepth: number): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!walkWithin(value[i], depth + 1, maxDepth)) return false;
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    walked.keys++;
+    if (!walkWithin(record[key], depth + 1, maxDepth)) return false;
+  }
+  return true;
+}

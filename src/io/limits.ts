@@ -70,6 +70,8 @@ export const MAX_LATENCY_MS = Number.MAX_SAFE_INTEGER;
  * not. Iterative, so a value nested far past the limit cannot overflow the stack while being checked.
  */
 export function pathPastDepth(value: unknown, maxDepth = MAX_NESTING_DEPTH): string | undefined {
+  // Most values are shallow: say so without building paths (the walk below names the place).
+  if (!nestsPast(value, 0, maxDepth)) return undefined;
   const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '$' }];
   while (stack.length > 0) {
     const item = stack.pop()!;
@@ -84,4 +86,17 @@ export function pathPastDepth(value: unknown, maxDepth = MAX_NESTING_DEPTH): str
     }
   }
   return undefined;
+}
+
+/** Whether an object or array sits at depth ≥ maxDepth; recursion stops there, so the stack stays ≤ maxDepth deep. */
+function nestsPast(value: unknown, depth: number, maxDepth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= maxDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsPast(value[i], depth + 1, maxDepth)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (Object.hasOwn(record, key) && nestsPast(record[key], depth + 1, maxDepth)) return true;
+  return false;
 }

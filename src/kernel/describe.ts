@@ -39,7 +39,9 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
     case StopCode.Completed:
       return facts[Fact.Exhausted] === 1 ? 'recorded run completed' : `final answer after ${plural(facts[Fact.Steps]!, 'step')}`;
     case StopCode.TraceEnd:
-      return 'recorded trace ended without completing';
+      return label === '' ? 'recorded trace ended without completing' : label;
+    case StopCode.Aborted:
+      return `stopped by its AbortSignal after ${plural(facts[Fact.Steps]!, 'step')}`;
     case StopCode.MaxSteps:
       return `${plural(facts[Fact.Steps]!, 'step')} taken, limit ${limits[Limit.MaxSteps]}`;
     case StopCode.Timeout:

@@ -16,6 +16,8 @@ export const enum StopCode {
   TokenLimit = 7,
   BacktrackLimit = 8,
   TraceEnd = 9,
+  /** A real loop's AbortSignal fired (runAgentLoop); never in a replay. */
+  Aborted = 10,
 }
 
 export function stopReasonOf(code: number): StopReason {

@@ -17,12 +17,13 @@ function drive(source: StepSource, session: LoopSession): Stop {
   for (;;) {
     session.summarizeIfDue();
     const view = session.prompt();
-    // A simulated model answers without side effects, so its cost is known before the brakes decide.
+    // The source is asked first (a synthetic policy draws its answer from the state before the call);
+    // the brakes decide on what a live loop knows before the call, never on the answer.
     const response = source.next(view, session.state);
-    const metered = response ? session.meter(response, view) : undefined;
-    const before = session.checkBeforeCall(view, metered);
+    const before = session.checkBeforeCall(view);
     if (before) return before;
-    if (!response || !metered) return session.exhausted(source.exhaustedReason());
+    if (!response) return session.exhausted(source.exhaustedReason());
+    const metered = session.meter(response, view);
     const after = session.recordResponse(response, metered, view);
     if (after) return after;
     if (!session.runsTools(response)) continue;

@@ -6,7 +6,7 @@
  *
  *   summarizeIfDue()                a summary call when the strategy's trigger is passed (not a step)
  *   prompt()                        what the next call would send
- *   checkBeforeCall(view, metered?) brakes before the call (metered: the prompt as it will be sent)
+ *   checkBeforeCall(view)           brakes before the call, on what the loop knows before making it
  *   … the model is called …
  *   recordResponse(response, …)     pay for it; completed / backtrack_limit, or tool calls follow
  *   for each tool call:
@@ -20,7 +20,7 @@ import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerp
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
-import { summaryTriggerTokens } from '../context/strategy.js';
+import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
@@ -119,7 +119,8 @@ export class LoopSession {
 
   /** Usage and cost of a response to the prompt `view`, under the run's strategy, cache mode and prices. */
   meter(response: CallRecord, view: PromptView): MeteredCall {
-    return meterCall(response, view, this.options.strategy, this.options.cache, this.options.pricing);
+    const strategy = this.options.usageAsSent ? FULL_HISTORY : this.options.strategy;
+    return meterCall(response, view, strategy, this.options.cache, this.options.pricing);
   }
 
   /**
@@ -133,20 +134,20 @@ export class LoopSession {
   }
 
   /**
-   * Brakes before the call. `metered` is the call as it will be sent when the loop knows it (a recorded
-   * prompt size); without it the prompt is the view. The predictive budget uses boundPico, never the
-   * call's own cost.
+   * Brakes before the call, on what a live loop knows before making it. The prompt it compares with
+   * the context window is the same estimate the predictive budget prices: the view plus the overhead
+   * the last call showed (a recorded prompt's billed size is known only once it is billed).
    */
-  checkBeforeCall(view: PromptView, metered?: MeteredCall): Stop | null {
+  checkBeforeCall(view: PromptView): Stop | null {
     const { state, limits } = this;
-    const promptTokens = metered ? metered.usage.input : view.inputTokens;
-    const { boundPico, promptEstimate: estimate } = predicts(limits) ? this.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
-    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, promptTokens);
+    const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
+    const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, estimate);
     if (code === StopCode.None) return null;
     const facts = this.facts;
     facts[Fact.BoundPico] = boundPico;
     facts[Fact.PromptEstimate] = estimate;
-    facts[Fact.PromptTokens] = promptTokens;
+    facts[Fact.PromptTokens] = estimate;
     return this.stop(code);
   }
 
@@ -154,6 +155,16 @@ export class LoopSession {
   exhausted(reason: 'completed' | 'trace_end'): Stop {
     this.facts[Fact.Exhausted] = 1;
     return this.stop(reason === 'completed' ? StopCode.Completed : StopCode.TraceEnd);
+  }
+
+  /** A real loop's AbortSignal fired before a call or a tool call. */
+  aborted(): Stop {
+    return this.stop(StopCode.Aborted);
+  }
+
+  /** A real loop's model gave up (an error not retried, or retries spent): the run ends as its recording does, in trace_end. */
+  modelGaveUp(detail: string): Stop {
+    return this.stop(StopCode.TraceEnd, detail);
   }
 
   /** The call was made: pay for it and let its output into the context. */

@@ -29,6 +29,11 @@ export interface LoopOptions {
   latency?: LatencyModel;
   /** The summary model's prices (`summary:…,model=X`); default: `pricing`. */
   summaryPricing?: ModelPricing;
+  /**
+   * The responses' usage is for the prompt as actually sent under the strategy (a real loop applied it):
+   * meter it as billed, never moved by the strategy again.
+   */
+  usageAsSent?: boolean;
   /** Keep one StepRow per call (charts, curves). Off for large sweeps. */
   keepSteps?: boolean;
 }

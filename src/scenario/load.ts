@@ -9,15 +9,22 @@ import { readSmallTextFileSync } from '../io/readInput.js';
 import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
-import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
+import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 
 const HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
 
-/** A validated scenario and the file it came from. */
+/** A validated scenario with a synthetic population, and the file it came from. */
 export interface Scenario extends ScenarioFile {
   /** Path of the file (or a label for scenarios built in memory). */
   source: string;
 }
+
+/** A validated scenario of any kind (synthetic population, recorded `traces`, or both): what `check` reads. */
+export type AnyScenario = AnyScenarioFile & {
+  source: string;
+  /** The line of a field (`['traces', 0]`) in the file, for issues found after validation. */
+  lineOf(path: readonly PropertyKey[]): number | undefined;
+};
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
@@ -56,6 +63,7 @@ function describeIssue(issue: ZodIssue, value: unknown): { code: string; message
   if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
     return { code: 'negative_number', message: 'must not be negative' };
   }
+  if (issue.code === 'custom' && typeof issue.params?.code === 'string') return { code: issue.params.code, message: issue.message };
   if (issue.code === 'unrecognized_keys') return { code: issue.code, message: `unknown field(s) ${issue.keys.join(', ')}` };
   if (issue.code === 'invalid_value' && field === 'scenario') {
     return { code: 'not_a_scenario', message: `must be '${SCENARIO_SCHEMA}'` };
@@ -72,8 +80,25 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** Parses and validates scenario text; `file` names it in every issue. */
+/** Parses and validates scenario text with a synthetic population; `file` names it in every issue. */
 export function parseScenario(text: string, file: string): Scenario {
+  const { lineOf: lineAt, ...scenario } = parseAnyScenario(text, file);
+  if (scenario.population === undefined) {
+    const line = lineAt(['traces']);
+    throw new UserError({
+      file,
+      ...(line === undefined ? {} : { line }),
+      field: 'population',
+      code: 'no_population',
+      message: 'has no synthetic population (its runs are the recorded traces it names)',
+      hint: 'run it with `loopcost check`, or give its traces to this command directly',
+    });
+  }
+  return scenario as Scenario;
+}
+
+/** Parses and validates scenario text of any kind; `file` names it in every issue. */
+export function parseAnyScenario(text: string, file: string): AnyScenario {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -107,12 +132,38 @@ export function parseScenario(text: string, file: string): Scenario {
       });
     throw new UserError(issues);
   }
-  checkSettings(parsed.data, (path) => lineOf(doc, counter, path), file);
-  return { ...parsed.data, source: file };
+  const lineAt = (path: readonly PropertyKey[]) => lineOf(doc, counter, path);
+  checkSettings(parsed.data, lineAt, file);
+  checkBehaviourNames(parsed.data, lineAt, file);
+  return { ...parsed.data, source: file, lineOf: lineAt };
+}
+
+/** Names the population entries' names (or behaviours); `expect.behaviours` keys must be among them. */
+export function entryNames(scenario: Pick<AnyScenarioFile, 'population'>): string[] {
+  return [...new Set((scenario.population ?? []).map((entry) => entry.name ?? entry.behaviour))];
+}
+
+function checkBehaviourNames(scenario: AnyScenarioFile, lineAt: (path: readonly PropertyKey[]) => number | undefined, file: string): void {
+  const names = entryNames(scenario);
+  const unknown = Object.keys(scenario.expect?.behaviours ?? {}).filter((key) => !names.includes(key));
+  if (unknown.length === 0) return;
+  throw new UserError(
+    unknown.map((key) => {
+      const line = lineAt(['expect', 'behaviours', key]);
+      return {
+        file,
+        ...(line === undefined ? {} : { line }),
+        field: `expect.behaviours.${key}`,
+        code: 'unknown_behaviour_name',
+        message: `names no population entry (${names.length === 0 ? 'the scenario has no population' : `entries: ${names.join(', ')}`})`,
+        hint: "use an entry's name, or its behaviour when it has no name",
+      };
+    }),
+  );
 }
 
 /** Brakes and context go through the replay flags' own parser: a complaint names the file's key. */
-function checkSettings(scenario: ScenarioFile, lineAt: (path: string[]) => number | undefined, file: string): void {
+function checkSettings(scenario: AnyScenarioFile, lineAt: (path: string[]) => number | undefined, file: string): void {
   try {
     brakesFromFlags(fileBrakeFlags(scenario));
     strategyFromFlags(fileContextFlags(scenario));
@@ -130,4 +181,8 @@ function checkSettings(scenario: ScenarioFile, lineAt: (path: string[]) => numbe
 
 export function loadScenarioFile(path: string): Scenario {
   return parseScenario(readSmallTextFileSync(path), path);
+}
+
+export function loadAnyScenarioFile(path: string): AnyScenario {
+  return parseAnyScenario(readSmallTextFileSync(path), path);
 }

@@ -4,7 +4,7 @@
  * only on (seed, i), so the same run under two settings is the same agent.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
@@ -106,8 +106,18 @@ export interface PreparedScenario {
   hardCapSteps: number;
 }
 
-/** Run `run` (0-based) of a prepared scenario. */
-export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
+/** Run `run`'s agent and prompt head: what a synthetic run starts from (the loop here, or `serve` answering a real agent). */
+export interface SyntheticStart {
+  agent: SyntheticAgent;
+  entry: PopulationEntry;
+  systemTokens: number;
+  goalTokens: number;
+  /** The cache mode its calls are metered with (a partial hit share: the agent writes the cached tokens). */
+  cache: CacheMode;
+}
+
+/** The agent of run `run` (0-based) of a prepared scenario, before its first call. */
+export function syntheticStart(p: PreparedScenario, run: number): SyntheticStart {
   const { scenario, seed } = p;
   const entry = pickEntry(scenario, seed, run);
   const head = Rng.stream(seed, run, STREAM.head);
@@ -127,13 +137,21 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
     hardCapSteps: p.hardCapSteps,
     ...(cacheOn && hitShare < 1 ? { cacheShare: { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined } } : {}),
   };
-  const agent = createAgent(entry, env);
+  // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
+  const cache: CacheMode = env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off';
+  return { agent: createAgent(entry, env), entry, systemTokens, goalTokens, cache };
+}
+
+/** Run `run` (0-based) of a prepared scenario. */
+export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
+  const { scenario } = p;
+  const { agent, entry, systemTokens, goalTokens, cache } = syntheticStart(p, run);
+  const cacheOn = p.strategy.cache === 'on';
   const source = record ? new Recorder(agent) : agent;
   const outcome: RunOutcome = runLoop(source, {
     brakes: p.brakes,
     strategy: p.strategy,
-    // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
-    cache: env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off',
+    cache,
     pricing: p.pricing,
     systemTokens,
     goalTokens,

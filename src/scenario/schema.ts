@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { BEHAVIOURS } from '../synthetic/agent.js';
+import { expectSchema } from './expectSchema.js';
 
 export const SCENARIO_SCHEMA = 'loopcost.scenario/1';
 
@@ -125,14 +126,17 @@ export const latencySchema = z.strictObject({
   tool: z.number().nonnegative().optional(),
 });
 
+/** What a scenario needs unless `traces` names recorded runs instead. */
+const SYNTHETIC_FIELDS = ['model', 'systemTokens', 'population'] as const;
+
 export const scenarioSchema = z
   .strictObject({
     scenario: z.literal(SCENARIO_SCHEMA),
     name: z.string().optional(),
     description: z.string().optional(),
-    model: z.string().min(1),
+    model: z.string().min(1).optional().describe('the model the synthetic runs are priced as (required unless `traces` names recorded runs)'),
     provider: z.string().min(1).optional(),
-    systemTokens: distributionSchema,
+    systemTokens: distributionSchema.optional().describe('tokens of the system prompt (required unless `traces` names recorded runs)'),
     goalTokens: distributionSchema.optional(),
     promptOverhead: z
       .strictObject({
@@ -148,16 +152,28 @@ export const scenarioSchema = z
     seed: count.max(Number.MAX_SAFE_INTEGER).optional().describe('seed when --seed is not given (default 1)'),
     hardCapSteps: positiveInt.max(1_000_000).optional().describe('no synthetic run goes past this many steps (default 500)'),
     runsPerDay: z.number().positive().optional().describe('runs a day, for projections'),
-    expect: z.record(z.string(), z.unknown()).optional().describe('expectations for `loopcost check` (reserved)'),
-    traces: z.array(z.string().min(1)).optional().describe('recorded traces these settings and expectations apply to (reserved)'),
-    population: z.array(populationEntrySchema).min(1),
+    expect: expectSchema.optional(),
+    traces: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe("recorded traces (files, directories, globs; relative to this file) run under these settings and held to these expectations by `loopcost check`"),
+    population: z.array(populationEntrySchema).min(1).optional().describe('the synthetic population (required unless `traces` names recorded runs)'),
   })
   .superRefine((scenario, ctx) => {
-    const total = scenario.population.reduce((sum, entry) => sum + entry.weight, 0);
-    if (!(total > 0)) ctx.addIssue({ code: 'custom', path: ['population'], message: 'the weights must sum to a positive number' });
+    if (scenario.traces === undefined || scenario.population !== undefined) {
+      for (const key of SYNTHETIC_FIELDS) {
+        if (scenario[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], params: { code: 'missing_field' }, message: 'missing required field (a synthetic population needs it)' });
+      }
+    }
+    const total = (scenario.population ?? []).reduce((sum, entry) => sum + entry.weight, 0);
+    if (scenario.population !== undefined && !(total > 0)) ctx.addIssue({ code: 'custom', path: ['population'], message: 'the weights must sum to a positive number' });
   });
 
-export type ScenarioFile = z.infer<typeof scenarioSchema>;
+/** A scenario file as validated: a synthetic population, recorded traces (`traces`), or both. */
+export type AnyScenarioFile = z.infer<typeof scenarioSchema>;
+/** A scenario file with a synthetic population (what replay, whatif, generate and fit run). */
+export type ScenarioFile = AnyScenarioFile & Required<Pick<AnyScenarioFile, (typeof SYNTHETIC_FIELDS)[number]>>;
 export type PopulationEntry = z.infer<typeof populationEntrySchema>;
 
 export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS;

@@ -7,7 +7,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
-import type { ScenarioFile } from './schema.js';
+import type { AnyScenarioFile } from './schema.js';
 
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_SEED = 1;
@@ -57,11 +57,11 @@ function asFlags<F extends object>(section: Record<string, unknown> | undefined,
 }
 
 /** The file's brake section as the flags it stands for. */
-export function fileBrakeFlags(scenario: Pick<ScenarioFile, 'brakes'>): BrakeFlags {
+export function fileBrakeFlags(scenario: Pick<AnyScenarioFile, 'brakes'>): BrakeFlags {
   return asFlags<BrakeFlags>(scenario.brakes, BRAKE_FLAG_NAMES);
 }
 
-export function fileContextFlags(scenario: Pick<ScenarioFile, 'context'>): ContextFlags {
+export function fileContextFlags(scenario: Pick<AnyScenarioFile, 'context'>): ContextFlags {
   return asFlags<ContextFlags>(scenario.context, CONTEXT_FLAG_NAMES);
 }
 
@@ -73,7 +73,7 @@ export function fileKeyOfFlag(flag: string): string | undefined {
   return undefined;
 }
 
-export function latencyOfFile(scenario: Pick<ScenarioFile, 'latency'>): LatencyModel | undefined {
+export function latencyOfFile(scenario: Pick<AnyScenarioFile, 'latency'>): LatencyModel | undefined {
   const l = scenario.latency;
   if (!l) return undefined;
   return { perCallMs: l.call ?? 0, perInputTokenMs: l['input-token'] ?? 0, perOutputTokenMs: l['output-token'] ?? 0, perToolCallMs: l.tool ?? 0 };
@@ -83,7 +83,7 @@ function defined<T extends object>(flags: T | undefined): Partial<T> {
   return Object.fromEntries(Object.entries(flags ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export function scenarioSettings(scenario: ScenarioFile, overrides: ScenarioOverrides = {}): ScenarioSettings {
+export function scenarioSettings(scenario: Pick<AnyScenarioFile, 'brakes' | 'context' | 'latency' | 'runs' | 'seed'>, overrides: ScenarioOverrides = {}): ScenarioSettings {
   const given = defined(overrides.brakeFlags);
   const base = given.preset !== undefined ? {} : fileBrakeFlags(scenario);
   const brakes = brakesFromFlags({ ...base, ...given });

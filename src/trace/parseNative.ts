@@ -5,9 +5,10 @@
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt, unknownFieldsHint } from '../import/common/didYouMean.js';
-import { jsonTextProblem } from '../io/jsonText.js';
+import { jsonTextProblem, surelyNoJsonTextProblem } from '../io/jsonText.js';
 import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { recordSchema } from './schema.js';
+import { isSurelyValidCall } from './fastCall.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -105,14 +106,14 @@ export class NativeTraceReader {
       });
       return [];
     }
-    const problem = jsonTextProblem(text);
+    const problem = surelyNoJsonTextProblem(text, raw) ? undefined : jsonTextProblem(text);
     if (problem) {
       issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: 'each line must be one plain JSON record; see docs/trace-format.md' });
       return [];
     }
-    // Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
+    // Most records are calls of the common shape, recognised without zod (fastCall.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
     // the inputs the issues are worded from (missing vs wrong type, NaN).
-    if (!recordSchema.safeParse(raw).success) {
+    if (!isSurelyValidCall(raw) && !recordSchema.safeParse(raw).success) {
       issues.push(...zodIssues(recordSchema.safeParse(raw, { reportInput: true }).error!, file, line, raw));
       return [];
     }
@@ -143,6 +144,8 @@ export class NativeTraceReader {
   /** At the end of the file: every problem found, thrown together; else the run held back. */
   finish(): Trace[] {
     const { file, issues } = this;
+    // A live recording cut off (the recorder's process was killed): its calls so far, ending in trace_end.
+    if (this.header?.live === true && issues.length === 0) return [...this.endRun(CUT_OFF_RECORDING), ...this.finish()];
     if (this.header && issues.length === 0) {
       issues.push({ file, line: this.headerLine, code: 'truncated', message: `run started on line ${this.headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
     }
@@ -172,6 +175,9 @@ export class NativeTraceReader {
   }
 }
 
+/** The end of a live recording that has none (see TraceHeader.live). */
+const CUT_OFF_RECORDING: TraceEnd = { type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' };
+
 /** The runs of native lines (see NativeTraceReader). */
 export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): Generator<Trace> {
   const reader = new NativeTraceReader(file);
@@ -188,7 +194,8 @@ export async function* streamNativeTracesAsync(batches: AsyncIterable<NativeLine
   outer: for await (const batch of batches) {
     for (const { line, text } of batch) {
       if (reader.full) break outer;
-      yield* reader.read(line, text);
+      // (Not `yield*`: in an async generator it wraps every line's array in an async iterator.)
+      for (const trace of reader.read(line, text)) yield trace;
     }
   }
   yield* reader.finish();

@@ -66,6 +66,7 @@ export const headerSchema = z.strictObject({
     })
     .optional(),
   agent: agentSchema.optional(),
+  live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
 });
 
 export const callSchema = z.strictObject({

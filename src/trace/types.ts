@@ -51,6 +51,8 @@ export interface TraceHeader {
   agent?: AgentRef;
   /** Ground truth of a run generated from a scenario (`loopcost generate`). */
   synthetic?: SyntheticHeader;
+  /** Written line by line while the run went (the runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end. */
+  live?: boolean;
 }
 
 /** What really happened in a generated run, for judging brakes against (see GroundTruth). */

@@ -34,6 +34,12 @@ describe('output paths', () => {
     expectUserError(await cli('import', SCENARIO, '--out', join(file, 'x.jsonl')), /a-file\/x\.jsonl field '--out': cannot be written: a part of the path is not a directory/);
     expectUserError(await cli('whatif', SCENARIO, '--try', 'max-steps=1', '--out', '/sys/loopcost.json'), /\/sys\/loopcost\.json field '--out': cannot be written/);
     expectUserError(await cli('replay', SCENARIO, '--report-dir', file), /a-file field '--report-dir': is a file, not a directory/);
+    // Node 20's recursive mkdir spins forever where the kernel answers ENOENT under an existing parent.
+    expectUserError(await cli('replay', SCENARIO, '--out', '/proc/loopcost/x.json'), /\/proc\/loopcost\/x\.json field '--out': cannot be created there/);
+    expectUserError(await cli('replay', SCENARIO, '--report-dir', '/proc/loopcost/reports'), /\/proc\/loopcost\/reports field '--report-dir': cannot be created there/);
+    const nested = join(dir, 'new', 'deeper', 'r.json');
+    expect((await cli('replay', SCENARIO, '--out', nested)).code).toBe(0);
+    expect(existsSync(nested)).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe('x');
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);

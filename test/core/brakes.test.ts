@@ -203,6 +203,6 @@ describe('every stop reason, on small native traces', () => {
   });
 
   it('every stop reason is reachable (this file covers the list)', () => {
-    expect(STOP_REASONS).toHaveLength(10);
+    expect(STOP_REASONS).toHaveLength(11);
   });
 });

@@ -26,6 +26,7 @@ describe('stop codes', () => {
       [StopCode.TokenLimit, 'token_limit'],
       [StopCode.BacktrackLimit, 'backtrack_limit'],
       [StopCode.TraceEnd, 'trace_end'],
+      [StopCode.Aborted, 'aborted'],
     ];
     expect(codes).toHaveLength(STOP_REASONS.length);
     for (const [code, reason] of codes) {

@@ -1,12 +1,19 @@
 /**
  * The core is pure: no `node:*`, wall clock or `Math.random` in src/kernel, src/brakes, src/context,
- * src/loop, src/fast, src/synthetic or src/money.ts, nor in any module they import.
+ * src/loop, src/fast, src/synthetic, src/money.ts, the tree engine (src/tree: all but replayTree.ts) or
+ * the real loop (src/agent but its shell files), nor in any module they import.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const CORE = ['src/kernel', 'src/brakes', 'src/context', 'src/loop', 'src/fast', 'src/synthetic', 'src/money.ts'];
+/**
+ * The real loop (src/agent) is core but for its shell, which supplies what the loop is given: run.ts
+ * (the wall clock, the tokenizer), recorder.ts (node:fs), openaiChat.ts (the SDK, the environment).
+ */
+const AGENT_SHELL = ['run.ts', 'recorder.ts', 'openaiChat.ts'];
+const AGENT_CORE = readdirSync('src/agent').filter((file) => file.endsWith('.ts') && !AGENT_SHELL.includes(file)).map((file) => `src/agent/${file}`);
+const CORE = ['src/kernel', 'src/brakes', 'src/context', 'src/loop', 'src/fast', 'src/synthetic', 'src/money.ts', 'src/tree/group.ts', 'src/tree/schedule.ts', 'src/tree/engine.ts', 'src/tree/result.ts', 'src/tree/budget.ts', 'src/tree/live.ts', ...AGENT_CORE];
 
 const BANNED: [RegExp, string][] = [
   [/from\s+['"]node:|import\(\s*['"]node:|require\(\s*['"]node:/, 'imports node:*'],

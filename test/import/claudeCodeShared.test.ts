@@ -4,7 +4,7 @@
  * (message.id, requestId), the last line's usage), and cost per agent adds up to cost per tree.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { replayTrace } from '../../src/replay/replay.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import type { Trace } from '../../src/trace/types.js';
+import { replayTree } from '../../src/tree/replayTree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sharedDir = join(here, '..', '..', '..', 'shared', 'agent-logs', 'claude-code');
@@ -113,6 +114,34 @@ describe('Claude Code sessions in ../shared', () => {
       }
       expect(tree).toBe(independent);
       expect(tree).toBeGreaterThan(0n);
+    });
+  }
+
+  for (const session of SESSIONS) {
+    it(`${session.slice(0, 8)}: as one tree (replayTree), calls, tokens and cost per agent and per tree equal the independent count priced with the bundled table`, async () => {
+      expect(prices.source.name).toBe('@pydantic/genai-prices');
+      const calls = independentCalls(session);
+      const tree = replayTree(await treeRuns(session), { brakes: NO_BRAKES, strategy: FULL_HISTORY, prices });
+      const priced = new Map<string, bigint>();
+      const count = new Map<string, number>();
+      for (const [key, call] of calls) {
+        // The agent a call belongs to, from its file's name: compactions are the main agent's.
+        const file = key.split('\u0000')[0]!;
+        const id = /^agent-(.+)\.jsonl\.gz$/.exec(basename(file))?.[1];
+        const agent = id === undefined || id.startsWith('acompact') ? 'main' : id;
+        const input = call.input + call.cacheWrite + call.cacheWrite1h + call.cacheRead;
+        const usage = { input, cached: call.cacheRead, cacheWrite: call.cacheWrite, cacheWrite1h: call.cacheWrite1h, output: call.output, reasoning: 0 };
+        priced.set(agent, (priced.get(agent) ?? 0n) + BigInt(callCostPico(prices.resolve(call.model), usage)));
+        count.set(agent, (count.get(agent) ?? 0) + 1);
+      }
+      const agents = tree.agents.map((agent) => [agent.agentId, agent.calls - agent.failedCalls, BigInt(agent.costPico)]);
+      expect(agents).toEqual([...priced.keys()].map((agent) => [agent, count.get(agent), priced.get(agent)]));
+      const expected = [...calls.values()];
+      expect(tree.totals.calls - tree.totals.failedCalls).toBe(expected.length);
+      expect(tree.totals.inputTokens).toBe(sum(expected.map((c) => c.input + c.cacheWrite + c.cacheWrite1h + c.cacheRead)));
+      expect(tree.totals.outputTokens).toBe(sum(expected.map((c) => c.output)));
+      expect(BigInt(tree.totals.costPico)).toBe([...priced.values()].reduce((a, b) => a + b, 0n));
+      expect(tree.agents.find((agent) => agent.agentId === 'main')!.compactionCalls).toBe(1);
     });
   }
 

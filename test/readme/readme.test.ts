@@ -12,7 +12,10 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** Example lines that only illustrate (a placeholder path): skipped, and listed here so the list stays short. */
-const ILLUSTRATIVE: string[] = [];
+const ILLUSTRATIVE: string[] = [
+  // Listens until Ctrl-C; test/serve/cli.test.ts starts this command and stops it with SIGINT.
+  'loopcost serve ../shared/traces/cassettes/models__test_deepseek__test_deepseek_deferred_capability_with_thinking.yaml --port 8787',
+];
 /** Shell lines in the README that are not examples of loopcost. */
 const NOT_EXAMPLES = ['npm ci && npm test'];
 

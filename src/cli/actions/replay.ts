@@ -31,6 +31,8 @@ import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
+import type { SubagentLimits } from '../../tree/engine.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 
 export interface ReplayCommand {
@@ -135,11 +137,39 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   return 0;
 }
 
+/** `replay --tree` (see actions/tree.ts). */
+async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
+  checkTreeInputs(read.scenarios.length, [
+    ['--preset recorded', opts.preset === RECORDED_PRESET],
+    ['--report-dir', opts.reportDir !== undefined],
+    ['--per-step', opts.perStep === true],
+    ['--format chart', read.format === 'chart'],
+  ]);
+  const { runTreeReplay } = await import('./tree.js');
+  return runTreeReplay(
+    {
+      inputs,
+      traces: traceInputs(read.traceFiles, opts),
+      brakes: brakesFromFlags(opts),
+      ...(read.subagent === undefined ? {} : { subagent: read.subagent }),
+      strategy: strategyFromFlags(opts),
+      format: read.format as 'table' | 'csv' | 'json',
+      view: reportView(opts, io),
+      ...(opts.model === undefined ? {} : { model: opts.model }),
+      priceOptions: priceOptionsFromFlags(opts),
+      ...(opts.out === undefined ? {} : { out: opts.out }),
+      ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+    },
+    io,
+  );
+}
+
 export type ReplayFlags = BrakeFlags &
   ContextFlags &
   PriceFlags &
   ReadFlags &
-  ViewFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string; runs?: string; seed?: string };
+  ViewFlags &
+  TreeFlags & { format?: string; model?: string; out?: string; reportDir?: string; perStep?: boolean; latencyModel?: string; runs?: string; seed?: string };
 
 /** `loopcost replay`: the flags as commander parsed them (`given`: which the user gave) → a ReplayCommand. */
 export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, given: GivenFlag): Promise<number> {
@@ -150,6 +180,8 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
   warnViewFlags(opts, opts.reportDir === undefined ? format : 'table', io);
+  const subagent = subagentLimitsFromFlags(opts, 'replay');
+  if (opts.tree === true) return replayTrees(inputs, opts, { traceFiles, scenarios, format, subagent }, io);
   return runReplay(
     {
       inputs,

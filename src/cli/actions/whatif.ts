@@ -3,7 +3,10 @@ import type { LatencyModel } from '../../loop/latency.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { traceWhatIfSubject, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfSetting, type WhatIfSubject } from '../../replay/whatif.js';
+import { traceWhatIfSubject, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
+import type { ReportWarning } from '../../report/warnings.js';
+import type { SubagentLimits } from '../../tree/engine.js';
+import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
@@ -33,6 +36,9 @@ export interface WhatIfCommand {
   format: 'table' | 'csv' | 'json';
   view: ReportView;
   out?: string;
+  /** --tree: session trees as subjects, with these per-agent limits. */
+  tree?: boolean;
+  subagent?: SubagentLimits;
 }
 
 export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<number> {
@@ -40,6 +46,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const prices = loadPriceTable(command.priceOptions);
   const model = command.model === undefined ? {} : { model: command.model };
   const notes = new RunNotes({ strategy: command.strategy, ...model });
+  if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await workOnRuns(command.traces, io, (trace) => {
     const pricing = pricingFor(trace, { prices, ...model });
@@ -49,7 +56,24 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, prices, notes, command.model), settings).runs;
   const runs = [...recorded.map(({ run }) => run), ...synthetic];
   const result = { runs, totals: whatIfTotals(runs, settings) };
-  const warnings = notes.warnings(command.inputs);
+  emitWhatIf(command, result, notes.warnings(command.inputs), notes, prices, io);
+  return 0;
+}
+
+/** `whatif --tree`: each session tree one subject (actions/tree.ts), the --try brakes binding the tree. */
+async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTable, notes: RunNotes): Promise<number> {
+  const { treeWhatIfSubjects } = await import('./tree.js');
+  const { subagentSpec, treeOpenLoopWarning } = await import('../../report/treeReport.js');
+  const subjects = await treeWhatIfSubjects(command, io, prices, notes);
+  const result = whatIfSubjects(subjects, command.settings);
+  const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}` };
+  const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([])];
+  emitWhatIf(command, result, warnings, notes, prices, io);
+  return 0;
+}
+
+function emitWhatIf(command: WhatIfCommand, result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }, warnings: ReportWarning[], notes: RunNotes, prices: PriceTable, io: CliIO): void {
+  const settings = command.settings;
   const report = buildWhatIfReport({
     result,
     settings,
@@ -69,7 +93,6 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const text =
     command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderWhatIfCsv(report) : renderWhatIfTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
-  return 0;
 }
 
 /** Synthetic runs as what-if subjects, each noted (priced, not recorded) as it comes; models resolved before any run. */
@@ -98,7 +121,8 @@ function trySettings(tries: readonly string[]): WhatIfSetting[] {
 export type WhatIfFlags = ContextFlags &
   PriceFlags &
   ReadFlags &
-  ViewFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string; runs?: string; seed?: string };
+  ViewFlags &
+  TreeFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string; runs?: string; seed?: string };
 
 export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, given: GivenFlag): Promise<number> {
   const format = chooseFormat(opts, io);
@@ -106,6 +130,8 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const settings = trySettings(opts.try);
   checkOut(opts.out);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
+  const subagent = subagentLimitsFromFlags(opts, 'whatif');
+  if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   return runWhatIf(
     {
       inputs,
@@ -119,6 +145,8 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
       priceOptions: priceOptionsFromFlags(opts),
       ...(opts.out === undefined ? {} : { out: opts.out }),
       ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+      ...(opts.tree === true ? { tree: true } : {}),
+      ...(subagent === undefined ? {} : { subagent }),
     },
     io,
   );

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { ReplayFlags } from '../actions/replay.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
+import { addTreeOptions, addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
 
 const replay: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -14,7 +14,7 @@ const replay: CommandModule = {
       .addOption(outOption(command))
       .addOption(option(command, '--report-dir <dir>', 'write json, csv, table, chart and per-step csv reports into this directory (not with --out or --format)', 'none'))
       .addOption(option(command, '--per-step', "every model call's tokens (cached included) and cost: in JSON per run, in CSV one row per call (not in a table)", 'per run'));
-    addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: ReplayFlags) => {
+    addTreeOptions(addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))))).action(async (inputs: string[], opts: ReplayFlags) => {
       const { replayAction } = await import('../actions/replay.js');
       setExitCode(await replayAction(inputs, opts, io, givenOptions(command)));
     });

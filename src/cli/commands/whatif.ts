@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { WhatIfFlags } from '../actions/whatif.js';
-import { addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, latencyModelOption, option, outOption } from '../options.js';
+import { addTreeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, latencyModelOption, option, outOption } from '../options.js';
 
 const whatif: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -19,7 +19,7 @@ const whatif: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))
       .addOption(latencyModelOption(command));
-    addInputOptions(addViewOptions(addScenarioOptions(addPriceOptions(addContextOptions(command))))).action(async (inputs: string[], opts: WhatIfFlags) => {
+    addTreeOptions(addInputOptions(addViewOptions(addScenarioOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: WhatIfFlags) => {
       const { whatIfAction } = await import('../actions/whatif.js');
       setExitCode(await whatIfAction(inputs, opts, io, givenOptions(command)));
     });

@@ -1,0 +1,230 @@
+/**
+ * The real agent loop (ReAct: model call → tool calls → observations → again), asynchronous, on the
+ * same LoopSession the simulator's runLoop drives: context, brakes, meter and accounting are the
+ * session's, in the session's order, so no rule exists twice. Pure: the clock, token counter, model
+ * and tools are injected (run.ts fills in the real ones).
+ *
+ *   before each call   abort? → session.checkBeforeCall(view) → the model is called with the prompt
+ *                      the view sizes and max_completion_tokens = the predictive bound's output cap
+ *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
+ *                      usage), then retried per the policy, each retry behind the brakes again
+ *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult
+ *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
+ */
+import type { Stop } from '../brakes/stopReasons.js';
+import { FULL_HISTORY } from '../context/strategy.js';
+import { Limit } from '../kernel/limits.js';
+import type { PromptView } from '../kernel/context.js';
+import { LoopSession, SKIPPED } from '../loop/session.js';
+import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type TraceEnd } from '../trace/types.js';
+import { capToolOutput, Conversation } from './conversation.js';
+import { recordedArguments, ToolRegistry } from './tools.js';
+import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy } from './types.js';
+
+/** What the model reads in place of a repeated action the duplicate-action guard skipped. */
+const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';
+
+export interface ResolvedAgentOptions extends AgentLoopOptions {
+  clock: Clock;
+  retry: RetryPolicy;
+  countTokens: (text: string) => number;
+}
+
+const NO_RECORDER = { header() {}, call() {}, end() {} };
+
+export async function agentLoop(options: ResolvedAgentOptions): Promise<AgentRunResult> {
+  return new AgentRun(options).run();
+}
+
+class AgentRun {
+  private readonly session: LoopSession;
+  private readonly tools: ToolRegistry;
+  private readonly conversation: Conversation;
+  private readonly recorder;
+  private mark: number;
+  private finalText: string | null = null;
+
+  constructor(private readonly options: ResolvedAgentOptions) {
+    const { context, countTokens } = options;
+    const strategy = context.strategy ?? FULL_HISTORY;
+    const systemTokens = context.systemTokens ?? countTokens(context.system);
+    const goalTokens = context.goalTokens ?? countTokens(context.goal);
+    this.session = new LoopSession({ brakes: options.brakes, strategy, cache: 'recorded', pricing: options.pricing, systemTokens, goalTokens, usageAsSent: true });
+    this.tools = new ToolRegistry(options.tools);
+    this.conversation = new Conversation(context.system, context.goal);
+    this.recorder = options.recorder ?? NO_RECORDER;
+    this.mark = options.clock.now();
+    const { brakes } = options;
+    this.recorder.header({
+      type: 'header',
+      schema: TRACE_SCHEMA,
+      model: options.model.name,
+      ...(options.model.provider === undefined ? {} : { provider: options.model.provider }),
+      systemTokens,
+      goalTokens,
+      origin: 'recorded',
+      ...(options.task === undefined ? {} : { task: options.task }),
+      recordedSettings: {
+        ...(brakes.maxSteps === undefined ? {} : { maxSteps: brakes.maxSteps }),
+        ...(brakes.maxCostPico === undefined ? {} : { maxCostUsd: brakes.maxCostPico / 1e12 }),
+        ...(brakes.timeoutMs === undefined ? {} : { timeoutSeconds: brakes.timeoutMs / 1000 }),
+      },
+      live: true,
+    });
+  }
+
+  async run(): Promise<AgentRunResult> {
+    const stop = await this.drive();
+    const outcome = this.session.finish(stop);
+    this.recorder.end(endRecord(stop));
+    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript };
+  }
+
+  /** Time since the last event (call or tool), and the mark moved: Σ of all of them is the run's time. */
+  private lap(): number {
+    const now = this.options.clock.now();
+    const ms = now - this.mark;
+    this.mark = now;
+    return ms;
+  }
+
+  private get aborted(): boolean {
+    return this.options.signal?.aborted === true;
+  }
+
+  private async drive(): Promise<Stop> {
+    const { session, options } = this;
+    let retries = 0;
+    for (;;) {
+      if (this.aborted) return session.aborted();
+      const view = session.prompt();
+      const before = session.checkBeforeCall(view);
+      if (before) return before;
+      let turn: ModelTurn;
+      try {
+        turn = await options.model.call({
+          messages: this.conversation.prompt(view),
+          tools: this.tools.specs,
+          maxOutputTokens: session.limits[Limit.MaxOutputTokens]!,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      } catch (error) {
+        if (error instanceof ModelExhausted) return session.exhausted(error.reason);
+        const failed = this.failedCall(error, view);
+        if (failed.stop) return failed.stop;
+        retries += 1;
+        if (!failed.retryable || retries > options.retry.maxRetries) {
+          return session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`);
+        }
+        try {
+          await options.clock.sleep(options.retry.backoffMs(retries), options.signal);
+        } catch (error) {
+          if (this.aborted) return session.aborted();
+          throw error;
+        }
+        continue;
+      }
+      retries = 0;
+      const stop = await this.step(turn, view);
+      if (stop) return stop;
+    }
+  }
+
+  /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
+  private failedCall(error: unknown, view: PromptView): { stop?: Stop; retryable: boolean; message: string } {
+    const aborted = this.aborted;
+    if (!(error instanceof ModelCallError) && !aborted) throw error;
+    const usage = error instanceof ModelCallError ? error.options.usage : undefined;
+    const status = error instanceof ModelCallError ? error.options.status : undefined;
+    const message = aborted ? 'aborted by the caller' : (error as Error).message;
+    const record: CallRecord = {
+      type: 'call',
+      ...(usage === undefined ? {} : usageFields(usage)),
+      outputTokens: usage?.outputTokens ?? 0,
+      latencyMs: this.lap(),
+      failed: { ...(status === undefined ? {} : { status }), message },
+    };
+    const after = this.session.recordResponse(record, this.session.meter(record, view), view);
+    this.recorder.call(record);
+    if (aborted) return { stop: this.session.aborted(), retryable: false, message };
+    const retryable = error instanceof ModelCallError && error.options.retryable;
+    return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
+  }
+
+  /** A response: paid for, then its tool calls run; one record once the step is over. */
+  private async step(turn: ModelTurn, view: PromptView): Promise<Stop | null> {
+    const { session, conversation } = this;
+    const record = callRecordOf(turn, this.lap());
+    const after = session.recordResponse(record, session.meter(record, view), view);
+    if (turn.marks?.backtrack) conversation.dropLastStep();
+    else if (session.runsTools(record)) conversation.openStep(turn.text, turn.toolCalls);
+    else conversation.note(turn.text);
+    this.finalText = turn.text;
+    if (after || !session.runsTools(record)) {
+      this.recorder.call(record);
+      return after;
+    }
+    const stop = await this.runTools(turn, record);
+    this.recorder.call(record);
+    return stop ?? session.endStep(record);
+  }
+
+  private async runTools(turn: ModelTurn, record: CallRecord): Promise<Stop | null> {
+    const { session, options } = this;
+    const cap = options.context.strategy?.toolResultCap ?? Infinity;
+    for (let i = 0; i < turn.toolCalls.length; i++) {
+      if (this.aborted) return session.aborted();
+      const call = turn.toolCalls[i]!;
+      const tool = record.toolCalls![i]!;
+      const refused = session.checkTool(tool);
+      if (refused === SKIPPED) {
+        // The duplicate-action guard: not executed; the model sees a warning in its place.
+        this.conversation.addToolResult(call.id, SKIP_WARNING);
+        tool.resultTokens = session.limits[Limit.SkipWarningTokens]!;
+        continue;
+      }
+      if (refused) return refused;
+      const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+      const tokens = result.tokens ?? options.countTokens(result.output);
+      tool.resultTokens = tokens;
+      tool.latencyMs = this.lap();
+      if (result.error !== undefined) tool.error = result.error;
+      this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
+      const failed = session.recordToolResult(tool);
+      if (failed) return failed;
+    }
+    return this.aborted ? session.aborted() : null;
+  }
+}
+
+function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
+  return {
+    ...(usage.inputTokens === undefined ? {} : { inputTokens: usage.inputTokens }),
+    ...(usage.cachedInputTokens ? { cachedInputTokens: usage.cachedInputTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
+    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
+  };
+}
+
+/** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */
+export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
+  const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };
+  if (turn.toolCalls.length > 0) {
+    record.toolCalls = turn.toolCalls.map((call): ToolCallRecord => ({ name: call.name, arguments: recordedArguments(call.arguments), resultTokens: 0, id: call.id }));
+  }
+  const marks = turn.marks ?? {};
+  if (marks.final) record.final = true;
+  if (marks.backtrack) record.backtrack = true;
+  if (marks.compaction) record.compaction = true;
+  if (marks.unparseable) record.unparseable = true;
+  return record;
+}
+
+/** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */
+export function endRecord(stop: Stop): TraceEnd {
+  if (stop.reason === 'completed') return { type: 'end', outcome: 'completed' };
+  if (stop.reason === 'trace_end') return { type: 'end', outcome: 'error', status: stop.detail };
+  if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail };
+  return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
+}

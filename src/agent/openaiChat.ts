@@ -1,0 +1,112 @@
+/**
+ * A Model on any OpenAI-compatible Chat Completions endpoint, through the official `openai` SDK (6.x).
+ * The SDK's own retries are off (maxRetries 0): every failed attempt reaches the loop, which records and
+ * bills it and retries per its policy (README, "The real loop"). Usage is read from the response,
+ * cached prompt tokens from `prompt_tokens_details.cached_tokens`, reasoning from
+ * `completion_tokens_details.reasoning_tokens`.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
+
+export interface OpenAIChatOptions {
+  /** The model name sent and priced (e.g. `gpt-4o-mini`). */
+  model: string;
+  provider?: string;
+  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  /** Default: OPENAI_API_KEY. */
+  apiKey?: string;
+  /** Per-attempt timeout (default 60 s); a timeout is a failed, retried call. */
+  timeoutMs?: number;
+  /** The output cap's field: `max_completion_tokens` (default; OpenAI) or `max_tokens` (older compatible servers). */
+  outputCapField?: 'max_completion_tokens' | 'max_tokens';
+  /** A client of your own (proxies, headers); its maxRetries should be 0. */
+  client?: OpenAI;
+}
+
+/** Statuses worth another attempt: timeouts, conflicts, rate limits, server errors. */
+export function retryableStatus(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+export function openAIChatModel(options: OpenAIChatOptions): Model {
+  const client =
+    options.client ??
+    new OpenAI({
+      apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? missingKey(),
+      baseURL: options.baseURL ?? process.env['OPENAI_BASE_URL'] ?? null,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 60_000,
+    });
+  const capField = options.outputCapField ?? 'max_completion_tokens';
+  return {
+    name: options.model,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    async call(request: ModelRequest): Promise<ModelTurn> {
+      const body: ChatCompletionCreateParamsNonStreaming = { model: options.model, messages: request.messages.map(toOpenAI), [capField]: request.maxOutputTokens };
+      if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+      let completion: ChatCompletion;
+      try {
+        completion = await client.chat.completions.create(body, request.signal === undefined ? {} : { signal: request.signal });
+      } catch (error) {
+        throw callError(error);
+      }
+      return turnOf(completion);
+    },
+  };
+}
+
+function missingKey(): never {
+  throw new Error('no API key: pass apiKey or set OPENAI_API_KEY (any non-empty value for a local server)');
+}
+
+function toOpenAI(message: AgentMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls && message.toolCalls.length > 0
+          ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    default:
+      return message;
+  }
+}
+
+function turnOf(completion: ChatCompletion): ModelTurn {
+  const choice = completion.choices[0];
+  const message = choice?.message;
+  const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+  const usage = completion.usage;
+  const turn: ModelTurn = {
+    text: message?.content ?? null,
+    toolCalls,
+    usage: {
+      ...(usage ? { inputTokens: usage.prompt_tokens } : {}),
+      ...(usage?.prompt_tokens_details?.cached_tokens ? { cachedInputTokens: usage.prompt_tokens_details.cached_tokens } : {}),
+      outputTokens: usage?.completion_tokens ?? 0,
+      ...(usage?.completion_tokens_details?.reasoning_tokens ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens } : {}),
+    },
+    raw: completion,
+  };
+  // Cut off at the output cap with no tool call: no usable answer (a step that makes no progress).
+  if (choice?.finish_reason === 'length' && toolCalls.length === 0) turn.marks = { unparseable: true };
+  return turn;
+}
+
+/** A failed attempt as the loop records it; the caller's abort passes through as it is. */
+function callError(error: unknown): unknown {
+  if (error instanceof OpenAI.APIUserAbortError) return error;
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status;
+    // A `loopcost serve` session asked past the end of its trace: the run ends as the recording did.
+    if (status === 409 && error.code === 'loopcost_trace_ended') return new ModelExhausted(/ended 'completed'/.test(error.message) ? 'completed' : 'trace_end');
+    return new ModelCallError(error.message, { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), cause: error });
+  }
+  return error;
+}

@@ -1,0 +1,44 @@
+/**
+ * The recorder: writes the run as a native trace while it goes, one line per record (header, each model
+ * call once its tools ran, the end), each written to the file before the loop goes on — so a run killed
+ * at any point leaves its header and every finished call, which read as a run ending in trace_end (the
+ * header is marked `live`). Shell side (node:fs).
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
+import type { TraceRecorder } from './types.js';
+
+/** Records to `path` (created or truncated), one JSON line per record, each written synchronously. */
+export function fileRecorder(path: string): TraceRecorder {
+  let fd: number | null = openSync(path, 'w');
+  const line = (record: object) => {
+    if (fd === null) throw new Error(`the recording ${path} has ended`);
+    writeSync(fd, JSON.stringify(record) + '\n');
+  };
+  return {
+    header: (header) => line(withDate(header)),
+    call: (call) => line(call),
+    end: (end) => {
+      line(end);
+      closeSync(fd!);
+      fd = null;
+    },
+  };
+}
+
+/** Records in memory; `trace()` is the run so far (ending as a cut-off live recording reads before its end). */
+export function memoryRecorder(source = 'memory'): TraceRecorder & { trace(): Trace } {
+  let header: TraceHeader | undefined;
+  const calls: CallRecord[] = [];
+  let end: TraceEnd | undefined;
+  return {
+    header: (h) => void (header = withDate(h)),
+    call: (call) => void calls.push(structuredClone(call)),
+    end: (e) => void (end = e),
+    trace: () => ({ source, header: header!, calls: [...calls], end: end ?? { type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' } }),
+  };
+}
+
+function withDate(header: TraceHeader): TraceHeader {
+  return header.recordedAt === undefined ? { ...header, recordedAt: new Date().toISOString() } : header;
+}

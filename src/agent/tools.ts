@@ -1,0 +1,65 @@
+/**
+ * The typed tool registry: a tool call the model wrote becomes an observation. An unknown tool gets a
+ * refusal and arguments that are not a JSON object an error observation, without running anything; a
+ * tool that throws gives an error observation. Every failure carries an error text, which the
+ * same-tool-same-error brake compares.
+ */
+import type { AgentTool, ModelToolCall, ToolContext, ToolResult } from './types.js';
+
+/** Declares a tool with typed arguments (the JSON Schema describes them to the model). */
+export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
+  return tool;
+}
+
+export class ToolRegistry {
+  private readonly byName = new Map<string, AgentTool<any>>();
+
+  constructor(tools: readonly AgentTool<any>[]) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
+      this.byName.set(tool.name, tool);
+    }
+  }
+
+  get specs() {
+    return [...this.byName.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+  }
+
+  /** Runs one tool call; never throws (a failure is an observation). */
+  async run(call: ModelToolCall, context: ToolContext): Promise<ToolResult> {
+    const tool = this.byName.get(call.name);
+    if (tool === undefined) {
+      const known = [...this.byName.keys()].join(', ');
+      const error = `unknown tool ${JSON.stringify(call.name)}`;
+      return { output: `refused: ${error}; the tools are: ${known}`, error };
+    }
+    const args = parseArguments(call.arguments);
+    if (typeof args === 'string') return { output: `refused: ${args}`, error: args };
+    try {
+      const result = await tool.run(args, context);
+      return typeof result === 'string' ? { output: result } : result;
+    } catch (thrown) {
+      const error = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+      return { output: `error: ${error}`, error };
+    }
+  }
+}
+
+/** The arguments object, or why it is not one. */
+export function parseArguments(text: string): Record<string, unknown> | string {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'arguments are not valid JSON';
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'arguments are not a JSON object';
+  return value as Record<string, unknown>;
+}
+
+/** The arguments as a trace records them: the object, or the raw text when it is not one. */
+export function recordedArguments(text: string): unknown {
+  const parsed = parseArguments(text);
+  return typeof parsed === 'string' ? text : parsed;
+}

@@ -1,0 +1,84 @@
+/**
+ * A trace-driven model: answers each call with the trace's next recorded response (its tool calls,
+ * usage and marks), fails where the trace recorded a failed call, and answers each tool call with the
+ * recorded result's size and error. Time moves on a virtual clock by the recorded latencies. Driving
+ * runAgentLoop with it must give what replayTrace gives for the same trace and settings (the parity test).
+ */
+import { canonicalJson } from '../brakes/fingerprint.js';
+import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
+import type { VirtualClock } from './clock.js';
+import { ModelCallError, ModelExhausted, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
+
+export interface TraceDriven {
+  model: Model;
+  tools: AgentTool[];
+  context: AgentContextOptions;
+  /** Calls answered so far. */
+  readonly calls: number;
+}
+
+export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
+  let next = 0;
+  const results = new Map<string, ToolCallRecord>();
+  const model: Model = {
+    name: trace.header.model,
+    ...(trace.header.provider === undefined ? {} : { provider: trace.header.provider }),
+    async call() {
+      const record = trace.calls[next];
+      if (record === undefined) throw new ModelExhausted(trace.end.outcome === 'completed' ? 'completed' : 'trace_end');
+      const index = next++;
+      clock.advance(record.latencyMs ?? 0);
+      if (record.failed) {
+        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: true, usage: usageOf(record) });
+      }
+      return turnOf(record, index, results);
+    },
+  };
+  const names = new Set(trace.calls.flatMap((call) => (call.toolCalls ?? []).map((tool) => tool.name)));
+  const tools: AgentTool[] = [...names].map((name) => ({
+    name,
+    description: `${name}, answered from the trace`,
+    parameters: { type: 'object' },
+    run(_args, { callId }) {
+      const recorded = results.get(callId)!;
+      clock.advance(recorded.latencyMs ?? 0);
+      return { output: `(${recorded.resultTokens} tokens of ${name}'s recorded result)`, tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
+    },
+  }));
+  const context: AgentContextOptions = {
+    system: '(recorded system prompt)',
+    goal: trace.header.task ?? '(recorded goal)',
+    systemTokens: trace.header.systemTokens,
+    goalTokens: trace.header.goalTokens,
+    countTokens: () => {
+      throw new Error('a trace-driven run knows every token count');
+    },
+  };
+  return { model, tools, context, get calls() { return next; } };
+}
+
+function usageOf(record: CallRecord): ModelUsage {
+  return {
+    ...(record.inputTokens === undefined ? {} : { inputTokens: record.inputTokens }),
+    ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
+    ...(record.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: record.cacheWriteTokens }),
+    ...(record.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: record.cacheWrite1hTokens }),
+    outputTokens: record.outputTokens,
+    ...(record.reasoningTokens === undefined ? {} : { reasoningTokens: record.reasoningTokens }),
+  };
+}
+
+function turnOf(record: CallRecord, index: number, results: Map<string, ToolCallRecord>): ModelTurn {
+  const toolCalls = (record.toolCalls ?? []).map((tool, j) => {
+    const id = tool.id ?? `call_${index}_${j}`;
+    results.set(id, tool);
+    return { id, name: tool.name, arguments: typeof tool.arguments === 'string' ? tool.arguments : canonicalJson(tool.arguments) };
+  });
+  const marks = {
+    ...(record.final ? { final: true } : {}),
+    ...(record.backtrack ? { backtrack: true } : {}),
+    ...(record.compaction ? { compaction: true } : {}),
+    ...(record.unparseable ? { unparseable: true } : {}),
+  };
+  return { text: null, toolCalls, usage: usageOf(record), ...(Object.keys(marks).length > 0 ? { marks } : {}) };
+}

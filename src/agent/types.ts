@@ -1,0 +1,176 @@
+/**
+ * The real agent loop's interfaces: the model it calls, the tools it runs, the clock it reads and the
+ * recorder it writes to. Everything here is a plain value or an interface, so a loop can be driven by an
+ * OpenAI-compatible endpoint (openaiChat.ts), a recorded trace (traceModel.ts) or a test's script.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { Stop } from '../brakes/stopReasons.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import type { RunOutcome } from '../loop/types.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
+
+/** A message of the conversation the loop sends (Chat Completions roles). */
+export type AgentMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool call as the model wrote it: `arguments` is the raw JSON text. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** What a tool looks like to the model. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: readonly AgentMessage[];
+  tools: readonly ToolSpec[];
+  /** The output cap sent as `max_completion_tokens`: the same number the predictive budget bounds the call by. */
+  maxOutputTokens: number;
+  signal?: AbortSignal;
+}
+
+/** Usage as the provider billed it (prompt tokens include the cached and cache-write parts). */
+export interface ModelUsage {
+  /** Absent when the endpoint reports none: the prompt is then billed as the view sizes it (the growth model). */
+  inputTokens?: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  /** Written with a 1-hour TTL (Anthropic). */
+  cacheWrite1hTokens?: number;
+  outputTokens: number;
+  reasoningTokens?: number;
+}
+
+/** One model response. */
+export interface ModelTurn {
+  text: string | null;
+  toolCalls: ModelToolCall[];
+  usage: ModelUsage;
+  /**
+   * What the response means beyond its tool calls, when the model or framework says so: a final answer
+   * that still runs its tool calls, a backtrack (drops the previous step), a compaction call (paid, not a
+   * step), an unparseable response (counts as a step; e.g. cut off at the output cap). A real endpoint
+   * sets at most `unparseable`; a replayed trace sets what it recorded.
+   */
+  marks?: { final?: boolean; backtrack?: boolean; compaction?: boolean; unparseable?: boolean };
+  /** The provider's response as received (adapters set it; never read by the loop). */
+  raw?: unknown;
+}
+
+export interface Model {
+  /** The model's name as priced and recorded (e.g. `gpt-4o-mini`). */
+  readonly name: string;
+  readonly provider?: string;
+  /**
+   * One call. Throws ModelCallError when the provider failed (the loop records and bills it, then
+   * retries per its policy) and ModelExhausted when a scripted or replayed model has no more answers.
+   */
+  call(request: ModelRequest): Promise<ModelTurn>;
+}
+
+/** A failed provider call: what the provider said, and the usage it billed when it returned any. */
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    readonly options: { status?: number; retryable: boolean; usage?: ModelUsage; cause?: unknown },
+  ) {
+    super(message);
+    this.name = 'ModelCallError';
+  }
+}
+
+/** A scripted or replayed model has no more answers: the run ends as its recording did. */
+export class ModelExhausted extends Error {
+  constructor(readonly reason: 'completed' | 'trace_end') {
+    super(`the model has no more answers (${reason})`);
+    this.name = 'ModelExhausted';
+  }
+}
+
+/** What running a tool gave: text for the model, its size in tokens when the tool knows it, an error when it failed. */
+export interface ToolResult {
+  output: string;
+  /** Tokens the result adds to the context; counted by the loop's token counter when absent. */
+  tokens?: number;
+  /** Set when the tool failed: the text the same-tool-same-error brake compares. */
+  error?: string;
+}
+
+export interface ToolContext {
+  signal?: AbortSignal;
+  /** The call's id as the model wrote it. */
+  callId: string;
+}
+
+/** A tool the loop may run. `run` may return a string, a ToolResult, or throw (an error observation). */
+export interface AgentTool<Args = Record<string, unknown>> extends ToolSpec {
+  run(args: Args, context: ToolContext): Promise<string | ToolResult> | string | ToolResult;
+}
+
+/** Milliseconds on any origin; only differences are read. */
+export interface Clock {
+  now(): number;
+  /** Waits (retry back-off); a virtual clock advances instead. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** When a failed call is tried again. */
+export interface RetryPolicy {
+  /** Retries after the first attempt of one call (default 3). */
+  maxRetries: number;
+  /** Wait before retry `attempt` (1-based), in ms (default 1 s, 2 s, 4 s, … capped at 30 s). */
+  backoffMs(attempt: number): number;
+}
+
+/** Receives the run as it goes: a header, one record per model call, the end. */
+export interface TraceRecorder {
+  header(header: TraceHeader): void;
+  call(call: CallRecord): void;
+  end(end: TraceEnd): void;
+}
+
+export interface AgentContextOptions {
+  system: string;
+  goal: string;
+  /** full history (default) or a window of the last K steps, with an optional tool-result cap. */
+  strategy?: ContextStrategy;
+  /** Sizes of the system prompt and goal when known (else counted). */
+  systemTokens?: number;
+  goalTokens?: number;
+  /** Counts the tokens of a text (default: the model family's tokenizer, see src/import/tokenCount.ts). */
+  countTokens?: (text: string) => number;
+}
+
+export interface AgentLoopOptions {
+  model: Model;
+  tools: readonly AgentTool<any>[];
+  brakes: BrakeConfig;
+  context: AgentContextOptions;
+  /** The model's prices (e.g. `loadPriceTable().resolve('gpt-4o')`). */
+  pricing: ModelPricing;
+  recorder?: TraceRecorder;
+  clock?: Clock;
+  signal?: AbortSignal;
+  retry?: Partial<RetryPolicy>;
+  /** A task name for the recorded header. */
+  task?: string;
+}
+
+/** How a real run ended: the same figures a replay reports, and the conversation it had. */
+export interface AgentRunResult extends RunOutcome {
+  stop: Stop;
+  /** The model's last text (the final answer when the run completed). */
+  finalText: string | null;
+  messages: AgentMessage[];
+}

@@ -1,0 +1,172 @@
+/**
+ * A scenario's expectations (`expect:`, src/scenario/expectSchema.ts) held against its runs: one result
+ * per expectation with the measured value, the limit and pass / fail. Per-run expectations hold for every
+ * run (of the scenario, or of one named behaviour); population ones read `populationMetrics`, the one
+ * definition sweep, calibrate and project use too. Money is compared in exact picodollars.
+ */
+import type { StopReason } from '../brakes/stopReasons.js';
+import type { PopulationMetrics } from '../metrics/population.js';
+import { usdToPico, type Pico } from '../money.js';
+import { formatUsd, formatUsdNumber } from '../report/money.js';
+import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
+
+/** What a per-run expectation reads of one run. */
+export interface CheckedRun {
+  /** As replay names runs: `file`, `file#k`, `scenario.yaml#k`. */
+  source: string;
+  /** A synthetic run's population entry: its name, else its behaviour. */
+  behaviour?: string;
+  stopReason: StopReason;
+  steps: number;
+  costPico: Pico;
+}
+
+export interface ExpectationResult {
+  /** `runs.steps`, `behaviours.never satisfied.stopReason`, `population.costPerRunUsd.p95`. */
+  expectation: string;
+  /** The measured value as JSON (a number, stop-reason counts, a {min, max} over runs, or null). */
+  measured: unknown;
+  measuredText: string;
+  limit: string;
+  pass: boolean;
+  /** Which runs broke a per-run expectation (first of them named). */
+  detail?: string;
+}
+
+function boundText(bound: Bound, show: (value: number) => string): string {
+  if (bound.min !== undefined && bound.max !== undefined) return `${show(bound.min)} to ${show(bound.max)}`;
+  return bound.min !== undefined ? `≥ ${show(bound.min)}` : `≤ ${show(bound.max!)}`;
+}
+
+function within(value: number, bound: Bound): boolean {
+  return (bound.min === undefined || value >= bound.min) && (bound.max === undefined || value <= bound.max);
+}
+
+function failDetail(failing: readonly CheckedRun[], total: number): string | undefined {
+  if (failing.length === 0) return undefined;
+  return `${failing.length} of ${total} runs break it; first: ${failing[0]!.source}`;
+}
+
+function countsText(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .map(([reason, n]) => `${reason} ×${n}`)
+    .join(', ');
+}
+
+function stopReasonResult(expectation: string, allowed: StopReason | StopReason[], runs: readonly CheckedRun[]): ExpectationResult {
+  const set = Array.isArray(allowed) ? allowed : [allowed];
+  const failing = runs.filter((run) => !set.includes(run.stopReason));
+  const counts: Record<string, number> = {};
+  for (const run of failing.length > 0 ? failing : runs) counts[run.stopReason] = (counts[run.stopReason] ?? 0) + 1;
+  const detail = failDetail(failing, runs.length);
+  return {
+    expectation,
+    measured: counts,
+    measuredText: runs.length === 0 ? 'no runs' : countsText(counts),
+    limit: set.length === 1 ? set[0]! : `one of ${set.join(', ')}`,
+    pass: failing.length === 0,
+    ...(detail === undefined ? {} : { detail }),
+  };
+}
+
+/** A per-run range: measured as the lowest and highest value over the runs. */
+function rangeResult(
+  expectation: string,
+  bound: Bound,
+  runs: readonly CheckedRun[],
+  args: { value: (run: CheckedRun) => number; inBound: (run: CheckedRun) => boolean; show: (value: number) => string; limitShow: (value: number) => string },
+): ExpectationResult {
+  const failing = runs.filter((run) => !args.inBound(run));
+  const values = runs.map(args.value);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const lowFails = bound.min !== undefined && failing.some((run) => args.value(run) < bound.min!);
+  const measuredText =
+    runs.length === 0
+      ? 'no runs'
+      : low === high
+        ? args.show(low)
+        : bound.max !== undefined && !lowFails
+          ? `${args.show(high)} (highest)`
+          : bound.max === undefined || lowFails
+            ? `${args.show(low)} (lowest)`
+            : `${args.show(low)} to ${args.show(high)}`;
+  const detail = failDetail(failing, runs.length);
+  return {
+    expectation,
+    measured: runs.length === 0 ? null : { min: low, max: high },
+    measuredText,
+    limit: boundText(bound, args.limitShow),
+    pass: failing.length === 0,
+    ...(detail === undefined ? {} : { detail }),
+  };
+}
+
+function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun[]): ExpectationResult[] {
+  const results: ExpectationResult[] = [];
+  if (expect.stopReason !== undefined) results.push(stopReasonResult(`${prefix}.stopReason`, expect.stopReason, runs));
+  if (expect.steps !== undefined) {
+    const bound = expect.steps;
+    results.push(rangeResult(`${prefix}.steps`, bound, runs, { value: (run) => run.steps, inBound: (run) => within(run.steps, bound), show: String, limitShow: String }));
+  }
+  if (expect.costUsd !== undefined) {
+    const bound = expect.costUsd;
+    const pico = { ...(bound.min === undefined ? {} : { min: usdToPico(bound.min) }), ...(bound.max === undefined ? {} : { max: usdToPico(bound.max) }) };
+    results.push(
+      rangeResult(`${prefix}.costUsd`, bound, runs, {
+        value: (run) => run.costPico,
+        inBound: (run) => within(run.costPico, pico),
+        show: (value) => formatUsd(value),
+        limitShow: formatUsdNumber,
+      }),
+    );
+  }
+  return results;
+}
+
+const percent = (share: number) => `${Number((share * 100).toFixed(2))}%`;
+
+type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number) => string; absent: string; absentPasses: boolean };
+
+function populationFigures(expect: PopulationExpect): Figure[] {
+  const usd = formatUsdNumber;
+  const costs = expect.costPerRunUsd ?? {};
+  return [
+    { name: 'completionRate', value: (m) => m.completionRate, bound: expect.completionRate, show: percent, absent: '', absentPasses: false },
+    // No run completes without brakes: none can be falsely stopped.
+    { name: 'falseStopRate', value: (m) => m.falseStopRate, bound: expect.falseStopRate, show: percent, absent: 'n/a (no run completes without brakes)', absentPasses: true },
+    { name: 'costPerRunUsd.mean', value: (m) => m.costPerRunUsd.mean, bound: costs.mean, show: usd, absent: '', absentPasses: false },
+    { name: 'costPerRunUsd.p50', value: (m) => m.costPerRunUsd.p50, bound: costs.p50, show: usd, absent: '', absentPasses: false },
+    { name: 'costPerRunUsd.p95', value: (m) => m.costPerRunUsd.p95, bound: costs.p95, show: usd, absent: '', absentPasses: false },
+    { name: 'costPerRunUsd.max', value: (m) => m.costPerRunUsd.max, bound: costs.max, show: usd, absent: '', absentPasses: false },
+    { name: 'costPerCompletedUsd', value: (m) => m.costPerCompletedUsd, bound: expect.costPerCompletedUsd, show: usd, absent: 'none (no run completed)', absentPasses: false },
+    { name: 'wastedShare', value: (m) => m.wastedShare, bound: expect.wastedShare, show: percent, absent: '', absentPasses: false },
+  ];
+}
+
+function populationResults(expect: PopulationExpect, metrics: PopulationMetrics): ExpectationResult[] {
+  return populationFigures(expect)
+    .filter((figure) => figure.bound !== undefined)
+    .map((figure) => {
+      const value = figure.value(metrics);
+      const bound = figure.bound!;
+      return {
+        expectation: `population.${figure.name}`,
+        measured: value,
+        measuredText: value === null ? figure.absent : figure.show(value),
+        limit: boundText(bound, figure.show),
+        pass: value === null ? figure.absentPasses : within(value, bound),
+      };
+    });
+}
+
+/** Every expectation of `expect`, in the file's order of sections: runs, behaviours, population. */
+export function evaluateExpectations(expect: ScenarioExpect, runs: readonly CheckedRun[], metrics: PopulationMetrics): ExpectationResult[] {
+  const results: ExpectationResult[] = [];
+  if (expect.runs) results.push(...runResults('runs', expect.runs, runs));
+  for (const [name, behaviourExpect] of Object.entries(expect.behaviours ?? {})) {
+    results.push(...runResults(`behaviours.${name}`, behaviourExpect, runs.filter((run) => run.behaviour === name)));
+  }
+  if (expect.population) results.push(...populationResults(expect.population, metrics));
+  return results;
+}

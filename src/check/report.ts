@@ -1,0 +1,109 @@
+/**
+ * The check report: every expectation of every scenario with its measured value, its limit and pass /
+ * fail, the drift against a baseline when one is given, the settings each scenario ran under and the
+ * price table. As a table (one row per expectation, failures spelled out under it) or as JSON.
+ */
+import { describePriceSource } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import { formatTable, type Cell, type Column } from '../report/table.js';
+import { formatUsdNumber } from '../report/money.js';
+import { SETTINGS_SEPARATOR, settingsText } from '../report/settings.js';
+import { labelledLine } from '../report/view.js';
+import { warningLines, type ReportWarning } from '../report/warnings.js';
+import { printableText } from '../report/text.js';
+import type { Drift, DriftRow } from './baseline.js';
+import type { ScenarioCheck } from './run.js';
+
+export interface CheckReport {
+  tool: { name: 'loopcost'; version: string };
+  /** Every expectation holds and nothing drifted past the tolerance. */
+  passed: boolean;
+  expectations: number;
+  failed: number;
+  scenarios: ScenarioCheck[];
+  drift?: Drift;
+  prices: PriceSource;
+  warnings: ReportWarning[];
+}
+
+export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Drift; prices: PriceSource; version: string; warnings: ReportWarning[] }): CheckReport {
+  const expectations = args.scenarios.reduce((n, s) => n + s.results.length, 0);
+  const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
+  const drifted = args.drift?.rows.some((row) => row.status === 'drift') ?? false;
+  return {
+    tool: { name: 'loopcost', version: args.version },
+    passed: failed === 0 && !drifted,
+    expectations,
+    failed,
+    scenarios: args.scenarios,
+    ...(args.drift === undefined ? {} : { drift: args.drift }),
+    prices: args.prices,
+    warnings: args.warnings,
+  };
+}
+
+// Only the scenario name gives way when the table is too wide (the failures below name it in full).
+const COLUMNS: Column[] = [{ header: 'scenario', shrink: true }, { header: 'expectation' }, { header: 'measured' }, { header: 'limit' }, { header: 'result' }];
+
+function runsText(s: ScenarioCheck): string {
+  const parts = [];
+  if (s.recordedRuns > 0) parts.push(`${s.recordedRuns} recorded`);
+  if (s.syntheticRuns > 0) parts.push(`${s.syntheticRuns} synthetic`);
+  return `${parts.join(' + ') || 'no'} runs`;
+}
+
+function driftValue(row: DriftRow, value: number | null): string {
+  if (value === null) return 'none';
+  return row.figure.includes('Usd') ? formatUsdNumber(value) : `${Number((value * 100).toFixed(2))}%`;
+}
+
+function driftText(drift: Drift, width: number): string {
+  const shown = drift.rows.filter((row) => row.status !== 'ok');
+  const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone').length;
+  let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${Number((drift.tolerance * 100).toFixed(4))}% (rates in points, money as a share of the baseline)`), width);
+  if (drift.priceChange) {
+    text += labelledLine(printableText(`price change: the baseline was priced with ${drift.priceChange.baseline}, this check with ${drift.priceChange.now}; costs that moved are labelled price change, not brake regressions`), width);
+  }
+  if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n`;
+  const rows: Cell[][] = shown.map((row) => [row.scenario, row.figure, driftValue(row, row.baseline), driftValue(row, row.measured), row.status === 'drift' ? 'DRIFT' : row.status]);
+  const columns: Column[] = [{ header: 'scenario', shrink: true }, { header: 'figure' }, { header: 'baseline', align: 'right' }, { header: 'measured', align: 'right' }, { header: 'status' }];
+  return `${text}${formatTable(columns, rows, { maxWidth: width })}`;
+}
+
+export function renderCheckTable(report: CheckReport, width: number): string {
+  const rows: Cell[][] = [];
+  for (const s of report.scenarios) for (const r of s.results) rows.push([s.name, r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']);
+  const verdict = report.passed ? 'PASS' : 'FAIL';
+  const drifted = report.drift?.rows.filter((row) => row.status === 'drift').length;
+  const driftPart = drifted === undefined ? '' : `, ${drifted} baseline figure${drifted === 1 ? '' : 's'} drifted`;
+  let text = `loopcost check: ${verdict}: ${report.scenarios.length} scenario${report.scenarios.length === 1 ? '' : 's'}, ${report.expectations} expectations, ${report.failed} failed${driftPart}\n\n`;
+  text += rows.length > 0 ? formatTable(COLUMNS, rows, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
+  const failures = report.scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => ({ s, r })));
+  if (failures.length > 0) {
+    text += '\nfailed:\n';
+    for (const { s, r } of failures) {
+      text += labelledLine(printableText(`${s.name}: ${r.expectation} measured ${r.measuredText}, limit ${r.limit}${r.detail ? ` (${r.detail})` : ''}`), width);
+    }
+  }
+  if (report.drift) text += `\n${driftText(report.drift, width)}`;
+  text += '\n';
+  for (const s of report.scenarios) {
+    text += labelledLine(printableText(`${s.name}: ${s.source}, ${runsText(s)}${SETTINGS_SEPARATOR}${settingsText(s.settings)}`), width, SETTINGS_SEPARATOR);
+  }
+  text += labelledLine(printableText(`prices: ${describePriceSource(report.prices)}`), width);
+  return text + warningLines(report.warnings, width);
+}
+
+export function renderCheckJson(report: CheckReport): string {
+  const scenarios = report.scenarios.map((s) => ({
+    source: s.source,
+    name: s.name,
+    settings: s.settings,
+    recordedRuns: s.recordedRuns,
+    syntheticRuns: s.syntheticRuns,
+    passed: s.results.every((r) => r.pass),
+    expectations: s.results,
+    figures: s.metrics,
+  }));
+  return JSON.stringify({ ...report, scenarios }, null, 2) + '\n';
+}

@@ -1,0 +1,90 @@
+/**
+ * `loopcost check`: every scenario file's expectations held against its runs under its settings (the
+ * flags given on top). Everything is read and checked before any run, and every output is rendered
+ * before any is written: bad input writes nothing. Exit 0 when all hold, 1 when any fails or drifts.
+ */
+import { compareToBaseline, parseBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
+import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
+import { renderJunit } from '../../check/junit.js';
+import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
+import { checkScenario } from '../../check/run.js';
+import { UserError } from '../../errors.js';
+import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { readSmallTextFileSync } from '../../io/readInput.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import type { ReportWarning } from '../../report/warnings.js';
+import { scenarioOverridesFromFlags } from '../../scenario/overrides.js';
+import type { Trace } from '../../trace/types.js';
+import type { CliIO } from '../io.js';
+import { priceOptionsFromFlags, type BrakeFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { LOOPCOST_VERSION } from '../version.js';
+import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
+import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { checkOut, emitReport, reportView } from './output.js';
+
+export type CheckFlags = BrakeFlags &
+  ContextFlags &
+  PriceFlags &
+  ReadFlags & {
+    format?: string;
+    out?: string;
+    model?: string;
+    junit?: string;
+    updateBaseline?: string;
+    baseline?: string;
+    tolerance?: string;
+    latencyModel?: string;
+    runs?: string;
+    seed?: string;
+  };
+
+const DEFAULT_TOLERANCE = '5%';
+
+function openLoopWarning(recordedRuns: number): ReportWarning[] {
+  if (recordedRuns === 0) return [];
+  return [
+    {
+      code: 'open_loop',
+      message: `${recordedRuns} recorded run${recordedRuns === 1 ? ' is' : 's are'} replayed as recorded (open loop): a brake can only stop them earlier; completions and false stops are what the recordings did`,
+    },
+  ];
+}
+
+function checkOutputs(opts: CheckFlags): void {
+  checkOut(opts.out);
+  checkOut(opts.junit, '--junit');
+  checkOut(opts.updateBaseline, '--update-baseline');
+  if (opts.tolerance !== undefined && opts.baseline === undefined) {
+    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'flag_without_effect', message: 'has no effect without --baseline', hint: "add --baseline FILE, or drop --tolerance; run 'loopcost check --help'" });
+  }
+}
+
+export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
+  const format = chooseFormat(opts, io);
+  if (format !== 'table' && format !== 'json') {
+    throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `check writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });
+  }
+  checkOutputs(opts);
+  const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
+  const baseline = opts.baseline === undefined ? undefined : parseBaseline(readSmallTextFileSync(opts.baseline), opts.baseline);
+  const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
+  const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
+  checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
+  if (skipped.length > 0) io.stderr(`loopcost: ${skipped.length} trace file${skipped.length === 1 ? '' : 's'} among the inputs left out: check runs the traces a scenario's traces: names\n`);
+  const prices = loadPriceTable(priceOptionsFromFlags(opts));
+  const traces: Trace[][] = [];
+  for (const input of checks) traces.push(input.traceFiles.length === 0 ? [] : await workOnRuns(traceInputs(input.traceFiles, opts), io, (trace) => trace));
+
+  const scenarios = checks.map((input, i) => checkScenario(input, traces[i]!, prices, opts.model));
+  const drift = baseline === undefined ? undefined : compareToBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices: prices.source });
+  const warnings = openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0));
+  const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
+
+  const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);
+  const junit = opts.junit === undefined ? undefined : renderJunit(report);
+  const baselineText = opts.updateBaseline === undefined ? undefined : renderBaseline(scenarios, prices.source, LOOPCOST_VERSION);
+  if (junit !== undefined) writeFileAtomic(opts.junit!, junit, '--junit');
+  if (baselineText !== undefined) writeFileAtomic(opts.updateBaseline!, baselineText, '--update-baseline');
+  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
+  return report.passed ? 0 : 1;
+}

@@ -1,0 +1,109 @@
+/**
+ * `loopcost project`: what the population's runs would cost a day and over a period under the brakes
+ * given (seeded Monte Carlo), the worst case those brakes allow, where prompts pass a price tier or the
+ * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
+ */
+import { UserError } from '../../errors.js';
+import { picoToUsd, usdToPico } from '../../money.js';
+import { capBoundShare, projectSpend, promptCrossings, runsToClaim, suggestCapPico, worstCaseRun } from '../../population/project.js';
+import { sweepPairs } from '../../population/sweep.js';
+import type { ModelPricing } from '../../pricing/types.js';
+import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
+import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
+import { reportSettings } from '../../report/settings.js';
+import { prepareScenario, resolveScenarioPricing, runSynthetic } from '../../scenario/run.js';
+import { nonNegativeInt, positiveInt } from '../parseFlags.js';
+import type { CliIO } from '../io.js';
+import { checkOut, emitReport, reportView } from './output.js';
+import { chooseFormat } from './flagChecks.js';
+import type { GivenFlag } from './inputs.js';
+import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+
+export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
+
+function share(flag: string, value: string): number {
+  const n = /^(\d+(\.\d*)?|\.\d+)%?$/.test(value.trim()) ? Number(value.trim().replace('%', '')) / (value.trim().endsWith('%') ? 100 : 1) : NaN;
+  if (!(n > 0 && n < 1)) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not a share between 0 and 1`, hint: 'write 0.02 or 2%' });
+  return n;
+}
+
+/** Per run, its model's pricing and per-step prompt sizes (one replay with steps kept). */
+function runsWithRows(prepared: PreparedSweep, model: string | undefined): { pricing: ModelPricing; rows: { step: number; inputTokens: number }[] }[] {
+  const config = prepared.configurations[0]!.config;
+  const prices = prepared.prices;
+  const recorded = prepared.population.traces.map((trace) => {
+    const pricing = resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) });
+    const result = replayTrace(trace, { brakes: config.brakes, strategy: config.strategy, prices, pricing, keepSteps: true, ...(config.latency === undefined ? {} : { latency: config.latency }) });
+    return { pricing, rows: result.rows };
+  });
+  const synthetic = prepared.population.synthetic.scenarios!.flatMap((population) => {
+    const p = prepareScenario(population.scenario, { prices, runs: population.runs, seed: population.seed, brakes: config.brakes, strategy: config.strategy, keepSteps: true, ...(model === undefined ? {} : { model }), ...(config.latency === undefined ? {} : { latency: config.latency }) });
+    return Array.from({ length: population.runs }, (_, run) => ({ pricing: p.pricing, rows: runSynthetic(p, run).result.rows }));
+  });
+  return [...recorded, ...synthetic];
+}
+
+function suggestedCap(prepared: PreparedSweep, pairs: ReturnType<typeof sweepPairs>[number], target: number): SuggestedCap {
+  const completed = pairs.filter((p) => p.baseline.stopReason === 'completed').map((p) => p.baseline.costPico);
+  const cap = suggestCapPico(completed, target);
+  const n = completed.length;
+  const bound = capBoundShare(n);
+  const needed = runsToClaim(target);
+  let stopped = 0;
+  if (cap !== undefined) {
+    const config = prepared.configurations[0]!.config;
+    const capped = { ...config, brakes: { ...config.brakes, maxCostPico: cap, budgetMode: 'check' as const } };
+    stopped = sweepPairs(prepared.population, [capped], prepared.prices)[0]!.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
+  }
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const text =
+    cap === undefined
+      ? `No run completes, so no cap can be suggested for stopping at most ${pct(target)} of completing runs.`
+      : `Suggested per-run budget: $${picoToUsd(cap)} (--max-cost ${picoToUsd(cap)}) stops ${stopped} of the ${n} runs that complete with no brakes (at most ${pct(target)} asked). ` +
+        `How far to trust it: with ${n} completing runs, a cap at the largest of them may still stop up to ${pct(bound)} of new runs (95% confidence, distribution-free); claiming ${pct(target)} needs ${needed} runs${n >= needed ? ' (you have them)' : ` (${needed - n} more)`}.`;
+  return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
+}
+
+/** Without --runs-per-day: the scenario files' runsPerDay summed (whole runs), else 100. */
+export const FALLBACK_RUNS_PER_DAY = 100;
+function defaultRunsPerDay(prepared: PreparedSweep): number {
+  const stated = prepared.scenarios.map((s) => s.scenario.runsPerDay).filter((n): n is number => n !== undefined);
+  return stated.length === 0 ? FALLBACK_RUNS_PER_DAY : Math.max(1, Math.round(stated.reduce((a, b) => a + b, 0)));
+}
+
+export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
+  const format = chooseFormat(opts, io);
+  const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : positiveInt('--runs-per-day', opts.runsPerDay);
+  const days = positiveInt('--days', opts.days ?? '30');
+  const trials = positiveInt('--trials', opts.trials ?? '1000');
+  const seed = nonNegativeInt('--seed', opts.seed ?? '1');
+  const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
+  checkOut(opts.out);
+  const prepared = await prepareSweep(inputs, { ...opts, grid: [] }, given, io);
+  const config = prepared.configurations[0]!.config;
+  const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
+  const pairs = sweepPairs(prepared.population, [config], prepared.prices)[0]!;
+  if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
+  const projection = projectSpend(pairs.map((p) => p.run.costPico), { runsPerDay, days, seed, trials });
+  const withRows = runsWithRows(prepared, config.model);
+  const worst = worstCaseRun(config.brakes, [...new Map(withRows.map((r) => [r.pricing.model, r.pricing])).values()]);
+  const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
+  const n = pairs.length;
+  const bound = capBoundShare(n);
+  const report = buildProjectReport({
+    settings: reportSettings({ brakes: config.brakes, strategy: config.strategy, ...(config.latency === undefined ? {} : { latency: config.latency }), ...(config.model === undefined ? {} : { model: config.model }) }),
+    prices: prepared.prices.source,
+    ...projection,
+    worstCaseUsd: times(runsPerDay * days),
+    worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
+    capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${(bound * 100).toFixed(1)}% of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
+    crossings: promptCrossings(withRows),
+    ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, pairs, target) }),
+    notes: [
+      'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
+    ],
+    warnings: [],
+  });
+  emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  return 0;
+}

@@ -1,0 +1,107 @@
+/**
+ * `loopcost serve TRACES|SCENARIO [--port P] [--host H]`: reads and checks the inputs (bad paths and
+ * files exit 2 before anything listens), serves until SIGINT or SIGTERM, then closes and exits 0.
+ */
+import type { CacheMode } from '../../context/strategy.js';
+import { UserError } from '../../errors.js';
+import { collectInputs } from '../../io/collectInputs.js';
+import { formatUsd } from '../../money.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import { loadScenarioFile } from '../../scenario/load.js';
+import { splitInputs } from '../../scenario/inputs.js';
+import { scenarioSettings } from '../../scenario/settings.js';
+import { SessionRegistry, type ServeSources } from '../../serve/registry.js';
+import { startServer } from '../../serve/server.js';
+import type { PriceTable } from '../../pricing/types.js';
+import type { CliIO } from '../io.js';
+import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { skippedMessage } from '../../import/inputSet.js';
+import { traceInputs } from './inputs.js';
+
+export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; check?: boolean };
+
+function usage(field: string, message: string, hint?: string): UserError {
+  return new UserError({ file: '<command line>', field, code: 'bad_value', message, ...(hint === undefined ? {} : { hint }) });
+}
+
+function portOf(value: string | undefined): number {
+  const port = nonNegativeInt('--port', value ?? '8787');
+  if (port > 65535) throw usage('--port', `'${value}' is not a port (0 to 65535)`);
+  return port;
+}
+
+function cacheOf(value: string | undefined, scenario: boolean): CacheMode | undefined {
+  if (value === undefined) return undefined;
+  const allowed = scenario ? ['on', 'off'] : ['on', 'off', 'recorded'];
+  if (!allowed.includes(value)) throw usage('--cache', `'${value}' is not one of ${allowed.join(', ')}`);
+  return value as CacheMode;
+}
+
+async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO): Promise<ServeSources> {
+  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(inputs));
+  if (scenarioFiles.length > 0) {
+    if (scenarioFiles.length > 1 || traceFiles.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
+    const scenario = loadScenarioFile(scenarioFiles[0]!);
+    const settings = scenarioSettings(scenario, flags.seed === undefined ? {} : { seed: nonNegativeInt('--seed', flags.seed) });
+    const cache = cacheOf(flags.cache, true);
+    return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
+  }
+  if (flags.seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
+  const read = traceInputs(traceFiles, flags);
+  const { results: traces, skipped } = await read.map((trace) => trace);
+  if (traces.length === 0) {
+    const why = skipped.length > 0 ? `no trace to serve: every input file has problems (${skipped.map((bad) => bad.file).join(', ')})` : 'no trace to serve';
+    throw usage('<inputs>', why, skipped.length > 0 ? 'run without --skip-bad to see each problem' : 'name trace files, directories or globs that hold at least one run');
+  }
+  io.stderr(skippedMessage(skipped, read.files.length));
+  return { traces };
+}
+
+/** What startServer checks before listening (every trace's model priced, the scenario prepared). */
+function checkSources(sources: ServeSources, prices: PriceTable): void {
+  new SessionRegistry({ sources, prices });
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO): Promise<number> {
+  const port = portOf(flags.port);
+  const host = flags.host ?? '127.0.0.1';
+  const sources = await sourcesOf(inputs, flags, io);
+  const cache = sources.traces ? cacheOf(flags.cache, false) : undefined;
+  const prices = loadPriceTable(priceOptionsFromFlags(flags));
+  const what = sources.traces ? `${sources.traces.length} recorded run(s)` : `synthetic runs of ${sources.scenario!.scenario.source}`;
+  if (flags.check === true) {
+    checkSources(sources, prices);
+    io.stdout(`loopcost serve --check: would answer from ${what} on ${host}:${port}\n`);
+    return 0;
+  }
+  const stopped = stopSignal();
+  let server;
+  try {
+    server = await startServer({ sources, prices, host, port, ...(cache === undefined ? {} : { cache }) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw usage(code === 'EADDRINUSE' || code === 'EACCES' ? '--port' : '--host', `cannot listen on ${host}:${port} (${code})`, code === 'EADDRINUSE' ? 'choose another --port, or 0 for any free one' : undefined);
+    }
+    throw error;
+  }
+  io.stdout(`loopcost serve: listening on ${server.url} (OpenAI base URL ${server.url}/v1), answering from ${what}; Ctrl-C stops it\n`);
+  const signal = await stopped;
+  await server.close();
+  const { totals } = server.sessions();
+  io.stderr(`loopcost serve: stopped on ${signal}: ${totals.sessions} session(s), ${totals.calls} call(s), ${formatUsd(BigInt(totals.costPico))} spent\n`);
+  return 0;
+}

@@ -1,0 +1,107 @@
+/**
+ * `loopcost sweep`: every configuration of a grid over recorded and synthetic runs, one row each, the
+ * frontier, and a recommendation for a target completion rate. `--shard K/N` computes one slice of the
+ * configurations (JSON, for `loopcost merge`); `--workers N` splits the slice over worker threads, with
+ * output byte-identical to one thread.
+ */
+import { UserError } from '../../errors.js';
+import { openLoopWarnings } from '../../report/warnings.js';
+import { reportSettings } from '../../report/settings.js';
+import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
+import type { CliIO } from '../io.js';
+import { checkOut, emitReport, reportView } from './output.js';
+import { chooseFormat, warnViewFlags } from './flagChecks.js';
+import type { GivenFlag } from './inputs.js';
+import { Progress } from './progress.js';
+import { prepareSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+
+export type { SweepFlags } from './sweepWork.js';
+
+/** `--shard K/N`: 1 ≤ K ≤ N. */
+export function shardOf(value: string | undefined): { index: number; of: number } | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  const index = m ? Number(m[1]) : NaN;
+  const of = m ? Number(m[2]) : NaN;
+  if (!(index >= 1 && of >= index && Number.isSafeInteger(of))) {
+    throw new UserError({ file: '<command line>', field: '--shard', code: 'bad_value', message: `'${value}' is not a shard K/N`, hint: 'write K/N with 1 ≤ K ≤ N, e.g. --shard 2/8 for the second of eight slices' });
+  }
+  return { index, of };
+}
+
+/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (a worker reads every input again). */
+export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
+
+/** `--workers N` (default: the cores, one per 8 configurations at most). */
+export function workersOf(value: string | undefined, cores: number, configurations: number): number {
+  if (value === undefined) return Math.max(1, Math.min(cores, Math.floor(configurations / MIN_CONFIGURATIONS_PER_DEFAULT_WORKER)));
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(n >= 1 && Number.isSafeInteger(n))) throw new UserError({ file: '<command line>', field: '--workers', code: 'bad_value', message: `'${value}' is not a whole number greater than 0`, hint: 'write --workers N (1: no worker threads)' });
+  return n;
+}
+
+/** The configurations shard K of N holds: [⌊(K−1)·C/N⌋, ⌊K·C/N⌋). */
+export function shardRange(shard: { index: number; of: number } | undefined, count: number): { from: number; to: number } {
+  if (shard === undefined) return { from: 0, to: count };
+  return { from: Math.floor(((shard.index - 1) * count) / shard.of), to: Math.floor((shard.index * count) / shard.of) };
+}
+
+function headerOf(prepared: PreparedSweep, opts: SweepFlags, priceSource: SweepHeader['prices']): SweepHeader {
+  const recordedRuns = prepared.population.traces.length;
+  const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
+  const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
+  const strategy = strategyFromFlags(prepared.fixed.contextFlags);
+  const varies = (key: string) => prepared.axes.some((axis) => axis.key === key);
+  const notes = [
+    'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap).',
+    ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
+    ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
+  ];
+  const warnings = strategy.kind !== 'full' || strategy.toolResultCap !== undefined || varies('context') || varies('tool-result-cap') ? openLoopWarnings(recordedRuns, varies('context') || varies('tool-result-cap') ? 'as swept' : `${strategy.kind}`) : [];
+  return sweepHeader({
+    settings: reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
+    prices: priceSource,
+    grid: prepared.axes,
+    inputs: { recordedRuns, syntheticRuns, scenarios: prepared.scenarios.map((s) => ({ source: s.scenario.source, runs: s.settings.runs, seed: s.settings.seed })) },
+    ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
+    notes,
+    warnings,
+  });
+}
+
+/** Configurations per chunk when progress is drawn on one thread (rows do not depend on the chunking). */
+const PROGRESS_CHUNK = 32;
+
+/** The rows on this thread; with stderr a terminal, in chunks with progress between them. */
+function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number }, io: CliIO): SweepRow[] {
+  if (io.stderrIsTerminal !== true) return sweepRows(prepared, range);
+  const progress = new Progress(io, range.to - range.from, 'sweep: configurations');
+  const rows: SweepRow[] = [];
+  for (let from = range.from; from < range.to; from += PROGRESS_CHUNK) {
+    const to = Math.min(range.to, from + PROGRESS_CHUNK);
+    rows.push(...sweepRows(prepared, { from, to }));
+    progress.add(to - from);
+  }
+  return rows;
+}
+
+export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
+  const format = chooseFormat(opts, io);
+  warnViewFlags(opts, format, io);
+  const shard = shardOf(opts.shard);
+  if (shard !== undefined && format !== 'json') {
+    throw new UserError({ file: '<command line>', field: '--shard', code: 'flag_without_effect', message: `a shard's report is JSON (what loopcost merge reads), not ${format}`, hint: 'add --format json (or --out FILE.json), then join the shards with loopcost merge' });
+  }
+  const { count } = sweepGrid(opts);
+  const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
+  checkOut(opts.out);
+  const prepared = await prepareSweep(inputs, opts, given, io);
+  const range = shardRange(shard, prepared.configurations.length);
+  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io });
+  const header = headerOf(prepared, opts, prepared.prices.source);
+  const report: SweepReport =
+    shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: prepared.configurations.length }, configurations: rows };
+  emitReport(renderSweep(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  return 0;
+}

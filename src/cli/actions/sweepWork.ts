@@ -1,0 +1,152 @@
+/**
+ * What `sweep` does with its flags, shared by the command and its worker threads so that both build the
+ * same grid, population and rows: flags → a prepared sweep (inputs read, grid checked, prices loaded);
+ * a slice of configurations → report rows. Deterministic: the same flags give the same rows, whoever
+ * computes them.
+ */
+import type { BrakeFlags, ContextFlags } from '../parseFlags.js';
+import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { UserError } from '../../errors.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import type { PriceTable } from '../../pricing/types.js';
+import { checkGridSize, gridConfigurations, gridModels, parseGrid, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
+import type { ScenarioPopulation } from '../../population/run.js';
+import { SweepPopulation, sweepMetrics } from '../../population/sweep.js';
+import { brakeSpec, contextSpec } from '../../report/settings.js';
+import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
+import type { Trace } from '../../trace/types.js';
+import { scenarioPricings, type ScenarioInput } from '../../scenario/replayScenarios.js';
+import type { CliIO } from '../io.js';
+import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+
+export type SweepFlags = BrakeFlags &
+  ContextFlags &
+  PriceFlags &
+  ReadFlags & {
+    grid?: string[];
+    force?: boolean;
+    targetCompletion?: string;
+    workers?: string;
+    shard?: string;
+    format?: string;
+    model?: string;
+    out?: string;
+    latencyModel?: string;
+    runs?: string;
+    seed?: string;
+    wide?: boolean;
+    perRun?: boolean;
+  };
+
+export interface PreparedSweep {
+  axes: GridAxis[];
+  configurations: GridConfiguration[];
+  fixed: FixedSettings;
+  prices: PriceTable;
+  population: SweepPopulation;
+  scenarios: ScenarioInput[];
+  traceFiles: string[];
+  targetCompletion?: number;
+}
+
+const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
+
+function usage(field: string, message: string, hint: string): UserError {
+  return new UserError({ file: '<command line>', field, code: 'bad_value', message, hint });
+}
+
+/** `--target-completion R`: a rate in [0, 1] (`0.9`) or a percentage (`90%`). */
+export function targetCompletionOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const n = /^(\d+(\.\d*)?|\.\d+)%?$/.test(text) ? Number(text.replace('%', '')) / (text.endsWith('%') ? 100 : 1) : NaN;
+  if (!(n >= 0 && n <= 1)) throw usage('--target-completion', `'${value}' is not a completion rate`, "write a rate from 0 to 1 (0.9) or a percentage (90%)");
+  return n;
+}
+
+/** The grid and the fixed settings, checked before any input is read. */
+export function sweepGrid(opts: SweepFlags): { axes: GridAxis[]; fixed: FixedSettings; count: number } {
+  if (opts.preset === RECORDED_PRESET) throw usage('--preset', "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset or brake flags');
+  const axes = parseGrid(opts.grid ?? []);
+  const count = checkGridSize(axes, opts.force === true);
+  const brakeFlags: BrakeFlags = {};
+  for (const key of BRAKE_FLAG_KEYS) if (opts[key] !== undefined) brakeFlags[key] = opts[key];
+  const contextFlags: ContextFlags = { ...(opts.context === undefined ? {} : { context: opts.context }), ...(opts.toolResultCap === undefined ? {} : { toolResultCap: opts.toolResultCap }), ...(opts.cache === undefined ? {} : { cache: opts.cache }) };
+  const fixed: FixedSettings = {
+    brakeFlags,
+    contextFlags,
+    ...(opts.model === undefined ? {} : { model: opts.model }),
+    ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+  };
+  // Every fixed flag is read (and refused) now, as the first configuration would read it.
+  gridConfigurations([], fixed);
+  return { axes, fixed, count };
+}
+
+/** Every model the sweep prices as, resolved in the table before any work (a refused one names its flag). */
+function checkModels(prices: PriceTable, axes: readonly GridAxis[], fixed: FixedSettings): void {
+  const named: [string, string][] = [...gridModels(axes).map((m): [string, string] => ['--grid model', m]), ...(fixed.model === undefined ? [] : [['--model', fixed.model] as [string, string]])];
+  for (const [field, model] of named) {
+    try {
+      prices.resolve(model);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field, code: 'bad_grid' })));
+    }
+  }
+}
+
+/** The models configurations re-price as (undefined: each run's own). */
+function modelsPricedAs(axes: readonly GridAxis[], fixed: FixedSettings): (string | undefined)[] {
+  const models = gridModels(axes);
+  return models.length > 0 ? models : [fixed.model];
+}
+
+/** Reads every input and prepares the sweep (the same for the command and each worker). */
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): Promise<PreparedSweep> {
+  const { axes, fixed } = sweepGrid(opts);
+  const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
+  const prices = loadPriceTable(priceOptionsFromFlags(opts));
+  checkModels(prices, axes, fixed);
+  for (const model of modelsPricedAs(axes, fixed)) scenarioPricings(scenarios, prices, model);
+  const traces: Trace[] = await workOnRuns(traceInputs(traceFiles, opts), io, (trace) => trace);
+  const populations: ScenarioPopulation[] = scenarios.map(({ scenario, settings }) => ({ scenario, runs: settings.runs, seed: settings.seed }));
+  const target = targetCompletionOf(opts.targetCompletion);
+  return {
+    axes,
+    configurations: gridConfigurations(axes, fixed),
+    fixed,
+    prices,
+    population: new SweepPopulation(traces, populations),
+    scenarios,
+    traceFiles,
+    ...(target === undefined ? {} : { targetCompletion: target }),
+  };
+}
+
+/** The report rows of configurations [from, to): figures, and with a target the halved step cap of each that reaches it. */
+export function sweepRows(prepared: PreparedSweep, range: { from: number; to: number }): SweepRow[] {
+  const slice = prepared.configurations.slice(range.from, range.to);
+  const metrics = sweepMetrics(prepared.population, slice.map((c) => c.config), prepared.prices);
+  const rows: SweepRow[] = slice.map((c, i) => ({
+    settings: c.settings,
+    brakes: brakeSpec(c.config.brakes),
+    context: contextSpec(c.config.strategy),
+    cache: c.config.strategy.cache ?? 'as recorded (synthetic: off)',
+    ...(c.config.model === undefined ? {} : { model: c.config.model }),
+    ...metrics[i]!,
+  }));
+  const target = prepared.targetCompletion;
+  if (target === undefined) return rows;
+  const halved = slice.flatMap((c, i) => {
+    const cap = c.config.brakes.maxSteps;
+    return cap !== undefined && metrics[i]!.completionRate >= target && metrics[i]!.completed > 0 ? [{ i, config: { ...c.config, brakes: { ...c.config.brakes, maxSteps: Math.max(1, Math.floor(cap / 2)) } } }] : [];
+  });
+  const halfMetrics = sweepMetrics(prepared.population, halved.map((h) => h.config), prepared.prices);
+  halved.forEach((h, k) => {
+    const m = halfMetrics[k]!;
+    const half: HalfStepCap = { maxSteps: h.config.brakes.maxSteps!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd };
+    rows[h.i]!.halfStepCap = half;
+  });
+  return rows;
+}

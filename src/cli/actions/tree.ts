@@ -1,0 +1,109 @@
+/**
+ * `replay --tree` and `whatif --tree`: runs grouped into session trees by `header.agent` (Claude Code and
+ * Codex sessions with their sub-agents) and replayed as one loop each, the brakes binding the tree's
+ * totals, `--subagent-max-steps` / `--subagent-max-cost` each sub-agent. A run without `header.agent` is a
+ * tree of one agent. Scenario files have no trees: refused with --tree.
+ */
+import type { BrakeConfig } from '../../brakes/config.js';
+import type { ContextStrategy } from '../../context/strategy.js';
+import type { TraceInputs } from '../../import/inputSet.js';
+import type { LatencyModel } from '../../loop/latency.js';
+import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import type { ModelPricing, PriceTable } from '../../pricing/types.js';
+import { recordedBrakes, type WhatIfSubject } from '../../replay/whatif.js';
+import { reportSettings } from '../../report/settings.js';
+import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning } from '../../report/treeReport.js';
+import type { ReportView } from '../../report/view.js';
+import type { SubagentLimits } from '../../tree/engine.js';
+import { sessionTrees, type SessionTree } from '../../tree/group.js';
+import { treeReplayer } from '../../tree/replayTree.js';
+import type { Trace } from '../../trace/types.js';
+import type { CliIO } from '../io.js';
+import { emitReport } from './output.js';
+import { pricingFor, RunNotes } from './runNotes.js';
+import { workOnRuns } from './inputs.js';
+
+/** Every tree of the inputs (loose runs as trees of one agent), each run noted for the report. */
+async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: Map<string, ModelPricing> }> {
+  const options = { prices, ...(model === undefined ? {} : { model }) };
+  const read = await workOnRuns(inputs, io, (trace) => ({ trace, pricing: pricingFor(trace, options), note: notes.noteOf(trace, pricingFor(trace, options)) }));
+  const pricings = new Map<string, ModelPricing>();
+  for (const { pricing, note } of read) {
+    pricings.set(pricing.model, pricing);
+    notes.addNote(note);
+  }
+  const grouped = sessionTrees(read.map(({ trace }) => trace));
+  const loneTrees = grouped.loose.map((trace: Trace): SessionTree => ({ sessionId: trace.source, agents: [{ agentId: 'main', kind: 'main', runs: [trace] }], notes: [] }));
+  return { trees: [...grouped.trees, ...loneTrees], pricings };
+}
+
+export interface TreeCommand {
+  inputs: string[];
+  traces: TraceInputs;
+  brakes: BrakeConfig;
+  subagent?: SubagentLimits;
+  strategy: ContextStrategy;
+  model?: string;
+  priceOptions: LoadPriceTableOptions;
+  latency?: LatencyModel;
+  format: 'table' | 'csv' | 'json';
+  view: ReportView;
+  out?: string;
+}
+
+function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latency' | 'subagent'>, prices: PriceTable) {
+  return {
+    strategy: command.strategy,
+    prices,
+    ...(command.model === undefined ? {} : { model: command.model }),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
+    ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
+  };
+}
+
+/** `replay --tree`. */
+export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
+  const prices = loadPriceTable(command.priceOptions);
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  const { trees, pricings } = await readTrees(command.traces, io, prices, notes, command.model);
+  const results = trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
+  const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results)];
+  const report = buildTreeReport({
+    trees: results,
+    spec: reportSettings({ brakes: command.brakes, strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }) }),
+    brakes: command.brakes,
+    ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
+    priceSource: prices.source,
+    pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
+    pricesNote: notes.pricesNote(),
+    warnings,
+  });
+  const text = command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderTreeCsv(report) : renderTreeTable(report, command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
+  return 0;
+}
+
+/**
+ * `whatif --tree`: each session tree is one subject, its baseline the main agent's recorded limits (none
+ * for Claude Code sessions), every --try binding the tree, the per-agent limits under every setting.
+ */
+export async function treeWhatIfSubjects(
+  command: Pick<TreeCommand, 'traces' | 'strategy' | 'model' | 'latency' | 'subagent'>,
+  io: CliIO,
+  prices: PriceTable,
+  notes: RunNotes,
+): Promise<WhatIfSubject[]> {
+  const { trees } = await readTrees(command.traces, io, prices, notes, command.model);
+  return trees.map((tree) => {
+    const replay = treeReplayer(tree, replayOptions(command, prices));
+    const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
+    return {
+      source: tree.sessionId,
+      baseline: recordedBrakes(main.runs[0]!),
+      replay: (brakes: BrakeConfig) => {
+        const result = replay(brakes);
+        return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico };
+      },
+    };
+  });
+}

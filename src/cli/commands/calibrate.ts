@@ -1,0 +1,27 @@
+import type { CommandModule } from '../command.js';
+import type { CalibrateFlags } from '../actions/calibrate.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption } from '../options.js';
+
+const calibrate: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('calibrate')
+      .description('loop-detector settings judged: precision and recall of catching stuck synthetic runs (ground truth), steps wasted before the catch, false stops on runs that complete')
+      .argument('<inputs...>', 'scenario files (synthetic runs with ground truth) and trace files (false stops), directories or globs');
+    command
+      .addOption(
+        option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, as in loopcost sweep (e.g. max-repeat=2,3,4,5, repeat-mode=total,consecutive,cycle, max-same-error=2,3); repeatable", 'one configuration: the flags given').argParser(
+          (value: string, previous: string[] = []) => [...previous, value],
+        ),
+      )
+      .addOption(option(command, '--force', 'allow a grid of more than 1,000,000 configurations', 'refused'))
+      .addOption(formatOption(command, ['table', 'csv', 'json']))
+      .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
+      .addOption(outOption(command));
+    addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: CalibrateFlags) => {
+      const { calibrateAction } = await import('../actions/calibrate.js');
+      setExitCode(await calibrateAction(inputs, opts, io, givenOptions(command)));
+    });
+  },
+};
+export default calibrate;

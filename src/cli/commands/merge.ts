@@ -1,0 +1,18 @@
+import type { CommandModule } from '../command.js';
+import type { MergeFlags } from '../actions/merge.js';
+import { addViewOptions, formatOption, outOption, REPORT_FORMATS } from '../options.js';
+
+const merge: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('merge')
+      .description('join the JSON reports of loopcost sweep --shard K/N into the report one run of the whole sweep gives')
+      .argument('<shards...>', 'the JSON report of every shard, each once, in any order');
+    command.addOption(formatOption(command, REPORT_FORMATS)).addOption(outOption(command));
+    addViewOptions(command).action(async (files: string[], opts: MergeFlags) => {
+      const { mergeAction } = await import('../actions/merge.js');
+      setExitCode(mergeAction(files, opts, io));
+    });
+  },
+};
+export default merge;

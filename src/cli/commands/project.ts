@@ -1,0 +1,25 @@
+import type { CommandModule } from '../command.js';
+import type { ProjectFlags } from '../actions/project.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, formatOption, givenOptions, option, outOption } from '../options.js';
+
+const project: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('project')
+      .description('daily and period spend at p50/p95/p99 (seeded Monte Carlo over these runs), the worst case the brakes allow, and how far to trust it')
+      .argument('<inputs...>', 'trace files, scenario files, directories or globs: the runs each day draws from');
+    command
+      .addOption(option(command, '--runs-per-day <n>', 'runs a day', "the scenario files' runsPerDay (summed), else 100"))
+      .addOption(option(command, '--days <n>', 'days in the period', '30'))
+      .addOption(option(command, '--trials <n>', 'simulated periods', '1000'))
+      .addOption(option(command, '--suggest-cap <share>', 'name the per-run budget that stops at most this share of the runs that complete (0.02 or 2%)', 'none'))
+      .addOption(formatOption(command, ['table', 'json']))
+      .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
+      .addOption(outOption(command));
+    addInputOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))).action(async (inputs: string[], opts: ProjectFlags) => {
+      const { projectAction } = await import('../actions/project.js');
+      setExitCode(await projectAction(inputs, opts, io, givenOptions(command)));
+    });
+  },
+};
+export default project;

@@ -1,0 +1,23 @@
+import type { CommandModule } from '../command.js';
+import type { ServeFlags } from '../actions/serve.js';
+import { addInputOptions, addPriceOptions, option } from '../options.js';
+
+const serve: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('serve')
+      .description('answer an agent over HTTP (OpenAI Chat Completions) with recorded traces, or a scenario\'s synthetic behaviours reacting to the messages it sends; Ctrl-C stops it')
+      .argument('<inputs...>', 'trace files, directories or globs, or one scenario file');
+    command
+      .addOption(option(command, '--port <n>', 'TCP port (0: any free port, printed on start)', '8787', '8787'))
+      .addOption(option(command, '--host <address>', 'address to listen on (only what you name here is exposed)', '127.0.0.1', '127.0.0.1'))
+      .addOption(option(command, '--cache <mode>', 'prompt caching the usage reports: on | off (recorded traces also: recorded)', 'as recorded for recorded traces; the file\'s, else off, for a scenario'))
+      .addOption(option(command, '--seed <n>', 'seed of the synthetic runs (scenario input)', "the file's seed, else 1"))
+      .addOption(option(command, '--check', 'read and check the inputs, prices and flags, say what would be served, and exit without listening', 'serve until Ctrl-C'));
+    addInputOptions(addPriceOptions(command)).action(async (inputs: string[], opts: ServeFlags) => {
+      const { serveAction } = await import('../actions/serve.js');
+      setExitCode(await serveAction(inputs, opts, io));
+    });
+  },
+};
+export default serve;

@@ -1,0 +1,31 @@
+import type { CommandModule } from '../command.js';
+import type { SweepFlags } from '../actions/sweep.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
+
+const sweep: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('sweep')
+      .description('every combination of brake and context settings over recorded and synthetic runs: completions, spend, false stops per configuration, the frontier and a recommendation')
+      .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file gives its population, runs, seed and latency; the sweep's flags and grid give brakes and context)");
+    command
+      .addOption(
+        option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, named as its flag without '--' (max-steps, max-cost, budget-mode, timeout, max-repeat, repeat-mode, max-same-error, context, tool-result-cap, cache, model, preset, ...); repeatable: the grid is the cross product", 'one configuration: the flags given').argParser(
+          (value: string, previous: string[] = []) => [...previous, value],
+        ),
+      )
+      .addOption(option(command, '--force', 'allow a grid of more than 1,000,000 configurations', 'refused'))
+      .addOption(option(command, '--target-completion <rate>', 'recommend the cheapest configuration (per completed run) completing at least this share of runs: 0.9 or 90%', 'no recommendation'))
+      .addOption(option(command, '--workers <n>', 'worker threads (output identical to 1)', 'the cores, one per 8 configurations at most'))
+      .addOption(option(command, '--shard <K/N>', 'compute only slice K of N of the configurations, as JSON for loopcost merge', 'all'))
+      .addOption(formatOption(command, REPORT_FORMATS))
+      .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
+      .addOption(outOption(command));
+    addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: SweepFlags) => {
+      const { sweepAction } = await import('../actions/sweep.js');
+      const { availableParallelism } = await import('node:os');
+      setExitCode(await sweepAction(inputs, opts, io, givenOptions(command), availableParallelism()));
+    });
+  },
+};
+export default sweep;

@@ -1,0 +1,210 @@
+/**
+ * A sweep pass in closed form, without a run table: for a trace of plain calls (plainTableApplies) with
+ * the cache off, one price tier and every latency recorded as a whole number, every running figure
+ * before call k is O(1) from the step sums (closedForm.ts): with w the steps a window keeps (full
+ * history: none) and S the running sum of the step totals K,
+ *
+ *   prompt_k  = fixed + K[k] − K[max(0, k − w)]
+ *   Σ_{j<k} prompt_j = k·fixed + S[k] − S[max(0, k − w)]
+ *   spent_k   = input price · Σ prompt + output price · Σ (output − reasoning) + reasoning price · Σ reasoning
+ *   tokens_k  = Σ prompt + Σ output;   elapsed_k = Σ step latency
+ *
+ * exact integers below 2^53, so they equal the table's call-by-call sums (plainTable.ts fillSimple) to
+ * the last digit. Spend, tokens and time never decrease, so where a brake before a call first fires is a
+ * binary search; there the kernel decides in its order, exactly as stopInTable does on a table. A cell's
+ * step cap then costs one O(1) read of the figures at its call.
+ */
+import { beforeCallStop, budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { CallField } from '../kernel/callRecord.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { CacheModeCode } from '../kernel/meter.js';
+import { PriceField, type FlatPrices } from '../kernel/prices.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { callStop, errorCounts, seenCounts, stoppedAt } from './callStop.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import { closedFormApplies } from './closedForm.js';
+import { resetRun, Run, type RunState } from './runState.js';
+import { RunSetting, type RunSettings } from './settings.js';
+import { stepSums } from './stretch.js';
+import { elapsedAtToolStop, firstBacktrackStop, firstStepCap } from './tableStop.js';
+
+/** A window no run reaches: full history with integer indices. */
+const FULL = 0x3fffffff;
+
+/** Whether a pass of `t` under these settings goes in closed form (else a run table). */
+export function closedPassApplies(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): boolean {
+  return (
+    settings[RunSetting.CacheMode] === CacheModeCode.Off &&
+    prices.tiers === 0 &&
+    t.latencyIntegral &&
+    t.latencyMissingBefore[t.calls] === 0 &&
+    settings[RunSetting.IntegralModel] === 1 &&
+    !t.hasRecordedInput &&
+    t.nextNotPlain[0] === t.calls &&
+    closedFormApplies(t, settings, prices) &&
+    (settings[RunSetting.Cap] === Infinity || stepSums(t, settings[RunSetting.Cap]!) !== null)
+  );
+}
+
+/** One trace's run under fixed settings, its figures before any call in O(1). */
+export class ClosedRun {
+  t!: CompiledTrace;
+  settings!: RunSettings;
+  private before!: Float64Array;
+  private beforeSum!: Float64Array;
+  private keep = FULL;
+  private fixed = 0;
+  private pInput = 0;
+  private pOutput = 0;
+  private pReasoning = 0;
+
+  /** Points the run at a trace and settings closedPassApplies takes. */
+  of(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): this {
+    const cap = settings[RunSetting.Cap]!;
+    const keep = settings[RunSetting.Keep]!;
+    this.t = t;
+    this.settings = settings;
+    if (cap === Infinity) {
+      this.before = t.stepTokensBefore;
+      this.beforeSum = t.stepTokensBeforeSum;
+    } else {
+      const sums = stepSums(t, cap)!;
+      this.before = sums.before;
+      this.beforeSum = sums.beforeSum;
+    }
+    this.keep = keep === Infinity ? FULL : keep | 0;
+    this.fixed = t.fixedTokens;
+    this.pInput = prices.rows[PriceField.Input]!;
+    this.pOutput = prices.rows[PriceField.Output]!;
+    this.pReasoning = prices.rows[PriceField.Reasoning]!;
+    return this;
+  }
+
+  prompt(k: number): number {
+    const b = this.before;
+    return k > this.keep ? this.fixed + b[k]! - b[k - this.keep]! : this.fixed + b[k]!;
+  }
+
+  /** Σ prompt over calls 0..k−1. */
+  promptSum(k: number): number {
+    const s = this.beforeSum;
+    return k > this.keep ? k * this.fixed + s[k]! - s[k - this.keep]! : k * this.fixed + s[k]!;
+  }
+
+  spent(k: number): number {
+    return this.spentFrom(this.promptSum(k), k);
+  }
+
+  /** spent(k) from promptSum(k). */
+  spentFrom(promptSum: number, k: number): number {
+    return this.pInput * promptSum + this.pOutput * this.t.plainOutputBefore[k]! + this.pReasoning * this.t.reasoningBefore[k]!;
+  }
+
+  tokens(k: number): number {
+    return this.promptSum(k) + this.t.outputBefore[k]!;
+  }
+
+  elapsed(k: number): number {
+    return this.t.stepLatencyBefore[k]!;
+  }
+
+  /** The first call k ≤ end before which a brake before a call may fire (end + 1 when none does). */
+  firstBeforeCallStop(limits: BrakeLimits, end: number): number {
+    let c = firstStepCap(this.t, end, limits[Limit.MaxSteps]!);
+    const timeout = limits[Limit.TimeoutMs]!;
+    if (timeout !== Infinity && c > 0 && timedOut(this.elapsed(c - 1), timeout)) c = this.search(c, timeout, Figure.Elapsed);
+    const budget = limits[Limit.BudgetPico]!;
+    if (budget !== Infinity && c > 0 && budgetSpent(this.spent(c - 1), budget)) c = this.search(c, budget, Figure.Spent);
+    const maxTokens = limits[Limit.MaxTokens]!;
+    if (maxTokens !== Infinity && c > 0 && tokenCapReached(this.tokens(c - 1), maxTokens)) c = this.search(c, maxTokens, Figure.Tokens);
+    const window = limits[Limit.ContextWindow]!;
+    // Prompts grow with full history; a window's go up and down, but never above full history's.
+    if (window !== Infinity && c > 0 && promptTooLarge(this.fixed + this.before[c - 1]!, window)) {
+      if (this.keep === FULL) c = this.search(c, window, Figure.Prompt);
+      else for (let k = 0; k < c; k++) if (promptTooLarge(this.prompt(k), window)) return k;
+    }
+    return c;
+  }
+
+  /** The first k < hi where a non-decreasing figure fires against `limit` (it fires at hi − 1). */
+  private search(hi: number, limit: number, figure: Figure): number {
+    let lo = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.fires(figure, mid, limit)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  private fires(figure: Figure, k: number, limit: number): boolean {
+    switch (figure) {
+      case Figure.Elapsed:
+        return timedOut(this.elapsed(k), limit);
+      case Figure.Spent:
+        return budgetSpent(this.spent(k), limit);
+      case Figure.Tokens:
+        return tokenCapReached(this.tokens(k), limit);
+      default:
+        return promptTooLarge(this.prompt(k), limit);
+    }
+  }
+
+  /** Writes the running figures before call k into `st`. */
+  figuresAt(k: number, st: RunState): void {
+    st[Run.Calls] = k;
+    st[Run.SpentPico] = this.spent(k);
+    st[Run.TokensUsed] = this.tokens(k);
+    st[Run.ElapsedMs] = this.elapsed(k);
+  }
+}
+
+const enum Figure {
+  Elapsed,
+  Spent,
+  Tokens,
+  Prompt,
+}
+
+/**
+ * The run under `limits` (no predictive budget: closedStopApplies) into `st`, as stopInTable leaves it
+ * on a table of the whole trace. `toolStop`: the first call where a repeat or same-error brake fires.
+ */
+export function stopClosed(run: ClosedRun, limits: BrakeLimits, toolStop: number, st: RunState): StopCode {
+  const t = run.t;
+  const end = t.calls;
+  let c = Math.min(run.firstBeforeCallStop(limits, end), toolStop, firstBacktrackStop(t, limits), end);
+  resetRun(st);
+  const seen = seenCounts(t, limits);
+  const errors = errorCounts(t, limits);
+  for (; c <= end; c++) {
+    const prompt = run.prompt(c);
+    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, run.elapsed(c), run.spent(c), 0, run.tokens(c), prompt);
+    if (code === StopCode.None && c === end) {
+      code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+      st[Run.Exhausted] = 1;
+    }
+    if (code !== StopCode.None) {
+      run.figuresAt(c, st);
+      st[Run.PromptEstimate] = prompt;
+      st[Run.PromptTokens] = prompt;
+      st[Run.Stop] = code;
+      return code;
+    }
+    const flags = t.records[c * CompiledField.Stride + CallField.Flags]! | 0;
+    code = callStop(t, c, flags, limits, seen, errors, c >= toolStop);
+    if (code !== StopCode.None) {
+      run.figuresAt(c + 1, st);
+      if (code === StopCode.Repeat || code === StopCode.ErrorLimit) st[Run.ElapsedMs] = elapsedAtToolStop(t, run.settings, c, code, stoppedAt.tool, run.elapsed(c), prompt);
+      st[Run.Stop] = code;
+      st[Run.StopTool] = stoppedAt.tool;
+      return code;
+    }
+  }
+  return StopCode.None;
+}
+
+/** Whether stopClosed takes these limits (the predictive bound is left to run tables). */
+export function closedStopApplies(limits: BrakeLimits): boolean {
+  return !predicts(limits);
+}

@@ -1,0 +1,132 @@
+/**
+ * A sweep's grid: `--grid KEY=V1,V2,...` (KEY a replay flag without `--`, or `preset` or `model`), the
+ * cross product of the axes (the first varies slowest), each cell with the flags given fixing the rest.
+ * Every value is read by the parser its flag uses (src/cli/parseFlags.ts), so a grid accepts exactly
+ * what the flag would; a refused value, an unknown key, an empty list or a repeated key is a UserError
+ * naming `--grid KEY`, before any work.
+ */
+import { brakesFromFlags, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { UserError } from '../errors.js';
+import type { LatencyModel } from '../loop/latency.js';
+import type { PopulationConfig } from './run.js';
+
+/** Grid keys: the brake and context flags (without `--`), and `model`. */
+const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
+  preset: 'preset',
+  'max-steps': 'maxSteps',
+  'max-cost': 'maxCost',
+  'budget-mode': 'budgetMode',
+  timeout: 'timeout',
+  'max-repeat': 'maxRepeat',
+  'repeat-mode': 'repeatMode',
+  'max-same-error': 'maxSameError',
+  'same-error-mode': 'sameErrorMode',
+  'max-tokens': 'maxTokens',
+  'max-backtracks': 'maxBacktracks',
+  'context-window': 'contextWindow',
+  'max-output-tokens': 'maxOutputTokens',
+};
+const CONTEXT_GRID_KEYS: Record<string, keyof ContextFlags> = { context: 'context', 'tool-result-cap': 'toolResultCap', cache: 'cache' };
+export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ...Object.keys(CONTEXT_GRID_KEYS), 'model'];
+
+/** Most configurations a grid may have without `--force`. */
+export const MAX_GRID_CONFIGURATIONS = 1_000_000;
+
+export interface GridAxis {
+  key: string;
+  values: string[];
+}
+
+/** The flags given on the command line that every configuration shares. */
+export interface FixedSettings {
+  brakeFlags: BrakeFlags;
+  contextFlags: ContextFlags;
+  model?: string;
+  latency?: LatencyModel;
+}
+
+/** One configuration of the grid: its grid values (`max-steps=10,max-repeat=3`) and what it runs under. */
+export interface GridConfiguration {
+  /** The cell's grid values in `--try` syntax, in axis order (`default` for an empty grid). */
+  settings: string;
+  values: Record<string, string>;
+  config: PopulationConfig;
+}
+
+function gridError(key: string | undefined, message: string, hint?: string): UserError {
+  return new UserError({ file: '<command line>', field: key === undefined ? '--grid' : `--grid ${key}`, code: 'bad_grid', message, hint: hint ?? `write --grid KEY=V1,V2,... with KEY one of: ${GRID_KEYS.join(', ')}` });
+}
+
+/** Reads the `--grid` specs into axes, each value checked by its flag's parser. */
+export function parseGrid(specs: readonly string[]): GridAxis[] {
+  const axes: GridAxis[] = [];
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    const key = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+    if (!GRID_KEYS.includes(key)) throw gridError(key || undefined, `'${key}' is not a setting a grid can vary`);
+    if (axes.some((axis) => axis.key === key)) throw gridError(key, `'${key}' is given twice`, `give each key once: --grid ${key}=V1,V2,...`);
+    const values = eq < 0 ? [] : spec.slice(eq + 1).split(',').map((v) => v.trim());
+    if (values.length === 0 || values.some((v) => v === '')) throw gridError(key, `'${spec}' has an empty list or an empty value`, `write --grid ${key}=V1,V2,... (values separated by single commas)`);
+    for (const value of values) checkValue(key, value);
+    axes.push({ key, values });
+  }
+  return axes;
+}
+
+/** A value the key's flag would refuse is refused here, naming the grid key. */
+function checkValue(key: string, value: string): void {
+  if (key === 'model') return; // checked against the price table (modelsOfGrid), before any work
+  if (key === 'preset' && value === RECORDED_PRESET) throw gridError(key, "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset, or brake flags');
+  try {
+    if (key in BRAKE_GRID_KEYS) brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value });
+    else strategyFromFlags({ [CONTEXT_GRID_KEYS[key]!]: value });
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    throw new UserError(error.issues.map((issue) => ({ ...issue, field: `--grid ${key}`, code: 'bad_grid' })));
+  }
+}
+
+/** How many configurations the axes make; past MAX_GRID_CONFIGURATIONS a UserError unless forced. */
+export function checkGridSize(axes: readonly GridAxis[], force: boolean): number {
+  const count = axes.reduce((n, axis) => n * axis.values.length, 1);
+  if (count > MAX_GRID_CONFIGURATIONS && !force) {
+    throw gridError(axes.map((axis) => axis.key).join(' × '), `makes ${count.toLocaleString('en-US')} configurations, more than ${MAX_GRID_CONFIGURATIONS.toLocaleString('en-US')}`, 'narrow the grid, split it with --shard K/N, or add --force');
+  }
+  return count;
+}
+
+/** Every configuration of the grid, in grid order (the first axis varies slowest); one `default` configuration without axes. */
+export function gridConfigurations(axes: readonly GridAxis[], fixed: FixedSettings): GridConfiguration[] {
+  let cells: Record<string, string>[] = [{}];
+  for (const axis of axes) cells = cells.flatMap((cell) => axis.values.map((value) => ({ ...cell, [axis.key]: value })));
+  return cells.map((values) => configurationOf(values, fixed));
+}
+
+/** One configuration: the fixed flags with the cell's values on top; a preset (fixed or in the grid) is the base every brake flag overrides, as `--preset` is. */
+export function configurationOf(values: Record<string, string>, fixed: FixedSettings): GridConfiguration {
+  const brakeFlags: BrakeFlags = { ...fixed.brakeFlags };
+  const contextFlags: ContextFlags = { ...fixed.contextFlags };
+  let model = fixed.model;
+  for (const [key, value] of Object.entries(values)) {
+    if (key === 'model') model = value;
+    else if (key === 'preset') brakeFlags.preset = value;
+    else if (key in BRAKE_GRID_KEYS) brakeFlags[BRAKE_GRID_KEYS[key]!] = value;
+    else contextFlags[CONTEXT_GRID_KEYS[key]!] = value;
+  }
+  const entries = Object.entries(values);
+  return {
+    settings: entries.length === 0 ? 'default' : entries.map(([key, value]) => `${key}=${value}`).join(','),
+    values,
+    config: {
+      brakes: brakesFromFlags(brakeFlags),
+      strategy: strategyFromFlags(contextFlags),
+      ...(model === undefined ? {} : { model }),
+      ...(fixed.latency === undefined ? {} : { latency: fixed.latency }),
+    },
+  };
+}
+
+/** The models a grid names (to be resolved in the price table before any work). */
+export function gridModels(axes: readonly GridAxis[]): string[] {
+  return axes.find((axis) => axis.key === 'model')?.values ?? [];
+}

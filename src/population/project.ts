@@ -1,0 +1,234 @@
+/**
+ * Cost projection: daily and period spend of a population of runs under one configuration, by seeded
+ * Monte Carlo (pure-rand streams, as src/synthetic draws them), with how far to trust it.
+ *
+ * - Each simulated day draws `runsPerDay` runs, with replacement, from the per-run costs of the
+ *   population (recorded runs replayed under the brakes; synthetic runs of the scenario files), and a
+ *   period is `days` such days; `trials` periods are simulated. Quantiles are nearest-rank.
+ * - Bootstrap (seeded, `resamples`): a 95% interval on the mean and on the p95 of the per-run cost.
+ * - Distribution-free bound: a cap at the largest of n runs stops at most 1 − 0.05^(1/n) of new runs at
+ *   95% confidence; claiming a rate r needs n ≥ ln 0.05 / ln(1 − r) runs.
+ * - Worst case the brakes allow per run: in check mode the budget plus the largest single call (the
+ *   model's whole context window at its highest applicable tier plus max_tokens of output); in predict
+ *   mode the budget; else the step cap times that largest call; a token cap times the highest rate;
+ *   the least of those that apply, null (unbounded) when none does.
+ * Pure: no node:*, no clock, no Math.random.
+ */
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { nearestRank } from '../metrics/population.js';
+import { picoToUsd } from '../money.js';
+import type { ModelPricing, TokenPrices } from '../pricing/types.js';
+import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
+import { streamSeed } from '../synthetic/random.js';
+
+export interface Quantiles {
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export interface ProjectionOptions {
+  runsPerDay: number;
+  days: number;
+  seed: number;
+  /** Simulated periods (default 1000). */
+  trials?: number;
+  /** Bootstrap resamples (default 1000). */
+  resamples?: number;
+}
+
+export interface Projection {
+  runsPerDay: number;
+  days: number;
+  seed: number;
+  trials: number;
+  perDay: Quantiles;
+  perPeriod: Quantiles;
+  perRunUsd: Quantiles & { max: number; runs: number };
+  /** 95% bootstrap intervals on the per-run mean and p95. */
+  confidence: { level: 0.95; resamples: number; meanPerRunUsd: [number, number]; p95PerRunUsd: [number, number] };
+}
+
+/** Streams of the projection's draws, apart from any synthetic agent's (purpose numbers past src/synthetic's). */
+const DRAW_DAYS = 101;
+const DRAW_BOOTSTRAP = 102;
+
+/**
+ * A seeded stream of indices in [0, n): one 32-bit draw of pure-rand's xoroshiro128+ each, scaled
+ * (multiply-shift: a bias of at most n / 2^32, far below the Monte Carlo's own error), because a
+ * projection draws millions of them.
+ */
+class IndexStream {
+  private readonly generator: RandomGenerator;
+  constructor(seed: number, stream: number, purpose: number) {
+    this.generator = xoroshiro128plus(streamSeed(seed, stream, purpose as never) | 0);
+  }
+  below(n: number): number {
+    return Math.floor(((this.generator.unsafeNext() >>> 0) * n) / 4294967296);
+  }
+}
+
+function quantilesUsd(valuesPico: Float64Array | number[]): Quantiles {
+  const sorted = Float64Array.from(valuesPico).sort();
+  const n = sorted.length;
+  let total = 0n;
+  for (const v of sorted) total += BigInt(Math.round(v));
+  const asArray = Array.from(sorted);
+  return {
+    mean: n === 0 ? 0 : picoToUsd((total * 2n + BigInt(n)) / (2n * BigInt(n))),
+    p50: picoToUsd(Math.round(nearestRank(asArray, 0.5) ?? 0)),
+    p95: picoToUsd(Math.round(nearestRank(asArray, 0.95) ?? 0)),
+    p99: picoToUsd(Math.round(nearestRank(asArray, 0.99) ?? 0)),
+  };
+}
+
+/** Seeded Monte Carlo of daily and period spend from per-run costs (picodollars, whole numbers). */
+export function projectSpend(costsPico: readonly number[], options: ProjectionOptions): Projection {
+  const trials = options.trials ?? 1000;
+  const resamples = options.resamples ?? 1000;
+  const n = costsPico.length;
+  const dayTotals = new Float64Array(trials * options.days);
+  const periodTotals = new Float64Array(trials);
+  for (let trial = 0; trial < trials; trial++) {
+    const rng = new IndexStream(options.seed, trial, DRAW_DAYS);
+    let period = 0;
+    for (let day = 0; day < options.days; day++) {
+      let spent = 0;
+      for (let k = 0; k < options.runsPerDay; k++) spent += costsPico[rng.below(n)]!;
+      dayTotals[trial * options.days + day] = spent;
+      period += spent;
+    }
+    periodTotals[trial] = period;
+  }
+  const perRun = quantilesUsd([...costsPico]);
+  return {
+    runsPerDay: options.runsPerDay,
+    days: options.days,
+    seed: options.seed,
+    trials,
+    perDay: quantilesUsd(dayTotals),
+    perPeriod: quantilesUsd(periodTotals),
+    perRunUsd: { ...perRun, max: picoToUsd(Math.max(0, ...costsPico)), runs: n },
+    confidence: { level: 0.95, resamples, ...bootstrap(costsPico, options.seed, resamples) },
+  };
+}
+
+/** Percentile bootstrap (nearest rank at 2.5% and 97.5%) of the mean and p95 of the per-run cost. */
+function bootstrap(costsPico: readonly number[], seed: number, resamples: number): { meanPerRunUsd: [number, number]; p95PerRunUsd: [number, number] } {
+  const n = costsPico.length;
+  const means: number[] = [];
+  const p95s: number[] = [];
+  const sample = new Float64Array(n);
+  for (let b = 0; b < resamples; b++) {
+    const rng = new IndexStream(seed, b, DRAW_BOOTSTRAP);
+    let total = 0;
+    for (let k = 0; k < n; k++) total += sample[k] = costsPico[rng.below(n)]!;
+    means.push(total / n);
+    sample.sort();
+    p95s.push(sample[Math.max(1, Math.ceil(0.95 * n)) - 1] ?? 0);
+  }
+  const interval = (values: number[]): [number, number] => {
+    values.sort((a, b) => a - b);
+    return [picoToUsd(Math.round(nearestRank(values, 0.025) ?? 0)), picoToUsd(Math.round(nearestRank(values, 0.975) ?? 0))];
+  };
+  return { meanPerRunUsd: interval(means), p95PerRunUsd: interval(p95s) };
+}
+
+/** The most share of new runs a cap at the largest of n observed runs may stop, at 95% confidence: 1 − 0.05^(1/n). */
+export function capBoundShare(runs: number): number {
+  return runs <= 0 ? 1 : 1 - Math.pow(0.05, 1 / runs);
+}
+
+/** Runs needed to claim, at 95% confidence, that a cap at the largest of them stops at most `share` of new runs. */
+export function runsToClaim(share: number): number {
+  return share <= 0 ? Infinity : share >= 1 ? 1 : Math.ceil(Math.log(0.05) / Math.log(1 - share));
+}
+
+/** The prices of a prompt of `tokens` input tokens (the tier it falls in). */
+function pricesAt(pricing: ModelPricing, tokens: number): TokenPrices {
+  let prices = pricing.base;
+  for (const tier of pricing.tiers) if (tokens > tier.aboveInputTokens) prices = tier.prices;
+  return prices;
+}
+
+/** The most one call can cost: the whole context window as input (at the dearest input or cache-write rate) plus max_tokens of output; undefined without a known window. */
+export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
+  if (pricing.contextWindow === undefined) return undefined;
+  const p = pricesAt(pricing, pricing.contextWindow);
+  const input = Math.max(p.input, p.cacheWrite ?? 0, p.cacheWrite1h ?? 0);
+  return pricing.contextWindow * input + maxOutputTokens * Math.max(p.output, p.reasoning ?? 0);
+}
+
+export interface WorstCase {
+  /** The most one run can cost under the brakes, in USD; null: the brakes set no bound. */
+  perRunUsd: number | null;
+  /** Which brake gives the bound, in words. */
+  rule: string;
+}
+
+/** The most one run can cost under `brakes` on any of these models' prices. */
+export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[]): WorstCase {
+  const calls = pricings.map((p) => largestCallPico(p, brakes.maxOutputTokens));
+  const largest = calls.some((c) => c === undefined) ? undefined : Math.max(0, ...(calls as number[]));
+  const bounds: [number, string][] = [];
+  if (brakes.maxCostPico !== undefined) {
+    if (brakes.budgetMode === 'predict') bounds.push([brakes.maxCostPico, 'the budget (predict mode refuses a call whose bound would cross it; a response longer than max_tokens could still overshoot)']);
+    else if (largest !== undefined) bounds.push([brakes.maxCostPico + largest, 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
+  }
+  if (brakes.maxSteps !== undefined && largest !== undefined) bounds.push([brakes.maxSteps * largest, `${brakes.maxSteps} steps at the largest prompt (the whole context window) and max_tokens of output`]);
+  if (brakes.maxTokens !== undefined && largest !== undefined) {
+    const rate = Math.max(0, ...pricings.map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }));
+    bounds.push([brakes.maxTokens * rate + largest, `the token cap at the dearest rate, plus the call that crossed it`]);
+  }
+  if (bounds.length === 0) return { perRunUsd: null, rule: 'unbounded: no budget, and no step or token cap with a known context window' };
+  const [pico, rule] = bounds.reduce((a, b) => (b[0] < a[0] ? b : a));
+  return { perRunUsd: picoToUsd(Math.round(pico)), rule };
+}
+
+/**
+ * `--suggest-cap R`: the per-run budget that stops at most a share R of the runs that complete: the
+ * nearest-rank (1 − R) quantile of their costs (a run costing no more than the cap is not stopped by it
+ * in check mode). Undefined when no run completes.
+ */
+export function suggestCapPico(completedCostsPico: readonly number[], share: number): number | undefined {
+  const sorted = [...completedCostsPico].sort((a, b) => a - b);
+  return nearestRank(sorted, 1 - share);
+}
+
+/** Where growing prompts pass a price tier or the context window: per threshold, the runs that did and at which step. */
+export interface PromptCrossing {
+  model: string;
+  kind: 'price_tier' | 'context_window';
+  aboveInputTokens: number;
+  /** Runs on this model, and those whose prompt passed the threshold. */
+  runs: number;
+  runsCrossing: number;
+  /** The earliest step at which a run's prompt passed it, and the median (nearest rank) over the runs that did. */
+  firstStep: number | null;
+  medianStep: number | null;
+}
+
+/** Per model of the runs, each threshold (tiers, context window) and where the runs' prompts passed it. */
+export function promptCrossings(runs: readonly { pricing: ModelPricing; rows: readonly { step: number; inputTokens: number }[] }[]): PromptCrossing[] {
+  const byModel = new Map<string, { pricing: ModelPricing; rows: (readonly { step: number; inputTokens: number }[])[] }>();
+  for (const run of runs) {
+    const entry = byModel.get(run.pricing.model) ?? { pricing: run.pricing, rows: [] };
+    entry.rows.push(run.rows);
+    byModel.set(run.pricing.model, entry);
+  }
+  const out: PromptCrossing[] = [];
+  for (const [model, { pricing, rows }] of byModel) {
+    const thresholds: [PromptCrossing['kind'], number][] = pricing.tiers.map((tier) => ['price_tier', tier.aboveInputTokens]);
+    if (pricing.contextWindow !== undefined) thresholds.push(['context_window', pricing.contextWindow]);
+    for (const [kind, above] of thresholds) {
+      const steps = rows.flatMap((run) => {
+        const row = run.find((r) => r.inputTokens > above);
+        return row === undefined ? [] : [Math.max(1, row.step)];
+      });
+      steps.sort((a, b) => a - b);
+      out.push({ model, kind, aboveInputTokens: above, runs: rows.length, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null });
+    }
+  }
+  return out;
+}

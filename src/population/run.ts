@@ -1,0 +1,168 @@
+/**
+ * The population runner: a population of runs (recorded traces and/or synthetic scenario runs) under one
+ * configuration, each run paired with its baseline — the pairs `populationMetrics` (src/metrics/
+ * population.ts) turns into figures. `sweep`, `calibrate`, `project` and `check` all call this, so a
+ * figure means the same in each.
+ *
+ * Baseline (as population.ts defines it): the same run with NO_BRAKES under the same context strategy,
+ * cache mode, model and latency. A recorded trace is replayed as recorded; a synthetic run is the same
+ * agent (same seed, same run index) under its policy with no brakes up to the scenario's hard cap.
+ * Baselines do not depend on the brakes, so they are computed once per (inputs object, strategy, model,
+ * latency) and reused across configurations.
+ *
+ * Pure core: no node:*, no clock, no Math.random; inputs are already loaded (traces parsed, scenarios
+ * validated). Recorded runs go through `replayTrace` (the compiled kernel), synthetic runs through the one
+ * loop (`runSynthetic`), so every figure is what `replay` of that setting alone gives.
+ */
+import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
+import type { RunFigures, RunPair } from '../metrics/population.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
+import type { Scenario } from '../scenario/load.js';
+import { prepareScenario, runSynthetic, type PreparedScenario } from '../scenario/run.js';
+import type { GroundTruth } from '../synthetic/agent.js';
+import type { Trace } from '../trace/types.js';
+
+/** One configuration: the brakes, and what shapes every call (context, cache, model, latency). */
+export interface PopulationConfig {
+  brakes: BrakeConfig;
+  /** `cache` unset: each trace's default (recorded when it carries usage, else off); synthetic runs: off. */
+  strategy: ContextStrategy;
+  /** Price every run as if made on this model (default: each run's own). */
+  model?: string;
+  /** Time for calls and tools a trace records none for (and every synthetic call). */
+  latency?: LatencyModel;
+}
+
+/** A scenario's synthetic population: runs firstRun .. firstRun+runs−1 of `seed` (the same agents under every configuration). */
+export interface ScenarioPopulation {
+  scenario: Scenario;
+  runs: number;
+  seed: number;
+  firstRun?: number;
+}
+
+/** What a population is made of: recorded traces first, then each scenario's runs, in order. */
+export interface PopulationInputs {
+  traces?: readonly Trace[];
+  scenarios?: readonly ScenarioPopulation[];
+}
+
+/** The baseline's figures, and for a synthetic run its ground truth without brakes. */
+export interface BaselineFigures extends Pick<RunFigures, 'stopReason' | 'steps' | 'costPico'> {
+  truth?: GroundTruth;
+}
+
+/** A run under the configuration and without brakes, with what names it. */
+export interface PopulationRun extends RunPair {
+  /** `file` for a recorded run (`file#k` when the file holds several), `scenario#k` for a synthetic one (as replay names them). */
+  source: string;
+  /** Synthetic runs: the ground truth of the run under this configuration (src/synthetic/agent.ts). */
+  truth?: GroundTruth;
+  baseline: BaselineFigures;
+}
+
+/** The figures populationMetrics reads, from a replayed or synthetic run. */
+export function runFigures(r: Pick<RunResult, keyof RunFigures>): RunFigures {
+  return {
+    stopReason: r.stopReason,
+    steps: r.steps,
+    costPico: r.costPico,
+    inputTokens: r.inputTokens,
+    cachedInputTokens: r.cachedInputTokens,
+    outputTokens: r.outputTokens,
+    overshootPico: r.overshootPico,
+  };
+}
+
+/** Every run of the inputs under `config`, paired with its baseline, in input order. */
+export function populationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): PopulationRun[] {
+  const baselines = baselinesOf(inputs, config, prices);
+  const runs: PopulationRun[] = [];
+  const pricings = tracePricings(inputs, config, prices);
+  (inputs.traces ?? []).forEach((trace, i) => {
+    const result = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: config.brakes });
+    runs.push({ source: result.source, run: runFigures(result), baseline: baselines[runs.length]! });
+  });
+  for (const population of inputs.scenarios ?? []) {
+    const prepared = preparedOf(population, config, prices);
+    for (let k = 0; k < population.runs; k++) {
+      const { result, truth } = runSynthetic({ ...prepared, brakes: config.brakes }, (population.firstRun ?? 0) + k);
+      runs.push({ source: result.source, truth, run: runFigures(result), baseline: baselines[runs.length]! });
+    }
+  }
+  return runs;
+}
+
+function replayOptions(config: PopulationConfig, prices: PriceTable) {
+  return {
+    strategy: config.strategy,
+    prices,
+    ...(config.model === undefined ? {} : { model: config.model }),
+    ...(config.latency === undefined ? {} : { latency: config.latency }),
+  };
+}
+
+/** Each trace's model pricing (resolved once per inputs and model: the price table is read per model, not per configuration). */
+const pricingMemo = new WeakMap<PopulationInputs, WeakMap<PriceTable, Map<string, ModelPricing[]>>>();
+
+function tracePricings(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): ModelPricing[] {
+  const byTable = memoOf(pricingMemo, inputs, prices);
+  const key = config.model ?? '';
+  let pricings = byTable.get(key);
+  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, replayOptions(config, prices)))));
+  return pricings;
+}
+
+function preparedOf(population: ScenarioPopulation, config: PopulationConfig, prices: PriceTable): PreparedScenario {
+  return prepareScenario(population.scenario, {
+    prices,
+    runs: population.runs,
+    seed: population.seed,
+    brakes: config.brakes,
+    strategy: config.strategy,
+    ...(config.latency === undefined ? {} : { latency: config.latency }),
+    ...(config.model === undefined ? {} : { model: config.model }),
+  });
+}
+
+const baselineMemo = new WeakMap<PopulationInputs, WeakMap<PriceTable, Map<string, BaselineFigures[]>>>();
+
+function memoOf<V>(memo: WeakMap<PopulationInputs, WeakMap<PriceTable, Map<string, V>>>, inputs: PopulationInputs, prices: PriceTable): Map<string, V> {
+  let byTable = memo.get(inputs);
+  if (byTable === undefined) memo.set(inputs, (byTable = new WeakMap()));
+  let byKey = byTable.get(prices);
+  if (byKey === undefined) byTable.set(prices, (byKey = new Map()));
+  return byKey;
+}
+
+/** The key of what a baseline depends on: everything in the configuration but the brakes. */
+export function baselineKey(config: PopulationConfig): string {
+  const s = config.strategy;
+  const l = config.latency;
+  return JSON.stringify([s.kind, s.windowSteps ?? null, s.toolResultCap ?? null, s.cache ?? null, config.model ?? null, l ? [l.perCallMs, l.perInputTokenMs, l.perOutputTokenMs, l.perToolCallMs] : null]);
+}
+
+/** Every run's baseline (no brakes) under the configuration's context, model and latency, in input order. Memoised per inputs object. */
+export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
+  const memo = memoOf(baselineMemo, inputs, prices);
+  const key = baselineKey(config);
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const pricings = tracePricings(inputs, config, prices);
+  const baselines: BaselineFigures[] = (inputs.traces ?? []).map((trace, i) => {
+    const r = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: NO_BRAKES });
+    return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico };
+  });
+  for (const population of inputs.scenarios ?? []) {
+    const prepared = { ...preparedOf(population, config, prices), brakes: NO_BRAKES };
+    for (let k = 0; k < population.runs; k++) {
+      const { result, truth } = runSynthetic(prepared, (population.firstRun ?? 0) + k);
+      baselines.push({ stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, truth });
+    }
+  }
+  memo.set(key, baselines);
+  return baselines;
+}

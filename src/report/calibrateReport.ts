@@ -1,0 +1,97 @@
+/**
+ * The calibration report (`loopcost calibrate`): per loop-detector setting, precision and recall of
+ * catching stuck synthetic runs (ground truth), the steps wasted before the catch, and the false-stop
+ * rate on runs that complete with no brakes (recorded and synthetic).
+ */
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import type { CalibrationFigures } from '../population/calibrate.js';
+import type { GridAxis } from '../population/grid.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import { formatCsv } from './csv.js';
+import type { ReportSettings } from './settings.js';
+import { formatTable, type Column } from './table.js';
+import { printableCell, wrapLine } from './text.js';
+import { reportFooter, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+
+export interface CalibrationRow extends CalibrationFigures {
+  settings: string;
+  brakes: string;
+}
+
+export interface CalibrateReport {
+  tool: { name: 'loopcost'; version: string };
+  command: 'calibrate';
+  settings: ReportSettings;
+  prices: PriceSource;
+  grid: GridAxis[];
+  inputs: { recordedRuns: number; syntheticRuns: number };
+  configurations: CalibrationRow[];
+  notes: string[];
+  warnings: ReportWarning[];
+}
+
+export function buildCalibrateReport(args: Omit<CalibrateReport, 'tool' | 'command'>): CalibrateReport {
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'calibrate', ...args };
+}
+
+const rate = (value: number | null): string => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
+
+export function renderCalibrateCsv(report: CalibrateReport): string {
+  const rows = report.configurations.map((row) => ({
+    settings: row.settings,
+    brakes: row.brakes,
+    ...Object.fromEntries(Object.entries(row.synthetic).filter(([key]) => key !== 'stepsWastedBeforeCatch').map(([key, value]) => [`synthetic.${key}`, value])),
+    'synthetic.stepsWastedBeforeCatch.mean': row.synthetic.stepsWastedBeforeCatch?.mean,
+    'synthetic.stepsWastedBeforeCatch.max': row.synthetic.stepsWastedBeforeCatch?.max,
+    ...Object.fromEntries(Object.entries(row.recorded).map(([key, value]) => [`recorded.${key}`, value])),
+  }));
+  const columns = [
+    'settings', 'brakes', 'synthetic.runs', 'synthetic.stuck', 'synthetic.caught', 'synthetic.caughtStuck', 'synthetic.precision', 'synthetic.recall',
+    'synthetic.stepsWastedBeforeCatch.mean', 'synthetic.stepsWastedBeforeCatch.max', 'synthetic.falseStopRate',
+    'recorded.runs', 'recorded.completedWithoutBrakes', 'recorded.falseStops', 'recorded.falseStopRate',
+  ];
+  return formatCsv(rows, [...columns, ...PRICE_SOURCE_COLUMNS], priceSourceColumns(report.prices));
+}
+
+const FIGURES: Column[] = [
+  { header: 'stuck caught', align: 'right' },
+  { header: 'precision', align: 'right' },
+  { header: 'recall', align: 'right' },
+  { header: 'wasted steps', align: 'right' },
+  { header: 'false stops (synthetic)', align: 'right' },
+  { header: 'false stops (recorded)', align: 'right' },
+];
+
+export function renderCalibrateTable(report: CalibrateReport, view: ReportView): string {
+  const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
+  const rows = report.configurations.map((row) => {
+    const values = new Map(row.settings.split(',').map((part) => part.split('=') as [string, string]));
+    const s = row.synthetic;
+    const r = row.recorded;
+    return [
+      ...(report.grid.length === 0 ? [row.settings] : report.grid.map((axis) => printableCell(values.get(axis.key) ?? ''))),
+      `${s.caughtStuck}/${s.stuck}`,
+      rate(s.precision),
+      rate(s.recall),
+      s.stepsWastedBeforeCatch === null ? '-' : `${s.stepsWastedBeforeCatch.mean.toFixed(1)} (max ${s.stepsWastedBeforeCatch.max})`,
+      rate(s.falseStopRate),
+      r.runs === 0 ? '-' : `${r.falseStops}/${r.completedWithoutBrakes} ${rate(r.falseStopRate)}`,
+    ];
+  });
+  let text = formatTable([...keys, ...FIGURES], rows, { maxWidth: view.width });
+  text += wrapLine(
+    '',
+    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught; recall: caught among the stuck; wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops: runs that complete with no brakes, stopped by a brake here.',
+    view.width,
+  );
+  const notes = report.notes.map((note) => wrapLine('', note, view.width)).join('');
+  return `${text}\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+}
+
+export function renderCalibrate(report: CalibrateReport, format: string, view: ReportView): string {
+  if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
+  if (format === 'csv') return renderCalibrateCsv(report);
+  return renderCalibrateTable(report, view);
+}

@@ -1,0 +1,75 @@
+/**
+ * The projection report (`loopcost project`): daily and period spend at p50 / p95 / p99 and the mean,
+ * the worst case the brakes allow, where prompts pass a price tier or the context window, and how far
+ * to trust it (bootstrap intervals, the distribution-free cap bound, a suggested cap).
+ */
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
+import type { PriceSource } from '../pricing/types.js';
+import { formatUsdNumber } from './money.js';
+import type { ReportSettings } from './settings.js';
+import { formatTable, type Column } from './table.js';
+import { wrapLine } from './text.js';
+import { reportFooter, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+
+export interface SuggestedCap {
+  /** The share of completing runs the cap may stop. */
+  share: number;
+  capUsd: number | null;
+  completedRuns: number;
+  /** Replayed under the cap (check mode): completing runs it stopped. */
+  stopped: number;
+  /** With n completing runs, the share of new runs above their largest cost, at 95% confidence. */
+  boundShare: number;
+  runsToClaim: number;
+  text: string;
+}
+
+export interface ProjectReport extends Projection {
+  tool: { name: 'loopcost'; version: string };
+  command: 'project';
+  settings: ReportSettings;
+  prices: PriceSource;
+  /** The worst case the brakes allow over the period (null: unbounded), per run, and by which rule. */
+  worstCaseUsd: number | null;
+  worstCase: { perRunUsd: number | null; perDayUsd: number | null; rule: string };
+  capBound: { runs: number; share: number; text: string };
+  crossings: PromptCrossing[];
+  suggestCap?: SuggestedCap;
+  notes: string[];
+  warnings: ReportWarning[];
+}
+
+export function buildProjectReport(args: Omit<ProjectReport, 'tool' | 'command'>): ProjectReport {
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'project', ...args };
+}
+
+const usd = (value: number | null): string => (value === null ? 'unbounded' : formatUsdNumber(value));
+const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+const COLUMNS: Column[] = [{ header: 'spend' }, { header: 'mean', align: 'right' }, { header: 'p50', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'p99', align: 'right' }, { header: 'worst case', align: 'right' }];
+
+export function renderProjectTable(report: ProjectReport, view: ReportView): string {
+  const row = (label: string, q: Quantiles, worst: number | null) => [label, usd(q.mean), usd(q.p50), usd(q.p95), usd(q.p99), usd(worst)];
+  let text = formatTable(COLUMNS, [
+    row('per run', report.perRunUsd, report.worstCase.perRunUsd),
+    row('per day', report.perDay, report.worstCase.perDayUsd),
+    row(`per ${report.days} days`, report.perPeriod, report.worstCaseUsd),
+  ], { maxWidth: view.width });
+  const c = report.confidence;
+  const lines = [
+    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${report.trials} simulated periods, seed ${report.seed}).`,
+    `Worst case the brakes allow: ${report.worstCase.rule}.`,
+    `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
+    ...report.crossings.map((x) => `${x.model}: prompts pass the ${x.kind === 'context_window' ? 'context window' : 'price tier'} of ${x.aboveInputTokens.toLocaleString('en-US')} tokens in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
+    ...(report.suggestCap ? [report.suggestCap.text] : []),
+    ...report.notes,
+  ];
+  text += lines.map((line) => wrapLine('', line, view.width)).join('');
+  return `${text}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+}
+
+export function renderProject(report: ProjectReport, format: string, view: ReportView): string {
+  return format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderProjectTable(report, view);
+}

@@ -1,0 +1,239 @@
+/**
+ * The sweep report: one row per configuration of the grid (population figures, JSON names as in
+ * src/metrics/population.ts), the pareto frontier, and with a target completion rate the recommendation
+ * and what halving its step cap would change. A shard's report holds only its slice of the rows (no
+ * frontier, no recommendation); `finishSweepReport` joins rows into the report a single run gives, so
+ * `loopcost merge` of the shards is byte-identical to one run.
+ */
+import asciichart from 'asciichart';
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import { STOP_REASONS } from '../brakes/stopReasons.js';
+import type { PopulationMetrics } from '../metrics/population.js';
+import type { GridAxis } from '../population/grid.js';
+import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import { formatCsv } from './csv.js';
+import { formatUsdNumber } from './money.js';
+import { chartUsd } from './render.js';
+import type { ReportSettings } from './settings.js';
+import { formatTable, type Column } from './table.js';
+import { printableCell, wrapLine } from './text.js';
+import { reportFooter, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+
+/** A configuration with a step cap, halved (at least 1): what it would change. */
+export interface HalfStepCap {
+  maxSteps: number;
+  completed: number;
+  completionRate: number;
+  costUsd: number;
+}
+
+export interface SweepRow extends PopulationMetrics {
+  /** The grid values of this configuration (`max-steps=10,max-repeat=3`). */
+  settings: string;
+  /** Its whole brake setting in `--try` syntax, the context and cache it ran with, and the model when re-priced. */
+  brakes: string;
+  context: string;
+  cache: string;
+  model?: string;
+  /** With --target-completion, for configurations that reach it and have a step cap: the cap halved. */
+  halfStepCap?: HalfStepCap;
+}
+
+export interface SweepRecommendation {
+  settings: string;
+  targetCompletion: number;
+  completionRate: number;
+  /** 95% Wilson interval of its completion rate on these runs: how far to trust it. */
+  completionRateInterval: [number, number];
+  costPerCompletedUsd: number;
+  costUsd: number;
+  halfStepCap: HalfStepCap | null;
+  /** The recommendation in one plain sentence (what text reports print). */
+  text: string;
+}
+
+/** What every shard of a sweep shares: the grid, settings, prices and inputs. */
+export interface SweepHeader {
+  tool: { name: 'loopcost'; version: string };
+  command: 'sweep';
+  settings: ReportSettings;
+  prices: PriceSource;
+  grid: GridAxis[];
+  inputs: { recordedRuns: number; syntheticRuns: number; scenarios: { source: string; runs: number; seed: number }[] };
+  targetCompletion?: number;
+  /** What the figures mean, one line each. */
+  notes: string[];
+  warnings: ReportWarning[];
+}
+
+export interface SweepShard {
+  /** 1-based shard number, of how many; the configurations it holds are [from, to) of `configurations`. */
+  index: number;
+  of: number;
+  from: number;
+  to: number;
+  configurations: number;
+}
+
+export interface SweepReport extends SweepHeader {
+  shard?: SweepShard;
+  configurations: SweepRow[];
+  /** Settings of the configurations on the cost / completion frontier (absent in a shard). */
+  pareto?: string[];
+  /** With --target-completion (absent in a shard): the cheapest configuration reaching it, or null. */
+  recommendation?: SweepRecommendation | null;
+}
+
+export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepHeader {
+  const { settings, prices, grid, inputs, targetCompletion, notes, warnings } = args;
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), notes, warnings };
+}
+
+/** The whole report from every row: the frontier and the recommendation worked out. */
+export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]): SweepReport {
+  const report: SweepReport = { ...header, configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
+  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion);
+  return report;
+}
+
+const usd = (value: number): string => formatUsdNumber(value);
+const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
+
+function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecommendation | null {
+  const index = recommendedIndex(rows, target);
+  if (index === undefined) return null;
+  const row = rows[index]!;
+  const half = row.halfStepCap ?? null;
+  let text = `For at least ${percent(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percent(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
+  if (half !== null) {
+    const lost = row.completed - half.completed;
+    text += ` Halving its step cap to ${half.maxSteps} would complete ${half.completed}/${row.runs} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
+  } else text += ' It has no step cap to halve.';
+  const interval = wilsonInterval(row.completed, row.runs);
+  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percent(interval[0])}–${percent(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percent(target)}` : ''}.`;
+  return { settings: row.settings, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
+}
+
+/** CSV: one line per configuration, nested figures dotted (`costPerRunUsd.p95`, `stopReasons.max_steps`). */
+export function renderSweepCsv(report: SweepReport): string {
+  const reasons = STOP_REASONS.filter((reason) => report.configurations.some((row) => row.stopReasons[reason] !== undefined));
+  const pareto = new Set(report.pareto ?? []);
+  const rows = report.configurations.map((row) => {
+    const flat: Record<string, unknown> = { ...row };
+    for (const [key, value] of Object.entries(row.costPerRunUsd)) flat[`costPerRunUsd.${key}`] = value;
+    for (const [key, value] of Object.entries(row.tokens)) flat[`tokens.${key}`] = value;
+    for (const reason of reasons) flat[`stopReasons.${reason}`] = row.stopReasons[reason] ?? 0;
+    if (row.halfStepCap) for (const [key, value] of Object.entries(row.halfStepCap)) flat[`halfStepCap.${key}`] = value;
+    flat.pareto = pareto.has(row.settings);
+    flat.recommended = report.recommendation?.settings === row.settings;
+    return flat;
+  });
+  const columns = [
+    'settings', 'brakes', 'context', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
+    'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd',
+    'wastedUsd', 'wastedShare', 'falseStops', 'falseStopRate', 'caughtEarly', 'savedUsd',
+    ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd',
+    ...(report.targetCompletion === undefined ? [] : ['halfStepCap.maxSteps', 'halfStepCap.completed', 'halfStepCap.completionRate', 'halfStepCap.costUsd']),
+    'pareto', 'recommended',
+  ];
+  const shared = { latency: report.settings.latency, ...priceSourceColumns(report.prices) };
+  return formatCsv(rows, [...columns, 'latency', ...PRICE_SOURCE_COLUMNS], shared);
+}
+
+const FIGURE_COLUMNS: Column[] = [
+  { header: 'completed', align: 'right' },
+  { header: 'per completed', align: 'right' },
+  { header: 'spend', align: 'right' },
+  { header: 'p95/run', align: 'right' },
+  { header: 'false stops', align: 'right' },
+  { header: 'caught', align: 'right' },
+  { header: 'saved', align: 'right' },
+  { header: 'other stops', shrink: true, minWidth: 12 },
+];
+
+function otherStops(stopReasons: PopulationMetrics['stopReasons']): string {
+  return (
+    Object.entries(stopReasons)
+      .filter(([reason]) => reason !== 'completed')
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ') || '-'
+  );
+}
+
+/** One column per grid key (its value in each configuration), marked `*` on the frontier and `→` when recommended. */
+function settingCells(report: SweepReport, row: SweepRow): string[] {
+  const pareto = report.pareto?.includes(row.settings) ? '*' : '';
+  const mark = report.recommendation?.settings === row.settings ? `${pareto}→` : pareto;
+  if (report.grid.length === 0) return [`${mark}${row.settings}`];
+  const values = new Map(row.settings.split(',').map((part) => part.split('=') as [string, string]));
+  return report.grid.map((axis, i) => `${i === 0 ? mark : ''}${printableCell(values.get(axis.key) ?? '')}`);
+}
+
+export function renderSweepTable(report: SweepReport, view: ReportView): string {
+  const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
+  const rows = report.configurations.map((row) => [
+    ...settingCells(report, row),
+    `${row.completed}/${row.runs} ${percent(row.completionRate)}`,
+    row.costPerCompletedUsd === null ? '-' : usd(row.costPerCompletedUsd),
+    usd(row.costUsd),
+    usd(row.costPerRunUsd.p95),
+    row.falseStops,
+    row.caughtEarly,
+    usd(row.savedUsd),
+    otherStops(row.stopReasons),
+  ]);
+  let text = formatTable([...keys, ...FIGURE_COLUMNS], rows, { maxWidth: view.width });
+  text += wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes; caught: a run that would not complete, stopped before its end; saved: spend avoided on those.", view.width);
+  text += recommendationLines(report, view.width);
+  return `${text}${notesAndFooter(report, view.width)}`;
+}
+
+function recommendationLines(report: SweepReport, width: number): string {
+  if (report.recommendation === undefined) return '';
+  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percent(report.targetCompletion!)} of runs.`, width);
+  return wrapLine('→ ', report.recommendation.text, width);
+}
+
+function notesAndFooter(report: SweepReport, width: number): string {
+  const notes = report.notes.map((note) => wrapLine('', note, width)).join('');
+  return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
+}
+
+/** Completion and cost per completed run against the configurations in grid order (asciichart). */
+export function renderSweepChart(report: SweepReport, view: ReportView): string {
+  const rows = report.configurations;
+  if (rows.length === 0) return notesAndFooter(report, view.width);
+  // asciichart draws one column per point: repeat each point so the chart fills the width.
+  const per = Math.max(1, Math.floor((view.width - 14) / rows.length));
+  const stretch = (values: number[]) => values.flatMap((v) => Array.from({ length: per }, () => v));
+  const completion = stretch(rows.map((row) => row.completionRate * 100));
+  const perCompleted = stretch(rows.map((row) => row.costPerCompletedUsd ?? 0));
+  const axis = rows.length <= 1 ? '' : `configurations left to right in grid order: ${rows.map((row, i) => `${i + 1} ${row.settings}`).join('; ')}`;
+  return (
+    `completion rate (%) per configuration\n` +
+    asciichart.plot(completion, { height: 8, format: (x: number) => x.toFixed(1).padStart(11) }) +
+    `\ncost per completed run (USD; 0 where none completed)\n` +
+    asciichart.plot(perCompleted, { height: 8, format: chartUsd }) +
+    '\n' +
+    (axis === '' ? '' : wrapLine('', axis, view.width, ';')) +
+    recommendationLines(report, view.width) +
+    notesAndFooter(report, view.width)
+  );
+}
+
+export function renderSweep(report: SweepReport, format: string, view: ReportView): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(report, null, 2) + '\n';
+    case 'csv':
+      return renderSweepCsv(report);
+    case 'chart':
+      return renderSweepChart(report, view);
+    default:
+      return renderSweepTable(report, view);
+  }
+}
+

@@ -1,0 +1,238 @@
+/**
+ * Reports of session trees replayed under one budget (`replay --tree`): per tree, one row per agent and
+ * one for the tree, which agent a brake stopped and why; settings (the tree's brakes and the per-agent
+ * limits) and the price table named; JSON, CSV (one row per agent and per tree) or a table.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import { picoToUsd, picoToUsdString } from '../money.js';
+import { describePricing } from '../pricing/cost.js';
+import { priceSourceColumns, PRICE_SOURCE_COLUMNS } from '../pricing/source.js';
+import type { ModelPricing, PriceSource } from '../pricing/types.js';
+import type { SubagentLimits } from '../tree/engine.js';
+import type { AgentResult, TreeResult, TreeTotals } from '../tree/result.js';
+import { formatCsv } from './csv.js';
+import { formatUsd } from './money.js';
+import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { formatTable, type Cell, type Column } from './table.js';
+import { printableText } from './text.js';
+import { labelledLine, reportFooter, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+
+/** `--subagent-max-steps` / `--subagent-max-cost` in `--try`-like syntax; `none` without them. */
+export function subagentSpec(limits: SubagentLimits | undefined): string {
+  const parts: string[] = [];
+  if (limits?.maxSteps !== undefined) parts.push(`max-steps=${limits.maxSteps}`);
+  if (limits?.maxCostPico !== undefined) parts.push(`max-cost=${picoToUsdString(limits.maxCostPico)}`);
+  return parts.length === 0 ? 'none' : parts.join(',');
+}
+
+/** Recorded trees are replayed open loop: what an agent did after a sub-agent was stopped is as recorded. */
+export function treeOpenLoopWarning(trees: readonly TreeResult[]): ReportWarning[] {
+  const cut = trees.filter((tree) => tree.agents.some((agent) => agent.endedToolCall !== undefined)).length;
+  return [
+    {
+      code: 'open_loop',
+      message:
+        `recorded session trees are replayed as recorded (open loop): brakes decide where each agent stops, but calls made after a stop elsewhere in the tree are the recorded ones` +
+        (cut > 0 ? ` (in ${cut} tree${cut === 1 ? '' : 's'} a sub-agent was stopped and its parent went on as recorded, not reacting to the stop)` : ''),
+    },
+  ];
+}
+
+export interface TreeAgentRecord {
+  sessionId: string;
+  agent: string;
+  kind: string;
+  parent?: string;
+  parentToolCallId?: string;
+  models: string;
+  parts: number;
+  partsStarted: number;
+  calls: number;
+  recordedCalls: number;
+  steps: number;
+  compactionCalls: number;
+  failedCalls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  elapsedSeconds: number;
+  stopReason: string;
+  stopDetail: string;
+  /** `tree` | `subagent` | `own` | `parent`; empty when the agent ended by itself. */
+  stoppedBy: string;
+  /** A stopped sub-agent's parent tool call, ended with its stop reason. */
+  endedToolCall?: string;
+}
+
+export interface TreeRecord {
+  sessionId: string;
+  stopReason: string;
+  stopDetail: string;
+  stopped: { agent: string; reason: string; by: string; detail: string }[];
+  totals: Omit<TreeAgentRecord, 'sessionId' | 'agent' | 'kind' | 'parent' | 'parentToolCallId' | 'stopReason' | 'stopDetail' | 'stoppedBy' | 'endedToolCall' | 'partsStarted'>;
+  agents: TreeAgentRecord[];
+  notes: string[];
+}
+
+export interface TreeReport {
+  tool: { name: 'loopcost'; version: string };
+  settings: { spec: ReportSettings; subagent: string; tree: string };
+  prices: { source: PriceSource; models: unknown[]; note?: string };
+  trees: TreeRecord[];
+  summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number };
+  warnings: ReportWarning[];
+}
+
+function figures(t: TreeTotals & { recordedCalls: number; parts: number }, models: string) {
+  return {
+    models,
+    parts: t.parts,
+    calls: t.calls,
+    recordedCalls: t.recordedCalls,
+    steps: t.steps,
+    compactionCalls: t.compactionCalls,
+    failedCalls: t.failedCalls,
+    inputTokens: t.inputTokens,
+    cachedInputTokens: t.cachedInputTokens,
+    cacheWriteTokens: t.cacheWriteTokens,
+    outputTokens: t.outputTokens,
+    costUsd: picoToUsd(t.costPico),
+    elapsedSeconds: t.elapsedMs / 1000,
+  };
+}
+
+function agentRow(sessionId: string, agent: AgentResult): TreeAgentRecord {
+  const record: TreeAgentRecord = {
+    sessionId,
+    agent: agent.agentId,
+    kind: agent.kind,
+    ...figures(agent, agent.models.join(' ')),
+    partsStarted: agent.partsStarted,
+    stopReason: agent.stop?.reason ?? '',
+    stopDetail: agent.stop?.detail ?? '',
+    stoppedBy: agent.stop?.by ?? '',
+  };
+  if (agent.parentAgentId !== undefined) record.parent = agent.parentAgentId;
+  if (agent.parentToolCallId !== undefined) record.parentToolCallId = agent.parentToolCallId;
+  if (agent.endedToolCall) record.endedToolCall = `${agent.endedToolCall.agentId}/${agent.endedToolCall.toolCallId} ended with ${agent.endedToolCall.reason}`;
+  return record;
+}
+
+export function treeRecord(tree: TreeResult): TreeRecord {
+  const recordedCalls = tree.agents.reduce((sum, agent) => sum + agent.recordedCalls, 0);
+  const parts = tree.agents.reduce((sum, agent) => sum + agent.parts, 0);
+  const models = [...new Set(tree.agents.flatMap((agent) => agent.models))].join(' ');
+  return {
+    sessionId: tree.sessionId,
+    stopReason: tree.stopReason,
+    stopDetail: tree.stopDetail,
+    stopped: tree.stopped.map((stop) => ({ agent: stop.agentId, reason: stop.reason, by: stop.by ?? '', detail: stop.detail })),
+    totals: figures({ ...tree.totals, recordedCalls, parts }, models),
+    agents: tree.agents.map((agent) => agentRow(tree.sessionId, agent)),
+    notes: [...tree.notes, ...new Set(tree.agents.flatMap((agent) => agent.notes.map((note) => `${agent.agentId}: ${note}`)))],
+  };
+}
+
+export function buildTreeReport(args: {
+  trees: readonly TreeResult[];
+  spec: ReportSettings;
+  brakes: BrakeConfig;
+  subagent?: SubagentLimits;
+  priceSource: PriceSource;
+  pricings: readonly ModelPricing[];
+  pricesNote?: string;
+  warnings: readonly ReportWarning[];
+}): TreeReport {
+  const stopReasons: Record<string, number> = {};
+  for (const tree of args.trees) stopReasons[tree.stopReason] = (stopReasons[tree.stopReason] ?? 0) + 1;
+  const costPico = args.trees.reduce((sum, tree) => sum + BigInt(tree.totals.costPico), 0n);
+  return {
+    tool: { name: 'loopcost', version: LOOPCOST_VERSION },
+    settings: { spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
+    prices: { source: args.priceSource, models: args.pricings.map(describePricing), ...(args.pricesNote ? { note: args.pricesNote } : {}) },
+    trees: args.trees.map(treeRecord),
+    summary: {
+      trees: args.trees.length,
+      agents: args.trees.reduce((sum, tree) => sum + tree.agents.length, 0),
+      calls: args.trees.reduce((sum, tree) => sum + tree.totals.calls, 0),
+      costUsd: picoToUsd(costPico),
+      stopReasons,
+      stoppedAgents: args.trees.reduce((sum, tree) => sum + tree.stopped.length, 0),
+    },
+    warnings: [...args.warnings],
+  };
+}
+
+const TABLE_COLUMNS: Column[] = [
+  { header: 'agent', shrink: true },
+  { header: 'parent', shrink: true, minWidth: 6 },
+  { header: 'model', shrink: true },
+  { header: 'calls', align: 'right' },
+  { header: 'steps', align: 'right' },
+  { header: 'compactions', align: 'right' },
+  { header: 'prompt tokens', align: 'right' },
+  { header: 'output tokens', align: 'right' },
+  { header: 'cost', align: 'right' },
+  { header: 'stop', shrink: true },
+];
+
+/** Who stopped an agent, in words (the table's stop column says it in one word: tree, limit, own, parent). */
+const STOPPED_BY: Record<string, string> = {
+  tree: "the tree's brakes (on the tree's totals)",
+  subagent: 'the per-agent limit (--subagent-max-*)',
+  own: "its run's own brakes",
+  parent: 'its parent stopping',
+};
+
+/** `budget (tree)`: the stop reason and which check (tree, limit, own, parent) stopped the agent. */
+function stopCell(record: Pick<TreeAgentRecord, 'stopReason' | 'stoppedBy'>): string {
+  if (record.stopReason === '') return '-';
+  return record.stoppedBy === '' ? record.stopReason : `${record.stopReason} (${record.stoppedBy === 'subagent' ? 'limit' : record.stoppedBy})`;
+}
+
+function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string): Cell[] {
+  const models = r.models.split(' ');
+  const model = models.length > 1 ? `${models.length} models` : r.models;
+  return [name, parent, model, `${r.calls}/${r.recordedCalls}`, r.steps, r.compactionCalls, r.inputTokens, r.outputTokens, formatUsd(Math.round(r.costUsd * 1e12)), stop];
+}
+
+/** One block per tree: a row per agent, a row for the tree, then who was stopped and why. */
+export function renderTreeTable(report: TreeReport, view: ReportView): string {
+  let text = '';
+  for (const tree of report.trees) {
+    text += printableText(`session ${tree.sessionId}: ${tree.stopReason}${tree.stopDetail ? ` (${tree.stopDetail})` : ''}`) + '\n';
+    const rows = tree.agents.map((agent) => tableRow(agent.agent, agent.parent ?? '-', agent, stopCell(agent)));
+    rows.push(tableRow('tree', '-', tree.totals, tree.stopReason));
+    text += formatTable(TABLE_COLUMNS, rows, { maxWidth: view.width });
+    for (const stop of tree.stopped) text += labelledLine(printableText(`stopped: ${stop.agent} by ${STOPPED_BY[stop.by] ?? stop.by} — ${stop.reason}: ${stop.detail}`), view.width);
+    for (const agent of tree.agents) if (agent.endedToolCall) text += labelledLine(printableText(`task call: ${agent.endedToolCall}`), view.width);
+    if (view.wide) for (const note of tree.notes) text += labelledLine(printableText(`note: ${note}`), view.width);
+    else if (tree.notes.length > 0) text += `notes: ${tree.notes.length} import note${tree.notes.length === 1 ? '' : 's'} (shown with --wide, or in --format json)\n`;
+    text += '\n';
+  }
+  const s = report.summary;
+  text += `${s.trees} session tree${s.trees === 1 ? '' : 's'}, ${s.agents} agents, ${s.calls} calls, ${formatUsd(Math.round(s.costUsd * 1e12))}; ${s.stoppedAgents} agent${s.stoppedAgents === 1 ? '' : 's'} stopped by a brake\n`;
+  text += labelledLine(`per-agent limits: ${report.settings.subagent}`, view.width);
+  return text + reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, ...(report.prices.note ? { pricesNote: report.prices.note } : {}), warnings: report.warnings, width: view.width });
+}
+
+const CSV_COLUMNS = [
+  'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
+  'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'elapsedSeconds', 'stopReason',
+  'stopDetail', 'stoppedBy', 'endedToolCall',
+];
+
+/** One row per agent, then one per tree (`agent` = `tree`); settings, per-agent limits and price table on every row. */
+export function renderTreeCsv(report: TreeReport): string {
+  const rows: object[] = [];
+  for (const tree of report.trees) {
+    rows.push(...tree.agents);
+    rows.push({ sessionId: tree.sessionId, agent: 'tree', kind: 'tree', ...tree.totals, stopReason: tree.stopReason, stopDetail: tree.stopDetail, stoppedBy: tree.stopped.map((stop) => `${stop.agent}:${stop.reason}`).join(' ') });
+  }
+  const shared = { ...settingsColumns(report.settings.spec), subagentLimits: report.settings.subagent, ...priceSourceColumns(report.prices.source) };
+  return formatCsv(rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, 'subagentLimits', ...PRICE_SOURCE_COLUMNS], shared);
+}

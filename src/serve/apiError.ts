@@ -1,0 +1,36 @@
+/**
+ * Errors `loopcost serve` answers with, in the shape OpenAI's API uses (`{error: {message, type, param,
+ * code}}`), so any Chat Completions client reports them as it reports a provider's.
+ */
+export interface ApiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+  /** Set on recorded provider failures: the call as billed (see README, `loopcost serve`). */
+  loopcost?: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string,
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+    readonly extra?: unknown,
+  ) {
+    super(message);
+  }
+
+  body(): ApiErrorBody {
+    const body: ApiErrorBody = { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+    if (this.extra !== undefined) body.loopcost = this.extra;
+    return body;
+  }
+}
+
+/** The code of a call recorded as failed at the provider, answered with its recorded status. */
+export const RECORDED_FAILURE = 'loopcost_recorded_failure';
+
+/** A request the server cannot take (bad JSON, a missing or wrong field): 400. */
+export function invalidRequest(message: string, param: string | null = null, code: string | null = null): ApiError {
+  return new ApiError(400, message, 'invalid_request_error', param, code);
+}

@@ -1,0 +1,46 @@
+/**
+ * A conversation answered from a recorded trace, call by call, whatever the agent sent (open loop, as
+ * replay replays it). The prompt each call is billed for is what replay bills: the recorded usage, or
+ * for a trace without recorded prompts (a generated one) the growth model's prompt, so a real loop
+ * driven by this server and `replay` of the trace meter the same calls the same way.
+ */
+import type { Trace } from '../trace/types.js';
+import { ApiError } from './apiError.js';
+import type { Reply } from './reply.js';
+import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
+
+export class RecordedSession extends ServeSession {
+  readonly kind = 'recorded' as const;
+  private nextCall = 0;
+
+  constructor(
+    setup: SessionSetup,
+    private readonly trace: Trace,
+  ) {
+    super(setup);
+  }
+
+  ended(): boolean {
+    return this.nextCall >= this.trace.calls.length;
+  }
+
+  answer(): Reply {
+    const record = this.trace.calls[this.nextCall];
+    if (!record) {
+      const n = this.trace.calls.length;
+      throw new ApiError(
+        409,
+        `session ${this.id}: the trace ${this.trace.source} has no call ${n + 1} (it recorded ${n} call${n === 1 ? '' : 's'} and ended '${this.trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
+        'invalid_request_error',
+        null,
+        'loopcost_trace_ended',
+      );
+    }
+    this.nextCall += 1;
+    return this.respond(record, this.loop.prompt(), 'recorded');
+  }
+
+  override summary(): SessionSummary {
+    return { ...super.summary(), remainingCalls: this.trace.calls.length - this.nextCall };
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Which session a request belongs to, and which trace or synthetic run answers a new one.
+ *
+ * A session is named by the `x-loopcost-session` header; without it, by the conversation's opening (its
+ * first system/developer message and first user message): requests that open the same way continue the
+ * same session, except that a request with no assistant message yet starts a new session when the one
+ * it matches has already answered (an agent run again with the same task is a new run).
+ *
+ * A new session takes the next source: traces in the order given (after the last, the first again), or
+ * the scenario's runs 1, 2, 3, ... `x-loopcost-trace` (0-based index or the trace's source) or
+ * `x-loopcost-run` (1-based run) chooses instead.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import { prepareScenario, syntheticStart } from '../scenario/run.js';
+import type { Scenario } from '../scenario/load.js';
+import type { ScenarioSettings } from '../scenario/settings.js';
+import type { PriceTable } from '../pricing/types.js';
+import type { CacheMode } from '../context/strategy.js';
+import type { Trace } from '../trace/types.js';
+import { invalidRequest } from './apiError.js';
+import { RecordedSession } from './recorded.js';
+import { messageText, type ChatRequest } from './request.js';
+import type { ServeSession, SessionSummary } from './session.js';
+import { SyntheticSession } from './synthetic.js';
+
+/** What the server answers from: recorded traces, or one scenario's synthetic population. */
+export interface ServeSources {
+  traces?: readonly Trace[];
+  scenario?: { scenario: Scenario; settings?: Pick<ScenarioSettings, 'seed' | 'strategy'> };
+}
+
+export interface RegistryOptions {
+  sources: ServeSources;
+  prices: PriceTable;
+  /** Cache mode for recorded traces (default: each trace's own, as replay chooses it). */
+  cache?: CacheMode;
+}
+
+export const SESSION_HEADER = 'x-loopcost-session';
+export const TRACE_HEADER = 'x-loopcost-trace';
+export const RUN_HEADER = 'x-loopcost-run';
+const MAX_SESSION_ID = 200;
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text.trim() === '' ? undefined : text.trim();
+}
+
+export class SessionRegistry {
+  private readonly byKey = new Map<string, ServeSession>();
+  private readonly all: ServeSession[] = [];
+  private readonly prepared;
+  private readonly traces: readonly Trace[];
+
+  constructor(private readonly options: RegistryOptions) {
+    this.traces = options.sources.traces ?? [];
+    const scenario = options.sources.scenario;
+    this.prepared = scenario
+      ? prepareScenario(scenario.scenario, {
+          prices: options.prices,
+          ...(scenario.settings === undefined ? {} : { seed: scenario.settings.seed, strategy: scenario.settings.strategy }),
+        })
+      : undefined;
+    if (this.traces.length === 0 && !this.prepared) throw new Error('startServer: sources needs traces or a scenario');
+    // Unknown models fail here, before the server listens.
+    for (const trace of this.traces) resolveTracePricing(trace, { prices: options.prices });
+  }
+
+  /** Model names clients may ask for (the server answers whatever model a request names). */
+  models(): string[] {
+    const names = new Set(this.traces.map((trace) => trace.header.model));
+    if (this.prepared) names.add(this.prepared.scenario.model);
+    return [...names].sort();
+  }
+
+  summaries(): SessionSummary[] {
+    return this.all.map((session) => session.summary());
+  }
+
+  /** The session `request` belongs to, started if new. */
+  sessionFor(headers: IncomingHttpHeaders, request: ChatRequest): ServeSession {
+    const named = header(headers, SESSION_HEADER);
+    if (named !== undefined && named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
+    const key = named !== undefined ? `named:${named}` : `auto:${openingHash(request)}`;
+    const existing = this.byKey.get(key);
+    const restart = named === undefined && existing !== undefined && existing.calls > 0 && !request.messages.some((m) => m.role === 'assistant');
+    if (existing && !restart) return existing;
+    const session = this.start(named ?? `conversation-${this.all.length + 1}`, headers);
+    this.byKey.set(key, session);
+    this.all.push(session);
+    return session;
+  }
+
+  private start(id: string, headers: IncomingHttpHeaders): ServeSession {
+    const ordinal = this.all.length;
+    if (this.prepared) return this.startSynthetic(id, this.runOf(headers, ordinal));
+    const trace = this.traceOf(headers, ordinal);
+    const pricing = resolveTracePricing(trace, { prices: this.options.prices });
+    const cache = this.options.cache ?? defaultCacheMode(trace);
+    const setup = { id, source: trace.source, model: trace.header.model, pricing, cache, systemTokens: trace.header.systemTokens, goalTokens: trace.header.goalTokens };
+    return new RecordedSession(setup, trace);
+  }
+
+  private startSynthetic(id: string, run: number): ServeSession {
+    const p = this.prepared!;
+    const start = syntheticStart(p, run);
+    const setup = { id, source: `${p.scenario.source}#${run + 1}`, model: p.scenario.model, pricing: p.pricing, cache: start.cache, systemTokens: start.systemTokens, goalTokens: start.goalTokens };
+    return new SyntheticSession(setup, start.agent);
+  }
+
+  private traceOf(headers: IncomingHttpHeaders, ordinal: number): Trace {
+    const chosen = header(headers, TRACE_HEADER);
+    if (chosen === undefined) return this.traces[ordinal % this.traces.length]!;
+    const byIndex = /^\d+$/.test(chosen) ? this.traces[Number(chosen)] : undefined;
+    const trace = byIndex ?? this.traces.find((t) => t.source === chosen);
+    if (!trace) throw invalidRequest(`${TRACE_HEADER}: no trace '${chosen}' (give a 0-based index below ${this.traces.length} or a trace's source)`, TRACE_HEADER, 'unknown_trace');
+    return trace;
+  }
+
+  private runOf(headers: IncomingHttpHeaders, ordinal: number): number {
+    const chosen = header(headers, RUN_HEADER);
+    if (chosen === undefined) return ordinal;
+    if (!/^\d+$/.test(chosen) || Number(chosen) < 1 || !Number.isSafeInteger(Number(chosen))) throw invalidRequest(`${RUN_HEADER}: '${chosen}' is not a run number (1, 2, ...)`, RUN_HEADER, 'invalid_run');
+    return Number(chosen) - 1;
+  }
+}
+
+/** The conversation's opening: first system/developer message and first user message. */
+function openingHash(request: ChatRequest): string {
+  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
+  const user = request.messages.find((m) => m.role === 'user');
+  const opening = JSON.stringify([system ? messageText(system) : null, user ? messageText(user) : null]);
+  return createHash('sha256').update(opening).digest('hex');
+}

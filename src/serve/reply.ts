@@ -1,0 +1,105 @@
+/**
+ * One answered call as Chat Completions sends it: a `chat.completion` object, or the same content as
+ * `chat.completion.chunk` server-sent events (usage in a last chunk with no choices when the client asked
+ * for it with `stream_options.include_usage`, then `data: [DONE]`).
+ */
+import type { CallUsage } from '../pricing/types.js';
+import type { CallRecord } from '../trace/types.js';
+
+export interface ReplyToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** What a session answered: the response as the loop bills it. */
+export interface Reply {
+  session: string;
+  /** 1-based call number in the session. */
+  call: number;
+  model: string;
+  content: string | null;
+  toolCalls: ReplyToolCall[];
+  /** The response as the loop sees it (tool results' sizes, final / backtrack / failed flags). */
+  record: CallRecord;
+  usage: CallUsage;
+  costPico: number;
+}
+
+export interface OpenAiUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+export function openAiUsage(usage: CallUsage): OpenAiUsage {
+  return {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+    prompt_tokens_details: { cached_tokens: usage.cached },
+    completion_tokens_details: { reasoning_tokens: usage.reasoning },
+  };
+}
+
+/** What loopcost adds to each response beside the standard fields (clients ignore unknown fields). */
+export function loopcostExtension(reply: Reply): Record<string, unknown> {
+  return { session: reply.session, call: reply.call, usage: reply.usage, costPico: reply.costPico, record: reply.record };
+}
+
+function completionId(reply: Reply): string {
+  return `chatcmpl-loopcost-${reply.session}-${reply.call}`;
+}
+
+function finishReason(reply: Reply): 'tool_calls' | 'stop' {
+  return reply.toolCalls.length > 0 ? 'tool_calls' : 'stop';
+}
+
+/** The non-streaming response. `created` is 0: answers are deterministic (no wall clock in them). */
+export function completionBody(reply: Reply): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant', content: reply.content, refusal: null };
+  if (reply.toolCalls.length > 0) message['tool_calls'] = reply.toolCalls;
+  return {
+    id: completionId(reply),
+    object: 'chat.completion',
+    created: 0,
+    model: reply.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(reply) }],
+    usage: openAiUsage(reply.usage),
+    loopcost: loopcostExtension(reply),
+  };
+}
+
+/** The streamed response as SSE text: role, content, one chunk per tool call, finish, usage (if asked), [DONE]. */
+export function completionEvents(reply: Reply, includeUsage: boolean): string {
+  const base = { id: completionId(reply), object: 'chat.completion.chunk', created: 0, model: reply.model };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...(includeUsage ? { usage: null } : {}),
+  });
+  const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
+  if (reply.content) chunks.push(chunk({ content: reply.content }));
+  reply.toolCalls.forEach((call, index) => chunks.push(chunk({ tool_calls: [{ index, ...call }] })));
+  chunks.push(chunk({}, finishReason(reply)));
+  if (includeUsage) chunks.push({ ...base, choices: [], usage: openAiUsage(reply.usage), loopcost: loopcostExtension(reply) });
+  return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
+}
+
+/** Tool calls of a response as Chat Completions sends them: arguments as a JSON string, recorded ids kept. */
+export function replyToolCalls(record: CallRecord, idPrefix: string): ReplyToolCall[] {
+  return (record.toolCalls ?? []).map((tool, i) => ({
+    id: tool.id ?? `call_${idPrefix}_${i + 1}`,
+    type: 'function',
+    function: { name: tool.name, arguments: typeof tool.arguments === 'string' ? tool.arguments : JSON.stringify(tool.arguments ?? {}) },
+  }));
+}
+
+/** Text of a response without tool calls (traces keep token counts, not text). */
+export function placeholderText(record: CallRecord, what: string): string | null {
+  if ((record.toolCalls?.length ?? 0) > 0) return null;
+  const kind = record.unparseable ? 'unparseable response' : record.backtrack ? 'backtrack' : record.compaction ? 'compaction summary' : 'answer';
+  return `[loopcost] ${what} ${kind} (${record.outputTokens} output tokens; no text is kept)`;
+}

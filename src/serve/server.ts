@@ -1,0 +1,178 @@
+/**
+ * `loopcost serve`: a Chat Completions endpoint on node:http that answers each conversation with the
+ * next turn of a recorded trace, or with a synthetic behaviour reacting to the messages sent.
+ *
+ *   POST /v1/chat/completions   non-streaming, or `stream: true` (SSE; usage last with stream_options.include_usage)
+ *   GET  /v1/models             the models of the traces / scenario
+ *   GET  /loopcost/sessions     per-session calls, tokens and spend (JSON)
+ *
+ * Every failure is an OpenAI-style error body with a 4xx (5xx only for a bug, or a recorded provider
+ * failure answered as recorded); nothing a client sends stops the server.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CacheMode } from '../context/strategy.js';
+import { picoToUsdString, sumPico } from '../money.js';
+import type { PriceSource, PriceTable } from '../pricing/types.js';
+import { ApiError, invalidRequest, RECORDED_FAILURE } from './apiError.js';
+import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
+import { completionBody, completionEvents } from './reply.js';
+import { parseChatRequest } from './request.js';
+import type { SessionSummary } from './session.js';
+
+export interface ServeOptions {
+  sources: ServeSources;
+  prices: PriceTable;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port (the result says which). */
+  port?: number;
+  /** Cache mode for recorded traces (default: each trace's own, as replay chooses it). */
+  cache?: CacheMode;
+  /** Largest request body taken (default 32 MiB); larger → 413. */
+  maxBodyBytes?: number;
+}
+
+export interface SessionsReport {
+  /** The price table every session's spend is priced with (each session says the model it is priced as). */
+  priceTable: PriceSource;
+  sessions: SessionSummary[];
+  totals: { sessions: number; calls: number; costPico: string; costUsd: string };
+}
+
+export interface RunningServer {
+  /** `http://host:port` (append `/v1` for an OpenAI client's base URL). */
+  url: string;
+  host: string;
+  port: number;
+  sessions(): SessionsReport;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const registry = new SessionRegistry({ sources: options.sources, prices: options.prices, ...(options.cache === undefined ? {} : { cache: options.cache }) });
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const sessions = (): SessionsReport => sessionsReport(options.prices.source, registry.summaries());
+  const server = createServer((req, res) => {
+    handle(req, res, { registry, maxBodyBytes, sessions }).catch((error: unknown) => sendError(res, internalError(error)));
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    host,
+    port,
+    sessions,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface Context {
+  registry: SessionRegistry;
+  maxBodyBytes: number;
+  sessions: () => SessionsReport;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, context: Context): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
+  const route = ROUTES[path];
+  if (!route) {
+    req.resume();
+    return sendError(res, new ApiError(404, `unknown request URL: ${req.method} ${path} (loopcost serve answers POST /v1/chat/completions, GET /v1/models, GET /loopcost/sessions)`, 'invalid_request_error', null, 'unknown_url'));
+  }
+  if (req.method !== route.method) {
+    req.resume();
+    res.setHeader('allow', route.method);
+    return sendError(res, new ApiError(405, `${path} takes ${route.method}, not ${req.method}`, 'invalid_request_error', null, 'method_not_allowed'));
+  }
+  try {
+    await route.handle(req, res, context);
+  } catch (error) {
+    sendError(res, error instanceof ApiError ? error : internalError(error));
+  }
+}
+
+const ROUTES: Record<string, { method: string; handle: (req: IncomingMessage, res: ServerResponse, context: Context) => Promise<void> | void }> = {
+  '/v1/chat/completions': { method: 'POST', handle: chatCompletions },
+  '/chat/completions': { method: 'POST', handle: chatCompletions },
+  '/v1/models': { method: 'GET', handle: (_req, res, { registry }) => sendJson(res, 200, modelList(registry.models())) },
+  '/models': { method: 'GET', handle: (_req, res, { registry }) => sendJson(res, 200, modelList(registry.models())) },
+  '/loopcost/sessions': { method: 'GET', handle: (_req, res, { sessions }) => sendJson(res, 200, sessions()) },
+};
+
+async function chatCompletions(req: IncomingMessage, res: ServerResponse, { registry, maxBodyBytes }: Context): Promise<void> {
+  const request = parseChatRequest(await readBody(req, maxBodyBytes));
+  const session = registry.sessionFor(req.headers, request);
+  res.setHeader(SESSION_HEADER, session.id);
+  const reply = session.answer(request);
+  if (request.stream !== true) return sendJson(res, 200, completionBody(reply));
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.end(completionEvents(reply, request.stream_options?.include_usage === true));
+}
+
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) reject(new ApiError(413, `the request body is larger than ${maxBytes} bytes`, 'invalid_request_error', null, 'request_too_large'));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', () => reject(invalidRequest('the request body could not be read')));
+  });
+}
+
+function modelList(models: readonly string[]) {
+  return { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'loopcost' })) };
+}
+
+function sessionsReport(priceTable: PriceSource, sessions: SessionSummary[]): SessionsReport {
+  const costPico = sumPico(sessions.map((s) => s.costPico));
+  return {
+    priceTable,
+    sessions,
+    totals: { sessions: sessions.length, calls: sessions.reduce((sum, s) => sum + s.calls, 0), costPico: costPico.toString(), costUsd: picoToUsdString(costPico) },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, error: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // OpenAI's SDKs retry 409s and 5xx unless told not to: only a recorded provider failure is worth a retry
+  // (it is answered as the provider answered, and the next call of the trace is what the retry got).
+  if (error.code !== RECORDED_FAILURE) res.setHeader('x-should-retry', 'false');
+  sendJson(res, error.status, error.body());
+}
+
+function internalError(error: unknown): ApiError {
+  return new ApiError(500, `loopcost serve: internal error — please report it: ${(error as Error)?.message ?? String(error)}`, 'server_error', null, 'internal_error');
+}

@@ -1,0 +1,151 @@
+/**
+ * What every served conversation shares: a LoopSession without brakes (the agent under test runs its own)
+ * that meters each answered call with the kernel's meter and prices (src/kernel/meter.ts, cost.ts) and
+ * keeps the spend, and the figures `GET /loopcost/sessions` shows.
+ */
+import { NO_BRAKES } from '../brakes/config.js';
+import { FULL_HISTORY, type CacheMode } from '../context/strategy.js';
+import type { PromptView } from '../kernel/context.js';
+import { LoopSession } from '../loop/session.js';
+import type { MeteredCall } from '../loop/meter.js';
+import { picoToUsdString } from '../money.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { CallRecord } from '../trace/types.js';
+import { ApiError, RECORDED_FAILURE } from './apiError.js';
+import { placeholderText, replyToolCalls, type Reply } from './reply.js';
+import type { ChatRequest } from './request.js';
+
+export interface SessionSummary {
+  id: string;
+  kind: 'recorded' | 'synthetic';
+  /** The trace's source, or `scenario#run` (1-based run, as replay names it). */
+  source: string;
+  model: string;
+  /** The model the spend is priced as, and the day its dated prices were read at (when the table dates them). */
+  pricedAs: string;
+  pricesAsOf?: string;
+  cache: CacheMode;
+  calls: number;
+  steps: number;
+  failedCalls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  costPico: number;
+  costUsd: string;
+  /** The trace or agent has no further response: the next call is answered with an error. */
+  ended: boolean;
+  /** Recorded: calls of the trace not yet answered. */
+  remainingCalls?: number;
+}
+
+export interface SessionSetup {
+  id: string;
+  source: string;
+  model: string;
+  pricing: ModelPricing;
+  cache: CacheMode;
+  systemTokens: number;
+  goalTokens: number;
+}
+
+export abstract class ServeSession {
+  protected readonly loop: LoopSession;
+  private readonly totals = { failed: 0, input: 0, cached: 0, cacheWrite: 0, output: 0, reasoning: 0 };
+
+  constructor(protected readonly setup: SessionSetup) {
+    this.loop = new LoopSession({ brakes: NO_BRAKES, strategy: FULL_HISTORY, cache: setup.cache, pricing: setup.pricing, systemTokens: setup.systemTokens, goalTokens: setup.goalTokens });
+  }
+
+  get id(): string {
+    return this.setup.id;
+  }
+
+  /** Calls answered so far. */
+  get calls(): number {
+    return this.loop.state.calls;
+  }
+
+  abstract readonly kind: SessionSummary['kind'];
+  abstract ended(): boolean;
+  /** The next response to `request`, metered and paid for. Throws ApiError (409) past the end. */
+  abstract answer(request: ChatRequest): Reply;
+
+  summary(): SessionSummary {
+    const { totals, setup } = this;
+    const state = this.loop.state;
+    return {
+      id: setup.id,
+      kind: this.kind,
+      source: setup.source,
+      model: setup.model,
+      pricedAs: setup.pricing.model,
+      ...(setup.pricing.source.asOf === undefined ? {} : { pricesAsOf: setup.pricing.source.asOf }),
+      cache: setup.cache,
+      calls: state.calls,
+      steps: state.steps,
+      failedCalls: totals.failed,
+      inputTokens: totals.input,
+      cachedInputTokens: totals.cached,
+      cacheWriteTokens: totals.cacheWrite,
+      outputTokens: totals.output,
+      reasoningTokens: totals.reasoning,
+      costPico: state.spentPico,
+      costUsd: picoToUsdString(state.spentPico),
+      ended: this.ended(),
+    };
+  }
+
+  /** Meters `record` sent with the prompt `view`, advances the loop's state as a real loop would, and builds the reply. */
+  protected respond(record: CallRecord, view: PromptView, what: string): Reply {
+    const loop = this.loop;
+    const metered: MeteredCall = loop.meter(record, view);
+    loop.recordResponse(record, metered, view);
+    if (loop.runsTools(record)) {
+      for (const tool of record.toolCalls ?? []) {
+        loop.checkTool(tool);
+        loop.recordToolResult(tool);
+      }
+      loop.endStep(record);
+    }
+    this.count(record, metered);
+    const call = loop.state.calls;
+    const reply: Reply = {
+      session: this.setup.id,
+      call,
+      model: this.setup.model,
+      content: placeholderText(record, what),
+      toolCalls: replyToolCalls(record, `${this.setup.id}_${call}`),
+      record,
+      usage: metered.usage,
+      costPico: metered.costPico,
+    };
+    if (record.failed) throw failedCall(reply, record.failed);
+    return reply;
+  }
+
+  private count(record: CallRecord, { usage }: MeteredCall): void {
+    const totals = this.totals;
+    if (record.failed) totals.failed += 1;
+    totals.input += usage.input;
+    totals.cached += usage.cached;
+    totals.cacheWrite += usage.cacheWrite + usage.cacheWrite1h;
+    totals.output += usage.output;
+    totals.reasoning += usage.reasoning;
+  }
+}
+
+/** A call that failed at the provider when recorded (or a synthetic provider error): answered with its status, billed as recorded. */
+function failedCall(reply: Reply, failed: NonNullable<CallRecord['failed']>): ApiError {
+  const status = failed.status !== undefined && failed.status >= 400 && failed.status <= 599 ? failed.status : 500;
+  const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, {
+    session: reply.session,
+    call: reply.call,
+    usage: reply.usage,
+    costPico: reply.costPico,
+    record: reply.record,
+  });
+}

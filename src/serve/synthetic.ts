@@ -1,0 +1,103 @@
+/**
+ * A conversation answered by a synthetic behaviour that sees the messages the agent actually sent
+ * (closed loop on the real agent's context, not on loopcost's model of it). The messages become the
+ * view a behaviour reads (src/kernel/context.ts PromptView):
+ *   inputTokens            the messages' tokens (src/import/tokenCount.ts, the model's tokenizer)
+ *   unchangedPrefixTokens  tokens of the leading messages identical to the previous request plus the reply
+ *   historySteps           responses answered so far that added a step (a backtrack removes its step)
+ *   firstKeptStep          the earliest answered step from which every later one is still in the messages
+ *                          (a reply is found by its tool-call ids, or its text)
+ * Usage reports those prompt tokens; cost is metered by the kernel (cache as the scenario says).
+ */
+import { countChatTokensWith, encodingForModel, replyPrimingTokens, type ChatMessageText, type EncodingName } from '../import/tokenCount.js';
+import type { PromptView } from '../kernel/context.js';
+import type { SyntheticAgent } from '../synthetic/agent.js';
+import { ApiError } from './apiError.js';
+import type { Reply } from './reply.js';
+import { messageText, type ChatMessage, type ChatRequest } from './request.js';
+import { ServeSession, type SessionSetup } from './session.js';
+
+interface AnsweredStep {
+  toolCallIds: string[];
+  text: string;
+}
+
+export class SyntheticSession extends ServeSession {
+  readonly kind = 'synthetic' as const;
+  private readonly encoding: EncodingName;
+  private readonly steps: AnsweredStep[] = [];
+  /** Keys of the previous request's messages followed by the reply's. */
+  private previousKeys: string[] = [];
+  private done = false;
+
+  constructor(
+    setup: SessionSetup,
+    private readonly agent: SyntheticAgent,
+  ) {
+    super(setup);
+    this.encoding = encodingForModel(setup.model);
+  }
+
+  ended(): boolean {
+    return this.done;
+  }
+
+  answer(request: ChatRequest): Reply {
+    const view = this.viewOf(request.messages);
+    const record = this.done ? null : this.agent.next(view, this.loop.state);
+    if (!record) {
+      this.done = true;
+      const why = this.agent.ending === 'provider_error' ? 'its provider failed the last call' : this.agent.ending === 'hard_cap' ? 'it reached its hard cap of steps' : 'it has nothing more to send';
+      throw new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended');
+    }
+    const keys = request.messages.map(messageKey);
+    try {
+      const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`);
+      this.remember(reply, keys);
+      return reply;
+    } catch (error) {
+      this.previousKeys = keys;
+      throw error;
+    }
+  }
+
+  private remember(reply: Reply, keys: string[]): void {
+    const replyMessage: ChatMessage = { role: 'assistant', content: reply.content, ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ ...call, function: { ...call.function } })) } : {}) };
+    this.previousKeys = [...keys, messageKey(replyMessage)];
+    if (reply.record.backtrack) this.steps.pop();
+    else if (!reply.record.compaction) this.steps.push({ toolCallIds: reply.toolCalls.map((c) => c.id), text: messageText(replyMessage) });
+  }
+
+  private viewOf(messages: readonly ChatMessage[]): PromptView {
+    const texts: ChatMessageText[] = messages.map((m) => ({ role: m.role, content: messageText(m), ...(m.name === undefined ? {} : { name: m.name }) }));
+    const inputTokens = countChatTokensWith(texts, this.encoding);
+    const keys = messages.map(messageKey);
+    let same = 0;
+    while (same < keys.length && same < this.previousKeys.length && keys[same] === this.previousKeys[same]) same += 1;
+    // The shared messages' tokens, without the reply priming (it ends the prompt, not the prefix).
+    const unchangedPrefixTokens = same === 0 ? 0 : Math.min(inputTokens, countChatTokensWith(texts.slice(0, same), this.encoding) - replyPrimingTokens(this.encoding));
+    return { inputTokens, fullInputTokens: inputTokens, unchangedPrefixTokens, historySteps: this.steps.length, firstKeptStep: this.firstKeptStep(messages) };
+  }
+
+  private firstKeptStep(messages: readonly ChatMessage[]): number {
+    const ids = new Set<string>();
+    const texts = new Set<string>();
+    for (const m of messages) {
+      if (m.role !== 'assistant') continue;
+      for (const call of m.tool_calls ?? []) ids.add(call.id);
+      texts.add(messageText(m));
+    }
+    let first = this.steps.length;
+    while (first > 0) {
+      const step = this.steps[first - 1]!;
+      const present = step.toolCallIds.length > 0 ? step.toolCallIds.some((id) => ids.has(id)) : texts.has(step.text);
+      if (!present) break;
+      first -= 1;
+    }
+    return first;
+  }
+}
+
+function messageKey(m: ChatMessage): string {
+  return JSON.stringify([m.role, messageText(m), m.tool_call_id ?? null, m.name ?? null]);
+}

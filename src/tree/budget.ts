@@ -1,0 +1,100 @@
+/**
+ * One budget over an agent and its sub-agents, as every tree driver applies it (the replay of recorded
+ * trees, engine.ts; live trees of step sources, live.ts; a real loop's tool registry the same way):
+ * before each call of any agent, the kernel's one before-call check (`beforeCallStop`) on the TREE's
+ * totals with the tree's brakes, then — for a sub-agent — on the AGENT's totals with the per-agent limits.
+ * The run's own LoopSession then applies the per-call brakes (context window, repeat, same error,
+ * backtracks), which `runBrakes` leaves it.
+ */
+import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import type { Stop } from '../brakes/stopReasons.js';
+import { beforeCallStop } from '../kernel/brakes.js';
+import type { PromptView } from '../kernel/context.js';
+import { describeStop, Fact } from '../kernel/describe.js';
+import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import type { LoopSession } from '../loop/session.js';
+import type { AgentStop } from './result.js';
+
+/** Per-agent limits: every sub-agent on its own (all its parts), besides the tree's brakes. */
+export interface SubagentLimits {
+  maxSteps?: number;
+  maxCostPico?: number;
+}
+
+/** Running figures the before-call check reads: of the whole tree, or of one agent. */
+export interface Running {
+  steps: number;
+  elapsedMs: number;
+  spentPico: number;
+  tokensUsed: number;
+}
+
+export function running(): Running {
+  return { steps: 0, elapsedMs: 0, spentPico: 0, tokensUsed: 0 };
+}
+
+/** Limits that bind a run (a part) on its own: the tree's, without those that bind totals. */
+export function runBrakes(brakes: BrakeConfig): BrakeConfig {
+  const { maxSteps: _steps, maxCostPico: _cost, timeoutMs: _time, maxTokens: _tokens, ...perRun } = brakes;
+  return perRun;
+}
+
+function subagentBrakes(brakes: BrakeConfig, limits: SubagentLimits | undefined): BrakeConfig {
+  const config: BrakeConfig = { ...NO_BRAKES, budgetMode: brakes.budgetMode };
+  if (limits?.maxSteps !== undefined) config.maxSteps = limits.maxSteps;
+  if (limits?.maxCostPico !== undefined) config.maxCostPico = limits.maxCostPico;
+  if (brakes.maxOutputTokens !== undefined) config.maxOutputTokens = brakes.maxOutputTokens;
+  return config;
+}
+
+/** The before-call check on `totals` with `limits`, described like a lone run's stop. */
+function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: number; promptEstimate: number }, promptTokens: number): Stop | null {
+  const code = beforeCallStop(limits, totals.steps, totals.elapsedMs, totals.spentPico, bound.boundPico, totals.tokensUsed, promptTokens);
+  if (code === StopCode.None) return null;
+  const facts = new Float64Array(Fact.Size);
+  facts[Fact.Steps] = totals.steps;
+  facts[Fact.ElapsedMs] = totals.elapsedMs;
+  facts[Fact.SpentPico] = totals.spentPico;
+  facts[Fact.TokensUsed] = totals.tokensUsed;
+  facts[Fact.BoundPico] = bound.boundPico;
+  facts[Fact.PromptEstimate] = bound.promptEstimate;
+  facts[Fact.PromptTokens] = promptTokens;
+  return { reason: stopReasonOf(code), detail: describeStop(code, limits, facts) };
+}
+
+export class TreeBudget {
+  /** What every agent's calls add up to. */
+  readonly totals: Running = running();
+  /** Brakes each run's LoopSession is given. */
+  readonly perRun: BrakeConfig;
+  private readonly treeLimits: BrakeLimits;
+  private readonly agentLimits: BrakeLimits;
+
+  constructor(brakes: BrakeConfig, subagent?: SubagentLimits) {
+    // The context window binds each call: the run's own check applies it, with the model's window under `model`.
+    this.treeLimits = brakeLimits({ ...brakes, contextWindow: undefined });
+    this.agentLimits = brakeLimits(subagentBrakes(brakes, subagent));
+    this.perRun = runBrakes(brakes);
+  }
+
+  /** Before a call of an agent (`agent`: its own totals, `subagent`: whether the per-agent limits apply): null when it may go. */
+  check(agent: { totals: Running; subagent: boolean }, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null {
+    const bound = predicts(this.treeLimits) || predicts(this.agentLimits) ? session.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
+    const treeStop = checkTotals(this.treeLimits, this.totals, bound, promptTokens);
+    if (treeStop) return { ...treeStop, by: 'tree' };
+    const limitStop = agent.subagent ? checkTotals(this.agentLimits, agent.totals, bound, promptTokens) : null;
+    return limitStop ? { ...limitStop, by: 'subagent' } : null;
+  }
+
+  /** Adds what `session` spent since `before` (a copy of its state) to the agent's and the tree's totals. */
+  absorb(agentTotals: Running, session: LoopSession, before: Running): void {
+    const s = session.state;
+    for (const totals of [agentTotals, this.totals]) {
+      totals.steps += s.steps - before.steps;
+      totals.elapsedMs += s.elapsedMs - before.elapsedMs;
+      totals.spentPico += s.spentPico - before.spentPico;
+      totals.tokensUsed += s.tokensUsed - before.tokensUsed;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Replays one session tree as one loop: every agent's calls in the order they happened (schedule.ts),
+ * each run (an agent's part) on its own LoopSession (context, meter, repeat / same-error / backtrack
+ * brakes), and before every call the kernel's one before-call check (`beforeCallStop`) three times:
+ *
+ *   1. on the TREE's totals with the tree's brakes (steps, time, spend, tokens of all agents so far);
+ *   2. for a sub-agent, on the AGENT's totals (all its parts) with the per-agent limits;
+ *   3. the run's own check (LoopSession.checkBeforeCall: the context window), as a lone run replays.
+ *
+ * The first that fires stops the agent. The rule when an agent stops (by a brake, at its own call):
+ * - its remaining calls and parts are not made, nor are those of the sub-agents it started;
+ * - a sub-agent's stop ends the parent's tool call that started it (its Task call) with that stop reason;
+ *   the parent goes on: its next call is checked like any other against the tree's totals. Spend, steps,
+ *   time and tokens never go down, so after a tree brake stopped a sub-agent the parent's next call is
+ *   refused too (the tree stops) — except under `budget-mode=predict`, where a smaller call may still fit;
+ * - the main agent's stop ends the tree.
+ * Compaction calls are the main agent's (the importer merged them in): paid, counted in spend and tokens,
+ * not steps. Tree time is the agents' virtual busy time added up (parallel sub-agents count in full).
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import { Interner } from '../brakes/fingerprint.js';
+import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import type { PromptView } from '../kernel/context.js';
+import type { LatencyModel } from '../loop/latency.js';
+import { LoopSession, SKIPPED } from '../loop/session.js';
+import type { RunOutcome } from '../loop/types.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { Trace } from '../trace/types.js';
+import type { SessionTree } from './group.js';
+import { treeSchedule } from './schedule.js';
+import { running, TreeBudget, type Running, type SubagentLimits } from './budget.js';
+
+export type { SubagentLimits };
+import { addTotals, agentRecord, emptyTotals, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
+
+export interface TreeEngineOptions {
+  /** Bind the tree's totals (steps, spend, time, tokens) and every call (context window, repeat, same error, backtracks). */
+  brakes: BrakeConfig;
+  subagent?: SubagentLimits;
+  strategy: ContextStrategy;
+  latency?: LatencyModel;
+  /** Each run's prices (resolved by the caller) and cache mode. */
+  pricingOf(run: Trace): ModelPricing;
+  cacheOf(run: Trace): CacheMode;
+}
+
+interface AgentState {
+  sessions: (LoopSession | undefined)[];
+  outcomes: (RunOutcome | undefined)[];
+  totals: Running;
+  stop?: AgentStop;
+  /** The run whose calls are being made. */
+  current: number;
+}
+
+export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
+  const budget = new TreeBudget(options.brakes, options.subagent);
+  const perRun = budget.perRun;
+  const interner = new Interner();
+  const states: AgentState[] = tree.agents.map((agent) => ({ sessions: agent.runs.map(() => undefined), outcomes: agent.runs.map(() => undefined), totals: running(), current: 0 }));
+  const children = tree.agents.map((_, i) => tree.agents.map((agent, j) => (agent.parentAgentId === tree.agents[i]!.agentId && j !== i ? j : -1)).filter((j) => j >= 0));
+  const stops: { agent: number; stop: AgentStop }[] = [];
+
+  const sessionOf = (a: number, r: number): LoopSession => {
+    const state = states[a]!;
+    let session = state.sessions[r];
+    if (session === undefined) {
+      const run = tree.agents[a]!.runs[r]!;
+      session = new LoopSession(
+        {
+          brakes: perRun,
+          strategy: options.strategy,
+          cache: options.cacheOf(run),
+          pricing: options.pricingOf(run),
+          systemTokens: run.header.systemTokens,
+          goalTokens: run.header.goalTokens,
+          ...(options.latency === undefined ? {} : { latency: options.latency }),
+        },
+        interner,
+      );
+      state.sessions[r] = session;
+    }
+    return session;
+  };
+
+  const finishRun = (a: number, r: number, stop: Stop): void => {
+    const state = states[a]!;
+    const session = state.sessions[r];
+    if (session !== undefined && state.outcomes[r] === undefined) state.outcomes[r] = session.finish(stop);
+  };
+
+  /** Stops agent `a` (and, transitively, the sub-agents it started that are still going). */
+  const stopAgent = (a: number, stop: AgentStop): void => {
+    const state = states[a]!;
+    if (state.stop !== undefined) return;
+    state.stop = stop;
+    finishRun(a, state.current, stop);
+    if (stop.by !== 'parent') stops.push({ agent: a, stop });
+    const cut: AgentStop = { reason: stop.reason, detail: `${tree.agents[a]!.agentId} stopped (${stop.reason})`, by: 'parent' };
+    for (const child of children[a]!) if (!finishedAll(child)) stopAgent(child, cut);
+  };
+
+  const finishedAll = (a: number): boolean => {
+    const state = states[a]!;
+    return state.outcomes[state.outcomes.length - 1] !== undefined;
+  };
+
+  const checkTotalsBefore = (a: number, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null =>
+    budget.check({ totals: states[a]!.totals, subagent: tree.agents[a]!.kind === 'subagent' }, session, view, promptTokens);
+
+  for (const { agent: a, run: r, call: c } of treeSchedule(tree)) {
+    const state = states[a]!;
+    if (state.stop !== undefined) continue;
+    const agent = tree.agents[a]!;
+    const run = agent.runs[r]!;
+    state.current = r;
+    const session = sessionOf(a, r);
+    if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
+    const before: Running = { ...session.state };
+    const response = run.calls[c]!;
+    const view = session.prompt();
+    const metered = session.meter(response, view);
+    const refused = checkTotalsBefore(a, session, view, metered.usage.input);
+    if (refused) {
+      stopAgent(a, refused);
+      continue;
+    }
+    const ended = callOnce(session, response, metered, view);
+    budget.absorb(state.totals, session, before);
+    if (ended && isBrakeStop(ended.reason)) {
+      stopAgent(a, { ...ended, by: 'own' });
+      continue;
+    }
+    if (ended) {
+      finishRun(a, r, ended);
+      continue;
+    }
+    if (c === run.calls.length - 1) {
+      // The run ran out of calls: what a lone replay does when its source is exhausted.
+      const view = session.prompt();
+      const last = checkTotalsBefore(a, session, view, view.inputTokens) ?? ownStop(session.checkBeforeCall(view));
+      if (last) stopAgent(a, last);
+      else finishRun(a, r, session.exhausted(run.end.outcome === 'completed' ? 'completed' : 'trace_end'));
+    }
+  }
+  return treeResultOf(tree, states, stops, budget.totals);
+}
+
+/** One call on its run's session after the before-call checks passed: pay, run its tools, end the step. */
+function callOnce(session: LoopSession, response: Trace['calls'][number], metered: ReturnType<LoopSession['meter']>, view: ReturnType<LoopSession['prompt']>): Stop | null {
+  const own = session.checkBeforeCall(view);
+  if (own) return own;
+  const after = session.recordResponse(response, metered, view);
+  if (after) return after;
+  if (!session.runsTools(response)) return null;
+  for (const tool of response.toolCalls ?? []) {
+    const refused = session.checkTool(tool);
+    if (refused === SKIPPED) continue;
+    if (refused) return refused;
+    const failed = session.recordToolResult(tool);
+    if (failed) return failed;
+  }
+  return session.endStep(response);
+}
+
+function ownStop(stop: Stop | null): AgentStop | null {
+  return stop ? { ...stop, by: 'own' } : null;
+}
+
+function treeResultOf(tree: SessionTree, states: AgentState[], stops: { agent: number; stop: AgentStop }[], live: Running): TreeResult {
+  const totals: TreeTotals = emptyTotals();
+  const agents: AgentResult[] = tree.agents.map((agent, a) => {
+    const state = states[a]!;
+    const record = agentRecord(agent, state.outcomes, state.stop);
+    addTotals(totals, record);
+    return record;
+  });
+  if (totals.costPico !== live.spentPico || totals.steps !== live.steps) throw new Error('tree totals disagree with the running figures');
+  const mainIndex = tree.agents.findIndex((agent) => agent.kind === 'main');
+  const first = stops[0];
+  const rootStop = mainIndex >= 0 ? agents[mainIndex]!.stop : first ? first.stop : undefined;
+  const stopReason: StopReason = rootStop?.reason ?? (agents.every((agent) => agent.stop?.reason === 'completed') ? 'completed' : 'trace_end');
+  const result: TreeResult = {
+    sessionId: tree.sessionId,
+    agents,
+    totals,
+    stopReason,
+    stopDetail: rootStop?.detail ?? '',
+    stopped: stops.map(({ agent, stop }) => ({ agentId: tree.agents[agent]!.agentId, ...stop })),
+    notes: [...tree.notes],
+  };
+  return result;
+}

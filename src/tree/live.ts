@@ -1,0 +1,140 @@
+/**
+ * Live session trees: an agent whose step source may start sub-agents from its tool calls, each
+ * sub-agent's steps running under the parent's budget. This is the hook for synthetic policies (closed
+ * loop: each agent's source sees its own context window) and the shape a real loop's tool registry takes
+ * (a tool that runs an agent): `subagentFor(tool)` says which tool call starts which agent.
+ *
+ * A sub-agent runs inside the parent's tool call (the parent waits for it, as Claude Code's Task call
+ * does), every call of every agent checked by the same TreeBudget as a recorded tree's replay. When a
+ * brake stops a sub-agent, the parent's tool call ends with the stop as its error
+ * (`sub-agent <id> stopped: <reason>`): the parent's same-error brake sees it, its policy goes on, and its
+ * next call is checked against the tree's totals like any other (see engine.ts for the same rule).
+ */
+import { Interner } from '../brakes/fingerprint.js';
+import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
+import type { BrakeConfig } from '../brakes/config.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
+import { LoopSession, SKIPPED } from '../loop/session.js';
+import type { RunOutcome, StepSource } from '../loop/types.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { ToolCallRecord } from '../trace/types.js';
+import { running, TreeBudget, type Running, type SubagentLimits } from './budget.js';
+import { addTotals, agentRecord, emptyTotals, type AgentResult, type AgentStop, type TreeResult } from './result.js';
+
+/** An agent of a live tree. */
+export interface LiveAgent {
+  agentId: string;
+  source: StepSource;
+  systemTokens: number;
+  goalTokens: number;
+  /** This agent's model prices; the tree's (`options.pricing`) by default. */
+  pricing?: ModelPricing;
+  /** The agent a tool call of this agent starts, or undefined for an ordinary tool. Called once per tool call, before it runs. */
+  subagentFor?(tool: ToolCallRecord): LiveAgent | undefined;
+}
+
+export interface LiveTreeOptions {
+  brakes: BrakeConfig;
+  subagent?: SubagentLimits;
+  strategy: ContextStrategy;
+  cache: CacheMode;
+  pricing: ModelPricing;
+  latency?: LatencyModel;
+  /** The tree's name in results (default: the root agent's id). */
+  sessionId?: string;
+}
+
+interface Started {
+  agent: LiveAgent;
+  parent?: { agentId: string; toolCallId: string };
+  outcome: RunOutcome;
+  stop?: AgentStop;
+}
+
+/** Runs the root agent and every sub-agent it (or they) start, under one budget. */
+export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeResult {
+  const budget = new TreeBudget(options.brakes, options.subagent);
+  const interner = new Interner();
+  const started: Started[] = [];
+  const stopped: TreeResult['stopped'] = [];
+
+  const runAgent = (agent: LiveAgent, parent?: Started['parent']): Started => {
+    const record: Started = { agent, ...(parent ? { parent } : {}), outcome: undefined as unknown as RunOutcome };
+    started.push(record);
+    const session = new LoopSession(
+      {
+        brakes: budget.perRun,
+        strategy: options.strategy,
+        cache: options.cache,
+        pricing: agent.pricing ?? options.pricing,
+        systemTokens: agent.systemTokens,
+        goalTokens: agent.goalTokens,
+        ...(options.latency === undefined ? {} : { latency: options.latency }),
+      },
+      interner,
+    );
+    const totals = running();
+    let seen: Running = { ...session.state };
+    /** The session's spend since the last sync, into the agent's and the tree's totals (before any other agent calls). */
+    const sync = () => {
+      budget.absorb(totals, session, seen);
+      seen = { ...session.state };
+    };
+    const step = (): AgentStop | Stop => {
+      for (let calls = 0; ; calls++) {
+        const view = session.prompt();
+        const response = agent.source.next(view, session.state);
+        const metered = response ? session.meter(response, view) : undefined;
+        const refused = budget.check({ totals, subagent: parent !== undefined }, session, view, metered ? metered.usage.input : view.inputTokens);
+        if (refused) return refused;
+        const own = session.checkBeforeCall(view);
+        if (own) return { ...own, by: 'own' };
+        if (!response || !metered) return session.exhausted(agent.source.exhaustedReason());
+        const after = session.recordResponse(response, metered, view);
+        sync();
+        if (after) return isBrakeStop(after.reason) ? { ...after, by: 'own' } : after;
+        if (!session.runsTools(response)) continue;
+        for (const [i, tool] of (response.toolCalls ?? []).entries()) {
+          const repeat = session.checkTool(tool);
+          if (repeat === SKIPPED) continue;
+          if (repeat) return { ...repeat, by: 'own' };
+          const child = agent.subagentFor?.(tool);
+          let result = tool;
+          if (child) {
+            const ran = runAgent(child, { agentId: agent.agentId, toolCallId: tool.id ?? `${agent.agentId}:${calls}:${i}` });
+            if (ran.stop?.by !== undefined) result = { ...tool, error: `sub-agent ${child.agentId} stopped: ${ran.stop.reason}` };
+          }
+          const failed = session.recordToolResult(result);
+          sync();
+          if (failed) return { ...failed, by: 'own' };
+        }
+        const ended = session.endStep(response);
+        if (ended) return ended;
+      }
+    };
+    const stop = step();
+    record.outcome = session.finish(stop);
+    if ('by' in stop && stop.by !== undefined) {
+      record.stop = stop as AgentStop;
+      stopped.push({ agentId: agent.agentId, ...(stop as AgentStop) });
+    }
+    return record;
+  };
+
+  runAgent(root);
+  const totals = emptyTotals();
+  const agents: AgentResult[] = started.map(({ agent, parent, outcome, stop }) => {
+    const result = agentRecord(
+      { agentId: agent.agentId, kind: parent ? 'subagent' : 'main', ...(parent ? { parentAgentId: parent.agentId, parentToolCallId: parent.toolCallId } : {}), runs: [] },
+      [outcome],
+      stop,
+    );
+    result.parts = 1;
+    result.models = [(agent.pricing ?? options.pricing).model];
+    addTotals(totals, result);
+    return result;
+  });
+  const rootStop = agents[0]!.stop!;
+  return { sessionId: options.sessionId ?? root.agentId, agents, totals, stopReason: rootStop.reason, stopDetail: rootStop.detail, stopped, notes: [] };
+}

@@ -1,0 +1,72 @@
+/**
+ * Session trees under one budget: the library entry points (sweep, whatif and the CLI call these).
+ *
+ *   const result = replayTree(runsOfOneSession, { brakes, subagent: { maxSteps: 40 }, strategy, prices });
+ *   result.totals.costPico, result.agents[i].costPico, result.stopped[0]?.agentId
+ *
+ * Pricing is resolved per run as `replayTrace` resolves it (its model, or `model`; dated prices as of its
+ * recordedAt), and the cache mode is the strategy's, else the run's default.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
+import { UserError } from '../errors.js';
+import type { LatencyModel } from '../loop/latency.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import type { Trace } from '../trace/types.js';
+import { replaySessionTree, type SubagentLimits } from './engine.js';
+import { sessionTrees, type SessionTree } from './group.js';
+import type { TreeResult } from './result.js';
+
+export interface TreeReplayOptions {
+  /** The tree's brakes: bind the totals of all its agents (and each call, for the per-call brakes). */
+  brakes: BrakeConfig;
+  /** Limits of each sub-agent on its own (`--subagent-max-steps`, `--subagent-max-cost`). */
+  subagent?: SubagentLimits;
+  strategy: ContextStrategy;
+  prices: PriceTable;
+  /** Re-price every run as this model. */
+  model?: string;
+  latency?: LatencyModel;
+}
+
+/** Pricing per run, resolved once per run (a tree is replayed under many settings by whatif and sweep). */
+function pricingCache(options: Pick<TreeReplayOptions, 'prices' | 'model'>): (run: Trace) => ModelPricing {
+  const cache = new WeakMap<Trace, ModelPricing>();
+  return (run) => {
+    let pricing = cache.get(run);
+    if (pricing === undefined) cache.set(run, (pricing = resolveTracePricing(run, options)));
+    return pricing;
+  };
+}
+
+/** A replayer of one grouped tree under any brakes (pricing resolved once). */
+export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeConfig) => TreeResult {
+  const pricingOf = pricingCache(options);
+  const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
+  return (brakes) =>
+    replaySessionTree(tree, {
+      brakes,
+      strategy: options.strategy,
+      pricingOf,
+      cacheOf,
+      ...(options.subagent === undefined ? {} : { subagent: options.subagent }),
+      ...(options.latency === undefined ? {} : { latency: options.latency }),
+    });
+}
+
+/** Replays the runs of ONE session tree (every run must carry `header.agent` with one `sessionId`). */
+export function replayTree(traces: readonly Trace[], options: TreeReplayOptions): TreeResult {
+  const { trees, loose } = sessionTrees(traces);
+  const problem = loose.length > 0 ? `${loose[0]!.source} has no header.agent` : trees.length !== 1 ? `the runs belong to ${trees.length} sessions` : undefined;
+  if (problem !== undefined) {
+    throw new UserError({ code: 'not_one_tree', message: `replayTree takes the runs of one session tree: ${problem}`, hint: 'group runs with sessionTrees() first' });
+  }
+  return treeReplayer(trees[0]!, options)(options.brakes);
+}
+
+/** Every tree of the runs, replayed; runs without `header.agent` are returned as they are. */
+export function replayTrees(traces: Iterable<Trace>, options: TreeReplayOptions): { trees: TreeResult[]; loose: Trace[] } {
+  const grouped = sessionTrees(traces);
+  return { trees: grouped.trees.map((tree) => treeReplayer(tree, options)(options.brakes)), loose: grouped.loose };
+}

@@ -1,0 +1,57 @@
+/** Runs a trace through the real loop with a trace-driven model, and puts its figures beside replay's. */
+import type { BrakeConfig } from '../../src/brakes/config.js';
+import type { ContextStrategy } from '../../src/context/strategy.js';
+import { VirtualClock } from '../../src/agent/clock.js';
+import { agentLoop } from '../../src/agent/loop.js';
+import { traceModel } from '../../src/agent/traceModel.js';
+import type { AgentRunResult, Model, TraceRecorder } from '../../src/agent/types.js';
+import type { ModelPricing } from '../../src/pricing/types.js';
+import { replayTrace, type RunResult } from '../../src/replay/replay.js';
+import type { Trace } from '../../src/trace/types.js';
+import { handTable } from '../helpers.js';
+
+export interface Settings {
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  pricing: ModelPricing;
+}
+
+/** Retries without waiting, as often as the trace failed: the trace decides when calls fail. */
+export const TRACE_RETRY = { maxRetries: Infinity, backoffMs: () => 0 };
+
+export async function runTraceDriven(trace: Trace, settings: Settings, extra: { model?: (model: Model) => Model; recorder?: TraceRecorder } = {}): Promise<AgentRunResult> {
+  const clock = new VirtualClock();
+  const driven = traceModel(trace, clock);
+  return agentLoop({
+    model: extra.model ? extra.model(driven.model) : driven.model,
+    tools: driven.tools,
+    brakes: settings.brakes,
+    context: { ...driven.context, strategy: settings.strategy },
+    pricing: settings.pricing,
+    clock,
+    retry: TRACE_RETRY,
+    countTokens: driven.context.countTokens!,
+    ...(extra.recorder ? { recorder: extra.recorder } : {}),
+  });
+}
+
+/** The figures parity compares, from either side. */
+export function figures(run: AgentRunResult | RunResult) {
+  return {
+    stopReason: 'stop' in run ? run.stop.reason : run.stopReason,
+    stopDetail: 'stop' in run ? run.stop.detail : run.stopDetail,
+    steps: run.steps,
+    calls: 'calls' in run ? run.calls : run.modelCalls,
+    toolCalls: run.toolCalls,
+    inputTokens: run.inputTokens,
+    cachedInputTokens: run.cachedInputTokens,
+    outputTokens: run.outputTokens,
+    costPico: run.costPico,
+    overshootPico: run.overshootPico,
+    elapsedMs: run.elapsedMs,
+  };
+}
+
+export function replayFigures(trace: Trace, settings: Settings) {
+  return figures(replayTrace(trace, { brakes: settings.brakes, strategy: settings.strategy, prices: handTable(settings.pricing), pricing: settings.pricing }));
+}

@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../cli/run.js';
+
+const RECURSIVE = 'scenarios/recursive-verification.yaml';
+const REFERENCE = 'scenarios/reference-sum-of-squares.yaml';
+const ASKING = 'scenarios/keeps-asking.yaml';
+const REAL_RUNS = 'test/check/mini-swe-agent.yaml';
+
+describe('loopcost check', () => {
+  it('passes on the bundled scenarios (the built CLI, as CI runs it): every expectation holds, exit 0', () => {
+    const run = spawnSync(process.execPath, ['bin/loopcost.js', 'check', 'scenarios/'], { encoding: 'utf8' });
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^loopcost check: PASS: 8 scenarios, (\d+) expectations, 0 failed/);
+    // Every bundled scenario file carries expectations.
+    const checked = [...run.stdout.matchAll(/^([a-z ]+): (scenarios\/\S+\.yaml), \d+ synthetic runs/gm)].map((m) => m[2]);
+    expect(checked).toEqual(readdirSync('scenarios').filter((name) => name.endsWith('.yaml')).map((name) => `scenarios/${name}`));
+    expect(Number(/(\d+) expectations/.exec(run.stdout)![1])).toBe(run.stdout.match(/ pass$/gm)!.length);
+    expect(run.stdout).not.toMatch(/FAIL/);
+  });
+
+  it('fails when a loosened brake lets the recursive-verification loop run past its expected stop, naming scenario, expectation and both values; the JUnit file holds it', async () => {
+    const dir = tempDir();
+    const junit = join(dir, 'check.xml');
+    const r = await cli('check', RECURSIVE, '--max-repeat', '1000', '--max-steps', '1000', '--runs', '10', '--junit', junit);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^loopcost check: FAIL/);
+    // Under the file's reference preset the 120 s timeout still applies: each run now ends on it, at step 27.
+    expect(r.stdout).toMatch(/^recursive verification +behaviours\.never satisfied\.stopReason +timeout ×10 +one of repeat, max_steps +FAIL$/m);
+    expect(r.stdout).toMatch(/^recursive verification +behaviours\.never satisfied\.steps +27 +≤ 12 +FAIL$/m);
+    expect(r.stdout).toMatch(/brakes max-steps=1000,.*max-repeat=1000/);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="recursive verification" file="scenarios\/recursive-verification.yaml" tests="4" failures="4"/);
+    expect(xml).toContain('<testcase classname="recursive verification" name="behaviours.never satisfied.steps">\n      <failure type="expectation" message="behaviours.never satisfied.steps: measured 27, limit ≤ 12">');
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+  });
+
+  it('catches a repeat limit that starts killing successful real runs with a falseStopRate expectation', async () => {
+    const ok = await cli('check', REAL_RUNS);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/population\.falseStopRate +0% +≤ 0% +pass/);
+    expect(ok.stdout).toMatch(/38 recorded runs/);
+    expect(ok.stdout).toMatch(/replayed as recorded \(open loop\)/);
+
+    const tight = await cli('check', REAL_RUNS, '--max-repeat', '3', '--format', 'json');
+    expect(tight.code).toBe(1);
+    const report = JSON.parse(tight.stdout);
+    const falseStops = report.scenarios[0].expectations.find((e: { expectation: string }) => e.expectation === 'population.falseStopRate');
+    // The same figure counted from replay's own per-run output: recorded completions the repeat limit stops.
+    const runs: { recordedOutcome: string; stopReason: string }[] = JSON.parse((await cli('replay', '../shared/traces/mini-swe-agent', '--max-repeat', '3', '--format', 'json')).stdout).runs;
+    const completing = runs.filter((run) => run.recordedOutcome === 'completed');
+    const stopped = completing.filter((run) => run.stopReason === 'repeat');
+    expect(stopped.length).toBeGreaterThan(0);
+    expect(falseStops).toMatchObject({ measured: stopped.length / completing.length, limit: '≤ 0%', pass: false });
+  });
+
+  it('round-trips a baseline byte for byte, labels a different price table a price change, and a loosened brake drift', async () => {
+    const dir = tempDir();
+    const first = join(dir, 'baseline.json');
+    const second = join(dir, 'again.json');
+    expect((await cli('check', REFERENCE, ASKING, '--update-baseline', first)).code).toBe(0);
+    const saved = JSON.parse(readFileSync(first, 'utf8'));
+    expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/1', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+
+    const same = await cli('check', REFERENCE, ASKING, '--baseline', first, '--tolerance', '5%', '--update-baseline', second);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/all 18 figures within tolerance/);
+    expect(readFileSync(second, 'utf8')).toBe(readFileSync(first, 'utf8'));
+
+    // gpt-4o-mini 10% dearer: every cost moves, nothing about the brakes does.
+    const prices = join(dir, 'dearer.json');
+    writeFileSync(prices, JSON.stringify({ 'gpt-4o-mini': { input_cost_per_token: 1.65e-7, output_cost_per_token: 6.6e-7, litellm_provider: 'openai', mode: 'chat', max_input_tokens: 128000 } }));
+    const repriced = await cli('check', REFERENCE, ASKING, '--baseline', first, '--prices-override', prices);
+    expect(repriced.stdout).toMatch(/^price change: the baseline was priced with @pydantic\/genai-prices/m);
+    expect(repriced.stdout).toMatch(/^scenarios\/reference-sum-of-squares.yaml +costUsd +\$0\.00700 +\$0\.00770 +price change$/m);
+    expect(repriced.stdout).not.toMatch(/DRIFT/);
+    expect(repriced.code).toBe(0);
+
+    const loosened = await cli('check', REFERENCE, ASKING, '--baseline', first, '--max-repeat', '1000', '--max-steps', '1000');
+    expect(loosened.code).toBe(1);
+    expect(loosened.stdout).toMatch(/^scenarios\/keeps-asking.yaml +costPerRunUsd\.p95 +\$\S+ +\$\S+ +DRIFT$/m);
+    expect(loosened.stdout).not.toMatch(/price change/);
+  });
+
+  it('writes JSON with every expectation and the population figures', async () => {
+    const r = await cli('check', REFERENCE, '--format', 'json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ passed: true, expectations: 5, failed: 0, prices: { name: '@pydantic/genai-prices' } });
+    expect(report.scenarios[0].figures).toMatchObject({ runs: 10, completed: 10, completionRate: 1, falseStopRate: 0 });
+    expect(report.scenarios[0].expectations[1]).toEqual({ expectation: 'runs.steps', measured: { min: 3, max: 3 }, measuredText: '3', limit: '≤ 3', pass: true });
+  });
+});
+
+describe('bad expectation files', () => {
+  const base = readFileSync(REFERENCE, 'utf8');
+  const cases: [string, (text: string) => string, RegExp][] = [
+    ['an unknown key', (t) => t.replace('runs: { stopReason', 'runs: { stpes: 3, stopReason'), /bad\.yaml:line \d+ field 'expect\.runs': unknown field\(s\) stpes/],
+    ['a wrong type', (t) => t.replace('costUsd: { max: 0.001 }', 'costUsd: { max: cheap }'), /bad\.yaml:line \d+ field 'expect\.runs\.costUsd\.max': .*expected number/],
+    ['an impossible range', (t) => t.replace('steps: { max: 3 }', 'steps: { min: 5, max: 2 }'), /bad\.yaml:line \d+ field 'expect\.runs\.steps\.max': impossible range: max is below min/],
+    ['an unknown stop reason', (t) => t.replace('stopReason: completed', 'stopReason: finished'), /field 'expect\.runs\.stopReason': .*"completed"/],
+    ['a behaviour no entry has', (t) => t.replace('  runs: {', '  behaviours: { solvr: { steps: { max: 3 } } }\n  runs: {'), /bad\.yaml:line \d+ field 'expect\.behaviours\.solvr': names no population entry \(entries: solver\)/],
+    ['a glob that matches nothing', (t) => t.replace('runs: 10', 'runs: 10\ntraces: [recordings/*.jsonl]'), /bad\.yaml:line \d+ field 'traces\[0\]': "recordings\/\*\.jsonl" .*glob matches no file/],
+  ];
+  it.each(cases)('%s: exit 2 naming file and field, nothing written', async (_, damage, message) => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.yaml');
+    const text = damage(base);
+    expect(text).not.toBe(base);
+    writeFileSync(file, text);
+    const outputs = ['out.txt', 'junit.xml', 'baseline.json'].map((name) => join(dir, name));
+    const r = await cli('check', file, '--out', outputs[0]!, '--junit', outputs[1]!, '--update-baseline', outputs[2]!);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(r.stdout).toBe('');
+    for (const output of outputs) expect(existsSync(output)).toBe(false);
+  });
+
+  it('a scenario of recorded traces only is for check: replay refuses it naming population', async () => {
+    const r = await cli('replay', REAL_RUNS);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/mini-swe-agent\.yaml:line \d+ field 'population': has no synthetic population .*loopcost check/);
+  });
+
+  it('refuses a trace file named where a scenario is expected, and a broken baseline file', async () => {
+    const trace = await cli('check', 'scenarios/reference-sum-of-squares.jsonl');
+    expect(trace.code).toBe(2);
+    expect(trace.stderr).toMatch(/reference-sum-of-squares\.jsonl: is not a scenario file/);
+    const dir = tempDir();
+    const baseline = join(dir, 'b.json');
+    writeFileSync(baseline, JSON.stringify({ baseline: 'loopcost.check-baseline/1', loopcost: '0', prices: { name: 'x', version: 'y', hash: 'z' }, scenarios: [{ source: 'a' }] }));
+    const bad = await cli('check', REFERENCE, '--baseline', baseline);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/b\.json field 'scenarios\[0\]\.name'/);
+  });
+});

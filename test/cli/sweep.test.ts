@@ -1,0 +1,92 @@
+/**
+ * `loopcost sweep` and `loopcost merge` end to end: --workers 2 is byte-identical to --workers 1, shards
+ * merged equal one run, bad grids exit 2 naming the key with nothing written, and the recommendation can
+ * be recomputed from the CSV.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './run.js';
+
+const INPUTS = ['test/fixtures/mini-swe-agent', 'scenarios/production-mix.yaml', '--runs', '30'];
+const GRID = ['--grid', 'max-steps=20,60', '--grid', 'max-repeat=2,4', '--grid', 'repeat-mode=total,cycle', '--target-completion', '0.5'];
+
+describe('loopcost sweep', () => {
+  it('--workers 2 writes exactly what --workers 1 writes, and shards merged equal one run', async () => {
+    const one = await cli('sweep', ...INPUTS, ...GRID, '--format', 'json', '--workers', '1');
+    const two = await cli('sweep', ...INPUTS, ...GRID, '--format', 'json', '--workers', '2');
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const dir = tempDir();
+    const shards = [1, 2, 3].map((k) => join(dir, `shard${k}.json`));
+    for (const [k, out] of shards.entries()) {
+      const shard = await cli('sweep', ...INPUTS, ...GRID, '--workers', '1', '--shard', `${k + 1}/3`, '--out', out);
+      expect(shard.code, shard.stderr).toBe(0);
+    }
+    const merged = await cli('merge', shards[2]!, shards[0]!, shards[1]!, '--format', 'json');
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(one.stdout);
+    const missing = await cli('merge', shards[0]!, shards[1]!);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('shard 3 of 3 missing')]);
+  });
+
+  it('the recommendation is the cheapest per completed run among those reaching the target, from the CSV', async () => {
+    const { code, stdout, stderr } = await cli('sweep', ...INPUTS, ...GRID, '--format', 'csv', '--workers', '1');
+    expect(code, stderr).toBe(0);
+    const [header, ...lines] = stdout.trim().split('\n');
+    const columns = header!.split(',');
+    const rows = lines.map((line) => Object.fromEntries(line.match(/("[^"]*"|[^,]*)(,|$)/g)!.map((cell, i) => [columns[i]!, cell.replace(/,$/, '').replace(/^"|"$/g, '')])));
+    expect(rows).toHaveLength(8);
+    const eligible = rows.filter((r) => Number(r.completionRate) >= 0.5 && r.costPerCompletedUsd !== '');
+    const best = [...eligible].sort((a, b) => Number(a.costPerCompletedUsd) - Number(b.costPerCompletedUsd) || Number(a.costUsd) - Number(b.costUsd))[0]!;
+    expect(rows.filter((r) => r.recommended === '1').map((r) => r.settings)).toEqual([best.settings]);
+    for (const r of rows) expect(Number(r.costPerCompletedUsd)).toBeCloseTo(Number(r.costUsd) / Number(r.completed), 9);
+  });
+
+  it('refuses bad grids with exit 2, naming the key, writing nothing', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'sweep.json');
+    for (const [grid, field] of [
+      ['max-stepz=1,2', '--grid max-stepz'],
+      ['max-steps=', '--grid max-steps'],
+      ['max-steps=10,zero', '--grid max-steps'],
+      ['model=no-such-model', '--grid model'],
+      ['max-steps=' + Array.from({ length: 1001 }, (_, i) => i + 1).join(',') + ' ', ''],
+    ] as const) {
+      const args = grid.startsWith('max-steps=1,2,3') ? ['--grid', grid, '--grid', 'max-repeat=' + Array.from({ length: 1000 }, (_, i) => i + 1).join(',')] : ['--grid', grid];
+      const r = await cli('sweep', ...INPUTS, ...args, '--out', out);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(field === '' ? '--grid max-steps × max-repeat' : field);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it('renders a table and a chart naming the recommendation', async () => {
+    const table = await cli('sweep', ...INPUTS, ...GRID, '--workers', '1');
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^max-steps\s+max-repeat\s+repeat-mode\s+completed/);
+    expect(table.stdout).toContain('→ For at least 50.0% of runs completed, the cheapest configuration is');
+    const chart = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20,40', '--format', 'chart', '--workers', '1');
+    expect(chart.code, chart.stderr).toBe(0);
+    expect(chart.stdout).toContain('completion rate (%) per configuration');
+  });
+});
+
+describe('sweep progress', () => {
+  it('is drawn on stderr only when stderr is a terminal, and leaves the report as it is', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const argv = ['sweep', 'test/fixtures/mini-swe-agent', '--grid', 'max-steps=' + Array.from({ length: 40 }, (_, i) => i + 1).join(','), '--format', 'csv', '--workers', '1'];
+    const run = async (terminal: boolean) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), ...(terminal ? { stderrIsTerminal: true } : {}) });
+      return { code, stdout, stderr };
+    };
+    const [piped, terminal] = [await run(false), await run(true)];
+    expect([piped.code, terminal.code]).toEqual([0, 0]);
+    expect(terminal.stdout).toBe(piped.stdout);
+    expect(piped.stderr).not.toContain('sweep: configurations');
+    expect(terminal.stderr).toMatch(/sweep: configurations: 40\/40 \(/);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * `loopcost serve` on the command line: bad inputs and flags exit 2 before anything listens, and a
+ * spawned server stops cleanly on SIGINT (exit 0, port closed).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../cli/run.js';
+
+const TRACE = 'scenarios/reference-sum-of-squares.jsonl';
+
+describe('loopcost serve (CLI)', () => {
+  it('refuses bad paths, mixed inputs and bad flags with exit 2 and one message', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'empty'));
+    const cases: [string[], RegExp][] = [
+      [['serve', join(dir, 'missing.jsonl')], /missing\.jsonl: no such file/],
+      [['serve', join(dir, 'empty')], /no trace|empty/i],
+      [['serve', TRACE, 'scenarios/keeps-asking.yaml'], /recorded traces or from one scenario file, not both/],
+      [['serve', TRACE, '--port', 'http'], /--port/],
+      [['serve', TRACE, '--port', '65536'], /not a port/],
+      [['serve', TRACE, '--cache', 'sometimes'], /--cache/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^loopcost: /);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('--check reads everything and exits without listening', async () => {
+    const r = await cli('serve', 'scenarios/keeps-asking.yaml', '--check', '--port', '0');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/would answer from synthetic runs of scenarios\/keeps-asking\.yaml/);
+  });
+
+  it('serves until SIGINT, then exits 0 with the port closed', async () => {
+    const child = spawn(process.execPath, ['bin/loopcost.js', 'serve', TRACE, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (found) resolve(found[1]!);
+      });
+      child.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    const answer = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'sum' }] }) });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(150);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/stopped on SIGINT: 1 session\(s\), 1 call\(s\)/);
+    await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
+  });
+});
