@@ -84,6 +84,10 @@ export function figuresOf(slow: RunOutcome): FastOutcome {
     overshootPico: slow.overshootPico,
     elapsedMs: slow.elapsedMs,
     cacheRuleLostTokens: slow.cacheRuleLostTokens,
+    ...(slow.summaryCalls === undefined ? {} : { summaryCalls: slow.summaryCalls }),
+    ...(slow.summaryCostPico === undefined ? {} : { summaryCostPico: slow.summaryCostPico }),
+    ...(slow.strategyCacheLostTokens === undefined ? {} : { strategyCacheLostTokens: slow.strategyCacheLostTokens }),
+    ...(slow.skippedActions === undefined ? {} : { skippedActions: slow.skippedActions }),
   };
 }
 

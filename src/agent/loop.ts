@@ -15,11 +15,14 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { FULL_HISTORY } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
-import { LoopSession } from '../loop/session.js';
+import { LoopSession, SKIPPED } from '../loop/session.js';
 import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type TraceEnd } from '../trace/types.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { recordedArguments, ToolRegistry } from './tools.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy } from './types.js';
+
+/** What the model reads in place of a repeated action the duplicate-action guard skipped. */
+const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';
 
 export interface ResolvedAgentOptions extends AgentLoopOptions {
   clock: Clock;
@@ -174,6 +177,12 @@ class AgentRun {
       const call = turn.toolCalls[i]!;
       const tool = record.toolCalls![i]!;
       const refused = session.checkTool(tool);
+      if (refused === SKIPPED) {
+        // The duplicate-action guard: not executed; the model sees a warning in its place.
+        this.conversation.addToolResult(call.id, SKIP_WARNING);
+        tool.resultTokens = session.limits[Limit.SkipWarningTokens]!;
+        continue;
+      }
       if (refused) return refused;
       const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }) });
       const tokens = result.tokens ?? options.countTokens(result.output);

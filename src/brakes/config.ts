@@ -8,6 +8,9 @@ export type BudgetMode = 'check' | 'predict';
 /** The `max_tokens` assumed when BrakeConfig.maxOutputTokens is unset. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
+/** Tokens of the warning observation a skipped repeated action adds when BrakeConfig.skipWarningTokens is unset. */
+export const DEFAULT_SKIP_WARNING_TOKENS = 40;
+
 /** Brake settings. Every brake is off unless its limit is set. */
 export interface BrakeConfig {
   /** Steps (model calls that are not backtracks) allowed. */
@@ -26,6 +29,12 @@ export interface BrakeConfig {
   /** An action may be seen this many times; the next identical one stops the run. */
   maxRepeat?: number;
   repeatMode: RepeatMode;
+  /** What a repeated action does: `stop` the run (default), or `skip` it (not executed, a warning observation added, the step counted). */
+  repeatAction?: 'stop' | 'skip';
+  /** Under `skip`: skips allowed; the next repeated action stops the run (unset: no limit). */
+  maxSkips?: number;
+  /** Under `skip`: tokens of the warning observation (default DEFAULT_SKIP_WARNING_TOKENS). */
+  skipWarningTokens?: number;
   /** The run stops when the same tool fails with the same error this many times. */
   maxSameError?: number;
   sameErrorMode: SameErrorMode;

@@ -25,7 +25,7 @@ export function required(command: Command, flags: string, description: string): 
 
 export function addContextOptions(command: Command): Command {
   return command
-    .addOption(option(command, '--context <strategy>', "context strategy: 'full' (every step) or 'window:K' (the last K steps)", 'full', 'full'))
+    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", 'full', 'full'))
     .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', 'no cap'))
     .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', 'as recorded for recorded traces, off for synthetic ones'));
 }
@@ -66,6 +66,7 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(option(command, '--timeout <seconds>', 'virtual-time limit', 'no limit'))
     .addOption(option(command, '--max-repeat <n>', 'an action may be seen n times; the next identical one stops the run', 'no limit'))
     .addOption(option(command, '--repeat-mode <mode>', 'with --max-repeat: total | consecutive | cycle', 'total'))
+    .addOption(option(command, '--repeat-action <action>', 'with --max-repeat: stop the run, or skip[,max-skips=S][,warning=W] (not executed, a W-token warning observation instead, the step counts; past S skips the run stops)', 'stop'))
     .addOption(option(command, '--max-same-error <n>', 'stop when the same tool fails with the same error n times', 'no limit'))
     .addOption(option(command, '--same-error-mode <mode>', 'with --max-same-error: consecutive | total', 'consecutive'))
     .addOption(option(command, '--max-tokens <n>', 'input + output token cap over the run', 'no cap'))

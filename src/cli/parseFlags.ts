@@ -4,7 +4,7 @@
  */
 import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brakes/config.js';
 import { NO_BRAKES, PRESETS } from '../brakes/config.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { InputSetOptions } from '../import/inputSet.js';
 import { BYTES_PER_MB, type ReadLimits } from '../io/limits.js';
@@ -58,6 +58,10 @@ export interface BrakeFlags {
   timeout?: string;
   maxRepeat?: string;
   repeatMode?: string;
+  /** `stop` | `skip[,max-skips=S][,warning=W]` (in `--try`: repeat-action=skip,max-skips=S,skip-warning=W). */
+  repeatAction?: string;
+  maxSkips?: string;
+  skipWarning?: string;
   maxSameError?: string;
   sameErrorMode?: string;
   maxTokens?: string;
@@ -80,6 +84,7 @@ export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   if (flags.timeout !== undefined) config.timeoutMs = Math.round(nonNegativeNumber('--timeout', flags.timeout) * 1000);
   if (flags.maxRepeat !== undefined) config.maxRepeat = positiveInt('--max-repeat', flags.maxRepeat);
   if (flags.repeatMode !== undefined) config.repeatMode = oneOf<RepeatMode>('--repeat-mode', flags.repeatMode, ['total', 'consecutive', 'cycle']);
+  if (flags.repeatAction !== undefined) Object.assign(config, repeatActionFrom(flags));
   if (flags.maxSameError !== undefined) config.maxSameError = positiveInt('--max-same-error', flags.maxSameError);
   if (flags.sameErrorMode !== undefined) config.sameErrorMode = oneOf<SameErrorMode>('--same-error-mode', flags.sameErrorMode, ['consecutive', 'total']);
   if (flags.maxTokens !== undefined) config.maxTokens = positiveInt('--max-tokens', flags.maxTokens);
@@ -92,6 +97,21 @@ export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   return config;
 }
 
+const SKIP_KEYS: Record<string, 'maxSkips' | 'skipWarning'> = { 'max-skips': 'maxSkips', warning: 'skipWarning' };
+
+/** `--repeat-action stop` or `skip[,max-skips=S][,warning=W]` (the `--try` keys max-skips and skip-warning too). */
+function repeatActionFrom(flags: BrakeFlags): Partial<BrakeConfig> {
+  const [action, ...rest] = flags.repeatAction!.split(',');
+  const chosen = oneOf<'stop' | 'skip'>('--repeat-action', action!.trim(), ['stop', 'skip']);
+  const parts: Partial<Record<'maxSkips' | 'skipWarning', string>> = { maxSkips: flags.maxSkips, skipWarning: flags.skipWarning };
+  if (rest.length > 0) for (const [field, value] of keyValueSpec(rest.join(','), '--repeat-action', SKIP_KEYS, 'skip setting', 'N')) parts[field] = value;
+  if (chosen === 'stop' && (parts.maxSkips !== undefined || parts.skipWarning !== undefined)) throw flagError('--repeat-action', flags.repeatAction!, "'skip' when max-skips or warning is given");
+  const out: Partial<BrakeConfig> = { repeatAction: chosen };
+  if (parts.maxSkips !== undefined) out.maxSkips = nonNegativeInt('--repeat-action', parts.maxSkips);
+  if (parts.skipWarning !== undefined) out.skipWarningTokens = nonNegativeInt('--repeat-action', parts.skipWarning);
+  return out;
+}
+
 export interface ContextFlags {
   context?: string;
   toolResultCap?: string;
@@ -99,14 +119,7 @@ export interface ContextFlags {
 }
 
 export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
-  const strategy: ContextStrategy = { kind: 'full' };
-  const context = flags.context ?? 'full';
-  if (context.startsWith('window:')) {
-    strategy.kind = 'window';
-    strategy.windowSteps = positiveInt('--context', context.slice('window:'.length));
-  } else if (context !== 'full') {
-    throw flagError('--context', context, "'full' or 'window:K' (K steps kept)");
-  }
+  const strategy: ContextStrategy = parseContextSpec(flags.context ?? 'full', '--context');
   if (flags.toolResultCap !== undefined) strategy.toolResultCap = nonNegativeInt('--tool-result-cap', flags.toolResultCap);
   if (flags.cache !== undefined) strategy.cache = oneOf<CacheMode>('--cache', flags.cache, ['on', 'off']);
   return strategy;
@@ -119,6 +132,9 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
   timeout: 'timeout',
   'max-repeat': 'maxRepeat',
   'repeat-mode': 'repeatMode',
+  'repeat-action': 'repeatAction',
+  'max-skips': 'maxSkips',
+  'skip-warning': 'skipWarning',
   'max-same-error': 'maxSameError',
   'same-error-mode': 'sameErrorMode',
   'max-tokens': 'maxTokens',

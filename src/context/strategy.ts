@@ -4,13 +4,44 @@
  * in order. `full` keeps every step; `window` keeps the last K (a tool call stays with its result
  * because they are one step); a tool-result cap truncates each result to T tokens as it enters the
  * context, so it never rewrites what an earlier prompt already held.
+ *
+ * `mask` (observation masking, SWE-agent) keeps every output but replaces each tool result of the
+ * steps older than the last M with a placeholder of P tokens. `summary` (compaction: OpenHands
+ * condensers, Claude Code auto-compact, LangChain SummarizationMiddleware) makes a paid summary call
+ * when the prompt passes a trigger: system + goal stay, the steps before the last K are replaced by a
+ * summary of S tokens. `hybrid` masks first and summarises when even the masked prompt passes the
+ * trigger. The prompt arithmetic lives in src/kernel/context.ts; this file names and parses them.
  */
+import { UserError } from '../errors.js';
+
 export type CacheMode = 'on' | 'off' | 'recorded';
 
+export type StrategyKind = 'full' | 'window' | 'mask' | 'summary' | 'hybrid';
+
+/** When and how a summary rewrites the prompt. */
+export interface SummarySpec {
+  /** The prompt passes this many tokens… */
+  triggerTokens?: number;
+  /** …or this percentage of the context window (one of the two). */
+  triggerPercent?: number;
+  /** Steps kept after the summary. */
+  keepSteps: number;
+  /** Tokens of the summary (the summary call's output, then part of every later prompt). */
+  summaryTokens: number;
+  /** The model the summary call is priced as (default: the run's model). */
+  model?: string;
+}
+
 export interface ContextStrategy {
-  kind: 'full' | 'window';
+  kind: StrategyKind;
   /** Steps kept by `window`. */
   windowSteps?: number;
+  /** `mask`/`hybrid`: tool results of the last M steps are kept; older ones become placeholders. */
+  maskSteps?: number;
+  /** Tokens of a masked tool result's placeholder (default DEFAULT_PLACEHOLDER_TOKENS). */
+  placeholderTokens?: number;
+  /** `summary`/`hybrid`. */
+  summary?: SummarySpec;
   /** Tokens a single tool result may add; larger results are truncated. */
   toolResultCap?: number;
   /** `recorded`: use the trace's cache figures (adjusted where the strategy changes the prefix). */
@@ -19,14 +50,128 @@ export interface ContextStrategy {
 
 export const FULL_HISTORY: ContextStrategy = { kind: 'full' };
 
+/** SWE-agent's "Old environment output: (N lines omitted)" is about this long. */
+export const DEFAULT_PLACEHOLDER_TOKENS = 12;
+
 /** True when the strategy leaves a recorded prompt exactly as it was sent. */
 export function isIdentity(strategy: ContextStrategy): boolean {
   return strategy.kind === 'full' && strategy.toolResultCap === undefined;
 }
 
+/** Strategies that rewrite older steps (masking, summaries): the compiled replay runs them call by call. */
+export function rewritesHistory(strategy: ContextStrategy): boolean {
+  return strategy.kind === 'mask' || strategy.kind === 'summary' || strategy.kind === 'hybrid';
+}
+
+/** The strategy in `--context` syntax (without the cap and cache, which have their own flags). */
+export function contextSpecOf(strategy: ContextStrategy): string {
+  if (strategy.kind === 'window') return `window:${strategy.windowSteps}`;
+  if (strategy.kind === 'full') return 'full';
+  const parts: string[] = [];
+  if (strategy.kind !== 'summary') parts.push(strategy.kind === 'mask' ? `${strategy.maskSteps}` : `mask=${strategy.maskSteps}`);
+  if (strategy.placeholderTokens !== undefined) parts.push(`placeholder=${strategy.placeholderTokens}`);
+  const s = strategy.summary;
+  if (s) {
+    parts.push(`trigger=${s.triggerPercent !== undefined ? `${s.triggerPercent}%` : s.triggerTokens}`, `keep=${s.keepSteps}`, `tokens=${s.summaryTokens}`);
+    if (s.model !== undefined) parts.push(`model=${s.model}`);
+  }
+  return `${strategy.kind}:${parts.join(',')}`;
+}
+
 export function describeStrategy(strategy: ContextStrategy): string {
-  const parts = [strategy.kind === 'window' ? `window:${strategy.windowSteps}` : 'full'];
+  const parts = [contextSpecOf(strategy)];
   if (strategy.toolResultCap !== undefined) parts.push(`tool-result-cap:${strategy.toolResultCap}`);
   parts.push(`cache:${strategy.cache ?? 'default'}`);
   return parts.join(' ');
+}
+
+const SPEC_HELP = "'full', 'window:K', 'mask:M[,placeholder=P]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=T|R%,keep=K,tokens=S[,placeholder=P][,model=X]'";
+
+function specError(flag: string, value: string, message: string): UserError {
+  return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}': ${message}`, hint: `write ${SPEC_HELP}` });
+}
+
+function wholeAbove(flag: string, spec: string, key: string, value: string, min: number): number {
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw specError(flag, spec, `${key} must be a whole number${min > 0 ? ' greater than 0' : ', 0 or more'} (got '${value}')`);
+  return n;
+}
+
+const KEYS: Record<'mask' | 'summary' | 'hybrid', readonly string[]> = {
+  mask: ['placeholder'],
+  summary: ['trigger', 'keep', 'tokens', 'model'],
+  hybrid: ['mask', 'placeholder', 'trigger', 'keep', 'tokens', 'model'],
+};
+
+/** `key=value` parts; the first part of `mask:` may be the bare M. Unknown, repeated or empty keys are named. */
+function specParts(flag: string, spec: string, kind: 'mask' | 'summary' | 'hybrid', body: string): Map<string, string> {
+  const parts = new Map<string, string>();
+  body.split(',').forEach((raw, index) => {
+    const part = raw.trim();
+    const eq = part.indexOf('=');
+    const key = eq < 0 && kind === 'mask' && index === 0 ? 'mask' : part.slice(0, eq).trim();
+    const value = eq < 0 && key === 'mask' ? part : part.slice(eq + 1).trim();
+    if (key !== 'mask' || kind === 'summary') {
+      if (eq < 0 || !KEYS[kind].includes(key)) throw specError(flag, spec, `unknown key '${part}' for ${kind} (keys: ${[...(kind === 'mask' ? ['M'] : []), ...KEYS[kind]].join(', ')})`);
+    }
+    if (value === '') throw specError(flag, spec, `${key} has no value`);
+    if (parts.has(key)) throw specError(flag, spec, `${key} is given twice`);
+    parts.set(key, value);
+  });
+  return parts;
+}
+
+function summaryOf(flag: string, spec: string, parts: Map<string, string>): SummarySpec {
+  for (const key of ['trigger', 'keep', 'tokens']) if (!parts.has(key)) throw specError(flag, spec, `${key} is missing`);
+  const trigger = parts.get('trigger')!;
+  const summary: SummarySpec = { keepSteps: wholeAbove(flag, spec, 'keep', parts.get('keep')!, 1), summaryTokens: wholeAbove(flag, spec, 'tokens', parts.get('tokens')!, 1) };
+  if (trigger.endsWith('%')) {
+    const pct = /^\d+(\.\d+)?$/.test(trigger.slice(0, -1)) ? Number(trigger.slice(0, -1)) : NaN;
+    if (!(pct > 0 && pct <= 100)) throw specError(flag, spec, `trigger must be above 0% and at most 100% of the context window (got '${trigger}')`);
+    summary.triggerPercent = pct;
+  } else summary.triggerTokens = wholeAbove(flag, spec, 'trigger', trigger, 1);
+  const model = parts.get('model');
+  if (model !== undefined) summary.model = model;
+  return summary;
+}
+
+/** Parses a `--context` value; a bad one is a UserError naming `flag`. */
+export function parseContextSpec(spec: string, flag = '--context'): ContextStrategy {
+  const value = spec.trim();
+  if (value === 'full') return { kind: 'full' };
+  const colon = value.indexOf(':');
+  const kind = value.slice(0, colon);
+  const body = value.slice(colon + 1);
+  if (colon < 0 || !['window', 'mask', 'summary', 'hybrid'].includes(kind)) throw specError(flag, spec, 'not a context strategy');
+  if (kind === 'window') return { kind: 'window', windowSteps: wholeAbove(flag, spec, 'K', body.trim(), 1) };
+  const k = kind as 'mask' | 'summary' | 'hybrid';
+  const parts = specParts(flag, spec, k, body);
+  const strategy: ContextStrategy = { kind: k };
+  if (k !== 'summary') {
+    if (!parts.has('mask')) throw specError(flag, spec, k === 'mask' ? 'M (steps whose tool results are kept) is missing' : 'mask is missing');
+    strategy.maskSteps = wholeAbove(flag, spec, k === 'mask' ? 'M' : 'mask', parts.get('mask')!, 1);
+    if (parts.has('placeholder')) strategy.placeholderTokens = wholeAbove(flag, spec, 'placeholder', parts.get('placeholder')!, 0);
+  }
+  if (k !== 'mask') strategy.summary = summaryOf(flag, spec, parts);
+  return strategy;
+}
+
+/**
+ * The summary trigger in tokens, checked against the context window (the `--context-window` brake's
+ * when set, else the model's): a trigger above it could never fire before the window stops the run.
+ * Infinity when the strategy makes no summaries.
+ */
+export function summaryTriggerTokens(strategy: ContextStrategy, contextWindowTokens: number): number {
+  const s = strategy.summary;
+  if (!s) return Infinity;
+  if (s.triggerPercent !== undefined) {
+    if (contextWindowTokens === Infinity) {
+      throw new UserError({ file: '<command line>', field: '--context', code: 'bad_value', message: `trigger=${s.triggerPercent}% needs the model's context window, which the price table does not give`, hint: 'give trigger in tokens, or set --context-window N' });
+    }
+    return Math.floor((s.triggerPercent / 100) * contextWindowTokens);
+  }
+  if (s.triggerTokens! > contextWindowTokens) {
+    throw new UserError({ file: '<command line>', field: '--context', code: 'bad_value', message: `trigger=${s.triggerTokens} is above the context window (${contextWindowTokens} tokens): no summary could happen`, hint: 'set trigger below the context window, or as a percentage (trigger=80%)' });
+  }
+  return s.triggerTokens!;
 }

@@ -27,6 +27,7 @@ import { buildRunTable } from './plainTable.js';
 import type { RunTable } from './runTable.js';
 import { runCalls, type RunPlan } from './steps.js';
 import { stopInTable } from './tableStop.js';
+import { replayStepwise, runsStepwise } from './strategySteps.js';
 
 export type { FastOutcome } from './runState.js';
 export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
@@ -118,6 +119,8 @@ function tableFor(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): 
  */
 export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, useTables = true): RunState {
   const st = state;
+  // Masking, summaries and the skip guard go call by call (strategySteps.ts).
+  if (runsStepwise(settings, limits)) return replayStepwise(t, settings, limits, prices, st);
   const table = useTables ? tableFor(t, settings, prices) : null;
   if (table !== null && stopInTable(table, t, limits, toolStopCall(t, limits), st) !== StopCode.None) return st;
   return replayCalls(t, settings, limits, prices, st);

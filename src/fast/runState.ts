@@ -7,7 +7,7 @@ import { describeStop, Fact } from '../kernel/describe.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import type { RunOutcome, RunTotals } from '../loop/types.js';
+import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../loop/session.js';
 import type { CompiledTrace } from './layout.js';
 
@@ -35,6 +35,16 @@ export const enum Run {
   PromptTokens,
   /** 1 when the run ended because the trace ran out. */
   Exhausted,
+  /** Strategies that rewrite history and the skip guard (strategySteps.ts); 0 otherwise. */
+  SummaryCalls,
+  SummaryCostPico,
+  SummaryOutputTokens,
+  StrategyCacheLost,
+  SkippedActions,
+  /** 1 when a tool brake's counts were taken live (strategySteps.ts: skips change them), in the two after. */
+  LiveToolCounts,
+  StopSeen,
+  StopErrorCount,
   Size,
 }
 
@@ -65,15 +75,15 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
   const spent = st[Run.SpentPico]!;
   // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
-  const output = t.outputBefore[calls]!;
+  const output = t.outputBefore[calls]! + st[Run.SummaryOutputTokens]!;
   const budget = limits[Limit.BudgetPico]!;
-  return {
+  const outcome: FastOutcome = {
     reason: stopReasonOf(st[Run.Stop]!),
     steps: calls - t.nonStepsBefore[calls]!,
     calls,
     backtracks: t.backtracksBefore[calls]!,
     failedCalls: t.failedBefore[calls]!,
-    toolCalls: toolCallsOf(t, st),
+    toolCalls: toolCallsOf(t, st) - st[Run.SkippedActions]!,
     inputTokens: st[Run.TokensUsed]! - output,
     cachedInputTokens: st[Run.CachedTokens]!,
     cacheWriteTokens: st[Run.WrittenTokens]!,
@@ -84,6 +94,12 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
     elapsedMs: st[Run.ElapsedMs]!,
     cacheRuleLostTokens: st[Run.RuleLostTokens]!,
   };
+  return addStrategyFigures(outcome, {
+    summaryCalls: st[Run.SummaryCalls]!,
+    summaryCostPico: st[Run.SummaryCostPico]!,
+    strategyCacheLostTokens: st[Run.StrategyCacheLost]!,
+    skippedActions: st[Run.SkippedActions]!,
+  });
 }
 
 /** The stop's one-line detail (kernel describeStop) and the facts behind it. */
@@ -102,8 +118,9 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   if (tool < 0) return '';
   const mode = limits[Limit.RepeatMode]!;
   const seen = mode === RepeatModeCode.Total ? t.seenTotal : mode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;
-  facts[Fact.Seen] = seen[tool]!;
-  facts[Fact.ErrorCount] = (limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive)[tool]!;
+  const live = st[Run.LiveToolCounts] === 1;
+  facts[Fact.Seen] = live ? st[Run.StopSeen]! : seen[tool]!;
+  facts[Fact.ErrorCount] = live ? st[Run.StopErrorCount]! : (limits[Limit.SameErrorTotal] === 1 ? t.errorTotal : t.errorConsecutive)[tool]!;
   const name = t.toolNames[t.toolName[tool]!]!;
   return st[Run.Stop] === StopCode.Repeat ? `action ${name}` : `tool ${name}`;
 }

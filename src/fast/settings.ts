@@ -7,6 +7,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { isIdentity } from '../context/strategy.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { noteStrategy } from './strategySteps.js';
 
 export const enum RunSetting {
   /** Steps a window keeps; Infinity for full history. */
@@ -46,5 +47,6 @@ export function runSettings(strategy: ContextStrategy, cache: CacheMode, latency
   s[RunSetting.PerToolCallMs] = latency?.perToolCallMs ?? 0;
   const m = latency;
   s[RunSetting.IntegralModel] = m === undefined || [m.perCallMs, m.perInputTokenMs, m.perOutputTokenMs, m.perToolCallMs].every(integral) ? 1 : 0;
+  noteStrategy(s, strategy);
   return s;
 }

@@ -17,7 +17,8 @@ import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { costOutOfRange } from '../loop/session.js';
 import type { CompiledTrace } from './layout.js';
-import { toolStopCall } from './replayFast.js';
+import { replayCompiled, toolStopCall } from './replayFast.js';
+import { sweepsStepwise } from './strategySteps.js';
 import { buildRunTable } from './plainTable.js';
 import { isBeforeCall, type RunTable } from './runTable.js';
 import { Run, type FastOutcome } from './runState.js';
@@ -118,6 +119,11 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
       const mode = pass.strategy.cache ?? cache;
       let settings = passSettings[p]!.get(mode);
       if (settings === undefined) passSettings[p]!.set(mode, (settings = runSettings(pass.strategy, mode, plan.latency)));
+      // Masking, summaries and the skip guard: each cell replayed alone (strategySteps.ts), no run table.
+      if (sweepsStepwise(settings, pass.cells.map((c) => cells[c]!.brakes))) {
+        for (const c of pass.cells) writeState(result, row + c, replayCompiled(t, settings, limitsCache.get(cells[c]!.brakes, limitsWindow), prices));
+        continue;
+      }
       if (passClosed[p] && closedPassApplies(t, settings, prices)) {
         sweepPassClosed(closedRun.of(t, settings, prices), pass, groupNoCap[p]!, { callAtStep, capSteps, st }, result, row);
         continue;

@@ -48,7 +48,8 @@ export class LimitsCache {
 function groupCells(cells: SweepCell[]): Pass[] {
   const passes = new Map<string, Pass & { groups: Map<string, Pass['capGroups'][number]> }>();
   cells.forEach((cell, index) => {
-    const key = JSON.stringify([cell.strategy.kind, cell.strategy.windowSteps, cell.strategy.toolResultCap, cell.strategy.cache]);
+    const s = cell.strategy;
+    const key = JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
     let pass = passes.get(key);
     if (pass === undefined) passes.set(key, (pass = { cells: [], strategy: cell.strategy, capGroups: [], groups: new Map() }));
     pass.cells.push(index);

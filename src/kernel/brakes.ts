@@ -110,6 +110,28 @@ export function repeatStop(limits: BrakeLimits, seen: number): StopCode {
   return seen >= limits[Limit.MaxRepeat]! ? StopCode.Repeat : StopCode.None;
 }
 
+/** What the duplicate-action guard does with a tool call (`--repeat-action`). */
+export const enum RepeatOutcome {
+  Run = 0,
+  /** Not executed: a warning observation takes its place, the step still counts. */
+  Skip = 1,
+  Stop = 2,
+}
+
+/**
+ * Before a tool call runs: the repeat brake with its action. `skips` = tool calls already skipped in
+ * the run; under `skip` the action is skipped until `max-skips` skips were made, then the run stops.
+ */
+export function repeatOutcome(limits: BrakeLimits, seen: number, skips: number): RepeatOutcome {
+  if (repeatStop(limits, seen) === StopCode.None) return RepeatOutcome.Run;
+  return limits[Limit.RepeatSkip] === 1 && skips < limits[Limit.MaxSkips]! ? RepeatOutcome.Skip : RepeatOutcome.Stop;
+}
+
+/** A summary call may be made before the next call when the step, time, budget and token brakes would let that call through. */
+export function summaryMayRun(limits: BrakeLimits, steps: number, elapsedMs: number, spentPico: number, tokensUsed: number): boolean {
+  return beforeCallStop(limits, steps, elapsedMs, spentPico, 0, tokensUsed, 0) === StopCode.None;
+}
+
 /** After a failed tool call: `count` = its (tool, error) count as the same-error mode counts, this one included. */
 export function sameErrorStop(limits: BrakeLimits, count: number): StopCode {
   return count >= limits[Limit.MaxSameError]! ? StopCode.ErrorLimit : StopCode.None;

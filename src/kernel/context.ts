@@ -8,9 +8,17 @@
  * It also says how much of the next prompt the previous one held unchanged (what a prompt cache can
  * serve: a slid window rewrites everything after the goal; a backtrack cuts the shared part), and
  * which steps the prompt holds (history length, first kept step), for sources that react to it.
- * Strategies that rewrite older steps (observation masking, summaries) belong here too.
+ *
+ * Strategies that rewrite older steps (`extended`): observation masking keeps every output and
+ * replaces the tool results of steps before the last M with a placeholder of P tokens each (a third
+ * prefix sum, `maskedPrefix`, holds the masked form); a summary replaces the steps before the last K
+ * with S tokens (`summarize()`, made by the loop when `summaryDue()`). For the cache: the masking
+ * boundary moves each step, so the prompt changes from the step that was last unmasked; a summary
+ * rewrites everything after system + goal. `cacheLostTokens()` counts the tokens the next prompt
+ * re-sends that the previous one held but that the strategy moved out of the unchanged prefix.
  */
-import type { ContextStrategy } from '../context/strategy.js';
+import { DEFAULT_PLACEHOLDER_TOKENS, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
+import { promptEstimate } from './cost.js';
 
 /** What the next prompt holds under the strategy, and how much of it the previous prompt already held. */
 export interface PromptView {
@@ -24,6 +32,32 @@ export interface PromptView {
   historySteps: number;
   /** Index of the first step the prompt holds (0 under full history). */
   firstKeptStep: number;
+  /** Masking: the first step whose tool results the prompt holds (absent or ≤ firstKeptStep: none masked). */
+  firstUnmaskedStep?: number;
+}
+
+/** The rewriting part of a strategy as numbers (Infinity / 0 when unused). */
+export interface RewriteSettings {
+  /** Steps whose tool results are kept unmasked. */
+  maskSteps: number;
+  placeholderTokens: number;
+  /** A summary is due when the prompt passes this many tokens. */
+  triggerTokens: number;
+  /** Steps a summary keeps. */
+  summaryKeepSteps: number;
+  summaryTokens: number;
+}
+
+/** The rewrite settings of a strategy; `triggerTokens` already resolved against the context window (strategy.ts). */
+export function rewriteSettings(strategy: ContextStrategy, triggerTokens: number): RewriteSettings {
+  const mask = strategy.kind === 'mask' || strategy.kind === 'hybrid';
+  return {
+    maskSteps: mask ? strategy.maskSteps! : Infinity,
+    placeholderTokens: strategy.placeholderTokens ?? DEFAULT_PLACEHOLDER_TOKENS,
+    triggerTokens: strategy.summary ? triggerTokens : Infinity,
+    summaryKeepSteps: strategy.summary?.keepSteps ?? Infinity,
+    summaryTokens: strategy.summary?.summaryTokens ?? 0,
+  };
 }
 
 export class ContextTracker {
@@ -44,16 +78,44 @@ export class ContextTracker {
   shared = 0;
   /** The step tool results join; −1 when none is open. */
   private openStep = -1;
+  /** The strategy rewrites older steps (masking, summaries): the fields below are in use. */
+  extended = false;
+  maskKeep = Infinity;
+  placeholder = 0;
+  /** maskedPrefix[i] = tokens of steps 0..i−1 with every tool result a placeholder. */
+  maskedPrefix: Float64Array;
+  trigger = Infinity;
+  summaryKeep = Infinity;
+  summaryOutput = 0;
+  /** The first step after the last summary, and the summary's tokens (0 before any). */
+  summaryStart = 0;
+  summaryTokens = 0;
+  /** A summary rewrote the prompt since it was last sent. */
+  rewritten = false;
+  /** First unmasked step of the previous prompt. */
+  previousMaskStart = -1;
 
   constructor(systemTokens = 0, goalTokens = 0, strategy?: ContextStrategy, capacity = 64) {
     this.keptPrefix = new Float64Array(capacity + 1);
     this.rawPrefix = new Float64Array(capacity + 1);
+    this.maskedPrefix = new Float64Array(capacity + 1);
     this.reset(systemTokens + goalTokens, strategy);
   }
 
-  /** Empties the context for a new run (the arrays are kept). */
-  reset(fixedTokens: number, strategy?: ContextStrategy): void {
+  /** Empties the context for a new run (the arrays are kept). `triggerTokens`: a summary's, resolved (strategy.ts). */
+  reset(fixedTokens: number, strategy?: ContextStrategy, triggerTokens = Infinity): void {
     this.resetTo(fixedTokens, strategy?.kind === 'window' ? (strategy.windowSteps ?? Infinity) : Infinity, strategy?.toolResultCap ?? Infinity);
+    if (strategy && rewritesHistory(strategy)) this.rewriting(rewriteSettings(strategy, triggerTokens));
+  }
+
+  /** After resetTo: the run's strategy rewrites older steps. */
+  rewriting(settings: RewriteSettings): void {
+    this.extended = true;
+    this.maskKeep = settings.maskSteps;
+    this.placeholder = settings.placeholderTokens;
+    this.trigger = settings.triggerTokens;
+    this.summaryKeep = settings.summaryKeepSteps;
+    this.summaryOutput = settings.summaryTokens;
   }
 
   /** Empties the context for a new run with the strategy as numbers (keep: window steps or Infinity). */
@@ -65,6 +127,11 @@ export class ContextTracker {
     this.previousStart = -1;
     this.shared = 0;
     this.openStep = -1;
+    this.extended = false;
+    this.summaryStart = 0;
+    this.summaryTokens = 0;
+    this.rewritten = false;
+    this.previousMaskStart = -1;
   }
 
   /** Room for `steps` steps. */
@@ -73,10 +140,13 @@ export class ContextTracker {
     const size = Math.max(steps + 1, this.keptPrefix.length * 2);
     const kept = new Float64Array(size);
     const raw = new Float64Array(size);
+    const masked = new Float64Array(size);
     kept.set(this.keptPrefix.subarray(0, this.length + 1));
     raw.set(this.rawPrefix.subarray(0, this.length + 1));
+    masked.set(this.maskedPrefix.subarray(0, this.length + 1));
     this.keptPrefix = kept;
     this.rawPrefix = raw;
+    this.maskedPrefix = masked;
   }
 
   /** Room for more steps (apart from the hot methods, which rarely need it). */
@@ -87,11 +157,29 @@ export class ContextTracker {
   /** The first step the next prompt holds. */
   firstKeptStep(): number {
     const start = this.length - this.keep;
+    if (this.summaryStart > start) return this.summaryStart;
     return start > 0 ? start : 0;
+  }
+
+  /** Masking: the first step whose tool results the next prompt holds (`first`: its first kept step). */
+  maskStart(first: number): number {
+    const start = this.length - this.maskKeep;
+    return start > first ? start : first;
+  }
+
+  /** Tokens of steps a..e−1 in the next prompt's form (tool results of steps before `mask` masked); a ≤ mask. */
+  private between(a: number, e: number, mask: number): number {
+    const split = e < mask ? e : mask;
+    const masked = this.maskedPrefix[split]! - this.maskedPrefix[a]!;
+    return e > mask ? masked + this.keptPrefix[e]! - this.keptPrefix[mask]! : masked;
   }
 
   /** Tokens of the next prompt under the strategy. */
   promptTokens(): number {
+    if (this.extended) {
+      const first = this.firstKeptStep();
+      return this.fixed + this.summaryTokens + this.between(first, this.length, this.maskStart(first));
+    }
     return this.fixed + this.keptPrefix[this.length]! - this.keptPrefix[this.firstKeptStep()]!;
   }
 
@@ -103,11 +191,56 @@ export class ContextTracker {
   /** Leading tokens of the next prompt the previous prompt held too. */
   unchangedTokens(): number {
     if (this.previousStart < 0) return 0;
+    if (this.extended) return this.unchangedRewritten();
     const start = this.firstKeptStep();
     // A slid window rewrites the first message after the goal: only system + goal survive.
     if (start !== this.previousStart) return this.fixed;
     const end = this.shared > start ? this.shared : start;
     return this.fixed + this.keptPrefix[end]! - this.keptPrefix[start]!;
+  }
+
+  /** unchangedTokens under masking / summaries: the prompts agree up to the earlier masking boundary. */
+  private unchangedRewritten(): number {
+    // A summary rewrote everything after system + goal.
+    if (this.rewritten) return this.fixed;
+    const start = this.firstKeptStep();
+    if (start !== this.previousStart) return this.fixed;
+    const mask = this.maskStart(start);
+    let end = this.shared > start ? this.shared : start;
+    if (mask !== this.previousMaskStart) {
+      const boundary = mask < this.previousMaskStart ? mask : this.previousMaskStart;
+      if (boundary < end) end = boundary;
+    }
+    return this.fixed + this.summaryTokens + this.between(start, end, mask);
+  }
+
+  /**
+   * Tokens the next prompt re-sends that the previous prompt held (system + goal, the summary, the
+   * steps both hold) but that are outside the unchanged prefix: cache hits lost to the strategy.
+   * 0 before the first call and for strategies that do not rewrite older steps.
+   */
+  cacheLostTokens(): number {
+    if (!this.extended || this.previousStart < 0) return 0;
+    const start = this.firstKeptStep();
+    const shared = this.shared < this.length ? this.shared : this.length;
+    const held = shared > start ? this.between(start, shared, this.maskStart(start)) : 0;
+    return this.fixed + (this.rewritten ? 0 : this.summaryTokens) + held - this.unchangedTokens();
+  }
+
+  /**
+   * A summary is due: the prompt as a live loop estimates it (the view plus `overheadTokens`, the
+   * framing the last call was billed beyond the view: kernel/cost.ts promptEstimate) passes the
+   * trigger, and there are steps before the last K to replace.
+   */
+  summaryDue(overheadTokens: number): boolean {
+    return this.extended && promptEstimate(this.promptTokens(), overheadTokens) > this.trigger && this.firstKeptStep() < this.length - this.summaryKeep;
+  }
+
+  /** The summary call was made (its prompt sent): the steps before the last K become its S tokens. */
+  summarize(): void {
+    this.summaryStart = this.length - this.summaryKeep;
+    this.summaryTokens = this.summaryOutput;
+    this.rewritten = true;
   }
 
   /** The next prompt's sizes into a Prompt record (kernel/meter.ts), the meter's input. */
@@ -118,19 +251,25 @@ export class ContextTracker {
   }
 
   view(): PromptView {
-    return {
+    const view: PromptView = {
       inputTokens: this.promptTokens(),
       fullInputTokens: this.fullTokens(),
       unchangedPrefixTokens: this.unchangedTokens(),
       historySteps: this.length,
       firstKeptStep: this.firstKeptStep(),
     };
+    if (this.maskKeep !== Infinity && this.extended) view.firstUnmaskedStep = this.maskStart(view.firstKeptStep);
+    return view;
   }
 
   /** The current prompt was sent: it is what the next call's cache can reuse. */
   markSent(): void {
     this.previousStart = this.firstKeptStep();
     this.shared = this.length;
+    if (this.extended) {
+      this.previousMaskStart = this.maskStart(this.previousStart);
+      this.rewritten = false;
+    }
   }
 
   /** A model response enters the context as a new step. */
@@ -139,6 +278,7 @@ export class ContextTracker {
     if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
     this.keptPrefix[n + 1] = this.keptPrefix[n]! + outputTokens;
     this.rawPrefix[n + 1] = this.rawPrefix[n]! + outputTokens;
+    if (this.extended) this.maskedPrefix[n + 1] = this.maskedPrefix[n]! + outputTokens;
     this.length = n + 1;
     this.openStep = n;
   }
@@ -149,9 +289,10 @@ export class ContextTracker {
     if (this.openStep !== n - 1 || this.openStep < 0) throw new Error('addToolResult called with no open step');
     this.keptPrefix[n] = this.keptPrefix[n]! + (resultTokens < this.cap ? resultTokens : this.cap);
     this.rawPrefix[n] = this.rawPrefix[n]! + resultTokens;
+    if (this.extended) this.maskedPrefix[n] = this.maskedPrefix[n]! + this.placeholder;
   }
 
-  /** A whole step at once: output and results (each capped as it enters), then closed. */
+  /** A whole step at once: output and results (each capped as it enters), then closed. Not for extended strategies (they add results one by one). */
   addClosedStep(keptTokens: number, rawTokens: number): void {
     const n = this.length;
     if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
@@ -167,6 +308,7 @@ export class ContextTracker {
     this.length--;
     this.openStep = -1;
     if (this.shared > this.length) this.shared = this.length;
+    if (this.summaryStart > this.length) this.summaryStart = this.length;
   }
 
   /** Closes the current step: later tool results cannot join it. */

@@ -2,7 +2,7 @@
  * Brake settings as plain numbers at named offsets of one Float64Array: absent limits are Infinity,
  * modes small integers. Hot loops read them as doubles, whatever shape of object the caller built.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SKIP_WARNING_TOKENS, type BrakeConfig } from '../brakes/config.js';
 
 export const enum Limit {
   MaxSteps,
@@ -22,6 +22,12 @@ export const enum Limit {
   /** 1: same-error mode `total`; 0: `consecutive`. */
   SameErrorTotal,
   MaxBacktracks,
+  /** 1: a repeated action is skipped (`--repeat-action skip`), 0: it stops the run. */
+  RepeatSkip,
+  /** Skips allowed before a repeat stops the run (Infinity: no limit). */
+  MaxSkips,
+  /** Tokens of the warning observation a skipped action adds. */
+  SkipWarningTokens,
   Size,
 }
 
@@ -51,6 +57,9 @@ export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity):
   limits[Limit.MaxSameError] = config.maxSameError ?? Infinity;
   limits[Limit.SameErrorTotal] = config.sameErrorMode === 'total' ? 1 : 0;
   limits[Limit.MaxBacktracks] = config.maxBacktracks ?? Infinity;
+  limits[Limit.RepeatSkip] = config.repeatAction === 'skip' ? 1 : 0;
+  limits[Limit.MaxSkips] = config.maxSkips ?? Infinity;
+  limits[Limit.SkipWarningTokens] = config.skipWarningTokens ?? DEFAULT_SKIP_WARNING_TOKENS;
   return limits;
 }
 

@@ -131,3 +131,20 @@ function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number,
   out[Metered.CacheWrite1h] = 0;
   out[Metered.RuleLost] = servable - cached;
 }
+
+/**
+ * A summary call (context strategies `summary`, `hybrid`): its prompt is the prompt it replaces
+ * (`promptTokens`, of which `unchangedTokens` the previous call held), its output the summary's
+ * `summaryTokens`, priced at `prices` (the summary model's). It is not recorded, so under cache mode
+ * `recorded` the cache serves its unchanged prefix as under `on`.
+ */
+export function meterSummaryCall(out: Float64Array, prices: FlatPrices, cacheMode: CacheModeCode, promptTokens: number, unchangedTokens: number, summaryTokens: number): void {
+  out[Metered.Input] = promptTokens;
+  out[Metered.RecordedDelta] = 0;
+  if (cacheMode === CacheModeCode.Off) noCache(out);
+  else cacheOn(out, prices, unchangedTokens, promptTokens);
+  out[Metered.Output] = summaryTokens;
+  out[Metered.Reasoning] = 0;
+  const rows = prices.rows;
+  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, promptTokens), promptTokens, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, summaryTokens, 0);
+}

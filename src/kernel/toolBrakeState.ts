@@ -19,6 +19,8 @@ export class ToolBrakeState {
   lastError = -1;
   /** Length of the run of identical tool errors on consecutive tool calls (0 after a success). */
   errorRun = 0;
+  /** Repeated actions skipped so far (`--repeat-action skip`). */
+  skips = 0;
 
   constructor(actionIds = 16, errorIds = 16) {
     this.actionCounts = new Int32Array(Math.max(1, actionIds));
@@ -49,6 +51,16 @@ export class ToolBrakeState {
     this.actionRun = action === this.lastAction ? this.actionRun + 1 : 1;
     this.secondLastAction = this.lastAction;
     this.lastAction = action;
+  }
+
+  /**
+   * The duplicate-action guard skipped the action: it was issued (it counts as an action, so a loop of
+   * it keeps being caught) but not executed; its warning observation is not an error.
+   */
+  skip(action: number): void {
+    this.recordAction(action);
+    this.recordOutcome(-1);
+    this.skips++;
   }
 
   /** A tool call's outcome: `error` is the interned (tool, error) id, or −1 when it succeeded. */

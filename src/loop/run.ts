@@ -5,7 +5,7 @@
  */
 import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { LoopSession } from './session.js';
+import { LoopSession, SKIPPED } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 
 export function runLoop(source: StepSource, options: LoopOptions, interner = new Interner()): RunOutcome {
@@ -15,6 +15,7 @@ export function runLoop(source: StepSource, options: LoopOptions, interner = new
 
 function drive(source: StepSource, session: LoopSession): Stop {
   for (;;) {
+    session.summarizeIfDue();
     const view = session.prompt();
     // The source is asked first (a synthetic policy draws its answer from the state before the call);
     // the brakes decide on what a live loop knows before the call, never on the answer.
@@ -28,6 +29,7 @@ function drive(source: StepSource, session: LoopSession): Stop {
     if (!session.runsTools(response)) continue;
     for (const tool of response.toolCalls ?? []) {
       const refused = session.checkTool(tool);
+      if (refused === SKIPPED) continue;
       if (refused) return refused;
       const failed = session.recordToolResult(tool);
       if (failed) return failed;

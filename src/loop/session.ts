@@ -4,12 +4,13 @@
  * compiled replay applies too. The synchronous simulator (run.ts) and a real, asynchronous agent loop
  * drive the same session in the same order:
  *
+ *   summarizeIfDue()                a summary call when the strategy's trigger is passed (not a step)
  *   prompt()                        what the next call would send
  *   checkBeforeCall(view)           brakes before the call, on what the loop knows before making it
  *   … the model is called …
  *   recordResponse(response, …)     pay for it; completed / backtrack_limit, or tool calls follow
  *   for each tool call:
- *     checkTool(tool)               repeated-action brake, before it runs
+ *     checkTool(tool)               repeated-action brake, before it runs ('skip': it does not run)
  *     … the tool runs …
  *     recordToolResult(tool)        its result joins the context; same-error brake
  *   endStep(response)               a final answer completes the run
@@ -18,8 +19,9 @@
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { backtrackStop, beforeCallStop, repeatStop, sameErrorStop } from '../kernel/brakes.js';
-import { FULL_HISTORY } from '../context/strategy.js';
+import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
+import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
+import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
@@ -30,8 +32,11 @@ import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { meterCall, type MeteredCall } from './meter.js';
-import type { LoopOptions, RunOutcome, StepRow } from './types.js';
+import { cacheModeCode, meterCall, type MeteredCall } from './meter.js';
+import { addStrategyFigures, type LoopOptions, type RunOutcome, type StepRow } from './types.js';
+
+/** checkTool's answer for an action the duplicate-action guard skips. */
+export const SKIPPED = 'skip';
 
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
@@ -39,6 +44,8 @@ export class LoopSession {
   private readonly context: ContextTracker;
   private readonly facts = new Float64Array(Fact.Size);
   private readonly prices: FlatPrices;
+  private readonly summaryPrices: FlatPrices;
+  private readonly summaryOut = new Float64Array(Metered.Size);
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
   private overheadTokens = 0;
   private readonly rows: StepRow[] = [];
@@ -56,15 +63,54 @@ export class LoopSession {
     recordedDelta: 0,
     recordedCostPico: 0,
     recordedCostCalls: 0,
+    summaryCalls: 0,
+    summaryCostPico: 0,
+    strategyCacheLostTokens: 0,
+    skippedActions: 0,
   };
 
   constructor(
     private readonly options: LoopOptions,
     private readonly interner = new Interner(),
   ) {
-    this.context = new ContextTracker(options.systemTokens, options.goalTokens, options.strategy);
     this.prices = flattenPrices(options.pricing);
+    this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
+    this.context = new ContextTracker();
+    this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)));
+  }
+
+  /**
+   * Before the next call: when the prompt passes the strategy's summary trigger (and the step, time,
+   * budget and token brakes would let the next call through), the summary call is made and paid — it
+   * is not a step — and the prompt becomes system + goal + summary + the last K steps. True if made.
+   */
+  summarizeIfDue(): boolean {
+    const { context, state } = this;
+    if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return false;
+    const out = this.summaryOut;
+    const cache = cacheModeCode(this.options.cache);
+    // The summary call sends the conversation it replaces, framing included.
+    const input = promptEstimate(context.promptTokens(), this.overheadTokens);
+    const summaryTokens = context.summaryOutput;
+    meterSummaryCall(out, this.summaryPrices, cache, input, context.unchangedTokens(), summaryTokens);
+    const costPico = out[Metered.CostPico]!;
+    const totals = this.totals;
+    if (cache !== CacheModeCode.Off) totals.strategyCacheLostTokens += context.cacheLostTokens();
+    context.markSent();
+    context.summarize();
+    state.spentPico += costPico;
+    state.tokensUsed += input + summaryTokens;
+    state.elapsedMs += callLatencyMs(NaN, this.options.latency, input, summaryTokens);
+    totals.summaryCalls += 1;
+    totals.summaryCostPico += costPico;
+    const metered: MeteredCall = {
+      usage: { input, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: 0, output: summaryTokens, reasoning: 0 },
+      costPico,
+      cacheRuleLostTokens: out[Metered.RuleLost]!,
+    };
+    this.account(null, metered, context.view());
+    return true;
   }
 
   prompt(): PromptView {
@@ -123,6 +169,7 @@ export class LoopSession {
 
   /** The call was made: pay for it and let its output into the context. */
   recordResponse(response: CallRecord, metered: MeteredCall, view: PromptView): Stop | null {
+    if (this.options.cache !== 'off') this.totals.strategyCacheLostTokens += this.context.cacheLostTokens();
     this.context.markSent();
     const { usage, costPico } = metered;
     const state = this.state;
@@ -151,15 +198,24 @@ export class LoopSession {
     return !response.backtrack && !response.failed && !response.compaction;
   }
 
-  /** Before a tool call runs: the repeated-action brake. */
-  checkTool(tool: ToolCallRecord): Stop | null {
+  /**
+   * Before a tool call runs: the repeated-action brake. SKIPPED: the duplicate-action guard skipped it
+   * (not executed; its warning observation joined the step, so do not call recordToolResult).
+   */
+  checkTool(tool: ToolCallRecord): Stop | typeof SKIPPED | null {
     const action = this.interner.id(actionFingerprint(tool.name, tool.arguments));
     const tools = this.state.tools;
     const seen = tools.seen(action, this.limits[Limit.RepeatMode]!);
-    const code = repeatStop(this.limits, seen);
-    if (code !== StopCode.None) {
+    const outcome = repeatOutcome(this.limits, seen, tools.skips);
+    if (outcome === RepeatOutcome.Stop) {
       this.facts[Fact.Seen] = seen;
-      return this.stop(code, `action ${tool.name}`);
+      return this.stop(StopCode.Repeat, `action ${tool.name}`);
+    }
+    if (outcome === RepeatOutcome.Skip) {
+      tools.skip(action);
+      this.totals.skippedActions += 1;
+      this.context.addToolResult(this.limits[Limit.SkipWarningTokens]!);
+      return SKIPPED;
     }
     tools.recordAction(action);
     this.totals.toolCalls += 1;
@@ -219,7 +275,7 @@ export class LoopSession {
     if (totals.recordedCostCalls > 0 && totals.recordedCostCalls === state.calls) {
       outcome.recordedCallCostPico = totals.recordedCostPico;
     }
-    return outcome;
+    return addStrategyFigures(outcome, totals);
   }
 
   private stopIf(code: StopCode): Stop | null {
@@ -236,7 +292,8 @@ export class LoopSession {
     return { reason: stopReasonOf(code), detail: describeStop(code, this.limits, facts, label) };
   }
 
-  private account(response: CallRecord, metered: MeteredCall, view: PromptView): void {
+  /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
+  private account(response: CallRecord | null, metered: MeteredCall, view: PromptView): void {
     const { usage, costPico } = metered;
     const totals = this.totals;
     totals.input += usage.input;
@@ -245,13 +302,13 @@ export class LoopSession {
     totals.output += usage.output;
     totals.reasoning += usage.reasoning;
     totals.cacheRuleLost += metered.cacheRuleLostTokens;
-    if (response.failed) totals.failed += 1;
-    if (response.inputTokens !== undefined) {
+    if (response?.failed) totals.failed += 1;
+    if (response && response.inputTokens !== undefined) {
       totals.recordedInput += response.inputTokens;
       totals.recordedInputCalls += 1;
       totals.recordedDelta += metered.recordedInputDelta ?? 0;
     }
-    if (response.recordedCostUsd !== undefined) {
+    if (response && response.recordedCostUsd !== undefined) {
       totals.recordedCostPico += usdToPico(response.recordedCostUsd);
       totals.recordedCostCalls += 1;
     }
@@ -270,11 +327,20 @@ export class LoopSession {
       cumulativeCostPico: (previous?.cumulativeCostPico ?? 0) + costPico,
       modelInputTokens: view.fullInputTokens,
     };
-    if (response.inputTokens !== undefined) row.recordedInputTokens = response.inputTokens;
-    if (response.backtrack) row.backtrack = true;
-    if (response.failed) row.failed = true;
+    if (response === null) row.summary = true;
+    else {
+      if (response.inputTokens !== undefined) row.recordedInputTokens = response.inputTokens;
+      if (response.backtrack) row.backtrack = true;
+      if (response.failed) row.failed = true;
+    }
     this.rows.push(row);
   }
+}
+
+/** The window a summary trigger must stay under: the `--context-window` brake's when set, else the model's. */
+export function contextWindowTokens(limits: BrakeLimits, prices: FlatPrices): number {
+  const brake = limits[Limit.ContextWindow]!;
+  return brake !== Infinity ? brake : prices.contextWindow;
 }
 
 /** A run whose cost leaves exact picodollar arithmetic. */

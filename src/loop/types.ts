@@ -27,6 +27,8 @@ export interface LoopOptions {
   goalTokens: number;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
+  /** The summary model's prices (`summary:…,model=X`); default: `pricing`. */
+  summaryPricing?: ModelPricing;
   /**
    * The responses' usage is for the prompt as actually sent under the strategy (a real loop applied it):
    * meter it as billed, never moved by the strategy again.
@@ -55,6 +57,8 @@ export interface StepRow {
   recordedInputTokens?: number;
   backtrack?: boolean;
   failed?: boolean;
+  /** A summary call (context `summary`/`hybrid`): not a step; `call` is the agent calls made before it. */
+  summary?: boolean;
 }
 
 /** The figures every replay path produces for a run. */
@@ -75,6 +79,28 @@ export interface RunTotals {
   elapsedMs: number;
   /** Cache on: unchanged prompt tokens the provider's minimum cacheable prefix rule did not serve from cache. */
   cacheRuleLostTokens: number;
+  /** Present when not 0 (every path leaves them out alike): see StrategyFigures. */
+  summaryCalls?: number;
+  summaryCostPico?: number;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
+}
+
+/** Figures of the strategies that rewrite history and of the duplicate-action guard. */
+export interface StrategyFigures {
+  /** Summary calls made (context `summary`/`hybrid`), and their cost (included in costPico; their tokens in the token totals). */
+  summaryCalls: number;
+  summaryCostPico: number;
+  /** Cache on or recorded: prompt tokens the previous prompt held that masking or a summary moved out of the unchanged prefix. */
+  strategyCacheLostTokens: number;
+  /** Repeated actions skipped by `--repeat-action skip` (not executed, not in toolCalls). */
+  skippedActions: number;
+}
+
+/** Writes the strategy figures that are not 0 into `totals` (so runs without them look as before). */
+export function addStrategyFigures<T extends Partial<StrategyFigures>>(totals: T, figures: StrategyFigures): T {
+  for (const key of ['summaryCalls', 'summaryCostPico', 'strategyCacheLostTokens', 'skippedActions'] as const) if (figures[key] !== 0) totals[key] = figures[key];
+  return totals;
 }
 
 export interface RunOutcome extends RunTotals {

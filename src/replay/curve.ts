@@ -16,6 +16,8 @@ export interface CurveRow {
   cumulativeOutputTokens: number;
   costUsd: number;
   cumulativeCostUsd: number;
+  /** A summary call (context `summary`/`hybrid`) was made before this step; its tokens and cost are in the cumulative figures. */
+  summaryBefore?: boolean;
 }
 
 export interface CurveRun {
@@ -24,6 +26,7 @@ export interface CurveRun {
   stopReason: StopReason;
   stopDetail: string;
   pricing: ModelPricing;
+  summaryCalls: number;
 }
 
 /**
@@ -41,7 +44,10 @@ export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, pri
     keepSteps: true,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
   });
-  const rows = result.rows.map((row) => ({
+  // A summary call is not a step: it shows as a mark on the step after it (its figures are in the cumulative ones).
+  const summaryBefore = new Set(result.rows.filter((row) => row.summary).map((row) => row.call + 1));
+  const rows = result.rows.filter((row) => !row.summary).map((row) => ({
+    ...(summaryBefore.has(row.call) ? { summaryBefore: true } : {}),
     step: row.call,
     inputTokens: row.inputTokens,
     cachedInputTokens: row.cachedInputTokens,
@@ -51,7 +57,36 @@ export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, pri
     costUsd: picoToUsd(row.costPico),
     cumulativeCostUsd: picoToUsd(row.cumulativeCostPico),
   }));
-  return { rows, stopReason: result.stopReason, stopDetail: result.stopDetail, pricing };
+  return { rows, stopReason: result.stopReason, stopDetail: result.stopDetail, pricing, summaryCalls: result.summaryCalls ?? 0 };
+}
+
+/** Cumulative tokens (input + output, summary calls included) per step under each strategy, side by side. */
+export interface CurveComparison {
+  /** The strategies in `--context` syntax, in the order given. */
+  strategies: string[];
+  /** Per step: each strategy's cumulative tokens after it (null once that strategy's run stopped). */
+  rows: { step: number; cumulativeTokens: (number | null)[] }[];
+  /** Each strategy's total cost (USD) and stop reason. */
+  totals: { strategy: string; costUsd: number; summaryCalls: number; stopReason: StopReason }[];
+}
+
+export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveComparison {
+  const runs = strategies.map(({ strategy }) => curveRun(spec, strategy, prices, options));
+  const steps = Math.max(0, ...runs.map((run) => run.rows.length));
+  const rows = Array.from({ length: steps }, (_, i) => ({
+    step: i + 1,
+    cumulativeTokens: runs.map((run) => {
+      const row = run.rows[i];
+      return row === undefined ? null : row.cumulativeInputTokens + row.cumulativeOutputTokens;
+    }),
+  }));
+  const totals = runs.map((run, k) => ({
+    strategy: strategies[k]!.spec,
+    costUsd: run.rows[run.rows.length - 1]?.cumulativeCostUsd ?? 0,
+    summaryCalls: run.summaryCalls,
+    stopReason: run.stopReason,
+  }));
+  return { strategies: strategies.map((s) => s.spec), rows, totals };
 }
 
 /** Per-step growth of a constant-step loop without brakes. */

@@ -13,6 +13,7 @@ import { compiledTrace } from '../fast/compile.js';
 import { replayCompiled } from '../fast/replayFast.js';
 import { runOutcomeOf } from '../fast/runState.js';
 import { runSettings } from '../fast/settings.js';
+import { withSummaryPrices } from '../fast/strategySteps.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
@@ -113,7 +114,20 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   }
 }
 
+/** `summary:…,model=X`: the summary calls' prices, resolved as `--context`'s (undefined: the run's model). */
+export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string): ModelPricing | undefined {
+  const model = strategy.summary?.model;
+  if (model === undefined) return undefined;
+  try {
+    return withCacheRule(prices.resolve(model, undefined, recordedAt));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field: '--context' })));
+  }
+}
+
 function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
+  const summaryPricing = summaryPricingOf(options.strategy, options.prices, trace.header.recordedAt);
   if (options.keepSteps === true || options.engine === 'readable') {
     return runLoop(new ReplaySource(trace), {
       brakes: options.brakes,
@@ -124,12 +138,15 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
       goalTokens: trace.header.goalTokens,
       keepSteps: options.keepSteps ?? false,
       ...(options.latency === undefined ? {} : { latency: options.latency }),
+      ...(summaryPricing === undefined ? {} : { summaryPricing }),
     });
   }
   const prices = flattenPrices(pricing);
   const compiled = compiledTrace(trace);
   const limits = brakeLimits(options.brakes, prices.contextWindow);
-  const state = replayCompiled(compiled, runSettings(options.strategy, cache, options.latency), limits, prices);
+  const settings = runSettings(options.strategy, cache, options.latency);
+  if (summaryPricing !== undefined) withSummaryPrices(settings, flattenPrices(summaryPricing));
+  const state = replayCompiled(compiled, settings, limits, prices);
   return runOutcomeOf(compiled, state, limits);
 }
 
@@ -167,6 +184,9 @@ export function runResultOf(
     overshootPico: outcome.overshootPico,
     elapsedMs: outcome.elapsedMs,
     cacheRuleLostTokens: outcome.cacheRuleLostTokens,
+    ...(outcome.summaryCalls === undefined ? {} : { summaryCalls: outcome.summaryCalls, summaryCostPico: outcome.summaryCostPico ?? 0 }),
+    ...(outcome.strategyCacheLostTokens === undefined ? {} : { strategyCacheLostTokens: outcome.strategyCacheLostTokens }),
+    ...(outcome.skippedActions === undefined ? {} : { skippedActions: outcome.skippedActions }),
     rows: outcome.rows,
   };
 }

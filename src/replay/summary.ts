@@ -17,6 +17,11 @@ export interface Summary {
   outputTokens: number;
   stopReasons: Record<StopReason, number>;
   recordedCostPico?: bigint;
+  /** Context summary calls and their cost; prompt tokens the strategy moved out of the cached prefix; actions skipped (present when not 0). */
+  summaryCalls?: number;
+  summaryCostPico?: bigint;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
 }
 
 export function summarise(results: readonly RunResult[]): Summary {
@@ -63,6 +68,22 @@ export function summarise(results: readonly RunResult[]): Summary {
     stopReasons,
   };
   if (recordedRuns === results.length && recordedRuns > 0) summary.recordedCostPico = recorded;
+  let summaryCalls = 0;
+  let summaryCost = 0n;
+  let lost = 0;
+  let skipped = 0;
+  for (const run of results) {
+    summaryCalls += run.summaryCalls ?? 0;
+    summaryCost += BigInt(run.summaryCostPico ?? 0);
+    lost += run.strategyCacheLostTokens ?? 0;
+    skipped += run.skippedActions ?? 0;
+  }
+  if (summaryCalls > 0) {
+    summary.summaryCalls = summaryCalls;
+    summary.summaryCostPico = summaryCost;
+  }
+  if (lost > 0) summary.strategyCacheLostTokens = lost;
+  if (skipped > 0) summary.skippedActions = skipped;
   return summary;
 }
 

@@ -5,11 +5,11 @@
  */
 import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../cli/version.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { describePricing, type PricingDescription } from '../pricing/cost.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { ModelPricing, PriceSource } from '../pricing/types.js';
-import type { CurveRow, CurveRun } from '../replay/curve.js';
+import type { CurveComparison, CurveRow, CurveRun } from '../replay/curve.js';
 import type { ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { formatCsv } from './csv.js';
 import { formatUsd, formatUsdNumber } from './money.js';
@@ -39,6 +39,8 @@ export interface CurveReport {
   growth: string;
   marks: CurveMark[];
   rows: (CurveRow & { note: string })[];
+  /** `--compare-context`: cumulative tokens per step under each strategy, side by side. */
+  comparison?: CurveComparison;
 }
 
 const tokens = (n: number): string => n.toLocaleString('en-US');
@@ -82,15 +84,18 @@ export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStra
     const flat = rows[Math.min(rows.length, k + 1) - 1]?.inputTokens;
     return `context window:${k}: each prompt holds system + goal + the last ${k} steps (${tokens(perStep)} tokens a step${capped}), so input grows for ${k} steps, then stays at ${flat === undefined ? '-' : tokens(flat)} tokens and the total grows linearly${caching}`;
   }
+  if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every step${caching ? ' and the cache serves nothing after it' : ''}${caching}`;
+  if (strategy.summary) return `context ${contextSpecOf(strategy)}: when the prompt passes the trigger, a summary call (not a step, paid, in the totals) replaces all but the last ${strategy.summary.keepSteps} steps with ${tokens(strategy.summary.summaryTokens)} tokens${caching ? '; the call after it finds only the system prompt and goal in the cache' : ''}${caching}`;
   return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
 }
 
-export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number }): CurveReport {
+export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number; comparison?: CurveComparison }): CurveReport {
   const { run } = args;
   const window = args.contextWindow ?? run.pricing.contextWindow;
   const marks = curveMarks(run.rows, run.pricing, window);
   const notes = new Map<number, string>();
   for (const mark of marks) notes.set(mark.step, [notes.get(mark.step), mark.note].filter(Boolean).join('; '));
+  for (const row of run.rows) if (row.summaryBefore) notes.set(row.step, [notes.get(row.step), 'summary call before'].filter(Boolean).join('; '));
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     model: run.pricing.model,
@@ -101,7 +106,16 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
     growth: growthDescription(args.spec, args.strategy, run.rows, args.settings.cache),
     marks,
     rows: run.rows.map((row) => ({ ...row, note: notes.get(row.step) ?? '' })),
+    ...(args.comparison === undefined ? {} : { comparison: args.comparison }),
   };
+}
+
+/** The strategies side by side: Σ tokens per step, then each one's total cost and summary calls. */
+function comparisonTable(comparison: CurveComparison, width: number): string {
+  const columns: Column[] = [{ header: 'step', align: 'right' }, ...comparison.strategies.map((s): Column => ({ header: `Σ tok ${s}`, align: 'right' }))];
+  const rows = comparison.rows.map((row) => [row.step, ...row.cumulativeTokens.map((n) => (n === null ? '-' : n))]);
+  const totals = comparison.totals.map((t) => `${t.strategy}: ${usd(t.costUsd)}${t.summaryCalls > 0 ? ` (${t.summaryCalls} summary call${t.summaryCalls === 1 ? '' : 's'})` : ''}${t.stopReason === 'completed' ? '' : `, stopped: ${t.stopReason}`}`);
+  return `\ncumulative tokens per step (input + output, summary calls included), side by side\n${formatTable(columns, rows, { maxWidth: width })}${wrapLine('cost: ', totals.join(' · '), width)}`;
 }
 
 const CSV_COLUMNS = ['step', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'costUsd', 'cumulativeCostUsd', 'note'];
@@ -148,7 +162,8 @@ export function renderCurveTable(report: CurveReport, view: ReportView): string 
     row.note,
   ]);
   const table = formatTable(COLUMNS, rows, { maxWidth: view.width });
-  return `${table}${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`;
+  const comparison = report.comparison === undefined ? '' : comparisonTable(report.comparison, view.width);
+  return `${table}${curveSummary(report, view.width)}${comparison}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`;
 }
 
 /** Input tokens per step (with the context window as a line when the prompt comes near it) and cumulative cost. */

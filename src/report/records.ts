@@ -3,7 +3,7 @@
  * exact decimals.
  */
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
 import type { StepRow } from '../loop/types.js';
@@ -41,6 +41,11 @@ export interface RunRecord {
   cacheNotes?: string[];
   /** With --cache on: unchanged prompt tokens the provider's minimum cacheable prefix kept out of the cache. */
   cacheRuleLostTokens?: number;
+  /** Context summary calls, their cost; prompt tokens masking or a summary moved out of the cached prefix; actions skipped. */
+  summaryCalls?: number;
+  summaryCostUsd?: number;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
   /** The day the run's dated prices were read at (its recording day, the table's release day, or --prices-as-of). */
   pricedAsOf?: string;
   /** One entry per model call, when asked for (`--per-step`). */
@@ -119,6 +124,12 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
   if (run.importNotes !== undefined) record.importNotes = run.importNotes;
   if (run.cacheNotes !== undefined) record.cacheNotes = run.cacheNotes;
   if (run.cacheRuleLostTokens > 0) record.cacheRuleLostTokens = run.cacheRuleLostTokens;
+  if (run.summaryCalls !== undefined) {
+    record.summaryCalls = run.summaryCalls;
+    record.summaryCostUsd = picoToUsd(run.summaryCostPico ?? 0);
+  }
+  if (run.strategyCacheLostTokens !== undefined) record.strategyCacheLostTokens = run.strategyCacheLostTokens;
+  if (run.skippedActions !== undefined) record.skippedActions = run.skippedActions;
   if (perStep) record.perStep = run.rows.map(stepRecord);
   return record;
 }
@@ -139,6 +150,10 @@ export interface SummaryRecord {
   outputTokens: number;
   stopReasons: Record<string, number>;
   recordedCostUsd?: number;
+  summaryCalls?: number;
+  summaryCostUsd?: number;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
 }
 
 export function summaryRecord(summary: Summary): SummaryRecord {
@@ -160,6 +175,12 @@ export function summaryRecord(summary: Summary): SummaryRecord {
     stopReasons: summary.stopReasons,
   };
   if (summary.recordedCostPico !== undefined) record.recordedCostUsd = picoToUsd(summary.recordedCostPico);
+  if (summary.summaryCalls !== undefined) {
+    record.summaryCalls = summary.summaryCalls;
+    record.summaryCostUsd = picoToUsd(summary.summaryCostPico ?? 0n);
+  }
+  if (summary.strategyCacheLostTokens !== undefined) record.strategyCacheLostTokens = summary.strategyCacheLostTokens;
+  if (summary.skippedActions !== undefined) record.skippedActions = summary.skippedActions;
   return record;
 }
 
@@ -188,7 +209,7 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
 }
 
 export function contextSettingsRecord(strategy: ContextStrategy): Record<string, unknown> {
-  const out: Record<string, unknown> = { context: strategy.kind === 'window' ? `window:${strategy.windowSteps}` : 'full' };
+  const out: Record<string, unknown> = { context: contextSpecOf(strategy) };
   if (strategy.toolResultCap !== undefined) out.toolResultCap = strategy.toolResultCap;
   out.cache = strategy.cache ?? 'default (recorded traces: as recorded; synthetic: off)';
   return out;

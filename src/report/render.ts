@@ -77,6 +77,9 @@ function summaryFields(report: ReplayReport, width: number): string {
     ['wasted (runs not completed)', usd(s.wastedUsd)],
     ['overshoot (total / max)', `${usd(s.totalOvershootUsd)} / ${usd(s.maxOvershootUsd)}`],
   ];
+  if (s.summaryCalls !== undefined) fields.push(['context summaries', `${s.summaryCalls} call${s.summaryCalls === 1 ? '' : 's'} (not steps), ${usd(s.summaryCostUsd ?? 0)} of the total`]);
+  if (s.strategyCacheLostTokens !== undefined) fields.push(['cache hits lost to strategy', `${s.strategyCacheLostTokens.toLocaleString('en-US')} prompt tokens re-sent outside the cached prefix`]);
+  if (s.skippedActions !== undefined) fields.push(['repeated actions skipped', String(s.skippedActions)]);
   return formatFields(fields, { maxWidth: width });
 }
 

@@ -5,14 +5,14 @@
  * model a run was re-priced as. One line of text, one set of CSV columns, one JSON object.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { picoToUsdString } from '../money.js';
 
 export interface ReportSettings {
   /** `--try` syntax; `none` without brakes; `recorded` (+ spec) when each run used its own recorded limits. */
   brakes: string;
-  /** `full`, `window:K`, plus `,tool-result-cap=T`. */
+  /** `full`, `window:K`, `mask:M`, `summary:…`, `hybrid:…` (`--context` syntax), plus `,tool-result-cap=T`. */
   context: string;
   /** `on`, `off`, or `as recorded (synthetic: off)` (the default). */
   cache: string;
@@ -29,6 +29,11 @@ export function brakeSpec(brakes: BrakeConfig): string {
   if (brakes.maxCostPico !== undefined) parts.push(`max-cost=${picoToUsdString(brakes.maxCostPico)}`, `budget-mode=${brakes.budgetMode}`);
   if (brakes.timeoutMs !== undefined) parts.push(`timeout=${brakes.timeoutMs / 1000}`);
   if (brakes.maxRepeat !== undefined) parts.push(`max-repeat=${brakes.maxRepeat}`, `repeat-mode=${brakes.repeatMode}`);
+  if (brakes.maxRepeat !== undefined && brakes.repeatAction === 'skip') {
+    parts.push('repeat-action=skip');
+    if (brakes.maxSkips !== undefined) parts.push(`max-skips=${brakes.maxSkips}`);
+    if (brakes.skipWarningTokens !== undefined) parts.push(`skip-warning=${brakes.skipWarningTokens}`);
+  }
   if (brakes.maxSameError !== undefined) parts.push(`max-same-error=${brakes.maxSameError}`, `same-error-mode=${brakes.sameErrorMode}`);
   if (brakes.maxTokens !== undefined) parts.push(`max-tokens=${brakes.maxTokens}`);
   if (brakes.maxBacktracks !== undefined) parts.push(`max-backtracks=${brakes.maxBacktracks}`);
@@ -37,7 +42,7 @@ export function brakeSpec(brakes: BrakeConfig): string {
 }
 
 export function contextSpec(strategy: ContextStrategy): string {
-  const base = strategy.kind === 'window' ? `window:${strategy.windowSteps}` : 'full';
+  const base = contextSpecOf(strategy);
   return strategy.toolResultCap === undefined ? base : `${base},tool-result-cap=${strategy.toolResultCap}`;
 }
 

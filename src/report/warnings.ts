@@ -78,6 +78,20 @@ export function openLoopWarnings(recordedRuns: number, context: string): ReportW
 }
 
 /**
+ * `--repeat-action skip` on recorded runs: a skipped action's result is gone from the context, but the
+ * calls after it are replayed as recorded (made as if the agent had seen the result).
+ */
+export function skipOpenLoopWarnings(recordedRuns: number): ReportWarning[] {
+  if (recordedRuns === 0) return [];
+  return [
+    {
+      code: 'open_loop_skip',
+      message: `repeat-action skip on ${recordedRuns} recorded run${recordedRuns === 1 ? '' : 's'}: the calls after a skipped action are replayed as recorded, as if its result had been seen (open loop); a synthetic population runs closed loop`,
+    },
+  ];
+}
+
+/**
  * `--cache on` priced with models whose table has no cached-input price: cached tokens are billed as
  * input, so the report shows no saving where a provider might give one (or none where it gives none).
  */

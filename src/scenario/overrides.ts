@@ -7,7 +7,7 @@ import { latencyFromSpec, nonNegativeInt, positiveInt, RECORDED_PRESET, type Bra
 import type { ScenarioOverrides } from './settings.js';
 
 const BRAKE_KEYS: (keyof BrakeFlags)[] = [
-  'preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens',
+  'preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'repeatAction', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens',
 ];
 const CONTEXT_KEYS: (keyof ContextFlags)[] = ['context', 'toolResultCap', 'cache'];
 

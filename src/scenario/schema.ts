@@ -100,6 +100,7 @@ export const brakesSchema = z.strictObject({
   timeout: z.number().nonnegative().optional().describe('seconds of virtual time'),
   'max-repeat': positiveInt.optional(),
   'repeat-mode': z.enum(['total', 'consecutive', 'cycle']).optional(),
+  'repeat-action': z.string().regex(/^(stop|skip(,.+)?)$/, "'stop' or 'skip[,max-skips=S][,warning=W]'").optional().describe('with max-repeat: stop the run, or skip the repeated action'),
   'max-same-error': positiveInt.optional(),
   'same-error-mode': z.enum(['consecutive', 'total']).optional(),
   'max-tokens': positiveInt.optional(),
@@ -108,7 +109,11 @@ export const brakesSchema = z.strictObject({
 });
 
 export const contextSchema = z.strictObject({
-  context: z.string().regex(/^(full|window:[1-9]\d*)$/, "'full' or 'window:K' (K steps kept, K ≥ 1)").optional(),
+  context: z
+    .string()
+    .regex(/^(full|window:[1-9]\d*|(mask|summary|hybrid):.+)$/, "'full', 'window:K', 'mask:M[,placeholder=P]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=…,keep=K,tokens=S'")
+    .optional()
+    .describe('the --context strategy'),
   'tool-result-cap': count.optional(),
   cache: z.enum(['on', 'off']).optional(),
 });

@@ -38,6 +38,7 @@ const BRAKE_FLAG_NAMES: Record<string, keyof BrakeFlags> = {
   timeout: 'timeout',
   'max-repeat': 'maxRepeat',
   'repeat-mode': 'repeatMode',
+  'repeat-action': 'repeatAction',
   'max-same-error': 'maxSameError',
   'same-error-mode': 'sameErrorMode',
   'max-tokens': 'maxTokens',

@@ -23,7 +23,7 @@ import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.j
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { LoopSession } from '../loop/session.js';
+import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
@@ -156,6 +156,7 @@ function callOnce(session: LoopSession, response: Trace['calls'][number], metere
   if (!session.runsTools(response)) return null;
   for (const tool of response.toolCalls ?? []) {
     const refused = session.checkTool(tool);
+    if (refused === SKIPPED) continue;
     if (refused) return refused;
     const failed = session.recordToolResult(tool);
     if (failed) return failed;

@@ -15,7 +15,7 @@ import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { LoopSession } from '../loop/session.js';
+import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { ToolCallRecord } from '../trace/types.js';
@@ -97,6 +97,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
         if (!session.runsTools(response)) continue;
         for (const [i, tool] of (response.toolCalls ?? []).entries()) {
           const repeat = session.checkTool(tool);
+          if (repeat === SKIPPED) continue;
           if (repeat) return { ...repeat, by: 'own' };
           const child = agent.subagentFor?.(tool);
           let result = tool;

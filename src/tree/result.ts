@@ -16,7 +16,7 @@ export interface AgentStop extends Stop {
 }
 
 /** A run's figures (RunTotals) added up over an agent's parts or a whole tree, with its compaction calls. */
-export interface TreeTotals extends Omit<RunTotals, 'backtracks' | 'overshootPico' | 'cacheRuleLostTokens'> {
+export interface TreeTotals extends Omit<RunTotals, 'backtracks' | 'overshootPico' | 'cacheRuleLostTokens' | 'summaryCalls' | 'summaryCostPico' | 'strategyCacheLostTokens' | 'skippedActions'> {
   compactionCalls: number;
 }
 

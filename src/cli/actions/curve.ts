@@ -1,9 +1,9 @@
 import type { BrakeConfig } from '../../brakes/config.js';
-import type { ContextStrategy } from '../../context/strategy.js';
+import { contextSpecOf, parseContextSpec, type ContextStrategy } from '../../context/strategy.js';
 import { UserError } from '../../errors.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import { curveRun } from '../../replay/curve.js';
+import { compareCurves, curveRun } from '../../replay/curve.js';
 import { buildCurveReport, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
@@ -27,6 +27,8 @@ import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 export interface CurveCommand {
   spec: ConstantStepsSpec;
   strategy: ContextStrategy;
+  /** `--compare-context`: strategies shown side by side with `strategy` (`--context` syntax). */
+  compare?: { spec: string; strategy: ContextStrategy }[];
   brakes: BrakeConfig;
   latency?: LatencyModel;
   priceOptions: LoadPriceTableOptions;
@@ -40,7 +42,9 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
   const run = curveRun(command.spec, command.strategy, prices, { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...command.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const explicitWindow = typeof command.brakes.contextWindow === 'number' ? command.brakes.contextWindow : undefined;
-  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }) });
+  const options = { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) };
+  const comparison = command.compare === undefined ? undefined : compareCurves(command.spec, [{ spec: contextSpecOf(command.strategy), strategy: command.strategy }, ...command.compare], prices, options);
+  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(comparison === undefined ? {} : { comparison }) });
   const window = explicitWindow ?? run.pricing.contextWindow;
   const text =
     command.format === 'json'
@@ -55,6 +59,15 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
 }
 
 export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string } & Record<string, string | undefined>;
+
+/** `--compare-context 'full;window:5;mask:10'`: each with --tool-result-cap and --cache as given. */
+function compareStrategies(opts: ContextFlags, list: string): { spec: string; strategy: ContextStrategy }[] {
+  const base = strategyFromFlags({ ...opts, context: 'full' });
+  return list.split(';').map((part) => {
+    const strategy = { ...parseContextSpec(part, '--compare-context'), ...(base.toolResultCap === undefined ? {} : { toolResultCap: base.toolResultCap }), ...(base.cache === undefined ? {} : { cache: base.cache }) };
+    return { spec: contextSpecOf(strategy), strategy };
+  });
+}
 
 export function curveAction(opts: CurveFlags, io: CliIO): number {
   const format = chooseFormat(opts, io);
@@ -74,6 +87,7 @@ export function curveAction(opts: CurveFlags, io: CliIO): number {
         steps: positiveInt('--steps', opts.steps!),
       },
       strategy: strategyFromFlags(opts),
+      ...(opts.compareContext === undefined ? {} : { compare: compareStrategies(opts, opts.compareContext) }),
       brakes: brakesFromFlags(opts),
       ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
       format: format as CurveCommand['format'],

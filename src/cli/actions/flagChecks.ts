@@ -17,6 +17,7 @@ function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[]): 
   const out: [string, string][] = [];
   const none = (brake: keyof BrakeConfig) => applied.every((brakes) => brakes[brake] === undefined);
   if (flags.repeatMode !== undefined && none('maxRepeat')) out.push(['--repeat-mode', '--max-repeat']);
+  if (flags.repeatAction !== undefined && none('maxRepeat')) out.push(['--repeat-action', '--max-repeat']);
   if (flags.sameErrorMode !== undefined && none('maxSameError')) out.push(['--same-error-mode', '--max-same-error']);
   // Under --preset recorded a run's own cost limit may apply: the budget mode then has an effect.
   if (flags.budgetMode !== undefined && none('maxCostPico') && flags.preset !== RECORDED_PRESET) out.push(['--budget-mode', '--max-cost']);
@@ -39,6 +40,7 @@ export function checkTrySpec(spec: string, brakes: BrakeConfig): void {
   for (const part of spec.split(',')) {
     const key = part.split('=')[0]!.trim();
     if (key === 'repeat-mode') flags.repeatMode = 'x';
+    if (key === 'repeat-action') flags.repeatAction = 'x';
     if (key === 'same-error-mode') flags.sameErrorMode = 'x';
     if (key === 'budget-mode') flags.budgetMode = 'x';
   }

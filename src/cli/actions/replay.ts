@@ -1,4 +1,4 @@
-import { cacheRuleWarnings } from '../../report/warnings.js';
+import { cacheRuleWarnings, skipOpenLoopWarnings } from '../../report/warnings.js';
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
@@ -79,7 +79,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
     const pricing = pricingFor(trace, options);
-    return { pricing, note: notes.noteOf(trace, pricing), result: replayTrace(trace, { ...options, pricing }) };
+    return { pricing, skips: brakes.repeatAction === 'skip', note: notes.noteOf(trace, pricing), result: replayTrace(trace, { ...options, pricing }) };
   });
   const results: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
@@ -96,7 +96,8 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     results.push(...runs);
   });
   const shown = reportedSettings(command, command.traces.files.length, command.scenarios);
-  const warnings = [...notes.warnings(command.inputs), ...cacheRuleWarnings(results)];
+  const skips = recorded.filter((run) => run.skips).length;
+  const warnings = [...notes.warnings(command.inputs), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(results)];
   const reportArgs = {
     results,
     brakes: shown.brakes,

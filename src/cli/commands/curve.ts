@@ -12,6 +12,7 @@ const curve: CommandModule = {
       .addOption(required(command, '--output-tokens <n>', 'output tokens per step'))
       .addOption(required(command, '--tool-tokens <n>', 'tool-result tokens per step'))
       .addOption(required(command, '--steps <n>', 'number of steps'))
+      .addOption(option(command, '--compare-context <list>', "more context strategies to show side by side with --context, separated by ';' (e.g. 'window:5;mask:10;summary:trigger=50000,keep=5,tokens=2000'): cumulative tokens per step and cost of each", 'none'))
       .addOption(formatOption(command, REPORT_FORMATS))
       .addOption(outOption(command));
     addBrakeOptions(addPriceOptions(addContextOptions(command))).action(async (opts: CurveFlags) => {

@@ -9,7 +9,7 @@ const generate: CommandModule = {
       .description("write a scenario file's synthetic runs as native JSONL traces (no brakes, up to the hard cap; the file's context)")
       .argument('<scenario>', 'scenario file (YAML or JSON)');
     command
-      .addOption(option(command, '--context <strategy>', "context strategy the runs unfold under: 'full' or 'window:K'", "the file's, else full"))
+      .addOption(option(command, '--context <strategy>', "context strategy the runs unfold under (as --context of replay)", "the file's, else full"))
       .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', "the file's, else no cap"))
       .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', "the file's, else off"))
       .addOption(option(command, '--latency-model <spec>', 'latencies written on calls and tool calls: call=MS,input-token=MS,output-token=MS,tool=MS', "the file's, else none written"))

@@ -1,0 +1,67 @@
+/** `loopcost contexts`: the runs under each (strategy, cache mode) cell, one row per cell. */
+import { parseContextSpec } from '../../context/strategy.js';
+import { collectInputs } from '../../io/collectInputs.js';
+import { splitInputs } from '../../scenario/inputs.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import { addResults, contextCells, emptyTotals, replayCells } from '../../replay/contexts.js';
+import { buildContextsReport, renderContextsCsv, renderContextsTable } from '../../report/contextsReport.js';
+import { reportSettings } from '../../report/settings.js';
+import { UserError } from '../../errors.js';
+import type { CliIO } from '../io.js';
+import { brakesFromFlags, latencyFromSpec, nonNegativeInt, priceOptionsFromFlags, RECORDED_PRESET, type BrakeFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { pricingFor, RunNotes } from './runNotes.js';
+import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
+import { traceInputs, workOnRuns } from './inputs.js';
+
+export type ContextsFlags = BrakeFlags &
+  PriceFlags &
+  ReadFlags &
+  ViewFlags & { compareContext?: string; cacheModes?: string; toolResultCap?: string; format?: string; model?: string; out?: string; latencyModel?: string };
+
+function cacheModes(value: string): ('on' | 'off')[] {
+  const modes = value.split(',').map((m) => m.trim());
+  if (modes.length === 0 || modes.some((m) => m !== 'on' && m !== 'off') || new Set(modes).size !== modes.length) {
+    throw new UserError({ file: '<command line>', field: '--cache-modes', code: 'bad_value', message: `'${value}' is not 'on,off', 'on' or 'off'` });
+  }
+  return modes as ('on' | 'off')[];
+}
+
+export async function contextsAction(inputs: string[], opts: ContextsFlags, io: CliIO): Promise<number> {
+  const format = chooseFormat(opts, io) as 'table' | 'csv' | 'json';
+  warnViewFlags(opts, format, io);
+  checkOut(opts.out);
+  checkBrakeFlags(opts, 'contexts');
+  if (opts.preset === RECORDED_PRESET) throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' is not offered here", hint: 'give the brakes as flags' });
+  const cap = opts.toolResultCap === undefined ? {} : { toolResultCap: nonNegativeInt('--tool-result-cap', opts.toolResultCap) };
+  const strategies = (opts.compareContext ?? 'full;window:5;mask:10').split(';').map((part) => ({ ...parseContextSpec(part, '--compare-context'), ...cap }));
+  const cells = contextCells(strategies, cacheModes(opts.cacheModes ?? 'on,off'));
+  const brakes = brakesFromFlags(opts);
+  const latency = opts.latencyModel === undefined ? undefined : latencyFromSpec(opts.latencyModel);
+  const view = reportView(opts, io);
+  const prices = loadPriceTable(priceOptionsFromFlags(opts));
+  const model = opts.model === undefined ? {} : { model: opts.model };
+  const notes = new RunNotes({ strategy: strategies[0]!, ...model });
+  const totals = cells.map(emptyTotals);
+  const { traceFiles, scenarioFiles } = splitInputs(collectInputs(inputs));
+  if (scenarioFiles.length > 0) {
+    throw new UserError({ file: scenarioFiles[0]!, code: 'bad_input', message: 'contexts compares recorded runs; a scenario file is synthetic (closed loop)', hint: 'replay it once per strategy: loopcost replay FILE --context …' });
+  }
+  const traces = traceInputs(traceFiles, opts);
+  const perTrace = await workOnRuns(traces, io, (trace) => {
+    const pricing = pricingFor(trace, { prices, ...model });
+    return { note: notes.noteOf(trace, pricing), results: replayCells(trace, cells, { brakes, prices, pricing, ...model, ...(latency === undefined ? {} : { latency }) }) };
+  });
+  for (const { note, results } of perTrace) {
+    notes.addNote(note);
+    addResults(totals, results);
+  }
+  const settings = reportSettings({ brakes, strategy: { ...strategies[0]!, cache: 'on' }, ...model, ...(latency === undefined ? {} : { latency }) });
+  settings.context = cells.filter((c) => c.cache === cells[0]!.cache).map((c) => c.context).join(' | ');
+  settings.cache = [...new Set(cells.map((c) => c.cache))].join(' | ');
+  const report = buildContextsReport({ cells, totals, settings, priceSource: prices.source });
+  const warnings = notes.warnings(inputs).filter((w) => w.code !== 'open_loop');
+  const text = format === 'json' ? JSON.stringify({ ...report, warnings }, null, 2) + '\n' : format === 'csv' ? renderContextsCsv(report) : renderContextsTable(report, view, warnings);
+  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
+  return 0;
+}

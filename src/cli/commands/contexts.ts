@@ -1,0 +1,24 @@
+import type { CommandModule } from '../command.js';
+import type { ContextsFlags } from '../actions/contexts.js';
+import { addBrakeOptions, addInputOptions, addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
+
+const contexts: CommandModule = {
+  register(program, { io, setExitCode }) {
+    const command = program
+      .command('contexts')
+      .description('cost per run of recorded runs under several context strategies, with prompt caching on and off, side by side')
+      .argument('<inputs...>', 'trace files, directories or globs');
+    command
+      .addOption(option(command, '--compare-context <list>', "context strategies separated by ';', in --context syntax (e.g. 'full;window:5;mask:10;summary:trigger=50000,keep=5,tokens=2000')", 'full;window:5;mask:10', 'full;window:5;mask:10'))
+      .addOption(option(command, '--cache-modes <list>', "cache modes, comma-separated: 'on,off', 'on' or 'off'", 'on,off', 'on,off'))
+      .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens (every strategy)', 'no cap'))
+      .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
+      .addOption(formatOption(command, ['table', 'csv', 'json']))
+      .addOption(outOption(command));
+    addInputOptions(addViewOptions(addBrakeOptions(addPriceOptions(command)))).action(async (inputs: string[], opts: ContextsFlags) => {
+      const { contextsAction } = await import('../actions/contexts.js');
+      setExitCode(await contextsAction(inputs, opts, io));
+    });
+  },
+};
+export default contexts;

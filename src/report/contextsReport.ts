@@ -1,0 +1,103 @@
+/**
+ * The `contexts` report: cost per run of the same runs under each context strategy and cache mode,
+ * with the change against the first strategy under the same cache mode, summary calls and the cache
+ * hits the strategy lost. Recorded runs are replayed open loop, which one line says.
+ */
+import { LOOPCOST_VERSION } from '../cli/version.js';
+import type { ContextCell, ContextCellTotals } from '../replay/contexts.js';
+import { picoToUsd } from '../money.js';
+import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import { formatCsv } from './csv.js';
+import { formatUsdNumber } from './money.js';
+import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { formatTable, type Column } from './table.js';
+import { reportFooter, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
+import { wrapLine } from './text.js';
+
+export interface ContextsRow {
+  /** `--context` syntax. */
+  strategy: string;
+  cache: string;
+  runs: number;
+  completed: number;
+  costPerRunUsd: number | null;
+  totalCostUsd: number;
+  /** Cost against the first strategy under the same cache mode, in percent (null for that one). */
+  vsFirstPercent: number | null;
+  inputTokens: number;
+  cachedInputTokens: number;
+  summaryCalls: number;
+  summaryCostUsd: number;
+  cacheHitsLostTokens: number;
+}
+
+export interface ContextsReport {
+  tool: { name: 'loopcost'; version: string };
+  settings: ReportSettings;
+  prices: PriceSource;
+  note: string;
+  rows: ContextsRow[];
+}
+
+export const OPEN_LOOP_NOTE = 'recorded runs replayed open loop: each strategy changes what the calls cost, not what the agent did (completions as recorded)';
+
+export function buildContextsReport(args: { cells: readonly ContextCell[]; totals: readonly ContextCellTotals[]; settings: ReportSettings; priceSource: PriceSource }): ContextsReport {
+  const rows = args.cells.map((cell, i): ContextsRow => {
+    const t = args.totals[i]!;
+    const firstIndex = args.cells.findIndex((c) => c.cache === cell.cache);
+    const first = args.totals[firstIndex]!.costPico;
+    return {
+      strategy: cell.context,
+      cache: cell.cache,
+      runs: t.runs,
+      completed: t.completed,
+      costPerRunUsd: t.runs === 0 ? null : picoToUsd(t.costPico / BigInt(t.runs)),
+      totalCostUsd: picoToUsd(t.costPico),
+      vsFirstPercent: firstIndex === i || first === 0n ? null : Number(((t.costPico - first) * 10000n) / first) / 100,
+      inputTokens: t.inputTokens,
+      cachedInputTokens: t.cachedInputTokens,
+      summaryCalls: t.summaryCalls,
+      summaryCostUsd: picoToUsd(t.summaryCostPico),
+      cacheHitsLostTokens: t.strategyCacheLostTokens,
+    };
+  });
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.priceSource, note: OPEN_LOOP_NOTE, rows };
+}
+
+const CSV_COLUMNS = ['strategy', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens'];
+
+export function renderContextsCsv(report: ContextsReport): string {
+  return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) });
+}
+
+const COLUMNS: Column[] = [
+  { header: 'context', shrink: true, minWidth: 12 },
+  { header: 'cache' },
+  { header: 'runs', align: 'right' },
+  { header: 'cost per run', align: 'right' },
+  { header: 'vs first', align: 'right' },
+  { header: 'input tok', align: 'right' },
+  { header: 'cached tok', align: 'right' },
+  { header: 'summaries', align: 'right' },
+  { header: 'cache hits lost', align: 'right' },
+];
+
+const percent = (p: number | null): string => (p === null ? '-' : `${p > 0 ? '+' : ''}${p.toFixed(1)}%`);
+
+export function renderContextsTable(report: ContextsReport, view: ReportView, warnings: readonly ReportWarning[]): string {
+  const rows = report.rows.map((r) => [
+    r.strategy,
+    r.cache,
+    r.runs,
+    r.costPerRunUsd === null ? '-' : formatUsdNumber(r.costPerRunUsd),
+    percent(r.vsFirstPercent),
+    r.inputTokens,
+    r.cachedInputTokens,
+    r.summaryCalls === 0 ? '-' : `${r.summaryCalls} (${formatUsdNumber(r.summaryCostUsd)})`,
+    r.cacheHitsLostTokens === 0 ? '-' : r.cacheHitsLostTokens,
+  ]);
+  const table = formatTable(COLUMNS, rows, { maxWidth: view.width });
+  return `${table}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
+}
