@@ -15,9 +15,16 @@ import { importWith, loadImporter, placedError, ruleChecked } from './importers.
 
 export { detectFormat, type TraceFormat };
 
-/** How inputs are read: the size limits (see src/io/limits.ts). */
+/** How inputs are read: the size limits (see src/io/limits.ts), and a cache of runs already read (none unless given). */
 export interface ReadOptions {
   limits?: Partial<ReadLimits>;
+  cache?: RunsCache;
+}
+
+/** Runs already read from the same bytes under the same settings (src/cache/traceCache.ts). */
+export interface RunsCache {
+  /** The runs of `path`: from the cache when it holds them, else from `read` (which tells the format it found). */
+  runsOf(path: string, settings: string, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace>;
 }
 
 /** Reads one input (a file, gzip or plain, a pipe, or `-` for standard input) of any supported format. */
@@ -34,17 +41,23 @@ export async function loadTraceFile(path: string, options: ReadOptions = {}): Pr
  * formats are one document each (a trajectory, a cassette) or, for exchanges JSONL, runs rebuilt from the
  * whole file, and are read whole (at most --max-line-mb).
  */
-export async function* streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
+export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
   const limits = readLimits(options.limits);
+  if (options.cache === undefined) return readTraceFile(path, limits);
+  return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, formatSeen));
+}
+
+async function* readTraceFile(path: string, limits: ReadLimits, formatSeen?: (format: TraceFormat) => void): AsyncGenerator<Trace> {
   const input = await openInput(path, limits);
   try {
     const format = lineFormat(new TextDecoder('utf-8').decode(input.head));
+    if (format !== undefined) formatSeen?.(format);
     if (format === 'native') {
       yield* streamNativeTracesAsync(lineBatches(input, limits.maxLineBytes), input.label);
     } else if (format === 'claude-code' || format === 'codex') {
       yield* await importAgentLog(format, input, limits);
     } else {
-      yield* await importDocument(await readDocument(input, limits), input.label);
+      yield* await importDocument(await readDocument(input, limits), input.label, formatSeen);
     }
   } finally {
     await input.close();
@@ -52,13 +65,14 @@ export async function* streamTraceFile(path: string, options: ReadOptions = {}):
 }
 
 /** A whole document, read by the importer of the format it is detected to be (loaded now). */
-async function importDocument(text: string, path: string): Promise<Trace[]> {
+async function importDocument(text: string, path: string, formatSeen?: (format: TraceFormat) => void): Promise<Trace[]> {
   let format: TraceFormat;
   try {
     format = detectFormat(text, path);
   } catch (error) {
     throw placedError(error, path);
   }
+  formatSeen?.(format);
   const importer = await loadImporter(format);
   return importWith(() => importer, text, path, format);
 }
