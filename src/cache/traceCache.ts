@@ -9,11 +9,11 @@
  * entry written again), and an entry that cannot be written is skipped.
  *
  * Entry file `<dir>/<key>.runs`: one JSON line `{cache, key, runs, sha256}` (sha256 of what follows),
- * then each run as one JSON line. Measured (README, speed): parsing these lines is ~3× faster than
+ * then each run as one JSON line, parsed as the runs are taken. Measured (README, speed): ~2× faster than
  * reading the input again; `v8.serialize` was tried and its `deserialize` is slower than reading again.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
@@ -44,16 +44,26 @@ export class TraceFileCache implements RunsCache {
 
   async *runsOf(path: string, settings: string, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace> {
     const key = this.keyOf(path, settings);
-    const cached = key === undefined ? undefined : this.load(key);
-    if (cached !== undefined) {
-      yield* cached;
-      return;
+    const entry = key === undefined ? undefined : this.load(key);
+    let served = 0;
+    if (entry !== undefined) {
+      try {
+        for (const line of entry) {
+          const run = JSON.parse(line) as Trace;
+          served += 1;
+          yield run;
+        }
+        return;
+      } catch {
+        // An entry that passed its checksum but does not parse: read the file for the runs not yet served.
+      }
     }
     let format: TraceFormat | undefined;
     const kept: Trace[] = [];
+    let index = 0;
     for await (const trace of read((seen) => (format = seen))) {
       if (key !== undefined) kept.push(trace);
-      yield trace;
+      if (index++ >= served) yield trace;
     }
     if (key !== undefined && format !== undefined && SELF_CONTAINED.has(format)) this.store(key, kept);
   }
@@ -80,35 +90,49 @@ export class TraceFileCache implements RunsCache {
     return join(this.dir, `${key}.runs`);
   }
 
-  /** The runs of an entry that holds (its head names this key and format, its checksum matches); else undefined. */
-  load(key: string): Trace[] | undefined {
+  /**
+   * The runs of an entry that holds (its head names this key and format, its checksum matches), one JSON
+   * text each, decoded as they are taken (the first run is ready once the entry is read and checked); else undefined.
+   */
+  load(key: string): Iterable<string> | undefined {
     try {
       const bytes = readFileSync(this.entryPath(key));
       const end = bytes.indexOf(10);
       if (end < 0) return undefined;
       const head = JSON.parse(bytes.subarray(0, end).toString('utf8')) as EntryHead;
       const payload = bytes.subarray(end + 1);
-      if (head.cache !== TRACE_CACHE_FORMAT || head.key !== key) return undefined;
+      if (head.cache !== TRACE_CACHE_FORMAT || head.key !== key || !Number.isSafeInteger(head.runs)) return undefined;
       if (createHash('sha256').update(payload).digest('hex') !== head.sha256) return undefined;
-      const text = payload.toString('utf8');
-      const runs = text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as Trace);
-      return runs.length === head.runs ? runs : undefined;
+      return linesOf(payload, head.runs);
     } catch {
       return undefined;
     }
   }
 
-  /** Writes an entry (to a temporary file renamed into place, so a reader never sees half of one); a failure is ignored. */
+  /** Writes an entry (the directory created if need be; to a temporary file renamed into place, so a reader never sees half of one); a failure is ignored. */
   store(key: string, runs: readonly Trace[]): void {
     const target = this.entryPath(key);
     const temporary = `${target}.${process.pid}.tmp`;
     try {
       const payload = Buffer.from(runs.map((run) => JSON.stringify(run)).join('\n'), 'utf8');
       const head: EntryHead = { cache: TRACE_CACHE_FORMAT, key, runs: runs.length, sha256: createHash('sha256').update(payload).digest('hex') };
+      mkdirSync(this.dir, { recursive: true });
       writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, 'utf8'), payload]));
       renameSync(temporary, target);
     } catch {
       rmSync(temporary, { force: true });
     }
+  }
+}
+
+/** The `count` newline-separated lines of `payload`, decoded one at a time. */
+function* linesOf(payload: Buffer, count: number): Generator<string> {
+  let start = 0;
+  for (let line = 0; line < count; line++) {
+    const newline = payload.indexOf(10, start);
+    const end = newline < 0 ? payload.length : newline;
+    if (start > payload.length || (newline < 0) !== (line === count - 1)) throw new Error('cache entry: run count does not match');
+    yield payload.toString('utf8', start, end);
+    start = end + 1;
   }
 }

@@ -4,6 +4,7 @@
  * ignored and written again; formats whose runs depend on other files are not kept; a bad directory fails
  * the command naming the flag, and a report is byte-identical with the cache on or off.
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,22 @@ describe('runs cache', () => {
       expect(read.runs).toEqual(fresh);
       expect(readFileSync(entry!).equals(good)).toBe(true);
     }
+  });
+
+  it('an entry that passes its checksum but does not parse serves what it can, then the file the rest', async () => {
+    const dir = tempDir();
+    const path = 'scenarios/recorded-pair.jsonl';
+    const cache = new TraceFileCache(dir, 'v1');
+    const fresh = (await readCached(cache, path)).runs;
+    expect(fresh.length).toBeGreaterThan(1);
+    const [entry] = readdirSync(dir).map((name) => join(dir, name));
+    const [headLine, firstRun] = readFileSync(entry!, 'utf8').split('\n');
+    const payload = Buffer.from(`${firstRun}\n{not json`, 'utf8');
+    const head = { ...JSON.parse(headLine!), sha256: createHash('sha256').update(payload).digest('hex') };
+    writeFileSync(entry!, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), payload]));
+    const read = await readCached(cache, path);
+    expect(read.readFile).toBe(true);
+    expect(read.runs).toEqual(fresh);
   });
 
   it('keeps no entry for Claude Code sessions (their runs read the sub-agents\' files)', async () => {
