@@ -19,6 +19,10 @@ import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
 import type { Trace } from '../trace/types.js';
 
+/**
+ * Part of every key. Bump it when what an input reads into changes without a new loopcost version (a
+ * development build keeps the package's version, so its entries are told apart only by this).
+ */
 export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/1';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
