@@ -15,15 +15,7 @@ import { importClaudeCodeSession } from './claudeCode/sessionTree.js';
 export { CLAUDE_CODE_FORMAT, importClaudeCodeStream, sessionFileCandidates, subagentFiles } from './claudeCode/sessionTree.js';
 export { importClaudeCodeSession };
 
-const LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);
-
-/** A parsed line of a Claude Code transcript: one of its line types, with its session fields. */
-export function looksLikeClaudeCodeLine(value: unknown): boolean {
-  if (!isJsonObject(value) || typeof value.type !== 'string' || !LINE_TYPES.has(value.type)) return false;
-  if (value.type === 'summary') return typeof value.leafUuid === 'string';
-  if (value.type === 'file-history-snapshot') return 'snapshot' in value && 'messageId' in value;
-  return typeof value.sessionId === 'string';
-}
+export { looksLikeClaudeCodeLine } from './formats.js';
 
 /** A session (and its sub-agents, read from beside `path`) held as text. */
 export function importClaudeCodeText(text: string, path: string): Trace[] {

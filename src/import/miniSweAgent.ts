@@ -18,13 +18,7 @@ export { MINI_SWE_AGENT_SUBMIT_MARKERS } from './miniSweAgent/assistantMessage.j
 export { MINI_SWE_AGENT_FORMAT, type MiniSweAgentImportOptions } from './miniSweAgent/buildTrace.js';
 export { miniSweAgentOutcome } from './miniSweAgent/runEnd.js';
 
-/** Cheap check on the parsed JSON: a mini-swe-agent trajectory (top-level `messages` + `info`). */
-export function looksLikeMiniSweAgent(parsed: unknown): boolean {
-  if (!isJsonObject(parsed) || !Array.isArray(parsed.messages) || !isJsonObject(parsed.info)) return false;
-  const format = parsed.trajectory_format;
-  if (typeof format === 'string') return format.startsWith('mini-swe-agent');
-  return 'mini_version' in parsed.info || isJsonObject(parsed.info.model_stats);
-}
+export { looksLikeMiniSweAgent } from './formats.js';
 
 export function importMiniSweAgent(content: string, path: string, opts: MiniSweAgentImportOptions = {}): Trace[] {
   return [buildMiniSweAgentTrace(readMiniSweAgentTrajectory(content, path), path, opts)];

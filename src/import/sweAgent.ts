@@ -47,16 +47,7 @@ export { sweAgentObservationError, sweAgentOutcome } from './sweAgent/outcome.js
 export type { SweAgentImportOptions } from './sweAgent/readTrajectory.js';
 export type { SweAgentRebuild } from './sweAgent/tokenRebuild.js';
 
-/** Cheap check on the parsed JSON: top-level `trajectory` and `history` arrays and an `info` object. */
-export function looksLikeSweAgent(parsed: unknown): boolean {
-  return (
-    isJsonObject(parsed) &&
-    Array.isArray(parsed.trajectory) &&
-    Array.isArray(parsed.history) &&
-    isJsonObject(parsed.info) &&
-    !Array.isArray(parsed.messages)
-  );
-}
+export { looksLikeSweAgent } from './formats.js';
 
 export function importSweAgent(content: string, path: string, opts: SweAgentImportOptions = {}): Trace[] {
   return importSweAgentDetailed(content, path, opts).traces;

@@ -14,6 +14,7 @@
  * - Everything else (DeepSeek, Gemini, Llama, ...): `cl100k_base`, a documented APPROXIMATION (no vendor
  *   tokenizer is available here). Callers that know a recorded total should scale to it (see `sweAgent.ts`).
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 type GptEncoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
@@ -101,8 +102,41 @@ function countClaude(text: string): number {
   return claudeTokenizer.encode(text.normalize('NFKC'), 'all').length;
 }
 
+/*
+ * Counts are cached per (encoding, distinct text): agent logs repeat their texts (the system prompt of
+ * every run, the same tool output read again, a session's sub-agents), and a tokenizer pass costs far more
+ * than a lookup. Long texts are keyed by their SHA-1 (so the cache never holds a large string, or the line
+ * a sliced string points into); the cache is emptied when it reaches MAX_CACHED_COUNTS entries, so its
+ * memory stays bounded however much is read.
+ */
+const MAX_CACHED_COUNTS = 65_536;
+const LONG_TEXT_CHARS = 256;
+const cachedCounts = new Map<string, number>();
+let tokenizerCalls = 0;
+
+function cacheKey(text: string, encoding: EncodingName): string {
+  if (text.length <= LONG_TEXT_CHARS) return `${encoding}\0${text}`;
+  return `${encoding}\0#${text.length}:${createHash('sha1').update(text).digest('base64')}`;
+}
+
+/** How many texts were run through a tokenizer in this process (not served from the cache): for tests. */
+export function tokenizerCallCount(): number {
+  return tokenizerCalls;
+}
+
 export function countTokensWith(text: string, encoding: EncodingName): number {
   if (text.length === 0) return 0;
+  const key = cacheKey(text, encoding);
+  const cached = cachedCounts.get(key);
+  if (cached !== undefined) return cached;
+  if (cachedCounts.size >= MAX_CACHED_COUNTS) cachedCounts.clear();
+  const count = tokenize(text, encoding);
+  cachedCounts.set(key, count);
+  return count;
+}
+
+function tokenize(text: string, encoding: EncodingName): number {
+  tokenizerCalls += 1;
   switch (encoding) {
     case 'o200k_base':
       return countO200k(text, PLAIN_TEXT);

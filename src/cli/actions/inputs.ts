@@ -4,6 +4,8 @@
  * every command reads its trace files: a file at a time through TraceInputs (src/import/inputSet.ts),
  * with the read limits and --skip-bad of the flags.
  */
+import { usableCacheDir } from '../../cache/cacheDir.js';
+import { TraceFileCache } from '../../cache/traceCache.js';
 import { skippedMessage, TraceInputs } from '../../import/inputSet.js';
 import { collectInputs } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
@@ -12,6 +14,7 @@ import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replaySce
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import { warnScenarioFlags } from './flagChecks.js';
 
 /** Whether the user gave a flag (commander: its value source is not 'default'). */
@@ -28,9 +31,10 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues,
   return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)) };
 }
 
-/** The trace files as an input set read with the flags' limits and --skip-bad (the flags are checked here, before any work). */
-export function traceInputs(traceFiles: readonly string[], flags: ReadFlags): TraceInputs {
-  return new TraceInputs(traceFiles, readOptionsFromFlags(flags));
+/** The trace files as an input set read with the flags' limits, --skip-bad and --cache-dir (the flags are checked here, before any work). */
+export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }): TraceInputs {
+  const cache = flags.cacheDir === undefined ? {} : { cache: new TraceFileCache(usableCacheDir(flags.cacheDir), LOOPCOST_VERSION) };
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache });
 }
 
 /**

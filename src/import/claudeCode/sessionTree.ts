@@ -16,12 +16,13 @@ import { lineBatches, type SourceLine } from '../../io/readLines.js';
 import type { Trace } from '../../trace/types.js';
 import { agentRuns, type AgentCall } from '../common/agentRuns.js';
 import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
+import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../formats.js';
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
 
 export const CLAUDE_CODE_FORMAT = 'claude-code';
+export { sessionFileCandidates };
 const MAIN = 'main';
 const TRANSCRIPT_FILE = /\.jsonl(\.gz)?$/i;
-const AGENT_FILE = /^agent-(.+?)\.jsonl(\.gz)?$/i;
 
 /** The session id a session file is named after (`<id>.jsonl[.gz]`). */
 function sessionIdOfName(path: string): string {
@@ -45,18 +46,6 @@ export function subagentFiles(sessionPath: string, sessionId: string): string[] 
     .filter((name) => AGENT_FILE.test(name))
     .sort()
     .map((name) => join(dir, name));
-}
-
-/**
- * The session file a sub-agent file belongs to (`<dir>/<session>/subagents/agent-*.jsonl` →
- * `<dir>/<session>.jsonl` or `.jsonl.gz`), when the path has that layout; the file need not exist.
- */
-export function sessionFileCandidates(path: string): string[] {
-  const subagents = dirname(path);
-  if (basename(subagents) !== 'subagents' || !AGENT_FILE.test(basename(path))) return [];
-  const sessionDir = dirname(subagents);
-  const base = join(dirname(sessionDir), basename(sessionDir));
-  return [`${base}.jsonl`, `${base}.jsonl.gz`];
 }
 
 /** Compaction calls merged into the main agent's calls by start time (ties: the main agent's call first). */

@@ -21,15 +21,7 @@ import { readCassetteYaml, type CassetteYaml } from './cassetteYaml.js';
 import { classifyEndpoint } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 
-/** True when the text's first YAML key is `interactions:` (comments and a `---` start allowed). */
-export function looksLikeCassette(text: string): boolean {
-  for (const raw of text.split(/\r?\n/, 50)) {
-    const line = raw.trimEnd();
-    if (line === '' || line.startsWith('#') || line === '---' || line.startsWith('%')) continue;
-    return /^interactions:(\s|$)/.test(line);
-  }
-  return false;
-}
+export { looksLikeCassette } from '../formats.js';
 
 function issue(loc: Located, field: string, code: string, message: string, hint?: string): UserError {
   return inputError({ ...loc, field }, code, message, hint);

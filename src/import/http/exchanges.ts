@@ -17,9 +17,7 @@ import { classifyEndpoint, detectShape, detectStreamShape } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isStreamBody, streamEvents } from './stream/events.js';
 
-export function looksLikeExchangeLine(obj: unknown): boolean {
-  return isJsonObject(obj) && isJsonObject(obj.request) && 'response' in obj;
-}
+export { looksLikeExchangeLine } from '../formats.js';
 
 export function importExchangesJsonl(content: string, path: string): Trace[] {
   const lines = content.split(/\r?\n/);

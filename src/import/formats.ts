@@ -1,0 +1,137 @@
+/**
+ * What tells an input's format, and which inputs are read together — light on purpose: no importer is
+ * loaded to detect a format (src/import/index.ts loads the one importer the format needs), so reading a
+ * directory of native traces loads no YAML parser, OpenTelemetry names or HTTP readers.
+ */
+import { basename, dirname, join } from 'node:path';
+import { UserError } from '../errors.js';
+import { parseJsonDocument } from './common/jsonDocument.js';
+import { isJsonObject } from './common/jsonValue.js';
+import { looksLikeNativeTrace } from '../trace/parseNative.js';
+import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
+import { looksLikeOtlp } from './otel/readSpans.js';
+
+export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code' | 'codex';
+
+/** The line types of a Claude Code transcript. */
+const CLAUDE_CODE_LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);
+
+/** A parsed line of a Claude Code transcript: one of its line types, with its session fields. */
+export function looksLikeClaudeCodeLine(value: unknown): boolean {
+  if (!isJsonObject(value) || typeof value.type !== 'string' || !CLAUDE_CODE_LINE_TYPES.has(value.type)) return false;
+  if (value.type === 'summary') return typeof value.leafUuid === 'string';
+  if (value.type === 'file-history-snapshot') return 'snapshot' in value && 'messageId' in value;
+  return typeof value.sessionId === 'string';
+}
+
+/** True when the text's first YAML key is `interactions:` (comments and a `---` start allowed). */
+export function looksLikeCassette(text: string): boolean {
+  for (const raw of text.split(/\r?\n/, 50)) {
+    const line = raw.trimEnd();
+    if (line === '' || line.startsWith('#') || line === '---' || line.startsWith('%')) continue;
+    return /^interactions:(\s|$)/.test(line);
+  }
+  return false;
+}
+
+export function looksLikeExchangeLine(obj: unknown): boolean {
+  return isJsonObject(obj) && isJsonObject(obj.request) && 'response' in obj;
+}
+
+/** Cheap check on the parsed JSON: a mini-swe-agent trajectory (top-level `messages` + `info`). */
+export function looksLikeMiniSweAgent(parsed: unknown): boolean {
+  if (!isJsonObject(parsed) || !Array.isArray(parsed.messages) || !isJsonObject(parsed.info)) return false;
+  const format = parsed.trajectory_format;
+  if (typeof format === 'string') return format.startsWith('mini-swe-agent');
+  return 'mini_version' in parsed.info || isJsonObject(parsed.info.model_stats);
+}
+
+/** Cheap check on the parsed JSON: top-level `trajectory` and `history` arrays and an `info` object. */
+export function looksLikeSweAgent(parsed: unknown): boolean {
+  return (
+    isJsonObject(parsed) &&
+    Array.isArray(parsed.trajectory) &&
+    Array.isArray(parsed.history) &&
+    isJsonObject(parsed.info) &&
+    !Array.isArray(parsed.messages)
+  );
+}
+
+/** A Claude Code sub-agent transcript file name (`agent-<id>.jsonl[.gz]`). */
+export const CLAUDE_CODE_AGENT_FILE = /^agent-(.+?)\.jsonl(\.gz)?$/i;
+
+/**
+ * The session file a sub-agent file belongs to (`<dir>/<session>/subagents/agent-*.jsonl` →
+ * `<dir>/<session>.jsonl` or `.jsonl.gz`), when the path has that layout; the file need not exist.
+ */
+export function sessionFileCandidates(path: string): string[] {
+  const subagents = dirname(path);
+  if (basename(subagents) !== 'subagents' || !CLAUDE_CODE_AGENT_FILE.test(basename(path))) return [];
+  const sessionDir = dirname(subagents);
+  const base = join(dirname(sessionDir), basename(sessionDir));
+  return [`${base}.jsonl`, `${base}.jsonl.gz`];
+}
+
+/** The first non-blank line (BOM and leading blank lines skipped), and whether it is whole (a newline ends it). */
+function firstLineOf(text: string): { line: string; whole: boolean } {
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  const end = trimmed.indexOf('\n');
+  return end < 0 ? { line: trimmed, whole: false } : { line: trimmed.slice(0, end), whole: true };
+}
+
+function unknownFormat(path: string): UserError {
+  return new UserError({
+    file: path,
+    code: 'unknown_format',
+    message: 'is not a trace format loopcost reads',
+    hint: 'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON, a Claude Code transcript or a Codex rollout',
+  });
+}
+
+/**
+ * The format a first line tells on its own; undefined when only the whole document can tell. A line that
+ * is a native record but not a valid header (truncated, or a run missing its header) is native: the
+ * native reader says what is wrong with it.
+ */
+function formatOfFirstLine(head: string): TraceFormat | undefined {
+  if (looksLikeNativeTrace(head)) return 'native';
+  if (head.startsWith('{') && head.trimEnd().endsWith('}')) {
+    try {
+      const obj: unknown = JSON.parse(head);
+      if (looksLikeExchangeLine(obj)) return 'exchanges';
+      if (looksLikeOtlp(obj)) return 'otlp';
+      if (looksLikeMiniSweAgent(obj)) return 'mini-swe-agent';
+      if (looksLikeSweAgent(obj)) return 'swe-agent';
+      if (looksLikeClaudeCodeLine(obj)) return 'claude-code';
+      if (looksLikeCodexRolloutLine(obj)) return 'codex';
+    } catch {
+      // Not a one-line JSON document: the whole file may be one.
+    }
+  }
+  if (/"type"\s*:\s*"(call|end|header)"/.test(head)) return 'native';
+  return undefined;
+}
+
+export function detectFormat(text: string, path: string): TraceFormat {
+  const head = firstLineOf(text).line;
+  if (head === '') {
+    throw new UserError({ file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
+  }
+  if (looksLikeCassette(text)) return 'cassette';
+  const byFirstLine = formatOfFirstLine(head);
+  if (byFirstLine !== undefined) return byFirstLine;
+  if (head.startsWith('{')) {
+    const whole = parseJsonDocument(text, path, 'JSON trace');
+    if (looksLikeMiniSweAgent(whole)) return 'mini-swe-agent';
+    if (looksLikeSweAgent(whole)) return 'swe-agent';
+    if (looksLikeOtlp(whole)) return 'otlp';
+  }
+  throw unknownFormat(path);
+}
+
+/** The format the input's first line, read alone, tells (a whole first line is needed: a partial one is not judged). */
+export function lineFormat(head: string): TraceFormat | undefined {
+  if (looksLikeCassette(head)) return undefined;
+  const first = firstLineOf(head);
+  return first.whole ? formatOfFirstLine(first.line) : undefined;
+}

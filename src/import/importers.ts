@@ -1,0 +1,101 @@
+/**
+ * The importer of each format and what every import goes through: the importer's errors placed in the
+ * input, its runs held to the rules every run obeys (src/trace/rules.ts). Importers are loaded when a file
+ * of their format is read (`loadImporter`), so a command reading native traces never loads the YAML
+ * parser, the OpenTelemetry names or the HTTP readers; `importText.ts` is the synchronous API over the
+ * same importers, loaded up front.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { MAX_REPORTED_ISSUES, UserError } from '../errors.js';
+import { MAX_NESTING_DEPTH } from '../io/limits.js';
+import { STDIN_LABEL } from '../io/openInput.js';
+import { readSmallTextFileSync } from '../io/readInput.js';
+import { traceRuleIssues } from '../trace/rules.js';
+import type { Trace } from '../trace/types.js';
+import { detectFormat, type TraceFormat } from './formats.js';
+import type { SweAgentImportOptions } from './sweAgent/readTrajectory.js';
+
+/** Reads a whole document of one format into runs (unchecked: see `importWith`). */
+export type Importer = (text: string, path: string) => Trace[];
+
+/** The importer of `format`, loaded on first use (the module cache keeps it). */
+export async function loadImporter(format: TraceFormat): Promise<Importer> {
+  switch (format) {
+    case 'native':
+      return (await import('../trace/parseNative.js')).parseNativeTraces;
+    case 'mini-swe-agent':
+      return (await import('./miniSweAgent.js')).importMiniSweAgent;
+    case 'swe-agent':
+      return withSidecar((await import('./sweAgent.js')).importSweAgent);
+    case 'cassette':
+      return (await import('./http/cassette.js')).importCassette;
+    case 'exchanges':
+      return (await import('./http/exchanges.js')).importExchangesJsonl;
+    case 'otlp':
+      return (await import('./otel.js')).importOtlpJson;
+    case 'claude-code':
+      return (await import('./claudeCode.js')).importClaudeCodeText;
+    case 'codex':
+      return (await import('./codex.js')).importCodexText;
+  }
+}
+
+/**
+ * The runs of a document, read by the importer of its format (detected from the content unless given),
+ * held to the rules every run obeys; an issue an importer could not place in a file is placed in this one.
+ */
+export function importWith(importerOf: (format: TraceFormat) => Importer, text: string, path: string, format?: TraceFormat): Trace[] {
+  let traces: Trace[];
+  try {
+    traces = importerOf(format ?? detectFormat(text, path))(text, path);
+  } catch (error) {
+    throw placedError(error, path);
+  }
+  return ruleChecked(traces);
+}
+
+/** SWE-agent's importer given the run's `*.args.yaml` beside the trace, when there is one. */
+export function withSidecar(importSweAgent: (text: string, path: string, options: SweAgentImportOptions) => Trace[]): Importer {
+  return (text, path) => importSweAgent(text, path, sweAgentSidecar(path) ?? {});
+}
+
+/** The SWE-agent run's `*.args.yaml` beside it: the longest such file whose name prefixes the trace's. */
+function sweAgentSidecar(path: string): { sidecarArgsYaml: string; sidecarPath: string } | undefined {
+  if (path === STDIN_LABEL) return undefined;
+  const dir = dirname(path);
+  const name = basename(path).replace(/\.gz$/, '').replace(/\.traj$/, '');
+  if (!existsSync(dir)) return undefined;
+  const candidates = readdirSync(dir)
+    .filter((file) => file.endsWith('.args.yaml') && name.startsWith(file.slice(0, -'.args.yaml'.length)))
+    .sort((a, b) => b.length - a.length);
+  if (!candidates[0]) return undefined;
+  const sidecarPath = join(dir, candidates[0]);
+  return { sidecarArgsYaml: readSmallTextFileSync(sidecarPath), sidecarPath };
+}
+
+/** An importer's error as the reader reports it: a stack overflow is too deep; an issue without a file is the input's. */
+export function placedError(error: unknown, path: string): unknown {
+  if (isStackOverflow(error)) return tooDeep(path);
+  if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) return error;
+  return new UserError(error.issues.map((issue) => ({ ...issue, file: issue.file ?? path })));
+}
+
+/** The runs, when every one obeys the rules of src/trace/rules.ts; else their issues, thrown together. */
+export function ruleChecked(traces: Trace[]): Trace[] {
+  const issues = traces.flatMap(traceRuleIssues);
+  if (issues.length > 0) throw new UserError(issues.slice(0, MAX_REPORTED_ISSUES));
+  return traces;
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/**
+ * The last guard of the depth limit: a reader that walks a value recursively (a YAML composer) ran out
+ * of stack on a document nested past MAX_NESTING_DEPTH, before its own check could name the place.
+ */
+function tooDeep(path: string): UserError {
+  return new UserError({ file: path, code: 'too_deep', message: `nests deeper than ${MAX_NESTING_DEPTH} levels of arrays, objects or mappings`, hint: 'the file looks corrupted or made up: export it again' });
+}
