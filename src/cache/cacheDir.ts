@@ -3,7 +3,8 @@
  * checked before any work, so a directory that cannot be used fails the command (exit 2, naming the flag)
  * at once rather than being skipped silently on every file.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { makeDirectories } from '../io/makeDirectories.js';
 import { UserError } from '../errors.js';
 
 export function usableCacheDir(dir: string, flag = '--cache-dir'): string {
@@ -12,7 +13,7 @@ export function usableCacheDir(dir: string, flag = '--cache-dir'): string {
   if (dir.trim() === '') throw problem('is empty');
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw problem('is not a directory');
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectories(dir);
   } catch (error) {
     throw problem(`cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

@@ -13,8 +13,9 @@
  * reading the input again; `v8.serialize` was tried and its `deserialize` is slower than reading again.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectories } from '../io/makeDirectories.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
 import type { Trace } from '../trace/types.js';
@@ -120,7 +121,7 @@ export class TraceFileCache implements RunsCache {
     try {
       const payload = Buffer.from(runs.map((run) => JSON.stringify(run)).join('\n'), 'utf8');
       const head: EntryHead = { cache: TRACE_CACHE_FORMAT, key, runs: runs.length, sha256: createHash('sha256').update(payload).digest('hex') };
-      mkdirSync(this.dir, { recursive: true });
+      makeDirectories(this.dir);
       writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, 'utf8'), payload]));
       renameSync(temporary, target);
     } catch {

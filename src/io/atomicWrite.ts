@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
+import { makeDirectories } from './makeDirectories.js';
 import { releaseTemporary, trackTemporary } from './temporaries.js';
 
 function escapeRegExp(text: string): string {
@@ -127,23 +128,11 @@ function checkAncestors(dir: string, path: string, flag: string): void {
   }
 }
 
-/**
- * Creates `dir` and its missing ancestors one level at a time. (Node 20's `mkdirSync(dir, {recursive:
- * true})` spins forever where the kernel answers ENOENT for a parent that exists, as under /proc.)
- */
 function makeDirectory(dir: string, path: string, flag: string): void {
-  const missing: string[] = [];
-  for (let current = dir; probe(current, path, flag) === undefined; current = dirname(current)) {
-    missing.push(current);
-    if (dirname(current) === current) break;
-  }
-  for (const level of missing.reverse()) {
-    try {
-      mkdirSync(level);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && probe(level, path, flag)?.isDirectory()) continue;
-      throw outputError(path, error, flag);
-    }
+  try {
+    makeDirectories(dir);
+  } catch (error) {
+    throw outputError(path, error, flag);
   }
 }
 
