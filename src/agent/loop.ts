@@ -4,7 +4,9 @@
  * session's, in the session's order, so no rule exists twice. Pure: the clock, token counter, model
  * and tools are injected (run.ts fills in the real ones).
  *
- *   before each call   abort? → session.checkBeforeCall(view) → the model is called with the prompt
+ *   before each call   abort? → session.summarizeIfDue() (when due: billed by the kernel meter as replay
+ *                      bills it, then made through the model; see summarize) →
+ *                      session.checkBeforeCall(view) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
  *                      usage), then retried per the policy, each retry behind the brakes again
@@ -12,14 +14,19 @@
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
 import type { Stop } from '../brakes/stopReasons.js';
-import { FULL_HISTORY } from '../context/strategy.js';
+import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
+import type { MeteredCall } from '../loop/meter.js';
 import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type TraceEnd } from '../trace/types.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { recordedArguments, ToolRegistry } from './tools.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy } from './types.js';
+
+/** The summary call's request, after the prompt it replaces. */
+const summaryInstruction = (tokens: number) =>
+  `Summarise the conversation so far for your own later use, in at most ${tokens} tokens: what was tried, what was learnt, what is left to do.`;
 
 /** What the model reads in place of a repeated action the duplicate-action guard skipped. */
 const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';
@@ -42,14 +49,17 @@ class AgentRun {
   private readonly conversation: Conversation;
   private readonly recorder;
   private mark: number;
+  private readonly fullHistory: boolean;
   private finalText: string | null = null;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
     const strategy = context.strategy ?? FULL_HISTORY;
+    this.fullHistory = isIdentity(strategy);
     const systemTokens = context.systemTokens ?? countTokens(context.system);
     const goalTokens = context.goalTokens ?? countTokens(context.goal);
-    this.session = new LoopSession({ brakes: options.brakes, strategy, cache: 'recorded', pricing: options.pricing, systemTokens, goalTokens, usageAsSent: true });
+    const summaryPricing = options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing };
+    this.session = new LoopSession({ brakes: options.brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = options.recorder ?? NO_RECORDER;
@@ -97,6 +107,12 @@ class AgentRun {
     let retries = 0;
     for (;;) {
       if (this.aborted) return session.aborted();
+      const replaced = options.context.strategy?.summary ? session.prompt() : null;
+      const summary = replaced && session.summarizeIfDue();
+      if (summary) {
+        const stop = await this.summarize(summary, replaced!);
+        if (stop) return stop;
+      }
       const view = session.prompt();
       const before = session.checkBeforeCall(view);
       if (before) return before;
@@ -130,6 +146,47 @@ class AgentRun {
     }
   }
 
+  /**
+   * The summary call the session just made and billed (the kernel meter's rule, as replay bills it: the
+   * prompt it replaces in, the strategy's S tokens out; not a step), made through the model: the prompt
+   * it replaces plus a request to summarise, capped at S tokens. Its text stands for the older steps
+   * from now on. Recorded as a compaction call with the billed usage, so the recording replays (full
+   * history) to the run's figures; its wall time is counted with the next call's. Not retried: a failed
+   * summary call ends the run as a model that gave up.
+   */
+  private async summarize(billed: MeteredCall, replaced: PromptView): Promise<Stop | null> {
+    const { session, options } = this;
+    const spec = options.context.strategy!.summary!;
+    const { usage } = billed;
+    this.recorder.call({
+      type: 'call',
+      inputTokens: usage.input,
+      ...(usage.cached ? { cachedInputTokens: usage.cached } : {}),
+      ...(usage.cacheWrite ? { cacheWriteTokens: usage.cacheWrite } : {}),
+      outputTokens: usage.output,
+      latencyMs: 0,
+      compaction: true,
+    });
+    let turn: ModelTurn;
+    try {
+      turn = await options.model.call({
+        messages: [...this.conversation.prompt(replaced), { role: 'user', content: summaryInstruction(spec.summaryTokens) }],
+        tools: [],
+        maxOutputTokens: spec.summaryTokens,
+        purpose: 'summary',
+        ...(spec.model === undefined ? {} : { model: spec.model }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (error) {
+      if (this.aborted) return session.aborted();
+      if (error instanceof ModelExhausted) return session.exhausted(error.reason);
+      if (error instanceof ModelCallError) return session.modelGaveUp(`summary call failed: ${error.message}; not retried`);
+      throw error;
+    }
+    this.conversation.summarize(turn.text ?? '');
+    return null;
+  }
+
   /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
   private failedCall(error: unknown, view: PromptView): { stop?: Stop; retryable: boolean; message: string } {
     const aborted = this.aborted;
@@ -155,7 +212,10 @@ class AgentRun {
   private async step(turn: ModelTurn, view: PromptView): Promise<Stop | null> {
     const { session, conversation } = this;
     const record = callRecordOf(turn, this.lap());
-    const after = session.recordResponse(record, session.meter(record, view), view);
+    const metered = session.meter(record, view);
+    // A strategy that rewrites the prompt: the recording states the prompt as sent (replayed as full history).
+    if (record.inputTokens === undefined && !this.fullHistory) record.inputTokens = metered.usage.input;
+    const after = session.recordResponse(record, metered, view);
     if (turn.marks?.backtrack) conversation.dropLastStep();
     else if (session.runsTools(record)) conversation.openStep(turn.text, turn.toolCalls);
     else conversation.note(turn.text);

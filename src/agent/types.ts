@@ -38,6 +38,10 @@ export interface ModelRequest {
   /** The output cap sent as `max_completion_tokens`: the same number the predictive budget bounds the call by. */
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /** `summary`: the context strategy's summary call (no tools; the answer's text replaces the older steps). */
+  purpose?: 'summary';
+  /** A model to call instead of the adapter's own (`summary:…,model=X`). */
+  model?: string;
 }
 
 /** Usage as the provider billed it (prompt tokens include the cached and cache-write parts). */
@@ -143,7 +147,7 @@ export interface TraceRecorder {
 export interface AgentContextOptions {
   system: string;
   goal: string;
-  /** full history (default) or a window of the last K steps, with an optional tool-result cap. */
+  /** full history (default), a window of the last K steps, masking, summaries or both, with an optional tool-result cap. */
   strategy?: ContextStrategy;
   /** Sizes of the system prompt and goal when known (else counted). */
   systemTokens?: number;
@@ -159,6 +163,8 @@ export interface AgentLoopOptions {
   context: AgentContextOptions;
   /** The model's prices (e.g. `loadPriceTable().resolve('gpt-4o')`). */
   pricing: ModelPricing;
+  /** The summary calls' prices when the strategy names another model (`summary:…,model=X`); default `pricing`. */
+  summaryPricing?: ModelPricing;
   recorder?: TraceRecorder;
   clock?: Clock;
   signal?: AbortSignal;
