@@ -22,7 +22,9 @@ import type { MeteredCall } from '../loop/meter.js';
 import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type TraceEnd } from '../trace/types.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { recordedArguments, ToolRegistry } from './tools.js';
-import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy } from './types.js';
+import { LiveTree, type TreeMember } from './subagent.js';
+import { runBrakes } from '../tree/budget.js';
+import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
 /** The summary call's request, after the prompt it replaces. */
 const summaryInstruction = (tokens: number) =>
@@ -35,6 +37,8 @@ export interface ResolvedAgentOptions extends AgentLoopOptions {
   clock: Clock;
   retry: RetryPolicy;
   countTokens: (text: string) => number;
+  /** A sub-agent's place in its parent's tree (set for the runs sub-agent tools start). */
+  member?: TreeMember;
 }
 
 const NO_RECORDER = { header() {}, call() {}, end() {} };
@@ -50,6 +54,11 @@ class AgentRun {
   private readonly recorder;
   private mark: number;
   private readonly fullHistory: boolean;
+  /** In a tree (sub-agent tools): this agent's checks and totals; `root`: the tree this run started. */
+  private readonly member: TreeMember | undefined;
+  private readonly root: LiveTree | undefined;
+  /** Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's). */
+  private childElapsedMs = 0;
   private finalText: string | null = null;
 
   constructor(private readonly options: ResolvedAgentOptions) {
@@ -59,12 +68,14 @@ class AgentRun {
     const systemTokens = context.systemTokens ?? countTokens(context.system);
     const goalTokens = context.goalTokens ?? countTokens(context.goal);
     const summaryPricing = options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing };
-    this.session = new LoopSession({ brakes: options.brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true });
+    this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
+    this.member = options.member ?? this.root?.member('main');
+    const brakes = this.member ? runBrakes(options.brakes) : options.brakes;
+    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = options.recorder ?? NO_RECORDER;
     this.mark = options.clock.now();
-    const { brakes } = options;
     this.recorder.header({
       type: 'header',
       schema: TRACE_SCHEMA,
@@ -75,9 +86,9 @@ class AgentRun {
       origin: 'recorded',
       ...(options.task === undefined ? {} : { task: options.task }),
       recordedSettings: {
-        ...(brakes.maxSteps === undefined ? {} : { maxSteps: brakes.maxSteps }),
-        ...(brakes.maxCostPico === undefined ? {} : { maxCostUsd: brakes.maxCostPico / 1e12 }),
-        ...(brakes.timeoutMs === undefined ? {} : { timeoutSeconds: brakes.timeoutMs / 1000 }),
+        ...(options.brakes.maxSteps === undefined ? {} : { maxSteps: options.brakes.maxSteps }),
+        ...(options.brakes.maxCostPico === undefined ? {} : { maxCostUsd: options.brakes.maxCostPico / 1e12 }),
+        ...(options.brakes.timeoutMs === undefined ? {} : { timeoutSeconds: options.brakes.timeoutMs / 1000 }),
       },
       live: true,
     });
@@ -86,8 +97,29 @@ class AgentRun {
   async run(): Promise<AgentRunResult> {
     const stop = await this.drive();
     const outcome = this.session.finish(stop);
+    this.member?.finish(this.session, outcome);
     this.recorder.end(endRecord(stop));
-    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript };
+    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}) };
+  }
+
+  /** A sub-agent tool's agent, run to its stop inside this run's tool call, in this run's tree. */
+  private async runSubagent(spec: SubagentSpec, toolCallId: string): Promise<AgentRunResult> {
+    const { options } = this;
+    const child = await new AgentRun({
+      model: spec.model,
+      tools: spec.tools ?? [],
+      brakes: spec.brakes ?? options.brakes,
+      context: spec.context,
+      pricing: spec.pricing ?? options.pricing,
+      ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      clock: options.clock,
+      retry: options.retry,
+      countTokens: spec.context.countTokens ?? options.countTokens,
+      member: this.member!.tree.member(spec.agentId, { agentId: this.member!.agentId, toolCallId }),
+    }).run();
+    this.childElapsedMs += child.elapsedMs;
+    return child;
   }
 
   /** Time since the last event (call or tool), and the mark moved: Σ of all of them is the run's time. */
@@ -114,7 +146,7 @@ class AgentRun {
         if (stop) return stop;
       }
       const view = session.prompt();
-      const before = session.checkBeforeCall(view);
+      const before = (this.member && this.member.check(session, view)) || session.checkBeforeCall(view);
       if (before) return before;
       let turn: ModelTurn;
       try {
@@ -244,10 +276,12 @@ class AgentRun {
         continue;
       }
       if (refused) return refused;
-      const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+      this.member?.sync(session);
+      this.childElapsedMs = 0;
+      const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) });
       const tokens = result.tokens ?? options.countTokens(result.output);
       tool.resultTokens = tokens;
-      tool.latencyMs = this.lap();
+      tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);
       if (result.error !== undefined) tool.error = result.error;
       this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
       const failed = session.recordToolResult(tool);

@@ -9,6 +9,8 @@ import type { ContextStrategy } from '../context/strategy.js';
 import type { RunOutcome } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
+import type { SubagentLimits } from '../tree/budget.js';
+import type { LiveTreeReport } from './subagent.js';
 
 /** A message of the conversation the loop sends (Chat Completions roles). */
 export type AgentMessage =
@@ -115,10 +117,27 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The call's id as the model wrote it. */
   callId: string;
+  /** Runs a sub-agent under this run's tree budget (what defineSubagentTool calls); set by runAgentLoop. */
+  runSubagent?(spec: SubagentSpec): Promise<AgentRunResult>;
+}
+
+/** The agent a sub-agent tool starts: its model, tools and context; clock, retry and token counter are the parent's. */
+export interface SubagentSpec {
+  agentId: string;
+  model: Model;
+  tools?: readonly AgentTool<any>[];
+  context: AgentContextOptions;
+  /** Its model's prices (default: the parent's). */
+  pricing?: ModelPricing;
+  /** Its own per-call brakes (repeat, same error, context window, …); the tree's bind the totals. Default: the parent's. */
+  brakes?: BrakeConfig;
+  recorder?: TraceRecorder;
 }
 
 /** A tool the loop may run. `run` may return a string, a ToolResult, or throw (an error observation). */
 export interface AgentTool<Args = Record<string, unknown>> extends ToolSpec {
+  /** Runs a sub-agent (defineSubagentTool): the run then checks every call of its tree against one budget. */
+  subagent?: boolean;
   run(args: Args, context: ToolContext): Promise<string | ToolResult> | string | ToolResult;
 }
 
@@ -171,6 +190,8 @@ export interface AgentLoopOptions {
   retry?: Partial<RetryPolicy>;
   /** A task name for the recorded header. */
   task?: string;
+  /** Limits on each sub-agent on its own (sub-agent tools), besides the brakes that bind the whole tree. */
+  subagentLimits?: SubagentLimits;
 }
 
 /** How a real run ended: the same figures a replay reports, and the conversation it had. */
@@ -179,4 +200,6 @@ export interface AgentRunResult extends RunOutcome {
   /** The model's last text (the final answer when the run completed). */
   finalText: string | null;
   messages: AgentMessage[];
+  /** When the run had sub-agent tools: the tree's totals, every agent, and the ones a brake stopped. */
+  tree?: LiveTreeReport;
 }
