@@ -19,9 +19,10 @@ import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { MeteredCall } from '../loop/meter.js';
-import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type TraceEnd } from '../trace/types.js';
+import { TRACE_SCHEMA, type CallRecord } from '../trace/types.js';
+import { callRecordOf, endRecord, usageFields } from './records.js';
 import { capToolOutput, Conversation } from './conversation.js';
-import { recordedArguments, ToolRegistry } from './tools.js';
+import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
 import { runBrakes } from '../tree/budget.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
@@ -289,36 +290,4 @@ class AgentRun {
     }
     return this.aborted ? session.aborted() : null;
   }
-}
-
-function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
-  return {
-    ...(usage.inputTokens === undefined ? {} : { inputTokens: usage.inputTokens }),
-    ...(usage.cachedInputTokens ? { cachedInputTokens: usage.cachedInputTokens } : {}),
-    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-    ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
-    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
-  };
-}
-
-/** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */
-export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
-  const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };
-  if (turn.toolCalls.length > 0) {
-    record.toolCalls = turn.toolCalls.map((call): ToolCallRecord => ({ name: call.name, arguments: recordedArguments(call.arguments), resultTokens: 0, id: call.id }));
-  }
-  const marks = turn.marks ?? {};
-  if (marks.final) record.final = true;
-  if (marks.backtrack) record.backtrack = true;
-  if (marks.compaction) record.compaction = true;
-  if (marks.unparseable) record.unparseable = true;
-  return record;
-}
-
-/** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */
-export function endRecord(stop: Stop): TraceEnd {
-  if (stop.reason === 'completed') return { type: 'end', outcome: 'completed' };
-  if (stop.reason === 'trace_end') return { type: 'end', outcome: 'error', status: stop.detail };
-  if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail };
-  return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
 }
