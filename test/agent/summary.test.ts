@@ -53,6 +53,19 @@ describe('the real loop under a summary strategy', () => {
     ]);
   });
 
+  it('sends the summary call to summary:…,model=X, priced as that model, and refuses to run without its prices', async () => {
+    const strategy: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 150, keepSteps: 1, summaryTokens: 30, model: 'cheap' } };
+    const cheap = { ...MINI, requested: 'cheap', model: 'cheap', base: { ...MINI.base, input: MINI.base.input / 2, output: MINI.base.output / 2 } };
+    const run = (summaryPricing?: typeof MINI) => {
+      const model = new ScriptedModel([step(1), step(2), step(3), (request) => ({ text: `from ${request.model}`, toolCalls: [], usage: { outputTokens: 30 } }), { text: 'done', toolCalls: [], usage: { outputTokens: 5 } }]);
+      return runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, ...(summaryPricing ? { summaryPricing } : {}), clock: new VirtualClock() });
+    };
+    await expect(run()).rejects.toThrow(/summaryPricing.*cheap/s);
+    const result = await run(cheap);
+    expect(result.messages.some((m) => m.content === 'Summary of the earlier steps: from cheap')).toBe(true);
+    expect(result.summaryCostPico).toBe(callCostPico(flattenPrices(cheap).rows, 0, 161, 108, 0, 0, 30, 0));
+  });
+
   it('masks tool results older than the last M steps in the prompt it sends', async () => {
     const model = new ScriptedModel([step(1), step(2), (request) => {
       expect(request.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['Old tool output omitted.', 'r2 a b']);
