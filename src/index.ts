@@ -63,6 +63,7 @@ export { scenarioYaml } from './scenario/writeYaml.js';
 export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
 export { VirtualClock } from './agent/clock.js';
 export { defineTool, ToolRegistry } from './agent/tools.js';
+export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent } from './agent/subagent.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export * from './agent/types.js';
 export { fileRecorder, memoryRecorder } from './agent/recorder.js';

@@ -1,13 +1,19 @@
 /**
  * The conversation a real loop keeps, step for step beside the session's context tracker: each step is
- * the model's message and its tool results. The prompt sent is the system prompt, the goal and the steps
- * the strategy keeps (the tracker's firstKeptStep), so the loop sends what the view sizes.
+ * the model's message and its tool results. The prompt sent is the system prompt, the goal, the last
+ * summary (context `summary`/`hybrid`) and the steps the strategy keeps (the tracker's firstKeptStep),
+ * tool results before the view's firstUnmaskedStep masked (`mask`/`hybrid`), so the loop sends what the
+ * view sizes.
  */
 import type { PromptView } from '../kernel/context.js';
 import type { AgentMessage, ModelToolCall } from './types.js';
 
+/** What a masked tool result reads (SWE-agent's form). */
+export const MASKED_OUTPUT = 'Old tool output omitted.';
+
 export class Conversation {
   private readonly steps: AgentMessage[][] = [];
+  private summary: AgentMessage | null = null;
   /** Every message in order, dropped steps included (what the run said). */
   readonly transcript: AgentMessage[];
 
@@ -21,10 +27,19 @@ export class Conversation {
     ];
   }
 
-  /** The prompt for the view: system, goal, the kept steps. */
+  /** The prompt for the view: system, goal, the summary, the kept steps (older tool results masked). */
   prompt(view: PromptView): AgentMessage[] {
-    const kept = this.steps.slice(view.firstKeptStep).flat();
-    return [{ role: 'system', content: this.system }, { role: 'user', content: this.goal }, ...kept];
+    const unmasked = view.firstUnmaskedStep ?? 0;
+    const kept = this.steps.slice(view.firstKeptStep).flatMap((step, i) => (view.firstKeptStep + i < unmasked ? step.map(masked) : step));
+    const head: AgentMessage[] = [{ role: 'system', content: this.system }, { role: 'user', content: this.goal }];
+    if (this.summary) head.push(this.summary);
+    return [...head, ...kept];
+  }
+
+  /** A summary call answered: its text stands for the steps before the tracker's new firstKeptStep. */
+  summarize(text: string): void {
+    this.summary = { role: 'user', content: `Summary of the earlier steps: ${text}` };
+    this.transcript.push(this.summary);
   }
 
   /** The model's message opens a step (the tracker added one). */
@@ -49,6 +64,10 @@ export class Conversation {
     this.steps[this.steps.length - 1]!.push(message);
     this.transcript.push(message);
   }
+}
+
+function masked(message: AgentMessage): AgentMessage {
+  return message.role === 'tool' ? { ...message, content: MASKED_OUTPUT } : message;
 }
 
 /**

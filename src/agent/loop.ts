@@ -4,7 +4,9 @@
  * session's, in the session's order, so no rule exists twice. Pure: the clock, token counter, model
  * and tools are injected (run.ts fills in the real ones).
  *
- *   before each call   abort? → session.checkBeforeCall(view) → the model is called with the prompt
+ *   before each call   abort? → session.summarizeIfDue() (when due: billed by the kernel meter as replay
+ *                      bills it, then made through the model; see summarize) →
+ *                      session.checkBeforeCall(view) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
  *                      usage), then retried per the policy, each retry behind the brakes again
@@ -12,14 +14,22 @@
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
 import type { Stop } from '../brakes/stopReasons.js';
-import { FULL_HISTORY } from '../context/strategy.js';
+import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
-import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type TraceEnd } from '../trace/types.js';
+import type { MeteredCall } from '../loop/meter.js';
+import { TRACE_SCHEMA, type CallRecord } from '../trace/types.js';
+import { callRecordOf, endRecord, usageFields } from './records.js';
 import { capToolOutput, Conversation } from './conversation.js';
-import { recordedArguments, ToolRegistry } from './tools.js';
-import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy } from './types.js';
+import { ToolRegistry } from './tools.js';
+import { LiveTree, type TreeMember } from './subagent.js';
+import { runBrakes } from '../tree/budget.js';
+import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
+
+/** The summary call's request, after the prompt it replaces. */
+const summaryInstruction = (tokens: number) =>
+  `Summarise the conversation so far for your own later use, in at most ${tokens} tokens: what was tried, what was learnt, what is left to do.`;
 
 /** What the model reads in place of a repeated action the duplicate-action guard skipped. */
 const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';
@@ -28,6 +38,8 @@ export interface ResolvedAgentOptions extends AgentLoopOptions {
   clock: Clock;
   retry: RetryPolicy;
   countTokens: (text: string) => number;
+  /** A sub-agent's place in its parent's tree (set for the runs sub-agent tools start). */
+  member?: TreeMember;
 }
 
 const NO_RECORDER = { header() {}, call() {}, end() {} };
@@ -42,19 +54,29 @@ class AgentRun {
   private readonly conversation: Conversation;
   private readonly recorder;
   private mark: number;
+  private readonly fullHistory: boolean;
+  /** In a tree (sub-agent tools): this agent's checks and totals; `root`: the tree this run started. */
+  private readonly member: TreeMember | undefined;
+  private readonly root: LiveTree | undefined;
+  /** Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's). */
+  private childElapsedMs = 0;
   private finalText: string | null = null;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
     const strategy = context.strategy ?? FULL_HISTORY;
+    this.fullHistory = isIdentity(strategy);
     const systemTokens = context.systemTokens ?? countTokens(context.system);
     const goalTokens = context.goalTokens ?? countTokens(context.goal);
-    this.session = new LoopSession({ brakes: options.brakes, strategy, cache: 'recorded', pricing: options.pricing, systemTokens, goalTokens, usageAsSent: true });
+    const summaryPricing = options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing };
+    this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
+    this.member = options.member ?? this.root?.member('main');
+    const brakes = this.member ? runBrakes(options.brakes) : options.brakes;
+    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = options.recorder ?? NO_RECORDER;
     this.mark = options.clock.now();
-    const { brakes } = options;
     this.recorder.header({
       type: 'header',
       schema: TRACE_SCHEMA,
@@ -65,9 +87,9 @@ class AgentRun {
       origin: 'recorded',
       ...(options.task === undefined ? {} : { task: options.task }),
       recordedSettings: {
-        ...(brakes.maxSteps === undefined ? {} : { maxSteps: brakes.maxSteps }),
-        ...(brakes.maxCostPico === undefined ? {} : { maxCostUsd: brakes.maxCostPico / 1e12 }),
-        ...(brakes.timeoutMs === undefined ? {} : { timeoutSeconds: brakes.timeoutMs / 1000 }),
+        ...(options.brakes.maxSteps === undefined ? {} : { maxSteps: options.brakes.maxSteps }),
+        ...(options.brakes.maxCostPico === undefined ? {} : { maxCostUsd: options.brakes.maxCostPico / 1e12 }),
+        ...(options.brakes.timeoutMs === undefined ? {} : { timeoutSeconds: options.brakes.timeoutMs / 1000 }),
       },
       live: true,
     });
@@ -76,8 +98,29 @@ class AgentRun {
   async run(): Promise<AgentRunResult> {
     const stop = await this.drive();
     const outcome = this.session.finish(stop);
+    this.member?.finish(this.session, outcome);
     this.recorder.end(endRecord(stop));
-    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript };
+    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}) };
+  }
+
+  /** A sub-agent tool's agent, run to its stop inside this run's tool call, in this run's tree. */
+  private async runSubagent(spec: SubagentSpec, toolCallId: string): Promise<AgentRunResult> {
+    const { options } = this;
+    const child = await new AgentRun({
+      model: spec.model,
+      tools: spec.tools ?? [],
+      brakes: spec.brakes ?? options.brakes,
+      context: spec.context,
+      pricing: spec.pricing ?? options.pricing,
+      ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      clock: options.clock,
+      retry: options.retry,
+      countTokens: spec.context.countTokens ?? options.countTokens,
+      member: this.member!.tree.member(spec.agentId, { agentId: this.member!.agentId, toolCallId }),
+    }).run();
+    this.childElapsedMs += child.elapsedMs;
+    return child;
   }
 
   /** Time since the last event (call or tool), and the mark moved: Σ of all of them is the run's time. */
@@ -97,8 +140,14 @@ class AgentRun {
     let retries = 0;
     for (;;) {
       if (this.aborted) return session.aborted();
+      const replaced = options.context.strategy?.summary ? session.prompt() : null;
+      const summary = replaced && session.summarizeIfDue();
+      if (summary) {
+        const stop = await this.summarize(summary, replaced!);
+        if (stop) return stop;
+      }
       const view = session.prompt();
-      const before = session.checkBeforeCall(view);
+      const before = (this.member && this.member.check(session, view)) || session.checkBeforeCall(view);
       if (before) return before;
       let turn: ModelTurn;
       try {
@@ -130,6 +179,47 @@ class AgentRun {
     }
   }
 
+  /**
+   * The summary call the session just made and billed (the kernel meter's rule, as replay bills it: the
+   * prompt it replaces in, the strategy's S tokens out; not a step), made through the model: the prompt
+   * it replaces plus a request to summarise, capped at S tokens. Its text stands for the older steps
+   * from now on. Recorded as a compaction call with the billed usage, so the recording replays (full
+   * history) to the run's figures; its wall time is counted with the next call's. Not retried: a failed
+   * summary call ends the run as a model that gave up.
+   */
+  private async summarize(billed: MeteredCall, replaced: PromptView): Promise<Stop | null> {
+    const { session, options } = this;
+    const spec = options.context.strategy!.summary!;
+    const { usage } = billed;
+    this.recorder.call({
+      type: 'call',
+      inputTokens: usage.input,
+      ...(usage.cached ? { cachedInputTokens: usage.cached } : {}),
+      ...(usage.cacheWrite ? { cacheWriteTokens: usage.cacheWrite } : {}),
+      outputTokens: usage.output,
+      latencyMs: 0,
+      compaction: true,
+    });
+    let turn: ModelTurn;
+    try {
+      turn = await options.model.call({
+        messages: [...this.conversation.prompt(replaced), { role: 'user', content: summaryInstruction(spec.summaryTokens) }],
+        tools: [],
+        maxOutputTokens: spec.summaryTokens,
+        purpose: 'summary',
+        ...(spec.model === undefined ? {} : { model: spec.model }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (error) {
+      if (this.aborted) return session.aborted();
+      if (error instanceof ModelExhausted) return session.exhausted(error.reason);
+      if (error instanceof ModelCallError) return session.modelGaveUp(`summary call failed: ${error.message}; not retried`);
+      throw error;
+    }
+    this.conversation.summarize(turn.text ?? '');
+    return null;
+  }
+
   /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
   private failedCall(error: unknown, view: PromptView): { stop?: Stop; retryable: boolean; message: string } {
     const aborted = this.aborted;
@@ -155,7 +245,10 @@ class AgentRun {
   private async step(turn: ModelTurn, view: PromptView): Promise<Stop | null> {
     const { session, conversation } = this;
     const record = callRecordOf(turn, this.lap());
-    const after = session.recordResponse(record, session.meter(record, view), view);
+    const metered = session.meter(record, view);
+    // A strategy that rewrites the prompt: the recording states the prompt as sent (replayed as full history).
+    if (record.inputTokens === undefined && !this.fullHistory) record.inputTokens = metered.usage.input;
+    const after = session.recordResponse(record, metered, view);
     if (turn.marks?.backtrack) conversation.dropLastStep();
     else if (session.runsTools(record)) conversation.openStep(turn.text, turn.toolCalls);
     else conversation.note(turn.text);
@@ -184,10 +277,12 @@ class AgentRun {
         continue;
       }
       if (refused) return refused;
-      const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+      this.member?.sync(session);
+      this.childElapsedMs = 0;
+      const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) });
       const tokens = result.tokens ?? options.countTokens(result.output);
       tool.resultTokens = tokens;
-      tool.latencyMs = this.lap();
+      tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);
       if (result.error !== undefined) tool.error = result.error;
       this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
       const failed = session.recordToolResult(tool);
@@ -195,36 +290,4 @@ class AgentRun {
     }
     return this.aborted ? session.aborted() : null;
   }
-}
-
-function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
-  return {
-    ...(usage.inputTokens === undefined ? {} : { inputTokens: usage.inputTokens }),
-    ...(usage.cachedInputTokens ? { cachedInputTokens: usage.cachedInputTokens } : {}),
-    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-    ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
-    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
-  };
-}
-
-/** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */
-export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
-  const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };
-  if (turn.toolCalls.length > 0) {
-    record.toolCalls = turn.toolCalls.map((call): ToolCallRecord => ({ name: call.name, arguments: recordedArguments(call.arguments), resultTokens: 0, id: call.id }));
-  }
-  const marks = turn.marks ?? {};
-  if (marks.final) record.final = true;
-  if (marks.backtrack) record.backtrack = true;
-  if (marks.compaction) record.compaction = true;
-  if (marks.unparseable) record.unparseable = true;
-  return record;
-}
-
-/** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */
-export function endRecord(stop: Stop): TraceEnd {
-  if (stop.reason === 'completed') return { type: 'end', outcome: 'completed' };
-  if (stop.reason === 'trace_end') return { type: 'end', outcome: 'error', status: stop.detail };
-  if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail };
-  return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
 }

@@ -44,7 +44,7 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
     name: options.model,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
     async call(request: ModelRequest): Promise<ModelTurn> {
-      const body: ChatCompletionCreateParamsNonStreaming = { model: options.model, messages: request.messages.map(toOpenAI), [capField]: request.maxOutputTokens };
+      const body: ChatCompletionCreateParamsNonStreaming = { model: request.model ?? options.model, messages: request.messages.map(toOpenAI), [capField]: request.maxOutputTokens };
       if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
       let completion: ChatCompletion;
       try {

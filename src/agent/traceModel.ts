@@ -23,7 +23,9 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
   const model: Model = {
     name: trace.header.model,
     ...(trace.header.provider === undefined ? {} : { provider: trace.header.provider }),
-    async call() {
+    async call(request) {
+      // A summary call is the strategy's, not the trace's: answered with S tokens, taking no recorded call.
+      if (request.purpose === 'summary') return { text: '(summary)', toolCalls: [], usage: { outputTokens: request.maxOutputTokens } };
       const record = trace.calls[next];
       if (record === undefined) throw new ModelExhausted(trace.end.outcome === 'completed' ? 'completed' : 'trace_end');
       const index = next++;

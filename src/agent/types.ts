@@ -9,6 +9,8 @@ import type { ContextStrategy } from '../context/strategy.js';
 import type { RunOutcome } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
+import type { SubagentLimits } from '../tree/budget.js';
+import type { LiveTreeReport } from './subagent.js';
 
 /** A message of the conversation the loop sends (Chat Completions roles). */
 export type AgentMessage =
@@ -38,6 +40,10 @@ export interface ModelRequest {
   /** The output cap sent as `max_completion_tokens`: the same number the predictive budget bounds the call by. */
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /** `summary`: the context strategy's summary call (no tools; the answer's text replaces the older steps). */
+  purpose?: 'summary';
+  /** A model to call instead of the adapter's own (`summary:…,model=X`). */
+  model?: string;
 }
 
 /** Usage as the provider billed it (prompt tokens include the cached and cache-write parts). */
@@ -111,10 +117,27 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The call's id as the model wrote it. */
   callId: string;
+  /** Runs a sub-agent under this run's tree budget (what defineSubagentTool calls); set by runAgentLoop. */
+  runSubagent?(spec: SubagentSpec): Promise<AgentRunResult>;
+}
+
+/** The agent a sub-agent tool starts: its model, tools and context; clock, retry and token counter are the parent's. */
+export interface SubagentSpec {
+  agentId: string;
+  model: Model;
+  tools?: readonly AgentTool<any>[];
+  context: AgentContextOptions;
+  /** Its model's prices (default: the parent's). */
+  pricing?: ModelPricing;
+  /** Its own per-call brakes (repeat, same error, context window, …); the tree's bind the totals. Default: the parent's. */
+  brakes?: BrakeConfig;
+  recorder?: TraceRecorder;
 }
 
 /** A tool the loop may run. `run` may return a string, a ToolResult, or throw (an error observation). */
 export interface AgentTool<Args = Record<string, unknown>> extends ToolSpec {
+  /** Runs a sub-agent (defineSubagentTool): the run then checks every call of its tree against one budget. */
+  subagent?: boolean;
   run(args: Args, context: ToolContext): Promise<string | ToolResult> | string | ToolResult;
 }
 
@@ -143,7 +166,7 @@ export interface TraceRecorder {
 export interface AgentContextOptions {
   system: string;
   goal: string;
-  /** full history (default) or a window of the last K steps, with an optional tool-result cap. */
+  /** full history (default), a window of the last K steps, masking, summaries or both, with an optional tool-result cap. */
   strategy?: ContextStrategy;
   /** Sizes of the system prompt and goal when known (else counted). */
   systemTokens?: number;
@@ -159,12 +182,16 @@ export interface AgentLoopOptions {
   context: AgentContextOptions;
   /** The model's prices (e.g. `loadPriceTable().resolve('gpt-4o')`). */
   pricing: ModelPricing;
+  /** The summary calls' prices when the strategy names another model (`summary:…,model=X`); default `pricing`. */
+  summaryPricing?: ModelPricing;
   recorder?: TraceRecorder;
   clock?: Clock;
   signal?: AbortSignal;
   retry?: Partial<RetryPolicy>;
   /** A task name for the recorded header. */
   task?: string;
+  /** Limits on each sub-agent on its own (sub-agent tools), besides the brakes that bind the whole tree. */
+  subagentLimits?: SubagentLimits;
 }
 
 /** How a real run ended: the same figures a replay reports, and the conversation it had. */
@@ -173,4 +200,6 @@ export interface AgentRunResult extends RunOutcome {
   /** The model's last text (the final answer when the run completed). */
   finalText: string | null;
   messages: AgentMessage[];
+  /** When the run had sub-agent tools: the tree's totals, every agent, and the ones a brake stopped. */
+  tree?: LiveTreeReport;
 }

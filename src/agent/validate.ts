@@ -34,6 +34,10 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   if (typeof options.context?.system !== 'string') issue('context.system', 'missing_field', 'is not a string', 'the system prompt');
   if (typeof options.context?.goal !== 'string') issue('context.goal', 'missing_field', 'is not a string', 'the task the agent is given');
   if (options.pricing?.base === undefined) issue('pricing', 'missing_field', 'has no prices', "resolve them: loadPriceTable().resolve('gpt-4o')");
+  const summaryModel = options.context?.strategy?.summary?.model;
+  if (summaryModel !== undefined && summaryModel !== options.model?.name && options.summaryPricing === undefined) {
+    issue('summaryPricing', 'missing_field', `the summary calls go to ${summaryModel} but have no prices`, `resolve them: loadPriceTable().resolve('${summaryModel}')`);
+  }
   return issues;
 }
 

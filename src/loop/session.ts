@@ -83,11 +83,12 @@ export class LoopSession {
   /**
    * Before the next call: when the prompt passes the strategy's summary trigger (and the step, time,
    * budget and token brakes would let the next call through), the summary call is made and paid — it
-   * is not a step — and the prompt becomes system + goal + summary + the last K steps. True if made.
+   * is not a step — and the prompt becomes system + goal + summary + the last K steps. Its billed
+   * usage and cost if made (a real loop records them), else null.
    */
-  summarizeIfDue(): boolean {
+  summarizeIfDue(): MeteredCall | null {
     const { context, state } = this;
-    if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return false;
+    if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return null;
     const out = this.summaryOut;
     const cache = cacheModeCode(this.options.cache);
     // The summary call sends the conversation it replaces, framing included.
@@ -110,7 +111,7 @@ export class LoopSession {
       cacheRuleLostTokens: out[Metered.RuleLost]!,
     };
     this.account(null, metered, context.view());
-    return true;
+    return metered;
   }
 
   prompt(): PromptView {

@@ -1,7 +1,8 @@
 /**
  * Parity over HTTP: the real loop → openai SDK → HTTP → `loopcost serve` (answering from the trace) →
  * back, with tools answered from the trace, agrees exactly with replay of the same trace and settings —
- * on a subset of the random traces and on every shared real run. The harness reads from serve's
+ * on 1,000 short random traces covering every brake and stop reason (issue 11) and on every shared real
+ * run, a few conversations at once against one server (keep-alive; per-session headers). The harness reads from serve's
  * `loopcost` response extension only what Chat Completions cannot carry: a response's marks (backtrack,
  * compaction, unparseable, final), its tool results' sizes and errors, cache writes, and the usage a
  * recorded failed call was billed.
@@ -14,6 +15,7 @@ import { agentLoop } from '../../src/agent/loop.js';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { ModelCallError, type AgentTool, type Model, type ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { brakesFromSpec } from '../../src/cli/parseFlags.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
@@ -45,6 +47,15 @@ function clientFor(server: RunningServer, session: string, traceIndex: number): 
 }
 
 let sessions = 0;
+
+/** check(0 … count−1), a few conversations at once (each its own session: x-loopcost-session / x-loopcost-trace). */
+async function inConversations(count: number, check: (index: number) => Promise<void>, conversations = 4): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await check(next++);
+  };
+  await Promise.all(Array.from({ length: conversations }, worker));
+}
 async function runOverHttp(server: RunningServer, traces: readonly Trace[], index: number, settings: Settings) {
   const t = traces[index]!;
   const clock = new VirtualClock();
@@ -103,16 +114,21 @@ describe('real loop → openai SDK → HTTP → loopcost serve = replay', () => 
   const servers: RunningServer[] = [];
   afterAll(async () => Promise.all(servers.map((s) => s.close())));
 
-  it('on 100 random traces and brakes', async () => {
-    const samples = fc.sample(fc.tuple(fc.array(callArb, { maxLength: 25 }), brakesArb, fc.constantFrom(...pricings)), { numRuns: 100, seed: 2222 });
+  it('on 1,000 short random traces and brakes, every stop reason but aborted, in concurrent conversations', async () => {
+    const samples = fc.sample(fc.tuple(fc.array(callArb, { maxLength: 14 }), brakesArb, fc.constantFrom(...pricings)), { numRuns: 1000, seed: 2222 });
     const traces = samples.map(([calls, , pricing], i) => ({ ...trace(calls, { origin: 'recorded', model: pricing.model }), source: `random-${i}` }));
     const server = await serving(traces, handTable(...pricings));
     servers.push(server);
-    for (let i = 0; i < samples.length; i++) {
+    const reasons = new Set<string>();
+    const check = async (i: number) => {
       const [, brakes, pricing] = samples[i]!;
       const settings: Settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { kind: 'full', cache: 'recorded' }, pricing };
-      expect(figures(await runOverHttp(server, traces, i, settings)), `trace ${i}`).toEqual(replayFigures(traces[i]!, settings));
-    }
+      const real = figures(await runOverHttp(server, traces, i, settings));
+      expect(real, `trace ${i}`).toEqual(replayFigures(traces[i]!, settings));
+      reasons.add(real.stopReason);
+    };
+    await inConversations(samples.length, check);
+    expect([...reasons].sort()).toEqual(STOP_REASONS.filter((reason) => reason !== 'aborted').sort());
   });
 
   it('on every shared real run (../shared/traces): in-process under each brake, over HTTP as recorded', async () => {
@@ -131,9 +147,9 @@ describe('real loop → openai SDK → HTTP → loopcost serve = replay', () => 
     expect([...reasons].sort()).toEqual(['budget', 'completed', 'context_overflow', 'error_limit', 'max_steps', 'repeat', 'trace_end']);
     const server = await serving(traces, prices);
     servers.push(server);
-    for (let i = 0; i < traces.length; i++) {
+    await inConversations(traces.length, async (i) => {
       const settings = settingsOf('max-steps=250', traces[i]!);
       expect(figures(await runOverHttp(server, traces, i, settings)), traces[i]!.source).toEqual(replayFigures(traces[i]!, settings));
-    }
+    });
   });
 });

@@ -13,6 +13,8 @@ import { loadScenarioFile } from '../../src/scenario/load.js';
 import { resolveTracePricing } from '../../src/replay/replay.js';
 import { scenarioSettings } from '../../src/scenario/settings.js';
 import { usdToPico } from '../../src/money.js';
+import type { ContextStrategy } from '../../src/context/strategy.js';
+import type { CallRecord } from '../../src/trace/types.js';
 import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
 import { trace } from '../helpers.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
@@ -56,5 +58,32 @@ describe('real loop (trace-driven model) = replay', () => {
       }
     }
     expect(runs).toBe(400);
+  });
+
+  it('on 300 random unrecorded traces under mask, summary and hybrid strategies: the summary calls the real loop makes through its model equal replay’s', async () => {
+    const strategies: ContextStrategy[] = [
+      { kind: 'mask', maskSteps: 2, placeholderTokens: 12 },
+      { kind: 'summary', summary: { triggerPercent: 20, keepSteps: 2, summaryTokens: 300 } },
+      { kind: 'summary', summary: { triggerPercent: 40, keepSteps: 1, summaryTokens: 500 } },
+      { kind: 'hybrid', maskSteps: 3, summary: { triggerPercent: 15, keepSteps: 2, summaryTokens: 200 } },
+    ];
+    // A recorded prompt is the strategy's as sent in the real loop but full history in replay: unrecorded prompts only.
+    const unrecorded = (call: CallRecord): CallRecord => {
+      if (call.failed) return call;
+      const { inputTokens: _i, cachedInputTokens: _c, cacheWriteTokens: _w, cacheWrite1hTokens: _h, ...rest } = call;
+      return rest;
+    };
+    let summaries = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(callArb, { minLength: 10, maxLength: 30 }), fc.oneof(fc.constant({}), brakesArb), fc.constantFrom(...pricings), fc.constantFrom(...strategies), async (calls, brakes, pricing, strategy) => {
+        const t = trace(calls.map(unrecorded), { model: pricing.model });
+        const settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { ...strategy, cache: 'recorded' as const }, pricing };
+        const real = figures(await runTraceDriven(t, settings));
+        expect(real).toEqual(replayFigures(t, settings));
+        if (real.summaryCalls > 0) summaries += 1;
+      }),
+      { numRuns: 300, seed: 1313 },
+    );
+    expect(summaries, 'runs with a summary call').toBeGreaterThanOrEqual(25);
   });
 });

@@ -49,6 +49,8 @@ export function figures(run: AgentRunResult | RunResult) {
     costPico: run.costPico,
     overshootPico: run.overshootPico,
     elapsedMs: run.elapsedMs,
+    summaryCalls: run.summaryCalls ?? 0,
+    summaryCostPico: run.summaryCostPico ?? 0,
   };
 }
 

@@ -1,0 +1,37 @@
+/** The real loop's records for the recorder: a response as a native call record, and the run's end. */
+import type { Stop } from '../brakes/stopReasons.js';
+import type { CallRecord, ToolCallRecord, TraceEnd } from '../trace/types.js';
+import { recordedArguments } from './tools.js';
+import type { ModelTurn } from './types.js';
+
+export function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
+  return {
+    ...(usage.inputTokens === undefined ? {} : { inputTokens: usage.inputTokens }),
+    ...(usage.cachedInputTokens ? { cachedInputTokens: usage.cachedInputTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
+    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
+  };
+}
+
+/** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */
+export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
+  const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };
+  if (turn.toolCalls.length > 0) {
+    record.toolCalls = turn.toolCalls.map((call): ToolCallRecord => ({ name: call.name, arguments: recordedArguments(call.arguments), resultTokens: 0, id: call.id }));
+  }
+  const marks = turn.marks ?? {};
+  if (marks.final) record.final = true;
+  if (marks.backtrack) record.backtrack = true;
+  if (marks.compaction) record.compaction = true;
+  if (marks.unparseable) record.unparseable = true;
+  return record;
+}
+
+/** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */
+export function endRecord(stop: Stop): TraceEnd {
+  if (stop.reason === 'completed') return { type: 'end', outcome: 'completed' };
+  if (stop.reason === 'trace_end') return { type: 'end', outcome: 'error', status: stop.detail };
+  if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail };
+  return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
+}

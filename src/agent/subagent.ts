@@ -1,0 +1,135 @@
+/**
+ * Sub-agents of the real loop under the parent's budget (issue 16): a tool defined with
+ * defineSubagentTool runs a nested agent loop, and every model call of every agent of the tree is
+ * checked by one TreeBudget (src/tree/budget.ts, the brake order the tree replay and live.ts apply):
+ * `check()` on the tree's and the agent's totals before each call, then the run's own session; what a
+ * session spent is `absorb()`ed into both totals before any other agent calls. A sub-agent a brake
+ * stops ends the parent's tool call with an error observation naming the stop
+ * (`sub-agent <id> stopped: <reason>`), as in live.ts; the parent goes on, checked against the tree.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
+import type { PromptView } from '../kernel/context.js';
+import type { LoopSession } from '../loop/session.js';
+import type { RunOutcome } from '../loop/types.js';
+import { running, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
+import type { StoppedBy } from '../tree/result.js';
+import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec } from './types.js';
+
+/** One agent of a real-loop tree, as the root's result reports it. */
+export interface LiveTreeAgent {
+  agentId: string;
+  parentAgentId?: string;
+  parentToolCallId?: string;
+  steps: number;
+  costPico: number;
+  stop: Stop;
+  /** Which check stopped it (absent when it ended by itself). */
+  by?: StoppedBy;
+}
+
+/** The tree a root agent ran: its totals, every agent in the order started, and the ones a brake stopped. */
+export interface LiveTreeReport {
+  totals: Running;
+  agents: LiveTreeAgent[];
+  stopped: { agentId: string; reason: Stop['reason']; detail: string; by: StoppedBy }[];
+}
+
+/** The budget and the record of a real-loop tree. */
+export class LiveTree {
+  readonly budget: TreeBudget;
+  private readonly agents: LiveTreeAgent[] = [];
+
+  constructor(brakes: BrakeConfig, subagent?: SubagentLimits) {
+    this.budget = new TreeBudget(brakes, subagent);
+  }
+
+  member(agentId: string, parent?: { agentId: string; toolCallId: string }): TreeMember {
+    return new TreeMember(this, agentId, parent);
+  }
+
+  /** An agent ended (children end before the parent; reported in the order started). */
+  ended(agent: LiveTreeAgent, order: number): void {
+    this.agents[order] = agent;
+  }
+
+  /** Position of a newly started agent. */
+  start(): number {
+    return this.agents.push(undefined as unknown as LiveTreeAgent) - 1;
+  }
+
+  report(): LiveTreeReport {
+    const agents = this.agents.filter(Boolean);
+    const stopped = agents.flatMap((a) => (a.by ? [{ agentId: a.agentId, reason: a.stop.reason, detail: a.stop.detail, by: a.by }] : []));
+    return { totals: { ...this.budget.totals }, agents, stopped };
+  }
+}
+
+/** One agent's place in the tree: its totals, and the tree's checks on its session. */
+export class TreeMember {
+  private readonly totals = running();
+  private seen: Running = running();
+  private by: StoppedBy | undefined;
+  private readonly order: number;
+
+  constructor(
+    readonly tree: LiveTree,
+    readonly agentId: string,
+    readonly parent?: { agentId: string; toolCallId: string },
+  ) {
+    this.order = tree.start();
+  }
+
+  /** The brakes its session applies itself (the tree's, without those that bind totals). */
+  get perRun(): BrakeConfig {
+    return this.tree.budget.perRun;
+  }
+
+  /** The tree's check before a call (after the session's spend so far is absorbed): null when it may go. */
+  check(session: LoopSession, view: PromptView): Stop | null {
+    this.sync(session);
+    const stop = this.tree.budget.check({ totals: this.totals, subagent: this.parent !== undefined }, session, view, session.boundPico(view).promptEstimate);
+    if (!stop) return null;
+    this.by = stop.by;
+    return { reason: stop.reason, detail: stop.detail };
+  }
+
+  /** What the session spent since the last sync, into the agent's and the tree's totals. */
+  sync(session: LoopSession): void {
+    this.tree.budget.absorb(this.totals, session, this.seen);
+    const { steps, elapsedMs, spentPico, tokensUsed } = session.state;
+    this.seen = { steps, elapsedMs, spentPico, tokensUsed };
+  }
+
+  finish(session: LoopSession, outcome: RunOutcome): void {
+    this.sync(session);
+    const by = this.by ?? (isBrakeStop(outcome.stop.reason) ? 'own' : undefined);
+    const agent: LiveTreeAgent = { agentId: this.agentId, steps: outcome.steps, costPico: outcome.costPico, stop: outcome.stop };
+    if (this.parent) Object.assign(agent, { parentAgentId: this.parent.agentId, parentToolCallId: this.parent.toolCallId });
+    if (by) agent.by = by;
+    this.tree.ended(agent, this.order);
+  }
+}
+
+/**
+ * A tool that runs a sub-agent (`agent(args)` says which) under the parent's budget; its observation is
+ * the sub-agent's final text, or an error naming the stop when it did not complete.
+ */
+export function defineSubagentTool<Args>(tool: ToolSpec & { agent(args: Args, context: ToolContext): SubagentSpec | Promise<SubagentSpec> }): AgentTool<Args> {
+  const { agent, ...spec } = tool;
+  return {
+    ...spec,
+    subagent: true,
+    async run(args, context) {
+      if (context.runSubagent === undefined) throw new Error('a sub-agent tool runs inside runAgentLoop');
+      const child = await agent(args, context);
+      return subagentObservation(child.agentId, await context.runSubagent(child));
+    },
+  };
+}
+
+function subagentObservation(agentId: string, run: AgentRunResult) {
+  if (run.stop.reason === 'completed') return { output: run.finalText ?? '' };
+  const error = `sub-agent ${agentId} stopped: ${run.stop.reason}`;
+  return { output: `${error} (${run.stop.detail})`, error };
+}

@@ -1,0 +1,61 @@
+/** Sub-agent tools in the real loop: a nested agent whose every call is checked by the parent's tree budget. */
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/agent/clock.js';
+import { runAgentLoop } from '../../src/agent/run.js';
+import { defineSubagentTool } from '../../src/agent/subagent.js';
+import { defineTool } from '../../src/agent/tools.js';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { callCostPico } from '../../src/kernel/cost.js';
+import { flattenPrices } from '../../src/kernel/prices.js';
+import { MINI } from '../helpers.js';
+import { answer, ScriptedModel, toolTurn } from './scripted.js';
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const echo = defineTool<{ text: string }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ text }) => text });
+const cost = (input: number, output: number) => callCostPico(flattenPrices(MINI).rows, 0, input, 0, 0, 0, output, 0);
+
+/** main delegates once to `researcher` (six echo steps and an answer), then answers. */
+function tree(maxCostPico?: number) {
+  const researcher = new ScriptedModel([...Array.from({ length: 6 }, (_, i) => toolTurn('echo', { text: `finding ${i}` }, { inputTokens: 1000, outputTokens: 100 })), answer('found it', { inputTokens: 1000, outputTokens: 100 })]);
+  const delegate = defineSubagentTool<{ task: string }>({
+    name: 'delegate',
+    description: 'hands a task to a researcher',
+    parameters: { type: 'object', properties: { task: { type: 'string' } } },
+    agent: ({ task }) => ({ agentId: 'researcher', model: researcher, tools: [echo], context: { system: 'You research.', goal: task } }),
+  });
+  const main = new ScriptedModel([toolTurn('delegate', { task: 'find it' }, { inputTokens: 1000, outputTokens: 50 }), answer('done', { inputTokens: 1000, outputTokens: 50 })]);
+  const brakes = { ...NO_BRAKES, ...(maxCostPico === undefined ? {} : { maxCostPico }) };
+  return { main, researcher, run: runAgentLoop({ model: main, tools: [delegate], brakes, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() }) };
+}
+
+describe('sub-agent tools under the parent’s budget', () => {
+  it('with no budget the tree is every agent’s calls, the sub-agent’s answer the tool’s observation', async () => {
+    const { main, run } = tree();
+    const result = await run;
+    expect(main.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'found it' });
+    expect(result.tree!.agents.map((a) => [a.agentId, a.parentAgentId, a.steps, a.stop.reason])).toEqual([
+      ['main', undefined, 2, 'completed'],
+      ['researcher', 'main', 7, 'completed'],
+    ]);
+    expect(result.tree!.totals.spentPico).toBe(2 * cost(1000, 50) + 7 * cost(1000, 100));
+    expect(result.tree!.stopped).toEqual([]);
+  });
+
+  it('a budget at a third of that: the tree spends at most the budget plus one call; the stopped sub-agent ends the tool call with the stop as an error', async () => {
+    const full = (await tree().run).tree!.totals.spentPico;
+    const budget = Math.floor(full / 3);
+    const { main, researcher, run } = tree(budget);
+    const result = await run;
+    expect(result.tree!.totals.spentPico).toBeLessThanOrEqual(budget + cost(1000, 100));
+    expect(result.tree!.totals.spentPico).toBeGreaterThanOrEqual(budget);
+    expect(researcher.requests.length).toBeLessThan(7);
+    expect(result.tree!.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual([
+      ['main', 'budget', 'tree'],
+      ['researcher', 'budget', 'tree'],
+    ]);
+    // The parent saw the sub-agent's stop as the delegate call's error, then its next call met the tree's budget.
+    expect(main.requests).toHaveLength(1);
+    expect(result.stop.reason).toBe('budget');
+    expect(result.messages.find((m) => m.role === 'tool')?.content).toMatch(/^sub-agent researcher stopped: budget \(/);
+  });
+});
