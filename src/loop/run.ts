@@ -7,6 +7,10 @@ import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
+import type { CallRecord } from '../trace/types.js';
+import type { PromptView } from '../kernel/context.js';
+
+type Metered = ReturnType<LoopSession['meter']>;
 
 export function runLoop(source: StepSource, options: LoopOptions, interner = new Interner()): RunOutcome {
   const session = new LoopSession(options, interner);
@@ -23,18 +27,26 @@ function drive(source: StepSource, session: LoopSession): Stop {
     const before = session.checkBeforeCall(view);
     if (before) return before;
     if (!response) return session.exhausted(source.exhaustedReason());
-    const metered = session.meter(response, view);
-    const after = session.recordResponse(response, metered, view);
-    if (after) return after;
-    if (!session.runsTools(response)) continue;
-    for (const tool of response.toolCalls ?? []) {
-      const refused = session.checkTool(tool);
-      if (refused === SKIPPED) continue;
-      if (refused) return refused;
-      const failed = session.recordToolResult(tool);
-      if (failed) return failed;
-    }
-    const ended = session.endStep(response);
+    const ended = playCall(session, response, session.meter(response, view), view);
     if (ended) return ended;
   }
+}
+
+/**
+ * A recorded or drawn response after the before-call brakes let it through: pay for it, run its tool
+ * calls past the tool brakes, end the step. Null when the loop goes on. Every synchronous driver (this
+ * loop, the session-tree replay) plays a call through here.
+ */
+export function playCall(session: LoopSession, response: CallRecord, metered: Metered, view: PromptView): Stop | null {
+  const after = session.recordResponse(response, metered, view);
+  if (after) return after;
+  if (!session.runsTools(response)) return null;
+  for (const tool of response.toolCalls ?? []) {
+    const refused = session.checkTool(tool);
+    if (refused === SKIPPED) continue;
+    if (refused) return refused;
+    const failed = session.recordToolResult(tool);
+    if (failed) return failed;
+  }
+  return session.endStep(response);
 }

@@ -23,7 +23,8 @@ import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.j
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { LoopSession, SKIPPED } from '../loop/session.js';
+import { LoopSession } from '../loop/session.js';
+import { playCall } from '../loop/run.js';
 import type { RunOutcome } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
@@ -149,19 +150,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
 
 /** One call on its run's session after the before-call checks passed: pay, run its tools, end the step. */
 function callOnce(session: LoopSession, response: Trace['calls'][number], metered: ReturnType<LoopSession['meter']>, view: ReturnType<LoopSession['prompt']>): Stop | null {
-  const own = session.checkBeforeCall(view);
-  if (own) return own;
-  const after = session.recordResponse(response, metered, view);
-  if (after) return after;
-  if (!session.runsTools(response)) return null;
-  for (const tool of response.toolCalls ?? []) {
-    const refused = session.checkTool(tool);
-    if (refused === SKIPPED) continue;
-    if (refused) return refused;
-    const failed = session.recordToolResult(tool);
-    if (failed) return failed;
-  }
-  return session.endStep(response);
+  return session.checkBeforeCall(view) ?? playCall(session, response, metered, view);
 }
 
 function ownStop(stop: Stop | null): AgentStop | null {
