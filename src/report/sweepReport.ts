@@ -168,7 +168,7 @@ function settingCells(report: SweepReport, row: SweepRow): string[] {
   const pareto = report.pareto?.includes(row.settings) ? '*' : '';
   const mark = report.recommendation?.settings === row.settings ? `${pareto}→` : pareto;
   if (report.grid.length === 0) return [`${mark}${row.settings}`];
-  const values = new Map(row.settings.split(',').map((part) => part.split('=') as [string, string]));
+  const values = valuesOf(row);
   return report.grid.map((axis, i) => `${i === 0 ? mark : ''}${printableCell(values.get(axis.key) ?? '')}`);
 }
 
@@ -202,26 +202,57 @@ function notesAndFooter(report: SweepReport, width: number): string {
   return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
 }
 
-/** Completion and cost per completed run against the configurations in grid order (asciichart). */
+/** The grid values of a configuration, by key. */
+function valuesOf(row: SweepRow): Map<string, string> {
+  return new Map(row.settings.split(',').map((part) => { const eq = part.indexOf('='); return [part.slice(0, eq), part.slice(eq + 1)] as [string, string]; }));
+}
+
+/** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
+const MAX_CHART_PANELS = 12;
+
+/** One asciichart over the x values, each point stretched to `per` columns, with the x values written under their points. */
+function plotAgainst(values: number[], labels: readonly string[], per: number, format: (x: number) => string): string {
+  const plot = asciichart.plot(values.flatMap((v) => Array.from({ length: per }, () => v)), { height: 6, format });
+  const first = plot.split('\n')[0]!;
+  const offset = Math.max(first.indexOf('┤'), first.indexOf('┼')) + 1;
+  const xLine = ' '.repeat(Math.max(0, offset)) + labels.map((label) => label.slice(0, Math.max(1, per - 1)).padEnd(per)).join('');
+  return `${plot}\n${xLine.trimEnd()}\n`;
+}
+
+/**
+ * Completion and cost per completed run against the swept setting: x = the values of the FIRST grid key,
+ * in the order given; with several keys, one panel per combination of the other keys' values (at most
+ * MAX_CHART_PANELS), each plotting the configurations that share them.
+ */
 export function renderSweepChart(report: SweepReport, view: ReportView): string {
   const rows = report.configurations;
   if (rows.length === 0) return notesAndFooter(report, view.width);
-  // asciichart draws one column per point: repeat each point so the chart fills the width.
-  const per = Math.max(1, Math.floor((view.width - 14) / rows.length));
-  const stretch = (values: number[]) => values.flatMap((v) => Array.from({ length: per }, () => v));
-  const completion = stretch(rows.map((row) => row.completionRate * 100));
-  const perCompleted = stretch(rows.map((row) => row.costPerCompletedUsd ?? 0));
-  const axis = rows.length <= 1 ? '' : `configurations left to right in grid order: ${rows.map((row, i) => `${i + 1} ${row.settings}`).join('; ')}`;
-  return (
-    `completion rate (%) per configuration\n` +
-    asciichart.plot(completion, { height: 8, format: (x: number) => x.toFixed(1).padStart(11) }) +
-    `\ncost per completed run (USD; 0 where none completed)\n` +
-    asciichart.plot(perCompleted, { height: 8, format: chartUsd }) +
-    '\n' +
-    (axis === '' ? '' : wrapLine('', axis, view.width, ';')) +
-    recommendationLines(report, view.width) +
-    notesAndFooter(report, view.width)
-  );
+  const xAxis = report.grid[0];
+  const xValues = xAxis?.values ?? [rows[0]!.settings];
+  const panels = new Map<string, SweepRow[]>();
+  for (const row of rows) {
+    const values = valuesOf(row);
+    const key = report.grid.slice(1).map((axis) => `${axis.key}=${values.get(axis.key) ?? ''}`).join(',');
+    panels.set(key, [...(panels.get(key) ?? []), row]);
+  }
+  const per = Math.max(2, Math.min(12, Math.floor((view.width - 14) / xValues.length)));
+  let text = xAxis === undefined ? '' : wrapLine('', `x axis: ${printableCell(xAxis.key)} (${xValues.map(printableCell).join(', ')})${report.grid.length > 1 ? `; one panel per value of ${report.grid.slice(1).map((axis) => printableCell(axis.key)).join(' × ')}` : ''}`, view.width);
+  let drawn = 0;
+  for (const [key, panelRows] of panels) {
+    if (drawn++ === MAX_CHART_PANELS) {
+      text += wrapLine('', `(${panels.size - MAX_CHART_PANELS} more panels not drawn: see --format table or csv)`, view.width);
+      break;
+    }
+    const byX = new Map(panelRows.map((row) => [xAxis === undefined ? row.settings : (valuesOf(row).get(xAxis.key) ?? ''), row]));
+    const present = xValues.filter((x) => byX.has(x));
+    const labels = present.map(printableCell);
+    if (key !== '') text += `\n== ${printableCell(key)} ==\n`;
+    text += `completion rate (%) against ${xAxis === undefined ? 'the configuration' : printableCell(xAxis.key)}\n`;
+    text += plotAgainst(present.map((x) => byX.get(x)!.completionRate * 100), labels, per, (v: number) => v.toFixed(1).padStart(11));
+    text += `cost per completed run (USD; 0 where none completed) against ${xAxis === undefined ? 'the configuration' : printableCell(xAxis.key)}\n`;
+    text += plotAgainst(present.map((x) => byX.get(x)!.costPerCompletedUsd ?? 0), labels, per, chartUsd);
+  }
+  return text + recommendationLines(report, view.width) + notesAndFooter(report, view.width);
 }
 
 export function renderSweep(report: SweepReport, format: string, view: ReportView): string {

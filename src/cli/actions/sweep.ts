@@ -80,10 +80,14 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
   if (io.stderrIsTerminal !== true) return sweepRows(prepared, range);
   const progress = new Progress(io, range.to - range.from, 'sweep: configurations');
   const rows: SweepRow[] = [];
-  for (let from = range.from; from < range.to; from += PROGRESS_CHUNK) {
-    const to = Math.min(range.to, from + PROGRESS_CHUNK);
-    rows.push(...sweepRows(prepared, { from, to }));
-    progress.add(to - from);
+  try {
+    for (let from = range.from; from < range.to; from += PROGRESS_CHUNK) {
+      const to = Math.min(range.to, from + PROGRESS_CHUNK);
+      rows.push(...sweepRows(prepared, { from, to }));
+      progress.add(to - from);
+    }
+  } finally {
+    progress.finish();
   }
   return rows;
 }

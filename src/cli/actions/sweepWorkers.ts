@@ -39,22 +39,22 @@ export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFl
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const parts = slices(args.range, args.workers);
   const progress = new Progress(args.io, args.range.to - args.range.from, 'sweep: configurations');
-  const results = await Promise.all(
-    parts.map(
-      (range) =>
-        new Promise<SweepRow[]>((resolve, reject) => {
-          const task: SweepWorkerTask = { inputs: args.inputs, opts: args.opts, given, range };
-          const worker = new Worker(workerFile(), { workerData: task });
-          worker.once('message', (reply: SweepWorkerReply) => {
-            if ('rows' in reply) {
-              progress.add(range.to - range.from);
-              resolve(reply.rows);
-            } else reject(reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message));
-            void worker.terminate();
-          });
-          worker.once('error', reject);
-        }),
-    ),
-  );
-  return results.flat();
+  const run = (range: { from: number; to: number }) =>
+    new Promise<SweepRow[]>((resolve, reject) => {
+      const task: SweepWorkerTask = { inputs: args.inputs, opts: args.opts, given, range };
+      const worker = new Worker(workerFile(), { workerData: task });
+      worker.once('message', (reply: SweepWorkerReply) => {
+        if ('rows' in reply) {
+          progress.add(range.to - range.from);
+          resolve(reply.rows);
+        } else reject(reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message));
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+    });
+  try {
+    return (await Promise.all(parts.map(run))).flat();
+  } finally {
+    progress.finish();
+  }
 }
