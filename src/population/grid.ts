@@ -18,6 +18,7 @@ const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
   'budget-mode': 'budgetMode',
   timeout: 'timeout',
   'max-repeat': 'maxRepeat',
+  'repeat-action': 'repeatAction',
   'repeat-mode': 'repeatMode',
   'max-same-error': 'maxSameError',
   'same-error-mode': 'sameErrorMode',
@@ -65,12 +66,27 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
     const key = (eq < 0 ? spec : spec.slice(0, eq)).trim();
     if (!GRID_KEYS.includes(key)) throw gridError(key || undefined, `'${key}' is not a setting a grid can vary`);
     if (axes.some((axis) => axis.key === key)) throw gridError(key, `'${key}' is given twice`, `give each key once: --grid ${key}=V1,V2,...`);
-    const values = eq < 0 ? [] : spec.slice(eq + 1).split(',').map((v) => v.trim());
+    const values = eq < 0 ? [] : splitValues(key, spec.slice(eq + 1));
     if (values.length === 0 || values.some((v) => v === '')) throw gridError(key, `'${spec}' has an empty list or an empty value`, `write --grid ${key}=V1,V2,... (values separated by single commas)`);
     for (const value of values) checkValue(key, value);
     axes.push({ key, values });
   }
   return axes;
+}
+
+/** Keys whose values have options after commas (`summary:trigger=8000,keep=3,tokens=500`, `skip,max-skips=2`). */
+const KEYS_WITH_OPTIONS = new Set(['context', 'repeat-action']);
+
+/** The values of a grid spec, split at commas; for a key with options, a `name=value` part belongs to the value before. */
+function splitValues(key: string, list: string): string[] {
+  const parts = list.split(',');
+  if (!KEYS_WITH_OPTIONS.has(key)) return parts.map((v) => v.trim());
+  const values: string[] = [];
+  for (const part of parts) {
+    if (values.length > 0 && /^\s*[a-z-]+\s*=/.test(part)) values[values.length - 1] += `,${part.trim()}`;
+    else values.push(part.trim());
+  }
+  return values;
 }
 
 /** A value the key's flag would refuse is refused here, naming the grid key. */

@@ -10,6 +10,8 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import { openLoopWarnings } from '../../report/warnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { contextTokenCurves, type ContextTokenCurves } from '../../population/contextTokens.js';
+import { configurationOf } from '../../population/grid.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOut, emitReport, reportView } from './output.js';
@@ -67,9 +69,19 @@ function headerOf(prepared: PreparedSweep, opts: SweepFlags, priceSource: SweepH
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns, scenarios: prepared.scenarios.map((s) => ({ source: s.scenario.source, runs: s.settings.runs, seed: s.settings.seed })) },
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
+    ...(contextCurvesOf(prepared) ?? {}),
     notes,
     warnings,
   });
+}
+
+/** With `context` a grid axis and recorded runs: each swept strategy's cumulative prompt tokens per step. */
+function contextCurvesOf(prepared: PreparedSweep): { contextTokens: ContextTokenCurves } | undefined {
+  const axis = prepared.axes.find((a) => a.key === 'context');
+  if (axis === undefined || prepared.population.traces.length === 0) return undefined;
+  const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, prepared.fixed).config.strategy }));
+  const options = { ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }) };
+  return { contextTokens: contextTokenCurves(prepared.population.traces, strategies, prepared.prices, options) };
 }
 
 /** Configurations per chunk when progress is drawn on one thread (rows do not depend on the chunking). */

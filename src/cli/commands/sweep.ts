@@ -10,7 +10,7 @@ const sweep: CommandModule = {
       .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file gives its population, runs, seed and latency; the sweep's flags and grid give brakes and context)");
     command
       .addOption(
-        option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, named as its flag without '--' (max-steps, max-cost, budget-mode, timeout, max-repeat, repeat-mode, max-same-error, context, tool-result-cap, cache, model, preset, ...); repeatable: the grid is the cross product", 'one configuration: the flags given').argParser(
+        option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, named as its flag without '--' (max-steps, max-cost, budget-mode, timeout, max-repeat, repeat-mode, repeat-action, max-same-error, context, tool-result-cap, cache, model, preset, ...); repeatable: the grid is the cross product", 'one configuration: the flags given').argParser(
           (value: string, previous: string[] = []) => [...previous, value],
         ),
       )
