@@ -5,7 +5,9 @@
  * what the flag would; a refused value, an unknown key, an empty list or a repeated key is a UserError
  * naming `--grid KEY`, before any work.
  */
-import { brakesFromFlags, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { brakesFromFlags, nonNegativeNumber, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { usdToPico } from '../money.js';
+import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { PopulationConfig } from './run.js';
@@ -28,7 +30,14 @@ const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
   'max-output-tokens': 'maxOutputTokens',
 };
 const CONTEXT_GRID_KEYS: Record<string, keyof ContextFlags> = { context: 'context', 'tool-result-cap': 'toolResultCap', cache: 'cache' };
-export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ...Object.keys(CONTEXT_GRID_KEYS), 'model'];
+/** Per-agent limits of session trees (`sweep --tree`), as their flags. */
+export const SUBAGENT_GRID_KEYS = ['subagent-max-steps', 'subagent-max-cost'] as const;
+export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ...Object.keys(CONTEXT_GRID_KEYS), 'model', ...SUBAGENT_GRID_KEYS];
+
+/** `--subagent-max-steps N` / `--subagent-max-cost USD` as a limit (a bad value: UserError naming the flag). */
+function subagentLimit(key: string, value: string): SubagentLimits {
+  return key === 'subagent-max-steps' ? { maxSteps: positiveInt('--subagent-max-steps', value) } : { maxCostPico: usdToPico(nonNegativeNumber('--subagent-max-cost', value)) };
+}
 
 /** Most configurations a grid may have without `--force`. */
 export const MAX_GRID_CONFIGURATIONS = 1_000_000;
@@ -44,6 +53,8 @@ export interface FixedSettings {
   contextFlags: ContextFlags;
   model?: string;
   latency?: LatencyModel;
+  /** `--subagent-max-steps` / `--subagent-max-cost` given (sweep --tree). */
+  subagent?: SubagentLimits;
 }
 
 /** One configuration of the grid: its grid values (`max-steps=10,max-repeat=3`) and what it runs under. */
@@ -94,7 +105,8 @@ function checkValue(key: string, value: string): void {
   if (key === 'model') return; // checked against the price table (modelsOfGrid), before any work
   if (key === 'preset' && value === RECORDED_PRESET) throw gridError(key, "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset, or brake flags');
   try {
-    if (key in BRAKE_GRID_KEYS) brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value });
+    if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) subagentLimit(key, value);
+    else if (key in BRAKE_GRID_KEYS) brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value });
     else strategyFromFlags({ [CONTEXT_GRID_KEYS[key]!]: value });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
@@ -123,8 +135,10 @@ export function configurationOf(values: Record<string, string>, fixed: FixedSett
   const brakeFlags: BrakeFlags = { ...fixed.brakeFlags };
   const contextFlags: ContextFlags = { ...fixed.contextFlags };
   let model = fixed.model;
+  let subagent = fixed.subagent;
   for (const [key, value] of Object.entries(values)) {
     if (key === 'model') model = value;
+    else if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) subagent = { ...subagent, ...subagentLimit(key, value) };
     else if (key === 'preset') brakeFlags.preset = value;
     else if (key in BRAKE_GRID_KEYS) brakeFlags[BRAKE_GRID_KEYS[key]!] = value;
     else contextFlags[CONTEXT_GRID_KEYS[key]!] = value;
@@ -138,6 +152,7 @@ export function configurationOf(values: Record<string, string>, fixed: FixedSett
       strategy: strategyFromFlags(contextFlags),
       ...(model === undefined ? {} : { model }),
       ...(fixed.latency === undefined ? {} : { latency: fixed.latency }),
+      ...(subagent === undefined ? {} : { subagent }),
     },
   };
 }

@@ -24,6 +24,7 @@ import { replayTrace, resolveTracePricing, type RunResult } from '../replay/repl
 import type { Scenario } from '../scenario/load.js';
 import { prepareScenario, runSynthetic, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
+import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
 
 /** One configuration: the brakes, and what shapes every call (context, cache, model, latency). */
@@ -35,6 +36,8 @@ export interface PopulationConfig {
   model?: string;
   /** Time for calls and tools a trace records none for (and every synthetic call). */
   latency?: LatencyModel;
+  /** `sweep --tree`: limits of each sub-agent on its own (other populations have no sub-agents). */
+  subagent?: SubagentLimits;
 }
 
 /** A scenario's synthetic population: runs firstRun .. firstRun+runs−1 of `seed` (the same agents under every configuration). */
