@@ -34,7 +34,7 @@ export function shardOf(value: string | undefined): { index: number; of: number 
   return { index, of };
 }
 
-/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (a worker reads every input again). */
+/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (each worker is sent every run). */
 export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
 
 /** `--workers N` (default: the cores, one per 8 configurations at most). */
@@ -124,7 +124,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   checkOut(opts.out);
   const prepared = await prepareSweep(inputs, opts, given, io);
   const range = shardRange(shard, prepared.configurations.length);
-  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io });
+  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
   const header = headerOf(prepared, opts, prepared.prices.source);
   const report: SweepReport =
     shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: prepared.configurations.length }, configurations: rows };

@@ -53,6 +53,8 @@ export interface PreparedSweep {
   trees?: TreePopulation;
   scenarios: ScenarioInput[];
   traceFiles: string[];
+  /** Every run read (also with --tree): what worker threads are sent instead of reading the inputs again. */
+  traces: Trace[];
   targetCompletion?: number;
 }
 
@@ -113,15 +115,15 @@ function modelsPricedAs(axes: readonly GridAxis[], fixed: FixedSettings): (strin
   return models.length > 0 ? models : [fixed.model];
 }
 
-/** Reads every input and prepares the sweep (the same for the command and each worker). */
-export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): Promise<PreparedSweep> {
+/** Reads every input and prepares the sweep (the same for the command and each worker; a worker is given the runs the command read, `preread`). */
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, preread?: Trace[]): Promise<PreparedSweep> {
   const { axes, fixed } = sweepGrid(opts);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   for (const model of modelsPricedAs(axes, fixed)) scenarioPricings(scenarios, prices, model);
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
-  const traces: Trace[] = await workOnRuns(traceInputs(traceFiles, opts), io, (trace) => trace);
+  const traces: Trace[] = preread ?? (await workOnRuns(traceInputs(traceFiles, opts), io, (trace) => trace));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), prices) : undefined;
   const populations: ScenarioPopulation[] = scenarios.map(({ scenario, settings }) => ({ scenario, runs: settings.runs, seed: settings.seed }));
   const target = targetCompletionOf(opts.targetCompletion);
@@ -134,6 +136,7 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
     ...(trees === undefined ? {} : { trees }),
     scenarios,
     traceFiles,
+    traces,
     ...(target === undefined ? {} : { targetCompletion: target }),
   };
 }
