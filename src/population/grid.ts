@@ -5,7 +5,9 @@
  * what the flag would; a refused value, an unknown key, an empty list or a repeated key is a UserError
  * naming `--grid KEY`, before any work.
  */
-import { brakesFromFlags, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { brakesFromFlags, nonNegativeNumber, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { usdToPico } from '../money.js';
+import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { PopulationConfig } from './run.js';
@@ -18,6 +20,7 @@ const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
   'budget-mode': 'budgetMode',
   timeout: 'timeout',
   'max-repeat': 'maxRepeat',
+  'repeat-action': 'repeatAction',
   'repeat-mode': 'repeatMode',
   'max-same-error': 'maxSameError',
   'same-error-mode': 'sameErrorMode',
@@ -27,7 +30,14 @@ const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
   'max-output-tokens': 'maxOutputTokens',
 };
 const CONTEXT_GRID_KEYS: Record<string, keyof ContextFlags> = { context: 'context', 'tool-result-cap': 'toolResultCap', cache: 'cache' };
-export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ...Object.keys(CONTEXT_GRID_KEYS), 'model'];
+/** Per-agent limits of session trees (`sweep --tree`), as their flags. */
+export const SUBAGENT_GRID_KEYS = ['subagent-max-steps', 'subagent-max-cost'] as const;
+export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ...Object.keys(CONTEXT_GRID_KEYS), 'model', ...SUBAGENT_GRID_KEYS];
+
+/** `--subagent-max-steps N` / `--subagent-max-cost USD` as a limit (a bad value: UserError naming the flag). */
+function subagentLimit(key: string, value: string): SubagentLimits {
+  return key === 'subagent-max-steps' ? { maxSteps: positiveInt('--subagent-max-steps', value) } : { maxCostPico: usdToPico(nonNegativeNumber('--subagent-max-cost', value)) };
+}
 
 /** Most configurations a grid may have without `--force`. */
 export const MAX_GRID_CONFIGURATIONS = 1_000_000;
@@ -43,6 +53,8 @@ export interface FixedSettings {
   contextFlags: ContextFlags;
   model?: string;
   latency?: LatencyModel;
+  /** `--subagent-max-steps` / `--subagent-max-cost` given (sweep --tree). */
+  subagent?: SubagentLimits;
 }
 
 /** One configuration of the grid: its grid values (`max-steps=10,max-repeat=3`) and what it runs under. */
@@ -65,7 +77,7 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
     const key = (eq < 0 ? spec : spec.slice(0, eq)).trim();
     if (!GRID_KEYS.includes(key)) throw gridError(key || undefined, `'${key}' is not a setting a grid can vary`);
     if (axes.some((axis) => axis.key === key)) throw gridError(key, `'${key}' is given twice`, `give each key once: --grid ${key}=V1,V2,...`);
-    const values = eq < 0 ? [] : spec.slice(eq + 1).split(',').map((v) => v.trim());
+    const values = eq < 0 ? [] : splitValues(key, spec.slice(eq + 1));
     if (values.length === 0 || values.some((v) => v === '')) throw gridError(key, `'${spec}' has an empty list or an empty value`, `write --grid ${key}=V1,V2,... (values separated by single commas)`);
     for (const value of values) checkValue(key, value);
     axes.push({ key, values });
@@ -73,12 +85,28 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
   return axes;
 }
 
+/** Keys whose values have options after commas (`summary:trigger=8000,keep=3,tokens=500`, `skip,max-skips=2`). */
+const KEYS_WITH_OPTIONS = new Set(['context', 'repeat-action']);
+
+/** The values of a grid spec, split at commas; for a key with options, a `name=value` part belongs to the value before. */
+function splitValues(key: string, list: string): string[] {
+  const parts = list.split(',');
+  if (!KEYS_WITH_OPTIONS.has(key)) return parts.map((v) => v.trim());
+  const values: string[] = [];
+  for (const part of parts) {
+    if (values.length > 0 && /^\s*[a-z-]+\s*=/.test(part)) values[values.length - 1] += `,${part.trim()}`;
+    else values.push(part.trim());
+  }
+  return values;
+}
+
 /** A value the key's flag would refuse is refused here, naming the grid key. */
 function checkValue(key: string, value: string): void {
   if (key === 'model') return; // checked against the price table (modelsOfGrid), before any work
   if (key === 'preset' && value === RECORDED_PRESET) throw gridError(key, "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset, or brake flags');
   try {
-    if (key in BRAKE_GRID_KEYS) brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value });
+    if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) subagentLimit(key, value);
+    else if (key in BRAKE_GRID_KEYS) brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value });
     else strategyFromFlags({ [CONTEXT_GRID_KEYS[key]!]: value });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
@@ -107,8 +135,10 @@ export function configurationOf(values: Record<string, string>, fixed: FixedSett
   const brakeFlags: BrakeFlags = { ...fixed.brakeFlags };
   const contextFlags: ContextFlags = { ...fixed.contextFlags };
   let model = fixed.model;
+  let subagent = fixed.subagent;
   for (const [key, value] of Object.entries(values)) {
     if (key === 'model') model = value;
+    else if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) subagent = { ...subagent, ...subagentLimit(key, value) };
     else if (key === 'preset') brakeFlags.preset = value;
     else if (key in BRAKE_GRID_KEYS) brakeFlags[BRAKE_GRID_KEYS[key]!] = value;
     else contextFlags[CONTEXT_GRID_KEYS[key]!] = value;
@@ -122,6 +152,7 @@ export function configurationOf(values: Record<string, string>, fixed: FixedSett
       strategy: strategyFromFlags(contextFlags),
       ...(model === undefined ? {} : { model }),
       ...(fixed.latency === undefined ? {} : { latency: fixed.latency }),
+      ...(subagent === undefined ? {} : { subagent }),
     },
   };
 }

@@ -15,14 +15,16 @@
  * loop (`runSynthetic`), so every figure is what `replay` of that setting alone gives.
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
+import type { StrategyFigures } from '../loop/types.js';
 import type { RunFigures, RunPair } from '../metrics/population.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
 import type { Scenario } from '../scenario/load.js';
 import { prepareScenario, runSynthetic, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
+import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
 
 /** One configuration: the brakes, and what shapes every call (context, cache, model, latency). */
@@ -34,6 +36,8 @@ export interface PopulationConfig {
   model?: string;
   /** Time for calls and tools a trace records none for (and every synthetic call). */
   latency?: LatencyModel;
+  /** `sweep --tree`: limits of each sub-agent on its own (other populations have no sub-agents). */
+  subagent?: SubagentLimits;
 }
 
 /** A scenario's synthetic population: runs firstRun .. firstRun+runs−1 of `seed` (the same agents under every configuration). */
@@ -55,8 +59,12 @@ export interface BaselineFigures extends Pick<RunFigures, 'stopReason' | 'steps'
   truth?: GroundTruth;
 }
 
+/** A run's figures, with the strategy figures (summaries, cache hits lost, skipped actions) where not 0. */
+export interface PopulationRunFigures extends RunFigures, Partial<StrategyFigures> {}
+
 /** A run under the configuration and without brakes, with what names it. */
 export interface PopulationRun extends RunPair {
+  run: PopulationRunFigures;
   /** `file` for a recorded run (`file#k` when the file holds several), `scenario#k` for a synthetic one (as replay names them). */
   source: string;
   /** Synthetic runs: the ground truth of the run under this configuration (src/synthetic/agent.ts). */
@@ -64,9 +72,12 @@ export interface PopulationRun extends RunPair {
   baseline: BaselineFigures;
 }
 
-/** The figures populationMetrics reads, from a replayed or synthetic run. */
-export function runFigures(r: Pick<RunResult, keyof RunFigures>): RunFigures {
+/** The figures populationMetrics reads, from a replayed or synthetic run, and its strategy figures where not 0. */
+export function runFigures(r: Pick<RunResult, keyof RunFigures> & Partial<StrategyFigures>): PopulationRunFigures {
   return {
+    ...(r.summaryCalls ? { summaryCalls: r.summaryCalls, summaryCostPico: r.summaryCostPico ?? 0 } : {}),
+    ...(r.strategyCacheLostTokens ? { strategyCacheLostTokens: r.strategyCacheLostTokens } : {}),
+    ...(r.skippedActions ? { skippedActions: r.skippedActions } : {}),
     stopReason: r.stopReason,
     steps: r.steps,
     costPico: r.costPico,
@@ -142,7 +153,7 @@ function memoOf<V>(memo: WeakMap<PopulationInputs, WeakMap<PriceTable, Map<strin
 export function baselineKey(config: PopulationConfig): string {
   const s = config.strategy;
   const l = config.latency;
-  return JSON.stringify([s.kind, s.windowSteps ?? null, s.toolResultCap ?? null, s.cache ?? null, config.model ?? null, l ? [l.perCallMs, l.perInputTokenMs, l.perOutputTokenMs, l.perToolCallMs] : null]);
+  return JSON.stringify([contextSpecOf(s), s.toolResultCap ?? null, s.cache ?? null, config.model ?? null, l ? [l.perCallMs, l.perInputTokenMs, l.perOutputTokenMs, l.perToolCallMs] : null]);
 }
 
 /** Every run's baseline (no brakes) under the configuration's context, model and latency, in input order. Memoised per inputs object. */

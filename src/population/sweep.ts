@@ -10,15 +10,53 @@
  * `check` expectation means. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { FULL_HISTORY } from '../context/strategy.js';
+import { FULL_HISTORY, rewritesHistory } from '../context/strategy.js';
 import { compiledTrace } from '../fast/compile.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { sweepCompiled, sweepTotals, type SweepGrid, type SweepTrace } from '../fast/sweep.js';
 import { populationMetrics, type PopulationMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
+import { picoToUsd } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
-import { baselinesOf, populationRuns, type PopulationConfig, type PopulationInputs, type ScenarioPopulation } from './run.js';
+import { baselinesOf, populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+
+/** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
+export interface StrategyTotals {
+  /** Summary calls (context summary/hybrid; not steps) and their cost (part of costUsd). */
+  summaryCalls?: number;
+  summaryCostUsd?: number;
+  /** Prompt tokens the previous prompt held that masking or a summary moved out of the cached prefix. */
+  strategyCacheLostTokens?: number;
+  /** Repeated actions skipped by --repeat-action skip. */
+  skippedActions?: number;
+}
+
+export type SweepMetrics = PopulationMetrics & StrategyTotals;
+
+/** A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does for them anyway), which gives those figures. */
+function hasStrategyFigures(config: PopulationConfig): boolean {
+  return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
+}
+
+/** The strategy totals of a configuration's runs (absent where 0). */
+export function strategyTotals(runs: readonly PopulationRunFigures[]): StrategyTotals {
+  let summaryCalls = 0;
+  let summaryCostPico = 0n;
+  let lost = 0;
+  let skipped = 0;
+  for (const run of runs) {
+    summaryCalls += run.summaryCalls ?? 0;
+    summaryCostPico += BigInt(run.summaryCostPico ?? 0);
+    lost += run.strategyCacheLostTokens ?? 0;
+    skipped += run.skippedActions ?? 0;
+  }
+  return {
+    ...(summaryCalls > 0 ? { summaryCalls, summaryCostUsd: picoToUsd(summaryCostPico) } : {}),
+    ...(lost > 0 ? { strategyCacheLostTokens: lost } : {}),
+    ...(skipped > 0 ? { skippedActions: skipped } : {}),
+  };
+}
 
 /** A population to sweep: the recorded and the synthetic parts kept apart (each memoises its baselines). */
 export class SweepPopulation {
@@ -42,9 +80,9 @@ export function sweepPairs(population: SweepPopulation, configs: readonly Popula
   });
 }
 
-/** Each configuration's population figures. */
-export function sweepMetrics(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): PopulationMetrics[] {
-  return sweepPairs(population, configs, prices).map(populationMetrics);
+/** Each configuration's population figures, and its strategy totals. */
+export function sweepMetrics(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepMetrics[] {
+  return sweepPairs(population, configs, prices).map((pairs) => ({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((pair) => pair.run as PopulationRunFigures)) }));
 }
 
 /** Recorded runs under each configuration, by the compiled sweep: one sweep per model (a model changes every trace's prices). */
@@ -54,6 +92,10 @@ function recordedPairs(population: SweepPopulation, configs: readonly Population
   if (traces.length === 0) return out;
   const byModel = new Map<string, number[]>();
   configs.forEach((config, c) => {
+    if (hasStrategyFigures(config)) {
+      out[c] = populationRuns(population.recorded, config, prices);
+      return;
+    }
     const key = config.model ?? '';
     byModel.set(key, [...(byModel.get(key) ?? []), c]);
   });

@@ -9,7 +9,9 @@ import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import type { PopulationMetrics } from '../metrics/population.js';
+import type { ContextTokenCurves } from '../population/contextTokens.js';
 import type { GridAxis } from '../population/grid.js';
+import type { SweepMetrics } from '../population/sweep.js';
 import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -30,7 +32,7 @@ export interface HalfStepCap {
   costUsd: number;
 }
 
-export interface SweepRow extends PopulationMetrics {
+export interface SweepRow extends SweepMetrics {
   /** The grid values of this configuration (`max-steps=10,max-repeat=3`). */
   settings: string;
   /** Its whole brake setting in `--try` syntax, the context and cache it ran with, and the model when re-priced. */
@@ -64,6 +66,8 @@ export interface SweepHeader {
   grid: GridAxis[];
   inputs: { recordedRuns: number; syntheticRuns: number; scenarios: { source: string; runs: number; seed: number }[] };
   targetCompletion?: number;
+  /** With `context` a grid axis and recorded runs: each strategy's cumulative prompt tokens per step (the chart shows them side by side). */
+  contextTokens?: ContextTokenCurves;
   /** What the figures mean, one line each. */
   notes: string[];
   warnings: ReportWarning[];
@@ -88,8 +92,8 @@ export interface SweepReport extends SweepHeader {
 }
 
 export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepHeader {
-  const { settings, prices, grid, inputs, targetCompletion, notes, warnings } = args;
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), notes, warnings };
+  const { settings, prices, grid, inputs, targetCompletion, contextTokens, notes, warnings } = args;
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), ...(contextTokens === undefined ? {} : { contextTokens }), notes, warnings };
 }
 
 /** The whole report from every row: the frontier and the recommendation worked out. */
@@ -131,16 +135,30 @@ export function renderSweepCsv(report: SweepReport): string {
     flat.recommended = report.recommendation?.settings === row.settings;
     return flat;
   });
+  const strategyColumns = STRATEGY_FIGURES.filter((key) => report.configurations.some((row) => row[key] !== undefined));
+  for (const flat of rows) for (const key of strategyColumns) flat[key] ??= 0;
   const columns = [
     'settings', 'brakes', 'context', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
     'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd',
     'wastedUsd', 'wastedShare', 'falseStops', 'falseStopRate', 'caughtEarly', 'savedUsd',
-    ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd',
+    ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd', ...strategyColumns,
     ...(report.targetCompletion === undefined ? [] : ['halfStepCap.maxSteps', 'halfStepCap.completed', 'halfStepCap.completionRate', 'halfStepCap.costUsd']),
     'pareto', 'recommended',
   ];
   const shared = { latency: report.settings.latency, ...priceSourceColumns(report.prices) };
   return formatCsv(rows, [...columns, 'latency', ...PRICE_SOURCE_COLUMNS], shared);
+}
+
+/** The strategy figures a row has where not 0 (JSON names; CSV columns and a table column only when some row has one). */
+const STRATEGY_FIGURES = ['summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions'] as const;
+
+function strategyCell(row: SweepRow): string {
+  const parts = [
+    ...(row.summaryCalls === undefined ? [] : [`${row.summaryCalls} summaries ${usd(row.summaryCostUsd ?? 0)}`]),
+    ...(row.strategyCacheLostTokens === undefined ? [] : [`${row.strategyCacheLostTokens.toLocaleString('en-US')} cache tok lost`]),
+    ...(row.skippedActions === undefined ? [] : [`${row.skippedActions} skipped`]),
+  ];
+  return parts.join(', ') || '-';
 }
 
 const FIGURE_COLUMNS: Column[] = [
@@ -168,12 +186,13 @@ function settingCells(report: SweepReport, row: SweepRow): string[] {
   const pareto = report.pareto?.includes(row.settings) ? '*' : '';
   const mark = report.recommendation?.settings === row.settings ? `${pareto}→` : pareto;
   if (report.grid.length === 0) return [`${mark}${row.settings}`];
-  const values = new Map(row.settings.split(',').map((part) => part.split('=') as [string, string]));
+  const values = valuesOf(row, report.grid);
   return report.grid.map((axis, i) => `${i === 0 ? mark : ''}${printableCell(values.get(axis.key) ?? '')}`);
 }
 
 export function renderSweepTable(report: SweepReport, view: ReportView): string {
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
+  const withStrategy = report.configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
   const rows = report.configurations.map((row) => [
     ...settingCells(report, row),
     `${row.completed}/${row.runs} ${percent(row.completionRate)}`,
@@ -184,8 +203,9 @@ export function renderSweepTable(report: SweepReport, view: ReportView): string 
     row.caughtEarly,
     usd(row.savedUsd),
     otherStops(row.stopReasons),
+    ...(withStrategy ? [strategyCell(row)] : []),
   ]);
-  let text = formatTable([...keys, ...FIGURE_COLUMNS], rows, { maxWidth: view.width });
+  let text = formatTable([...keys, ...FIGURE_COLUMNS, ...(withStrategy ? [{ header: 'strategy', shrink: true, minWidth: 18 } as Column] : [])], rows, { maxWidth: view.width });
   text += wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes; caught: a run that would not complete, stopped before its end; saved: spend avoided on those.", view.width);
   text += recommendationLines(report, view.width);
   return `${text}${notesAndFooter(report, view.width)}`;
@@ -202,26 +222,73 @@ function notesAndFooter(report: SweepReport, width: number): string {
   return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
 }
 
-/** Completion and cost per completed run against the configurations in grid order (asciichart). */
+/** The grid values of a configuration, by key (a part of `settings` not starting with a grid key continues the value before: `context=summary:trigger=8000,keep=3,...`). */
+function valuesOf(row: SweepRow, grid: readonly GridAxis[]): Map<string, string> {
+  const values = new Map<string, string>();
+  let last: string | undefined;
+  for (const part of row.settings.split(',')) {
+    const key = part.slice(0, Math.max(0, part.indexOf('=')));
+    if (last === undefined || grid.some((axis) => axis.key === key)) values.set((last = key), part.slice(key.length + 1));
+    else values.set(last, `${values.get(last)!},${part}`);
+  }
+  return values;
+}
+
+/** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
+const MAX_CHART_PANELS = 12;
+
+/** One asciichart over the x values, each point stretched to `per` columns, with the x values written under their points. */
+function plotAgainst(values: number[], labels: readonly string[], per: number, format: (x: number) => string): string {
+  const plot = asciichart.plot(values.flatMap((v) => Array.from({ length: per }, () => v)), { height: 6, format });
+  const first = plot.split('\n')[0]!;
+  const offset = Math.max(first.indexOf('┤'), first.indexOf('┼')) + 1;
+  const xLine = ' '.repeat(Math.max(0, offset)) + labels.map((label) => label.slice(0, Math.max(1, per - 1)).padEnd(per)).join('');
+  return `${plot}\n${xLine.trimEnd()}\n`;
+}
+
+/**
+ * Completion and cost per completed run against the swept setting: x = the values of the FIRST grid key,
+ * in the order given; with several keys, one panel per combination of the other keys' values (at most
+ * MAX_CHART_PANELS), each plotting the configurations that share them.
+ */
 export function renderSweepChart(report: SweepReport, view: ReportView): string {
   const rows = report.configurations;
   if (rows.length === 0) return notesAndFooter(report, view.width);
-  // asciichart draws one column per point: repeat each point so the chart fills the width.
-  const per = Math.max(1, Math.floor((view.width - 14) / rows.length));
-  const stretch = (values: number[]) => values.flatMap((v) => Array.from({ length: per }, () => v));
-  const completion = stretch(rows.map((row) => row.completionRate * 100));
-  const perCompleted = stretch(rows.map((row) => row.costPerCompletedUsd ?? 0));
-  const axis = rows.length <= 1 ? '' : `configurations left to right in grid order: ${rows.map((row, i) => `${i + 1} ${row.settings}`).join('; ')}`;
-  return (
-    `completion rate (%) per configuration\n` +
-    asciichart.plot(completion, { height: 8, format: (x: number) => x.toFixed(1).padStart(11) }) +
-    `\ncost per completed run (USD; 0 where none completed)\n` +
-    asciichart.plot(perCompleted, { height: 8, format: chartUsd }) +
-    '\n' +
-    (axis === '' ? '' : wrapLine('', axis, view.width, ';')) +
-    recommendationLines(report, view.width) +
-    notesAndFooter(report, view.width)
-  );
+  const xAxis = report.grid[0];
+  const xValues = xAxis?.values ?? [rows[0]!.settings];
+  const panels = new Map<string, SweepRow[]>();
+  for (const row of rows) {
+    const values = valuesOf(row, report.grid);
+    const key = report.grid.slice(1).map((axis) => `${axis.key}=${values.get(axis.key) ?? ''}`).join(',');
+    panels.set(key, [...(panels.get(key) ?? []), row]);
+  }
+  const per = Math.max(2, Math.min(12, Math.floor((view.width - 14) / xValues.length)));
+  let text = xAxis === undefined ? '' : wrapLine('', `x axis: ${printableCell(xAxis.key)} (${xValues.map(printableCell).join(', ')})${report.grid.length > 1 ? `; one panel per value of ${report.grid.slice(1).map((axis) => printableCell(axis.key)).join(' × ')}` : ''}`, view.width);
+  let drawn = 0;
+  for (const [key, panelRows] of panels) {
+    if (drawn++ === MAX_CHART_PANELS) {
+      text += wrapLine('', `(${panels.size - MAX_CHART_PANELS} more panels not drawn: see --format table or csv)`, view.width);
+      break;
+    }
+    const byX = new Map(panelRows.map((row) => [xAxis === undefined ? row.settings : (valuesOf(row, report.grid).get(xAxis.key) ?? ''), row]));
+    const present = xValues.filter((x) => byX.has(x));
+    const labels = present.map(printableCell);
+    if (key !== '') text += `\n== ${printableCell(key)} ==\n`;
+    text += `completion rate (%) against ${xAxis === undefined ? 'the configuration' : printableCell(xAxis.key)}\n`;
+    text += plotAgainst(present.map((x) => byX.get(x)!.completionRate * 100), labels, per, (v: number) => v.toFixed(1).padStart(11));
+    text += `cost per completed run (USD; 0 where none completed) against ${xAxis === undefined ? 'the configuration' : printableCell(xAxis.key)}\n`;
+    text += plotAgainst(present.map((x) => byX.get(x)!.costPerCompletedUsd ?? 0), labels, per, chartUsd);
+  }
+  return text + contextTokensTable(report, view.width) + recommendationLines(report, view.width) + notesAndFooter(report, view.width);
+}
+
+/** Each swept context strategy's cumulative prompt tokens per step, side by side. */
+function contextTokensTable(report: SweepReport, width: number): string {
+  const curves = report.contextTokens;
+  if (curves === undefined || curves.steps.length === 0) return '';
+  const columns: Column[] = [{ header: 'step', align: 'right' }, ...curves.strategies.map((spec): Column => ({ header: `Σ tok ${printableCell(spec)}`, align: 'right' }))];
+  const rows = curves.steps.map((s) => [s.step, ...s.meanCumulativeInputTokens.map((n) => n.toLocaleString('en-US'))]);
+  return `\n${wrapLine('', `cumulative prompt tokens per step, mean per run over ${curves.runs} recorded run${curves.runs === 1 ? '' : 's'}, each strategy with no brakes (a run that ended stays flat):`, width)}${formatTable(columns, rows, { maxWidth: width })}`;
 }
 
 export function renderSweep(report: SweepReport, format: string, view: ReportView): string {

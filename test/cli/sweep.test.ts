@@ -69,11 +69,30 @@ describe('loopcost sweep', () => {
     expect(table.stdout).toContain('→ For at least 50.0% of runs completed, the cheapest configuration is');
     const chart = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20,40', '--format', 'chart', '--workers', '1');
     expect(chart.code, chart.stderr).toBe(0);
-    expect(chart.stdout).toContain('completion rate (%) per configuration');
+    expect(chart.stdout).toContain('x axis: max-steps (10, 20, 40)');
+    expect(chart.stdout).toMatch(/completion rate \(%\) against max-steps\n[^]*\n {13}10 +20 +40\n/);
     const dir = join(tempDir(), 'reports');
     const all = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20', '--workers', '1', '--report-dir', dir);
     expect(all.code, all.stderr).toBe(0);
     for (const name of ['sweep.json', 'sweep.csv', 'sweep.txt', 'sweep-chart.txt']) expect(existsSync(join(dir, name))).toBe(true);
+  });
+});
+
+describe('sweep chart', () => {
+  it('plots against the first grid key, one panel per combination of the others, with the rows\' figures', async () => {
+    const json = await cli('sweep', ...INPUTS, ...GRID, '--format', 'json', '--workers', '1');
+    const chart = await cli('sweep', ...INPUTS, ...GRID, '--format', 'chart', '--workers', '1');
+    expect(chart.code, chart.stderr).toBe(0);
+    const rows = (JSON.parse(json.stdout) as { configurations: { settings: string; completionRate: number }[] }).configurations;
+    const panels = chart.stdout.split('\n== ').slice(1);
+    expect(panels.map((p) => p.slice(0, p.indexOf(' =='))).sort()).toEqual(['max-repeat=2,repeat-mode=cycle', 'max-repeat=2,repeat-mode=total', 'max-repeat=4,repeat-mode=cycle', 'max-repeat=4,repeat-mode=total']);
+    for (const panel of panels) {
+      const others = panel.slice(0, panel.indexOf(' =='));
+      const mine = rows.filter((row) => row.settings.endsWith(others));
+      expect(mine).toHaveLength(2);
+      const top = Math.max(...mine.map((row) => row.completionRate * 100));
+      expect(panel).toContain(`completion rate (%) against max-steps\n${top.toFixed(1).padStart(11)} `);
+    }
   });
 });
 
@@ -91,6 +110,6 @@ describe('sweep progress', () => {
     expect([piped.code, terminal.code]).toEqual([0, 0]);
     expect(terminal.stdout).toBe(piped.stdout);
     expect(piped.stderr).not.toContain('sweep: configurations');
-    expect(terminal.stderr).toMatch(/sweep: configurations: 40\/40 \(/);
+    expect(terminal.stderr).toMatch(/sweep: configurations: 40\/40 \([\d.]+\/s, 0s left\) =+/);
   });
 });

@@ -7,7 +7,8 @@ import { NO_BRAKES } from '../../src/brakes/config.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { populationMetrics } from '../../src/metrics/population.js';
-import { gridConfigurations, parseGrid, checkGridSize } from '../../src/population/grid.js';
+import { contextTokenCurves, MAX_CURVE_STEPS } from '../../src/population/contextTokens.js';
+import { configurationOf, gridConfigurations, parseGrid, checkGridSize } from '../../src/population/grid.js';
 import { runFigures } from '../../src/population/run.js';
 import { SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
@@ -52,5 +53,50 @@ describe('sweep over recorded runs', () => {
     const big = parseGrid(['max-steps=' + Array.from({ length: 1001 }, (_, i) => i + 1).join(','), 'max-repeat=' + Array.from({ length: 1000 }, (_, i) => i + 1).join(',')]);
     expect(userErrorOf(() => checkGridSize(big, false)).issues[0]!.field).toBe('--grid max-steps × max-repeat');
     expect(checkGridSize(big, true)).toBe(1_001_000);
+  });
+});
+
+describe('sweep over context strategies and the skip guard', () => {
+  it('gives each cell what replaying it alone gives, with summary calls, cache hits lost and skipped actions', () => {
+    const fixture = mini;
+    // mask:2 and mask:5 in one sweep: each has its own baseline (not the first mask's).
+    const axes = parseGrid(['context=full,mask:2,mask:5,summary:trigger=6000,keep=2,tokens=400', 'repeat-action=stop,skip,max-skips=1']);
+    expect(axes.map((a) => a.values)).toEqual([['full', 'mask:2', 'mask:5', 'summary:trigger=6000,keep=2,tokens=400'], ['stop', 'skip,max-skips=1']]);
+    const configurations = gridConfigurations(axes, { brakeFlags: { maxRepeat: '1', repeatMode: 'total' }, contextFlags: { cache: 'on' } });
+    const swept = sweepMetrics(new SweepPopulation(fixture, []), configurations.map((c) => c.config), prices);
+    configurations.forEach((c, i) => {
+      const runs = fixture.map((trace) => replayTrace(trace, { brakes: c.config.brakes, strategy: c.config.strategy, prices }));
+      const pairs = fixture.map((trace, t) => ({ run: runFigures(runs[t]!), baseline: runFigures(replayTrace(trace, { brakes: NO_BRAKES, strategy: c.config.strategy, prices })) }));
+      const sum = (pick: (r: (typeof runs)[number]) => number | undefined) => runs.reduce((n, r) => n + (pick(r) ?? 0), 0);
+      const expected = {
+        ...populationMetrics(pairs),
+        ...(sum((r) => r.summaryCalls) > 0 ? { summaryCalls: sum((r) => r.summaryCalls), summaryCostUsd: sum((r) => r.summaryCostPico) / 1e12 } : {}),
+        ...(sum((r) => r.strategyCacheLostTokens) > 0 ? { strategyCacheLostTokens: sum((r) => r.strategyCacheLostTokens) } : {}),
+        ...(sum((r) => r.skippedActions) > 0 ? { skippedActions: sum((r) => r.skippedActions) } : {}),
+      };
+      expect(swept[i], c.settings).toEqual(expected);
+    });
+    // The figures are there where the strategy makes them.
+    expect(swept[0]!.summaryCalls ?? swept[0]!.strategyCacheLostTokens ?? swept[0]!.skippedActions).toBeUndefined();
+    expect(swept[2]!.strategyCacheLostTokens).toBeGreaterThan(0);
+    expect(swept[6]!.summaryCalls).toBeGreaterThan(0);
+    expect(swept[1]!.skippedActions).toBeGreaterThan(0);
+  });
+
+  it("draws each strategy's cumulative prompt tokens per step: the last step is the mean run's prompt tokens with no brakes", () => {
+    const strategies = ['full', 'window:3', 'mask:2', 'summary:trigger=6000,keep=2,tokens=400'].map((spec) => ({ spec, strategy: configurationOf({ context: spec }, { brakeFlags: {}, contextFlags: {} }).config.strategy }));
+    const curves = contextTokenCurves(mini, strategies, prices);
+    expect(curves.strategies).toEqual(strategies.map((s) => s.spec));
+    expect(curves.steps.length).toBe(MAX_CURVE_STEPS);
+    const last = curves.steps.at(-1)!;
+    const longest = Math.max(...mini.map((trace) => replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices }).steps));
+    expect(last.step).toBe(longest);
+    strategies.forEach(({ strategy }, k) => {
+      const mean = mini.reduce((n, trace) => n + replayTrace(trace, { brakes: NO_BRAKES, strategy, prices }).inputTokens, 0) / mini.length;
+      expect(last.meanCumulativeInputTokens[k]).toBe(Math.round(mean));
+    });
+    // Cumulative: never falls; the window keeps fewer tokens than full history.
+    for (let i = 1; i < curves.steps.length; i++) curves.strategies.forEach((_, k) => expect(curves.steps[i]!.meanCumulativeInputTokens[k]).toBeGreaterThanOrEqual(curves.steps[i - 1]!.meanCumulativeInputTokens[k]!));
+    expect(last.meanCumulativeInputTokens[1]).toBeLessThan(last.meanCumulativeInputTokens[0]!);
   });
 });

@@ -10,6 +10,8 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import { openLoopWarnings } from '../../report/warnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { contextTokenCurves, type ContextTokenCurves } from '../../population/contextTokens.js';
+import { configurationOf } from '../../population/grid.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOut, emitReport, reportView } from './output.js';
@@ -32,7 +34,7 @@ export function shardOf(value: string | undefined): { index: number; of: number 
   return { index, of };
 }
 
-/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (a worker reads every input again). */
+/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (each worker is sent every run). */
 export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
 
 /** `--workers N` (default: the cores, one per 8 configurations at most). */
@@ -50,13 +52,14 @@ export function shardRange(shard: { index: number; of: number } | undefined, cou
 }
 
 function headerOf(prepared: PreparedSweep, opts: SweepFlags, priceSource: SweepHeader['prices']): SweepHeader {
-  const recordedRuns = prepared.population.traces.length;
+  const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const varies = (key: string) => prepared.axes.some((axis) => axis.key === key);
   const notes = [
     'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap).',
+    ...(prepared.trees === undefined ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
@@ -67,9 +70,19 @@ function headerOf(prepared: PreparedSweep, opts: SweepFlags, priceSource: SweepH
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns, scenarios: prepared.scenarios.map((s) => ({ source: s.scenario.source, runs: s.settings.runs, seed: s.settings.seed })) },
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
+    ...(contextCurvesOf(prepared) ?? {}),
     notes,
     warnings,
   });
+}
+
+/** With `context` a grid axis and recorded runs: each swept strategy's cumulative prompt tokens per step. */
+function contextCurvesOf(prepared: PreparedSweep): { contextTokens: ContextTokenCurves } | undefined {
+  const axis = prepared.axes.find((a) => a.key === 'context');
+  if (axis === undefined || prepared.population.traces.length === 0) return undefined;
+  const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, prepared.fixed).config.strategy }));
+  const options = { ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }) };
+  return { contextTokens: contextTokenCurves(prepared.population.traces, strategies, prepared.prices, options) };
 }
 
 /** Configurations per chunk when progress is drawn on one thread (rows do not depend on the chunking). */
@@ -80,10 +93,14 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
   if (io.stderrIsTerminal !== true) return sweepRows(prepared, range);
   const progress = new Progress(io, range.to - range.from, 'sweep: configurations');
   const rows: SweepRow[] = [];
-  for (let from = range.from; from < range.to; from += PROGRESS_CHUNK) {
-    const to = Math.min(range.to, from + PROGRESS_CHUNK);
-    rows.push(...sweepRows(prepared, { from, to }));
-    progress.add(to - from);
+  try {
+    for (let from = range.from; from < range.to; from += PROGRESS_CHUNK) {
+      const to = Math.min(range.to, from + PROGRESS_CHUNK);
+      rows.push(...sweepRows(prepared, { from, to }));
+      progress.add(to - from);
+    }
+  } finally {
+    progress.finish();
   }
   return rows;
 }
@@ -107,7 +124,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   checkOut(opts.out);
   const prepared = await prepareSweep(inputs, opts, given, io);
   const range = shardRange(shard, prepared.configurations.length);
-  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io });
+  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
   const header = headerOf(prepared, opts, prepared.prices.source);
   const report: SweepReport =
     shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: prepared.configurations.length }, configurations: rows };

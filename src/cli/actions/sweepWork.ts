@@ -9,9 +9,12 @@ import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlag
 import { UserError } from '../../errors.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { checkGridSize, gridConfigurations, gridModels, parseGrid, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
+import { checkGridSize, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import type { ScenarioPopulation } from '../../population/run.js';
-import { SweepPopulation, sweepMetrics } from '../../population/sweep.js';
+import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
+import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
+import { sessionTrees, type SessionTree } from '../../tree/group.js';
+import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { brakeSpec, contextSpec } from '../../report/settings.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
@@ -22,7 +25,8 @@ import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js
 export type SweepFlags = BrakeFlags &
   ContextFlags &
   PriceFlags &
-  ReadFlags & {
+  ReadFlags &
+  TreeFlags & {
     grid?: string[];
     force?: boolean;
     targetCompletion?: string;
@@ -45,8 +49,12 @@ export interface PreparedSweep {
   fixed: FixedSettings;
   prices: PriceTable;
   population: SweepPopulation;
+  /** `--tree`: the session trees (each one run of the population; `population` then holds no traces). */
+  trees?: TreePopulation;
   scenarios: ScenarioInput[];
   traceFiles: string[];
+  /** Every run read (also with --tree): what worker threads are sent instead of reading the inputs again. */
+  traces: Trace[];
   targetCompletion?: number;
 }
 
@@ -70,6 +78,9 @@ export function sweepGrid(opts: SweepFlags): { axes: GridAxis[]; fixed: FixedSet
   if (opts.preset === RECORDED_PRESET) throw usage('--preset', "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset or brake flags');
   const axes = parseGrid(opts.grid ?? []);
   const count = checkGridSize(axes, opts.force === true);
+  const perAgent = axes.find((axis) => (SUBAGENT_GRID_KEYS as readonly string[]).includes(axis.key));
+  if (perAgent !== undefined && opts.tree !== true) throw new UserError({ file: '<command line>', field: `--grid ${perAgent.key}`, code: 'flag_without_effect', message: 'has no effect without --tree', hint: "add --tree; run 'loopcost sweep --help'" });
+  const subagent = subagentLimitsFromFlags(opts, 'sweep');
   const brakeFlags: BrakeFlags = {};
   for (const key of BRAKE_FLAG_KEYS) if (opts[key] !== undefined) brakeFlags[key] = opts[key];
   const contextFlags: ContextFlags = { ...(opts.context === undefined ? {} : { context: opts.context }), ...(opts.toolResultCap === undefined ? {} : { toolResultCap: opts.toolResultCap }), ...(opts.cache === undefined ? {} : { cache: opts.cache }) };
@@ -78,6 +89,7 @@ export function sweepGrid(opts: SweepFlags): { axes: GridAxis[]; fixed: FixedSet
     contextFlags,
     ...(opts.model === undefined ? {} : { model: opts.model }),
     ...(opts.latencyModel === undefined ? {} : { latency: latencyFromSpec(opts.latencyModel) }),
+    ...(subagent === undefined ? {} : { subagent }),
   };
   // Every fixed flag is read (and refused) now, as the first configuration would read it.
   gridConfigurations([], fixed);
@@ -103,14 +115,16 @@ function modelsPricedAs(axes: readonly GridAxis[], fixed: FixedSettings): (strin
   return models.length > 0 ? models : [fixed.model];
 }
 
-/** Reads every input and prepares the sweep (the same for the command and each worker). */
-export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): Promise<PreparedSweep> {
+/** Reads every input and prepares the sweep (the same for the command and each worker; a worker is given the runs the command read, `preread`). */
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, preread?: Trace[]): Promise<PreparedSweep> {
   const { axes, fixed } = sweepGrid(opts);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   for (const model of modelsPricedAs(axes, fixed)) scenarioPricings(scenarios, prices, model);
-  const traces: Trace[] = await workOnRuns(traceInputs(traceFiles, opts), io, (trace) => trace);
+  if (opts.tree === true) checkTreeInputs(scenarios.length, []);
+  const traces: Trace[] = preread ?? (await workOnRuns(traceInputs(traceFiles, opts), io, (trace) => trace));
+  const trees = opts.tree === true ? new TreePopulation(treesOf(traces), prices) : undefined;
   const populations: ScenarioPopulation[] = scenarios.map(({ scenario, settings }) => ({ scenario, runs: settings.runs, seed: settings.seed }));
   const target = targetCompletionOf(opts.targetCompletion);
   return {
@@ -118,17 +132,30 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
     configurations: gridConfigurations(axes, fixed),
     fixed,
     prices,
-    population: new SweepPopulation(traces, populations),
+    population: new SweepPopulation(trees === undefined ? traces : [], populations),
+    ...(trees === undefined ? {} : { trees }),
     scenarios,
     traceFiles,
+    traces,
     ...(target === undefined ? {} : { targetCompletion: target }),
   };
+}
+
+/** The session trees of the runs; a run without `header.agent` is a tree of one agent (as replay --tree reads them). */
+function treesOf(traces: readonly Trace[]): SessionTree[] {
+  const grouped = sessionTrees(traces);
+  return [...grouped.trees, ...grouped.loose.map((trace): SessionTree => ({ sessionId: trace.source, agents: [{ agentId: 'main', kind: 'main', runs: [trace] }], notes: [] }))];
+}
+
+/** Each configuration's figures: over session trees with --tree, else over the runs. */
+function metricsOf(prepared: PreparedSweep, configs: readonly GridConfiguration['config'][]): SweepMetrics[] {
+  return prepared.trees === undefined ? sweepMetrics(prepared.population, configs, prepared.prices) : treeSweepMetrics(prepared.trees, configs);
 }
 
 /** The report rows of configurations [from, to): figures, and with a target the halved step cap of each that reaches it. */
 export function sweepRows(prepared: PreparedSweep, range: { from: number; to: number }): SweepRow[] {
   const slice = prepared.configurations.slice(range.from, range.to);
-  const metrics = sweepMetrics(prepared.population, slice.map((c) => c.config), prepared.prices);
+  const metrics = metricsOf(prepared, slice.map((c) => c.config));
   const rows: SweepRow[] = slice.map((c, i) => ({
     settings: c.settings,
     brakes: brakeSpec(c.config.brakes),
@@ -143,7 +170,7 @@ export function sweepRows(prepared: PreparedSweep, range: { from: number; to: nu
     const cap = c.config.brakes.maxSteps;
     return cap !== undefined && metrics[i]!.completionRate >= target && metrics[i]!.completed > 0 ? [{ i, config: { ...c.config, brakes: { ...c.config.brakes, maxSteps: Math.max(1, Math.floor(cap / 2)) } } }] : [];
   });
-  const halfMetrics = sweepMetrics(prepared.population, halved.map((h) => h.config), prepared.prices);
+  const halfMetrics = metricsOf(prepared, halved.map((h) => h.config));
   halved.forEach((h, k) => {
     const m = halfMetrics[k]!;
     const half: HalfStepCap = { maxSteps: h.config.brakes.maxSteps!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd };

@@ -8,7 +8,7 @@ const task = workerData as SweepWorkerTask;
 const given = new Set(task.given);
 try {
   // The main thread already said anything about the inputs on stderr: a worker stays quiet.
-  const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() });
+  const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() }, task.traces);
   parentPort!.postMessage({ rows: sweepRows(prepared, task.range) } satisfies SweepWorkerReply);
 } catch (error) {
   parentPort!.postMessage({ error: { message: (error as Error).stack ?? String(error), user: error instanceof UserError, ...(error instanceof UserError ? { issues: error.issues } : {}) } } satisfies SweepWorkerReply);

@@ -1,6 +1,6 @@
 /**
  * `--workers N`: the configurations of a sweep split into N contiguous slices, each computed by a worker
- * thread that reads the inputs itself and runs the same code (sweepWork.ts) as one thread would; the
+ * thread that is sent the runs the command read (structured clone) and runs the same code (sweepWork.ts) as one thread would; the
  * rows are joined in order, so the report is byte-identical to `--workers 1`. Progress: progress.ts.
  */
 import { existsSync } from 'node:fs';
@@ -11,14 +11,16 @@ import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
 import { Progress } from './progress.js';
 import type { GivenFlag } from './inputs.js';
+import type { Trace } from '../../trace/types.js';
 import type { SweepFlags } from './sweepWork.js';
 
-/** What a worker is sent: the command line as parsed, which flags were given, its slice. */
+/** What a worker is sent: the command line as parsed, which flags were given, its slice, and the runs already read (structured clone: the worker does not read the inputs again). */
 export interface SweepWorkerTask {
   inputs: string[];
   opts: SweepFlags;
   given: string[];
   range: { from: number; to: number };
+  traces: Trace[];
 }
 
 export type SweepWorkerReply = { rows: SweepRow[] } | { error: { message: string; user: boolean; issues?: unknown } };
@@ -35,26 +37,26 @@ function slices(range: { from: number; to: number }, workers: number): { from: n
   return Array.from({ length: workers }, (_, k) => ({ from: range.from + Math.floor((k * count) / workers), to: range.from + Math.floor(((k + 1) * count) / workers) })).filter((s) => s.to > s.from);
 }
 
-export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO }): Promise<SweepRow[]> {
+export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO; traces: Trace[] }): Promise<SweepRow[]> {
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const parts = slices(args.range, args.workers);
   const progress = new Progress(args.io, args.range.to - args.range.from, 'sweep: configurations');
-  const results = await Promise.all(
-    parts.map(
-      (range) =>
-        new Promise<SweepRow[]>((resolve, reject) => {
-          const task: SweepWorkerTask = { inputs: args.inputs, opts: args.opts, given, range };
-          const worker = new Worker(workerFile(), { workerData: task });
-          worker.once('message', (reply: SweepWorkerReply) => {
-            if ('rows' in reply) {
-              progress.add(range.to - range.from);
-              resolve(reply.rows);
-            } else reject(reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message));
-            void worker.terminate();
-          });
-          worker.once('error', reject);
-        }),
-    ),
-  );
-  return results.flat();
+  const run = (range: { from: number; to: number }) =>
+    new Promise<SweepRow[]>((resolve, reject) => {
+      const task: SweepWorkerTask = { inputs: args.inputs, opts: args.opts, given, range, traces: args.traces };
+      const worker = new Worker(workerFile(), { workerData: task });
+      worker.once('message', (reply: SweepWorkerReply) => {
+        if ('rows' in reply) {
+          progress.add(range.to - range.from);
+          resolve(reply.rows);
+        } else reject(reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message));
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+    });
+  try {
+    return (await Promise.all(parts.map(run))).flat();
+  } finally {
+    progress.finish();
+  }
 }

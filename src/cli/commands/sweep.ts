@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { SweepFlags } from '../actions/sweep.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addTreeOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
 
 const sweep: CommandModule = {
   register(program, { io, setExitCode }) {
@@ -10,7 +10,7 @@ const sweep: CommandModule = {
       .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file gives its population, runs, seed and latency; the sweep's flags and grid give brakes and context)");
     command
       .addOption(
-        option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, named as its flag without '--' (max-steps, max-cost, budget-mode, timeout, max-repeat, repeat-mode, max-same-error, context, tool-result-cap, cache, model, preset, ...); repeatable: the grid is the cross product", 'one configuration: the flags given').argParser(
+        option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, named as its flag without '--' (max-steps, max-cost, budget-mode, timeout, max-repeat, repeat-mode, repeat-action, max-same-error, context, tool-result-cap, cache, model, preset, ...); repeatable: the grid is the cross product", 'one configuration: the flags given').argParser(
           (value: string, previous: string[] = []) => [...previous, value],
         ),
       )
@@ -22,7 +22,7 @@ const sweep: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))
       .addOption(option(command, '--report-dir <dir>', 'write json, csv, table and chart reports into this directory (not with --out, --format or --shard)', 'none'));
-    addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: SweepFlags) => {
+    addInputOptions(addTreeOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))))).action(async (inputs: string[], opts: SweepFlags) => {
       const { sweepAction } = await import('../actions/sweep.js');
       const { availableParallelism } = await import('node:os');
       setExitCode(await sweepAction(inputs, opts, io, givenOptions(command), availableParallelism()));

@@ -1,0 +1,74 @@
+/**
+ * A sweep over session trees (`sweep --tree`): each tree (an agent and its sub-agents) is ONE run of the
+ * population, replayed as one loop under each configuration (`treeReplayer`, src/tree/replayTree.ts: the
+ * brakes bind the tree's totals, `subagent` limits each sub-agent); its baseline is the same tree with
+ * NO_BRAKES and no per-agent limits under the same context, model and latency. Every cell is what
+ * `replay --tree` of that setting alone gives. Pure: no node:*, no clock.
+ */
+import { NO_BRAKES } from '../brakes/config.js';
+import { populationMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
+import type { PriceTable } from '../pricing/types.js';
+import type { SessionTree } from '../tree/group.js';
+import { treeReplayer } from '../tree/replayTree.js';
+import type { TreeResult } from '../tree/result.js';
+import { baselineKey, type PopulationConfig } from './run.js';
+import type { SweepMetrics } from './sweep.js';
+
+/** A tree's result as one run of the population (overshoot: spend past the tree's budget). */
+export function treeRunFigures(result: TreeResult, maxCostPico: number | undefined): RunFigures {
+  const t = result.totals;
+  return {
+    stopReason: result.stopReason,
+    steps: t.steps,
+    costPico: t.costPico,
+    inputTokens: t.inputTokens,
+    cachedInputTokens: t.cachedInputTokens,
+    outputTokens: t.outputTokens,
+    overshootPico: maxCostPico !== undefined && t.costPico > maxCostPico ? t.costPico - maxCostPico : 0,
+  };
+}
+
+/** Session trees to sweep; replayers (pricing resolved once) and baselines are memoised per setting. */
+export class TreePopulation {
+  private readonly replayers = new Map<string, ((brakes: PopulationConfig['brakes']) => TreeResult)[]>();
+  private readonly baselines = new Map<string, RunFigures[]>();
+  constructor(
+    readonly trees: readonly SessionTree[],
+    private readonly prices: PriceTable,
+  ) {}
+
+  private replayersOf(config: PopulationConfig, withSubagent: boolean): ((brakes: PopulationConfig['brakes']) => TreeResult)[] {
+    const subagent = withSubagent ? config.subagent : undefined;
+    const key = JSON.stringify([baselineKey(config), subagent ?? null]);
+    let replayers = this.replayers.get(key);
+    if (replayers === undefined) {
+      const options = {
+        strategy: config.strategy,
+        prices: this.prices,
+        ...(config.model === undefined ? {} : { model: config.model }),
+        ...(config.latency === undefined ? {} : { latency: config.latency }),
+        ...(subagent === undefined ? {} : { subagent }),
+      };
+      this.replayers.set(key, (replayers = this.trees.map((tree) => treeReplayer(tree, options))));
+    }
+    return replayers;
+  }
+
+  private baselinesOf(config: PopulationConfig): RunFigures[] {
+    const key = baselineKey(config);
+    let baselines = this.baselines.get(key);
+    if (baselines === undefined) this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay) => treeRunFigures(replay(NO_BRAKES), undefined))));
+    return baselines;
+  }
+
+  /** Each tree under the configuration, paired with its baseline, in tree order. */
+  pairs(config: PopulationConfig): RunPair[] {
+    const baselines = this.baselinesOf(config);
+    return this.replayersOf(config, true).map((replay, i) => ({ run: treeRunFigures(replay(config.brakes), config.brakes.maxCostPico), baseline: baselines[i]! }));
+  }
+}
+
+/** Each configuration's population figures over the trees (one tree, one run). */
+export function treeSweepMetrics(population: TreePopulation, configs: readonly PopulationConfig[]): SweepMetrics[] {
+  return configs.map((config) => populationMetrics(population.pairs(config)));
+}
