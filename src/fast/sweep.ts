@@ -24,6 +24,8 @@ import { isBeforeCall, type RunTable } from './runTable.js';
 import { Run, type FastOutcome } from './runState.js';
 import { runSettings } from './settings.js';
 import { stopInTable } from './tableStop.js';
+import { plainRunCacheLost } from './windowLost.js';
+import { addStrategyFigures } from '../loop/types.js';
 import type { SweepCell, SweepGrid } from './sweepGrid.js';
 import { sweepPlan, type Pass } from './sweepPlan.js';
 import { closedPassApplies, ClosedRun, stopClosed } from './sweepClosed.js';
@@ -56,6 +58,9 @@ export interface SweepResult {
   cacheWriteTokens: Float64Array;
   cacheRuleLostTokens: Float64Array;
   elapsedMs: Float64Array;
+  /** Cache hits lost to the strategy (a window's), and repeated actions skipped: empty until some run has one (then 0 elsewhere). */
+  strategyCacheLostTokens: Float64Array;
+  skippedActions: Float64Array;
   /** The compiled traces of the slice (figures no setting changes are read from them). */
   compiled: CompiledTrace[];
 }
@@ -86,12 +91,18 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
     cacheWriteTokens: EMPTY,
     cacheRuleLostTokens: EMPTY,
     elapsedMs: column(into?.elapsedMs, (n) => new Float64Array(n)),
+    strategyCacheLostTokens: EMPTY,
+    skippedActions: EMPTY,
     compiled: traces.slice(range.from, range.to).map((t) => t.compiled),
   };
   if (reuse && into.cachedInputTokens.length === size) {
     result.cachedInputTokens = into.cachedInputTokens.fill(0);
     result.cacheWriteTokens = into.cacheWriteTokens.fill(0);
     result.cacheRuleLostTokens = into.cacheRuleLostTokens.fill(0);
+  }
+  if (reuse && into.skippedActions.length === size) {
+    result.strategyCacheLostTokens = into.strategyCacheLostTokens.fill(0);
+    result.skippedActions = into.skippedActions.fill(0);
   }
   // Hoisted out of the trace loop: run settings per (pass, cache mode), brake limits per cell and pass
   // (per model context window), the step caps as numbers.
@@ -235,6 +246,18 @@ function writeCapStop(r: SweepResult, at: number, table: RunTable, k: number): v
     r.cacheWriteTokens[at] = table.written[k]!;
     r.cacheRuleLostTokens[at] = table.ruleLost[k]!;
   }
+  const lost = plainRunCacheLost(r.compiled[Math.floor(at / r.cells.length)]!, table.settings, k);
+  if (lost !== 0) {
+    strategyColumns(r);
+    r.strategyCacheLostTokens[at] = lost;
+  }
+}
+
+/** The strategy columns, allocated on first use. */
+function strategyColumns(r: SweepResult): void {
+  if (r.skippedActions.length > 0) return;
+  r.strategyCacheLostTokens = new Float64Array(r.stop.length);
+  r.skippedActions = new Float64Array(r.stop.length);
 }
 
 function writeState(r: SweepResult, at: number, st: Float64Array): void {
@@ -250,6 +273,11 @@ function writeState(r: SweepResult, at: number, st: Float64Array): void {
     r.cacheRuleLostTokens[at] = st[Run.RuleLostTokens]!;
   }
   r.elapsedMs[at] = st[Run.ElapsedMs]!;
+  if (st[Run.StrategyCacheLost] !== 0 || st[Run.SkippedActions] !== 0) {
+    strategyColumns(r);
+    r.strategyCacheLostTokens[at] = st[Run.StrategyCacheLost]!;
+    r.skippedActions[at] = st[Run.SkippedActions]!;
+  }
 }
 
 /** The figures of (trace, cell) in a sweep: exactly what replaying that cell alone gives (RunTotals + reason). */
@@ -264,13 +292,15 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
   const output = t.outputBefore[calls]!;
   const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
   const reason: StopReason = stopReasonOf(code);
-  return {
+  // A skipped action is not executed: not a tool call.
+  const skipped = r.skippedActions.length > 0 ? r.skippedActions[at]! : 0;
+  const totals: FastOutcome = {
     reason,
     steps: calls - t.nonStepsBefore[calls]!,
     calls,
     backtracks: t.backtracksBefore[calls]!,
     failedCalls: t.failedBefore[calls]!,
-    toolCalls: tool < 0 ? t.toolsBefore[calls]! : t.toolsBefore[calls - 1]! + (tool - t.toolStart[calls - 1]!) + (code === StopCode.ErrorLimit ? 1 : 0),
+    toolCalls: (tool < 0 ? t.toolsBefore[calls]! : t.toolsBefore[calls - 1]! + (tool - t.toolStart[calls - 1]!) + (code === StopCode.ErrorLimit ? 1 : 0)) - skipped,
     inputTokens: r.tokensUsed[at]! - output,
     cachedInputTokens: r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0,
     cacheWriteTokens: r.cacheWriteTokens.length > 0 ? r.cacheWriteTokens[at]! : 0,
@@ -281,6 +311,9 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
     elapsedMs: r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
+  // (Summary calls and their cost are not kept by a sweep.)
+  const lost = r.strategyCacheLostTokens.length > 0 ? r.strategyCacheLostTokens[at]! : 0;
+  return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: lost, skippedActions: skipped });
 }
 
 /** Slices of one sweep (consecutive trace ranges, any order) merged into one, in trace order. */
@@ -323,6 +356,8 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     cacheWriteTokens: joinedCache((r) => r.cacheWriteTokens),
     cacheRuleLostTokens: joinedCache((r) => r.cacheRuleLostTokens),
     elapsedMs: joined((r) => r.elapsedMs, (n) => new Float64Array(n)),
+    strategyCacheLostTokens: joinedCache((r) => r.strategyCacheLostTokens),
+    skippedActions: joinedCache((r) => r.skippedActions),
     compiled: sorted.flatMap((part) => part.compiled),
   };
 }

@@ -15,7 +15,8 @@
  * with S tokens (`summarize()`, made by the loop when `summaryDue()`). For the cache: the masking
  * boundary moves each step, so the prompt changes from the step that was last unmasked; a summary
  * rewrites everything after system + goal. `cacheLostTokens()` counts the tokens the next prompt
- * re-sends that the previous one held but that the strategy moved out of the unchanged prefix.
+ * re-sends that the previous one held but that the strategy moved out of the unchanged prefix (a slid
+ * window's too).
  */
 import { DEFAULT_PLACEHOLDER_TOKENS, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { promptEstimate } from './cost.js';
@@ -217,14 +218,25 @@ export class ContextTracker {
   /**
    * Tokens the next prompt re-sends that the previous prompt held (system + goal, the summary, the
    * steps both hold) but that are outside the unchanged prefix: cache hits lost to the strategy.
-   * 0 before the first call and for strategies that do not rewrite older steps.
+   * 0 before the first call. Full history and a tool-result cap lose none; a window that slid loses the
+   * steps both prompts hold (only system + goal stay in the unchanged prefix).
    */
   cacheLostTokens(): number {
-    if (!this.extended || this.previousStart < 0) return 0;
+    if (this.previousStart < 0) return 0;
+    if (!this.extended) return this.keep === Infinity ? 0 : this.slidWindowLost();
     const start = this.firstKeptStep();
     const shared = this.shared < this.length ? this.shared : this.length;
     const held = shared > start ? this.between(start, shared, this.maskStart(start)) : 0;
     return this.fixed + (this.rewritten ? 0 : this.summaryTokens) + held - this.unchangedTokens();
+  }
+
+  /** cacheLostTokens under a window: the steps the previous prompt held that the next re-sends after the slid start. */
+  private slidWindowLost(): number {
+    const start = this.firstKeptStep();
+    if (start === this.previousStart) return 0;
+    const from = start > this.previousStart ? start : this.previousStart;
+    const shared = this.shared < this.length ? this.shared : this.length;
+    return shared > from ? this.keptPrefix[shared]! - this.keptPrefix[from]! : 0;
   }
 
   /**

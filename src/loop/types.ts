@@ -91,7 +91,7 @@ export interface StrategyFigures {
   /** Summary calls made (context `summary`/`hybrid`), and their cost (included in costPico; their tokens in the token totals). */
   summaryCalls: number;
   summaryCostPico: number;
-  /** Cache on or recorded: prompt tokens the previous prompt held that masking or a summary moved out of the unchanged prefix. */
+  /** Cache on or recorded: prompt tokens the previous prompt held that masking, a summary or a slid window moved out of the unchanged prefix. */
   strategyCacheLostTokens: number;
   /** Repeated actions skipped by `--repeat-action skip` (not executed, not in toolCalls). */
   skippedActions: number;

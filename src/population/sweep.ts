@@ -26,7 +26,7 @@ export interface StrategyTotals {
   /** Summary calls (context summary/hybrid; not steps) and their cost (part of costUsd). */
   summaryCalls?: number;
   summaryCostUsd?: number;
-  /** Prompt tokens the previous prompt held that masking or a summary moved out of the cached prefix. */
+  /** Prompt tokens the previous prompt held that masking, a summary or a slid window moved out of the cached prefix. */
   strategyCacheLostTokens?: number;
   /** Repeated actions skipped by --repeat-action skip. */
   skippedActions?: number;
@@ -117,7 +117,7 @@ function recordedPairs(population: SweepPopulation, configs: readonly Population
       const baselines = baselinesOf(population.recorded, configs[c]!, prices);
       for (let t = 0; t < traces.length; t++) {
         const r = sweepTotals(result, t, cell);
-        const run: RunFigures = {
+        const run: PopulationRunFigures = {
           stopReason: r.reason,
           steps: r.steps,
           costPico: r.costPico,
@@ -125,6 +125,7 @@ function recordedPairs(population: SweepPopulation, configs: readonly Population
           cachedInputTokens: r.cachedInputTokens,
           outputTokens: r.outputTokens,
           overshootPico: r.overshootPico,
+          ...(r.strategyCacheLostTokens ? { strategyCacheLostTokens: r.strategyCacheLostTokens } : {}),
         };
         out[c]!.push({ run, baseline: baselines[t]! });
       }

@@ -35,6 +35,24 @@ describe('hand-checked strategies', () => {
     expect(w.slow.summaryCalls).toBeUndefined();
   });
 
+  it('window:2 with the cache on: each slide re-sends the step both prompts hold outside the cached prefix', () => {
+    const { slow, prompts, cached } = run('window:2', 'on');
+    expect(prompts).toEqual([100, 210, 320, 320, 320]);
+    // Calls 3 and 4 slid: only the system prompt is served; step 1 (then 2), held by the previous prompt too, is lost.
+    expect(cached).toEqual([0, 100, 210, 100, 100]);
+    expect(slow.strategyCacheLostTokens).toBe(110 * 2);
+    expect(slow.costPico).toBe((1270 - 510) * 150_000 + 510 * 75_000 + 50 * 600_000);
+  });
+
+  it('window:2 after a backtrack: the window slides back, and only steps the previous prompt held count as lost', () => {
+    const calls = [...distinctSteps(3, 10, 100), { ...call(10), backtrack: true }, call(10)];
+    const { slow, prompts } = run('window:2', 'on', {}, calls);
+    // Call 3 (backtrack) sees steps 1–2; step 2 leaves; call 4 sees steps 0–1 (start back to 0).
+    expect(prompts).toEqual([100, 210, 320, 320, 320]);
+    // Lost: call 3 re-sends step 1 (110); call 4 starts before the previous start, re-sending only step 1 again (110).
+    expect(slow.strategyCacheLostTokens).toBe(110 * 2);
+  });
+
   it('mask:1,placeholder=5: each older result becomes 5 tokens; the moving boundary costs the cache the step just masked', () => {
     const { slow, prompts, cached } = run('mask:1,placeholder=5', 'on');
     // Step k masked = 10 + 5 = 15; the last step stays 110.

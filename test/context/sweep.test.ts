@@ -34,13 +34,29 @@ describe('sweepCompiled over the new strategies', () => {
       ],
     };
     const result = sweepCompiled(traces, grid);
+    let skips = 0;
     traces.forEach((t, i) =>
       result.cells.forEach((cell, c) => {
         const alone = replayFast(t.compiled, cell.brakes, cell.strategy, cell.strategy.cache ?? t.cache, t.prices);
         const swept = sweepTotals(result, i, c);
-        const keep = ({ reason, calls, costPico, inputTokens, outputTokens, cachedInputTokens, elapsedMs }: typeof alone) => ({ reason, calls, costPico, inputTokens: inputTokens + outputTokens, cachedInputTokens, elapsedMs });
+        const keep = ({ reason, calls, costPico, inputTokens, outputTokens, cachedInputTokens, elapsedMs, toolCalls, skippedActions, strategyCacheLostTokens }: typeof alone) =>
+          ({ reason, calls, costPico, inputTokens: inputTokens + outputTokens, cachedInputTokens, elapsedMs, toolCalls, skippedActions, strategyCacheLostTokens });
         expect(keep(swept)).toEqual(keep(alone));
+        if (alone.skippedActions) skips++;
       }),
     );
+    // The skip cells skipped actions: those are not tool calls (sweepTotals once counted them).
+    expect(skips).toBeGreaterThan(0);
+  });
+
+  it('a skipped action is not a tool call: hand-checked', () => {
+    // One action, repeated: the first runs, the next two are skipped (max-repeat 1, skip), the answer ends the run.
+    const calls: CallRecord[] = [1, 2, 3].map(() => ({ type: 'call', outputTokens: 10, toolCalls: [{ name: 'run', arguments: { cmd: 'ls' }, resultTokens: 50 }] }));
+    calls.push({ type: 'call', outputTokens: 10, final: true });
+    const t = { compiled: compileTrace(trace(calls, { system: 100 })), prices: flattenPrices(pricings[0]!), cache: 'off' as CacheMode };
+    const grid: SweepGrid = { brakes: { ...NO_BRAKES, maxRepeat: 1, repeatAction: 'skip' }, strategy: { kind: 'full' }, axes: [{ name: 'max-skips', values: [{ brakes: { maxSkips: 5 } }] }] };
+    const swept = sweepTotals(sweepCompiled([t], grid), 0, 0);
+    expect(swept.skippedActions).toBe(2);
+    expect(swept.toolCalls).toBe(1);
   });
 });
