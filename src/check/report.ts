@@ -11,6 +11,7 @@ import { SETTINGS_SEPARATOR, settingsText } from '../report/settings.js';
 import { labelledLine } from '../report/view.js';
 import { warningLines, type ReportWarning } from '../report/warnings.js';
 import { printableText } from '../report/text.js';
+import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
 
@@ -89,6 +90,7 @@ export function renderCheckTable(report: CheckReport, width: number): string {
   text += '\n';
   for (const s of report.scenarios) {
     text += labelledLine(printableText(`${s.name}: ${s.source}, ${runsText(s)}${SETTINGS_SEPARATOR}${settingsText(s.settings)}`), width, SETTINGS_SEPARATOR);
+    if (s.strategy !== undefined) text += labelledLine(printableText(`${s.name}: ${strategyFieldsText(s.strategy)}`), width, ';');
   }
   text += labelledLine(printableText(`prices: ${describePriceSource(report.prices)}`), width);
   return text + warningLines(report.warnings, width);
@@ -104,6 +106,7 @@ export function renderCheckJson(report: CheckReport): string {
     passed: s.results.every((r) => r.pass),
     expectations: s.results,
     figures: s.metrics,
+    ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
   }));
   return JSON.stringify({ ...report, scenarios }, null, 2) + '\n';
 }

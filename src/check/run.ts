@@ -5,6 +5,7 @@
  */
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { populationRuns, type PopulationRun } from '../population/run.js';
+import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import type { PriceTable } from '../pricing/types.js';
 import { reportSettings, type ReportSettings } from '../report/settings.js';
 import type { Scenario } from '../scenario/load.js';
@@ -21,6 +22,8 @@ export interface ScenarioCheck {
   recordedRuns: number;
   syntheticRuns: number;
   metrics: PopulationMetrics;
+  /** Summary calls and cost, cache hits lost to the strategy, skipped actions: present when one is not 0. */
+  strategy?: StrategyTotals;
   results: ExpectationResult[];
 }
 
@@ -46,6 +49,7 @@ export function checkScenario(input: CheckInput, traces: readonly Trace[], price
   const metrics = populationMetrics(runs);
   const { scenario, settings } = input;
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;
+  const strategy = strategyTotals(runs.map((run) => run.run));
   return {
     source: scenario.source,
     name: scenario.name ?? scenario.source,
@@ -58,6 +62,7 @@ export function checkScenario(input: CheckInput, traces: readonly Trace[], price
     recordedRuns,
     syntheticRuns: runs.length - recordedRuns,
     metrics,
+    ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
     results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),
   };
 }

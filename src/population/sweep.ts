@@ -19,6 +19,7 @@ import { picoToUsd } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
+import type { StrategyFigures } from '../loop/types.js';
 import { baselinesOf, populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
 
 /** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
@@ -40,7 +41,7 @@ function hasStrategyFigures(config: PopulationConfig): boolean {
 }
 
 /** The strategy totals of a configuration's runs (absent where 0). */
-export function strategyTotals(runs: readonly PopulationRunFigures[]): StrategyTotals {
+export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
   let summaryCalls = 0;
   let summaryCostPico = 0n;
   let lost = 0;

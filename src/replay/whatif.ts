@@ -18,13 +18,15 @@ import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
 import { inRunContext } from './runContext.js';
+import type { StrategyFigures } from '../loop/types.js';
+import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 
 export interface WhatIfSetting {
   name: string;
   brakes: BrakeConfig;
 }
 
-export interface WhatIfCell {
+export interface WhatIfCell extends Partial<StrategyFigures> {
   stopReason: StopReason;
   steps: number;
   costPico: number;
@@ -40,7 +42,8 @@ export interface WhatIfRun {
   settings: WhatIfCell[];
 }
 
-export interface WhatIfTotal {
+/** `StrategyTotals`: summary calls and cost, cache hits lost, skipped actions (absent where 0). */
+export interface WhatIfTotal extends StrategyTotals {
   setting: string;
   runs: number;
   completed: number;
@@ -75,8 +78,8 @@ export interface WhatIfOptions {
   engine?: 'fast' | 'readable';
 }
 
-/** A run's stop reason, steps and spend under one brake setting. */
-export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number };
+/** A run's stop reason, steps and spend under one brake setting, and its strategy figures (present where not 0). */
+export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number } & Partial<StrategyFigures>;
 
 /** Run settings per (strategy, cache mode, latency) of one whatIf call: built once, shared by every run. */
 type SettingsCache = Map<CacheMode, RunSettings>;
@@ -104,7 +107,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   return (brakes) => {
     const limits = brakeLimits(brakes, flat.contextWindow);
     const r = inRunContext(trace, () => outcomeOf(compiled, replayCompiled(compiled, run, limits, flat), limits));
-    return { stopReason: r.reason, steps: r.steps, costPico: r.costPico };
+    return { stopReason: r.reason, steps: r.steps, costPico: r.costPico, ...strategyFiguresOf(r) };
   };
 }
 
@@ -155,6 +158,7 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
       costPico: r.costPico,
       falseStop: baseCompleted && braked,
       savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
+      ...strategyFiguresOf(r),
     };
   });
   return { source: subject.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells };
@@ -175,6 +179,13 @@ export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly What
       total.savedPico += BigInt(cell.savedPico);
       total.stopReasons[cell.stopReason] = (total.stopReasons[cell.stopReason] ?? 0) + 1;
     }
-    return total;
+    return Object.assign(total, strategyTotals(runs.map((run) => run.settings[i]!)));
   });
+}
+
+/** The strategy figures a replay gave (each only when present). */
+function strategyFiguresOf(r: Partial<StrategyFigures>): Partial<StrategyFigures> {
+  const figures: Partial<StrategyFigures> = {};
+  for (const key of ['summaryCalls', 'summaryCostPico', 'strategyCacheLostTokens', 'skippedActions'] as const) if (r[key] !== undefined) figures[key] = r[key];
+  return figures;
 }

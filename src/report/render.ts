@@ -11,6 +11,7 @@ import { csvSettings } from './scenarios.js';
 import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
 import { printableCell, shortenPaths, truncateMiddle } from './text.js';
+import { strategyFields } from './strategyFields.js';
 import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 
 export type { ReportFormat } from '../cli/options.js';
@@ -77,9 +78,7 @@ function summaryFields(report: ReplayReport, width: number): string {
     ['wasted (runs not completed)', usd(s.wastedUsd)],
     ['overshoot (total / max)', `${usd(s.totalOvershootUsd)} / ${usd(s.maxOvershootUsd)}`],
   ];
-  if (s.summaryCalls !== undefined) fields.push(['context summaries', `${s.summaryCalls} call${s.summaryCalls === 1 ? '' : 's'} (not steps), ${usd(s.summaryCostUsd ?? 0)} of the total`]);
-  if (s.strategyCacheLostTokens !== undefined) fields.push(['cache hits lost to strategy', `${s.strategyCacheLostTokens.toLocaleString('en-US')} prompt tokens re-sent outside the cached prefix`]);
-  if (s.skippedActions !== undefined) fields.push(['repeated actions skipped', String(s.skippedActions)]);
+  fields.push(...strategyFields(s));
   return formatFields(fields, { maxWidth: width });
 }
 

@@ -13,6 +13,7 @@ import { formatUsd, formatUsdNumber } from './money.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
+import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
 import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
@@ -25,7 +26,8 @@ export interface WhatIfReport {
   /** Which days dated prices were read at, in words (for the prices line). */
   pricesNote?: string;
   baseline: { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>> };
-  totals: {
+  /** Strategy figures (summary calls and cost, cache hits lost, skipped actions): present where not 0. */
+  totals: (StrategyFigureRecord & {
     setting: string;
     runs: number;
     completed: number;
@@ -34,7 +36,7 @@ export interface WhatIfReport {
     costUsd: number;
     savedUsd: number;
     stopReasons: Partial<Record<string, number>>;
-  }[];
+  })[];
   runs: {
     source: string;
     setting: string;
@@ -85,6 +87,7 @@ export function buildWhatIfReport(args: {
       costUsd: picoToUsd(t.costPico),
       savedUsd: picoToUsd(t.savedPico),
       stopReasons: t.stopReasons,
+      ...strategyRecord(t),
     })),
     runs: result.runs.flatMap((run) => {
       const day = args.pricedAsOf?.(run.source);
@@ -104,6 +107,13 @@ export function buildWhatIfReport(args: {
     }),
     warnings: [...args.warnings],
   };
+}
+
+/** The strategy figures of a setting's totals, each only when present. */
+function strategyRecord(t: StrategyFigureRecord): StrategyFigureRecord {
+  const record: StrategyFigureRecord = {};
+  for (const key of ['summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions'] as const) if (t[key] !== undefined) record[key] = t[key];
+  return record;
 }
 
 function countBy(values: readonly string[]): Record<string, number> {
@@ -197,6 +207,10 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
     ]),
   ];
   let text = legend + formatTable(SUMMARY_COLUMNS, summaryRows, { maxWidth: view.width });
+  for (const t of report.totals) {
+    const strategy = strategyFieldsText(t);
+    if (strategy !== '') text += wrapLine(`${printableCell(labels.get(t.setting)!)}: `, strategy, view.width, ';');
+  }
   text += wrapLine('', 'false stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.', view.width);
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {

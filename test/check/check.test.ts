@@ -138,3 +138,17 @@ describe('bad expectation files', () => {
     expect(bad.stderr).toMatch(/b\.json field 'scenarios\[0\]\.name'/);
   });
 });
+
+describe('check shows the strategy figures', () => {
+  it('cache hits lost to a window: in the text and the JSON, as replay gives them for the same runs and brakes', async () => {
+    const flags = ['--context', 'window:5', '--cache', 'on'];
+    const json = await cli('check', REAL_RUNS, ...flags, '--format', 'json');
+    expect(json.code).toBe(0);
+    const lost = JSON.parse(json.stdout).scenarios[0].strategy.strategyCacheLostTokens;
+    const replay = JSON.parse((await cli('replay', '../shared/traces/mini-swe-agent', ...flags, '--max-repeat', '10', '--format', 'json')).stdout).summary;
+    expect(lost).toBeGreaterThan(0);
+    expect(lost).toBe(replay.strategyCacheLostTokens);
+    const text = (await cli('check', REAL_RUNS, ...flags)).stdout;
+    expect(text).toContain(`real mini-swe-agent runs: cache hits lost to strategy: ${lost.toLocaleString('en-US')} prompt tokens re-sent outside the cached prefix`);
+  });
+});

@@ -68,3 +68,19 @@ describe('curve --compare-context', () => {
     expect(bad.stderr).toContain("'--compare-context'");
   });
 });
+
+describe('whatif and check show the strategy figures', () => {
+  it('whatif: each setting’s cache hits lost and summary calls, as replay gives them under the same brakes', async () => {
+    const context = ['--context', 'summary:trigger=20%,keep=2,tokens=800', '--cache', 'on'];
+    const whatif = await cli('whatif', TRACE, ...context, '--try', 'max-steps=50', '--format', 'json');
+    expect(whatif.code).toBe(0);
+    const total = JSON.parse(whatif.stdout).totals[0];
+    const replay = JSON.parse((await cli('replay', TRACE, ...context, '--max-steps', '50', '--format', 'json')).stdout).summary;
+    expect(total.summaryCalls).toBe(1);
+    expect([total.summaryCalls, total.summaryCostUsd, total.strategyCacheLostTokens]).toEqual([replay.summaryCalls, replay.summaryCostUsd, replay.strategyCacheLostTokens]);
+    const text = (await cli('whatif', TRACE, '--context', 'window:3', '--cache', 'on', '--try', 'max-steps=50')).stdout;
+    expect(text).toMatch(/^max-steps=50: cache hits lost to strategy: [\d,]+ prompt tokens re-sent outside the cached prefix$/m);
+    // Full history loses none: no line.
+    expect((await cli('whatif', TRACE, '--cache', 'on', '--try', 'max-steps=50')).stdout).not.toContain('cache hits lost');
+  });
+});
