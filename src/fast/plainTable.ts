@@ -27,7 +27,7 @@ export function plainTableApplies(t: CompiledTrace, settings: RunSettings, price
 
 /** The table of a plain trace (plainTableApplies), up to the trace's end or where `limits`' step cap stops every run. */
 export function fillPlainTable(t: CompiledTrace, settings: RunSettings, prices: FlatPrices, limits: BrakeLimits, exactTime: boolean, reuse?: RunTable): RunTable {
-  const table = tableFor(t.calls, settings, prices, limits, reuse);
+  const table = tableFor(t, settings, prices, limits, reuse);
   const before = stepSums(t, settings[RunSetting.Cap]!)!.before;
   const cacheOn = settings[RunSetting.CacheMode] === CacheModeCode.On;
   table.estimateIsPrompt = true;

@@ -18,6 +18,7 @@ import type { CompiledTrace } from './layout.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import { runCalls, type RunPlan } from './steps.js';
+import { windowLostBefore } from './windowLost.js';
 
 export interface RunTable {
   settings: RunSettings;
@@ -48,6 +49,8 @@ export interface RunTable {
   /** max over j ≤ k of spent[j] + bound[j] for the maxOutputTokens `crossFor` (computed on demand). */
   crossMax: Float64Array;
   crossFor: number;
+  /** Cache hits lost to a window before each call (windowLost.ts); null when none can be. */
+  lostBefore: Float64Array | null;
   /** Storage for maxima that differ from their figure. */
   store: { spentMax: Float64Array; elapsedMax: Float64Array; tokensMax: Float64Array; promptMax: Float64Array };
 }
@@ -60,17 +63,19 @@ export function emptyTable(n: number, settings: RunSettings, prices: FlatPrices,
     spent: f(), elapsed: f(), tokens: f(), prompt: f(), estimate: f(), estimateIsPrompt: false,
     cached: f(), written: f(), ruleLost: f(), hasCacheFigures: true,
     spentMax: store.spentMax, elapsedMax: store.elapsedMax, tokensMax: store.tokensMax, promptMax: store.promptMax,
-    crossMax: f(), crossFor: NaN, store,
+    crossMax: f(), crossFor: NaN, lostBefore: null, store,
   };
 }
 
-/** A table for `n` calls, reusing `reuse`'s storage when it is large enough. */
-export function tableFor(n: number, settings: RunSettings, prices: FlatPrices, limits: BrakeLimits, reuse?: RunTable): RunTable {
+/** A table for the calls of `t`, reusing `reuse`'s storage when it is large enough. */
+export function tableFor(t: CompiledTrace, settings: RunSettings, prices: FlatPrices, limits: BrakeLimits, reuse?: RunTable): RunTable {
+  const n = t.calls;
   const table = reuse !== undefined && reuse.spent.length >= n + 2 ? reuse : emptyTable(n, settings, prices, limits);
   table.settings = settings;
   table.prices = prices;
   table.limits = limits;
   table.crossFor = NaN;
+  table.lostBefore = windowLostBefore(t, settings);
   return table;
 }
 
@@ -129,7 +134,7 @@ const final: RunState = new Float64Array(Run.Size);
  * every call. O(calls); a replay under brakes at least as tight is then O(log calls).
  */
 export function recordRunTable(t: CompiledTrace, settings: RunSettings, prices: FlatPrices, limits: BrakeLimits = NO_LIMITS, toolStop = t.calls, reuse?: RunTable): RunTable {
-  const table = tableFor(t.calls, settings, prices, limits, reuse);
+  const table = tableFor(t, settings, prices, limits, reuse);
   table.estimateIsPrompt = false;
   table.hasCacheFigures = true;
   const st = final;

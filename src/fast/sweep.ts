@@ -24,7 +24,6 @@ import { isBeforeCall, type RunTable } from './runTable.js';
 import { Run, type FastOutcome } from './runState.js';
 import { runSettings } from './settings.js';
 import { stopInTable } from './tableStop.js';
-import { plainRunCacheLost } from './windowLost.js';
 import { addStrategyFigures } from '../loop/types.js';
 import type { SweepCell, SweepGrid } from './sweepGrid.js';
 import { sweepPlan, type Pass } from './sweepPlan.js';
@@ -246,10 +245,9 @@ function writeCapStop(r: SweepResult, at: number, table: RunTable, k: number): v
     r.cacheWriteTokens[at] = table.written[k]!;
     r.cacheRuleLostTokens[at] = table.ruleLost[k]!;
   }
-  const lost = plainRunCacheLost(r.compiled[Math.floor(at / r.cells.length)]!, table.settings, k);
-  if (lost !== 0) {
+  if (table.lostBefore !== null && table.lostBefore[k] !== 0) {
     strategyColumns(r);
-    r.strategyCacheLostTokens[at] = lost;
+    r.strategyCacheLostTokens[at] = table.lostBefore[k]!;
   }
 }
 

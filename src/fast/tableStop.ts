@@ -13,7 +13,6 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { resetRun, Run, type RunState } from './runState.js';
-import { plainRunCacheLost } from './windowLost.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunTable } from './runTable.js';
 
@@ -133,7 +132,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
       st[Run.Exhausted] = 1;
     }
     if (code !== StopCode.None) {
-      setFigures(table, t, c, st);
+      setFigures(table, c, st);
       st[Run.ElapsedMs] = table.elapsed[c]!;
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
@@ -144,7 +143,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
     const flags = t.records[c * CompiledField.Stride + CallField.Flags]! | 0;
     code = callStop(t, c, flags, limits, seen, errors, c >= toolStop);
     if (code !== StopCode.None) {
-      setFigures(table, t, c + 1, st);
+      setFigures(table, c + 1, st);
       st[Run.ElapsedMs] = elapsedInside(table, t, c, code, stoppedAt.tool);
       st[Run.Stop] = code;
       st[Run.StopTool] = stoppedAt.tool;
@@ -161,9 +160,9 @@ export function estimateAt(table: RunTable, k: number): number {
   return table.estimateIsPrompt ? table.prompt[k]! : table.estimate[k]!;
 }
 
-function setFigures(table: RunTable, t: CompiledTrace, k: number, st: RunState): void {
+function setFigures(table: RunTable, k: number, st: RunState): void {
   st[Run.Calls] = k;
-  st[Run.StrategyCacheLost] = plainRunCacheLost(t, table.settings, k);
+  st[Run.StrategyCacheLost] = table.lostBefore === null ? 0 : table.lostBefore[k]!;
   st[Run.SpentPico] = table.spent[k]!;
   st[Run.TokensUsed] = table.tokens[k]!;
   const cache = table.hasCacheFigures;

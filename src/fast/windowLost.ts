@@ -2,8 +2,9 @@
  * Cache hits a sliding window loses (kernel ContextTracker.cacheLostTokens), for the plain compiled
  * replay. Off the strategySteps path the context a call sees depends only on the trace and the
  * strategy (brakes only cut the run short), so the tokens lost before each call are a prefix sum over
- * the trace, computed once per (trace, window, cap) by the kernel's tracker; a run's total is read off
- * it at the calls it made, and the per-call loops stay as they are.
+ * the trace, computed once per (trace, window, cap) by the kernel's tracker and kept with the trace
+ * (and with each run table); a run's total is read off it at the calls it made, so the per-call loops
+ * stay as they are.
  */
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { ContextTracker } from '../kernel/context.js';
@@ -11,30 +12,38 @@ import { CacheModeCode } from '../kernel/meter.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
-const tracker = new ContextTracker();
-const computed = new WeakMap<CompiledTrace, Map<string, Float64Array>>();
+interface LostEntry {
+  keep: number;
+  cap: number;
+  /** lost[k]: tokens lost over calls 0..k−1. */
+  lost: Float64Array;
+}
 
-/** lost[k]: cache-hit tokens lost to the window over calls 0..k−1 (k = 0..calls). */
-export function windowLostBefore(t: CompiledTrace, keepSteps: number, capTokens: number): Float64Array {
-  if (last.t === t && last.keep === keepSteps && last.cap === capTokens) return last.lost;
-  const lost = lostOf(t, keepSteps, capTokens);
-  last.t = t;
-  last.keep = keepSteps;
-  last.cap = capTokens;
-  last.lost = lost;
+const tracker = new ContextTracker();
+const computed = new WeakMap<CompiledTrace, LostEntry[]>();
+
+/** The run's lost tokens before each call (k = 0..calls) under `settings`; null when none can be lost (no window, or the cache off). */
+export function windowLostBefore(t: CompiledTrace, settings: RunSettings): Float64Array | null {
+  const keep = settings[RunSetting.Keep]!;
+  if (keep === Infinity || settings[RunSetting.CacheMode] === CacheModeCode.Off) return null;
+  const cap = settings[RunSetting.Cap]!;
+  let entries = computed.get(t);
+  if (entries === undefined) computed.set(t, (entries = []));
+  for (const entry of entries) if (entry.keep === keep && entry.cap === cap) return entry.lost;
+  const lost = lostOf(t, keep, cap);
+  entries.push({ keep, cap, lost });
   return lost;
 }
 
-/** The last array asked for (a what-if or sweep asks for one trace's again and again). */
-const last: { t: CompiledTrace | null; keep: number; cap: number; lost: Float64Array } = { t: null, keep: NaN, cap: NaN, lost: new Float64Array(0) };
+/** A plain (not stepwise) run's cache hits lost to its window over the `calls` it made. */
+export function plainRunCacheLost(t: CompiledTrace, settings: RunSettings, calls: number): number {
+  const lost = windowLostBefore(t, settings);
+  return lost === null ? 0 : lost[calls]!;
+}
 
+/** The calls replayed with no brake through the kernel's tracker, the lost tokens summed before each. */
 function lostOf(t: CompiledTrace, keepSteps: number, capTokens: number): Float64Array {
-  let byWindow = computed.get(t);
-  if (byWindow === undefined) computed.set(t, (byWindow = new Map()));
-  const key = `${keepSteps}/${capTokens}`;
-  let lost = byWindow.get(key);
-  if (lost !== undefined) return lost;
-  lost = new Float64Array(t.calls + 1);
+  const lost = new Float64Array(t.calls + 1);
   const ctx = tracker;
   ctx.resetTo(t.fixedTokens, keepSteps, capTokens);
   ctx.reserve(t.calls + 1);
@@ -49,13 +58,5 @@ function lostOf(t: CompiledTrace, keepSteps: number, capTokens: number): Float64
     for (let j = t.toolStart[i]!, end = t.toolStart[i + 1]!; j < end; j++) ctx.addToolResult(t.resultTokens[j]!);
     ctx.closeStep();
   }
-  byWindow.set(key, lost);
   return lost;
-}
-
-/** A plain (not stepwise) run's cache hits lost to its window, over the `calls` it made; 0 without a window or cache. */
-export function plainRunCacheLost(t: CompiledTrace, settings: RunSettings, calls: number): number {
-  const keep = settings[RunSetting.Keep]!;
-  if (keep === Infinity || settings[RunSetting.CacheMode] === CacheModeCode.Off) return 0;
-  return windowLostBefore(t, keep, settings[RunSetting.Cap]!)[calls]!;
 }
