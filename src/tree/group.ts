@@ -86,3 +86,13 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
   }
   return { trees, loose };
 }
+
+/** A run with no session (no `header.agent`) as a tree of one main agent. */
+export function loneTree(trace: Trace): SessionTree {
+  return { sessionId: trace.source, agents: [{ agentId: 'main', kind: 'main', runs: [trace] }], notes: [] };
+}
+
+/** Every run in a tree: the session trees, then each run without a session as a tree of its own. */
+export function allTrees(grouped: GroupedRuns): SessionTree[] {
+  return [...grouped.trees, ...grouped.loose.map(loneTree)];
+}

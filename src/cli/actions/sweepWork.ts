@@ -13,7 +13,7 @@ import { checkGridSize, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID
 import type { ScenarioPopulation } from '../../population/run.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
-import { sessionTrees, type SessionTree } from '../../tree/group.js';
+import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { brakeSpec, contextSpec } from '../../report/settings.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
@@ -143,8 +143,7 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
 
 /** The session trees of the runs; a run without `header.agent` is a tree of one agent (as replay --tree reads them). */
 function treesOf(traces: readonly Trace[]): SessionTree[] {
-  const grouped = sessionTrees(traces);
-  return [...grouped.trees, ...grouped.loose.map((trace): SessionTree => ({ sessionId: trace.source, agents: [{ agentId: 'main', kind: 'main', runs: [trace] }], notes: [] }))];
+  return allTrees(sessionTrees(traces));
 }
 
 /** Each configuration's figures: over session trees with --tree, else over the runs. */

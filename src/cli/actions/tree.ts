@@ -15,9 +15,8 @@ import { reportSettings } from '../../report/settings.js';
 import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning } from '../../report/treeReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { SubagentLimits } from '../../tree/engine.js';
-import { sessionTrees, type SessionTree } from '../../tree/group.js';
+import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { treeReplayer } from '../../tree/replayTree.js';
-import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
@@ -32,9 +31,7 @@ async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, not
     pricings.set(pricing.model, pricing);
     notes.addNote(note);
   }
-  const grouped = sessionTrees(read.map(({ trace }) => trace));
-  const loneTrees = grouped.loose.map((trace: Trace): SessionTree => ({ sessionId: trace.source, agents: [{ agentId: 'main', kind: 'main', runs: [trace] }], notes: [] }));
-  return { trees: [...grouped.trees, ...loneTrees], pricings };
+  return { trees: allTrees(sessionTrees(read.map(({ trace }) => trace))), pricings };
 }
 
 export interface TreeCommand {
