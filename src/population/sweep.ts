@@ -16,6 +16,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import { sweepCompiled, sweepTotals, type SweepGrid, type SweepTrace } from '../fast/sweep.js';
 import { populationMetrics, type PopulationMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
+import { sumStrategyFigures } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
@@ -42,21 +43,8 @@ function hasStrategyFigures(config: PopulationConfig): boolean {
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
-  let summaryCalls = 0;
-  let summaryCostPico = 0n;
-  let lost = 0;
-  let skipped = 0;
-  for (const run of runs) {
-    summaryCalls += run.summaryCalls ?? 0;
-    summaryCostPico += BigInt(run.summaryCostPico ?? 0);
-    lost += run.strategyCacheLostTokens ?? 0;
-    skipped += run.skippedActions ?? 0;
-  }
-  return {
-    ...(summaryCalls > 0 ? { summaryCalls, summaryCostUsd: picoToUsd(summaryCostPico) } : {}),
-    ...(lost > 0 ? { strategyCacheLostTokens: lost } : {}),
-    ...(skipped > 0 ? { skippedActions: skipped } : {}),
-  };
+  const { summaryCalls, summaryCostPico, ...rest } = sumStrategyFigures(runs);
+  return { ...(summaryCalls === undefined || summaryCostPico === undefined ? {} : { summaryCalls, summaryCostUsd: picoToUsd(summaryCostPico) }), ...rest };
 }
 
 /** A population to sweep: the recorded and the synthetic parts kept apart (each memoises its baselines). */

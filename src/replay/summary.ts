@@ -1,5 +1,6 @@
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import type { RunResult } from './replay.js';
+import { sumStrategyFigures } from '../metrics/strategyFigures.js';
 
 /** Totals over runs. Money is BigInt picodollars: no float is ever accumulated. */
 export interface Summary {
@@ -68,22 +69,7 @@ export function summarise(results: readonly RunResult[]): Summary {
     stopReasons,
   };
   if (recordedRuns === results.length && recordedRuns > 0) summary.recordedCostPico = recorded;
-  let summaryCalls = 0;
-  let summaryCost = 0n;
-  let lost = 0;
-  let skipped = 0;
-  for (const run of results) {
-    summaryCalls += run.summaryCalls ?? 0;
-    summaryCost += BigInt(run.summaryCostPico ?? 0);
-    lost += run.strategyCacheLostTokens ?? 0;
-    skipped += run.skippedActions ?? 0;
-  }
-  if (summaryCalls > 0) {
-    summary.summaryCalls = summaryCalls;
-    summary.summaryCostPico = summaryCost;
-  }
-  if (lost > 0) summary.strategyCacheLostTokens = lost;
-  if (skipped > 0) summary.skippedActions = skipped;
+  Object.assign(summary, sumStrategyFigures(results));
   return summary;
 }
 
