@@ -8,7 +8,7 @@ import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
-import { costOutOfRange } from '../loop/session.js';
+import { costOutOfRange } from '../kernel/cost.js';
 import type { CompiledTrace } from './layout.js';
 
 export const enum Run {

@@ -18,7 +18,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
-import { contextWindowTokens } from '../loop/session.js';
+import { contextWindowTokens } from '../kernel/limits.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';

@@ -15,7 +15,7 @@ import type { BrakeLimits } from '../kernel/limits.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { costOutOfRange } from '../loop/session.js';
+import { costOutOfRange } from '../kernel/cost.js';
 import type { CompiledTrace } from './layout.js';
 import { replayCompiled, toolStopCall } from './replayFast.js';
 import { sweepsStepwise } from './strategySteps.js';

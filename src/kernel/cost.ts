@@ -8,6 +8,7 @@
  * at the prices of the row `row` of `rows` (prices.ts: fallbacks resolved, the tier chosen by the whole
  * prompt, cached parts included). Whole token counts times whole picodollar prices are exact below 2^53.
  */
+import { UserError } from '../errors.js';
 import { PriceField, tierRow } from './prices.js';
 
 export function callCostPico(
@@ -80,4 +81,13 @@ export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEst
 export function promptEstimate(viewTokens: number, overheadTokens: number): number {
   const estimate = viewTokens + overheadTokens;
   return estimate > 0 ? estimate : 0;
+}
+
+/** A run whose cost leaves exact picodollar arithmetic. */
+export function costOutOfRange(calls: number): UserError {
+  return new UserError({
+    code: 'cost_out_of_range',
+    message: `one run costs more than $9,007 (${calls} calls), beyond exact picodollar arithmetic`,
+    hint: 'set --max-steps, --max-cost or --context-window to bound the run',
+  });
 }

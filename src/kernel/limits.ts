@@ -2,6 +2,7 @@
  * Brake settings as plain numbers at named offsets of one Float64Array: absent limits are Infinity,
  * modes small integers. Hot loops read them as doubles, whatever shape of object the caller built.
  */
+import type { FlatPrices } from './prices.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SKIP_WARNING_TOKENS, type BrakeConfig } from '../brakes/config.js';
 
 export const enum Limit {
@@ -66,4 +67,10 @@ export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity):
 /** Whether the predictive budget is on (it costs a bound per call). */
 export function predicts(limits: BrakeLimits): boolean {
   return limits[Limit.PredictBudgetPico] !== Infinity;
+}
+
+/** The window a summary trigger must stay under: the `--context-window` brake's when set, else the model's. */
+export function contextWindowTokens(limits: BrakeLimits, prices: FlatPrices): number {
+  const brake = limits[Limit.ContextWindow]!;
+  return brake !== Infinity ? brake : prices.contextWindow;
 }

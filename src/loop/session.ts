@@ -24,12 +24,11 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
-import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
-import { brakeLimits, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { costOutOfRange, predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
-import { UserError } from '../errors.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { cacheModeCode, meterCall, type MeteredCall } from './meter.js';
@@ -336,19 +335,4 @@ export class LoopSession {
     }
     this.rows.push(row);
   }
-}
-
-/** The window a summary trigger must stay under: the `--context-window` brake's when set, else the model's. */
-export function contextWindowTokens(limits: BrakeLimits, prices: FlatPrices): number {
-  const brake = limits[Limit.ContextWindow]!;
-  return brake !== Infinity ? brake : prices.contextWindow;
-}
-
-/** A run whose cost leaves exact picodollar arithmetic. */
-export function costOutOfRange(calls: number): UserError {
-  return new UserError({
-    code: 'cost_out_of_range',
-    message: `one run costs more than $9,007 (${calls} calls), beyond exact picodollar arithmetic`,
-    hint: 'set --max-steps, --max-cost or --context-window to bound the run',
-  });
 }
