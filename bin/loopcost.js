@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 import { main } from '../dist/cli/main.js';
 
+// A reader that stops early (`loopcost import … | head -1`) closes the pipe: that is the reader's
+// choice, not a failure, so the rest of the output is dropped quietly, as `cat` would.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),

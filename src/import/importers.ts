@@ -15,6 +15,7 @@ import { traceRuleIssues } from '../trace/rules.js';
 import type { Trace } from '../trace/types.js';
 import { detectFormat, type TraceFormat } from './formats.js';
 import type { SweAgentImportOptions } from './sweAgent/readTrajectory.js';
+import { unsignZeros } from '../trace/unsignZeros.js';
 
 /** Reads a whole document of one format into runs (unchecked: see `importWith`). */
 export type Importer = (text: string, path: string) => Trace[];
@@ -85,8 +86,14 @@ export function placedError(error: unknown, path: string): unknown {
 export function ruleChecked(traces: Trace[]): Trace[] {
   const issues = traces.flatMap(traceRuleIssues);
   if (issues.length > 0) throw new UserError(issues.slice(0, MAX_REPORTED_ISSUES));
+  for (const trace of traces) {
+    unsignZeros(trace.header);
+    trace.calls.forEach((call) => unsignZeros(call));
+    unsignZeros(trace.end);
+  }
   return traces;
 }
+
 
 function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);

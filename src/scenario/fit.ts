@@ -14,6 +14,7 @@ import type { ModelPricing } from '../pricing/types.js';
 import { empiricalOf, quantile, type Distribution } from '../synthetic/distributions.js';
 import type { Trace } from '../trace/types.js';
 import { factsOf, type RunFacts } from './fitFacts.js';
+import { meanKeepingEmpirical, rankCorrelation } from './fitSummary.js';
 import { SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
 
 type Population = ScenarioFile['population'];
@@ -28,13 +29,6 @@ function line(points: readonly [number, number][]): { a: number; b: number } {
   const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
   const b = sxx === 0 ? 0 : sxy / sxx;
   return { a: my - b * mx, b };
-}
-
-/** Empirical quantiles of real values, rounded to 1/`per` (101 points at most, or `points`). */
-function roundedEmpirical(values: readonly number[], per: number, points = 101): { kind: 'empirical'; quantiles: number[] } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const quantiles = sorted.length <= points ? sorted : Array.from({ length: points }, (_, i) => quantile(sorted, i / (points - 1)));
-  return { kind: 'empirical', quantiles: quantiles.map((q) => Math.round(q * per) / per) };
 }
 
 const mean = (xs: readonly number[]) => (xs.length === 0 ? undefined : xs.reduce((s, x) => s + x, 0) / xs.length);
@@ -56,7 +50,16 @@ export interface FitResult {
  * Runs differ in verbosity: each run's mean size per call over the overall mean is its scale, and the
  * sizes are pooled divided by their run's scale, so that scale × size reproduces both spreads.
  */
-function fitSizes(facts: readonly RunFacts[]): { outputTokens: Distribution; toolResultTokens: Distribution; sizeScale?: Distribution; scaledRuns: number } {
+interface FittedSizes {
+  outputTokens: Distribution;
+  toolResultTokens: Distribution;
+  sizeScale?: Distribution;
+  scaledRuns: number;
+  /** Each run's size scale (undefined for a run with no calls, or when sizes are not scaled). */
+  scaleOf: (f: RunFacts) => number | undefined;
+}
+
+function fitSizes(facts: readonly RunFacts[]): FittedSizes {
   const all = (pick: (f: RunFacts) => number[]) => facts.flatMap(pick);
   const sizes = (f: RunFacts) => [...f.outputTokens, ...f.resultTokens];
   const overallMean = mean(all(sizes)) ?? 0;
@@ -64,15 +67,26 @@ function fitSizes(facts: readonly RunFacts[]): { outputTokens: Distribution; too
   const scaled = facts.filter((f) => scaleOf(f) !== undefined);
   const noTools = all((f) => f.resultTokens).length === 0;
   if (scaled.length < 2) {
-    return { outputTokens: empiricalOf(all((f) => f.outputTokens), 41), toolResultTokens: noTools ? { kind: 'fixed', value: 0 } : empiricalOf(all((f) => f.resultTokens), 41), scaledRuns: 0 };
+    return { outputTokens: meanKeepingEmpirical(all((f) => f.outputTokens), 1, 41), toolResultTokens: noTools ? { kind: 'fixed', value: 0 } : meanKeepingEmpirical(all((f) => f.resultTokens), 1, 41), scaledRuns: 0, scaleOf: () => undefined };
   }
   const unscale = (pick: (f: RunFacts) => number[]) => scaled.flatMap((f) => pick(f).map((n) => n / scaleOf(f)!));
   return {
-    outputTokens: roundedEmpirical(unscale((f) => f.outputTokens), 1, 41),
-    toolResultTokens: noTools ? { kind: 'fixed', value: 0 } : roundedEmpirical(unscale((f) => f.resultTokens), 1, 41),
-    sizeScale: roundedEmpirical(scaled.map((f) => scaleOf(f)!), 1000),
+    outputTokens: meanKeepingEmpirical(unscale((f) => f.outputTokens), 1, 41),
+    toolResultTokens: noTools ? { kind: 'fixed', value: 0 } : meanKeepingEmpirical(unscale((f) => f.resultTokens), 1, 41),
+    sizeScale: meanKeepingEmpirical(scaled.map((f) => scaleOf(f)!), 1000, 101),
     scaledRuns: scaled.length,
+    scaleOf,
   };
+}
+
+/** Fewest runs of a group whose steps–size rank correlation is fitted (fewer: drawn independently). */
+export const MIN_RUNS_FOR_CORRELATION = 10;
+
+function stepsSizeCorrelation(group: readonly RunFacts[], sizes: FittedSizes): { stepsSizeRankCorrelation?: number } {
+  const scaled = group.filter((f) => sizes.scaleOf(f) !== undefined);
+  if (sizes.sizeScale === undefined || scaled.length < MIN_RUNS_FOR_CORRELATION) return {};
+  const rho = round3(rankCorrelation(scaled.map((f) => f.steps), scaled.map((f) => sizes.scaleOf(f)!)));
+  return rho === 0 ? {} : { stepsSizeRankCorrelation: rho };
 }
 
 /** A scenario reproducing `traces`; `pricing(trace)` prices each (the figures need a loop, not money). */
@@ -113,6 +127,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
       outputTokens,
       toolResultTokens,
       ...(sizeScale ? { sizeScale } : {}),
+      ...stepsSizeCorrelation(group, sizes),
     });
   }
 
@@ -143,7 +158,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
     `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,
     `Tool calls: ${toolCalls}; ${repeatShare} repeat an earlier call of their run, ${errorShare} failed.`,
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale.`,
-    'Steps, size scale and prompt head are drawn independently per run; token sizes per step.',
+    `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
   ];
   return { scenario, notes };
 }

@@ -10,6 +10,7 @@ import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
+import { yamlEscapeError } from '../io/yamlErrors.js';
 
 const HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
 
@@ -100,7 +101,12 @@ export function parseScenario(text: string, file: string): Scenario {
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
 export function parseAnyScenario(text: string, file: string): AnyScenario {
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    throw yamlEscapeError(error, file, HINT) ?? error;
+  }
   if (doc.errors.length > 0) {
     throw new UserError(
       doc.errors.slice(0, MAX_REPORTED_ISSUES).map((error) => ({

@@ -15,6 +15,7 @@ import { runResultOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
 import { createAgent } from '../synthetic/behaviours/index.js';
 import { drawCount, drawReal } from '../synthetic/distributions.js';
+import { drawStepsAndScale } from '../synthetic/jointDraw.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import type { CallRecord } from '../trace/types.js';
 import type { Scenario } from './load.js';
@@ -116,6 +117,12 @@ export interface SyntheticStart {
   cache: CacheMode;
 }
 
+/** A healthy entry with a steps–size correlation draws both from the run's head stream, together. */
+function jointStepsAndScale(entry: PopulationEntry, head: Rng): { steps: number; sizeScale: number } | undefined {
+  if (entry.behaviour !== 'healthy' || entry.stepsSizeRankCorrelation === undefined || entry.sizeScale === undefined) return undefined;
+  return drawStepsAndScale(head, { steps: entry.steps, sizeScale: entry.sizeScale, rankCorrelation: entry.stepsSizeRankCorrelation });
+}
+
 /** The agent of run `run` (0-based) of a prepared scenario, before its first call. */
 export function syntheticStart(p: PreparedScenario, run: number): SyntheticStart {
   const { scenario, seed } = p;
@@ -123,7 +130,8 @@ export function syntheticStart(p: PreparedScenario, run: number): SyntheticStart
   const head = Rng.stream(seed, run, STREAM.head);
   const systemTokens = drawCount(scenario.systemTokens, head) + (scenario.promptOverhead?.fixedTokens ?? 0);
   const goalTokens = scenario.goalTokens === undefined ? 0 : drawCount(scenario.goalTokens, head);
-  const sizeScale = entry.sizeScale === undefined ? undefined : Math.max(0, drawReal(entry.sizeScale, head));
+  const joint = jointStepsAndScale(entry, head);
+  const sizeScale = joint?.sizeScale ?? (entry.sizeScale === undefined ? undefined : Math.max(0, drawReal(entry.sizeScale, head)));
   const hitShare = scenario.cacheHitShare ?? 1;
   const cacheOn = p.strategy.cache === 'on';
   const env: AgentEnv = {
@@ -139,7 +147,8 @@ export function syntheticStart(p: PreparedScenario, run: number): SyntheticStart
   };
   // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
   const cache: CacheMode = env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off';
-  return { agent: createAgent(entry, env), entry, systemTokens, goalTokens, cache };
+  const params = joint ? { ...entry, steps: { kind: 'fixed' as const, value: joint.steps } } : entry;
+  return { agent: createAgent(params, env), entry, systemTokens, goalTokens, cache };
 }
 
 /** Run `run` (0-based) of a prepared scenario. */

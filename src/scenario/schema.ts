@@ -54,6 +54,15 @@ const behaviourSchemas = [
     repeatShare: share.optional(),
     errorShare: share.optional(),
     ending: z.enum(['answer', 'provider-error', 'cut-off']).optional(),
+    stepsSizeRankCorrelation: z
+      .number()
+      .min(-1)
+      .max(1)
+      .optional()
+      .describe("rank correlation between a run's steps and its size scale (drawn together by a Gaussian copula); needs sizeScale; default: drawn independently"),
+  }).refine((e) => e.stepsSizeRankCorrelation === undefined || e.sizeScale !== undefined, {
+    path: ['stepsSizeRankCorrelation'],
+    message: 'needs sizeScale: it correlates the steps with the size scale',
   }),
   z.strictObject({
     behaviour: z.literal('perfectionist'),

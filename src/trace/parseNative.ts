@@ -10,6 +10,7 @@ import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolati
 import { recordSchema } from './schema.js';
 import { isSurelyValidCall } from './fastCall.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
+import { unsignZeros } from './unsignZeros.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path
@@ -119,6 +120,7 @@ export class NativeTraceReader {
     }
     // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
     const record = raw as TraceRecord;
+    if (text.includes('-0')) unsignZeros(record);
     const broken = ruleViolations(record);
     if (broken.length > 0) {
       issues.push(...broken.map((v) => ({ file, line, field: v.field, code: v.code, message: v.message, hint: RULES_HINT })));

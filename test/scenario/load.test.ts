@@ -55,6 +55,7 @@ describe('scenario files', () => {
     ['decreasing quantiles', (t) => t.replace('steps: 4', 'steps: { kind: empirical, quantiles: [1, 5, 3] }'), /field 'population\[0\]\.steps\.quantiles': quantiles must not decrease/],
     ['an unknown distribution', (t) => t.replace('kind: lognormal', 'kind: pareto'), /field 'population\[0\]\.outputTokens\.kind': unknown distribution "pareto"/],
     ['a backtrack share of 1', (t) => t.replace(/behaviour: healthy\n(.*\n)*/, 'behaviour: backtracker\n    weight: 1\n    steps: 3\n    backtrackShare: 1\n    outputTokens: 1\n    toolResultTokens: 1\n'), /field 'population\[0\]\.backtrackShare': must be below 1/],
+    ['a steps–size correlation without sizeScale', (t) => t.replace('steps: 4', 'steps: 4\n    stepsSizeRankCorrelation: 0.3'), /field 'population\[0\]\.stepsSizeRankCorrelation': needs sizeScale/],
     ['an unknown field', (t) => t.replace('steps: 4', 'steps: 4\n    stpes: 5'), /field 'population\[0\]': unknown field\(s\) stpes/],
     ['a missing model', (t) => t.replace('model: gpt-4o-mini\n', ''), /field 'model': missing required field/],
     ['a zero step cap', (t) => t.replace('{ preset: reference }', '{ max-steps: 0 }'), /line 5 field 'brakes\.max-steps'/],

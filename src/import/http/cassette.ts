@@ -20,6 +20,7 @@ import { bodyOf, headerValue, type Body, type Located } from './cassetteBody.js'
 import { readCassetteYaml, type CassetteYaml } from './cassetteYaml.js';
 import { classifyEndpoint } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
+import { isHttpStatus } from './status.js';
 
 export { looksLikeCassette } from '../formats.js';
 
@@ -47,15 +48,16 @@ function notHttp(raw: Record<string, unknown>, loc: Located, at: string): UserEr
   return issue(loc, at, 'not_http_cassette', `${at} is ${what}, not an HTTP request`, 'loopcost reads cassettes of HTTP exchanges (vcrpy / pytest-recording request/response pairs)');
 }
 
+// A bare number that is not a status falls through to the wrong_type issue below.
 function statusOf(response: Record<string, unknown>, at: string, loc: Located, lineOf: (keys: string[]) => number | undefined): { status?: number; statusMessage?: string } {
   const statusObj = response.status;
   if (isJsonObject(statusObj)) {
-    if (typeof statusObj.code !== 'number') {
-      throw issue({ ...loc, line: lineOf(['response', 'status', 'code']) }, `${at}.response.status.code`, 'wrong_type', `expected an HTTP status code, got ${describeValue(statusObj.code)}`);
+    if (!isHttpStatus(statusObj.code)) {
+      throw issue({ ...loc, line: lineOf(['response', 'status', 'code']) }, `${at}.response.status.code`, 'wrong_type', `expected an HTTP status code (100–599), got ${describeValue(statusObj.code)}`);
     }
     return { status: statusObj.code, ...(typeof statusObj.message === 'string' ? { statusMessage: statusObj.message } : {}) };
   }
-  if (typeof statusObj === 'number') return { status: statusObj };
+  if (isHttpStatus(statusObj)) return { status: statusObj };
   if (statusObj !== undefined) throw issue(loc, `${at}.response.status`, 'wrong_type', `expected {code, message}, got ${describeValue(statusObj)}`);
   return {};
 }

@@ -8,6 +8,7 @@
 import { isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { UserError } from '../../errors.js';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
+import { yamlEscapeError } from '../../io/yamlErrors.js';
 
 export interface CassetteYaml {
   data: unknown;
@@ -36,7 +37,7 @@ function parse(content: string, path: string, lineCounter: LineCounter): Documen
     return parseDocument(content, { schema: 'yaml-1.1', lineCounter, prettyErrors: false });
   } catch (err) {
     if (isStackOverflow(err)) throw tooDeep(path);
-    throw err;
+    throw yamlEscapeError(err, path, 'the cassette looks damaged: record it again') ?? err;
   }
 }
 

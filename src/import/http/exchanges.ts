@@ -16,6 +16,7 @@ import { Reader } from './bodyReader.js';
 import { classifyEndpoint, detectShape, detectStreamShape } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isStreamBody, streamEvents } from './stream/events.js';
+import { isHttpStatus } from './status.js';
 
 export { looksLikeExchangeLine } from '../formats.js';
 
@@ -45,7 +46,7 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
     if (!('response' in rec)) fail('response', 'missing_field', 'missing response body', 'every line needs {"request": …, "response": …}');
     let status: number | undefined;
     if (rec.status !== undefined && rec.status !== null) {
-      if (typeof rec.status !== 'number' || !Number.isInteger(rec.status) || rec.status < 100 || rec.status > 599) {
+      if (!isHttpStatus(rec.status)) {
         fail('status', 'wrong_type', `expected an HTTP status code (100–599), got ${describeValue(rec.status)}`);
       }
       status = rec.status as number;

@@ -59,6 +59,11 @@ export function buildMiniSweAgentTrace(run: MiniSweAgentRun, path: string, opts:
   } else if (apiCalls !== undefined && missingCalls !== 0) {
     notes.push(`info.model_stats.api_calls is ${apiCalls} but the trajectory holds ${records.length} assistant messages`);
   }
+  if (run.clockSkew) {
+    notes.push(
+      `${run.clockSkew.count} message timestamp(s) run up to ${run.clockSkew.maxSeconds.toFixed(3)} s behind the one before (clock skew between the agent and its environment): those gaps count as 0 ms`,
+    );
+  }
   if (run.toolResults.length > 0 && isApproximateTokenizer(model)) {
     notes.push(`tool result tokens counted with ${encodingForModel(model)}, an approximation for ${model}`);
   }

@@ -38,7 +38,17 @@ export interface MiniSweAgentChat {
   responseModel?: string;
   /** The first `extra.timestamp` (unix seconds): when the run was recorded. */
   firstTimestamp?: number;
+  /** Messages stamped slightly before the one they follow (within MAX_CLOCK_SKEW_SECONDS), and the largest step back. */
+  clockSkew?: { count: number; maxSeconds: number };
 }
+
+/**
+ * Real trajectories step back in time by up to about a second now and then (5 of 99 runs of
+ * mini-swe-agent's deepseek_chat_test_1-100 set: a tool result stamped 0.4–1.1 s before the assistant
+ * message that asked for it — the agent and the environment that runs its commands read different
+ * clocks). Such a gap counts as 0 ms and the run gets a note; a larger step back is refused as corrupted.
+ */
+export const MAX_CLOCK_SKEW_SECONDS = 5;
 
 const CONTENT_WORDING: ContentTextWording = {
   badPart: (part) => `expected a content part with "text", got ${describeValue(part)}`,
@@ -56,6 +66,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
   let exitMessage: JsonObject | undefined;
   let responseModel: string | undefined;
   let firstTimestamp: number | undefined;
+  const skew = { count: 0, maxSeconds: 0 };
 
   messages.forEach((raw, i) => {
     const at = `messages[${i}]`;
@@ -132,9 +143,16 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
       exitMessage = message;
     }
     if (timestamp !== undefined) {
-      const backwards = lastTimestamp === undefined ? undefined : endBeforeStart(`${at}.extra.timestamp`, lastTimestamp, timestamp, "the message is timestamped before the one it follows");
-      if (backwards) issues.add(backwards.field, backwards.code, backwards.message, RULES_HINT);
-      lastTimestamp = timestamp;
+      const skewSeconds = lastTimestamp === undefined ? 0 : lastTimestamp - timestamp;
+      if (skewSeconds > MAX_CLOCK_SKEW_SECONDS) {
+        const backwards = endBeforeStart(`${at}.extra.timestamp`, lastTimestamp!, timestamp, `the message is timestamped ${skewSeconds.toFixed(3)} s before the one it follows (more than the ${MAX_CLOCK_SKEW_SECONDS} s of clock skew tolerated)`)!;
+        issues.add(backwards.field, backwards.code, backwards.message, RULES_HINT);
+      } else if (skewSeconds > 0) {
+        skew.count++;
+        skew.maxSeconds = Math.max(skew.maxSeconds, skewSeconds);
+      }
+      // The clock read is the latest seen: a skewed message neither shortens nor lengthens the run.
+      lastTimestamp = lastTimestamp === undefined ? timestamp : Math.max(lastTimestamp, timestamp);
       firstTimestamp ??= timestamp;
     }
   });
@@ -145,5 +163,6 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
   if (exitMessage !== undefined) chat.exitMessage = exitMessage;
   if (responseModel !== undefined) chat.responseModel = responseModel;
   if (firstTimestamp !== undefined) chat.firstTimestamp = firstTimestamp;
+  if (skew.count > 0) chat.clockSkew = skew;
   return chat;
 }

@@ -7,6 +7,7 @@ import { UserError } from '../../errors.js';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
 import { IssueCollector } from '../common/issues.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
+import { yamlEscapeError } from '../../io/yamlErrors.js';
 
 export interface RunSettings {
   model?: string;
@@ -41,6 +42,8 @@ export function readSidecar(text: string, sidecarPath: string): RunSettings {
     // The limits of every reader: alias expansions (a "billion laughs" ladder) and nesting depth.
     doc = parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: true }) as unknown;
   } catch (error) {
+    const badEscape = yamlEscapeError(error, sidecarPath, 'the run configuration looks damaged: export it again');
+    if (badEscape) throw badEscape;
     if (error instanceof RangeError) throw sidecarTooDeep(sidecarPath);
     const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new UserError({
