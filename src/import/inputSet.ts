@@ -121,14 +121,17 @@ export class TraceInputs {
    */
   finish(): BadInput[] {
     const bad = [...this.bad.values()];
-    if (bad.length === 0 || this.options.skipBad) return bad;
-    if (this.files.length === 1) throw new UserError(bad[0]!.issues);
+    // --skip-bad goes on without the bad files, but not without any: a report of no runs is no answer.
+    const nothingLeft = bad.length === this.files.length;
+    if (bad.length === 0 || (this.options.skipBad && !nothingLeft)) return bad;
+    if (this.files.length === 1 && !this.options.skipBad) throw new UserError(bad[0]!.issues);
     const issues = bad.slice(0, MAX_BAD_FILES).flatMap((input) => shownIssues(input, bad.length === 1 ? MAX_REPORTED_ISSUES : ISSUES_PER_BAD_FILE));
-    issues.push({
-      code: 'bad_inputs',
-      message: `${bad.length} of ${this.files.length} input files have problems${bad.length > MAX_BAD_FILES ? ` (the first ${MAX_BAD_FILES} are shown)` : ''}; nothing was written`,
-      hint: 'fix or remove them, or pass --skip-bad to go on without them',
-    });
+    const shown = bad.length > MAX_BAD_FILES ? ` (the first ${MAX_BAD_FILES} are shown)` : '';
+    issues.push(
+      this.options.skipBad
+        ? { code: 'bad_inputs', message: `every input file has problems${shown}: --skip-bad left no run to work on; nothing was written`, hint: 'fix the files, or name inputs that hold good runs' }
+        : { code: 'bad_inputs', message: `${bad.length} of ${this.files.length} input files have problems${shown}; nothing was written`, hint: 'fix or remove them, or pass --skip-bad to go on without them' },
+    );
     throw new UserError(issues);
   }
 }

@@ -137,6 +137,18 @@ describe('one bad file among many', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('--skip-bad that leaves no file is exit 2 for every command, not an empty report', async () => {
+    const allBad = tempDir();
+    writeFileSync(join(allBad, 'b-broken.jsonl'), '{"type":"header"');
+    writeFileSync(join(allBad, 'e-late-bad.jsonl'), RUN + RUN.replace(CALL, '{"type":"call","outputTokens":-1}'));
+    const out = join(tempDir(), 'out.json');
+    for (const command of [['replay'], ['whatif', '--try', 'max-steps=1'], ['compare'], ['import'], ['fit'], ['sweep', '--grid', 'max-steps=1,2']]) {
+      const r = await cli(command[0]!, allBad, ...command.slice(1), '--skip-bad', '--out', out);
+      expectUserError(r, /b-broken\.jsonl:line 1.*\n.*e-late-bad\.jsonl:line 5[^\n]*\nevery input file has problems: --skip-bad left no run to work on; nothing was written/);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('--skip-bad goes on with the rest and lists what was skipped (replay, whatif, compare, import)', async () => {
     const json = (r: { stdout: string }) => JSON.parse(r.stdout);
     const replay = await cli('replay', dir, '--skip-bad', '--format', 'json');
