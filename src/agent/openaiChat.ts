@@ -99,13 +99,19 @@ function turnOf(completion: ChatCompletion): ModelTurn {
   return turn;
 }
 
+/** The outcome `loopcost serve` says the recording ended with (`error.loopcost.recordedOutcome`). */
+function recordedOutcomeOf(error: InstanceType<typeof OpenAI.APIError>): unknown {
+  const body = error.error as { loopcost?: { recordedOutcome?: unknown } } | undefined;
+  return body?.loopcost?.recordedOutcome;
+}
+
 /** A failed attempt as the loop records it; the caller's abort passes through as it is. */
 function callError(error: unknown): unknown {
   if (error instanceof OpenAI.APIUserAbortError) return error;
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
     // A `loopcost serve` session asked past the end of its trace: the run ends as the recording did.
-    if (status === 409 && error.code === 'loopcost_trace_ended') return new ModelExhausted(/ended 'completed'/.test(error.message) ? 'completed' : 'trace_end');
+    if (status === 409 && error.code === 'loopcost_trace_ended') return new ModelExhausted(recordedOutcomeOf(error) === 'completed' ? 'completed' : 'trace_end');
     return new ModelCallError(error.message, { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), cause: error });
   }
   return error;

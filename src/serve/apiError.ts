@@ -3,7 +3,7 @@
  * code}}`), so any Chat Completions client reports them as it reports a provider's.
  */
 export interface ApiErrorBody {
-  error: { message: string; type: string; param: string | null; code: string | null };
+  error: { message: string; type: string; param: string | null; code: string | null; loopcost?: Record<string, unknown> };
   /** Set on recorded provider failures: the call as billed (see README, `loopcost serve`). */
   loopcost?: unknown;
 }
@@ -16,12 +16,14 @@ export class ApiError extends Error {
     readonly param: string | null = null,
     readonly code: string | null = null,
     readonly extra?: unknown,
+    /** Facts a client reads without parsing the message, inside `error` (OpenAI's SDKs keep only that object). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
 
   body(): ApiErrorBody {
-    const body: ApiErrorBody = { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+    const body: ApiErrorBody = { error: { message: this.message, type: this.type, param: this.param, code: this.code, ...(this.details ? { loopcost: this.details } : {}) } };
     if (this.extra !== undefined) body.loopcost = this.extra;
     return body;
   }

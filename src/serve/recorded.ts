@@ -34,6 +34,8 @@ export class RecordedSession extends ServeSession {
         'invalid_request_error',
         null,
         'loopcost_trace_ended',
+        undefined,
+        { recordedOutcome: this.trace.end.outcome, recordedCalls: n },
       );
     }
     this.nextCall += 1;

@@ -58,8 +58,11 @@ describe('openAIChatModel', () => {
     expect([limited.options.status, limited.options.retryable]).toEqual([429, true]);
     expect((await fail(503, { message: 'busy' })).options.retryable).toBe(true);
     expect((await fail(400, { message: 'bad' })).options.retryable).toBe(false);
-    const ended = await fail(409, { message: "the trace t has no call 4 (it recorded 3 calls and ended 'completed')", code: 'loopcost_trace_ended' });
+    // The outcome is read from the structured field, not the message's wording.
+    const ended = await fail(409, { message: 'the trace has ended', code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'completed', recordedCalls: 3 } });
     expect(ended).toEqual(new ModelExhausted('completed'));
+    const cut = await fail(409, { message: "ended 'completed' (a wording that must not decide)", code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'error', recordedCalls: 3 } });
+    expect(cut).toEqual(new ModelExhausted('trace_end'));
   });
 
   it('a timeout is a retryable failure', async () => {

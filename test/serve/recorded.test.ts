@@ -57,6 +57,7 @@ describe('serve: a recorded real run', () => {
     expect(past.status).toBe(409);
     expectOpenAiError(past);
     expect(past.json.error.code).toBe('loopcost_trace_ended');
+    expect(past.json.error.loopcost).toEqual({ recordedOutcome: trace.end.outcome, recordedCalls: 3 });
     expect(past.headers.get('x-should-retry')).toBe('false'); // OpenAI's SDKs would retry a 409 otherwise
     expect(past.json.error.message).toMatch(/has no call 4 \(it recorded 3 calls/);
   });
