@@ -9,7 +9,6 @@
  */
 import { linesOfText } from './common/jsonLines.js';
 import type { Trace } from '../trace/types.js';
-import { isJsonObject } from './common/jsonValue.js';
 import { importClaudeCodeSession } from './claudeCode/sessionTree.js';
 
 export { CLAUDE_CODE_FORMAT, importClaudeCodeStream, sessionFileCandidates, subagentFiles } from './claudeCode/sessionTree.js';

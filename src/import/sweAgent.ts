@@ -31,7 +31,6 @@
  * the Trace (outcome.ts: exit status and observation errors).
  */
 import type { Trace } from '../trace/types.js';
-import { isJsonObject } from './common/jsonValue.js';
 import { buildSweAgentTrace } from './sweAgent/buildTrace.js';
 import { readSweAgentTrajectory, type SweAgentImportOptions } from './sweAgent/readTrajectory.js';
 import { rebuildSweAgentTokens, type SweAgentRebuild } from './sweAgent/tokenRebuild.js';

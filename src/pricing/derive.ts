@@ -134,7 +134,7 @@ export function derivePricesFrom(runs: Iterable<RunObservations>): { models: Der
 }
 
 function solveModel(entry: ModelRows): DerivedModel {
-  const { solution, dependent } = entry.equations.solve();
+  const { solution } = entry.equations.solve();
   const derived: DerivedModel = { model: entry.model, usable: true, calls: entry.calls, runs: entry.runs, prices: {}, exact: {}, notIdentifiable: [], residual: { maxAbsPico: 0, totalPico: 0n, recordedPico: 0n, rmsPico: 0 } };
   if (entry.provider !== undefined) derived.provider = entry.provider;
   const price: bigint[] = DERIVED_KEYS.map(() => 0n);

@@ -12,7 +12,7 @@ import type { ModelPricing, PriceSource } from '../pricing/types.js';
 import type { CurveComparison, CurveRow, CurveRun } from '../replay/curve.js';
 import type { ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { formatCsv } from './csv.js';
-import { formatUsd, formatUsdNumber } from './money.js';
+import { formatUsdNumber } from './money.js';
 import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';

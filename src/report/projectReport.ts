@@ -46,7 +46,6 @@ export function buildProjectReport(args: Omit<ProjectReport, 'tool' | 'command'>
 }
 
 const usd = (value: number | null): string => (value === null ? 'unbounded' : formatUsdNumber(value));
-const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
 const COLUMNS: Column[] = [{ header: 'spend' }, { header: 'mean', align: 'right' }, { header: 'p50', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'p99', align: 'right' }, { header: 'worst case', align: 'right' }];
 

@@ -9,7 +9,7 @@ import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { WhatIfRun, WhatIfSetting, WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import { formatCsv } from './csv.js';
-import { formatUsd, formatUsdNumber } from './money.js';
+import { formatUsdNumber } from './money.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';

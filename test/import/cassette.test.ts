@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { UserError } from '../../src/errors.js';
 import { importCassette, looksLikeCassette } from '../../src/import/http/cassette.js';
 import { countTokens } from '../../src/import/tokenCount.js';
 import { loadPriceTable } from '../../src/pricing/index.js';

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
 import { importExchangesJsonl, looksLikeExchangeLine } from '../../src/import/http/exchanges.js';
 import { countTokens } from '../../src/import/tokenCount.js';
 import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';

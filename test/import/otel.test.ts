@@ -11,7 +11,6 @@ import {
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
 } from '@opentelemetry/semantic-conventions/incubating';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
 import { importOtlpJson, looksLikeOtlp } from '../../src/import/otel.js';
 import { countTokens } from '../../src/import/tokenCount.js';
 import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConditionalPrice } from '@pydantic/genai-prices';
-import { UserError } from '../../src/errors.js';
 import {
   BUNDLED_RELEASE,
   bundledPriceTable,

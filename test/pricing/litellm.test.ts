@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
 import {
   callCostPico,
   describePricing,
@@ -11,7 +10,6 @@ import {
   loadLiteLlmTable,
   loadPriceTable,
   parseLiteLlmTable,
-  type CallUsage,
 } from '../../src/pricing/index.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/prices/${name}`, import.meta.url));

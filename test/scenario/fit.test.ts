@@ -3,7 +3,6 @@
  * replayed with --runs 2000 --seed 1 reproduces them, and on runs it has never seen it predicts them as
  * well as 19 runs allow.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';

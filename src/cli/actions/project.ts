@@ -11,7 +11,7 @@ import type { ModelPricing } from '../../pricing/types.js';
 import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
 import { reportSettings } from '../../report/settings.js';
-import { prepareScenario, resolveScenarioPricing, runSynthetic } from '../../scenario/run.js';
+import { prepareScenario, runSynthetic } from '../../scenario/run.js';
 import { nonNegativeInt, positiveInt } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOut, emitReport, reportView } from './output.js';
