@@ -18,6 +18,7 @@ import { formatTable, type Cell, type Column } from './table.js';
 import { printableText } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
+import { strategyFieldsText } from './strategyFields.js';
 
 /** `--subagent-max-steps` / `--subagent-max-cost` in `--try`-like syntax; `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
@@ -60,6 +61,11 @@ export interface TreeAgentRecord {
   outputTokens: number;
   costUsd: number;
   elapsedSeconds: number;
+  /** What the context strategy did (absent where 0). */
+  summaryCalls?: number;
+  summaryCostUsd?: number;
+  strategyCacheLostTokens?: number;
+  skippedActions?: number;
   stopReason: string;
   stopDetail: string;
   /** `tree` | `subagent` | `own` | `parent`; empty when the agent ended by itself. */
@@ -102,6 +108,9 @@ function figures(t: TreeTotals & { recordedCalls: number; parts: number }, model
     outputTokens: t.outputTokens,
     costUsd: picoToUsd(t.costPico),
     elapsedSeconds: t.elapsedMs / 1000,
+    ...(t.summaryCalls > 0 ? { summaryCalls: t.summaryCalls, summaryCostUsd: picoToUsd(t.summaryCostPico) } : {}),
+    ...(t.strategyCacheLostTokens > 0 ? { strategyCacheLostTokens: t.strategyCacheLostTokens } : {}),
+    ...(t.skippedActions > 0 ? { skippedActions: t.skippedActions } : {}),
   };
 }
 
@@ -210,6 +219,8 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
     text += formatTable(TABLE_COLUMNS, rows, { maxWidth: view.width });
     for (const stop of tree.stopped) text += labelledLine(printableText(`stopped: ${stop.agent} by ${STOPPED_BY[stop.by] ?? stop.by} — ${stop.reason}: ${stop.detail}`), view.width);
     for (const agent of tree.agents) if (agent.endedToolCall) text += labelledLine(printableText(`task call: ${agent.endedToolCall}`), view.width);
+    const strategy = strategyFieldsText(tree.totals);
+    if (strategy !== '') text += labelledLine(`context strategy (tree): ${strategy}`, view.width);
     if (view.wide) for (const note of tree.notes) text += labelledLine(printableText(`note: ${note}`), view.width);
     else if (tree.notes.length > 0) text += `notes: ${tree.notes.length} import note${tree.notes.length === 1 ? '' : 's'} (shown with --wide, or in --format json)\n`;
     text += '\n';
@@ -223,7 +234,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
 const CSV_COLUMNS = [
   'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
   'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'elapsedSeconds', 'stopReason',
-  'stopDetail', 'stoppedBy', 'endedToolCall',
+  'stopDetail', 'stoppedBy', 'endedToolCall', 'summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions',
 ];
 
 /** One row per agent, then one per tree (`agent` = `tree`); settings, per-agent limits and price table on every row. */

@@ -110,6 +110,12 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
   const checkTotalsBefore = (a: number, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null =>
     budget.check({ totals: states[a]!.totals, subagent: tree.agents[a]!.kind === 'subagent' }, session, view, promptTokens);
 
+  /** The strategy's summary call when due (as the lone loop makes it before each call), paid into the totals at once. */
+  const summarizeIfDue = (a: number, session: LoopSession): void => {
+    const before: Running = { ...session.state };
+    if (session.summarizeIfDue()) budget.absorb(states[a]!.totals, session, before);
+  };
+
   for (const { agent: a, run: r, call: c } of treeSchedule(tree)) {
     const state = states[a]!;
     if (state.stop !== undefined) continue;
@@ -118,6 +124,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     state.current = r;
     const session = sessionOf(a, r);
     if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
+    summarizeIfDue(a, session);
     const before: Running = { ...session.state };
     const response = run.calls[c]!;
     const view = session.prompt();
@@ -139,6 +146,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     }
     if (c === run.calls.length - 1) {
       // The run ran out of calls: what a lone replay does when its source is exhausted.
+      summarizeIfDue(a, session);
       const view = session.prompt();
       const last = checkTotalsBefore(a, session, view, view.inputTokens) ?? ownStop(session.checkBeforeCall(view));
       if (last) stopAgent(a, last);

@@ -1,6 +1,6 @@
 /** What a tree replay returns: figures per agent (its parts added up) and for the whole tree. */
 import type { Stop, StopReason } from '../brakes/stopReasons.js';
-import type { RunOutcome, RunTotals } from '../loop/types.js';
+import type { RunOutcome, RunTotals, StrategyFigures } from '../loop/types.js';
 import type { TreeAgent } from './group.js';
 
 /**
@@ -15,8 +15,12 @@ export interface AgentStop extends Stop {
   by?: StoppedBy;
 }
 
-/** A run's figures (RunTotals) added up over an agent's parts or a whole tree, with its compaction calls. */
-export interface TreeTotals extends Omit<RunTotals, 'backtracks' | 'overshootPico' | 'cacheRuleLostTokens' | 'summaryCalls' | 'summaryCostPico' | 'strategyCacheLostTokens' | 'skippedActions'> {
+/**
+ * A run's figures (RunTotals) added up over an agent's parts or a whole tree, with its compaction calls
+ * and what the context strategy did (summary calls and their cost, cache hits lost, skipped actions: 0
+ * where it did nothing).
+ */
+export interface TreeTotals extends Omit<RunTotals, 'backtracks' | 'overshootPico' | 'cacheRuleLostTokens' | keyof StrategyFigures>, StrategyFigures {
   compactionCalls: number;
 }
 
@@ -54,7 +58,10 @@ export interface TreeResult {
 }
 
 export function emptyTotals(): TreeTotals {
-  return { calls: 0, steps: 0, compactionCalls: 0, failedCalls: 0, toolCalls: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, costPico: 0, elapsedMs: 0 };
+  return {
+    calls: 0, steps: 0, compactionCalls: 0, failedCalls: 0, toolCalls: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, costPico: 0, elapsedMs: 0,
+    summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: 0, skippedActions: 0,
+  };
 }
 
 /** Adds a run's outcome to totals. */
@@ -71,6 +78,10 @@ export function addOutcome(totals: TreeTotals, outcome: RunOutcome, compactionCa
   totals.reasoningTokens += outcome.reasoningTokens;
   totals.costPico += outcome.costPico;
   totals.elapsedMs += outcome.elapsedMs;
+  totals.summaryCalls += outcome.summaryCalls ?? 0;
+  totals.summaryCostPico += outcome.summaryCostPico ?? 0;
+  totals.strategyCacheLostTokens += outcome.strategyCacheLostTokens ?? 0;
+  totals.skippedActions += outcome.skippedActions ?? 0;
 }
 
 /** Adds an agent's figures to the tree's. */
