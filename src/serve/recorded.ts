@@ -8,6 +8,8 @@ import type { Trace } from '../trace/types.js';
 import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
+import { outputCapOf } from './outputCap.js';
+import type { ChatRequest } from './request.js';
 
 export class RecordedSession extends ServeSession {
   readonly kind = 'recorded' as const;
@@ -24,7 +26,7 @@ export class RecordedSession extends ServeSession {
     return this.nextCall >= this.trace.calls.length;
   }
 
-  answer(): Reply {
+  answer(request: ChatRequest): Reply {
     const record = this.trace.calls[this.nextCall];
     if (!record) {
       const n = this.trace.calls.length;
@@ -39,7 +41,7 @@ export class RecordedSession extends ServeSession {
       );
     }
     this.nextCall += 1;
-    return this.respond(record, this.loop.prompt(), 'recorded');
+    return this.respond(record, this.loop.prompt(), 'recorded', outputCapOf(request));
   }
 
   override summary(): SessionSummary {

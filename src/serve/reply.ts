@@ -24,6 +24,8 @@ export interface Reply {
   record: CallRecord;
   usage: CallUsage;
   costPico: number;
+  /** Cut at the request's output cap (finish_reason "length"). */
+  cut?: boolean;
 }
 
 export interface OpenAiUsage {
@@ -53,7 +55,8 @@ function completionId(reply: Reply): string {
   return `chatcmpl-loopcost-${reply.session}-${reply.call}`;
 }
 
-function finishReason(reply: Reply): 'tool_calls' | 'stop' {
+function finishReason(reply: Reply): 'tool_calls' | 'stop' | 'length' {
+  if (reply.cut) return 'length';
   return reply.toolCalls.length > 0 ? 'tool_calls' : 'stop';
 }
 

@@ -27,6 +27,8 @@ const chatRequest = z.looseObject({
   messages: z.array(message).min(1),
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+  max_completion_tokens: z.number().int().positive().nullable().optional(),
+  max_tokens: z.number().int().positive().nullable().optional(),
 });
 
 export type ChatMessage = z.infer<typeof message>;

@@ -14,6 +14,7 @@ import type { CallRecord } from '../trace/types.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
+import { cutAtCap } from './outputCap.js';
 
 export interface SessionSummary {
   id: string;
@@ -98,8 +99,12 @@ export abstract class ServeSession {
     };
   }
 
-  /** Meters `record` sent with the prompt `view`, advances the loop's state as a real loop would, and builds the reply. */
-  protected respond(record: CallRecord, view: PromptView, what: string): Reply {
+  /**
+   * Meters `answer` sent with the prompt `view` — cut at the request's output cap as a provider cuts it —
+   * advances the loop's state as a real loop would, and builds the reply.
+   */
+  protected respond(answer: CallRecord, view: PromptView, what: string, outputCap?: number): Reply {
+    const record = cutAtCap(answer, outputCap);
     const loop = this.loop;
     const metered: MeteredCall = loop.meter(record, view);
     loop.recordResponse(record, metered, view);
@@ -121,6 +126,7 @@ export abstract class ServeSession {
       record,
       usage: metered.usage,
       costPico: metered.costPico,
+      ...(record === answer ? {} : { cut: true }),
     };
     if (record.failed) throw failedCall(reply, record.failed);
     return reply;

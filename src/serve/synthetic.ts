@@ -16,6 +16,7 @@ import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
 import { ServeSession, type SessionSetup } from './session.js';
+import { outputCapOf } from './outputCap.js';
 
 interface AnsweredStep {
   toolCallIds: string[];
@@ -52,7 +53,7 @@ export class SyntheticSession extends ServeSession {
     }
     const keys = request.messages.map(messageKey);
     try {
-      const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`);
+      const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`, outputCapOf(request));
       this.remember(reply, keys);
       return reply;
     } catch (error) {

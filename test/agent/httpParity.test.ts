@@ -48,6 +48,8 @@ function clientFor(server: RunningServer, session: string, traceIndex: number): 
 
 let sessions = 0;
 
+const largestOutput = (t: Trace): number => t.calls.reduce((most, call) => Math.max(most, call.outputTokens), 1);
+
 /** check(0 … count−1), a few conversations at once (each its own session: x-loopcost-session / x-loopcost-trace). */
 async function inConversations(count: number, check: (index: number) => Promise<void>, conversations = 4): Promise<void> {
   let next = 0;
@@ -67,7 +69,9 @@ async function runOverHttp(server: RunningServer, traces: readonly Trace[], inde
     async call(request) {
       let turn: ModelTurn;
       try {
-        turn = await http.call(request);
+        // The cap the recording's own loop ran under was at least its largest output: sent so, serve
+        // cuts nothing (a smaller cap is cut as a provider cuts it: test/serve/outputCap.test.ts).
+        turn = await http.call({ ...request, maxOutputTokens: Math.max(request.maxOutputTokens, largestOutput(t)) });
       } catch (error) {
         if (!(error instanceof ModelCallError)) throw error;
         const { record, usage } = last();
