@@ -9,8 +9,8 @@ import type { PriceSource } from '../../pricing/types.js';
 import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
 import { formatUsdNumber } from '../../report/money.js';
 import { formatTable, type Column } from '../../report/table.js';
-import { reportFooter } from '../../report/view.js';
-import { fitScenario } from '../../scenario/fit.js';
+import { labelledLine, reportFooter } from '../../report/view.js';
+import { fitScenario, heldOutStatement } from '../../scenario/fit.js';
 import { compareRuns, type FitComparison } from '../../scenario/fitReport.js';
 import { parseScenario } from '../../scenario/load.js';
 import { runScenario } from '../../scenario/run.js';
@@ -41,7 +41,8 @@ function renderComparison(c: FitComparison, how: string, priceSource: PriceSourc
     return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : `${signedPercent(row.relativeGap * 100)}%`];
   });
   const completion = `completion: recorded ${(c.completion.recorded * 100).toFixed(1)}%, synthetic ${(c.completion.synthetic * 100).toFixed(1)}% (${signedPercent(c.completion.gapPoints)} points)\n`;
-  return `${how}\n${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${reportFooter({ priceSource, warnings: [], width })}`;
+  const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
+  return `${how}\n${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: [], width })}`;
 }
 
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
@@ -66,7 +67,7 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     const how = `recorded: ${recorded.length} runs replayed as recorded; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes`;
     report =
       flags.format === 'json'
-        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, ...comparison }, null, 2)}\n`
+        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns) }, null, 2)}\n`
         : renderComparison(comparison, how, prices.source, reportView({}, io).width);
   }
   if (flags.out !== undefined) writeFileAtomic(flags.out, yaml);
