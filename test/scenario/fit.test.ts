@@ -74,6 +74,8 @@ describe('loopcost fit on the real mini-swe-agent runs', () => {
     const table = await cli('fit', RUNS, '--prices', PRICES_FILE, '--out', join(tempDir(), 'p.yaml'), '--report', '--runs', '200');
     expect(table.stdout).toMatch(/promptTokensAtLastCall.*p95/);
     expect(table.stdout).toMatch(/completion: recorded 73\.7%/);
+    expect(table.stdout).toMatch(/unseen runs: Fitted on 38 runs, fewer than 70: p50s carry to runs it has not seen, p95s may not/);
+    expect(report.unseenRuns).toMatch(/^Fitted on 38 runs, fewer than 70/);
   });
 
   it('a scenario file is not a recorded run: exit 2', async () => {
