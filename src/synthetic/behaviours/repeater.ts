@@ -7,9 +7,10 @@
  */
 import type { BrakeState } from '../../brakes/state.js';
 import type { CallRecord } from '../../trace/types.js';
-import { SyntheticAgent, type AgentEnv } from '../agent.js';
-import { drawCount, type DistributionSpec } from '../distributions.js';
-import { STREAM } from '../random.js';
+import type { AgentEnv } from '../agent.js';
+import type { DistributionSpec } from '../distributions.js';
+import type { Rng } from '../random.js';
+import { LeadStepsAgent } from './leadSteps.js';
 
 export interface RepeaterParams {
   /** The calls of the cycle, in order (one: the same call every time). Default: one call with no arguments. */
@@ -19,22 +20,16 @@ export interface RepeaterParams {
   firstCallDoesTheTask?: boolean;
 }
 
-export class RepeaterAgent extends SyntheticAgent {
+export class RepeaterAgent extends LeadStepsAgent {
   readonly behaviour = 'repeater';
-  private readonly lead: number;
-  private index = 0;
 
   constructor(env: AgentEnv, private readonly params: RepeaterParams) {
-    super(env);
-    this.lead = params.leadSteps === undefined ? 0 : drawCount(params.leadSteps, this.planStream());
+    super(env, params.leadSteps);
   }
 
-  protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord {
-    const k = ++this.index;
-    const rng = this.stream(STREAM.action, k);
-    if (k <= this.lead) return this.toolStep(rng, { name: 'work', arguments: { action: k } });
+  protected afterLead(n: number, rng: Rng, state: Readonly<BrakeState>): CallRecord {
     const cycle = this.params.cycle ?? [{}];
-    const position = k - this.lead - 1;
+    const position = n - 1;
     const step = this.nextStep(state);
     if (position === 0 && this.params.firstCallDoesTheTask) this.markDone(step);
     if (position === 1) this.markStuck(step);

@@ -7,9 +7,10 @@
  */
 import type { BrakeState } from '../../brakes/state.js';
 import type { CallRecord } from '../../trace/types.js';
-import { SyntheticAgent, type AgentEnv } from '../agent.js';
-import { drawCount, type DistributionSpec } from '../distributions.js';
-import { STREAM } from '../random.js';
+import type { AgentEnv } from '../agent.js';
+import type { DistributionSpec } from '../distributions.js';
+import type { Rng } from '../random.js';
+import { LeadStepsAgent } from './leadSteps.js';
 
 export interface RetrierParams {
   tool?: string;
@@ -21,21 +22,14 @@ export interface RetrierParams {
   givesUpAfter?: number;
 }
 
-export class RetrierAgent extends SyntheticAgent {
+export class RetrierAgent extends LeadStepsAgent {
   readonly behaviour = 'retrier';
-  private readonly lead: number;
-  private index = 0;
 
   constructor(env: AgentEnv, private readonly params: RetrierParams) {
-    super(env);
-    this.lead = params.leadSteps === undefined ? 0 : drawCount(params.leadSteps, this.planStream());
+    super(env, params.leadSteps);
   }
 
-  protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord {
-    const k = ++this.index;
-    const rng = this.stream(STREAM.action, k);
-    if (k <= this.lead) return this.toolStep(rng, { name: 'work', arguments: { action: k } });
-    const attempt = k - this.lead;
+  protected afterLead(attempt: number, rng: Rng, state: Readonly<BrakeState>): CallRecord {
     if (this.params.givesUpAfter !== undefined && attempt > this.params.givesUpAfter) return this.answer(rng);
     if (attempt === 2) this.markStuck(this.nextStep(state));
     const variants = this.params.variants ?? [];
