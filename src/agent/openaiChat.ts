@@ -8,6 +8,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
+import { PURPOSE_HEADER } from '../serve/purpose.js';
 
 export interface OpenAIChatOptions {
   /** The model name sent and priced (e.g. `gpt-4o-mini`). */
@@ -48,7 +49,8 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
       if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
       let completion: ChatCompletion;
       try {
-        completion = await client.chat.completions.create(body, request.signal === undefined ? {} : { signal: request.signal });
+        const purpose = request.purpose === 'summary' ? { headers: { [PURPOSE_HEADER]: 'summary' } } : {};
+        completion = await client.chat.completions.create(body, { ...purpose, ...(request.signal === undefined ? {} : { signal: request.signal }) });
       } catch (error) {
         throw callError(error);
       }

@@ -19,6 +19,7 @@ import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.j
 import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
 import type { SessionSummary } from './session.js';
+import { PURPOSE_HEADER } from './purpose.js';
 
 export interface ServeOptions {
   sources: ServeSources;
@@ -119,7 +120,7 @@ async function chatCompletions(req: IncomingMessage, res: ServerResponse, { regi
   const request = parseChatRequest(await readBody(req, maxBodyBytes));
   const session = registry.sessionFor(req.headers, request);
   res.setHeader(SESSION_HEADER, session.id);
-  const reply = session.answer(request);
+  const reply = req.headers[PURPOSE_HEADER] === 'summary' ? session.summaryAnswer(request) : session.answer(request);
   if (request.stream !== true) return sendJson(res, 200, completionBody(reply));
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.end(completionEvents(reply, request.stream_options?.include_usage === true));

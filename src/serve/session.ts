@@ -14,7 +14,7 @@ import type { CallRecord } from '../trace/types.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
-import { cutAtCap } from './outputCap.js';
+import { cutAtCap, outputCapOf } from './outputCap.js';
 
 export interface SessionSummary {
   id: string;
@@ -97,6 +97,15 @@ export abstract class ServeSession {
       costUsd: picoToUsdString(state.spentPico),
       ended: this.ended(),
     };
+  }
+
+  /**
+   * The context summary the agent's loop asked for (PURPOSE_HEADER `summary`): a compaction call of the
+   * request's output cap in tokens, metered at the session's prompt — paid, not a step — taking nothing
+   * from the recording or the synthetic agent.
+   */
+  summaryAnswer(request: ChatRequest): Reply {
+    return this.respond({ type: 'call', outputTokens: outputCapOf(request) ?? 0, compaction: true }, this.loop.prompt(), 'context summary');
   }
 
   /**

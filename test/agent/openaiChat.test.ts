@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { ModelCallError, ModelExhausted, type ModelRequest } from '../../src/agent/types.js';
 
-function clientAnswering(status: number, body: unknown, sent: unknown[] = []): OpenAI {
+function clientAnswering(status: number, body: unknown, sent: unknown[] = [], headers: Headers[] = []): OpenAI {
   const fetchDouble: typeof fetch = async (_url, init) => {
     sent.push(JSON.parse(String(init?.body)));
+    headers.push(new Headers(init?.headers));
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
   return new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, fetch: fetchDouble });
@@ -40,6 +41,15 @@ describe('openAIChatModel', () => {
     expect(turn.toolCalls).toEqual([{ id: 'c2', name: 'run', arguments: '{"x":2}' }]);
     expect(turn.usage).toEqual({ inputTokens: 1200, cachedInputTokens: 1024, outputTokens: 80, reasoningTokens: 30 });
     expect(turn.marks).toBeUndefined();
+  });
+
+  it('a summary request carries x-loopcost-purpose: summary (loopcost serve answers it without a recorded call); other requests do not', async () => {
+    const headers: Headers[] = [];
+    const client = clientAnswering(200, completion({ content: 'short' }, 'stop'), [], headers);
+    const model = openAIChatModel({ model: 'm', client });
+    await model.call({ ...request, purpose: 'summary' });
+    await model.call(request);
+    expect(headers.map((h) => h.get('x-loopcost-purpose'))).toEqual(['summary', null]);
   });
 
   it('max_tokens for older servers; a reply cut off at the cap with no tool call is unparseable; no usage → prompt unknown', async () => {

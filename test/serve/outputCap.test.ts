@@ -49,6 +49,16 @@ describe('serve: the output cap of a request', () => {
     expect(bad.json.error.param).toBe('max_completion_tokens');
   });
 
+  it('a summary request (x-loopcost-purpose: summary) is a compaction call of the cap in tokens and takes no recorded call', async () => {
+    const headers = { 'x-loopcost-session': 'summary-first', 'x-loopcost-purpose': 'summary' };
+    const summary = await post(server.url, { model: 'deepseek-reasoner', messages: [{ role: 'user', content: 'summarise' }], max_completion_tokens: 300 }, headers);
+    expect(summary.json.usage.completion_tokens).toBe(300);
+    expect(summary.json.loopcost.record).toMatchObject({ outputTokens: 300, compaction: true });
+    const first = await ask('summary-first', {});
+    expect(first.json.usage.completion_tokens).toBe(trace.calls[0]!.outputTokens);
+    expect(first.json.loopcost.call).toBe(2);
+  });
+
   it('cutAtCap leaves a failed call and an answer within the cap as they are', () => {
     const failed = { type: 'call' as const, outputTokens: 500, failed: { status: 500, message: 'x' } };
     expect(cutAtCap(failed, 10)).toBe(failed);
