@@ -159,7 +159,7 @@ export async function readDocument(input: OpenedInput, limits: ReadLimits): Prom
     if (total > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
     chunks.push(chunk);
   }
-  return decodeDocument(Buffer.concat(chunks), input.label, limits);
+  return decodeDocument(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), input.label, limits);
 }
 
 /** Bytes of a whole document as text: a binary file, invalid UTF-8 or a text too long for one string is a user error. */
