@@ -1,7 +1,7 @@
 // Start-up time of `loopcost --help` and `--version` against bare `node -e 0`, whole process, median of
 // 21 runs taken in turn (loopcost, node, loopcost, ...) so a drifting machine moves both alike. Targets
-// (issue 7): --help and --version under 150 ms, `replay scenarios/` under 300 ms. Not a test: `npm run bench`. `farm-bench -n 20 --vs 'node -e 0' -- node
-// bin/loopcost.js --help` gives the same figure with CPU and memory too.
+// (issue 7): --help and --version under 150 ms, `replay scenarios/` under 300 ms. Not a test: `npm run bench`.
+// `/usr/bin/time -v node bin/loopcost.js --help` gives CPU and memory of one run too.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,6 +1,7 @@
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { globSync, isDynamicPattern } from 'tinyglobby';
+import type * as Tinyglobby from 'tinyglobby';
 import { UserError } from '../errors.js';
 import { unreadable } from './inputErrors.js';
 import { STDIN_PATH } from './openInput.js';
@@ -8,6 +9,25 @@ import { STDIN_PATH } from './openInput.js';
 const TRACE_FILE = /\.(jsonl|json|traj|yaml|yml)(\.gz)?$/i;
 /** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
 const SIDECAR = /\.args\.ya?ml$/i;
+
+/** No glob syntax can be written without one of these; a path free of them is never a pattern. */
+const GLOB_CHARACTER = /[*?[\]{}()!@+\\]/;
+
+let globber: typeof Tinyglobby | undefined;
+
+/**
+ * tinyglobby, loaded on the first path that may be a glob (required as CommonJS: a third of the ESM
+ * import's time), so plain files and directories do not pay for it at start-up.
+ */
+function tinyglobby(): typeof Tinyglobby {
+  globber ??= createRequire(import.meta.url)('tinyglobby') as typeof Tinyglobby;
+  return globber;
+}
+
+/** Whether a path is a glob pattern (as tinyglobby decides), without loading tinyglobby for a plain path. */
+export function isGlob(path: string): boolean {
+  return GLOB_CHARACTER.test(path) && tinyglobby().isDynamicPattern(path);
+}
 
 function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -64,8 +84,8 @@ export function collectInputs(paths: readonly string[]): string[] {
       continue;
     }
     if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
-    if (isDynamicPattern(path)) {
-      const matches = globSync(path, { onlyFiles: true, expandDirectories: false }).sort();
+    if (isGlob(path)) {
+      const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false }).sort();
       if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
       files.push(...matches);
       continue;

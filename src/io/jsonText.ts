@@ -28,6 +28,10 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const COMMA = 44;
+const SPACE = 32;
+const NEWLINE = 10;
+const TAB = 9;
+const RETURN = 13;
 const SHOWN_LEVELS = 8;
 
 /** End offset (exclusive) of the string starting at `start` (its opening quote); text.length if unterminated. */
@@ -115,15 +119,20 @@ export function jsonTextProblem(text: string, options: { maxDepth?: number; dupl
  * once parsed) — without scanning the text character by character; false: ask jsonTextProblem, which
  * finds and words the problem.
  *
- * Keys are counted as the unescaped `"` followed by `:`. In valid JSON with no blank before a colon
- * (else: false) each key's closing quote is one; the only other such quote opens a string that starts
- * with `:`. So the count is never below the text's keys, which are never below the parsed value's: the
- * counts agree only when no key is given twice.
+ * Keys are counted as the colons whose nearest character before, blanks skipped, is an unescaped `"`.
+ * In valid JSON each key's colon is one (its closing quote, then blanks); the only other such colon sits
+ * in a string that starts with blanks and a `:` (the quote is that string's opening quote), and no two
+ * colons lead back to the same quote. So the count is never below the text's keys, which are never below
+ * the parsed value's: the counts agree only when no key is given twice. Pretty-printed documents (`"a" :
+ * 1`, blanks and ` :` inside strings) are counted like compact ones.
  */
 export function surelyNoJsonTextProblem(text: string, parsed: unknown, maxDepth = MAX_NESTING_DEPTH): boolean {
-  if (text.includes(' :') || text.includes('\n:') || text.includes('\t:') || text.includes('\r:')) return false;
   let keys = 0;
-  for (let quote = text.indexOf('":'); quote >= 0; quote = text.indexOf('":', quote + 1)) {
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    let quote = colon - 1;
+    let ch = text.charCodeAt(quote);
+    while (ch === SPACE || ch === NEWLINE || ch === TAB || ch === RETURN) ch = text.charCodeAt(--quote);
+    if (ch !== QUOTE) continue;
     let slashes = 0;
     for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
     if (slashes % 2 === 0) keys++;
@@ -148,4 +157,9 @@ function walkWithin(value: unknown, depth: number, maxDepth: number): boolean {
     if (!walkWithin(record[key], depth + 1, maxDepth)) return false;
   }
   return true;
+}
+
+/** jsonTextProblem of a text JSON.parse turned into `parsed`, the scan made only when the quick count cannot rule a problem out. */
+export function parsedJsonTextProblem(text: string, parsed: unknown): JsonTextProblem | undefined {
+  return surelyNoJsonTextProblem(text, parsed) ? undefined : jsonTextProblem(text);
 }

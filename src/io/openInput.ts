@@ -11,7 +11,7 @@ import { open } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { Readable, pipeline } from 'node:stream';
 import { isatty } from 'node:tty';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
 import { badGzip, inputTooLarge, isGzip, unreadable } from './inputErrors.js';
 import type { ReadLimits } from './limits.js';
@@ -27,6 +27,8 @@ const STDIN_NAMES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 /** How much of the (decompressed) start is kept to tell the format. */
 const HEAD_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1 << 20;
+/** A gzip file read whole in its first chunk is inflated at once when it inflates to at most this much. */
+const WHOLE_INFLATE_BYTES = 16 << 20;
 
 type InputKind = { kind: 'file'; size: number } | { kind: 'pipe' } | { kind: 'stdin' };
 
@@ -87,8 +89,11 @@ export function inputKind(path: string): InputKind {
   throw notReadableKind(path, stats);
 }
 
-/** The chunks of a regular file, read `chunkBytes` at a time into fresh buffers. */
-async function* fileChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
+/**
+ * The chunks of a regular file, read `chunkBytes` at a time into fresh buffers, each no larger than the
+ * rest of the file as its size was (plus one byte, to see the end), so a small file costs one small buffer.
+ */
+async function* fileChunks(path: string, chunkBytes: number, sizeBytes: number): AsyncGenerator<Buffer> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -96,10 +101,11 @@ async function* fileChunks(path: string, chunkBytes: number): AsyncGenerator<Buf
     throw unreadable(path, error);
   }
   try {
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(chunkBytes);
-      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+    for (let offset = 0; ; ) {
+      const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(sizeBytes - offset, 0) + 1));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;
+      offset += bytesRead;
       yield buffer.subarray(0, bytesRead);
     }
   } catch (error) {
@@ -159,7 +165,7 @@ function pipeStream(path: string): Readable {
 }
 
 function rawChunks(path: string, kind: InputKind, limits: ReadLimits, chunkBytes: number): AsyncGenerator<Buffer> {
-  if (kind.kind === 'file') return fileChunks(path, chunkBytes);
+  if (kind.kind === 'file') return fileChunks(path, chunkBytes, kind.size);
   if (kind.kind === 'pipe') return streamChunks(pipeStream(path), path, limits.pipeWaitMs);
   return streamChunks(process.stdin, STDIN_LABEL, limits.pipeWaitMs);
 }
@@ -193,6 +199,19 @@ async function* gunzipped(raw: AsyncGenerator<Buffer>, label: string, limits: Re
   } finally {
     source.destroy();
     gunzip.destroy();
+  }
+}
+
+/**
+ * A small gzip file that arrived whole in one read, inflated in one call (a stream costs as much again
+ * for a trajectory of a few hundred KB). Undefined — stream it as any gzip input — when it inflates past
+ * WHOLE_INFLATE_BYTES (or the input limit) or is damaged: the stream then says where, as it always has.
+ */
+function inflatedAtOnce(compressed: Buffer, limits: ReadLimits): Buffer | undefined {
+  try {
+    return gunzipSync(compressed, { maxOutputLength: Math.min(WHOLE_INFLATE_BYTES, limits.maxInputBytes) });
+  } catch {
+    return undefined;
   }
 }
 
@@ -239,7 +258,8 @@ export async function openInput(path: string, limits: ReadLimits, options: OpenO
     first = first.length === 0 ? next.value : Buffer.concat([first, next.value]);
   }
   const gzip = isGzip(first);
-  const stream = gzip ? gunzipped(prepend(first, raw), label, limits) : plain(prepend(first, raw), label, limits);
+  const whole = gzip && kind.kind === 'file' && first.length === kind.size ? inflatedAtOnce(first, limits) : undefined;
+  const stream = whole ? plain(prepend(whole, raw), label, limits) : gzip ? gunzipped(prepend(first, raw), label, limits) : plain(prepend(first, raw), label, limits);
   const buffered: Buffer[] = [];
   let bufferedBytes = 0;
   while (bufferedBytes < HEAD_BYTES) {
@@ -250,7 +270,7 @@ export async function openInput(path: string, limits: ReadLimits, options: OpenO
   }
   const input: OpenedInput = {
     label,
-    head: Buffer.concat(buffered).subarray(0, HEAD_BYTES),
+    head: (buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered)).subarray(0, HEAD_BYTES),
     chunks: (async function* () {
       yield* buffered.splice(0);
       yield* stream;

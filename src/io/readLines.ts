@@ -2,10 +2,12 @@
  * Line-by-line reading of an input (plain or gzip, file or pipe), so that a line-oriented format (native
  * JSONL) is parsed at constant memory however large the input, and never meets V8's ~512 MB string limit.
  *
- * Lines are cut at the newline byte and decoded one at a time, so a UTF-8 character is never split. A
- * line longer than `maxLineBytes` is refused before its bytes are joined into one buffer. Blank lines
- * (only spaces, tabs and carriage returns) are counted and skipped without being decoded, so a file of a
- * billion blank lines costs a byte scan, not a billion strings.
+ * Lines are cut at the newline byte, so a UTF-8 character is never split: the whole lines of a chunk are
+ * decoded in one piece and cut as text; a line across chunks, and any chunk with a problem to place (a
+ * NUL byte, invalid UTF-8, a line past the limit), are decoded line by line. A line longer than
+ * `maxLineBytes` is refused before its bytes are joined into one buffer. Blank lines (only spaces, tabs
+ * and carriage returns) are counted and skipped, runs of them at byte speed, so a file of a billion blank
+ * lines costs a byte scan, not a billion strings.
  */
 import { UserError } from '../errors.js';
 import { badEncoding, binaryFile, recordTooLarge } from './inputErrors.js';
@@ -52,6 +54,54 @@ export class LineSplitter {
 
   push(chunk: Buffer): SourceLine[] {
     const lines: SourceLine[] = [];
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last < 0) return this.pushBytes(chunk, lines);
+    // The line left unfinished by the chunk before is completed byte by byte.
+    const from = this.pendingBytes === 0 ? 0 : chunk.indexOf(NEWLINE) + 1;
+    if (from > 0) this.pushBytes(chunk.subarray(0, from), lines);
+    if (from > last) return this.pushBytes(chunk.subarray(from), lines);
+    if (!this.pushText(chunk.subarray(from, last), lines)) return this.pushBytes(chunk.subarray(from), lines);
+    this.keep(chunk.subarray(last + 1));
+    return lines;
+  }
+
+  /**
+   * The whole lines of `bytes` (each ended by a newline, the last by the one just past `bytes`), decoded
+   * in one piece and cut as text: one decode per chunk instead of one per line. False, and nothing read,
+   * where the byte path must judge: a start of blank lines (skipped there at byte speed), a piece past
+   * the line limit, a NUL byte or invalid UTF-8 (which the byte path places on its line).
+   */
+  private pushText(bytes: Buffer, lines: SourceLine[]): boolean {
+    const first = bytes[0];
+    if (first === undefined || first === NEWLINE || first === SPACE || first === TAB || first === RETURN) return false;
+    if (bytes.length > this.maxLineBytes || bytes.includes(0)) return false;
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      return false;
+    }
+    let line = this.line;
+    for (let from = 0; from <= text.length; ) {
+      let end = text.indexOf('\n', from);
+      if (end < 0) end = text.length;
+      line += 1;
+      if (end === from) {
+        // A run of empty lines, skipped by one native search.
+        NOT_NEWLINE.lastIndex = from;
+        const next = NOT_NEWLINE.exec(text)?.index ?? text.length + 1;
+        line += next - from - 1;
+        from = next;
+        continue;
+      }
+      if (!isBlankText(text, from, end)) lines.push({ line, text: text.slice(from, end) });
+      from = end + 1;
+    }
+    this.line = line;
+    return true;
+  }
+
+  private pushBytes(chunk: Buffer, lines: SourceLine[]): SourceLine[] {
     let start = 0;
     const length = chunk.length;
     for (;;) {
@@ -118,6 +168,16 @@ export class LineSplitter {
   }
 }
 
+const NOT_NEWLINE = /[^\n]/g;
+
+function isBlankText(text: string, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch !== SPACE && ch !== TAB && ch !== RETURN) return false;
+  }
+  return true;
+}
+
 function isBlank(bytes: Uint8Array): boolean {
   for (const byte of bytes) if (byte !== SPACE && byte !== TAB && byte !== RETURN) return false;
   return true;
@@ -159,7 +219,7 @@ export async function readDocument(input: OpenedInput, limits: ReadLimits): Prom
     if (total > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
     chunks.push(chunk);
   }
-  return decodeDocument(Buffer.concat(chunks), input.label, limits);
+  return decodeDocument(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), input.label, limits);
 }
 
 /** Bytes of a whole document as text: a binary file, invalid UTF-8 or a text too long for one string is a user error. */

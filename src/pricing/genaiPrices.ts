@@ -1,37 +1,22 @@
 /**
- * The bundled price table: the provider data shipped inside @pydantic/genai-prices. Never updated at
+ * The bundled price table: the provider data shipped inside @pydantic/genai-prices (read by genaiData.ts,
+ * matched by the package's rules in genaiMatch.ts, dated prices picked in genaiPick.ts). Never updated at
  * run time (updatePrices is never called, so nothing reaches the network): the same package version
  * always prices the same way, and the source hash in every report says which data it was.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import {
-  calcPrice,
-  findProvider,
-  waitForUpdate,
-  type ConditionalPrice,
-  type ModelInfo,
-  type ModelPrice,
-  type Provider,
-} from '@pydantic/genai-prices';
+import type { ModelInfo, Provider } from '@pydantic/genai-prices';
 import { UserError } from '../errors.js';
 import { usdPerMillionToPico } from '../money.js';
 import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
+import { bundledProviders, genaiPricesSource } from './genaiData.js';
+import { matchModel, providerById } from './genaiMatch.js';
+import { pickModelPrice } from './genaiPick.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
 import { GENAI_PRICES_PACKAGE } from './source.js';
 
-export { GENAI_PRICES_PACKAGE };
-
-/**
- * The package's bundled provider list. `waitForUpdate()` resolves to the active data, which is the
- * bundled data as long as nobody calls `updatePrices` (we never do). Awaited once at module load so the
- * table stays synchronous; this makes the module (and its importers) async ESM modules.
- */
-const bundledProviders: Provider[] = (await waitForUpdate()) ?? [];
+export { GENAI_PRICES_PACKAGE, genaiPricesSource, pickModelPrice };
 
 /** genai-prices price keys → our TokenPrices fields; the first key present wins. */
 const PRICE_KEYS: Array<[TokenPriceKey, string[]]> = [
@@ -43,22 +28,6 @@ const PRICE_KEYS: Array<[TokenPriceKey, string[]]> = [
   ['output', ['output_mtok']],
   ['reasoning', ['output_reasoning_mtok']],
 ];
-
-let cachedSource: PriceSource | undefined;
-
-/** name, version (from the package's package.json) and sha256 (16 hex) of the bundled data file. */
-export function genaiPricesSource(): PriceSource {
-  if (cachedSource) return cachedSource;
-  const require = createRequire(import.meta.url);
-  // The exports map does not expose package.json; resolve the CJS entry (dist/index.cjs) and go up.
-  const root = dirname(dirname(require.resolve(GENAI_PRICES_PACKAGE)));
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string; module?: string };
-  // The ESM entry is the file we import; its first statement is the bundled provider data.
-  const dataFile = join(root, pkg.module ?? 'dist/index.js');
-  const hash = createHash('sha256').update(readFileSync(dataFile)).digest('hex').slice(0, 16);
-  cachedSource = Object.freeze({ name: GENAI_PRICES_PACKAGE, version: pkg.version ?? 'unknown', hash });
-  return cachedSource;
-}
 
 /**
  * The day the pinned @pydantic/genai-prices version was published (npm registry). Dated prices are read
@@ -81,62 +50,6 @@ export function utcDay(iso: string | undefined): string | undefined {
   if (iso === undefined) return undefined;
   const time = Date.parse(iso);
   return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : undefined;
-}
-
-/**
- * Picks one price set from a model's prices, deterministically (never by the clock):
- * 1. Date level: among start-date entries, the latest start date wins (with `asOf`: the latest not after
- *    it); when none applies, the first unconstrained entry (the original price).
- * 2. Time of day: genai-prices lets daily windows override the date-level price during those hours
- *    (DeepSeek peak/off-peak). We take the price that applies for most of the day: a window price only
- *    when its windows cover more of the 24 hours than the rest of the day does. So `deepseek-chat`
- *    (standard 00:30–16:30 UTC, 16 h, unconstrained entry = off-peak) prices at the standard rate, and
- *    `deepseek-v4-flash` (peak 7 h a day) at its date-level off-peak rate.
- */
-export function pickModelPrice(prices: ConditionalPrice[] | ModelPrice, asOf?: Date): ModelPrice {
-  if (!Array.isArray(prices)) return prices;
-  let best: { date: string; prices: ModelPrice } | undefined;
-  for (const entry of prices) {
-    const constraint = entry.constraint;
-    if (constraint?.type !== 'start_date') continue;
-    if (asOf !== undefined && new Date(`${constraint.start_date}T00:00:00Z`) > asOf) continue;
-    if (!best || constraint.start_date > best.date) best = { date: constraint.start_date, prices: entry.prices };
-  }
-  const unconstrained = prices.find((entry) => entry.constraint === undefined);
-  const dateLevel = best?.prices ?? unconstrained?.prices ?? prices[0]?.prices;
-  if (!dateLevel) throw new Error('genai-prices: model with an empty price list');
-
-  // Seconds of the day each distinct window price covers.
-  const windows = new Map<string, { prices: ModelPrice; seconds: number }>();
-  let windowed = 0;
-  for (const entry of prices) {
-    const constraint = entry.constraint;
-    if (constraint?.type !== 'time_of_date') continue;
-    const seconds = windowSeconds(constraint.start_time, constraint.end_time);
-    const id = JSON.stringify(entry.prices);
-    const group = windows.get(id) ?? { prices: entry.prices, seconds: 0 };
-    group.seconds += seconds;
-    windows.set(id, group);
-    windowed += seconds;
-  }
-  const rest = Math.max(0, DAY_SECONDS - windowed);
-  let pick: { prices: ModelPrice; seconds: number } | undefined;
-  for (const group of windows.values()) if (group.seconds > (pick?.seconds ?? rest)) pick = group;
-  return pick?.prices ?? dateLevel;
-}
-
-const DAY_SECONDS = 86_400;
-
-/** Length in seconds of a daily window `HH:MM:SS[.f](Z|±HH:MM)` → same, wrapping past midnight. */
-function windowSeconds(start: string, end: string): number {
-  const toSeconds = (time: string): number => {
-    const m = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/.exec(time);
-    if (!m) throw new Error(`genai-prices: invalid time-of-day constraint ${time}`);
-    const local = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
-    const offset = m[4] === 'Z' ? 0 : (m[5] === '-' ? -1 : 1) * (Number(m[6]) * 3600 + Number(m[7]) * 60);
-    return (((local - offset) % DAY_SECONDS) + DAY_SECONDS) % DAY_SECONDS;
-  };
-  return (((toSeconds(end) - toSeconds(start)) % DAY_SECONDS) + DAY_SECONDS) % DAY_SECONDS;
 }
 
 function keyedPrice(key: string, value: unknown): KeyedPrice {
@@ -219,13 +132,11 @@ export class GenaiPriceTable implements PriceTable {
 
   private find(name: string, providerHint: string | undefined): Match | undefined {
     if (name.length === 0) return undefined;
-    const hint = providerHint ? findProvider({ providerId: providerHint })?.id : undefined;
+    const hint = providerHint ? providerById(bundledProviders, providerHint)?.id : undefined;
     const prefix = splitProviderPrefix(name);
 
-    const viaPackage = (modelName: string, providerId?: string): Match | undefined => {
-      const result = calcPrice({}, modelName, providerId ? { providerId } : undefined);
-      return result ? { provider: result.provider, model: result.model } : undefined;
-    };
+    // The package's own matching (genaiMatch.ts holds it to calcPrice).
+    const viaPackage = (modelName: string, providerId?: string): Match | undefined => matchModel(bundledProviders, modelName, providerId);
     const byId = (modelName: string, providerId?: string): Match | undefined => {
       const wanted = modelName.toLowerCase();
       for (const provider of bundledProviders) {
@@ -297,7 +208,7 @@ function splitProviderPrefix(name: string): { providerId: string | undefined; re
   if (at <= 0 || at === name.length - 1) return undefined;
   const head = name.slice(0, at);
   const rest = name.slice(at + 1);
-  const providerId = findProvider({ providerId: head })?.id;
+  const providerId = providerById(bundledProviders, head)?.id;
   if (useColon && providerId === undefined) return undefined;
   return { providerId, rest };
 }

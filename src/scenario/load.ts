@@ -2,7 +2,9 @@
  * Reads a scenario file (YAML, or JSON, which is YAML too) with the readers' limits (YAML aliases,
  * nesting depth), validates it, and reports every problem with its file, line and field.
  */
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document, LineCounter as YamlLineCounter } from 'yaml';
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
@@ -11,6 +13,9 @@ import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { yamlEscapeError } from '../io/yamlErrors.js';
+
+// yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays.
+const { LineCounter, parseDocument } = createRequire(import.meta.url)('yaml') as typeof Yaml;
 
 const HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
 
@@ -32,7 +37,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 }
 
 /** The line of the deepest node of `path` present in the document. */
-function lineOf(doc: Document, counter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+function lineOf(doc: Document, counter: YamlLineCounter, path: readonly PropertyKey[]): number | undefined {
   for (let n = path.length; n >= 0; n--) {
     const node = (n === 0 ? doc.contents : doc.getIn(path.slice(0, n) as unknown[], true)) as { range?: [number, number, number] } | null | undefined;
     if (node?.range) return counter.linePos(node.range[0]).line;

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt, unknownFieldsHint } from '../import/common/didYouMean.js';
-import { jsonTextProblem, surelyNoJsonTextProblem } from '../io/jsonText.js';
+import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { recordSchema } from './schema.js';
 import { isSurelyValidCall } from './fastCall.js';
@@ -107,7 +107,7 @@ export class NativeTraceReader {
       });
       return [];
     }
-    const problem = surelyNoJsonTextProblem(text, raw) ? undefined : jsonTextProblem(text);
+    const problem = parsedJsonTextProblem(text, raw);
     if (problem) {
       issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: 'each line must be one plain JSON record; see docs/trace-format.md' });
       return [];

@@ -21,21 +21,23 @@ function write(name: string, content: string | Buffer): string {
 
 describe('readLines', () => {
   it('gives the same non-blank lines as splitting the whole text, whatever the read size cuts (multi-byte text, CRLF, gzip)', async () => {
-    const piece = fc.constantFrom('a', 'é', '€', '𝄞', ' ', '\r', '\t', '{"x":1}', '\n', '\n', '\r\n');
+    // Reads of up to 64 bytes: whole lines in one read are decoded together (a chunk's text), the rest byte by byte.
+    const piece = fc.constantFrom('a', 'é', '€', '𝄞', ' ', '\r', '\t', '{"x":1}', '\n', '\n', '\r\n', '\n\n\n\n\n', ' \n');
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), fc.boolean(), async (pieces, chunkBytes, gzip) => {
+      fc.asyncProperty(fc.array(piece, { maxLength: 120 }), fc.integer({ min: 1, max: 64 }), fc.boolean(), async (pieces, chunkBytes, gzip) => {
         const text = pieces.join('');
         const path = write(gzip ? 'lines.jsonl.gz' : 'lines.jsonl', gzip ? gzipSync(Buffer.from(text)) : text);
         const expected = text.split('\n').map((t, i) => ({ line: i + 1, text: t })).filter(({ text: t }) => t.trim() !== '');
         expect(await collectAsync(readLines(path, {}, { chunkBytes }))).toEqual(expected);
       }),
-      { numRuns: 150, seed: 20261202 },
+      { numRuns: 300, seed: 20261202 },
     );
   });
 
   it('names the line of invalid UTF-8 or a NUL byte', async () => {
     const bad = Buffer.concat([Buffer.from(`${HEADER}\n${CALL}\n`), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
     expect((await asyncUserErrorOf(() => collectAsync(readLines(write('bad.jsonl', bad), {}, { chunkBytes: 4 })))).issues[0]).toMatchObject({ line: 3, code: 'bad_encoding' });
+    expect((await asyncUserErrorOf(() => collectAsync(readLines(write('bad-whole.jsonl', bad))))).issues[0]).toMatchObject({ line: 3, code: 'bad_encoding' });
     const nul = Buffer.concat([Buffer.from(`${HEADER}\n`), Buffer.from([0x7b, 0x00, 0x7d, 0x0a])]);
     expect((await asyncUserErrorOf(() => collectAsync(readLines(write('nul.jsonl', nul))))).issues[0]).toMatchObject({ line: 2, code: 'binary' });
   });

@@ -3,10 +3,26 @@
  * and the field path open at it, so that a broken file fails with a UserError naming where.
  */
 import { UserError, type InputIssue } from '../../errors.js';
-import { jsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
+import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
+
+/**
+ * The document parsed last, handed to the next call on the same text: format detection parses a whole
+ * document to tell what it is, then its importer parses the same text again (src/import/index.ts). Taken
+ * by the next call whatever its text, so at most one document is held, and only between those two calls.
+ */
+let lastParsed: { content: string; value: unknown } | undefined;
 
 /** JSON.parse with a UserError (line of the syntax error when V8 reports a position) instead of a SyntaxError. */
 export function parseJsonDocument(content: string, path: string, what: string): unknown {
+  const handed = lastParsed;
+  lastParsed = undefined;
+  if (handed !== undefined && handed.content === content) return handed.value;
+  const value = parseCheckedDocument(content, path, what);
+  lastParsed = { content, value };
+  return value;
+}
+
+function parseCheckedDocument(content: string, path: string, what: string): unknown {
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   if (text.trim() === '') {
     throw new UserError({
@@ -34,7 +50,7 @@ export function parseJsonDocument(content: string, path: string, what: string): 
     if (position) issue.line = lineOfOffset(text, Number(position[1]));
     throw new UserError(issue);
   }
-  const problem = jsonTextProblem(text);
+  const problem = parsedJsonTextProblem(text, value);
   if (problem) throw jsonTextError(problem, text, path, `the ${what} must be plain JSON as its program writes it`);
   return value;
 }

@@ -7,7 +7,7 @@
  * was damaged or edited: that is an input error naming the line.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
-import { jsonTextProblem } from '../../io/jsonText.js';
+import { parsedJsonTextProblem } from '../../io/jsonText.js';
 import type { SourceLine } from '../../io/readLines.js';
 import { IssueCollector } from './issues.js';
 import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
@@ -94,7 +94,7 @@ export class JsonLineReader {
       this.issues.add(line, undefined, 'wrong_type', `expected one JSON object per line, got ${describeValue(value)}`);
       return undefined;
     }
-    const problem = jsonTextProblem(trimmed);
+    const problem = parsedJsonTextProblem(trimmed, value);
     if (problem) {
       this.issues.add(line, problem.field, problem.code, problem.message);
       return undefined;

@@ -5,7 +5,7 @@
  * messages that answer the tool calls are read.
  */
 import { jsonTextProblem } from '../../io/jsonText.js';
-import { MAX_ARGUMENTS_DEPTH } from '../../io/limits.js';
+import { MAX_ARGUMENTS_DEPTH, pathPastDepth } from '../../io/limits.js';
 import { callRuleViolations, RULES_HINT } from '../../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { IssueCollector } from '../common/issues.js';
@@ -150,7 +150,8 @@ function readToolArguments(issues: IssueCollector, value: unknown, field: string
     } catch {
       return value;
     }
-    const deep = jsonTextProblem(value, { duplicates: false, maxDepth: MAX_ARGUMENTS_DEPTH });
+    // The parsed value nests as deep as the text: only a value past the limit has its text scanned for the place.
+    const deep = pathPastDepth(parsed, MAX_ARGUMENTS_DEPTH) === undefined ? undefined : jsonTextProblem(value, { duplicates: false, maxDepth: MAX_ARGUMENTS_DEPTH });
     if (deep) issues.add(field, deep.code, `tool arguments ${deep.message}`, 'the arguments look corrupted: check the trajectory');
     return parsed;
   }
