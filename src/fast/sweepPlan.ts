@@ -26,6 +26,14 @@ export interface SweepPlan {
   passBrakes: BrakeConfig[];
   /** Per pass and cap group: its brakes without a step cap. */
   noCapBrakes: BrakeConfig[][];
+  /** The distinct brake sets without a step cap over every pass (a trace's stops no strategy changes are worked out once for each: sweepTrace.ts). */
+  noCaps: BrakeConfig[];
+  /** Per pass and cap group: its index in noCaps. */
+  noCapIds: Int32Array[];
+  /** Per pass: its cells' brakes. */
+  passCellBrakes: BrakeConfig[][];
+  /** Per pass: whether every cap group can be stopped in closed form (no predictive budget). */
+  passClosed: boolean[];
   /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
   capSteps: Int32Array;
   latency: LatencyModel | undefined;
@@ -73,11 +81,27 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
   if (known !== undefined) return known;
   const cells = sweepCells(grid);
   const passes = groupCells(cells);
+  const noCapBrakes = passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig));
+  // The same brakes in several passes (one per strategy) share one entry.
+  const noCapIndex = new Map<string, number>();
+  const noCaps: BrakeConfig[] = [];
+  const noCapIds = noCapBrakes.map((groups) =>
+    Int32Array.from(groups, (b) => {
+      const key = JSON.stringify(b);
+      let id = noCapIndex.get(key);
+      if (id === undefined) noCapIndex.set(key, (id = noCaps.push(b) - 1));
+      return id;
+    }),
+  );
   const plan: SweepPlan = {
     cells,
     passes,
     passBrakes: passes.map((pass) => passLimits(pass.cells.map((c) => cells[c]!.brakes))),
-    noCapBrakes: passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig)),
+    noCapBrakes,
+    noCaps,
+    noCapIds,
+    passCellBrakes: passes.map((pass) => pass.cells.map((c) => cells[c]!.brakes)),
+    passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
     capSteps: Int32Array.from(cells, (cell) => {
       const cap = cell.brakes.maxSteps ?? Infinity;
       return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
