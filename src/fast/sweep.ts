@@ -24,9 +24,9 @@ import { runSettings, type RunSettings } from './settings.js';
 import { stopInTable } from './tableStop.js';
 import type { SweepGrid } from './sweepGrid.js';
 import { sweepPlan, type SweepPlan } from './sweepPlan.js';
-import { closedPassApplies, ClosedRun, sweepPassClosed, type ClosedPassScratch } from './sweepClosed.js';
+import { closedPassApplies, ClosedRun, sweepPassClosed, type PassScratch } from './sweepClosed.js';
 import { sweepResult, writeCapStop, writeState, type SweepResult } from './sweepResult.js';
-import { CallAtStep, TraceStops } from './sweepTrace.js';
+import { CapCalls, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
 
 export type { SweepAxis, SweepCell, SweepGrid, SweepPatch } from './sweepGrid.js';
 export { sweepCells } from './sweepGrid.js';
@@ -85,14 +85,14 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   const result = sweepResult({ from: range.from, count, cells, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), into });
   const limits = new PassLimits();
   const passSettings = passes.map(() => new PassSettings());
-  const scratch: ClosedPassScratch = { callAtStep: new CallAtStep(), stops: new TraceStops(), capSteps: plan.capSteps, st: new Float64Array(Run.Size) };
+  const scratch: PassScratch = { capCalls: new CapCalls(), stops: new TraceStops(), st: new Float64Array(Run.Size) };
   const closedRun = new ClosedRun();
   let table: RunTable | undefined;
   for (let ti = range.from; ti < range.to; ti++) {
     const { compiled: t, prices, cache } = traces[ti]!;
     const row = (ti - range.from) * cells.length;
     limits.at(plan, prices.contextWindow);
-    scratch.callAtStep.of(t);
+    scratch.capCalls.of(t, plan.capSteps);
     scratch.stops.of(t, limits.noCaps);
     for (let p = 0; p < passes.length; p++) {
       const pass = passes[p]!;
@@ -101,7 +101,7 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
       if (stepwise) {
         for (const c of pass.cells) writeState(result, row + c, replayCompiled(t, settings, plan.limitsCache.get(cells[c]!.brakes, prices.contextWindow), prices));
       } else if (plan.passClosed[p] && closedPassApplies(t, settings, prices)) {
-        sweepPassClosed(closedRun.of(t, settings, prices), pass, limits.noCap[p]!, plan.noCapIds[p]!, scratch, result, row);
+        sweepPassClosed(closedRun.of(t, settings, prices), pass.capGroups, limits.noCap[p]!, plan.noCapIds[p]!, scratch, result, row);
       } else {
         table = buildRunTable(t, settings, prices, limits.loosest[p]!, toolStopCall(t, limits.loosest[p]!), table);
         sweepPassTable(table, t, { plan, p, noCap: limits.noCap[p]! }, scratch, result, row);
@@ -112,8 +112,9 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
 }
 
 /** A pass read off its run table: each cap group's stop without a cap, then each cell's cap. */
-function sweepPassTable(table: RunTable, t: CompiledTrace, of: { plan: SweepPlan; p: number; noCap: BrakeLimits[] }, scratch: ClosedPassScratch, result: SweepResult, row: number): void {
-  const { callAtStep, stops, capSteps, st } = scratch;
+function sweepPassTable(table: RunTable, t: CompiledTrace, of: { plan: SweepPlan; p: number; noCap: BrakeLimits[] }, scratch: PassScratch, result: SweepResult, row: number): void {
+  const { stops, st } = scratch;
+  const capCalls = scratch.capCalls.calls;
   const capGroups = of.plan.passes[of.p]!.capGroups;
   const ids = of.plan.noCapIds[of.p]!;
   for (let g = 0; g < capGroups.length; g++) {
@@ -121,13 +122,13 @@ function sweepPassTable(table: RunTable, t: CompiledTrace, of: { plan: SweepPlan
     const code = stopInTable(table, t, of.noCap[g]!, stops.toolStop[ids[g]!]!, st);
     const calls = st[Run.Calls]!;
     const inside = st[Run.Exhausted] !== 1 && !isBeforeCall(code);
-    const stopCall = code === StopCode.None ? Infinity : inside ? calls - 1 : calls;
+    const stopCall = code === StopCode.None ? NO_CAP_CALL : inside ? calls - 1 : calls;
     const groupCells = capGroups[g]!.cells;
     for (let i = 0; i < groupCells.length; i++) {
       const c = groupCells[i]!;
-      const capCall = callAtStep.call(capSteps[c]!);
+      const capCall = capCalls[c]!;
       if (capCall <= stopCall && capCall <= table.end) writeCapStop(result, row + c, table, capCall);
-      else if (stopCall !== Infinity) writeState(result, row + c, st);
+      else if (stopCall !== NO_CAP_CALL) writeState(result, row + c, st);
       else throw new Error('sweep: a cell runs past its pass');
     }
   }

@@ -29,7 +29,7 @@ import { stepSums } from './stretch.js';
 import { elapsedAtToolStop } from './tableStop.js';
 import { isBeforeCall } from './runTable.js';
 import type { SweepResult } from './sweepResult.js';
-import type { CallAtStep, TraceStops } from './sweepTrace.js';
+import type { CapCalls, TraceStops } from './sweepTrace.js';
 
 /** A window no run reaches: full history with integer indices. */
 const FULL = 0x3fffffff;
@@ -53,13 +53,13 @@ export function closedPassApplies(t: CompiledTrace, settings: RunSettings, price
 export class ClosedRun {
   t!: CompiledTrace;
   settings!: RunSettings;
-  private before!: Float64Array;
-  private beforeSum!: Float64Array;
-  private keep = FULL;
-  private fixed = 0;
-  private pInput = 0;
-  private pOutput = 0;
-  private pReasoning = 0;
+  before!: Float64Array;
+  beforeSum!: Float64Array;
+  keep = FULL;
+  fixed = 0;
+  pInput = 0;
+  pOutput = 0;
+  pReasoning = 0;
 
   /** Points the run at a trace and settings closedPassApplies takes. */
   of(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): this {
@@ -214,57 +214,63 @@ export function closedStopApplies(limits: BrakeLimits): boolean {
   return !predicts(limits);
 }
 
-/** What a closed pass reads besides its run: the trace's step calls and stops, the cells' step caps, scratch state. */
-export interface ClosedPassScratch {
-  callAtStep: CallAtStep;
+/** What a pass reads besides its run: each cell's cap call and the stops no strategy changes on this trace, scratch state. */
+export interface PassScratch {
+  capCalls: CapCalls;
   stops: TraceStops;
-  capSteps: Int32Array;
   st: RunState;
 }
 
 /**
  * A pass in closed form: each cap group's stop without a cap (stopClosed), then each cell's cap, O(1)
  * each: a cap reached no later than the stop is the stop (the step cap is the first brake of the
- * kernel's order before a call), with the figures before its call.
+ * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
  */
-export function sweepPassClosed(run: ClosedRun, pass: { capGroups: readonly { cells: readonly number[] }[] }, noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: ClosedPassScratch, result: SweepResult, row: number): void {
+export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, result: SweepResult, row: number): void {
   const t = run.t;
-  const { callAtStep, stops, capSteps, st } = scratch;
-  const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
-  const outputBefore = t.outputBefore;
-  const latencyBefore = t.stepLatencyBefore;
+  const { stops, st } = scratch;
+  const capCalls = scratch.capCalls.calls;
   const at = { toolStop: 0, hard: 0 };
-  for (let g = 0; g < pass.capGroups.length; g++) {
+  for (let g = 0; g < capGroups.length; g++) {
     const u = noCapIds[g]!;
     at.toolStop = stops.toolStop[u]!;
     at.hard = stops.hardStop[u]!;
     const code = stopClosed(run, noCaps[g]!, at, st);
-    const calls = st[Run.Calls]!;
+    const calls = st[Run.Calls]! | 0;
     const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
-    const stateCost = st[Run.SpentPico]!;
-    const stateTokens = st[Run.TokensUsed]!;
-    const stateElapsed = st[Run.ElapsedMs]!;
-    const stateTool = st[Run.StopTool]!;
-    const cells = pass.capGroups[g]!.cells;
-    for (let i = 0; i < cells.length; i++) {
-      const c = row + cells[i]!;
-      const capCall = callAtStep.call(capSteps[cells[i]!]!);
-      if (capCall <= stopCall) {
-        const promptSum = run.promptSum(capCall);
-        stop[c] = StopCode.MaxSteps;
-        callsAt[c] = capCall;
-        costPico[c] = run.spentFrom(promptSum, capCall);
-        tokensUsed[c] = promptSum + outputBefore[capCall]!;
-        elapsedMs[c] = latencyBefore[capCall]!;
-      } else {
-        // (A closed pass has no cache or strategy figures.)
-        stop[c] = code;
-        callsAt[c] = calls;
-        stopTool[c] = stateTool;
-        costPico[c] = stateCost;
-        tokensUsed[c] = stateTokens;
-        elapsedMs[c] = stateElapsed;
-      }
+    writeCells(run, capGroups[g]!.cells, capCalls, stopCall, result, row, code, st);
+  }
+}
+
+/** Each cell of a cap group: its cap's figures when the cap is reached by `stopCall`, else the run's stop in `st`. */
+function writeCells(run: ClosedRun, cells: Int32Array, capCalls: Int32Array, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
+  const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
+  const { beforeSum, keep, fixed, pInput, pOutput, pReasoning } = run;
+  const { outputBefore, plainOutputBefore, reasoningBefore, stepLatencyBefore } = run.t;
+  const calls = st[Run.Calls]! | 0;
+  const stateCost = st[Run.SpentPico]!;
+  const stateTokens = st[Run.TokensUsed]!;
+  const stateElapsed = st[Run.ElapsedMs]!;
+  const stateTool = st[Run.StopTool]!;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    const c = row + cell;
+    const k = capCalls[cell]!;
+    if (k <= stopCall) {
+      const promptSum = k > keep ? k * fixed + beforeSum[k]! - beforeSum[k - keep]! : k * fixed + beforeSum[k]!;
+      stop[c] = StopCode.MaxSteps;
+      callsAt[c] = k;
+      costPico[c] = pInput * promptSum + pOutput * plainOutputBefore[k]! + pReasoning * reasoningBefore[k]!;
+      tokensUsed[c] = promptSum + outputBefore[k]!;
+      elapsedMs[c] = stepLatencyBefore[k]!;
+    } else {
+      // (A closed pass has no cache or strategy figures.)
+      stop[c] = code;
+      callsAt[c] = calls;
+      stopTool[c] = stateTool;
+      costPico[c] = stateCost;
+      tokensUsed[c] = stateTokens;
+      elapsedMs[c] = stateElapsed;
     }
   }
 }

@@ -16,7 +16,7 @@ export interface Pass {
   cells: number[];
   strategy: ContextStrategy;
   /** Cells that differ only in the step cap, and their brakes without it. */
-  capGroups: { cells: number[]; noCap: BrakeConfig }[];
+  capGroups: { cells: Int32Array; noCap: BrakeConfig }[];
 }
 
 export interface SweepPlan {
@@ -54,7 +54,7 @@ export class LimitsCache {
 }
 
 function groupCells(cells: SweepCell[]): Pass[] {
-  const passes = new Map<string, Pass & { groups: Map<string, Pass['capGroups'][number]> }>();
+  const passes = new Map<string, { cells: number[]; strategy: ContextStrategy; capGroups: { cells: number[]; noCap: BrakeConfig }[]; groups: Map<string, { cells: number[]; noCap: BrakeConfig }> }>();
   cells.forEach((cell, index) => {
     const s = cell.strategy;
     const key = JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
@@ -71,7 +71,7 @@ function groupCells(cells: SweepCell[]): Pass[] {
     }
     group.cells.push(index);
   });
-  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups }));
+  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap })) }));
 }
 
 const plans = new WeakMap<SweepGrid, SweepPlan>();

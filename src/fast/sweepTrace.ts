@@ -1,6 +1,6 @@
 /**
- * What a sweep works out once per trace, for every pass: the call at which each step count is reached
- * (a step cap fires there), and per distinct set of brakes without a step cap (SweepPlan.noCaps) the
+ * What a sweep works out once per trace, for every pass: the call at which each cell's step cap is
+ * reached (it fires there), and per distinct set of brakes without a step cap (SweepPlan.noCaps) the
  * stops no context strategy changes — the first call where a repeat or same-error brake fires
  * (toolStopCall), and for closed-form passes the first call before which the timeout or the backtrack
  * limit may stop the run (elapsed time over plain calls with recorded whole latencies is the compiled
@@ -13,29 +13,38 @@ import type { CompiledTrace } from './layout.js';
 import { toolStopCall } from './replayFast.js';
 import { firstBacktrackStop } from './tableStop.js';
 
-/** Per trace: the first call before which `steps` steps were taken (a step cap fires there). */
-export class CallAtStep {
-  private calls = new Int32Array(64);
-  private n = 0;
-  private identity = false;
-  of(t: CompiledTrace): void {
-    this.n = t.calls;
-    this.identity = t.nonStepsBefore[t.calls] === 0;
+/** A cap call that no run reaches (no cap, or more steps than the trace has). */
+export const NO_CAP_CALL = 0x7fffffff;
+
+/** Per trace: for each cell, the first call before which its step cap's steps were taken (a step cap fires there), or NO_CAP_CALL. */
+export class CapCalls {
+  /** Per cell. */
+  calls = new Int32Array(0);
+  private atStep = new Int32Array(64);
+
+  /** Works out each cell's cap call on `t` (capSteps: SweepPlan.capSteps, −1 without a cap). */
+  of(t: CompiledTrace, capSteps: Int32Array): void {
+    if (this.calls.length !== capSteps.length) this.calls = new Int32Array(capSteps.length);
+    const out = this.calls;
     // Every call a step: the call is the step count.
-    if (this.identity) return;
-    if (this.calls.length < t.calls + 2) this.calls = new Int32Array(t.calls + 2);
+    if (t.nonStepsBefore[t.calls] === 0) {
+      for (let c = 0; c < capSteps.length; c++) {
+        const steps = capSteps[c]!;
+        out[c] = steps >= 0 && steps <= t.calls ? steps : NO_CAP_CALL;
+      }
+      return;
+    }
+    if (this.atStep.length < t.calls + 2) this.atStep = new Int32Array(t.calls + 2);
     // steps before call k = k − non-steps before k, non-decreasing by 0 or 1 per call.
     let m = 0;
     for (let k = 0; k <= t.calls; k++) {
       const steps = k - t.nonStepsBefore[k]!;
-      while (m <= steps) this.calls[m++] = k;
+      while (m <= steps) this.atStep[m++] = k;
     }
-    this.n = m;
-  }
-  /** The first call before which `steps` steps were taken (−1: no cap); past the trace when none. */
-  call(steps: number): number {
-    if (this.identity) return steps >= 0 && steps <= this.n ? steps : Infinity;
-    return steps >= 0 && steps < this.n ? this.calls[steps]! : Infinity;
+    for (let c = 0; c < capSteps.length; c++) {
+      const steps = capSteps[c]!;
+      out[c] = steps >= 0 && steps < m ? this.atStep[steps]! : NO_CAP_CALL;
+    }
   }
 }
 
