@@ -136,40 +136,74 @@ export function writeState(r: SweepResult, at: number, st: RunState): void {
   }
 }
 
-/** The figures of (trace, cell) in a sweep: exactly what replaying that cell alone gives (RunTotals + reason). */
-export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOutcome {
+/** What population figures read of one (trace, cell): filled in place by cellFigures (no object per cell). */
+export interface CellFigures {
+  stop: StopCode;
+  steps: number;
+  calls: number;
+  costPico: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  overshootPico: number;
+  strategyCacheLostTokens: number;
+  skippedActions: number;
+}
+
+export function newCellFigures(): CellFigures {
+  return { stop: StopCode.None, steps: 0, calls: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, strategyCacheLostTokens: 0, skippedActions: 0 };
+}
+
+/** The figures of (trace, cell) into `out` (what replaying that cell alone gives). */
+export function cellFigures(r: SweepResult, trace: number, cell: number, out: CellFigures): CellFigures {
   const at = (trace - r.from) * r.cells.length + cell;
   const t = r.compiled[trace - r.from]!;
   const calls = r.calls[at]!;
   const spent = r.costPico[at]!;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
-  const code = r.stop[at]! as StopCode;
-  const tool = code === StopCode.Repeat || code === StopCode.ErrorLimit ? r.stopTool[at]! : -1;
   const output = t.outputBefore[calls]!;
   const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
+  out.stop = r.stop[at]! as StopCode;
+  out.steps = calls - t.nonStepsBefore[calls]!;
+  out.calls = calls;
+  out.costPico = spent;
+  out.inputTokens = r.tokensUsed[at]! - output;
+  out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
+  out.outputTokens = output;
+  out.overshootPico = spent > budget ? spent - budget : 0;
+  out.strategyCacheLostTokens = r.strategyCacheLostTokens.length > 0 ? r.strategyCacheLostTokens[at]! : 0;
+  out.skippedActions = r.skippedActions.length > 0 ? r.skippedActions[at]! : 0;
+  return out;
+}
+
+/** The figures of (trace, cell) in a sweep: exactly what replaying that cell alone gives (RunTotals + reason). */
+export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOutcome {
+  const at = (trace - r.from) * r.cells.length + cell;
+  const t = r.compiled[trace - r.from]!;
+  const f = cellFigures(r, trace, cell, newCellFigures());
+  const { calls, stop: code, skippedActions: skipped } = f;
+  const tool = code === StopCode.Repeat || code === StopCode.ErrorLimit ? r.stopTool[at]! : -1;
   const reason: StopReason = stopReasonOf(code);
-  // A skipped action is not executed: not a tool call.
-  const skipped = r.skippedActions.length > 0 ? r.skippedActions[at]! : 0;
   const totals: FastOutcome = {
     reason,
-    steps: calls - t.nonStepsBefore[calls]!,
+    steps: f.steps,
     calls,
     backtracks: t.backtracksBefore[calls]!,
     failedCalls: t.failedBefore[calls]!,
+    // A skipped action is not executed: not a tool call.
     toolCalls: (tool < 0 ? t.toolsBefore[calls]! : t.toolsBefore[calls - 1]! + (tool - t.toolStart[calls - 1]!) + (code === StopCode.ErrorLimit ? 1 : 0)) - skipped,
-    inputTokens: r.tokensUsed[at]! - output,
-    cachedInputTokens: r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0,
+    inputTokens: f.inputTokens,
+    cachedInputTokens: f.cachedInputTokens,
     cacheWriteTokens: r.cacheWriteTokens.length > 0 ? r.cacheWriteTokens[at]! : 0,
-    outputTokens: output,
+    outputTokens: f.outputTokens,
     reasoningTokens: t.reasoningBefore[calls]!,
-    costPico: spent,
-    overshootPico: spent > budget ? spent - budget : 0,
+    costPico: f.costPico,
+    overshootPico: f.overshootPico,
     elapsedMs: r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
   // (Summary calls and their cost are not kept by a sweep.)
-  const lost = r.strategyCacheLostTokens.length > 0 ? r.strategyCacheLostTokens[at]! : 0;
-  return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: lost, skippedActions: skipped });
+  return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: f.strategyCacheLostTokens, skippedActions: skipped });
 }
 
 /** Slices of one sweep (consecutive trace ranges, any order) merged into one, in trace order. */
