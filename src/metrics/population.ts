@@ -62,7 +62,7 @@ export interface PopulationMetrics {
 }
 
 /** The nearest-rank p-quantile (0 < p ≤ 1) of ascending values: the value at rank ⌈p·n⌉. */
-export function nearestRank<T>(ascending: readonly T[], p: number): T | undefined {
+export function nearestRank<T>(ascending: ArrayLike<T>, p: number): T | undefined {
   if (ascending.length === 0) return undefined;
   const rank = Math.max(1, Math.ceil(p * ascending.length));
   return ascending[Math.min(rank, ascending.length) - 1];
@@ -148,7 +148,8 @@ export function mergeTallies(into: PopulationTally, part: PopulationTally): void
 
 export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
-  const costs = [...tally.costs].sort((a, b) => a - b);
+  // (Numeric order: a Float64Array sorts numbers without a comparator.)
+  const costs = Float64Array.from(tally.costs).sort();
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {
@@ -160,7 +161,7 @@ export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
       mean: meanUsd(total, n),
       p50: picoToUsd(nearestRank(costs, 0.5) ?? 0),
       p95: picoToUsd(nearestRank(costs, 0.95) ?? 0),
-      max: picoToUsd(costs[n - 1] ?? 0),
+      max: picoToUsd(n === 0 ? 0 : costs[n - 1]!),
     },
     costPerCompletedUsd: completed === 0 ? null : meanUsd(total, completed),
     wastedUsd: picoToUsd(wasted),
