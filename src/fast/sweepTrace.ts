@@ -21,6 +21,9 @@ export class CapCalls {
   /** Per cell. */
   calls = new Int32Array(0);
   private atStep = new Int32Array(64);
+  /** The trace length and caps the cap calls are for when every call was a step (then they depend on nothing else). */
+  private identityFor = -1;
+  private capsFor: Int32Array | null = null;
 
   /** Works out each cell's cap call on `t` (capSteps: SweepPlan.capSteps, −1 without a cap). */
   of(t: CompiledTrace, capSteps: Int32Array): void {
@@ -28,12 +31,16 @@ export class CapCalls {
     const out = this.calls;
     // Every call a step: the call is the step count.
     if (t.nonStepsBefore[t.calls] === 0) {
+      if (this.identityFor === t.calls && this.capsFor === capSteps) return;
+      this.identityFor = t.calls;
+      this.capsFor = capSteps;
       for (let c = 0; c < capSteps.length; c++) {
         const steps = capSteps[c]!;
         out[c] = steps >= 0 && steps <= t.calls ? steps : NO_CAP_CALL;
       }
       return;
     }
+    this.identityFor = -1;
     if (this.atStep.length < t.calls + 2) this.atStep = new Int32Array(t.calls + 2);
     // steps before call k = k − non-steps before k, non-decreasing by 0 or 1 per call.
     let m = 0;
