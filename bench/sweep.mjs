@@ -3,35 +3,15 @@
 // nominal step evaluations) with sweep.mjs's BRAKES. sweepCompiled reuses its result buffers, as
 // sweepHoisted reuses its output arrays. Wall-clock and CPU time (process.cpuUsage, which counts only
 // this process: on a loaded machine CPU time moves less than wall time). `--json` prints one object.
-import { sweepHoisted, MAXSTEPS, WINDOWS, BRAKES, CELLS } from '../../shared/perf-reference/sweep.mjs';
-import { NO_BRAKES, sweepCompiled } from '../dist/index.js';
 import { population } from './lib/population.mjs';
+import { sweepWorkload } from './lib/sweepGrid.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 5 : 15;
 const MIN_MS = quick ? 60 : 150;
-const FULL = 1 << 30;
 const T = 1000, N = 200;
-const nominal = T * N * CELLS;
-const big = population(T, N);
-
-const reference = (() => {
-  const outCost = new Float64Array(T * CELLS), outStop = new Uint8Array(T * CELLS), outSteps = new Int32Array(T * CELLS);
-  const counts = new Int32Array(big.pop.nFp), stamp = new Int32Array(big.pop.nFp), cum = new Float64Array(N + 1);
-  return () => sweepHoisted(big.pop, 0, T, outCost, outStop, outSteps, counts, stamp, cum);
-})();
-const traces = big.compiled.map((compiled) => ({ compiled, prices: big.prices, cache: 'off' }));
-const grid = {
-  brakes: { ...NO_BRAKES, maxCostPico: BRAKES.budgetMicro * 1e6, timeoutMs: BRAKES.timeoutMs, maxRepeat: BRAKES.maxRepeats - 1, repeatMode: 'total' },
-  strategy: { kind: 'full' },
-  axes: [
-    { name: 'window', values: WINDOWS.map((K) => ({ strategy: K === FULL ? { kind: 'full' } : { kind: 'window', windowSteps: K } })) },
-    { name: 'max-steps', values: MAXSTEPS.map((maxSteps) => ({ brakes: { maxSteps } })) },
-  ],
-};
-let last;
-const ours = () => { last = sweepCompiled(traces, grid, undefined, last); };
+const { nominal, reference, ours, grid } = sweepWorkload(population(T, N), T, N);
 
 /** Sweeps per second of `body`, wall and CPU, over at least MIN_MS of wall time. */
 function rate(body) {
@@ -62,7 +42,7 @@ const ratios = (key) => rounds.ours.map((o, i) => o[key] / rounds.ref[i][key]);
 const report = {
   node: process.version,
   rounds: ROUNDS,
-  grid: `${T} traces × ${N} steps × ${MAXSTEPS.length} step caps × ${WINDOWS.length} windows`,
+  grid,
   nominalEvaluations: nominal,
   sweepCompiledEvaluationsPerSec: pick(rounds.ours, 'wall'),
   sweepHoistedEvaluationsPerSec: pick(rounds.ref, 'wall'),

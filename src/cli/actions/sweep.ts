@@ -34,7 +34,7 @@ export function shardOf(value: string | undefined): { index: number; of: number 
   return { index, of };
 }
 
-/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (each worker is sent every run). */
+/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (a worker's start-up and warm-up outweigh a small sweep). */
 export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
 
 /** `--workers N` (default: the cores, one per 8 configurations at most). */

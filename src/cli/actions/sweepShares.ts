@@ -19,7 +19,7 @@ import { Progress } from './progress.js';
 import { addHalfStepCaps, halvedCaps, rowsOf, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import { SweepWorker } from './sweepWorkers.js';
 
-/** Shares of the files (contiguous, in order, each about total size / N) and of each scenario's runs; empty shares dropped. */
+/** Shares of the files (contiguous, in order, each about total size / N) and of each scenario's runs; empty shares dropped (all but one when all are). */
 export function sweepShares(files: readonly string[], sizes: readonly number[], scenarioRuns: readonly number[], workers: number): SweepShare[] {
   const total = sizes.reduce((a, b) => a + b, 0);
   const groups: string[][] = Array.from({ length: workers }, () => []);
@@ -34,7 +34,9 @@ export function sweepShares(files: readonly string[], sizes: readonly number[], 
     files: group,
     scenarioRuns: scenarioRuns.map((runs) => ({ firstRun: Math.floor((k * runs) / workers), runs: Math.floor(((k + 1) * runs) / workers) - Math.floor((k * runs) / workers) })),
   }));
-  return shares.filter((s) => s.files.length > 0 || s.scenarioRuns.some((r) => r.runs > 0));
+  const kept = shares.filter((s) => s.files.length > 0 || s.scenarioRuns.some((r) => r.runs > 0));
+  // (Nothing to share: one worker still answers, with empty tallies.)
+  return kept.length > 0 ? kept : shares.slice(0, 1);
 }
 
 function sizeOf(file: string): number {
