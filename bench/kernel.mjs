@@ -14,9 +14,10 @@
 //           sweep.mjs's BRAKES, against sweepHoisted: nominal step evaluations per second (sweepCompiled
 //           reusing its result buffers, as sweepHoisted reuses its output arrays).
 import { brakesTyped } from '../../shared/perf-reference/kernels.mjs';
-import { sweepHoisted, MAXSTEPS, WINDOWS, BRAKES, CELLS } from '../../shared/perf-reference/sweep.mjs';
-import { NO_BRAKES, kernel, replayCompiled, runSettings, sweepCompiled, Run, usdToPico } from '../dist/index.js';
+import { BRAKES } from '../../shared/perf-reference/sweep.mjs';
+import { NO_BRAKES, kernel, replayCompiled, runSettings, Run, usdToPico } from '../dist/index.js';
 import { population, realRuns } from './lib/population.mjs';
+import { sweepWorkload } from './lib/sweepGrid.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
@@ -114,26 +115,11 @@ for (const T of [100, 1000]) {
   replay.push(replayBench(`population ${T} × ${N} steps`, data.compiled, data.compiled.map(() => data.prices), popBrakes, reference));
 }
 
-// ── Sweep: the perf-reference grid ──
+// ── Sweep: the perf-reference grid (bench/sweep.mjs adds CPU time) ──
 const T = 1000;
-const nominal = T * N * CELLS;
-const sweepReference = (() => {
-  const outCost = new Float64Array(T * CELLS), outStop = new Uint8Array(T * CELLS), outSteps = new Int32Array(T * CELLS);
-  const counts = new Int32Array(big.pop.nFp), stamp = new Int32Array(big.pop.nFp), cum = new Float64Array(N + 1);
-  return () => (sweepHoisted(big.pop, 0, T, outCost, outStop, outSteps, counts, stamp, cum), nominal);
-})();
-const sweepTraces = big.compiled.map((compiled) => ({ compiled, prices: big.prices, cache: 'off' }));
-const grid = {
-  brakes: { ...NO_BRAKES, maxCostPico: BRAKES.budgetMicro * 1e6, timeoutMs: BRAKES.timeoutMs, maxRepeat: BRAKES.maxRepeats - 1, repeatMode: 'total' },
-  strategy: { kind: 'full' },
-  axes: [
-    { name: 'window', values: WINDOWS.map((K) => ({ strategy: K === FULL ? { kind: 'full' } : { kind: 'window', windowSteps: K } })) },
-    { name: 'max-steps', values: MAXSTEPS.map((maxSteps) => ({ brakes: { maxSteps } })) },
-  ],
-};
-let last;
-const sweepOurs = () => ((last = sweepCompiled(sweepTraces, grid, undefined, last)), nominal);
-const sweep = compare(sweepReference, sweepOurs);
+const sweepBench = sweepWorkload(big, T, N);
+const nominal = sweepBench.nominal;
+const sweep = compare(sweepBench.reference, sweepBench.ours);
 
 const report = {
   node: process.version,
@@ -141,7 +127,7 @@ const report = {
   note: 'medians over interleaved rounds; ratio = loopcost / reference in the same round',
   replay,
   sweep: {
-    grid: `${T} traces × ${N} steps × ${MAXSTEPS.length} step caps × ${WINDOWS.length} windows`,
+    grid: sweepBench.grid,
     nominalEvaluations: nominal,
     sweepCompiledEvaluationsPerSec: sweep.ours,
     sweepHoistedEvaluationsPerSec: sweep.reference,

@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, one after another, each in its own process (timings are not tests).
-// With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, replayFast, replayLinear,
+// With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, sweep, replayFast, replayLinear,
 // read, importMemory, nativeStreamMemory, hostileMemory, startup, render, cache }, each the JSON its script prints with --json.
 import { spawnSync } from 'node:child_process';
 
 const BENCHES = {
   kernel: 'bench/kernel.mjs',
+  sweep: 'bench/sweep.mjs',
   replayFast: 'bench/replay-fast.mjs',
   replayLinear: 'bench/replay-linear.mjs',
   read: 'bench/read.mjs',

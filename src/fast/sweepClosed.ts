@@ -14,7 +14,7 @@
  * binary search; there the kernel decides in its order, exactly as stopInTable does on a table. A cell's
  * step cap then costs one O(1) read of the figures at its call.
  */
-import { beforeCallStop, budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { beforeCallStop, budgetSpent, promptTooLarge, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
@@ -26,7 +26,10 @@ import { closedFormApplies } from './closedForm.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import { stepSums } from './stretch.js';
-import { elapsedAtToolStop, firstBacktrackStop, firstStepCap } from './tableStop.js';
+import { elapsedAtToolStop } from './tableStop.js';
+import { isBeforeCall } from './runTable.js';
+import type { SweepResult } from './sweepResult.js';
+import type { CapCalls, TraceStops } from './sweepTrace.js';
 
 /** A window no run reaches: full history with integer indices. */
 const FULL = 0x3fffffff;
@@ -50,13 +53,13 @@ export function closedPassApplies(t: CompiledTrace, settings: RunSettings, price
 export class ClosedRun {
   t!: CompiledTrace;
   settings!: RunSettings;
-  private before!: Float64Array;
-  private beforeSum!: Float64Array;
-  private keep = FULL;
-  private fixed = 0;
-  private pInput = 0;
-  private pOutput = 0;
-  private pReasoning = 0;
+  before!: Float64Array;
+  beforeSum!: Float64Array;
+  keep = FULL;
+  fixed = 0;
+  pInput = 0;
+  pOutput = 0;
+  pReasoning = 0;
 
   /** Points the run at a trace and settings closedPassApplies takes. */
   of(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): this {
@@ -64,6 +67,7 @@ export class ClosedRun {
     const keep = settings[RunSetting.Keep]!;
     this.t = t;
     this.settings = settings;
+    // (Uncapped: the compiled sums, without stepSums's cache lookup.)
     if (cap === Infinity) {
       this.before = t.stepTokensBefore;
       this.beforeSum = t.stepTokensBeforeSum;
@@ -108,13 +112,14 @@ export class ClosedRun {
     return this.t.stepLatencyBefore[k]!;
   }
 
-  /** The first call k ≤ end before which a brake before a call may fire (end + 1 when none does). */
-  firstBeforeCallStop(limits: BrakeLimits, end: number): number {
-    let c = firstStepCap(this.t, end, limits[Limit.MaxSteps]!);
-    const timeout = limits[Limit.TimeoutMs]!;
-    if (timeout !== Infinity && c > 0 && timedOut(this.elapsed(c - 1), timeout)) c = this.search(c, timeout, Figure.Elapsed);
+  /**
+   * The first call k ≤ hard before which the budget, the token cap or the context window may fire, or
+   * `hard` (TraceStops.hardStop: the stops no strategy changes) when none does before it.
+   */
+  firstStop(limits: BrakeLimits, hard: number): number {
+    let c = hard + 1;
     const budget = limits[Limit.BudgetPico]!;
-    if (budget !== Infinity && c > 0 && budgetSpent(this.spent(c - 1), budget)) c = this.search(c, budget, Figure.Spent);
+    if (budget !== Infinity && budgetSpent(this.spent(c - 1), budget)) c = this.search(c, budget, Figure.Spent);
     const maxTokens = limits[Limit.MaxTokens]!;
     if (maxTokens !== Infinity && c > 0 && tokenCapReached(this.tokens(c - 1), maxTokens)) c = this.search(c, maxTokens, Figure.Tokens);
     const window = limits[Limit.ContextWindow]!;
@@ -123,7 +128,7 @@ export class ClosedRun {
       if (this.keep === FULL) c = this.search(c, window, Figure.Prompt);
       else for (let k = 0; k < c; k++) if (promptTooLarge(this.prompt(k), window)) return k;
     }
-    return c;
+    return Math.min(c, hard);
   }
 
   /** The first k < hi where a non-decreasing figure fires against `limit` (it fires at hi − 1). */
@@ -139,8 +144,6 @@ export class ClosedRun {
 
   private fires(figure: Figure, k: number, limit: number): boolean {
     switch (figure) {
-      case Figure.Elapsed:
-        return timedOut(this.elapsed(k), limit);
       case Figure.Spent:
         return budgetSpent(this.spent(k), limit);
       case Figure.Tokens:
@@ -160,7 +163,6 @@ export class ClosedRun {
 }
 
 const enum Figure {
-  Elapsed,
   Spent,
   Tokens,
   Prompt,
@@ -168,12 +170,15 @@ const enum Figure {
 
 /**
  * The run under `limits` (no predictive budget: closedStopApplies) into `st`, as stopInTable leaves it
- * on a table of the whole trace. `toolStop`: the first call where a repeat or same-error brake fires.
+ * on a table of the whole trace. `toolStop`: the first call where a repeat or same-error brake fires;
+ * `hard`: TraceStops.hardStop (the first call where the timeout, a tool brake or the backtrack limit may
+ * stop the run, at most t.calls).
  */
-export function stopClosed(run: ClosedRun, limits: BrakeLimits, toolStop: number, st: RunState): StopCode {
+export function stopClosed(run: ClosedRun, limits: BrakeLimits, stops: { toolStop: number; hard: number }, st: RunState): StopCode {
   const t = run.t;
   const end = t.calls;
-  let c = Math.min(run.firstBeforeCallStop(limits, end), toolStop, firstBacktrackStop(t, limits), end);
+  const toolStop = stops.toolStop;
+  let c = run.firstStop(limits, stops.hard);
   resetRun(st);
   const seen = seenCounts(t, limits);
   const errors = errorCounts(t, limits);
@@ -207,4 +212,65 @@ export function stopClosed(run: ClosedRun, limits: BrakeLimits, toolStop: number
 /** Whether stopClosed takes these limits (the predictive bound is left to run tables). */
 export function closedStopApplies(limits: BrakeLimits): boolean {
   return !predicts(limits);
+}
+
+/** What a pass reads besides its run: each cell's cap call and the stops no strategy changes on this trace, scratch state. */
+export interface PassScratch {
+  capCalls: CapCalls;
+  stops: TraceStops;
+  st: RunState;
+}
+
+/**
+ * A pass in closed form: each cap group's stop without a cap (stopClosed), then each cell's cap, O(1)
+ * each: a cap reached no later than the stop is the stop (the step cap is the first brake of the
+ * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
+ */
+export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, result: SweepResult, row: number): void {
+  const t = run.t;
+  const { stops, st } = scratch;
+  const capCalls = scratch.capCalls.calls;
+  const at = { toolStop: 0, hard: 0 };
+  for (let g = 0; g < capGroups.length; g++) {
+    const u = noCapIds[g]!;
+    at.toolStop = stops.toolStop[u]!;
+    at.hard = stops.hardStop[u]!;
+    const code = stopClosed(run, noCaps[g]!, at, st);
+    const calls = st[Run.Calls]! | 0;
+    const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
+    writeCells(run, capGroups[g]!.cells, capCalls, stopCall, result, row, code, st);
+  }
+}
+
+/** Each cell of a cap group: its cap's figures when the cap is reached by `stopCall`, else the run's stop in `st`. */
+function writeCells(run: ClosedRun, cells: Int32Array, capCalls: Int32Array, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
+  const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
+  const { beforeSum, keep, fixed, pInput, pOutput, pReasoning } = run;
+  const { outputBefore, plainOutputBefore, reasoningBefore, stepLatencyBefore } = run.t;
+  const calls = st[Run.Calls]! | 0;
+  const stateCost = st[Run.SpentPico]!;
+  const stateTokens = st[Run.TokensUsed]!;
+  const stateElapsed = st[Run.ElapsedMs]!;
+  const stateTool = st[Run.StopTool]!;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    const c = row + cell;
+    const k = capCalls[cell]!;
+    if (k <= stopCall) {
+      const promptSum = k > keep ? k * fixed + beforeSum[k]! - beforeSum[k - keep]! : k * fixed + beforeSum[k]!;
+      stop[c] = StopCode.MaxSteps;
+      callsAt[c] = k;
+      costPico[c] = pInput * promptSum + pOutput * plainOutputBefore[k]! + pReasoning * reasoningBefore[k]!;
+      tokensUsed[c] = promptSum + outputBefore[k]!;
+      elapsedMs[c] = stepLatencyBefore[k]!;
+    } else {
+      // (A closed pass has no cache or strategy figures.)
+      stop[c] = code;
+      callsAt[c] = calls;
+      stopTool[c] = stateTool;
+      costPico[c] = stateCost;
+      tokensUsed[c] = stateTokens;
+      elapsedMs[c] = stateElapsed;
+    }
+  }
 }

@@ -16,7 +16,7 @@ export interface Pass {
   cells: number[];
   strategy: ContextStrategy;
   /** Cells that differ only in the step cap, and their brakes without it. */
-  capGroups: { cells: number[]; noCap: BrakeConfig }[];
+  capGroups: { cells: Int32Array; noCap: BrakeConfig }[];
 }
 
 export interface SweepPlan {
@@ -26,6 +26,14 @@ export interface SweepPlan {
   passBrakes: BrakeConfig[];
   /** Per pass and cap group: its brakes without a step cap. */
   noCapBrakes: BrakeConfig[][];
+  /** The distinct brake sets without a step cap over every pass (a trace's stops no strategy changes are worked out once for each: sweepTrace.ts). */
+  noCaps: BrakeConfig[];
+  /** Per pass and cap group: its index in noCaps. */
+  noCapIds: Int32Array[];
+  /** Per pass: its cells' brakes. */
+  passCellBrakes: BrakeConfig[][];
+  /** Per pass: whether every cap group can be stopped in closed form (no predictive budget). */
+  passClosed: boolean[];
   /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
   capSteps: Int32Array;
   latency: LatencyModel | undefined;
@@ -46,7 +54,7 @@ export class LimitsCache {
 }
 
 function groupCells(cells: SweepCell[]): Pass[] {
-  const passes = new Map<string, Pass & { groups: Map<string, Pass['capGroups'][number]> }>();
+  const passes = new Map<string, { cells: number[]; strategy: ContextStrategy; capGroups: { cells: number[]; noCap: BrakeConfig }[]; groups: Map<string, { cells: number[]; noCap: BrakeConfig }> }>();
   cells.forEach((cell, index) => {
     const s = cell.strategy;
     const key = JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
@@ -63,7 +71,7 @@ function groupCells(cells: SweepCell[]): Pass[] {
     }
     group.cells.push(index);
   });
-  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups }));
+  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap })) }));
 }
 
 const plans = new WeakMap<SweepGrid, SweepPlan>();
@@ -73,11 +81,27 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
   if (known !== undefined) return known;
   const cells = sweepCells(grid);
   const passes = groupCells(cells);
+  const noCapBrakes = passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig));
+  // The same brakes in several passes (one per strategy) share one entry.
+  const noCapIndex = new Map<string, number>();
+  const noCaps: BrakeConfig[] = [];
+  const noCapIds = noCapBrakes.map((groups) =>
+    Int32Array.from(groups, (b) => {
+      const key = JSON.stringify(b);
+      let id = noCapIndex.get(key);
+      if (id === undefined) noCapIndex.set(key, (id = noCaps.push(b) - 1));
+      return id;
+    }),
+  );
   const plan: SweepPlan = {
     cells,
     passes,
     passBrakes: passes.map((pass) => passLimits(pass.cells.map((c) => cells[c]!.brakes))),
-    noCapBrakes: passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig)),
+    noCapBrakes,
+    noCaps,
+    noCapIds,
+    passCellBrakes: passes.map((pass) => pass.cells.map((c) => cells[c]!.brakes)),
+    passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
     capSteps: Int32Array.from(cells, (cell) => {
       const cap = cell.brakes.maxSteps ?? Infinity;
       return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));

@@ -62,7 +62,7 @@ export interface PopulationMetrics {
 }
 
 /** The nearest-rank p-quantile (0 < p ≤ 1) of ascending values: the value at rank ⌈p·n⌉. */
-export function nearestRank<T>(ascending: readonly T[], p: number): T | undefined {
+export function nearestRank<T>(ascending: ArrayLike<T>, p: number): T | undefined {
   if (ascending.length === 0) return undefined;
   const rank = Math.max(1, Math.ceil(p * ascending.length));
   return ascending[Math.min(rank, ascending.length) - 1];
@@ -76,41 +76,82 @@ function meanUsd(totalPico: bigint, n: number): number {
 }
 
 export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics {
-  let total = 0n;
-  let wasted = 0n;
-  let saved = 0n;
-  let overshoot = 0n;
-  let completed = 0;
-  let baselineCompleted = 0;
-  let falseStops = 0;
-  let caughtEarly = 0;
-  const tokens = { input: 0, cached: 0, output: 0 };
-  const stopReasons: Partial<Record<StopReason, number>> = {};
-  const costs: number[] = [];
-  for (const { run, baseline } of pairs) {
-    const cost = BigInt(run.costPico);
-    total += cost;
-    overshoot += BigInt(run.overshootPico);
-    costs.push(run.costPico);
-    tokens.input += run.inputTokens;
-    tokens.cached += run.cachedInputTokens;
-    tokens.output += run.outputTokens;
-    stopReasons[run.stopReason] = (stopReasons[run.stopReason] ?? 0) + 1;
-    if (run.stopReason === 'completed') completed += 1;
-    else wasted += cost;
-    const braked = isBrakeStop(run.stopReason);
-    if (baseline.stopReason === 'completed') {
-      baselineCompleted += 1;
-      if (braked) falseStops += 1;
-    } else if (braked && run.steps < baseline.steps) {
-      caughtEarly += 1;
-      if (baseline.costPico > run.costPico) saved += BigInt(baseline.costPico - run.costPico);
-    }
+  const tally = newTally();
+  for (const { run, baseline } of pairs) addToTally(tally, run, baseline);
+  return tallyMetrics(tally);
+}
+
+/**
+ * The population figures' running sums over runs, plain data (a worker thread can send it): runs split
+ * into parts and tallied apart add up (mergeTallies, in any order) to what one tally of them all gives —
+ * money in BigInt, token counts whole numbers, costs sorted when the figures are made.
+ */
+export interface PopulationTally {
+  runs: number;
+  totalPico: bigint;
+  wastedPico: bigint;
+  savedPico: bigint;
+  overshootPico: bigint;
+  completed: number;
+  baselineCompleted: number;
+  falseStops: number;
+  caughtEarly: number;
+  tokens: { input: number; cached: number; output: number };
+  stopReasons: Partial<Record<StopReason, number>>;
+  costs: number[];
+}
+
+export function newTally(): PopulationTally {
+  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
+}
+
+/** One run and its baseline into the tally. */
+export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
+  const cost = BigInt(run.costPico);
+  tally.runs += 1;
+  tally.totalPico += cost;
+  tally.overshootPico += BigInt(run.overshootPico);
+  tally.costs.push(run.costPico);
+  tally.tokens.input += run.inputTokens;
+  tally.tokens.cached += run.cachedInputTokens;
+  tally.tokens.output += run.outputTokens;
+  tally.stopReasons[run.stopReason] = (tally.stopReasons[run.stopReason] ?? 0) + 1;
+  if (run.stopReason === 'completed') tally.completed += 1;
+  else tally.wastedPico += cost;
+  const braked = isBrakeStop(run.stopReason);
+  if (baseline.stopReason === 'completed') {
+    tally.baselineCompleted += 1;
+    if (braked) tally.falseStops += 1;
+  } else if (braked && run.steps < baseline.steps) {
+    tally.caughtEarly += 1;
+    if (baseline.costPico > run.costPico) tally.savedPico += BigInt(baseline.costPico - run.costPico);
   }
-  costs.sort((a, b) => a - b);
-  const n = pairs.length;
+}
+
+/** `part` added into `into`. */
+export function mergeTallies(into: PopulationTally, part: PopulationTally): void {
+  into.runs += part.runs;
+  into.totalPico += part.totalPico;
+  into.wastedPico += part.wastedPico;
+  into.savedPico += part.savedPico;
+  into.overshootPico += part.overshootPico;
+  into.completed += part.completed;
+  into.baselineCompleted += part.baselineCompleted;
+  into.falseStops += part.falseStops;
+  into.caughtEarly += part.caughtEarly;
+  into.tokens.input += part.tokens.input;
+  into.tokens.cached += part.tokens.cached;
+  into.tokens.output += part.tokens.output;
+  for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
+  for (const cost of part.costs) into.costs.push(cost);
+}
+
+export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
+  const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
+  // (Numeric order: a Float64Array sorts numbers without a comparator.)
+  const costs = Float64Array.from(tally.costs).sort();
   const orderedReasons: Partial<Record<StopReason, number>> = {};
-  for (const reason of STOP_REASONS) if (stopReasons[reason] !== undefined) orderedReasons[reason] = stopReasons[reason];
+  for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {
     runs: n,
     completed,
@@ -120,17 +161,17 @@ export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics 
       mean: meanUsd(total, n),
       p50: picoToUsd(nearestRank(costs, 0.5) ?? 0),
       p95: picoToUsd(nearestRank(costs, 0.95) ?? 0),
-      max: picoToUsd(costs[n - 1] ?? 0),
+      max: picoToUsd(n === 0 ? 0 : costs[n - 1]!),
     },
     costPerCompletedUsd: completed === 0 ? null : meanUsd(total, completed),
     wastedUsd: picoToUsd(wasted),
     wastedShare: total === 0n ? 0 : Number((wasted * 1_000_000_000n) / total) / 1e9,
     falseStops,
     falseStopRate: baselineCompleted === 0 ? null : falseStops / baselineCompleted,
-    caughtEarly,
-    savedUsd: picoToUsd(saved),
+    caughtEarly: tally.caughtEarly,
+    savedUsd: picoToUsd(tally.savedPico),
     stopReasons: orderedReasons,
-    tokens,
-    overshootUsd: picoToUsd(overshoot),
+    tokens: { ...tally.tokens },
+    overshootUsd: picoToUsd(tally.overshootPico),
   };
 }

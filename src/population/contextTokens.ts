@@ -34,14 +34,45 @@ function sampledSteps(last: number): number[] {
 }
 
 export function contextTokenCurves(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenCurves {
+  return contextCurvesOf(contextTokenSums(traces, strategies, prices, options));
+}
+
+/**
+ * The curves' sums over some runs: per strategy, Σ over the runs of their cumulative prompt tokens at
+ * each step up to the longest run (a run that ended counts its last figure). Whole numbers, so shares of
+ * the runs summed apart merge (mergeContextTokenSums) into exactly the sums of them all.
+ */
+export interface ContextTokenSums {
+  strategies: string[];
+  runs: number;
+  /** Per strategy, index k: step k+1. */
+  sums: number[][];
+}
+
+export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
   const perStrategy = strategies.map(({ strategy }) => traces.map((trace) => cumulativeByStep(trace, strategy, prices, options)));
   const last = Math.max(0, ...perStrategy.flatMap((runs) => runs.map((steps) => steps.length)));
+  const sums = perStrategy.map((runs) => Array.from({ length: last }, (_, k) => runs.reduce((sum, byStep) => sum + (byStep.length === 0 ? 0 : byStep[Math.min(k + 1, byStep.length) - 1]!), 0)));
+  return { strategies: strategies.map((s) => s.spec), runs: traces.length, sums };
+}
+
+/** Sums over disjoint shares of the runs, added up (a share's sums stay flat past its longest run). */
+export function mergeContextTokenSums(parts: readonly ContextTokenSums[]): ContextTokenSums {
+  const first = parts[0]!;
+  const last = Math.max(0, ...parts.flatMap((part) => part.sums.map((byStep) => byStep.length)));
+  const at = (byStep: readonly number[], k: number) => (byStep.length === 0 ? 0 : byStep[Math.min(k, byStep.length - 1)]!);
+  return {
+    strategies: first.strategies,
+    runs: parts.reduce((n, part) => n + part.runs, 0),
+    sums: first.strategies.map((_, i) => Array.from({ length: last }, (_, k) => parts.reduce((sum, part) => sum + at(part.sums[i]!, k), 0))),
+  };
+}
+
+export function contextCurvesOf(sums: ContextTokenSums): ContextTokenCurves {
+  const last = Math.max(0, ...sums.sums.map((byStep) => byStep.length));
   const steps = sampledSteps(last).map((step) => ({
     step,
-    meanCumulativeInputTokens: perStrategy.map((runs) => {
-      const total = runs.reduce((sum, byStep) => sum + (byStep.length === 0 ? 0 : byStep[Math.min(step, byStep.length) - 1]!), 0);
-      return runs.length === 0 ? 0 : Math.round(total / runs.length);
-    }),
+    meanCumulativeInputTokens: sums.sums.map((byStep) => (sums.runs === 0 ? 0 : Math.round(byStep[step - 1]! / sums.runs))),
   }));
-  return { strategies: strategies.map((s) => s.spec), runs: traces.length, steps };
+  return { strategies: sums.strategies, runs: sums.runs, steps };
 }

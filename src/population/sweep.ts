@@ -13,10 +13,11 @@ import { NO_BRAKES } from '../brakes/config.js';
 import { FULL_HISTORY, rewritesHistory } from '../context/strategy.js';
 import { compiledTrace } from '../fast/compile.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { sweepCompiled, sweepTotals, type SweepGrid, type SweepTrace } from '../fast/sweep.js';
-import { populationMetrics, type PopulationMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
+import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepTrace } from '../fast/sweep.js';
+import { stopReasonOf } from '../kernel/stopCodes.js';
+import { addToTally, mergeTallies, newTally, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
-import { sumStrategyFigures } from '../metrics/strategyFigures.js';
+import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
@@ -43,7 +44,11 @@ function hasStrategyFigures(config: PopulationConfig): boolean {
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
-  const { summaryCalls, summaryCostPico, ...rest } = sumStrategyFigures(runs);
+  return strategyTotalsOf(sumStrategyFigures(runs));
+}
+
+function strategyTotalsOf(sums: StrategySums): StrategyTotals {
+  const { summaryCalls, summaryCostPico, ...rest } = sums;
   return { ...(summaryCalls === undefined || summaryCostPico === undefined ? {} : { summaryCalls, summaryCostUsd: picoToUsd(summaryCostPico) }), ...rest };
 }
 
@@ -62,32 +67,90 @@ export class SweepPopulation {
 
 /** Each configuration's run pairs, recorded runs first (in trace order), then synthetic runs. */
 export function sweepPairs(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): RunPair[][] {
-  const recorded = recordedPairs(population, configs, prices);
+  const recorded: RunPair[][] = configs.map(() => []);
+  recordedRuns(population, configs, prices, (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline }));
   return configs.map((config, c) => {
     const synthetic = population.synthetic.scenarios!.length === 0 ? [] : populationRuns(population.synthetic, config, prices);
     return [...recorded[c]!, ...synthetic];
   });
 }
 
-/** Each configuration's population figures, and its strategy totals. */
-export function sweepMetrics(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepMetrics[] {
-  return sweepPairs(population, configs, prices).map((pairs) => ({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((pair) => pair.run as PopulationRunFigures)) }));
+/**
+ * A configuration's figures over some runs as running sums: what a worker thread sends for its share of
+ * the population; shares merged (mergeSweepTallies) give the figures of them all (sweepTallyMetrics).
+ */
+export interface SweepTally {
+  population: PopulationTally;
+  strategy: StrategySums;
 }
 
-/** Recorded runs under each configuration, by the compiled sweep: one sweep per model (a model changes every trace's prices). */
-function recordedPairs(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): RunPair[][] {
-  const out: RunPair[][] = configs.map(() => []);
+/** Each configuration's tally over the population's runs (no object per run for recorded runs swept together). */
+export function sweepTallies(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepTally[] {
+  const tallies = configs.map(() => newTally());
+  const strategy = configs.map(() => ({ summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 }));
+  const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
+    addToTally(tallies[c]!, run, baseline);
+    const s = strategy[c]!;
+    s.summaryCalls += run.summaryCalls ?? 0;
+    s.summaryCostPico += BigInt(run.summaryCostPico ?? 0);
+    s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
+    s.skippedActions += run.skippedActions ?? 0;
+  };
+  recordedRuns(population, configs, prices, add);
+  if (population.synthetic.scenarios!.length > 0) configs.forEach((config, c) => populationRuns(population.synthetic, config, prices).forEach((pair) => add(c, pair.run, pair.baseline)));
+  return configs.map((_, c) => ({ population: tallies[c]!, strategy: strategySums(strategy[c]!) }));
+}
+
+/** The sums as sumStrategyFigures gives them (each absent where 0). */
+function strategySums(s: { summaryCalls: number; summaryCostPico: bigint; strategyCacheLostTokens: number; skippedActions: number }): StrategySums {
+  return {
+    ...(s.summaryCalls > 0 ? { summaryCalls: s.summaryCalls, summaryCostPico: s.summaryCostPico } : {}),
+    ...(s.strategyCacheLostTokens > 0 ? { strategyCacheLostTokens: s.strategyCacheLostTokens } : {}),
+    ...(s.skippedActions > 0 ? { skippedActions: s.skippedActions } : {}),
+  };
+}
+
+/** Tallies of the same configuration over disjoint shares of the runs, added up. */
+export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
+  const population = newTally();
+  const sum = { summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 };
+  for (const part of parts) {
+    mergeTallies(population, part.population);
+    sum.summaryCalls += part.strategy.summaryCalls ?? 0;
+    sum.summaryCostPico += part.strategy.summaryCostPico ?? 0n;
+    sum.strategyCacheLostTokens += part.strategy.strategyCacheLostTokens ?? 0;
+    sum.skippedActions += part.strategy.skippedActions ?? 0;
+  }
+  return { population, strategy: strategySums(sum) };
+}
+
+export function sweepTallyMetrics(tally: SweepTally): SweepMetrics {
+  return { ...tallyMetrics(tally.population), ...strategyTotalsOf(tally.strategy) };
+}
+
+/** Each configuration's population figures, and its strategy totals. */
+export function sweepMetrics(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepMetrics[] {
+  return sweepTallies(population, configs, prices).map(sweepTallyMetrics);
+}
+
+/**
+ * Recorded runs under each configuration, in trace order, each handed to `visit` with its baseline: by
+ * the compiled sweep, one sweep per model (a model changes every trace's prices); `run` may be reused
+ * between calls (copy it to keep it).
+ */
+function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
   const traces = population.traces;
-  if (traces.length === 0) return out;
+  if (traces.length === 0) return;
   const byModel = new Map<string, number[]>();
   configs.forEach((config, c) => {
     if (hasStrategyFigures(config)) {
-      out[c] = populationRuns(population.recorded, config, prices);
+      for (const pair of populationRuns(population.recorded, config, prices)) visit(c, pair.run, pair.baseline);
       return;
     }
     const key = config.model ?? '';
     byModel.set(key, [...(byModel.get(key) ?? []), c]);
   });
+  const figures = newCellFigures();
   for (const [model, cells] of byModel) {
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledTrace(trace),
@@ -102,23 +165,24 @@ function recordedPairs(population: SweepPopulation, configs: readonly Population
       axes: [{ name: 'configuration', values: cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })) }],
     };
     const result = sweepCompiled(sweepTraces, grid);
+    // One run object for every cell without a strategy figure, one with (the two shapes a run has).
+    const plain: PopulationRunFigures = { stopReason: 'completed', steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+    const lost: PopulationRunFigures = { ...plain, strategyCacheLostTokens: 0 };
     cells.forEach((c, cell) => {
       const baselines = baselinesOf(population.recorded, configs[c]!, prices);
       for (let t = 0; t < traces.length; t++) {
-        const r = sweepTotals(result, t, cell);
-        const run: PopulationRunFigures = {
-          stopReason: r.reason,
-          steps: r.steps,
-          costPico: r.costPico,
-          inputTokens: r.inputTokens,
-          cachedInputTokens: r.cachedInputTokens,
-          outputTokens: r.outputTokens,
-          overshootPico: r.overshootPico,
-          ...(r.strategyCacheLostTokens ? { strategyCacheLostTokens: r.strategyCacheLostTokens } : {}),
-        };
-        out[c]!.push({ run, baseline: baselines[t]! });
+        const f = cellFigures(result, t, cell, figures);
+        const run = f.strategyCacheLostTokens ? lost : plain;
+        if (run === lost) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
+        run.stopReason = stopReasonOf(f.stop);
+        run.steps = f.steps;
+        run.costPico = f.costPico;
+        run.inputTokens = f.inputTokens;
+        run.cachedInputTokens = f.cachedInputTokens;
+        run.outputTokens = f.outputTokens;
+        run.overshootPico = f.overshootPico;
+        visit(c, run, baselines[t]!);
       }
     });
   }
-  return out;
 }

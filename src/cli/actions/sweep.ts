@@ -10,7 +10,7 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import { openLoopWarnings } from '../../report/warnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
-import { contextTokenCurves, type ContextTokenCurves } from '../../population/contextTokens.js';
+import { contextCurvesOf, type ContextTokenCurves } from '../../population/contextTokens.js';
 import { configurationOf } from '../../population/grid.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
@@ -18,7 +18,7 @@ import { checkOut, emitReport, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import { prepareSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepSetup } from './sweepWork.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -34,7 +34,7 @@ export function shardOf(value: string | undefined): { index: number; of: number 
   return { index, of };
 }
 
-/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (each worker is sent every run). */
+/** Below this many configurations a sweep runs on one thread unless --workers says otherwise (a worker's start-up and warm-up outweigh a small sweep). */
 export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
 
 /** `--workers N` (default: the cores, one per 8 configurations at most). */
@@ -51,38 +51,45 @@ export function shardRange(shard: { index: number; of: number } | undefined, cou
   return { from: Math.floor(((shard.index - 1) * count) / shard.of), to: Math.floor((shard.index * count) / shard.of) };
 }
 
-function headerOf(prepared: PreparedSweep, opts: SweepFlags, priceSource: SweepHeader['prices']): SweepHeader {
-  const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
+function headerOf(prepared: SweepSetup, read: { recordedRuns: number; contextTokens?: ContextTokenCurves }, opts: SweepFlags): SweepHeader {
+  const { recordedRuns } = read;
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const varies = (key: string) => prepared.axes.some((axis) => axis.key === key);
   const notes = [
     'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap).',
-    ...(prepared.trees === undefined ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
+    ...(opts.tree !== true ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
   const warnings = strategy.kind !== 'full' || strategy.toolResultCap !== undefined || varies('context') || varies('tool-result-cap') ? openLoopWarnings(recordedRuns, varies('context') || varies('tool-result-cap') ? 'as swept' : `${strategy.kind}`) : [];
   return sweepHeader({
     settings: reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
-    prices: priceSource,
+    prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns, scenarios: prepared.scenarios.map((s) => ({ source: s.scenario.source, runs: s.settings.runs, seed: s.settings.seed })) },
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
-    ...(contextCurvesOf(prepared) ?? {}),
+    ...(read.contextTokens === undefined ? {} : { contextTokens: read.contextTokens }),
     notes,
     warnings,
   });
 }
 
-/** With `context` a grid axis and recorded runs: each swept strategy's cumulative prompt tokens per step. */
-function contextCurvesOf(prepared: PreparedSweep): { contextTokens: ContextTokenCurves } | undefined {
-  const axis = prepared.axes.find((a) => a.key === 'context');
-  if (axis === undefined || prepared.population.traces.length === 0) return undefined;
-  const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, prepared.fixed).config.strategy }));
-  const options = { ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }) };
-  return { contextTokens: contextTokenCurves(prepared.population.traces, strategies, prepared.prices, options) };
+/** What the header says of the runs read: how many, and with `context` a grid axis, each swept strategy's cumulative prompt tokens per step. */
+function runsRead(prepared: PreparedSweep): { recordedRuns: number; contextTokens?: ContextTokenCurves } {
+  const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
+  const sums = contextSumsOf(prepared);
+  return { recordedRuns, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
+}
+
+/**
+ * Whether worker threads split the runs (each reading its share of the inputs: sweepShares.ts) rather
+ * than the configurations (the command reads every run and sends them): not for session trees (a tree
+ * may span files) or stdin.
+ */
+function splitsRuns(setup: SweepSetup, opts: SweepFlags): boolean {
+  return opts.tree !== true && !setup.traceFiles.includes('-');
 }
 
 /** Configurations per chunk when progress is drawn on one thread (rows do not depend on the chunking). */
@@ -122,12 +129,21 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   const { count } = sweepGrid(opts);
   const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
   checkOut(opts.out);
-  const prepared = await prepareSweep(inputs, opts, given, io);
-  const range = shardRange(shard, prepared.configurations.length);
-  const rows: SweepRow[] = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
-  const header = headerOf(prepared, opts, prepared.prices.source);
+  const setup = setUpSweep(inputs, opts, given, io);
+  const range = shardRange(shard, setup.configurations.length);
+  let rows: SweepRow[];
+  let header: SweepHeader;
+  if (workers > 1 && range.to > range.from && splitsRuns(setup, opts)) {
+    const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io });
+    rows = shares.rows;
+    header = headerOf(setup, shares.read, opts);
+  } else {
+    const prepared = await prepareSweep(inputs, opts, given, io, { setup });
+    rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
+    header = headerOf(setup, runsRead(prepared), opts);
+  }
   const report: SweepReport =
-    shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: prepared.configurations.length }, configurations: rows };
+    shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length }, configurations: rows };
   if (opts.reportDir !== undefined) {
     const view = reportView(opts, io);
     const fileView = { ...view, width: 120 };

@@ -9,8 +9,10 @@ import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlag
 import { UserError } from '../../errors.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { checkGridSize, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
+import { contextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
+import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import type { ScenarioPopulation } from '../../population/run.js';
+import type { BadInput } from '../../import/inputSet.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
@@ -43,19 +45,14 @@ export type SweepFlags = BrakeFlags &
     perRun?: boolean;
   };
 
-export interface PreparedSweep {
-  axes: GridAxis[];
-  configurations: GridConfiguration[];
-  fixed: FixedSettings;
-  prices: PriceTable;
+export interface PreparedSweep extends SweepSetup {
   population: SweepPopulation;
   /** `--tree`: the session trees (each one run of the population; `population` then holds no traces). */
   trees?: TreePopulation;
-  scenarios: ScenarioInput[];
-  traceFiles: string[];
   /** Every run read (also with --tree): what worker threads are sent instead of reading the inputs again. */
   traces: Trace[];
-  targetCompletion?: number;
+  /** A share's bad files, set aside (the command reports them for every share together). */
+  skipped: BadInput[];
 }
 
 const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
@@ -115,30 +112,70 @@ function modelsPricedAs(axes: readonly GridAxis[], fixed: FixedSettings): (strin
   return models.length > 0 ? models : [fixed.model];
 }
 
-/** Reads every input and prepares the sweep (the same for the command and each worker; a worker is given the runs the command read, `preread`). */
-export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, preread?: Trace[]): Promise<PreparedSweep> {
+/** A sweep's settings, grid and prices, checked, and its inputs listed (trace files not read yet). */
+export interface SweepSetup {
+  axes: GridAxis[];
+  configurations: GridConfiguration[];
+  fixed: FixedSettings;
+  prices: PriceTable;
+  scenarios: ScenarioInput[];
+  traceFiles: string[];
+  targetCompletion?: number;
+}
+
+/** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
+export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
   const { axes, fixed } = sweepGrid(opts);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   for (const model of modelsPricedAs(axes, fixed)) scenarioPricings(scenarios, prices, model);
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
-  const traces: Trace[] = preread ?? (await workOnRuns(traceInputs(traceFiles, opts), io, (trace) => trace));
-  const trees = opts.tree === true ? new TreePopulation(treesOf(traces), prices) : undefined;
-  const populations: ScenarioPopulation[] = scenarios.map(({ scenario, settings }) => ({ scenario, runs: settings.runs, seed: settings.seed }));
   const target = targetCompletionOf(opts.targetCompletion);
+  return { axes, configurations: gridConfigurations(axes, fixed), fixed, prices, scenarios, traceFiles, ...(target === undefined ? {} : { targetCompletion: target }) };
+}
+
+/**
+ * A worker's share of the population (sweepShares.ts): some of the trace files (as TraceInputs lists
+ * them), and a range of each scenario's runs.
+ */
+export interface SweepShare {
+  files: string[];
+  scenarioRuns: { firstRun: number; runs: number }[];
+}
+
+/**
+ * Reads the inputs and prepares the sweep: every trace file, or the runs the command already read
+ * (`from.traces`, sent to a worker), or a share of the population (`from.share`: its files read with
+ * bad ones set aside in `skipped`, which the command reports for every share together). `from.setup`:
+ * the command's setUpSweep, already done.
+ */
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[] } | { share: SweepShare } | { setup: SweepSetup }): Promise<PreparedSweep> {
+  const setup = from !== undefined && 'setup' in from ? from.setup : setUpSweep(inputs, opts, given, io);
+  const share = from !== undefined && 'share' in from ? from.share : undefined;
+  let traces: Trace[];
+  let skipped: BadInput[] = [];
+  if (from !== undefined && 'traces' in from) traces = from.traces;
+  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts), io, (trace) => trace);
+  else ({ results: traces, skipped } = await traceInputs(share.files, { ...opts, skipBad: true }).map((trace) => trace));
+  const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
+  const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));
   return {
-    axes,
-    configurations: gridConfigurations(axes, fixed),
-    fixed,
-    prices,
+    ...setup,
     population: new SweepPopulation(trees === undefined ? traces : [], populations),
     ...(trees === undefined ? {} : { trees }),
-    scenarios,
-    traceFiles,
     traces,
-    ...(target === undefined ? {} : { targetCompletion: target }),
+    skipped,
   };
+}
+
+/** With `context` a grid axis and recorded runs: the curves' sums over the runs read (contextTokens.ts). */
+export function contextSumsOf(prepared: PreparedSweep): ContextTokenSums | undefined {
+  const axis = prepared.axes.find((a) => a.key === 'context');
+  if (axis === undefined || prepared.population.traces.length === 0) return undefined;
+  const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, prepared.fixed).config.strategy }));
+  const options = { ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }) };
+  return contextTokenSums(prepared.population.traces, strategies, prepared.prices, options);
 }
 
 /** The session trees of the runs; a run without `header.agent` is a tree of one agent (as replay --tree reads them). */
@@ -154,8 +191,15 @@ function metricsOf(prepared: PreparedSweep, configs: readonly GridConfiguration[
 /** The report rows of configurations [from, to): figures, and with a target the halved step cap of each that reaches it. */
 export function sweepRows(prepared: PreparedSweep, range: { from: number; to: number }): SweepRow[] {
   const slice = prepared.configurations.slice(range.from, range.to);
-  const metrics = metricsOf(prepared, slice.map((c) => c.config));
-  const rows: SweepRow[] = slice.map((c, i) => ({
+  const rows = rowsOf(slice, metricsOf(prepared, slice.map((c) => c.config)));
+  const halved = halvedCaps(slice, rows, prepared.targetCompletion);
+  addHalfStepCaps(rows, halved, metricsOf(prepared, halved.map((h) => h.config)));
+  return rows;
+}
+
+/** Report rows: each configuration's settings and figures. */
+export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[]): SweepRow[] {
+  return slice.map((c, i) => ({
     settings: c.settings,
     brakes: brakeSpec(c.config.brakes),
     context: contextSpec(c.config.strategy),
@@ -163,17 +207,22 @@ export function sweepRows(prepared: PreparedSweep, range: { from: number; to: nu
     ...(c.config.model === undefined ? {} : { model: c.config.model }),
     ...metrics[i]!,
   }));
-  const target = prepared.targetCompletion;
-  if (target === undefined) return rows;
-  const halved = slice.flatMap((c, i) => {
+}
+
+/** With a target: the rows (by index) that reach it with a step cap, and each configuration with that cap halved. */
+export function halvedCaps(slice: readonly GridConfiguration[], rows: readonly SweepRow[], target: number | undefined): { i: number; config: GridConfiguration['config'] }[] {
+  if (target === undefined) return [];
+  return slice.flatMap((c, i) => {
     const cap = c.config.brakes.maxSteps;
-    return cap !== undefined && metrics[i]!.completionRate >= target && metrics[i]!.completed > 0 ? [{ i, config: { ...c.config, brakes: { ...c.config.brakes, maxSteps: Math.max(1, Math.floor(cap / 2)) } } }] : [];
+    return cap !== undefined && rows[i]!.completionRate >= target && rows[i]!.completed > 0 ? [{ i, config: { ...c.config, brakes: { ...c.config.brakes, maxSteps: Math.max(1, Math.floor(cap / 2)) } } }] : [];
   });
-  const halfMetrics = metricsOf(prepared, halved.map((h) => h.config));
+}
+
+/** The halved configurations' figures into their rows. */
+export function addHalfStepCaps(rows: SweepRow[], halved: readonly { i: number; config: GridConfiguration['config'] }[], metrics: readonly SweepMetrics[]): void {
   halved.forEach((h, k) => {
-    const m = halfMetrics[k]!;
+    const m = metrics[k]!;
     const half: HalfStepCap = { maxSteps: h.config.brakes.maxSteps!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd };
     rows[h.i]!.halfStepCap = half;
   });
-  return rows;
 }

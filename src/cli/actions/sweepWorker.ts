@@ -1,15 +1,32 @@
-/** A sweep worker thread: prepares the sweep from the command line it is sent and computes its slice of rows. */
+/**
+ * A sweep worker thread. `configurations`: prepares the sweep from the command line and the runs it is
+ * sent, and computes its slice of rows. `share`: reads its share of the trace files and runs its share of
+ * each scenario's runs, and sends each configuration's tally over them (then, if asked, the tallies of
+ * the configurations whose step cap the command halved).
+ */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../errors.js';
-import { prepareSweep, sweepRows } from './sweepWork.js';
-import type { SweepWorkerReply, SweepWorkerTask } from './sweepWorkers.js';
+import { sweepTallies } from '../../population/sweep.js';
+import { contextSumsOf, prepareSweep, sweepRows } from './sweepWork.js';
+import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerTask } from './sweepWorkers.js';
 
 const task = workerData as SweepWorkerTask;
 const given = new Set(task.given);
+// The command's thread says anything about the inputs on stderr: a worker stays quiet.
+const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
 try {
-  // The main thread already said anything about the inputs on stderr: a worker stays quiet.
-  const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() }, task.traces);
-  parentPort!.postMessage({ rows: sweepRows(prepared, task.range) } satisfies SweepWorkerReply);
+  if (task.mode === 'configurations') {
+    const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), quiet, { traces: task.traces });
+    parentPort!.postMessage({ rows: sweepRows(prepared, task.range) } satisfies SweepWorkerReply);
+  } else {
+    const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), quiet, { share: task.share });
+    const configs = prepared.configurations.slice(task.range.from, task.range.to).map((c) => c.config);
+    const tallies = sweepTallies(prepared.population, configs, prepared.prices);
+    const contextSums = contextSumsOf(prepared);
+    parentPort!.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply);
+    const halve = await new Promise<SweepWorkerHalve>((resolve) => parentPort!.once('message', resolve));
+    if (halve.configs.length > 0) parentPort!.postMessage({ tallies: sweepTallies(prepared.population, halve.configs, prepared.prices), recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply);
+  }
 } catch (error) {
   parentPort!.postMessage({ error: { message: (error as Error).stack ?? String(error), user: error instanceof UserError, ...(error instanceof UserError ? { issues: error.issues } : {}) } } satisfies SweepWorkerReply);
 }

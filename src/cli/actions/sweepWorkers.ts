@@ -1,29 +1,38 @@
 /**
- * `--workers N`: the configurations of a sweep split into N contiguous slices, each computed by a worker
- * thread that is sent the runs the command read (structured clone) and runs the same code (sweepWork.ts) as one thread would; the
- * rows are joined in order, so the report is byte-identical to `--workers 1`. Progress: progress.ts.
+ * `--workers N`, the worker threads and what they say (sweepWorker.ts). Two ways to split a sweep:
+ * - by configurations (sweepRowsInWorkers: --tree, stdin, a context axis over recorded runs): the
+ *   command reads every run and sends them (structured clone) to N workers, each computing a contiguous
+ *   slice of the rows with the same code as one thread (sweepWork.ts);
+ * - by runs (sweepShares.ts): each worker reads its own share of the inputs and sends tallies.
+ * Either way the rows are joined in order, so the report is byte-identical to `--workers 1`.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError, type InputIssue } from '../../errors.js';
+import type { BadInput } from '../../import/inputSet.js';
+import type { SweepTally } from '../../population/sweep.js';
+import type { ContextTokenSums } from '../../population/contextTokens.js';
+import type { PopulationConfig } from '../../population/run.js';
 import type { SweepRow } from '../../report/sweepReport.js';
-import type { CliIO } from '../io.js';
-import { Progress } from './progress.js';
-import type { GivenFlag } from './inputs.js';
 import type { Trace } from '../../trace/types.js';
-import type { SweepFlags } from './sweepWork.js';
+import type { CliIO } from '../io.js';
+import type { GivenFlag } from './inputs.js';
+import { Progress } from './progress.js';
+import type { SweepFlags, SweepShare } from './sweepWork.js';
 
-/** What a worker is sent: the command line as parsed, which flags were given, its slice, and the runs already read (structured clone: the worker does not read the inputs again). */
-export interface SweepWorkerTask {
-  inputs: string[];
-  opts: SweepFlags;
-  given: string[];
-  range: { from: number; to: number };
-  traces: Trace[];
+/** What a worker is sent: the command line as parsed, which flags were given, its slice of configurations, and its runs. */
+export type SweepWorkerTask = { inputs: string[]; opts: SweepFlags; given: string[]; range: { from: number; to: number } } & (
+  | { mode: 'configurations'; traces: Trace[] }
+  | { mode: 'share'; share: SweepShare }
+);
+
+/** After the tallies: the configurations (the command's halved step caps) a share worker tallies next, none to stop. */
+export interface SweepWorkerHalve {
+  configs: PopulationConfig[];
 }
 
-export type SweepWorkerReply = { rows: SweepRow[] } | { error: { message: string; user: boolean; issues?: unknown } };
+export type SweepWorkerReply = { rows: SweepRow[] } | { tallies: SweepTally[]; recordedRuns: number; skipped: BadInput[]; contextSums?: ContextTokenSums } | { error: { message: string; user: boolean; issues?: unknown } };
 
 /** The worker's compiled module (from the sources under test, the built one in dist/). */
 function workerFile(): string {
@@ -32,31 +41,71 @@ function workerFile(): string {
   return here.replace(/([\\/])src([\\/]cli[\\/]actions[\\/])/, '$1dist$2');
 }
 
+/** A worker thread and its replies, one at a time. */
+export class SweepWorker {
+  private readonly worker: Worker;
+  private readonly replies: SweepWorkerReply[] = [];
+  private waiting: ((reply: SweepWorkerReply) => void) | undefined;
+  private failed: ((error: Error) => void) | undefined;
+  private error: Error | undefined;
+
+  constructor(task: SweepWorkerTask) {
+    this.worker = new Worker(workerFile(), { workerData: task });
+    this.worker.on('message', (reply: SweepWorkerReply) => {
+      if (this.waiting) this.waiting(reply);
+      else this.replies.push(reply);
+    });
+    this.worker.once('error', (error) => {
+      this.error = error;
+      this.failed?.(error);
+    });
+  }
+
+  /** The next reply; a worker's error is thrown (a UserError as the command would have thrown it). */
+  async next(): Promise<Exclude<SweepWorkerReply, { error: unknown }>> {
+    const reply =
+      this.replies.shift() ??
+      (await new Promise<SweepWorkerReply>((resolve, reject) => {
+        if (this.error) return reject(this.error);
+        this.waiting = resolve;
+        this.failed = reject;
+      }));
+    this.waiting = undefined;
+    this.failed = undefined;
+    if ('error' in reply) throw reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message);
+    return reply;
+  }
+
+  send(message: SweepWorkerHalve): void {
+    this.worker.postMessage(message);
+  }
+
+  stop(): void {
+    void this.worker.terminate();
+  }
+}
+
 function slices(range: { from: number; to: number }, workers: number): { from: number; to: number }[] {
   const count = range.to - range.from;
   return Array.from({ length: workers }, (_, k) => ({ from: range.from + Math.floor((k * count) / workers), to: range.from + Math.floor(((k + 1) * count) / workers) })).filter((s) => s.to > s.from);
 }
 
+/** By configurations: each worker is sent every run and computes a contiguous slice of the rows. */
 export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO; traces: Trace[] }): Promise<SweepRow[]> {
   const given = Object.keys(args.opts).filter((key) => args.given(key));
-  const parts = slices(args.range, args.workers);
   const progress = new Progress(args.io, args.range.to - args.range.from, 'sweep: configurations');
-  const run = (range: { from: number; to: number }) =>
-    new Promise<SweepRow[]>((resolve, reject) => {
-      const task: SweepWorkerTask = { inputs: args.inputs, opts: args.opts, given, range, traces: args.traces };
-      const worker = new Worker(workerFile(), { workerData: task });
-      worker.once('message', (reply: SweepWorkerReply) => {
-        if ('rows' in reply) {
-          progress.add(range.to - range.from);
-          resolve(reply.rows);
-        } else reject(reply.error.user ? new UserError(reply.error.issues as InputIssue[]) : new Error(reply.error.message));
-        void worker.terminate();
-      });
-      worker.once('error', reject);
-    });
+  const workers = slices(args.range, args.workers).map((range) => ({ range, worker: new SweepWorker({ mode: 'configurations', inputs: args.inputs, opts: args.opts, given, range, traces: args.traces }) }));
   try {
-    return (await Promise.all(parts.map(run))).flat();
+    const parts = await Promise.all(
+      workers.map(async ({ range, worker }) => {
+        const reply = await worker.next();
+        progress.add(range.to - range.from);
+        return 'rows' in reply ? reply.rows : [];
+      }),
+    );
+    return parts.flat();
   } finally {
     progress.finish();
+    for (const { worker } of workers) worker.stop();
   }
 }

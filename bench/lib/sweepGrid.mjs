@@ -1,0 +1,27 @@
+// The perf-reference sweep workload for bench/kernel.mjs and bench/sweep.mjs: the grid of
+// ../shared/perf-reference/sweep.mjs (50 step caps × 10 windows, its BRAKES) over a population, as
+// sweepHoisted (the reference, reusing its output arrays) and sweepCompiled (reusing its result), each
+// returning the nominal step evaluations of one sweep.
+import { sweepHoisted, MAXSTEPS, WINDOWS, BRAKES, CELLS } from '../../../shared/perf-reference/sweep.mjs';
+import { NO_BRAKES, sweepCompiled } from '../../dist/index.js';
+
+const FULL = 1 << 30;
+
+export function sweepWorkload(big, T, N) {
+  const nominal = T * N * CELLS;
+  const outCost = new Float64Array(T * CELLS), outStop = new Uint8Array(T * CELLS), outSteps = new Int32Array(T * CELLS);
+  const counts = new Int32Array(big.pop.nFp), stamp = new Int32Array(big.pop.nFp), cum = new Float64Array(N + 1);
+  const reference = () => (sweepHoisted(big.pop, 0, T, outCost, outStop, outSteps, counts, stamp, cum), nominal);
+  const traces = big.compiled.slice(0, T).map((compiled) => ({ compiled, prices: big.prices, cache: 'off' }));
+  const grid = {
+    brakes: { ...NO_BRAKES, maxCostPico: BRAKES.budgetMicro * 1e6, timeoutMs: BRAKES.timeoutMs, maxRepeat: BRAKES.maxRepeats - 1, repeatMode: 'total' },
+    strategy: { kind: 'full' },
+    axes: [
+      { name: 'window', values: WINDOWS.map((K) => ({ strategy: K === FULL ? { kind: 'full' } : { kind: 'window', windowSteps: K } })) },
+      { name: 'max-steps', values: MAXSTEPS.map((maxSteps) => ({ brakes: { maxSteps } })) },
+    ],
+  };
+  let last;
+  const ours = () => ((last = sweepCompiled(traces, grid, undefined, last)), nominal);
+  return { nominal, reference, ours, grid: `${T} traces × ${N} steps × ${MAXSTEPS.length} step caps × ${WINDOWS.length} windows` };
+}

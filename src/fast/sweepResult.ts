@@ -1,0 +1,245 @@
+/**
+ * A sweep's result: per (trace, cell), at index (trace − from) · cells + cell, the figures that depend
+ * on the run, one typed column each (no object per cell); the writers that fill a cell from a run's
+ * state or a run table; a cell's RunTotals read back (sweepTotals); and slices merged (mergeSweeps).
+ */
+import type { StopReason } from '../brakes/stopReasons.js';
+import { costOutOfRange } from '../kernel/cost.js';
+import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import { addStrategyFigures } from '../loop/types.js';
+import type { CompiledTrace } from './layout.js';
+import { Run, type FastOutcome, type RunState } from './runState.js';
+import type { RunTable } from './runTable.js';
+import type { SweepCell } from './sweepGrid.js';
+
+/** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
+export interface SweepResult {
+  /** The first trace of the slice, and how many. */
+  from: number;
+  traces: number;
+  cells: SweepCell[];
+  /** StopCode of each (trace, cell). Cache columns are empty until some run has cache figures (then 0 elsewhere). */
+  stop: Uint8Array;
+  calls: Int32Array;
+  /** A repeat or same-error stop's tool call (read only for those stops). */
+  stopTool: Int32Array;
+  costPico: Float64Array;
+  tokensUsed: Float64Array;
+  cachedInputTokens: Float64Array;
+  cacheWriteTokens: Float64Array;
+  cacheRuleLostTokens: Float64Array;
+  elapsedMs: Float64Array;
+  /** Cache hits lost to the strategy (a window's), and repeated actions skipped: empty until some run has one (then 0 elsewhere). */
+  strategyCacheLostTokens: Float64Array;
+  skippedActions: Float64Array;
+  /** The compiled traces of the slice (figures no setting changes are read from them). */
+  compiled: CompiledTrace[];
+}
+
+type Column = Uint8Array | Int32Array | Float64Array;
+
+const EMPTY = new Float64Array(0);
+
+/** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
+export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
+  const { from, count, cells, compiled, into } = args;
+  const size = count * cells.length;
+  const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
+  const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
+  const result: SweepResult = {
+    from,
+    traces: count,
+    cells,
+    stop: column(into?.stop, (n) => new Uint8Array(n)),
+    calls: column(into?.calls, (n) => new Int32Array(n)),
+    stopTool: column(into?.stopTool, (n) => new Int32Array(n)),
+    costPico: column(into?.costPico, (n) => new Float64Array(n)),
+    tokensUsed: column(into?.tokensUsed, (n) => new Float64Array(n)),
+    // Cache and strategy columns only once a run has such figures.
+    cachedInputTokens: EMPTY,
+    cacheWriteTokens: EMPTY,
+    cacheRuleLostTokens: EMPTY,
+    elapsedMs: column(into?.elapsedMs, (n) => new Float64Array(n)),
+    strategyCacheLostTokens: EMPTY,
+    skippedActions: EMPTY,
+    compiled,
+  };
+  if (reuse && into.cachedInputTokens.length === size) {
+    result.cachedInputTokens = into.cachedInputTokens.fill(0);
+    result.cacheWriteTokens = into.cacheWriteTokens.fill(0);
+    result.cacheRuleLostTokens = into.cacheRuleLostTokens.fill(0);
+  }
+  if (reuse && into.skippedActions.length === size) {
+    result.strategyCacheLostTokens = into.strategyCacheLostTokens.fill(0);
+    result.skippedActions = into.skippedActions.fill(0);
+  }
+  return result;
+}
+
+/** The cache columns, allocated on first use. */
+function cacheColumns(r: SweepResult): void {
+  if (r.cachedInputTokens.length > 0) return;
+  const size = r.stop.length;
+  r.cachedInputTokens = new Float64Array(size);
+  r.cacheWriteTokens = new Float64Array(size);
+  r.cacheRuleLostTokens = new Float64Array(size);
+}
+
+/** The strategy columns, allocated on first use. */
+function strategyColumns(r: SweepResult): void {
+  if (r.skippedActions.length > 0) return;
+  r.strategyCacheLostTokens = new Float64Array(r.stop.length);
+  r.skippedActions = new Float64Array(r.stop.length);
+}
+
+/**
+ * A step cap reached before call k, no later than any other stop: the step cap is the first brake of the
+ * kernel's order before a call (beforeCallStop; the kernel test pins the order), so it is the stop.
+ */
+export function writeCapStop(r: SweepResult, at: number, table: RunTable, k: number): void {
+  r.stop[at] = StopCode.MaxSteps;
+  r.calls[at] = k;
+  // (stopTool is read only for a repeat or same-error stop.)
+  r.costPico[at] = table.spent[k]!;
+  r.tokensUsed[at] = table.tokens[k]!;
+  r.elapsedMs[at] = table.elapsed[k]!;
+  if (table.hasCacheFigures) {
+    cacheColumns(r);
+    r.cachedInputTokens[at] = table.cached[k]!;
+    r.cacheWriteTokens[at] = table.written[k]!;
+    r.cacheRuleLostTokens[at] = table.ruleLost[k]!;
+  }
+  if (table.lostBefore !== null && table.lostBefore[k] !== 0) {
+    strategyColumns(r);
+    r.strategyCacheLostTokens[at] = table.lostBefore[k]!;
+  }
+}
+
+/** The run's state at its stop, into cell `at`. */
+export function writeState(r: SweepResult, at: number, st: RunState): void {
+  r.stop[at] = st[Run.Stop]!;
+  r.calls[at] = st[Run.Calls]!;
+  r.stopTool[at] = st[Run.StopTool]!;
+  r.costPico[at] = st[Run.SpentPico]!;
+  r.tokensUsed[at] = st[Run.TokensUsed]!;
+  if (st[Run.CachedTokens] !== 0 || st[Run.WrittenTokens] !== 0 || st[Run.RuleLostTokens] !== 0) {
+    cacheColumns(r);
+    r.cachedInputTokens[at] = st[Run.CachedTokens]!;
+    r.cacheWriteTokens[at] = st[Run.WrittenTokens]!;
+    r.cacheRuleLostTokens[at] = st[Run.RuleLostTokens]!;
+  }
+  r.elapsedMs[at] = st[Run.ElapsedMs]!;
+  if (st[Run.StrategyCacheLost] !== 0 || st[Run.SkippedActions] !== 0) {
+    strategyColumns(r);
+    r.strategyCacheLostTokens[at] = st[Run.StrategyCacheLost]!;
+    r.skippedActions[at] = st[Run.SkippedActions]!;
+  }
+}
+
+/** What population figures read of one (trace, cell): filled in place by cellFigures (no object per cell). */
+export interface CellFigures {
+  stop: StopCode;
+  steps: number;
+  calls: number;
+  costPico: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  overshootPico: number;
+  strategyCacheLostTokens: number;
+  skippedActions: number;
+}
+
+export function newCellFigures(): CellFigures {
+  return { stop: StopCode.None, steps: 0, calls: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, strategyCacheLostTokens: 0, skippedActions: 0 };
+}
+
+/** The figures of (trace, cell) into `out` (what replaying that cell alone gives). */
+export function cellFigures(r: SweepResult, trace: number, cell: number, out: CellFigures): CellFigures {
+  const at = (trace - r.from) * r.cells.length + cell;
+  const t = r.compiled[trace - r.from]!;
+  const calls = r.calls[at]!;
+  const spent = r.costPico[at]!;
+  if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
+  const output = t.outputBefore[calls]!;
+  const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
+  out.stop = r.stop[at]! as StopCode;
+  out.steps = calls - t.nonStepsBefore[calls]!;
+  out.calls = calls;
+  out.costPico = spent;
+  out.inputTokens = r.tokensUsed[at]! - output;
+  out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
+  out.outputTokens = output;
+  out.overshootPico = spent > budget ? spent - budget : 0;
+  out.strategyCacheLostTokens = r.strategyCacheLostTokens.length > 0 ? r.strategyCacheLostTokens[at]! : 0;
+  out.skippedActions = r.skippedActions.length > 0 ? r.skippedActions[at]! : 0;
+  return out;
+}
+
+/** The figures of (trace, cell) in a sweep: exactly what replaying that cell alone gives (RunTotals + reason). */
+export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOutcome {
+  const at = (trace - r.from) * r.cells.length + cell;
+  const t = r.compiled[trace - r.from]!;
+  const f = cellFigures(r, trace, cell, newCellFigures());
+  const { calls, stop: code, skippedActions: skipped } = f;
+  const tool = code === StopCode.Repeat || code === StopCode.ErrorLimit ? r.stopTool[at]! : -1;
+  const reason: StopReason = stopReasonOf(code);
+  const totals: FastOutcome = {
+    reason,
+    steps: f.steps,
+    calls,
+    backtracks: t.backtracksBefore[calls]!,
+    failedCalls: t.failedBefore[calls]!,
+    // A skipped action is not executed: not a tool call.
+    toolCalls: (tool < 0 ? t.toolsBefore[calls]! : t.toolsBefore[calls - 1]! + (tool - t.toolStart[calls - 1]!) + (code === StopCode.ErrorLimit ? 1 : 0)) - skipped,
+    inputTokens: f.inputTokens,
+    cachedInputTokens: f.cachedInputTokens,
+    cacheWriteTokens: r.cacheWriteTokens.length > 0 ? r.cacheWriteTokens[at]! : 0,
+    outputTokens: f.outputTokens,
+    reasoningTokens: t.reasoningBefore[calls]!,
+    costPico: f.costPico,
+    overshootPico: f.overshootPico,
+    elapsedMs: r.elapsedMs[at]!,
+    cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
+  };
+  // (Summary calls and their cost are not kept by a sweep.)
+  return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: f.strategyCacheLostTokens, skippedActions: skipped });
+}
+
+/** Slices of one sweep (consecutive trace ranges, any order) merged into one, in trace order. */
+export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
+  const sorted = [...parts].sort((a, b) => a.from - b.from);
+  sorted.forEach((part, k) => {
+    if (k > 0 && part.from !== sorted[k - 1]!.from + sorted[k - 1]!.traces) throw new Error('mergeSweeps: the slices do not follow each other');
+  });
+  const first = sorted[0]!;
+  const size = sorted.reduce((n, part) => n + part.stop.length, 0);
+  const joined = <A extends Column>(pick: (r: SweepResult) => A, make: (n: number) => A): A => {
+    const out = make(size);
+    let offset = 0;
+    for (const part of sorted) {
+      out.set(pick(part), offset);
+      offset += part.stop.length;
+    }
+    return out;
+  };
+  // Optional columns: empty when every part's is, else parts without one count as zeros.
+  const optional = (pick: (r: SweepResult) => Float64Array): Float64Array => (sorted.every((part) => pick(part).length === 0) ? EMPTY : joined(pick, (n) => new Float64Array(n)));
+  return {
+    from: first.from,
+    traces: sorted.reduce((n, part) => n + part.traces, 0),
+    cells: first.cells,
+    stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
+    calls: joined((r) => r.calls, (n) => new Int32Array(n)),
+    stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),
+    costPico: joined((r) => r.costPico, (n) => new Float64Array(n)),
+    tokensUsed: joined((r) => r.tokensUsed, (n) => new Float64Array(n)),
+    cachedInputTokens: optional((r) => r.cachedInputTokens),
+    cacheWriteTokens: optional((r) => r.cacheWriteTokens),
+    cacheRuleLostTokens: optional((r) => r.cacheRuleLostTokens),
+    elapsedMs: joined((r) => r.elapsedMs, (n) => new Float64Array(n)),
+    strategyCacheLostTokens: optional((r) => r.strategyCacheLostTokens),
+    skippedActions: optional((r) => r.skippedActions),
+    compiled: sorted.flatMap((part) => part.compiled),
+  };
+}

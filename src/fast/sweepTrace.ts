@@ -1,0 +1,94 @@
+/**
+ * What a sweep works out once per trace, for every pass: the call at which each cell's step cap is
+ * reached (it fires there), and per distinct set of brakes without a step cap (SweepPlan.noCaps) the
+ * stops no context strategy changes — the first call where a repeat or same-error brake fires
+ * (toolStopCall), and for closed-form passes the first call before which the timeout or the backtrack
+ * limit may stop the run (elapsed time over plain calls with recorded whole latencies is the compiled
+ * running total, the same under every strategy). The reference sweep hoists its timeout and repeat
+ * stops the same way.
+ */
+import { timedOut } from '../kernel/brakes.js';
+import { Limit, type BrakeLimits } from '../kernel/limits.js';
+import type { CompiledTrace } from './layout.js';
+import { toolStopCall } from './replayFast.js';
+import { firstBacktrackStop } from './tableStop.js';
+
+/** A cap call that no run reaches (no cap, or more steps than the trace has). */
+export const NO_CAP_CALL = 0x7fffffff;
+
+/** Per trace: for each cell, the first call before which its step cap's steps were taken (a step cap fires there), or NO_CAP_CALL. */
+export class CapCalls {
+  /** Per cell. */
+  calls = new Int32Array(0);
+  private atStep = new Int32Array(64);
+  /** The trace length and caps the cap calls are for when every call was a step (then they depend on nothing else). */
+  private identityFor = -1;
+  private capsFor: Int32Array | null = null;
+
+  /** Works out each cell's cap call on `t` (capSteps: SweepPlan.capSteps, −1 without a cap). */
+  of(t: CompiledTrace, capSteps: Int32Array): void {
+    if (this.calls.length !== capSteps.length) this.calls = new Int32Array(capSteps.length);
+    const out = this.calls;
+    // Every call a step: the call is the step count.
+    if (t.nonStepsBefore[t.calls] === 0) {
+      if (this.identityFor === t.calls && this.capsFor === capSteps) return;
+      this.identityFor = t.calls;
+      this.capsFor = capSteps;
+      for (let c = 0; c < capSteps.length; c++) {
+        const steps = capSteps[c]!;
+        out[c] = steps >= 0 && steps <= t.calls ? steps : NO_CAP_CALL;
+      }
+      return;
+    }
+    this.identityFor = -1;
+    if (this.atStep.length < t.calls + 2) this.atStep = new Int32Array(t.calls + 2);
+    // steps before call k = k − non-steps before k, non-decreasing by 0 or 1 per call.
+    let m = 0;
+    for (let k = 0; k <= t.calls; k++) {
+      const steps = k - t.nonStepsBefore[k]!;
+      while (m <= steps) this.atStep[m++] = k;
+    }
+    for (let c = 0; c < capSteps.length; c++) {
+      const steps = capSteps[c]!;
+      out[c] = steps >= 0 && steps < m ? this.atStep[steps]! : NO_CAP_CALL;
+    }
+  }
+}
+
+/** Per trace and brake set without a step cap: the stops no strategy changes. */
+export class TraceStops {
+  /** The first call where a repeat or same-error brake fires if the run gets there (toolStopCall). */
+  toolStop = new Int32Array(0);
+  /** Closed-form passes: min(toolStop, the first call before which the timeout may fire, the backtrack stop, t.calls). */
+  hardStop = new Int32Array(0);
+
+  /** Works out the stops of `t` under each of `limits` (one per SweepPlan.noCaps). */
+  of(t: CompiledTrace, limits: readonly BrakeLimits[]): void {
+    const n = limits.length;
+    if (this.toolStop.length < n) {
+      this.toolStop = new Int32Array(n);
+      this.hardStop = new Int32Array(n);
+    }
+    for (let u = 0; u < n; u++) {
+      const l = limits[u]!;
+      const tool = toolStopCall(t, l);
+      this.toolStop[u] = tool;
+      this.hardStop[u] = Math.min(tool, firstTimeout(t, l[Limit.TimeoutMs]!), firstBacktrackStop(t, l));
+    }
+  }
+}
+
+/** The first call k before which the elapsed time (compiled step latencies) times out; t.calls when none. */
+function firstTimeout(t: CompiledTrace, timeoutMs: number): number {
+  const elapsed = t.stepLatencyBefore;
+  const end = t.calls;
+  if (timeoutMs === Infinity || !timedOut(elapsed[end]!, timeoutMs)) return end;
+  let lo = 0;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (timedOut(elapsed[mid]!, timeoutMs)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

@@ -1,0 +1,85 @@
+/**
+ * `sweep --workers N` splitting the runs (src/cli/actions/sweepShares.ts): each worker reads its share of
+ * the trace files and runs its share of each scenario's runs; the report is byte-identical to one thread
+ * — with one input file holding many runs and more workers than files, several files, a context axis
+ * (context-token curves), a target (halved step caps asked of the workers), and bad files.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sweepShares } from '../../src/cli/actions/sweepShares.js';
+import { cli, tempDir } from './run.js';
+
+const GRID = ['--grid', 'max-steps=5,12,30', '--grid', 'max-repeat=2,4', '--grid', 'context=full,window:4', '--target-completion', '0.3', '--format', 'json'];
+let dir = '';
+let many = '';
+let parts: string[] = [];
+
+beforeAll(async () => {
+  dir = tempDir();
+  many = join(dir, 'many.jsonl');
+  const generated = await cli('generate', 'scenarios/production-mix.yaml', '--runs', '60', '--seed', '5', '--out', many);
+  expect(generated.code, generated.stderr).toBe(0);
+  // The same runs in four files of 15 runs each.
+  const lines = readFileSync(many, 'utf8').split('\n').filter((line) => line !== '');
+  const runs: string[][] = [];
+  for (const line of lines) (line.includes('"type":"header"') ? runs.push([line]) : runs.at(-1)!.push(line));
+  parts = [0, 1, 2, 3].map((k) => join(dir, `part${k}.jsonl`));
+  parts.forEach((file, k) => writeFileSync(file, runs.slice(k * 15, (k + 1) * 15).flat().join('\n') + '\n'));
+});
+
+describe('sweep --workers split by runs', () => {
+  it('one file with many runs, more workers than files: byte-identical to one thread', async () => {
+    const one = await cli('sweep', many, ...GRID, '--workers', '1');
+    const three = await cli('sweep', many, ...GRID, '--workers', '3');
+    expect(one.code, one.stderr).toBe(0);
+    expect(three.code, three.stderr).toBe(0);
+    expect(three.stdout).toBe(one.stdout);
+    const report = JSON.parse(one.stdout) as { inputs: { recordedRuns: number }; contextTokens?: unknown; configurations: { halfStepCap?: unknown }[] };
+    expect(report.inputs.recordedRuns).toBe(60);
+    expect(report.contextTokens).toBeDefined();
+    expect(report.configurations.some((row) => row.halfStepCap !== undefined)).toBe(true);
+  });
+
+  it('several files and a scenario, split over 2 and 3 workers: byte-identical to one thread', async () => {
+    const args = [...parts, 'scenarios/production-mix.yaml', '--runs', '7', ...GRID];
+    const one = await cli('sweep', ...args, '--workers', '1');
+    expect(one.code, one.stderr).toBe(0);
+    for (const workers of ['2', '3']) {
+      const split = await cli('sweep', ...args, '--workers', workers);
+      expect(split.code, split.stderr).toBe(0);
+      expect(split.stdout).toBe(one.stdout);
+    }
+    // The one-file sweep of the same runs reads the same population.
+    const whole = JSON.parse((await cli('sweep', many, 'scenarios/production-mix.yaml', '--runs', '7', ...GRID, '--workers', '2')).stdout) as { configurations: unknown };
+    expect(whole.configurations).toEqual((JSON.parse(one.stdout) as { configurations: unknown }).configurations);
+  });
+
+  it('bad files: refused, or with --skip-bad listed, exactly as one thread does', async () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, readFileSync(parts[1]!, 'utf8').replace('"outputTokens":', '"outputTokens":-'));
+    const inputs = [parts[0]!, bad, parts[2]!, parts[3]!];
+    for (const extra of [[], ['--skip-bad']]) {
+      const one = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '1');
+      const two = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '2');
+      expect(one.code).toBe(extra.length === 0 ? 2 : 0);
+      expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
+      expect(one.stderr).toContain('bad.jsonl');
+    }
+  });
+});
+
+describe('sweepShares', () => {
+  it('splits the files in order into contiguous shares of about equal size, and each scenario’s runs into ranges', () => {
+    const files = ['a', 'b', 'c', 'd', 'e'];
+    const shares = sweepShares(files, [10, 10, 50, 10, 20], [7, 0], 3);
+    expect(shares.flatMap((s) => s.files)).toEqual(files);
+    expect(shares.map((s) => s.files)).toEqual([['a', 'b'], ['c'], ['d', 'e']]);
+    expect(shares.map((s) => s.scenarioRuns[0])).toEqual([{ firstRun: 0, runs: 2 }, { firstRun: 2, runs: 2 }, { firstRun: 4, runs: 3 }]);
+    expect(shares.every((s) => s.scenarioRuns[1]!.runs === 0)).toBe(true);
+    // More workers than files and no scenario: only shares with work.
+    expect(sweepShares(['x'], [100], [], 4)).toEqual([{ files: ['x'], scenarioRuns: [] }]);
+    // One file, a scenario: every worker gets runs.
+    expect(sweepShares(['x'], [100], [9], 3).map((s) => [s.files.length, s.scenarioRuns[0]!.runs])).toEqual([[0, 3], [1, 3], [0, 3]]);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Shares of a population tallied apart and merged (what `sweep --workers` does, one share per worker)
+ * give exactly the figures of one tally of every run: population figures over random runs split at
+ * random points, in any order; sweep tallies over real runs and synthetic runs split by file and by run
+ * range; the context-token curves' sums over shares of the real runs.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
+import { loadTraceFiles } from '../../src/import/index.js';
+import { collectInputs } from '../../src/io/collectInputs.js';
+import { addToTally, mergeTallies, newTally, populationMetrics, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
+import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
+import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
+import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
+import { loadScenarioFile } from '../../src/scenario/load.js';
+import { collectAsync } from '../helpers.js';
+
+const pico = fc.integer({ min: 0, max: 4_000_000_000_000_000 });
+const pairArb: fc.Arbitrary<RunPair> = fc.record({
+  run: fc.record({ stopReason: fc.constantFrom(...STOP_REASONS), steps: fc.integer({ min: 0, max: 300 }), costPico: pico, inputTokens: fc.nat(), cachedInputTokens: fc.nat(), outputTokens: fc.nat(), overshootPico: pico }),
+  baseline: fc.record({ stopReason: fc.constantFrom(...STOP_REASONS), steps: fc.integer({ min: 0, max: 300 }), costPico: pico }),
+});
+
+describe('population tallies', () => {
+  it('merged over shares in any order = the figures of all the runs', () => {
+    fc.assert(
+      fc.property(fc.array(pairArb, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), (pairs, cuts, reversed) => {
+        const at = [0, ...cuts.map((c) => c % (pairs.length + 1)).sort((a, b) => a - b), pairs.length];
+        const shares = at.slice(1).map((end, k) => pairs.slice(at[k], end));
+        const tallies = shares.map((share) => {
+          const tally = newTally();
+          for (const { run, baseline } of share) addToTally(tally, run, baseline);
+          return tally;
+        });
+        const merged = newTally();
+        for (const tally of reversed ? tallies.reverse() : tallies) mergeTallies(merged, tally);
+        expect(tallyMetrics(merged)).toEqual(populationMetrics(pairs));
+      }),
+      { numRuns: 300, seed: 7701 },
+    );
+  });
+});
+
+const mini = await collectAsync(loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent'])));
+const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
+
+describe('sweep tallies over shares', () => {
+  it('recorded runs split by trace, synthetic runs by run range: merged = one sweep of them all', () => {
+    const scenario = loadScenarioFile('scenarios/production-mix.yaml');
+    const configs = gridConfigurations(parseGrid(['max-steps=5,20,60', 'max-repeat=2,4', 'context=full,window:3,mask:4']), { brakeFlags: { repeatMode: 'total' }, contextFlags: {} }).map((c) => c.config);
+    const runs = 9;
+    // (The bundled table prices both the DeepSeek runs and the scenario's models.)
+    const bundled = loadPriceTable({});
+    const whole = sweepMetrics(new SweepPopulation(mini, [{ scenario, runs, seed: 4 }]), configs, bundled);
+    const cuts = [[0, 13, 38], [0, 1, 2, 38]];
+    for (const at of cuts) {
+      const shares = at.slice(1).map((end, k) => {
+        const [first, next] = [Math.floor((k * runs) / (at.length - 1)), Math.floor(((k + 1) * runs) / (at.length - 1))];
+        return sweepTallies(new SweepPopulation(mini.slice(at[k], end), [{ scenario, runs: next - first, firstRun: first, seed: 4 }]), configs, bundled);
+      });
+      configs.forEach((_, c) => expect(sweepTallyMetrics(mergeSweepTallies(shares.map((tallies) => tallies[c]!)))).toEqual(whole[c]));
+    }
+  });
+
+  it('context-token curves: sums over shares merged = the curves of every run', () => {
+    const strategies = [{ spec: 'full', strategy: { kind: 'full' as const } }, { spec: 'window:3', strategy: { kind: 'window' as const, windowSteps: 3 } }];
+    const whole = contextTokenCurves(mini, strategies, prices);
+    for (const at of [[0, 38], [0, 5, 6, 30, 38], [0, 0, 37, 38]]) {
+      const sums = at.slice(1).map((end, k) => contextTokenSums(mini.slice(at[k], end), strategies, prices));
+      expect(contextCurvesOf(mergeContextTokenSums(sums))).toEqual(whole);
+    }
+  });
+});
