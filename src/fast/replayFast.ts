@@ -20,6 +20,7 @@ import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { advanceClosedForm, closedFormApplies, stepSums } from './closedForm.js';
+import { advanceRecorded, recordedFormApplies, recordedLead } from './recordedForm.js';
 import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
@@ -141,11 +142,14 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   plan.prices = prices;
   plan.toolStop = toolStopCall(t, limits);
   plan.exactTime = t.latencyIntegral && settings[RunSetting.IntegralModel] === 1;
-  if (!closedFormApplies(t, settings, prices)) {
+  const plainForm = closedFormApplies(t, settings, prices);
+  if (!plainForm && !recordedFormApplies(t, settings, prices, limits)) {
     runCalls(plan, st, Infinity);
     return st;
   }
-  const sums = stepSums(t, settings[RunSetting.Cap]!);
+  // Otherwise the recorded closed form (recordedForm.ts): cache as recorded, never with the plain one.
+  const sums = plainForm ? stepSums(t, settings[RunSetting.Cap]!) : null;
+  const recordedLeadCalls = plainForm ? 0 : recordedLead(settings);
   const keep = settings[RunSetting.Keep]!;
   const n = t.calls;
   for (;;) {
@@ -157,7 +161,10 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     if (plan.toolStop < end) end = plan.toolStop;
     const stepLimit = limits[Limit.MaxSteps]! + t.nonStepsBefore[i]!;
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
-    if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
+    if (!plainForm && end - i >= CLOSED_FORM_MIN_CALLS && i + recordedLeadCalls < end) {
+      if (runCalls(plan, st, i + recordedLeadCalls) !== StopCode.None) return st;
+      advanceRecorded(plan, i + recordedLeadCalls, end, st);
+    } else if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
       // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
       let from = keep === Infinity ? i : i + keep + 1;
       // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).

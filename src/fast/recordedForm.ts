@@ -1,0 +1,239 @@
+/**
+ * Closed form over a stretch of plain calls whose prompt sizes are recorded, replayed with the cache as
+ * recorded (cache mode `recorded`), no tool-result cap, whole prices and one price tier: recorded agent
+ * runs as they are usually replayed. The per-call figures are the kernel meter's, summed when the
+ * trace was compiled (recordedSums.ts), so a stretch's running figures at any call are O(1):
+ *
+ *   full history   the prompt as sent: every call bills its recorded figures; cost = Σ price × Σ part
+ *   window of w    once the window holds only the stretch's steps and slides at every call, call k bills
+ *                  input_k = recorded_k − dropped_k, dropped_k = raw[L] − SB[a] + SB[k − w] (the steps
+ *                  before the window, SB the compiled step sums), and the cache serves what a slid
+ *                  window is served (recordedSums windowCachedBefore) — when the recorded prompt is
+ *                  not below the growth model's and nothing was written to a cache (else the per-step
+ *                  loop takes the call).
+ *
+ * Whole numbers below 2^53 throughout, so the sums equal call-by-call addition to the last digit. Every
+ * brake before a call compares a non-decreasing figure (time, spend, tokens) with its limit, so the
+ * first call where one may fire is a binary search; the context window is bounded (non-decreasing
+ * maxima, or the window's largest prompt), the step cap and tool brakes end the stretch (replayFast.ts).
+ * A call where a brake may fire is left to the per-step loop, where the kernel decides.
+ */
+import { appendClosedSteps } from '../kernel/closedSteps.js';
+import { budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { CallField } from '../kernel/callRecord.js';
+import { promptEstimate } from '../kernel/cost.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { CacheModeCode } from '../kernel/meter.js';
+import { PriceField, type FlatPrices } from '../kernel/prices.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import type { RecordedSums } from './recordedSums.js';
+import { Run, type RunState } from './runState.js';
+import { RunSetting, type RunSettings } from './settings.js';
+import type { RunPlan } from './steps.js';
+
+const EXACT = 2 ** 52;
+
+/** Whether stretches of recorded calls may go in closed form under these settings. */
+export function recordedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices, limits: BrakeLimits): boolean {
+  const sums = t.recordedSums;
+  if (sums === null || s[RunSetting.CacheMode] !== CacheModeCode.Recorded || s[RunSetting.Cap] !== Infinity) return false;
+  if (!prices.exact || predicts(limits) || !t.closedForm || !t.latencyIntegral || !(Number.isSafeInteger(t.fixedTokens) && t.fixedTokens >= 0)) return false;
+  const keep = s[RunSetting.Keep]!;
+  if (keep === Infinity ? s[RunSetting.Identity] !== 1 : !(Number.isInteger(keep) && keep >= 1 && keep < 0x3fffffff)) return false;
+  return prices.tiers === 0 || sums.maxInput <= prices.rows[PriceField.Stride + PriceField.Above]!;
+}
+
+/** Calls made per-step before a stretch's closed form: the one whose overhead the next estimate adds; a window's w + 1. */
+export function recordedLead(s: RunSettings): number {
+  const keep = s[RunSetting.Keep]!;
+  return keep === Infinity ? 1 : keep + 1;
+}
+
+/** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
+function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! > limit) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The end (≤ e) of the calls from `a` on before the first that `before` (a running count or sum) counts. */
+function endBefore(before: Float64Array | Int32Array, a: number, e: number): number {
+  return before[e] === before[a] ? e : firstAbove(before, a + 1, e + 1, before[a]!) - 1;
+}
+
+/** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
+class RecordedStretch {
+  t!: CompiledTrace;
+  sums!: RecordedSums;
+  a = 0;
+  /** Window steps; 0 for full history. */
+  keep = 0;
+  /** Window: raw[L] − SB[a], the dropped tokens' base. */
+  dropBase = 0;
+  pInput = 0;
+  pCached = 0;
+  pWrite = 0;
+  pWrite1h = 0;
+  pOutput = 0;
+  pReasoning = 0;
+
+  /** Σ billed prompt over calls a..j−1. */
+  input(j: number): number {
+    const recorded = this.t.recordedInputSumBefore;
+    const a = this.a;
+    const sum = recorded[j]! - recorded[a]!;
+    if (this.keep === 0) return sum;
+    const s = this.t.stepTokensBeforeSum;
+    return sum - (j - a) * this.dropBase - (s[j - this.keep]! - s[a - this.keep]!);
+  }
+
+  cached(j: number): number {
+    const c = this.keep === 0 ? this.sums.cachedBefore : this.sums.windowCachedBefore;
+    return c[j]! - c[this.a]!;
+  }
+
+  written(j: number): number {
+    if (this.keep !== 0) return 0;
+    const { writeBefore, write1hBefore } = this.sums;
+    return writeBefore[j]! - writeBefore[this.a]! + write1hBefore[j]! - write1hBefore[this.a]!;
+  }
+
+  cost(j: number): number {
+    const t = this.t;
+    const a = this.a;
+    const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[a]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[a]!);
+    const cached = this.cached(j);
+    if (this.keep !== 0) return this.pInput * (this.input(j) - cached) + this.pCached * cached + output;
+    const { uncachedBefore, writeBefore, write1hBefore } = this.sums;
+    return (
+      this.pInput * (uncachedBefore[j]! - uncachedBefore[a]!) +
+      this.pCached * cached +
+      this.pWrite * (writeBefore[j]! - writeBefore[a]!) +
+      this.pWrite1h * (write1hBefore[j]! - write1hBefore[a]!) +
+      output
+    );
+  }
+
+  tokens(j: number): number {
+    const output = this.t.outputBefore;
+    return this.input(j) + output[j]! - output[this.a]!;
+  }
+
+  latency(j: number): number {
+    const l = this.t.stepLatencyBefore;
+    return l[j]! - l[this.a]!;
+  }
+}
+
+const stretch = new RecordedStretch();
+
+/** Calls made in this closed form so far, by full history and window (tests check that it is taken). */
+export const recordedFormStats = { full: 0, window: 0 };
+
+/**
+ * Makes calls a..e−1 (plain, before the first tool brake and the step cap, the recordedLead calls
+ * before a made in the same stretch) in closed form until a brake may fire or a call is not one the
+ * form covers; moves the context and `st` to the call reached and returns it (a when nothing was done).
+ */
+export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunState): number {
+  const { t, settings, limits, prices, ctx } = plan;
+  const sums = t.recordedSums!;
+  const keep = settings[RunSetting.Keep]!;
+  const windowed = keep !== Infinity;
+  const lead = recordedLead(settings);
+  if (!plan.exactTime || a < lead) return a;
+  // Every call from the lead on has a recorded prompt size and whole recorded latencies.
+  const recorded = t.recordedInputBefore;
+  if (recorded[a]! - recorded[a - lead]! !== lead) return a;
+  e = lastAllRecorded(recorded, a, e);
+  e = endBefore(t.latencyMissingBefore, a, e);
+  if (windowed) {
+    e = endBefore(sums.belowGrowthBefore, a, e);
+    e = endBefore(sums.writeBefore, a, e);
+    e = endBefore(sums.write1hBefore, a, e);
+  }
+  // The run's history is the growth model's (its full-history prompt at a is the compiled one).
+  const deltaBefore = t.recordedDeltaBefore;
+  if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (deltaBefore[a + 1]! - deltaBefore[a]!)) return a;
+
+  const window = limits[Limit.ContextWindow]!;
+  if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
+  if (!windowed) {
+    // Call j's estimate is at most nextEstimateMax[j].
+    if (sums.nextEstimateMax[e]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, e, window);
+  } else if (promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) return a;
+  if (e <= a) return a;
+
+  const s = stretch;
+  s.t = t;
+  s.sums = sums;
+  s.a = a;
+  s.keep = windowed ? keep : 0;
+  s.dropBase = ctx.rawPrefix[ctx.length]! - t.stepTokensBefore[a]!;
+  const rows = prices.rows;
+  s.pInput = rows[PriceField.Input]!;
+  s.pCached = rows[PriceField.Cached]!;
+  s.pWrite = rows[PriceField.CacheWrite]!;
+  s.pWrite1h = rows[PriceField.CacheWrite1h]!;
+  s.pOutput = rows[PriceField.Output]!;
+  s.pReasoning = rows[PriceField.Reasoning]!;
+
+  const x = firstFiringCall(s, a, e, st, limits);
+  const spent = st[Run.SpentPico]! + s.cost(x);
+  const elapsed = st[Run.ElapsedMs]! + s.latency(x);
+  const tokens = st[Run.TokensUsed]! + s.tokens(x);
+  if (x === a || !(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return a;
+
+  appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : windowed ? keep : 0);
+  if (windowed) recordedFormStats.window += x - a;
+  else recordedFormStats.full += x - a;
+  st[Run.Calls] = x;
+  st[Run.SpentPico] = spent;
+  st[Run.ElapsedMs] = elapsed;
+  st[Run.TokensUsed] = tokens;
+  st[Run.CachedTokens] = st[Run.CachedTokens]! + s.cached(x);
+  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + s.written(x);
+  // The last call's overhead: billed − view = recorded − growth model.
+  st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
+  return x;
+}
+
+/** The largest e' ≤ e with every call in a..e'−1 recorded (`recorded` counts them). */
+function lastAllRecorded(recorded: Int32Array, a: number, e: number): number {
+  // k − recorded[k] is non-decreasing: the first k where it grows past a's ends the recorded calls.
+  let lo = a;
+  let hi = e;
+  const gap = a - recorded[a]!;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (mid - recorded[mid]! === gap) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The first call in a..e−1 before which a brake may fire (each a non-decreasing figure against its limit), or e. */
+function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState, limits: BrakeLimits): number {
+  const spent = st[Run.SpentPico]!;
+  const elapsed = st[Run.ElapsedMs]!;
+  const tokens = st[Run.TokensUsed]!;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const maxTokens = limits[Limit.MaxTokens]!;
+  let lo = a;
+  let hi = e;
+  while (lo < hi) {
+    const j = (lo + hi) >>> 1;
+    const fires =
+      timedOut(elapsed + s.latency(j), timeout) ||
+      budgetSpent(spent + s.cost(j), budget) ||
+      spent + s.cost(j + 1) >= EXACT ||
+      tokenCapReached(tokens + s.tokens(j), maxTokens);
+    if (fires) hi = j;
+    else lo = j + 1;
+  }
+  return lo;
+}
