@@ -43,10 +43,10 @@ export function recordedFormApplies(t: CompiledTrace, s: RunSettings, prices: Fl
   return prices.tiers === 0 || sums.maxInput <= prices.rows[PriceField.Stride + PriceField.Above]!;
 }
 
-/** Calls made per-step before a stretch's closed form: the one whose overhead the next estimate adds; a window's w + 1. */
-export function recordedLead(s: RunSettings): number {
+/** Calls made per-step before a stretch's closed form from call i: none under full history or from the run's start, else a window's w + 1. */
+export function recordedLead(s: RunSettings, i: number): number {
   const keep = s[RunSetting.Keep]!;
-  return keep === Infinity ? 1 : keep + 1;
+  return keep === Infinity || i === 0 ? 0 : keep + 1;
 }
 
 /** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
@@ -67,12 +67,16 @@ function endBefore(before: Float64Array | Int32Array, a: number, e: number): num
 /** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
 class RecordedStretch {
   t!: CompiledTrace;
-  sums!: RecordedSums;
   a = 0;
-  /** Window steps; 0 for full history. */
+  /** Window steps once it slides; 0 while the prompt is the growth model's (as sent, or a window not yet full). */
   keep = 0;
-  /** Window: raw[L] − SB[a], the dropped tokens' base. */
+  /** Slid window: raw[L] − SB[a], the dropped tokens' base. */
   dropBase = 0;
+  /** The meter's figures per call, summed (RecordedSums): uncached, cache read, writes. */
+  uncachedBefore!: Float64Array;
+  cachedBefore!: Float64Array;
+  writeBefore!: Float64Array;
+  write1hBefore!: Float64Array;
   pInput = 0;
   pCached = 0;
   pWrite = 0;
@@ -91,14 +95,12 @@ class RecordedStretch {
   }
 
   cached(j: number): number {
-    const c = this.keep === 0 ? this.sums.cachedBefore : this.sums.windowCachedBefore;
-    return c[j]! - c[this.a]!;
+    return this.cachedBefore[j]! - this.cachedBefore[this.a]!;
   }
 
   written(j: number): number {
-    if (this.keep !== 0) return 0;
-    const { writeBefore, write1hBefore } = this.sums;
-    return writeBefore[j]! - writeBefore[this.a]! + write1hBefore[j]! - write1hBefore[this.a]!;
+    const a = this.a;
+    return this.writeBefore[j]! - this.writeBefore[a]! + this.write1hBefore[j]! - this.write1hBefore[a]!;
   }
 
   cost(j: number): number {
@@ -106,13 +108,13 @@ class RecordedStretch {
     const a = this.a;
     const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[a]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[a]!);
     const cached = this.cached(j);
+    // A slid window writes nothing and bills input − cached ≥ 0 uncached (the form's conditions).
     if (this.keep !== 0) return this.pInput * (this.input(j) - cached) + this.pCached * cached + output;
-    const { uncachedBefore, writeBefore, write1hBefore } = this.sums;
     return (
-      this.pInput * (uncachedBefore[j]! - uncachedBefore[a]!) +
+      this.pInput * (this.uncachedBefore[j]! - this.uncachedBefore[a]!) +
       this.pCached * cached +
-      this.pWrite * (writeBefore[j]! - writeBefore[a]!) +
-      this.pWrite1h * (write1hBefore[j]! - write1hBefore[a]!) +
+      this.pWrite * (this.writeBefore[j]! - this.writeBefore[a]!) +
+      this.pWrite1h * (this.write1hBefore[j]! - this.write1hBefore[a]!) +
       output
     );
   }
@@ -131,26 +133,46 @@ class RecordedStretch {
 const stretch = new RecordedStretch();
 
 /** Calls made in this closed form so far, by full history and window (tests check that it is taken). */
-export const recordedFormStats = { full: 0, window: 0 };
+export const recordedFormStats = { full: 0, filling: 0, window: 0 };
+
+/** How the prompt relates to the recorded one over a stretch. */
+const enum Mode {
+  /** Full history, no cap: the prompt as sent. */
+  AsSent,
+  /** A window not yet full, from the run's start: the growth model's prompt, the cache clipped to the previous prompt. */
+  Filling,
+  /** A window that slides at every call. */
+  Slid,
+}
 
 /**
- * Makes calls a..e−1 (plain, before the first tool brake and the step cap, the recordedLead calls
- * before a made in the same stretch) in closed form until a brake may fire or a call is not one the
- * form covers; moves the context and `st` to the call reached and returns it (a when nothing was done).
+ * Makes calls a..e−1 (plain, before the first tool brake and the step cap; under a window from the
+ * run's start, or with the recordedLead calls before a made in the same stretch) in closed form until a
+ * brake may fire or a call is not one the form covers; moves the context and `st` to the call reached
+ * and returns it (a when nothing was done).
  */
 export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunState): number {
+  const keep = plan.settings[RunSetting.Keep]!;
+  if (keep === Infinity) return advance(plan, a, e, st, Mode.AsSent);
+  const ctx = plan.ctx;
+  if (a !== 0 || ctx.length !== 0 || ctx.previousStart >= 0) return advance(plan, a, e, st, Mode.Slid);
+  // From the run's start: the window fills over calls 0..keep, then slides.
+  const x = advance(plan, 0, Math.min(e, keep + 1), st, Mode.Filling);
+  return x === keep + 1 && x < e ? advance(plan, x, e, st, Mode.Slid) : x;
+}
+
+function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode): number {
   const { t, settings, limits, prices, ctx } = plan;
   const sums = t.recordedSums!;
   const keep = settings[RunSetting.Keep]!;
-  const windowed = keep !== Infinity;
-  const lead = recordedLead(settings);
+  const lead = mode === Mode.Slid ? keep + 1 : 0;
   if (!plan.exactTime || a < lead) return a;
   // Every call from the lead on has a recorded prompt size and whole recorded latencies.
   const recorded = t.recordedInputBefore;
   if (recorded[a]! - recorded[a - lead]! !== lead) return a;
   e = lastAllRecorded(recorded, a, e);
   e = endBefore(t.latencyMissingBefore, a, e);
-  if (windowed) {
+  if (mode === Mode.Slid) {
     e = endBefore(sums.belowGrowthBefore, a, e);
     e = endBefore(sums.writeBefore, a, e);
     e = endBefore(sums.write1hBefore, a, e);
@@ -161,18 +183,22 @@ export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunStat
 
   const window = limits[Limit.ContextWindow]!;
   if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
-  if (!windowed) {
-    // Call j's estimate is at most nextEstimateMax[j].
+  if (mode !== Mode.Slid) {
+    // The prompt is the growth model's: call j's estimate is at most nextEstimateMax[j].
     if (sums.nextEstimateMax[e]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, e, window);
   } else if (promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) return a;
   if (e <= a) return a;
 
   const s = stretch;
   s.t = t;
-  s.sums = sums;
   s.a = a;
-  s.keep = windowed ? keep : 0;
+  s.keep = mode === Mode.Slid ? keep : 0;
   s.dropBase = ctx.rawPrefix[ctx.length]! - t.stepTokensBefore[a]!;
+  const filling = mode === Mode.Filling;
+  s.uncachedBefore = filling ? sums.fillUncachedBefore : sums.uncachedBefore;
+  s.cachedBefore = filling ? sums.fillCachedBefore : mode === Mode.Slid ? sums.windowCachedBefore : sums.cachedBefore;
+  s.writeBefore = filling ? sums.fillWriteBefore : sums.writeBefore;
+  s.write1hBefore = filling ? sums.fillWrite1hBefore : sums.write1hBefore;
   const rows = prices.rows;
   s.pInput = rows[PriceField.Input]!;
   s.pCached = rows[PriceField.Cached]!;
@@ -187,15 +213,14 @@ export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunStat
   const tokens = st[Run.TokensUsed]! + s.tokens(x);
   if (x === a || !(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return a;
 
-  appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : windowed ? keep : 0);
-  if (windowed) recordedFormStats.window += x - a;
-  else recordedFormStats.full += x - a;
+  appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  recordedFormStats[mode === Mode.AsSent ? 'full' : mode === Mode.Filling ? 'filling' : 'window'] += x - a;
   st[Run.Calls] = x;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;
   st[Run.TokensUsed] = tokens;
   st[Run.CachedTokens] = st[Run.CachedTokens]! + s.cached(x);
-  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + s.written(x);
+  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + (mode === Mode.Slid ? 0 : s.written(x));
   // The last call's overhead: billed − view = recorded − growth model.
   st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
   return x;

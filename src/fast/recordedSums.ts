@@ -19,6 +19,15 @@ export interface RecordedSums {
   cachedBefore: Float64Array;
   writeBefore: Float64Array;
   write1hBefore: Float64Array;
+  /**
+   * The same under a strategy that changed the prompt while a window is not yet full (its prompt is the
+   * growth model's, its unchanged prefix the previous call's prompt): over the first calls of the trace
+   * up to the first that is not plain, zero after.
+   */
+  fillUncachedBefore: Float64Array;
+  fillCachedBefore: Float64Array;
+  fillWriteBefore: Float64Array;
+  fillWrite1hBefore: Float64Array;
   /** The cache hit under a window that slid (unchanged prefix = system + goal): kernel servedCachedTokens. */
   windowCachedBefore: Float64Array;
   /** Calls whose recorded prompt is below the growth model's (recorded − growth model < 0). */
@@ -59,6 +68,10 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     cachedBefore: before(),
     writeBefore: before(),
     write1hBefore: before(),
+    fillUncachedBefore: before(),
+    fillCachedBefore: before(),
+    fillWriteBefore: before(),
+    fillWrite1hBefore: before(),
     windowCachedBefore: before(),
     belowGrowthBefore: new Int32Array(n + 1),
     nextEstimateMax: before(),
@@ -69,6 +82,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
   const prompt = new Float64Array(Prompt.Size);
   const r = c.records;
   let nextEstimate = 0;
+  let previousPrompt = 0;
   for (let i = 0; i < n; i++) {
     const at = i * CompiledField.Stride;
     const flags = r[at + CallField.Flags]! | 0;
@@ -77,6 +91,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     for (const f of WHOLE_FIELDS) if (!(Number.isSafeInteger(r[at + f]) && r[at + f]! >= 0)) return null;
     if ((flags & CallFlag.RecordedInput) !== 0 && recordedInput > sums.maxInput) sums.maxInput = recordedInput;
     let uncached = 0, cached = 0, write = 0, write1h = 0, windowCached = 0, below = 0;
+    let fillUncached = 0, fillCached = 0, fillWrite = 0, fillWrite1h = 0;
     if (counted) {
       const delta = c.recordedDeltaBefore[i + 1]! - c.recordedDeltaBefore[i]!;
       const growth = recordedInput - delta;
@@ -88,6 +103,16 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
       cached = m[Metered.Cached]!;
       write = m[Metered.CacheWrite]!;
       write1h = m[Metered.CacheWrite1h]!;
+      if (i < c.nextNotPlain[0]!) {
+        // A window not yet full: the prompt is the growth model's, the previous call's unchanged.
+        prompt[Prompt.Unchanged] = previousPrompt;
+        meterCall(m, NO_PRICES, false, CacheModeCode.Recorded, r, at, prompt);
+        fillUncached = uncachedTokens(m[Metered.Input]!, m[Metered.Cached]!, m[Metered.CacheWrite]!, m[Metered.CacheWrite1h]!);
+        fillCached = m[Metered.Cached]!;
+        fillWrite = m[Metered.CacheWrite]!;
+        fillWrite1h = m[Metered.CacheWrite1h]!;
+        previousPrompt = growth;
+      }
       windowCached = servedCachedTokens(r[at + CallField.RecordedCached]!, c.fixedTokens, delta, Infinity);
       below = delta < 0 ? 1 : 0;
       if (delta > sums.maxDelta) sums.maxDelta = delta;
@@ -99,6 +124,10 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     sums.cachedBefore[i + 1] = sums.cachedBefore[i]! + cached;
     sums.writeBefore[i + 1] = sums.writeBefore[i]! + write;
     sums.write1hBefore[i + 1] = sums.write1hBefore[i]! + write1h;
+    sums.fillUncachedBefore[i + 1] = sums.fillUncachedBefore[i]! + fillUncached;
+    sums.fillCachedBefore[i + 1] = sums.fillCachedBefore[i]! + fillCached;
+    sums.fillWriteBefore[i + 1] = sums.fillWriteBefore[i]! + fillWrite;
+    sums.fillWrite1hBefore[i + 1] = sums.fillWrite1hBefore[i]! + fillWrite1h;
     sums.windowCachedBefore[i + 1] = sums.windowCachedBefore[i]! + windowCached;
     sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
     sums.nextEstimateMax[i + 1] = nextEstimate;

@@ -149,7 +149,6 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   }
   // Otherwise the recorded closed form (recordedForm.ts): cache as recorded, never with the plain one.
   const sums = plainForm ? stepSums(t, settings[RunSetting.Cap]!) : null;
-  const recordedLeadCalls = plainForm ? 0 : recordedLead(settings);
   const keep = settings[RunSetting.Keep]!;
   const n = t.calls;
   for (;;) {
@@ -161,9 +160,10 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     if (plan.toolStop < end) end = plan.toolStop;
     const stepLimit = limits[Limit.MaxSteps]! + t.nonStepsBefore[i]!;
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
-    if (!plainForm && end - i >= CLOSED_FORM_MIN_CALLS && i + recordedLeadCalls < end) {
-      if (runCalls(plan, st, i + recordedLeadCalls) !== StopCode.None) return st;
-      advanceRecorded(plan, i + recordedLeadCalls, end, st);
+    const lead = plainForm ? 0 : recordedLead(settings, i);
+    if (!plainForm && end - i >= CLOSED_FORM_MIN_CALLS && i + lead < end) {
+      if (runCalls(plan, st, i + lead) !== StopCode.None) return st;
+      advanceRecorded(plan, i + lead, end, st);
     } else if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
       // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
       let from = keep === Infinity ? i : i + keep + 1;

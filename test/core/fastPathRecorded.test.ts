@@ -106,5 +106,6 @@ describe('recorded closed form = readable path', () => {
     // The form was taken (not only the per-step loop).
     expect(recordedFormStats.full - before.full).toBeGreaterThan(1_000);
     expect(recordedFormStats.window - before.window).toBeGreaterThan(1_000);
+    expect(recordedFormStats.filling - before.filling).toBeGreaterThan(200);
   });
 });
