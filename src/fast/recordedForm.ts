@@ -228,6 +228,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode):
 
 /** The largest e' ≤ e with every call in a..e'−1 recorded (`recorded` counts them). */
 function lastAllRecorded(recorded: Int32Array, a: number, e: number): number {
+  if (recorded[e]! - recorded[a]! === e - a) return e;
   // k − recorded[k] is non-decreasing: the first k where it grows past a's ends the recorded calls.
   let lo = a;
   let hi = e;
@@ -248,17 +249,24 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const timeout = limits[Limit.TimeoutMs]!;
   const budget = limits[Limit.BudgetPico]!;
   const maxTokens = limits[Limit.MaxTokens]!;
+  // Usually none fires before the stretch's last call: one look there instead of a search.
+  if (!mayFire(s, e - 1, spent, elapsed, tokens, timeout, budget, maxTokens)) return e;
   let lo = a;
-  let hi = e;
+  let hi = e - 1;
   while (lo < hi) {
     const j = (lo + hi) >>> 1;
-    const fires =
-      timedOut(elapsed + s.latency(j), timeout) ||
-      budgetSpent(spent + s.cost(j), budget) ||
-      spent + s.cost(j + 1) >= EXACT ||
-      tokenCapReached(tokens + s.tokens(j), maxTokens);
-    if (fires) hi = j;
+    if (mayFire(s, j, spent, elapsed, tokens, timeout, budget, maxTokens)) hi = j;
     else lo = j + 1;
   }
   return lo;
+}
+
+/** Whether a brake may fire before call j of the stretch, or its cost leaves exact whole numbers. */
+function mayFire(s: RecordedStretch, j: number, spent: number, elapsed: number, tokens: number, timeout: number, budget: number, maxTokens: number): boolean {
+  return (
+    timedOut(elapsed + s.latency(j), timeout) ||
+    budgetSpent(spent + s.cost(j), budget) ||
+    spent + s.cost(j + 1) >= EXACT ||
+    tokenCapReached(tokens + s.tokens(j), maxTokens)
+  );
 }
