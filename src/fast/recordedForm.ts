@@ -77,6 +77,8 @@ class RecordedStretch {
   cachedBefore!: Float64Array;
   writeBefore!: Float64Array;
   write1hBefore!: Float64Array;
+  /** Time over calls (RecordedSums.latencyBefore, or the compiled step latencies when all are recorded). */
+  latencyBefore!: Float64Array;
   pInput = 0;
   pCached = 0;
   pWrite = 0;
@@ -125,8 +127,7 @@ class RecordedStretch {
   }
 
   latency(j: number): number {
-    const l = this.t.stepLatencyBefore;
-    return l[j]! - l[this.a]!;
+    return this.latencyBefore[j]! - this.latencyBefore[this.a]!;
   }
 }
 
@@ -171,7 +172,9 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode):
   const recorded = t.recordedInputBefore;
   if (recorded[a]! - recorded[a - lead]! !== lead) return a;
   e = lastAllRecorded(recorded, a, e);
-  e = endBefore(t.latencyMissingBefore, a, e);
+  // Time: without a latency model a missing latency is 0 (the sums say so); with one, calls that have all theirs.
+  const noModel = settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
+  if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
   if (mode === Mode.Slid) {
     e = endBefore(sums.belowGrowthBefore, a, e);
     e = endBefore(sums.writeBefore, a, e);
@@ -192,6 +195,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode):
   const s = stretch;
   s.t = t;
   s.a = a;
+  s.latencyBefore = noModel ? sums.latencyBefore : t.stepLatencyBefore;
   s.keep = mode === Mode.Slid ? keep : 0;
   s.dropBase = ctx.rawPrefix[ctx.length]! - t.stepTokensBefore[a]!;
   const filling = mode === Mode.Filling;

@@ -6,6 +6,7 @@
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { promptEstimate, uncachedTokens } from '../kernel/cost.js';
+import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { CacheModeCode, Metered, meterCall, Prompt, servedCachedTokens } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
@@ -38,6 +39,11 @@ export interface RecordedSums {
    * the context-window brake could refuse.
    */
   nextEstimateMax: Float64Array;
+  /**
+   * Time over calls before i without a latency model: each call's and tool call's recorded latency, 0
+   * where none is recorded (what the kernel's modelled latency is with every model figure 0).
+   */
+  latencyBefore: Float64Array;
   /** The largest recorded − growth-model difference, and the largest recorded prompt. */
   maxDelta: number;
   maxInput: number;
@@ -75,6 +81,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     windowCachedBefore: before(),
     belowGrowthBefore: new Int32Array(n + 1),
     nextEstimateMax: before(),
+    latencyBefore: before(),
     maxDelta: -Infinity,
     maxInput: 0,
   };
@@ -131,7 +138,10 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     sums.windowCachedBefore[i + 1] = sums.windowCachedBefore[i]! + windowCached;
     sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
     sums.nextEstimateMax[i + 1] = nextEstimate;
+    let latency = modelledCallMs(r[at + CallField.LatencyMs]!, 0, 0, 0, 0, 0);
+    for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) latency += modelledToolMs(c.toolLatencyMs[j]!, 0);
+    sums.latencyBefore[i + 1] = sums.latencyBefore[i]! + latency;
   }
-  if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT)) return null;
+  if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT && sums.latencyBefore[n]! < EXACT)) return null;
   return sums;
 }

@@ -27,6 +27,7 @@ import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { buildRunTable } from './plainTable.js';
 import type { RunTable } from './runTable.js';
 import { runCalls, type RunPlan } from './steps.js';
+import { callStop } from './callStop.js';
 import { stopInTable } from './tableStop.js';
 import { replayStepwise, runsStepwise } from './strategySteps.js';
 import { plainRunCacheLost } from './windowLost.js';
@@ -163,7 +164,12 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     const lead = plainForm ? 0 : recordedLead(settings, i);
     if (!plainForm && end - i >= CLOSED_FORM_MIN_CALLS && i + lead < end) {
       if (runCalls(plan, st, i + lead) !== StopCode.None) return st;
-      advanceRecorded(plan, i + lead, end, st);
+      // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
+      const ending = end === t.nextNotPlain[i] && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
+      if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st) === end + 1) {
+        st[Run.Stop] = StopCode.Completed;
+        return st;
+      }
     } else if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
       // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
       let from = keep === Infinity ? i : i + keep + 1;
@@ -179,6 +185,12 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   }
   runCalls(plan, st, Infinity);
   return st;
+}
+
+/** Whether the call ends the run inside it when it is made and no tool brake can fire (kernel order: callStop). */
+function endsRunInside(t: CompiledTrace, call: number, limits: BrakeLimits): boolean {
+  const flags = t.records[call * CompiledField.Stride + CallField.Flags]! | 0;
+  return callStop(t, call, flags, limits, t.seenTotal, t.errorTotal, false) === StopCode.Completed;
 }
 
 /** Replays `t` under these settings: the readable path's figures. */

@@ -140,11 +140,14 @@ export class ContextTracker {
 
   /** Tokens of the next prompt under the strategy. */
   promptTokens(): number {
-    if (this.extended) {
-      const first = this.firstKeptStep();
-      return this.fixed + this.summaryTokens + this.between(first, this.length, this.maskStart(first));
-    }
+    if (this.extended) return this.promptRewritten();
     return this.fixed + this.keptPrefix[this.length]! - this.keptPrefix[this.firstKeptStep()]!;
+  }
+
+  /** promptTokens under masking / summaries. */
+  private promptRewritten(): number {
+    const first = this.firstKeptStep();
+    return this.fixed + this.summaryTokens + this.between(first, this.length, this.maskStart(first));
   }
 
   /** Tokens of the next prompt under full history with no cap (the growth model). */
@@ -241,10 +244,12 @@ export class ContextTracker {
   markSent(): void {
     this.previousStart = this.firstKeptStep();
     this.shared = this.length;
-    if (this.extended) {
-      this.previousMaskStart = this.maskStart(this.previousStart);
-      this.rewritten = false;
-    }
+    if (this.extended) this.markSentRewritten();
+  }
+
+  private markSentRewritten(): void {
+    this.previousMaskStart = this.maskStart(this.previousStart);
+    this.rewritten = false;
   }
 
   /** A model response enters the context as a new step. */

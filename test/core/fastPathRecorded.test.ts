@@ -12,6 +12,7 @@ import type { ContextStrategy } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { recordedFormStats } from '../../src/fast/recordedForm.js';
 import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
+import type { LatencyModel } from '../../src/loop/latency.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
@@ -82,8 +83,9 @@ describe('recorded closed form = readable path', () => {
         fc.constantFrom(-1, 0, 1),
         fc.subarray(['cost', 'tokens', 'steps', 'window', 'time', 'repeat'] as const),
         fc.constantFrom(deepseekLike, anthropicLike, tiered),
-        (t, strategy, where, delta, brakes, pricing) => {
-          const options = { strategy, cache: 'recorded' as const, pricing, systemTokens: t.header.systemTokens, goalTokens: 0 };
+        fc.option(fc.constant<LatencyModel>({ perCallMs: 300, perInputTokenMs: 0, perOutputTokenMs: 2, perToolCallMs: 40 }), { nil: undefined, freq: 4 }),
+        (t, strategy, where, delta, brakes, pricing, latency) => {
+          const options = { strategy, cache: 'recorded' as const, pricing, systemTokens: t.header.systemTokens, goalTokens: 0, ...(latency ? { latency } : {}) };
           const free = runLoop(new ReplaySource(t), { ...options, brakes: NO_BRAKES, keepSteps: true });
           const rows = free.rows;
           const config: BrakeConfig = { ...NO_BRAKES, contextWindow: 'model' };
@@ -97,7 +99,7 @@ describe('recorded closed form = readable path', () => {
             if (brakes.includes('repeat')) config.maxRepeat = 2 + Math.floor(where * 6);
           }
           const slow = runLoop(new ReplaySource(t), { ...options, brakes: config });
-          const fast = replayFast(compileTrace(t), config, strategy, 'recorded', flattenPrices(pricing));
+          const fast = replayFast(compileTrace(t), config, strategy, 'recorded', flattenPrices(pricing), latency);
           expect(fast).toEqual(figuresOf(slow));
         },
       ),
