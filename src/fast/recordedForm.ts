@@ -212,22 +212,29 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode):
   s.pReasoning = rows[PriceField.Reasoning]!;
 
   const x = firstFiringCall(s, a, e, st, limits);
+  if (x === a || !madeCalls(s, x, st)) return a;
+  appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  if (mode === Mode.AsSent) recordedFormStats.full += x - a;
+  else if (mode === Mode.Filling) recordedFormStats.filling += x - a;
+  else recordedFormStats.window += x - a;
+  // The last call's overhead: billed − view = recorded − growth model.
+  st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
+  return x;
+}
+
+/** The run's figures after calls a..x−1 of the stretch into `st`; false (st untouched) when they leave exact whole numbers. */
+function madeCalls(s: RecordedStretch, x: number, st: RunState): boolean {
   const spent = st[Run.SpentPico]! + s.cost(x);
   const elapsed = st[Run.ElapsedMs]! + s.latency(x);
   const tokens = st[Run.TokensUsed]! + s.tokens(x);
-  if (x === a || !(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return a;
-
-  appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
-  recordedFormStats[mode === Mode.AsSent ? 'full' : mode === Mode.Filling ? 'filling' : 'window'] += x - a;
+  if (!(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return false;
   st[Run.Calls] = x;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;
   st[Run.TokensUsed] = tokens;
   st[Run.CachedTokens] = st[Run.CachedTokens]! + s.cached(x);
-  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + (mode === Mode.Slid ? 0 : s.written(x));
-  // The last call's overhead: billed − view = recorded − growth model.
-  st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
-  return x;
+  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + (s.keep === 0 ? s.written(x) : 0);
+  return true;
 }
 
 /** The largest e' ≤ e with every call in a..e'−1 recorded (`recorded` counts them). */
@@ -253,24 +260,26 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const timeout = limits[Limit.TimeoutMs]!;
   const budget = limits[Limit.BudgetPico]!;
   const maxTokens = limits[Limit.MaxTokens]!;
+  // Spend after the last call exact: so is every call's (costs are not negative).
+  const exact = spent + s.cost(e) < EXACT;
   // Usually none fires before the stretch's last call: one look there instead of a search.
-  if (!mayFire(s, e - 1, spent, elapsed, tokens, timeout, budget, maxTokens)) return e;
+  if (exact && !mayFire(s, e - 1, spent, elapsed, tokens, timeout, budget, maxTokens, true)) return e;
   let lo = a;
   let hi = e - 1;
   while (lo < hi) {
     const j = (lo + hi) >>> 1;
-    if (mayFire(s, j, spent, elapsed, tokens, timeout, budget, maxTokens)) hi = j;
+    if (mayFire(s, j, spent, elapsed, tokens, timeout, budget, maxTokens, exact)) hi = j;
     else lo = j + 1;
   }
   return lo;
 }
 
-/** Whether a brake may fire before call j of the stretch, or its cost leaves exact whole numbers. */
-function mayFire(s: RecordedStretch, j: number, spent: number, elapsed: number, tokens: number, timeout: number, budget: number, maxTokens: number): boolean {
+/** Whether a brake may fire before call j of the stretch, or (unless `exact`) its cost leaves exact whole numbers. */
+function mayFire(s: RecordedStretch, j: number, spent: number, elapsed: number, tokens: number, timeout: number, budget: number, maxTokens: number, exact: boolean): boolean {
   return (
     timedOut(elapsed + s.latency(j), timeout) ||
     budgetSpent(spent + s.cost(j), budget) ||
-    spent + s.cost(j + 1) >= EXACT ||
+    (!exact && spent + s.cost(j + 1) >= EXACT) ||
     tokenCapReached(tokens + s.tokens(j), maxTokens)
   );
 }

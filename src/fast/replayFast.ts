@@ -163,7 +163,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
     const lead = plainForm ? 0 : recordedLead(settings, i);
     if (!plainForm && end - i >= CLOSED_FORM_MIN_CALLS && i + lead < end) {
-      if (runCalls(plan, st, i + lead) !== StopCode.None) return st;
+      if (lead > 0 && runCalls(plan, st, i + lead) !== StopCode.None) return st;
       // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
       const ending = end === t.nextNotPlain[i] && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
       if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st) === end + 1) {
