@@ -150,20 +150,23 @@ const enum Mode {
  * Makes calls a..e−1 (plain, before the first tool brake and the step cap; under a window from the
  * run's start, or with the recordedLead calls before a made in the same stretch) in closed form until a
  * brake may fire or a call is not one the form covers; moves the context and `st` to the call reached
- * and returns it (a when nothing was done).
+ * and returns it (a when nothing was done). `endsRun`: call e−1 ends the run inside it (the caller
+ * sets the stop when e is returned).
  */
-export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunState): number {
+export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunState, endsRun: boolean): number {
   const keep = plan.settings[RunSetting.Keep]!;
-  if (keep === Infinity) return advance(plan, a, e, st, Mode.AsSent);
+  if (keep === Infinity) return advance(plan, a, e, st, Mode.AsSent, endsRun);
   const ctx = plan.ctx;
-  if (a !== 0 || ctx.length !== 0 || ctx.previousStart >= 0) return advance(plan, a, e, st, Mode.Slid);
+  if (a !== 0 || ctx.length !== 0 || ctx.previousStart >= 0) return advance(plan, a, e, st, Mode.Slid, endsRun);
   // From the run's start: the window fills over calls 0..keep, then slides.
-  const x = advance(plan, 0, Math.min(e, keep + 1), st, Mode.Filling);
-  return x === keep + 1 && x < e ? advance(plan, x, e, st, Mode.Slid) : x;
+  const x = advance(plan, 0, Math.min(e, keep + 1), st, Mode.Filling, endsRun && e <= keep + 1);
+  return x === keep + 1 && x < e ? advance(plan, x, e, st, Mode.Slid, endsRun) : x;
 }
 
-function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode): number {
+/** `endsRun`: the run ends when call e−1 is made (then the context is not brought up to date). */
+function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, endsRun: boolean): number {
   const { t, settings, limits, prices, ctx } = plan;
+  const last = e;
   const sums = t.recordedSums!;
   const keep = settings[RunSetting.Keep]!;
   const lead = mode === Mode.Slid ? keep + 1 : 0;
@@ -213,7 +216,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode):
 
   const x = firstFiringCall(s, a, e, st, limits);
   if (x === a || !madeCalls(s, x, st)) return a;
-  appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;
   else if (mode === Mode.Filling) recordedFormStats.filling += x - a;
   else recordedFormStats.window += x - a;

@@ -166,7 +166,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
       if (lead > 0 && runCalls(plan, st, i + lead) !== StopCode.None) return st;
       // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
       const ending = end === t.nextNotPlain[i] && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
-      if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st) === end + 1) {
+      if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st, ending) === end + 1) {
         st[Run.Stop] = StopCode.Completed;
         return st;
       }
