@@ -236,8 +236,9 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
   const predict = predictBudget !== Infinity;
   let lo = x;
   let hi = y;
+  // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires).
+  let j = y - 1;
   while (lo < hi) {
-    const j = (lo + hi) >>> 1;
     const costBefore = s.cost(j);
     const spentBefore = spent + costBefore;
     const callCost = s.cost(j + 1) - costBefore;
@@ -253,6 +254,7 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
       (!windowed && promptTooLarge(s.view(j), window));
     if (fires) hi = j;
     else lo = j + 1;
+    j = (lo + hi) >>> 1;
   }
   return lo;
 }

@@ -265,24 +265,19 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const maxTokens = limits[Limit.MaxTokens]!;
   // Spend after the last call exact: so is every call's (costs are not negative).
   const exact = spent + s.cost(e) < EXACT;
-  // Usually none fires before the stretch's last call: one look there instead of a search.
-  if (exact && !mayFire(s, e - 1, spent, elapsed, tokens, timeout, budget, maxTokens, true)) return e;
   let lo = a;
-  let hi = e - 1;
+  let hi = e;
+  // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires).
+  let j = e - 1;
   while (lo < hi) {
-    const j = (lo + hi) >>> 1;
-    if (mayFire(s, j, spent, elapsed, tokens, timeout, budget, maxTokens, exact)) hi = j;
+    const fires =
+      timedOut(elapsed + s.latency(j), timeout) ||
+      budgetSpent(spent + s.cost(j), budget) ||
+      (!exact && spent + s.cost(j + 1) >= EXACT) ||
+      tokenCapReached(tokens + s.tokens(j), maxTokens);
+    if (fires) hi = j;
     else lo = j + 1;
+    j = (lo + hi) >>> 1;
   }
   return lo;
-}
-
-/** Whether a brake may fire before call j of the stretch, or (unless `exact`) its cost leaves exact whole numbers. */
-function mayFire(s: RecordedStretch, j: number, spent: number, elapsed: number, tokens: number, timeout: number, budget: number, maxTokens: number, exact: boolean): boolean {
-  return (
-    timedOut(elapsed + s.latency(j), timeout) ||
-    budgetSpent(spent + s.cost(j), budget) ||
-    (!exact && spent + s.cost(j + 1) >= EXACT) ||
-    tokenCapReached(tokens + s.tokens(j), maxTokens)
-  );
 }
