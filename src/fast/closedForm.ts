@@ -74,9 +74,10 @@ export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: Flat
  * is not all recorded, or its prompt size is. With a window of w steps, call a must be at least w + 1
  * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call).
  * Writes the context's new prefix sums that later calls may read and moves the context and `st` to the
- * call reached; returns it (a when nothing was done).
+ * call reached; returns it (a when nothing was done). `fillingWindow`: calls a..e−1 are a window's first
+ * w + 1 from the run's start, which hold the whole history.
  */
-export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: number, st: RunState): number {
+export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: number, st: RunState, fillingWindow = false): number {
   const { t, settings: set, limits, prices, ctx } = plan;
   const rows = prices.rows;
   const tierCount = prices.tiers;
@@ -98,7 +99,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   const window = limits[Limit.ContextWindow]!;
   const cacheOn = set[RunSetting.CacheMode] === CacheModeCode.On;
   const cacheWritePrice = prices.hasCacheWritePrice;
-  const windowed = set[RunSetting.Keep] !== Infinity;
+  // A window still filling (from the run's start, calls 0..w) holds the whole history: full history's form.
+  const windowed = set[RunSetting.Keep] !== Infinity && !fillingWindow;
   const predict = predicts(limits);
   const maxOutput = limits[Limit.MaxOutputTokens]!;
   // The predictive bound grows with the prompt only under full history (and with no overhead carried in).
@@ -197,7 +199,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // the next call's cache the one before the last.
   const base = kept - before[a]!;
   const rawBase = ctx.rawPrefix[len]! - t.stepTokensBefore[a]!;
-  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - keep - 1);
+  const readBack = fillingWindow ? set[RunSetting.Keep]! : keep;
+  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - readBack - 1);
   ctx.reserve(len + (x - a));
   const keptPrefix = ctx.keptPrefix;
   const rawPrefix = ctx.rawPrefix;

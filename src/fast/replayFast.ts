@@ -175,8 +175,10 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
       let from = keep === Infinity ? i : i + keep + 1;
       // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
       if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
+      // A window from the run's start fills over calls 0..w as full history does.
+      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
       if (from < end) {
-        if (runCalls(plan, st, from) !== StopCode.None) return st;
+        if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return st;
         advanceClosedForm(plan, sums, from, end, st);
       }
     }
