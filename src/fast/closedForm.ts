@@ -239,12 +239,12 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
   const predict = predictBudget !== Infinity;
   let lo = x;
   let hi = y;
+  // Spend after the stretch exact: so is every call's (costs are not negative), no need to look per call.
+  const exact = spent + s.cost(y) < EXACT;
   // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires).
   let j = y - 1;
   while (lo < hi) {
-    const costBefore = s.cost(j);
-    const spentBefore = spent + costBefore;
-    const callCost = s.cost(j + 1) - costBefore;
+    const spentBefore = spent + s.cost(j);
     // Full history only (a window declines under predict): the estimate is the view (no overhead).
     const bound = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutput) : 0;
     // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
@@ -252,7 +252,7 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
       (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||
       budgetSpent(spentBefore, budget) ||
       budgetWouldCross(spentBefore, bound, predictBudget) ||
-      spentBefore + callCost >= EXACT ||
+      (!exact && spent + s.cost(j + 1) >= EXACT) ||
       tokenCapReached(tokens + s.tokens(j), maxTokens) ||
       (!windowed && promptTooLarge(s.view(j), window));
     if (fires) hi = j;
