@@ -64,6 +64,16 @@ function endBefore(before: Float64Array | Int32Array, a: number, e: number): num
   return before[e] === before[a] ? e : firstAbove(before, a + 1, e + 1, before[a]!) - 1;
 }
 
+/** A stretch's running figures over calls a..j−1, at these offsets of RecordedStretch.at. */
+const enum At {
+  CostPico,
+  LatencyMs,
+  Tokens,
+  Cached,
+  Written,
+  Size,
+}
+
 /** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
 class RecordedStretch {
   t!: CompiledTrace;
@@ -85,49 +95,31 @@ class RecordedStretch {
   pWrite1h = 0;
   pOutput = 0;
   pReasoning = 0;
+  /** figuresAt's figures (in a typed array: a call that is not inlined boxes none). */
+  readonly at = new Float64Array(At.Size);
 
-  /** Σ billed prompt over calls a..j−1. */
-  input(j: number): number {
-    const recorded = this.t.recordedInputSumBefore;
-    const a = this.a;
-    const sum = recorded[j]! - recorded[a]!;
-    if (this.keep === 0) return sum;
-    const s = this.t.stepTokensBeforeSum;
-    return sum - (j - a) * this.dropBase - (s[j - this.keep]! - s[a - this.keep]!);
-  }
-
-  cached(j: number): number {
-    return this.cachedBefore[j]! - this.cachedBefore[this.a]!;
-  }
-
-  written(j: number): number {
-    const a = this.a;
-    return this.writeBefore[j]! - this.writeBefore[a]! + this.write1hBefore[j]! - this.write1hBefore[a]!;
-  }
-
-  cost(j: number): number {
+  /** The running figures over calls a..j−1 into `at`. */
+  figuresAt(j: number): void {
     const t = this.t;
     const a = this.a;
+    const keep = this.keep;
+    const recorded = t.recordedInputSumBefore;
+    let input = recorded[j]! - recorded[a]!;
+    if (keep !== 0) input -= (j - a) * this.dropBase + (t.stepTokensBeforeSum[j - keep]! - t.stepTokensBeforeSum[a - keep]!);
+    const cached = this.cachedBefore[j]! - this.cachedBefore[a]!;
+    const write = this.writeBefore[j]! - this.writeBefore[a]!;
+    const write1h = this.write1hBefore[j]! - this.write1hBefore[a]!;
     const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[a]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[a]!);
-    const cached = this.cached(j);
+    const at = this.at;
     // A slid window writes nothing and bills input − cached ≥ 0 uncached (the form's conditions).
-    if (this.keep !== 0) return this.pInput * (this.input(j) - cached) + this.pCached * cached + output;
-    return (
-      this.pInput * (this.uncachedBefore[j]! - this.uncachedBefore[a]!) +
-      this.pCached * cached +
-      this.pWrite * (this.writeBefore[j]! - this.writeBefore[a]!) +
-      this.pWrite1h * (this.write1hBefore[j]! - this.write1hBefore[a]!) +
-      output
-    );
-  }
-
-  tokens(j: number): number {
-    const output = this.t.outputBefore;
-    return this.input(j) + output[j]! - output[this.a]!;
-  }
-
-  latency(j: number): number {
-    return this.latencyBefore[j]! - this.latencyBefore[this.a]!;
+    at[At.CostPico] =
+      keep !== 0
+        ? this.pInput * (input - cached) + this.pCached * cached + output
+        : this.pInput * (this.uncachedBefore[j]! - this.uncachedBefore[a]!) + this.pCached * cached + this.pWrite * write + this.pWrite1h * write1h + output;
+    at[At.LatencyMs] = this.latencyBefore[j]! - this.latencyBefore[a]!;
+    at[At.Tokens] = input + t.outputBefore[j]! - t.outputBefore[a]!;
+    at[At.Cached] = cached;
+    at[At.Written] = keep !== 0 ? 0 : write + write1h;
   }
 }
 
@@ -227,16 +219,18 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
 
 /** The run's figures after calls a..x−1 of the stretch into `st`; false (st untouched) when they leave exact whole numbers. */
 function madeCalls(s: RecordedStretch, x: number, st: RunState): boolean {
-  const spent = st[Run.SpentPico]! + s.cost(x);
-  const elapsed = st[Run.ElapsedMs]! + s.latency(x);
-  const tokens = st[Run.TokensUsed]! + s.tokens(x);
+  s.figuresAt(x);
+  const at = s.at;
+  const spent = st[Run.SpentPico]! + at[At.CostPico]!;
+  const elapsed = st[Run.ElapsedMs]! + at[At.LatencyMs]!;
+  const tokens = st[Run.TokensUsed]! + at[At.Tokens]!;
   if (!(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return false;
   st[Run.Calls] = x;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;
   st[Run.TokensUsed] = tokens;
-  st[Run.CachedTokens] = st[Run.CachedTokens]! + s.cached(x);
-  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + (s.keep === 0 ? s.written(x) : 0);
+  st[Run.CachedTokens] = st[Run.CachedTokens]! + at[At.Cached]!;
+  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + at[At.Written]!;
   return true;
 }
 
@@ -263,18 +257,21 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const timeout = limits[Limit.TimeoutMs]!;
   const budget = limits[Limit.BudgetPico]!;
   const maxTokens = limits[Limit.MaxTokens]!;
+  const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
-  const exact = spent + s.cost(e) < EXACT;
+  s.figuresAt(e);
+  const exact = spent + at[At.CostPico]! < EXACT;
   let lo = a;
   let hi = e;
-  // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires).
+  // Every figure is non-decreasing in j: the first look is at the stretch's last call (usually no brake fires).
   let j = e - 1;
   while (lo < hi) {
-    const fires =
-      timedOut(elapsed + s.latency(j), timeout) ||
-      budgetSpent(spent + s.cost(j), budget) ||
-      (!exact && spent + s.cost(j + 1) >= EXACT) ||
-      tokenCapReached(tokens + s.tokens(j), maxTokens);
+    s.figuresAt(j);
+    let fires = timedOut(elapsed + at[At.LatencyMs]!, timeout) || budgetSpent(spent + at[At.CostPico]!, budget) || tokenCapReached(tokens + at[At.Tokens]!, maxTokens);
+    if (!fires && !exact) {
+      s.figuresAt(j + 1);
+      fires = spent + at[At.CostPico]! >= EXACT;
+    }
     if (fires) hi = j;
     else lo = j + 1;
     j = (lo + hi) >>> 1;
