@@ -45,6 +45,9 @@ export { stepSums, type StepSums } from './stretch.js';
 
 const EXACT = 2 ** 52;
 
+/** The stretch being summed (one at a time). */
+const stretch = new Stretch();
+
 /** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
 function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
   while (lo < hi) {
@@ -151,7 +154,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
       if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * PriceField.Stride + PriceField.Above]! - b);
     }
     const p = tier * PriceField.Stride;
-    const s = new Stretch(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows[p + PriceField.Input]!, rows[p + PriceField.Cached]!, rows[p + PriceField.CacheWrite]!, rows[p + PriceField.Output]!, rows[p + PriceField.Reasoning]!);
+    const s = stretch.set(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows, p);
 
     // The first call in x..y−1 before which a brake may fire (lo is moved back below when time, added
     // call by call, reaches the timeout first).
