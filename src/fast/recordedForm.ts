@@ -97,6 +97,9 @@ class RecordedStretch {
   pReasoning = 0;
   /** figuresAt's figures (in a typed array: a call that is not inlined boxes none). */
   readonly at = new Float64Array(At.Size);
+  /** The figures after the stretch's last call (firstFiringCall takes them first), and that call + 1. */
+  readonly atEnd = new Float64Array(At.Size);
+  end = -1;
 
   /** The running figures over calls a..j−1 into `at`. */
   figuresAt(j: number): void {
@@ -219,8 +222,11 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
 
 /** The run's figures after calls a..x−1 of the stretch into `st`; false (st untouched) when they leave exact whole numbers. */
 function madeCalls(s: RecordedStretch, x: number, st: RunState): boolean {
-  s.figuresAt(x);
-  const at = s.at;
+  let at = s.atEnd;
+  if (x !== s.end) {
+    s.figuresAt(x);
+    at = s.at;
+  }
   const spent = st[Run.SpentPico]! + at[At.CostPico]!;
   const elapsed = st[Run.ElapsedMs]! + at[At.LatencyMs]!;
   const tokens = st[Run.TokensUsed]! + at[At.Tokens]!;
@@ -260,6 +266,8 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
   s.figuresAt(e);
+  s.atEnd.set(at);
+  s.end = e;
   const exact = spent + at[At.CostPico]! < EXACT;
   let lo = a;
   let hi = e;
