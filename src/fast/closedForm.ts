@@ -49,7 +49,7 @@ const EXACT = 2 ** 52;
 const stretch = new Stretch();
 
 /** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
-function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
+export function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (values[mid]! > limit) hi = mid;

@@ -25,6 +25,7 @@ import { promptEstimate } from '../kernel/cost.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
+import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import type { RecordedSums } from './recordedSums.js';
 import { Run, type RunState } from './runState.js';
@@ -47,16 +48,6 @@ export function recordedFormApplies(t: CompiledTrace, s: RunSettings, prices: Fl
 export function recordedLead(s: RunSettings, i: number): number {
   const keep = s[RunSetting.Keep]!;
   return keep === Infinity || i === 0 ? 0 : keep + 1;
-}
-
-/** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
-function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! > limit) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** The end (≤ e) of the calls from `a` on before the first that `before` (a running count or sum) counts. */
