@@ -37,6 +37,8 @@ export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 
 /** Below this many plain calls, the per-step loop is as quick as the closed form's searches. */
 const CLOSED_FORM_MIN_CALLS = 16;
+/** The same for the recorded closed form (its search looks at the stretch's last call first: short stretches pay). */
+const RECORDED_FORM_MIN_CALLS = 3;
 
 /** The first call where the repeat brake fires, on a non-decreasing running maximum of "already seen" counts. */
 function firstRepeat(reach: Int32Array, limits: BrakeLimits): number {
@@ -162,7 +164,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     const stepLimit = limits[Limit.MaxSteps]! + t.nonStepsBefore[i]!;
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
     const lead = plainForm ? 0 : recordedLead(settings, i);
-    if (!plainForm && end - i >= CLOSED_FORM_MIN_CALLS && i + lead < end) {
+    if (!plainForm && end - i >= RECORDED_FORM_MIN_CALLS && i + lead < end) {
       if (lead > 0 && runCalls(plan, st, i + lead) !== StopCode.None) return st;
       // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
       const ending = end === t.nextNotPlain[i] && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
