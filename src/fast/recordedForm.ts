@@ -92,28 +92,55 @@ class RecordedStretch {
   readonly atEnd = new Float64Array(At.Size);
   end = -1;
 
+  /** A window filling from the run's start, then sliding: the call where it starts to slide (Infinity: one segment). */
+  split = Infinity;
+  /** The sliding segment's window and cache hits. */
+  slidKeep = 0;
+  slidCachedBefore!: Float64Array;
+
   /** The running figures over calls a..j−1 into `at`. */
   figuresAt(j: number): void {
+    if (j <= this.split) {
+      this.segment(this.a, j, false);
+      return;
+    }
+    this.segment(this.a, this.split, false);
+    this.segment(this.split, j, true);
+  }
+
+  /** Figures over calls a..j−1 of the first segment, or (`second`) added for the sliding one (from the run's start: nothing dropped before it). */
+  private segment(a: number, j: number, second: boolean): void {
     const t = this.t;
-    const a = this.a;
-    const keep = this.keep;
+    const keep = second ? this.slidKeep : this.keep;
+    const cachedBefore = second ? this.slidCachedBefore : this.cachedBefore;
     const recorded = t.recordedInputSumBefore;
     let input = recorded[j]! - recorded[a]!;
-    if (keep !== 0) input -= (j - a) * this.dropBase + (t.stepTokensBeforeSum[j - keep]! - t.stepTokensBeforeSum[a - keep]!);
-    const cached = this.cachedBefore[j]! - this.cachedBefore[a]!;
+    if (keep !== 0) input -= (j - a) * (second ? 0 : this.dropBase) + (t.stepTokensBeforeSum[j - keep]! - t.stepTokensBeforeSum[a - keep]!);
+    const cached = cachedBefore[j]! - cachedBefore[a]!;
     const write = this.writeBefore[j]! - this.writeBefore[a]!;
     const write1h = this.write1hBefore[j]! - this.write1hBefore[a]!;
     const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[a]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[a]!);
-    const at = this.at;
     // A slid window writes nothing and bills input − cached ≥ 0 uncached (the form's conditions).
-    at[At.CostPico] =
+    const cost =
       keep !== 0
         ? this.pInput * (input - cached) + this.pCached * cached + output
         : this.pInput * (this.uncachedBefore[j]! - this.uncachedBefore[a]!) + this.pCached * cached + this.pWrite * write + this.pWrite1h * write1h + output;
-    at[At.LatencyMs] = this.latencyBefore[j]! - this.latencyBefore[a]!;
-    at[At.Tokens] = input + t.outputBefore[j]! - t.outputBefore[a]!;
-    at[At.Cached] = cached;
-    at[At.Written] = keep !== 0 ? 0 : write + write1h;
+    const latency = this.latencyBefore[j]! - this.latencyBefore[a]!;
+    const tokens = input + t.outputBefore[j]! - t.outputBefore[a]!;
+    const written = keep !== 0 ? 0 : write + write1h;
+    const at = this.at;
+    if (!second) {
+      at[At.CostPico] = cost;
+      at[At.LatencyMs] = latency;
+      at[At.Tokens] = tokens;
+      at[At.Cached] = cached;
+      at[At.Written] = written;
+    } else {
+      at[At.CostPico] = at[At.CostPico]! + cost;
+      at[At.LatencyMs] = at[At.LatencyMs]! + latency;
+      at[At.Tokens] = at[At.Tokens]! + tokens;
+      at[At.Cached] = at[At.Cached]! + cached;
+    }
   }
 }
 
@@ -126,7 +153,7 @@ export const recordedFormStats = { full: 0, filling: 0, window: 0 };
 const enum Mode {
   /** Full history, no cap: the prompt as sent. */
   AsSent,
-  /** A window not yet full, from the run's start: the growth model's prompt, the cache clipped to the previous prompt. */
+  /** A window from the run's start: not yet full over calls 0..w (the growth model's prompt, the cache clipped to the previous prompt), then sliding. */
   Filling,
   /** A window that slides at every call. */
   Slid,
@@ -144,9 +171,8 @@ export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunStat
   if (keep === Infinity) return advance(plan, a, e, st, Mode.AsSent, endsRun);
   const ctx = plan.ctx;
   if (a !== 0 || ctx.length !== 0 || ctx.previousStart >= 0) return advance(plan, a, e, st, Mode.Slid, endsRun);
-  // From the run's start: the window fills over calls 0..keep, then slides.
-  const x = advance(plan, 0, Math.min(e, keep + 1), st, Mode.Filling, endsRun && e <= keep + 1);
-  return x === keep + 1 && x < e ? advance(plan, x, e, st, Mode.Slid, endsRun) : x;
+  // From the run's start: the window fills over calls 0..keep, then slides (one stretch, two segments).
+  return advance(plan, 0, e, st, Mode.Filling, endsRun);
 }
 
 /** `endsRun`: the run ends when call e−1 is made (then the context is not brought up to date). */
@@ -164,10 +190,12 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   // Time: without a latency model a missing latency is 0 (the sums say so); with one, calls that have all theirs.
   const noModel = settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
   if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
-  if (mode === Mode.Slid) {
-    e = endBefore(sums.belowGrowthBefore, a, e);
-    e = endBefore(sums.writeBefore, a, e);
-    e = endBefore(sums.write1hBefore, a, e);
+  // Where a window slides: no recorded prompt below the growth model's, no cache write.
+  const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
+  if (slides < e) {
+    e = endBefore(sums.belowGrowthBefore, slides, e);
+    e = endBefore(sums.writeBefore, slides, e);
+    e = endBefore(sums.write1hBefore, slides, e);
   }
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
   const deltaBefore = t.recordedDeltaBefore;
@@ -175,10 +203,11 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
 
   const window = limits[Limit.ContextWindow]!;
   if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
-  if (mode !== Mode.Slid) {
-    // The prompt is the growth model's: call j's estimate is at most nextEstimateMax[j].
-    if (sums.nextEstimateMax[e]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, e, window);
-  } else if (promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) return a;
+  // Where the prompt is the growth model's, call j's estimate is at most nextEstimateMax[j]; where the
+  // window slides, at most system + goal + w × the largest step + the largest overhead.
+  const grows = Math.min(e, slides);
+  if (grows > a && sums.nextEstimateMax[grows]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
+  if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) e = slides;
   if (e <= a) return a;
 
   const s = stretch;
@@ -186,6 +215,9 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   s.a = a;
   s.latencyBefore = noModel ? sums.latencyBefore : t.stepLatencyBefore;
   s.keep = mode === Mode.Slid ? keep : 0;
+  s.split = mode === Mode.Filling && slides < e ? slides : Infinity;
+  s.slidKeep = keep === Infinity ? 0 : keep;
+  s.slidCachedBefore = sums.windowCachedBefore;
   s.dropBase = ctx.rawPrefix[ctx.length]! - t.stepTokensBefore[a]!;
   const filling = mode === Mode.Filling;
   s.uncachedBefore = filling ? sums.fillUncachedBefore : sums.uncachedBefore;
@@ -204,8 +236,10 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   if (x === a || !madeCalls(s, x, st)) return a;
   if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;
-  else if (mode === Mode.Filling) recordedFormStats.filling += x - a;
-  else recordedFormStats.window += x - a;
+  else if (mode === Mode.Filling) {
+    recordedFormStats.filling += Math.min(x, slides) - a;
+    if (x > slides) recordedFormStats.window += x - slides;
+  } else recordedFormStats.window += x - a;
   // The last call's overhead: billed − view = recorded − growth model.
   st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
   return x;

@@ -23,7 +23,7 @@ export interface RecordedSums {
   /**
    * The same under a strategy that changed the prompt while a window is not yet full (its prompt is the
    * growth model's, its unchanged prefix the previous call's prompt): over the first calls of the trace
-   * up to the first that is not plain, zero after.
+   * up to the first that is not plain (which may end the run), zero after.
    */
   fillUncachedBefore: Float64Array;
   fillCachedBefore: Float64Array;
@@ -110,7 +110,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
       cached = m[Metered.Cached]!;
       write = m[Metered.CacheWrite]!;
       write1h = m[Metered.CacheWrite1h]!;
-      if (i < c.nextNotPlain[0]!) {
+      if (i <= c.nextNotPlain[0]!) {
         // A window not yet full: the prompt is the growth model's, the previous call's unchanged.
         prompt[Prompt.Unchanged] = previousPrompt;
         meterCall(m, NO_PRICES, false, CacheModeCode.Recorded, r, at, prompt);

@@ -29,7 +29,7 @@ const tiered: ModelPricing = {
 
 const recordedTraceArb = fc
   .record({
-    n: fc.integer({ min: 40, max: 260 }),
+    n: fc.oneof(fc.integer({ min: 40, max: 260 }), fc.integer({ min: 2, max: 25 })),
     seed: fc.integer({ min: 1, max: 2 ** 30 }),
     system: fc.integer({ min: 0, max: 3000 }),
     unusualEvery: fc.integer({ min: 25, max: 400 }),
