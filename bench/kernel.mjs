@@ -1,13 +1,15 @@
 // The brake kernel's speed against the perf-reference kernels (../shared/perf-reference), in the same
 // process on the same steps, rounds interleaved (the machines are shared and noisy: only ratios measured
-// side by side mean anything). Prints a table; `--json` prints one JSON object instead.
+// side by side mean anything; rates are per CPU second of this process). Prints a table; `--json` prints
+// one JSON object instead.
 //
 //   replay  every brake on (none firing but the ones the workload trips), full history and window:8,
 //           against brakesTyped (the reference kernel), each run replayed in turn:
 //           - the 38 shared mini-swe-agent runs (recorded prompt sizes and cache figures, ~66 calls);
 //           - the perf-reference population (makePopulation, 200 steps), 100 traces (the data fits the
 //             caches) and 1,000 (it does not: ~70 KB of compiled figures a run vs 3 KB of reference arrays);
-//           as `per-step` (replayCompiled with run tables off: the per-step loop and closed forms) and
+//           as `per-step` (replayCompiled with run tables off: the per-step loop and closed forms — the
+//           plain one, and the recorded one for recorded prompt sizes replayed with the cache as recorded) and
 //           `replayCompiled` (the default: a run table per trace and settings, built on the second replay —
 //           on the first for recorded prompts replayed as sent — then a replay is a few binary searches);
 //   sweep   the perf-reference grid, 1,000 traces × 200 steps × 50 step caps × 10 windows with
@@ -24,9 +26,14 @@ const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 3 : 7;
 const MIN_MS = quick ? 80 : 200;
 const FULL = 1 << 30;
-const now = () => Number(process.hrtime.bigint()) / 1e6;
+// CPU time of this process (ms): on a shared machine other jobs' time slices do not count against
+// either side of a ratio (wall time swings the ratios by ±50% under load; CPU time by a few percent).
+const now = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
-/** Work per second of `body` (which returns the work it did), over at least MIN_MS. */
+/** Work per CPU second of `body` (which returns the work it did), over at least MIN_MS of CPU time. */
 function rate(body) {
   let work = 0;
   const t0 = now();
@@ -73,7 +80,7 @@ function replayBench(workload, compiled, prices, brakes, reference) {
     const limits = compiled.map((_, i) => kernel.brakeLimits(brakes, prices[i].contextWindow));
     const perStep = compare(() => reference(K), replayAll(compiled, settings, limits, prices, false));
     const tables = compare(() => reference(K), replayAll(compiled, settings, limits, prices, true));
-    out[label] = { referenceStepsPerSec: tables.reference, perStepStepsPerSec: perStep.ours, perStepRatio: perStep.ratio, replayCompiledStepsPerSec: tables.ours, replayCompiledRatio: tables.ratio, replayCompiledRatioMin: tables.ratioMin, replayCompiledRatioMax: tables.ratioMax };
+    out[label] = { referenceStepsPerSec: tables.reference, perStepStepsPerSec: perStep.ours, perStepRatio: perStep.ratio, perStepRatioMin: perStep.ratioMin, perStepRatioMax: perStep.ratioMax, replayCompiledStepsPerSec: tables.ours, replayCompiledRatio: tables.ratio, replayCompiledRatioMin: tables.ratioMin, replayCompiledRatioMax: tables.ratioMax };
   }
   return out;
 }
@@ -124,7 +131,7 @@ const sweep = compare(sweepBench.reference, sweepBench.ours);
 const report = {
   node: process.version,
   rounds: ROUNDS,
-  note: 'medians over interleaved rounds; ratio = loopcost / reference in the same round',
+  note: 'medians over interleaved rounds of CPU time; ratio = loopcost / reference in the same round',
   replay,
   sweep: {
     grid: sweepBench.grid,
@@ -141,7 +148,7 @@ if (json) console.log(JSON.stringify(report));
 else {
   const e = (x) => x.toExponential(2);
   const f = (x) => `${x.toFixed(2)}×`;
-  console.log(`replay kernel, every brake on: steps/s, and the ratio to brakesTyped in the same rounds (median of ${ROUNDS})`);
+  console.log(`replay kernel, every brake on: steps per CPU second, and the ratio to brakesTyped in the same rounds (median of ${ROUNDS})`);
   console.log('| workload | context | brakesTyped | per-step | ratio | replayCompiled (run tables) | ratio |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of replay) {

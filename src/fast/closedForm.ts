@@ -45,8 +45,11 @@ export { stepSums, type StepSums } from './stretch.js';
 
 const EXACT = 2 ** 52;
 
+/** The stretch being summed (one at a time). */
+const stretch = new Stretch();
+
 /** The first k in [lo, hi) with values[k] > limit (values non-decreasing), or hi. */
-function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
+export function firstAbove(values: Float64Array | Int32Array, lo: number, hi: number, limit: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (values[mid]! > limit) hi = mid;
@@ -74,9 +77,10 @@ export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: Flat
  * is not all recorded, or its prompt size is. With a window of w steps, call a must be at least w + 1
  * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call).
  * Writes the context's new prefix sums that later calls may read and moves the context and `st` to the
- * call reached; returns it (a when nothing was done).
+ * call reached; returns it (a when nothing was done). `fillingWindow`: calls a..e−1 are a window's first
+ * w + 1 from the run's start, which hold the whole history.
  */
-export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: number, st: RunState): number {
+export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: number, st: RunState, fillingWindow = false): number {
   const { t, settings: set, limits, prices, ctx } = plan;
   const rows = prices.rows;
   const tierCount = prices.tiers;
@@ -98,7 +102,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   const window = limits[Limit.ContextWindow]!;
   const cacheOn = set[RunSetting.CacheMode] === CacheModeCode.On;
   const cacheWritePrice = prices.hasCacheWritePrice;
-  const windowed = set[RunSetting.Keep] !== Infinity;
+  // A window still filling (from the run's start, calls 0..w) holds the whole history: full history's form.
+  const windowed = set[RunSetting.Keep] !== Infinity && !fillingWindow;
   const predict = predicts(limits);
   const maxOutput = limits[Limit.MaxOutputTokens]!;
   // The predictive bound grows with the prompt only under full history (and with no overhead carried in).
@@ -149,7 +154,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
       if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * PriceField.Stride + PriceField.Above]! - b);
     }
     const p = tier * PriceField.Stride;
-    const s = new Stretch(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows[p + PriceField.Input]!, rows[p + PriceField.Cached]!, rows[p + PriceField.CacheWrite]!, rows[p + PriceField.Output]!, rows[p + PriceField.Reasoning]!);
+    const s = stretch.set(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows, p);
 
     // The first call in x..y−1 before which a brake may fire (lo is moved back below when time, added
     // call by call, reaches the timeout first).
@@ -197,7 +202,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // the next call's cache the one before the last.
   const base = kept - before[a]!;
   const rawBase = ctx.rawPrefix[len]! - t.stepTokensBefore[a]!;
-  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - keep - 1);
+  const readBack = fillingWindow ? set[RunSetting.Keep]! : keep;
+  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - readBack - 1);
   ctx.reserve(len + (x - a));
   const keptPrefix = ctx.keptPrefix;
   const rawPrefix = ctx.rawPrefix;
@@ -236,11 +242,12 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
   const predict = predictBudget !== Infinity;
   let lo = x;
   let hi = y;
+  // Spend after the stretch exact: so is every call's (costs are not negative), no need to look per call.
+  const exact = spent + s.cost(y) < EXACT;
+  // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires).
+  let j = y - 1;
   while (lo < hi) {
-    const j = (lo + hi) >>> 1;
-    const costBefore = s.cost(j);
-    const spentBefore = spent + costBefore;
-    const callCost = s.cost(j + 1) - costBefore;
+    const spentBefore = spent + s.cost(j);
     // Full history only (a window declines under predict): the estimate is the view (no overhead).
     const bound = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutput) : 0;
     // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
@@ -248,11 +255,12 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
       (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||
       budgetSpent(spentBefore, budget) ||
       budgetWouldCross(spentBefore, bound, predictBudget) ||
-      spentBefore + callCost >= EXACT ||
+      (!exact && spent + s.cost(j + 1) >= EXACT) ||
       tokenCapReached(tokens + s.tokens(j), maxTokens) ||
       (!windowed && promptTooLarge(s.view(j), window));
     if (fires) hi = j;
     else lo = j + 1;
+    j = (lo + hi) >>> 1;
   }
   return lo;
 }

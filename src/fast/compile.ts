@@ -64,6 +64,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
     lastBacktrack: -1,
     nextNotPlain: countsBefore(),
     hasRecordedInput: false,
+    recordedSums: null,
     latencyIntegral: true,
   };
 }

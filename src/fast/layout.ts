@@ -3,6 +3,7 @@
  * can change precomputed (compile.ts, precompute.ts). Compile once, replay under many settings.
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
+import type { RecordedSums } from './recordedSums.js';
 
 /** Calls that are not plain (a step whose tool calls all run): the per-step loop and closed form leave them to the general step. */
 export const SLOW_FLAGS = CallFlag.Final | CallFlag.Backtrack | CallFlag.Failed | CallFlag.Compaction | CallFlag.Answer;
@@ -102,6 +103,8 @@ export interface CompiledTrace {
   nextNotPlain: Int32Array;
   /** Some call has a recorded prompt size. */
   hasRecordedInput: boolean;
+  /** Sums over calls with a recorded prompt size for the recorded closed form (recordedSums.ts); null without. */
+  recordedSums: RecordedSums | null;
   /** Every recorded latency is a whole number in [0, 2^31), so sums of them are exact in any order. */
   latencyIntegral: boolean;
 }

@@ -17,12 +17,14 @@ import { RepeatModeCode } from '../kernel/limits.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import { usdToPico } from '../money.js';
 import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
+import { recordedSums } from './recordedSums.js';
 
 const EXACT = 2 ** 52;
 
 export function precompute(c: CompiledTrace, recordedCostUsd: number[]): void {
   runningTotals(c, recordedCostUsd);
   closedFormSums(c);
+  c.recordedSums = recordedSums(c);
   toolBrakes(c);
 }
 

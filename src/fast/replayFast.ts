@@ -20,12 +20,14 @@ import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { advanceClosedForm, closedFormApplies, stepSums } from './closedForm.js';
+import { advanceRecorded, recordedFormApplies, recordedLead } from './recordedForm.js';
 import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { buildRunTable } from './plainTable.js';
 import type { RunTable } from './runTable.js';
 import { runCalls, type RunPlan } from './steps.js';
+import { callStop } from './callStop.js';
 import { stopInTable } from './tableStop.js';
 import { replayStepwise, runsStepwise } from './strategySteps.js';
 import { plainRunCacheLost } from './windowLost.js';
@@ -35,6 +37,8 @@ export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 
 /** Below this many plain calls, the per-step loop is as quick as the closed form's searches. */
 const CLOSED_FORM_MIN_CALLS = 16;
+/** The same for the recorded closed form (its search looks at the stretch's last call first: short stretches pay). */
+const RECORDED_FORM_MIN_CALLS = 3;
 
 /** The first call where the repeat brake fires, on a non-decreasing running maximum of "already seen" counts. */
 function firstRepeat(reach: Int32Array, limits: BrakeLimits): number {
@@ -141,11 +145,13 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   plan.prices = prices;
   plan.toolStop = toolStopCall(t, limits);
   plan.exactTime = t.latencyIntegral && settings[RunSetting.IntegralModel] === 1;
-  if (!closedFormApplies(t, settings, prices)) {
+  const plainForm = closedFormApplies(t, settings, prices);
+  if (!plainForm && !recordedFormApplies(t, settings, prices, limits)) {
     runCalls(plan, st, Infinity);
     return st;
   }
-  const sums = stepSums(t, settings[RunSetting.Cap]!);
+  // Otherwise the recorded closed form (recordedForm.ts): cache as recorded, never with the plain one.
+  const sums = plainForm ? stepSums(t, settings[RunSetting.Cap]!) : null;
   const keep = settings[RunSetting.Keep]!;
   const n = t.calls;
   for (;;) {
@@ -157,13 +163,24 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     if (plan.toolStop < end) end = plan.toolStop;
     const stepLimit = limits[Limit.MaxSteps]! + t.nonStepsBefore[i]!;
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
-    if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
+    const lead = plainForm ? 0 : recordedLead(settings, i);
+    if (!plainForm && end - i >= RECORDED_FORM_MIN_CALLS && i + lead < end) {
+      if (lead > 0 && runCalls(plan, st, i + lead) !== StopCode.None) return st;
+      // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
+      const ending = end === t.nextNotPlain[i] && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
+      if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st, ending) === end + 1) {
+        st[Run.Stop] = StopCode.Completed;
+        return st;
+      }
+    } else if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
       // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
       let from = keep === Infinity ? i : i + keep + 1;
       // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
       if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
+      // A window from the run's start fills over calls 0..w as full history does.
+      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
       if (from < end) {
-        if (runCalls(plan, st, from) !== StopCode.None) return st;
+        if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return st;
         advanceClosedForm(plan, sums, from, end, st);
       }
     }
@@ -172,6 +189,12 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   }
   runCalls(plan, st, Infinity);
   return st;
+}
+
+/** Whether the call ends the run inside it when it is made and no tool brake can fire (kernel order: callStop). */
+function endsRunInside(t: CompiledTrace, call: number, limits: BrakeLimits): boolean {
+  const flags = t.records[call * CompiledField.Stride + CallField.Flags]! | 0;
+  return callStop(t, call, flags, limits, t.seenTotal, t.errorTotal, false) === StopCode.Completed;
 }
 
 /** Replays `t` under these settings: the readable path's figures. */

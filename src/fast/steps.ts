@@ -5,7 +5,7 @@
  * brake can fire (before `toolStop`) a call's results enter as one precomputed step, and with whole
  * latencies its time as one sum (exact in any order).
  */
-import { beforeCallStop } from '../kernel/brakes.js';
+import { beforeCallStop, beforeCallStopWithin } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import type { ContextTracker } from '../kernel/context.js';
@@ -57,7 +57,6 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const errorCountOf = errorCounts(t, limits);
   const records = t.records;
   const toolStart = t.toolStart;
-  const resultTokens = t.resultTokens;
   const toolLatencyMs = t.toolLatencyMs;
   const nonStepsBefore = t.nonStepsBefore;
   const n = t.calls;
@@ -70,6 +69,9 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   let cached = st[Run.CachedTokens]!, written = st[Run.WrittenTokens]!, ruleLost = st[Run.RuleLostTokens]!;
   let overhead = st[Run.OverheadTokens]!;
   const maxOutput = limits[Limit.MaxOutputTokens]!;
+  // The limits as numbers, read once (beforeCallStopWithin is the kernel's brake order over them).
+  const maxSteps = limits[Limit.MaxSteps]!, timeoutMs = limits[Limit.TimeoutMs]!, budgetPico = limits[Limit.BudgetPico]!;
+  const predictBudgetPico = limits[Limit.PredictBudgetPico]!, maxTokens = limits[Limit.MaxTokens]!, contextWindow = limits[Limit.ContextWindow]!;
   const rows = prices.rows;
   const tiers = prices.tiers;
   let code: StopCode = StopCode.None;
@@ -82,19 +84,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     const estimate = promptEstimate(view, overhead);
     const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
     if (i >= n) {
-      if (table !== null) {
-        table.prompt[i] = view;
-        table.estimate[i] = estimate;
-      }
-      // The trace ran out: the brakes before a call still apply, then the recorded ending.
-      code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
-      if (code === StopCode.None) {
-        code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
-        st[Run.Exhausted] = 1;
-      }
-      st[Run.BoundPico] = bound;
-      st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = estimate;
+      code = traceRanOut(plan, st, i, view, estimate, bound, elapsed, spent, tokens);
       break;
     }
     const at = i * CompiledField.Stride;
@@ -106,7 +96,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
       table.prompt[i] = input;
       table.estimate[i] = estimate;
     }
-    code = beforeCallStop(limits, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
+    code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
     if (code !== StopCode.None) {
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
@@ -146,14 +136,8 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
       ctx.addClosedStep(stepTokens, stepTokens);
       if (!wholeStep) elapsed = addToolTime(elapsed, records[at + CompiledField.ToolLatency]!, exactTime || t1 - t0 <= 1, toolLatencyMs, t0, t1, perToolMs);
     } else {
-      ctx.addStep(output);
       stopTool = code === StopCode.None ? -1 : stoppedAt.tool;
-      const ran = code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stopTool);
-      for (let j = t0; j < ran; j++) {
-        ctx.addToolResult(resultTokens[j]!);
-        if (!wholeStep) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
-      }
-      ctx.closeStep();
+      elapsed = addStepByTool(t, ctx, call, output, code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stopTool), !wholeStep, perToolMs, elapsed);
     }
     if (code !== StopCode.None) break;
   }
@@ -169,6 +153,41 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   st[Run.Stop] = code;
   st[Run.StopTool] = stopTool;
   return code;
+}
+
+/** The trace ran out before call i: the brakes before a call still apply, then the recorded ending. */
+function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number, estimate: number, bound: number, elapsed: number, spent: number, tokens: number): StopCode {
+  const { t, limits, table } = plan;
+  if (table !== null) {
+    table.prompt[i] = view;
+    table.estimate[i] = estimate;
+  }
+  let code = beforeCallStop(limits, i - t.nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
+  if (code === StopCode.None) {
+    code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+    st[Run.Exhausted] = 1;
+  }
+  st[Run.BoundPico] = bound;
+  st[Run.PromptEstimate] = estimate;
+  st[Run.PromptTokens] = estimate;
+  return code;
+}
+
+/**
+ * A call's step entered tool call by tool call (a tool brake may fire, or a result is capped): its
+ * output, then the results of tool calls toolStart[call]..ran−1, each with its time when `timed` (else
+ * the step's time was added whole). Returns the elapsed time.
+ */
+function addStepByTool(t: CompiledTrace, ctx: ContextTracker, call: number, output: number, ran: number, timed: boolean, perToolMs: number, elapsed: number): number {
+  ctx.addStep(output);
+  const resultTokens = t.resultTokens;
+  const toolLatencyMs = t.toolLatencyMs;
+  for (let j = t.toolStart[call]!; j < ran; j++) {
+    ctx.addToolResult(resultTokens[j]!);
+    if (timed) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+  }
+  ctx.closeStep();
+  return elapsed;
 }
 
 /** A call's tool latencies: their precomputed sum when that is what adding them one by one gives. */

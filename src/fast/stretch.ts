@@ -3,6 +3,7 @@
  * summed over calls, and any running figure of a stretch at any call from them in O(1).
  */
 import { CallField } from '../kernel/callRecord.js';
+import { PriceField } from '../kernel/prices.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 
 const EXACT = 2 ** 52;
@@ -43,26 +44,41 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
   return sums;
 }
 
-/** Running totals over calls x..j−1 of one stretch at one price tier. */
+/** Running totals over calls x..j−1 of one stretch at one price tier (one instance reused: `set` per stretch, no allocation per replay). */
 export class Stretch {
-  constructor(
-    readonly t: CompiledTrace,
-    readonly steps: StepSums,
-    readonly x: number,
-    /** Full history: view_k = b + before[k]. Window: the system + goal prompt. */
-    readonly b: number,
-    /** Steps the window keeps; 0 for full history. */
-    readonly keep: number,
-    /** The previous call's prompt (view_{x−1}); full history only. */
-    readonly prevView: number,
-    readonly cacheOn: boolean,
-    readonly cacheWritePrice: boolean,
-    readonly pInput: number,
-    readonly pCached: number,
-    readonly pWrite: number,
-    readonly pOutput: number,
-    readonly pReasoning: number,
-  ) {}
+  t!: CompiledTrace;
+  steps!: StepSums;
+  x = 0;
+  /** Full history: view_k = b + before[k]. Window: the system + goal prompt. */
+  b = 0;
+  /** Steps the window keeps; 0 for full history. */
+  keep = 0;
+  /** The previous call's prompt (view_{x−1}); full history only. */
+  prevView = 0;
+  cacheOn = false;
+  cacheWritePrice = false;
+  pInput = 0;
+  pCached = 0;
+  pWrite = 0;
+  pOutput = 0;
+  pReasoning = 0;
+
+  set(t: CompiledTrace, steps: StepSums, x: number, b: number, keep: number, prevView: number, cacheOn: boolean, cacheWritePrice: boolean, prices: Float64Array, row: number): this {
+    this.t = t;
+    this.steps = steps;
+    this.x = x;
+    this.b = b;
+    this.keep = keep;
+    this.prevView = prevView;
+    this.cacheOn = cacheOn;
+    this.cacheWritePrice = cacheWritePrice;
+    this.pInput = prices[row + PriceField.Input]!;
+    this.pCached = prices[row + PriceField.Cached]!;
+    this.pWrite = prices[row + PriceField.CacheWrite]!;
+    this.pOutput = prices[row + PriceField.Output]!;
+    this.pReasoning = prices[row + PriceField.Reasoning]!;
+    return this;
+  }
 
   view(k: number): number {
     const before = this.steps.before;

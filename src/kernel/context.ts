@@ -18,48 +18,11 @@
  * re-sends that the previous one held but that the strategy moved out of the unchanged prefix (a slid
  * window's too).
  */
-import { DEFAULT_PLACEHOLDER_TOKENS, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
+import { rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { promptEstimate } from './cost.js';
+import { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
-/** What the next prompt holds under the strategy, and how much of it the previous prompt already held. */
-export interface PromptView {
-  /** Tokens of the next prompt under the strategy. */
-  inputTokens: number;
-  /** Tokens of the next prompt under plain full history with no cap (the growth model). */
-  fullInputTokens: number;
-  /** Leading tokens identical to the previous prompt's (what a prompt cache could serve). */
-  unchangedPrefixTokens: number;
-  /** Steps in the history (kept or not). */
-  historySteps: number;
-  /** Index of the first step the prompt holds (0 under full history). */
-  firstKeptStep: number;
-  /** Masking: the first step whose tool results the prompt holds (absent or ≤ firstKeptStep: none masked). */
-  firstUnmaskedStep?: number;
-}
-
-/** The rewriting part of a strategy as numbers (Infinity / 0 when unused). */
-export interface RewriteSettings {
-  /** Steps whose tool results are kept unmasked. */
-  maskSteps: number;
-  placeholderTokens: number;
-  /** A summary is due when the prompt passes this many tokens. */
-  triggerTokens: number;
-  /** Steps a summary keeps. */
-  summaryKeepSteps: number;
-  summaryTokens: number;
-}
-
-/** The rewrite settings of a strategy; `triggerTokens` already resolved against the context window (strategy.ts). */
-export function rewriteSettings(strategy: ContextStrategy, triggerTokens: number): RewriteSettings {
-  const mask = strategy.kind === 'mask' || strategy.kind === 'hybrid';
-  return {
-    maskSteps: mask ? strategy.maskSteps! : Infinity,
-    placeholderTokens: strategy.placeholderTokens ?? DEFAULT_PLACEHOLDER_TOKENS,
-    triggerTokens: strategy.summary ? triggerTokens : Infinity,
-    summaryKeepSteps: strategy.summary?.keepSteps ?? Infinity,
-    summaryTokens: strategy.summary?.summaryTokens ?? 0,
-  };
-}
+export { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
 export class ContextTracker {
   /** System + goal tokens. */
@@ -177,11 +140,14 @@ export class ContextTracker {
 
   /** Tokens of the next prompt under the strategy. */
   promptTokens(): number {
-    if (this.extended) {
-      const first = this.firstKeptStep();
-      return this.fixed + this.summaryTokens + this.between(first, this.length, this.maskStart(first));
-    }
+    if (this.extended) return this.promptRewritten();
     return this.fixed + this.keptPrefix[this.length]! - this.keptPrefix[this.firstKeptStep()]!;
+  }
+
+  /** promptTokens under masking / summaries. */
+  private promptRewritten(): number {
+    const first = this.firstKeptStep();
+    return this.fixed + this.summaryTokens + this.between(first, this.length, this.maskStart(first));
   }
 
   /** Tokens of the next prompt under full history with no cap (the growth model). */
@@ -278,10 +244,12 @@ export class ContextTracker {
   markSent(): void {
     this.previousStart = this.firstKeptStep();
     this.shared = this.length;
-    if (this.extended) {
-      this.previousMaskStart = this.maskStart(this.previousStart);
-      this.rewritten = false;
-    }
+    if (this.extended) this.markSentRewritten();
+  }
+
+  private markSentRewritten(): void {
+    this.previousMaskStart = this.maskStart(this.previousStart);
+    this.rewritten = false;
   }
 
   /** A model response enters the context as a new step. */

@@ -55,6 +55,17 @@ export function costAtPrices(
   return uncachedCost(inputPrice, outputPrice, reasoningPrice, input - cached - cacheWrite - cacheWrite1h, output, reasoning) + cached * cachedPrice + cacheWrite * cacheWritePrice + cacheWrite1h * cacheWrite1hPrice;
 }
 
+/** The prompt tokens billed at the input price: neither read from nor written to a cache (clamped at 0). */
+export function uncachedTokens(input: number, cached: number, cacheWrite: number, cacheWrite1h: number): number {
+  const uncached = input - cached - cacheWrite - cacheWrite1h;
+  return uncached > 0 ? uncached : 0;
+}
+
+/** The output tokens billed at the output price: those beside reasoning (clamped at 0). */
+export function plainOutputTokens(output: number, reasoning: number): number {
+  return output > reasoning ? output - reasoning : 0;
+}
+
 /**
  * The formula's part without cache reads or writes: the uncached prompt (clamped at 0) at the input
  * price, the output beside reasoning (clamped at 0) at the output price, reasoning at its price. A call
@@ -62,8 +73,7 @@ export function costAtPrices(
  */
 export function uncachedCost(inputPrice: number, outputPrice: number, reasoningPrice: number, uncached: number, output: number, reasoning: number): number {
   const prompt = uncached > 0 ? uncached : 0;
-  const plainOutput = output > reasoning ? output - reasoning : 0;
-  return prompt * inputPrice + plainOutput * outputPrice + reasoning * reasoningPrice;
+  return prompt * inputPrice + plainOutputTokens(output, reasoning) * outputPrice + reasoning * reasoningPrice;
 }
 
 /**

@@ -98,10 +98,7 @@ function recordedCache(out: Float64Array, call: Float64Array, at: number, flags:
   let write = call[at + CallField.RecordedCacheWrite]!;
   let write1h = call[at + CallField.RecordedCacheWrite1h]!;
   if (!identity && (flags & CallFlag.Failed) === 0) {
-    const delta = out[Metered.RecordedDelta]!;
-    const servable = unchangedTokens + (delta > 0 ? delta : 0);
-    if (servable < cached) cached = servable;
-    if (input < cached) cached = input;
+    cached = servedCachedTokens(cached, unchangedTokens, out[Metered.RecordedDelta]!, input);
     const writable = input - cached;
     if (writable < write) write = writable;
     if (writable - write < write1h) write1h = writable - write;
@@ -110,6 +107,18 @@ function recordedCache(out: Float64Array, call: Float64Array, at: number, flags:
   out[Metered.CacheWrite] = write;
   out[Metered.CacheWrite1h] = write1h;
   out[Metered.RuleLost] = 0;
+}
+
+/**
+ * A recorded cache hit under a strategy that changed the prompt: no more than the unchanged prefix plus
+ * the overhead the growth model does not see (`recordedDelta`, when positive), nor more than the prompt.
+ */
+export function servedCachedTokens(recordedCached: number, unchangedTokens: number, recordedDelta: number, input: number): number {
+  const servable = unchangedTokens + (recordedDelta > 0 ? recordedDelta : 0);
+  let cached = recordedCached;
+  if (servable < cached) cached = servable;
+  if (input < cached) cached = input;
+  return cached;
 }
 
 /**

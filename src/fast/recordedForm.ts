@@ -1,0 +1,313 @@
+/**
+ * Closed form over a stretch of plain calls whose prompt sizes are recorded, replayed with the cache as
+ * recorded (cache mode `recorded`), no tool-result cap, whole prices and one price tier: recorded agent
+ * runs as they are usually replayed. The per-call figures are the kernel meter's, summed when the
+ * trace was compiled (recordedSums.ts), so a stretch's running figures at any call are O(1):
+ *
+ *   full history   the prompt as sent: every call bills its recorded figures; cost = Σ price × Σ part
+ *   window of w    once the window holds only the stretch's steps and slides at every call, call k bills
+ *                  input_k = recorded_k − dropped_k, dropped_k = raw[L] − SB[a] + SB[k − w] (the steps
+ *                  before the window, SB the compiled step sums), and the cache serves what a slid
+ *                  window is served (recordedSums windowCachedBefore) — when the recorded prompt is
+ *                  not below the growth model's and nothing was written to a cache (else the per-step
+ *                  loop takes the call).
+ *
+ * Whole numbers below 2^53 throughout, so the sums equal call-by-call addition to the last digit. Every
+ * brake before a call compares a non-decreasing figure (time, spend, tokens) with its limit, so the
+ * first call where one may fire is a binary search; the context window is bounded (non-decreasing
+ * maxima, or the window's largest prompt), the step cap and tool brakes end the stretch (replayFast.ts).
+ * A call where a brake may fire is left to the per-step loop, where the kernel decides.
+ */
+import { appendClosedSteps } from '../kernel/closedSteps.js';
+import { budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { CallField } from '../kernel/callRecord.js';
+import { promptEstimate } from '../kernel/cost.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { CacheModeCode } from '../kernel/meter.js';
+import { PriceField, type FlatPrices } from '../kernel/prices.js';
+import { firstAbove } from './closedForm.js';
+import { CompiledField, type CompiledTrace } from './layout.js';
+import type { RecordedSums } from './recordedSums.js';
+import { Run, type RunState } from './runState.js';
+import { RunSetting, type RunSettings } from './settings.js';
+import type { RunPlan } from './steps.js';
+
+const EXACT = 2 ** 52;
+
+/** Whether stretches of recorded calls may go in closed form under these settings. */
+export function recordedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices, limits: BrakeLimits): boolean {
+  const sums = t.recordedSums;
+  if (sums === null || s[RunSetting.CacheMode] !== CacheModeCode.Recorded || s[RunSetting.Cap] !== Infinity) return false;
+  if (!prices.exact || predicts(limits) || !t.closedForm || !t.latencyIntegral || !(Number.isSafeInteger(t.fixedTokens) && t.fixedTokens >= 0)) return false;
+  const keep = s[RunSetting.Keep]!;
+  if (keep === Infinity ? s[RunSetting.Identity] !== 1 : !(Number.isInteger(keep) && keep >= 1 && keep < 0x3fffffff)) return false;
+  return prices.tiers === 0 || sums.maxInput <= prices.rows[PriceField.Stride + PriceField.Above]!;
+}
+
+/** Calls made per-step before a stretch's closed form from call i: none under full history or from the run's start, else a window's w + 1. */
+export function recordedLead(s: RunSettings, i: number): number {
+  const keep = s[RunSetting.Keep]!;
+  return keep === Infinity || i === 0 ? 0 : keep + 1;
+}
+
+/** The end (≤ e) of the calls from `a` on before the first that `before` (a running count or sum) counts. */
+function endBefore(before: Float64Array | Int32Array, a: number, e: number): number {
+  return before[e] === before[a] ? e : firstAbove(before, a + 1, e + 1, before[a]!) - 1;
+}
+
+/** A stretch's running figures over calls a..j−1, at these offsets of RecordedStretch.at. */
+const enum At {
+  CostPico,
+  LatencyMs,
+  Tokens,
+  Cached,
+  Written,
+  Size,
+}
+
+/** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
+class RecordedStretch {
+  t!: CompiledTrace;
+  a = 0;
+  /** Window steps once it slides; 0 while the prompt is the growth model's (as sent, or a window not yet full). */
+  keep = 0;
+  /** Slid window: raw[L] − SB[a], the dropped tokens' base. */
+  dropBase = 0;
+  /** The meter's figures per call, summed (RecordedSums): uncached, cache read, writes. */
+  uncachedBefore!: Float64Array;
+  cachedBefore!: Float64Array;
+  writeBefore!: Float64Array;
+  write1hBefore!: Float64Array;
+  /** Time over calls (RecordedSums.latencyBefore, or the compiled step latencies when all are recorded). */
+  latencyBefore!: Float64Array;
+  pInput = 0;
+  pCached = 0;
+  pWrite = 0;
+  pWrite1h = 0;
+  pOutput = 0;
+  pReasoning = 0;
+  /** figuresAt's figures (in a typed array: a call that is not inlined boxes none). */
+  readonly at = new Float64Array(At.Size);
+  /** The figures after the stretch's last call (firstFiringCall takes them first), and that call + 1. */
+  readonly atEnd = new Float64Array(At.Size);
+  end = -1;
+
+  /** A window filling from the run's start, then sliding: the call where it starts to slide (Infinity: one segment). */
+  split = Infinity;
+  /** The sliding segment's window and cache hits. */
+  slidKeep = 0;
+  slidCachedBefore!: Float64Array;
+
+  /** The running figures over calls a..j−1 into `at`. */
+  figuresAt(j: number): void {
+    if (j <= this.split) {
+      this.segment(this.a, j, false);
+      return;
+    }
+    this.segment(this.a, this.split, false);
+    this.segment(this.split, j, true);
+  }
+
+  /** Figures over calls a..j−1 of the first segment, or (`second`) added for the sliding one (from the run's start: nothing dropped before it). */
+  private segment(a: number, j: number, second: boolean): void {
+    const t = this.t;
+    const keep = second ? this.slidKeep : this.keep;
+    const cachedBefore = second ? this.slidCachedBefore : this.cachedBefore;
+    const recorded = t.recordedInputSumBefore;
+    let input = recorded[j]! - recorded[a]!;
+    if (keep !== 0) input -= (j - a) * (second ? 0 : this.dropBase) + (t.stepTokensBeforeSum[j - keep]! - t.stepTokensBeforeSum[a - keep]!);
+    const cached = cachedBefore[j]! - cachedBefore[a]!;
+    const write = this.writeBefore[j]! - this.writeBefore[a]!;
+    const write1h = this.write1hBefore[j]! - this.write1hBefore[a]!;
+    const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[a]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[a]!);
+    // A slid window writes nothing and bills input − cached ≥ 0 uncached (the form's conditions).
+    const cost =
+      keep !== 0
+        ? this.pInput * (input - cached) + this.pCached * cached + output
+        : this.pInput * (this.uncachedBefore[j]! - this.uncachedBefore[a]!) + this.pCached * cached + this.pWrite * write + this.pWrite1h * write1h + output;
+    const latency = this.latencyBefore[j]! - this.latencyBefore[a]!;
+    const tokens = input + t.outputBefore[j]! - t.outputBefore[a]!;
+    const written = keep !== 0 ? 0 : write + write1h;
+    const at = this.at;
+    if (!second) {
+      at[At.CostPico] = cost;
+      at[At.LatencyMs] = latency;
+      at[At.Tokens] = tokens;
+      at[At.Cached] = cached;
+      at[At.Written] = written;
+    } else {
+      at[At.CostPico] = at[At.CostPico]! + cost;
+      at[At.LatencyMs] = at[At.LatencyMs]! + latency;
+      at[At.Tokens] = at[At.Tokens]! + tokens;
+      at[At.Cached] = at[At.Cached]! + cached;
+    }
+  }
+}
+
+const stretch = new RecordedStretch();
+
+/** Calls made in this closed form so far, by full history and window (tests check that it is taken). */
+export const recordedFormStats = { full: 0, filling: 0, window: 0 };
+
+/** How the prompt relates to the recorded one over a stretch. */
+const enum Mode {
+  /** Full history, no cap: the prompt as sent. */
+  AsSent,
+  /** A window from the run's start: not yet full over calls 0..w (the growth model's prompt, the cache clipped to the previous prompt), then sliding. */
+  Filling,
+  /** A window that slides at every call. */
+  Slid,
+}
+
+/**
+ * Makes calls a..e−1 (plain, before the first tool brake and the step cap; under a window from the
+ * run's start, or with the recordedLead calls before a made in the same stretch) in closed form until a
+ * brake may fire or a call is not one the form covers; moves the context and `st` to the call reached
+ * and returns it (a when nothing was done). `endsRun`: call e−1 ends the run inside it (the caller
+ * sets the stop when e is returned).
+ */
+export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunState, endsRun: boolean): number {
+  const keep = plan.settings[RunSetting.Keep]!;
+  if (keep === Infinity) return advance(plan, a, e, st, Mode.AsSent, endsRun);
+  const ctx = plan.ctx;
+  if (a !== 0 || ctx.length !== 0 || ctx.previousStart >= 0) return advance(plan, a, e, st, Mode.Slid, endsRun);
+  // From the run's start: the window fills over calls 0..keep, then slides (one stretch, two segments).
+  return advance(plan, 0, e, st, Mode.Filling, endsRun);
+}
+
+/** `endsRun`: the run ends when call e−1 is made (then the context is not brought up to date). */
+function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, endsRun: boolean): number {
+  const { t, settings, limits, prices, ctx } = plan;
+  const last = e;
+  const sums = t.recordedSums!;
+  const keep = settings[RunSetting.Keep]!;
+  const lead = mode === Mode.Slid ? keep + 1 : 0;
+  if (!plan.exactTime || a < lead) return a;
+  // Every call from the lead on has a recorded prompt size and whole recorded latencies.
+  const recorded = t.recordedInputBefore;
+  if (recorded[a]! - recorded[a - lead]! !== lead) return a;
+  e = lastAllRecorded(recorded, a, e);
+  // Time: without a latency model a missing latency is 0 (the sums say so); with one, calls that have all theirs.
+  const noModel = settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
+  if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
+  // Where a window slides: no recorded prompt below the growth model's, no cache write.
+  const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
+  if (slides < e) {
+    e = endBefore(sums.belowGrowthBefore, slides, e);
+    e = endBefore(sums.writeBefore, slides, e);
+    e = endBefore(sums.write1hBefore, slides, e);
+  }
+  // The run's history is the growth model's (its full-history prompt at a is the compiled one).
+  const deltaBefore = t.recordedDeltaBefore;
+  if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (deltaBefore[a + 1]! - deltaBefore[a]!)) return a;
+
+  const window = limits[Limit.ContextWindow]!;
+  if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
+  // Where the prompt is the growth model's, call j's estimate is at most nextEstimateMax[j]; where the
+  // window slides, at most system + goal + w × the largest step + the largest overhead.
+  const grows = Math.min(e, slides);
+  if (grows > a && sums.nextEstimateMax[grows]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
+  if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) e = slides;
+  if (e <= a) return a;
+
+  const s = stretch;
+  s.t = t;
+  s.a = a;
+  s.latencyBefore = noModel ? sums.latencyBefore : t.stepLatencyBefore;
+  s.keep = mode === Mode.Slid ? keep : 0;
+  s.split = mode === Mode.Filling && slides < e ? slides : Infinity;
+  s.slidKeep = keep === Infinity ? 0 : keep;
+  s.slidCachedBefore = sums.windowCachedBefore;
+  s.dropBase = ctx.rawPrefix[ctx.length]! - t.stepTokensBefore[a]!;
+  const filling = mode === Mode.Filling;
+  s.uncachedBefore = filling ? sums.fillUncachedBefore : sums.uncachedBefore;
+  s.cachedBefore = filling ? sums.fillCachedBefore : mode === Mode.Slid ? sums.windowCachedBefore : sums.cachedBefore;
+  s.writeBefore = filling ? sums.fillWriteBefore : sums.writeBefore;
+  s.write1hBefore = filling ? sums.fillWrite1hBefore : sums.write1hBefore;
+  const rows = prices.rows;
+  s.pInput = rows[PriceField.Input]!;
+  s.pCached = rows[PriceField.Cached]!;
+  s.pWrite = rows[PriceField.CacheWrite]!;
+  s.pWrite1h = rows[PriceField.CacheWrite1h]!;
+  s.pOutput = rows[PriceField.Output]!;
+  s.pReasoning = rows[PriceField.Reasoning]!;
+
+  const x = firstFiringCall(s, a, e, st, limits);
+  if (x === a || !madeCalls(s, x, st)) return a;
+  if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  if (mode === Mode.AsSent) recordedFormStats.full += x - a;
+  else if (mode === Mode.Filling) {
+    recordedFormStats.filling += Math.min(x, slides) - a;
+    if (x > slides) recordedFormStats.window += x - slides;
+  } else recordedFormStats.window += x - a;
+  // The last call's overhead: billed − view = recorded − growth model.
+  st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
+  return x;
+}
+
+/** The run's figures after calls a..x−1 of the stretch into `st`; false (st untouched) when they leave exact whole numbers. */
+function madeCalls(s: RecordedStretch, x: number, st: RunState): boolean {
+  let at = s.atEnd;
+  if (x !== s.end) {
+    s.figuresAt(x);
+    at = s.at;
+  }
+  const spent = st[Run.SpentPico]! + at[At.CostPico]!;
+  const elapsed = st[Run.ElapsedMs]! + at[At.LatencyMs]!;
+  const tokens = st[Run.TokensUsed]! + at[At.Tokens]!;
+  if (!(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return false;
+  st[Run.Calls] = x;
+  st[Run.SpentPico] = spent;
+  st[Run.ElapsedMs] = elapsed;
+  st[Run.TokensUsed] = tokens;
+  st[Run.CachedTokens] = st[Run.CachedTokens]! + at[At.Cached]!;
+  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + at[At.Written]!;
+  return true;
+}
+
+/** The largest e' ≤ e with every call in a..e'−1 recorded (`recorded` counts them). */
+function lastAllRecorded(recorded: Int32Array, a: number, e: number): number {
+  if (recorded[e]! - recorded[a]! === e - a) return e;
+  // k − recorded[k] is non-decreasing: the first k where it grows past a's ends the recorded calls.
+  let lo = a;
+  let hi = e;
+  const gap = a - recorded[a]!;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (mid - recorded[mid]! === gap) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The first call in a..e−1 before which a brake may fire (each a non-decreasing figure against its limit), or e. */
+function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState, limits: BrakeLimits): number {
+  const spent = st[Run.SpentPico]!;
+  const elapsed = st[Run.ElapsedMs]!;
+  const tokens = st[Run.TokensUsed]!;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const maxTokens = limits[Limit.MaxTokens]!;
+  const at = s.at;
+  // Spend after the last call exact: so is every call's (costs are not negative).
+  s.figuresAt(e);
+  s.atEnd.set(at);
+  s.end = e;
+  const exact = spent + at[At.CostPico]! < EXACT;
+  let lo = a;
+  let hi = e;
+  // Every figure is non-decreasing in j: the first look is at the stretch's last call (usually no brake fires).
+  let j = e - 1;
+  while (lo < hi) {
+    s.figuresAt(j);
+    let fires = timedOut(elapsed + at[At.LatencyMs]!, timeout) || budgetSpent(spent + at[At.CostPico]!, budget) || tokenCapReached(tokens + at[At.Tokens]!, maxTokens);
+    if (!fires && !exact) {
+      s.figuresAt(j + 1);
+      fires = spent + at[At.CostPico]! >= EXACT;
+    }
+    if (fires) hi = j;
+    else lo = j + 1;
+    j = (lo + hi) >>> 1;
+  }
+  return lo;
+}
