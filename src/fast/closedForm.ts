@@ -96,16 +96,12 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
 
   const fixed = t.fixedTokens;
   const timeout = limits[Limit.TimeoutMs]!;
-  const budget = limits[Limit.BudgetPico]!;
-  const predictBudget = limits[Limit.PredictBudgetPico]!;
-  const maxTokens = limits[Limit.MaxTokens]!;
   const window = limits[Limit.ContextWindow]!;
   const cacheOn = set[RunSetting.CacheMode] === CacheModeCode.On;
   const cacheWritePrice = prices.hasCacheWritePrice;
   // A window still filling (from the run's start, calls 0..w) holds the whole history: full history's form.
   const windowed = set[RunSetting.Keep] !== Infinity && !fillingWindow;
   const predict = predicts(limits);
-  const maxOutput = limits[Limit.MaxOutputTokens]!;
   // The predictive bound grows with the prompt only under full history (and with no overhead carried in).
   if (predict && (windowed || st[Run.OverheadTokens] !== 0)) return a;
   // The context window compares the prompt estimate: the view only once no overhead is carried in.

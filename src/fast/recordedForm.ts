@@ -27,7 +27,6 @@ import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
-import type { RecordedSums } from './recordedSums.js';
 import { Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';

@@ -14,7 +14,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { repeatStop, sameErrorStop } from '../kernel/brakes.js';
 import { ContextTracker } from '../kernel/context.js';
 import { brakeLimits, Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
-import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
+import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';

@@ -227,7 +227,6 @@ export interface PassScratch {
  * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
  */
 export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, result: SweepResult, row: number): void {
-  const t = run.t;
   const { stops, st } = scratch;
   const capCalls = scratch.capCalls.calls;
   const at = { toolStop: 0, hard: 0 };

@@ -10,7 +10,6 @@
  * buildTrace.ts turns the valid run into a Trace (runEnd.ts: how the run ended).
  */
 import type { Trace } from '../trace/types.js';
-import { isJsonObject } from './common/jsonValue.js';
 import { buildMiniSweAgentTrace, type MiniSweAgentImportOptions } from './miniSweAgent/buildTrace.js';
 import { readMiniSweAgentTrajectory } from './miniSweAgent/readTrajectory.js';
 

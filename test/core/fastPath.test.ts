@@ -1,14 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
-import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import type { CacheMode } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
-import type { ModelPricing } from '../../src/pricing/types.js';
-import { usdPerMillionToPico } from '../../src/money.js';
-import type { CallRecord } from '../../src/trace/types.js';
 import { trace, figuresOf } from '../helpers.js';
 import { brakesArb, callArb, pricings, strategyArb } from './arbitraries.js';
 

@@ -11,7 +11,6 @@ import { openLoopWarnings } from '../../report/warnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { contextCurvesOf, type ContextTokenCurves } from '../../population/contextTokens.js';
-import { configurationOf } from '../../population/grid.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOut, emitReport, reportView } from './output.js';
