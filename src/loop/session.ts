@@ -1,5 +1,5 @@
 /**
- * One run's state machine: context, brakes, meter and accounting, with one method per point of the
+ * One run's state machine: context, brakes, meter and accounting (accounts.ts), with one method per point of the
  * loop where something happens. Every rule it applies is a kernel function (src/kernel), the ones the
  * compiled replay applies too. The synchronous simulator (run.ts) and a real, asynchronous agent loop
  * drive the same session in the same order:
@@ -24,15 +24,15 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
-import { costOutOfRange, predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
-import { usdToPico } from '../money.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { cacheModeCode, meterCall, type MeteredCall } from './meter.js';
-import { addStrategyFigures, type LoopOptions, type RunOutcome, type StepRow } from './types.js';
+import { RunAccounts } from './accounts.js';
+import type { LoopOptions, RunOutcome } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
 export const SKIPPED = 'skip';
@@ -47,32 +47,14 @@ export class LoopSession {
   private readonly summaryOut = new Float64Array(Metered.Size);
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
   private overheadTokens = 0;
-  private readonly rows: StepRow[] = [];
-  private readonly totals = {
-    input: 0,
-    cached: 0,
-    cacheWrite: 0,
-    output: 0,
-    reasoning: 0,
-    failed: 0,
-    toolCalls: 0,
-    cacheRuleLost: 0,
-    recordedInput: 0,
-    recordedInputCalls: 0,
-    recordedDelta: 0,
-    recordedCostPico: 0,
-    recordedCostCalls: 0,
-    summaryCalls: 0,
-    summaryCostPico: 0,
-    strategyCacheLostTokens: 0,
-    skippedActions: 0,
-  };
+  private readonly accounts: RunAccounts;
 
   constructor(
     private readonly options: LoopOptions,
     private readonly interner = new Interner(),
   ) {
     this.prices = flattenPrices(options.pricing);
+    this.accounts = new RunAccounts(options.keepSteps === true);
     this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.context = new ContextTracker();
@@ -95,7 +77,7 @@ export class LoopSession {
     const summaryTokens = context.summaryOutput;
     meterSummaryCall(out, this.summaryPrices, cache, input, context.unchangedTokens(), summaryTokens);
     const costPico = out[Metered.CostPico]!;
-    const totals = this.totals;
+    const totals = this.accounts.totals;
     if (cache !== CacheModeCode.Off) totals.strategyCacheLostTokens += context.cacheLostTokens();
     context.markSent();
     context.summarize();
@@ -109,7 +91,7 @@ export class LoopSession {
       costPico,
       cacheRuleLostTokens: out[Metered.RuleLost]!,
     };
-    this.account(null, metered, context.view());
+    this.accounts.add(null, metered, context.view(), this.state);
     return metered;
   }
 
@@ -169,7 +151,7 @@ export class LoopSession {
 
   /** The call was made: pay for it and let its output into the context. */
   recordResponse(response: CallRecord, metered: MeteredCall, view: PromptView): Stop | null {
-    if (this.options.cache !== 'off') this.totals.strategyCacheLostTokens += this.context.cacheLostTokens();
+    if (this.options.cache !== 'off') this.accounts.totals.strategyCacheLostTokens += this.context.cacheLostTokens();
     this.context.markSent();
     const { usage, costPico } = metered;
     const state = this.state;
@@ -182,7 +164,7 @@ export class LoopSession {
     state.tokensUsed += usage.input + usage.output;
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
     if (!response.failed) this.overheadTokens = usage.input - view.inputTokens;
-    this.account(response, metered, view);
+    this.accounts.add(response, metered, view, this.state);
     if (backtrack) {
       this.context.dropLastStep();
       return this.stopIf(backtrackStop(this.limits, state.backtracks));
@@ -213,12 +195,12 @@ export class LoopSession {
     }
     if (outcome === RepeatOutcome.Skip) {
       tools.skip(action);
-      this.totals.skippedActions += 1;
+      this.accounts.totals.skippedActions += 1;
       this.context.addToolResult(this.limits[Limit.SkipWarningTokens]!);
       return SKIPPED;
     }
     tools.recordAction(action);
-    this.totals.toolCalls += 1;
+    this.accounts.totals.toolCalls += 1;
     return null;
   }
 
@@ -244,38 +226,7 @@ export class LoopSession {
   }
 
   finish(stop: Stop): RunOutcome {
-    const { state, totals } = this;
-    if (!Number.isSafeInteger(state.spentPico)) {
-      // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
-      throw costOutOfRange(state.calls);
-    }
-    const budget = this.limits[Limit.BudgetPico]!;
-    const outcome: RunOutcome = {
-      stop,
-      steps: state.steps,
-      calls: state.calls,
-      backtracks: state.backtracks,
-      failedCalls: totals.failed,
-      toolCalls: totals.toolCalls,
-      inputTokens: totals.input,
-      cachedInputTokens: totals.cached,
-      cacheWriteTokens: totals.cacheWrite,
-      outputTokens: totals.output,
-      reasoningTokens: totals.reasoning,
-      costPico: state.spentPico,
-      overshootPico: state.spentPico > budget ? state.spentPico - budget : 0,
-      elapsedMs: state.elapsedMs,
-      cacheRuleLostTokens: totals.cacheRuleLost,
-      rows: this.rows,
-    };
-    if (totals.recordedInputCalls > 0) {
-      outcome.recordedInputTokens = totals.recordedInput;
-      outcome.recordedInputDelta = totals.recordedDelta;
-    }
-    if (totals.recordedCostCalls > 0 && totals.recordedCostCalls === state.calls) {
-      outcome.recordedCallCostPico = totals.recordedCostPico;
-    }
-    return addStrategyFigures(outcome, totals);
+    return this.accounts.outcome(stop, this.state, this.limits[Limit.BudgetPico]!);
   }
 
   private stopIf(code: StopCode): Stop | null {
@@ -290,49 +241,5 @@ export class LoopSession {
     facts[Fact.TokensUsed] = state.tokensUsed;
     facts[Fact.Backtracks] = state.backtracks;
     return { reason: stopReasonOf(code), detail: describeStop(code, this.limits, facts, label) };
-  }
-
-  /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
-  private account(response: CallRecord | null, metered: MeteredCall, view: PromptView): void {
-    const { usage, costPico } = metered;
-    const totals = this.totals;
-    totals.input += usage.input;
-    totals.cached += usage.cached;
-    totals.cacheWrite += usage.cacheWrite + usage.cacheWrite1h;
-    totals.output += usage.output;
-    totals.reasoning += usage.reasoning;
-    totals.cacheRuleLost += metered.cacheRuleLostTokens;
-    if (response?.failed) totals.failed += 1;
-    if (response && response.inputTokens !== undefined) {
-      totals.recordedInput += response.inputTokens;
-      totals.recordedInputCalls += 1;
-      totals.recordedDelta += metered.recordedInputDelta ?? 0;
-    }
-    if (response && response.recordedCostUsd !== undefined) {
-      totals.recordedCostPico += usdToPico(response.recordedCostUsd);
-      totals.recordedCostCalls += 1;
-    }
-    if (!this.options.keepSteps) return;
-    const previous = this.rows[this.rows.length - 1];
-    const row: StepRow = {
-      call: this.state.calls,
-      step: this.state.steps,
-      inputTokens: usage.input,
-      cachedInputTokens: usage.cached,
-      cacheWriteTokens: usage.cacheWrite + usage.cacheWrite1h,
-      outputTokens: usage.output,
-      costPico,
-      cumulativeInputTokens: (previous?.cumulativeInputTokens ?? 0) + usage.input,
-      cumulativeOutputTokens: (previous?.cumulativeOutputTokens ?? 0) + usage.output,
-      cumulativeCostPico: (previous?.cumulativeCostPico ?? 0) + costPico,
-      modelInputTokens: view.fullInputTokens,
-    };
-    if (response === null) row.summary = true;
-    else {
-      if (response.inputTokens !== undefined) row.recordedInputTokens = response.inputTokens;
-      if (response.backtrack) row.backtrack = true;
-      if (response.failed) row.failed = true;
-    }
-    this.rows.push(row);
   }
 }

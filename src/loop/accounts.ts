@@ -1,0 +1,117 @@
+/**
+ * A run's accounts: its token and money totals, the recorded figures it is checked against, what the
+ * context strategy did, and (keepSteps) a row per call — added to as the session pays for each call,
+ * and read out as the run's outcome when it stops.
+ */
+import type { BrakeState } from '../brakes/state.js';
+import type { Stop } from '../brakes/stopReasons.js';
+import { costOutOfRange } from '../kernel/cost.js';
+import type { PromptView } from '../kernel/context.js';
+import { usdToPico } from '../money.js';
+import type { CallRecord } from '../trace/types.js';
+import type { MeteredCall } from './meter.js';
+import { addStrategyFigures, type RunOutcome, type StepRow } from './types.js';
+
+export class RunAccounts {
+  readonly rows: StepRow[] = [];
+  readonly totals = {
+    input: 0,
+    cached: 0,
+    cacheWrite: 0,
+    output: 0,
+    reasoning: 0,
+    failed: 0,
+    toolCalls: 0,
+    cacheRuleLost: 0,
+    recordedInput: 0,
+    recordedInputCalls: 0,
+    recordedDelta: 0,
+    recordedCostPico: 0,
+    recordedCostCalls: 0,
+    summaryCalls: 0,
+    summaryCostPico: 0,
+    strategyCacheLostTokens: 0,
+    skippedActions: 0,
+  };
+
+  constructor(private readonly keepSteps: boolean) {}
+
+  /** The run's figures when it stopped with `stop`. */
+  outcome(stop: Stop, state: Readonly<BrakeState>, budgetPico: number): RunOutcome {
+    const totals = this.totals;
+    if (!Number.isSafeInteger(state.spentPico)) {
+      // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
+      throw costOutOfRange(state.calls);
+    }
+    const outcome: RunOutcome = {
+      stop,
+      steps: state.steps,
+      calls: state.calls,
+      backtracks: state.backtracks,
+      failedCalls: totals.failed,
+      toolCalls: totals.toolCalls,
+      inputTokens: totals.input,
+      cachedInputTokens: totals.cached,
+      cacheWriteTokens: totals.cacheWrite,
+      outputTokens: totals.output,
+      reasoningTokens: totals.reasoning,
+      costPico: state.spentPico,
+      overshootPico: state.spentPico > budgetPico ? state.spentPico - budgetPico : 0,
+      elapsedMs: state.elapsedMs,
+      cacheRuleLostTokens: totals.cacheRuleLost,
+      rows: this.rows,
+    };
+    if (totals.recordedInputCalls > 0) {
+      outcome.recordedInputTokens = totals.recordedInput;
+      outcome.recordedInputDelta = totals.recordedDelta;
+    }
+    if (totals.recordedCostCalls > 0 && totals.recordedCostCalls === state.calls) {
+      outcome.recordedCallCostPico = totals.recordedCostPico;
+    }
+    return addStrategyFigures(outcome, totals);
+  }
+
+  /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
+  add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
+    const { usage, costPico } = metered;
+    const totals = this.totals;
+    totals.input += usage.input;
+    totals.cached += usage.cached;
+    totals.cacheWrite += usage.cacheWrite + usage.cacheWrite1h;
+    totals.output += usage.output;
+    totals.reasoning += usage.reasoning;
+    totals.cacheRuleLost += metered.cacheRuleLostTokens;
+    if (response?.failed) totals.failed += 1;
+    if (response && response.inputTokens !== undefined) {
+      totals.recordedInput += response.inputTokens;
+      totals.recordedInputCalls += 1;
+      totals.recordedDelta += metered.recordedInputDelta ?? 0;
+    }
+    if (response && response.recordedCostUsd !== undefined) {
+      totals.recordedCostPico += usdToPico(response.recordedCostUsd);
+      totals.recordedCostCalls += 1;
+    }
+    if (!this.keepSteps) return;
+    const previous = this.rows[this.rows.length - 1];
+    const row: StepRow = {
+      call: state.calls,
+      step: state.steps,
+      inputTokens: usage.input,
+      cachedInputTokens: usage.cached,
+      cacheWriteTokens: usage.cacheWrite + usage.cacheWrite1h,
+      outputTokens: usage.output,
+      costPico,
+      cumulativeInputTokens: (previous?.cumulativeInputTokens ?? 0) + usage.input,
+      cumulativeOutputTokens: (previous?.cumulativeOutputTokens ?? 0) + usage.output,
+      cumulativeCostPico: (previous?.cumulativeCostPico ?? 0) + costPico,
+      modelInputTokens: view.fullInputTokens,
+    };
+    if (response === null) row.summary = true;
+    else {
+      if (response.inputTokens !== undefined) row.recordedInputTokens = response.inputTokens;
+      if (response.backtrack) row.backtrack = true;
+      if (response.failed) row.failed = true;
+    }
+    this.rows.push(row);
+  }
+}
