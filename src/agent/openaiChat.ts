@@ -114,6 +114,8 @@ function callError(error: unknown): unknown {
     const status = error.status;
     // A `loopcost serve` session asked past the end of its trace: the run ends as the recording did.
     if (status === 409 && error.code === 'loopcost_trace_ended') return new ModelExhausted(recordedOutcomeOf(error) === 'completed' ? 'completed' : 'trace_end');
+    // A synthetic agent served by `loopcost serve` has nothing more to send: its source is spent, as in replay.
+    if (status === 409 && error.code === 'loopcost_agent_ended') return new ModelExhausted('trace_end');
     return new ModelCallError(error.message, { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), cause: error });
   }
   return error;

@@ -49,7 +49,7 @@ export class SyntheticSession extends ServeSession {
     if (!record) {
       this.done = true;
       const why = this.agent.ending === 'provider_error' ? 'its provider failed the last call' : this.agent.ending === 'hard_cap' ? 'it reached its hard cap of steps' : 'it has nothing more to send';
-      throw new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended');
+      throw new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: this.agent.ending ?? 'nothing more to send' });
     }
     const keys = request.messages.map(messageKey);
     try {

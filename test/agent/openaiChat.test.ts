@@ -73,6 +73,8 @@ describe('openAIChatModel', () => {
     expect(ended).toEqual(new ModelExhausted('completed'));
     const cut = await fail(409, { message: "ended 'completed' (a wording that must not decide)", code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'error', recordedCalls: 3 } });
     expect(cut).toEqual(new ModelExhausted('trace_end'));
+    // A synthetic agent that has ended: not a failure to retry (409 otherwise is), the source is spent.
+    expect(await fail(409, { message: 'the synthetic agent has ended', code: 'loopcost_agent_ended', loopcost: { agentEnding: 'cut_off' } })).toEqual(new ModelExhausted('trace_end'));
   });
 
   it('a timeout is a retryable failure', async () => {

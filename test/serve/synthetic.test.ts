@@ -142,5 +142,6 @@ describe('serve: a synthetic behaviour on the messages sent', () => {
     expect(last!.status).toBe(409);
     expectOpenAiError(last!);
     expect(last!.json.error.code).toBe('loopcost_agent_ended');
+    expect(last!.json.error.loopcost).toHaveProperty('agentEnding');
   });
 });
