@@ -7,16 +7,14 @@
  */
 import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../cli/version.js';
-import { STOP_REASONS } from '../brakes/stopReasons.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import type { GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
 import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
-import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
-import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
+import { renderSweepCsv, STRATEGY_FIGURES } from './sweepCsv.js';
 import { chartUsd } from './render.js';
 import type { ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
@@ -121,36 +119,6 @@ function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecom
   return { settings: row.settings, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
 }
 
-/** CSV: one line per configuration, nested figures dotted (`costPerRunUsd.p95`, `stopReasons.max_steps`). */
-export function renderSweepCsv(report: SweepReport): string {
-  const reasons = STOP_REASONS.filter((reason) => report.configurations.some((row) => row.stopReasons[reason] !== undefined));
-  const pareto = new Set(report.pareto ?? []);
-  const rows = report.configurations.map((row) => {
-    const flat: Record<string, unknown> = { ...row };
-    for (const [key, value] of Object.entries(row.costPerRunUsd)) flat[`costPerRunUsd.${key}`] = value;
-    for (const [key, value] of Object.entries(row.tokens)) flat[`tokens.${key}`] = value;
-    for (const reason of reasons) flat[`stopReasons.${reason}`] = row.stopReasons[reason] ?? 0;
-    if (row.halfStepCap) for (const [key, value] of Object.entries(row.halfStepCap)) flat[`halfStepCap.${key}`] = value;
-    flat.pareto = pareto.has(row.settings);
-    flat.recommended = report.recommendation?.settings === row.settings;
-    return flat;
-  });
-  const strategyColumns = STRATEGY_FIGURES.filter((key) => report.configurations.some((row) => row[key] !== undefined));
-  for (const flat of rows) for (const key of strategyColumns) flat[key] ??= 0;
-  const columns = [
-    'settings', 'brakes', 'context', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
-    'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd',
-    'wastedUsd', 'wastedShare', 'falseStops', 'falseStopRate', 'caughtEarly', 'savedUsd',
-    ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd', ...strategyColumns,
-    ...(report.targetCompletion === undefined ? [] : ['halfStepCap.maxSteps', 'halfStepCap.completed', 'halfStepCap.completionRate', 'halfStepCap.costUsd']),
-    'pareto', 'recommended',
-  ];
-  const shared = { latency: report.settings.latency, ...priceSourceColumns(report.prices) };
-  return formatCsv(rows, [...columns, 'latency', ...PRICE_SOURCE_COLUMNS], shared);
-}
-
-/** The strategy figures a row has where not 0 (JSON names; CSV columns and a table column only when some row has one). */
-const STRATEGY_FIGURES = ['summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions'] as const;
 
 function strategyCell(row: SweepRow): string {
   const parts = [
@@ -290,6 +258,8 @@ function contextTokensTable(report: SweepReport, width: number): string {
   const rows = curves.steps.map((s) => [s.step, ...s.meanCumulativeInputTokens.map((n) => n.toLocaleString('en-US'))]);
   return `\n${wrapLine('', `cumulative prompt tokens per step, mean per run over ${curves.runs} recorded run${curves.runs === 1 ? '' : 's'}, each strategy with no brakes (a run that ended stays flat):`, width)}${formatTable(columns, rows, { maxWidth: width })}`;
 }
+
+export { renderSweepCsv };
 
 export function renderSweep(report: SweepReport, format: string, view: ReportView): string {
   switch (format) {
