@@ -30,6 +30,7 @@ import { elapsedAtToolStop } from './tableStop.js';
 import { isBeforeCall } from './runTable.js';
 import type { SweepResult } from './sweepResult.js';
 import type { CapCalls, TraceStops } from './sweepTrace.js';
+import { copyShared } from './sweepShare.js';
 
 /** A window no run reaches: full history with integer indices. */
 const FULL = 0x3fffffff;
@@ -222,20 +223,42 @@ export interface PassScratch {
 }
 
 /**
+ * A closed pass's link to the full-history pass it may share (sweepShare.ts): per cap group the group
+ * there (−1 none) and per cell the cell there, how far that pass's group runs read on this trace (its
+ * stop's calls), the steps this pass's window keeps; `reach`: where this pass's own group runs stop.
+ */
+export interface PassShare {
+  groups: Int32Array | null;
+  cells: Int32Array;
+  sourceReach: Int32Array;
+  keep: number;
+  reach: Int32Array;
+}
+
+/**
  * A pass in closed form: each cap group's stop without a cap (stopClosed), then each cell's cap, O(1)
  * each: a cap reached no later than the stop is the stop (the step cap is the first brake of the
  * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
  */
-export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, result: SweepResult, row: number): void {
+export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, share: PassShare, result: SweepResult, row: number): void {
   const { stops, st } = scratch;
   const capCalls = scratch.capCalls.calls;
   const at = { toolStop: 0, hard: 0 };
+  const shared = share.groups;
   for (let g = 0; g < capGroups.length; g++) {
+    const from = shared === null ? -1 : shared[g]!;
+    // The full-history run of this group read no call past this window's last unslid one: it is this run.
+    if (from >= 0 && share.sourceReach[from]! <= share.keep) {
+      copyShared(result, row, capGroups[g]!.cells, share.cells);
+      share.reach[g] = share.sourceReach[from]!;
+      continue;
+    }
     const u = noCapIds[g]!;
     at.toolStop = stops.toolStop[u]!;
     at.hard = stops.hardStop[u]!;
     const code = stopClosed(run, noCaps[g]!, at, st);
     const calls = st[Run.Calls]! | 0;
+    share.reach[g] = calls;
     const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
     writeCells(run, capGroups[g]!.cells, capCalls, stopCall, result, row, code, st);
   }

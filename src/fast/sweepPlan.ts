@@ -10,6 +10,7 @@ import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { RunSettings } from './settings.js';
 import { passLimits, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
+import { passSharing, type PassSharing } from './sweepShare.js';
 
 /** A group of cells sharing (strategy, cache mode): one pass per trace. */
 export interface Pass {
@@ -36,6 +37,8 @@ export interface SweepPlan {
   passClosed: boolean[];
   /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
   capSteps: Int32Array;
+  /** Window passes that may copy a full-history pass's cells (sweepShare.ts), and the order passes are swept in. */
+  sharing: PassSharing;
   latency: LatencyModel | undefined;
   limitsCache: LimitsCache;
   passSettings: Map<CacheMode, RunSettings>[];
@@ -106,6 +109,7 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
       const cap = cell.brakes.maxSteps ?? Infinity;
       return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
     }),
+    sharing: passSharing(passes, cells),
     latency: grid.latency,
     limitsCache: new LimitsCache(),
     passSettings: passes.map(() => new Map()),
