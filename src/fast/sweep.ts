@@ -26,7 +26,7 @@ import type { SweepGrid } from './sweepGrid.js';
 import { sweepPlan, type SweepPlan } from './sweepPlan.js';
 import { closedPassApplies, ClosedRun, sweepPassClosed, type PassScratch, type PassShare } from './sweepClosed.js';
 import { sweepResult, writeCapStop, writeState, type SweepResult } from './sweepResult.js';
-import { CapCalls, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
+import { CapCalls, CapFigures, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
 
 export type { SweepAxis, SweepCell, SweepGrid, SweepPatch } from './sweepGrid.js';
 export { sweepCells } from './sweepGrid.js';
@@ -85,18 +85,20 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   const result = sweepResult({ from: range.from, count, cells, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), into });
   const limits = new PassLimits();
   const passSettings = passes.map(() => new PassSettings());
-  const scratch: PassScratch = { capCalls: new CapCalls(), stops: new TraceStops(), st: new Float64Array(Run.Size) };
+  const scratch: PassScratch = { capCalls: new CapCalls(), capFigures: new CapFigures(), capIds: plan.capIds, stops: new TraceStops(), st: new Float64Array(Run.Size) };
   const closedRun = new ClosedRun();
   const { sharing } = plan;
   const shares = passShares(plan);
   // Per pass: the last trace it was swept in closed form on (a pass shares only such a pass).
   const closedOn = new Int32Array(passes.length).fill(-1);
+  // The last trace the cap block (CapFigures) was filled for.
+  let capFiguresOn = -1;
   let table: RunTable | undefined;
   for (let ti = range.from; ti < range.to; ti++) {
     const { compiled: t, prices, cache } = traces[ti]!;
     const row = (ti - range.from) * cells.length;
     limits.at(plan, prices.contextWindow);
-    scratch.capCalls.of(t, plan.capSteps);
+    scratch.capCalls.of(t, plan.caps, plan.capIds);
     scratch.stops.of(t, limits.noCaps);
     for (let o = 0; o < passes.length; o++) {
       const p = sharing.order[o]!;
@@ -111,7 +113,12 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
         share.groups = from >= 0 && closedOn[from] === ti ? sharing.groups[p]! : null;
         share.keep = settings[RunSetting.Keep]!;
         closedOn[p] = ti;
-        sweepPassClosed(closedRun.of(t, settings, prices), pass.capGroups, limits.noCap[p]!, plan.noCapIds[p]!, scratch, share, result, row);
+        closedRun.of(t, settings, prices);
+        if (capFiguresOn !== ti) {
+          scratch.capFigures.of(closedRun, scratch.capCalls.byCap);
+          capFiguresOn = ti;
+        }
+        sweepPassClosed(closedRun, pass.capGroups, limits.noCap[p]!, plan.noCapIds[p]!, scratch, share, result, row);
       } else {
         table = buildRunTable(t, settings, prices, limits.loosest[p]!, toolStopCall(t, limits.loosest[p]!), table);
         sweepPassTable(table, t, { plan, p, noCap: limits.noCap[p]! }, scratch, result, row);

@@ -29,7 +29,7 @@ import { stepSums } from './stretch.js';
 import { elapsedAtToolStop } from './tableStop.js';
 import { isBeforeCall } from './runTable.js';
 import type { SweepResult } from './sweepResult.js';
-import type { CapCalls, TraceStops } from './sweepTrace.js';
+import { CapField, type CapCalls, type CapFigures, type TraceStops } from './sweepTrace.js';
 import { copyShared } from './sweepShare.js';
 
 /** A window no run reaches: full history with integer indices. */
@@ -102,7 +102,12 @@ export class ClosedRun {
 
   /** spent(k) from promptSum(k). */
   spentFrom(promptSum: number, k: number): number {
-    return this.pInput * promptSum + this.pOutput * this.t.plainOutputBefore[k]! + this.pReasoning * this.t.reasoningBefore[k]!;
+    return this.pInput * promptSum + this.outputSpent(k);
+  }
+
+  /** Spend on output before call k (exact integers: the order of the sums does not change them). */
+  outputSpent(k: number): number {
+    return this.pOutput * this.t.plainOutputBefore[k]! + this.pReasoning * this.t.reasoningBefore[k]!;
   }
 
   tokens(k: number): number {
@@ -218,6 +223,9 @@ export function closedStopApplies(limits: BrakeLimits): boolean {
 /** What a pass reads besides its run: each cell's cap call and the stops no strategy changes on this trace, scratch state. */
 export interface PassScratch {
   capCalls: CapCalls;
+  /** The figures at each distinct cap's call (filled once per trace before its first closed pass), and each cell's cap. */
+  capFigures: CapFigures;
+  capIds: Int32Array;
   stops: TraceStops;
   st: RunState;
 }
@@ -241,8 +249,8 @@ export interface PassShare {
  * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
  */
 export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, share: PassShare, result: SweepResult, row: number): void {
-  const { stops, st } = scratch;
-  const capCalls = scratch.capCalls.calls;
+  const { stops, st, capIds } = scratch;
+  const block = scratch.capFigures.block;
   const at = { toolStop: 0, hard: 0 };
   const shared = share.groups;
   for (let g = 0; g < capGroups.length; g++) {
@@ -260,15 +268,18 @@ export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int
     const calls = st[Run.Calls]! | 0;
     share.reach[g] = calls;
     const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
-    writeCells(run, capGroups[g]!.cells, capCalls, stopCall, result, row, code, st);
+    writeCells(run, capGroups[g]!.cells, { capIds, block }, stopCall, result, row, code, st);
   }
 }
 
-/** Each cell of a cap group: its cap's figures when the cap is reached by `stopCall`, else the run's stop in `st`. */
-function writeCells(run: ClosedRun, cells: Int32Array, capCalls: Int32Array, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
+/**
+ * Each cell of a cap group: its cap's figures when the cap is reached by `stopCall` (the prompts from
+ * this pass's sums, the rest from the trace's cap block: CapFigures), else the run's stop in `st`.
+ */
+function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Array; block: Float64Array }, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
   const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
-  const { beforeSum, keep, fixed, pInput, pOutput, pReasoning } = run;
-  const { outputBefore, plainOutputBefore, reasoningBefore, stepLatencyBefore } = run.t;
+  const { beforeSum, keep, fixed, pInput } = run;
+  const { capIds, block } = caps;
   const calls = st[Run.Calls]! | 0;
   const stateCost = st[Run.SpentPico]!;
   const stateTokens = st[Run.TokensUsed]!;
@@ -277,14 +288,15 @@ function writeCells(run: ClosedRun, cells: Int32Array, capCalls: Int32Array, sto
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     const c = row + cell;
-    const k = capCalls[cell]!;
+    const at = capIds[cell]! * CapField.Stride;
+    const k = block[at + CapField.Call]!;
     if (k <= stopCall) {
       const promptSum = k > keep ? k * fixed + beforeSum[k]! - beforeSum[k - keep]! : k * fixed + beforeSum[k]!;
       stop[c] = StopCode.MaxSteps;
       callsAt[c] = k;
-      costPico[c] = pInput * promptSum + pOutput * plainOutputBefore[k]! + pReasoning * reasoningBefore[k]!;
-      tokensUsed[c] = promptSum + outputBefore[k]!;
-      elapsedMs[c] = stepLatencyBefore[k]!;
+      costPico[c] = pInput * promptSum + block[at + CapField.OutputSpent]!;
+      tokensUsed[c] = promptSum + block[at + CapField.Output]!;
+      elapsedMs[c] = block[at + CapField.Elapsed]!;
     } else {
       // (A closed pass has no cache or strategy figures.)
       stop[c] = code;

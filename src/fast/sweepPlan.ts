@@ -37,6 +37,9 @@ export interface SweepPlan {
   passClosed: boolean[];
   /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
   capSteps: Int32Array;
+  /** The distinct values of capSteps, and per cell the index of its own in them. */
+  caps: Int32Array;
+  capIds: Int32Array;
   /** Window passes that may copy a full-history pass's cells (sweepShare.ts), and the order passes are swept in. */
   sharing: PassSharing;
   latency: LatencyModel | undefined;
@@ -96,6 +99,11 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
       return id;
     }),
   );
+  const capSteps = Int32Array.from(cells, (cell) => {
+    const cap = cell.brakes.maxSteps ?? Infinity;
+    return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
+  });
+  const caps = Int32Array.from(new Set(capSteps));
   const plan: SweepPlan = {
     cells,
     passes,
@@ -105,10 +113,9 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     noCapIds,
     passCellBrakes: passes.map((pass) => pass.cells.map((c) => cells[c]!.brakes)),
     passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
-    capSteps: Int32Array.from(cells, (cell) => {
-      const cap = cell.brakes.maxSteps ?? Infinity;
-      return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
-    }),
+    capSteps,
+    caps,
+    capIds: Int32Array.from(capSteps, (steps) => caps.indexOf(steps)),
     sharing: passSharing(passes, cells),
     latency: grid.latency,
     limitsCache: new LimitsCache(),
