@@ -28,7 +28,7 @@ import { RunSetting, type RunSettings } from './settings.js';
 import { stepSums } from './stretch.js';
 import { elapsedAtToolStop } from './tableStop.js';
 import { isBeforeCall } from './runTable.js';
-import type { SweepResult } from './sweepResult.js';
+import { SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 import { CapField, type CapCalls, type CapFigures, type TraceStops } from './sweepTrace.js';
 import { copyShared } from './sweepShare.js';
 
@@ -285,6 +285,7 @@ function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Arra
   const stateTokens = st[Run.TokensUsed]!;
   const stateElapsed = st[Run.ElapsedMs]!;
   const stateTool = st[Run.StopTool]!;
+  const uncapped = result.uncappedCell;
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     const c = row + cell;
@@ -297,6 +298,9 @@ function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Arra
       costPico[c] = pInput * promptSum + block[at + CapField.OutputSpent]!;
       tokensUsed[c] = promptSum + block[at + CapField.Output]!;
       elapsedMs[c] = block[at + CapField.Elapsed]!;
+    } else if (uncapped[cell] !== cell) {
+      // Past its cap: the group's loosest cell (past its cap too) holds the run's figures.
+      stop[c] = SAME_AS_UNCAPPED;
     } else {
       // (A closed pass has no cache or strategy figures.)
       stop[c] = code;

@@ -37,6 +37,8 @@ export interface SweepPlan {
   passClosed: boolean[];
   /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
   capSteps: Int32Array;
+  /** Per cell: the cell of its cap group with the loosest cap (a run past one cell's cap is past its cap too: it holds their figures, SweepResult.uncappedCell). */
+  uncappedCell: Int32Array;
   /** The distinct values of capSteps, and per cell the index of its own in them. */
   caps: Int32Array;
   capIds: Int32Array;
@@ -80,6 +82,20 @@ function groupCells(cells: SweepCell[]): Pass[] {
   return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap })) }));
 }
 
+/** Per cell: the cell of its cap group with the most steps allowed (no cap: −1, the loosest). */
+function loosestCapCells(passes: readonly Pass[], capSteps: Int32Array): Int32Array {
+  const out = new Int32Array(capSteps.length);
+  const steps = (c: number) => (capSteps[c]! < 0 ? Infinity : capSteps[c]!);
+  for (const pass of passes) {
+    for (const { cells } of pass.capGroups) {
+      let loosest = cells[0]!;
+      for (const c of cells) if (steps(c) > steps(loosest)) loosest = c;
+      for (const c of cells) out[c] = loosest;
+    }
+  }
+  return out;
+}
+
 const plans = new WeakMap<SweepGrid, SweepPlan>();
 
 export function sweepPlan(grid: SweepGrid): SweepPlan {
@@ -114,6 +130,7 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     passCellBrakes: passes.map((pass) => pass.cells.map((c) => cells[c]!.brakes)),
     passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
     capSteps,
+    uncappedCell: loosestCapCells(passes, capSteps),
     caps,
     capIds: Int32Array.from(capSteps, (steps) => caps.indexOf(steps)),
     sharing: passSharing(passes, cells),

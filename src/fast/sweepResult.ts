@@ -18,8 +18,14 @@ export interface SweepResult {
   from: number;
   traces: number;
   cells: SweepCell[];
-  /** StopCode of each (trace, cell). Cache columns are empty until some run has cache figures (then 0 elsewhere). */
+  /**
+   * StopCode of each (trace, cell), or SAME_AS_UNCAPPED: the run passed the cell's step cap and its
+   * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group). Read
+   * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
+   */
   stop: Uint8Array;
+  /** Per cell: the cell of its cap group with the loosest cap (SweepPlan.uncappedCell). */
+  uncappedCell: Int32Array;
   calls: Int32Array;
   /** A repeat or same-error stop's tool call (read only for those stops). */
   stopTool: Int32Array;
@@ -36,13 +42,22 @@ export interface SweepResult {
   compiled: CompiledTrace[];
 }
 
+/** A stop column's mark: this cell's figures are its cap group's loosest cell's (not a StopCode). */
+export const SAME_AS_UNCAPPED = 254;
+
+/** Where (trace, cell)'s figures are: its own index, or its cap group's loosest cell's when marked SAME_AS_UNCAPPED. */
+export function figuresAt(r: SweepResult, trace: number, cell: number): number {
+  const row = (trace - r.from) * r.cells.length;
+  return r.stop[row + cell] === SAME_AS_UNCAPPED ? row + r.uncappedCell[cell]! : row + cell;
+}
+
 type Column = Uint8Array | Int32Array | Float64Array;
 
 const EMPTY = new Float64Array(0);
 
 /** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
-export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
-  const { from, count, cells, compiled, into } = args;
+export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
+  const { from, count, cells, uncappedCell, compiled, into } = args;
   const size = count * cells.length;
   const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
   const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
@@ -51,6 +66,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     traces: count,
     cells,
     stop: column(into?.stop, (n) => new Uint8Array(n)),
+    uncappedCell,
     calls: column(into?.calls, (n) => new Int32Array(n)),
     stopTool: column(into?.stopTool, (n) => new Int32Array(n)),
     costPico: column(into?.costPico, (n) => new Float64Array(n)),
@@ -156,7 +172,7 @@ export function newCellFigures(): CellFigures {
 
 /** The figures of (trace, cell) into `out` (what replaying that cell alone gives). */
 export function cellFigures(r: SweepResult, trace: number, cell: number, out: CellFigures): CellFigures {
-  const at = (trace - r.from) * r.cells.length + cell;
+  const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
   const calls = r.calls[at]!;
   const spent = r.costPico[at]!;
@@ -178,7 +194,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
 
 /** The figures of (trace, cell) in a sweep: exactly what replaying that cell alone gives (RunTotals + reason). */
 export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOutcome {
-  const at = (trace - r.from) * r.cells.length + cell;
+  const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
   const f = cellFigures(r, trace, cell, newCellFigures());
   const { calls, stop: code, skippedActions: skipped } = f;
@@ -230,6 +246,7 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     traces: sorted.reduce((n, part) => n + part.traces, 0),
     cells: first.cells,
     stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
+    uncappedCell: first.uncappedCell,
     calls: joined((r) => r.calls, (n) => new Int32Array(n)),
     stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),
     costPico: joined((r) => r.costPico, (n) => new Float64Array(n)),

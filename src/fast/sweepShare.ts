@@ -9,7 +9,7 @@
  */
 import type { SweepCell } from './sweepGrid.js';
 import type { Pass } from './sweepPlan.js';
-import type { SweepResult } from './sweepResult.js';
+import { SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 
 /** Per grid: which full-history pass each pass may share, and how their groups and cells match. */
 export interface PassSharing {
@@ -67,7 +67,8 @@ export function copyShared(result: SweepResult, row: number, groupCells: Int32Ar
   for (let i = 0; i < groupCells.length; i++) {
     const cell = groupCells[i]!;
     const to = row + cell;
-    const from = row + sourceCells[cell]!;
+    const source = sourceCells[cell]!;
+    const from = stop[row + source] === SAME_AS_UNCAPPED ? row + result.uncappedCell[source]! : row + source;
     stop[to] = stop[from]!;
     calls[to] = calls[from]!;
     stopTool[to] = stopTool[from]!;
