@@ -61,6 +61,9 @@ export class ClosedRun {
   pInput = 0;
   pOutput = 0;
   pReasoning = 0;
+  /** Output before each call less reasoning (the output array itself when the trace has no reasoning). */
+  plainOutput!: Float64Array;
+  reasoning = false;
 
   /** Points the run at a trace and settings closedPassApplies takes. */
   of(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): this {
@@ -82,6 +85,9 @@ export class ClosedRun {
     this.pInput = prices.rows[PriceField.Input]!;
     this.pOutput = prices.rows[PriceField.Output]!;
     this.pReasoning = prices.rows[PriceField.Reasoning]!;
+    // Without reasoning (every count ≥ 0 in closed form: all 0) plain output is output, summed alike: one array read, not three.
+    this.reasoning = t.reasoningBefore[t.calls] !== 0;
+    this.plainOutput = this.reasoning ? t.plainOutputBefore : t.outputBefore;
     return this;
   }
 
@@ -107,7 +113,8 @@ export class ClosedRun {
 
   /** Spend on output before call k (exact integers: the order of the sums does not change them). */
   outputSpent(k: number): number {
-    return this.pOutput * this.t.plainOutputBefore[k]! + this.pReasoning * this.t.reasoningBefore[k]!;
+    const plain = this.pOutput * this.plainOutput[k]!;
+    return this.reasoning ? plain + this.pReasoning * this.t.reasoningBefore[k]! : plain;
   }
 
   tokens(k: number): number {
