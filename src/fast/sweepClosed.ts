@@ -28,7 +28,7 @@ import { RunSetting, type RunSettings } from './settings.js';
 import { stepSums } from './stretch.js';
 import { elapsedAtToolStop } from './tableStop.js';
 import { isBeforeCall } from './runTable.js';
-import { SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
+import { CAP_CLOSED, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 import { CapField, type CapCalls, type CapFigures, type TraceStops } from './sweepTrace.js';
 import { copyShared } from './sweepShare.js';
 
@@ -300,11 +300,10 @@ function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Arra
     const k = block[at + CapField.Call]!;
     if (k <= stopCall) {
       const promptSum = k > keep ? k * fixed + beforeSum[k]! - beforeSum[k - keep]! : k * fixed + beforeSum[k]!;
-      stop[c] = StopCode.MaxSteps;
-      callsAt[c] = k;
+      // A step cap stop: calls (the cap's call) and elapsed time (the trace's, before it) follow from the cap.
+      stop[c] = CAP_CLOSED;
       costPico[c] = pInput * promptSum + block[at + CapField.OutputSpent]!;
       tokensUsed[c] = promptSum + block[at + CapField.Output]!;
-      elapsedMs[c] = block[at + CapField.Elapsed]!;
     } else if (uncapped[cell] !== cell) {
       // Past its cap: the group's loosest cell (past its cap too) holds the run's figures.
       stop[c] = SAME_AS_UNCAPPED;

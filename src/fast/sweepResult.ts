@@ -11,6 +11,7 @@ import type { CompiledTrace } from './layout.js';
 import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
+import { capCallOf } from './sweepTrace.js';
 
 /** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
 export interface SweepResult {
@@ -20,12 +21,16 @@ export interface SweepResult {
   cells: SweepCell[];
   /**
    * StopCode of each (trace, cell), or SAME_AS_UNCAPPED: the run passed the cell's step cap and its
-   * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group). Read
+   * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
+   * CAP_CLOSED: a closed pass's step cap stop, with only cost and tokens written (its calls are the
+   * cap's call, capCallOf, and its elapsed time the trace's step latency before that call). Read
    * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
    */
   stop: Uint8Array;
   /** Per cell: the cell of its cap group with the loosest cap (SweepPlan.uncappedCell). */
   uncappedCell: Int32Array;
+  /** Per cell: the steps its cap stops before, −1 without (SweepPlan.capSteps; for CAP_CLOSED cells). */
+  capSteps: Int32Array;
   calls: Int32Array;
   /** A repeat or same-error stop's tool call (read only for those stops). */
   stopTool: Int32Array;
@@ -45,6 +50,9 @@ export interface SweepResult {
 /** A stop column's mark: this cell's figures are its cap group's loosest cell's (not a StopCode). */
 export const SAME_AS_UNCAPPED = 254;
 
+/** A stop column's mark: a step cap stop in a closed pass (calls and elapsed time not written: they follow from the cap and the trace). */
+export const CAP_CLOSED = 253;
+
 /** Where (trace, cell)'s figures are: its own index, or its cap group's loosest cell's when marked SAME_AS_UNCAPPED. */
 export function figuresAt(r: SweepResult, trace: number, cell: number): number {
   const row = (trace - r.from) * r.cells.length;
@@ -56,8 +64,8 @@ type Column = Uint8Array | Int32Array | Float64Array;
 const EMPTY = new Float64Array(0);
 
 /** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
-export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
-  const { from, count, cells, uncappedCell, compiled, into } = args;
+export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
+  const { from, count, cells, uncappedCell, capSteps, compiled, into } = args;
   const size = count * cells.length;
   const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
   const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
@@ -67,6 +75,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     cells,
     stop: column(into?.stop, (n) => new Uint8Array(n)),
     uncappedCell,
+    capSteps,
     calls: column(into?.calls, (n) => new Int32Array(n)),
     stopTool: column(into?.stopTool, (n) => new Int32Array(n)),
     costPico: column(into?.costPico, (n) => new Float64Array(n)),
@@ -174,12 +183,13 @@ export function newCellFigures(): CellFigures {
 export function cellFigures(r: SweepResult, trace: number, cell: number, out: CellFigures): CellFigures {
   const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
-  const calls = r.calls[at]!;
+  const code = r.stop[at]!;
+  const calls = code === CAP_CLOSED ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
   const spent = r.costPico[at]!;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
   const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
-  out.stop = r.stop[at]! as StopCode;
+  out.stop = code === CAP_CLOSED ? StopCode.MaxSteps : (code as StopCode);
   out.steps = calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
   out.costPico = spent;
@@ -215,7 +225,7 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
     reasoningTokens: t.reasoningBefore[calls]!,
     costPico: f.costPico,
     overshootPico: f.overshootPico,
-    elapsedMs: r.elapsedMs[at]!,
+    elapsedMs: r.stop[at] === CAP_CLOSED ? t.stepLatencyBefore[calls]! : r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
   // (Summary calls and their cost are not kept by a sweep.)
@@ -247,6 +257,7 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     cells: first.cells,
     stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
     uncappedCell: first.uncappedCell,
+    capSteps: first.capSteps,
     calls: joined((r) => r.calls, (n) => new Int32Array(n)),
     stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),
     costPico: joined((r) => r.costPico, (n) => new Float64Array(n)),

@@ -60,10 +60,24 @@ export class CapCalls {
   }
 }
 
+/** The first call of `t` before which `steps` steps were taken (a cap of that many fires there), as CapCalls works it out. */
+export function capCallOf(t: CompiledTrace, steps: number): number {
+  if (t.nonStepsBefore[t.calls] === 0) return steps;
+  // steps before call k = k − non-steps before k: non-decreasing.
+  let lo = 0;
+  let hi = t.calls;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (mid - t.nonStepsBefore[mid]! >= steps) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
  * Per trace, for closed-form passes: at each distinct cap's call k, the figures no window changes, in
  * one interleaved block (CapField.Stride numbers per cap) so a cap cell reads one cache line of them:
- * k, the spend on output (ClosedRun.outputSpent), output tokens and elapsed time before call k.
+ * k, the spend on output (ClosedRun.outputSpent) and output tokens before call k.
  */
 export class CapFigures {
   block = new Float64Array(0);
@@ -79,7 +93,6 @@ export class CapFigures {
       block[at + CapField.Call] = k;
       block[at + CapField.OutputSpent] = reached ? run.outputSpent(k) : 0;
       block[at + CapField.Output] = reached ? output[k]! : 0;
-      block[at + CapField.Elapsed] = reached ? run.elapsed(k) : 0;
     }
   }
 }
@@ -88,7 +101,6 @@ export const enum CapField {
   Call,
   OutputSpent,
   Output,
-  Elapsed,
   Stride,
 }
 
