@@ -9,7 +9,7 @@
  */
 import type { SweepCell } from './sweepGrid.js';
 import type { Pass } from './sweepPlan.js';
-import { SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
+import { CAP_CLOSED, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 
 /** Per grid: which full-history pass each pass may share, and how their groups and cells match. */
 export interface PassSharing {
@@ -61,19 +61,32 @@ export function passSharing(passes: readonly Pass[], cells: readonly SweepCell[]
   return { from, groups, cells: cellMap, order };
 }
 
-/** A shared cap group: each cell's figures copied from its cell in the full-history pass (same trace row). */
+/**
+ * A shared cap group: each cell's figures copied from its cell in the full-history pass (same trace row);
+ * a cell past its cap is marked (its group's loosest cell, past its cap too, gets the figures).
+ */
 export function copyShared(result: SweepResult, row: number, groupCells: Int32Array, sourceCells: Int32Array): void {
-  const { stop, calls, stopTool, costPico, tokensUsed, elapsedMs } = result;
+  const { stop, calls, stopTool, costPico, tokensUsed, elapsedMs, uncappedCell } = result;
   for (let i = 0; i < groupCells.length; i++) {
     const cell = groupCells[i]!;
     const to = row + cell;
     const source = sourceCells[cell]!;
-    const from = stop[row + source] === SAME_AS_UNCAPPED ? row + result.uncappedCell[source]! : row + source;
-    stop[to] = stop[from]!;
-    calls[to] = calls[from]!;
-    stopTool[to] = stopTool[from]!;
+    let from = row + source;
+    let code = stop[from]!;
+    if (code === SAME_AS_UNCAPPED) {
+      if (uncappedCell[cell] !== cell) {
+        stop[to] = SAME_AS_UNCAPPED;
+        continue;
+      }
+      from = row + uncappedCell[source]!;
+      code = stop[from]!;
+    }
+    stop[to] = code;
     costPico[to] = costPico[from]!;
     tokensUsed[to] = tokensUsed[from]!;
+    if (code === CAP_CLOSED) continue;
+    calls[to] = calls[from]!;
+    stopTool[to] = stopTool[from]!;
     elapsedMs[to] = elapsedMs[from]!;
   }
 }
