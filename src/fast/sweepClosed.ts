@@ -293,13 +293,16 @@ function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Arra
   const stateElapsed = st[Run.ElapsedMs]!;
   const stateTool = st[Run.StopTool]!;
   const uncapped = result.uncappedCell;
+  const uncappedSums = beforeSum === run.t.stepTokensBeforeSum;
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     const c = row + cell;
     const at = capIds[cell]! * CapField.Stride;
     const k = block[at + CapField.Call]!;
     if (k <= stopCall) {
-      const promptSum = k > keep ? k * fixed + beforeSum[k]! - beforeSum[k - keep]! : k * fixed + beforeSum[k]!;
+      // (The same sums in the same order as ClosedRun.promptSum: with uncapped sums the block holds k·fixed + S[k].)
+      const full = uncappedSums ? block[at + CapField.FullPromptSum]! : k * fixed + beforeSum[k]!;
+      const promptSum = k > keep ? full - beforeSum[k - keep]! : full;
       // A step cap stop: calls (the cap's call) and elapsed time (the trace's, before it) follow from the cap.
       stop[c] = CAP_CLOSED;
       costPico[c] = pInput * promptSum + block[at + CapField.OutputSpent]!;
