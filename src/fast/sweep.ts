@@ -82,7 +82,7 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   const plan = sweepPlan(grid);
   const { cells, passes } = plan;
   const count = Math.max(0, range.to - range.from);
-  const result = sweepResult({ from: range.from, count, cells, uncappedCell: plan.uncappedCell, capSteps: plan.capSteps, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), into });
+  const result = sweepResult({ from: range.from, count, cells, uncappedCell: plan.uncappedCell, capSteps: plan.capSteps, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), prices: traces.slice(range.from, range.to).map((t) => t.prices), into });
   const limits = new PassLimits();
   const passSettings = passes.map(() => new PassSettings());
   const scratch: PassScratch = { capCalls: new CapCalls(), capFigures: new CapFigures(), capIds: plan.capIds, stops: new TraceStops(), st: new Float64Array(Run.Size) };

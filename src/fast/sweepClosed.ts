@@ -175,6 +175,15 @@ export class ClosedRun {
   }
 }
 
+/**
+ * A closed pass's spend before call k from its prompt sum, read back from a CAP_CLOSED cell: the sums
+ * ClosedRun.spentFrom adds (without reasoning the reasoning term is 0 and plain output is output).
+ */
+export function closedCapSpent(t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): number {
+  const rows = prices.rows;
+  return rows[PriceField.Input]! * promptSum + (rows[PriceField.Output]! * t.plainOutputBefore[k]! + rows[PriceField.Reasoning]! * t.reasoningBefore[k]!);
+}
+
 const enum Figure {
   Spent,
   Tokens,
@@ -285,7 +294,7 @@ export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int
  */
 function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Array; block: Float64Array }, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
   const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
-  const { beforeSum, keep, fixed, pInput } = run;
+  const { beforeSum, keep, fixed } = run;
   const { capIds, block } = caps;
   const calls = st[Run.Calls]! | 0;
   const stateCost = st[Run.SpentPico]!;
@@ -303,10 +312,9 @@ function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Arra
       // (The same sums in the same order as ClosedRun.promptSum: with uncapped sums the block holds k·fixed + S[k].)
       const full = uncappedSums ? block[at + CapField.FullPromptSum]! : k * fixed + beforeSum[k]!;
       const promptSum = k > keep ? full - beforeSum[k - keep]! : full;
-      // A step cap stop: calls (the cap's call) and elapsed time (the trace's, before it) follow from the cap.
+      // A step cap stop: only its prompt sum; the rest follows from the cap and the trace (SweepResult.stop).
       stop[c] = CAP_CLOSED;
-      costPico[c] = pInput * promptSum + block[at + CapField.OutputSpent]!;
-      tokensUsed[c] = promptSum + block[at + CapField.Output]!;
+      tokensUsed[c] = promptSum;
     } else if (uncapped[cell] !== cell) {
       // Past its cap: the group's loosest cell (past its cap too) holds the run's figures.
       stop[c] = SAME_AS_UNCAPPED;

@@ -12,6 +12,8 @@ import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
 import { capCallOf } from './sweepTrace.js';
+import { closedCapSpent } from './sweepClosed.js';
+import type { FlatPrices } from '../kernel/prices.js';
 
 /** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
 export interface SweepResult {
@@ -22,8 +24,9 @@ export interface SweepResult {
   /**
    * StopCode of each (trace, cell), or SAME_AS_UNCAPPED: the run passed the cell's step cap and its
    * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
-   * CAP_CLOSED: a closed pass's step cap stop, with only cost and tokens written (its calls are the
-   * cap's call, capCallOf, and its elapsed time the trace's step latency before that call). Read
+   * CAP_CLOSED: a closed pass's step cap stop, with only its prompt sum written (in tokensUsed): its
+   * calls are the cap's call (capCallOf), its cost and tokens follow from the prompt sum and the trace
+   * (closedCapSpent), its elapsed time is the trace's step latency before that call. Read
    * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
    */
   stop: Uint8Array;
@@ -43,8 +46,9 @@ export interface SweepResult {
   /** Cache hits lost to the strategy (a window's), and repeated actions skipped: empty until some run has one (then 0 elsewhere). */
   strategyCacheLostTokens: Float64Array;
   skippedActions: Float64Array;
-  /** The compiled traces of the slice (figures no setting changes are read from them). */
+  /** The compiled traces of the slice (figures no setting changes are read from them), and their prices. */
   compiled: CompiledTrace[];
+  prices: FlatPrices[];
 }
 
 /** A stop column's mark: this cell's figures are its cap group's loosest cell's (not a StopCode). */
@@ -64,8 +68,8 @@ type Column = Uint8Array | Int32Array | Float64Array;
 const EMPTY = new Float64Array(0);
 
 /** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
-export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
-  const { from, count, cells, uncappedCell, capSteps, compiled, into } = args;
+export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
+  const { from, count, cells, uncappedCell, capSteps, compiled, prices, into } = args;
   const size = count * cells.length;
   const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
   const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
@@ -88,6 +92,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     strategyCacheLostTokens: EMPTY,
     skippedActions: EMPTY,
     compiled,
+    prices,
   };
   if (reuse && into.cachedInputTokens.length === size) {
     result.cachedInputTokens = into.cachedInputTokens.fill(0);
@@ -184,8 +189,9 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
   const code = r.stop[at]!;
-  const calls = code === CAP_CLOSED ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
-  const spent = r.costPico[at]!;
+  const capped = code === CAP_CLOSED;
+  const calls = capped ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
+  const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, r.tokensUsed[at]!) : r.costPico[at]!;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
   const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
@@ -193,7 +199,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   out.steps = calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
   out.costPico = spent;
-  out.inputTokens = r.tokensUsed[at]! - output;
+  out.inputTokens = capped ? r.tokensUsed[at]! : r.tokensUsed[at]! - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
   out.overshootPico = spent > budget ? spent - budget : 0;
@@ -269,5 +275,6 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     strategyCacheLostTokens: optional((r) => r.strategyCacheLostTokens),
     skippedActions: optional((r) => r.skippedActions),
     compiled: sorted.flatMap((part) => part.compiled),
+    prices: sorted.flatMap((part) => part.prices),
   };
 }

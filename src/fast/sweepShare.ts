@@ -82,9 +82,9 @@ export function copyShared(result: SweepResult, row: number, groupCells: Int32Ar
       code = stop[from]!;
     }
     stop[to] = code;
-    costPico[to] = costPico[from]!;
     tokensUsed[to] = tokensUsed[from]!;
     if (code === CAP_CLOSED) continue;
+    costPico[to] = costPico[from]!;
     calls[to] = calls[from]!;
     stopTool[to] = stopTool[from]!;
     elapsedMs[to] = elapsedMs[from]!;

@@ -77,8 +77,7 @@ export function capCallOf(t: CompiledTrace, steps: number): number {
 /**
  * Per trace, for closed-form passes: at each distinct cap's call k, the figures no window changes, in
  * one interleaved block (CapField.Stride numbers per cap) so a cap cell reads one cache line of them:
- * k, the prompt sum under full history without a tool-result cap, the spend on output
- * (ClosedRun.outputSpent) and output tokens before call k.
+ * k and the prompt sum before it under full history without a tool-result cap.
  */
 export class CapFigures {
   block = new Float64Array(0);
@@ -87,15 +86,12 @@ export class CapFigures {
     const n = byCap.length * CapField.Stride;
     if (this.block.length !== n) this.block = new Float64Array(n);
     const block = this.block;
-    const output = run.t.outputBefore;
     for (let j = 0, at = 0; j < byCap.length; j++, at += CapField.Stride) {
       const k = byCap[j]!;
       const reached = k !== NO_CAP_CALL;
       block[at + CapField.Call] = k;
       // Σ prompt before call k with full history and no tool-result cap (ClosedRun.promptSum's sums uncapped).
       block[at + CapField.FullPromptSum] = reached ? k * run.fixed + run.t.stepTokensBeforeSum[k]! : 0;
-      block[at + CapField.OutputSpent] = reached ? run.outputSpent(k) : 0;
-      block[at + CapField.Output] = reached ? output[k]! : 0;
     }
   }
 }
@@ -103,8 +99,6 @@ export class CapFigures {
 export const enum CapField {
   Call,
   FullPromptSum,
-  OutputSpent,
-  Output,
   Stride,
 }
 
