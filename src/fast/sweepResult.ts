@@ -34,6 +34,8 @@ export interface SweepResult {
   uncappedCell: Int32Array;
   /** Per cell: the steps its cap stops before, −1 without (SweepPlan.capSteps; for CAP_CLOSED cells). */
   capSteps: Int32Array;
+  /** Per cell: its budget in picodollars (Infinity without), for the overshoot. */
+  budgets: Float64Array;
   calls: Int32Array;
   /** A repeat or same-error stop's tool call (read only for those stops). */
   stopTool: Int32Array;
@@ -80,6 +82,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     stop: column(into?.stop, (n) => new Uint8Array(n)),
     uncappedCell,
     capSteps,
+    budgets: into !== undefined && into.cells === cells ? into.budgets : Float64Array.from(cells, (c) => c.brakes.maxCostPico ?? Infinity),
     calls: column(into?.calls, (n) => new Int32Array(n)),
     stopTool: column(into?.stopTool, (n) => new Int32Array(n)),
     costPico: column(into?.costPico, (n) => new Float64Array(n)),
@@ -194,9 +197,10 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, r.tokensUsed[at]!) : r.costPico[at]!;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
-  const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
-  out.stop = code === CAP_CLOSED ? StopCode.MaxSteps : (code as StopCode);
-  out.steps = calls - t.nonStepsBefore[calls]!;
+  const budget = r.budgets[cell]!;
+  out.stop = capped ? StopCode.MaxSteps : (code as StopCode);
+  // (A cap's call is the first with that many steps before it.)
+  out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
   out.costPico = spent;
   out.inputTokens = capped ? r.tokensUsed[at]! : r.tokensUsed[at]! - output;
@@ -264,6 +268,7 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
     uncappedCell: first.uncappedCell,
     capSteps: first.capSteps,
+    budgets: first.budgets,
     calls: joined((r) => r.calls, (n) => new Int32Array(n)),
     stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),
     costPico: joined((r) => r.costPico, (n) => new Float64Array(n)),
