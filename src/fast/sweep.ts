@@ -24,7 +24,8 @@ import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { stopInTable } from './tableStop.js';
 import type { SweepGrid } from './sweepGrid.js';
 import { sweepPlan, type SweepPlan } from './sweepPlan.js';
-import { closedPassApplies, ClosedRun, sweepPassClosed, type PassScratch, type PassShare } from './sweepClosed.js';
+import { closedPassApplies, ClosedRun } from './sweepClosed.js';
+import { sweepPassClosed, type PassScratch, type PassShare } from './sweepClosedPass.js';
 import { sweepResult, writeCapStop, writeState, type SweepResult } from './sweepResult.js';
 import { CapCalls, CapFigures, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
 
