@@ -20,13 +20,14 @@ import { sweepsStepwise } from './strategySteps.js';
 import { buildRunTable } from './plainTable.js';
 import { isBeforeCall, type RunTable } from './runTable.js';
 import { Run } from './runState.js';
-import { runSettings, type RunSettings } from './settings.js';
+import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { stopInTable } from './tableStop.js';
 import type { SweepGrid } from './sweepGrid.js';
 import { sweepPlan, type SweepPlan } from './sweepPlan.js';
-import { closedPassApplies, ClosedRun, sweepPassClosed, type PassScratch } from './sweepClosed.js';
+import { closedPassApplies, ClosedRun } from './sweepClosed.js';
+import { sweepPassClosed, type PassScratch, type PassShare } from './sweepClosedPass.js';
 import { sweepResult, writeCapStop, writeState, type SweepResult } from './sweepResult.js';
-import { CapCalls, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
+import { CapCalls, CapFigures, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
 
 export type { SweepAxis, SweepCell, SweepGrid, SweepPatch } from './sweepGrid.js';
 export { sweepCells } from './sweepGrid.js';
@@ -82,26 +83,43 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   const plan = sweepPlan(grid);
   const { cells, passes } = plan;
   const count = Math.max(0, range.to - range.from);
-  const result = sweepResult({ from: range.from, count, cells, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), into });
+  const result = sweepResult({ from: range.from, count, cells, uncappedCell: plan.uncappedCell, capSteps: plan.capSteps, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), prices: traces.slice(range.from, range.to).map((t) => t.prices), into });
   const limits = new PassLimits();
   const passSettings = passes.map(() => new PassSettings());
-  const scratch: PassScratch = { capCalls: new CapCalls(), stops: new TraceStops(), st: new Float64Array(Run.Size) };
+  const scratch: PassScratch = { capCalls: new CapCalls(), capFigures: new CapFigures(), capIds: plan.capIds, stops: new TraceStops(), st: new Float64Array(Run.Size) };
   const closedRun = new ClosedRun();
+  const { sharing } = plan;
+  const shares = passShares(plan);
+  // Per pass: the last trace it was swept in closed form on (a pass shares only such a pass).
+  const closedOn = new Int32Array(passes.length).fill(-1);
+  // The last trace the cap block (CapFigures) was filled for.
+  let capFiguresOn = -1;
   let table: RunTable | undefined;
   for (let ti = range.from; ti < range.to; ti++) {
     const { compiled: t, prices, cache } = traces[ti]!;
     const row = (ti - range.from) * cells.length;
     limits.at(plan, prices.contextWindow);
-    scratch.capCalls.of(t, plan.capSteps);
+    scratch.capCalls.of(t, plan.caps, plan.capIds);
     scratch.stops.of(t, limits.noCaps);
-    for (let p = 0; p < passes.length; p++) {
+    for (let o = 0; o < passes.length; o++) {
+      const p = sharing.order[o]!;
       const pass = passes[p]!;
       const { settings, stepwise } = passSettings[p]!.of(plan, p, pass.strategy.cache ?? cache);
       // Masking, summaries and the skip guard: each cell replayed alone (strategySteps.ts), no run table.
       if (stepwise) {
         for (const c of pass.cells) writeState(result, row + c, replayCompiled(t, settings, plan.limitsCache.get(cells[c]!.brakes, prices.contextWindow), prices));
       } else if (plan.passClosed[p] && closedPassApplies(t, settings, prices)) {
-        sweepPassClosed(closedRun.of(t, settings, prices), pass.capGroups, limits.noCap[p]!, plan.noCapIds[p]!, scratch, result, row);
+        const share = shares[p]!;
+        const from = sharing.from[p]!;
+        share.groups = from >= 0 && closedOn[from] === ti ? sharing.groups[p]! : null;
+        share.keep = settings[RunSetting.Keep]!;
+        closedOn[p] = ti;
+        closedRun.of(t, settings, prices);
+        if (capFiguresOn !== ti) {
+          scratch.capFigures.of(closedRun, scratch.capCalls.byCap);
+          capFiguresOn = ti;
+        }
+        sweepPassClosed(closedRun, pass.capGroups, limits.noCap[p]!, plan.noCapIds[p]!, scratch, share, result, row);
       } else {
         table = buildRunTable(t, settings, prices, limits.loosest[p]!, toolStopCall(t, limits.loosest[p]!), table);
         sweepPassTable(table, t, { plan, p, noCap: limits.noCap[p]! }, scratch, result, row);
@@ -109,6 +127,15 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
     }
   }
   return result;
+}
+
+/** Each pass's link to the full-history pass it may share (groups set per trace), and where its group runs stop. */
+function passShares(plan: SweepPlan): PassShare[] {
+  const reach = plan.passes.map((pass) => new Int32Array(pass.capGroups.length));
+  return plan.passes.map((_, p) => {
+    const from = plan.sharing.from[p]!;
+    return { groups: null, cells: plan.sharing.cells, sourceReach: from >= 0 ? reach[from]! : reach[p]!, keep: Infinity, reach: reach[p]! };
+  });
 }
 
 /** A pass read off its run table: each cap group's stop without a cap, then each cell's cap. */

@@ -27,9 +27,6 @@ import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import { stepSums } from './stretch.js';
 import { elapsedAtToolStop } from './tableStop.js';
-import { isBeforeCall } from './runTable.js';
-import type { SweepResult } from './sweepResult.js';
-import type { CapCalls, TraceStops } from './sweepTrace.js';
 
 /** A window no run reaches: full history with integer indices. */
 const FULL = 0x3fffffff;
@@ -60,6 +57,9 @@ export class ClosedRun {
   pInput = 0;
   pOutput = 0;
   pReasoning = 0;
+  /** Output before each call less reasoning (the output array itself when the trace has no reasoning). */
+  plainOutput!: Float64Array;
+  reasoning = false;
 
   /** Points the run at a trace and settings closedPassApplies takes. */
   of(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): this {
@@ -81,6 +81,9 @@ export class ClosedRun {
     this.pInput = prices.rows[PriceField.Input]!;
     this.pOutput = prices.rows[PriceField.Output]!;
     this.pReasoning = prices.rows[PriceField.Reasoning]!;
+    // Without reasoning (every count ≥ 0 in closed form: all 0) plain output is output, summed alike: one array read, not three.
+    this.reasoning = t.reasoningBefore[t.calls] !== 0;
+    this.plainOutput = this.reasoning ? t.plainOutputBefore : t.outputBefore;
     return this;
   }
 
@@ -101,7 +104,13 @@ export class ClosedRun {
 
   /** spent(k) from promptSum(k). */
   spentFrom(promptSum: number, k: number): number {
-    return this.pInput * promptSum + this.pOutput * this.t.plainOutputBefore[k]! + this.pReasoning * this.t.reasoningBefore[k]!;
+    return this.pInput * promptSum + this.outputSpent(k);
+  }
+
+  /** Spend on output before call k (exact integers: the order of the sums does not change them). */
+  outputSpent(k: number): number {
+    const plain = this.pOutput * this.plainOutput[k]!;
+    return this.reasoning ? plain + this.pReasoning * this.t.reasoningBefore[k]! : plain;
   }
 
   tokens(k: number): number {
@@ -162,6 +171,15 @@ export class ClosedRun {
   }
 }
 
+/**
+ * A closed pass's spend before call k from its prompt sum, read back from a CAP_CLOSED cell: the sums
+ * ClosedRun.spentFrom adds (without reasoning the reasoning term is 0 and plain output is output).
+ */
+export function closedCapSpent(t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): number {
+  const rows = prices.rows;
+  return rows[PriceField.Input]! * promptSum + (rows[PriceField.Output]! * t.plainOutputBefore[k]! + rows[PriceField.Reasoning]! * t.reasoningBefore[k]!);
+}
+
 const enum Figure {
   Spent,
   Tokens,
@@ -212,64 +230,4 @@ export function stopClosed(run: ClosedRun, limits: BrakeLimits, stops: { toolSto
 /** Whether stopClosed takes these limits (the predictive bound is left to run tables). */
 export function closedStopApplies(limits: BrakeLimits): boolean {
   return !predicts(limits);
-}
-
-/** What a pass reads besides its run: each cell's cap call and the stops no strategy changes on this trace, scratch state. */
-export interface PassScratch {
-  capCalls: CapCalls;
-  stops: TraceStops;
-  st: RunState;
-}
-
-/**
- * A pass in closed form: each cap group's stop without a cap (stopClosed), then each cell's cap, O(1)
- * each: a cap reached no later than the stop is the stop (the step cap is the first brake of the
- * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
- */
-export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, result: SweepResult, row: number): void {
-  const { stops, st } = scratch;
-  const capCalls = scratch.capCalls.calls;
-  const at = { toolStop: 0, hard: 0 };
-  for (let g = 0; g < capGroups.length; g++) {
-    const u = noCapIds[g]!;
-    at.toolStop = stops.toolStop[u]!;
-    at.hard = stops.hardStop[u]!;
-    const code = stopClosed(run, noCaps[g]!, at, st);
-    const calls = st[Run.Calls]! | 0;
-    const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
-    writeCells(run, capGroups[g]!.cells, capCalls, stopCall, result, row, code, st);
-  }
-}
-
-/** Each cell of a cap group: its cap's figures when the cap is reached by `stopCall`, else the run's stop in `st`. */
-function writeCells(run: ClosedRun, cells: Int32Array, capCalls: Int32Array, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
-  const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
-  const { beforeSum, keep, fixed, pInput, pOutput, pReasoning } = run;
-  const { outputBefore, plainOutputBefore, reasoningBefore, stepLatencyBefore } = run.t;
-  const calls = st[Run.Calls]! | 0;
-  const stateCost = st[Run.SpentPico]!;
-  const stateTokens = st[Run.TokensUsed]!;
-  const stateElapsed = st[Run.ElapsedMs]!;
-  const stateTool = st[Run.StopTool]!;
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i]!;
-    const c = row + cell;
-    const k = capCalls[cell]!;
-    if (k <= stopCall) {
-      const promptSum = k > keep ? k * fixed + beforeSum[k]! - beforeSum[k - keep]! : k * fixed + beforeSum[k]!;
-      stop[c] = StopCode.MaxSteps;
-      callsAt[c] = k;
-      costPico[c] = pInput * promptSum + pOutput * plainOutputBefore[k]! + pReasoning * reasoningBefore[k]!;
-      tokensUsed[c] = promptSum + outputBefore[k]!;
-      elapsedMs[c] = stepLatencyBefore[k]!;
-    } else {
-      // (A closed pass has no cache or strategy figures.)
-      stop[c] = code;
-      callsAt[c] = calls;
-      stopTool[c] = stateTool;
-      costPico[c] = stateCost;
-      tokensUsed[c] = stateTokens;
-      elapsedMs[c] = stateElapsed;
-    }
-  }
 }

@@ -10,6 +10,7 @@ import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { RunSettings } from './settings.js';
 import { passLimits, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
+import { passSharing, type PassSharing } from './sweepShare.js';
 
 /** A group of cells sharing (strategy, cache mode): one pass per trace. */
 export interface Pass {
@@ -36,6 +37,13 @@ export interface SweepPlan {
   passClosed: boolean[];
   /** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
   capSteps: Int32Array;
+  /** Per cell: the cell of its cap group with the loosest cap (a run past one cell's cap is past its cap too: it holds their figures, SweepResult.uncappedCell). */
+  uncappedCell: Int32Array;
+  /** The distinct values of capSteps, and per cell the index of its own in them. */
+  caps: Int32Array;
+  capIds: Int32Array;
+  /** Window passes that may copy a full-history pass's cells (sweepShare.ts), and the order passes are swept in. */
+  sharing: PassSharing;
   latency: LatencyModel | undefined;
   limitsCache: LimitsCache;
   passSettings: Map<CacheMode, RunSettings>[];
@@ -74,6 +82,20 @@ function groupCells(cells: SweepCell[]): Pass[] {
   return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap })) }));
 }
 
+/** Per cell: the cell of its cap group with the most steps allowed (no cap: −1, the loosest). */
+function loosestCapCells(passes: readonly Pass[], capSteps: Int32Array): Int32Array {
+  const out = new Int32Array(capSteps.length);
+  const steps = (c: number) => (capSteps[c]! < 0 ? Infinity : capSteps[c]!);
+  for (const pass of passes) {
+    for (const { cells } of pass.capGroups) {
+      let loosest = cells[0]!;
+      for (const c of cells) if (steps(c) > steps(loosest)) loosest = c;
+      for (const c of cells) out[c] = loosest;
+    }
+  }
+  return out;
+}
+
 const plans = new WeakMap<SweepGrid, SweepPlan>();
 
 export function sweepPlan(grid: SweepGrid): SweepPlan {
@@ -93,6 +115,11 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
       return id;
     }),
   );
+  const capSteps = Int32Array.from(cells, (cell) => {
+    const cap = cell.brakes.maxSteps ?? Infinity;
+    return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
+  });
+  const caps = Int32Array.from(new Set(capSteps));
   const plan: SweepPlan = {
     cells,
     passes,
@@ -102,10 +129,11 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     noCapIds,
     passCellBrakes: passes.map((pass) => pass.cells.map((c) => cells[c]!.brakes)),
     passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
-    capSteps: Int32Array.from(cells, (cell) => {
-      const cap = cell.brakes.maxSteps ?? Infinity;
-      return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
-    }),
+    capSteps,
+    uncappedCell: loosestCapCells(passes, capSteps),
+    caps,
+    capIds: Int32Array.from(capSteps, (steps) => caps.indexOf(steps)),
+    sharing: passSharing(passes, cells),
     latency: grid.latency,
     limitsCache: new LimitsCache(),
     passSettings: passes.map(() => new Map()),

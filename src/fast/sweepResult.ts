@@ -11,6 +11,9 @@ import type { CompiledTrace } from './layout.js';
 import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
+import { capCallOf } from './sweepTrace.js';
+import { closedCapSpent } from './sweepClosed.js';
+import type { FlatPrices } from '../kernel/prices.js';
 
 /** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
 export interface SweepResult {
@@ -18,8 +21,21 @@ export interface SweepResult {
   from: number;
   traces: number;
   cells: SweepCell[];
-  /** StopCode of each (trace, cell). Cache columns are empty until some run has cache figures (then 0 elsewhere). */
+  /**
+   * StopCode of each (trace, cell), or SAME_AS_UNCAPPED: the run passed the cell's step cap and its
+   * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
+   * CAP_CLOSED: a closed pass's step cap stop, with only its prompt sum written (in tokensUsed): its
+   * calls are the cap's call (capCallOf), its cost and tokens follow from the prompt sum and the trace
+   * (closedCapSpent), its elapsed time is the trace's step latency before that call. Read
+   * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
+   */
   stop: Uint8Array;
+  /** Per cell: the cell of its cap group with the loosest cap (SweepPlan.uncappedCell). */
+  uncappedCell: Int32Array;
+  /** Per cell: the steps its cap stops before, −1 without (SweepPlan.capSteps; for CAP_CLOSED cells). */
+  capSteps: Int32Array;
+  /** Per cell: its budget in picodollars (Infinity without), for the overshoot. */
+  budgets: Float64Array;
   calls: Int32Array;
   /** A repeat or same-error stop's tool call (read only for those stops). */
   stopTool: Int32Array;
@@ -32,8 +48,21 @@ export interface SweepResult {
   /** Cache hits lost to the strategy (a window's), and repeated actions skipped: empty until some run has one (then 0 elsewhere). */
   strategyCacheLostTokens: Float64Array;
   skippedActions: Float64Array;
-  /** The compiled traces of the slice (figures no setting changes are read from them). */
+  /** The compiled traces of the slice (figures no setting changes are read from them), and their prices. */
   compiled: CompiledTrace[];
+  prices: FlatPrices[];
+}
+
+/** A stop column's mark: this cell's figures are its cap group's loosest cell's (not a StopCode). */
+export const SAME_AS_UNCAPPED = 254;
+
+/** A stop column's mark: a step cap stop in a closed pass (calls and elapsed time not written: they follow from the cap and the trace). */
+export const CAP_CLOSED = 253;
+
+/** Where (trace, cell)'s figures are: its own index, or its cap group's loosest cell's when marked SAME_AS_UNCAPPED. */
+export function figuresAt(r: SweepResult, trace: number, cell: number): number {
+  const row = (trace - r.from) * r.cells.length;
+  return r.stop[row + cell] === SAME_AS_UNCAPPED ? row + r.uncappedCell[cell]! : row + cell;
 }
 
 type Column = Uint8Array | Int32Array | Float64Array;
@@ -41,8 +70,8 @@ type Column = Uint8Array | Int32Array | Float64Array;
 const EMPTY = new Float64Array(0);
 
 /** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
-export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; compiled: CompiledTrace[]; into: SweepResult | undefined }): SweepResult {
-  const { from, count, cells, compiled, into } = args;
+export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
+  const { from, count, cells, uncappedCell, capSteps, compiled, prices, into } = args;
   const size = count * cells.length;
   const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
   const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
@@ -51,6 +80,9 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     traces: count,
     cells,
     stop: column(into?.stop, (n) => new Uint8Array(n)),
+    uncappedCell,
+    capSteps,
+    budgets: into !== undefined && into.cells === cells ? into.budgets : Float64Array.from(cells, (c) => c.brakes.maxCostPico ?? Infinity),
     calls: column(into?.calls, (n) => new Int32Array(n)),
     stopTool: column(into?.stopTool, (n) => new Int32Array(n)),
     costPico: column(into?.costPico, (n) => new Float64Array(n)),
@@ -63,6 +95,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     strategyCacheLostTokens: EMPTY,
     skippedActions: EMPTY,
     compiled,
+    prices,
   };
   if (reuse && into.cachedInputTokens.length === size) {
     result.cachedInputTokens = into.cachedInputTokens.fill(0);
@@ -156,18 +189,21 @@ export function newCellFigures(): CellFigures {
 
 /** The figures of (trace, cell) into `out` (what replaying that cell alone gives). */
 export function cellFigures(r: SweepResult, trace: number, cell: number, out: CellFigures): CellFigures {
-  const at = (trace - r.from) * r.cells.length + cell;
+  const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
-  const calls = r.calls[at]!;
-  const spent = r.costPico[at]!;
+  const code = r.stop[at]!;
+  const capped = code === CAP_CLOSED;
+  const calls = capped ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
+  const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, r.tokensUsed[at]!) : r.costPico[at]!;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
-  const budget = r.cells[cell]!.brakes.maxCostPico ?? Infinity;
-  out.stop = r.stop[at]! as StopCode;
-  out.steps = calls - t.nonStepsBefore[calls]!;
+  const budget = r.budgets[cell]!;
+  out.stop = capped ? StopCode.MaxSteps : (code as StopCode);
+  // (A cap's call is the first with that many steps before it.)
+  out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
   out.costPico = spent;
-  out.inputTokens = r.tokensUsed[at]! - output;
+  out.inputTokens = capped ? r.tokensUsed[at]! : r.tokensUsed[at]! - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
   out.overshootPico = spent > budget ? spent - budget : 0;
@@ -178,7 +214,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
 
 /** The figures of (trace, cell) in a sweep: exactly what replaying that cell alone gives (RunTotals + reason). */
 export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOutcome {
-  const at = (trace - r.from) * r.cells.length + cell;
+  const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
   const f = cellFigures(r, trace, cell, newCellFigures());
   const { calls, stop: code, skippedActions: skipped } = f;
@@ -199,7 +235,7 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
     reasoningTokens: t.reasoningBefore[calls]!,
     costPico: f.costPico,
     overshootPico: f.overshootPico,
-    elapsedMs: r.elapsedMs[at]!,
+    elapsedMs: r.stop[at] === CAP_CLOSED ? t.stepLatencyBefore[calls]! : r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
   // (Summary calls and their cost are not kept by a sweep.)
@@ -230,6 +266,9 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     traces: sorted.reduce((n, part) => n + part.traces, 0),
     cells: first.cells,
     stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
+    uncappedCell: first.uncappedCell,
+    capSteps: first.capSteps,
+    budgets: first.budgets,
     calls: joined((r) => r.calls, (n) => new Int32Array(n)),
     stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),
     costPico: joined((r) => r.costPico, (n) => new Float64Array(n)),
@@ -241,5 +280,6 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     strategyCacheLostTokens: optional((r) => r.strategyCacheLostTokens),
     skippedActions: optional((r) => r.skippedActions),
     compiled: sorted.flatMap((part) => part.compiled),
+    prices: sorted.flatMap((part) => part.prices),
   };
 }

@@ -10,49 +10,96 @@
 import { timedOut } from '../kernel/brakes.js';
 import { Limit, type BrakeLimits } from '../kernel/limits.js';
 import type { CompiledTrace } from './layout.js';
+import type { ClosedRun } from './sweepClosed.js';
 import { toolStopCall } from './replayFast.js';
 import { firstBacktrackStop } from './tableStop.js';
 
 /** A cap call that no run reaches (no cap, or more steps than the trace has). */
 export const NO_CAP_CALL = 0x7fffffff;
 
-/** Per trace: for each cell, the first call before which its step cap's steps were taken (a step cap fires there), or NO_CAP_CALL. */
+/** Per trace: for each cell and each distinct step cap, the first call before which its steps were taken (a step cap fires there), or NO_CAP_CALL. */
 export class CapCalls {
   /** Per cell. */
   calls = new Int32Array(0);
+  /** Per distinct cap (SweepPlan.caps). */
+  byCap = new Int32Array(0);
   private atStep = new Int32Array(64);
   /** The trace length and caps the cap calls are for when every call was a step (then they depend on nothing else). */
   private identityFor = -1;
   private capsFor: Int32Array | null = null;
 
-  /** Works out each cell's cap call on `t` (capSteps: SweepPlan.capSteps, −1 without a cap). */
-  of(t: CompiledTrace, capSteps: Int32Array): void {
-    if (this.calls.length !== capSteps.length) this.calls = new Int32Array(capSteps.length);
-    const out = this.calls;
+  /** Works out the cap calls on `t` (caps: SweepPlan.caps, −1 without a cap; capIds: each cell's). */
+  of(t: CompiledTrace, caps: Int32Array, capIds: Int32Array): void {
+    if (this.calls.length !== capIds.length) this.calls = new Int32Array(capIds.length);
+    if (this.byCap.length !== caps.length) this.byCap = new Int32Array(caps.length);
+    const byCap = this.byCap;
     // Every call a step: the call is the step count.
     if (t.nonStepsBefore[t.calls] === 0) {
-      if (this.identityFor === t.calls && this.capsFor === capSteps) return;
+      if (this.identityFor === t.calls && this.capsFor === caps) return;
       this.identityFor = t.calls;
-      this.capsFor = capSteps;
-      for (let c = 0; c < capSteps.length; c++) {
-        const steps = capSteps[c]!;
-        out[c] = steps >= 0 && steps <= t.calls ? steps : NO_CAP_CALL;
+      this.capsFor = caps;
+      for (let j = 0; j < caps.length; j++) {
+        const steps = caps[j]!;
+        byCap[j] = steps >= 0 && steps <= t.calls ? steps : NO_CAP_CALL;
       }
-      return;
+    } else {
+      this.identityFor = -1;
+      if (this.atStep.length < t.calls + 2) this.atStep = new Int32Array(t.calls + 2);
+      // steps before call k = k − non-steps before k, non-decreasing by 0 or 1 per call.
+      let m = 0;
+      for (let k = 0; k <= t.calls; k++) {
+        const steps = k - t.nonStepsBefore[k]!;
+        while (m <= steps) this.atStep[m++] = k;
+      }
+      for (let j = 0; j < caps.length; j++) {
+        const steps = caps[j]!;
+        byCap[j] = steps >= 0 && steps < m ? this.atStep[steps]! : NO_CAP_CALL;
+      }
     }
-    this.identityFor = -1;
-    if (this.atStep.length < t.calls + 2) this.atStep = new Int32Array(t.calls + 2);
-    // steps before call k = k − non-steps before k, non-decreasing by 0 or 1 per call.
-    let m = 0;
-    for (let k = 0; k <= t.calls; k++) {
-      const steps = k - t.nonStepsBefore[k]!;
-      while (m <= steps) this.atStep[m++] = k;
-    }
-    for (let c = 0; c < capSteps.length; c++) {
-      const steps = capSteps[c]!;
-      out[c] = steps >= 0 && steps < m ? this.atStep[steps]! : NO_CAP_CALL;
+    for (let c = 0; c < capIds.length; c++) this.calls[c] = byCap[capIds[c]!]!;
+  }
+}
+
+/** The first call of `t` before which `steps` steps were taken (a cap of that many fires there), as CapCalls works it out. */
+export function capCallOf(t: CompiledTrace, steps: number): number {
+  if (t.nonStepsBefore[t.calls] === 0) return steps;
+  // steps before call k = k − non-steps before k: non-decreasing.
+  let lo = 0;
+  let hi = t.calls;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (mid - t.nonStepsBefore[mid]! >= steps) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Per trace, for closed-form passes: at each distinct cap's call k, the figures no window changes, in
+ * one interleaved block (CapField.Stride numbers per cap) so a cap cell reads one cache line of them:
+ * k and the prompt sum before it under full history without a tool-result cap.
+ */
+export class CapFigures {
+  block = new Float64Array(0);
+
+  of(run: ClosedRun, byCap: Int32Array): void {
+    const n = byCap.length * CapField.Stride;
+    if (this.block.length !== n) this.block = new Float64Array(n);
+    const block = this.block;
+    for (let j = 0, at = 0; j < byCap.length; j++, at += CapField.Stride) {
+      const k = byCap[j]!;
+      const reached = k !== NO_CAP_CALL;
+      block[at + CapField.Call] = k;
+      // Σ prompt before call k with full history and no tool-result cap (ClosedRun.promptSum's sums uncapped).
+      block[at + CapField.FullPromptSum] = reached ? k * run.fixed + run.t.stepTokensBeforeSum[k]! : 0;
     }
   }
+}
+
+export const enum CapField {
+  Call,
+  FullPromptSum,
+  Stride,
 }
 
 /** Per trace and brake set without a step cap: the stops no strategy changes. */

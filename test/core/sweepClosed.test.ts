@@ -90,4 +90,51 @@ describe('sweep passes in closed form = replaying each cell alone', () => {
     // The property is about the closed form: most cells went through it.
     expect(closed).toBeGreaterThan(total / 2);
   });
+
+  it('window passes that share the full-history pass (the window holds every call it read): every (trace, cell) = replaying it alone', () => {
+    const prices = flattenPrices(pricings[0]!);
+    let shared = 0;
+    let windowCells = 0;
+    const shareGrid = fc.record({
+      timeoutMs: opt(fc.integer({ min: 0, max: 60_000 })),
+      maxCostPico: opt(fc.integer({ min: 0, max: 20_000_000_000 })),
+      maxRepeat: opt(fc.integer({ min: 1, max: 4 })),
+      maxSameError: opt(fc.integer({ min: 1, max: 3 })),
+      caps: fc.array(opt(fc.integer({ min: 0, max: 45 })), { minLength: 1, maxLength: 6 }),
+      windows: fc.array(fc.integer({ min: 0, max: 45 }), { minLength: 1, maxLength: 4 }),
+      toolResultCap: opt(fc.integer({ min: 0, max: 2000 })),
+    });
+    fc.assert(
+      fc.property(fc.array(traceArb, { minLength: 1, maxLength: 4 }), shareGrid, (specs, g) => {
+        const traces: SweepTrace[] = specs.map((s) => ({ compiled: compileTrace(trace(s.calls, { system: s.system, outcome: s.outcome })), prices, cache: 'off' }));
+        const base = Object.fromEntries(Object.entries({ timeoutMs: g.timeoutMs, maxCostPico: g.maxCostPico, maxSameError: g.maxSameError }).filter(([, v]) => v !== undefined));
+        const grid: SweepGrid = {
+          brakes: { ...NO_BRAKES, ...base, ...(g.maxRepeat === undefined ? {} : { maxRepeat: g.maxRepeat, repeatMode: 'total' }) } as BrakeConfig,
+          strategy: { kind: 'full', ...(g.toolResultCap === undefined ? {} : { toolResultCap: g.toolResultCap }) },
+          axes: [
+            // Windows first, full history last (the reference grid's order): passes are swept sources first.
+            { name: 'window', values: [...g.windows.map((w) => ({ strategy: { kind: 'window', windowSteps: w } as Partial<ContextStrategy> })), { strategy: { kind: 'full' } as Partial<ContextStrategy> }] },
+            { name: 'max-steps', values: g.caps.map((maxSteps) => ({ brakes: { maxSteps } })) },
+          ],
+        };
+        const result = sweepCompiled(traces, grid);
+        const fullFrom = g.windows.length * g.caps.length;
+        traces.forEach((t, i) => {
+          result.cells.forEach((cell, c) => {
+            const alone = replayFast(t.compiled, cell.brakes, cleanStrategy(cell.strategy), 'off', prices);
+            expect(sweepTotals(result, i, c)).toEqual(alone);
+            if (c < fullFrom) {
+              windowCells++;
+              // The full-history run of this cap group (its loosest cap: the last cell, when that is uncapped) read no call past the window.
+              const full = sweepTotals(result, i, fullFrom + (c % g.caps.length));
+              if (cell.brakes.maxSteps === undefined && full.calls <= cell.strategy.windowSteps!) shared++;
+            }
+          });
+        });
+      }),
+      { numRuns: 300, seed: 7711 },
+    );
+    // The property is about sharing: many window cells had a full-history run inside their window.
+    expect(shared).toBeGreaterThan(windowCells / 20);
+  });
 });
