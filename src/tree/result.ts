@@ -64,29 +64,19 @@ export function emptyTotals(): TreeTotals {
   };
 }
 
-/** Adds a run's outcome to totals. */
+/** The figures TreeTotals adds up (an AgentResult carries more keys than these). */
+const TOTAL_KEYS = Object.keys(emptyTotals()) as (keyof TreeTotals)[];
+
+/** Adds a run's outcome to totals (its compaction calls counted apart: a run's outcome does not tell them). */
 export function addOutcome(totals: TreeTotals, outcome: RunOutcome, compactionCalls = 0): void {
-  totals.calls += outcome.calls;
-  totals.steps += outcome.steps;
+  const figures = outcome as Partial<Record<keyof TreeTotals, number>>;
+  for (const key of TOTAL_KEYS) totals[key] += figures[key] ?? 0;
   totals.compactionCalls += compactionCalls;
-  totals.failedCalls += outcome.failedCalls;
-  totals.toolCalls += outcome.toolCalls;
-  totals.inputTokens += outcome.inputTokens;
-  totals.cachedInputTokens += outcome.cachedInputTokens;
-  totals.cacheWriteTokens += outcome.cacheWriteTokens;
-  totals.outputTokens += outcome.outputTokens;
-  totals.reasoningTokens += outcome.reasoningTokens;
-  totals.costPico += outcome.costPico;
-  totals.elapsedMs += outcome.elapsedMs;
-  totals.summaryCalls += outcome.summaryCalls ?? 0;
-  totals.summaryCostPico += outcome.summaryCostPico ?? 0;
-  totals.strategyCacheLostTokens += outcome.strategyCacheLostTokens ?? 0;
-  totals.skippedActions += outcome.skippedActions ?? 0;
 }
 
 /** Adds an agent's figures to the tree's. */
 export function addTotals(totals: TreeTotals, agent: TreeTotals): void {
-  for (const key of Object.keys(totals) as (keyof TreeTotals)[]) totals[key] += agent[key];
+  for (const key of TOTAL_KEYS) totals[key] += agent[key];
 }
 
 /** Compaction calls among the first `calls` of a run. */
