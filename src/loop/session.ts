@@ -49,6 +49,11 @@ export class LoopSession {
   private overheadTokens = 0;
   private readonly accounts: RunAccounts;
 
+  /** The run's totals so far (tokens as billed, failed calls, …): what a live loop can report mid-run. */
+  get totals(): Readonly<RunAccounts['totals']> {
+    return this.accounts.totals;
+  }
+
   constructor(
     private readonly options: LoopOptions,
     private readonly interner = new Interner(),

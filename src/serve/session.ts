@@ -54,7 +54,6 @@ export interface SessionSetup {
 
 export abstract class ServeSession {
   protected readonly loop: LoopSession;
-  private readonly totals = { failed: 0, input: 0, cached: 0, cacheWrite: 0, output: 0, reasoning: 0 };
 
   constructor(protected readonly setup: SessionSetup) {
     this.loop = new LoopSession({ brakes: NO_BRAKES, strategy: FULL_HISTORY, cache: setup.cache, pricing: setup.pricing, systemTokens: setup.systemTokens, goalTokens: setup.goalTokens });
@@ -75,7 +74,8 @@ export abstract class ServeSession {
   abstract answer(request: ChatRequest): Reply;
 
   summary(): SessionSummary {
-    const { totals, setup } = this;
+    const { setup } = this;
+    const totals = this.loop.totals;
     const state = this.loop.state;
     return {
       id: setup.id,
@@ -124,7 +124,6 @@ export abstract class ServeSession {
       }
       loop.endStep(record);
     }
-    this.count(record, metered);
     const call = loop.state.calls;
     const reply: Reply = {
       session: this.setup.id,
@@ -139,16 +138,6 @@ export abstract class ServeSession {
     };
     if (record.failed) throw failedCall(reply, record.failed);
     return reply;
-  }
-
-  private count(record: CallRecord, { usage }: MeteredCall): void {
-    const totals = this.totals;
-    if (record.failed) totals.failed += 1;
-    totals.input += usage.input;
-    totals.cached += usage.cached;
-    totals.cacheWrite += usage.cacheWrite + usage.cacheWrite1h;
-    totals.output += usage.output;
-    totals.reasoning += usage.reasoning;
   }
 }
 
