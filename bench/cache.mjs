@@ -3,34 +3,19 @@
 // rounds interleaved, CPU and wall time. Target (issue 7): a repeated replay of 100 MB starts in under
 // 0.3 s (the first run is ready once the entry is read and checked; runs are parsed as they are taken).
 // Also what v8.serialize would give (its deserialize) for the same runs. Not a test: `npm run bench`.
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { loadTraceFile, streamTraceFile } from '../dist/index.js';
 import { TraceFileCache } from '../dist/cache/traceCache.js';
+import { cpuMs, median, writeNativeRuns } from './lib/measure.mjs';
 
 const json = process.argv.includes('--json');
 const RUNS = process.argv.includes('--quick') ? 70 : 700;
 const ROUNDS = process.argv.includes('--quick') ? 2 : 3;
 
-function writeNative(path) {
-  const fd = openSync(path, 'w');
-  for (let r = 0; r < RUNS; r++) {
-    let text = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":1200,"goalTokens":300}\n';
-    for (let c = 0; c < 1000; c++) {
-      text += `{"type":"call","outputTokens":${50 + (c % 7)},"latencyMs":1500,"toolCalls":[{"name":"bash","arguments":{"command":"cat file${c % 97}.py"},"resultTokens":${200 + (c % 13)}}]}\n`;
-    }
-    writeSync(fd, text + '{"type":"end","outcome":"completed"}\n');
-  }
-  closeSync(fd);
-}
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function timed(work) {
   const cpu0 = cpuMs();
@@ -42,7 +27,7 @@ async function timed(work) {
 const dir = mkdtempSync(join(tmpdir(), 'loopcost-cache-'));
 try {
   const file = join(dir, 'runs.jsonl');
-  writeNative(file);
+  writeNativeRuns(file, RUNS);
   const mb = statSync(file).size / 1e6;
   const rows = { none: [], cold: [], warm: [], first: [] };
   let runs = 0;

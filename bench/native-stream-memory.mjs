@@ -2,29 +2,19 @@
 // cap and compares peak memory: a native file is read line by line, one run at a time, so the peak does
 // not grow with the file. `--big` adds a ~700 MB file, past the ~512 MB that one JavaScript string holds
 // (a whole-file read could not even start). Not a test: run with `npm run bench`.
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCliUnderHeapCap } from './cliUnderHeapCap.mjs';
+import { writeNativeRuns } from './lib/measure.mjs';
 
 const CALLS_PER_RUN = 1000;
 
-function writeNative(path, runs) {
-  const fd = openSync(path, 'w');
-  for (let r = 0; r < runs; r++) {
-    let text = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":1200,"goalTokens":300}\n';
-    for (let c = 0; c < CALLS_PER_RUN; c++) {
-      text += `{"type":"call","outputTokens":${50 + (c % 7)},"latencyMs":1500,"toolCalls":[{"name":"bash","arguments":{"command":"cat file${c % 97}.py"},"resultTokens":${200 + (c % 13)}}]}\n`;
-    }
-    writeSync(fd, text + '{"type":"end","outcome":"completed"}\n');
-  }
-  closeSync(fd);
-}
 
 function run(runs) {
   const dir = mkdtempSync(join(tmpdir(), 'loopcost-native-'));
   const input = join(dir, 'runs.jsonl');
-  writeNative(input, runs);
+  writeNativeRuns(input, runs, CALLS_PER_RUN);
   const out = join(dir, 'report.json');
   const result = runCliUnderHeapCap(['replay', input, '--preset', 'none', '--format', 'json', '--out', out]);
   const inputMb = statSync(input).size / 1e6;

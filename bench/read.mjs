@@ -6,34 +6,19 @@
 //   detect, validate, build the runs, write them as native JSONL) against gunzip + `JSON.parse` of the
 //   same files (the shared set copied COPIES times, so the figure is not the first file's cold start).
 // Not a test: `npm run bench`.
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadTraceFiles, writeNativeTraces } from '../dist/index.js';
+import { cpuMs, median, writeNativeRuns } from './lib/measure.mjs';
 
 const json = process.argv.includes('--json');
 const RUNS = 100;
 const CALLS_PER_RUN = 1000;
 const ROUNDS = process.argv.includes('--quick') ? 3 : 7;
 
-function writeNative(path) {
-  const fd = openSync(path, 'w');
-  for (let r = 0; r < RUNS; r++) {
-    let text = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":1200,"goalTokens":300}\n';
-    for (let c = 0; c < CALLS_PER_RUN; c++) {
-      text += `{"type":"call","outputTokens":${50 + (c % 7)},"latencyMs":1500,"toolCalls":[{"name":"bash","arguments":{"command":"cat file${c % 97}.py"},"resultTokens":${200 + (c % 13)}}]}\n`;
-    }
-    writeSync(fd, text + '{"type":"end","outcome":"completed"}\n');
-  }
-  closeSync(fd);
-}
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Interleaved rounds of `baseline` and `measured` (round 0 warms up): medians and the median ratio. */
 async function interleaved(baseline, measured) {
@@ -63,7 +48,7 @@ async function countRuns(files, expected, write = false) {
 
 async function native(dir) {
   const file = join(dir, 'runs.jsonl');
-  writeNative(file);
+  writeNativeRuns(file, RUNS, CALLS_PER_RUN);
   const mb = statSync(file).size / 1e6;
   const r = await interleaved(
     () => {
