@@ -24,6 +24,11 @@ export function providerById(providers: readonly Provider[], providerId: string)
   return providers.find((p) => p.id === id) ?? providers.find((p) => p.provider_match !== undefined && matches(p.provider_match, id));
 }
 
+/** The provider whose `api_pattern` matches the start of an API URL (the package's `findProvider({ providerApiUrl })`). */
+export function providerByApiUrl(providers: readonly Provider[], apiUrl: string): Provider | undefined {
+  return providers.find((p) => new RegExp(`^(?:${p.api_pattern})`).test(apiUrl));
+}
+
 /** The package's provider choice: by id when one is given (`litellm` falls through), else by the model name. */
 function providerFor(providers: readonly Provider[], modelId: string, providerId: string | undefined): Provider | undefined {
   if (providerId) {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { calcPrice, findProvider, waitForUpdate } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
 import { bundledProviders, GENAI_DATA_FILE, genaiDataCopy, genaiPricesSource } from '../../src/pricing/genaiData.js';
-import { matchModel, providerById } from '../../src/pricing/genaiMatch.js';
+import { matchModel, providerByApiUrl, providerById } from '../../src/pricing/genaiMatch.js';
 
 const providers = (await waitForUpdate()) ?? [];
 
@@ -55,6 +55,26 @@ describe('genai-prices matching without the package', () => {
   it('finds the provider findProvider finds, by id or alias', () => {
     const names = [...providers.map((p) => p.id), ...providers.map((p) => p.id.toUpperCase()), 'bedrock', 'google-vertex', 'vertex_ai', 'azure_ai', 'litellm', 'x', ''];
     for (const name of names) expect(providerById(providers, name)?.id, name).toBe(findProvider({ providerId: name })?.id);
+  });
+
+  it('finds the provider findProvider finds by API URL', () => {
+    const urls = [
+      'https://api.cerebras.ai/v1/chat/completions',
+      'https://router.huggingface.co/together/v1/chat/completions',
+      'https://bedrock-runtime.us-east-1.amazonaws.com/model',
+      'https://myres.openai.azure.com/openai/deployments/x',
+      'https://generativelanguage.googleapis.com/v1beta/models',
+      'https://api.openai.com/v1/responses',
+      'http://localhost:8080/anthropic/v1/messages',
+      'https://gateway.example.com/v1',
+    ];
+    let found = 0;
+    for (const url of urls) {
+      const expected = findProvider({ providerApiUrl: url })?.id;
+      expect(providerByApiUrl(providers, url)?.id, url).toBe(expected);
+      if (expected !== undefined) found++;
+    }
+    expect(found).toBeGreaterThanOrEqual(5);
   });
 
   it('reads the same data as the package, from the copy the build wrote when there is one', async () => {

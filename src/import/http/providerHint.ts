@@ -8,7 +8,8 @@
  *      (`http://localhost:8080/anthropic/v1/messages` → `anthropic`);
  *   4. else the host name itself (`ollama.com`, `localhost`, a company gateway), kept as recorded.
  */
-import { findProvider } from '@pydantic/genai-prices';
+import { bundledProviders } from '../../pricing/genaiData.js';
+import { providerByApiUrl, providerById } from '../../pricing/genaiMatch.js';
 
 export interface ProviderHint {
   provider: string;
@@ -23,13 +24,13 @@ const NOT_A_PROVIDER = /^(v\d+\w*|api|compatibility|inference|serving-endpoints|
 
 export function providerHint(url: URL): ProviderHint {
   const host = url.hostname.toLowerCase();
-  const known = findProvider({ providerApiUrl: `${url.protocol}//${host}${url.pathname}` });
+  const known = providerByApiUrl(bundledProviders, `${url.protocol}//${host}${url.pathname}`);
   if (known !== undefined) return { provider: known.id, via: 'price-table' };
   const extra = EXTRA_HOSTS.find((h) => h.pattern.test(host));
   if (extra !== undefined) return { provider: extra.provider, via: 'price-table' };
   const segment = url.pathname.split('/').find((s) => s !== '');
   if (segment !== undefined && segment !== '' && !NOT_A_PROVIDER.test(segment)) {
-    const byName = findProvider({ providerId: segment });
+    const byName = providerById(bundledProviders, segment);
     if (byName !== undefined) return { provider: byName.id, via: 'gateway-path' };
   }
   return { provider: host, via: 'host' };

@@ -9,7 +9,8 @@ import {
   GEN_AI_PROVIDER_NAME_VALUE_MISTRAL_AI,
   GEN_AI_PROVIDER_NAME_VALUE_X_AI,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { findProvider } from '@pydantic/genai-prices';
+import { bundledProviders } from '../../pricing/genaiData.js';
+import { providerById } from '../../pricing/genaiMatch.js';
 import { providerHint } from '../http/providerHint.js';
 
 /**
@@ -35,7 +36,7 @@ const PROVIDER_IDS: Record<string, string> = {
  * does for HTTP exchanges.
  */
 export function providerId(providerName: string, serverAddress?: string): string {
-  const named = PROVIDER_IDS[providerName] ?? findProvider({ providerId: providerName })?.id ?? providerName;
+  const named = PROVIDER_IDS[providerName] ?? providerById(bundledProviders, providerName)?.id ?? providerName;
   if (serverAddress === undefined || serverAddress.trim() === '') return named;
   let url: URL;
   try {
