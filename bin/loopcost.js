@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { loadMain } from './loadCli.js';
+
+// The CLI from the build's one-script bundle, through V8's code cache (bin/loadCli.js; README, Development).
+const main = await loadMain();
 
 // A reader that stops early (`loopcost import … | head -1`) closes the pipe: that is the reader's
 // choice, not a failure, so the rest of the output is dropped quietly, as `cat` would.

@@ -1,0 +1,82 @@
+// Build step (`npm run build`, after tsc): the CLI as one script, dist/cli-bundle.js, bundled by esbuild
+// from the JavaScript tsc has just written to dist/ (the same code the tests import), plus the module list
+// and hashes it was made from (dist/cli-bundle.json) for test/cli/bundle.test.ts to check. bin/loopcost.js
+// compiles the script through V8's code cache (scripts/cli-code-cache.mjs writes it next), so a start
+// resolves no module and compiles almost nothing. Why: README, Development (bench/startup.mjs).
+//
+// The script is one async function expression `(async function (nodeRequire, distUrl, exported) {…})`:
+// - Node's built-in modules and a few packages kept out of the bundle (big, and loaded only when used) are
+//   required at run time through `nodeRequire` (a require rooted in dist/);
+// - `import.meta.url` in a dist file becomes that file's own URL (distUrl + its path), so files found
+//   beside a module (package.json, the genai-prices JSON copy, the sweep worker's entry) are found;
+// - `createRequire(import.meta.url)('pkg')` becomes `require('pkg')`, which esbuild bundles (lazily
+//   evaluated, as before);
+// - dynamic `import()`s of project files stay lazy (esbuild evaluates a module on its first import);
+// - top-level await (genaiData.ts) is allowed: the function is async.
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = resolve(root, 'dist');
+export const BUNDLE_FILE = resolve(dist, 'cli-bundle.js');
+const MANIFEST_FILE = resolve(dist, 'cli-bundle.json');
+
+/** Packages required at run time instead of bundled: large, and loaded only by the commands that use them. */
+const RUNTIME_PACKAGES = ['@pydantic/genai-prices', 'gpt-tokenizer', '@anthropic-ai/tokenizer', 'openai'];
+const builtins = new Set(builtinModules);
+const isRuntime = (spec) =>
+  spec.startsWith('node:') || builtins.has(spec.split('/')[0]) || RUNTIME_PACKAGES.some((name) => spec === name || spec.startsWith(`${name}/`));
+
+/** Rewrites a dist file's `import.meta.url` and `createRequire(import.meta.url)(…)` (see the header). */
+function rewriteDistFile(file, text) {
+  const ownUrl = `new URL(${JSON.stringify(relative(dist, file).split('\\').join('/'))}, distUrl).href`;
+  return text.replaceAll('createRequire(import.meta.url)(', 'require(').replaceAll('import.meta.url', ownUrl);
+}
+
+const runtimeRequire = {
+  name: 'runtime-require',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => (args.namespace !== 'runtime' && isRuntime(args.path) ? { path: args.path, namespace: 'runtime' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'runtime' }, (args) => ({ contents: `module.exports = nodeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
+    build.onLoad({ filter: /\.js$/ }, (args) => (args.path.startsWith(dist) ? { contents: rewriteDistFile(args.path, readFileSync(args.path, 'utf8')), loader: 'js' } : undefined));
+  },
+};
+
+export async function bundleCli() {
+  const result = await esbuild.build({
+    stdin: { contents: "import { main } from './cli/main.js';\nexported.main = main;\n", resolveDir: dist, sourcefile: 'cli-bundle-entry.js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [runtimeRequire],
+  });
+  const code = result.outputFiles[0].text;
+  if (process.env.LOOPCOST_BUNDLE_ANALYZE) console.log(await esbuild.analyzeMetafile(result.metafile));
+  // The build id ties the code cache to this very text (V8 checks only the source's length).
+  const buildId = randomUUID();
+  const script = `// loopcost CLI bundle ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostCli(nodeRequire, distUrl, exported) {\n${code}})\n`;
+  writeFileSync(BUNDLE_FILE, script);
+  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('runtime:'));
+  const hashes = Object.fromEntries(
+    inputs
+      .filter((path) => path.startsWith('dist/') && path !== 'dist/cli-bundle-entry.js')
+      .sort()
+      .map((path) => [path, createHash('sha256').update(readFileSync(resolve(root, path))).digest('hex')]),
+  );
+  writeFileSync(MANIFEST_FILE, `${JSON.stringify({ buildId, distFiles: hashes, packages: [...new Set(inputs.filter((p) => p.startsWith('node_modules/')).map((p) => p.split('/').slice(1, p.split('/')[1].startsWith('@') ? 3 : 2).join('/')))].sort() }, null, 1)}\n`);
+  return { buildId, bytes: Buffer.byteLength(script) };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { bytes } = await bundleCli();
+  console.log(`cli bundle: ${relative(root, BUNDLE_FILE)} (${(bytes / 1024).toFixed(0)} KB)`);
+}
