@@ -3,11 +3,13 @@
 // resolves ~300 modules nor compiles their code again. The cache is used only when it was written for this
 // very bundle (its build id) and V8 accepts it (same V8 version and flags); otherwise the bundle is compiled
 // as usual. Without a bundle (a tree built by tsc alone), the modules in dist/ are imported as they are.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Script, constants } from 'node:vm';
+'use strict';
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { pathToFileURL } = require('node:url');
+const { Script, constants } = require('node:vm');
 
-const distUrl = new URL('../dist/', import.meta.url);
+const distUrl = new URL('../dist/', pathToFileURL(__filename));
 const bundleUrl = new URL('cli-bundle.js', distUrl);
 const cacheUrl = new URL('cli-bundle.cache', distUrl);
 
@@ -28,7 +30,7 @@ function cachedDataFor(buildId) {
 }
 
 /** The bundle compiled (with the cache when it fits), not yet run: `{ script, source, cachedDataRejected }`. */
-export function compileCliBundle({ useCache = true } = {}) {
+function compileCliBundle({ useCache = true } = {}) {
   let source;
   try {
     source = readFileSync(bundleUrl, 'utf8');
@@ -45,15 +47,17 @@ export function compileCliBundle({ useCache = true } = {}) {
 }
 
 /** Runs a compiled bundle: resolves to `{ main }`. */
-export async function runCliBundle(script) {
+async function runCliBundle(script) {
   const exported = {};
   await script.runInThisContext()(createRequire(new URL('cli-bundle.js', distUrl)), distUrl.href, exported);
   return exported;
 }
 
 /** `main` of the CLI: from the bundle when the build wrote one, else from dist/cli/main.js. */
-export async function loadMain() {
+async function loadMain() {
   const compiled = compileCliBundle();
   if (compiled === undefined) return (await import('../dist/cli/main.js')).main;
   return (await runCliBundle(compiled.script)).main;
 }
+
+module.exports = { compileCliBundle, runCliBundle, loadMain };

@@ -31,6 +31,23 @@ const builtins = new Set(builtinModules);
 const isRuntime = (spec) =>
   spec.startsWith('node:') || builtins.has(spec.split('/')[0]) || RUNTIME_PACKAGES.some((name) => spec === name || spec.startsWith(`${name}/`));
 
+/**
+ * Built-ins that only a package's CommonJS code requires at load and uses later, if ever: commander requires
+ * child_process (for executable subcommands, which loopcost has none of), and with it net and dgram, ~5 ms.
+ * They load on first use: the module is a proxy that requires the real one when a property is read.
+ */
+const LAZY_BUILTINS = new Set(['node:child_process']);
+function lazyModule(path) {
+  return `let real;
+const load = () => (real ??= nodeRequire(${JSON.stringify(path)}));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => { const d = Reflect.getOwnPropertyDescriptor(load(), key); return d && { ...d, configurable: true }; },
+});`;
+}
+
 /** Rewrites a dist file's `import.meta.url` and `createRequire(import.meta.url)(…)` (see the header). */
 function rewriteDistFile(file, text) {
   const ownUrl = `new URL(${JSON.stringify(relative(dist, file).split('\\').join('/'))}, distUrl).href`;
@@ -41,7 +58,7 @@ const runtimeRequire = {
   name: 'runtime-require',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => (args.namespace !== 'runtime' && isRuntime(args.path) ? { path: args.path, namespace: 'runtime' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'runtime' }, (args) => ({ contents: `module.exports = nodeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'runtime' }, (args) => ({ contents: LAZY_BUILTINS.has(args.path) ? lazyModule(args.path) : `module.exports = nodeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
     build.onLoad({ filter: /\.js$/ }, (args) => (args.path.startsWith(dist) ? { contents: rewriteDistFile(args.path, readFileSync(args.path, 'utf8')), loader: 'js' } : undefined));
   },
 };
