@@ -6,7 +6,7 @@
 'use strict';
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
-const { pathToFileURL } = require('node:url');
+const { fileURLToPath, pathToFileURL } = require('node:url');
 const { Script, constants } = require('node:vm');
 
 const distUrl = new URL('../dist/', pathToFileURL(__filename));
@@ -39,7 +39,7 @@ function compileCliBundle({ useCache = true } = {}) {
   }
   const cachedData = useCache ? cachedDataFor(buildIdOf(source)) : undefined;
   const script = new Script(source, {
-    filename: bundleUrl.pathname,
+    filename: fileURLToPath(bundleUrl),
     ...(cachedData ? { cachedData } : {}),
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
