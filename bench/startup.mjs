@@ -1,39 +1,70 @@
-// Start-up time of `loopcost --help` and `--version` against bare `node -e 0`, whole process, median of
-// 21 runs taken in turn (loopcost, node, loopcost, ...) so a drifting machine moves both alike. Targets
-// (issue 7): --help and --version under 150 ms, `replay scenarios/` under 300 ms. Not a test: `npm run bench`.
-// `/usr/bin/time -v node bin/loopcost.js --help` gives CPU and memory of one run too.
+// Start-up time of `loopcost --help`, `--version` and `replay scenarios/` against bare `node -e 0`, whole
+// process, median of 21 runs taken in turn (loopcost, node, loopcost, ...) so a drifting machine moves both
+// alike. Targets (issue 7): --help and --version under 150 ms, `replay scenarios/` under 300 ms (wall).
+// Besides wall time, each child reports its own CPU time (user + system, all its threads) at exit through a
+// preloaded module (bench/lib/cpuAtExit.cjs; `--require` is a Node option, so V8's code cache still fits),
+// which moves less than wall time on a shared machine. `--against DIR` runs DIR/bin/loopcost.js (another
+// built tree, e.g. main in a temporary copy) in the same rounds, for a ratio. Not a test: `npm run bench`.
 import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib/measure.mjs';
 
-const bin = fileURLToPath(new URL('../bin/loopcost.js', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cpuAtExit = fileURLToPath(new URL('./lib/cpuAtExit.cjs', import.meta.url));
 const runs = 21;
-
-function wallMs(args) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const json = process.argv.includes('--json');
-const result = {};
-const bare = [];
-for (const [name, args] of [['startupHelpMs', ['--help']], ['startupVersionMs', ['--version']], ['replayScenariosMs', ['replay', 'scenarios/']]]) {
-  const cli = [];
-  wallMs([bin, ...args]);
-  for (let i = 0; i < runs; i++) {
-    cli.push(wallMs([bin, ...args]));
-    bare.push(wallMs(['-e', '0']));
-  }
-  result[name] = Math.round(median(cli));
+const againstAt = process.argv.indexOf('--against');
+const against = againstAt > 0 ? resolve(process.argv[againstAt + 1]) : undefined;
+
+/** Wall and CPU time (ms) of one whole process. */
+function measure(args, cwd) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--require', cpuAtExit, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const cpu = /loopcost-bench-cpu-ms (\S+)/.exec(r.stderr);
+  return { wallMs, cpuMs: cpu ? Number(cpu[1]) : NaN };
 }
-result.bareNodeMs = Math.round(median(bare));
+
+const COMMANDS = [
+  ['startupHelp', ['--help']],
+  ['startupVersion', ['--version']],
+  ['replayScenarios', ['replay', 'scenarios/']],
+];
+const trees = { '': root, ...(against ? { against } : {}) };
+const result = {};
+const bare = { wall: [], cpu: [] };
+for (const [name, args] of COMMANDS) {
+  const taken = Object.fromEntries(Object.keys(trees).map((tree) => [tree, { wall: [], cpu: [] }]));
+  for (const [tree, dir] of Object.entries(trees)) measure([resolve(dir, 'bin/loopcost.js'), ...args], dir);
+  for (let i = 0; i < runs; i++) {
+    for (const [tree, dir] of Object.entries(trees)) {
+      const m = measure([resolve(dir, 'bin/loopcost.js'), ...args], dir);
+      taken[tree].wall.push(m.wallMs);
+      taken[tree].cpu.push(m.cpuMs);
+    }
+    const b = measure(['-e', '0'], root);
+    bare.wall.push(b.wallMs);
+    bare.cpu.push(b.cpuMs);
+  }
+  for (const [tree, t] of Object.entries(taken)) {
+    const key = tree === '' ? name : `${tree}${name[0].toUpperCase()}${name.slice(1)}`;
+    result[`${key}Ms`] = Math.round(median(t.wall));
+    result[`${key}CpuMs`] = Math.round(median(t.cpu));
+  }
+}
+result.bareNodeMs = Math.round(median(bare.wall));
+result.bareNodeCpuMs = Math.round(median(bare.cpu));
 if (json) console.log(JSON.stringify(result));
 else {
-  console.log('start-up (median of 21, whole process; targets: --help, --version < 150 ms; replay scenarios/ < 300 ms)');
-  console.log(`  loopcost --help              ${result.startupHelpMs} ms`);
-  console.log(`  loopcost --version           ${result.startupVersionMs} ms`);
-  console.log(`  loopcost replay scenarios/   ${result.replayScenariosMs} ms`);
-  console.log(`  node -e 0                    ${result.bareNodeMs} ms`);
+  console.log(`start-up (median of ${runs}, whole process, wall / CPU; targets: --help, --version < 150 ms; replay scenarios/ < 300 ms)`);
+  const row = (label, key) => {
+    const extra = against ? `   against: ${result[`against${key[0].toUpperCase()}${key.slice(1)}Ms`]} / ${result[`against${key[0].toUpperCase()}${key.slice(1)}CpuMs`]} ms` : '';
+    console.log(`  ${label.padEnd(28)} ${result[`${key}Ms`]} / ${result[`${key}CpuMs`]} ms${extra}`);
+  };
+  row('loopcost --help', 'startupHelp');
+  row('loopcost --version', 'startupVersion');
+  row('loopcost replay scenarios/', 'replayScenarios');
+  console.log(`  ${'node -e 0'.padEnd(28)} ${result.bareNodeMs} / ${result.bareNodeCpuMs} ms`);
 }

@@ -131,7 +131,9 @@ export function parseAnyScenario(text: string, file: string): AnyScenario {
   }
   const deep = pathPastDepth(value);
   if (deep !== undefined) throw new UserError({ file, field: deep, code: 'too_deep', message: 'nests too deeply', hint: HINT });
-  const parsed = scenarioSchema.safeParse(value);
+  // Without zod's compiled fast path: a file is validated once, and compiling the validators (new Function
+  // per object schema, ~15–30 ms on a start) costs more than it saves (README, Development: bench/startup.mjs).
+  const parsed = scenarioSchema.safeParse(value, { jitless: true });
   if (!parsed.success) {
     const issues: InputIssue[] = parsed.error.issues
       .flatMap(flattenUnion)

@@ -1,0 +1,107 @@
+// Build step (`npm run build`, after tsc): the CLI as one script, dist/cli-bundle.js, bundled by esbuild
+// from the JavaScript tsc has just written to dist/ (the same code the tests import), plus the module list
+// and hashes it was made from (dist/cli-bundle.json) for test/cli/bundle.test.ts to check. bin/loopcost.js
+// compiles the script through V8's code cache (scripts/cli-code-cache.mjs writes it next), so a start
+// resolves no module and compiles almost nothing. Why: README, Development (bench/startup.mjs).
+//
+// The script is one async function expression `(async function (nodeRequire, distUrl, exported) {…})`:
+// - Node's built-in modules and a few packages kept out of the bundle (big, and loaded only when used) are
+//   required at run time through `nodeRequire` (a require rooted in dist/);
+// - `import.meta.url` in a dist file becomes that file's own URL (distUrl + its path), so files found
+//   beside a module (package.json, the genai-prices JSON copy, the sweep worker's entry) are found;
+// - `createRequire(import.meta.url)('pkg')` becomes `require('pkg')`, which esbuild bundles (lazily
+//   evaluated, as before);
+// - dynamic `import()`s of project files stay lazy (esbuild evaluates a module on its first import);
+// - top-level await (genaiData.ts) is allowed: the function is async.
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = resolve(root, 'dist');
+export const BUNDLE_FILE = resolve(dist, 'cli-bundle.js');
+const MANIFEST_FILE = resolve(dist, 'cli-bundle.json');
+
+/** Packages required at run time instead of bundled: large, and loaded only by the commands that use them. */
+const RUNTIME_PACKAGES = ['@pydantic/genai-prices', 'gpt-tokenizer', '@anthropic-ai/tokenizer', 'openai'];
+const builtins = new Set(builtinModules);
+const isRuntime = (spec) =>
+  spec.startsWith('node:') || builtins.has(spec.split('/')[0]) || RUNTIME_PACKAGES.some((name) => spec === name || spec.startsWith(`${name}/`));
+
+/**
+ * Built-ins that only a package's CommonJS code requires at load and uses later, if ever: commander requires
+ * child_process (for executable subcommands, which loopcost has none of), and with it net and dgram, ~5 ms.
+ * They load on first use: the module is a proxy that requires the real one when a property is read.
+ */
+const LAZY_BUILTINS = new Set(['node:child_process']);
+function lazyModule(path) {
+  return `let real;
+const load = () => (real ??= nodeRequire(${JSON.stringify(path)}));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => { const d = Reflect.getOwnPropertyDescriptor(load(), key); return d && { ...d, configurable: true }; },
+});`;
+}
+
+/** Rewrites a dist file's `import.meta.url` and `createRequire(import.meta.url)(…)` (see the header). */
+function rewriteDistFile(file, text) {
+  const ownUrl = `new URL(${JSON.stringify(relative(dist, file).split('\\').join('/'))}, distUrl).href`;
+  return text.replaceAll('createRequire(import.meta.url)(', 'require(').replaceAll('import.meta.url', ownUrl);
+}
+
+const runtimeRequire = {
+  name: 'runtime-require',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => (args.namespace !== 'runtime' && isRuntime(args.path) ? { path: args.path, namespace: 'runtime' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'runtime' }, (args) => ({ contents: LAZY_BUILTINS.has(args.path) ? lazyModule(args.path) : `module.exports = nodeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
+    build.onLoad({ filter: /\.js$/ }, (args) => (args.path.startsWith(dist) ? { contents: rewriteDistFile(args.path, readFileSync(args.path, 'utf8')), loader: 'js' } : undefined));
+  },
+};
+
+/** `node_modules/@scope/name/lib/x.js` → `@scope/name`. */
+function packageName(path) {
+  const parts = path.split('/');
+  return parts.slice(1, parts[1].startsWith('@') ? 3 : 2).join('/');
+}
+
+export async function bundleCli() {
+  const result = await esbuild.build({
+    stdin: { contents: "import { main } from './cli/main.js';\nexported.main = main;\n", resolveDir: dist, sourcefile: 'cli-bundle-entry.js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [runtimeRequire],
+  });
+  const code = result.outputFiles[0].text;
+  // LOOPCOST_BUNDLE_ANALYZE=1 node scripts/bundle-cli.mjs: what takes the space, by input file.
+  if (process.env.LOOPCOST_BUNDLE_ANALYZE) console.log(await esbuild.analyzeMetafile(result.metafile));
+  // The build id ties the code cache to this very text (V8 checks only the source's length).
+  const buildId = randomUUID();
+  const script = `// loopcost CLI bundle ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostCli(nodeRequire, distUrl, exported) {\n${code}})\n`;
+  writeFileSync(BUNDLE_FILE, script);
+  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('runtime:'));
+  const hashes = Object.fromEntries(
+    inputs
+      .filter((path) => path.startsWith('dist/') && path !== 'dist/cli-bundle-entry.js')
+      .sort()
+      .map((path) => [path, createHash('sha256').update(readFileSync(resolve(root, path))).digest('hex')]),
+  );
+  const packages = [...new Set(inputs.filter((path) => path.startsWith('node_modules/')).map(packageName))].sort();
+  writeFileSync(MANIFEST_FILE, `${JSON.stringify({ buildId, distFiles: hashes, packages }, null, 1)}\n`);
+  return { buildId, bytes: Buffer.byteLength(script) };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { bytes } = await bundleCli();
+  console.log(`cli bundle: ${relative(root, BUNDLE_FILE)} (${(bytes / 1024).toFixed(0)} KB)`);
+}

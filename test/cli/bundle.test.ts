@@ -1,0 +1,78 @@
+/**
+ * bin/loopcost.js runs the CLI from the build's one-script bundle (dist/cli-bundle.js, through V8's code
+ * cache; scripts/bundle-cli.mjs, bin/loadCli.js). The bundle is made from the dist/ files tsc wrote in the
+ * same `npm run build`: its manifest's hashes must match those files. Commands run through bin give
+ * byte for byte what `main` from the sources gives in this process (output, errors, exit codes), sweep
+ * workers included; a cache that does not fit the bundle is ignored.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './run.js';
+
+interface Manifest {
+  buildId: string;
+  distFiles: Record<string, string>;
+}
+
+function runBin(argv: string[], cwd = process.cwd(), bin = 'bin/loopcost.js') {
+  const r = spawnSync(process.execPath, [resolve(bin), ...argv], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const COMMANDS: string[][] = [
+  ['--help'],
+  ['--version'],
+  ['replay', '--help'],
+  ['replay', 'scenarios/'],
+  ['replay', 'scenarios', '--preset', 'reference', '--per-run'],
+  ['whatif', 'scenarios/long-exploration.jsonl', '--grid', 'max-steps=3,5,8'],
+  ['sweep', 'scenarios/', '--grid', 'max-steps=4,9', '--workers', '2', '--format', 'json'],
+  ['replay', 'scenarios/nope.jsonl'],
+  ['replay', 'scenarios', '--max-steps', '-5'],
+  ['replay', 'scenarios', '--no-such-flag'],
+  ['prices', 'gpt-4o'],
+];
+
+describe('the CLI bundle', () => {
+  it('was made from the dist files of this build', () => {
+    const manifest = JSON.parse(readFileSync('dist/cli-bundle.json', 'utf8')) as Manifest;
+    const files = Object.entries(manifest.distFiles);
+    expect(files.length).toBeGreaterThan(100);
+    expect(Object.keys(manifest.distFiles)).toContain('dist/cli/main.js');
+    for (const [path, hash] of files) expect(createHash('sha256').update(readFileSync(path)).digest('hex'), path).toBe(hash);
+    expect(readFileSync('dist/cli-bundle.js', 'utf8').split('\n', 1)[0]).toContain(manifest.buildId);
+    expect(readFileSync('dist/cli-bundle.cache').subarray(0, manifest.buildId.length).toString('latin1')).toBe(manifest.buildId);
+  });
+
+  it.each(COMMANDS)('loopcost %s: through bin, byte-identical to main from the sources', async (...argv) => {
+    const expected = await cli(...argv);
+    const got = runBin(argv);
+    expect(got.stderr).toBe(expected.stderr);
+    expect(got.stdout).toBe(expected.stdout);
+    expect(got.code).toBe(expected.code);
+  });
+
+  it('runs without its cache, or with a cache made for another bundle', () => {
+    const root = join(tempDir(), 'loopcost');
+    for (const entry of ['bin', 'dist', 'scenarios', 'package.json']) cpSync(entry, join(root, entry), { recursive: true });
+    symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
+    const expected = runBin(['replay', 'scenarios/']);
+    const cache = readFileSync('dist/cli-bundle.cache');
+    const variants: [string, Buffer | undefined][] = [
+      ['another build id', Buffer.concat([Buffer.from('not-this-build\n'), cache.subarray(cache.indexOf(10) + 1)])],
+      ['truncated data', cache.subarray(0, Math.floor(cache.length / 2))],
+      ['garbage data', Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(4096, 7)])],
+      ['no cache file', undefined],
+    ];
+    for (const [name, bytes] of variants) {
+      const file = join(root, 'dist/cli-bundle.cache');
+      if (bytes) writeFileSync(file, bytes);
+      else rmSync(file);
+      const got = runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
+      expect(got, name).toEqual(expected);
+    }
+  });
+});
