@@ -35,13 +35,13 @@ import { predictiveBoundPico } from '../kernel/cost.js';
 import { Limit, predicts } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 import { Stretch, type StepSums } from './stretch.js';
 
-export { stepSums, type StepSums } from './stretch.js';
+export { stepSums, uncappedSums, type StepSums } from './stretch.js';
 
 const EXACT = 2 ** 52;
 
@@ -87,11 +87,16 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // Time in closed form only when every latency of the stretch is a recorded whole number; otherwise
   // it is added call by call, in order, as the readable path adds it (fractions round differently in
   // another order).
-  const missing = t.latencyMissingBefore;
-  const timeByCall = !plan.exactTime || missing[e] !== missing[a];
+  // (Read from the trace's interleaved running totals: the records at a and e are the ones the stretch reads.)
+  const closedSums = t.closedSums;
+  const atA = a * ClosedAt.Stride;
+  const atE = e * ClosedAt.Stride;
+  const timeByCall = !plan.exactTime || closedSums[atE + ClosedAt.LatencyMissing] !== closedSums[atA + ClosedAt.LatencyMissing];
   // Stop before the first call whose prompt size is recorded.
-  const recorded = t.recordedInputBefore;
-  if (recorded[e] !== recorded[a]) e = firstAbove(recorded, a + 1, e + 1, recorded[a]!) - 1;
+  if (closedSums[atE + ClosedAt.RecordedInputs] !== closedSums[atA + ClosedAt.RecordedInputs]) {
+    const recorded = t.recordedInputBefore;
+    e = firstAbove(recorded, a + 1, e + 1, recorded[a]!) - 1;
+  }
   if (e <= a) return a;
 
   const fixed = t.fixedTokens;
@@ -150,7 +155,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
       if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * PriceField.Stride + PriceField.Above]! - b);
     }
     const p = tier * PriceField.Stride;
-    const s = stretch.set(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows, p);
+    const s = stretch.set(steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows, p);
 
     // The first call in x..y−1 before which a brake may fire (lo is moved back below when time, added
     // call by call, reaches the timeout first).

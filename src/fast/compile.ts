@@ -7,7 +7,7 @@
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import type { Trace } from '../trace/types.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { precompute } from './precompute.js';
 
 const INTEGRAL_LATENCY_LIMIT = 2 ** 31;
@@ -59,6 +59,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
     plainOutputBefore: before(),
     stepLatencyBefore: before(),
     latencyMissingBefore: countsBefore(),
+    closedSums: new Float64Array((n + 1) * ClosedAt.Stride),
     closedForm: true,
     maxStepTokens: 0,
     lastBacktrack: -1,

@@ -26,6 +26,24 @@ export const enum CompiledField {
   Stride,
 }
 
+/**
+ * The running totals the closed form reads at a call, side by side (CompiledTrace.closedSums, one record
+ * of ClosedAt.Stride numbers per call 0..calls): a look at call k touches one or two cache lines instead
+ * of one in each of eight arrays. Copies of the arrays of the same names (which sweeps and results read).
+ */
+export const enum ClosedAt {
+  /** stepTokensBefore (K) and stepTokensBeforeSum (S): their own layout's first two fields (StepSums.pairs). */
+  StepTokens,
+  StepTokensSum,
+  PlainOutput,
+  Reasoning,
+  Output,
+  StepLatency,
+  LatencyMissing,
+  RecordedInputs,
+  Stride,
+}
+
 export interface CompiledTrace {
   calls: number;
   /** System + goal tokens. */
@@ -93,6 +111,8 @@ export interface CompiledTrace {
   /** Step latency (calls whose latency is not all recorded count 0) and the number of such calls. */
   stepLatencyBefore: Float64Array;
   latencyMissingBefore: Int32Array;
+  /** The closed form's running totals before each call, interleaved (ClosedAt): (calls + 1) × ClosedAt.Stride. */
+  closedSums: Float64Array;
   /** Token counts are non-negative and the running totals above are exact (below 2^52). */
   closedForm: boolean;
   /** The largest step (output + results) of any call. */

@@ -19,7 +19,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { advanceClosedForm, closedFormApplies, stepSums } from './closedForm.js';
+import { advanceClosedForm, closedFormApplies, stepSums, uncappedSums } from './closedForm.js';
 import { advanceRecorded, recordedFormApplies, recordedLead } from './recordedForm.js';
 import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
@@ -151,7 +151,8 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     return st;
   }
   // Otherwise the recorded closed form (recordedForm.ts): cache as recorded, never with the plain one.
-  const sums = plainForm ? stepSums(t, settings[RunSetting.Cap]!) : null;
+  const cap = settings[RunSetting.Cap]!;
+  const sums = !plainForm ? null : cap === Infinity ? uncappedSums(t) : stepSums(t, cap);
   const keep = settings[RunSetting.Keep]!;
   const n = t.calls;
   for (;;) {

@@ -4,7 +4,7 @@
  */
 import { CallField } from '../kernel/callRecord.js';
 import { PriceField } from '../kernel/prices.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 
 const EXACT = 2 ** 52;
 
@@ -12,6 +12,19 @@ const EXACT = 2 ** 52;
 export interface StepSums {
   before: Float64Array;
   beforeSum: Float64Array;
+  /** The trace's closedSums (ClosedAt records) with these step sums in place of the uncapped ones (the trace's own when uncapped). */
+  closed: Float64Array;
+}
+
+/** The uncapped step sums, set per replay (no allocation, no lookup): the compiled ones. */
+const uncapped: StepSums = { before: new Float64Array(0), beforeSum: new Float64Array(0), closed: new Float64Array(0) };
+
+/** The trace's own step sums (no tool-result cap), in a record reused by every call: read it before the next. */
+export function uncappedSums(t: CompiledTrace): StepSums {
+  uncapped.before = t.stepTokensBefore;
+  uncapped.beforeSum = t.stepTokensBeforeSum;
+  uncapped.closed = t.closedSums;
+  return uncapped;
 }
 
 const cappedSums = new WeakMap<CompiledTrace, { cap: number; sums: StepSums | null }>();
@@ -25,7 +38,7 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
   const cachedSums = cappedSums.get(t);
   if (cap === Infinity) {
     if (cachedSums !== undefined && cachedSums.cap === Infinity) return cachedSums.sums;
-    const sums = { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum };
+    const sums = { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum, closed: t.closedSums };
     cappedSums.set(t, { cap, sums });
     return sums;
   }
@@ -39,15 +52,20 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
     before[i + 1] = before[i]! + kept;
     beforeSum[i + 1] = beforeSum[i]! + before[i]!;
   }
-  const sums = beforeSum[n]! < EXACT ? { before, beforeSum } : null;
+  const closed = t.closedSums.slice();
+  for (let i = 0, at = 0; i <= n; i++, at += ClosedAt.Stride) {
+    closed[at + ClosedAt.StepTokens] = before[i]!;
+    closed[at + ClosedAt.StepTokensSum] = beforeSum[i]!;
+  }
+  const sums = beforeSum[n]! < EXACT ? { before, beforeSum, closed } : null;
   cappedSums.set(t, { cap, sums });
   return sums;
 }
 
 /** Running totals over calls x..j−1 of one stretch at one price tier (one instance reused: `set` per stretch, no allocation per replay). */
 export class Stretch {
-  t!: CompiledTrace;
-  steps!: StepSums;
+  /** The stretch's running totals (StepSums.closed: ClosedAt records, step sums under the cap). */
+  sums!: Float64Array;
   x = 0;
   /** Full history: view_k = b + before[k]. Window: the system + goal prompt. */
   b = 0;
@@ -63,9 +81,8 @@ export class Stretch {
   pOutput = 0;
   pReasoning = 0;
 
-  set(t: CompiledTrace, steps: StepSums, x: number, b: number, keep: number, prevView: number, cacheOn: boolean, cacheWritePrice: boolean, prices: Float64Array, row: number): this {
-    this.t = t;
-    this.steps = steps;
+  set(steps: StepSums, x: number, b: number, keep: number, prevView: number, cacheOn: boolean, cacheWritePrice: boolean, prices: Float64Array, row: number): this {
+    this.sums = steps.closed;
     this.x = x;
     this.b = b;
     this.keep = keep;
@@ -81,16 +98,18 @@ export class Stretch {
   }
 
   view(k: number): number {
-    const before = this.steps.before;
-    return this.keep === 0 ? this.b + before[k]! : this.b + before[k]! - before[k - this.keep]!;
+    const s = this.sums;
+    const view = this.b + s[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
+    return this.keep === 0 ? view : view - s[(k - this.keep) * ClosedAt.Stride + ClosedAt.StepTokens]!;
   }
 
   /** Σ view over calls x..j−1. */
   viewSum(j: number): number {
-    const s = this.steps.beforeSum;
+    const s = this.sums;
     const x = this.x;
-    if (this.keep === 0) return (j - x) * this.b + s[j]! - s[x]!;
-    return (j - x) * this.b + s[j]! - s[x]! - (s[j - this.keep]! - s[x - this.keep]!);
+    const sum = (j - x) * this.b + s[j * ClosedAt.Stride + ClosedAt.StepTokensSum]! - s[x * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
+    if (this.keep === 0) return sum;
+    return sum - (s[(j - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - s[(x - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!);
   }
 
   /** Σ cached over calls x..j−1 (cache on). */
@@ -107,19 +126,22 @@ export class Stretch {
 
   /** Σ cost over calls x..j−1. */
   cost(j: number): number {
-    const t = this.t;
-    const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[this.x]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[this.x]!);
+    const s = this.sums;
+    const J = j * ClosedAt.Stride;
+    const X = this.x * ClosedAt.Stride;
+    const output = this.pOutput * (s[J + ClosedAt.PlainOutput]! - s[X + ClosedAt.PlainOutput]!) + this.pReasoning * (s[J + ClosedAt.Reasoning]! - s[X + ClosedAt.Reasoning]!);
     if (!this.cacheOn) return this.pInput * this.viewSum(j) + output;
     return (this.cacheWritePrice ? this.pWrite : this.pInput) * this.growth(j) + this.pCached * this.cachedSum(j) + output;
   }
 
   /** Σ (input + output) over calls x..j−1. */
   tokens(j: number): number {
-    return this.viewSum(j) + this.t.outputBefore[j]! - this.t.outputBefore[this.x]!;
+    const s = this.sums;
+    return this.viewSum(j) + s[j * ClosedAt.Stride + ClosedAt.Output]! - s[this.x * ClosedAt.Stride + ClosedAt.Output]!;
   }
 
   latency(j: number): number {
-    return this.t.stepLatencyBefore[j]! - this.t.stepLatencyBefore[this.x]!;
+    const s = this.sums;
+    return s[j * ClosedAt.Stride + ClosedAt.StepLatency]! - s[this.x * ClosedAt.Stride + ClosedAt.StepLatency]!;
   }
 }
-
