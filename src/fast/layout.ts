@@ -29,7 +29,7 @@ export const enum CompiledField {
 /**
  * The running totals the closed form reads at a call, side by side (CompiledTrace.closedSums, one record
  * of ClosedAt.Stride numbers per call 0..calls): a look at call k touches one or two cache lines instead
- * of one in each of eight arrays. Copies of the arrays of the same names (which sweeps and results read).
+ * of one in each of ten arrays. Copies of the arrays of the same names (which sweeps and results read).
  */
 export const enum ClosedAt {
   /** stepTokensBefore (K) and stepTokensBeforeSum (S): their own layout's first two fields (StepSums.pairs). */
@@ -41,6 +41,9 @@ export const enum ClosedAt {
   StepLatency,
   LatencyMissing,
   RecordedInputs,
+  /** nextNotPlain (at call n: n) and nonStepsBefore: where a replay's stretch ends, and its step cap in calls. */
+  NextNotPlain,
+  NonSteps,
   Stride,
 }
 
@@ -115,6 +118,16 @@ export interface CompiledTrace {
   closedSums: Float64Array;
   /** Token counts are non-negative and the running totals above are exact (below 2^52). */
   closedForm: boolean;
+  /**
+   * The largest count a repeat brake (total, consecutive, cycle) or a same-error brake (total,
+   * consecutive) compares with its limit in the whole trace: the last of the reach arrays above, −1
+   * when none. Below a limit, no such brake fires and the reach arrays are not read.
+   */
+  repeatMaxTotal: number;
+  repeatMaxConsecutive: number;
+  repeatMaxCycle: number;
+  errorMaxTotal: number;
+  errorMaxConsecutive: number;
   /** The largest step (output + results) of any call. */
   maxStepTokens: number;
   /** The last backtrack call, −1 when none: only a backtrack reads back a full-history context's prefix sums. */

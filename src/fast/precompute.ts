@@ -80,11 +80,11 @@ function closedFormSums(c: CompiledTrace): void {
     if (output < 0 || reasoning < 0) c.closedForm = false;
   }
   if (!(c.stepTokensBeforeSum[n]! < EXACT && c.outputBefore[n]! < EXACT && c.stepLatencyBefore[n]! < EXACT)) c.closedForm = false;
-  interleave(c);
   c.nextNotPlain[n] = n;
   for (let i = n - 1; i >= 0; i--) {
     c.nextNotPlain[i] = ((r[i * CompiledField.Stride + CallField.Flags]! | 0) & SLOW_FLAGS) !== 0 ? i : c.nextNotPlain[i + 1]!;
   }
+  interleave(c);
 }
 
 /** The closed form's running totals side by side (ClosedAt), copied from their arrays. */
@@ -99,6 +99,8 @@ function interleave(c: CompiledTrace): void {
     block[at + ClosedAt.StepLatency] = c.stepLatencyBefore[i]!;
     block[at + ClosedAt.LatencyMissing] = c.latencyMissingBefore[i]!;
     block[at + ClosedAt.RecordedInputs] = c.recordedInputBefore[i]!;
+    block[at + ClosedAt.NextNotPlain] = c.nextNotPlain[i]!;
+    block[at + ClosedAt.NonSteps] = c.nonStepsBefore[i]!;
   }
 }
 
@@ -134,4 +136,9 @@ function toolBrakes(c: CompiledTrace): void {
     c.errorReachTotal[i] = reachErrorTotal;
     c.errorReachConsecutive[i] = reachErrorConsecutive;
   }
+  c.repeatMaxTotal = reachTotal;
+  c.repeatMaxConsecutive = reachConsecutive;
+  c.repeatMaxCycle = reachCycle;
+  c.errorMaxTotal = reachErrorTotal;
+  c.errorMaxConsecutive = reachErrorConsecutive;
 }
