@@ -56,6 +56,11 @@ function endBefore(before: Float64Array | Int32Array, a: number, e: number): num
   return before[e] === before[a] ? e : firstAbove(before, a + 1, e + 1, before[a]!) - 1;
 }
 
+/** endBefore, its first look (whether any call in a..e−1 counts) at the block's records. */
+function endBeforeIn(block: Float64Array, field: RecordedAt, before: Float64Array | Int32Array, a: number, e: number): number {
+  return block[e * RecordedAt.Stride + field] === block[a * RecordedAt.Stride + field] ? e : endBefore(before, a, e);
+}
+
 const stretch = new RecordedStretch();
 
 /** Calls made in this closed form so far, by full history and window (tests check that it is taken). */
@@ -107,9 +112,9 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   // Where a window slides: no recorded prompt below the growth model's, no cache write.
   const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
   if (slides < e) {
-    e = endBefore(sums.belowGrowthBefore, slides, e);
-    e = endBefore(sums.writeBefore, slides, e);
-    e = endBefore(sums.write1hBefore, slides, e);
+    e = endBeforeIn(block, RecordedAt.BelowGrowth, sums.belowGrowthBefore, slides, e);
+    e = endBeforeIn(block, RecordedAt.Write, sums.writeBefore, slides, e);
+    e = endBeforeIn(block, RecordedAt.Write1h, sums.write1hBefore, slides, e);
   }
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
   if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
@@ -143,6 +148,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   s.pWrite1h = rows[PriceField.CacheWrite1h]!;
   s.pOutput = rows[PriceField.Output]!;
   s.pReasoning = rows[PriceField.Reasoning]!;
+  if (s.split !== Infinity) s.sumFirstSegment();
 
   const x = firstFiringCall(s, a, e, st, limits);
   if (x === a || !madeCalls(s, x, st)) return a;

@@ -48,13 +48,24 @@ export class RecordedStretch {
   /** The sliding segment's window (its cache hits are RecordedAt.WindowCached). */
   slidKeep = 0;
 
+  /** The first segment's figures (calls a..split−1), the same for every call past the split. */
+  readonly firstSegment = new Float64Array(At.Size);
+
+  /** Sums the first segment once, after the stretch is set with a split. */
+  sumFirstSegment(): void {
+    this.segment(this.a, this.split, false);
+    this.firstSegment.set(this.at);
+  }
+
   /** The running figures over calls a..j−1 into `at`. */
   figuresAt(j: number): void {
     if (j <= this.split) {
       this.segment(this.a, j, false);
       return;
     }
-    this.segment(this.a, this.split, false);
+    const at = this.at;
+    const first = this.firstSegment;
+    for (let k = 0; k < At.Size; k++) at[k] = first[k]!;
     this.segment(this.split, j, true);
   }
 

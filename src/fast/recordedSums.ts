@@ -51,8 +51,9 @@ export const enum RecordedAt {
   StepTokensSum,
   RecordedInputs,
   Delta,
-  /** nextEstimateMax (below). */
+  /** nextEstimateMax and belowGrowthBefore (below). */
   NextEstimateMax,
+  BelowGrowth,
   Stride,
 }
 
@@ -166,6 +167,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     sums.writeBefore[i + 1] = block[to + RecordedAt.Write]!;
     sums.write1hBefore[i + 1] = block[to + RecordedAt.Write1h]!;
     sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
+    block[to + RecordedAt.BelowGrowth] = sums.belowGrowthBefore[i + 1]!;
     sums.nextEstimateMax[i + 1] = nextEstimate;
   }
   copyTotals(c, sums.block);
