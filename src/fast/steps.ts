@@ -88,12 +88,12 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
       break;
     }
     const at = i * CompiledField.Stride;
-    meterCall(m, prices, identity, cacheMode, records, at, prompt);
-    const input = m[Metered.Input]!;
-    const cost = m[Metered.CostPico]!;
+    // A table records the metered prompt of every call, the refused one too; otherwise the call is
+    // metered once the brakes let it be made (the check reads none of the meter's figures).
     if (table !== null) {
+      meterCall(m, prices, identity, cacheMode, records, at, prompt);
       record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
-      table.prompt[i] = input;
+      table.prompt[i] = m[Metered.Input]!;
       table.estimate[i] = estimate;
     }
     code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
@@ -105,6 +105,9 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     }
 
     // The call is made and paid.
+    if (table === null) meterCall(m, prices, identity, cacheMode, records, at, prompt);
+    const input = m[Metered.Input]!;
+    const cost = m[Metered.CostPico]!;
     ctx.markSent();
     const call = i++;
     const output = records[at + CallField.Output]!;

@@ -80,6 +80,14 @@ export class Stretch {
   pWrite = 0;
   pOutput = 0;
   pReasoning = 0;
+  /** The running totals at call x (the stretch's figures are differences from them), read once per stretch. */
+  sumAtX = 0;
+  /** Window: Σ K at x − keep. */
+  sumAtXLessKeep = 0;
+  plainOutputAtX = 0;
+  reasoningAtX = 0;
+  outputAtX = 0;
+  latencyAtX = 0;
 
   set(steps: StepSums, x: number, b: number, keep: number, prevView: number, cacheOn: boolean, cacheWritePrice: boolean, prices: Float64Array, row: number): this {
     this.sums = steps.closed;
@@ -94,6 +102,14 @@ export class Stretch {
     this.pWrite = prices[row + PriceField.CacheWrite]!;
     this.pOutput = prices[row + PriceField.Output]!;
     this.pReasoning = prices[row + PriceField.Reasoning]!;
+    const sums = this.sums;
+    const X = x * ClosedAt.Stride;
+    this.sumAtX = sums[X + ClosedAt.StepTokensSum]!;
+    this.sumAtXLessKeep = keep === 0 ? 0 : sums[(x - keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
+    this.plainOutputAtX = sums[X + ClosedAt.PlainOutput]!;
+    this.reasoningAtX = sums[X + ClosedAt.Reasoning]!;
+    this.outputAtX = sums[X + ClosedAt.Output]!;
+    this.latencyAtX = sums[X + ClosedAt.StepLatency]!;
     return this;
   }
 
@@ -106,10 +122,9 @@ export class Stretch {
   /** Σ view over calls x..j−1. */
   viewSum(j: number): number {
     const s = this.sums;
-    const x = this.x;
-    const sum = (j - x) * this.b + s[j * ClosedAt.Stride + ClosedAt.StepTokensSum]! - s[x * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
+    const sum = (j - this.x) * this.b + s[j * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtX;
     if (this.keep === 0) return sum;
-    return sum - (s[(j - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - s[(x - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!);
+    return sum - (s[(j - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtXLessKeep);
   }
 
   /** Σ cached over calls x..j−1 (cache on). */
@@ -128,20 +143,17 @@ export class Stretch {
   cost(j: number): number {
     const s = this.sums;
     const J = j * ClosedAt.Stride;
-    const X = this.x * ClosedAt.Stride;
-    const output = this.pOutput * (s[J + ClosedAt.PlainOutput]! - s[X + ClosedAt.PlainOutput]!) + this.pReasoning * (s[J + ClosedAt.Reasoning]! - s[X + ClosedAt.Reasoning]!);
+    const output = this.pOutput * (s[J + ClosedAt.PlainOutput]! - this.plainOutputAtX) + this.pReasoning * (s[J + ClosedAt.Reasoning]! - this.reasoningAtX);
     if (!this.cacheOn) return this.pInput * this.viewSum(j) + output;
     return (this.cacheWritePrice ? this.pWrite : this.pInput) * this.growth(j) + this.pCached * this.cachedSum(j) + output;
   }
 
   /** Σ (input + output) over calls x..j−1. */
   tokens(j: number): number {
-    const s = this.sums;
-    return this.viewSum(j) + s[j * ClosedAt.Stride + ClosedAt.Output]! - s[this.x * ClosedAt.Stride + ClosedAt.Output]!;
+    return this.viewSum(j) + this.sums[j * ClosedAt.Stride + ClosedAt.Output]! - this.outputAtX;
   }
 
   latency(j: number): number {
-    const s = this.sums;
-    return s[j * ClosedAt.Stride + ClosedAt.StepLatency]! - s[this.x * ClosedAt.Stride + ClosedAt.StepLatency]!;
+    return this.sums[j * ClosedAt.Stride + ClosedAt.StepLatency]! - this.latencyAtX;
   }
 }
