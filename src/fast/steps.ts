@@ -14,7 +14,7 @@ import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { Run, type RunState } from './runState.js';
 import { record, type RunTable } from './runTable.js';
@@ -58,7 +58,8 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const records = t.records;
   const toolStart = t.toolStart;
   const toolLatencyMs = t.toolLatencyMs;
-  const nonStepsBefore = t.nonStepsBefore;
+  // nonStepsBefore from the interleaved record (the closed form has just read the refused call's).
+  const closedSums = t.closedSums;
   const n = t.calls;
   const m = metered;
   const prompt = promptRecord;
@@ -96,7 +97,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
       table.prompt[i] = m[Metered.Input]!;
       table.estimate[i] = estimate;
     }
-    code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
+    code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - closedSums[i * ClosedAt.Stride + ClosedAt.NonSteps]!, elapsed, spent, bound, tokens, estimate);
     if (code !== StopCode.None) {
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
