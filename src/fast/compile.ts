@@ -1,7 +1,8 @@
 /**
  * Compiles a trace into a CompiledTrace (layout.ts): the kernel's call records plus tool-call arrays,
  * fingerprints interned; then precompute.ts adds what no setting can change. That is about five times
- * the memory of the trace's own figures (≈ 250 bytes per call): the price of replay work that no
+ * the memory of the trace's own figures (≈ 330 bytes per call, ≈ 430 with recorded prompt sizes, the
+ * interleaved records included: layout.ts ClosedAt, recordedSums.ts RecordedAt): the price of replay work that no
  * longer grows with the trace's length.
  */
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
