@@ -35,13 +35,13 @@ import { predictiveBoundPico } from '../kernel/cost.js';
 import { Limit, predicts } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 import { Stretch, type StepSums } from './stretch.js';
 
-export { stepSums, type StepSums } from './stretch.js';
+export { stepSums, uncappedSums, type StepSums } from './stretch.js';
 
 const EXACT = 2 ** 52;
 
@@ -87,11 +87,16 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // Time in closed form only when every latency of the stretch is a recorded whole number; otherwise
   // it is added call by call, in order, as the readable path adds it (fractions round differently in
   // another order).
-  const missing = t.latencyMissingBefore;
-  const timeByCall = !plan.exactTime || missing[e] !== missing[a];
+  // (Read from the trace's interleaved running totals: the records at a and e are the ones the stretch reads.)
+  const closedSums = t.closedSums;
+  const atA = a * ClosedAt.Stride;
+  const atE = e * ClosedAt.Stride;
+  const timeByCall = !plan.exactTime || closedSums[atE + ClosedAt.LatencyMissing] !== closedSums[atA + ClosedAt.LatencyMissing];
   // Stop before the first call whose prompt size is recorded.
-  const recorded = t.recordedInputBefore;
-  if (recorded[e] !== recorded[a]) e = firstAbove(recorded, a + 1, e + 1, recorded[a]!) - 1;
+  if (closedSums[atE + ClosedAt.RecordedInputs] !== closedSums[atA + ClosedAt.RecordedInputs]) {
+    const recorded = t.recordedInputBefore;
+    e = firstAbove(recorded, a + 1, e + 1, recorded[a]!) - 1;
+  }
   if (e <= a) return a;
 
   const fixed = t.fixedTokens;
@@ -108,6 +113,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   if (window !== Infinity && st[Run.OverheadTokens] !== 0) return a;
   const keep = windowed ? set[RunSetting.Keep]! : 0;
   const before = steps.before;
+  const closed = steps.closed;
   const records = t.records;
   const toolStart = t.toolStart;
   const toolLatencyMs = t.toolLatencyMs;
@@ -133,9 +139,9 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
     if (promptTooLarge(bound, window) || (tierCount > 0 && bound > rows[PriceField.Stride + PriceField.Above]!) || bound >= EXACT) return a;
     if (keep === 0) return a;
   } else {
-    b = fixed + kept - before[a]!;
+    b = fixed + kept - closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
     // Cache on, the previous prompt must be a prefix of this one (it is, unless token counts shrink).
-    if (cacheOn && prevView > b + before[a]!) return a;
+    if (cacheOn && prevView > b + closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!) return a;
     if (Math.abs(b) * (e - a) >= EXACT) return a;
   }
 
@@ -144,13 +150,13 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
     let y = e;
     if (!windowed) {
       // The price tier of view_x, and the end of the calls that share it (views only grow).
-      const vx = b + before[x]!;
+      const vx = b + closed[x * ClosedAt.Stride + ClosedAt.StepTokens]!;
       tier = 0;
       while (tier < tierCount && vx > rows[(tier + 1) * PriceField.Stride + PriceField.Above]!) tier++;
       if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * PriceField.Stride + PriceField.Above]! - b);
     }
     const p = tier * PriceField.Stride;
-    const s = stretch.set(t, steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows, p);
+    const s = stretch.set(steps, x, b, keep, prevView, cacheOn, cacheWritePrice, rows, p);
 
     // The first call in x..y−1 before which a brake may fire (lo is moved back below when time, added
     // call by call, reaches the timeout first).
@@ -196,16 +202,17 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
 
   // The new steps' prefix sums later calls may read: a backtrack any of them; a window its last ones;
   // the next call's cache the one before the last.
-  const base = kept - before[a]!;
-  const rawBase = ctx.rawPrefix[len]! - t.stepTokensBefore[a]!;
+  // (From the interleaved records, whose lines near x the search has just read: K under the cap, and uncapped.)
+  const base = kept - closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
+  const rawBase = ctx.rawPrefix[len]! - closedSums[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
   const readBack = fillingWindow ? set[RunSetting.Keep]! : keep;
   const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - readBack - 1);
   ctx.reserve(len + (x - a));
   const keptPrefix = ctx.keptPrefix;
   const rawPrefix = ctx.rawPrefix;
   for (let k = from, at = len + (from - a); k <= x; k++, at++) {
-    keptPrefix[at] = base + before[k]!;
-    rawPrefix[at] = rawBase + t.stepTokensBefore[k]!;
+    keptPrefix[at] = base + closed[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
+    rawPrefix[at] = rawBase + closedSums[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
   }
   ctx.skipSteps(x - a);
   st[Run.Calls] = x;
@@ -260,3 +267,4 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
   }
   return lo;
 }
+

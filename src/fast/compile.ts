@@ -1,13 +1,14 @@
 /**
  * Compiles a trace into a CompiledTrace (layout.ts): the kernel's call records plus tool-call arrays,
  * fingerprints interned; then precompute.ts adds what no setting can change. That is about five times
- * the memory of the trace's own figures (≈ 250 bytes per call): the price of replay work that no
+ * the memory of the trace's own figures (≈ 330 bytes per call, ≈ 430 with recorded prompt sizes, the
+ * interleaved records included: layout.ts ClosedAt, recordedSums.ts RecordedAt): the price of replay work that no
  * longer grows with the trace's length.
  */
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import type { Trace } from '../trace/types.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { precompute } from './precompute.js';
 
 const INTEGRAL_LATENCY_LIMIT = 2 ** 31;
@@ -59,7 +60,13 @@ function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
     plainOutputBefore: before(),
     stepLatencyBefore: before(),
     latencyMissingBefore: countsBefore(),
+    closedSums: new Float64Array((n + 1) * ClosedAt.Stride),
     closedForm: true,
+    repeatMaxTotal: -1,
+    repeatMaxConsecutive: -1,
+    repeatMaxCycle: -1,
+    errorMaxTotal: -1,
+    errorMaxConsecutive: -1,
     maxStepTokens: 0,
     lastBacktrack: -1,
     nextNotPlain: countsBefore(),

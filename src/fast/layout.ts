@@ -26,6 +26,27 @@ export const enum CompiledField {
   Stride,
 }
 
+/**
+ * The running totals the closed form reads at a call, side by side (CompiledTrace.closedSums, one record
+ * of ClosedAt.Stride numbers per call 0..calls): a look at call k touches one or two cache lines instead
+ * of one in each of ten arrays. Copies of the arrays of the same names (which sweeps and results read).
+ */
+export const enum ClosedAt {
+  /** stepTokensBefore (K) and stepTokensBeforeSum (S): their own layout's first two fields (StepSums.pairs). */
+  StepTokens,
+  StepTokensSum,
+  PlainOutput,
+  Reasoning,
+  Output,
+  StepLatency,
+  LatencyMissing,
+  RecordedInputs,
+  /** nextNotPlain (at call n: n) and nonStepsBefore: where a replay's stretch ends, and its step cap in calls. */
+  NextNotPlain,
+  NonSteps,
+  Stride,
+}
+
 export interface CompiledTrace {
   calls: number;
   /** System + goal tokens. */
@@ -93,8 +114,20 @@ export interface CompiledTrace {
   /** Step latency (calls whose latency is not all recorded count 0) and the number of such calls. */
   stepLatencyBefore: Float64Array;
   latencyMissingBefore: Int32Array;
+  /** The closed form's running totals before each call, interleaved (ClosedAt): (calls + 1) × ClosedAt.Stride. */
+  closedSums: Float64Array;
   /** Token counts are non-negative and the running totals above are exact (below 2^52). */
   closedForm: boolean;
+  /**
+   * The largest count a repeat brake (total, consecutive, cycle) or a same-error brake (total,
+   * consecutive) compares with its limit in the whole trace: the last of the reach arrays above, −1
+   * when none. Below a limit, no such brake fires and the reach arrays are not read.
+   */
+  repeatMaxTotal: number;
+  repeatMaxConsecutive: number;
+  repeatMaxCycle: number;
+  errorMaxTotal: number;
+  errorMaxConsecutive: number;
   /** The largest step (output + results) of any call. */
   maxStepTokens: number;
   /** The last backtrack call, −1 when none: only a backtrack reads back a full-history context's prefix sums. */

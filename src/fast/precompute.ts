@@ -16,7 +16,7 @@ import { ContextTracker } from '../kernel/context.js';
 import { RepeatModeCode } from '../kernel/limits.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import { usdToPico } from '../money.js';
-import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { recordedSums } from './recordedSums.js';
 
 const EXACT = 2 ** 52;
@@ -84,6 +84,24 @@ function closedFormSums(c: CompiledTrace): void {
   for (let i = n - 1; i >= 0; i--) {
     c.nextNotPlain[i] = ((r[i * CompiledField.Stride + CallField.Flags]! | 0) & SLOW_FLAGS) !== 0 ? i : c.nextNotPlain[i + 1]!;
   }
+  interleave(c);
+}
+
+/** The closed form's running totals side by side (ClosedAt), copied from their arrays. */
+function interleave(c: CompiledTrace): void {
+  const block = c.closedSums;
+  for (let i = 0, at = 0; i <= c.calls; i++, at += ClosedAt.Stride) {
+    block[at + ClosedAt.StepTokens] = c.stepTokensBefore[i]!;
+    block[at + ClosedAt.StepTokensSum] = c.stepTokensBeforeSum[i]!;
+    block[at + ClosedAt.PlainOutput] = c.plainOutputBefore[i]!;
+    block[at + ClosedAt.Reasoning] = c.reasoningBefore[i]!;
+    block[at + ClosedAt.Output] = c.outputBefore[i]!;
+    block[at + ClosedAt.StepLatency] = c.stepLatencyBefore[i]!;
+    block[at + ClosedAt.LatencyMissing] = c.latencyMissingBefore[i]!;
+    block[at + ClosedAt.RecordedInputs] = c.recordedInputBefore[i]!;
+    block[at + ClosedAt.NextNotPlain] = c.nextNotPlain[i]!;
+    block[at + ClosedAt.NonSteps] = c.nonStepsBefore[i]!;
+  }
 }
 
 /** The kernel's repeat and same-error state over every tool call that runs, as each check sees it. */
@@ -118,4 +136,9 @@ function toolBrakes(c: CompiledTrace): void {
     c.errorReachTotal[i] = reachErrorTotal;
     c.errorReachConsecutive[i] = reachErrorConsecutive;
   }
+  c.repeatMaxTotal = reachTotal;
+  c.repeatMaxConsecutive = reachConsecutive;
+  c.repeatMaxCycle = reachCycle;
+  c.errorMaxTotal = reachErrorTotal;
+  c.errorMaxConsecutive = reachErrorConsecutive;
 }

@@ -29,6 +29,7 @@ import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
 import { At, RecordedStretch } from './recordedStretch.js';
+import { RecordedAt } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 
@@ -53,6 +54,11 @@ export function recordedLead(s: RunSettings, i: number): number {
 /** The end (≤ e) of the calls from `a` on before the first that `before` (a running count or sum) counts. */
 function endBefore(before: Float64Array | Int32Array, a: number, e: number): number {
   return before[e] === before[a] ? e : firstAbove(before, a + 1, e + 1, before[a]!) - 1;
+}
+
+/** endBefore, its first look (whether any call in a..e−1 counts) at the block's records. */
+function endBeforeIn(block: Float64Array, field: RecordedAt, before: Float64Array | Int32Array, a: number, e: number): number {
+  return block[e * RecordedAt.Stride + field] === block[a * RecordedAt.Stride + field] ? e : endBefore(before, a, e);
 }
 
 const stretch = new RecordedStretch();
@@ -94,47 +100,47 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   const keep = settings[RunSetting.Keep]!;
   const lead = mode === Mode.Slid ? keep + 1 : 0;
   if (!plan.exactTime || a < lead) return a;
-  // Every call from the lead on has a recorded prompt size and whole recorded latencies.
-  const recorded = t.recordedInputBefore;
-  if (recorded[a]! - recorded[a - lead]! !== lead) return a;
-  e = lastAllRecorded(recorded, a, e);
+  // Every call from the lead on has a recorded prompt size and whole recorded latencies. (The figures at
+  // a and e are read from the block's records, which the stretch reads too.)
+  const block = sums.block;
+  const atA = a * RecordedAt.Stride;
+  if (block[atA + RecordedAt.RecordedInputs]! - block[atA - lead * RecordedAt.Stride + RecordedAt.RecordedInputs]! !== lead) return a;
+  if (block[e * RecordedAt.Stride + RecordedAt.RecordedInputs]! - block[atA + RecordedAt.RecordedInputs]! !== e - a) e = lastAllRecorded(t.recordedInputBefore, a, e);
   // Time: without a latency model a missing latency is 0 (the sums say so); with one, calls that have all theirs.
   const noModel = settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
   if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
   // Where a window slides: no recorded prompt below the growth model's, no cache write.
   const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
   if (slides < e) {
-    e = endBefore(sums.belowGrowthBefore, slides, e);
-    e = endBefore(sums.writeBefore, slides, e);
-    e = endBefore(sums.write1hBefore, slides, e);
+    e = endBeforeIn(block, RecordedAt.BelowGrowth, sums.belowGrowthBefore, slides, e);
+    e = endBeforeIn(block, RecordedAt.Write, sums.writeBefore, slides, e);
+    e = endBeforeIn(block, RecordedAt.Write1h, sums.write1hBefore, slides, e);
   }
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
-  const deltaBefore = t.recordedDeltaBefore;
-  if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (deltaBefore[a + 1]! - deltaBefore[a]!)) return a;
+  if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
 
   const window = limits[Limit.ContextWindow]!;
   if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
   // Where the prompt is the growth model's, call j's estimate is at most nextEstimateMax[j]; where the
   // window slides, at most system + goal + w × the largest step + the largest overhead.
   const grows = Math.min(e, slides);
-  if (grows > a && sums.nextEstimateMax[grows]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
+  if (grows > a && block[grows * RecordedAt.Stride + RecordedAt.NextEstimateMax]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
   if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) e = slides;
   if (e <= a) return a;
 
   const s = stretch;
-  s.t = t;
+  s.block = block;
   s.a = a;
-  s.latencyBefore = noModel ? sums.latencyBefore : t.stepLatencyBefore;
+  s.latency = noModel ? RecordedAt.Latency : RecordedAt.StepLatency;
   s.keep = mode === Mode.Slid ? keep : 0;
   s.split = mode === Mode.Filling && slides < e ? slides : Infinity;
   s.slidKeep = keep === Infinity ? 0 : keep;
-  s.slidCachedBefore = sums.windowCachedBefore;
-  s.dropBase = ctx.rawPrefix[ctx.length]! - t.stepTokensBefore[a]!;
+  s.dropBase = ctx.rawPrefix[ctx.length]! - block[atA + RecordedAt.StepTokens]!;
   const filling = mode === Mode.Filling;
-  s.uncachedBefore = filling ? sums.fillUncachedBefore : sums.uncachedBefore;
-  s.cachedBefore = filling ? sums.fillCachedBefore : mode === Mode.Slid ? sums.windowCachedBefore : sums.cachedBefore;
-  s.writeBefore = filling ? sums.fillWriteBefore : sums.writeBefore;
-  s.write1hBefore = filling ? sums.fillWrite1hBefore : sums.write1hBefore;
+  s.uncached = filling ? RecordedAt.FillUncached : RecordedAt.Uncached;
+  s.cached = filling ? RecordedAt.FillCached : mode === Mode.Slid ? RecordedAt.WindowCached : RecordedAt.Cached;
+  s.write = filling ? RecordedAt.FillWrite : RecordedAt.Write;
+  s.write1h = filling ? RecordedAt.FillWrite1h : RecordedAt.Write1h;
   const rows = prices.rows;
   s.pInput = rows[PriceField.Input]!;
   s.pCached = rows[PriceField.Cached]!;
@@ -142,6 +148,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   s.pWrite1h = rows[PriceField.CacheWrite1h]!;
   s.pOutput = rows[PriceField.Output]!;
   s.pReasoning = rows[PriceField.Reasoning]!;
+  if (s.split !== Infinity) s.sumFirstSegment();
 
   const x = firstFiringCall(s, a, e, st, limits);
   if (x === a || !madeCalls(s, x, st)) return a;
@@ -152,7 +159,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
     if (x > slides) recordedFormStats.window += x - slides;
   } else recordedFormStats.window += x - a;
   // The last call's overhead: billed − view = recorded − growth model.
-  st[Run.OverheadTokens] = deltaBefore[x]! - deltaBefore[x - 1]!;
+  st[Run.OverheadTokens] = block[x * RecordedAt.Stride + RecordedAt.Delta]! - block[(x - 1) * RecordedAt.Stride + RecordedAt.Delta]!;
   return x;
 }
 

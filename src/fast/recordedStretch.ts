@@ -3,7 +3,7 @@
  * figures summed at compile time, read over calls a..j−1 in O(1) — a window that fills, then slides,
  * read as two segments. One instance, set per stretch (no allocation per replay).
  */
-import type { CompiledTrace } from './layout.js';
+import { RecordedAt } from './recordedSums.js';
 
 /** A stretch's running figures over calls a..j−1, at these offsets of RecordedStretch.at. */
 export const enum At {
@@ -17,19 +17,20 @@ export const enum At {
 
 /** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
 export class RecordedStretch {
-  t!: CompiledTrace;
+  /** The trace's RecordedSums.block: one record (RecordedAt) per call. */
+  block!: Float64Array;
   a = 0;
   /** Window steps once it slides; 0 while the prompt is the growth model's (as sent, or a window not yet full). */
   keep = 0;
   /** Slid window: raw[L] − SB[a], the dropped tokens' base. */
   dropBase = 0;
-  /** The meter's figures per call, summed (RecordedSums): uncached, cache read, writes. */
-  uncachedBefore!: Float64Array;
-  cachedBefore!: Float64Array;
-  writeBefore!: Float64Array;
-  write1hBefore!: Float64Array;
-  /** Time over calls (RecordedSums.latencyBefore, or the compiled step latencies when all are recorded). */
-  latencyBefore!: Float64Array;
+  /** Which of a record's figures the stretch bills (RecordedAt fields): uncached, cache read, writes, time. */
+  uncached: RecordedAt = RecordedAt.Uncached;
+  cached: RecordedAt = RecordedAt.Cached;
+  write: RecordedAt = RecordedAt.Write;
+  write1h: RecordedAt = RecordedAt.Write1h;
+  /** RecordedAt.Latency (no latency model), or StepLatency when every latency is recorded. */
+  latency: RecordedAt = RecordedAt.Latency;
   pInput = 0;
   pCached = 0;
   pWrite = 0;
@@ -44,9 +45,17 @@ export class RecordedStretch {
 
   /** A window filling from the run's start, then sliding: the call where it starts to slide (Infinity: one segment). */
   split = Infinity;
-  /** The sliding segment's window and cache hits. */
+  /** The sliding segment's window (its cache hits are RecordedAt.WindowCached). */
   slidKeep = 0;
-  slidCachedBefore!: Float64Array;
+
+  /** The first segment's figures (calls a..split−1), the same for every call past the split. */
+  readonly firstSegment = new Float64Array(At.Size);
+
+  /** Sums the first segment once, after the stretch is set with a split. */
+  sumFirstSegment(): void {
+    this.segment(this.a, this.split, false);
+    this.firstSegment.set(this.at);
+  }
 
   /** The running figures over calls a..j−1 into `at`. */
   figuresAt(j: number): void {
@@ -54,29 +63,32 @@ export class RecordedStretch {
       this.segment(this.a, j, false);
       return;
     }
-    this.segment(this.a, this.split, false);
+    const at = this.at;
+    const first = this.firstSegment;
+    for (let k = 0; k < At.Size; k++) at[k] = first[k]!;
     this.segment(this.split, j, true);
   }
 
   /** Figures over calls a..j−1 of the first segment, or (`second`) added for the sliding one (from the run's start: nothing dropped before it). */
   private segment(a: number, j: number, second: boolean): void {
-    const t = this.t;
+    const b = this.block;
+    const A = a * RecordedAt.Stride;
+    const J = j * RecordedAt.Stride;
     const keep = second ? this.slidKeep : this.keep;
-    const cachedBefore = second ? this.slidCachedBefore : this.cachedBefore;
-    const recorded = t.recordedInputSumBefore;
-    let input = recorded[j]! - recorded[a]!;
-    if (keep !== 0) input -= (j - a) * (second ? 0 : this.dropBase) + (t.stepTokensBeforeSum[j - keep]! - t.stepTokensBeforeSum[a - keep]!);
-    const cached = cachedBefore[j]! - cachedBefore[a]!;
-    const write = this.writeBefore[j]! - this.writeBefore[a]!;
-    const write1h = this.write1hBefore[j]! - this.write1hBefore[a]!;
-    const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[a]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[a]!);
+    const cachedField = second ? RecordedAt.WindowCached : this.cached;
+    let input = b[J + RecordedAt.RecordedInputSum]! - b[A + RecordedAt.RecordedInputSum]!;
+    if (keep !== 0) input -= (j - a) * (second ? 0 : this.dropBase) + (b[(j - keep) * RecordedAt.Stride + RecordedAt.StepTokensSum]! - b[(a - keep) * RecordedAt.Stride + RecordedAt.StepTokensSum]!);
+    const cached = b[J + cachedField]! - b[A + cachedField]!;
+    const write = b[J + this.write]! - b[A + this.write]!;
+    const write1h = b[J + this.write1h]! - b[A + this.write1h]!;
+    const output = this.pOutput * (b[J + RecordedAt.PlainOutput]! - b[A + RecordedAt.PlainOutput]!) + this.pReasoning * (b[J + RecordedAt.Reasoning]! - b[A + RecordedAt.Reasoning]!);
     // A slid window writes nothing and bills input − cached ≥ 0 uncached (the form's conditions).
     const cost =
       keep !== 0
         ? this.pInput * (input - cached) + this.pCached * cached + output
-        : this.pInput * (this.uncachedBefore[j]! - this.uncachedBefore[a]!) + this.pCached * cached + this.pWrite * write + this.pWrite1h * write1h + output;
-    const latency = this.latencyBefore[j]! - this.latencyBefore[a]!;
-    const tokens = input + t.outputBefore[j]! - t.outputBefore[a]!;
+        : this.pInput * (b[J + this.uncached]! - b[A + this.uncached]!) + this.pCached * cached + this.pWrite * write + this.pWrite1h * write1h + output;
+    const latency = b[J + this.latency]! - b[A + this.latency]!;
+    const tokens = input + b[J + RecordedAt.Output]! - b[A + RecordedAt.Output]!;
     const written = keep !== 0 ? 0 : write + write1h;
     const at = this.at;
     if (!second) {

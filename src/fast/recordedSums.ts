@@ -13,24 +13,57 @@ import { CompiledField, type CompiledTrace } from './layout.js';
 
 const EXACT = 2 ** 52;
 
-/** Running sums before call i (length calls + 1) over calls with a recorded prompt size that did not fail. */
-export interface RecordedSums {
+/**
+ * The running figures the recorded closed form reads at a call (before it: calls 0..i−1), side by side
+ * in RecordedSums.block, one record of RecordedAt.Stride numbers per call 0..calls: a stretch's figures
+ * at a call are one record (two or three cache lines), not one line in each of a dozen arrays. Over
+ * calls with a recorded prompt size that did not fail, unless said otherwise.
+ */
+export const enum RecordedAt {
   /** The meter's figures with the prompt as sent, cache as recorded: uncached prompt, cache read, writes. */
-  uncachedBefore: Float64Array;
-  cachedBefore: Float64Array;
-  writeBefore: Float64Array;
-  write1hBefore: Float64Array;
+  Uncached,
+  Cached,
+  Write,
+  Write1h,
   /**
    * The same under a strategy that changed the prompt while a window is not yet full (its prompt is the
    * growth model's, its unchanged prefix the previous call's prompt): over the first calls of the trace
    * up to the first that is not plain (which may end the run), zero after.
    */
-  fillUncachedBefore: Float64Array;
-  fillCachedBefore: Float64Array;
-  fillWriteBefore: Float64Array;
-  fillWrite1hBefore: Float64Array;
+  FillUncached,
+  FillCached,
+  FillWrite,
+  FillWrite1h,
   /** The cache hit under a window that slid (unchanged prefix = system + goal): kernel servedCachedTokens. */
-  windowCachedBefore: Float64Array;
+  WindowCached,
+  /**
+   * Time without a latency model: each call's and tool call's recorded latency, 0 where none is
+   * recorded (what the kernel's modelled latency is with every model figure 0); over every call.
+   */
+  Latency,
+  /** Copies of the compiled running totals of the same names, over every call: recordedInputSumBefore, stepLatencyBefore, plainOutputBefore, reasoningBefore, outputBefore, stepTokensBefore, stepTokensBeforeSum, recordedInputBefore, recordedDeltaBefore. */
+  RecordedInputSum,
+  StepLatency,
+  PlainOutput,
+  Reasoning,
+  Output,
+  StepTokens,
+  StepTokensSum,
+  RecordedInputs,
+  Delta,
+  /** nextEstimateMax and belowGrowthBefore (below). */
+  NextEstimateMax,
+  BelowGrowth,
+  Stride,
+}
+
+/** Running sums before call i (length calls + 1) over calls with a recorded prompt size that did not fail. */
+export interface RecordedSums {
+  /** The running figures a stretch reads, (calls + 1) × RecordedAt.Stride numbers. */
+  block: Float64Array;
+  /** The cache writes (RecordedAt.Write, Write1h) as arrays of their own, searched for the first call that writes. */
+  writeBefore: Float64Array;
+  write1hBefore: Float64Array;
   /** Calls whose recorded prompt is below the growth model's (recorded − growth model < 0). */
   belowGrowthBefore: Int32Array;
   /**
@@ -39,11 +72,6 @@ export interface RecordedSums {
    * the context-window brake could refuse.
    */
   nextEstimateMax: Float64Array;
-  /**
-   * Time over calls before i without a latency model: each call's and tool call's recorded latency, 0
-   * where none is recorded (what the kernel's modelled latency is with every model figure 0).
-   */
-  latencyBefore: Float64Array;
   /** The largest recorded − growth-model difference, and the largest recorded prompt. */
   maxDelta: number;
   maxInput: number;
@@ -70,18 +98,11 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
   const n = c.calls;
   const before = () => new Float64Array(n + 1);
   const sums: RecordedSums = {
-    uncachedBefore: before(),
-    cachedBefore: before(),
+    block: new Float64Array((n + 1) * RecordedAt.Stride),
     writeBefore: before(),
     write1hBefore: before(),
-    fillUncachedBefore: before(),
-    fillCachedBefore: before(),
-    fillWriteBefore: before(),
-    fillWrite1hBefore: before(),
-    windowCachedBefore: before(),
     belowGrowthBefore: new Int32Array(n + 1),
     nextEstimateMax: before(),
-    latencyBefore: before(),
     maxDelta: -Infinity,
     maxInput: 0,
   };
@@ -127,21 +148,44 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
       const estimate = promptEstimate(growth + r[at + CompiledField.StepTokens]!, m[Metered.Input]! - growth);
       if (estimate > nextEstimate) nextEstimate = estimate;
     }
-    sums.uncachedBefore[i + 1] = sums.uncachedBefore[i]! + uncached;
-    sums.cachedBefore[i + 1] = sums.cachedBefore[i]! + cached;
-    sums.writeBefore[i + 1] = sums.writeBefore[i]! + write;
-    sums.write1hBefore[i + 1] = sums.write1hBefore[i]! + write1h;
-    sums.fillUncachedBefore[i + 1] = sums.fillUncachedBefore[i]! + fillUncached;
-    sums.fillCachedBefore[i + 1] = sums.fillCachedBefore[i]! + fillCached;
-    sums.fillWriteBefore[i + 1] = sums.fillWriteBefore[i]! + fillWrite;
-    sums.fillWrite1hBefore[i + 1] = sums.fillWrite1hBefore[i]! + fillWrite1h;
-    sums.windowCachedBefore[i + 1] = sums.windowCachedBefore[i]! + windowCached;
-    sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
-    sums.nextEstimateMax[i + 1] = nextEstimate;
     let latency = modelledCallMs(r[at + CallField.LatencyMs]!, 0, 0, 0, 0, 0);
     for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) latency += modelledToolMs(c.toolLatencyMs[j]!, 0);
-    sums.latencyBefore[i + 1] = sums.latencyBefore[i]! + latency;
+    const from = i * RecordedAt.Stride;
+    const to = from + RecordedAt.Stride;
+    const block = sums.block;
+    block[to + RecordedAt.Uncached] = block[from + RecordedAt.Uncached]! + uncached;
+    block[to + RecordedAt.Cached] = block[from + RecordedAt.Cached]! + cached;
+    block[to + RecordedAt.Write] = block[from + RecordedAt.Write]! + write;
+    block[to + RecordedAt.Write1h] = block[from + RecordedAt.Write1h]! + write1h;
+    block[to + RecordedAt.FillUncached] = block[from + RecordedAt.FillUncached]! + fillUncached;
+    block[to + RecordedAt.FillCached] = block[from + RecordedAt.FillCached]! + fillCached;
+    block[to + RecordedAt.FillWrite] = block[from + RecordedAt.FillWrite]! + fillWrite;
+    block[to + RecordedAt.FillWrite1h] = block[from + RecordedAt.FillWrite1h]! + fillWrite1h;
+    block[to + RecordedAt.WindowCached] = block[from + RecordedAt.WindowCached]! + windowCached;
+    block[to + RecordedAt.Latency] = block[from + RecordedAt.Latency]! + latency;
+    block[to + RecordedAt.NextEstimateMax] = nextEstimate;
+    sums.writeBefore[i + 1] = block[to + RecordedAt.Write]!;
+    sums.write1hBefore[i + 1] = block[to + RecordedAt.Write1h]!;
+    sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
+    block[to + RecordedAt.BelowGrowth] = sums.belowGrowthBefore[i + 1]!;
+    sums.nextEstimateMax[i + 1] = nextEstimate;
   }
-  if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT && sums.latencyBefore[n]! < EXACT)) return null;
+  copyTotals(c, sums.block);
+  if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT && sums.block[n * RecordedAt.Stride + RecordedAt.Latency]! < EXACT)) return null;
   return sums;
+}
+
+/** The compiled running totals a stretch reads beside the meter's sums (RecordedAt), copied into each record. */
+function copyTotals(c: CompiledTrace, block: Float64Array): void {
+  for (let i = 0, at = 0; i <= c.calls; i++, at += RecordedAt.Stride) {
+    block[at + RecordedAt.RecordedInputSum] = c.recordedInputSumBefore[i]!;
+    block[at + RecordedAt.StepLatency] = c.stepLatencyBefore[i]!;
+    block[at + RecordedAt.PlainOutput] = c.plainOutputBefore[i]!;
+    block[at + RecordedAt.Reasoning] = c.reasoningBefore[i]!;
+    block[at + RecordedAt.Output] = c.outputBefore[i]!;
+    block[at + RecordedAt.StepTokens] = c.stepTokensBefore[i]!;
+    block[at + RecordedAt.StepTokensSum] = c.stepTokensBeforeSum[i]!;
+    block[at + RecordedAt.RecordedInputs] = c.recordedInputBefore[i]!;
+    block[at + RecordedAt.Delta] = c.recordedDeltaBefore[i]!;
+  }
 }

@@ -19,9 +19,9 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { advanceClosedForm, closedFormApplies, stepSums } from './closedForm.js';
+import { advanceClosedForm, closedFormApplies, stepSums, uncappedSums } from './closedForm.js';
 import { advanceRecorded, recordedFormApplies, recordedLead } from './recordedForm.js';
-import { CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { buildRunTable } from './plainTable.js';
@@ -69,8 +69,13 @@ function firstSameError(reach: Int32Array, limits: BrakeLimits): number {
 /** The first call where a repeat or same-error brake fires if the run gets there. */
 export function toolStopCall(t: CompiledTrace, limits: BrakeLimits): number {
   const mode = limits[Limit.RepeatMode]!;
+  const errorTotal = limits[Limit.SameErrorTotal] === 1;
+  // The trace's largest counts first: below the limits (the usual case) no reach array is read.
+  const repeatMax = mode === RepeatModeCode.Total ? t.repeatMaxTotal : mode === RepeatModeCode.Consecutive ? t.repeatMaxConsecutive : t.repeatMaxCycle;
+  const errorMax = errorTotal ? t.errorMaxTotal : t.errorMaxConsecutive;
+  if (repeatStop(limits, repeatMax) === StopCode.None && sameErrorStop(limits, errorMax) === StopCode.None) return t.calls;
   const repeat = mode === RepeatModeCode.Total ? t.repeatReachTotal : mode === RepeatModeCode.Consecutive ? t.repeatReachConsecutive : t.repeatReachCycle;
-  const errors = limits[Limit.SameErrorTotal] === 1 ? t.errorReachTotal : t.errorReachConsecutive;
+  const errors = errorTotal ? t.errorReachTotal : t.errorReachConsecutive;
   return Math.min(firstRepeat(repeat, limits), firstSameError(errors, limits));
 }
 
@@ -151,23 +156,26 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     return st;
   }
   // Otherwise the recorded closed form (recordedForm.ts): cache as recorded, never with the plain one.
-  const sums = plainForm ? stepSums(t, settings[RunSetting.Cap]!) : null;
+  const cap = settings[RunSetting.Cap]!;
+  const sums = !plainForm ? null : cap === Infinity ? uncappedSums(t) : stepSums(t, cap);
   const keep = settings[RunSetting.Keep]!;
   const n = t.calls;
+  const closedSums = t.closedSums;
   for (;;) {
     const i = st[Run.Calls]!;
     if (i >= n) break;
     // A stretch of plain calls: up to the next call that is not plain, the first tool brake or the step limit.
-    const plain = ((t.records[i * CompiledField.Stride + CallField.Flags]! | 0) & SLOW_FLAGS) === 0;
-    let end = plain ? t.nextNotPlain[i]! : i;
+    // (nextNotPlain and nonStepsBefore from the interleaved record the closed form reads at i.)
+    const next = closedSums[i * ClosedAt.Stride + ClosedAt.NextNotPlain]!;
+    let end = next;
     if (plan.toolStop < end) end = plan.toolStop;
-    const stepLimit = limits[Limit.MaxSteps]! + t.nonStepsBefore[i]!;
+    const stepLimit = limits[Limit.MaxSteps]! + closedSums[i * ClosedAt.Stride + ClosedAt.NonSteps]!;
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
     const lead = plainForm ? 0 : recordedLead(settings, i);
     if (!plainForm && end - i >= RECORDED_FORM_MIN_CALLS && i + lead < end) {
       if (lead > 0 && runCalls(plan, st, i + lead) !== StopCode.None) return st;
       // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
-      const ending = end === t.nextNotPlain[i] && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
+      const ending = end === next && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
       if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st, ending) === end + 1) {
         st[Run.Stop] = StopCode.Completed;
         return st;
@@ -185,7 +193,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
       }
     }
     // The rest of the stretch and the call after it, one by one.
-    if (runCalls(plan, st, Math.max(end, t.nextNotPlain[st[Run.Calls]!]!) + 1) !== StopCode.None) return st;
+    if (runCalls(plan, st, Math.max(end, closedSums[st[Run.Calls]! * ClosedAt.Stride + ClosedAt.NextNotPlain]!) + 1) !== StopCode.None) return st;
   }
   runCalls(plan, st, Infinity);
   return st;

@@ -4,7 +4,7 @@
  * a replay reads them into locals, plain doubles in optimized code.
  */
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import { isIdentity } from '../context/strategy.js';
+import { isIdentity, rewritesHistory } from '../context/strategy.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { noteStrategy } from './strategySteps.js';
@@ -24,6 +24,8 @@ export const enum RunSetting {
   PerToolCallMs,
   /** 1 when the latency model's figures are whole numbers (≤ 2^20): with whole recorded latencies, time may be summed in any order. */
   IntegralModel,
+  /** 1 when the strategy rewrites older steps (masking, summaries): the run goes call by call (strategySteps.ts). */
+  RewritesHistory,
   Size,
 }
 
@@ -47,6 +49,7 @@ export function runSettings(strategy: ContextStrategy, cache: CacheMode, latency
   s[RunSetting.PerToolCallMs] = latency?.perToolCallMs ?? 0;
   const m = latency;
   s[RunSetting.IntegralModel] = m === undefined || [m.perCallMs, m.perInputTokenMs, m.perOutputTokenMs, m.perToolCallMs].every(integral) ? 1 : 0;
+  s[RunSetting.RewritesHistory] = rewritesHistory(strategy) ? 1 : 0;
   noteStrategy(s, strategy);
   return s;
 }

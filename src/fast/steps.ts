@@ -14,7 +14,7 @@ import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { Run, type RunState } from './runState.js';
 import { record, type RunTable } from './runTable.js';
@@ -58,7 +58,8 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const records = t.records;
   const toolStart = t.toolStart;
   const toolLatencyMs = t.toolLatencyMs;
-  const nonStepsBefore = t.nonStepsBefore;
+  // nonStepsBefore from the interleaved record (the closed form has just read the refused call's).
+  const closedSums = t.closedSums;
   const n = t.calls;
   const m = metered;
   const prompt = promptRecord;
@@ -88,15 +89,15 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
       break;
     }
     const at = i * CompiledField.Stride;
-    meterCall(m, prices, identity, cacheMode, records, at, prompt);
-    const input = m[Metered.Input]!;
-    const cost = m[Metered.CostPico]!;
+    // A table records the metered prompt of every call, the refused one too; otherwise the call is
+    // metered once the brakes let it be made (the check reads none of the meter's figures).
     if (table !== null) {
+      meterCall(m, prices, identity, cacheMode, records, at, prompt);
       record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
-      table.prompt[i] = input;
+      table.prompt[i] = m[Metered.Input]!;
       table.estimate[i] = estimate;
     }
-    code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
+    code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - closedSums[i * ClosedAt.Stride + ClosedAt.NonSteps]!, elapsed, spent, bound, tokens, estimate);
     if (code !== StopCode.None) {
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
@@ -105,6 +106,9 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     }
 
     // The call is made and paid.
+    if (table === null) meterCall(m, prices, identity, cacheMode, records, at, prompt);
+    const input = m[Metered.Input]!;
+    const cost = m[Metered.CostPico]!;
     ctx.markSent();
     const call = i++;
     const output = records[at + CallField.Output]!;

@@ -45,7 +45,7 @@ export function withSummaryPrices(settings: RunSettings, prices: FlatPrices): Ru
 
 /** Whether replayCompiled must hand this run here. */
 export function runsStepwise(settings: RunSettings, limits: BrakeLimits): boolean {
-  return limits[Limit.RepeatSkip] === 1 || stepwiseSettings.has(settings);
+  return limits[Limit.RepeatSkip] === 1 || settings[RunSetting.RewritesHistory] === 1;
 }
 
 /** A sweep pass whose strategy or some cell's brakes (repeat action skip) need this replay. */

@@ -4,7 +4,7 @@
  */
 import { CallField } from '../kernel/callRecord.js';
 import { PriceField } from '../kernel/prices.js';
-import { CompiledField, type CompiledTrace } from './layout.js';
+import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 
 const EXACT = 2 ** 52;
 
@@ -12,6 +12,19 @@ const EXACT = 2 ** 52;
 export interface StepSums {
   before: Float64Array;
   beforeSum: Float64Array;
+  /** The trace's closedSums (ClosedAt records) with these step sums in place of the uncapped ones (the trace's own when uncapped). */
+  closed: Float64Array;
+}
+
+/** The uncapped step sums, set per replay (no allocation, no lookup): the compiled ones. */
+const uncapped: StepSums = { before: new Float64Array(0), beforeSum: new Float64Array(0), closed: new Float64Array(0) };
+
+/** The trace's own step sums (no tool-result cap), in a record reused by every call: read it before the next. */
+export function uncappedSums(t: CompiledTrace): StepSums {
+  uncapped.before = t.stepTokensBefore;
+  uncapped.beforeSum = t.stepTokensBeforeSum;
+  uncapped.closed = t.closedSums;
+  return uncapped;
 }
 
 const cappedSums = new WeakMap<CompiledTrace, { cap: number; sums: StepSums | null }>();
@@ -25,7 +38,7 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
   const cachedSums = cappedSums.get(t);
   if (cap === Infinity) {
     if (cachedSums !== undefined && cachedSums.cap === Infinity) return cachedSums.sums;
-    const sums = { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum };
+    const sums = { before: t.stepTokensBefore, beforeSum: t.stepTokensBeforeSum, closed: t.closedSums };
     cappedSums.set(t, { cap, sums });
     return sums;
   }
@@ -39,15 +52,20 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
     before[i + 1] = before[i]! + kept;
     beforeSum[i + 1] = beforeSum[i]! + before[i]!;
   }
-  const sums = beforeSum[n]! < EXACT ? { before, beforeSum } : null;
+  const closed = t.closedSums.slice();
+  for (let i = 0, at = 0; i <= n; i++, at += ClosedAt.Stride) {
+    closed[at + ClosedAt.StepTokens] = before[i]!;
+    closed[at + ClosedAt.StepTokensSum] = beforeSum[i]!;
+  }
+  const sums = beforeSum[n]! < EXACT ? { before, beforeSum, closed } : null;
   cappedSums.set(t, { cap, sums });
   return sums;
 }
 
 /** Running totals over calls x..j−1 of one stretch at one price tier (one instance reused: `set` per stretch, no allocation per replay). */
 export class Stretch {
-  t!: CompiledTrace;
-  steps!: StepSums;
+  /** The stretch's running totals (StepSums.closed: ClosedAt records, step sums under the cap). */
+  sums!: Float64Array;
   x = 0;
   /** Full history: view_k = b + before[k]. Window: the system + goal prompt. */
   b = 0;
@@ -62,10 +80,17 @@ export class Stretch {
   pWrite = 0;
   pOutput = 0;
   pReasoning = 0;
+  /** The running totals at call x (the stretch's figures are differences from them), read once per stretch. */
+  sumAtX = 0;
+  /** Window: Σ K at x − keep. */
+  sumAtXLessKeep = 0;
+  plainOutputAtX = 0;
+  reasoningAtX = 0;
+  outputAtX = 0;
+  latencyAtX = 0;
 
-  set(t: CompiledTrace, steps: StepSums, x: number, b: number, keep: number, prevView: number, cacheOn: boolean, cacheWritePrice: boolean, prices: Float64Array, row: number): this {
-    this.t = t;
-    this.steps = steps;
+  set(steps: StepSums, x: number, b: number, keep: number, prevView: number, cacheOn: boolean, cacheWritePrice: boolean, prices: Float64Array, row: number): this {
+    this.sums = steps.closed;
     this.x = x;
     this.b = b;
     this.keep = keep;
@@ -77,20 +102,29 @@ export class Stretch {
     this.pWrite = prices[row + PriceField.CacheWrite]!;
     this.pOutput = prices[row + PriceField.Output]!;
     this.pReasoning = prices[row + PriceField.Reasoning]!;
+    const sums = this.sums;
+    const X = x * ClosedAt.Stride;
+    this.sumAtX = sums[X + ClosedAt.StepTokensSum]!;
+    this.sumAtXLessKeep = keep === 0 ? 0 : sums[(x - keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
+    this.plainOutputAtX = sums[X + ClosedAt.PlainOutput]!;
+    this.reasoningAtX = sums[X + ClosedAt.Reasoning]!;
+    this.outputAtX = sums[X + ClosedAt.Output]!;
+    this.latencyAtX = sums[X + ClosedAt.StepLatency]!;
     return this;
   }
 
   view(k: number): number {
-    const before = this.steps.before;
-    return this.keep === 0 ? this.b + before[k]! : this.b + before[k]! - before[k - this.keep]!;
+    const s = this.sums;
+    const view = this.b + s[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
+    return this.keep === 0 ? view : view - s[(k - this.keep) * ClosedAt.Stride + ClosedAt.StepTokens]!;
   }
 
   /** Σ view over calls x..j−1. */
   viewSum(j: number): number {
-    const s = this.steps.beforeSum;
-    const x = this.x;
-    if (this.keep === 0) return (j - x) * this.b + s[j]! - s[x]!;
-    return (j - x) * this.b + s[j]! - s[x]! - (s[j - this.keep]! - s[x - this.keep]!);
+    const s = this.sums;
+    const sum = (j - this.x) * this.b + s[j * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtX;
+    if (this.keep === 0) return sum;
+    return sum - (s[(j - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtXLessKeep);
   }
 
   /** Σ cached over calls x..j−1 (cache on). */
@@ -107,19 +141,19 @@ export class Stretch {
 
   /** Σ cost over calls x..j−1. */
   cost(j: number): number {
-    const t = this.t;
-    const output = this.pOutput * (t.plainOutputBefore[j]! - t.plainOutputBefore[this.x]!) + this.pReasoning * (t.reasoningBefore[j]! - t.reasoningBefore[this.x]!);
+    const s = this.sums;
+    const J = j * ClosedAt.Stride;
+    const output = this.pOutput * (s[J + ClosedAt.PlainOutput]! - this.plainOutputAtX) + this.pReasoning * (s[J + ClosedAt.Reasoning]! - this.reasoningAtX);
     if (!this.cacheOn) return this.pInput * this.viewSum(j) + output;
     return (this.cacheWritePrice ? this.pWrite : this.pInput) * this.growth(j) + this.pCached * this.cachedSum(j) + output;
   }
 
   /** Σ (input + output) over calls x..j−1. */
   tokens(j: number): number {
-    return this.viewSum(j) + this.t.outputBefore[j]! - this.t.outputBefore[this.x]!;
+    return this.viewSum(j) + this.sums[j * ClosedAt.Stride + ClosedAt.Output]! - this.outputAtX;
   }
 
   latency(j: number): number {
-    return this.t.stepLatencyBefore[j]! - this.t.stepLatencyBefore[this.x]!;
+    return this.sums[j * ClosedAt.Stride + ClosedAt.StepLatency]! - this.latencyAtX;
   }
 }
-
