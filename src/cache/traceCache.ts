@@ -30,7 +30,7 @@ export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/1';
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;
 
 /** The formats whose runs depend on the input's bytes alone. */
-const SELF_CONTAINED: ReadonlySet<TraceFormat> = new Set<TraceFormat>(['native', 'mini-swe-agent', 'cassette', 'exchanges', 'otlp', 'codex']);
+export const SELF_CONTAINED: ReadonlySet<TraceFormat> = new Set<TraceFormat>(['native', 'mini-swe-agent', 'cassette', 'exchanges', 'otlp', 'codex']);
 
 const HASH_CHUNK_BYTES = 4 * 2 ** 20;
 

@@ -185,7 +185,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   return runReplay(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts),
+      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true }),
       scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),
