@@ -81,7 +81,9 @@ const runArb = fc.record({
   runCostUsd: fc.option(fc.integer({ min: 0, max: 90_000 }), { nil: undefined }),
 });
 
-function nativeText(runs: fc.RecordValue<typeof runArb>[]): string {
+type RandomRun = typeof runArb extends fc.Arbitrary<infer T> ? T : never;
+
+function nativeText(runs: RandomRun[]): string {
   return runs
     .map((run) =>
       [
@@ -196,5 +198,13 @@ describe('compiled-trace cache', () => {
     writeFileSync(path, `${readFileSync('scenarios/long-exploration.jsonl', 'utf8')}\n{"type":"call","outputTokens":-1}\n`);
     await expect(loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') })).rejects.toThrow();
     expect(readdirSync(join(dir, 'cache')).filter((name) => !name.endsWith('.hash'))).toEqual([]);
+  });
+
+  it('keeps no entry for Claude Code sessions (their runs read the sub-agents\' files), and serves their runs as read', async () => {
+    const dir = tempDir();
+    const path = 'test/fixtures/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
+    const runs = await loadTraceFile(path, { cache: new CompiledTraceCache(dir, 'test') });
+    expect(runs).toEqual(await loadTraceFile(path));
+    expect(readdirSync(dir).filter((name) => !name.endsWith('.hash'))).toEqual([]);
   });
 });
