@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
@@ -66,7 +67,9 @@ export class EntryWriter {
     private readonly head: Pick<EntryHead, 'cache' | 'key' | 'shape'>,
     private readonly narrow = true,
   ) {
-    this.temporary = { compiled: `${files.compiled}.${process.pid}.tmp`, calls: `${files.calls}.${process.pid}.tmp` };
+    // pid and thread: sweep workers are threads of one process.
+    const tag = `${process.pid}-${threadId}`;
+    this.temporary = { compiled: `${files.compiled}.${tag}.tmp`, calls: `${files.calls}.${tag}.tmp` };
     this.fd = openSync(this.temporary.compiled, 'w');
     try {
       this.callsFd = openSync(this.temporary.calls, 'w');

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 const HASH_CHUNK_BYTES = 4 * 2 ** 20;
 const RACY_MARGIN_NS = 2_000_000_000n;
@@ -61,7 +62,7 @@ function readMemo(file: string): HashEntry | undefined {
 }
 
 function writeMemo(file: string, entry: HashEntry): void {
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = `${file}.${process.pid}-${threadId}.tmp`;
   try {
     writeFileSync(temporary, JSON.stringify(entry));
     renameSync(temporary, file);
