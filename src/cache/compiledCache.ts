@@ -60,7 +60,7 @@ export const layoutShape = (): string => shapeOf(template());
 export class CompiledTraceCache implements RunsCache {
   private readonly shape = layoutShape();
 
-  /** `narrow`: store integer columns narrow (widened when read); off, every array is a view of the read buffer. */
+  /** `narrow`: store integer columns narrow (widened when read; slower to load than the extra bytes are to read, README); off (default), every array is a view of the read buffer. */
   constructor(
     readonly dir: string,
     private readonly version: string,
@@ -124,7 +124,7 @@ export class CompiledTraceCache implements RunsCache {
     let writer: EntryWriter | undefined;
     try {
       makeDirectories(this.dir);
-      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.narrow ?? true);
+      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.narrow ?? false);
     } catch {
       writer = undefined;
     }
