@@ -47,7 +47,8 @@ export function compilerCodeHash(): string {
     const hash = createHash('sha256');
     for (const dir of ['../fast/', '../kernel/', '../brakes/']) {
       const path = fileURLToPath(new URL(dir, import.meta.url));
-      for (const name of readdirSync(path).sort()) hash.update(name).update(readFileSync(join(path, name)));
+      const files = readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+      for (const name of files.sort()) hash.update(name).update(readFileSync(join(path, name)));
     }
     compilerHash = hash.digest('hex');
   }
