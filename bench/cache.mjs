@@ -2,13 +2,20 @@
 // cache, with a cold cache (read + entry written) and with a warm one (entry read), in the same process,
 // rounds interleaved, CPU and wall time. Target (issue 7): a repeated replay of 100 MB starts in under
 // 0.3 s (the first run is ready once the entry is read and checked; runs are parsed as they are taken).
-// Also what v8.serialize would give (its deserialize) for the same runs. Not a test: `npm run bench`.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+// Also what v8.serialize would give (its deserialize) for the same runs. Then the cache of compiled traces
+// (src/cache/compiledCache.ts, what replay, whatif and sweep use): cold (read, compile, entry written),
+// warm (every run ready to replay: its compiled trace handed over, calls not read), stored wide (every
+// array a view of the one buffer read) and narrow (integer columns narrow, widened when read), its size
+// on disk, and what hashing the input costs when the cache has no memo of its hash. Not a test.
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { loadTraceFile, streamTraceFile } from '../dist/index.js';
 import { TraceFileCache } from '../dist/cache/traceCache.js';
+import { CompiledTraceCache } from '../dist/cache/compiledCache.js';
+import { contentHash } from '../dist/cache/contentHash.js';
+import { handedOverCompiled } from '../dist/replay/compiledRuns.js';
 import { cpuMs, median, writeNativeRuns } from './lib/measure.mjs';
 
 const json = process.argv.includes('--json');
@@ -28,6 +35,8 @@ const dir = mkdtempSync(join(tmpdir(), 'loopcost-cache-'));
 try {
   const file = join(dir, 'runs.jsonl');
   writeNativeRuns(file, RUNS);
+  // Older than the content-hash memo's margin (src/cache/contentHash.ts), as an input replayed again is.
+  await new Promise((done) => setTimeout(done, 2100));
   const mb = statSync(file).size / 1e6;
   const rows = { none: [], cold: [], warm: [], first: [] };
   let runs = 0;
@@ -50,8 +59,38 @@ try {
   const serialized = v8.serialize(traces);
   const deserialize = await timed(() => v8.deserialize(serialized));
   traces.length = 0;
-  const figure = (name) => ({ cpuMs: Math.round(median(rows[name].map((x) => x.cpuMs))), wallMs: Math.round(median(rows[name].map((x) => x.wallMs))) });
-  const result = { inputMb: Math.round(mb), runs, noCache: figure('none'), coldCache: figure('cold'), warmCache: figure('warm'), warmFirstRun: figure('first'), v8DeserializeMs: Math.round(deserialize.wallMs) };
+  // The compiled-trace cache. The input is older than the hash memo's margin (2 s), so a warm read takes its hash from the memo.
+  const compiledRows = { hash: [], wideCold: [], wideWarm: [], narrowCold: [], narrowWarm: [] };
+  const sizes = {};
+  for (let r = 0; r < ROUNDS; r++) {
+    compiledRows.hash.push(await timed(async () => [contentHash(file)]));
+    for (const narrow of [false, true]) {
+      const name = narrow ? 'narrow' : 'wide';
+      const cacheDir = join(dir, `compiled-${name}-${r}`);
+      const load = async () => {
+        const traces = await loadTraceFile(file, { cache: new CompiledTraceCache(cacheDir, 'bench', { narrow }) });
+        if (!traces.every((trace) => handedOverCompiled(trace) !== undefined)) throw new Error('not served from the cache');
+        return traces;
+      };
+      compiledRows[`${name}Cold`].push(await timed(() => loadTraceFile(file, { cache: new CompiledTraceCache(cacheDir, 'bench', { narrow }) })));
+      await load();
+      compiledRows[`${name}Warm`].push(await timed(load));
+      sizes[name] = Object.fromEntries(['.lcc', '.calls'].map((ext) => [ext, readdirSync(cacheDir).filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + statSync(join(cacheDir, f)).size, 0) / 1e6]));
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  }
+  const figure = (name, from = rows) => ({ cpuMs: Math.round(median(from[name].map((x) => x.cpuMs))), wallMs: Math.round(median(from[name].map((x) => x.wallMs))) });
+  const compiled = Object.fromEntries(Object.keys(compiledRows).map((name) => [name, figure(name, compiledRows)]));
+  const result = {
+    inputMb: Math.round(mb),
+    runs,
+    noCache: figure('none'),
+    coldCache: figure('cold'),
+    warmCache: figure('warm'),
+    warmFirstRun: figure('first'),
+    v8DeserializeMs: Math.round(deserialize.wallMs),
+    compiled: { ...compiled, entryMb: { wide: sizes.wide, narrow: sizes.narrow } },
+  };
   if (json) console.log(JSON.stringify(result));
   else {
     console.log(`runs cache: ${result.inputMb} MB native JSONL, ${runs} runs (median of ${ROUNDS} rounds; target: warm start < 300 ms)`);
@@ -59,6 +98,12 @@ try {
       console.log(`  ${label.padEnd(28)} ${String(f.wallMs).padStart(6)} ms wall ${String(f.cpuMs).padStart(6)} ms CPU`);
     }
     console.log(`  v8.deserialize of the same runs ${result.v8DeserializeMs} ms`);
+    const c = result.compiled;
+    console.log(`compiled-trace cache (replay, whatif, sweep; target: warm start < 300 ms):`);
+    for (const [label, f] of [['wide, cold (read + compile + write)', c.wideCold], ['wide, warm: all runs ready', c.wideWarm], ['narrow, cold', c.narrowCold], ['narrow, warm: all runs ready', c.narrowWarm], ['hashing the input (no memo)', c.hash]]) {
+      console.log(`  ${label.padEnd(36)} ${String(f.wallMs).padStart(6)} ms wall ${String(f.cpuMs).padStart(6)} ms CPU`);
+    }
+    for (const name of ['wide', 'narrow']) console.log(`  entry on disk, ${name}: ${c.entryMb[name]['.lcc'].toFixed(1)} MB compiled + ${c.entryMb[name]['.calls'].toFixed(1)} MB calls`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

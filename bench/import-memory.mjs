@@ -27,11 +27,15 @@ function run(copies) {
 }
 
 const results = [];
-for (const copies of [1, 7]) {
+// `--big`: ~1 GB of trajectories (63 copies), written to the temporary directory and removed after.
+const copiesList = process.argv.includes('--big') ? [1, 7, 63] : [1, 7];
+for (const copies of copiesList) {
   const r = run(copies);
   results.push({ inputMb: r.inputMb, outputMb: r.outMb, seconds: r.seconds, peakRssMb: r.maxRssKb / 1024, exitCode: r.code });
   if (!process.argv.includes('--json')) {
     console.log(`${r.inputMb.toFixed(0).padStart(5)} MB of trajectories → ${r.outMb.toFixed(1)} MB native in ${r.seconds.toFixed(1)} s, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB (exit ${r.code})`);
   }
 }
-if (process.argv.includes('--json')) console.log(JSON.stringify({ runs: results }));
+const growth = results.at(-1).peakRssMb / results[0].peakRssMb - 1;
+if (process.argv.includes('--json')) console.log(JSON.stringify({ runs: results, peakGrowth: growth }));
+else console.log(`peak RSS ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% from the smallest to the largest input (target: within ±10%)`);

@@ -13,9 +13,10 @@
  * reading the input again; `v8.serialize` was tried and its `deserialize` is slower than reading again.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectories } from '../io/makeDirectories.js';
+import { contentHash } from './contentHash.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
 import type { Trace } from '../trace/types.js';
@@ -30,9 +31,7 @@ export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/1';
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;
 
 /** The formats whose runs depend on the input's bytes alone. */
-const SELF_CONTAINED: ReadonlySet<TraceFormat> = new Set<TraceFormat>(['native', 'mini-swe-agent', 'cassette', 'exchanges', 'otlp', 'codex']);
-
-const HASH_CHUNK_BYTES = 4 * 2 ** 20;
+export const SELF_CONTAINED: ReadonlySet<TraceFormat> = new Set<TraceFormat>(['native', 'mini-swe-agent', 'cassette', 'exchanges', 'otlp', 'codex']);
 
 interface EntryHead {
   cache: string;
@@ -75,20 +74,9 @@ export class TraceFileCache implements RunsCache {
 
   /** The entry's key: undefined when the input is no regular file, is too large to keep, or cannot be read. */
   keyOf(path: string, settings: string): string | undefined {
-    let fd: number | undefined;
-    try {
-      fd = openSync(path, 'r');
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || stat.size > MAX_CACHED_INPUT_BYTES) return undefined;
-      const content = createHash('sha256');
-      const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
-      for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) content.update(chunk.subarray(0, n));
-      return createHash('sha256').update(JSON.stringify([TRACE_CACHE_FORMAT, this.version, settings, path, content.digest('hex')])).digest('hex');
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    const content = contentHash(path, { dir: this.dir, maxBytes: MAX_CACHED_INPUT_BYTES });
+    if (content === undefined) return undefined;
+    return createHash('sha256').update(JSON.stringify([TRACE_CACHE_FORMAT, this.version, settings, path, content.sha256])).digest('hex');
   }
 
   private entryPath(key: string): string {

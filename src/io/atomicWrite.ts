@@ -136,19 +136,55 @@ function makeDirectory(dir: string, path: string, flag: string): void {
   }
 }
 
-/** Writes a file so that readers see either the old file or the complete new one, never a part. */
-export function writeFileAtomic(path: string, content: string, flag = '--out'): void {
+/**
+ * Writes a file so that readers see either the old file or the complete new one, never a part. `content`
+ * may come in pieces (a report rendered run by run is never held whole); an error while making them
+ * leaves no file and is thrown as it is.
+ */
+export function writeFileAtomic(path: string, content: string | Iterable<string>, flag = '--out'): void {
   makeDirectory(dirname(path), path, flag);
   removeStaleTemporaries(path);
   const temp = trackTemporary(temporaryFor(path));
   try {
-    writeFileSync(temp, content);
+    if (typeof content === 'string') writeFileSync(temp, content);
+    else writePieces(temp, content);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
+    if (error instanceof PieceError) throw error.cause;
     throw outputError(path, error, flag);
   } finally {
     releaseTemporary(temp);
+  }
+}
+
+/** An error thrown while making the pieces (not while writing them). */
+class PieceError extends Error {}
+
+const PIECES_BUFFER_CHARS = 1 << 20;
+
+function writePieces(temp: string, pieces: Iterable<string>): void {
+  const fd = openSync(temp, 'w');
+  try {
+    let pending = '';
+    const iterator = pieces[Symbol.iterator]();
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = iterator.next();
+      } catch (error) {
+        throw new PieceError('piece', { cause: error });
+      }
+      if (next.done === true) break;
+      pending += next.value;
+      if (pending.length >= PIECES_BUFFER_CHARS) {
+        writeSync(fd, pending);
+        pending = '';
+      }
+    }
+    writeSync(fd, pending);
+  } finally {
+    closeSync(fd);
   }
 }
 

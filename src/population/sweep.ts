@@ -11,7 +11,7 @@
  */
 import { NO_BRAKES } from '../brakes/config.js';
 import { FULL_HISTORY, rewritesHistory } from '../context/strategy.js';
-import { compiledTrace } from '../fast/compile.js';
+import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
@@ -153,7 +153,7 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
   const figures = newCellFigures();
   for (const [model, cells] of byModel) {
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
-      compiled: compiledTrace(trace),
+      compiled: compiledOf(trace),
       prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === '' ? {} : { model }) })),
       cache: defaultCacheMode(trace),
     }));

@@ -9,7 +9,6 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import { compiledTrace } from '../fast/compile.js';
 import { replayCompiled } from '../fast/replayFast.js';
 import { runOutcomeOf } from '../fast/runState.js';
 import { runSettings } from '../fast/settings.js';
@@ -24,7 +23,9 @@ import { usdToPico } from '../money.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
+import { compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
+import { hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -80,15 +81,12 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
 export function defaultCacheMode(trace: Trace): CacheMode {
   if (trace.header.origin === 'synthetic') return 'off';
   if (trace.header.origin === 'recorded') return 'recorded';
-  return trace.calls.some((call) => call.inputTokens !== undefined) ? 'recorded' : 'off';
+  return hasRecordedInput(trace) ? 'recorded' : 'off';
 }
 
 function recordedRunCost(trace: Trace): number | undefined {
   if (trace.end.recordedCostUsd !== undefined) return usdToPico(trace.end.recordedCostUsd);
-  if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) {
-    return trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0);
-  }
-  return undefined;
+  return recordedCallsCostPico(trace);
 }
 
 /** The model's pricing for a trace (with --model, that model's), its provider's cache rule filled in. */
@@ -142,7 +140,7 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
     });
   }
   const prices = flattenPrices(pricing);
-  const compiled = compiledTrace(trace);
+  const compiled = compiledOf(trace);
   const limits = brakeLimits(options.brakes, prices.contextWindow);
   const settings = runSettings(options.strategy, cache, options.latency);
   if (summaryPricing !== undefined) withSummaryPrices(settings, flattenPrices(summaryPricing));
@@ -200,7 +198,7 @@ export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
     recordedModel: trace.header.model,
     model: pricing.model,
     cache,
-    recordedCalls: trace.calls.length,
+    recordedCalls: recordedCallCount(trace),
     recordedOutcome: trace.end.outcome,
   });
 

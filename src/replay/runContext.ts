@@ -4,6 +4,7 @@
  */
 import { UserError } from '../errors.js';
 import type { Trace } from '../trace/types.js';
+import { recordedCallCount } from './runFacts.js';
 
 /** Runs `work` for `trace`; a UserError without a file gets the run's source (file#run) and field. */
 export function inRunContext<T>(trace: Trace, work: () => T): T {
@@ -15,7 +16,7 @@ export function inRunContext<T>(trace: Trace, work: () => T): T {
       error.issues.map((issue) =>
         issue.file !== undefined
           ? issue
-          : { ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${trace.calls.length} recorded calls: ${issue.message}` },
+          : { ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${recordedCallCount(trace)} recorded calls: ${issue.message}` },
       ),
     );
   }

@@ -25,7 +25,8 @@ export interface Summary {
   skippedActions?: number;
 }
 
-export function summarise(results: readonly RunResult[]): Summary {
+/** `results`: any list walked once (an array, or runs kept as columns: runColumns.ts). */
+export function summarise(results: Iterable<RunResult> & { readonly length: number }): Summary {
   const stopReasons = Object.fromEntries(STOP_REASONS.map((reason) => [reason, 0])) as Record<StopReason, number>;
   let totalCost = 0n;
   let wasted = 0n;

@@ -10,13 +10,13 @@ import { usdToPico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { compiledTrace } from '../fast/compile.js';
 import { replayCompiled } from '../fast/replayFast.js';
 import { outcomeOf } from '../fast/runState.js';
 import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
+import { compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
 import type { StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
@@ -95,7 +95,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   if (options.engine === 'readable') {
     return (brakes) => replayTrace(trace, { ...common, pricing, brakes, engine: 'readable' });
   }
-  const compiled = compiledTrace(trace);
+  const compiled = compiledOf(trace);
   const flat = flattenPrices(pricing);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   let settings = settingsCache.get(cache);

@@ -18,6 +18,7 @@ import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSetting
 import { reportSettings, type ReportSettings } from './settings.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { jsonPieces } from './jsonPieces.js';
 
 export { LOOPCOST_VERSION };
 
@@ -34,8 +35,9 @@ export interface ReplayReport {
   warnings: ReportWarning[];
 }
 
-export function buildReplayReport(args: {
-  results: readonly RunResult[];
+export interface ReplayReportArgs {
+  /** Walked once per use (an array, or runs kept as columns: src/replay/runColumns.ts). */
+  results: Iterable<RunResult> & { readonly length: number };
   brakes: BrakeConfig;
   strategy: ContextStrategy;
   priceSource: PriceSource;
@@ -53,7 +55,28 @@ export function buildReplayReport(args: {
   pricedAsOf?: (source: string) => string | undefined;
   /** The scenario files among the inputs, with what their runs ran under. */
   scenarios?: readonly ScenarioRunSettings[];
-}): ReplayReport {
+}
+
+export function buildReplayReport(args: ReplayReportArgs): ReplayReport {
+  return replayReportWith(args, [...replayRunRecords(args)]);
+}
+
+/** The report as `renderJson` writes it, in pieces: its run records made and written one at a time, never all held. */
+export function replayReportJson(args: ReplayReportArgs): Iterable<string> {
+  return jsonPieces(replayReportWith(args, []) as unknown as Record<string, unknown>, 'runs', replayRunRecords(args));
+}
+
+/** Each run's record, made as it is taken. */
+export function* replayRunRecords(args: ReplayReportArgs): Generator<RunRecord> {
+  for (const run of args.results) {
+    const record = runRecord(run, args.perStep === true);
+    const day = args.pricedAsOf?.(run.source);
+    if (day !== undefined) record.pricedAsOf = day;
+    yield record;
+  }
+}
+
+function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayReport {
   const settings: ReplayReport['settings'] = {
     brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
     context: contextSettingsRecord(args.strategy),
@@ -70,12 +93,7 @@ export function buildReplayReport(args: {
       ...(args.priceDays === undefined ? {} : { days: args.priceDays }),
       ...(args.pricesNote ? { note: args.pricesNote } : {}),
     },
-    runs: args.results.map((run) => {
-      const record = runRecord(run, args.perStep === true);
-      const day = args.pricedAsOf?.(run.source);
-      if (day !== undefined) record.pricedAsOf = day;
-      return record;
-    }),
+    runs,
     summary: summaryRecord(summarise(args.results)),
     warnings: [...(args.warnings ?? [])],
   };

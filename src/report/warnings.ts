@@ -109,7 +109,7 @@ export function cachePriceWarnings(models: readonly string[]): ReportWarning[] {
  * `--cache on` where the provider's minimum cacheable prefix (or its increments) kept unchanged prompt
  * tokens out of the cache: one line per model, with the tokens and runs it concerns.
  */
-export function cacheRuleWarnings(runs: readonly { model: string; cacheRuleLostTokens: number; cacheNotes?: string[] }[]): ReportWarning[] {
+export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostTokens: number; cacheNotes?: string[] }>): ReportWarning[] {
   const byModel = new Map<string, { tokens: number; runs: number; note: string }>();
   for (const run of runs) {
     const note = run.cacheNotes?.find((text) => text.includes('minimum cacheable prefix'));

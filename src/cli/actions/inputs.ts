@@ -5,6 +5,7 @@
  * with the read limits and --skip-bad of the flags.
  */
 import { usableCacheDir } from '../../cache/cacheDir.js';
+import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { skippedMessage, TraceInputs } from '../../import/inputSet.js';
 import { collectInputs } from '../../io/collectInputs.js';
@@ -31,9 +32,14 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues,
   return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)) };
 }
 
-/** The trace files as an input set read with the flags' limits, --skip-bad and --cache-dir (the flags are checked here, before any work). */
-export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }): TraceInputs {
-  const cache = flags.cacheDir === undefined ? {} : { cache: new TraceFileCache(usableCacheDir(flags.cacheDir), LOOPCOST_VERSION) };
+/**
+ * The trace files as an input set read with the flags' limits, --skip-bad and --cache-dir (the flags are
+ * checked here, before any work). `compiled`: the command replays compiled traces (replay, whatif,
+ * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read.
+ */
+export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }, use: { compiled?: boolean } = {}): TraceInputs {
+  const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
+  const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
   return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache });
 }
 

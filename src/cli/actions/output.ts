@@ -24,9 +24,11 @@ export function reportView(flags: ViewFlags, io: CliIO): ReportView {
  * they are also said on stderr when the report goes to a file or is CSV (which has no place for them), so
  * the person at the terminal sees them.
  */
-export function emitReport(text: string, args: { out?: string; format: string; warnings: readonly ReportWarning[] }, io: CliIO): void {
+/** `text` may come in pieces (a JSON report written run by run: replayReportJson). */
+export function emitReport(text: string | Iterable<string>, args: { out?: string; format: string; warnings: readonly ReportWarning[] }, io: CliIO): void {
   if (args.out !== undefined) writeFileAtomic(args.out, text);
-  else io.stdout(text);
+  else if (typeof text === 'string') io.stdout(text);
+  else for (const piece of text) io.stdout(piece);
   if (args.warnings.length > 0 && (args.out !== undefined || args.format === 'csv')) io.stderr(warningLines(args.warnings));
 }
 

@@ -8,7 +8,7 @@ import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
 import { recordedBrakes } from '../../replay/whatif.js';
-import { buildReplayReport } from '../../report/replayReport.js';
+import { buildReplayReport, replayReportJson } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
@@ -28,7 +28,8 @@ import {
   type ReadFlags,
 } from '../parseFlags.js';
 import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
-import { pricingFor, RunNotes } from './runNotes.js';
+import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
+import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
@@ -68,7 +69,10 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
-  const recorded = await workOnRuns(command.traces, io, (trace) => {
+  // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
+  const recordedResults = new RowColumns<RunResult>();
+  const recordedNotes = new RowColumns<RunNote & { skips: boolean }>();
+  const kept = await workOnRuns(command.traces, io, (trace) => {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
     const options = {
       brakes,
@@ -79,24 +83,27 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
     const pricing = pricingFor(trace, options);
-    return { pricing, skips: brakes.repeatAction === 'skip', note: notes.noteOf(trace, pricing), result: replayTrace(trace, { ...options, pricing }) };
+    recordedNotes.add({ ...notes.noteOf(trace, pricing), skips: brakes.repeatAction === 'skip' });
+    return recordedResults.add(replayTrace(trace, { ...options, pricing }));
   });
-  const results: RunResult[] = [];
+  const synthetic: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
-  for (const run of recorded) {
-    pricings.set(run.pricing.model, run.pricing);
-    notes.addNote(run.note);
-    results.push(run.result);
+  let skips = 0;
+  for (const i of kept) {
+    const { skips: skipsRun, ...note } = recordedNotes.at(i);
+    pricings.set(note.pricing.model, note.pricing);
+    notes.addNote(note);
+    if (skipsRun) skips += 1;
   }
   command.scenarios.forEach((input, i) => {
     const pricing = scenarioPricing[i]!;
     pricings.set(pricing.model, pricing);
     const runs = runScenarioInput(input, { prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
     for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache);
-    results.push(...runs);
+    synthetic.push(...runs);
   });
+  const results = rowList(recordedResults, kept, synthetic);
   const shown = reportedSettings(command, command.traces.files.length, command.scenarios);
-  const skips = recorded.filter((run) => run.skips).length;
   const warnings = [...notes.warnings(command.inputs), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(results)];
   const reportArgs = {
     results,
@@ -114,9 +121,8 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(shown.latency === undefined ? {} : { latency: shown.latency }),
   };
-  const report = buildReplayReport(reportArgs);
-
   if (command.reportDir !== undefined) {
+    const report = buildReplayReport(reportArgs);
     const outputs: [string, ReportFormat][] = [
       ['replay.json', 'json'],
       ['replay.csv', 'csv'],
@@ -124,7 +130,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
       ['replay-chart.txt', 'chart'],
     ];
     const fileView = { ...command.view, width: 120 };
-    const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, results, fileView)] as const);
+    const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView)] as const);
     const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
     rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
     writeFilesAtomic(command.reportDir, rendered);
@@ -132,7 +138,8 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     io.stdout(`reports written: ${rendered.map(([name]) => join(command.reportDir!, name)).join(', ')}\n`);
     return 0;
   }
-  const text = renderReport(command.format, report, results, command.view);
+  // JSON is written run by run (a report of many runs is never held whole).
+  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
 }
@@ -185,7 +192,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   return runReplay(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts),
+      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true }),
       scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),

@@ -5,11 +5,12 @@
  * scenario files) are neither: they were not recorded, so they have no recorded cost and run closed-loop.
  */
 import { isIdentity, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
-import { PriceGapCheck, recordedCostCheck } from '../../pricing/recordedCost.js';
+import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
+import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextSpec } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { Trace } from '../../trace/types.js';
@@ -41,7 +42,7 @@ export class RunNotes {
   noteOf(trace: Trace, pricing: ModelPricing): RunNote {
     const note: RunNote = { source: trace.source, pricing, recordedCache: defaultCacheMode(trace) === 'recorded' };
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
-    const check = this.options.model === undefined ? recordedCostCheck(trace, pricing) : undefined;
+    const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
     return note;
   }

@@ -156,8 +156,8 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
   let traces: Trace[];
   let skipped: BadInput[] = [];
   if (from !== undefined && 'traces' in from) traces = from.traces;
-  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts), io, (trace) => trace);
-  else ({ results: traces, skipped } = await traceInputs(share.files, { ...opts, skipBad: true }).map((trace) => trace));
+  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true }), io, (trace) => trace);
+  else ({ results: traces, skipped } = await traceInputs(share.files, { ...opts, skipBad: true }, { compiled: true }).map((trace) => trace));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
   const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));
   return {

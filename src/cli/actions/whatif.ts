@@ -135,7 +135,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   return runWhatIf(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts),
+      traces: traceInputs(traceFiles, opts, { compiled: opts.tree !== true }),
       scenarios,
       settings,
       strategy: strategyFromFlags(opts),

@@ -1,0 +1,176 @@
+/**
+ * A cache of compiled traces (`--cache-dir` for replay, whatif and sweep): every run of an input file
+ * compiled (src/fast/compile.ts) and stored in one entry (compiledEntry.ts), so that a repeated replay
+ * or sweep of the same inputs starts from the compiled traces without reading, parsing or compiling the
+ * input. An entry's key is the SHA-256 of the input's bytes (contentHash.ts), its path as given, the read
+ * limits, loopcost's version, the cache format, the compiled trace's field layout and a hash of the
+ * compiler's own code (src/fast, src/kernel, src/brakes), so a changed input, another loopcost or a
+ * changed compiler never meets an old entry.
+ *
+ * A run served from an entry is a Trace whose source, header and end are read from the entry, handed
+ * over with its compiled trace (src/replay/compiledRuns.ts); its `calls` are read from the entry's calls
+ * file only if something asks for them (the compiled replay, what-ifs, sweeps and their reports do
+ * not). Only formats whose runs depend on the input's bytes alone are kept, as in the runs cache
+ * (traceCache.ts). The cache never makes a run fail: an entry not to be trusted is ignored and written
+ * again; an entry that cannot be written is skipped.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compiledTrace, compileTrace } from '../fast/compile.js';
+import type { CompiledTrace } from '../fast/layout.js';
+import type { RunsCache } from '../import/index.js';
+import type { TraceFormat } from '../import/formats.js';
+import { makeDirectories } from '../io/makeDirectories.js';
+import { handOverCompiled } from '../replay/compiledRuns.js';
+import type { Trace } from '../trace/types.js';
+import { shapeOf, valueOf } from './compiledCodec.js';
+import { EntryWriter, readCalls, readEntry, type EntryFiles, type StoredRun } from './compiledEntry.js';
+import { contentHash } from './contentHash.js';
+import { SELF_CONTAINED } from './traceCache.js';
+
+/** Part of every key and every entry's head; bump it when the entry's layout changes. */
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/1';
+
+/** A run with no calls: compiled, it has every field of a compiled trace, in the order compileTrace makes them. */
+const EMPTY_RUN = { source: '', header: { systemTokens: 0, goalTokens: 0 }, calls: [], end: { outcome: 'completed' } } as unknown as Trace;
+
+/** A fresh compiled trace to fill: a stored one read into it has the same fields in the same order (the same shape for V8). */
+const template = (): CompiledTrace => compileTrace(EMPTY_RUN);
+
+let compilerHash: string | undefined;
+
+/** A hash of the compiler's code (every file of src/fast, src/kernel and src/brakes as loaded: built or source). */
+export function compilerCodeHash(): string {
+  if (compilerHash === undefined) {
+    const hash = createHash('sha256');
+    for (const dir of ['../fast/', '../kernel/', '../brakes/']) {
+      const path = fileURLToPath(new URL(dir, import.meta.url));
+      const files = readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+      for (const name of files.sort()) hash.update(name).update(readFileSync(join(path, name)));
+    }
+    compilerHash = hash.digest('hex');
+  }
+  return compilerHash;
+}
+
+/** The compiled trace's field names and array kinds, in order. */
+export const layoutShape = (): string => shapeOf(template());
+
+export class CompiledTraceCache implements RunsCache {
+  private readonly shape = layoutShape();
+
+  /** `narrow`: store integer columns narrow (widened when read; slower to load than the extra bytes are to read, README); off (default), every array is a view of the read buffer. */
+  constructor(
+    readonly dir: string,
+    private readonly version: string,
+    private readonly options: { narrow?: boolean } = {},
+  ) {}
+
+  async *runsOf(path: string, settings: string, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace> {
+    const key = this.keyOf(path, settings);
+    if (key === undefined) {
+      yield* read(() => undefined);
+      return;
+    }
+    const files = this.filesOf(key);
+    const served = this.load(key, files);
+    if (served !== undefined) {
+      yield* served;
+      return;
+    }
+    yield* this.readAndStore(key, files, read);
+  }
+
+  /** The entry's key; undefined when the input is no regular file or cannot be read. */
+  keyOf(path: string, settings: string): string | undefined {
+    const content = contentHash(path, { dir: this.dir });
+    if (content === undefined) return undefined;
+    try {
+      return createHash('sha256')
+        .update(JSON.stringify([COMPILED_CACHE_FORMAT, this.version, this.shape, compilerCodeHash(), settings, path, content.sha256]))
+        .digest('hex');
+    } catch {
+      return undefined;
+    }
+  }
+
+  private filesOf(key: string): EntryFiles {
+    return { compiled: join(this.dir, `${key}.lcc`), calls: join(this.dir, `${key}.calls`) };
+  }
+
+  /** Every run of an entry that holds, each handed over with its compiled trace; else undefined. */
+  load(key: string, files = this.filesOf(key)): Trace[] | undefined {
+    const entry = readEntry(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape });
+    if (entry === undefined) return undefined;
+    try {
+      return entry.head.runs.map((run) => {
+        const compiled = template();
+        const fields = Object.keys(compiled);
+        const stored = Object.keys(run.compiled as object);
+        if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) throw new Error('layout changed');
+        valueOf(run.compiled, (index) => entry.arrayAt(run.arrays + index), compiled as unknown as Record<string, unknown>);
+        const trace = storedTrace(run, files.calls);
+        handOverCompiled(trace, compiled);
+        return trace;
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async *readAndStore(key: string, files: EntryFiles, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace> {
+    let format: TraceFormat | undefined;
+    let writer: EntryWriter | undefined;
+    try {
+      makeDirectories(this.dir);
+      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.narrow ?? false);
+    } catch {
+      writer = undefined;
+    }
+    try {
+      for await (const trace of read((seen) => (format = seen))) {
+        if (writer !== undefined) {
+          try {
+            writer.add(trace, compiledTrace(trace));
+          } catch {
+            writer.abandon();
+            writer = undefined;
+          }
+        }
+        yield trace;
+      }
+      if (writer !== undefined && format !== undefined && SELF_CONTAINED.has(format)) {
+        try {
+          writer.finish();
+        } catch {
+          writer.abandon();
+        }
+        writer = undefined;
+      }
+    } finally {
+      writer?.abandon();
+    }
+  }
+}
+
+/** A run served from an entry: source, header and end as stored; its calls read from the calls file when first asked for. */
+function storedTrace(run: StoredRun, callsFile: string): Trace {
+  const trace = { source: run.source, header: run.header } as Trace;
+  const settle = (calls: Trace['calls']): void => {
+    Object.defineProperty(trace, 'calls', { value: calls, writable: true, enumerable: true, configurable: true });
+  };
+  Object.defineProperty(trace, 'calls', {
+    enumerable: true,
+    configurable: true,
+    get(): Trace['calls'] {
+      const calls = readCalls(callsFile, run.calls);
+      settle(calls);
+      return calls;
+    },
+    set: settle,
+  });
+  trace.end = run.end;
+  return trace;
+}

@@ -1,0 +1,205 @@
+/**
+ * One entry of the compiled-trace cache (compiledCache.ts): every run of one input file compiled, in two
+ * files. `<key>.lcc` holds the compiled traces — their typed arrays one after another (each at an 8-byte
+ * boundary, integer columns narrow where every value fits), then a JSON head (each run's source, header,
+ * end and compiled trace described by compiledCodec.ts, and the array table), then a 16-byte trailer
+ * (head offset, head length, magic). It is read with one read into one buffer; arrays stored at their
+ * own kind are views of that buffer, narrow ones are widened. `<key>.calls` holds each run's calls as
+ * deflated JSON, read only if something asks for a run's calls (see compiledCache.ts).
+ *
+ * A file that is shorter or longer than its trailer says, lacks a magic, names another key or shape,
+ * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
+ * to temporary files renamed into place (the calls file first), so a reader never sees half an entry.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { CallRecord, Trace } from '../trace/types.js';
+import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
+
+const MAGIC = Buffer.from('LCCACHE1', 'latin1');
+const TRAILER_MAGIC = 0x4c434331; // "LCC1"
+const TRAILER_BYTES = 16;
+
+/** One run in the head: what the report reads of the trace besides its calls, its compiled trace, and where its calls are. */
+export interface StoredRun {
+  source: string;
+  header: Trace['header'];
+  end: Trace['end'];
+  /** The compiled trace described (compiledCodec.ts), array indices counted from `arrays`. */
+  compiled: unknown;
+  arrays: number;
+  /** Offset, length and SHA-1 of the run's deflated calls in the calls file. */
+  calls: [number, number, string];
+}
+
+export interface EntryHead {
+  cache: string;
+  key: string;
+  /** What the compiled trace's fields and array kinds were when written (compiledCache.ts: layoutShape). */
+  shape: string;
+  callsBytes: number;
+  /** [kind, stored kind, byte offset, length] of every array. */
+  arrays: [ArrayKind, ArrayKind, number, number][];
+  runs: StoredRun[];
+}
+
+export interface EntryFiles {
+  compiled: string;
+  calls: string;
+}
+
+const pad8 = (n: number): number => (n + 7) & ~7;
+
+/** Writes an entry run by run (nothing kept in memory but the head); `finish` renames it into place, `abandon` removes it. */
+export class EntryWriter {
+  private readonly temporary: EntryFiles;
+  private readonly fd: number;
+  private readonly callsFd: number;
+  private offset = MAGIC.length;
+  private callsOffset = 0;
+  private readonly arrays: EntryHead['arrays'] = [];
+  private readonly runs: StoredRun[] = [];
+
+  constructor(
+    private readonly files: EntryFiles,
+    private readonly head: Pick<EntryHead, 'cache' | 'key' | 'shape'>,
+    private readonly narrow = true,
+  ) {
+    // pid and thread: sweep workers are threads of one process.
+    const tag = `${process.pid}-${threadId}`;
+    this.temporary = { compiled: `${files.compiled}.${tag}.tmp`, calls: `${files.calls}.${tag}.tmp` };
+    this.fd = openSync(this.temporary.compiled, 'w');
+    try {
+      this.callsFd = openSync(this.temporary.calls, 'w');
+    } catch (error) {
+      closeSync(this.fd);
+      rmSync(this.temporary.compiled, { force: true });
+      throw error;
+    }
+    writeSync(this.fd, MAGIC);
+  }
+
+  /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe). */
+  add(trace: Trace, compiled: object): void {
+    const arrays: ArrayEntry[] = [];
+    const description = describeValue(compiled, arrays, this.narrow);
+    const base = this.arrays.length;
+    let size = 0;
+    for (const entry of arrays) size = pad8(size) + entry.data.byteLength;
+    const block = Buffer.alloc(pad8(size));
+    let at = 0;
+    for (const entry of arrays) {
+      at = pad8(at);
+      block.set(new Uint8Array(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength), at);
+      this.arrays.push([entry.kind, entry.stored, this.offset + at, entry.data.length]);
+      at += entry.data.byteLength;
+    }
+    writeSync(this.fd, block);
+    this.offset += block.length;
+    const calls = deflateRawSync(JSON.stringify(trace.calls), { level: 1 });
+    writeSync(this.callsFd, calls);
+    this.runs.push({
+      source: trace.source,
+      header: trace.header,
+      end: trace.end,
+      compiled: description,
+      arrays: base,
+      calls: [this.callsOffset, calls.length, createHash('sha1').update(calls).digest('hex')],
+    });
+    this.callsOffset += calls.length;
+  }
+
+  finish(): void {
+    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, runs: this.runs };
+    const text = Buffer.from(JSON.stringify(head), 'utf8');
+    const trailer = Buffer.alloc(TRAILER_BYTES);
+    trailer.writeDoubleLE(this.offset, 0);
+    trailer.writeUInt32LE(text.length, 8);
+    trailer.writeUInt32LE(TRAILER_MAGIC, 12);
+    writeSync(this.fd, text);
+    writeSync(this.fd, trailer);
+    closeSync(this.fd);
+    closeSync(this.callsFd);
+    renameSync(this.temporary.calls, this.files.calls);
+    renameSync(this.temporary.compiled, this.files.compiled);
+  }
+
+  abandon(): void {
+    for (const fd of [this.fd, this.callsFd]) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+    rmSync(this.temporary.compiled, { force: true });
+    rmSync(this.temporary.calls, { force: true });
+  }
+}
+
+/** An entry read: its head, and the i-th array of the table (a view of the one buffer, or widened). */
+export interface LoadedEntry {
+  head: EntryHead;
+  arrayAt(index: number): StoredArray;
+}
+
+/** Reads an entry in one read; undefined when it is missing or not to be trusted for `expected`. */
+export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' | 'key' | 'shape'>): LoadedEntry | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(files.compiled, 'r');
+    const size = fstatSync(fd).size;
+    if (size < MAGIC.length + TRAILER_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafeSlow(size);
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, bytes, at, size - at, at);
+      if (n === 0) return undefined;
+      at += n;
+    }
+    if (!bytes.subarray(0, MAGIC.length).equals(MAGIC) || bytes.readUInt32LE(size - 4) !== TRAILER_MAGIC) return undefined;
+    const headOffset = bytes.readDoubleLE(size - TRAILER_BYTES);
+    const headLength = bytes.readUInt32LE(size - 8);
+    if (!Number.isSafeInteger(headOffset) || headOffset < MAGIC.length || headOffset + headLength + TRAILER_BYTES !== size) return undefined;
+    const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as EntryHead;
+    if (head.cache !== expected.cache || head.key !== expected.key || head.shape !== expected.shape) return undefined;
+    if (!head.arrays.every((a) => arrayInBounds(a, headOffset))) return undefined;
+    if (statSync(files.calls).size !== head.callsBytes) return undefined;
+    const buffer = bytes.buffer;
+    return {
+      head,
+      arrayAt(index: number): StoredArray {
+        const [kind, stored, offset, length] = head.arrays[index]!;
+        const view = new ARRAY_KINDS[stored](buffer, offset, length);
+        if (stored === kind) return view;
+        const wide = new ARRAY_KINDS[kind](length);
+        wide.set(view);
+        return wide;
+      },
+    };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function arrayInBounds([kind, stored, offset, length]: EntryHead['arrays'][number], end: number): boolean {
+  return kind in ARRAY_KINDS && stored in ARRAY_KINDS && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[stored].BYTES_PER_ELEMENT <= end;
+}
+
+/** A run's calls, read from the calls file and checked against the head (throws when the file changed since). */
+export function readCalls(callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
+  const fd = openSync(callsFile, 'r');
+  try {
+    const bytes = Buffer.alloc(length);
+    const n = readSync(fd, bytes, 0, length, offset);
+    if (n !== length || createHash('sha1').update(bytes).digest('hex') !== sha1) {
+      throw new Error(`loopcost cache: ${callsFile} changed while in use; remove it (it is rebuilt) and run again`);
+    }
+    return JSON.parse(inflateRawSync(bytes).toString('utf8')) as CallRecord[];
+  } finally {
+    closeSync(fd);
+  }
+}

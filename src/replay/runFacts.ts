@@ -1,0 +1,71 @@
+/**
+ * What a report reads of a run's recorded calls besides replaying them — how many there are, whether
+ * any recorded its prompt size, the recorded cost, the table's price of the calls as recorded — taken
+ * from its compiled trace when a cache of compiled traces handed one over (compiledRuns.ts), so a run
+ * served from that cache is never decoded; else from the calls. Tests hold the two equal.
+ */
+import { CallField, CallFlag } from '../kernel/callRecord.js';
+import { CompiledField, type CompiledTrace } from '../fast/layout.js';
+import { usdToPico } from '../money.js';
+import { callCostPico } from '../pricing/cost.js';
+import { recordedCostCheck } from '../pricing/recordedCost.js';
+import type { CallUsage, ModelPricing } from '../pricing/types.js';
+import type { Trace } from '../trace/types.js';
+import { handedOverCompiled } from './compiledRuns.js';
+
+/** Calls the trace holds. */
+export function recordedCallCount(trace: Trace): number {
+  return handedOverCompiled(trace)?.calls ?? trace.calls.length;
+}
+
+/** Some call recorded its prompt size. */
+export function hasRecordedInput(trace: Trace): boolean {
+  const compiled = handedOverCompiled(trace);
+  return compiled === undefined ? trace.calls.some((call) => call.inputTokens !== undefined) : compiled.hasRecordedInput;
+}
+
+/** Σ of recorded per-call costs (pico) when every call recorded one, else undefined. */
+export function recordedCallsCostPico(trace: Trace): number | undefined {
+  const c = handedOverCompiled(trace);
+  if (c === undefined) {
+    if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) return trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0);
+    return undefined;
+  }
+  return compiledCallsCostPico(c);
+}
+
+function compiledCallsCostPico(c: CompiledTrace): number | undefined {
+  return c.calls > 0 && c.recordedCostCallsBefore[c.calls] === c.calls ? c.recordedCostBefore[c.calls]! : undefined;
+}
+
+/** recordedCostCheck (src/pricing/recordedCost.ts): the table's price of the calls as recorded beside the recorded cost. */
+export function recordedCostCheckOf(trace: Trace, pricing: ModelPricing): { computedPico: number; recordedPico: number } | undefined {
+  const c = handedOverCompiled(trace);
+  if (c === undefined) return recordedCostCheck(trace, pricing);
+  let computedPico = 0;
+  for (let i = 0; i < c.calls; i++) {
+    const usage = recordedUsageOf(c, i);
+    if (usage === undefined) return undefined;
+    computedPico += callCostPico(pricing, usage);
+  }
+  const callsPico = compiledCallsCostPico(c);
+  if (callsPico !== undefined) return { computedPico, recordedPico: callsPico };
+  if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
+  return undefined;
+}
+
+/** recordedUsage (src/pricing/recordedCost.ts) of call i, from its kernel record. */
+function recordedUsageOf(c: CompiledTrace, i: number): CallUsage | undefined {
+  const r = c.records;
+  const at = i * CompiledField.Stride;
+  const flags = r[at + CallField.Flags]! | 0;
+  if ((flags & (CallFlag.RecordedInput | CallFlag.Failed)) === 0) return undefined;
+  return {
+    input: r[at + CallField.RecordedInput]!,
+    cached: r[at + CallField.RecordedCached]!,
+    cacheWrite: r[at + CallField.RecordedCacheWrite]!,
+    cacheWrite1h: r[at + CallField.RecordedCacheWrite1h]!,
+    output: r[at + CallField.Output]!,
+    reasoning: r[at + CallField.Reasoning]!,
+  };
+}
