@@ -72,7 +72,7 @@ describe('runs cache', () => {
     const path = 'scenarios/recorded-pair.jsonl';
     const cache = new TraceFileCache(dir, 'v1');
     const fresh = (await readCached(cache, path)).runs;
-    const [entry] = readdirSync(dir).map((name) => join(dir, name));
+    const [entry] = readdirSync(dir).filter((name) => name.endsWith('.runs')).map((name) => join(dir, name));
     const good = readFileSync(entry!);
     const flipped = Buffer.from(good);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
@@ -91,7 +91,7 @@ describe('runs cache', () => {
     const cache = new TraceFileCache(dir, 'v1');
     const fresh = (await readCached(cache, path)).runs;
     expect(fresh.length).toBeGreaterThan(1);
-    const [entry] = readdirSync(dir).map((name) => join(dir, name));
+    const [entry] = readdirSync(dir).filter((name) => name.endsWith('.runs')).map((name) => join(dir, name));
     const [headLine, firstRun] = readFileSync(entry!, 'utf8').split('\n');
     const payload = Buffer.from(`${firstRun}\n{not json`, 'utf8');
     const head = { ...JSON.parse(headLine!), sha256: createHash('sha256').update(payload).digest('hex') };
