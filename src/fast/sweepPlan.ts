@@ -8,9 +8,10 @@ import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
 import type { LatencyModel } from '../loop/latency.js';
-import type { RunSettings } from './settings.js';
+import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { passLimits, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
 import { passSharing, type PassSharing } from './sweepShare.js';
+import { keepSteps } from './sweepClosed.js';
 
 /** A group of cells sharing (strategy, cache mode): one pass per trace. */
 export interface Pass {
@@ -39,6 +40,8 @@ export interface SweepPlan {
   capSteps: Int32Array;
   /** Per cell: the cell of its cap group with the loosest cap (a run past one cell's cap is past its cap too: it holds their figures, SweepResult.uncappedCell). */
   uncappedCell: Int32Array;
+  /** Per cell: the steps its window keeps as a closed pass reads them (sweepClosed.ts keepSteps). */
+  keeps: Int32Array;
   /** The distinct values of capSteps, and per cell the index of its own in them. */
   caps: Int32Array;
   capIds: Int32Array;
@@ -119,6 +122,9 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     const cap = cell.brakes.maxSteps ?? Infinity;
     return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
   });
+  // A cap group's cells in cap order (no cap last; ties as in the grid): the closed pass writes them in runs.
+  const capOrder = (c: number): number => (capSteps[c]! < 0 ? Infinity : capSteps[c]!);
+  for (const pass of passes) for (const g of pass.capGroups) g.cells = Int32Array.from([...g.cells].sort((a, b) => capOrder(a) - capOrder(b)));
   const caps = Int32Array.from(new Set(capSteps));
   const plan: SweepPlan = {
     cells,
@@ -131,6 +137,7 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
     capSteps,
     uncappedCell: loosestCapCells(passes, capSteps),
+    keeps: Int32Array.from(cells, (cell) => keepSteps(runSettings(cell.strategy, 'off')[RunSetting.Keep]!)),
     caps,
     capIds: Int32Array.from(capSteps, (steps) => caps.indexOf(steps)),
     sharing: passSharing(passes, cells),
