@@ -134,9 +134,9 @@ export function sweepMetrics(population: SweepPopulation, configs: readonly Popu
 }
 
 /**
- * Recorded runs under each configuration, in trace order, each handed to `visit` with its baseline: by
- * the compiled sweep, one sweep per model (a model changes every trace's prices); `run` may be reused
- * between calls (copy it to keep it).
+ * Recorded runs under each configuration, each configuration's in trace order, each handed to `visit`
+ * with its baseline: by the compiled sweep, one sweep per model (a model changes every trace's prices),
+ * read trace by trace; `run` may be reused between calls (copy it to keep it).
  */
 function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
   const traces = population.traces;
@@ -168,9 +168,10 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
     // One run object for every cell without a strategy figure, one with (the two shapes a run has).
     const plain: PopulationRunFigures = { stopReason: 'completed', steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
     const lost: PopulationRunFigures = { ...plain, strategyCacheLostTokens: 0 };
-    cells.forEach((c, cell) => {
-      const baselines = baselinesOf(population.recorded, configs[c]!, prices);
-      for (let t = 0; t < traces.length; t++) {
+    const baselines = cells.map((c) => baselinesOf(population.recorded, configs[c]!, prices));
+    // Trace by trace, each of its cells in turn: the result's columns are read in the order they are laid out.
+    for (let t = 0; t < traces.length; t++) {
+      for (let cell = 0; cell < cells.length; cell++) {
         const f = cellFigures(result, t, cell, figures);
         const run = f.strategyCacheLostTokens ? lost : plain;
         if (run === lost) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
@@ -181,8 +182,8 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
         run.cachedInputTokens = f.cachedInputTokens;
         run.outputTokens = f.outputTokens;
         run.overshootPico = f.overshootPico;
-        visit(c, run, baselines[t]!);
+        visit(cells[cell]!, run, baselines[cell]![t]!);
       }
-    });
+    }
   }
 }
