@@ -98,7 +98,8 @@ export interface PopulationTally {
   caughtEarly: number;
   tokens: { input: number; cached: number; output: number };
   stopReasons: Partial<Record<StopReason, number>>;
-  costs: number[];
+  /** Each run's cost as added, or (a Float64Array) sorted ascending: sortCosts, what a worker thread transfers and mergeTallies merges. */
+  costs: number[] | Float64Array;
 }
 
 export function newTally(): PopulationTally {
@@ -111,6 +112,7 @@ export function addToTally(tally: PopulationTally, run: RunFigures, baseline: Ru
   tally.runs += 1;
   tally.totalPico += cost;
   tally.overshootPico += BigInt(run.overshootPico);
+  if (tally.costs instanceof Float64Array) tally.costs = Array.from(tally.costs);
   tally.costs.push(run.costPico);
   tally.tokens.input += run.inputTokens;
   tally.tokens.cached += run.cachedInputTokens;
@@ -143,13 +145,33 @@ export function mergeTallies(into: PopulationTally, part: PopulationTally): void
   into.tokens.cached += part.tokens.cached;
   into.tokens.output += part.tokens.output;
   for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
-  for (const cost of part.costs) into.costs.push(cost);
+  into.costs = mergeSorted(sortCosts(into), sortCosts(part));
+}
+
+/** The tally's costs sorted ascending, kept in the tally as a Float64Array (numeric order: it sorts without a comparator). */
+export function sortCosts(tally: PopulationTally): Float64Array {
+  if (!(tally.costs instanceof Float64Array)) tally.costs = Float64Array.from(tally.costs).sort();
+  return tally.costs;
+}
+
+/** Two ascending lists as one, in one pass. */
+function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
 }
 
 export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
-  // (Numeric order: a Float64Array sorts numbers without a comparator.)
-  const costs = Float64Array.from(tally.costs).sort();
+  // (Numeric order: a Float64Array sorts numbers without a comparator; a sorted tally's are as they are.)
+  const costs = tally.costs instanceof Float64Array ? tally.costs : Float64Array.from(tally.costs).sort();
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {

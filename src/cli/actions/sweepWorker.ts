@@ -6,11 +6,17 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../errors.js';
-import { sweepTallies } from '../../population/sweep.js';
+import { sortCosts } from '../../metrics/population.js';
+import { sweepTallies, type SweepTally } from '../../population/sweep.js';
 import { contextSumsOf, prepareSweep, sweepRows } from './sweepWork.js';
 import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerTask } from './sweepWorkers.js';
 
 const task = workerData as SweepWorkerTask;
+
+/** Each tally's costs sorted here (the command merges sorted lists in one pass), their buffers to transfer rather than copy. */
+function sortedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
+  return tallies.map((tally) => sortCosts(tally.population).buffer as ArrayBuffer);
+}
 const given = new Set(task.given);
 // The command's thread says anything about the inputs on stderr: a worker stays quiet.
 const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
@@ -23,9 +29,12 @@ try {
     const configs = prepared.configurations.slice(task.range.from, task.range.to).map((c) => c.config);
     const tallies = sweepTallies(prepared.population, configs, prepared.prices);
     const contextSums = contextSumsOf(prepared);
-    parentPort!.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply);
+    parentPort!.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply, sortedCosts(tallies));
     const halve = await new Promise<SweepWorkerHalve>((resolve) => parentPort!.once('message', resolve));
-    if (halve.configs.length > 0) parentPort!.postMessage({ tallies: sweepTallies(prepared.population, halve.configs, prepared.prices), recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply);
+    if (halve.configs.length > 0) {
+      const halved = sweepTallies(prepared.population, halve.configs, prepared.prices);
+      parentPort!.postMessage({ tallies: halved, recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply, sortedCosts(halved));
+    }
   }
 } catch (error) {
   parentPort!.postMessage({ error: { message: (error as Error).stack ?? String(error), user: error instanceof UserError, ...(error instanceof UserError ? { issues: error.issues } : {}) } } satisfies SweepWorkerReply);
