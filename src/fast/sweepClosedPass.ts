@@ -11,6 +11,7 @@ import { isBeforeCall } from './runTable.js';
 import { stopClosed, type ClosedRun } from './sweepClosed.js';
 import { CAP_CLOSED, CAP_SUMS, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 import { copyShared } from './sweepShare.js';
+import type { CapGroup } from './sweepPlan.js';
 import type { CapCalls, TraceStops } from './sweepTrace.js';
 
 /** What a pass reads besides its run: each cell's cap call and the stops no strategy changes on this trace, scratch state. */
@@ -40,7 +41,7 @@ export interface PassShare {
  * each: a cap reached no later than the stop is the stop (the step cap is the first brake of the
  * kernel's order before a call), with the figures before its call (ClosedRun's sums).
  */
-export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, share: PassShare, result: SweepResult, row: number): void {
+export function sweepPassClosed(run: ClosedRun, capGroups: readonly CapGroup[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, share: PassShare, result: SweepResult, row: number): void {
   const { stops, st } = scratch;
   const at = { toolStop: 0, hard: 0 };
   const shared = share.groups;
@@ -59,40 +60,42 @@ export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int
     const calls = st[Run.Calls]! | 0;
     share.reach[g] = calls;
     const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
-    writeCells(run, capGroups[g]!.cells, scratch, stopCall, result, row, code, st);
+    writeCells(run, capGroups[g]!, scratch.capCalls.byCap, stopCall, result, row, code, st);
   }
 }
 
 /**
  * Each cell of a cap group, in cap order (SweepPlan sorts a group's cells by cap, so cap calls never
- * decrease): the caps reached by `stopCall` are step cap stops — over the trace's own step sums (no
- * tool-result cap) marked CAP_SUMS and nothing else written, else CAP_CLOSED with their prompt sum —
- * then the cells past their cap.
+ * decrease and the caps reached by `stopCall` are a prefix, found by a binary search): step cap stops —
+ * over the trace's own step sums (no tool-result cap) marked CAP_SUMS and nothing else written, else
+ * CAP_CLOSED with their prompt sum — then the cells past their cap, marked, but the loosest.
  */
-function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Array; capCalls: CapCalls }, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
+function writeCells(run: ClosedRun, group: CapGroup, byCap: Int32Array, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
   const { stop, tokensUsed } = result;
-  const { capIds } = caps;
-  const byCap = caps.capCalls.byCap;
+  const { cells, capIds, first } = group;
   const n = cells.length;
-  let i = 0;
-  if (run.beforeSum === run.t.stepTokensBeforeSum) {
-    for (; i < n && byCap[capIds[cells[i]!]!]! <= stopCall; i++) stop[row + cells[i]!] = CAP_SUMS;
-  } else {
-    for (; i < n; i++) {
-      const cell = cells[i]!;
-      const k = byCap[capIds[cell]!]!;
-      if (k > stopCall) break;
-      stop[row + cell] = CAP_CLOSED;
-      tokensUsed[row + cell] = run.promptSum(k);
+  let reached = 0;
+  let hi = n;
+  while (reached < hi) {
+    const mid = (reached + hi) >>> 1;
+    if (byCap[capIds[mid]!]! <= stopCall) reached = mid + 1;
+    else hi = mid;
+  }
+  if (run.beforeSum !== run.t.stepTokensBeforeSum) {
+    for (let i = 0; i < reached; i++) {
+      stop[row + cells[i]!] = CAP_CLOSED;
+      tokensUsed[row + cells[i]!] = run.promptSum(byCap[capIds[i]!]!);
     }
+  } else if (first >= 0) {
+    for (let at = row + first, end = at + reached; at < end; at++) stop[at] = CAP_SUMS;
+  } else {
+    for (let i = 0; i < reached; i++) stop[row + cells[i]!] = CAP_SUMS;
   }
-  const uncapped = result.uncappedCell;
-  for (; i < n; i++) {
-    const cell = cells[i]!;
-    // Past its cap: the group's loosest cell (past its cap too) holds the run's figures.
-    if (uncapped[cell] !== cell) stop[row + cell] = SAME_AS_UNCAPPED;
-    else writeStop(result, row + cell, code, st);
-  }
+  if (reached === n) return;
+  // Past their cap: the group's loosest cell (past its cap too, so among these) holds the run's figures.
+  if (first >= 0) for (let at = row + first + reached, end = row + first + n; at < end; at++) stop[at] = SAME_AS_UNCAPPED;
+  else for (let i = reached; i < n; i++) stop[row + cells[i]!] = SAME_AS_UNCAPPED;
+  writeStop(result, row + result.uncappedCell[cells[0]!]!, code, st);
 }
 
 /** The run's stop into cell `at` (a closed pass has no cache or strategy figures). */

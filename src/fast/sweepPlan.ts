@@ -17,8 +17,17 @@ import { keepSteps } from './sweepClosed.js';
 export interface Pass {
   cells: number[];
   strategy: ContextStrategy;
-  /** Cells that differ only in the step cap, and their brakes without it. */
-  capGroups: { cells: Int32Array; noCap: BrakeConfig }[];
+  /** Cells that differ only in the step cap (in cap order, no cap last), and their brakes without it. */
+  capGroups: CapGroup[];
+}
+
+export interface CapGroup {
+  cells: Int32Array;
+  noCap: BrakeConfig;
+  /** Each cell's cap (SweepPlan.capIds), in the cells' order. */
+  capIds: Int32Array;
+  /** cells[0] when the cells are consecutive (cells[i] = cells[0] + i), else −1. */
+  first: number;
 }
 
 export interface SweepPlan {
@@ -82,7 +91,7 @@ function groupCells(cells: SweepCell[]): Pass[] {
     }
     group.cells.push(index);
   });
-  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap })) }));
+  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap, capIds: new Int32Array(0), first: -1 })) }));
 }
 
 /** Per cell: the cell of its cap group with the most steps allowed (no cap: −1, the loosest). */
@@ -124,8 +133,15 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
   });
   // A cap group's cells in cap order (no cap last; ties as in the grid): the closed pass writes them in runs.
   const capOrder = (c: number): number => (capSteps[c]! < 0 ? Infinity : capSteps[c]!);
-  for (const pass of passes) for (const g of pass.capGroups) g.cells = Int32Array.from([...g.cells].sort((a, b) => capOrder(a) - capOrder(b)));
   const caps = Int32Array.from(new Set(capSteps));
+  const capIds = Int32Array.from(capSteps, (steps) => caps.indexOf(steps));
+  for (const pass of passes) {
+    for (const g of pass.capGroups) {
+      g.cells = Int32Array.from([...g.cells].sort((a, b) => capOrder(a) - capOrder(b)));
+      g.capIds = g.cells.map((c) => capIds[c]!);
+      g.first = g.cells.every((c, i) => c === g.cells[0]! + i) ? g.cells[0]! : -1;
+    }
+  }
   const plan: SweepPlan = {
     cells,
     passes,
@@ -139,7 +155,7 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     uncappedCell: loosestCapCells(passes, capSteps),
     keeps: Int32Array.from(cells, (cell) => keepSteps(runSettings(cell.strategy, 'off')[RunSetting.Keep]!)),
     caps,
-    capIds: Int32Array.from(capSteps, (steps) => caps.indexOf(steps)),
+    capIds,
     sharing: passSharing(passes, cells),
     latency: grid.latency,
     limitsCache: new LimitsCache(),
