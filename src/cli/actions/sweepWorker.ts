@@ -6,16 +6,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../errors.js';
-import { sortCosts } from '../../metrics/population.js';
+import { packCosts } from '../../metrics/population.js';
 import { sweepTallies, type SweepTally } from '../../population/sweep.js';
 import { contextSumsOf, prepareSweep, sweepRows } from './sweepWork.js';
 import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
 
 const task = workerData as SweepWorkerTask;
 
-/** Each tally's costs sorted here (the command merges sorted lists in one pass), their buffers to transfer rather than copy. */
-function sortedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
-  return tallies.map((tally) => sortCosts(tally.population).buffer as ArrayBuffer);
+/** Each tally's costs as a Float64Array, their buffers to transfer rather than copy. */
+function packedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
+  return tallies.map((tally) => packCosts(tally.population).buffer as ArrayBuffer);
 }
 const given = new Set(task.given);
 // The command's thread says anything about the inputs on stderr: a worker stays quiet.
@@ -31,11 +31,11 @@ try {
     const configs = prepared.configurations.slice(start.range.from, start.range.to).map((c) => c.config);
     const tallies = sweepTallies(prepared.population, configs, prepared.prices);
     const contextSums = contextSumsOf(prepared);
-    parentPort!.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply, sortedCosts(tallies));
+    parentPort!.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply, packedCosts(tallies));
     const halve = await new Promise<SweepWorkerHalve>((resolve) => parentPort!.once('message', resolve));
     if (halve.configs.length > 0) {
       const halved = sweepTallies(prepared.population, halve.configs, prepared.prices);
-      parentPort!.postMessage({ tallies: halved, recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply, sortedCosts(halved));
+      parentPort!.postMessage({ tallies: halved, recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply, packedCosts(halved));
     }
   }
 } catch (error) {
