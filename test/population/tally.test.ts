@@ -37,7 +37,7 @@ describe('population tallies', () => {
         const merged = newTally();
         for (const tally of reversed ? tallies.reverse() : tallies) mergeTallies(merged, tally);
         expect(tallyMetrics(merged)).toEqual(populationMetrics(pairs));
-        // Merged costs are kept sorted (a Float64Array, as a worker transfers them); a run added after still counts.
+        // Merged costs are packed (a Float64Array, as a worker transfers them); a run added after still counts.
         addToTally(merged, extra.run, extra.baseline);
         expect(tallyMetrics(merged)).toEqual(populationMetrics([...pairs, extra]));
       }),
