@@ -2,7 +2,8 @@
 // process, rounds interleaved: the grid 1,000 traces × 200 steps × 50 step caps × 10 windows (1e8
 // nominal step evaluations) with sweep.mjs's BRAKES. sweepCompiled reuses its result buffers, as
 // sweepHoisted reuses its output arrays. Wall-clock and CPU time (process.cpuUsage, which counts only
-// this process: on a loaded machine CPU time moves less than wall time). `--json` prints one object.
+// this process: on a loaded machine CPU time moves less than wall time); then a sweep and a read of
+// every cell (cellFigures: what a closed pass leaves to reading), CPU time. `--json` prints one object.
 import { population } from './lib/population.mjs';
 import { sweepWorkload } from './lib/sweepGrid.mjs';
 
@@ -11,7 +12,7 @@ const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 5 : 15;
 const MIN_MS = quick ? 60 : 150;
 const T = 1000, N = 200;
-const { nominal, reference, ours, grid } = sweepWorkload(population(T, N), T, N);
+const { nominal, reference, ours, readAll, grid } = sweepWorkload(population(T, N), T, N);
 
 /** Sweeps per second of `body`, wall and CPU, over at least MIN_MS of wall time. */
 function rate(body) {
@@ -37,6 +38,19 @@ for (let r = 0; r < ROUNDS; r++) {
   if (r % 2 === 0) { rounds.ref.push(rate(reference)); rounds.ours.push(rate(ours)); }
   else { rounds.ours.push(rate(ours)); rounds.ref.push(rate(reference)); }
 }
+// A sweep and a read of every cell (cellFigures), CPU ms each: marked cells are worked out when read.
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const sweepAndRead = [];
+for (let r = 0; r < (quick ? 3 : 7); r++) {
+  const c0 = cpuMs();
+  ours();
+  const c1 = cpuMs();
+  readAll();
+  sweepAndRead.push({ sweep: c1 - c0, read: cpuMs() - c1 });
+}
 const pick = (xs, key) => median(xs.map((x) => x[key]));
 const ratios = (key) => rounds.ours.map((o, i) => o[key] / rounds.ref[i][key]);
 const report = {
@@ -52,6 +66,10 @@ const report = {
   sweepCompiledCpuEvaluationsPerSec: pick(rounds.ours, 'cpu'),
   sweepHoistedCpuEvaluationsPerSec: pick(rounds.ref, 'cpu'),
   cpuRatio: median(ratios('cpu')),
+  cpuRatioMin: Math.min(...ratios('cpu')),
+  cpuRatioMax: Math.max(...ratios('cpu')),
+  sweepCpuMs: pick(sweepAndRead, 'sweep'),
+  readEveryCellCpuMs: pick(sweepAndRead, 'read'),
 };
 if (json) console.log(JSON.stringify(report));
 else {
@@ -61,5 +79,6 @@ else {
   console.log('| time | sweepHoisted (reference) | sweepCompiled | ratio (min–max) |');
   console.log('|---|---|---|---|');
   console.log(`| wall | ${e(report.sweepHoistedEvaluationsPerSec)} | ${e(report.sweepCompiledEvaluationsPerSec)} | ${f(report.ratio)} (${f(report.ratioMin)}–${f(report.ratioMax)}) |`);
-  console.log(`| CPU | ${e(report.sweepHoistedCpuEvaluationsPerSec)} | ${e(report.sweepCompiledCpuEvaluationsPerSec)} | ${f(report.cpuRatio)} |`);
+  console.log(`| CPU | ${e(report.sweepHoistedCpuEvaluationsPerSec)} | ${e(report.sweepCompiledCpuEvaluationsPerSec)} | ${f(report.cpuRatio)} (${f(report.cpuRatioMin)}–${f(report.cpuRatioMax)}) |`);
+  console.log(`sweepCompiled then cellFigures of every cell, CPU (median): sweep ${report.sweepCpuMs.toFixed(1)} ms, read ${report.readEveryCellCpuMs.toFixed(1)} ms`);
 }

@@ -4,6 +4,7 @@
 // returning the nominal step evaluations of one sweep.
 import { sweepHoisted, MAXSTEPS, WINDOWS, BRAKES, CELLS } from '../../../shared/perf-reference/sweep.mjs';
 import { NO_BRAKES, sweepCompiled } from '../../dist/index.js';
+import { cellFigures, newCellFigures } from '../../dist/fast/sweepResult.js';
 
 const FULL = 1 << 30;
 
@@ -23,5 +24,12 @@ export function sweepWorkload(big, T, N) {
   };
   let last;
   const ours = () => ((last = sweepCompiled(traces, grid, undefined, last)), nominal);
-  return { nominal, reference, ours, grid: `${T} traces × ${N} steps × ${MAXSTEPS.length} step caps × ${WINDOWS.length} windows` };
+  // Every cell of the last sweep read as the population figures read it (cellFigures): what a closed pass leaves to reading.
+  const figures = newCellFigures();
+  const readAll = () => {
+    let sum = 0;
+    for (let t = 0; t < T; t++) for (let c = 0; c < CELLS; c++) sum += cellFigures(last, t, c, figures).costPico;
+    return sum;
+  };
+  return { nominal, reference, ours, readAll, grid: `${T} traces × ${N} steps × ${MAXSTEPS.length} step caps × ${WINDOWS.length} windows` };
 }

@@ -27,7 +27,7 @@ import { sweepPlan, type SweepPlan } from './sweepPlan.js';
 import { closedPassApplies, ClosedRun } from './sweepClosed.js';
 import { sweepPassClosed, type PassScratch, type PassShare } from './sweepClosedPass.js';
 import { sweepResult, writeCapStop, writeState, type SweepResult } from './sweepResult.js';
-import { CapCalls, CapFigures, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
+import { CapCalls, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
 
 export type { SweepAxis, SweepCell, SweepGrid, SweepPatch } from './sweepGrid.js';
 export { sweepCells } from './sweepGrid.js';
@@ -83,17 +83,15 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
   const plan = sweepPlan(grid);
   const { cells, passes } = plan;
   const count = Math.max(0, range.to - range.from);
-  const result = sweepResult({ from: range.from, count, cells, uncappedCell: plan.uncappedCell, capSteps: plan.capSteps, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), prices: traces.slice(range.from, range.to).map((t) => t.prices), into });
+  const result = sweepResult({ from: range.from, count, cells, uncappedCell: plan.uncappedCell, capSteps: plan.capSteps, keeps: plan.keeps, compiled: traces.slice(range.from, range.to).map((t) => t.compiled), prices: traces.slice(range.from, range.to).map((t) => t.prices), into });
   const limits = new PassLimits();
   const passSettings = passes.map(() => new PassSettings());
-  const scratch: PassScratch = { capCalls: new CapCalls(), capFigures: new CapFigures(), capIds: plan.capIds, stops: new TraceStops(), st: new Float64Array(Run.Size) };
+  const scratch: PassScratch = { capCalls: new CapCalls(), capIds: plan.capIds, stops: new TraceStops(), st: new Float64Array(Run.Size) };
   const closedRun = new ClosedRun();
   const { sharing } = plan;
   const shares = passShares(plan);
   // Per pass: the last trace it was swept in closed form on (a pass shares only such a pass).
   const closedOn = new Int32Array(passes.length).fill(-1);
-  // The last trace the cap block (CapFigures) was filled for.
-  let capFiguresOn = -1;
   let table: RunTable | undefined;
   for (let ti = range.from; ti < range.to; ti++) {
     const { compiled: t, prices, cache } = traces[ti]!;
@@ -115,10 +113,6 @@ export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, ra
         share.keep = settings[RunSetting.Keep]!;
         closedOn[p] = ti;
         closedRun.of(t, settings, prices);
-        if (capFiguresOn !== ti) {
-          scratch.capFigures.of(closedRun, scratch.capCalls.byCap);
-          capFiguresOn = ti;
-        }
         sweepPassClosed(closedRun, pass.capGroups, limits.noCap[p]!, plan.noCapIds[p]!, scratch, share, result, row);
       } else {
         table = buildRunTable(t, settings, prices, limits.loosest[p]!, toolStopCall(t, limits.loosest[p]!), table);

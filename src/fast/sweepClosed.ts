@@ -31,6 +31,11 @@ import { elapsedAtToolStop } from './tableStop.js';
 /** A window no run reaches: full history with integer indices. */
 const FULL = 0x3fffffff;
 
+/** The steps a window keeps (RunSetting.Keep) as a closed pass reads them: a whole number, FULL for full history. */
+export function keepSteps(keep: number): number {
+  return keep === Infinity ? FULL : keep | 0;
+}
+
 /** Whether a pass of `t` under these settings goes in closed form (else a run table). */
 export function closedPassApplies(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): boolean {
   return (
@@ -64,7 +69,6 @@ export class ClosedRun {
   /** Points the run at a trace and settings closedPassApplies takes. */
   of(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): this {
     const cap = settings[RunSetting.Cap]!;
-    const keep = settings[RunSetting.Keep]!;
     this.t = t;
     this.settings = settings;
     // (Uncapped: the compiled sums, without stepSums's cache lookup.)
@@ -76,7 +80,7 @@ export class ClosedRun {
       this.before = sums.before;
       this.beforeSum = sums.beforeSum;
     }
-    this.keep = keep === Infinity ? FULL : keep | 0;
+    this.keep = keepSteps(settings[RunSetting.Keep]!);
     this.fixed = t.fixedTokens;
     this.pInput = prices.rows[PriceField.Input]!;
     this.pOutput = prices.rows[PriceField.Output]!;
@@ -94,8 +98,7 @@ export class ClosedRun {
 
   /** Σ prompt over calls 0..k−1. */
   promptSum(k: number): number {
-    const s = this.beforeSum;
-    return k > this.keep ? k * this.fixed + s[k]! - s[k - this.keep]! : k * this.fixed + s[k]!;
+    return promptSumOver(this.beforeSum, this.fixed, this.keep, k);
   }
 
   spent(k: number): number {
@@ -172,12 +175,22 @@ export class ClosedRun {
 }
 
 /**
- * A closed pass's spend before call k from its prompt sum, read back from a CAP_CLOSED cell: the sums
+ * A closed pass's spend before call k from its prompt sum, read back from a CAP_CLOSED or CAP_SUMS cell: the sums
  * ClosedRun.spentFrom adds (without reasoning the reasoning term is 0 and plain output is output).
  */
 export function closedCapSpent(t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): number {
   const rows = prices.rows;
   return rows[PriceField.Input]! * promptSum + (rows[PriceField.Output]! * t.plainOutputBefore[k]! + rows[PriceField.Reasoning]! * t.reasoningBefore[k]!);
+}
+
+/** Σ prompt over calls 0..k−1 (fixed tokens a call, `keep` steps a window keeps) from S, the running sum of the step sums. */
+export function promptSumOver(s: Float64Array, fixed: number, keep: number, k: number): number {
+  return k > keep ? k * fixed + s[k]! - s[k - keep]! : k * fixed + s[k]!;
+}
+
+/** A closed pass's Σ prompt before call k over the trace's own step sums (no tool-result cap), read back from a CAP_SUMS cell. */
+export function ownPromptSum(t: CompiledTrace, keep: number, k: number): number {
+  return promptSumOver(t.stepTokensBeforeSum, t.fixedTokens, keep, k);
 }
 
 const enum Figure {

@@ -1,22 +1,23 @@
 /**
  * A sweep pass in closed form (sweepClosed.ts's ClosedRun and stopClosed): each cap group's stop
  * without a cap, or the full-history pass's cells when the window holds that run (sweepShare.ts), then
- * each cell's cap in O(1), written as little as the result's marks allow (SweepResult.stop).
+ * each cell's cap in O(1), written as little as the result's marks allow (SweepResult.stop): a step
+ * cap stop over the trace's own sums is one byte, its figures worked out when read.
  */
 import type { BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { Run, type RunState } from './runState.js';
 import { isBeforeCall } from './runTable.js';
 import { stopClosed, type ClosedRun } from './sweepClosed.js';
-import { CAP_CLOSED, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
+import { CAP_CLOSED, CAP_SUMS, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 import { copyShared } from './sweepShare.js';
-import { CapField, type CapCalls, type CapFigures, type TraceStops } from './sweepTrace.js';
+import type { CapGroup } from './sweepPlan.js';
+import type { CapCalls, TraceStops } from './sweepTrace.js';
 
 /** What a pass reads besides its run: each cell's cap call and the stops no strategy changes on this trace, scratch state. */
 export interface PassScratch {
   capCalls: CapCalls;
-  /** The figures at each distinct cap's call (filled once per trace before its first closed pass), and each cell's cap. */
-  capFigures: CapFigures;
+  /** Each cell's cap (an index into capCalls.byCap). */
   capIds: Int32Array;
   stops: TraceStops;
   st: RunState;
@@ -38,11 +39,10 @@ export interface PassShare {
 /**
  * A pass in closed form: each cap group's stop without a cap (stopClosed), then each cell's cap, O(1)
  * each: a cap reached no later than the stop is the stop (the step cap is the first brake of the
- * kernel's order before a call), with the figures before its call (ClosedRun's sums, inlined).
+ * kernel's order before a call), with the figures before its call (ClosedRun's sums).
  */
-export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int32Array }[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, share: PassShare, result: SweepResult, row: number): void {
-  const { stops, st, capIds } = scratch;
-  const block = scratch.capFigures.block;
+export function sweepPassClosed(run: ClosedRun, capGroups: readonly CapGroup[], noCaps: readonly BrakeLimits[], noCapIds: Int32Array, scratch: PassScratch, share: PassShare, result: SweepResult, row: number): void {
+  const { stops, st } = scratch;
   const at = { toolStop: 0, hard: 0 };
   const shared = share.groups;
   for (let g = 0; g < capGroups.length; g++) {
@@ -60,48 +60,50 @@ export function sweepPassClosed(run: ClosedRun, capGroups: readonly { cells: Int
     const calls = st[Run.Calls]! | 0;
     share.reach[g] = calls;
     const stopCall = st[Run.Exhausted] !== 1 && !isBeforeCall(code) ? calls - 1 : calls;
-    writeCells(run, capGroups[g]!.cells, { capIds, block }, stopCall, result, row, code, st);
+    writeCells(run, capGroups[g]!, scratch.capCalls.byCap, stopCall, result, row, code, st);
   }
 }
 
 /**
- * Each cell of a cap group: its cap's figures when the cap is reached by `stopCall` (the prompts from
- * this pass's sums, the rest from the trace's cap block: CapFigures), else the run's stop in `st`.
+ * Each cell of a cap group, in cap order (SweepPlan sorts a group's cells by cap, so cap calls never
+ * decrease and the caps reached by `stopCall` are a prefix, found by a binary search): step cap stops —
+ * over the trace's own step sums (no tool-result cap) marked CAP_SUMS and nothing else written, else
+ * CAP_CLOSED with their prompt sum — then the cells past their cap, marked, but the loosest.
  */
-function writeCells(run: ClosedRun, cells: Int32Array, caps: { capIds: Int32Array; block: Float64Array }, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
-  const { stop, calls: callsAt, stopTool, costPico, tokensUsed, elapsedMs } = result;
-  const { beforeSum, keep, fixed } = run;
-  const { capIds, block } = caps;
-  const calls = st[Run.Calls]! | 0;
-  const stateCost = st[Run.SpentPico]!;
-  const stateTokens = st[Run.TokensUsed]!;
-  const stateElapsed = st[Run.ElapsedMs]!;
-  const stateTool = st[Run.StopTool]!;
-  const uncapped = result.uncappedCell;
-  const uncappedSums = beforeSum === run.t.stepTokensBeforeSum;
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i]!;
-    const c = row + cell;
-    const at = capIds[cell]! * CapField.Stride;
-    const k = block[at + CapField.Call]!;
-    if (k <= stopCall) {
-      // (The same sums in the same order as ClosedRun.promptSum: with uncapped sums the block holds k·fixed + S[k].)
-      const full = uncappedSums ? block[at + CapField.FullPromptSum]! : k * fixed + beforeSum[k]!;
-      const promptSum = k > keep ? full - beforeSum[k - keep]! : full;
-      // A step cap stop: only its prompt sum; the rest follows from the cap and the trace (SweepResult.stop).
-      stop[c] = CAP_CLOSED;
-      tokensUsed[c] = promptSum;
-    } else if (uncapped[cell] !== cell) {
-      // Past its cap: the group's loosest cell (past its cap too) holds the run's figures.
-      stop[c] = SAME_AS_UNCAPPED;
-    } else {
-      // (A closed pass has no cache or strategy figures.)
-      stop[c] = code;
-      callsAt[c] = calls;
-      stopTool[c] = stateTool;
-      costPico[c] = stateCost;
-      tokensUsed[c] = stateTokens;
-      elapsedMs[c] = stateElapsed;
-    }
+function writeCells(run: ClosedRun, group: CapGroup, byCap: Int32Array, stopCall: number, result: SweepResult, row: number, code: StopCode, st: RunState): void {
+  const { stop, tokensUsed } = result;
+  const { cells, capIds, first } = group;
+  const n = cells.length;
+  let reached = 0;
+  let hi = n;
+  while (reached < hi) {
+    const mid = (reached + hi) >>> 1;
+    if (byCap[capIds[mid]!]! <= stopCall) reached = mid + 1;
+    else hi = mid;
   }
+  if (run.beforeSum !== run.t.stepTokensBeforeSum) {
+    for (let i = 0; i < reached; i++) {
+      stop[row + cells[i]!] = CAP_CLOSED;
+      tokensUsed[row + cells[i]!] = run.promptSum(byCap[capIds[i]!]!);
+    }
+  } else if (first >= 0) {
+    for (let at = row + first, end = at + reached; at < end; at++) stop[at] = CAP_SUMS;
+  } else {
+    for (let i = 0; i < reached; i++) stop[row + cells[i]!] = CAP_SUMS;
+  }
+  if (reached === n) return;
+  // Past their cap: the group's loosest cell (past its cap too, so among these) holds the run's figures.
+  if (first >= 0) for (let at = row + first + reached, end = row + first + n; at < end; at++) stop[at] = SAME_AS_UNCAPPED;
+  else for (let i = reached; i < n; i++) stop[row + cells[i]!] = SAME_AS_UNCAPPED;
+  writeStop(result, row + result.uncappedCell[cells[0]!]!, code, st);
+}
+
+/** The run's stop into cell `at` (a closed pass has no cache or strategy figures). */
+function writeStop(result: SweepResult, at: number, code: StopCode, st: RunState): void {
+  result.stop[at] = code;
+  result.calls[at] = st[Run.Calls]! | 0;
+  result.stopTool[at] = st[Run.StopTool]!;
+  result.costPico[at] = st[Run.SpentPico]!;
+  result.tokensUsed[at] = st[Run.TokensUsed]!;
+  result.elapsedMs[at] = st[Run.ElapsedMs]!;
 }

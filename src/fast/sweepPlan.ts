@@ -8,16 +8,26 @@ import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
 import type { LatencyModel } from '../loop/latency.js';
-import type { RunSettings } from './settings.js';
+import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { passLimits, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
 import { passSharing, type PassSharing } from './sweepShare.js';
+import { keepSteps } from './sweepClosed.js';
 
 /** A group of cells sharing (strategy, cache mode): one pass per trace. */
 export interface Pass {
   cells: number[];
   strategy: ContextStrategy;
-  /** Cells that differ only in the step cap, and their brakes without it. */
-  capGroups: { cells: Int32Array; noCap: BrakeConfig }[];
+  /** Cells that differ only in the step cap (in cap order, no cap last), and their brakes without it. */
+  capGroups: CapGroup[];
+}
+
+export interface CapGroup {
+  cells: Int32Array;
+  noCap: BrakeConfig;
+  /** Each cell's cap (SweepPlan.capIds), in the cells' order. */
+  capIds: Int32Array;
+  /** cells[0] when the cells are consecutive (cells[i] = cells[0] + i), else −1. */
+  first: number;
 }
 
 export interface SweepPlan {
@@ -39,6 +49,8 @@ export interface SweepPlan {
   capSteps: Int32Array;
   /** Per cell: the cell of its cap group with the loosest cap (a run past one cell's cap is past its cap too: it holds their figures, SweepResult.uncappedCell). */
   uncappedCell: Int32Array;
+  /** Per cell: the steps its window keeps as a closed pass reads them (sweepClosed.ts keepSteps). */
+  keeps: Int32Array;
   /** The distinct values of capSteps, and per cell the index of its own in them. */
   caps: Int32Array;
   capIds: Int32Array;
@@ -79,7 +91,7 @@ function groupCells(cells: SweepCell[]): Pass[] {
     }
     group.cells.push(index);
   });
-  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap })) }));
+  return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap, capIds: new Int32Array(0), first: -1 })) }));
 }
 
 /** Per cell: the cell of its cap group with the most steps allowed (no cap: −1, the loosest). */
@@ -119,7 +131,17 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     const cap = cell.brakes.maxSteps ?? Infinity;
     return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
   });
+  // A cap group's cells in cap order (no cap last; ties as in the grid): the closed pass writes them in runs.
+  const capOrder = (c: number): number => (capSteps[c]! < 0 ? Infinity : capSteps[c]!);
   const caps = Int32Array.from(new Set(capSteps));
+  const capIds = Int32Array.from(capSteps, (steps) => caps.indexOf(steps));
+  for (const pass of passes) {
+    for (const g of pass.capGroups) {
+      g.cells = Int32Array.from([...g.cells].sort((a, b) => capOrder(a) - capOrder(b)));
+      g.capIds = g.cells.map((c) => capIds[c]!);
+      g.first = g.cells.every((c, i) => c === g.cells[0]! + i) ? g.cells[0]! : -1;
+    }
+  }
   const plan: SweepPlan = {
     cells,
     passes,
@@ -131,8 +153,9 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
     capSteps,
     uncappedCell: loosestCapCells(passes, capSteps),
+    keeps: Int32Array.from(cells, (cell) => keepSteps(runSettings(cell.strategy, 'off')[RunSetting.Keep]!)),
     caps,
-    capIds: Int32Array.from(capSteps, (steps) => caps.indexOf(steps)),
+    capIds,
     sharing: passSharing(passes, cells),
     latency: grid.latency,
     limitsCache: new LimitsCache(),

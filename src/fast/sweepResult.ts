@@ -12,7 +12,7 @@ import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
 import { capCallOf } from './sweepTrace.js';
-import { closedCapSpent } from './sweepClosed.js';
+import { closedCapSpent, ownPromptSum } from './sweepClosed.js';
 import type { FlatPrices } from '../kernel/prices.js';
 
 /** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
@@ -26,7 +26,9 @@ export interface SweepResult {
    * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
    * CAP_CLOSED: a closed pass's step cap stop, with only its prompt sum written (in tokensUsed): its
    * calls are the cap's call (capCallOf), its cost and tokens follow from the prompt sum and the trace
-   * (closedCapSpent), its elapsed time is the trace's step latency before that call. Read
+   * (closedCapSpent), its elapsed time is the trace's step latency before that call, or CAP_SUMS: such a
+   * stop over the trace's own step sums (no tool-result cap), nothing written but the mark: its prompt
+   * sum follows from the cap, the cell's window (keeps) and the trace (ownPromptSum). Read
    * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
    */
   stop: Uint8Array;
@@ -34,6 +36,8 @@ export interface SweepResult {
   uncappedCell: Int32Array;
   /** Per cell: the steps its cap stops before, −1 without (SweepPlan.capSteps; for CAP_CLOSED cells). */
   capSteps: Int32Array;
+  /** Per cell: the steps its window keeps (SweepPlan.keeps, for CAP_SUMS cells). */
+  keeps: Int32Array;
   /** Per cell: its budget in picodollars (Infinity without), for the overshoot. */
   budgets: Float64Array;
   calls: Int32Array;
@@ -59,6 +63,12 @@ export const SAME_AS_UNCAPPED = 254;
 /** A stop column's mark: a step cap stop in a closed pass (calls and elapsed time not written: they follow from the cap and the trace). */
 export const CAP_CLOSED = 253;
 
+/** A stop column's mark: a CAP_CLOSED cell over the trace's own step sums, its prompt sum not written (ownPromptSum). */
+export const CAP_SUMS = 252;
+
+/** Whether a stop column's code is a closed pass's step cap stop (CAP_CLOSED or CAP_SUMS). */
+export const capClosed = (code: number): boolean => code === CAP_CLOSED || code === CAP_SUMS;
+
 /** Where (trace, cell)'s figures are: its own index, or its cap group's loosest cell's when marked SAME_AS_UNCAPPED. */
 export function figuresAt(r: SweepResult, trace: number, cell: number): number {
   const row = (trace - r.from) * r.cells.length;
@@ -70,8 +80,8 @@ type Column = Uint8Array | Int32Array | Float64Array;
 const EMPTY = new Float64Array(0);
 
 /** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
-export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
-  const { from, count, cells, uncappedCell, capSteps, compiled, prices, into } = args;
+export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; keeps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
+  const { from, count, cells, uncappedCell, capSteps, keeps, compiled, prices, into } = args;
   const size = count * cells.length;
   const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
   const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
@@ -82,6 +92,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     stop: column(into?.stop, (n) => new Uint8Array(n)),
     uncappedCell,
     capSteps,
+    keeps,
     budgets: into !== undefined && into.cells === cells ? into.budgets : Float64Array.from(cells, (c) => c.brakes.maxCostPico ?? Infinity),
     calls: column(into?.calls, (n) => new Int32Array(n)),
     stopTool: column(into?.stopTool, (n) => new Int32Array(n)),
@@ -192,9 +203,10 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
   const code = r.stop[at]!;
-  const capped = code === CAP_CLOSED;
+  const capped = capClosed(code);
   const calls = capped ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
-  const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, r.tokensUsed[at]!) : r.costPico[at]!;
+  const tokens = code === CAP_SUMS ? ownPromptSum(t, r.keeps[cell]!, calls) : r.tokensUsed[at]!;
+  const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, tokens) : r.costPico[at]!;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
   const budget = r.budgets[cell]!;
@@ -203,7 +215,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
   out.costPico = spent;
-  out.inputTokens = capped ? r.tokensUsed[at]! : r.tokensUsed[at]! - output;
+  out.inputTokens = capped ? tokens : tokens - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
   out.overshootPico = spent > budget ? spent - budget : 0;
@@ -235,7 +247,7 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
     reasoningTokens: t.reasoningBefore[calls]!,
     costPico: f.costPico,
     overshootPico: f.overshootPico,
-    elapsedMs: r.stop[at] === CAP_CLOSED ? t.stepLatencyBefore[calls]! : r.elapsedMs[at]!,
+    elapsedMs: capClosed(r.stop[at]!) ? t.stepLatencyBefore[calls]! : r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
   // (Summary calls and their cost are not kept by a sweep.)
@@ -268,6 +280,7 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
     uncappedCell: first.uncappedCell,
     capSteps: first.capSteps,
+    keeps: first.keeps,
     budgets: first.budgets,
     calls: joined((r) => r.calls, (n) => new Int32Array(n)),
     stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),

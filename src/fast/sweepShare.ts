@@ -9,7 +9,7 @@
  */
 import type { SweepCell } from './sweepGrid.js';
 import type { Pass } from './sweepPlan.js';
-import { CAP_CLOSED, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
+import { CAP_CLOSED, CAP_SUMS, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 
 /** Per grid: which full-history pass each pass may share, and how their groups and cells match. */
 export interface PassSharing {
@@ -82,6 +82,8 @@ export function copyShared(result: SweepResult, row: number, groupCells: Int32Ar
       code = stop[from]!;
     }
     stop[to] = code;
+    // (CAP_SUMS: nothing but the mark; the source's cap is within this window, which had not slid by then.)
+    if (code === CAP_SUMS) continue;
     tokensUsed[to] = tokensUsed[from]!;
     if (code === CAP_CLOSED) continue;
     costPico[to] = costPico[from]!;

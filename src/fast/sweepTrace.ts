@@ -10,7 +10,6 @@
 import { timedOut } from '../kernel/brakes.js';
 import { Limit, type BrakeLimits } from '../kernel/limits.js';
 import type { CompiledTrace } from './layout.js';
-import type { ClosedRun } from './sweepClosed.js';
 import { toolStopCall } from './replayFast.js';
 import { firstBacktrackStop } from './tableStop.js';
 
@@ -72,34 +71,6 @@ export function capCallOf(t: CompiledTrace, steps: number): number {
     else lo = mid + 1;
   }
   return lo;
-}
-
-/**
- * Per trace, for closed-form passes: at each distinct cap's call k, the figures no window changes, in
- * one interleaved block (CapField.Stride numbers per cap) so a cap cell reads one cache line of them:
- * k and the prompt sum before it under full history without a tool-result cap.
- */
-export class CapFigures {
-  block = new Float64Array(0);
-
-  of(run: ClosedRun, byCap: Int32Array): void {
-    const n = byCap.length * CapField.Stride;
-    if (this.block.length !== n) this.block = new Float64Array(n);
-    const block = this.block;
-    for (let j = 0, at = 0; j < byCap.length; j++, at += CapField.Stride) {
-      const k = byCap[j]!;
-      const reached = k !== NO_CAP_CALL;
-      block[at + CapField.Call] = k;
-      // Σ prompt before call k with full history and no tool-result cap (ClosedRun.promptSum's sums uncapped).
-      block[at + CapField.FullPromptSum] = reached ? k * run.fixed + run.t.stepTokensBeforeSum[k]! : 0;
-    }
-  }
-}
-
-export const enum CapField {
-  Call,
-  FullPromptSum,
-  Stride,
 }
 
 /** Per trace and brake set without a step cap: the stops no strategy changes. */

@@ -64,8 +64,41 @@ export interface PopulationMetrics {
 /** The nearest-rank p-quantile (0 < p ≤ 1) of ascending values: the value at rank ⌈p·n⌉. */
 export function nearestRank<T>(ascending: ArrayLike<T>, p: number): T | undefined {
   if (ascending.length === 0) return undefined;
-  const rank = Math.max(1, Math.ceil(p * ascending.length));
-  return ascending[Math.min(rank, ascending.length) - 1];
+  return ascending[rankIndex(ascending.length, p)];
+}
+
+/** The 0-based index of the nearest-rank p-quantile among n ascending values (n > 0). */
+function rankIndex(n: number, p: number): number {
+  return Math.min(Math.max(1, Math.ceil(p * n)), n) - 1;
+}
+
+/**
+ * The value at index k were a[lo..hi] sorted ascending, a partly ordered in place so that every value
+ * before index k is at most it (quickselect, Hoare partition around a median of three: linear on average).
+ */
+function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const x = a[lo]!;
+    const y = a[(lo + hi) >>> 1]!;
+    const z = a[hi]!;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    // a[lo..j] ≤ pivot, a[j+1..i−1] = pivot, a[i..hi] ≥ pivot.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
 }
 
 /** total / n in picodollars, rounded half up, as USD. */
@@ -84,7 +117,8 @@ export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics 
 /**
  * The population figures' running sums over runs, plain data (a worker thread can send it): runs split
  * into parts and tallied apart add up (mergeTallies, in any order) to what one tally of them all gives —
- * money in BigInt, token counts whole numbers, costs sorted when the figures are made.
+ * money in BigInt, token counts whole numbers, costs kept whole (their quantiles selected when the
+ * figures are made).
  */
 export interface PopulationTally {
   runs: number;
@@ -98,7 +132,8 @@ export interface PopulationTally {
   caughtEarly: number;
   tokens: { input: number; cached: number; output: number };
   stopReasons: Partial<Record<StopReason, number>>;
-  costs: number[];
+  /** Each run's cost, in no particular order (a Float64Array once packed: packCosts, what a worker thread transfers). */
+  costs: number[] | Float64Array;
 }
 
 export function newTally(): PopulationTally {
@@ -111,6 +146,7 @@ export function addToTally(tally: PopulationTally, run: RunFigures, baseline: Ru
   tally.runs += 1;
   tally.totalPico += cost;
   tally.overshootPico += BigInt(run.overshootPico);
+  if (tally.costs instanceof Float64Array) tally.costs = Array.from(tally.costs);
   tally.costs.push(run.costPico);
   tally.tokens.input += run.inputTokens;
   tally.tokens.cached += run.cachedInputTokens;
@@ -143,13 +179,37 @@ export function mergeTallies(into: PopulationTally, part: PopulationTally): void
   into.tokens.cached += part.tokens.cached;
   into.tokens.output += part.tokens.output;
   for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
-  for (const cost of part.costs) into.costs.push(cost);
+  const mine = packCosts(into);
+  const theirs = packCosts(part);
+  if (theirs.length === 0) return;
+  const costs = new Float64Array(mine.length + theirs.length);
+  costs.set(mine);
+  costs.set(theirs, mine.length);
+  into.costs = costs;
+}
+
+/** The tally's costs as a Float64Array, kept in the tally (a worker transfers its buffer rather than copying a list). */
+export function packCosts(tally: PopulationTally): Float64Array {
+  if (!(tally.costs instanceof Float64Array)) tally.costs = new Float64Array(tally.costs);
+  return tally.costs;
+}
+
+/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
+function costQuantiles(costs: readonly number[] | Float64Array): { p50: number; p95: number; max: number } {
+  const n = costs.length;
+  if (n === 0) return { p50: 0, p95: 0, max: 0 };
+  const a = new Float64Array(costs);
+  let max = a[0]!;
+  for (let i = 1; i < n; i++) if (a[i]! > max) max = a[i]!;
+  const at95 = rankIndex(n, 0.95);
+  const p95 = selectInPlace(a, at95, 0, n - 1);
+  // Every value before at95 is at most p95: the median is among a[0..at95].
+  return { p50: selectInPlace(a, rankIndex(n, 0.5), 0, at95), p95, max };
 }
 
 export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
-  // (Numeric order: a Float64Array sorts numbers without a comparator.)
-  const costs = Float64Array.from(tally.costs).sort();
+  const quantiles = costQuantiles(tally.costs);
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {
@@ -159,9 +219,9 @@ export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
     costUsd: picoToUsd(total),
     costPerRunUsd: {
       mean: meanUsd(total, n),
-      p50: picoToUsd(nearestRank(costs, 0.5) ?? 0),
-      p95: picoToUsd(nearestRank(costs, 0.95) ?? 0),
-      max: picoToUsd(n === 0 ? 0 : costs[n - 1]!),
+      p50: picoToUsd(quantiles.p50),
+      p95: picoToUsd(quantiles.p95),
+      max: picoToUsd(quantiles.max),
     },
     costPerCompletedUsd: completed === 0 ? null : meanUsd(total, completed),
     wastedUsd: picoToUsd(wasted),

@@ -2,13 +2,26 @@
  * Each context strategy's cumulative prompt tokens per step over a population of recorded runs, side by
  * side: what the sweep chart shows when `context` is a grid axis (as `curve --compare-context` does for
  * one constant-step loop). Every run is replayed with no brakes under each strategy (so the curves show
- * the strategy alone); a run that ended stays flat after its last step. Pure: no node:*, no clock.
+ * the strategy alone), by the compiled kernel's run table (its figures before every call) or, for a
+ * strategy that rewrites older steps, the readable loop's rows; a run that ended stays flat after its
+ * last step. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { PriceTable } from '../pricing/types.js';
-import { replayTrace } from '../replay/replay.js';
+import { brakeLimits } from '../kernel/limits.js';
+import { flattenPrices } from '../kernel/prices.js';
+import { compiledOf } from '../replay/compiledRuns.js';
+import { buildRunTable } from '../fast/plainTable.js';
+import { toolStopCall } from '../fast/replayFast.js';
+import type { RunTable } from '../fast/runTable.js';
+import { outcomeOf, Run, type RunState } from '../fast/runState.js';
+import { runSettings } from '../fast/settings.js';
+import { sweepsStepwise } from '../fast/strategySteps.js';
+import { stopInTable } from '../fast/tableStop.js';
+import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
+import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
 
 export interface ContextTokenCurves {
@@ -21,10 +34,34 @@ export interface ContextTokenCurves {
 
 export const MAX_CURVE_STEPS = 20;
 
-/** Cumulative prompt tokens after each step of one run (index k: step k+1). */
-function cumulativeByStep(trace: Trace, strategy: ContextStrategy, prices: PriceTable, options: { model?: string; latency?: LatencyModel }): number[] {
-  const result = replayTrace(trace, { strategy, prices, brakes: NO_BRAKES, keepSteps: true, ...options });
-  return result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens);
+/** Cumulative prompt tokens after each call of one run (index k: call k+1; summary calls counted, not listed). */
+function cumulativeByStep(trace: Trace, strategy: ContextStrategy, prices: PriceTable, options: { model?: string; latency?: LatencyModel }, scratch: CurveScratch): number[] {
+  const pricing = resolveTracePricing(trace, { prices, ...(options.model === undefined ? {} : { model: options.model }) });
+  const settings = runSettings(strategy, strategy.cache ?? defaultCacheMode(trace), options.latency);
+  // Strategies that rewrite older steps: the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
+  if (sweepsStepwise(settings, [NO_BRAKES])) {
+    const result = replayTrace(trace, { strategy, prices, pricing, brakes: NO_BRAKES, keepSteps: true, ...options });
+    return result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens);
+  }
+  return inRunContext(trace, () => {
+    const t = compiledOf(trace);
+    const flat = flattenPrices(pricing);
+    const limits = brakeLimits(NO_BRAKES, flat.contextWindow);
+    const toolStop = toolStopCall(t, limits);
+    const table = (scratch.table = buildRunTable(t, settings, flat, limits, toolStop, scratch.table));
+    stopInTable(table, t, limits, toolStop, scratch.st);
+    // (As the replay would: a run whose cost leaves exact picodollars is refused.)
+    outcomeOf(t, scratch.st, limits);
+    const calls = scratch.st[Run.Calls]!;
+    // Input tokens before call k: the table's tokens less the output before k.
+    return Array.from({ length: calls }, (_, k) => table.tokens[k + 1]! - t.outputBefore[k + 1]!);
+  });
+}
+
+/** A run table and run state reused from run to run. */
+interface CurveScratch {
+  table: RunTable | undefined;
+  st: RunState;
 }
 
 /** The steps shown: every step up to MAX_CURVE_STEPS, else MAX_CURVE_STEPS evenly spaced ones ending at the last. */
@@ -50,7 +87,8 @@ export interface ContextTokenSums {
 }
 
 export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
-  const perStrategy = strategies.map(({ strategy }) => traces.map((trace) => cumulativeByStep(trace, strategy, prices, options)));
+  const scratch: CurveScratch = { table: undefined, st: new Float64Array(Run.Size) };
+  const perStrategy = strategies.map(({ strategy }) => traces.map((trace) => cumulativeByStep(trace, strategy, prices, options, scratch)));
   const last = Math.max(0, ...perStrategy.flatMap((runs) => runs.map((steps) => steps.length)));
   const sums = perStrategy.map((runs) => Array.from({ length: last }, (_, k) => runs.reduce((sum, byStep) => sum + (byStep.length === 0 ? 0 : byStep[Math.min(k + 1, byStep.length) - 1]!), 0)));
   return { strategies: strategies.map((s) => s.spec), runs: traces.length, sums };

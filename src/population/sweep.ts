@@ -10,10 +10,10 @@
  * `check` expectation means. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { FULL_HISTORY, rewritesHistory } from '../context/strategy.js';
+import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepTrace } from '../fast/sweep.js';
+import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
 import { addToTally, mergeTallies, newTally, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
@@ -22,7 +22,7 @@ import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
 import type { StrategyFigures } from '../loop/types.js';
-import { baselinesOf, populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+import { baselineKey, populationRuns, type BaselineFigures, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
 
 /** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
 export interface StrategyTotals {
@@ -134,9 +134,10 @@ export function sweepMetrics(population: SweepPopulation, configs: readonly Popu
 }
 
 /**
- * Recorded runs under each configuration, in trace order, each handed to `visit` with its baseline: by
- * the compiled sweep, one sweep per model (a model changes every trace's prices); `run` may be reused
- * between calls (copy it to keep it).
+ * Recorded runs under each configuration, each configuration's in trace order, each handed to `visit`
+ * with its baseline: by the compiled sweep, one sweep per model (a model changes every trace's prices),
+ * read trace by trace; the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
+ * `run` may be reused between calls (copy it to keep it).
  */
 function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
   const traces = population.traces;
@@ -150,7 +151,6 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
     const key = config.model ?? '';
     byModel.set(key, [...(byModel.get(key) ?? []), c]);
   });
-  const figures = newCellFigures();
   for (const [model, cells] of byModel) {
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledOf(trace),
@@ -158,31 +158,53 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
       cache: defaultCacheMode(trace),
     }));
     const first = configs[cells[0]!]!;
+    // Each distinct baseline (the configuration's context, model and latency, no brakes: baselineKey) is one more cell of the sweep.
+    const baselineIds = new Map<string, number>();
+    const baselineStrategies: ContextStrategy[] = [];
+    const baselineOf = Int32Array.from(cells, (c) => {
+      const key = baselineKey(configs[c]!);
+      let b = baselineIds.get(key);
+      if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
+      return b;
+    });
     const grid: SweepGrid = {
       brakes: NO_BRAKES,
       strategy: FULL_HISTORY,
       ...(first.latency === undefined ? {} : { latency: first.latency }),
-      axes: [{ name: 'configuration', values: cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })) }],
+      axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
     };
     const result = sweepCompiled(sweepTraces, grid);
-    // One run object for every cell without a strategy figure, one with (the two shapes a run has).
-    const plain: PopulationRunFigures = { stopReason: 'completed', steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
-    const lost: PopulationRunFigures = { ...plain, strategyCacheLostTokens: 0 };
-    cells.forEach((c, cell) => {
-      const baselines = baselinesOf(population.recorded, configs[c]!, prices);
-      for (let t = 0; t < traces.length; t++) {
-        const f = cellFigures(result, t, cell, figures);
-        const run = f.strategyCacheLostTokens ? lost : plain;
-        if (run === lost) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
-        run.stopReason = stopReasonOf(f.stop);
-        run.steps = f.steps;
-        run.costPico = f.costPico;
-        run.inputTokens = f.inputTokens;
-        run.cachedInputTokens = f.cachedInputTokens;
-        run.outputTokens = f.outputTokens;
-        run.overshootPico = f.overshootPico;
-        visit(c, run, baselines[t]!);
-      }
-    });
+    visitCells(result, cells, { of: baselineOf, count: baselineStrategies.length }, visit);
+  }
+}
+
+/**
+ * A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid
+ * out), each with its baseline: cell cells.length + baselines.of[cell] (one per distinct baseline, after the configurations').
+ */
+function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
+  const figures = newCellFigures();
+  // One run object for every cell without a strategy figure, one with (the two shapes a run has).
+  const plain: PopulationRunFigures = { stopReason: 'completed', steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+  const lost: PopulationRunFigures = { ...plain, strategyCacheLostTokens: 0 };
+  const baseline: BaselineFigures[] = [];
+  for (let t = result.from; t < result.from + result.traces; t++) {
+    for (let b = 0; b < baselines.count; b++) {
+      const f = cellFigures(result, t, cells.length + b, figures);
+      baseline[b] = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico };
+    }
+    for (let cell = 0; cell < cells.length; cell++) {
+      const f = cellFigures(result, t, cell, figures);
+      const run = f.strategyCacheLostTokens ? lost : plain;
+      if (run === lost) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
+      run.stopReason = stopReasonOf(f.stop);
+      run.steps = f.steps;
+      run.costPico = f.costPico;
+      run.inputTokens = f.inputTokens;
+      run.cachedInputTokens = f.cachedInputTokens;
+      run.outputTokens = f.outputTokens;
+      run.overshootPico = f.overshootPico;
+      visit(cells[cell]!, run, baseline[baselines.of[cell]!]!);
+    }
   }
 }

@@ -13,6 +13,7 @@ import { replayFast } from '../../src/fast/replayFast.js';
 import { runSettings } from '../../src/fast/settings.js';
 import { sweepCompiled, sweepTotals, type SweepGrid, type SweepTrace } from '../../src/fast/sweep.js';
 import { closedPassApplies } from '../../src/fast/sweepClosed.js';
+import { CAP_CLOSED, CAP_SUMS } from '../../src/fast/sweepResult.js';
 import { flattenPrices } from '../../src/kernel/prices.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { trace } from '../helpers.js';
@@ -72,6 +73,8 @@ describe('sweep passes in closed form = replaying each cell alone', () => {
     const prices = flattenPrices(pricings[0]!);
     let closed = 0;
     let total = 0;
+    // Step cap stops marked over the trace's own sums (slid windows among them) and written with a tool-result cap.
+    const marks = { ownSums: 0, ownSumsSlid: 0, written: 0 };
     fc.assert(
       fc.property(fc.array(traceArb, { minLength: 1, maxLength: 4 }), gridArb, (specs, grid) => {
         const traces: SweepTrace[] = specs.map((s) => ({ compiled: compileTrace(trace(s.calls, { system: s.system, outcome: s.outcome })), prices, cache: 'off' }));
@@ -80,6 +83,10 @@ describe('sweep passes in closed form = replaying each cell alone', () => {
           result.cells.forEach((cell, c) => {
             const strategy = cleanStrategy(cell.strategy);
             total++;
+            const mark = result.stop[i * result.cells.length + c];
+            if (mark === CAP_SUMS) marks.ownSums++;
+            if (mark === CAP_SUMS && cell.brakes.maxSteps! > result.keeps[c]!) marks.ownSumsSlid++;
+            if (mark === CAP_CLOSED) marks.written++;
             if (closedPassApplies(t.compiled, runSettings(strategy, 'off'), prices)) closed++;
             expect(sweepTotals(result, i, c)).toEqual(replayFast(t.compiled, cell.brakes, strategy, 'off', prices));
           });
@@ -89,6 +96,9 @@ describe('sweep passes in closed form = replaying each cell alone', () => {
     );
     // The property is about the closed form: most cells went through it.
     expect(closed).toBeGreaterThan(total / 2);
+    expect(marks.ownSums).toBeGreaterThan(total / 500);
+    expect(marks.ownSumsSlid).toBeGreaterThan(0);
+    expect(marks.written).toBeGreaterThan(total / 50);
   });
 
   it('window passes that share the full-history pass (the window holds every call it read): every (trace, cell) = replaying it alone', () => {
@@ -136,5 +146,40 @@ describe('sweep passes in closed form = replaying each cell alone', () => {
     );
     // The property is about sharing: many window cells had a full-history run inside their window.
     expect(shared).toBeGreaterThan(windowCells / 20);
+  });
+
+  it("step cap stops marked over the trace's own sums (CAP_SUMS) read back as those written with their prompt sum (a tool-result cap of no effect: CAP_CLOSED)", () => {
+    const prices = flattenPrices(pricings[0]!);
+    const counts = { slid: 0, unslid: 0, written: 0 };
+    fc.assert(
+      fc.property(fc.array(traceArb, { minLength: 1, maxLength: 3 }), fc.array(opt(fc.integer({ min: 0, max: 45 })), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 3 }), (specs, caps, windows) => {
+        const traces: SweepTrace[] = specs.map((s) => ({ compiled: compileTrace(trace(s.calls, { system: s.system, outcome: s.outcome })), prices, cache: 'off' }));
+        // A tool-result cap above every result (4,000 tokens) changes no figure but takes the written path.
+        const grid = (toolResultCap?: number): SweepGrid => ({
+          brakes: { ...NO_BRAKES },
+          strategy: { kind: 'full', ...(toolResultCap === undefined ? {} : { toolResultCap }) },
+          axes: [
+            { name: 'window', values: [...windows.map((w) => ({ strategy: { kind: 'window', windowSteps: w } as Partial<ContextStrategy> })), { strategy: { kind: 'full' } as Partial<ContextStrategy> }] },
+            { name: 'max-steps', values: caps.map((maxSteps) => ({ brakes: { maxSteps } })) },
+          ],
+        });
+        const marked = sweepCompiled(traces, grid());
+        const written = sweepCompiled(traces, grid(5000));
+        traces.forEach((_, i) =>
+          marked.cells.forEach((cell, c) => {
+            const at = i * marked.cells.length + c;
+            if (marked.stop[at] === CAP_SUMS) counts[cell.brakes.maxSteps! > marked.keeps[c]! ? 'slid' : 'unslid']++;
+            if (written.stop[at] === CAP_CLOSED) counts.written++;
+            expect(sweepTotals(marked, i, c)).toEqual(sweepTotals(written, i, c));
+            expect(sweepTotals(marked, i, c)).toEqual(replayFast(traces[i]!.compiled, cell.brakes, cleanStrategy(cell.strategy), 'off', prices));
+          }),
+        );
+      }),
+      { numRuns: 200, seed: 7712 },
+    );
+    // Both marks, and windows slid before the cap, were read back.
+    expect(counts.slid).toBeGreaterThan(40);
+    expect(counts.unslid).toBeGreaterThan(200);
+    expect(counts.written).toBeGreaterThan(300);
   });
 });

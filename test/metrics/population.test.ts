@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { nearestRank, populationMetrics, type RunFigures, type RunPair } from '../../src/metrics/population.js';
+import fc from 'fast-check';
+import { addToTally, mergeTallies, nearestRank, newTally, packCosts, populationMetrics, tallyMetrics, type RunFigures, type RunPair } from '../../src/metrics/population.js';
+import { picoToUsd } from '../../src/money.js';
 import type { StopReason } from '../../src/brakes/stopReasons.js';
 
 const USD = 1e12;
@@ -72,5 +74,29 @@ describe('population metrics', () => {
     expect(thirds.costPerRunUsd.mean).toBe(0.1);
     const odd = populationMetrics([1e-12, 0].map((usd) => pair(figures('completed', 1, usd), ['completed', 1, usd])));
     expect(odd.costPerRunUsd.mean).toBe(1e-12);
+  });
+});
+
+describe('cost quantiles by selection', () => {
+  it('= nearest rank over the sorted costs, with many equal costs and merged tallies (fixed seed)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 4_000_000_000_000_000 })), { minLength: 1, maxLength: 300 }), fc.nat(), (costs, cut) => {
+        const pairs = costs.map((costPico) => ({ run: { ...figures('max_steps', 1, 0), costPico }, baseline: { stopReason: 'completed' as const, steps: 1, costPico: 0 } }));
+        const sorted = [...costs].sort((a, b) => a - b);
+        const expected = { p50: picoToUsd(nearestRank(sorted, 0.5)!), p95: picoToUsd(nearestRank(sorted, 0.95)!), max: picoToUsd(sorted.at(-1)!) };
+        const { mean: _mean, ...quantiles } = populationMetrics(pairs).costPerRunUsd;
+        expect(quantiles).toEqual(expected);
+        // Two tallies merged (their costs packed as a worker sends them).
+        const at = cut % (pairs.length + 1);
+        const [a, b] = [newTally(), newTally()];
+        pairs.slice(0, at).forEach((p) => addToTally(a, p.run, p.baseline));
+        pairs.slice(at).forEach((p) => addToTally(b, p.run, p.baseline));
+        packCosts(b);
+        mergeTallies(a, b);
+        const { mean: _m, ...merged } = tallyMetrics(a).costPerRunUsd;
+        expect(merged).toEqual(expected);
+      }),
+      { numRuns: 400, seed: 7715 },
+    );
   });
 });

@@ -26,7 +26,7 @@ const pairArb: fc.Arbitrary<RunPair> = fc.record({
 describe('population tallies', () => {
   it('merged over shares in any order = the figures of all the runs', () => {
     fc.assert(
-      fc.property(fc.array(pairArb, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), (pairs, cuts, reversed) => {
+      fc.property(fc.array(pairArb, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), pairArb, (pairs, cuts, reversed, extra) => {
         const at = [0, ...cuts.map((c) => c % (pairs.length + 1)).sort((a, b) => a - b), pairs.length];
         const shares = at.slice(1).map((end, k) => pairs.slice(at[k], end));
         const tallies = shares.map((share) => {
@@ -37,6 +37,9 @@ describe('population tallies', () => {
         const merged = newTally();
         for (const tally of reversed ? tallies.reverse() : tallies) mergeTallies(merged, tally);
         expect(tallyMetrics(merged)).toEqual(populationMetrics(pairs));
+        // Merged costs are packed (a Float64Array, as a worker transfers them); a run added after still counts.
+        addToTally(merged, extra.run, extra.baseline);
+        expect(tallyMetrics(merged)).toEqual(populationMetrics([...pairs, extra]));
       }),
       { numRuns: 300, seed: 7701 },
     );

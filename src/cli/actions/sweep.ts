@@ -18,6 +18,7 @@ import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
 import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepSetup } from './sweepWork.js';
+import type { SweepWorker } from './sweepWorkers.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -111,6 +112,22 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
   return rows;
 }
 
+/**
+ * The rows of configurations `range`, and the header: worker threads splitting the runs (those `started`
+ * early first), else this thread, or workers splitting the configurations.
+ */
+async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; io: CliIO; setup: SweepSetup; range: { from: number; to: number }; workers: number; started: SweepWorker[] }): Promise<{ rows: SweepRow[]; header: SweepHeader }> {
+  const { inputs, opts, given, io, setup, range, workers, started } = args;
+  if (workers > 1 && range.to > range.from && splitsRuns(setup, opts)) {
+    const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
+    return { rows: shares.rows, header: headerOf(setup, shares.read, opts) };
+  }
+  for (const worker of started) worker.stop();
+  const prepared = await prepareSweep(inputs, opts, given, io, { setup });
+  const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
+  return { rows, header: headerOf(setup, runsRead(prepared), opts) };
+}
+
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
@@ -128,19 +145,17 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   const { count } = sweepGrid(opts);
   const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
   checkOut(opts.out);
-  const setup = setUpSweep(inputs, opts, given, io);
-  const range = shardRange(shard, setup.configurations.length);
-  let rows: SweepRow[];
-  let header: SweepHeader;
-  if (workers > 1 && range.to > range.from && splitsRuns(setup, opts)) {
-    const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io });
-    rows = shares.rows;
-    header = headerOf(setup, shares.read, opts);
-  } else {
-    const prepared = await prepareSweep(inputs, opts, given, io, { setup });
-    rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
-    header = headerOf(setup, runsRead(prepared), opts);
+  // Workers that will split the runs start now and load their modules while this thread sets up.
+  const started = workers > 1 && opts.tree !== true && !inputs.includes('-') ? (await import('./sweepWorkers.js')).startShareWorkers({ inputs, opts, given, workers }) : [];
+  let done: { setup: SweepSetup; range: { from: number; to: number }; rows: SweepRow[]; header: SweepHeader };
+  try {
+    const setup = setUpSweep(inputs, opts, given, io);
+    const range = shardRange(shard, setup.configurations.length);
+    done = { setup, range, ...(await rowsAndHeader({ inputs, opts, given, io, setup, range, workers, started })) };
+  } finally {
+    for (const worker of started) worker.stop();
   }
+  const { setup, range, rows, header } = done;
   const report: SweepReport =
     shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length }, configurations: rows };
   if (opts.reportDir !== undefined) {

@@ -48,13 +48,21 @@ function sizeOf(file: string): number {
 }
 
 /** The rows of configurations `range`, each worker sweeping its share of the runs; and what the header says of the runs read. */
-export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO }): Promise<{ rows: SweepRow[]; read: { recordedRuns: number; contextTokens?: ContextTokenCurves } }> {
+export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[] }): Promise<{ rows: SweepRow[]; read: { recordedRuns: number; contextTokens?: ContextTokenCurves } }> {
   const { setup, range, io } = args;
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const inputs = traceInputs(setup.traceFiles, args.opts);
   const shares = sweepShares(inputs.files, inputs.files.map(sizeOf), setup.scenarios.map((s) => s.settings.runs), args.workers);
   const progress = new Progress(io, shares.length, 'sweep: shares of the runs');
-  const workers = shares.map((share) => new SweepWorker({ mode: 'share', inputs: args.inputs, opts: args.opts, given, range, share }));
+  const started = args.started ?? [];
+  // Workers started early take the first shares; one without a share stops.
+  for (const idle of started.slice(shares.length)) idle.stop();
+  const workers = shares.map((share, k) => {
+    const early = started[k];
+    if (early === undefined) return new SweepWorker({ mode: 'share', inputs: args.inputs, opts: args.opts, given, range, share });
+    early.send({ range, share });
+    return early;
+  });
   try {
     const first = await Promise.all(
       workers.map(async (worker) => {

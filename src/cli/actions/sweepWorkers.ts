@@ -21,11 +21,22 @@ import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
 import type { SweepFlags, SweepShare } from './sweepWork.js';
 
-/** What a worker is sent: the command line as parsed, which flags were given, its slice of configurations, and its runs. */
-export type SweepWorkerTask = { inputs: string[]; opts: SweepFlags; given: string[]; range: { from: number; to: number } } & (
-  | { mode: 'configurations'; traces: Trace[] }
-  | { mode: 'share'; share: SweepShare }
+/**
+ * What a worker is sent: the command line as parsed, which flags were given, its slice of configurations,
+ * and its runs — or (`share-later`: started before the command's own setup, to load its modules meanwhile)
+ * its slice and share in a SweepWorkerStart message.
+ */
+export type SweepWorkerTask = { inputs: string[]; opts: SweepFlags; given: string[] } & (
+  | { mode: 'configurations'; range: { from: number; to: number }; traces: Trace[] }
+  | ({ mode: 'share' } & SweepWorkerStart)
+  | { mode: 'share-later' }
 );
+
+/** A share worker's slice of configurations and share of the runs. */
+export interface SweepWorkerStart {
+  range: { from: number; to: number };
+  share: SweepShare;
+}
 
 /** After the tallies: the configurations (the command's halved step caps) a share worker tallies next, none to stop. */
 export interface SweepWorkerHalve {
@@ -76,7 +87,7 @@ export class SweepWorker {
     return reply;
   }
 
-  send(message: SweepWorkerHalve): void {
+  send(message: SweepWorkerHalve | SweepWorkerStart): void {
     this.worker.postMessage(message);
   }
 
@@ -88,6 +99,16 @@ export class SweepWorker {
 function slices(range: { from: number; to: number }, workers: number): { from: number; to: number }[] {
   const count = range.to - range.from;
   return Array.from({ length: workers }, (_, k) => ({ from: range.from + Math.floor((k * count) / workers), to: range.from + Math.floor(((k + 1) * count) / workers) })).filter((s) => s.to > s.from);
+}
+
+/**
+ * Share workers started before the command's setup (mode share-later: each loads its modules while the
+ * command reads its flags, prices and inputs); sweepRowsInShares sends each its share, and stops the
+ * ones it has no share for.
+ */
+export function startShareWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; workers: number }): SweepWorker[] {
+  const given = Object.keys(args.opts).filter((key) => args.given(key));
+  return Array.from({ length: args.workers }, () => new SweepWorker({ mode: 'share-later', inputs: args.inputs, opts: args.opts, given }));
 }
 
 /** By configurations: each worker is sent every run and computes a contiguous slice of the rows. */

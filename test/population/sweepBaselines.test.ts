@@ -1,0 +1,48 @@
+/**
+ * A sweep's baselines (each run with no brakes under the configuration's context and cache) are cells of
+ * the sweep itself: over random runs and random configurations — several contexts and cache modes in one
+ * sweep, each with its own baseline — the sweep's population figures (false stops, runs caught early,
+ * spend saved) equal those of every run replayed alone under its configuration and with no brakes.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import type { ContextStrategy } from '../../src/context/strategy.js';
+import { populationMetrics } from '../../src/metrics/population.js';
+import { runFigures, type PopulationConfig } from '../../src/population/run.js';
+import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import { brakesArb, callArb, pricings, strategyArb } from '../core/arbitraries.js';
+import { handTable, trace } from '../helpers.js';
+
+const configArb: fc.Arbitrary<PopulationConfig> = fc
+  .record({ brakes: brakesArb, strategy: strategyArb, cache: fc.constantFrom(undefined, 'on' as const, 'off' as const) })
+  .map(({ brakes, strategy, cache }) => ({ brakes, strategy: { ...strategy, ...(cache === undefined ? {} : { cache }) } as ContextStrategy }));
+
+describe('sweep baselines are cells of the sweep', () => {
+  it('= each run replayed alone under its configuration and with no brakes (fixed seed)', () => {
+    let baselines = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ calls: fc.array(callArb, { maxLength: 25 }), origin: fc.constantFrom('recorded' as const, 'synthetic' as const), outcome: fc.constantFrom('completed' as const, 'unknown' as const) }), { minLength: 1, maxLength: 4 }),
+        fc.array(configArb, { minLength: 1, maxLength: 5 }),
+        fc.nat({ max: pricings.length - 1 }),
+        (specs, configs, p) => {
+          const pricing = pricings[p]!;
+          const prices = handTable(pricing);
+          const runs = specs.map((s) => trace(s.calls, { origin: s.origin, outcome: s.outcome, model: pricing.model }));
+          const swept = sweepMetrics(new SweepPopulation(runs, []), configs, prices);
+          configs.forEach((config, i) => {
+            const alone = runs.map((run) => replayTrace(run, { brakes: config.brakes, strategy: config.strategy, prices }));
+            const pairs = runs.map((run, t) => ({ run: runFigures(alone[t]!), baseline: runFigures(replayTrace(run, { brakes: NO_BRAKES, strategy: config.strategy, prices })) }));
+            expect(swept[i]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(alone) });
+          });
+          baselines += new Set(configs.map((c) => JSON.stringify(c.strategy))).size;
+        },
+      ),
+      { numRuns: 200, seed: 7714 },
+    );
+    // Several baselines a sweep, on average.
+    expect(baselines).toBeGreaterThan(400);
+  });
+});
