@@ -142,22 +142,24 @@ export function sweepMetrics(population: SweepPopulation, configs: readonly Popu
 function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
   const traces = population.traces;
   if (traces.length === 0) return;
-  const byModel = new Map<string, number[]>();
+  // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
+  const bySweep = new Map<string, number[]>();
   configs.forEach((config, c) => {
     if (hasStrategyFigures(config)) {
       for (const pair of populationRuns(population.recorded, config, prices)) visit(c, pair.run, pair.baseline);
       return;
     }
-    const key = config.model ?? '';
-    byModel.set(key, [...(byModel.get(key) ?? []), c]);
+    const key = JSON.stringify([config.model ?? '', config.latency ?? null]);
+    bySweep.set(key, [...(bySweep.get(key) ?? []), c]);
   });
-  for (const [model, cells] of byModel) {
+  for (const cells of bySweep.values()) {
+    const first = configs[cells[0]!]!;
+    const model = first.model;
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledOf(trace),
-      prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === '' ? {} : { model }) })),
+      prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })),
       cache: defaultCacheMode(trace),
     }));
-    const first = configs[cells[0]!]!;
     // Each distinct baseline (the configuration's context, model and latency, no brakes: baselineKey) is one more cell of the sweep.
     const baselineIds = new Map<string, number>();
     const baselineStrategies: ContextStrategy[] = [];

@@ -45,4 +45,27 @@ describe('sweep baselines are cells of the sweep', () => {
     // Several baselines a sweep, on average.
     expect(baselines).toBeGreaterThan(400);
   });
+
+  it('configurations that differ only by latency model are swept each under its own (fixed seed)', () => {
+    const slow = { perCallMs: 900, perInputTokenMs: 0.5, perOutputTokenMs: 20, perToolCallMs: 300 };
+    const fast = { perCallMs: 100, perInputTokenMs: 0, perOutputTokenMs: 1, perToolCallMs: 10 };
+    let differ = 0;
+    fc.assert(
+      fc.property(fc.array(fc.array(callArb, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1_000, max: 60_000 }), (specs, timeoutMs) => {
+        const pricing = pricings[0]!;
+        const prices = handTable(pricing);
+        const runs = specs.map((calls) => trace(calls, { model: pricing.model }));
+        const configs: PopulationConfig[] = [slow, fast].map((latency) => ({ brakes: { ...NO_BRAKES, timeoutMs }, strategy: { kind: 'full' } as ContextStrategy, latency }));
+        const swept = sweepMetrics(new SweepPopulation(runs, []), configs, prices);
+        const alone = configs.map((config) => runs.map((run) => replayTrace(run, { brakes: config.brakes, strategy: config.strategy, prices, latency: config.latency! })));
+        configs.forEach((config, i) => {
+          const pairs = runs.map((run, t) => ({ run: runFigures(alone[i]![t]!), baseline: runFigures(replayTrace(run, { brakes: NO_BRAKES, strategy: config.strategy, prices, latency: config.latency! })) }));
+          expect(swept[i]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(alone[i]!) });
+        });
+        if (JSON.stringify(swept[0]) !== JSON.stringify(swept[1])) differ++;
+      }),
+      { numRuns: 100, seed: 9120 },
+    );
+    expect(differ).toBeGreaterThan(10); // the timeout falls differently under the two latency models
+  });
 });
