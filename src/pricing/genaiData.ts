@@ -2,13 +2,13 @@
  * The provider data bundled in @pydantic/genai-prices, and the hash that names it. The package keeps its
  * data as one 800 KB JavaScript literal: importing it costs ~45 ms of start-up before any model is
  * priced. The build writes the same data as JSON beside this module (scripts/write-genai-data.mjs,
- * `npm run build`), tagged with the package file's hash; it is read here in a few milliseconds. Where that
+ * `npm run build`), tagged with the package file's version, size and hash; it is read here in a few milliseconds. Where that
  * copy is missing (running from src/) or was made from another package file (the package changed since
  * the build), the data comes from the package itself, as before. Never updated at run time
  * (updatePrices is never called, so nothing reaches the network).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Provider } from '@pydantic/genai-prices';
@@ -18,12 +18,62 @@ import { GENAI_PRICES_PACKAGE } from './source.js';
 /** The JSON copy of the data, beside the compiled module (dist/pricing/). */
 export const GENAI_DATA_FILE = 'genai-prices-data.json';
 
-/** What the JSON copy holds: the package file's hash it was made from, and the providers. */
+/** What the JSON copy holds: the package file it was made from (version, size, hash), and the providers. */
 export interface GenaiDataCopy {
   package: string;
   version: string;
+  /** Bytes of the package's data file when the copy was made. */
+  size: number;
+  /** sha256 (16 hex) of that file, computed by the build. */
   hash: string;
   providers: Provider[];
+}
+
+/** The installed package's data file and version (from its package.json). */
+export interface PackageDataFile {
+  path: string;
+  version: string;
+  size: number;
+}
+
+function packageDataFile(): PackageDataFile {
+  const require = createRequire(import.meta.url);
+  // The exports map does not expose package.json; resolve the CJS entry (dist/index.cjs) and go up.
+  const root = dirname(dirname(require.resolve(GENAI_PRICES_PACKAGE)));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string; module?: string };
+  // The ESM entry is the file the data comes from; its first statement is the bundled provider data.
+  const path = join(root, pkg.module ?? 'dist/index.js');
+  return { path, version: pkg.version ?? 'unknown', size: statSync(path).size };
+}
+
+/** sha256 (16 hex) of a file: the hash reports state. */
+function fileHash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+}
+
+/** The build's JSON copy, undefined when missing or unreadable. Read once. */
+let copyRead: { copy: GenaiDataCopy | undefined } | undefined;
+function readCopy(): GenaiDataCopy | undefined {
+  if (copyRead) return copyRead.copy;
+  let copy: GenaiDataCopy | undefined;
+  try {
+    copy = JSON.parse(readFileSync(new URL(GENAI_DATA_FILE, import.meta.url), 'utf8')) as GenaiDataCopy;
+  } catch {
+    copy = undefined;
+  }
+  copyRead = { copy };
+  return copy;
+}
+
+/**
+ * Whether the copy was made from this very package file without hashing it again: same package,
+ * version and byte size. The file is part of a published, versioned package (npm installs it as
+ * published and checks the tarball's integrity), so another file under the same version and size
+ * would be a hand edit of node_modules; the copy's hash is the real sha256 of the file, computed by
+ * the build. Any other copy (an older one without a size, another version) is checked by its hash.
+ */
+export function copyMatchesFile(copy: GenaiDataCopy | undefined, file: PackageDataFile): copy is GenaiDataCopy {
+  return copy !== undefined && copy.package === GENAI_PRICES_PACKAGE && copy.version === file.version && copy.size === file.size && typeof copy.hash === 'string';
 }
 
 let cachedSource: PriceSource | undefined;
@@ -31,25 +81,18 @@ let cachedSource: PriceSource | undefined;
 /** name, version (from the package's package.json) and sha256 (16 hex) of the bundled data file. */
 export function genaiPricesSource(): PriceSource {
   if (cachedSource) return cachedSource;
-  const require = createRequire(import.meta.url);
-  // The exports map does not expose package.json; resolve the CJS entry (dist/index.cjs) and go up.
-  const root = dirname(dirname(require.resolve(GENAI_PRICES_PACKAGE)));
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string; module?: string };
-  // The ESM entry is the file the data comes from; its first statement is the bundled provider data.
-  const dataFile = join(root, pkg.module ?? 'dist/index.js');
-  const hash = createHash('sha256').update(readFileSync(dataFile)).digest('hex').slice(0, 16);
-  cachedSource = Object.freeze({ name: GENAI_PRICES_PACKAGE, version: pkg.version ?? 'unknown', hash });
+  const file = packageDataFile();
+  const copy = readCopy();
+  // The copy's hash, taken by the build from this file (copyMatchesFile), saves hashing 800 KB per start.
+  const hash = copyMatchesFile(copy, file) ? copy.hash : fileHash(file.path);
+  cachedSource = Object.freeze({ name: GENAI_PRICES_PACKAGE, version: file.version, hash });
   return cachedSource;
 }
 
 /** The JSON copy's providers when it was made from the installed package file; else undefined. */
 function copiedProviders(): Provider[] | undefined {
-  let copy: GenaiDataCopy;
-  try {
-    copy = JSON.parse(readFileSync(new URL(GENAI_DATA_FILE, import.meta.url), 'utf8')) as GenaiDataCopy;
-  } catch {
-    return undefined;
-  }
+  const copy = readCopy();
+  if (copy === undefined) return undefined;
   const source = genaiPricesSource();
   return copy.package === source.name && copy.hash === source.hash && Array.isArray(copy.providers) ? copy.providers : undefined;
 }
@@ -65,6 +108,7 @@ export const bundledProviders: readonly Provider[] = copiedProviders() ?? (await
 
 /** The JSON copy the build writes (scripts/write-genai-data.mjs), from the package's own data. */
 export async function genaiDataCopy(): Promise<GenaiDataCopy> {
-  const source = genaiPricesSource();
-  return { package: source.name, version: source.version, hash: source.hash, providers: await packageProviders() };
+  // The hash taken from the file itself, never from an earlier copy.
+  const file = packageDataFile();
+  return { package: GENAI_PRICES_PACKAGE, version: file.version, size: file.size, hash: fileHash(file.path), providers: await packageProviders() };
 }

@@ -164,8 +164,15 @@ export function runResultOf(
   outcome: RunOutcome,
   run: Pick<RunResult, 'source' | 'recordedModel' | 'model' | 'cache' | 'recordedCalls' | 'recordedOutcome'>,
 ): RunResult {
+  // The six fields named one by one, not spread (`...run`): the spread made this ~40% of a synthetic
+  // run's time (V8 cloned the literal through a slow path); same keys, same order.
   return {
-    ...run,
+    source: run.source,
+    recordedModel: run.recordedModel,
+    model: run.model,
+    cache: run.cache,
+    recordedCalls: run.recordedCalls,
+    recordedOutcome: run.recordedOutcome,
     stopReason: outcome.stop.reason,
     stopDetail: outcome.stop.detail,
     steps: outcome.steps,

@@ -13,9 +13,12 @@ import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { yamlEscapeError } from '../io/yamlErrors.js';
+import { quickScenarioValue } from './fastYaml.js';
 
-// yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays.
-const { LineCounter, parseDocument } = createRequire(import.meta.url)('yaml') as typeof Yaml;
+// yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
+// a file is read by it (a valid file is read by js-yaml: quickScenario).
+let yamlModule: typeof Yaml | undefined;
+const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 const HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
 
@@ -105,6 +108,33 @@ export function parseScenario(text: string, file: string): Scenario {
 
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
 export function parseAnyScenario(text: string, file: string): AnyScenario {
+  return quickScenario(text, file) ?? parseWithYaml(text, file);
+}
+
+/**
+ * A valid file read by js-yaml first (src/scenario/fastYaml.ts); undefined whenever anything is amiss,
+ * and the file is then read by `yaml` as before, which reports every problem. Lines are looked up (after
+ * validation, by `check`) in `yaml`'s reading of the same text, made on the first question.
+ */
+function quickScenario(text: string, file: string): AnyScenario | undefined {
+  const value = quickScenarioValue(text);
+  if (value === undefined || pathPastDepth(value) !== undefined) return undefined;
+  const parsed = scenarioSchema.safeParse(value, { jitless: true });
+  if (!parsed.success) return undefined;
+  let lines: AnyScenario['lineOf'] | undefined;
+  const lineAt = (path: readonly PropertyKey[]) => (lines ??= parseWithYaml(text, file).lineOf)(path);
+  try {
+    checkSettings(parsed.data, lineAt, file);
+    checkBehaviourNames(parsed.data, lineAt, file);
+  } catch {
+    return undefined;
+  }
+  return { ...parsed.data, source: file, lineOf: lineAt };
+}
+
+/** The reading of scenario text by `yaml` alone (what parseAnyScenario falls back to; tests compare the two). */
+export function parseWithYaml(text: string, file: string): AnyScenario {
+  const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   let doc: Document.Parsed;
   try {

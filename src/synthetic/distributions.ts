@@ -29,7 +29,8 @@ export function asDistribution(spec: DistributionSpec): Distribution {
 
 /** One real-valued draw (before rounding). */
 export function drawReal(spec: DistributionSpec, rng: Rng): number {
-  const dist = asDistribution(spec);
+  if (typeof spec === 'number') return spec; // fixed: no object per draw
+  const dist = spec;
   switch (dist.kind) {
     case 'fixed':
       return dist.value;

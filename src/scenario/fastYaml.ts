@@ -1,0 +1,70 @@
+/**
+ * A quick first reading of a scenario file with js-yaml, under a schema that resolves plain scalars by
+ * the very rules of the `yaml` package's YAML 1.2 core schema (its tests and its value functions, copied
+ * below): on a start, `yaml`'s parser runs cold and takes ~10 ms a file, js-yaml ~1 ms. It is only a
+ * first try: a file with anchors, aliases, tags or directives, one js-yaml refuses, and one whose value
+ * does not validate, are read again by `yaml` (src/scenario/load.ts), which alone reports problems
+ * (with lines) and applies the alias limit. test/scenario/fastYaml.test.ts holds the two readings equal
+ * (the same value, or the quick one stepping aside) on the bundled scenarios and random edits of them.
+ */
+import { createRequire } from 'node:module';
+
+interface JsYamlTypeOptions {
+  kind: 'scalar';
+  resolve: (data: string | null) => boolean;
+  construct: (data: string | null) => unknown;
+}
+interface JsYaml {
+  Type: new (tag: string, options: JsYamlTypeOptions) => unknown;
+  FAILSAFE_SCHEMA: { extend(types: { implicit: unknown[] }): unknown };
+  load(text: string, options: { schema: unknown; json: boolean }): unknown;
+}
+
+// js-yaml is CommonJS; required directly, as load.ts requires yaml.
+const jsYaml = createRequire(import.meta.url)('js-yaml') as JsYaml;
+
+/** A scalar rule of `yaml`'s core schema: its test and the value it gives. */
+type Rule = [test: RegExp, value: (text: string) => unknown];
+
+/** One implicit js-yaml type for a tag (js-yaml keeps one type per tag): the first of its rules that matches. */
+function scalarType(tag: string, rules: Rule[]): unknown {
+  const ruleOf = (text: string) => rules.find(([test]) => test.test(text));
+  return new jsYaml.Type(`tag:yaml.org,2002:${tag}`, {
+    kind: 'scalar',
+    resolve: (data) => ruleOf(data ?? '') !== undefined,
+    construct: (data) => ruleOf(data ?? '')![1](data ?? ''),
+  });
+}
+
+// yaml/dist/schema/common/null.js, core/bool.js, core/int.js, core/float.js (yaml 2), in that order.
+const CORE_AS_YAML = jsYaml.FAILSAFE_SCHEMA.extend({
+  implicit: [
+    scalarType('null', [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]),
+    scalarType('bool', [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === 't' || s[0] === 'T']]),
+    scalarType('int', [
+      [/^0o[0-7]+$/, (s) => parseInt(s.substring(2), 8)],
+      [/^[-+]?[0-9]+$/, (s) => parseInt(s, 10)],
+      [/^0x[0-9a-fA-F]+$/, (s) => parseInt(s.substring(2), 16)],
+    ]),
+    scalarType('float', [
+      [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (s) => (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY)],
+      [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (s) => parseFloat(s)],
+      [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (s) => parseFloat(s)],
+    ]),
+  ],
+});
+
+/** Anchors, aliases, tags (`&`, `*`, `!` anywhere, comments included), directives, complex keys: left to `yaml`. */
+const LEFT_TO_YAML = /[&*!]|^%|^\s*\?(?:\s|$)/m;
+
+/** The file's value when js-yaml reads it as a mapping; undefined when it is left to `yaml`. */
+export function quickScenarioValue(text: string): Record<string, unknown> | undefined {
+  if (LEFT_TO_YAML.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = jsYaml.load(text, { schema: CORE_AS_YAML, json: false });
+  } catch {
+    return undefined;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
