@@ -37,6 +37,7 @@ import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
+import { CallSearch } from './probe.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 import { Stretch, type StepSums } from './stretch.js';
@@ -226,6 +227,10 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   return x;
 }
 
+const probes = new CallSearch();
+/** Below this many calls left after the first look, plain bisection. */
+const GUESS_FROM = 8;
+
 /**
  * The first call in x..y−1 of the stretch before which a brake may fire (each a monotone predicate of
  * the call), or y: a binary search (a function of its own, so the stretch's sums inline into it). The
@@ -247,8 +252,11 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
   let hi = y;
   // Spend after the stretch exact: so is every call's (costs are not negative), no need to look per call.
   const exact = spent + s.cost(y) < EXACT;
-  // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires).
+  // Every predicate is monotone in j: the first look is at the stretch's last call (usually none fires);
+  // when the timeout or budget fires there, the next looks start where its figure crosses the limit at
+  // the stretch's mean rate (probe.ts), then bisect. Any look order finds the same first call.
   let j = y - 1;
+  let guessing = false;
   while (lo < hi) {
     const spentBefore = spent + s.cost(j);
     // Full history only (a window declines under predict): the estimate is the view (no overhead).
@@ -263,7 +271,20 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
       (!windowed && promptTooLarge(s.view(j), window));
     if (fires) hi = j;
     else lo = j + 1;
-    j = (lo + hi) >>> 1;
+    // (Full history's prompts grow: its spend is convex and a chord guesses far too early, so a spend
+    // that reached the budget there is bisected.)
+    if (j === y - 1 && fires && hi - lo > GUESS_FROM && (windowed || !budgetSpent(spentBefore, budget))) {
+      // Where each figure that reached its limit crosses it at its mean rate over x..j−1: time, spend.
+      const search = probes;
+      search.start(x);
+      if (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) search.crossing(j, s.latency(j), timeout - elapsed);
+      if (budgetSpent(spentBefore, budget)) search.crossing(j, spentBefore - spent, budget - spent);
+      guessing = search.guessed;
+    }
+    if (guessing) {
+      j = probes.next(j, fires, lo, hi);
+      guessing = probes.guessing;
+    } else j = (lo + hi) >>> 1;
   }
   return lo;
 }

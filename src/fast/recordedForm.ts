@@ -203,22 +203,21 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const spent = st[Run.SpentPico]!;
   const elapsed = st[Run.ElapsedMs]!;
   const tokens = st[Run.TokensUsed]!;
-  const timeout = limits[Limit.TimeoutMs]!;
-  const budget = limits[Limit.BudgetPico]!;
-  const maxTokens = limits[Limit.MaxTokens]!;
   const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
   s.figuresAt(e);
   s.atEnd.set(at);
   s.end = e;
   const exact = spent + at[At.CostPico]! < EXACT;
+  // Every figure is non-decreasing in j: when none reaches its limit after the stretch's last call, none
+  // does before any of its calls (the usual case: no more looks).
+  if (exact && !reachesLimit(at, spent, elapsed, tokens, limits)) return e;
   let lo = a;
   let hi = e;
-  // Every figure is non-decreasing in j: the first look is at the stretch's last call (usually no brake fires).
   let j = e - 1;
   while (lo < hi) {
     s.figuresAt(j);
-    let fires = timedOut(elapsed + at[At.LatencyMs]!, timeout) || budgetSpent(spent + at[At.CostPico]!, budget) || tokenCapReached(tokens + at[At.Tokens]!, maxTokens);
+    let fires = reachesLimit(at, spent, elapsed, tokens, limits);
     if (!fires && !exact) {
       s.figuresAt(j + 1);
       fires = spent + at[At.CostPico]! >= EXACT;
@@ -228,4 +227,13 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
     j = (lo + hi) >>> 1;
   }
   return lo;
+}
+
+/** Whether the run's figures plus a stretch's (`at`) reach a limit checked before a call: time, spend, tokens (kernel comparisons). */
+function reachesLimit(at: Float64Array, spent: number, elapsed: number, tokens: number, limits: BrakeLimits): boolean {
+  return (
+    timedOut(elapsed + at[At.LatencyMs]!, limits[Limit.TimeoutMs]!) ||
+    budgetSpent(spent + at[At.CostPico]!, limits[Limit.BudgetPico]!) ||
+    tokenCapReached(tokens + at[At.Tokens]!, limits[Limit.MaxTokens]!)
+  );
 }
