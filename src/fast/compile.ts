@@ -17,50 +17,102 @@ function integralLatency(ms: number): boolean {
   return ms !== ms || (Number.isInteger(ms) && ms >= 0 && ms < INTEGRAL_LATENCY_LIMIT);
 }
 
+/**
+ * Typed arrays carved one after another out of one ArrayBuffer: a compiled trace is one allocation and
+ * one free instead of ~35 (a replay of a large file compiles each run and lets it go; issue 7's flat
+ * peak memory). Float64 views come first, so every view is aligned.
+ */
+class Slab {
+  private readonly buffer: ArrayBuffer;
+  private at = 0;
+
+  constructor(f64s: number, i32s: number) {
+    this.buffer = new ArrayBuffer(f64s * 8 + i32s * 4);
+  }
+
+  f64(length: number): Float64Array {
+    const view = new Float64Array(this.buffer, this.at, length);
+    this.at += length * 8;
+    return view;
+  }
+
+  i32(length: number): Int32Array {
+    const view = new Int32Array(this.buffer, this.at, length);
+    this.at += length * 4;
+    return view;
+  }
+
+  /** Throws unless every byte was handed out (the sizes below and the views taken agree). */
+  done(): void {
+    if (this.at !== this.buffer.byteLength) throw new Error(`compiled trace slab: ${this.at} of ${this.buffer.byteLength} bytes used`);
+  }
+}
+
+/** Float64 numbers in a compiled trace of n calls and `tools` tool calls: records, 2 tool arrays, 9 running totals, closedSums. */
+function f64Count(n: number, tools: number): number {
+  return n * CompiledField.Stride + 2 * tools + 9 * (n + 1) + (n + 1) * ClosedAt.Stride;
+}
+
+/** Int32 numbers: toolStart, 8 tool arrays, 5 reach arrays, 8 counts before each call. */
+function i32Count(n: number, tools: number): number {
+  return n + 1 + 8 * tools + 5 * n + 8 * (n + 1);
+}
+
 function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
-  const before = () => new Float64Array(n + 1);
-  const countsBefore = () => new Int32Array(n + 1);
-  return {
+  const slab = new Slab(f64Count(n, tools), i32Count(n, tools));
+  // Float64 first (aligned), then Int32; the order below is the order in the slab.
+  const records = slab.f64(n * CompiledField.Stride);
+  const resultTokens = slab.f64(tools);
+  const toolLatencyMs = slab.f64(tools);
+  const closedSums = slab.f64((n + 1) * ClosedAt.Stride);
+  const before = () => slab.f64(n + 1);
+  const outputBefore = before(), reasoningBefore = before(), recordedInputSumBefore = before();
+  const recordedDeltaBefore = before(), recordedCostBefore = before(), stepTokensBefore = before();
+  const stepTokensBeforeSum = before(), plainOutputBefore = before(), stepLatencyBefore = before();
+  const perTool = () => slab.i32(tools);
+  const perCall = () => slab.i32(n);
+  const countsBefore = () => slab.i32(n + 1);
+  const c: CompiledTrace = {
     calls: n,
     fixedTokens: trace.header.systemTokens + trace.header.goalTokens,
     exhaustedCompleted: trace.end.outcome === 'completed',
-    records: new Float64Array(n * CompiledField.Stride),
-    toolStart: new Int32Array(n + 1),
-    action: new Int32Array(tools),
-    resultTokens: new Float64Array(tools),
-    error: new Int32Array(tools),
-    toolLatencyMs: new Float64Array(tools),
-    toolName: new Int32Array(tools),
+    records,
+    toolStart: countsBefore(),
+    action: perTool(),
+    resultTokens,
+    error: perTool(),
+    toolLatencyMs,
+    toolName: perTool(),
     toolNames: [],
     actionIds: 0,
     errorIds: 0,
-    seenTotal: new Int32Array(tools),
-    seenConsecutive: new Int32Array(tools),
-    seenCycle: new Int32Array(tools),
-    errorTotal: new Int32Array(tools),
-    errorConsecutive: new Int32Array(tools),
-    repeatReachTotal: new Int32Array(n),
-    repeatReachConsecutive: new Int32Array(n),
-    repeatReachCycle: new Int32Array(n),
-    errorReachTotal: new Int32Array(n),
-    errorReachConsecutive: new Int32Array(n),
-    outputBefore: before(),
-    reasoningBefore: before(),
+    seenTotal: perTool(),
+    seenConsecutive: perTool(),
+    seenCycle: perTool(),
+    errorTotal: perTool(),
+    errorConsecutive: perTool(),
+    repeatReachTotal: perCall(),
+    repeatReachConsecutive: perCall(),
+    repeatReachCycle: perCall(),
+    errorReachTotal: perCall(),
+    errorReachConsecutive: perCall(),
+    outputBefore,
+    reasoningBefore,
     toolsBefore: countsBefore(),
     nonStepsBefore: countsBefore(),
     backtracksBefore: countsBefore(),
     failedBefore: countsBefore(),
-    recordedInputSumBefore: before(),
-    recordedDeltaBefore: before(),
+    recordedInputSumBefore,
+    recordedDeltaBefore,
     recordedInputBefore: countsBefore(),
-    recordedCostBefore: before(),
+    recordedCostBefore,
     recordedCostCallsBefore: countsBefore(),
-    stepTokensBefore: before(),
-    stepTokensBeforeSum: before(),
-    plainOutputBefore: before(),
-    stepLatencyBefore: before(),
+    stepTokensBefore,
+    stepTokensBeforeSum,
+    plainOutputBefore,
+    stepLatencyBefore,
     latencyMissingBefore: countsBefore(),
-    closedSums: new Float64Array((n + 1) * ClosedAt.Stride),
+    closedSums,
     closedForm: true,
     repeatMaxTotal: -1,
     repeatMaxConsecutive: -1,
@@ -74,6 +126,8 @@ function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
     recordedSums: null,
     latencyIntegral: true,
   };
+  slab.done();
+  return c;
 }
 
 export function compileTrace(trace: Trace, actions = new Interner(), errors = new Interner()): CompiledTrace {

@@ -84,4 +84,25 @@ describe('compiled trace: interleaved records', () => {
     );
     expect(withRecordedSums).toBeGreaterThan(50);
   });
+
+  it('its typed arrays (the recorded block aside) are disjoint views that tile one buffer, in the order compile.ts carves them', () => {
+    fc.assert(
+      fc.property(fc.array(callArb, { maxLength: 60 }), (calls) => {
+        const t = compileTrace(trace(calls));
+        const views = Object.values(t).filter((v): v is Float64Array | Int32Array => ArrayBuffer.isView(v));
+        expect(views.length).toBe(35);
+        const buffer = views[0]!.buffer;
+        for (const v of views) expect(v.buffer).toBe(buffer);
+        const spans = views.map((v) => [v.byteOffset, v.byteOffset + v.byteLength] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        let end = 0;
+        for (const [from, to] of spans) {
+          expect(from).toBe(end);
+          end = to;
+        }
+        expect(end).toBe(buffer.byteLength);
+        for (const v of views) if (v instanceof Float64Array) expect(v.byteOffset % 8).toBe(0);
+      }),
+      { numRuns: 200, seed: 20261203 },
+    );
+  });
 });
