@@ -1,8 +1,9 @@
 /**
  * The provider data bundled in @pydantic/genai-prices, and the hash that names it. The package keeps its
  * data as one 800 KB JavaScript literal: importing it costs ~45 ms of start-up before any model is
- * priced. The build writes the same data as JSON beside this module (scripts/write-genai-data.mjs,
- * `npm run build`), tagged with the package file's version, size and hash; it is read here in a few milliseconds. Where that
+ * priced. The build writes the same data as JSON Lines beside this module (scripts/write-genai-data.mjs,
+ * `npm run build`), tagged with the package file's version, size and hash; it is read here in a few
+ * milliseconds, each provider's models only when first read (src/pricing/genaiDataFile.ts). Where that
  * copy is missing (running from src/) or was made from another package file (the package changed since
  * the build), the data comes from the package itself, as before. Never updated at run time
  * (updatePrices is never called, so nothing reaches the network).
@@ -12,22 +13,14 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Provider } from '@pydantic/genai-prices';
+import { type GenaiDataCopy, readDataCopy } from './genaiDataFile.js';
 import type { PriceSource } from './types.js';
 import { GENAI_PRICES_PACKAGE } from './source.js';
 
-/** The JSON copy of the data, beside the compiled module (dist/pricing/). */
-export const GENAI_DATA_FILE = 'genai-prices-data.json';
+/** The copy of the data, beside the compiled module (dist/pricing/); its layout: src/pricing/genaiDataFile.ts. */
+export const GENAI_DATA_FILE = 'genai-prices-data.jsonl';
 
-/** What the JSON copy holds: the package file it was made from (version, size, hash), and the providers. */
-export interface GenaiDataCopy {
-  package: string;
-  version: string;
-  /** Bytes of the package's data file when the copy was made. */
-  size: number;
-  /** sha256 (16 hex) of that file, computed by the build. */
-  hash: string;
-  providers: Provider[];
-}
+export type { GenaiDataCopy } from './genaiDataFile.js';
 
 /** The installed package's data file and version (from its package.json). */
 export interface PackageDataFile {
@@ -51,13 +44,13 @@ function fileHash(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
 }
 
-/** The build's JSON copy, undefined when missing or unreadable. Read once. */
+/** The build's copy, undefined when missing or unreadable. Read once. */
 let copyRead: { copy: GenaiDataCopy | undefined } | undefined;
 function readCopy(): GenaiDataCopy | undefined {
   if (copyRead) return copyRead.copy;
   let copy: GenaiDataCopy | undefined;
   try {
-    copy = JSON.parse(readFileSync(new URL(GENAI_DATA_FILE, import.meta.url), 'utf8')) as GenaiDataCopy;
+    copy = readDataCopy(readFileSync(new URL(GENAI_DATA_FILE, import.meta.url)));
   } catch {
     copy = undefined;
   }
@@ -89,7 +82,7 @@ export function genaiPricesSource(): PriceSource {
   return cachedSource;
 }
 
-/** The JSON copy's providers when it was made from the installed package file; else undefined. */
+/** The copy's providers when it was made from the installed package file; else undefined. */
 function copiedProviders(): Provider[] | undefined {
   const copy = readCopy();
   if (copy === undefined) return undefined;
@@ -106,7 +99,7 @@ export async function packageProviders(): Promise<Provider[]> {
 /** The bundled providers, read once at module load (this makes the module and its importers async ESM modules). */
 export const bundledProviders: readonly Provider[] = copiedProviders() ?? (await packageProviders());
 
-/** The JSON copy the build writes (scripts/write-genai-data.mjs), from the package's own data. */
+/** The copy the build writes (scripts/write-genai-data.mjs), from the package's own data. */
 export async function genaiDataCopy(): Promise<GenaiDataCopy> {
   // The hash taken from the file itself, never from an earlier copy.
   const file = packageDataFile();

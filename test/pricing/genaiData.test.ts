@@ -1,5 +1,5 @@
 /**
- * The build's JSON copy of the genai-prices data names the package file it came from (version, size,
+ * The build's copy of the genai-prices data names the package file it came from (version, size,
  * sha256), and a start trusts its hash only when the installed file has the same version and size: the
  * hash reports state is still the real sha256 of the file.
  */
@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyMatchesFile, GENAI_DATA_FILE, genaiDataCopy, genaiPricesSource, type GenaiDataCopy } from '../../src/pricing/genaiData.js';
+import { readDataCopy } from '../../src/pricing/genaiDataFile.js';
 
 const require = createRequire(import.meta.url);
 const root = dirname(dirname(require.resolve('@pydantic/genai-prices')));
@@ -39,7 +40,7 @@ describe('genai-prices data copy', () => {
     const built = new URL(`../../dist/pricing/genaiData.js`, import.meta.url);
     const copyUrl = new URL(`../../dist/pricing/${GENAI_DATA_FILE}`, import.meta.url);
     if (!existsSync(built) || !existsSync(copyUrl)) return; // `npm test` builds first; a bare vitest run may not have
-    const copy = JSON.parse(readFileSync(copyUrl, 'utf8')) as GenaiDataCopy;
+    const copy = readDataCopy(readFileSync(copyUrl))!;
     expect({ version: copy.version, size: copy.size, hash: copy.hash }).toEqual({ version: pkg.version, size: file.size, hash: realHash });
     const { genaiPricesSource: builtSource } = (await import(built.href)) as { genaiPricesSource: () => { hash: string } };
     expect(builtSource().hash).toBe(realHash);
