@@ -45,9 +45,6 @@ export interface RunPlan {
  * stop in `st`) or the next call to make is `until` (returns StopCode.None).
  */
 export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
-  // A closed form made the trace's last call: only the trace's ending is left (none of the loop's set-up).
-  const from = st[Run.Calls]!;
-  if (from >= plan.t.calls && from < until && plan.table === null) return endOfTrace(plan, st, from);
   const { t, settings: s, limits, prices, ctx, toolStop, table } = plan;
   const exactTime = plan.exactTime;
   const identity = s[RunSetting.Identity] === 1;
@@ -159,23 +156,6 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   st[Run.OverheadTokens] = overhead;
   st[Run.Stop] = code;
   st[Run.StopTool] = stopTool;
-  return code;
-}
-
-/**
- * runCalls from the trace's end (call i) with no table: the loop's first look at its end, the run's
- * other figures as they are in `st` (what the loop would write back).
- */
-function endOfTrace(plan: RunPlan, st: RunState, i: number): StopCode {
-  const { limits, prices } = plan;
-  const prompt = promptRecord;
-  plan.ctx.promptInto(prompt);
-  const view = prompt[Prompt.View]!;
-  const estimate = promptEstimate(view, st[Run.OverheadTokens]!);
-  const bound = predicts(limits) ? predictiveBoundPico(prices.rows, prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
-  const code = traceRanOut(plan, st, i, view, estimate, bound, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.TokensUsed]!);
-  st[Run.Stop] = code;
-  st[Run.StopTool] = -1;
   return code;
 }
 
