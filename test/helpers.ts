@@ -111,3 +111,12 @@ export async function asyncUserErrorOf(fn: () => Promise<unknown>): Promise<User
   }
   throw new Error('expected a UserError, nothing was thrown');
 }
+
+/** A small seeded linear congruential stream (x ← (x·1103515245 + 12345) mod 2^31): `next(m)` in [0, m). For tests that build traces from a seed fast-check draws. */
+export function lcg(seed: number): (m: number) => number {
+  let x = seed;
+  return (m) => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x % m;
+  };
+}

@@ -13,7 +13,7 @@ import type { LatencyModel } from '../../src/loop/latency.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { handPriced, trace, figuresOf } from '../helpers.js';
+import { handPriced, trace, figuresOf, lcg } from '../helpers.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { usdPerMillionToPico } from '../../src/money.js';
 
@@ -36,11 +36,7 @@ const longTraceArb = fc
   })
   .map(({ n, seed, recorded, fractional, unusualEvery, toolsPerCall }) => {
     // A small deterministic generator so one arbitrary value describes a whole long trace.
-    let x = seed;
-    const next = (m: number) => {
-      x = (x * 1103515245 + 12345) % 2 ** 31;
-      return x % m;
-    };
+    const next = lcg(seed);
     const calls: CallRecord[] = [];
     let prompt = 1500;
     for (let i = 0; i < n; i++) {

@@ -18,7 +18,7 @@ import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { usdPerMillionToPico } from '../../src/money.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { handPriced, trace, figuresOf } from '../helpers.js';
+import { handPriced, trace, figuresOf, lcg } from '../helpers.js';
 
 const deepseekLike = handPriced('d', { input: 0.28, output: 0.42, cached: 0.028 }, 131_072);
 const anthropicLike = handPriced('a', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }, 200_000);
@@ -38,11 +38,7 @@ const recordedTraceArb = fc
     missingLatencyEvery: fc.integer({ min: 40, max: 2000 }),
   })
   .map(({ n, seed, system, unusualEvery, belowGrowthEvery, writeEvery, missingLatencyEvery }) => {
-    let x = seed;
-    const next = (m: number) => {
-      x = (x * 1103515245 + 12345) % 2 ** 31;
-      return x % m;
-    };
+    const next = lcg(seed);
     const calls: CallRecord[] = [];
     // The growth model's history (output + results of every step so far), as a recorder would see it grow.
     let history = 0;

@@ -16,7 +16,7 @@ import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { figuresOf, handPriced, trace } from '../helpers.js';
+import { figuresOf, handPriced, trace, lcg } from '../helpers.js';
 
 /** The search as firstFiringCall drives it: first look at y − 1, a guess when it fires, then next(). */
 function search(x: number, y: number, answer: number, guesses: [number, number][]): { found: number; looks: number } {
@@ -76,11 +76,7 @@ const pricing = handPriced('p', { input: 3, output: 15 }, 1_000_000);
 
 /** Long plain traces (one tool call a step, whole latencies): one closed-form stretch per run. */
 const plainTraceArb = fc.record({ n: fc.integer({ min: 40, max: 300 }), seed: fc.integer({ min: 1, max: 2 ** 30 }) }).map(({ n, seed }) => {
-  let x = seed;
-  const next = (m: number) => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return x % m;
-  };
+  const next = lcg(seed);
   const calls: CallRecord[] = [];
   for (let i = 0; i < n; i++) {
     calls.push({ type: 'call', outputTokens: 20 + next(400), latencyMs: 200 + next(3000), toolCalls: [{ name: 'run', arguments: { i }, resultTokens: next(900), latencyMs: 0 }] });

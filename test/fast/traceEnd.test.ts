@@ -17,7 +17,7 @@ import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { figuresOf, handPriced, trace } from '../helpers.js';
+import { figuresOf, handPriced, trace, lcg } from '../helpers.js';
 
 const pricing = handPriced('d', { input: 0.28, output: 0.42, cached: 0.028 }, 131_072);
 
@@ -30,11 +30,7 @@ const ranOutArb = fc
     outcome: fc.constantFrom('completed' as const, 'unknown' as const),
   })
   .map(({ n, seed, system, outcome }) => {
-    let x = seed;
-    const next = (m: number) => {
-      x = (x * 1103515245 + 12345) % 2 ** 31;
-      return x % m;
-    };
+    const next = lcg(seed);
     const calls: CallRecord[] = [];
     let history = 0;
     let previousPrompt = 0;
