@@ -9,6 +9,7 @@ import type { PopulationMetrics } from '../metrics/population.js';
 import { usdToPico, type Pico } from '../money.js';
 import { formatUsd, formatUsdNumber } from '../report/money.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
+import { maxOf, minOf } from '../metrics/extremes.js';
 
 /** What a per-run expectation reads of one run. */
 export interface CheckedRun {
@@ -78,8 +79,8 @@ function rangeResult(
 ): ExpectationResult {
   const failing = runs.filter((run) => !args.inBound(run));
   const values = runs.map(args.value);
-  const low = Math.min(...values);
-  const high = Math.max(...values);
+  const low = minOf(values);
+  const high = maxOf(values);
   const lowFails = bound.min !== undefined && failing.some((run) => args.value(run) < bound.min!);
   const measuredText =
     runs.length === 0

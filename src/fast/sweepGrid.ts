@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { maxOf, minOf } from '../metrics/extremes.js';
 
 /** One value of an axis: what it changes in the base settings. */
 export interface SweepPatch {
@@ -81,11 +82,11 @@ export function passLimits(all: BrakeConfig[]): BrakeConfig {
   if (same(all, (b) => b.budgetMode)) {
     set('maxCostPico', loosest(all, 'maxCostPico'));
     const outputs = all.map((b) => b.maxOutputTokens);
-    if (first.budgetMode === 'predict') pass.maxOutputTokens = Math.min(...outputs.map((v) => v ?? DEFAULT_MAX_OUTPUT_TOKENS));
+    if (first.budgetMode === 'predict') pass.maxOutputTokens = minOf(outputs.map((v) => v ?? DEFAULT_MAX_OUTPUT_TOKENS));
   }
   if (same(all, (b) => b.repeatMode)) set('maxRepeat', loosest(all, 'maxRepeat'));
   if (same(all, (b) => b.sameErrorMode)) set('maxSameError', loosest(all, 'maxSameError'));
   if (all.every((b) => b.contextWindow === 'model')) pass.contextWindow = 'model';
-  else if (all.every((b) => typeof b.contextWindow === 'number')) pass.contextWindow = Math.max(...all.map((b) => b.contextWindow as number));
+  else if (all.every((b) => typeof b.contextWindow === 'number')) pass.contextWindow = maxOf(all.map((b) => b.contextWindow as number));
   return pass;
 }

@@ -13,6 +13,7 @@
  */
 import { populationMetrics, type RunPair } from '../metrics/population.js';
 import type { BaselineFigures } from './run.js';
+import { maxOf } from '../metrics/extremes.js';
 
 /** A run pair as the population runner gives it (synthetic runs carry their baseline's ground truth). */
 export type CalibrationPair = RunPair & { baseline: BaselineFigures };
@@ -61,7 +62,7 @@ export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRu
       caughtStuck,
       precision: caught === 0 ? null : caughtStuck / caught,
       recall: stuck === 0 ? null : caughtStuck / stuck,
-      stepsWastedBeforeCatch: wasted.length === 0 ? null : { mean: wasted.reduce((a, b) => a + b, 0) / wasted.length, max: Math.max(...wasted) },
+      stepsWastedBeforeCatch: wasted.length === 0 ? null : { mean: wasted.reduce((a, b) => a + b, 0) / wasted.length, max: maxOf(wasted) },
       falseStopRate: syntheticMetrics.falseStopRate,
     },
     recorded: {

@@ -20,6 +20,7 @@ import { picoToUsd } from '../money.js';
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
 import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { streamSeed } from '../synthetic/random.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export interface Quantiles {
   mean: number;
@@ -109,7 +110,7 @@ export function projectSpend(costsPico: readonly number[], options: ProjectionOp
     trials,
     perDay: quantilesUsd(dayTotals),
     perPeriod: quantilesUsd(periodTotals),
-    perRunUsd: { ...perRun, max: picoToUsd(Math.max(0, ...costsPico)), runs: n },
+    perRunUsd: { ...perRun, max: picoToUsd(Math.max(0, maxOf(costsPico))), runs: n },
     confidence: { level: 0.95, resamples, ...bootstrap(costsPico, options.seed, resamples) },
   };
 }
@@ -170,7 +171,7 @@ export interface WorstCase {
 /** The most one run can cost under `brakes` on any of these models' prices. */
 export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[]): WorstCase {
   const calls = pricings.map((p) => largestCallPico(p, brakes.maxOutputTokens));
-  const largest = calls.some((c) => c === undefined) ? undefined : Math.max(0, ...(calls as number[]));
+  const largest = calls.some((c) => c === undefined) ? undefined : Math.max(0, maxOf(calls as number[]));
   const bounds: [number, string][] = [];
   if (brakes.maxCostPico !== undefined) {
     if (brakes.budgetMode === 'predict') bounds.push([brakes.maxCostPico, 'the budget (predict mode refuses a call whose bound would cross it; a response longer than max_tokens could still overshoot)']);
@@ -178,7 +179,7 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
   }
   if (brakes.maxSteps !== undefined && largest !== undefined) bounds.push([brakes.maxSteps * largest, `${brakes.maxSteps} steps at the largest prompt (the whole context window) and max_tokens of output`]);
   if (brakes.maxTokens !== undefined && largest !== undefined) {
-    const rate = Math.max(0, ...pricings.map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }));
+    const rate = maxOf(pricings.map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
     bounds.push([brakes.maxTokens * rate + largest, `the token cap at the dearest rate, plus the call that crossed it`]);
   }
   if (bounds.length === 0) return { perRunUsd: null, rule: 'unbounded: no budget, and no step or token cap with a known context window' };

@@ -6,6 +6,7 @@ import { picoToUsd } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { constantStepsTrace, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { replayTrace, resolveTracePricing } from './replay.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export interface CurveRow {
   step: number;
@@ -72,7 +73,7 @@ export interface CurveComparison {
 
 export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveComparison {
   const runs = strategies.map(({ strategy }) => curveRun(spec, strategy, prices, options));
-  const steps = Math.max(0, ...runs.map((run) => run.rows.length));
+  const steps = maxOf(runs.map((run) => run.rows.length), 0);
   const rows = Array.from({ length: steps }, (_, i) => ({
     step: i + 1,
     cumulativeTokens: runs.map((run) => {

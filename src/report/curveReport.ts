@@ -18,6 +18,7 @@ import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import { wrapLine } from './text.js';
 import { chartUsd } from './render.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export interface CurveMark {
   step: number;
@@ -172,7 +173,7 @@ export function renderCurveChart(report: CurveReport, view: ReportView, contextW
   const every = Math.ceil(report.rows.length / points);
   const sampled = report.rows.filter((_, i) => i % every === every - 1 || i === report.rows.length - 1);
   const input = sampled.map((row) => row.inputTokens);
-  const near = contextWindow !== undefined && Math.max(...input) > contextWindow / 2;
+  const near = contextWindow !== undefined && maxOf(input) > contextWindow / 2;
   const series = near ? [input, input.map(() => contextWindow!)] : input;
   const step = every > 1 ? `, every ${every}th step` : '';
   return (

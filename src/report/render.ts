@@ -17,6 +17,7 @@ import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, ty
 export type { ReportFormat } from '../cli/options.js';
 export { REPORT_FORMATS } from '../cli/options.js';
 import type { ReportFormat } from '../cli/options.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export function renderJson(report: unknown): string {
   return JSON.stringify(report, null, 2) + '\n';
@@ -145,7 +146,7 @@ function bucketMax(values: readonly number[], points: number): number[] {
   const per = Math.ceil(values.length / Math.max(1, points));
   if (per <= 1) return [...values];
   const out: number[] = [];
-  for (let i = 0; i < values.length; i += per) out.push(Math.max(...values.slice(i, i + per)));
+  for (let i = 0; i < values.length; i += per) out.push(maxOf(values.slice(i, i + per)));
   return out;
 }
 

@@ -6,6 +6,7 @@
  * (cli-table3 took ~0.8 s for a 2,000-row what-if table; this takes milliseconds: bench/render.mjs).
  */
 import { displayWidth, printableCell, truncateMiddle, wrapLine } from './text.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export interface Column {
   header: string;
@@ -88,7 +89,7 @@ function fitWidths(columns: readonly Column[], headers: readonly string[], width
       if (columns[i]!.shrink && widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
     }
     if (widest < 0) return;
-    const next = Math.max(floor[widest]!, ...widths.filter((_, i) => i !== widest && columns[i]!.shrink));
+    const next = Math.max(floor[widest]!, maxOf(widths.filter((_, i) => i !== widest && columns[i]!.shrink)));
     const cut = Math.min(excess, Math.max(1, widths[widest]! - next));
     widths[widest]! -= cut;
     excess -= cut;
@@ -98,7 +99,7 @@ function fitWidths(columns: readonly Column[], headers: readonly string[], width
 /** Label / value pairs as aligned lines (`label  value`), for summaries; long values wrap at `, ` within `maxWidth`. */
 export function formatFields(fields: readonly (readonly [string, Cell])[], options: TableOptions = {}): string {
   const labels = fields.map(([label]) => printableCell(label));
-  const width = Math.max(0, ...labels.map(displayWidth));
+  const width = maxOf(labels.map(displayWidth), 0);
   return fields
     .map(([, value], i) => wrapLine(`${labels[i]}${' '.repeat(width - displayWidth(labels[i]!))}${GAP}`, printableCell(String(value)), options.maxWidth ?? DEFAULT_TABLE_WIDTH, ', ').trimEnd())
     .join('\n') + '\n';
@@ -106,5 +107,5 @@ export function formatFields(fields: readonly (readonly [string, Cell])[], optio
 
 /** The widest line of a rendered text, in terminal columns (tests and the width check). */
 export function widestLine(text: string): number {
-  return Math.max(0, ...text.split('\n').map(displayWidth));
+  return maxOf(text.split('\n').map(displayWidth), 0);
 }

@@ -5,6 +5,7 @@
  */
 
 import { sanitizeForTerminal, sanitizeLinesForTerminal } from '../errors.js';
+import { minOf } from '../metrics/extremes.js';
 
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
@@ -94,7 +95,7 @@ export function shortenPaths(paths: readonly string[]): { prefix: string; suffix
   }
   if (paths.length === 0) return { prefix: '', suffix: '', short: [] };
   const split = paths.map((path) => path.split('/'));
-  let shared = Math.min(...split.map((parts) => parts.length - 1));
+  let shared = minOf(split.map((parts) => parts.length - 1));
   for (let i = 0; i < shared; i++) {
     const part = split[0]![i];
     if (split.some((parts) => parts[i] !== part)) {

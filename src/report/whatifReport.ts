@@ -17,6 +17,7 @@ import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.
 import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
@@ -181,7 +182,7 @@ const SUMMARY_WIDTH_BESIDES_SETTING = 9 + 11 + 6 + 9 + 9 + 20 + 2 * 6;
  */
 function settingLabels(report: WhatIfReport, width: number): { labels: Map<string, string>; legend: string } {
   const labels = new Map(report.totals.map((t) => [t.setting, t.setting]));
-  const longest = Math.max(0, ...report.totals.map((t) => displayWidth(printableCell(t.setting))));
+  const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
   if (longest <= Math.max(BASELINE.length, width - SUMMARY_WIDTH_BESIDES_SETTING)) return { labels, legend: '' };
   let legend = '';
   report.totals.forEach((t, i) => {

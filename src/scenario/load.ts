@@ -14,6 +14,7 @@ import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { yamlEscapeError } from '../io/yamlErrors.js';
 import { quickScenarioValue } from './fastYaml.js';
+import { maxOf } from '../metrics/extremes.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -53,7 +54,7 @@ type ZodIssue = z.core.$ZodIssue;
 /** A union's issues: those of the branch that got furthest into the value. */
 function flattenUnion(issue: ZodIssue): ZodIssue[] {
   if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) return [issue];
-  const depth = (branch: ZodIssue[]) => Math.max(...branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 0.5)));
+  const depth = (branch: ZodIssue[]) => maxOf(branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 0.5)));
   const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0]!;
   return best.flatMap((inner) => flattenUnion({ ...inner, path: [...issue.path, ...inner.path] } as ZodIssue));
 }
