@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, one after another, each in its own process (timings are not tests).
 // With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, sweep, replayFast, replayLinear,
-// read, importMemory, nativeStreamMemory, hostileMemory, startup, render, cache }, each the JSON its script prints with --json.
+// read, importMemory, nativeStreamMemory, hostileMemory, startup, render, cache, workers }, each the JSON its script prints with --json.
 import { spawnSync } from 'node:child_process';
 
 const BENCHES = {
@@ -15,6 +15,7 @@ const BENCHES = {
   startup: 'bench/startup.mjs',
   render: 'bench/render.mjs',
   cache: 'bench/cache.mjs',
+  workers: 'bench/workers.mjs',
 };
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');

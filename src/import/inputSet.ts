@@ -101,6 +101,11 @@ export class TraceInputs {
     else this.bad.set(file, { file, issues: [...error.issues] });
   }
 
+  /** The files found bad so far, with their problems (what `finish` reports, without refusing anything). */
+  get badInputs(): BadInput[] {
+    return [...this.bad.values()];
+  }
+
   /** How many files were found bad. */
   get badCount(): number {
     return this.bad.size;

@@ -23,7 +23,6 @@ import { stopInTable } from '../fast/tableStop.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
 import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
-import { maxOf } from '../metrics/extremes.js';
 
 export interface ContextTokenCurves {
   /** The strategies in `--context` syntax, in grid order. */
@@ -87,10 +86,17 @@ export interface ContextTokenSums {
   sums: number[][];
 }
 
+/** The length of the longest list, 0 for none (a loop: spreading ~100k lengths into Math.max overflows the stack). */
+function longest(lists: readonly (readonly number[])[]): number {
+  let last = 0;
+  for (const list of lists) if (list.length > last) last = list.length;
+  return last;
+}
+
 export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
   const scratch: CurveScratch = { table: undefined, st: new Float64Array(Run.Size) };
   const perStrategy = strategies.map(({ strategy }) => traces.map((trace) => cumulativeByStep(trace, strategy, prices, options, scratch)));
-  const last = maxOf(perStrategy.flatMap((runs) => runs.map((steps) => steps.length)), 0);
+  const last = longest(perStrategy.flat());
   const sums = perStrategy.map((runs) => Array.from({ length: last }, (_, k) => runs.reduce((sum, byStep) => sum + (byStep.length === 0 ? 0 : byStep[Math.min(k + 1, byStep.length) - 1]!), 0)));
   return { strategies: strategies.map((s) => s.spec), runs: traces.length, sums };
 }
@@ -98,7 +104,7 @@ export function contextTokenSums(traces: readonly Trace[], strategies: readonly 
 /** Sums over disjoint shares of the runs, added up (a share's sums stay flat past its longest run). */
 export function mergeContextTokenSums(parts: readonly ContextTokenSums[]): ContextTokenSums {
   const first = parts[0]!;
-  const last = maxOf(parts.flatMap((part) => part.sums.map((byStep) => byStep.length)), 0);
+  const last = longest(parts.flatMap((part) => part.sums));
   const at = (byStep: readonly number[], k: number) => (byStep.length === 0 ? 0 : byStep[Math.min(k, byStep.length - 1)]!);
   return {
     strategies: first.strategies,
@@ -108,7 +114,7 @@ export function mergeContextTokenSums(parts: readonly ContextTokenSums[]): Conte
 }
 
 export function contextCurvesOf(sums: ContextTokenSums): ContextTokenCurves {
-  const last = maxOf(sums.sums.map((byStep) => byStep.length), 0);
+  const last = longest(sums.sums);
   const steps = sampledSteps(last).map((step) => ({
     step,
     meanCumulativeInputTokens: sums.sums.map((byStep) => (sums.runs === 0 ? 0 : Math.round(byStep[step - 1]! / sums.runs))),

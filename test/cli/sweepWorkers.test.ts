@@ -67,6 +67,27 @@ describe('sweep --workers split by runs', () => {
       expect(one.stderr).toContain('bad.jsonl');
     }
   });
+
+  it('a share of bad files only: the same error (or, with --skip-bad, the same list) as one thread', async () => {
+    const bad = [1, 2].map((k) => join(dir, `bad-only${k}.jsonl`));
+    for (const file of bad) writeFileSync(file, readFileSync(parts[bad.indexOf(file) + 1]!, 'utf8').replace('"outputTokens":', '"outputTokens":-'));
+    // Two good files then two bad ones of the same size: with 2 threads the second share is the bad files.
+    const inputs = [parts[0]!, parts[3]!, ...bad];
+    for (const extra of [[], ['--skip-bad']]) {
+      const one = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '1');
+      const two = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '2');
+      expect(one.code).toBe(extra.length === 0 ? 2 : 0);
+      expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
+      expect(one.stderr).toContain('bad-only2.jsonl');
+    }
+    // Every file bad: refused alike, with or without --skip-bad.
+    for (const extra of [[], ['--skip-bad']]) {
+      const one = await cli('sweep', ...bad, ...GRID, ...extra, '--workers', '1');
+      const two = await cli('sweep', ...bad, ...GRID, ...extra, '--workers', '2');
+      expect(one.code).toBe(2);
+      expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
+    }
+  });
 });
 
 describe('sweepShares', () => {

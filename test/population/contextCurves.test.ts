@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
-import { contextTokenSums } from '../../src/population/contextTokens.js';
+import { contextCurvesOf, contextTokenSums, mergeContextTokenSums, type ContextTokenSums } from '../../src/population/contextTokens.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { callArb, pricings, strategyArb } from '../core/arbitraries.js';
 import { handTable, trace } from '../helpers.js';
@@ -54,5 +54,19 @@ describe('context-token curves = the readable loop’s rows', () => {
       { numRuns: 250, seed: 7713 },
     );
     expect(compiledCells).toBeGreaterThan(250);
+  });
+});
+
+describe('context-token sums of many runs', () => {
+  it('40,000 shares of one run under 4 strategies merge (no spread of 160,000 lengths into Math.max)', () => {
+    const parts: ContextTokenSums[] = Array.from({ length: 40_000 }, (_, i) => ({ strategies: ['full', 'w4', 'w8', 'w16'], runs: 1, sums: [0, 1, 2, 3].map((s) => Array.from({ length: 1 + ((i + s) % 3) }, (_, k) => (k + 1) * (s + 1))) }));
+    const merged = mergeContextTokenSums(parts);
+    expect(merged.runs).toBe(40_000);
+    expect(merged.sums.map((byStep) => byStep.length)).toEqual([3, 3, 3, 3]);
+    // Strategy 0: a third of the runs end after each of steps 1, 2, 3 (lengths 1, 2, 3 by i % 3), staying flat.
+    const third = 40_000 / 3;
+    expect(merged.sums[0]![0]).toBe(40_000);
+    expect(merged.sums[0]![2]).toBe(Math.ceil(third) * 1 + Math.floor(third) * 2 + Math.floor(third) * 3);
+    expect(contextCurvesOf(merged).steps.map((s) => s.step)).toEqual([1, 2, 3]);
   });
 });

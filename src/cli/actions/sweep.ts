@@ -1,7 +1,7 @@
 /**
  * `loopcost sweep`: every configuration of a grid over recorded and synthetic runs, one row each, the
  * frontier, and a recommendation for a target completion rate. `--shard K/N` computes one slice of the
- * configurations (JSON, for `loopcost merge`); `--workers N` splits the slice over worker threads, with
+ * configurations (JSON, for `loopcost merge`); `--workers N` splits the slice over N threads (this one and N − 1 worker threads), with
  * output byte-identical to one thread.
  */
 import { join } from 'node:path';
@@ -124,7 +124,7 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
   }
   for (const worker of started) worker.stop();
   const prepared = await prepareSweep(inputs, opts, given, io, { setup });
-  const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, traces: prepared.traces });
+  const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
   return { rows, header: headerOf(setup, runsRead(prepared), opts) };
 }
 
@@ -145,8 +145,8 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   const { count } = sweepGrid(opts);
   const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
   checkOut(opts.out);
-  // Workers that will split the runs start now and load their modules while this thread sets up.
-  const started = workers > 1 && opts.tree !== true && !inputs.includes('-') ? (await import('./sweepWorkers.js')).startShareWorkers({ inputs, opts, given, workers }) : [];
+  // Worker threads that will split the runs with this one start now and load their modules while this thread sets up.
+  const started = workers > 1 && opts.tree !== true && !inputs.includes('-') ? (await import('./sweepWorkers.js')).startShareWorkers({ inputs, opts, given, workers: workers - 1 }) : [];
   let done: { setup: SweepSetup; range: { from: number; to: number }; rows: SweepRow[]; header: SweepHeader };
   try {
     const setup = setUpSweep(inputs, opts, given, io);

@@ -12,7 +12,7 @@ import type { PriceTable } from '../../pricing/types.js';
 import { contextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import type { ScenarioPopulation } from '../../population/run.js';
-import type { BadInput } from '../../import/inputSet.js';
+import type { BadInput, InputRun } from '../../import/inputSet.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
@@ -150,14 +150,14 @@ export interface SweepShare {
  * bad ones set aside in `skipped`, which the command reports for every share together). `from.setup`:
  * the command's setUpSweep, already done.
  */
-export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[] } | { share: SweepShare } | { setup: SweepSetup }): Promise<PreparedSweep> {
-  const setup = from !== undefined && 'setup' in from ? from.setup : setUpSweep(inputs, opts, given, io);
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[] } | { share: SweepShare; setup?: SweepSetup } | { setup: SweepSetup }): Promise<PreparedSweep> {
+  const setup = from !== undefined && 'setup' in from && from.setup !== undefined ? from.setup : setUpSweep(inputs, opts, given, io);
   const share = from !== undefined && 'share' in from ? from.share : undefined;
   let traces: Trace[];
   let skipped: BadInput[] = [];
   if (from !== undefined && 'traces' in from) traces = from.traces;
   else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true }), io, (trace) => trace);
-  else ({ results: traces, skipped } = await traceInputs(share.files, { ...opts, skipBad: true }, { compiled: true }).map((trace) => trace));
+  else ({ traces, skipped } = await shareRuns(share.files, opts));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
   const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));
   return {
@@ -167,6 +167,17 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
     traces,
     skipped,
   };
+}
+
+/**
+ * A share's runs, its bad files set aside (not refused: a share of bad files only is no error here — the
+ * command reports the bad files of every share together, as one thread reading them all would).
+ */
+async function shareRuns(files: readonly string[], opts: SweepFlags): Promise<{ traces: Trace[]; skipped: BadInput[] }> {
+  const set = traceInputs(files, { ...opts, skipBad: true }, { compiled: true });
+  const runs: InputRun[] = [];
+  for await (const run of set.runs()) runs.push(run);
+  return { traces: set.keep(runs).map((run) => run.trace), skipped: set.badInputs };
 }
 
 /** With `context` a grid axis and recorded runs: the curves' sums over the runs read (contextTokens.ts). */

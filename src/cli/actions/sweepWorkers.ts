@@ -1,9 +1,10 @@
 /**
- * `--workers N`, the worker threads and what they say (sweepWorker.ts). Two ways to split a sweep:
- * - by configurations (sweepRowsInWorkers: --tree, stdin, a context axis over recorded runs): the
- *   command reads every run and sends them (structured clone) to N workers, each computing a contiguous
- *   slice of the rows with the same code as one thread (sweepWork.ts);
- * - by runs (sweepShares.ts): each worker reads its own share of the inputs and sends tallies.
+ * `--workers N`, N threads (this one and N − 1 worker threads, sweepWorker.ts) and what they say. Two
+ * ways to split a sweep:
+ * - by configurations (sweepRowsInWorkers: --tree, stdin): the command reads every run and sends them
+ *   (structured clone) to N − 1 workers, each computing a contiguous slice of the rows with the same
+ *   code as one thread (sweepWork.ts), and computes the last slice itself;
+ * - by runs (sweepShares.ts): each thread reads its own share of the inputs and gives tallies.
  * Either way the rows are joined in order, so the report is byte-identical to `--workers 1`.
  */
 import { existsSync } from 'node:fs';
@@ -19,7 +20,7 @@ import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import type { SweepFlags, SweepShare } from './sweepWork.js';
+import { sweepRows, type PreparedSweep, type SweepFlags, type SweepShare } from './sweepWork.js';
 
 /**
  * What a worker is sent: the command line as parsed, which flags were given, its slice of configurations,
@@ -111,12 +112,15 @@ export function startShareWorkers(args: { inputs: string[]; opts: SweepFlags; gi
   return Array.from({ length: args.workers }, () => new SweepWorker({ mode: 'share-later', inputs: args.inputs, opts: args.opts, given }));
 }
 
-/** By configurations: each worker is sent every run and computes a contiguous slice of the rows. */
-export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO; traces: Trace[] }): Promise<SweepRow[]> {
+/** By configurations: `workers` threads, this one included, each computing a contiguous slice of the rows (worker threads are sent every run; this thread does the last slice). */
+export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; range: { from: number; to: number }; workers: number; io: CliIO; prepared: PreparedSweep }): Promise<SweepRow[]> {
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const progress = new Progress(args.io, args.range.to - args.range.from, 'sweep: configurations');
-  const workers = slices(args.range, args.workers).map((range) => ({ range, worker: new SweepWorker({ mode: 'configurations', inputs: args.inputs, opts: args.opts, given, range, traces: args.traces }) }));
+  const all = slices(args.range, args.workers);
+  const workers = all.slice(0, -1).map((range) => ({ range, worker: new SweepWorker({ mode: 'configurations', inputs: args.inputs, opts: args.opts, given, range, traces: args.prepared.traces }) }));
   try {
+    const last = sweepRows(args.prepared, all.at(-1)!);
+    progress.add(all.at(-1)!.to - all.at(-1)!.from);
     const parts = await Promise.all(
       workers.map(async ({ range, worker }) => {
         const reply = await worker.next();
@@ -124,7 +128,7 @@ export async function sweepRowsInWorkers(args: { inputs: string[]; opts: SweepFl
         return 'rows' in reply ? reply.rows : [];
       }),
     );
-    return parts.flat();
+    return [...parts.flat(), ...last];
   } finally {
     progress.finish();
     for (const { worker } of workers) worker.stop();
