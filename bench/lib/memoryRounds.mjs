@@ -7,14 +7,20 @@
 import { resolve } from 'node:path';
 import { runCliUnderHeapCap } from '../cliUnderHeapCap.mjs';
 
-/** `--rounds N` (default `defaultRounds`), `--against DIR`, `--trace-gc`, `--big`, `--json`. */
+/**
+ * `--rounds N` (default `defaultRounds`), `--against DIR`, `--this DIR` (measure DIR/dist instead of this
+ * tree's: a snapshot, so that rebuilding this tree meanwhile does not change what is measured),
+ * `--trace-gc`, `--big`, `--json`.
+ */
 export function memoryArgs(argv, defaultRounds = 3) {
   const value = (flag) => {
     const i = argv.indexOf(flag);
     return i < 0 ? undefined : argv[i + 1];
   };
   const against = value('--against');
+  const mine = value('--this');
   return {
+    mine: mine === undefined ? undefined : resolve(mine),
     rounds: Number(value('--rounds') ?? defaultRounds),
     against: against === undefined ? undefined : resolve(against),
     traceGc: argv.includes('--trace-gc'),
@@ -54,8 +60,8 @@ const fmt = (s, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFixed(dig
  * DIR/dist too; `log` gets a line per run as it ends. Returns, per build, per case, the summary above, and
  * per build the growth of median peak RSS from the first case to the last.
  */
-export function memoryRounds({ cases, rounds, against, traceGc = false, heapMb = 64, log = () => {} }) {
-  const builds = [{ name: 'this', distDir: new URL('../../dist/', import.meta.url) }];
+export function memoryRounds({ cases, rounds, against, mine, traceGc = false, heapMb = 64, log = () => {} }) {
+  const builds = [{ name: 'this', distDir: mine === undefined ? new URL('../../dist/', import.meta.url) : `${mine}/dist/` }];
   if (against !== undefined) builds.push({ name: 'against', distDir: `${against}/dist/` });
   const runs = builds.map(() => cases.map(() => []));
   for (let round = 0; round < rounds; round++) {
