@@ -20,14 +20,17 @@ function integralLatency(ms: number): boolean {
 /**
  * Typed arrays carved one after another out of one ArrayBuffer: a compiled trace is one allocation and
  * one free instead of ~35 (a replay of a large file compiles each run and lets it go; issue 7's flat
- * peak memory). Float64 views come first, so every view is aligned.
+ * peak memory), or none where a CompileScratch lends its buffer. Float64 views come first, so every
+ * view is aligned.
  */
 class Slab {
   private readonly buffer: ArrayBuffer;
+  private readonly bytes: number;
   private at = 0;
 
-  constructor(f64s: number, i32s: number) {
-    this.buffer = new ArrayBuffer(f64s * 8 + i32s * 4);
+  constructor(f64s: number, i32s: number, scratch?: CompileScratch) {
+    this.bytes = f64s * 8 + i32s * 4;
+    this.buffer = scratch === undefined ? new ArrayBuffer(this.bytes) : scratch.zeroed(this.bytes);
   }
 
   f64(length: number): Float64Array {
@@ -44,8 +47,37 @@ class Slab {
 
   /** Throws unless every byte was handed out (the sizes below and the views taken agree). */
   done(): void {
-    if (this.at !== this.buffer.byteLength) throw new Error(`compiled trace slab: ${this.at} of ${this.buffer.byteLength} bytes used`);
+    if (this.at !== this.bytes) throw new Error(`compiled trace slab: ${this.at} of ${this.bytes} bytes used`);
   }
+}
+
+/**
+ * Memory that one replay lends to each run it compiles and lets go before the next (compiledOnce): one
+ * ArrayBuffer grown to the largest run's slab, and the per-call recorded costs, instead of a fresh
+ * ~280 KB a 1,000-call run (garbage that a long replay's peak memory hovers at otherwise). A compiled
+ * trace made with it is valid only until the next one made with the same scratch.
+ */
+export class CompileScratch {
+  private buffer = new ArrayBuffer(0);
+  private costs = new Float64Array(0);
+
+  /** At least `bytes` bytes, the first `bytes` of them zero. */
+  zeroed(bytes: number): ArrayBuffer {
+    if (this.buffer.byteLength < bytes) this.buffer = new ArrayBuffer(grown(this.buffer.byteLength, bytes));
+    else new Uint8Array(this.buffer, 0, bytes).fill(0);
+    return this.buffer;
+  }
+
+  /** Room for the recorded cost of `calls` calls (NaN where a call recorded none: every entry is written). */
+  recordedCosts(calls: number): Float64Array {
+    if (this.costs.length < calls) this.costs = new Float64Array(grown(this.costs.length, calls));
+    return this.costs;
+  }
+}
+
+/** A new capacity of at least `needed`, a quarter more than `current` at least (few regrowths). */
+function grown(current: number, needed: number): number {
+  return Math.max(needed, Math.ceil((current * 1.25) / 8) * 8);
 }
 
 /** Float64 numbers in a compiled trace of n calls and `tools` tool calls: records, 2 tool arrays, 9 running totals, closedSums. */
@@ -58,8 +90,8 @@ function i32Count(n: number, tools: number): number {
   return n + 1 + 8 * tools + 5 * n + 8 * (n + 1);
 }
 
-function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
-  const slab = new Slab(f64Count(n, tools), i32Count(n, tools));
+function emptyCompiled(trace: Trace, n: number, tools: number, scratch?: CompileScratch): CompiledTrace {
+  const slab = new Slab(f64Count(n, tools), i32Count(n, tools), scratch);
   // Float64 first (aligned), then Int32; the order below is the order in the slab.
   const records = slab.f64(n * CompiledField.Stride);
   const resultTokens = slab.f64(tools);
@@ -130,18 +162,21 @@ function emptyCompiled(trace: Trace, n: number, tools: number): CompiledTrace {
   return c;
 }
 
-export function compileTrace(trace: Trace, actions = new Interner(), errors = new Interner()): CompiledTrace {
+/** Compiles `trace`; with `scratch`, into memory it lends (see CompileScratch: then valid only until its next use). */
+export function compileTrace(trace: Trace, scratch?: CompileScratch): CompiledTrace {
   const n = trace.calls.length;
   const toolCount = trace.calls.reduce((sum, call) => sum + (call.toolCalls?.length ?? 0), 0);
-  const c = emptyCompiled(trace, n, toolCount);
+  const c = emptyCompiled(trace, n, toolCount, scratch);
+  const actions = new Interner();
+  const errors = new Interner();
   const names = new Interner();
-  const recordedCostUsd: number[] = [];
+  const recordedCostUsd = scratch === undefined ? new Float64Array(n) : scratch.recordedCosts(n);
   let t = 0;
   trace.calls.forEach((call, i) => {
     const at = i * CompiledField.Stride;
     const records = c.records;
     writeCallRecord(records, at, call);
-    recordedCostUsd.push(call.recordedCostUsd ?? NaN);
+    recordedCostUsd[i] = call.recordedCostUsd ?? NaN;
     c.latencyIntegral &&= integralLatency(records[at + CallField.LatencyMs]!);
     c.toolStart[i] = t;
     let resultSum = 0;
@@ -191,4 +226,12 @@ export function compiledTrace(trace: Trace): CompiledTrace {
     compiled.set(trace, c);
   }
   return c;
+}
+
+/**
+ * The trace compiled for one replay that keeps nothing of it: the compiled trace every replay shares if
+ * one was made (compiledTrace), else compiled into `scratch`'s memory, not kept (valid until its next use).
+ */
+export function compiledOnce(trace: Trace, scratch: CompileScratch): CompiledTrace {
+  return compiled.get(trace) ?? compileTrace(trace, scratch);
 }

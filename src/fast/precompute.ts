@@ -21,14 +21,15 @@ import { recordedSums } from './recordedSums.js';
 
 const EXACT = 2 ** 52;
 
-export function precompute(c: CompiledTrace, recordedCostUsd: number[]): void {
+/** `recordedCostUsd[i]`: call i's recorded cost, NaN where it recorded none (entries past the calls are not read). */
+export function precompute(c: CompiledTrace, recordedCostUsd: ArrayLike<number>): void {
   runningTotals(c, recordedCostUsd);
   closedFormSums(c);
   c.recordedSums = recordedSums(c);
   toolBrakes(c);
 }
 
-function runningTotals(c: CompiledTrace, recordedCostUsd: number[]): void {
+function runningTotals(c: CompiledTrace, recordedCostUsd: ArrayLike<number>): void {
   const full = new ContextTracker(c.fixedTokens, 0);
   const r = c.records;
   for (let i = 0; i < c.calls; i++) {

@@ -71,13 +71,17 @@ export class TraceInputs {
    * are dropped, and the command fails naming every bad file unless `skipBad` (then `skipped` lists them).
    */
   async map<T>(work: (trace: Trace) => T): Promise<{ results: T[]; skipped: BadInput[] }> {
-    const perRun: { file: string; result: T }[] = [];
+    // Two lists, no object per run (a replay of many runs keeps only its results).
+    const results: T[] = [];
+    const files: string[] = [];
     for await (const run of this.runs()) {
-      const done = this.guard(run, () => ({ result: work(run.trace) }));
-      if (done) perRun.push({ file: run.file, result: done.result });
+      const result = this.guard(run, () => work(run.trace));
+      if (this.bad.has(run.file)) continue; // found bad by this run: its results are dropped anyway
+      results.push(result as T);
+      files.push(run.file);
     }
     const skipped = this.finish();
-    return { results: this.keep(perRun).map((run) => run.result), skipped };
+    return { results: this.bad.size === 0 ? results : results.filter((_, i) => !this.bad.has(files[i]!)), skipped };
   }
 
   /**

@@ -13,6 +13,7 @@ import { Readable, pipeline } from 'node:stream';
 import { isatty } from 'node:tty';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
+import { chunkSource, type ChunkSource } from './chunkPool.js';
 import { badGzip, inputTooLarge, isGzip, unreadable } from './inputErrors.js';
 import type { ReadLimits } from './limits.js';
 
@@ -90,10 +91,10 @@ export function inputKind(path: string): InputKind {
 }
 
 /**
- * The chunks of a regular file, read `chunkBytes` at a time into fresh buffers, each no larger than the
- * rest of the file as its size was (plus one byte, to see the end), so a small file costs one small buffer.
+ * The chunks of a regular file, read `chunkBytes` at a time into buffers from `buffers` (reused ones:
+ * see chunkPool.ts), each no larger than the rest of the file as its size was (plus one byte, to see the end).
  */
-async function* fileChunks(path: string, chunkBytes: number, sizeBytes: number): AsyncGenerator<Buffer> {
+async function* fileChunks(path: string, sizeBytes: number, buffers: ChunkSource): AsyncGenerator<Buffer> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -102,7 +103,7 @@ async function* fileChunks(path: string, chunkBytes: number, sizeBytes: number):
   }
   try {
     for (let offset = 0; ; ) {
-      const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(sizeBytes - offset, 0) + 1));
+      const buffer = buffers.take(Math.min(buffers.chunkBytes, Math.max(sizeBytes - offset, 0) + 1));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;
       offset += bytesRead;
@@ -164,8 +165,8 @@ function pipeStream(path: string): Readable {
   }
 }
 
-function rawChunks(path: string, kind: InputKind, limits: ReadLimits, chunkBytes: number): AsyncGenerator<Buffer> {
-  if (kind.kind === 'file') return fileChunks(path, chunkBytes, kind.size);
+function rawChunks(path: string, kind: InputKind, limits: ReadLimits, buffers: ChunkSource): AsyncGenerator<Buffer> {
+  if (kind.kind === 'file') return fileChunks(path, kind.size, buffers);
   if (kind.kind === 'pipe') return streamChunks(pipeStream(path), path, limits.pipeWaitMs);
   return streamChunks(process.stdin, STDIN_LABEL, limits.pipeWaitMs);
 }
@@ -208,11 +209,25 @@ async function* gunzipped(raw: AsyncGenerator<Buffer>, label: string, limits: Re
  * WHOLE_INFLATE_BYTES (or the input limit) or is damaged: the stream then says where, as it always has.
  */
 function inflatedAtOnce(compressed: Buffer, limits: ReadLimits): Buffer | undefined {
+  const maxBytes = Math.min(WHOLE_INFLATE_BYTES, limits.maxInputBytes);
   try {
-    return gunzipSync(compressed, { maxOutputLength: Math.min(WHOLE_INFLATE_BYTES, limits.maxInputBytes) });
+    return gunzipSync(compressed, { maxOutputLength: maxBytes, chunkSize: outputPieceBytes(compressed, maxBytes) });
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The size of zlib's output pieces for a whole gzip file: its trailer's size of the inflated data (the
+ * last four bytes, modulo 2^32) plus one byte, so the data inflates into one buffer instead of 16 KB
+ * pieces joined at the end (a byte to spare: a full piece makes zlib start another). A size past
+ * `maxBytes` (the inflate fails anyway) or a damaged trailer (several members, a lie) only costs pieces.
+ */
+function outputPieceBytes(compressed: Buffer, maxBytes: number): number {
+  const DEFAULT_PIECE = 16 * 1024;
+  if (compressed.length < 18) return DEFAULT_PIECE;
+  const size = compressed.readUInt32LE(compressed.length - 4);
+  return size < maxBytes ? Math.max(size + 1, DEFAULT_PIECE) : DEFAULT_PIECE;
 }
 
 async function* prepend(first: Buffer, rest: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
@@ -235,6 +250,11 @@ export interface OpenedInput {
   head: Buffer;
   /** Every (decompressed) chunk from the start, the head included. Read once. */
   chunks: AsyncGenerator<Buffer>;
+  /**
+   * A chunk's memory is reused once two more chunks are read (src/io/chunkPool.ts): a reader that keeps
+   * chunks longer copies them.
+   */
+  reusesChunks: boolean;
   /** Lets go of the input (its file handle, its gunzip) however far it was read; call it once done. */
   close(): Promise<void>;
 }
@@ -249,7 +269,18 @@ export async function openInput(path: string, limits: ReadLimits, options: OpenO
   const label = inputLabel(path);
   const kind = inputKind(path);
   if (kind.kind === 'file' && kind.size > limits.maxInputBytes) throw inputTooLarge(label, limits.maxInputBytes, false);
-  const raw = rawChunks(path, kind, limits, options.chunkBytes ?? CHUNK_BYTES);
+  const buffers = chunkSource(options.chunkBytes ?? CHUNK_BYTES);
+  try {
+    return await opened(path, kind, limits, buffers);
+  } catch (error) {
+    buffers.release();
+    throw error;
+  }
+}
+
+async function opened(path: string, kind: InputKind, limits: ReadLimits, buffers: ChunkSource): Promise<OpenedInput> {
+  const label = inputLabel(path);
+  const raw = rawChunks(path, kind, limits, buffers);
   // Whether the input is gzip shows in its first two bytes: read them, then put them back in front.
   let first: Buffer = Buffer.alloc(0);
   while (first.length < 2) {
@@ -259,24 +290,35 @@ export async function openInput(path: string, limits: ReadLimits, options: OpenO
   }
   const gzip = isGzip(first);
   const whole = gzip && kind.kind === 'file' && first.length === kind.size ? inflatedAtOnce(first, limits) : undefined;
+  // A gzip stream holds on to the chunks it is given: those are read into fresh buffers.
+  if (gzip && whole === undefined) buffers.stopReusing();
   const stream = whole ? plain(prepend(whole, raw), label, limits) : gzip ? gunzipped(prepend(first, raw), label, limits) : plain(prepend(first, raw), label, limits);
   const buffered: Buffer[] = [];
   let bufferedBytes = 0;
   while (bufferedBytes < HEAD_BYTES) {
     const next = await stream.next();
     if (next.done) break;
+    // The chunk before is kept past the read after next: a copy, when that read reuses its memory.
+    if (buffers.reuses && buffered.length > 0) buffered.push(Buffer.from(buffered.pop()!));
     buffered.push(next.value);
     bufferedBytes += next.value.length;
   }
+  const head = (buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered)).subarray(0, HEAD_BYTES);
   const input: OpenedInput = {
     label,
-    head: (buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered)).subarray(0, HEAD_BYTES),
+    // A copy when the chunk's memory is reused by later reads.
+    head: buffers.reuses && buffered.length === 1 ? Buffer.from(head) : head,
+    reusesChunks: buffers.reuses,
     chunks: (async function* () {
       yield* buffered.splice(0);
       yield* stream;
     })(),
     close: async () => {
-      await stream.return(undefined);
+      try {
+        await stream.return(undefined);
+      } finally {
+        buffers.release();
+      }
     },
   };
   if (kind.kind === 'file' && !gzip) input.plainSize = kind.size;

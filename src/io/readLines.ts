@@ -217,6 +217,8 @@ export async function readDocument(input: OpenedInput, limits: ReadLimits): Prom
   for await (const chunk of input.chunks) {
     total += chunk.length;
     if (total > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
+    // Every chunk but the last is kept past the read after next: a copy, when that read reuses its memory.
+    if (input.reusesChunks && chunks.length > 0) chunks.push(Buffer.from(chunks.pop()!));
     chunks.push(chunk);
   }
   return decodeDocument(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), input.label, limits);

@@ -4,7 +4,7 @@
  * sweeps take it from here, and read a run's recorded figures from it (runFacts.ts) where the run came
  * from that cache, so that its calls are never decoded.
  */
-import { compiledTrace } from '../fast/compile.js';
+import { compiledOnce, compiledTrace, type CompileScratch } from '../fast/compile.js';
 import type { CompiledTrace } from '../fast/layout.js';
 import type { Trace } from '../trace/types.js';
 
@@ -22,4 +22,12 @@ export function handedOverCompiled(trace: Trace): CompiledTrace | undefined {
 
 export function compiledOf(trace: Trace): CompiledTrace {
   return handedOver.get(trace) ?? compiledTrace(trace);
+}
+
+/**
+ * The compiled trace of a run replayed once by a caller that keeps nothing of it (`replay` of a large
+ * file): a cache's or a shared one if there is one, else compiled into `scratch` (compiledOnce).
+ */
+export function compiledForOneReplay(trace: Trace, scratch: CompileScratch): CompiledTrace {
+  return handedOver.get(trace) ?? compiledOnce(trace, scratch);
 }

@@ -9,6 +9,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import type { CompileScratch } from '../fast/compile.js';
 import { replayCompiled } from '../fast/replayFast.js';
 import { runOutcomeOf } from '../fast/runState.js';
 import { runSettings } from '../fast/settings.js';
@@ -23,7 +24,7 @@ import { usdToPico } from '../money.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
-import { compiledOf } from './compiledRuns.js';
+import { compiledForOneReplay, compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
 import { hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
 
@@ -43,6 +44,11 @@ export interface ReplayOptions {
    * (what keepSteps uses; tests hold the two equal).
    */
   engine?: 'compiled' | 'readable';
+  /**
+   * Memory to compile the run into when the caller replays each run once and keeps nothing of its
+   * compiled trace (see CompileScratch); without it the compiled trace is kept with the Trace.
+   */
+  scratch?: CompileScratch;
 }
 
 export interface RunResult extends Omit<RunTotals, 'calls'> {
@@ -140,7 +146,7 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
     });
   }
   const prices = flattenPrices(pricing);
-  const compiled = compiledOf(trace);
+  const compiled = options.scratch === undefined ? compiledOf(trace) : compiledForOneReplay(trace, options.scratch);
   const limits = brakeLimits(options.brakes, prices.contextWindow);
   const settings = runSettings(options.strategy, cache, options.latency);
   if (summaryPricing !== undefined) withSummaryPrices(settings, flattenPrices(summaryPricing));

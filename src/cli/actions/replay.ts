@@ -7,6 +7,7 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
+import { CompileScratch } from '../../fast/compile.js';
 import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport, replayReportJson } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
@@ -72,6 +73,8 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
   const recordedResults = new RowColumns<RunResult>();
   const recordedNotes = new RowColumns<RunNote & { skips: boolean }>();
+  // Each run is replayed once and its compiled trace let go: one scratch memory for all of them.
+  const scratch = new CompileScratch();
   const kept = await workOnRuns(command.traces, io, (trace) => {
     const brakes = command.brakesFor ? command.brakesFor(trace) : command.brakes;
     const options = {
@@ -84,7 +87,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     };
     const pricing = pricingFor(trace, options);
     recordedNotes.add({ ...notes.noteOf(trace, pricing), skips: brakes.repeatAction === 'skip' });
-    return recordedResults.add(replayTrace(trace, { ...options, pricing }));
+    return recordedResults.add(replayTrace(trace, { ...options, pricing, scratch }));
   });
   const synthetic: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();

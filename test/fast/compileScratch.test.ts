@@ -1,0 +1,64 @@
+/**
+ * A replay that keeps nothing of its runs' compiled traces compiles each into one CompileScratch's memory
+ * (src/fast/compile.ts compiledOnce): what it compiles is what compileTrace makes, run after run of
+ * random sizes (a smaller run after a larger one reuses memory the larger one wrote), and a replay with a
+ * scratch reports what one without it does. Fixed seeds: a failure reproduces.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { compiledOnce, compiledTrace, compileTrace, CompileScratch } from '../../src/fast/compile.js';
+import type { CompiledTrace } from '../../src/fast/layout.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import { handTable, trace } from '../helpers.js';
+import { brakesArb, callArb, pricings, strategyArb } from '../core/arbitraries.js';
+
+/** A compiled trace as plain values (typed arrays as number lists, with their kind), for toEqual. */
+function plain(c: CompiledTrace): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(c).map(([key, value]) => [key, ArrayBuffer.isView(value) ? [value.constructor.name, ...(value as unknown as ArrayLike<number>)] : value]));
+}
+
+const traceArb = fc.record({ calls: fc.array(callArb, { maxLength: 60 }), system: fc.integer({ min: 0, max: 3000 }), outcome: fc.constantFrom('completed' as const, 'error' as const) });
+
+describe('compiling into a scratch', () => {
+  it('gives what compileTrace gives, run after run through one scratch', () => {
+    fc.assert(
+      fc.property(fc.array(traceArb, { minLength: 1, maxLength: 8 }), (specs) => {
+        const scratch = new CompileScratch();
+        for (const spec of specs) {
+          const t = trace(spec.calls, spec);
+          const once = compiledOnce(t, scratch);
+          expect(plain(once)).toEqual(plain(compileTrace(t)));
+        }
+      }),
+      { numRuns: 300, seed: 20261204 },
+    );
+  });
+
+  it('takes the compiled trace a Trace already has, and keeps none of its own', () => {
+    const scratch = new CompileScratch();
+    const shared = trace([]);
+    const kept = compiledTrace(shared);
+    expect(compiledOnce(shared, scratch)).toBe(kept);
+    const other = trace([]);
+    const once = compiledOnce(other, scratch);
+    expect(compiledOnce(other, scratch)).not.toBe(once);
+    expect(compiledTrace(other)).not.toBe(once);
+  });
+
+  it('replays as without it: same results on random runs, brakes and strategies', () => {
+    const prices = handTable(...pricings);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(traceArb, brakesArb, strategyArb, fc.constantFrom(0, 1, 2)), { minLength: 1, maxLength: 6 }), (runs) => {
+        const scratch = new CompileScratch();
+        for (const [spec, brakes, strategy, priceIndex] of runs) {
+          const options = { brakes: { ...NO_BRAKES, ...brakes }, strategy, prices, model: pricings[priceIndex]!.model };
+          // Two Trace objects of the same runs: the one replayed without a scratch keeps its compiled trace.
+          const withScratch = replayTrace(trace(spec.calls, spec), { ...options, scratch });
+          expect(withScratch).toEqual(replayTrace(trace(spec.calls, spec), options));
+        }
+      }),
+      { numRuns: 200, seed: 20261205 },
+    );
+  });
+});
