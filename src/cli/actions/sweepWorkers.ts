@@ -1,5 +1,5 @@
 /**
- * `--workers N`, N threads (this one and N − 1 worker threads, sweepWorker.ts) and what they say. Two
+ * `--workers N`, N threads (this one and N − 1 worker threads, sweepWorkerRun.ts) and what they say. Two
  * ways to split a sweep:
  * - by configurations (sweepRowsInWorkers: --tree, stdin): the command reads every run and sends them
  *   (structured clone) to N − 1 workers, each computing a contiguous slice of the rows with the same
@@ -7,7 +7,6 @@
  * - by runs (sweepShares.ts): each thread reads its own share of the inputs and gives tallies.
  * Either way the rows are joined in order, so the report is byte-identical to `--workers 1`.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError, type InputIssue } from '../../errors.js';
@@ -46,11 +45,12 @@ export interface SweepWorkerHalve {
 
 export type SweepWorkerReply = { rows: SweepRow[] } | { tallies: SweepTally[]; recordedRuns: number; skipped: BadInput[]; contextSums?: ContextTokenSums } | { error: { message: string; user: boolean; issues?: unknown } };
 
-/** The worker's compiled module (from the sources under test, the built one in dist/). */
+/**
+ * The worker's entry, bin/sweepWorker.js (beside dist/ and src/ alike): the build's sweep worker bundle
+ * through V8's code cache, else the modules in dist/.
+ */
 function workerFile(): string {
-  const here = fileURLToPath(new URL('./sweepWorker.js', import.meta.url));
-  if (existsSync(here)) return here;
-  return here.replace(/([\\/])src([\\/]cli[\\/]actions[\\/])/, '$1dist$2');
+  return fileURLToPath(new URL('../../../bin/sweepWorker.js', import.meta.url));
 }
 
 /** A worker thread and its replies, one at a time. */
