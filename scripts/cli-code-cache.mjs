@@ -47,7 +47,8 @@ const task = {
   opts: { context: 'full', grid: ['max-steps=4,9,20', 'max-repeat=2,3', 'context=full,window:4'], format: 'json', workers: '2', targetCompletion: '0.3' },
   given: ['grid', 'format', 'workers', 'targetCompletion'],
   range: { from: 0, to: 12 },
-  share: { files: recorded, scenarioRuns: [{ firstRun: 0, runs: 40 }] },
+  units: [...recorded.map((file, order) => ({ files: [file], scenarioRuns: [{ firstRun: 0, runs: 0 }], order })), { files: [], scenarioRuns: [{ firstRun: 0, runs: 40 }], order: 3 }],
+  next: new SharedArrayBuffer(4),
 };
 process.chdir(root);
 const worker = new Worker(WORKER, { eval: true, workerData: { loadCli: resolve(root, 'bin/loadCli.js'), task } });

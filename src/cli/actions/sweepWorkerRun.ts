@@ -9,8 +9,9 @@
 import type { MessagePort } from 'node:worker_threads';
 import { UserError } from '../../errors.js';
 import { packCosts } from '../../metrics/population.js';
-import { sweepTallies, type SweepTally } from '../../population/sweep.js';
-import { contextSumsOf, prepareSweep, sweepRows } from './sweepWork.js';
+import type { SweepTally } from '../../population/sweep.js';
+import { sweepUnitsHere } from './sweepUnits.js';
+import { prepareSweep, setUpSweep, sweepRows } from './sweepWork.js';
 import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
 
 /** Each tally's costs as a Float64Array, their buffers to transfer rather than copy. */
@@ -28,17 +29,15 @@ export async function runSweepWorker(task: SweepWorkerTask, port: MessagePort): 
       const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), quiet, { traces: task.traces });
       port.postMessage({ rows: sweepRows(prepared, task.range) } satisfies SweepWorkerReply);
     } else {
-      // (Started before the command's setup: the share follows.)
+      // The setup first: a worker started before the command's own (share-later) does it meanwhile.
+      const setup = setUpSweep(task.inputs, task.opts, (key) => given.has(key), quiet);
       const start = task.mode === 'share' ? task : await new Promise<SweepWorkerStart>((resolve) => port.once('message', resolve));
-      const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), quiet, { share: start.share });
-      const configs = prepared.configurations.slice(start.range.from, start.range.to).map((c) => c.config);
-      const tallies = sweepTallies(prepared.population, configs, prepared.prices);
-      const contextSums = contextSumsOf(prepared);
-      port.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply, packedCosts(tallies));
+      const swept = await sweepUnitsHere({ inputs: task.inputs, opts: task.opts, setup, range: start.range, units: start.units, next: start.next });
+      port.postMessage(swept.first satisfies SweepWorkerReply, packedCosts(swept.first.tallies));
       const halve = await new Promise<SweepWorkerHalve>((resolve) => port.once('message', resolve));
       if (halve.configs.length > 0) {
-        const halved = sweepTallies(prepared.population, halve.configs, prepared.prices);
-        port.postMessage({ tallies: halved, recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply, packedCosts(halved));
+        const halved = swept.halve(halve.configs);
+        port.postMessage({ tallies: halved, recordedRuns: 0, skipped: [] } satisfies SweepWorkerReply, packedCosts(halved));
       }
     }
   } catch (error) {

@@ -10,16 +10,14 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError, type InputIssue } from '../../errors.js';
-import type { BadInput } from '../../import/inputSet.js';
-import type { SweepTally } from '../../population/sweep.js';
-import type { ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import { sweepRows, type PreparedSweep, type SweepFlags, type SweepShare } from './sweepWork.js';
+import type { SweepUnit, UnitsTallies } from './sweepUnits.js';
+import { sweepRows, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
 /**
  * What a worker is sent: the command line as parsed, which flags were given, its slice of configurations,
@@ -32,10 +30,12 @@ export type SweepWorkerTask = { inputs: string[]; opts: SweepFlags; given: strin
   | { mode: 'share-later' }
 );
 
-/** A share worker's slice of configurations and share of the runs. */
+/** A share worker's slice of configurations, and the queue of units it takes from (sweepUnits.ts). */
 export interface SweepWorkerStart {
   range: { from: number; to: number };
-  share: SweepShare;
+  units: SweepUnit[];
+  /** The queue's counter (Int32 at 0), shared by every thread. */
+  next: SharedArrayBuffer;
 }
 
 /** After the tallies: the configurations (the command's halved step caps) a share worker tallies next, none to stop. */
@@ -43,7 +43,7 @@ export interface SweepWorkerHalve {
   configs: PopulationConfig[];
 }
 
-export type SweepWorkerReply = { rows: SweepRow[] } | { tallies: SweepTally[]; recordedRuns: number; skipped: BadInput[]; contextSums?: ContextTokenSums } | { error: { message: string; user: boolean; issues?: unknown } };
+export type SweepWorkerReply = { rows: SweepRow[] } | UnitsTallies | { error: { message: string; user: boolean; issues?: unknown } };
 
 /**
  * The worker's entry, bin/sweepWorker.js (beside dist/ and src/ alike): the build's sweep worker bundle
