@@ -134,6 +134,11 @@ export interface PopulationTally {
   stopReasons: Partial<Record<StopReason, number>>;
   /** Each run's cost, in no particular order (a Float64Array once packed: packCosts, what a worker thread transfers). */
   costs: number[] | Float64Array;
+  /**
+   * More runs' costs, as ascending parts (sortCosts: each thread sorts its own, in parallel; the quantiles
+   * are then read off the parts, not selected out of all the costs joined).
+   */
+  sortedCosts?: Float64Array[];
 }
 
 export function newTally(): PopulationTally {
@@ -179,6 +184,7 @@ export function mergeTallies(into: PopulationTally, part: PopulationTally): void
   into.tokens.cached += part.tokens.cached;
   into.tokens.output += part.tokens.output;
   for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
+  if (part.sortedCosts !== undefined) into.sortedCosts = [...(into.sortedCosts ?? []), ...part.sortedCosts];
   const mine = packCosts(into);
   const theirs = packCosts(part);
   if (theirs.length === 0) return;
@@ -192,6 +198,50 @@ export function mergeTallies(into: PopulationTally, part: PopulationTally): void
 export function packCosts(tally: PopulationTally): Float64Array {
   if (!(tally.costs instanceof Float64Array)) tally.costs = new Float64Array(tally.costs);
   return tally.costs;
+}
+
+/** The tally's costs sorted ascending, as one of its sorted parts (the buffers, for a worker to transfer). */
+export function sortCosts(tally: PopulationTally): ArrayBuffer[] {
+  const sorted = packCosts(tally).sort();
+  tally.costs = [];
+  if (sorted.length > 0) tally.sortedCosts = [...(tally.sortedCosts ?? []), sorted];
+  return (tally.sortedCosts ?? []).map((part) => part.buffer as ArrayBuffer);
+}
+
+/** The tally's cost quantiles: selected out of its costs, or read off its sorted parts. */
+function tallyQuantiles(tally: PopulationTally): { p50: number; p95: number; max: number } {
+  const parts = tally.sortedCosts?.filter((part) => part.length > 0) ?? [];
+  if (parts.length === 0) return costQuantiles(tally.costs);
+  if (tally.costs.length > 0) parts.push(new Float64Array(tally.costs).sort());
+  return sortedQuantiles(parts);
+}
+
+/** The nearest-rank median, 95th percentile and maximum of ascending parts (a walk merging them up to the 95th). */
+function sortedQuantiles(parts: readonly Float64Array[]): { p50: number; p95: number; max: number } {
+  const n = parts.reduce((sum, part) => sum + part.length, 0);
+  const at50 = rankIndex(n, 0.5);
+  const at95 = rankIndex(n, 0.95);
+  const next = new Int32Array(parts.length);
+  let p50 = 0;
+  let p95 = 0;
+  for (let rank = 0; rank <= at95; rank++) {
+    let from = -1;
+    let value = Infinity;
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j]!;
+      const at = next[j]!;
+      if (at < part.length && part[at]! <= value) {
+        from = j;
+        value = part[at]!;
+      }
+    }
+    next[from] = next[from]! + 1;
+    if (rank === at50) p50 = value;
+    if (rank === at95) p95 = value;
+  }
+  let max = -Infinity;
+  for (const part of parts) max = Math.max(max, part[part.length - 1]!);
+  return { p50, p95, max };
 }
 
 /** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
@@ -209,7 +259,7 @@ function costQuantiles(costs: readonly number[] | Float64Array): { p50: number; 
 
 export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
-  const quantiles = costQuantiles(tally.costs);
+  const quantiles = tallyQuantiles(tally);
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {

@@ -7,6 +7,7 @@
  * in the order of the files, as one thread reading them all would.
  */
 import type { BadInput } from '../../import/inputSet.js';
+import { sortCosts } from '../../metrics/population.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { mergeSweepTallies, sweepTallies, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
@@ -83,6 +84,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     if (unitSums !== undefined) sums.push(unitSums);
   }
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
+  // Each thread sorts its own costs: the command reads the quantiles off the sorted parts.
+  for (const tally of first.tallies) sortCosts(tally.population);
   return {
     first,
     halve: (halved) => populations.reduce<SweepTally[]>((tallies, population) => addUp(tallies, sweepTallies(population, halved, args.setup.prices)), []),

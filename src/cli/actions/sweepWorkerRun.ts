@@ -14,9 +14,9 @@ import { sweepUnitsHere } from './sweepUnits.js';
 import { prepareSweep, setUpSweep, sweepRows } from './sweepWork.js';
 import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
 
-/** Each tally's costs as a Float64Array, their buffers to transfer rather than copy. */
+/** Each tally's costs as Float64Arrays (sorted parts too), their buffers to transfer rather than copy. */
 function packedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
-  return tallies.map((tally) => packCosts(tally.population).buffer as ArrayBuffer);
+  return tallies.flatMap((tally) => [packCosts(tally.population).buffer as ArrayBuffer, ...(tally.population.sortedCosts ?? []).map((part) => part.buffer as ArrayBuffer)]);
 }
 
 /** A sweep worker's whole work: `task` (its workerData), its replies on `port` (its parentPort). */
