@@ -15,7 +15,7 @@ import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
-import { addToTally, mergeTallies, newTally, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
+import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -86,19 +86,22 @@ export interface SweepTally {
 
 /** Each configuration's tally over the population's runs (no object per run for recorded runs swept together). */
 export function sweepTallies(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepTally[] {
-  const tallies = configs.map(() => newTally());
-  const strategy = configs.map(() => ({ summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 }));
+  const tallies = configs.map(() => new TallyBuilder());
+  const strategy = configs.map(() => ({ summaryCalls: 0, summaryCost: new PicoSum(), strategyCacheLostTokens: 0, skippedActions: 0 }));
   const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
-    addToTally(tallies[c]!, run, baseline);
+    tallies[c]!.add(run, baseline);
     const s = strategy[c]!;
     s.summaryCalls += run.summaryCalls ?? 0;
-    s.summaryCostPico += BigInt(run.summaryCostPico ?? 0);
+    if (run.summaryCostPico) s.summaryCost.add(run.summaryCostPico);
     s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
     s.skippedActions += run.skippedActions ?? 0;
   };
   recordedRuns(population, configs, prices, add);
   if (population.synthetic.scenarios!.length > 0) configs.forEach((config, c) => populationRuns(population.synthetic, config, prices).forEach((pair) => add(c, pair.run, pair.baseline)));
-  return configs.map((_, c) => ({ population: tallies[c]!, strategy: strategySums(strategy[c]!) }));
+  return configs.map((_, c) => {
+    const { summaryCost, ...s } = strategy[c]!;
+    return { population: tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
+  });
 }
 
 /** The sums as sumStrategyFigures gives them (each absent where 0). */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
-import { addToTally, mergeTallies, newTally, populationMetrics, sortCosts, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
+import { addToTally, mergeTallies, newTally, PicoSum, populationMetrics, sortCosts, TallyBuilder, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
 import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
 import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
@@ -45,6 +45,24 @@ describe('population tallies', () => {
       }),
       { numRuns: 300, seed: 7701 },
     );
+  });
+
+  it('TallyBuilder (money in Numbers while exact, then BigInt) = addToTally run by run, past 2^53 picodollars (seeded)', () => {
+    fc.assert(
+      fc.property(fc.array(pairArb, { maxLength: 80 }), (pairs) => {
+        const builder = new TallyBuilder();
+        const tally = newTally();
+        for (const { run, baseline } of pairs) {
+          builder.add(run, baseline);
+          addToTally(tally, run, baseline);
+        }
+        expect(builder.finish()).toEqual(tally);
+      }),
+      { numRuns: 300, seed: 7703 },
+    );
+    const sum = new PicoSum();
+    for (const pico of [Number.MAX_SAFE_INTEGER, 1, Number.MAX_SAFE_INTEGER, 2 ** 60, 7]) sum.add(pico);
+    expect(sum.value).toBe(2n * BigInt(Number.MAX_SAFE_INTEGER) + 2n ** 60n + 8n);
   });
 
   it('costs sorted per thread and merged: the quantiles of one thread, over many runs with repeated costs (seeded)', () => {
