@@ -84,24 +84,47 @@ export interface SweepTally {
   strategy: StrategySums;
 }
 
-/** Each configuration's tally over the population's runs (no object per run for recorded runs swept together). */
+/**
+ * Each configuration's tally, run by run over one or more populations (a thread adds each unit of the
+ * work queue as it takes it; no object per run for recorded runs swept together).
+ */
+export class SweepTallier {
+  private readonly tallies: TallyBuilder[];
+  private readonly strategy: { summaryCalls: number; summaryCost: PicoSum; strategyCacheLostTokens: number; skippedActions: number }[];
+  constructor(
+    private readonly configs: readonly PopulationConfig[],
+    private readonly prices: PriceTable,
+  ) {
+    this.tallies = configs.map(() => new TallyBuilder());
+    this.strategy = configs.map(() => ({ summaryCalls: 0, summaryCost: new PicoSum(), strategyCacheLostTokens: 0, skippedActions: 0 }));
+  }
+
+  add(population: SweepPopulation): this {
+    const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
+      this.tallies[c]!.add(run, baseline);
+      const s = this.strategy[c]!;
+      s.summaryCalls += run.summaryCalls ?? 0;
+      if (run.summaryCostPico) s.summaryCost.add(run.summaryCostPico);
+      s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
+      s.skippedActions += run.skippedActions ?? 0;
+    };
+    recordedRuns(population, this.configs, this.prices, add);
+    if (population.synthetic.scenarios!.length > 0) this.configs.forEach((config, c) => populationRuns(population.synthetic, config, this.prices).forEach((pair) => add(c, pair.run, pair.baseline)));
+    return this;
+  }
+
+  /** The tallies of every run added. */
+  finish(): SweepTally[] {
+    return this.configs.map((_, c) => {
+      const { summaryCost, ...s } = this.strategy[c]!;
+      return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
+    });
+  }
+}
+
+/** Each configuration's tally over the population's runs. */
 export function sweepTallies(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepTally[] {
-  const tallies = configs.map(() => new TallyBuilder());
-  const strategy = configs.map(() => ({ summaryCalls: 0, summaryCost: new PicoSum(), strategyCacheLostTokens: 0, skippedActions: 0 }));
-  const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
-    tallies[c]!.add(run, baseline);
-    const s = strategy[c]!;
-    s.summaryCalls += run.summaryCalls ?? 0;
-    if (run.summaryCostPico) s.summaryCost.add(run.summaryCostPico);
-    s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
-    s.skippedActions += run.skippedActions ?? 0;
-  };
-  recordedRuns(population, configs, prices, add);
-  if (population.synthetic.scenarios!.length > 0) configs.forEach((config, c) => populationRuns(population.synthetic, config, prices).forEach((pair) => add(c, pair.run, pair.baseline)));
-  return configs.map((_, c) => {
-    const { summaryCost, ...s } = strategy[c]!;
-    return { population: tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
-  });
+  return new SweepTallier(configs, prices).add(population).finish();
 }
 
 /** The sums as sumStrategyFigures gives them (each absent where 0). */

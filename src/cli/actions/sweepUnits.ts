@@ -10,7 +10,7 @@ import type { BadInput } from '../../import/inputSet.js';
 import { sortCosts } from '../../metrics/population.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { mergeSweepTallies, sweepTallies, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
+import { SweepTallier, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /** A unit of the queue: a share of the population, and where its files come among the inputs (`order`). */
@@ -57,11 +57,6 @@ export interface UnitsSwept {
   halve(configs: PopulationConfig[]): SweepTally[];
 }
 
-/** Per configuration, tallies of disjoint runs added up (an empty list: none yet). */
-function addUp(into: SweepTally[], more: SweepTally[]): SweepTally[] {
-  return into.length === 0 ? more : into.map((tally, c) => mergeSweepTallies([tally, more[c]!]));
-}
-
 /**
  * Takes units off the queue (`next`: the shared counter, Int32 at 0) until none is left, and sweeps
  * each over configurations `range` of the setup.
@@ -73,21 +68,23 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const populations: SweepPopulation[] = [];
   const sums: ContextTokenSums[] = [];
   const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [] };
+  const tallier = new SweepTallier(configs, args.setup.prices);
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
     const unit = args.units[i]!;
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
     populations.push(prepared.population);
-    first.tallies = addUp(first.tallies, sweepTallies(prepared.population, configs, prepared.prices));
+    tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitSums = contextSumsOf(prepared);
     if (unitSums !== undefined) sums.push(unitSums);
   }
+  if (populations.length > 0) first.tallies = tallier.finish();
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
   // Each thread sorts its own costs: the command reads the quantiles off the sorted parts.
   for (const tally of first.tallies) sortCosts(tally.population);
   return {
     first,
-    halve: (halved) => populations.reduce<SweepTally[]>((tallies, population) => addUp(tallies, sweepTallies(population, halved, args.setup.prices)), []),
+    halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),
   };
 }
