@@ -1,8 +1,14 @@
 /**
- * Nearest-rank cost quantiles (median, 95th percentile) and maximum, without sorting every cost: selected
- * out of one list (quickselect), or read off ascending parts (each sorted by its own thread) by a walk
- * that merges them up to the 95th percentile. Both give exactly the values a sort of all the costs would.
+ * Nearest-rank cost quantiles (median, 95th percentile) and maximum, selected (quickselect), not sorted
+ * for: exactly the values a sort of all the costs would give.
  */
+
+/** In picodollars. */
+export interface CostQuantiles {
+  p50: number;
+  p95: number;
+  max: number;
+}
 /** The 0-based index of the nearest-rank p-quantile among n ascending values (n > 0). */
 export function rankIndex(n: number, p: number): number {
   return Math.min(Math.max(1, Math.ceil(p * n)), n) - 1;
@@ -37,36 +43,8 @@ function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): numb
   return a[k]!;
 }
 
-/** The nearest-rank median, 95th percentile and maximum of ascending parts (a walk merging them up to the 95th). */
-export function sortedQuantiles(parts: readonly Float64Array[]): { p50: number; p95: number; max: number } {
-  const n = parts.reduce((sum, part) => sum + part.length, 0);
-  const at50 = rankIndex(n, 0.5);
-  const at95 = rankIndex(n, 0.95);
-  const next = new Int32Array(parts.length);
-  let p50 = 0;
-  let p95 = 0;
-  for (let rank = 0; rank <= at95; rank++) {
-    let from = -1;
-    let value = Infinity;
-    for (let j = 0; j < parts.length; j++) {
-      const part = parts[j]!;
-      const at = next[j]!;
-      if (at < part.length && part[at]! <= value) {
-        from = j;
-        value = part[at]!;
-      }
-    }
-    next[from] = next[from]! + 1;
-    if (rank === at50) p50 = value;
-    if (rank === at95) p95 = value;
-  }
-  let max = -Infinity;
-  for (const part of parts) max = Math.max(max, part[part.length - 1]!);
-  return { p50, p95, max };
-}
-
 /** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
-export function costQuantiles(costs: readonly number[] | Float64Array): { p50: number; p95: number; max: number } {
+export function costQuantiles(costs: readonly number[] | Float64Array): CostQuantiles {
   const n = costs.length;
   if (n === 0) return { p50: 0, p95: 0, max: 0 };
   const a = new Float64Array(costs);

@@ -13,7 +13,7 @@
  */
 import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { picoToUsd, type Pico } from '../money.js';
-import { costQuantiles, rankIndex, sortedQuantiles } from './costQuantiles.js';
+import { costQuantiles, rankIndex, type CostQuantiles } from './costQuantiles.js';
 import { PicoSum } from './picoSum.js';
 
 export { PicoSum } from './picoSum.js';
@@ -104,11 +104,6 @@ export interface PopulationTally {
   stopReasons: Partial<Record<StopReason, number>>;
   /** Each run's cost, in no particular order (a Float64Array once packed: packCosts, what a worker thread transfers). */
   costs: number[] | Float64Array;
-  /**
-   * More runs' costs, as ascending parts (sortCosts: each thread sorts its own, in parallel; the quantiles
-   * are then read off the parts, not selected out of all the costs joined).
-   */
-  sortedCosts?: Float64Array[];
 }
 
 export function newTally(): PopulationTally {
@@ -185,7 +180,6 @@ export function mergeTallies(into: PopulationTally, part: PopulationTally): void
   into.tokens.cached += part.tokens.cached;
   into.tokens.output += part.tokens.output;
   for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
-  if (part.sortedCosts !== undefined) into.sortedCosts = [...(into.sortedCosts ?? []), ...part.sortedCosts];
   const mine = packCosts(into);
   const theirs = packCosts(part);
   if (theirs.length === 0) return;
@@ -201,25 +195,9 @@ export function packCosts(tally: PopulationTally): Float64Array {
   return tally.costs;
 }
 
-/** The tally's costs sorted ascending, as one of its sorted parts (the buffers, for a worker to transfer). */
-export function sortCosts(tally: PopulationTally): ArrayBuffer[] {
-  const sorted = packCosts(tally).sort();
-  tally.costs = [];
-  if (sorted.length > 0) tally.sortedCosts = [...(tally.sortedCosts ?? []), sorted];
-  return (tally.sortedCosts ?? []).map((part) => part.buffer as ArrayBuffer);
-}
-
-/** The tally's cost quantiles: selected out of its costs, or read off its sorted parts. */
-function tallyQuantiles(tally: PopulationTally): { p50: number; p95: number; max: number } {
-  const parts = tally.sortedCosts?.filter((part) => part.length > 0) ?? [];
-  if (parts.length === 0) return costQuantiles(tally.costs);
-  if (tally.costs.length > 0) parts.push(new Float64Array(tally.costs).sort());
-  return sortedQuantiles(parts);
-}
-
-export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
+/** The tally's figures; `quantiles`: its costs' quantiles when already selected (by another thread: sweepShares.ts). */
+export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = costQuantiles(tally.costs)): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
-  const quantiles = tallyQuantiles(tally);
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {

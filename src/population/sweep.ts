@@ -15,6 +15,7 @@ import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
+import type { CostQuantiles } from '../metrics/costQuantiles.js';
 import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
@@ -150,13 +151,13 @@ export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   return { population, strategy: strategySums(sum) };
 }
 
-export function sweepTallyMetrics(tally: SweepTally): SweepMetrics {
-  return { ...tallyMetrics(tally.population), ...strategyTotalsOf(tally.strategy) };
+export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
+  return { ...tallyMetrics(tally.population, ...(quantiles === undefined ? [] : [quantiles])), ...strategyTotalsOf(tally.strategy) };
 }
 
 /** Each configuration's population figures, and its strategy totals. */
 export function sweepMetrics(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepMetrics[] {
-  return sweepTallies(population, configs, prices).map(sweepTallyMetrics);
+  return sweepTallies(population, configs, prices).map((tally) => sweepTallyMetrics(tally));
 }
 
 /**

@@ -12,6 +12,8 @@ import { UserError } from '../../errors.js';
 import { skippedMessage } from '../../import/inputSet.js';
 import { contextCurvesOf, mergeContextTokenSums, type ContextTokenCurves } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
+import { costQuantiles, type CostQuantiles } from '../../metrics/costQuantiles.js';
+import { packCosts } from '../../metrics/population.js';
 import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../population/sweep.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
@@ -31,6 +33,8 @@ function sizeOf(file: string): number {
 /** A thread's part of the queue: on a worker thread, or on this one (this thread works rather than waits). */
 interface ThreadSweep {
   first(): Promise<UnitsTallies>;
+  /** The quantiles of some costs (each configuration's, every thread's joined), selected on this thread. */
+  select(costs: Float64Array[]): Promise<CostQuantiles[]>;
   /** The tallies of `configs` (the halved step caps; none: the thread is done). */
   halve(configs: PopulationConfig[]): Promise<SweepTally[]>;
   stop(): void;
@@ -42,6 +46,10 @@ function onWorker(worker: SweepWorker): ThreadSweep {
       const reply = await worker.next();
       if (!('tallies' in reply)) throw new Error('sweep: a worker sent no tallies');
       return reply;
+    },
+    select: async (costs) => {
+      worker.send({ select: costs }, costs.map((c) => c.buffer as ArrayBuffer));
+      return ((reply) => ('quantiles' in reply ? reply.quantiles : []))(await worker.next());
     },
     halve: async (configs) => {
       worker.send({ configs });
@@ -73,14 +81,16 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
   });
   try {
     const here = await sweepUnitsHere({ inputs: args.inputs, opts: args.opts, setup, range, units, next });
-    sweeps.push({ first: async () => here.first, halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
+    sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantiles), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
     const first = await Promise.all(sweeps.map((sweep) => sweep.first()));
     // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
     for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
     io.stderr(skippedMessage(inputs.finish(), inputs.files.length));
     const slice = setup.configurations.slice(range.from, range.to);
-    const rows = rowsOf(slice, merged(first.map((reply) => reply.tallies)));
+    const tallies = mergedTallies(first.map((reply) => reply.tallies));
+    const quantiles = await selectedOnEveryThread(tallies, sweeps);
+    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])));
     const halved = halvedCaps(slice, rows, setup.targetCompletion);
     const second = await Promise.all(sweeps.map((sweep) => sweep.halve(halved.map((h) => h.config))));
     if (halved.length > 0) addHalfStepCaps(rows, halved, merged(second));
@@ -92,9 +102,25 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
   }
 }
 
-/** Per configuration, the shares' tallies added up, as figures. */
-function merged(perThread: readonly SweepTally[][]): ReturnType<typeof sweepTallyMetrics>[] {
-  // (A thread that took no unit gave no tallies.)
+/** Per configuration, the threads' tallies added up (a thread that took no unit gave none). */
+function mergedTallies(perThread: readonly SweepTally[][]): SweepTally[] {
   const given = perThread.filter((tallies) => tallies.length > 0);
-  return (given[0] ?? []).map((_, c) => sweepTallyMetrics(mergeSweepTallies(given.map((tallies) => tallies[c]!))));
+  return (given[0] ?? []).map((_, c) => mergeSweepTallies(given.map((tallies) => tallies[c]!)));
+}
+
+/** Per configuration, the threads' tallies added up, as figures. */
+function merged(perThread: readonly SweepTally[][]): ReturnType<typeof sweepTallyMetrics>[] {
+  return mergedTallies(perThread).map((tally) => sweepTallyMetrics(tally));
+}
+
+/**
+ * Each tally's cost quantiles, the configurations split over the threads (contiguous slices; each worker
+ * is sent its slice's joined costs, this thread selects the last slice meanwhile): exact, as selection
+ * on one thread.
+ */
+async function selectedOnEveryThread(tallies: readonly SweepTally[], sweeps: readonly ThreadSweep[]): Promise<CostQuantiles[]> {
+  const costs = tallies.map((tally) => packCosts(tally.population));
+  const cut = (k: number) => Math.floor((k * costs.length) / sweeps.length);
+  const parts = sweeps.map((sweep, k) => sweep.select(costs.slice(cut(k), cut(k + 1))));
+  return (await Promise.all(parts)).flat();
 }

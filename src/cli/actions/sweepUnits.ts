@@ -7,7 +7,6 @@
  * in the order of the files, as one thread reading them all would.
  */
 import type { BadInput } from '../../import/inputSet.js';
-import { sortCosts } from '../../metrics/population.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { SweepTallier, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
@@ -81,8 +80,6 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   }
   if (populations.length > 0) first.tallies = tallier.finish();
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
-  // Each thread sorts its own costs: the command reads the quantiles off the sorted parts.
-  for (const tally of first.tallies) sortCosts(tally.population);
   return {
     first,
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),

@@ -8,15 +8,16 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { UserError } from '../../errors.js';
+import { costQuantiles } from '../../metrics/costQuantiles.js';
 import { packCosts } from '../../metrics/population.js';
 import type { SweepTally } from '../../population/sweep.js';
 import { sweepUnitsHere } from './sweepUnits.js';
 import { prepareSweep, setUpSweep, sweepRows } from './sweepWork.js';
-import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
+import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerSelect, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
 
-/** Each tally's costs as Float64Arrays (sorted parts too), their buffers to transfer rather than copy. */
+/** Each tally's costs as a Float64Array, their buffers to transfer rather than copy. */
 function packedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
-  return tallies.flatMap((tally) => [packCosts(tally.population).buffer as ArrayBuffer, ...(tally.population.sortedCosts ?? []).map((part) => part.buffer as ArrayBuffer)]);
+  return tallies.map((tally) => packCosts(tally.population).buffer as ArrayBuffer);
 }
 
 /** A sweep worker's whole work: `task` (its workerData), its replies on `port` (its parentPort). */
@@ -34,7 +35,11 @@ export async function runSweepWorker(task: SweepWorkerTask, port: MessagePort): 
       const start = task.mode === 'share' ? task : await new Promise<SweepWorkerStart>((resolve) => port.once('message', resolve));
       const swept = await sweepUnitsHere({ inputs: task.inputs, opts: task.opts, setup, range: start.range, units: start.units, next: start.next });
       port.postMessage(swept.first satisfies SweepWorkerReply, packedCosts(swept.first.tallies));
-      const halve = await new Promise<SweepWorkerHalve>((resolve) => port.once('message', resolve));
+      // Quantiles to select, as many times as asked, then the halved step caps (or none: done).
+      let halve: SweepWorkerHalve | SweepWorkerSelect;
+      while ('select' in (halve = await new Promise<SweepWorkerHalve | SweepWorkerSelect>((resolve) => port.once('message', resolve)))) {
+        port.postMessage({ quantiles: halve.select.map(costQuantiles) } satisfies SweepWorkerReply);
+      }
       if (halve.configs.length > 0) {
         const halved = swept.halve(halve.configs);
         port.postMessage({ tallies: halved, recordedRuns: 0, skipped: [] } satisfies SweepWorkerReply, packedCosts(halved));

@@ -10,6 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError, type InputIssue } from '../../errors.js';
+import type { CostQuantiles } from '../../metrics/costQuantiles.js';
 import type { PopulationConfig } from '../../population/run.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
@@ -43,7 +44,12 @@ export interface SweepWorkerHalve {
   configs: PopulationConfig[];
 }
 
-export type SweepWorkerReply = { rows: SweepRow[] } | UnitsTallies | { error: { message: string; user: boolean; issues?: unknown } };
+/** After the tallies: costs (each configuration's, all threads' joined) whose quantiles the worker selects. */
+export interface SweepWorkerSelect {
+  select: Float64Array[];
+}
+
+export type SweepWorkerReply = { rows: SweepRow[] } | UnitsTallies | { quantiles: CostQuantiles[] } | { error: { message: string; user: boolean; issues?: unknown } };
 
 /**
  * The worker's entry, bin/sweepWorker.js (beside dist/ and src/ alike): the build's sweep worker bundle
@@ -88,8 +94,8 @@ export class SweepWorker {
     return reply;
   }
 
-  send(message: SweepWorkerHalve | SweepWorkerStart): void {
-    this.worker.postMessage(message);
+  send(message: SweepWorkerHalve | SweepWorkerStart | SweepWorkerSelect, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(message, transfer);
   }
 
   stop(): void {
