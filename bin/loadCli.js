@@ -3,6 +3,8 @@
 // resolves ~300 modules nor compiles their code again. The cache is used only when it was written for this
 // very bundle (its build id) and V8 accepts it (same V8 version and flags); otherwise the bundle is compiled
 // as usual. Without a bundle (a tree built by tsc alone), the modules in dist/ are imported as they are.
+// The sweep worker threads load their own bundle the same way (dist/sweep-worker-bundle.js and .cache,
+// bin/sweepWorker.js).
 'use strict';
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
@@ -10,14 +12,12 @@ const { fileURLToPath, pathToFileURL } = require('node:url');
 const { Script, constants } = require('node:vm');
 
 const distUrl = new URL('../dist/', pathToFileURL(__filename));
-const bundleUrl = new URL('cli-bundle.js', distUrl);
-const cacheUrl = new URL('cli-bundle.cache', distUrl);
 
-/** The bundle's first line names its build: `// loopcost CLI bundle <id> …`. */
-const buildIdOf = (source) => /^\/\/ loopcost CLI bundle (\S+)/.exec(source)?.[1];
+/** A bundle's first line names its build: `// loopcost CLI bundle <id> …` (or `sweep worker bundle`). */
+const buildIdOf = (source) => /^\/\/ loopcost [\w ]*?bundle (\S+)/.exec(source)?.[1];
 
 /** The cache file: `<build id>\n` then V8's cached data; undefined when missing or made for another bundle. */
-function cachedDataFor(buildId) {
+function cachedDataFor(cacheUrl, buildId) {
   let bytes;
   try {
     bytes = readFileSync(cacheUrl);
@@ -29,15 +29,19 @@ function cachedDataFor(buildId) {
   return bytes.subarray(newline + 1);
 }
 
-/** The bundle compiled (with the cache when it fits), not yet run: `{ script, source, cachedDataRejected }`. */
-function compileCliBundle({ useCache = true } = {}) {
+/**
+ * Bundle `name` of dist/ (`cli-bundle`, `sweep-worker-bundle`) compiled (with its cache when it fits), not
+ * yet run: `{ script, source, cachedDataRejected }`; undefined without the bundle.
+ */
+function compileBundle(name, { useCache = true } = {}) {
+  const bundleUrl = new URL(`${name}.js`, distUrl);
   let source;
   try {
     source = readFileSync(bundleUrl, 'utf8');
   } catch {
     return undefined;
   }
-  const cachedData = useCache ? cachedDataFor(buildIdOf(source)) : undefined;
+  const cachedData = useCache ? cachedDataFor(new URL(`${name}.cache`, distUrl), buildIdOf(source)) : undefined;
   const script = new Script(source, {
     filename: fileURLToPath(bundleUrl),
     ...(cachedData ? { cachedData } : {}),
@@ -46,18 +50,28 @@ function compileCliBundle({ useCache = true } = {}) {
   return { script, source, cachedDataRejected: cachedData === undefined || script.cachedDataRejected === true };
 }
 
-/** Runs a compiled bundle: resolves to `{ main }`. */
-async function runCliBundle(script) {
+/** Runs a compiled bundle: resolves to what it exports (`{ main }`, `{ runSweepWorker }`). */
+async function runBundle(script) {
   const exported = {};
   await script.runInThisContext()(createRequire(new URL('cli-bundle.js', distUrl)), distUrl.href, exported);
   return exported;
 }
 
+const compileCliBundle = (options) => compileBundle('cli-bundle', options);
+const runCliBundle = runBundle;
+
 /** `main` of the CLI: from the bundle when the build wrote one, else from dist/cli/main.js. */
 async function loadMain() {
   const compiled = compileCliBundle();
   if (compiled === undefined) return (await import('../dist/cli/main.js')).main;
-  return (await runCliBundle(compiled.script)).main;
+  return (await runBundle(compiled.script)).main;
 }
 
-module.exports = { compileCliBundle, runCliBundle, loadMain };
+/** A sweep worker's work (src/cli/actions/sweepWorkerRun.ts): from its bundle when the build wrote one, else from dist/. */
+async function loadSweepWorker() {
+  const compiled = compileBundle('sweep-worker-bundle');
+  if (compiled === undefined) return (await import('../dist/cli/actions/sweepWorkerRun.js')).runSweepWorker;
+  return (await runBundle(compiled.script)).runSweepWorker;
+}
+
+module.exports = { compileBundle, runBundle, compileCliBundle, runCliBundle, loadMain, loadSweepWorker, buildIdOf };

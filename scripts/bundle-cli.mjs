@@ -2,7 +2,8 @@
 // from the JavaScript tsc has just written to dist/ (the same code the tests import), plus the module list
 // and hashes it was made from (dist/cli-bundle.json) for test/cli/bundle.test.ts to check. bin/loopcost.js
 // compiles the script through V8's code cache (scripts/cli-code-cache.mjs writes it next), so a start
-// resolves no module and compiles almost nothing. Why: README, Development (bench/startup.mjs).
+// resolves no module and compiles almost nothing. Why: README, Development (bench/startup.mjs). The same
+// for a `sweep --workers` thread's work: dist/sweep-worker-bundle.js (.json, .cache), run by bin/sweepWorker.js.
 //
 // The script is one async function expression `(async function (nodeRequire, distUrl, exported) {…})`:
 // - Node's built-in modules and a few packages kept out of the bundle (big, and loaded only when used) are
@@ -22,8 +23,6 @@ import * as esbuild from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(root, 'dist');
-export const BUNDLE_FILE = resolve(dist, 'cli-bundle.js');
-const MANIFEST_FILE = resolve(dist, 'cli-bundle.json');
 
 /** Packages required at run time instead of bundled: large, and loaded only by the commands that use them. */
 const RUNTIME_PACKAGES = ['@pydantic/genai-prices', 'gpt-tokenizer', '@anthropic-ai/tokenizer', 'openai'];
@@ -69,9 +68,16 @@ function packageName(path) {
   return parts.slice(1, parts[1].startsWith('@') ? 3 : 2).join('/');
 }
 
-export async function bundleCli() {
+/** The bundles the build writes: the CLI (bin/loopcost.js) and a sweep worker thread's work (bin/sweepWorker.js). */
+export const BUNDLES = [
+  { name: 'cli-bundle', title: 'CLI bundle', entry: "import { main } from './cli/main.js';\nexported.main = main;\n" },
+  { name: 'sweep-worker-bundle', title: 'sweep worker bundle', entry: "import { runSweepWorker } from './cli/actions/sweepWorkerRun.js';\nexported.runSweepWorker = runSweepWorker;\n" },
+];
+
+/** One bundle (dist/NAME.js) and its manifest (dist/NAME.json): the build id, the dist files' hashes, the packages. */
+async function bundle({ name, title, entry }) {
   const result = await esbuild.build({
-    stdin: { contents: "import { main } from './cli/main.js';\nexported.main = main;\n", resolveDir: dist, sourcefile: 'cli-bundle-entry.js' },
+    stdin: { contents: entry, resolveDir: dist, sourcefile: `${name}-entry.js` },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -87,21 +93,26 @@ export async function bundleCli() {
   if (process.env.LOOPCOST_BUNDLE_ANALYZE) console.log(await esbuild.analyzeMetafile(result.metafile));
   // The build id ties the code cache to this very text (V8 checks only the source's length).
   const buildId = randomUUID();
-  const script = `// loopcost CLI bundle ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostCli(nodeRequire, distUrl, exported) {\n${code}})\n`;
-  writeFileSync(BUNDLE_FILE, script);
+  const script = `// loopcost ${title} ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostBundle(nodeRequire, distUrl, exported) {\n${code}})\n`;
+  writeFileSync(resolve(dist, `${name}.js`), script);
   const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('runtime:'));
   const hashes = Object.fromEntries(
     inputs
-      .filter((path) => path.startsWith('dist/') && path !== 'dist/cli-bundle-entry.js')
+      .filter((path) => path.startsWith('dist/') && !path.endsWith('-entry.js'))
       .sort()
       .map((path) => [path, createHash('sha256').update(readFileSync(resolve(root, path))).digest('hex')]),
   );
   const packages = [...new Set(inputs.filter((path) => path.startsWith('node_modules/')).map(packageName))].sort();
-  writeFileSync(MANIFEST_FILE, `${JSON.stringify({ buildId, distFiles: hashes, packages }, null, 1)}\n`);
-  return { buildId, bytes: Buffer.byteLength(script) };
+  writeFileSync(resolve(dist, `${name}.json`), `${JSON.stringify({ buildId, distFiles: hashes, packages }, null, 1)}\n`);
+  return { name, buildId, bytes: Buffer.byteLength(script) };
+}
+
+export async function bundleCli() {
+  const made = [];
+  for (const b of BUNDLES) made.push(await bundle(b));
+  return made;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { bytes } = await bundleCli();
-  console.log(`cli bundle: ${relative(root, BUNDLE_FILE)} (${(bytes / 1024).toFixed(0)} KB)`);
+  for (const { name, bytes } of await bundleCli()) console.log(`bundle: dist/${name}.js (${(bytes / 1024).toFixed(0)} KB)`);
 }

@@ -2,13 +2,21 @@
 // dist/cli-bundle.cache (`<build id>\n` + cached data). The bundle is compiled and run on the commands a
 // start most often serves (`--help`, `--version`, `replay scenarios/`, output discarded) before the cache is
 // taken, so it holds the functions those runs compiled, not only the top level. Read by bin/loadCli.js.
+// The same for dist/sweep-worker-bundle.js: compiled on a worker thread (a cache is taken in the isolate
+// that compiled the script), run on a share of recorded and synthetic runs over a small grid with a context
+// axis, then cached as dist/sweep-worker-bundle.cache (read by bin/sweepWorker.js).
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileCliBundle, runCliBundle } from '../bin/loadCli.js';
+import { Worker } from 'node:worker_threads';
+import { buildIdOf, compileCliBundle, runCliBundle } from '../bin/loadCli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cacheFile = resolve(root, 'dist/cli-bundle.cache');
+
+function writeCache(name, buildId, data) {
+  writeFileSync(resolve(root, `dist/${name}.cache`), Buffer.concat([Buffer.from(`${buildId}\n`, 'latin1'), data]));
+  console.log(`code cache: dist/${name}.cache (${(data.length / 1024).toFixed(0)} KB)`);
+}
 
 const compiled = compileCliBundle({ useCache: false });
 if (compiled === undefined) throw new Error('cli code cache: dist/cli-bundle.js is missing (run scripts/bundle-cli.mjs first)');
@@ -18,7 +26,39 @@ for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 
   const code = await main(argv, quiet);
   if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
 }
-const buildId = /^\/\/ loopcost CLI bundle (\S+)/.exec(compiled.source)?.[1];
-const data = compiled.script.createCachedData();
-writeFileSync(cacheFile, Buffer.concat([Buffer.from(`${buildId}\n`, 'latin1'), data]));
-console.log(`cli code cache: dist/cli-bundle.cache (${(data.length / 1024).toFixed(0)} KB)`);
+writeCache('cli-bundle', buildIdOf(compiled.source), compiled.script.createCachedData());
+
+// A sweep worker's task as the command sends it (src/cli/actions/sweepWorkers.ts), then its cache.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { buildIdOf, compileBundle, runBundle } = require(workerData.loadCli);
+(async () => {
+  const compiled = compileBundle('sweep-worker-bundle', { useCache: false });
+  if (compiled === undefined) throw new Error('dist/sweep-worker-bundle.js is missing (run scripts/bundle-cli.mjs first)');
+  const { runSweepWorker } = await runBundle(compiled.script);
+  await runSweepWorker(workerData.task, parentPort);
+  parentPort.postMessage({ buildId: buildIdOf(compiled.source), data: compiled.script.createCachedData() });
+})();
+`;
+const recorded = ['scenarios/long-exploration.jsonl', 'scenarios/backtracking-explorer.jsonl', 'scenarios/recorded-pair.jsonl'];
+const task = {
+  mode: 'share',
+  inputs: [...recorded, 'scenarios/production-mix.yaml'],
+  opts: { context: 'full', grid: ['max-steps=4,9,20', 'max-repeat=2,3', 'context=full,window:4'], format: 'json', workers: '2', targetCompletion: '0.3' },
+  given: ['grid', 'format', 'workers', 'targetCompletion'],
+  range: { from: 0, to: 12 },
+  units: [...recorded.map((file, order) => ({ files: [file], scenarioRuns: [{ firstRun: 0, runs: 0 }], order })), { files: [], scenarioRuns: [{ firstRun: 0, runs: 40 }], order: 3 }],
+  next: new SharedArrayBuffer(4),
+};
+process.chdir(root);
+const worker = new Worker(WORKER, { eval: true, workerData: { loadCli: resolve(root, 'bin/loadCli.js'), task } });
+const cache = await new Promise((done, fail) => {
+  worker.on('message', (reply) => {
+    if (reply.error) fail(new Error(`sweep worker code cache: ${reply.error.message}`));
+    else if (reply.tallies) worker.postMessage({ configs: [] });
+    else done(reply);
+  });
+  worker.once('error', fail);
+});
+await worker.terminate();
+writeCache('sweep-worker-bundle', cache.buildId, Buffer.from(cache.data));

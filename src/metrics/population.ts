@@ -13,6 +13,10 @@
  */
 import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { picoToUsd, type Pico } from '../money.js';
+import { costQuantiles, rankIndex, type CostQuantiles } from './costQuantiles.js';
+import { PicoSum } from './picoSum.js';
+
+export { PicoSum } from './picoSum.js';
 
 /** What the population figures need of one run. */
 export interface RunFigures {
@@ -67,40 +71,6 @@ export function nearestRank<T>(ascending: ArrayLike<T>, p: number): T | undefine
   return ascending[rankIndex(ascending.length, p)];
 }
 
-/** The 0-based index of the nearest-rank p-quantile among n ascending values (n > 0). */
-function rankIndex(n: number, p: number): number {
-  return Math.min(Math.max(1, Math.ceil(p * n)), n) - 1;
-}
-
-/**
- * The value at index k were a[lo..hi] sorted ascending, a partly ordered in place so that every value
- * before index k is at most it (quickselect, Hoare partition around a median of three: linear on average).
- */
-function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const x = a[lo]!;
-    const y = a[(lo + hi) >>> 1]!;
-    const z = a[hi]!;
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i]! < pivot) i++;
-      while (a[j]! > pivot) j--;
-      if (i <= j) {
-        const t = a[i]!;
-        a[i++] = a[j]!;
-        a[j--] = t;
-      }
-    }
-    // a[lo..j] ≤ pivot, a[j+1..i−1] = pivot, a[i..hi] ≥ pivot.
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return a[k]!;
-  }
-  return a[k]!;
-}
-
 /** total / n in picodollars, rounded half up, as USD. */
 function meanUsd(totalPico: bigint, n: number): number {
   if (n === 0) return 0;
@@ -140,12 +110,19 @@ export function newTally(): PopulationTally {
   return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
 }
 
-/** One run and its baseline into the tally. */
-export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
-  const cost = BigInt(run.costPico);
+/** A tally's money as PicoSums while runs are added (TallyBuilder). */
+interface MoneySums {
+  total: PicoSum;
+  wasted: PicoSum;
+  saved: PicoSum;
+  overshoot: PicoSum;
+}
+
+/** One run and its baseline: the counts into the tally, the money into `money`. */
+function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, baseline: RunPair['baseline']): void {
   tally.runs += 1;
-  tally.totalPico += cost;
-  tally.overshootPico += BigInt(run.overshootPico);
+  money.total.add(run.costPico);
+  money.overshoot.add(run.overshootPico);
   if (tally.costs instanceof Float64Array) tally.costs = Array.from(tally.costs);
   tally.costs.push(run.costPico);
   tally.tokens.input += run.inputTokens;
@@ -153,15 +130,39 @@ export function addToTally(tally: PopulationTally, run: RunFigures, baseline: Ru
   tally.tokens.output += run.outputTokens;
   tally.stopReasons[run.stopReason] = (tally.stopReasons[run.stopReason] ?? 0) + 1;
   if (run.stopReason === 'completed') tally.completed += 1;
-  else tally.wastedPico += cost;
+  else money.wasted.add(run.costPico);
   const braked = isBrakeStop(run.stopReason);
   if (baseline.stopReason === 'completed') {
     tally.baselineCompleted += 1;
     if (braked) tally.falseStops += 1;
   } else if (braked && run.steps < baseline.steps) {
     tally.caughtEarly += 1;
-    if (baseline.costPico > run.costPico) tally.savedPico += BigInt(baseline.costPico - run.costPico);
+    if (baseline.costPico > run.costPico) money.saved.add(baseline.costPico - run.costPico);
   }
+}
+
+/** A tally built run by run, its money summed without a BigInt per run (what a sweep adds up per configuration). */
+export class TallyBuilder {
+  private readonly tally = newTally();
+  private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
+  add(run: RunFigures, baseline: RunPair['baseline']): void {
+    addRun(this.tally, this.money, run, baseline);
+  }
+  /** The tally of the runs added. */
+  finish(): PopulationTally {
+    const { total, wasted, saved, overshoot } = this.money;
+    return { ...this.tally, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
+  }
+}
+
+/** One run and its baseline into the tally. */
+export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
+  const money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
+  addRun(tally, money, run, baseline);
+  tally.totalPico += money.total.value;
+  tally.wastedPico += money.wasted.value;
+  tally.savedPico += money.saved.value;
+  tally.overshootPico += money.overshoot.value;
 }
 
 /** `part` added into `into`. */
@@ -194,22 +195,9 @@ export function packCosts(tally: PopulationTally): Float64Array {
   return tally.costs;
 }
 
-/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
-function costQuantiles(costs: readonly number[] | Float64Array): { p50: number; p95: number; max: number } {
-  const n = costs.length;
-  if (n === 0) return { p50: 0, p95: 0, max: 0 };
-  const a = new Float64Array(costs);
-  let max = a[0]!;
-  for (let i = 1; i < n; i++) if (a[i]! > max) max = a[i]!;
-  const at95 = rankIndex(n, 0.95);
-  const p95 = selectInPlace(a, at95, 0, n - 1);
-  // Every value before at95 is at most p95: the median is among a[0..at95].
-  return { p50: selectInPlace(a, rankIndex(n, 0.5), 0, at95), p95, max };
-}
-
-export function tallyMetrics(tally: PopulationTally): PopulationMetrics {
+/** The tally's figures; `quantiles`: its costs' quantiles when already selected (by another thread: sweepShares.ts). */
+export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = costQuantiles(tally.costs)): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
-  const quantiles = costQuantiles(tally.costs);
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {

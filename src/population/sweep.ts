@@ -15,7 +15,8 @@ import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
-import { addToTally, mergeTallies, newTally, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
+import type { CostQuantiles } from '../metrics/costQuantiles.js';
+import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -84,21 +85,47 @@ export interface SweepTally {
   strategy: StrategySums;
 }
 
-/** Each configuration's tally over the population's runs (no object per run for recorded runs swept together). */
+/**
+ * Each configuration's tally, run by run over one or more populations (a thread adds each unit of the
+ * work queue as it takes it; no object per run for recorded runs swept together).
+ */
+export class SweepTallier {
+  private readonly tallies: TallyBuilder[];
+  private readonly strategy: { summaryCalls: number; summaryCost: PicoSum; strategyCacheLostTokens: number; skippedActions: number }[];
+  constructor(
+    private readonly configs: readonly PopulationConfig[],
+    private readonly prices: PriceTable,
+  ) {
+    this.tallies = configs.map(() => new TallyBuilder());
+    this.strategy = configs.map(() => ({ summaryCalls: 0, summaryCost: new PicoSum(), strategyCacheLostTokens: 0, skippedActions: 0 }));
+  }
+
+  add(population: SweepPopulation): this {
+    const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
+      this.tallies[c]!.add(run, baseline);
+      const s = this.strategy[c]!;
+      s.summaryCalls += run.summaryCalls ?? 0;
+      if (run.summaryCostPico) s.summaryCost.add(run.summaryCostPico);
+      s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
+      s.skippedActions += run.skippedActions ?? 0;
+    };
+    recordedRuns(population, this.configs, this.prices, add);
+    if (population.synthetic.scenarios!.length > 0) this.configs.forEach((config, c) => populationRuns(population.synthetic, config, this.prices).forEach((pair) => add(c, pair.run, pair.baseline)));
+    return this;
+  }
+
+  /** The tallies of every run added. */
+  finish(): SweepTally[] {
+    return this.configs.map((_, c) => {
+      const { summaryCost, ...s } = this.strategy[c]!;
+      return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
+    });
+  }
+}
+
+/** Each configuration's tally over the population's runs. */
 export function sweepTallies(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepTally[] {
-  const tallies = configs.map(() => newTally());
-  const strategy = configs.map(() => ({ summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 }));
-  const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
-    addToTally(tallies[c]!, run, baseline);
-    const s = strategy[c]!;
-    s.summaryCalls += run.summaryCalls ?? 0;
-    s.summaryCostPico += BigInt(run.summaryCostPico ?? 0);
-    s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
-    s.skippedActions += run.skippedActions ?? 0;
-  };
-  recordedRuns(population, configs, prices, add);
-  if (population.synthetic.scenarios!.length > 0) configs.forEach((config, c) => populationRuns(population.synthetic, config, prices).forEach((pair) => add(c, pair.run, pair.baseline)));
-  return configs.map((_, c) => ({ population: tallies[c]!, strategy: strategySums(strategy[c]!) }));
+  return new SweepTallier(configs, prices).add(population).finish();
 }
 
 /** The sums as sumStrategyFigures gives them (each absent where 0). */
@@ -124,13 +151,13 @@ export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   return { population, strategy: strategySums(sum) };
 }
 
-export function sweepTallyMetrics(tally: SweepTally): SweepMetrics {
-  return { ...tallyMetrics(tally.population), ...strategyTotalsOf(tally.strategy) };
+export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
+  return { ...tallyMetrics(tally.population, ...(quantiles === undefined ? [] : [quantiles])), ...strategyTotalsOf(tally.strategy) };
 }
 
 /** Each configuration's population figures, and its strategy totals. */
 export function sweepMetrics(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): SweepMetrics[] {
-  return sweepTallies(population, configs, prices).map(sweepTallyMetrics);
+  return sweepTallies(population, configs, prices).map((tally) => sweepTallyMetrics(tally));
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * bin/loopcost.js runs the CLI from the build's one-script bundle (dist/cli-bundle.js, through V8's code
  * cache; scripts/bundle-cli.mjs, bin/loadCli.js). The bundle is made from the dist/ files tsc wrote in the
- * same `npm run build`: its manifest's hashes must match those files. Commands run through bin give
- * byte for byte what `main` from the sources gives in this process (output, errors, exit codes), sweep
- * workers included; a cache that does not fit the bundle is ignored.
+ * same `npm run build`: its manifest's hashes must match those files. So is a sweep worker thread's work
+ * (dist/sweep-worker-bundle.js, bin/sweepWorker.js): with the dist modules it was made from deleted, the
+ * workers still answer. Commands run through bin give byte for byte what `main` from the sources gives in
+ * this process (output, errors, exit codes), sweep workers included; a cache that does not fit the bundle
+ * is ignored.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -36,15 +38,23 @@ const COMMANDS: string[][] = [
   ['prices', 'gpt-4o'],
 ];
 
+/** bin, dist, scenarios and package.json copied to a temporary directory (node_modules linked). */
+function copyOfTheBuild(): string {
+  const root = join(tempDir(), 'loopcost');
+  for (const entry of ['bin', 'dist', 'scenarios', 'package.json']) cpSync(entry, join(root, entry), { recursive: true });
+  symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
+  return root;
+}
+
 describe('the CLI bundle', () => {
-  it('was made from the dist files of this build', () => {
-    const manifest = JSON.parse(readFileSync('dist/cli-bundle.json', 'utf8')) as Manifest;
+  it.each(['cli-bundle', 'sweep-worker-bundle'])('%s was made from the dist files of this build', (name) => {
+    const manifest = JSON.parse(readFileSync(`dist/${name}.json`, 'utf8')) as Manifest;
     const files = Object.entries(manifest.distFiles);
     expect(files.length).toBeGreaterThan(100);
-    expect(Object.keys(manifest.distFiles)).toContain('dist/cli/main.js');
+    expect(Object.keys(manifest.distFiles)).toContain(name === 'cli-bundle' ? 'dist/cli/main.js' : 'dist/cli/actions/sweepWorkerRun.js');
     for (const [path, hash] of files) expect(createHash('sha256').update(readFileSync(path)).digest('hex'), path).toBe(hash);
-    expect(readFileSync('dist/cli-bundle.js', 'utf8').split('\n', 1)[0]).toContain(manifest.buildId);
-    expect(readFileSync('dist/cli-bundle.cache').subarray(0, manifest.buildId.length).toString('latin1')).toBe(manifest.buildId);
+    expect(readFileSync(`dist/${name}.js`, 'utf8').split('\n', 1)[0]).toContain(manifest.buildId);
+    expect(readFileSync(`dist/${name}.cache`).subarray(0, manifest.buildId.length).toString('latin1')).toBe(manifest.buildId);
   });
 
   it.each(COMMANDS)('loopcost %s: through bin, byte-identical to main from the sources', async (...argv) => {
@@ -55,10 +65,17 @@ describe('the CLI bundle', () => {
     expect(got.code).toBe(expected.code);
   });
 
+  it('sweep workers run from their bundle: the dist worker modules deleted, the output is the same', async () => {
+    const root = copyOfTheBuild();
+    for (const file of ['sweepWorker.js', 'sweepWorkerRun.js', 'sweepWork.js']) rmSync(join(root, 'dist/cli/actions', file));
+    const argv = ['sweep', 'scenarios/', '--grid', 'max-steps=4,9,20', '--grid', 'context=full,window:4', '--target-completion', '0.3', '--workers', '3', '--format', 'json'];
+    const expected = await cli(...argv);
+    expect(expected.code, expected.stderr).toBe(0);
+    expect(runBin(argv, root, join(root, 'bin/loopcost.js'))).toEqual(expected);
+  });
+
   it('runs without its cache, or with a cache made for another bundle', () => {
-    const root = join(tempDir(), 'loopcost');
-    for (const entry of ['bin', 'dist', 'scenarios', 'package.json']) cpSync(entry, join(root, entry), { recursive: true });
-    symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
+    const root = copyOfTheBuild();
     const expected = runBin(['replay', 'scenarios/']);
     const cache = readFileSync('dist/cli-bundle.cache');
     const variants: [string, Buffer | undefined][] = [

@@ -1,13 +1,13 @@
 /**
- * `sweep --workers N` splitting the runs (src/cli/actions/sweepShares.ts): each worker reads its share of
- * the trace files and runs its share of each scenario's runs; the report is byte-identical to one thread
+ * `sweep --workers N` splitting the runs (src/cli/actions/sweepShares.ts, sweepUnits.ts): the threads take
+ * trace files and chunks of each scenario's runs off one queue; the report is byte-identical to one thread
  * — with one input file holding many runs and more workers than files, several files, a context axis
  * (context-token curves), a target (halved step caps asked of the workers), and bad files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sweepShares } from '../../src/cli/actions/sweepShares.js';
+import { sweepUnits } from '../../src/cli/actions/sweepUnits.js';
 import { cli, tempDir } from './run.js';
 
 const GRID = ['--grid', 'max-steps=5,12,30', '--grid', 'max-repeat=2,4', '--grid', 'context=full,window:4', '--target-completion', '0.3', '--format', 'json'];
@@ -90,17 +90,19 @@ describe('sweep --workers split by runs', () => {
   });
 });
 
-describe('sweepShares', () => {
-  it('splits the files in order into contiguous shares of about equal size, and each scenario’s runs into ranges', () => {
+describe('sweepUnits', () => {
+  it('one unit per file, largest first (ties in file order), then each scenario’s runs in contiguous chunks', () => {
     const files = ['a', 'b', 'c', 'd', 'e'];
-    const shares = sweepShares(files, [10, 10, 50, 10, 20], [7, 0], 3);
-    expect(shares.flatMap((s) => s.files)).toEqual(files);
-    expect(shares.map((s) => s.files)).toEqual([['a', 'b'], ['c'], ['d', 'e']]);
-    expect(shares.map((s) => s.scenarioRuns[0])).toEqual([{ firstRun: 0, runs: 2 }, { firstRun: 2, runs: 2 }, { firstRun: 4, runs: 3 }]);
-    expect(shares.every((s) => s.scenarioRuns[1]!.runs === 0)).toBe(true);
-    // More workers than files and no scenario: only shares with work.
-    expect(sweepShares(['x'], [100], [], 4)).toEqual([{ files: ['x'], scenarioRuns: [] }]);
-    // One file, a scenario: every worker gets runs.
-    expect(sweepShares(['x'], [100], [9], 3).map((s) => [s.files.length, s.scenarioRuns[0]!.runs])).toEqual([[0, 3], [1, 3], [0, 3]]);
+    const units = sweepUnits(files, [10, 20, 50, 10, 20], [7, 0], 2);
+    const byFile = units.filter((u) => u.files.length > 0);
+    expect(byFile.map((u) => [u.files, u.order])).toEqual([[['c'], 2], [['b'], 1], [['e'], 4], [['a'], 0], [['d'], 3]]);
+    expect(byFile.every((u) => u.scenarioRuns.every((r) => r.runs === 0))).toBe(true);
+    // Scenario 0's 7 runs in 4 chunks (2 per thread), covering 0..6 once; scenario 1 has none.
+    const chunks = units.slice(5).map((u) => u.scenarioRuns);
+    expect(chunks.map((r) => r[0])).toEqual([{ firstRun: 0, runs: 1 }, { firstRun: 1, runs: 2 }, { firstRun: 3, runs: 2 }, { firstRun: 5, runs: 2 }]);
+    expect(chunks.every((r) => r[1]!.runs === 0)).toBe(true);
+    // Fewer runs than chunks: a chunk per run. Nothing at all: one empty unit.
+    expect(sweepUnits([], [], [3], 4).map((u) => u.scenarioRuns[0])).toEqual([{ firstRun: 0, runs: 1 }, { firstRun: 1, runs: 1 }, { firstRun: 2, runs: 1 }]);
+    expect(sweepUnits([], [], [], 3)).toEqual([{ files: [], scenarioRuns: [], order: 0 }]);
   });
 });

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
-import { addToTally, mergeTallies, newTally, populationMetrics, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
+import { costQuantiles } from '../../src/metrics/costQuantiles.js';
+import { addToTally, mergeTallies, newTally, packCosts, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
 import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
 import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
@@ -42,6 +43,42 @@ describe('population tallies', () => {
         expect(tallyMetrics(merged)).toEqual(populationMetrics([...pairs, extra]));
       }),
       { numRuns: 300, seed: 7701 },
+    );
+  });
+
+  it('TallyBuilder (money in Numbers while exact, then BigInt) = addToTally run by run, past 2^53 picodollars (seeded)', () => {
+    fc.assert(
+      fc.property(fc.array(pairArb, { maxLength: 80 }), (pairs) => {
+        const builder = new TallyBuilder();
+        const tally = newTally();
+        for (const { run, baseline } of pairs) {
+          builder.add(run, baseline);
+          addToTally(tally, run, baseline);
+        }
+        expect(builder.finish()).toEqual(tally);
+      }),
+      { numRuns: 300, seed: 7703 },
+    );
+    const sum = new PicoSum();
+    for (const pico of [Number.MAX_SAFE_INTEGER, 1, Number.MAX_SAFE_INTEGER, 2 ** 60, 7]) sum.add(pico);
+    expect(sum.value).toBe(2n * BigInt(Number.MAX_SAFE_INTEGER) + 2n ** 60n + 8n);
+  });
+
+  it('quantiles selected on another thread (the merged costs sent there) = the figures of one thread (seeded)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 1, max: 4 }), (costs, threads) => {
+        const pairs = costs.map((c, i): RunPair => ({ run: { stopReason: 'completed', steps: 1, costPico: c * 1_000_000 + (i % 3), inputTokens: 1, cachedInputTokens: 0, outputTokens: 1, overshootPico: 0 }, baseline: { stopReason: 'completed', steps: 1, costPico: 0 } }));
+        const merged = newTally();
+        for (let t = 0; t < threads; t++) {
+          const tally = newTally();
+          pairs.forEach(({ run, baseline }, i) => i % threads === t && addToTally(tally, run, baseline));
+          mergeTallies(merged, tally);
+        }
+        // What the other thread is sent (a copy here) and selects in place.
+        const quantiles = costQuantiles(new Float64Array(packCosts(merged)));
+        expect(tallyMetrics(merged, quantiles)).toEqual(populationMetrics(pairs));
+      }),
+      { numRuns: 200, seed: 7702 },
     );
   });
 });

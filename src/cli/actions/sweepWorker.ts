@@ -1,43 +1,9 @@
 /**
- * A sweep worker thread. `configurations`: prepares the sweep from the command line and the runs it is
- * sent, and computes its slice of rows. `share` (or `share-later`, its share sent once the command has
- * set up): reads its share of the trace files and runs its share of each scenario's runs, and sends each configuration's tally over them (then, if asked, the tallies of
- * the configurations whose step cap the command halved).
+ * A sweep worker thread as a module of dist/ (what bin/sweepWorker.js runs when the build wrote no
+ * bundle): the work is sweepWorkerRun.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { UserError } from '../../errors.js';
-import { packCosts } from '../../metrics/population.js';
-import { sweepTallies, type SweepTally } from '../../population/sweep.js';
-import { contextSumsOf, prepareSweep, sweepRows } from './sweepWork.js';
-import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
+import { runSweepWorker } from './sweepWorkerRun.js';
+import type { SweepWorkerTask } from './sweepWorkers.js';
 
-const task = workerData as SweepWorkerTask;
-
-/** Each tally's costs as a Float64Array, their buffers to transfer rather than copy. */
-function packedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
-  return tallies.map((tally) => packCosts(tally.population).buffer as ArrayBuffer);
-}
-const given = new Set(task.given);
-// The command's thread says anything about the inputs on stderr: a worker stays quiet.
-const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
-try {
-  if (task.mode === 'configurations') {
-    const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), quiet, { traces: task.traces });
-    parentPort!.postMessage({ rows: sweepRows(prepared, task.range) } satisfies SweepWorkerReply);
-  } else {
-    // (Started before the command's setup: the share follows.)
-    const start = task.mode === 'share' ? task : await new Promise<SweepWorkerStart>((resolve) => parentPort!.once('message', resolve));
-    const prepared = await prepareSweep(task.inputs, task.opts, (key) => given.has(key), quiet, { share: start.share });
-    const configs = prepared.configurations.slice(start.range.from, start.range.to).map((c) => c.config);
-    const tallies = sweepTallies(prepared.population, configs, prepared.prices);
-    const contextSums = contextSumsOf(prepared);
-    parentPort!.postMessage({ tallies, recordedRuns: prepared.traces.length, skipped: prepared.skipped, ...(contextSums === undefined ? {} : { contextSums }) } satisfies SweepWorkerReply, packedCosts(tallies));
-    const halve = await new Promise<SweepWorkerHalve>((resolve) => parentPort!.once('message', resolve));
-    if (halve.configs.length > 0) {
-      const halved = sweepTallies(prepared.population, halve.configs, prepared.prices);
-      parentPort!.postMessage({ tallies: halved, recordedRuns: prepared.traces.length, skipped: [] } satisfies SweepWorkerReply, packedCosts(halved));
-    }
-  }
-} catch (error) {
-  parentPort!.postMessage({ error: { message: (error as Error).stack ?? String(error), user: error instanceof UserError, ...(error instanceof UserError ? { issues: error.issues } : {}) } } satisfies SweepWorkerReply);
-}
+await runSweepWorker(workerData as SweepWorkerTask, parentPort!);

@@ -1,5 +1,5 @@
 /**
- * `--workers N`, N threads (this one and N − 1 worker threads, sweepWorker.ts) and what they say. Two
+ * `--workers N`, N threads (this one and N − 1 worker threads, sweepWorkerRun.ts) and what they say. Two
  * ways to split a sweep:
  * - by configurations (sweepRowsInWorkers: --tree, stdin): the command reads every run and sends them
  *   (structured clone) to N − 1 workers, each computing a contiguous slice of the rows with the same
@@ -7,20 +7,18 @@
  * - by runs (sweepShares.ts): each thread reads its own share of the inputs and gives tallies.
  * Either way the rows are joined in order, so the report is byte-identical to `--workers 1`.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError, type InputIssue } from '../../errors.js';
-import type { BadInput } from '../../import/inputSet.js';
-import type { SweepTally } from '../../population/sweep.js';
-import type { ContextTokenSums } from '../../population/contextTokens.js';
+import type { CostQuantiles } from '../../metrics/costQuantiles.js';
 import type { PopulationConfig } from '../../population/run.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import { sweepRows, type PreparedSweep, type SweepFlags, type SweepShare } from './sweepWork.js';
+import type { SweepUnit, UnitsTallies } from './sweepUnits.js';
+import { sweepRows, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
 /**
  * What a worker is sent: the command line as parsed, which flags were given, its slice of configurations,
@@ -33,10 +31,12 @@ export type SweepWorkerTask = { inputs: string[]; opts: SweepFlags; given: strin
   | { mode: 'share-later' }
 );
 
-/** A share worker's slice of configurations and share of the runs. */
+/** A share worker's slice of configurations, and the queue of units it takes from (sweepUnits.ts). */
 export interface SweepWorkerStart {
   range: { from: number; to: number };
-  share: SweepShare;
+  units: SweepUnit[];
+  /** The queue's counter (Int32 at 0), shared by every thread. */
+  next: SharedArrayBuffer;
 }
 
 /** After the tallies: the configurations (the command's halved step caps) a share worker tallies next, none to stop. */
@@ -44,13 +44,19 @@ export interface SweepWorkerHalve {
   configs: PopulationConfig[];
 }
 
-export type SweepWorkerReply = { rows: SweepRow[] } | { tallies: SweepTally[]; recordedRuns: number; skipped: BadInput[]; contextSums?: ContextTokenSums } | { error: { message: string; user: boolean; issues?: unknown } };
+/** After the tallies: costs (each configuration's, all threads' joined) whose quantiles the worker selects. */
+export interface SweepWorkerSelect {
+  select: Float64Array[];
+}
 
-/** The worker's compiled module (from the sources under test, the built one in dist/). */
+export type SweepWorkerReply = { rows: SweepRow[] } | UnitsTallies | { quantiles: CostQuantiles[] } | { error: { message: string; user: boolean; issues?: unknown } };
+
+/**
+ * The worker's entry, bin/sweepWorker.js (beside dist/ and src/ alike): the build's sweep worker bundle
+ * through V8's code cache, else the modules in dist/.
+ */
 function workerFile(): string {
-  const here = fileURLToPath(new URL('./sweepWorker.js', import.meta.url));
-  if (existsSync(here)) return here;
-  return here.replace(/([\\/])src([\\/]cli[\\/]actions[\\/])/, '$1dist$2');
+  return fileURLToPath(new URL('../../../bin/sweepWorker.js', import.meta.url));
 }
 
 /** A worker thread and its replies, one at a time. */
@@ -88,8 +94,8 @@ export class SweepWorker {
     return reply;
   }
 
-  send(message: SweepWorkerHalve | SweepWorkerStart): void {
-    this.worker.postMessage(message);
+  send(message: SweepWorkerHalve | SweepWorkerStart | SweepWorkerSelect, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(message, transfer);
   }
 
   stop(): void {

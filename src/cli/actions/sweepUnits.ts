@@ -1,0 +1,87 @@
+/**
+ * `--workers N` by runs, the work queue: the population cut into units — each trace file (a file is never
+ * split; largest first) and chunks of each scenario's runs (last, small: they even out the end) — that the
+ * N threads take in turn as each finishes one (a counter in shared memory, no messages: a thread that
+ * finished early takes more). Each thread adds up its units' tallies (exact: BigInt money, whole counts,
+ * every cost kept), so which thread took which unit changes nothing in the report; bad files are listed
+ * in the order of the files, as one thread reading them all would.
+ */
+import type { BadInput } from '../../import/inputSet.js';
+import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
+import type { PopulationConfig } from '../../population/run.js';
+import { SweepTallier, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
+import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
+
+/** A unit of the queue: a share of the population, and where its files come among the inputs (`order`). */
+export interface SweepUnit extends SweepShare {
+  order: number;
+}
+
+/** Chunks each scenario's runs is cut into, per thread. */
+const SCENARIO_CHUNKS_PER_THREAD = 2;
+
+/**
+ * The queue: one unit per file, largest first (ties in file order), then each scenario's runs in
+ * contiguous chunks; one empty unit when there is nothing (its tallies are still the answer).
+ */
+export function sweepUnits(files: readonly string[], sizes: readonly number[], scenarioRuns: readonly number[], threads: number): SweepUnit[] {
+  const none = scenarioRuns.map(() => ({ firstRun: 0, runs: 0 }));
+  const byFile = files.map((file, order) => ({ files: [file], scenarioRuns: none, order }));
+  byFile.sort((a, b) => sizes[b.order]! - sizes[a.order]! || a.order - b.order);
+  const chunks = threads * SCENARIO_CHUNKS_PER_THREAD;
+  const byScenario = scenarioRuns.flatMap((runs, k) =>
+    Array.from({ length: Math.min(chunks, runs) }, (_, c) => {
+      const firstRun = Math.floor((c * runs) / Math.min(chunks, runs));
+      const next = Math.floor(((c + 1) * runs) / Math.min(chunks, runs));
+      return { files: [], scenarioRuns: none.map((zero, j) => (j === k ? { firstRun, runs: next - firstRun } : zero)), order: files.length };
+    }),
+  );
+  const units = [...byFile, ...byScenario];
+  return units.length > 0 ? units : [{ files: [], scenarioRuns: none, order: 0 }];
+}
+
+/** What a thread gives for the units it took: each configuration's tally over them, and what it read. */
+export interface UnitsTallies {
+  /** Empty when the thread took no unit (it adds nothing). */
+  tallies: SweepTally[];
+  recordedRuns: number;
+  /** Bad files, with their unit's `order`. */
+  skipped: { order: number; bad: BadInput[] }[];
+  contextSums?: ContextTokenSums;
+}
+
+/** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
+export interface UnitsSwept {
+  first: UnitsTallies;
+  halve(configs: PopulationConfig[]): SweepTally[];
+}
+
+/**
+ * Takes units off the queue (`next`: the shared counter, Int32 at 0) until none is left, and sweeps
+ * each over configurations `range` of the setup.
+ */
+export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup; range: { from: number; to: number }; units: readonly SweepUnit[]; next: SharedArrayBuffer }): Promise<UnitsSwept> {
+  const counter = new Int32Array(args.next);
+  const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
+  const configs = args.setup.configurations.slice(args.range.from, args.range.to).map((c) => c.config);
+  const populations: SweepPopulation[] = [];
+  const sums: ContextTokenSums[] = [];
+  const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [] };
+  const tallier = new SweepTallier(configs, args.setup.prices);
+  for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
+    const unit = args.units[i]!;
+    const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
+    populations.push(prepared.population);
+    tallier.add(prepared.population);
+    first.recordedRuns += prepared.traces.length;
+    if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
+    const unitSums = contextSumsOf(prepared);
+    if (unitSums !== undefined) sums.push(unitSums);
+  }
+  if (populations.length > 0) first.tallies = tallier.finish();
+  if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
+  return {
+    first,
+    halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),
+  };
+}

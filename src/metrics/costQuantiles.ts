@@ -1,0 +1,58 @@
+/**
+ * Nearest-rank cost quantiles (median, 95th percentile) and maximum, selected (quickselect), not sorted
+ * for: exactly the values a sort of all the costs would give.
+ */
+
+/** In picodollars. */
+export interface CostQuantiles {
+  p50: number;
+  p95: number;
+  max: number;
+}
+/** The 0-based index of the nearest-rank p-quantile among n ascending values (n > 0). */
+export function rankIndex(n: number, p: number): number {
+  return Math.min(Math.max(1, Math.ceil(p * n)), n) - 1;
+}
+
+/**
+ * The value at index k were a[lo..hi] sorted ascending, a partly ordered in place so that every value
+ * before index k is at most it (quickselect, Hoare partition around a median of three: linear on average).
+ */
+function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const x = a[lo]!;
+    const y = a[(lo + hi) >>> 1]!;
+    const z = a[hi]!;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    // a[lo..j] ≤ pivot, a[j+1..i−1] = pivot, a[i..hi] ≥ pivot.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
+/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
+export function costQuantiles(costs: readonly number[] | Float64Array): CostQuantiles {
+  const n = costs.length;
+  if (n === 0) return { p50: 0, p95: 0, max: 0 };
+  const a = new Float64Array(costs);
+  let max = a[0]!;
+  for (let i = 1; i < n; i++) if (a[i]! > max) max = a[i]!;
+  const at95 = rankIndex(n, 0.95);
+  const p95 = selectInPlace(a, at95, 0, n - 1);
+  // Every value before at95 is at most p95: the median is among a[0..at95].
+  return { p50: selectInPlace(a, rankIndex(n, 0.5), 0, at95), p95, max };
+}
+
