@@ -15,7 +15,7 @@ import { brakesArb, callArb, pricings, strategyArb } from '../core/arbitraries.j
 
 /** A compiled trace as plain values (typed arrays as number lists, with their kind), for toEqual. */
 function plain(c: CompiledTrace): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(c).map(([key, value]) => [key, ArrayBuffer.isView(value) ? [value.constructor.name, ...(value as unknown as ArrayLike<number>)] : value]));
+  return Object.fromEntries(Object.entries(c).map(([key, value]) => [key, ArrayBuffer.isView(value) ? [value.constructor.name, ...Array.from(value as unknown as ArrayLike<number>)] : value]));
 }
 
 const traceArb = fc.record({ calls: fc.array(callArb, { maxLength: 60 }), system: fc.integer({ min: 0, max: 3000 }), outcome: fc.constantFrom('completed' as const, 'error' as const) });
