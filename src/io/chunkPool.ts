@@ -27,9 +27,14 @@ class Pool {
 
   constructor(readonly chunkBytes: number) {}
 
-  buffer(index: number): Buffer {
-    while (this.buffers.length <= index) this.buffers.push(Buffer.allocUnsafe(this.chunkBytes));
-    return this.buffers[index]!;
+  /** Buffer `index` (0 or 1), at least `length` bytes: made, or made larger, as the reads need (a small file's read costs no 1 MB). */
+  buffer(index: number, length: number): Buffer {
+    const buffer = this.buffers[index];
+    if (buffer !== undefined && buffer.length >= length) return buffer;
+    // A chunk still read from the old buffer keeps it: it is let go, not overwritten.
+    const larger = Buffer.allocUnsafe(Math.min(this.chunkBytes, Math.max(length, 2 * (buffer?.length ?? 0))));
+    this.buffers[index] = larger;
+    return larger;
   }
 }
 
@@ -52,7 +57,7 @@ class PooledSource implements ChunkSource {
 
   take(length: number): Buffer {
     if (!this.reuses || length > this.chunkBytes) return Buffer.allocUnsafe(length);
-    const buffer = this.pool.buffer(this.next);
+    const buffer = this.pool.buffer(this.next, length);
     this.next ^= 1;
     return buffer.subarray(0, length);
   }
