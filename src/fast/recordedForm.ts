@@ -28,8 +28,8 @@ import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
-import { At, RecordedStretch } from './recordedStretch.js';
-import { RecordedAt } from './recordedSums.js';
+import { At, copyFigures, RecordedStretch } from './recordedStretch.js';
+import { RecordedAt, type RecordedSums } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 
@@ -59,6 +59,14 @@ function endBefore(before: Float64Array | Int32Array, a: number, e: number): num
 /** endBefore, its first look (whether any call in a..e−1 counts) at the block's records. */
 function endBeforeIn(block: Float64Array, field: RecordedAt, before: Float64Array | Int32Array, a: number, e: number): number {
   return block[e * RecordedAt.Stride + field] === block[a * RecordedAt.Stride + field] ? e : endBefore(before, a, e);
+}
+
+/** The end (≤ e) of the calls from `slides` on before the first a slid window cannot take: a recorded prompt below the growth model's, a cache write. */
+function slideStopsBefore(sums: RecordedSums, slides: number, e: number): number {
+  const block = sums.block;
+  e = endBeforeIn(block, RecordedAt.BelowGrowth, sums.belowGrowthBefore, slides, e);
+  e = endBeforeIn(block, RecordedAt.Write, sums.writeBefore, slides, e);
+  return endBeforeIn(block, RecordedAt.Write1h, sums.write1hBefore, slides, e);
 }
 
 const stretch = new RecordedStretch();
@@ -111,11 +119,8 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
   // Where a window slides: no recorded prompt below the growth model's, no cache write.
   const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
-  if (slides < e) {
-    e = endBeforeIn(block, RecordedAt.BelowGrowth, sums.belowGrowthBefore, slides, e);
-    e = endBeforeIn(block, RecordedAt.Write, sums.writeBefore, slides, e);
-    e = endBeforeIn(block, RecordedAt.Write1h, sums.write1hBefore, slides, e);
-  }
+  // (No such call from the slide on: nothing to look at.)
+  if (slides < e && slides <= sums.lastSlideStop) e = slideStopsBefore(sums, slides, e);
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
   if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
 
@@ -206,7 +211,7 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
   s.figuresAt(e);
-  s.atEnd.set(at);
+  copyFigures(s.atEnd, at);
   s.end = e;
   const exact = spent + at[At.CostPico]! < EXACT;
   // Every figure is non-decreasing in j: when none reaches its limit after the stretch's last call, none
