@@ -30,6 +30,7 @@
  */
 import { budgetSpent, budgetWouldCross, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
+import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
 import { Limit, predicts } from '../kernel/limits.js';
@@ -204,18 +205,10 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // The new steps' prefix sums later calls may read: a backtrack any of them; a window its last ones;
   // the next call's cache the one before the last.
   // (From the interleaved records, whose lines near x the search has just read: K under the cap, and uncapped.)
-  const base = kept - closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
-  const rawBase = ctx.rawPrefix[len]! - closedSums[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
-  const readBack = fillingWindow ? set[RunSetting.Keep]! : keep;
-  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - readBack - 1);
-  ctx.reserve(len + (x - a));
-  const keptPrefix = ctx.keptPrefix;
-  const rawPrefix = ctx.rawPrefix;
-  for (let k = from, at = len + (from - a); k <= x; k++, at++) {
-    keptPrefix[at] = base + closed[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
-    rawPrefix[at] = rawBase + closedSums[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
-  }
-  ctx.skipSteps(x - a);
+  const readBack = t.lastBacktrack > a ? Infinity : fillingWindow ? set[RunSetting.Keep]! : keep;
+  appendClosedSteps(ctx, closed, closedSums, a, x, readBack, ClosedAt.Stride, ClosedAt.StepTokens);
+  // A window that slid at every call (a is w + 1 calls into the stretch) loses cache hits at each; a filling one none.
+  if (cacheOn && windowed) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(closed, a, x, keep, ClosedAt.Stride, ClosedAt.StepTokensSum);
   st[Run.Calls] = x;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;

@@ -18,7 +18,7 @@
  * maxima, or the window's largest prompt), the step cap and tool brakes end the stretch (replayFast.ts).
  * A call where a brake may fire is left to the per-step loop, where the kernel decides.
  */
-import { appendClosedSteps } from '../kernel/closedSteps.js';
+import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
 import { budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { promptEstimate } from '../kernel/cost.js';
@@ -157,7 +157,9 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
 
   const x = firstFiringCall(s, a, e, st, limits);
   if (x === a || !madeCalls(s, x, st)) return a;
-  if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  if (!endsRun || x < last) appendClosedSteps(ctx, block, block, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep, RecordedAt.Stride, RecordedAt.StepTokens);
+  // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
+  if (slides < x) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;
   else if (mode === Mode.Filling) {
     recordedFormStats.filling += Math.min(x, slides) - a;

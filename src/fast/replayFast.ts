@@ -30,7 +30,6 @@ import { runCalls, type RunPlan } from './steps.js';
 import { callStop } from './callStop.js';
 import { stopInTable } from './tableStop.js';
 import { replayStepwise, runsStepwise } from './strategySteps.js';
-import { plainRunCacheLost } from './windowLost.js';
 
 export type { FastOutcome } from './runState.js';
 export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
@@ -133,10 +132,8 @@ export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: 
   if (runsStepwise(settings, limits)) return replayStepwise(t, settings, limits, prices, st);
   const table = useTables ? tableFor(t, settings, prices) : null;
   if (table !== null && stopInTable(table, t, limits, toolStopCall(t, limits), st) !== StopCode.None) return st;
-  replayCalls(t, settings, limits, prices, st);
-  // A window's lost cache hits: read off the trace (windowLost.ts), not counted in the per-call loops.
-  st[Run.StrategyCacheLost] = plainRunCacheLost(t, settings, st[Run.Calls]!);
-  return st;
+  // (A window's lost cache hits are counted as calls are made: the per-step loop's tracker, the closed forms' sums.)
+  return replayCalls(t, settings, limits, prices, st);
 }
 
 function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
