@@ -77,7 +77,8 @@ export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: Flat
 /**
  * Makes plain calls a..e−1 in closed form until a brake before a call may fire, or a call's latency
  * is not all recorded, or its prompt size is. With a window of w steps, call a must be at least w + 1
- * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call).
+ * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call), or
+ * with the cache off the run's first call (the window holds the run's steps; Stretch clamps it).
  * Writes the context's new prefix sums that later calls may read and moves the context and `st` to the
  * call reached; returns it (a when nothing was done). `fillingWindow`: calls a..e−1 are a window's first
  * w + 1 from the run's start, which hold the whole history.
@@ -206,7 +207,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // the next call's cache the one before the last.
   // (From the interleaved records, whose lines near x the search has just read: K under the cap, and uncapped.)
   const readBack = t.lastBacktrack > a ? Infinity : fillingWindow ? set[RunSetting.Keep]! : keep;
-  appendClosedSteps(ctx, closed, closedSums, a, x, readBack, ClosedAt.Stride, ClosedAt.StepTokens);
+  appendClosedSteps(ctx, before, t.stepTokensBefore, a, x, readBack);
   // A window that slid at every call (a is w + 1 calls into the stretch) loses cache hits at each; a filling one none.
   if (cacheOn && windowed) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(closed, a, x, keep, ClosedAt.Stride, ClosedAt.StepTokensSum);
   st[Run.Calls] = x;

@@ -157,7 +157,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
 
   const x = firstFiringCall(s, a, e, st, limits);
   if (x === a || !madeCalls(s, x, st)) return a;
-  if (!endsRun || x < last) appendClosedSteps(ctx, block, block, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep, RecordedAt.Stride, RecordedAt.StepTokens);
+  if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
   // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
   if (slides < x) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;

@@ -156,6 +156,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   const cap = settings[RunSetting.Cap]!;
   const sums = !plainForm ? null : cap === Infinity ? uncappedSums(t) : stepSums(t, cap);
   const keep = settings[RunSetting.Keep]!;
+  const cacheOff = settings[RunSetting.CacheMode] === CacheModeCode.Off;
   const n = t.calls;
   const closedSums = t.closedSums;
   for (;;) {
@@ -182,8 +183,12 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
       let from = keep === Infinity ? i : i + keep + 1;
       // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
       if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
-      // A window from the run's start fills over calls 0..w as full history does.
-      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
+      // A window from the run's start fills over calls 0..w as full history does: with the cache off, in
+      // the window's own form (clamped at the first step: one stretch); else those calls first.
+      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) {
+        if (cacheOff && advanceClosedForm(plan, sums, 0, end, st) > 0) from = end;
+        else advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
+      }
       if (from < end) {
         if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return st;
         advanceClosedForm(plan, sums, from, end, st);

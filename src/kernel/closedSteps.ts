@@ -21,9 +21,20 @@ export function appendClosedSteps(ctx: ContextTracker, kept: Float64Array, raw: 
   ctx.reserve(len + (x - a));
   const keptPrefix = ctx.keptPrefix;
   const rawPrefix = ctx.rawPrefix;
-  for (let k = from, at = len + (from - a), i = from * stride + offset; k <= x; k++, at++, i += stride) {
-    keptPrefix[at] = keptBase + kept[i]!;
-    rawPrefix[at] = rawBase + raw[i]!;
+  const end = x * stride + offset;
+  let at = len + (from - a);
+  // No cap (kept = raw): one array, one load a step.
+  if (kept === raw) {
+    for (let i = from * stride + offset; i <= end; i += stride, at++) {
+      const k = kept[i]!;
+      keptPrefix[at] = keptBase + k;
+      rawPrefix[at] = rawBase + k;
+    }
+  } else {
+    for (let i = from * stride + offset; i <= end; i += stride, at++) {
+      keptPrefix[at] = keptBase + kept[i]!;
+      rawPrefix[at] = rawBase + raw[i]!;
+    }
   }
   ctx.skipSteps(x - a);
 }
