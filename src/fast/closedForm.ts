@@ -205,9 +205,10 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
 
   // The new steps' prefix sums later calls may read: a backtrack any of them; a window its last ones;
   // the next call's cache the one before the last.
-  // (From the interleaved records, whose lines near x the search has just read: K under the cap, and uncapped.)
   const readBack = t.lastBacktrack > a ? Infinity : fillingWindow ? set[RunSetting.Keep]! : keep;
-  appendClosedSteps(ctx, before, t.stepTokensBefore, a, x, readBack);
+  // (Two of them, x − 1 and x, from the interleaved records the search has just read; more, from the compact totals.)
+  if (readBack === 0) appendClosedSteps(ctx, closed, closedSums, a, x, 0, ClosedAt.Stride, ClosedAt.StepTokens);
+  else appendClosedSteps(ctx, before, t.stepTokensBefore, a, x, readBack);
   // A window that slid at every call (a is w + 1 calls into the stretch) loses cache hits at each; a filling one none.
   if (cacheOn && windowed) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(closed, a, x, keep, ClosedAt.Stride, ClosedAt.StepTokensSum);
   st[Run.Calls] = x;
