@@ -33,7 +33,7 @@ import { CallField } from '../kernel/callRecord.js';
 import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
-import { Limit, predicts } from '../kernel/limits.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
@@ -227,6 +227,28 @@ const probes = new CallSearch();
 const GUESS_FROM = 8;
 
 /**
+ * After the first look (at j) fired: where each figure that reached its limit crosses it at its mean
+ * rate over x..j−1 — time, spend (full history's spend is convex, a chord guesses far too early: from
+ * its first call's rate up). Whether a guess was made (a function of its own: firstFiringCall stays
+ * small enough for the stretch's sums to inline into it).
+ */
+function guessCrossing(s: Stretch, x: number, j: number, st: RunState, timeByCall: boolean, windowed: boolean, limits: BrakeLimits): boolean {
+  const spent = st[Run.SpentPico]!;
+  const elapsed = st[Run.ElapsedMs]!;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const search = probes;
+  search.start(x);
+  if (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) search.crossing(j, s.latency(j), timeout - elapsed);
+  const spentBefore = spent + s.cost(j);
+  if (budgetSpent(spentBefore, budget)) {
+    if (windowed) search.crossing(j, spentBefore - spent, budget - spent);
+    else search.convexCrossing(j, spentBefore - spent, s.cost(x + 1), budget - spent);
+  }
+  return search.guessed;
+}
+
+/**
  * The first call in x..y−1 of the stretch before which a brake may fire (each a monotone predicate of
  * the call), or y: a binary search (a function of its own, so the stretch's sums inline into it). The
  * run's spend, time and tokens at x are read from `st`.
@@ -266,16 +288,7 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
       (!windowed && promptTooLarge(s.view(j), window));
     if (fires) hi = j;
     else lo = j + 1;
-    // (Full history's prompts grow: its spend is convex and a chord guesses far too early, so a spend
-    // that reached the budget there is bisected.)
-    if (j === y - 1 && fires && hi - lo > GUESS_FROM && (windowed || !budgetSpent(spentBefore, budget))) {
-      // Where each figure that reached its limit crosses it at its mean rate over x..j−1: time, spend.
-      const search = probes;
-      search.start(x);
-      if (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) search.crossing(j, s.latency(j), timeout - elapsed);
-      if (budgetSpent(spentBefore, budget)) search.crossing(j, spentBefore - spent, budget - spent);
-      guessing = search.guessed;
-    }
+    if (j === y - 1 && fires && hi - lo > GUESS_FROM) guessing = guessCrossing(s, x, j, st, timeByCall, windowed, limits);
     if (guessing) {
       j = probes.next(j, fires, lo, hi);
       guessing = probes.guessing;
