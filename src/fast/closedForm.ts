@@ -30,9 +30,10 @@
  */
 import { budgetSpent, budgetWouldCross, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
+import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
-import { Limit, predicts } from '../kernel/limits.js';
+import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
@@ -76,7 +77,8 @@ export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: Flat
 /**
  * Makes plain calls a..e−1 in closed form until a brake before a call may fire, or a call's latency
  * is not all recorded, or its prompt size is. With a window of w steps, call a must be at least w + 1
- * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call).
+ * calls into the stretch (its window holds only the stretch's steps, and slid at the previous call), or
+ * with the cache off the run's first call (the window holds the run's steps; Stretch clamps it).
  * Writes the context's new prefix sums that later calls may read and moves the context and `st` to the
  * call reached; returns it (a when nothing was done). `fillingWindow`: calls a..e−1 are a window's first
  * w + 1 from the run's start, which hold the whole history.
@@ -203,19 +205,12 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
 
   // The new steps' prefix sums later calls may read: a backtrack any of them; a window its last ones;
   // the next call's cache the one before the last.
-  // (From the interleaved records, whose lines near x the search has just read: K under the cap, and uncapped.)
-  const base = kept - closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
-  const rawBase = ctx.rawPrefix[len]! - closedSums[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
-  const readBack = fillingWindow ? set[RunSetting.Keep]! : keep;
-  const from = t.lastBacktrack > a ? a + 1 : Math.max(a + 1, x - readBack - 1);
-  ctx.reserve(len + (x - a));
-  const keptPrefix = ctx.keptPrefix;
-  const rawPrefix = ctx.rawPrefix;
-  for (let k = from, at = len + (from - a); k <= x; k++, at++) {
-    keptPrefix[at] = base + closed[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
-    rawPrefix[at] = rawBase + closedSums[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
-  }
-  ctx.skipSteps(x - a);
+  const readBack = t.lastBacktrack > a ? Infinity : fillingWindow ? set[RunSetting.Keep]! : keep;
+  // (Two of them, x − 1 and x, from the interleaved records the search has just read; more, from the compact totals.)
+  if (readBack === 0) appendClosedSteps(ctx, closed, closedSums, a, x, 0, ClosedAt.Stride, ClosedAt.StepTokens);
+  else appendClosedSteps(ctx, before, t.stepTokensBefore, a, x, readBack);
+  // A window that slid at every call (a is w + 1 calls into the stretch) loses cache hits at each; a filling one none.
+  if (cacheOn && windowed) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(closed, a, x, keep, ClosedAt.Stride, ClosedAt.StepTokensSum);
   st[Run.Calls] = x;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;
@@ -230,6 +225,28 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
 const probes = new CallSearch();
 /** Below this many calls left after the first look, plain bisection. */
 const GUESS_FROM = 8;
+
+/**
+ * After the first look (at j) fired: where each figure that reached its limit crosses it at its mean
+ * rate over x..j−1 — time, spend (full history's spend is convex, a chord guesses far too early: from
+ * its first call's rate up). Whether a guess was made (a function of its own: firstFiringCall stays
+ * small enough for the stretch's sums to inline into it).
+ */
+function guessCrossing(s: Stretch, x: number, j: number, st: RunState, timeByCall: boolean, windowed: boolean, limits: BrakeLimits): boolean {
+  const spent = st[Run.SpentPico]!;
+  const elapsed = st[Run.ElapsedMs]!;
+  const timeout = limits[Limit.TimeoutMs]!;
+  const budget = limits[Limit.BudgetPico]!;
+  const search = probes;
+  search.start(x);
+  if (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) search.crossing(j, s.latency(j), timeout - elapsed);
+  const spentBefore = spent + s.cost(j);
+  if (budgetSpent(spentBefore, budget)) {
+    if (windowed) search.crossing(j, spentBefore - spent, budget - spent);
+    else search.convexCrossing(j, spentBefore - spent, s.cost(x + 1), budget - spent);
+  }
+  return search.guessed;
+}
 
 /**
  * The first call in x..y−1 of the stretch before which a brake may fire (each a monotone predicate of
@@ -271,16 +288,7 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
       (!windowed && promptTooLarge(s.view(j), window));
     if (fires) hi = j;
     else lo = j + 1;
-    // (Full history's prompts grow: its spend is convex and a chord guesses far too early, so a spend
-    // that reached the budget there is bisected.)
-    if (j === y - 1 && fires && hi - lo > GUESS_FROM && (windowed || !budgetSpent(spentBefore, budget))) {
-      // Where each figure that reached its limit crosses it at its mean rate over x..j−1: time, spend.
-      const search = probes;
-      search.start(x);
-      if (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) search.crossing(j, s.latency(j), timeout - elapsed);
-      if (budgetSpent(spentBefore, budget)) search.crossing(j, spentBefore - spent, budget - spent);
-      guessing = search.guessed;
-    }
+    if (j === y - 1 && fires && hi - lo > GUESS_FROM) guessing = guessCrossing(s, x, j, st, timeByCall, windowed, limits);
     if (guessing) {
       j = probes.next(j, fires, lo, hi);
       guessing = probes.guessing;

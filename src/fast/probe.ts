@@ -68,6 +68,22 @@ export class CallSearch {
     if (call < this.guess) this.guess = call;
   }
 
+  /**
+   * The same for a convex figure (full history's spend: each call's prompt holds the steps before it):
+   * its per-call rate taken to grow linearly from `first` (the stretch's first call's) to what makes
+   * `reached` over x..j−1, the guess is where that quadratic reaches `limit`.
+   */
+  convexCrossing(j: number, reached: number, first: number, limit: number): void {
+    const n = j - this.x;
+    if (!(reached > 0) || n <= 0) return;
+    // reached = first·n + growth·n² (growth: half the rate's slope a call).
+    const growth = (reached - first * n) / (n * n);
+    if (!(growth > 0 && first >= 0)) return this.crossing(j, reached, limit);
+    const calls = (Math.sqrt(first * first + 4 * growth * limit) - first) / (2 * growth);
+    const call = this.x + Math.ceil(calls);
+    if (call < this.guess) this.guess = call;
+  }
+
   /** The next call to look at after a look at j that narrowed the search to [lo, hi) (lo when done). */
   next(j: number, fires: boolean, lo: number, hi: number): number {
     if (lo >= hi) return lo;

@@ -18,7 +18,7 @@
  * maxima, or the window's largest prompt), the step cap and tool brakes end the stretch (replayFast.ts).
  * A call where a brake may fire is left to the per-step loop, where the kernel decides.
  */
-import { appendClosedSteps } from '../kernel/closedSteps.js';
+import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
 import { budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { promptEstimate } from '../kernel/cost.js';
@@ -28,8 +28,8 @@ import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
-import { At, RecordedStretch } from './recordedStretch.js';
-import { RecordedAt } from './recordedSums.js';
+import { At, copyFigures, RecordedStretch } from './recordedStretch.js';
+import { RecordedAt, type RecordedSums } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 
@@ -59,6 +59,14 @@ function endBefore(before: Float64Array | Int32Array, a: number, e: number): num
 /** endBefore, its first look (whether any call in a..e−1 counts) at the block's records. */
 function endBeforeIn(block: Float64Array, field: RecordedAt, before: Float64Array | Int32Array, a: number, e: number): number {
   return block[e * RecordedAt.Stride + field] === block[a * RecordedAt.Stride + field] ? e : endBefore(before, a, e);
+}
+
+/** The end (≤ e) of the calls from `slides` on before the first a slid window cannot take: a recorded prompt below the growth model's, a cache write. */
+function slideStopsBefore(sums: RecordedSums, slides: number, e: number): number {
+  const block = sums.block;
+  e = endBeforeIn(block, RecordedAt.BelowGrowth, sums.belowGrowthBefore, slides, e);
+  e = endBeforeIn(block, RecordedAt.Write, sums.writeBefore, slides, e);
+  return endBeforeIn(block, RecordedAt.Write1h, sums.write1hBefore, slides, e);
 }
 
 const stretch = new RecordedStretch();
@@ -111,11 +119,8 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
   // Where a window slides: no recorded prompt below the growth model's, no cache write.
   const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
-  if (slides < e) {
-    e = endBeforeIn(block, RecordedAt.BelowGrowth, sums.belowGrowthBefore, slides, e);
-    e = endBeforeIn(block, RecordedAt.Write, sums.writeBefore, slides, e);
-    e = endBeforeIn(block, RecordedAt.Write1h, sums.write1hBefore, slides, e);
-  }
+  // (No such call from the slide on: nothing to look at.)
+  if (slides < e && slides <= sums.lastSlideStop) e = slideStopsBefore(sums, slides, e);
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
   if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
 
@@ -153,6 +158,8 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   const x = firstFiringCall(s, a, e, st, limits);
   if (x === a || !madeCalls(s, x, st)) return a;
   if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
+  if (slides < x) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;
   else if (mode === Mode.Filling) {
     recordedFormStats.filling += Math.min(x, slides) - a;
@@ -206,7 +213,7 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
   s.figuresAt(e);
-  s.atEnd.set(at);
+  copyFigures(s.atEnd, at);
   s.end = e;
   const exact = spent + at[At.CostPico]! < EXACT;
   // Every figure is non-decreasing in j: when none reaches its limit after the stretch's last call, none

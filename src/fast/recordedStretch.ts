@@ -15,6 +15,11 @@ export const enum At {
   Size,
 }
 
+/** Copies a stretch's figures (At.Size numbers): a loop of stores beats TypedArray.prototype.set at this size. */
+export function copyFigures(to: Float64Array, from: Float64Array): void {
+  for (let k = 0; k < At.Size; k++) to[k] = from[k]!;
+}
+
 /** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
 export class RecordedStretch {
   /** The trace's RecordedSums.block: one record (RecordedAt) per call. */
@@ -54,7 +59,7 @@ export class RecordedStretch {
   /** Sums the first segment once, after the stretch is set with a split. */
   sumFirstSegment(): void {
     this.segment(this.a, this.split, false);
-    this.firstSegment.set(this.at);
+    copyFigures(this.firstSegment, this.at);
   }
 
   /** The running figures over calls a..j−1 into `at`. */
@@ -63,9 +68,7 @@ export class RecordedStretch {
       this.segment(this.a, j, false);
       return;
     }
-    const at = this.at;
-    const first = this.firstSegment;
-    for (let k = 0; k < At.Size; k++) at[k] = first[k]!;
+    copyFigures(this.at, this.firstSegment);
     this.segment(this.split, j, true);
   }
 

@@ -72,6 +72,8 @@ export interface RecordedSums {
    * the context-window brake could refuse.
    */
   nextEstimateMax: Float64Array;
+  /** The last call whose recorded prompt is below the growth model's or that writes to a cache (a slid window's stops, recordedForm.ts); −1 when none. */
+  lastSlideStop: number;
   /** The largest recorded − growth-model difference, and the largest recorded prompt. */
   maxDelta: number;
   maxInput: number;
@@ -103,6 +105,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     write1hBefore: before(),
     belowGrowthBefore: new Int32Array(n + 1),
     nextEstimateMax: before(),
+    lastSlideStop: -1,
     maxDelta: -Infinity,
     maxInput: 0,
   };
@@ -169,6 +172,7 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
     sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
     block[to + RecordedAt.BelowGrowth] = sums.belowGrowthBefore[i + 1]!;
     sums.nextEstimateMax[i + 1] = nextEstimate;
+    if (below !== 0 || write !== 0 || write1h !== 0) sums.lastSlideStop = i;
   }
   copyTotals(c, sums.block);
   if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT && sums.block[n * RecordedAt.Stride + RecordedAt.Latency]! < EXACT)) return null;

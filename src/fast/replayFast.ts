@@ -30,7 +30,6 @@ import { runCalls, type RunPlan } from './steps.js';
 import { callStop } from './callStop.js';
 import { stopInTable } from './tableStop.js';
 import { replayStepwise, runsStepwise } from './strategySteps.js';
-import { plainRunCacheLost } from './windowLost.js';
 
 export type { FastOutcome } from './runState.js';
 export { flattenPrices, type FlatPrices } from '../kernel/prices.js';
@@ -133,10 +132,8 @@ export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: 
   if (runsStepwise(settings, limits)) return replayStepwise(t, settings, limits, prices, st);
   const table = useTables ? tableFor(t, settings, prices) : null;
   if (table !== null && stopInTable(table, t, limits, toolStopCall(t, limits), st) !== StopCode.None) return st;
-  replayCalls(t, settings, limits, prices, st);
-  // A window's lost cache hits: read off the trace (windowLost.ts), not counted in the per-call loops.
-  st[Run.StrategyCacheLost] = plainRunCacheLost(t, settings, st[Run.Calls]!);
-  return st;
+  // (A window's lost cache hits are counted as calls are made: the per-step loop's tracker, the closed forms' sums.)
+  return replayCalls(t, settings, limits, prices, st);
 }
 
 function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
@@ -159,6 +156,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   const cap = settings[RunSetting.Cap]!;
   const sums = !plainForm ? null : cap === Infinity ? uncappedSums(t) : stepSums(t, cap);
   const keep = settings[RunSetting.Keep]!;
+  const cacheOff = settings[RunSetting.CacheMode] === CacheModeCode.Off;
   const n = t.calls;
   const closedSums = t.closedSums;
   for (;;) {
@@ -185,8 +183,12 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
       let from = keep === Infinity ? i : i + keep + 1;
       // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
       if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
-      // A window from the run's start fills over calls 0..w as full history does.
-      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
+      // A window from the run's start fills over calls 0..w as full history does: with the cache off, in
+      // the window's own form (clamped at the first step: one stretch); else those calls first.
+      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) {
+        if (cacheOff && advanceClosedForm(plan, sums, 0, end, st) > 0) from = end;
+        else advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
+      }
       if (from < end) {
         if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return st;
         advanceClosedForm(plan, sums, from, end, st);

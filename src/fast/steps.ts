@@ -11,7 +11,7 @@ import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import type { ContextTracker } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { Metered, meterCall, Prompt } from '../kernel/meter.js';
+import { CacheModeCode, Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
@@ -75,6 +75,9 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const predictBudgetPico = limits[Limit.PredictBudgetPico]!, maxTokens = limits[Limit.MaxTokens]!, contextWindow = limits[Limit.ContextWindow]!;
   const rows = prices.rows;
   const tiers = prices.tiers;
+  // A window's cache hits lost to its slides, counted by the tracker as each call is sent (the cache on).
+  const countLost = cacheMode !== CacheModeCode.Off && s[RunSetting.Keep] !== Infinity;
+  let lost = st[Run.StrategyCacheLost]!;
   let code: StopCode = StopCode.None;
   let stopTool = -1;
   for (; i < until; ) {
@@ -109,6 +112,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     if (table === null) meterCall(m, prices, identity, cacheMode, records, at, prompt);
     const input = m[Metered.Input]!;
     const cost = m[Metered.CostPico]!;
+    if (countLost) lost += ctx.cacheLostTokens();
     ctx.markSent();
     const call = i++;
     const output = records[at + CallField.Output]!;
@@ -153,6 +157,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   st[Run.CachedTokens] = cached;
   st[Run.WrittenTokens] = written;
   st[Run.RuleLostTokens] = ruleLost;
+  st[Run.StrategyCacheLost] = lost;
   st[Run.OverheadTokens] = overhead;
   st[Run.Stop] = code;
   st[Run.StopTool] = stopTool;

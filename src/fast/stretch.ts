@@ -62,6 +62,15 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
   return sums;
 }
 
+/**
+ * Window: the first step call k's prompt holds, k − keep, clamped at the run's first (a window from the
+ * run's start not yet full holds every step; K and its running sum are 0 there, so the same formulas hold).
+ */
+function before(k: number, keep: number): number {
+  const first = k - keep;
+  return first > 0 ? first : 0;
+}
+
 /** Running totals over calls x..j−1 of one stretch at one price tier (one instance reused: `set` per stretch, no allocation per replay). */
 export class Stretch {
   /** The stretch's running totals (StepSums.closed: ClosedAt records, step sums under the cap). */
@@ -105,7 +114,7 @@ export class Stretch {
     const sums = this.sums;
     const X = x * ClosedAt.Stride;
     this.sumAtX = sums[X + ClosedAt.StepTokensSum]!;
-    this.sumAtXLessKeep = keep === 0 ? 0 : sums[(x - keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
+    this.sumAtXLessKeep = keep === 0 ? 0 : sums[before(x, keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
     this.plainOutputAtX = sums[X + ClosedAt.PlainOutput]!;
     this.reasoningAtX = sums[X + ClosedAt.Reasoning]!;
     this.outputAtX = sums[X + ClosedAt.Output]!;
@@ -116,7 +125,7 @@ export class Stretch {
   view(k: number): number {
     const s = this.sums;
     const view = this.b + s[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
-    return this.keep === 0 ? view : view - s[(k - this.keep) * ClosedAt.Stride + ClosedAt.StepTokens]!;
+    return this.keep === 0 ? view : view - s[before(k, this.keep) * ClosedAt.Stride + ClosedAt.StepTokens]!;
   }
 
   /** Σ view over calls x..j−1. */
@@ -124,7 +133,7 @@ export class Stretch {
     const s = this.sums;
     const sum = (j - this.x) * this.b + s[j * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtX;
     if (this.keep === 0) return sum;
-    return sum - (s[(j - this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtXLessKeep);
+    return sum - (s[before(j, this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtXLessKeep);
   }
 
   /** Σ cached over calls x..j−1 (cache on). */

@@ -1,10 +1,11 @@
 /**
- * Cache hits a sliding window loses (kernel ContextTracker.cacheLostTokens), for the plain compiled
- * replay. Off the strategySteps path the context a call sees depends only on the trace and the
- * strategy (brakes only cut the run short), so the tokens lost before each call are a prefix sum over
- * the trace, computed once per (trace, window, cap) by the kernel's tracker and kept with the trace
- * (and with each run table); a run's total is read off it at the calls it made, so the per-call loops
- * stay as they are.
+ * Cache hits a sliding window loses (kernel ContextTracker.cacheLostTokens) before each call, for the
+ * run tables (runTable.ts, sweeps). Off the strategySteps path the context a call sees depends only on
+ * the trace and the strategy (brakes only cut the run short), so the tokens lost before each call are a
+ * prefix sum over the trace, computed once per (trace, window, cap) by the kernel's tracker and kept
+ * with the trace; a table's run reads its total off it at the calls it made. A first replay (no table)
+ * counts them as it goes instead: the per-step loop's tracker, the closed forms' sums
+ * (kernel/closedSteps.ts slidWindowLostOver).
  */
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { ContextTracker } from '../kernel/context.js';
@@ -33,12 +34,6 @@ export function windowLostBefore(t: CompiledTrace, settings: RunSettings): Float
   const lost = lostOf(t, keep, cap);
   entries.push({ keep, cap, lost });
   return lost;
-}
-
-/** A plain (not stepwise) run's cache hits lost to its window over the `calls` it made. */
-export function plainRunCacheLost(t: CompiledTrace, settings: RunSettings, calls: number): number {
-  const lost = windowLostBefore(t, settings);
-  return lost === null ? 0 : lost[calls]!;
 }
 
 /** The calls replayed with no brake through the kernel's tracker, the lost tokens summed before each. */

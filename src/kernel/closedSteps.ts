@@ -1,8 +1,10 @@
 /**
  * The context after a closed form (src/fast): calls a..x−1 of a compiled trace each added one closed
- * step whose kept and raw tokens are differences of running totals over calls (`keptBefore`,
- * `rawBefore`, indexed by call). The tracker's prefix sums are written where a later call can read
- * them, then the steps are taken as made (ContextTracker.skipSteps).
+ * step whose kept and raw tokens are differences of running totals over calls (`kept`, `raw`: the
+ * totals before call k at k·stride + offset, so interleaved records are read in place). The tracker's
+ * prefix sums are written where a later call can read them, then the steps are taken as made
+ * (ContextTracker.skipSteps). And the cache hits such calls lose to a window that slides
+ * (ContextTracker.cacheLostTokens), summed over the calls in O(1).
  */
 import type { ContextTracker } from './context.js';
 
@@ -11,17 +13,43 @@ import type { ContextTracker } from './context.js';
  * steps (0 for full history; the unchanged prefix reads one more), or Infinity when a later backtrack
  * may uncover any of them.
  */
-export function appendClosedSteps(ctx: ContextTracker, keptBefore: Float64Array, rawBefore: Float64Array, a: number, x: number, readBack: number): void {
+export function appendClosedSteps(ctx: ContextTracker, kept: Float64Array, raw: Float64Array, a: number, x: number, readBack: number, stride = 1, offset = 0): void {
   const len = ctx.length;
-  const keptBase = ctx.keptPrefix[len]! - keptBefore[a]!;
-  const rawBase = ctx.rawPrefix[len]! - rawBefore[a]!;
+  const keptBase = ctx.keptPrefix[len]! - kept[a * stride + offset]!;
+  const rawBase = ctx.rawPrefix[len]! - raw[a * stride + offset]!;
   const from = readBack === Infinity ? a + 1 : Math.max(a + 1, x - readBack - 1);
   ctx.reserve(len + (x - a));
-  const kept = ctx.keptPrefix;
-  const raw = ctx.rawPrefix;
-  for (let k = from, at = len + (from - a); k <= x; k++, at++) {
-    kept[at] = keptBase + keptBefore[k]!;
-    raw[at] = rawBase + rawBefore[k]!;
+  const keptPrefix = ctx.keptPrefix;
+  const rawPrefix = ctx.rawPrefix;
+  const end = x * stride + offset;
+  let at = len + (from - a);
+  // No cap (kept = raw): one array, one load a step.
+  if (kept === raw) {
+    for (let i = from * stride + offset; i <= end; i += stride, at++) {
+      const k = kept[i]!;
+      keptPrefix[at] = keptBase + k;
+      rawPrefix[at] = rawBase + k;
+    }
+  } else {
+    for (let i = from * stride + offset; i <= end; i += stride, at++) {
+      keptPrefix[at] = keptBase + kept[i]!;
+      rawPrefix[at] = rawBase + raw[i]!;
+    }
   }
   ctx.skipSteps(x - a);
+}
+
+/**
+ * Σ cacheLostTokens over calls s..x−1 (0 when x ≤ s), each sent with the step of every call before it
+ * in the context (no backtrack between), under a window of `keep` ≥ 1 steps that slid at each: the
+ * previous prompt held steps up to the one before the last, the next starts `keep` steps back, so the
+ * steps both hold that the slide moved out of the unchanged prefix (ContextTracker.slidWindowLost) are
+ * calls k−keep..k−2's, K[k−1] − K[k−keep] tokens (K: the kept step tokens before a call). `keptSum`
+ * holds Σ_{m<k} K[m] at k·stride + offset; s ≥ keep, and calls s−keep..x−1's steps are one run of the
+ * trace's (the window holds only those).
+ */
+export function slidWindowLostOver(keptSum: Float64Array, s: number, x: number, keep: number, stride = 1, offset = 0): number {
+  if (x <= s) return 0;
+  const upper = keptSum[(x - 1) * stride + offset]! - keptSum[(s - 1) * stride + offset]!;
+  return upper - (keptSum[(x - keep) * stride + offset]! - keptSum[(s - keep) * stride + offset]!);
 }

@@ -70,6 +70,29 @@ describe('CallSearch: only the order of the looks changes', () => {
     // Calls 100..299, the first look at 299 fires; a figure of 600 over 199 calls reaching 450 crosses at 100 + ⌈450 · 199 / 600⌉ = 250.
     expect(search(100, 300, 250, [[600, 450]])).toEqual({ found: 250, looks: 3 });
   });
+
+  it('guesses a convex figure (a per-call rate growing by steps) within a call of where it crosses', () => {
+    const next = lcg(77);
+    for (let round = 0; round < 500; round++) {
+      // Call k of x..y−1 adds rate + slope·(k − x): the figure after n calls is rate·n + slope·n(n − 1)/2.
+      const x = next(100);
+      const n = 20 + next(300);
+      const rate = 1 + next(5_000);
+      const slope = 1 + next(2_000);
+      const figure = (calls: number) => rate * calls + (slope * calls * (calls - 1)) / 2;
+      const j = x + n - 1;
+      const limit = rate + next(figure(n - 1) - rate);
+      let crossing = 1;
+      while (figure(crossing) < limit) crossing++;
+      const s = new CallSearch();
+      s.start(x);
+      s.convexCrossing(j, figure(n - 1), figure(1), limit);
+      expect(s.guessed).toBe(true);
+      const guess = s.next(j, true, x, j);
+      // The call before which the figure (over x..call−1) first reaches the limit.
+      expect(Math.abs(guess - (x + crossing))).toBeLessThanOrEqual(1);
+    }
+  });
 });
 
 const pricing = handPriced('p', { input: 3, output: 15 }, 1_000_000);
