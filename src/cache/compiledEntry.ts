@@ -5,14 +5,16 @@
  * end and compiled trace described by compiledCodec.ts, and the array table), then a 16-byte trailer
  * (head offset, head length, magic). It is read with one read into one buffer; arrays stored at their
  * own kind are views of that buffer, narrow ones are widened. `<key>.calls` holds each run's calls as
- * deflated JSON, read only if something asks for a run's calls (see compiledCache.ts).
+ * deflated JSON, read with the entry (a few per cent of its size) and inflated only if something asks
+ * for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts) while its runs are in use
+ * has nothing left to read.
  *
  * A file that is shorter or longer than its trailer says, lacks a magic, names another key or shape,
  * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
  * to temporary files renamed into place (the calls file first), so a reader never sees half an entry.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
@@ -61,6 +63,11 @@ export class EntryWriter {
   private callsOffset = 0;
   private readonly arrays: EntryHead['arrays'] = [];
   private readonly runs: StoredRun[] = [];
+
+  /** Bytes written so far (both files). */
+  get bytes(): number {
+    return this.offset + this.callsOffset;
+  }
 
   constructor(
     private readonly files: EntryFiles,
@@ -139,10 +146,11 @@ export class EntryWriter {
   }
 }
 
-/** An entry read: its head, and the i-th array of the table (a view of the one buffer, or widened). */
+/** An entry read: its head, the i-th array of the table (a view of the one buffer, or widened), and the calls file's bytes. */
 export interface LoadedEntry {
   head: EntryHead;
   arrayAt(index: number): StoredArray;
+  calls: Buffer;
 }
 
 /** Reads an entry in one read; undefined when it is missing or not to be trusted for `expected`. */
@@ -152,12 +160,8 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     fd = openSync(files.compiled, 'r');
     const size = fstatSync(fd).size;
     if (size < MAGIC.length + TRAILER_BYTES) return undefined;
-    const bytes = Buffer.allocUnsafeSlow(size);
-    for (let at = 0; at < size; ) {
-      const n = readSync(fd, bytes, at, size - at, at);
-      if (n === 0) return undefined;
-      at += n;
-    }
+    const bytes = readWhole(fd, size, true);
+    if (bytes === undefined) return undefined;
     if (!bytes.subarray(0, MAGIC.length).equals(MAGIC) || bytes.readUInt32LE(size - 4) !== TRAILER_MAGIC) return undefined;
     const headOffset = bytes.readDoubleLE(size - TRAILER_BYTES);
     const headLength = bytes.readUInt32LE(size - 8);
@@ -165,10 +169,12 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as EntryHead;
     if (head.cache !== expected.cache || head.key !== expected.key || head.shape !== expected.shape) return undefined;
     if (!head.arrays.every((a) => arrayInBounds(a, headOffset))) return undefined;
-    if (statSync(files.calls).size !== head.callsBytes) return undefined;
-    const buffer = bytes.buffer;
+    const calls = readCalledFile(files.calls, head.callsBytes);
+    if (calls === undefined) return undefined;
+    const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: never shared
     return {
       head,
+      calls,
       arrayAt(index: number): StoredArray {
         const [kind, stored, offset, length] = head.arrays[index]!;
         const view = new ARRAY_KINDS[stored](buffer, offset, length);
@@ -185,21 +191,36 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
   }
 }
 
+/** `size` bytes from `fd` (`slow`: in a buffer of its own, offset 0); undefined when the file is shorter. */
+function readWhole(fd: number, size: number, slow: boolean): Buffer | undefined {
+  const bytes = slow ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+  for (let at = 0; at < size; ) {
+    const n = readSync(fd, bytes, at, size - at, at);
+    if (n === 0) return undefined;
+    at += n;
+  }
+  return bytes;
+}
+
+/** The calls file's bytes when it is `size` bytes long; undefined when it is missing (evicted) or of another size. */
+function readCalledFile(path: string, size: number): Buffer | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    return fstatSync(fd).size === size ? readWhole(fd, size, false) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function arrayInBounds([kind, stored, offset, length]: EntryHead['arrays'][number], end: number): boolean {
   return kind in ARRAY_KINDS && stored in ARRAY_KINDS && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[stored].BYTES_PER_ELEMENT <= end;
 }
 
-/** A run's calls, read from the calls file and checked against the head (throws when the file changed since). */
-export function readCalls(callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
-  const fd = openSync(callsFile, 'r');
-  try {
-    const bytes = Buffer.alloc(length);
-    const n = readSync(fd, bytes, 0, length, offset);
-    if (n !== length || createHash('sha1').update(bytes).digest('hex') !== sha1) {
-      throw new Error(`loopcost cache: ${callsFile} changed while in use; remove it (it is rebuilt) and run again`);
-    }
-    return JSON.parse(inflateRawSync(bytes).toString('utf8')) as CallRecord[];
-  } finally {
-    closeSync(fd);
+/** A run's calls, from the calls file's bytes read with the entry, checked against the head (throws when they are damaged). */
+export function readCalls(calls: Buffer, callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
+  const bytes = calls.subarray(offset, offset + length);
+  if (bytes.length !== length || createHash('sha1').update(bytes).digest('hex') !== sha1) {
+    throw new Error(`loopcost cache: ${callsFile} is damaged; remove it (it is rebuilt) and run again`);
   }
+  return JSON.parse(inflateRawSync(bytes).toString('utf8')) as CallRecord[];
 }

@@ -3,7 +3,7 @@
  * warm read hands over compiled traces equal, array by array and number by number, to compileTrace of
  * the runs read afresh (random traces with a fixed seed, real recorded runs, narrow and wide storage);
  * runs served from it carry the same source, header, end and (read when asked for) calls; reports are
- * byte-identical with the cache off, cold and warm, and a warm replay never reads the calls; an entry
+ * byte-identical with the cache off, cold and warm, and a warm replay never inflates the calls; an entry
  * that is truncated, foreign or of another input is not trusted.
  */
 import { copyFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -127,7 +127,7 @@ describe('compiled-trace cache', () => {
     }
   });
 
-  it('gives byte-identical replay, whatif and sweep reports with the cache off, cold and warm; a warm replay reads no calls', async () => {
+  it('gives byte-identical replay, whatif and sweep reports with the cache off, cold and warm; a warm replay inflates no calls', async () => {
     const inputs = [SHARED_MINI, 'scenarios/long-exploration.jsonl'];
     const commands = [
       ['replay', ...inputs, '--format', 'json', '--max-steps', '40', '--max-cost', '0.05'],
@@ -144,11 +144,14 @@ describe('compiled-trace cache', () => {
       expect(readdirSync(dir).some((name) => name.endsWith('.lcc'))).toBe(true);
       const warm = await cli(...argv, '--cache-dir', dir);
       expect(warm.stdout, `${argv.join(' ')} (warm)`).toBe(plain.stdout);
-      // Without the calls files a run's calls cannot be read: the replay does not need them.
+      // With the calls files zeroed a run's calls cannot be inflated (their checksums fail): the replay
+      // does not need them, and the entry is used as it is (not rebuilt: the zeros stay).
       if (argv[0] !== 'sweep') {
-        for (const name of readdirSync(dir).filter((n) => n.endsWith('.calls'))) rmSync(join(dir, name));
+        const callsFiles = readdirSync(dir).filter((n) => n.endsWith('.calls')).map((n) => join(dir, n));
+        for (const file of callsFiles) writeFileSync(file, Buffer.alloc(readFileSync(file).length));
         const noCalls = await cli(...argv, '--cache-dir', dir);
-        expect(noCalls.stdout, `${argv.join(' ')} (warm, no calls files)`).toBe(plain.stdout);
+        expect(noCalls.stdout, `${argv.join(' ')} (warm, calls zeroed)`).toBe(plain.stdout);
+        for (const file of callsFiles) expect(readFileSync(file).every((byte) => byte === 0), file).toBe(true);
       }
     }
   });
