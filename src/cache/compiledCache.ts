@@ -34,7 +34,7 @@ import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/1';
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/2';
 
 /** A run with no calls: compiled, it has every field of a compiled trace, in the order compileTrace makes them. */
 const EMPTY_RUN = { source: '', header: { systemTokens: 0, goalTokens: 0 }, calls: [], end: { outcome: 'completed' } } as unknown as Trace;
@@ -66,13 +66,13 @@ export class CompiledTraceCache implements RunsCache {
   private readonly bounded: BoundedDir;
 
   /**
-   * `narrow`: store integer columns narrow (widened when read; slower to load than the extra bytes are to read, README); off (default), every array is a view of the read buffer.
+   * `compact` (default on): store arrays as column programs (columnProgram.ts); off, every array whole (a view of the buffer read).
    * `bound`: most entries and bytes the directory keeps (default DEFAULT_CACHE_BOUND, cacheBound.ts).
    */
   constructor(
     readonly dir: string,
     private readonly version: string,
-    private readonly options: { narrow?: boolean; bound?: Partial<CacheBound> } = {},
+    private readonly options: { compact?: boolean; bound?: Partial<CacheBound> } = {},
   ) {
     this.bounded = new BoundedDir(dir, options.bound);
   }
@@ -119,7 +119,7 @@ export class CompiledTraceCache implements RunsCache {
         const fields = Object.keys(compiled);
         const stored = Object.keys(run.compiled as object);
         if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) throw new Error('layout changed');
-        valueOf(run.compiled, (index) => entry.arrayAt(run.arrays + index), compiled as unknown as Record<string, unknown>);
+        valueOf(run.compiled, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
         const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
         handOverCompiled(trace, compiled);
         return trace;
@@ -137,7 +137,7 @@ export class CompiledTraceCache implements RunsCache {
     try {
       if (!this.bounded.mayWrite()) throw new RangeError('this command\'s entries fill the cache bound');
       makeDirectories(this.dir);
-      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.narrow ?? false);
+      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.compact ?? true);
     } catch {
       writer = undefined;
     }

@@ -1,10 +1,11 @@
 /**
  * One entry of the compiled-trace cache (compiledCache.ts): every run of one input file compiled, in two
- * files. `<key>.lcc` holds the compiled traces — their typed arrays one after another (each at an 8-byte
- * boundary, integer columns narrow where every value fits), then a JSON head (each run's source, header,
- * end and compiled trace described by compiledCodec.ts, and the array table), then a 16-byte trailer
- * (head offset, head length, magic). It is read with one read into one buffer; arrays stored at their
- * own kind are views of that buffer, narrow ones are widened. `<key>.calls` holds each run's calls as
+ * files. `<key>.lcc` holds the compiled traces — the payloads of their arrays' column programs
+ * (columnProgram.ts: constants, copies, narrow running totals; each payload at an 8-byte boundary) one
+ * after another, then a JSON head (each run's source, header, end and compiled trace described by
+ * compiledCodec.ts, the array programs and the payload table), then a 16-byte trailer (head offset, head
+ * length, magic). It is read with one read into one buffer; the arrays are decoded from it (an array
+ * stored whole is a view of it). `<key>.calls` holds each run's calls as
  * deflated JSON, read with the entry (a few per cent of its size) and inflated only if something asks
  * for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts) while its runs are in use
  * has nothing left to read.
@@ -19,9 +20,10 @@ import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import { decodeArray, encodeArrays, type ArrayProgram } from './columnProgram.js';
 
-const MAGIC = Buffer.from('LCCACHE1', 'latin1');
-const TRAILER_MAGIC = 0x4c434331; // "LCC1"
+const MAGIC = Buffer.from('LCCACHE2', 'latin1');
+const TRAILER_MAGIC = 0x4c434332; // "LCC2"
 const TRAILER_BYTES = 16;
 
 /** One run in the head: what the report reads of the trace besides its calls, its compiled trace, and where its calls are. */
@@ -31,7 +33,9 @@ export interface StoredRun {
   end: Trace['end'];
   /** The compiled trace described (compiledCodec.ts), array indices counted from `arrays`. */
   compiled: unknown;
+  /** The run's first array program and first payload (the programs count from them). */
   arrays: number;
+  payloads: number;
   /** Offset, length and SHA-1 of the run's deflated calls in the calls file. */
   calls: [number, number, string];
 }
@@ -42,8 +46,10 @@ export interface EntryHead {
   /** What the compiled trace's fields and array kinds were when written (compiledCache.ts: layoutShape). */
   shape: string;
   callsBytes: number;
-  /** [kind, stored kind, byte offset, length] of every array. */
-  arrays: [ArrayKind, ArrayKind, number, number][];
+  /** Every array's program (columnProgram.ts), run after run. */
+  arrays: ArrayProgram[];
+  /** [kind, byte offset, length] of every payload. */
+  payloads: [ArrayKind, number, number][];
   runs: StoredRun[];
 }
 
@@ -62,6 +68,7 @@ export class EntryWriter {
   private offset = MAGIC.length;
   private callsOffset = 0;
   private readonly arrays: EntryHead['arrays'] = [];
+  private readonly payloads: EntryHead['payloads'] = [];
   private readonly runs: StoredRun[] = [];
 
   /** Bytes written so far (both files). */
@@ -72,7 +79,7 @@ export class EntryWriter {
   constructor(
     private readonly files: EntryFiles,
     private readonly head: Pick<EntryHead, 'cache' | 'key' | 'shape'>,
-    private readonly narrow = true,
+    private readonly compact = true,
   ) {
     // pid and thread: sweep workers are threads of one process.
     const tag = `${process.pid}-${threadId}`;
@@ -90,18 +97,24 @@ export class EntryWriter {
 
   /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe). */
   add(trace: Trace, compiled: object): void {
-    const arrays: ArrayEntry[] = [];
-    const description = describeValue(compiled, arrays, this.narrow);
-    const base = this.arrays.length;
+    const found: ArrayEntry[] = [];
+    const description = describeValue(compiled, found, false);
+    const { programs, payloads } = encodeArrays(
+      found.map((entry) => entry.data),
+      found.map((entry) => entry.kind),
+      this.compact,
+    );
+    const base = { arrays: this.arrays.length, payloads: this.payloads.length };
+    this.arrays.push(...programs);
     let size = 0;
-    for (const entry of arrays) size = pad8(size) + entry.data.byteLength;
+    for (const data of payloads) size = pad8(size) + data.byteLength;
     const block = Buffer.alloc(pad8(size));
     let at = 0;
-    for (const entry of arrays) {
+    for (const data of payloads) {
       at = pad8(at);
-      block.set(new Uint8Array(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength), at);
-      this.arrays.push([entry.kind, entry.stored, this.offset + at, entry.data.length]);
-      at += entry.data.byteLength;
+      block.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at);
+      this.payloads.push([data.constructor.name as ArrayKind, this.offset + at, data.length]);
+      at += data.byteLength;
     }
     writeSync(this.fd, block);
     this.offset += block.length;
@@ -112,14 +125,15 @@ export class EntryWriter {
       header: trace.header,
       end: trace.end,
       compiled: description,
-      arrays: base,
+      arrays: base.arrays,
+      payloads: base.payloads,
       calls: [this.callsOffset, calls.length, createHash('sha1').update(calls).digest('hex')],
     });
     this.callsOffset += calls.length;
   }
 
   finish(): void {
-    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, runs: this.runs };
+    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, payloads: this.payloads, runs: this.runs };
     const text = Buffer.from(JSON.stringify(head), 'utf8');
     const trailer = Buffer.alloc(TRAILER_BYTES);
     trailer.writeDoubleLE(this.offset, 0);
@@ -146,10 +160,10 @@ export class EntryWriter {
   }
 }
 
-/** An entry read: its head, the i-th array of the table (a view of the one buffer, or widened), and the calls file's bytes. */
+/** An entry read: its head, a run's arrays (decoded when asked for, each once), and the calls file's bytes. */
 export interface LoadedEntry {
   head: EntryHead;
-  arrayAt(index: number): StoredArray;
+  arraysOf(run: StoredRun): (index: number) => StoredArray;
   calls: Buffer;
 }
 
@@ -168,20 +182,26 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     if (!Number.isSafeInteger(headOffset) || headOffset < MAGIC.length || headOffset + headLength + TRAILER_BYTES !== size) return undefined;
     const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as EntryHead;
     if (head.cache !== expected.cache || head.key !== expected.key || head.shape !== expected.shape) return undefined;
-    if (!head.arrays.every((a) => arrayInBounds(a, headOffset))) return undefined;
+    if (!head.payloads.every((a) => payloadInBounds(a, headOffset))) return undefined;
     const calls = readCalledFile(files.calls, head.callsBytes);
     if (calls === undefined) return undefined;
     const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: never shared
     return {
       head,
       calls,
-      arrayAt(index: number): StoredArray {
-        const [kind, stored, offset, length] = head.arrays[index]!;
-        const view = new ARRAY_KINDS[stored](buffer, offset, length);
-        if (stored === kind) return view;
-        const wide = new ARRAY_KINDS[kind](length);
-        wide.set(view);
-        return wide;
+      arraysOf(run: StoredRun): (index: number) => StoredArray {
+        const payloadAt = (index: number): StoredArray => {
+          const [kind, offset, length] = head.payloads[run.payloads + index]!;
+          if (!(index >= 0)) throw new Error('bad payload');
+          return new ARRAY_KINDS[kind](buffer, offset, length);
+        };
+        const decoded: { array: StoredArray; stride: number }[] = [];
+        const at = (index: number): { array: StoredArray; stride: number } => {
+          const program = head.arrays[run.arrays + index];
+          if (program === undefined || !(index >= 0)) throw new Error('bad array');
+          return (decoded[index] ??= { array: decodeArray(program, index, payloadAt, at), stride: program[2] });
+        };
+        return (index) => at(index).array;
       },
     };
   } catch {
@@ -212,8 +232,8 @@ function readCalledFile(path: string, size: number): Buffer | undefined {
   }
 }
 
-function arrayInBounds([kind, stored, offset, length]: EntryHead['arrays'][number], end: number): boolean {
-  return kind in ARRAY_KINDS && stored in ARRAY_KINDS && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[stored].BYTES_PER_ELEMENT <= end;
+function payloadInBounds([kind, offset, length]: EntryHead['payloads'][number], end: number): boolean {
+  return kind in ARRAY_KINDS && Number.isSafeInteger(offset) && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[kind].BYTES_PER_ELEMENT <= end;
 }
 
 /** A run's calls, from the calls file's bytes read with the entry, checked against the head (throws when they are damaged). */

@@ -55,10 +55,10 @@ async function readThrough(cache: RunsCache, path: string): Promise<{ runs: Trac
 /** A cold read then a warm one of `path`; the warm runs checked against the file read afresh. */
 async function expectRoundTrip(path: string, dir: string, narrow: boolean): Promise<void> {
   const fresh = await loadTraceFile(path);
-  const cold = await readThrough(new CompiledTraceCache(dir, 'test', { narrow }), path);
+  const cold = await readThrough(new CompiledTraceCache(dir, 'test', { compact: narrow }), path);
   expect(cold.readInput).toBe(true);
   expect(cold.runs).toEqual(fresh);
-  const warm = await readThrough(new CompiledTraceCache(dir, 'test', { narrow }), path);
+  const warm = await readThrough(new CompiledTraceCache(dir, 'test', { compact: narrow }), path);
   expect(warm.readInput, path).toBe(false);
   expect(warm.runs).toHaveLength(fresh.length);
   warm.runs.forEach((run, i) => {
