@@ -98,7 +98,7 @@ export class EntryWriter {
   /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe). */
   add(trace: Trace, compiled: object): void {
     const found: ArrayEntry[] = [];
-    const description = describeValue(compiled, found, false);
+    const description = describeValue(compiled, found);
     const { programs, payloads } = encodeArrays(
       found.map((entry) => entry.data),
       found.map((entry) => entry.kind),
@@ -191,8 +191,8 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
       calls,
       arraysOf(run: StoredRun): (index: number) => StoredArray {
         const payloadAt = (index: number): StoredArray => {
-          const [kind, offset, length] = head.payloads[run.payloads + index]!;
           if (!(index >= 0)) throw new Error('bad payload');
+          const [kind, offset, length] = head.payloads[run.payloads + index]!;
           return new ARRAY_KINDS[kind](buffer, offset, length);
         };
         const decoded: { array: StoredArray; stride: number }[] = [];
