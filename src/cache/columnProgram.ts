@@ -17,8 +17,12 @@
  * Every array is decoded again right after it is encoded and compared byte for byte with the original;
  * one that differs (a NaN's payload, a running total past 2^53) is stored whole (stride 1, one 'r'
  * column in its own kind, read back as a view of the entry's buffer with no copy). Names no field.
+ * Decoding: columnDecode.ts.
  */
-import { ARRAY_KINDS, describeValue, valueOf, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import { decodeArray } from './columnDecode.js';
+import { ARRAY_KINDS, describeValue, type ArrayKind, type StoredArray } from './compiledCodec.js';
+
+export { decodeArray };
 
 export type ColumnProgram = ['k', unknown] | ['c', number, number] | ['n', ArrayKind, number, number, number[]] | ['r', ArrayKind, number];
 
@@ -31,69 +35,6 @@ const UNSIGNED: readonly [ArrayKind, number][] = [
   ['Uint16Array', 2 ** 16],
   ['Uint32Array', 2 ** 32],
 ];
-
-const noArrays = (): never => {
-  throw new Error('a constant holds no array');
-};
-
-/** Decodes one array; `payloadAt` and `arrayAt` count from the run's first payload and array. Throws on a program that does not fit. */
-export function decodeArray(program: ArrayProgram, self: number, payloadAt: (index: number) => StoredArray, arrayAt: (index: number) => { array: StoredArray; stride: number }): StoredArray {
-  const [kind, length, stride, columns] = program;
-  if (!(kind in ARRAY_KINDS) || !Number.isSafeInteger(length) || !Number.isSafeInteger(stride) || stride < 1 || columns.length !== stride || length % stride !== 0) throw new Error('bad array program');
-  const first = columns[0]!;
-  if (stride === 1 && first[0] === 'r' && first[1] === kind) {
-    const view = payloadAt(first[2]);
-    if (view.length !== length) throw new Error('bad payload');
-    return view;
-  }
-  const target = new ARRAY_KINDS[kind](length);
-  const rows = length / stride;
-  for (let j = 0; j < stride; j++) {
-    const column = columns[j]!;
-    if (column[0] === 'k') fillColumn(target, stride, j, rows, valueOf(column[1], noArrays) as number);
-    else if (column[0] === 'c') {
-      const [, index, from] = column;
-      if (!Number.isSafeInteger(index) || index > self || (index === self && from >= j)) throw new Error('bad copy');
-      const source = index === self ? { array: target, stride } : arrayAt(index);
-      if (!(from >= 0 && from < source.stride) || source.array.length !== rows * source.stride) throw new Error('bad copy');
-      copyColumn(target, stride, j, source.array, source.stride, from, rows);
-    } else {
-      const data = payloadAt(column[2]);
-      const leads = column[0] === 'n' ? column[4] : [];
-      if (data.length + leads.length !== rows || data.constructor !== ARRAY_KINDS[column[1]]) throw new Error('bad payload');
-      if (column[0] === 'r') copyColumn(target, stride, j, data, 1, 0, rows);
-      else sumColumn(target, { stride, j }, data, column[3], leads);
-    }
-  }
-  return target;
-}
-
-function fillColumn(target: StoredArray, stride: number, j: number, rows: number, value: number): void {
-  if (typeof value !== 'number') throw new Error('bad constant');
-  if (Object.is(value, 0)) return; // a fresh array is zeros
-  if (stride === 1) target.fill(value);
-  else for (let i = 0, at = j; i < rows; i++, at += stride) target[at] = value;
-}
-
-function copyColumn(target: StoredArray, stride: number, j: number, source: StoredArray, sourceStride: number, from: number, rows: number): void {
-  if (stride === 1 && sourceStride === 1) (target as Float64Array).set(source as Float64Array);
-  else for (let i = 0, at = j, src = from; i < rows; i++, at += stride, src += sourceStride) target[at] = source[src]!;
-}
-
-/** Column j of `target` from narrow integers: as they are (no leads), a running total after one lead, or a running total of one after two. */
-function sumColumn(target: StoredArray, { stride, j }: { stride: number; j: number }, data: StoredArray, base: number, leads: number[]): void {
-  const n = data.length;
-  if (leads.length === 0) for (let i = 0, at = j; i < n; i++, at += stride) target[at] = base + data[i]!;
-  else if (leads.length === 1) {
-    let total = (target[j] = leads[0]!);
-    for (let i = 0, at = j + stride; i < n; i++, at += stride) target[at] = total += base + data[i]!;
-  } else if (leads.length === 2) {
-    target[j] = leads[0]!;
-    let total = (target[j + stride] = leads[1]!);
-    let step = leads[1]! - leads[0]!;
-    for (let i = 0, at = j + 2 * stride; i < n; i++, at += stride) target[at] = total += step += base + data[i]!;
-  } else throw new Error('bad leads');
-}
 
 interface Seen {
   array: number;
