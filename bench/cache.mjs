@@ -4,9 +4,10 @@
 // 0.3 s (the first run is ready once the entry is read and checked; runs are parsed as they are taken).
 // Also what v8.serialize would give (its deserialize) for the same runs. Then the cache of compiled traces
 // (src/cache/compiledCache.ts, what replay, whatif and sweep use): cold (read, compile, entry written),
-// warm (every run ready to replay: its compiled trace handed over, calls not read), stored wide (every
-// array a view of the one buffer read) and narrow (integer columns narrow, widened when read), its size
-// on disk, and what hashing the input costs when the cache has no memo of its hash. Not a test.
+// warm (every run ready to replay: its compiled trace handed over, calls not inflated), stored wide
+// (every array whole, a view of the one buffer read) and compact (column programs, the default: decoded
+// when read), its size on disk, and what hashing the input costs when the cache has no memo of its hash.
+// Not a test.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,19 +61,19 @@ try {
   const deserialize = await timed(() => v8.deserialize(serialized));
   traces.length = 0;
   // The compiled-trace cache. The input is older than the hash memo's margin (2 s), so a warm read takes its hash from the memo.
-  const compiledRows = { hash: [], wideCold: [], wideWarm: [], narrowCold: [], narrowWarm: [] };
+  const compiledRows = { hash: [], wideCold: [], wideWarm: [], compactCold: [], compactWarm: [] };
   const sizes = {};
   for (let r = 0; r < ROUNDS; r++) {
     compiledRows.hash.push(await timed(async () => [contentHash(file)]));
-    for (const narrow of [false, true]) {
-      const name = narrow ? 'narrow' : 'wide';
+    for (const compact of [false, true]) {
+      const name = compact ? 'compact' : 'wide';
       const cacheDir = join(dir, `compiled-${name}-${r}`);
       const load = async () => {
-        const traces = await loadTraceFile(file, { cache: new CompiledTraceCache(cacheDir, 'bench', { narrow }) });
+        const traces = await loadTraceFile(file, { cache: new CompiledTraceCache(cacheDir, 'bench', { compact }) });
         if (!traces.every((trace) => handedOverCompiled(trace) !== undefined)) throw new Error('not served from the cache');
         return traces;
       };
-      compiledRows[`${name}Cold`].push(await timed(() => loadTraceFile(file, { cache: new CompiledTraceCache(cacheDir, 'bench', { narrow }) })));
+      compiledRows[`${name}Cold`].push(await timed(() => loadTraceFile(file, { cache: new CompiledTraceCache(cacheDir, 'bench', { compact }) })));
       await load();
       compiledRows[`${name}Warm`].push(await timed(load));
       sizes[name] = Object.fromEntries(['.lcc', '.calls'].map((ext) => [ext, readdirSync(cacheDir).filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + statSync(join(cacheDir, f)).size, 0) / 1e6]));
@@ -89,7 +90,7 @@ try {
     warmCache: figure('warm'),
     warmFirstRun: figure('first'),
     v8DeserializeMs: Math.round(deserialize.wallMs),
-    compiled: { ...compiled, entryMb: { wide: sizes.wide, narrow: sizes.narrow } },
+    compiled: { ...compiled, entryMb: { wide: sizes.wide, compact: sizes.compact } },
   };
   if (json) console.log(JSON.stringify(result));
   else {
@@ -100,10 +101,10 @@ try {
     console.log(`  v8.deserialize of the same runs ${result.v8DeserializeMs} ms`);
     const c = result.compiled;
     console.log(`compiled-trace cache (replay, whatif, sweep; target: warm start < 300 ms):`);
-    for (const [label, f] of [['wide, cold (read + compile + write)', c.wideCold], ['wide, warm: all runs ready', c.wideWarm], ['narrow, cold', c.narrowCold], ['narrow, warm: all runs ready', c.narrowWarm], ['hashing the input (no memo)', c.hash]]) {
+    for (const [label, f] of [['wide, cold (read + compile + write)', c.wideCold], ['wide, warm: all runs ready', c.wideWarm], ['compact, cold', c.compactCold], ['compact, warm: all runs ready', c.compactWarm], ['hashing the input (no memo)', c.hash]]) {
       console.log(`  ${label.padEnd(36)} ${String(f.wallMs).padStart(6)} ms wall ${String(f.cpuMs).padStart(6)} ms CPU`);
     }
-    for (const name of ['wide', 'narrow']) console.log(`  entry on disk, ${name}: ${c.entryMb[name]['.lcc'].toFixed(1)} MB compiled + ${c.entryMb[name]['.calls'].toFixed(1)} MB calls`);
+    for (const name of ['wide', 'compact']) console.log(`  entry on disk, ${name}: ${c.entryMb[name]['.lcc'].toFixed(1)} MB compiled + ${c.entryMb[name]['.calls'].toFixed(1)} MB calls`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -8,11 +8,13 @@
  * changed compiler never meets an old entry.
  *
  * A run served from an entry is a Trace whose source, header and end are read from the entry, handed
- * over with its compiled trace (src/replay/compiledRuns.ts); its `calls` are read from the entry's calls
- * file only if something asks for them (the compiled replay, what-ifs, sweeps and their reports do
- * not). Only formats whose runs depend on the input's bytes alone are kept, as in the runs cache
- * (traceCache.ts). The cache never makes a run fail: an entry not to be trusted is ignored and written
- * again; an entry that cannot be written is skipped.
+ * over with its compiled trace (src/replay/compiledRuns.ts); its `calls` are inflated from the entry's
+ * calls (read with the entry) only if something asks for them (the compiled replay, what-ifs, sweeps
+ * and their reports do not). Only formats whose runs depend on the input's bytes alone are kept, as in
+ * the runs cache (traceCache.ts). The cache never makes a run fail: an entry not to be trusted is
+ * ignored and written again; an entry that cannot be written is skipped. The directory is bounded
+ * (cacheBound.ts): an entry read is touched, every entry written sweeps the least recently used past the
+ * bound away, and an entry that grows past the whole bound while written is abandoned.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,13 +27,14 @@ import type { TraceFormat } from '../import/formats.js';
 import { makeDirectories } from '../io/makeDirectories.js';
 import { handOverCompiled } from '../replay/compiledRuns.js';
 import type { Trace } from '../trace/types.js';
+import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { shapeOf, valueOf } from './compiledCodec.js';
 import { EntryWriter, readCalls, readEntry, type EntryFiles, type StoredRun } from './compiledEntry.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/1';
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/2';
 
 /** A run with no calls: compiled, it has every field of a compiled trace, in the order compileTrace makes them. */
 const EMPTY_RUN = { source: '', header: { systemTokens: 0, goalTokens: 0 }, calls: [], end: { outcome: 'completed' } } as unknown as Trace;
@@ -60,13 +63,19 @@ export const layoutShape = (): string => shapeOf(template());
 
 export class CompiledTraceCache implements RunsCache {
   private readonly shape = layoutShape();
+  private readonly bounded: BoundedDir;
 
-  /** `narrow`: store integer columns narrow (widened when read; slower to load than the extra bytes are to read, README); off (default), every array is a view of the read buffer. */
+  /**
+   * `compact` (default on): store arrays as column programs (columnProgram.ts); off, every array whole (a view of the buffer read).
+   * `bound`: most entries and bytes the directory keeps (default DEFAULT_CACHE_BOUND, cacheBound.ts).
+   */
   constructor(
     readonly dir: string,
     private readonly version: string,
-    private readonly options: { narrow?: boolean } = {},
-  ) {}
+    private readonly options: { compact?: boolean; bound?: Partial<CacheBound> } = {},
+  ) {
+    this.bounded = new BoundedDir(dir, options.bound);
+  }
 
   async *runsOf(path: string, settings: string, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace> {
     const key = this.keyOf(path, settings);
@@ -85,7 +94,7 @@ export class CompiledTraceCache implements RunsCache {
 
   /** The entry's key; undefined when the input is no regular file or cannot be read. */
   keyOf(path: string, settings: string): string | undefined {
-    const content = contentHash(path, { dir: this.dir });
+    const content = contentHash(path, { dir: this.dir, bounded: this.bounded });
     if (content === undefined) return undefined;
     try {
       return createHash('sha256')
@@ -105,16 +114,18 @@ export class CompiledTraceCache implements RunsCache {
     const entry = readEntry(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape });
     if (entry === undefined) return undefined;
     try {
-      return entry.head.runs.map((run) => {
+      const runs = entry.head.runs.map((run) => {
         const compiled = template();
         const fields = Object.keys(compiled);
         const stored = Object.keys(run.compiled as object);
         if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) throw new Error('layout changed');
-        valueOf(run.compiled, (index) => entry.arrayAt(run.arrays + index), compiled as unknown as Record<string, unknown>);
-        const trace = storedTrace(run, files.calls);
+        valueOf(run.compiled, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
+        const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
         handOverCompiled(trace, compiled);
         return trace;
       });
+      this.bounded.use(key, files.compiled);
+      return runs;
     } catch {
       return undefined;
     }
@@ -124,8 +135,9 @@ export class CompiledTraceCache implements RunsCache {
     let format: TraceFormat | undefined;
     let writer: EntryWriter | undefined;
     try {
+      if (!this.bounded.mayWrite()) throw new RangeError('this command\'s entries fill the cache bound');
       makeDirectories(this.dir);
-      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.narrow ?? false);
+      writer = new EntryWriter(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape }, this.options.compact ?? true);
     } catch {
       writer = undefined;
     }
@@ -134,6 +146,7 @@ export class CompiledTraceCache implements RunsCache {
         if (writer !== undefined) {
           try {
             writer.add(trace, compiledTrace(trace));
+            if (!this.bounded.mayWrite(writer.bytes)) throw new RangeError('entry larger than the cache bound');
           } catch {
             writer.abandon();
             writer = undefined;
@@ -144,6 +157,7 @@ export class CompiledTraceCache implements RunsCache {
       if (writer !== undefined && format !== undefined && SELF_CONTAINED.has(format)) {
         try {
           writer.finish();
+          this.bounded.written(key);
         } catch {
           writer.abandon();
         }
@@ -155,8 +169,8 @@ export class CompiledTraceCache implements RunsCache {
   }
 }
 
-/** A run served from an entry: source, header and end as stored; its calls read from the calls file when first asked for. */
-function storedTrace(run: StoredRun, callsFile: string): Trace {
+/** A run served from an entry: source, header and end as stored; its calls inflated when first asked for. */
+function storedTrace(run: StoredRun, readRunCalls: () => Trace['calls']): Trace {
   const trace = { source: run.source, header: run.header } as Trace;
   const settle = (calls: Trace['calls']): void => {
     Object.defineProperty(trace, 'calls', { value: calls, writable: true, enumerable: true, configurable: true });
@@ -165,7 +179,7 @@ function storedTrace(run: StoredRun, callsFile: string): Trace {
     enumerable: true,
     configurable: true,
     get(): Trace['calls'] {
-      const calls = readCalls(callsFile, run.calls);
+      const calls = readRunCalls();
       settle(calls);
       return calls;
     },

@@ -2,9 +2,8 @@
  * A value made of typed arrays, numbers, booleans, strings, null and plain objects and arrays of those (a
  * compiled trace, src/fast/layout.ts), as a JSON-able description plus its typed arrays, and back. The
  * codec walks the value: it names no field, so a compiled trace whose layout changes is stored the same
- * way. Numbers JSON cannot hold (NaN, ±Infinity, −0) and undefined are tagged. An integer column (an
- * Int32Array, or a Float64Array whose every value is a whole number) is stored in the narrowest integer
- * array that holds every value exactly, and widened when read.
+ * way. Numbers JSON cannot hold (NaN, ±Infinity, −0) and undefined are tagged. How the typed arrays
+ * are stored is columnProgram.ts's business.
  */
 
 export const ARRAY_KINDS = {
@@ -21,24 +20,14 @@ export const ARRAY_KINDS = {
 export type ArrayKind = keyof typeof ARRAY_KINDS;
 export type StoredArray = InstanceType<(typeof ARRAY_KINDS)[ArrayKind]>;
 
-/** One typed array of a description: its kind in the value and the kind it is stored as. */
+/** One typed array of a description and its kind. */
 export interface ArrayEntry {
   kind: ArrayKind;
-  stored: ArrayKind;
   data: StoredArray;
 }
 
 /** Thrown for a value the codec cannot describe (a Map, a function, a bigint): such a value is not cached. */
 export class NotStorable extends Error {}
-
-const NARROW: readonly [ArrayKind, number, number][] = [
-  ['Int8Array', -128, 127],
-  ['Uint8Array', 0, 255],
-  ['Int16Array', -32768, 32767],
-  ['Uint16Array', 0, 65535],
-  ['Int32Array', -(2 ** 31), 2 ** 31 - 1],
-  ['Uint32Array', 0, 2 ** 32 - 1],
-];
 
 function kindOf(array: ArrayBufferView): ArrayKind {
   const name = array.constructor.name;
@@ -46,42 +35,21 @@ function kindOf(array: ArrayBufferView): ArrayKind {
   return name as ArrayKind;
 }
 
-/** The narrowest integer kind holding every value of `array` exactly (its own kind when none does). */
-export function narrowestKind(array: StoredArray, kind: ArrayKind): ArrayKind {
-  if (kind !== 'Float64Array' && kind !== 'Int32Array' && kind !== 'Uint32Array') return kind;
-  let min = 0;
-  let max = 0;
-  for (let i = 0; i < array.length; i++) {
-    const v = array[i]!;
-    if (!Number.isInteger(v) || Object.is(v, -0)) return kind;
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
-  for (const [narrow, lo, hi] of NARROW) if (min >= lo && max <= hi) return narrow;
-  return kind;
-}
-
-/**
- * `value` as a JSON-able description, its typed arrays appended to `arrays` (referred to by index).
- * `narrow`: store integer columns narrow.
- */
-export function describeValue(value: unknown, arrays: ArrayEntry[], narrow = true): unknown {
+/** `value` as a JSON-able description, its typed arrays appended to `arrays` (referred to by index). */
+export function describeValue(value: unknown, arrays: ArrayEntry[]): unknown {
   if (ArrayBuffer.isView(value)) {
-    const kind = kindOf(value);
-    const data = value as StoredArray;
-    const stored = narrow ? narrowestKind(data, kind) : kind;
-    arrays.push({ kind, stored, data: stored === kind ? data : ARRAY_KINDS[stored].from(data) });
+    arrays.push({ kind: kindOf(value), data: value as StoredArray });
     return { $a: arrays.length - 1 };
   }
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : { $n: Object.is(value, -0) ? '-0' : String(value) };
   if (value === undefined) return { $n: 'undefined' };
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (Array.isArray(value)) return value.map((item) => describeValue(item, arrays, narrow));
+  if (Array.isArray(value)) return value.map((item) => describeValue(item, arrays));
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (key.startsWith('$')) throw new NotStorable(`field ${key}`);
-      out[key] = describeValue(item, arrays, narrow);
+      out[key] = describeValue(item, arrays);
     }
     return out;
   }

@@ -1,25 +1,29 @@
 /**
  * One entry of the compiled-trace cache (compiledCache.ts): every run of one input file compiled, in two
- * files. `<key>.lcc` holds the compiled traces — their typed arrays one after another (each at an 8-byte
- * boundary, integer columns narrow where every value fits), then a JSON head (each run's source, header,
- * end and compiled trace described by compiledCodec.ts, and the array table), then a 16-byte trailer
- * (head offset, head length, magic). It is read with one read into one buffer; arrays stored at their
- * own kind are views of that buffer, narrow ones are widened. `<key>.calls` holds each run's calls as
- * deflated JSON, read only if something asks for a run's calls (see compiledCache.ts).
+ * files. `<key>.lcc` holds the compiled traces — the payloads of their arrays' column programs
+ * (columnProgram.ts: constants, copies, narrow running totals; each payload at an 8-byte boundary) one
+ * after another, then a JSON head (each run's source, header, end and compiled trace described by
+ * compiledCodec.ts, the array programs and the payload table), then a 16-byte trailer (head offset, head
+ * length, magic). It is read with one read into one buffer; the arrays are decoded from it (an array
+ * stored whole is a view of it). `<key>.calls` holds each run's calls as
+ * deflated JSON, read with the entry (a few per cent of its size) and inflated only if something asks
+ * for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts) while its runs are in use
+ * has nothing left to read.
  *
  * A file that is shorter or longer than its trailer says, lacks a magic, names another key or shape,
  * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
  * to temporary files renamed into place (the calls file first), so a reader never sees half an entry.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import { decodeArray, encodeArrays, type ArrayProgram } from './columnProgram.js';
 
-const MAGIC = Buffer.from('LCCACHE1', 'latin1');
-const TRAILER_MAGIC = 0x4c434331; // "LCC1"
+const MAGIC = Buffer.from('LCCACHE2', 'latin1');
+const TRAILER_MAGIC = 0x4c434332; // "LCC2"
 const TRAILER_BYTES = 16;
 
 /** One run in the head: what the report reads of the trace besides its calls, its compiled trace, and where its calls are. */
@@ -29,7 +33,9 @@ export interface StoredRun {
   end: Trace['end'];
   /** The compiled trace described (compiledCodec.ts), array indices counted from `arrays`. */
   compiled: unknown;
+  /** The run's first array program and first payload (the programs count from them). */
   arrays: number;
+  payloads: number;
   /** Offset, length and SHA-1 of the run's deflated calls in the calls file. */
   calls: [number, number, string];
 }
@@ -40,8 +46,10 @@ export interface EntryHead {
   /** What the compiled trace's fields and array kinds were when written (compiledCache.ts: layoutShape). */
   shape: string;
   callsBytes: number;
-  /** [kind, stored kind, byte offset, length] of every array. */
-  arrays: [ArrayKind, ArrayKind, number, number][];
+  /** Every array's program (columnProgram.ts), run after run. */
+  arrays: ArrayProgram[];
+  /** [kind, byte offset, length] of every payload. */
+  payloads: [ArrayKind, number, number][];
   runs: StoredRun[];
 }
 
@@ -60,12 +68,18 @@ export class EntryWriter {
   private offset = MAGIC.length;
   private callsOffset = 0;
   private readonly arrays: EntryHead['arrays'] = [];
+  private readonly payloads: EntryHead['payloads'] = [];
   private readonly runs: StoredRun[] = [];
+
+  /** Bytes written so far (both files). */
+  get bytes(): number {
+    return this.offset + this.callsOffset;
+  }
 
   constructor(
     private readonly files: EntryFiles,
     private readonly head: Pick<EntryHead, 'cache' | 'key' | 'shape'>,
-    private readonly narrow = true,
+    private readonly compact = true,
   ) {
     // pid and thread: sweep workers are threads of one process.
     const tag = `${process.pid}-${threadId}`;
@@ -83,18 +97,24 @@ export class EntryWriter {
 
   /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe). */
   add(trace: Trace, compiled: object): void {
-    const arrays: ArrayEntry[] = [];
-    const description = describeValue(compiled, arrays, this.narrow);
-    const base = this.arrays.length;
+    const found: ArrayEntry[] = [];
+    const description = describeValue(compiled, found);
+    const { programs, payloads } = encodeArrays(
+      found.map((entry) => entry.data),
+      found.map((entry) => entry.kind),
+      this.compact,
+    );
+    const base = { arrays: this.arrays.length, payloads: this.payloads.length };
+    this.arrays.push(...programs);
     let size = 0;
-    for (const entry of arrays) size = pad8(size) + entry.data.byteLength;
+    for (const data of payloads) size = pad8(size) + data.byteLength;
     const block = Buffer.alloc(pad8(size));
     let at = 0;
-    for (const entry of arrays) {
+    for (const data of payloads) {
       at = pad8(at);
-      block.set(new Uint8Array(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength), at);
-      this.arrays.push([entry.kind, entry.stored, this.offset + at, entry.data.length]);
-      at += entry.data.byteLength;
+      block.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at);
+      this.payloads.push([data.constructor.name as ArrayKind, this.offset + at, data.length]);
+      at += data.byteLength;
     }
     writeSync(this.fd, block);
     this.offset += block.length;
@@ -105,14 +125,15 @@ export class EntryWriter {
       header: trace.header,
       end: trace.end,
       compiled: description,
-      arrays: base,
+      arrays: base.arrays,
+      payloads: base.payloads,
       calls: [this.callsOffset, calls.length, createHash('sha1').update(calls).digest('hex')],
     });
     this.callsOffset += calls.length;
   }
 
   finish(): void {
-    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, runs: this.runs };
+    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, payloads: this.payloads, runs: this.runs };
     const text = Buffer.from(JSON.stringify(head), 'utf8');
     const trailer = Buffer.alloc(TRAILER_BYTES);
     trailer.writeDoubleLE(this.offset, 0);
@@ -139,10 +160,11 @@ export class EntryWriter {
   }
 }
 
-/** An entry read: its head, and the i-th array of the table (a view of the one buffer, or widened). */
+/** An entry read: its head, a run's arrays (decoded when asked for, each once), and the calls file's bytes. */
 export interface LoadedEntry {
   head: EntryHead;
-  arrayAt(index: number): StoredArray;
+  arraysOf(run: StoredRun): (index: number) => StoredArray;
+  calls: Buffer;
 }
 
 /** Reads an entry in one read; undefined when it is missing or not to be trusted for `expected`. */
@@ -152,30 +174,34 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     fd = openSync(files.compiled, 'r');
     const size = fstatSync(fd).size;
     if (size < MAGIC.length + TRAILER_BYTES) return undefined;
-    const bytes = Buffer.allocUnsafeSlow(size);
-    for (let at = 0; at < size; ) {
-      const n = readSync(fd, bytes, at, size - at, at);
-      if (n === 0) return undefined;
-      at += n;
-    }
+    const bytes = readWhole(fd, size, true);
+    if (bytes === undefined) return undefined;
     if (!bytes.subarray(0, MAGIC.length).equals(MAGIC) || bytes.readUInt32LE(size - 4) !== TRAILER_MAGIC) return undefined;
     const headOffset = bytes.readDoubleLE(size - TRAILER_BYTES);
     const headLength = bytes.readUInt32LE(size - 8);
     if (!Number.isSafeInteger(headOffset) || headOffset < MAGIC.length || headOffset + headLength + TRAILER_BYTES !== size) return undefined;
     const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as EntryHead;
     if (head.cache !== expected.cache || head.key !== expected.key || head.shape !== expected.shape) return undefined;
-    if (!head.arrays.every((a) => arrayInBounds(a, headOffset))) return undefined;
-    if (statSync(files.calls).size !== head.callsBytes) return undefined;
-    const buffer = bytes.buffer;
+    if (!head.payloads.every((a) => payloadInBounds(a, headOffset))) return undefined;
+    const calls = readCalledFile(files.calls, head.callsBytes);
+    if (calls === undefined) return undefined;
+    const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: never shared
     return {
       head,
-      arrayAt(index: number): StoredArray {
-        const [kind, stored, offset, length] = head.arrays[index]!;
-        const view = new ARRAY_KINDS[stored](buffer, offset, length);
-        if (stored === kind) return view;
-        const wide = new ARRAY_KINDS[kind](length);
-        wide.set(view);
-        return wide;
+      calls,
+      arraysOf(run: StoredRun): (index: number) => StoredArray {
+        const payloadAt = (index: number): StoredArray => {
+          if (!(index >= 0)) throw new Error('bad payload');
+          const [kind, offset, length] = head.payloads[run.payloads + index]!;
+          return new ARRAY_KINDS[kind](buffer, offset, length);
+        };
+        const decoded: { array: StoredArray; stride: number }[] = [];
+        const at = (index: number): { array: StoredArray; stride: number } => {
+          const program = head.arrays[run.arrays + index];
+          if (program === undefined || !(index >= 0)) throw new Error('bad array');
+          return (decoded[index] ??= { array: decodeArray(program, index, payloadAt, at), stride: program[2] });
+        };
+        return (index) => at(index).array;
       },
     };
   } catch {
@@ -185,21 +211,36 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
   }
 }
 
-function arrayInBounds([kind, stored, offset, length]: EntryHead['arrays'][number], end: number): boolean {
-  return kind in ARRAY_KINDS && stored in ARRAY_KINDS && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[stored].BYTES_PER_ELEMENT <= end;
+/** `size` bytes from `fd` (`slow`: in a buffer of its own, offset 0); undefined when the file is shorter. */
+function readWhole(fd: number, size: number, slow: boolean): Buffer | undefined {
+  const bytes = slow ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+  for (let at = 0; at < size; ) {
+    const n = readSync(fd, bytes, at, size - at, at);
+    if (n === 0) return undefined;
+    at += n;
+  }
+  return bytes;
 }
 
-/** A run's calls, read from the calls file and checked against the head (throws when the file changed since). */
-export function readCalls(callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
-  const fd = openSync(callsFile, 'r');
+/** The calls file's bytes when it is `size` bytes long; undefined when it is missing (evicted) or of another size. */
+function readCalledFile(path: string, size: number): Buffer | undefined {
+  const fd = openSync(path, 'r');
   try {
-    const bytes = Buffer.alloc(length);
-    const n = readSync(fd, bytes, 0, length, offset);
-    if (n !== length || createHash('sha1').update(bytes).digest('hex') !== sha1) {
-      throw new Error(`loopcost cache: ${callsFile} changed while in use; remove it (it is rebuilt) and run again`);
-    }
-    return JSON.parse(inflateRawSync(bytes).toString('utf8')) as CallRecord[];
+    return fstatSync(fd).size === size ? readWhole(fd, size, false) : undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+function payloadInBounds([kind, offset, length]: EntryHead['payloads'][number], end: number): boolean {
+  return kind in ARRAY_KINDS && Number.isSafeInteger(offset) && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[kind].BYTES_PER_ELEMENT <= end;
+}
+
+/** A run's calls, from the calls file's bytes read with the entry, checked against the head (throws when they are damaged). */
+export function readCalls(calls: Buffer, callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
+  const bytes = calls.subarray(offset, offset + length);
+  if (bytes.length !== length || createHash('sha1').update(bytes).digest('hex') !== sha1) {
+    throw new Error(`loopcost cache: ${callsFile} is damaged; remove it (it is rebuilt) and run again`);
+  }
+  return JSON.parse(inflateRawSync(bytes).toString('utf8')) as CallRecord[];
 }

@@ -5,12 +5,14 @@
  * identity is unchanged — as git's index does. An entry whose file was changed less than
  * RACY_MARGIN_NS before its hash was taken is not trusted (a write within the same clock tick could leave
  * size and times unchanged): the file is hashed again. Reading a file that is no regular file or cannot
- * be read gives undefined (no cache).
+ * be read gives undefined (no cache). A memo taken is touched (its recency, for the directory's bound), and
+ * writing one sweeps the directory to its bound (cacheBound.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { BoundedDir } from './cacheBound.js';
 
 const HASH_CHUNK_BYTES = 4 * 2 ** 20;
 const RACY_MARGIN_NS = 2_000_000_000n;
@@ -25,8 +27,15 @@ function identityOf(stat: BigIntStats): string {
   return [stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join(':');
 }
 
-/** The file's SHA-256 (hex) and size, from `dir`'s memo when the file's identity is unchanged; undefined when it cannot be read or is too large. */
-export function contentHash(path: string, options: { dir?: string; maxBytes?: number } = {}): { sha256: string; bytes: number } | undefined {
+/** The memo file's name for an input (in the cache directory): the SHA-1 of its absolute path. */
+export const memoName = (path: string): string => `${createHash('sha1').update(resolve(path)).digest('hex')}.hash`;
+
+/**
+ * The file's SHA-256 (hex) and size, from `dir`'s memo when the file's identity is unchanged; undefined
+ * when it cannot be read or is too large. `bounded`: the cache's use of `dir` (the memo noted as used;
+ * default: a BoundedDir of its own, with the default bound).
+ */
+export function contentHash(path: string, options: { dir?: string; maxBytes?: number; bounded?: BoundedDir } = {}): { sha256: string; bytes: number } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
@@ -34,16 +43,22 @@ export function contentHash(path: string, options: { dir?: string; maxBytes?: nu
     if (!stat.isFile() || (options.maxBytes !== undefined && stat.size > BigInt(options.maxBytes))) return undefined;
     const bytes = Number(stat.size);
     const absolute = resolve(path);
-    const memo = options.dir === undefined ? undefined : join(options.dir, `${createHash('sha1').update(absolute).digest('hex')}.hash`);
+    const name = memoName(absolute);
+    const memo = options.dir === undefined ? undefined : join(options.dir, name);
     const identity = identityOf(stat);
     const known = memo === undefined ? undefined : readMemo(memo);
-    if (known !== undefined && known.path === absolute && known.identity === identity) return { sha256: known.sha256, bytes };
+    if (known !== undefined && known.path === absolute && known.identity === identity) {
+      (options.bounded ?? new BoundedDir(options.dir!)).use(name, memo);
+      return { sha256: known.sha256, bytes };
+    }
     const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
     for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
     const sha256 = hash.digest('hex');
     const changedNs = stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs;
-    if (memo !== undefined && BigInt(Date.now()) * 1_000_000n - changedNs > RACY_MARGIN_NS) writeMemo(memo, { path: absolute, identity, sha256 });
+    if (memo !== undefined && BigInt(Date.now()) * 1_000_000n - changedNs > RACY_MARGIN_NS && writeMemo(memo, { path: absolute, identity, sha256 })) {
+      (options.bounded ?? new BoundedDir(options.dir!)).written(name);
+    }
     return { sha256, bytes };
   } catch {
     return undefined;
@@ -61,12 +76,14 @@ function readMemo(file: string): HashEntry | undefined {
   }
 }
 
-function writeMemo(file: string, entry: HashEntry): void {
+function writeMemo(file: string, entry: HashEntry): boolean {
   const temporary = `${file}.${process.pid}-${threadId}.tmp`;
   try {
     writeFileSync(temporary, JSON.stringify(entry));
     renameSync(temporary, file);
+    return true;
   } catch {
     rmSync(temporary, { force: true });
+    return false;
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The compiled-trace cache (src/cache/compiledCache.ts, `--cache-dir` for replay, whatif and sweep): a
  * warm read hands over compiled traces equal, array by array and number by number, to compileTrace of
- * the runs read afresh (random traces with a fixed seed, real recorded runs, narrow and wide storage);
+ * the runs read afresh (random traces with a fixed seed, real recorded runs, compact and whole storage);
  * runs served from it carry the same source, header, end and (read when asked for) calls; reports are
- * byte-identical with the cache off, cold and warm, and a warm replay never reads the calls; an entry
+ * byte-identical with the cache off, cold and warm, and a warm replay never inflates the calls; an entry
  * that is truncated, foreign or of another input is not trusted.
  */
 import { copyFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -53,12 +53,12 @@ async function readThrough(cache: RunsCache, path: string): Promise<{ runs: Trac
 }
 
 /** A cold read then a warm one of `path`; the warm runs checked against the file read afresh. */
-async function expectRoundTrip(path: string, dir: string, narrow: boolean): Promise<void> {
+async function expectRoundTrip(path: string, dir: string, compact: boolean): Promise<void> {
   const fresh = await loadTraceFile(path);
-  const cold = await readThrough(new CompiledTraceCache(dir, 'test', { narrow }), path);
+  const cold = await readThrough(new CompiledTraceCache(dir, 'test', { compact }), path);
   expect(cold.readInput).toBe(true);
   expect(cold.runs).toEqual(fresh);
-  const warm = await readThrough(new CompiledTraceCache(dir, 'test', { narrow }), path);
+  const warm = await readThrough(new CompiledTraceCache(dir, 'test', { compact }), path);
   expect(warm.readInput, path).toBe(false);
   expect(warm.runs).toHaveLength(fresh.length);
   warm.runs.forEach((run, i) => {
@@ -98,14 +98,14 @@ function nativeText(runs: RandomRun[]): string {
 }
 
 describe('compiled-trace cache', () => {
-  it('hands back compiled traces equal to compileTrace on random traces, narrow and wide (seeded)', async () => {
+  it('hands back compiled traces equal to compileTrace on random traces, compact and whole (seeded)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(runArb, { minLength: 1, maxLength: 4 }), fc.boolean(), async (runs, narrow) => {
+      fc.asyncProperty(fc.array(runArb, { minLength: 1, maxLength: 4 }), fc.boolean(), async (runs, compact) => {
         const dir = tempDir();
         try {
           const path = join(dir, 'runs.jsonl');
           writeFileSync(path, nativeText(runs));
-          await expectRoundTrip(path, join(dir, 'cache'), narrow);
+          await expectRoundTrip(path, join(dir, 'cache'), compact);
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
@@ -114,20 +114,20 @@ describe('compiled-trace cache', () => {
     );
   });
 
-  it('hands back compiled traces equal to compileTrace on real recorded runs and the scenarios, narrow and wide', async () => {
+  it('hands back compiled traces equal to compileTrace on real recorded runs and the scenarios, compact and whole', async () => {
     const files = [
       ...readdirSync(SHARED_MINI).flatMap((sub) => readdirSync(join(SHARED_MINI, sub)).map((name) => join(SHARED_MINI, sub, name))).slice(0, 6),
       'scenarios/long-exploration.jsonl',
       'test/fixtures/http/anthropic-cache.jsonl',
       'test/fixtures/otel/two-traces.json',
     ];
-    for (const narrow of [true, false]) {
+    for (const compact of [true, false]) {
       const dir = tempDir();
-      for (const file of files) await expectRoundTrip(file, dir, narrow);
+      for (const file of files) await expectRoundTrip(file, dir, compact);
     }
   });
 
-  it('gives byte-identical replay, whatif and sweep reports with the cache off, cold and warm; a warm replay reads no calls', async () => {
+  it('gives byte-identical replay, whatif and sweep reports with the cache off, cold and warm; a warm replay inflates no calls', async () => {
     const inputs = [SHARED_MINI, 'scenarios/long-exploration.jsonl'];
     const commands = [
       ['replay', ...inputs, '--format', 'json', '--max-steps', '40', '--max-cost', '0.05'],
@@ -144,11 +144,14 @@ describe('compiled-trace cache', () => {
       expect(readdirSync(dir).some((name) => name.endsWith('.lcc'))).toBe(true);
       const warm = await cli(...argv, '--cache-dir', dir);
       expect(warm.stdout, `${argv.join(' ')} (warm)`).toBe(plain.stdout);
-      // Without the calls files a run's calls cannot be read: the replay does not need them.
+      // With the calls files zeroed a run's calls cannot be inflated (their checksums fail): the replay
+      // does not need them, and the entry is used as it is (not rebuilt: the zeros stay).
       if (argv[0] !== 'sweep') {
-        for (const name of readdirSync(dir).filter((n) => n.endsWith('.calls'))) rmSync(join(dir, name));
+        const callsFiles = readdirSync(dir).filter((n) => n.endsWith('.calls')).map((n) => join(dir, n));
+        for (const file of callsFiles) writeFileSync(file, Buffer.alloc(readFileSync(file).length));
         const noCalls = await cli(...argv, '--cache-dir', dir);
-        expect(noCalls.stdout, `${argv.join(' ')} (warm, no calls files)`).toBe(plain.stdout);
+        expect(noCalls.stdout, `${argv.join(' ')} (warm, calls zeroed)`).toBe(plain.stdout);
+        for (const file of callsFiles) expect(readFileSync(file).every((byte) => byte === 0), file).toBe(true);
       }
     }
   });
