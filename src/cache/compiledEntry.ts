@@ -5,10 +5,9 @@
  * after another, then a JSON head (each run's source, header, end and compiled trace described by
  * compiledCodec.ts, the array programs and the payload table), then a 16-byte trailer (head offset, head
  * length, magic). It is read with one read into one buffer; the arrays are decoded from it (an array
- * stored whole is a view of it). `<key>.calls` holds each run's calls as
- * deflated JSON, read with the entry (a few per cent of its size) and inflated only if something asks
- * for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts) while its runs are in use
- * has nothing left to read.
+ * stored whole is a view of it). `<key>.calls` holds each run's calls as deflated JSON, read with the
+ * entry and inflated only if something asks for a run's calls (see compiledCache.ts): an entry evicted
+ * (cacheBound.ts) while its runs are in use has nothing left to read.
  *
  * A file that is shorter or longer than its trailer says, lacks a magic, names another key or shape,
  * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
