@@ -1,6 +1,6 @@
 /**
  * The bound on a cache directory (`--cache-dir`): at most `entries` entries and `bytes` bytes
- * (default 32 entries, 4 GiB), least recently used evicted first, for both caches sharing the directory
+ * (default 256 entries, 4 GiB), least recently used evicted first, for both caches sharing the directory
  * (the runs cache's `<key>.runs`, the compiled-trace cache's `<key>.lcc` + `<key>.calls`). Recency is
  * the newest modification time of an entry's files: an entry is touched when it is read, and written
  * fresh. The content-hash memos (`<sha1>.hash`, contentHash.ts, touched whenever a key is looked up)
@@ -27,7 +27,7 @@ export interface CacheBound {
   bytes: number;
 }
 
-export const DEFAULT_CACHE_BOUND: Readonly<CacheBound> = Object.freeze({ entries: 32, bytes: 4 * 2 ** 30 });
+export const DEFAULT_CACHE_BOUND: Readonly<CacheBound> = Object.freeze({ entries: 256, bytes: 4 * 2 ** 30 });
 
 /** Memos kept per entry of the bound (a memo is ~300 bytes; an input may be looked up without an entry kept). */
 export const MEMOS_PER_ENTRY = 4;

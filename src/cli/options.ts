@@ -92,7 +92,7 @@ export function addInputOptions(command: Command): Command {
     .addOption(option(command, '--max-input-mb <mb>', 'most one input file may hold once decompressed, in MB', '4096'))
     .addOption(option(command, '--max-line-mb <mb>', 'most one JSONL line, or one whole-document file, may hold, in MB', '128'))
     .addOption(option(command, '--skip-bad', 'leave out input files with problems (listed on stderr) instead of failing', 'fail naming every bad file'))
-    .addOption(option(command, '--cache-dir <dir>', 'keep the runs read from each trace file (compiled, for replay, whatif and sweep) in this directory, keyed by the file\'s content, and reuse them on the next run; at most 32 entries and 4 GiB, least recently used evicted', 'off: no cache'));
+    .addOption(option(command, '--cache-dir <dir>', 'keep the runs read from each trace file (compiled, for replay, whatif and sweep) in this directory, keyed by the file\'s content, and reuse them on the next run; at most 256 entries and 4 GiB, least recently used evicted', 'off: no cache'));
 }
 
 export function formatOption(command: Command, allowed: readonly string[]): Option {

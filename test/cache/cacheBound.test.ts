@@ -48,8 +48,8 @@ const CACHES = {
 };
 
 describe('cache directory bound', () => {
-  it('defaults to 32 entries and 4 GiB, and refuses a bound that keeps nothing', () => {
-    expect(cacheBound()).toEqual({ entries: 32, bytes: 4 * 2 ** 30 });
+  it('defaults to 256 entries and 4 GiB, and refuses a bound that keeps nothing', () => {
+    expect(cacheBound()).toEqual({ entries: 256, bytes: 4 * 2 ** 30 });
     expect(cacheBound({ entries: 3 })).toEqual({ entries: 3, bytes: DEFAULT_CACHE_BOUND.bytes });
     expect(() => cacheBound({ entries: 0 })).toThrow(RangeError);
     expect(() => cacheBound({ bytes: -1 })).toThrow(RangeError);
