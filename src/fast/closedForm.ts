@@ -30,7 +30,7 @@
  */
 import { budgetSpent, budgetWouldCross, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
-import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
+import { addSlidWindowLost, appendClosedSteps } from '../kernel/closedSteps.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -210,7 +210,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   if (readBack === 0) appendClosedSteps(ctx, closed, closedSums, a, x, 0, ClosedAt.Stride, ClosedAt.StepTokens);
   else appendClosedSteps(ctx, before, t.stepTokensBefore, a, x, readBack);
   // A window that slid at every call (a is w + 1 calls into the stretch) loses cache hits at each; a filling one none.
-  if (cacheOn && windowed) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(closed, a, x, keep, ClosedAt.Stride, ClosedAt.StepTokensSum);
+  if (cacheOn && windowed) addSlidWindowLost(st, Run.StrategyCacheLost, closed, a, x, keep, ClosedAt.Stride, ClosedAt.StepTokensSum);
   st[Run.Calls] = x;
   st[Run.SpentPico] = spent;
   st[Run.ElapsedMs] = elapsed;

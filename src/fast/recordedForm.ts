@@ -18,7 +18,7 @@
  * maxima, or the window's largest prompt), the step cap and tool brakes end the stretch (replayFast.ts).
  * A call where a brake may fire is left to the per-step loop, where the kernel decides.
  */
-import { appendClosedSteps, slidWindowLostOver } from '../kernel/closedSteps.js';
+import { addSlidWindowLost, appendClosedSteps } from '../kernel/closedSteps.js';
 import { budgetSpent, promptTooLarge, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { promptEstimate } from '../kernel/cost.js';
@@ -159,7 +159,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   if (x === a || !madeCalls(s, x, st)) return a;
   if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
   // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
-  if (slides < x) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + slidWindowLostOver(block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
+  if (slides < x) addSlidWindowLost(st, Run.StrategyCacheLost, block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;
   else if (mode === Mode.Filling) {
     recordedFormStats.filling += Math.min(x, slides) - a;

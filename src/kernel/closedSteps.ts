@@ -53,3 +53,8 @@ export function slidWindowLostOver(keptSum: Float64Array, s: number, x: number, 
   const upper = keptSum[(x - 1) * stride + offset]! - keptSum[(s - 1) * stride + offset]!;
   return upper - (keptSum[(x - keep) * stride + offset]! - keptSum[(s - keep) * stride + offset]!);
 }
+
+/** slidWindowLostOver added to total[at] (a run's record: no number returned, none boxed when the caller does not inline it). */
+export function addSlidWindowLost(total: Float64Array, at: number, keptSum: Float64Array, s: number, x: number, keep: number, stride: number, offset: number): void {
+  total[at] = total[at]! + slidWindowLostOver(keptSum, s, x, keep, stride, offset);
+}
