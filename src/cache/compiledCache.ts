@@ -29,7 +29,7 @@ import { handOverCompiled } from '../replay/compiledRuns.js';
 import type { Trace } from '../trace/types.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { shapeOf, valueOf } from './compiledCodec.js';
-import { EntryWriter, readCalls, readEntry, type EntryFiles, type StoredRun } from './compiledEntry.js';
+import { EntryWriter, readCalls, readEntry, type EntryFiles, type LoadedEntry, type StoredRun } from './compiledEntry.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
@@ -84,12 +84,25 @@ export class CompiledTraceCache implements RunsCache {
       return;
     }
     const files = this.filesOf(key);
-    const served = this.load(key, files);
-    if (served !== undefined) {
-      yield* served;
+    const entry = readEntry(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape });
+    if (entry === undefined) {
+      yield* this.readAndStore(key, files, read);
       return;
     }
-    yield* this.readAndStore(key, files, read);
+    this.bounded.use(key, files.compiled);
+    // Each run decoded as it is taken, so the first is ready at once and a replay's decoded arrays go
+    // as its runs do. A run that does not decode (an entry to be trusted no further): the input is read
+    // and its entry written again, and the runs already served are not served twice.
+    let served = 0;
+    for (const run of entry.head.runs) {
+      const trace = servedRun(entry, run, files);
+      if (trace === undefined) {
+        yield* skipFirst(this.readAndStore(key, files, read), served);
+        return;
+      }
+      served += 1;
+      yield trace;
+    }
   }
 
   /** The entry's key; undefined when the input is no regular file or cannot be read. */
@@ -113,22 +126,14 @@ export class CompiledTraceCache implements RunsCache {
   load(key: string, files = this.filesOf(key)): Trace[] | undefined {
     const entry = readEntry(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape });
     if (entry === undefined) return undefined;
-    try {
-      const runs = entry.head.runs.map((run) => {
-        const compiled = template();
-        const fields = Object.keys(compiled);
-        const stored = Object.keys(run.compiled as object);
-        if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) throw new Error('layout changed');
-        valueOf(run.compiled, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
-        const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
-        handOverCompiled(trace, compiled);
-        return trace;
-      });
-      this.bounded.use(key, files.compiled);
-      return runs;
-    } catch {
-      return undefined;
+    const runs: Trace[] = [];
+    for (const run of entry.head.runs) {
+      const trace = servedRun(entry, run, files);
+      if (trace === undefined) return undefined;
+      runs.push(trace);
     }
+    this.bounded.use(key, files.compiled);
+    return runs;
   }
 
   private async *readAndStore(key: string, files: EntryFiles, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace> {
@@ -167,6 +172,28 @@ export class CompiledTraceCache implements RunsCache {
       writer?.abandon();
     }
   }
+}
+
+/** One run of an entry with its compiled trace handed over; undefined when it does not decode (the layout changed, a bad program). */
+function servedRun(entry: LoadedEntry, run: StoredRun, files: EntryFiles): Trace | undefined {
+  try {
+    const compiled = template();
+    const fields = Object.keys(compiled);
+    const stored = Object.keys(run.compiled as object);
+    if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) return undefined;
+    valueOf(run.compiled, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
+    const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
+    handOverCompiled(trace, compiled);
+    return trace;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The runs of `runs` after its first `count`. */
+async function* skipFirst(runs: AsyncGenerator<Trace>, count: number): AsyncGenerator<Trace> {
+  let seen = 0;
+  for await (const trace of runs) if (seen++ >= count) yield trace;
 }
 
 /** A run served from an entry: source, header and end as stored; its calls inflated when first asked for. */

@@ -1,0 +1,89 @@
+/**
+ * The compiled-trace cache serves an entry run by run, each decoded as it is taken: the first run is
+ * ready before the others are decoded, and a run that does not decode sends the command to the input for
+ * the rest (the runs already served not served again) and has the entry written afresh.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CompiledTraceCache } from '../../src/cache/compiledCache.js';
+import { loadTraceFile, streamTraceFile, type RunsCache } from '../../src/import/index.js';
+import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
+import { tempDir } from '../cli/run.js';
+
+const TRAILER_BYTES = 16;
+
+/** A cache that notes when it had to read the input, and how many runs it had served by then. */
+function spied(cache: RunsCache): { cache: RunsCache; servedBeforeInput: () => number | undefined; served: () => number } {
+  let served = 0;
+  let servedBeforeInput: number | undefined;
+  return {
+    cache: {
+      async *runsOf(file, settings, read) {
+        for await (const trace of cache.runsOf(file, settings, (seen) => {
+          servedBeforeInput ??= served;
+          return read(seen);
+        })) {
+          served += 1;
+          yield trace;
+        }
+      },
+    },
+    servedBeforeInput: () => servedBeforeInput,
+    served: () => served,
+  };
+}
+
+/** The entry with its last run's first array program made one that cannot decode (head and trailer rewritten). */
+function damageLastRun(entryPath: string): void {
+  const bytes = readFileSync(entryPath);
+  const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
+  const headLength = bytes.readUInt32LE(bytes.length - 8);
+  const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as { runs: { arrays: number }[]; arrays: unknown[] };
+  head.arrays[head.runs.at(-1)!.arrays] = ['Float64Array', 4, 2, []];
+  const text = Buffer.from(JSON.stringify(head), 'utf8');
+  const trailer = Buffer.from(bytes.subarray(bytes.length - TRAILER_BYTES));
+  trailer.writeUInt32LE(text.length, 8);
+  writeFileSync(entryPath, Buffer.concat([bytes.subarray(0, headOffset), text, trailer]));
+}
+
+function threeRuns(): { dir: string; path: string; cacheDir: string } {
+  const dir = tempDir();
+  const path = join(dir, 'runs.jsonl');
+  writeFileSync(path, readFileSync('scenarios/recorded-pair.jsonl', 'utf8') + readFileSync('scenarios/long-exploration.jsonl', 'utf8'));
+  return { dir, path, cacheDir: join(dir, 'cache') };
+}
+
+const entryOf = (cacheDir: string) => join(cacheDir, readdirSync(cacheDir).find((name) => name.endsWith('.lcc'))!);
+
+describe('compiled-trace cache, run by run', () => {
+  it('hands over the first run without decoding the rest', async () => {
+    const { path, cacheDir } = threeRuns();
+    await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
+    damageLastRun(entryOf(cacheDir));
+    const spy = spied(new CompiledTraceCache(cacheDir, 'test'));
+    const runs = streamTraceFile(path, { cache: spy.cache });
+    const first = await runs.next();
+    await runs.return(undefined);
+    expect(first.done).toBe(false);
+    expect(handedOverCompiled(first.value as never)).toBeDefined();
+    expect(spy.servedBeforeInput()).toBeUndefined();
+  });
+
+  it('reads the input for the runs after one that does not decode, serves none twice, and writes the entry again', async () => {
+    const { path, cacheDir } = threeRuns();
+    const fresh = await loadTraceFile(path);
+    expect(fresh).toHaveLength(3);
+    await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
+    const original = readFileSync(entryOf(cacheDir));
+    damageLastRun(entryOf(cacheDir));
+    expect(readFileSync(entryOf(cacheDir)).equals(original)).toBe(false);
+
+    const spy = spied(new CompiledTraceCache(cacheDir, 'test'));
+    const runs = await loadTraceFile(path, { cache: spy.cache });
+    expect(spy.servedBeforeInput()).toBe(2);
+    expect(spy.served()).toBe(3);
+    expect(runs).toEqual(fresh);
+    expect(readFileSync(entryOf(cacheDir)).equals(original)).toBe(true);
+  });
+});
