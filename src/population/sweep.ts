@@ -160,6 +160,9 @@ export function sweepMetrics(population: SweepPopulation, configs: readonly Popu
   return sweepTallies(population, configs, prices).map((tally) => sweepTallyMetrics(tally));
 }
 
+/** Traces swept at once for a population's recorded runs (the memory of one slice's cells, reused). */
+const SWEEP_SLICE_TRACES = 256;
+
 /**
  * Recorded runs under each configuration, each configuration's in trace order, each handed to `visit`
  * with its baseline: by the compiled sweep, one sweep per model (a model changes every trace's prices),
@@ -202,8 +205,13 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
       ...(first.latency === undefined ? {} : { latency: first.latency }),
       axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
     };
-    const result = sweepCompiled(sweepTraces, grid);
-    visitCells(result, cells, { of: baselineOf, count: baselineStrategies.length }, visit);
+    // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
+    // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
+    let result: SweepResult | undefined;
+    for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
+      result = sweepCompiled(sweepTraces, grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, result);
+      visitCells(result, cells, { of: baselineOf, count: baselineStrategies.length }, visit);
+    }
   }
 }
 

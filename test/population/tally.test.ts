@@ -104,6 +104,15 @@ describe('sweep tallies over shares', () => {
     }
   });
 
+  it('recorded runs past one slice of the sweep (608 traces: slices of 256, one result reused) = shares of one slice each, merged', () => {
+    const many = Array.from({ length: 16 }, () => mini).flat();
+    const configs = gridConfigurations(parseGrid(['max-steps=5,40', 'max-repeat=2,4', 'context=full,window:3']), { brakeFlags: { repeatMode: 'total' }, contextFlags: {} }).map((c) => c.config);
+    const whole = sweepMetrics(new SweepPopulation(many, []), configs, prices);
+    const shares = [many.slice(0, 200), many.slice(200, 450), many.slice(450)].map((part) => sweepTallies(new SweepPopulation(part, []), configs, prices));
+    configs.forEach((_, c) => expect(sweepTallyMetrics(mergeSweepTallies(shares.map((tallies) => tallies[c]!)))).toEqual(whole[c]));
+    expect(whole[0]!.runs).toBe(608);
+  });
+
   it('context-token curves: sums over shares merged = the curves of every run', () => {
     const strategies = [{ spec: 'full', strategy: { kind: 'full' as const } }, { spec: 'window:3', strategy: { kind: 'window' as const, windowSteps: 3 } }];
     const whole = contextTokenCurves(mini, strategies, prices);
