@@ -20,6 +20,7 @@
  */
 import { rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { promptEstimate } from './cost.js';
+import { promptRewritten, rewrittenCacheLost, unchangedRewritten } from './rewrittenContext.js';
 import { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
 export { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
@@ -131,23 +132,10 @@ export class ContextTracker {
     return start > first ? start : first;
   }
 
-  /** Tokens of steps a..e−1 in the next prompt's form (tool results of steps before `mask` masked); a ≤ mask. */
-  private between(a: number, e: number, mask: number): number {
-    const split = e < mask ? e : mask;
-    const masked = this.maskedPrefix[split]! - this.maskedPrefix[a]!;
-    return e > mask ? masked + this.keptPrefix[e]! - this.keptPrefix[mask]! : masked;
-  }
-
   /** Tokens of the next prompt under the strategy. */
   promptTokens(): number {
-    if (this.extended) return this.promptRewritten();
+    if (this.extended) return promptRewritten(this);
     return this.fixed + this.keptPrefix[this.length]! - this.keptPrefix[this.firstKeptStep()]!;
-  }
-
-  /** promptTokens under masking / summaries. */
-  private promptRewritten(): number {
-    const first = this.firstKeptStep();
-    return this.fixed + this.summaryTokens + this.between(first, this.length, this.maskStart(first));
   }
 
   /** Tokens of the next prompt under full history with no cap (the growth model). */
@@ -158,27 +146,12 @@ export class ContextTracker {
   /** Leading tokens of the next prompt the previous prompt held too. */
   unchangedTokens(): number {
     if (this.previousStart < 0) return 0;
-    if (this.extended) return this.unchangedRewritten();
+    if (this.extended) return unchangedRewritten(this);
     const start = this.firstKeptStep();
     // A slid window rewrites the first message after the goal: only system + goal survive.
     if (start !== this.previousStart) return this.fixed;
     const end = this.shared > start ? this.shared : start;
     return this.fixed + this.keptPrefix[end]! - this.keptPrefix[start]!;
-  }
-
-  /** unchangedTokens under masking / summaries: the prompts agree up to the earlier masking boundary. */
-  private unchangedRewritten(): number {
-    // A summary rewrote everything after system + goal.
-    if (this.rewritten) return this.fixed;
-    const start = this.firstKeptStep();
-    if (start !== this.previousStart) return this.fixed;
-    const mask = this.maskStart(start);
-    let end = this.shared > start ? this.shared : start;
-    if (mask !== this.previousMaskStart) {
-      const boundary = mask < this.previousMaskStart ? mask : this.previousMaskStart;
-      if (boundary < end) end = boundary;
-    }
-    return this.fixed + this.summaryTokens + this.between(start, end, mask);
   }
 
   /**
@@ -190,10 +163,7 @@ export class ContextTracker {
   cacheLostTokens(): number {
     if (this.previousStart < 0) return 0;
     if (!this.extended) return this.keep === Infinity ? 0 : this.slidWindowLost();
-    const start = this.firstKeptStep();
-    const shared = this.shared < this.length ? this.shared : this.length;
-    const held = shared > start ? this.between(start, shared, this.maskStart(start)) : 0;
-    return this.fixed + (this.rewritten ? 0 : this.summaryTokens) + held - this.unchangedTokens();
+    return rewrittenCacheLost(this);
   }
 
   /** cacheLostTokens under a window: the steps the previous prompt held that the next re-sends after the slid start. */
