@@ -23,6 +23,7 @@ import { stopInTable } from '../fast/tableStop.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
 import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export interface ContextTokenCurves {
   /** The strategies in `--context` syntax, in grid order. */
@@ -86,12 +87,8 @@ export interface ContextTokenSums {
   sums: number[][];
 }
 
-/** The length of the longest list, 0 for none (a loop: spreading ~100k lengths into Math.max overflows the stack). */
-function longest(lists: readonly (readonly number[])[]): number {
-  let last = 0;
-  for (const list of lists) if (list.length > last) last = list.length;
-  return last;
-}
+/** The length of the longest list, 0 for none. */
+const longest = (lists: readonly (readonly number[])[]): number => maxOf(lists.map((list) => list.length), 0);
 
 export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
   const scratch: CurveScratch = { table: undefined, st: new Float64Array(Run.Size) };
