@@ -37,7 +37,8 @@ function compileBundle(name, { useCache = true } = {}) {
   const bundleUrl = new URL(`${name}.js`, distUrl);
   let source;
   try {
-    source = readFileSync(bundleUrl, 'utf8');
+    // The build writes ASCII only (esbuild's `charset: 'ascii'`): read as one-byte text, no UTF-8 decoding.
+    source = readFileSync(bundleUrl, 'latin1');
   } catch {
     return undefined;
   }

@@ -57,6 +57,19 @@ describe('the CLI bundle', () => {
     expect(readFileSync(`dist/${name}.cache`).subarray(0, manifest.buildId.length).toString('latin1')).toBe(manifest.buildId);
   });
 
+  it.each(['cli-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
+    const bytes = readFileSync(`dist/${name}.js`);
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
+  it("a scenario file's problems read the same through the bundle (zod's messages, English only in it)", async () => {
+    const file = join(tempDir(), 'invalid.yaml');
+    writeFileSync(file, 'scenario: loopcost.scenario/1\nmodel: gpt-4o\nruns: many\nsystemTokens: -3\npopulation:\n  - { behaviour: healthy, share: 2 }\n');
+    const expected = await cli('replay', file);
+    expect(expected.stderr).toContain('Invalid input: expected number, received string');
+    expect(runBin(['replay', file])).toEqual(expected);
+  });
+
   it.each(COMMANDS)('loopcost %s: through bin, byte-identical to main from the sources', async (...argv) => {
     const expected = await cli(...argv);
     const got = runBin(argv);
