@@ -16,6 +16,8 @@ export interface CommandContext {
 }
 
 export interface CommandModule {
+  /** The command's name (`replay`): main registers only the command argv names when it names one. */
+  readonly name: string;
   /** Adds the command, its options and its action to `program`. Must not import heavy modules eagerly. */
   register(program: Command, context: CommandContext): void;
 }

@@ -32,7 +32,7 @@ import serve from './commands/serve.js';
 import contexts from './commands/contexts.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
-const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check, serve, contexts];
+export const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check, serve, contexts];
 
 /** `loopcost prices derive`: the program and the (sub)commands argv names, for usage hints. */
 function commandPath(program: Commander.Command, argv: readonly string[]): string {
@@ -56,7 +56,25 @@ function describeOption(option: Commander.Option): string {
   return extra.length === 0 ? option.description : `${option.description} (${extra.join('; ')})`;
 }
 
+/**
+ * The commands a run of `argv` needs registered: the one its first word names (registering fifteen
+ * commands' options is most of a start's own work), none for `--version` (answered before any command),
+ * every one otherwise (`--help`, `help <command>`, the suggestion for a misspelt command). A test holds
+ * every output equal to the program with every command (runCli with COMMANDS).
+ */
+export function commandsFor(argv: readonly string[]): readonly CommandModule[] {
+  const first = argv[0];
+  if (first === '--version' || first === '-V') return [];
+  const named = COMMANDS.find((command) => command.name === first);
+  return named === undefined ? COMMANDS : [named];
+}
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  return runCli(argv, io, commandsFor(argv));
+}
+
+/** main with `commands` registered (main registers what argv needs: commandsFor). */
+export async function runCli(argv: string[], io: CliIO, commands: readonly CommandModule[] = COMMANDS): Promise<number> {
   let exitCode = 0;
   const program = new Command();
   program
@@ -72,7 +90,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       outputError: () => undefined,
     });
   const context = { io, setExitCode: (code: number) => (exitCode = code) };
-  for (const command of COMMANDS) command.register(program, context);
+  for (const command of commands) command.register(program, context);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Command } from 'commander';
+import { COMMANDS, commandsFor, runCli } from '../../src/cli/main.js';
 import { cli } from './run.js';
 
 const START_UP_FILES = ['src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/cli/version.ts', 'src/errors.ts', ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
@@ -41,5 +43,31 @@ describe('start-up', () => {
     for (const command of ['replay', 'whatif', 'compare', 'curve', 'prices', 'import', 'generate', 'fit']) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     const version = await cli('--version');
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+
+  it('each command module registers one command, under its name', () => {
+    const io = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
+    for (const module of COMMANDS) {
+      const program = new Command();
+      module.register(program, { io, setExitCode: () => undefined });
+      expect(program.commands.map((command) => command.name())).toEqual([module.name]);
+    }
+  });
+
+  it('registering only what argv needs answers as the program with every command does', async () => {
+    const run = async (argv: string[], commands?: typeof COMMANDS) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd() }, commands);
+      return { code, stdout, stderr };
+    };
+    const argvs: string[][] = [[], ['--help'], ['-h'], ['help'], ['help', 'sweep'], ['--version'], ['-V'], ['--version', '--bogus'], ['replya', 'x'], ['--bogus']];
+    for (const { name } of COMMANDS) argvs.push([name, '--help'], [name, '--no-such-flag'], [name]);
+    argvs.push(['prices', 'derive', '--help'], ['prices', 'derive'], ['replay', 'scenarios/', '--max-steps', '-5']);
+    for (const argv of argvs) {
+      expect(await run(argv, commandsFor(argv)), argv.join(' ')).toEqual(await run(argv));
+      if (COMMANDS.some((command) => command.name === argv[0])) expect(commandsFor(argv).length, argv.join(' ')).toBe(1);
+    }
+    expect(commandsFor(['--version'])).toEqual([]);
   });
 });

@@ -3,9 +3,10 @@ import type { CalibrateFlags } from '../actions/calibrate.js';
 import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption } from '../options.js';
 
 const calibrate: CommandModule = {
+  name: 'calibrate',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('calibrate')
+      .command(calibrate.name)
       .description('loop-detector settings judged: precision and recall of catching stuck synthetic runs (ground truth), steps wasted before the catch, false stops on runs that complete')
       .argument('<inputs...>', 'scenario files (synthetic runs with ground truth) and trace files (false stops), directories or globs');
     command

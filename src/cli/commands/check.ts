@@ -3,9 +3,10 @@ import type { CheckFlags } from '../actions/check.js';
 import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, formatOption, givenOptions, option, outOption } from '../options.js';
 
 const check: CommandModule = {
+  name: 'check',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('check')
+      .command(check.name)
       .description("hold scenario files' expectations (expect:) against their runs, synthetic and recorded (traces:): exit 0 when all hold, 1 when any fails, 2 for bad input")
       .argument('<scenarios...>', "scenario files, directories or globs (trace files in a directory are left out: a scenario's traces: names the recorded runs it checks)");
     command

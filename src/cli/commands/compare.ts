@@ -3,9 +3,10 @@ import type { CompareFlags } from '../actions/compare.js';
 import { addInputOptions, addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
 
 const compare: CommandModule = {
+  name: 'compare',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('compare')
+      .command(compare.name)
       .description('replay runs as recorded and compare computed cost and tokens with what the source recorded')
       .argument('<inputs...>', 'trace files, directories or globs');
     command

@@ -3,9 +3,10 @@ import type { ContextsFlags } from '../actions/contexts.js';
 import { addBrakeOptions, addInputOptions, addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
 
 const contexts: CommandModule = {
+  name: 'contexts',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('contexts')
+      .command(contexts.name)
       .description('cost per run of recorded runs under several context strategies, with prompt caching on and off, side by side')
       .argument('<inputs...>', 'trace files, directories or globs');
     command

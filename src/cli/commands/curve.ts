@@ -3,8 +3,9 @@ import type { CurveFlags } from '../actions/curve.js';
 import { addBrakeOptions, addContextOptions, addPriceOptions, formatOption, option, outOption, REPORT_FORMATS, required } from '../options.js';
 
 const curve: CommandModule = {
+  name: 'curve',
   register(program, { io, setExitCode }) {
-    const command = program.command('curve').description('per-step token and cost growth of a loop with constant step sizes');
+    const command = program.command(curve.name).description('per-step token and cost growth of a loop with constant step sizes');
     command
       .addOption(required(command, '--model <model>', 'model to price'))
       .addOption(required(command, '--system-tokens <n>', 'system prompt tokens'))

@@ -3,9 +3,10 @@ import type { FitFlags } from '../actions/fit.js';
 import { addInputOptions, addPriceOptions, option } from '../options.js';
 
 const fit: CommandModule = {
+  name: 'fit',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('fit')
+      .command(fit.name)
       .description('write a scenario whose synthetic population reproduces recorded runs')
       .argument('<inputs...>', 'recorded traces (files, directories, globs; any supported format)');
     command

@@ -3,9 +3,10 @@ import type { GenerateFlags } from '../actions/generate.js';
 import { addPriceOptions, addScenarioOptions, givenOptions, option } from '../options.js';
 
 const generate: CommandModule = {
+  name: 'generate',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('generate')
+      .command(generate.name)
       .description("write a scenario file's synthetic runs as native JSONL traces (no brakes, up to the hard cap; the file's context)")
       .argument('<scenario>', 'scenario file (YAML or JSON)');
     command

@@ -3,9 +3,10 @@ import type { ReadFlags } from '../parseFlags.js';
 import { addInputOptions, option } from '../options.js';
 
 const importCommand: CommandModule = {
+  name: 'import',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('import')
+      .command(importCommand.name)
       .description('convert traces of any supported format to native JSONL')
       .argument('<inputs...>', 'trace files, directories or globs');
     command.addOption(option(command, '--out <file>', 'write the native JSONL here (atomically)', 'stdout'));

@@ -3,9 +3,10 @@ import type { MergeFlags } from '../actions/merge.js';
 import { addViewOptions, formatOption, outOption, REPORT_FORMATS } from '../options.js';
 
 const merge: CommandModule = {
+  name: 'merge',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('merge')
+      .command(merge.name)
       .description('join the JSON reports of loopcost sweep --shard K/N into the report one run of the whole sweep gives')
       .argument('<shards...>', 'the JSON report of every shard, each once, in any order');
     command.addOption(formatOption(command, REPORT_FORMATS)).addOption(outOption(command));

@@ -4,9 +4,10 @@ import type { PriceFlags } from '../parseFlags.js';
 import { addInputOptions, addPriceOptions, option } from '../options.js';
 
 const prices: CommandModule = {
+  name: 'prices',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('prices')
+      .command(prices.name)
       .description('what a model costs and where the price came from (no model: list models); prices derive: prices from recorded costs')
       .argument('[model]', 'a model name (no model: list every model the table knows)');
     command.addOption(option(command, '--json', 'JSON output', 'a table'));

@@ -3,9 +3,10 @@ import type { ProjectFlags } from '../actions/project.js';
 import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, formatOption, givenOptions, option, outOption } from '../options.js';
 
 const project: CommandModule = {
+  name: 'project',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('project')
+      .command(project.name)
       .description('daily and period spend at p50/p95/p99 (seeded Monte Carlo over these runs), the worst case the brakes allow, and how far to trust it')
       .argument('<inputs...>', 'trace files, scenario files, directories or globs: the runs each day draws from');
     command

@@ -3,9 +3,10 @@ import type { ReplayFlags } from '../actions/replay.js';
 import { addTreeOptions, addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
 
 const replay: CommandModule = {
+  name: 'replay',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('replay')
+      .command(replay.name)
       .description('replay traces (files, directories, globs; any supported format, .gz too) and scenario files through the brakes')
       .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file's runs take its own settings, with the flags given on top)");
     command

@@ -3,9 +3,10 @@ import type { ServeFlags } from '../actions/serve.js';
 import { addInputOptions, addPriceOptions, option } from '../options.js';
 
 const serve: CommandModule = {
+  name: 'serve',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('serve')
+      .command(serve.name)
       .description('answer an agent over HTTP (OpenAI Chat Completions) with recorded traces, or a scenario\'s synthetic behaviours reacting to the messages it sends; Ctrl-C stops it')
       .argument('<inputs...>', 'trace files, directories or globs, or one scenario file');
     command

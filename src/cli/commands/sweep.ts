@@ -3,9 +3,10 @@ import type { SweepFlags } from '../actions/sweep.js';
 import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addTreeOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
 
 const sweep: CommandModule = {
+  name: 'sweep',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('sweep')
+      .command(sweep.name)
       .description('every combination of brake and context settings over recorded and synthetic runs: completions, spend, false stops per configuration, the frontier and a recommendation')
       .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file gives its population, runs, seed and latency; the sweep's flags and grid give brakes and context)");
     command

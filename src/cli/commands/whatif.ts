@@ -3,9 +3,10 @@ import type { WhatIfFlags } from '../actions/whatif.js';
 import { addTreeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, latencyModelOption, option, outOption } from '../options.js';
 
 const whatif: CommandModule = {
+  name: 'whatif',
   register(program, { io, setExitCode }) {
     const command = program
-      .command('whatif')
+      .command(whatif.name)
       .description("what would other brake settings have done to these runs? (baseline: the settings they were recorded with; a scenario file's brakes for its runs)")
       .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file's runs take its own settings, with the flags given on top)");
     command
