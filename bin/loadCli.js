@@ -30,10 +30,11 @@ function cachedDataFor(cacheUrl, buildId) {
 }
 
 /**
- * Bundle `name` of dist/ (`cli-bundle`, `sweep-worker-bundle`) compiled (with its cache when it fits), not
- * yet run: `{ script, source, cachedDataRejected }`; undefined without the bundle.
+ * Bundle `name` of dist/ (`cli-bundle`, `sweep-worker-bundle`) compiled (with its cache `cacheName`.cache
+ * when it fits; by default the bundle's own), not yet run: `{ script, source, cachedDataRejected }`;
+ * undefined without the bundle.
  */
-function compileBundle(name, { useCache = true } = {}) {
+function compileBundle(name, { useCache = true, cacheName = name } = {}) {
   const bundleUrl = new URL(`${name}.js`, distUrl);
   let source;
   try {
@@ -42,7 +43,7 @@ function compileBundle(name, { useCache = true } = {}) {
   } catch {
     return undefined;
   }
-  const cachedData = useCache ? cachedDataFor(new URL(`${name}.cache`, distUrl), buildIdOf(source)) : undefined;
+  const cachedData = useCache ? cachedDataFor(new URL(`${cacheName}.cache`, distUrl), buildIdOf(source)) : undefined;
   const script = new Script(source, {
     filename: fileURLToPath(bundleUrl),
     ...(cachedData ? { cachedData } : {}),
@@ -61,9 +62,18 @@ async function runBundle(script) {
 const compileCliBundle = (options) => compileBundle('cli-bundle', options);
 const runCliBundle = runBundle;
 
+const PRINT_ONLY = new Set(['--help', '-h', '--version', '-V']);
+
+/**
+ * Whether a start with `argv` only prints help or the version (`--help`, `replay --help`, `-V`): it then
+ * takes the light code cache (cli-bundle.light.cache: what those runs compile, half the size to read),
+ * any other start the full one. Either fits the same bundle; what a cache lacks compiles as usual.
+ */
+const printsOnly = (argv) => argv.length <= 2 && argv.some((arg) => PRINT_ONLY.has(arg));
+
 /** `main` of the CLI: from the bundle when the build wrote one, else from dist/cli/main.js. */
-async function loadMain() {
-  const compiled = compileCliBundle();
+async function loadMain(argv = []) {
+  const compiled = compileBundle('cli-bundle', printsOnly(argv) ? { cacheName: 'cli-bundle.light' } : {});
   if (compiled === undefined) return (await import('../dist/cli/main.js')).main;
   return (await runBundle(compiled.script)).main;
 }

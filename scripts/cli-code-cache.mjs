@@ -2,6 +2,7 @@
 // dist/cli-bundle.cache (`<build id>\n` + cached data). The bundle is compiled and run on the commands a
 // start most often serves (`--help`, `--version`, `replay scenarios/`, output discarded) before the cache is
 // taken, so it holds the functions those runs compiled, not only the top level. Read by bin/loadCli.js.
+// Also dist/cli-bundle.light.cache, taken after the help and version runs alone, for starts that only print.
 // The same for dist/sweep-worker-bundle.js: compiled on a worker thread (a cache is taken in the isolate
 // that compiled the script), run on a share of recorded and synthetic runs over a small grid with a context
 // axis, then cached as dist/sweep-worker-bundle.cache (read by bin/sweepWorker.js).
@@ -22,10 +23,17 @@ const compiled = compileCliBundle({ useCache: false });
 if (compiled === undefined) throw new Error('cli code cache: dist/cli-bundle.js is missing (run scripts/bundle-cli.mjs first)');
 const { main } = await runCliBundle(compiled.script);
 const quiet = { stdout: () => true, stderr: () => true, cwd: root };
-for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 'scenarios/']]) {
-  const code = await main(argv, quiet);
-  if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
+async function warm(commands) {
+  for (const argv of commands) {
+    const code = await main(argv, quiet);
+    if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
+  }
 }
+// The light cache (help and version only: half the size, read by a start that only prints) is taken
+// first, then the same script runs a replay and the full cache is taken (bin/loadCli.js picks one).
+await warm([['--help'], ['--version'], ['replay', '--help']]);
+writeCache('cli-bundle.light', buildIdOf(compiled.source), compiled.script.createCachedData());
+await warm([['replay', 'scenarios/']]);
 writeCache('cli-bundle', buildIdOf(compiled.source), compiled.script.createCachedData());
 
 // A sweep worker's task as the command sends it (src/cli/actions/sweepWorkers.ts), then its cache.

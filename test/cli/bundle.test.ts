@@ -54,7 +54,9 @@ describe('the CLI bundle', () => {
     expect(Object.keys(manifest.distFiles)).toContain(name === 'cli-bundle' ? 'dist/cli/main.js' : 'dist/cli/actions/sweepWorkerRun.js');
     for (const [path, hash] of files) expect(createHash('sha256').update(readFileSync(path)).digest('hex'), path).toBe(hash);
     expect(readFileSync(`dist/${name}.js`, 'utf8').split('\n', 1)[0]).toContain(manifest.buildId);
-    expect(readFileSync(`dist/${name}.cache`).subarray(0, manifest.buildId.length).toString('latin1')).toBe(manifest.buildId);
+    for (const cache of name === 'cli-bundle' ? ['cli-bundle', 'cli-bundle.light'] : [name]) {
+      expect(readFileSync(`dist/${cache}.cache`).subarray(0, manifest.buildId.length).toString('latin1'), cache).toBe(manifest.buildId);
+    }
   });
 
   it.each(['cli-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
@@ -87,10 +89,13 @@ describe('the CLI bundle', () => {
     expect(runBin(argv, root, join(root, 'bin/loopcost.js'))).toEqual(expected);
   });
 
-  it('runs without its cache, or with a cache made for another bundle', () => {
+  it.each([
+    ['cli-bundle', ['replay', 'scenarios/']],
+    ['cli-bundle.light', ['replay', '--help']],
+  ])('runs without its cache %s, or with one made for another bundle', (cacheName, argv) => {
     const root = copyOfTheBuild();
-    const expected = runBin(['replay', 'scenarios/']);
-    const cache = readFileSync('dist/cli-bundle.cache');
+    const expected = runBin(argv);
+    const cache = readFileSync(`dist/${cacheName}.cache`);
     const variants: [string, Buffer | undefined][] = [
       ['another build id', Buffer.concat([Buffer.from('not-this-build\n'), cache.subarray(cache.indexOf(10) + 1)])],
       ['truncated data', cache.subarray(0, Math.floor(cache.length / 2))],
@@ -98,10 +103,10 @@ describe('the CLI bundle', () => {
       ['no cache file', undefined],
     ];
     for (const [name, bytes] of variants) {
-      const file = join(root, 'dist/cli-bundle.cache');
+      const file = join(root, `dist/${cacheName}.cache`);
       if (bytes) writeFileSync(file, bytes);
       else rmSync(file);
-      const got = runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
+      const got = runBin(argv, root, join(root, 'bin/loopcost.js'));
       expect(got, name).toEqual(expected);
     }
   });
