@@ -7,8 +7,8 @@ import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt, unknownFieldsHint } from '../import/common/didYouMean.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
-import { recordSchema } from './schema.js';
-import { isSurelyValidCall } from './fastCall.js';
+import { traceSchemas } from './schema.js';
+import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 import { unsignZeros } from './unsignZeros.js';
 
@@ -36,7 +36,7 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
       message = 'is NaN';
     } else if (issue.code === 'unrecognized_keys') {
       message = `unknown field(s) ${issue.keys.join(', ')}`;
-      const hint = unknownFieldsHint(issue.keys, knownFieldsAt(recordSchema, raw, issue.path));
+      const hint = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
       if (hint !== undefined) return { file, line, field: field || undefined, code, message, hint: `${hint}; see docs/trace-format.md` };
     }
     return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
@@ -112,10 +112,10 @@ export class NativeTraceReader {
       issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: 'each line must be one plain JSON record; see docs/trace-format.md' });
       return [];
     }
-    // Most records are calls of the common shape, recognised without zod (fastCall.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
+    // Most records are of the common shape, recognised without zod (fastRecord.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
     // the inputs the issues are worded from (missing vs wrong type, NaN).
-    if (!isSurelyValidCall(raw) && !recordSchema.safeParse(raw).success) {
-      issues.push(...zodIssues(recordSchema.safeParse(raw, { reportInput: true }).error!, file, line, raw));
+    if (!isSurelyValidRecord(raw) && !traceSchemas().recordSchema.safeParse(raw).success) {
+      issues.push(...zodIssues(traceSchemas().recordSchema.safeParse(raw, { reportInput: true }).error!, file, line, raw));
       return [];
     }
     // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.

@@ -8,8 +8,10 @@ import { importCassette, looksLikeCassette } from '../../src/import/http/cassett
 import { countTokens } from '../../src/import/tokenCount.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
-import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';
+import { traceSchemas } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
+
+const { callSchema, endSchema, headerSchema } = traceSchemas();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, '..', '..');

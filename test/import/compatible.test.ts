@@ -11,9 +11,11 @@ import { stringify } from 'yaml';
 import { importCassette } from '../../src/import/http/cassette.js';
 import { classifyEndpoint } from '../../src/import/http/detect.js';
 import { providerHint } from '../../src/import/http/providerHint.js';
-import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';
+import { traceSchemas } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
 import { userErrorOf } from '../helpers.js';
+
+const { callSchema, endSchema, headerSchema } = traceSchemas();
 
 const fixtureDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'cassettes');
 

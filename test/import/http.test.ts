@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importExchangesJsonl, looksLikeExchangeLine } from '../../src/import/http/exchanges.js';
 import { countTokens } from '../../src/import/tokenCount.js';
-import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';
+import { traceSchemas } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
+
+const { callSchema, endSchema, headerSchema } = traceSchemas();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtureDir = join(here, '..', 'fixtures', 'http');

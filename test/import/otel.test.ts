@@ -13,8 +13,10 @@ import {
 import { describe, expect, it } from 'vitest';
 import { importOtlpJson, looksLikeOtlp } from '../../src/import/otel.js';
 import { countTokens } from '../../src/import/tokenCount.js';
-import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';
+import { traceSchemas } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
+
+const { callSchema, endSchema, headerSchema } = traceSchemas();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtureDir = join(here, '..', 'fixtures', 'otel');

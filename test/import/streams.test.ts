@@ -18,9 +18,11 @@ import { sseEvents } from '../../src/import/http/stream/events.js';
 import { countTokens } from '../../src/import/tokenCount.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
-import { callSchema, endSchema, headerSchema } from '../../src/trace/schema.js';
+import { traceSchemas } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
 import { userErrorOf } from '../helpers.js';
+
+const { callSchema, endSchema, headerSchema } = traceSchemas();
 
 const fixtureDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'cassettes');
 const text = (name: string): string => readFileSync(join(fixtureDir, name), 'utf8');

@@ -1,0 +1,180 @@
+/**
+ * A fast path for a native file's records: a record of the common shape that the schemas (schema.ts)
+ * certainly accept is recognised here without zod; anything else — a `failed` call, a header with
+ * `recordedAt` or `agent`, an unknown key, a wrong type, a value out of range — returns false and zod
+ * decides (and words the issues). Sound by construction and by test (test/trace/fastRecord.test.ts:
+ * whatever this accepts, zod accepts): it only ever skips work, never changes a verdict. Calls are the
+ * bulk of a file; headers and ends matter at start (a file of common records never builds the schemas).
+ */
+import { TRACE_SCHEMA } from './types.js';
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A whole token count (zod: int, non-negative). */
+function isTokens(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A finite non-negative number (zod: number, non-negative). */
+function isAmount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function isPlainToolCall(tool: unknown): boolean {
+  if (!isRecord(tool)) return false;
+  let named = false, hasArguments = false, hasResult = false;
+  for (const key in tool) {
+    const value = tool[key];
+    switch (key) {
+      case 'name':
+        named = typeof value === 'string' && value.length > 0;
+        if (!named) return false;
+        break;
+      case 'arguments':
+        hasArguments = true;
+        break;
+      case 'resultTokens':
+        hasResult = isTokens(value);
+        if (!hasResult) return false;
+        break;
+      case 'error':
+        if (value !== null && typeof value !== 'string') return false;
+        break;
+      case 'latencyMs':
+        if (!isAmount(value)) return false;
+        break;
+      case 'id':
+        if (typeof value !== 'string' || value.length === 0) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return named && hasArguments && hasResult;
+}
+
+/** True only for a `call` record callSchema accepts; false means "ask zod". One pass over its keys. */
+export function isSurelyValidCall(raw: unknown): boolean {
+  if (!isRecord(raw) || raw.type !== 'call') return false;
+  let hasOutput = false;
+  for (const key in raw) {
+    const value = raw[key];
+    switch (key) {
+      case 'type':
+        break;
+      case 'outputTokens':
+        hasOutput = isTokens(value);
+        if (!hasOutput) return false;
+        break;
+      case 'inputTokens':
+      case 'cachedInputTokens':
+      case 'cacheWriteTokens':
+      case 'cacheWrite1hTokens':
+      case 'reasoningTokens':
+        if (!isTokens(value)) return false;
+        break;
+      case 'latencyMs':
+      case 'startMs':
+      case 'recordedCostUsd':
+        if (!isAmount(value)) return false;
+        break;
+      case 'final':
+      case 'backtrack':
+      case 'unparseable':
+      case 'compaction':
+        if (typeof value !== 'boolean') return false;
+        break;
+      case 'toolCalls':
+        if (!Array.isArray(value)) return false;
+        for (let i = 0; i < value.length; i++) if (!isPlainToolCall(value[i])) return false;
+        break;
+      default:
+        // `failed`, or a key the schema does not know: zod decides.
+        return false;
+    }
+  }
+  return hasOutput;
+}
+
+const ORIGINS: ReadonlySet<unknown> = new Set(['recorded', 'synthetic']);
+const OUTCOMES: ReadonlySet<unknown> = new Set(['completed', 'error', 'timeout', 'limit', 'unknown']);
+
+/** `importedFrom`: `{ format, path, notes? }`, strings. */
+function isPlainImportedFrom(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.format !== 'string' || typeof value.path !== 'string') return false;
+  for (const key in value) {
+    if (key === 'notes') {
+      if (!Array.isArray(value.notes) || !value.notes.every((note) => typeof note === 'string')) return false;
+    } else if (key !== 'format' && key !== 'path') return false;
+  }
+  return true;
+}
+
+/** True only for a `header` record headerSchema accepts, of the common shape (no recordedAt, synthetic, settings or agent). */
+export function isSurelyValidHeader(raw: unknown): boolean {
+  if (!isRecord(raw) || raw.type !== 'header' || raw.schema !== TRACE_SCHEMA) return false;
+  if (typeof raw.model !== 'string' || raw.model.length === 0 || !isTokens(raw.systemTokens) || !isTokens(raw.goalTokens)) return false;
+  for (const key in raw) {
+    const value = raw[key];
+    switch (key) {
+      case 'type':
+      case 'schema':
+      case 'model':
+      case 'systemTokens':
+      case 'goalTokens':
+        break;
+      case 'provider':
+      case 'task':
+        if (typeof value !== 'string') return false;
+        break;
+      case 'origin':
+        if (!ORIGINS.has(value)) return false;
+        break;
+      case 'live':
+        if (typeof value !== 'boolean') return false;
+        break;
+      case 'importedFrom':
+        if (!isPlainImportedFrom(value)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** True only for an `end` record endSchema accepts. */
+export function isSurelyValidEnd(raw: unknown): boolean {
+  if (!isRecord(raw) || raw.type !== 'end' || !OUTCOMES.has(raw.outcome)) return false;
+  for (const key in raw) {
+    const value = raw[key];
+    switch (key) {
+      case 'type':
+      case 'outcome':
+        break;
+      case 'status':
+        if (typeof value !== 'string') return false;
+        break;
+      case 'recordedCostUsd':
+        if (!isAmount(value)) return false;
+        break;
+      case 'recordedInputTokens':
+      case 'recordedOutputTokens':
+      case 'recordedCalls':
+        if (!isTokens(value)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** True only for a record the schemas accept; false means "ask zod". */
+export function isSurelyValidRecord(raw: unknown): boolean {
+  return isSurelyValidCall(raw) || isSurelyValidHeader(raw) || isSurelyValidEnd(raw);
+}

@@ -1,0 +1,154 @@
+/**
+ * The native reader's fast path (src/trace/fastRecord.ts) never changes a verdict: whatever it accepts,
+ * the zod schema accepts; and it accepts the common shapes (so it is used).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isSurelyValidCall, isSurelyValidEnd, isSurelyValidHeader, isSurelyValidRecord } from '../../src/trace/fastRecord.js';
+import { traceSchemas } from '../../src/trace/schema.js';
+import { TRACE_SCHEMA } from '../../src/trace/types.js';
+import { callArb } from '../core/arbitraries.js';
+
+const oddValue = fc.oneof(
+  fc.constantFrom(-1, 0.5, 1e400, -0, 2 ** 53, '', 'x', null, true, [], {}, NaN),
+  fc.integer({ min: -5, max: 5 }),
+  fc.double({ noNaN: false }),
+  fc.string({ maxLength: 3 }),
+);
+const { recordSchema } = traceSchemas();
+const keys = fc.constantFrom('type', 'outputTokens', 'inputTokens', 'cachedInputTokens', 'reasoningTokens', 'latencyMs', 'startMs', 'recordedCostUsd', 'final', 'toolCalls', 'failed', 'extra', '__proto__');
+const toolKeys = fc.constantFrom('name', 'arguments', 'resultTokens', 'error', 'latencyMs', 'id', 'other');
+
+/** A valid call (as JSON round-trips it), then a few fields of it or of one tool call set to odd values or removed. */
+const mutatedCall = fc
+  .record({
+    call: callArb,
+    edits: fc.array(fc.tuple(keys, fc.option(oddValue, { nil: undefined })), { maxLength: 3 }),
+    toolEdits: fc.array(fc.tuple(toolKeys, fc.option(oddValue, { nil: undefined })), { maxLength: 2 }),
+  })
+  .map(({ call, edits, toolEdits }) => {
+    const raw = JSON.parse(JSON.stringify(call)) as Record<string, unknown>;
+    for (const [key, value] of edits) {
+      if (value === undefined) delete raw[key];
+      else Object.defineProperty(raw, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    const tools = raw.toolCalls;
+    if (Array.isArray(tools) && tools.length > 0 && typeof tools[0] === 'object' && tools[0] !== null) {
+      for (const [key, value] of toolEdits) {
+        if (value === undefined) delete (tools[0] as Record<string, unknown>)[key];
+        else (tools[0] as Record<string, unknown>)[key] = value;
+      }
+    }
+    return raw;
+  });
+
+describe('isSurelyValidCall', () => {
+  it('accepts only what zod accepts (random calls with random fields broken)', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(mutatedCall, (raw) => {
+        if (isSurelyValidCall(raw)) {
+          accepted++;
+          expect(recordSchema.safeParse(raw).success).toBe(true);
+        }
+      }),
+      { numRuns: 3000, seed: 7720 },
+    );
+    expect(accepted).toBeGreaterThan(300);
+  });
+
+  it('accepts valid calls of the common shape, and leaves a failed call to zod', () => {
+    fc.assert(
+      fc.property(callArb, (call) => {
+        const raw = JSON.parse(JSON.stringify(call)) as Record<string, unknown>;
+        expect(isSurelyValidCall(raw)).toBe(raw.failed === undefined);
+      }),
+      { numRuns: 500, seed: 7721 },
+    );
+  });
+});
+
+const headerArb = fc.record(
+  {
+    type: fc.constant('header'),
+    schema: fc.constant(TRACE_SCHEMA),
+    model: fc.constantFrom('gpt-4o', 'claude-sonnet-4-5', 'x'),
+    provider: fc.constantFrom('openai', ''),
+    systemTokens: fc.nat(),
+    goalTokens: fc.nat(),
+    origin: fc.constantFrom('recorded', 'synthetic'),
+    task: fc.string({ maxLength: 5 }),
+    live: fc.boolean(),
+    importedFrom: fc.record({ format: fc.constantFrom('codex', ''), path: fc.string({ maxLength: 3 }), notes: fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }) }, { requiredKeys: ['format', 'path'] }),
+  },
+  { requiredKeys: ['type', 'schema', 'model', 'systemTokens', 'goalTokens'] },
+);
+const endArb = fc.record(
+  {
+    type: fc.constant('end'),
+    outcome: fc.constantFrom('completed', 'error', 'timeout', 'limit', 'unknown'),
+    status: fc.string({ maxLength: 4 }),
+    recordedCostUsd: fc.double({ min: 0, max: 5, noNaN: true }),
+    recordedInputTokens: fc.nat(),
+    recordedOutputTokens: fc.nat(),
+    recordedCalls: fc.nat(),
+  },
+  { requiredKeys: ['type', 'outcome'] },
+);
+const headerKeys = fc.constantFrom('type', 'schema', 'model', 'provider', 'systemTokens', 'goalTokens', 'origin', 'task', 'live', 'importedFrom', 'recordedAt', 'agent', 'extra', '__proto__');
+const endKeys = fc.constantFrom('type', 'outcome', 'status', 'recordedCostUsd', 'recordedInputTokens', 'recordedOutputTokens', 'recordedCalls', 'extra', '__proto__');
+const importedKeys = fc.constantFrom('format', 'path', 'notes', 'other');
+
+/** A valid record (as JSON round-trips it), then a few of its fields (or of importedFrom) set to odd values or removed. */
+function mutated(valid: fc.Arbitrary<Record<string, unknown>>, fieldKeys: fc.Arbitrary<string>) {
+  return fc
+    .record({ record: valid, edits: fc.array(fc.tuple(fieldKeys, fc.option(oddValue, { nil: undefined })), { maxLength: 3 }), nested: fc.array(fc.tuple(importedKeys, fc.option(oddValue, { nil: undefined })), { maxLength: 2 }) })
+    .map(({ record, edits, nested }) => {
+      const raw = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
+      for (const [key, value] of edits) {
+        if (value === undefined) delete raw[key];
+        else Object.defineProperty(raw, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      const imported = raw.importedFrom;
+      if (typeof imported === 'object' && imported !== null && !Array.isArray(imported)) {
+        for (const [key, value] of nested) {
+          if (value === undefined) delete (imported as Record<string, unknown>)[key];
+          else (imported as Record<string, unknown>)[key] = value;
+        }
+      }
+      return raw;
+    });
+}
+
+describe('isSurelyValidHeader, isSurelyValidEnd', () => {
+  it.each([
+    ['header', mutated(headerArb, headerKeys), isSurelyValidHeader, 9731],
+    ['end', mutated(endArb, endKeys), isSurelyValidEnd, 9732],
+  ] as const)('a %s: accepts only what zod accepts (random records with random fields broken)', (_, arb, quick, seed) => {
+    let accepted = 0;
+    let rejected = 0;
+    fc.assert(
+      fc.property(arb, (raw) => {
+        if (quick(raw)) {
+          accepted++;
+          expect(recordSchema.safeParse(raw).success, JSON.stringify(raw)).toBe(true);
+          expect(isSurelyValidRecord(raw)).toBe(true);
+        } else if (!recordSchema.safeParse(raw).success) rejected++;
+      }),
+      { numRuns: 3000, seed },
+    );
+    expect(accepted).toBeGreaterThan(300);
+    expect(rejected).toBeGreaterThan(300);
+  });
+
+  it('accepts the valid common shapes, and leaves recordedAt and agent to zod', () => {
+    fc.assert(
+      fc.property(headerArb, endArb, (header, end) => {
+        expect(isSurelyValidHeader(JSON.parse(JSON.stringify(header)))).toBe(true);
+        expect(isSurelyValidEnd(JSON.parse(JSON.stringify(end)))).toBe(true);
+        expect(isSurelyValidHeader({ ...header, recordedAt: '2026-01-01T00:00:00Z' })).toBe(false);
+      }),
+      { numRuns: 300, seed: 9733 },
+    );
+  });
+});
