@@ -7,11 +7,16 @@
 import { z } from 'zod';
 import { TRACE_SCHEMA } from './types.js';
 
-function defineTraceSchemas() {
+/** Scalars the records share. */
+function scalarSchemas() {
   const tokens = z.number().int().nonnegative();
   const millis = z.number().nonnegative();
   const usd = z.number().nonnegative();
+  return { tokens, millis, usd };
+}
 
+/** A tool call of a `call` record, and the agent of a session tree a header names. */
+function partSchemas({ tokens, millis }: ReturnType<typeof scalarSchemas>) {
   const toolCallSchema = z.strictObject({
     name: z.string().min(1),
     arguments: z.unknown().describe('Arguments object, or the raw string the model produced'),
@@ -30,8 +35,11 @@ function defineTraceSchemas() {
     parentToolCallId: z.string().min(1).optional().describe("Sub-agents: that tool call's `id` in the parent's runs"),
     part: z.number().int().positive().optional().describe("1-based, when the agent's calls span several runs (one per user turn or model)"),
   });
+  return { toolCallSchema, agentSchema };
+}
 
-  const headerSchema = z.strictObject({
+function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, agentSchema: ReturnType<typeof partSchemas>['agentSchema']) {
+  return z.strictObject({
     type: z.literal('header'),
     schema: z.literal(TRACE_SCHEMA),
     model: z.string().min(1),
@@ -71,7 +79,9 @@ function defineTraceSchemas() {
     agent: agentSchema.optional(),
     live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
   });
+}
 
+function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSchemas>, toolCallSchema: ReturnType<typeof partSchemas>['toolCallSchema']) {
   const callSchema = z.strictObject({
     type: z.literal('call'),
     inputTokens: tokens.optional(),
@@ -100,9 +110,15 @@ function defineTraceSchemas() {
     recordedOutputTokens: tokens.optional(),
     recordedCalls: z.number().int().nonnegative().optional(),
   });
+  return { callSchema, endSchema };
+}
 
+function defineTraceSchemas() {
+  const scalars = scalarSchemas();
+  const { toolCallSchema, agentSchema } = partSchemas(scalars);
+  const headerSchema = headerSchemaWith(scalars, agentSchema);
+  const { callSchema, endSchema } = callAndEndSchemas(scalars, toolCallSchema);
   const recordSchema = z.discriminatedUnion('type', [headerSchema, callSchema, endSchema]);
-
   return { toolCallSchema, agentSchema, headerSchema, callSchema, endSchema, recordSchema };
 }
 
