@@ -79,24 +79,15 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
 });
 
 describe('help', () => {
-  /** Every command and subcommand as commander registered it. */
+  /** Every command and subcommand as commander registers it. */
   async function commands(): Promise<Command[]> {
-    let program: Command | undefined;
-    const { main } = await import('../../src/cli/main.js');
-    // --help on the program registers every command; capture the program through commander's hook
-    const original = Command.prototype.parseAsync;
-    Command.prototype.parseAsync = function (this: Command, ...args: Parameters<Command['parseAsync']>) {
-      program ??= this;
-      return original.apply(this, args);
-    };
-    try {
-      await main(['--version'], { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() });
-    } finally {
-      Command.prototype.parseAsync = original;
-    }
+    const { COMMANDS } = await import('../../src/cli/main.js');
+    const program = new Command();
+    const io = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
+    for (const command of COMMANDS) command.register(program, { io, setExitCode: () => undefined });
     const all: Command[] = [];
     const walk = (c: Command) => c.commands.forEach((sub) => (all.push(sub), walk(sub)));
-    walk(program!);
+    walk(program);
     return all;
   }
 
