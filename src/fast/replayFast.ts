@@ -194,8 +194,10 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
         advanceClosedForm(plan, sums, from, end, st);
       }
     }
-    // The rest of the stretch and the call after it, one by one.
-    if (runCalls(plan, st, Math.max(end, closedSums[st[Run.Calls]! * ClosedAt.Stride + ClosedAt.NextNotPlain]!) + 1) !== StopCode.None) return st;
+    // The rest of the stretch and the call after it, one by one (on to the run's end when that is the
+    // trace's last call: one per-step set-up, not a second for the trace running out).
+    const until = Math.max(end, closedSums[st[Run.Calls]! * ClosedAt.Stride + ClosedAt.NextNotPlain]!) + 1;
+    if (runCalls(plan, st, until >= n ? Infinity : until) !== StopCode.None) return st;
   }
   runCalls(plan, st, Infinity);
   return st;
