@@ -28,7 +28,7 @@ import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
-import { At, copyFigures, RecordedStretch } from './recordedStretch.js';
+import { At, RecordedStretch } from './recordedStretch.js';
 import { RecordedAt, type RecordedSums } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
@@ -210,15 +210,15 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const spent = st[Run.SpentPico]!;
   const elapsed = st[Run.ElapsedMs]!;
   const tokens = st[Run.TokensUsed]!;
-  const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
-  s.figuresAt(e);
-  copyFigures(s.atEnd, at);
+  const atEnd = s.atEnd;
+  s.figuresAt(e, atEnd);
   s.end = e;
-  const exact = spent + at[At.CostPico]! < EXACT;
+  const exact = spent + atEnd[At.CostPico]! < EXACT;
   // Every figure is non-decreasing in j: when none reaches its limit after the stretch's last call, none
   // does before any of its calls (the usual case: no more looks).
-  if (exact && !reachesLimit(at, spent, elapsed, tokens, limits)) return e;
+  if (exact && !reachesLimit(atEnd, spent, elapsed, tokens, limits)) return e;
+  const at = s.at;
   let lo = a;
   let hi = e;
   let j = e - 1;
