@@ -65,12 +65,18 @@ export class RecordedStretch {
   /** Figures over calls a..j−1 of the first segment, or (`second`) the first segment's plus the sliding one's from the split (from the run's start: nothing dropped before it), into `at`. */
   private segment(a: number, j: number, second: boolean, at: Float64Array): void {
     const b = this.block;
-    const A = a * RecordedAt.Stride;
-    const J = j * RecordedAt.Stride;
+    // Record offsets as int32 once: call indices arrive as doubles, and a double index is converted
+    // and checked at every read.
+    const A = (a * RecordedAt.Stride) | 0;
+    const J = (j * RecordedAt.Stride) | 0;
     const keep = second ? this.slidKeep : this.keep;
     const cachedField = second ? RecordedAt.WindowCached : this.cached;
     let input = b[J + RecordedAt.RecordedInputSum]! - b[A + RecordedAt.RecordedInputSum]!;
-    if (keep !== 0) input -= (j - a) * (second ? 0 : this.dropBase) + (b[(j - keep) * RecordedAt.Stride + RecordedAt.StepTokensSum]! - b[(a - keep) * RecordedAt.Stride + RecordedAt.StepTokensSum]!);
+    if (keep !== 0) {
+      const JK = ((j - keep) * RecordedAt.Stride) | 0;
+      const AK = ((a - keep) * RecordedAt.Stride) | 0;
+      input -= (j - a) * (second ? 0 : this.dropBase) + (b[JK + RecordedAt.StepTokensSum]! - b[AK + RecordedAt.StepTokensSum]!);
+    }
     const cached = b[J + cachedField]! - b[A + cachedField]!;
     const write = b[J + this.write]! - b[A + this.write]!;
     const write1h = b[J + this.write1h]! - b[A + this.write1h]!;
