@@ -92,8 +92,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   // another order).
   // (Read from the trace's interleaved running totals: the records at a and e are the ones the stretch reads.)
   const closedSums = t.closedSums;
-  const atA = a * ClosedAt.Stride;
-  const atE = e * ClosedAt.Stride;
+  const atA = (a * ClosedAt.Stride) | 0;
+  const atE = (e * ClosedAt.Stride) | 0;
   const timeByCall = !plan.exactTime || closedSums[atE + ClosedAt.LatencyMissing] !== closedSums[atA + ClosedAt.LatencyMissing];
   // Stop before the first call whose prompt size is recorded.
   if (closedSums[atE + ClosedAt.RecordedInputs] !== closedSums[atA + ClosedAt.RecordedInputs]) {
@@ -142,9 +142,9 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
     if (promptTooLarge(bound, window) || (tierCount > 0 && bound > rows[PriceField.Stride + PriceField.Above]!) || bound >= EXACT) return a;
     if (keep === 0) return a;
   } else {
-    b = fixed + kept - closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!;
+    b = fixed + kept - closed[atA + ClosedAt.StepTokens]!;
     // Cache on, the previous prompt must be a prefix of this one (it is, unless token counts shrink).
-    if (cacheOn && prevView > b + closed[a * ClosedAt.Stride + ClosedAt.StepTokens]!) return a;
+    if (cacheOn && prevView > b + closed[atA + ClosedAt.StepTokens]!) return a;
     if (Math.abs(b) * (e - a) >= EXACT) return a;
   }
 
@@ -153,7 +153,7 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
     let y = e;
     if (!windowed) {
       // The price tier of view_x, and the end of the calls that share it (views only grow).
-      const vx = b + closed[x * ClosedAt.Stride + ClosedAt.StepTokens]!;
+      const vx = b + closed[((x * ClosedAt.Stride) | 0) + ClosedAt.StepTokens]!;
       tier = 0;
       while (tier < tierCount && vx > rows[(tier + 1) * PriceField.Stride + PriceField.Above]!) tier++;
       if (tier < tierCount) y = firstAbove(before, x + 1, e, rows[(tier + 1) * PriceField.Stride + PriceField.Above]! - b);

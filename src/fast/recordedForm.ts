@@ -28,7 +28,7 @@ import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { firstAbove } from './closedForm.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
-import { At, copyFigures, RecordedStretch } from './recordedStretch.js';
+import { At, RecordedStretch } from './recordedStretch.js';
 import { RecordedAt, type RecordedSums } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
@@ -58,7 +58,7 @@ function endBefore(before: Float64Array | Int32Array, a: number, e: number): num
 
 /** endBefore, its first look (whether any call in a..e−1 counts) at the block's records. */
 function endBeforeIn(block: Float64Array, field: RecordedAt, before: Float64Array | Int32Array, a: number, e: number): number {
-  return block[e * RecordedAt.Stride + field] === block[a * RecordedAt.Stride + field] ? e : endBefore(before, a, e);
+  return block[((e * RecordedAt.Stride) | 0) + field] === block[((a * RecordedAt.Stride) | 0) + field] ? e : endBefore(before, a, e);
 }
 
 /** The end (≤ e) of the calls from `slides` on before the first a slid window cannot take: a recorded prompt below the growth model's, a cache write. */
@@ -111,9 +111,10 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   // Every call from the lead on has a recorded prompt size and whole recorded latencies. (The figures at
   // a and e are read from the block's records, which the stretch reads too.)
   const block = sums.block;
-  const atA = a * RecordedAt.Stride;
-  if (block[atA + RecordedAt.RecordedInputs]! - block[atA - lead * RecordedAt.Stride + RecordedAt.RecordedInputs]! !== lead) return a;
-  if (block[e * RecordedAt.Stride + RecordedAt.RecordedInputs]! - block[atA + RecordedAt.RecordedInputs]! !== e - a) e = lastAllRecorded(t.recordedInputBefore, a, e);
+  // (Record offsets as int32: call indices arrive as doubles, and a double index is converted at every read.)
+  const atA = (a * RecordedAt.Stride) | 0;
+  if (block[atA + RecordedAt.RecordedInputs]! - block[((a - lead) * RecordedAt.Stride + RecordedAt.RecordedInputs) | 0]! !== lead) return a;
+  if (block[((e * RecordedAt.Stride) | 0) + RecordedAt.RecordedInputs]! - block[atA + RecordedAt.RecordedInputs]! !== e - a) e = lastAllRecorded(t.recordedInputBefore, a, e);
   // Time: without a latency model a missing latency is 0 (the sums say so); with one, calls that have all theirs.
   const noModel = settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
   if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
@@ -122,14 +123,14 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   // (No such call from the slide on: nothing to look at.)
   if (slides < e && slides <= sums.lastSlideStop) e = slideStopsBefore(sums, slides, e);
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
-  if (e <= a || ctx.fullTokens() !== t.records[a * CompiledField.Stride + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
+  if (e <= a || ctx.fullTokens() !== t.records[((a * CompiledField.Stride) | 0) + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
 
   const window = limits[Limit.ContextWindow]!;
   if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
   // Where the prompt is the growth model's, call j's estimate is at most nextEstimateMax[j]; where the
   // window slides, at most system + goal + w × the largest step + the largest overhead.
   const grows = Math.min(e, slides);
-  if (grows > a && block[grows * RecordedAt.Stride + RecordedAt.NextEstimateMax]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
+  if (grows > a && block[((grows * RecordedAt.Stride) | 0) + RecordedAt.NextEstimateMax]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
   if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) e = slides;
   if (e <= a) return a;
 
@@ -166,7 +167,8 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
     if (x > slides) recordedFormStats.window += x - slides;
   } else recordedFormStats.window += x - a;
   // The last call's overhead: billed − view = recorded − growth model.
-  st[Run.OverheadTokens] = block[x * RecordedAt.Stride + RecordedAt.Delta]! - block[(x - 1) * RecordedAt.Stride + RecordedAt.Delta]!;
+  const atX = (x * RecordedAt.Stride) | 0;
+  st[Run.OverheadTokens] = block[atX + RecordedAt.Delta]! - block[atX - RecordedAt.Stride + RecordedAt.Delta]!;
   return x;
 }
 
@@ -210,15 +212,15 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
   const spent = st[Run.SpentPico]!;
   const elapsed = st[Run.ElapsedMs]!;
   const tokens = st[Run.TokensUsed]!;
-  const at = s.at;
   // Spend after the last call exact: so is every call's (costs are not negative).
-  s.figuresAt(e);
-  copyFigures(s.atEnd, at);
+  const atEnd = s.atEnd;
+  s.figuresAt(e, atEnd);
   s.end = e;
-  const exact = spent + at[At.CostPico]! < EXACT;
+  const exact = spent + atEnd[At.CostPico]! < EXACT;
   // Every figure is non-decreasing in j: when none reaches its limit after the stretch's last call, none
   // does before any of its calls (the usual case: no more looks).
-  if (exact && !reachesLimit(at, spent, elapsed, tokens, limits)) return e;
+  if (exact && !reachesLimit(atEnd, spent, elapsed, tokens, limits)) return e;
+  const at = s.at;
   let lo = a;
   let hi = e;
   let j = e - 1;

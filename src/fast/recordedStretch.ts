@@ -15,11 +15,6 @@ export const enum At {
   Size,
 }
 
-/** Copies a stretch's figures (At.Size numbers): a loop of stores beats TypedArray.prototype.set at this size. */
-export function copyFigures(to: Float64Array, from: Float64Array): void {
-  for (let k = 0; k < At.Size; k++) to[k] = from[k]!;
-}
-
 /** Running figures over calls a..j−1 of one stretch (one instance, set per stretch). */
 export class RecordedStretch {
   /** The trace's RecordedSums.block: one record (RecordedAt) per call. */
@@ -58,29 +53,30 @@ export class RecordedStretch {
 
   /** Sums the first segment once, after the stretch is set with a split. */
   sumFirstSegment(): void {
-    this.segment(this.a, this.split, false);
-    copyFigures(this.firstSegment, this.at);
+    this.segment(this.a, this.split, false, this.firstSegment);
   }
 
-  /** The running figures over calls a..j−1 into `at`. */
-  figuresAt(j: number): void {
-    if (j <= this.split) {
-      this.segment(this.a, j, false);
-      return;
-    }
-    copyFigures(this.at, this.firstSegment);
-    this.segment(this.split, j, true);
+  /** The running figures over calls a..j−1 into `into` (`at`, or `atEnd` for the stretch's last call: written in place, no copy). */
+  figuresAt(j: number, into = this.at): void {
+    if (j <= this.split) this.segment(this.a, j, false, into);
+    else this.segment(this.split, j, true, into);
   }
 
-  /** Figures over calls a..j−1 of the first segment, or (`second`) added for the sliding one (from the run's start: nothing dropped before it). */
-  private segment(a: number, j: number, second: boolean): void {
+  /** Figures over calls a..j−1 of the first segment, or (`second`) the first segment's plus the sliding one's from the split (from the run's start: nothing dropped before it), into `at`. */
+  private segment(a: number, j: number, second: boolean, at: Float64Array): void {
     const b = this.block;
-    const A = a * RecordedAt.Stride;
-    const J = j * RecordedAt.Stride;
+    // Record offsets as int32 once: call indices arrive as doubles, and a double index is converted
+    // and checked at every read.
+    const A = (a * RecordedAt.Stride) | 0;
+    const J = (j * RecordedAt.Stride) | 0;
     const keep = second ? this.slidKeep : this.keep;
     const cachedField = second ? RecordedAt.WindowCached : this.cached;
     let input = b[J + RecordedAt.RecordedInputSum]! - b[A + RecordedAt.RecordedInputSum]!;
-    if (keep !== 0) input -= (j - a) * (second ? 0 : this.dropBase) + (b[(j - keep) * RecordedAt.Stride + RecordedAt.StepTokensSum]! - b[(a - keep) * RecordedAt.Stride + RecordedAt.StepTokensSum]!);
+    if (keep !== 0) {
+      const JK = ((j - keep) * RecordedAt.Stride) | 0;
+      const AK = ((a - keep) * RecordedAt.Stride) | 0;
+      input -= (j - a) * (second ? 0 : this.dropBase) + (b[JK + RecordedAt.StepTokensSum]! - b[AK + RecordedAt.StepTokensSum]!);
+    }
     const cached = b[J + cachedField]! - b[A + cachedField]!;
     const write = b[J + this.write]! - b[A + this.write]!;
     const write1h = b[J + this.write1h]! - b[A + this.write1h]!;
@@ -93,7 +89,6 @@ export class RecordedStretch {
     const latency = b[J + this.latency]! - b[A + this.latency]!;
     const tokens = input + b[J + RecordedAt.Output]! - b[A + RecordedAt.Output]!;
     const written = keep !== 0 ? 0 : write + write1h;
-    const at = this.at;
     if (!second) {
       at[At.CostPico] = cost;
       at[At.LatencyMs] = latency;
@@ -101,10 +96,12 @@ export class RecordedStretch {
       at[At.Cached] = cached;
       at[At.Written] = written;
     } else {
-      at[At.CostPico] = at[At.CostPico]! + cost;
-      at[At.LatencyMs] = at[At.LatencyMs]! + latency;
-      at[At.Tokens] = at[At.Tokens]! + tokens;
-      at[At.Cached] = at[At.Cached]! + cached;
+      const first = this.firstSegment;
+      at[At.CostPico] = first[At.CostPico]! + cost;
+      at[At.LatencyMs] = first[At.LatencyMs]! + latency;
+      at[At.Tokens] = first[At.Tokens]! + tokens;
+      at[At.Cached] = first[At.Cached]! + cached;
+      at[At.Written] = first[At.Written]!;
     }
   }
 }

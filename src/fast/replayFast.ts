@@ -160,7 +160,8 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   const n = t.calls;
   const closedSums = t.closedSums;
   for (;;) {
-    const i = st[Run.Calls]!;
+    // (An int32 index: a double one is converted at every read.)
+    const i = st[Run.Calls]! | 0;
     if (i >= n) break;
     // A stretch of plain calls: up to the next call that is not plain, the first tool brake or the step limit.
     // (nextNotPlain and nonStepsBefore from the interleaved record the closed form reads at i.)
@@ -194,8 +195,10 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
         advanceClosedForm(plan, sums, from, end, st);
       }
     }
-    // The rest of the stretch and the call after it, one by one.
-    if (runCalls(plan, st, Math.max(end, closedSums[st[Run.Calls]! * ClosedAt.Stride + ClosedAt.NextNotPlain]!) + 1) !== StopCode.None) return st;
+    // The rest of the stretch and the call after it, one by one (on to the run's end when that is the
+    // trace's last call: one per-step set-up, not a second for the trace running out).
+    const until = Math.max(end, closedSums[((st[Run.Calls]! * ClosedAt.Stride) | 0) + ClosedAt.NextNotPlain]!) + 1;
+    if (runCalls(plan, st, until >= n ? Infinity : until) !== StopCode.None) return st;
   }
   runCalls(plan, st, Infinity);
   return st;
@@ -203,7 +206,7 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
 
 /** Whether the call ends the run inside it when it is made and no tool brake can fire (kernel order: callStop). */
 function endsRunInside(t: CompiledTrace, call: number, limits: BrakeLimits): boolean {
-  const flags = t.records[call * CompiledField.Stride + CallField.Flags]! | 0;
+  const flags = t.records[((call * CompiledField.Stride) | 0) + CallField.Flags]! | 0;
   return callStop(t, call, flags, limits, t.seenTotal, t.errorTotal, false) === StopCode.Completed;
 }
 

@@ -80,6 +80,9 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   let lost = st[Run.StrategyCacheLost]!;
   let code: StopCode = StopCode.None;
   let stopTool = -1;
+  // The trace ran out before call i (then the prompt before it).
+  let ranOut = false;
+  let ranOutView = 0;
   for (; i < until; ) {
     ctx.promptInto(prompt);
     const view = prompt[Prompt.View]!;
@@ -88,7 +91,12 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     const estimate = promptEstimate(view, overhead);
     const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
     if (i >= n) {
-      code = traceRanOut(plan, st, i, view, estimate, bound, elapsed, spent, tokens);
+      // (The figures go through st: a double passed to a call that is not inlined would be boxed.)
+      st[Run.BoundPico] = bound;
+      st[Run.PromptEstimate] = estimate;
+      st[Run.PromptTokens] = estimate;
+      ranOut = true;
+      ranOutView = view;
       break;
     }
     const at = i * CompiledField.Stride;
@@ -159,26 +167,28 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   st[Run.RuleLostTokens] = ruleLost;
   st[Run.StrategyCacheLost] = lost;
   st[Run.OverheadTokens] = overhead;
+  if (ranOut) code = traceRanOut(plan, st, i, ranOutView);
   st[Run.Stop] = code;
   st[Run.StopTool] = stopTool;
   return code;
 }
 
-/** The trace ran out before call i: the brakes before a call still apply, then the recorded ending. */
-function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number, estimate: number, bound: number, elapsed: number, spent: number, tokens: number): StopCode {
+/**
+ * The trace ran out before call i (the run's figures, the bound and the prompt estimate in `st`): the
+ * brakes before a call still apply, then the recorded ending.
+ */
+function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): StopCode {
   const { t, limits, table } = plan;
+  const estimate = st[Run.PromptEstimate]!;
   if (table !== null) {
     table.prompt[i] = view;
     table.estimate[i] = estimate;
   }
-  let code = beforeCallStop(limits, i - t.nonStepsBefore[i]!, elapsed, spent, bound, tokens, estimate);
+  let code = beforeCallStop(limits, i - t.nonStepsBefore[i]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.BoundPico]!, st[Run.TokensUsed]!, estimate);
   if (code === StopCode.None) {
     code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
     st[Run.Exhausted] = 1;
   }
-  st[Run.BoundPico] = bound;
-  st[Run.PromptEstimate] = estimate;
-  st[Run.PromptTokens] = estimate;
   return code;
 }
 

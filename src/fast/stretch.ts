@@ -112,9 +112,10 @@ export class Stretch {
     this.pOutput = prices[row + PriceField.Output]!;
     this.pReasoning = prices[row + PriceField.Reasoning]!;
     const sums = this.sums;
-    const X = x * ClosedAt.Stride;
+    // (Record offsets as int32: call indices arrive as doubles, and a double index is converted at every read.)
+    const X = (x * ClosedAt.Stride) | 0;
     this.sumAtX = sums[X + ClosedAt.StepTokensSum]!;
-    this.sumAtXLessKeep = keep === 0 ? 0 : sums[before(x, keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]!;
+    this.sumAtXLessKeep = keep === 0 ? 0 : sums[((before(x, keep) * ClosedAt.Stride) | 0) + ClosedAt.StepTokensSum]!;
     this.plainOutputAtX = sums[X + ClosedAt.PlainOutput]!;
     this.reasoningAtX = sums[X + ClosedAt.Reasoning]!;
     this.outputAtX = sums[X + ClosedAt.Output]!;
@@ -124,16 +125,16 @@ export class Stretch {
 
   view(k: number): number {
     const s = this.sums;
-    const view = this.b + s[k * ClosedAt.Stride + ClosedAt.StepTokens]!;
-    return this.keep === 0 ? view : view - s[before(k, this.keep) * ClosedAt.Stride + ClosedAt.StepTokens]!;
+    const view = this.b + s[((k * ClosedAt.Stride) | 0) + ClosedAt.StepTokens]!;
+    return this.keep === 0 ? view : view - s[((before(k, this.keep) * ClosedAt.Stride) | 0) + ClosedAt.StepTokens]!;
   }
 
   /** Σ view over calls x..j−1. */
   viewSum(j: number): number {
     const s = this.sums;
-    const sum = (j - this.x) * this.b + s[j * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtX;
+    const sum = (j - this.x) * this.b + s[((j * ClosedAt.Stride) | 0) + ClosedAt.StepTokensSum]! - this.sumAtX;
     if (this.keep === 0) return sum;
-    return sum - (s[before(j, this.keep) * ClosedAt.Stride + ClosedAt.StepTokensSum]! - this.sumAtXLessKeep);
+    return sum - (s[((before(j, this.keep) * ClosedAt.Stride) | 0) + ClosedAt.StepTokensSum]! - this.sumAtXLessKeep);
   }
 
   /** Σ cached over calls x..j−1 (cache on). */
@@ -151,7 +152,7 @@ export class Stretch {
   /** Σ cost over calls x..j−1. */
   cost(j: number): number {
     const s = this.sums;
-    const J = j * ClosedAt.Stride;
+    const J = (j * ClosedAt.Stride) | 0;
     const output = this.pOutput * (s[J + ClosedAt.PlainOutput]! - this.plainOutputAtX) + this.pReasoning * (s[J + ClosedAt.Reasoning]! - this.reasoningAtX);
     if (!this.cacheOn) return this.pInput * this.viewSum(j) + output;
     return (this.cacheWritePrice ? this.pWrite : this.pInput) * this.growth(j) + this.pCached * this.cachedSum(j) + output;
@@ -159,10 +160,10 @@ export class Stretch {
 
   /** Σ (input + output) over calls x..j−1. */
   tokens(j: number): number {
-    return this.viewSum(j) + this.sums[j * ClosedAt.Stride + ClosedAt.Output]! - this.outputAtX;
+    return this.viewSum(j) + this.sums[((j * ClosedAt.Stride) | 0) + ClosedAt.Output]! - this.outputAtX;
   }
 
   latency(j: number): number {
-    return this.sums[j * ClosedAt.Stride + ClosedAt.StepLatency]! - this.latencyAtX;
+    return this.sums[((j * ClosedAt.Stride) | 0) + ClosedAt.StepLatency]! - this.latencyAtX;
   }
 }

@@ -15,23 +15,26 @@ import type { ContextTracker } from './context.js';
  */
 export function appendClosedSteps(ctx: ContextTracker, kept: Float64Array, raw: Float64Array, a: number, x: number, readBack: number, stride = 1, offset = 0): void {
   const len = ctx.length;
-  const keptBase = ctx.keptPrefix[len]! - kept[a * stride + offset]!;
-  const rawBase = ctx.rawPrefix[len]! - raw[a * stride + offset]!;
+  // Offsets as int32 (call indices arrive as doubles; a double index is converted at every read).
+  const atA = (a * stride + offset) | 0;
+  const keptBase = ctx.keptPrefix[len]! - kept[atA]!;
+  const rawBase = ctx.rawPrefix[len]! - raw[atA]!;
   const from = readBack === Infinity ? a + 1 : Math.max(a + 1, x - readBack - 1);
   ctx.reserve(len + (x - a));
   const keptPrefix = ctx.keptPrefix;
   const rawPrefix = ctx.rawPrefix;
-  const end = x * stride + offset;
-  let at = len + (from - a);
+  const end = (x * stride + offset) | 0;
+  const step = stride | 0;
+  let at = (len + (from - a)) | 0;
   // No cap (kept = raw): one array, one load a step.
   if (kept === raw) {
-    for (let i = from * stride + offset; i <= end; i += stride, at++) {
+    for (let i = (from * stride + offset) | 0; i <= end; i += step, at++) {
       const k = kept[i]!;
       keptPrefix[at] = keptBase + k;
       rawPrefix[at] = rawBase + k;
     }
   } else {
-    for (let i = from * stride + offset; i <= end; i += stride, at++) {
+    for (let i = (from * stride + offset) | 0; i <= end; i += step, at++) {
       keptPrefix[at] = keptBase + kept[i]!;
       rawPrefix[at] = rawBase + raw[i]!;
     }
@@ -50,8 +53,9 @@ export function appendClosedSteps(ctx: ContextTracker, kept: Float64Array, raw: 
  */
 export function slidWindowLostOver(keptSum: Float64Array, s: number, x: number, keep: number, stride = 1, offset = 0): number {
   if (x <= s) return 0;
-  const upper = keptSum[(x - 1) * stride + offset]! - keptSum[(s - 1) * stride + offset]!;
-  return upper - (keptSum[(x - keep) * stride + offset]! - keptSum[(s - keep) * stride + offset]!);
+  // (Offsets as int32: a double index is converted at every read.)
+  const upper = keptSum[((x - 1) * stride + offset) | 0]! - keptSum[((s - 1) * stride + offset) | 0]!;
+  return upper - (keptSum[((x - keep) * stride + offset) | 0]! - keptSum[((s - keep) * stride + offset) | 0]!);
 }
 
 /** slidWindowLostOver added to total[at] (a run's record: no number returned, none boxed when the caller does not inline it). */
