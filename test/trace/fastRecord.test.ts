@@ -19,28 +19,30 @@ const { recordSchema } = traceSchemas();
 const keys = fc.constantFrom('type', 'outputTokens', 'inputTokens', 'cachedInputTokens', 'reasoningTokens', 'latencyMs', 'startMs', 'recordedCostUsd', 'final', 'toolCalls', 'failed', 'extra', '__proto__');
 const toolKeys = fc.constantFrom('name', 'arguments', 'resultTokens', 'error', 'latencyMs', 'id', 'other');
 
-/** A valid call (as JSON round-trips it), then a few fields of it or of one tool call set to odd values or removed. */
-const mutatedCall = fc
-  .record({
-    call: callArb,
-    edits: fc.array(fc.tuple(keys, fc.option(oddValue, { nil: undefined })), { maxLength: 3 }),
-    toolEdits: fc.array(fc.tuple(toolKeys, fc.option(oddValue, { nil: undefined })), { maxLength: 2 }),
-  })
-  .map(({ call, edits, toolEdits }) => {
-    const raw = JSON.parse(JSON.stringify(call)) as Record<string, unknown>;
+/**
+ * A valid record (as JSON round-trips it), then a few of its fields, or of the object `inside` picks in
+ * it (a tool call, importedFrom), set to odd values or removed.
+ */
+function mutated(valid: fc.Arbitrary<object>, fieldKeys: fc.Arbitrary<string>, nested: { keys: fc.Arbitrary<string>; inside: (raw: Record<string, unknown>) => unknown }) {
+  const edit = (keys: fc.Arbitrary<string>, most: number) => fc.array(fc.tuple(keys, fc.option(oddValue, { nil: undefined })), { maxLength: most });
+  return fc.record({ record: valid, edits: edit(fieldKeys, 3), nestedEdits: edit(nested.keys, 2) }).map(({ record, edits, nestedEdits }) => {
+    const raw = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
     for (const [key, value] of edits) {
       if (value === undefined) delete raw[key];
       else Object.defineProperty(raw, key, { value, enumerable: true, writable: true, configurable: true });
     }
-    const tools = raw.toolCalls;
-    if (Array.isArray(tools) && tools.length > 0 && typeof tools[0] === 'object' && tools[0] !== null) {
-      for (const [key, value] of toolEdits) {
-        if (value === undefined) delete (tools[0] as Record<string, unknown>)[key];
-        else (tools[0] as Record<string, unknown>)[key] = value;
+    const inner = nested.inside(raw);
+    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
+      for (const [key, value] of nestedEdits) {
+        if (value === undefined) delete (inner as Record<string, unknown>)[key];
+        else (inner as Record<string, unknown>)[key] = value;
       }
     }
     return raw;
   });
+}
+
+const mutatedCall = mutated(callArb, keys, { keys: toolKeys, inside: (raw) => (Array.isArray(raw.toolCalls) ? raw.toolCalls[0] : undefined) });
 
 describe('isSurelyValidCall', () => {
   it('accepts only what zod accepts (random calls with random fields broken)', () => {
@@ -99,31 +101,12 @@ const headerKeys = fc.constantFrom('type', 'schema', 'model', 'provider', 'syste
 const endKeys = fc.constantFrom('type', 'outcome', 'status', 'recordedCostUsd', 'recordedInputTokens', 'recordedOutputTokens', 'recordedCalls', 'extra', '__proto__');
 const importedKeys = fc.constantFrom('format', 'path', 'notes', 'other');
 
-/** A valid record (as JSON round-trips it), then a few of its fields (or of importedFrom) set to odd values or removed. */
-function mutated(valid: fc.Arbitrary<Record<string, unknown>>, fieldKeys: fc.Arbitrary<string>) {
-  return fc
-    .record({ record: valid, edits: fc.array(fc.tuple(fieldKeys, fc.option(oddValue, { nil: undefined })), { maxLength: 3 }), nested: fc.array(fc.tuple(importedKeys, fc.option(oddValue, { nil: undefined })), { maxLength: 2 }) })
-    .map(({ record, edits, nested }) => {
-      const raw = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
-      for (const [key, value] of edits) {
-        if (value === undefined) delete raw[key];
-        else Object.defineProperty(raw, key, { value, enumerable: true, writable: true, configurable: true });
-      }
-      const imported = raw.importedFrom;
-      if (typeof imported === 'object' && imported !== null && !Array.isArray(imported)) {
-        for (const [key, value] of nested) {
-          if (value === undefined) delete (imported as Record<string, unknown>)[key];
-          else (imported as Record<string, unknown>)[key] = value;
-        }
-      }
-      return raw;
-    });
-}
+const inImportedFrom = { keys: importedKeys, inside: (raw: Record<string, unknown>) => raw.importedFrom };
 
 describe('isSurelyValidHeader, isSurelyValidEnd', () => {
   it.each([
-    ['header', mutated(headerArb, headerKeys), isSurelyValidHeader, 9731],
-    ['end', mutated(endArb, endKeys), isSurelyValidEnd, 9732],
+    ['header', mutated(headerArb, headerKeys, inImportedFrom), isSurelyValidHeader, 9731],
+    ['end', mutated(endArb, endKeys, inImportedFrom), isSurelyValidEnd, 9732],
   ] as const)('a %s: accepts only what zod accepts (random records with random fields broken)', (_, arb, quick, seed) => {
     let accepted = 0;
     let rejected = 0;
