@@ -43,11 +43,15 @@ function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): numb
   return a[k]!;
 }
 
-/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
+/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort) in a copy. */
 export function costQuantiles(costs: readonly number[] | Float64Array): CostQuantiles {
-  const n = costs.length;
+  return costQuantilesInPlace(new Float64Array(costs));
+}
+
+/** costQuantiles selected in `a` itself, which it reorders (no copy: for costs in no particular order). */
+export function costQuantilesInPlace(a: Float64Array): CostQuantiles {
+  const n = a.length;
   if (n === 0) return { p50: 0, p95: 0, max: 0 };
-  const a = new Float64Array(costs);
   let max = a[0]!;
   for (let i = 1; i < n; i++) if (a[i]! > max) max = a[i]!;
   const at95 = rankIndex(n, 0.95);

@@ -10,7 +10,7 @@ import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { costQuantiles } from '../../src/metrics/costQuantiles.js';
-import { addToTally, mergeTallies, newTally, packCosts, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
+import { addToTally, mergeTallies, newTally, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
 import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
 import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
@@ -38,7 +38,7 @@ describe('population tallies', () => {
         const merged = newTally();
         for (const tally of reversed ? tallies.reverse() : tallies) mergeTallies(merged, tally);
         expect(tallyMetrics(merged)).toEqual(populationMetrics(pairs));
-        // Merged costs are packed (a Float64Array, as a worker transfers them); a run added after still counts.
+        // A run added after the merge still counts.
         addToTally(merged, extra.run, extra.baseline);
         expect(tallyMetrics(merged)).toEqual(populationMetrics([...pairs, extra]));
       }),
@@ -64,6 +64,40 @@ describe('population tallies', () => {
     expect(sum.value).toBe(2n * BigInt(Number.MAX_SAFE_INTEGER) + 2n ** 60n + 8n);
   });
 
+  it('TallyBuilder costs: every cost once whatever room was reserved, each tally its own exact buffer, merged parts joined once (seeded)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(pairArb, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), fc.array(fc.nat({ max: 50 }), { minLength: 4, maxLength: 4 }), (units, reserves) => {
+        // One builder over every unit (each reserving more or less room than its runs, as a thread adds its units).
+        const builder = new TallyBuilder();
+        units.forEach((unit, k) => {
+          builder.reserve(reserves[k]!);
+          unit.forEach(({ run, baseline }) => builder.add(run, baseline));
+        });
+        const all = units.flat();
+        const tally = builder.finish();
+        // Exactly the runs' costs, in a buffer of their own with no room past them (what a worker transfers whole).
+        expect([...tally.costs]).toEqual(all.map((p) => p.run.costPico));
+        expect(tally.costs.buffer.byteLength).toBe(all.length * 8);
+        // A run added after finish() goes into a new array: the finished tally (perhaps transferred) is untouched.
+        const extra = all[0] ?? units[0]![0];
+        if (extra !== undefined) builder.add(extra.run, extra.baseline);
+        expect([...tally.costs]).toEqual(all.map((p) => p.run.costPico));
+        // Units tallied apart and merged in one call = the one builder; the parts' costs stay theirs.
+        const parts = units.map((unit) => {
+          const part = new TallyBuilder();
+          unit.forEach(({ run, baseline }) => part.add(run, baseline));
+          return part.finish();
+        });
+        const merged = newTally();
+        mergeTallies(merged, ...parts);
+        expect(merged.costs.buffer).not.toBe(parts[0]!.costs.buffer);
+        expect(tallyMetrics(merged)).toEqual(populationMetrics(all));
+        expect(parts.map((part) => part.costs.length)).toEqual(units.map((unit) => unit.length));
+      }),
+      { numRuns: 300, seed: 7704 },
+    );
+  });
+
   it('quantiles selected on another thread (the merged costs sent there) = the figures of one thread (seeded)', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 1, max: 4 }), (costs, threads) => {
@@ -75,7 +109,7 @@ describe('population tallies', () => {
           mergeTallies(merged, tally);
         }
         // What the other thread is sent (a copy here) and selects in place.
-        const quantiles = costQuantiles(new Float64Array(packCosts(merged)));
+        const quantiles = costQuantiles(merged.costs);
         expect(tallyMetrics(merged, quantiles)).toEqual(populationMetrics(pairs));
       }),
       { numRuns: 200, seed: 7702 },

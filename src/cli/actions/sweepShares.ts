@@ -12,8 +12,7 @@ import { UserError } from '../../errors.js';
 import { skippedMessage } from '../../import/inputSet.js';
 import { contextCurvesOf, mergeContextTokenSums, type ContextTokenCurves } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { costQuantiles, type CostQuantiles } from '../../metrics/costQuantiles.js';
-import { packCosts } from '../../metrics/population.js';
+import { costQuantilesInPlace, type CostQuantiles } from '../../metrics/costQuantiles.js';
 import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../population/sweep.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
@@ -81,7 +80,7 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
   });
   try {
     const here = await sweepUnitsHere({ inputs: args.inputs, opts: args.opts, setup, range, units, next });
-    sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantiles), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
+    sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantilesInPlace), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
     const first = await Promise.all(sweeps.map((sweep) => sweep.first()));
     // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
@@ -119,7 +118,7 @@ function merged(perThread: readonly SweepTally[][]): ReturnType<typeof sweepTall
  * on one thread.
  */
 async function selectedOnEveryThread(tallies: readonly SweepTally[], sweeps: readonly ThreadSweep[]): Promise<CostQuantiles[]> {
-  const costs = tallies.map((tally) => packCosts(tally.population));
+  const costs = tallies.map((tally) => tally.population.costs);
   const cut = (k: number) => Math.floor((k * costs.length) / sweeps.length);
   const parts = sweeps.map((sweep, k) => sweep.select(costs.slice(cut(k), cut(k + 1))));
   return (await Promise.all(parts)).flat();
