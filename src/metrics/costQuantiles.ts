@@ -45,11 +45,26 @@ function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): numb
 
 /** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort) in a copy. */
 export function costQuantiles(costs: readonly number[] | Float64Array): CostQuantiles {
-  return costQuantilesInPlace(new Float64Array(costs));
+  return costQuantilesInPlace([new Float64Array(costs)]);
 }
 
-/** costQuantiles selected in `a` itself, which it reorders (no copy: for costs in no particular order). */
-export function costQuantilesInPlace(a: Float64Array): CostQuantiles {
+/** Costs in parts, one after another in a new array. */
+export function joinCosts(parts: readonly Float64Array[]): Float64Array {
+  const costs = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    costs.set(part, at);
+    at += part.length;
+  }
+  return costs;
+}
+
+/**
+ * costQuantiles of the costs in `parts`, selected in the part itself when there is one, which it
+ * reorders (for costs in no particular order), else in the parts joined.
+ */
+export function costQuantilesInPlace(parts: readonly Float64Array[]): CostQuantiles {
+  const a = parts.length === 1 ? parts[0]! : joinCosts(parts);
   const n = a.length;
   if (n === 0) return { p50: 0, p95: 0, max: 0 };
   let max = a[0]!;

@@ -103,12 +103,15 @@ export interface PopulationTally {
   caughtEarly: number;
   tokens: { input: number; cached: number; output: number };
   stopReasons: Partial<Record<StopReason, number>>;
-  /** Each run's cost, in no particular order (its own buffer, never shared: what a worker thread transfers). */
-  costs: Float64Array;
+  /**
+   * Each run's cost, in no particular order, in one or more arrays (each over a buffer of its own: what
+   * a worker thread transfers; tallies merged keep their parts' arrays, joined where quantiles are selected).
+   */
+  costs: Float64Array[];
 }
 
 export function newTally(): PopulationTally {
-  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: new Float64Array(0) };
+  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
 }
 
 /** A tally's money as PicoSums while runs are added (TallyBuilder). */
@@ -141,49 +144,55 @@ function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, basel
 }
 
 /**
- * A tally built run by run, its money summed without a BigInt per run and its costs written into one
- * Float64Array (what a sweep adds up per configuration: no list of Numbers grown, copied and promoted
+ * A tally built run by run, its money summed without a BigInt per run and its costs written into
+ * Float64Arrays (what a sweep adds up per configuration: no list of Numbers grown, copied and promoted
  * by the garbage collector, no packing afterwards).
  */
 export class TallyBuilder {
   private readonly tally = newTally();
   private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
-  private costs = new Float64Array(0);
+  /** Arrays full, and the one written (`at` costs in it). */
+  private full: Float64Array[] = [];
+  private current = new Float64Array(0);
+  private at = 0;
 
-  /** Room for `more` runs besides those added (when the count is known: no growing while they are added). */
+  /** Room for `more` runs besides those added (a population's run count: one array each, not grown and copied). */
   reserve(more: number): void {
-    if (this.tally.runs + more > this.costs.length) this.grow(this.tally.runs + more);
+    if (this.current.length - this.at < more) this.next(more);
   }
 
   add(run: RunFigures, baseline: RunPair['baseline']): void {
-    if (this.tally.runs === this.costs.length) this.grow(Math.max(16, 2 * this.costs.length));
-    this.costs[this.tally.runs] = run.costPico;
+    if (this.at === this.current.length) this.next(Math.max(16, this.tally.runs));
+    this.current[this.at++] = run.costPico;
     addRun(this.tally, this.money, run, baseline);
   }
 
-  /** The tally of the runs added (its costs its own: the builder writes into a new array after this). */
+  /** The tally of the runs added (its arrays its own: the builder writes into new ones after this). */
   finish(): PopulationTally {
     const { total, wasted, saved, overshoot } = this.money;
-    const costs = this.costs.length === this.tally.runs ? this.costs : this.costs.slice(0, this.tally.runs);
-    this.costs = costs.slice(0, 0);
+    this.next(0);
+    const costs = this.full;
+    this.full = [];
     return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons: { ...this.tally.stopReasons }, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
   }
 
-  private grow(capacity: number): void {
-    const costs = new Float64Array(capacity);
-    costs.set(this.costs.subarray(0, this.tally.runs));
-    this.costs = costs;
+  /** The array written set aside (its costs only), a new one of `length` written next. */
+  private next(length: number): void {
+    if (this.at > 0) this.full.push(this.at === this.current.length ? this.current : this.current.subarray(0, this.at));
+    this.current = new Float64Array(length);
+    this.at = 0;
   }
 }
 
-/** One run and its baseline into the tally (its costs copied: for many runs, TallyBuilder). */
+/** One run and its baseline into the tally (an array of one cost: for many runs, TallyBuilder). */
 export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
   const one = new TallyBuilder();
+  one.reserve(1);
   one.add(run, baseline);
   mergeTallies(tally, one.finish());
 }
 
-/** `parts` added into `into` (the costs joined into one new array). */
+/** `parts` added into `into` (their costs' arrays kept, not copied). */
 export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[]): void {
   for (const part of parts) {
     into.runs += part.runs;
@@ -199,19 +208,8 @@ export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[])
     into.tokens.cached += part.tokens.cached;
     into.tokens.output += part.tokens.output;
     for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
+    for (const costs of part.costs) into.costs.push(costs);
   }
-  into.costs = joinCosts([into.costs, ...parts.map((part) => part.costs)]);
-}
-
-/** Some costs one after another, in a new array. */
-export function joinCosts(parts: readonly Float64Array[]): Float64Array {
-  const costs = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    costs.set(part, at);
-    at += part.length;
-  }
-  return costs;
 }
 
 /**

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
-import { costQuantiles } from '../../src/metrics/costQuantiles.js';
-import { addToTally, mergeTallies, newTally, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
+import { costQuantilesInPlace } from '../../src/metrics/costQuantiles.js';
+import { addToTally, mergeTallies, newTally, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type PopulationTally, type RunPair } from '../../src/metrics/population.js';
 import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
 import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
@@ -55,7 +55,9 @@ describe('population tallies', () => {
           builder.add(run, baseline);
           addToTally(tally, run, baseline);
         }
-        expect(builder.finish()).toEqual(tally);
+        // The same sums and the same costs in the same order (in arrays cut differently).
+        const flat = (t: PopulationTally) => ({ ...t, costs: t.costs.flatMap((costs) => [...costs]) });
+        expect(flat(builder.finish())).toEqual(flat(tally));
       }),
       { numRuns: 300, seed: 7703 },
     );
@@ -64,9 +66,10 @@ describe('population tallies', () => {
     expect(sum.value).toBe(2n * BigInt(Number.MAX_SAFE_INTEGER) + 2n ** 60n + 8n);
   });
 
-  it('TallyBuilder costs: every cost once whatever room was reserved, each tally its own exact buffer, merged parts joined once (seeded)', () => {
+  it('TallyBuilder costs: every cost once whatever room was reserved, arrays over buffers of their own (transferable at once), merged without copies (seeded)', () => {
+    const buffers = (tallies: readonly PopulationTally[]) => tallies.flatMap((t) => t.costs.map((costs) => costs.buffer as ArrayBuffer));
     fc.assert(
-      fc.property(fc.array(fc.array(pairArb, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), fc.array(fc.nat({ max: 50 }), { minLength: 4, maxLength: 4 }), (units, reserves) => {
+      fc.property(fc.array(fc.array(pairArb, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), fc.array(fc.nat({ max: 50 }), { minLength: 4, maxLength: 4 }), pairArb, (units, reserves, extra) => {
         // One builder over every unit (each reserving more or less room than its runs, as a thread adds its units).
         const builder = new TallyBuilder();
         units.forEach((unit, k) => {
@@ -74,25 +77,27 @@ describe('population tallies', () => {
           unit.forEach(({ run, baseline }) => builder.add(run, baseline));
         });
         const all = units.flat();
+        const costsOf = (tally: PopulationTally) => tally.costs.flatMap((costs) => [...costs]);
         const tally = builder.finish();
-        // Exactly the runs' costs, in a buffer of their own with no room past them (what a worker transfers whole).
-        expect([...tally.costs]).toEqual(all.map((p) => p.run.costPico));
-        expect(tally.costs.buffer.byteLength).toBe(all.length * 8);
+        expect(costsOf(tally)).toEqual(all.map((p) => p.run.costPico));
         // A run added after finish() goes into a new array: the finished tally (perhaps transferred) is untouched.
-        const extra = all[0] ?? units[0]![0];
-        if (extra !== undefined) builder.add(extra.run, extra.baseline);
-        expect([...tally.costs]).toEqual(all.map((p) => p.run.costPico));
-        // Units tallied apart and merged in one call = the one builder; the parts' costs stay theirs.
+        builder.add(extra.run, extra.baseline);
+        const after = builder.finish();
+        expect(costsOf(tally)).toEqual(all.map((p) => p.run.costPico));
+        expect(costsOf(after)).toEqual([extra.run.costPico]);
+        // Units tallied apart: no buffer shared by two arrays (a transfer list naming one twice throws), so all
+        // are sent at once, as a worker sends its tallies; merged, they give the figures of the one builder.
         const parts = units.map((unit) => {
           const part = new TallyBuilder();
           unit.forEach(({ run, baseline }) => part.add(run, baseline));
           return part.finish();
         });
+        const sent = structuredClone([tally, after, ...parts], { transfer: buffers([tally, after, ...parts]) });
+        expect(tally.costs.every((costs) => costs.length === 0)).toBe(true);
         const merged = newTally();
-        mergeTallies(merged, ...parts);
-        expect(merged.costs.buffer).not.toBe(parts[0]!.costs.buffer);
+        mergeTallies(merged, ...sent.slice(2));
         expect(tallyMetrics(merged)).toEqual(populationMetrics(all));
-        expect(parts.map((part) => part.costs.length)).toEqual(units.map((unit) => unit.length));
+        expect(tallyMetrics(sent[0]!)).toEqual(populationMetrics(all));
       }),
       { numRuns: 300, seed: 7704 },
     );
@@ -108,8 +113,9 @@ describe('population tallies', () => {
           pairs.forEach(({ run, baseline }, i) => i % threads === t && addToTally(tally, run, baseline));
           mergeTallies(merged, tally);
         }
-        // What the other thread is sent (a copy here) and selects in place.
-        const quantiles = costQuantiles(merged.costs);
+        // What the other thread is sent (transferred) and selects, the arrays joined.
+        const sent = structuredClone(merged.costs, { transfer: merged.costs.map((costs) => costs.buffer as ArrayBuffer) });
+        const quantiles = costQuantilesInPlace(sent);
         expect(tallyMetrics(merged, quantiles)).toEqual(populationMetrics(pairs));
       }),
       { numRuns: 200, seed: 7702 },

@@ -32,8 +32,8 @@ function sizeOf(file: string): number {
 /** A thread's part of the queue: on a worker thread, or on this one (this thread works rather than waits). */
 interface ThreadSweep {
   first(): Promise<UnitsTallies>;
-  /** The quantiles of some costs (each configuration's, every thread's joined), selected on this thread. */
-  select(costs: Float64Array[]): Promise<CostQuantiles[]>;
+  /** The quantiles of some costs (each configuration's arrays, every thread's), selected (joined) on this thread. */
+  select(costs: Float64Array[][]): Promise<CostQuantiles[]>;
   /** The tallies of `configs` (the halved step caps; none: the thread is done). */
   halve(configs: PopulationConfig[]): Promise<SweepTally[]>;
   stop(): void;
@@ -47,7 +47,7 @@ function onWorker(worker: SweepWorker): ThreadSweep {
       return reply;
     },
     select: async (costs) => {
-      worker.send({ select: costs }, costs.map((c) => c.buffer as ArrayBuffer));
+      worker.send({ select: costs }, costs.flatMap((parts) => parts.map((c) => c.buffer as ArrayBuffer)));
       return ((reply) => ('quantiles' in reply ? reply.quantiles : []))(await worker.next());
     },
     halve: async (configs) => {

@@ -14,9 +14,9 @@ import { sweepUnitsHere } from './sweepUnits.js';
 import { prepareSweep, setUpSweep, sweepRows } from './sweepWork.js';
 import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerSelect, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
 
-/** Each tally's costs' buffer (its own), to transfer rather than copy. */
+/** The buffers of each tally's costs (each its own), to transfer rather than copy. */
 function costBuffers(tallies: readonly SweepTally[]): ArrayBuffer[] {
-  return tallies.map((tally) => tally.population.costs.buffer as ArrayBuffer);
+  return tallies.flatMap((tally) => tally.population.costs.map((costs) => costs.buffer as ArrayBuffer));
 }
 
 /** A sweep worker's whole work: `task` (its workerData), its replies on `port` (its parentPort). */
