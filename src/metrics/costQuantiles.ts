@@ -43,11 +43,30 @@ function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): numb
   return a[k]!;
 }
 
-/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort). */
+/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort) in a copy. */
 export function costQuantiles(costs: readonly number[] | Float64Array): CostQuantiles {
-  const n = costs.length;
+  return costQuantilesInPlace([new Float64Array(costs)]);
+}
+
+/** Costs in parts, one after another in a new array. */
+export function joinCosts(parts: readonly Float64Array[]): Float64Array {
+  const costs = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    costs.set(part, at);
+    at += part.length;
+  }
+  return costs;
+}
+
+/**
+ * costQuantiles of the costs in `parts`, selected in the part itself when there is one, which it
+ * reorders (for costs in no particular order), else in the parts joined.
+ */
+export function costQuantilesInPlace(parts: readonly Float64Array[]): CostQuantiles {
+  const a = parts.length === 1 ? parts[0]! : joinCosts(parts);
+  const n = a.length;
   if (n === 0) return { p50: 0, p95: 0, max: 0 };
-  const a = new Float64Array(costs);
   let max = a[0]!;
   for (let i = 1; i < n; i++) if (a[i]! > max) max = a[i]!;
   const at95 = rankIndex(n, 0.95);

@@ -13,7 +13,7 @@
  */
 import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { picoToUsd, type Pico } from '../money.js';
-import { costQuantiles, rankIndex, type CostQuantiles } from './costQuantiles.js';
+import { costQuantilesInPlace, rankIndex, type CostQuantiles } from './costQuantiles.js';
 import { PicoSum } from './picoSum.js';
 
 export { PicoSum } from './picoSum.js';
@@ -79,9 +79,10 @@ function meanUsd(totalPico: bigint, n: number): number {
 }
 
 export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics {
-  const tally = newTally();
-  for (const { run, baseline } of pairs) addToTally(tally, run, baseline);
-  return tallyMetrics(tally);
+  const builder = new TallyBuilder();
+  builder.reserve(pairs.length);
+  for (const { run, baseline } of pairs) builder.add(run, baseline);
+  return tallyMetrics(builder.finish());
 }
 
 /**
@@ -102,8 +103,11 @@ export interface PopulationTally {
   caughtEarly: number;
   tokens: { input: number; cached: number; output: number };
   stopReasons: Partial<Record<StopReason, number>>;
-  /** Each run's cost, in no particular order (a Float64Array once packed: packCosts, what a worker thread transfers). */
-  costs: number[] | Float64Array;
+  /**
+   * Each run's cost, in no particular order, in one or more arrays (each over a buffer of its own: what
+   * a worker thread transfers; tallies merged keep their parts' arrays, joined where quantiles are selected).
+   */
+  costs: Float64Array[];
 }
 
 export function newTally(): PopulationTally {
@@ -118,13 +122,11 @@ interface MoneySums {
   overshoot: PicoSum;
 }
 
-/** One run and its baseline: the counts into the tally, the money into `money`. */
+/** One run and its baseline: the counts into the tally, the money into `money` (its cost is kept by TallyBuilder). */
 function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, baseline: RunPair['baseline']): void {
   tally.runs += 1;
   money.total.add(run.costPico);
   money.overshoot.add(run.overshootPico);
-  if (tally.costs instanceof Float64Array) tally.costs = Array.from(tally.costs);
-  tally.costs.push(run.costPico);
   tally.tokens.input += run.inputTokens;
   tally.tokens.cached += run.cachedInputTokens;
   tally.tokens.output += run.outputTokens;
@@ -141,62 +143,80 @@ function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, basel
   }
 }
 
-/** A tally built run by run, its money summed without a BigInt per run (what a sweep adds up per configuration). */
+/**
+ * A tally built run by run, its money summed without a BigInt per run and its costs written into
+ * Float64Arrays (what a sweep adds up per configuration: no list of Numbers grown, copied and promoted
+ * by the garbage collector, no packing afterwards).
+ */
 export class TallyBuilder {
   private readonly tally = newTally();
   private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
+  /** Arrays full, and the one written (`at` costs in it). */
+  private full: Float64Array[] = [];
+  private current = new Float64Array(0);
+  private at = 0;
+
+  /** Room for `more` runs besides those added (a population's run count: one array each, not grown and copied). */
+  reserve(more: number): void {
+    if (this.current.length - this.at < more) this.next(more);
+  }
+
   add(run: RunFigures, baseline: RunPair['baseline']): void {
+    if (this.at === this.current.length) this.next(Math.max(16, this.tally.runs));
+    this.current[this.at++] = run.costPico;
     addRun(this.tally, this.money, run, baseline);
   }
-  /** The tally of the runs added. */
+
+  /** The tally of the runs added (its arrays its own: the builder writes into new ones after this). */
   finish(): PopulationTally {
     const { total, wasted, saved, overshoot } = this.money;
-    return { ...this.tally, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
+    this.next(0);
+    const costs = this.full;
+    this.full = [];
+    return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons: { ...this.tally.stopReasons }, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
+  }
+
+  /** The array written set aside (its costs only), a new one of `length` written next. */
+  private next(length: number): void {
+    if (this.at > 0) this.full.push(this.at === this.current.length ? this.current : this.current.subarray(0, this.at));
+    this.current = new Float64Array(length);
+    this.at = 0;
   }
 }
 
-/** One run and its baseline into the tally. */
+/** One run and its baseline into the tally (an array of one cost: for many runs, TallyBuilder). */
 export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
-  const money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
-  addRun(tally, money, run, baseline);
-  tally.totalPico += money.total.value;
-  tally.wastedPico += money.wasted.value;
-  tally.savedPico += money.saved.value;
-  tally.overshootPico += money.overshoot.value;
+  const one = new TallyBuilder();
+  one.reserve(1);
+  one.add(run, baseline);
+  mergeTallies(tally, one.finish());
 }
 
-/** `part` added into `into`. */
-export function mergeTallies(into: PopulationTally, part: PopulationTally): void {
-  into.runs += part.runs;
-  into.totalPico += part.totalPico;
-  into.wastedPico += part.wastedPico;
-  into.savedPico += part.savedPico;
-  into.overshootPico += part.overshootPico;
-  into.completed += part.completed;
-  into.baselineCompleted += part.baselineCompleted;
-  into.falseStops += part.falseStops;
-  into.caughtEarly += part.caughtEarly;
-  into.tokens.input += part.tokens.input;
-  into.tokens.cached += part.tokens.cached;
-  into.tokens.output += part.tokens.output;
-  for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
-  const mine = packCosts(into);
-  const theirs = packCosts(part);
-  if (theirs.length === 0) return;
-  const costs = new Float64Array(mine.length + theirs.length);
-  costs.set(mine);
-  costs.set(theirs, mine.length);
-  into.costs = costs;
+/** `parts` added into `into` (their costs' arrays kept, not copied). */
+export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[]): void {
+  for (const part of parts) {
+    into.runs += part.runs;
+    into.totalPico += part.totalPico;
+    into.wastedPico += part.wastedPico;
+    into.savedPico += part.savedPico;
+    into.overshootPico += part.overshootPico;
+    into.completed += part.completed;
+    into.baselineCompleted += part.baselineCompleted;
+    into.falseStops += part.falseStops;
+    into.caughtEarly += part.caughtEarly;
+    into.tokens.input += part.tokens.input;
+    into.tokens.cached += part.tokens.cached;
+    into.tokens.output += part.tokens.output;
+    for (const reason of STOP_REASONS) if (part.stopReasons[reason] !== undefined) into.stopReasons[reason] = (into.stopReasons[reason] ?? 0) + part.stopReasons[reason];
+    for (const costs of part.costs) into.costs.push(costs);
+  }
 }
 
-/** The tally's costs as a Float64Array, kept in the tally (a worker transfers its buffer rather than copying a list). */
-export function packCosts(tally: PopulationTally): Float64Array {
-  if (!(tally.costs instanceof Float64Array)) tally.costs = new Float64Array(tally.costs);
-  return tally.costs;
-}
-
-/** The tally's figures; `quantiles`: its costs' quantiles when already selected (by another thread: sweepShares.ts). */
-export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = costQuantiles(tally.costs)): PopulationMetrics {
+/**
+ * The tally's figures; `quantiles`: its costs' quantiles when already selected (by another thread:
+ * sweepShares.ts), else selected in the tally's costs (reordered: they are in no particular order).
+ */
+export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = costQuantilesInPlace(tally.costs)): PopulationMetrics {
   const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];

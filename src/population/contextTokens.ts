@@ -90,12 +90,44 @@ export interface ContextTokenSums {
 /** The length of the longest list, 0 for none. */
 const longest = (lists: readonly (readonly number[])[]): number => maxOf(lists.map((list) => list.length), 0);
 
+/**
+ * One strategy's sums, run by run (no run's list kept): `reached[k]`, Σ of step k+1 over the runs that
+ * reach it; `ended[L]`, Σ of the last figure of the runs of L steps, which each step from L+1 on counts.
+ */
+class StepSums {
+  private readonly reached: number[] = [];
+  private readonly ended: number[] = [0];
+  add(byStep: readonly number[]): void {
+    const steps = byStep.length;
+    while (this.reached.length < steps) {
+      this.reached.push(0);
+      this.ended.push(0);
+    }
+    for (let k = 0; k < steps; k++) this.reached[k] = this.reached[k]! + byStep[k]!;
+    if (steps > 0) this.ended[steps] = this.ended[steps]! + byStep[steps - 1]!;
+  }
+  get longest(): number {
+    return this.reached.length;
+  }
+  /** The sums at steps 1..last (whole numbers: the same whatever order the runs came in). */
+  sums(last: number): number[] {
+    let flat = 0;
+    return Array.from({ length: last }, (_, k) => {
+      flat += this.ended[k] ?? 0;
+      return (this.reached[k] ?? 0) + flat;
+    });
+  }
+}
+
 export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
   const scratch: CurveScratch = { table: undefined, st: new Float64Array(Run.Size) };
-  const perStrategy = strategies.map(({ strategy }) => traces.map((trace) => cumulativeByStep(trace, strategy, prices, options, scratch)));
-  const last = longest(perStrategy.flat());
-  const sums = perStrategy.map((runs) => Array.from({ length: last }, (_, k) => runs.reduce((sum, byStep) => sum + (byStep.length === 0 ? 0 : byStep[Math.min(k + 1, byStep.length) - 1]!), 0)));
-  return { strategies: strategies.map((s) => s.spec), runs: traces.length, sums };
+  const perStrategy = strategies.map(({ strategy }) => {
+    const sums = new StepSums();
+    for (const trace of traces) sums.add(cumulativeByStep(trace, strategy, prices, options, scratch));
+    return sums;
+  });
+  const last = maxOf(perStrategy.map((sums) => sums.longest), 0);
+  return { strategies: strategies.map((s) => s.spec), runs: traces.length, sums: perStrategy.map((sums) => sums.sums(last)) };
 }
 
 /** Sums over disjoint shares of the runs, added up (a share's sums stay flat past its longest run). */

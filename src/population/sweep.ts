@@ -101,6 +101,8 @@ export class SweepTallier {
   }
 
   add(population: SweepPopulation): this {
+    const runs = population.traces.length + population.synthetic.scenarios!.reduce((n, s) => n + s.runs, 0);
+    for (const tally of this.tallies) tally.reserve(runs);
     const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
       this.tallies[c]!.add(run, baseline);
       const s = this.strategy[c]!;
@@ -140,9 +142,9 @@ function strategySums(s: { summaryCalls: number; summaryCostPico: bigint; strate
 /** Tallies of the same configuration over disjoint shares of the runs, added up. */
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   const population = newTally();
+  mergeTallies(population, ...parts.map((part) => part.population));
   const sum = { summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 };
   for (const part of parts) {
-    mergeTallies(population, part.population);
     sum.summaryCalls += part.strategy.summaryCalls ?? 0;
     sum.summaryCostPico += part.strategy.summaryCostPico ?? 0n;
     sum.strategyCacheLostTokens += part.strategy.strategyCacheLostTokens ?? 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addToTally, mergeTallies, nearestRank, newTally, packCosts, populationMetrics, tallyMetrics, type RunFigures, type RunPair } from '../../src/metrics/population.js';
+import { addToTally, mergeTallies, nearestRank, newTally, populationMetrics, tallyMetrics, type RunFigures, type RunPair } from '../../src/metrics/population.js';
 import { picoToUsd } from '../../src/money.js';
 import type { StopReason } from '../../src/brakes/stopReasons.js';
 
@@ -86,12 +86,11 @@ describe('cost quantiles by selection', () => {
         const expected = { p50: picoToUsd(nearestRank(sorted, 0.5)!), p95: picoToUsd(nearestRank(sorted, 0.95)!), max: picoToUsd(sorted.at(-1)!) };
         const { mean: _mean, ...quantiles } = populationMetrics(pairs).costPerRunUsd;
         expect(quantiles).toEqual(expected);
-        // Two tallies merged (their costs packed as a worker sends them).
+        // Two tallies merged (their costs joined as the command joins the threads').
         const at = cut % (pairs.length + 1);
         const [a, b] = [newTally(), newTally()];
         pairs.slice(0, at).forEach((p) => addToTally(a, p.run, p.baseline));
         pairs.slice(at).forEach((p) => addToTally(b, p.run, p.baseline));
-        packCosts(b);
         mergeTallies(a, b);
         const { mean: _m, ...merged } = tallyMetrics(a).costPerRunUsd;
         expect(merged).toEqual(expected);

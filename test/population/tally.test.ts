@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
-import { costQuantiles } from '../../src/metrics/costQuantiles.js';
-import { addToTally, mergeTallies, newTally, packCosts, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type RunPair } from '../../src/metrics/population.js';
+import { costQuantilesInPlace } from '../../src/metrics/costQuantiles.js';
+import { addToTally, mergeTallies, newTally, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type PopulationTally, type RunPair } from '../../src/metrics/population.js';
 import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
 import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
@@ -38,7 +38,7 @@ describe('population tallies', () => {
         const merged = newTally();
         for (const tally of reversed ? tallies.reverse() : tallies) mergeTallies(merged, tally);
         expect(tallyMetrics(merged)).toEqual(populationMetrics(pairs));
-        // Merged costs are packed (a Float64Array, as a worker transfers them); a run added after still counts.
+        // A run added after the merge still counts.
         addToTally(merged, extra.run, extra.baseline);
         expect(tallyMetrics(merged)).toEqual(populationMetrics([...pairs, extra]));
       }),
@@ -55,13 +55,52 @@ describe('population tallies', () => {
           builder.add(run, baseline);
           addToTally(tally, run, baseline);
         }
-        expect(builder.finish()).toEqual(tally);
+        // The same sums and the same costs in the same order (in arrays cut differently).
+        const flat = (t: PopulationTally) => ({ ...t, costs: t.costs.flatMap((costs) => [...costs]) });
+        expect(flat(builder.finish())).toEqual(flat(tally));
       }),
       { numRuns: 300, seed: 7703 },
     );
     const sum = new PicoSum();
     for (const pico of [Number.MAX_SAFE_INTEGER, 1, Number.MAX_SAFE_INTEGER, 2 ** 60, 7]) sum.add(pico);
     expect(sum.value).toBe(2n * BigInt(Number.MAX_SAFE_INTEGER) + 2n ** 60n + 8n);
+  });
+
+  it('TallyBuilder costs: every cost once whatever room was reserved, arrays over buffers of their own (transferable at once), merged without copies (seeded)', () => {
+    const buffers = (tallies: readonly PopulationTally[]) => tallies.flatMap((t) => t.costs.map((costs) => costs.buffer as ArrayBuffer));
+    fc.assert(
+      fc.property(fc.array(fc.array(pairArb, { maxLength: 40 }), { minLength: 1, maxLength: 4 }), fc.array(fc.nat({ max: 50 }), { minLength: 4, maxLength: 4 }), pairArb, (units, reserves, extra) => {
+        // One builder over every unit (each reserving more or less room than its runs, as a thread adds its units).
+        const builder = new TallyBuilder();
+        units.forEach((unit, k) => {
+          builder.reserve(reserves[k]!);
+          unit.forEach(({ run, baseline }) => builder.add(run, baseline));
+        });
+        const all = units.flat();
+        const costsOf = (tally: PopulationTally) => tally.costs.flatMap((costs) => [...costs]);
+        const tally = builder.finish();
+        expect(costsOf(tally)).toEqual(all.map((p) => p.run.costPico));
+        // A run added after finish() goes into a new array: the finished tally (perhaps transferred) is untouched.
+        builder.add(extra.run, extra.baseline);
+        const after = builder.finish();
+        expect(costsOf(tally)).toEqual(all.map((p) => p.run.costPico));
+        expect(costsOf(after)).toEqual([extra.run.costPico]);
+        // Units tallied apart: no buffer shared by two arrays (a transfer list naming one twice throws), so all
+        // are sent at once, as a worker sends its tallies; merged, they give the figures of the one builder.
+        const parts = units.map((unit) => {
+          const part = new TallyBuilder();
+          unit.forEach(({ run, baseline }) => part.add(run, baseline));
+          return part.finish();
+        });
+        const sent = structuredClone([tally, after, ...parts], { transfer: buffers([tally, after, ...parts]) });
+        expect(tally.costs.every((costs) => costs.length === 0)).toBe(true);
+        const merged = newTally();
+        mergeTallies(merged, ...sent.slice(2));
+        expect(tallyMetrics(merged)).toEqual(populationMetrics(all));
+        expect(tallyMetrics(sent[0]!)).toEqual(populationMetrics(all));
+      }),
+      { numRuns: 300, seed: 7704 },
+    );
   });
 
   it('quantiles selected on another thread (the merged costs sent there) = the figures of one thread (seeded)', () => {
@@ -74,8 +113,9 @@ describe('population tallies', () => {
           pairs.forEach(({ run, baseline }, i) => i % threads === t && addToTally(tally, run, baseline));
           mergeTallies(merged, tally);
         }
-        // What the other thread is sent (a copy here) and selects in place.
-        const quantiles = costQuantiles(new Float64Array(packCosts(merged)));
+        // What the other thread is sent (transferred) and selects, the arrays joined.
+        const sent = structuredClone(merged.costs, { transfer: merged.costs.map((costs) => costs.buffer as ArrayBuffer) });
+        const quantiles = costQuantilesInPlace(sent);
         expect(tallyMetrics(merged, quantiles)).toEqual(populationMetrics(pairs));
       }),
       { numRuns: 200, seed: 7702 },

@@ -12,8 +12,7 @@ import { UserError } from '../../errors.js';
 import { skippedMessage } from '../../import/inputSet.js';
 import { contextCurvesOf, mergeContextTokenSums, type ContextTokenCurves } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { costQuantiles, type CostQuantiles } from '../../metrics/costQuantiles.js';
-import { packCosts } from '../../metrics/population.js';
+import { costQuantilesInPlace, type CostQuantiles } from '../../metrics/costQuantiles.js';
 import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../population/sweep.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
@@ -33,8 +32,8 @@ function sizeOf(file: string): number {
 /** A thread's part of the queue: on a worker thread, or on this one (this thread works rather than waits). */
 interface ThreadSweep {
   first(): Promise<UnitsTallies>;
-  /** The quantiles of some costs (each configuration's, every thread's joined), selected on this thread. */
-  select(costs: Float64Array[]): Promise<CostQuantiles[]>;
+  /** The quantiles of some costs (each configuration's arrays, every thread's), selected (joined) on this thread. */
+  select(costs: Float64Array[][]): Promise<CostQuantiles[]>;
   /** The tallies of `configs` (the halved step caps; none: the thread is done). */
   halve(configs: PopulationConfig[]): Promise<SweepTally[]>;
   stop(): void;
@@ -48,7 +47,7 @@ function onWorker(worker: SweepWorker): ThreadSweep {
       return reply;
     },
     select: async (costs) => {
-      worker.send({ select: costs }, costs.map((c) => c.buffer as ArrayBuffer));
+      worker.send({ select: costs }, costs.flatMap((parts) => parts.map((c) => c.buffer as ArrayBuffer)));
       return ((reply) => ('quantiles' in reply ? reply.quantiles : []))(await worker.next());
     },
     halve: async (configs) => {
@@ -81,7 +80,7 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
   });
   try {
     const here = await sweepUnitsHere({ inputs: args.inputs, opts: args.opts, setup, range, units, next });
-    sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantiles), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
+    sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantilesInPlace), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
     const first = await Promise.all(sweeps.map((sweep) => sweep.first()));
     // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
@@ -119,7 +118,7 @@ function merged(perThread: readonly SweepTally[][]): ReturnType<typeof sweepTall
  * on one thread.
  */
 async function selectedOnEveryThread(tallies: readonly SweepTally[], sweeps: readonly ThreadSweep[]): Promise<CostQuantiles[]> {
-  const costs = tallies.map((tally) => packCosts(tally.population));
+  const costs = tallies.map((tally) => tally.population.costs);
   const cut = (k: number) => Math.floor((k * costs.length) / sweeps.length);
   const parts = sweeps.map((sweep, k) => sweep.select(costs.slice(cut(k), cut(k + 1))));
   return (await Promise.all(parts)).flat();

@@ -68,17 +68,20 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const sums: ContextTokenSums[] = [];
   const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [] };
   const tallier = new SweepTallier(configs, args.setup.prices);
+  let took = 0;
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
     const unit = args.units[i]!;
+    took += 1;
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
-    populations.push(prepared.population);
+    // Kept for a second pass only with a target (the halved step caps); else each unit's runs go once swept.
+    if (args.setup.targetCompletion !== undefined) populations.push(prepared.population);
     tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitSums = contextSumsOf(prepared);
     if (unitSums !== undefined) sums.push(unitSums);
   }
-  if (populations.length > 0) first.tallies = tallier.finish();
+  if (took > 0) first.tallies = tallier.finish();
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
   return {
     first,

@@ -8,16 +8,15 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { UserError } from '../../errors.js';
-import { costQuantiles } from '../../metrics/costQuantiles.js';
-import { packCosts } from '../../metrics/population.js';
+import { costQuantilesInPlace } from '../../metrics/costQuantiles.js';
 import type { SweepTally } from '../../population/sweep.js';
 import { sweepUnitsHere } from './sweepUnits.js';
 import { prepareSweep, setUpSweep, sweepRows } from './sweepWork.js';
 import type { SweepWorkerHalve, SweepWorkerReply, SweepWorkerSelect, SweepWorkerStart, SweepWorkerTask } from './sweepWorkers.js';
 
-/** Each tally's costs as a Float64Array, their buffers to transfer rather than copy. */
-function packedCosts(tallies: readonly SweepTally[]): ArrayBuffer[] {
-  return tallies.map((tally) => packCosts(tally.population).buffer as ArrayBuffer);
+/** The buffers of each tally's costs (each its own), to transfer rather than copy. */
+function costBuffers(tallies: readonly SweepTally[]): ArrayBuffer[] {
+  return tallies.flatMap((tally) => tally.population.costs.map((costs) => costs.buffer as ArrayBuffer));
 }
 
 /** A sweep worker's whole work: `task` (its workerData), its replies on `port` (its parentPort). */
@@ -34,15 +33,15 @@ export async function runSweepWorker(task: SweepWorkerTask, port: MessagePort): 
       const setup = setUpSweep(task.inputs, task.opts, (key) => given.has(key), quiet);
       const start = task.mode === 'share' ? task : await new Promise<SweepWorkerStart>((resolve) => port.once('message', resolve));
       const swept = await sweepUnitsHere({ inputs: task.inputs, opts: task.opts, setup, range: start.range, units: start.units, next: start.next });
-      port.postMessage(swept.first satisfies SweepWorkerReply, packedCosts(swept.first.tallies));
+      port.postMessage(swept.first satisfies SweepWorkerReply, costBuffers(swept.first.tallies));
       // Quantiles to select, as many times as asked, then the halved step caps (or none: done).
       let halve: SweepWorkerHalve | SweepWorkerSelect;
       while ('select' in (halve = await new Promise<SweepWorkerHalve | SweepWorkerSelect>((resolve) => port.once('message', resolve)))) {
-        port.postMessage({ quantiles: halve.select.map(costQuantiles) } satisfies SweepWorkerReply);
+        port.postMessage({ quantiles: halve.select.map(costQuantilesInPlace) } satisfies SweepWorkerReply);
       }
       if (halve.configs.length > 0) {
         const halved = swept.halve(halve.configs);
-        port.postMessage({ tallies: halved, recordedRuns: 0, skipped: [] } satisfies SweepWorkerReply, packedCosts(halved));
+        port.postMessage({ tallies: halved, recordedRuns: 0, skipped: [] } satisfies SweepWorkerReply, costBuffers(halved));
       }
     }
   } catch (error) {

@@ -44,9 +44,9 @@ export interface SweepWorkerHalve {
   configs: PopulationConfig[];
 }
 
-/** After the tallies: costs (each configuration's, all threads' joined) whose quantiles the worker selects. */
+/** After the tallies: costs (each configuration's arrays, every thread's) whose quantiles the worker selects. */
 export interface SweepWorkerSelect {
-  select: Float64Array[];
+  select: Float64Array[][];
 }
 
 export type SweepWorkerReply = { rows: SweepRow[] } | UnitsTallies | { quantiles: CostQuantiles[] } | { error: { message: string; user: boolean; issues?: unknown } };
