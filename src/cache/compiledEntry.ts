@@ -19,7 +19,8 @@ import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
-import { decodeArray, encodeArrays, type ArrayProgram } from './columnProgram.js';
+import { encodeArrays, type ArrayProgram } from './columnProgram.js';
+import { runArrays, type Constants } from './runArrays.js';
 
 const MAGIC = Buffer.from('LCCACHE2', 'latin1');
 const TRAILER_MAGIC = 0x4c434332; // "LCC2"
@@ -185,6 +186,8 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     const calls = readCalledFile(files.calls, head.callsBytes);
     if (calls === undefined) return undefined;
     const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: never shared
+    const constants: Constants = new Map();
+    const ends = new Map(head.runs.map((run, i) => [run, head.runs[i + 1]?.arrays ?? head.arrays.length]));
     return {
       head,
       calls,
@@ -194,13 +197,7 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
           const [kind, offset, length] = head.payloads[run.payloads + index]!;
           return new ARRAY_KINDS[kind](buffer, offset, length);
         };
-        const decoded: { array: StoredArray; stride: number }[] = [];
-        const at = (index: number): { array: StoredArray; stride: number } => {
-          const program = head.arrays[run.arrays + index];
-          if (program === undefined || !(index >= 0)) throw new Error('bad array');
-          return (decoded[index] ??= { array: decodeArray(program, index, payloadAt, at), stride: program[2] });
-        };
-        return (index) => at(index).array;
+        return runArrays({ programs: head.arrays, base: run.arrays, end: ends.get(run) ?? run.arrays, payloadAt, constants });
       },
     };
   } catch {
