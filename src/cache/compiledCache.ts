@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compiledTrace, compileTrace } from '../fast/compile.js';
+import { blankCompiled, compiledTrace } from '../fast/compile.js';
 import type { CompiledTrace } from '../fast/layout.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
@@ -36,11 +36,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
 export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/2';
 
-/** A run with no calls: compiled, it has every field of a compiled trace, in the order compileTrace makes them. */
-const EMPTY_RUN = { source: '', header: { systemTokens: 0, goalTokens: 0 }, calls: [], end: { outcome: 'completed' } } as unknown as Trace;
-
 /** A fresh compiled trace to fill: a stored one read into it has the same fields in the same order (the same shape for V8). */
-const template = (): CompiledTrace => compileTrace(EMPTY_RUN);
+const template = (): CompiledTrace => blankCompiled();
 
 let compilerHash: string | undefined;
 
