@@ -34,7 +34,7 @@ import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/2';
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/3';
 
 /** A fresh compiled trace to fill: a stored one read into it has the same fields in the same order (the same shape for V8). */
 const template = (): CompiledTrace => blankCompiled();
@@ -176,9 +176,10 @@ function servedRun(entry: LoadedEntry, run: StoredRun, files: EntryFiles): Trace
   try {
     const compiled = template();
     const fields = Object.keys(compiled);
-    const stored = Object.keys(run.compiled as object);
+    const description = entry.head.descriptions[run.compiled] as object;
+    const stored = Object.keys(description);
     if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) return undefined;
-    valueOf(run.compiled, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
+    valueOf(description, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
     const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
     handOverCompiled(trace, compiled);
     return trace;
