@@ -5,7 +5,7 @@
  * `set` (stride 1) or one strided loop per target kind, so the loops stay monomorphic: a loop over
  * whichever typed array kind comes is several times slower.
  */
-import { ARRAY_KINDS, valueOf, type StoredArray } from './compiledCodec.js';
+import { ARRAY_KINDS, valueOf, type ArrayKind, type StoredArray } from './compiledCodec.js';
 import type { ArrayProgram } from './columnProgram.js';
 
 const noArrays = (): never => {
@@ -20,8 +20,19 @@ function columnOf(rows: number): Float64Array {
   return scratch.subarray(0, rows);
 }
 
-/** Decodes one array; `payloadAt` and `arrayAt` count from the run's first payload and array. Throws on a program that does not fit. */
-export function decodeArray(program: ArrayProgram, self: number, payloadAt: (index: number) => StoredArray, arrayAt: (index: number) => { array: StoredArray; stride: number }): StoredArray {
+const fresh = (kind: ArrayKind, length: number): StoredArray => new ARRAY_KINDS[kind](length);
+
+/**
+ * Decodes one array; `payloadAt` and `arrayAt` count from the run's first payload and array; `allocate`
+ * gives a zeroed array of a kind and length to decode into. Throws on a program that does not fit.
+ */
+export function decodeArray(
+  program: ArrayProgram,
+  self: number,
+  payloadAt: (index: number) => StoredArray,
+  arrayAt: (index: number) => { array: StoredArray; stride: number },
+  allocate: (kind: ArrayKind, length: number) => StoredArray = fresh,
+): StoredArray {
   const [kind, length, stride, columns] = program;
   if (!(kind in ARRAY_KINDS) || !Number.isSafeInteger(length) || !Number.isSafeInteger(stride) || stride < 1 || columns.length !== stride || length % stride !== 0) throw new Error('bad array program');
   const first = columns[0]!;
@@ -30,7 +41,7 @@ export function decodeArray(program: ArrayProgram, self: number, payloadAt: (ind
     if (view.length !== length) throw new Error('bad payload');
     return view;
   }
-  const target = new ARRAY_KINDS[kind](length);
+  const target = allocate(kind, length);
   const rows = length / stride;
   for (let j = 0; j < stride; j++) {
     const column = columns[j]!;

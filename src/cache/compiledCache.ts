@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compiledTrace, compileTrace } from '../fast/compile.js';
+import { blankCompiled, compiledTrace } from '../fast/compile.js';
 import type { CompiledTrace } from '../fast/layout.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
@@ -34,13 +34,10 @@ import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/2';
-
-/** A run with no calls: compiled, it has every field of a compiled trace, in the order compileTrace makes them. */
-const EMPTY_RUN = { source: '', header: { systemTokens: 0, goalTokens: 0 }, calls: [], end: { outcome: 'completed' } } as unknown as Trace;
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/3';
 
 /** A fresh compiled trace to fill: a stored one read into it has the same fields in the same order (the same shape for V8). */
-const template = (): CompiledTrace => compileTrace(EMPTY_RUN);
+const template = (): CompiledTrace => blankCompiled();
 
 let compilerHash: string | undefined;
 
@@ -179,9 +176,10 @@ function servedRun(entry: LoadedEntry, run: StoredRun, files: EntryFiles): Trace
   try {
     const compiled = template();
     const fields = Object.keys(compiled);
-    const stored = Object.keys(run.compiled as object);
+    const description = entry.head.descriptions[run.compiled] as object;
+    const stored = Object.keys(description);
     if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) return undefined;
-    valueOf(run.compiled, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
+    valueOf(description, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
     const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
     handOverCompiled(trace, compiled);
     return trace;

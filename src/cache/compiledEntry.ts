@@ -3,7 +3,8 @@
  * files. `<key>.lcc` holds the compiled traces — the payloads of their arrays' column programs
  * (columnProgram.ts: constants, copies, narrow running totals; each payload at an 8-byte boundary) one
  * after another, then a JSON head (each run's source, header, end and compiled trace described by
- * compiledCodec.ts, the array programs and the payload table), then a 16-byte trailer (head offset, head
+ * compiledCodec.ts, the array programs and the payload table; runs whose programs or descriptions read
+ * the same, as runs of one agent often do, share one copy of them), then a 16-byte trailer (head offset, head
  * length, magic). It is read with one read into one buffer; the arrays are decoded from it (an array
  * stored whole is a view of it). `<key>.calls` holds each run's calls as deflated JSON, read with the
  * entry and inflated only if something asks for a run's calls (see compiledCache.ts): an entry evicted
@@ -19,7 +20,8 @@ import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
-import { decodeArray, encodeArrays, type ArrayProgram } from './columnProgram.js';
+import { encodeArrays, type ArrayProgram } from './columnProgram.js';
+import { runArrays, type Constants } from './runArrays.js';
 
 const MAGIC = Buffer.from('LCCACHE2', 'latin1');
 const TRAILER_MAGIC = 0x4c434332; // "LCC2"
@@ -30,10 +32,11 @@ export interface StoredRun {
   source: string;
   header: Trace['header'];
   end: Trace['end'];
-  /** The compiled trace described (compiledCodec.ts), array indices counted from `arrays`. */
-  compiled: unknown;
-  /** The run's first array program and first payload (the programs count from them). */
+  /** Its compiled trace's description (compiledCodec.ts; array indices counted from `arrays`): an index into the head's `descriptions`. */
+  compiled: number;
+  /** The run's first array program and their number (runs whose programs read the same share them), and its first payload. */
   arrays: number;
+  arrayCount: number;
   payloads: number;
   /** Offset, length and SHA-1 of the run's deflated calls in the calls file. */
   calls: [number, number, string];
@@ -45,8 +48,10 @@ export interface EntryHead {
   /** What the compiled trace's fields and array kinds were when written (compiledCache.ts: layoutShape). */
   shape: string;
   callsBytes: number;
-  /** Every array's program (columnProgram.ts), run after run. */
+  /** Every array's program (columnProgram.ts), run after run (each run's programs once: run-relative, they often read the same). */
   arrays: ArrayProgram[];
+  /** Every distinct description of a compiled trace (one per layout and figures, not per run). */
+  descriptions: unknown[];
   /** [kind, byte offset, length] of every payload. */
   payloads: [ArrayKind, number, number][];
   runs: StoredRun[];
@@ -69,6 +74,10 @@ export class EntryWriter {
   private readonly arrays: EntryHead['arrays'] = [];
   private readonly payloads: EntryHead['payloads'] = [];
   private readonly runs: StoredRun[] = [];
+  private readonly descriptions: unknown[] = [];
+  /** The first array and the index of each distinct program list and description written, by JSON text. */
+  private readonly programsAt = new Map<string, number>();
+  private readonly descriptionAt = new Map<string, number>();
 
   /** Bytes written so far (both files). */
   get bytes(): number {
@@ -103,8 +112,7 @@ export class EntryWriter {
       found.map((entry) => entry.kind),
       this.compact,
     );
-    const base = { arrays: this.arrays.length, payloads: this.payloads.length };
-    this.arrays.push(...programs);
+    const base = { arrays: this.interned(this.programsAt, programs, this.arrays), payloads: this.payloads.length };
     let size = 0;
     for (const data of payloads) size = pad8(size) + data.byteLength;
     const block = Buffer.alloc(pad8(size));
@@ -123,16 +131,28 @@ export class EntryWriter {
       source: trace.source,
       header: trace.header,
       end: trace.end,
-      compiled: description,
+      compiled: this.interned(this.descriptionAt, [description], this.descriptions),
       arrays: base.arrays,
+      arrayCount: programs.length,
       payloads: base.payloads,
       calls: [this.callsOffset, calls.length, createHash('sha1').update(calls).digest('hex')],
     });
     this.callsOffset += calls.length;
   }
 
+  /** Where `items` start in `into`, appended unless the same items (by JSON text) were. */
+  private interned<T>(at: Map<string, number>, items: T[], into: T[]): number {
+    const text = JSON.stringify(items);
+    let index = at.get(text);
+    if (index === undefined) {
+      at.set(text, (index = into.length));
+      into.push(...items);
+    }
+    return index;
+  }
+
   finish(): void {
-    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, payloads: this.payloads, runs: this.runs };
+    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, descriptions: this.descriptions, payloads: this.payloads, runs: this.runs };
     const text = Buffer.from(JSON.stringify(head), 'utf8');
     const trailer = Buffer.alloc(TRAILER_BYTES);
     trailer.writeDoubleLE(this.offset, 0);
@@ -185,6 +205,7 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     const calls = readCalledFile(files.calls, head.callsBytes);
     if (calls === undefined) return undefined;
     const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: never shared
+    const constants: Constants = new Map();
     return {
       head,
       calls,
@@ -194,13 +215,8 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
           const [kind, offset, length] = head.payloads[run.payloads + index]!;
           return new ARRAY_KINDS[kind](buffer, offset, length);
         };
-        const decoded: { array: StoredArray; stride: number }[] = [];
-        const at = (index: number): { array: StoredArray; stride: number } => {
-          const program = head.arrays[run.arrays + index];
-          if (program === undefined || !(index >= 0)) throw new Error('bad array');
-          return (decoded[index] ??= { array: decodeArray(program, index, payloadAt, at), stride: program[2] });
-        };
-        return (index) => at(index).array;
+        if (!Number.isSafeInteger(run.arrays) || !Number.isSafeInteger(run.arrayCount) || run.arrays < 0 || run.arrayCount < 0 || run.arrays + run.arrayCount > head.arrays.length) throw new Error('bad run');
+        return runArrays({ programs: head.arrays, base: run.arrays, end: run.arrays + run.arrayCount, payloadAt, constants });
       },
     };
   } catch {

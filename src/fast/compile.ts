@@ -235,3 +235,14 @@ export function compiledTrace(trace: Trace): CompiledTrace {
 export function compiledOnce(trace: Trace, scratch: CompileScratch): CompiledTrace {
   return compiled.get(trace) ?? compileTrace(trace, scratch);
 }
+
+const BLANK_RUN = { source: '', header: { systemTokens: 0, goalTokens: 0 }, calls: [], end: { outcome: 'completed' } } as unknown as Trace;
+const blankScratch = new CompileScratch();
+
+/**
+ * A compiled trace of no calls, its fields made but nothing computed, its arrays views of one shared
+ * scratch: the fields and shape (for V8) compileTrace's have, for a cache to fill with a stored trace's.
+ */
+export function blankCompiled(): CompiledTrace {
+  return emptyCompiled(BLANK_RUN, 0, 0, blankScratch);
+}

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompiledTraceCache } from '../../src/cache/compiledCache.js';
 import { loadTraceFile, streamTraceFile, type RunsCache } from '../../src/import/index.js';
+import { compileTrace } from '../../src/fast/compile.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import { tempDir } from '../cli/run.js';
 
@@ -47,6 +48,12 @@ function damageLastRun(entryPath: string): void {
   writeFileSync(entryPath, Buffer.concat([bytes.subarray(0, headOffset), text, trailer]));
 }
 
+function headOf(entryPath: string): { runs: { arrays: number; arrayCount: number; compiled: number }[]; arrays: unknown[]; descriptions: unknown[] } {
+  const bytes = readFileSync(entryPath);
+  const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
+  return JSON.parse(bytes.toString('utf8', headOffset, headOffset + bytes.readUInt32LE(bytes.length - 8))) as never;
+}
+
 function threeRuns(): { dir: string; path: string; cacheDir: string } {
   const dir = tempDir();
   const path = join(dir, 'runs.jsonl');
@@ -68,6 +75,25 @@ describe('compiled-trace cache, run by run', () => {
     expect(first.done).toBe(false);
     expect(handedOverCompiled(first.value as never)).toBeDefined();
     expect(spy.servedBeforeInput()).toBeUndefined();
+  });
+
+  it('keeps the programs and description of runs that read the same once, and serves each run as compiled', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'runs.jsonl');
+    const long = readFileSync('scenarios/long-exploration.jsonl', 'utf8');
+    writeFileSync(path, long + long + readFileSync('scenarios/recorded-pair.jsonl', 'utf8'));
+    const cacheDir = join(dir, 'cache');
+    const fresh = await loadTraceFile(path);
+    await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
+    const head = headOf(entryOf(cacheDir));
+    expect(head.runs).toHaveLength(4);
+    expect(head.runs[1]!.arrays).toBe(head.runs[0]!.arrays);
+    expect(head.runs[1]!.compiled).toBe(head.runs[0]!.compiled);
+    expect(head.runs[2]!.arrays).toBeGreaterThan(head.runs[0]!.arrays);
+    expect(head.arrays.length).toBeLessThan(head.runs.reduce((sum, run) => sum + run.arrayCount, 0));
+    const served = await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
+    expect(served).toEqual(fresh);
+    served.forEach((trace, i) => expect(handedOverCompiled(trace)).toEqual(compileTrace(fresh[i]!)));
   });
 
   it('reads the input for the runs after one that does not decode, serves none twice, and writes the entry again', async () => {
