@@ -10,6 +10,9 @@ import { CompiledTraceCache } from '../../src/cache/compiledCache.js';
 import { loadTraceFile, streamTraceFile, type RunsCache } from '../../src/import/index.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
+import { whatIf } from '../../src/replay/whatif.js';
+import { REFERENCE_PRESET } from '../../src/brakes/config.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
 import { tempDir } from '../cli/run.js';
 
 const TRAILER_BYTES = 16;
@@ -93,6 +96,13 @@ describe('compiled-trace cache, run by run', () => {
     expect(head.arrays.length).toBeLessThan(head.runs.reduce((sum, run) => sum + run.arrayCount, 0));
     const served = await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
     expect(served).toEqual(fresh);
+    served.forEach((trace, i) => expect(handedOverCompiled(trace)).toEqual(compileTrace(fresh[i]!)));
+    // Runs share constant arrays: replaying them (every brake, windows and caps) must write none of them.
+    const prices = loadPriceTable();
+    const settings = [3, 8, 40, 400].map((maxSteps) => ({ name: `max-steps=${maxSteps}`, brakes: { ...REFERENCE_PRESET, maxSteps } }));
+    for (const strategy of [{ kind: 'full' }, { kind: 'window', lastN: 4 }, { kind: 'full', toolResultCap: 200 }] as const) {
+      expect(whatIf(served, settings, { strategy, prices }).runs).toEqual(whatIf(fresh, settings, { strategy, prices }).runs);
+    }
     served.forEach((trace, i) => expect(handedOverCompiled(trace)).toEqual(compileTrace(fresh[i]!)));
   });
 
