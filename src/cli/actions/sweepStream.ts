@@ -8,7 +8,7 @@
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { mergeSweepTallies, SweepPopulation, SweepTallier, type SweepTally } from '../../population/sweep.js';
+import { mergeSweepTallies, SweepPopulation, SweepTallier, type SweepResults, type SweepTally } from '../../population/sweep.js';
 import type { Trace } from '../../trace/types.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
@@ -38,6 +38,8 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
   const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
   const kept: FileTally[] = [];
+  // One set of result columns for every batch of every file (a batch's result is read before the next).
+  const results: SweepResults = new Map();
   let open: FileTally | undefined;
   let batch: Trace[] = [];
   const flush = () => {
@@ -57,7 +59,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     if (open?.file !== run.file) {
       flush();
       close();
-      open = { file: run.file, tallier: new SweepTallier(args.configs, args.setup.prices), runs: 0, sums: [] };
+      open = { file: run.file, tallier: new SweepTallier(args.configs, args.setup.prices, results), runs: 0, sums: [] };
     }
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
