@@ -113,8 +113,10 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
 }
 
 /**
- * The rows of configurations `range`, and the header: worker threads splitting the runs (those `started`
- * early first), else this thread, or workers splitting the configurations.
+ * The rows of configurations `range`, and the header: the units of the runs taken by this thread and
+ * worker threads (those `started` early first; with one thread too, each file streamed through the sweep
+ * in batches, unless it draws progress), else this thread over every run read, or workers splitting the
+ * configurations.
  */
 async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; io: CliIO; setup: SweepSetup; range: { from: number; to: number }; workers: number; started: SweepWorker[] }): Promise<{ rows: SweepRow[]; header: SweepHeader }> {
   const { inputs, opts, given, io, setup, range, workers, started } = args;
