@@ -148,6 +148,9 @@ function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, basel
  * Float64Arrays (what a sweep adds up per configuration: no list of Numbers grown, copied and promoted
  * by the garbage collector, no packing afterwards).
  */
+/** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
+const RESERVE_GROWTH_RUNS = 4096;
+
 export class TallyBuilder {
   private readonly tally = newTally();
   private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
@@ -156,9 +159,13 @@ export class TallyBuilder {
   private current = new Float64Array(0);
   private at = 0;
 
-  /** Room for `more` runs besides those added (a population's run count: one array each, not grown and copied). */
+  /**
+   * Room for `more` runs besides those added (a population's run count: one array each, not grown and
+   * copied); at least as many as added so far, up to RESERVE_GROWTH_RUNS (many small reserves, as
+   * batches streamed, take few arrays: each a buffer the collector accounts for).
+   */
   reserve(more: number): void {
-    if (this.current.length - this.at < more) this.next(more);
+    if (this.current.length - this.at < more) this.next(Math.max(more, Math.min(this.tally.runs, RESERVE_GROWTH_RUNS)));
   }
 
   add(run: RunFigures, baseline: RunPair['baseline']): void {

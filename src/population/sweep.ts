@@ -92,9 +92,11 @@ export interface SweepTally {
 export class SweepTallier {
   private readonly tallies: TallyBuilder[];
   private readonly strategy: { summaryCalls: number; summaryCost: PicoSum; strategyCacheLostTokens: number; skippedActions: number }[];
+  /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
   constructor(
     private readonly configs: readonly PopulationConfig[],
     private readonly prices: PriceTable,
+    private readonly results: SweepResults = new Map(),
   ) {
     this.tallies = configs.map(() => new TallyBuilder());
     this.strategy = configs.map(() => ({ summaryCalls: 0, summaryCost: new PicoSum(), strategyCacheLostTokens: 0, skippedActions: 0 }));
@@ -111,7 +113,7 @@ export class SweepTallier {
       s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
       s.skippedActions += run.skippedActions ?? 0;
     };
-    recordedRuns(population, this.configs, this.prices, add);
+    recordedRuns(population, this.configs, this.prices, add, this.results);
     if (population.synthetic.scenarios!.length > 0) this.configs.forEach((config, c) => populationRuns(population.synthetic, config, this.prices).forEach((pair) => add(c, pair.run, pair.baseline)));
     return this;
   }
@@ -162,8 +164,41 @@ export function sweepMetrics(population: SweepPopulation, configs: readonly Popu
   return sweepTallies(population, configs, prices).map((tally) => sweepTallyMetrics(tally));
 }
 
+/** A sweep of some configurations (one model and latency model): its grid, each cell's baseline cell, its result columns. */
+interface ModelSweep {
+  grid: SweepGrid;
+  baselines: { of: Int32Array; count: number };
+  result?: SweepResult;
+}
+
+/**
+ * Sweeps reused between adds of the same configurations, per (model, latency model): the grid (its plan
+ * is memoised on it) and the result columns.
+ */
+export type SweepResults = Map<string, ModelSweep>;
+
 /** Traces swept at once for a population's recorded runs (the memory of one slice's cells, reused). */
 const SWEEP_SLICE_TRACES = 256;
+
+/** The grid of `cells` (configurations of one model), and each distinct baseline (context, model and latency, no brakes: baselineKey) as one more cell. */
+function modelSweep(configs: readonly PopulationConfig[], cells: readonly number[]): ModelSweep {
+  const first = configs[cells[0]!]!;
+  const baselineIds = new Map<string, number>();
+  const baselineStrategies: ContextStrategy[] = [];
+  const of = Int32Array.from(cells, (c) => {
+    const key = baselineKey(configs[c]!);
+    let b = baselineIds.get(key);
+    if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
+    return b;
+  });
+  const grid: SweepGrid = {
+    brakes: NO_BRAKES,
+    strategy: FULL_HISTORY,
+    ...(first.latency === undefined ? {} : { latency: first.latency }),
+    axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
+  };
+  return { grid, baselines: { of, count: baselineStrategies.length } };
+}
 
 /**
  * Recorded runs under each configuration, each configuration's in trace order, each handed to `visit`
@@ -171,7 +206,7 @@ const SWEEP_SLICE_TRACES = 256;
  * read trace by trace; the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
  * `run` may be reused between calls (copy it to keep it).
  */
-function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
+function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void, sweeps: SweepResults = new Map()): void {
   const traces = population.traces;
   if (traces.length === 0) return;
   // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
@@ -182,37 +217,24 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
       return;
     }
     const key = JSON.stringify([config.model ?? '', config.latency ?? null]);
-    bySweep.set(key, [...(bySweep.get(key) ?? []), c]);
+    const group = bySweep.get(key);
+    if (group === undefined) bySweep.set(key, [c]);
+    else group.push(c);
   });
-  for (const cells of bySweep.values()) {
-    const first = configs[cells[0]!]!;
-    const model = first.model;
+  for (const [key, cells] of bySweep) {
+    const model = configs[cells[0]!]!.model;
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledOf(trace),
       prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })),
       cache: defaultCacheMode(trace),
     }));
-    // Each distinct baseline (the configuration's context, model and latency, no brakes: baselineKey) is one more cell of the sweep.
-    const baselineIds = new Map<string, number>();
-    const baselineStrategies: ContextStrategy[] = [];
-    const baselineOf = Int32Array.from(cells, (c) => {
-      const key = baselineKey(configs[c]!);
-      let b = baselineIds.get(key);
-      if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
-      return b;
-    });
-    const grid: SweepGrid = {
-      brakes: NO_BRAKES,
-      strategy: FULL_HISTORY,
-      ...(first.latency === undefined ? {} : { latency: first.latency }),
-      axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
-    };
+    const sweep = sweeps.get(key) ?? modelSweep(configs, cells);
+    sweeps.set(key, sweep);
     // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
     // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
-    let result: SweepResult | undefined;
     for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
-      result = sweepCompiled(sweepTraces, grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, result);
-      visitCells(result, cells, { of: baselineOf, count: baselineStrategies.length }, visit);
+      sweep.result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
+      visitCells(sweep.result, cells, sweep.baselines, visit);
     }
   }
 }

@@ -79,7 +79,7 @@ function headerOf(prepared: SweepSetup, read: { recordedRuns: number; contextTok
 /** What the header says of the runs read: how many, and with `context` a grid axis, each swept strategy's cumulative prompt tokens per step. */
 function runsRead(prepared: PreparedSweep): { recordedRuns: number; contextTokens?: ContextTokenCurves } {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
-  const sums = contextSumsOf(prepared);
+  const sums = contextSumsOf(prepared, prepared.population.traces);
   return { recordedRuns, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
 }
 
@@ -113,12 +113,15 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
 }
 
 /**
- * The rows of configurations `range`, and the header: worker threads splitting the runs (those `started`
- * early first), else this thread, or workers splitting the configurations.
+ * The rows of configurations `range`, and the header: the units of the runs taken by this thread and
+ * worker threads (those `started` early first; with one thread too, each file streamed through the sweep
+ * in batches, unless it draws progress), else this thread over every run read, or workers splitting the
+ * configurations.
  */
 async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; io: CliIO; setup: SweepSetup; range: { from: number; to: number }; workers: number; started: SweepWorker[] }): Promise<{ rows: SweepRow[]; header: SweepHeader }> {
   const { inputs, opts, given, io, setup, range, workers, started } = args;
-  if (workers > 1 && range.to > range.from && splitsRuns(setup, opts)) {
+  // One thread too takes the units (files streamed through the sweep), unless it draws progress.
+  if ((workers > 1 || io.stderrIsTerminal !== true) && range.to > range.from && splitsRuns(setup, opts)) {
     const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
     return { rows: shares.rows, header: headerOf(setup, shares.read, opts) };
   }

@@ -9,7 +9,8 @@
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { SweepTallier, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
+import { mergeSweepTallies, SweepTallier, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
+import { streamFiles } from './sweepStream.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /** A unit of the queue: a share of the population, and where its files come among the inputs (`order`). */
@@ -68,20 +69,30 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const sums: ContextTokenSums[] = [];
   const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [] };
   const tallier = new SweepTallier(configs, args.setup.prices);
+  const streamed: SweepTally[][] = [];
   let took = 0;
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
     const unit = args.units[i]!;
     took += 1;
+    // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
+    if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
+      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs });
+      if (files.tallies.length > 0) streamed.push(files.tallies);
+      first.recordedRuns += files.recordedRuns;
+      if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
+      if (files.contextSums !== undefined) sums.push(files.contextSums);
+      continue;
+    }
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
     // Kept for a second pass only with a target (the halved step caps); else each unit's runs go once swept.
     if (args.setup.targetCompletion !== undefined) populations.push(prepared.population);
     tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
-    const unitSums = contextSumsOf(prepared);
+    const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
   }
-  if (took > 0) first.tallies = tallier.finish();
+  if (took > 0) first.tallies = ((here) => (streamed.length === 0 ? here : here.map((tally, c) => mergeSweepTallies([tally, ...streamed.map((t) => t[c]!)]))))(tallier.finish());
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
   return {
     first,

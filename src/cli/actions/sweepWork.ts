@@ -180,13 +180,13 @@ async function shareRuns(files: readonly string[], opts: SweepFlags): Promise<{ 
   return { traces: set.keep(runs).map((run) => run.trace), skipped: set.badInputs };
 }
 
-/** With `context` a grid axis and recorded runs: the curves' sums over the runs read (contextTokens.ts). */
-export function contextSumsOf(prepared: PreparedSweep): ContextTokenSums | undefined {
-  const axis = prepared.axes.find((a) => a.key === 'context');
-  if (axis === undefined || prepared.population.traces.length === 0) return undefined;
-  const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, prepared.fixed).config.strategy }));
-  const options = { ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }) };
-  return contextTokenSums(prepared.population.traces, strategies, prepared.prices, options);
+/** With `context` a grid axis and recorded runs: the curves' sums over `traces` (contextTokens.ts). */
+export function contextSumsOf(setup: SweepSetup, traces: readonly Trace[]): ContextTokenSums | undefined {
+  const axis = setup.axes.find((a) => a.key === 'context');
+  if (axis === undefined || traces.length === 0) return undefined;
+  const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, setup.fixed).config.strategy }));
+  const options = { ...(setup.fixed.model === undefined ? {} : { model: setup.fixed.model }), ...(setup.fixed.latency === undefined ? {} : { latency: setup.fixed.latency }) };
+  return contextTokenSums(traces, strategies, setup.prices, options);
 }
 
 /** The session trees of the runs; a run without `header.agent` is a tree of one agent (as replay --tree reads them). */

@@ -1,0 +1,72 @@
+/**
+ * A unit's trace files streamed through the sweep (src/cli/actions/sweepStream.ts): the tallies do not
+ * depend on the batch size and are those of the whole population swept at once; a file found bad part
+ * way (after batches of it were swept) has its partial tallies dropped under --skip-bad.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { streamFiles } from '../../src/cli/actions/sweepStream.js';
+import { setUpSweep, type SweepFlags, type SweepSetup } from '../../src/cli/actions/sweepWork.js';
+import { traceInputs } from '../../src/cli/actions/inputs.js';
+import { SweepPopulation, SweepTallier, type SweepTally } from '../../src/population/sweep.js';
+import type { Trace } from '../../src/trace/types.js';
+import { cli, tempDir } from './run.js';
+
+const OPTS: SweepFlags = { grid: ['max-steps=5,12,30', 'max-repeat=2,4', 'context=full,window:4'] };
+const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
+let good = '';
+let bad = '';
+let setup: SweepSetup;
+
+/** A tally with its costs in one plain list (batches split the costs into different arrays). */
+function flat(tallies: readonly SweepTally[]): unknown[] {
+  return tallies.map((t) => ({ ...t, population: { ...t.population, costs: t.population.costs.flatMap((c) => [...c]) } }));
+}
+
+async function tracesOf(file: string): Promise<Trace[]> {
+  const traces: Trace[] = [];
+  for await (const run of traceInputs([file], OPTS, { compiled: true }).runs()) traces.push(run.trace);
+  return traces;
+}
+
+beforeAll(async () => {
+  const dir = tempDir();
+  good = join(dir, 'good.jsonl');
+  const generated = await cli('generate', 'scenarios/production-mix.yaml', '--runs', '23', '--seed', '5', '--out', good);
+  expect(generated.code, generated.stderr).toBe(0);
+  // The same runs, the last one's output tokens negative: bad only once the batches before it are swept.
+  const text = readFileSync(good, 'utf8');
+  const at = text.lastIndexOf('"outputTokens":');
+  bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, `${text.slice(0, at)}"outputTokens":-${text.slice(at + '"outputTokens":'.length)}`);
+  setup = setUpSweep([good], OPTS, () => false, quiet);
+});
+
+describe('streamFiles', () => {
+  it('gives the tallies of the whole file swept at once, whatever the batch size (seed 5)', async () => {
+    const configs = setup.configurations.map((c) => c.config);
+    const whole = new SweepTallier(configs, setup.prices).add(new SweepPopulation(await tracesOf(good), [])).finish();
+    expect(whole[0]!.population.runs).toBe(23);
+    for (const batchRuns of [1, 4, 23, 256]) {
+      const streamed = await streamFiles({ files: [good], opts: OPTS, setup, configs, batchRuns });
+      expect(streamed.recordedRuns).toBe(23);
+      expect(streamed.skipped).toEqual([]);
+      expect(flat(streamed.tallies)).toEqual(flat(whole));
+      expect(streamed.contextSums?.runs).toBe(23);
+    }
+  });
+
+  it('drops the partial tallies of a file found bad after some of its batches were swept', async () => {
+    const configs = setup.configurations.map((c) => c.config);
+    const alone = await streamFiles({ files: [good], opts: OPTS, setup, configs, batchRuns: 4 });
+    const withBad = await streamFiles({ files: [bad, good], opts: OPTS, setup, configs, batchRuns: 4 });
+    expect(withBad.skipped.map((input) => input.file)).toEqual([bad]);
+    expect(withBad.skipped[0]!.issues.length).toBeGreaterThan(0);
+    expect(withBad.recordedRuns).toBe(23);
+    expect(flat(withBad.tallies)).toEqual(flat(alone.tallies));
+    expect(withBad.contextSums).toEqual(alone.contextSums);
+    const badOnly = await streamFiles({ files: [bad], opts: OPTS, setup, configs, batchRuns: 4 });
+    expect(badOnly).toEqual({ tallies: [], recordedRuns: 0, skipped: withBad.skipped });
+  });
+});
