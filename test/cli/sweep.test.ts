@@ -109,7 +109,17 @@ describe('sweep progress', () => {
     const [piped, terminal] = [await run(false), await run(true)];
     expect([piped.code, terminal.code]).toEqual([0, 0]);
     expect(terminal.stdout).toBe(piped.stdout);
-    expect(piped.stderr).not.toContain('sweep: configurations');
-    expect(terminal.stderr).toMatch(/sweep: configurations: 40\/40 \([\d.]+\/s, 0s left\) =+/);
+    expect(piped.stderr).not.toContain('sweep: ');
+    // The files are units of the runs (streamed through the sweep): progress counts them.
+    expect(terminal.stderr).toMatch(/sweep: units: 4\/4 \([\d.]+\/s, 0s left\) =+/);
+  });
+
+  it('counts configurations when they are split instead (a session tree, or stdin)', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const argv = ['sweep', '--tree', 'test/fixtures/claude-code', '--grid', 'max-steps=' + Array.from({ length: 40 }, (_, i) => i + 1).join(','), '--format', 'csv', '--workers', '1'];
+    let stderr = '';
+    const code = await main(argv, { stdout: () => undefined, stderr: (s) => (stderr += s), cwd: process.cwd(), stderrIsTerminal: true });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/sweep: configurations: 40\/40 \([\d.]+\/s, 0s left\) =+/);
   });
 });

@@ -115,13 +115,13 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
 /**
  * The rows of configurations `range`, and the header: the units of the runs taken by this thread and
  * worker threads (those `started` early first; with one thread too, each file streamed through the sweep
- * in batches, unless it draws progress), else this thread over every run read, or workers splitting the
- * configurations.
+ * in batches; progress by units), else (`--tree`, stdin) this thread over every run read, or workers
+ * splitting the configurations.
  */
 async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; io: CliIO; setup: SweepSetup; range: { from: number; to: number }; workers: number; started: SweepWorker[] }): Promise<{ rows: SweepRow[]; header: SweepHeader }> {
   const { inputs, opts, given, io, setup, range, workers, started } = args;
-  // One thread too takes the units (files streamed through the sweep), unless it draws progress.
-  if ((workers > 1 || io.stderrIsTerminal !== true) && range.to > range.from && splitsRuns(setup, opts)) {
+  // One thread too takes the units (files streamed through the sweep).
+  if (range.to > range.from && splitsRuns(setup, opts)) {
     const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
     return { rows: shares.rows, header: headerOf(setup, shares.read, opts) };
   }

@@ -20,6 +20,7 @@ import { traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, rowsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { sweepUnits, sweepUnitsHere, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
+import { Progress } from './progress.js';
 
 function sizeOf(file: string): number {
   try {
@@ -78,10 +79,15 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     early.send({ range, units, next });
     return onWorker(early);
   });
+  // With stderr a terminal: the units taken so far by every thread, drawn as this thread ends one.
+  const progress = new Progress(io, units.length, 'sweep: units');
+  let drawn = 0;
+  const drawTo = (taken: number) => (progress.add(taken - drawn), (drawn = taken));
   try {
-    const here = await sweepUnitsHere({ inputs: args.inputs, opts: args.opts, setup, range, units, next });
+    const here = await sweepUnitsHere({ inputs: args.inputs, opts: args.opts, setup, range, units, next, onUnitDone: drawTo });
     sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantilesInPlace), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
     const first = await Promise.all(sweeps.map((sweep) => sweep.first()));
+    drawTo(units.length);
     // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
     for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
@@ -97,6 +103,7 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     const recordedRuns = first.reduce((n, reply) => n + reply.recordedRuns, 0);
     return { rows, read: { recordedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
   } finally {
+    progress.finish();
     for (const sweep of sweeps) sweep.stop();
   }
 }

@@ -61,7 +61,7 @@ export interface UnitsSwept {
  * Takes units off the queue (`next`: the shared counter, Int32 at 0) until none is left, and sweeps
  * each over configurations `range` of the setup.
  */
-export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup; range: { from: number; to: number }; units: readonly SweepUnit[]; next: SharedArrayBuffer }): Promise<UnitsSwept> {
+export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup; range: { from: number; to: number }; units: readonly SweepUnit[]; next: SharedArrayBuffer; onUnitDone?: (unitsTaken: number) => void }): Promise<UnitsSwept> {
   const counter = new Int32Array(args.next);
   const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
   const configs = args.setup.configurations.slice(args.range.from, args.range.to).map((c) => c.config);
@@ -72,6 +72,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const streamed: SweepTally[][] = [];
   let took = 0;
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
+    if (took > 0) args.onUnitDone?.(Math.min(Atomics.load(counter, 0), args.units.length));
     const unit = args.units[i]!;
     took += 1;
     // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
