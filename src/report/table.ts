@@ -63,9 +63,17 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   };
   let out = headers.map((header, i) => cell(header, displayWidth(header), i)).join(GAP).trimEnd() + '\n';
   out += widths.map((width) => '─'.repeat(width)).join(GAP) + '\n';
+  // A column repeats its values (a run's source under every setting, a setting's label for every run):
+  // each distinct cell is cut and padded once.
+  const laidOut = columns.map(() => new Map<string, string>());
   for (let r = 0; r < rows.length; r++) {
     let line = '';
-    for (let i = 0; i < n; i++) line += (i === 0 ? '' : GAP) + cell(cells[r * n + i]!, cellWidths[r * n + i]!, i);
+    for (let i = 0; i < n; i++) {
+      const text = cells[r * n + i]!;
+      let shown = laidOut[i]!.get(text);
+      if (shown === undefined) laidOut[i]!.set(text, (shown = cell(text, cellWidths[r * n + i]!, i)));
+      line += i === 0 ? shown : GAP + shown;
+    }
     out += line.trimEnd() + '\n';
   }
   return out;
