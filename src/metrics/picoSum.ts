@@ -17,4 +17,3 @@ export class PicoSum {
     return this.big + BigInt(this.small);
   }
 }
-

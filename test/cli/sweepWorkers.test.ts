@@ -28,6 +28,14 @@ beforeAll(async () => {
   parts.forEach((file, k) => writeFileSync(file, runs.slice(k * 15, (k + 1) * 15).flat().join('\n') + '\n'));
 });
 
+/** `inputs` swept with one thread and with two: the two outputs, errors and codes must be the same; the first returned. */
+async function oneAndTwoThreads(inputs: readonly string[], extra: readonly string[]) {
+  const one = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '1');
+  const two = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '2');
+  expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
+  return one;
+}
+
 describe('sweep --workers split by runs', () => {
   it('one file with many runs, more workers than files: byte-identical to one thread', async () => {
     const one = await cli('sweep', many, ...GRID, '--workers', '1');
@@ -60,10 +68,8 @@ describe('sweep --workers split by runs', () => {
     writeFileSync(bad, readFileSync(parts[1]!, 'utf8').replace('"outputTokens":', '"outputTokens":-'));
     const inputs = [parts[0]!, bad, parts[2]!, parts[3]!];
     for (const extra of [[], ['--skip-bad']]) {
-      const one = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '1');
-      const two = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '2');
+      const one = await oneAndTwoThreads(inputs, extra);
       expect(one.code).toBe(extra.length === 0 ? 2 : 0);
-      expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
       expect(one.stderr).toContain('bad.jsonl');
     }
   });
@@ -74,18 +80,14 @@ describe('sweep --workers split by runs', () => {
     // Two good files then two bad ones of the same size: with 2 threads the second share is the bad files.
     const inputs = [parts[0]!, parts[3]!, ...bad];
     for (const extra of [[], ['--skip-bad']]) {
-      const one = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '1');
-      const two = await cli('sweep', ...inputs, ...GRID, ...extra, '--workers', '2');
+      const one = await oneAndTwoThreads(inputs, extra);
       expect(one.code).toBe(extra.length === 0 ? 2 : 0);
-      expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
       expect(one.stderr).toContain('bad-only2.jsonl');
     }
     // Every file bad: refused alike, with or without --skip-bad.
     for (const extra of [[], ['--skip-bad']]) {
-      const one = await cli('sweep', ...bad, ...GRID, ...extra, '--workers', '1');
-      const two = await cli('sweep', ...bad, ...GRID, ...extra, '--workers', '2');
+      const one = await oneAndTwoThreads(bad, extra);
       expect(one.code).toBe(2);
-      expect([two.code, two.stdout, two.stderr]).toEqual([one.code, one.stdout, one.stderr]);
     }
   });
 });
