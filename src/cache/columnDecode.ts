@@ -5,12 +5,8 @@
  * `set` (stride 1) or one strided loop per target kind, so the loops stay monomorphic: a loop over
  * whichever typed array kind comes is several times slower.
  */
-import { ARRAY_KINDS, valueOf, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import { ARRAY_KINDS, constantValueOf, type ArrayKind, type StoredArray } from './compiledCodec.js';
 import type { ArrayProgram } from './columnProgram.js';
-
-const noArrays = (): never => {
-  throw new Error('a constant holds no array');
-};
 
 let scratch = new Float64Array(1024);
 
@@ -46,7 +42,7 @@ export function decodeArray(
   for (let j = 0; j < stride; j++) {
     const column = columns[j]!;
     if (column[0] === 'k') {
-      const value = valueOf(column[1], noArrays);
+      const value = constantValueOf(column[1]);
       if (typeof value !== 'number') throw new Error('bad constant');
       if (!Object.is(value, 0)) fillColumn(target, stride, j, value); // a fresh array is zeros
     } else if (column[0] === 'c') {

@@ -21,7 +21,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blankCompiled, compiledTrace } from '../fast/compile.js';
-import type { CompiledTrace } from '../fast/layout.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
 import { makeDirectories } from '../io/makeDirectories.js';
@@ -35,9 +34,6 @@ import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
 export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/3';
-
-/** A fresh compiled trace to fill: a stored one read into it has the same fields in the same order (the same shape for V8). */
-const template = (): CompiledTrace => blankCompiled();
 
 let compilerHash: string | undefined;
 
@@ -56,7 +52,7 @@ export function compilerCodeHash(): string {
 }
 
 /** The compiled trace's field names and array kinds, in order. */
-export const layoutShape = (): string => shapeOf(template());
+export const layoutShape = (): string => shapeOf(blankCompiled());
 
 export class CompiledTraceCache implements RunsCache {
   private readonly shape = layoutShape();
@@ -119,20 +115,6 @@ export class CompiledTraceCache implements RunsCache {
     return { compiled: join(this.dir, `${key}.lcc`), calls: join(this.dir, `${key}.calls`) };
   }
 
-  /** Every run of an entry that holds, each handed over with its compiled trace; else undefined. */
-  load(key: string, files = this.filesOf(key)): Trace[] | undefined {
-    const entry = readEntry(files, { cache: COMPILED_CACHE_FORMAT, key, shape: this.shape });
-    if (entry === undefined) return undefined;
-    const runs: Trace[] = [];
-    for (const run of entry.head.runs) {
-      const trace = servedRun(entry, run, files);
-      if (trace === undefined) return undefined;
-      runs.push(trace);
-    }
-    this.bounded.use(key, files.compiled);
-    return runs;
-  }
-
   private async *readAndStore(key: string, files: EntryFiles, read: (formatSeen: (format: TraceFormat) => void) => AsyncGenerator<Trace>): AsyncGenerator<Trace> {
     let format: TraceFormat | undefined;
     let writer: EntryWriter | undefined;
@@ -174,7 +156,8 @@ export class CompiledTraceCache implements RunsCache {
 /** One run of an entry with its compiled trace handed over; undefined when it does not decode (the layout changed, a bad program). */
 function servedRun(entry: LoadedEntry, run: StoredRun, files: EntryFiles): Trace | undefined {
   try {
-    const compiled = template();
+    // Filled as compileTrace fills a fresh one: the same fields in the same order (the same shape for V8).
+    const compiled = blankCompiled();
     const fields = Object.keys(compiled);
     const description = entry.head.descriptions[run.compiled] as object;
     const stored = Object.keys(description);

@@ -77,6 +77,16 @@ export function valueOf(description: unknown, arrayAt: (index: number) => Stored
   return out;
 }
 
+/** The value of a description that holds no array (a column's constant). */
+export function constantValueOf(description: unknown): unknown {
+  return valueOf(description, () => {
+    throw new Error('a constant holds no array');
+  });
+}
+
+/** `bytes` rounded up to a multiple of 8: where an array of any kind may start in a buffer. */
+export const pad8 = (bytes: number): number => (bytes + 7) & ~7;
+
 /** The field names and array kinds of a value, in order: what a stored value must match to be read into it. */
 export function shapeOf(value: unknown): string {
   if (ArrayBuffer.isView(value)) return kindOf(value);

@@ -19,7 +19,7 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync
 import { threadId } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { CallRecord, Trace } from '../trace/types.js';
-import { ARRAY_KINDS, describeValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import { ARRAY_KINDS, describeValue, pad8, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
 import { encodeArrays, type ArrayProgram } from './columnProgram.js';
 import { runArrays, type Constants } from './runArrays.js';
 
@@ -62,7 +62,6 @@ export interface EntryFiles {
   calls: string;
 }
 
-const pad8 = (n: number): number => (n + 7) & ~7;
 
 /** Writes an entry run by run (nothing kept in memory but the head); `finish` renames it into place, `abandon` removes it. */
 export class EntryWriter {

@@ -8,15 +8,9 @@
  * are written while compiled, src/fast/precompute.ts), so sharing is safe. Throws on a program that
  * does not fit, as decodeArray does (the run is then not served from the entry).
  */
-import { ARRAY_KINDS, valueOf, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import { ARRAY_KINDS, constantValueOf, pad8, type ArrayKind, type StoredArray } from './compiledCodec.js';
 import { decodeArray } from './columnDecode.js';
 import type { ArrayProgram } from './columnProgram.js';
-
-const pad8 = (n: number): number => (n + 7) & ~7;
-
-const noArrays = (): never => {
-  throw new Error('a constant holds no array');
-};
 
 /** How an array is had: a view of the entry, shared (a constant or a whole copy), or decoded into the run's slab. */
 type Source = { view: true } | { constant: number } | { copyOf: number } | { own: true };
@@ -29,7 +23,7 @@ function sourceOf(programs: readonly ArrayProgram[], base: number, index: number
   const column = columns[0]!;
   if (column[0] === 'r' && column[1] === kind) return { view: true };
   if (column[0] === 'k') {
-    const value = valueOf(column[1], noArrays);
+    const value = constantValueOf(column[1]);
     if (typeof value !== 'number') throw new Error('bad constant');
     return { constant: value };
   }
