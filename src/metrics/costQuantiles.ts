@@ -43,13 +43,8 @@ function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): numb
   return a[k]!;
 }
 
-/** The nearest-rank median, 95th percentile and maximum of some costs, by selection (no sort) in a copy. */
-export function costQuantiles(costs: readonly number[] | Float64Array): CostQuantiles {
-  return costQuantilesInPlace([new Float64Array(costs)]);
-}
-
 /** Costs in parts, one after another in a new array. */
-export function joinCosts(parts: readonly Float64Array[]): Float64Array {
+function joinCosts(parts: readonly Float64Array[]): Float64Array {
   const costs = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
   for (const part of parts) {

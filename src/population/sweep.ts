@@ -178,7 +178,7 @@ interface ModelSweep {
 export type SweepResults = Map<string, ModelSweep>;
 
 /** Traces swept at once for a population's recorded runs (the memory of one slice's cells, reused). */
-const SWEEP_SLICE_TRACES = 256;
+export const SWEEP_SLICE_TRACES = 256;
 
 /** The grid of `cells` (configurations of one model), and each distinct baseline (context, model and latency, no brakes: baselineKey) as one more cell. */
 function modelSweep(configs: readonly PopulationConfig[], cells: readonly number[]): ModelSweep {

@@ -8,13 +8,13 @@
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { mergeSweepTallies, SweepPopulation, SweepTallier, type SweepResults, type SweepTally } from '../../population/sweep.js';
+import { mergeSweepTallies, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTally } from '../../population/sweep.js';
 import type { Trace } from '../../trace/types.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 
-/** Runs read, compiled and swept at once (the recorded sweep's slice: SWEEP_SLICE_TRACES). */
-export const STREAM_BATCH_RUNS = 256;
+/** Runs read, compiled and swept at once: the recorded sweep's slice. */
+const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
 
 /** What a unit's files gave: each configuration's tally over their good runs, and their bad files. */
 export interface StreamedFiles {
@@ -33,13 +33,17 @@ interface FileTally {
   sums: ContextTokenSums[];
 }
 
-/** Each configuration's tally over `files`' good runs, swept `batchRuns` at a time (bad files set aside, not refused). */
-export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number }): Promise<StreamedFiles> {
+/**
+ * Each configuration's tally over `files`' good runs, swept `batchRuns` at a time (bad files set aside,
+ * not refused). `results`: the sweep's grids and result columns, shared by every batch of every file and
+ * by every call that passes the same map for the same configurations (a batch's result is read before
+ * the next).
+ */
+export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults }): Promise<StreamedFiles> {
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
   const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
   const kept: FileTally[] = [];
-  // One set of result columns for every batch of every file (a batch's result is read before the next).
-  const results: SweepResults = new Map();
+  const results: SweepResults = args.results ?? new Map();
   let open: FileTally | undefined;
   let batch: Trace[] = [];
   const flush = () => {
@@ -50,22 +54,23 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     open.runs += batch.length;
     batch = [];
   };
+  // A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept.
   const close = () => {
-    if (open !== undefined && !set.isBad(open.file)) kept.push(open);
+    if (open !== undefined && !set.isBad(open.file)) {
+      flush();
+      kept.push(open);
+    }
     open = undefined;
     batch = [];
   };
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
-      flush();
       close();
       open = { file: run.file, tallier: new SweepTallier(args.configs, args.setup.prices, results), runs: 0, sums: [] };
     }
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
-  // The last file's badness is known once its runs are read (a bad file's last batch is never swept).
-  if (open !== undefined && !set.isBad(open.file)) flush();
   close();
   return filesTallied(kept, args.configs.length, set.badInputs);
 }

@@ -9,7 +9,7 @@
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { mergeSweepTallies, SweepTallier, type SweepPopulation, type SweepTally } from '../../population/sweep.js';
+import { mergeSweepTallies, SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
 import { streamFiles } from './sweepStream.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
@@ -68,7 +68,9 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const populations: SweepPopulation[] = [];
   const sums: ContextTokenSums[] = [];
   const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [] };
-  const tallier = new SweepTallier(configs, args.setup.prices);
+  // One set of grids and result columns for every unit this thread sweeps (the same configurations).
+  const results: SweepResults = new Map();
+  const tallier = new SweepTallier(configs, args.setup.prices, results);
   const streamed: SweepTally[][] = [];
   let took = 0;
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
@@ -77,7 +79,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     took += 1;
     // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
     if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
-      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs });
+      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results });
       if (files.tallies.length > 0) streamed.push(files.tallies);
       first.recordedRuns += files.recordedRuns;
       if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
