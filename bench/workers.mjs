@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib/measure.mjs';
@@ -71,7 +71,7 @@ for (const runs of sizes) {
     const figure = (list, key) => Math.round(median(list.map((t) => t[key])));
     const one = { wallMs: figure(taken[1], 'wallMs'), cpuMs: figure(taken[1], 'cpuMs') };
     const two = { wallMs: figure(taken[2], 'wallMs'), cpuMs: figure(taken[2], 'cpuMs') };
-    result[`runs${runs}`] = { workers1: one, workers2: two, speedup: Number((one.wallMs / two.wallMs).toFixed(2)), identical: hashes.size === 1, cores: control, load: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))) };
+    result[`runs${runs}`] = { workers1: one, workers2: two, speedup: Number((one.wallMs / two.wallMs).toFixed(2)), identical: hashes.size === 1, cores: control, load: loadavg().map((l) => Number(l.toFixed(2))) };
     if (!json) {
       console.log(`${runs} runs (${FILES} files) × 960 configurations, median of ${rounds}: --workers 1 ${one.wallMs} ms wall (${one.cpuMs} ms CPU), --workers 2 ${two.wallMs} ms wall (${two.cpuMs} ms CPU): ${result[`runs${runs}`].speedup}×; output ${hashes.size === 1 ? 'byte-identical' : 'DIFFERS'}; cores (threads-control): ${control.join(', ')}; load ${result[`runs${runs}`].load.join(' ')}`);
     }

@@ -59,8 +59,6 @@ async function runBundle(script) {
   return exported;
 }
 
-const compileCliBundle = (options) => compileBundle('cli-bundle', options);
-const runCliBundle = runBundle;
 
 const PRINT_ONLY = new Set(['--help', '-h', '--version', '-V']);
 
@@ -85,4 +83,4 @@ async function loadSweepWorker() {
   return (await runBundle(compiled.script)).runSweepWorker;
 }
 
-module.exports = { compileBundle, runBundle, compileCliBundle, runCliBundle, loadMain, loadSweepWorker, buildIdOf };
+module.exports = { compileBundle, runBundle, loadMain, loadSweepWorker, buildIdOf };

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { buildIdOf, compileCliBundle, runCliBundle } from '../bin/loadCli.js';
+import { buildIdOf, compileBundle, runBundle } from '../bin/loadCli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,9 +19,9 @@ function writeCache(name, buildId, data) {
   console.log(`code cache: dist/${name}.cache (${(data.length / 1024).toFixed(0)} KB)`);
 }
 
-const compiled = compileCliBundle({ useCache: false });
+const compiled = compileBundle('cli-bundle', { useCache: false });
 if (compiled === undefined) throw new Error('cli code cache: dist/cli-bundle.js is missing (run scripts/bundle-cli.mjs first)');
-const { main } = await runCliBundle(compiled.script);
+const { main } = await runBundle(compiled.script);
 const quiet = { stdout: () => true, stderr: () => true, cwd: root };
 async function warm(commands) {
   for (const argv of commands) {

@@ -82,7 +82,7 @@ describe('the CLI bundle', () => {
 
   it('sweep workers run from their bundle: the dist worker modules deleted, the output is the same', async () => {
     const root = copyOfTheBuild();
-    for (const file of ['sweepWorker.js', 'sweepWorkerRun.js', 'sweepWork.js']) rmSync(join(root, 'dist/cli/actions', file));
+    for (const file of ['sweepWorkerRun.js', 'sweepWork.js']) rmSync(join(root, 'dist/cli/actions', file));
     const argv = ['sweep', 'scenarios/', '--grid', 'max-steps=4,9,20', '--grid', 'context=full,window:4', '--target-completion', '0.3', '--workers', '3', '--format', 'json'];
     const expected = await cli(...argv);
     expect(expected.code, expected.stderr).toBe(0);

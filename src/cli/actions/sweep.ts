@@ -84,9 +84,9 @@ function runsRead(prepared: PreparedSweep): { recordedRuns: number; contextToken
 }
 
 /**
- * Whether worker threads split the runs (each reading its share of the inputs: sweepShares.ts) rather
- * than the configurations (the command reads every run and sends them): not for session trees (a tree
- * may span files) or stdin.
+ * Whether the threads (this one alone too) take units of the runs off a queue (sweepShares.ts,
+ * sweepUnits.ts) rather than split the configurations (the command reads every run and sends them): not
+ * for session trees (a tree may span files) or stdin.
  */
 function splitsRuns(setup: SweepSetup, opts: SweepFlags): boolean {
   return opts.tree !== true && !setup.traceFiles.includes('-');

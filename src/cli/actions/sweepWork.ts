@@ -136,8 +136,8 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
 }
 
 /**
- * A worker's share of the population (sweepShares.ts): some of the trace files (as TraceInputs lists
- * them), and a range of each scenario's runs.
+ * A unit of the population taken off the queue (sweepUnits.ts): a trace file (as TraceInputs lists it),
+ * or a range of each scenario's runs.
  */
 export interface SweepShare {
   files: string[];

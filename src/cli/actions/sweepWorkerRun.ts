@@ -1,9 +1,9 @@
 /**
  * A sweep worker thread's work (its entry: bin/sweepWorker.js, from the build's bundle through V8's code
- * cache, else sweepWorker.ts). `configurations`: prepares the sweep from the command line and the runs it
- * is sent, and computes its slice of rows. `share` (or `share-later`, its share sent once the command has
- * set up): reads its share of the trace files and runs its share of each scenario's runs, and sends each
- * configuration's tally over them (then, if asked, the tallies of the configurations whose step cap the
+ * cache, else this module of dist/). `configurations`: prepares the sweep from the command line and the
+ * runs it is sent, and computes its slice of rows. `share` (or `share-later`, the queue sent once the
+ * command has set up): takes units off the queue (a trace file, streamed; a chunk of a scenario's runs),
+ * and sends each configuration's tally over them (then, if asked, the tallies of the configurations whose step cap the
  * command halved).
  */
 import type { MessagePort } from 'node:worker_threads';

@@ -23,7 +23,7 @@ import { sweepRows, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 /**
  * What a worker is sent: the command line as parsed, which flags were given, its slice of configurations,
  * and its runs — or (`share-later`: started before the command's own setup, to load its modules meanwhile)
- * its slice and share in a SweepWorkerStart message.
+ * its slice and the queue of units in a SweepWorkerStart message.
  */
 export type SweepWorkerTask = { inputs: string[]; opts: SweepFlags; given: string[] } & (
   | { mode: 'configurations'; range: { from: number; to: number }; traces: Trace[] }
@@ -110,8 +110,8 @@ function slices(range: { from: number; to: number }, workers: number): { from: n
 
 /**
  * Share workers started before the command's setup (mode share-later: each loads its modules while the
- * command reads its flags, prices and inputs); sweepRowsInShares sends each its share, and stops the
- * ones it has no share for.
+ * command reads its flags, prices and inputs); sweepRowsInShares sends each the queue of units, and
+ * stops the ones beyond the units.
  */
 export function startShareWorkers(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; workers: number }): SweepWorker[] {
   const given = Object.keys(args.opts).filter((key) => args.given(key));
