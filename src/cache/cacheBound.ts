@@ -91,6 +91,15 @@ function removeGroup(dir: string, group: Group): boolean {
 }
 
 /** The entries and memos of `dir`, and its temporary files untouched for STALE_TEMPORARY_MS (removed here). */
+/** Removes a file; one that cannot be removed (read-only, vanished) is left for the next sweep. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // left for the next sweep
+  }
+}
+
 function survey(dir: string, nowMs: number): { entries: Group[]; memos: Group[] } {
   const entries = new Map<string, Group>();
   const memos = new Map<string, Group>();
@@ -107,7 +116,7 @@ function survey(dir: string, nowMs: number): { entries: Group[]; memos: Group[] 
     }
     if (!stat.isFile()) continue;
     if (temporary) {
-      if (nowMs - stat.mtimeMs > STALE_TEMPORARY_MS) rmSync(join(dir, name), { force: true });
+      if (nowMs - stat.mtimeMs > STALE_TEMPORARY_MS) removeQuietly(join(dir, name));
     } else if (entry !== null) addFile(entries, entry[1]!, name, stat.size, stat.mtimeMs);
     else addFile(memos, name, name, stat.size, stat.mtimeMs);
   }
