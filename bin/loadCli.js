@@ -1,8 +1,10 @@
-// The CLI's `main`, from the one-script bundle the build writes (dist/cli-bundle.js, scripts/bundle-cli.mjs),
-// compiled with V8's code cache (dist/cli-bundle.cache, scripts/cli-code-cache.mjs) so that a start neither
-// resolves ~300 modules nor compiles their code again. The cache is used only when it was written for this
-// very bundle (its build id) and V8 accepts it (same V8 version and flags); otherwise the bundle is compiled
-// as usual. Without a bundle (a tree built by tsc alone), the modules in dist/ are imported as they are.
+// The CLI's `main`, from the two linked scripts the build writes (scripts/bundle-cli.mjs, bundle-link.mjs):
+// dist/cli-bundle.js, the command line (all that `--help`, `--version` or a refused flag need, ~0.1 MB), and
+// dist/cli-actions-bundle.js, the commands' work, compiled on a command's first action. Each is compiled
+// with V8's code cache (dist/<name>.cache, scripts/cli-code-cache.mjs) so that a start neither resolves
+// ~300 modules nor compiles their code again. A cache is used only when it was written for this very
+// script (its build id) and V8 accepts it (same V8 version and flags); otherwise the script is compiled as
+// usual. Without the bundles (a tree built by tsc alone), the modules in dist/ are imported as they are.
 // The sweep worker threads load their own bundle the same way (dist/sweep-worker-bundle.js and .cache,
 // bin/sweepWorker.js).
 'use strict';
@@ -30,11 +32,11 @@ function cachedDataFor(cacheUrl, buildId) {
 }
 
 /**
- * Bundle `name` of dist/ (`cli-bundle`, `sweep-worker-bundle`) compiled (with its cache `cacheName`.cache
- * when it fits; by default the bundle's own), not yet run: `{ script, source, cachedDataRejected }`;
- * undefined without the bundle.
+ * Bundle `name` of dist/ (`cli-bundle`, `cli-actions-bundle`, `sweep-worker-bundle`) compiled (with its
+ * cache `name`.cache when it fits), not yet run: `{ script, source, cachedDataRejected }`; undefined
+ * without the bundle.
  */
-function compileBundle(name, { useCache = true, cacheName = name } = {}) {
+function compileBundle(name, { useCache = true } = {}) {
   const bundleUrl = new URL(`${name}.js`, distUrl);
   let source;
   try {
@@ -43,7 +45,7 @@ function compileBundle(name, { useCache = true, cacheName = name } = {}) {
   } catch {
     return undefined;
   }
-  const cachedData = useCache ? cachedDataFor(new URL(`${cacheName}.cache`, distUrl), buildIdOf(source)) : undefined;
+  const cachedData = useCache ? cachedDataFor(new URL(`${name}.cache`, distUrl), buildIdOf(source)) : undefined;
   const script = new Script(source, {
     filename: fileURLToPath(bundleUrl),
     ...(cachedData ? { cachedData } : {}),
@@ -52,28 +54,43 @@ function compileBundle(name, { useCache = true, cacheName = name } = {}) {
   return { script, source, cachedDataRejected: cachedData === undefined || script.cachedDataRejected === true };
 }
 
-/** Runs a compiled bundle: resolves to what it exports (`{ main }`, `{ runSweepWorker }`). */
-async function runBundle(script) {
+/** Runs a compiled bundle with `linked` (the pair's shared object): resolves to what it exports (`{ main }`, `{ runSweepWorker }`). */
+async function runBundle(script, linked = {}) {
   const exported = {};
-  await script.runInThisContext()(createRequire(new URL('cli-bundle.js', distUrl)), distUrl.href, exported);
+  await script.runInThisContext()(createRequire(new URL('cli-bundle.js', distUrl)), distUrl.href, exported, linked);
   return exported;
 }
 
-
-const PRINT_ONLY = new Set(['--help', '-h', '--version', '-V']);
-
 /**
- * Whether a start with `argv` only prints help or the version (`--help`, `replay --help`, `-V`): it then
- * takes the light code cache (cli-bundle.light.cache: what those runs compile, half the size to read),
- * any other start the full one. Either fits the same bundle; what a cache lacks compiles as usual.
+ * The CLI's pair (scripts/bundle-link.mjs): the command line run now, the actions script compiled and run
+ * on the first action (`linked.loadAction`), with the command line's shared modules. `{ main }` and the
+ * scripts (the build's code-cache step takes their caches); undefined without the bundles.
  */
-const printsOnly = (argv) => argv.length <= 2 && argv.some((arg) => PRINT_ONLY.has(arg));
+async function loadLinkedCli({ useCache = true } = {}) {
+  const commandLine = compileBundle('cli-bundle', { useCache });
+  if (commandLine === undefined) return undefined;
+  const buildId = buildIdOf(commandLine.source);
+  const linked = {};
+  let actions;
+  const loaded = { commandLine, actions: undefined };
+  linked.loadAction = async (key) => {
+    actions ??= (async () => {
+      loaded.actions = compileBundle('cli-actions-bundle', { useCache });
+      if (loaded.actions === undefined) throw new Error('loopcost: dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
+      if (buildIdOf(loaded.actions.source) !== buildId) throw new Error('loopcost: dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build: run `npm run build`');
+      return runBundle(loaded.actions.script, linked);
+    })();
+    return (await actions).actions[key]();
+  };
+  const { main, shellModules } = await runBundle(commandLine.script, linked);
+  linked.shellModules = shellModules;
+  return { main, loaded };
+}
 
-/** `main` of the CLI: from the bundle when the build wrote one, else from dist/cli/main.js. */
-async function loadMain(argv = []) {
-  const compiled = compileBundle('cli-bundle', printsOnly(argv) ? { cacheName: 'cli-bundle.light' } : {});
-  if (compiled === undefined) return (await import('../dist/cli/main.js')).main;
-  return (await runBundle(compiled.script)).main;
+/** `main` of the CLI: from the bundles when the build wrote them, else from dist/cli/main.js. */
+async function loadMain() {
+  const cli = await loadLinkedCli();
+  return cli === undefined ? (await import('../dist/cli/main.js')).main : cli.main;
 }
 
 /** A sweep worker's work (src/cli/actions/sweepWorkerRun.ts): from its bundle when the build wrote one, else from dist/. */
@@ -83,4 +100,4 @@ async function loadSweepWorker() {
   return (await runBundle(compiled.script)).runSweepWorker;
 }
 
-module.exports = { compileBundle, runBundle, loadMain, loadSweepWorker, buildIdOf };
+module.exports = { compileBundle, runBundle, loadLinkedCli, loadMain, loadSweepWorker, buildIdOf };

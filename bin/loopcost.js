@@ -14,7 +14,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 async function run() {
   // The CLI from the build's one-script bundle, through V8's code cache (bin/loadCli.js; README, Development).
-  const main = await loadMain(process.argv.slice(2));
+  const main = await loadMain();
   process.exitCode = await main(process.argv.slice(2), {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),

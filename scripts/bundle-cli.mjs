@@ -1,11 +1,13 @@
-// Build step (`npm run build`, after tsc): the CLI as one script, dist/cli-bundle.js, bundled by esbuild
-// from the JavaScript tsc has just written to dist/ (the same code the tests import), plus the module list
-// and hashes it was made from (dist/cli-bundle.json) for test/cli/bundle.test.ts to check. bin/loopcost.js
-// compiles the script through V8's code cache (scripts/cli-code-cache.mjs writes it next), so a start
-// resolves no module and compiles almost nothing. Why: README, Development (bench/startup.mjs). The same
-// for a `sweep --workers` thread's work: dist/sweep-worker-bundle.js (.json, .cache), run by bin/sweepWorker.js.
+// Build step (`npm run build`, after tsc): the CLI as two linked scripts bundled by esbuild from the
+// JavaScript tsc has just written to dist/ (the same code the tests import) — dist/cli-bundle.js, the
+// command line, and dist/cli-actions-bundle.js, the commands' work (scripts/bundle-link.mjs says how they
+// link) — plus the module list and hashes each was made from (dist/<name>.json) for
+// test/cli/bundle.test.ts to check. bin/loopcost.js compiles the scripts through V8's code cache
+// (scripts/cli-code-cache.mjs writes it next), so a start resolves no module and compiles almost nothing.
+// Why: README, Development (bench/startup.mjs). The same for a `sweep --workers` thread's work:
+// dist/sweep-worker-bundle.js (.json, .cache), run by bin/sweepWorker.js.
 //
-// The script is one async function expression `(async function (nodeRequire, distUrl, exported) {…})`:
+// Each script is one async function expression `(async function (nodeRequire, distUrl, exported, linked) {…})`:
 // - Node's built-in modules and a few packages kept out of the bundle (big, and loaded only when used) are
 //   required at run time through `nodeRequire` (a require rooted in dist/);
 // - `import.meta.url` in a dist file becomes that file's own URL (distUrl + its path), so files found
@@ -20,6 +22,7 @@ import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { actionsEntry, actionsOutOfCommandLine, commandLineEntry, commandLineModulesShared, distModulesOf, linkActionImports } from './bundle-link.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(root, 'dist');
@@ -87,39 +90,33 @@ function packageName(path) {
   return parts.slice(1, parts[1].startsWith('@') ? 3 : 2).join('/');
 }
 
-/** The bundles the build writes: the CLI (bin/loopcost.js) and a sweep worker thread's work (bin/sweepWorker.js). */
-export const BUNDLES = [
-  { name: 'cli-bundle', title: 'CLI bundle', entry: "import { main } from './cli/main.js';\nexported.main = main;\n" },
-  { name: 'sweep-worker-bundle', title: 'sweep worker bundle', entry: "import { runSweepWorker } from './cli/actions/sweepWorkerRun.js';\nexported.runSweepWorker = runSweepWorker;\n" },
-];
+/** esbuild's options for one script from `entry` (dist-relative imports), before its plugins of the pair. */
+const buildOptions = (name, entry, plugins) => ({
+  stdin: { contents: entry, resolveDir: dist, sourcefile: `${name}-entry.js` },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  write: false,
+  metafile: true,
+  legalComments: 'none',
+  // Whitespace and comments out, non-ASCII escaped (bin/loadCli.js reads the script as latin1): with zod's
+  // locales out, 2.2 → 1.4 MB; a start reads the whole script before V8 takes its code cache, and took
+  // ~54 ms for that and the cache, ~31 ms after (README, Development). Names are kept (stacks).
+  minifyWhitespace: true,
+  charset: 'ascii',
+  logLevel: 'warning',
+  plugins: [runtimeRequire, zodEnglishOnly, ...plugins],
+});
 
-/** One bundle (dist/NAME.js) and its manifest (dist/NAME.json): the build id, the dist files' hashes, the packages. */
-async function bundle({ name, title, entry }) {
-  const result = await esbuild.build({
-    stdin: { contents: entry, resolveDir: dist, sourcefile: `${name}-entry.js` },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    write: false,
-    metafile: true,
-    legalComments: 'none',
-    // Whitespace and comments out, non-ASCII escaped (bin/loadCli.js reads the script as latin1): with zod's
-    // locales out, 2.2 → 1.4 MB; a start reads the whole script before V8 takes its code cache, and took
-    // ~54 ms for that and the cache, ~31 ms after (README, Development). Names are kept (stacks).
-    minifyWhitespace: true,
-    charset: 'ascii',
-    logLevel: 'warning',
-    plugins: [runtimeRequire, zodEnglishOnly],
-  });
-  const code = result.outputFiles[0].text;
-  // LOOPCOST_BUNDLE_ANALYZE=1 node scripts/bundle-cli.mjs: what takes the space, by input file.
-  if (process.env.LOOPCOST_BUNDLE_ANALYZE) console.log(await esbuild.analyzeMetafile(result.metafile));
-  // The build id ties the code cache to this very text (V8 checks only the source's length).
-  const buildId = randomUUID();
-  const script = `// loopcost ${title} ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostBundle(nodeRequire, distUrl, exported) {\n${code}})\n`;
+/**
+ * Writes dist/NAME.js (the code as one async function of `(nodeRequire, distUrl, exported, linked)`) and its
+ * manifest dist/NAME.json: the build id, the dist files' hashes, the packages.
+ */
+function writeBundle({ name, title, buildId }, { code, metafile }) {
+  const script = `// loopcost ${title} ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostBundle(nodeRequire, distUrl, exported, linked) {\n${code}})\n`;
   writeFileSync(resolve(dist, `${name}.js`), script);
-  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('runtime:'));
+  const inputs = Object.keys(metafile.inputs).filter((path) => !path.startsWith('runtime:') && !path.startsWith('command-line-module:'));
   const hashes = Object.fromEntries(
     inputs
       .filter((path) => path.startsWith('dist/') && !path.endsWith('-entry.js'))
@@ -128,13 +125,45 @@ async function bundle({ name, title, entry }) {
   );
   const packages = [...new Set(inputs.filter((path) => path.startsWith('node_modules/')).map(packageName))].sort();
   writeFileSync(resolve(dist, `${name}.json`), `${JSON.stringify({ buildId, distFiles: hashes, packages }, null, 1)}\n`);
-  return { name, buildId, bytes: Buffer.byteLength(script) };
+  return { name, buildId, bytes: Buffer.byteLength(script), packages };
 }
 
-export async function bundleCli() {
-  const made = [];
-  for (const b of BUNDLES) made.push(await bundle(b));
+async function build(name, entry, plugins) {
+  const result = await esbuild.build(buildOptions(name, entry, plugins));
+  // LOOPCOST_BUNDLE_ANALYZE=1 node scripts/bundle-cli.mjs: what takes the space, by input file.
+  if (process.env.LOOPCOST_BUNDLE_ANALYZE) console.log(name, await esbuild.analyzeMetafile(result.metafile));
+  return { code: result.outputFiles[0].text, metafile: result.metafile };
+}
+
+/**
+ * The CLI's two linked scripts (scripts/bundle-link.mjs): the command line is built once to learn its
+ * modules, the actions sharing those, then the command line again, exporting the shared ones. One build
+ * id names both (bin/loadCli.js refuses a pair from two builds) and ties each code cache to its script
+ * (V8 checks only the source's length).
+ */
+async function bundleCliPair(buildId) {
+  const first = actionsOutOfCommandLine(dist);
+  const probe = await build('cli-bundle', commandLineEntry([]), [first.plugin]);
+  const commandLineFiles = distModulesOf(probe.metafile);
+  const link = commandLineModulesShared(dist, commandLineFiles);
+  const actions = await build('cli-actions-bundle', actionsEntry(first.actions), [link.plugin]);
+  const final = actionsOutOfCommandLine(dist);
+  const commandLine = await build('cli-bundle', commandLineEntry(link.shared), [final.plugin]);
+  if (distModulesOf(commandLine.metafile).size !== commandLineFiles.size) throw new Error('bundle: the command line changed when it exported the shared modules');
+  const made = [
+    writeBundle({ name: 'cli-bundle', title: 'CLI bundle', buildId }, { ...commandLine, code: linkActionImports(commandLine.code) }),
+    writeBundle({ name: 'cli-actions-bundle', title: 'CLI actions bundle', buildId }, actions),
+  ];
+  const twice = made[0].packages.filter((name) => made[1].packages.includes(name));
+  if (twice.length > 0) throw new Error(`bundle: ${twice.join(', ')} in both the command line and the actions (two instances): share it or keep it to one side`);
   return made;
+}
+
+/** The bundles the build writes: the CLI's pair (bin/loopcost.js) and a sweep worker thread's work (bin/sweepWorker.js). */
+export async function bundleCli() {
+  const cli = await bundleCliPair(randomUUID());
+  const worker = await build('sweep-worker-bundle', "import { runSweepWorker } from './cli/actions/sweepWorkerRun.js';\nexported.runSweepWorker = runSweepWorker;\n", []);
+  return [...cli, writeBundle({ name: 'sweep-worker-bundle', title: 'sweep worker bundle', buildId: randomUUID() }, worker)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

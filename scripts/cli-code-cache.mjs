@@ -1,8 +1,8 @@
-// Build step (`npm run build`, after scripts/bundle-cli.mjs): V8's code cache for dist/cli-bundle.js, as
-// dist/cli-bundle.cache (`<build id>\n` + cached data). The bundle is compiled and run on the commands a
-// start most often serves (`--help`, `--version`, `replay scenarios/`, output discarded) before the cache is
-// taken, so it holds the functions those runs compiled, not only the top level. Read by bin/loadCli.js.
-// Also dist/cli-bundle.light.cache, taken after the help and version runs alone, for starts that only print.
+// Build step (`npm run build`, after scripts/bundle-cli.mjs): V8's code cache for the CLI's two scripts,
+// dist/cli-bundle.cache and dist/cli-actions-bundle.cache (`<build id>\n` + cached data). The scripts are
+// compiled and run on the commands a start most often serves (`--help`, `--version`, `replay --help`,
+// `replay scenarios/`, output discarded) before the caches are taken, so they hold the functions those runs
+// compiled, not only the top level. Read by bin/loadCli.js.
 // The same for dist/sweep-worker-bundle.js: compiled on a worker thread (a cache is taken in the isolate
 // that compiled the script), run on a share of recorded and synthetic runs over a small grid with a context
 // axis, then cached as dist/sweep-worker-bundle.cache (read by bin/sweepWorker.js).
@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { buildIdOf, compileBundle, runBundle } from '../bin/loadCli.js';
+import { buildIdOf, loadLinkedCli } from '../bin/loadCli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,22 +19,16 @@ function writeCache(name, buildId, data) {
   console.log(`code cache: dist/${name}.cache (${(data.length / 1024).toFixed(0)} KB)`);
 }
 
-const compiled = compileBundle('cli-bundle', { useCache: false });
-if (compiled === undefined) throw new Error('cli code cache: dist/cli-bundle.js is missing (run scripts/bundle-cli.mjs first)');
-const { main } = await runBundle(compiled.script);
+const cli = await loadLinkedCli({ useCache: false });
+if (cli === undefined) throw new Error('cli code cache: dist/cli-bundle.js is missing (run scripts/bundle-cli.mjs first)');
 const quiet = { stdout: () => true, stderr: () => true, cwd: root };
-async function warm(commands) {
-  for (const argv of commands) {
-    const code = await main(argv, quiet);
-    if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
-  }
+for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 'scenarios/']]) {
+  const code = await cli.main(argv, quiet);
+  if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
 }
-// The light cache (help and version only: half the size, read by a start that only prints) is taken
-// first, then the same script runs a replay and the full cache is taken (bin/loadCli.js picks one).
-await warm([['--help'], ['--version'], ['replay', '--help']]);
-writeCache('cli-bundle.light', buildIdOf(compiled.source), compiled.script.createCachedData());
-await warm([['replay', 'scenarios/']]);
-writeCache('cli-bundle', buildIdOf(compiled.source), compiled.script.createCachedData());
+for (const [name, compiled] of [['cli-bundle', cli.loaded.commandLine], ['cli-actions-bundle', cli.loaded.actions]]) {
+  writeCache(name, buildIdOf(compiled.source), compiled.script.createCachedData());
+}
 
 // A sweep worker's task as the command sends it (src/cli/actions/sweepWorkers.ts), then its cache.
 const WORKER = `

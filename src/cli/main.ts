@@ -57,26 +57,52 @@ function describeOption(option: Commander.Option): string {
 }
 
 /**
- * The commands a run of `argv` needs registered: the one its first word names (registering fifteen
- * commands' options is most of a start's own work), none for `--version` (answered before any command),
- * every one otherwise (`--help`, `help <command>`, the suggestion for a misspelt command). A test holds
- * every output equal to the program with every command (runCli with COMMANDS).
+ * What a run of `argv` registers: the command its first word names (registering fifteen commands'
+ * options is most of a start's own work), none for `--version` (answered before any command), every one
+ * otherwise (`help <command>`, the suggestion for a misspelt command) — in outline for the top-level
+ * `--help`, which shows each command's usage and description but none of its options. A test holds every
+ * output equal to the program with every command, in full (runCli with its defaults).
  */
-export function commandsFor(argv: readonly string[]): readonly CommandModule[] {
+export interface Registration {
+  readonly commands: readonly CommandModule[];
+  /** Each command with its first option only (OutlineCommand). */
+  readonly outline: boolean;
+}
+
+export function registrationFor(argv: readonly string[]): Registration {
   const first = argv[0];
-  if (first === '--version' || first === '-V') return [];
+  if (first === '--version' || first === '-V') return { commands: [], outline: false };
   const named = COMMANDS.find((command) => command.name === first);
-  return named === undefined ? COMMANDS : [named];
+  if (named !== undefined) return { commands: [named], outline: false };
+  return { commands: COMMANDS, outline: argv.length === 1 && (first === '--help' || first === '-h') };
+}
+
+/**
+ * A command that keeps its first option only: the top-level help shows `[options]` for a command with
+ * any, nothing of them. Each of the 321 options was checked against every earlier flag of its command on
+ * registration: half of `--help`'s own time, for nothing the top-level help prints.
+ */
+class OutlineCommand extends Command {
+  override addOption(option: Commander.Option): this {
+    return this.options.length === 0 ? super.addOption(option) : this;
+  }
+}
+
+/** The program of a top-level `--help`: its commands in outline. */
+class OutlineProgram extends Command {
+  override createCommand(name?: string): Commander.Command {
+    return new OutlineCommand(name);
+  }
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
-  return runCli(argv, io, commandsFor(argv));
+  return runCli(argv, io, registrationFor(argv));
 }
 
-/** main with `commands` registered (main registers what argv needs: commandsFor). */
-export async function runCli(argv: string[], io: CliIO, commands: readonly CommandModule[] = COMMANDS): Promise<number> {
+/** main with `registration` (main registers what argv needs: registrationFor). */
+export async function runCli(argv: string[], io: CliIO, { commands, outline }: Registration = { commands: COMMANDS, outline: false }): Promise<number> {
   let exitCode = 0;
-  const program = new Command();
+  const program = outline ? new OutlineProgram() : new Command();
   program
     .name('loopcost')
     .description('What will your LLM agent loop cost, and do its brakes hold?')

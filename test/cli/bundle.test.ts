@@ -1,7 +1,8 @@
 /**
- * bin/loopcost.js runs the CLI from the build's one-script bundle (dist/cli-bundle.js, through V8's code
- * cache; scripts/bundle-cli.mjs, bin/loadCli.js). The bundle is made from the dist/ files tsc wrote in the
- * same `npm run build`: its manifest's hashes must match those files. So is a sweep worker thread's work
+ * bin/loopcost.js runs the CLI from the build's two linked scripts (dist/cli-bundle.js, the command line, and
+ * dist/cli-actions-bundle.js, the commands' work, each through V8's code cache; scripts/bundle-cli.mjs,
+ * scripts/bundle-link.mjs, bin/loadCli.js). They are made from the dist/ files tsc wrote in the same
+ * `npm run build`: their manifests' hashes must match those files. So is a sweep worker thread's work
  * (dist/sweep-worker-bundle.js, bin/sweepWorker.js): with the dist modules it was made from deleted, the
  * workers still answer. Commands run through bin give byte for byte what `main` from the sources gives in
  * this process (output, errors, exit codes), sweep workers included; a cache that does not fit the bundle
@@ -47,19 +48,52 @@ function copyOfTheBuild(): string {
 }
 
 describe('the CLI bundle', () => {
-  it.each(['cli-bundle', 'sweep-worker-bundle'])('%s was made from the dist files of this build', (name) => {
+  it.each([
+    ['cli-bundle', 'dist/cli/main.js', 10],
+    ['cli-actions-bundle', 'dist/cli/actions/replay.js', 100],
+    ['sweep-worker-bundle', 'dist/cli/actions/sweepWorkerRun.js', 100],
+  ])('%s was made from the dist files of this build', (name, module, atLeast) => {
     const manifest = JSON.parse(readFileSync(`dist/${name}.json`, 'utf8')) as Manifest;
     const files = Object.entries(manifest.distFiles);
-    expect(files.length).toBeGreaterThan(100);
-    expect(Object.keys(manifest.distFiles)).toContain(name === 'cli-bundle' ? 'dist/cli/main.js' : 'dist/cli/actions/sweepWorkerRun.js');
+    expect(files.length).toBeGreaterThan(atLeast);
+    expect(Object.keys(manifest.distFiles)).toContain(module);
     for (const [path, hash] of files) expect(createHash('sha256').update(readFileSync(path)).digest('hex'), path).toBe(hash);
     expect(readFileSync(`dist/${name}.js`, 'utf8').split('\n', 1)[0]).toContain(manifest.buildId);
-    for (const cache of name === 'cli-bundle' ? ['cli-bundle', 'cli-bundle.light'] : [name]) {
-      expect(readFileSync(`dist/${cache}.cache`).subarray(0, manifest.buildId.length).toString('latin1'), cache).toBe(manifest.buildId);
-    }
+    expect(readFileSync(`dist/${name}.cache`).subarray(0, manifest.buildId.length).toString('latin1')).toBe(manifest.buildId);
   });
 
-  it.each(['cli-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
+  it('the command line holds no action and its modules are not bundled twice (one build id names the pair)', () => {
+    const commandLine = JSON.parse(readFileSync('dist/cli-bundle.json', 'utf8')) as Manifest;
+    const actions = JSON.parse(readFileSync('dist/cli-actions-bundle.json', 'utf8')) as Manifest;
+    expect(actions.buildId).toBe(commandLine.buildId);
+    expect(Object.keys(commandLine.distFiles).filter((path) => path.startsWith('dist/cli/actions/'))).toEqual([]);
+    expect(Object.keys(commandLine.distFiles).filter((path) => path in actions.distFiles)).toEqual([]);
+    expect(readFileSync('dist/cli-actions-bundle.js', 'utf8')).toContain('linked.shellModules["errors.js"]');
+  });
+
+  it('help, the version and refused flags need only the command line: the actions script deleted, they answer the same', () => {
+    const root = copyOfTheBuild();
+    for (const file of ['cli-actions-bundle.js', 'cli-actions-bundle.cache']) rmSync(join(root, 'dist', file));
+    for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['sweep', 'x', '--no-such-flag'], ['help', 'check']]) {
+      expect(runBin(argv, root, join(root, 'bin/loopcost.js')), argv.join(' ')).toEqual(runBin(argv));
+    }
+    const replay = runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toContain('dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
+  });
+
+  it('an actions script from another build is refused, not run with the wrong command line', () => {
+    const root = copyOfTheBuild();
+    const file = join(root, 'dist/cli-actions-bundle.js');
+    const text = readFileSync(file, 'latin1');
+    writeFileSync(file, text.replace(/^(\/\/ loopcost CLI actions bundle )\S+/, '$1another-build'), 'latin1');
+    const replay = runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toContain('dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build');
+    expect(runBin(['replay', 'scenarios/'])).toMatchObject({ code: 0 });
+  });
+
+  it.each(['cli-bundle', 'cli-actions-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
     const bytes = readFileSync(`dist/${name}.js`);
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
   });
@@ -90,8 +124,8 @@ describe('the CLI bundle', () => {
   });
 
   it.each([
-    ['cli-bundle', ['replay', 'scenarios/']],
-    ['cli-bundle.light', ['replay', '--help']],
+    ['cli-bundle', ['replay', '--help']],
+    ['cli-actions-bundle', ['replay', 'scenarios/']],
   ])('runs without its cache %s, or with one made for another bundle', (cacheName, argv) => {
     const root = copyOfTheBuild();
     const expected = runBin(argv);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { COMMANDS, commandsFor, runCli } from '../../src/cli/main.js';
+import { COMMANDS, type Registration, registrationFor, runCli } from '../../src/cli/main.js';
 import { cli } from './run.js';
 
 const START_UP_FILES = ['src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/cli/version.ts', 'src/errors.ts', ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
@@ -55,19 +55,20 @@ describe('start-up', () => {
   });
 
   it('registering only what argv needs answers as the program with every command does', async () => {
-    const run = async (argv: string[], commands?: typeof COMMANDS) => {
+    const run = async (argv: string[], registration?: Registration) => {
       let stdout = '';
       let stderr = '';
-      const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd() }, commands);
+      const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd() }, registration);
       return { code, stdout, stderr };
     };
     const argvs: string[][] = [[], ['--help'], ['-h'], ['help'], ['help', 'sweep'], ['--version'], ['-V'], ['--version', '--bogus'], ['replya', 'x'], ['--bogus']];
     for (const { name } of COMMANDS) argvs.push([name, '--help'], [name, '--no-such-flag'], [name]);
     argvs.push(['prices', 'derive', '--help'], ['prices', 'derive'], ['replay', 'scenarios/', '--max-steps', '-5']);
     for (const argv of argvs) {
-      expect(await run(argv, commandsFor(argv)), argv.join(' ')).toEqual(await run(argv));
-      if (COMMANDS.some((command) => command.name === argv[0])) expect(commandsFor(argv).length, argv.join(' ')).toBe(1);
+      expect(await run(argv, registrationFor(argv)), argv.join(' ')).toEqual(await run(argv));
+      if (COMMANDS.some((command) => command.name === argv[0])) expect(registrationFor(argv).commands.length, argv.join(' ')).toBe(1);
     }
-    expect(commandsFor(['--version'])).toEqual([]);
+    expect(registrationFor(['--version']).commands).toEqual([]);
+    expect(['--help', '-h', 'help', '--bogus'].map((argv) => registrationFor([argv]).outline)).toEqual([true, true, false, false]);
   });
 });
