@@ -52,9 +52,19 @@ export function formatCsv(rows: readonly object[], columns: readonly string[], s
   if (own.some((column, i) => columns[i] !== column)) throw new Error('formatCsv: shared columns must come last');
   const tail = sharedTail.length === 0 ? '' : `,${sharedTail.map((column) => csvCell(shared[column])).join(',')}`;
   const lines = [columns.map(field).join(',')];
+  // A column repeats its text (a run's source under every setting, stop reasons): each distinct text once.
+  const written = own.map(() => new Map<string, string>());
   for (const row of rows) {
     const record = row as Record<string, unknown>;
-    lines.push(own.map((column) => csvCell(record[column])).join(',') + tail);
+    let line = '';
+    for (let i = 0; i < own.length; i++) {
+      const value = record[own[i]!];
+      let cell: string | undefined;
+      if (typeof value !== 'string') cell = csvCell(value);
+      else if ((cell = written[i]!.get(value)) === undefined) written[i]!.set(value, (cell = csvCell(value)));
+      line += i === 0 ? cell : `,${cell}`;
+    }
+    lines.push(line + tail);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -34,18 +34,26 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   if (columns.some((column) => column.header.trim() === '')) throw new Error('formatTable: every column needs a header');
   const headers = columns.map((column) => printableCell(column.header));
   const widths = headers.map((header) => displayWidth(header));
-  // Every cell made printable and measured once.
-  const cells: string[] = new Array(rows.length * n);
-  const cellWidths = new Int32Array(rows.length * n);
+  // A column repeats its values (a run's source under every setting, a setting's label for every run):
+  // each distinct value is made printable, measured, then cut and padded once; a cell is its value's index.
+  const distinct = columns.map(() => new Map<Cell | undefined, number>());
+  const texts: string[][] = columns.map(() => []);
+  const textWidths: number[][] = columns.map(() => []);
+  const cellIds = new Int32Array(rows.length * n);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
     for (let i = 0; i < n; i++) {
       const value = row[i];
-      const text = value === undefined ? '' : printableCell(typeof value === 'string' ? value : String(value));
-      const width = displayWidth(text);
-      cells[r * n + i] = text;
-      cellWidths[r * n + i] = width;
-      if (width > widths[i]!) widths[i] = width;
+      let id = distinct[i]!.get(value);
+      if (id === undefined) {
+        const text = value === undefined ? '' : printableCell(typeof value === 'string' ? value : String(value));
+        const width = displayWidth(text);
+        id = texts[i]!.push(text) - 1;
+        textWidths[i]!.push(width);
+        distinct[i]!.set(value, id);
+        if (width > widths[i]!) widths[i] = width;
+      }
+      cellIds[r * n + i] = id;
     }
   }
   fitWidths(columns, headers, widths, maxWidth);
@@ -63,17 +71,10 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   };
   let out = headers.map((header, i) => cell(header, displayWidth(header), i)).join(GAP).trimEnd() + '\n';
   out += widths.map((width) => '─'.repeat(width)).join(GAP) + '\n';
-  // A column repeats its values (a run's source under every setting, a setting's label for every run):
-  // each distinct cell is cut and padded once.
-  const laidOut = columns.map(() => new Map<string, string>());
+  const shown = texts.map((column, i) => column.map((text, id) => (i === 0 ? '' : GAP) + cell(text, textWidths[i]![id]!, i)));
   for (let r = 0; r < rows.length; r++) {
     let line = '';
-    for (let i = 0; i < n; i++) {
-      const text = cells[r * n + i]!;
-      let shown = laidOut[i]!.get(text);
-      if (shown === undefined) laidOut[i]!.set(text, (shown = cell(text, cellWidths[r * n + i]!, i)));
-      line += i === 0 ? shown : GAP + shown;
-    }
+    for (let i = 0; i < n; i++) line += shown[i]![cellIds[r * n + i]!]!;
     out += line.trimEnd() + '\n';
   }
   return out;
