@@ -18,6 +18,7 @@
 import { brakesTyped } from '../../shared/perf-reference/kernels.mjs';
 import { BRAKES } from '../../shared/perf-reference/sweep.mjs';
 import { NO_BRAKES, kernel, replayCompiled, runSettings, Run, usdToPico } from '../dist/index.js';
+import { median } from './lib/measure.mjs';
 import { population, realRuns } from './lib/population.mjs';
 import { sweepWorkload } from './lib/sweepGrid.mjs';
 
@@ -45,7 +46,6 @@ function rate(body) {
   return (work / elapsed) * 1000;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Reference and ours interleaved over rounds after a warm-up: median rates and median per-round ratio. */
 function compare(reference, ours) {

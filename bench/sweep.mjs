@@ -4,6 +4,7 @@
 // sweepHoisted reuses its output arrays. Wall-clock and CPU time (process.cpuUsage, which counts only
 // this process: on a loaded machine CPU time moves less than wall time); then a sweep and a read of
 // every cell (cellFigures: what a closed pass leaves to reading), CPU time. `--json` prints one object.
+import { median } from './lib/measure.mjs';
 import { population } from './lib/population.mjs';
 import { sweepWorkload } from './lib/sweepGrid.mjs';
 
@@ -29,7 +30,6 @@ function rate(body) {
   const cpuMs = (c.user + c.system) / 1000;
   return { wall: (n * nominal * 1000) / wallMs, cpu: (n * nominal * 1000) / cpuMs };
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 for (let w = 0; w < 5; w++) { reference(); ours(); }
 const rounds = { ref: [], ours: [] };

@@ -21,4 +21,9 @@ export const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of a list (of an even count, the mean of the middle two). */
+export const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const m = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+};

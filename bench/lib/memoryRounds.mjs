@@ -6,6 +6,7 @@
 // `--trace-gc`, of the live heap (largest heap after a full collection). Used by the memory benchmarks.
 import { resolve } from 'node:path';
 import { runCliUnderHeapCap } from '../cliUnderHeapCap.mjs';
+import { median } from './measure.mjs';
 
 /**
  * `--rounds N` (default `defaultRounds`), `--against DIR`, `--this DIR` (measure DIR/dist instead of this
@@ -37,12 +38,6 @@ const METRICS = [
   ['liveHeapMb', 'live heap', (r) => r.liveHeapMb],
   ['seconds', 's', (r) => r.seconds],
 ];
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 function summary(runs) {
   const out = { runs: runs.length, exitCodes: [...new Set(runs.map((r) => r.code))] };
