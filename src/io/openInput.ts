@@ -220,15 +220,22 @@ export async function openInput(path: string, limits: ReadLimits, options: OpenO
   if (kind.kind === 'file' && kind.size > limits.maxInputBytes) throw inputTooLarge(label, limits.maxInputBytes, false);
   const buffers = chunkSource(options.chunkBytes ?? CHUNK_BYTES);
   try {
-    return await opened(path, kind, limits, buffers);
+    return await opened({ path, label, kind, limits, buffers });
   } catch (error) {
     buffers.release();
     throw error;
   }
 }
 
-async function opened(path: string, kind: InputKind, limits: ReadLimits, buffers: ChunkSource): Promise<OpenedInput> {
-  const label = inputLabel(path);
+interface Opening {
+  path: string;
+  label: string;
+  kind: InputKind;
+  limits: ReadLimits;
+  buffers: ChunkSource;
+}
+
+async function opened({ path, label, kind, limits, buffers }: Opening): Promise<OpenedInput> {
   const raw = rawChunks(path, kind, limits, buffers);
   // Whether the input is gzip shows in its first two bytes: read them, then put them back in front.
   let first: Buffer = Buffer.alloc(0);
