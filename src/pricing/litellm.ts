@@ -3,8 +3,9 @@
  * model name, prices in USD per token. Loaded only from a path the user gives (`--prices FILE`).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
+import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
 import type { KeyedPrice, TokenPriceKey } from './cost.js';
 import { foreignKeys, judgeKey, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
@@ -36,8 +37,14 @@ const FORMAT_HINT =
 export function loadLiteLlmTable(file: string, flag = '--prices'): LiteLlmPriceTable {
   let bytes: Buffer;
   try {
+    // A named pipe with no writer would block the read for ever; a directory or device is no price file.
+    const stats = statSync(file);
+    if (!stats.isFile()) {
+      throw new UserError({ file, code: 'not_a_file', message: `is ${kindOf(stats)}, not a price file`, hint: `give ${flag} the path of a regular file (save a downloaded table first)` });
+    }
     bytes = readFileSync(file);
   } catch (error) {
+    if (error instanceof UserError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UserError({
       file,

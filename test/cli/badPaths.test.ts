@@ -44,6 +44,9 @@ describe('output paths', () => {
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
     expectUserError(await cli('import', SCENARIO, '--out', fifo), /fifo field '--out': is not a regular file/);
+    // Read, a named pipe with no writer would block for ever: refused at once, as a directory is.
+    expectUserError(await cli('replay', SCENARIO, '--prices', fifo), /fifo: is a named pipe, not a price file/);
+    expectUserError(await cli('replay', SCENARIO, '--prices-override', dir), /: is a directory, not a price file \(give --prices-override the path of a regular file/);
   });
 
   it('--report-dir refuses before writing anything when one target is unusable, and writes a whole set otherwise', async () => {
