@@ -63,28 +63,27 @@ async function runBundle(script, linked = {}) {
 
 /**
  * The CLI's pair (scripts/bundle-link.mjs): the command line run now, the actions script compiled and run
- * on the first action (`linked.loadAction`), with the command line's shared modules. `{ main }` and the
- * scripts (the build's code-cache step takes their caches); undefined without the bundles.
+ * on the first action (`linked.loadAction`), with the command line's shared modules: `{ main, compiled }`
+ * (the scripts, whose caches the build's code-cache step takes); undefined without the bundles.
  */
 async function loadLinkedCli({ useCache = true } = {}) {
   const commandLine = compileBundle('cli-bundle', { useCache });
   if (commandLine === undefined) return undefined;
-  const buildId = buildIdOf(commandLine.source);
+  const compiled = { commandLine, actions: undefined };
   const linked = {};
-  let actions;
-  const loaded = { commandLine, actions: undefined };
+  let actionsRun;
   linked.loadAction = async (key) => {
-    actions ??= (async () => {
-      loaded.actions = compileBundle('cli-actions-bundle', { useCache });
-      if (loaded.actions === undefined) throw new Error('loopcost: dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
-      if (buildIdOf(loaded.actions.source) !== buildId) throw new Error('loopcost: dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build: run `npm run build`');
-      return runBundle(loaded.actions.script, linked);
+    actionsRun ??= (async () => {
+      compiled.actions = compileBundle('cli-actions-bundle', { useCache });
+      if (compiled.actions === undefined) throw new Error('loopcost: dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
+      if (buildIdOf(compiled.actions.source) !== buildIdOf(commandLine.source)) throw new Error('loopcost: dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build: run `npm run build`');
+      return runBundle(compiled.actions.script, linked);
     })();
-    return (await actions).actions[key]();
+    return (await actionsRun).actions[key]();
   };
   const { main, shellModules } = await runBundle(commandLine.script, linked);
   linked.shellModules = shellModules;
-  return { main, loaded };
+  return { main, compiled };
 }
 
 /** `main` of the CLI: from the bundles when the build wrote them, else from dist/cli/main.js. */

@@ -26,7 +26,7 @@ for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 
   const code = await cli.main(argv, quiet);
   if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
 }
-for (const [name, compiled] of [['cli-bundle', cli.loaded.commandLine], ['cli-actions-bundle', cli.loaded.actions]]) {
+for (const [name, compiled] of [['cli-bundle', cli.compiled.commandLine], ['cli-actions-bundle', cli.compiled.actions]]) {
   writeCache(name, buildIdOf(compiled.source), compiled.script.createCachedData());
 }
 
