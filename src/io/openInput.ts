@@ -8,10 +8,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { isatty } from 'node:tty';
 import { UserError } from '../errors.js';
+import { nodeNet, nodeTty } from './builtins.js';
 import { chunkSource, type ChunkSource } from './chunkPool.js';
 import { gunzipped, inflatedAtOnce } from './gunzip.js';
 import { inputTooLarge, isGzip, unreadable } from './inputErrors.js';
@@ -73,7 +72,7 @@ export function inputKind(path: string): InputKind {
     } catch (error) {
       throw unreadable(STDIN_LABEL, error);
     }
-    if (isatty(0)) {
+    if (nodeTty().isatty(0)) {
       throw new UserError({ file: STDIN_LABEL, code: 'stdin_terminal', message: 'is a terminal, not a trace', hint: 'pipe a trace into loopcost (… | loopcost replay -) or pass a file' });
     }
     if (stats.isFile() || stats.isFIFO() || stats.isSocket()) return { kind: 'stdin' };
@@ -156,6 +155,7 @@ function pipeStream(path: string): Readable {
     throw unreadable(path, error);
   }
   try {
+    const { Socket } = nodeNet();
     return new Socket({ fd, readable: true, writable: false });
   } catch (error) {
     closeSync(fd);
