@@ -6,8 +6,7 @@
  * limits of src/io/limits.ts are applied here: what a file may hold or inflate to, and how long a pipe may
  * keep us waiting for its first byte.
  */
-import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, closeSync, constants, fstatSync, open, openSync, read, statSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UserError } from '../errors.js';
 import { nodeNet, nodeTty } from './builtins.js';
@@ -87,21 +86,28 @@ export function inputKind(path: string): InputKind {
   throw notReadableKind(path, stats);
 }
 
+// A file's descriptor through fs's callbacks, as promises: node:fs/promises (its FileHandle) would be
+// loaded by every start that reads a file (a few ms: it brings readline, watchers and directories along).
+const openForReading = (path: string) => new Promise<number>((done, fail) => open(path, 'r', (error, fd) => (error ? fail(error) : done(fd))));
+const readInto = (fd: number, buffer: Buffer) =>
+  new Promise<number>((done, fail) => read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => (error ? fail(error) : done(bytesRead))));
+const closeFile = (fd: number) => new Promise<void>((done, fail) => close(fd, (error) => (error ? fail(error) : done())));
+
 /**
  * The chunks of a regular file, read `chunkBytes` at a time into buffers from `buffers` (reused ones:
  * see chunkPool.ts), each no larger than the rest of the file as its size was (plus one byte, to see the end).
  */
 async function* fileChunks(path: string, sizeBytes: number, buffers: ChunkSource): AsyncGenerator<Buffer> {
-  let handle;
+  let fd;
   try {
-    handle = await open(path, 'r');
+    fd = await openForReading(path);
   } catch (error) {
     throw unreadable(path, error);
   }
   try {
     for (let offset = 0; ; ) {
       const buffer = buffers.take(Math.min(buffers.chunkBytes, Math.max(sizeBytes - offset, 0) + 1));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      const bytesRead = await readInto(fd, buffer);
       if (bytesRead === 0) return;
       offset += bytesRead;
       yield buffer.subarray(0, bytesRead);
@@ -110,7 +116,7 @@ async function* fileChunks(path: string, sizeBytes: number, buffers: ChunkSource
     if (error instanceof UserError) throw error;
     throw unreadable(path, error);
   } finally {
-    await handle.close();
+    await closeFile(fd);
   }
 }
 
