@@ -176,7 +176,7 @@ export class LoopSession {
     }
     if (response.failed || compaction) return null;
     this.context.addStep(usage.output);
-    if ((response.toolCalls ?? []).length === 0 && !response.unparseable) return this.stop(StopCode.Completed);
+    if ((response.toolCalls?.length ?? 0) === 0 && !response.unparseable) return this.stop(StopCode.Completed);
     return null;
   }
 
