@@ -44,7 +44,8 @@ export class LoopSession {
   private readonly facts = new Float64Array(Fact.Size);
   private readonly prices: FlatPrices;
   private readonly summaryPrices: FlatPrices;
-  private readonly summaryOut = new Float64Array(Metered.Size);
+  /** The summary call's meter output: made on the first summary (most runs have none). */
+  private summaryOut: Float64Array | undefined;
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
   private overheadTokens = 0;
   private readonly accounts: RunAccounts;
@@ -75,7 +76,7 @@ export class LoopSession {
   summarizeIfDue(): MeteredCall | null {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return null;
-    const out = this.summaryOut;
+    const out = (this.summaryOut ??= new Float64Array(Metered.Size));
     const cache = cacheModeCode(this.options.cache);
     // The summary call sends the conversation it replaces, framing included.
     const input = promptEstimate(context.promptTokens(), this.overheadTokens);
