@@ -30,7 +30,7 @@ import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { cacheModeCode, meterCall, type MeteredCall } from './meter.js';
+import { cacheModeCode, meterCall, meterSettings, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import type { LoopOptions, RunOutcome } from './types.js';
 
@@ -43,6 +43,7 @@ export class LoopSession {
   private readonly context: ContextTracker;
   private readonly facts = new Float64Array(Fact.Size);
   private readonly prices: FlatPrices;
+  private readonly meterSettings: MeterSettings;
   private readonly summaryPrices: FlatPrices;
   /** The summary call's meter output: made on the first summary (most runs have none). */
   private summaryOut: Float64Array | undefined;
@@ -60,6 +61,7 @@ export class LoopSession {
     private readonly interner = new Interner(),
   ) {
     this.prices = flattenPrices(options.pricing);
+    this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, options.pricing);
     this.accounts = new RunAccounts(options.keepSteps === true);
     this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
@@ -107,8 +109,7 @@ export class LoopSession {
 
   /** Usage and cost of a response to the prompt `view`, under the run's strategy, cache mode and prices. */
   meter(response: CallRecord, view: PromptView): MeteredCall {
-    const strategy = this.options.usageAsSent ? FULL_HISTORY : this.options.strategy;
-    return meterCall(response, view, strategy, this.options.cache, this.options.pricing);
+    return meterCall(response, view, this.meterSettings);
   }
 
   /**
