@@ -9,20 +9,31 @@ import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { described } from './zodMini.js';
 
 /** A closed range over the values `value` allows: `{min?, max?}`, at least one, min ≤ max. */
-function range(value: z.ZodMiniNumber, what: string) {
-  return described(z.strictObject({ min: z.optional(value), max: z.optional(value) }), `${what}: at least min, at most max (either or both)`).check(
+function closedRange(value: z.ZodMiniNumber) {
+  return z.strictObject({ min: z.optional(value), max: z.optional(value) }).check(
     z.refine((r) => r.min !== undefined || r.max !== undefined, { message: 'give min, max or both' }),
     z.refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { path: ['max'], message: 'impossible range: max is below min' }),
   );
 }
 
+/** The range of each kind of value, built once (a start builds the schema): each use is a described copy. */
+const ranges = new Map<z.ZodMiniNumber, ReturnType<typeof closedRange>>();
+
+/** A range over `value` for `what`. */
+function range(value: z.ZodMiniNumber, what: string) {
+  let base = ranges.get(value);
+  if (base === undefined) ranges.set(value, (base = closedRange(value)));
+  return described(base, `${what}: at least min, at most max (either or both)`);
+}
+
 const usd = z.number().check(z.nonnegative());
+const count = z.number().check(z.int(), z.nonnegative());
 const share = z.number().check(z.minimum(0), z.maximum(1));
 const stopReason = z.enum(STOP_REASONS);
 
 export const runExpectSchema = z.strictObject({
   stopReason: described(z.optional(z.union([stopReason, z.array(stopReason).check(z.minLength(1))])), 'the stop reason every run must end with (one, or a list of allowed ones)'),
-  steps: z.optional(range(z.number().check(z.int(), z.nonnegative()), 'steps of each run')),
+  steps: z.optional(range(count, 'steps of each run')),
   costUsd: z.optional(range(usd, 'cost of each run in USD')),
 });
 
