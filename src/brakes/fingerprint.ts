@@ -10,18 +10,20 @@ export function canonicalJson(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   // Keys in code-unit order (Array.prototype.sort's), undefined values left out; built in one pass
-  // (most arguments are small objects whose keys are already in order).
+  // (most arguments are small objects whose keys are already in order). Indexed loops and a scalar
+  // written in place: a start runs this cold, in the interpreter, once per tool call.
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   if (!inOrder(keys)) keys.sort();
   let out = '{';
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const item = record[key];
     if (item === undefined) continue;
     if (out.length > 1) out += ',';
-    out += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+    out += JSON.stringify(key) + ':' + (item === null || typeof item !== 'object' ? JSON.stringify(item) : canonicalJson(item));
   }
-  return `${out}}`;
+  return out + '}';
 }
 
 function inOrder(keys: string[]): boolean {

@@ -16,10 +16,10 @@
  * (cacheBound.ts): an entry read is touched, every entry written sweeps the least recently used past the
  * bound away, and an entry that grows past the whole bound while written is abandoned.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeCrypto } from '../io/builtins.js';
 import { blankCompiled, compiledTrace } from '../fast/compile.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
@@ -40,7 +40,7 @@ let compilerHash: string | undefined;
 /** A hash of the compiler's code (every file of src/fast, src/kernel and src/brakes as loaded: built or source). */
 export function compilerCodeHash(): string {
   if (compilerHash === undefined) {
-    const hash = createHash('sha256');
+    const hash = nodeCrypto().createHash('sha256');
     for (const dir of ['../fast/', '../kernel/', '../brakes/']) {
       const path = fileURLToPath(new URL(dir, import.meta.url));
       const files = readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
@@ -103,7 +103,7 @@ export class CompiledTraceCache implements RunsCache {
     const content = contentHash(path, { dir: this.dir, bounded: this.bounded });
     if (content === undefined) return undefined;
     try {
-      return createHash('sha256')
+      return nodeCrypto().createHash('sha256')
         .update(JSON.stringify([COMPILED_CACHE_FORMAT, this.version, this.shape, compilerCodeHash(), settings, path, content.sha256]))
         .digest('hex');
     } catch {

@@ -14,10 +14,8 @@
  * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
  * to temporary files renamed into place (the calls file first), so a reader never sees half an entry.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { threadId } from 'node:worker_threads';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { nodeCrypto, nodeWorkerThreads, nodeZlib } from '../io/builtins.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { ARRAY_KINDS, describeValue, pad8, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
 import { encodeArrays, type ArrayProgram } from './columnProgram.js';
@@ -89,7 +87,7 @@ export class EntryWriter {
     private readonly compact = true,
   ) {
     // pid and thread: sweep workers are threads of one process.
-    const tag = `${process.pid}-${threadId}`;
+    const tag = `${process.pid}-${nodeWorkerThreads().threadId}`;
     this.temporary = { compiled: `${files.compiled}.${tag}.tmp`, calls: `${files.calls}.${tag}.tmp` };
     this.fd = openSync(this.temporary.compiled, 'w');
     try {
@@ -124,7 +122,7 @@ export class EntryWriter {
     }
     writeSync(this.fd, block);
     this.offset += block.length;
-    const calls = deflateRawSync(JSON.stringify(trace.calls), { level: 1 });
+    const calls = nodeZlib().deflateRawSync(JSON.stringify(trace.calls), { level: 1 });
     writeSync(this.callsFd, calls);
     this.runs.push({
       source: trace.source,
@@ -134,7 +132,7 @@ export class EntryWriter {
       arrays: base.arrays,
       arrayCount: programs.length,
       payloads: base.payloads,
-      calls: [this.callsOffset, calls.length, createHash('sha1').update(calls).digest('hex')],
+      calls: [this.callsOffset, calls.length, nodeCrypto().createHash('sha1').update(calls).digest('hex')],
     });
     this.callsOffset += calls.length;
   }
@@ -253,8 +251,8 @@ function payloadInBounds([kind, offset, length]: EntryHead['payloads'][number], 
 /** A run's calls, from the calls file's bytes read with the entry, checked against the head (throws when they are damaged). */
 export function readCalls(calls: Buffer, callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
   const bytes = calls.subarray(offset, offset + length);
-  if (bytes.length !== length || createHash('sha1').update(bytes).digest('hex') !== sha1) {
+  if (bytes.length !== length || nodeCrypto().createHash('sha1').update(bytes).digest('hex') !== sha1) {
     throw new Error(`loopcost cache: ${callsFile} is damaged; remove it (it is rebuilt) and run again`);
   }
-  return JSON.parse(inflateRawSync(bytes).toString('utf8')) as CallRecord[];
+  return JSON.parse(nodeZlib().inflateRawSync(bytes).toString('utf8')) as CallRecord[];
 }

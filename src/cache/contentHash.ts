@@ -8,10 +8,9 @@
  * be read gives undefined (no cache). A memo taken is touched (its recency, for the directory's bound), and
  * writing one sweeps the directory to its bound (cacheBound.ts).
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { nodeCrypto, nodeWorkerThreads } from '../io/builtins.js';
 import { BoundedDir } from './cacheBound.js';
 
 const HASH_CHUNK_BYTES = 4 * 2 ** 20;
@@ -28,7 +27,7 @@ function identityOf(stat: BigIntStats): string {
 }
 
 /** The memo file's name for an input (in the cache directory): the SHA-1 of its absolute path. */
-export const memoName = (path: string): string => `${createHash('sha1').update(resolve(path)).digest('hex')}.hash`;
+export const memoName = (path: string): string => `${nodeCrypto().createHash('sha1').update(resolve(path)).digest('hex')}.hash`;
 
 /**
  * The file's SHA-256 (hex) and size, from `dir`'s memo when the file's identity is unchanged; undefined
@@ -51,7 +50,7 @@ export function contentHash(path: string, options: { dir?: string; maxBytes?: nu
       (options.bounded ?? new BoundedDir(options.dir!)).use(name, memo);
       return { sha256: known.sha256, bytes };
     }
-    const hash = createHash('sha256');
+    const hash = nodeCrypto().createHash('sha256');
     const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
     for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
     const sha256 = hash.digest('hex');
@@ -77,7 +76,7 @@ function readMemo(file: string): HashEntry | undefined {
 }
 
 function writeMemo(file: string, entry: HashEntry): boolean {
-  const temporary = `${file}.${process.pid}-${threadId}.tmp`;
+  const temporary = `${file}.${process.pid}-${nodeWorkerThreads().threadId}.tmp`;
   try {
     writeFileSync(temporary, JSON.stringify(entry));
     renameSync(temporary, file);

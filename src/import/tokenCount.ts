@@ -14,8 +14,8 @@
  * - Everything else (DeepSeek, Gemini, Llama, ...): `cl100k_base`, a documented APPROXIMATION (no vendor
  *   tokenizer is available here). Callers that know a recorded total should scale to it (see `sweAgent.ts`).
  */
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { nodeCrypto } from '../io/builtins.js';
 
 type GptEncoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
 type AnthropicTokenizerModule = typeof import('@anthropic-ai/tokenizer');
@@ -116,7 +116,7 @@ let tokenizerCalls = 0;
 
 function cacheKey(text: string, encoding: EncodingName): string {
   if (text.length <= LONG_TEXT_CHARS) return `${encoding}\0${text}`;
-  return `${encoding}\0#${text.length}:${createHash('sha1').update(text).digest('base64')}`;
+  return `${encoding}\0#${text.length}:${nodeCrypto().createHash('sha1').update(text).digest('base64')}`;
 }
 
 /** How many texts were run through a tokenizer in this process (not served from the cache): for tests. */

@@ -3,8 +3,8 @@
  * arrived whole in one read — in one call, into one buffer.
  */
 import { Readable, pipeline } from 'node:stream';
-import { createGunzip, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
+import { nodeZlib } from './builtins.js';
 import { badGzip, inputTooLarge } from './inputErrors.js';
 import type { ReadLimits } from './limits.js';
 
@@ -15,7 +15,7 @@ const WHOLE_INFLATE_BYTES = 16 << 20;
 export async function* gunzipped(raw: AsyncGenerator<Buffer>, label: string, limits: ReadLimits): AsyncGenerator<Buffer> {
   const source = Readable.from(raw, { objectMode: false });
   // Output in large pieces: the default 16 KB makes an inflated document dozens of chunks per megabyte, each an await.
-  const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+  const gunzip = nodeZlib().createGunzip({ chunkSize: 256 * 1024 });
   pipeline(source, gunzip, () => undefined);
   let total = 0;
   try {
@@ -41,7 +41,7 @@ export async function* gunzipped(raw: AsyncGenerator<Buffer>, label: string, lim
 export function inflatedAtOnce(compressed: Buffer, limits: ReadLimits): Buffer | undefined {
   const maxBytes = Math.min(WHOLE_INFLATE_BYTES, limits.maxInputBytes);
   try {
-    return gunzipSync(compressed, { maxOutputLength: maxBytes, chunkSize: outputPieceBytes(compressed, maxBytes) });
+    return nodeZlib().gunzipSync(compressed, { maxOutputLength: maxBytes, chunkSize: outputPieceBytes(compressed, maxBytes) });
   } catch {
     return undefined;
   }

@@ -6,12 +6,10 @@
  * limits of src/io/limits.ts are applied here: what a file may hold or inflate to, and how long a pipe may
  * keep us waiting for its first byte.
  */
-import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { Socket } from 'node:net';
+import { close, closeSync, constants, fstatSync, open, openSync, read, readSync, statSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { isatty } from 'node:tty';
 import { UserError } from '../errors.js';
+import { nodeNet, nodeTty } from './builtins.js';
 import { chunkSource, type ChunkSource } from './chunkPool.js';
 import { gunzipped, inflatedAtOnce } from './gunzip.js';
 import { inputTooLarge, isGzip, unreadable } from './inputErrors.js';
@@ -73,7 +71,7 @@ export function inputKind(path: string): InputKind {
     } catch (error) {
       throw unreadable(STDIN_LABEL, error);
     }
-    if (isatty(0)) {
+    if (nodeTty().isatty(0)) {
       throw new UserError({ file: STDIN_LABEL, code: 'stdin_terminal', message: 'is a terminal, not a trace', hint: 'pipe a trace into loopcost (… | loopcost replay -) or pass a file' });
     }
     if (stats.isFile() || stats.isFIFO() || stats.isSocket()) return { kind: 'stdin' };
@@ -88,21 +86,31 @@ export function inputKind(path: string): InputKind {
   throw notReadableKind(path, stats);
 }
 
+// A file's descriptor through fs's callbacks, as promises: node:fs/promises (its FileHandle) would be
+// loaded by every start that reads a file (a few ms: it brings readline, watchers and directories along).
+const openForReading = (path: string) => new Promise<number>((done, fail) => open(path, 'r', (error, fd) => (error ? fail(error) : done(fd))));
+const readInto = (fd: number, buffer: Buffer) =>
+  new Promise<number>((done, fail) => read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => (error ? fail(error) : done(bytesRead))));
+const closeFile = (fd: number) => new Promise<void>((done, fail) => close(fd, (error) => (error ? fail(error) : done())));
+
 /**
  * The chunks of a regular file, read `chunkBytes` at a time into buffers from `buffers` (reused ones:
  * see chunkPool.ts), each no larger than the rest of the file as its size was (plus one byte, to see the end).
+ * A file that fits in one chunk is read synchronously: through the thread pool, its open, two reads and
+ * close are four waits on the event loop for a few KB (idle time a start pays, more on a busy machine).
  */
 async function* fileChunks(path: string, sizeBytes: number, buffers: ChunkSource): AsyncGenerator<Buffer> {
-  let handle;
+  const small = sizeBytes < buffers.chunkBytes;
+  let fd;
   try {
-    handle = await open(path, 'r');
+    fd = small ? openSync(path, 'r') : await openForReading(path);
   } catch (error) {
     throw unreadable(path, error);
   }
   try {
     for (let offset = 0; ; ) {
       const buffer = buffers.take(Math.min(buffers.chunkBytes, Math.max(sizeBytes - offset, 0) + 1));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      const bytesRead = small ? readSync(fd, buffer, 0, buffer.length, null) : await readInto(fd, buffer);
       if (bytesRead === 0) return;
       offset += bytesRead;
       yield buffer.subarray(0, bytesRead);
@@ -111,7 +119,8 @@ async function* fileChunks(path: string, sizeBytes: number, buffers: ChunkSource
     if (error instanceof UserError) throw error;
     throw unreadable(path, error);
   } finally {
-    await handle.close();
+    if (small) closeSync(fd);
+    else await closeFile(fd);
   }
 }
 
@@ -156,6 +165,7 @@ function pipeStream(path: string): Readable {
     throw unreadable(path, error);
   }
   try {
+    const { Socket } = nodeNet();
     return new Socket({ fd, readable: true, writable: false });
   } catch (error) {
     closeSync(fd);

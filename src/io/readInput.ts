@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
+import { nodeZlib } from './builtins.js';
 import { badGzip, isGzip, recordTooLarge, unreadable } from './inputErrors.js';
 import { readLimits, type ReadLimits } from './limits.js';
 import { kindOf, statInput } from './openInput.js';
@@ -23,7 +23,7 @@ export function readSmallTextFileSync(path: string, limits: Partial<ReadLimits> 
   }
   if (isGzip(bytes)) {
     try {
-      bytes = gunzipSync(bytes, { maxOutputLength: resolved.maxLineBytes });
+      bytes = nodeZlib().gunzipSync(bytes, { maxOutputLength: resolved.maxLineBytes });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
       throw badGzip(path, error);
@@ -49,7 +49,7 @@ export function peekRegularFile(path: string, bytes = 64 * 1024): string | undef
       closeSync(fd);
     }
     // Z_SYNC_FLUSH: decompress what this prefix holds instead of failing on the missing rest.
-    if (isGzip(head)) head = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).subarray(0, bytes);
+    if (isGzip(head)) head = nodeZlib().gunzipSync(head, { finishFlush: nodeZlib().constants.Z_SYNC_FLUSH }).subarray(0, bytes);
     return new TextDecoder('utf-8').decode(head);
   } catch {
     return undefined;

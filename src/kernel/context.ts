@@ -25,6 +25,9 @@ import { rewriteSettings, type PromptView, type RewriteSettings } from './prompt
 
 export { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
+/** No steps: the masked prefix sums of a tracker whose strategy never rewrote older steps. */
+const NO_PREFIX = new Float64Array(0);
+
 export class ContextTracker {
   /** System + goal tokens. */
   fixed = 0;
@@ -47,8 +50,11 @@ export class ContextTracker {
   extended = false;
   maskKeep = Infinity;
   placeholder = 0;
-  /** maskedPrefix[i] = tokens of steps 0..i−1 with every tool result a placeholder. */
-  maskedPrefix: Float64Array;
+  /**
+   * maskedPrefix[i] = tokens of steps 0..i−1 with every tool result a placeholder: only strategies that
+   * rewrite older steps use it, so it is made (as long as the others) when one is set (`rewriting`).
+   */
+  maskedPrefix: Float64Array = NO_PREFIX;
   trigger = Infinity;
   summaryKeep = Infinity;
   summaryOutput = 0;
@@ -63,7 +69,6 @@ export class ContextTracker {
   constructor(systemTokens = 0, goalTokens = 0, strategy?: ContextStrategy, capacity = 64) {
     this.keptPrefix = new Float64Array(capacity + 1);
     this.rawPrefix = new Float64Array(capacity + 1);
-    this.maskedPrefix = new Float64Array(capacity + 1);
     this.reset(systemTokens + goalTokens, strategy);
   }
 
@@ -75,6 +80,7 @@ export class ContextTracker {
 
   /** After resetTo: the run's strategy rewrites older steps. */
   rewriting(settings: RewriteSettings): void {
+    if (this.maskedPrefix.length < this.keptPrefix.length) this.maskedPrefix = new Float64Array(this.keptPrefix.length);
     this.extended = true;
     this.maskKeep = settings.maskSteps;
     this.placeholder = settings.placeholderTokens;
@@ -105,13 +111,15 @@ export class ContextTracker {
     const size = Math.max(steps + 1, this.keptPrefix.length * 2);
     const kept = new Float64Array(size);
     const raw = new Float64Array(size);
-    const masked = new Float64Array(size);
     kept.set(this.keptPrefix.subarray(0, this.length + 1));
     raw.set(this.rawPrefix.subarray(0, this.length + 1));
-    masked.set(this.maskedPrefix.subarray(0, this.length + 1));
     this.keptPrefix = kept;
     this.rawPrefix = raw;
-    this.maskedPrefix = masked;
+    if (this.maskedPrefix.length > 0) {
+      const masked = new Float64Array(size);
+      masked.set(this.maskedPrefix.subarray(0, this.length + 1));
+      this.maskedPrefix = masked;
+    }
   }
 
   /** Room for more steps (apart from the hot methods, which rarely need it). */

@@ -7,7 +7,7 @@ import { isIdentity } from '../context/strategy.js';
 import { writeCallRecord, CallField } from '../kernel/callRecord.js';
 import type { PromptView } from '../kernel/context.js';
 import { CacheModeCode, Metered, Prompt, meterCall as meterKernel } from '../kernel/meter.js';
-import { flattenPrices } from '../kernel/prices.js';
+import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import type { CallUsage, ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 
@@ -28,18 +28,23 @@ const record = new Float64Array(CallField.Size);
 const out = new Float64Array(Metered.Size);
 const prompt = new Float64Array(Prompt.Size);
 
-export function meterCall(
-  call: CallRecord,
-  view: PromptView,
-  strategy: ContextStrategy,
-  cache: CacheMode,
-  pricing: ModelPricing,
-): MeteredCall {
+/** What meters a run's calls, resolved once per run: its prices, whether its strategy is full history, its cache mode. */
+export interface MeterSettings {
+  prices: FlatPrices;
+  identity: boolean;
+  cacheMode: CacheModeCode;
+}
+
+export function meterSettings(strategy: ContextStrategy, cache: CacheMode, pricing: ModelPricing): MeterSettings {
+  return { prices: flattenPrices(pricing), identity: isIdentity(strategy), cacheMode: cacheModeCode(cache) };
+}
+
+export function meterCall(call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {
   writeCallRecord(record, 0, call);
   prompt[Prompt.View] = view.inputTokens;
   prompt[Prompt.Full] = view.fullInputTokens;
   prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;
-  meterKernel(out, flattenPrices(pricing), isIdentity(strategy), cacheModeCode(cache), record, 0, prompt);
+  meterKernel(out, settings.prices, settings.identity, settings.cacheMode, record, 0, prompt);
   const usage: CallUsage = {
     input: out[Metered.Input]!,
     cached: out[Metered.Cached]!,

@@ -7,10 +7,12 @@ import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
-import type { CallRecord } from '../trace/types.js';
+import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
 
 type Metered = ReturnType<LoopSession['meter']>;
+
+const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
 export function runLoop(source: StepSource, options: LoopOptions, interner = new Interner()): RunOutcome {
   const session = new LoopSession(options, interner);
@@ -41,7 +43,10 @@ export function playCall(session: LoopSession, response: CallRecord, metered: Me
   const after = session.recordResponse(response, metered, view);
   if (after) return after;
   if (!session.runsTools(response)) return null;
-  for (const tool of response.toolCalls ?? []) {
+  // An indexed loop: a start runs this cold, and for…of costs an iterator and a result object per call.
+  const tools = response.toolCalls ?? NO_TOOL_CALLS;
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
     const refused = session.checkTool(tool);
     if (refused === SKIPPED) continue;
     if (refused) return refused;

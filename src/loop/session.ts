@@ -30,7 +30,7 @@ import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { cacheModeCode, meterCall, type MeteredCall } from './meter.js';
+import { cacheModeCode, meterCall, meterSettings, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import type { LoopOptions, RunOutcome } from './types.js';
 
@@ -43,8 +43,10 @@ export class LoopSession {
   private readonly context: ContextTracker;
   private readonly facts = new Float64Array(Fact.Size);
   private readonly prices: FlatPrices;
+  private readonly meterSettings: MeterSettings;
   private readonly summaryPrices: FlatPrices;
-  private readonly summaryOut = new Float64Array(Metered.Size);
+  /** The summary call's meter output: made on the first summary (most runs have none). */
+  private summaryOut: Float64Array | undefined;
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
   private overheadTokens = 0;
   private readonly accounts: RunAccounts;
@@ -59,6 +61,7 @@ export class LoopSession {
     private readonly interner = new Interner(),
   ) {
     this.prices = flattenPrices(options.pricing);
+    this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, options.pricing);
     this.accounts = new RunAccounts(options.keepSteps === true);
     this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
@@ -75,7 +78,7 @@ export class LoopSession {
   summarizeIfDue(): MeteredCall | null {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return null;
-    const out = this.summaryOut;
+    const out = (this.summaryOut ??= new Float64Array(Metered.Size));
     const cache = cacheModeCode(this.options.cache);
     // The summary call sends the conversation it replaces, framing included.
     const input = promptEstimate(context.promptTokens(), this.overheadTokens);
@@ -106,8 +109,7 @@ export class LoopSession {
 
   /** Usage and cost of a response to the prompt `view`, under the run's strategy, cache mode and prices. */
   meter(response: CallRecord, view: PromptView): MeteredCall {
-    const strategy = this.options.usageAsSent ? FULL_HISTORY : this.options.strategy;
-    return meterCall(response, view, strategy, this.options.cache, this.options.pricing);
+    return meterCall(response, view, this.meterSettings);
   }
 
   /**
@@ -176,7 +178,7 @@ export class LoopSession {
     }
     if (response.failed || compaction) return null;
     this.context.addStep(usage.output);
-    if ((response.toolCalls ?? []).length === 0 && !response.unparseable) return this.stop(StopCode.Completed);
+    if ((response.toolCalls?.length ?? 0) === 0 && !response.unparseable) return this.stop(StopCode.Completed);
     return null;
   }
 

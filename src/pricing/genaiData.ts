@@ -8,10 +8,10 @@
  * the build), the data comes from the package itself, as before. Never updated at run time
  * (updatePrices is never called, so nothing reaches the network).
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { nodeCrypto } from '../io/builtins.js';
 import type { Provider } from '@pydantic/genai-prices';
 import { type GenaiDataCopy, readDataCopy } from './genaiDataFile.js';
 import type { PriceSource } from './types.js';
@@ -29,10 +29,23 @@ export interface PackageDataFile {
   size: number;
 }
 
-function packageDataFile(): PackageDataFile {
+/**
+ * The package's folder: the first of the node_modules folders a require from here looks in that holds
+ * it, as Node finds it, without resolving the package's exports map (that loads Node's ES module
+ * resolver, a few ms of a start). Should none hold its package.json, the CJS entry (dist/index.cjs) is
+ * resolved and its folder's parent taken (the exports map does not expose package.json).
+ */
+function packageRoot(): string {
   const require = createRequire(import.meta.url);
-  // The exports map does not expose package.json; resolve the CJS entry (dist/index.cjs) and go up.
-  const root = dirname(dirname(require.resolve(GENAI_PRICES_PACKAGE)));
+  for (const folder of require.resolve.paths(GENAI_PRICES_PACKAGE) ?? []) {
+    const root = join(folder, GENAI_PRICES_PACKAGE);
+    if (existsSync(join(root, 'package.json'))) return root;
+  }
+  return dirname(dirname(require.resolve(GENAI_PRICES_PACKAGE)));
+}
+
+function packageDataFile(): PackageDataFile {
+  const root = packageRoot();
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string; module?: string };
   // The ESM entry is the file the data comes from; its first statement is the bundled provider data.
   const path = join(root, pkg.module ?? 'dist/index.js');
@@ -41,7 +54,7 @@ function packageDataFile(): PackageDataFile {
 
 /** sha256 (16 hex) of a file: the hash reports state. */
 function fileHash(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
 }
 
 /** The build's copy, undefined when missing or unreadable. Read once. */

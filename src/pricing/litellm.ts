@@ -2,8 +2,8 @@
  * A user price table in LiteLLM's `model_prices_and_context_window.json` format: one object keyed by
  * model name, prices in USD per token. Loaded only from a path the user gives (`--prices FILE`).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { nodeCrypto } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
@@ -62,7 +62,7 @@ export function parseLiteLlmTable(bytes: Buffer | string, file: string): LiteLlm
   const source: PriceSource = Object.freeze({
     name: file,
     version: 'file',
-    hash: createHash('sha256').update(buffer).digest('hex').slice(0, 16),
+    hash: nodeCrypto().createHash('sha256').update(buffer).digest('hex').slice(0, 16),
   });
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   let data: unknown;

@@ -4,50 +4,62 @@
  * the figures `populationMetrics` (src/metrics/population.ts) defines, with the same names. Each bound is
  * `{min?, max?}` (at least one; min ≤ max). See docs/check.md.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
+import { described } from './zodMini.js';
 
 /** A closed range over the values `value` allows: `{min?, max?}`, at least one, min ≤ max. */
-function range(value: z.ZodNumber, what: string) {
-  return z
-    .strictObject({ min: value.optional(), max: value.optional() })
-    .describe(`${what}: at least min, at most max (either or both)`)
-    .refine((r) => r.min !== undefined || r.max !== undefined, { message: 'give min, max or both' })
-    .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { path: ['max'], message: 'impossible range: max is below min' });
+function closedRange(value: z.ZodMiniNumber) {
+  return z.strictObject({ min: z.optional(value), max: z.optional(value) }).check(
+    z.refine((r) => r.min !== undefined || r.max !== undefined, { message: 'give min, max or both' }),
+    z.refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { path: ['max'], message: 'impossible range: max is below min' }),
+  );
 }
 
-const usd = z.number().nonnegative();
-const share = z.number().min(0).max(1);
+/** The range of each kind of value, built once (a start builds the schema): each use is a described copy. */
+const ranges = new Map<z.ZodMiniNumber, ReturnType<typeof closedRange>>();
+
+/** A range over `value` for `what`. */
+function range(value: z.ZodMiniNumber, what: string) {
+  let base = ranges.get(value);
+  if (base === undefined) ranges.set(value, (base = closedRange(value)));
+  return described(base, `${what}: at least min, at most max (either or both)`);
+}
+
+const usd = z.number().check(z.nonnegative());
+const count = z.number().check(z.int(), z.nonnegative());
+const share = z.number().check(z.minimum(0), z.maximum(1));
 const stopReason = z.enum(STOP_REASONS);
 
 export const runExpectSchema = z.strictObject({
-  stopReason: z.union([stopReason, z.array(stopReason).min(1)]).optional().describe('the stop reason every run must end with (one, or a list of allowed ones)'),
-  steps: range(z.number().int().nonnegative(), 'steps of each run').optional(),
-  costUsd: range(usd, 'cost of each run in USD').optional(),
+  stopReason: described(z.optional(z.union([stopReason, z.array(stopReason).check(z.minLength(1))])), 'the stop reason every run must end with (one, or a list of allowed ones)'),
+  steps: z.optional(range(count, 'steps of each run')),
+  costUsd: z.optional(range(usd, 'cost of each run in USD')),
 });
 
 export const populationExpectSchema = z.strictObject({
-  completionRate: range(share, 'share of runs that complete').optional(),
-  falseStopRate: range(share, 'share of the runs completing without brakes that a brake stops').optional(),
-  costPerRunUsd: z
-    .strictObject({
-      mean: range(usd, 'mean cost per run').optional(),
-      p50: range(usd, 'median cost per run (nearest rank)').optional(),
-      p95: range(usd, '95th percentile cost per run (nearest rank)').optional(),
-      max: range(usd, 'highest cost of a run').optional(),
-    })
-    .optional(),
-  costPerCompletedUsd: range(usd, 'total spend over completed runs').optional(),
-  wastedShare: range(share, 'share of spend on runs that do not complete').optional(),
+  completionRate: z.optional(range(share, 'share of runs that complete')),
+  falseStopRate: z.optional(range(share, 'share of the runs completing without brakes that a brake stops')),
+  costPerRunUsd: z.optional(
+    z.strictObject({
+      mean: z.optional(range(usd, 'mean cost per run')),
+      p50: z.optional(range(usd, 'median cost per run (nearest rank)')),
+      p95: z.optional(range(usd, '95th percentile cost per run (nearest rank)')),
+      max: z.optional(range(usd, 'highest cost of a run')),
+    }),
+  ),
+  costPerCompletedUsd: z.optional(range(usd, 'total spend over completed runs')),
+  wastedShare: z.optional(range(share, 'share of spend on runs that do not complete')),
 });
 
-export const expectSchema = z
-  .strictObject({
-    runs: runExpectSchema.optional().describe('every run of the scenario'),
-    behaviours: z.record(z.string().min(1), runExpectSchema).optional().describe("the runs of one population entry, by its name (or its behaviour when it has no name)"),
-    population: populationExpectSchema.optional().describe('figures over all runs of the scenario (src/metrics/population.ts)'),
-  })
-  .describe('expectations for `loopcost check` (docs/check.md)');
+export const expectSchema = described(
+  z.strictObject({
+    runs: described(z.optional(runExpectSchema), 'every run of the scenario'),
+    behaviours: described(z.optional(z.record(z.string().check(z.minLength(1)), runExpectSchema)), 'the runs of one population entry, by its name (or its behaviour when it has no name)'),
+    population: described(z.optional(populationExpectSchema), 'figures over all runs of the scenario (src/metrics/population.ts)'),
+  }),
+  'expectations for `loopcost check` (docs/check.md)',
+);
 
 export type RunExpect = z.infer<typeof runExpectSchema>;
 export type PopulationExpect = z.infer<typeof populationExpectSchema>;

@@ -28,7 +28,11 @@ type Rule = [test: RegExp, value: (text: string) => unknown];
 
 /** One implicit js-yaml type for a tag (js-yaml keeps one type per tag): the first of its rules that matches. */
 function scalarType(tag: string, rules: Rule[]): unknown {
-  const ruleOf = (text: string) => rules.find(([test]) => test.test(text));
+  // An indexed loop (js-yaml asks every type of every plain scalar, on a start: cold code).
+  const ruleOf = (text: string): Rule | undefined => {
+    for (let i = 0; i < rules.length; i++) if (rules[i]![0].test(text)) return rules[i];
+    return undefined;
+  };
   return new jsYaml.Type(`tag:yaml.org,2002:${tag}`, {
     kind: 'scalar',
     resolve: (data) => ruleOf(data ?? '') !== undefined,

@@ -8,7 +8,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
-import type { RunOutcome, StepSource } from '../loop/types.js';
+import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { runResultOf, type RunResult } from '../replay/replay.js';
@@ -134,17 +134,18 @@ export function syntheticStart(p: PreparedScenario, run: number): SyntheticStart
   const sizeScale = joint?.sizeScale ?? (entry.sizeScale === undefined ? undefined : Math.max(0, drawReal(entry.sizeScale, head)));
   const hitShare = scenario.cacheHitShare ?? 1;
   const cacheOn = p.strategy.cache === 'on';
+  // Optional fields set when present, not spread in: a start runs this once per run, cold.
   const env: AgentEnv = {
     seed,
     run,
-    ...(entry.name === undefined ? {} : { name: entry.name }),
     outputTokens: entry.outputTokens,
     toolResultTokens: entry.toolResultTokens,
     framingTokensPerStep: scenario.promptOverhead?.perStepTokens ?? 0,
-    ...(sizeScale === undefined ? {} : { sizeScale }),
     hardCapSteps: p.hardCapSteps,
-    ...(cacheOn && hitShare < 1 ? { cacheShare: { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined } } : {}),
   };
+  if (entry.name !== undefined) env.name = entry.name;
+  if (sizeScale !== undefined) env.sizeScale = sizeScale;
+  if (cacheOn && hitShare < 1) env.cacheShare = { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined };
   // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
   const cache: CacheMode = env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off';
   const params = joint ? { ...entry, steps: { kind: 'fixed' as const, value: joint.steps } } : entry;
@@ -157,16 +158,9 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   const { agent, entry, systemTokens, goalTokens, cache } = syntheticStart(p, run);
   const cacheOn = p.strategy.cache === 'on';
   const source = record ? new Recorder(agent) : agent;
-  const outcome: RunOutcome = runLoop(source, {
-    brakes: p.brakes,
-    strategy: p.strategy,
-    cache,
-    pricing: p.pricing,
-    systemTokens,
-    goalTokens,
-    keepSteps: p.keepSteps,
-    ...(p.latency === undefined ? {} : { latency: p.latency }),
-  });
+  const options: LoopOptions = { brakes: p.brakes, strategy: p.strategy, cache, pricing: p.pricing, systemTokens, goalTokens, keepSteps: p.keepSteps };
+  if (p.latency !== undefined) options.latency = p.latency;
+  const outcome: RunOutcome = runLoop(source, options);
   const truth = agent.truth(outcome.steps);
   const result = runResultOf(outcome, {
     source: `${scenario.source}#${run + 1}`,

@@ -24,23 +24,30 @@ export const STREAM = {
 } as const;
 export type StreamPurpose = (typeof STREAM)[keyof typeof STREAM];
 
-/** murmur3's 32-bit finaliser over a running hash: a well-mixed seed from several integers. */
+/**
+ * murmur3's 32-bit finaliser over a running hash: a well-mixed seed from several integers. Its 32 bits
+ * as a signed integer (what the next mix and the generator take): a small integer, not a boxed number.
+ */
 function mix(hash: number, value: number): number {
   let h = Math.imul(hash ^ (value | 0), 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
-/** The 32-bit generator seed of one stream. Seeds up to 2^53 are used whole (high and low words). */
-export function streamSeed(seed: number, run: number, purpose: StreamPurpose, index = 0): number {
+/** streamSeed's 32 bits as a signed integer. */
+function streamBits(seed: number, run: number, purpose: StreamPurpose, index: number): number {
   const high = Math.floor(seed / 2 ** 32);
   let h = mix(0x9e3779b9, seed >>> 0);
   h = mix(h, high);
   h = mix(h, run);
   h = mix(h, purpose);
   return mix(h, index);
+}
+
+/** The 32-bit generator seed of one stream. Seeds up to 2^53 are used whole (high and low words). */
+export function streamSeed(seed: number, run: number, purpose: StreamPurpose, index = 0): number {
+  return streamBits(seed, run, purpose, index) >>> 0;
 }
 
 const TWO_26 = 2 ** 26;
@@ -54,7 +61,7 @@ export class Rng {
   }
 
   static stream(seed: number, run: number, purpose: StreamPurpose, index = 0): Rng {
-    return new Rng(streamSeed(seed, run, purpose, index));
+    return new Rng(streamBits(seed, run, purpose, index));
   }
 
   /**

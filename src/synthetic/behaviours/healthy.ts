@@ -53,6 +53,7 @@ export class HealthyAgent extends SyntheticAgent {
     }
     this.actions.push(args);
     const error = rng.chance(this.params.errorShare ?? 0) ? `exit 1: error in action ${k}` : undefined;
-    return this.toolStep(rng, { name: this.params.tool ?? 'run', arguments: args, ...(error ? { error } : {}) });
+    const name = this.params.tool ?? 'run';
+    return this.toolStep(rng, error ? { name, arguments: args, error } : { name, arguments: args });
   }
 }
