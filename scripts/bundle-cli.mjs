@@ -18,7 +18,7 @@
 // - top-level await (genaiData.ts) is allowed: the function is async.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -30,8 +30,9 @@ const dist = resolve(root, 'dist');
 /** Packages required at run time instead of bundled: large, and loaded only by the commands that use them. */
 const RUNTIME_PACKAGES = ['@pydantic/genai-prices', 'gpt-tokenizer', '@anthropic-ai/tokenizer', 'openai'];
 const builtins = new Set(builtinModules);
+const isBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec.split('/')[0]);
 const isRuntime = (spec) =>
-  spec.startsWith('node:') || builtins.has(spec.split('/')[0]) || RUNTIME_PACKAGES.some((name) => spec === name || spec.startsWith(`${name}/`));
+  isBuiltin(spec) || RUNTIME_PACKAGES.some((name) => spec === name || spec.startsWith(`${name}/`));
 
 /**
  * Built-ins that only a package's CommonJS code requires at load and uses later, if ever: commander requires
@@ -56,10 +57,31 @@ function rewriteDistFile(file, text) {
   return text.replaceAll('createRequire(import.meta.url)(', 'require(').replaceAll('import.meta.url', ownUrl);
 }
 
+/**
+ * A built-in imported by ES modules (`import { readFileSync } from 'node:fs'`), as an ES module of its own:
+ * each of its data properties (as this build's Node has them) one export, the module itself the default.
+ * As CommonJS, every importing module would copy all its properties (esbuild's interop: `node:fs` ~100
+ * properties, 17 copies in the actions script, each loop compiled in the background too). Accessors
+ * (`fs.promises`) are left out: reading one would load what it guards.
+ */
+function builtinAsEsm(path) {
+  const real = createRequire(import.meta.url)(path);
+  const names = Object.entries(Object.getOwnPropertyDescriptors(real))
+    .filter(([name, descriptor]) => !('get' in descriptor) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+    .map(([name]) => name);
+  return `const real = nodeRequire(${JSON.stringify(path)});\nexport default real;\nexport const { ${names.join(', ')} } = real;\n`;
+}
+
+
 const runtimeRequire = {
   name: 'runtime-require',
   setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) => (args.namespace !== 'runtime' && isRuntime(args.path) ? { path: args.path, namespace: 'runtime' } : undefined));
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace.startsWith('runtime') || !isRuntime(args.path)) return undefined;
+      const esm = args.kind !== 'require-call' && isBuiltin(args.path) && !LAZY_BUILTINS.has(args.path);
+      return { path: args.path, namespace: esm ? 'runtime-esm' : 'runtime' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'runtime-esm' }, (args) => ({ contents: builtinAsEsm(args.path), loader: 'js' }));
     build.onLoad({ filter: /.*/, namespace: 'runtime' }, (args) => ({ contents: LAZY_BUILTINS.has(args.path) ? lazyModule(args.path) : `module.exports = nodeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
     build.onLoad({ filter: /\.js$/ }, (args) => (args.path.startsWith(dist) ? { contents: rewriteDistFile(args.path, readFileSync(args.path, 'utf8')), loader: 'js' } : undefined));
   },
@@ -116,7 +138,7 @@ const buildOptions = (name, entry, plugins) => ({
 function writeBundle({ name, title, buildId }, { code, metafile }) {
   const script = `// loopcost ${title} ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostBundle(nodeRequire, distUrl, exported, linked) {\n${code}})\n`;
   writeFileSync(resolve(dist, `${name}.js`), script);
-  const inputs = Object.keys(metafile.inputs).filter((path) => !path.startsWith('runtime:') && !path.startsWith('command-line-module:'));
+  const inputs = Object.keys(metafile.inputs).filter((path) => !/^(runtime|runtime-esm|command-line-module):/.test(path));
   const hashes = Object.fromEntries(
     inputs
       .filter((path) => path.startsWith('dist/') && !path.endsWith('-entry.js'))
