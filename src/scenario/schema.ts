@@ -6,7 +6,7 @@
 import { z } from 'zod/mini';
 import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
-import { described } from './zodMini.js';
+import { DESCRIBED, described } from './zodMini.js';
 
 export const SCENARIO_SCHEMA = 'loopcost.scenario/1';
 
@@ -205,10 +205,12 @@ export type PopulationEntry = z.infer<typeof populationEntrySchema>;
 export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS;
 
 export function scenarioJsonSchema(): unknown {
-  // Named definitions for the parts used more than once (the published schema stays readable).
-  const names = z.registry<{ id: string }>();
-  names.add(distributionSchema, { id: 'distribution' });
-  names.add(argumentsObject, { id: 'toolArguments' });
+  // Each field's description (what an editor shows on hover), and named definitions for the parts used
+  // more than once (the published schema stays readable).
+  const names = z.registry<{ id?: string; description?: string }>();
+  for (const [schema, description] of DESCRIBED) names.add(schema, { description });
+  names.add(distributionSchema, { id: 'distribution', ...names.get(distributionSchema) });
+  names.add(argumentsObject, { id: 'toolArguments', ...names.get(argumentsObject) });
   return {
     $id: 'scenario-v1.schema.json',
     title: 'loopcost scenario (YAML or JSON): a synthetic population, its settings and expectations',

@@ -11,9 +11,13 @@ import en from 'zod/v4/locales/en.js';
 // messages scenario files are reported with.
 z.config(en());
 
+/** Every schema `described` made, with its description: the published JSON Schema's metadata (scenarioJsonSchema). */
+export const DESCRIBED: [z.ZodMiniType, string][] = [];
+
 /** `schema.describe(text)` of classic: a copy of the schema carrying the description. */
 export function described<T extends z.ZodMiniType>(schema: T, description: string): T {
   const copy = schema.clone() as T;
   z.globalRegistry.add(copy, { description });
+  DESCRIBED.push([copy, description]);
   return copy;
 }

@@ -44,6 +44,13 @@ describe('scenario files', () => {
     expect(JSON.parse(readFileSync('schema/scenario-v1.schema.json', 'utf8'))).toEqual(scenarioJsonSchema());
   });
 
+  it("the JSON Schema carries each field's description (what an editor shows) beside its named definitions", () => {
+    const schema = scenarioJsonSchema() as { properties: Record<string, { description?: string; $ref?: string }>; $defs: Record<string, unknown> };
+    expect(schema.properties.model!.description).toMatch(/^the model the synthetic runs are priced as/);
+    expect(schema.properties.systemTokens).toMatchObject({ description: expect.stringMatching(/^tokens of the system prompt/), $ref: '#/$defs/distribution' });
+    expect(Object.keys(schema.$defs).sort()).toEqual(['distribution', 'toolArguments']);
+  });
+
   const bad: [string, (text: string) => string, RegExp][] = [
     ['unknown behaviour', (t) => t.replace('behaviour: healthy', 'behaviour: lazy'), /bad\.yaml:line 7 field 'population\[0\]\.behaviour': unknown behaviour "lazy"; one of healthy/],
     ['weights summing to 0', (t) => t.replace('weight: 1', 'weight: 0'), /field 'population': the weights must sum to a positive number/],
