@@ -21,6 +21,13 @@ import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js'
  */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES / 4;
 
+/**
+ * Bytes of a file read at a time while it streams (1 MB elsewhere): a chunk's lines wait, and its text
+ * with them, while the batches before are swept; from 1 MB chunks they were promoted too (at 32,000
+ * runs, with batches of 64: ~255 → ~140 MB promoted).
+ */
+const STREAM_CHUNK_BYTES = 64 * 1024;
+
 /** What a unit's files gave: each configuration's tally over their good runs, and their bad files. */
 export interface StreamedFiles {
   /** Empty when no run of a good file was read. */
@@ -46,7 +53,7 @@ interface FileTally {
  */
 export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults }): Promise<StreamedFiles> {
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
-  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
+  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true, chunkBytes: STREAM_CHUNK_BYTES });
   const kept: FileTally[] = [];
   const results: SweepResults = args.results ?? new Map();
   let open: FileTally | undefined;
