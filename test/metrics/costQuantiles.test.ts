@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costQuantilesInPlace } from '../../src/metrics/costQuantiles.js';
 import { nearestRank } from '../../src/metrics/population.js';
+import { lcg } from '../helpers.js';
 
 const cost = fc.integer({ min: 0, max: 4_000_000_000_000_000 });
 
@@ -23,5 +24,30 @@ describe('costQuantilesInPlace over parts (joined in one array reused from call 
       }),
       { numRuns: 300, seed: 4411 },
     );
+  });
+});
+
+describe('costQuantilesInPlace over many costs (pivots from a sample, one pass)', () => {
+  it('= a sort of the costs, whatever their order, spread and repeats; a sample that misleads (every sampled cost the smallest) too', () => {
+    const next = lcg(9127);
+    const shapes: ((i: number, n: number) => number)[] = [
+      () => next(2 ** 31) * 1_000_003,
+      () => next(7) * 1e9,
+      (i) => i * 1000,
+      (i, n) => (n - i) * 3,
+      () => (next(100) < 97 ? 5 : next(2 ** 31)),
+      // Every 8th cost (what a sample of every ⌊n/1024⌋-th would take at n = 8,192) the smallest.
+      (i) => (i % 8 === 0 ? 0 : 1e6 + next(1e6)),
+    ];
+    for (const n of [4096, 8192, 20_011]) {
+      for (const shape of shapes) {
+        const all = Array.from({ length: n }, (_, i) => shape(i, n));
+        const cuts = [0, Math.floor(n / 3), Math.floor(n / 3) + 1, Math.floor((3 * n) / 4), n];
+        const parts = cuts.slice(1).map((end, k) => all.slice(cuts[k], end));
+        const arrays = parts.map((part) => Float64Array.from(part));
+        expect(costQuantilesInPlace(arrays)).toEqual(sorted(parts));
+        expect(costQuantilesInPlace([Float64Array.from(all)])).toEqual(sorted([all]));
+      }
+    }
   });
 });
