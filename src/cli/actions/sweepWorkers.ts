@@ -59,14 +59,6 @@ function workerFile(): string {
   return fileURLToPath(new URL('../../../bin/sweepWorker.js', import.meta.url));
 }
 
-/**
- * A worker's young generation (V8's default is about half): fewer scavenges, so fewer of a batch's
- * traces live through two and are promoted (8,000 runs × 960 configurations, the worker's share: ~31
- * scavenges and ~45–64 MB promoted → ~24 and ~31 MB). The command's own thread keeps the default (its
- * flags are set when the process starts).
- */
-const WORKER_YOUNG_GENERATION_MB = 96;
-
 /** A worker thread and its replies, one at a time. */
 export class SweepWorker {
   private readonly worker: Worker;
@@ -76,7 +68,7 @@ export class SweepWorker {
   private error: Error | undefined;
 
   constructor(task: SweepWorkerTask) {
-    this.worker = new Worker(workerFile(), { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    this.worker = new Worker(workerFile(), { workerData: task });
     this.worker.on('message', (reply: SweepWorkerReply) => {
       if (this.waiting) this.waiting(reply);
       else this.replies.push(reply);
