@@ -6,7 +6,7 @@
  * The synchronous `importText` is in importText.ts (it loads every importer).
  */
 import { readLimits, type ReadLimits } from '../io/limits.js';
-import { openInput, type OpenedInput, type OpenOptions } from '../io/openInput.js';
+import { openInput, type OpenedInput } from '../io/openInput.js';
 import { lineBatches, readDocument } from '../io/readLines.js';
 import { streamNativeTracesAsync } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
@@ -19,8 +19,6 @@ export { detectFormat, type TraceFormat };
 export interface ReadOptions {
   limits?: Partial<ReadLimits>;
   cache?: RunsCache;
-  /** Bytes read at a time (openInput's chunks; default 1 MB): what a streaming reader holds of a file at once. */
-  chunkBytes?: number;
 }
 
 /** Runs already read from the same bytes under the same settings (src/cache/traceCache.ts). */
@@ -45,13 +43,12 @@ export async function loadTraceFile(path: string, options: ReadOptions = {}): Pr
  */
 export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
   const limits = readLimits(options.limits);
-  const open = options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes };
-  if (options.cache === undefined) return readTraceFile(path, limits, open);
-  return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, open, formatSeen));
+  if (options.cache === undefined) return readTraceFile(path, limits);
+  return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, formatSeen));
 }
 
-async function* readTraceFile(path: string, limits: ReadLimits, open: OpenOptions, formatSeen?: (format: TraceFormat) => void): AsyncGenerator<Trace> {
-  const input = await openInput(path, limits, open);
+async function* readTraceFile(path: string, limits: ReadLimits, formatSeen?: (format: TraceFormat) => void): AsyncGenerator<Trace> {
+  const input = await openInput(path, limits);
   try {
     const format = lineFormat(new TextDecoder('utf-8').decode(input.head));
     if (format !== undefined) formatSeen?.(format);

@@ -35,13 +35,12 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues,
 /**
  * The trace files as an input set read with the flags' limits, --skip-bad and --cache-dir (the flags are
  * checked here, before any work). `compiled`: the command replays compiled traces (replay, whatif,
- * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read. `chunkBytes`:
- * bytes read at a time (default 1 MB).
+ * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read.
  */
-export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }, use: { compiled?: boolean; chunkBytes?: number } = {}): TraceInputs {
+export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }, use: { compiled?: boolean } = {}): TraceInputs {
   const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.chunkBytes === undefined ? {} : { chunkBytes: use.chunkBytes }) });
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache });
 }
 
 /**

@@ -13,20 +13,8 @@ import type { Trace } from '../../trace/types.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 
-/**
- * Runs read, compiled and swept at once (a quarter of the recorded sweep's slice). A batch's traces live
- * until it is swept, while the sweep allocates; 256 at a time outlived two scavenges and were promoted
- * (~377 MB at 32,000 runs × 960 configurations, then marked by the old generation's collector: 14 full
- * collections); 64 at a time, ~255 MB (10), and the result columns a batch is swept into are a quarter the size.
- */
-const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES / 4;
-
-/**
- * Bytes of a file read at a time while it streams (1 MB elsewhere): a chunk's lines wait, and its text
- * with them, while the batches before are swept; from 1 MB chunks they were promoted too (at 32,000
- * runs, with batches of 64: ~255 → ~140 MB promoted).
- */
-const STREAM_CHUNK_BYTES = 64 * 1024;
+/** Runs read, compiled and swept at once: the recorded sweep's slice. */
+const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
 
 /** What a unit's files gave: each configuration's tally over their good runs, and their bad files. */
 export interface StreamedFiles {
@@ -53,7 +41,7 @@ interface FileTally {
  */
 export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults }): Promise<StreamedFiles> {
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
-  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true, chunkBytes: STREAM_CHUNK_BYTES });
+  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
   const kept: FileTally[] = [];
   const results: SweepResults = args.results ?? new Map();
   let open: FileTally | undefined;
