@@ -5,22 +5,33 @@ const { loadMain } = require('./loadCli.js');
 
 // A reader that stops early (`loopcost import … | head -1`) closes the pipe: that is the reader's
 // choice, not a failure, so the rest of the output is dropped quietly, as `cat` would.
-for (const stream of [process.stdout, process.stderr]) {
+function quietOnEpipe(stream) {
   stream.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
+  return stream;
 }
 
+// Each stream is made (and guarded) on first use: made as a pipe, process.stderr loads node:net (~3 ms of
+// a start) for a command that writes nothing there.
+let stdout;
+let stderr;
+const out = () => (stdout ??= quietOnEpipe(process.stdout));
+const err = () => (stderr ??= quietOnEpipe(process.stderr));
+
 async function run() {
-  // The CLI from the build's one-script bundle, through V8's code cache (bin/loadCli.js; README, Development).
+  // The CLI from the build's two linked scripts, through V8's code cache (bin/loadCli.js; README, Design notes).
   const main = await loadMain();
   process.exitCode = await main(process.argv.slice(2), {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
+    stdout: (s) => out().write(s),
+    stderr: (s) => err().write(s),
     cwd: process.cwd(),
-    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
-    ...(process.stderr.isTTY ? { stderrIsTerminal: true } : {}),
+    ...(out().isTTY && out().columns > 0 ? { columns: out().columns } : {}),
+    // Read by the commands that draw progress (sweep), only then.
+    get stderrIsTerminal() {
+      return err().isTTY === true;
+    },
   });
 }
 
