@@ -7,8 +7,8 @@ import { isIdentity } from '../context/strategy.js';
 import { writeCallRecord, CallField } from '../kernel/callRecord.js';
 import type { PromptView } from '../kernel/context.js';
 import { CacheModeCode, Metered, Prompt, meterCall as meterKernel } from '../kernel/meter.js';
-import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
-import type { CallUsage, ModelPricing } from '../pricing/types.js';
+import type { FlatPrices } from '../kernel/prices.js';
+import type { CallUsage } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 
 export interface MeteredCall {
@@ -35,8 +35,8 @@ export interface MeterSettings {
   cacheMode: CacheModeCode;
 }
 
-export function meterSettings(strategy: ContextStrategy, cache: CacheMode, pricing: ModelPricing): MeterSettings {
-  return { prices: flattenPrices(pricing), identity: isIdentity(strategy), cacheMode: cacheModeCode(cache) };
+export function meterSettings(strategy: ContextStrategy, cache: CacheMode, prices: FlatPrices): MeterSettings {
+  return { prices, identity: isIdentity(strategy), cacheMode: cacheModeCode(cache) };
 }
 
 export function meterCall(call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {

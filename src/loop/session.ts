@@ -30,7 +30,7 @@ import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { cacheModeCode, meterCall, meterSettings, type MeteredCall, type MeterSettings } from './meter.js';
+import { meterCall, meterSettings, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import type { LoopOptions, RunOutcome } from './types.js';
 
@@ -61,7 +61,7 @@ export class LoopSession {
     private readonly interner = new Interner(),
   ) {
     this.prices = flattenPrices(options.pricing);
-    this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, options.pricing);
+    this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true);
     this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
@@ -79,7 +79,7 @@ export class LoopSession {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return null;
     const out = (this.summaryOut ??= new Float64Array(Metered.Size));
-    const cache = cacheModeCode(this.options.cache);
+    const cache = this.meterSettings.cacheMode;
     // The summary call sends the conversation it replaces, framing included.
     const input = promptEstimate(context.promptTokens(), this.overheadTokens);
     const summaryTokens = context.summaryOutput;
