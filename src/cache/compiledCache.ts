@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeCrypto } from '../io/builtins.js';
+import { nodeCrypto, sha256Hex } from '../io/builtins.js';
 import { blankCompiled, compiledTrace } from '../fast/compile.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
@@ -103,9 +103,7 @@ export class CompiledTraceCache implements RunsCache {
     const content = contentHash(path, { dir: this.dir, bounded: this.bounded });
     if (content === undefined) return undefined;
     try {
-      return nodeCrypto().createHash('sha256')
-        .update(JSON.stringify([COMPILED_CACHE_FORMAT, this.version, this.shape, compilerCodeHash(), settings, path, content.sha256]))
-        .digest('hex');
+      return sha256Hex(JSON.stringify([COMPILED_CACHE_FORMAT, this.version, this.shape, compilerCodeHash(), settings, path, content.sha256]));
     } catch {
       return undefined;
     }

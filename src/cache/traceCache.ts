@@ -16,7 +16,7 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeCrypto } from '../io/builtins.js';
+import { sha256Hex } from '../io/builtins.js';
 import { makeDirectories } from '../io/makeDirectories.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { contentHash } from './contentHash.js';
@@ -85,7 +85,7 @@ export class TraceFileCache implements RunsCache {
   keyOf(path: string, settings: string): string | undefined {
     const content = contentHash(path, { dir: this.dir, maxBytes: MAX_CACHED_INPUT_BYTES, bounded: this.bounded });
     if (content === undefined) return undefined;
-    return nodeCrypto().createHash('sha256').update(JSON.stringify([TRACE_CACHE_FORMAT, this.version, settings, path, content.sha256])).digest('hex');
+    return sha256Hex(JSON.stringify([TRACE_CACHE_FORMAT, this.version, settings, path, content.sha256]));
   }
 
   private entryPath(key: string): string {
@@ -105,7 +105,7 @@ export class TraceFileCache implements RunsCache {
       const head = JSON.parse(bytes.subarray(0, end).toString('utf8')) as EntryHead;
       const payload = bytes.subarray(end + 1);
       if (head.cache !== TRACE_CACHE_FORMAT || head.key !== key || !Number.isSafeInteger(head.runs)) return undefined;
-      if (nodeCrypto().createHash('sha256').update(payload).digest('hex') !== head.sha256) return undefined;
+      if (sha256Hex(payload) !== head.sha256) return undefined;
       this.bounded.use(key, path);
       return linesOf(payload, head.runs);
     } catch {
@@ -122,7 +122,7 @@ export class TraceFileCache implements RunsCache {
     const temporary = `${target}.${process.pid}.tmp`;
     try {
       const payload = Buffer.from(runs.map((run) => JSON.stringify(run)).join('\n'), 'utf8');
-      const head: EntryHead = { cache: TRACE_CACHE_FORMAT, key, runs: runs.length, sha256: nodeCrypto().createHash('sha256').update(payload).digest('hex') };
+      const head: EntryHead = { cache: TRACE_CACHE_FORMAT, key, runs: runs.length, sha256: sha256Hex(payload) };
       const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, 'utf8'), payload]);
       if (!this.bounded.mayWrite(bytes.length)) return;
       makeDirectories(this.dir);

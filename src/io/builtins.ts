@@ -23,3 +23,6 @@ export const nodeNet = (): typeof Net => (net ??= requireBuiltin('node:net') as 
 export const nodeTty = (): typeof Tty => (tty ??= requireBuiltin('node:tty') as typeof Tty);
 export const nodeWorkerThreads = (): typeof WorkerThreads => (workerThreads ??= requireBuiltin('node:worker_threads') as typeof WorkerThreads);
 export const nodeZlib = (): typeof Zlib => (zlib ??= requireBuiltin('node:zlib') as typeof Zlib);
+
+/** sha256 of `data` (a string is hashed as UTF-8), as 64 hex digits. */
+export const sha256Hex = (data: string | Uint8Array): string => nodeCrypto().createHash('sha256').update(data).digest('hex');

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { nodeCrypto } from '../io/builtins.js';
+import { sha256Hex } from '../io/builtins.js';
 import type { Provider } from '@pydantic/genai-prices';
 import { type GenaiDataCopy, readDataCopy } from './genaiDataFile.js';
 import type { PriceSource } from './types.js';
@@ -54,7 +54,7 @@ function packageDataFile(): PackageDataFile {
 
 /** sha256 (16 hex) of a file: the hash reports state. */
 function fileHash(path: string): string {
-  return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+  return sha256Hex(readFileSync(path)).slice(0, 16);
 }
 
 /** The build's copy, undefined when missing or unreadable. Read once. */

@@ -3,7 +3,7 @@
  * model name, prices in USD per token. Loaded only from a path the user gives (`--prices FILE`).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { nodeCrypto } from '../io/builtins.js';
+import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
@@ -62,7 +62,7 @@ export function parseLiteLlmTable(bytes: Buffer | string, file: string): LiteLlm
   const source: PriceSource = Object.freeze({
     name: file,
     version: 'file',
-    hash: nodeCrypto().createHash('sha256').update(buffer).digest('hex').slice(0, 16),
+    hash: sha256Hex(buffer).slice(0, 16),
   });
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   let data: unknown;

@@ -10,7 +10,7 @@
  * the scenario's runs 1, 2, 3, ... `x-loopcost-trace` (0-based index or the trace's source) or
  * `x-loopcost-run` (1-based run) chooses instead.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../io/builtins.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { prepareScenario, syntheticStart } from '../scenario/run.js';
@@ -133,5 +133,5 @@ function openingHash(request: ChatRequest): string {
   const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
   const user = request.messages.find((m) => m.role === 'user');
   const opening = JSON.stringify([system ? messageText(system) : null, user ? messageText(user) : null]);
-  return createHash('sha256').update(opening).digest('hex');
+  return sha256Hex(opening);
 }
