@@ -118,15 +118,26 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   }
 }
 
-/** `summary:…,model=X`: the summary calls' prices, resolved as `--context`'s (undefined: the run's model). */
-export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string): ModelPricing | undefined {
+/** Where a context strategy was given, for an unknown summary model's message. */
+export interface StrategyPlace {
+  file: string;
+  field: string;
+}
+
+const COMMAND_LINE_CONTEXT: StrategyPlace = { file: '<command line>', field: '--context' };
+
+/**
+ * `summary:…,model=X`: the summary calls' prices, as of `recordedAt` (undefined: the run's model's
+ * prices); an unknown X is named at `place` (default: `--context` on the command line).
+ */
+export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string, place: StrategyPlace = COMMAND_LINE_CONTEXT): ModelPricing | undefined {
   const model = strategy.summary?.model;
   if (model === undefined) return undefined;
   try {
     return withCacheRule(prices.resolve(model, undefined, recordedAt));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field: '--context' })));
+    throw new UserError(error.issues.map((issue) => ({ ...issue, ...place })));
   }
 }
 

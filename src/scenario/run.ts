@@ -11,7 +11,7 @@ import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { runResultOf, type RunResult } from '../replay/replay.js';
+import { runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
 import { createAgent } from '../synthetic/behaviours/index.js';
 import { drawCount, drawReal } from '../synthetic/distributions.js';
@@ -103,6 +103,8 @@ export interface PreparedScenario {
   strategy: ContextStrategy;
   latency: LatencyModel | undefined;
   pricing: ModelPricing;
+  /** `summary:…,model=X`: the summary calls' prices; undefined: the run's model's. */
+  summaryPricing: ModelPricing | undefined;
   keepSteps: boolean;
   hardCapSteps: number;
 }
@@ -159,6 +161,7 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   const cacheOn = p.strategy.cache === 'on';
   const source = record ? new Recorder(agent) : agent;
   const options: LoopOptions = { brakes: p.brakes, strategy: p.strategy, cache, pricing: p.pricing, systemTokens, goalTokens, keepSteps: p.keepSteps };
+  if (p.summaryPricing !== undefined) options.summaryPricing = p.summaryPricing;
   if (p.latency !== undefined) options.latency = p.latency;
   const outcome: RunOutcome = runLoop(source, options);
   const truth = agent.truth(outcome.steps);
@@ -198,6 +201,8 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
     strategy: { ...strategy, cache: strategy.cache ?? 'off' },
     latency: options.latency ?? settings.latency,
     pricing: resolveScenarioPricing(scenario, options.prices, options.model),
+    // A strategy from the file is named there; one given to the command, on its command line.
+    summaryPricing: summaryPricingOf(strategy, options.prices, undefined, options.strategy === undefined ? { file: scenario.source, field: 'context' } : undefined),
     keepSteps: options.keepSteps ?? false,
     hardCapSteps: scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS,
   };

@@ -44,6 +44,8 @@ export interface TreeEngineOptions {
   /** Each run's prices (resolved by the caller) and cache mode. */
   pricingOf(run: Trace): ModelPricing;
   cacheOf(run: Trace): CacheMode;
+  /** Each run's summary calls' prices under `summary:…,model=X`; none: the run's own. */
+  summaryPricingOf?(run: Trace): ModelPricing | undefined;
 }
 
 interface AgentState {
@@ -53,6 +55,11 @@ interface AgentState {
   stop?: AgentStop;
   /** The run whose calls are being made. */
   current: number;
+}
+
+function summaryPricingFor(options: TreeEngineOptions, run: Trace): { summaryPricing?: ModelPricing } {
+  const summaryPricing = options.summaryPricingOf?.(run);
+  return summaryPricing === undefined ? {} : { summaryPricing };
 }
 
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
@@ -74,6 +81,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
           strategy: options.strategy,
           cache: options.cacheOf(run),
           pricing: options.pricingOf(run),
+          ...summaryPricingFor(options, run),
           systemTokens: run.header.systemTokens,
           goalTokens: run.header.goalTokens,
           ...(options.latency === undefined ? {} : { latency: options.latency }),

@@ -40,6 +40,8 @@ export interface LiveTreeOptions {
   strategy: ContextStrategy;
   cache: CacheMode;
   pricing: ModelPricing;
+  /** The summary calls' prices under `summary:…,model=X` (default: each agent's own). */
+  summaryPricing?: ModelPricing;
   latency?: LatencyModel;
   /** The tree's name in results (default: the root agent's id). */
   sessionId?: string;
@@ -68,6 +70,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
         strategy: options.strategy,
         cache: options.cache,
         pricing: agent.pricing ?? options.pricing,
+        ...(options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing }),
         systemTokens: agent.systemTokens,
         goalTokens: agent.goalTokens,
         ...(options.latency === undefined ? {} : { latency: options.latency }),
@@ -83,6 +86,8 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
     };
     const step = (): AgentStop | Stop => {
       for (let calls = 0; ; calls++) {
+        // The strategy's summary call when due, as the lone loop makes it before each call, paid into the totals at once.
+        if (session.summarizeIfDue()) sync();
         const view = session.prompt();
         const response = agent.source.next(view, session.state);
         const metered = response ? session.meter(response, view) : undefined;

@@ -11,8 +11,8 @@ import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
-import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import type { PriceTable } from '../pricing/types.js';
+import { defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
 import { replaySessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
@@ -30,19 +30,20 @@ export interface TreeReplayOptions {
   latency?: LatencyModel;
 }
 
-/** Pricing per run, resolved once per run (a tree is replayed under many settings by whatif and sweep). */
-function pricingCache(options: Pick<TreeReplayOptions, 'prices' | 'model'>): (run: Trace) => ModelPricing {
-  const cache = new WeakMap<Trace, ModelPricing>();
+/** `resolve` once per run (a tree is replayed under many settings by whatif and sweep). */
+function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
+  const cache = new WeakMap<Trace, { value: T }>();
   return (run) => {
-    let pricing = cache.get(run);
-    if (pricing === undefined) cache.set(run, (pricing = resolveTracePricing(run, options)));
-    return pricing;
+    let entry = cache.get(run);
+    if (entry === undefined) cache.set(run, (entry = { value: resolve(run) }));
+    return entry.value;
   };
 }
 
 /** A replayer of one grouped tree under any brakes (pricing resolved once). */
 export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeConfig) => TreeResult {
-  const pricingOf = pricingCache(options);
+  const pricingOf = perRun((run) => resolveTracePricing(run, options));
+  const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt));
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
   return (brakes) =>
     replaySessionTree(tree, {
@@ -50,6 +51,7 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
       strategy: options.strategy,
       pricingOf,
       cacheOf,
+      summaryPricingOf: summaryPricing,
       ...(options.subagent === undefined ? {} : { subagent: options.subagent }),
       ...(options.latency === undefined ? {} : { latency: options.latency }),
     });

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { FULL_HISTORY } from '../../src/context/strategy.js';
+import { FULL_HISTORY, parseContextSpec } from '../../src/context/strategy.js';
 import type { StepSource } from '../../src/loop/types.js';
 import { runLoop } from '../../src/loop/run.js';
 import { createAgent } from '../../src/synthetic/behaviours/index.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { runAgentTree, type LiveAgent } from '../../src/tree/live.js';
-import { call, MINI, toolCall } from '../helpers.js';
+import { call, handPriced, MINI, toolCall } from '../helpers.js';
 
 /** A scripted parent: reads, starts a sub-agent with a Task call, reads twice more, answers. */
 function parentSource(): StepSource {
@@ -55,6 +55,21 @@ describe('live session trees', () => {
     expect(result.totals.costPico).toBeGreaterThanOrEqual(budget);
     const dearest = Math.max(...result.agents.map((agent) => agent.costPico / Math.max(1, agent.calls)));
     expect(result.totals.costPico).toBeLessThan(budget + 4 * dearest);
+  });
+
+  it('summary calls are made as the lone loop makes them, and under summary:…,model=X priced as X (summaryPricing)', () => {
+    const strategy = parseContextSpec('summary:trigger=8000,keep=2,tokens=300,model=big');
+    // Ten times mini's prices: each summary call costs exactly ten times as much.
+    const big = handPriced('big', { input: 1.5, output: 6, cached: 0.75 }, 128_000);
+    const own = runAgentTree(tree(), { ...options, strategy, brakes: NO_BRAKES });
+    const priced = runAgentTree(tree(), { ...options, strategy, summaryPricing: big, brakes: NO_BRAKES });
+    expect(own.totals.summaryCalls).toBeGreaterThan(0);
+    expect(priced.agents.map((agent) => agent.steps)).toEqual(own.agents.map((agent) => agent.steps));
+    expect(priced.totals.summaryCostPico).toBe(10 * own.totals.summaryCostPico);
+    expect(priced.totals.costPico - own.totals.costPico).toBe(9 * own.totals.summaryCostPico);
+    const alone = runLoop(worker().source, { ...options, strategy, summaryPricing: big, brakes: NO_BRAKES, systemTokens: 400, goalTokens: 100 });
+    expect(alone.summaryCalls).toBeGreaterThan(0);
+    expect([priced.agents[1]!.costPico, priced.agents[1]!.summaryCalls, priced.agents[1]!.steps]).toEqual([alone.costPico, alone.summaryCalls, alone.steps]);
   });
 
   it('a per-agent step limit stops only the sub-agent; the parent sees the error and completes', () => {

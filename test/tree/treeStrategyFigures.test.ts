@@ -10,7 +10,8 @@ const SESSIONS = '../shared/agent-logs/claude-code';
 const sum = (values: (number | undefined)[]) => values.reduce<number>((s, v) => s + (v ?? 0), 0);
 
 describe('context strategy figures in session trees', () => {
-  for (const context of ['window:8', 'summary:trigger=30000,keep=4,tokens=500']) {
+  // model=gpt-4o-mini: the summary calls priced as another model than the runs' (Claude), in trees as alone.
+  for (const context of ['window:8', 'summary:trigger=30000,keep=4,tokens=500', 'summary:trigger=30000,keep=4,tokens=500,model=gpt-4o-mini']) {
     it(`--context ${context}: each tree's totals are its agents' sums, and all trees' the lone runs' sums`, async () => {
       const tree = JSON.parse((await cli('replay', SESSIONS, '--tree', '--context', context, '--format', 'json')).stdout);
       const lone = JSON.parse((await cli('replay', SESSIONS, '--context', context, '--format', 'json')).stdout);
