@@ -20,10 +20,15 @@ let stderr;
 const out = () => (stdout ??= quietOnEpipe(process.stdout));
 const err = () => (stderr ??= quietOnEpipe(process.stderr));
 
+/** Resolves once everything written to `stream` so far has been handed to the OS (pipes are written asynchronously on macOS and Windows). */
+function written(stream) {
+  return stream === undefined ? undefined : new Promise((resolve) => stream.write('', resolve));
+}
+
 async function run() {
   // The CLI from the build's two linked scripts, through V8's code cache (bin/loadCli.js; README, Design notes).
   const main = await loadMain();
-  process.exitCode = await main(process.argv.slice(2), {
+  const code = await main(process.argv.slice(2), {
     stdout: (s) => out().write(s),
     stderr: (s) => err().write(s),
     cwd: process.cwd(),
@@ -33,6 +38,13 @@ async function run() {
       return err().isTTY === true;
     },
   });
+  process.exitCode = code;
+  // `main` returns when its command is done (every file written, workers and servers closed). Once the
+  // output is out, exit at once: left to end by itself, the process first tears down its heap (~6–10 ms
+  // of a 300 ms start; README, Development).
+  await written(stdout);
+  await written(stderr);
+  process.exit(code);
 }
 
 run().catch((error) => {
