@@ -8,7 +8,7 @@
 // The sweep worker threads load their own bundle the same way (dist/sweep-worker-bundle.js and .cache,
 // bin/sweepWorker.js).
 'use strict';
-const { readFileSync } = require('node:fs');
+const { readFile, readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { fileURLToPath, pathToFileURL } = require('node:url');
 const { Script, constants } = require('node:vm');
@@ -18,34 +18,50 @@ const distUrl = new URL('../dist/', pathToFileURL(__filename));
 /** A bundle's first line names its build: `// loopcost CLI bundle <id> …` (or `sweep worker bundle`). */
 const buildIdOf = (source) => /^\/\/ loopcost [\w ]*?bundle (\S+)/.exec(source)?.[1];
 
-/** The cache file: `<build id>\n` then V8's cached data; undefined when missing or made for another bundle. */
-function cachedDataFor(cacheUrl, buildId) {
-  let bytes;
+/** A file's bytes, undefined when it cannot be read. */
+function bytesOf(url) {
   try {
-    bytes = readFileSync(cacheUrl);
+    return readFileSync(url);
   } catch {
     return undefined;
   }
+}
+
+/** The cache file's bytes (`<build id>\n` then V8's cached data) as V8's cached data; undefined when missing or made for another bundle. */
+function cachedDataFor(bytes, buildId) {
+  if (bytes === undefined) return undefined;
   const newline = bytes.indexOf(10);
   if (newline < 0 || buildId === undefined || bytes.toString('latin1', 0, newline) !== buildId) return undefined;
   return bytes.subarray(newline + 1);
 }
 
+/** The script and cache files of bundle `name` of dist/. */
+const filesOf = (name) => ({ script: new URL(`${name}.js`, distUrl), cache: new URL(`${name}.cache`, distUrl) });
+
+/**
+ * Reads bundle `name`'s script and cache on libuv's threads, while this thread goes on (the actions
+ * script's 1.3 MB and 1 MB: ~8 ms a start, faulting fresh pages in): `{ script, cache }` promises of
+ * their bytes (undefined when unreadable), for compileBundle's `read`.
+ */
+function readBundleAhead(name) {
+  const read = (url) => new Promise((resolve) => readFile(url, (error, bytes) => resolve(error ? undefined : bytes)));
+  const files = filesOf(name);
+  return { script: read(files.script), cache: read(files.cache) };
+}
+
 /**
  * Bundle `name` of dist/ (`cli-bundle`, `cli-actions-bundle`, `sweep-worker-bundle`) compiled (with its
  * cache `name`.cache when it fits), not yet run: `{ script, source, cachedDataRejected }`; undefined
- * without the bundle.
+ * without the bundle. `read`: the files' bytes read ahead (readBundleAhead), else read now.
  */
-function compileBundle(name, { useCache = true } = {}) {
-  const bundleUrl = new URL(`${name}.js`, distUrl);
-  let source;
-  try {
-    // The build writes ASCII only (esbuild's `charset: 'ascii'`): read as one-byte text, no UTF-8 decoding.
-    source = readFileSync(bundleUrl, 'latin1');
-  } catch {
-    return undefined;
-  }
-  const cachedData = useCache ? cachedDataFor(new URL(`${name}.cache`, distUrl), buildIdOf(source)) : undefined;
+function compileBundle(name, { useCache = true, read } = {}) {
+  const files = filesOf(name);
+  const scriptBytes = read === undefined ? bytesOf(files.script) : read.script;
+  if (scriptBytes === undefined) return undefined;
+  // The build writes ASCII only (esbuild's `charset: 'ascii'`): one-byte text, no UTF-8 decoding.
+  const source = scriptBytes.latin1Slice(0, scriptBytes.length);
+  const bundleUrl = files.script;
+  const cachedData = useCache ? cachedDataFor(read === undefined ? bytesOf(files.cache) : read.cache, buildIdOf(source)) : undefined;
   const script = new Script(source, {
     filename: fileURLToPath(bundleUrl),
     ...(cachedData ? { cachedData } : {}),
@@ -65,8 +81,10 @@ async function runBundle(script, linked = {}) {
  * The CLI's pair (scripts/bundle-link.mjs): the command line run now, the actions script compiled and run
  * on the first action (`linked.loadAction`), with the command line's shared modules: `{ main, compiled }`
  * (the scripts, whose caches the build's code-cache step takes); undefined without the bundles.
+ * `readActionsAhead`: the actions script and cache are read while the command line compiles and parses.
  */
-async function loadLinkedCli({ useCache = true } = {}) {
+async function loadLinkedCli({ useCache = true, readActionsAhead = false } = {}) {
+  const ahead = readActionsAhead ? readBundleAhead('cli-actions-bundle') : undefined;
   const commandLine = compileBundle('cli-bundle', { useCache });
   if (commandLine === undefined) return undefined;
   const compiled = { commandLine, actions: undefined };
@@ -74,7 +92,8 @@ async function loadLinkedCli({ useCache = true } = {}) {
   let actionsRun;
   linked.loadAction = async (key) => {
     actionsRun ??= (async () => {
-      compiled.actions = compileBundle('cli-actions-bundle', { useCache });
+      const read = ahead === undefined ? undefined : { script: await ahead.script, cache: await ahead.cache };
+      compiled.actions = compileBundle('cli-actions-bundle', { useCache, read });
       if (compiled.actions === undefined) throw new Error('loopcost: dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
       if (buildIdOf(compiled.actions.source) !== buildIdOf(commandLine.source)) throw new Error('loopcost: dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build: run `npm run build`');
       return runBundle(compiled.actions.script, linked);
@@ -86,9 +105,12 @@ async function loadLinkedCli({ useCache = true } = {}) {
   return { main, compiled };
 }
 
-/** `main` of the CLI: from the bundles when the build wrote them, else from dist/cli/main.js. */
-async function loadMain() {
-  const cli = await loadLinkedCli();
+/** Whether `argv` asks for a command's work (not help or the version), so the actions are worth reading ahead. */
+const runsAnAction = (argv) => argv.length > 0 && argv[0] !== 'help' && !argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version' || arg === '-V');
+
+/** `main` of the CLI (for `argv`): from the bundles when the build wrote them, else from dist/cli/main.js. */
+async function loadMain(argv = []) {
+  const cli = await loadLinkedCli({ readActionsAhead: runsAnAction(argv) });
   return cli === undefined ? (await import('../dist/cli/main.js')).main : cli.main;
 }
 

@@ -27,8 +27,9 @@ function written(stream) {
 
 async function run() {
   // The CLI from the build's two linked scripts, through V8's code cache (bin/loadCli.js; README, Design notes).
-  const main = await loadMain();
-  const code = await main(process.argv.slice(2), {
+  const argv = process.argv.slice(2);
+  const main = await loadMain(argv);
+  const code = await main(argv, {
     stdout: (s) => out().write(s),
     stderr: (s) => err().write(s),
     cwd: process.cwd(),

@@ -93,6 +93,18 @@ describe('the CLI bundle', () => {
     expect(runBin(['replay', 'scenarios/'])).toMatchObject({ code: 0 });
   });
 
+  it.each([false, true])('V8 takes both scripts from their code caches (actions read ahead: %s)', (readActionsAhead) => {
+    const probe = `
+      const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
+      (async () => {
+        const cli = await loadLinkedCli({ readActionsAhead: ${readActionsAhead} });
+        const code = await cli.main(['replay', 'scenarios/'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
+        console.log(JSON.stringify({ code, commandLine: cli.compiled.commandLine.cachedDataRejected, actions: cli.compiled.actions.cachedDataRejected }));
+      })();`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(JSON.parse(r.stdout)).toEqual({ code: 0, commandLine: false, actions: false });
+  });
+
   it.each(['cli-bundle', 'cli-actions-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
     const bytes = readFileSync(`dist/${name}.js`);
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
