@@ -4,8 +4,10 @@
 // `replay scenarios/`, output discarded) before the caches are taken, so they hold the functions those runs
 // compiled, not only the top level. Read by bin/loadCli.js.
 // The same for dist/sweep-worker-bundle.js: compiled on a worker thread (a cache is taken in the isolate
-// that compiled the script), run on a share of recorded and synthetic runs over a small grid with a context
-// axis, then cached as dist/sweep-worker-bundle.cache (read by bin/sweepWorker.js).
+// that compiled the script), run twice on a share of recorded and synthetic runs over a small grid with a
+// context axis — as a sweep runs it (files streamed, then a round of quantiles: 5,000 costs, so the sampled
+// selection) and with --target-completion (runs kept for the halved step caps) — then cached as
+// dist/sweep-worker-bundle.cache (read by bin/sweepWorker.js).
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,36 +32,47 @@ for (const [name, compiled] of [['cli-bundle', cli.compiled.commandLine], ['cli-
   writeCache(name, buildIdOf(compiled.source), compiled.script.createCachedData());
 }
 
-// A sweep worker's task as the command sends it (src/cli/actions/sweepWorkers.ts), then its cache.
+// A sweep worker's tasks as the command sends them (src/cli/actions/sweepWorkers.ts), each over its own
+// channel, answered as the command answers (a round of quantiles after the tallies, then no halving), then
+// its cache.
 const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { MessageChannel, parentPort, workerData } = require('node:worker_threads');
 const { buildIdOf, compileBundle, runBundle } = require(workerData.loadCli);
+function run(runSweepWorker, task) {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve, reject) => {
+    port1.on('message', (reply) => {
+      if (reply.error) reject(new Error(reply.error.message));
+      else if (reply.tallies) port1.postMessage({ select: [[Float64Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5003)]] });
+      else if (reply.quantiles) port1.postMessage({ configs: [] });
+    });
+    runSweepWorker(task, port2).then(() => { port1.close(); resolve(); }, reject);
+  });
+}
 (async () => {
   const compiled = compileBundle('sweep-worker-bundle', { useCache: false });
   if (compiled === undefined) throw new Error('dist/sweep-worker-bundle.js is missing (run scripts/bundle-cli.mjs first)');
   const { runSweepWorker } = await runBundle(compiled.script);
-  await runSweepWorker(workerData.task, parentPort);
+  for (const task of workerData.tasks) await run(runSweepWorker, task);
   parentPort.postMessage({ buildId: buildIdOf(compiled.source), data: compiled.script.createCachedData() });
 })();
 `;
 const recorded = ['scenarios/long-exploration.jsonl', 'scenarios/backtracking-explorer.jsonl', 'scenarios/recorded-pair.jsonl'];
-const task = {
+/** A share of the recorded files and 40 synthetic runs; with `extra` flags given too. */
+const taskWith = (extra) => ({
   mode: 'share',
   inputs: [...recorded, 'scenarios/production-mix.yaml'],
-  opts: { context: 'full', grid: ['max-steps=4,9,20', 'max-repeat=2,3', 'context=full,window:4'], format: 'json', workers: '2', targetCompletion: '0.3' },
-  given: ['grid', 'format', 'workers', 'targetCompletion'],
+  opts: { context: 'full', grid: ['max-steps=4,9,20', 'max-repeat=2,3', 'context=full,window:4'], format: 'json', workers: '2', ...extra },
+  given: ['grid', 'format', 'workers', ...Object.keys(extra)],
   range: { from: 0, to: 12 },
   units: [...recorded.map((file, order) => ({ files: [file], scenarioRuns: [{ firstRun: 0, runs: 0 }], order })), { files: [], scenarioRuns: [{ firstRun: 0, runs: 40 }], order: 3 }],
   next: new SharedArrayBuffer(4),
-};
+});
+const tasks = [taskWith({}), taskWith({ targetCompletion: '0.3' })];
 process.chdir(root);
-const worker = new Worker(WORKER, { eval: true, workerData: { loadCli: resolve(root, 'bin/loadCli.js'), task } });
+const worker = new Worker(WORKER, { eval: true, workerData: { loadCli: resolve(root, 'bin/loadCli.js'), tasks } });
 const cache = await new Promise((done, fail) => {
-  worker.on('message', (reply) => {
-    if (reply.error) fail(new Error(`sweep worker code cache: ${reply.error.message}`));
-    else if (reply.tallies) worker.postMessage({ configs: [] });
-    else done(reply);
-  });
+  worker.on('message', done);
   worker.once('error', fail);
 });
 await worker.terminate();
