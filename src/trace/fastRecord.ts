@@ -114,7 +114,39 @@ function isPlainImportedFrom(value: unknown): boolean {
   return true;
 }
 
-/** True only for a `header` record headerSchema accepts, of the common shape (no recordedAt, synthetic, settings or agent). */
+const isCount = (value: unknown, least: number): boolean => Number.isSafeInteger(value) && (value as number) >= least;
+
+/** A generated run's ground truth (`synthetic`): behaviour, seed, run, taskDone; name and scenario strings; steps ≥ 1. */
+function isPlainSynthetic(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.behaviour !== 'string' || value.behaviour.length === 0) return false;
+  if (!isCount(value.seed, 0) || !isCount(value.run, 0) || typeof value.taskDone !== 'boolean') return false;
+  for (const key in value) {
+    switch (key) {
+      case 'behaviour':
+      case 'seed':
+      case 'run':
+      case 'taskDone':
+        break;
+      case 'name':
+      case 'scenario':
+        if (typeof value[key] !== 'string') return false;
+        break;
+      case 'doneAtStep':
+      case 'stuckFromStep':
+      case 'hardCapSteps':
+        if (!isCount(value[key], 1)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * True only for a `header` record headerSchema accepts, of the common shape (a generated run's ground
+ * truth included: every header `loopcost generate` writes; recordedAt, settings and agent go to zod).
+ */
 export function isSurelyValidHeader(raw: unknown): boolean {
   if (!isRecord(raw) || raw.type !== 'header' || raw.schema !== TRACE_SCHEMA) return false;
   if (typeof raw.model !== 'string' || raw.model.length === 0 || !isTokens(raw.systemTokens) || !isTokens(raw.goalTokens)) return false;
@@ -139,6 +171,9 @@ export function isSurelyValidHeader(raw: unknown): boolean {
         break;
       case 'importedFrom':
         if (!isPlainImportedFrom(value)) return false;
+        break;
+      case 'synthetic':
+        if (!isPlainSynthetic(value)) return false;
         break;
       default:
         return false;

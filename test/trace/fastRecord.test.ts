@@ -82,6 +82,21 @@ const headerArb = fc.record(
     task: fc.string({ maxLength: 5 }),
     live: fc.boolean(),
     importedFrom: fc.record({ format: fc.constantFrom('codex', ''), path: fc.string({ maxLength: 3 }), notes: fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }) }, { requiredKeys: ['format', 'path'] }),
+    // A generated run's ground truth (loopcost generate).
+    synthetic: fc.record(
+      {
+        behaviour: fc.constantFrom('healthy', 'retrier', 'x'),
+        name: fc.string({ maxLength: 3 }),
+        scenario: fc.string({ maxLength: 3 }),
+        seed: fc.nat(),
+        run: fc.nat(),
+        taskDone: fc.boolean(),
+        doneAtStep: fc.integer({ min: 1, max: 50 }),
+        stuckFromStep: fc.integer({ min: 1, max: 50 }),
+        hardCapSteps: fc.integer({ min: 1, max: 500 }),
+      },
+      { requiredKeys: ['behaviour', 'seed', 'run', 'taskDone'] },
+    ),
   },
   { requiredKeys: ['type', 'schema', 'model', 'systemTokens', 'goalTokens'] },
 );
@@ -97,15 +112,19 @@ const endArb = fc.record(
   },
   { requiredKeys: ['type', 'outcome'] },
 );
-const headerKeys = fc.constantFrom('type', 'schema', 'model', 'provider', 'systemTokens', 'goalTokens', 'origin', 'task', 'live', 'importedFrom', 'recordedAt', 'agent', 'extra', '__proto__');
+const headerKeys = fc.constantFrom('type', 'schema', 'model', 'provider', 'systemTokens', 'goalTokens', 'origin', 'task', 'live', 'importedFrom', 'synthetic', 'recordedAt', 'agent', 'extra', '__proto__');
 const endKeys = fc.constantFrom('type', 'outcome', 'status', 'recordedCostUsd', 'recordedInputTokens', 'recordedOutputTokens', 'recordedCalls', 'extra', '__proto__');
 const importedKeys = fc.constantFrom('format', 'path', 'notes', 'other');
 
+const syntheticKeys = fc.constantFrom('behaviour', 'name', 'scenario', 'seed', 'run', 'taskDone', 'doneAtStep', 'stuckFromStep', 'hardCapSteps', 'other');
+
 const inImportedFrom = { keys: importedKeys, inside: (raw: Record<string, unknown>) => raw.importedFrom };
+const inSynthetic = { keys: syntheticKeys, inside: (raw: Record<string, unknown>) => raw.synthetic };
 
 describe('isSurelyValidHeader, isSurelyValidEnd', () => {
   it.each([
     ['header', mutated(headerArb, headerKeys, inImportedFrom), isSurelyValidHeader, 9731],
+    ['header (its ground truth broken)', mutated(headerArb, headerKeys, inSynthetic), isSurelyValidHeader, 9734],
     ['end', mutated(endArb, endKeys, inImportedFrom), isSurelyValidEnd, 9732],
   ] as const)('a %s: accepts only what zod accepts (random records with random fields broken)', (_, arb, quick, seed) => {
     let accepted = 0;
