@@ -57,6 +57,17 @@ function isPlainToolCall(tool: unknown): boolean {
   return named && hasArguments && hasResult;
 }
 
+/** A failed call's `failed`: `{ status?, message }`, the status a safe integer, the message a string. */
+function isPlainFailure(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.message !== 'string') return false;
+  for (const key in value) {
+    if (key === 'status') {
+      if (!Number.isSafeInteger(value.status)) return false;
+    } else if (key !== 'message') return false;
+  }
+  return true;
+}
+
 /** True only for a `call` record callSchema accepts; false means "ask zod". One pass over its keys. */
 export function isSurelyValidCall(raw: unknown): boolean {
   if (!isRecord(raw) || raw.type !== 'call') return false;
@@ -92,8 +103,11 @@ export function isSurelyValidCall(raw: unknown): boolean {
         if (!Array.isArray(value)) return false;
         for (let i = 0; i < value.length; i++) if (!isPlainToolCall(value[i])) return false;
         break;
+      case 'failed':
+        if (!isPlainFailure(value)) return false;
+        break;
       default:
-        // `failed`, or a key the schema does not know: zod decides.
+        // A key the schema does not know: zod decides.
         return false;
     }
   }

@@ -43,27 +43,31 @@ function mutated(valid: fc.Arbitrary<object>, fieldKeys: fc.Arbitrary<string>, n
 }
 
 const mutatedCall = mutated(callArb, keys, { keys: toolKeys, inside: (raw) => (Array.isArray(raw.toolCalls) ? raw.toolCalls[0] : undefined) });
+const failedCall = callArb.map((call) => ({ ...call, failed: { status: 500, message: 'provider error' } }));
+const mutatedFailure = mutated(failedCall, keys, { keys: fc.constantFrom('status', 'message', 'other'), inside: (raw) => raw.failed });
 
 describe('isSurelyValidCall', () => {
-  it('accepts only what zod accepts (random calls with random fields broken)', () => {
+  it.each([
+    ['random calls with random fields broken', mutatedCall, 7720],
+    ['failed calls with their failure broken', mutatedFailure, 7722],
+  ] as const)('accepts only what zod accepts (%s)', (_, arb, seed) => {
     let accepted = 0;
     fc.assert(
-      fc.property(mutatedCall, (raw) => {
+      fc.property(arb, (raw) => {
         if (isSurelyValidCall(raw)) {
           accepted++;
-          expect(recordSchema.safeParse(raw).success).toBe(true);
+          expect(recordSchema.safeParse(raw).success, JSON.stringify(raw)).toBe(true);
         }
       }),
-      { numRuns: 3000, seed: 7720 },
+      { numRuns: 3000, seed },
     );
     expect(accepted).toBeGreaterThan(300);
   });
 
-  it('accepts valid calls of the common shape, and leaves a failed call to zod', () => {
+  it('accepts valid calls, failed ones included', () => {
     fc.assert(
       fc.property(callArb, (call) => {
-        const raw = JSON.parse(JSON.stringify(call)) as Record<string, unknown>;
-        expect(isSurelyValidCall(raw)).toBe(raw.failed === undefined);
+        expect(isSurelyValidCall(JSON.parse(JSON.stringify(call)))).toBe(true);
       }),
       { numRuns: 500, seed: 7721 },
     );
