@@ -12,7 +12,7 @@ import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
 import { capCallOf } from './sweepTrace.js';
-import { closedCapSpent, ownPromptSum } from './sweepClosed.js';
+import { ownPromptSum, writeClosedCapSpent } from './sweepClosed.js';
 import type { FlatPrices } from '../kernel/prices.js';
 
 /** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
@@ -26,7 +26,7 @@ export interface SweepResult {
    * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
    * CAP_CLOSED: a closed pass's step cap stop, with only its prompt sum written (in tokensUsed): its
    * calls are the cap's call (capCallOf), its cost and tokens follow from the prompt sum and the trace
-   * (closedCapSpent), its elapsed time is the trace's step latency before that call, or CAP_SUMS: such a
+   * (writeClosedCapSpent), its elapsed time is the trace's step latency before that call, or CAP_SUMS: such a
    * stop over the trace's own step sums (no tool-result cap), nothing written but the mark: its prompt
    * sum follows from the cap, the cell's window (keeps) and the trace (ownPromptSum). Read
    * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
@@ -206,7 +206,10 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   const capped = capClosed(code);
   const calls = capped ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
   const tokens = code === CAP_SUMS ? ownPromptSum(t, r.keeps[cell]!, calls) : r.tokensUsed[at]!;
-  const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, tokens) : r.costPico[at]!;
+  // (Written into `out`, not returned: writeClosedCapSpent.)
+  if (capped) writeClosedCapSpent(out, t, r.prices[trace - r.from]!, calls, tokens);
+  else out.costPico = r.costPico[at]!;
+  const spent = out.costPico;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
   const budget = r.budgets[cell]!;
@@ -214,7 +217,6 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   // (A cap's call is the first with that many steps before it.)
   out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
-  out.costPico = spent;
   out.inputTokens = capped ? tokens : tokens - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;

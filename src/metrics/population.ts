@@ -11,7 +11,8 @@
  * nearest-rank (the smallest cost at or above which p% of runs lie: always a cost some run had, no
  * interpolation), so every figure can be recomputed by hand from per-run rows.
  */
-import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
+import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
+import { StopCode } from '../kernel/stopCodes.js';
 import { picoToUsd, type Pico } from '../money.js';
 import { costQuantilesInPlace, rankIndex, type CostQuantiles } from './costQuantiles.js';
 import { PicoSum } from './picoSum.js';
@@ -122,38 +123,51 @@ interface MoneySums {
   overshoot: PicoSum;
 }
 
-/** One run and its baseline: the counts into the tally, the money into `money` (its cost is kept by TallyBuilder). */
-function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, baseline: RunPair['baseline']): void {
-  tally.runs += 1;
-  money.total.add(run.costPico);
-  money.overshoot.add(run.overshootPico);
-  tally.tokens.input += run.inputTokens;
-  tally.tokens.cached += run.cachedInputTokens;
-  tally.tokens.output += run.outputTokens;
-  tally.stopReasons[run.stopReason] = (tally.stopReasons[run.stopReason] ?? 0) + 1;
-  if (run.stopReason === 'completed') tally.completed += 1;
-  else money.wasted.add(run.costPico);
-  const braked = isBrakeStop(run.stopReason);
-  if (baseline.stopReason === 'completed') {
-    tally.baselineCompleted += 1;
-    if (braked) tally.falseStops += 1;
-  } else if (braked && run.steps < baseline.steps) {
-    tally.caughtEarly += 1;
-    if (baseline.costPico > run.costPico) money.saved.add(baseline.costPico - run.costPico);
-  }
+/**
+ * A run's figures with its stop as a stop code (its index in STOP_REASONS, src/kernel/stopCodes.ts):
+ * what a sweep reads off its columns (src/fast/sweepResult.ts CellFigures), added with no string looked up.
+ */
+export interface CodedRun {
+  stop: number;
+  steps: number;
+  costPico: Pico;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  overshootPico: Pico;
 }
 
-/**
- * A tally built run by run, its money summed without a BigInt per run and its costs written into
- * Float64Arrays (what a sweep adds up per configuration: no list of Numbers grown, copied and promoted
- * by the garbage collector, no packing afterwards).
- */
+/** A baseline's figures, its stop as a stop code. */
+export type CodedBaseline = Pick<CodedRun, 'stop' | 'steps' | 'costPico'>;
+
+/** Stop codes (STOP_REASONS' indexes, inlined) of the reasons the tally and isBrakeStop single out. */
+const COMPLETED = StopCode.Completed;
+const TRACE_END = StopCode.TraceEnd;
+const ABORTED = StopCode.Aborted;
+
+/** The stop code of a reason (its index in STOP_REASONS). */
+function codeOf(reason: StopReason): number {
+  const code = STOP_REASONS.indexOf(reason);
+  if (code < 0) throw new Error(`unknown stop reason ${reason}`);
+  return code;
+}
+
 /** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
 const RESERVE_GROWTH_RUNS = 4096;
 
+/**
+ * A tally built run by run, its money summed without a BigInt per run, its stop reasons counted by code
+ * and its costs written into Float64Arrays (what a sweep adds up per configuration: no list of Numbers
+ * grown, copied and promoted by the garbage collector, no packing afterwards).
+ */
 export class TallyBuilder {
   private readonly tally = newTally();
   private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
+  /** Runs per stop code. */
+  private readonly stops = new Float64Array(STOP_REASONS.length);
+  /** add's run and baseline coded (reused). */
+  private readonly coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+  private readonly codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
   /** Arrays full, and the one written (`at` costs in it). */
   private full: Float64Array[] = [];
   private current = new Float64Array(0);
@@ -169,9 +183,46 @@ export class TallyBuilder {
   }
 
   add(run: RunFigures, baseline: RunPair['baseline']): void {
+    const coded = this.coded;
+    coded.stop = codeOf(run.stopReason);
+    coded.steps = run.steps;
+    coded.costPico = run.costPico;
+    coded.inputTokens = run.inputTokens;
+    coded.cachedInputTokens = run.cachedInputTokens;
+    coded.outputTokens = run.outputTokens;
+    coded.overshootPico = run.overshootPico;
+    const base = this.codedBase;
+    base.stop = codeOf(baseline.stopReason);
+    base.steps = baseline.steps;
+    base.costPico = baseline.costPico;
+    this.addCoded(coded, base);
+  }
+
+  /** One run and its baseline, stops as codes: the counts into the tally, the money into PicoSums, the cost kept. */
+  addCoded(run: CodedRun, baseline: CodedBaseline): void {
     if (this.at === this.current.length) this.next(Math.max(16, this.tally.runs));
-    this.current[this.at++] = run.costPico;
-    addRun(this.tally, this.money, run, baseline);
+    const cost = run.costPico;
+    this.current[this.at++] = cost;
+    const { tally, money } = this;
+    tally.runs += 1;
+    money.total.add(cost);
+    if (run.overshootPico !== 0) money.overshoot.add(run.overshootPico);
+    const tokens = tally.tokens;
+    tokens.input += run.inputTokens;
+    tokens.cached += run.cachedInputTokens;
+    tokens.output += run.outputTokens;
+    const stop = run.stop;
+    this.stops[stop]! += 1;
+    if (stop === COMPLETED) tally.completed += 1;
+    else money.wasted.add(cost);
+    const braked = stop !== COMPLETED && stop !== TRACE_END && stop !== ABORTED;
+    if (baseline.stop === COMPLETED) {
+      tally.baselineCompleted += 1;
+      if (braked) tally.falseStops += 1;
+    } else if (braked && run.steps < baseline.steps) {
+      tally.caughtEarly += 1;
+      if (baseline.costPico > cost) money.saved.add(baseline.costPico - cost);
+    }
   }
 
   /** The tally of the runs added (its arrays its own: the builder writes into new ones after this). */
@@ -180,7 +231,11 @@ export class TallyBuilder {
     this.next(0);
     const costs = this.full;
     this.full = [];
-    return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons: { ...this.tally.stopReasons }, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
+    const stopReasons: Partial<Record<StopReason, number>> = {};
+    STOP_REASONS.forEach((reason, code) => {
+      if (this.stops[code]! > 0) stopReasons[reason] = this.stops[code]!;
+    });
+    return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
   }
 
   /** The array written set aside (its costs only), a new one of `length` written next. */

@@ -13,10 +13,10 @@ import { NO_BRAKES } from '../brakes/config.js';
 import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
+import { cellFigures, newCellFigures, sweepCompiled, type CellFigures, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
-import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
+import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type CodedBaseline, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -69,7 +69,8 @@ export class SweepPopulation {
 /** Each configuration's run pairs, recorded runs first (in trace order), then synthetic runs. */
 export function sweepPairs(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): RunPair[][] {
   const recorded: RunPair[][] = configs.map(() => []);
-  recordedRuns(population, configs, prices, (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline }));
+  const visit: RunVisitor = (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline });
+  recordedRuns(population, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
   return configs.map((config, c) => {
     const synthetic = population.synthetic.scenarios!.length === 0 ? [] : populationRuns(population.synthetic, config, prices);
     return [...recorded[c]!, ...synthetic];
@@ -113,7 +114,11 @@ export class SweepTallier {
       s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
       s.skippedActions += run.skippedActions ?? 0;
     };
-    recordedRuns(population, this.configs, this.prices, add, this.results);
+    const addCell: CellVisitor = (c, f, baseline) => {
+      this.tallies[c]!.addCoded(f, baseline);
+      if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
+    };
+    recordedRuns(population, this.configs, this.prices, { visit: add, visitCell: addCell }, this.results);
     if (population.synthetic.scenarios!.length > 0) this.configs.forEach((config, c) => populationRuns(population.synthetic, config, this.prices).forEach((pair) => add(c, pair.run, pair.baseline)));
     return this;
   }
@@ -200,13 +205,35 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
   return { grid, baselines: { of, count: baselineStrategies.length } };
 }
 
+/** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
+type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void;
+
 /**
- * Recorded runs under each configuration, each configuration's in trace order, each handed to `visit`
- * with its baseline: by the compiled sweep, one sweep per model (a model changes every trace's prices),
- * read trace by trace; the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
- * `run` may be reused between calls (copy it to keep it).
+ * A cell of the compiled sweep, a run of a configuration, and its baseline, stops as codes (both reused
+ * between calls). Its strategy figures: strategyCacheLostTokens alone (a sweep skips no action and makes
+ * no summary call: those configurations are replayed run by run, hasStrategyFigures).
  */
-function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void, sweeps: SweepResults = new Map()): void {
+type CellVisitor = (config: number, run: CellFigures, baseline: CodedBaseline) => void;
+
+/** A cell's figures as a run's (stop reason named). */
+function runOfCell(f: CellFigures): PopulationRunFigures {
+  const run: PopulationRunFigures = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico, inputTokens: f.inputTokens, cachedInputTokens: f.cachedInputTokens, outputTokens: f.outputTokens, overshootPico: f.overshootPico };
+  if (f.strategyCacheLostTokens) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
+  return run;
+}
+
+function baselineOfCell(b: CodedBaseline): BaselineFigures {
+  return { stopReason: stopReasonOf(b.stop), steps: b.steps, costPico: b.costPico };
+}
+
+/**
+ * Recorded runs under each configuration, each configuration's in trace order, each handed with its
+ * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
+ * by the compiled sweep, one sweep per model (a model changes every trace's prices), read trace by trace;
+ * the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
+ */
+function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
+  const { visit, visitCell } = visitors;
   const traces = population.traces;
   if (traces.length === 0) return;
   // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
@@ -234,7 +261,7 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
     // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
     for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
       sweep.result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
-      visitCells(sweep.result, cells, sweep.baselines, visit);
+      visitCells(sweep.result, cells, sweep.baselines, visitCell);
     }
   }
 }
@@ -243,29 +270,17 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
  * A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid
  * out), each with its baseline: cell cells.length + baselines.of[cell] (one per distinct baseline, after the configurations').
  */
-function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
+function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: CellVisitor): void {
   const figures = newCellFigures();
-  // One run object for every cell without a strategy figure, one with (the two shapes a run has).
-  const plain: PopulationRunFigures = { stopReason: 'completed', steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
-  const lost: PopulationRunFigures = { ...plain, strategyCacheLostTokens: 0 };
-  const baseline: BaselineFigures[] = [];
+  const baseline: CodedBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0 }));
   for (let t = result.from; t < result.from + result.traces; t++) {
     for (let b = 0; b < baselines.count; b++) {
       const f = cellFigures(result, t, cells.length + b, figures);
-      baseline[b] = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico };
+      const to = baseline[b]!;
+      to.stop = f.stop;
+      to.steps = f.steps;
+      to.costPico = f.costPico;
     }
-    for (let cell = 0; cell < cells.length; cell++) {
-      const f = cellFigures(result, t, cell, figures);
-      const run = f.strategyCacheLostTokens ? lost : plain;
-      if (run === lost) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
-      run.stopReason = stopReasonOf(f.stop);
-      run.steps = f.steps;
-      run.costPico = f.costPico;
-      run.inputTokens = f.inputTokens;
-      run.cachedInputTokens = f.cachedInputTokens;
-      run.outputTokens = f.outputTokens;
-      run.overshootPico = f.overshootPico;
-      visit(cells[cell]!, run, baseline[baselines.of[cell]!]!);
-    }
+    for (let cell = 0; cell < cells.length; cell++) visit(cells[cell]!, cellFigures(result, t, cell, figures), baseline[baselines.of[cell]!]!);
   }
 }
