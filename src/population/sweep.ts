@@ -16,7 +16,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import { cellFigures, newCellFigures, sweepCompiled, type CellFigures, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
-import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type CodedBaseline, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
+import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type CodedBaseline, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -123,6 +123,21 @@ export class SweepTallier {
     return this;
   }
 
+  /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
+  mark(): SweepTallierMark {
+    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s, summaryCost: s.summaryCost.value })) };
+  }
+
+  /** Back to `mark`: the runs added since are forgotten. */
+  rollback(mark: SweepTallierMark): void {
+    this.tallies.forEach((tally, c) => tally.rollback(mark.tallies[c]!));
+    this.strategy.forEach((s, c) => {
+      const { summaryCost, ...counts } = mark.strategy[c]!;
+      Object.assign(s, counts);
+      s.summaryCost.reset(summaryCost);
+    });
+  }
+
   /** The tallies of every run added. */
   finish(): SweepTally[] {
     return this.configs.map((_, c) => {
@@ -130,6 +145,12 @@ export class SweepTallier {
       return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
     });
   }
+}
+
+/** A SweepTallier's state at a point (SweepTallier.mark). */
+export interface SweepTallierMark {
+  tallies: TallyMark[];
+  strategy: { summaryCalls: number; summaryCost: bigint; strategyCacheLostTokens: number; skippedActions: number }[];
 }
 
 /** Each configuration's tally over the population's runs. */

@@ -69,4 +69,17 @@ describe('streamFiles', () => {
     const badOnly = await streamFiles({ files: [bad], opts: OPTS, setup, configs, batchRuns: 4 });
     expect(badOnly).toEqual({ tallies: [], recordedRuns: 0, skipped: withBad.skipped });
   });
+
+  it('into one tallier: a bad file between good ones is rolled back, the good ones add up (seed 5)', async () => {
+    const configs = setup.configurations.map((c) => c.config);
+    const twice = await streamFiles({ files: [good, good], opts: OPTS, setup, configs, batchRuns: 4 });
+    for (const batchRuns of [4, 256]) {
+      const tallier = new SweepTallier(configs, setup.prices);
+      const streamed = await streamFiles({ files: [good, bad, good], opts: OPTS, setup, configs, batchRuns, into: tallier });
+      expect(streamed.tallies).toEqual([]);
+      expect(streamed.recordedRuns).toBe(46);
+      expect(streamed.skipped.map((input) => input.file)).toEqual([bad]);
+      expect(flat(tallier.finish())).toEqual(flat(twice.tallies));
+    }
+  });
 });

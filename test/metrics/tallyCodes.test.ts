@@ -68,4 +68,21 @@ describe('TallyBuilder by stop code', () => {
       { numRuns: 300, seed: 7741 },
     );
   });
+
+  it('rollback to a mark forgets the runs added since, whatever arrays they filled (seeded)', () => {
+    fc.assert(
+      fc.property(fc.array(pairArb, { maxLength: 60 }), fc.array(pairArb, { minLength: 1, maxLength: 60 }), fc.array(pairArb, { maxLength: 60 }), fc.nat(20), (before, dropped, after, room) => {
+        const builder = new TallyBuilder();
+        builder.reserve(room);
+        for (const { run, baseline } of before) builder.add(run, baseline);
+        const mark = builder.mark();
+        builder.reserve(room);
+        for (const { run, baseline } of dropped) builder.add(run, baseline);
+        builder.rollback(mark);
+        for (const { run, baseline } of after) builder.add(run, baseline);
+        expect(flat(builder.finish())).toEqual(reference([...before, ...after]));
+      }),
+      { numRuns: 300, seed: 7743 },
+    );
+  });
 });
