@@ -5,6 +5,7 @@
  * tallies of its batches rolled back, as one thread reading it whole would never have tallied them. The
  * tallies do not depend on the batch size: sums are exact and every cost is kept (merged in order).
  */
+import { CompileArena, compiledTraceIn } from '../../fast/compile.js';
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
@@ -49,6 +50,8 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const sums: ContextTokenSums[] = [];
   let goodFiles = 0;
   let recordedRuns = 0;
+  // Each run compiled as it is read, into memory shared by its batch (compile.ts CompileArena: one ArrayBuffer for many runs).
+  const arena = new CompileArena();
   let open: OpenFile | undefined;
   let batch: Trace[] = [];
   const flush = () => {
@@ -75,6 +78,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       close();
       open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [] };
     }
+    compiledTraceIn(run.trace, arena);
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
