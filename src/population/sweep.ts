@@ -38,8 +38,11 @@ export interface StrategyTotals {
 
 export type SweepMetrics = PopulationMetrics & StrategyTotals;
 
-/** A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does for them anyway), which gives those figures. */
-function hasStrategyFigures(config: PopulationConfig): boolean {
+/**
+ * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
+ * for them anyway), which gives those figures — from the runs' calls, not only their compiled traces.
+ */
+export function hasStrategyFigures(config: PopulationConfig): boolean {
   return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
 }
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { streamFiles } from '../../src/cli/actions/sweepStream.js';
-import { setUpSweep, type SweepFlags, type SweepSetup } from '../../src/cli/actions/sweepWork.js';
+import { contextSumsOf, setUpSweep, type SweepFlags, type SweepSetup } from '../../src/cli/actions/sweepWork.js';
 import { traceInputs } from '../../src/cli/actions/inputs.js';
 import { SweepPopulation, SweepTallier, type SweepTally } from '../../src/population/sweep.js';
 import type { Trace } from '../../src/trace/types.js';
@@ -80,6 +80,18 @@ describe('streamFiles', () => {
       expect(streamed.recordedRuns).toBe(46);
       expect(streamed.skipped.map((input) => input.file)).toEqual([bad]);
       expect(flat(tallier.finish())).toEqual(flat(twice.tallies));
+    }
+  });
+
+  it("lets a run's calls go once compiled, unless a configuration replays runs call by call (seed 5)", async () => {
+    for (const grid of [OPTS.grid!, ['max-steps=5,12', 'context=full,mask:3'], ['max-repeat=2', 'repeat-action=stop,skip']]) {
+      const opts: SweepFlags = { grid };
+      const gridSetup = setUpSweep([good], opts, () => false, quiet);
+      const configs = gridSetup.configurations.map((c) => c.config);
+      const whole = new SweepTallier(configs, gridSetup.prices).add(new SweepPopulation(await tracesOf(good), [])).finish();
+      const streamed = await streamFiles({ files: [good], opts, setup: gridSetup, configs, batchRuns: 4 });
+      expect(flat(streamed.tallies)).toEqual(flat(whole));
+      expect(streamed.contextSums).toEqual(contextSumsOf(gridSetup, await tracesOf(good)));
     }
   });
 });

@@ -6,10 +6,12 @@
  * tallies do not depend on the batch size: sums are exact and every cost is kept (merged in order).
  */
 import { CompileArena, compiledTraceIn } from '../../fast/compile.js';
+import type { CompiledTrace } from '../../fast/layout.js';
+import { handedOverCompiled, handOverCompiled } from '../../replay/compiledRuns.js';
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
+import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
 import type { Trace } from '../../trace/types.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
@@ -24,6 +26,24 @@ export interface StreamedFiles {
   recordedRuns: number;
   skipped: BadInput[];
   contextSums?: ContextTokenSums;
+}
+
+/**
+ * A run compiled, its calls let go: what a sweep reads of them it reads off the compiled trace (handed
+ * over: runFacts.ts), unless a configuration replays its runs call by call (hasStrategyFigures: then
+ * the calls are kept). Its parsed records die young instead of living (and being promoted by the
+ * collector) until the batch is swept: ~5 KB a run of the ~10 KB a batch promoted. Whatever asked for
+ * them after this would be a mistake, so it throws rather than read no calls.
+ */
+function letCallsGo(trace: Trace, compiled: CompiledTrace): void {
+  handOverCompiled(trace, compiled);
+  Object.defineProperty(trace, 'calls', {
+    configurable: true,
+    enumerable: true,
+    get(): never {
+      throw new Error(`sweep: the calls of ${trace.source} were let go once compiled`);
+    },
+  });
 }
 
 /** The file being read: where the tallies were when it opened (rolled back to if it turns out bad), its runs swept, its curves' sums. */
@@ -52,6 +72,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   let recordedRuns = 0;
   // Each run compiled as it is read, into memory shared by its batch (compile.ts CompileArena: one ArrayBuffer for many runs).
   const arena = new CompileArena();
+  const needsCalls = args.configs.some(hasStrategyFigures) || args.setup.configurations.some((c) => hasStrategyFigures(c.config));
   let open: OpenFile | undefined;
   let batch: Trace[] = [];
   const flush = () => {
@@ -78,7 +99,9 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       close();
       open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [] };
     }
-    compiledTraceIn(run.trace, arena);
+    // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
+    const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
+    if (!needsCalls) letCallsGo(run.trace, compiled);
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
