@@ -62,7 +62,7 @@ describe('compiling into a scratch', () => {
     );
   });
 
-  it('into an arena: every trace of a batch is what compileTrace gives, after the whole batch is compiled (no part handed out twice)', () => {
+  it('into an arena: every trace of a batch is what compileTrace gives, after the whole batch is compiled (no part handed out twice before a reset)', () => {
     fc.assert(
       fc.property(fc.array(traceArb, { minLength: 1, maxLength: 40 }), (specs) => {
         const arena = new CompileArena();
@@ -73,6 +73,19 @@ describe('compiling into a scratch', () => {
         compiled.forEach((c, i) => expect(plain(c)).toEqual(plain(compileTrace(traces[i]!))));
       }),
       { numRuns: 200, seed: 20261206 },
+    );
+    // Batch after batch through one arena, reset between them: memory the last batch wrote is zeroed before it is handed out again.
+    fc.assert(
+      fc.property(fc.array(fc.array(traceArb, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 4 }), (batches) => {
+        const arena = new CompileArena();
+        for (const specs of batches) {
+          const traces = specs.map((spec) => trace(spec.calls, spec));
+          const compiled = traces.map((t) => compiledTraceIn(t, arena));
+          compiled.forEach((c, i) => expect(plain(c)).toEqual(plain(compileTrace(traces[i]!))));
+          arena.reset();
+        }
+      }),
+      { numRuns: 100, seed: 20261207 },
     );
     // Slabs larger than a buffer of the arena, between small ones.
     const arena = new CompileArena();

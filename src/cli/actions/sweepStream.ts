@@ -70,11 +70,12 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const sums: ContextTokenSums[] = [];
   let goodFiles = 0;
   let recordedRuns = 0;
-  // Each run compiled as it is read, into memory shared by its batch (compile.ts CompileArena: one ArrayBuffer for many runs).
+  // Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena).
   const arena = new CompileArena();
   const needsCalls = args.configs.some(hasStrategyFigures) || args.setup.configurations.some((c) => hasStrategyFigures(c.config));
   let open: OpenFile | undefined;
   let batch: Trace[] = [];
+  // A batch swept and tallied (or dropped) is read no more: the arena's memory is handed out again.
   const flush = () => {
     if (open === undefined || batch.length === 0) return;
     tallier.add(new SweepPopulation(batch, []));
@@ -82,6 +83,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     if (batchSums !== undefined) open.sums.push(batchSums);
     open.runs += batch.length;
     batch = [];
+    arena.reset();
   };
   // A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept, the others are rolled back.
   const close = () => {
@@ -93,6 +95,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
+    arena.reset();
   };
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
