@@ -79,12 +79,17 @@ type Column = Uint8Array | Int32Array | Float64Array;
 
 const EMPTY = new Float64Array(0);
 
-/** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
+/**
+ * A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they are long enough
+ * (every cell writes every column but the optional ones, which are cleared): a shorter slice (a file's
+ * last batch) takes the start of each (a view), not new columns (~8 MB a 256-run slice, memory first
+ * touched: page faults). The views share `into`'s memory: `into` is not read after this.
+ */
 export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; keeps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
   const { from, count, cells, uncappedCell, capSteps, keeps, compiled, prices, into } = args;
   const size = count * cells.length;
-  const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
-  const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
+  const reuse = into !== undefined && into.stop.length >= size && into.cells.length === cells.length;
+  const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length >= size ? (old.length === size ? old : (old.subarray(0, size) as A)) : make(size));
   const result: SweepResult = {
     from,
     traces: count,
@@ -108,14 +113,14 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     compiled,
     prices,
   };
-  if (reuse && into.cachedInputTokens.length === size) {
-    result.cachedInputTokens = into.cachedInputTokens.fill(0);
-    result.cacheWriteTokens = into.cacheWriteTokens.fill(0);
-    result.cacheRuleLostTokens = into.cacheRuleLostTokens.fill(0);
+  if (reuse && into.cachedInputTokens.length >= size) {
+    result.cachedInputTokens = column(into.cachedInputTokens, () => EMPTY).fill(0);
+    result.cacheWriteTokens = column(into.cacheWriteTokens, () => EMPTY).fill(0);
+    result.cacheRuleLostTokens = column(into.cacheRuleLostTokens, () => EMPTY).fill(0);
   }
-  if (reuse && into.skippedActions.length === size) {
-    result.strategyCacheLostTokens = into.strategyCacheLostTokens.fill(0);
-    result.skippedActions = into.skippedActions.fill(0);
+  if (reuse && into.skippedActions.length >= size) {
+    result.strategyCacheLostTokens = column(into.strategyCacheLostTokens, () => EMPTY).fill(0);
+    result.skippedActions = column(into.skippedActions, () => EMPTY).fill(0);
   }
   return result;
 }

@@ -284,8 +284,10 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
     // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
     // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
     for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
-      sweep.result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
-      visitCells(sweep.result, cells, sweep.baselines, visitCell);
+      const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
+      // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
+      if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
+      visitCells(result, cells, sweep.baselines, visitCell);
     }
   }
 }
