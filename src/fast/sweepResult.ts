@@ -80,10 +80,8 @@ type Column = Uint8Array | Int32Array | Float64Array;
 const EMPTY = new Float64Array(0);
 
 /**
- * A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they are long enough
- * (every cell writes every column but the optional ones, which are cleared): a shorter slice (a file's
- * last batch) takes the start of each (a view), not new columns (~8 MB a 256-run slice, memory first
- * touched: page faults). The views share `into`'s memory: `into` is not read after this.
+ * A result for `count` traces from `from` over `cells`, reusing `into`'s columns when long enough (every cell writes every column
+ * but the optional ones, which are cleared); a shorter slice takes views of their start, not new memory (page faults). `into` is not read after.
  */
 export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; keeps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
   const { from, count, cells, uncappedCell, capSteps, keeps, compiled, prices, into } = args;

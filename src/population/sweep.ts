@@ -13,17 +13,17 @@ import { NO_BRAKES } from '../brakes/config.js';
 import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { cellFigures, newCellFigures, sweepCompiled, type CellFigures, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
-import { stopReasonOf } from '../kernel/stopCodes.js';
+import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
-import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type CodedBaseline, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
+import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
+import { baselineOfCell, runOfCell, visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import type { StrategyFigures } from '../loop/types.js';
-import { baselineKey, populationRuns, type BaselineFigures, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
 
 /** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
 export interface StrategyTotals {
@@ -229,27 +229,6 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
   return { grid, baselines: { of, count: baselineStrategies.length } };
 }
 
-/** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
-type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void;
-
-/**
- * A cell of the compiled sweep, a run of a configuration, and its baseline, stops as codes (both reused
- * between calls). Its strategy figures: strategyCacheLostTokens alone (a sweep skips no action and makes
- * no summary call: those configurations are replayed run by run, hasStrategyFigures).
- */
-type CellVisitor = (config: number, run: CellFigures, baseline: CodedBaseline) => void;
-
-/** A cell's figures as a run's (stop reason named). */
-function runOfCell(f: CellFigures): PopulationRunFigures {
-  const run: PopulationRunFigures = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico, inputTokens: f.inputTokens, cachedInputTokens: f.cachedInputTokens, outputTokens: f.outputTokens, overshootPico: f.overshootPico };
-  if (f.strategyCacheLostTokens) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
-  return run;
-}
-
-function baselineOfCell(b: CodedBaseline): BaselineFigures {
-  return { stopReason: stopReasonOf(b.stop), steps: b.steps, costPico: b.costPico };
-}
-
 /**
  * Recorded runs under each configuration, each configuration's in trace order, each handed with its
  * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
@@ -289,24 +268,5 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
       if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
       visitCells(result, cells, sweep.baselines, visitCell);
     }
-  }
-}
-
-/**
- * A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid
- * out), each with its baseline: cell cells.length + baselines.of[cell] (one per distinct baseline, after the configurations').
- */
-function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: CellVisitor): void {
-  const figures = newCellFigures();
-  const baseline: CodedBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0 }));
-  for (let t = result.from; t < result.from + result.traces; t++) {
-    for (let b = 0; b < baselines.count; b++) {
-      const f = cellFigures(result, t, cells.length + b, figures);
-      const to = baseline[b]!;
-      to.stop = f.stop;
-      to.steps = f.steps;
-      to.costPico = f.costPico;
-    }
-    for (let cell = 0; cell < cells.length; cell++) visit(cells[cell]!, cellFigures(result, t, cell, figures), baseline[baselines.of[cell]!]!);
   }
 }
