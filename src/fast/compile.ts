@@ -9,75 +9,15 @@ import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerp
 import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
+import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
 import { precompute } from './precompute.js';
+
+export { CompileArena, CompileScratch } from './compileMemory.js';
 
 const INTEGRAL_LATENCY_LIMIT = 2 ** 31;
 
 function integralLatency(ms: number): boolean {
   return ms !== ms || (Number.isInteger(ms) && ms >= 0 && ms < INTEGRAL_LATENCY_LIMIT);
-}
-
-/**
- * Typed arrays carved one after another out of one ArrayBuffer: a compiled trace is one allocation and
- * one free instead of ~35 (a replay of a large file compiles each run and lets it go; issue 7's flat
- * peak memory), or none where a CompileScratch lends its buffer. Float64 views come first, so every
- * view is aligned.
- */
-class Slab {
-  private readonly buffer: ArrayBuffer;
-  private readonly bytes: number;
-  private at = 0;
-
-  constructor(f64s: number, i32s: number, scratch?: CompileScratch) {
-    this.bytes = f64s * 8 + i32s * 4;
-    this.buffer = scratch === undefined ? new ArrayBuffer(this.bytes) : scratch.zeroed(this.bytes);
-  }
-
-  f64(length: number): Float64Array {
-    const view = new Float64Array(this.buffer, this.at, length);
-    this.at += length * 8;
-    return view;
-  }
-
-  i32(length: number): Int32Array {
-    const view = new Int32Array(this.buffer, this.at, length);
-    this.at += length * 4;
-    return view;
-  }
-
-  /** Throws unless every byte was handed out (the sizes below and the views taken agree). */
-  done(): void {
-    if (this.at !== this.bytes) throw new Error(`compiled trace slab: ${this.at} of ${this.bytes} bytes used`);
-  }
-}
-
-/**
- * Memory that one replay lends to each run it compiles and lets go before the next (compiledOnce): one
- * ArrayBuffer grown to the largest run's slab, and the per-call recorded costs, instead of a fresh
- * ~280 KB a 1,000-call run (garbage that a long replay's peak memory hovers at otherwise). A compiled
- * trace made with it is valid only until the next one made with the same scratch.
- */
-export class CompileScratch {
-  private buffer = new ArrayBuffer(0);
-  private costs = new Float64Array(0);
-
-  /** At least `bytes` bytes, the first `bytes` of them zero. */
-  zeroed(bytes: number): ArrayBuffer {
-    if (this.buffer.byteLength < bytes) this.buffer = new ArrayBuffer(grown(this.buffer.byteLength, bytes));
-    else new Uint8Array(this.buffer, 0, bytes).fill(0);
-    return this.buffer;
-  }
-
-  /** Room for the recorded cost of `calls` calls (NaN where a call recorded none: every entry is written). */
-  recordedCosts(calls: number): Float64Array {
-    if (this.costs.length < calls) this.costs = new Float64Array(grown(this.costs.length, calls));
-    return this.costs;
-  }
-}
-
-/** A new capacity of at least `needed`, a quarter more than `current` at least (few regrowths). */
-function grown(current: number, needed: number): number {
-  return Math.max(needed, Math.ceil((current * 1.25) / 8) * 8);
 }
 
 /** Float64 numbers in a compiled trace of n calls and `tools` tool calls: records, 2 tool arrays, 9 running totals, closedSums. */
@@ -90,8 +30,8 @@ function i32Count(n: number, tools: number): number {
   return n + 1 + 8 * tools + 5 * n + 8 * (n + 1);
 }
 
-function emptyCompiled(trace: Trace, n: number, tools: number, scratch?: CompileScratch): CompiledTrace {
-  const slab = new Slab(f64Count(n, tools), i32Count(n, tools), scratch);
+function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileScratch | CompileArena): CompiledTrace {
+  const slab = new Slab(f64Count(n, tools), i32Count(n, tools), memory);
   // Float64 first (aligned), then Int32; the order below is the order in the slab.
   const records = slab.f64(n * CompiledField.Stride);
   const resultTokens = slab.f64(tools);
@@ -162,15 +102,21 @@ function emptyCompiled(trace: Trace, n: number, tools: number, scratch?: Compile
   return c;
 }
 
-/** Compiles `trace`; with `scratch`, into memory it lends (see CompileScratch: then valid only until its next use). */
-export function compileTrace(trace: Trace, scratch?: CompileScratch): CompiledTrace {
+/** Recorded costs while a trace is compiled without a scratch (read by precompute only, not kept). */
+const costsWhileCompiling = new CompileScratch();
+
+/**
+ * Compiles `trace`; with a CompileScratch, into memory it lends (then valid only until its next use);
+ * with a CompileArena, into a part of one of its buffers.
+ */
+export function compileTrace(trace: Trace, memory?: CompileScratch | CompileArena): CompiledTrace {
   const n = trace.calls.length;
   const toolCount = trace.calls.reduce((sum, call) => sum + (call.toolCalls?.length ?? 0), 0);
-  const c = emptyCompiled(trace, n, toolCount, scratch);
+  const c = emptyCompiled(trace, n, toolCount, memory);
   const actions = new Interner();
   const errors = new Interner();
   const names = new Interner();
-  const recordedCostUsd = scratch === undefined ? new Float64Array(n) : scratch.recordedCosts(n);
+  const recordedCostUsd = (memory instanceof CompileScratch ? memory : costsWhileCompiling).recordedCosts(n);
   let t = 0;
   trace.calls.forEach((call, i) => {
     const at = i * CompiledField.Stride;
@@ -223,6 +169,16 @@ export function compiledTrace(trace: Trace): CompiledTrace {
   let c = compiled.get(trace);
   if (c === undefined) {
     c = compileTrace(trace);
+    compiled.set(trace, c);
+  }
+  return c;
+}
+
+/** compiledTrace, a trace not compiled yet compiled into `arena` (a batch of traces made and dropped together). */
+export function compiledTraceIn(trace: Trace, arena: CompileArena): CompiledTrace {
+  let c = compiled.get(trace);
+  if (c === undefined) {
+    c = compileTrace(trace, arena);
     compiled.set(trace, c);
   }
   return c;

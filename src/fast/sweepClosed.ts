@@ -176,11 +176,14 @@ export class ClosedRun {
 
 /**
  * A closed pass's spend before call k from its prompt sum, read back from a CAP_CLOSED or CAP_SUMS cell: the sums
- * ClosedRun.spentFrom adds (without reasoning the reasoning term is 0 and plain output is output).
+ * ClosedRun.spentFrom adds (without reasoning the reasoning term is 0 and plain output is output). Written
+ * into `out.costPico`, not returned: V8 does not inline this call into cellFigures, and a call's result
+ * past 2^31 (picodollars) is returned boxed, one heap number per capped cell (~90 MB a sweep of 8,000 runs).
+ * (Positional, not an options object: an object per cell is what this avoids.)
  */
-export function closedCapSpent(t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): number {
+export function writeClosedCapSpent(out: { costPico: number }, t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): void {
   const rows = prices.rows;
-  return rows[PriceField.Input]! * promptSum + (rows[PriceField.Output]! * t.plainOutputBefore[k]! + rows[PriceField.Reasoning]! * t.reasoningBefore[k]!);
+  out.costPico = rows[PriceField.Input]! * promptSum + (rows[PriceField.Output]! * t.plainOutputBefore[k]! + rows[PriceField.Reasoning]! * t.reasoningBefore[k]!);
 }
 
 /** Σ prompt over calls 0..k−1 (fixed tokens a call, `keep` steps a window keeps) from S, the running sum of the step sums. */

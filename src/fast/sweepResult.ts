@@ -12,7 +12,7 @@ import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
 import { capCallOf } from './sweepTrace.js';
-import { closedCapSpent, ownPromptSum } from './sweepClosed.js';
+import { ownPromptSum, writeClosedCapSpent } from './sweepClosed.js';
 import type { FlatPrices } from '../kernel/prices.js';
 
 /** Per (trace, cell), at index (trace − from) · cells + cell: the figures that depend on the run. */
@@ -26,7 +26,7 @@ export interface SweepResult {
    * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
    * CAP_CLOSED: a closed pass's step cap stop, with only its prompt sum written (in tokensUsed): its
    * calls are the cap's call (capCallOf), its cost and tokens follow from the prompt sum and the trace
-   * (closedCapSpent), its elapsed time is the trace's step latency before that call, or CAP_SUMS: such a
+   * (writeClosedCapSpent), its elapsed time is the trace's step latency before that call, or CAP_SUMS: such a
    * stop over the trace's own step sums (no tool-result cap), nothing written but the mark: its prompt
    * sum follows from the cap, the cell's window (keeps) and the trace (ownPromptSum). Read
    * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
@@ -79,12 +79,15 @@ type Column = Uint8Array | Int32Array | Float64Array;
 
 const EMPTY = new Float64Array(0);
 
-/** A result for `count` traces from `from` over `cells`, reusing `into`'s columns when they fit (every cell writes every column but the optional ones, which are cleared). */
+/**
+ * A result for `count` traces from `from` over `cells`, reusing `into`'s columns when long enough (every cell writes every column
+ * but the optional ones, which are cleared); a shorter slice takes views of their start, not new memory (page faults). `into` is not read after.
+ */
 export function sweepResult(args: { from: number; count: number; cells: SweepCell[]; uncappedCell: Int32Array; capSteps: Int32Array; keeps: Int32Array; compiled: CompiledTrace[]; prices: FlatPrices[]; into: SweepResult | undefined }): SweepResult {
   const { from, count, cells, uncappedCell, capSteps, keeps, compiled, prices, into } = args;
   const size = count * cells.length;
-  const reuse = into !== undefined && into.stop.length === size && into.cells.length === cells.length;
-  const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length === size ? old : make(size));
+  const reuse = into !== undefined && into.stop.length >= size && into.cells.length === cells.length;
+  const column = <A extends Column>(old: A | undefined, make: (n: number) => A): A => (reuse && old !== undefined && old.length >= size ? (old.length === size ? old : (old.subarray(0, size) as A)) : make(size));
   const result: SweepResult = {
     from,
     traces: count,
@@ -108,14 +111,14 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     compiled,
     prices,
   };
-  if (reuse && into.cachedInputTokens.length === size) {
-    result.cachedInputTokens = into.cachedInputTokens.fill(0);
-    result.cacheWriteTokens = into.cacheWriteTokens.fill(0);
-    result.cacheRuleLostTokens = into.cacheRuleLostTokens.fill(0);
+  if (reuse && into.cachedInputTokens.length >= size) {
+    result.cachedInputTokens = column(into.cachedInputTokens, () => EMPTY).fill(0);
+    result.cacheWriteTokens = column(into.cacheWriteTokens, () => EMPTY).fill(0);
+    result.cacheRuleLostTokens = column(into.cacheRuleLostTokens, () => EMPTY).fill(0);
   }
-  if (reuse && into.skippedActions.length === size) {
-    result.strategyCacheLostTokens = into.strategyCacheLostTokens.fill(0);
-    result.skippedActions = into.skippedActions.fill(0);
+  if (reuse && into.skippedActions.length >= size) {
+    result.strategyCacheLostTokens = column(into.strategyCacheLostTokens, () => EMPTY).fill(0);
+    result.skippedActions = column(into.skippedActions, () => EMPTY).fill(0);
   }
   return result;
 }
@@ -206,7 +209,10 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   const capped = capClosed(code);
   const calls = capped ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
   const tokens = code === CAP_SUMS ? ownPromptSum(t, r.keeps[cell]!, calls) : r.tokensUsed[at]!;
-  const spent = capped ? closedCapSpent(t, r.prices[trace - r.from]!, calls, tokens) : r.costPico[at]!;
+  // (Written into `out`, not returned: writeClosedCapSpent.)
+  if (capped) writeClosedCapSpent(out, t, r.prices[trace - r.from]!, calls, tokens);
+  else out.costPico = r.costPico[at]!;
+  const spent = out.costPico;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]!;
   const budget = r.budgets[cell]!;
@@ -214,7 +220,6 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   // (A cap's call is the first with that many steps before it.)
   out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
   out.calls = calls;
-  out.costPico = spent;
   out.inputTokens = capped ? tokens : tokens - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;

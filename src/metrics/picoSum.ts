@@ -13,6 +13,11 @@ export class PicoSum {
       this.small = pico;
     }
   }
+  /** Back to `value` (a value read earlier). */
+  reset(value: bigint): void {
+    this.big = value;
+    this.small = 0;
+  }
   get value(): bigint {
     return this.big + BigInt(this.small);
   }

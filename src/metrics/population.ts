@@ -11,12 +11,13 @@
  * nearest-rank (the smallest cost at or above which p% of runs lie: always a cost some run had, no
  * interpolation), so every figure can be recomputed by hand from per-run rows.
  */
-import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
+import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { picoToUsd, type Pico } from '../money.js';
 import { costQuantilesInPlace, rankIndex, type CostQuantiles } from './costQuantiles.js';
-import { PicoSum } from './picoSum.js';
+import { TallyBuilder, type PopulationTally } from './tallyBuilder.js';
 
 export { PicoSum } from './picoSum.js';
+export { newTally, TallyBuilder, type CodedBaseline, type CodedRun, type PopulationTally, type TallyMark } from './tallyBuilder.js';
 
 /** What the population figures need of one run. */
 export interface RunFigures {
@@ -83,112 +84,6 @@ export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics 
   builder.reserve(pairs.length);
   for (const { run, baseline } of pairs) builder.add(run, baseline);
   return tallyMetrics(builder.finish());
-}
-
-/**
- * The population figures' running sums over runs, plain data (a worker thread can send it): runs split
- * into parts and tallied apart add up (mergeTallies, in any order) to what one tally of them all gives —
- * money in BigInt, token counts whole numbers, costs kept whole (their quantiles selected when the
- * figures are made).
- */
-export interface PopulationTally {
-  runs: number;
-  totalPico: bigint;
-  wastedPico: bigint;
-  savedPico: bigint;
-  overshootPico: bigint;
-  completed: number;
-  baselineCompleted: number;
-  falseStops: number;
-  caughtEarly: number;
-  tokens: { input: number; cached: number; output: number };
-  stopReasons: Partial<Record<StopReason, number>>;
-  /**
-   * Each run's cost, in no particular order, in one or more arrays (each over a buffer of its own: what
-   * a worker thread transfers; tallies merged keep their parts' arrays, joined where quantiles are selected).
-   */
-  costs: Float64Array[];
-}
-
-export function newTally(): PopulationTally {
-  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
-}
-
-/** A tally's money as PicoSums while runs are added (TallyBuilder). */
-interface MoneySums {
-  total: PicoSum;
-  wasted: PicoSum;
-  saved: PicoSum;
-  overshoot: PicoSum;
-}
-
-/** One run and its baseline: the counts into the tally, the money into `money` (its cost is kept by TallyBuilder). */
-function addRun(tally: PopulationTally, money: MoneySums, run: RunFigures, baseline: RunPair['baseline']): void {
-  tally.runs += 1;
-  money.total.add(run.costPico);
-  money.overshoot.add(run.overshootPico);
-  tally.tokens.input += run.inputTokens;
-  tally.tokens.cached += run.cachedInputTokens;
-  tally.tokens.output += run.outputTokens;
-  tally.stopReasons[run.stopReason] = (tally.stopReasons[run.stopReason] ?? 0) + 1;
-  if (run.stopReason === 'completed') tally.completed += 1;
-  else money.wasted.add(run.costPico);
-  const braked = isBrakeStop(run.stopReason);
-  if (baseline.stopReason === 'completed') {
-    tally.baselineCompleted += 1;
-    if (braked) tally.falseStops += 1;
-  } else if (braked && run.steps < baseline.steps) {
-    tally.caughtEarly += 1;
-    if (baseline.costPico > run.costPico) money.saved.add(baseline.costPico - run.costPico);
-  }
-}
-
-/**
- * A tally built run by run, its money summed without a BigInt per run and its costs written into
- * Float64Arrays (what a sweep adds up per configuration: no list of Numbers grown, copied and promoted
- * by the garbage collector, no packing afterwards).
- */
-/** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
-const RESERVE_GROWTH_RUNS = 4096;
-
-export class TallyBuilder {
-  private readonly tally = newTally();
-  private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
-  /** Arrays full, and the one written (`at` costs in it). */
-  private full: Float64Array[] = [];
-  private current = new Float64Array(0);
-  private at = 0;
-
-  /**
-   * Room for `more` runs besides those added (a population's run count: one array each, not grown and
-   * copied); at least as many as added so far, up to RESERVE_GROWTH_RUNS (many small reserves, as
-   * batches streamed, take few arrays: each a buffer the collector accounts for).
-   */
-  reserve(more: number): void {
-    if (this.current.length - this.at < more) this.next(Math.max(more, Math.min(this.tally.runs, RESERVE_GROWTH_RUNS)));
-  }
-
-  add(run: RunFigures, baseline: RunPair['baseline']): void {
-    if (this.at === this.current.length) this.next(Math.max(16, this.tally.runs));
-    this.current[this.at++] = run.costPico;
-    addRun(this.tally, this.money, run, baseline);
-  }
-
-  /** The tally of the runs added (its arrays its own: the builder writes into new ones after this). */
-  finish(): PopulationTally {
-    const { total, wasted, saved, overshoot } = this.money;
-    this.next(0);
-    const costs = this.full;
-    this.full = [];
-    return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons: { ...this.tally.stopReasons }, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
-  }
-
-  /** The array written set aside (its costs only), a new one of `length` written next. */
-  private next(length: number): void {
-    if (this.at > 0) this.full.push(this.at === this.current.length ? this.current : this.current.subarray(0, this.at));
-    this.current = new Float64Array(length);
-    this.at = 0;
-  }
 }
 
 /** One run and its baseline into the tally (an array of one cost: for many runs, TallyBuilder). */

@@ -13,17 +13,17 @@ import { NO_BRAKES } from '../brakes/config.js';
 import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { cellFigures, newCellFigures, sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
-import { stopReasonOf } from '../kernel/stopCodes.js';
+import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
-import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair } from '../metrics/population.js';
+import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
+import { baselineOfCell, runOfCell, visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import type { StrategyFigures } from '../loop/types.js';
-import { baselineKey, populationRuns, type BaselineFigures, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
 
 /** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
 export interface StrategyTotals {
@@ -38,8 +38,11 @@ export interface StrategyTotals {
 
 export type SweepMetrics = PopulationMetrics & StrategyTotals;
 
-/** A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does for them anyway), which gives those figures. */
-function hasStrategyFigures(config: PopulationConfig): boolean {
+/**
+ * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
+ * for them anyway), which gives those figures — from the runs' calls, not only their compiled traces.
+ */
+export function hasStrategyFigures(config: PopulationConfig): boolean {
   return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
 }
 
@@ -69,7 +72,8 @@ export class SweepPopulation {
 /** Each configuration's run pairs, recorded runs first (in trace order), then synthetic runs. */
 export function sweepPairs(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): RunPair[][] {
   const recorded: RunPair[][] = configs.map(() => []);
-  recordedRuns(population, configs, prices, (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline }));
+  const visit: RunVisitor = (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline });
+  recordedRuns(population, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
   return configs.map((config, c) => {
     const synthetic = population.synthetic.scenarios!.length === 0 ? [] : populationRuns(population.synthetic, config, prices);
     return [...recorded[c]!, ...synthetic];
@@ -113,9 +117,28 @@ export class SweepTallier {
       s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
       s.skippedActions += run.skippedActions ?? 0;
     };
-    recordedRuns(population, this.configs, this.prices, add, this.results);
+    const addCell: CellVisitor = (c, f, baseline) => {
+      this.tallies[c]!.addCoded(f, baseline);
+      if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
+    };
+    recordedRuns(population, this.configs, this.prices, { visit: add, visitCell: addCell }, this.results);
     if (population.synthetic.scenarios!.length > 0) this.configs.forEach((config, c) => populationRuns(population.synthetic, config, this.prices).forEach((pair) => add(c, pair.run, pair.baseline)));
     return this;
+  }
+
+  /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
+  mark(): SweepTallierMark {
+    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s, summaryCost: s.summaryCost.value })) };
+  }
+
+  /** Back to `mark`: the runs added since are forgotten. */
+  rollback(mark: SweepTallierMark): void {
+    this.tallies.forEach((tally, c) => tally.rollback(mark.tallies[c]!));
+    this.strategy.forEach((s, c) => {
+      const { summaryCost, ...counts } = mark.strategy[c]!;
+      Object.assign(s, counts);
+      s.summaryCost.reset(summaryCost);
+    });
   }
 
   /** The tallies of every run added. */
@@ -125,6 +148,12 @@ export class SweepTallier {
       return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
     });
   }
+}
+
+/** A SweepTallier's state at a point (SweepTallier.mark). */
+export interface SweepTallierMark {
+  tallies: TallyMark[];
+  strategy: { summaryCalls: number; summaryCost: bigint; strategyCacheLostTokens: number; skippedActions: number }[];
 }
 
 /** Each configuration's tally over the population's runs. */
@@ -201,12 +230,13 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
 }
 
 /**
- * Recorded runs under each configuration, each configuration's in trace order, each handed to `visit`
- * with its baseline: by the compiled sweep, one sweep per model (a model changes every trace's prices),
- * read trace by trace; the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
- * `run` may be reused between calls (copy it to keep it).
+ * Recorded runs under each configuration, each configuration's in trace order, each handed with its
+ * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
+ * by the compiled sweep, one sweep per model (a model changes every trace's prices), read trace by trace;
+ * the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
  */
-function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void, sweeps: SweepResults = new Map()): void {
+function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
+  const { visit, visitCell } = visitors;
   const traces = population.traces;
   if (traces.length === 0) return;
   // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
@@ -233,39 +263,10 @@ function recordedRuns(population: SweepPopulation, configs: readonly PopulationC
     // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
     // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
     for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
-      sweep.result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
-      visitCells(sweep.result, cells, sweep.baselines, visit);
-    }
-  }
-}
-
-/**
- * A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid
- * out), each with its baseline: cell cells.length + baselines.of[cell] (one per distinct baseline, after the configurations').
- */
-function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void): void {
-  const figures = newCellFigures();
-  // One run object for every cell without a strategy figure, one with (the two shapes a run has).
-  const plain: PopulationRunFigures = { stopReason: 'completed', steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
-  const lost: PopulationRunFigures = { ...plain, strategyCacheLostTokens: 0 };
-  const baseline: BaselineFigures[] = [];
-  for (let t = result.from; t < result.from + result.traces; t++) {
-    for (let b = 0; b < baselines.count; b++) {
-      const f = cellFigures(result, t, cells.length + b, figures);
-      baseline[b] = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico };
-    }
-    for (let cell = 0; cell < cells.length; cell++) {
-      const f = cellFigures(result, t, cell, figures);
-      const run = f.strategyCacheLostTokens ? lost : plain;
-      if (run === lost) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
-      run.stopReason = stopReasonOf(f.stop);
-      run.steps = f.steps;
-      run.costPico = f.costPico;
-      run.inputTokens = f.inputTokens;
-      run.cachedInputTokens = f.cachedInputTokens;
-      run.outputTokens = f.outputTokens;
-      run.overshootPico = f.overshootPico;
-      visit(cells[cell]!, run, baseline[baselines.of[cell]!]!);
+      const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
+      // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
+      if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
+      visitCells(result, cells, sweep.baselines, visitCell);
     }
   }
 }

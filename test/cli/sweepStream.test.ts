@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { streamFiles } from '../../src/cli/actions/sweepStream.js';
-import { setUpSweep, type SweepFlags, type SweepSetup } from '../../src/cli/actions/sweepWork.js';
+import { contextSumsOf, setUpSweep, type SweepFlags, type SweepSetup } from '../../src/cli/actions/sweepWork.js';
 import { traceInputs } from '../../src/cli/actions/inputs.js';
 import { SweepPopulation, SweepTallier, type SweepTally } from '../../src/population/sweep.js';
 import type { Trace } from '../../src/trace/types.js';
@@ -68,5 +68,30 @@ describe('streamFiles', () => {
     expect(withBad.contextSums).toEqual(alone.contextSums);
     const badOnly = await streamFiles({ files: [bad], opts: OPTS, setup, configs, batchRuns: 4 });
     expect(badOnly).toEqual({ tallies: [], recordedRuns: 0, skipped: withBad.skipped });
+  });
+
+  it('into one tallier: a bad file between good ones is rolled back, the good ones add up (seed 5)', async () => {
+    const configs = setup.configurations.map((c) => c.config);
+    const twice = await streamFiles({ files: [good, good], opts: OPTS, setup, configs, batchRuns: 4 });
+    for (const batchRuns of [4, 256]) {
+      const tallier = new SweepTallier(configs, setup.prices);
+      const streamed = await streamFiles({ files: [good, bad, good], opts: OPTS, setup, configs, batchRuns, into: tallier });
+      expect(streamed.tallies).toEqual([]);
+      expect(streamed.recordedRuns).toBe(46);
+      expect(streamed.skipped.map((input) => input.file)).toEqual([bad]);
+      expect(flat(tallier.finish())).toEqual(flat(twice.tallies));
+    }
+  });
+
+  it("lets a run's calls go once compiled, unless a configuration replays runs call by call (seed 5)", async () => {
+    for (const grid of [OPTS.grid!, ['max-steps=5,12', 'context=full,mask:3'], ['max-repeat=2', 'repeat-action=stop,skip']]) {
+      const opts: SweepFlags = { grid };
+      const gridSetup = setUpSweep([good], opts, () => false, quiet);
+      const configs = gridSetup.configurations.map((c) => c.config);
+      const whole = new SweepTallier(configs, gridSetup.prices).add(new SweepPopulation(await tracesOf(good), [])).finish();
+      const streamed = await streamFiles({ files: [good], opts, setup: gridSetup, configs, batchRuns: 4 });
+      expect(flat(streamed.tallies)).toEqual(flat(whole));
+      expect(streamed.contextSums).toEqual(contextSumsOf(gridSetup, await tracesOf(good)));
+    }
   });
 });

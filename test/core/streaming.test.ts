@@ -34,6 +34,27 @@ describe('readLines', () => {
     );
   });
 
+  it('whole lines of a large read decoded in pieces of at most 64 KB: the same lines, a line past 64 KB and blank runs across a cut included (seeded)', async () => {
+    const lineArb = fc.oneof(
+      fc.record({ repeat: fc.integer({ min: 1, max: 3000 }), unit: fc.constantFrom('{"x":1}', 'é€', '𝄞a', ' ', '\r') }),
+      fc.record({ repeat: fc.integer({ min: 9000, max: 12000 }), unit: fc.constantFrom('abcdefgh', '€€€') }),
+      fc.record({ repeat: fc.integer({ min: 0, max: 4 }), unit: fc.constant('') }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(lineArb, { minLength: 1, maxLength: 120 }), fc.constantFrom(1 << 20, 100_000), async (lines, chunkBytes) => {
+        const text = lines.map(({ repeat, unit }) => unit.repeat(repeat)).join('\n') + '\n';
+        const path = write('pieces.jsonl', text);
+        const expected = text.split('\n').map((t, i) => ({ line: i + 1, text: t })).filter(({ text: t }) => t.trim() !== '');
+        expect(await collectAsync(readLines(path, {}, { chunkBytes }))).toEqual(expected);
+      }),
+      { numRuns: 40, seed: 20261208 },
+    );
+    // Invalid UTF-8 past the first piece of a read: named on its line, as before.
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"call":${i},"pad":"${'x'.repeat(40)}"}`);
+    const bad = Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
+    expect((await asyncUserErrorOf(() => collectAsync(readLines(write('bad-late.jsonl', bad))))).issues[0]).toMatchObject({ line: 3001, code: 'bad_encoding' });
+  });
+
   it('names the line of invalid UTF-8 or a NUL byte', async () => {
     const bad = Buffer.concat([Buffer.from(`${HEADER}\n${CALL}\n`), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
     expect((await asyncUserErrorOf(() => collectAsync(readLines(write('bad.jsonl', bad), {}, { chunkBytes: 4 })))).issues[0]).toMatchObject({ line: 3, code: 'bad_encoding' });

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { compiledOnce, compiledTrace, compileTrace, CompileScratch } from '../../src/fast/compile.js';
+import { CompileArena, compiledOnce, compiledTrace, compiledTraceIn, compileTrace, CompileScratch } from '../../src/fast/compile.js';
 import type { CompiledTrace } from '../../src/fast/layout.js';
 import { replayTrace } from '../../src/replay/replay.js';
-import { handTable, trace } from '../helpers.js';
+import { distinctSteps, handTable, trace } from '../helpers.js';
 import { brakesArb, callArb, pricings, strategyArb } from '../core/arbitraries.js';
 
 /** A compiled trace as plain values (typed arrays as number lists, with their kind), for toEqual. */
@@ -60,5 +60,37 @@ describe('compiling into a scratch', () => {
       }),
       { numRuns: 200, seed: 20261205 },
     );
+  });
+
+  it('into an arena: every trace of a batch is what compileTrace gives, after the whole batch is compiled (no part handed out twice before a reset)', () => {
+    fc.assert(
+      fc.property(fc.array(traceArb, { minLength: 1, maxLength: 40 }), (specs) => {
+        const arena = new CompileArena();
+        const traces = specs.map((spec) => trace(spec.calls, spec));
+        const compiled = traces.map((t) => compiledTraceIn(t, arena));
+        // A Trace compiled once: compiledTrace hands the arena's back.
+        traces.forEach((t, i) => expect(compiledTrace(t)).toBe(compiled[i]));
+        compiled.forEach((c, i) => expect(plain(c)).toEqual(plain(compileTrace(traces[i]!))));
+      }),
+      { numRuns: 200, seed: 20261206 },
+    );
+    // Batch after batch through one arena, reset between them: memory the last batch wrote is zeroed before it is handed out again.
+    fc.assert(
+      fc.property(fc.array(fc.array(traceArb, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 4 }), (batches) => {
+        const arena = new CompileArena();
+        for (const specs of batches) {
+          const traces = specs.map((spec) => trace(spec.calls, spec));
+          const compiled = traces.map((t) => compiledTraceIn(t, arena));
+          compiled.forEach((c, i) => expect(plain(c)).toEqual(plain(compileTrace(traces[i]!))));
+          arena.reset();
+        }
+      }),
+      { numRuns: 100, seed: 20261207 },
+    );
+    // Slabs larger than a buffer of the arena, between small ones.
+    const arena = new CompileArena();
+    const specs = [3, 4000, 1, 9000, 2].map((n, i) => trace(distinctSteps(n, 10 + i, 5)));
+    const compiled = specs.map((t) => compiledTraceIn(t, arena));
+    compiled.forEach((c, i) => expect(plain(c)).toEqual(plain(compileTrace(specs[i]!))));
   });
 });

@@ -2,13 +2,16 @@
  * A unit's trace files streamed through the sweep: read, compiled and swept a batch of runs at a time,
  * each batch dropped once its runs are tallied (and their context-token curves summed), so no thread
  * holds a whole file's runs (and its collector less to trace). A file found bad part way has the
- * tallies of its batches dropped, as one thread reading it whole would never have tallied them. The
+ * tallies of its batches rolled back, as one thread reading it whole would never have tallied them. The
  * tallies do not depend on the batch size: sums are exact and every cost is kept (merged in order).
  */
+import { CompileArena, compiledTraceIn } from '../../fast/compile.js';
+import type { CompiledTrace } from '../../fast/layout.js';
+import { handedOverCompiled, handOverCompiled } from '../../replay/compiledRuns.js';
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { mergeSweepTallies, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTally } from '../../population/sweep.js';
+import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
 import type { Trace } from '../../trace/types.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
@@ -16,7 +19,7 @@ import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js'
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
 
-/** What a unit's files gave: each configuration's tally over their good runs, and their bad files. */
+/** What a unit's files gave: each configuration's tally over their good runs (unless added to a given tallier), and their bad files. */
 export interface StreamedFiles {
   /** Empty when no run of a good file was read. */
   tallies: SweepTally[];
@@ -25,10 +28,28 @@ export interface StreamedFiles {
   contextSums?: ContextTokenSums;
 }
 
-/** One file's running tallies (dropped if the file turns out bad). */
-interface FileTally {
+/**
+ * A run compiled, its calls let go: what a sweep reads of them it reads off the compiled trace (handed
+ * over: runFacts.ts), unless a configuration replays its runs call by call (hasStrategyFigures: then
+ * the calls are kept). Its parsed records die young instead of living (and being promoted by the
+ * collector) until the batch is swept: ~5 KB a run of the ~10 KB a batch promoted. Whatever asked for
+ * them after this would be a mistake, so it throws rather than read no calls.
+ */
+function letCallsGo(trace: Trace, compiled: CompiledTrace): void {
+  handOverCompiled(trace, compiled);
+  Object.defineProperty(trace, 'calls', {
+    configurable: true,
+    enumerable: true,
+    get(): never {
+      throw new Error(`sweep: the calls of ${trace.source} were let go once compiled`);
+    },
+  });
+}
+
+/** The file being read: where the tallies were when it opened (rolled back to if it turns out bad), its runs swept, its curves' sums. */
+interface OpenFile {
   file: string;
-  tallier: SweepTallier;
+  mark: SweepTallierMark;
   runs: number;
   sums: ContextTokenSums[];
 }
@@ -37,52 +58,61 @@ interface FileTally {
  * Each configuration's tally over `files`' good runs, swept `batchRuns` at a time (bad files set aside,
  * not refused). `results`: the sweep's grids and result columns, shared by every batch of every file and
  * by every call that passes the same map for the same configurations (a batch's result is read before
- * the next).
+ * the next). `into`: a tallier the runs are added to (a thread's, over all its units: its tallies are
+ * then left to its caller, `tallies` is empty), else one of this call's own; every file is added to the
+ * same tallier (a few large arrays of costs per configuration, not a few small ones per file), a file
+ * found bad rolled back.
  */
-export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults }): Promise<StreamedFiles> {
+export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults; into?: SweepTallier }): Promise<StreamedFiles> {
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
   const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
-  const kept: FileTally[] = [];
-  const results: SweepResults = args.results ?? new Map();
-  let open: FileTally | undefined;
+  const tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
+  const sums: ContextTokenSums[] = [];
+  let goodFiles = 0;
+  let recordedRuns = 0;
+  // Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena).
+  const arena = new CompileArena();
+  const needsCalls = args.configs.some(hasStrategyFigures) || args.setup.configurations.some((c) => hasStrategyFigures(c.config));
+  let open: OpenFile | undefined;
   let batch: Trace[] = [];
+  // A batch swept and tallied (or dropped) is read no more: the arena's memory is handed out again.
   const flush = () => {
     if (open === undefined || batch.length === 0) return;
-    open.tallier.add(new SweepPopulation(batch, []));
-    const sums = contextSumsOf(args.setup, batch);
-    if (sums !== undefined) open.sums.push(sums);
+    tallier.add(new SweepPopulation(batch, []));
+    const batchSums = contextSumsOf(args.setup, batch);
+    if (batchSums !== undefined) open.sums.push(batchSums);
     open.runs += batch.length;
     batch = [];
+    arena.reset();
   };
-  // A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept.
+  // A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept, the others are rolled back.
   const close = () => {
     if (open !== undefined && !set.isBad(open.file)) {
       flush();
-      kept.push(open);
-    }
+      goodFiles += 1;
+      recordedRuns += open.runs;
+      sums.push(...open.sums);
+    } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
+    arena.reset();
   };
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
       close();
-      open = { file: run.file, tallier: new SweepTallier(args.configs, args.setup.prices, results), runs: 0, sums: [] };
+      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [] };
     }
+    // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
+    const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
+    if (!needsCalls) letCallsGo(run.trace, compiled);
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
   close();
-  return filesTallied(kept, args.configs.length, set.badInputs);
-}
-
-/** The kept files' tallies added up, per configuration (in file order: the costs' order as one pass). */
-function filesTallied(kept: readonly FileTally[], configs: number, skipped: BadInput[]): StreamedFiles {
-  const perFile = kept.map((f) => f.tallier.finish());
-  const sums = kept.flatMap((f) => f.sums);
   return {
-    tallies: perFile.length === 0 ? [] : Array.from({ length: configs }, (_, c) => mergeSweepTallies(perFile.map((tallies) => tallies[c]!))),
-    recordedRuns: kept.reduce((n, f) => n + f.runs, 0),
-    skipped,
+    tallies: args.into !== undefined || goodFiles === 0 ? [] : tallier.finish(),
+    recordedRuns,
+    skipped: set.badInputs,
     ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
   };
 }

@@ -9,7 +9,7 @@
 import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { mergeSweepTallies, SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
+import { SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
 import { streamFiles } from './sweepStream.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
@@ -71,7 +71,6 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
-  const streamed: SweepTally[][] = [];
   let took = 0;
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
     if (took > 0) args.onUnitDone?.(Math.min(Atomics.load(counter, 0), args.units.length));
@@ -79,8 +78,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     took += 1;
     // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
     if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
-      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results });
-      if (files.tallies.length > 0) streamed.push(files.tallies);
+      // Into this thread's tallier: one set of cost arrays per configuration for all its files.
+      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier });
       first.recordedRuns += files.recordedRuns;
       if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
       if (files.contextSums !== undefined) sums.push(files.contextSums);
@@ -95,7 +94,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
   }
-  if (took > 0) first.tallies = ((here) => (streamed.length === 0 ? here : here.map((tally, c) => mergeSweepTallies([tally, ...streamed.map((t) => t[c]!)]))))(tallier.finish());
+  if (took > 0) first.tallies = tallier.finish();
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
   return {
     first,

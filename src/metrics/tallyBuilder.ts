@@ -1,0 +1,205 @@
+/**
+ * A population tally built run by run (TallyBuilder): the running sums of population.ts's figures, money
+ * summed without a BigInt per run, stop reasons counted by code, costs written into Float64Arrays; a mark
+ * to roll back to (a file streamed through a sweep and found bad part way).
+ */
+import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import type { Pico } from '../money.js';
+import { PicoSum } from './picoSum.js';
+import type { RunFigures, RunPair } from './population.js';
+
+/**
+ * The population figures' running sums over runs, plain data (a worker thread can send it): runs split
+ * into parts and tallied apart add up (mergeTallies, in any order) to what one tally of them all gives —
+ * money in BigInt, token counts whole numbers, costs kept whole (their quantiles selected when the
+ * figures are made).
+ */
+export interface PopulationTally {
+  runs: number;
+  totalPico: bigint;
+  wastedPico: bigint;
+  savedPico: bigint;
+  overshootPico: bigint;
+  completed: number;
+  baselineCompleted: number;
+  falseStops: number;
+  caughtEarly: number;
+  tokens: { input: number; cached: number; output: number };
+  stopReasons: Partial<Record<StopReason, number>>;
+  /**
+   * Each run's cost, in no particular order, in one or more arrays (each over a buffer of its own: what
+   * a worker thread transfers; tallies merged keep their parts' arrays, joined where quantiles are selected).
+   */
+  costs: Float64Array[];
+}
+
+export function newTally(): PopulationTally {
+  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
+}
+
+/** A TallyBuilder's state at a point (TallyBuilder.mark). */
+export interface TallyMark {
+  counts: [number, number, number, number, number, number, number, number];
+  stops: Float64Array;
+  money: bigint[];
+  full: number;
+  current: Float64Array<ArrayBuffer>;
+  at: number;
+}
+
+/** A tally's money as PicoSums while runs are added (TallyBuilder). */
+interface MoneySums {
+  total: PicoSum;
+  wasted: PicoSum;
+  saved: PicoSum;
+  overshoot: PicoSum;
+}
+
+/**
+ * A run's figures with its stop as a stop code (its index in STOP_REASONS, src/kernel/stopCodes.ts):
+ * what a sweep reads off its columns (src/fast/sweepResult.ts CellFigures), added with no string looked up.
+ */
+export interface CodedRun {
+  stop: number;
+  steps: number;
+  costPico: Pico;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  overshootPico: Pico;
+}
+
+/** A baseline's figures, its stop as a stop code. */
+export type CodedBaseline = Pick<CodedRun, 'stop' | 'steps' | 'costPico'>;
+
+/** Stop codes (STOP_REASONS' indexes, inlined) of the reasons the tally and isBrakeStop single out. */
+const COMPLETED = StopCode.Completed;
+const TRACE_END = StopCode.TraceEnd;
+const ABORTED = StopCode.Aborted;
+
+/** The stop code of a reason (its index in STOP_REASONS). */
+function codeOf(reason: StopReason): number {
+  const code = STOP_REASONS.indexOf(reason);
+  if (code < 0) throw new Error(`unknown stop reason ${reason}`);
+  return code;
+}
+
+/** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
+const RESERVE_GROWTH_RUNS = 4096;
+
+/**
+ * A tally built run by run, its money summed without a BigInt per run, its stop reasons counted by code
+ * and its costs written into Float64Arrays (what a sweep adds up per configuration: no list of Numbers
+ * grown, copied and promoted by the garbage collector, no packing afterwards).
+ */
+export class TallyBuilder {
+  private readonly tally = newTally();
+  private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
+  /** Runs per stop code. */
+  private readonly stops = new Float64Array(STOP_REASONS.length);
+  /** add's run and baseline coded (reused). */
+  private readonly coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+  private readonly codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
+  /** Arrays full, and the one written (`at` costs in it). */
+  private full: Float64Array[] = [];
+  private current = new Float64Array(0);
+  private at = 0;
+
+  /**
+   * Room for `more` runs besides those added (a population's run count: one array each, not grown and
+   * copied); at least as many as added so far, up to RESERVE_GROWTH_RUNS (many small reserves, as
+   * batches streamed, take few arrays: each a buffer the collector accounts for).
+   */
+  reserve(more: number): void {
+    if (this.current.length - this.at < more) this.next(Math.max(more, Math.min(this.tally.runs, RESERVE_GROWTH_RUNS)));
+  }
+
+  add(run: RunFigures, baseline: RunPair['baseline']): void {
+    const coded = this.coded;
+    coded.stop = codeOf(run.stopReason);
+    coded.steps = run.steps;
+    coded.costPico = run.costPico;
+    coded.inputTokens = run.inputTokens;
+    coded.cachedInputTokens = run.cachedInputTokens;
+    coded.outputTokens = run.outputTokens;
+    coded.overshootPico = run.overshootPico;
+    const base = this.codedBase;
+    base.stop = codeOf(baseline.stopReason);
+    base.steps = baseline.steps;
+    base.costPico = baseline.costPico;
+    this.addCoded(coded, base);
+  }
+
+  /** One run and its baseline, stops as codes: the counts into the tally, the money into PicoSums, the cost kept. */
+  addCoded(run: CodedRun, baseline: CodedBaseline): void {
+    if (this.at === this.current.length) this.next(Math.max(16, this.tally.runs));
+    const cost = run.costPico;
+    this.current[this.at++] = cost;
+    const { tally, money } = this;
+    tally.runs += 1;
+    money.total.add(cost);
+    if (run.overshootPico !== 0) money.overshoot.add(run.overshootPico);
+    const tokens = tally.tokens;
+    tokens.input += run.inputTokens;
+    tokens.cached += run.cachedInputTokens;
+    tokens.output += run.outputTokens;
+    const stop = run.stop;
+    this.stops[stop]! += 1;
+    if (stop === COMPLETED) tally.completed += 1;
+    else money.wasted.add(cost);
+    const braked = stop !== COMPLETED && stop !== TRACE_END && stop !== ABORTED;
+    if (baseline.stop === COMPLETED) {
+      tally.baselineCompleted += 1;
+      if (braked) tally.falseStops += 1;
+    } else if (braked && run.steps < baseline.steps) {
+      tally.caughtEarly += 1;
+      if (baseline.costPico > cost) money.saved.add(baseline.costPico - cost);
+    }
+  }
+
+  /** Where the builder is: what rollback returns to (runs added after it forgotten; not across a finish). */
+  mark(): TallyMark {
+    const { tally, money } = this;
+    return {
+      counts: [tally.runs, tally.completed, tally.baselineCompleted, tally.falseStops, tally.caughtEarly, tally.tokens.input, tally.tokens.cached, tally.tokens.output],
+      stops: this.stops.slice(),
+      money: [money.total.value, money.wasted.value, money.saved.value, money.overshoot.value],
+      full: this.full.length,
+      current: this.current,
+      at: this.at,
+    };
+  }
+
+  /** Back to `mark`: the runs added since are forgotten (their costs' arrays dropped, the array then written written over). */
+  rollback(mark: TallyMark): void {
+    const { tally, money } = this;
+    [tally.runs, tally.completed, tally.baselineCompleted, tally.falseStops, tally.caughtEarly, tally.tokens.input, tally.tokens.cached, tally.tokens.output] = mark.counts;
+    this.stops.set(mark.stops);
+    [money.total, money.wasted, money.saved, money.overshoot].forEach((sum, k) => sum.reset(mark.money[k]!));
+    this.full.length = mark.full;
+    this.current = mark.current;
+    this.at = mark.at;
+  }
+
+  /** The tally of the runs added (its arrays its own: the builder writes into new ones after this). */
+  finish(): PopulationTally {
+    const { total, wasted, saved, overshoot } = this.money;
+    this.next(0);
+    const costs = this.full;
+    this.full = [];
+    const stopReasons: Partial<Record<StopReason, number>> = {};
+    STOP_REASONS.forEach((reason, code) => {
+      if (this.stops[code]! > 0) stopReasons[reason] = this.stops[code]!;
+    });
+    return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
+  }
+
+  /** The array written set aside (its costs only), a new one of `length` written next. */
+  private next(length: number): void {
+    if (this.at > 0) this.full.push(this.at === this.current.length ? this.current : this.current.subarray(0, this.at));
+    this.current = new Float64Array(length);
+    this.at = 0;
+  }
+}
+

@@ -1,0 +1,49 @@
+/**
+ * A compiled sweep's cells read as runs of configurations with their baselines (src/population/sweep.ts
+ * recordedRuns): trace by trace, each cell's figures filled in place (cellFigures), stops as codes; or,
+ * for callers that keep them, as run figures with their stop reasons named.
+ */
+import { cellFigures, newCellFigures, type CellFigures, type SweepResult } from '../fast/sweep.js';
+import { stopReasonOf } from '../kernel/stopCodes.js';
+import type { CodedBaseline, RunPair } from '../metrics/population.js';
+import type { BaselineFigures, PopulationRunFigures } from './run.js';
+
+/** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
+export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void;
+
+/**
+ * A cell of the compiled sweep, a run of a configuration, and its baseline, stops as codes (both reused
+ * between calls). Its strategy figures: strategyCacheLostTokens alone (a sweep skips no action and makes
+ * no summary call: those configurations are replayed run by run, hasStrategyFigures).
+ */
+export type CellVisitor = (config: number, run: CellFigures, baseline: CodedBaseline) => void;
+
+/** A cell's figures as a run's (stop reason named). */
+export function runOfCell(f: CellFigures): PopulationRunFigures {
+  const run: PopulationRunFigures = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico, inputTokens: f.inputTokens, cachedInputTokens: f.cachedInputTokens, outputTokens: f.outputTokens, overshootPico: f.overshootPico };
+  if (f.strategyCacheLostTokens) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
+  return run;
+}
+
+export function baselineOfCell(b: CodedBaseline): BaselineFigures {
+  return { stopReason: stopReasonOf(b.stop), steps: b.steps, costPico: b.costPico };
+}
+
+/**
+ * A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid
+ * out), each with its baseline: cell cells.length + baselines.of[cell] (one per distinct baseline, after the configurations').
+ */
+export function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: CellVisitor): void {
+  const figures = newCellFigures();
+  const baseline: CodedBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0 }));
+  for (let t = result.from; t < result.from + result.traces; t++) {
+    for (let b = 0; b < baselines.count; b++) {
+      const f = cellFigures(result, t, cells.length + b, figures);
+      const to = baseline[b]!;
+      to.stop = f.stop;
+      to.steps = f.steps;
+      to.costPico = f.costPico;
+    }
+    for (let cell = 0; cell < cells.length; cell++) visit(cells[cell]!, cellFigures(result, t, cell, figures), baseline[baselines.of[cell]!]!);
+  }
+}
