@@ -27,9 +27,8 @@ function written(stream) {
 
 async function run() {
   // The CLI from the build's two linked scripts, through V8's code cache (bin/loadCli.js; README, Design notes).
-  const argv = process.argv.slice(2);
-  const main = await loadMain(argv);
-  const code = await main(argv, {
+  const main = await loadMain();
+  const code = await main(process.argv.slice(2), {
     stdout: (s) => out().write(s),
     stderr: (s) => err().write(s),
     cwd: process.cwd(),

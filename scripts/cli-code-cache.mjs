@@ -2,9 +2,7 @@
 // dist/cli-bundle.cache and dist/cli-actions-bundle.cache (`<build id>\n` + cached data). The scripts are
 // compiled and run on the commands a start most often serves (`--help`, `--version`, `replay --help`,
 // `replay scenarios/`, output discarded) before the caches are taken, so they hold the functions those runs
-// compiled, not only the top level. Read by bin/loadCli.js. The actions script's other caches,
-// dist/cli-actions-bundle.<command>.cache for check, whatif and sweep, are each taken in an isolate of
-// their own (a worker thread) after a run of that command, so that replay's holds replay's functions only.
+// compiled, not only the top level. Read by bin/loadCli.js.
 // The same for dist/sweep-worker-bundle.js: compiled on a worker thread (a cache is taken in the isolate
 // that compiled the script), run twice on a share of recorded and synthetic runs over a small grid with a
 // context axis — as a sweep runs it (files streamed, then a round of quantiles: 5,000 costs, so the sampled
@@ -14,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { buildIdOf, loadLinkedCli, OWN_ACTIONS_CACHE } from '../bin/loadCli.js';
+import { buildIdOf, loadLinkedCli } from '../bin/loadCli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,34 +30,6 @@ for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 
 }
 for (const [name, compiled] of [['cli-bundle', cli.compiled.commandLine], ['cli-actions-bundle', cli.compiled.actions]]) {
   writeCache(name, buildIdOf(compiled.source), compiled.script.createCachedData());
-}
-
-/** The run after which each command's own actions cache is taken (bin/loadCli.js OWN_ACTIONS_CACHE). */
-const OWN_CACHE_RUNS = {
-  check: ['check', 'scenarios/'],
-  whatif: ['whatif', 'scenarios/', '--try', 'max-steps=5', '--try', 'max-steps=10'],
-  sweep: ['sweep', 'scenarios/', '--grid', 'max-steps=4,9', '--grid', 'context=full,window:4', '--format', 'json'],
-};
-const COMMAND_CACHE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { buildIdOf, loadLinkedCli } = require(workerData.loadCli);
-(async () => {
-  const cli = await loadLinkedCli({ useCache: false });
-  const code = await cli.main(workerData.argv, { stdout: () => true, stderr: () => true, cwd: workerData.cwd });
-  if (code !== 0) throw new Error('loopcost ' + workerData.argv.join(' ') + ' exited ' + code);
-  parentPort.postMessage({ buildId: buildIdOf(cli.compiled.actions.source), data: cli.compiled.actions.script.createCachedData() });
-})();
-`;
-for (const command of OWN_ACTIONS_CACHE) {
-  const argv = OWN_CACHE_RUNS[command];
-  if (argv === undefined) throw new Error(`cli code cache: no run for ${command}'s actions cache`);
-  const worker = new Worker(COMMAND_CACHE, { eval: true, workerData: { loadCli: resolve(root, 'bin/loadCli.js'), argv, cwd: root } });
-  const taken = await new Promise((done, fail) => {
-    worker.once('message', done);
-    worker.once('error', (error) => fail(new Error(`cli code cache (${command}): ${error.message}`)));
-  });
-  await worker.terminate();
-  writeCache(`cli-actions-bundle.${command}`, taken.buildId, Buffer.from(taken.data));
 }
 
 // A sweep worker's tasks as the command sends them (src/cli/actions/sweepWorkers.ts), each over its own
