@@ -22,14 +22,14 @@ export interface SweepResult {
   traces: number;
   cells: SweepCell[];
   /**
-   * StopCode of each (trace, cell), or SAME_AS_UNCAPPED: the run passed the cell's step cap and its
-   * figures are those of the cell uncappedCell[cell] in the same row (written once per cap group), or
-   * CAP_CLOSED: a closed pass's step cap stop, with only its prompt sum written (in tokensUsed): its
-   * calls are the cap's call (capCallOf), its cost and tokens follow from the prompt sum and the trace
-   * (writeClosedCapSpent), its elapsed time is the trace's step latency before that call, or CAP_SUMS: such a
-   * stop over the trace's own step sums (no tool-result cap), nothing written but the mark: its prompt
-   * sum follows from the cap, the cell's window (keeps) and the trace (ownPromptSum). Read
-   * cells through cellFigures / sweepTotals. Cache columns are empty until some run has cache figures (then 0 elsewhere).
+   * StopCode of each (trace, cell), or SAME_AS_UNCAPPED: the run passed the cell's step cap and its figures
+   * are those of the cell uncappedCell[cell] in the same row (written once per cap group), or CAP_CLOSED: a
+   * closed pass's step cap stop, only its prompt sum written (in tokensUsed): its calls are the cap's call
+   * (capCallOf), its cost and tokens follow from the prompt sum and the trace (writeClosedCapSpent), its
+   * elapsed time is the trace's step latency before that call, or CAP_SUMS: such a stop over the trace's
+   * own step sums (no tool-result cap), only the mark written: its prompt sum follows from the cap, the
+   * cell's window (keeps) and the trace (ownPromptSum). Read cells through cellFigures / sweepTotals.
+   * Cache columns are empty until some run has cache figures (then 0 elsewhere).
    */
   stop: Uint8Array;
   /** Per cell: the cell of its cap group with the loosest cap (SweepPlan.uncappedCell). */
@@ -209,8 +209,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   const capped = capClosed(code);
   const calls = capped ? capCallOf(t, r.capSteps[cell]!) : r.calls[at]!;
   const tokens = code === CAP_SUMS ? ownPromptSum(t, r.keeps[cell]!, calls) : r.tokensUsed[at]!;
-  // (Written into `out`, not returned: writeClosedCapSpent.)
-  if (capped) writeClosedCapSpent(out, t, r.prices[trace - r.from]!, calls, tokens);
+  if (capped) writeClosedCapSpent(out, t, r.prices[trace - r.from]!, calls, tokens); // into `out`, not returned
   else out.costPico = r.costPico[at]!;
   const spent = out.costPico;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
