@@ -5,7 +5,6 @@
  */
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import type { Pico } from '../money.js';
 import { PicoSum } from './picoSum.js';
 import type { RunFigures, RunPair } from './population.js';
 
@@ -60,15 +59,7 @@ interface MoneySums {
  * A run's figures with its stop as a stop code (its index in STOP_REASONS, src/kernel/stopCodes.ts):
  * what a sweep reads off its columns (src/fast/sweepResult.ts CellFigures), added with no string looked up.
  */
-export interface CodedRun {
-  stop: number;
-  steps: number;
-  costPico: Pico;
-  inputTokens: number;
-  cachedInputTokens: number;
-  outputTokens: number;
-  overshootPico: Pico;
-}
+export type CodedRun = Omit<RunFigures, 'stopReason'> & { stop: number };
 
 /** A baseline's figures, its stop as a stop code. */
 export type CodedBaseline = Pick<CodedRun, 'stop' | 'steps' | 'costPico'>;
