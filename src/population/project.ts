@@ -168,19 +168,42 @@ export interface WorstCase {
   rule: string;
 }
 
-/** The most one run can cost under `brakes` on any of these models' prices. */
-export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[]): WorstCase {
-  const calls = pricings.map((p) => largestCallPico(p, brakes.maxOutputTokens));
-  const largest = calls.some((c) => c === undefined) ? undefined : Math.max(0, maxOf(calls as number[]));
+/**
+ * Under a summary strategy (`summary:`, `hybrid:`): a summary call may come before each call, of S tokens
+ * out, priced as the summary model (`model=X`) or else as the run's. It is not a step, and the budget's
+ * predict mode does not bound it (it runs while the brakes would let the next call through).
+ */
+export interface SummaryCalls {
+  summaryTokens: number;
+  pricing?: ModelPricing;
+}
+
+/** The largest call over these models' prices with `maxOutputTokens` out; undefined when a window is unknown. */
+function largestOf(pricings: readonly ModelPricing[], maxOutputTokens?: number): number | undefined {
+  const calls = pricings.map((p) => largestCallPico(p, maxOutputTokens));
+  return calls.some((c) => c === undefined) ? undefined : Math.max(0, maxOf(calls as number[]));
+}
+
+/** The most one run can cost under `brakes` on any of these models' prices (with `summary`: its summary calls too). */
+export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[], options: { summary?: SummaryCalls } = {}): WorstCase {
+  const { summary } = options;
+  const summaryPricings = summary === undefined ? [] : summary.pricing === undefined ? pricings : [summary.pricing];
+  const largest = largestOf(pricings, brakes.maxOutputTokens);
+  // The largest summary call (0 without summaries): the prompt it replaces (up to the window) in, S out.
+  const largestSummary = summary === undefined ? 0 : largestOf(summaryPricings, summary.summaryTokens);
+  const known = largest !== undefined && largestSummary !== undefined;
+  const afterSummary = summary === undefined ? '' : ', each after a summary call';
   const bounds: [number, string][] = [];
   if (brakes.maxCostPico !== undefined) {
-    if (brakes.budgetMode === 'predict') bounds.push([brakes.maxCostPico, 'the budget (predict mode refuses a call whose bound would cross it; a response longer than max_tokens could still overshoot)']);
-    else if (largest !== undefined) bounds.push([brakes.maxCostPico + largest, 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
+    if (brakes.budgetMode === 'predict') {
+      if (summary === undefined) bounds.push([brakes.maxCostPico, 'the budget (predict mode refuses a call whose bound would cross it; a response longer than max_tokens could still overshoot)']);
+      else if (largestSummary !== undefined) bounds.push([brakes.maxCostPico + largestSummary, 'the budget plus the largest summary call (predict mode refuses a call whose bound would cross it, but a summary call is not predicted)']);
+    } else if (known) bounds.push([brakes.maxCostPico + Math.max(largest, largestSummary), 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
   }
-  if (brakes.maxSteps !== undefined && largest !== undefined) bounds.push([brakes.maxSteps * largest, `${brakes.maxSteps} steps at the largest prompt (the whole context window) and max_tokens of output`]);
-  if (brakes.maxTokens !== undefined && largest !== undefined) {
-    const rate = maxOf(pricings.map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
-    bounds.push([brakes.maxTokens * rate + largest, `the token cap at the dearest rate, plus the call that crossed it`]);
+  if (brakes.maxSteps !== undefined && known) bounds.push([brakes.maxSteps * (largest + largestSummary), `${brakes.maxSteps} steps at the largest prompt (the whole context window) and max_tokens of output${afterSummary}`]);
+  if (brakes.maxTokens !== undefined && known) {
+    const rate = maxOf([...pricings, ...summaryPricings].map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
+    bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
   }
   if (bounds.length === 0) return { perRunUsd: null, rule: 'unbounded: no budget, and no step or token cap with a known context window' };
   const [pico, rule] = bounds.reduce((a, b) => (b[0] < a[0] ? b : a));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET } from '../../src/brakes/config.js';
 import { capBoundShare, largestCallPico, projectSpend, runsToClaim, suggestCapPico, worstCaseRun } from '../../src/population/project.js';
-import { MINI } from '../helpers.js';
+import { handPriced, MINI } from '../helpers.js';
 import { cli } from '../cli/run.js';
 
 describe('projection', () => {
@@ -31,6 +31,31 @@ describe('projection', () => {
     expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI]).perRunUsd).toBe(1);
     expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI]).perRunUsd).toBe((3 * largest) / 1e12);
     expect(worstCaseRun(NO_BRAKES, [MINI]).perRunUsd).toBeNull();
+  });
+
+  it('under a summary strategy: a summary call may precede every call (priced as its model), and predict mode does not bound it', () => {
+    const largest = largestCallPico(MINI)!;
+    const BIG = handPriced('big', { input: 1.5, output: 6 }, 128_000);
+    const own = largestCallPico(MINI, 500)!;
+    const big = largestCallPico(BIG, 500)!;
+    expect(big).toBe(128_000 * BIG.base.input + 500 * BIG.base.output);
+    const summary = { summaryTokens: 500 };
+    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { summary }).perRunUsd).toBe((3 * (largest + own)) / 1e12);
+    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((3 * (largest + big)) / 1e12);
+    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI], { summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((1e12 + Math.max(largest, big)) / 1e12);
+    const predict = worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI], { summary });
+    expect(predict.perRunUsd).toBe((1e12 + own) / 1e12);
+    expect(predict.rule).toMatch(/summary call is not predicted/);
+  });
+
+  it('runs under a summary strategy with a dearer summary model stay within the worst case', async () => {
+    const flags = ['--context', 'summary:trigger=3000,keep=2,tokens=800,model=gpt-4o', '--max-steps', '12', '--format', 'json'];
+    const projected = JSON.parse((await cli('project', 'scenarios/recursive-verification.yaml', ...flags)).stdout);
+    const runs = JSON.parse((await cli('replay', 'scenarios/recursive-verification.yaml', ...flags, '--per-run')).stdout);
+    const dearest = Math.max(...runs.runs.map((run: { costUsd: number }) => run.costUsd));
+    expect(runs.summary.summaryCalls).toBeGreaterThan(0);
+    expect(dearest).toBeLessThanOrEqual(projected.worstCase.perRunUsd);
+    expect(projected.worstCase.rule).toMatch(/each after a summary call/);
   });
 
   it('the distribution-free bound and a suggested cap', () => {

@@ -3,12 +3,13 @@
  * given (seeded Monte Carlo), the worst case those brakes allow, where prompts pass a price tier or the
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
+import type { ContextStrategy } from '../../context/strategy.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
-import { capBoundShare, projectSpend, promptCrossings, runsToClaim, suggestCapPico, worstCaseRun } from '../../population/project.js';
+import { capBoundShare, projectSpend, promptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
 import { sweepPairs } from '../../population/sweep.js';
-import type { ModelPricing } from '../../pricing/types.js';
-import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
+import type { ModelPricing, PriceTable } from '../../pricing/types.js';
+import { replayTrace, resolveTracePricing, summaryPricingOf } from '../../replay/replay.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
 import { reportSettings } from '../../report/settings.js';
 import { prepareScenario, runSynthetic } from '../../scenario/run.js';
@@ -64,6 +65,14 @@ function suggestedCap(prepared: PreparedSweep, pairs: ReturnType<typeof sweepPai
   return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
 }
 
+/** A summary strategy's calls for the worst case: S tokens out, at the summary model's prices when it names one. */
+function summaryCallsOf(strategy: ContextStrategy, prices: PriceTable): { summary?: SummaryCalls } {
+  const summary = strategy.summary;
+  if (summary === undefined) return {};
+  const pricing = summaryPricingOf(strategy, prices);
+  return { summary: { summaryTokens: summary.summaryTokens, ...(pricing === undefined ? {} : { pricing }) } };
+}
+
 /** Without --runs-per-day: the scenario files' runsPerDay summed (whole runs), else 100. */
 export const FALLBACK_RUNS_PER_DAY = 100;
 function defaultRunsPerDay(prepared: PreparedSweep): number {
@@ -86,7 +95,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
   const projection = projectSpend(pairs.map((p) => p.run.costPico), { runsPerDay, days, seed, trials });
   const withRows = runsWithRows(prepared, config.model);
-  const worst = worstCaseRun(config.brakes, [...new Map(withRows.map((r) => [r.pricing.model, r.pricing])).values()]);
+  const worst = worstCaseRun(config.brakes, [...new Map(withRows.map((r) => [r.pricing.model, r.pricing])).values()], summaryCallsOf(config.strategy, prepared.prices));
   const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
   const n = pairs.length;
   const bound = capBoundShare(n);
