@@ -31,7 +31,8 @@ import { CapCalls, NO_CAP_CALL, TraceStops } from './sweepTrace.js';
 
 export type { SweepAxis, SweepCell, SweepGrid, SweepPatch } from './sweepGrid.js';
 export { sweepCells } from './sweepGrid.js';
-export { cellFigures, mergeSweeps, newCellFigures, sweepTotals, type CellFigures, type SweepResult } from './sweepResult.js';
+export { cellFigures, newCellFigures, sweepTotals, type CellFigures, type SweepResult } from './sweepResult.js';
+export { mergeSweeps } from './sweepMerge.js';
 
 /** One trace of a sweep: compiled, with its prices and its default cache mode (recorded or off). */
 export interface SweepTrace {

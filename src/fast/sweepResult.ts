@@ -1,7 +1,7 @@
 /**
  * A sweep's result: per (trace, cell), at index (trace − from) · cells + cell, the figures that depend
  * on the run, one typed column each (no object per cell); the writers that fill a cell from a run's
- * state or a run table; a cell's RunTotals read back (sweepTotals); and slices merged (mergeSweeps).
+ * state or a run table; a cell's RunTotals read back (sweepTotals). Slices are merged in sweepMerge.ts.
  */
 import type { StopReason } from '../brakes/stopReasons.js';
 import { costOutOfRange } from '../kernel/cost.js';
@@ -75,9 +75,9 @@ export function figuresAt(r: SweepResult, trace: number, cell: number): number {
   return r.stop[row + cell] === SAME_AS_UNCAPPED ? row + r.uncappedCell[cell]! : row + cell;
 }
 
-type Column = Uint8Array | Int32Array | Float64Array;
+export type Column = Uint8Array | Int32Array | Float64Array;
 
-const EMPTY = new Float64Array(0);
+export const EMPTY = new Float64Array(0);
 
 /**
  * A result for `count` traces from `from` over `cells`, reusing `into`'s columns when long enough (every cell writes every column
@@ -256,47 +256,4 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
   };
   // (Summary calls and their cost are not kept by a sweep.)
   return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: f.strategyCacheLostTokens, skippedActions: skipped });
-}
-
-/** Slices of one sweep (consecutive trace ranges, any order) merged into one, in trace order. */
-export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
-  const sorted = [...parts].sort((a, b) => a.from - b.from);
-  sorted.forEach((part, k) => {
-    if (k > 0 && part.from !== sorted[k - 1]!.from + sorted[k - 1]!.traces) throw new Error('mergeSweeps: the slices do not follow each other');
-  });
-  const first = sorted[0]!;
-  const size = sorted.reduce((n, part) => n + part.stop.length, 0);
-  const joined = <A extends Column>(pick: (r: SweepResult) => A, make: (n: number) => A): A => {
-    const out = make(size);
-    let offset = 0;
-    for (const part of sorted) {
-      out.set(pick(part), offset);
-      offset += part.stop.length;
-    }
-    return out;
-  };
-  // Optional columns: empty when every part's is, else parts without one count as zeros.
-  const optional = (pick: (r: SweepResult) => Float64Array): Float64Array => (sorted.every((part) => pick(part).length === 0) ? EMPTY : joined(pick, (n) => new Float64Array(n)));
-  return {
-    from: first.from,
-    traces: sorted.reduce((n, part) => n + part.traces, 0),
-    cells: first.cells,
-    stop: joined((r) => r.stop, (n) => new Uint8Array(n)),
-    uncappedCell: first.uncappedCell,
-    capSteps: first.capSteps,
-    keeps: first.keeps,
-    budgets: first.budgets,
-    calls: joined((r) => r.calls, (n) => new Int32Array(n)),
-    stopTool: joined((r) => r.stopTool, (n) => new Int32Array(n)),
-    costPico: joined((r) => r.costPico, (n) => new Float64Array(n)),
-    tokensUsed: joined((r) => r.tokensUsed, (n) => new Float64Array(n)),
-    cachedInputTokens: optional((r) => r.cachedInputTokens),
-    cacheWriteTokens: optional((r) => r.cacheWriteTokens),
-    cacheRuleLostTokens: optional((r) => r.cacheRuleLostTokens),
-    elapsedMs: joined((r) => r.elapsedMs, (n) => new Float64Array(n)),
-    strategyCacheLostTokens: optional((r) => r.strategyCacheLostTokens),
-    skippedActions: optional((r) => r.skippedActions),
-    compiled: sorted.flatMap((part) => part.compiled),
-    prices: sorted.flatMap((part) => part.prices),
-  };
 }
