@@ -27,5 +27,7 @@ export function stopReasonOf(code: number): StopReason {
 }
 
 export function stopCodeOf(reason: StopReason): StopCode {
-  return STOP_REASONS.indexOf(reason) as StopCode;
+  const code = STOP_REASONS.indexOf(reason);
+  if (code < 0) throw new Error(`unknown stop reason ${reason}`);
+  return code as StopCode;
 }

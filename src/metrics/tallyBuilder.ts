@@ -3,8 +3,8 @@
  * summed without a BigInt per run, stop reasons counted by code, costs written into Float64Arrays; a mark
  * to roll back to (a file streamed through a sweep and found bad part way).
  */
-import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
-import { StopCode } from '../kernel/stopCodes.js';
+import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
+import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
 import { PicoSum } from './picoSum.js';
 import type { RunFigures, RunPair } from './population.js';
 
@@ -64,17 +64,10 @@ export type CodedRun = Omit<RunFigures, 'stopReason'> & { stop: number };
 /** A baseline's figures, its stop as a stop code. */
 export type CodedBaseline = Pick<CodedRun, 'stop' | 'steps' | 'costPico'>;
 
-/** Stop codes (STOP_REASONS' indexes, inlined) of the reasons the tally and isBrakeStop single out. */
 const COMPLETED = StopCode.Completed;
-const TRACE_END = StopCode.TraceEnd;
-const ABORTED = StopCode.Aborted;
 
-/** The stop code of a reason (its index in STOP_REASONS). */
-function codeOf(reason: StopReason): number {
-  const code = STOP_REASONS.indexOf(reason);
-  if (code < 0) throw new Error(`unknown stop reason ${reason}`);
-  return code;
-}
+/** isBrakeStop of each stop code (the rule stays in one place; a run reads its code's entry). */
+const BRAKED: readonly boolean[] = STOP_REASONS.map(isBrakeStop);
 
 /** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
 const RESERVE_GROWTH_RUNS = 4096;
@@ -108,7 +101,7 @@ export class TallyBuilder {
 
   add(run: RunFigures, baseline: RunPair['baseline']): void {
     const coded = this.coded;
-    coded.stop = codeOf(run.stopReason);
+    coded.stop = stopCodeOf(run.stopReason);
     coded.steps = run.steps;
     coded.costPico = run.costPico;
     coded.inputTokens = run.inputTokens;
@@ -116,7 +109,7 @@ export class TallyBuilder {
     coded.outputTokens = run.outputTokens;
     coded.overshootPico = run.overshootPico;
     const base = this.codedBase;
-    base.stop = codeOf(baseline.stopReason);
+    base.stop = stopCodeOf(baseline.stopReason);
     base.steps = baseline.steps;
     base.costPico = baseline.costPico;
     this.addCoded(coded, base);
@@ -139,7 +132,7 @@ export class TallyBuilder {
     this.stops[stop]! += 1;
     if (stop === COMPLETED) tally.completed += 1;
     else money.wasted.add(cost);
-    const braked = stop !== COMPLETED && stop !== TRACE_END && stop !== ABORTED;
+    const braked = BRAKED[stop]!;
     if (baseline.stop === COMPLETED) {
       tally.baselineCompleted += 1;
       if (braked) tally.falseStops += 1;
