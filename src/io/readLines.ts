@@ -124,7 +124,7 @@ export class LineSplitter {
       line = cutLines(text, line, found);
       start = end + 1;
     }
-    for (const found1 of found) lines.push(found1);
+    for (const entry of found) lines.push(entry);
     this.line = line;
     return true;
   }
