@@ -15,6 +15,23 @@ const { Script, constants } = require('node:vm');
 
 const distUrl = new URL('../dist/', pathToFileURL(__filename));
 
+/**
+ * `small`: V8's young generation kept at the size it has when the actions load (`--semi-space-growth-factor=1`,
+ * 1–2 MB); otherwise grown as V8 grows it by default (factor 2). Left to grow (to 8 MB in `replay scenarios/`)
+ * while a start's module state survives its first scavenges, it moves into pages the OS must first fault in
+ * (~10 µs a page on these machines); kept small, each scavenge reuses the pages it has: `replay scenarios/`
+ * ~1,450 page faults and ~10 ms fewer (README, Development). Longer commands lose nothing by it: a sweep, a
+ * big replay or `generate` spends about as long in scavenges either way (--trace-gc). Flags are part of what
+ * a code cache is checked against: the command line is compiled under the default, the actions script and
+ * the sweep workers (which share the process's flags) under this, and the build's cache step
+ * (scripts/cli-code-cache.mjs) takes each cache under the same. LOOPCOST_YOUNG_GENERATION=default leaves
+ * V8's default throughout (to compare; test/cli/bundle.test.ts).
+ */
+function youngGenerationKeptSmall(small) {
+  if (process.env.LOOPCOST_YOUNG_GENERATION === 'default') return;
+  require('node:v8').setFlagsFromString(`--semi-space-growth-factor=${small ? 1 : 2}`);
+}
+
 /** A bundle's first line names its build: `// loopcost CLI bundle <id> …` (or `sweep worker bundle`). */
 const buildIdOf = (source) => /^\/\/ loopcost [\w ]*?bundle (\S+)/.exec(source)?.[1];
 
@@ -74,6 +91,7 @@ async function loadLinkedCli({ useCache = true } = {}) {
   let actionsRun;
   linked.loadAction = async (key) => {
     actionsRun ??= (async () => {
+      youngGenerationKeptSmall(true);
       compiled.actions = compileBundle('cli-actions-bundle', { useCache });
       if (compiled.actions === undefined) throw new Error('loopcost: dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
       if (buildIdOf(compiled.actions.source) !== buildIdOf(commandLine.source)) throw new Error('loopcost: dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build: run `npm run build`');
@@ -99,4 +117,4 @@ async function loadSweepWorker() {
   return (await runBundle(compiled.script)).runSweepWorker;
 }
 
-module.exports = { compileBundle, runBundle, loadLinkedCli, loadMain, loadSweepWorker, buildIdOf };
+module.exports = { youngGenerationKeptSmall, compileBundle, runBundle, loadLinkedCli, loadMain, loadSweepWorker, buildIdOf };

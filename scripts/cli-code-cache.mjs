@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { buildIdOf, loadLinkedCli } from '../bin/loadCli.js';
+import { buildIdOf, loadLinkedCli, youngGenerationKeptSmall } from '../bin/loadCli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,7 +28,10 @@ for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 
   const code = await cli.main(argv, quiet);
   if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
 }
-for (const [name, compiled] of [['cli-bundle', cli.compiled.commandLine], ['cli-actions-bundle', cli.compiled.actions]]) {
+// Each under the flags it is compiled with at a start (bin/loadCli.js, youngGenerationKeptSmall): the
+// command line under V8's defaults, the actions (and below, the worker) under a young generation kept small.
+for (const [name, compiled, small] of [['cli-bundle', cli.compiled.commandLine, false], ['cli-actions-bundle', cli.compiled.actions, true]]) {
+  youngGenerationKeptSmall(small);
   writeCache(name, buildIdOf(compiled.source), compiled.script.createCachedData());
 }
 

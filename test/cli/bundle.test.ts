@@ -93,16 +93,41 @@ describe('the CLI bundle', () => {
     expect(runBin(['replay', 'scenarios/'])).toMatchObject({ code: 0 });
   });
 
-  it('V8 takes both scripts from their code caches (a cache it rejects would slow every start, silently)', () => {
+  it('V8 takes every script from its code cache, each compiled under the flags its cache was made with (a cache it rejects would slow every start, silently)', () => {
     const probe = `
       const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
+      const { Worker } = require('node:worker_threads');
       (async () => {
         const cli = await loadLinkedCli();
         const code = await cli.main(['replay', 'scenarios/'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
-        console.log(JSON.stringify({ code, commandLine: cli.compiled.commandLine.cachedDataRejected, actions: cli.compiled.actions.cachedDataRejected }));
+        // A sweep's worker compiles its script after the actions have set the flags it shares.
+        const worker = new Worker("const { parentPort, workerData } = require('node:worker_threads'); parentPort.postMessage(require(workerData).compileBundle('sweep-worker-bundle').cachedDataRejected);", { eval: true, workerData: ${JSON.stringify(resolve('bin/loadCli.js'))} });
+        const workerRejected = await new Promise((done) => worker.once('message', done));
+        await worker.terminate();
+        console.log(JSON.stringify({ code, commandLine: cli.compiled.commandLine.cachedDataRejected, actions: cli.compiled.actions.cachedDataRejected, worker: workerRejected }));
       })();`;
     const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
-    expect(JSON.parse(r.stdout)).toEqual({ code: 0, commandLine: false, actions: false });
+    expect(JSON.parse(r.stdout)).toEqual({ code: 0, commandLine: false, actions: false, worker: false });
+  });
+
+  it("a command's young generation is kept small (youngGenerationKeptSmall: a start faults in no pages for it to grow into)", () => {
+    const probe = `
+      const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
+      const newSpaceBytes = () => require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+      (async () => {
+        const first = newSpaceBytes();
+        const cli = await loadLinkedCli();
+        const code = await cli.main(['replay', 'scenarios/'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
+        console.log(JSON.stringify({ code, first, after: newSpaceBytes() }));
+      })();`;
+    const taken = (env) => JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
+    const kept = taken({});
+    expect(kept.code).toBe(0);
+    // At most the one doubling a scavenge may make before the actions set the flag (1 → 2 MB here).
+    expect(kept.after).toBeLessThanOrEqual(2 * kept.first);
+    // What the flag keeps from happening: left to V8's default, the same command grows it further (8 MB here).
+    const grown = taken({ LOOPCOST_YOUNG_GENERATION: 'default' });
+    expect(grown.after).toBeGreaterThan(kept.after);
   });
 
   it.each(['cli-bundle', 'cli-actions-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
