@@ -5,11 +5,12 @@
  * a glob that matches nothing, a trace file given where a scenario is expected.
  */
 import { dirname, isAbsolute, join } from 'node:path';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { collectInputs } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { splitInputs } from '../scenario/inputs.js';
+import { strategyPlaceOf } from '../scenario/run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from '../scenario/settings.js';
 
 export interface CheckInput {
@@ -17,6 +18,8 @@ export interface CheckInput {
   settings: ScenarioSettings;
   /** The context for recorded runs: the cache as each trace recorded it unless the file or a flag says. */
   traceStrategy: ContextStrategy;
+  /** Where the strategy was written: the file's `context`, or `--context` when given. */
+  strategyPlace: StrategyPlace;
   /** The trace files `traces:` names, in order (none for a synthetic-only scenario). */
   traceFiles: string[];
 }
@@ -77,6 +80,7 @@ export function loadCheckInputs(scenarioFiles: readonly string[], overrides: Sce
       scenario,
       settings,
       traceStrategy: cacheChosen === undefined ? traceStrategy : settings.strategy,
+      strategyPlace: strategyPlaceOf(scenario, overrides),
       traceFiles: resolveTraceFiles(scenario),
     };
   });

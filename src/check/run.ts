@@ -35,7 +35,7 @@ function checkedRun(run: PopulationRun): CheckedRun {
 /** The scenario's runs under its settings (`model`: every run re-priced as it), paired with their baselines. */
 export function checkRuns(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string): PopulationRun[] {
   const { scenario, settings } = input;
-  const common = { brakes: settings.brakes, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }) };
+  const common = { brakes: settings.brakes, strategyPlace: input.strategyPlace, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }) };
   const runs = traces.length === 0 ? [] : populationRuns({ traces }, { ...common, strategy: input.traceStrategy }, prices);
   if (scenario.population !== undefined) {
     const population = { scenario: scenario as Scenario, runs: settings.runs, seed: settings.seed };

@@ -156,22 +156,32 @@ export function parseContextSpec(spec: string, flag = '--context'): ContextStrat
   return strategy;
 }
 
+/** Where a context strategy was written, to name it in a complaint about it. */
+export interface StrategyPlace {
+  file: string;
+  line?: number;
+  field: string;
+}
+
+/** A strategy given to a command with `--context` (the place assumed unless told). */
+export const COMMAND_LINE_CONTEXT: StrategyPlace = { file: '<command line>', field: '--context' };
+
 /**
  * The summary trigger in tokens, checked against the context window (the `--context-window` brake's
  * when set, else the model's): a trigger above it could never fire before the window stops the run.
- * Infinity when the strategy makes no summaries.
+ * Infinity when the strategy makes no summaries. A trigger that cannot be used is named at `place`.
  */
-export function summaryTriggerTokens(strategy: ContextStrategy, contextWindowTokens: number): number {
+export function summaryTriggerTokens(strategy: ContextStrategy, contextWindowTokens: number, place: StrategyPlace = COMMAND_LINE_CONTEXT): number {
   const s = strategy.summary;
   if (!s) return Infinity;
   if (s.triggerPercent !== undefined) {
     if (contextWindowTokens === Infinity) {
-      throw new UserError({ file: '<command line>', field: '--context', code: 'bad_value', message: `trigger=${s.triggerPercent}% needs the model's context window, which the price table does not give`, hint: 'give trigger in tokens, or set --context-window N' });
+      throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerPercent}% needs the model's context window, which the price table does not give`, hint: 'give trigger in tokens, or set --context-window N' });
     }
     return Math.floor((s.triggerPercent / 100) * contextWindowTokens);
   }
   if (s.triggerTokens! > contextWindowTokens) {
-    throw new UserError({ file: '<command line>', field: '--context', code: 'bad_value', message: `trigger=${s.triggerTokens} is above the context window (${contextWindowTokens} tokens): no summary could happen`, hint: 'set trigger below the context window, or as a percentage (trigger=80%)' });
+    throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerTokens} is above the context window (${contextWindowTokens} tokens): no summary could happen`, hint: 'set trigger below the context window, or as a percentage (trigger=80%)' });
   }
   return s.triggerTokens!;
 }

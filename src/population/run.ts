@@ -15,7 +15,7 @@
  * loop (`runSynthetic`), so every figure is what `replay` of that setting alone gives.
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
-import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { StrategyFigures } from '../loop/types.js';
 import type { RunFigures, RunPair } from '../metrics/population.js';
@@ -32,6 +32,8 @@ export interface PopulationConfig {
   brakes: BrakeConfig;
   /** `cache` unset: each trace's default (recorded when it carries usage, else off); synthetic runs: off. */
   strategy: ContextStrategy;
+  /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
+  strategyPlace?: StrategyPlace;
   /** Price every run as if made on this model (default: each run's own). */
   model?: string;
   /** Time for calls and tools a trace records none for (and every synthetic call). */
@@ -110,6 +112,7 @@ export function populationRuns(inputs: PopulationInputs, config: PopulationConfi
 function replayOptions(config: PopulationConfig, prices: PriceTable) {
   return {
     strategy: config.strategy,
+    ...(config.strategyPlace === undefined ? {} : { strategyPlace: config.strategyPlace }),
     prices,
     ...(config.model === undefined ? {} : { model: config.model }),
     ...(config.latency === undefined ? {} : { latency: config.latency }),
@@ -134,6 +137,7 @@ function preparedOf(population: ScenarioPopulation, config: PopulationConfig, pr
     seed: population.seed,
     brakes: config.brakes,
     strategy: config.strategy,
+    ...(config.strategyPlace === undefined ? {} : { strategyPlace: config.strategyPlace }),
     ...(config.latency === undefined ? {} : { latency: config.latency }),
     ...(config.model === undefined ? {} : { model: config.model }),
   });

@@ -8,13 +8,13 @@ import type { GroundTruth } from '../synthetic/agent.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, summaryTriggerTokens, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CompileScratch } from '../fast/compile.js';
 import { replayCompiled } from '../fast/replayFast.js';
 import { runOutcomeOf } from '../fast/runState.js';
 import { runSettings } from '../fast/settings.js';
 import { withSummaryPrices } from '../fast/strategySteps.js';
-import { brakeLimits } from '../kernel/limits.js';
+import { brakeLimits, contextWindowTokens } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
@@ -31,6 +31,8 @@ import { hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './ru
 export interface ReplayOptions {
   brakes: BrakeConfig;
   strategy: ContextStrategy;
+  /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
+  strategyPlace?: StrategyPlace;
   prices: PriceTable;
   /** Re-price every run as if made on this model. */
   model?: string;
@@ -118,14 +120,6 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   }
 }
 
-/** Where a context strategy was given, for an unknown summary model's message. */
-export interface StrategyPlace {
-  file: string;
-  field: string;
-}
-
-const COMMAND_LINE_CONTEXT: StrategyPlace = { file: '<command line>', field: '--context' };
-
 /**
  * `summary:…,model=X`: the summary calls' prices, as of `recordedAt` (undefined: the run's model's
  * prices); an unknown X is named at `place` (default: `--context` on the command line).
@@ -141,8 +135,19 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
   }
 }
 
+/**
+ * A summary trigger the run's context window makes unusable, refused before the run and named at `place`
+ * (where the strategy was written; the session checks it again, knowing no place).
+ */
+export function checkSummaryTrigger(run: { strategy: ContextStrategy; brakes: BrakeConfig; pricing: ModelPricing }, place?: StrategyPlace): void {
+  if (run.strategy.summary === undefined) return;
+  const prices = flattenPrices(run.pricing);
+  summaryTriggerTokens(run.strategy, contextWindowTokens(brakeLimits(run.brakes, prices.contextWindow), prices), place);
+}
+
 function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
-  const summaryPricing = summaryPricingOf(options.strategy, options.prices, trace.header.recordedAt);
+  checkSummaryTrigger({ strategy: options.strategy, brakes: options.brakes, pricing }, options.strategyPlace);
+  const summaryPricing = summaryPricingOf(options.strategy, options.prices, trace.header.recordedAt, options.strategyPlace);
   if (options.keepSteps === true || options.engine === 'readable') {
     return runLoop(new ReplaySource(trace), {
       brakes: options.brakes,

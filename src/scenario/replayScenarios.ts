@@ -4,24 +4,26 @@
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import type { ScenarioRunSettings } from '../report/scenarios.js';
 import { loadScenarioFile, type Scenario } from './load.js';
-import { resolveScenarioPricing, runScenario, type RunScenarioOptions } from './run.js';
+import { resolveScenarioPricing, runScenario, strategyPlaceOf, type RunScenarioOptions } from './run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from './settings.js';
 
 /** A scenario file read and checked, with the settings its runs take (the file's, flags given on top). */
 export interface ScenarioInput {
   scenario: Scenario;
   settings: ScenarioSettings;
+  /** Where its strategy was written: the file's `context`, or `--context` when given. */
+  strategyPlace: StrategyPlace;
 }
 
 /** Every file read and checked up front, so one bad file fails the command before anything runs. */
 export function loadScenarioInputs(files: readonly string[], overrides: ScenarioOverrides): ScenarioInput[] {
-  return files.map(loadScenarioFile).map((scenario) => ({ scenario, settings: scenarioSettings(scenario, overrides) }));
+  return files.map(loadScenarioFile).map((scenario) => ({ scenario, settings: scenarioSettings(scenario, overrides), strategyPlace: strategyPlaceOf(scenario, overrides) }));
 }
 
 /** What a scenario input's runs ran under, as reports name it. */
@@ -42,13 +44,14 @@ export function scenarioPricings(inputs: readonly ScenarioInput[], prices: Price
 }
 
 /** The options that run a scenario input under its settings. */
-export function scenarioRunOptions({ settings }: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunScenarioOptions {
+export function scenarioRunOptions({ settings, strategyPlace }: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunScenarioOptions {
   return {
     prices: options.prices,
     runs: settings.runs,
     seed: settings.seed,
     brakes: settings.brakes,
     strategy: settings.strategy,
+    strategyPlace,
     ...(settings.latency === undefined ? {} : { latency: settings.latency }),
     ...(options.model === undefined ? {} : { model: options.model }),
     keepSteps: options.keepSteps ?? false,

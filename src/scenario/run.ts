@@ -4,14 +4,14 @@
  * only on (seed, i), so the same run under two settings is the same agent.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
+import { checkSummaryTrigger, runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
 import { createAgent } from '../synthetic/behaviours/index.js';
 import { drawCount, drawReal } from '../synthetic/distributions.js';
@@ -20,7 +20,7 @@ import { Rng, STREAM } from '../synthetic/random.js';
 import type { CallRecord } from '../trace/types.js';
 import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
-import { DEFAULT_HARD_CAP_STEPS, scenarioSettings } from './settings.js';
+import { DEFAULT_HARD_CAP_STEPS, fileKeyOfFlag, scenarioSettings } from './settings.js';
 
 export interface RunScenarioOptions {
   prices: PriceTable;
@@ -32,6 +32,8 @@ export interface RunScenarioOptions {
   brakes?: BrakeConfig;
   /** Default: the file's context (cache off unless it says on). */
   strategy?: ContextStrategy;
+  /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
+  strategyPlace?: StrategyPlace;
   /** Default: the file's latency model. */
   latency?: LatencyModel;
   /** Price every run as if made on this model. */
@@ -192,20 +194,33 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
   const strategy = options.strategy ?? settings.strategy;
+  const brakes = options.brakes ?? settings.brakes;
+  const pricing = resolveScenarioPricing(scenario, options.prices, options.model);
+  const place = options.strategy === undefined ? scenarioContextPlace(scenario) : options.strategyPlace;
+  checkSummaryTrigger({ strategy, brakes, pricing }, place);
   return {
     scenario,
     seed: settings.seed,
     runs: settings.runs,
     firstRun: options.firstRun ?? 0,
-    brakes: options.brakes ?? settings.brakes,
+    brakes,
     strategy: { ...strategy, cache: strategy.cache ?? 'off' },
     latency: options.latency ?? settings.latency,
-    pricing: resolveScenarioPricing(scenario, options.prices, options.model),
-    // A strategy from the file is named there; one given to the command, on its command line.
-    summaryPricing: summaryPricingOf(strategy, options.prices, undefined, options.strategy === undefined ? { file: scenario.source, field: 'context' } : undefined),
+    pricing,
+    summaryPricing: summaryPricingOf(strategy, options.prices, undefined, place),
     keepSteps: options.keepSteps ?? false,
     hardCapSteps: scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS,
   };
+}
+
+/** Where a scenario file writes its context strategy. */
+export function scenarioContextPlace(scenario: Pick<Scenario, 'source'>): StrategyPlace {
+  return { file: scenario.source, field: fileKeyOfFlag('--context')! };
+}
+
+/** The file's `context` names a scenario's strategy unless `--context` replaced it. */
+export function strategyPlaceOf(scenario: Pick<Scenario, 'source'>, overrides: { contextFlags?: { context?: string } }): StrategyPlace {
+  return overrides.contextFlags?.context === undefined ? scenarioContextPlace(scenario) : COMMAND_LINE_CONTEXT;
 }
 
 /** N synthetic runs of the scenario, closed-loop, as report runs with their ground truth. */

@@ -120,7 +120,7 @@ describe('the CLI bundle', () => {
         const code = await cli.main(['replay', 'scenarios/'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
         console.log(JSON.stringify({ code, first, after: newSpaceBytes() }));
       })();`;
-    const taken = (env) => JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
+    const taken = (env: Record<string, string>) => JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
     const kept = taken({});
     expect(kept.code).toBe(0);
     // At most the one doubling a scavenge may make before the actions set the flag (1 → 2 MB here).

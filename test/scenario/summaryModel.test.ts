@@ -45,6 +45,6 @@ describe('summary calls of synthetic runs under summary:…,model=X', () => {
   it("an unknown X in the scenario file's context is named in that file", () => {
     const file = scenarioOf({ context: { context: `${SUMMARY},model=nope` }, population: [entry('forgetful', { steps: 4, observationTokens: 500 })] }, 'agents.yaml');
     const error = userErrorOf(() => runScenario(file, { prices: PRICES, runs: 1, seed: 1, brakes: NO_BRAKES }));
-    expect(error.issues[0]).toMatchObject({ file: 'agents.yaml', field: 'context', code: 'unknown_model' });
+    expect(error.issues[0]).toMatchObject({ file: 'agents.yaml', field: 'context.context', code: 'unknown_model' });
   });
 });

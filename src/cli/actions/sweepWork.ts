@@ -11,6 +11,7 @@ import { loadPriceTable } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { contextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
+import { checkGridStrategies } from '../../population/gridStrategies.js';
 import type { ScenarioPopulation } from '../../population/run.js';
 import type { BadInput, InputRun } from '../../import/inputSet.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
@@ -129,10 +130,12 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
-  for (const model of modelsPricedAs(axes, fixed)) scenarioPricings(scenarios, prices, model);
+  const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
+  const configurations = gridConfigurations(axes, fixed);
+  checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);
-  return { axes, configurations: gridConfigurations(axes, fixed), fixed, prices, scenarios, traceFiles, ...(target === undefined ? {} : { targetCompletion: target }) };
+  return { axes, configurations, fixed, prices, scenarios, traceFiles, ...(target === undefined ? {} : { targetCompletion: target }) };
 }
 
 /**
