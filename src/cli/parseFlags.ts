@@ -149,10 +149,18 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
  * flag, the part and the names it takes.
  */
 function keyValueSpec<F extends string>(spec: string, flag: string, names: Record<string, F>, what: string, valueWord: string): [F, string][] {
+  const seen = new Set<string>();
   return spec
     .split(',')
     .map((part) => part.trim())
     .map((part) => {
+      const name = part.split('=')[0]!.trim();
+      if (names[name] !== undefined && seen.has(name)) {
+        // Which of the two would hold is not for loopcost to guess.
+        const hint = flag === '--try' ? `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B` : 'give each name once';
+        throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${spec}' gives ${name} twice`, hint });
+      }
+      seen.add(name);
       const [key, value, ...rest] = part.split('=');
       const field = names[key!.trim()];
       if (!field || value === undefined || value.trim() === '' || rest.length > 0) {

@@ -137,6 +137,18 @@ describe('errors name fields as the user knows them', () => {
     expect(r.stderr).toMatch(/typo\.jsonl:line 2 field 'toolCalls\[0\]': unknown field\(s\) eror \(did you mean error\?/);
   });
 
+  it('a name given twice in one key=value setting is refused, not settled by whichever came last', async () => {
+    const tried = await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'max-steps=5,max-repeat=3,max-steps=8');
+    expect(tried.code).toBe(2);
+    expect(tried.stdout).toBe('');
+    expect(tried.stderr).toMatch(/^loopcost: <command line> field '--try': 'max-steps=5,max-repeat=3,max-steps=8' gives max-steps twice \(give each name once; to try another value, add another --try: --try max-steps=A --try max-steps=B\)/);
+    const skip = await cli('replay', 'scenarios/reverify-forever.jsonl', '--repeat-action', 'skip,max-skips=2,max-skips=3', '--max-repeat', '2');
+    expect(skip.code).toBe(2);
+    expect(skip.stderr).toMatch(/field '--repeat-action': 'max-skips=2,max-skips=3' gives max-skips twice \(give each name once\)/);
+    // Two --try flags with the same name are two settings, as before.
+    expect((await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'max-steps=5', '--try', 'max-steps=8')).code).toBe(0);
+  });
+
   it('control characters in a name never reach the terminal raw', async () => {
     const r = await cli('replay', 'scenarios', '--model', 'gpt\u001b[2J');
     expect(r.stderr).not.toContain('\u001b');
