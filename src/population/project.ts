@@ -15,6 +15,7 @@
  * Pure: no node:*, no clock, no Math.random.
  */
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { PicoSum } from '../metrics/picoSum.js';
 import { nearestRank } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
@@ -70,17 +71,37 @@ class IndexStream {
   }
 }
 
-function quantilesUsd(valuesPico: Float64Array | number[]): Quantiles {
-  const sorted = Float64Array.from(valuesPico).sort();
+/** Mean (rounded half up) and nearest-rank quantiles of exact picodollar amounts, as USD. */
+function quantilesUsd(valuesPico: bigint[]): Quantiles {
+  const sorted = valuesPico.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const n = sorted.length;
   let total = 0n;
-  for (const v of sorted) total += BigInt(Math.round(v));
-  const asArray = Array.from(sorted);
+  for (const v of sorted) total += v;
   return {
     mean: n === 0 ? 0 : picoToUsd((total * 2n + BigInt(n)) / (2n * BigInt(n))),
-    p50: picoToUsd(Math.round(nearestRank(asArray, 0.5) ?? 0)),
-    p95: picoToUsd(Math.round(nearestRank(asArray, 0.95) ?? 0)),
-    p99: picoToUsd(Math.round(nearestRank(asArray, 0.99) ?? 0)),
+    p50: picoToUsd(nearestRank(sorted, 0.5) ?? 0n),
+    p95: picoToUsd(nearestRank(sorted, 0.95) ?? 0n),
+    p99: picoToUsd(nearestRank(sorted, 0.99) ?? 0n),
+  };
+}
+
+/**
+ * One simulated day's spend, drawn from `rng`, exact however large it grows: added as a Number in stretches
+ * short enough that no partial sum can pass 2^53 picodollars (a float sum past it drops units), each
+ * stretch carried into a BigInt.
+ */
+function daySpender(costsPico: readonly number[], runsPerDay: number): (rng: IndexStream) => bigint {
+  const n = costsPico.length;
+  const stretch = Math.max(1, Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, maxOf(costsPico))));
+  return (rng) => {
+    let total = 0n;
+    for (let from = 0; from < runsPerDay; from += stretch) {
+      const to = Math.min(runsPerDay, from + stretch);
+      let spent = 0;
+      for (let k = from; k < to; k++) spent += costsPico[rng.below(n)]!;
+      total += BigInt(spent);
+    }
+    return total;
   };
 }
 
@@ -89,20 +110,20 @@ export function projectSpend(costsPico: readonly number[], options: ProjectionOp
   const trials = options.trials ?? 1000;
   const resamples = options.resamples ?? 1000;
   const n = costsPico.length;
-  const dayTotals = new Float64Array(trials * options.days);
-  const periodTotals = new Float64Array(trials);
+  const dayTotals: bigint[] = [];
+  const periodTotals: bigint[] = [];
+  const daySpend = daySpender(costsPico, options.runsPerDay);
   for (let trial = 0; trial < trials; trial++) {
     const rng = new IndexStream(options.seed, trial, DRAW_DAYS);
-    let period = 0;
+    let period = 0n;
     for (let day = 0; day < options.days; day++) {
-      let spent = 0;
-      for (let k = 0; k < options.runsPerDay; k++) spent += costsPico[rng.below(n)]!;
-      dayTotals[trial * options.days + day] = spent;
+      const spent = daySpend(rng);
+      dayTotals.push(spent);
       period += spent;
     }
-    periodTotals[trial] = period;
+    periodTotals.push(period);
   }
-  const perRun = quantilesUsd([...costsPico]);
+  const perRun = quantilesUsd(costsPico.map((cost) => BigInt(cost)));
   return {
     runsPerDay: options.runsPerDay,
     days: options.days,
@@ -123,9 +144,9 @@ function bootstrap(costsPico: readonly number[], seed: number, resamples: number
   const sample = new Float64Array(n);
   for (let b = 0; b < resamples; b++) {
     const rng = new IndexStream(seed, b, DRAW_BOOTSTRAP);
-    let total = 0;
-    for (let k = 0; k < n; k++) total += sample[k] = costsPico[rng.below(n)]!;
-    means.push(total / n);
+    const total = new PicoSum();
+    for (let k = 0; k < n; k++) total.add((sample[k] = costsPico[rng.below(n)]!));
+    means.push(Number((total.value * 2n + BigInt(n)) / (2n * BigInt(n))));
     sample.sort();
     p95s.push(sample[Math.max(1, Math.ceil(0.95 * n)) - 1] ?? 0);
   }

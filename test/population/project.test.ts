@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET } from '../../src/brakes/config.js';
 import { capBoundShare, largestCallPico, projectSpend, runsToClaim, suggestCapPico, worstCaseRun } from '../../src/population/project.js';
+import { picoToUsd } from '../../src/money.js';
 import { handPriced, MINI } from '../helpers.js';
 import { cli } from '../cli/run.js';
 
@@ -22,6 +23,15 @@ describe('projection', () => {
     expect(p.confidence.meanPerRunUsd[1]).toBeGreaterThanOrEqual(mean);
     expect(projectSpend(costs, { runsPerDay: 500, days: 30, seed: 3, trials: 300 })).toEqual(p);
     expect(projectSpend(costs, { runsPerDay: 500, days: 30, seed: 4, trials: 300 })).not.toEqual(p);
+  });
+
+  it('day and period totals are exact past 2^53 picodollars (a float sum drops units there)', () => {
+    // $4,503.60 a run, odd: three of them (a day) and six (a period) are not representable as doubles.
+    const cost = 2 ** 52 + 1;
+    const p = projectSpend([cost, cost], { runsPerDay: 3, days: 2, seed: 1, trials: 4, resamples: 3 });
+    expect(BigInt(cost + cost + cost)).not.toBe(3n * BigInt(cost)); // what a float sum would hold
+    for (const q of [p.perDay.mean, p.perDay.p50, p.perDay.p95, p.perDay.p99]) expect(q).toBe(picoToUsd(3n * BigInt(cost)));
+    for (const q of [p.perPeriod.mean, p.perPeriod.p50, p.perPeriod.p99]) expect(q).toBe(picoToUsd(6n * BigInt(cost)));
   });
 
   it('worst case per run: budget + largest call (check), budget (predict), step cap × largest call, else unbounded', () => {
