@@ -6,7 +6,7 @@
  *
  *   before each call   abort? → session.summarizeIfDue() (when due: billed by the kernel meter as replay
  *                      bills it, then made through the model; see summarize) →
- *                      session.checkBeforeCall(view) → the model is called with the prompt
+ *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
  *                      usage), then retried per the policy, each retry behind the brakes again
@@ -146,8 +146,10 @@ class AgentRun {
         const stop = await this.summarize(summary, replaced!);
         if (stop) return stop;
       }
+      // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a
+      // model call awaited between the bill and the next prompt, and its response comes after the brakes.
       const view = session.prompt();
-      const before = (this.member && this.member.check(session, view)) || session.checkBeforeCall(view);
+      const before = session.checkBeforeCall(view, this.member);
       if (before) return before;
       let turn: ModelTurn;
       try {

@@ -10,9 +10,9 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
 import type { PromptView } from '../kernel/context.js';
-import type { LoopSession } from '../loop/session.js';
+import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
-import { running, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
+import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
 import type { StoppedBy } from '../tree/result.js';
 import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec } from './types.js';
 
@@ -65,10 +65,9 @@ export class LiveTree {
   }
 }
 
-/** One agent's place in the tree: its totals, and the tree's checks on its session. */
-export class TreeMember {
-  private readonly totals = running();
-  private seen: Running = running();
+/** One agent's place in the tree: its totals, and the tree's checks on its session (the `tree` of its session's checkBeforeCall). */
+export class TreeMember implements TreeCheck {
+  private readonly budget: AgentBudget;
   private by: StoppedBy | undefined;
   private readonly order: number;
 
@@ -78,6 +77,7 @@ export class TreeMember {
     readonly parent?: { agentId: string; toolCallId: string },
   ) {
     this.order = tree.start();
+    this.budget = new AgentBudget(tree.budget, parent !== undefined);
   }
 
   /** The brakes its session applies itself (the tree's, without those that bind totals). */
@@ -87,8 +87,7 @@ export class TreeMember {
 
   /** The tree's check before a call (after the session's spend so far is absorbed): null when it may go. */
   check(session: LoopSession, view: PromptView): Stop | null {
-    this.sync(session);
-    const stop = this.tree.budget.check({ totals: this.totals, subagent: this.parent !== undefined }, session, view, session.boundPico(view).promptEstimate);
+    const stop = this.budget.check(session, view);
     if (!stop) return null;
     this.by = stop.by;
     return { reason: stop.reason, detail: stop.detail };
@@ -96,9 +95,7 @@ export class TreeMember {
 
   /** What the session spent since the last sync, into the agent's and the tree's totals. */
   sync(session: LoopSession): void {
-    this.tree.budget.absorb(this.totals, session, this.seen);
-    const { steps, elapsedMs, spentPico, tokensUsed } = session.state;
-    this.seen = { steps, elapsedMs, spentPico, tokensUsed };
+    this.budget.sync(session);
   }
 
   finish(session: LoopSession, outcome: RunOutcome): void {

@@ -5,12 +5,10 @@
  */
 import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { LoopSession, SKIPPED } from './session.js';
+import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
-
-type Metered = ReturnType<LoopSession['meter']>;
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
@@ -21,26 +19,42 @@ export function runLoop(source: StepSource, options: LoopOptions, interner = new
 
 function drive(source: StepSource, session: LoopSession): Stop {
   for (;;) {
-    session.summarizeIfDue();
-    const view = session.prompt();
-    // The source is asked first (a synthetic policy draws its answer from the state before the call);
-    // the brakes decide on what a live loop knows before the call, never on the answer.
-    const response = source.next(view, session.state);
-    const before = session.checkBeforeCall(view);
-    if (before) return before;
-    if (!response) return session.exhausted(source.exhaustedReason());
-    const ended = playCall(session, response, session.meter(response, view), view);
+    const next = beforeCall(session, source);
+    if (next.stop) return next.stop;
+    const ended = playCall(session, next.response, next.view);
     if (ended) return ended;
   }
 }
 
+/** What beforeCall found: the run stops before the call, or the source's response goes to the prompt `view`. */
+export type NextCall = { stop: Stop } | { stop: null; view: PromptView; response: CallRecord };
+
+/**
+ * Everything before a call, in the one order every synchronous driver (this loop, the session-tree
+ * replay, live trees) follows: the strategy's summary call when due; the prompt; the source asked for
+ * its response; the brakes (`tree`'s check first, in a tree; then the run's own); the source's end. The
+ * real, asynchronous loop (src/agent/loop.ts) cannot call it — see its drive() — and follows the same
+ * order through the same session methods.
+ */
+export function beforeCall(session: LoopSession, source: StepSource, tree?: TreeCheck): NextCall {
+  session.summarizeIfDue();
+  const view = session.prompt();
+  // The source is asked first (a synthetic policy draws its answer from the state before the call);
+  // the brakes decide on what a live loop knows before the call, never on the answer.
+  const response = source.next(view, session.state);
+  const stop = session.checkBeforeCall(view, tree);
+  if (stop) return { stop };
+  if (!response) return { stop: session.exhausted(source.exhaustedReason()) };
+  return { stop: null, view, response };
+}
+
 /**
  * A recorded or drawn response after the before-call brakes let it through: pay for it, run its tool
- * calls past the tool brakes, end the step. Null when the loop goes on. Every synchronous driver (this
- * loop, the session-tree replay) plays a call through here.
+ * calls past the tool brakes, end the step. Null when the loop goes on. Every synchronous driver but
+ * live trees (whose tool calls may start sub-agents: src/tree/live.ts) plays a call through here.
  */
-export function playCall(session: LoopSession, response: CallRecord, metered: Metered, view: PromptView): Stop | null {
-  const after = session.recordResponse(response, metered, view);
+export function playCall(session: LoopSession, response: CallRecord, view: PromptView): Stop | null {
+  const after = session.recordResponse(response, session.meter(response, view), view);
   if (after) return after;
   if (!session.runsTools(response)) return null;
   // An indexed loop: a start runs this cold, and for…of costs an iterator and a result object per call.

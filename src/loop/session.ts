@@ -6,7 +6,8 @@
  *
  *   summarizeIfDue()                a summary call when the strategy's trigger is passed (not a step)
  *   prompt()                        what the next call would send
- *   checkBeforeCall(view)           brakes before the call, on what the loop knows before making it
+ *   checkBeforeCall(view, tree?)    brakes before the call, on what the loop knows before making it: a
+ *                                   tree's check first (in a tree), then the run's own
  *   … the model is called …
  *   recordResponse(response, …)     pay for it; completed / backtrack_limit, or tool calls follow
  *   for each tool call:
@@ -15,6 +16,9 @@
  *     recordToolResult(tool)        its result joins the context; same-error brake
  *   endStep(response)               a final answer completes the run
  *   finish(stop)                    the run's figures
+ *
+ * The synchronous drivers (run.ts, the session-tree replay, live trees) make the first three steps through
+ * run.ts's one beforeCall, so none can skip the summary or reorder the checks.
  */
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
@@ -36,6 +40,15 @@ import type { LoopOptions, RunOutcome } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
 export const SKIPPED = 'skip';
+
+/**
+ * The check a tree of agents (src/tree/budget.ts) makes before a call of one of its runs, on the tree's and
+ * the agent's totals (brought up to date with what `session` spent so far, a summary call included): null
+ * when the call may go.
+ */
+export interface TreeCheck {
+  check(session: LoopSession, view: PromptView): Stop | null;
+}
 
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
@@ -123,11 +136,16 @@ export class LoopSession {
   }
 
   /**
-   * Brakes before the call, on what a live loop knows before making it. The prompt it compares with
-   * the context window is the same estimate the predictive budget prices: the view plus the overhead
-   * the last call showed (a recorded prompt's billed size is known only once it is billed).
+   * Brakes before the call, on what a live loop knows before making it, in one order: in a tree, the
+   * tree's check first (its totals and per-agent limits); then the run's own. The prompt the run's own
+   * compares with the context window is the same estimate the predictive budget prices: the view plus
+   * the overhead the last call showed (a recorded prompt's billed size is known only once it is billed).
    */
-  checkBeforeCall(view: PromptView): Stop | null {
+  checkBeforeCall(view: PromptView, tree?: TreeCheck): Stop | null {
+    return tree?.check(this, view) ?? this.ownCheckBeforeCall(view);
+  }
+
+  private ownCheckBeforeCall(view: PromptView): Stop | null {
     const { state, limits } = this;
     const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
     const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;

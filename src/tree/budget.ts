@@ -4,7 +4,8 @@
  * before each call of any agent, the kernel's one before-call check (`beforeCallStop`) on the TREE's
  * totals with the tree's brakes, then — for a sub-agent — on the AGENT's totals with the per-agent limits.
  * The run's own LoopSession then applies the per-call brakes (context window, repeat, same error,
- * backtracks), which `runBrakes` leaves it.
+ * backtracks), which `runBrakes` leaves it. Each agent is an AgentBudget, the `tree` every driver hands
+ * LoopSession.checkBeforeCall (through run.ts's beforeCall in the synchronous ones).
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
@@ -13,7 +14,7 @@ import type { PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
-import type { LoopSession } from '../loop/session.js';
+import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { AgentStop } from './result.js';
 
 /** Per-agent limits: every sub-agent on its own (all its parts), besides the tree's brakes. */
@@ -48,9 +49,12 @@ function subagentBrakes(brakes: BrakeConfig, limits: SubagentLimits | undefined)
   return config;
 }
 
-/** The before-call check on `totals` with `limits`, described like a lone run's stop. */
-function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: number; promptEstimate: number }, promptTokens: number): Stop | null {
-  const code = beforeCallStop(limits, totals.steps, totals.elapsedMs, totals.spentPico, bound.boundPico, totals.tokensUsed, promptTokens);
+/**
+ * The before-call check on `totals` with `limits`, described like a lone run's stop. No context window
+ * here (TreeBudget leaves it out of both limits: each run's own check applies it), so no prompt size.
+ */
+function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: number; promptEstimate: number }): Stop | null {
+  const code = beforeCallStop(limits, totals.steps, totals.elapsedMs, totals.spentPico, bound.boundPico, totals.tokensUsed, 0);
   if (code === StopCode.None) return null;
   const facts = new Float64Array(Fact.Size);
   facts[Fact.Steps] = totals.steps;
@@ -59,7 +63,6 @@ function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: n
   facts[Fact.TokensUsed] = totals.tokensUsed;
   facts[Fact.BoundPico] = bound.boundPico;
   facts[Fact.PromptEstimate] = bound.promptEstimate;
-  facts[Fact.PromptTokens] = promptTokens;
   return { reason: stopReasonOf(code), detail: describeStop(code, limits, facts) };
 }
 
@@ -79,11 +82,11 @@ export class TreeBudget {
   }
 
   /** Before a call of an agent (`agent`: its own totals, `subagent`: whether the per-agent limits apply): null when it may go. */
-  check(agent: { totals: Running; subagent: boolean }, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null {
+  check(agent: { totals: Running; subagent: boolean }, session: LoopSession, view: PromptView): AgentStop | null {
     const bound = predicts(this.treeLimits) || predicts(this.agentLimits) ? session.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
-    const treeStop = checkTotals(this.treeLimits, this.totals, bound, promptTokens);
+    const treeStop = checkTotals(this.treeLimits, this.totals, bound);
     if (treeStop) return { ...treeStop, by: 'tree' };
-    const limitStop = agent.subagent ? checkTotals(this.agentLimits, agent.totals, bound, promptTokens) : null;
+    const limitStop = agent.subagent ? checkTotals(this.agentLimits, agent.totals, bound) : null;
     return limitStop ? { ...limitStop, by: 'subagent' } : null;
   }
 
@@ -96,5 +99,39 @@ export class TreeBudget {
       totals.spentPico += s.spentPico - before.spentPico;
       totals.tokensUsed += s.tokensUsed - before.tokensUsed;
     }
+  }
+}
+
+/**
+ * One agent under a TreeBudget, as every tree driver keeps it: its totals, kept up to date with what its
+ * session spent (`sync`, after each event and before each check), and the tree's check before each of
+ * its calls (LoopSession.checkBeforeCall's `tree`). An agent of several parts (a recorded agent's runs,
+ * one after another) syncs each part's session from its start.
+ */
+export class AgentBudget implements TreeCheck {
+  readonly totals: Running = running();
+  private seen: Running = running();
+  private session: LoopSession | undefined;
+
+  constructor(
+    private readonly budget: TreeBudget,
+    private readonly subagent: boolean,
+  ) {}
+
+  /** What `session` spent since the last sync, into the agent's and the tree's totals. */
+  sync(session: LoopSession): void {
+    if (session !== this.session) {
+      this.session = session;
+      this.seen = running();
+    }
+    this.budget.absorb(this.totals, session, this.seen);
+    const { steps, elapsedMs, spentPico, tokensUsed } = session.state;
+    this.seen = { steps, elapsedMs, spentPico, tokensUsed };
+  }
+
+  /** The tree's check before a call of `session` (after what it spent so far is synced): null when it may go. */
+  check(session: LoopSession, view: PromptView): AgentStop | null {
+    this.sync(session);
+    return this.budget.check({ totals: this.totals, subagent: this.subagent }, session, view);
   }
 }

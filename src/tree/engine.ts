@@ -1,7 +1,8 @@
 /**
  * Replays one session tree as one loop: every agent's calls in the order they happened (schedule.ts),
  * each run (an agent's part) on its own LoopSession (context, meter, repeat / same-error / backtrack
- * brakes), and before every call the kernel's one before-call check (`beforeCallStop`) three times:
+ * brakes), and before every call — in run.ts's beforeCall, after the strategy's summary call when due, as
+ * a lone run — the kernel's one before-call check (`beforeCallStop`) three times:
  *
  *   1. on the TREE's totals with the tree's brakes (steps, time, spend, tokens of all agents so far);
  *   2. for a sub-agent, on the AGENT's totals (all its parts) with the per-agent limits;
@@ -19,21 +20,20 @@
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { Interner } from '../brakes/fingerprint.js';
-import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.js';
+import type { Stop, StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import type { PromptView } from '../kernel/context.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
-import { playCall } from '../loop/run.js';
-import type { RunOutcome } from '../loop/types.js';
+import { beforeCall, playCall } from '../loop/run.js';
+import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
-import { running, TreeBudget, type Running, type SubagentLimits } from './budget.js';
+import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from './budget.js';
 
 export type { SubagentLimits };
-import { addTotals, agentRecord, emptyTotals, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
+import { addTotals, agentRecord, agentStop, emptyTotals, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
 
 export interface TreeEngineOptions {
   /** Bind the tree's totals (steps, spend, time, tokens) and every call (context window, repeat, same error, backtracks). */
@@ -51,7 +51,8 @@ export interface TreeEngineOptions {
 interface AgentState {
   sessions: (LoopSession | undefined)[];
   outcomes: (RunOutcome | undefined)[];
-  totals: Running;
+  /** Its totals under the tree's budget, and the tree's check before its calls. */
+  budget: AgentBudget;
   stop?: AgentStop;
   /** The run whose calls are being made. */
   current: number;
@@ -62,11 +63,21 @@ function summaryPricingFor(options: TreeEngineOptions, run: Trace): { summaryPri
   return summaryPricing === undefined ? {} : { summaryPricing };
 }
 
+/** A run's call `index` as a step source gives it: the recorded call, or past the last none (the run ran out). */
+function recordedCall(run: Trace, index: number): StepSource {
+  return { next: () => run.calls[index] ?? null, exhaustedReason: () => (run.end.outcome === 'completed' ? 'completed' : 'trace_end') };
+}
+
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
   const budget = new TreeBudget(options.brakes, options.subagent);
   const perRun = budget.perRun;
   const interner = new Interner();
-  const states: AgentState[] = tree.agents.map((agent) => ({ sessions: agent.runs.map(() => undefined), outcomes: agent.runs.map(() => undefined), totals: running(), current: 0 }));
+  const states: AgentState[] = tree.agents.map((agent) => ({
+    sessions: agent.runs.map(() => undefined),
+    outcomes: agent.runs.map(() => undefined),
+    budget: new AgentBudget(budget, agent.kind === 'subagent'),
+    current: 0,
+  }));
   const children = tree.agents.map((_, i) => tree.agents.map((agent, j) => (agent.parentAgentId === tree.agents[i]!.agentId && j !== i ? j : -1)).filter((j) => j >= 0));
   const stops: { agent: number; stop: AgentStop }[] = [];
 
@@ -115,62 +126,28 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     return state.outcomes[state.outcomes.length - 1] !== undefined;
   };
 
-  const checkTotalsBefore = (a: number, session: LoopSession, view: PromptView, promptTokens: number): AgentStop | null =>
-    budget.check({ totals: states[a]!.totals, subagent: tree.agents[a]!.kind === 'subagent' }, session, view, promptTokens);
-
-  /** The strategy's summary call when due (as the lone loop makes it before each call), paid into the totals at once. */
-  const summarizeIfDue = (a: number, session: LoopSession): void => {
-    const before: Running = { ...session.state };
-    if (session.summarizeIfDue()) budget.absorb(states[a]!.totals, session, before);
+  /** One step of agent `a`'s run on `session` as `source` answers it, the tree's check first; what it spent then joins the totals. */
+  const step = (a: number, session: LoopSession, source: StepSource): AgentStop | null => {
+    const agentBudget = states[a]!.budget;
+    const next = beforeCall(session, source, agentBudget);
+    const ended = next.stop ?? playCall(session, next.response, next.view);
+    agentBudget.sync(session);
+    return ended && agentStop(ended);
   };
 
   for (const { agent: a, run: r, call: c } of treeSchedule(tree)) {
     const state = states[a]!;
     if (state.stop !== undefined) continue;
-    const agent = tree.agents[a]!;
-    const run = agent.runs[r]!;
+    const run = tree.agents[a]!.runs[r]!;
     state.current = r;
     const session = sessionOf(a, r);
     if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
-    summarizeIfDue(a, session);
-    const before: Running = { ...session.state };
-    const response = run.calls[c]!;
-    const view = session.prompt();
-    const metered = session.meter(response, view);
-    const refused = checkTotalsBefore(a, session, view, metered.usage.input);
-    if (refused) {
-      stopAgent(a, refused);
-      continue;
-    }
-    const ended = callOnce(session, response, metered, view);
-    budget.absorb(state.totals, session, before);
-    if (ended && isBrakeStop(ended.reason)) {
-      stopAgent(a, { ...ended, by: 'own' });
-      continue;
-    }
-    if (ended) {
-      finishRun(a, r, ended);
-      continue;
-    }
-    if (c === run.calls.length - 1) {
-      // The run ran out of calls: what a lone replay does when its source is exhausted.
-      summarizeIfDue(a, session);
-      const view = session.prompt();
-      const last = checkTotalsBefore(a, session, view, view.inputTokens) ?? ownStop(session.checkBeforeCall(view));
-      if (last) stopAgent(a, last);
-      else finishRun(a, r, session.exhausted(run.end.outcome === 'completed' ? 'completed' : 'trace_end'));
-    }
+    // After its last call the run's next step finds no call: what a lone replay does when its source runs out.
+    const ended = step(a, session, recordedCall(run, c)) ?? (c === run.calls.length - 1 ? step(a, session, recordedCall(run, c + 1)) : null);
+    if (ended?.by !== undefined) stopAgent(a, ended);
+    else if (ended) finishRun(a, r, ended);
   }
   return treeResultOf(tree, states, stops, budget.totals);
-}
-
-/** One call on its run's session after the before-call checks passed: pay, run its tools, end the step. */
-function callOnce(session: LoopSession, response: Trace['calls'][number], metered: ReturnType<LoopSession['meter']>, view: ReturnType<LoopSession['prompt']>): Stop | null {
-  return session.checkBeforeCall(view) ?? playCall(session, response, metered, view);
-}
-
-function ownStop(stop: Stop | null): AgentStop | null {
-  return stop ? { ...stop, by: 'own' } : null;
 }
 
 function treeResultOf(tree: SessionTree, states: AgentState[], stops: { agent: number; stop: AgentStop }[], live: Running): TreeResult {

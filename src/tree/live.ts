@@ -11,16 +11,16 @@
  * next call is checked against the tree's totals like any other (see engine.ts for the same rule).
  */
 import { Interner } from '../brakes/fingerprint.js';
-import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
+import { beforeCall } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { ToolCallRecord } from '../trace/types.js';
-import { running, TreeBudget, type Running, type SubagentLimits } from './budget.js';
-import { addTotals, agentRecord, emptyTotals, type AgentResult, type AgentStop, type TreeResult } from './result.js';
+import { AgentBudget, TreeBudget, type SubagentLimits } from './budget.js';
+import { addTotals, agentRecord, agentStop, emptyTotals, type AgentResult, type AgentStop, type TreeResult } from './result.js';
 
 /** An agent of a live tree. */
 export interface LiveAgent {
@@ -77,33 +77,20 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
       },
       interner,
     );
-    const totals = running();
-    let seen: Running = { ...session.state };
-    /** The session's spend since the last sync, into the agent's and the tree's totals (before any other agent calls). */
-    const sync = () => {
-      budget.absorb(totals, session, seen);
-      seen = { ...session.state };
-    };
-    const step = (): AgentStop | Stop => {
+    const agentBudget = new AgentBudget(budget, parent !== undefined);
+    const step = (): AgentStop => {
       for (let calls = 0; ; calls++) {
-        // The strategy's summary call when due, as the lone loop makes it before each call, paid into the totals at once.
-        if (session.summarizeIfDue()) sync();
-        const view = session.prompt();
-        const response = agent.source.next(view, session.state);
-        const metered = response ? session.meter(response, view) : undefined;
-        const refused = budget.check({ totals, subagent: parent !== undefined }, session, view, metered ? metered.usage.input : view.inputTokens);
-        if (refused) return refused;
-        const own = session.checkBeforeCall(view);
-        if (own) return { ...own, by: 'own' };
-        if (!response || !metered) return session.exhausted(agent.source.exhaustedReason());
-        const after = session.recordResponse(response, metered, view);
-        sync();
-        if (after) return isBrakeStop(after.reason) ? { ...after, by: 'own' } : after;
+        const next = beforeCall(session, agent.source, agentBudget);
+        if (next.stop) return next.stop;
+        const { response, view } = next;
+        const after = session.recordResponse(response, session.meter(response, view), view);
+        agentBudget.sync(session);
+        if (after) return after;
         if (!session.runsTools(response)) continue;
         for (const [i, tool] of (response.toolCalls ?? []).entries()) {
           const repeat = session.checkTool(tool);
           if (repeat === SKIPPED) continue;
-          if (repeat) return { ...repeat, by: 'own' };
+          if (repeat) return repeat;
           const child = agent.subagentFor?.(tool);
           let result = tool;
           if (child) {
@@ -111,18 +98,18 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
             if (ran.stop?.by !== undefined) result = { ...tool, error: `sub-agent ${child.agentId} stopped: ${ran.stop.reason}` };
           }
           const failed = session.recordToolResult(result);
-          sync();
-          if (failed) return { ...failed, by: 'own' };
+          agentBudget.sync(session);
+          if (failed) return failed;
         }
         const ended = session.endStep(response);
         if (ended) return ended;
       }
     };
-    const stop = step();
+    const stop = agentStop(step());
     record.outcome = session.finish(stop);
-    if ('by' in stop && stop.by !== undefined) {
-      record.stop = stop as AgentStop;
-      stopped.push({ agentId: agent.agentId, ...(stop as AgentStop) });
+    if (stop.by !== undefined) {
+      record.stop = stop;
+      stopped.push({ agentId: agent.agentId, ...stop });
     }
     return record;
   };

@@ -1,5 +1,5 @@
 /** What a tree replay returns: figures per agent (its parts added up) and for the whole tree. */
-import type { Stop, StopReason } from '../brakes/stopReasons.js';
+import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.js';
 import type { RunOutcome, RunTotals, StrategyFigures } from '../loop/types.js';
 import type { TreeAgent } from './group.js';
 
@@ -13,6 +13,11 @@ export type StoppedBy = 'tree' | 'subagent' | 'own' | 'parent';
 export interface AgentStop extends Stop {
   /** Absent when the agent ended by itself (completed, or its recorded trace ended). */
   by?: StoppedBy;
+}
+
+/** A stop as a tree driver reports it: the tree's checks' as they are (`by` set), any other brake's as the agent's own. */
+export function agentStop(stop: AgentStop): AgentStop {
+  return stop.by === undefined && isBrakeStop(stop.reason) ? { ...stop, by: 'own' } : stop;
 }
 
 /**
