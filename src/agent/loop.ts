@@ -141,7 +141,7 @@ class AgentRun {
     for (;;) {
       if (this.aborted) return session.aborted();
       const replaced = options.context.strategy?.summary ? session.prompt() : null;
-      const summary = replaced && session.summarizeIfDue();
+      const summary = replaced && session.summarizeIfDue(this.member);
       if (summary) {
         const stop = await this.summarize(summary, replaced!);
         if (stop) return stop;

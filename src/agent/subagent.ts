@@ -93,6 +93,11 @@ export class TreeMember implements TreeCheck {
     return { reason: stop.reason, detail: stop.detail };
   }
 
+  /** Whether the tree's brakes would let the session's next call through, its cost aside (the summary call's gate). */
+  summaryMayRun(session: LoopSession): boolean {
+    return this.budget.summaryMayRun(session);
+  }
+
   /** What the session spent since the last sync, into the agent's and the tree's totals. */
   sync(session: LoopSession): void {
     this.budget.sync(session);

@@ -37,7 +37,7 @@ export type NextCall = { stop: Stop } | { stop: null; view: PromptView; response
  * order through the same session methods.
  */
 export function beforeCall(session: LoopSession, source: StepSource, tree?: TreeCheck): NextCall {
-  session.summarizeIfDue();
+  session.summarizeIfDue(tree);
   const view = session.prompt();
   // The source is asked first (a synthetic policy draws its answer from the state before the call);
   // the brakes decide on what a live loop knows before the call, never on the answer.

@@ -48,6 +48,8 @@ export const SKIPPED = 'skip';
  */
 export interface TreeCheck {
   check(session: LoopSession, view: PromptView): Stop | null;
+  /** Whether the tree's brakes would let the next call through, its cost aside (a summary call's gate, as summaryMayRun is a run's). */
+  summaryMayRun(session: LoopSession): boolean;
 }
 
 export class LoopSession {
@@ -84,13 +86,14 @@ export class LoopSession {
 
   /**
    * Before the next call: when the prompt passes the strategy's summary trigger (and the step, time,
-   * budget and token brakes would let the next call through), the summary call is made and paid — it
-   * is not a step — and the prompt becomes system + goal + summary + the last K steps. Its billed
-   * usage and cost if made (a real loop records them), else null.
+   * budget and token brakes — the run's, and in a tree the tree's — would let the next call through),
+   * the summary call is made and paid — it is not a step — and the prompt becomes system + goal +
+   * summary + the last K steps. Its billed usage and cost if made (a real loop records them), else null.
    */
-  summarizeIfDue(): MeteredCall | null {
+  summarizeIfDue(tree?: TreeCheck): MeteredCall | null {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return null;
+    if (tree !== undefined && !tree.summaryMayRun(this)) return null;
     const out = (this.summaryOut ??= new Float64Array(Metered.Size));
     const cache = this.meterSettings.cacheMode;
     // The summary call sends the conversation it replaces, framing included.

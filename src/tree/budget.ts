@@ -9,7 +9,7 @@
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { beforeCallStop } from '../kernel/brakes.js';
+import { beforeCallStop, summaryMayRun } from '../kernel/brakes.js';
 import type { PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -90,6 +90,12 @@ export class TreeBudget {
     return limitStop ? { ...limitStop, by: 'subagent' } : null;
   }
 
+  /** Whether the tree's brakes (and a sub-agent's limits) would let the agent's next call through, its cost aside. */
+  summaryMayRun(agent: { totals: Running; subagent: boolean }): boolean {
+    const mayRun = (limits: BrakeLimits, t: Running) => summaryMayRun(limits, t.steps, t.elapsedMs, t.spentPico, t.tokensUsed);
+    return mayRun(this.treeLimits, this.totals) && (!agent.subagent || mayRun(this.agentLimits, agent.totals));
+  }
+
   /** Adds what `session` spent since `before` (a copy of its state) to the agent's and the tree's totals. */
   absorb(agentTotals: Running, session: LoopSession, before: Running): void {
     const s = session.state;
@@ -133,5 +139,11 @@ export class AgentBudget implements TreeCheck {
   check(session: LoopSession, view: PromptView): AgentStop | null {
     this.sync(session);
     return this.budget.check({ totals: this.totals, subagent: this.subagent }, session, view);
+  }
+
+  /** Whether the tree's brakes would let `session`'s next call through, its cost aside (after what it spent so far is synced). */
+  summaryMayRun(session: LoopSession): boolean {
+    this.sync(session);
+    return this.budget.summaryMayRun({ totals: this.totals, subagent: this.subagent });
   }
 }
