@@ -48,13 +48,24 @@ export function beforeCall(session: LoopSession, source: StepSource, tree?: Tree
   return { stop: null, view, response };
 }
 
+/** What a driver adds to playing a call: a live tree's sub-agents, and its totals kept up to date. */
+export interface CallHooks {
+  /** Tool call `index`'s result once the tool brakes let it run (default: as the response records it); a live tree runs a sub-agent here. */
+  toolResult?(tool: ToolCallRecord, index: number): ToolCallRecord;
+  /** After the response is paid and after each tool result: a tree's totals brought up to date before anything else runs. */
+  spent?(): void;
+}
+
+const NO_HOOKS: CallHooks = {};
+
 /**
  * A recorded or drawn response after the before-call brakes let it through: pay for it, run its tool
- * calls past the tool brakes, end the step. Null when the loop goes on. Every synchronous driver but
- * live trees (whose tool calls may start sub-agents: src/tree/live.ts) plays a call through here.
+ * calls past the tool brakes, end the step. Null when the loop goes on. Every synchronous driver (this
+ * loop, the session-tree replay, live trees with `hooks`) plays a call through here.
  */
-export function playCall(session: LoopSession, response: CallRecord, view: PromptView): Stop | null {
+export function playCall(session: LoopSession, response: CallRecord, view: PromptView, hooks: CallHooks = NO_HOOKS): Stop | null {
   const after = session.recordResponse(response, session.meter(response, view), view);
+  hooks.spent?.();
   if (after) return after;
   if (!session.runsTools(response)) return null;
   // An indexed loop: a start runs this cold, and for…of costs an iterator and a result object per call.
@@ -64,7 +75,8 @@ export function playCall(session: LoopSession, response: CallRecord, view: Promp
     const refused = session.checkTool(tool);
     if (refused === SKIPPED) continue;
     if (refused) return refused;
-    const failed = session.recordToolResult(tool);
+    const failed = session.recordToolResult(hooks.toolResult ? hooks.toolResult(tool, i) : tool);
+    hooks.spent?.();
     if (failed) return failed;
   }
   return session.endStep(response);

@@ -14,8 +14,8 @@ import { Interner } from '../brakes/fingerprint.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { LoopSession, SKIPPED } from '../loop/session.js';
-import { beforeCall } from '../loop/run.js';
+import { LoopSession } from '../loop/session.js';
+import { beforeCall, playCall, type CallHooks } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { ToolCallRecord } from '../trace/types.js';
@@ -78,30 +78,23 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
       interner,
     );
     const agentBudget = new AgentBudget(budget, parent !== undefined);
+    let calls = 0;
+    const hooks: CallHooks = {
+      // What the agent spent joins the tree's totals before a sub-agent (or any other agent) calls.
+      spent: () => agentBudget.sync(session),
+      // A sub-agent's tool call runs the sub-agent to its stop; a brake that stopped it is the tool's error.
+      toolResult: (tool, i) => {
+        const child = agent.subagentFor?.(tool);
+        if (!child) return tool;
+        const ran = runAgent(child, { agentId: agent.agentId, toolCallId: tool.id ?? `${agent.agentId}:${calls}:${i}` });
+        return ran.stop?.by !== undefined ? { ...tool, error: `sub-agent ${child.agentId} stopped: ${ran.stop.reason}` } : tool;
+      },
+    };
     const step = (): AgentStop => {
-      for (let calls = 0; ; calls++) {
+      for (; ; calls++) {
         const next = beforeCall(session, agent.source, agentBudget);
         if (next.stop) return next.stop;
-        const { response, view } = next;
-        const after = session.recordResponse(response, session.meter(response, view), view);
-        agentBudget.sync(session);
-        if (after) return after;
-        if (!session.runsTools(response)) continue;
-        for (const [i, tool] of (response.toolCalls ?? []).entries()) {
-          const repeat = session.checkTool(tool);
-          if (repeat === SKIPPED) continue;
-          if (repeat) return repeat;
-          const child = agent.subagentFor?.(tool);
-          let result = tool;
-          if (child) {
-            const ran = runAgent(child, { agentId: agent.agentId, toolCallId: tool.id ?? `${agent.agentId}:${calls}:${i}` });
-            if (ran.stop?.by !== undefined) result = { ...tool, error: `sub-agent ${child.agentId} stopped: ${ran.stop.reason}` };
-          }
-          const failed = session.recordToolResult(result);
-          agentBudget.sync(session);
-          if (failed) return failed;
-        }
-        const ended = session.endStep(response);
+        const ended = playCall(session, next.response, next.view, hooks);
         if (ended) return ended;
       }
     };
