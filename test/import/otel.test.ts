@@ -10,7 +10,8 @@ import {
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { loadTraceFile } from '../../src/import/index.js';
 import { importOtlpJson, looksLikeOtlp } from '../../src/import/otel.js';
 import { countTokens } from '../../src/import/tokenCount.js';
 import { traceSchemas } from '../../src/trace/schema.js';
@@ -236,3 +237,18 @@ describe('malformed OTLP gives UserErrors naming file, line and field', () => {
     expect(userErrorOf(() => importOtlpJson(noChat, 'h.json')).issues[0]).toMatchObject({ file: 'h.json', field: 'resourceSpans', code: 'no_model_calls' });
   });
 });
+describe('an OTLP export read from a file', () => {
+  it('is parsed once: the importer takes the document format detection parsed, with the same runs', async () => {
+    const path = join(fixtureDir, 'two-traces.json');
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const traces = await loadTraceFile(path);
+      const text = readFileSync(path, 'utf8');
+      expect(parse.mock.calls.filter(([arg]) => arg === text)).toHaveLength(1);
+      expect(traces).toEqual(importOtlpJson(text, path));
+    } finally {
+      parse.mockRestore();
+    }
+  });
+});
+

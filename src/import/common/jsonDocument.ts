@@ -12,11 +12,20 @@ import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.j
  */
 let lastParsed: { content: string; value: unknown } | undefined;
 
-/** JSON.parse with a UserError (line of the syntax error when V8 reports a position) instead of a SyntaxError. */
-export function parseJsonDocument(content: string, path: string, what: string): unknown {
+/**
+ * The document format detection parsed from `content` (plain JSON, already checked as parseJsonDocument
+ * checks it), taken; undefined when none was handed over for this text.
+ */
+export function handedDocument(content: string): unknown {
   const handed = lastParsed;
   lastParsed = undefined;
-  if (handed !== undefined && handed.content === content) return handed.value;
+  return handed !== undefined && handed.content === content ? handed.value : undefined;
+}
+
+/** JSON.parse with a UserError (line of the syntax error when V8 reports a position) instead of a SyntaxError. */
+export function parseJsonDocument(content: string, path: string, what: string): unknown {
+  const handed = handedDocument(content);
+  if (handed !== undefined) return handed;
   const value = parseCheckedDocument(content, path, what);
   lastParsed = { content, value };
   return value;

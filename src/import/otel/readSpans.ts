@@ -6,7 +6,7 @@
 import { inputError } from '../common/issues.js';
 import { jsonTextProblem } from '../../io/jsonText.js';
 import { endBeforeStart } from '../../trace/rules.js';
-import { jsonErrorPosition, jsonPathAt, jsonTextError, lineOfOffset } from '../common/jsonDocument.js';
+import { handedDocument, jsonErrorPosition, jsonPathAt, jsonTextError, lineOfOffset } from '../common/jsonDocument.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { decodeAnyValue } from './anyValue.js';
 import type { AttrValue, OtelSpan } from './span.js';
@@ -42,6 +42,9 @@ function checked(doc: Doc, path: string): Doc {
 }
 
 function parseDocs(content: string, path: string): Doc[] {
+  // A whole-file export detection has just parsed and checked (src/import/formats.ts) is not parsed again.
+  const handed = handedDocument(content);
+  if (handed !== undefined) return [{ value: handed, line: 1, text: content }];
   let whole: Doc;
   try {
     whole = { value: JSON.parse(content) as unknown, line: 1, text: content };
