@@ -166,8 +166,8 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   };
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   const notes = [
-    `Fitted by loopcost fit to ${traces.length} recorded runs (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
-    `Runs were made on ${models.join(', ')}; the profile uses the most common.`,
+    `Fitted by loopcost fit to ${traces.length} recorded run${traces.length === 1 ? '' : 's'} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
+    models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile uses the most common.`,
     `Prompt overhead the growth model cannot see: ${fixedTokens} tokens per prompt + ${perStepTokens} per step in the prompt (least squares over ${all((f) => f.overhead).length} calls).`,
     `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,
     `Tool calls: ${toolCalls}; ${repeatShare} repeat an earlier call of their run, ${errorShare} failed.`,

@@ -149,6 +149,17 @@ describe('errors name fields as the user knows them', () => {
     expect((await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'max-steps=5', '--try', 'max-steps=8')).code).toBe(0);
   });
 
+  it('a misspelt name in --try or --grid: did you mean', async () => {
+    const tried = await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'max_steps=3');
+    expect(tried.code).toBe(2);
+    expect(tried.stderr).toMatch(/field '--try': 'max_steps=3' is not a brake setting \(did you mean max-steps\?\)/);
+    const grid = await cli('sweep', 'scenarios/reverify-forever.jsonl', '--grid', 'max-repeats=2,3');
+    expect(grid.code).toBe(2);
+    expect(grid.stderr).toMatch(/field '--grid max-repeats': 'max-repeats' is not a setting a grid can vary \(did you mean max-repeat\?\)/);
+    // Nothing near: no guess, the names it takes.
+    expect((await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'speed=3')).stderr).toMatch(/'speed=3' is not a brake setting \(write name=value pairs/);
+  });
+
   it('control characters in a name never reach the terminal raw', async () => {
     const r = await cli('replay', 'scenarios', '--model', 'gpt\u001b[2J');
     expect(r.stderr).not.toContain('\u001b');

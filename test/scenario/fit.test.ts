@@ -64,6 +64,12 @@ describe('loopcost fit on the real mini-swe-agent runs', () => {
     expect(a.stdout).toMatch(/^# Fitted by loopcost fit to 38 recorded runs/);
   });
 
+  it('one run is named as one', async () => {
+    const one = await cli('fit', 'scenarios/reverify-forever.jsonl');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^# Fitted by loopcost fit to 1 recorded run \(1 unfinished: cut off\)\.\n# The run was made on gpt-4o-mini\.\n/);
+  });
+
   it('--report prints recorded and synthetic quantiles side by side with each gap', async () => {
     const r = await cli('fit', RUNS, '--prices', PRICES_FILE, '--out', join(tempDir(), 'p.yaml'), '--report', '--runs', '500', '--format', 'json');
     expect(r.code).toBe(0);

@@ -4,7 +4,9 @@
  * each unknown key.
  */
 import { z } from 'zod';
-import { editDistance } from '../../pricing/suggest.js';
+import { nearestField } from './nearestName.js';
+
+export { nearestField };
 
 function unwrap(schema: z.ZodType, value: unknown): z.ZodType {
   let current = schema;
@@ -30,19 +32,6 @@ export function knownFieldsAt(schema: z.ZodType, value: unknown, path: readonly 
     else return [];
   }
   return current instanceof z.ZodObject ? Object.keys(current.shape as object) : [];
-}
-
-/** The known name nearest to `key` (case and punctuation aside, or within a few edits), if any. */
-export function nearestField(key: string, known: readonly string[]): string | undefined {
-  const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const same = known.find((name) => squash(name) === squash(key));
-  if (same) return same;
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (!best || distance < best.distance) best = { name, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 4)) ? best.name : undefined;
 }
 
 /** `did you mean outputTokens (for outputTokenz)?`, or the fields the record takes when none is near. */
