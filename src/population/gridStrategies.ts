@@ -4,6 +4,7 @@
  * would name it (always `--context`, knowing no place).
  */
 import { COMMAND_LINE_CONTEXT, contextSpecOf, type StrategyPlace } from '../context/strategy.js';
+import { UserError, type InputIssue } from '../errors.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, summaryPricingOf } from '../replay/replay.js';
@@ -14,6 +15,17 @@ const GRID_CONTEXT: StrategyPlace = { file: '<command line>', field: '--grid con
 /** Where the configurations' strategy was written. */
 export function gridStrategyPlace(axes: readonly GridAxis[]): StrategyPlace {
   return axes.some((axis) => axis.key === 'context') ? GRID_CONTEXT : COMMAND_LINE_CONTEXT;
+}
+
+/**
+ * A complaint a run's session made about its strategy (always named `--context`: it knows no place), named
+ * `--grid context` when the grid has that axis (every configuration's strategy is then the grid's: one
+ * whose trigger a recorded run's model makes unusable is found only once that run is read).
+ */
+export function strategyErrorInGrid(error: unknown, axes: readonly GridAxis[]): unknown {
+  if (!(error instanceof UserError) || gridStrategyPlace(axes) !== GRID_CONTEXT) return error;
+  const fromSession = (issue: InputIssue) => issue.file === COMMAND_LINE_CONTEXT.file && issue.field === COMMAND_LINE_CONTEXT.field;
+  return error.issues.some(fromSession) ? new UserError(error.issues.map((issue) => (fromSession(issue) ? { ...issue, ...GRID_CONTEXT } : issue))) : error;
 }
 
 /**

@@ -46,6 +46,9 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
     ['a --try mode without its brake', ['whatif', TRACES, '--try', 'max-steps=5', '--try', 'repeat-mode=total'], /--try': 'repeat-mode=total': repeat-mode has no effect without max-repeat/],
     ['--per-step with table output', ['replay', TRACES, '--per-step', '--format', 'table'], /--per-step': has no effect on table output/],
     ['--out with --report-dir', ['replay', TRACES, '--report-dir', join(dir, 'rd')], /--out': cannot be used with --report-dir/],
+    ['a brake flag the grid varies', ['sweep', TRACES, '--max-steps', '3', '--grid', 'max-steps=4,5'], /--max-steps': does nothing: --grid max-steps gives every configuration its own max-steps \(drop --max-steps, or add its value to --grid max-steps\)/],
+    ['--context with --grid context', ['sweep', TRACES, '--context', 'window:3', '--grid', 'context=full,window:4'], /--context': does nothing: --grid context gives every configuration its own context/],
+    ['--model with --grid model (calibrate)', ['calibrate', 'scenarios/flight-search.yaml', '--model', 'gpt-4o', '--grid', 'model=gpt-4o,gpt-4o-mini'], /--model': does nothing: --grid model/],
   ];
   for (const [name, argv, message] of refused) {
     it(name, async () => {

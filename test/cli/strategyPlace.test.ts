@@ -46,6 +46,9 @@ describe('where a summary strategy that cannot be used is named', () => {
     expect(await refusal('sweep', file, '--grid', `context=full,${TOO_LATE}`)).toMatch(/^loopcost: <command line> field '--grid context': trigger=2000000 is above the context window \(128000 tokens\)/);
     expect(await refusal('sweep', 'scenarios/long-exploration.jsonl', '--grid', `context=full,${NO_SUCH_MODEL}`)).toMatch(/^loopcost: <command line> field '--grid context': unknown model 'no-such-model'/);
     expect(await refusal('sweep', file, '--context', TOO_LATE, '--grid', 'max-steps=3,4')).toMatch(/^loopcost: <command line> field '--context': trigger=2000000/);
+    // A recorded run's model is known only once it is read: its run finds the trigger unusable, named in the grid still.
+    expect(await refusal('sweep', 'scenarios/long-exploration.jsonl', '--grid', `context=full,${TOO_LATE}`)).toMatch(/^loopcost: <command line> field '--grid context': trigger=2000000 is above the context window/);
+    expect(await refusal('sweep', 'scenarios/long-exploration.jsonl', '--context', TOO_LATE, '--grid', 'max-steps=3,4')).toMatch(/^loopcost: <command line> field '--context': trigger=2000000/);
   });
 
   it('sweep: a trigger is checked against each model the grid prices as (gpt-4.1 has a window of ~1M tokens, gpt-4o 128,000)', async () => {

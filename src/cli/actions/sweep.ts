@@ -10,6 +10,7 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import { openLoopWarnings } from '../../report/warnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf, type ContextTokenCurves } from '../../population/contextTokens.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
@@ -145,7 +146,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     }
     checkOutputDirectory(opts.reportDir, SWEEP_REPORT_FILES);
   }
-  const { count } = sweepGrid(opts);
+  const { count, axes } = sweepGrid(opts, given);
   const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
   checkOut(opts.out);
   // Worker threads that will split the runs with this one start now and load their modules while this thread sets up.
@@ -155,6 +156,8 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     const setup = setUpSweep(inputs, opts, given, io);
     const range = shardRange(shard, setup.configurations.length);
     done = { setup, range, ...(await rowsAndHeader({ inputs, opts, given, io, setup, range, workers, started })) };
+  } catch (error) {
+    throw strategyErrorInGrid(error, axes);
   } finally {
     for (const worker of started) worker.stop();
   }

@@ -71,10 +71,19 @@ export function targetCompletionOf(value: string | undefined): number | undefine
   return n;
 }
 
+/** A flag given with the grid axis of the same name would do nothing (every configuration takes the axis's value): refused. */
+function refuseFlagsTheGridVaries(axes: readonly GridAxis[], given: GivenFlag): void {
+  for (const { key } of axes) {
+    if (!given(key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()))) continue;
+    throw new UserError({ file: '<command line>', field: `--${key}`, code: 'flag_without_effect', message: `does nothing: --grid ${key} gives every configuration its own ${key}`, hint: `drop --${key}, or add its value to --grid ${key}` });
+  }
+}
+
 /** The grid and the fixed settings, checked before any input is read. */
-export function sweepGrid(opts: SweepFlags): { axes: GridAxis[]; fixed: FixedSettings; count: number } {
+export function sweepGrid(opts: SweepFlags, given: GivenFlag): { axes: GridAxis[]; fixed: FixedSettings; count: number } {
   if (opts.preset === RECORDED_PRESET) throw usage('--preset', "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset or brake flags');
   const axes = parseGrid(opts.grid ?? []);
+  refuseFlagsTheGridVaries(axes, given);
   const count = checkGridSize(axes, opts.force === true);
   const perAgent = axes.find((axis) => (SUBAGENT_GRID_KEYS as readonly string[]).includes(axis.key));
   if (perAgent !== undefined && opts.tree !== true) throw new UserError({ file: '<command line>', field: `--grid ${perAgent.key}`, code: 'flag_without_effect', message: 'has no effect without --tree', hint: "add --tree; run 'loopcost sweep --help'" });
@@ -126,7 +135,7 @@ export interface SweepSetup {
 
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
-  const { axes, fixed } = sweepGrid(opts);
+  const { axes, fixed } = sweepGrid(opts, given);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
