@@ -74,7 +74,7 @@ function describeIssue(issue: ZodIssue, value: unknown): { code: string; message
     return { code: 'negative_number', message: 'must not be negative' };
   }
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return { code: issue.params.code, message: issue.message };
-  if (issue.code === 'unrecognized_keys') return { code: issue.code, message: `unknown field(s) ${issue.keys.join(', ')}` };
+  if (issue.code === 'unrecognized_keys') return { code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}` };
   if (issue.code === 'invalid_value' && field === 'scenario') {
     return { code: 'not_a_scenario', message: `must be '${SCENARIO_SCHEMA}'` };
   }

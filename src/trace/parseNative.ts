@@ -35,7 +35,7 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
     } else if (issue.code === 'invalid_type' && typeof issue.input === 'number' && Number.isNaN(issue.input)) {
       message = 'is NaN';
     } else if (issue.code === 'unrecognized_keys') {
-      message = `unknown field(s) ${issue.keys.join(', ')}`;
+      message = `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`;
       const hint = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
       if (hint !== undefined) return { file, line, field: field || undefined, code, message, hint: `${hint}; see docs/trace-format.md` };
     }

@@ -165,7 +165,7 @@ describe('one bad file among many', () => {
     expect(imported.code).toBe(0);
     const kept = RUN + RUN + RUN.replace('gpt-4o-mini', 'no-such-model-x');
     expect(readFileSync(out, 'utf8')).toBe(kept);
-    expect(imported.stderr).toMatch(/3 run\(s\) from 3 file\(s\) written/);
+    expect(imported.stderr).toMatch(/3 runs from 3 files written/);
     const toStdout = await cli('import', dir, '--skip-bad');
     expect(toStdout.stdout).toBe(kept);
   });

@@ -136,8 +136,8 @@ describe('errors name fields as the user knows them', () => {
     writeFileSync(path, readFileSync('scenarios/reference-sum-of-squares.jsonl', 'utf8').replace('"resultTokens":12', '"resultTokens":12,"eror":"x"').replace('"systemTokens"', '"sytemTokens":1,"systemTokens"'));
     const r = await cli('replay', path);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/typo\.jsonl:line 1: unknown field\(s\) sytemTokens \(did you mean systemTokens\?; see docs\/trace-format\.md\)/);
-    expect(r.stderr).toMatch(/typo\.jsonl:line 2 field 'toolCalls\[0\]': unknown field\(s\) eror \(did you mean error\?/);
+    expect(r.stderr).toMatch(/typo\.jsonl:line 1: unknown field sytemTokens \(did you mean systemTokens\?; see docs\/trace-format\.md\)/);
+    expect(r.stderr).toMatch(/typo\.jsonl:line 2 field 'toolCalls\[0\]': unknown field eror \(did you mean error\?/);
   });
 
   it('a name given twice in one key=value setting is refused, not settled by whichever came last', async () => {

@@ -12,7 +12,7 @@ describe('loopcost import', () => {
     const out = join(dir, 'native.jsonl');
     const r = await cli('import', `${MINI}/deepseek_chat_dev`, '--out', out);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/23 run\(s\) from 23 file\(s\)/);
+    expect(r.stderr).toMatch(/23 runs from 23 files/);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'header', schema: 'loopcost.trace/1', origin: 'recorded' });
     const fromNative = JSON.parse((await cli('replay', out, '--prices', PRICES, '--format', 'json')).stdout);

@@ -342,7 +342,7 @@ describe('streamed responses and compatible hosts in exchanges JSONL', () => {
       { type: 'call', inputTokens: 61 + 2600, cachedInputTokens: 2600, cacheWriteTokens: 0, outputTokens: 9, latencyMs: 980, final: true },
     ]);
     const notes = t!.header.importedFrom?.notes ?? [];
-    expect(notes).toContain('2 of 2 call(s) streamed (sse, json-array), reassembled from 17 events');
+    expect(notes).toContain('2 of 2 calls streamed (sse, json-array), reassembled from 17 events');
     expect(notes).toContain('line 1: time to first token 412 ms of 2310 ms');
   });
 

@@ -78,7 +78,7 @@ describe('Chat Completions streams', () => {
       { type: 'call', inputTokens: 78, cachedInputTokens: 0, outputTokens: 9, reasoningTokens: 0, final: true },
     ]);
     expect(t!.end).toEqual({ type: 'end', outcome: 'completed', recordedCalls: 2 });
-    expect(t!.header.importedFrom?.notes).toContain('2 of 2 call(s) streamed (sse), reassembled from 14 events');
+    expect(t!.header.importedFrom?.notes).toContain('2 of 2 calls streamed (sse), reassembled from 14 events');
   });
 
   it('OpenRouter: cached and reasoning tokens and usage.cost, which the bundled table reproduces exactly', () => {
@@ -252,7 +252,7 @@ describe('Gemini streamGenerateContent', () => {
     const [asArray] = load(stringify(doc), 'array.yaml');
     const [asSse] = fixture('stream-gemini-tools.yaml');
     expect(asArray!.calls).toEqual(asSse!.calls);
-    expect(asArray!.header.importedFrom?.notes).toContain('2 of 2 call(s) streamed (json-array), reassembled from 5 events');
+    expect(asArray!.header.importedFrom?.notes).toContain('2 of 2 calls streamed (json-array), reassembled from 5 events');
   });
 });
 
@@ -264,7 +264,7 @@ describe('Bedrock converse-stream (AWS event-stream bytes)', () => {
       { type: 'call', inputTokens: 471, cachedInputTokens: 0, outputTokens: 91, latencyMs: 422, toolCalls: [{ name: 'get_temperature', arguments: { city: 'Paris' }, resultTokens: countTokens('30°C', 'us.amazon.nova-micro-v1:0') }] },
       { type: 'call', inputTokens: 577, cachedInputTokens: 0, outputTokens: 18, latencyMs: 223, final: true },
     ]);
-    expect(t!.header.importedFrom?.notes?.[0]).toMatch(/^2 of 2 call\(s\) streamed \(event-stream\), reassembled from \d+ events$/);
+    expect(t!.header.importedFrom?.notes?.[0]).toMatch(/^2 of 2 calls streamed \(event-stream\), reassembled from \d+ events$/);
   });
 
   it('a damaged event-stream body is refused (checksums)', () => {

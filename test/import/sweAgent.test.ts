@@ -257,7 +257,7 @@ describe('importSweAgent on fixtures', () => {
     expect(rebuild.encoding).toBe('o200k_base');
     expect(trace.header.recordedSettings).toEqual({ maxCostUsd: 3 });
     expect(trace.calls).toHaveLength(5);
-    expect(trace.header.importedFrom!.notes!.join('\n')).toMatch(/history holds 4 assistant messages for 5 steps/);
+    expect(trace.header.importedFrom!.notes!.join('\n')).toMatch(/history holds 4 assistant messages for 5 steps: the last call was rebuilt from the whole history/);
     expect(trace.calls.map((call) => call.toolCalls![0]!.latencyMs! >= 0)).toEqual([true, true, true, true, true]);
   });
 

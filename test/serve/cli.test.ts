@@ -56,7 +56,7 @@ describe('loopcost serve (CLI)', () => {
     expect(((await answer.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(150);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/stopped on SIGINT: 1 session\(s\), 1 call\(s\)/);
+    expect(stderr).toMatch(/stopped on SIGINT: 1 session, 1 call/);
     await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
   });
 });

@@ -8,6 +8,7 @@ import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import type { GivenFlag } from './inputs.js';
 import { writeNativeRuns } from './nativeOut.js';
 import { checkOut } from './output.js';
+import { counted } from '../../plural.js';
 
 export type GenerateFlags = ScenarioFlagValues & PriceFlags & { out?: string };
 
@@ -18,6 +19,6 @@ export function generateAction(scenarioPath: string, flags: GenerateFlags, io: C
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const traces = generateTraces(scenario, { prices, overrides: scenarioOverridesFromFlags(flags, given) });
   const runs = writeNativeRuns(traces, flags.out, io);
-  if (flags.out !== undefined) io.stderr(`${runs} synthetic run(s) of ${scenarioPath} written to ${flags.out}\n`);
+  if (flags.out !== undefined) io.stderr(`${counted(runs, 'synthetic run')} of ${scenarioPath} written to ${flags.out}\n`);
   return 0;
 }

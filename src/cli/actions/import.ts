@@ -6,6 +6,7 @@ import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs } from './inputs.js';
 import { checkOut } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
+import { counted } from '../../plural.js';
 
 /** Lets the event loop run (a signal handler, a timer) between runs of a long conversion. */
 const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -54,7 +55,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
     writer?.abort();
     throw error;
   }
-  if (out !== undefined) io.stderr(`${runs} run(s) from ${set.files.length - set.badCount} file(s) written to ${out}\n`);
+  if (out !== undefined) io.stderr(`${counted(runs, 'run')} from ${counted(set.files.length - set.badCount, 'file')} written to ${out}\n`);
   return 0;
 }
 

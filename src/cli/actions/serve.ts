@@ -17,6 +17,7 @@ import type { CliIO } from '../io.js';
 import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { skippedMessage } from '../../import/inputSet.js';
 import { traceInputs } from './inputs.js';
+import { counted } from '../../plural.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; check?: boolean };
 
@@ -81,7 +82,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const sources = await sourcesOf(inputs, flags, io);
   const cache = sources.traces ? cacheOf(flags.cache, false) : undefined;
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
-  const what = sources.traces ? `${sources.traces.length} recorded run(s)` : `synthetic runs of ${sources.scenario!.scenario.source}`;
+  const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
     checkSources(sources, prices);
     io.stdout(`loopcost serve --check: would answer from ${what} on ${host}:${port}\n`);
@@ -102,6 +103,6 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const signal = await stopped;
   await server.close();
   const { totals } = server.sessions();
-  io.stderr(`loopcost serve: stopped on ${signal}: ${totals.sessions} session(s), ${totals.calls} call(s), ${formatUsd(BigInt(totals.costPico))} spent\n`);
+  io.stderr(`loopcost serve: stopped on ${signal}: ${counted(totals.sessions, 'session')}, ${counted(totals.calls, 'call')}, ${formatUsd(BigInt(totals.costPico))} spent\n`);
   return 0;
 }

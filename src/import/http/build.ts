@@ -14,6 +14,7 @@ import { countTokens } from '../tokenCount.js';
 import { parseExchange, type GenerationExchange, type ParsedExchange } from './parseExchange.js';
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
 import { splitAtAnswers, splitRuns } from './splitRuns.js';
+import { counted } from '../../plural.js';
 
 /** A note about something skipped, placed after the generation exchange with index `after` (-1: before all). */
 export interface PositionedNote {
@@ -140,7 +141,7 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
   const streamed = run.filter((p) => p.streamed !== undefined);
   if (streamed.length > 0) {
     const framings = [...new Set(streamed.map((p) => p.streamed!.framing))].join(', ');
-    notes.push(`${streamed.length} of ${run.length} call(s) streamed (${framings}), reassembled from ${streamed.reduce((n, p) => n + p.streamed!.events, 0)} events`);
+    notes.push(`${streamed.length} of ${counted(run.length, 'call')} streamed (${framings}), reassembled from ${streamed.reduce((n, p) => n + p.streamed!.events, 0)} events`);
   }
   const recordedAt = run.find((p) => p.ex.recordedAt !== undefined)?.ex.recordedAt;
   const calls: CallRecord[] = run.map((p, k) => {

@@ -22,6 +22,7 @@ import { providerId } from './provider.js';
 import { runEnd } from './runEnd.js';
 import type { OtelSpan } from './span.js';
 import { isModelSpan, isToolSpan } from './spanKinds.js';
+import { counted } from '../../plural.js';
 
 const OTLP_JSON_FORMAT = 'otlp-json';
 
@@ -44,7 +45,7 @@ export function buildOtelTraces(spans: OtelSpan[], path: string): Trace[] {
     throw inputError(
       { file: path, field: 'resourceSpans' },
       'no_model_calls',
-      `no GenAI model-call spans (${ATTR_GEN_AI_OPERATION_NAME} = chat) among ${spans.length} span(s)`,
+      `no GenAI model-call spans (${ATTR_GEN_AI_OPERATION_NAME} = chat) among ${counted(spans.length, 'span')}`,
       'export the spans of a GenAI-instrumented agent (OpenTelemetry GenAI semantic conventions)',
     );
   }

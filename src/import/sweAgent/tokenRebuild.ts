@@ -15,6 +15,7 @@ import {
 } from '../tokenCount.js';
 import { chatPromptTokens, claudePromptTokens } from './promptTokens.js';
 import type { SweAgentRun } from './readTrajectory.js';
+import { counted } from '../../plural.js';
 
 /** What the token rebuild found before scaling (exposed for tests and `--explain`-style output). */
 export interface SweAgentRebuild {
@@ -102,7 +103,7 @@ export function rebuildSweAgentTokens(run: SweAgentRun): RebuiltTokens {
   }
   if (assistantAt.length < steps.length && steps.length > 0) {
     notes.push(
-      `history holds ${assistantAt.length} assistant messages for ${steps.length} steps: the last ${steps.length - assistantAt.length} call(s) were rebuilt from the whole history and the step's response`,
+      `history holds ${counted(assistantAt.length, 'assistant message')} for ${counted(steps.length, 'step')}: the last ${steps.length - assistantAt.length === 1 ? 'call was' : `${steps.length - assistantAt.length} calls were`} rebuilt from the whole history and the step's response`,
     );
   }
   if (apiCalls !== undefined && apiCalls !== steps.length) {
