@@ -189,5 +189,5 @@ export async function bundleCli() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const { name, bytes } of await bundleCli()) console.log(`bundle: dist/${name}.js (${(bytes / 1024).toFixed(0)} KB)`);
+  for (const { name, bytes } of await bundleCli()) console.error(`bundle: dist/${name}.js (${(bytes / 1024).toFixed(0)} KB)`);
 }

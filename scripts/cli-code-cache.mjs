@@ -18,7 +18,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function writeCache(name, buildId, data) {
   writeFileSync(resolve(root, `dist/${name}.cache`), Buffer.concat([Buffer.from(`${buildId}\n`, 'latin1'), data]));
-  console.log(`code cache: dist/${name}.cache (${(data.length / 1024).toFixed(0)} KB)`);
+  console.error(`code cache: dist/${name}.cache (${(data.length / 1024).toFixed(0)} KB)`);
 }
 
 const cli = await loadLinkedCli({ useCache: false });
