@@ -39,6 +39,12 @@ export function picoToUsd(pico: Pico | bigint): number {
   return Number(picoToUsdString(pico));
 }
 
+/** total / n picodollars (n > 0), rounded half up: the mean every report gives of exact amounts. */
+export function meanPico(totalPico: bigint, n: number): bigint {
+  const count = BigInt(n);
+  return (totalPico * 2n + count) / (2n * count);
+}
+
 /** Sums picodollar amounts without ever losing an integer, however many there are. */
 export function sumPico(values: Iterable<Pico>): bigint {
   let total = 0n;

@@ -12,7 +12,7 @@
  * interpolation), so every figure can be recomputed by hand from per-run rows.
  */
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
-import { picoToUsd, type Pico } from '../money.js';
+import { meanPico, picoToUsd, type Pico } from '../money.js';
 import { costQuantilesInPlace, rankIndex, type CostQuantiles } from './costQuantiles.js';
 import { TallyBuilder, type PopulationTally } from './tallyBuilder.js';
 
@@ -74,9 +74,7 @@ export function nearestRank<T>(ascending: ArrayLike<T>, p: number): T | undefine
 
 /** total / n in picodollars, rounded half up, as USD. */
 function meanUsd(totalPico: bigint, n: number): number {
-  if (n === 0) return 0;
-  const count = BigInt(n);
-  return picoToUsd((totalPico * 2n + count) / (2n * count));
+  return n === 0 ? 0 : picoToUsd(meanPico(totalPico, n));
 }
 
 export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics {

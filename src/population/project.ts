@@ -17,7 +17,7 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import { PicoSum } from '../metrics/picoSum.js';
 import { nearestRank } from '../metrics/population.js';
-import { picoToUsd } from '../money.js';
+import { meanPico, picoToUsd } from '../money.js';
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
 import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { streamSeed } from '../synthetic/random.js';
@@ -78,7 +78,7 @@ function quantilesUsd(valuesPico: bigint[]): Quantiles {
   let total = 0n;
   for (const v of sorted) total += v;
   return {
-    mean: n === 0 ? 0 : picoToUsd((total * 2n + BigInt(n)) / (2n * BigInt(n))),
+    mean: n === 0 ? 0 : picoToUsd(meanPico(total, n)),
     p50: picoToUsd(nearestRank(sorted, 0.5) ?? 0n),
     p95: picoToUsd(nearestRank(sorted, 0.95) ?? 0n),
     p99: picoToUsd(nearestRank(sorted, 0.99) ?? 0n),
@@ -146,7 +146,7 @@ function bootstrap(costsPico: readonly number[], seed: number, resamples: number
     const rng = new IndexStream(seed, b, DRAW_BOOTSTRAP);
     const total = new PicoSum();
     for (let k = 0; k < n; k++) total.add((sample[k] = costsPico[rng.below(n)]!));
-    means.push(Number((total.value * 2n + BigInt(n)) / (2n * BigInt(n))));
+    means.push(Number(meanPico(total.value, n)));
     sample.sort();
     p95s.push(sample[Math.max(1, Math.ceil(0.95 * n)) - 1] ?? 0);
   }
