@@ -6,7 +6,7 @@ import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brak
 import { NO_BRAKES, PRESETS } from '../brakes/config.js';
 import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
-import { nearestField } from '../import/common/nearestName.js';
+import { didYouMean } from '../import/common/nearestName.js';
 import type { InputSetOptions } from '../import/inputSet.js';
 import { BYTES_PER_MB, type ReadLimits } from '../io/limits.js';
 import { usdToPico } from '../money.js';
@@ -149,12 +149,6 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
  * Reads `name=value,name=value` against the allowed names; anything else is one UserError naming the
  * flag, the part and the names it takes.
  */
-/** ` (did you mean max-steps?)` when a known name is near `name`, else nothing. */
-function didYouMean(name: string, known: readonly string[]): string {
-  const near = name === '' ? undefined : nearestField(name, known);
-  return near === undefined || near === name ? '' : ` (did you mean ${near}?)`;
-}
-
 function keyValueSpec<F extends string>(spec: string, flag: string, names: Record<string, F>, what: string, valueWord: string): [F, string][] {
   const seen = new Set<string>();
   return spec

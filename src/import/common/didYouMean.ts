@@ -6,8 +6,6 @@
 import { z } from 'zod';
 import { nearestField } from './nearestName.js';
 
-export { nearestField };
-
 function unwrap(schema: z.ZodType, value: unknown): z.ZodType {
   let current = schema;
   for (;;) {

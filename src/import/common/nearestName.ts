@@ -13,3 +13,9 @@ export function nearestField(key: string, known: readonly string[]): string | un
   }
   return best && best.distance <= Math.max(2, Math.floor(key.length / 4)) ? best.name : undefined;
 }
+
+/** ` (did you mean max-steps?)` to end a message about an unknown `name`, when a known one is near; else nothing. */
+export function didYouMean(name: string, known: readonly string[]): string {
+  const near = name === '' ? undefined : nearestField(name, known);
+  return near === undefined || near === name ? '' : ` (did you mean ${near}?)`;
+}
