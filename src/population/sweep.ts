@@ -95,7 +95,7 @@ export interface SweepTally {
  */
 export class SweepTallier {
   private readonly tallies: TallyBuilder[];
-  private readonly strategy: { summaryCalls: number; summaryCost: PicoSum; strategyCacheLostTokens: number; skippedActions: number }[];
+  private readonly strategy: StrategyCounts<PicoSum>[];
   /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
   constructor(
     private readonly configs: readonly PopulationConfig[],
@@ -144,16 +144,24 @@ export class SweepTallier {
   /** The tallies of every run added. */
   finish(): SweepTally[] {
     return this.configs.map((_, c) => {
-      const { summaryCost, ...s } = this.strategy[c]!;
-      return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCostPico: summaryCost.value }) };
+      const s = this.strategy[c]!;
+      return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCost: s.summaryCost.value }) };
     });
   }
+}
+
+/** What the context strategy and the duplicate-action guard did over a configuration's runs so far, the summary calls' cost as `Money`. */
+interface StrategyCounts<Money> {
+  summaryCalls: number;
+  summaryCost: Money;
+  strategyCacheLostTokens: number;
+  skippedActions: number;
 }
 
 /** A SweepTallier's state at a point (SweepTallier.mark). */
 export interface SweepTallierMark {
   tallies: TallyMark[];
-  strategy: { summaryCalls: number; summaryCost: bigint; strategyCacheLostTokens: number; skippedActions: number }[];
+  strategy: StrategyCounts<bigint>[];
 }
 
 /** Each configuration's tally over the population's runs. */
@@ -162,9 +170,9 @@ export function sweepTallies(population: SweepPopulation, configs: readonly Popu
 }
 
 /** The sums as sumStrategyFigures gives them (each absent where 0). */
-function strategySums(s: { summaryCalls: number; summaryCostPico: bigint; strategyCacheLostTokens: number; skippedActions: number }): StrategySums {
+function strategySums(s: StrategyCounts<bigint>): StrategySums {
   return {
-    ...(s.summaryCalls > 0 ? { summaryCalls: s.summaryCalls, summaryCostPico: s.summaryCostPico } : {}),
+    ...(s.summaryCalls > 0 ? { summaryCalls: s.summaryCalls, summaryCostPico: s.summaryCost } : {}),
     ...(s.strategyCacheLostTokens > 0 ? { strategyCacheLostTokens: s.strategyCacheLostTokens } : {}),
     ...(s.skippedActions > 0 ? { skippedActions: s.skippedActions } : {}),
   };
@@ -174,10 +182,10 @@ function strategySums(s: { summaryCalls: number; summaryCostPico: bigint; strate
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   const population = newTally();
   mergeTallies(population, ...parts.map((part) => part.population));
-  const sum = { summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 };
+  const sum: StrategyCounts<bigint> = { summaryCalls: 0, summaryCost: 0n, strategyCacheLostTokens: 0, skippedActions: 0 };
   for (const part of parts) {
     sum.summaryCalls += part.strategy.summaryCalls ?? 0;
-    sum.summaryCostPico += part.strategy.summaryCostPico ?? 0n;
+    sum.summaryCost += part.strategy.summaryCostPico ?? 0n;
     sum.strategyCacheLostTokens += part.strategy.strategyCacheLostTokens ?? 0;
     sum.skippedActions += part.strategy.skippedActions ?? 0;
   }
