@@ -4,7 +4,8 @@
  *
  * - Each simulated day draws `runsPerDay` runs, with replacement, from the per-run costs of the
  *   population (recorded runs replayed under the brakes; synthetic runs of the scenario files), and a
- *   period is `days` such days; `trials` periods are simulated. Quantiles are nearest-rank.
+ *   period is `days` such days; `trials` periods are simulated. Quantiles are nearest-rank. A day is
+ *   drawn run by run, or as multinomial counts when it has many runs per distinct cost (projectDays.ts).
  * - Bootstrap (seeded, `resamples`): a 95% interval on the mean and on the p95 of the per-run cost.
  * - Distribution-free bound: a cap at the largest of n runs stops at most 1 − 0.05^(1/n) of new runs at
  *   95% confidence; claiming a rate r needs n ≥ ln 0.05 / ln(1 − r) runs.
@@ -19,8 +20,8 @@ import { PicoSum } from '../metrics/picoSum.js';
 import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
-import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
-import { streamSeed } from '../synthetic/random.js';
+import { Rng, STREAM } from '../synthetic/random.js';
+import { daySpender } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
 
 export interface Quantiles {
@@ -52,25 +53,6 @@ export interface Projection {
   confidence: { level: 0.95; resamples: number; meanPerRunUsd: [number, number]; p95PerRunUsd: [number, number] };
 }
 
-/** Streams of the projection's draws, apart from any synthetic agent's (purpose numbers past src/synthetic's). */
-const DRAW_DAYS = 101;
-const DRAW_BOOTSTRAP = 102;
-
-/**
- * A seeded stream of indices in [0, n): one 32-bit draw of pure-rand's xoroshiro128+ each, scaled
- * (multiply-shift: a bias of at most n / 2^32, far below the Monte Carlo's own error), because a
- * projection draws millions of them.
- */
-class IndexStream {
-  private readonly generator: RandomGenerator;
-  constructor(seed: number, stream: number, purpose: number) {
-    this.generator = xoroshiro128plus(streamSeed(seed, stream, purpose as never) | 0);
-  }
-  below(n: number): number {
-    return Math.floor(((this.generator.unsafeNext() >>> 0) * n) / 4294967296);
-  }
-}
-
 /** Mean (rounded half up) and nearest-rank quantiles of exact picodollar amounts, as USD. */
 function quantilesUsd(valuesPico: bigint[]): Quantiles {
   const sorted = valuesPico.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -85,26 +67,6 @@ function quantilesUsd(valuesPico: bigint[]): Quantiles {
   };
 }
 
-/**
- * One simulated day's spend, drawn from `rng`, exact however large it grows: added as a Number in stretches
- * short enough that no partial sum can pass 2^53 picodollars (a float sum past it drops units), each
- * stretch carried into a BigInt.
- */
-function daySpender(costsPico: readonly number[], runsPerDay: number): (rng: IndexStream) => bigint {
-  const n = costsPico.length;
-  const stretch = Math.max(1, Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, maxOf(costsPico))));
-  return (rng) => {
-    let total = 0n;
-    for (let from = 0; from < runsPerDay; from += stretch) {
-      const to = Math.min(runsPerDay, from + stretch);
-      let spent = 0;
-      for (let k = from; k < to; k++) spent += costsPico[rng.below(n)]!;
-      total += BigInt(spent);
-    }
-    return total;
-  };
-}
-
 /** Seeded Monte Carlo of daily and period spend from per-run costs (picodollars, whole numbers). */
 export function projectSpend(costsPico: readonly number[], options: ProjectionOptions): Projection {
   const trials = options.trials ?? 1000;
@@ -114,7 +76,7 @@ export function projectSpend(costsPico: readonly number[], options: ProjectionOp
   const periodTotals: bigint[] = [];
   const daySpend = daySpender(costsPico, options.runsPerDay);
   for (let trial = 0; trial < trials; trial++) {
-    const rng = new IndexStream(options.seed, trial, DRAW_DAYS);
+    const rng = Rng.stream(options.seed, trial, STREAM.projectDays);
     let period = 0n;
     for (let day = 0; day < options.days; day++) {
       const spent = daySpend(rng);
@@ -143,7 +105,7 @@ function bootstrap(costsPico: readonly number[], seed: number, resamples: number
   const p95s: number[] = [];
   const sample = new Float64Array(n);
   for (let b = 0; b < resamples; b++) {
-    const rng = new IndexStream(seed, b, DRAW_BOOTSTRAP);
+    const rng = Rng.stream(seed, b, STREAM.projectBootstrap);
     const total = new PicoSum();
     for (let k = 0; k < n; k++) total.add((sample[k] = costsPico[rng.below(n)]!));
     means.push(Number(meanPico(total.value, n)));

@@ -1,9 +1,10 @@
 /**
- * Seeded randomness for synthetic agents (pure-rand's xoroshiro128+, never Math.random). Every draw
- * belongs to a stream named by (seed, run, purpose, index), so a run's randomness depends only on the
- * seed and its index, and each of its actions on the action's own index: the same agent met under two
- * brake or context settings draws the same plan and the same tokens for the same action, and differs
- * only where its context made it act differently (a re-fetch draws from its own stream, not the plan's).
+ * Seeded randomness for synthetic agents and `project`'s Monte Carlo (pure-rand's xoroshiro128+, never
+ * Math.random). Every draw belongs to a stream named by (seed, run, purpose, index), so a run's
+ * randomness depends only on the seed and its index, and each of its actions on the action's own
+ * index: the same agent met under two brake or context settings draws the same plan and the same
+ * tokens for the same action, and differs only where its context made it act differently (a re-fetch
+ * draws from its own stream, not the plan's).
  */
 import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 
@@ -21,6 +22,10 @@ export const STREAM = {
   flip: 5,
   /** The run's prompt head (system and goal tokens), drawn by the runner. */
   head: 6,
+  /** `project`: a trial's days (index: none; run = the trial). */
+  projectDays: 101,
+  /** `project`: a bootstrap resample of the per-run costs (run = the resample). */
+  projectBootstrap: 102,
 } as const;
 export type StreamPurpose = (typeof STREAM)[keyof typeof STREAM];
 
@@ -83,6 +88,14 @@ export class Rng {
     const high = unsafeUniformIntDistribution(0, TWO_26 - 1, this.generator);
     const low = unsafeUniformIntDistribution(0, TWO_27 - 1, this.generator);
     return (high * TWO_27 + low) / 2 ** 53;
+  }
+
+  /**
+   * An index in [0, n): one 32-bit output scaled by multiply-shift (a bias of at most n / 2^32, far below
+   * a Monte Carlo's own error), for draws by the million (`project`'s days and bootstrap).
+   */
+  below(n: number): number {
+    return Math.floor(((this.generator.unsafeNext() >>> 0) * n) / 4294967296);
   }
 
   /** Uniform integer in [min, max]. */

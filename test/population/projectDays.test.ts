@@ -1,0 +1,96 @@
+/**
+ * `project`'s days drawn as multinomial counts against run by run: the same law (mean, variance and a
+ * two-sample Kolmogorov–Smirnov test on seeded days), exact past 2^53 picodollars, the choice between
+ * them by runs a day per distinct cost, and the counts' draws pinned.
+ */
+import { describe, expect, it } from 'vitest';
+import { costCounts, COUNTS_FROM_RUNS_PER_COST, daySpender, spendByCounts, spendRunByRun, type DaySpender } from '../../src/population/projectDays.js';
+import { projectSpend } from '../../src/population/project.js';
+import { Rng } from '../../src/synthetic/random.js';
+
+function days(spend: DaySpender, count: number, seed: number): number[] {
+  return Array.from({ length: count }, (_, day) => Number(spend(Rng.stream(seed, day, 101))));
+}
+
+/** The largest gap between two samples' empirical distribution functions. */
+function ksDistance(a: number[], b: number[]): number {
+  const x = [...a].sort((p, q) => p - q);
+  const y = [...b].sort((p, q) => p - q);
+  let i = 0;
+  let j = 0;
+  let gap = 0;
+  while (i < x.length && j < y.length) {
+    const at = Math.min(x[i]!, y[j]!);
+    while (i < x.length && x[i] === at) i++;
+    while (j < y.length && y[j] === at) j++;
+    gap = Math.max(gap, Math.abs(i / x.length - j / y.length));
+  }
+  return gap;
+}
+
+describe('project days', () => {
+  // A lopsided population: most runs cheap, a few loop and cost ten times more (some costs repeated).
+  const costs = Array.from({ length: 60 }, (_, i) => (i % 15 === 0 ? 90_000_000_000 : 5_000_000_000 + (i % 20) * 100_000_000));
+  const mean = costs.reduce((a, b) => a + b, 0) / costs.length;
+  const variance = costs.reduce((a, b) => a + (b - mean) ** 2, 0) / costs.length;
+
+  it('distinct costs ascending, with their runs', () => {
+    expect(costCounts([5, 3, 5, 9, 3, 5])).toEqual({ costsPico: [3, 5, 9], runs: [2, 3, 1] });
+    expect(costCounts([])).toEqual({ costsPico: [], runs: [] });
+  });
+
+  it.each([40, 2000])('%d runs a day: days by counts and run by run have the same law (mean, variance, two-sample KS at α = 0.001)', (runsPerDay) => {
+    const n = 4000;
+    const byCounts = days(spendByCounts(costCounts(costs), runsPerDay), n, 7);
+    const byRuns = days(spendRunByRun(costs, runsPerDay), n, 8);
+    for (const sample of [byCounts, byRuns]) {
+      const m = sample.reduce((a, b) => a + b, 0) / n;
+      const v = sample.reduce((a, b) => a + (b - m) ** 2, 0) / (n - 1);
+      expect(Math.abs(m - runsPerDay * mean)).toBeLessThan(4 * Math.sqrt((runsPerDay * variance) / n));
+      expect(Math.abs(v / (runsPerDay * variance) - 1)).toBeLessThan(0.1);
+    }
+    // Two-sample KS at α = 0.001: c(α)·√(2/n), c = 1.949.
+    expect(ksDistance(byCounts, byRuns)).toBeLessThan(1.949 * Math.sqrt(2 / n));
+  });
+
+  it('the KS test can fail: days of 2,000 runs against days of 2,010', () => {
+    const a = days(spendByCounts(costCounts(costs), 2000), 4000, 7);
+    const b = days(spendRunByRun(costs, 2010), 4000, 8);
+    expect(ksDistance(a, b)).toBeGreaterThan(1.949 * Math.sqrt(2 / 4000));
+  });
+
+  it('a day by counts is exact past 2^53 picodollars: count × cost as BigInt when the product is not safe', () => {
+    const cost = 2 ** 52 + 1;
+    const spend = spendByCounts(costCounts([cost, cost + 2]), 1000);
+    for (const day of Array.from({ length: 50 }, (_, d) => spend(Rng.stream(1, d, 101)))) {
+      const above = day - 1000n * BigInt(cost);
+      // Each run costs cost or cost + 2: the day is 1,000 × cost plus twice the runs of the dearer cost.
+      expect(above % 2n).toBe(0n);
+      expect(above >= 0n && above <= 2000n).toBe(true);
+    }
+    const one = spendByCounts(costCounts([cost]), 64)(Rng.stream(1, 0, 101));
+    expect(one).toBe(64n * BigInt(cost));
+  });
+
+  it(`a projection draws its days by counts from ${COUNTS_FROM_RUNS_PER_COST} runs a day per distinct cost (the same seed, the same figures)`, () => {
+    // Two distinct costs: 63 runs a day are drawn run by run, 64 by counts (a seed's days then differ).
+    const two = [1_000_000_000, 3_000_000_000];
+    const sameDays = (runsPerDay: number) => days(daySpender(two, runsPerDay), 5, 3).join() === days(spendRunByRun(two, runsPerDay), 5, 3).join();
+    expect(sameDays(2 * COUNTS_FROM_RUNS_PER_COST - 1)).toBe(true);
+    expect(sameDays(2 * COUNTS_FROM_RUNS_PER_COST)).toBe(false);
+    const p = projectSpend(costs, { runsPerDay: 100_000, days: 30, seed: 3, trials: 200, resamples: 10 });
+    expect(Math.abs(p.perDay.mean - (100_000 * mean) / 1e12) / ((100_000 * mean) / 1e12)).toBeLessThan(0.001);
+    expect(projectSpend(costs, { runsPerDay: 100_000, days: 30, seed: 3, trials: 200, resamples: 10 })).toEqual(p);
+  });
+
+  it('seeded days by counts are pinned (a change to the chain of binomials changes every projection drawn by counts)', () => {
+    expect(days(spendByCounts(costCounts(costs), 5000), 4, 1)).toMatchInlineSnapshot(`
+      [
+        60169100000000,
+        58662800000000,
+        59886300000000,
+        58403300000000,
+      ]
+    `);
+  });
+});
