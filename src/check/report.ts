@@ -14,6 +14,7 @@ import { printableText } from '../report/text.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
+import { counted } from '../plural.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
@@ -76,8 +77,8 @@ export function renderCheckTable(report: CheckReport, width: number): string {
   for (const s of report.scenarios) for (const r of s.results) rows.push([s.name, r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']);
   const verdict = report.passed ? 'PASS' : 'FAIL';
   const drifted = report.drift?.rows.filter((row) => row.status === 'drift').length;
-  const driftPart = drifted === undefined ? '' : `, ${drifted} baseline figure${drifted === 1 ? '' : 's'} drifted`;
-  let text = `loopcost check: ${verdict}: ${report.scenarios.length} scenario${report.scenarios.length === 1 ? '' : 's'}, ${report.expectations} expectations, ${report.failed} failed${driftPart}\n\n`;
+  const driftPart = drifted === undefined ? '' : `, ${counted(drifted, 'baseline figure')} drifted`;
+  let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${driftPart}\n\n`;
   text += rows.length > 0 ? formatTable(COLUMNS, rows, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
   const failures = report.scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => ({ s, r })));
   if (failures.length > 0) {

@@ -5,6 +5,7 @@
 import { formatUsd } from '../money.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from './limits.js';
 import { StopCode } from './stopCodes.js';
+import { counted } from '../plural.js';
 
 /** The figures a stop detail names, at these offsets of a Float64Array. */
 export const enum Fact {
@@ -27,23 +28,19 @@ export const enum Fact {
   Size,
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 const REPEAT_HOW = ['in this run', 'in a row', 'in an A/B cycle'];
 
 /** `label` names the action or tool for repeat and error stops (e.g. `action run_python`). */
 export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64Array, label = ''): string {
   switch (code) {
     case StopCode.Completed:
-      return facts[Fact.Exhausted] === 1 ? 'recorded run completed' : `final answer after ${plural(facts[Fact.Steps]!, 'step')}`;
+      return facts[Fact.Exhausted] === 1 ? 'recorded run completed' : `final answer after ${counted(facts[Fact.Steps]!, 'step')}`;
     case StopCode.TraceEnd:
       return label === '' ? 'recorded trace ended without completing' : label;
     case StopCode.Aborted:
-      return `stopped by its AbortSignal after ${plural(facts[Fact.Steps]!, 'step')}`;
+      return `stopped by its AbortSignal after ${counted(facts[Fact.Steps]!, 'step')}`;
     case StopCode.MaxSteps:
-      return `${plural(facts[Fact.Steps]!, 'step')} taken, limit ${limits[Limit.MaxSteps]}`;
+      return `${counted(facts[Fact.Steps]!, 'step')} taken, limit ${limits[Limit.MaxSteps]}`;
     case StopCode.Timeout:
       return `${(facts[Fact.ElapsedMs]! / 1000).toFixed(3)} s elapsed, limit ${limits[Limit.TimeoutMs]! / 1000} s`;
     case StopCode.Budget: {
@@ -60,14 +57,14 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
     case StopCode.ContextOverflow:
       return `next prompt holds ${facts[Fact.PromptTokens]} tokens, context window ${limits[Limit.ContextWindow]}`;
     case StopCode.BacktrackLimit:
-      return `${plural(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;
+      return `${counted(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;
     case StopCode.Repeat: {
       const seen = facts[Fact.Seen]!;
-      return `${label} already seen ${plural(seen, 'time')} ${REPEAT_HOW[limits[Limit.RepeatMode]! as RepeatModeCode]}, limit ${limits[Limit.MaxRepeat]}`;
+      return `${label} already seen ${counted(seen, 'time')} ${REPEAT_HOW[limits[Limit.RepeatMode]! as RepeatModeCode]}, limit ${limits[Limit.MaxRepeat]}`;
     }
     case StopCode.ErrorLimit: {
       const how = limits[Limit.SameErrorTotal] === 1 ? 'in this run' : 'in a row';
-      return `${label} failed the same way ${plural(facts[Fact.ErrorCount]!, 'time')} ${how}, limit ${limits[Limit.MaxSameError]}`;
+      return `${label} failed the same way ${counted(facts[Fact.ErrorCount]!, 'time')} ${how}, limit ${limits[Limit.MaxSameError]}`;
     }
     default:
       return 'no stop';

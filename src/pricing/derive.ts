@@ -13,6 +13,7 @@ import type { TokenPriceKey } from './cost.js';
 import { NormalEquations, rationalToNumber, roundRational } from './exactLeastSquares.js';
 import { recordedUsage } from './recordedCost.js';
 import type { CallUsage } from './types.js';
+import { counted } from '../plural.js';
 
 /** Unknowns in the order they are solved for: a column that adds no rank after these is not identifiable. */
 export const DERIVED_KEYS: readonly TokenPriceKey[] = ['input', 'output', 'cachedInput', 'cacheWrite', 'cacheWrite1h', 'reasoning'];
@@ -125,7 +126,7 @@ export function derivePricesFrom(runs: Iterable<RunObservations>): { models: Der
   if (byModel.size === 0) {
     throw new UserError({
       code: 'no_recorded_cost',
-      message: `none of the ${skippedRuns} run${skippedRuns === 1 ? '' : 's'} recorded what a call or the run cost (with the token counts it was billed for): there is nothing to derive prices from`,
+      message: `none of the ${counted(skippedRuns, 'run')} recorded what a call or the run cost (with the token counts it was billed for): there is nothing to derive prices from`,
       hint: 'derive from runs whose source records cost: mini-swe-agent trajectories (extra.cost), OpenRouter responses (usage.cost), native traces with recordedCostUsd',
     });
   }
@@ -178,7 +179,7 @@ function solveModel(entry: ModelRows): DerivedModel {
     derived.problem = `no ${missing.join(' or ')} price can be told from these runs`;
   } else if (entry.rows.length <= solved) {
     derived.usable = false;
-    derived.problem = `${entry.rows.length} observation${entry.rows.length === 1 ? '' : 's'} for ${solved} prices: they fit by construction, nothing is left to check them on`;
+    derived.problem = `${counted(entry.rows.length, 'observation')} for ${solved} prices: they fit by construction, nothing is left to check them on`;
   }
   return derived;
 }

@@ -19,6 +19,7 @@ import { reportFooter, type ReportView } from './view.js';
 import { wrapLine } from './text.js';
 import { chartUsd } from './render.js';
 import { maxOf } from '../metrics/extremes.js';
+import { counted } from '../plural.js';
 
 export interface CurveMark {
   step: number;
@@ -115,7 +116,7 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
 function comparisonTable(comparison: CurveComparison, width: number): string {
   const columns: Column[] = [{ header: 'step', align: 'right' }, ...comparison.strategies.map((s): Column => ({ header: `Σ tok ${s}`, align: 'right' }))];
   const rows = comparison.rows.map((row) => [row.step, ...row.cumulativeTokens.map((n) => (n === null ? '-' : n))]);
-  const totals = comparison.totals.map((t) => `${t.strategy}: ${usd(t.costUsd)}${t.summaryCalls > 0 ? ` (${t.summaryCalls} summary call${t.summaryCalls === 1 ? '' : 's'})` : ''}${t.stopReason === 'completed' ? '' : `, stopped: ${t.stopReason}`}`);
+  const totals = comparison.totals.map((t) => `${t.strategy}: ${usd(t.costUsd)}${t.summaryCalls > 0 ? ` (${counted(t.summaryCalls, 'summary call')})` : ''}${t.stopReason === 'completed' ? '' : `, stopped: ${t.stopReason}`}`);
   return `\ncumulative tokens per step (input + output, summary calls included), side by side\n${formatTable(columns, rows, { maxWidth: width })}${wrapLine('cost: ', totals.join(' · '), width)}`;
 }
 

@@ -8,6 +8,7 @@ import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
 import { reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+import { counted } from '../plural.js';
 
 /** What one scenario file's runs ran under. */
 export interface ScenarioRunSettings {
@@ -50,7 +51,7 @@ export function scenarioSettingsRecords(scenarios: readonly ScenarioRunSettings[
  */
 export function scenarioLine(record: ScenarioSettingsRecord, shown?: ReportSettings): string {
   const differing = Object.fromEntries(Object.entries(record.spec).filter(([key, value]) => shown?.[key as keyof ReportSettings] !== value));
-  const head = `synthetic: ${record.source} (${record.runs} run${record.runs === 1 ? '' : 's'}, seed ${record.seed})`;
+  const head = `synthetic: ${record.source} (${counted(record.runs, 'run')}, seed ${record.seed})`;
   return Object.keys(differing).length === 0 ? `${head} · as the settings above` : `${head} · ${settingsText(differing)}`;
 }
 

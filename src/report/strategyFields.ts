@@ -4,6 +4,7 @@
  * the replay summary, the what-if totals and the check report.
  */
 import { formatUsdNumber } from './money.js';
+import { counted } from '../plural.js';
 
 /** The strategy figures a report carries (absent where 0). */
 export interface StrategyFigureRecord {
@@ -15,7 +16,7 @@ export interface StrategyFigureRecord {
 
 export function strategyFields(s: StrategyFigureRecord): [string, string][] {
   const fields: [string, string][] = [];
-  if (s.summaryCalls !== undefined) fields.push(['context summaries', `${s.summaryCalls} call${s.summaryCalls === 1 ? '' : 's'} (not steps), ${formatUsdNumber(s.summaryCostUsd ?? 0)} of the total`]);
+  if (s.summaryCalls !== undefined) fields.push(['context summaries', `${counted(s.summaryCalls, 'call')} (not steps), ${formatUsdNumber(s.summaryCostUsd ?? 0)} of the total`]);
   if (s.strategyCacheLostTokens !== undefined) fields.push(['cache hits lost to strategy', `${s.strategyCacheLostTokens.toLocaleString('en-US')} prompt tokens re-sent outside the cached prefix`]);
   if (s.skippedActions !== undefined) fields.push(['repeated actions skipped', String(s.skippedActions)]);
   return fields;

@@ -21,6 +21,7 @@ import { formatTable, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
 import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
+import { counted } from '../plural.js';
 
 /** A configuration with a step cap, halved (at least 1): what it would change. */
 export interface HalfStepCap {
@@ -256,7 +257,7 @@ function contextTokensTable(report: SweepReport, width: number): string {
   if (curves === undefined || curves.steps.length === 0) return '';
   const columns: Column[] = [{ header: 'step', align: 'right' }, ...curves.strategies.map((spec): Column => ({ header: `Σ tok ${printableCell(spec)}`, align: 'right' }))];
   const rows = curves.steps.map((s) => [s.step, ...s.meanCumulativeInputTokens.map((n) => n.toLocaleString('en-US'))]);
-  return `\n${wrapLine('', `cumulative prompt tokens per step, mean per run over ${curves.runs} recorded run${curves.runs === 1 ? '' : 's'}, each strategy with no brakes (a run that ended stays flat):`, width)}${formatTable(columns, rows, { maxWidth: width })}`;
+  return `\n${wrapLine('', `cumulative prompt tokens per step, mean per run over ${counted(curves.runs, 'recorded run')}, each strategy with no brakes (a run that ended stays flat):`, width)}${formatTable(columns, rows, { maxWidth: width })}`;
 }
 
 export { renderSweepCsv };

@@ -19,6 +19,7 @@ import { printableText } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { strategyFieldsText } from './strategyFields.js';
+import { counted } from '../plural.js';
 
 /** `--subagent-max-steps` / `--subagent-max-cost` in `--try`-like syntax; `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
@@ -36,7 +37,7 @@ export function treeOpenLoopWarning(trees: readonly TreeResult[]): ReportWarning
       code: 'open_loop',
       message:
         `recorded session trees are replayed as recorded (open loop): brakes decide where each agent stops, but calls made after a stop elsewhere in the tree are the recorded ones` +
-        (cut > 0 ? ` (in ${cut} tree${cut === 1 ? '' : 's'} a sub-agent was stopped and its parent went on as recorded, not reacting to the stop)` : ''),
+        (cut > 0 ? ` (in ${counted(cut, 'tree')} a sub-agent was stopped and its parent went on as recorded, not reacting to the stop)` : ''),
     },
   ];
 }
@@ -222,11 +223,11 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
     const strategy = strategyFieldsText(tree.totals);
     if (strategy !== '') text += labelledLine(`context strategy (tree): ${strategy}`, view.width);
     if (view.wide) for (const note of tree.notes) text += labelledLine(printableText(`note: ${note}`), view.width);
-    else if (tree.notes.length > 0) text += `notes: ${tree.notes.length} import note${tree.notes.length === 1 ? '' : 's'} (shown with --wide, or in --format json)\n`;
+    else if (tree.notes.length > 0) text += `notes: ${counted(tree.notes.length, 'import note')} (shown with --wide, or in --format json)\n`;
     text += '\n';
   }
   const s = report.summary;
-  text += `${s.trees} session tree${s.trees === 1 ? '' : 's'}, ${s.agents} agents, ${s.calls} calls, ${formatUsd(Math.round(s.costUsd * 1e12))}; ${s.stoppedAgents} agent${s.stoppedAgents === 1 ? '' : 's'} stopped by a brake\n`;
+  text += `${counted(s.trees, 'session tree')}, ${counted(s.agents, 'agent')}, ${counted(s.calls, 'call')}, ${formatUsd(Math.round(s.costUsd * 1e12))}; ${counted(s.stoppedAgents, 'agent')} stopped by a brake\n`;
   text += labelledLine(`per-agent limits: ${report.settings.subagent}`, view.width);
   return text + reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, ...(report.prices.note ? { pricesNote: report.prices.note } : {}), warnings: report.warnings, width: view.width });
 }

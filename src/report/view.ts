@@ -10,6 +10,7 @@ import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './setting
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine } from './text.js';
 import { warningLines, type ReportWarning } from './warnings.js';
+import { counted } from '../plural.js';
 
 export interface ReportView {
   /** Widest line allowed, in terminal columns. */
@@ -61,6 +62,6 @@ export function labelledLine(line: string, width: number, separator = ' '): stri
 
 /** `38 runs: ../shared/traces/mini-swe-agent/<run>.traj.json.gz` — where the shortened names in a table are. */
 export function sourcesLine(count: number, prefix: string, suffix: string): string {
-  if (prefix === '' && suffix === '') return `${count} run${count === 1 ? '' : 's'}\n`;
-  return `${count} run${count === 1 ? '' : 's'}: ${printableText(prefix)}<run>${printableText(suffix)}\n`;
+  if (prefix === '' && suffix === '') return `${counted(count, 'run')}\n`;
+  return `${counted(count, 'run')}: ${printableText(prefix)}<run>${printableText(suffix)}\n`;
 }

@@ -11,6 +11,7 @@ import type { PriceGap } from '../pricing/recordedCost.js';
 import { formatUsd } from './money.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine } from './text.js';
+import { counted } from '../plural.js';
 
 export interface ReportWarning {
   /** Machine-readable kind: `price_gap`, `open_loop`, … */
@@ -54,7 +55,7 @@ export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly str
     {
       code: 'price_gap',
       message:
-        `${runs} run${runs === 1 ? '' : 's'} (${models}) as recorded cost ${formatUsd(computed)} at these prices but were billed ${formatUsd(recorded)} (${percent(relative)}); ` +
+        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but were billed ${formatUsd(recorded)} (${percent(relative)}); ` +
         `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json`,
     },
   ];
@@ -71,7 +72,7 @@ export function openLoopWarnings(recordedRuns: number, context: string): ReportW
     {
       code: 'open_loop',
       message:
-        `context ${context} on ${recordedRuns} recorded run${recordedRuns === 1 ? '' : 's'} changes cost only: completions and stop reasons are as recorded (open loop); ` +
+        `context ${context} on ${counted(recordedRuns, 'recorded run')} changes cost only: completions and stop reasons are as recorded (open loop); ` +
         `for its effect on completions, replay a synthetic population fitted to these runs (closed loop)`,
     },
   ];
@@ -86,7 +87,7 @@ export function skipOpenLoopWarnings(recordedRuns: number): ReportWarning[] {
   return [
     {
       code: 'open_loop_skip',
-      message: `repeat-action skip on ${recordedRuns} recorded run${recordedRuns === 1 ? '' : 's'}: the calls after a skipped action are replayed as recorded, as if its result had been seen (open loop); a synthetic population runs closed loop`,
+      message: `repeat-action skip on ${counted(recordedRuns, 'recorded run')}: the calls after a skipped action are replayed as recorded, as if its result had been seen (open loop); a synthetic population runs closed loop`,
     },
   ];
 }
@@ -121,6 +122,6 @@ export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostT
   }
   return [...byModel.keys()].sort().map((model) => {
     const { tokens, runs: n, note } = byModel.get(model)!;
-    return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens} tokens over ${n} run${n === 1 ? '' : 's'}` };
+    return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens} tokens over ${counted(n, 'run')}` };
   });
 }

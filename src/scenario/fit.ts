@@ -16,6 +16,7 @@ import type { Trace } from '../trace/types.js';
 import { factsOf, type RunFacts } from './fitFacts.js';
 import { meanKeepingEmpirical, rankCorrelation } from './fitSummary.js';
 import { SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
+import { counted } from '../plural.js';
 
 type Population = ScenarioFile['population'];
 
@@ -166,7 +167,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   };
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   const notes = [
-    `Fitted by loopcost fit to ${traces.length} recorded run${traces.length === 1 ? '' : 's'} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
+    `Fitted by loopcost fit to ${counted(traces.length, 'recorded run')} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
     models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile uses the most common.`,
     `Prompt overhead the growth model cannot see: ${fixedTokens} tokens per prompt + ${perStepTokens} per step in the prompt (least squares over ${all((f) => f.overhead).length} calls).`,
     `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,

@@ -10,6 +10,7 @@ import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
 import { outputCapOf } from './outputCap.js';
 import type { ChatRequest } from './request.js';
+import { counted } from '../plural.js';
 
 export class RecordedSession extends ServeSession {
   readonly kind = 'recorded' as const;
@@ -32,7 +33,7 @@ export class RecordedSession extends ServeSession {
       const n = this.trace.calls.length;
       throw new ApiError(
         409,
-        `session ${this.id}: the trace ${this.trace.source} has no call ${n + 1} (it recorded ${n} call${n === 1 ? '' : 's'} and ended '${this.trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
+        `session ${this.id}: the trace ${this.trace.source} has no call ${n + 1} (it recorded ${counted(n, 'call')} and ended '${this.trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
         'invalid_request_error',
         null,
         'loopcost_trace_ended',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTolerance } from '../../src/check/baseline.js';
 import { evaluateExpectations, type CheckedRun } from '../../src/check/evaluate.js';
+import { buildCheckReport, renderCheckTable } from '../../src/check/report.js';
 import { populationMetrics, type RunPair } from '../../src/metrics/population.js';
 import { usdToPico } from '../../src/money.js';
 
@@ -48,6 +49,15 @@ describe('expectations against runs', () => {
     // The same runs, each of which completes without brakes: every braked one is a false stop.
     const falseStops = evaluateExpectations({ population: { falseStopRate: { max: 0.5 } } }, stuck, populationMetrics(pairs(stuck, 'completed')));
     expect(falseStops[0]).toMatchObject({ measured: 1, measuredText: '100%', limit: '≤ 50%', pass: false });
+  });
+
+  it('the check table’s summary line counts in the singular for one scenario and one expectation', () => {
+    const metrics = populationMetrics(pairs(runs, 'trace_end'));
+    const results = evaluateExpectations({ runs: { steps: { max: 12 } } }, runs, metrics);
+    const settings = { brakes: 'none', context: 'full', cache: 'off', latency: 'as recorded' };
+    const scenario = { source: 's.yaml', name: 's', settings, recordedRuns: 3, syntheticRuns: 0, metrics, results };
+    const report = buildCheckReport({ scenarios: [scenario], prices: { name: 'test prices', version: 'file', hash: '0'.repeat(16) }, version: 'test', warnings: [] });
+    expect(renderCheckTable(report, 100).split('\n')[0]).toBe('loopcost check: PASS: 1 scenario, 1 expectation, 0 failed');
   });
 
   it('reads a tolerance as a percentage or a fraction, and refuses anything else', () => {

@@ -21,6 +21,7 @@ import { LOOPCOST_VERSION } from '../version.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { checkOut, emitReport, reportView } from './output.js';
+import { counted } from '../../plural.js';
 
 export type CheckFlags = BrakeFlags &
   ContextFlags &
@@ -70,7 +71,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
   const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
-  if (skipped.length > 0) io.stderr(`loopcost: ${skipped.length} trace file${skipped.length === 1 ? '' : 's'} among the inputs left out: check runs only the traces a scenario file names under 'traces:'\n`);
+  if (skipped.length > 0) io.stderr(`loopcost: ${counted(skipped.length, 'trace file')} among the inputs left out: check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   const traces: Trace[][] = [];
   for (const input of checks) traces.push(input.traceFiles.length === 0 ? [] : await workOnRuns(traceInputs(input.traceFiles, opts), io, (trace) => trace));

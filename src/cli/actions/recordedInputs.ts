@@ -1,6 +1,7 @@
 /** The inputs of commands that need recordings (compare, import, prices derive, fit). */
 import { recordedInputsOnly } from '../../scenario/inputs.js';
 import type { CliIO } from '../io.js';
+import { counted } from '../../plural.js';
 
 /**
  * For commands that need recordings: the trace files; a scenario file named is refused with `instead`,
@@ -10,7 +11,7 @@ export function recordedTraceFiles(inputs: readonly string[], command: string, i
   const { traceFiles, skipped } = recordedInputsOnly(inputs, command, instead);
   if (skipped.length > 0) {
     const names = skipped.length <= 3 ? skipped.join(', ') : `${skipped.slice(0, 3).join(', ')} and ${skipped.length - 3} more`;
-    io.stderr(`loopcost: warning: left out ${skipped.length} scenario file${skipped.length === 1 ? '' : 's'} (${names}): ${command} needs recorded traces; ${instead}\n`);
+    io.stderr(`loopcost: warning: left out ${counted(skipped.length, 'scenario file')} (${names}): ${command} needs recorded traces; ${instead}\n`);
   }
   return traceFiles;
 }

@@ -14,6 +14,7 @@ import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextSpec } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { Trace } from '../../trace/types.js';
+import { counted } from '../../plural.js';
 
 /** What one recorded run adds to the notes (see RunNotes.noteOf). */
 export interface RunNote {
@@ -96,9 +97,9 @@ export class RunNotes {
     const parts: string[] = [];
     if (d.recordedRuns > 0) {
       const span = d.firstDay === d.lastDay ? d.firstDay : `${d.firstDay} to ${d.lastDay}`;
-      parts.push(`${d.recordedRuns} run${d.recordedRuns === 1 ? '' : 's'} priced as of the day recorded (${span})`);
+      parts.push(`${counted(d.recordedRuns, 'run')} priced as of the day recorded (${span})`);
     }
-    if (d.undatedRuns > 0) parts.push(`${d.undatedRuns} run${d.undatedRuns === 1 ? '' : 's'} without a recording date as of ${d.releaseDay}, the table's release day`);
+    if (d.undatedRuns > 0) parts.push(`${counted(d.undatedRuns, 'run')} without a recording date as of ${d.releaseDay}, the table's release day`);
     return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
   }
 }

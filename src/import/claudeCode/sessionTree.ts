@@ -18,6 +18,7 @@ import { agentRuns, type AgentCall } from '../common/agentRuns.js';
 import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
 import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../formats.js';
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
+import { counted } from '../../plural.js';
 
 export const CLAUDE_CODE_FORMAT = 'claude-code';
 export { sessionFileCandidates };
@@ -203,7 +204,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
   }
   if (compactions.length > 0) {
     const count = compactions.reduce((sum, agent) => sum + agent.transcript.calls.length, 0);
-    mainNotes.push(`${count} context-compaction call${count === 1 ? '' : 's'} (${compactions.map((a) => `agent-${a.agentId}`).join(', ')}) merged in as paid compaction calls`);
+    mainNotes.push(`${counted(count, 'context-compaction call')} (${compactions.map((a) => `agent-${a.agentId}`).join(', ')}) merged in as paid compaction calls`);
   }
   const runs = agentRuns({
     format: CLAUDE_CODE_FORMAT,

@@ -7,6 +7,7 @@
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
 import { countTooLarge, RULES_HINT } from '../../trace/rules.js';
 import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
+import { counted } from '../../plural.js';
 
 /** Where an issue is: the file, and when known the 1-based line and the field path. */
 export interface IssueLocation {
@@ -67,7 +68,7 @@ export class IssueCollector {
       const last = issues[issues.length - 1]!;
       issues[issues.length - 1] = {
         ...last,
-        message: `${last.message} (and ${this.extra} more issue${this.extra === 1 ? '' : 's'} not shown)`,
+        message: `${last.message} (and ${counted(this.extra, 'more issue')} not shown)`,
       };
     }
     throw new UserError(issues);

@@ -11,6 +11,7 @@ import { parsedJsonTextProblem } from '../../io/jsonText.js';
 import type { SourceLine } from '../../io/readLines.js';
 import { IssueCollector } from './issues.js';
 import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
+import { counted } from '../../plural.js';
 
 /** Issues of one file, each with its line; thrown together. */
 export class LineIssues {
@@ -48,7 +49,7 @@ export class LineIssues {
     const issues = [...this.issues];
     if (this.extra > 0) {
       const last = issues[issues.length - 1]!;
-      issues[issues.length - 1] = { ...last, message: `${last.message} (and ${this.extra} more issue${this.extra === 1 ? '' : 's'} not shown)` };
+      issues[issues.length - 1] = { ...last, message: `${last.message} (and ${counted(this.extra, 'more issue')} not shown)` };
     }
     throw new UserError(issues);
   }
