@@ -1,8 +1,8 @@
 /**
  * Importer for Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`), detected by
  * content: JSON lines `{timestamp, type, payload}` whose `type` is a rollout item type. A rollout is one
- * agent (`main`); its calls become one run per part (common/agentRuns.ts: a user turn that ended, a model
- * switch). codex/rolloutLines.ts reads what one line says, codex/readRollout.ts the session's calls.
+ * agent (`main`, or a spawned sub-agent linked to its parent thread: agentOf below); its calls become one
+ * run per part (common/agentRuns.ts: a user turn that ended, a model switch). codex/rolloutLines.ts reads what one line says, codex/readRollout.ts the session's calls.
  *
  * The line shapes follow openai/codex's own definitions (`RolloutLine`, `RolloutItem`, `ResponseItem`,
  * `TokenCountEvent`, and the rollout-line deserialization tests of codex-rs/protocol/src/protocol.rs);
@@ -12,8 +12,9 @@ import { basename } from 'node:path';
 import type { SourceLine } from '../io/readLines.js';
 import { consumeLineBatches, linesOfText } from './common/jsonLines.js';
 import type { Trace } from '../trace/types.js';
-import { agentRuns } from './common/agentRuns.js';
+import { agentRuns, type AgentRunsSpec } from './common/agentRuns.js';
 import { readRollout, rolloutReader, type Rollout } from './codex/readRollout.js';
+import type { SpawnedBy } from './codex/rolloutLines.js';
 
 export { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 
@@ -29,14 +30,28 @@ export async function importCodexStream(path: string, batches: AsyncIterable<Sou
   return rolloutRuns(path, await consumeLineBatches(batches, rolloutReader(path)));
 }
 
+/**
+ * A rollout's place in its session tree. The main thread's rollout is the tree's `main` agent, its thread
+ * id the session. A spawned sub-agent's rollout names its parent thread (session_meta's `thread_spawn`):
+ * at depth 1 the parent is the main agent and its thread the session; deeper, the parent is a sub-agent,
+ * whose thread id is its agent id, and the tree joins it there (src/tree/group.ts). The parent's
+ * `spawn_agent` call names the sub-agent's thread (`startedAgentId`), which links the call.
+ */
+function agentOf(threadId: string, spawnedBy: SpawnedBy | undefined): { agent: AgentRunsSpec['agent']; label: string } {
+  if (spawnedBy === undefined) return { agent: { sessionId: threadId, agentId: 'main', kind: 'main' }, label: 'main' };
+  const parentAgentId = spawnedBy.depth <= 1 ? 'main' : spawnedBy.parentThreadId;
+  return { agent: { sessionId: spawnedBy.parentThreadId, agentId: threadId, kind: 'subagent', parentAgentId }, label: `agent-${spawnedBy.nickname ?? threadId}` };
+}
+
 function rolloutRuns(path: string, rollout: Rollout): Trace[] {
-  const sessionId = rollout.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/i, '');
+  const threadId = rollout.sessionId ?? basename(path).replace(/\.jsonl(\.gz)?$/i, '');
+  const { agent, label } = agentOf(threadId, rollout.spawnedBy);
   return agentRuns({
     format: CODEX_FORMAT,
     path,
     sourceBase: path,
-    label: 'main',
-    agent: { sessionId, agentId: 'main', kind: 'main' },
+    label,
+    agent,
     calls: rollout.calls,
     notes: rollout.notes,
     ...(rollout.finalStatus !== undefined ? { finalStatus: rollout.finalStatus } : {}),

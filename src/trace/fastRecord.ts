@@ -48,6 +48,7 @@ function isPlainToolCall(tool: unknown): boolean {
         if (!isAmount(value)) return false;
         break;
       case 'id':
+      case 'startedAgentId':
         if (typeof value !== 'string' || value.length === 0) return false;
         break;
       default:

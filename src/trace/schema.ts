@@ -24,6 +24,7 @@ function partSchemas({ tokens, millis }: ReturnType<typeof scalarSchemas>) {
     error: z.string().nullable().optional(),
     latencyMs: millis.optional(),
     id: z.string().min(1).optional().describe('The tool call id as recorded (toolu_…, call_…): a sub-agent run names the call that started it'),
+    startedAgentId: z.string().min(1).optional().describe("The sub-agent this call started (its header.agent.agentId), when the log links them from the call's side: a tree links that sub-agent to this call"),
   });
 
   /** Which agent of a session tree (an agent and the sub-agents it started) a run belongs to. */

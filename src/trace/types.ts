@@ -84,6 +84,11 @@ export interface ToolCallRecord {
   latencyMs?: number;
   /** The tool call's id as recorded (`toolu_…`, `call_…`): a sub-agent run names the call that started it. */
   id?: string;
+  /**
+   * The sub-agent this call started (its `header.agent.agentId`), when the log links them from the call's
+   * side (Codex's `spawn_agent` output names the thread it spawned): a tree links that sub-agent to this call.
+   */
+  startedAgentId?: string;
 }
 
 export interface CallRecord {

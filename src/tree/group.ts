@@ -1,9 +1,10 @@
 /**
  * Imported runs → session trees, by `header.agent` (src/trace/types.ts AgentRef): the runs of one
- * `sessionId` form one tree; an agent's parts (`part`) are its runs in order; each sub-agent names the
- * agent and the tool call that started it. What cannot be linked inside the given runs is kept, with a
- * note: a sub-agent whose parent is not among the inputs still spends under the tree's budget, but no
- * tool call of a parent ends when it stops.
+ * `sessionId` form one tree (a session named by another's sub-agent joins it); an agent's parts (`part`)
+ * are its runs in order; each sub-agent names the agent and the tool call that started it, or the
+ * parent's call names the sub-agent it started (`startedAgentId`). What cannot be linked inside the given
+ * runs is kept, with a note: a sub-agent whose parent is not among the inputs still spends under the
+ * tree's budget, but no tool call of a parent ends when it stops.
  */
 import type { AgentRef, Trace } from '../trace/types.js';
 
@@ -43,14 +44,51 @@ function treeNotes(tree: SessionTree): string[] {
   for (const agent of tree.agents) {
     if (agent.kind !== 'subagent') continue;
     const parent = agent.parentAgentId;
-    if (parent === undefined) notes.push(`session ${tree.sessionId}: sub-agent ${agent.agentId} is not linked to a parent tool call: its calls count toward the tree, no Task call ends when it stops`);
+    if (parent === undefined) notes.push(`session ${tree.sessionId}: sub-agent ${agent.agentId} is not linked to a parent tool call: its calls count toward the tree, no tool call of its parent ends when it stops`);
     else if (!ids.has(parent)) {
-      notes.push(`session ${tree.sessionId}: sub-agent ${agent.agentId}'s parent ${parent} is not among the inputs: its calls count toward the tree, no Task call ends when it stops`);
+      notes.push(`session ${tree.sessionId}: sub-agent ${agent.agentId}'s parent ${parent} is not among the inputs: its calls count toward the tree, no tool call of its parent ends when it stops`);
       delete agent.parentAgentId;
       delete agent.parentToolCallId;
     }
   }
   return notes;
+}
+
+/**
+ * A session named by a sub-agent of another session joins that session: a sub-agent's own sub-agents,
+ * whose logs name only the agent that started them (Codex's `thread_spawn` names the parent thread, and
+ * a sub-agent's thread is its agent id), belong to the tree their parent is in. Repeated for chains.
+ */
+function joinNestedSessions(bySession: Map<string, Map<string, TreeAgent>>): void {
+  for (let joined = true; joined; ) {
+    joined = false;
+    const sessionOfAgent = new Map<string, string>();
+    for (const [sessionId, agents] of bySession) for (const agent of agents.values()) if (agent.kind === 'subagent') sessionOfAgent.set(agent.agentId, sessionId);
+    for (const [sessionId, agents] of bySession) {
+      const into = sessionOfAgent.get(sessionId);
+      if (into === undefined || into === sessionId) continue;
+      const target = bySession.get(into)!;
+      for (const [agentId, agent] of agents) {
+        const known = target.get(agentId);
+        if (known) known.runs.push(...agent.runs);
+        else target.set(agentId, agent);
+      }
+      bySession.delete(sessionId);
+      joined = true;
+      break;
+    }
+  }
+}
+
+/** A sub-agent without its starting call's id: the parent's tool call that names it as the agent it started (`startedAgentId`). */
+function linkStartedAgents(agents: readonly TreeAgent[]): void {
+  const byId = new Map(agents.map((agent) => [agent.agentId, agent]));
+  for (const agent of agents) {
+    if (agent.kind !== 'subagent' || agent.parentToolCallId !== undefined || agent.parentAgentId === undefined) continue;
+    const parent = byId.get(agent.parentAgentId);
+    const call = parent?.runs.flatMap((run) => run.calls.flatMap((c) => c.toolCalls ?? [])).find((tool) => tool.startedAgentId === agent.agentId && tool.id !== undefined);
+    if (call) agent.parentToolCallId = call.id!;
+  }
 }
 
 /** Groups runs into session trees (input order kept within each agent's parts by part number). */
@@ -74,10 +112,12 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
     }
     agent.runs.push(trace);
   }
+  joinNestedSessions(bySession);
   const trees: SessionTree[] = [];
   for (const [sessionId, agents] of bySession) {
     const list = [...agents.values()];
     for (const agent of list) agent.runs.sort((a, b) => partOf(a) - partOf(b));
+    linkStartedAgents(list);
     // The main agent first; the others keep the order they came in (stable sort).
     list.sort((a, b) => (a.kind === 'main' ? 0 : 1) - (b.kind === 'main' ? 0 : 1));
     const tree: SessionTree = { sessionId, agents: list, notes: [] };

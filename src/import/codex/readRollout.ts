@@ -13,12 +13,15 @@ import type { AgentCall } from '../common/agentRuns.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { countTokens } from '../tokenCount.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
-import { isModelOutput, readTokenCount, readToolCall, readToolOutput, type TokenCount } from './rolloutLines.js';
+import { isModelOutput, readSpawnedBy, readTokenCount, readToolCall, readToolOutput, spawnedAgentId, type SpawnedBy, type TokenCount } from './rolloutLines.js';
+import { counted } from '../../plural.js';
 
 const CODEX_HINT = 'expected a Codex CLI rollout (~/.codex/sessions/**/rollout-*.jsonl) as Codex wrote it: copy it again or fix the line named';
 
 export interface Rollout {
   sessionId?: string;
+  /** A spawned sub-agent's rollout: the thread that spawned it (its session_meta's source). */
+  spawnedBy?: SpawnedBy;
   calls: AgentCall[];
   notes: string[];
   /** How the session ended when the rollout says (`turn_aborted: interrupted`). */
@@ -42,6 +45,7 @@ class RolloutReader {
   /** The last call closed, while nothing else has happened since (a `compacted` item then marks it). */
   private justClosed: AgentCall | undefined;
   sessionId: string | undefined;
+  spawnedBy: SpawnedBy | undefined;
   finalStatus: string | undefined;
   readonly notes: string[] = [];
   noModel = 0;
@@ -55,12 +59,19 @@ class RolloutReader {
     if (Number.isNaN(atMs)) this.issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(value.timestamp)}`);
     const at = Number.isNaN(atMs) ? undefined : atMs;
     const payload = isJsonObject(value.payload) ? value.payload : {};
-    if (value.type === 'session_meta') this.sessionId ??= typeof payload.id === 'string' ? payload.id : typeof payload.session_id === 'string' ? payload.session_id : undefined;
+    if (value.type === 'session_meta') this.readMeta(payload);
     else if (value.type === 'turn_context' && typeof payload.model === 'string') this.model = payload.model;
     else if (value.type === 'response_item') this.readItem(line, payload, at);
     else if (value.type === 'event_msg') this.readEvent(line, payload, at);
     else if (value.type === 'compacted') this.readCompacted(line);
     if (at !== undefined) this.previousMs = at;
+  }
+
+  /** The first session_meta names the thread (a resumed rollout repeats it) and, for a spawned sub-agent, its parent. */
+  private readMeta(payload: JsonObject): void {
+    if (this.sessionId !== undefined) return;
+    this.sessionId = typeof payload.id === 'string' ? payload.id : typeof payload.session_id === 'string' ? payload.session_id : undefined;
+    this.spawnedBy = readSpawnedBy(payload);
   }
 
   private openCall(at: number | undefined): OpenCall {
@@ -92,6 +103,8 @@ class RolloutReader {
       this.pending.delete(output.callId);
       tool.record.resultTokens = countTokens(output.text, tool.model);
       tool.record.error = output.error;
+      const started = tool.record.name === 'spawn_agent' ? spawnedAgentId(output.text) : undefined;
+      if (started !== undefined) tool.record.startedAgentId = started;
       if (at !== undefined && tool.atMs !== undefined) tool.record.latencyMs = Math.max(0, at - tool.atMs);
     }
   }
@@ -146,10 +159,10 @@ class RolloutReader {
     this.dropOpen();
     if (this.unmetered > 0) {
       const n = this.unmetered;
-      this.notes.push(`${n} response${n === 1 ? '' : 's'} without a token_count (an interrupted turn, or a cut file): not counted`);
+      this.notes.push(`${counted(n, 'response')} without a token_count (an interrupted turn, or a cut file): not counted`);
     }
-    if (this.noModel > 0) this.notes.push(`${this.noModel} token counts come before any turn_context names a model: not counted`);
-    if (this.serverTools > 0) this.notes.push(`${this.serverTools} web searches ran on the server inside their calls: not tool calls of the loop`);
+    if (this.noModel > 0) this.notes.push(`${counted(this.noModel, 'token count')} before any turn_context names a model: not counted`);
+    if (this.serverTools > 0) this.notes.push(`${counted(this.serverTools, 'web search', 'web searches')} ran on the server inside their calls: not tool calls of the loop`);
   }
 }
 
@@ -173,9 +186,10 @@ function rolloutOf(reader: RolloutReader, cutLine: number | undefined): Rollout 
   const notes = [...reader.notes];
   if (cutLine !== undefined) notes.unshift(`line ${cutLine} is cut (not JSON): skipped, as a rollout still being written ends`);
   const reasoning = reader.calls.filter((call) => (call.record.reasoningTokens ?? 0) > 0).length;
-  if (reasoning > 0) notes.push(`${reasoning} calls spent reasoning tokens (reasoning_output_tokens, part of output_tokens)`);
+  if (reasoning > 0) notes.push(`${counted(reasoning, 'call')} spent reasoning tokens (reasoning_output_tokens, part of output_tokens)`);
   const rollout: Rollout = { calls: reader.calls, notes };
   if (reader.sessionId !== undefined) rollout.sessionId = reader.sessionId;
+  if (reader.spawnedBy !== undefined) rollout.spawnedBy = reader.spawnedBy;
   if (reader.finalStatus !== undefined) rollout.finalStatus = reader.finalStatus;
   return rollout;
 }

@@ -135,3 +135,36 @@ export function readToolOutput(payload: JsonObject): ToolOutput | undefined {
   }
   return { callId: payload.call_id, text, error };
 }
+
+/** A sub-agent's thread as its `session_meta` names its start: the thread that spawned it, and how deep. */
+export interface SpawnedBy {
+  parentThreadId: string;
+  depth: number;
+  nickname?: string;
+}
+
+/**
+ * `session_meta.payload.source` of a spawned sub-agent: `{ subagent: { thread_spawn: { parent_thread_id,
+ * depth, agent_nickname?, agent_role? } } }` (codex-rs/protocol `SessionSource::SubAgent`,
+ * `SubAgentSource::ThreadSpawn`). Other sources (`cli`, `exec`, a review or compact sub-agent, which name
+ * no parent) are not spawns.
+ */
+export function readSpawnedBy(payload: JsonObject): SpawnedBy | undefined {
+  const source = payload.source;
+  const subagent = isJsonObject(source) ? source.subagent : undefined;
+  const spawn = isJsonObject(subagent) ? subagent.thread_spawn : undefined;
+  if (!isJsonObject(spawn) || typeof spawn.parent_thread_id !== 'string' || spawn.parent_thread_id === '') return undefined;
+  const depth = typeof spawn.depth === 'number' && Number.isSafeInteger(spawn.depth) && spawn.depth >= 1 ? spawn.depth : 1;
+  return { parentThreadId: spawn.parent_thread_id, depth, ...(typeof spawn.agent_nickname === 'string' && spawn.agent_nickname !== '' ? { nickname: spawn.agent_nickname } : {}) };
+}
+
+/** The thread a `spawn_agent` call started, from its output (`{"agent_id": "<thread id>", …}`); undefined when the output names none (a failed spawn). */
+export function spawnedAgentId(outputText: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(outputText);
+  } catch {
+    return undefined;
+  }
+  return isJsonObject(value) && typeof value.agent_id === 'string' && value.agent_id !== '' ? value.agent_id : undefined;
+}
