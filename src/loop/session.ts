@@ -128,6 +128,22 @@ export class LoopSession {
     return meterCall(response, view, this.meterSettings);
   }
 
+  /** The next prompt as a live loop would estimate it now: what the context holds plus the overhead the last call showed. */
+  nextPromptEstimate(): number {
+    return promptEstimate(this.context.promptTokens(), this.overheadTokens);
+  }
+
+  /**
+   * This run goes on with an agent's conversation (a tree's next part: a new user turn, a model switch):
+   * before its first call a live loop knows the conversation so far (`conversationTokens`: the previous
+   * part's nextPromptEstimate), so the first prompt is estimated as that plus this run's goal, not as a
+   * fresh context; from then on, by what the calls are billed.
+   */
+  continueConversation(conversationTokens: number): void {
+    if (this.state.calls > 0) throw new Error('continueConversation: the run has already made a call');
+    this.overheadTokens = conversationTokens + this.options.goalTokens - this.context.promptTokens();
+  }
+
   /**
    * What the next call may cost at most, as a live loop can bound it before making it: the prompt
    * estimate (the view plus the overhead the last call showed) at its input price, plus the

@@ -99,6 +99,9 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
         },
         interner,
       );
+      // A later part goes on with the agent's conversation: its first prompt is estimated from it.
+      const previous = r > 0 ? state.sessions[r - 1] : undefined;
+      if (previous !== undefined) session.continueConversation(previous.nextPromptEstimate());
       state.sessions[r] = session;
     }
     return session;
