@@ -2,7 +2,8 @@
  * Importer for Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`), detected by
  * content: JSON lines `{timestamp, type, payload}` whose `type` is a rollout item type. A rollout is one
  * agent (`main`, or a spawned sub-agent linked to its parent thread: agentOf below); its calls become one
- * run per part (common/agentRuns.ts: a user turn that ended, a model switch). codex/rolloutLines.ts reads what one line says, codex/readRollout.ts the session's calls.
+ * run per part (common/agentRuns.ts: a user turn that ended, a model switch). codex/rolloutLines.ts reads
+ * what one line says, codex/readRollout.ts the session's calls.
  *
  * The line shapes follow openai/codex's own definitions (`RolloutLine`, `RolloutItem`, `ResponseItem`,
  * `TokenCountEvent`, and the rollout-line deserialization tests of codex-rs/protocol/src/protocol.rs);
