@@ -18,7 +18,7 @@ export function rankIndex(n: number, p: number): number {
  * The value at index k were a[lo..hi] sorted ascending, a partly ordered in place so that every value
  * before index k is at most it (quickselect, Hoare partition around a median of three: linear on average).
  */
-function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): number {
+export function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): number {
   while (lo < hi) {
     const x = a[lo]!;
     const y = a[(lo + hi) >>> 1]!;

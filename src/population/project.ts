@@ -23,6 +23,7 @@ import type { ModelPricing, TokenPrices } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { daySpender } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
+import { rankIndex, selectInPlace } from '../metrics/costQuantiles.js';
 
 export interface Quantiles {
   mean: number;
@@ -109,8 +110,8 @@ function bootstrap(costsPico: readonly number[], seed: number, resamples: number
     const total = new PicoSum();
     for (let k = 0; k < n; k++) total.add((sample[k] = costsPico[rng.below(n)]!));
     means.push(Number(meanPico(total.value, n)));
-    sample.sort();
-    p95s.push(sample[Math.max(1, Math.ceil(0.95 * n)) - 1] ?? 0);
+    // The nearest-rank p95 selected, not sorted for (a resample is as large as the population).
+    p95s.push(n === 0 ? 0 : selectInPlace(sample, rankIndex(n, 0.95), 0, n - 1));
   }
   const interval = (values: number[]): [number, number] => {
     values.sort((a, b) => a - b);

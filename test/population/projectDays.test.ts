@@ -1,12 +1,13 @@
 /**
  * `project`'s days drawn as multinomial counts against run by run: the same law (mean, variance and a
  * two-sample Kolmogorov–Smirnov test on seeded days), exact past 2^53 picodollars, the choice between
- * them by runs a day per distinct cost, and the counts' draws pinned.
+ * them by runs a day per distinct cost, and the counts' draws pinned; and the bootstrap against a sort of
+ * each resample.
  */
 import { describe, expect, it } from 'vitest';
 import { costCounts, COUNTS_FROM_RUNS_PER_COST, daySpender, spendByCounts, spendRunByRun, type DaySpender } from '../../src/population/projectDays.js';
 import { projectSpend } from '../../src/population/project.js';
-import { Rng } from '../../src/synthetic/random.js';
+import { Rng, STREAM } from '../../src/synthetic/random.js';
 
 function days(spend: DaySpender, count: number, seed: number): number[] {
   return Array.from({ length: count }, (_, day) => Number(spend(Rng.stream(seed, day, 101))));
@@ -81,6 +82,23 @@ describe('project days', () => {
     const p = projectSpend(costs, { runsPerDay: 100_000, days: 30, seed: 3, trials: 200, resamples: 10 });
     expect(Math.abs(p.perDay.mean - (100_000 * mean) / 1e12) / ((100_000 * mean) / 1e12)).toBeLessThan(0.001);
     expect(projectSpend(costs, { runsPerDay: 100_000, days: 30, seed: 3, trials: 200, resamples: 10 })).toEqual(p);
+  });
+
+  it("the bootstrap's intervals are the nearest ranks of each resample's mean and p95, as a sort of each resample gives them", () => {
+    const population = Array.from({ length: 997 }, (_, i) => 1_000_000 + ((i * 7919) % 997) * 13_000 + (i % 50 === 0 ? 9e8 : 0));
+    const resamples = 200;
+    const means: number[] = [];
+    const p95s: number[] = [];
+    for (let b = 0; b < resamples; b++) {
+      const rng = Rng.stream(5, b, STREAM.projectBootstrap);
+      const sample = Array.from({ length: population.length }, () => population[rng.below(population.length)]!);
+      means.push(Math.floor((sample.reduce((a, c) => a + c, 0) * 2 + population.length) / (2 * population.length)));
+      p95s.push(sample.sort((x, y) => x - y)[Math.ceil(0.95 * population.length) - 1]!);
+    }
+    const rank = (values: number[], p: number) => values.sort((x, y) => x - y)[Math.ceil(p * values.length) - 1]! / 1e12;
+    const p = projectSpend(population, { runsPerDay: 10, days: 1, seed: 5, trials: 1, resamples });
+    expect(p.confidence.meanPerRunUsd).toEqual([rank(means, 0.025), rank(means, 0.975)]);
+    expect(p.confidence.p95PerRunUsd).toEqual([rank(p95s, 0.025), rank(p95s, 0.975)]);
   });
 
   it('seeded days by counts are pinned (a change to the chain of binomials changes every projection drawn by counts)', () => {
