@@ -130,7 +130,8 @@ function tracePricings(inputs: PopulationInputs, config: PopulationConfig, price
   return pricings;
 }
 
-function preparedOf(population: ScenarioPopulation, config: PopulationConfig, prices: PriceTable): PreparedScenario {
+/** A scenario population prepared under a configuration (its brakes, context, latency and model). */
+export function preparedOf(population: ScenarioPopulation, config: PopulationConfig, prices: PriceTable): PreparedScenario {
   return prepareScenario(population.scenario, {
     prices,
     runs: population.runs,

@@ -2,28 +2,26 @@
  * A sweep: every configuration of a grid over one population (recorded traces and synthetic scenario
  * runs), each as the population figures (populationMetrics) of its runs paired with their baselines.
  *
- * Recorded traces go through the compiled sweep (src/fast/sweep.ts, `sweepCompiled`: each trace compiled
- * once, one pass per context strategy and cache mode, a step cap read off the same pass); this file is
- * only an adapter onto it (one grid axis whose values are the whole configurations, one sweep per
- * model). Synthetic runs are closed-loop, so each configuration runs its agents (populationRuns).
+ * Recorded traces go through the compiled sweep (sweepRecorded.ts: each trace compiled once, one pass
+ * per context strategy and cache mode, a step cap read off the same pass). Synthetic runs are closed-loop: a tally sweeps each run's recording, made once per context
+ * where the brakes only stop the agent (syntheticSweep.ts), else each configuration runs its agents
+ * (populationRuns; sweepPairs always does).
  * Baselines come from the population runner (src/population/run.ts), so a sweep column means what a
  * `check` expectation means. Pure: no node:*, no clock.
  */
-import { NO_BRAKES } from '../brakes/config.js';
-import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
-import { compiledOf } from '../replay/compiledRuns.js';
-import { flattenPrices } from '../kernel/prices.js';
-import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
 import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
 import { picoToUsd } from '../money.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
 import type { PriceTable } from '../pricing/types.js';
-import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
-import { baselineOfCell, runOfCell, visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import type { StrategyFigures } from '../loop/types.js';
-import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+import { baselineOfCell, runOfCell, type CellVisitor, type RunVisitor } from './sweepCells.js';
+import { populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+import { recordedRuns, type SweepResults } from './sweepRecorded.js';
+import { syntheticRuns } from './syntheticSweep.js';
+
+export { hasStrategyFigures, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
 /** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
 export interface StrategyTotals {
@@ -37,14 +35,6 @@ export interface StrategyTotals {
 }
 
 export type SweepMetrics = PopulationMetrics & StrategyTotals;
-
-/**
- * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
- * for them anyway), which gives those figures — from the runs' calls, not only their compiled traces.
- */
-export function hasStrategyFigures(config: PopulationConfig): boolean {
-  return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
-}
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
@@ -96,6 +86,8 @@ export interface SweepTally {
 export class SweepTallier {
   private readonly tallies: TallyBuilder[];
   private readonly strategy: StrategyCounts<PicoSum>[];
+  /** The compiled sweeps of synthetic runs' recordings, per baselineKey, reused from add to add. */
+  private readonly syntheticSweeps = new Map<string, SweepResults>();
   /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
   constructor(
     private readonly configs: readonly PopulationConfig[],
@@ -122,7 +114,7 @@ export class SweepTallier {
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
     recordedRuns(population, this.configs, this.prices, { visit: add, visitCell: addCell }, this.results);
-    if (population.synthetic.scenarios!.length > 0) this.configs.forEach((config, c) => populationRuns(population.synthetic, config, this.prices).forEach((pair) => add(c, pair.run, pair.baseline)));
+    syntheticRuns(population.synthetic, this.configs, this.prices, { visit: add, visitCell: addCell }, this.syntheticSweeps);
     return this;
   }
 
@@ -201,80 +193,3 @@ export function sweepMetrics(population: SweepPopulation, configs: readonly Popu
   return sweepTallies(population, configs, prices).map((tally) => sweepTallyMetrics(tally));
 }
 
-/** A sweep of some configurations (one model and latency model): its grid, each cell's baseline cell, its result columns. */
-interface ModelSweep {
-  grid: SweepGrid;
-  baselines: { of: Int32Array; count: number };
-  result?: SweepResult;
-}
-
-/**
- * Sweeps reused between adds of the same configurations, per (model, latency model): the grid (its plan
- * is memoised on it) and the result columns.
- */
-export type SweepResults = Map<string, ModelSweep>;
-
-/** Traces swept at once for a population's recorded runs (the memory of one slice's cells, reused). */
-export const SWEEP_SLICE_TRACES = 256;
-
-/** The grid of `cells` (configurations of one model), and each distinct baseline (context, model and latency, no brakes: baselineKey) as one more cell. */
-function modelSweep(configs: readonly PopulationConfig[], cells: readonly number[]): ModelSweep {
-  const first = configs[cells[0]!]!;
-  const baselineIds = new Map<string, number>();
-  const baselineStrategies: ContextStrategy[] = [];
-  const of = Int32Array.from(cells, (c) => {
-    const key = baselineKey(configs[c]!);
-    let b = baselineIds.get(key);
-    if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
-    return b;
-  });
-  const grid: SweepGrid = {
-    brakes: NO_BRAKES,
-    strategy: FULL_HISTORY,
-    ...(first.latency === undefined ? {} : { latency: first.latency }),
-    axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
-  };
-  return { grid, baselines: { of, count: baselineStrategies.length } };
-}
-
-/**
- * Recorded runs under each configuration, each configuration's in trace order, each handed with its
- * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
- * by the compiled sweep, one sweep per model (a model changes every trace's prices), read trace by trace;
- * the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
- */
-function recordedRuns(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
-  const { visit, visitCell } = visitors;
-  const traces = population.traces;
-  if (traces.length === 0) return;
-  // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
-  const bySweep = new Map<string, number[]>();
-  configs.forEach((config, c) => {
-    if (hasStrategyFigures(config)) {
-      for (const pair of populationRuns(population.recorded, config, prices)) visit(c, pair.run, pair.baseline);
-      return;
-    }
-    const key = JSON.stringify([config.model ?? '', config.latency ?? null]);
-    const group = bySweep.get(key);
-    if (group === undefined) bySweep.set(key, [c]);
-    else group.push(c);
-  });
-  for (const [key, cells] of bySweep) {
-    const model = configs[cells[0]!]!.model;
-    const sweepTraces: SweepTrace[] = traces.map((trace) => ({
-      compiled: compiledOf(trace),
-      prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })),
-      cache: defaultCacheMode(trace),
-    }));
-    const sweep = sweeps.get(key) ?? modelSweep(configs, cells);
-    sweeps.set(key, sweep);
-    // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
-    // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
-    for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
-      const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
-      // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
-      if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
-      visitCells(result, cells, sweep.baselines, visitCell);
-    }
-  }
-}

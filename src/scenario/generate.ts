@@ -45,33 +45,40 @@ export function* generateTraces(scenario: Scenario, options: { prices: PriceTabl
     },
     true,
   );
-  for (const run of runs) {
-    const truth = run.truth;
-    yield {
-      source: run.result.source,
-      header: {
-        type: 'header',
-        schema: TRACE_SCHEMA,
-        model: scenario.model,
-        ...(scenario.provider === undefined ? {} : { provider: scenario.provider }),
-        systemTokens: run.systemTokens,
-        goalTokens: run.goalTokens,
-        origin: 'synthetic',
-        task: run.result.task!,
-        synthetic: {
-          behaviour: truth.behaviour,
-          ...(truth.name === undefined ? {} : { name: truth.name }),
-          scenario: scenario.source,
-          seed: truth.seed,
-          run: truth.run,
-          taskDone: truth.taskDone,
-          ...(truth.doneAtStep === undefined ? {} : { doneAtStep: truth.doneAtStep }),
-          ...(truth.stuckFromStep === undefined ? {} : { stuckFromStep: truth.stuckFromStep }),
-          hardCapSteps,
-        },
+  for (const run of runs) yield syntheticTrace(run, { scenario, hardCapSteps, ...(settings.latency === undefined ? {} : { latency: settings.latency }) });
+}
+
+/**
+ * A synthetic run made with no brake and `record` (and, with a latency model, its steps kept), written
+ * down as a native trace: its calls with their latencies, the ground truth in the header, how it ended.
+ */
+export function syntheticTrace(run: SyntheticRun, of: { scenario: Scenario; hardCapSteps: number; latency?: LatencyModel }): Trace {
+  const { scenario, hardCapSteps } = of;
+  const truth = run.truth;
+  return {
+    source: run.result.source,
+    header: {
+      type: 'header',
+      schema: TRACE_SCHEMA,
+      model: scenario.model,
+      ...(scenario.provider === undefined ? {} : { provider: scenario.provider }),
+      systemTokens: run.systemTokens,
+      goalTokens: run.goalTokens,
+      origin: 'synthetic',
+      task: run.result.task!,
+      synthetic: {
+        behaviour: truth.behaviour,
+        ...(truth.name === undefined ? {} : { name: truth.name }),
+        scenario: scenario.source,
+        seed: truth.seed,
+        run: truth.run,
+        taskDone: truth.taskDone,
+        ...(truth.doneAtStep === undefined ? {} : { doneAtStep: truth.doneAtStep }),
+        ...(truth.stuckFromStep === undefined ? {} : { stuckFromStep: truth.stuckFromStep }),
+        hardCapSteps,
       },
-      calls: withLatencies(run.calls, run, settings.latency),
-      end: endOf(run, hardCapSteps),
-    };
-  }
+    },
+    calls: withLatencies(run.calls, run, of.latency),
+    end: endOf(run, hardCapSteps),
+  };
 }

@@ -1,0 +1,109 @@
+/**
+ * Recorded runs in a sweep: the compiled sweep (src/fast/sweep.ts, `sweepCompiled`: each trace compiled
+ * once, one pass per context strategy and cache mode, a step cap read off the same pass), one sweep per
+ * model and latency model, and the configurations whose runs have strategy figures replayed run by run.
+ * sweep.ts tallies recorded runs through it, and syntheticSweep.ts synthetic runs' recordings.
+ * Pure: no node:*, no clock.
+ */
+import { NO_BRAKES } from '../brakes/config.js';
+import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
+import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
+import { flattenPrices } from '../kernel/prices.js';
+import type { PriceTable } from '../pricing/types.js';
+import { compiledOf } from '../replay/compiledRuns.js';
+import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import type { Trace } from '../trace/types.js';
+import { visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
+import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
+
+/** Recorded runs to sweep: the traces, and the same as population inputs (for the configurations replayed run by run). */
+export interface RecordedPopulation {
+  readonly traces: readonly Trace[];
+  readonly recorded: PopulationInputs;
+}
+
+/**
+ * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
+ * for them anyway), which gives those figures — from the runs' calls, not only their compiled traces.
+ */
+export function hasStrategyFigures(config: PopulationConfig): boolean {
+  return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
+}
+
+/** A sweep of some configurations (one model and latency model): its grid, each cell's baseline cell, its result columns. */
+interface ModelSweep {
+  grid: SweepGrid;
+  baselines: { of: Int32Array; count: number };
+  result?: SweepResult;
+}
+
+/**
+ * Sweeps reused between adds of the same configurations, per (model, latency model): the grid (its plan
+ * is memoised on it) and the result columns.
+ */
+export type SweepResults = Map<string, ModelSweep>;
+
+/** Traces swept at once for a population's recorded runs (the memory of one slice's cells, reused). */
+export const SWEEP_SLICE_TRACES = 256;
+
+/** The grid of `cells` (configurations of one model), and each distinct baseline (context, model and latency, no brakes: baselineKey) as one more cell. */
+function modelSweep(configs: readonly PopulationConfig[], cells: readonly number[]): ModelSweep {
+  const first = configs[cells[0]!]!;
+  const baselineIds = new Map<string, number>();
+  const baselineStrategies: ContextStrategy[] = [];
+  const of = Int32Array.from(cells, (c) => {
+    const key = baselineKey(configs[c]!);
+    let b = baselineIds.get(key);
+    if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
+    return b;
+  });
+  const grid: SweepGrid = {
+    brakes: NO_BRAKES,
+    strategy: FULL_HISTORY,
+    ...(first.latency === undefined ? {} : { latency: first.latency }),
+    axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
+  };
+  return { grid, baselines: { of, count: baselineStrategies.length } };
+}
+
+/**
+ * Recorded runs under each configuration, each configuration's in trace order, each handed with its
+ * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
+ * by the compiled sweep, one sweep per model (a model changes every trace's prices), read trace by trace;
+ * the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
+ */
+export function recordedRuns(population: RecordedPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
+  const { visit, visitCell } = visitors;
+  const traces = population.traces;
+  if (traces.length === 0) return;
+  // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
+  const bySweep = new Map<string, number[]>();
+  configs.forEach((config, c) => {
+    if (hasStrategyFigures(config)) {
+      for (const pair of populationRuns(population.recorded, config, prices)) visit(c, pair.run, pair.baseline);
+      return;
+    }
+    const key = JSON.stringify([config.model ?? '', config.latency ?? null]);
+    const group = bySweep.get(key);
+    if (group === undefined) bySweep.set(key, [c]);
+    else group.push(c);
+  });
+  for (const [key, cells] of bySweep) {
+    const model = configs[cells[0]!]!.model;
+    const sweepTraces: SweepTrace[] = traces.map((trace) => ({
+      compiled: compiledOf(trace),
+      prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })),
+      cache: defaultCacheMode(trace),
+    }));
+    const sweep = sweeps.get(key) ?? modelSweep(configs, cells);
+    sweeps.set(key, sweep);
+    // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
+    // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
+    for (let from = 0; from < traces.length; from += SWEEP_SLICE_TRACES) {
+      const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
+      // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
+      if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
+      visitCells(result, cells, sweep.baselines, visitCell);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Synthetic runs swept by recording (src/population/syntheticSweep.ts): under brakes that only stop it, a
+ * closed-loop agent makes the calls of its unbraked run up to the stop, so replaying that run's recording
+ * under the brakes gives the closed loop's figures; and a sweep's figures (runs recorded once per context,
+ * cache, model and latency, swept compiled) equal those of each configuration run closed loop, for grids
+ * that mix configurations swept by recording with those run closed loop (skip, mask, a partial cache hit
+ * share). Seeded property tests over every bundled scenario file.
+ */
+import fc from 'fast-check';
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import type { ContextStrategy } from '../../src/context/strategy.js';
+import type { LatencyModel } from '../../src/loop/latency.js';
+import { populationMetrics } from '../../src/metrics/population.js';
+import { populationRuns, type PopulationConfig, type ScenarioPopulation } from '../../src/population/run.js';
+import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
+import { recordedSyntheticRuns, sweptByRecording } from '../../src/population/syntheticSweep.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import { loadScenarioFile, type Scenario } from '../../src/scenario/load.js';
+import { runScenario } from '../../src/scenario/run.js';
+import { brakesArb, strategyArb } from '../core/arbitraries.js';
+
+const prices = loadPriceTable();
+const scenarios: Scenario[] = readdirSync('scenarios')
+  .filter((name) => name.endsWith('.yaml'))
+  .map((name) => loadScenarioFile(`scenarios/${name}`))
+  .filter((scenario) => scenario.population !== undefined);
+const LATENCY: LatencyModel = { perCallMs: 1500, perInputTokenMs: 0.01, perOutputTokenMs: 5, perToolCallMs: 300 };
+
+const cacheArb = fc.constantFrom<ContextStrategy['cache']>('on', 'off', undefined);
+const settingsArb = fc.record({ strategy: strategyArb, cache: cacheArb, latency: fc.option(fc.constant(LATENCY), { nil: undefined }), model: fc.option(fc.constantFrom('gpt-4o', 'claude-sonnet-4-5'), { nil: undefined }) });
+
+function configOf(brakes: BrakeConfig, s: { strategy: ContextStrategy; cache: ContextStrategy['cache']; latency: LatencyModel | undefined; model: string | undefined }): PopulationConfig {
+  return { brakes, strategy: { ...s.strategy, ...(s.cache === undefined ? {} : { cache: s.cache }) }, ...(s.latency === undefined ? {} : { latency: s.latency }), ...(s.model === undefined ? {} : { model: s.model }) };
+}
+
+const figures = (r: { stopReason: string; steps: number; costPico: number; inputTokens: number; cachedInputTokens: number; outputTokens: number; overshootPico: number; strategyCacheLostTokens?: number }) => [
+  r.stopReason,
+  r.steps,
+  r.costPico,
+  r.inputTokens,
+  r.cachedInputTokens,
+  r.outputTokens,
+  r.overshootPico,
+  r.strategyCacheLostTokens ?? 0,
+];
+
+describe('synthetic runs swept by recording', () => {
+  it('a closed-loop run under stop-only brakes = its unbraked recording replayed under them (every bundled scenario)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: scenarios.length - 1 }), brakesArb, settingsArb, fc.integer({ min: 1, max: 1000 }), (i, brakes, settings, seed) => {
+        const population: ScenarioPopulation = { scenario: scenarios[i]!, runs: 5, seed };
+        const config = configOf(brakes, settings);
+        const closed = runScenario(population.scenario, { prices, runs: 5, seed, brakes, strategy: config.strategy, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) });
+        const open = recordedSyntheticRuns([population], config, prices).map((trace) =>
+          replayTrace(trace, { brakes, strategy: config.strategy, prices, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) }),
+        );
+        expect(open.map(figures)).toEqual(closed.map(figures));
+        expect(open.map((r) => r.elapsedMs)).toEqual(closed.map((r) => r.elapsedMs));
+      }),
+      { seed: 20261205, numRuns: 250 },
+    );
+  });
+
+  it("a sweep's figures = each configuration run closed loop, for grids mixing recorded and closed-loop configurations", () => {
+    const skipOrMask = fc.oneof(
+      brakesArb.map((brakes) => ({ brakes, strategy: undefined as ContextStrategy | undefined })),
+      brakesArb.map((brakes) => ({ brakes: { ...brakes, maxRepeat: brakes.maxRepeat ?? 2, repeatAction: 'skip' as const }, strategy: undefined as ContextStrategy | undefined })),
+      brakesArb.map((brakes) => ({ brakes, strategy: { kind: 'mask', maskSteps: 3 } as ContextStrategy | undefined })),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: scenarios.length - 1 }), { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(skipOrMask, settingsArb), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1000 }), fc.boolean(), (picked, grid, seed, partialHits) => {
+        const populations: ScenarioPopulation[] = picked.map((i, k) => ({ scenario: k === 0 && partialHits ? { ...scenarios[i]!, cacheHitShare: 0.6 } : scenarios[i]!, runs: 4, seed: seed + k, firstRun: k }));
+        const configs = grid.map(([b, s]) => configOf(b.brakes, b.strategy === undefined ? s : { ...s, strategy: b.strategy }));
+        const swept = sweepMetrics(new SweepPopulation([], populations), configs, prices);
+        configs.forEach((config, c) => {
+          const pairs = populationRuns({ scenarios: populations }, config, prices);
+          expect(swept[c]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
+        });
+      }),
+      { seed: 20261206, numRuns: 60 },
+    );
+  });
+
+  it('which configurations are swept by recording: not under skip or a history-rewriting strategy, nor cache on with a partial hit share', () => {
+    const population = (cacheHitShare?: number): ScenarioPopulation[] => [{ scenario: { ...scenarios[0]!, ...(cacheHitShare === undefined ? {} : { cacheHitShare }) }, runs: 1, seed: 1 }];
+    const full: ContextStrategy = { kind: 'full' };
+    expect(sweptByRecording({ brakes: { ...NO_BRAKES, maxSteps: 3 }, strategy: { kind: 'window', windowSteps: 3, cache: 'on' } }, population())).toBe(true);
+    expect(sweptByRecording({ brakes: { ...NO_BRAKES, maxRepeat: 2, repeatAction: 'skip' }, strategy: full }, population())).toBe(false);
+    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { kind: 'mask', maskSteps: 3 } }, population())).toBe(false);
+    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { ...full, cache: 'on' } }, population(0.5))).toBe(false);
+    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { ...full, cache: 'off' } }, population(0.5))).toBe(true);
+  });
+});
