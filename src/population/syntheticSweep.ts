@@ -5,7 +5,8 @@
  * such brakes do not change (test/population/syntheticSweep.test.ts holds it on every bundled scenario). So
  * each run is made once per context, cache, model and latency (baselineKey) with no brakes, written down
  * as `generate` writes it (syntheticTrace), and the recordings go through the compiled sweep as recorded
- * runs do: every brake setting of the group read off the same passes, the baselines cells of the same sweep.
+ * runs do, a batch at a time: every brake setting of the group read off the same passes, the baselines
+ * cells of the same sweep.
  *
  * Run closed loop per configuration as before (populationRuns): configurations whose brakes change what
  * the agent sees (repeat-action skip) or whose strategy rewrites history (mask, summary, hybrid: a summary
@@ -20,7 +21,7 @@ import { runSynthetic } from '../scenario/run.js';
 import type { Trace } from '../trace/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, preparedOf, type PopulationConfig, type PopulationInputs, type ScenarioPopulation } from './run.js';
-import { hasStrategyFigures, recordedRuns, type SweepResults } from './sweepRecorded.js';
+import { hasStrategyFigures, recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
 /** Whether a configuration's synthetic runs of these scenarios are the stops of one unbraked run each. */
 export function sweptByRecording(config: PopulationConfig, scenarios: readonly ScenarioPopulation[]): boolean {
@@ -28,16 +29,24 @@ export function sweptByRecording(config: PopulationConfig, scenarios: readonly S
   return config.strategy.cache !== 'on' || scenarios.every(({ scenario }) => (scenario.cacheHitShare ?? 1) >= 1);
 }
 
-/** Every run of the scenarios made once with no brakes under the configuration's context, cache, model and latency, as traces. */
-export function recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable): Trace[] {
-  const traces: Trace[] = [];
+/** Runs recorded and swept at a time (the memory of one batch's traces, compiled traces and cells). */
+const RECORDED_BATCH_RUNS = SWEEP_SLICE_TRACES;
+
+/**
+ * Every run of the scenarios made once with no brakes under the configuration's context, cache, model and
+ * latency, as traces, in batches of at most `batchRuns` (in run order).
+ */
+export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, batchRuns = RECORDED_BATCH_RUNS): Generator<Trace[]> {
   for (const population of scenarios) {
     const prepared = preparedOf(population, config, prices);
     const unbraked = { ...prepared, brakes: NO_BRAKES, keepSteps: prepared.latency !== undefined };
     const of = { scenario: population.scenario, hardCapSteps: prepared.hardCapSteps, ...(prepared.latency === undefined ? {} : { latency: prepared.latency }) };
-    for (let k = 0; k < population.runs; k++) traces.push(syntheticTrace(runSynthetic(unbraked, (population.firstRun ?? 0) + k, true), of));
+    const first = population.firstRun ?? 0;
+    for (let from = 0; from < population.runs; from += batchRuns) {
+      const to = Math.min(population.runs, from + batchRuns);
+      yield Array.from({ length: to - from }, (_, k) => syntheticTrace(runSynthetic(unbraked, first + from + k, true), of));
+    }
   }
-  return traces;
 }
 
 /**
@@ -60,11 +69,11 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
     else group.push(c);
   });
   for (const [key, cells] of groups) {
-    const traces = recordedSyntheticRuns(scenarios, configs[cells[0]!]!, prices);
-    const recordings = { traces, recorded: { traces } };
     let results = sweeps.get(key);
     if (results === undefined) sweeps.set(key, (results = new Map()));
     const group = cells.map((c) => configs[c]!);
-    recordedRuns(recordings, group, prices, { visit: (k, run, baseline) => visitors.visit(cells[k]!, run, baseline), visitCell: (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline) }, results);
+    const visit: RunVisitor = (k, run, baseline) => visitors.visit(cells[k]!, run, baseline);
+    const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
+    for (const traces of recordedSyntheticRuns(scenarios, group[0]!, prices)) recordedRuns({ traces, recorded: { traces } }, group, prices, { visit, visitCell }, results);
   }
 }

@@ -54,7 +54,7 @@ describe('synthetic runs swept by recording', () => {
         const population: ScenarioPopulation = { scenario: scenarios[i]!, runs: 5, seed };
         const config = configOf(brakes, settings);
         const closed = runScenario(population.scenario, { prices, runs: 5, seed, brakes, strategy: config.strategy, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) });
-        const open = recordedSyntheticRuns([population], config, prices).map((trace) =>
+        const open = [...recordedSyntheticRuns([population], config, prices, 2)].flat().map((trace) =>
           replayTrace(trace, { brakes, strategy: config.strategy, prices, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) }),
         );
         expect(open.map(figures)).toEqual(closed.map(figures));
@@ -82,6 +82,20 @@ describe('synthetic runs swept by recording', () => {
       }),
       { seed: 20261206, numRuns: 60 },
     );
+  });
+
+  it('a population of several batches (600 runs, batches of 256) sums to what each configuration run closed loop gives', () => {
+    const production = scenarios.find((s) => s.source.endsWith('production-mix.yaml'))!;
+    const populations: ScenarioPopulation[] = [{ scenario: production, runs: 600, seed: 3, firstRun: 10 }];
+    const configs: PopulationConfig[] = [5, 20].flatMap((maxSteps) => [
+      { brakes: { ...NO_BRAKES, maxSteps, maxRepeat: 3 }, strategy: { kind: 'full', cache: 'on' } },
+      { brakes: { ...NO_BRAKES, maxSteps, maxCostPico: 5_000_000_000, budgetMode: 'predict' }, strategy: { kind: 'window', windowSteps: 4 } },
+    ]);
+    const swept = sweepMetrics(new SweepPopulation([], populations), configs, prices);
+    configs.forEach((config, c) => {
+      const pairs = populationRuns({ scenarios: populations }, config, prices);
+      expect(swept[c]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
+    });
   });
 
   it('which configurations are swept by recording: not under skip or a history-rewriting strategy, nor cache on with a partial hit share', () => {
