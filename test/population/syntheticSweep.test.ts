@@ -4,7 +4,9 @@
  * under the brakes gives the closed loop's figures; and a sweep's figures (runs recorded once per context,
  * cache, model and latency, swept compiled) equal those of each configuration run closed loop, for grids
  * that mix configurations swept by recording with those run closed loop (skip, mask, a partial cache hit
- * share). Seeded property tests over every bundled scenario file.
+ * share); the reference, built here from the scenario runner, is the population runner's own (each run's
+ * figures, ground truth and baseline). Seeded property tests over every
+ * bundled scenario file.
  */
 import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
@@ -13,13 +15,13 @@ import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import type { LatencyModel } from '../../src/loop/latency.js';
 import { populationMetrics } from '../../src/metrics/population.js';
-import { populationRuns, type PopulationConfig, type ScenarioPopulation } from '../../src/population/run.js';
+import { populationRuns, runFigures, type PopulationConfig, type PopulationRun, type ScenarioPopulation } from '../../src/population/run.js';
 import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
-import { recordedSyntheticRuns, sweptByRecording } from '../../src/population/syntheticSweep.js';
+import { recordedSyntheticRuns, sweptByRecording } from '../../src/population/syntheticRecording.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { loadScenarioFile, type Scenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/scenario/run.js';
+import { runScenario, scenarioRuns } from '../../src/scenario/run.js';
 import { brakesArb, strategyArb } from '../core/arbitraries.js';
 
 const prices = loadPriceTable();
@@ -34,6 +36,29 @@ const settingsArb = fc.record({ strategy: strategyArb, cache: cacheArb, latency:
 
 function configOf(brakes: BrakeConfig, s: { strategy: ContextStrategy; cache: ContextStrategy['cache']; latency: LatencyModel | undefined; model: string | undefined }): PopulationConfig {
   return { brakes, strategy: { ...s.strategy, ...(s.cache === undefined ? {} : { cache: s.cache }) }, ...(s.latency === undefined ? {} : { latency: s.latency }), ...(s.model === undefined ? {} : { model: s.model }) };
+}
+
+/** Each run of the populations under the configuration, closed loop (the reference): with its ground truth and its unbraked baseline. */
+function closedLoopRuns(populations: readonly ScenarioPopulation[], config: PopulationConfig): PopulationRun[] {
+  const options = (brakes: BrakeConfig, population: ScenarioPopulation) => ({
+    prices,
+    runs: population.runs,
+    seed: population.seed,
+    firstRun: population.firstRun ?? 0,
+    brakes,
+    strategy: config.strategy,
+    ...(config.latency ? { latency: config.latency } : {}),
+    ...(config.model ? { model: config.model } : {}),
+  });
+  return populations.flatMap((population) => {
+    const unbraked = [...scenarioRuns(population.scenario, options(NO_BRAKES, population), false)];
+    return [...scenarioRuns(population.scenario, options(config.brakes, population), false)].map((r, k) => ({
+      source: r.result.source,
+      truth: r.truth,
+      run: runFigures(r.result),
+      baseline: { stopReason: unbraked[k]!.result.stopReason, steps: unbraked[k]!.result.steps, costPico: unbraked[k]!.result.costPico, truth: unbraked[k]!.truth },
+    }));
+  });
 }
 
 const figures = (r: { stopReason: string; steps: number; costPico: number; inputTokens: number; cachedInputTokens: number; outputTokens: number; overshootPico: number; strategyCacheLostTokens?: number }) => [
@@ -76,8 +101,10 @@ describe('synthetic runs swept by recording', () => {
         const configs = grid.map(([b, s]) => configOf(b.brakes, b.strategy === undefined ? s : { ...s, strategy: b.strategy }));
         const swept = sweepMetrics(new SweepPopulation([], populations), configs, prices);
         configs.forEach((config, c) => {
-          const pairs = populationRuns({ scenarios: populations }, config, prices);
+          const pairs = closedLoopRuns(populations, config);
           expect(swept[c]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
+          // The reference is what the population runner (check, project, calibrate) gives.
+          expect(populationRuns({ scenarios: populations }, config, prices)).toEqual(pairs);
         });
       }),
       { seed: 20261206, numRuns: 60 },
@@ -93,7 +120,7 @@ describe('synthetic runs swept by recording', () => {
     ]);
     const swept = sweepMetrics(new SweepPopulation([], populations), configs, prices);
     configs.forEach((config, c) => {
-      const pairs = populationRuns({ scenarios: populations }, config, prices);
+      const pairs = closedLoopRuns(populations, config);
       expect(swept[c]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
     });
   });
