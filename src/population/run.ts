@@ -22,8 +22,7 @@ import type { RunFigures, RunPair } from '../metrics/population.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
 import type { Scenario } from '../scenario/load.js';
-import { runSynthetic } from '../scenario/run.js';
-import { preparedOf } from './syntheticRecording.js';
+import { prepareScenario, runSynthetic, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
@@ -129,6 +128,20 @@ function tracePricings(inputs: PopulationInputs, config: PopulationConfig, price
   let pricings = byTable.get(key);
   if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, replayOptions(config, prices)))));
   return pricings;
+}
+
+/** A scenario population prepared under a configuration (its brakes, context, latency and model). */
+export function preparedOf(population: ScenarioPopulation, config: PopulationConfig, prices: PriceTable): PreparedScenario {
+  return prepareScenario(population.scenario, {
+    prices,
+    runs: population.runs,
+    seed: population.seed,
+    brakes: config.brakes,
+    strategy: config.strategy,
+    ...(config.strategyPlace === undefined ? {} : { strategyPlace: config.strategyPlace }),
+    ...(config.latency === undefined ? {} : { latency: config.latency }),
+    ...(config.model === undefined ? {} : { model: config.model }),
+  });
 }
 
 const baselineMemo = new WeakMap<PopulationInputs, WeakMap<PriceTable, Map<string, BaselineFigures[]>>>();

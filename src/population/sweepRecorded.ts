@@ -6,7 +6,7 @@
  * Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { FULL_HISTORY, type ContextStrategy } from '../context/strategy.js';
+import { FULL_HISTORY, rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from '../fast/sweep.js';
 import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -15,14 +15,19 @@ import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
 import { visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
-import { hasStrategyFigures } from './syntheticRecording.js';
-
-export { hasStrategyFigures };
 
 /** Recorded runs to sweep: the traces, and the same as population inputs (for the configurations replayed run by run). */
 export interface RecordedPopulation {
   readonly traces: readonly Trace[];
   readonly recorded: PopulationInputs;
+}
+
+/**
+ * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
+ * for them anyway), which gives those figures — from the runs' calls, not only their compiled traces.
+ */
+export function hasStrategyFigures(config: PopulationConfig): boolean {
+  return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
 }
 
 /** A sweep of some configurations (one model and latency model): its grid, each cell's baseline cell, its result columns. */

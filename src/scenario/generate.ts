@@ -10,8 +10,8 @@ import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { PriceTable } from '../pricing/types.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
 import type { Scenario } from './load.js';
-import { scenarioRuns, type SyntheticRun } from './run.js';
-import { DEFAULT_HARD_CAP_STEPS, scenarioSettings, type ScenarioOverrides } from './settings.js';
+import { prepareScenario, runSynthetic, type PreparedScenario, type SyntheticRun } from './run.js';
+import { scenarioSettings, type ScenarioOverrides } from './settings.js';
 
 function endOf(run: SyntheticRun, hardCapSteps: number): TraceEnd {
   if (run.result.stopReason === 'completed') return { type: 'end', outcome: 'completed' };
@@ -31,29 +31,29 @@ function withLatencies(calls: CallRecord[], run: SyntheticRun, latency: LatencyM
 
 export function* generateTraces(scenario: Scenario, options: { prices: PriceTable; overrides?: ScenarioOverrides }): Generator<Trace> {
   const settings = scenarioSettings(scenario, options.overrides ?? {});
-  const hardCapSteps = scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
-  const runs = scenarioRuns(
-    scenario,
-    {
-      prices: options.prices,
-      runs: settings.runs,
-      seed: settings.seed,
-      brakes: NO_BRAKES,
-      strategy: settings.strategy,
-      ...(settings.latency === undefined ? {} : { latency: settings.latency }),
-      keepSteps: settings.latency !== undefined,
-    },
-    true,
-  );
-  for (const run of runs) yield syntheticTrace(run, { scenario, hardCapSteps, ...(settings.latency === undefined ? {} : { latency: settings.latency }) });
+  const prepared = prepareScenario(scenario, {
+    prices: options.prices,
+    runs: settings.runs,
+    seed: settings.seed,
+    brakes: NO_BRAKES,
+    strategy: settings.strategy,
+    ...(settings.latency === undefined ? {} : { latency: settings.latency }),
+  });
+  yield* unbrakedTraces(prepared, prepared.firstRun, prepared.runs);
 }
 
 /**
- * A synthetic run made with no brake and `record` (and, with a latency model, its steps kept), written
- * down as a native trace: its calls with their latencies, the ground truth in the header, how it ended.
+ * Runs first .. first+count−1 of a prepared scenario, each made with no brakes up to the hard cap (its
+ * steps kept for the latencies when there is a latency model) and written down as a native trace: its
+ * calls with their latencies, the ground truth in the header, how it ended. What `generate` writes, and
+ * what a sweep replays synthetic runs from (src/population/syntheticRecording.ts).
  */
-export function syntheticTrace(run: SyntheticRun, of: { scenario: Scenario; hardCapSteps: number; latency?: LatencyModel }): Trace {
-  const { scenario, hardCapSteps } = of;
+export function* unbrakedTraces(prepared: PreparedScenario, first: number, count: number): Generator<Trace> {
+  const unbraked = { ...prepared, brakes: NO_BRAKES, keepSteps: prepared.latency !== undefined };
+  for (let k = 0; k < count; k++) yield syntheticTrace(runSynthetic(unbraked, first + k, true), prepared);
+}
+
+function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps, latency }: PreparedScenario): Trace {
   const truth = run.truth;
   return {
     source: run.result.source,
@@ -78,7 +78,7 @@ export function syntheticTrace(run: SyntheticRun, of: { scenario: Scenario; hard
         hardCapSteps,
       },
     },
-    calls: withLatencies(run.calls, run, of.latency),
+    calls: withLatencies(run.calls, run, latency),
     end: endOf(run, hardCapSteps),
   };
 }
