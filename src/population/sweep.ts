@@ -3,9 +3,9 @@
  * runs), each as the population figures (populationMetrics) of its runs paired with their baselines.
  *
  * Recorded traces go through the compiled sweep (sweepRecorded.ts: each trace compiled once, one pass
- * per context strategy and cache mode, a step cap read off the same pass). Synthetic runs are closed-loop: a tally sweeps each run's recording, made once per context
- * where the brakes only stop the agent (syntheticSweep.ts), else each configuration runs its agents
- * (populationRuns; sweepPairs always does).
+ * per context strategy and cache mode, a step cap read off the same pass). Synthetic runs are closed
+ * loop: a tally sweeps each run's recording, made once per context where the brakes only stop the agent
+ * (syntheticSweep.ts), else each configuration runs its agents (populationRuns; sweepPairs always does).
  * Baselines come from the population runner (src/population/run.ts), so a sweep column means what a
  * `check` expectation means. Pure: no node:*, no clock.
  */
@@ -63,7 +63,7 @@ export class SweepPopulation {
 export function sweepPairs(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): RunPair[][] {
   const recorded: RunPair[][] = configs.map(() => []);
   const visit: RunVisitor = (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline });
-  recordedRuns(population, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
+  recordedRuns(population.recorded, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
   return configs.map((config, c) => {
     const synthetic = population.synthetic.scenarios!.length === 0 ? [] : populationRuns(population.synthetic, config, prices);
     return [...recorded[c]!, ...synthetic];
@@ -113,7 +113,7 @@ export class SweepTallier {
       this.tallies[c]!.addCoded(f, baseline);
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
-    recordedRuns(population, this.configs, this.prices, { visit: add, visitCell: addCell }, this.results);
+    recordedRuns(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, this.results);
     syntheticRuns(population.synthetic, this.configs, this.prices, { visit: add, visitCell: addCell }, this.syntheticSweeps);
     return this;
   }

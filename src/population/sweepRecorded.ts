@@ -12,15 +12,8 @@ import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
-import type { Trace } from '../trace/types.js';
 import { visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
-
-/** Recorded runs to sweep: the traces, and the same as population inputs (for the configurations replayed run by run). */
-export interface RecordedPopulation {
-  readonly traces: readonly Trace[];
-  readonly recorded: PopulationInputs;
-}
 
 /**
  * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
@@ -70,17 +63,18 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
  * Recorded runs under each configuration, each configuration's in trace order, each handed with its
  * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
  * by the compiled sweep, one sweep per model (a model changes every trace's prices), read trace by trace;
- * the baselines are cells of the same sweep (no brakes: what baselinesOf replays).
+ * the baselines are cells of the same sweep (no brakes: what baselinesOf replays). `recorded`: the traces
+ * as population inputs (one object per population, so the runner's memos hold across calls).
  */
-export function recordedRuns(population: RecordedPopulation, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
+export function recordedRuns(recorded: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
   const { visit, visitCell } = visitors;
-  const traces = population.traces;
+  const traces = recorded.traces ?? [];
   if (traces.length === 0) return;
   // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
   const bySweep = new Map<string, number[]>();
   configs.forEach((config, c) => {
     if (hasStrategyFigures(config)) {
-      for (const pair of populationRuns(population.recorded, config, prices)) visit(c, pair.run, pair.baseline);
+      for (const pair of populationRuns(recorded, config, prices)) visit(c, pair.run, pair.baseline);
       return;
     }
     const key = JSON.stringify([config.model ?? '', config.latency ?? null]);

@@ -40,6 +40,6 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
     const group = cells.map((c) => configs[c]!);
     const visit: RunVisitor = (k, run, baseline) => visitors.visit(cells[k]!, run, baseline);
     const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
-    for (const traces of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDED_BATCH_RUNS)) recordedRuns({ traces, recorded: { traces } }, group, prices, { visit, visitCell }, results);
+    for (const traces of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDED_BATCH_RUNS)) recordedRuns({ traces }, group, prices, { visit, visitCell }, results);
   }
 }
