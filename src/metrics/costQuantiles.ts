@@ -101,7 +101,8 @@ function marginRanks(m: number, p: number): number {
 }
 
 /** Where a band's costs are gathered (each quantile its own), grown when too short and reused. */
-let bands = [new Float64Array(0), new Float64Array(0)];
+let band0 = new Float64Array(0);
+let band1 = new Float64Array(0);
 
 /**
  * The quantiles of n costs in parts by one pass: for each of p50 and p95, pivots lo ≤ hi from a sorted
@@ -111,23 +112,32 @@ let bands = [new Float64Array(0), new Float64Array(0)];
  * sample: the caller selects among all the costs).
  */
 function sampledQuantiles(parts: readonly Float64Array[], n: number): CostQuantiles | undefined {
-  const ranks = [rankIndex(n, 0.5), rankIndex(n, 0.95)];
+  // Plain locals, no small arrays: V8 deoptimised this function about once a call (its loop compiled on
+  // stack before the code after it had run, `ranks[0]` there had no type feedback) — ~130 times a sweep.
+  const rank0 = rankIndex(n, 0.5);
+  const rank1 = rankIndex(n, 0.95);
   const sample = sampleOf(parts, n);
   const m = sample.length;
-  const pivot = (rank: number, margin: number) => sample[Math.min(m - 1, Math.max(0, Math.floor((rank * m) / n) + margin))]!;
-  const [margin0, margin1] = [marginRanks(m, 0.5), marginRanks(m, 0.95)];
-  const lo0 = pivot(ranks[0]!, -margin0);
-  const hi0 = pivot(ranks[0]!, margin0);
-  const lo1 = pivot(ranks[1]!, -margin1);
-  const hi1 = pivot(ranks[1]!, margin1);
-  if (bands[0]!.length < n) bands = [new Float64Array(n), new Float64Array(n)];
-  const [band0, band1] = bands as [Float64Array, Float64Array];
+  const margin0 = marginRanks(m, 0.5);
+  const margin1 = marginRanks(m, 0.95);
+  const at0 = Math.floor((rank0 * m) / n);
+  const at1 = Math.floor((rank1 * m) / n);
+  const pivots = sampleRanks(sample, [at0 - margin0, at0 + margin0, at1 - margin1, at1 + margin1]);
+  const lo0 = pivots[0]!;
+  const hi0 = pivots[1]!;
+  const lo1 = pivots[2]!;
+  const hi1 = pivots[3]!;
+  if (band0.length < n) {
+    band0 = new Float64Array(n);
+    band1 = new Float64Array(n);
+  }
   let below0 = 0;
   let below1 = 0;
   let in0 = 0;
   let in1 = 0;
   let max = -Infinity;
-  for (const part of parts) {
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
     for (let i = 0; i < part.length; i++) {
       const x = part[i]!;
       if (x > max) max = x;
@@ -141,13 +151,31 @@ function sampledQuantiles(parts: readonly Float64Array[], n: number): CostQuanti
       in1 += +(x >= lo1) & +(x <= hi1);
     }
   }
-  const r0 = ranks[0]! - below0;
-  const r1 = ranks[1]! - below1;
+  const r0 = rank0 - below0;
+  const r1 = rank1 - below1;
   if (r0 < 0 || r0 >= in0 || r1 < 0 || r1 >= in1) return undefined;
   return { p50: selectInPlace(band0, r0, 0, in0 - 1), p95: selectInPlace(band1, r1, 0, in1 - 1), max };
 }
 
-/** Every ⌊n / SAMPLE_COSTS⌋-th cost of the parts (as if joined), sorted ascending. */
+/**
+ * The sample's costs at `ranks` (each clamped to the sample) were it sorted: selected one after another
+ * in ascending rank, each among the costs from the last one on (a selection leaves none smaller after
+ * it), not sorted (~4 passes over the sample against a sort of it).
+ */
+function sampleRanks(sample: Float64Array, ranks: number[]): Float64Array {
+  const last = sample.length - 1;
+  const clamped = ranks.map((rank) => Math.min(last, Math.max(0, rank)));
+  const order = clamped.map((_, k) => k).sort((a, b) => clamped[a]! - clamped[b]!);
+  const values = new Float64Array(ranks.length);
+  let from = 0;
+  for (const k of order) {
+    values[k] = selectInPlace(sample, clamped[k]!, from, last);
+    from = clamped[k]!;
+  }
+  return values;
+}
+
+/** Every ⌊n / SAMPLE_COSTS⌋-th cost of the parts (as if joined), in their order. */
 function sampleOf(parts: readonly Float64Array[], n: number): Float64Array {
   const step = Math.max(1, Math.floor(n / SAMPLE_COSTS));
   const sample = new Float64Array(Math.ceil(n / step));
@@ -158,5 +186,5 @@ function sampleOf(parts: readonly Float64Array[], n: number): Float64Array {
     skip = (skip - part.length) % step;
     if (skip < 0) skip += step;
   }
-  return sample.subarray(0, k).sort();
+  return sample.subarray(0, k);
 }

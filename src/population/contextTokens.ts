@@ -7,17 +7,18 @@
  * last step. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
-import type { PriceTable } from '../pricing/types.js';
-import { brakeLimits } from '../kernel/limits.js';
-import { flattenPrices } from '../kernel/prices.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
+import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { buildRunTable } from '../fast/plainTable.js';
 import { toolStopCall } from '../fast/replayFast.js';
 import type { RunTable } from '../fast/runTable.js';
+import type { CompiledTrace } from '../fast/layout.js';
 import { outcomeOf, Run, type RunState } from '../fast/runState.js';
-import { runSettings } from '../fast/settings.js';
+import { runSettings, type RunSettings } from '../fast/settings.js';
 import { sweepsStepwise } from '../fast/strategySteps.js';
 import { stopInTable } from '../fast/tableStop.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
@@ -35,34 +36,59 @@ export interface ContextTokenCurves {
 
 export const MAX_CURVE_STEPS = 20;
 
-/** Cumulative prompt tokens after each call of one run (index k: call k+1; summary calls counted, not listed). */
-function cumulativeByStep(trace: Trace, strategy: ContextStrategy, prices: PriceTable, options: { model?: string; latency?: LatencyModel }, scratch: CurveScratch): number[] {
-  const pricing = resolveTracePricing(trace, { prices, ...(options.model === undefined ? {} : { model: options.model }) });
-  const settings = runSettings(strategy, strategy.cache ?? defaultCacheMode(trace), options.latency);
-  // Strategies that rewrite older steps: the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
-  if (sweepsStepwise(settings, [NO_BRAKES])) {
-    const result = replayTrace(trace, { strategy, prices, pricing, brakes: NO_BRAKES, keepSteps: true, ...options });
-    return result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens);
-  }
-  return inRunContext(trace, () => {
-    const t = compiledOf(trace);
-    const flat = flattenPrices(pricing);
-    const limits = brakeLimits(NO_BRAKES, flat.contextWindow);
-    const toolStop = toolStopCall(t, limits);
-    const table = (scratch.table = buildRunTable(t, settings, flat, limits, toolStop, scratch.table));
-    stopInTable(table, t, limits, toolStop, scratch.st);
-    // (As the replay would: a run whose cost leaves exact picodollars is refused.)
-    outcomeOf(t, scratch.st, limits);
-    const calls = scratch.st[Run.Calls]!;
-    // Input tokens before call k: the table's tokens less the output before k.
-    return Array.from({ length: calls }, (_, k) => table.tokens[k + 1]! - t.outputBefore[k + 1]!);
-  });
+/** What a run's curves need of it once, whatever the strategy: its prices, compiled trace and brake limits (none: the context window only). */
+interface CurveRun {
+  trace: Trace;
+  pricing: ModelPricing;
+  t: CompiledTrace;
+  flat: FlatPrices;
+  limits: BrakeLimits;
+  toolStop: number;
 }
 
-/** A run table and run state reused from run to run. */
-interface CurveScratch {
+/** A run table and run state reused from run to run; brake limits and run settings made once each. */
+class CurveScratch {
   table: RunTable | undefined;
-  st: RunState;
+  readonly st: RunState = new Float64Array(Run.Size);
+  private readonly limits = new Map<number, BrakeLimits>();
+  private readonly settings = new Map<string, { settings: RunSettings; stepwise: boolean }>();
+
+  /** No brakes, for a model's context window. */
+  limitsFor(contextWindow: number): BrakeLimits {
+    let limits = this.limits.get(contextWindow);
+    if (limits === undefined) this.limits.set(contextWindow, (limits = brakeLimits(NO_BRAKES, contextWindow)));
+    return limits;
+  }
+
+  /** Strategy `index`'s run settings under a cache mode, and whether it is replayed call by call. */
+  settingsFor(index: number, strategy: ContextStrategy, cache: CacheMode, latency: LatencyModel | undefined): { settings: RunSettings; stepwise: boolean } {
+    const key = `${index} ${cache}`;
+    let known = this.settings.get(key);
+    if (known === undefined) {
+      const settings = runSettings(strategy, cache, latency);
+      this.settings.set(key, (known = { settings, stepwise: sweepsStepwise(settings, [NO_BRAKES]) }));
+    }
+    return known;
+  }
+}
+
+/** Adds one run's cumulative prompt tokens after each call (summary calls counted, not listed) under `strategy` to `sums`. */
+function addRunCurve(run: CurveRun, strategy: { index: number; strategy: ContextStrategy }, options: { model?: string; latency?: LatencyModel; prices: PriceTable }, scratch: CurveScratch, sums: StepSums): void {
+  const { settings, stepwise } = scratch.settingsFor(strategy.index, strategy.strategy, strategy.strategy.cache ?? defaultCacheMode(run.trace), options.latency);
+  // Strategies that rewrite older steps: the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
+  if (stepwise) {
+    const { model, latency, prices } = options;
+    const result = replayTrace(run.trace, { strategy: strategy.strategy, prices, pricing: run.pricing, brakes: NO_BRAKES, keepSteps: true, ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }) });
+    sums.add(result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens));
+    return;
+  }
+  const { t, limits, toolStop } = run;
+  const table = (scratch.table = buildRunTable(t, settings, run.flat, limits, toolStop, scratch.table));
+  stopInTable(table, t, limits, toolStop, scratch.st);
+  // (As the replay would: a run whose cost leaves exact picodollars is refused.)
+  outcomeOf(t, scratch.st, limits);
+  // Input tokens before call k: the table's tokens less the output before k.
+  sums.addDifferences(table.tokens, t.outputBefore, scratch.st[Run.Calls]!);
 }
 
 /** The steps shown: every step up to MAX_CURVE_STEPS, else MAX_CURVE_STEPS evenly spaced ones ending at the last. */
@@ -99,12 +125,21 @@ class StepSums {
   private readonly ended: number[] = [0];
   add(byStep: readonly number[]): void {
     const steps = byStep.length;
+    this.reach(steps);
+    for (let k = 0; k < steps; k++) this.reached[k] = this.reached[k]! + byStep[k]!;
+    if (steps > 0) this.ended[steps] = this.ended[steps]! + byStep[steps - 1]!;
+  }
+  /** As add, step k+1 being `of[k + 1] − less[k + 1]` for the first `steps`: no list made. */
+  addDifferences(of: ArrayLike<number>, less: ArrayLike<number>, steps: number): void {
+    this.reach(steps);
+    for (let k = 0; k < steps; k++) this.reached[k] = this.reached[k]! + (of[k + 1]! - less[k + 1]!);
+    if (steps > 0) this.ended[steps] = this.ended[steps]! + (of[steps]! - less[steps]!);
+  }
+  private reach(steps: number): void {
     while (this.reached.length < steps) {
       this.reached.push(0);
       this.ended.push(0);
     }
-    for (let k = 0; k < steps; k++) this.reached[k] = this.reached[k]! + byStep[k]!;
-    if (steps > 0) this.ended[steps] = this.ended[steps]! + byStep[steps - 1]!;
   }
   get longest(): number {
     return this.reached.length;
@@ -120,12 +155,21 @@ class StepSums {
 }
 
 export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
-  const scratch: CurveScratch = { table: undefined, st: new Float64Array(Run.Size) };
-  const perStrategy = strategies.map(({ strategy }) => {
-    const sums = new StepSums();
-    for (const trace of traces) sums.add(cumulativeByStep(trace, strategy, prices, options, scratch));
-    return sums;
-  });
+  const scratch = new CurveScratch();
+  const perStrategy = strategies.map(() => new StepSums());
+  const indexed = strategies.map(({ strategy }, index) => ({ index, strategy }));
+  const replayOptions = { ...options, prices };
+  // Run by run, each strategy in turn: a run's prices, compiled trace and limits found once for them all.
+  for (const trace of traces) {
+    const pricing = resolveTracePricing(trace, { prices, ...(options.model === undefined ? {} : { model: options.model }) });
+    inRunContext(trace, () => {
+      const t = compiledOf(trace);
+      const flat = flattenPrices(pricing);
+      const limits = scratch.limitsFor(flat.contextWindow);
+      const run: CurveRun = { trace, pricing, t, flat, limits, toolStop: toolStopCall(t, limits) };
+      for (const strategy of indexed) addRunCurve(run, strategy, replayOptions, scratch, perStrategy[strategy.index]!);
+    });
+  }
   const last = maxOf(perStrategy.map((sums) => sums.longest), 0);
   return { strategies: strategies.map((s) => s.spec), runs: traces.length, sums: perStrategy.map((sums) => sums.sums(last)) };
 }
