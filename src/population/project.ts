@@ -217,26 +217,51 @@ export interface PromptCrossing {
   medianStep: number | null;
 }
 
-/** Per model of the runs, each threshold (tiers, context window) and where the runs' prompts passed it. */
-export function promptCrossings(runs: readonly { pricing: ModelPricing; rows: readonly { step: number; inputTokens: number }[] }[]): PromptCrossing[] {
-  const byModel = new Map<string, { pricing: ModelPricing; rows: (readonly { step: number; inputTokens: number }[])[] }>();
-  for (const run of runs) {
-    const entry = byModel.get(run.pricing.model) ?? { pricing: run.pricing, rows: [] };
-    entry.rows.push(run.rows);
-    byModel.set(run.pricing.model, entry);
-  }
-  const out: PromptCrossing[] = [];
-  for (const [model, { pricing, rows }] of byModel) {
-    const thresholds: [PromptCrossing['kind'], number][] = pricing.tiers.map((tier) => ['price_tier', tier.aboveInputTokens]);
-    if (pricing.contextWindow !== undefined) thresholds.push(['context_window', pricing.contextWindow]);
-    for (const [kind, above] of thresholds) {
-      const steps = rows.flatMap((run) => {
-        const row = run.find((r) => r.inputTokens > above);
-        return row === undefined ? [] : [Math.max(1, row.step)];
-      });
-      steps.sort((a, b) => a - b);
-      out.push({ model, kind, aboveInputTokens: above, runs: rows.length, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null });
+/** A model's thresholds (its price tiers, then its context window) and, per threshold, the step each run's prompt first passed it at. */
+interface ModelCrossings {
+  /** The pricing its first run came with (whose thresholds are read). */
+  pricing: ModelPricing;
+  runs: number;
+  thresholds: [PromptCrossing['kind'], number][];
+  steps: number[][];
+}
+
+/**
+ * Where the runs' prompts passed each threshold of their model (price tiers, context window), run by
+ * run: a run's rows are read as it is added, and only the step of each first crossing is kept. Models in
+ * the order their first run came.
+ */
+export class PromptCrossings {
+  private readonly byModel = new Map<string, ModelCrossings>();
+  private readonly priced = new Set<ModelPricing>();
+
+  add(pricing: ModelPricing, rows: readonly { step: number; inputTokens: number }[]): void {
+    let entry = this.byModel.get(pricing.model);
+    if (entry === undefined) {
+      const thresholds: ModelCrossings['thresholds'] = pricing.tiers.map((tier) => ['price_tier', tier.aboveInputTokens]);
+      if (pricing.contextWindow !== undefined) thresholds.push(['context_window', pricing.contextWindow]);
+      this.byModel.set(pricing.model, (entry = { pricing, runs: 0, thresholds, steps: thresholds.map(() => []) }));
     }
+    entry.runs += 1;
+    this.priced.add(pricing);
+    entry.thresholds.forEach(([, above], k) => {
+      const row = rows.find((r) => r.inputTokens > above);
+      if (row !== undefined) entry.steps[k]!.push(Math.max(1, row.step));
+    });
   }
-  return out;
+
+  /** Every pricing a run came with, in the order first seen (a model's prices can be dated: runs recorded on other days). */
+  get pricings(): ModelPricing[] {
+    return [...this.priced];
+  }
+
+  /** Per model, each threshold and where the runs' prompts passed it. */
+  crossings(): PromptCrossing[] {
+    return [...this.byModel].flatMap(([model, entry]) =>
+      entry.thresholds.map(([kind, above], k) => {
+        const steps = [...entry.steps[k]!].sort((a, b) => a - b);
+        return { model, kind, aboveInputTokens: above, runs: entry.runs, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null };
+      }),
+    );
+  }
 }

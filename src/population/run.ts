@@ -90,19 +90,29 @@ export function runFigures(r: Pick<RunResult, keyof RunFigures> & Partial<Strate
   };
 }
 
-/** Every run of the inputs under `config`, paired with its baseline, in input order. */
-export function populationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): PopulationRun[] {
+/** Each run's result with its steps (`rows`) and its model's pricing, as it is made (the rows then let go). */
+export type RunObserver = (result: RunResult, pricing: ModelPricing) => void;
+
+/**
+ * Every run of the inputs under `config`, paired with its baseline, in input order. `observe`: each run
+ * replayed (or run) with its steps kept, and handed over with its pricing (what `project` reads of every
+ * run's prompts in the same pass).
+ */
+export function populationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable, observe?: RunObserver): PopulationRun[] {
   const baselines = baselinesOf(inputs, config, prices);
   const runs: PopulationRun[] = [];
   const pricings = tracePricings(inputs, config, prices);
+  const keepSteps = observe !== undefined;
   (inputs.traces ?? []).forEach((trace, i) => {
-    const result = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: config.brakes });
+    const result = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: config.brakes, keepSteps });
+    observe?.(result, pricings[i]!);
     runs.push({ source: result.source, run: runFigures(result), baseline: baselines[runs.length]! });
   });
   for (const population of inputs.scenarios ?? []) {
     const prepared = preparedOf(population, config, prices);
     for (let k = 0; k < population.runs; k++) {
-      const { result, truth } = runSynthetic({ ...prepared, brakes: config.brakes }, (population.firstRun ?? 0) + k);
+      const { result, truth } = runSynthetic({ ...prepared, brakes: config.brakes, keepSteps }, (population.firstRun ?? 0) + k);
+      observe?.(result, prepared.pricing);
       runs.push({ source: result.source, truth, run: runFigures(result), baseline: baselines[runs.length]! });
     }
   }

@@ -6,13 +6,14 @@
 import type { ContextStrategy } from '../../context/strategy.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
-import { capBoundShare, projectSpend, promptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
+import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
+import { populationRuns, type PopulationConfig } from '../../population/run.js';
+import type { RunPair } from '../../metrics/population.js';
 import { sweepPairs } from '../../population/sweep.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
-import { replayTrace, resolveTracePricing, summaryPricingOf } from '../../replay/replay.js';
+import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
 import { reportSettings } from '../../report/settings.js';
-import { prepareScenario, runSynthetic } from '../../scenario/run.js';
 import { nonNegativeInt, positiveInt } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOut, emitReport, reportView } from './output.js';
@@ -28,23 +29,20 @@ function share(flag: string, value: string): number {
   return n;
 }
 
-/** Per run, its model's pricing and per-step prompt sizes (one replay with steps kept). */
-function runsWithRows(prepared: PreparedSweep, model: string | undefined): { pricing: ModelPricing; rows: { step: number; inputTokens: number }[] }[] {
-  const config = prepared.configurations[0]!.config;
-  const prices = prepared.prices;
-  const recorded = prepared.population.traces.map((trace) => {
-    const pricing = resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) });
-    const result = replayTrace(trace, { brakes: config.brakes, strategy: config.strategy, prices, pricing, keepSteps: true, ...(config.latency === undefined ? {} : { latency: config.latency }) });
-    return { pricing, rows: result.rows };
-  });
-  const synthetic = prepared.population.synthetic.scenarios!.flatMap((population) => {
-    const p = prepareScenario(population.scenario, { prices, runs: population.runs, seed: population.seed, brakes: config.brakes, strategy: config.strategy, keepSteps: true, ...(model === undefined ? {} : { model }), ...(config.latency === undefined ? {} : { latency: config.latency }) });
-    return Array.from({ length: population.runs }, (_, run) => ({ pricing: p.pricing, rows: runSynthetic(p, run).result.rows }));
-  });
-  return [...recorded, ...synthetic];
+/**
+ * Every run under the configuration, paired with its baseline (recorded runs first, as sweepPairs gives
+ * them), and where their prompts passed a price tier or the context window: one pass, each run's steps
+ * read as it is made.
+ */
+function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pairs: RunPair[]; crossings: PromptCrossings } {
+  const crossings = new PromptCrossings();
+  const observe = (result: RunResult, pricing: ModelPricing) => crossings.add(pricing, result.rows);
+  const { recorded, synthetic } = prepared.population;
+  const pairs = [...populationRuns(recorded, config, prepared.prices, observe), ...populationRuns(synthetic, config, prepared.prices, observe)];
+  return { pairs, crossings };
 }
 
-function suggestedCap(prepared: PreparedSweep, pairs: ReturnType<typeof sweepPairs>[number], target: number): SuggestedCap {
+function suggestedCap(prepared: PreparedSweep, pairs: readonly RunPair[], target: number): SuggestedCap {
   const completed = pairs.filter((p) => p.baseline.stopReason === 'completed').map((p) => p.baseline.costPico);
   const cap = suggestCapPico(completed, target);
   const n = completed.length;
@@ -91,11 +89,10 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const prepared = await prepareSweep(inputs, { ...opts, grid: [] }, given, io);
   const config = prepared.configurations[0]!.config;
   const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
-  const pairs = sweepPairs(prepared.population, [config], prepared.prices)[0]!;
+  const { pairs, crossings } = projectedRuns(prepared, config);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
   const projection = projectSpend(pairs.map((p) => p.run.costPico), { runsPerDay, days, seed, trials });
-  const withRows = runsWithRows(prepared, config.model);
-  const worst = worstCaseRun(config.brakes, [...new Map(withRows.map((r) => [r.pricing.model, r.pricing])).values()], summaryCallsOf(config.strategy, prepared.prices));
+  const worst = worstCaseRun(config.brakes, crossings.pricings, summaryCallsOf(config.strategy, prepared.prices));
   const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
   const n = pairs.length;
   const bound = capBoundShare(n);
@@ -106,7 +103,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
     capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${(bound * 100).toFixed(1)}% of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
-    crossings: promptCrossings(withRows),
+    crossings: crossings.crossings(),
     ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, pairs, target) }),
     notes: [
       'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
