@@ -5,11 +5,11 @@
  */
 import { cellFigures, newCellFigures, type CellFigures, type SweepResult } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
-import type { CodedBaseline, RunPair } from '../metrics/population.js';
+import type { CodedBaseline } from '../metrics/population.js';
 import type { BaselineFigures, PopulationRunFigures } from './run.js';
 
 /** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
-export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void;
+export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: BaselineFigures) => void;
 
 /**
  * A cell of the compiled sweep, a run of a configuration, and its baseline, stops as codes (both reused

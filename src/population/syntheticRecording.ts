@@ -27,14 +27,31 @@ export function sweptByRecording(config: PopulationConfig, scenarios: readonly S
   return config.strategy.cache !== 'on' || scenarios.every(({ scenario }) => (scenario.cacheHitShare ?? 1) >= 1);
 }
 
+/** The most a batch of recordings holds: runs, and calls (a stuck agent's run may go on to a hard cap of thousands of steps). */
+export interface RecordingBatch {
+  runs: number;
+  calls: number;
+}
+
 /**
  * Every run of the scenarios made once with no brakes under the configuration's context, cache, model and
- * latency, as traces, in batches of at most `batchRuns` (in run order).
+ * latency, as traces, in batches (in run order; a batch ends at its most runs or once it holds its most
+ * calls, and never spans two scenarios).
  */
-export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, batchRuns = Infinity): Generator<Trace[]> {
+export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, most: RecordingBatch = { runs: Infinity, calls: Infinity }): Generator<Trace[]> {
   for (const population of scenarios) {
     const prepared = preparedOf(population, config, prices);
-    const first = population.firstRun ?? 0;
-    for (let from = 0; from < population.runs; from += batchRuns) yield [...unbrakedTraces(prepared, first + from, Math.min(batchRuns, population.runs - from))];
+    let batch: Trace[] = [];
+    let calls = 0;
+    for (const trace of unbrakedTraces(prepared, population.firstRun ?? 0, population.runs)) {
+      batch.push(trace);
+      calls += trace.calls.length;
+      if (batch.length >= most.runs || calls >= most.calls) {
+        yield batch;
+        batch = [];
+        calls = 0;
+      }
+    }
+    if (batch.length > 0) yield batch;
   }
 }

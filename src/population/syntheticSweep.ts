@@ -7,20 +7,32 @@
  * Pure: no node:*, no clock.
  */
 import type { PriceTable } from '../pricing/types.js';
+import type { Trace } from '../trace/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
-import { recordedSyntheticRuns, sweptByRecording } from './syntheticRecording.js';
+import { recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
 import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
-/** Runs recorded and swept at a time (the memory of one batch's traces, compiled traces and cells). */
-const RECORDED_BATCH_RUNS = SWEEP_SLICE_TRACES;
+/**
+ * Runs recorded and swept at a time (the memory of one batch's traces, compiled traces and cells): a
+ * slice of the sweep, fewer when they are long (~300 bytes a recorded call: 32,768 calls ~10 MB; 256
+ * runs stuck to a hard cap of 1,440 steps held ~370,000).
+ */
+const RECORDING_BATCH: RecordingBatch = { runs: SWEEP_SLICE_TRACES, calls: 32_768 };
+
+/** Where the synthetic runs go: run by run (closed loop) or cell by cell (recordings swept); `recorded`, told of each batch of recordings before the configurations (`configs`) swept over it. */
+export interface SyntheticVisitors {
+  visit: RunVisitor;
+  visitCell: CellVisitor;
+  recorded?: (configs: readonly number[], traces: readonly Trace[]) => void;
+}
 
 /**
  * Each configuration's synthetic runs handed to the visitors (as populationRuns would give them, in run
  * order): by recording where sweptByRecording, one compiled sweep per baselineKey (its sweep reused from
  * add to add in `sweeps`), else closed loop.
  */
-export function syntheticRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: Map<string, SweepResults>): void {
+export function syntheticRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: SyntheticVisitors, sweeps: Map<string, SweepResults> = new Map()): void {
   const scenarios = inputs.scenarios ?? [];
   if (scenarios.length === 0) return;
   const groups = new Map<string, number[]>();
@@ -40,6 +52,9 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
     const group = cells.map((c) => configs[c]!);
     const visit: RunVisitor = (k, run, baseline) => visitors.visit(cells[k]!, run, baseline);
     const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
-    for (const traces of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDED_BATCH_RUNS)) recordedRuns({ traces }, group, prices, { visit, visitCell }, results);
+    for (const traces of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDING_BATCH)) {
+      visitors.recorded?.(cells, traces);
+      recordedRuns({ traces }, group, prices, { visit, visitCell }, results);
+    }
   }
 }

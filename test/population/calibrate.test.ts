@@ -1,11 +1,15 @@
-/** Calibration's precision and recall, recomputed from the per-run results of the population runner. */
+/** Calibration's precision and recall, recomputed from the per-run results of the population runner; and as a sweep runs it, held equal to that. */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { calibrationFigures } from '../../src/population/calibrate.js';
-import { populationRuns } from '../../src/population/run.js';
+import { collectInputs } from '../../src/io/collectInputs.js';
+import { loadTraceFiles } from '../../src/import/index.js';
+import { calibrationFigures, calibrationsOf } from '../../src/population/calibrate.js';
+import { populationRuns, type PopulationConfig } from '../../src/population/run.js';
+import { SweepPopulation } from '../../src/population/sweep.js';
+import { loadPriceTable } from '../../src/pricing/index.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/scenario/run.js';
-import { MINI_TABLE } from '../helpers.js';
+import { collectAsync, MINI_TABLE } from '../helpers.js';
 
 describe('calibration', () => {
   const scenario = { ...loadScenarioFile('scenarios/production-mix.yaml'), model: 'mini', provider: undefined };
@@ -30,5 +34,33 @@ describe('calibration', () => {
       const wasted = braked.flatMap((r, i) => (stuck[i] && caught[i] ? [r.steps - free[i]!.synthetic!.stuckFromStep! + 1] : []));
       expect(figures.stepsWastedBeforeCatch?.max).toBe(Math.max(...wasted));
     }
+  });
+});
+
+describe('calibration as a sweep runs it (calibrationsOf: recordings swept, closed loop where they cannot be)', () => {
+  it('= calibrationFigures over each configuration run closed loop, recorded and synthetic runs, batches of long runs', async () => {
+    const prices = loadPriceTable();
+    const traces = await collectAsync(loadTraceFiles(collectInputs(['test/fixtures/mini-swe-agent'])));
+    // Stuck runs that go on to a hard cap of 1,440 steps: batches of recordings end at their most calls, not runs.
+    const scenarios = ['recursive-verification', 'production-mix', 'keeps-asking'].map((name) => ({ scenario: loadScenarioFile(`scenarios/${name}.yaml`), runs: 30, seed: 11 }));
+    const population = new SweepPopulation(traces, scenarios);
+    const configs: PopulationConfig[] = [
+      { brakes: { ...NO_BRAKES, maxRepeat: 2, maxSameError: 3 }, strategy: { kind: 'full' } },
+      { brakes: { ...NO_BRAKES, maxRepeat: 4, repeatMode: 'consecutive', maxSteps: 40 }, strategy: { kind: 'full' } },
+      { brakes: { ...NO_BRAKES, maxRepeat: 3, repeatMode: 'cycle' }, strategy: { kind: 'window', windowSteps: 4 } },
+      // Closed loop per configuration: the skip guard changes what the agent sees; masking rewrites history.
+      { brakes: { ...NO_BRAKES, maxRepeat: 2, repeatAction: 'skip' }, strategy: { kind: 'full' } },
+      { brakes: { ...NO_BRAKES, maxRepeat: 3 }, strategy: { kind: 'mask', maskSteps: 4 } },
+      { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' } },
+    ];
+    const swept = calibrationsOf(population, configs, prices);
+    configs.forEach((config, c) => {
+      const pairs = [...populationRuns({ traces }, config, prices), ...populationRuns({ scenarios }, config, prices)];
+      expect(swept[c], `configuration ${c}`).toEqual(calibrationFigures(pairs, traces.length));
+    });
+    // Something to judge: stuck runs caught, settings that differ in what they catch, runs that complete on recorded runs.
+    expect(swept[0]!.synthetic.caughtStuck).toBeGreaterThan(0);
+    expect(new Set(swept.map((figures) => JSON.stringify(figures.synthetic))).size).toBeGreaterThanOrEqual(3);
+    expect(swept[0]!.recorded.completedWithoutBrakes).toBeGreaterThan(0);
   });
 });

@@ -79,7 +79,7 @@ describe('synthetic runs swept by recording', () => {
         const population: ScenarioPopulation = { scenario: scenarios[i]!, runs: 5, seed };
         const config = configOf(brakes, settings);
         const closed = runScenario(population.scenario, { prices, runs: 5, seed, brakes, strategy: config.strategy, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) });
-        const open = [...recordedSyntheticRuns([population], config, prices, 2)].flat().map((trace) =>
+        const open = [...recordedSyntheticRuns([population], config, prices, { runs: 2, calls: 40 })].flat().map((trace) =>
           replayTrace(trace, { brakes, strategy: config.strategy, prices, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) }),
         );
         expect(open.map(figures)).toEqual(closed.map(figures));

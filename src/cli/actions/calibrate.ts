@@ -4,8 +4,7 @@
  * that complete with no brakes). The grid, inputs and flags are read as `sweep` reads them.
  */
 import { UserError } from '../../errors.js';
-import { calibrationFigures, type CalibrationPair } from '../../population/calibrate.js';
-import { sweepPairs } from '../../population/sweep.js';
+import { calibrationsOf } from '../../population/calibrate.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
 import { brakeSpec, reportSettings } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
@@ -14,10 +13,12 @@ import { checkOut, emitReport, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, type SweepFlags } from './sweepWork.js';
+import { letYoungGenerationGrow } from '../youngGeneration.js';
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
 
 export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io: CliIO, given: GivenFlag): Promise<number> {
+  letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
   if (format === 'chart') throw new UserError({ file: '<command line>', field: '--format', code: 'bad_value', message: 'calibrate has no chart', hint: 'use table, csv or json' });
   warnViewFlags(opts, format, io);
@@ -27,13 +28,13 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
   if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
   const configs = prepared.configurations;
-  const pairs = sweepPairs(prepared.population, configs.map((c) => c.config), prepared.prices);
+  const figures = calibrationsOf(prepared.population, configs.map((c) => c.config), prepared.prices);
   const report = buildCalibrateReport({
     settings: reportSettings({ brakes: brakesFromFlags(prepared.fixed.brakeFlags), strategy: strategyFromFlags(prepared.fixed.contextFlags), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
     prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns },
-    configurations: configs.map((c, i) => ({ settings: c.settings, brakes: brakeSpec(c.config.brakes), ...calibrationFigures(pairs[i]! as CalibrationPair[], recordedRuns) })),
+    configurations: configs.map((c, i) => ({ settings: c.settings, brakes: brakeSpec(c.config.brakes), ...figures[i]! })),
     notes: [
       'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step. Recorded runs have none: only their false stops are counted (baseline: replayed as recorded with no brakes).',
     ],
