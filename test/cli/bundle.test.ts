@@ -130,6 +130,25 @@ describe('the CLI bundle', () => {
     expect(grown.after).toBeGreaterThan(kept.after);
   });
 
+  it('generate, check and calibrate let it grow again (letYoungGenerationGrow: their batches of runs outlive a small one)', () => {
+    const probe = `
+      const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
+      const newSpaceBytes = () => require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+      (async () => {
+        const first = newSpaceBytes();
+        const cli = await loadLinkedCli();
+        const code = await cli.main(['generate', 'scenarios/recursive-verification.yaml', '--runs', '40'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
+        console.log(JSON.stringify({ code, first, after: newSpaceBytes() }));
+      })();`;
+    const taken = (env: Record<string, string>) => JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
+    const grown = taken({});
+    expect(grown.code).toBe(0);
+    expect(grown.after).toBeGreaterThan(2 * grown.first);
+    // Kept small throughout, to compare: the same command stays within the one doubling.
+    const kept = taken({ LOOPCOST_YOUNG_GENERATION: 'small' });
+    expect(kept.after).toBeLessThanOrEqual(2 * kept.first);
+  });
+
   it.each(['cli-bundle', 'cli-actions-bundle', 'sweep-worker-bundle'])('%s is ASCII text (bin/loadCli.js reads it as one-byte text)', (name) => {
     const bytes = readFileSync(`dist/${name}.js`);
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);

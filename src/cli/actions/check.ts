@@ -22,6 +22,7 @@ import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { counted } from '../../plural.js';
+import { letYoungGenerationGrow } from '../youngGeneration.js';
 
 export type CheckFlags = BrakeFlags &
   ContextFlags &
@@ -61,6 +62,7 @@ function checkOutputs(opts: CheckFlags): void {
 }
 
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
+  letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
   if (format !== 'table' && format !== 'json') {
     throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `check writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });

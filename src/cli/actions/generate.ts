@@ -9,11 +9,13 @@ import type { GivenFlag } from './inputs.js';
 import { writeNativeRuns } from './nativeOut.js';
 import { checkOut } from './output.js';
 import { counted } from '../../plural.js';
+import { letYoungGenerationGrow } from '../youngGeneration.js';
 
 export type GenerateFlags = ScenarioFlagValues & PriceFlags & { out?: string };
 
 /** Writes each run as it unfolds (memory holds one run); --out is replaced only when every run was written. */
 export function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): number {
+  letYoungGenerationGrow();
   checkOut(flags.out);
   const scenario = loadScenarioFile(scenarioPath);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
