@@ -12,6 +12,7 @@ import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../tra
 import type { Scenario } from './load.js';
 import { prepareScenario, runSynthetic, type PreparedScenario, type SyntheticRun } from './run.js';
 import { scenarioSettings, type ScenarioOverrides } from './settings.js';
+import { copyWith } from '../copyWith.js';
 
 function endOf(run: SyntheticRun, hardCapSteps: number): TraceEnd {
   if (run.result.stopReason === 'completed') return { type: 'end', outcome: 'completed' };
@@ -24,8 +25,8 @@ function withLatencies(calls: CallRecord[], run: SyntheticRun, latency: LatencyM
   if (!latency) return calls;
   return calls.map((call, i) => {
     const row = run.result.rows[i]!;
-    const toolCalls = call.toolCalls?.map((tool) => ({ ...tool, latencyMs: toolLatencyMs(NaN, latency) }));
-    return { ...call, latencyMs: callLatencyMs(NaN, latency, row.inputTokens, row.outputTokens), ...(toolCalls ? { toolCalls } : {}) };
+    const toolCalls = call.toolCalls?.map((tool) => copyWith(tool, { latencyMs: toolLatencyMs(NaN, latency) }));
+    return copyWith(call, { latencyMs: callLatencyMs(NaN, latency, row.inputTokens, row.outputTokens), ...(toolCalls ? { toolCalls } : {}) });
   });
 }
 

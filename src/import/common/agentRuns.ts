@@ -9,6 +9,7 @@
  */
 import { TRACE_SCHEMA, type AgentRef, type CallRecord, type Trace, type TraceEnd, type TraceHeader } from '../../trace/types.js';
 import { inferProvider } from './provider.js';
+import { copyWith } from '../../copyWith.js';
 
 /** One model call of an agent. */
 export interface AgentCall {
@@ -116,9 +117,7 @@ export function agentRuns(spec: AgentRunsSpec): Trace[] {
     const header = partHeader(spec, part, i + 1, parts.length);
     const originMs = originOf(part);
     const calls = part.map((call) => {
-      const record: CallRecord = { ...call.record };
-      if (originMs !== undefined && call.startedAtMs !== undefined) record.startMs = call.startedAtMs - originMs;
-      return record;
+      return originMs !== undefined && call.startedAtMs !== undefined ? copyWith(call.record, { startMs: call.startedAtMs - originMs }) : copyWith(call.record, {});
     });
     return {
       source: `${spec.sourceBase}#${spec.label}${parts.length > 1 ? `.${i + 1}` : ''}`,

@@ -30,6 +30,7 @@ import {
 } from './attributes.js';
 import { latencyMs, type OtelSpan } from './span.js';
 import { EXECUTE_TOOL_PREFIX, isToolSpan } from './spanKinds.js';
+import { copyWith } from '../../copyWith.js';
 
 /**
  * One record per model-call span (`modelSpans`, ordered by start); `sorted` is every span of the run
@@ -118,5 +119,5 @@ function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): Ca
       `${ATTR_GEN_AI_USAGE_INPUT_TOKENS} includes cached tokens and ${ATTR_GEN_AI_USAGE_OUTPUT_TOKENS} reasoning tokens (semantic conventions)`,
     );
   }
-  return { ...usage, latencyMs: latencyMs(span), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+  return copyWith(usage, { latencyMs: latencyMs(span), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
 }
