@@ -110,42 +110,37 @@ describe('the CLI bundle', () => {
     expect(JSON.parse(r.stdout)).toEqual({ code: 0, commandLine: false, actions: false, worker: false });
   });
 
-  it("a command's young generation is kept small (youngGenerationKeptSmall: a start faults in no pages for it to grow into)", () => {
+  /** A command run through the bundles in a new process: its exit code, and V8's young generation (bytes) before the start and after the command. */
+  function youngGeneration(argv: string[], env: Record<string, string> = {}): { code: number; first: number; after: number } {
     const probe = `
       const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
       const newSpaceBytes = () => require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
       (async () => {
         const first = newSpaceBytes();
         const cli = await loadLinkedCli();
-        const code = await cli.main(['replay', 'scenarios/'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
+        const code = await cli.main(${JSON.stringify(argv)}, { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
         console.log(JSON.stringify({ code, first, after: newSpaceBytes() }));
       })();`;
-    const taken = (env: Record<string, string>) => JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
-    const kept = taken({});
+    return JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
+  }
+
+  it("a command's young generation is kept small (youngGenerationKeptSmall: a start faults in no pages for it to grow into)", () => {
+    const kept = youngGeneration(['replay', 'scenarios/']);
     expect(kept.code).toBe(0);
     // At most the one doubling a scavenge may make before the actions set the flag (1 → 2 MB here).
     expect(kept.after).toBeLessThanOrEqual(2 * kept.first);
     // What the flag keeps from happening: left to V8's default, the same command grows it further (8 MB here).
-    const grown = taken({ LOOPCOST_YOUNG_GENERATION: 'default' });
+    const grown = youngGeneration(['replay', 'scenarios/'], { LOOPCOST_YOUNG_GENERATION: 'default' });
     expect(grown.after).toBeGreaterThan(kept.after);
   });
 
   it('generate, check and calibrate let it grow again (letYoungGenerationGrow: their batches of runs outlive a small one)', () => {
-    const probe = `
-      const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
-      const newSpaceBytes = () => require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
-      (async () => {
-        const first = newSpaceBytes();
-        const cli = await loadLinkedCli();
-        const code = await cli.main(['generate', 'scenarios/recursive-verification.yaml', '--runs', '40'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
-        console.log(JSON.stringify({ code, first, after: newSpaceBytes() }));
-      })();`;
-    const taken = (env: Record<string, string>) => JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
-    const grown = taken({});
+    const argv = ['generate', 'scenarios/recursive-verification.yaml', '--runs', '40'];
+    const grown = youngGeneration(argv);
     expect(grown.code).toBe(0);
     expect(grown.after).toBeGreaterThan(2 * grown.first);
     // Kept small throughout, to compare: the same command stays within the one doubling.
-    const kept = taken({ LOOPCOST_YOUNG_GENERATION: 'small' });
+    const kept = youngGeneration(argv, { LOOPCOST_YOUNG_GENERATION: 'small' });
     expect(kept.after).toBeLessThanOrEqual(2 * kept.first);
   });
 
