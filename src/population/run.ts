@@ -1,8 +1,9 @@
 /**
  * The population runner: a population of runs (recorded traces and/or synthetic scenario runs) under one
  * configuration, each run paired with its baseline — the pairs `populationMetrics` (src/metrics/
- * population.ts) turns into figures. `sweep`, `calibrate`, `project` and `check` all call this, so a
- * figure means the same in each.
+ * population.ts) turns into figures. `project` and `check` call this, and `sweep` and `calibrate` for
+ * the configurations they cannot sweep (held equal to it by their tests), so a figure means the same in
+ * each.
  *
  * Baseline (as population.ts defines it): the same run with NO_BRAKES under the same context strategy,
  * cache mode, model and latency. A recorded trace is replayed as recorded; a synthetic run is the same

@@ -6,8 +6,9 @@
  * every bundled scenario). So a run made once with no brakes per context, cache, model and latency
  * (baselineKey), written down as `generate` writes it (unbrakedTraces), replays under such brakes to what
  * the closed loop gives. A sweep (syntheticSweep.ts) sweeps the recordings compiled, every brake setting
- * read off shared passes; the population runner (one configuration at a time: check, project, calibrate)
- * stays closed loop, where a recording and its replays cost more than the two runs it saves.
+ * read off shared passes (as `calibrate` does); the population runner (one configuration at a time:
+ * check, project) stays closed loop, where a recording and its replays cost more than the two runs it
+ * saves.
  *
  * Not recorded (closed loop per configuration): brakes that change what the agent sees (repeat-action
  * skip), strategies that rewrite history (mask, summary, hybrid: a summary call waits on the brakes) —
