@@ -105,15 +105,13 @@ let band0 = new Float64Array(0);
 let band1 = new Float64Array(0);
 
 /**
- * The quantiles of n costs in parts by one pass: for each of p50 and p95, pivots lo ≤ hi from a sorted
+ * The quantiles of n costs in parts by one pass: for each of p50 and p95, pivots lo ≤ hi from a
  * sample around its rank; the pass counts the costs below lo, gathers those in [lo, hi] and finds the
  * maximum; when the quantile's rank falls in its band (the costs below lo come first, those above hi
  * after), it is selected in the band. Exact; undefined when a rank falls outside its band (an unlucky
  * sample: the caller selects among all the costs).
  */
 function sampledQuantiles(parts: readonly Float64Array[], n: number): CostQuantiles | undefined {
-  // Plain locals, no small arrays: V8 deoptimised this function about once a call (its loop compiled on
-  // stack before the code after it had run, `ranks[0]` there had no type feedback) — ~130 times a sweep.
   const rank0 = rankIndex(n, 0.5);
   const rank1 = rankIndex(n, 0.95);
   const sample = sampleOf(parts, n);
@@ -131,6 +129,30 @@ function sampledQuantiles(parts: readonly Float64Array[], n: number): CostQuanti
     band0 = new Float64Array(n);
     band1 = new Float64Array(n);
   }
+  const { below0, below1, in0, in1, max } = scanBands(parts, lo0, hi0, lo1, hi1);
+  const r0 = rank0 - below0;
+  const r1 = rank1 - below1;
+  if (r0 < 0 || r0 >= in0 || r1 < 0 || r1 >= in1) return undefined;
+  return { p50: selectInPlace(band0, r0, 0, in0 - 1), p95: selectInPlace(band1, r1, 0, in1 - 1), max };
+}
+
+/** What one pass over the costs counts against two bands [lo0, hi0] and [lo1, hi1] (each band's costs gathered at the start of band0, band1). */
+interface BandCounts {
+  below0: number;
+  below1: number;
+  in0: number;
+  in1: number;
+  max: number;
+}
+
+const counts: BandCounts = { below0: 0, below1: 0, in0: 0, in1: 0, max: -Infinity };
+
+/**
+ * The pass, a function of its own: V8 compiled sampledQuantiles' loop on the stack part way through a
+ * call, before the code after it had type feedback, and threw that code away at the first subtraction
+ * after the loop — about once a call, ~40 times a sweep, each time the loop starting over in the interpreter.
+ */
+function scanBands(parts: readonly Float64Array[], lo0: number, hi0: number, lo1: number, hi1: number): BandCounts {
   let below0 = 0;
   let below1 = 0;
   let in0 = 0;
@@ -151,10 +173,12 @@ function sampledQuantiles(parts: readonly Float64Array[], n: number): CostQuanti
       in1 += +(x >= lo1) & +(x <= hi1);
     }
   }
-  const r0 = rank0 - below0;
-  const r1 = rank1 - below1;
-  if (r0 < 0 || r0 >= in0 || r1 < 0 || r1 >= in1) return undefined;
-  return { p50: selectInPlace(band0, r0, 0, in0 - 1), p95: selectInPlace(band1, r1, 0, in1 - 1), max };
+  counts.below0 = below0;
+  counts.below1 = below1;
+  counts.in0 = in0;
+  counts.in1 = in1;
+  counts.max = max;
+  return counts;
 }
 
 /**
