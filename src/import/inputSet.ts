@@ -18,6 +18,8 @@ const ISSUES_PER_BAD_FILE = 3;
 export interface InputSetOptions extends ReadOptions {
   /** Leave bad files out (and list them) instead of failing. */
   skipBad?: boolean;
+  /** Other inputs give runs too (scenario files): --skip-bad may leave out every trace file. */
+  otherRuns?: boolean;
 }
 
 export interface BadInput {
@@ -130,8 +132,9 @@ export class TraceInputs {
    */
   finish(): BadInput[] {
     const bad = [...this.bad.values()];
-    // --skip-bad goes on without the bad files, but not without any: a report of no runs is no answer.
-    const nothingLeft = bad.length === this.files.length;
+    // --skip-bad goes on without the bad files, but not without any: a report of no runs is no answer
+    // (unless scenario files give runs too).
+    const nothingLeft = bad.length === this.files.length && this.options.otherRuns !== true;
     if (bad.length === 0 || (this.options.skipBad && !nothingLeft)) return bad;
     if (this.files.length === 1 && !this.options.skipBad) throw new UserError(bad[0]!.issues);
     const issues = bad.slice(0, MAX_BAD_FILES).flatMap((input) => shownIssues(input, bad.length === 1 ? MAX_REPORTED_ISSUES : ISSUES_PER_BAD_FILE));

@@ -152,6 +152,24 @@ describe('one bad file among many', () => {
     }
   });
 
+  it('--skip-bad that leaves no trace file goes on with the scenario files beside them: the report of the scenarios alone', async () => {
+    const allBad = tempDir();
+    writeFileSync(join(allBad, 'b-broken.jsonl'), '{"type":"header"');
+    const scenario = 'scenarios/keeps-asking.yaml';
+    const commands = [['replay'], ['whatif', '--try', 'max-steps=3'], ['sweep', '--grid', 'max-steps=3,4'], ['sweep', '--grid', 'max-steps=3,4', '--workers', '2'], ['calibrate', '--grid', 'max-repeat=2,3'], ['project']];
+    for (const [command, ...flags] of commands) {
+      const args = ['--runs', '4', '--format', 'json', ...flags];
+      const mixed = await cli(command!, allBad, scenario, '--skip-bad', ...args);
+      expect(mixed.code, `${command}: ${mixed.stderr}`).toBe(0);
+      expect(mixed.stderr).toMatch(/skipped 1 of 1 input files with problems \(--skip-bad\):\n {2}.*b-broken\.jsonl:line 1/);
+      // The same report, but that replay names the command's own settings once trace files were given.
+      const { settings: _mixed, ...report } = JSON.parse(mixed.stdout);
+      const { settings: _alone, ...alone } = JSON.parse((await cli(command!, scenario, ...args)).stdout);
+      expect(report).toEqual(alone);
+      expect(Object.keys(report).length).toBeGreaterThan(3);
+    }
+  });
+
   it('--skip-bad goes on with the rest and lists what was skipped (replay, whatif, compare, import)', async () => {
     const json = (r: { stdout: string }) => JSON.parse(r.stdout);
     const replay = await cli('replay', dir, '--skip-bad', '--format', 'json');

@@ -36,11 +36,13 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues,
  * The trace files as an input set read with the flags' limits, --skip-bad and --cache-dir (the flags are
  * checked here, before any work). `compiled`: the command replays compiled traces (replay, whatif,
  * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read.
+ * `besideScenarios`: scenario files among the inputs give runs too, so --skip-bad may leave out every
+ * trace file.
  */
-export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }, use: { compiled?: boolean } = {}): TraceInputs {
+export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }, use: { compiled?: boolean; besideScenarios?: boolean } = {}): TraceInputs {
   const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache });
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}) });
 }
 
 /**

@@ -159,7 +159,7 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
   return runTreeReplay(
     {
       inputs,
-      traces: traceInputs(read.traceFiles, opts),
+      traces: traceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0 }),
       brakes: brakesFromFlags(opts),
       ...(read.subagent === undefined ? {} : { subagent: read.subagent }),
       strategy: strategyFromFlags(opts),
@@ -195,7 +195,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   return runReplay(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true }),
+      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true, besideScenarios: scenarios.length > 0 }),
       scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),

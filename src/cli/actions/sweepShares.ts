@@ -66,7 +66,7 @@ function onWorker(worker: SweepWorker): ThreadSweep {
 export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[] }): Promise<{ rows: SweepRow[]; read: { recordedRuns: number; contextTokens?: ContextTokenCurves } }> {
   const { setup, range, io } = args;
   const given = Object.keys(args.opts).filter((key) => args.given(key));
-  const inputs = traceInputs(setup.traceFiles, args.opts);
+  const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0 });
   const units = sweepUnits(inputs.files, inputs.files.map(sizeOf), setup.scenarios.map((s) => s.settings.runs), args.workers);
   const next = new SharedArrayBuffer(4);
   const started = args.started ?? [];

@@ -168,7 +168,7 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
   let traces: Trace[];
   let skipped: BadInput[] = [];
   if (from !== undefined && 'traces' in from) traces = from.traces;
-  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true }), io, (trace) => trace);
+  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0 }), io, (trace) => trace);
   else ({ traces, skipped } = await shareRuns(share.files, opts));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
   const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));

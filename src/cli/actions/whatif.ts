@@ -135,7 +135,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   return runWhatIf(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts, { compiled: opts.tree !== true }),
+      traces: traceInputs(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0 }),
       scenarios,
       settings,
       strategy: strategyFromFlags(opts),
