@@ -162,11 +162,8 @@ describe('one bad file among many', () => {
       const mixed = await cli(command!, allBad, scenario, '--skip-bad', ...args);
       expect(mixed.code, `${command}: ${mixed.stderr}`).toBe(0);
       expect(mixed.stderr).toMatch(/skipped 1 of 1 input files with problems \(--skip-bad\):\n {2}.*b-broken\.jsonl:line 1/);
-      // The same report, but that replay names the command's own settings once trace files were given.
-      const { settings: _mixed, ...report } = JSON.parse(mixed.stdout);
-      const { settings: _alone, ...alone } = JSON.parse((await cli(command!, scenario, ...args)).stdout);
-      expect(report).toEqual(alone);
-      expect(Object.keys(report).length).toBeGreaterThan(3);
+      // The same report, its settings the scenario file's (no trace file kept).
+      expect(mixed.stdout).toBe((await cli(command!, scenario, ...args)).stdout);
     }
   });
 

@@ -106,12 +106,14 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     synthetic.push(...runs);
   });
   const results = rowList(recordedResults, kept, synthetic);
-  const shown = reportedSettings(command, command.traces.files.length, command.scenarios);
+  // The trace files kept (--skip-bad may leave none beside scenario files).
+  const traceFilesKept = command.traces.files.length - command.traces.badCount;
+  const shown = reportedSettings(command, traceFilesKept, command.scenarios);
   const warnings = [...notes.warnings(command.inputs), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(results)];
   const reportArgs = {
     results,
     brakes: shown.brakes,
-    perRunRecordedLimits: command.brakesFor !== undefined && command.traces.files.length > 0,
+    perRunRecordedLimits: command.brakesFor !== undefined && traceFilesKept > 0,
     perStep: command.perStep === true,
     strategy: shown.strategy,
     scenarios: command.scenarios.map(scenarioRunSettings),
