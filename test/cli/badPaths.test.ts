@@ -152,7 +152,7 @@ describe('one bad file among many', () => {
     }
   });
 
-  it('--skip-bad that leaves no trace file goes on with the scenario files beside them: the report of the scenarios alone', async () => {
+  it('--skip-bad that leaves no trace file goes on with the scenario files beside them (or the population of the scenario naming them, for check): the report of the scenarios alone', async () => {
     const allBad = tempDir();
     writeFileSync(join(allBad, 'b-broken.jsonl'), '{"type":"header"');
     const scenario = 'scenarios/keeps-asking.yaml';
@@ -165,6 +165,14 @@ describe('one bad file among many', () => {
       // The same report, its settings the scenario file's (no trace file kept).
       expect(mixed.stdout).toBe((await cli(command!, scenario, ...args)).stdout);
     }
+    // check: a scenario file with a population, naming a broken trace under traces:.
+    const text = readFileSync('scenarios/reference-sum-of-squares.yaml', 'utf8');
+    writeFileSync(join(allBad, 'alone.yaml'), text);
+    writeFileSync(join(allBad, 'named.yaml'), text.replace(/^runs: 10$/m, 'runs: 10\ntraces: [b-broken.jsonl]'));
+    const checked = await cli('check', join(allBad, 'named.yaml'), '--skip-bad', '--format', 'json');
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stderr).toMatch(/skipped 1 of 1 input files with problems \(--skip-bad\):\n {2}.*b-broken\.jsonl:line 1/);
+    expect(checked.stdout.replace('named.yaml', 'alone.yaml')).toBe((await cli('check', join(allBad, 'alone.yaml'), '--format', 'json')).stdout);
   });
 
   it('--skip-bad goes on with the rest and lists what was skipped (replay, whatif, compare, import)', async () => {

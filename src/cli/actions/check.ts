@@ -76,7 +76,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (skipped.length > 0) io.stderr(`loopcost: ${counted(skipped.length, 'trace file')} among the inputs left out: check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   const traces: Trace[][] = [];
-  for (const input of checks) traces.push(input.traceFiles.length === 0 ? [] : await workOnRuns(traceInputs(input.traceFiles, opts), io, (trace) => trace));
+  // A scenario file with a population gives runs beside the traces it names: --skip-bad may leave out every one of those.
+  for (const input of checks) traces.push(input.traceFiles.length === 0 ? [] : await workOnRuns(traceInputs(input.traceFiles, opts, { besideScenarios: input.scenario.population !== undefined }), io, (trace) => trace));
 
   const scenarios = checks.map((input, i) => checkScenario(input, traces[i]!, prices, opts.model));
   const drift = baseline === undefined ? undefined : compareToBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices: prices.source });
