@@ -112,12 +112,17 @@ export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[])
   }
 }
 
+/** Runs a brake stopped among those that complete with no brakes, over those runs (null: none completes). */
+export function falseStopRate(tally: Pick<PopulationTally, 'falseStops' | 'baselineCompleted'>): number | null {
+  return tally.baselineCompleted === 0 ? null : tally.falseStops / tally.baselineCompleted;
+}
+
 /**
  * The tally's figures; `quantiles`: its costs' quantiles when already selected (by another thread:
  * sweepShares.ts), else selected in the tally's costs (reordered: they are in no particular order).
  */
 export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = costQuantilesInPlace(tally.costs)): PopulationMetrics {
-  const { runs: n, totalPico: total, wastedPico: wasted, completed, baselineCompleted, falseStops } = tally;
+  const { runs: n, totalPico: total, wastedPico: wasted, completed, falseStops } = tally;
   const orderedReasons: Partial<Record<StopReason, number>> = {};
   for (const reason of STOP_REASONS) if (tally.stopReasons[reason] !== undefined) orderedReasons[reason] = tally.stopReasons[reason];
   return {
@@ -135,7 +140,7 @@ export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = 
     wastedUsd: picoToUsd(wasted),
     wastedShare: total === 0n ? 0 : Number((wasted * 1_000_000_000n) / total) / 1e9,
     falseStops,
-    falseStopRate: baselineCompleted === 0 ? null : falseStops / baselineCompleted,
+    falseStopRate: falseStopRate(tally),
     caughtEarly: tally.caughtEarly,
     savedUsd: picoToUsd(tally.savedPico),
     stopReasons: orderedReasons,

@@ -15,7 +15,7 @@
  * Pure: no node:*, no clock.
  */
 import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
-import { TallyBuilder, type CodedBaseline, type RunPair } from '../metrics/population.js';
+import { falseStopRate, TallyBuilder, type CodedBaseline, type RunPair } from '../metrics/population.js';
 import type { CellFigures } from '../fast/sweepResult.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { BaselineFigures, PopulationConfig } from './run.js';
@@ -79,7 +79,6 @@ export class CalibrationTally {
   figures(): CalibrationFigures {
     const recorded = this.recorded.finish();
     const synthetic = this.synthetic.finish();
-    const rate = (t: typeof recorded) => (t.baselineCompleted === 0 ? null : t.falseStops / t.baselineCompleted);
     const { stuck, caught, caughtStuck } = this;
     return {
       synthetic: {
@@ -90,9 +89,9 @@ export class CalibrationTally {
         precision: caught === 0 ? null : caughtStuck / caught,
         recall: stuck === 0 ? null : caughtStuck / stuck,
         stepsWastedBeforeCatch: caughtStuck === 0 ? null : { mean: this.wastedSteps / caughtStuck, max: this.mostWasted },
-        falseStopRate: rate(synthetic),
+        falseStopRate: falseStopRate(synthetic),
       },
-      recorded: { runs: this.recordedRuns, completedWithoutBrakes: recorded.baselineCompleted, falseStops: recorded.falseStops, falseStopRate: rate(recorded) },
+      recorded: { runs: this.recordedRuns, completedWithoutBrakes: recorded.baselineCompleted, falseStops: recorded.falseStops, falseStopRate: falseStopRate(recorded) },
     };
   }
 

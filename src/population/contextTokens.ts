@@ -51,7 +51,8 @@ class CurveScratch {
   table: RunTable | undefined;
   readonly st: RunState = new Float64Array(Run.Size);
   private readonly limits = new Map<number, BrakeLimits>();
-  private readonly settings = new Map<string, { settings: RunSettings; stepwise: boolean }>();
+  /** Per strategy (by index), per cache mode. */
+  private readonly settings: Map<CacheMode, { settings: RunSettings; stepwise: boolean }>[] = [];
 
   /** No brakes, for a model's context window. */
   limitsFor(contextWindow: number): BrakeLimits {
@@ -62,11 +63,11 @@ class CurveScratch {
 
   /** Strategy `index`'s run settings under a cache mode, and whether it is replayed call by call. */
   settingsFor(index: number, strategy: ContextStrategy, cache: CacheMode, latency: LatencyModel | undefined): { settings: RunSettings; stepwise: boolean } {
-    const key = `${index} ${cache}`;
-    let known = this.settings.get(key);
+    const byCache = (this.settings[index] ??= new Map());
+    let known = byCache.get(cache);
     if (known === undefined) {
       const settings = runSettings(strategy, cache, latency);
-      this.settings.set(key, (known = { settings, stepwise: sweepsStepwise(settings, [NO_BRAKES]) }));
+      byCache.set(cache, (known = { settings, stepwise: sweepsStepwise(settings, [NO_BRAKES]) }));
     }
     return known;
   }
