@@ -4,8 +4,12 @@
 // context=full,window:4,window:8,window:16 --format json`) with 1 and 2 workers in interleaved rounds,
 // each round between two runs of bench/threads-control.mjs (how many cores this process gets: on a
 // machine whose cores other jobs hold no split can show a wall-clock gain). Outputs must be byte-identical.
+// The ceiling, measured in the same rounds: two separate `--workers 1` processes started together, each
+// on half the files (no thread, no message, no shared heap: only the two cores shared), and how many cores
+// one `--workers 1` process already keeps busy (CPU / wall: V8's compiler and collector threads work
+// beside the command's thread, and must share the two cores once a second thread works too).
 // `node bench/workers.mjs [--runs 8000,32000] [--rounds 3] [--json]`; in `npm run bench` with --runs 8000.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -51,6 +55,24 @@ function sweep(files, workers) {
   return { wallMs, cpuMs: cpu ? Number(cpu[1]) : NaN, hash: createHash('sha256').update(r.stdout).digest('hex') };
 }
 
+/** Two `--workers 1` processes at once, one on each half of the files: the pair's wall time. */
+async function processPair(files) {
+  const half = files.length / 2;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    [files.slice(0, half), files.slice(half)].map(
+      (part) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, [bin, 'sweep', ...part, ...GRID, '--workers', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+          let stderr = '';
+          child.stderr.on('data', (chunk) => (stderr += chunk));
+          child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`sweep of half the files exited ${code}: ${stderr}`))));
+        }),
+    ),
+  );
+  return { wallMs: Number(process.hrtime.bigint() - t0) / 1e6 };
+}
+
 function cores() {
   const r = spawnSync(process.execPath, [join(root, 'bench/threads-control.mjs')], { encoding: 'utf8' });
   return Number(/cores this process got: (\S+)/.exec(r.stdout)?.[1]);
@@ -61,19 +83,25 @@ for (const runs of sizes) {
   const dir = mkdtempSync(join(tmpdir(), 'loopcost-workers-'));
   try {
     const files = writeRuns(dir, runs);
-    const taken = { 1: [], 2: [] };
+    const taken = { 1: [], 2: [], pair: [] };
     const control = [cores()];
     for (let round = 0; round < rounds; round++) {
       for (const workers of round % 2 === 0 ? [1, 2] : [2, 1]) taken[workers].push(sweep(files, workers));
+      taken.pair.push(await processPair(files));
       control.push(cores());
     }
     const hashes = new Set([...taken[1], ...taken[2]].map((t) => t.hash));
     const figure = (list, key) => Math.round(median(list.map((t) => t[key])));
     const one = { wallMs: figure(taken[1], 'wallMs'), cpuMs: figure(taken[1], 'cpuMs') };
     const two = { wallMs: figure(taken[2], 'wallMs'), cpuMs: figure(taken[2], 'cpuMs') };
-    result[`runs${runs}`] = { workers1: one, workers2: two, speedup: Number((one.wallMs / two.wallMs).toFixed(2)), identical: hashes.size === 1, cores: control, load: loadavg().map((l) => Number(l.toFixed(2))) };
+    const pairWallMs = figure(taken.pair, 'wallMs');
+    const ratio = (a, b) => Number((a / b).toFixed(2));
+    const ceiling = { twoProcessesWallMs: pairWallMs, twoProcessesSpeedup: ratio(one.wallMs, pairWallMs), coresOneThreadKeepsBusy: ratio(one.cpuMs, one.wallMs) };
+    const figures = { workers1: one, workers2: two, speedup: ratio(one.wallMs, two.wallMs), ...ceiling, identical: hashes.size === 1, cores: control, load: loadavg().map((l) => Number(l.toFixed(2))) };
+    result[`runs${runs}`] = figures;
     if (!json) {
-      console.log(`${runs} runs (${FILES} files) × 960 configurations, median of ${rounds}: --workers 1 ${one.wallMs} ms wall (${one.cpuMs} ms CPU), --workers 2 ${two.wallMs} ms wall (${two.cpuMs} ms CPU): ${result[`runs${runs}`].speedup}×; output ${hashes.size === 1 ? 'byte-identical' : 'DIFFERS'}; cores (threads-control): ${control.join(', ')}; load ${result[`runs${runs}`].load.join(' ')}`);
+      console.log(`${runs} runs (${FILES} files) × 960 configurations, median of ${rounds}: --workers 1 ${one.wallMs} ms wall (${one.cpuMs} ms CPU), --workers 2 ${two.wallMs} ms wall (${two.cpuMs} ms CPU): ${figures.speedup}×; output ${hashes.size === 1 ? 'byte-identical' : 'DIFFERS'}; cores (threads-control): ${control.join(', ')}; load ${figures.load.join(' ')}`);
+      console.log(`  ceiling: two --workers 1 processes on half the files each, together: ${pairWallMs} ms wall (${figures.twoProcessesSpeedup}× one process on all); one --workers 1 process keeps ${figures.coresOneThreadKeepsBusy} cores busy`);
     }
     if (hashes.size !== 1) process.exitCode = 1;
   } finally {

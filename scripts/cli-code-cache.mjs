@@ -29,7 +29,8 @@ for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['replay', 
   if (code !== 0) throw new Error(`cli code cache: loopcost ${argv.join(' ')} exited ${code}`);
 }
 // Each under the flags it is compiled with at a start (bin/loadCli.js, youngGenerationKeptSmall): the
-// command line under V8's defaults, the actions (and below, the worker) under a young generation kept small.
+// command line under V8's defaults, the actions under a young generation kept small (and below, the worker
+// under the young generation a sweep lets grow before it starts its workers).
 for (const [name, compiled, small] of [['cli-bundle', cli.compiled.commandLine, false], ['cli-actions-bundle', cli.compiled.actions, true]]) {
   youngGenerationKeptSmall(small);
   writeCache(name, buildIdOf(compiled.source), compiled.script.createCachedData());
@@ -73,6 +74,8 @@ const taskWith = (extra) => ({
 });
 const tasks = [taskWith({}), taskWith({ targetCompletion: '0.3' })];
 process.chdir(root);
+// Under the flags a sweep starts its workers with: its young generation let grow (src/cli/youngGeneration.ts).
+youngGenerationKeptSmall(false);
 const worker = new Worker(WORKER, { eval: true, workerData: { loadCli: resolve(root, 'bin/loadCli.js'), tasks } });
 const cache = await new Promise((done, fail) => {
   worker.on('message', done);

@@ -110,6 +110,11 @@ export function repeatStop(limits: BrakeLimits, seen: number): StopCode {
   return seen >= limits[Limit.MaxRepeat]! ? StopCode.Repeat : StopCode.None;
 }
 
+/** Whether the repeated-action brake can stop or skip any tool call (off: no `max-repeat`, nothing reads an action's count). */
+export function repeatBrakeOn(limits: BrakeLimits): boolean {
+  return limits[Limit.MaxRepeat] !== Infinity;
+}
+
 /** What the duplicate-action guard does with a tool call (`--repeat-action`). */
 export const enum RepeatOutcome {
   Run = 0,

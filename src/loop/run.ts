@@ -3,7 +3,6 @@
  * context, brakes and meter a real loop drives too). Time is virtual: it advances by the latencies the
  * responses carry (recorded or modelled), never by a wall clock.
  */
-import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
@@ -11,9 +10,10 @@ import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
+const SOURCE_READS_NO_TOOL_STATE = { sourceReadsToolState: false };
 
-export function runLoop(source: StepSource, options: LoopOptions, interner = new Interner()): RunOutcome {
-  const session = new LoopSession(options, interner);
+export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
+  const session = new LoopSession(options, source.readsToolState === false ? SOURCE_READS_NO_TOOL_STATE : {});
   return session.finish(drive(source, session));
 }
 

@@ -23,7 +23,7 @@
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
+import { backtrackStop, beforeCallStop, repeatBrakeOn, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
@@ -52,6 +52,14 @@ export interface TreeCheck {
   summaryMayRun(session: LoopSession): boolean;
 }
 
+/** What a session shares or is told beyond its options. */
+export interface SessionSetup {
+  /** The fingerprint table, shared by the sessions of a tree (default: the session's own). */
+  interner?: Interner;
+  /** False when the step source never reads `state.tools` (StepSource.readsToolState). */
+  sourceReadsToolState?: boolean;
+}
+
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
   readonly limits: BrakeLimits;
@@ -65,6 +73,9 @@ export class LoopSession {
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
   private overheadTokens = 0;
   private readonly accounts: RunAccounts;
+  private readonly interner: Interner;
+  /** Whether each action is fingerprinted and counted: for the repeated-action brake, or for a source that may read the counts. */
+  private readonly countsActions: boolean;
 
   /** The run's totals so far (tokens as billed, failed calls, …): what a live loop can report mid-run. */
   get totals(): Readonly<RunAccounts['totals']> {
@@ -73,13 +84,15 @@ export class LoopSession {
 
   constructor(
     private readonly options: LoopOptions,
-    private readonly interner = new Interner(),
+    setup: SessionSetup = {},
   ) {
+    this.interner = setup.interner ?? new Interner();
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true);
     this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
+    this.countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.context = new ContextTracker();
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)));
   }
@@ -229,6 +242,10 @@ export class LoopSession {
    * (not executed; its warning observation joined the step, so do not call recordToolResult).
    */
   checkTool(tool: ToolCallRecord): Stop | typeof SKIPPED | null {
+    if (!this.countsActions) {
+      this.accounts.totals.toolCalls += 1;
+      return null;
+    }
     const action = this.interner.id(actionFingerprint(tool.name, tool.arguments));
     const tools = this.state.tools;
     const seen = tools.seen(action, this.limits[Limit.RepeatMode]!);

@@ -15,6 +15,12 @@ export interface StepSource {
   next(view: PromptView, state: Readonly<BrakeState>): CallRecord | null;
   /** What ends the run when the source runs out: a recorded completion, or trace_end. */
   exhaustedReason(): Extract<StopReason, 'completed' | 'trace_end'>;
+  /**
+   * False: the source never reads `state.tools` (the repeated-action and same-error counts). With the
+   * repeated-action brake off, the loop then keeps no count of actions (nothing would read them) and
+   * spends nothing making their fingerprints. Left out: the source may read them, and they are kept.
+   */
+  readonly readsToolState?: boolean;
 }
 
 export interface LoopOptions {

@@ -42,6 +42,7 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
       return call;
     },
     exhaustedReason: () => replay.exhaustedReason(),
+    readsToolState: false,
   };
   const outcome = runLoop(source, {
     brakes: NO_BRAKES,

@@ -80,7 +80,10 @@ export function pickEntry(scenario: Scenario, seed: number, run: number): Popula
 /** Records what a source returned (every response is sent when no brake refuses it). */
 class Recorder implements StepSource {
   readonly calls: CallRecord[] = [];
-  constructor(private readonly inner: StepSource) {}
+  readonly readsToolState: boolean | undefined;
+  constructor(private readonly inner: StepSource) {
+    this.readsToolState = inner.readsToolState;
+  }
   next(...args: Parameters<StepSource['next']>) {
     const response = this.inner.next(...args);
     if (response) this.calls.push(response);

@@ -60,6 +60,8 @@ export interface AgentEnv {
 
 export abstract class SyntheticAgent implements StepSource {
   abstract readonly behaviour: BehaviourKind;
+  /** A behaviour reads the steps made, never the action or error counts (test/synthetic/toolState.test.ts holds every behaviour to it). */
+  readonly readsToolState = false;
   ending: AgentEnding | undefined;
   private doneAt: number | undefined;
   private stuckFrom: number | undefined;

@@ -97,7 +97,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
           goalTokens: run.header.goalTokens,
           ...(options.latency === undefined ? {} : { latency: options.latency }),
         },
-        interner,
+        { interner },
       );
       // A later part goes on with the agent's conversation: its first prompt is estimated from it.
       const previous = r > 0 ? state.sessions[r - 1] : undefined;

@@ -75,7 +75,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
         goalTokens: agent.goalTokens,
         ...(options.latency === undefined ? {} : { latency: options.latency }),
       },
-      interner,
+      { interner },
     );
     const agentBudget = new AgentBudget(budget, parent !== undefined);
     let calls = 0;

@@ -99,8 +99,8 @@ describe('the CLI bundle', () => {
       const { Worker } = require('node:worker_threads');
       (async () => {
         const cli = await loadLinkedCli();
-        const code = await cli.main(['replay', 'scenarios/'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
-        // A sweep's worker compiles its script after the actions have set the flags it shares.
+        const code = await cli.main(['sweep', 'scenarios/recorded-pair.jsonl', '--grid', 'max-steps=4,9', '--format', 'json'], { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
+        // A sweep's worker compiles its script after the sweep has set the flags it shares.
         const worker = new Worker("const { parentPort, workerData } = require('node:worker_threads'); parentPort.postMessage(require(workerData).compileBundle('sweep-worker-bundle').cachedDataRejected);", { eval: true, workerData: ${JSON.stringify(resolve('bin/loadCli.js'))} });
         const workerRejected = await new Promise((done) => worker.once('message', done));
         await worker.terminate();
@@ -134,8 +134,11 @@ describe('the CLI bundle', () => {
     expect(grown.after).toBeGreaterThan(kept.after);
   });
 
-  it('generate, check and calibrate let it grow again (letYoungGenerationGrow: their batches of runs outlive a small one)', () => {
-    const argv = ['generate', 'scenarios/recursive-verification.yaml', '--runs', '40'];
+  it.each([
+    ['generate', 'scenarios/recursive-verification.yaml', '--runs', '40'],
+    ['project', 'scenarios/recursive-verification.yaml', '--runs', '40'],
+    ['sweep', 'scenarios/recursive-verification.yaml', '--runs', '40', '--grid', 'max-steps=5,10'],
+  ])('%s (as check and calibrate) lets it grow again (letYoungGenerationGrow: its batches of runs and long runs outlive a small one)', (...argv) => {
     const grown = youngGeneration(argv);
     expect(grown.code).toBe(0);
     expect(grown.after).toBeGreaterThan(2 * grown.first);

@@ -16,6 +16,7 @@ import { buildProjectReport, renderProject, type SuggestedCap } from '../../repo
 import { reportSettings } from '../../report/settings.js';
 import { nonNegativeInt, positiveInt } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
+import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
@@ -79,6 +80,7 @@ function defaultRunsPerDay(prepared: PreparedSweep): number {
 }
 
 export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
+  letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
   const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : positiveInt('--runs-per-day', opts.runsPerDay);
   const days = positiveInt('--days', opts.days ?? '30');

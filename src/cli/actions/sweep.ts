@@ -14,6 +14,7 @@ import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf, type ContextTokenCurves } from '../../population/contextTokens.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
+import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
@@ -133,6 +134,8 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
 }
 
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
+  // Before any worker thread starts (they share the flags, and their code cache was taken under these).
+  letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
   const shard = shardOf(opts.shard);
