@@ -4,6 +4,7 @@ import type { CallUsage, ModelPricing, PriceTable, TokenPrices } from '../src/pr
 import { usdPerMillionToPico } from '../src/money.js';
 import { TRACE_SCHEMA, type CallRecord, type ToolCallRecord, type Trace } from '../src/trace/types.js';
 import { UserError } from '../src/errors.js';
+import { mergeTallies, TallyBuilder, type PopulationTally, type RunFigures, type RunPair } from '../src/metrics/population.js';
 
 /** A model priced by hand in USD per million tokens, independent of any price table. */
 export function handPriced(model: string, perMillion: { input: number; output: number; cached?: number; cacheWrite?: number }, contextWindow?: number): ModelPricing {
@@ -119,4 +120,12 @@ export function lcg(seed: number): (m: number) => number {
     x = (x * 1103515245 + 12345) % 2 ** 31;
     return x % m;
   };
+}
+
+/** One run and its baseline into the tally, as a tally of its own merged in: the one-at-a-time oracle TallyBuilder and merged shares are held to. */
+export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
+  const one = new TallyBuilder();
+  one.reserve(1);
+  one.add(run, baseline);
+  mergeTallies(tally, one.finish());
 }

@@ -84,14 +84,6 @@ export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics 
   return tallyMetrics(builder.finish());
 }
 
-/** One run and its baseline into the tally (an array of one cost: for many runs, TallyBuilder). */
-export function addToTally(tally: PopulationTally, run: RunFigures, baseline: RunPair['baseline']): void {
-  const one = new TallyBuilder();
-  one.reserve(1);
-  one.add(run, baseline);
-  mergeTallies(tally, one.finish());
-}
-
 /** `parts` added into `into` (their costs' arrays kept, not copied). */
 export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[]): void {
   for (const part of parts) {

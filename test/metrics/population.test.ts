@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addToTally, mergeTallies, nearestRank, newTally, populationMetrics, tallyMetrics, type RunFigures, type RunPair } from '../../src/metrics/population.js';
+import { mergeTallies, nearestRank, newTally, populationMetrics, tallyMetrics, type RunFigures, type RunPair } from '../../src/metrics/population.js';
 import { picoToUsd } from '../../src/money.js';
+import { addToTally } from '../helpers.js';
 import type { StopReason } from '../../src/brakes/stopReasons.js';
 
 const USD = 1e12;

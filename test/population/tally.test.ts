@@ -10,13 +10,13 @@ import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { costQuantilesInPlace } from '../../src/metrics/costQuantiles.js';
-import { addToTally, mergeTallies, newTally, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type PopulationTally, type RunPair } from '../../src/metrics/population.js';
+import { mergeTallies, newTally, PicoSum, populationMetrics, TallyBuilder, tallyMetrics, type PopulationTally, type RunPair } from '../../src/metrics/population.js';
 import { contextCurvesOf, contextTokenCurves, contextTokenSums, mergeContextTokenSums } from '../../src/population/contextTokens.js';
 import { gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, SweepPopulation, sweepMetrics, sweepTallies, sweepTallyMetrics } from '../../src/population/sweep.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';
-import { collectAsync } from '../helpers.js';
+import { collectAsync, addToTally } from '../helpers.js';
 
 const pico = fc.integer({ min: 0, max: 4_000_000_000_000_000 });
 const pairArb: fc.Arbitrary<RunPair> = fc.record({
