@@ -36,7 +36,7 @@ import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCall, meterSettings, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
-import type { LoopOptions, RunOutcome } from './types.js';
+import type { LoopOptions, RunOutcome, SessionSetup } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
 export const SKIPPED = 'skip';
@@ -50,14 +50,6 @@ export interface TreeCheck {
   check(session: LoopSession, view: PromptView): Stop | null;
   /** Whether the tree's brakes would let the next call through, its cost aside (a summary call's gate, as summaryMayRun is a run's). */
   summaryMayRun(session: LoopSession): boolean;
-}
-
-/** What a session shares or is told beyond its options. */
-export interface SessionSetup {
-  /** The fingerprint table, shared by the sessions of a tree (default: the session's own). */
-  interner?: Interner;
-  /** False when the step source never reads `state.tools` (StepSource.readsToolState). */
-  sourceReadsToolState?: boolean;
 }
 
 export class LoopSession {

@@ -1,4 +1,5 @@
 import type { BrakeConfig } from '../brakes/config.js';
+import type { Interner } from '../brakes/fingerprint.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop, StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
@@ -21,6 +22,14 @@ export interface StepSource {
    * spends nothing making their fingerprints. Left out: the source may read them, and they are kept.
    */
   readonly readsToolState?: boolean;
+}
+
+/** What a LoopSession shares or is told beyond its options. */
+export interface SessionSetup {
+  /** The fingerprint table, shared by the sessions of a tree (default: the session's own). */
+  interner?: Interner;
+  /** False when the step source never reads `state.tools` (StepSource.readsToolState). */
+  sourceReadsToolState?: boolean;
 }
 
 export interface LoopOptions {
