@@ -113,7 +113,7 @@ export class SweepTallier {
       this.tallies[c]!.addCoded(f, baseline);
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
-    recordedRuns(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, this.results);
+    recordedRuns(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
     syntheticRuns(population.synthetic, this.configs, this.prices, { visit: add, visitCell: addCell }, this.syntheticSweeps);
     return this;
   }

@@ -30,11 +30,20 @@ export function baselineOfCell(b: CodedBaseline): BaselineFigures {
 }
 
 /**
- * A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid
- * out), each with its baseline: cell cells.length + baselines.of[cell] (one per distinct baseline, after the configurations').
+ * Where a sweep's baselines are: cells of the sweep (cell cells.length + of[cell], one per distinct
+ * baseline, after the configurations'), or given, one per trace (`runs`: a synthetic run's own figures).
  */
-export function visitCells(result: SweepResult, cells: readonly number[], baselines: { of: Int32Array; count: number }, visit: CellVisitor): void {
+export type CellBaselines = { of: Int32Array; count: number } | { runs: readonly CodedBaseline[] };
+
+/** A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid out), each with its baseline. */
+export function visitCells(result: SweepResult, cells: readonly number[], baselines: CellBaselines, visit: CellVisitor): void {
   const figures = newCellFigures();
+  if ('runs' in baselines) {
+    for (let t = result.from; t < result.from + result.traces; t++) {
+      for (let cell = 0; cell < cells.length; cell++) visit(cells[cell]!, cellFigures(result, t, cell, figures), baselines.runs[t]!);
+    }
+    return;
+  }
   const baseline: CodedBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0 }));
   for (let t = result.from; t < result.from + result.traces; t++) {
     for (let b = 0; b < baselines.count; b++) {

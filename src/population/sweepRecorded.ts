@@ -12,6 +12,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import type { CodedBaseline } from '../metrics/population.js';
 import { visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 
@@ -23,11 +24,18 @@ export function hasStrategyFigures(config: PopulationConfig): boolean {
   return rewritesHistory(config.strategy) || config.brakes.repeatAction === 'skip';
 }
 
-/** A sweep of some configurations (one model and latency model): its grid, each cell's baseline cell, its result columns. */
+/** A sweep of some configurations (one model and latency model): its grid, each cell's baseline cell (none when the baselines are given), its result columns. */
 interface ModelSweep {
   grid: SweepGrid;
   baselines: { of: Int32Array; count: number };
   result?: SweepResult;
+}
+
+/** What recordedRuns may be given besides: the sweeps to reuse, and each trace's baseline when known (no baseline cells then). */
+export interface RecordedRunsOptions {
+  sweeps?: SweepResults;
+  /** One per trace, in trace order: the runs' own figures with no brakes (synthetic recordings: syntheticSweep.ts). */
+  baselines?: readonly CodedBaseline[];
 }
 
 /**
@@ -39,12 +47,13 @@ export type SweepResults = Map<string, ModelSweep>;
 /** Traces swept at once for a population's recorded runs (the memory of one slice's cells, reused). */
 export const SWEEP_SLICE_TRACES = 256;
 
-/** The grid of `cells` (configurations of one model), and each distinct baseline (context, model and latency, no brakes: baselineKey) as one more cell. */
-function modelSweep(configs: readonly PopulationConfig[], cells: readonly number[]): ModelSweep {
+/** The grid of `cells` (configurations of one model), and (`baselineCells`) each distinct baseline (context, model and latency, no brakes: baselineKey) as one more cell. */
+function modelSweep(configs: readonly PopulationConfig[], cells: readonly number[], baselineCells: boolean): ModelSweep {
   const first = configs[cells[0]!]!;
   const baselineIds = new Map<string, number>();
   const baselineStrategies: ContextStrategy[] = [];
   const of = Int32Array.from(cells, (c) => {
+    if (!baselineCells) return 0;
     const key = baselineKey(configs[c]!);
     let b = baselineIds.get(key);
     if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
@@ -63,13 +72,16 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
  * Recorded runs under each configuration, each configuration's in trace order, each handed with its
  * baseline to `visit` (configurations replayed run by run) or `visitCell` (the compiled sweep's cells):
  * by the compiled sweep, one sweep per model (a model changes every trace's prices), read trace by trace;
- * the baselines are cells of the same sweep (no brakes: what baselinesOf replays). `recorded`: the traces
- * as population inputs (one object per population, so the runner's memos hold across calls).
+ * the baselines are cells of the same sweep (no brakes: what baselinesOf replays), unless given. `recorded`:
+ * the traces as population inputs (one object per population, so the runner's memos hold across calls).
  */
-export function recordedRuns(recorded: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, sweeps: SweepResults = new Map()): void {
+export function recordedRuns(recorded: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, options: RecordedRunsOptions = {}): void {
   const { visit, visitCell } = visitors;
+  const { sweeps = new Map(), baselines: given } = options;
   const traces = recorded.traces ?? [];
   if (traces.length === 0) return;
+  // Given baselines are of runs swept only (a run replayed run by run takes its baseline from its whole trace).
+  if (given !== undefined && configs.some(hasStrategyFigures)) throw new Error('recordedRuns: baselines given for configurations replayed run by run');
   // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
   const bySweep = new Map<string, number[]>();
   configs.forEach((config, c) => {
@@ -89,7 +101,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
       prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })),
       cache: defaultCacheMode(trace),
     }));
-    const sweep = sweeps.get(key) ?? modelSweep(configs, cells);
+    const sweep = sweeps.get(key) ?? modelSweep(configs, cells, given === undefined);
     sweeps.set(key, sweep);
     // Slices of traces, one result's columns reused: a result holds every cell of its traces (~64 bytes
     // each), so 8,000 runs × 964 cells in one piece held ~500 MB.
@@ -97,7 +109,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
       const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
       // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
       if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
-      visitCells(result, cells, sweep.baselines, visitCell);
+      visitCells(result, cells, given === undefined ? sweep.baselines : { runs: given }, visitCell);
     }
   }
 }

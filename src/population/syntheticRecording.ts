@@ -10,14 +10,22 @@
  * check, project) stays closed loop, where a recording and its replays cost more than the two runs it
  * saves.
  *
+ * A recording's replays read it only up to where the group's largest step cap stops them (a step cap
+ * stops a run before its next call, ahead of a recording's end: beforeCall's order), and its no-brake
+ * replay is the recorded run itself: so the sweep is given each run's own figures as its baseline
+ * (`baselines`) and compiles each recording cut after the step that cap allows (cutAfterStep) — a stuck
+ * agent's run goes on to a hard cap of 1,440 steps, a sweep's caps are rarely past a few dozen.
+ *
  * Not recorded (closed loop per configuration): brakes that change what the agent sees (repeat-action
  * skip), strategies that rewrite history (mask, summary, hybrid: a summary call waits on the brakes) —
  * hasStrategyFigures — and cache-on runs of a scenario whose provider serves part of the prefix (its agent
  * writes the cached tokens, metered as recorded).
  * Pure: no node:*, no clock.
  */
+import { stopCodeOf } from '../kernel/stopCodes.js';
+import type { CodedBaseline } from '../metrics/population.js';
 import type { PriceTable } from '../pricing/types.js';
-import { unbrakedTraces } from '../scenario/generate.js';
+import { unbrakedRecordings } from '../scenario/generate.js';
 import type { Trace } from '../trace/types.js';
 import { preparedOf, type PopulationConfig, type ScenarioPopulation } from './run.js';
 import { hasStrategyFigures } from './sweepRecorded.js';
@@ -34,25 +42,55 @@ export interface RecordingBatch {
   calls: number;
 }
 
+/** A batch of recordings, and each one's baseline: the unbraked run's own figures (stops as codes). */
+export interface Recordings {
+  traces: Trace[];
+  baselines: CodedBaseline[];
+}
+
 /**
  * Every run of the scenarios made once with no brakes under the configuration's context, cache, model and
  * latency, as traces, in batches (in run order; a batch ends at its most runs or once it holds its most
  * calls, and never spans two scenarios).
  */
-export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, most: RecordingBatch = { runs: Infinity, calls: Infinity }): Generator<Trace[]> {
+export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, most: RecordingBatch = { runs: Infinity, calls: Infinity }): Generator<Recordings> {
   for (const population of scenarios) {
     const prepared = preparedOf(population, config, prices);
-    let batch: Trace[] = [];
+    let batch: Recordings = { traces: [], baselines: [] };
     let calls = 0;
-    for (const trace of unbrakedTraces(prepared, population.firstRun ?? 0, population.runs)) {
-      batch.push(trace);
+    for (const { trace, result } of unbrakedRecordings(prepared, population.firstRun ?? 0, population.runs)) {
+      batch.traces.push(trace);
+      batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico });
       calls += trace.calls.length;
-      if (batch.length >= most.runs || calls >= most.calls) {
+      if (batch.traces.length >= most.runs || calls >= most.calls) {
         yield batch;
-        batch = [];
+        batch = { traces: [], baselines: [] };
         calls = 0;
       }
     }
-    if (batch.length > 0) yield batch;
+    if (batch.traces.length > 0) yield batch;
   }
+}
+
+/** The largest step cap of the configurations, or undefined when one has none (its replays may read a recording to its end). */
+export function largestStepCap(configs: readonly PopulationConfig[]): number | undefined {
+  let largest = 0;
+  for (const config of configs) {
+    const cap = config.brakes.maxSteps;
+    if (cap === undefined) return undefined;
+    largest = Math.max(largest, cap);
+  }
+  return largest;
+}
+
+/** The recording up to the call that makes its `steps`-th step (a backtrack or a compaction is no step); the same trace when it has no more. */
+export function cutAfterStep(trace: Trace, steps: number): Trace {
+  let made = 0;
+  for (let i = 0; i < trace.calls.length; i++) {
+    const call = trace.calls[i]!;
+    if (call.backtrack === true || call.compaction === true) continue;
+    made += 1;
+    if (made === steps) return i + 1 === trace.calls.length ? trace : { source: trace.source, header: trace.header, calls: trace.calls.slice(0, i + 1), end: trace.end };
+  }
+  return trace;
 }

@@ -2,15 +2,16 @@
  * Synthetic runs in a sweep, shared across brake settings: each run recorded once per context, cache,
  * model and latency (baselineKey) with no brakes (syntheticRecording.ts says why that is exact, and for
  * which configurations), and the recordings swept compiled as recorded runs are (sweepRecorded.ts), a
- * batch at a time: every brake setting of a group read off the same passes, the baselines cells of the
- * same sweep. The other configurations run their agents closed loop (populationRuns).
+ * batch at a time: every brake setting of a group read off the same passes, each recording cut after the
+ * group's largest step cap, its baseline the recorded run's own figures. The other configurations run
+ * their agents closed loop (populationRuns).
  * Pure: no node:*, no clock.
  */
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
-import { recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
+import { cutAfterStep, largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
 import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
 /**
@@ -52,9 +53,11 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
     const group = cells.map((c) => configs[c]!);
     const visit: RunVisitor = (k, run, baseline) => visitors.visit(cells[k]!, run, baseline);
     const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
-    for (const traces of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDING_BATCH)) {
+    const cap = largestStepCap(group);
+    for (const { traces, baselines } of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDING_BATCH)) {
       visitors.recorded?.(cells, traces);
-      recordedRuns({ traces }, group, prices, { visit, visitCell }, results);
+      const swept = cap === undefined ? traces : traces.map((trace) => cutAfterStep(trace, cap));
+      recordedRuns({ traces: swept }, group, prices, { visit, visitCell }, { sweeps: results, baselines });
     }
   }
 }

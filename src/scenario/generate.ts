@@ -8,6 +8,7 @@ import { NO_BRAKES } from '../brakes/config.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { PriceTable } from '../pricing/types.js';
+import type { RunResult } from '../replay/replay.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
 import type { Scenario } from './load.js';
 import { prepareScenario, runSynthetic, type PreparedScenario, type SyntheticRun } from './run.js';
@@ -50,8 +51,22 @@ export function* generateTraces(scenario: Scenario, options: { prices: PriceTabl
  * what a sweep replays synthetic runs from (src/population/syntheticRecording.ts).
  */
 export function* unbrakedTraces(prepared: PreparedScenario, first: number, count: number): Generator<Trace> {
+  for (const recording of unbrakedRecordings(prepared, first, count)) yield recording.trace;
+}
+
+/** A run made with no brakes written down as a trace, and the run's own result (what replaying the trace with no brakes gives). */
+export interface UnbrakedRecording {
+  trace: Trace;
+  result: RunResult;
+}
+
+/** unbrakedTraces with each run's result. */
+export function* unbrakedRecordings(prepared: PreparedScenario, first: number, count: number): Generator<UnbrakedRecording> {
   const unbraked = { ...prepared, brakes: NO_BRAKES, keepSteps: prepared.latency !== undefined };
-  for (let k = 0; k < count; k++) yield syntheticTrace(runSynthetic(unbraked, first + k, true), prepared);
+  for (let k = 0; k < count; k++) {
+    const run = runSynthetic(unbraked, first + k, true);
+    yield { trace: syntheticTrace(run, prepared), result: run.result };
+  }
 }
 
 function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps, latency }: PreparedScenario): Trace {
