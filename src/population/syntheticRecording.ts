@@ -13,8 +13,8 @@
  * A recording's replays read it only up to where the group's largest step cap stops them (a step cap
  * stops a run before its next call, ahead of a recording's end: beforeCall's order), and its no-brake
  * replay is the recorded run itself: so the sweep is given each run's own figures as its baseline
- * (`baselines`) and compiles each recording cut after the step that cap allows (cutAfterStep) — a stuck
- * agent's run goes on to a hard cap of 1,440 steps, a sweep's caps are rarely past a few dozen.
+ * (`baselines`), and each recording is written down only up to the step that cap allows (`throughStep`)
+ * — a stuck agent's run goes on to a hard cap of 1,440 steps, a sweep's caps are rarely past a few dozen.
  *
  * Not recorded (closed loop per configuration): brakes that change what the agent sees (repeat-action
  * skip), strategies that rewrite history (mask, summary, hybrid: a summary call waits on the brakes) —
@@ -53,12 +53,17 @@ export interface Recordings {
  * latency, as traces, in batches (in run order; a batch ends at its most runs or once it holds its most
  * calls, and never spans two scenarios).
  */
-export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, most: RecordingBatch = { runs: Infinity, calls: Infinity }): Generator<Recordings> {
+export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, options: { batch?: RecordingBatch; throughStep?: number } = {}): Generator<Recordings> {
+  const most = options.batch ?? { runs: Infinity, calls: Infinity };
   for (const population of scenarios) {
     const prepared = preparedOf(population, config, prices);
     let batch: Recordings = { traces: [], baselines: [] };
     let calls = 0;
-    for (const { trace, result } of unbrakedRecordings(prepared, population.firstRun ?? 0, population.runs)) {
+    // Under the configuration's latency model no latency is written down: the sweep replays each recording
+    // under that model (baselineKey), which gives them again. A scenario's own model is written down.
+    const latencies = config.latency === undefined;
+    const throughStep = options.throughStep === undefined ? {} : { throughStep: options.throughStep };
+    for (const { trace, result } of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, ...throughStep })) {
       batch.traces.push(trace);
       batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico });
       calls += trace.calls.length;
@@ -81,16 +86,4 @@ export function largestStepCap(configs: readonly PopulationConfig[]): number | u
     largest = Math.max(largest, cap);
   }
   return largest;
-}
-
-/** The recording up to the call that makes its `steps`-th step (a backtrack or a compaction is no step); the same trace when it has no more. */
-export function cutAfterStep(trace: Trace, steps: number): Trace {
-  let made = 0;
-  for (let i = 0; i < trace.calls.length; i++) {
-    const call = trace.calls[i]!;
-    if (call.backtrack === true || call.compaction === true) continue;
-    made += 1;
-    if (made === steps) return i + 1 === trace.calls.length ? trace : { source: trace.source, header: trace.header, calls: trace.calls.slice(0, i + 1), end: trace.end };
-  }
-  return trace;
 }

@@ -11,7 +11,7 @@ import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
-import { cutAfterStep, largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
+import { largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
 import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
 /**
@@ -54,10 +54,9 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
     const visit: RunVisitor = (k, run, baseline) => visitors.visit(cells[k]!, run, baseline);
     const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
     const cap = largestStepCap(group);
-    for (const { traces, baselines } of recordedSyntheticRuns(scenarios, group[0]!, prices, RECORDING_BATCH)) {
+    for (const { traces, baselines } of recordedSyntheticRuns(scenarios, group[0]!, prices, { batch: RECORDING_BATCH, ...(cap === undefined ? {} : { throughStep: cap }) })) {
       visitors.recorded?.(cells, traces);
-      const swept = cap === undefined ? traces : traces.map((trace) => cutAfterStep(trace, cap));
-      recordedRuns({ traces: swept }, group, prices, { visit, visitCell }, { sweeps: results, baselines });
+      recordedRuns({ traces }, group, prices, { visit, visitCell }, { sweeps: results, baselines });
     }
   }
 }

@@ -51,7 +51,7 @@ export function* generateTraces(scenario: Scenario, options: { prices: PriceTabl
  * what a sweep replays synthetic runs from (src/population/syntheticRecording.ts).
  */
 export function* unbrakedTraces(prepared: PreparedScenario, first: number, count: number): Generator<Trace> {
-  for (const recording of unbrakedRecordings(prepared, first, count)) yield recording.trace;
+  for (const recording of unbrakedRecordings(prepared, { first, count, latencies: true })) yield recording.trace;
 }
 
 /** A run made with no brakes written down as a trace, and the run's own result (what replaying the trace with no brakes gives). */
@@ -60,16 +60,45 @@ export interface UnbrakedRecording {
   result: RunResult;
 }
 
-/** unbrakedTraces with each run's result. */
-export function* unbrakedRecordings(prepared: PreparedScenario, first: number, count: number): Generator<UnbrakedRecording> {
-  const unbraked = { ...prepared, brakes: NO_BRAKES, keepSteps: prepared.latency !== undefined };
-  for (let k = 0; k < count; k++) {
-    const run = runSynthetic(unbraked, first + k, true);
-    yield { trace: syntheticTrace(run, prepared), result: run.result };
+/** Which runs are recorded, and how much of each is written down. */
+export interface RecordingOptions {
+  /** Runs `first` .. `first + count − 1`. */
+  first: number;
+  count: number;
+  /**
+   * The calls carry the latencies the latency model gave them (as `generate` writes them). Without, they
+   * carry none, and a replay under the same latency model, context and cache gives each call the same
+   * latency again (from the same tokens as billed): a sweep's recordings, spared a copy of every call.
+   */
+  latencies: boolean;
+  /** Only the calls up to the one that makes this step are written down (callsThroughStep); the result is the whole run's. */
+  throughStep?: number;
+}
+
+/** Runs made with no brakes, each with its result. */
+export function* unbrakedRecordings(prepared: PreparedScenario, options: RecordingOptions): Generator<UnbrakedRecording> {
+  const latencies = options.latencies && prepared.latency !== undefined;
+  const unbraked = { ...prepared, brakes: NO_BRAKES, keepSteps: latencies };
+  for (let k = 0; k < options.count; k++) {
+    const run = runSynthetic(unbraked, options.first + k, true);
+    const calls = options.throughStep === undefined ? run.calls : callsThroughStep(run.calls, options.throughStep);
+    yield { trace: syntheticTrace(run, prepared, latencies ? withLatencies(calls, run, prepared.latency) : calls), result: run.result };
   }
 }
 
-function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps, latency }: PreparedScenario): Trace {
+/** The calls up to the one that makes the `steps`-th step (a backtrack or a compaction is no step); the same array when there are no more. */
+export function callsThroughStep(calls: CallRecord[], steps: number): CallRecord[] {
+  let made = 0;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (call.backtrack === true || call.compaction === true) continue;
+    made += 1;
+    if (made === steps) return i + 1 === calls.length ? calls : calls.slice(0, i + 1);
+  }
+  return calls;
+}
+
+function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps }: PreparedScenario, calls: CallRecord[]): Trace {
   const truth = run.truth;
   return {
     source: run.result.source,
@@ -94,7 +123,7 @@ function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps, latency }: 
         hardCapSteps,
       },
     },
-    calls: withLatencies(run.calls, run, latency),
+    calls,
     end: endOf(run, hardCapSteps),
   };
 }

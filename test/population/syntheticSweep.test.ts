@@ -17,13 +17,14 @@ import type { LatencyModel } from '../../src/loop/latency.js';
 import { populationMetrics } from '../../src/metrics/population.js';
 import { populationRuns, runFigures, type PopulationConfig, type PopulationRun, type ScenarioPopulation } from '../../src/population/run.js';
 import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
-import { cutAfterStep, largestStepCap, recordedSyntheticRuns, sweptByRecording } from '../../src/population/syntheticRecording.js';
+import { largestStepCap, recordedSyntheticRuns, sweptByRecording } from '../../src/population/syntheticRecording.js';
+import { callsThroughStep } from '../../src/scenario/generate.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { loadScenarioFile, type Scenario } from '../../src/scenario/load.js';
 import { runScenario, scenarioRuns } from '../../src/scenario/run.js';
 import { brakesArb, strategyArb } from '../core/arbitraries.js';
-import { call, trace } from '../helpers.js';
+import { call } from '../helpers.js';
 
 const prices = loadPriceTable();
 const scenarios: Scenario[] = readdirSync('scenarios')
@@ -80,7 +81,7 @@ describe('synthetic runs swept by recording', () => {
         const population: ScenarioPopulation = { scenario: scenarios[i]!, runs: 5, seed };
         const config = configOf(brakes, settings);
         const closed = runScenario(population.scenario, { prices, runs: 5, seed, brakes, strategy: config.strategy, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) });
-        const open = [...recordedSyntheticRuns([population], config, prices, { runs: 2, calls: 40 })].flatMap((batch) => batch.traces).map((trace) =>
+        const open = [...recordedSyntheticRuns([population], config, prices, { batch: { runs: 2, calls: 40 } })].flatMap((batch) => batch.traces).map((trace) =>
           replayTrace(trace, { brakes, strategy: config.strategy, prices, ...(config.latency ? { latency: config.latency } : {}), ...(config.model ? { model: config.model } : {}) }),
         );
         expect(open.map(figures)).toEqual(closed.map(figures));
@@ -136,16 +137,15 @@ describe('synthetic runs swept by recording', () => {
     expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { ...full, cache: 'off' } }, population(0.5))).toBe(true);
   });
 
-  it("a recording is swept cut after the step its group's largest step cap allows (a backtrack or a compaction is no step), and whole when a configuration has no cap", () => {
+  it("a recording is written down up to the step its group's largest step cap allows (a backtrack or a compaction is no step), and whole when a configuration has no cap", () => {
     const full: ContextStrategy = { kind: 'full' };
     expect(largestStepCap([{ brakes: { ...NO_BRAKES, maxSteps: 5 }, strategy: full }, { brakes: { ...NO_BRAKES, maxSteps: 12 }, strategy: full }])).toBe(12);
     expect(largestStepCap([{ brakes: { ...NO_BRAKES, maxSteps: 5 }, strategy: full }, { brakes: NO_BRAKES, strategy: full }])).toBeUndefined();
-    const recording = trace([call(10), call(10, undefined, { backtrack: true }), call(10), call(10, undefined, { compaction: true }), call(10), call(10)], { outcome: 'limit' });
+    const calls = [call(10), call(10, undefined, { backtrack: true }), call(10), call(10, undefined, { compaction: true }), call(10), call(10)];
     // Steps are calls 0, 2, 4 and 5: the second step is made by call 2, the third by call 4.
-    expect(cutAfterStep(recording, 2).calls).toEqual(recording.calls.slice(0, 3));
-    expect(cutAfterStep(recording, 3).calls).toEqual(recording.calls.slice(0, 5));
-    expect(cutAfterStep(recording, 3).end).toBe(recording.end);
-    expect(cutAfterStep(recording, 4)).toBe(recording);
-    expect(cutAfterStep(recording, 40)).toBe(recording);
+    expect(callsThroughStep(calls, 2)).toEqual(calls.slice(0, 3));
+    expect(callsThroughStep(calls, 3)).toEqual(calls.slice(0, 5));
+    expect(callsThroughStep(calls, 4)).toBe(calls);
+    expect(callsThroughStep(calls, 40)).toBe(calls);
   });
 });
