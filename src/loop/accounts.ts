@@ -34,7 +34,11 @@ export class RunAccounts {
     skippedActions: 0,
   };
 
-  constructor(private readonly keepSteps: boolean) {}
+  /** `keepSteps`: a row per call made while the run had made at most `rowsThroughStep` steps. */
+  constructor(
+    private readonly keepSteps: boolean,
+    private readonly rowsThroughStep = Infinity,
+  ) {}
 
   /** The run's figures when it stopped with `stop`. */
   outcome(stop: Stop, state: Readonly<BrakeState>, budgetPico: number): RunOutcome {
@@ -91,7 +95,7 @@ export class RunAccounts {
       totals.recordedCostPico += usdToPico(response.recordedCostUsd);
       totals.recordedCostCalls += 1;
     }
-    if (!this.keepSteps) return;
+    if (!this.keepSteps || state.steps > this.rowsThroughStep) return;
     const previous = this.rows[this.rows.length - 1];
     const row: StepRow = {
       call: state.calls,

@@ -81,7 +81,7 @@ export class LoopSession {
     this.interner = setup.interner ?? new Interner();
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
-    this.accounts = new RunAccounts(options.keepSteps === true);
+    this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
     this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;

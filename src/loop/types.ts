@@ -51,6 +51,8 @@ export interface LoopOptions {
   usageAsSent?: boolean;
   /** Keep one StepRow per call (charts, curves). Off for large sweeps. */
   keepSteps?: boolean;
+  /** With keepSteps: rows only for the calls made while the run had made at most this many steps (a recording written down up to that step needs no more). */
+  keepStepsThrough?: number;
 }
 
 /** One model call as billed. Cumulative figures include this call. */

@@ -78,7 +78,8 @@ export interface RecordingOptions {
 /** Runs made with no brakes, each with its result. */
 export function* unbrakedRecordings(prepared: PreparedScenario, options: RecordingOptions): Generator<UnbrakedRecording> {
   const latencies = options.latencies && prepared.latency !== undefined;
-  const unbraked = { ...prepared, brakes: NO_BRAKES, keepSteps: latencies };
+  // Rows for the latencies of the calls written down, no more.
+  const unbraked: PreparedScenario = { ...prepared, brakes: NO_BRAKES, keepSteps: latencies, ...(options.throughStep === undefined ? {} : { keepStepsThrough: options.throughStep }) };
   for (let k = 0; k < options.count; k++) {
     const run = runSynthetic(unbraked, options.first + k, true);
     const calls = options.throughStep === undefined ? run.calls : callsThroughStep(run.calls, options.throughStep);

@@ -111,6 +111,8 @@ export interface PreparedScenario {
   /** `summary:…,model=X`: the summary calls' prices; undefined: the run's model's. */
   summaryPricing: ModelPricing | undefined;
   keepSteps: boolean;
+  /** With keepSteps: rows only through this step (LoopOptions.keepStepsThrough). */
+  keepStepsThrough?: number;
   hardCapSteps: number;
 }
 
@@ -166,6 +168,7 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   const cacheOn = p.strategy.cache === 'on';
   const source = record ? new Recorder(agent) : agent;
   const options: LoopOptions = { brakes: p.brakes, strategy: p.strategy, cache, pricing: p.pricing, systemTokens, goalTokens, keepSteps: p.keepSteps };
+  if (p.keepStepsThrough !== undefined) options.keepStepsThrough = p.keepStepsThrough;
   if (p.summaryPricing !== undefined) options.summaryPricing = p.summaryPricing;
   if (p.latency !== undefined) options.latency = p.latency;
   const outcome: RunOutcome = runLoop(source, options);

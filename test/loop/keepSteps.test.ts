@@ -1,0 +1,29 @@
+/** keepStepsThrough: a run keeps the rows of its calls through a step (what a recording written down up to that step needs), the same rows a run keeping every one has first. */
+import { describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { ReplaySource } from '../../src/loop/replaySource.js';
+import { runLoop } from '../../src/loop/run.js';
+import type { LoopOptions } from '../../src/loop/types.js';
+import { call, MINI, toolCall, trace } from '../helpers.js';
+
+describe('rows kept through a step', () => {
+  const recording = trace([call(40, [toolCall('a', {}, 100)]), call(30, undefined, { backtrack: true }), call(40, [toolCall('b', {}, 100)]), call(50, [toolCall('c', {}, 100)]), call(30, undefined, { backtrack: true }), call(60)]);
+  const options: LoopOptions = { brakes: NO_BRAKES, strategy: { kind: 'full' }, cache: 'off', pricing: MINI, systemTokens: 500, goalTokens: 100, keepSteps: true };
+
+  it('keeps the rows of the calls made while the run had made at most that many steps, as keeping every row gives them', () => {
+    const all = runLoop(new ReplaySource(recording), options).rows;
+    expect(all).toHaveLength(6);
+    // Steps: calls 1, 3, 4 and 6 (the backtracks are none); through step 2: calls 1–3; through step 3: calls 1–5 (the backtrack after step 3 too).
+    expect(runLoop(new ReplaySource(recording), { ...options, keepStepsThrough: 2 }).rows).toEqual(all.slice(0, 3));
+    expect(runLoop(new ReplaySource(recording), { ...options, keepStepsThrough: 3 }).rows).toEqual(all.slice(0, 5));
+    expect(runLoop(new ReplaySource(recording), { ...options, keepStepsThrough: 10 }).rows).toEqual(all);
+  });
+
+  it('keeps none without keepSteps, and changes no figure', () => {
+    const through = runLoop(new ReplaySource(recording), { ...options, keepSteps: false, keepStepsThrough: 2 });
+    expect(through.rows).toEqual([]);
+    const { rows: _rows, ...figures } = through;
+    const { rows: _all, ...allFigures } = runLoop(new ReplaySource(recording), options);
+    expect(figures).toEqual(allFigures);
+  });
+});
