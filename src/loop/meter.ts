@@ -15,7 +15,7 @@ export interface MeteredCall {
   usage: CallUsage;
   costPico: number;
   /** Recorded prompt size minus the growth model's full-history size; undefined when not recorded. */
-  recordedInputDelta?: number;
+  recordedInputDelta?: number | undefined;
   /** Cache on: cached tokens the provider's minimum cacheable prefix rule did not serve. */
   cacheRuleLostTokens: number;
 }
@@ -40,20 +40,30 @@ export function meterSettings(strategy: ContextStrategy, cache: CacheMode, price
 }
 
 export function meterCall(call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {
+  return meterCallInto(newMeteredCall(), call, view, settings);
+}
+
+/** A MeteredCall to meter into call after call (meterCallInto), for a driver that keeps none of them. */
+export function newMeteredCall(): MeteredCall {
+  return { usage: { input: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0, reasoning: 0 }, costPico: 0, recordedInputDelta: undefined, cacheRuleLostTokens: 0 };
+}
+
+/** The call metered into `into` (every field written): `into`, its usage as billed and its cost. */
+export function meterCallInto(into: MeteredCall, call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {
   writeCallRecord(record, 0, call);
   prompt[Prompt.View] = view.inputTokens;
   prompt[Prompt.Full] = view.fullInputTokens;
   prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;
   meterKernel(out, settings.prices, settings.identity, settings.cacheMode, record, 0, prompt);
-  const usage: CallUsage = {
-    input: out[Metered.Input]!,
-    cached: out[Metered.Cached]!,
-    cacheWrite: out[Metered.CacheWrite]!,
-    cacheWrite1h: out[Metered.CacheWrite1h]!,
-    output: out[Metered.Output]!,
-    reasoning: out[Metered.Reasoning]!,
-  };
-  const result: MeteredCall = { usage, costPico: out[Metered.CostPico]!, cacheRuleLostTokens: out[Metered.RuleLost]! };
-  if (call.inputTokens !== undefined && !call.failed) result.recordedInputDelta = out[Metered.RecordedDelta]!;
-  return result;
+  const usage = into.usage;
+  usage.input = out[Metered.Input]!;
+  usage.cached = out[Metered.Cached]!;
+  usage.cacheWrite = out[Metered.CacheWrite]!;
+  usage.cacheWrite1h = out[Metered.CacheWrite1h]!;
+  usage.output = out[Metered.Output]!;
+  usage.reasoning = out[Metered.Reasoning]!;
+  into.costPico = out[Metered.CostPico]!;
+  into.cacheRuleLostTokens = out[Metered.RuleLost]!;
+  into.recordedInputDelta = call.inputTokens !== undefined && !call.failed ? out[Metered.RecordedDelta]! : undefined;
+  return into;
 }

@@ -64,7 +64,7 @@ const NO_HOOKS: CallHooks = {};
  * loop, the session-tree replay, live trees with `hooks`) plays a call through here.
  */
 export function playCall(session: LoopSession, response: CallRecord, view: PromptView, hooks: CallHooks = NO_HOOKS): Stop | null {
-  const after = session.recordResponse(response, session.meter(response, view), view);
+  const after = session.recordResponse(response, session.meter(response, view, true), view);
   hooks.spent?.();
   if (after) return after;
   if (!session.runsTools(response)) return null;

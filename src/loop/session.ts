@@ -34,7 +34,7 @@ import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { meterCall, meterSettings, type MeteredCall, type MeterSettings } from './meter.js';
+import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import type { LoopOptions, RunOutcome, SessionSetup } from './types.js';
 
@@ -65,6 +65,7 @@ export class LoopSession {
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
   private overheadTokens = 0;
   private readonly accounts: RunAccounts;
+  private readonly metered = newMeteredCall();
   private readonly interner: Interner;
   /** Whether each action is fingerprinted and counted: for the repeated-action brake, or for a source that may read the counts. */
   private readonly countsActions: boolean;
@@ -128,9 +129,9 @@ export class LoopSession {
     return this.context.view();
   }
 
-  /** Usage and cost of a response to the prompt `view`, under the run's strategy, cache mode and prices. */
-  meter(response: CallRecord, view: PromptView): MeteredCall {
-    return meterCall(response, view, this.meterSettings);
+  /** Usage and cost of a response to the prompt `view` under the run's strategy, cache mode and prices; `reuse`: into one object the session reuses (for a driver that hands it straight to recordResponse and keeps nothing of it: playCall). */
+  meter(response: CallRecord, view: PromptView, reuse = false): MeteredCall {
+    return meterCallInto(reuse ? this.metered : newMeteredCall(), response, view, this.meterSettings);
   }
 
   /** The next prompt as a live loop would estimate it now: what the context holds plus the overhead the last call showed. */

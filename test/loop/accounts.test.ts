@@ -1,4 +1,4 @@
-/** keepStepsThrough: a run keeps the rows of its calls through a step (what a recording written down up to that step needs), the same rows a run keeping every one has first. */
+/** What a run keeps as it pays for each call: rows through a step (keepStepsThrough: what a recording written down up to that step needs, the same rows a run keeping every one has first), and figures the meter the loop reuses from call to call leaves no trace of. */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
@@ -25,5 +25,16 @@ describe('rows kept through a step', () => {
     const { rows: _rows, ...figures } = through;
     const { rows: _all, ...allFigures } = runLoop(new ReplaySource(recording), options);
     expect(figures).toEqual(allFigures);
+  });
+});
+
+describe('the meter the loop reuses from call to call', () => {
+  it('leaves no recorded prompt delta behind: calls with and without recorded prompts, a failed one among them', () => {
+    const tool = () => [toolCall('t', {}, 100)];
+    const recording = trace([call(50, tool(), { inputTokens: 900 }), call(50, tool()), call(50, tool(), { inputTokens: 1200 }), call(0, undefined, { inputTokens: 1300, failed: { status: 500, message: 'x' } }), call(60)]);
+    const outcome = runLoop(new ReplaySource(recording), { brakes: NO_BRAKES, strategy: { kind: 'full' }, cache: 'off', pricing: MINI, systemTokens: 500, goalTokens: 100 });
+    expect(outcome.calls).toBe(5);
+    // Full history before call 1: 600 tokens (900 recorded: +300); before call 3: 600 + 2 × 150 = 900 (1200: +300); a failed call's is not counted.
+    expect(outcome.recordedInputDelta).toBe(600);
   });
 });
