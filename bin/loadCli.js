@@ -20,11 +20,11 @@ const distUrl = new URL('../dist/', pathToFileURL(__filename));
  * 1–2 MB); otherwise grown as V8 grows it by default (factor 2). Left to grow (to 8 MB in `replay scenarios/`)
  * while a start's module state survives its first scavenges, it moves into pages the OS must first fault in
  * (~10 µs a page on these machines); kept small, each scavenge reuses the pages it has: `replay scenarios/`
- * ~1,450 page faults and ~10 ms fewer (README, Development). A sweep or a big replay spends about as long in
- * scavenges either way (--trace-gc); `generate`, `check` and `calibrate`, whose batches of synthetic runs
- * outlive a small young generation, let it grow again (src/cli/youngGeneration.ts). Flags are part of what
- * a code cache is checked against: the command line is compiled under the default, the actions script and
- * the sweep workers (which share the process's flags) under this, and the build's cache step
+ * ~1,450 page faults and ~10 ms fewer (README, Development). `generate`, `check`, `calibrate`, `project`
+ * and `sweep`, whose batches of synthetic runs and long runs outlive a small young generation, let it grow
+ * again (src/cli/youngGeneration.ts). Flags are part of what a code cache is checked against: the command
+ * line is compiled under the default, the actions script under this, the sweep workers (which share the
+ * process's flags) under the grown young generation a sweep starts them with, and the build's cache step
  * (scripts/cli-code-cache.mjs) takes each cache under the same. LOOPCOST_YOUNG_GENERATION=default leaves
  * V8's default throughout (to compare; test/cli/bundle.test.ts).
  */

@@ -10,6 +10,12 @@
  */
 import { StopCode } from './stopCodes.js';
 import { Limit, type BrakeLimits } from './limits.js';
+import type { CallRecord } from '../trace/types.js';
+
+/** What the step cap counts: every call but a backtrack or a compaction (the compiled path counts the same from a call's flags: precompute.ts). */
+export function countsAsStep(call: Pick<CallRecord, 'backtrack' | 'compaction'>): boolean {
+  return call.backtrack !== true && call.compaction !== true;
+}
 
 /** The step cap: `steps` already taken reach the limit. */
 export function stepCapReached(steps: number, maxSteps: number): boolean {

@@ -23,7 +23,7 @@
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { backtrackStop, beforeCallStop, repeatBrakeOn, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
+import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
@@ -209,7 +209,7 @@ export class LoopSession {
     const compaction = response.compaction === true;
     state.calls += 1;
     if (backtrack) state.backtracks += 1;
-    if (!backtrack && !compaction) state.steps += 1;
+    if (countsAsStep(response)) state.steps += 1;
     state.spentPico += costPico;
     state.tokensUsed += usage.input + usage.output;
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);

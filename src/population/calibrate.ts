@@ -118,8 +118,8 @@ export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRu
 
 /**
  * Each configuration's figures over the population, as a sweep runs it: recorded runs by the compiled
- * sweep, synthetic runs recorded once per context, cache, model and latency and swept (each recording's
- * header gives its run's ground truth), or closed loop where a configuration cannot be swept so.
+ * sweep, synthetic runs recorded once per context, cache, model and latency and swept (each cell's
+ * baseline carries its run's ground truth), or closed loop where a configuration cannot be swept so.
  */
 export function calibrationsOf(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): CalibrationFigures[] {
   const tallies = configs.map(() => new CalibrationTally());
@@ -127,19 +127,9 @@ export function calibrationsOf(population: SweepPopulation, configs: readonly Po
     visit: (c, run, baseline) => tallies[c]!.addRecorded(run, baseline),
     visitCell: (c, run, baseline) => tallies[c]!.addRecordedCell(run, baseline),
   });
-  // Per configuration: the stuck steps of the batch of recordings it is being swept over, and its next run among them.
-  const stuckFrom: (readonly (number | undefined)[])[] = configs.map(() => []);
-  const next = new Int32Array(configs.length);
   syntheticRuns(population.synthetic, configs, prices, {
     visit: (c, run, baseline) => tallies[c]!.addSynthetic(run, baseline, baseline.truth?.stuckFromStep),
-    visitCell: (c, run, baseline) => tallies[c]!.addSyntheticCell(run, baseline, stuckFrom[c]![next[c]!++]),
-    recorded: (cells, traces) => {
-      const steps = traces.map((trace) => trace.header.synthetic?.stuckFromStep);
-      for (const c of cells) {
-        stuckFrom[c] = steps;
-        next[c] = 0;
-      }
-    },
+    visitCell: (c, run, baseline) => tallies[c]!.addSyntheticCell(run, baseline, baseline.stuckFromStep),
   });
   return tallies.map((tally) => tally.figures());
 }

@@ -11,12 +11,17 @@ import type { BaselineFigures, PopulationRunFigures } from './run.js';
 /** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
 export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: BaselineFigures) => void;
 
+/** A cell's baseline, its stop as a code; a synthetic recording's (given, not a cell) with its run's ground truth: the step it got stuck from with no brakes, if it did. */
+export interface CellBaseline extends CodedBaseline {
+  stuckFromStep: number | undefined;
+}
+
 /**
  * A cell of the compiled sweep, a run of a configuration, and its baseline, stops as codes (both reused
  * between calls). Its strategy figures: strategyCacheLostTokens alone (a sweep skips no action and makes
  * no summary call: those configurations are replayed run by run, hasStrategyFigures).
  */
-export type CellVisitor = (config: number, run: CellFigures, baseline: CodedBaseline) => void;
+export type CellVisitor = (config: number, run: CellFigures, baseline: CellBaseline) => void;
 
 /** A cell's figures as a run's (stop reason named). */
 export function runOfCell(f: CellFigures): PopulationRunFigures {
@@ -33,7 +38,7 @@ export function baselineOfCell(b: CodedBaseline): BaselineFigures {
  * Where a sweep's baselines are: cells of the sweep (cell cells.length + of[cell], one per distinct
  * baseline, after the configurations'), or given, one per trace (`runs`: a synthetic run's own figures).
  */
-export type CellBaselines = { of: Int32Array; count: number } | { runs: readonly CodedBaseline[] };
+export type CellBaselines = { of: Int32Array; count: number } | { runs: readonly CellBaseline[] };
 
 /** A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid out), each with its baseline. */
 export function visitCells(result: SweepResult, cells: readonly number[], baselines: CellBaselines, visit: CellVisitor): void {
@@ -44,7 +49,7 @@ export function visitCells(result: SweepResult, cells: readonly number[], baseli
     }
     return;
   }
-  const baseline: CodedBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0 }));
+  const baseline: CellBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0, stuckFromStep: undefined }));
   for (let t = result.from; t < result.from + result.traces; t++) {
     for (let b = 0; b < baselines.count; b++) {
       const f = cellFigures(result, t, cells.length + b, figures);

@@ -12,8 +12,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
-import type { CodedBaseline } from '../metrics/population.js';
-import { visitCells, type CellVisitor, type RunVisitor } from './sweepCells.js';
+import { visitCells, type CellBaseline, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 
 /**
@@ -35,7 +34,7 @@ interface ModelSweep {
 export interface RecordedRunsOptions {
   sweeps?: SweepResults;
   /** One per trace, in trace order: the runs' own figures with no brakes (synthetic recordings: syntheticSweep.ts). */
-  baselines?: readonly CodedBaseline[];
+  baselines?: readonly CellBaseline[];
 }
 
 /**

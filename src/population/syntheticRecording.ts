@@ -23,11 +23,11 @@
  * Pure: no node:*, no clock.
  */
 import { stopCodeOf } from '../kernel/stopCodes.js';
-import type { CodedBaseline } from '../metrics/population.js';
 import type { PriceTable } from '../pricing/types.js';
 import { unbrakedRecordings } from '../scenario/generate.js';
 import type { Trace } from '../trace/types.js';
 import { preparedOf, type PopulationConfig, type ScenarioPopulation } from './run.js';
+import type { CellBaseline } from './sweepCells.js';
 import { hasStrategyFigures } from './sweepRecorded.js';
 
 /** Whether a configuration's synthetic runs of these scenarios are the stops of one unbraked run each. */
@@ -42,10 +42,10 @@ export interface RecordingBatch {
   calls: number;
 }
 
-/** A batch of recordings, and each one's baseline: the unbraked run's own figures (stops as codes). */
+/** A batch of recordings, and each one's baseline: the unbraked run's own figures (stops as codes) and its ground truth. */
 export interface Recordings {
   traces: Trace[];
-  baselines: CodedBaseline[];
+  baselines: CellBaseline[];
 }
 
 /**
@@ -65,7 +65,7 @@ export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[],
     const throughStep = options.throughStep === undefined ? {} : { throughStep: options.throughStep };
     for (const { trace, result } of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, ...throughStep })) {
       batch.traces.push(trace);
-      batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico });
+      batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico, stuckFromStep: trace.header.synthetic?.stuckFromStep });
       calls += trace.calls.length;
       if (batch.traces.length >= most.runs || calls >= most.calls) {
         yield batch;

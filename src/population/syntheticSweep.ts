@@ -8,7 +8,6 @@
  * Pure: no node:*, no clock.
  */
 import type { PriceTable } from '../pricing/types.js';
-import type { Trace } from '../trace/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 import { largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
@@ -21,11 +20,10 @@ import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepReco
  */
 const RECORDING_BATCH: RecordingBatch = { runs: SWEEP_SLICE_TRACES, calls: 32_768 };
 
-/** Where the synthetic runs go: run by run (closed loop) or cell by cell (recordings swept); `recorded`, told of each batch of recordings before the configurations (`configs`) swept over it. */
+/** Where the synthetic runs go: run by run (closed loop), or cell by cell (recordings swept; each cell's baseline carries its run's ground truth). */
 export interface SyntheticVisitors {
   visit: RunVisitor;
   visitCell: CellVisitor;
-  recorded?: (configs: readonly number[], traces: readonly Trace[]) => void;
 }
 
 /**
@@ -55,7 +53,6 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
     const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
     const cap = largestStepCap(group);
     for (const { traces, baselines } of recordedSyntheticRuns(scenarios, group[0]!, prices, { batch: RECORDING_BATCH, ...(cap === undefined ? {} : { throughStep: cap }) })) {
-      visitors.recorded?.(cells, traces);
       recordedRuns({ traces }, group, prices, { visit, visitCell }, { sweeps: results, baselines });
     }
   }

@@ -6,6 +6,7 @@
  */
 import { NO_BRAKES } from '../brakes/config.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { countsAsStep } from '../kernel/brakes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
@@ -91,8 +92,7 @@ export function* unbrakedRecordings(prepared: PreparedScenario, options: Recordi
 export function callsThroughStep(calls: CallRecord[], steps: number): CallRecord[] {
   let made = 0;
   for (let i = 0; i < calls.length; i++) {
-    const call = calls[i]!;
-    if (call.backtrack === true || call.compaction === true) continue;
+    if (!countsAsStep(calls[i]!)) continue;
     made += 1;
     if (made === steps) return i + 1 === calls.length ? calls : calls.slice(0, i + 1);
   }

@@ -60,7 +60,7 @@ export interface AgentEnv {
 
 export abstract class SyntheticAgent implements StepSource {
   abstract readonly behaviour: BehaviourKind;
-  /** A behaviour reads the steps made, never the action or error counts (test/synthetic/toolState.test.ts holds every behaviour to it). */
+  /** A behaviour reads the steps made, never the action or error counts (test/loop/toolState.test.ts holds every behaviour to it). */
   readonly readsToolState = false;
   ending: AgentEnding | undefined;
   private doneAt: number | undefined;
