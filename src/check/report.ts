@@ -5,7 +5,7 @@
  */
 import { describePriceSource } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
-import { formatTable, type Cell, type Column } from '../report/table.js';
+import { formatGroupedTable, formatTable, type Cell, type Column, type RowGroup } from '../report/table.js';
 import { formatUsdNumber } from '../report/money.js';
 import { SETTINGS_SEPARATOR, settingsText } from '../report/settings.js';
 import { labelledLine } from '../report/view.js';
@@ -44,8 +44,8 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
   };
 }
 
-// Only the scenario name gives way when the table is too wide (the failures below name it in full).
-const COLUMNS: Column[] = [{ header: 'scenario', shrink: true }, { header: 'expectation' }, { header: 'measured' }, { header: 'limit' }, { header: 'result' }];
+// Each scenario's expectations under its name, shown whole on a line of its own.
+const COLUMNS: Column[] = [{ header: 'expectation' }, { header: 'measured' }, { header: 'limit' }, { header: 'result' }];
 
 function runsText(s: ScenarioCheck): string {
   const parts = [];
@@ -73,13 +73,14 @@ function driftText(drift: Drift, width: number): string {
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {
-  const rows: Cell[][] = [];
-  for (const s of report.scenarios) for (const r of s.results) rows.push([s.name, r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']);
+  const groups: RowGroup[] = report.scenarios
+    .filter((s) => s.results.length > 0)
+    .map((s) => ({ heading: s.name, rows: s.results.map((r) => [r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']) }));
   const verdict = report.passed ? 'PASS' : 'FAIL';
   const drifted = report.drift?.rows.filter((row) => row.status === 'drift').length;
   const driftPart = drifted === undefined ? '' : `, ${counted(drifted, 'baseline figure')} drifted`;
   let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${driftPart}\n\n`;
-  text += rows.length > 0 ? formatTable(COLUMNS, rows, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
+  text += groups.length > 0 ? formatGroupedTable(COLUMNS, groups, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
   const failures = report.scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => ({ s, r })));
   if (failures.length > 0) {
     text += '\nfailed:\n';

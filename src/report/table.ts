@@ -80,6 +80,32 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   return out;
 }
 
+/** Rows under a heading line of their own (a scenario's name, say), in a grouped table. */
+export interface RowGroup {
+  heading: string;
+  rows: readonly (readonly Cell[])[];
+}
+
+const GROUP_INDENT = '  ';
+
+/**
+ * One table whose rows come in groups, each under its heading on a line of its own, shown whole (wrapped
+ * when too wide, never cut) and the group's rows indented under it. The columns line up across groups.
+ * For rows that would otherwise repeat a long name in a first column that has to be cut to fit.
+ */
+export function formatGroupedTable(columns: readonly Column[], groups: readonly RowGroup[], options: TableOptions = {}): string {
+  const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;
+  const indented = (row: readonly Cell[]): Cell[] => row.map((cell, i) => (i === 0 ? GROUP_INDENT + String(cell) : cell));
+  const lines = formatTable(columns, groups.flatMap((group) => group.rows.map(indented)), { maxWidth }).split('\n');
+  let out = `${lines[0]}\n${lines[1]}\n`;
+  let line = 2;
+  for (const group of groups) {
+    out += wrapLine('', printableCell(group.heading), maxWidth);
+    for (let r = 0; r < group.rows.length; r++) out += `${lines[line++]}\n`;
+  }
+  return out;
+}
+
 const SPACES: string[] = [''];
 
 /** `n` spaces (cached: a table pads thousands of cells to a few widths). */

@@ -32,8 +32,9 @@ describe('loopcost check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^loopcost check: FAIL/);
     // Under the file's reference preset the 120 s timeout still applies: each run now ends on it, at step 27.
-    expect(r.stdout).toMatch(/^recursive verification +behaviours\.never satisfied\.stopReason +timeout ×10 +one of repeat, max_steps +FAIL$/m);
-    expect(r.stdout).toMatch(/^recursive verification +behaviours\.never satisfied\.steps +27 +≤ 12 +FAIL$/m);
+    // Each scenario's expectations sit under its name, which is never cut.
+    expect(r.stdout).toMatch(/^recursive verification\n {2}behaviours\.never satisfied\.stopReason +timeout ×10 +one of repeat, max_steps +FAIL$/m);
+    expect(r.stdout).toMatch(/^ {2}behaviours\.never satisfied\.steps +27 +≤ 12 +FAIL$/m);
     expect(r.stdout).toMatch(/brakes max-steps=1000,.*max-repeat=1000/);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/<testsuite name="recursive verification" file="scenarios\/recursive-verification.yaml" tests="4" failures="4"/);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCsv, neutraliseCsvText } from '../../src/report/csv.js';
 import { formatUsd } from '../../src/report/money.js';
-import { formatFields, formatTable, widestLine } from '../../src/report/table.js';
+import { formatFields, formatGroupedTable, formatTable, widestLine } from '../../src/report/table.js';
 import { displayWidth, printableCell, printableText, shortenPaths, truncateMiddle } from '../../src/report/text.js';
 
 describe('one money format', () => {
@@ -69,6 +69,25 @@ describe('table layout', () => {
     expect(widestLine(text)).toBeLessThanOrEqual(60);
     expect(text).not.toContain('\u001b');
     expect(text).toContain('…');
+  });
+
+  it('a grouped table: each heading whole on its own line (wrapped, escaped, never cut), rows indented under it, columns aligned across groups', () => {
+    const heading = `a scenario whose name is long ${'word '.repeat(12)}\u001b[2J`;
+    const text = formatGroupedTable(
+      [{ header: 'expectation' }, { header: 'limit', align: 'right' }],
+      [
+        { heading: 'short', rows: [['runs.steps', '≤ 12'], ['runs.costUsd', '≤ $0.0100']] },
+        { heading, rows: [['population.completionRate', '≥ 55%']] },
+      ],
+      { maxWidth: 40 },
+    );
+    const lines = text.split('\n');
+    expect(lines.slice(0, 5)).toEqual(['expectation                      limit', '───────────────────────────  ─────────', 'short', '  runs.steps                      ≤ 12', '  runs.costUsd               ≤ $0.0100']);
+    expect(text).not.toContain('…');
+    expect(text).not.toContain('\u001b');
+    expect(lines.slice(5, -2).join(' ')).toBe(`${heading.slice(0, -4)}\\x1b[2J`);
+    expect(lines.at(-2)).toBe('  population.completionRate      ≥ 55%');
+    expect(widestLine(text)).toBeLessThanOrEqual(40);
   });
 
   it('label / value fields are aligned and escaped', () => {
