@@ -9,6 +9,13 @@ export type Pico = number;
 export const PICO_PER_USD = 1_000_000_000_000;
 export const PICO_PER_USD_BIG = 1_000_000_000_000n;
 
+/**
+ * The most one run may cost, 2^53 − 1 picodollars, as messages write it. Past it a run's spend is no longer
+ * exact (kernel/cost.ts costOutOfRange refuses such a run), so a cost limit, an expectation or a baseline
+ * figure past it is refused where it is given.
+ */
+export const MAX_RUN_COST_TEXT = '$9,007.199254740991';
+
 /** Converts a USD price per token (e.g. LiteLLM's 1.5e-7) to integer picodollars per token. */
 export function usdPerTokenToPico(usdPerToken: number): Pico {
   return Math.round(usdPerToken * PICO_PER_USD);

@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { MAX_COUNT, MAX_USD } from '../io/limits.js';
+import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
@@ -15,18 +17,32 @@ import type { ScenarioCheck } from './run.js';
 
 export const BASELINE_SCHEMA = 'loopcost.check-baseline/1';
 
-const usdOrNull = z.number().nonnegative().nullable();
 const shareOrNull = z.number().min(0).max(1).nullable();
+/** One run's cost: at most $9,007.199254740991 (2^53 − 1 picodollars), the most a run can cost (kernel/cost.ts). */
+const runUsd = z.number().nonnegative().max(MAX_USD, `must be at most ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run can cost`);
 
-const figuresSchema = z.strictObject({
-  runs: z.number().int().nonnegative(),
-  completionRate: z.number().min(0).max(1),
-  falseStopRate: shareOrNull,
-  wastedShare: z.number().min(0).max(1),
-  costUsd: z.number().nonnegative(),
-  costPerRunUsd: z.strictObject({ mean: z.number().nonnegative(), p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
-  costPerCompletedUsd: usdOrNull,
-});
+/** A figure over the runs (their total, the spend per completed run) is at most that per run. */
+function overRuns(figures: { runs: number; costUsd: number; costPerCompletedUsd: number | null }, ctx: z.RefinementCtx): void {
+  const most = figures.runs * MAX_USD;
+  for (const field of ['costUsd', 'costPerCompletedUsd'] as const) {
+    const value = figures[field];
+    if (value !== null && value > most) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `$${value} is more than ${figures.runs} runs can cost at ${MAX_RUN_COST_TEXT} each (2^53 − 1 picodollars, the most one run can cost)` });
+    }
+  }
+}
+
+const figuresSchema = z
+  .strictObject({
+    runs: z.number().int().nonnegative().max(MAX_COUNT),
+    completionRate: z.number().min(0).max(1),
+    falseStopRate: shareOrNull,
+    wastedShare: z.number().min(0).max(1),
+    costUsd: z.number().nonnegative(),
+    costPerRunUsd: z.strictObject({ mean: runUsd, p50: runUsd, p95: runUsd, max: runUsd }),
+    costPerCompletedUsd: z.number().nonnegative().nullable(),
+  })
+  .superRefine(overRuns);
 
 const baselineSchema = z.strictObject({
   baseline: z.literal(BASELINE_SCHEMA),

@@ -107,6 +107,9 @@ export async function runCli(argv: string[], io: CliIO, { commands, outline }: R
     .name('loopcost')
     .description('What will your LLM agent loop cost, and do its brakes hold?')
     .version(LOOPCOST_VERSION)
+    // The program's options (--version) come before a command; each command's after it: `prices` and
+    // `prices derive` both take --format, which a command's subcommand must receive in order.
+    .enablePositionalOptions()
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureHelp({ optionDescription: describeOption })

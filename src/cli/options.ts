@@ -104,7 +104,18 @@ export function outOption(command: Command): Option {
 }
 
 export function addViewOptions(command: Command): Command {
-  return command
-    .addOption(option(command, '--wide', 'table: every column, wider than the terminal if need be', 'rarely needed columns left out'))
-    .addOption(option(command, '--per-run', 'table: per-run rows after the summary however many runs', 'only when there are at most 20'));
+  return addWideOption(command).addOption(option(command, '--per-run', 'table: per-run rows after the summary however many runs', 'only when there are at most 20'));
+}
+
+/** `--wide` alone: for a command whose report has no per-run rows (sweep, calibrate). */
+export function addWideOption(command: Command): Command {
+  return command.addOption(option(command, '--wide', 'table: every column, wider than the terminal if need be', 'rarely needed columns left out'));
+}
+
+/**
+ * `--per-run` on a command whose report has no per-run rows: left out of its help, and refused by its
+ * action (so a user who types it is told what shows per-run rows, not that the flag is unknown).
+ */
+export function addRefusedPerRunOption(command: Command): Command {
+  return command.addOption(option(command, '--per-run', 'refused: no per-run rows in this report', 'refused').hideHelp());
 }

@@ -8,9 +8,10 @@ import { parseContextSpec, type CacheMode, type ContextStrategy } from '../conte
 import { UserError } from '../errors.js';
 import { didYouMean } from '../import/common/nearestName.js';
 import type { InputSetOptions } from '../import/inputSet.js';
-import { BYTES_PER_MB, type ReadLimits } from '../io/limits.js';
-import { usdToPico } from '../money.js';
+import { BYTES_PER_MB, MAX_USD, type ReadLimits } from '../io/limits.js';
+import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { LATENCY_PART_NAMES, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../loop/latencyLimits.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
 
 function flagError(flag: string, value: string, expected: string): UserError {
@@ -42,6 +43,26 @@ function positiveNumber(flag: string, value: string): number {
   const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isFinite(n) || n <= 0) throw flagError(flag, value, 'a number greater than 0 (e.g. 512)');
   return n;
+}
+
+/**
+ * A cost limit in USD as picodollars: at most $9,007.199254740991 (2^53 − 1 picodollars), the most one
+ * run's spend is counted exactly (the engine refuses a run that costs more: kernel/cost.ts costOutOfRange).
+ * Every cost limit (flag, `--try`, `--grid max-cost`, a scenario's `brakes.max-cost`) comes through here.
+ */
+export function maxCostPico(flag: string, value: string): Pico {
+  const usd = nonNegativeNumber(flag, value);
+  if (usd > MAX_USD) {
+    throw new UserError({
+      file: '<command line>',
+      field: flag,
+      code: 'too_large',
+      message: `'${value}' is more than ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run's spend is counted exactly`,
+      hint: 'no run can be priced past it: give a smaller limit, or none for no cost limit',
+    });
+  }
+  // $9,007.199254740991 rounds to 2^53 in a double: held to 2^53 − 1, the limit it names.
+  return Math.min(usdToPico(usd), Number.MAX_SAFE_INTEGER);
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -81,7 +102,7 @@ export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
     config = { ...preset };
   }
   if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
-  if (flags.maxCost !== undefined) config.maxCostPico = usdToPico(nonNegativeNumber('--max-cost', flags.maxCost));
+  if (flags.maxCost !== undefined) config.maxCostPico = maxCostPico('--max-cost', flags.maxCost);
   if (flags.timeout !== undefined) config.timeoutMs = Math.round(nonNegativeNumber('--timeout', flags.timeout) * 1000);
   if (flags.maxRepeat !== undefined) config.maxRepeat = positiveInt('--max-repeat', flags.maxRepeat);
   if (flags.repeatMode !== undefined) config.repeatMode = oneOf<RepeatMode>('--repeat-mode', flags.repeatMode, ['total', 'consecutive', 'cycle']);
@@ -181,7 +202,13 @@ function keyValueSpec<F extends string>(spec: string, flag: string, names: Recor
 export function brakesFromSpec(spec: string): BrakeConfig {
   const flags: BrakeFlags = {};
   for (const [field, value] of keyValueSpec(spec, '--try', BRAKE_KEYS, 'brake setting', 'value')) flags[field] = value;
-  return brakesFromFlags(flags);
+  try {
+    return brakesFromFlags(flags);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    // A bad value names the `--try` setting it came from (`--try max-cost`), as `--grid max-cost` does.
+    throw new UserError(error.issues.map((issue) => (issue.field?.startsWith('--') ? { ...issue, field: `--try ${issue.field.slice(2)}` } : issue)));
+  }
 }
 
 /** The brakes for one run: its recorded settings under `--preset recorded`, then the flags given. */
@@ -202,11 +229,24 @@ const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
   tool: 'perToolCallMs',
 };
 
-/** `--latency-model call=800,output-token=15,input-token=0.02,tool=300` (milliseconds; unset parts are 0). */
+/**
+ * `--latency-model call=800,output-token=15,input-token=0.02,tool=300` (milliseconds; unset parts are 0),
+ * each part at most MAX_LATENCY_PART_MS (a day: src/loop/latencyLimits.ts), so that the latencies it gives
+ * stay within what a trace holds.
+ */
 export function latencyFromSpec(spec: string): LatencyModel {
   const model: LatencyModel = { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 0 };
   for (const [field, value] of keyValueSpec(spec, '--latency-model', LATENCY_KEYS, 'latency setting', 'milliseconds')) {
     model[field] = nonNegativeNumber('--latency-model', value);
+    if (model[field] > MAX_LATENCY_PART_MS) {
+      throw new UserError({
+        file: '<command line>',
+        field: '--latency-model',
+        code: 'too_large',
+        message: `${LATENCY_PART_NAMES[field]}=${value.trim()} is more than ${MAX_LATENCY_PART_TEXT}, the most a latency model takes for one ${field === 'perCallMs' ? 'call' : field === 'perToolCallMs' ? 'tool call' : 'token'}`,
+        hint: `give each part in milliseconds, at most ${MAX_LATENCY_PART_MS}, e.g. --latency-model call=800,output-token=15,input-token=0.02,tool=300`,
+      });
+    }
   }
   return model;
 }

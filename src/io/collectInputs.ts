@@ -29,6 +29,11 @@ export function isGlob(path: string): boolean {
   return GLOB_CHARACTER.test(path) && tinyglobby().isDynamicPattern(path);
 }
 
+/** Whether a directory's walk reads a file of this name: a trace file's (not a SWE-agent sidecar). */
+export function isTraceFileName(name: string): boolean {
+  return TRACE_FILE.test(name) && !SIDECAR.test(name);
+}
+
 function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -58,7 +63,7 @@ function walk(dir: string, out: string[], seen: Set<string>): void {
       if (seen.has(real)) continue;
       seen.add(real);
       walk(path, out, seen);
-    } else if (TRACE_FILE.test(name) && !SIDECAR.test(name)) {
+    } else if (isTraceFileName(name)) {
       const real = stats ? realpathSync(path) : path;
       if (seen.has(real)) continue;
       seen.add(real);

@@ -5,8 +5,7 @@
  * what the flag would; a refused value, an unknown key, an empty list or a repeated key is a UserError
  * naming `--grid KEY`, before any work.
  */
-import { brakesFromFlags, nonNegativeNumber, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
-import { usdToPico } from '../money.js';
+import { brakesFromFlags, maxCostPico, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../import/common/nearestName.js';
@@ -37,7 +36,7 @@ export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ..
 
 /** `--subagent-max-steps N` / `--subagent-max-cost USD` as a limit (a bad value: UserError naming the flag). */
 function subagentLimit(key: string, value: string): SubagentLimits {
-  return key === 'subagent-max-steps' ? { maxSteps: positiveInt('--subagent-max-steps', value) } : { maxCostPico: usdToPico(nonNegativeNumber('--subagent-max-cost', value)) };
+  return key === 'subagent-max-steps' ? { maxSteps: positiveInt('--subagent-max-steps', value) } : { maxCostPico: maxCostPico('--subagent-max-cost', value) };
 }
 
 /** Most configurations a grid may have without `--force`. */

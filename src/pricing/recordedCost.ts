@@ -45,9 +45,25 @@ export interface PriceGap {
   relative: number;
 }
 
+/** A PriceGapCheck's sums per model, as one thread sends them to another (a BigInt survives a structured clone). */
+export type PriceGapSums = { model: string; runs: number; computedPico: bigint; recordedPico: bigint }[];
+
 /** Sums, per model, the table's price of runs as recorded against what they recorded. */
 export class PriceGapCheck {
   private readonly byModel = new Map<string, { runs: number; computedPico: bigint; recordedPico: bigint }>();
+
+  /** What this check has summed, per model. */
+  sums(): PriceGapSums {
+    return [...this.byModel].map(([model, entry]) => ({ model, ...entry }));
+  }
+
+  /** Another check's sums (another thread's runs) added to these. */
+  addSums(sums: PriceGapSums): void {
+    for (const { model, runs, computedPico, recordedPico } of sums) {
+      const entry = this.byModel.get(model) ?? { runs: 0, computedPico: 0n, recordedPico: 0n };
+      this.byModel.set(model, { runs: entry.runs + runs, computedPico: entry.computedPico + computedPico, recordedPico: entry.recordedPico + recordedPico });
+    }
+  }
 
   add(trace: Trace, pricing: ModelPricing): void {
     const check = recordedCostCheck(trace, pricing);

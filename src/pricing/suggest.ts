@@ -1,26 +1,56 @@
 import { UserError } from '../errors.js';
 
-/** Edit distance with adjacent transpositions (optimal string alignment): `gtp-4o` is 1 from `gpt-4o`. */
-export function editDistance(a: string, b: string): number {
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment): `gtp-4o` is 1 from `gpt-4o`.
+ * With `max`, the search stops as soon as the distance is known to exceed it and returns max + 1: names
+ * whose lengths differ by more cost nothing, and only the diagonal band of width 2·max + 1 is filled
+ * (O(max · length), not O(length²): a 100,000-character name against a table of names stays instant).
+ */
+export function editDistance(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let prev = new Array<number>(b.length + 1);
-  let curr = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a.length === 0 || b.length === 0) return a.length + b.length;
+  const far = max + 1;
+  const band = Math.min(max, Math.max(a.length, b.length));
+  let before = new Array<number>(b.length + 1).fill(far);
+  let prev = new Array<number>(b.length + 1).fill(far);
+  let curr = new Array<number>(b.length + 1).fill(far);
+  for (let j = 0; j <= Math.min(b.length, band); j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    curr[0] = i;
+    const from = Math.max(1, i - band);
+    const to = Math.min(b.length, i + band);
+    curr[from - 1] = from === 1 ? i : far;
+    if (to < b.length) curr[to + 1] = far;
     const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
+    let rowBest = curr[from - 1]!;
+    for (let j = from; j <= to; j++) {
       const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + cost);
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, before[j - 2]! + 1);
       curr[j] = d;
+      if (d < rowBest) rowBest = d;
     }
+    if (rowBest > max) return far;
     [before, prev, curr] = [prev, curr, before];
   }
-  return prev[b.length]!;
+  return Math.min(prev[b.length]!, far);
+}
+
+/** Names longer than this get no suggestions: no known name is near them, and comparing would only cost time. */
+export const MAX_SUGGESTED_LENGTH = 200;
+
+/** Characters of a name a message shows; a longer one is cut, its length said. */
+export const MAX_SHOWN_NAME = 100;
+
+/** A name as messages show it: whole up to MAX_SHOWN_NAME characters, else its start, `…` and its length. */
+export function shownName(name: string): string {
+  if (name.length <= MAX_SHOWN_NAME) return name;
+  return `${name.slice(0, MAX_SHOWN_NAME)}… (${name.length.toLocaleString('en-US')} characters)`;
+}
+
+/** The most edits a name of `length` characters may be from a known one to be suggested for it. */
+export function nearEdits(length: number): number {
+  return Math.max(2, Math.floor(length / 4));
 }
 
 /** Lower case, punctuation dropped: `GPT_4o` and `gpt-4o` both become `gpt4o`. */
@@ -36,31 +66,34 @@ function withoutPrefix(name: string): string {
   return colon > 0 ? name.slice(colon + 1) : name;
 }
 
+/** How near a known name is to a query (lower is nearer; Infinity: not near): see suggestNames. */
+function nameScore(query: { lq: string; sq: string }, candidate: string, penalty: number): number {
+  const { lq, sq } = query;
+  const lc = candidate.toLowerCase();
+  const sc = squash(candidate);
+  const extra = Math.abs(lc.length - lq.length) + penalty;
+  if (sq.length > 0 && sc === sq) return extra / 1000;
+  if (sq.length >= 2 && sc.startsWith(sq)) return 1 + extra / 1000;
+  if (sq.length >= 3 && sc.includes(sq)) return 2 + extra / 1000;
+  const limit = nearEdits(lq.length);
+  const d = editDistance(lq, lc, limit);
+  return d <= limit ? 3 + d + extra / 1000 : Infinity;
+}
+
 /**
  * Up to `limit` known names closest to `query`: same name up to case/punctuation first, then names that
  * start with or contain it (shortest first), then names within a small edit distance; one per model
- * name after stripping a provider prefix. Deterministic.
+ * name after stripping a provider prefix. Deterministic. None for a query longer than MAX_SUGGESTED_LENGTH.
  */
 export function suggestNames(query: string, names: Iterable<string>, limit = 3): string[] {
-  const queries = [...new Set([query, withoutPrefix(query)])].filter((q) => q.length > 0);
+  if (query.length > MAX_SUGGESTED_LENGTH) return [];
+  const queries = [...new Set([query, withoutPrefix(query)])].filter((q) => q.length > 0).map((q) => ({ lq: q.toLowerCase(), sq: squash(q) }));
   const scored: Array<{ name: string; score: number }> = [];
   for (const name of new Set(names)) {
     let best = Infinity;
-    for (const q of queries) {
-      const lq = q.toLowerCase();
-      const sq = squash(q);
+    for (const { lq, sq } of queries) {
       for (const candidate of new Set([name, withoutPrefix(name)])) {
-        const lc = candidate.toLowerCase();
-        const sc = squash(candidate);
-        const extra = Math.abs(lc.length - lq.length) + (candidate === name ? 0 : 0.5);
-        let score = Infinity;
-        if (sq.length > 0 && sc === sq) score = extra / 1000;
-        else if (sq.length >= 2 && sc.startsWith(sq)) score = 1 + extra / 1000;
-        else if (sq.length >= 3 && sc.includes(sq)) score = 2 + extra / 1000;
-        else {
-          const d = editDistance(lq, lc);
-          if (d <= Math.max(2, Math.floor(lq.length / 4))) score = 3 + d + extra / 1000;
-        }
+        const score = nameScore({ lq, sq }, candidate, candidate === name ? 0 : 0.5);
         if (score < best) best = score;
       }
     }
@@ -93,7 +126,7 @@ export function unknownModelError(model: string, names: Iterable<string>, contex
     ...(context.file !== undefined ? { file: context.file } : {}),
     field: 'model',
     code: 'unknown_model',
-    message: `unknown model '${model}'`,
+    message: `unknown model '${shownName(model)}'`,
     hint:
       context.file === undefined
         ? `${didYouMean}Run 'loopcost prices' to list models, pass --prices FILE, or write a price file for it with 'loopcost prices derive'`

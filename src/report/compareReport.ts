@@ -9,6 +9,7 @@ import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { FidelityRow } from '../replay/compare.js';
 import { NO_BRAKES } from '../brakes/config.js';
+import { counted } from '../plural.js';
 import { formatCsv } from './csv.js';
 import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatUsd, formatUsdNumber } from './money.js';
@@ -30,7 +31,10 @@ export interface CompareRun {
   outputTokens: number;
   recordedOutputTokens: number | null;
   growthModelDelta: number | null;
+  /** Nothing the source recorded (calls, cost, tokens) disagrees; true too when it recorded nothing to compare. */
   agrees: boolean;
+  /** The source recorded a cost, so the computed cost was compared with it (recordedCostUsd is not null). */
+  costCompared: boolean;
   problems: string;
 }
 
@@ -43,7 +47,8 @@ export interface CompareReport {
   pricesNote?: string;
   tolerance: number;
   runs: CompareRun[];
-  summary: { runs: number; disagreements: number };
+  /** costCompared: runs whose source recorded a cost (the others' cost was not checked). */
+  summary: { runs: number; costCompared: number; disagreements: number };
   warnings: ReportWarning[];
 }
 
@@ -62,6 +67,7 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
     recordedOutputTokens: row.recordedOutputTokens ?? null,
     growthModelDelta: row.growthModelDelta ?? null,
     agrees: row.agrees,
+    costCompared: row.recordedCostPico !== undefined,
     problems: row.problems.join('; '),
   }));
   return {
@@ -71,14 +77,14 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
     ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     tolerance: args.tolerance,
     runs,
-    summary: { runs: runs.length, disagreements: runs.filter((run) => !run.agrees).length },
+    summary: { runs: runs.length, costCompared: runs.filter((run) => run.costCompared).length, disagreements: runs.filter((run) => !run.agrees).length },
     warnings: [...args.warnings],
   };
 }
 
 const CSV_COLUMNS: (keyof CompareRun)[] = [
   'source', 'model', 'calls', 'recordedCalls', 'costUsd', 'recordedCostUsd', 'costRelativeError', 'inputTokens', 'recordedInputTokens',
-  'outputTokens', 'recordedOutputTokens', 'growthModelDelta', 'agrees', 'problems',
+  'outputTokens', 'recordedOutputTokens', 'growthModelDelta', 'agrees', 'costCompared', 'problems',
 ];
 
 export function renderCompareCsv(report: CompareReport): string {
@@ -137,12 +143,27 @@ const RUN_COLUMNS: (Column & { wide?: boolean; cell: (run: CompareRun, name: str
   { header: 'input tok', align: 'right', wide: true, cell: (run) => run.inputTokens },
   { header: 'recorded input', align: 'right', wide: true, cell: (run) => run.recordedInputTokens ?? '-' },
   { header: 'Δ growth model', align: 'right', wide: true, cell: (run) => run.growthModelDelta ?? '-' },
-  { header: 'verdict', shrink: true, minWidth: 20, cell: (run) => (run.agrees ? 'ok' : `disagrees: ${run.problems}`) },
+  { header: 'verdict', shrink: true, minWidth: 20, cell: verdict },
 ];
+
+/** `ok` only for a run whose cost was compared: a run without a recorded cost says so (its calls and tokens may still disagree). */
+export function verdict(run: CompareRun): string {
+  if (!run.agrees) return `disagrees: ${run.problems}`;
+  if (run.costCompared) return 'ok';
+  const recordedAny = run.recordedCalls !== null || run.recordedInputTokens !== null || run.recordedOutputTokens !== null;
+  return recordedAny ? 'no recorded cost' : 'nothing recorded';
+}
+
+/** `36 runs, 2 with a recorded cost, 0 disagree …`; the middle part only when some run recorded no cost. */
+function summaryLine(report: CompareReport): string {
+  const s = report.summary;
+  const withCost = s.costCompared === s.runs ? '' : ` ${s.costCompared === 0 ? 'none' : s.costCompared} with a recorded cost,`;
+  return `${counted(s.runs, 'run')},${withCost} ${s.disagreements} disagree with what was recorded (cost tolerance ${report.tolerance} relative)\n`;
+}
 
 export function renderCompareTable(report: CompareReport, view: ReportView): string {
   const s = report.summary;
-  let text = `${s.runs} runs, ${s.disagreements} disagree with what was recorded (cost tolerance ${report.tolerance} relative)\n`;
+  let text = summaryLine(report);
   text += modelSummary(report, view);
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {

@@ -13,7 +13,7 @@ import type { CurveComparison, CurveRow, CurveRun } from '../replay/curve.js';
 import type { ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
-import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { latencySpec, NO_LATENCY, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import { wrapLine } from './text.js';
@@ -91,6 +91,22 @@ export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStra
   return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
 }
 
+/** A curve has no recording: without `--latency-model` its calls and tools take no time (`latency none`), not "as recorded". */
+function curveSettings(settings: ReportSettings): ReportSettings {
+  return settings.latency === latencySpec(undefined) ? { ...settings, latency: NO_LATENCY } : settings;
+}
+
+/**
+ * The prices a curve was costed at: its one model's, read at one day (the table's release day, or
+ * `--prices-as-of`), not "the day each run was recorded"; undated when an override file priced it.
+ */
+function curvePriceSource(table: PriceSource, pricing: ModelPricing): PriceSource {
+  const { asOf, dating } = pricing.source;
+  if (dating !== undefined && asOf !== undefined) return { ...table, asOf, dating };
+  const { releasedOn: _releasedOn, dating: _dating, ...undated } = table;
+  return undated;
+}
+
 export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number; comparison?: CurveComparison }): CurveReport {
   const { run } = args;
   const window = args.contextWindow ?? run.pricing.contextWindow;
@@ -101,8 +117,8 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     model: run.pricing.model,
-    settings: args.settings,
-    prices: args.priceSource,
+    settings: curveSettings(args.settings),
+    prices: curvePriceSource(args.priceSource, run.pricing),
     pricing: describePricing(run.pricing),
     stop: { reason: run.stopReason, detail: run.stopDetail },
     growth: growthDescription(args.spec, args.strategy, run.rows, args.settings.cache),

@@ -1,5 +1,6 @@
 /** `loopcost prices MODEL`: a model's prices as a table (base and each tier a column), and its source. */
 import type { PricingDescription, TokenPricesDescription } from '../pricing/cost.js';
+import type { PriceSource } from '../pricing/types.js';
 import { describePriceSource } from '../pricing/source.js';
 import { formatTable, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
@@ -31,5 +32,14 @@ export function renderPricesTable(described: PricingDescription, width: number):
   const head = `${printableCell(described.model)}${described.provider === null ? '' : ` (${printableCell(described.provider)})`}${described.requested === described.model ? '' : `, asked as ${printableCell(described.requested)}`}\n`;
   const window = `context window: ${described.contextWindow === null ? 'unknown' : `${described.contextWindow.toLocaleString('en-US')} tokens`}\n`;
   const tiers = described.tiers.length > 0 ? 'a tier prices every token of a call whose prompt is above its size\n' : '';
-  return head + formatTable(columns, rows, { maxWidth: width }) + tiers + window + wrapLine('prices: ', printableCell(describePriceSource(described.source)), width);
+  return head + formatTable(columns, rows, { maxWidth: width }) + tiers + window + wrapLine('prices: ', printableCell(modelPriceSource(described.source)), width);
+}
+
+/**
+ * The prices line in the words of this command, which prices no run: dated prices read at the table's
+ * release day are the latest it knows (the shared wording says a run has no recording date).
+ */
+export function modelPriceSource(source: PriceSource): string {
+  if (source.dating !== 'release') return describePriceSource(source);
+  return `${describePriceSource({ ...source, dating: 'as-of' })}, the table's release day (the latest prices it knows; --prices-as-of YYYY-MM-DD for another day)`;
 }

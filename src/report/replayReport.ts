@@ -1,4 +1,4 @@
-import type { BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { describePricing } from '../pricing/cost.js';
@@ -15,7 +15,7 @@ import {
   type SummaryRecord,
 } from './records.js';
 import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
-import { reportSettings, type ReportSettings } from './settings.js';
+import { modesOverRecorded, reportSettings, syntheticCache, type ReportSettings } from './settings.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';
@@ -76,12 +76,21 @@ export function* replayRunRecords(args: ReplayReportArgs): Generator<RunRecord> 
   }
 }
 
+/** Each run's own recorded limits, the brakes given on top, and the modes given for the recorded brakes (`budgetMode: 'predict'`). */
+function recordedBrakesRecord(brakes: BrakeConfig): Record<string, unknown> {
+  const modes = modesOverRecorded(brakes);
+  const bound = modes.budgetMode === 'predict' ? { maxOutputTokens: modes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS } : {};
+  return { preset: 'recorded: each run with its own recorded limits', ...brakeSettingsRecord(brakes), ...modes, ...bound };
+}
+
 function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayReport {
+  const scenarioCaches = (args.scenarios ?? []).map((scenario) => scenario.strategy.cache);
   const settings: ReplayReport['settings'] = {
-    brakes: { ...(args.perRunRecordedLimits ? { preset: 'recorded: each run with its own recorded limits' } : {}), ...brakeSettingsRecord(args.brakes) },
+    brakes: args.perRunRecordedLimits ? recordedBrakesRecord(args.brakes) : brakeSettingsRecord(args.brakes),
     context: contextSettingsRecord(args.strategy),
-    spec: reportSettings(args),
+    spec: reportSettings({ ...args, scenarioCaches }),
   };
+  if (args.strategy.cache === undefined) settings.context.cache = `default (recorded traces: as recorded; synthetic: ${syntheticCache(scenarioCaches)})`;
   if (args.model !== undefined) settings.model = args.model;
   if (args.scenarios !== undefined && args.scenarios.length > 0) settings.scenarios = scenarioSettingsRecords(args.scenarios);
   return {

@@ -7,7 +7,6 @@
  */
 import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../cli/version.js';
-import type { PopulationMetrics } from '../metrics/population.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import type { GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
@@ -17,7 +16,8 @@ import { formatUsdNumber } from './money.js';
 import { renderSweepCsv, STRATEGY_FIGURES } from './sweepCsv.js';
 import { chartUsd } from './render.js';
 import type { ReportSettings } from './settings.js';
-import { formatTable, type Column } from './table.js';
+import { formatTable, type Cell, type Column } from './table.js';
+import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { printableCell, wrapLine } from './text.js';
 import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
@@ -138,16 +138,11 @@ const FIGURE_COLUMNS: Column[] = [
   { header: 'false stops', align: 'right' },
   { header: 'caught', align: 'right' },
   { header: 'saved', align: 'right' },
-  { header: 'other stops', shrink: true, minWidth: 12 },
 ];
 
-function otherStops(stopReasons: PopulationMetrics['stopReasons']): string {
-  return (
-    Object.entries(stopReasons)
-      .filter(([reason]) => reason !== 'completed')
-      .map(([reason, n]) => `${reason} ${n}`)
-      .join(', ') || '-'
-  );
+function figureCells(row: SweepRow): Cell[] {
+  const perCompleted = row.costPerCompletedUsd === null ? '-' : usd(row.costPerCompletedUsd);
+  return [`${row.completed}/${row.runs} ${percent(row.completionRate)}`, perCompleted, usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd)];
 }
 
 /** One column per grid key (its value in each configuration), marked `*` on the frontier and `→` when recommended. */
@@ -159,22 +154,36 @@ function settingCells(report: SweepReport, row: SweepRow): string[] {
   return report.grid.map((axis, i) => `${i === 0 ? mark : ''}${printableCell(values.get(axis.key) ?? '')}`);
 }
 
+/**
+ * The table of configurations. Counts are never cut (stop counts: src/report/stopColumns.ts; strategy
+ * figures): grid values give way first, and what still does not fit beside the figures goes into a
+ * table of its own, a row per configuration again. `--wide`: nothing cut, however wide.
+ */
 export function renderSweepTable(report: SweepReport, view: ReportView): string {
+  const width = view.wide ? Infinity : view.width;
+  const configurations = report.configurations;
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
-  const withStrategy = report.configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
-  const rows = report.configurations.map((row) => [
-    ...settingCells(report, row),
-    `${row.completed}/${row.runs} ${percent(row.completionRate)}`,
-    row.costPerCompletedUsd === null ? '-' : usd(row.costPerCompletedUsd),
-    usd(row.costUsd),
-    usd(row.costPerRunUsd.p95),
-    row.falseStops,
-    row.caughtEarly,
-    usd(row.savedUsd),
-    otherStops(row.stopReasons),
-    ...(withStrategy ? [strategyCell(row)] : []),
-  ]);
-  let text = formatTable([...keys, ...FIGURE_COLUMNS, ...(withStrategy ? [{ header: 'strategy', shrink: true, minWidth: 18 } as Column] : [])], rows, { maxWidth: view.width });
+  const withStrategy = configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
+  const strategy: Column[] = withStrategy ? [{ header: 'strategy' }] : [];
+  const labels = configurations.map((row) => settingCells(report, row));
+  const strategyCells = configurations.map((row): Cell[] => (withStrategy ? [strategyCell(row)] : []));
+  const counts = configurations.map((row) => row.stopReasons);
+  const base = [...keys, ...FIGURE_COLUMNS, ...strategy];
+  const baseRows = configurations.map((row, i) => [...labels[i]!, ...figureCells(row), ...strategyCells[i]!]);
+  const stops = layOutStops(counts, width - narrowestWidth(base, baseRows));
+  let text: string;
+  if (stops.fits) {
+    const columns = [...keys, ...FIGURE_COLUMNS, ...stops.columns, ...strategy];
+    text = formatTable(columns, configurations.map((row, i) => [...labels[i]!, ...figureCells(row), ...stops.cells(counts[i]!), ...strategyCells[i]!]), { maxWidth: width });
+  } else {
+    // The figures first; stop counts (and strategy figures) in a table of their own under them.
+    const detailRows = labels.map((cells, i) => [...cells, ...strategyCells[i]!]);
+    const own = layOutStops(counts, width - narrowestWidth([...keys, ...strategy], detailRows), false);
+    text = formatTable([...keys, ...FIGURE_COLUMNS], configurations.map((row, i) => [...labels[i]!, ...figureCells(row)]), { maxWidth: width });
+    text += `\n${withStrategy ? 'stops other than completion and strategy figures' : 'stops other than completion'}, per configuration:\n`;
+    text += formatTable([...keys, ...own.columns, ...strategy], labels.map((cells, i) => [...cells, ...own.cells(counts[i]!), ...strategyCells[i]!]), { maxWidth: width }) + (own.note === '' ? '' : wrapLine('', own.note, view.width));
+  }
+  if (stops.fits && stops.note !== '') text += wrapLine('', stops.note, view.width);
   text += wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes; caught: a run that would not complete, stopped before its end; saved: spend avoided on those.", view.width);
   text += recommendationLines(report, view.width);
   return `${text}${notesAndFooter(report, view.width)}`;

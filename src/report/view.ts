@@ -50,7 +50,7 @@ export function reportFooter(args: {
     for (const scenario of args.scenarios) text += labelledLine(printableText(scenarioLine(scenario, args.settings)), args.width, SETTINGS_SEPARATOR);
     text += labelledLine(SYNTHETIC_NOTE, args.width);
   }
-  if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ?? ''}`), args.width);
+  if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ? `; ${args.pricesNote}` : ''}`), args.width);
   return text + warningLines(args.warnings, args.width);
 }
 

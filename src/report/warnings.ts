@@ -55,8 +55,9 @@ export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly str
     {
       code: 'price_gap',
       message:
-        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but were billed ${formatUsd(recorded)} (${percent(relative)}); ` +
-        `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json`,
+        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but ${runs === 1 ? 'was' : 'were'} billed ${formatUsd(recorded)} (${percent(relative)}); ` +
+        `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json ` +
+        `(for a model whose runs cannot tell its prices apart, derive says so: write its billed prices in a price file of your own)`,
     },
   ];
 }

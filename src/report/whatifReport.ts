@@ -11,8 +11,9 @@ import { LOOPCOST_VERSION } from '../cli/version.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
-import { SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
-import { formatTable, type Column } from './table.js';
+import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './settings.js';
+import { formatTable, type Cell, type Column } from './table.js';
+import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
 import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
@@ -70,7 +71,7 @@ export function buildWhatIfReport(args: {
   const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
-    settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : { ...args.reportSettings, scenarios: scenarioSettingsRecords(args.scenarios) },
+    settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : scenarioSettings(args.reportSettings, args.scenarios),
     prices: args.priceSource,
     ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     baseline: {
@@ -110,6 +111,11 @@ export function buildWhatIfReport(args: {
   };
 }
 
+/** The settings with the scenario files' own: the default cache said as their runs took it (withScenarioCaches). */
+function scenarioSettings(settings: ReportSettings, scenarios: readonly ScenarioRunSettings[]): WhatIfReport['settings'] {
+  return { ...withScenarioCaches(settings, scenarios.map((scenario) => scenario.strategy.cache)), scenarios: scenarioSettingsRecords(scenarios) };
+}
+
 /** The strategy figures of a setting's totals, each only when present. */
 function strategyRecord(t: StrategyFigureRecord): StrategyFigureRecord {
   const record: StrategyFigureRecord = {};
@@ -123,16 +129,6 @@ function countBy(values: readonly string[]): Record<string, number> {
   return counts;
 }
 
-/** `max_steps 27, trace_end 8`: stop reasons other than completion (the completed column has those). */
-function otherStops(stopReasons: Partial<Record<string, number>>): string {
-  return (
-    Object.entries(stopReasons)
-      .filter(([reason]) => reason !== 'completed')
-      .map(([reason, n]) => `${reason} ${n}`)
-      .join(', ') || '-'
-  );
-}
-
 const usd = (value: number): string => formatUsdNumber(value);
 
 const WHATIF_CSV_COLUMNS = ['source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', 'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', 'pricedAsOf'];
@@ -144,22 +140,26 @@ export function renderWhatIfCsv(report: WhatIfReport): string {
   return formatCsv(csv.rows, [...WHATIF_CSV_COLUMNS, ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], csv.shared);
 }
 
-/** The baseline row's name: each recorded run under its recorded limits, each synthetic run under its file's brakes. */
+/**
+ * The baseline row's name: each recorded run under its recorded limits; with scenario files, each
+ * synthetic run under its file's brakes (said in the note under the table, to keep the name short).
+ */
 function baselineLabel(report: WhatIfReport): string {
-  return report.settings.scenarios === undefined ? BASELINE : "baseline (as recorded; synthetic: the file's brakes)";
+  return report.settings.scenarios === undefined ? 'baseline (as recorded)' : 'baseline';
 }
 
-const BASELINE = 'baseline (as recorded)';
+const SETTING_COLUMN: Column = { header: 'setting' };
 
-const SUMMARY_COLUMNS: Column[] = [
-  { header: 'setting' },
+const FIGURE_COLUMNS: Column[] = [
   { header: 'completed', align: 'right' },
   { header: 'false stops', align: 'right' },
   { header: 'caught', align: 'right' },
   { header: 'spend', align: 'right' },
   { header: 'saved', align: 'right' },
-  { header: 'other stops', shrink: true, minWidth: 20 },
 ];
+
+/** The setting column keeps this much room (less when every setting is shorter) before stop counts take any; a longer setting may become `#1`, …. */
+const SETTING_ROOM = 16;
 
 const RUN_COLUMNS: Column[] = [
   { header: 'run', shrink: true },
@@ -173,17 +173,14 @@ const RUN_COLUMNS: Column[] = [
   { header: 'false stop' },
 ];
 
-/** Columns the summary needs besides the setting (at their narrowest), gaps included. */
-const SUMMARY_WIDTH_BESIDES_SETTING = 9 + 11 + 6 + 9 + 9 + 20 + 2 * 6;
-
 /**
- * Settings too long for the table's setting column are shown as `#1`, `#2`, … with a legend above the
- * table, so neither the table nor a setting is cut.
+ * Settings longer than `room` are shown as `#1`, `#2`, … with a legend above the table (wrapped at
+ * `width`), so neither the table nor a setting is cut.
  */
-function settingLabels(report: WhatIfReport, width: number): { labels: Map<string, string>; legend: string } {
+function settingLabels(report: WhatIfReport, room: number, width: number): { labels: Map<string, string>; legend: string } {
   const labels = new Map(report.totals.map((t) => [t.setting, t.setting]));
   const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
-  if (longest <= Math.max(BASELINE.length, width - SUMMARY_WIDTH_BESIDES_SETTING)) return { labels, legend: '' };
+  if (longest <= room) return { labels, legend: '' };
   let legend = '';
   report.totals.forEach((t, i) => {
     labels.set(t.setting, `#${i + 1}`);
@@ -192,27 +189,51 @@ function settingLabels(report: WhatIfReport, width: number): { labels: Map<strin
   return { labels, legend };
 }
 
+/**
+ * The per-setting summary: the baseline, then each setting. Stop counts are never cut (stopColumns.ts):
+ * long settings give way first (as `#1`, …); counts that still do not fit get a table of their own.
+ */
+function summaryTable(report: WhatIfReport, width: number, textWidth: number): { text: string; labels: Map<string, string> } {
+  const b = report.baseline;
+  const baseline = baselineLabel(report);
+  const figures: Cell[][] = [
+    [`${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-'],
+    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.falseStops, t.caughtRuns, usd(t.costUsd), usd(t.savedUsd)]),
+  ];
+  const counts = [b.stopReasons, ...report.totals.map((t) => t.stopReasons)];
+  const besides = GAP + narrowestWidth(FIGURE_COLUMNS, figures);
+  const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
+  const floor = Math.max(SETTING_COLUMN.header.length, baseline.length, Math.min(longest, SETTING_ROOM));
+  const stops = layOutStops(counts, width - floor - besides);
+  const own = stops.fits ? undefined : layOutStops(counts, width - floor, false);
+  const { labels, legend } = settingLabels(report, Math.max(floor, width - Math.max(besides + (stops.fits ? stops.width : 0), own?.width ?? 0)), textWidth);
+  const names = [baseline, ...report.totals.map((t) => labels.get(t.setting)!)];
+  const columns = [SETTING_COLUMN, ...FIGURE_COLUMNS, ...(stops.fits ? stops.columns : [])];
+  let text = legend + formatTable(columns, figures.map((cells, i) => [names[i]!, ...cells, ...(stops.fits ? stops.cells(counts[i]!) : [])]), { maxWidth: width });
+  if (own !== undefined) text += `\nstops other than completion, per setting:\n${formatTable([SETTING_COLUMN, ...own.columns], names.map((name, i) => [name, ...own.cells(counts[i]!)]), { maxWidth: width })}`;
+  const note = (own ?? stops).note;
+  return { text: note === '' ? text : text + wrapLine('', note, textWidth), labels };
+}
+
+/** Between two table columns (src/report/table.ts). */
+const GAP = 2;
+
+/** The summary, then per-run rows when few or asked for. `--wide`: no table cut, however wide. */
 export function renderWhatIfTable(report: WhatIfReport, view: ReportView): string {
   const b = report.baseline;
-  const { labels, legend } = settingLabels(report, view.width);
-  const summaryRows = [
-    [baselineLabel(report), `${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-', otherStops(b.stopReasons)],
-    ...report.totals.map((t) => [
-      labels.get(t.setting)!,
-      `${t.completed}/${t.runs}`,
-      t.falseStops,
-      t.caughtRuns,
-      usd(t.costUsd),
-      usd(t.savedUsd),
-      otherStops(t.stopReasons),
-    ]),
-  ];
-  let text = legend + formatTable(SUMMARY_COLUMNS, summaryRows, { maxWidth: view.width });
+  const width = view.wide ? Infinity : view.width;
+  const summary = summaryTable(report, width, view.width);
+  const labels = summary.labels;
+  let text = summary.text;
   for (const t of report.totals) {
     const strategy = strategyFieldsText(t);
     if (strategy !== '') text += wrapLine(`${printableCell(labels.get(t.setting)!)}: `, strategy, view.width, ';');
   }
-  text += wrapLine('', 'false stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.', view.width);
+  const baseline =
+    report.settings.scenarios === undefined
+      ? ''
+      : "baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes; each other setting is a whole set of brakes in place of those (to keep a file's preset, start the --try with it: preset=reference,max-repeat=2); ";
+  text += wrapLine('', `${baseline}false stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.`, view.width);
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {
       const { prefix, suffix, short } = shortenPaths(report.runs.map((row) => row.source));
@@ -227,7 +248,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
         usd(row.costUsd),
         row.falseStop ? 'FALSE STOP' : '',
       ]);
-      text += `\n${sourcesLine(b.runs, prefix, suffix)}${formatTable(RUN_COLUMNS, rows, { maxWidth: view.width })}`;
+      text += `\n${sourcesLine(b.runs, prefix, suffix)}${formatTable(RUN_COLUMNS, rows, { maxWidth: width })}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;

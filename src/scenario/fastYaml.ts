@@ -8,6 +8,7 @@
  * (the same value, or the quick one stepping aside) on the bundled scenarios and random edits of them.
  */
 import { createRequire } from 'node:module';
+import { yamlDepthProblem } from '../io/yamlDepth.js';
 
 interface JsYamlTypeOptions {
   kind: 'scalar';
@@ -61,9 +62,12 @@ const CORE_AS_YAML = jsYaml.FAILSAFE_SCHEMA.extend({
 /** Anchors, aliases, tags (`&`, `*`, `!` anywhere, comments included), directives, complex keys: left to `yaml`. */
 const LEFT_TO_YAML = /[&*!]|^%|^\s*\?(?:\s|$)/m;
 
-/** The file's value when js-yaml reads it as a mapping; undefined when it is left to `yaml`. */
+/**
+ * The file's value when js-yaml reads it as a mapping; undefined when it is left to `yaml` (a text nested
+ * past the readers' limit too: js-yaml never sees it, and `yaml`'s reading refuses it before parsing).
+ */
 export function quickScenarioValue(text: string): Record<string, unknown> | undefined {
-  if (LEFT_TO_YAML.test(text)) return undefined;
+  if (LEFT_TO_YAML.test(text) || yamlDepthProblem(text) !== undefined) return undefined;
   let value: unknown;
   try {
     value = jsYaml.load(text, { schema: CORE_AS_YAML, json: false });

@@ -11,10 +11,14 @@ import { readSmallTextFileSync } from '../io/readInput.js';
 import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
-import { BEHAVIOUR_NAMES, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
+import { BEHAVIOUR_NAMES, DISTRIBUTION_KINDS, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { yamlEscapeError } from '../io/yamlErrors.js';
 import { quickScenarioValue } from './fastYaml.js';
 import { maxOf } from '../metrics/extremes.js';
+import { nearestField } from '../import/common/nearestName.js';
+import { editDistance } from '../pricing/suggest.js';
+import { knownFieldsAt } from './zodMini.js';
+import { checkScenarioDepth, isStackOverflow, parserTooDeep, valueTooDeep } from './depthCheck.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -59,22 +63,61 @@ function flattenUnion(issue: ZodIssue): ZodIssue[] {
   return best.flatMap((inner) => flattenUnion({ ...inner, path: [...issue.path, ...inner.path] } as ZodIssue));
 }
 
-function describeIssue(issue: ZodIssue, value: unknown): { code: string; message: string } {
+const DISCRIMINATORS: Record<string, { what: string; names: readonly string[] }> = {
+  behaviour: { what: 'behaviour', names: BEHAVIOUR_NAMES },
+  kind: { what: 'distribution', names: DISTRIBUTION_KINDS },
+};
+
+/**
+ * A `behaviour` (or distribution `kind`) missing because its key is misspelt (`behavior`): reported as that
+ * unknown key, at the entry, as any unknown key is. Other issues pass unchanged.
+ */
+function misspeltDiscriminator(issue: ZodIssue, value: unknown): ZodIssue {
   const field = issue.path[issue.path.length - 1];
-  if (issue.code === 'invalid_union' && field === 'behaviour') {
-    return { code: 'unknown_behaviour', message: `unknown behaviour ${JSON.stringify(valueAt(value, issue.path))}; one of ${BEHAVIOUR_NAMES.join(', ')}` };
+  if (issue.code !== 'invalid_union' || typeof field !== 'string' || !(field in DISCRIMINATORS) || valueAt(value, issue.path) !== undefined) return issue;
+  const entry = valueAt(value, issue.path.slice(0, -1));
+  const near = entry !== null && typeof entry === 'object' ? Object.keys(entry).filter((key) => nearestField(key, [field]) === field) : [];
+  // The nearest only: `knd` is the misspelt kind, not `min` (a field of its own, two edits away).
+  const key = near.sort((a, b) => editDistance(a.toLowerCase(), field) - editDistance(b.toLowerCase(), field))[0];
+  if (key === undefined) return issue;
+  return { code: 'unrecognized_keys', keys: [key], path: issue.path.slice(0, -1), message: '', input: entry } as ZodIssue;
+}
+
+/** `did you mean steps?` (for one key, or `steps (for stpes), …` for several), or the fields taken there when none is near. */
+function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const guesses = keys.flatMap((key) => {
+    const near = nearestField(key, known);
+    return near === undefined ? [] : [keys.length === 1 ? near : `${near} (for ${key})`];
+  });
+  return guesses.length > 0 ? `did you mean ${guesses.join(', ')}?` : `fields here: ${known.join(', ')}`;
+}
+
+/** The issue's code, message and (when it has one of its own) hint. */
+function describeIssue(issue: ZodIssue, value: unknown): { code: string; message: string; hint?: string } {
+  const field = issue.path[issue.path.length - 1];
+  const given = valueAt(value, issue.path);
+  const discriminator = issue.code === 'invalid_union' && typeof field === 'string' ? DISCRIMINATORS[field] : undefined;
+  if (discriminator !== undefined && (given === undefined || given === null)) {
+    const message = `${given === null ? 'has no value' : 'missing required field'} (one of ${discriminator.names.join(', ')})`;
+    return { code: 'missing_field', message };
   }
-  if (issue.code === 'invalid_union' && field === 'kind') {
-    return { code: 'unknown_distribution', message: `unknown distribution ${JSON.stringify(valueAt(value, issue.path))}; one of fixed, uniform, normal, lognormal, empirical` };
+  if (discriminator !== undefined) {
+    const near = typeof given === 'string' ? nearestField(given, discriminator.names) : undefined;
+    const message = `unknown ${discriminator.what} ${JSON.stringify(given)}; one of ${discriminator.names.join(', ')}`;
+    return { code: `unknown_${discriminator.what}`, message, ...(near === undefined ? {} : { hint: `did you mean ${near}?; ${HINT}` }) };
   }
-  if (issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined) {
+  if (issue.code === 'invalid_type' && given === undefined) {
     return { code: 'missing_field', message: `missing required field (${issue.expected})` };
   }
   if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
     return { code: 'negative_number', message: 'must not be negative' };
   }
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return { code: issue.params.code, message: issue.message };
-  if (issue.code === 'unrecognized_keys') return { code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}` };
+  if (issue.code === 'unrecognized_keys') {
+    const hint = unknownFieldsHint(issue.keys, knownFieldsAt(scenarioSchema, value, issue.path));
+    return { code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, ...(hint === undefined ? {} : { hint: `${hint}; ${HINT}` }) };
+  }
   if (issue.code === 'invalid_value' && field === 'scenario') {
     return { code: 'not_a_scenario', message: `must be '${SCENARIO_SCHEMA}'` };
   }
@@ -135,12 +178,14 @@ function quickScenario(text: string, file: string): AnyScenario | undefined {
 
 /** The reading of scenario text by `yaml` alone (what parseAnyScenario falls back to; tests compare the two). */
 export function parseWithYaml(text: string, file: string): AnyScenario {
+  checkScenarioDepth(text, file);
   const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   let doc: Document.Parsed;
   try {
     doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
+    if (isStackOverflow(error)) throw parserTooDeep(file);
     throw yamlEscapeError(error, file, HINT) ?? error;
   }
   if (doc.errors.length > 0) {
@@ -158,21 +203,23 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   try {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
+    if (isStackOverflow(error)) throw parserTooDeep(file);
     throw new UserError({ file, code: 'too_many_aliases', message: `uses YAML aliases past the limit (${(error as Error).message})`, hint: `at most ${MAX_YAML_ALIASES} alias expansions` });
   }
   const deep = pathPastDepth(value);
-  if (deep !== undefined) throw new UserError({ file, field: deep, code: 'too_deep', message: 'nests too deeply', hint: HINT });
+  if (deep !== undefined) throw valueTooDeep(file, deep);
   // Without zod's compiled fast path: a file is validated once, and compiling the validators (new Function
   // per object schema, ~15–30 ms on a start) costs more than it saves (README, Development: bench/startup.mjs).
   const parsed = scenarioSchema.safeParse(value, { jitless: true });
   if (!parsed.success) {
     const issues: InputIssue[] = parsed.error.issues
       .flatMap(flattenUnion)
+      .map((issue) => misspeltDiscriminator(issue, value))
       .slice(0, MAX_REPORTED_ISSUES)
       .map((issue) => {
         const line = lineOf(doc, counter, issue.path);
         const field = fieldPath(issue.path);
-        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), ...describeIssue(issue, value), hint: HINT };
+        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...describeIssue(issue, value) };
       });
     throw new UserError(issues);
   }

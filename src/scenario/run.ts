@@ -21,6 +21,7 @@ import type { CallRecord } from '../trace/types.js';
 import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
 import { DEFAULT_HARD_CAP_STEPS, fileKeyOfFlag, scenarioSettings } from './settings.js';
+import { atDrawPlace } from './drawPlace.js';
 
 export interface RunScenarioOptions {
   prices: PriceTable;
@@ -132,10 +133,14 @@ function jointStepsAndScale(entry: PopulationEntry, head: Rng): { steps: number;
   return drawStepsAndScale(head, { steps: entry.steps, sizeScale: entry.sizeScale, rankCorrelation: entry.stepsSizeRankCorrelation });
 }
 
-/** The agent of run `run` (0-based) of a prepared scenario, before its first call. */
+/** The agent of run `run` (0-based) of a prepared scenario, before its first call (a draw past the largest count names its field). */
 export function syntheticStart(p: PreparedScenario, run: number): SyntheticStart {
+  const entry = pickEntry(p.scenario, p.seed, run);
+  return atDrawPlace(p.scenario, entry, run, p.seed, () => startOf(p, run, entry));
+}
+
+function startOf(p: PreparedScenario, run: number, entry: PopulationEntry): SyntheticStart {
   const { scenario, seed } = p;
-  const entry = pickEntry(scenario, seed, run);
   const head = Rng.stream(seed, run, STREAM.head);
   const systemTokens = drawCount(scenario.systemTokens, head) + (scenario.promptOverhead?.fixedTokens ?? 0);
   const goalTokens = scenario.goalTokens === undefined ? 0 : drawCount(scenario.goalTokens, head);
@@ -171,7 +176,7 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   if (p.keepStepsThrough !== undefined) options.keepStepsThrough = p.keepStepsThrough;
   if (p.summaryPricing !== undefined) options.summaryPricing = p.summaryPricing;
   if (p.latency !== undefined) options.latency = p.latency;
-  const outcome: RunOutcome = runLoop(source, options);
+  const outcome: RunOutcome = atDrawPlace(scenario, entry, run, p.seed, () => runLoop(source, options));
   const truth = agent.truth(outcome.steps);
   const result = runResultOf(outcome, {
     source: `${scenario.source}#${run + 1}`,

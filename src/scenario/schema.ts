@@ -4,17 +4,22 @@
  * context use the replay flags' names without `--`, with the same meanings. See docs/scenarios.md.
  */
 import { z } from 'zod/mini';
+import { MAX_COUNT } from '../io/limits.js';
+import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../loop/latencyLimits.js';
 import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
 import { DESCRIBED, described } from './zodMini.js';
 
 export const SCENARIO_SCHEMA = 'loopcost.scenario/1';
 
-const count = z.number().check(z.int(), z.nonnegative());
-const positiveInt = z.number().check(z.int(), z.positive());
+/** Counts and token sizes stop where traces' do (src/trace/rules.ts): past 2^53 − 1 a count is inexact. */
+const atMostMaxCount = () => z.maximum(MAX_COUNT, `must be at most ${MAX_COUNT} (2^53 − 1), the largest count held exactly`);
+const count = z.number().check(z.int(), z.nonnegative(), atMostMaxCount());
+const positiveInt = z.number().check(z.int(), z.positive(), atMostMaxCount());
 const share = z.number().check(z.minimum(0), z.maximum(1));
 const belowOne = z.number().check(z.minimum(0), z.lt(1, 'must be below 1 (at 1 the agent never gets anywhere)'));
-const tokenCount = z.number().check(z.nonnegative());
+const tokenCount = z.number().check(z.nonnegative(), atMostMaxCount());
+const positiveTokenCount = z.number().check(z.positive(), atMostMaxCount());
 
 const isNonDecreasing = (values: readonly number[]) => values.every((v, i) => i === 0 || values[i - 1]! <= v);
 
@@ -27,7 +32,7 @@ export const distributionSchema = z.union([
       .check(z.refine((d) => Math.ceil(d.min) <= Math.floor(d.max), { path: ['max'], message: 'no whole number lies between min and max (max below min?)' })),
     z.strictObject({ kind: z.literal('normal'), mean: tokenCount, sd: tokenCount }),
     z
-      .strictObject({ kind: z.literal('lognormal'), median: z.number().check(z.positive()), p95: z.number().check(z.positive()) })
+      .strictObject({ kind: z.literal('lognormal'), median: positiveTokenCount, p95: positiveTokenCount })
       .check(z.refine((d) => d.p95 >= d.median, { path: ['p95'], message: 'p95 is below the median' })),
     z
       .strictObject({ kind: z.literal('empirical'), quantiles: z.array(tokenCount).check(z.minLength(1)) })
@@ -144,11 +149,12 @@ export const contextSchema = z.strictObject({
 });
 
 /** Milliseconds, named as the parts of --latency-model. */
+const latencyPart = () => z.optional(z.number().check(z.nonnegative(), z.maximum(MAX_LATENCY_PART_MS, `must be at most ${MAX_LATENCY_PART_TEXT}, the most a latency model takes for one call, token or tool call`)));
 export const latencySchema = z.strictObject({
-  call: nonNegative(),
-  'input-token': nonNegative(),
-  'output-token': nonNegative(),
-  tool: nonNegative(),
+  call: latencyPart(),
+  'input-token': latencyPart(),
+  'output-token': latencyPart(),
+  tool: latencyPart(),
 });
 
 /** What a scenario needs unless `traces` names recorded runs instead. */
@@ -166,7 +172,7 @@ export const scenarioSchema = z
     promptOverhead: z.optional(
       z.strictObject({
         fixedTokens: described(z.optional(count), 'tokens every prompt carries beyond system and goal (tool schemas, framing)'),
-        perStepTokens: described(z.optional(z.number().check(z.int(), z.minimum(-100_000))), 'tokens each step adds beyond its output and results (message framing)'),
+        perStepTokens: described(z.optional(z.number().check(z.int(), z.minimum(-100_000), atMostMaxCount())), 'tokens each step adds beyond its output and results (message framing)'),
       }),
     ),
     cacheHitShare: described(z.optional(share), 'share of the unchanged prompt prefix the provider cache really serves (default 1)'),
@@ -176,7 +182,7 @@ export const scenarioSchema = z
     runs: described(z.optional(positiveInt.check(z.maximum(10_000_000))), 'runs when --runs is not given (default 100)'),
     seed: described(z.optional(count.check(z.maximum(Number.MAX_SAFE_INTEGER))), 'seed when --seed is not given (default 1)'),
     hardCapSteps: described(z.optional(positiveInt.check(z.maximum(1_000_000))), 'no synthetic run goes past this many steps (default 500)'),
-    runsPerDay: described(z.optional(z.number().check(z.positive())), 'runs a day, for projections'),
+    runsPerDay: described(z.optional(z.number().check(z.positive(), atMostMaxCount())), 'runs a day, for projections'),
     expect: z.optional(expectSchema),
     traces: described(
       z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
@@ -203,6 +209,9 @@ export type ScenarioFile = AnyScenarioFile & Required<Pick<AnyScenarioFile, (typ
 export type PopulationEntry = z.infer<typeof populationEntrySchema>;
 
 export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS;
+
+/** The `kind`s of a distribution given as an object. */
+export const DISTRIBUTION_KINDS: readonly string[] = ['fixed', 'uniform', 'normal', 'lognormal', 'empirical'];
 
 export function scenarioJsonSchema(): unknown {
   // Each field's description (what an editor shows on hover), and named definitions for the parts used

@@ -8,7 +8,7 @@ import type { BrakeState } from '../brakes/state.js';
 import type { PromptView } from '../kernel/context.js';
 import type { StepSource } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { drawCount, drawReal, type DistributionSpec } from './distributions.js';
+import { checkedCount, drawCount, drawReal, type DistributionSpec } from './distributions.js';
 import { Rng, STREAM, type StreamPurpose } from './random.js';
 
 export const BEHAVIOURS = ['healthy', 'perfectionist', 'repeater', 'retrier', 'forgetful', 'asker', 'backtracker', 'sloppy'] as const;
@@ -127,16 +127,16 @@ export abstract class SyntheticAgent implements StepSource {
     this.stuckFrom ??= step;
   }
 
-  /** A token size drawn from `spec`, times the run's size scale. */
-  protected size(spec: DistributionSpec, rng: Rng): number {
+  /** A token size drawn from `spec` (the entry's `field`), times the run's size scale; past the largest count, a DrawOutOfRange. */
+  protected size(spec: DistributionSpec, rng: Rng, field?: 'outputTokens' | 'toolResultTokens'): number {
     const scale = this.env.sizeScale;
-    return scale === undefined ? drawCount(spec, rng) : Math.max(0, Math.round(drawReal(spec, rng) * scale));
+    return scale === undefined ? drawCount(spec, rng, 0, field) : checkedCount(Math.max(0, Math.round(drawReal(spec, rng) * scale)), spec, field, scale);
   }
 
   /** One step with one tool call; sizes drawn from `rng` unless given. */
   protected toolStep(rng: Rng, tool: Omit<ToolCallRecord, 'resultTokens'> & { resultTokens?: number }): CallRecord {
-    const outputTokens = this.size(this.env.outputTokens, rng);
-    const resultTokens = (tool.resultTokens ?? this.size(this.env.toolResultTokens, rng)) + this.env.framingTokensPerStep;
+    const outputTokens = this.size(this.env.outputTokens, rng, 'outputTokens');
+    const resultTokens = (tool.resultTokens ?? this.size(this.env.toolResultTokens, rng, 'toolResultTokens')) + this.env.framingTokensPerStep;
     const call: ToolCallRecord = { name: tool.name, arguments: tool.arguments, resultTokens: Math.max(0, resultTokens) };
     if (tool.error) call.error = tool.error;
     return { type: 'call', outputTokens, toolCalls: [call] };
@@ -144,7 +144,7 @@ export abstract class SyntheticAgent implements StepSource {
 
   /** A final answer: the run completes. */
   protected answer(rng: Rng): CallRecord {
-    return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng), final: true };
+    return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng, 'outputTokens'), final: true };
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

@@ -8,6 +8,8 @@
  *   empirical  quantiles at evenly spaced probabilities 0, 1/(n−1), …, 1 (e.g. the sorted values of a
  *              sample), interpolated linearly: its p-quantile is the sample's (type 7, as numpy's)
  */
+import { UserError } from '../errors.js';
+import { MAX_COUNT } from '../io/limits.js';
 import type { Rng } from './random.js';
 
 export type Distribution =
@@ -47,9 +49,39 @@ export function drawReal(spec: DistributionSpec, rng: Rng): number {
   }
 }
 
-/** One whole-number draw, never below `floor`. */
-export function drawCount(spec: DistributionSpec, rng: Rng, floor = 0): number {
-  return Math.max(floor, Math.round(drawReal(spec, rng)));
+/**
+ * A draw past the largest count held exactly (2^53 − 1, the cap on a trace's token counts), or no number
+ * at all: a distribution's tail (a lognormal's, a normal's, times a size scale) can reach past any cap its
+ * parameters obey. A UserError naming what drew it when known (`field`); the scenario runner adds the
+ * file and the population entry (src/scenario/drawPlace.ts).
+ */
+export class DrawOutOfRange extends UserError {
+  constructor(
+    readonly value: number,
+    readonly spec: DistributionSpec,
+    readonly field?: string,
+    readonly scale?: number,
+  ) {
+    const times = scale === undefined ? '' : ` (its draw times the run's sizeScale ${scale})`;
+    super({
+      code: 'draw_too_large',
+      ...(field === undefined ? {} : { field }),
+      message: `drew ${value}${times}, more than ${MAX_COUNT} (2^53 − 1), the largest count held exactly`,
+      hint: 'the distribution reaches past any real run: lower its p95 (lognormal), sd (normal) or the sizeScale',
+    });
+  }
+}
+
+/** `value` (a rounded draw) when it is a count held exactly; else a DrawOutOfRange. */
+export function checkedCount(value: number, spec: DistributionSpec, field?: string, scale?: number): number {
+  // Written so that NaN fails too.
+  if (!(value <= MAX_COUNT)) throw new DrawOutOfRange(value, spec, field, scale);
+  return value;
+}
+
+/** One whole-number draw, never below `floor`; past the largest count, a DrawOutOfRange. */
+export function drawCount(spec: DistributionSpec, rng: Rng, floor = 0, field?: string): number {
+  return checkedCount(Math.max(floor, Math.round(drawReal(spec, rng))), spec, field);
 }
 
 /** The value at probability p of quantiles given at evenly spaced probabilities. */

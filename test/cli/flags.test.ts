@@ -44,6 +44,10 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
     ['--budget-mode without --max-cost', ['replay', TRACES, '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
     ['--same-error-mode without --max-same-error', ['curve', '--model', 'gpt-4o', '--system-tokens', '1', '--output-tokens', '1', '--tool-tokens', '1', '--steps', '2', '--same-error-mode', 'total'], /--same-error-mode': has no effect without --max-same-error/],
     ['a --try mode without its brake', ['whatif', TRACES, '--try', 'max-steps=5', '--try', 'repeat-mode=total'], /--try': 'repeat-mode=total': repeat-mode has no effect without max-repeat/],
+    ['--repeat-mode without --max-repeat in any configuration (sweep)', ['sweep', TRACES, '--grid', 'max-steps=10', '--repeat-mode', 'cycle'], /--repeat-mode': has no effect without --max-repeat: no configuration has it/],
+    ['a grid of modes without their brake (sweep)', ['sweep', TRACES, '--grid', 'max-steps=10', '--grid', 'repeat-mode=cycle,total'], /--grid repeat-mode': has no effect without --max-repeat/],
+    ['--budget-mode without --max-cost (calibrate)', ['calibrate', 'scenarios/flight-search.yaml', '--grid', 'max-repeat=2,3', '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
+    ['--same-error-mode without --max-same-error (project)', ['project', 'scenarios/flight-search.yaml', '--same-error-mode', 'total'], /--same-error-mode': has no effect without --max-same-error.*\(add --max-same-error N, or drop --same-error-mode\)/],
     ['--per-step with table output', ['replay', TRACES, '--per-step', '--format', 'table'], /--per-step': has no effect on table output/],
     ['--out with --report-dir', ['replay', TRACES, '--report-dir', join(dir, 'rd')], /--out': cannot be used with --report-dir/],
     ['a brake flag the grid varies', ['sweep', TRACES, '--max-steps', '3', '--grid', 'max-steps=4,5'], /--max-steps': does nothing: --grid max-steps gives every configuration its own max-steps \(drop --max-steps, or add its value to --grid max-steps\)/],
@@ -59,6 +63,12 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
       expect(existsSync(out)).toBe(false);
     });
   }
+
+  it('a sweep takes --repeat-action with the grid\'s repeat brake (it was once left out), and a mode whose brake only some configurations have', async () => {
+    const r = await cli('sweep', 'scenarios/keeps-asking.yaml', '--runs', '5', '--grid', 'preset=none,reference', '--repeat-action', 'skip', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).configurations.map((c: { brakes: string }) => c.brakes)).toEqual(['none', expect.stringMatching(/max-repeat=3,repeat-mode=total,repeat-action=skip$/)]);
+  });
 
   it("a mode whose brake only a scenario file sets is fine; one no input sets is refused", async () => {
     expect((await cli('replay', 'scenarios/reference-sum-of-squares.yaml', '--repeat-mode', 'consecutive', '--runs', '2')).code).toBe(0);

@@ -98,6 +98,36 @@ describe('reports say what could mislead', () => {
     expect(csv.stderr).toMatch(/^warning: 38 runs/);
   });
 
+  it('the same warning in the population commands: sweep (one thread or two, --tree), calibrate, project, check, and fit (its report, its profile, stderr)', async () => {
+    const gap = /^warning: 38 runs \(deepseek-chat, deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\)/m;
+    const grid = ['--grid', 'max-steps=40,80'];
+    for (const argv of [['sweep', MINI, ...grid], ['sweep', MINI, ...grid, '--workers', '2'], ['sweep', MINI, ...grid, '--tree'], ['calibrate', MINI, '--grid', 'max-repeat=2,3'], ['project', MINI], ['check', 'test/check/mini-swe-agent.yaml']]) {
+      const r = await cli(...argv);
+      expect(r.stdout, argv.join(' ')).toMatch(gap);
+      expect((await cli(...argv, '--prices', BILLED)).stdout, `${argv.join(' ')} --prices`).not.toMatch(/price_gap|billed/);
+    }
+    const sweepJson = JSON.parse((await cli('sweep', MINI, ...grid, '--format', 'json')).stdout);
+    expect(sweepJson.warnings).toEqual([expect.objectContaining({ code: 'price_gap', message: expect.stringContaining(`loopcost prices derive ${MINI} --out prices.json`) })]);
+    expect(JSON.parse((await cli('sweep', MINI, ...grid, '--model', 'gpt-4o-mini', '--format', 'json')).stdout).warnings).toEqual([]);
+    const dir = tempDir();
+    const fit = await cli('fit', MINI, '--out', join(dir, 'profile.yaml'), '--report');
+    expect(fit.stdout).toMatch(gap);
+    expect(readFileSync(join(dir, 'profile.yaml'), 'utf8')).toMatch(/^# Warning: 38 runs \(deepseek-chat, deepseek-reasoner\) as recorded cost \$6\.1379/m);
+    expect((await cli('fit', MINI, '--out', join(dir, 'quiet.yaml'))).stderr).toMatch(gap);
+    // The profile names the prices it was fitted with, and how to price its replays the same way.
+    expect(readFileSync(join(dir, 'quiet.yaml'), 'utf8')).toMatch(/^# Fitted with prices @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]+\).*replay it with the bundled table/m);
+    await cli('fit', MINI, '--out', join(dir, 'billed.yaml'), '--prices', BILLED);
+    const billed = readFileSync(join(dir, 'billed.yaml'), 'utf8');
+    expect(billed).toMatch(/^# Fitted with prices test\/fixtures\/prices\/deepseek-recorded\.json file .*replay it with --prices test\/fixtures\/prices\/deepseek-recorded\.json /m);
+    expect(billed).not.toMatch(/^# Warning/m);
+  });
+
+  it("the days dated prices were read at: a sentence in JSON's prices.note, after the table's name in text", async () => {
+    const json = JSON.parse((await cli('replay', MINI, '--format', 'json')).stdout);
+    expect(json.prices.note).toMatch(/^33 runs priced as of the day recorded \(2026-04-09 to 2026-04-13\), 5 runs without a recording date/);
+    expect((await cli('replay', MINI)).stdout.replace(/\s+/g, ' ')).toMatch(/release day 2026-09-23; 33 runs priced as of the day recorded/);
+  });
+
   it('no warning when the prices are those the runs were billed at, or when re-priced as another model', async () => {
     expect((await cli('replay', MINI, '--prices', BILLED)).stdout).not.toMatch(/warning/);
     expect((await cli('replay', MINI, '--model', 'gpt-4o-mini')).stdout).not.toMatch(/warning/);
@@ -109,8 +139,10 @@ describe('reports say what could mislead', () => {
     expect(text).toMatch(/synthetic population fitted to these runs \(closed loop\)/);
     const whatif = (await cli('whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--tool-result-cap', '500')).stdout;
     expect(whatif).toMatch(/warning: context full,tool-result-cap=500 on 38 recorded runs/);
-    // synthetic runs react to nothing either, but they were not recorded: nothing to warn about
-    expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--context', 'window:2')).stdout).not.toMatch(/warning/);
+    // A run written down by a synthetic agent (origin synthetic) replays as written too: its agent would have reacted to the window.
+    expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--context', 'window:2')).stdout).toMatch(/^warning: context window:2 on 1 recorded run changes cost only/m);
+    // Scenario files' runs are closed loop: nothing to warn about.
+    expect((await cli('replay', 'scenarios/keeps-asking.yaml', '--context', 'window:2')).stdout).not.toMatch(/warning/);
   });
 });
 
@@ -124,7 +156,8 @@ describe('every report names the settings that made it', () => {
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
     expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: 'as recorded' });
     const whatif = (await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--latency-model', 'call=100')).stdout;
-    expect(whatif).toMatch(/^settings: brakes recorded · context full · cache as recorded \(synthetic: off\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
+    // scenarios/ holds files with cache on and off: the settings line says so, not "synthetic: off".
+    expect(whatif).toMatch(/^settings: brakes recorded · context full · cache as recorded \(synthetic: each scenario file's own\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
   });
 
   it('the brakes as written in a report read back as the same brakes (--try syntax)', () => {

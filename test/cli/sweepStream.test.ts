@@ -67,7 +67,24 @@ describe('streamFiles', () => {
     expect(flat(withBad.tallies)).toEqual(flat(alone.tallies));
     expect(withBad.contextSums).toEqual(alone.contextSums);
     const badOnly = await streamFiles({ files: [bad], opts: OPTS, setup, configs, batchRuns: 4 });
-    expect(badOnly).toEqual({ tallies: [], recordedRuns: 0, skipped: withBad.skipped });
+    expect(badOnly).toEqual({ tallies: [], recordedRuns: 0, skipped: withBad.skipped, priceGaps: [] });
+  });
+
+  it("checks each good file's runs against the cost they recorded, a bad file's rolled back with its tallies", async () => {
+    const dir = tempDir();
+    // The same runs as recorded ones: each call's prompt and each run's cost written down ($0.001 a run: not the table's price).
+    const billed = (text: string) => text.replaceAll('{"type":"call",', '{"type":"call","inputTokens":1000,').replaceAll('{"type":"end",', '{"type":"end","recordedCostUsd":0.001,');
+    const [goodBilled, badBilled] = [join(dir, 'good.jsonl'), join(dir, 'bad.jsonl')];
+    writeFileSync(goodBilled, billed(readFileSync(good, 'utf8')));
+    writeFileSync(badBilled, billed(readFileSync(bad, 'utf8')));
+    const configs = setup.configurations.map((c) => c.config);
+    const alone = await streamFiles({ files: [goodBilled], opts: OPTS, setup, configs, batchRuns: 4 });
+    expect(alone.priceGaps).toEqual([{ model: 'gpt-4o-mini', runs: 23, computedPico: expect.any(BigInt), recordedPico: 23n * 1_000_000_000n }]);
+    expect(alone.priceGaps[0]!.computedPico).not.toBe(alone.priceGaps[0]!.recordedPico);
+    const withBad = await streamFiles({ files: [badBilled, goodBilled], opts: OPTS, setup, configs, batchRuns: 4 });
+    expect(withBad.priceGaps).toEqual(alone.priceGaps);
+    const asAnother = await streamFiles({ files: [goodBilled], opts: OPTS, setup: { ...setup, fixed: { ...setup.fixed, model: 'gpt-4o' } }, configs, batchRuns: 4 });
+    expect(asAnother.priceGaps).toEqual([]);
   });
 
   it('into one tallier: a bad file between good ones is rolled back, the good ones add up (seed 5)', async () => {

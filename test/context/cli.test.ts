@@ -84,3 +84,16 @@ describe('whatif and check show the strategy figures', () => {
     expect((await cli('whatif', TRACE, '--cache', 'on', '--try', 'max-steps=50')).stdout).not.toContain('cache hits lost');
   });
 });
+
+describe('loopcost contexts says its figures are open loop in every format', () => {
+  it('a note under the table, a note in JSON, and on stderr beside a CSV', async () => {
+    const table = await cli('contexts', TRACE);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.replace(/\s+/g, ' ')).toContain('note: recorded runs replayed open loop: each strategy changes what the calls cost, not what the agent did');
+    expect(JSON.parse((await cli('contexts', TRACE, '--format', 'json')).stdout).note).toMatch(/^recorded runs replayed open loop/);
+    const csv = await cli('contexts', TRACE, '--format', 'csv');
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).not.toMatch(/open loop/);
+    expect(csv.stderr).toMatch(/^warning: recorded runs replayed open loop/m);
+  });
+});

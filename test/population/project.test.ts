@@ -59,7 +59,8 @@ describe('projection', () => {
   });
 
   it('runs under a summary strategy with a dearer summary model stay within the worst case', async () => {
-    const flags = ['--context', 'summary:trigger=3000,keep=2,tokens=800,model=gpt-4o', '--max-steps', '12', '--format', 'json'];
+    // --preset none: the file's brakes (a budget among them) give way to the step cap alone.
+    const flags = ['--context', 'summary:trigger=3000,keep=2,tokens=800,model=gpt-4o', '--preset', 'none', '--max-steps', '12', '--format', 'json'];
     const projected = JSON.parse((await cli('project', 'scenarios/recursive-verification.yaml', ...flags)).stdout);
     const runs = JSON.parse((await cli('replay', 'scenarios/recursive-verification.yaml', ...flags, '--per-run')).stdout);
     const dearest = Math.max(...runs.runs.map((run: { costUsd: number }) => run.costUsd));
@@ -75,6 +76,21 @@ describe('projection', () => {
     // At most 2% of 100 completing runs above the cap: the 98th smallest.
     const completed = Array.from({ length: 100 }, (_, i) => (i + 1) * 1000);
     expect(suggestCapPico(completed, 0.02)).toBe(98_000);
+  });
+
+  it("projects a scenario file under its own brakes, context and cache (the flags on top), as replay runs it; files that disagree are refused", async () => {
+    const projected = JSON.parse((await cli('project', 'scenarios/production-mix.yaml', '--format', 'json')).stdout);
+    const replayed = JSON.parse((await cli('replay', 'scenarios/production-mix.yaml', '--format', 'json')).stdout);
+    expect(projected.settings).toMatchObject({ brakes: expect.stringMatching(/^max-steps=12,max-cost=0\.5,/), cache: 'on' });
+    expect(projected.perRunUsd.mean).toBe(replayed.summary.meanCostPerRunUsd);
+    expect(projected.perRunUsd.runs).toBe(replayed.summary.runs);
+    expect(projected.worstCase.perRunUsd).not.toBeNull();
+    const capped = JSON.parse((await cli('project', 'scenarios/production-mix.yaml', '--max-steps', '3', '--format', 'json')).stdout);
+    expect(capped.settings.brakes).toMatch(/^max-steps=3,max-cost=0\.5,/);
+    const both = await cli('project', 'scenarios/production-mix.yaml', 'scenarios/flight-search.yaml', '--format', 'json');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/scenarios\/flight-search\.yaml: runs under cache off, scenarios\/production-mix\.yaml under cache on: a projection takes one set of brakes and context/);
+    expect((await cli('project', 'scenarios/production-mix.yaml', 'scenarios/flight-search.yaml', '--cache', 'on', '--format', 'json')).code).toBe(0);
   });
 
   it('loopcost project: same seed, byte-identical report', async () => {

@@ -2,10 +2,10 @@
  * `loopcost serve` on the command line: bad inputs and flags exit 2 before anything listens, and a
  * spawned server stops cleanly on SIGINT (exit 0, port closed).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawnServe } from './spawnServe.js';
 import { cli, tempDir } from '../cli/run.js';
 
 const TRACE = 'scenarios/reference-sum-of-squares.jsonl';
@@ -38,25 +38,13 @@ describe('loopcost serve (CLI)', () => {
   });
 
   it('serves until SIGINT, then exits 0 with the port closed', async () => {
-    const child = spawn(process.execPath, ['bin/loopcost.js', 'serve', TRACE, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-        if (found) resolve(found[1]!);
-      });
-      child.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
-    });
+    const { child, url, stderr, exited } = await spawnServe([TRACE]);
     const answer = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'sum' }] }) });
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(150);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/stopped on SIGINT: 1 session, 1 call/);
+    expect(stderr()).toMatch(/stopped on SIGINT: 1 session, 1 call/);
     await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
   });
 });

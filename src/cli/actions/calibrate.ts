@@ -9,11 +9,13 @@ import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateRep
 import { brakeSpec, reportSettings } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
-import { checkOut, emitReport, reportView } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, type SweepFlags } from './sweepWork.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
+import { priceGapsOf } from '../../replay/priceGaps.js';
+import { gridWarnings } from './sweepWarnings.js';
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
 
@@ -22,7 +24,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   const format = chooseFormat(opts, io);
   if (format === 'chart') throw new UserError({ file: '<command line>', field: '--format', code: 'bad_value', message: 'calibrate has no chart', hint: 'use table, csv or json' });
   warnViewFlags(opts, format, io);
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const prepared = await prepareSweep(inputs, opts, given, io);
   const recordedRuns = prepared.population.traces.length;
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
@@ -38,7 +40,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     notes: [
       'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step. Recorded runs have none: only their false stops are counted (baseline: replayed as recorded with no brakes).',
     ],
-    warnings: [],
+    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model), inputs }),
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

@@ -20,9 +20,10 @@ import { priceOptionsFromFlags, type BrakeFlags, type ContextFlags, type PriceFl
 import { LOOPCOST_VERSION } from '../version.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
-import { checkOut, emitReport, reportView } from './output.js';
+import { checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
+import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 
 export type CheckFlags = BrakeFlags &
   ContextFlags &
@@ -52,10 +53,10 @@ function openLoopWarning(recordedRuns: number): ReportWarning[] {
   ];
 }
 
-function checkOutputs(opts: CheckFlags): void {
-  checkOut(opts.out);
-  checkOut(opts.junit, '--junit');
-  checkOut(opts.updateBaseline, '--update-baseline');
+function checkOutputs(opts: CheckFlags, inputs: readonly string[], io: CliIO): void {
+  // --update-baseline may replace the --baseline compared with (read first): the way a baseline is renewed.
+  const outputs: OutputFile[] = [['--out', opts.out], ['--junit', opts.junit], ['--update-baseline', opts.updateBaseline, opts.baseline]];
+  checkCommandOutputs(outputs, [...pricedInputs(inputs, opts), ['--baseline', opts.baseline]], io);
   if (opts.tolerance !== undefined && opts.baseline === undefined) {
     throw new UserError({ file: '<command line>', field: '--tolerance', code: 'flag_without_effect', message: 'has no effect without --baseline', hint: "add --baseline FILE, or drop --tolerance; run 'loopcost check --help'" });
   }
@@ -67,7 +68,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (format !== 'table' && format !== 'json') {
     throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `check writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });
   }
-  checkOutputs(opts);
+  checkOutputs(opts, inputs, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
   const baseline = opts.baseline === undefined ? undefined : parseBaseline(readSmallTextFileSync(opts.baseline), opts.baseline);
   const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
@@ -81,7 +82,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
 
   const scenarios = checks.map((input, i) => checkScenario(input, traces[i]!, prices, opts.model));
   const drift = baseline === undefined ? undefined : compareToBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices: prices.source });
-  const warnings = openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0));
+  const named = checks.flatMap((input) => input.traceFiles);
+  const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...(opts.model === undefined ? {} : { model: opts.model }), inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0))];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
 
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);

@@ -4,7 +4,7 @@ import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
 import { nonNegativeNumber, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
-import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
@@ -36,7 +36,7 @@ export type CompareFlags = PriceFlags & ReadFlags & ViewFlags & { tolerance?: st
 export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): Promise<number> {
   const tolerance = nonNegativeNumber('--tolerance', opts.tolerance ?? '1e-6');
   const format = chooseFormat(opts, io);
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   warnViewFlags(opts, format, io);
   return runCompare(
     {

@@ -9,7 +9,7 @@ import { reportSettings } from '../../report/settings.js';
 import { UserError } from '../../errors.js';
 import type { CliIO } from '../io.js';
 import { brakesFromFlags, latencyFromSpec, nonNegativeInt, priceOptionsFromFlags, RECORDED_PRESET, type BrakeFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
-import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
@@ -30,7 +30,7 @@ function cacheModes(value: string): ('on' | 'off')[] {
 export async function contextsAction(inputs: string[], opts: ContextsFlags, io: CliIO): Promise<number> {
   const format = chooseFormat(opts, io) as 'table' | 'csv' | 'json';
   warnViewFlags(opts, format, io);
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   checkBrakeFlags(opts, 'contexts');
   if (opts.preset === RECORDED_PRESET) throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' is not offered here", hint: 'give the brakes as flags' });
   const cap = opts.toolResultCap === undefined ? {} : { toolResultCap: nonNegativeInt('--tool-result-cap', opts.toolResultCap) };
@@ -62,6 +62,8 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const report = buildContextsReport({ cells, totals, settings, priceSource: prices.source });
   const warnings = notes.warnings(inputs).filter((w) => w.code !== 'open_loop');
   const text = format === 'json' ? JSON.stringify({ ...report, warnings }, null, 2) + '\n' : format === 'csv' ? renderContextsCsv(report) : renderContextsTable(report, view, warnings);
-  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
+  // A CSV has no place for the open-loop note the table and JSON carry: said on stderr with the warnings.
+  const said = format === 'csv' ? [...warnings, { code: 'open_loop', message: report.note }] : warnings;
+  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: said }, io);
   return 0;
 }

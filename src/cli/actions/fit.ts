@@ -18,8 +18,11 @@ import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
 import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
-import { checkOut, reportView } from './output.js';
+import { checkOutputs, pricedInputs, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
+import { describePriceSource } from '../../pricing/source.js';
+import { priceGapWarningsOf } from '../../replay/priceGaps.js';
+import { warningLines, type ReportWarning } from '../../report/warnings.js';
 
 export type FitFlags = PriceFlags & ReadFlags & { out?: string; report?: boolean; runs?: string; seed?: string; format?: 'table' | 'json' };
 
@@ -35,20 +38,31 @@ function signedPercent(value: number, digits = 1): string {
   return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 }
 
-function renderComparison(c: FitComparison, how: string, priceSource: PriceSource, width: number): string {
+/**
+ * The profile holds token sizes, not prices: a note of the table its runs were priced with (--report, the
+ * prices gap), and of the flags that price its replays the same way.
+ */
+function pricesNote(flags: PriceFlags, source: PriceSource): string {
+  const given = [flags.prices === undefined ? '' : `--prices ${flags.prices}`, flags.pricesOverride === undefined ? '' : `--prices-override ${flags.pricesOverride}`, flags.pricesAsOf === undefined ? '' : `--prices-as-of ${flags.pricesAsOf}`].filter(Boolean);
+  const again = given.length === 0 ? 'the bundled table' : given.join(' ');
+  return `Fitted with prices ${describePriceSource(source)}. The profile names no prices: replay it with ${again} to price it as its runs were priced here.`;
+}
+
+function renderComparison(c: FitComparison, view: { how: string; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
+  const { how, priceSource, width } = view;
   const rows = c.rows.map((row) => {
     const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
     return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : `${signedPercent(row.relativeGap * 100)}%`];
   });
   const completion = `completion: recorded ${(c.completion.recorded * 100).toFixed(1)}%, synthetic ${(c.completion.synthetic * 100).toFixed(1)}% (${signedPercent(c.completion.gapPoints)} points)\n`;
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
-  return `${how}\n${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: [], width })}`;
+  return `${how}\n${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
 
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
   const runs = positiveInt('--runs', flags.runs ?? '2000');
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
-  checkOut(flags.out);
+  checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const files = recordedTraceFiles(inputs, 'fit', 'pass recorded traces of any supported format', io);
   // A run whose model the table lacks makes its file bad like any other problem (named, or left out with --skip-bad).
@@ -57,7 +71,8 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     return trace;
   });
   const { scenario, notes } = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
-  const yaml = scenarioYaml(scenario, notes);
+  const warnings = priceGapWarningsOf(traces, { prices, inputs });
+  const yaml = scenarioYaml(scenario, [...notes, pricesNote(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
   let report = '';
   if (flags.report) {
     const profile = parseScenario(yaml, flags.out ?? 'fitted profile');
@@ -67,11 +82,13 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     const how = `recorded: ${recorded.length} runs replayed as recorded; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes`;
     report =
       flags.format === 'json'
-        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns) }, null, 2)}\n`
-        : renderComparison(comparison, how, prices.source, reportView({}, io).width);
+        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns), warnings }, null, 2)}\n`
+        : renderComparison(comparison, { how, priceSource: prices.source, warnings, width: reportView({}, io).width });
   }
   if (flags.out !== undefined) writeFileAtomic(flags.out, yaml);
   else io.stdout(yaml);
   if (report) io.stdout(report);
+  // Without a report the warnings are in the profile's comments, and said here too.
+  else if (warnings.length > 0) io.stderr(warningLines(warnings));
   return 0;
 }

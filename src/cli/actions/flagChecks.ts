@@ -1,7 +1,7 @@
 /**
  * Flags that would do nothing are refused (or, when harmless, warned about), never silently ignored:
  * a mode without its brake, --per-step with a table, --out with --report-dir, --wide with CSV.
- * And the report format follows --out's extension when --format is not given.
+ * And the report format follows --out's extension when --format is not given (an extension of no format is refused).
  */
 import type { BrakeConfig } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
@@ -53,18 +53,39 @@ export function checkTrySpec(spec: string, brakes: BrakeConfig): void {
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { '.json': 'json', '.csv': 'csv', '.txt': 'table' };
 
+/** The file type `out`'s name ends in, lower-cased (`.md`); none for a name without one, a dotfile, or a dotted number (`r.2024`). */
+export function outExtension(out: string): string | undefined {
+  const name = out.slice(Math.max(out.lastIndexOf('/'), out.lastIndexOf('\\')) + 1);
+  return /^[^.].*(\.[a-z][a-z0-9]*)$/i.exec(name)?.[1]?.toLowerCase();
+}
+
 /**
- * The report format: --format when given, else --out's extension (.json, .csv, .txt), else table. A
- * --format that contradicts the extension is said on stderr (the file gets what --format asked for).
+ * The report format: --format when given, else --out's extension (.json, .csv, .txt), else table. An
+ * extension that names no format loopcost writes (.md, .yaml, .html) is refused without --format (the
+ * file would not be what its name says); with --format, that format is written under the name given. A
+ * --format that contradicts a known extension is said on stderr (the file gets what --format asked for).
  */
 export function chooseFormat(flags: { format?: string; out?: string }, io: CliIO): string {
-  const extension = flags.out === undefined ? undefined : /\.[^./\\]+$/.exec(flags.out.toLowerCase())?.[0];
+  const extension = flags.out === undefined ? undefined : outExtension(flags.out);
   const fromExtension = extension === undefined ? undefined : FORMAT_BY_EXTENSION[extension];
-  if (flags.format === undefined) return fromExtension ?? 'table';
+  if (flags.format === undefined) {
+    if (extension !== undefined && fromExtension === undefined) throw unknownExtension(flags.out!, extension);
+    return fromExtension ?? 'table';
+  }
   if (fromExtension !== undefined && fromExtension !== flags.format && !(flags.format === 'chart' && fromExtension === 'table')) {
     io.stderr(`loopcost: warning: --out ${flags.out} has a ${extension} name but --format ${flags.format} was asked for: writing ${flags.format}\n`);
   }
   return flags.format;
+}
+
+function unknownExtension(out: string, extension: string): UserError {
+  return new UserError({
+    file: '<command line>',
+    field: '--out',
+    code: 'unknown_extension',
+    message: `'${out}' ends in ${extension}, which names no format loopcost writes (the format follows --out's extension: .json, .csv, or .txt for a table)`,
+    hint: 'name the file .json, .csv or .txt, or give --format to write that format under this name',
+  });
 }
 
 /** --runs and --seed shape synthetic runs only: said on stderr when no input is a scenario file. */

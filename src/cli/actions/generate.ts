@@ -1,26 +1,94 @@
 /** `loopcost generate SCENARIO --runs N --seed S --out F.jsonl`: synthetic runs as native traces. */
+import { UserError } from '../../errors.js';
+import { AtomicFileWriter } from '../../io/atomicWrite.js';
+import { isTraceLatency } from '../../loop/latencyLimits.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { generateTraces } from '../../scenario/generate.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
+import type { Trace } from '../../trace/types.js';
+import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import type { GivenFlag } from './inputs.js';
-import { writeNativeRuns } from './nativeOut.js';
-import { checkOut } from './output.js';
+import { checkOutputs, pricedInputs } from './output.js';
 import { counted } from '../../plural.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 
 export type GenerateFlags = ScenarioFlagValues & PriceFlags & { out?: string };
 
-/** Writes each run as it unfolds (memory holds one run); --out is replaced only when every run was written. */
-export function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): number {
+/** How long generate works between turns of the event loop (where SIGINT, SIGTERM and SIGHUP are handled). */
+export const GENERATE_SLICE_MS = 25;
+
+/** A turn of the event loop: a signal that came meanwhile is handled (src/io/temporaries.ts removes the temporary and ends the process as the signal would). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Where the latency model came from, for messages: the flag, or the scenario file's `latency`. */
+interface LatencySource {
+  file: string;
+  field: string;
+}
+
+/** A run whose modelled latencies a trace cannot hold (past 2^53 ms: loopcost's reader would refuse the file) is refused, naming the run and call. */
+function checkTraceLatencies(trace: Trace, run: number, source: LatencySource): void {
+  const refuse = (k: number, ms: number) =>
+    new UserError({
+      ...source,
+      code: 'too_large',
+      message: `run ${run}, call ${k + 1}: a modelled latency of ${ms} ms is more than 2^53 ms, the most a trace holds`,
+      hint: `lower the per-token parts of the latency model (${source.field}), or the scenario's token sizes`,
+    });
+  trace.calls.forEach((call, k) => {
+    if (call.latencyMs !== undefined && !isTraceLatency(call.latencyMs)) throw refuse(k, call.latencyMs);
+    for (const tool of call.toolCalls ?? []) if (tool.latencyMs !== undefined && !isTraceLatency(tool.latencyMs)) throw refuse(k, tool.latencyMs);
+  });
+}
+
+/** Each run's JSONL to `write`, one run at a time, the event loop let in every GENERATE_SLICE_MS. Returns how many runs were written. */
+async function writeRuns(traces: Iterable<Trace>, write: (text: string) => void, source: LatencySource): Promise<number> {
+  let runs = 0;
+  let since = performance.now();
+  for (const trace of traces) {
+    checkTraceLatencies(trace, runs + 1, source);
+    write(writeNativeTraces([trace]));
+    runs += 1;
+    if (performance.now() - since >= GENERATE_SLICE_MS) {
+      await turn();
+      since = performance.now();
+    }
+  }
+  return runs;
+}
+
+/** The runs to stdout, or into a temporary file that replaces `out` only when every run was written (removed on a failure or a signal). */
+async function writeGenerated(traces: Iterable<Trace>, args: { out: string | undefined; io: CliIO; source: LatencySource }): Promise<number> {
+  const { out, io, source } = args;
+  if (out === undefined) return writeRuns(traces, io.stdout, source);
+  const writer = new AtomicFileWriter(out);
+  try {
+    const runs = await writeRuns(traces, (text) => writer.write(text), source);
+    writer.commit();
+    return runs;
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
+}
+
+/**
+ * Writes each run as it unfolds (memory holds one run); --out is replaced only when every run was
+ * written. Yields to the event loop as it goes, so SIGINT, SIGTERM and SIGHUP stop it at once, as they
+ * stop the other commands: its temporary removed, no --out, the process ended by the signal.
+ */
+export async function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
-  checkOut(flags.out);
+  checkOutputs([['--out', flags.out]], pricedInputs([scenarioPath], flags), io);
   const scenario = loadScenarioFile(scenarioPath);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
-  const traces = generateTraces(scenario, { prices, overrides: scenarioOverridesFromFlags(flags, given) });
-  const runs = writeNativeRuns(traces, flags.out, io);
+  const overrides = scenarioOverridesFromFlags(flags, given);
+  const source = overrides.latency === undefined ? { file: scenarioPath, field: 'latency' } : { file: '<command line>', field: '--latency-model' };
+  const traces = generateTraces(scenario, { prices, overrides });
+  const runs = await writeGenerated(traces, { out: flags.out, io, source });
   if (flags.out !== undefined) io.stderr(`${counted(runs, 'synthetic run')} of ${scenarioPath} written to ${flags.out}\n`);
   return 0;
 }

@@ -4,7 +4,7 @@ import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs } from './inputs.js';
-import { checkOut } from './output.js';
+import { checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { counted } from '../../plural.js';
 
@@ -60,7 +60,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
 }
 
 export function importAction(inputs: string[], opts: ReadFlags & { out?: string }, io: CliIO): Promise<number> {
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], inputs, io);
   const files = recordedTraceFiles(inputs, 'import', "write a scenario's runs as native traces with 'loopcost generate'", io);
   return runImport(traceInputs(files, opts), opts.out, io, opts.skipBad === true);
 }

@@ -1,9 +1,14 @@
 /** Where a report goes and how wide it may be: shared by every command that writes a report. */
+import { join } from 'node:path';
 import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { ReportView } from '../../report/view.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
+import type { PriceFlags } from '../parseFlags.js';
+import { checkOutputsAgainstInputs, type InputPath, type OutputFile } from './outputClash.js';
+
+export type { InputPath, OutputFile } from './outputClash.js';
 
 export interface ViewFlags {
   wide?: boolean;
@@ -35,4 +40,26 @@ export function emitReport(text: string | Iterable<string>, args: { out?: string
 /** Refuses an output path before any work is done when it cannot be a file (a directory, a path under a file, a device, empty). */
 export function checkOut(out: string | undefined, flag = '--out'): void {
   if (out !== undefined) checkOutputFile(out, flag);
+}
+
+/**
+ * Every file a command writes, checked before any work: each can be a file (checkOut; a --report-dir's
+ * files are checked with their directory, checkOutputDirectory), no two name the same file, and none is a
+ * file the command reads (`inputs`: the paths given, the files flags name; src/cli/actions/outputClash.ts).
+ */
+export function checkOutputs(outputs: readonly OutputFile[], inputs: readonly InputPath[], io: CliIO): void {
+  for (const [flag, path] of outputs) if (flag !== REPORT_DIR) checkOut(path, flag);
+  checkOutputsAgainstInputs(outputs, inputs, io);
+}
+
+const REPORT_DIR = '--report-dir';
+
+/** The files a --report-dir gets, as outputs. */
+export function reportDirOutputs(dir: string | undefined, names: readonly string[]): OutputFile[] {
+  return dir === undefined ? [] : names.map((name): OutputFile => [REPORT_DIR, join(dir, name)]);
+}
+
+/** The inputs given and the price files the flags name (a report written over the price table would replace it). */
+export function pricedInputs(inputs: readonly string[], flags: PriceFlags): InputPath[] {
+  return [...inputs, ['--prices', flags.prices], ['--prices-override', flags.pricesOverride]];
 }

@@ -1,3 +1,4 @@
+import { UserError } from '../../errors.js';
 import { describePricing } from '../../pricing/cost.js';
 import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { CliIO } from '../io.js';
@@ -24,6 +25,17 @@ export function runPrices(model: string | undefined, options: { priceOptions: Lo
   return 0;
 }
 
-export function pricesAction(model: string | undefined, opts: PriceFlags & { json?: boolean }, io: CliIO): number {
-  return runPrices(model, { priceOptions: priceOptionsFromFlags(opts), json: opts.json === true, ...(io.columns === undefined ? {} : { width: io.columns }) }, io);
+export type PricesFlags = PriceFlags & { json?: boolean; format?: string };
+
+/** --format table|json, as every other command; --json (the older spelling) is --format json, and refused beside --format table. */
+export function pricesFormat(opts: { json?: boolean; format?: string }): 'table' | 'json' {
+  if (opts.json === true && opts.format !== undefined && opts.format !== 'json') {
+    throw new UserError({ file: '<command line>', field: '--json', code: 'bad_combination', message: `contradicts --format ${opts.format}`, hint: 'give one of them: --format json (or --json) for JSON, --format table for a table' });
+  }
+  return opts.json === true || opts.format === 'json' ? 'json' : 'table';
+}
+
+export function pricesAction(model: string | undefined, opts: PricesFlags, io: CliIO): number {
+  const json = pricesFormat(opts) === 'json';
+  return runPrices(model, { priceOptions: priceOptionsFromFlags(opts), json, ...(io.columns === undefined ? {} : { width: io.columns }) }, io);
 }

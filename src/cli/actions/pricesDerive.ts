@@ -7,7 +7,7 @@ import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
-import { checkOut } from './output.js';
+import { checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
 export interface DeriveFlags extends ReadFlags {
@@ -27,7 +27,7 @@ function knownContextWindow(model: DerivedModel): number | undefined {
 
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], inputs, io);
   const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
   const { models, skippedRuns } = derivePricesFrom(await workOnRuns(traceInputs(files, opts), io, runObservations));
   const usable = models.filter((model) => model.usable);

@@ -3,7 +3,8 @@
  * given (seeded Monte Carlo), the worst case those brakes allow, where prompts pass a price tier or the
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
-import type { ContextStrategy } from '../../context/strategy.js';
+import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
+import { openLoopWarnings } from '../../report/warnings.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
@@ -12,12 +13,13 @@ import type { RunPair } from '../../metrics/population.js';
 import { sweepPairs } from '../../population/sweep.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
+import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
-import { reportSettings } from '../../report/settings.js';
+import { brakeSpec, contextSpec, reportSettings } from '../../report/settings.js';
 import { nonNegativeInt, positiveInt } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
-import { checkOut, emitReport, reportView } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
@@ -43,7 +45,7 @@ function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pai
   return { pairs, crossings };
 }
 
-function suggestedCap(prepared: PreparedSweep, pairs: readonly RunPair[], target: number): SuggestedCap {
+function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: readonly RunPair[], target: number): SuggestedCap {
   const completed = pairs.filter((p) => p.baseline.stopReason === 'completed').map((p) => p.baseline.costPico);
   const cap = suggestCapPico(completed, target);
   const n = completed.length;
@@ -51,7 +53,6 @@ function suggestedCap(prepared: PreparedSweep, pairs: readonly RunPair[], target
   const needed = runsToClaim(target);
   let stopped = 0;
   if (cap !== undefined) {
-    const config = prepared.configurations[0]!.config;
     const capped = { ...config, brakes: { ...config.brakes, maxCostPico: cap, budgetMode: 'check' as const } };
     stopped = sweepPairs(prepared.population, [capped], prepared.prices)[0]!.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
   }
@@ -72,6 +73,37 @@ function summaryCallsOf(strategy: ContextStrategy, prices: PriceTable): { summar
   return { summary: { summaryTokens: summary.summaryTokens, ...(pricing === undefined ? {} : { pricing }) } };
 }
 
+/** What a configuration's brakes and context say, part by part, to tell two scenario files' apart. */
+function settingsParts(config: Pick<PopulationConfig, 'brakes' | 'strategy'>): string[] {
+  return [`brakes ${brakeSpec(config.brakes)}`, `context ${contextSpec(config.strategy)}`, `cache ${config.strategy.cache ?? 'as recorded'}`];
+}
+
+/**
+ * The one configuration every run is projected under: the flags', or with scenario files their own
+ * brakes and context (each file's, the flags given on top, as replay and check run them), which must
+ * then agree; recorded runs beside them take the same. Latency stays each file's (as in a sweep) unless
+ * --latency-model is given.
+ */
+export function projectConfig(prepared: Pick<PreparedSweep, 'scenarios' | 'configurations'>): PopulationConfig {
+  const flags = prepared.configurations[0]!.config;
+  const [first, ...rest] = prepared.scenarios;
+  if (first === undefined) return flags;
+  const config: PopulationConfig = { ...flags, brakes: first.settings.brakes, strategy: first.settings.strategy };
+  const ours = settingsParts(config);
+  for (const other of rest) {
+    const theirs = settingsParts(other.settings);
+    const differ = theirs.findIndex((part, i) => part !== ours[i]);
+    if (differ < 0) continue;
+    throw new UserError({
+      file: other.scenario.source,
+      code: 'settings_differ',
+      message: `runs under ${theirs[differ]}, ${first.scenario.source} under ${ours[differ]}: a projection takes one set of brakes and context`,
+      hint: "project one scenario file at a time, or give the setting as a flag (--preset NAME replaces every file's brakes; --max-steps, --context, --cache and the like override them one by one)",
+    });
+  }
+  return config;
+}
+
 /** Without --runs-per-day: the scenario files' runsPerDay summed (whole runs), else 100. */
 export const FALLBACK_RUNS_PER_DAY = 100;
 function defaultRunsPerDay(prepared: PreparedSweep): number {
@@ -87,9 +119,9 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const trials = positiveInt('--trials', opts.trials ?? '1000');
   const seed = nonNegativeInt('--seed', opts.seed ?? '1');
   const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const prepared = await prepareSweep(inputs, { ...opts, grid: [] }, given, io);
-  const config = prepared.configurations[0]!.config;
+  const config = projectConfig(prepared);
   const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
   const { pairs, crossings } = projectedRuns(prepared, config);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
@@ -106,11 +138,15 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
     capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${(bound * 100).toFixed(1)}% of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
     crossings: crossings.crossings(),
-    ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, pairs, target) }),
+    ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, config, pairs, target) }),
     notes: [
+      ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
       'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
     ],
-    warnings: [],
+    warnings: [
+      ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
+      ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextSpec(config.strategy))),
+    ],
   });
   emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

@@ -28,7 +28,7 @@ import {
   type PriceFlags,
   type ReadFlags,
 } from '../parseFlags.js';
-import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
@@ -186,8 +186,8 @@ export type ReplayFlags = BrakeFlags &
 /** `loopcost replay`: the flags as commander parsed them (`given`: which the user gave) → a ReplayCommand. */
 export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, given: GivenFlag): Promise<number> {
   const format = chooseFormat(opts, io);
-  checkOut(opts.out);
   if (opts.reportDir !== undefined) checkOutputDirectory(opts.reportDir, REPORT_FILES);
+  checkOutputs([['--out', opts.out], ...reportDirOutputs(opts.reportDir, REPORT_FILES)], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);

@@ -9,7 +9,7 @@ import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
-import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
+import { resolveTracePricing } from '../../replay/replay.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextSpec } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
@@ -22,8 +22,6 @@ export interface RunNote {
   pricing: ModelPricing;
   /** The table's price of the run as recorded beside its recorded cost, when it recorded one. */
   recordedCost?: { computedPico: number; recordedPico: number };
-  /** Replayed with the cache as recorded (the run recorded cache use). */
-  recordedCache: boolean;
 }
 
 export class RunNotes {
@@ -41,7 +39,7 @@ export class RunNotes {
    * report's notes, and no trace is kept meanwhile.
    */
   noteOf(trace: Trace, pricing: ModelPricing): RunNote {
-    const note: RunNote = { source: trace.source, pricing, recordedCache: defaultCacheMode(trace) === 'recorded' };
+    const note: RunNote = { source: trace.source, pricing };
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
@@ -51,7 +49,8 @@ export class RunNotes {
   /** Notes one run (see `noteOf`). */
   addNote(note: RunNote): void {
     if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
-    if (note.recordedCache) this.recordedRuns += 1;
+    // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
+    this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
   }
 
@@ -91,7 +90,7 @@ export class RunNotes {
     return { ...this.days };
   }
 
-  /** `; 38 runs priced as of the day they were recorded (2026-04-09 to 2026-04-10)` — after the prices line. */
+  /** `38 runs priced as of the day they were recorded (2026-04-09 to 2026-04-10)`, after the prices line (empty: nothing to say). */
   pricesNote(): string {
     const d = this.days;
     const parts: string[] = [];
@@ -100,7 +99,7 @@ export class RunNotes {
       parts.push(`${counted(d.recordedRuns, 'run')} priced as of the day recorded (${span})`);
     }
     if (d.undatedRuns > 0) parts.push(`${counted(d.undatedRuns, 'run')} without a recording date as of ${d.releaseDay}, the table's release day`);
-    return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
+    return parts.join(', ');
   }
 }
 

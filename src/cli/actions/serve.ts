@@ -5,7 +5,7 @@
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError } from '../../errors.js';
 import { collectInputs } from '../../io/collectInputs.js';
-import { formatUsd } from '../../money.js';
+import { formatUsd } from '../../report/money.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { splitInputs } from '../../scenario/inputs.js';
@@ -102,7 +102,11 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   io.stdout(`loopcost serve: listening on ${server.url} (OpenAI base URL ${server.url}/v1), answering from ${what}; Ctrl-C stops it\n`);
   const signal = await stopped;
   await server.close();
-  const { totals } = server.sessions();
-  io.stderr(`loopcost serve: stopped on ${signal}: ${counted(totals.sessions, 'session')}, ${counted(totals.calls, 'call')}, ${formatUsd(BigInt(totals.costPico))} spent\n`);
+  io.stderr(stoppedMessage(signal, server.sessions().totals));
   return 0;
+}
+
+/** What serve says when it stops: sessions, calls, and the spend in the reports' money format (`$0.000354`, never `$0.0004`). */
+export function stoppedMessage(signal: string, totals: { sessions: number; calls: number; costPico: string }): string {
+  return `loopcost serve: stopped on ${signal}: ${counted(totals.sessions, 'session')}, ${counted(totals.calls, 'call')}, ${formatUsd(BigInt(totals.costPico))} spent\n`;
 }

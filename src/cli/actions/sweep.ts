@@ -7,19 +7,20 @@
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
-import { openLoopWarnings } from '../../report/warnings.js';
+import { priceGapsOf } from '../../replay/priceGaps.js';
+import { gridWarnings } from './sweepWarnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
-import { contextCurvesOf, type ContextTokenCurves } from '../../population/contextTokens.js';
+import { contextCurvesOf } from '../../population/contextTokens.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
-import { checkOut, emitReport, reportView } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepSetup } from './sweepWork.js';
+import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
 import type { SweepWorker } from './sweepWorkers.js';
 
 export type { SweepFlags } from './sweepWork.js';
@@ -39,12 +40,20 @@ export function shardOf(value: string | undefined): { index: number; of: number 
 /** Below this many configurations a sweep runs on one thread unless --workers says otherwise (a worker's start-up and warm-up outweigh a small sweep). */
 export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
 
-/** `--workers N` (default: the cores, one per 8 configurations at most). */
-export function workersOf(value: string | undefined, cores: number, configurations: number): number {
+/**
+ * `--workers N` (default: the cores, one per 8 configurations at most). Never more threads than the
+ * cores: more only contend for them (each thread holds its own heap and copy of the population; 1000
+ * took 27 s and 2.4 GB on 2 cores), so a larger N is cut to the cores, said once through `warn` (the
+ * CLI's stderr), the output the same.
+ */
+export function workersOf(value: string | undefined, cores: number, configurations: number, warn: (line: string) => void): number {
   if (value === undefined) return Math.max(1, Math.min(cores, Math.floor(configurations / MIN_CONFIGURATIONS_PER_DEFAULT_WORKER)));
   const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!(n >= 1 && Number.isSafeInteger(n))) throw new UserError({ file: '<command line>', field: '--workers', code: 'bad_value', message: `'${value}' is not a whole number greater than 0`, hint: 'write --workers N (1: no worker threads)' });
-  return n;
+  const usable = Math.max(1, Math.floor(cores));
+  if (n <= usable) return n;
+  warn(`loopcost: warning: --workers ${n}: this machine has ${usable} ${usable === 1 ? 'core' : 'cores'}; using ${usable}\n`);
+  return usable;
 }
 
 /** The configurations shard K of N holds: [⌊(K−1)·C/N⌋, ⌊K·C/N⌋). */
@@ -53,19 +62,19 @@ export function shardRange(shard: { index: number; of: number } | undefined, cou
   return { from: Math.floor(((shard.index - 1) * count) / shard.of), to: Math.floor((shard.index * count) / shard.of) };
 }
 
-function headerOf(prepared: SweepSetup, read: { recordedRuns: number; contextTokens?: ContextTokenCurves }, opts: SweepFlags): SweepHeader {
+function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[] }): SweepHeader {
+  const { setup: prepared, read, opts } = args;
   const { recordedRuns } = read;
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
-  const varies = (key: string) => prepared.axes.some((axis) => axis.key === key);
   const notes = [
     'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap).',
     ...(opts.tree !== true ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
-  const warnings = strategy.kind !== 'full' || strategy.toolResultCap !== undefined || varies('context') || varies('tool-result-cap') ? openLoopWarnings(recordedRuns, varies('context') || varies('tool-result-cap') ? 'as swept' : `${strategy.kind}`) : [];
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, inputs: args.inputs });
   return sweepHeader({
     settings: reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
     prices: prepared.prices.source,
@@ -79,10 +88,11 @@ function headerOf(prepared: SweepSetup, read: { recordedRuns: number; contextTok
 }
 
 /** What the header says of the runs read: how many, and with `context` a grid axis, each swept strategy's cumulative prompt tokens per step. */
-function runsRead(prepared: PreparedSweep): { recordedRuns: number; contextTokens?: ContextTokenCurves } {
+function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
-  return { recordedRuns, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
+  const priceGaps = priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model);
+  return { recordedRuns, priceGaps, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
 }
 
 /**
@@ -125,12 +135,12 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
   // One thread too takes the units (files streamed through the sweep).
   if (range.to > range.from && splitsRuns(setup, opts)) {
     const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
-    return { rows: shares.rows, header: headerOf(setup, shares.read, opts) };
+    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs }) };
   }
   for (const worker of started) worker.stop();
   const prepared = await prepareSweep(inputs, opts, given, io, { setup });
   const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
-  return { rows, header: headerOf(setup, runsRead(prepared), opts) };
+  return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs }) };
 }
 
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
@@ -150,8 +160,8 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     checkOutputDirectory(opts.reportDir, SWEEP_REPORT_FILES);
   }
   const { count, axes } = sweepGrid(opts, given);
-  const workers = Math.min(workersOf(opts.workers, cores, count), Math.max(1, count));
-  checkOut(opts.out);
+  const workers = Math.min(workersOf(opts.workers, cores, count, io.stderr), Math.max(1, count));
+  checkOutputs([['--out', opts.out], ...reportDirOutputs(opts.reportDir, SWEEP_REPORT_FILES)], pricedInputs(inputs, opts), io);
   // Worker threads that will split the runs with this one start now and load their modules while this thread sets up.
   const started = workers > 1 && opts.tree !== true && !inputs.includes('-') ? (await import('./sweepWorkers.js')).startShareWorkers({ inputs, opts, given, workers: workers - 1 }) : [];
   let done: { setup: SweepSetup; range: { from: number; to: number }; rows: SweepRow[]; header: SweepHeader };

@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { UserError } from '../../errors.js';
 import { skippedMessage } from '../../import/inputSet.js';
-import { contextCurvesOf, mergeContextTokenSums, type ContextTokenCurves } from '../../population/contextTokens.js';
+import { contextCurvesOf, mergeContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { costQuantilesInPlace, type CostQuantiles } from '../../metrics/costQuantiles.js';
 import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../population/sweep.js';
@@ -21,6 +21,8 @@ import { addHalfStepCaps, halvedCaps, rowsOf, type SweepFlags, type SweepSetup }
 import { sweepUnits, sweepUnitsHere, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
 import { Progress } from './progress.js';
+import { PriceGapCheck } from '../../pricing/recordedCost.js';
+import type { SweepRead } from './sweepWork.js';
 
 function sizeOf(file: string): number {
   try {
@@ -63,7 +65,7 @@ function onWorker(worker: SweepWorker): ThreadSweep {
  * The rows of configurations `range`, `workers` threads (this one included: N − 1 worker threads, those
  * `started` early first) taking the units of the runs off one queue; and what the header says of the runs read.
  */
-export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[] }): Promise<{ rows: SweepRow[]; read: { recordedRuns: number; contextTokens?: ContextTokenCurves } }> {
+export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[] }): Promise<{ rows: SweepRow[]; read: SweepRead }> {
   const { setup, range, io } = args;
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0 });
@@ -101,7 +103,9 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     if (halved.length > 0) addHalfStepCaps(rows, halved, merged(second));
     const sums = first.flatMap((reply) => (reply.contextSums === undefined ? [] : [reply.contextSums]));
     const recordedRuns = first.reduce((n, reply) => n + reply.recordedRuns, 0);
-    return { rows, read: { recordedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
+    const priceGaps = new PriceGapCheck();
+    for (const reply of first) priceGaps.addSums(reply.priceGaps);
+    return { rows, read: { recordedRuns, priceGaps, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
   } finally {
     progress.finish();
     for (const sweep of sweeps) sweep.stop();

@@ -13,6 +13,8 @@ import { mergeContextTokenSums, type ContextTokenSums } from '../../population/c
 import type { PopulationConfig } from '../../population/run.js';
 import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
 import type { Trace } from '../../trace/types.js';
+import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
+import { notePriceGap } from '../../replay/priceGaps.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 
@@ -26,6 +28,8 @@ export interface StreamedFiles {
   recordedRuns: number;
   skipped: BadInput[];
   contextSums?: ContextTokenSums;
+  /** The good files' runs priced as recorded beside what they recorded (none re-priced as another model). */
+  priceGaps: PriceGapSums;
 }
 
 /**
@@ -52,6 +56,7 @@ interface OpenFile {
   mark: SweepTallierMark;
   runs: number;
   sums: ContextTokenSums[];
+  gaps: PriceGapCheck;
 }
 
 /**
@@ -68,6 +73,8 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
   const tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
   const sums: ContextTokenSums[] = [];
+  const gaps = new PriceGapCheck();
+  const checksPrices = args.setup.fixed.model === undefined;
   let goodFiles = 0;
   let recordedRuns = 0;
   // Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena).
@@ -92,6 +99,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       goodFiles += 1;
       recordedRuns += open.runs;
       sums.push(...open.sums);
+      gaps.addSums(open.gaps.sums());
     } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
@@ -100,11 +108,12 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
       close();
-      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [] };
+      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck() };
     }
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
     if (!needsCalls) letCallsGo(run.trace, compiled);
+    if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices);
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
@@ -113,6 +122,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     tallies: args.into !== undefined || goodFiles === 0 ? [] : tallier.finish(),
     recordedRuns,
     skipped: set.badInputs,
+    priceGaps: gaps.sums(),
     ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
   };
 }

@@ -10,6 +10,8 @@ import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
+import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
+import { priceGapsOf } from '../../replay/priceGaps.js';
 import { streamFiles } from './sweepStream.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
@@ -49,6 +51,8 @@ export interface UnitsTallies {
   /** Bad files, with their unit's `order`. */
   skipped: { order: number; bad: BadInput[] }[];
   contextSums?: ContextTokenSums;
+  /** Its runs priced as recorded beside what they recorded (src/replay/priceGaps.ts). */
+  priceGaps: PriceGapSums;
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -67,7 +71,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const configs = args.setup.configurations.slice(args.range.from, args.range.to).map((c) => c.config);
   const populations: SweepPopulation[] = [];
   const sums: ContextTokenSums[] = [];
-  const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [] };
+  const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [], priceGaps: [] };
+  const gaps = new PriceGapCheck();
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
@@ -83,6 +88,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
       first.recordedRuns += files.recordedRuns;
       if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
       if (files.contextSums !== undefined) sums.push(files.contextSums);
+      gaps.addSums(files.priceGaps);
       continue;
     }
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
@@ -90,12 +96,14 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     if (args.setup.targetCompletion !== undefined) populations.push(prepared.population);
     tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
+    gaps.addSums(priceGapsOf(prepared.traces, args.setup.prices, args.setup.fixed.model).sums());
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
   }
   if (took > 0) first.tallies = tallier.finish();
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
+  first.priceGaps = gaps.sums();
   return {
     first,
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),

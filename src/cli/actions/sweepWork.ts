@@ -5,11 +5,13 @@
  * computes them.
  */
 import type { BrakeFlags, ContextFlags } from '../parseFlags.js';
+import { refuseModesWithoutBrakes } from '../../population/gridModes.js';
 import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { UserError } from '../../errors.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { contextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
+import { contextTokenSums, type ContextTokenCurves, type ContextTokenSums } from '../../population/contextTokens.js';
+import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import { checkGridStrategies } from '../../population/gridStrategies.js';
 import type { ScenarioPopulation } from '../../population/run.js';
@@ -56,7 +58,7 @@ export interface PreparedSweep extends SweepSetup {
   skipped: BadInput[];
 }
 
-const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
+const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'repeatAction', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
 
 function usage(field: string, message: string, hint: string): UserError {
   return new UserError({ file: '<command line>', field, code: 'bad_value', message, hint });
@@ -133,6 +135,13 @@ export interface SweepSetup {
   targetCompletion?: number;
 }
 
+/** What a sweep's header says of the runs it read: how many, each swept strategy's prompt tokens per step (`context` a grid axis), and how the table prices them as recorded. */
+export interface SweepRead {
+  recordedRuns: number;
+  contextTokens?: ContextTokenCurves;
+  priceGaps: PriceGapCheck;
+}
+
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
   const { axes, fixed } = sweepGrid(opts, given);
@@ -141,6 +150,7 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   checkModels(prices, axes, fixed);
   const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
   const configurations = gridConfigurations(axes, fixed);
+  refuseModesWithoutBrakes(axes, fixed, configurations);
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);

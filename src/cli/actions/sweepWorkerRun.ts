@@ -41,7 +41,7 @@ export async function runSweepWorker(task: SweepWorkerTask, port: MessagePort): 
       }
       if (halve.configs.length > 0) {
         const halved = swept.halve(halve.configs);
-        port.postMessage({ tallies: halved, recordedRuns: 0, skipped: [] } satisfies SweepWorkerReply, costBuffers(halved));
+        port.postMessage({ tallies: halved, recordedRuns: 0, skipped: [], priceGaps: [] } satisfies SweepWorkerReply, costBuffers(halved));
       }
     }
   } catch (error) {

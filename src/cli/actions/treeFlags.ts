@@ -1,8 +1,7 @@
 /** The flags of `--tree` (replay, whatif), checked before any work. */
 import { UserError } from '../../errors.js';
-import { usdToPico } from '../../money.js';
 import type { SubagentLimits } from '../../tree/engine.js';
-import { nonNegativeNumber, positiveInt } from '../parseFlags.js';
+import { maxCostPico, positiveInt } from '../parseFlags.js';
 
 export interface TreeFlags {
   tree?: boolean;
@@ -14,7 +13,7 @@ export interface TreeFlags {
 export function subagentLimitsFromFlags(flags: TreeFlags, command: string): SubagentLimits | undefined {
   const limits: SubagentLimits = {};
   if (flags.subagentMaxSteps !== undefined) limits.maxSteps = positiveInt('--subagent-max-steps', flags.subagentMaxSteps);
-  if (flags.subagentMaxCost !== undefined) limits.maxCostPico = usdToPico(nonNegativeNumber('--subagent-max-cost', flags.subagentMaxCost));
+  if (flags.subagentMaxCost !== undefined) limits.maxCostPico = maxCostPico('--subagent-max-cost', flags.subagentMaxCost);
   const given = Object.keys(limits).length > 0;
   if (given && flags.tree !== true) {
     const flag = flags.subagentMaxSteps !== undefined ? '--subagent-max-steps' : '--subagent-max-cost';

@@ -15,7 +15,7 @@ import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
-import { checkOut, emitReport, reportView, type ViewFlags } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
@@ -128,7 +128,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
   const settings = trySettings(opts.try);
-  checkOut(opts.out);
+  checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
   const subagent = subagentLimitsFromFlags(opts, 'whatif');
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);

@@ -1,6 +1,7 @@
 import type { CommandModule } from '../command.js';
 import type { CalibrateFlags } from '../actions/calibrate.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, option, outOption } from '../options.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addRefusedPerRunOption, addScenarioOptions, addWideOption, formatOption, givenOptions, option, outOption } from '../options.js';
+import { sweepPerRunRefused } from './sweep.js';
 
 const calibrate: CommandModule = {
   name: 'calibrate',
@@ -19,7 +20,8 @@ const calibrate: CommandModule = {
       .addOption(formatOption(command, ['table', 'csv', 'json']))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command));
-    addInputOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: CalibrateFlags) => {
+    addInputOptions(addRefusedPerRunOption(addWideOption(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))))).action(async (inputs: string[], opts: CalibrateFlags) => {
+      if (opts.perRun === true) throw sweepPerRunRefused('calibrate');
       const { calibrateAction } = await import('../actions/calibrate.js');
       setExitCode(await calibrateAction(inputs, opts, io, givenOptions(command)));
     });

@@ -17,7 +17,7 @@ const generate: CommandModule = {
       .addOption(option(command, '--out <file>', 'write the traces here (atomically)', 'stdout'));
     addPriceOptions(addScenarioOptions(command)).action(async (scenario: string, opts: GenerateFlags) => {
       const { generateAction } = await import('../actions/generate.js');
-      setExitCode(generateAction(scenario, opts, io, givenOptions(command)));
+      setExitCode(await generateAction(scenario, opts, io, givenOptions(command)));
     });
   },
 };

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { DeriveFlags } from '../actions/pricesDerive.js';
-import type { PriceFlags } from '../parseFlags.js';
+import type { PricesFlags } from '../actions/prices.js';
 import { addInputOptions, addPriceOptions, option } from '../options.js';
 
 const prices: CommandModule = {
@@ -10,8 +10,12 @@ const prices: CommandModule = {
       .command(prices.name)
       .description('what a model costs and where the price came from (no model: list models); prices derive: prices from recorded costs')
       .argument('[model]', 'a model name (no model: list every model the table knows)');
-    command.addOption(option(command, '--json', 'JSON output', 'a table'));
-    addPriceOptions(command).action(async (model: string | undefined, opts: PriceFlags & { json?: boolean }) => {
+    // Options after `derive` are derive's own (both have --format).
+    command.enablePositionalOptions();
+    command
+      .addOption(option(command, '--format <format>', 'output format', 'table').choices(['table', 'json']))
+      .addOption(option(command, '--json', 'JSON output: the same as --format json', 'a table'));
+    addPriceOptions(command).action(async (model: string | undefined, opts: PricesFlags) => {
       const { pricesAction } = await import('../actions/prices.js');
       setExitCode(pricesAction(model, opts, io));
     });

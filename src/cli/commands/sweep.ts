@@ -1,6 +1,18 @@
 import type { CommandModule } from '../command.js';
 import type { SweepFlags } from '../actions/sweep.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addTreeOptions, addViewOptions, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
+import { UserError } from '../../errors.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addRefusedPerRunOption, addScenarioOptions, addTreeOptions, addWideOption, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
+
+/** A sweep's report has a row per configuration, none per run: --per-run is refused, naming what shows runs. */
+export function sweepPerRunRefused(command: 'sweep' | 'calibrate' | 'merge'): UserError {
+  return new UserError({
+    file: '<command line>',
+    field: '--per-run',
+    code: 'flag_without_effect',
+    message: `does nothing: ${command}'s report has a row per configuration, not per run`,
+    hint: 'to see the runs of one configuration, give its settings as flags to loopcost replay with --per-run: for --grid max-steps=50,100, loopcost replay INPUTS --max-steps 50 --per-run',
+  });
+}
 
 const sweep: CommandModule = {
   name: 'sweep',
@@ -23,7 +35,8 @@ const sweep: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))
       .addOption(option(command, '--report-dir <dir>', 'write json, csv, table and chart reports into this directory (not with --out, --format or --shard)', 'none'));
-    addInputOptions(addTreeOptions(addViewOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))))).action(async (inputs: string[], opts: SweepFlags) => {
+    addInputOptions(addTreeOptions(addRefusedPerRunOption(addWideOption(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))))).action(async (inputs: string[], opts: SweepFlags) => {
+      if (opts.perRun === true) throw sweepPerRunRefused('sweep');
       const { sweepAction } = await import('../actions/sweep.js');
       const { availableParallelism } = await import('node:os');
       setExitCode(await sweepAction(inputs, opts, io, givenOptions(command), availableParallelism()));

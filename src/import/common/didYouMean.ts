@@ -4,6 +4,7 @@
  * each unknown key.
  */
 import { z } from 'zod';
+import { shownName } from '../../pricing/suggest.js';
 import { nearestField } from './nearestName.js';
 
 function unwrap(schema: z.ZodType, value: unknown): z.ZodType {
@@ -36,6 +37,6 @@ export function knownFieldsAt(schema: z.ZodType, value: unknown, path: readonly 
 export function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
   if (known.length === 0) return undefined;
   const guesses = keys.map((key) => [key, nearestField(key, known)] as const).filter(([, near]) => near !== undefined);
-  if (guesses.length > 0) return `did you mean ${guesses.map(([key, near]) => (keys.length === 1 ? near : `${near} (for ${key})`)).join(', ')}?`;
+  if (guesses.length > 0) return `did you mean ${guesses.map(([key, near]) => (keys.length === 1 ? near : `${near} (for ${shownName(key)})`)).join(', ')}?`;
   return `fields here: ${known.join(', ')}`;
 }

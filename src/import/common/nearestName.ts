@@ -1,17 +1,23 @@
 /** The nearest of some known names to a name given (a misspelt field, grid key or setting), as commander suggests flags. */
-import { editDistance } from '../../pricing/suggest.js';
+import { editDistance, MAX_SUGGESTED_LENGTH, nearEdits } from '../../pricing/suggest.js';
 
-/** The known name nearest to `key` (case and punctuation aside, or within a few edits), if any. */
+/**
+ * The known name nearest to `key` (case and punctuation aside, or within a few edits), if any; none for
+ * a key longer than MAX_SUGGESTED_LENGTH. Each comparison stops once past the nearest so far.
+ */
 export function nearestField(key: string, known: readonly string[]): string | undefined {
+  if (key.length > MAX_SUGGESTED_LENGTH) return undefined;
   const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const same = known.find((name) => squash(name) === squash(key));
+  const squashed = squash(key);
+  const same = known.find((name) => squash(name) === squashed);
   if (same) return same;
+  const lower = key.toLowerCase();
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (!best || distance < best.distance) best = { name, distance };
+    const distance = editDistance(lower, name.toLowerCase(), best === undefined ? nearEdits(key.length) : best.distance - 1);
+    if (distance <= nearEdits(key.length) && (!best || distance < best.distance)) best = { name, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 4)) ? best.name : undefined;
+  return best?.name;
 }
 
 /** ` (did you mean max-steps?)` to end a message about an unknown `name`, when a known one is near; else nothing. */

@@ -1,0 +1,33 @@
+/**
+ * A brake mode (`--repeat-mode`, `--repeat-action`, `--same-error-mode`, `--budget-mode`), fixed or a grid
+ * axis, that no configuration of the grid gives its brake: it would do nothing, so it is refused before
+ * any work, as replay refuses a mode without its brake (src/cli/actions/flagChecks.ts).
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import type { BrakeFlags } from '../cli/parseFlags.js';
+import { UserError } from '../errors.js';
+import type { FixedSettings, GridAxis, GridConfiguration } from './grid.js';
+
+/** Each mode: its flag key, the field of BrakeFlags it sets, the brake it needs (flag and config field). */
+const MODES: readonly { mode: string; flag: keyof BrakeFlags; brake: string; field: keyof BrakeConfig }[] = [
+  { mode: 'repeat-mode', flag: 'repeatMode', brake: 'max-repeat', field: 'maxRepeat' },
+  { mode: 'repeat-action', flag: 'repeatAction', brake: 'max-repeat', field: 'maxRepeat' },
+  { mode: 'same-error-mode', flag: 'sameErrorMode', brake: 'max-same-error', field: 'maxSameError' },
+  { mode: 'budget-mode', flag: 'budgetMode', brake: 'max-cost', field: 'maxCostPico' },
+];
+
+export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: FixedSettings, configurations: readonly GridConfiguration[]): void {
+  for (const { mode, flag, brake, field } of MODES) {
+    const inGrid = axes.some((axis) => axis.key === mode);
+    if (!inGrid && fixed.brakeFlags[flag] === undefined) continue;
+    if (configurations.some((c) => c.config.brakes[field] !== undefined)) continue;
+    const where = inGrid ? `--grid ${mode}` : `--${mode}`;
+    throw new UserError({
+      file: '<command line>',
+      field: where,
+      code: 'flag_without_effect',
+      message: `has no effect without --${brake}: no configuration has it`,
+      hint: axes.length > 0 ? `add --${brake} N or --grid ${brake}=N,..., or drop ${where}` : `add --${brake} N, or drop ${where}`,
+    });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * How a summary table shows its stop counts (runs per stop reason other than completion) so that no
+ * count is ever cut: one `other stops` column (`max_steps 27, trace_end 8`) when it fits whole; else one
+ * column per reason, counts right-aligned, headers cut to a prefix (`max_…`) as far as needed. When even
+ * that does not fit, the report gives them a table of their own beside the rows' labels. Labels give way
+ * first: the room left is measured with every shrinkable column (grid values, paths) at its narrowest.
+ */
+import { STOP_REASONS } from '../brakes/stopReasons.js';
+import { maxOf } from '../metrics/extremes.js';
+import type { Cell, Column } from './table.js';
+import { displayWidth, printableCell } from './text.js';
+
+export type StopCounts = Partial<Record<string, number>>;
+
+export interface StopsLayout {
+  /** One `other stops` column, or one per reason (none when every run completed). */
+  columns: Column[];
+  /** A row's cells under `columns`. */
+  cells(counts: StopCounts): Cell[];
+  /** Columns `columns` take, the gap before each included. */
+  width: number;
+  /** Whether that is within the room given (else this is the narrowest layout, and wider). */
+  fits: boolean;
+  /** For columns per reason: what they count, a cut header named in full ('' for one column). */
+  note: string;
+}
+
+/** Between two columns of a table (src/report/table.ts). */
+const GAP = 2;
+/** A cut header keeps at least 3 characters (`max…`, `tra…`: every stop reason's first 3 differ). */
+const SHORTEST_HEADER = 4;
+const OTHER_STOPS = 'other stops';
+
+/** `max_steps 27, trace_end 8`: the stop reasons other than completion, as one cell (`-` when none). */
+export function otherStopsText(counts: StopCounts): string {
+  return (
+    reasonsIn([counts])
+      .map((reason) => `${reason} ${counts[reason]}`)
+      .join(', ') || '-'
+  );
+}
+
+/** The reasons other than completion with a count in any row: the known ones in STOP_REASONS order, then any other. */
+function reasonsIn(all: readonly StopCounts[]): string[] {
+  const present = new Set<string>();
+  for (const counts of all) for (const [reason, n] of Object.entries(counts)) if (reason !== 'completed' && n !== undefined && n > 0) present.add(reason);
+  const known: readonly string[] = STOP_REASONS;
+  return [...known.filter((reason) => present.has(reason)), ...[...present].filter((reason) => !known.includes(reason)).sort()];
+}
+
+/** Columns a table takes at its narrowest (every shrinkable column at its floor, as formatTable), gaps between included. */
+export function narrowestWidth(columns: readonly Column[], rows: readonly (readonly Cell[])[]): number {
+  let total = GAP * Math.max(0, columns.length - 1);
+  columns.forEach((column, i) => {
+    const header = displayWidth(printableCell(column.header));
+    let width = header;
+    for (const row of rows) {
+      const cell = row[i];
+      if (cell !== undefined) width = Math.max(width, displayWidth(printableCell(String(cell))));
+    }
+    total += column.shrink ? Math.min(width, column.minWidth ?? Math.max(header, 12)) : width;
+  });
+  return total;
+}
+
+/**
+ * The stop counts of `all` rows laid out in `room` columns (what the table leaves them, its other columns
+ * at their narrowest): whole in one column (unless `oneColumn` is false: a table of their own lines the
+ * counts up), else a column per reason with headers cut as far as needed. Never cuts a count: when
+ * nothing fits, the narrowest layout, `fits` false.
+ */
+export function layOutStops(all: readonly StopCounts[], room: number, oneColumn = true): StopsLayout {
+  const reasons = reasonsIn(all);
+  const whole = GAP + Math.max(OTHER_STOPS.length, maxOf(all.map((counts) => displayWidth(printableCell(otherStopsText(counts)))), 0));
+  if (oneColumn && whole <= room) return { columns: [{ header: OTHER_STOPS }], cells: (counts) => [otherStopsText(counts)], width: whole, fits: true, note: '' };
+  if (reasons.length === 0) return { columns: [], cells: () => [], width: 0, fits: true, note: '' };
+  const countWidth = maxOf(all.flatMap((counts) => reasons.map((reason) => String(counts[reason] ?? 0).length)), 1);
+  return perReason(reasons, countWidth, room) ?? { ...perReason(reasons, countWidth, Infinity, true)!, fits: false };
+}
+
+/** One right-aligned column per reason, headers cut to the longest prefix that fits `room` (or the shortest, `narrowest`). */
+function perReason(reasons: readonly string[], countWidth: number, room: number, narrowest = false): StopsLayout | undefined {
+  const names = reasons.map(printableCell);
+  const longest = Math.max(SHORTEST_HEADER, maxOf(names.map((name) => [...name].length), 0));
+  for (let cap = narrowest ? SHORTEST_HEADER : longest; narrowest ? cap <= longest : cap >= SHORTEST_HEADER; cap += narrowest ? 1 : -1) {
+    const headers = names.map((name) => cutHeader(name, cap));
+    if (new Set(headers).size < headers.length) continue;
+    const width = headers.reduce((sum, header) => sum + GAP + Math.max(displayWidth(header), countWidth), 0);
+    if (width > room) continue;
+    const columns = headers.map((header): Column => ({ header, align: 'right' }));
+    return { columns, cells: (counts) => reasons.map((reason) => counts[reason] ?? 0), width, fits: true, note: stopsNote(names, headers) };
+  }
+  return undefined;
+}
+
+function cutHeader(name: string, cap: number): string {
+  const chars = [...name];
+  return chars.length <= cap ? name : `${chars.slice(0, cap - 1).join('')}…`;
+}
+
+/** `max_… = max_steps, repeat, trac… = trace_end: runs that ended with that stop (the rest completed)`. */
+function stopsNote(names: readonly string[], headers: readonly string[]): string {
+  if (names.length === 0) return '';
+  const named = names.map((name, i) => (headers[i] === name ? name : `${headers[i]} = ${name}`));
+  return `${named.join(', ')}: runs that ended with that stop (the rest completed).`;
+}

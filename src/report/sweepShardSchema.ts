@@ -1,0 +1,153 @@
+/**
+ * What `loopcost merge` accepts as a shard: the JSON report `loopcost sweep --shard K/N --format json`
+ * writes (src/cli/actions/sweep.ts), as a zod schema. Every figure is typed and bounded (counts whole and
+ * not negative, money finite and not negative, rates in [0, 1]) and a row's figures agree with each other
+ * (no more completed runs than runs, stop counts that add up to the runs), so a tampered or truncated shard
+ * is refused naming its field instead of crashing the report or merging nonsense.
+ *
+ * The schema follows the report's types (SweepReport, SweepRow): the assertions at the end fail to compile
+ * when a field is added to them and not here. Built on first use (zod schemas take a few ms to build).
+ */
+import { z } from 'zod';
+import { STOP_REASONS } from '../brakes/stopReasons.js';
+import { MAX_COUNT } from '../io/limits.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { ReportSettings } from './settings.js';
+import type { HalfStepCap, SweepReport, SweepRow, SweepShard } from './sweepReport.js';
+
+/** Largest USD figure a shard may hold: a quadrillion dollars (formatted exactly; a real sweep stays far below). */
+export const MAX_SHARD_USD = 1e15;
+
+const count = () => z.number().int().nonnegative().max(MAX_COUNT);
+const usd = () => z.number().nonnegative().max(MAX_SHARD_USD);
+const rate = () => z.number().min(0).max(1);
+
+function halfStepCapSchema() {
+  return z.strictObject({ maxSteps: count().min(1), completed: count(), completionRate: rate(), costUsd: usd() });
+}
+
+function rowShape() {
+  return {
+    settings: z.string(),
+    brakes: z.string(),
+    context: z.string(),
+    cache: z.string(),
+    model: z.string().optional(),
+    halfStepCap: halfStepCapSchema().optional(),
+    runs: count(),
+    completed: count(),
+    completionRate: rate(),
+    costUsd: usd(),
+    costPerRunUsd: z.strictObject({ mean: usd(), p50: usd(), p95: usd(), max: usd() }),
+    costPerCompletedUsd: usd().nullable(),
+    wastedUsd: usd(),
+    wastedShare: rate(),
+    falseStops: count(),
+    falseStopRate: rate().nullable(),
+    caughtEarly: count(),
+    savedUsd: usd(),
+    stopReasons: z.partialRecord(z.enum(STOP_REASONS), count()),
+    tokens: z.strictObject({ input: count(), cached: count(), output: count() }),
+    overshootUsd: usd(),
+    summaryCalls: count().optional(),
+    summaryCostUsd: usd().optional(),
+    strategyCacheLostTokens: count().optional(),
+    skippedActions: count().optional(),
+  };
+}
+
+type RowShape = z.infer<z.ZodObject<ReturnType<typeof rowShape>>>;
+/** A figure of a row that disagrees with others: its field within the row, what is wrong. */
+export type RowProblem = { field: string; message: string };
+
+/** What a row's figures (each of the right type) must agree on, as sweep computes them (src/metrics/tallyBuilder.ts). */
+export function rowProblems(row: RowShape): RowProblem[] {
+  const problems: RowProblem[] = [];
+  const at = (field: string, message: string) => problems.push({ field, message });
+  const { runs, completed } = row;
+  if (completed > runs) at('completed', `is ${completed}, more than the ${runs} runs`);
+  else if (row.completionRate !== (runs === 0 ? 0 : completed / runs)) at('completionRate', `is ${row.completionRate}, not completed / runs (${completed}/${runs})`);
+  if (row.falseStops + row.caughtEarly > runs) at('falseStops', `and caughtEarly (${row.falseStops} + ${row.caughtEarly}) are more than the ${runs} runs`);
+  const stops = Object.values(row.stopReasons).reduce<number>((sum, n) => sum + (n ?? 0), 0);
+  if (stops !== runs) at('stopReasons', `add up to ${stops} runs, not the ${runs} runs`);
+  else if ((row.stopReasons.completed ?? 0) !== completed) at('stopReasons.completed', `is ${row.stopReasons.completed ?? 0}, not the ${completed} completed runs`);
+  if ((row.costPerCompletedUsd === null) !== (completed === 0)) at('costPerCompletedUsd', completed === 0 ? 'must be null when no run completed' : 'is null, but runs completed');
+  const { p50, p95, max, mean } = row.costPerRunUsd;
+  if (!(p50 <= p95 && p95 <= max && mean <= max)) at('costPerRunUsd', `p50 ${p50} ≤ p95 ${p95} ≤ max ${max} and mean ${mean} ≤ max do not hold`);
+  if (row.wastedUsd > row.costUsd) at('wastedUsd', `is ${row.wastedUsd}, more than costUsd ${row.costUsd}`);
+  if (row.halfStepCap !== undefined && row.halfStepCap.completed > runs) at('halfStepCap.completed', `is ${row.halfStepCap.completed}, more than the ${runs} runs`);
+  return problems;
+}
+
+function rowSchema() {
+  return z.strictObject(rowShape());
+}
+
+function headerShape() {
+  const text = z.string();
+  return {
+    tool: z.strictObject({ name: z.literal('loopcost'), version: text }),
+    command: z.literal('sweep'),
+    settings: z.strictObject({ brakes: text, context: text, cache: text, latency: text, model: text.optional() }),
+    prices: z.strictObject({
+      name: text,
+      version: text,
+      hash: text,
+      asOf: text.optional(),
+      dating: z.enum(['as-of', 'recorded', 'release']).optional(),
+      releasedOn: text.optional(),
+      overrides: z.strictObject({ name: text, hash: text }).optional(),
+    }),
+    grid: z.array(z.strictObject({ key: text, values: z.array(text).min(1) })),
+    inputs: z.strictObject({
+      recordedRuns: count(),
+      syntheticRuns: count(),
+      scenarios: z.array(z.strictObject({ source: text, runs: count(), seed: z.number().int() })),
+    }),
+    targetCompletion: rate().optional(),
+    contextTokens: z
+      .strictObject({
+        strategies: z.array(text),
+        runs: count(),
+        steps: z.array(z.strictObject({ step: count().min(1), meanCumulativeInputTokens: z.array(count()) })),
+      })
+      .optional(),
+    notes: z.array(text),
+    warnings: z.array(z.strictObject({ code: text, message: text })),
+  };
+}
+
+function shardSchema() {
+  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count() });
+}
+
+function buildSchema() {
+  return z.strictObject({ ...headerShape(), shard: shardSchema(), configurations: z.array(rowSchema()) });
+}
+
+let built: ReturnType<typeof buildSchema> | undefined;
+
+/** The schema of a shard's report (built once). */
+export function sweepShardSchema(): ReturnType<typeof buildSchema> {
+  return (built ??= buildSchema());
+}
+
+/** A shard's report: a sweep report with its shard, and no frontier or recommendation (merge works them out). */
+export type SweepShardReport = Omit<SweepReport, 'shard' | 'pareto' | 'recommendation'> & { shard: SweepShard };
+
+// The schema and the report's types name the same fields: a field added to one and not the other fails here.
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+type Parsed = z.infer<ReturnType<typeof buildSchema>>;
+type Row = Parsed['configurations'][number];
+const schemaFollowsTypes: [
+  SameKeys<Parsed, SweepShardReport>,
+  SameKeys<Row, SweepRow>,
+  SameKeys<NonNullable<Row['halfStepCap']>, HalfStepCap>,
+  SameKeys<Parsed['settings'], ReportSettings>,
+  SameKeys<Parsed['prices'], PriceSource>,
+  SameKeys<Parsed['shard'], SweepShard>,
+] = [true, true, true, true, true, true];
+// And what it accepts is a report (each field's type within the report's).
+const parsedIsAReport = (parsed: Parsed): SweepShardReport => parsed;
+void schemaFollowsTypes;
+void parsedIsAReport;
