@@ -5,6 +5,7 @@
  *   2  bad input or usage: one message naming the place, no stack trace, no output file
  *   1  an internal error (a bug: the stack is printed); for `check` also a failed expectation (its report says so)
  */
+import { refuseRepeatedFlags } from './options.js';
 import { createRequire } from 'node:module';
 import type * as Commander from 'commander';
 import { sanitizeLinesForTerminal, UserError } from '../errors.js';
@@ -120,6 +121,7 @@ export async function runCli(argv: string[], io: CliIO, { commands, outline }: R
     });
   const context = { io, setExitCode: (code: number) => (exitCode = code) };
   for (const command of commands) command.register(program, context);
+  refuseRepeatedFlags(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,10 +1,11 @@
 /**
  * Options shared by several commands (brakes, context, prices, output) and the helpers every command
  * uses to declare options, so help states each default plainly (`(default: full)`, unquoted) and marks
- * required options. Registration only: nothing here parses values (parseFlags.ts does, inside the
+ * required options, and refuses a one-value flag given twice. Registration only: nothing here parses values (parseFlags.ts does, inside the
  * actions) or imports more than commander's types.
  */
 import type { Command, Option } from 'commander';
+import { UserError } from '../errors.js';
 
 export const REPORT_FORMATS = ['table', 'csv', 'json', 'chart'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -118,4 +119,29 @@ export function addWideOption(command: Command): Command {
  */
 export function addRefusedPerRunOption(command: Command): Command {
   return command.addOption(option(command, '--per-run', 'refused: no per-run rows in this report', 'refused').hideHelp());
+}
+
+/**
+ * A flag that takes one value, given twice (`--max-steps 3 --max-steps 5`), is refused rather than the
+ * last one silently winning: the user meant one of them. Flags that collect their values (`--grid`,
+ * `--try`: their help says "repeatable") may be given again; on/off switches without a value too.
+ */
+function takesOneValue(option: Option): boolean {
+  return (option.required || option.optional) && !/repeatable/.test(option.description);
+}
+
+/** Every command under `program` (subcommands too) refuses a one-value flag given twice, as commander reads it. */
+export function refuseRepeatedFlags(program: Command): void {
+  for (const command of program.commands) {
+    for (const option of command.options.filter(takesOneValue)) {
+      let seen = 0;
+      command.on(`option:${option.name()}`, () => {
+        seen += 1;
+        if (seen > 1) {
+          throw new UserError({ file: '<command line>', field: option.long ?? option.flags, code: 'repeated_flag', message: 'is given more than once; it takes one value', hint: `keep the ${option.long ?? option.flags} you mean and drop the other` });
+        }
+      });
+    }
+    refuseRepeatedFlags(command);
+  }
 }

@@ -24,6 +24,12 @@ export function positiveInt(flag: string, value: string): number {
   return n;
 }
 
+/** `n`, a flag's value, when at most `max`; past it a UserError naming the flag, the limit and why there is one. */
+export function atMost(flag: string, n: number, limit: { max: number; why: string }): number {
+  if (n <= limit.max) return n;
+  throw new UserError({ file: '<command line>', field: flag, code: 'too_large', message: `${n} is more than ${limit.max.toLocaleString('en-US')}, ${limit.why}`, hint: `give at most ${limit.max}` });
+}
+
 export function nonNegativeInt(flag: string, value: string): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) throw flagError(flag, value, 'a whole number, 0 or more');

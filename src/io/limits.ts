@@ -100,3 +100,6 @@ function nestsPast(value: unknown, depth: number, maxDepth: number): boolean {
   for (const key in record) if (Object.hasOwn(record, key) && nestsPast(record[key], depth + 1, maxDepth)) return true;
   return false;
 }
+
+/** Most runs a scenario is run for (--runs, or a scenario file's `runs`). */
+export const MAX_SCENARIO_RUNS = 10_000_000;

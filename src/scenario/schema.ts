@@ -4,7 +4,7 @@
  * context use the replay flags' names without `--`, with the same meanings. See docs/scenarios.md.
  */
 import { z } from 'zod/mini';
-import { MAX_COUNT } from '../io/limits.js';
+import { MAX_COUNT, MAX_SCENARIO_RUNS } from '../io/limits.js';
 import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../loop/latencyLimits.js';
 import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
@@ -179,7 +179,7 @@ export const scenarioSchema = z
     latency: z.optional(latencySchema),
     brakes: z.optional(brakesSchema),
     context: z.optional(contextSchema),
-    runs: described(z.optional(positiveInt.check(z.maximum(10_000_000))), 'runs when --runs is not given (default 100)'),
+    runs: described(z.optional(positiveInt.check(z.maximum(MAX_SCENARIO_RUNS))), 'runs when --runs is not given (default 100)'),
     seed: described(z.optional(count.check(z.maximum(Number.MAX_SAFE_INTEGER))), 'seed when --seed is not given (default 1)'),
     hardCapSteps: described(z.optional(positiveInt.check(z.maximum(1_000_000))), 'no synthetic run goes past this many steps (default 500)'),
     runsPerDay: described(z.optional(z.number().check(z.positive(), atMostMaxCount())), 'runs a day, for projections'),

@@ -14,6 +14,7 @@ import {
   latencyFromSpec,
   nonNegativeInt,
   positiveInt,
+  atMost,
   priceOptionsFromFlags,
   RECORDED_PRESET,
   strategyFromFlags,
@@ -23,6 +24,9 @@ import {
 } from '../parseFlags.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
+
+/** Most steps `curve` draws: each is a row of its report (a million took ~600 MB). */
+export const MAX_CURVE_STEPS = 100_000;
 
 export interface CurveCommand {
   spec: ConstantStepsSpec;
@@ -84,7 +88,7 @@ export function curveAction(opts: CurveFlags, io: CliIO): number {
         goalTokens: nonNegativeInt('--goal-tokens', opts.goalTokens ?? '0'),
         outputTokens: nonNegativeInt('--output-tokens', opts.outputTokens!),
         toolTokens: nonNegativeInt('--tool-tokens', opts.toolTokens!),
-        steps: positiveInt('--steps', opts.steps!),
+        steps: atMost('--steps', positiveInt('--steps', opts.steps!), { max: MAX_CURVE_STEPS, why: 'the most steps a curve draws (each step is a row of its report)' }),
       },
       strategy: strategyFromFlags(opts),
       ...(opts.compareContext === undefined ? {} : { compare: compareStrategies(opts, opts.compareContext) }),

@@ -16,11 +16,12 @@ import { parseScenario } from '../../scenario/load.js';
 import { runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { atMost, nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { checkOutputs, pricedInputs, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { describePriceSource } from '../../pricing/source.js';
+import { MAX_SCENARIO_RUNS } from '../../io/limits.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
 
@@ -60,7 +61,7 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
 }
 
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
-  const runs = positiveInt('--runs', flags.runs ?? '2000');
+  const runs = atMost('--runs', positiveInt('--runs', flags.runs ?? '2000'), { max: MAX_SCENARIO_RUNS, why: 'the most runs a scenario is run for' });
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));

@@ -104,6 +104,15 @@ export function projectConfig(prepared: Pick<PreparedSweep, 'scenarios' | 'confi
   return config;
 }
 
+/** Most simulated days a projection keeps (--days × --trials): 10,000,000 took ~680 MB. */
+export const MAX_SIMULATED_DAYS = 2_000_000;
+
+/** Each trial keeps its days' spend for the quantiles: days × trials numbers in memory, bounded. */
+function checkSimulatedDays(days: number, trials: number): void {
+  if (days * trials <= MAX_SIMULATED_DAYS) return;
+  throw new UserError({ file: '<command line>', field: '--days', code: 'too_large', message: `${days} days × ${trials} trials is ${(days * trials).toLocaleString('en-US')} simulated days, more than ${MAX_SIMULATED_DAYS.toLocaleString('en-US')} (each is kept for the quantiles)`, hint: 'give fewer --days or fewer --trials' });
+}
+
 /** Without --runs-per-day: the scenario files' runsPerDay summed (whole runs), else 100. */
 export const FALLBACK_RUNS_PER_DAY = 100;
 function defaultRunsPerDay(prepared: PreparedSweep): number {
@@ -117,6 +126,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : positiveInt('--runs-per-day', opts.runsPerDay);
   const days = positiveInt('--days', opts.days ?? '30');
   const trials = positiveInt('--trials', opts.trials ?? '1000');
+  checkSimulatedDays(days, trials);
   const seed = nonNegativeInt('--seed', opts.seed ?? '1');
   const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
