@@ -8,10 +8,9 @@ import { parseContextSpec, type CacheMode, type ContextStrategy } from '../conte
 import { UserError } from '../errors.js';
 import { didYouMean } from '../import/common/nearestName.js';
 import type { InputSetOptions } from '../import/inputSet.js';
-import { BYTES_PER_MB, MAX_USD, type ReadLimits } from '../io/limits.js';
+import { BYTES_PER_MB, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { LATENCY_PART_NAMES, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../loop/latencyLimits.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
 
 function flagError(flag: string, value: string, expected: string): UserError {
@@ -237,7 +236,7 @@ const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
 
 /**
  * `--latency-model call=800,output-token=15,input-token=0.02,tool=300` (milliseconds; unset parts are 0),
- * each part at most MAX_LATENCY_PART_MS (a day: src/loop/latencyLimits.ts), so that the latencies it gives
+ * each part at most MAX_LATENCY_PART_MS (a day: src/io/limits.ts), so that the latencies it gives
  * stay within what a trace holds.
  */
 export function latencyFromSpec(spec: string): LatencyModel {
@@ -249,7 +248,7 @@ export function latencyFromSpec(spec: string): LatencyModel {
         file: '<command line>',
         field: '--latency-model',
         code: 'too_large',
-        message: `${LATENCY_PART_NAMES[field]}=${value.trim()} is more than ${MAX_LATENCY_PART_TEXT}, the most a latency model takes for one ${field === 'perCallMs' ? 'call' : field === 'perToolCallMs' ? 'tool call' : 'token'}`,
+        message: `${Object.keys(LATENCY_KEYS).find((name) => LATENCY_KEYS[name] === field)}=${value.trim()} is more than ${MAX_LATENCY_PART_TEXT}, the most a latency model takes for one ${field === 'perCallMs' ? 'call' : field === 'perToolCallMs' ? 'tool call' : 'token'}`,
         hint: `give each part in milliseconds, at most ${MAX_LATENCY_PART_MS}, e.g. --latency-model call=800,output-token=15,input-token=0.02,tool=300`,
       });
     }

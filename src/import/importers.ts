@@ -5,6 +5,7 @@
  * parser, the OpenTelemetry names or the HTTP readers; `importText.ts` is the synchronous API over the
  * same importers, loaded up front.
  */
+import { isStackOverflow } from '../io/yamlErrors.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MAX_REPORTED_ISSUES, UserError } from '../errors.js';
@@ -94,10 +95,6 @@ export function ruleChecked(traces: Trace[]): Trace[] {
   return traces;
 }
 
-
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
 
 /**
  * The last guard of the depth limit: a reader that walks a value recursively (a YAML composer) ran out

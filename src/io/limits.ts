@@ -66,6 +66,17 @@ export const MAX_USD = Number.MAX_SAFE_INTEGER / 1e12;
 export const MAX_LATENCY_MS = Number.MAX_SAFE_INTEGER;
 
 /**
+ * Most milliseconds a latency model (`--latency-model`, a scenario's `latency:`) gives one call, one token
+ * or one tool call: a day. No one models more, and it keeps every modelled sum of realistic token counts
+ * far within MAX_LATENCY_MS, what a trace holds (`call=1e300` was written as `1e+300`, and
+ * `output-token=1e307` overflowed to `null`).
+ */
+export const MAX_LATENCY_PART_MS = 86_400_000;
+
+/** The limit as messages say it. */
+export const MAX_LATENCY_PART_TEXT = `${MAX_LATENCY_PART_MS} ms (a day)`;
+
+/**
  * The path (e.g. `$.a.b[3]`) at which `value` nests deeper than `maxDepth`, or undefined when it does
  * not. Iterative, so a value nested far past the limit cannot overflow the stack while being checked.
  */

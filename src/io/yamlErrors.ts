@@ -6,6 +6,15 @@
  */
 import { UserError } from '../errors.js';
 
+/**
+ * A parser out of stack on a document nested too deep: a RangeError, or the SyntaxError `yaml` throws when
+ * it cannot compile a regular expression that deep (`Invalid regular expression: … Maximum call stack`).
+ * Every reader that parses recursively (cassettes, native and JSON readers, scenario files) asks this.
+ */
+export function isStackOverflow(error: unknown): boolean {
+  return (error instanceof RangeError || error instanceof SyntaxError) && /call stack/i.test(error.message);
+}
+
 export function isInvalidCodePoint(error: unknown): error is RangeError {
   return error instanceof RangeError && /invalid code point/i.test(error.message);
 }

@@ -19,11 +19,6 @@ export function checkScenarioDepth(text: string, file: string): void {
   if (problem !== undefined) throw new UserError({ file, line: problem.line, code: 'too_deep', message: MESSAGE, hint: HINT });
 }
 
-/** A parser out of stack: a RangeError, or the SyntaxError `yaml` throws when it cannot compile a regular expression that deep. */
-export function isStackOverflow(error: unknown): boolean {
-  return (error instanceof RangeError || error instanceof SyntaxError) && /call stack/i.test(error.message);
-}
-
 /** The error for a parser that ran out of stack on the file. */
 export function parserTooDeep(file: string): UserError {
   return new UserError({ file, code: 'too_deep', message: `${MESSAGE} (more than the parser can follow)`, hint: HINT });

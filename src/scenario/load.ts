@@ -12,13 +12,13 @@ import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { BEHAVIOUR_NAMES, DISTRIBUTION_KINDS, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
-import { yamlEscapeError } from '../io/yamlErrors.js';
+import { isStackOverflow, yamlEscapeError } from '../io/yamlErrors.js';
 import { quickScenarioValue } from './fastYaml.js';
 import { maxOf } from '../metrics/extremes.js';
-import { nearestField } from '../import/common/nearestName.js';
+import { nearestField, unknownFieldsHint } from '../import/common/nearestName.js';
 import { editDistance } from '../pricing/suggest.js';
 import { knownFieldsAt } from './zodMini.js';
-import { checkScenarioDepth, isStackOverflow, parserTooDeep, valueTooDeep } from './depthCheck.js';
+import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -81,16 +81,6 @@ function misspeltDiscriminator(issue: ZodIssue, value: unknown): ZodIssue {
   const key = near.sort((a, b) => editDistance(a.toLowerCase(), field) - editDistance(b.toLowerCase(), field))[0];
   if (key === undefined) return issue;
   return { code: 'unrecognized_keys', keys: [key], path: issue.path.slice(0, -1), message: '', input: entry } as ZodIssue;
-}
-
-/** `did you mean steps?` (for one key, or `steps (for stpes), …` for several), or the fields taken there when none is near. */
-function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
-  if (known.length === 0) return undefined;
-  const guesses = keys.flatMap((key) => {
-    const near = nearestField(key, known);
-    return near === undefined ? [] : [keys.length === 1 ? near : `${near} (for ${key})`];
-  });
-  return guesses.length > 0 ? `did you mean ${guesses.join(', ')}?` : `fields here: ${known.join(', ')}`;
 }
 
 /** The issue's code, message and (when it has one of its own) hint. */

@@ -4,8 +4,7 @@
  * context use the replay flags' names without `--`, with the same meanings. See docs/scenarios.md.
  */
 import { z } from 'zod/mini';
-import { MAX_COUNT, MAX_SCENARIO_RUNS } from '../io/limits.js';
-import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../loop/latencyLimits.js';
+import { MAX_COUNT, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_SCENARIO_RUNS } from '../io/limits.js';
 import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
 import { DESCRIBED, described } from './zodMini.js';

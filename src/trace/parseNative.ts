@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
-import { knownFieldsAt, unknownFieldsHint } from '../import/common/didYouMean.js';
+import { knownFieldsAt } from '../import/common/didYouMean.js';
+import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { traceSchemas } from './schema.js';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyFromSpec } from '../../src/cli/parseFlags.js';
 import { UserError } from '../../src/errors.js';
 import { MAX_LATENCY_MS } from '../../src/io/limits.js';
-import { MAX_LATENCY_PART_MS } from '../../src/loop/latencyLimits.js';
+import { MAX_LATENCY_PART_MS } from '../../src/io/limits.js';
 import { cli, tempDir } from './run.js';
 
 const SCENARIO = 'scenarios/springfield-weather.yaml';

@@ -1,7 +1,7 @@
 /** `loopcost generate SCENARIO --runs N --seed S --out F.jsonl`: synthetic runs as native traces. */
 import { UserError } from '../../errors.js';
 import { AtomicFileWriter } from '../../io/atomicWrite.js';
-import { isTraceLatency } from '../../loop/latencyLimits.js';
+import { callRuleViolations } from '../../trace/rules.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { generateTraces } from '../../scenario/generate.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -29,18 +29,21 @@ interface LatencySource {
   field: string;
 }
 
-/** A run whose modelled latencies a trace cannot hold (past 2^53 ms: loopcost's reader would refuse the file) is refused, naming the run and call. */
-function checkTraceLatencies(trace: Trace, run: number, source: LatencySource): void {
-  const refuse = (k: number, ms: number) =>
-    new UserError({
+/**
+ * A run its own reader would refuse (src/trace/rules.ts: a modelled latency past 2^53 ms, from absurd token
+ * sizes at a latency model's per-token parts) is refused, naming the run and call, before it is written.
+ */
+function checkReadable(trace: Trace, run: number, source: LatencySource): void {
+  trace.calls.forEach((call, k) => {
+    const [broken] = callRuleViolations(call);
+    if (broken === undefined) return;
+    const what = /latencyMs$/.test(broken.field) ? `a modelled latency of ${broken.message}, the most a trace holds` : `${broken.field}: ${broken.message}`;
+    throw new UserError({
       ...source,
-      code: 'too_large',
-      message: `run ${run}, call ${k + 1}: a modelled latency of ${ms} ms is more than 2^53 ms, the most a trace holds`,
+      code: broken.code,
+      message: `run ${run}, call ${k + 1}: ${what}`,
       hint: `lower the per-token parts of the latency model (${source.field}), or the scenario's token sizes`,
     });
-  trace.calls.forEach((call, k) => {
-    if (call.latencyMs !== undefined && !isTraceLatency(call.latencyMs)) throw refuse(k, call.latencyMs);
-    for (const tool of call.toolCalls ?? []) if (tool.latencyMs !== undefined && !isTraceLatency(tool.latencyMs)) throw refuse(k, tool.latencyMs);
   });
 }
 
@@ -49,7 +52,7 @@ async function writeRuns(traces: Iterable<Trace>, write: (text: string) => void,
   let runs = 0;
   let since = performance.now();
   for (const trace of traces) {
-    checkTraceLatencies(trace, runs + 1, source);
+    checkReadable(trace, runs + 1, source);
     write(writeNativeTraces([trace]));
     runs += 1;
     if (performance.now() - since >= GENERATE_SLICE_MS) {

@@ -1,11 +1,9 @@
 /**
  * "Did you mean" for unknown fields in a record, as commander gives for flags: the fields a zod object
- * schema takes at a path (through optional, arrays and discriminated unions), and the nearest of them to
- * each unknown key.
+ * schema takes at a path (through optional, arrays and discriminated unions); nearestName.ts's
+ * unknownFieldsHint names the nearest of them to each unknown key.
  */
 import { z } from 'zod';
-import { shownName } from '../../pricing/suggest.js';
-import { nearestField } from './nearestName.js';
 
 function unwrap(schema: z.ZodType, value: unknown): z.ZodType {
   let current = schema;
@@ -31,12 +29,4 @@ export function knownFieldsAt(schema: z.ZodType, value: unknown, path: readonly 
     else return [];
   }
   return current instanceof z.ZodObject ? Object.keys(current.shape as object) : [];
-}
-
-/** `did you mean outputTokens (for outputTokenz)?`, or the fields the record takes when none is near. */
-export function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
-  if (known.length === 0) return undefined;
-  const guesses = keys.map((key) => [key, nearestField(key, known)] as const).filter(([, near]) => near !== undefined);
-  if (guesses.length > 0) return `did you mean ${guesses.map(([key, near]) => (keys.length === 1 ? near : `${near} (for ${shownName(key)})`)).join(', ')}?`;
-  return `fields here: ${known.join(', ')}`;
 }

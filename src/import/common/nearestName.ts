@@ -1,5 +1,5 @@
 /** The nearest of some known names to a name given (a misspelt field, grid key or setting), as commander suggests flags. */
-import { editDistance, MAX_SUGGESTED_LENGTH, nearEdits } from '../../pricing/suggest.js';
+import { editDistance, MAX_SUGGESTED_LENGTH, nearEdits, shownName } from '../../pricing/suggest.js';
 
 /**
  * The known name nearest to `key` (case and punctuation aside, or within a few edits), if any; none for
@@ -24,4 +24,12 @@ export function nearestField(key: string, known: readonly string[]): string | un
 export function didYouMean(name: string, known: readonly string[]): string {
   const near = name === '' ? undefined : nearestField(name, known);
   return near === undefined || near === name ? '' : ` (did you mean ${near}?)`;
+}
+
+/** `did you mean outputTokens (for outputTokenz)?`, or the fields the record takes when none is near. */
+export function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const guesses = keys.map((key) => [key, nearestField(key, known)] as const).filter(([, near]) => near !== undefined);
+  if (guesses.length > 0) return `did you mean ${guesses.map(([key, near]) => (keys.length === 1 ? near : `${near} (for ${shownName(key)})`)).join(', ')}?`;
+  return `fields here: ${known.join(', ')}`;
 }

@@ -8,7 +8,7 @@
 import { isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { UserError } from '../../errors.js';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
-import { yamlEscapeError } from '../../io/yamlErrors.js';
+import { isStackOverflow, yamlEscapeError } from '../../io/yamlErrors.js';
 
 export interface CassetteYaml {
   data: unknown;
@@ -26,10 +26,6 @@ function tooDeep(path: string, where?: string): UserError {
     message: `the YAML nests deeper than ${MAX_NESTING_DEPTH} levels${where !== undefined ? '' : ' (more than the parser can follow)'}`,
     hint: 'no recording nests this deep; the file is damaged or hostile',
   });
-}
-
-function isStackOverflow(err: unknown): boolean {
-  return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
 function parse(content: string, path: string, lineCounter: LineCounter): Document.Parsed {
