@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { jsonTextError } from '../import/common/jsonDocument.js';
+import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
@@ -108,7 +110,14 @@ export function renderBaseline(checks: readonly ScenarioCheck[], prices: PriceSo
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-/** A baseline file's text validated; every problem names the file and field. */
+const WRITTEN_BY = 'a check baseline is written by `loopcost check --update-baseline FILE`';
+const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
+
+/**
+ * A baseline file's text validated; every problem names the file and field. A key given twice (JSON.parse
+ * would keep the last silently) or nesting past the limit is refused naming the line, as every JSON reader
+ * refuses them (src/io/jsonText.ts).
+ */
 export function parseBaseline(text: string, file: string): BaselineFile {
   let value: unknown;
   try {
@@ -116,6 +125,8 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   } catch (error) {
     throw new UserError({ file, code: 'invalid_json', message: `not valid JSON (${(error as Error).message})`, hint: 'write it with `loopcost check --update-baseline FILE`' });
   }
+  const problem = parsedJsonTextProblem(text, value);
+  if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
   const parsed = baselineSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new UserError(
@@ -124,7 +135,7 @@ export function parseBaseline(text: string, file: string): BaselineFile {
       ...(issue.path.length === 0 ? {} : { field: issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') }),
       code: issue.code,
       message: issue.message,
-      hint: 'a check baseline is written by `loopcost check --update-baseline FILE`',
+      hint: WRITTEN_BY,
     })),
   );
 }

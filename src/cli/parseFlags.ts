@@ -13,12 +13,16 @@ import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
 
+/** A decimal number, with an exponent if wanted (`0.5`, `.5`, `1e-6`); nothing else (no '', no hex, no Infinity). */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+
 function flagError(flag: string, value: string, expected: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
 }
 
+/** A count written as a whole decimal number (`1000`, `1e3`, as a scenario file's YAML takes it); nothing else. */
 export function positiveInt(flag: string, value: string): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n <= 0) throw flagError(flag, value, 'a whole number greater than 0');
   return n;
 }
@@ -30,13 +34,10 @@ export function atMost(flag: string, n: number, limit: { max: number; why: strin
 }
 
 export function nonNegativeInt(flag: string, value: string): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) throw flagError(flag, value, 'a whole number, 0 or more');
   return n;
 }
-
-/** A decimal number, with an exponent if wanted (`0.5`, `.5`, `1e-6`); nothing else (no '', no hex, no Infinity). */
-const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 export function nonNegativeNumber(flag: string, value: string): number {
   const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;

@@ -5,9 +5,10 @@
  * or when one of its runs cannot be replayed (an unknown model, a cost out of range): the caller runs
  * each run's work through `guard` and keeps what it computed per file, then drops the files found bad.
  */
-import { MAX_REPORTED_ISSUES, UserError, formatIssue, type InputIssue } from '../errors.js';
+import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
 import { collectInputs } from '../io/collectInputs.js';
 import { inputLabel } from '../io/openInput.js';
+import { counted } from '../plural.js';
 import type { Trace } from '../trace/types.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
 
@@ -161,4 +162,15 @@ export function skippedMessage(bad: readonly BadInput[], total: number): string 
   if (bad.length === 0) return '';
   const lines = bad.map((input) => `  ${formatIssue({ ...input.issues[0]!, file: input.issues[0]!.file ?? input.file })}`);
   return `skipped ${bad.length} of ${total} input files with problems (--skip-bad):\n${lines.join('\n')}\n`;
+}
+
+/** Most inputs named in the note on inputs given more than once. */
+const SHOWN_REPEATS = 5;
+
+/** The note for standard error on inputs given more than once (`repeated` of collectInputFiles), each read once. */
+export function repeatedInputsMessage(repeated: readonly string[]): string {
+  if (repeated.length === 0) return '';
+  const shown = repeated.slice(0, SHOWN_REPEATS).map(sanitizeForTerminal).join(', ');
+  const more = repeated.length > SHOWN_REPEATS ? ` and ${repeated.length - SHOWN_REPEATS} more` : '';
+  return `loopcost: warning: ${counted(repeated.length, 'input')} given more than once, each file read once: ${shown}${more}\n`;
 }

@@ -39,11 +39,56 @@ function byName(a: string, b: string): number {
 }
 
 /**
- * The trace files under `dir`, recursively, sorted by name. Symbolic links are followed, to files and to
- * directories; a directory reached twice (a link loop) and a file reached twice are read once. A link
- * that leads nowhere is kept, so that reading it says so.
+ * The files read so far, by real path (files and directories alike), with the input that named each:
+ * a file reached again through the same input (a link inside a directory, a glob) is skipped quietly;
+ * through another input it was given more than once, and that is said (see `CollectedInputs.repeated`).
  */
-function walk(dir: string, out: string[], seen: Set<string>): void {
+class SeenInputs {
+  private readonly firstName = new Map<string, { input: number; path: string }>();
+  private readonly listed = new Set<string>();
+  readonly repeated: string[] = [];
+  /** Repeats the current input has met (a directory that holds only files named before is not empty). */
+  repeatsOfInput = 0;
+  private input = 0;
+
+  /** The input now being collected (its index among the paths given). */
+  startInput(input: number): void {
+    this.input = input;
+    this.repeatsOfInput = 0;
+  }
+
+  /** Whether `path` (real path `real`) is new, noting it; a repeat from another input is listed. */
+  isNew(path: string, real: string): boolean {
+    const first = this.firstName.get(real);
+    if (first === undefined) {
+      this.firstName.set(real, { input: this.input, path });
+      return true;
+    }
+    if (first.input === this.input) return false;
+    this.repeatsOfInput += 1;
+    if (!this.listed.has(path)) {
+      this.listed.add(path);
+      this.repeated.push(first.path === path ? path : `${path} (= ${first.path})`);
+    }
+    return false;
+  }
+}
+
+/** The real path of an existing `path`; `path` itself when it cannot be resolved (reading it will say why). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The trace files under `dir`, recursively, sorted by name. Symbolic links are followed, to files and to
+ * directories; a directory or file reached twice (a link loop, or one an earlier input named) is read once.
+ * A link that leads nowhere is kept, so that reading it says so.
+ */
+function walk(dir: string, out: string[], seen: SeenInputs): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort(byName);
@@ -59,60 +104,79 @@ function walk(dir: string, out: string[], seen: Set<string>): void {
       stats = undefined; // a dangling link: kept below when its name is a trace's
     }
     if (stats?.isDirectory()) {
-      const real = realpathSync(path);
-      if (seen.has(real)) continue;
-      seen.add(real);
-      walk(path, out, seen);
+      if (seen.isNew(path, realPath(path))) walk(path, out, seen);
     } else if (isTraceFileName(name)) {
-      const real = stats ? realpathSync(path) : path;
-      if (seen.has(real)) continue;
-      seen.add(real);
-      out.push(path);
+      if (seen.isNew(path, stats ? realPath(path) : path)) out.push(path);
     }
   }
 }
 
+/** What the paths a user gave expand to. */
+export interface CollectedInputs {
+  /** The trace files, each once, in the order the paths name them. */
+  files: string[];
+  /**
+   * Inputs that named a file or directory an earlier input had named (the same path twice, a link to it,
+   * a file inside a directory also given, an overlapping glob), as found: read once. `x (= y)` when the
+   * earlier input named it `y`.
+   */
+  repeated: string[];
+}
+
 /**
  * Expands the paths a user gave into trace files, in a stable order: a file as given, a directory's
- * trace files recursively (sorted by name), a glob's matches (sorted), `-` (standard input) as is.
- * Nothing found is an error. Whether each file can be read is for the reader to say.
+ * trace files recursively (sorted by name), a glob's matches (sorted), `-` (standard input) as is. A file
+ * named twice (by real path) is read once. Nothing found is an error. Whether each file can be read is
+ * for the reader to say.
  */
-export function collectInputs(paths: readonly string[]): string[] {
+export function collectInputFiles(paths: readonly string[]): CollectedInputs {
   if (paths.length === 0) {
     throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no trace files given', hint: 'pass files, directories or globs' });
   }
   const files: string[] = [];
-  for (const path of paths) {
+  const seen = new SeenInputs();
+  paths.forEach((path, input) => {
+    seen.startInput(input);
     if (path === STDIN_PATH) {
       if (files.includes(STDIN_PATH)) throw new UserError({ file: '<arguments>', code: 'bad_value', message: "'-' (standard input) is given twice", hint: 'standard input can be read once' });
       files.push(path);
-      continue;
+      return;
     }
     if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
     if (isGlob(path)) {
       const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false }).sort();
       if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
-      files.push(...matches);
-      continue;
+      for (const match of matches) if (seen.isNew(match, realPath(match))) files.push(match);
+      return;
     }
-    let stats: Stats;
-    try {
-      stats = statSync(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new UserError({ file: path, code: 'not_found', message: 'no such file or directory', hint: 'check the path' });
-      }
-      throw unreadable(path, error);
-    }
+    const stats = statInput(path);
     if (stats.isDirectory()) {
+      if (!seen.isNew(path, realPath(path))) return;
       const before = files.length;
-      walk(path, files, new Set([realpathSync(path)]));
-      if (files.length === before) {
+      walk(path, files, seen);
+      if (files.length === before && seen.repeatsOfInput === 0) {
         throw new UserError({ file: path, code: 'empty_dir', message: 'directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)', hint: 'check the path' });
       }
-    } else {
+    } else if (seen.isNew(path, realPath(path))) {
       files.push(path);
     }
+  });
+  return { files, repeated: seen.repeated };
+}
+
+/** The trace files the paths a user gave expand to, each once (see `collectInputFiles`). */
+export function collectInputs(paths: readonly string[]): string[] {
+  return collectInputFiles(paths).files;
+}
+
+/** The file or directory a plain path names; a user error when there is none or it cannot be read. */
+function statInput(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new UserError({ file: path, code: 'not_found', message: 'no such file or directory', hint: 'check the path' });
+    }
+    throw unreadable(path, error);
   }
-  return files;
 }

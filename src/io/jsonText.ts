@@ -3,13 +3,15 @@
  * deeper than MAX_NESTING_DEPTH (JSON.parse itself copes, but everything that walks the value later —
  * fingerprints, writing native output — would overflow the stack), and an object key given twice (JSON.parse
  * keeps the last silently; `{"outputTokens":-5,"outputTokens":40}` would pass as 40). Every JSON reader
- * calls `jsonTextProblem` (or `parseCheckedJson`) so the rule is the same for every format.
+ * calls `jsonTextProblem` (or `parseCheckedJson`) so the rule is the same for every format. Asked to
+ * (`numbers`: the native trace reader, whose every number is a figure), also a number too large for a
+ * double: JSON.parse reads `1e400` as Infinity, which no schema check can then name.
  */
 import { MAX_NESTING_DEPTH } from './limits.js';
 
 export interface JsonTextProblem {
-  code: 'too_deep' | 'duplicate_key';
-  /** Offset in the text where it is (the bracket past the limit, the repeated key). */
+  code: 'too_deep' | 'duplicate_key' | 'too_large';
+  /** Offset in the text where it is (the bracket past the limit, the repeated key, the number). */
   offset: number;
   /** Field path where it is, e.g. `toolCalls[0].arguments[0][0]…` (cut after a few levels). */
   field: string | undefined;
@@ -33,6 +35,36 @@ const NEWLINE = 10;
 const TAB = 9;
 const RETURN = 13;
 const SHOWN_LEVELS = 8;
+const MINUS = 45;
+const ZERO = 48;
+const NINE = 57;
+
+/** What jsonTextProblem looks for besides nesting past `maxDepth` (default MAX_NESTING_DEPTH). */
+export interface JsonTextChecks {
+  maxDepth?: number;
+  /** A key given twice in one object (default true). */
+  duplicates?: boolean;
+  /** A number too large for a double, which JSON.parse reads as ±Infinity (default false). */
+  numbers?: boolean;
+}
+
+/** A literal JSON.parse reads as ±Infinity has an exponent or at least this many characters (309 digits). */
+const SHORTEST_PLAIN_OVERFLOW = 309;
+
+/** End offset (exclusive) of the number starting at `start`. */
+function numberEnd(text: string, start: number): number {
+  let end = start + 1;
+  while (end < text.length && /[0-9eE.+-]/.test(text[end]!)) end++;
+  return end;
+}
+
+/** The problem of a number literal that reads as ±Infinity, or undefined. */
+function overflowingNumber(literal: string, offset: number, field: string | undefined): JsonTextProblem | undefined {
+  if (literal.length < SHORTEST_PLAIN_OVERFLOW && !/[eE]/.test(literal)) return undefined;
+  if (Number.isFinite(Number(literal))) return undefined;
+  const shown = literal.length > 24 ? `${literal.slice(0, 12)}…${literal.slice(-8)} (${literal.length} characters)` : literal;
+  return { code: 'too_large', offset, field, message: `is ${shown}, too large: past ±1.8e308 a number reads as ${literal.startsWith('-') ? '-' : ''}Infinity` };
+}
 
 /** End offset (exclusive) of the string starting at `start` (its opening quote); text.length if unterminated. */
 function stringEnd(text: string, start: number): number {
@@ -70,12 +102,14 @@ function pathOf(stack: readonly Frame[], levels: number): string | undefined {
 }
 
 /**
- * The first nesting or duplicate-key problem of a JSON text, or undefined. The text need not be valid
- * JSON (JSON.parse reports syntax errors after): the scan only follows strings and brackets.
+ * The first nesting, duplicate-key or (when asked) too-large-number problem of a JSON text, or undefined.
+ * The text need not be valid JSON (JSON.parse reports syntax errors after): the scan only follows
+ * strings, brackets and, for `numbers`, number literals.
  */
-export function jsonTextProblem(text: string, options: { maxDepth?: number; duplicates?: boolean } = {}): JsonTextProblem | undefined {
+export function jsonTextProblem(text: string, options: JsonTextChecks = {}): JsonTextProblem | undefined {
   const maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
   const duplicates = options.duplicates ?? true;
+  const numbers = options.numbers ?? false;
   const stack: Frame[] = [];
   const length = text.length;
   for (let i = 0; i < length; i++) {
@@ -83,18 +117,26 @@ export function jsonTextProblem(text: string, options: { maxDepth?: number; dupl
     if (ch === QUOTE) {
       const end = stringEnd(text, i);
       const top = stack[stack.length - 1];
-      if (duplicates && top?.object && top.expectKey) {
+      // Keys are followed when a problem is named by its field (duplicates, numbers).
+      if ((duplicates || numbers) && top?.object && top.expectKey) {
         const key = keyOf(text, i, end);
-        const seen = Array.isArray(top.keys) ? top.keys.includes(key) : top.keys.has(key);
-        if (seen) {
-          return { code: 'duplicate_key', offset: i, field: pathOf([...stack.slice(0, -1), { ...top, key }], SHOWN_LEVELS * 4), message: `key "${key}" is given twice in the same object` };
+        if (duplicates) {
+          const seen = Array.isArray(top.keys) ? top.keys.includes(key) : top.keys.has(key);
+          if (seen) {
+            return { code: 'duplicate_key', offset: i, field: pathOf([...stack.slice(0, -1), { ...top, key }], SHOWN_LEVELS * 4), message: `key "${key}" is given twice in the same object` };
+          }
+          if (!Array.isArray(top.keys)) top.keys.add(key);
+          else if (top.keys.length < SET_FROM) top.keys.push(key);
+          else top.keys = new Set([...top.keys, key]);
         }
-        if (!Array.isArray(top.keys)) top.keys.add(key);
-        else if (top.keys.length < SET_FROM) top.keys.push(key);
-        else top.keys = new Set([...top.keys, key]);
         top.key = key;
         top.expectKey = false;
       }
+      i = end - 1;
+    } else if (numbers && (ch === MINUS || (ch >= ZERO && ch <= NINE))) {
+      const end = numberEnd(text, i);
+      const problem = overflowingNumber(text.slice(i, end), i, pathOf(stack, SHOWN_LEVELS * 4));
+      if (problem) return problem;
       i = end - 1;
     } else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
       if (stack.length >= maxDepth) {
@@ -113,11 +155,11 @@ export function jsonTextProblem(text: string, options: { maxDepth?: number; dupl
 }
 
 /**
- * True only when `text`, which JSON.parse turned into `parsed`, has neither problem jsonTextProblem
+ * True only when `text`, which JSON.parse turned into `parsed`, has none of the problems jsonTextProblem
  * looks for — the parsed value nests no deeper than the limit (its arrays and objects are the text's
- * brackets), and the text names as many keys as the parsed value holds (a key given twice is one key
- * once parsed) — without scanning the text character by character; false: ask jsonTextProblem, which
- * finds and words the problem.
+ * brackets), the text names as many keys as the parsed value holds (a key given twice is one key once
+ * parsed), and every number parsed is finite — without scanning the text character by character; false:
+ * ask jsonTextProblem, which finds and words the problem (when asked to look for it).
  *
  * Keys are counted as the colons whose nearest character before, blanks skipped, is an unescaped `"`.
  * In valid JSON each key's colon is one (its closing quote, then blanks); the only other such colon sits
@@ -143,9 +185,12 @@ export function surelyNoJsonTextProblem(text: string, parsed: unknown, maxDepth 
 
 const walked = { keys: 0 };
 
-/** Counts the keys of every object of a parsed value into `walked`; false as soon as an array or object sits deeper than maxDepth. */
+/**
+ * Counts the keys of every object of a parsed value into `walked`; false as soon as an array or object sits
+ * deeper than maxDepth, or a number is ±Infinity (`x - x` is 0 for every finite number only).
+ */
 function walkWithin(value: unknown, depth: number, maxDepth: number): boolean {
-  if (value === null || typeof value !== 'object') return true;
+  if (value === null || typeof value !== 'object') return typeof value !== 'number' || value - value === 0;
   if (depth >= maxDepth) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) if (!walkWithin(value[i], depth + 1, maxDepth)) return false;
@@ -160,6 +205,6 @@ function walkWithin(value: unknown, depth: number, maxDepth: number): boolean {
 }
 
 /** jsonTextProblem of a text JSON.parse turned into `parsed`, the scan made only when the quick count cannot rule a problem out. */
-export function parsedJsonTextProblem(text: string, parsed: unknown): JsonTextProblem | undefined {
-  return surelyNoJsonTextProblem(text, parsed) ? undefined : jsonTextProblem(text);
+export function parsedJsonTextProblem(text: string, parsed: unknown, checks: Omit<JsonTextChecks, 'maxDepth'> = {}): JsonTextProblem | undefined {
+  return surelyNoJsonTextProblem(text, parsed) ? undefined : jsonTextProblem(text, checks);
 }

@@ -43,10 +43,6 @@ export class RunAccounts {
   /** The run's figures when it stopped with `stop`. */
   outcome(stop: Stop, state: Readonly<BrakeState>, budgetPico: number): RunOutcome {
     const totals = this.totals;
-    if (!Number.isSafeInteger(state.spentPico)) {
-      // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
-      throw costOutOfRange(state.calls);
-    }
     const outcome: RunOutcome = {
       stop,
       steps: state.steps,
@@ -77,6 +73,9 @@ export class RunAccounts {
 
   /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
   add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
+    // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run: refused at the call that
+    // passes it, so a live loop (serve, the real agent) stops there too, not only a replay at its end.
+    if (!Number.isSafeInteger(state.spentPico)) throw costOutOfRange(state.calls);
     const { usage, costPico } = metered;
     const totals = this.totals;
     totals.input += usage.input;

@@ -161,3 +161,18 @@ export function configurationOf(values: Record<string, string>, fixed: FixedSett
 export function gridModels(axes: readonly GridAxis[]): string[] {
   return axes.find((axis) => axis.key === 'model')?.values ?? [];
 }
+
+/**
+ * A configuration's grid values by key, read back from its `settings` (`max-steps=10,context=summary:trigger=8000,keep=3`):
+ * a part not starting with a grid key continues the value before.
+ */
+export function gridValuesOf(settings: string, grid: readonly GridAxis[]): Map<string, string> {
+  const values = new Map<string, string>();
+  let last: string | undefined;
+  for (const part of settings.split(',')) {
+    const key = part.slice(0, Math.max(0, part.indexOf('=')));
+    if (last === undefined || grid.some((axis) => axis.key === key)) values.set((last = key), part.slice(key.length + 1));
+    else values.set(last, `${values.get(last)!},${part}`);
+  }
+  return values;
+}

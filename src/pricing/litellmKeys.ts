@@ -4,7 +4,7 @@
  * reads (`input_cost_per_tokens`), a price-like key LiteLLM does not define (`input_price_per_token`), or
  * no key loopcost understands at all — so a price is never dropped silently.
  */
-import { editDistance } from './suggest.js';
+import { editDistance, MAX_SUGGESTED_LENGTH } from './suggest.js';
 
 /** LiteLLM per-token price fields loopcost reads (besides their `_above_<N>k_tokens` tiers). */
 export const PRICE_KEYS = [
@@ -34,30 +34,48 @@ function squash(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** The key loopcost reads that `key` most likely meant, when it is a near miss; undefined otherwise. */
+/**
+ * The key loopcost reads that `key` most likely meant, when it is a near miss; undefined otherwise, and
+ * for a key longer than MAX_SUGGESTED_LENGTH. Each comparison stops once past the nearest so far.
+ */
 export function nearestReadKey(key: string): string | undefined {
+  if (key.length > MAX_SUGGESTED_LENGTH) return undefined;
   const known = [...PRICE_KEYS, ...READ_KEYS];
   const sq = squash(key);
   const same = known.find((k) => squash(k) === sq);
   if (same) return same;
+  const lower = key.toLowerCase();
+  const most = Math.max(2, Math.floor(key.length / 8));
   let best: { key: string; distance: number } | undefined;
   for (const k of known) {
-    const d = editDistance(key.toLowerCase(), k);
-    if (!best || d < best.distance) best = { key: k, distance: d };
+    const distance = editDistance(lower, k, best === undefined ? most : best.distance - 1);
+    if (distance <= most && (best === undefined || distance < best.distance)) best = { key: k, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 8)) ? best.key : undefined;
+  return best?.key;
+}
+
+/** The price key nearest to `key` (the shorter on a tie); undefined for a key longer than MAX_SUGGESTED_LENGTH. */
+function nearestPriceKey(key: string): string | undefined {
+  if (key.length > MAX_SUGGESTED_LENGTH) return undefined;
+  let best: { key: string; distance: number } | undefined;
+  for (const k of PRICE_KEYS) {
+    const distance = editDistance(key, k, best?.distance ?? Infinity);
+    if (best === undefined || distance < best.distance || (distance === best.distance && k.length < best.key.length)) best = { key: k, distance };
+  }
+  return best?.key;
 }
 
 /**
  * `read`: loopcost uses it; `ignored`: a LiteLLM field loopcost has no use for; `unknown`: neither (not a
- * price); `misspelled` / `unknown_price`: a price key loopcost would have to guess at.
+ * price); `misspelled` / `unknown_price`: a price key loopcost would have to guess at (`nearest`: the
+ * known key to suggest; none for a key too long to suggest for).
  */
 export type KeyVerdict =
   | { kind: 'read' }
   | { kind: 'ignored' }
   | { kind: 'unknown' }
   | { kind: 'misspelled'; nearest: string }
-  | { kind: 'unknown_price'; nearest: string };
+  | { kind: 'unknown_price'; nearest?: string };
 
 /** What loopcost does with one key of a price entry. */
 export function judgeKey(key: string): KeyVerdict {
@@ -67,8 +85,8 @@ export function judgeKey(key: string): KeyVerdict {
   if (IGNORED_OTHER.test(key)) return { kind: 'ignored' };
   if (/cost|price/i.test(key)) {
     if (IGNORED_PRICE.test(key) && /cost/.test(key)) return { kind: 'ignored' };
-    const nearest = [...PRICE_KEYS].sort((a, b) => editDistance(key, a) - editDistance(key, b) || a.length - b.length)[0]!;
-    return { kind: 'unknown_price', nearest };
+    const nearest = nearestPriceKey(key);
+    return nearest === undefined ? { kind: 'unknown_price' } : { kind: 'unknown_price', nearest };
   }
   return LITELLM_OTHER_KEYS.has(key) ? { kind: 'ignored' } : { kind: 'unknown' };
 }

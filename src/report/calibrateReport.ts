@@ -5,7 +5,7 @@
  */
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { CalibrationFigures } from '../population/calibrate.js';
-import type { GridAxis } from '../population/grid.js';
+import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
@@ -67,7 +67,7 @@ const FIGURES: Column[] = [
 export function renderCalibrateTable(report: CalibrateReport, view: ReportView): string {
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
   const rows = report.configurations.map((row) => {
-    const values = new Map(row.settings.split(',').map((part) => part.split('=') as [string, string]));
+    const values = gridValuesOf(row.settings, report.grid);
     const s = row.synthetic;
     const r = row.recorded;
     return [
@@ -80,7 +80,8 @@ export function renderCalibrateTable(report: CalibrateReport, view: ReportView):
       r.runs === 0 ? '-' : `${r.falseStops}/${r.completedWithoutBrakes} ${rate(r.falseStopRate)}`,
     ];
   });
-  let text = formatTable([...keys, ...FIGURES], rows, { maxWidth: view.width });
+  // --wide: nothing cut, as in sweep's table (a long grid key or configuration shown whole).
+  let text = formatTable([...keys, ...FIGURES], rows, { maxWidth: view.wide ? Infinity : view.width });
   text += wrapLine(
     '',
     'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught; recall: caught among the stuck; wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops: runs that complete with no brakes, stopped by a brake here.',

@@ -8,7 +8,7 @@
 import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
-import type { GridAxis } from '../population/grid.js';
+import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
 import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -150,7 +150,7 @@ function settingCells(report: SweepReport, row: SweepRow): string[] {
   const pareto = report.pareto?.includes(row.settings) ? '*' : '';
   const mark = report.recommendation?.settings === row.settings ? `${pareto}→` : pareto;
   if (report.grid.length === 0) return [`${mark}${row.settings}`];
-  const values = valuesOf(row, report.grid);
+  const values = gridValuesOf(row.settings, report.grid);
   return report.grid.map((axis, i) => `${i === 0 ? mark : ''}${printableCell(values.get(axis.key) ?? '')}`);
 }
 
@@ -200,18 +200,6 @@ function notesAndFooter(report: SweepReport, width: number): string {
   return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
 }
 
-/** The grid values of a configuration, by key (a part of `settings` not starting with a grid key continues the value before: `context=summary:trigger=8000,keep=3,...`). */
-function valuesOf(row: SweepRow, grid: readonly GridAxis[]): Map<string, string> {
-  const values = new Map<string, string>();
-  let last: string | undefined;
-  for (const part of row.settings.split(',')) {
-    const key = part.slice(0, Math.max(0, part.indexOf('=')));
-    if (last === undefined || grid.some((axis) => axis.key === key)) values.set((last = key), part.slice(key.length + 1));
-    else values.set(last, `${values.get(last)!},${part}`);
-  }
-  return values;
-}
-
 /** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
 const MAX_CHART_PANELS = 12;
 
@@ -236,7 +224,7 @@ export function renderSweepChart(report: SweepReport, view: ReportView): string 
   const xValues = xAxis?.values ?? [rows[0]!.settings];
   const panels = new Map<string, SweepRow[]>();
   for (const row of rows) {
-    const values = valuesOf(row, report.grid);
+    const values = gridValuesOf(row.settings, report.grid);
     const key = report.grid.slice(1).map((axis) => `${axis.key}=${values.get(axis.key) ?? ''}`).join(',');
     panels.set(key, [...(panels.get(key) ?? []), row]);
   }
@@ -248,7 +236,7 @@ export function renderSweepChart(report: SweepReport, view: ReportView): string 
       text += wrapLine('', `(${panels.size - MAX_CHART_PANELS} more panels not drawn: see --format table or csv)`, view.width);
       break;
     }
-    const byX = new Map(panelRows.map((row) => [xAxis === undefined ? row.settings : (valuesOf(row, report.grid).get(xAxis.key) ?? ''), row]));
+    const byX = new Map(panelRows.map((row) => [xAxis === undefined ? row.settings : (gridValuesOf(row.settings, report.grid).get(xAxis.key) ?? ''), row]));
     const present = xValues.filter((x) => byX.has(x));
     const labels = present.map(printableCell);
     if (key !== '') text += `\n== ${printableCell(key)} ==\n`;

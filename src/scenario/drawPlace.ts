@@ -25,13 +25,22 @@ function fieldOf(error: DrawOutOfRange, scenario: Scenario, entry: PopulationEnt
   return keyHolding(scenario, error.spec) ?? inEntry;
 }
 
-/** `fn` (a run's draws); a DrawOutOfRange becomes a UserError naming the file, the field and the run. */
+/**
+ * `fn` (a run's draws and calls); a DrawOutOfRange becomes a UserError naming the file, the field and the
+ * run, and an engine refusal that knows no file (a run's cost past exact picodollars) names the file, the
+ * run and its population entry.
+ */
 export function atDrawPlace<T>(scenario: Scenario, entry: PopulationEntry, run: number, seed: number, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (!(error instanceof DrawOutOfRange)) throw error;
-    const [issue] = error.issues;
-    throw new UserError({ ...issue!, file: scenario.source, field: fieldOf(error, scenario, entry), message: `run ${run + 1} (seed ${seed}) ${issue!.message}` });
+    if (error instanceof DrawOutOfRange) {
+      const [issue] = error.issues;
+      throw new UserError({ ...issue!, file: scenario.source, field: fieldOf(error, scenario, entry), message: `run ${run + 1} (seed ${seed}) ${issue!.message}` });
+    }
+    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
+    const field = `population[${scenario.population.indexOf(entry)}]`;
+    const run1 = `run ${run + 1} (seed ${seed}, ${entry.name ?? entry.behaviour})`;
+    throw new UserError(error.issues.map((issue) => (issue.file !== undefined ? issue : { ...issue, file: scenario.source, field: issue.field ?? field, message: `${run1}: ${issue.message}` })));
   }
 }

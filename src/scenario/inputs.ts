@@ -4,7 +4,7 @@
  * formats from the content).
  */
 import { UserError } from '../errors.js';
-import { collectInputs } from '../io/collectInputs.js';
+import { collectInputFiles } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
@@ -27,13 +27,15 @@ export function splitInputs(files: readonly string[]): { scenarioFiles: string[]
 /**
  * The trace files the paths name, for commands that need recordings. A scenario file named as a path is
  * refused with what to do instead (`instead`), and so are the scenario files a directory or glob brought
- * in when no trace file is left; otherwise those are left out and `skipped` lists them.
+ * in when no trace file is left; otherwise those are left out and `skipped` lists them. `repeated`: the
+ * inputs given more than once (see collectInputFiles).
  */
-export function recordedInputsOnly(paths: readonly string[], command: string, instead: string): { traceFiles: string[]; skipped: string[] } {
-  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(paths));
+export function recordedInputsOnly(paths: readonly string[], command: string, instead: string): { traceFiles: string[]; skipped: string[]; repeated: string[] } {
+  const { files, repeated } = collectInputFiles(paths);
+  const { scenarioFiles, traceFiles } = splitInputs(files);
   const refused = traceFiles.length === 0 ? scenarioFiles : scenarioFiles.filter((file) => paths.includes(file));
   if (refused.length > 0) {
     throw new UserError(refused.map((file) => ({ file, code: 'scenario_input', message: `is a scenario file: ${command} needs recorded traces`, hint: instead })));
   }
-  return { traceFiles, skipped: scenarioFiles };
+  return { traceFiles, skipped: scenarioFiles, repeated };
 }

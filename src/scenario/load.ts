@@ -101,7 +101,7 @@ function describeIssue(issue: ZodIssue, value: unknown): { code: string; message
     return { code: 'missing_field', message: `missing required field (${issue.expected})` };
   }
   if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
-    return { code: 'negative_number', message: 'must not be negative' };
+    return issue.inclusive === false ? { code: 'not_positive', message: `is ${String(given)}: must be greater than 0` } : { code: 'negative_number', message: `is ${String(given)}: must not be negative` };
   }
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return { code: issue.params.code, message: issue.message };
   if (issue.code === 'unrecognized_keys') {

@@ -2,6 +2,8 @@
  * Errors `loopcost serve` answers with, in the shape OpenAI's API uses (`{error: {message, type, param,
  * code}}`), so any Chat Completions client reports them as it reports a provider's.
  */
+import type { UserError } from '../errors.js';
+
 export interface ApiErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null; loopcost?: Record<string, unknown> };
   /** Set on recorded provider failures: the call as billed (see README, `loopcost serve`). */
@@ -35,4 +37,14 @@ export const RECORDED_FAILURE = 'loopcost_recorded_failure';
 /** A request the server cannot take (bad JSON, a missing or wrong field): 400. */
 export function invalidRequest(message: string, param: string | null = null, code: string | null = null): ApiError {
   return new ApiError(400, message, 'invalid_request_error', param, code);
+}
+
+/**
+ * A problem with what the server answers from, met while answering (a scenario's draw past the largest
+ * count): 422 with the words the CLI would print (file, field, run), the issues in `error.loopcost`. Not
+ * the request's fault and not a bug either: another run or session is answered as usual.
+ */
+export function unanswerable(error: UserError): ApiError {
+  const code = error.issues[0]?.code ?? null;
+  return new ApiError(422, error.message, 'invalid_request_error', null, code, undefined, { issues: error.issues });
 }

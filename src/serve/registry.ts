@@ -8,12 +8,14 @@
  *
  * A new session takes the next source: traces in the order given (after the last, the first again), or
  * the scenario's runs 1, 2, 3, ... `x-loopcost-trace` (0-based index or the trace's source) or
- * `x-loopcost-run` (1-based run) chooses instead.
+ * `x-loopcost-run` (1-based run) chooses instead. A run that cannot start (a draw too large) is answered
+ * with its error and still takes its turn: the next new session takes the run after it.
  */
 import { sha256Hex } from '../io/builtins.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
-import { prepareScenario, syntheticStart } from '../scenario/run.js';
+import { prepareScenario, syntheticStart, type PreparedScenario, type SyntheticStart } from '../scenario/run.js';
+import { atDrawPlace } from '../scenario/drawPlace.js';
 import type { Scenario } from '../scenario/load.js';
 import type { ScenarioSettings } from '../scenario/settings.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -54,6 +56,8 @@ export class SessionRegistry {
   private readonly all: ServeSession[] = [];
   private readonly prepared;
   private readonly traces: readonly Trace[];
+  /** Runs whose start failed: each took its turn as a started session does. */
+  private failedStarts = 0;
 
   constructor(private readonly options: RegistryOptions) {
     this.traces = options.sources.traces ?? [];
@@ -95,7 +99,7 @@ export class SessionRegistry {
   }
 
   private start(id: string, headers: IncomingHttpHeaders): ServeSession {
-    const ordinal = this.all.length;
+    const ordinal = this.all.length + this.failedStarts;
     if (this.prepared) return this.startSynthetic(id, this.runOf(headers, ordinal));
     const trace = this.traceOf(headers, ordinal);
     const pricing = resolveTracePricing(trace, { prices: this.options.prices });
@@ -106,9 +110,19 @@ export class SessionRegistry {
 
   private startSynthetic(id: string, run: number): ServeSession {
     const p = this.prepared!;
-    const start = syntheticStart(p, run);
+    const start = this.startOfRun(p, run);
     const setup = { id, source: `${p.scenario.source}#${run + 1}`, model: p.scenario.model, pricing: p.pricing, cache: start.cache, systemTokens: start.systemTokens, goalTokens: start.goalTokens };
-    return new SyntheticSession(setup, start.agent);
+    return new SyntheticSession(setup, start.agent, (draw) => atDrawPlace(p.scenario, start.entry, run, p.seed, draw));
+  }
+
+  /** Run `run`'s start; one that fails (a draw too large) still takes its turn. */
+  private startOfRun(p: PreparedScenario, run: number): SyntheticStart {
+    try {
+      return syntheticStart(p, run);
+    } catch (error) {
+      this.failedStarts += 1;
+      throw error;
+    }
   }
 
   private traceOf(headers: IncomingHttpHeaders, ordinal: number): Trace {

@@ -1,12 +1,15 @@
 /**
  * A Chat Completions request as `loopcost serve` reads it: the fields it uses are checked (zod), every
- * other field a client sends is accepted and ignored. A bad field is a 400 naming it (`messages[2].role`).
+ * other field a client sends is accepted and ignored. A bad field is a 400 naming it (`messages[2].role`),
+ * and so is a key given twice or nesting past the limit (the rule of every JSON reader, src/io/jsonText.ts).
  */
 import { z } from 'zod';
+import { parsedJsonTextProblem } from '../io/jsonText.js';
+import { MAX_COUNT } from '../io/limits.js';
 import { invalidRequest } from './apiError.js';
 
 const textPart = z.looseObject({ type: z.string(), text: z.string().optional() });
-const content = z.union([z.string(), z.null(), z.array(textPart)]).optional();
+const content = z.union([z.string(), z.null(), z.array(textPart)], { error: 'must be a string, null, or an array of parts such as {"type": "text", "text": "..."}' }).optional();
 
 const toolCall = z.looseObject({
   id: z.string(),
@@ -22,13 +25,23 @@ const message = z.looseObject({
   tool_call_id: z.string().optional(),
 });
 
+/** What a value a client sent reads as in a message (`1e400` reaches us as Infinity). */
+function shown(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (a number past what JSON holds)`;
+  return JSON.stringify(value) ?? String(value);
+}
+
+const capError = (issue: { input?: unknown }) => `must be a whole number of tokens from 1 to ${MAX_COUNT}, not ${shown(issue.input)}`;
+/** An output cap: whole tokens, at least 1, held exactly (what a trace's counts may be). */
+const outputCap = z.number({ error: capError }).int({ error: capError }).positive({ error: capError }).nullable().optional();
+
 const chatRequest = z.looseObject({
   model: z.string().min(1),
   messages: z.array(message).min(1),
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
-  max_completion_tokens: z.number().int().positive().nullable().optional(),
-  max_tokens: z.number().int().positive().nullable().optional(),
+  max_completion_tokens: outputCap,
+  max_tokens: outputCap,
 });
 
 export type ChatMessage = z.infer<typeof message>;
@@ -39,16 +52,38 @@ function paramOf(path: readonly PropertyKey[]): string {
   return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
 }
 
-/** The request body parsed and checked, or a 400 naming what is wrong. */
-export function parseChatRequest(body: string): ChatRequest {
+/** zod's words for a field not sent at all are about its type (`expected string, received undefined`): say it is missing. */
+function missingField(issue: { code: string; input?: unknown; expected?: unknown; values?: readonly unknown[] }): string | undefined {
+  if (issue.input !== undefined || (issue.code !== 'invalid_type' && issue.code !== 'invalid_value')) return undefined;
+  const wanted = issue.values ? `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` : String(issue.expected);
+  return `is missing (expected ${wanted})`;
+}
+
+const JSON_TEXT_HINTS: Record<string, string> = { duplicate_key: 'send each key once: readers differ on which one counts', too_deep: 'send a body that nests less deeply' };
+
+/** `text` as JSON; a 400 when it is not, or when it gives a key twice or nests too deep (JSON.parse would keep the last key silently). */
+function parseJson(text: string): unknown {
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    json = JSON.parse(text);
   } catch (error) {
     throw invalidRequest(`the request body is not valid JSON (${(error as Error).message})`, null, 'invalid_json');
   }
-  const parsed = chatRequest.safeParse(json);
-  if (parsed.success) return parsed.data;
+  const problem = parsedJsonTextProblem(text, json);
+  if (!problem) return json;
+  const hint = JSON_TEXT_HINTS[problem.code];
+  throw invalidRequest(`${problem.field ?? 'the request body'}: ${problem.message}${hint === undefined ? '' : ` (${hint})`}`, problem.field ?? null, problem.code);
+}
+
+/**
+ * The request body parsed and checked, or a 400 naming what is wrong. The value returned is JSON.parse's,
+ * not zod's copy: zod copies a `"__proto__"` key by assignment, which would make it the copy's prototype
+ * and slip unchecked fields in (`"__proto__": {"max_tokens": -5}`); JSON.parse keeps it an own key, ignored.
+ */
+export function parseChatRequest(body: string): ChatRequest {
+  const json = parseJson(body);
+  const parsed = chatRequest.safeParse(json, { error: missingField });
+  if (parsed.success) return json as ChatRequest;
   const issue = parsed.error.issues[0]!;
   const param = paramOf(issue.path);
   throw invalidRequest(`${param === '' ? 'the request body' : param}: ${issue.message}`, param === '' ? null : param, 'invalid_value');

@@ -7,14 +7,16 @@
  *   GET  /loopcost/sessions     per-session calls, tokens and spend (JSON)
  *
  * Every failure is an OpenAI-style error body with a 4xx (5xx only for a bug, or a recorded provider
- * failure answered as recorded); nothing a client sends stops the server.
+ * failure answered as recorded) — 400 for a bad request, 422 for a scenario that cannot answer it (a draw
+ * too large, named as the CLI names it); nothing a client sends stops the server.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CacheMode } from '../context/strategy.js';
 import { picoToUsdString, sumPico } from '../money.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
-import { ApiError, invalidRequest, RECORDED_FAILURE } from './apiError.js';
+import { UserError } from '../errors.js';
+import { ApiError, invalidRequest, RECORDED_FAILURE, unanswerable } from './apiError.js';
 import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
 import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
@@ -58,7 +60,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = (): SessionsReport => sessionsReport(options.prices.source, registry.summaries());
   const server = createServer((req, res) => {
-    handle(req, res, { registry, maxBodyBytes, sessions }).catch((error: unknown) => sendError(res, internalError(error)));
+    handle(req, res, { registry, maxBodyBytes, sessions }).catch((error: unknown) => sendError(res, apiErrorOf(error)));
   });
   server.on('clientError', (_error, socket) => socket.destroy());
   const host = options.host ?? '127.0.0.1';
@@ -104,7 +106,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Contex
   try {
     await route.handle(req, res, context);
   } catch (error) {
-    sendError(res, error instanceof ApiError ? error : internalError(error));
+    sendError(res, apiErrorOf(error));
   }
 }
 
@@ -172,6 +174,13 @@ function sendError(res: ServerResponse, error: ApiError): void {
   // (it is answered as the provider answered, and the next call of the trace is what the retry got).
   if (error.code !== RECORDED_FAILURE) res.setHeader('x-should-retry', 'false');
   sendJson(res, error.status, error.body());
+}
+
+/** What a failure is answered with: its own ApiError, a UserError's 422 (src/errors.ts: the input's fault), else a bug's 500. */
+function apiErrorOf(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof UserError) return unanswerable(error);
+  return internalError(error);
 }
 
 function internalError(error: unknown): ApiError {

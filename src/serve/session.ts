@@ -4,6 +4,7 @@
  * keeps the spend, and the figures `GET /loopcost/sessions` shows.
  */
 import { NO_BRAKES } from '../brakes/config.js';
+import { UserError } from '../errors.js';
 import { FULL_HISTORY, type CacheMode } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession } from '../loop/session.js';
@@ -116,7 +117,7 @@ export abstract class ServeSession {
     const record = cutAtCap(answer, outputCap);
     const loop = this.loop;
     const metered: MeteredCall = loop.meter(record, view);
-    loop.recordResponse(record, metered, view);
+    inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view));
     if (loop.runsTools(record)) {
       for (const tool of record.toolCalls ?? []) {
         loop.checkTool(tool);
@@ -138,6 +139,19 @@ export abstract class ServeSession {
     };
     if (record.failed) throw failedCall(reply, record.failed);
     return reply;
+  }
+}
+
+/**
+ * `work`; the engine's refusal that knows no file (a run's spend past exact picodollars: every later call
+ * of the session is refused the same way) names the session's trace or `scenario#run`, as replay does.
+ */
+function inSessionSource<T>(source: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
+    throw new UserError(error.issues.map((issue) => (issue.file !== undefined ? issue : { ...issue, file: source })));
   }
 }
 

@@ -8,15 +8,22 @@
  *   firstKeptStep          the earliest answered step from which every later one is still in the messages
  *                          (a reply is found by its tool-call ids, or its text)
  * Usage reports those prompt tokens; cost is metered by the kernel (cache as the scenario says).
+ * A draw past the largest count ends the run as it ends the CLI's: this call and every later one of the
+ * session is answered with the error naming the scenario file, the field and the run (a 422, server.ts).
  */
 import { countChatTokensWith, encodingForModel, replyPrimingTokens, type ChatMessageText, type EncodingName } from '../import/tokenCount.js';
 import type { PromptView } from '../kernel/context.js';
 import type { SyntheticAgent } from '../synthetic/agent.js';
+import { UserError } from '../errors.js';
+import type { CallRecord } from '../trace/types.js';
 import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
 import { ServeSession, type SessionSetup } from './session.js';
 import { outputCapOf } from './outputCap.js';
+
+/** Runs the agent's draws so that one past the largest count names the scenario file, field and run (src/scenario/drawPlace.ts). */
+export type DrawPlace = <T>(draw: () => T) => T;
 
 interface AnsweredStep {
   toolCallIds: string[];
@@ -30,10 +37,13 @@ export class SyntheticSession extends ServeSession {
   /** Keys of the previous request's messages followed by the reply's. */
   private previousKeys: string[] = [];
   private done = false;
+  /** What ended the run when the scenario could not go on (a draw too large): every later call gets it again. */
+  private broken: UserError | undefined;
 
   constructor(
     setup: SessionSetup,
     private readonly agent: SyntheticAgent,
+    private readonly drawPlace: DrawPlace,
   ) {
     super(setup);
     this.encoding = encodingForModel(setup.model);
@@ -44,8 +54,9 @@ export class SyntheticSession extends ServeSession {
   }
 
   answer(request: ChatRequest): Reply {
+    if (this.broken) throw this.broken;
     const view = this.viewOf(request.messages);
-    const record = this.done ? null : this.agent.next(view, this.loop.state);
+    const record = this.done ? null : this.nextRecord(view);
     if (!record) {
       this.done = true;
       const why = this.agent.ending === 'provider_error' ? 'its provider failed the last call' : this.agent.ending === 'hard_cap' ? 'it reached its hard cap of steps' : 'it has nothing more to send';
@@ -58,6 +69,18 @@ export class SyntheticSession extends ServeSession {
       return reply;
     } catch (error) {
       this.previousKeys = keys;
+      throw error;
+    }
+  }
+
+  private nextRecord(view: PromptView): CallRecord | null {
+    try {
+      return this.drawPlace(() => this.agent.next(view, this.loop.state));
+    } catch (error) {
+      if (error instanceof UserError) {
+        this.broken = error;
+        this.done = true;
+      }
       throw error;
     }
   }

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt } from '../import/common/didYouMean.js';
+import { describeValue } from '../import/common/jsonValue.js';
 import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
@@ -35,6 +36,8 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
       message = `missing required field (${issue.expected})`;
     } else if (issue.code === 'invalid_type' && typeof issue.input === 'number' && Number.isNaN(issue.input)) {
       message = 'is NaN';
+    } else if (issue.code === 'invalid_type' && issue.expected === 'number' && typeof issue.input === 'string') {
+      message = quotedNumberMessage(issue.input);
     } else if (issue.code === 'unrecognized_keys') {
       message = `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`;
       const hint = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
@@ -43,6 +46,14 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
     return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
   });
 }
+
+/** What a string is, where a number belongs: `"NaN"`, `"Infinity"` (JSON has neither), `"40"`. */
+function quotedNumberMessage(input: string): string {
+  const what = `is ${describeValue(input)}, not a number`;
+  return NOT_A_FIGURE.test(input.trim()) ? `${what}: JSON has no NaN or Infinity, so the figure is not known` : `${what}: write the number without quotes`;
+}
+
+const NOT_A_FIGURE = /^[+-]?(nan|inf|infinity)$/i;
 
 /** The rules of src/trace/rules.ts for one record. */
 function ruleViolations(record: TraceRecord): RuleViolation[] {
@@ -108,9 +119,10 @@ export class NativeTraceReader {
       });
       return [];
     }
-    const problem = parsedJsonTextProblem(text, raw);
+    const problem = parsedJsonTextProblem(text, raw, { numbers: true });
     if (problem) {
-      issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: 'each line must be one plain JSON record; see docs/trace-format.md' });
+      const hint = problem.code === 'too_large' ? RULES_HINT : 'each line must be one plain JSON record; see docs/trace-format.md';
+      issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint });
       return [];
     }
     // Most records are of the common shape, recognised without zod (fastRecord.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for

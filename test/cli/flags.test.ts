@@ -91,6 +91,20 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
   });
 });
 
+describe('counts', () => {
+  it('a count may be written with an exponent, as a scenario file takes it; a fraction or hex is refused', async () => {
+    const plain = await cli('replay', 'scenarios/keeps-asking.yaml', '--runs', '10', '--max-steps', '1000', '--format', 'json');
+    const exponent = await cli('replay', 'scenarios/keeps-asking.yaml', '--runs', '1e1', '--max-steps', '1e3', '--format', 'json');
+    expect(plain.code).toBe(0);
+    expect(exponent.stdout).toBe(plain.stdout);
+    for (const value of ['1e-3', '2.5', '0x10', '1e400']) {
+      const r = await cli('replay', 'scenarios/keeps-asking.yaml', '--max-steps', value);
+      expect(r.code, value).toBe(2);
+      expect(r.stderr).toContain(`field '--max-steps': '${value}' is not a whole number greater than 0`);
+    }
+  });
+});
+
 describe('help', () => {
   /** Every command and subcommand as commander registers it. */
   async function commands(): Promise<Command[]> {

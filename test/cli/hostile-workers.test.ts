@@ -30,13 +30,14 @@ describe('sweep --workers', () => {
     expect(workersOf('2', 2, 3, warn)).toBe(2);
     expect(workersOf('1', 8, 3, warn)).toBe(1);
     expect(workersOf(' 4 ', 8, 3, warn)).toBe(4);
+    expect(workersOf('2e0', 8, 3, warn)).toBe(2);
     expect(workersOf(undefined, 8, 16, warn)).toBe(2);
     expect(workersOf(undefined, 2, 1000, warn)).toBe(2);
     expect(lines).toEqual([]);
   });
 
   it('still refuses 0, fractions and words', () => {
-    for (const value of ['0', '1.5', '-2', 'many', '', '1e3']) expect(() => workersOf(value, 4, 10, () => undefined), value).toThrow(UserError);
+    for (const value of ['0', '1.5', '-2', 'many', '', '1e-3', '0x10']) expect(() => workersOf(value, 4, 10, () => undefined), value).toThrow(UserError);
   });
 
   it('the CLI: --workers 1000 uses the cores, says so once, and writes what one thread writes', () => {

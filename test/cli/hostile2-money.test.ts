@@ -85,6 +85,15 @@ describe("a scenario's token sizes stop where a trace's counts do (2^53 − 1)",
     const sc = scenario('at-cap.yaml', { systemTokens: String(Number.MAX_SAFE_INTEGER) });
     expectUserError(await cli('replay', sc, '--runs', '1'), /one run costs more than \$9,007/);
   });
+
+  it('a synthetic run past the cost cap names the scenario file, its entry and the run, in every command', async () => {
+    const sc = scenario('dear.yaml', {}, { outputTokens: '1000000000000' });
+    const commands = [['replay'], ['sweep', '--grid', 'max-steps=2,5'], ['project', '--days', '1'], ['check'], ['whatif', '--try', 'max-steps=2']];
+    for (const [command, ...rest] of commands) {
+      const r = await cli(command!, sc, '--runs', '2', ...rest);
+      expectUserError(r, /dear\.yaml field 'population\[0\]': run 1 \(seed \d+, healthy\): one run costs more than \$9,007/);
+    }
+  });
 });
 
 describe('a draw past 2^53 − 1 at run time names the scenario file and field, in every command', () => {

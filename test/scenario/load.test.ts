@@ -54,9 +54,10 @@ describe('scenario files', () => {
   const bad: [string, (text: string) => string, RegExp][] = [
     ['unknown behaviour', (t) => t.replace('behaviour: healthy', 'behaviour: lazy'), /bad\.yaml:line 7 field 'population\[0\]\.behaviour': unknown behaviour "lazy"; one of healthy/],
     ['weights summing to 0', (t) => t.replace('weight: 1', 'weight: 0'), /field 'population': the weights must sum to a positive number/],
-    ['a negative weight', (t) => t.replace('weight: 1', 'weight: -2'), /field 'population\[0\]\.weight': must not be negative/],
+    ['a negative weight', (t) => t.replace('weight: 1', 'weight: -2'), /field 'population\[0\]\.weight': is -2: must not be negative/],
     ['p95 below the median', (t) => t.replace('p95: 400', 'p95: 50'), /line 10 field 'population\[0\]\.outputTokens\.p95': p95 is below the median/],
-    ['a negative size', (t) => t.replace('toolResultTokens: 300', 'toolResultTokens: -300'), /field 'population\[0\]\.toolResultTokens': must not be negative/],
+    ['a negative size', (t) => t.replace('toolResultTokens: 300', 'toolResultTokens: -300'), /field 'population\[0\]\.toolResultTokens': is -300: must not be negative/],
+    ['no runs', (t) => `${t}runs: 0\n`, /field 'runs': is 0: must be greater than 0/],
     ['a share above 1', (t) => t.replace('steps: 4', 'steps: 4\n    repeatShare: 1.5'), /field 'population\[0\]\.repeatShare'/],
     ['an impossible uniform', (t) => t.replace('steps: 4', 'steps: { kind: uniform, min: 9, max: 3 }'), /field 'population\[0\]\.steps\.max': no whole number lies between min and max/],
     ['decreasing quantiles', (t) => t.replace('steps: 4', 'steps: { kind: empirical, quantiles: [1, 5, 3] }'), /field 'population\[0\]\.steps\.quantiles': quantiles must not decrease/],

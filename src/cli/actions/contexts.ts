@@ -1,6 +1,7 @@
 /** `loopcost contexts`: the runs under each (strategy, cache mode) cell, one row per cell. */
 import { parseContextSpec } from '../../context/strategy.js';
-import { collectInputs } from '../../io/collectInputs.js';
+import { collectInputFiles } from '../../io/collectInputs.js';
+import { repeatedInputsMessage } from '../../import/inputSet.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { addResults, contextCells, emptyTotals, replayCells } from '../../replay/contexts.js';
@@ -43,7 +44,9 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const model = opts.model === undefined ? {} : { model: opts.model };
   const notes = new RunNotes({ strategy: strategies[0]!, ...model });
   const totals = cells.map(emptyTotals);
-  const { traceFiles, scenarioFiles } = splitInputs(collectInputs(inputs));
+  const { files, repeated } = collectInputFiles(inputs);
+  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  const { traceFiles, scenarioFiles } = splitInputs(files);
   if (scenarioFiles.length > 0) {
     throw new UserError({ file: scenarioFiles[0]!, code: 'bad_input', message: 'contexts compares recorded runs; a scenario file is synthetic (closed loop)', hint: 'replay it once per strategy: loopcost replay FILE --context …' });
   }

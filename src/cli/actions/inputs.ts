@@ -7,8 +7,8 @@
 import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
-import { skippedMessage, TraceInputs } from '../../import/inputSet.js';
-import { collectInputs } from '../../io/collectInputs.js';
+import { repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
+import { collectInputFiles } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
 import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -27,7 +27,9 @@ export interface Inputs {
 }
 
 export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues, given: GivenFlag, io: CliIO): Inputs {
-  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(inputs));
+  const { files, repeated } = collectInputFiles(inputs);
+  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  const { scenarioFiles, traceFiles } = splitInputs(files);
   warnScenarioFlags(flags, scenarioFiles.length, io);
   return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)) };
 }

@@ -4,7 +4,7 @@
  */
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError } from '../../errors.js';
-import { collectInputs } from '../../io/collectInputs.js';
+import { collectInputFiles } from '../../io/collectInputs.js';
 import { formatUsd } from '../../report/money.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -15,7 +15,7 @@ import { startServer } from '../../serve/server.js';
 import type { PriceTable } from '../../pricing/types.js';
 import type { CliIO } from '../io.js';
 import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
-import { skippedMessage } from '../../import/inputSet.js';
+import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { traceInputs } from './inputs.js';
 import { counted } from '../../plural.js';
 
@@ -39,7 +39,9 @@ function cacheOf(value: string | undefined, scenario: boolean): CacheMode | unde
 }
 
 async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO): Promise<ServeSources> {
-  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(inputs));
+  const { files, repeated } = collectInputFiles(inputs);
+  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  const { scenarioFiles, traceFiles } = splitInputs(files);
   if (scenarioFiles.length > 0) {
     if (scenarioFiles.length > 1 || traceFiles.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
     const scenario = loadScenarioFile(scenarioFiles[0]!);

@@ -13,7 +13,7 @@ import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf } from '../../population/contextTokens.js';
-import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
+import { brakesFromFlags, positiveInt, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } from './output.js';
@@ -48,12 +48,20 @@ export const MIN_CONFIGURATIONS_PER_DEFAULT_WORKER = 8;
  */
 export function workersOf(value: string | undefined, cores: number, configurations: number, warn: (line: string) => void): number {
   if (value === undefined) return Math.max(1, Math.min(cores, Math.floor(configurations / MIN_CONFIGURATIONS_PER_DEFAULT_WORKER)));
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(n >= 1 && Number.isSafeInteger(n))) throw new UserError({ file: '<command line>', field: '--workers', code: 'bad_value', message: `'${value}' is not a whole number greater than 0`, hint: 'write --workers N (1: no worker threads)' });
+  const n = withHint(() => positiveInt('--workers', value), 'write --workers N (1: no worker threads)');
   const usable = Math.max(1, Math.floor(cores));
   if (n <= usable) return n;
   warn(`loopcost: warning: --workers ${n}: this machine has ${usable} ${usable === 1 ? 'core' : 'cores'}; using ${usable}\n`);
   return usable;
+}
+
+/** `parse()`, its UserError's issues given `hint`. */
+function withHint<T>(parse: () => T, hint: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw error instanceof UserError ? new UserError(error.issues.map((issue) => ({ ...issue, hint }))) : error;
+  }
 }
 
 /** The configurations shard K of N holds: [⌊(K−1)·C/N⌋, ⌊K·C/N⌋). */

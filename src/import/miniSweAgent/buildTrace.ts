@@ -7,7 +7,7 @@ import { inferProvider } from '../common/provider.js';
 import { recordedLimits } from '../common/recordedLimits.js';
 import { countTokens, encodingForModel, isApproximateTokenizer } from '../tokenCount.js';
 import type { MiniSweAgentRun } from './readTrajectory.js';
-import { exitFailureText, failedCallRecord, miniSweAgentOutcome } from './runEnd.js';
+import { failedCallRecord, lastCallFailure, miniSweAgentOutcome } from './runEnd.js';
 
 export const MINI_SWE_AGENT_FORMAT = 'mini-swe-agent';
 
@@ -44,9 +44,9 @@ export function buildMiniSweAgentTrace(run: MiniSweAgentRun, path: string, opts:
   const sumOutput = records.reduce((sum, record) => sum + record.outputTokens, 0);
 
   // --- the API call that failed and ended the run -----------------------------------------------------
-  const failedText = run.exitMessage ? exitFailureText(run.exitMessage) : undefined;
+  const failedText = lastCallFailure(exitStatus, run.exitMessage);
   const missingCalls = apiCalls !== undefined ? apiCalls - records.length : 0;
-  if (missingCalls === 1 && exitStatus !== undefined && exitStatus !== 'Submitted' && failedText !== undefined) {
+  if (missingCalls === 1 && failedText !== undefined) {
     const failedRecord = failedCallRecord(failedText);
     if ((opts.failedCall ?? 'record') === 'record') {
       records.push(failedRecord);

@@ -38,6 +38,12 @@ export interface MiniSweAgentChat {
   responseModel?: string;
   /** The first `extra.timestamp` (unix seconds): when the run was recorded. */
   firstTimestamp?: number;
+  /**
+   * User messages mini-swe-agent added for a step it interrupted (`extra.interrupt_type`): a reply it could
+   * not parse (FormatError) or the user stopping it. Each may stand for a model call counted in `api_calls`
+   * without an assistant message; `costUsd` sums the `extra.cost` such a message records (2.4.6 on).
+   */
+  interrupted: { count: number; costUsd: number };
   /** Messages stamped slightly before the one they follow (within MAX_CLOCK_SKEW_SECONDS), and the largest step back. */
   clockSkew?: { count: number; maxSeconds: number };
 }
@@ -67,6 +73,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
   let responseModel: string | undefined;
   let firstTimestamp: number | undefined;
   const skew = { count: 0, maxSeconds: 0 };
+  const interrupted = { count: 0, costUsd: 0 };
 
   messages.forEach((raw, i) => {
     const at = `messages[${i}]`;
@@ -84,6 +91,10 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
       const text = contentText();
       if (goalText === undefined) goalText = text;
       else {
+        if (extra && typeof extra.interrupt_type === 'string') {
+          interrupted.count++;
+          interrupted.costUsd += issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') ?? 0;
+        }
         // Text-mode runs answer actions with user messages; tool-call runs use them for format errors.
         const waiting = pending.find((tool) => !tool.answered);
         if (waiting && calls[waiting.callIndex]?.textModeActions && text !== undefined) {
@@ -157,7 +168,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
     }
   });
 
-  const chat: MiniSweAgentChat = { calls, toolResults };
+  const chat: MiniSweAgentChat = { calls, toolResults, interrupted };
   if (systemText !== undefined) chat.systemText = systemText;
   if (goalText !== undefined) chat.goalText = goalText;
   if (exitMessage !== undefined) chat.exitMessage = exitMessage;

@@ -7,6 +7,8 @@ import { IssueCollector } from '../common/issues.js';
 import { parseJsonDocument } from '../common/jsonDocument.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { readChatMessages, type MiniSweAgentChat } from './chatMessages.js';
+import { checkRecordedTotals } from './recordedTotals.js';
+import { lastCallFailure } from './runEnd.js';
 
 const HINT =
   'expected a mini-swe-agent trajectory as written by mini-swe-agent (trajectory_format mini-swe-agent-1.1): export the run again or fix the field named';
@@ -70,6 +72,8 @@ export function readMiniSweAgentTrajectory(content: string, path: string): MiniS
       'is missing and no assistant message names a model: the model cannot be priced',
     );
   }
+  // Totals are held to the calls only when every message was read (an invalid one is no call).
+  if (issues.count === 0) checkRecordedTotals(issues, chat, { apiCalls, instanceCost, lastCallFailure: lastCallFailure(exitStatus, chat.exitMessage) });
   issues.throwIfAny();
 
   const run: MiniSweAgentRun = { ...chat, model: model! };

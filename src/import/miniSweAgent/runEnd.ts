@@ -33,12 +33,22 @@ const LITELLM_STATUS: Record<string, number> = {
 };
 
 /** First line of the exception the `exit` message reports, if any. */
-export function exitFailureText(exit: JsonObject): string | undefined {
+function exitFailureText(exit: JsonObject): string | undefined {
   const extra = isJsonObject(exit.extra) ? exit.extra : {};
   const text =
     typeof extra.exception_str === 'string' ? extra.exception_str : typeof exit.content === 'string' ? exit.content : undefined;
   if (text === undefined || text.trim() === '') return undefined;
   return text.split(/\r?\n/)[0]!.trim();
+}
+
+/**
+ * The first line of the exception that ended the run in its last API call, which mini-swe-agent counts in
+ * `api_calls` but never answered with an assistant message: any exit but `Submitted` whose `exit` message
+ * names an exception. Undefined when the run did not end that way.
+ */
+export function lastCallFailure(exitStatus: string | undefined, exit: JsonObject | undefined): string | undefined {
+  if (exitStatus === undefined || exitStatus === 'Submitted' || exit === undefined) return undefined;
+  return exitFailureText(exit);
 }
 
 /** The failed API call: zero usage and cost, the LiteLLM status, and the wait the exception reports. */

@@ -1,0 +1,43 @@
+/**
+ * A check baseline (`check --baseline FILE`) with a key given twice was read as the key's last value: a
+ * hand-edited figure could pass unseen. It is refused as every JSON reader refuses it: file, line, key
+ * path and what to do, exit 2, nothing on stdout.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBaseline } from '../../src/check/baseline.js';
+import { cli, tempDir } from '../cli/run.js';
+import { userErrorOf } from '../helpers.js';
+
+const REFERENCE = 'scenarios/reference-sum-of-squares.yaml';
+
+describe('a check baseline with a key given twice', () => {
+  it('is refused naming file, line and key path; the same baseline without it is read', async () => {
+    const dir = tempDir();
+    const saved = join(dir, 'baseline.json');
+    expect((await cli('check', REFERENCE, '--update-baseline', saved)).code).toBe(0);
+    expect((await cli('check', REFERENCE, '--baseline', saved)).code).toBe(0);
+
+    const lines = readFileSync(saved, 'utf8').split('\n');
+    const runs = lines.findIndex((line) => /^\s+"runs": \d+,$/.test(line));
+    expect(runs).toBeGreaterThan(0);
+    lines.splice(runs + 1, 0, lines[runs]!.replace(/\d+/, '1'));
+    const twice = join(dir, 'twice.json');
+    writeFileSync(twice, lines.join('\n'));
+
+    const r = await cli('check', REFERENCE, '--baseline', twice);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `loopcost: ${twice}:line ${runs + 2} field 'scenarios[0].figures.runs': key "runs" is given twice in the same object (write the baseline again with \`loopcost check --update-baseline FILE\`, or delete the key you do not mean: each key is given once)\n`,
+    );
+  });
+
+  it('parseBaseline refuses a top-level key given twice before checking the fields', () => {
+    const text = '{"baseline": "loopcost.check-baseline/1",\n"baseline": "loopcost.check-baseline/1", "loopcost": "0", "prices": {"name": "x", "version": "y", "hash": "z"}, "scenarios": []}';
+    const error = userErrorOf(() => parseBaseline(text, 'b.json'));
+    expect(error.issues).toEqual([expect.objectContaining({ file: 'b.json', line: 2, field: 'baseline', code: 'duplicate_key' })]);
+    expect(parseBaseline(text.replace('"baseline": "loopcost.check-baseline/1",\n', ''), 'b.json').scenarios).toEqual([]);
+  });
+});
