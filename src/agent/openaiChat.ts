@@ -9,6 +9,7 @@ import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
 import { PURPOSE_HEADER } from '../serve/purpose.js';
+import { UserError, type InputIssue } from '../errors.js';
 
 export interface OpenAIChatOptions {
   /** The model name sent and priced (e.g. `gpt-4o-mini`). */
@@ -107,6 +108,14 @@ function recordedOutcomeOf(error: InstanceType<typeof OpenAI.APIError>): unknown
   return body?.loopcost?.recordedOutcome;
 }
 
+/** The issues `loopcost serve` names in a 422 (`error.loopcost.issues`), when they have the shape it writes. */
+function serveIssuesOf(error: InstanceType<typeof OpenAI.APIError>): InputIssue[] | undefined {
+  const issues = (error.error as { loopcost?: { issues?: unknown } } | undefined)?.loopcost?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const wellFormed = issues.every((issue) => typeof issue?.code === 'string' && typeof issue?.message === 'string');
+  return wellFormed ? (issues as InputIssue[]) : undefined;
+}
+
 /** A failed attempt as the loop records it; the caller's abort passes through as it is. */
 function callError(error: unknown): unknown {
   if (error instanceof OpenAI.APIUserAbortError) return error;
@@ -116,6 +125,10 @@ function callError(error: unknown): unknown {
     if (status === 409 && error.code === 'loopcost_trace_ended') return new ModelExhausted(recordedOutcomeOf(error) === 'completed' ? 'completed' : 'trace_end');
     // A synthetic agent served by `loopcost serve` has nothing more to send: its source is spent, as in replay.
     if (status === 409 && error.code === 'loopcost_agent_ended') return new ModelExhausted('trace_end');
+    // `loopcost serve` could not answer from its scenario (a draw past 2^53, a run past exact picodollars):
+    // the scenario file's fault, not the model's; the run ends with the CLI's own error, file and field named.
+    const issues = status === 422 ? serveIssuesOf(error) : undefined;
+    if (issues !== undefined) return new UserError(issues);
     return new ModelCallError(error.message, { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), cause: error });
   }
   return error;

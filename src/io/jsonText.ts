@@ -7,6 +7,7 @@
  * (`numbers`: the native trace reader, whose every number is a figure), also a number too large for a
  * double: JSON.parse reads `1e400` as Infinity, which no schema check can then name.
  */
+import { shownName } from '../pricing/suggest.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 
 export interface JsonTextProblem {
@@ -123,7 +124,8 @@ export function jsonTextProblem(text: string, options: JsonTextChecks = {}): Jso
         if (duplicates) {
           const seen = Array.isArray(top.keys) ? top.keys.includes(key) : top.keys.has(key);
           if (seen) {
-            return { code: 'duplicate_key', offset: i, field: pathOf([...stack.slice(0, -1), { ...top, key }], SHOWN_LEVELS * 4), message: `key "${key}" is given twice in the same object` };
+            const field = pathOf([...stack.slice(0, -1), { ...top, key: shownName(key) }], SHOWN_LEVELS * 4);
+            return { code: 'duplicate_key', offset: i, field, message: `key "${shownName(key)}" is given twice in the same object` };
           }
           if (!Array.isArray(top.keys)) top.keys.add(key);
           else if (top.keys.length < SET_FROM) top.keys.push(key);

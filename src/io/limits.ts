@@ -42,6 +42,12 @@ export const BYTES_PER_MB = MB;
 export const MAX_NESTING_DEPTH = 256;
 
 /**
+ * The largest price file (`--prices`, `--prices-override`) read: LiteLLM's whole table is ~1.5 MB, so 64 MB
+ * leaves room for any real one while a wrong path (a disk image, a log) is refused before it is read whole.
+ */
+export const MAX_PRICE_FILE_BYTES = 64 * MB;
+
+/**
  * Deepest nesting of a tool call's arguments: a native record holds them 4 levels down (record,
  * toolCalls, tool call, arguments), so arguments any reader accepts are always written back readable.
  */

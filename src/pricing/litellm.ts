@@ -7,6 +7,7 @@ import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { jsonTextError, lineOfOffset } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
+import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
 import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
 import type { KeyedPrice, TokenPriceKey } from './cost.js';
@@ -49,6 +50,10 @@ export function loadLiteLlmTable(file: string, flag = '--prices'): LiteLlmPriceT
     const stats = statSync(file);
     if (!stats.isFile()) {
       throw new UserError({ file, code: 'not_a_file', message: `is ${kindOf(stats)}, not a price file`, hint: `give ${flag} the path of a regular file (save a downloaded table first)` });
+    }
+    if (stats.size > MAX_PRICE_FILE_BYTES) {
+      const mb = (bytes: number) => `${Math.ceil(bytes / BYTES_PER_MB).toLocaleString('en-US')} MB`;
+      throw new UserError({ file, code: 'too_large', message: `is ${mb(stats.size)}, more than a price file's ${mb(MAX_PRICE_FILE_BYTES)}`, hint: `check the path given to ${flag}: a LiteLLM price table is a few MB of JSON` });
     }
     bytes = readFileSync(file);
   } catch (error) {

@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { ModelCallError, ModelExhausted, type ModelRequest } from '../../src/agent/types.js';
+import { UserError } from '../../src/errors.js';
 
 function clientAnswering(status: number, body: unknown, sent: unknown[] = [], headers: Headers[] = []): OpenAI {
   const fetchDouble: typeof fetch = async (_url, init) => {
@@ -75,6 +76,18 @@ describe('openAIChatModel', () => {
     expect(cut).toEqual(new ModelExhausted('trace_end'));
     // A synthetic agent that has ended: not a failure to retry (409 otherwise is), the source is spent.
     expect(await fail(409, { message: 'the synthetic agent has ended', code: 'loopcost_agent_ended', loopcost: { agentEnding: 'cut_off' } })).toEqual(new ModelExhausted('trace_end'));
+  });
+
+  it("serve's 422 (a scenario that cannot answer) is the scenario file's UserError, not a model failure; any other 422 is a failure", async () => {
+    const fail = async (status: number, error: object) => openAIChatModel({ model: 'm', client: clientAnswering(status, { error }) }).call(request).catch((e) => e);
+    const issue = { file: 's.yaml', field: 'population[0].outputTokens', code: 'draw_too_large', message: 'run 3 (seed 1) drew 1e300', hint: 'narrow it' };
+    const scenario = await fail(422, { message: 's.yaml …', code: 'draw_too_large', loopcost: { issues: [issue] } });
+    expect(scenario).toBeInstanceOf(UserError);
+    expect(scenario.issues).toEqual([issue]);
+    const other = await fail(422, { message: 'unprocessable', code: 'x' });
+    expect(other).toBeInstanceOf(ModelCallError);
+    expect(other.options).toMatchObject({ status: 422, retryable: false });
+    expect(await fail(422, { message: 'odd', loopcost: { issues: [{ code: 1 }] } })).toBeInstanceOf(ModelCallError);
   });
 
   it('a timeout is a retryable failure', async () => {

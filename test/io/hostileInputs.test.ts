@@ -172,4 +172,12 @@ describe('magnitudes, cross-field rules and duplicate keys: one rule for every f
     const doc = MINI.replace('"info": {', '"info": {"exit_status": "x", ').replace('"info":{', '"info":{"exit_status":"x",');
     expect(userErrorOf(() => importMiniSweAgent(doc, 'm.json')).issues[0]).toMatchObject({ code: 'duplicate_key', field: 'info.exit_status' });
   });
+
+  it('a long key given twice is named by its start and length, not echoed whole', async () => {
+    const key = 'k'.repeat(100_000);
+    const path = write('longdup.jsonl', native(`{"type":"call","outputTokens":4,"${key}":1,"${key}":2}`));
+    const issue = (await asyncUserErrorOf(() => loadTraceFile(path))).issues[0]!;
+    expect(issue).toMatchObject({ line: 2, code: 'duplicate_key', message: `key "${'k'.repeat(100)}… (100,000 characters)" is given twice in the same object` });
+    expect(issue.field!.length).toBeLessThan(200);
+  });
 });

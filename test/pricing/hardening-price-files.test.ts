@@ -5,7 +5,7 @@
  * field and what to do, the long key cut as every message cuts a long name.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLiteLlmTable, parseLiteLlmTable } from '../../src/pricing/index.js';
@@ -132,5 +132,16 @@ describe('a price file with keys of 100,000 characters', () => {
     expect(judgeKey('max_inputs_tokens')).toEqual({ kind: 'misspelled', nearest: 'max_input_tokens' });
     expect(judgeKey('output_price_per_token')).toEqual({ kind: 'unknown_price', nearest: 'output_cost_per_token' });
     expect(judgeKey('max_output_tokens')).toEqual({ kind: 'ignored' });
+  });
+});
+
+describe('a price file past 64 MB', () => {
+  it('is refused by its size before it is read, naming the flag to check', async () => {
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, '{}');
+    truncateSync(huge, 65 * 1024 * 1024); // sparse: no 65 MB written
+    const r = await cli('replay', TRACE, '--prices-override', huge);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`loopcost: ${huge}: is 65 MB, more than a price file's 64 MB (check the path given to --prices-override: a LiteLLM price table is a few MB of JSON)\n`);
   });
 });
