@@ -84,6 +84,7 @@ const WHOLE_FIELDS = [CallField.RecordedInput, CallField.RecordedCached, CallFie
 
 /** No prices: the meter's token figures without a cost. */
 const NO_PRICES: FlatPrices = {
+  model: '',
   rows: Float64Array.of(-Infinity, 0, 0, 0, 0, 0, 0),
   tiers: 0,
   hasCacheWritePrice: false,

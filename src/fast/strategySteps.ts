@@ -12,7 +12,7 @@ import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt } from '../kernel/meter.js';
+import { CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt, summaryUnchangedTokens } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
@@ -126,7 +126,7 @@ class StepwiseRun {
     const m = metered;
     const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
-    meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, ctx.unchangedTokens(), output);
+    meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryUnchangedTokens(this.summaryPrices, this.prices, ctx.unchangedTokens()), output);
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
     ctx.markSent();
     ctx.summarize();

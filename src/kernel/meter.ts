@@ -49,7 +49,7 @@ export function meterCall(out: Float64Array, prices: FlatPrices, identity: boole
   const flags = call[at + CallField.Flags]! | 0;
   const input = billedInput(out, call, at, flags, identity, prompt);
   if (cacheMode === CacheModeCode.Recorded || (flags & CallFlag.Failed) !== 0) recordedCache(out, call, at, flags, identity, prompt[Prompt.Unchanged]!, input);
-  else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, prompt[Prompt.Unchanged]!, input);
+  else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, servablePrefix(prompt[Prompt.Unchanged]!, out[Metered.RecordedDelta]!), input);
   else noCache(out);
   const output = call[at + CallField.Output]!;
   const reasoning = call[at + CallField.Reasoning]!;
@@ -122,6 +122,15 @@ export function servedCachedTokens(recordedCached: number, unchangedTokens: numb
 }
 
 /**
+ * The prefix a cache may serve under `on`: the unchanged prefix and, once a previous prompt was sent,
+ * the overhead the growth model does not see (`recordedDelta`, when positive: system framing and tool
+ * schemas at the front, sent again unchanged), as recordedCache serves it.
+ */
+function servablePrefix(unchangedTokens: number, recordedDelta: number): number {
+  return unchangedTokens > 0 && recordedDelta > 0 ? unchangedTokens + recordedDelta : unchangedTokens;
+}
+
+/**
  * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
  * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
  * writes what the cache did not serve.
@@ -142,10 +151,18 @@ function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number,
 }
 
 /**
+ * The prefix a summary call finds in the cache: the run's unchanged prefix when it is made on the run's
+ * model; nothing on another model (`summary:…,model=X`), whose cache the run never wrote.
+ */
+export function summaryUnchangedTokens(summaryPrices: FlatPrices, runPrices: FlatPrices, unchangedTokens: number): number {
+  return summaryPrices.model === runPrices.model ? unchangedTokens : 0;
+}
+
+/**
  * A summary call (context strategies `summary`, `hybrid`): its prompt is the prompt it replaces
- * (`promptTokens`, of which `unchangedTokens` the previous call held), its output the summary's
- * `summaryTokens`, priced at `prices` (the summary model's). It is not recorded, so under cache mode
- * `recorded` the cache serves its unchanged prefix as under `on`.
+ * (`promptTokens`, of which `unchangedTokens` sit in the cache it reads: summaryUnchangedTokens), its
+ * output the summary's `summaryTokens`, priced at `prices` (the summary model's). It is not recorded, so
+ * under cache mode `recorded` the cache serves its unchanged prefix as under `on`.
  */
 export function meterSummaryCall(out: Float64Array, prices: FlatPrices, cacheMode: CacheModeCode, promptTokens: number, unchangedTokens: number, summaryTokens: number): void {
   out[Metered.Input] = promptTokens;

@@ -18,6 +18,8 @@ export const enum PriceField {
 }
 
 export interface FlatPrices {
+  /** The model priced: a cache is the model's own (a summary on another model reads nothing from it). */
+  model: string;
   /** (tiers + 1) rows of PriceField.Stride numbers. */
   rows: Float64Array;
   tiers: number;
@@ -64,6 +66,7 @@ export function flattenPrices(pricing: ModelPricing): FlatPrices {
     if (rows[at + PriceField.Cached]! < rows[at + PriceField.Input]!) cacheSaves = true;
   }
   const flat: FlatPrices = {
+    model: pricing.model,
     rows,
     tiers: pricing.tiers.length,
     hasCacheWritePrice: pricing.base.cacheWrite !== undefined,

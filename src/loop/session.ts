@@ -25,7 +25,7 @@ import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
-import { CacheModeCode, Metered, meterSummaryCall } from '../kernel/meter.js';
+import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
@@ -105,7 +105,7 @@ export class LoopSession {
     // The summary call sends the conversation it replaces, framing included.
     const input = promptEstimate(context.promptTokens(), this.overheadTokens);
     const summaryTokens = context.summaryOutput;
-    meterSummaryCall(out, this.summaryPrices, cache, input, context.unchangedTokens(), summaryTokens);
+    meterSummaryCall(out, this.summaryPrices, cache, input, summaryUnchangedTokens(this.summaryPrices, this.prices, context.unchangedTokens()), summaryTokens);
     const costPico = out[Metered.CostPico]!;
     const totals = this.accounts.totals;
     if (cache !== CacheModeCode.Off) totals.strategyCacheLostTokens += context.cacheLostTokens();

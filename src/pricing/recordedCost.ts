@@ -41,16 +41,28 @@ export interface PriceGap {
   runs: number;
   computedPico: bigint;
   recordedPico: bigint;
+  /** Σ |computed − recorded| over the runs: gaps of opposite sign do not cancel here. */
+  absoluteGapPico: bigint;
   /** (computed − recorded) / recorded; Infinity when nothing was recorded but something computed. */
   relative: number;
 }
 
-/** A PriceGapCheck's sums per model, as one thread sends them to another (a BigInt survives a structured clone). */
-export type PriceGapSums = { model: string; runs: number; computedPico: bigint; recordedPico: bigint }[];
+/** One model's sums (a BigInt survives a structured clone, so a thread sends them as they are). */
+type ModelSums = { runs: number; computedPico: bigint; recordedPico: bigint; absoluteGapPico: bigint };
+
+/** A PriceGapCheck's sums per model, as one thread sends them to another. */
+export type PriceGapSums = ({ model: string } & ModelSums)[];
+
+const NO_SUMS: ModelSums = { runs: 0, computedPico: 0n, recordedPico: 0n, absoluteGapPico: 0n };
+
+/** (part / whole) as a number; Infinity for a part of nothing. */
+function ratio(part: bigint, whole: bigint): number {
+  return whole === 0n ? (part === 0n ? 0 : Infinity) : Number(part) / Number(whole);
+}
 
 /** Sums, per model, the table's price of runs as recorded against what they recorded. */
 export class PriceGapCheck {
-  private readonly byModel = new Map<string, { runs: number; computedPico: bigint; recordedPico: bigint }>();
+  private readonly byModel = new Map<string, ModelSums>();
 
   /** What this check has summed, per model. */
   sums(): PriceGapSums {
@@ -59,10 +71,7 @@ export class PriceGapCheck {
 
   /** Another check's sums (another thread's runs) added to these. */
   addSums(sums: PriceGapSums): void {
-    for (const { model, runs, computedPico, recordedPico } of sums) {
-      const entry = this.byModel.get(model) ?? { runs: 0, computedPico: 0n, recordedPico: 0n };
-      this.byModel.set(model, { runs: entry.runs + runs, computedPico: entry.computedPico + computedPico, recordedPico: entry.recordedPico + recordedPico });
-    }
+    for (const { model, ...other } of sums) this.addTo(model, other);
   }
 
   add(trace: Trace, pricing: ModelPricing): void {
@@ -72,20 +81,30 @@ export class PriceGapCheck {
 
   /** One run's check (recordedCostCheck), taken earlier, for `model` as the table knows it. */
   addCheck(model: string, check: { computedPico: number; recordedPico: number }): void {
-    const entry = this.byModel.get(model) ?? { runs: 0, computedPico: 0n, recordedPico: 0n };
-    entry.runs += 1;
-    entry.computedPico += BigInt(check.computedPico);
-    entry.recordedPico += BigInt(check.recordedPico);
-    this.byModel.set(model, entry);
+    const gap = BigInt(check.computedPico) - BigInt(check.recordedPico);
+    this.addTo(model, { runs: 1, computedPico: BigInt(check.computedPico), recordedPico: BigInt(check.recordedPico), absoluteGapPico: gap < 0n ? -gap : gap });
   }
 
-  /** Models whose computed cost differs from the recorded one by more than `tolerance` (relative), sorted by model. */
+  private addTo(model: string, sums: ModelSums): void {
+    const entry = this.byModel.get(model) ?? NO_SUMS;
+    this.byModel.set(model, {
+      runs: entry.runs + sums.runs,
+      computedPico: entry.computedPico + sums.computedPico,
+      recordedPico: entry.recordedPico + sums.recordedPico,
+      absoluteGapPico: entry.absoluteGapPico + sums.absoluteGapPico,
+    });
+  }
+
+  /**
+   * Models whose runs' computed cost differs from the recorded one by more than `tolerance` (relative to
+   * what was recorded): in total, or run by run (gaps that cancel in the total still say the table is not
+   * what was billed), sorted by model.
+   */
   gaps(tolerance: number): PriceGap[] {
     const out: PriceGap[] = [];
     for (const [model, entry] of [...this.byModel].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const diff = entry.computedPico - entry.recordedPico;
-      const relative = entry.recordedPico === 0n ? (diff === 0n ? 0 : Infinity) : Number(diff) / Number(entry.recordedPico);
-      if (Math.abs(relative) > tolerance) out.push({ model, ...entry, relative });
+      const relative = ratio(entry.computedPico - entry.recordedPico, entry.recordedPico);
+      if (Math.abs(relative) > tolerance || ratio(entry.absoluteGapPico, entry.recordedPico) > tolerance) out.push({ model, ...entry, relative });
     }
     return out;
   }

@@ -49,13 +49,17 @@ export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly str
   const recorded = gaps.reduce((sum, gap) => sum + gap.recordedPico, 0n);
   const runs = gaps.reduce((sum, gap) => sum + gap.runs, 0);
   const relative = recorded === 0n ? Infinity : Number(computed - recorded) / Number(recorded);
+  const absolute = gaps.reduce((sum, gap) => sum + gap.absoluteGapPico, 0n);
+  const net = computed - recorded;
+  // Gaps of opposite sign that (nearly) cancel in the total: say how far the runs are from their bills.
+  const cancelling = absolute > 2n * (net < 0n ? -net : net) ? `, though run by run they differ from their bills by ${formatUsd(absolute)} in all` : '';
   const models = gaps.length <= 3 ? gaps.map((gap) => gap.model).join(', ') : `${gaps.slice(0, 3).map((gap) => gap.model).join(', ')} and ${gaps.length - 3} more`;
   const shownInputs = inputs.length === 1 ? inputs[0] : 'TRACES...';
   return [
     {
       code: 'price_gap',
       message:
-        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but ${runs === 1 ? 'was' : 'were'} billed ${formatUsd(recorded)} (${percent(relative)}); ` +
+        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but ${runs === 1 ? 'was' : 'were'} billed ${formatUsd(recorded)} (${percent(relative)})${cancelling}; ` +
         `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json ` +
         `(for a model whose runs cannot tell its prices apart, derive says so: write its billed prices in a price file of your own)`,
     },

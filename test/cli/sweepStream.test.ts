@@ -79,7 +79,7 @@ describe('streamFiles', () => {
     writeFileSync(badBilled, billed(readFileSync(bad, 'utf8')));
     const configs = setup.configurations.map((c) => c.config);
     const alone = await streamFiles({ files: [goodBilled], opts: OPTS, setup, configs, batchRuns: 4 });
-    expect(alone.priceGaps).toEqual([{ model: 'gpt-4o-mini', runs: 23, computedPico: expect.any(BigInt), recordedPico: 23n * 1_000_000_000n }]);
+    expect(alone.priceGaps).toEqual([{ model: 'gpt-4o-mini', runs: 23, computedPico: expect.any(BigInt), recordedPico: 23n * 1_000_000_000n, absoluteGapPico: expect.any(BigInt) }]);
     expect(alone.priceGaps[0]!.computedPico).not.toBe(alone.priceGaps[0]!.recordedPico);
     const withBad = await streamFiles({ files: [badBilled, goodBilled], opts: OPTS, setup, configs, batchRuns: 4 });
     expect(withBad.priceGaps).toEqual(alone.priceGaps);

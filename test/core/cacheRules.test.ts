@@ -65,6 +65,18 @@ describe('the meter under a rule (cache on)', () => {
     ]);
   });
 
+  it('recorded prompts: the overhead the growth model does not see (tool schemas, framing) is served with the prefix once a prompt was sent', () => {
+    // Model prompts 700, 1000, 1300, 1600; each recorded 600 larger (schemas at the front, sent every time).
+    const calls = distinctSteps(4, 100, 200).map((c, i) => ({ ...c, inputTokens: 700 + 300 * i + 600 }));
+    const r = run(anthropicLike, 700, 'on', calls);
+    expect(r.rows.map((row) => [row.inputTokens, row.cachedInputTokens, row.cacheWriteTokens])).toEqual([
+      [1300, 0, 1300],
+      [1600, 1300, 300],
+      [1900, 1600, 300],
+      [2200, 1900, 300],
+    ]);
+  });
+
   it('recorded cache figures stay as recorded', () => {
     const calls = [call(100, [toolCall('t', {}, 100)], { inputTokens: 900, cachedInputTokens: 500 })];
     const r = run(openaiLike, 700, 'recorded', calls);

@@ -42,6 +42,17 @@ describe('summary calls of synthetic runs under summary:…,model=X', () => {
     for (const run of own) for (const row of run.rows) expect(row.costPico).toBe(costAs(MINI, row));
   });
 
+  it('with the cache on, a summary on X reads nothing from the run model\'s cache; on the run model it reads the unchanged prefix', () => {
+    const cached = (spec: string) => {
+      const runs = runScenario(scenario, { prices: PRICES, runs: 3, seed: 7, brakes: NO_BRAKES, strategy: { ...parseContextSpec(spec), cache: 'on' }, keepSteps: true });
+      return runs.flatMap((run) => run.rows.filter((row) => row.summary).map((row) => row.cachedInputTokens));
+    };
+    const own = cached(SUMMARY);
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((tokens) => tokens > 0)).toBe(true);
+    expect(cached(`${SUMMARY},model=big`)).toEqual(own.map(() => 0));
+  });
+
   it("an unknown X in the scenario file's context is named in that file", () => {
     const file = scenarioOf({ context: { context: `${SUMMARY},model=nope` }, population: [entry('forgetful', { steps: 4, observationTokens: 500 })] }, 'agents.yaml');
     const error = userErrorOf(() => runScenario(file, { prices: PRICES, runs: 1, seed: 1, brakes: NO_BRAKES }));
