@@ -196,12 +196,25 @@ function priceLabel(p: PriceIdentity): string {
 }
 
 /** Every figure of every scenario against the baseline's. */
+/** A path as collected, `./` and doubled slashes dropped: `./scenarios//x.yaml` is `scenarios/x.yaml`. */
+function plainPath(path: string): string {
+  return path
+    .split('/')
+    .filter((part, i) => part !== '.' && (part !== '' || i === 0))
+    .join('/');
+}
+
+/** Whether two scenario paths as collected name the same file as written (`scenarios/x.yaml`, `./scenarios/x.yaml`). */
+function sameSource(a: string, b: string): boolean {
+  return a === b || plainPath(a) === plainPath(b);
+}
+
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: { file: string; tolerance: number; prices: PriceSource }): Drift {
   const now = priceIdentity(args.prices);
   const priceChanged = priceLabel(baseline.prices) !== priceLabel(now);
   const rows: DriftRow[] = [];
   for (const check of checks) {
-    const before = baseline.scenarios.find((s) => s.source === check.source);
+    const before = baseline.scenarios.find((s) => sameSource(s.source, check.source));
     if (before === undefined) {
       rows.push({ scenario: check.source, figure: 'scenario', baseline: null, measured: null, status: 'new' });
       continue;
@@ -214,7 +227,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
       rows.push({ scenario: check.source, figure, baseline: was, measured: is, status });
     }
   }
-  for (const gone of baseline.scenarios.filter((s) => !checks.some((check) => check.source === s.source))) {
+  for (const gone of baseline.scenarios.filter((s) => !checks.some((check) => sameSource(check.source, s.source)))) {
     rows.push({ scenario: gone.source, figure: 'scenario', baseline: null, measured: null, status: 'gone' });
   }
   return {

@@ -41,3 +41,15 @@ describe('a check baseline with a key given twice', () => {
     expect(parseBaseline(text.replace('"baseline": "loopcost.check-baseline/1",\n', ''), 'b.json').scenarios).toEqual([]);
   });
 });
+
+describe('a baseline written from one spelling of a path', () => {
+  it('is matched by `./x` and doubled slashes of the same path, not reported new and gone', async () => {
+    const saved = join(tempDir(), 'baseline.json');
+    expect((await cli('check', REFERENCE, '--update-baseline', saved)).code).toBe(0);
+    const r = await cli('check', `./${REFERENCE.replace('/', '//')}`, '--baseline', saved, '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const statuses = JSON.parse(r.stdout).drift.rows.map((row: { status: string }) => row.status);
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(statuses.every((status: string) => status === 'ok')).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 /** The projection: its mean matches runs × days × mean cost, its quantiles are ordered below the worst case, seeded output repeats. */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET } from '../../src/brakes/config.js';
+import { wilsonInterval } from '../../src/population/recommend.js';
 import { capBoundShare, largestCallPico, projectSpend, runsToClaim, suggestCapPico, worstCaseRun } from '../../src/population/project.js';
 import { picoToUsd } from '../../src/money.js';
 import { handPriced, MINI } from '../helpers.js';
@@ -102,5 +103,15 @@ describe('projection', () => {
     const report = JSON.parse(a.stdout);
     expect(Object.keys(report)).toEqual(expect.arrayContaining(['perDay', 'perPeriod', 'worstCaseUsd', 'runsPerDay', 'days', 'seed']));
     expect(report.perPeriod.p99).toBeLessThanOrEqual(report.worstCaseUsd);
+  });
+
+  it('--suggest-cap under predict mode names the mode it was verified in, and bounds the share it stops on new runs', async () => {
+    const r = await cli('project', 'scenarios/production-mix.yaml', '--preset', 'none', '--max-cost', '1', '--budget-mode', 'predict', '--suggest-cap', '0.05', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const cap = JSON.parse(r.stdout).suggestCap;
+    expect(cap.text).toContain(`(--max-cost ${cap.capUsd} --budget-mode check) stops ${cap.stopped} of the ${cap.completedRuns} runs`);
+    const upper = wilsonInterval(cap.stopped, cap.completedRuns)[1];
+    expect(upper).toBeGreaterThan(cap.stopped / cap.completedRuns);
+    expect(cap.text).toContain(`on new runs it may stop up to ${(upper * 100).toFixed(1)}% (${cap.stopped} of ${cap.completedRuns}, 95% Wilson upper bound)`);
   });
 });
