@@ -7,7 +7,7 @@
  * the readable session's order (src/loop/session.ts, run.ts). replayCompiled hands such runs here.
  */
 import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
-import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { predictiveBoundPico, promptEstimate, summaryBoundPico } from '../kernel/cost.js';
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
@@ -122,10 +122,12 @@ class StepwiseRun {
   /** The session's summarizeIfDue. */
   summarizeIfDue(): void {
     const ctx = tracker;
-    if (!ctx.summaryDue(this.overhead) || !summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens)) return;
-    const m = metered;
+    if (!ctx.summaryDue(this.overhead)) return;
     const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
+    const bound = summaryBoundPico(this.limits, this.summaryPrices, input, output);
+    if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, bound)) return;
+    const m = metered;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryUnchangedTokens(this.summaryPrices, this.prices, ctx.unchangedTokens()), output);
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
     ctx.markSent();

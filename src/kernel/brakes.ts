@@ -138,9 +138,13 @@ export function repeatOutcome(limits: BrakeLimits, seen: number, skips: number):
   return limits[Limit.RepeatSkip] === 1 && skips < limits[Limit.MaxSkips]! ? RepeatOutcome.Skip : RepeatOutcome.Stop;
 }
 
-/** A summary call may be made before the next call when the step, time, budget and token brakes would let that call through. */
-export function summaryMayRun(limits: BrakeLimits, steps: number, elapsedMs: number, spentPico: number, tokensUsed: number): boolean {
-  return beforeCallStop(limits, steps, elapsedMs, spentPico, 0, tokensUsed, 0) === StopCode.None;
+/**
+ * A summary call may be made before the next call when the step, time, budget and token brakes would let
+ * that call through; in predict mode, when its own bound (`summaryBoundPico`: it is a paid call too) stays
+ * within the budget.
+ */
+export function summaryMayRun(limits: BrakeLimits, steps: number, elapsedMs: number, spentPico: number, tokensUsed: number, summaryBoundPico = 0): boolean {
+  return beforeCallStop(limits, steps, elapsedMs, spentPico, summaryBoundPico, tokensUsed, 0) === StopCode.None;
 }
 
 /** After a failed tool call: `count` = its (tool, error) count as the same-error mode counts, this one included. */

@@ -9,7 +9,8 @@
  * prompt, cached parts included). Whole token counts times whole picodollar prices are exact below 2^53.
  */
 import { UserError } from '../errors.js';
-import { PriceField, tierRow } from './prices.js';
+import { PriceField, tierRow, type FlatPrices } from './prices.js';
+import { predicts, type BrakeLimits } from './limits.js';
 
 export function callCostPico(
   rows: Float64Array,
@@ -74,6 +75,14 @@ export function plainOutputTokens(output: number, reasoning: number): number {
 export function uncachedCost(inputPrice: number, outputPrice: number, reasoningPrice: number, uncached: number, output: number, reasoning: number): number {
   const prompt = uncached > 0 ? uncached : 0;
   return prompt * inputPrice + plainOutputTokens(output, reasoning) * outputPrice + reasoning * reasoningPrice;
+}
+
+/**
+ * What a live loop can bound a summary call by before making it (predict mode; 0 otherwise): its prompt
+ * estimate in, and its output cap, the summary's S tokens, out, at the summary model's prices.
+ */
+export function summaryBoundPico(limits: BrakeLimits, summaryPrices: FlatPrices, promptEstimate: number, summaryTokens: number): number {
+  return predicts(limits) ? predictiveBoundPico(summaryPrices.rows, summaryPrices.tiers, promptEstimate, summaryTokens) : 0;
 }
 
 /**

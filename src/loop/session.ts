@@ -28,7 +28,7 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
-import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
+import { predictiveBoundPico, promptEstimate, summaryBoundPico } from '../kernel/cost.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
@@ -92,19 +92,20 @@ export class LoopSession {
 
   /**
    * Before the next call: when the prompt passes the strategy's summary trigger (and the step, time,
-   * budget and token brakes — the run's, and in a tree the tree's — would let the next call through),
-   * the summary call is made and paid — it is not a step — and the prompt becomes system + goal +
-   * summary + the last K steps. Its billed usage and cost if made (a real loop records them), else null.
+   * budget and token brakes — the run's, in predict mode with the summary's own bound, and in a tree the
+   * tree's — would let the next call through), the summary call is made and paid — not a step — and the
+   * prompt becomes system + goal + summary + the last K steps. Its billed usage and cost, else null.
    */
   summarizeIfDue(tree?: TreeCheck): MeteredCall | null {
     const { context, state } = this;
-    if (!context.summaryDue(this.overheadTokens) || !summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed)) return null;
+    if (!context.summaryDue(this.overheadTokens)) return null;
+    const input = promptEstimate(context.promptTokens(), this.overheadTokens); // the conversation it replaces, framing included
+    const summaryTokens = context.summaryOutput;
+    const bound = summaryBoundPico(this.limits, this.summaryPrices, input, summaryTokens);
+    if (!summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, bound)) return null;
     if (tree !== undefined && !tree.summaryMayRun(this)) return null;
     const out = (this.summaryOut ??= new Float64Array(Metered.Size));
     const cache = this.meterSettings.cacheMode;
-    // The summary call sends the conversation it replaces, framing included.
-    const input = promptEstimate(context.promptTokens(), this.overheadTokens);
-    const summaryTokens = context.summaryOutput;
     meterSummaryCall(out, this.summaryPrices, cache, input, summaryUnchangedTokens(this.summaryPrices, this.prices, context.unchangedTokens()), summaryTokens);
     const costPico = out[Metered.CostPico]!;
     const totals = this.accounts.totals;

@@ -180,8 +180,8 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
   const bounds: [number, string][] = [];
   if (brakes.maxCostPico !== undefined) {
     if (brakes.budgetMode === 'predict') {
-      if (summary === undefined) bounds.push([brakes.maxCostPico, 'the budget (predict mode refuses a call whose bound would cross it; a response longer than max_tokens could still overshoot)']);
-      else if (largestSummary !== undefined) bounds.push([brakes.maxCostPico + largestSummary, 'the budget plus the largest summary call (predict mode refuses a call whose bound would cross it, but a summary call is not predicted)']);
+      // A summary call is bounded as any call is (its prompt in, S out): kernel/brakes.ts summaryMayRun.
+      bounds.push([brakes.maxCostPico, `the budget (predict mode refuses a call${summary === undefined ? '' : ' or a summary call'} whose bound would cross it; a response longer than max_tokens could still overshoot)`]);
     } else if (known) bounds.push([brakes.maxCostPico + Math.max(largest, largestSummary), 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
   }
   if (brakes.maxSteps !== undefined && known) bounds.push([brakes.maxSteps * (largest + largestSummary), `${brakes.maxSteps} steps at the largest prompt (the whole context window) and max_tokens of output${afterSummary}`]);

@@ -130,3 +130,23 @@ export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostT
     return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens} tokens over ${counted(n, 'run')}` };
   });
 }
+
+/**
+ * Runs whose prompts pass their model's context window with no context-window brake: a provider refuses
+ * such a call, so what they are priced past it is spend no real run could be billed (synthetic agents and
+ * runs re-priced as another model are not stopped by the window itself). Said with the way to stop them.
+ */
+export function pastWindowWarnings(crossings: readonly { model: string; kind: string; aboveInputTokens: number; runs: number; runsCrossing: number }[], windowBrake: boolean): ReportWarning[] {
+  if (windowBrake) return [];
+  const past = crossings.filter((c) => c.kind === 'context_window' && c.runsCrossing > 0);
+  if (past.length === 0) return [];
+  const where = past.map((c) => `${c.model} (${c.aboveInputTokens.toLocaleString('en-US')} tokens) in ${c.runsCrossing} of ${c.runs} runs`).join(', ');
+  return [
+    {
+      code: 'past_context_window',
+      message:
+        `prompts pass the context window of ${where}: a provider refuses such a call, so the spend priced past it is more than a real run could be billed, ` +
+        `and the worst case (every prompt within the window) may fall below it; add --context-window model to stop the runs there, as a real loop must`,
+    },
+  ];
+}

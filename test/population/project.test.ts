@@ -55,8 +55,8 @@ describe('projection', () => {
     expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((3 * (largest + big)) / 1e12);
     expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI], { summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((1e12 + Math.max(largest, big)) / 1e12);
     const predict = worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI], { summary });
-    expect(predict.perRunUsd).toBe((1e12 + own) / 1e12);
-    expect(predict.rule).toMatch(/summary call is not predicted/);
+    expect(predict.perRunUsd).toBe(1e12 / 1e12);
+    expect(predict.rule).toMatch(/refuses a call or a summary call whose bound would cross it/);
   });
 
   it('runs under a summary strategy with a dearer summary model stay within the worst case', async () => {
@@ -103,6 +103,16 @@ describe('projection', () => {
     const report = JSON.parse(a.stdout);
     expect(Object.keys(report)).toEqual(expect.arrayContaining(['perDay', 'perPeriod', 'worstCaseUsd', 'runsPerDay', 'days', 'seed']));
     expect(report.perPeriod.p99).toBeLessThanOrEqual(report.worstCaseUsd);
+  });
+
+  it('runs whose prompts pass the model\'s context window are said to be priced past what a provider accepts, unless the window brake stops them', async () => {
+    const args = ['project', 'scenarios/recursive-verification.yaml', '--runs', '3', '--preset', 'none', '--max-steps', '400', '--days', '2', '--trials', '20', '--format', 'json'];
+    const past = JSON.parse((await cli(...args)).stdout);
+    const warning = past.warnings.find((w: { code: string }) => w.code === 'past_context_window');
+    expect(warning.message).toMatch(/^prompts pass the context window of gpt-4o-mini \(128,000 tokens\) in 3 of 3 runs: a provider refuses such a call/);
+    const braked = JSON.parse((await cli(...args, '--context-window', 'model')).stdout);
+    expect(braked.warnings.map((w: { code: string }) => w.code)).not.toContain('past_context_window');
+    expect(braked.perRunUsd.mean).toBeLessThan(past.perRunUsd.mean);
   });
 
   it('--suggest-cap under predict mode names the mode it was verified in, and bounds the share it stops on new runs', async () => {

@@ -4,7 +4,7 @@
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
 import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
-import { openLoopWarnings } from '../../report/warnings.js';
+import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
@@ -144,6 +144,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
   const n = pairs.length;
   const bound = capBoundShare(n);
+  const promptCrossings = crossings.crossings();
   const report = buildProjectReport({
     settings: reportSettings({ brakes: config.brakes, strategy: config.strategy, ...(config.latency === undefined ? {} : { latency: config.latency }), ...(config.model === undefined ? {} : { model: config.model }) }),
     prices: prepared.prices.source,
@@ -151,7 +152,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
     capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${(bound * 100).toFixed(1)}% of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
-    crossings: crossings.crossings(),
+    crossings: promptCrossings,
     ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, config, pairs, target) }),
     notes: [
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
@@ -160,6 +161,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     warnings: [
       ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
       ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextSpec(config.strategy))),
+      ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow !== undefined),
     ],
   });
   emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
