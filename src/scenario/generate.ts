@@ -20,6 +20,7 @@ function endOf(run: SyntheticRun, hardCapSteps: number): TraceEnd {
   if (run.result.stopReason === 'completed') return { type: 'end', outcome: 'completed' };
   if (run.ending === 'provider_error') return { type: 'end', outcome: 'error', status: 'provider error (synthetic)' };
   if (run.ending === 'cut_off') return { type: 'end', outcome: 'unknown', status: 'cut off (synthetic)' };
+  if (run.ending === 'context_window') return { type: 'end', outcome: 'error', status: "prompt past the model's context window (synthetic)" };
   return { type: 'end', outcome: 'limit', status: `hard cap of ${hardCapSteps} steps (synthetic, no brakes)` };
 }
 

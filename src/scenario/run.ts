@@ -159,6 +159,7 @@ function startOf(p: PreparedScenario, run: number, entry: PopulationEntry): Synt
   };
   if (entry.name !== undefined) env.name = entry.name;
   if (sizeScale !== undefined) env.sizeScale = sizeScale;
+  if (p.pricing.contextWindow !== undefined) env.contextWindowTokens = p.pricing.contextWindow;
   if (cacheOn && hitShare < 1) env.cacheShare = { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined };
   // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
   const cache: CacheMode = env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off';
@@ -194,6 +195,8 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
         ? 'the provider failed the last call (synthetic)'
         : agent.ending === 'cut_off'
           ? 'the synthetic run was cut off after its last step, unanswered'
+          : agent.ending === 'context_window'
+            ? `the provider refused a prompt past ${p.pricing.model}'s context window of ${p.pricing.contextWindow} tokens (no context-window brake stopped the run before it)`
           : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
   }
   return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending };

@@ -22,6 +22,15 @@ import { messageText, type ChatMessage, type ChatRequest } from './request.js';
 import { ServeSession, type SessionSetup } from './session.js';
 import { outputCapOf } from './outputCap.js';
 
+/** Why a synthetic agent has ended, as a 409 says it. */
+const ENDINGS = {
+  provider_error: 'its provider failed the last call',
+  hard_cap: 'it reached its hard cap of steps',
+  context_window: "the provider refused a prompt past the model's context window",
+  cut_off: 'it has nothing more to send',
+  answer: 'it has nothing more to send',
+} as const;
+
 /** Runs the agent's draws so that one past the largest count names the scenario file, field and run (src/scenario/drawPlace.ts). */
 export type DrawPlace = <T>(draw: () => T) => T;
 
@@ -59,7 +68,7 @@ export class SyntheticSession extends ServeSession {
     const record = this.done ? null : this.nextRecord(view);
     if (!record) {
       this.done = true;
-      const why = this.agent.ending === 'provider_error' ? 'its provider failed the last call' : this.agent.ending === 'hard_cap' ? 'it reached its hard cap of steps' : 'it has nothing more to send';
+      const why = ENDINGS[this.agent.ending ?? 'answer'];
       throw new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: this.agent.ending ?? 'nothing more to send' });
     }
     const keys = request.messages.map(messageKey);

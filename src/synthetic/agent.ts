@@ -31,7 +31,7 @@ export interface GroundTruth {
 }
 
 /** How a run ended when no brake stopped it and no final answer came. */
-export type AgentEnding = 'hard_cap' | 'provider_error' | 'cut_off';
+export type AgentEnding = 'hard_cap' | 'provider_error' | 'cut_off' | 'context_window';
 
 /** Cache fields written by the agent itself when the provider serves only part of the unchanged prefix. */
 export interface CacheShare {
@@ -56,6 +56,11 @@ export interface AgentEnv {
   sizeScale?: number;
   /** No run goes past this many steps (agents that never stop on their own, with no brake to stop them). */
   hardCapSteps: number;
+  /**
+   * The model's context window, when the price table gives it: the provider refuses a prompt past it, so
+   * the run ends there (a failed call, paid nothing) unless a context-window brake stopped it before.
+   */
+  contextWindowTokens?: number;
 }
 
 export abstract class SyntheticAgent implements StepSource {
@@ -78,6 +83,8 @@ export abstract class SyntheticAgent implements StepSource {
       this.ending = 'hard_cap';
       return null;
     }
+    const window = this.env.contextWindowTokens;
+    if (window !== undefined && view.inputTokens > window) return this.promptRefused(view.inputTokens, window);
     const response = this.act(view, state);
     if (response && !response.failed && this.env.cacheShare) {
       const cached = Math.floor(this.env.cacheShare.hitShare * view.unchangedPrefixTokens);
@@ -145,6 +152,13 @@ export abstract class SyntheticAgent implements StepSource {
   /** A final answer: the run completes. */
   protected answer(rng: Rng): CallRecord {
     return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng, 'outputTokens'), final: true };
+  }
+
+  /** The provider refuses a prompt past the model's context window (HTTP 400): paid nothing, and the run ends. */
+  private promptRefused(promptTokens: number, window: number): CallRecord {
+    this.failed = true;
+    this.ending = 'context_window';
+    return { type: 'call', outputTokens: 0, failed: { status: 400, message: `prompt of ${promptTokens} tokens past the model's context window of ${window} (synthetic)` } };
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

@@ -82,7 +82,8 @@ describe("a scenario's token sizes stop where a trace's counts do (2^53 − 1)",
   }
 
   it('at the cap a size is taken (the run then costs too much: the engine says so)', async () => {
-    const sc = scenario('at-cap.yaml', { systemTokens: String(Number.MAX_SAFE_INTEGER) });
+    // An output at the cap (a prompt at the cap would be refused by the provider's window first).
+    const sc = scenario('at-cap.yaml', {}, { outputTokens: String(Number.MAX_SAFE_INTEGER) });
     expectUserError(await cli('replay', sc, '--runs', '1'), /one run costs more than \$9,007/);
   });
 

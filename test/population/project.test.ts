@@ -105,14 +105,26 @@ describe('projection', () => {
     expect(report.perPeriod.p99).toBeLessThanOrEqual(report.worstCaseUsd);
   });
 
-  it('runs whose prompts pass the model\'s context window are said to be priced past what a provider accepts, unless the window brake stops them', async () => {
-    const args = ['project', 'scenarios/recursive-verification.yaml', '--runs', '3', '--preset', 'none', '--max-steps', '400', '--days', '2', '--trials', '20', '--format', 'json'];
+  it('recorded runs re-priced on a model whose window their prompts pass are said to be priced past what a provider accepts, unless the window brake stops them', async () => {
+    // long-exploration's prompts pass 8,192 tokens at step 5: gpt-4's window.
+    const args = ['project', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4', '--days', '2', '--trials', '20', '--format', 'json'];
     const past = JSON.parse((await cli(...args)).stdout);
     const warning = past.warnings.find((w: { code: string }) => w.code === 'past_context_window');
-    expect(warning.message).toMatch(/^prompts pass the context window of gpt-4o-mini \(128,000 tokens\) in 3 of 3 runs: a provider refuses such a call/);
+    expect(warning.message).toMatch(/^prompts pass the context window of gpt-4 \(8,192 tokens\) in 1 of 1 runs: a provider refuses such a call/);
     const braked = JSON.parse((await cli(...args, '--context-window', 'model')).stdout);
     expect(braked.warnings.map((w: { code: string }) => w.code)).not.toContain('past_context_window');
     expect(braked.perRunUsd.mean).toBeLessThan(past.perRunUsd.mean);
+  });
+
+  it('synthetic runs end where the provider refuses a prompt past the window: a failed call paid nothing, no brake named', async () => {
+    const args = ['replay', 'scenarios/recursive-verification.yaml', '--runs', '3', '--preset', 'none', '--per-run', '--format', 'json'];
+    const report = JSON.parse((await cli(...args)).stdout);
+    for (const run of report.runs) {
+      expect(run.stopReason).toBe('trace_end');
+      expect(run.stopDetail).toBe("the provider refused a prompt past gpt-4o-mini's context window of 128000 tokens (no context-window brake stopped the run before it)");
+    }
+    const braked = JSON.parse((await cli(...args, '--context-window', 'model')).stdout);
+    expect(braked.runs.map((run: { stopReason: string }) => run.stopReason)).toEqual(['context_overflow', 'context_overflow', 'context_overflow']);
   });
 
   it('--suggest-cap under predict mode names the mode it was verified in, and bounds the share it stops on new runs', async () => {
