@@ -6,7 +6,7 @@
  */
 import type { StopReason } from '../brakes/stopReasons.js';
 import type { PopulationMetrics } from '../metrics/population.js';
-import { usdToPico, type Pico } from '../money.js';
+import { picoToUsdString, usdToPico, type Pico } from '../money.js';
 import { formatUsd, formatUsdNumber } from '../report/money.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
@@ -118,7 +118,7 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
         value: (run) => run.costPico,
         inBound: (run) => within(run.costPico, pico),
         show: (value) => formatUsd(value),
-        limitShow: formatUsdNumber,
+        limitShow: exactUsd,
       }),
     );
   }
@@ -126,21 +126,25 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
 }
 
 const percent = (share: number) => `${Number((share * 100).toFixed(2))}%`;
+/** An amount to the picodollar, as a limit is written (`$0.003894`), or a failing figure shown beside it. */
+const exactUsd = (usd: number) => `$${picoToUsdString(Math.round(usd * 1e12))}`;
 
-type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number) => string; absent: string; absentPasses: boolean };
+/** `exact`: how a figure that fails is shown, so that it never reads the same as its limit. */
+type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number) => string; exact?: (value: number) => string; absent: string; absentPasses: boolean };
 
 function populationFigures(expect: PopulationExpect): Figure[] {
   const usd = formatUsdNumber;
+  const money = { show: usd, exact: exactUsd };
   const costs = expect.costPerRunUsd ?? {};
   return [
     { name: 'completionRate', value: (m) => m.completionRate, bound: expect.completionRate, show: percent, absent: '', absentPasses: false },
     // No run completes without brakes: none can be falsely stopped.
     { name: 'falseStopRate', value: (m) => m.falseStopRate, bound: expect.falseStopRate, show: percent, absent: 'n/a (no run completes without brakes)', absentPasses: true },
-    { name: 'costPerRunUsd.mean', value: (m) => m.costPerRunUsd.mean, bound: costs.mean, show: usd, absent: '', absentPasses: false },
-    { name: 'costPerRunUsd.p50', value: (m) => m.costPerRunUsd.p50, bound: costs.p50, show: usd, absent: '', absentPasses: false },
-    { name: 'costPerRunUsd.p95', value: (m) => m.costPerRunUsd.p95, bound: costs.p95, show: usd, absent: '', absentPasses: false },
-    { name: 'costPerRunUsd.max', value: (m) => m.costPerRunUsd.max, bound: costs.max, show: usd, absent: '', absentPasses: false },
-    { name: 'costPerCompletedUsd', value: (m) => m.costPerCompletedUsd, bound: expect.costPerCompletedUsd, show: usd, absent: 'none (no run completed)', absentPasses: false },
+    { name: 'costPerRunUsd.mean', value: (m) => m.costPerRunUsd.mean, bound: costs.mean, ...money, absent: '', absentPasses: false },
+    { name: 'costPerRunUsd.p50', value: (m) => m.costPerRunUsd.p50, bound: costs.p50, ...money, absent: '', absentPasses: false },
+    { name: 'costPerRunUsd.p95', value: (m) => m.costPerRunUsd.p95, bound: costs.p95, ...money, absent: '', absentPasses: false },
+    { name: 'costPerRunUsd.max', value: (m) => m.costPerRunUsd.max, bound: costs.max, ...money, absent: '', absentPasses: false },
+    { name: 'costPerCompletedUsd', value: (m) => m.costPerCompletedUsd, bound: expect.costPerCompletedUsd, ...money, absent: 'none (no run completed)', absentPasses: false },
     { name: 'wastedShare', value: (m) => m.wastedShare, bound: expect.wastedShare, show: percent, absent: '', absentPasses: false },
   ];
 }
@@ -151,12 +155,14 @@ function populationResults(expect: PopulationExpect, metrics: PopulationMetrics)
     .map((figure) => {
       const value = figure.value(metrics);
       const bound = figure.bound!;
+      const pass = value === null ? figure.absentPasses : within(value, bound);
+      const exact = figure.exact ?? figure.show;
       return {
         expectation: `population.${figure.name}`,
         measured: value,
-        measuredText: value === null ? figure.absent : figure.show(value),
-        limit: boundText(bound, figure.show),
-        pass: value === null ? figure.absentPasses : within(value, bound),
+        measuredText: value === null ? figure.absent : (pass ? figure.show : exact)(value),
+        limit: boundText(bound, exact),
+        pass,
       };
     });
 }

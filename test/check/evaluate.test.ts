@@ -29,7 +29,7 @@ describe('expectations against runs', () => {
       { expectation: 'runs.stopReason', measured: { max_steps: 1 }, measuredText: 'max_steps ×1', limit: 'one of repeat, completed', pass: false, detail: '1 of 3 runs break it; first: s#2' },
       { expectation: 'runs.steps', measured: { min: 3, max: 12 }, measuredText: '12 (highest)', limit: '≤ 10', pass: false, detail: '1 of 3 runs break it; first: s#2' },
       // $0.03 exactly is within "at most $0.03".
-      { expectation: 'runs.costUsd', measured: { min: usdToPico(0.002), max: usdToPico(0.03) }, measuredText: '$0.0300 (highest)', limit: '≤ $0.0300', pass: true },
+      { expectation: 'runs.costUsd', measured: { min: usdToPico(0.002), max: usdToPico(0.03) }, measuredText: '$0.0300 (highest)', limit: '≤ $0.03', pass: true },
     ]);
   });
 
@@ -49,6 +49,15 @@ describe('expectations against runs', () => {
     // The same runs, each of which completes without brakes: every braked one is a false stop.
     const falseStops = evaluateExpectations({ population: { falseStopRate: { max: 0.5 } } }, stuck, populationMetrics(pairs(stuck, 'completed')));
     expect(falseStops[0]).toMatchObject({ measured: 1, measuredText: '100%', limit: '≤ 50%', pass: false });
+  });
+
+  it('a money figure that fails is shown to the picodollar beside its limit as written, so the two never read the same', () => {
+    const priced = [run('s#1', 'completed', 3, 0.00389421), run('s#2', 'completed', 3, 0.00389421)];
+    const metrics = populationMetrics(pairs(priced, 'completed'));
+    const [failing] = evaluateExpectations({ population: { costPerRunUsd: { mean: { max: 0.003894 } } } }, priced, metrics);
+    expect(failing).toMatchObject({ measuredText: '$0.00389421', limit: '≤ $0.003894', pass: false });
+    const [passing] = evaluateExpectations({ population: { costPerRunUsd: { mean: { max: 0.0039 } } } }, priced, metrics);
+    expect(passing).toMatchObject({ measuredText: '$0.00389', limit: '≤ $0.0039', pass: true });
   });
 
   it('the check table’s summary line counts in the singular for one scenario and one expectation', () => {
