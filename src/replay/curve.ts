@@ -28,6 +28,10 @@ export interface CurveRun {
   stopDetail: string;
   pricing: ModelPricing;
   summaryCalls: number;
+  /** The run's whole cost: the last row's Σ cost, plus a summary call made after the last step (the brakes then stopped the next call). */
+  totalCostUsd: number;
+  /** A summary call was made after the last step. */
+  summaryAfterLast: boolean;
 }
 
 /**
@@ -58,7 +62,8 @@ export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, pri
     costUsd: picoToUsd(row.costPico),
     cumulativeCostUsd: picoToUsd(row.cumulativeCostPico),
   }));
-  return { rows, stopReason: result.stopReason, stopDetail: result.stopDetail, pricing, summaryCalls: result.summaryCalls ?? 0 };
+  const summaryAfterLast = result.rows.length > 0 && result.rows[result.rows.length - 1]!.summary === true;
+  return { rows, stopReason: result.stopReason, stopDetail: result.stopDetail, pricing, summaryCalls: result.summaryCalls ?? 0, totalCostUsd: picoToUsd(result.costPico), summaryAfterLast };
 }
 
 /** Cumulative tokens (input + output, summary calls included) per step under each strategy, side by side. */
@@ -83,7 +88,7 @@ export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { sp
   }));
   const totals = runs.map((run, k) => ({
     strategy: strategies[k]!.spec,
-    costUsd: run.rows[run.rows.length - 1]?.cumulativeCostUsd ?? 0,
+    costUsd: run.totalCostUsd,
     summaryCalls: run.summaryCalls,
     stopReason: run.stopReason,
   }));

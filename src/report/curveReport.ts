@@ -41,6 +41,9 @@ export interface CurveReport {
   growth: string;
   marks: CurveMark[];
   rows: (CurveRow & { note: string })[];
+  /** The run's whole cost: the rows' Σ cost, plus a summary call made after the last step. */
+  totalCostUsd: number;
+  summaryAfterLast?: true;
   /** `--compare-context`: cumulative tokens per step under each strategy, side by side. */
   comparison?: CurveComparison;
 }
@@ -124,6 +127,8 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
     growth: growthDescription(args.spec, args.strategy, run.rows, args.settings.cache),
     marks,
     rows: run.rows.map((row) => ({ ...row, note: notes.get(row.step) ?? '' })),
+    totalCostUsd: run.totalCostUsd,
+    ...(run.summaryAfterLast ? { summaryAfterLast: true as const } : {}),
     ...(args.comparison === undefined ? {} : { comparison: args.comparison }),
   };
 }
@@ -160,7 +165,8 @@ const COLUMNS: Column[] = [
 /** The lines after a curve: totals, how the strategy grows the prompt, where it stopped, the marks. */
 function curveSummary(report: CurveReport, width: number): string {
   const last = report.rows[report.rows.length - 1];
-  let text = last ? `total: ${tokens(last.cumulativeInputTokens)} input + ${tokens(last.cumulativeOutputTokens)} output tokens, ${usd(last.cumulativeCostUsd)} over ${last.step} steps\n` : 'no steps\n';
+  const after = report.summaryAfterLast ? `, with a summary call after step ${last?.step ?? 0}` : '';
+  let text = last ? `total: ${tokens(last.cumulativeInputTokens)} input + ${tokens(last.cumulativeOutputTokens)} output tokens, ${usd(report.totalCostUsd)} over ${last.step} steps${after}\n` : 'no steps\n';
   text += wrapLine('growth: ', report.growth, width);
   if (report.stop.reason !== 'completed') text += wrapLine('stopped: ', `${report.stop.reason} — ${report.stop.detail}`, width);
   for (const mark of report.marks) text += wrapLine('mark: ', mark.message, width);
