@@ -91,14 +91,20 @@ function billedInput(out: Float64Array, call: Float64Array, at: number, flags: n
 /**
  * Cache figures as recorded — as they are when the prompt is as sent (identity) or the call failed;
  * when a strategy changed the prompt the cache serves no more than the unchanged prefix, plus the
- * overhead the growth model does not see, which sits in the prefix.
+ * overhead the growth model does not see, which sits in the prefix. What the cache served as recorded
+ * but no longer does is written again (a model that bills writes, Anthropic-style: its client marks the
+ * cache at the end of the prompt, as `cacheOn` writes), at the lifetime the call wrote most of.
  */
 function recordedCache(out: Float64Array, call: Float64Array, at: number, flags: number, identity: boolean, unchangedTokens: number, input: number): void {
   let cached = call[at + CallField.RecordedCached]!;
   let write = call[at + CallField.RecordedCacheWrite]!;
   let write1h = call[at + CallField.RecordedCacheWrite1h]!;
   if (!identity && (flags & CallFlag.Failed) === 0) {
+    const recordedCached = cached;
     cached = servedCachedTokens(cached, unchangedTokens, out[Metered.RecordedDelta]!, input);
+    const rewritten = write + write1h > 0 ? recordedCached - cached : 0;
+    if (write1h > write) write1h += rewritten;
+    else write += rewritten;
     const writable = input - cached;
     if (writable < write) write = writable;
     if (writable - write < write1h) write1h = writable - write;

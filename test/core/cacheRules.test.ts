@@ -77,6 +77,25 @@ describe('the meter under a rule (cache on)', () => {
     ]);
   });
 
+  it('as recorded under a strategy: what the cache no longer serves is written again where the call recorded writes, never past the uncached prompt', () => {
+    // Prompts 700, 1000, 1300 as recorded, each reading the one before from cache; window:1 leaves the
+    // third at system + one step (1000), of which only the system's 700 are still cached.
+    const recorded = (writes: { cacheWriteTokens?: number; cacheWrite1hTokens?: number }) =>
+      distinctSteps(3, 100, 200).map((c, i) => ({ ...c, inputTokens: 700 + 300 * i, cachedInputTokens: i === 0 ? 0 : 400 + 300 * i, ...(i === 0 ? { cacheWriteTokens: 700 } : writes) }));
+    // An hour's write at twice the input price, five minutes' at 1.25 times.
+    const withHour: ModelPricing = { ...anthropicLike, base: { ...anthropicLike.base, cacheWrite1h: anthropicLike.base.input * 2 } };
+    const windowed = (calls: ReturnType<typeof recorded>) =>
+      replayTrace(trace(calls, { system: 700, model: withHour.model }), { brakes: NO_BRAKES, strategy: { kind: 'window', windowSteps: 1, cache: 'recorded' }, prices: handTable(withHour), keepSteps: true }).rows[2]!;
+    // Recorded writes of 100 (5 minutes): the 300 moved out of the cache are written again, 300 in all (the uncached part).
+    expect(windowed(recorded({ cacheWriteTokens: 100 }))).toMatchObject({ inputTokens: 1000, cachedInputTokens: 700, cacheWriteTokens: 300 });
+    // Written for an hour: the same, at the hour's price.
+    const hour = windowed(recorded({ cacheWrite1hTokens: 100 }));
+    expect(hour).toMatchObject({ inputTokens: 1000, cachedInputTokens: 700, cacheWriteTokens: 300 });
+    expect(hour.costPico).toBeGreaterThan(windowed(recorded({ cacheWriteTokens: 100 })).costPico);
+    // A call that recorded no writes (a provider that bills none) writes nothing again.
+    expect(windowed(recorded({}))).toMatchObject({ cachedInputTokens: 700, cacheWriteTokens: 0 });
+  });
+
   it('recorded cache figures stay as recorded', () => {
     const calls = [call(100, [toolCall('t', {}, 100)], { inputTokens: 900, cachedInputTokens: 500 })];
     const r = run(openaiLike, 700, 'recorded', calls);
