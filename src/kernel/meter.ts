@@ -49,7 +49,7 @@ export function meterCall(out: Float64Array, prices: FlatPrices, identity: boole
   const flags = call[at + CallField.Flags]! | 0;
   const input = billedInput(out, call, at, flags, identity, prompt);
   if (cacheMode === CacheModeCode.Recorded || (flags & CallFlag.Failed) !== 0) recordedCache(out, call, at, flags, identity, prompt[Prompt.Unchanged]!, input);
-  else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, servablePrefix(prompt[Prompt.Unchanged]!, out[Metered.RecordedDelta]!), input);
+  else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, servablePrefix(prompt[Prompt.Unchanged]!, out[Metered.RecordedDelta]!), input, writesForAnHour(call, at));
   else noCache(out);
   const output = call[at + CallField.Output]!;
   const reasoning = call[at + CallField.Reasoning]!;
@@ -139,9 +139,14 @@ function servablePrefix(unchangedTokens: number, recordedDelta: number): number 
 /**
  * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
  * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
- * writes what the cache did not serve.
+ * writes what the cache did not serve, for five minutes unless the call recorded writes for an hour.
  */
-function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number): void {
+/** The call recorded its cache writes for an hour more than for five minutes (Claude Code's sessions do): `on` writes for an hour too. */
+function writesForAnHour(call: Float64Array, at: number): boolean {
+  return call[at + CallField.RecordedCacheWrite1h]! > call[at + CallField.RecordedCacheWrite]!;
+}
+
+function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number, forAnHour = false): void {
   const servable = unchangedTokens < input ? unchangedTokens : input;
   const minPrefix = prices.minCachePrefix;
   const cacheable = input >= minPrefix;
@@ -150,9 +155,10 @@ function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number,
     const increment = prices.cacheIncrement;
     cached = increment === 1 ? servable : servable - (servable % increment);
   }
+  const written = prices.hasCacheWritePrice && cacheable ? input - cached : 0;
   out[Metered.Cached] = cached;
-  out[Metered.CacheWrite] = prices.hasCacheWritePrice && cacheable ? input - cached : 0;
-  out[Metered.CacheWrite1h] = 0;
+  out[Metered.CacheWrite] = forAnHour ? 0 : written;
+  out[Metered.CacheWrite1h] = forAnHour ? written : 0;
   out[Metered.RuleLost] = servable - cached;
 }
 

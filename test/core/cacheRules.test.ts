@@ -96,6 +96,18 @@ describe('the meter under a rule (cache on)', () => {
     expect(windowed(recorded({}))).toMatchObject({ cachedInputTokens: 700, cacheWriteTokens: 0 });
   });
 
+  it('cache on: a call that recorded its writes for an hour writes for an hour (at the hour\'s price), others for five minutes', () => {
+    const withHour: ModelPricing = { ...anthropicLike, base: { ...anthropicLike.base, cacheWrite1h: anthropicLike.base.input * 2 } };
+    const calls = (writes: { cacheWriteTokens?: number; cacheWrite1hTokens?: number }) => distinctSteps(2, 100, 1200).map((c, i) => ({ ...c, inputTokens: 1300 + 1300 * i, ...writes }));
+    const costOf = (writes: { cacheWriteTokens?: number; cacheWrite1hTokens?: number }) =>
+      replayTrace(trace(calls(writes), { system: 1300, model: withHour.model }), { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' }, prices: handTable(withHour), keepSteps: true });
+    const hour = costOf({ cacheWrite1hTokens: 1300 });
+    const minutes = costOf({ cacheWriteTokens: 1300 });
+    expect(hour.rows.map((row) => [row.cachedInputTokens, row.cacheWriteTokens])).toEqual(minutes.rows.map((row) => [row.cachedInputTokens, row.cacheWriteTokens]));
+    // 1,300 + 1,300 tokens written: at twice the input price for an hour, 1.25 times for five minutes.
+    expect(hour.costPico - minutes.costPico).toBe((1300 + 1300) * (withHour.base.cacheWrite1h! - withHour.base.cacheWrite!));
+  });
+
   it('recorded cache figures stay as recorded', () => {
     const calls = [call(100, [toolCall('t', {}, 100)], { inputTokens: 900, cachedInputTokens: 500 })];
     const r = run(openaiLike, 700, 'recorded', calls);
