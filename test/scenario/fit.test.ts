@@ -82,6 +82,9 @@ describe('loopcost fit on the real mini-swe-agent runs', () => {
     expect(table.stdout).toMatch(/completion: recorded 73\.7%/);
     expect(table.stdout).toMatch(/unseen runs: Fitted on 38 runs, fewer than 70: p50s carry to runs it has not seen, p95s may not/);
     expect(report.unseenRuns).toMatch(/^Fitted on 38 runs, fewer than 70/);
+    // Its quantiles are interpolated, unlike the population reports' nearest-rank ones: said beside them.
+    expect(report.description).toMatch(/quantiles interpolated between the nearest runs \(sweep, check and project report the nearest-rank run/);
+    expect(table.stdout).toContain('quantiles interpolated between the nearest runs');
   });
 
   it('a scenario file is not a recorded run: exit 2', async () => {

@@ -35,6 +35,9 @@ const COLUMNS: Column[] = [
   { header: 'gap', align: 'right' },
 ];
 
+/** fit's quantiles are interpolated (a smooth target on few runs); the population reports' are nearest-rank values. */
+const QUANTILE_NOTE = 'quantiles interpolated between the nearest runs (sweep, check and project report the nearest-rank run: on few runs the two differ)';
+
 function signedPercent(value: number, digits = 1): string {
   return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 }
@@ -80,7 +83,7 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     const recorded = traces.map((trace) => replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }));
     const synthetic = runScenario(profile, { prices, runs, seed, brakes: NO_BRAKES, keepSteps: true });
     const comparison = compareRuns(recorded, synthetic);
-    const how = `recorded: ${recorded.length} runs replayed as recorded; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes`;
+    const how = `recorded: ${recorded.length} runs replayed as recorded; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
     report =
       flags.format === 'json'
         ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns), warnings }, null, 2)}\n`
