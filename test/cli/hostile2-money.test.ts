@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { maxCostPico } from '../../src/cli/parseFlags.js';
 import { drawCount, DrawOutOfRange } from '../../src/synthetic/distributions.js';
 import { Rng } from '../../src/synthetic/random.js';
-import { cli, tempDir } from './run.js';
+import { cli, oneEntryScenario, tempDir } from './run.js';
 
 const TRACE = [
   '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}',
@@ -29,14 +29,8 @@ function expectUserError(r: { code: number; stderr: string }, message: RegExp): 
   expect(r.code).toBe(2);
 }
 
-/** A one-entry synthetic scenario; `fields` replace the top-level lines, `entry` the entry's sizes. */
-function scenario(name: string, top: Record<string, string>, entry: Record<string, string> = {}): string {
-  const lines = ['scenario: loopcost.scenario/1', 'model: gpt-4o-mini', ...Object.entries({ systemTokens: '10', ...top }).map(([k, v]) => `${k}: ${v}`), 'population:', '  - behaviour: healthy', '    weight: 1', '    steps: 3'];
-  for (const [k, v] of Object.entries({ outputTokens: '10', toolResultTokens: '10', ...entry })) lines.push(`    ${k}: ${v}`);
-  const path = join(dir, name);
-  writeFileSync(path, lines.join('\n') + '\n');
-  return path;
-}
+/** A one-entry synthetic scenario in this file's directory. */
+const scenario = (name: string, top: Record<string, string>, entry: Record<string, string> = {}): string => oneEntryScenario(dir, name, top, entry);
 
 describe('a cost limit past $9,007.199254740991 is refused where it was given', () => {
   it('the parser every cost limit goes through holds the limit exactly', () => {

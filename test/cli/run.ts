@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -12,4 +12,13 @@ export async function cli(...argv: string[]) {
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'loopcost-'));
+}
+
+/** A one-entry healthy scenario file in `dir`; `top` replaces its top-level lines, `entry` the entry's sizes. */
+export function oneEntryScenario(dir: string, name: string, top: Record<string, string>, entry: Record<string, string> = {}): string {
+  const lines = ['scenario: loopcost.scenario/1', 'model: gpt-4o-mini', ...Object.entries({ systemTokens: '10', ...top }).map(([k, v]) => `${k}: ${v}`), 'population:', '  - behaviour: healthy', '    weight: 1', '    steps: 3'];
+  for (const [k, v] of Object.entries({ outputTokens: '10', toolResultTokens: '10', ...entry })) lines.push(`    ${k}: ${v}`);
+  const path = join(dir, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
 }

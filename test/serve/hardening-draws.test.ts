@@ -3,29 +3,21 @@
  * file's fault, so the call is a 422 OpenAI-style error naming file, field and run in the CLI's words —
  * not a 500 — the run ends there, and the server goes on answering other runs. A genuine bug still is a 500.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
 import { SyntheticSession } from '../../src/serve/synthetic.js';
 import { Rng } from '../../src/synthetic/random.js';
-import { cli, tempDir } from '../cli/run.js';
+import { cli, oneEntryScenario, tempDir } from '../cli/run.js';
 import { spawnServe } from './spawnServe.js';
 import { expectOpenAiError, get, post, type Answer } from './client.js';
 
 const dir = tempDir();
 const prices = loadPriceTable();
 
-/** A one-entry healthy scenario; `top` and `entry` replace its lines. */
-function scenarioFile(name: string, top: Record<string, string>, entry: Record<string, string> = {}): string {
-  const lines = ['scenario: loopcost.scenario/1', 'model: gpt-4o-mini', ...Object.entries({ systemTokens: '10', ...top }).map(([k, v]) => `${k}: ${v}`), 'population:', '  - behaviour: healthy', '    weight: 1', '    steps: 3'];
-  for (const [k, v] of Object.entries({ outputTokens: '10', toolResultTokens: '10', ...entry })) lines.push(`    ${k}: ${v}`);
-  const path = join(dir, name);
-  writeFileSync(path, lines.join('\n') + '\n');
-  return path;
-}
+/** A one-entry healthy scenario in this file's directory. */
+const scenarioFile = (name: string, top: Record<string, string>, entry: Record<string, string> = {}): string => oneEntryScenario(dir, name, top, entry);
 
 /** About half its draws are ~0 tokens, the other half Infinity. */
 const TAIL = scenarioFile('tail.yaml', {}, { outputTokens: '{ kind: lognormal, median: 1e-300, p95: 9e15 }' });
