@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
-import { MAX_RUN_COST_TEXT } from '../money.js';
+import { MAX_RUN_COST_TEXT, usdToPico } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
@@ -183,9 +183,13 @@ const FIGURES: readonly [string, FigureKind, (f: BaselineFigures) => number | nu
 
 function moved(kind: FigureKind, baseline: number | null, measured: number | null, tolerance: number): boolean {
   if (baseline === null || measured === null) return baseline !== measured;
-  const change = Math.abs(measured - baseline);
+  if (kind === 'usd') {
+    // Money in whole picodollars: at tolerance 0 a change of one picodollar is drift, in every figure alike.
+    const was = usdToPico(baseline);
+    return Math.abs(usdToPico(measured) - was) > tolerance * Math.abs(was);
+  }
   // A tiny epsilon keeps a float's last bit from counting as drift at tolerance 0.
-  return kind === 'rate' ? change > tolerance + 1e-12 : change > tolerance * Math.abs(baseline) + 1e-12;
+  return Math.abs(measured - baseline) > tolerance + 1e-12;
 }
 
 function priceLabel(p: PriceIdentity): string {
@@ -195,7 +199,6 @@ function priceLabel(p: PriceIdentity): string {
   return parts.join(', ');
 }
 
-/** Every figure of every scenario against the baseline's. */
 /** A path as collected, `./` and doubled slashes dropped: `./scenarios//x.yaml` is `scenarios/x.yaml`. */
 function plainPath(path: string): string {
   return path
@@ -209,6 +212,7 @@ function sameSource(a: string, b: string): boolean {
   return a === b || plainPath(a) === plainPath(b);
 }
 
+/** Every figure of every scenario against the baseline's. */
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: { file: string; tolerance: number; prices: PriceSource }): Drift {
   const now = priceIdentity(args.prices);
   const priceChanged = priceLabel(baseline.prices) !== priceLabel(now);

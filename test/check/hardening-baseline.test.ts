@@ -53,3 +53,23 @@ describe('a baseline written from one spelling of a path', () => {
     expect(statuses.every((status: string) => status === 'ok')).toBe(true);
   });
 });
+
+describe('money drift at tolerance 0', () => {
+  it('is counted in whole picodollars: one picodollar is drift in the mean as in p50, none is not', async () => {
+    const dir = tempDir();
+    const saved = join(dir, 'baseline.json');
+    expect((await cli('check', REFERENCE, '--update-baseline', saved)).code).toBe(0);
+    const file = JSON.parse(readFileSync(saved, 'utf8'));
+    const drifted = async (figure: 'mean' | 'p50', picodollars: number) => {
+      const edited = structuredClone(file);
+      edited.scenarios[0].figures.costPerRunUsd[figure] = (Math.round(edited.scenarios[0].figures.costPerRunUsd[figure] * 1e12) + picodollars) / 1e12;
+      const path = join(dir, `${figure}-${picodollars}.json`);
+      writeFileSync(path, JSON.stringify(edited));
+      const r = await cli('check', REFERENCE, '--baseline', path, '--tolerance', '0', '--format', 'json');
+      return JSON.parse(r.stdout).drift.rows.filter((row: { status: string }) => row.status === 'drift').map((row: { figure: string }) => row.figure);
+    };
+    expect(await drifted('mean', 0)).toEqual([]);
+    expect(await drifted('mean', 1)).toEqual(['costPerRunUsd.mean']);
+    expect(await drifted('p50', 1)).toEqual(['costPerRunUsd.p50']);
+  });
+});
