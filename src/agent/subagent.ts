@@ -10,6 +10,7 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
 import type { PromptView } from '../kernel/context.js';
+import type { SummaryCallSize } from '../kernel/cost.js';
 import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
@@ -94,8 +95,8 @@ export class TreeMember implements TreeCheck {
   }
 
   /** Whether the tree's brakes would let the session's next call through, its cost aside (the summary call's gate). */
-  summaryMayRun(session: LoopSession): boolean {
-    return this.budget.summaryMayRun(session);
+  summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean {
+    return this.budget.summaryMayRun(session, summary);
   }
 
   /** What the session spent since the last sync, into the agent's and the tree's totals. */

@@ -125,7 +125,7 @@ class StepwiseRun {
     if (!ctx.summaryDue(this.overhead)) return;
     const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
-    const bound = summaryBoundPico(this.limits, this.summaryPrices, input, output);
+    const bound = summaryBoundPico(this.limits, { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output });
     if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, bound)) return;
     const m = metered;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryUnchangedTokens(this.summaryPrices, this.prices, ctx.unchangedTokens()), output);

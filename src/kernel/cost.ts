@@ -77,12 +77,16 @@ export function uncachedCost(inputPrice: number, outputPrice: number, reasoningP
   return prompt * inputPrice + plainOutputTokens(output, reasoning) * outputPrice + reasoning * reasoningPrice;
 }
 
-/**
- * What a live loop can bound a summary call by before making it (predict mode; 0 otherwise): its prompt
- * estimate in, and its output cap, the summary's S tokens, out, at the summary model's prices.
- */
-export function summaryBoundPico(limits: BrakeLimits, summaryPrices: FlatPrices, promptEstimate: number, summaryTokens: number): number {
-  return predicts(limits) ? predictiveBoundPico(summaryPrices.rows, summaryPrices.tiers, promptEstimate, summaryTokens) : 0;
+/** A summary call about to be made: its prompt estimate in, the summary's S tokens out, at `prices` (the summary model's). */
+export interface SummaryCallSize {
+  prices: FlatPrices;
+  promptEstimate: number;
+  summaryTokens: number;
+}
+
+/** What a live loop can bound a summary call by before making it, under `limits` in predict mode (0 otherwise). */
+export function summaryBoundPico(limits: BrakeLimits, call: SummaryCallSize): number {
+  return predicts(limits) ? predictiveBoundPico(call.prices.rows, call.prices.tiers, call.promptEstimate, call.summaryTokens) : 0;
 }
 
 /**

@@ -28,7 +28,7 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
-import { predictiveBoundPico, promptEstimate, summaryBoundPico } from '../kernel/cost.js';
+import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
@@ -48,8 +48,8 @@ export const SKIPPED = 'skip';
  */
 export interface TreeCheck {
   check(session: LoopSession, view: PromptView): Stop | null;
-  /** Whether the tree's brakes would let the next call through, its cost aside (a summary call's gate, as summaryMayRun is a run's). */
-  summaryMayRun(session: LoopSession): boolean;
+  /** Whether the tree's brakes would let the next call through, `summary` bounded in predict mode (a summary call's gate, as summaryMayRun is a run's). */
+  summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean;
 }
 
 export class LoopSession {
@@ -101,9 +101,9 @@ export class LoopSession {
     if (!context.summaryDue(this.overheadTokens)) return null;
     const input = promptEstimate(context.promptTokens(), this.overheadTokens); // the conversation it replaces, framing included
     const summaryTokens = context.summaryOutput;
-    const bound = summaryBoundPico(this.limits, this.summaryPrices, input, summaryTokens);
-    if (!summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, bound)) return null;
-    if (tree !== undefined && !tree.summaryMayRun(this)) return null;
+    const call: SummaryCallSize = { prices: this.summaryPrices, promptEstimate: input, summaryTokens };
+    if (!summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, call))) return null;
+    if (tree !== undefined && !tree.summaryMayRun(this, call)) return null;
     const out = (this.summaryOut ??= new Float64Array(Metered.Size));
     const cache = this.meterSettings.cacheMode;
     meterSummaryCall(out, this.summaryPrices, cache, input, summaryUnchangedTokens(this.summaryPrices, this.prices, context.unchangedTokens()), summaryTokens);

@@ -10,6 +10,7 @@
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { beforeCallStop, summaryMayRun } from '../kernel/brakes.js';
+import { summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import type { PromptView } from '../kernel/context.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -90,9 +91,9 @@ export class TreeBudget {
     return limitStop ? { ...limitStop, by: 'subagent' } : null;
   }
 
-  /** Whether the tree's brakes (and a sub-agent's limits) would let the agent's next call through, its cost aside. */
-  summaryMayRun(agent: { totals: Running; subagent: boolean }): boolean {
-    const mayRun = (limits: BrakeLimits, t: Running) => summaryMayRun(limits, t.steps, t.elapsedMs, t.spentPico, t.tokensUsed);
+  /** Whether the tree's brakes (and a sub-agent's limits) would let the agent's next call through, `summary` bounded where they predict. */
+  summaryMayRun(agent: { totals: Running; subagent: boolean }, summary: SummaryCallSize): boolean {
+    const mayRun = (limits: BrakeLimits, t: Running) => summaryMayRun(limits, t.steps, t.elapsedMs, t.spentPico, t.tokensUsed, summaryBoundPico(limits, summary));
     return mayRun(this.treeLimits, this.totals) && (!agent.subagent || mayRun(this.agentLimits, agent.totals));
   }
 
@@ -141,9 +142,9 @@ export class AgentBudget implements TreeCheck {
     return this.budget.check({ totals: this.totals, subagent: this.subagent }, session, view);
   }
 
-  /** Whether the tree's brakes would let `session`'s next call through, its cost aside (after what it spent so far is synced). */
-  summaryMayRun(session: LoopSession): boolean {
+  /** Whether the tree's brakes would let `session`'s next call through, `summary` bounded (after what it spent so far is synced). */
+  summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean {
     this.sync(session);
-    return this.budget.summaryMayRun({ totals: this.totals, subagent: this.subagent });
+    return this.budget.summaryMayRun({ totals: this.totals, subagent: this.subagent }, summary);
   }
 }

@@ -62,4 +62,14 @@ describe('an agent\'s later part in a tree', () => {
     expect(tree.totals.costUsd).toBeLessThanOrEqual(2);
     expect(tree.stopDetail).toMatch(/next call \(up to \$[\d.]+: 14\d{4}-token prompt/);
   });
+
+  it("under a summary strategy the tree's predictive budget bounds each summary call too (it spent $1.508 of $1.50, $3.012 of $3, $4.008 of $4)", async () => {
+    for (const budget of [1.5, 3, 4]) {
+      const args = ['replay', '--tree', '../shared/agent-logs/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl.gz', '--max-cost', String(budget), '--budget-mode', 'predict'];
+      const run = await cli(...args, '--context', 'summary:trigger=40000,keep=3,tokens=4000', '--format', 'json');
+      const [tree] = JSON.parse(run.stdout).trees;
+      expect(tree.totals.summaryCalls, String(budget)).toBeGreaterThan(0);
+      expect(tree.totals.costUsd, String(budget)).toBeLessThanOrEqual(budget);
+    }
+  });
 });
