@@ -28,3 +28,11 @@ describe('curve with a summary call after its last step', () => {
     expect(json.totalCostUsd).toBe(json.rows[json.rows.length - 1].cumulativeCostUsd);
   });
 });
+
+describe('curve --compare-context naming the run\'s own strategy', () => {
+  it('runs it once, first', async () => {
+    const json = JSON.parse((await cli('curve', ...LOOP.slice(0, -2), '--compare-context', 'full;window:5', '--format', 'json')).stdout);
+    expect(json.comparison.strategies).toEqual(['full', 'window:5']);
+    expect(json.comparison.totals.map((total: { strategy: string }) => total.strategy)).toEqual(['full', 'window:5']);
+  });
+});

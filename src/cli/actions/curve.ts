@@ -47,7 +47,10 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
   const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...command.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const explicitWindow = typeof command.brakes.contextWindow === 'number' ? command.brakes.contextWindow : undefined;
   const options = { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) };
-  const comparison = command.compare === undefined ? undefined : compareCurves(command.spec, [{ spec: contextSpecOf(command.strategy), strategy: command.strategy }, ...command.compare], prices, options);
+  // The run's own strategy comes first; one the list names again is not run twice.
+  const own = { spec: contextSpecOf(command.strategy), strategy: command.strategy };
+  const others = (command.compare ?? []).filter((entry) => entry.spec !== own.spec);
+  const comparison = command.compare === undefined ? undefined : compareCurves(command.spec, [own, ...others], prices, options);
   const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(comparison === undefined ? {} : { comparison }) });
   const window = explicitWindow ?? run.pricing.contextWindow;
   const text =
