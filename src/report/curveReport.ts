@@ -16,6 +16,7 @@ import { formatUsdNumber } from './money.js';
 import { latencySpec, NO_LATENCY, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
+import type { ReportWarning } from './warnings.js';
 import { wrapLine } from './text.js';
 import { chartUsd } from './render.js';
 import { maxOf } from '../metrics/extremes.js';
@@ -46,6 +47,7 @@ export interface CurveReport {
   summaryAfterLast?: true;
   /** `--compare-context`: cumulative tokens per step under each strategy, side by side. */
   comparison?: CurveComparison;
+  warnings: ReportWarning[];
 }
 
 const tokens = (n: number): string => n.toLocaleString('en-US');
@@ -110,7 +112,7 @@ function curvePriceSource(table: PriceSource, pricing: ModelPricing): PriceSourc
   return undated;
 }
 
-export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number; comparison?: CurveComparison }): CurveReport {
+export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number; comparison?: CurveComparison; warnings?: ReportWarning[] }): CurveReport {
   const { run } = args;
   const window = args.contextWindow ?? run.pricing.contextWindow;
   const marks = curveMarks(run.rows, run.pricing, window);
@@ -130,6 +132,7 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
     totalCostUsd: run.totalCostUsd,
     ...(run.summaryAfterLast ? { summaryAfterLast: true as const } : {}),
     ...(args.comparison === undefined ? {} : { comparison: args.comparison }),
+    warnings: args.warnings ?? [],
   };
 }
 
@@ -187,7 +190,7 @@ export function renderCurveTable(report: CurveReport, view: ReportView): string 
   ]);
   const table = formatTable(COLUMNS, rows, { maxWidth: view.width });
   const comparison = report.comparison === undefined ? '' : comparisonTable(report.comparison, view.width);
-  return `${table}${curveSummary(report, view.width)}${comparison}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`;
+  return `${table}${curveSummary(report, view.width)}${comparison}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
 }
 
 /** Input tokens per step (with the context window as a line when the prompt comes near it) and cumulative cost. */
@@ -204,6 +207,6 @@ export function renderCurveChart(report: CurveReport, view: ReportView, contextW
     asciichart.plot(series, { height: 12, format: (x: number) => x.toFixed(0).padStart(11) }) +
     `\ncumulative cost (USD)\n` +
     asciichart.plot(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: chartUsd }) +
-    `\n${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: [], width: view.width })}`
+    `\n${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`
   );
 }

@@ -111,6 +111,17 @@ export function cachePriceWarnings(models: readonly string[]): ReportWarning[] {
   ];
 }
 
+/** `--context-window model` on runs whose model the price table gives no window: that brake never fired for them. */
+export function windowlessModelWarnings(models: readonly string[]): ReportWarning[] {
+  if (models.length === 0) return [];
+  return [
+    {
+      code: 'no_context_window',
+      message: `--context-window model: the price table gives ${models.join(', ')} no context window, so ${models.length === 1 ? 'its' : 'their'} runs had no context-window brake; give the window in tokens (--context-window N)`,
+    },
+  ];
+}
+
 /**
  * `--cache on` where the provider's minimum cacheable prefix (or its increments) kept unchanged prompt
  * tokens out of the cache: one line per model, with the tokens and runs it concerns.

@@ -22,6 +22,7 @@ import {
   type ContextFlags,
   type PriceFlags,
 } from '../parseFlags.js';
+import { windowlessModelWarnings } from '../../report/warnings.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 
@@ -51,7 +52,8 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
   const own = { spec: contextSpecOf(command.strategy), strategy: command.strategy };
   const others = (command.compare ?? []).filter((entry) => entry.spec !== own.spec);
   const comparison = command.compare === undefined ? undefined : compareCurves(command.spec, [own, ...others], prices, options);
-  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(comparison === undefined ? {} : { comparison }) });
+  const warnings = command.brakes.contextWindow === 'model' && run.pricing.contextWindow === undefined ? windowlessModelWarnings([run.pricing.model]) : [];
+  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(comparison === undefined ? {} : { comparison }), warnings });
   const window = explicitWindow ?? run.pricing.contextWindow;
   const text =
     command.format === 'json'
@@ -61,7 +63,7 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
         : command.format === 'chart'
           ? renderCurveChart(report, command.view, window)
           : renderCurveTable(report, command.view);
-  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings: [] }, io);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
 }
 

@@ -69,7 +69,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: command.brakes.contextWindow === 'model' });
   // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
   const recordedResults = new RowColumns<RunResult>();
   const recordedNotes = new RowColumns<RunNote & { skips: boolean }>();

@@ -12,7 +12,7 @@ import { UserError } from '../../errors.js';
 import { resolveTracePricing } from '../../replay/replay.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextSpec } from '../../report/settings.js';
-import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
+import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, windowlessModelWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
 
@@ -30,8 +30,10 @@ export class RunNotes {
   private readonly dayBySource = new Map<string, string>();
   private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
   private readonly uncachedModels = new Set<string>();
+  private readonly windowlessModels = new Set<string>();
 
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number }) {}
+  /** `modelWindowBrake`: a setting takes `--context-window model`, which needs each run's model's window. */
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: boolean }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -61,6 +63,7 @@ export class RunNotes {
 
   private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
     if (cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
+    if (this.options.modelWindowBrake === true && pricing.contextWindow === undefined) this.windowlessModels.add(pricing.model);
     const { asOf, dating } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(source, asOf);
     if (dating === 'recorded') {
@@ -78,6 +81,7 @@ export class RunNotes {
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
+      ...windowlessModelWarnings([...this.windowlessModels].sort()),
     ];
   }
 

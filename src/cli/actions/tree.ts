@@ -61,7 +61,7 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: command.brakes.contextWindow === 'model' });
   const { trees, pricings } = await readTrees(command.traces, io, prices, notes, command.model);
   const results = trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
   const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results)];

@@ -45,7 +45,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const settings = command.settings;
   const prices = loadPriceTable(command.priceOptions);
   const model = command.model === undefined ? {} : { model: command.model };
-  const notes = new RunNotes({ strategy: command.strategy, ...model });
+  const notes = new RunNotes({ strategy: command.strategy, ...model, modelWindowBrake: settings.some((setting) => setting.brakes.contextWindow === 'model') });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await workOnRuns(command.traces, io, (trace) => {
