@@ -16,6 +16,8 @@ export interface ScenarioFlagValues extends BrakeFlags, ContextFlags {
   latencyModel?: string;
   runs?: string;
   seed?: string;
+  /** `project`: --seed also seeds the simulated days, so it does something without a scenario file. */
+  seedSeedsProjection?: boolean;
 }
 
 /** `given(key)`: the user set this flag (commander: its value source is not 'default'). */

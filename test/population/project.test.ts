@@ -127,6 +127,15 @@ describe('projection', () => {
     expect(braked.runs.map((run: { stopReason: string }) => run.stopReason)).toEqual(['context_overflow', 'context_overflow', 'context_overflow']);
   });
 
+  it('--seed on recorded runs alone seeds the simulated days, so it is not called useless (--runs still is)', async () => {
+    const args = ['project', 'scenarios/long-exploration.jsonl', 'scenarios/reverify-forever.jsonl', '--days', '3', '--trials', '50', '--format', 'json'];
+    const five = await cli(...args, '--seed', '5');
+    const six = await cli(...args, '--seed', '6');
+    expect(five.stderr).not.toContain('--seed');
+    expect(JSON.parse(five.stdout).perPeriod).not.toEqual(JSON.parse(six.stdout).perPeriod);
+    expect((await cli(...args, '--runs', '5')).stderr).toContain('--runs applies to scenario files; no input is one, so it does nothing');
+  });
+
   it('--suggest-cap under predict mode names the mode it was verified in, and bounds the share it stops on new runs', async () => {
     const r = await cli('project', 'scenarios/production-mix.yaml', '--preset', 'none', '--max-cost', '1', '--budget-mode', 'predict', '--suggest-cap', '0.05', '--format', 'json');
     expect(r.code, r.stderr).toBe(0);

@@ -88,10 +88,13 @@ function unknownExtension(out: string, extension: string): UserError {
   });
 }
 
-/** --runs and --seed shape synthetic runs only: said on stderr when no input is a scenario file. */
-export function warnScenarioFlags(flags: { runs?: string; seed?: string }, scenarioFiles: number, io: CliIO): void {
+/**
+ * --runs and --seed shape synthetic runs only: said on stderr when no input is a scenario file (`project`'s
+ * --seed also seeds its simulated days, so it is not said there: `seedSeedsProjection`).
+ */
+export function warnScenarioFlags(flags: { runs?: string; seed?: string; seedSeedsProjection?: boolean }, scenarioFiles: number, io: CliIO): void {
   if (scenarioFiles > 0) return;
-  for (const [flag, given] of [['--runs', flags.runs], ['--seed', flags.seed]] as const) {
+  for (const [flag, given] of [['--runs', flags.runs], ['--seed', flags.seedSeedsProjection === true ? undefined : flags.seed]] as const) {
     if (given !== undefined) io.stderr(`loopcost: warning: ${flag} applies to scenario files; no input is one, so it does nothing\n`);
   }
 }

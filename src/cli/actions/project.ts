@@ -134,7 +134,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const seed = nonNegativeInt('--seed', opts.seed ?? '1');
   const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const prepared = await prepareSweep(inputs, { ...opts, grid: [] }, given, io);
+  const prepared = await prepareSweep(inputs, { ...opts, grid: [], seedSeedsProjection: true }, given, io);
   const config = projectConfig(prepared);
   const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
   const { pairs, crossings } = projectedRuns(prepared, config);

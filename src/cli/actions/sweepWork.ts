@@ -44,6 +44,8 @@ export type SweepFlags = BrakeFlags &
     latencyModel?: string;
     runs?: string;
     seed?: string;
+    /** `project`: its --seed also seeds the simulated days (flagChecks.ts warnScenarioFlags). */
+    seedSeedsProjection?: boolean;
     wide?: boolean;
     perRun?: boolean;
   };
