@@ -72,3 +72,13 @@ export function userError(issue: InputIssue): UserError {
 
 /** How many issues a single input may report before we stop collecting (a binary file has thousands). */
 export const MAX_REPORTED_ISSUES = 20;
+
+/**
+ * `error` with the issues that name no file placed by `place`: the engine refuses what it cannot compute
+ * with an issue that knows no file, and the caller knows which file, run or session it was working on. Any
+ * other error (or one whose issues are all placed) is returned as it is.
+ */
+export function placeIssues(error: unknown, place: (issue: InputIssue) => InputIssue): unknown {
+  if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) return error;
+  return new UserError(error.issues.map((issue) => (issue.file !== undefined ? issue : place(issue))));
+}

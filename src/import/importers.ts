@@ -8,7 +8,7 @@
 import { isStackOverflow } from '../io/yamlErrors.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { MAX_REPORTED_ISSUES, UserError } from '../errors.js';
+import { MAX_REPORTED_ISSUES, placeIssues, UserError } from '../errors.js';
 import { MAX_NESTING_DEPTH } from '../io/limits.js';
 import { STDIN_LABEL } from '../io/openInput.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
@@ -79,8 +79,7 @@ function sweAgentSidecar(path: string): { sidecarArgsYaml: string; sidecarPath: 
 /** An importer's error as the reader reports it: a stack overflow is too deep; an issue without a file is the input's. */
 export function placedError(error: unknown, path: string): unknown {
   if (isStackOverflow(error)) return tooDeep(path);
-  if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) return error;
-  return new UserError(error.issues.map((issue) => ({ ...issue, file: issue.file ?? path })));
+  return placeIssues(error, (issue) => ({ ...issue, file: path }));
 }
 
 /** The runs, when every one obeys the rules of src/trace/rules.ts; else their issues, thrown together. */

@@ -7,7 +7,7 @@
  * (`numbers`: the native trace reader, whose every number is a figure), also a number too large for a
  * double: JSON.parse reads `1e400` as Infinity, which no schema check can then name.
  */
-import { shownName } from '../pricing/suggest.js';
+import { shownName } from '../shownName.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 
 export interface JsonTextProblem {

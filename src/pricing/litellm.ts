@@ -14,7 +14,7 @@ import type { KeyedPrice, TokenPriceKey } from './cost.js';
 import { foreignKeys, judgeKey, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
 import { LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
 import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY } from './litellmValues.js';
-import { shownName } from './suggest.js';
+import { shownName } from '../shownName.js';
 import type { PriceSource } from './types.js';
 
 export { LiteLlmPriceTable };

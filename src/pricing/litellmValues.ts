@@ -4,7 +4,7 @@
  * refuses the file naming the field, so no bad value is ignored or read as something else.
  */
 import type { InputIssue } from '../errors.js';
-import { shownName } from './suggest.js';
+import { shownName } from '../shownName.js';
 
 /** The field of a price entry that holds the model's context window. */
 export const CONTEXT_WINDOW_KEY = 'max_input_tokens';

@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js';
+import { shownName } from '../shownName.js';
 
 /**
  * Edit distance with adjacent transpositions (optimal string alignment): `gtp-4o` is 1 from `gpt-4o`.
@@ -39,14 +40,6 @@ export function editDistance(a: string, b: string, max = Infinity): number {
 /** Names longer than this get no suggestions: no known name is near them, and comparing would only cost time. */
 export const MAX_SUGGESTED_LENGTH = 200;
 
-/** Characters of a name a message shows; a longer one is cut, its length said. */
-export const MAX_SHOWN_NAME = 100;
-
-/** A name as messages show it: whole up to MAX_SHOWN_NAME characters, else its start, `…` and its length. */
-export function shownName(name: string): string {
-  if (name.length <= MAX_SHOWN_NAME) return name;
-  return `${name.slice(0, MAX_SHOWN_NAME)}… (${name.length.toLocaleString('en-US')} characters)`;
-}
 
 /** The most edits a name of `length` characters may be from a known one to be suggested for it. */
 export function nearEdits(length: number): number {

@@ -2,7 +2,7 @@
  * The engine refuses what it cannot compute exactly (a run's cost beyond exact picodollars) with a
  * message that knows no file: this names the run it was replaying, so the user knows where to look.
  */
-import { UserError } from '../errors.js';
+import { placeIssues } from '../errors.js';
 import type { Trace } from '../trace/types.js';
 import { recordedCallCount } from './runFacts.js';
 
@@ -11,13 +11,6 @@ export function inRunContext<T>(trace: Trace, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
-    throw new UserError(
-      error.issues.map((issue) =>
-        issue.file !== undefined
-          ? issue
-          : { ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${recordedCallCount(trace)} recorded calls: ${issue.message}` },
-      ),
-    );
+    throw placeIssues(error, (issue) => ({ ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${recordedCallCount(trace)} recorded calls: ${issue.message}` }));
   }
 }

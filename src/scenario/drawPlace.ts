@@ -4,7 +4,7 @@
  * and the runner, which alone knows the file and the population entry, names them here. Every command that
  * runs a scenario goes through src/scenario/run.ts, so every one gives the same message.
  */
-import { UserError } from '../errors.js';
+import { placeIssues, UserError } from '../errors.js';
 import { DrawOutOfRange, type DistributionSpec } from '../synthetic/distributions.js';
 import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
@@ -38,9 +38,8 @@ export function atDrawPlace<T>(scenario: Scenario, entry: PopulationEntry, run: 
       const [issue] = error.issues;
       throw new UserError({ ...issue!, file: scenario.source, field: fieldOf(error, scenario, entry), message: `run ${run + 1} (seed ${seed}) ${issue!.message}` });
     }
-    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
     const field = `population[${scenario.population.indexOf(entry)}]`;
     const run1 = `run ${run + 1} (seed ${seed}, ${entry.name ?? entry.behaviour})`;
-    throw new UserError(error.issues.map((issue) => (issue.file !== undefined ? issue : { ...issue, file: scenario.source, field: issue.field ?? field, message: `${run1}: ${issue.message}` })));
+    throw placeIssues(error, (issue) => ({ ...issue, file: scenario.source, field: issue.field ?? field, message: `${run1}: ${issue.message}` }));
   }
 }

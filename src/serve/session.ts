@@ -4,7 +4,7 @@
  * keeps the spend, and the figures `GET /loopcost/sessions` shows.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { UserError } from '../errors.js';
+import { placeIssues } from '../errors.js';
 import { FULL_HISTORY, type CacheMode } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession } from '../loop/session.js';
@@ -150,8 +150,7 @@ function inSessionSource<T>(source: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (!(error instanceof UserError) || error.issues.every((issue) => issue.file !== undefined)) throw error;
-    throw new UserError(error.issues.map((issue) => (issue.file !== undefined ? issue : { ...issue, file: source })));
+    throw placeIssues(error, (issue) => ({ ...issue, file: source }));
   }
 }
 

@@ -156,15 +156,18 @@ export abstract class SyntheticAgent implements StepSource {
 
   /** The provider refuses a prompt past the model's context window (HTTP 400): paid nothing, and the run ends. */
   private promptRefused(promptTokens: number, window: number): CallRecord {
-    this.failed = true;
-    this.ending = 'context_window';
-    return { type: 'call', outputTokens: 0, failed: { status: 400, message: `prompt of ${promptTokens} tokens past the model's context window of ${window} (synthetic)` } };
+    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens past the model's context window of ${window} (synthetic)`);
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */
   protected providerError(): CallRecord {
+    return this.failedCall('provider_error', 500, 'provider error (synthetic)');
+  }
+
+  /** A call the provider fails with `status`: paid nothing; the run ends with `ending`. */
+  private failedCall(ending: AgentEnding, status: number, message: string): CallRecord {
     this.failed = true;
-    this.ending = 'provider_error';
-    return { type: 'call', outputTokens: 0, failed: { status: 500, message: 'provider error (synthetic)' } };
+    this.ending = ending;
+    return { type: 'call', outputTokens: 0, failed: { status, message } };
   }
 }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nearestField } from '../../src/import/common/nearestName.js';
-import { editDistance, MAX_SHOWN_NAME, shownName, suggestNames } from '../../src/pricing/suggest.js';
+import { editDistance, suggestNames } from '../../src/pricing/suggest.js';
+import { MAX_SHOWN_NAME, shownName } from '../../src/shownName.js';
 import { cli, tempDir } from './run.js';
 
 const TRACE = 'scenarios/reference-sum-of-squares.jsonl';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLiteLlmTable, parseLiteLlmTable } from '../../src/pricing/index.js';
 import { judgeKey, nearestReadKey } from '../../src/pricing/litellmKeys.js';
-import { MAX_SHOWN_NAME } from '../../src/pricing/suggest.js';
+import { MAX_SHOWN_NAME } from '../../src/shownName.js';
 import { cli, tempDir } from '../cli/run.js';
 import { userErrorOf } from '../helpers.js';
 

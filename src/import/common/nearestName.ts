@@ -1,5 +1,6 @@
 /** The nearest of some known names to a name given (a misspelt field, grid key or setting), as commander suggests flags. */
-import { editDistance, MAX_SUGGESTED_LENGTH, nearEdits, shownName } from '../../pricing/suggest.js';
+import { editDistance, MAX_SUGGESTED_LENGTH, nearEdits } from '../../pricing/suggest.js';
+import { shownName } from '../../shownName.js';
 
 /**
  * The known name nearest to `key` (case and punctuation aside, or within a few edits), if any; none for
