@@ -3,13 +3,15 @@
  * The SDK's own retries are off (maxRetries 0): every failed attempt reaches the loop, which records and
  * bills it and retries per its policy (README, "The real loop"). Usage is read from the response,
  * cached prompt tokens from `prompt_tokens_details.cached_tokens`, reasoning from
- * `completion_tokens_details.reasoning_tokens`.
+ * `completion_tokens_details.reasoning_tokens`, cache writes and a failed call's billed usage where the
+ * response carries them (openaiUsage.ts).
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
 import { PURPOSE_HEADER } from '../serve/purpose.js';
 import { UserError, type InputIssue } from '../errors.js';
+import { failedUsageOf, usageOf } from './openaiUsage.js';
 
 export interface OpenAIChatOptions {
   /** The model name sent and priced (e.g. `gpt-4o-mini`). */
@@ -85,18 +87,7 @@ function turnOf(completion: ChatCompletion): ModelTurn {
   const choice = completion.choices[0];
   const message = choice?.message;
   const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
-  const usage = completion.usage;
-  const turn: ModelTurn = {
-    text: message?.content ?? null,
-    toolCalls,
-    usage: {
-      ...(usage ? { inputTokens: usage.prompt_tokens } : {}),
-      ...(usage?.prompt_tokens_details?.cached_tokens ? { cachedInputTokens: usage.prompt_tokens_details.cached_tokens } : {}),
-      outputTokens: usage?.completion_tokens ?? 0,
-      ...(usage?.completion_tokens_details?.reasoning_tokens ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens } : {}),
-    },
-    raw: completion,
-  };
+  const turn: ModelTurn = { text: message?.content ?? null, toolCalls, usage: usageOf(completion), raw: completion };
   // Cut off at the output cap with no tool call: no usable answer (a step that makes no progress).
   if (choice?.finish_reason === 'length' && toolCalls.length === 0) turn.marks = { unparseable: true };
   return turn;
@@ -116,7 +107,13 @@ function serveIssuesOf(error: InstanceType<typeof OpenAI.APIError>): InputIssue[
   return wellFormed ? (issues as InputIssue[]) : undefined;
 }
 
-/** A failed attempt as the loop records it; the caller's abort passes through as it is. */
+/** The SDK's message without the status it starts with: the loop records the status beside it and says it once. */
+function withoutStatus(error: InstanceType<typeof OpenAI.APIError>): string {
+  const prefix = `${error.status} `;
+  return error.status !== undefined && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/** A failed attempt as the loop records it (the usage it was billed, when the error body says); the caller's abort passes through as it is. */
 function callError(error: unknown): unknown {
   if (error instanceof OpenAI.APIUserAbortError) return error;
   if (error instanceof OpenAI.APIError) {
@@ -129,7 +126,8 @@ function callError(error: unknown): unknown {
     // the scenario file's fault, not the model's; the run ends with the CLI's own error, file and field named.
     const issues = status === 422 ? serveIssuesOf(error) : undefined;
     if (issues !== undefined) return new UserError(issues);
-    return new ModelCallError(error.message, { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), cause: error });
+    const usage = failedUsageOf(error.error);
+    return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), ...(usage ? { usage } : {}), cause: error });
   }
   return error;
 }

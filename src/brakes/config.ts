@@ -21,7 +21,8 @@ export interface BrakeConfig {
   budgetMode: BudgetMode;
   /**
    * The `max_tokens` a real loop sends with each call (default 4096): the output part of the predictive
-   * budget's bound. A response longer than this is not bounded, so predict mode may then overshoot.
+   * budget's bound, and under `contextWindow: 'model'` part of what must fit the window. A response longer
+   * than this is not bounded, so predict mode may then overshoot.
    */
   maxOutputTokens?: number;
   /** Virtual time allowed (model latency + tool latency), in milliseconds. */
@@ -42,7 +43,10 @@ export interface BrakeConfig {
   maxTokens?: number;
   /** Backtracks allowed; the next one stops the run. */
   maxBacktracks?: number;
-  /** Largest prompt allowed; `model` = the model's own context window. */
+  /**
+   * Largest prompt allowed: n tokens; `model` = what the model's own context window leaves once the
+   * `max_tokens` sent (maxOutputTokens) is counted against it, as a provider counts it (kernel/limits.ts).
+   */
   contextWindow?: number | 'model';
 }
 

@@ -63,7 +63,7 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(option(command, '--max-steps <n>', 'stop before a call once this many steps were taken', 'no limit'))
     .addOption(option(command, '--max-cost <usd>', 'budget in USD', 'no budget'))
     .addOption(option(command, '--budget-mode <mode>', 'with --max-cost: check (stop once spent ≥ budget) | predict (refuse a call whose bound would cross it)', 'check'))
-    .addOption(option(command, '--max-output-tokens <n>', 'the max_tokens a real loop sends: the output part of the predictive bound', '4096'))
+    .addOption(option(command, '--max-output-tokens <n>', "the max_tokens a real loop sends: the output part of the predictive bound; under --context-window model it counts against the model's window", '4096'))
     .addOption(option(command, '--timeout <seconds>', 'virtual-time limit', 'no limit'))
     .addOption(option(command, '--max-repeat <n>', 'an action may be seen n times; the next identical one stops the run', 'no limit'))
     .addOption(option(command, '--repeat-mode <mode>', 'with --max-repeat: total | consecutive | cycle', 'total'))
@@ -72,7 +72,7 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(option(command, '--same-error-mode <mode>', 'with --max-same-error: consecutive | total', 'consecutive'))
     .addOption(option(command, '--max-tokens <n>', 'input + output token cap over the run', 'no cap'))
     .addOption(option(command, '--max-backtracks <n>', 'backtracks allowed', 'no limit'))
-    .addOption(option(command, '--context-window <n|model>', "stop before a prompt larger than n tokens ('model': the model's window)", 'no limit'))
+    .addOption(option(command, '--context-window <n|model>', "stop before a prompt larger than n tokens ('model': stop before prompt + --max-output-tokens passes the model's window, as a provider refuses it)", 'no limit'))
     .addOption(latencyModelOption(command));
 }
 

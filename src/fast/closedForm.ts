@@ -102,7 +102,8 @@ export function advanceClosedForm(plan: RunPlan, steps: StepSums, a: number, e: 
   }
   if (e <= a) return a;
 
-  const fixed = t.fixedTokens;
+  // System + goal (and a compaction's output after one: kernel/compaction.ts).
+  const fixed = ctx.fixed;
   const timeout = limits[Limit.TimeoutMs]!;
   const window = limits[Limit.ContextWindow]!;
   const cacheOn = set[RunSetting.CacheMode] === CacheModeCode.On;

@@ -93,6 +93,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileS
     errorMaxConsecutive: -1,
     maxStepTokens: 0,
     lastBacktrack: -1,
+    framingTokens: NaN,
     nextNotPlain: countsBefore(),
     hasRecordedInput: false,
     recordedSums: null,

@@ -132,6 +132,12 @@ export interface CompiledTrace {
   maxStepTokens: number;
   /** The last backtrack call, −1 when none: only a backtrack reads back a full-history context's prefix sums. */
   lastBacktrack: number;
+  /**
+   * The conversation's framing (kernel/compaction.ts): what the first call that did not fail was billed
+   * beyond the context (its recorded prompt − system + goal, 0 when not recorded; NaN when none): the
+   * overhead after a compaction. No setting changes it: before that call no step entered the context.
+   */
+  framingTokens: number;
   /** The first call ≥ i (n when none) that is not plain: final, backtrack, failed, compaction, an answer. */
   nextNotPlain: Int32Array;
   /** Some call has a recorded prompt size. */

@@ -8,10 +8,12 @@
  *   the first call where such a brake fires with one binary search.
  * - Running totals over calls: output, reasoning, tool calls, non-steps, backtracks, failed calls,
  *   recorded prompt sizes and costs, and the closed form's sums (closedForm.ts).
- * - The growth model's full-history prompt before each call (a kernel ContextTracker with no strategy),
- *   so the recorded − growth-model delta of the calls a run made is a difference of running totals.
+ * - The growth model's full-history prompt before each call (a kernel ContextTracker with no strategy,
+ *   which a compaction shrinks), so the recorded − growth-model delta of the calls a run made is a
+ *   difference of running totals; and the conversation's framing (the overhead after a compaction).
  */
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import { compactContext, compacts, framingAfterCall } from '../kernel/compaction.js';
 import { ContextTracker } from '../kernel/context.js';
 import { RepeatModeCode } from '../kernel/limits.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
@@ -52,9 +54,12 @@ function runningTotals(c: CompiledTrace, recordedCostUsd: ArrayLike<number>): vo
     c.recordedCostCallsBefore[i + 1] = c.recordedCostCallsBefore[i]! + (cost === cost ? 1 : 0);
     if (recorded) c.hasRecordedInput = true;
     if ((flags & CallFlag.Backtrack) !== 0) c.lastBacktrack = i;
+    // What the call was billed beyond the context (the kernel meter's billed − view: recorded − growth model, else 0).
+    if (!failed) c.framingTokens = framingAfterCall(c.framingTokens, recorded ? r[at + CallField.RecordedInput]! - full.fullTokens() : 0);
     // The growth model's history after the call.
     full.markSent();
     if ((flags & CallFlag.Backtrack) !== 0) full.dropLastStep();
+    else if (compacts(flags)) compactContext(full, r[at + CallField.Output]!, NaN);
     else if (runs) {
       full.addStep(r[at + CallField.Output]!);
       for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) full.addToolResult(c.resultTokens[j]!);

@@ -108,6 +108,9 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   const keep = settings[RunSetting.Keep]!;
   const lead = mode === Mode.Slid ? keep + 1 : 0;
   if (!plan.exactTime || a < lead) return a;
+  // A slid window's cache hit was summed with system + goal as its unchanged prefix: after a compaction
+  // (its output beside them, kernel/compaction.ts) the per-step loop takes the calls.
+  if (mode === Mode.Slid && ctx.fixed !== t.fixedTokens) return a;
   // Every call from the lead on has a recorded prompt size and whole recorded latencies. (The figures at
   // a and e are read from the block's records, which the stretch reads too.)
   const block = sums.block;

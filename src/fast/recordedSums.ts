@@ -69,7 +69,8 @@ export interface RecordedSums {
   /**
    * max over calls k < i of the prompt estimate the call after k makes with the prompt as sent (the
    * growth model's prompt after k's step plus k's overhead): non-decreasing, searched for the first call
-   * the context-window brake could refuse.
+   * the context-window brake could refuse. (A compaction's entry, its own prompt and output, bounds
+   * nothing the form reads: a stretch after it starts with a call whose estimate is checked as it stands.)
    */
   nextEstimateMax: Float64Array;
   /** The last call whose recorded prompt is below the growth model's or that writes to a cache (a slid window's stops, recordedForm.ts); −1 when none. */

@@ -8,6 +8,7 @@
 import { beforeCallStop, beforeCallStopWithin } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import { compactContext, compacts } from '../kernel/compaction.js';
 import type { ContextTracker } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -140,6 +141,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     code = call >= toolStop || (flags & MAY_END_CALL) !== 0 ? callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop) : StopCode.None;
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
       if ((flags & CallFlag.Backtrack) !== 0) ctx.dropLastStep();
+      else if (compacts(flags)) overhead = compactContext(ctx, output, t.framingTokens);
       if (code !== StopCode.None) break;
       continue;
     }

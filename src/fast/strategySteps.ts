@@ -9,6 +9,7 @@
 import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico } from '../kernel/cost.js';
 import { CallField, CallFlag } from '../kernel/callRecord.js';
+import { compactContext } from '../kernel/compaction.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -189,7 +190,11 @@ class StepwiseRun {
       ctx.dropLastStep();
       return backtrackStop(limits, t.backtracksBefore[i + 1]!);
     }
-    if ((flags & (CallFlag.Failed | CallFlag.Compaction)) !== 0) return StopCode.None;
+    if ((flags & CallFlag.Failed) !== 0) return StopCode.None;
+    if ((flags & CallFlag.Compaction) !== 0) {
+      this.overhead = compactContext(ctx, output, t.framingTokens);
+      return StopCode.None;
+    }
     ctx.addStep(output);
     if ((flags & CallFlag.Answer) !== 0) return StopCode.Completed;
     code = this.toolCalls(i);

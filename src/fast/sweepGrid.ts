@@ -67,7 +67,8 @@ function same<T>(all: BrakeConfig[], get: (b: BrakeConfig) => T): boolean {
 
 /**
  * Brakes no cell of the group stops later than: each limit at its loosest; a brake whose mode differs
- * between cells is off; the predictive bound at its smallest max_tokens (the loosest bound).
+ * between cells is off; the predictive bound, and under `contextWindow: 'model'` the window, at the
+ * smallest max_tokens (the loosest bound, the largest prompt allowed).
  */
 export function passLimits(all: BrakeConfig[]): BrakeConfig {
   const first = all[0]!;
@@ -79,11 +80,9 @@ export function passLimits(all: BrakeConfig[]): BrakeConfig {
   set('timeoutMs', loosest(all, 'timeoutMs'));
   set('maxTokens', loosest(all, 'maxTokens'));
   set('maxBacktracks', loosest(all, 'maxBacktracks'));
-  if (same(all, (b) => b.budgetMode)) {
-    set('maxCostPico', loosest(all, 'maxCostPico'));
-    const outputs = all.map((b) => b.maxOutputTokens);
-    if (first.budgetMode === 'predict') pass.maxOutputTokens = minOf(outputs.map((v) => v ?? DEFAULT_MAX_OUTPUT_TOKENS));
-  }
+  if (same(all, (b) => b.budgetMode)) set('maxCostPico', loosest(all, 'maxCostPico'));
+  // max_tokens only loosens a brake as it shrinks (the bound, the prompt a model's window allows).
+  pass.maxOutputTokens = minOf(all.map((b) => b.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS));
   if (same(all, (b) => b.repeatMode)) set('maxRepeat', loosest(all, 'maxRepeat'));
   if (same(all, (b) => b.sameErrorMode)) set('maxSameError', loosest(all, 'maxSameError'));
   if (all.every((b) => b.contextWindow === 'model')) pass.contextWindow = 'model';

@@ -26,7 +26,8 @@
  * One call per `trajectory` step; the tool call is the step's `action` (name = its first word).
  *
  * The work is split by job under sweAgent/: readTrajectory.ts validates the document (runSettings.ts and
- * modelName.ts find the model and limits), tokenRebuild.ts rebuilds and apportions the tokens
+ * modelName.ts find the model and limits; recordedTotals.ts refuses run totals above zero with no step to
+ * carry them, as damaged), tokenRebuild.ts rebuilds and apportions the tokens
  * (promptTokens.ts: the prompt framing; common/apportion.ts: largest remainder), and buildTrace.ts builds
  * the Trace (outcome.ts: exit status and observation errors).
  */

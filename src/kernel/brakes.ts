@@ -45,9 +45,12 @@ export function tokenCapReached(tokensUsed: number, maxTokens: number): boolean 
   return tokensUsed >= maxTokens;
 }
 
-/** The next prompt does not fit the context window. */
-export function promptTooLarge(promptTokens: number, contextWindow: number): boolean {
-  return promptTokens > contextWindow;
+/**
+ * The next prompt is larger than the context-window brake allows (`Limit.ContextWindow`: n, or under
+ * `'model'` the model's window less the max_tokens sent — a provider refuses prompt + max_tokens past it).
+ */
+export function promptTooLarge(promptTokens: number, promptAllowedTokens: number): boolean {
+  return promptTokens > promptAllowedTokens;
 }
 
 /**
@@ -89,7 +92,7 @@ export function beforeCallStopWithin(
   budgetPico: number,
   predictBudgetPico: number,
   maxTokens: number,
-  contextWindow: number,
+  promptAllowedTokens: number,
   steps: number,
   elapsedMs: number,
   spentPico: number,
@@ -102,7 +105,7 @@ export function beforeCallStopWithin(
   if (budgetSpent(spentPico, budgetPico)) return StopCode.Budget;
   if (budgetWouldCross(spentPico, boundPico, predictBudgetPico)) return StopCode.Budget;
   if (tokenCapReached(tokensUsed, maxTokens)) return StopCode.TokenLimit;
-  if (promptTooLarge(promptTokens, contextWindow)) return StopCode.ContextOverflow;
+  if (promptTooLarge(promptTokens, promptAllowedTokens)) return StopCode.ContextOverflow;
   return StopCode.None;
 }
 

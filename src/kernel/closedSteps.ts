@@ -3,7 +3,7 @@
  * step whose kept and raw tokens are differences of running totals over calls (`kept`, `raw`: the
  * totals before call k at k·stride + offset, so interleaved records are read in place). The tracker's
  * prefix sums are written where a later call can read them, then the steps are taken as made
- * (ContextTracker.skipSteps). And the cache hits such calls lose to a window that slides
+ * (skipSteps). And the cache hits such calls lose to a window that slides
  * (ContextTracker.cacheLostTokens), summed over the calls in O(1).
  */
 import type { ContextTracker } from './context.js';
@@ -39,7 +39,21 @@ export function appendClosedSteps(ctx: ContextTracker, kept: Float64Array, raw: 
       rawPrefix[at] = rawBase + raw[i]!;
     }
   }
-  ctx.skipSteps(x - a);
+  skipSteps(ctx, x - a);
+}
+
+/**
+ * `steps` closed steps were added by calls each sent with the prompt before its step. The caller has
+ * written keptPrefix/rawPrefix at the new length and one before it, and every other new entry a later
+ * call can read (a window's, a backtrack's).
+ */
+export function skipSteps(ctx: ContextTracker, steps: number): void {
+  if (steps <= 0) return;
+  ctx.length += steps;
+  ctx.shared = ctx.length - 1;
+  const start = ctx.shared - ctx.keep;
+  ctx.previousStart = start > 0 ? start : 0;
+  ctx.closeStep();
 }
 
 /**

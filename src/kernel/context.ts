@@ -13,10 +13,14 @@
  * replaces the tool results of steps before the last M with a placeholder of P tokens each (a third
  * prefix sum, `maskedPrefix`, holds the masked form); a summary replaces the steps before the last K
  * with S tokens (`summarize()`, made by the loop when `summaryDue()`). For the cache: the masking
- * boundary moves each step, so the prompt changes from the step that was last unmasked; a summary
- * rewrites everything after system + goal. `cacheLostTokens()` counts the tokens the next prompt
- * re-sends that the previous one held but that the strategy moved out of the unchanged prefix (a slid
- * window's too).
+ * boundary moves each step, so the prompt changes at the first tool result of the step just masked
+ * (its output, before it, is unchanged: rewrittenContext.ts, with `outputPrefix`); a summary rewrites
+ * everything after system + goal. `cacheLostTokens()` counts the tokens the next prompt re-sends that
+ * the previous one held but that the strategy moved out of the unchanged prefix (a slid window's too; a
+ * new placeholder is not lost).
+ *
+ * A recorded compaction call (the agent summarised its whole history) replaces the steps with its output,
+ * held beside system + goal in `fixed` (compaction.ts, the rule and its data).
  */
 import { rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { promptEstimate } from './cost.js';
@@ -25,12 +29,23 @@ import { rewriteSettings, type PromptView, type RewriteSettings } from './prompt
 
 export { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
+/** previousStart after a compaction: the previous prompt's steps are gone, only its system + goal carry over. */
+export const COMPACTED = -2;
+
 /** No steps: the masked prefix sums of a tracker whose strategy never rewrote older steps. */
 const NO_PREFIX = new Float64Array(0);
 
+/** `prefix` copied into a new array of `size` (its first length + 1 entries). */
+function grown(prefix: Float64Array, size: number, length: number): Float64Array {
+  const next = new Float64Array(size);
+  next.set(prefix.subarray(0, length + 1));
+  return next;
+}
+
 export class ContextTracker {
-  /** System + goal tokens. */
+  /** System + goal tokens (and a compaction's output, `compactedTokens`, after one). */
   fixed = 0;
+  compactedTokens = 0;
   /** Steps a window keeps (Infinity: full history). */
   keep = Infinity;
   /** Tokens a tool result may add (Infinity: no cap). */
@@ -40,7 +55,7 @@ export class ContextTracker {
   rawPrefix: Float64Array;
   /** Steps in the history. */
   length = 0;
-  /** First kept step of the previous prompt; −1 before the first call. */
+  /** First kept step of the previous prompt; −1 before the first call, COMPACTED after a compaction. */
   previousStart = -1;
   /** History length the next prompt shares with the previous one (a backtrack lowers it). */
   shared = 0;
@@ -55,6 +70,8 @@ export class ContextTracker {
    * rewrite older steps use it, so it is made (as long as the others) when one is set (`rewriting`).
    */
   maskedPrefix: Float64Array = NO_PREFIX;
+  /** outputPrefix[i] = output tokens of steps 0..i−1 (made with maskedPrefix): where a masked step's results start. */
+  outputPrefix: Float64Array = NO_PREFIX;
   trigger = Infinity;
   summaryKeep = Infinity;
   summaryOutput = 0;
@@ -81,6 +98,7 @@ export class ContextTracker {
   /** After resetTo: the run's strategy rewrites older steps. */
   rewriting(settings: RewriteSettings): void {
     if (this.maskedPrefix.length < this.keptPrefix.length) this.maskedPrefix = new Float64Array(this.keptPrefix.length);
+    if (this.outputPrefix.length < this.keptPrefix.length) this.outputPrefix = new Float64Array(this.keptPrefix.length);
     this.extended = true;
     this.maskKeep = settings.maskSteps;
     this.placeholder = settings.placeholderTokens;
@@ -92,6 +110,7 @@ export class ContextTracker {
   /** Empties the context for a new run with the strategy as numbers (keep: window steps or Infinity). */
   resetTo(fixedTokens: number, keep: number, cap: number): void {
     this.fixed = fixedTokens;
+    this.compactedTokens = 0;
     this.keep = keep;
     this.cap = cap;
     this.length = 0;
@@ -109,16 +128,11 @@ export class ContextTracker {
   reserve(steps: number): void {
     if (steps + 1 <= this.keptPrefix.length) return;
     const size = Math.max(steps + 1, this.keptPrefix.length * 2);
-    const kept = new Float64Array(size);
-    const raw = new Float64Array(size);
-    kept.set(this.keptPrefix.subarray(0, this.length + 1));
-    raw.set(this.rawPrefix.subarray(0, this.length + 1));
-    this.keptPrefix = kept;
-    this.rawPrefix = raw;
+    this.keptPrefix = grown(this.keptPrefix, size, this.length);
+    this.rawPrefix = grown(this.rawPrefix, size, this.length);
     if (this.maskedPrefix.length > 0) {
-      const masked = new Float64Array(size);
-      masked.set(this.maskedPrefix.subarray(0, this.length + 1));
-      this.maskedPrefix = masked;
+      this.maskedPrefix = grown(this.maskedPrefix, size, this.length);
+      this.outputPrefix = grown(this.outputPrefix, size, this.length);
     }
   }
 
@@ -153,7 +167,7 @@ export class ContextTracker {
 
   /** Leading tokens of the next prompt the previous prompt held too. */
   unchangedTokens(): number {
-    if (this.previousStart < 0) return 0;
+    if (this.previousStart < 0) return this.previousStart === COMPACTED ? this.fixed - this.compactedTokens : 0;
     if (this.extended) return unchangedRewritten(this);
     const start = this.firstKeptStep();
     // A slid window rewrites the first message after the goal: only system + goal survive.
@@ -165,7 +179,7 @@ export class ContextTracker {
   /**
    * Tokens the next prompt re-sends that the previous prompt held (system + goal, the summary, the
    * steps both hold) but that are outside the unchanged prefix: cache hits lost to the strategy.
-   * 0 before the first call. Full history and a tool-result cap lose none; a window that slid loses the
+   * 0 before the first call and after a compaction. Full history and a tool-result cap lose none; a window that slid loses the
    * steps both prompts hold (only system + goal stay in the unchanged prefix).
    */
   cacheLostTokens(): number {
@@ -236,7 +250,10 @@ export class ContextTracker {
     if (n + 2 > this.keptPrefix.length) this.grow(n + 1);
     this.keptPrefix[n + 1] = this.keptPrefix[n]! + outputTokens;
     this.rawPrefix[n + 1] = this.rawPrefix[n]! + outputTokens;
-    if (this.extended) this.maskedPrefix[n + 1] = this.maskedPrefix[n]! + outputTokens;
+    if (this.extended) {
+      this.maskedPrefix[n + 1] = this.maskedPrefix[n]! + outputTokens;
+      this.outputPrefix[n + 1] = this.outputPrefix[n]! + outputTokens;
+    }
     this.length = n + 1;
     this.openStep = n;
   }
@@ -271,20 +288,6 @@ export class ContextTracker {
 
   /** Closes the current step: later tool results cannot join it. */
   closeStep(): void {
-    this.openStep = -1;
-  }
-
-  /**
-   * For closed forms (src/fast/closedForm.ts): `steps` closed steps were added by calls each sent with
-   * the prompt before its step. The caller has written keptPrefix/rawPrefix at the new length and one
-   * before it, and every other new entry a later call can read (a window's, a backtrack's).
-   */
-  skipSteps(steps: number): void {
-    if (steps <= 0) return;
-    this.length += steps;
-    this.shared = this.length - 1;
-    const start = this.shared - this.keep;
-    this.previousStart = start > 0 ? start : 0;
     this.openStep = -1;
   }
 }

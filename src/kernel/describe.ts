@@ -3,7 +3,7 @@
  * compiled replay both describe a stop with this, so a report says the same whichever path ran.
  */
 import { formatUsd } from '../money.js';
-import { Limit, RepeatModeCode, type BrakeLimits } from './limits.js';
+import { Limit, RepeatModeCode, windowCountsOutput, type BrakeLimits } from './limits.js';
 import { StopCode } from './stopCodes.js';
 import { counted } from '../plural.js';
 
@@ -54,8 +54,12 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
     }
     case StopCode.TokenLimit:
       return `${facts[Fact.TokensUsed]} tokens used, limit ${limits[Limit.MaxTokens]}`;
-    case StopCode.ContextOverflow:
-      return `next prompt holds ${facts[Fact.PromptTokens]} tokens, context window ${limits[Limit.ContextWindow]}`;
+    case StopCode.ContextOverflow: {
+      const prompt = facts[Fact.PromptTokens]!;
+      const window = limits[Limit.ContextWindowTokens]!;
+      if (windowCountsOutput(limits)) return `next prompt holds ${prompt} tokens + max_tokens ${limits[Limit.MaxOutputTokens]} > context window ${window}`;
+      return `next prompt holds ${prompt} tokens, context window ${window}`;
+    }
     case StopCode.BacktrackLimit:
       return `${counted(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;
     case StopCode.Repeat: {

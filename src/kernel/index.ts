@@ -20,5 +20,6 @@ export { flattenPrices, tierRow, PriceField, type FlatPrices } from './prices.js
 export { callCostPico, costAtPrices, predictiveBoundPico, promptEstimate } from './cost.js';
 export { meterCall, Metered, CacheModeCode } from './meter.js';
 export { ContextTracker, type PromptView } from './context.js';
+export { compactContext, framingAfterCall } from './compaction.js';
 export { callLatencyMs, modelledCallMs, modelledToolMs, toolLatencyMs } from './latency.js';
 export { describeStop, Fact } from './describe.js';

@@ -12,11 +12,16 @@ export const enum Limit {
   BudgetPico,
   /** Predict mode: a call is refused when spent + its bound > this (Infinity in check mode). */
   PredictBudgetPico,
-  /** The `max_tokens` a real loop sends: the output part of the predictive bound. */
+  /** The `max_tokens` a real loop sends: the output part of the predictive bound; under `contextWindow: 'model'`, counted against the window. */
   MaxOutputTokens,
   MaxTokens,
-  /** The prompt size allowed: a number, or the model's window under `contextWindow: 'model'`. */
+  /**
+   * The largest prompt a call may send: n under `contextWindow: n`; under `'model'`, the model's window
+   * less the `max_tokens` the loop sends (promptAllowedTokens). Infinity when off or the window is unknown.
+   */
   ContextWindow,
+  /** The window that limit is drawn from: n, or the model's under `'model'` (Infinity when off or unknown). */
+  ContextWindowTokens,
   MaxRepeat,
   RepeatMode,
   MaxSameError,
@@ -42,17 +47,33 @@ export type BrakeLimits = Float64Array;
 
 const REPEAT_MODES = { total: RepeatModeCode.Total, consecutive: RepeatModeCode.Consecutive, cycle: RepeatModeCode.Cycle } as const;
 
-/** The brakes as numbers; `modelContextWindow` stands in for `contextWindow: 'model'` (Infinity when unknown). */
+/**
+ * The largest prompt a call may send into a model's context window: OpenAI and Anthropic refuse a request
+ * whose prompt + `max_tokens` passes the window, so the output the loop asks for counts against it (at
+ * least 0: a `max_tokens` past the window leaves no prompt).
+ */
+export function promptAllowedTokens(windowTokens: number, maxOutputTokens: number): number {
+  return Math.max(0, windowTokens - maxOutputTokens);
+}
+
+/**
+ * The brakes as numbers; `modelContextWindow` stands in for `contextWindow: 'model'` (Infinity when
+ * unknown). Under `'model'` the prompt allowed is the window less the max_tokens sent (a provider refuses
+ * more); an explicit `contextWindow: n` is the largest prompt itself.
+ */
 export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity): BrakeLimits {
   const limits = new Float64Array(Limit.Size);
   const budget = config.maxCostPico ?? Infinity;
+  const maxOutputTokens = config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const windowTokens = config.contextWindow === 'model' ? modelContextWindow : (config.contextWindow ?? Infinity);
   limits[Limit.MaxSteps] = config.maxSteps ?? Infinity;
   limits[Limit.TimeoutMs] = config.timeoutMs ?? Infinity;
   limits[Limit.BudgetPico] = budget;
   limits[Limit.PredictBudgetPico] = config.budgetMode === 'predict' ? budget : Infinity;
-  limits[Limit.MaxOutputTokens] = config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  limits[Limit.MaxOutputTokens] = maxOutputTokens;
   limits[Limit.MaxTokens] = config.maxTokens ?? Infinity;
-  limits[Limit.ContextWindow] = config.contextWindow === 'model' ? modelContextWindow : (config.contextWindow ?? Infinity);
+  limits[Limit.ContextWindow] = config.contextWindow === 'model' ? promptAllowedTokens(windowTokens, maxOutputTokens) : windowTokens;
+  limits[Limit.ContextWindowTokens] = windowTokens;
   limits[Limit.MaxRepeat] = config.maxRepeat ?? Infinity;
   limits[Limit.RepeatMode] = REPEAT_MODES[config.repeatMode];
   limits[Limit.MaxSameError] = config.maxSameError ?? Infinity;
@@ -69,8 +90,16 @@ export function predicts(limits: BrakeLimits): boolean {
   return limits[Limit.PredictBudgetPico] !== Infinity;
 }
 
-/** The window a summary trigger must stay under: the `--context-window` brake's when set, else the model's. */
+/**
+ * The window a summary trigger is a share of and must stay under: the `--context-window` brake's when set
+ * (n, or the model's whole window under `'model'`, not the prompt it allows), else the model's.
+ */
 export function contextWindowTokens(limits: BrakeLimits, prices: FlatPrices): number {
-  const brake = limits[Limit.ContextWindow]!;
+  const brake = limits[Limit.ContextWindowTokens]!;
   return brake !== Infinity ? brake : prices.contextWindow;
+}
+
+/** Whether the context-window limit counts the `max_tokens` sent against the window (`contextWindow: 'model'`). */
+export function windowCountsOutput(limits: BrakeLimits): boolean {
+  return limits[Limit.ContextWindow]! < limits[Limit.ContextWindowTokens]!;
 }

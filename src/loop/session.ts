@@ -27,6 +27,7 @@ import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, RepeatOutco
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
+import { compactContext, framingAfterCall } from '../kernel/compaction.js';
 import { describeStop, Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -36,21 +37,11 @@ import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
-import type { LoopOptions, RunOutcome, SessionSetup } from './types.js';
+import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
 export const SKIPPED = 'skip';
-
-/**
- * The check a tree of agents (src/tree/budget.ts) makes before a call of one of its runs, on the tree's and
- * the agent's totals (brought up to date with what `session` spent so far, a summary call included): null
- * when the call may go.
- */
-export interface TreeCheck {
-  check(session: LoopSession, view: PromptView): Stop | null;
-  /** Whether the tree's brakes would let the next call through, `summary` bounded in predict mode (a summary call's gate, as summaryMayRun is a run's). */
-  summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean;
-}
+export type { TreeCheck } from './types.js';
 
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
@@ -62,8 +53,10 @@ export class LoopSession {
   private readonly summaryPrices: FlatPrices;
   /** The summary call's meter output: made on the first summary (most runs have none). */
   private summaryOut: Float64Array | undefined;
-  /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first. */
+  /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first; the framing after a compaction. */
   private overheadTokens = 0;
+  /** The conversation's framing (kernel/compaction.ts): what its first call was billed beyond the context; NaN before. */
+  private framingTokens = NaN;
   private readonly accounts: RunAccounts;
   private readonly metered = newMeteredCall();
   private readonly interner: Interner;
@@ -141,14 +134,15 @@ export class LoopSession {
   }
 
   /**
-   * This run goes on with an agent's conversation (a tree's next part: a new user turn, a model switch):
-   * before its first call a live loop knows the conversation so far (`conversationTokens`: the previous
-   * part's nextPromptEstimate), so the first prompt is estimated as that plus this run's goal, not as a
-   * fresh context; from then on, by what the calls are billed.
+   * This run goes on with an agent's conversation (a tree's next part `previous`: a new user turn, a model
+   * switch): before its first call a live loop knows the conversation so far (the previous part's
+   * nextPromptEstimate), so the first prompt is estimated as that plus this run's goal, not as a fresh
+   * context; from then on, by what the calls are billed. The conversation's framing goes on too.
    */
-  continueConversation(conversationTokens: number): void {
+  continueConversation(previous: LoopSession): void {
     if (this.state.calls > 0) throw new Error('continueConversation: the run has already made a call');
-    this.overheadTokens = conversationTokens + this.options.goalTokens - this.context.promptTokens();
+    this.overheadTokens = previous.nextPromptEstimate() + this.options.goalTokens - this.context.promptTokens();
+    this.framingTokens = previous.framingTokens;
   }
 
   /**
@@ -207,20 +201,26 @@ export class LoopSession {
     const { usage, costPico } = metered;
     const state = this.state;
     const backtrack = response.backtrack === true;
-    const compaction = response.compaction === true;
     state.calls += 1;
     if (backtrack) state.backtracks += 1;
     if (countsAsStep(response)) state.steps += 1;
     state.spentPico += costPico;
     state.tokensUsed += usage.input + usage.output;
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
-    if (!response.failed) this.overheadTokens = usage.input - view.inputTokens;
+    if (!response.failed) {
+      this.overheadTokens = usage.input - view.inputTokens;
+      this.framingTokens = framingAfterCall(this.framingTokens, this.overheadTokens);
+    }
     this.accounts.add(response, metered, view, this.state);
     if (backtrack) {
       this.context.dropLastStep();
       return this.stopIf(backtrackStop(this.limits, state.backtracks));
     }
-    if (response.failed || compaction) return null;
+    if (response.failed) return null;
+    if (response.compaction) {
+      this.overheadTokens = compactContext(this.context, usage.output, this.framingTokens);
+      return null;
+    }
     this.context.addStep(usage.output);
     if ((response.toolCalls?.length ?? 0) === 0 && !response.unparseable) return this.stop(StopCode.Completed);
     return null;

@@ -6,7 +6,20 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
+import type { SummaryCallSize } from '../kernel/cost.js';
 import type { LatencyModel } from './latency.js';
+import type { LoopSession } from './session.js';
+
+/**
+ * The check a tree of agents (src/tree/budget.ts) makes before a call of one of its runs, on the tree's and
+ * the agent's totals (brought up to date with what `session` spent so far, a summary call included): null
+ * when the call may go.
+ */
+export interface TreeCheck {
+  check(session: LoopSession, view: PromptView): Stop | null;
+  /** Whether the tree's brakes would let the next call through, `summary` bounded in predict mode (a summary call's gate, as summaryMayRun is a run's). */
+  summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean;
+}
 
 /**
  * Where responses come from: a recorded trace, a synthetic policy reacting to its context, or (in the

@@ -21,6 +21,8 @@ import { wrapLine } from './text.js';
 import { chartUsd } from './render.js';
 import { maxOf } from '../metrics/extremes.js';
 import { counted } from '../plural.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../brakes/config.js';
+import { promptAllowedTokens } from '../kernel/limits.js';
 
 export interface CurveMark {
   step: number;
@@ -53,17 +55,40 @@ export interface CurveReport {
 const tokens = (n: number): string => n.toLocaleString('en-US');
 const perMillion = (pico: number | undefined): string => (pico === undefined ? '-' : `$${(pico / 1e6).toString()}/M`);
 
-/** The first step whose prompt exceeds the context window, and the first above each price tier. */
-export function curveMarks(rows: readonly CurveRow[], pricing: ModelPricing, contextWindow: number | undefined): CurveMark[] {
+/**
+ * Where a curve's prompts meet the context window: `n` given (`--context-window n`), the first prompt past
+ * it; else the model's window, which a provider counts the `max_tokens` sent against (`maxOutputTokens`).
+ */
+export type CurveWindow = { explicitTokens: number } | { modelTokens: number; maxOutputTokens: number };
+
+/** What the curve prices from row `at` (the first past the window) to its last: spend no real run could be billed. */
+function pastWindowCost(rows: readonly CurveRow[], at: number): string {
+  const last = rows[rows.length - 1]!;
+  const before = at === 0 ? 0 : rows[at - 1]!.cumulativeCostUsd;
+  const one = at === rows.length - 1;
+  const steps = one ? `step ${last.step}` : `steps ${rows[at]!.step}–${last.step}`;
+  return `; ${steps}, ${formatUsdNumber(last.cumulativeCostUsd - before)} of the total, ${one ? 'is' : 'are'} priced past it`;
+}
+
+/** The first step whose prompt the context window refuses, and the first above each price tier. */
+export function curveMarks(rows: readonly CurveRow[], pricing: ModelPricing, window: CurveWindow | undefined): CurveMark[] {
   const marks: CurveMark[] = [];
-  if (contextWindow !== undefined) {
-    const row = rows.find((r) => r.inputTokens > contextWindow);
+  if (window !== undefined) {
+    const explicit = 'explicitTokens' in window;
+    const windowTokens = explicit ? window.explicitTokens : window.modelTokens;
+    const allowed = explicit ? windowTokens : promptAllowedTokens(windowTokens, window.maxOutputTokens);
+    const at = rows.findIndex((r) => r.inputTokens > allowed);
+    const row = rows[at];
     if (row) {
+      const prompt = `the prompt (${tokens(row.inputTokens)} tokens)`;
+      const fails = `a real call fails here (brake: --context-window model)${pastWindowCost(rows, at)}`;
       marks.push({
         step: row.step,
         kind: 'context_window',
-        note: `> context window ${tokens(contextWindow)}`,
-        message: `step ${row.step}: the prompt (${tokens(row.inputTokens)} tokens) exceeds the ${tokens(contextWindow)}-token context window of ${pricing.model}; a real call fails here (brake: --context-window model)`,
+        note: explicit ? `> context window ${tokens(windowTokens)}` : `+ max_tokens > window ${tokens(windowTokens)}`,
+        message: explicit
+          ? `step ${row.step}: ${prompt} exceeds the ${tokens(windowTokens)}-token context window of ${pricing.model}; ${fails}`
+          : `step ${row.step}: ${prompt} + max_tokens ${tokens(window.maxOutputTokens)} exceed the ${tokens(windowTokens)}-token context window of ${pricing.model}; ${fails}`,
       });
     }
   }
@@ -91,7 +116,7 @@ export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStra
     const flat = rows[Math.min(rows.length, k + 1) - 1]?.inputTokens;
     return `context window:${k}: each prompt holds system + goal + the last ${k} steps (${tokens(perStep)} tokens a step${capped}), so input grows for ${k} steps, then stays at ${flat === undefined ? '-' : tokens(flat)} tokens and the total grows linearly${caching}`;
   }
-  if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every step${caching ? ' and the cache serves nothing after it' : ''}${caching}`;
+  if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every step${caching ? ' and the cache serves nothing after the result just masked' : ''}${caching}`;
   if (strategy.summary) return `context ${contextSpecOf(strategy)}: when the prompt passes the trigger, a summary call (not a step, paid, in the totals) replaces all but the last ${strategy.summary.keepSteps} steps with ${tokens(strategy.summary.summaryTokens)} tokens${caching ? '; the call after it finds only the system prompt and goal in the cache' : ''}${caching}`;
   return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
 }
@@ -112,9 +137,12 @@ function curvePriceSource(table: PriceSource, pricing: ModelPricing): PriceSourc
   return undated;
 }
 
-export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number; comparison?: CurveComparison; warnings?: ReportWarning[] }): CurveReport {
+/** `contextWindow`: `--context-window n`; `maxOutputTokens`: the max_tokens the loop sends (default 4096), counted against the model's window. */
+export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: ContextStrategy; run: CurveRun; settings: ReportSettings; priceSource: PriceSource; contextWindow?: number; maxOutputTokens?: number; comparison?: CurveComparison; warnings?: ReportWarning[] }): CurveReport {
   const { run } = args;
-  const window = args.contextWindow ?? run.pricing.contextWindow;
+  const modelTokens = run.pricing.contextWindow;
+  const window: CurveWindow | undefined =
+    args.contextWindow !== undefined ? { explicitTokens: args.contextWindow } : modelTokens === undefined ? undefined : { modelTokens, maxOutputTokens: args.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS };
   const marks = curveMarks(run.rows, run.pricing, window);
   const notes = new Map<number, string>();
   for (const mark of marks) notes.set(mark.step, [notes.get(mark.step), mark.note].filter(Boolean).join('; '));

@@ -205,6 +205,8 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   if (brakes.maxTokens !== undefined) out.maxTokens = brakes.maxTokens;
   if (brakes.maxBacktracks !== undefined) out.maxBacktracks = brakes.maxBacktracks;
   if (brakes.contextWindow !== undefined) out.contextWindow = brakes.contextWindow;
+  // Under `model` the max_tokens sent counts against the window (as the predictive bound counts it).
+  if (brakes.contextWindow === 'model') out.maxOutputTokens = brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   return out;
 }
 

@@ -38,6 +38,8 @@ export function brakeSpec(brakes: BrakeConfig): string {
   if (brakes.maxTokens !== undefined) parts.push(`max-tokens=${brakes.maxTokens}`);
   if (brakes.maxBacktracks !== undefined) parts.push(`max-backtracks=${brakes.maxBacktracks}`);
   if (brakes.contextWindow !== undefined) parts.push(`context-window=${brakes.contextWindow}`);
+  // Under `model` the max_tokens sent counts against the window: stated when given, once (predict states it beside the budget).
+  if (brakes.contextWindow === 'model' && brakes.maxOutputTokens !== undefined && !parts.some((p) => p.startsWith('max-output-tokens='))) parts.push(`max-output-tokens=${brakes.maxOutputTokens}`);
   return parts.length === 0 ? 'none' : parts.join(',');
 }
 

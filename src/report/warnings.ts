@@ -111,13 +111,18 @@ export function cachePriceWarnings(models: readonly string[]): ReportWarning[] {
   ];
 }
 
-/** `--context-window model` on runs whose model the price table gives no window: that brake never fired for them. */
+/**
+ * `--context-window model` on runs whose model the price table gives no window: that brake never fired for
+ * them (which runs: population/modelWindow.ts). A prices file gives a window in an entry that has
+ * `max_input_tokens` beside its input and output prices (pricing/litellm.ts skips an entry without them).
+ */
 export function windowlessModelWarnings(models: readonly string[]): ReportWarning[] {
   if (models.length === 0) return [];
+  const one = models.length === 1;
   return [
     {
       code: 'no_context_window',
-      message: `--context-window model: the price table gives ${models.join(', ')} no context window, so ${models.length === 1 ? 'its' : 'their'} runs had no context-window brake; give the window in tokens (--context-window N)`,
+      message: `--context-window model: the price table gives ${models.join(', ')} no context window, so ${one ? 'its' : 'their'} runs had no context-window brake; give the window in tokens (--context-window N), or price ${one ? 'the model' : 'them'} from a --prices or --prices-override file whose entry for ${one ? 'it' : 'each'} gives max_input_tokens`,
     },
   ];
 }
@@ -158,6 +163,23 @@ export function pastWindowWarnings(crossings: readonly { model: string; kind: st
       message:
         `prompts pass the context window of ${where}: a provider refuses such a call, so the spend priced past it is more than a real run could be billed, ` +
         `and the worst case (every prompt within the window) may fall below it; add --context-window model to stop the runs there, as a real loop must`,
+    },
+  ];
+}
+
+/**
+ * Runs that are parts of session trees (an agent and its sub-agents, or an agent's calls split over
+ * several runs), replayed under brakes without `--tree`: each brake binds each part on its own, so a
+ * session can spend past a budget its parts each keep to. Said with the way to bind the session.
+ */
+export function sessionPartsWarnings(parts: { runs: number; sessions: number }): ReportWarning[] {
+  if (parts.sessions === 0) return [];
+  return [
+    {
+      code: 'session_parts',
+      message:
+        `${counted(parts.runs, 'run')} ${parts.runs === 1 ? 'is a part' : 'are parts'} of ${counted(parts.sessions, 'session tree')} (an agent and its sub-agents, or an agent's calls over several runs): ` +
+        `each brake binds each part on its own, not the session; --tree replays each session as one loop under the brakes`,
     },
   ];
 }

@@ -141,11 +141,12 @@ export function renderWhatIfCsv(report: WhatIfReport): string {
 }
 
 /**
- * The baseline row's name: each recorded run under its recorded limits; with scenario files, each
+ * The baseline row's name: each recorded run under its recorded limits (under the command's context, so
+ * not "as recorded" when a strategy re-prices it); with scenario files, each
  * synthetic run under its file's brakes (said in the note under the table, to keep the name short).
  */
 function baselineLabel(report: WhatIfReport): string {
-  return report.settings.scenarios === undefined ? 'baseline (as recorded)' : 'baseline';
+  return report.settings.scenarios === undefined ? 'baseline (recorded limits)' : 'baseline';
 }
 
 const SETTING_COLUMN: Column = { header: 'setting' };

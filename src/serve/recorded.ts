@@ -42,7 +42,7 @@ export class RecordedSession extends ServeSession {
       );
     }
     this.nextCall += 1;
-    return this.respond(record, this.loop.prompt(), 'recorded', outputCapOf(request));
+    return this.respond(record, this.promptOf(request), 'recorded', outputCapOf(request));
   }
 
   override summary(): SessionSummary {

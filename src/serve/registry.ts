@@ -1,10 +1,8 @@
 /**
  * Which session a request belongs to, and which trace or synthetic run answers a new one.
  *
- * A session is named by the `x-loopcost-session` header; without it, by the conversation's opening (its
- * first system/developer message and first user message): requests that open the same way continue the
- * same session, except that a request with no assistant message yet starts a new session when the one
- * it matches has already answered (an agent run again with the same task is a new run).
+ * A session is named by the `x-loopcost-session` header; without it, a request continues the
+ * conversation its messages show it belongs to, or starts a new one (the rule: conversations.ts).
  *
  * A new session takes the next source: traces in the order given (after the last, the first again), or
  * the scenario's runs 1, 2, 3, ... `x-loopcost-trace` (0-based index or the trace's source) or
@@ -22,7 +20,9 @@ import type { PriceTable } from '../pricing/types.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { Trace } from '../trace/types.js';
 import { invalidRequest } from './apiError.js';
+import { continuedConversation, newConversation, noteAnswer, noteRequest, type Conversation } from './conversations.js';
 import { RecordedSession } from './recorded.js';
+import type { Reply } from './reply.js';
 import { messageText, type ChatRequest } from './request.js';
 import type { ServeSession, SessionSummary } from './session.js';
 import { SyntheticSession } from './synthetic.js';
@@ -52,7 +52,10 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 export class SessionRegistry {
-  private readonly byKey = new Map<string, ServeSession>();
+  private readonly byName = new Map<string, ServeSession>();
+  /** Sessions started without the header, by their conversation's opening, in start order. */
+  private readonly byOpening = new Map<string, Conversation[]>();
+  private readonly conversations = new Map<ServeSession, Conversation>();
   private readonly all: ServeSession[] = [];
   private readonly prepared;
   private readonly traces: readonly Trace[];
@@ -87,13 +90,39 @@ export class SessionRegistry {
   /** The session `request` belongs to, started if new. */
   sessionFor(headers: IncomingHttpHeaders, request: ChatRequest): ServeSession {
     const named = header(headers, SESSION_HEADER);
-    if (named !== undefined && named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
-    const key = named !== undefined ? `named:${named}` : `auto:${openingHash(request)}`;
-    const existing = this.byKey.get(key);
-    const restart = named === undefined && existing !== undefined && existing.calls > 0 && !request.messages.some((m) => m.role === 'assistant');
-    if (existing && !restart) return existing;
-    const session = this.start(named ?? `conversation-${this.all.length + 1}`, headers);
-    this.byKey.set(key, session);
+    if (named === undefined) return this.conversationFor(headers, request);
+    if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
+    const existing = this.byName.get(named);
+    if (existing) return existing;
+    const session = this.begin(named, headers);
+    this.byName.set(named, session);
+    return session;
+  }
+
+  /** The session's answer to `request` (its summary call's, for a summary), noted for matching the requests that follow. */
+  answer(session: ServeSession, request: ChatRequest, purpose?: 'summary'): Reply {
+    const conversation = this.conversations.get(session);
+    if (conversation) noteRequest(conversation, request);
+    const reply = purpose === 'summary' ? session.summaryAnswer(request) : session.answer(request);
+    if (conversation) noteAnswer(conversation, reply, purpose === 'summary');
+    return reply;
+  }
+
+  /** Without the header: the conversation `request` continues (conversations.ts), else a new one. */
+  private conversationFor(headers: IncomingHttpHeaders, request: ChatRequest): ServeSession {
+    const opening = openingHash(request);
+    const candidates = this.byOpening.get(opening) ?? [];
+    const continued = continuedConversation(candidates, request);
+    if (continued) return continued.session;
+    const session = this.begin(`conversation-${this.all.length + 1}`, headers);
+    const conversation = newConversation(session);
+    this.byOpening.set(opening, [...candidates, conversation]);
+    this.conversations.set(session, conversation);
+    return session;
+  }
+
+  private begin(id: string, headers: IncomingHttpHeaders): ServeSession {
+    const session = this.start(id, headers);
     this.all.push(session);
     return session;
   }

@@ -32,7 +32,8 @@ export interface OpenAiUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details: { cached_tokens: number };
+  /** `cache_write_tokens`: written to the cache, both lifetimes (OpenRouter's field; by lifetime in the `loopcost` extension). */
+  prompt_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   completion_tokens_details: { reasoning_tokens: number };
 }
 
@@ -41,7 +42,7 @@ export function openAiUsage(usage: CallUsage): OpenAiUsage {
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
     total_tokens: usage.input + usage.output,
-    prompt_tokens_details: { cached_tokens: usage.cached },
+    prompt_tokens_details: { cached_tokens: usage.cached, cache_write_tokens: usage.cacheWrite + usage.cacheWrite1h },
     completion_tokens_details: { reasoning_tokens: usage.reasoning },
   };
 }

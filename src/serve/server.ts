@@ -122,7 +122,7 @@ async function chatCompletions(req: IncomingMessage, res: ServerResponse, { regi
   const request = parseChatRequest(await readBody(req, maxBodyBytes));
   const session = registry.sessionFor(req.headers, request);
   res.setHeader(SESSION_HEADER, session.id);
-  const reply = req.headers[PURPOSE_HEADER] === 'summary' ? session.summaryAnswer(request) : session.answer(request);
+  const reply = registry.answer(session, request, req.headers[PURPOSE_HEADER] === 'summary' ? 'summary' : undefined);
   if (request.stream !== true) return sendJson(res, 200, completionBody(reply));
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.end(completionEvents(reply, request.stream_options?.include_usage === true));

@@ -101,12 +101,21 @@ export abstract class ServeSession {
   }
 
   /**
+   * The prompt `request` is metered at, one rule for every call of the session, summary calls included:
+   * the session's own view (a recording's growth model: recorded calls bill their recorded prompts), or
+   * for a synthetic session the messages the request carries (synthetic.ts).
+   */
+  protected promptOf(_request: ChatRequest): PromptView {
+    return this.loop.prompt();
+  }
+
+  /**
    * The context summary the agent's loop asked for (PURPOSE_HEADER `summary`): a compaction call of the
-   * request's output cap in tokens, metered at the session's prompt — paid, not a step — taking nothing
-   * from the recording or the synthetic agent.
+   * request's output cap in tokens, metered at the request's prompt as any call is (promptOf) — paid,
+   * not a step — taking nothing from the recording or the synthetic agent.
    */
   summaryAnswer(request: ChatRequest): Reply {
-    return this.respond({ type: 'call', outputTokens: outputCapOf(request) ?? 0, compaction: true }, this.loop.prompt(), 'context summary');
+    return this.respond({ type: 'call', outputTokens: outputCapOf(request) ?? 0, compaction: true }, this.promptOf(request), 'context summary');
   }
 
   /**
@@ -154,15 +163,14 @@ function inSessionSource<T>(source: string, work: () => T): T {
   }
 }
 
-/** A call that failed at the provider when recorded (or a synthetic provider error): answered with its status, billed as recorded. */
+/**
+ * A call that failed at the provider when recorded (or a synthetic provider error): answered with its
+ * status, billed as recorded. The billed usage goes in `error.loopcost` too (OpenAI's SDKs keep only
+ * the `error` object of an error body), where the real loop's adapter reads it.
+ */
 function failedCall(reply: Reply, failed: NonNullable<CallRecord['failed']>): ApiError {
   const status = failed.status !== undefined && failed.status >= 400 && failed.status <= 599 ? failed.status : 500;
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, {
-    session: reply.session,
-    call: reply.call,
-    usage: reply.usage,
-    costPico: reply.costPico,
-    record: reply.record,
-  });
+  const billed = { session: reply.session, call: reply.call, usage: reply.usage, costPico: reply.costPico };
+  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, { ...billed, record: reply.record }, billed);
 }

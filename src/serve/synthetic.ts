@@ -58,14 +58,15 @@ export class SyntheticSession extends ServeSession {
     this.encoding = encodingForModel(setup.model);
   }
 
+  /** After its final answer, a failed call that ends it, or the 409 that says it has nothing more. */
   ended(): boolean {
-    return this.done;
+    return this.done || this.agent.ending !== undefined;
   }
 
   answer(request: ChatRequest): Reply {
     if (this.broken) throw this.broken;
-    const view = this.viewOf(request.messages);
-    const record = this.done ? null : this.nextRecord(view);
+    const view = this.promptOf(request);
+    const record = this.done ? null : this.nextRecord(view, outputCapOf(request));
     if (!record) {
       this.done = true;
       const why = ENDINGS[this.agent.ending ?? 'answer'];
@@ -82,9 +83,10 @@ export class SyntheticSession extends ServeSession {
     }
   }
 
-  private nextRecord(view: PromptView): CallRecord | null {
+  /** The agent's answer to the prompt `view` with the request's output cap (the provider refuses prompt + cap past the window). */
+  private nextRecord(view: PromptView, outputCap: number | undefined): CallRecord | null {
     try {
-      return this.drawPlace(() => this.agent.next(view, this.loop.state));
+      return this.drawPlace(() => this.agent.next(view, this.loop.state, outputCap));
     } catch (error) {
       if (error instanceof UserError) {
         this.broken = error;
@@ -97,8 +99,14 @@ export class SyntheticSession extends ServeSession {
   private remember(reply: Reply, keys: string[]): void {
     const replyMessage: ChatMessage = { role: 'assistant', content: reply.content, ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ ...call, function: { ...call.function } })) } : {}) };
     this.previousKeys = [...keys, messageKey(replyMessage)];
+    if (reply.record.final) this.done = true;
     if (reply.record.backtrack) this.steps.pop();
     else if (!reply.record.compaction) this.steps.push({ toolCallIds: reply.toolCalls.map((c) => c.id), text: messageText(replyMessage) });
+  }
+
+  /** Every call of the session, summary calls included, is metered at the messages it sends. */
+  protected override promptOf(request: ChatRequest): PromptView {
+    return this.viewOf(request.messages);
   }
 
   private viewOf(messages: readonly ChatMessage[]): PromptView {

@@ -57,8 +57,9 @@ export interface AgentEnv {
   /** No run goes past this many steps (agents that never stop on their own, with no brake to stop them). */
   hardCapSteps: number;
   /**
-   * The model's context window, when the price table gives it: the provider refuses a prompt past it, so
-   * the run ends there (a failed call, paid nothing) unless a context-window brake stopped it before.
+   * The model's context window, when the price table gives it: the provider refuses a prompt past it (with
+   * the request's max_tokens, when the request gives it: `next`), so the run ends there (a failed call,
+   * paid nothing) unless a context-window brake stopped it before.
    */
   contextWindowTokens?: number;
 }
@@ -77,14 +78,18 @@ export abstract class SyntheticAgent implements StepSource {
   /** The next response, or null when the agent has nothing more to send. */
   protected abstract act(view: PromptView, state: Readonly<BrakeState>): CallRecord | null;
 
-  next(view: PromptView, state: Readonly<BrakeState>): CallRecord | null {
+  /**
+   * `maxOutputTokens`: the max_tokens the request carries, when it carries one (a served request does; the
+   * simulated loop's request is the view alone): the provider refuses prompt + max_tokens past the window.
+   */
+  next(view: PromptView, state: Readonly<BrakeState>, maxOutputTokens?: number): CallRecord | null {
     if (this.failed) return null;
     if (state.steps >= this.env.hardCapSteps) {
       this.ending = 'hard_cap';
       return null;
     }
     const window = this.env.contextWindowTokens;
-    if (window !== undefined && view.inputTokens > window) return this.promptRefused(view.inputTokens, window);
+    if (window !== undefined && view.inputTokens + (maxOutputTokens ?? 0) > window) return this.promptRefused(view.inputTokens, maxOutputTokens, window);
     const response = this.act(view, state);
     if (response && !response.failed && this.env.cacheShare) {
       const cached = Math.floor(this.env.cacheShare.hitShare * view.unchangedPrefixTokens);
@@ -154,9 +159,10 @@ export abstract class SyntheticAgent implements StepSource {
     return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng, 'outputTokens'), final: true };
   }
 
-  /** The provider refuses a prompt past the model's context window (HTTP 400): paid nothing, and the run ends. */
-  private promptRefused(promptTokens: number, window: number): CallRecord {
-    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens past the model's context window of ${window} (synthetic)`);
+  /** The provider refuses a prompt (+ the max_tokens asked for) past the model's context window (HTTP 400): paid nothing, and the run ends. */
+  private promptRefused(promptTokens: number, maxOutputTokens: number | undefined, window: number): CallRecord {
+    const asked = maxOutputTokens === undefined ? '' : ` + max_tokens ${maxOutputTokens}`;
+    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${window} (synthetic)`);
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

@@ -101,7 +101,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
       );
       // A later part goes on with the agent's conversation: its first prompt is estimated from it.
       const previous = r > 0 ? state.sessions[r - 1] : undefined;
-      if (previous !== undefined) session.continueConversation(previous.nextPromptEstimate());
+      if (previous !== undefined) session.continueConversation(previous);
       state.sessions[r] = session;
     }
     return session;

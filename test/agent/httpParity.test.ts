@@ -2,18 +2,13 @@
  * Parity over HTTP: the real loop → openai SDK → HTTP → `loopcost serve` (answering from the trace) →
  * back, with tools answered from the trace, agrees exactly with replay of the same trace and settings —
  * on 1,000 short random traces covering every brake and stop reason (issue 11) and on every shared real
- * run, a few conversations at once against one server (keep-alive; per-session headers). The harness reads from serve's
- * `loopcost` response extension only what Chat Completions cannot carry: a response's marks (backtrack,
- * compaction, unparseable, final), its tool results' sizes and errors, cache writes, and the usage a
- * recorded failed call was billed.
+ * run, a few conversations at once against one server (keep-alive; per-session headers). The harness
+ * (overHttp.ts) reads from serve's `loopcost` response extension only what Chat Completions cannot carry
+ * (marks, tool results' sizes, latencies): usage — cache writes and a recorded failed call's billed usage
+ * included — is what the adapter itself reads.
  */
 import fc from 'fast-check';
-import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/agent/clock.js';
-import { agentLoop } from '../../src/agent/loop.js';
-import { openAIChatModel } from '../../src/agent/openaiChat.js';
-import { ModelCallError, type AgentTool, type Model, type ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { brakesFromSpec } from '../../src/cli/parseFlags.js';
@@ -23,32 +18,11 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import type { PriceTable } from '../../src/pricing/types.js';
 import { resolveTracePricing } from '../../src/replay/replay.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
-import type { CallRecord, ToolCallRecord, Trace } from '../../src/trace/types.js';
+import type { Trace } from '../../src/trace/types.js';
 import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
 import { collectAsync, handTable, trace } from '../helpers.js';
-import { figures, replayFigures, runTraceDriven, TRACE_RETRY, type Settings } from './traceDriven.js';
-
-interface Extension {
-  record: CallRecord;
-  usage: { cacheWrite: number; cacheWrite1h: number; input: number; cached: number; output: number; reasoning: number };
-}
-
-/** A client whose fetch keeps serve's extension of the last answer (the SDK keeps only `error` of an error body). */
-function clientFor(server: RunningServer, session: string, traceIndex: number): { client: OpenAI; last: () => Extension } {
-  let last: Extension | undefined;
-  const keep: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    const body = (await response.clone().json().catch(() => null)) as { loopcost?: Extension } | null;
-    last = body?.loopcost;
-    return response;
-  };
-  const client = new OpenAI({ apiKey: 'loopcost', baseURL: `${server.url}/v1`, maxRetries: 0, fetch: keep, defaultHeaders: { 'x-loopcost-session': session, 'x-loopcost-trace': String(traceIndex) } });
-  return { client, last: () => last! };
-}
-
-let sessions = 0;
-
-const largestOutput = (t: Trace): number => t.calls.reduce((most, call) => Math.max(most, call.outputTokens), 1);
+import { figures, replayFigures, runTraceDriven, type Settings } from './traceDriven.js';
+import { runOverHttp } from './overHttp.js';
 
 /** check(0 … count−1), a few conversations at once (each its own session: x-loopcost-session / x-loopcost-trace). */
 async function inConversations(count: number, check: (index: number) => Promise<void>, conversations = 4): Promise<void> {
@@ -57,57 +31,6 @@ async function inConversations(count: number, check: (index: number) => Promise<
     while (next < count) await check(next++);
   };
   await Promise.all(Array.from({ length: conversations }, worker));
-}
-async function runOverHttp(server: RunningServer, traces: readonly Trace[], index: number, settings: Settings) {
-  const t = traces[index]!;
-  const clock = new VirtualClock();
-  const { client, last } = clientFor(server, `parity-${++sessions}`, index);
-  const http = openAIChatModel({ model: t.header.model, client });
-  let results: ToolCallRecord[] = [];
-  const model: Model = {
-    name: t.header.model,
-    async call(request) {
-      let turn: ModelTurn;
-      try {
-        // The cap the recording's own loop ran under was at least its largest output: sent so, serve
-        // cuts nothing (a smaller cap is cut as a provider cuts it: test/serve/outputCap.test.ts).
-        turn = await http.call({ ...request, maxOutputTokens: Math.max(request.maxOutputTokens, largestOutput(t)) });
-      } catch (error) {
-        if (!(error instanceof ModelCallError)) throw error;
-        const { record, usage } = last();
-        clock.advance(record.latencyMs ?? 0);
-        // Retried as often as the trace failed, billed as serve billed it.
-        throw new ModelCallError(error.message, { retryable: true, usage: { inputTokens: usage.input, cachedInputTokens: usage.cached, cacheWriteTokens: usage.cacheWrite, cacheWrite1hTokens: usage.cacheWrite1h, outputTokens: usage.output, reasoningTokens: usage.reasoning } });
-      }
-      const { record, usage } = last();
-      clock.advance(record.latencyMs ?? 0);
-      results = record.toolCalls ?? [];
-      const marks = { final: record.final, backtrack: record.backtrack, compaction: record.compaction, unparseable: record.unparseable };
-      return { ...turn, marks, usage: { ...turn.usage, cacheWriteTokens: usage.cacheWrite, cacheWrite1hTokens: usage.cacheWrite1h } };
-    },
-  };
-  const names = new Set(t.calls.flatMap((c) => (c.toolCalls ?? []).map((tool) => tool.name)));
-  const tools: AgentTool[] = [...names].map((name) => ({
-    name,
-    description: name,
-    parameters: { type: 'object' },
-    run(_args, { callId }) {
-      const at = results.findIndex((r, j) => (r.id ?? null) === callId || callId.endsWith(`_${j + 1}`));
-      const recorded = results[at]!;
-      clock.advance(recorded.latencyMs ?? 0);
-      return { output: 'recorded', tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
-    },
-  }));
-  return agentLoop({
-    model,
-    tools,
-    brakes: settings.brakes,
-    context: { system: 's', goal: 'g', systemTokens: t.header.systemTokens, goalTokens: t.header.goalTokens, strategy: settings.strategy },
-    pricing: settings.pricing,
-    clock,
-    retry: TRACE_RETRY,
-    countTokens: () => 0,
-  });
 }
 
 async function serving(traces: readonly Trace[], prices: PriceTable): Promise<RunningServer> {

@@ -34,7 +34,7 @@ describe('multi-run reports lead with the summary', () => {
     const args = ['whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--try', 'max-cost=0.05'];
     const text = (await cli(...args)).stdout;
     expect(text.split('\n')[0]).toMatch(/^setting\s+completed\s+false stops\s+caught\s+spend\s+saved\s+other stops$/);
-    expect(text).toMatch(/^baseline \(as recorded\)\s+28\/38 .* trace_end 10$/m);
+    expect(text).toMatch(/^baseline \(recorded limits\)\s+28\/38 .* trace_end 10$/m);
     expect(text).toMatch(/76 run × setting rows not shown: add --per-run/);
     expect((await cli(...args, '--per-run')).stdout).toMatch(/FALSE STOP/);
   });
@@ -201,19 +201,25 @@ describe('curve', () => {
 
   it('marks the step where the prompt crosses the context window and where it crosses a price tier', async () => {
     const text = (await cli(...gpt4o)).stdout;
-    // prompt at step n: 500 + (n − 1)·2200; above 128,000 from step 59
-    expect(text).toMatch(/^ +59 +128100 .* > context window 128,000$/m);
-    expect(text).toMatch(/^mark: step 59: the prompt \(128,100 tokens\) exceeds the 128,000-token context window of gpt-4o/m);
+    // prompt at step n: 500 + (n − 1)·2200; with the 4,096 max_tokens sent, above 128,000 from step 58 (125,900 + 4,096)
+    expect(text).toMatch(/^ +58 +125900 .* \+ max_tokens > window 128,000$/m);
+    expect(text).toMatch(/^mark: step 58: the prompt \(125,900 tokens\) \+ max_tokens 4,096 exceed the 128,000-token context window of gpt-4o/m);
     const gemini = (await cli('curve', '--model', 'gemini-2.5-pro', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '100')).stdout;
     expect(gemini).toMatch(/^ +92 +200700 .* > price tier 200,000$/m);
     const json = JSON.parse((await cli(...gpt4o, '--format', 'json')).stdout);
-    expect(json.marks).toEqual([expect.objectContaining({ step: 59, kind: 'context_window' })]);
+    expect(json.marks).toEqual([expect.objectContaining({ step: 58, kind: 'context_window' })]);
+    // what steps 58–100 add to the total: priced, but no real run could be billed it
+    const beforeMark = json.rows[56].cumulativeCostUsd;
+    const pastPico = Math.round((json.totalCostUsd - beforeMark) * 1e12);
+    const past = (Math.round(pastPico / 1e8) / 1e4).toFixed(4); // to 4 decimals, half up
+    expect(json.marks[0].message).toContain(`; steps 58–100, $${past} of the total, are priced past it`);
   });
 
   it('takes brake flags and --context-window, and says where it stopped', async () => {
     const stopped = JSON.parse((await cli(...gpt4o, '--context-window', 'model', '--format', 'json')).stdout);
     expect(stopped.stop.reason).toBe('context_overflow');
-    expect(stopped.rows).toHaveLength(58);
+    // step 57's prompt 123,700 + 4,096 fits 128,000; step 58's 125,900 + 4,096 does not
+    expect(stopped.rows).toHaveLength(57);
     const text = (await cli(...gpt4o, '--max-cost', '1')).stdout;
     expect(text).toMatch(/^stopped: budget/m);
     expect(text).toMatch(/^settings: brakes max-cost=1,budget-mode=check · context full · cache off/m);

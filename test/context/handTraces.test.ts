@@ -53,14 +53,16 @@ describe('hand-checked strategies', () => {
     expect(slow.strategyCacheLostTokens).toBe(110 * 2);
   });
 
-  it('mask:1,placeholder=5: each older result becomes 5 tokens; the moving boundary costs the cache the step just masked', () => {
+  it('mask:1,placeholder=5: each older result becomes 5 tokens; the moving boundary costs the cache the result just masked', () => {
     const { slow, prompts, cached } = run('mask:1,placeholder=5', 'on');
     // Step k masked = 10 + 5 = 15; the last step stays 110.
     expect(prompts).toEqual([100, 210, 100 + 15 + 110, 100 + 30 + 110, 100 + 45 + 110]);
-    // Unchanged prefix: system, plus the steps masked before the previous call.
-    expect(cached).toEqual([0, 100, 100, 115, 130]);
-    expect(slow.strategyCacheLostTokens).toBe(15 * 3);
-    expect(slow.costPico).toBe((1030 - 445) * 150_000 + 445 * 75_000 + 50 * 600_000);
+    // Unchanged prefix: system, the steps masked before the previous call, and the output (10) of the step
+    // just masked, which precedes its result.
+    expect(cached).toEqual([0, 100, 110, 125, 140]);
+    // Nothing the previous prompt held is re-sent after the change: the placeholder is new, not lost.
+    expect(slow.strategyCacheLostTokens ?? 0).toBe(0);
+    expect(slow.costPico).toBe((1030 - 475) * 150_000 + 475 * 75_000 + 50 * 600_000);
   });
 
   it('summary:trigger=300,keep=1,tokens=20: three paid summary calls that are not steps; each rewrites the prompt after the system prompt', () => {

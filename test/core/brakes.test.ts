@@ -146,9 +146,10 @@ describe('every stop reason, on small native traces', () => {
     expect(r.steps).toBe(5);
   });
 
-  it("context_overflow with 'model' uses the model's window", () => {
+  it("context_overflow with 'model' uses the model's window, less the max_tokens sent", () => {
     const tiny = handTable(handPriced('mini', { input: 1, output: 1 }, 2500));
-    const r = replay(trace(distinctSteps(20, 100, 900), { system: 1000 }), { contextWindow: 'model' }, tiny);
+    // Prompt n = 1000n: 2000 + 500 fits the 2,500-token window, 3000 + 500 does not.
+    const r = replay(trace(distinctSteps(20, 100, 900), { system: 1000 }), { contextWindow: 'model', maxOutputTokens: 500 }, tiny);
     expect(r.stopReason).toBe('context_overflow');
     expect(r.steps).toBe(2);
   });

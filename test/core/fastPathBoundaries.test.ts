@@ -16,13 +16,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { StopReason } from '../../src/brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
 import type { PromptView } from '../../src/kernel/context.js';
 import { advanceClosedForm, stepSums } from '../../src/fast/closedForm.js';
 import { ContextTracker } from '../../src/kernel/context.js';
-import { brakeLimits } from '../../src/kernel/limits.js';
+import { brakeLimits, promptAllowedTokens } from '../../src/kernel/limits.js';
 import { predictiveBoundPico, promptEstimate } from '../../src/kernel/cost.js';
 import { resetRun, Run } from '../../src/fast/runState.js';
 import { runSettings } from '../../src/fast/settings.js';
@@ -305,10 +305,13 @@ function promptAt(p: Pick, b: Boundaries): number {
   return Math.max(0, b.prompts[callOf(p, b, 'prompt')]! + p.delta);
 }
 
-/** Pricing with tiers (and a model context window) on the prompts of chosen calls. */
+/**
+ * Pricing with tiers (and a model context window) on the prompts of chosen calls: a model's window that
+ * much above the prompt as the max_tokens sent counts against it (kernel/limits.ts promptAllowedTokens).
+ */
 function boundaryPricing(s: Settings, picks: Picks, b: Boundaries): ModelPricing {
   const thresholds = [...new Set(picks.tiers.map((p) => promptAt(p, b)))].sort((x, y) => x - y);
-  const modelWindow = picks.window && picks.windowFromModel ? promptAt(picks.window, b) : undefined;
+  const modelWindow = picks.window && picks.windowFromModel ? promptAt(picks.window, b) + picks.maxOutputTokens : undefined;
   return pricingOf(s.prices, thresholds, modelWindow);
 }
 
@@ -463,7 +466,7 @@ function expectedReach(c: Case, slow: RunOutcome, a: number, e: number): number 
   const { t, s, brakes, pricing } = c;
   if (s.strategy.kind === 'window') {
     const bound = t.header.systemTokens + t.header.goalTokens + s.strategy.windowSteps! * Math.max(...t.calls.map((call) => stepTokens(call, Infinity)));
-    const window = brakes.contextWindow === 'model' ? pricing.contextWindow : brakes.contextWindow;
+    const window = brakes.contextWindow === 'model' ? promptAllowedTokens(pricing.contextWindow ?? Infinity, brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS) : brakes.contextWindow;
     if (bound > (window ?? Infinity) || bound > (pricing.tiers[0]?.aboveInputTokens ?? Infinity)) return a;
   }
   // The predictive bound is searched only under full history with no prompt overhead carried in.

@@ -46,6 +46,13 @@ describe('the cache of scenario files runs', () => {
 });
 
 describe('--preset recorded with a budget mode on top', () => {
+  it('whatif under a context strategy: the baseline row names the recorded limits, not "as recorded" (the strategy re-prices it)', async () => {
+    const r = await cli('whatif', 'scenarios/recorded-pair.jsonl', '--context', 'window:2', '--try', 'max-steps=3');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^baseline \(recorded limits\) /m);
+    expect(r.stdout).not.toContain('as recorded)  ');
+  });
+
   it('the spec names the mode: recorded+budget-mode=predict (and the output bound when given)', () => {
     const predict = { ...NO_BRAKES, budgetMode: 'predict' as const };
     expect(reportSettings({ brakes: predict, perRunRecordedLimits: true, strategy: { kind: 'full' } }).brakes).toBe('recorded+budget-mode=predict');

@@ -43,7 +43,7 @@ describe('serve: a recorded real run', () => {
         prompt_tokens: call.inputTokens,
         completion_tokens: call.outputTokens,
         total_tokens: call.inputTokens! + call.outputTokens,
-        prompt_tokens_details: { cached_tokens: call.cachedInputTokens },
+        prompt_tokens_details: { cached_tokens: call.cachedInputTokens, cache_write_tokens: 0 },
         completion_tokens_details: { reasoning_tokens: call.reasoningTokens },
       });
       const message = answer.json.choices[0].message;

@@ -15,7 +15,7 @@ import type { GivenFlag } from './inputs.js';
 import { prepareSweep, type SweepFlags } from './sweepWork.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { priceGapsOf } from '../../replay/priceGaps.js';
-import { gridWarnings } from './sweepWarnings.js';
+import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
 
@@ -40,7 +40,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     notes: [
       'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step. Recorded runs have none: only their false stops are counted (baseline: replayed as recorded with no brakes).',
     ],
-    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model), inputs }),
+    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model), windowless: recordedWindowless(prepared, prepared.traces), inputs }),
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

@@ -24,6 +24,10 @@ import { checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportVi
 import { counted } from '../../plural.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
+import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
+import type { CheckInput } from '../../check/inputs.js';
+import type { PriceTable } from '../../pricing/types.js';
+import type { Scenario } from '../../scenario/load.js';
 
 export type CheckFlags = BrakeFlags &
   ContextFlags &
@@ -51,6 +55,20 @@ function openLoopWarning(recordedRuns: number): ReportWarning[] {
       message: `${recordedRuns} recorded run${recordedRuns === 1 ? ' is' : 's are'} replayed as recorded (open loop): a brake can only stop them earlier; completions and false stops are what the recordings did`,
     },
   ];
+}
+
+/**
+ * `--context-window model` (a flag, or a scenario file's own brakes) on runs whose model the table gives
+ * no window: each file's runs (`traces[i]`, then its population) under its brakes, as checkRuns runs them.
+ */
+function windowWarnings(checks: readonly CheckInput[], traces: readonly Trace[][], options: { prices: PriceTable; model?: string }): ReportWarning[] {
+  const found = new WindowlessModels();
+  checks.forEach((input, i) => {
+    const windows = PopulationWindows.of([{ brakes: input.settings.brakes, ...(options.model === undefined ? {} : { model: options.model }) }], options.prices).addInputs({ traces: traces[i]! });
+    if (input.scenario.population !== undefined) windows.addScenario(input.scenario as Scenario);
+    found.add(windows.models());
+  });
+  return found.warnings();
 }
 
 function checkOutputs(opts: CheckFlags, inputs: readonly string[], io: CliIO): void {
@@ -83,7 +101,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const scenarios = checks.map((input, i) => checkScenario(input, traces[i]!, prices, opts.model));
   const drift = baseline === undefined ? undefined : compareToBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices: prices.source });
   const named = checks.flatMap((input) => input.traceFiles);
-  const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...(opts.model === undefined ? {} : { model: opts.model }), inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0))];
+  const model = opts.model === undefined ? {} : { model: opts.model };
+  const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...model, inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)), ...windowWarnings(checks, traces, { prices, ...model })];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
 
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);

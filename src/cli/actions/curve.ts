@@ -53,7 +53,7 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
   const others = (command.compare ?? []).filter((entry) => entry.spec !== own.spec);
   const comparison = command.compare === undefined ? undefined : compareCurves(command.spec, [own, ...others], prices, options);
   const warnings = command.brakes.contextWindow === 'model' && run.pricing.contextWindow === undefined ? windowlessModelWarnings([run.pricing.model]) : [];
-  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(comparison === undefined ? {} : { comparison }), warnings });
+  const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(command.brakes.maxOutputTokens === undefined ? {} : { maxOutputTokens: command.brakes.maxOutputTokens }), ...(comparison === undefined ? {} : { comparison }), warnings });
   const window = explicitWindow ?? run.pricing.contextWindow;
   const text =
     command.format === 'json'

@@ -9,6 +9,7 @@ import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
 import { populationRuns, type PopulationConfig } from '../../population/run.js';
+import { PopulationWindows } from '../../population/modelWindow.js';
 import type { RunPair } from '../../metrics/population.js';
 import { sweepPairs } from '../../population/sweep.js';
 import { wilsonInterval } from '../../population/recommend.js';
@@ -162,6 +163,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
       ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
       ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextSpec(config.strategy))),
       ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow !== undefined),
+      ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
     ],
   });
   emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);

@@ -12,6 +12,7 @@ import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport, replayReportJson } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
 import type { ReportView } from '../../report/view.js';
+import { brakeSpec } from '../../report/settings.js';
 import type { CliIO } from '../io.js';
 import type { ReportFormat } from '../options.js';
 import type { Trace } from '../../trace/types.js';
@@ -69,7 +70,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: command.brakes.contextWindow === 'model' });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: command.brakes.contextWindow === 'model', partsBraked: brakeSpec(command.brakes) !== 'none' });
   // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
   const recordedResults = new RowColumns<RunResult>();
   const recordedNotes = new RowColumns<RunNote & { skips: boolean }>();

@@ -12,7 +12,8 @@ import { UserError } from '../../errors.js';
 import { resolveTracePricing } from '../../replay/replay.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextSpec } from '../../report/settings.js';
-import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, windowlessModelWarnings, type ReportWarning } from '../../report/warnings.js';
+import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, sessionPartsWarnings, type ReportWarning } from '../../report/warnings.js';
+import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
 
@@ -22,6 +23,8 @@ export interface RunNote {
   pricing: ModelPricing;
   /** The table's price of the run as recorded beside its recorded cost, when it recorded one. */
   recordedCost?: { computedPico: number; recordedPico: number };
+  /** The session tree the run is a part of (header.agent), when it is one. */
+  sessionId?: string;
 }
 
 export class RunNotes {
@@ -30,10 +33,15 @@ export class RunNotes {
   private readonly dayBySource = new Map<string, string>();
   private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
   private readonly uncachedModels = new Set<string>();
-  private readonly windowlessModels = new Set<string>();
+  private readonly windowless = new WindowlessModels();
+  /** Runs per session tree (runs that are parts of one). */
+  private readonly sessionRuns = new Map<string, number>();
 
-  /** `modelWindowBrake`: a setting takes `--context-window model`, which needs each run's model's window. */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: boolean }) {}
+  /**
+   * `modelWindowBrake`: a setting takes `--context-window model`, which needs each run's model's window.
+   * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so.
+   */
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: boolean; partsBraked?: boolean }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -45,12 +53,14 @@ export class RunNotes {
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
+    if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
     return note;
   }
 
   /** Notes one run (see `noteOf`). */
   addNote(note: RunNote): void {
     if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
+    if (note.sessionId !== undefined) this.sessionRuns.set(note.sessionId, (this.sessionRuns.get(note.sessionId) ?? 0) + 1);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
@@ -63,7 +73,7 @@ export class RunNotes {
 
   private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
     if (cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
-    if (this.options.modelWindowBrake === true && pricing.contextWindow === undefined) this.windowlessModels.add(pricing.model);
+    this.windowless.note(this.options.modelWindowBrake === true, pricing);
     const { asOf, dating } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(source, asOf);
     if (dating === 'recorded') {
@@ -81,8 +91,15 @@ export class RunNotes {
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
-      ...windowlessModelWarnings([...this.windowlessModels].sort()),
+      ...this.windowless.warnings(),
+      ...(this.options.partsBraked === true ? sessionPartsWarnings(this.sessionParts()) : []),
     ];
+  }
+
+  /** Runs that are parts of a session tree of more than one run, and those sessions. */
+  private sessionParts(): { runs: number; sessions: number } {
+    const split = [...this.sessionRuns.values()].filter((runs) => runs > 1);
+    return { runs: split.reduce((a, b) => a + b, 0), sessions: split.length };
   }
 
   /** The day a run's dated prices were read at (absent for undated tables). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { priceGapsOf } from '../../replay/priceGaps.js';
-import { gridWarnings } from './sweepWarnings.js';
+import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
@@ -82,7 +82,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, inputs: args.inputs });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs });
   return sweepHeader({
     settings: reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
     prices: prepared.prices.source,
@@ -100,7 +100,7 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model);
-  return { recordedRuns, priceGaps, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
+  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
 }
 
 /**

@@ -105,7 +105,8 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     const recordedRuns = first.reduce((n, reply) => n + reply.recordedRuns, 0);
     const priceGaps = new PriceGapCheck();
     for (const reply of first) priceGaps.addSums(reply.priceGaps);
-    return { rows, read: { recordedRuns, priceGaps, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
+    const windowless = first.flatMap((reply) => reply.windowless ?? []);
+    return { rows, read: { recordedRuns, priceGaps, windowless, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
   } finally {
     progress.finish();
     for (const sweep of sweeps) sweep.stop();

@@ -17,6 +17,8 @@ import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js'
 import { notePriceGap } from '../../replay/priceGaps.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
+import { gridWindows } from './sweepWarnings.js';
+import type { PopulationWindows } from '../../population/modelWindow.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -30,6 +32,8 @@ export interface StreamedFiles {
   contextSums?: ContextTokenSums;
   /** The good files' runs priced as recorded beside what they recorded (none re-priced as another model). */
   priceGaps: PriceGapSums;
+  /** The good files' runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts); absent: none. */
+  windowless?: string[];
 }
 
 /**
@@ -57,6 +61,7 @@ interface OpenFile {
   runs: number;
   sums: ContextTokenSums[];
   gaps: PriceGapCheck;
+  windows: PopulationWindows;
 }
 
 /**
@@ -66,14 +71,16 @@ interface OpenFile {
  * the next). `into`: a tallier the runs are added to (a thread's, over all its units: its tallies are
  * then left to its caller, `tallies` is empty), else one of this call's own; every file is added to the
  * same tallier (a few large arrays of costs per configuration, not a few small ones per file), a file
- * found bad rolled back.
+ * found bad rolled back. `windows`: where the good files' runs' models without a window are noted (a
+ * thread's, over all its units), else this call's own.
  */
-export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults; into?: SweepTallier }): Promise<StreamedFiles> {
+export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults; into?: SweepTallier; windows?: PopulationWindows }): Promise<StreamedFiles> {
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
   const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
   const tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
   const sums: ContextTokenSums[] = [];
   const gaps = new PriceGapCheck();
+  const windows = args.windows ?? gridWindows(args.setup);
   const checksPrices = args.setup.fixed.model === undefined;
   let goodFiles = 0;
   let recordedRuns = 0;
@@ -100,6 +107,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       recordedRuns += open.runs;
       sums.push(...open.sums);
       gaps.addSums(open.gaps.sums());
+      windows.add(open.windows.models());
     } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
@@ -108,12 +116,13 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
       close();
-      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck() };
+      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart() };
     }
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
     if (!needsCalls) letCallsGo(run.trace, compiled);
     if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices);
+    open.windows.addTrace(run.trace);
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
@@ -123,6 +132,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     recordedRuns,
     skipped: set.badInputs,
     priceGaps: gaps.sums(),
+    ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
     ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
   };
 }

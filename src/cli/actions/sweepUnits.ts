@@ -13,6 +13,7 @@ import { SweepTallier, type SweepPopulation, type SweepResults, type SweepTally 
 import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
 import { priceGapsOf } from '../../replay/priceGaps.js';
 import { streamFiles } from './sweepStream.js';
+import { gridWindows } from './sweepWarnings.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /** A unit of the queue: a share of the population, and where its files come among the inputs (`order`). */
@@ -53,6 +54,8 @@ export interface UnitsTallies {
   contextSums?: ContextTokenSums;
   /** Its runs priced as recorded beside what they recorded (src/replay/priceGaps.ts). */
   priceGaps: PriceGapSums;
+  /** Its recorded runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts); absent: none. */
+  windowless?: string[];
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -73,6 +76,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const sums: ContextTokenSums[] = [];
   const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [], priceGaps: [] };
   const gaps = new PriceGapCheck();
+  const windows = gridWindows(args.setup);
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
@@ -84,7 +88,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
     if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
       // Into this thread's tallier: one set of cost arrays per configuration for all its files.
-      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier });
+      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier, windows });
       first.recordedRuns += files.recordedRuns;
       if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
       if (files.contextSums !== undefined) sums.push(files.contextSums);
@@ -97,6 +101,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
     gaps.addSums(priceGapsOf(prepared.traces, args.setup.prices, args.setup.fixed.model).sums());
+    windows.addInputs({ traces: prepared.traces });
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
@@ -104,6 +109,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   if (took > 0) first.tallies = tallier.finish();
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
   first.priceGaps = gaps.sums();
+  if (windows.models().length > 0) first.windowless = windows.models();
   return {
     first,
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),

@@ -1,20 +1,37 @@
 /**
  * What could make a sweep's or a calibration's figures mislead, one warning each: the price table does
- * not price the recorded runs as they were billed, and recorded runs swept under a context strategy they
- * were not recorded with (open loop).
+ * not price the recorded runs as they were billed, recorded runs swept under a context strategy they
+ * were not recorded with (open loop), and `--context-window model` on runs whose model the table gives
+ * no window (population/modelWindow.ts).
  */
 import { isIdentity } from '../../context/strategy.js';
+import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
+import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../parseFlags.js';
 import type { SweepSetup } from './sweepWork.js';
 
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed'>; recordedRuns: number; priceGaps: PriceGapCheck; inputs: readonly string[] }): ReportWarning[] {
+/** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
+export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
+  return PopulationWindows.of(setup.configurations.map((c) => c.config), setup.prices);
+}
+
+/** The models of `traces` (each run's own, or a configuration's) that a configuration's `--context-window model` finds no window for. */
+export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'prices'>, traces: readonly Trace[]): string[] {
+  return gridWindows(setup).addInputs({ traces }).models();
+}
+
+/** `windowless`: recordedWindowless of the recorded runs read (on every thread); the scenario files' runs are added here. */
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[] }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
+  const windows = gridWindows(setup).add(args.windowless);
+  for (const { scenario } of setup.scenarios) windows.addScenario(scenario);
   return [
     ...priceGapWarnings(args.priceGaps.gaps(PRICE_GAP_TOLERANCE), args.inputs),
     ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : strategy.kind) : []),
+    ...windows.warnings(),
   ];
 }

@@ -142,6 +142,8 @@ export interface SweepRead {
   recordedRuns: number;
   contextTokens?: ContextTokenCurves;
   priceGaps: PriceGapCheck;
+  /** The recorded runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts recordedWindowless). */
+  windowless: string[];
 }
 
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */

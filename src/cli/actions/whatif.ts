@@ -10,7 +10,7 @@ import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './tree
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
-import { reportSettings } from '../../report/settings.js';
+import { brakeSpec, reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
@@ -45,7 +45,12 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const settings = command.settings;
   const prices = loadPriceTable(command.priceOptions);
   const model = command.model === undefined ? {} : { model: command.model };
-  const notes = new RunNotes({ strategy: command.strategy, ...model, modelWindowBrake: settings.some((setting) => setting.brakes.contextWindow === 'model') });
+  const notes = new RunNotes({
+    strategy: command.strategy,
+    ...model,
+    modelWindowBrake: settings.some((setting) => setting.brakes.contextWindow === 'model'),
+    partsBraked: command.tree !== true && settings.some((setting) => brakeSpec(setting.brakes) !== 'none'),
+  });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await workOnRuns(command.traces, io, (trace) => {

@@ -8,6 +8,7 @@ import { IssueCollector } from '../common/issues.js';
 import { parseJsonDocument } from '../common/jsonDocument.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { chooseSweAgentModel } from './modelName.js';
+import { checkRecordedTotals } from './recordedTotals.js';
 import { readReplayConfig, readSidecar } from './runSettings.js';
 
 export interface SweAgentImportOptions {
@@ -114,6 +115,8 @@ export function readSweAgentTrajectory(content: string, path: string, opts: SweA
   // --- model and settings -----------------------------------------------------------------------------
   const replayConfig = readReplayConfig(issues, parsed.replay_config);
   const sidecar = opts.sidecarArgsYaml !== undefined ? readSidecar(opts.sidecarArgsYaml, opts.sidecarPath ?? `${path} (args.yaml)`) : undefined;
+  // Totals are held to the steps only when every step was read (an invalid one is no step).
+  if (issues.count === 0) checkRecordedTotals(issues, steps.length, { apiCalls, instanceCost, tokensSent, tokensReceived });
   issues.throwIfAny();
 
   const run: SweAgentRun = {

@@ -98,8 +98,6 @@ export function rebuildSweAgentTokens(run: SweAgentRun): RebuiltTokens {
         'no tool definitions counted: SWE-agent 0.x has no function calling; its commands reach the model as the command docs in the system prompt (history[0], counted) and its API calls carry no tool schemas',
       );
     }
-  } else if ((tokensSent ?? 0) > 0 || (tokensReceived ?? 0) > 0) {
-    notes.push('the trajectory has no steps although model_stats records tokens: the run totals are kept in the end record only');
   }
   if (assistantAt.length < steps.length && steps.length > 0) {
     notes.push(

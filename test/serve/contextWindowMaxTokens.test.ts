@@ -1,0 +1,62 @@
+/**
+ * `serve` from a scenario refuses a request as a provider does: when its prompt + the max_tokens it asks
+ * for (`max_completion_tokens`, or `max_tokens`) passes the model's context window; a request that asks
+ * for none is refused only past the window (what OpenAI does with no max_tokens).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseScenario } from '../../src/scenario/load.js';
+import { startServer, type RunningServer } from '../../src/serve/index.js';
+import { handPriced, handTable } from '../helpers.js';
+import { expectOpenAiError, post } from './client.js';
+
+const WINDOW = 1000;
+const SCENARIO = `
+scenario: loopcost.scenario/1
+name: small window
+model: tiny
+systemTokens: 100
+hardCapSteps: 30
+population:
+  - behaviour: healthy
+    weight: 1
+    steps: 5
+    outputTokens: 40
+    toolResultTokens: 20
+`;
+let server: RunningServer;
+
+beforeAll(async () => {
+  const prices = handTable(handPriced('tiny', { input: 1, output: 2 }, WINDOW));
+  server = await startServer({ sources: { scenario: { scenario: parseScenario(SCENARIO, 'small.yaml') } }, prices, port: 0 });
+});
+afterAll(() => server.close());
+
+/** One call of a new session whose prompt is a few hundred tokens (well within the window). */
+async function ask(session: string, cap: Record<string, number>) {
+  const messages = [{ role: 'user', content: 'word '.repeat(400) }];
+  return post(server.url, { model: 'tiny', messages, ...cap }, { 'x-loopcost-session': session, 'x-loopcost-run': '1' });
+}
+
+describe('serve: the window refusal counts the max_tokens asked for', () => {
+  it('refuses prompt + max_tokens past the window, answers it within the window or with no cap', async () => {
+    const none = await ask('none', {});
+    expect(none.status).toBe(200);
+    const prompt = none.json.usage.prompt_tokens as number;
+    expect(prompt).toBeGreaterThan(300);
+    expect(prompt).toBeLessThan(WINDOW - 200);
+
+    const fits = await ask('fits', { max_tokens: WINDOW - prompt });
+    expect(fits.status).toBe(200);
+
+    for (const [session, field] of [['past', 'max_tokens'], ['pastCompletion', 'max_completion_tokens']] as const) {
+      const past = await ask(session, { [field]: WINDOW - prompt + 1 });
+      expect(past.status).toBe(400);
+      expectOpenAiError(past);
+      expect(past.json.error.message).toContain(`prompt of ${prompt} tokens + max_tokens ${WINDOW - prompt + 1} past the model's context window of ${WINDOW} (synthetic)`);
+      // The agent has ended: the provider refused the call.
+      const after = await ask(session, {});
+      expect(after.status).toBe(409);
+      expect(after.json.error.message).toMatch(/refused a prompt past the model's context window/);
+    }
+  });
+});
