@@ -4,8 +4,8 @@
  * session's, in the session's order, so no rule exists twice. Pure: the clock, token counter, model
  * and tools are injected (run.ts fills in the real ones).
  *
- *   before each call   abort? → session.summarizeIfDue() (when due: billed by the kernel meter as replay
- *                      bills it, then made through the model; see summarize) →
+ *   before each call   abort? → session.summaryDue() (when due: made through the model, then billed by
+ *                      session.recordSummary as the model reported it; see summarize) →
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
@@ -18,9 +18,9 @@ import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
-import type { MeteredCall } from '../loop/meter.js';
+import type { SummaryDue } from '../loop/summary.js';
 import { TRACE_SCHEMA, type CallRecord } from '../trace/types.js';
-import { callRecordOf, endRecord, usageFields } from './records.js';
+import { billedFields, callRecordOf, endRecord, usageFields } from './records.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
@@ -140,14 +140,13 @@ class AgentRun {
     let retries = 0;
     for (;;) {
       if (this.aborted) return session.aborted();
-      const replaced = options.context.strategy?.summary ? session.prompt() : null;
-      const summary = replaced && session.summarizeIfDue(this.member);
+      const summary = options.context.strategy?.summary ? session.summaryDue(this.member) : null;
       if (summary) {
-        const stop = await this.summarize(summary, replaced!);
+        const stop = await this.summarize(summary);
         if (stop) return stop;
       }
       // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a
-      // model call awaited between the bill and the next prompt, and its response comes after the brakes.
+      // model call awaited between its gate and its bill, and its response comes after the brakes.
       const view = session.prompt();
       const before = session.checkBeforeCall(view, this.member);
       if (before) return before;
@@ -182,30 +181,20 @@ class AgentRun {
   }
 
   /**
-   * The summary call the session just made and billed (the kernel meter's rule, as replay bills it: the
-   * prompt it replaces in, the strategy's S tokens out; not a step), made through the model: the prompt
-   * it replaces plus a request to summarise, capped at S tokens. Its text stands for the older steps
-   * from now on. Recorded as a compaction call with the billed usage, so the recording replays (full
-   * history) to the run's figures; its wall time is counted with the next call's. Not retried: a failed
-   * summary call ends the run as a model that gave up.
+   * The summary call the session found due (its brakes passed on its estimate), made through the model:
+   * the prompt it replaces plus a request to summarise, capped at S tokens. Billed (not a step) as the
+   * model reported its usage, by the one meter every call goes through — by the estimate, as replay bills
+   * it, when the response reports no prompt size — and its text stands for the older steps from now on.
+   * Not retried: a failed summary call is paid as any failed call (what its error reported, else
+   * nothing) and ends the run as a model that gave up.
    */
-  private async summarize(billed: MeteredCall, replaced: PromptView): Promise<Stop | null> {
+  private async summarize(due: SummaryDue): Promise<Stop | null> {
     const { session, options } = this;
     const spec = options.context.strategy!.summary!;
-    const { usage } = billed;
-    this.recorder.call({
-      type: 'call',
-      inputTokens: usage.input,
-      ...(usage.cached ? { cachedInputTokens: usage.cached } : {}),
-      ...(usage.cacheWrite ? { cacheWriteTokens: usage.cacheWrite } : {}),
-      outputTokens: usage.output,
-      latencyMs: 0,
-      compaction: true,
-    });
     let turn: ModelTurn;
     try {
       turn = await options.model.call({
-        messages: [...this.conversation.prompt(replaced), { role: 'user', content: summaryInstruction(spec.summaryTokens) }],
+        messages: [...this.conversation.prompt(due.view), { role: 'user', content: summaryInstruction(spec.summaryTokens) }],
         tools: [],
         maxOutputTokens: spec.summaryTokens,
         purpose: 'summary',
@@ -213,29 +202,39 @@ class AgentRun {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     } catch (error) {
-      if (this.aborted) return session.aborted();
-      if (error instanceof ModelExhausted) return session.exhausted(error.reason);
-      if (error instanceof ModelCallError) return session.modelGaveUp(`summary call failed: ${error.message}; not retried`);
-      throw error;
+      if (error instanceof ModelExhausted && !this.aborted) return session.exhausted(error.reason);
+      const failed = this.failedRecord(error, 0);
+      this.billSummary(due, failed);
+      return this.aborted ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
     }
+    this.billSummary(due, { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs: 0 });
     this.conversation.summarize(turn.text ?? '');
     return null;
+  }
+
+  /**
+   * The summary call paid (session.recordSummary) and recorded as a compaction call with the usage billed,
+   * so the recording replays (full history) to the run's figures; its wall time is counted with the next call's.
+   */
+  private billSummary(due: SummaryDue, response: CallRecord): void {
+    const { usage } = this.session.recordSummary(due, response);
+    this.recorder.call({ type: 'call', ...billedFields(usage), latencyMs: 0, compaction: true, ...(response.failed ? { failed: response.failed } : {}) });
+  }
+
+  /** A failed call's record: the usage the provider returned (else none); an error that is no model failure (and no abort) is thrown on. */
+  private failedRecord(error: unknown, latencyMs: number): CallRecord {
+    if (!(error instanceof ModelCallError) && !this.aborted) throw error;
+    const usage = error instanceof ModelCallError ? error.options.usage : undefined;
+    const status = error instanceof ModelCallError ? error.options.status : undefined;
+    const message = this.aborted ? 'aborted by the caller' : (error as Error).message;
+    return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, failed: { ...(status === undefined ? {} : { status }), message } };
   }
 
   /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
   private failedCall(error: unknown, view: PromptView): { stop?: Stop; retryable: boolean; message: string } {
     const aborted = this.aborted;
-    if (!(error instanceof ModelCallError) && !aborted) throw error;
-    const usage = error instanceof ModelCallError ? error.options.usage : undefined;
-    const status = error instanceof ModelCallError ? error.options.status : undefined;
-    const message = aborted ? 'aborted by the caller' : (error as Error).message;
-    const record: CallRecord = {
-      type: 'call',
-      ...(usage === undefined ? {} : usageFields(usage)),
-      outputTokens: usage?.outputTokens ?? 0,
-      latencyMs: this.lap(),
-      failed: { ...(status === undefined ? {} : { status }), message },
-    };
+    const record = this.failedRecord(error, this.lap());
+    const { status, message } = record.failed!;
     const after = this.session.recordResponse(record, this.session.meter(record, view), view);
     this.recorder.call(record);
     if (aborted) return { stop: this.session.aborted(), retryable: false, message };

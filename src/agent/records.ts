@@ -1,5 +1,6 @@
 /** The real loop's records for the recorder: a response as a native call record, and the run's end. */
 import type { Stop } from '../brakes/stopReasons.js';
+import type { CallUsage } from '../pricing/types.js';
 import type { CallRecord, ToolCallRecord, TraceEnd } from '../trace/types.js';
 import { recordedArguments } from './tools.js';
 import type { ModelTurn } from './types.js';
@@ -12,6 +13,12 @@ export function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
     ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
     ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
   };
+}
+
+/** A call's usage as billed, as a call record's usage fields (a replay of the record bills it the same). */
+export function billedFields(usage: CallUsage): Pick<CallRecord, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'outputTokens' | 'reasoningTokens'> {
+  const { input, cached, cacheWrite, cacheWrite1h, output, reasoning } = usage;
+  return { ...usageFields({ inputTokens: input, cachedInputTokens: cached, cacheWriteTokens: cacheWrite, cacheWrite1hTokens: cacheWrite1h, outputTokens: output, reasoningTokens: reasoning }), outputTokens: output };
 }
 
 /** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */

@@ -34,7 +34,7 @@ export function addContextOptions(command: Command): Command {
 export function addPriceOptions(command: Command): Command {
   return command
     .addOption(option(command, '--prices <file>', "a LiteLLM model_prices_and_context_window.json to use instead of the bundled table (a model it lacks is an error)", 'the bundled @pydantic/genai-prices table'))
-    .addOption(option(command, '--prices-override <file>', 'a LiteLLM-format file whose models override the table; every other model keeps its price (e.g. from loopcost prices derive)', 'none'))
+    .addOption(option(command, '--prices-override <file>', 'a LiteLLM-format file whose entries override the table field by field (prices, tiers, max_input_tokens as the window); the fields and models it leaves out keep the table\'s (e.g. from loopcost prices derive)', 'none'))
     .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run", "the day each run was recorded, else the table's release day"));
 }
 

@@ -71,6 +71,13 @@ export class RunAccounts {
     return addStrategyFigures(outcome, totals);
   }
 
+  /** Adds a summary call (context `summary`/`hybrid`: not a step) to the totals, its cost to the summaries' too, and (keepSteps) its row. */
+  addSummary(metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
+    this.totals.summaryCalls += 1;
+    this.totals.summaryCostPico += metered.costPico;
+    this.add(null, metered, view, state);
+  }
+
   /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
   add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
     // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run: refused at the call that

@@ -25,7 +25,6 @@ import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
-import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { compactContext, framingAfterCall } from '../kernel/compaction.js';
 import { describeStop, Fact } from '../kernel/describe.js';
@@ -37,6 +36,7 @@ import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
+import { SummaryMeter, type SummaryDue } from './summary.js';
 import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
@@ -50,9 +50,7 @@ export class LoopSession {
   private readonly facts = new Float64Array(Fact.Size);
   private readonly prices: FlatPrices;
   private readonly meterSettings: MeterSettings;
-  private readonly summaryPrices: FlatPrices;
-  /** The summary call's meter output: made on the first summary (most runs have none). */
-  private summaryOut: Float64Array | undefined;
+  private readonly summaryMeter: SummaryMeter;
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first; the framing after a compaction. */
   private overheadTokens = 0;
   /** The conversation's framing (kernel/compaction.ts): what its first call was billed beyond the context; NaN before. */
@@ -76,7 +74,7 @@ export class LoopSession {
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
-    this.summaryPrices = options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices;
+    this.summaryMeter = new SummaryMeter(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.context = new ContextTracker();
@@ -84,39 +82,41 @@ export class LoopSession {
   }
 
   /**
-   * Before the next call: when the prompt passes the strategy's summary trigger (and the step, time,
-   * budget and token brakes — the run's, in predict mode with the summary's own bound, and in a tree the
-   * tree's — would let the next call through), the summary call is made and paid — not a step — and the
-   * prompt becomes system + goal + summary + the last K steps. Its billed usage and cost, else null.
+   * Before the next call, a summary call is due when the prompt passes the strategy's trigger and the brakes would let the next
+   * call through (predict mode: bounded by its estimate; in a tree, the tree's too). Its estimate, else null; recordSummary pays it.
    */
-  summarizeIfDue(tree?: TreeCheck): MeteredCall | null {
+  summaryDue(tree?: TreeCheck): SummaryDue | null {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens)) return null;
-    const input = promptEstimate(context.promptTokens(), this.overheadTokens); // the conversation it replaces, framing included
-    const summaryTokens = context.summaryOutput;
-    const call: SummaryCallSize = { prices: this.summaryPrices, promptEstimate: input, summaryTokens };
-    if (!summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, call))) return null;
-    if (tree !== undefined && !tree.summaryMayRun(this, call)) return null;
-    const out = (this.summaryOut ??= new Float64Array(Metered.Size));
-    const cache = this.meterSettings.cacheMode;
-    meterSummaryCall(out, this.summaryPrices, cache, input, summaryUnchangedTokens(this.summaryPrices, this.prices, context.unchangedTokens()), summaryTokens);
-    const costPico = out[Metered.CostPico]!;
-    const totals = this.accounts.totals;
-    if (cache !== CacheModeCode.Off) totals.strategyCacheLostTokens += context.cacheLostTokens();
-    context.markSent();
-    context.summarize();
-    state.spentPico += costPico;
-    state.tokensUsed += input + summaryTokens;
-    state.elapsedMs += callLatencyMs(NaN, this.options.latency, input, summaryTokens);
-    totals.summaryCalls += 1;
-    totals.summaryCostPico += costPico;
-    const metered: MeteredCall = {
-      usage: { input, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: 0, output: summaryTokens, reasoning: 0 },
-      costPico,
-      cacheRuleLostTokens: out[Metered.RuleLost]!,
-    };
-    this.accounts.add(null, metered, context.view(), this.state);
+    const size: SummaryCallSize = { prices: this.summaryMeter.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput };
+    const mayRun = summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, size));
+    return mayRun && (tree === undefined || tree.summaryMayRun(this, size)) ? { view: context.view(), size } : null;
+  }
+
+  /**
+   * The summary call `due` was made: paid — not a step — as `response` reports it, by its estimate when it reports
+   * no usage or there is none (summary.ts); unless it failed, the prompt becomes system + goal + summary + the last K steps.
+   */
+  recordSummary(due: SummaryDue, response: CallRecord | null): MeteredCall {
+    const { context, state } = this;
+    const metered = this.summaryMeter.meter(due, response);
+    if (!response?.failed) {
+      if (this.options.cache !== 'off') this.accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
+      context.markSent();
+      context.summarize();
+    }
+    const { input, output } = metered.usage;
+    state.spentPico += metered.costPico;
+    state.tokensUsed += input + output;
+    state.elapsedMs += callLatencyMs(NaN, this.options.latency, input, output); // its wall time: a live loop counts it with the next call's
+    this.accounts.addSummary(metered, context.view(), state);
     return metered;
+  }
+
+  /** A synchronous driver's summary call when due: it has no response, so it is paid by its estimate (as replay pays it). A live loop: summaryDue, the call, recordSummary. */
+  summarizeIfDue(tree?: TreeCheck): MeteredCall | null {
+    const due = this.summaryDue(tree);
+    return due && this.recordSummary(due, null);
   }
 
   prompt(): PromptView {

@@ -9,17 +9,17 @@
  * - Bootstrap (seeded, `resamples`): a 95% interval on the mean and on the p95 of the per-run cost.
  * - Distribution-free bound: a cap at the largest of n runs stops at most 1 − 0.05^(1/n) of new runs at
  *   95% confidence; claiming a rate r needs n ≥ ln 0.05 / ln(1 − r) runs.
- * - Worst case the brakes allow per run: in check mode the budget plus the largest single call (the
- *   model's whole context window at its highest applicable tier plus max_tokens of output); in predict
- *   mode the budget; else the step cap times that largest call; a token cap times the highest rate;
- *   the least of those that apply, null (unbounded) when none does.
+ * - Worst case the brakes allow per run: worstCase.ts.
+ * - Where prompts pass a price tier, or the context window less the max_tokens sent (a provider refuses a
+ *   call whose prompt + max_tokens passes the window): PromptCrossings.
  * Pure: no node:*, no clock, no Math.random.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../brakes/config.js';
+import { promptAllowedTokens } from '../kernel/limits.js';
 import { PicoSum } from '../metrics/picoSum.js';
 import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
-import type { ModelPricing, TokenPrices } from '../pricing/types.js';
+import type { ModelPricing } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { daySpender } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
@@ -130,70 +130,6 @@ export function runsToClaim(share: number): number {
   return share <= 0 ? Infinity : share >= 1 ? 1 : Math.ceil(Math.log(0.05) / Math.log(1 - share));
 }
 
-/** The prices of a prompt of `tokens` input tokens (the tier it falls in). */
-function pricesAt(pricing: ModelPricing, tokens: number): TokenPrices {
-  let prices = pricing.base;
-  for (const tier of pricing.tiers) if (tokens > tier.aboveInputTokens) prices = tier.prices;
-  return prices;
-}
-
-/** The most one call can cost: the whole context window as input (at the dearest input or cache-write rate) plus max_tokens of output; undefined without a known window. */
-export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
-  if (pricing.contextWindow === undefined) return undefined;
-  const p = pricesAt(pricing, pricing.contextWindow);
-  const input = Math.max(p.input, p.cacheWrite ?? 0, p.cacheWrite1h ?? 0);
-  return pricing.contextWindow * input + maxOutputTokens * Math.max(p.output, p.reasoning ?? 0);
-}
-
-export interface WorstCase {
-  /** The most one run can cost under the brakes, in USD; null: the brakes set no bound. */
-  perRunUsd: number | null;
-  /** Which brake gives the bound, in words. */
-  rule: string;
-}
-
-/**
- * Under a summary strategy (`summary:`, `hybrid:`): a summary call may come before each call, of S tokens
- * out, priced as the summary model (`model=X`) or else as the run's. It is not a step, and the budget's
- * predict mode does not bound it (it runs while the brakes would let the next call through).
- */
-export interface SummaryCalls {
-  summaryTokens: number;
-  pricing?: ModelPricing;
-}
-
-/** The largest call over these models' prices with `maxOutputTokens` out; undefined when a window is unknown. */
-function largestOf(pricings: readonly ModelPricing[], maxOutputTokens?: number): number | undefined {
-  const calls = pricings.map((p) => largestCallPico(p, maxOutputTokens));
-  return calls.some((c) => c === undefined) ? undefined : Math.max(0, maxOf(calls as number[]));
-}
-
-/** The most one run can cost under `brakes` on any of these models' prices (with `summary`: its summary calls too). */
-export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[], options: { summary?: SummaryCalls } = {}): WorstCase {
-  const { summary } = options;
-  const summaryPricings = summary === undefined ? [] : summary.pricing === undefined ? pricings : [summary.pricing];
-  const largest = largestOf(pricings, brakes.maxOutputTokens);
-  // The largest summary call (0 without summaries): the prompt it replaces (up to the window) in, S out.
-  const largestSummary = summary === undefined ? 0 : largestOf(summaryPricings, summary.summaryTokens);
-  const known = largest !== undefined && largestSummary !== undefined;
-  const afterSummary = summary === undefined ? '' : ', each after a summary call';
-  const bounds: [number, string][] = [];
-  if (brakes.maxCostPico !== undefined) {
-    if (brakes.budgetMode === 'predict') {
-      // A summary call is bounded as any call is (its prompt in, S out): kernel/brakes.ts summaryMayRun.
-      bounds.push([brakes.maxCostPico, `the budget (predict mode refuses a call${summary === undefined ? '' : ' or a summary call'} whose bound would cross it; a response longer than max_tokens could still overshoot)`]);
-    } else if (known) bounds.push([brakes.maxCostPico + Math.max(largest, largestSummary), 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
-  }
-  if (brakes.maxSteps !== undefined && known) bounds.push([brakes.maxSteps * (largest + largestSummary), `${brakes.maxSteps} steps at the largest prompt (the whole context window) and max_tokens of output${afterSummary}`]);
-  if (brakes.maxTokens !== undefined && known) {
-    const rate = maxOf([...pricings, ...summaryPricings].map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
-    bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
-  }
-  if (bounds.length === 0) return { perRunUsd: null, rule: 'unbounded: no budget, and no step or token cap with a known context window' };
-  const [pico, rule] = bounds.reduce((a, b) => (b[0] < a[0] ? b : a));
-  return { perRunUsd: picoToUsd(Math.round(pico)), rule };
-}
-
 /**
  * `--suggest-cap R`: the per-run budget that stops at most a share R of the runs that complete: the
  * nearest-rank (1 − R) quantile of their costs (a run costing no more than the cap is not stopped by it
@@ -204,11 +140,19 @@ export function suggestCapPico(completedCostsPico: readonly number[], share: num
   return nearestRank(sorted, 1 - share);
 }
 
-/** Where growing prompts pass a price tier or the context window: per threshold, the runs that did and at which step. */
+/**
+ * Where growing prompts pass a price tier or the context window: per threshold, the runs that did and at
+ * which step. The window's threshold is the largest prompt a provider accepts with the max_tokens sent
+ * (kernel/limits.ts promptAllowedTokens): OpenAI and Anthropic refuse prompt + max_tokens past the window.
+ */
 export interface PromptCrossing {
   model: string;
   kind: 'price_tier' | 'context_window';
+  /** A prompt above this passes the threshold: the tier's, or the context window less max_tokens. */
   aboveInputTokens: number;
+  /** `context_window`: the model's window and the max_tokens sent, which aboveInputTokens is the difference of. */
+  contextWindowTokens?: number;
+  maxOutputTokens?: number;
   /** Runs on this model, and those whose prompt passed the threshold. */
   runs: number;
   runsCrossing: number;
@@ -227,19 +171,25 @@ interface ModelCrossings {
 }
 
 /**
- * Where the runs' prompts passed each threshold of their model (price tiers, context window), run by
- * run: a run's rows are read as it is added, and only the step of each first crossing is kept. Models in
- * the order their first run came.
+ * Where the runs' prompts passed each threshold of their model (price tiers, the context window less the
+ * max_tokens sent), run by run: a run's rows are read as it is added, and only the step of each first
+ * crossing is kept. Models in the order their first run came.
  */
 export class PromptCrossings {
   private readonly byModel = new Map<string, ModelCrossings>();
   private readonly priced = new Set<ModelPricing>();
+  private readonly maxOutputTokens: number;
+
+  /** `maxOutputTokens`: the max_tokens the runs' calls send (`--max-output-tokens`, default 4096), counted against the window. */
+  constructor(options: { maxOutputTokens?: number } = {}) {
+    this.maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  }
 
   add(pricing: ModelPricing, rows: readonly { step: number; inputTokens: number }[]): void {
     let entry = this.byModel.get(pricing.model);
     if (entry === undefined) {
       const thresholds: ModelCrossings['thresholds'] = pricing.tiers.map((tier) => ['price_tier', tier.aboveInputTokens]);
-      if (pricing.contextWindow !== undefined) thresholds.push(['context_window', pricing.contextWindow]);
+      if (pricing.contextWindow !== undefined) thresholds.push(['context_window', promptAllowedTokens(pricing.contextWindow, this.maxOutputTokens)]);
       this.byModel.set(pricing.model, (entry = { pricing, runs: 0, thresholds, steps: thresholds.map(() => []) }));
     }
     entry.runs += 1;
@@ -260,7 +210,8 @@ export class PromptCrossings {
     return [...this.byModel].flatMap(([model, entry]) =>
       entry.thresholds.map(([kind, above], k) => {
         const steps = [...entry.steps[k]!].sort((a, b) => a - b);
-        return { model, kind, aboveInputTokens: above, runs: entry.runs, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null };
+        const window = kind === 'context_window' ? { contextWindowTokens: entry.pricing.contextWindow!, maxOutputTokens: this.maxOutputTokens } : {};
+        return { model, kind, aboveInputTokens: above, ...window, runs: entry.runs, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null };
       }),
     );
   }

@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js';
 import { bundledPriceTable, GenaiPriceTable } from './genaiPrices.js';
 import { loadLiteLlmTable } from './litellm.js';
-import { OverriddenPriceTable } from './overrides.js';
+import { completedBy, OverriddenPriceTable } from './overrides.js';
 import type { PriceTable } from './types.js';
 
 export type { CallUsage, ModelPricing, PriceSource, PriceTable, PriceTier, TokenPrices } from './types.js';
@@ -26,8 +26,8 @@ export {
   type GenaiPriceTableOptions,
   utcDay,
 } from './genaiPrices.js';
-export { LiteLlmPriceTable, loadLiteLlmTable, parseLiteLlmTable } from './litellm.js';
-export { OverriddenPriceTable } from './overrides.js';
+export { LiteLlmPriceTable, loadLiteLlmTable, parseLiteLlmTable, type LiteLlmReadOptions } from './litellm.js';
+export { completedBy, OverriddenPriceTable } from './overrides.js';
 export { editDistance, suggestNames, unknownModelError, type UnknownModelContext } from './suggest.js';
 
 export { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from './source.js';
@@ -48,11 +48,13 @@ export interface LoadPriceTableOptions {
 /**
  * The price table for a run: with `pricesFile`, that LiteLLM file alone (no fallback to the bundled
  * data, so a run is priced by exactly one table); without it, the data bundled in @pydantic/genai-prices.
- * With `overridesFile`, the models that file names are priced by it instead.
+ * With `overridesFile`, the fields that file gives for a model (prices, tiers, window) replace the table's
+ * (overrides.ts); an entry for a model the table lacks must give input and output prices.
  */
 export function loadPriceTable(opts: LoadPriceTableOptions = {}): PriceTable {
   const base = loadBaseTable(opts);
-  return opts.overridesFile === undefined ? base : new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, '--prices-override'));
+  if (opts.overridesFile === undefined) return base;
+  return new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, '--prices-override', { overriding: completedBy(base, opts.overridesFile) }));
 }
 
 function loadBaseTable(opts: LoadPriceTableOptions): PriceTable {

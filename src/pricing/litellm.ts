@@ -1,6 +1,9 @@
 /**
  * A user price table in LiteLLM's `model_prices_and_context_window.json` format: one object keyed by
- * model name, prices in USD per token. Loaded only from a path the user gives (`--prices FILE`).
+ * model name, prices in USD per token. Loaded only from a path the user gives: `--prices FILE`, a whole
+ * table, where an entry without per-token input and output prices is no priced model; or
+ * `--prices-override FILE`, whose entries may give only some fields of a model the table has (a window
+ * alone, prices alone: overrides.ts merges them field by field).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { sha256Hex } from '../io/builtins.js';
@@ -12,7 +15,7 @@ import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
 import type { KeyedPrice, TokenPriceKey } from './cost.js';
 import { foreignKeys, judgeKey, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
-import { LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
+import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
 import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY } from './litellmValues.js';
 import { shownName } from '../shownName.js';
 import type { PriceSource } from './types.js';
@@ -32,7 +35,7 @@ const BASE_FIELDS: Record<string, TokenPriceKey> = {
 /** `<base field>_above_<N>k_tokens` (or `m`): the base price for calls whose prompt exceeds N·1000 tokens. */
 const TIER_FIELD = TIER_KEY;
 
-/** Modes whose entries are token-priced chat/completion models; other modes without token prices are skipped. */
+/** Modes of chat/completion models: such an entry without per-token prices is found under its own name (then says so). */
 const CHAT_MODES = new Set(['chat', 'completion', 'responses']);
 
 const FORMAT_HINT =
@@ -42,8 +45,18 @@ const DUPLICATE_HINT = 'keep the one you mean and delete the other: JSON readers
 
 const PRICE_KEYS_HINT = `give its prices in USD per token: ${PRICE_KEYS.join(', ')}`;
 
+/** How a price file is read. */
+export interface LiteLlmReadOptions {
+  /**
+   * Read as `--prices-override`: a chat entry (or one without a mode) may give some fields only, the table
+   * it overrides giving the rest. This says what is wrong with such an entry (the table has no such model
+   * to take the rest from), or undefined when nothing is; every such problem is reported with the others.
+   */
+  overriding?: (entry: Entry) => InputIssue | undefined;
+}
+
 /** Reads and validates a LiteLLM price file. Every problem with the file is a UserError naming it. */
-export function loadLiteLlmTable(file: string, flag = '--prices'): LiteLlmPriceTable {
+export function loadLiteLlmTable(file: string, flag = '--prices', options: LiteLlmReadOptions = {}): LiteLlmPriceTable {
   let bytes: Buffer;
   try {
     // A named pipe with no writer would block the read for ever; a directory or device is no price file.
@@ -66,11 +79,11 @@ export function loadLiteLlmTable(file: string, flag = '--prices'): LiteLlmPriceT
       hint: `check the path given to ${flag}`,
     });
   }
-  return parseLiteLlmTable(bytes, file);
+  return parseLiteLlmTable(bytes, file, options);
 }
 
 /** Parses LiteLLM price JSON (`file` names it in errors and becomes the source name). */
-export function parseLiteLlmTable(bytes: Buffer | string, file: string): LiteLlmPriceTable {
+export function parseLiteLlmTable(bytes: Buffer | string, file: string, options: LiteLlmReadOptions = {}): LiteLlmPriceTable {
   const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
   const source: PriceSource = Object.freeze({
     name: file,
@@ -81,18 +94,19 @@ export function parseLiteLlmTable(bytes: Buffer | string, file: string): LiteLlm
   const issues: InputIssue[] = [];
   const entries: Entry[] = [];
   const unpriced: Unpriced[] = [];
+  const others: Unpriced[] = [];
   const report = (issue: InputIssue): void => {
     if (issues.length < MAX_REPORTED_ISSUES) issues.push(issue);
   };
   for (const [key, value] of Object.entries(data)) {
     if (key === 'sample_spec') continue;
-    const read = readEntry(key, value, file, report);
+    const read = readEntry(key, value, file, report, options);
     if (read === undefined) continue;
-    if ('keyed' in read) entries.push(read);
-    else unpriced.push(read);
+    if ('entry' in read) entries.push(read.entry);
+    else (read.chat ? unpriced : others).push(read.unpriced);
   }
   if (issues.length > 0) throw new UserError(issues);
-  return new LiteLlmPriceTable(file, source, entries, unpriced);
+  return new LiteLlmPriceTable(file, source, entries, unpriced, others);
 }
 
 /**
@@ -128,8 +142,18 @@ function parsePriceDocument(text: string, file: string): Record<string, unknown>
   return data;
 }
 
-/** One model's entry read: its prices, or a chat model without per-token prices; undefined when refused (reported) or skipped. */
-function readEntry(key: string, value: unknown, file: string, report: (issue: InputIssue) => void): Entry | Unpriced | undefined {
+/** An entry read: a model's fields, or an entry that prices no token (`chat`: a chat/completion model). */
+type Read = { entry: Entry } | { unpriced: Unpriced; chat: boolean };
+
+/**
+ * One model's entry read; undefined when refused (reported) or skipped. An entry gives a priced model when
+ * it gives per-token input and output prices. Without them: read as `--prices-override`, a chat entry (or
+ * one without a mode) that gives some prices or max_input_tokens, and no price in another unit, overrides
+ * those fields of the table's model (`options.overriding` checks the table has it); any other such entry
+ * prices nothing, and asking for it says what it lacks. Image/audio/embedding entries of an override file
+ * are skipped, so LiteLLM's whole file still reads as one.
+ */
+function readEntry(key: string, value: unknown, file: string, report: (issue: InputIssue) => void, options: LiteLlmReadOptions): Read | undefined {
   const model = shownName(key);
   if (!isPlainObject(value)) {
     report({ file, field: model, code: 'invalid_type', message: `entry for model '${model}' must be an object of prices, got ${describeType(value)}`, hint: FORMAT_HINT });
@@ -148,26 +172,55 @@ function readEntry(key: string, value: unknown, file: string, report: (issue: In
   }
   const fields = readFields(key, value, file, report);
   if (fields === undefined) return undefined;
-  const { keyed, contextWindow } = fields;
-  const mode = typeof value.mode === 'string' ? value.mode : undefined;
-  if (keyed.input?.base === undefined || keyed.output?.base === undefined) {
-    // Image/audio/embedding/rerank entries (or entries without a mode) are not chat models: skip them.
-    return mode !== undefined && CHAT_MODES.has(mode) ? { key, mode } : undefined;
-  }
-  const entry: Entry = { key, keyed };
+  const entry: Entry = { key, keyed: fields.keyed, given: fields.given };
   if (typeof value.litellm_provider === 'string') entry.provider = value.litellm_provider;
-  if (contextWindow !== undefined) entry.contextWindow = contextWindow;
-  return entry;
+  if (fields.contextWindow !== undefined) entry.contextWindow = fields.contextWindow;
+  if (isComplete(entry)) return { entry };
+  const mode = typeof value.mode === 'string' ? value.mode : undefined;
+  const chat = mode !== undefined && CHAT_MODES.has(mode);
+  const otherUnits = Object.keys(value).filter((field) => value[field] !== null && /cost|price/i.test(field) && judgeKey(field).kind === 'ignored');
+  if (options.overriding !== undefined && (chat || mode === undefined) && otherUnits.length === 0) {
+    if (entry.given.length > 0) {
+      const issue = options.overriding(entry);
+      if (issue === undefined) return { entry };
+      report(issue);
+      return undefined;
+    }
+    const limit = OUTPUT_LIMIT_KEYS.find((field) => typeof value[field] === 'number');
+    if (limit !== undefined) {
+      report({
+        file,
+        field: `${model}.${limit}`,
+        code: 'no_context_window_key',
+        message: `entry for model '${model}' gives ${limit} but no max_input_tokens and no price, so it overrides nothing: loopcost reads a model's context window from ${CONTEXT_WINDOW_KEY} only (${limit === 'max_tokens' ? "LiteLLM's max_tokens is the output limit of many models" : 'max_output_tokens limits the reply, not the prompt'})`,
+        hint: `give the context window in tokens as ${CONTEXT_WINDOW_KEY}`,
+      });
+      return undefined;
+    }
+  }
+  if (!chat && options.overriding !== undefined) return undefined;
+  const unpriced: Unpriced = { key, lacks: otherUnits.length > 0 ? `per-token prices (only ${otherUnits.slice(0, 3).map(shownName).join(', ')}${otherUnits.length > 3 ? ', …' : ''})` : lackedPrices(entry) };
+  if (mode !== undefined) unpriced.mode = mode;
+  if (options.overriding === undefined && (chat || mode === undefined) && entry.given.length > 0 && otherUnits.length === 0) unpriced.hint = PARTIAL_ENTRY_HINT;
+  return { unpriced, chat };
 }
+
+/** Fields LiteLLM writes a model's output limit in (max_tokens for some models its window): never read as the window. */
+const OUTPUT_LIMIT_KEYS = ['max_tokens', 'max_output_tokens'] as const;
+
+const PARTIAL_ENTRY_HINT =
+  'a --prices file is the whole table: add input_cost_per_token and output_cost_per_token (USD per token) to its entry; to give only some fields (a window, a price) of a model the bundled table prices, pass the file with --prices-override instead';
 
 interface EntryFields {
   keyed: Partial<Record<TokenPriceKey, KeyedPrice>>;
   contextWindow: number | undefined;
+  /** The price fields and max_input_tokens it gives (not null, a window not 0), file order. */
+  given: string[];
 }
 
 /** The prices and context window of an entry; undefined when a field is refused (each reported). */
 function readFields(key: string, value: Record<string, unknown>, file: string, report: (issue: InputIssue) => void): EntryFields | undefined {
-  const fields: EntryFields = { keyed: {}, contextWindow: undefined };
+  const fields: EntryFields = { keyed: {}, contextWindow: undefined, given: [] };
   let valid = true;
   const refuse = (issue: InputIssue): void => {
     report(issue);
@@ -187,11 +240,16 @@ function readFields(key: string, value: Record<string, unknown>, file: string, r
     } else if (field === CONTEXT_WINDOW_KEY) {
       const window = checkContextWindow(raw, file, at);
       if (typeof window === 'object') refuse(window);
-      else fields.contextWindow = window;
+      else if (window !== undefined) {
+        fields.contextWindow = window;
+        fields.given.push(field);
+      }
     } else if (raw !== null && raw !== undefined && (BASE_FIELDS[field] !== undefined || TIER_FIELD.test(field))) {
       const price = checkPrice(raw, file, at);
-      if (typeof price === 'number') addPrice(fields.keyed, field, usdPerTokenToPico(price));
-      else refuse(price);
+      if (typeof price === 'number') {
+        addPrice(fields.keyed, field, usdPerTokenToPico(price));
+        fields.given.push(field);
+      } else refuse(price);
     }
   }
   return valid ? fields : undefined;

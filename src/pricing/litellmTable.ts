@@ -1,9 +1,12 @@
 /**
  * A LiteLLM price table once read (litellm.ts reads and checks the file): entries by model name,
  * resolved by exact name, case-folded name, or a unique provider-prefixed name, each model resolved once.
+ * An entry without per-token input and output prices is no priced model: asking for it says what its
+ * entry lacks. (Read as `--prices-override`, an entry may give some fields only: overrides.ts merges it.)
  */
 import { UserError } from '../errors.js';
 import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
+import { shownName } from '../shownName.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
@@ -12,12 +15,25 @@ export interface Entry {
   provider?: string;
   keyed: Partial<Record<TokenPriceKey, KeyedPrice>>;
   contextWindow?: number;
+  /** The fields loopcost reads that the entry gives (prices, max_input_tokens), in file order: for messages. */
+  given: string[];
 }
 
+/** An entry that prices no token: `lacks` says what it does not give, as a message words it. */
 export interface Unpriced {
   key: string;
-  mode: string;
+  mode?: string;
+  lacks: string;
+  /** What to do about it (default: add the per-token prices). */
+  hint?: string;
 }
+
+/** Whether an entry gives both per-token prices a call needs (a partial one overrides a table's fields). */
+export function isComplete(entry: Entry): boolean {
+  return entry.keyed.input?.base !== undefined && entry.keyed.output?.base !== undefined;
+}
+
+const UNPRICED_HINT = 'add input_cost_per_token and output_cost_per_token (USD per token) to its entry, or pick another model';
 
 export class LiteLlmPriceTable implements PriceTable {
   readonly source: PriceSource;
@@ -26,17 +42,31 @@ export class LiteLlmPriceTable implements PriceTable {
   readonly unpriced: readonly string[];
   private readonly entries = new Map<string, Entry>();
   private readonly unpricedEntries = new Map<string, Unpriced>();
+  /**
+   * Other entries without per-token prices (images, audio, a window alone): found only when no other key
+   * matches a name (as before they were read), so that asking for one says what its entry lacks.
+   */
+  private readonly lastResort = new Map<string, Unpriced>();
+  private readonly lastFolded = new Map<string, string>();
+  private readonly lastSuffix = new Map<string, string[]>();
   /** Lower-cased key → key, first occurrence wins. */
   private readonly folded = new Map<string, string>();
   /** Lower-cased last `/` segment of prefixed keys → those keys, file order (`gemini/x` under `x`). */
   private readonly bySuffix = new Map<string, string[]>();
   private readonly cache = new Map<string, ModelPricing>();
 
-  constructor(file: string, source: PriceSource, entries: Entry[], unpriced: Unpriced[]) {
+  /** `unpriced`: chat/completion entries without per-token prices; `others`: every other such entry. */
+  constructor(file: string, source: PriceSource, entries: Entry[], unpriced: Unpriced[], others: Unpriced[] = []) {
     this.file = file;
     this.source = source;
     for (const entry of entries) this.entries.set(entry.key, entry);
     for (const u of unpriced) this.unpricedEntries.set(u.key, u);
+    for (const u of others) {
+      this.lastResort.set(u.key, u);
+      if (!this.lastFolded.has(u.key.toLowerCase())) this.lastFolded.set(u.key.toLowerCase(), u.key);
+      const suffix = u.key.slice(u.key.lastIndexOf('/') + 1).toLowerCase();
+      if (suffix !== u.key.toLowerCase()) this.lastSuffix.set(suffix, [...(this.lastSuffix.get(suffix) ?? []), u.key]);
+    }
     for (const key of [...this.entries.keys(), ...this.unpricedEntries.keys()]) {
       const lower = key.toLowerCase();
       if (!this.folded.has(lower)) this.folded.set(lower, key);
@@ -67,19 +97,9 @@ export class LiteLlmPriceTable implements PriceTable {
     const cacheKey = `${provider ?? ''}\u0000${model}`;
     const hit = this.cache.get(cacheKey);
     if (hit) return hit;
-    const key = this.findKey(model.trim(), provider?.trim() || undefined);
-    if (key === undefined) return undefined;
-    const entry = this.entries.get(key);
-    if (!entry) {
-      const unpriced = this.unpricedEntries.get(key);
-      throw new UserError({
-        file: this.file,
-        field: key,
-        code: 'unpriced_model',
-        message: `model '${key}' (mode ${unpriced?.mode ?? 'unknown'}) has no per-token prices`,
-        hint: 'add input_cost_per_token and output_cost_per_token (USD per token) to its entry, or pick another model',
-      });
-    }
+    const entry = this.entryFor(model, provider);
+    if (entry === undefined) return undefined;
+    if (!isComplete(entry)) throw this.unpricedError({ key: entry.key, lacks: lackedPrices(entry) });
     const { base, tiers } = buildTieredPrices(entry.keyed);
     const pricing: ModelPricing = {
       requested: model,
@@ -95,7 +115,30 @@ export class LiteLlmPriceTable implements PriceTable {
     return pricing;
   }
 
-  /** Token-priced model names, in file order. */
+  /**
+   * The entry a name finds, looked up as `resolve` does; undefined when no key matches. Throws, naming
+   * what the entry lacks, when the key found is an entry without per-token prices.
+   */
+  entryFor(model: string, provider?: string): Entry | undefined {
+    const key = this.findKey(model.trim(), provider?.trim() || undefined);
+    if (key === undefined) return undefined;
+    const entry = this.entries.get(key);
+    if (entry) return entry;
+    throw this.unpricedError(this.unpricedEntries.get(key) ?? this.lastResort.get(key)!);
+  }
+
+  private unpricedError(unpriced: Unpriced): UserError {
+    const model = shownName(unpriced.key);
+    return new UserError({
+      file: this.file,
+      field: model,
+      code: 'unpriced_model',
+      message: `model '${model}' is not priced: its entry${unpriced.mode === undefined ? '' : ` (mode ${shownName(unpriced.mode)})`} gives no ${unpriced.lacks}`,
+      hint: unpriced.hint ?? UNPRICED_HINT,
+    });
+  }
+
+  /** Model names of entries that give prices (in a `--prices-override` file, some fields), in file order. */
   modelNames(): string[] {
     return [...this.entries.keys()];
   }
@@ -126,6 +169,20 @@ export class LiteLlmPriceTable implements PriceTable {
       );
       if (mine.length === 1) return mine[0];
     }
-    return undefined;
+    for (const candidate of candidates) {
+      if (this.lastResort.has(candidate)) return candidate;
+      const folded = this.lastFolded.get(candidate.toLowerCase());
+      if (folded !== undefined) return folded;
+    }
+    const last = this.lastSuffix.get(bare) ?? [];
+    return last.length === 1 ? last[0] : undefined;
   }
+}
+
+/** The per-token prices an entry lacks, as a message says them: `prices (only max_input_tokens)`, `output_cost_per_token (only …)`. */
+export function lackedPrices(entry: Pick<Entry, 'keyed' | 'given'>): string {
+  const only = entry.given.length === 0 ? '' : ` (only ${entry.given.map(shownName).join(', ')})`;
+  if (Object.keys(entry.keyed).length === 0) return `prices${only}`;
+  const missing = (['input', 'output'] as const).filter((key) => entry.keyed[key]?.base === undefined);
+  return `${missing.map((key) => `${key}_cost_per_token`).join(' or ')}${only}`;
 }

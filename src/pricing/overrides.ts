@@ -1,13 +1,27 @@
 /**
  * A price table with some models overridden (`--prices-override FILE`): a model the LiteLLM file names
- * is priced by the file, every other model by the base table (the bundled data, or a `--prices` file).
- * This is how negotiated or current rates (e.g. from `loopcost prices derive`) join the bundled table.
+ * takes the fields its entry gives (prices, tiers, `max_input_tokens`), merged field by field over the
+ * base table's (the bundled data, or a `--prices` file): what the entry leaves out keeps the table's
+ * (merge.ts). Every other model is priced by the base table. An entry for a model the table lacks must
+ * give per-token input and output prices; one that does not is refused when the file is read, with
+ * every other such entry. This is how negotiated or current rates (e.g. from `loopcost prices derive`),
+ * or a window the table lacks, join the bundled table.
  */
+import { UserError, type InputIssue } from '../errors.js';
+import { shownName } from '../shownName.js';
+import { utcDay } from './genaiPrices.js';
 import type { LiteLlmPriceTable } from './litellm.js';
+import { isComplete, lackedPrices, type Entry } from './litellmTable.js';
+import { mergedPricing } from './merge.js';
+import { suggestNames } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
 export class OverriddenPriceTable implements PriceTable {
   readonly source: PriceSource;
+  /** Merged models by the table's pricing they were merged over (the table resolves each model once per day), then entry. */
+  private readonly merged = new WeakMap<ModelPricing, Map<string, ModelPricing>>();
+  /** Names (with provider and day) the base table does not price, whose complete entries the file prices alone. */
+  private readonly alone = new Set<string>();
 
   constructor(
     private readonly base: PriceTable,
@@ -17,10 +31,77 @@ export class OverriddenPriceTable implements PriceTable {
   }
 
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
-    return this.overrides.tryResolve(model, provider) ?? this.base.resolve(model, provider, recordedAt);
+    const entry = this.overrides.entryFor(model, provider);
+    if (entry === undefined) return this.base.resolve(model, provider, recordedAt);
+    const aloneKey = `${provider ?? ''}\u0000${model}\u0000${utcDay(recordedAt) ?? ''}`;
+    const table = this.alone.has(aloneKey) ? undefined : this.tablePricing(entry, model, provider, recordedAt);
+    if (table === undefined) {
+      this.alone.add(aloneKey);
+      return this.overrides.resolve(model, provider);
+    }
+    let byEntry = this.merged.get(table);
+    if (byEntry === undefined) this.merged.set(table, (byEntry = new Map()));
+    let pricing = byEntry.get(`${entry.key}\u0000${model}`);
+    if (pricing === undefined) {
+      pricing = mergedPricing(model, entry, table, { file: this.overrides.source, overrides: this.source.overrides! });
+      byEntry.set(`${entry.key}\u0000${model}`, pricing);
+    }
+    return pricing;
   }
 
   modelNames(): string[] {
     return [...new Set([...this.overrides.modelNames(), ...this.base.modelNames()])];
   }
+
+  /**
+   * The base table's pricing of an overridden model: under the name asked for, else the entry's key.
+   * Undefined when the table prices neither and the entry is complete (the file prices it alone).
+   */
+  private tablePricing(entry: Entry, model: string, provider: string | undefined, recordedAt: string | undefined): ModelPricing | undefined {
+    for (const [name, hint] of [[model, provider], [entry.key, entry.provider]] as const) {
+      try {
+        return this.base.resolve(name, hint, recordedAt);
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+      }
+    }
+    if (isComplete(entry)) return undefined;
+    throw new UserError(incompleteEntryIssue(entry, this.base, this.overrides.file));
+  }
+}
+
+/**
+ * The check `--prices-override` reads its file with (litellm.ts `overriding`): an entry that does not
+ * give both per-token prices must name a model the base table prices, which gives the rest.
+ */
+export function completedBy(base: PriceTable, file: string): (entry: Entry) => InputIssue | undefined {
+  return (entry) => {
+    if (isComplete(entry)) return undefined;
+    for (const hint of entry.provider === undefined ? [undefined] : [undefined, entry.provider]) {
+      try {
+        base.resolve(entry.key, hint);
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+      }
+    }
+    return incompleteEntryIssue(entry, base, file);
+  };
+}
+
+function incompleteEntryIssue(entry: Entry, base: PriceTable, file: string): InputIssue {
+  const model = shownName(entry.key);
+  const near = suggestNames(entry.key, base.modelNames());
+  const windowOnly = Object.keys(entry.keyed).length === 0;
+  return {
+    file,
+    field: model,
+    code: 'incomplete_override',
+    message: `entry for model '${model}' gives no ${lackedPrices(entry)}, and the price table it overrides (${shownName(base.source.name)}) does not price a model '${model}' to take the rest from`,
+    hint: [
+      'an entry for a model the table lacks must give input_cost_per_token and output_cost_per_token (USD per token): add them',
+      ...(near.length > 0 ? [`or name the model as the table does (did you mean ${near.join(', ')}?)`] : []),
+      ...(windowOnly ? ['or give the window alone with --context-window N'] : []),
+    ].join(', '),
+  };
 }

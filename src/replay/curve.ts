@@ -40,7 +40,8 @@ export interface CurveRun {
  */
 export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveRun {
   const trace = constantStepsTrace(spec);
-  const pricing = resolveTracePricing(trace, { prices });
+  // The model is the command line's (--model): an unknown one is named there.
+  const pricing = resolveTracePricing(trace, { prices, model: spec.model });
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
     strategy,

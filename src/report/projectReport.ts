@@ -1,11 +1,13 @@
 /**
  * The projection report (`loopcost project`): daily and period spend at p50 / p95 / p99 and the mean,
- * the worst case the brakes allow, where prompts pass a price tier or the context window, and how far
+ * the worst case the brakes allow, where prompts pass a price tier or the context window less the
+ * max_tokens sent (a provider refuses a call whose prompt + max_tokens passes it), and how far
  * to trust it (bootstrap intervals, the distribution-free cap bound, a suggested cap).
  */
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
 import type { PriceSource } from '../pricing/types.js';
+import { thresholdWords } from './crossingWords.js';
 import { formatUsdNumber } from './money.js';
 import type { ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
@@ -61,7 +63,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
     `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${report.trials} simulated periods, seed ${report.seed}).`,
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
-    ...report.crossings.map((x) => `${x.model}: prompts pass the ${x.kind === 'context_window' ? 'context window' : 'price tier'} of ${x.aboveInputTokens.toLocaleString('en-US')} tokens in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
+    ...report.crossings.map((x) => `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),
     ...report.notes,
   ];

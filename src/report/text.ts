@@ -140,5 +140,23 @@ export function wrapLine(lead: string, text: string, width: number, separator = 
     } else line = candidate;
   });
   lines.push(line);
-  return `${lines.join('\n')}\n`;
+  // A piece between separators still too wide (a long context list, a brake spec) is broken after its spaces and commas.
+  const fitted = separator === ' ' ? lines : lines.flatMap((l) => (displayWidth(l) > width ? breakAfterSpacesAndCommas(l, lead.length, width) : [l]));
+  return `${fitted.join('\n')}\n`;
+}
+
+/** A line wider than `width` as lines broken after a space or a comma, each continued under the first `indent` columns. */
+function breakAfterSpacesAndCommas(line: string, indent: number, width: number): string[] {
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  let current = line.slice(0, indent);
+  for (const part of line.slice(indent).split(/(?<=[ ,])/)) {
+    if (current.trim() !== '' && displayWidth((current + part).trimEnd()) > width) {
+      lines.push(current.trimEnd());
+      current = pad;
+    }
+    current += part;
+  }
+  lines.push(current.trimEnd());
+  return lines;
 }

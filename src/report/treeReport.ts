@@ -214,7 +214,7 @@ function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: s
 export function renderTreeTable(report: TreeReport, view: ReportView): string {
   let text = '';
   for (const tree of report.trees) {
-    text += printableText(`session ${tree.sessionId}: ${tree.stopReason}${tree.stopDetail ? ` (${tree.stopDetail})` : ''}`) + '\n';
+    text += labelledLine(printableText(`session ${tree.sessionId}: ${tree.stopReason}${tree.stopDetail ? ` (${tree.stopDetail})` : ''}`), view.width);
     const rows = tree.agents.map((agent) => tableRow(agent.agent, agent.parent ?? '-', agent, stopCell(agent)));
     rows.push(tableRow('tree', '-', tree.totals, tree.stopReason));
     text += formatTable(TABLE_COLUMNS, rows, { maxWidth: view.width });

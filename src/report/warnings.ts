@@ -8,6 +8,7 @@
  *   text += warningLines(warnings);
  */
 import type { PriceGap } from '../pricing/recordedCost.js';
+import { windowLessMaxTokens, type CrossedThreshold } from './crossingWords.js';
 import { formatUsd } from './money.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine } from './text.js';
@@ -113,8 +114,9 @@ export function cachePriceWarnings(models: readonly string[]): ReportWarning[] {
 
 /**
  * `--context-window model` on runs whose model the price table gives no window: that brake never fired for
- * them (which runs: population/modelWindow.ts). A prices file gives a window in an entry that has
- * `max_input_tokens` beside its input and output prices (pricing/litellm.ts skips an entry without them).
+ * them (which runs: population/modelWindow.ts). A `--prices-override` entry may give `max_input_tokens`
+ * alone: the table's prices stay (pricing/overrides.ts merges by field); a `--prices` file's entry gives it
+ * beside its input and output prices (an entry without them prices nothing there).
  */
 export function windowlessModelWarnings(models: readonly string[]): ReportWarning[] {
   if (models.length === 0) return [];
@@ -148,20 +150,22 @@ export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostT
 }
 
 /**
- * Runs whose prompts pass their model's context window with no context-window brake: a provider refuses
- * such a call, so what they are priced past it is spend no real run could be billed (synthetic agents and
- * runs re-priced as another model are not stopped by the window itself). Said with the way to stop them.
+ * Runs whose prompts pass their model's context window less the max_tokens sent, with no context-window
+ * brake: a provider (OpenAI, Anthropic) refuses a call whose prompt + max_tokens passes the window, so what
+ * they are priced past it is spend no real run could be billed (synthetic agents and runs re-priced as
+ * another model are not stopped by the window itself). Said with the way to stop them. `windowBrake`: the
+ * `--context-window model` brake is on (it stops runs there; an explicit `n` past that line does not).
  */
-export function pastWindowWarnings(crossings: readonly { model: string; kind: string; aboveInputTokens: number; runs: number; runsCrossing: number }[], windowBrake: boolean): ReportWarning[] {
+export function pastWindowWarnings(crossings: readonly (CrossedThreshold & { model: string; runs: number; runsCrossing: number })[], windowBrake: boolean): ReportWarning[] {
   if (windowBrake) return [];
   const past = crossings.filter((c) => c.kind === 'context_window' && c.runsCrossing > 0);
   if (past.length === 0) return [];
-  const where = past.map((c) => `${c.model} (${c.aboveInputTokens.toLocaleString('en-US')} tokens) in ${c.runsCrossing} of ${c.runs} runs`).join(', ');
+  const where = past.map((c) => `${c.model} ${windowLessMaxTokens(c)} in ${c.runsCrossing} of ${c.runs} runs`).join(', ');
   return [
     {
       code: 'past_context_window',
       message:
-        `prompts pass the context window of ${where}: a provider refuses such a call, so the spend priced past it is more than a real run could be billed, ` +
+        `prompts pass the context window less max_tokens of ${where}: a provider refuses a call whose prompt + max_tokens passes the window, so the spend priced past it is more than a real run could be billed, ` +
         `and the worst case (every prompt within the window) may fall below it; add --context-window model to stop the runs there, as a real loop must`,
     },
   ];

@@ -1,4 +1,4 @@
-/** The summary strategy in the real loop: the summary call goes through the model, is billed as replay bills it, and is recorded. */
+/** The summary strategy in the real loop: the summary call goes through the model, is billed as the model reported it, and is recorded. */
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { memoryRecorder } from '../../src/agent/recorder.js';
@@ -35,9 +35,10 @@ describe('the real loop under a summary strategy', () => {
     const brakes = { ...NO_BRAKES, maxSteps: 10 };
     const run = await runAgentLoop({ model, tools: [echo], brakes, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder });
     expect(model.requests).toHaveLength(5);
-    // Billed as replay bills it, not as the model reported: the prompt it replaces (161, of which the 108
-    // the previous call sent are served by the cache) in, S = 30 out; not a step. Then 2 + 30 + 53.
-    const summaryCost = cost(161, 30, 108);
+    // Billed as the model reported it (170 in, none cached, 12 out), not by the estimate replay bills (the
+    // prompt it replaces, 161, of which 108 cached, and S = 30 out); not a step. The context holds the
+    // summary at S: the next prompt is 2 + 30 + 53 (summaryUsage.test.ts holds the rule in full).
+    const summaryCost = cost(170, 12);
     expect([run.stop.reason, run.steps, run.calls, run.summaryCalls, run.summaryCostPico]).toEqual(['completed', 4, 4, 1, summaryCost]);
     expect(run.costPico).toBe(cost(2, 50) + cost(55, 50) + cost(108, 50) + summaryCost + cost(85, 5));
     const recording = recorder.trace();

@@ -65,7 +65,9 @@ describe('loopcost check', () => {
     const dir = tempDir();
     const first = join(dir, 'baseline.json');
     const second = join(dir, 'again.json');
-    expect((await cli('check', REFERENCE, ASKING, '--update-baseline', first)).code).toBe(0);
+    const written = await cli('check', REFERENCE, ASKING, '--update-baseline', first);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${first}: compare later runs with --baseline ${first}\n`);
     const saved = JSON.parse(readFileSync(first, 'utf8'));
     expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/1', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
 

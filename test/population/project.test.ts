@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET } from '../../src/brakes/config.js';
 import { wilsonInterval } from '../../src/population/recommend.js';
-import { capBoundShare, largestCallPico, projectSpend, runsToClaim, suggestCapPico, worstCaseRun } from '../../src/population/project.js';
+import { capBoundShare, projectSpend, runsToClaim, suggestCapPico } from '../../src/population/project.js';
+import { largestCallPico, ONLY_STEPS, worstCaseRun } from '../../src/population/worstCase.js';
 import { picoToUsd } from '../../src/money.js';
 import { handPriced, MINI } from '../helpers.js';
 import { cli } from '../cli/run.js';
@@ -18,7 +19,7 @@ describe('projection', () => {
     expect(Math.abs(p.perDay.mean - 500 * mean) / (500 * mean)).toBeLessThan(0.01);
     expect(p.perPeriod.p50).toBeLessThanOrEqual(p.perPeriod.p95);
     expect(p.perPeriod.p95).toBeLessThanOrEqual(p.perPeriod.p99);
-    const worst = worstCaseRun(REFERENCE_PRESET, [MINI]).perRunUsd!;
+    const worst = worstCaseRun(REFERENCE_PRESET, [MINI], { uncounted: ONLY_STEPS }).perRunUsd!;
     expect(p.perPeriod.p99).toBeLessThanOrEqual(worst * 500 * 30);
     expect(p.confidence.meanPerRunUsd[0]).toBeLessThanOrEqual(mean);
     expect(p.confidence.meanPerRunUsd[1]).toBeGreaterThanOrEqual(mean);
@@ -38,10 +39,13 @@ describe('projection', () => {
   it('worst case per run: budget + largest call (check), budget (predict), step cap × largest call, else unbounded', () => {
     const largest = largestCallPico(MINI)!;
     expect(largest).toBe(128_000 * MINI.base.input + 4096 * MINI.base.output);
-    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI]).perRunUsd).toBe((1e12 + largest) / 1e12);
-    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI]).perRunUsd).toBe(1);
-    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI]).perRunUsd).toBe((3 * largest) / 1e12);
-    expect(worstCaseRun(NO_BRAKES, [MINI]).perRunUsd).toBeNull();
+    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI], { uncounted: ONLY_STEPS }).perRunUsd).toBe((1e12 + largest) / 1e12);
+    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI], { uncounted: ONLY_STEPS }).perRunUsd).toBe(1);
+    const steps = worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { uncounted: ONLY_STEPS });
+    expect(steps.perRunUsd).toBe((3 * largest) / 1e12);
+    // The step cap's bound says what it rests on: runs that make no call it does not count.
+    expect(steps.rule).toBe('3 steps at the largest prompt (the whole context window) and max_tokens of output (these runs make no backtrack or compaction call, which a step cap does not count)');
+    expect(worstCaseRun(NO_BRAKES, [MINI], { uncounted: ONLY_STEPS }).perRunUsd).toBeNull();
   });
 
   it('under a summary strategy: a summary call may precede every call (priced as its model), and predict mode does not bound it', () => {
@@ -51,10 +55,10 @@ describe('projection', () => {
     const big = largestCallPico(BIG, 500)!;
     expect(big).toBe(128_000 * BIG.base.input + 500 * BIG.base.output);
     const summary = { summaryTokens: 500 };
-    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { summary }).perRunUsd).toBe((3 * (largest + own)) / 1e12);
-    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((3 * (largest + big)) / 1e12);
-    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI], { summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((1e12 + Math.max(largest, big)) / 1e12);
-    const predict = worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI], { summary });
+    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { uncounted: ONLY_STEPS, summary }).perRunUsd).toBe((3 * (largest + own)) / 1e12);
+    expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { uncounted: ONLY_STEPS, summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((3 * (largest + big)) / 1e12);
+    expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI], { uncounted: ONLY_STEPS, summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((1e12 + Math.max(largest, big)) / 1e12);
+    const predict = worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI], { uncounted: ONLY_STEPS, summary });
     expect(predict.perRunUsd).toBe(1e12 / 1e12);
     expect(predict.rule).toMatch(/refuses a call or a summary call whose bound would cross it/);
   });
@@ -106,11 +110,11 @@ describe('projection', () => {
   });
 
   it('recorded runs re-priced on a model whose window their prompts pass are said to be priced past what a provider accepts, unless the window brake stops them', async () => {
-    // long-exploration's prompts pass 8,192 tokens at step 5: gpt-4's window.
+    // long-exploration's prompts pass 8,192 − 4,096 tokens at step 3 (and 8,192, gpt-4's window, at step 5).
     const args = ['project', 'scenarios/long-exploration.jsonl', '--model', 'gpt-4', '--days', '2', '--trials', '20', '--format', 'json'];
     const past = JSON.parse((await cli(...args)).stdout);
     const warning = past.warnings.find((w: { code: string }) => w.code === 'past_context_window');
-    expect(warning.message).toMatch(/^prompts pass the context window of gpt-4 \(8,192 tokens\) in 1 of 1 runs: a provider refuses such a call/);
+    expect(warning.message).toMatch(/^prompts pass the context window less max_tokens of gpt-4 \(8,192 − 4,096 = 4,096 tokens\) in 1 of 1 runs: a provider refuses a call whose prompt \+ max_tokens passes the window/);
     const braked = JSON.parse((await cli(...args, '--context-window', 'model')).stdout);
     expect(braked.warnings.map((w: { code: string }) => w.code)).not.toContain('past_context_window');
     expect(braked.perRunUsd.mean).toBeLessThan(past.perRunUsd.mean);

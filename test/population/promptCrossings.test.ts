@@ -21,16 +21,17 @@ describe('PromptCrossings', () => {
   const tiered: ModelPricing = { ...handPriced('tiered', { input: 1, output: 2 }, 1000), tiers: [{ aboveInputTokens: 500, prices: { input: 2_000_000, output: 4_000_000 } }] };
   const dearerDay: ModelPricing = { ...tiered, base: { input: 3_000_000, output: 6_000_000 } };
 
-  it('per model, each tier then the context window: runs, runs crossing (a prompt above it, not at it), the first and median step (a step-0 row counts as step 1)', () => {
-    const crossings = new PromptCrossings();
+  it('per model, each tier then the context window less max_tokens: runs, runs crossing (a prompt above it, not at it), the first and median step (a step-0 row counts as step 1)', () => {
+    // max_tokens 100: a prompt past 900 tokens of tiered's 1,000-token window is refused (step 4's 1,000).
+    const crossings = new PromptCrossings({ maxOutputTokens: 100 });
     crossings.add(tiered, rows(100, 500, 600, 1000, 1200));
     crossings.add(MINI, rows(1000));
     crossings.add(tiered, rows(50, 80));
     crossings.add(dearerDay, [{ step: 0, inputTokens: 700 }]);
     expect(crossings.crossings()).toEqual([
       { model: 'tiered', kind: 'price_tier', aboveInputTokens: 500, runs: 3, runsCrossing: 2, firstStep: 1, medianStep: 1 },
-      { model: 'tiered', kind: 'context_window', aboveInputTokens: 1000, runs: 3, runsCrossing: 1, firstStep: 5, medianStep: 5 },
-      { model: 'mini', kind: 'context_window', aboveInputTokens: 128_000, runs: 1, runsCrossing: 0, firstStep: null, medianStep: null },
+      { model: 'tiered', kind: 'context_window', aboveInputTokens: 900, contextWindowTokens: 1000, maxOutputTokens: 100, runs: 3, runsCrossing: 1, firstStep: 4, medianStep: 4 },
+      { model: 'mini', kind: 'context_window', aboveInputTokens: 127_900, contextWindowTokens: 128_000, maxOutputTokens: 100, runs: 1, runsCrossing: 0, firstStep: null, medianStep: null },
     ]);
     // Every pricing a run came with (the worst case is taken over them all), not one per model.
     expect(crossings.pricings).toEqual([tiered, MINI, dearerDay]);

@@ -41,18 +41,21 @@ describe('serve with a scenario: a summary call', () => {
     expect(summary.json.usage.completion_tokens).toBe(200);
   });
 
-  it('with the real loop (summary:trigger=400,keep=2,tokens=200): serve bills what the loop bills, summary calls at their messages', async () => {
+  it('with the real loop (summary:trigger=400,keep=2,tokens=200): the loop bills what serve bills, to the picodollar, summary calls at their messages', async () => {
     const server = await serving();
     const { client, last, lastBody } = serveClient(server, { session: 'loop' });
     const http = openAIChatModel({ model: 'gpt-4o-mini', client });
     const summaries: { messages: unknown; promptTokens: number }[] = [];
     let ordinaryPico = 0;
+    let summaryPico = 0;
     const model: Model = {
       name: 'gpt-4o-mini',
       async call(request) {
         const turn = await http.call(request);
-        if (request.purpose === 'summary') summaries.push({ messages: (lastBody() as { messages: unknown }).messages, promptTokens: last().usage.input });
-        else ordinaryPico += last().costPico;
+        if (request.purpose === 'summary') {
+          summaries.push({ messages: (lastBody() as { messages: unknown }).messages, promptTokens: last().usage.input });
+          summaryPico += last().costPico;
+        } else ordinaryPico += last().costPico;
         return turn;
       },
     };
@@ -76,10 +79,10 @@ describe('serve with a scenario: a summary call', () => {
     const served = server.sessions().sessions.find((s) => s.id === 'loop')!;
     // The ordinary calls: the loop bills serve's usage exactly.
     expect(ordinaryPico).toBe(run.costPico - run.summaryCostPico!);
-    // The summary calls: the loop bills its own estimate of the prompt it replaces (as replay bills it; its
-    // view holds each reply at its billed output tokens, the messages only the reply's text), serve the
-    // messages sent: the two runs' totals agree to a few percent (before, serve's was ~6× the loop's).
-    expect(Math.abs(served.costPico - run.costPico) / run.costPico).toBeLessThan(0.1);
+    // The summary calls: the loop bills the usage serve reported for them (the messages sent), not its own
+    // estimate of the prompt they replace: the two runs' totals are the same picodollars.
+    expect(summaryPico).toBe(run.summaryCostPico);
+    expect(served.costPico).toBe(run.costPico);
     // The agent gave its final answer: its session has ended.
     expect(served.ended).toBe(true);
   });

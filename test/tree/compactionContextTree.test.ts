@@ -9,29 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import { usdToPico } from '../../src/money.js';
-import type { AgentRef, CallRecord, Trace } from '../../src/trace/types.js';
 import { replayTree } from '../../src/tree/replayTree.js';
-import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
+import { call, toolCall } from '../helpers.js';
+import { part, PART_PRICES } from './agentParts.js';
 import { cli } from '../cli/run.js';
 
-const T0 = Date.parse('2026-03-02T09:00:00.000Z');
-// $1 per million input tokens, $10 per million output: a bound is its prompt estimate in µ$ plus $0.04096.
-const TABLE = handTable(handPriced('m', { input: 1, output: 10 }, 1_000_000));
 const SESSIONS = '../shared/agent-logs/claude-code';
 const A = `${SESSIONS}/258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz`;
 const B = `${SESSIONS}/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl.gz`;
-
-function part(n: number, calls: CallRecord[], startMs: number): Trace {
-  const run = trace(
-    calls.map((c, i) => ({ ...c, startMs: i * 1000 })),
-    { model: 'm', system: 1000, goal: 100, outcome: 'completed', origin: 'recorded' },
-  );
-  const agent: AgentRef = { sessionId: 's', agentId: 'main', kind: 'main', part: n };
-  run.source = `s#main.${n}`;
-  run.header.recordedAt = new Date(T0 + startMs).toISOString();
-  run.header.agent = agent;
-  return run;
-}
 
 // Part 1: a tool step billed 21,100 (20,000 of framing beyond system + goal), an answer billed 48,000.
 // Part 2 (the next user turn) opens with a compaction billed the conversation, 49,000, 2,000 tokens out;
@@ -43,16 +28,16 @@ const PARTS = [
 
 describe('a compaction in a session tree', () => {
   it("the call after a later part's compaction is bounded on the part's goal + summary + the agent's framing (23,100 tokens), not on the conversation the compaction replaced (49,000)", () => {
-    const free = replayTree(PARTS, { brakes: NO_BRAKES, strategy: FULL_HISTORY, prices: TABLE });
+    const free = replayTree(PARTS, { brakes: NO_BRAKES, strategy: FULL_HISTORY, prices: PART_PRICES });
     // Parts 1: $0.0211 + $0.02 + $0.048 + $0.005; part 2: $0.049 + $0.02, $0.024 + $0.005, $0.025 + $0.001.
     expect(free.totals.costPico).toBe(usdToPico(0.0941) + usdToPico(0.069) + usdToPico(0.029) + usdToPico(0.026));
     const beforeCall = usdToPico(0.0941) + usdToPico(0.069);
     // Room for the call after the compaction on 1,100 + 2,000 + 20,000 = 23,100 tokens ($0.0231 + $0.04096),
     // not on the compaction's own prompt (49,000 + 2,000: $0.051 + $0.04096).
     const budget = beforeCall + usdToPico(0.0231) + usdToPico(0.04096);
-    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, maxCostPico: budget, budgetMode: 'predict' }, strategy: FULL_HISTORY, prices: TABLE });
+    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, maxCostPico: budget, budgetMode: 'predict' }, strategy: FULL_HISTORY, prices: PART_PRICES });
     expect(tree.agents[0]!.calls).toBeGreaterThan(3);
-    const tight = replayTree(PARTS, { brakes: { ...NO_BRAKES, maxCostPico: budget - 1, budgetMode: 'predict' }, strategy: FULL_HISTORY, prices: TABLE });
+    const tight = replayTree(PARTS, { brakes: { ...NO_BRAKES, maxCostPico: budget - 1, budgetMode: 'predict' }, strategy: FULL_HISTORY, prices: PART_PRICES });
     expect(tight.stopReason).toBe('budget');
     expect(tight.totals.costPico).toBe(beforeCall);
     expect(tight.agents[0]!.stop?.detail).toContain('23100-token prompt');
@@ -61,7 +46,7 @@ describe('a compaction in a session tree', () => {
   it('the context window compares the same estimate', () => {
     // The compaction's own estimate is the conversation so far (part 1's next, 48,500) + part 2's goal:
     // 48,600, at the window; the prompt after it was estimated 49,000 (refused), now 23,100.
-    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, contextWindow: 48_600 }, strategy: FULL_HISTORY, prices: TABLE });
+    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, contextWindow: 48_600 }, strategy: FULL_HISTORY, prices: PART_PRICES });
     expect(tree.stopReason).toBe('completed');
   });
 

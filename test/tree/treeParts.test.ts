@@ -8,26 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import { usdToPico } from '../../src/money.js';
-import type { AgentRef, CallRecord, Trace } from '../../src/trace/types.js';
 import { replayTree } from '../../src/tree/replayTree.js';
-import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
+import { call, toolCall } from '../helpers.js';
+import { part, PART_PRICES } from './agentParts.js';
 import { cli } from '../cli/run.js';
-
-const T0 = Date.parse('2026-03-02T09:00:00.000Z');
-// $1 per million input tokens, $10 per million output: a call's bound is its prompt estimate plus 4,096 output tokens.
-const TABLE = handTable(handPriced('m', { input: 1, output: 10 }, 1_000_000));
-
-function part(n: number, calls: CallRecord[], startMs: number): Trace {
-  const run = trace(
-    calls.map((c, i) => ({ ...c, startMs: i * 1000 })),
-    { model: 'm', system: 1000, goal: 100, outcome: 'completed', origin: 'recorded' },
-  );
-  const agent: AgentRef = { sessionId: 's', agentId: 'main', kind: 'main', part: n };
-  run.source = `s#main.${n}`;
-  run.header.recordedAt = new Date(T0 + startMs).toISOString();
-  run.header.agent = agent;
-  return run;
-}
 
 // Part 1: a tool step billed 40,000 prompt tokens (tool schemas and framing the context does not hold), then
 // an answer billed 47,000. Part 2, the next user turn: its first call is billed the conversation, 47,600.
@@ -35,13 +19,13 @@ const PARTS = [part(1, [call(2000, [toolCall('read', { f: 1 }, 5000)], { inputTo
 
 describe('an agent\'s later part in a tree', () => {
   it('its first prompt is estimated as the conversation so far plus its goal (47,600), so predict stops before it', () => {
-    const free = replayTree(PARTS, { brakes: NO_BRAKES, strategy: FULL_HISTORY, prices: TABLE });
+    const free = replayTree(PARTS, { brakes: NO_BRAKES, strategy: FULL_HISTORY, prices: PART_PRICES });
     const partOneUsd = 0.06 + 0.052;
     expect(free.totals.costPico).toBe(usdToPico(partOneUsd + 0.0526));
     // A budget the second part's first call passes ($0.0526 with $0.047 left), though its prompt as a fresh
     // context (1,100 tokens, a $0.042 bound) would fit.
     const budget = partOneUsd + 0.047;
-    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, maxCostPico: usdToPico(budget), budgetMode: 'predict' }, strategy: FULL_HISTORY, prices: TABLE });
+    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, maxCostPico: usdToPico(budget), budgetMode: 'predict' }, strategy: FULL_HISTORY, prices: PART_PRICES });
     expect(tree.stopReason).toBe('budget');
     expect(tree.totals.costPico).toBe(usdToPico(partOneUsd));
     expect(tree.totals.costPico).toBeLessThanOrEqual(usdToPico(budget));
@@ -49,7 +33,7 @@ describe('an agent\'s later part in a tree', () => {
   });
 
   it('the context window compares the same estimate: a window below the conversation stops the second part before its call', () => {
-    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, contextWindow: 47_000 }, strategy: FULL_HISTORY, prices: TABLE });
+    const tree = replayTree(PARTS, { brakes: { ...NO_BRAKES, contextWindow: 47_000 }, strategy: FULL_HISTORY, prices: PART_PRICES });
     expect(tree.stopReason).toBe('context_overflow');
     expect(tree.agents[0]!.calls).toBe(2);
   });

@@ -111,5 +111,6 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (junit !== undefined) writeFileAtomic(opts.junit!, junit, '--junit');
   if (baselineText !== undefined) writeFileAtomic(opts.updateBaseline!, baselineText, '--update-baseline');
   emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
+  if (baselineText !== undefined) io.stderr(`loopcost: baseline of ${counted(scenarios.length, 'scenario')} written to ${opts.updateBaseline}: compare later runs with --baseline ${opts.updateBaseline}\n`);
   return report.passed ? 0 : 1;
 }

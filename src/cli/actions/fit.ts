@@ -60,7 +60,7 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
   });
   const completion = `completion: recorded ${(c.completion.recorded * 100).toFixed(1)}%, synthetic ${(c.completion.synthetic * 100).toFixed(1)}% (${signedPercent(c.completion.gapPoints)} points)\n`;
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
-  return `${how}\n${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
+  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
 
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {

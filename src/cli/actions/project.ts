@@ -7,7 +7,8 @@ import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
-import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, worstCaseRun, type SummaryCalls } from '../../population/project.js';
+import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico } from '../../population/project.js';
+import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
 import { populationRuns, type PopulationConfig } from '../../population/run.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { RunPair } from '../../metrics/population.js';
@@ -36,11 +37,11 @@ function share(flag: string, value: string): number {
 
 /**
  * Every run under the configuration, paired with its baseline (recorded runs first, as sweepPairs gives
- * them), and where their prompts passed a price tier or the context window: one pass, each run's steps
- * read as it is made.
+ * them), and where their prompts passed a price tier or the context window less the max_tokens sent: one
+ * pass, each run's steps read as it is made.
  */
 function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pairs: RunPair[]; crossings: PromptCrossings } {
-  const crossings = new PromptCrossings();
+  const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
   const observe = (result: RunResult, pricing: ModelPricing) => crossings.add(pricing, result.rows);
   const { recorded, synthetic } = prepared.population;
   const pairs = [...populationRuns(recorded, config, prepared.prices, observe), ...populationRuns(synthetic, config, prepared.prices, observe)];
@@ -141,7 +142,8 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const { pairs, crossings } = projectedRuns(prepared, config);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
   const projection = projectSpend(pairs.map((p) => p.run.costPico), { runsPerDay, days, seed, trials });
-  const worst = worstCaseRun(config.brakes, crossings.pricings, summaryCallsOf(config.strategy, prepared.prices));
+  const uncounted = uncountedCallsOf({ traces: prepared.population.traces, scenarios: prepared.population.synthetic.scenarios });
+  const worst = worstCaseRun(config.brakes, crossings.pricings, { uncounted, ...summaryCallsOf(config.strategy, prepared.prices) });
   const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
   const n = pairs.length;
   const bound = capBoundShare(n);
@@ -162,7 +164,8 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     warnings: [
       ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
       ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextSpec(config.strategy))),
-      ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow !== undefined),
+      // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
+      ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
       ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
     ],
   });

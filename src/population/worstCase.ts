@@ -1,0 +1,147 @@
+/**
+ * The worst case the brakes allow per run (`loopcost project`): the least of the bounds that apply, null
+ * (unbounded) when none does.
+ *
+ * - Check-mode budget: the budget plus the largest single call (the model's whole context window at its
+ *   highest applicable tier plus max_tokens of output). Predict mode: the budget.
+ * - Step cap N: N calls at that largest call — but a backtrack or a compaction call is no step
+ *   (kernel/brakes.ts countsAsStep), so only for runs that make neither. Runs that backtrack under
+ *   `--max-backtracks B`: N + B calls — backtrackStop ends the run after the backtrack past B, and the
+ *   step cap is checked before every call, a backtrack too, so that backtrack comes before step N (N steps
+ *   and B + 1 backtracks never both happen). Runs that backtrack with no backtrack cap, or that compact (no
+ *   brake counts a compaction): the step cap gives no bound. Which runs do: uncountedCallsOf (recorded
+ *   calls flagged so; scenario behaviours that can backtrack).
+ * - Token cap: the cap at the dearest rate plus the call that crossed it.
+ * Pure: no node:*, no clock.
+ */
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { maxOf } from '../metrics/extremes.js';
+import { picoToUsd } from '../money.js';
+import type { ModelPricing, TokenPrices } from '../pricing/types.js';
+import type { PopulationEntry } from '../scenario/schema.js';
+import type { Trace } from '../trace/types.js';
+import type { ScenarioPopulation } from './run.js';
+
+export interface WorstCase {
+  /** The most one run can cost under the brakes, in USD; null: the brakes set no bound. */
+  perRunUsd: number | null;
+  /** Which brake gives the bound, in words. */
+  rule: string;
+}
+
+/**
+ * Under a summary strategy (`summary:`, `hybrid:`): a summary call may come before each call, of S tokens
+ * out, priced as the summary model (`model=X`) or else as the run's. It is not a step, and the budget's
+ * predict mode does not bound it (it runs while the brakes would let the next call through).
+ */
+export interface SummaryCalls {
+  summaryTokens: number;
+  pricing?: ModelPricing;
+}
+
+/** Calls the step cap does not count that the population's runs make (or, for synthetic agents, can make). */
+export interface UncountedCalls {
+  backtracks: boolean;
+  compactions: boolean;
+}
+
+/** Runs that make only steps: the step cap bounds their calls. */
+export const ONLY_STEPS: UncountedCalls = { backtracks: false, compactions: false };
+
+/** Whether a scenario's population entry can make a backtrack call (a new behaviour must be decided here). */
+function entryMayBacktrack(entry: PopulationEntry): boolean {
+  switch (entry.behaviour) {
+    case 'backtracker':
+      return entry.weight > 0 && entry.backtrackShare > 0;
+    case 'healthy':
+    case 'perfectionist':
+    case 'repeater':
+    case 'retrier':
+    case 'forgetful':
+    case 'asker':
+    case 'sloppy':
+      return false;
+  }
+}
+
+/** What a population's runs make besides steps: recorded backtrack or compaction calls, synthetic behaviours that can backtrack (none compacts). */
+export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenarios?: readonly ScenarioPopulation[] }): UncountedCalls {
+  const calls = (population.traces ?? []).flatMap((trace) => trace.calls);
+  const synthetic = (population.scenarios ?? []).filter((s) => s.runs > 0).flatMap((s) => s.scenario.population ?? []);
+  return {
+    backtracks: calls.some((call) => call.backtrack === true) || synthetic.some(entryMayBacktrack),
+    compactions: calls.some((call) => call.compaction === true),
+  };
+}
+
+/** The prices of a prompt of `tokens` input tokens (the tier it falls in). */
+function pricesAt(pricing: ModelPricing, tokens: number): TokenPrices {
+  let prices = pricing.base;
+  for (const tier of pricing.tiers) if (tokens > tier.aboveInputTokens) prices = tier.prices;
+  return prices;
+}
+
+/** The most one call can cost: the whole context window as input (at the dearest input or cache-write rate) plus max_tokens of output; undefined without a known window. */
+export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
+  if (pricing.contextWindow === undefined) return undefined;
+  const p = pricesAt(pricing, pricing.contextWindow);
+  const input = Math.max(p.input, p.cacheWrite ?? 0, p.cacheWrite1h ?? 0);
+  return pricing.contextWindow * input + maxOutputTokens * Math.max(p.output, p.reasoning ?? 0);
+}
+
+/** The largest call over these models' prices with `maxOutputTokens` out; undefined when a window is unknown. */
+function largestOf(pricings: readonly ModelPricing[], maxOutputTokens?: number): number | undefined {
+  const calls = pricings.map((p) => largestCallPico(p, maxOutputTokens));
+  return calls.some((c) => c === undefined) ? undefined : Math.max(0, maxOf(calls as number[]));
+}
+
+type Bound = [pico: number, rule: string];
+
+/**
+ * The step cap's bound, `perCallPico` a call (and its summary call) at most: N calls for runs of steps
+ * alone; N + B for runs that backtrack under a backtrack cap B; else no bound, and why (a string).
+ */
+function stepCapBound(brakes: BrakeConfig, perCallPico: number, options: { uncounted: UncountedCalls; afterSummary: string }): Bound | string | undefined {
+  const steps = brakes.maxSteps;
+  if (steps === undefined) return undefined;
+  const { uncounted, afterSummary } = options;
+  const atLargest = `at the largest prompt (the whole context window) and max_tokens of output${afterSummary}`;
+  // No call at all under a cap of 0: the cap is checked before every call, a backtrack or a compaction too.
+  if (steps === 0) return [0, 'a step cap of 0 (no call is made)'];
+  if (!uncounted.backtracks && !uncounted.compactions) return [steps * perCallPico, `${steps} steps ${atLargest} (these runs make no backtrack or compaction call, which a step cap does not count)`];
+  if (uncounted.compactions) return 'these runs compact, and a step cap does not count backtracks or compactions (only a budget or a token cap bounds compaction calls)';
+  const backtracks = brakes.maxBacktracks;
+  if (backtracks === undefined) return 'these runs backtrack, and a step cap does not count backtracks or compactions: add --max-backtracks';
+  // Every call passes the step cap first, so the backtrack past B (which ends the run) comes before step N: N + B calls.
+  return [(steps + backtracks) * perCallPico, `${steps + backtracks} calls ${atLargest}: ${steps} steps and ${backtracks} backtracks (the backtrack past --max-backtracks ${backtracks} ends the run, and comes before step ${steps})`];
+}
+
+/**
+ * The most one run can cost under `brakes` on any of these models' prices, for runs that make the
+ * `uncounted` calls (with `summary`: its summary calls too).
+ */
+export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[], options: { uncounted: UncountedCalls; summary?: SummaryCalls }): WorstCase {
+  const { summary, uncounted } = options;
+  const summaryPricings = summary === undefined ? [] : summary.pricing === undefined ? pricings : [summary.pricing];
+  const largest = largestOf(pricings, brakes.maxOutputTokens);
+  // The largest summary call (0 without summaries): the prompt it replaces (up to the window) in, S out.
+  const largestSummary = summary === undefined ? 0 : largestOf(summaryPricings, summary.summaryTokens);
+  const known = largest !== undefined && largestSummary !== undefined;
+  const bounds: Bound[] = [];
+  if (brakes.maxCostPico !== undefined) {
+    if (brakes.budgetMode === 'predict') {
+      // A summary call is bounded as any call is (its prompt in, S out): kernel/brakes.ts summaryMayRun.
+      bounds.push([brakes.maxCostPico, `the budget (predict mode refuses a call${summary === undefined ? '' : ' or a summary call'} whose bound would cross it; a response longer than max_tokens could still overshoot)`]);
+    } else if (known) bounds.push([brakes.maxCostPico + Math.max(largest, largestSummary), 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
+  }
+  const steps = stepCapBound(brakes, known ? largest + largestSummary : 0, { uncounted, afterSummary: summary === undefined ? '' : ', each after a summary call' });
+  if (Array.isArray(steps) && known) bounds.push(steps);
+  if (brakes.maxTokens !== undefined && known) {
+    const rate = maxOf([...pricings, ...summaryPricings].map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
+    bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
+  }
+  const noStepBound = typeof steps === 'string' ? `; ${steps}` : '';
+  if (bounds.length === 0) return { perRunUsd: null, rule: noStepBound === '' ? 'unbounded: no budget, and no step or token cap with a known context window' : `unbounded: no budget and no token cap with a known context window${noStepBound}` };
+  const [pico, rule] = bounds.reduce((a, b) => (b[0] < a[0] ? b : a));
+  return { perRunUsd: picoToUsd(Math.round(pico)), rule: `${rule}${noStepBound}` };
+}

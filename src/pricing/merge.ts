@@ -1,0 +1,85 @@
+/**
+ * A `--prices-override` entry merged with the table's model, field by field, as LiteLLM's own
+ * `register_model` merges an entry into its table: each field the entry gives replaces the table's, a
+ * field it leaves out (or writes null) keeps the table's. LiteLLM's fields map to ours one to one:
+ * `input_cost_per_token` is the input price below every tier, `input_cost_per_token_above_200k_tokens` the
+ * input price above 200,000 prompt tokens, and so on for the cache read, cache write (5 min, 1 h), output
+ * and reasoning prices (litellm.ts BASE_FIELDS); `max_input_tokens` is the context window. So an entry
+ * giving `input_cost_per_token` alone leaves the table's input tier above 200k, its cache and output
+ * prices and its window as they were; prices stay integer picodollars per token throughout.
+ *
+ * Pure: no node:*, no clock.
+ */
+import { buildTieredPrices, TOKEN_PRICE_KEYS, type KeyedPrice, type TokenPriceKey } from './cost.js';
+import type { Entry } from './litellmTable.js';
+import type { ModelPricing, PriceSource } from './types.js';
+
+type Keyed = Partial<Record<TokenPriceKey, KeyedPrice>>;
+
+/**
+ * The per-field prices a table's model was built from (buildTieredPrices undone): each key's price below
+ * every tier, and its own tiers, those where its price changes (a model-wide tier set by another key's
+ * price is not one of this key's fields).
+ */
+export function keyedOf(pricing: Pick<ModelPricing, 'base' | 'tiers'>): Keyed {
+  const keyed: Keyed = {};
+  for (const key of TOKEN_PRICE_KEYS) {
+    const base = pricing.base[key];
+    let below = base;
+    const tiers: KeyedPrice['tiers'] = [];
+    for (const tier of pricing.tiers) {
+      const price = tier.prices[key];
+      if (price === undefined || price === below) continue;
+      tiers.push({ aboveInputTokens: tier.aboveInputTokens, price });
+      below = price;
+    }
+    if (base !== undefined || tiers.length > 0) keyed[key] = base === undefined ? { tiers } : { base, tiers };
+  }
+  return keyed;
+}
+
+/** The entry's fields over the table's; `fromTable`: some price the result charges is the table's. */
+export function mergeKeyed(table: Keyed, entry: Keyed): { keyed: Keyed; fromTable: boolean } {
+  const keyed: Keyed = {};
+  let fromTable = false;
+  for (const key of TOKEN_PRICE_KEYS) {
+    const theirs = table[key];
+    const mine = entry[key];
+    if (theirs === undefined || mine === undefined) {
+      const price = mine ?? theirs;
+      if (price !== undefined) keyed[key] = price;
+      if (mine === undefined && theirs !== undefined) fromTable = true;
+      continue;
+    }
+    const given = new Set(mine.tiers.map((tier) => tier.aboveInputTokens));
+    const kept = theirs.tiers.filter((tier) => !given.has(tier.aboveInputTokens));
+    const base = mine.base ?? theirs.base;
+    if ((mine.base === undefined && theirs.base !== undefined) || kept.length > 0) fromTable = true;
+    keyed[key] = { ...(base === undefined ? {} : { base }), tiers: [...kept, ...mine.tiers] };
+  }
+  return { keyed, fromTable };
+}
+
+/**
+ * A model priced by an override entry over the table's model. Named by the entry (as a model the file
+ * prices alone is); its provider and window the entry's, else the table's. Its source: the file's when
+ * every price and the window are the entry's, else the table's marked as overridden by the file.
+ */
+export function mergedPricing(requested: string, entry: Entry, table: ModelPricing, files: { file: PriceSource; overrides: { name: string; hash: string } }): ModelPricing {
+  const { keyed, fromTable } = mergeKeyed(keyedOf(table), entry.keyed);
+  const windowFromTable = entry.contextWindow === undefined && table.contextWindow !== undefined;
+  const { base, tiers } = buildTieredPrices(keyed);
+  const pricing: ModelPricing = {
+    requested,
+    model: entry.key,
+    base: Object.freeze(base),
+    tiers: tiers.map((t) => Object.freeze({ aboveInputTokens: t.aboveInputTokens, prices: Object.freeze(t.prices) })),
+    source: fromTable || windowFromTable ? Object.freeze({ ...table.source, overrides: files.overrides }) : files.file,
+  };
+  const provider = entry.provider ?? table.provider;
+  if (provider !== undefined) pricing.provider = provider;
+  const window = entry.contextWindow ?? table.contextWindow;
+  if (window !== undefined) pricing.contextWindow = window;
+  if (table.cacheRule !== undefined) pricing.cacheRule = table.cacheRule;
+  return Object.freeze(pricing);
+}
