@@ -8,9 +8,17 @@
  * The last two give no lifetime: they are billed as 5-minute writes. (Anthropic's own OpenAI-compatible
  * endpoint reports no cache figures.) A failed call's usage is read from `error.loopcost.usage`, where
  * `loopcost serve` puts what a recorded failed call was billed; other providers bill a failure nothing.
+ *
+ * One rule for every figure read (isTokenCount): a whole number ≥ 0 that a JSON number holds exactly is
+ * reported; anything else (null, negative, fractional, non-finite, a string) is not. A prompt not
+ * reported is billed as a response without usage is (the estimate), and so are its parts (cached, cache
+ * writes), which cannot be checked against it; output not reported is 0. The parts are capped at their
+ * whole — cached + cache writes at the prompt, reasoning at the output — as every reader of a recording
+ * requires (trace/rules.ts), so what the run bills is what its recording replays to.
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CallUsage } from '../pricing/types.js';
+import { isTokenCount } from '../io/limits.js';
 import type { ModelUsage } from './types.js';
 
 /** `loopcost serve`'s usage of a call as billed: the pricer's own CallUsage. */
@@ -18,8 +26,9 @@ type ServeUsage = CallUsage;
 
 const SERVE_FIELDS = ['input', 'cached', 'cacheWrite', 'cacheWrite1h', 'output', 'reasoning'] as const satisfies readonly (keyof CallUsage)[];
 
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+/** A figure as reported: the count, or undefined when it is not a whole number ≥ 0 (see the module comment). */
+function count(value: unknown): number | undefined {
+  return isTokenCount(value) ? value : undefined;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -29,42 +38,46 @@ function record(value: unknown): Record<string, unknown> | undefined {
 /** `holder.loopcost.usage` when it has the shape `loopcost serve` writes. */
 function serveUsageIn(holder: unknown): ServeUsage | undefined {
   const usage = record(record(record(holder)?.['loopcost'])?.['usage']);
-  return usage && SERVE_FIELDS.every((field) => isCount(usage[field])) ? (usage as unknown as ServeUsage) : undefined;
+  return usage && SERVE_FIELDS.every((field) => isTokenCount(usage[field])) ? (usage as unknown as ServeUsage) : undefined;
+}
+
+/** The figures read, each part capped at its whole; the prompt's parts dropped with it when it is not reported. */
+function consistentUsage(input: number | undefined, cached: number, write5m: number, write1h: number, output: number, reasoning: number): ModelUsage {
+  const readPart = input === undefined ? 0 : Math.min(cached, input);
+  const written5m = input === undefined ? 0 : Math.min(write5m, input - readPart);
+  const written1h = input === undefined ? 0 : Math.min(write1h, input - readPart - written5m);
+  const reasoned = Math.min(reasoning, output);
+  return {
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(readPart ? { cachedInputTokens: readPart } : {}),
+    ...(written5m ? { cacheWriteTokens: written5m } : {}),
+    ...(written1h ? { cacheWrite1hTokens: written1h } : {}),
+    outputTokens: output,
+    ...(reasoned ? { reasoningTokens: reasoned } : {}),
+  };
 }
 
 /** Cache writes a response reports, by lifetime (see the module comment for the fields read). */
-function cacheWritesOf(completion: ChatCompletion): Pick<ModelUsage, 'cacheWriteTokens' | 'cacheWrite1hTokens'> {
+function cacheWritesOf(completion: ChatCompletion, usage: Record<string, unknown>): { write5m: number; write1h: number } {
   const serve = serveUsageIn(completion);
-  if (serve) return { ...(serve.cacheWrite ? { cacheWriteTokens: serve.cacheWrite } : {}), ...(serve.cacheWrite1h ? { cacheWrite1hTokens: serve.cacheWrite1h } : {}) };
-  const usage = record(completion.usage);
-  const openRouter = record(usage?.['prompt_tokens_details'])?.['cache_write_tokens'];
-  const liteLlm = usage?.['cache_creation_input_tokens'];
-  const written = isCount(openRouter) ? openRouter : isCount(liteLlm) ? liteLlm : 0;
-  return written ? { cacheWriteTokens: written } : {};
+  if (serve) return { write5m: serve.cacheWrite, write1h: serve.cacheWrite1h };
+  const openRouter = count(record(usage['prompt_tokens_details'])?.['cache_write_tokens']);
+  return { write5m: openRouter ?? count(usage['cache_creation_input_tokens']) ?? 0, write1h: 0 };
 }
 
-/** The usage of a response: standard fields, cache writes where the response carries them. */
+/** The usage of a response: standard fields, cache writes where the response carries them; figures not reported left out. */
 export function usageOf(completion: ChatCompletion): ModelUsage {
-  const usage = completion.usage;
-  return {
-    ...(usage ? { inputTokens: usage.prompt_tokens } : {}),
-    ...(usage?.prompt_tokens_details?.cached_tokens ? { cachedInputTokens: usage.prompt_tokens_details.cached_tokens } : {}),
-    ...(usage ? cacheWritesOf(completion) : {}),
-    outputTokens: usage?.completion_tokens ?? 0,
-    ...(usage?.completion_tokens_details?.reasoning_tokens ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens } : {}),
-  };
+  const usage = record(completion.usage);
+  if (!usage) return { outputTokens: 0 };
+  const cached = count(record(usage['prompt_tokens_details'])?.['cached_tokens']) ?? 0;
+  const reasoning = count(record(usage['completion_tokens_details'])?.['reasoning_tokens']) ?? 0;
+  const { write5m, write1h } = cacheWritesOf(completion, usage);
+  return consistentUsage(count(usage['prompt_tokens']), cached, write5m, write1h, count(usage['completion_tokens']) ?? 0, reasoning);
 }
 
 /** The usage a failed call was billed, when its error body (the SDK's `error.error`) says: `loopcost serve`'s `loopcost.usage`. */
 export function failedUsageOf(errorBody: unknown): ModelUsage | undefined {
   const serve = serveUsageIn(errorBody);
   if (!serve || serve.input + serve.output === 0) return undefined;
-  return {
-    inputTokens: serve.input,
-    ...(serve.cached ? { cachedInputTokens: serve.cached } : {}),
-    ...(serve.cacheWrite ? { cacheWriteTokens: serve.cacheWrite } : {}),
-    ...(serve.cacheWrite1h ? { cacheWrite1hTokens: serve.cacheWrite1h } : {}),
-    outputTokens: serve.output,
-    ...(serve.reasoning ? { reasoningTokens: serve.reasoning } : {}),
-  };
+  return consistentUsage(serve.input, serve.cached, serve.cacheWrite, serve.cacheWrite1h, serve.output, serve.reasoning);
 }

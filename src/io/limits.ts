@@ -62,6 +62,11 @@ export const MAX_YAML_ALIASES = 100;
  */
 export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
 
+/** A token count as any reader accepts one: a whole number from 0 to MAX_COUNT (not null, negative, fractional, non-finite nor a string). */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 /**
  * Largest USD amount (a recorded cost) any reader accepts: $9,007.199254740991, the most that integer
  * picodollars hold exactly in a double. Amounts are summed exactly in picodollars, so more cannot be.

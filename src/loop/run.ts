@@ -8,6 +8,7 @@ import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
+import { Limit } from '../kernel/limits.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 const SOURCE_READS_NO_TOOL_STATE = { sourceReadsToolState: false };
@@ -32,16 +33,17 @@ export type NextCall = { stop: Stop } | { stop: null; view: PromptView; response
 /**
  * Everything before a call, in the one order every synchronous driver (this loop, the session-tree
  * replay, live trees) follows: the strategy's summary call when due; the prompt; the source asked for
- * its response; the brakes (`tree`'s check first, in a tree; then the run's own); the source's end. The
- * real, asynchronous loop (src/agent/loop.ts) cannot call it — see its drive() — and follows the same
- * order through the same session methods.
+ * its response to it, sent with the run's max_tokens; the brakes (`tree`'s check first, in a tree; then
+ * the run's own); the source's end. The real, asynchronous loop (src/agent/loop.ts) cannot call it — see
+ * its drive() — and follows the same order through the same session methods.
  */
 export function beforeCall(session: LoopSession, source: StepSource, tree?: TreeCheck): NextCall {
   session.summarizeIfDue(tree);
   const view = session.prompt();
-  // The source is asked first (a synthetic policy draws its answer from the state before the call);
-  // the brakes decide on what a live loop knows before the call, never on the answer.
-  const response = source.next(view, session.state);
+  // The source is asked first (a synthetic policy draws its answer from the state before the call), with
+  // the max_tokens the request sends (a provider refuses prompt + max_tokens past the window); the brakes
+  // decide on what a live loop knows before the call, never on the answer.
+  const response = source.next(view, session.state, { maxOutputTokens: session.limits[Limit.MaxOutputTokens]! });
   const stop = session.checkBeforeCall(view, tree);
   if (stop) return { stop };
   if (!response) return { stop: session.exhausted(source.exhaustedReason()) };

@@ -8,6 +8,7 @@
  * endpoint without usage) is billed by the estimate, as replay bills every summary call: the prompt it
  * replaces in, its unchanged prefix served by the cache as under `on`, S out (kernel meterSummaryCall).
  */
+import { isTokenCount } from '../io/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
 import { Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
@@ -38,10 +39,10 @@ export class SummaryMeter {
   /**
    * The call's usage and cost as billed: `response`'s reported usage (a failed call's: what its error
    * reported, else nothing), metered as any call's; the estimate when there is no response or it
-   * reports no prompt size.
+   * reports no prompt size (a prompt that is not a whole number ≥ 0 is not reported: isTokenCount).
    */
   meter(due: SummaryDue, response: CallRecord | null): MeteredCall {
-    if (response !== null && (response.inputTokens !== undefined || response.failed !== undefined)) return meterCall(response, due.view, this.settings);
+    if (response !== null && (isTokenCount(response.inputTokens) || response.failed !== undefined)) return meterCall(response, due.view, this.settings);
     return this.estimate(due);
   }
 

@@ -21,12 +21,22 @@ export interface TreeCheck {
   summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean;
 }
 
+/** What a call's request carries besides its prompt: what a provider decides on (a synthetic agent refuses as one would). */
+export interface StepRequest {
+  /**
+   * The max_tokens it asks for: the loop always sends one (the session's `Limit.MaxOutputTokens`,
+   * `--max-output-tokens`, default 4096); a request served may carry none.
+   */
+  maxOutputTokens?: number;
+}
+
 /**
  * Where responses come from: a recorded trace, a synthetic policy reacting to its context, or (in the
- * real loop) a model. It is asked for the response to the prompt `view` describes; null = no more.
+ * real loop) a model. It is asked for the response to the prompt `view` describes, sent with `request`
+ * (a recording ignores both); null = no more.
  */
 export interface StepSource {
-  next(view: PromptView, state: Readonly<BrakeState>): CallRecord | null;
+  next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null;
   /** What ends the run when the source runs out: a recorded completion, or trace_end. */
   exhaustedReason(): Extract<StopReason, 'completed' | 'trace_end'>;
   /**

@@ -5,13 +5,16 @@
  * notes (src/cli/actions/runNotes.ts) run by run, and the population commands (sweep, calibrate, project,
  * check) through PopulationWindows, configuration by configuration; one warning says it
  * (report/warnings.ts windowlessModelWarnings). A warning, not a refusal: inputs may mix models.
+ * The same rule notes a model whose window leaves no room for a prompt: a window ≤ the max_tokens sent
+ * (BrakeConfig.maxOutputTokens, else DEFAULT_MAX_OUTPUT_TOKENS) refuses every call, so each run stops
+ * at its first, for $0 (report/warnings.ts noRoomWindowWarnings).
  *
  * Pure: no node:*, no clock.
  */
-import type { BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { resolveTracePricing } from '../replay/replay.js';
-import { windowlessModelWarnings, type ReportWarning } from '../report/warnings.js';
+import { noRoomWindowWarnings, windowlessModelWarnings, type NoRoomWindow, type ReportWarning } from '../report/warnings.js';
 import type { Scenario } from '../scenario/load.js';
 import { resolveScenarioPricing } from '../scenario/run.js';
 import type { Trace } from '../trace/types.js';
@@ -22,26 +25,57 @@ export function asksModelWindow(brakes: Pick<BrakeConfig, 'contextWindow'>): boo
   return brakes.contextWindow === 'model';
 }
 
-/** The models whose runs had no context-window brake: brakes asked for the model's window, the table gives none. */
+/** The max_tokens sent by the brakes that take the model's window (distinct, ascending); none when none do. */
+export function modelWindowMaxTokens(brakes: readonly Pick<BrakeConfig, 'contextWindow' | 'maxOutputTokens'>[]): number[] {
+  const sent = brakes.filter(asksModelWindow).map((b) => b.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
+  return [...new Set(sent)].sort((a, b) => a - b);
+}
+
+/** `true`: the default max_tokens; `false`: brakes that do not take the model's window. */
+function sentMaxTokens(asks: boolean | readonly number[]): readonly number[] {
+  return asks === true ? [DEFAULT_MAX_OUTPUT_TOKENS] : asks === false ? [] : asks;
+}
+
+/** A note of a model with no room (kept as one string, so that a worker's notes travel as its models do). */
+const SEP = '\u0000';
+const noRoomNote = (model: string, window: number, maxTokens: number) => [model, window, maxTokens].join(SEP);
+
+function noRoomOf(note: string): NoRoomWindow {
+  const [model, window, maxTokens] = note.split(SEP);
+  return { model: model!, contextWindow: Number(window), maxOutputTokens: Number(maxTokens) };
+}
+
+/**
+ * The models whose runs the context-window brake could not price as asked, under brakes that take the
+ * model's window: the table gives no window (the brake never fires), or a window ≤ the max_tokens sent
+ * (it refuses every call).
+ */
 export class WindowlessModels {
   private readonly names = new Set<string>();
 
-  /** A run priced with `pricing`; `asks`: its brakes take the model's window. */
-  note(asks: boolean, pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
-    if (asks && pricing.contextWindow === undefined) this.names.add(pricing.model);
+  /** A run priced with `pricing`; `asks`: the max_tokens its brakes send when they take the model's window (true: the default; false or none: they do not). */
+  note(asks: boolean | readonly number[], pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
+    const window = pricing.contextWindow;
+    for (const maxTokens of sentMaxTokens(asks)) {
+      if (window === undefined) this.names.add(pricing.model);
+      else if (window <= maxTokens) this.names.add(noRoomNote(pricing.model, window, maxTokens));
+    }
   }
 
-  /** Models another collector found (a worker thread's, a file's). */
+  /** Notes another collector found (its `models()`: a worker thread's, a file's). */
   add(models: Iterable<string>): void {
     for (const model of models) this.names.add(model);
   }
 
+  /** The notes as strings another collector's `add` takes: a windowless model's name, or a model with no room. */
   models(): string[] {
     return [...this.names].sort();
   }
 
   warnings(): ReportWarning[] {
-    return windowlessModelWarnings(this.models());
+    const notes = this.models();
+    const noRoom = notes.filter((note) => note.includes(SEP));
+    return [...windowlessModelWarnings(notes.filter((note) => !note.includes(SEP))), ...noRoomWindowWarnings(noRoom.map(noRoomOf))];
   }
 }
 
@@ -54,18 +88,18 @@ export class WindowlessModels {
 export class PopulationWindows {
   private readonly notes = new WindowlessModels();
 
-  /** `own`: some configuration that takes the window prices runs as their own model, so each run's own pricing counts. */
+  /** `own`: the max_tokens of the configurations that take the window and price runs as their own model, so each run's own pricing counts. */
   private constructor(
-    private readonly own: boolean,
+    private readonly own: readonly number[],
     private readonly prices: PriceTable,
   ) {}
 
   /** Over `configs`: their own models noted now, each run's as it is added. */
   static of(configs: readonly Pick<PopulationConfig, 'brakes' | 'model'>[], prices: PriceTable): PopulationWindows {
-    const asking = configs.filter((config) => asksModelWindow(config.brakes));
-    const windows = new PopulationWindows(asking.some((config) => config.model === undefined), prices);
-    const models = new Set(asking.flatMap((config) => (config.model === undefined ? [] : [config.model])));
-    for (const model of models) windows.notes.note(true, prices.resolve(model));
+    const windows = new PopulationWindows(modelWindowMaxTokens(configs.filter((config) => config.model === undefined).map((config) => config.brakes)), prices);
+    for (const config of configs) {
+      if (config.model !== undefined) windows.notes.note(modelWindowMaxTokens([config.brakes]), prices.resolve(config.model));
+    }
     return windows;
   }
 
@@ -76,12 +110,12 @@ export class PopulationWindows {
 
   /** A recorded run, priced as its trace's model. */
   addTrace(trace: Trace): void {
-    if (this.own) this.notes.note(true, resolveTracePricing(trace, { prices: this.prices }));
+    if (this.own.length > 0) this.notes.note(this.own, resolveTracePricing(trace, { prices: this.prices }));
   }
 
   /** A scenario file's synthetic runs, priced as the file's model. */
   addScenario(scenario: Scenario): void {
-    if (this.own) this.notes.note(true, resolveScenarioPricing(scenario, this.prices));
+    if (this.own.length > 0) this.notes.note(this.own, resolveScenarioPricing(scenario, this.prices));
   }
 
   /** Every run of `inputs`: recorded traces and scenario populations. */

@@ -7,9 +7,11 @@
  *
  * Baseline (as population.ts defines it): the same run with NO_BRAKES under the same context strategy,
  * cache mode, model and latency. A recorded trace is replayed as recorded; a synthetic run is the same
- * agent (same seed, same run index) under its policy with no brakes up to the scenario's hard cap.
- * Baselines do not depend on the brakes, so they are computed once per (inputs object, strategy, model,
- * latency) and reused across configurations.
+ * agent (same seed, same run index) under its policy with no brakes up to the scenario's hard cap or its
+ * provider's refusal of a prompt + the max_tokens sent past the window (the configuration's
+ * `--max-output-tokens`: what its requests carry, not a brake). Baselines do not depend on the brakes, so
+ * they are computed once per (inputs object, strategy, model, latency, and for synthetic runs max_tokens:
+ * syntheticBaselineKey) and reused across configurations.
  *
  * Pure core: no node:*, no clock, no Math.random; inputs are already loaded (traces parsed, scenarios
  * validated). Recorded runs go through `replayTrace` (the compiled kernel), synthetic runs through the one
@@ -23,7 +25,7 @@ import type { RunFigures, RunPair } from '../metrics/population.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
 import type { Scenario } from '../scenario/load.js';
-import { prepareScenario, runSynthetic, type PreparedScenario } from '../scenario/run.js';
+import { maxOutputTokensSent, prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
@@ -165,17 +167,30 @@ function memoOf<V>(memo: WeakMap<PopulationInputs, WeakMap<PriceTable, Map<strin
   return byKey;
 }
 
-/** The key of what a baseline depends on: everything in the configuration but the brakes. */
+/** The key of what a recorded run's baseline depends on: everything in the configuration but the brakes. */
 export function baselineKey(config: PopulationConfig): string {
   const s = config.strategy;
   const l = config.latency;
   return JSON.stringify([contextSpecOf(s), s.toolResultCap ?? null, s.cache ?? null, config.model ?? null, l ? [l.perCallMs, l.perInputTokenMs, l.perOutputTokenMs, l.perToolCallMs] : null]);
 }
 
-/** Every run's baseline (no brakes) under the configuration's context, model and latency, in input order. Memoised per inputs object. */
+/**
+ * The key of what a synthetic run's baseline (and its unbraked recording, syntheticRecording.ts) depends
+ * on: baselineKey, and the max_tokens its calls send — its provider refuses prompt + max_tokens past the
+ * window, so with no brake a run under `--max-output-tokens 100` may go on past where one under 4096 ends.
+ * (A recording ignores what its requests ask for: a recorded run's baseline does not depend on it.)
+ */
+export function syntheticBaselineKey(config: PopulationConfig): string {
+  return JSON.stringify([baselineKey(config), maxOutputTokensSent(config.brakes)]);
+}
+
+/**
+ * Every run's baseline (no brakes) under the configuration's context, model and latency — a synthetic
+ * run's sending the configuration's max_tokens — in input order. Memoised per inputs object.
+ */
 export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
   const memo = memoOf(baselineMemo, inputs, prices);
-  const key = baselineKey(config);
+  const key = (inputs.scenarios ?? []).length === 0 ? baselineKey(config) : syntheticBaselineKey(config);
   const known = memo.get(key);
   if (known !== undefined) return known;
   const pricings = tracePricings(inputs, config, prices);
@@ -184,7 +199,7 @@ export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, 
     return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico };
   });
   for (const population of inputs.scenarios ?? []) {
-    const prepared = { ...preparedOf(population, config, prices), brakes: NO_BRAKES };
+    const prepared = { ...preparedOf(population, config, prices), brakes: unbrakedSending(config.brakes) };
     for (let k = 0; k < population.runs; k++) {
       const { result, truth } = runSynthetic(prepared, (population.firstRun ?? 0) + k);
       baselines.push({ stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, truth });

@@ -86,7 +86,7 @@ export interface SweepTally {
 export class SweepTallier {
   private readonly tallies: TallyBuilder[];
   private readonly strategy: StrategyCounts<PicoSum>[];
-  /** The compiled sweeps of synthetic runs' recordings, per baselineKey, reused from add to add. */
+  /** The compiled sweeps of synthetic runs' recordings, per syntheticBaselineKey, reused from add to add. */
   private readonly syntheticSweeps = new Map<string, SweepResults>();
   /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
   constructor(

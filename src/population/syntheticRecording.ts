@@ -3,12 +3,16 @@
  * that only stop it (step cap, budget, timeout, token cap, context window, repeat and same-error stops)
  * makes exactly the calls it makes under none, up to the stop: its policy sees the prompt the context
  * strategy built, which such brakes do not change (test/population/syntheticSweep.test.ts holds it on
- * every bundled scenario). So a run made once with no brakes per context, cache, model and latency
- * (baselineKey), written down as `generate` writes it (unbrakedTraces), replays under such brakes to what
- * the closed loop gives. A sweep (syntheticSweep.ts) sweeps the recordings compiled, every brake setting
- * read off shared passes (as `calibrate` does); the population runner (one configuration at a time:
- * check, project) stays closed loop, where a recording and its replays cost more than the two runs it
- * saves.
+ * every bundled scenario). So a run made once with no brakes per context, cache, model, latency and
+ * max_tokens sent (syntheticBaselineKey), written down as `generate` writes it (unbrakedTraces), replays
+ * under such brakes to what the closed loop gives. The max_tokens is not a brake but what each request
+ * carries, and the agent's provider refuses prompt + max_tokens past the model's window: recorded under
+ * 4096, a run ends where one under `--max-output-tokens 100` goes on (and the other way round), so
+ * configurations that send different max_tokens never share a recording
+ * (test/synthetic/maxTokensWindowSweep.test.ts). A sweep (syntheticSweep.ts) sweeps the recordings
+ * compiled, every brake setting read off shared passes (as `calibrate` does); the population runner (one
+ * configuration at a time: check, project) stays closed loop, where a recording and its replays cost more
+ * than the two runs it saves.
  *
  * A recording's replays read it only up to where the group's largest step cap stops them (a step cap
  * stops a run before its next call, ahead of a recording's end: beforeCall's order), and its no-brake
@@ -49,9 +53,9 @@ export interface Recordings {
 }
 
 /**
- * Every run of the scenarios made once with no brakes under the configuration's context, cache, model and
- * latency, as traces, in batches (in run order; a batch ends at its most runs or once it holds its most
- * calls, and never spans two scenarios).
+ * Every run of the scenarios made once with no brakes under the configuration's context, cache, model,
+ * latency and max_tokens sent, as traces, in batches (in run order; a batch ends at its most runs or once
+ * it holds its most calls, and never spans two scenarios).
  */
 export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[], config: PopulationConfig, prices: PriceTable, options: { batch?: RecordingBatch; throughStep?: number } = {}): Generator<Recordings> {
   const most = options.batch ?? { runs: Infinity, calls: Infinity };

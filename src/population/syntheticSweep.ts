@@ -1,15 +1,15 @@
 /**
  * Synthetic runs in a sweep, shared across brake settings: each run recorded once per context, cache,
- * model and latency (baselineKey) with no brakes (syntheticRecording.ts says why that is exact, and for
- * which configurations), and the recordings swept compiled as recorded runs are (sweepRecorded.ts), a
- * batch at a time: every brake setting of a group read off the same passes, each recording cut after the
- * group's largest step cap, its baseline the recorded run's own figures. The other configurations run
- * their agents closed loop (populationRuns).
+ * model, latency and max_tokens sent (syntheticBaselineKey) with no brakes (syntheticRecording.ts says
+ * why that is exact, and for which configurations), and the recordings swept compiled as recorded runs
+ * are (sweepRecorded.ts), a batch at a time: every brake setting of a group read off the same passes,
+ * each recording cut after the group's largest step cap, its baseline the recorded run's own figures. The
+ * other configurations run their agents closed loop (populationRuns).
  * Pure: no node:*, no clock.
  */
 import type { PriceTable } from '../pricing/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
-import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
+import { populationRuns, syntheticBaselineKey, type PopulationConfig, type PopulationInputs } from './run.js';
 import { largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
 import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -28,8 +28,8 @@ export interface SyntheticVisitors {
 
 /**
  * Each configuration's synthetic runs handed to the visitors (as populationRuns would give them, in run
- * order): by recording where sweptByRecording, one compiled sweep per baselineKey (its sweep reused from
- * add to add in `sweeps`), else closed loop.
+ * order): by recording where sweptByRecording, one compiled sweep per syntheticBaselineKey (its sweep
+ * reused from add to add in `sweeps`), else closed loop.
  */
 export function syntheticRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: SyntheticVisitors, sweeps: Map<string, SweepResults> = new Map()): void {
   const scenarios = inputs.scenarios ?? [];
@@ -40,7 +40,7 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
       for (const pair of populationRuns(inputs, config, prices)) visitors.visit(c, pair.run, pair.baseline);
       return;
     }
-    const key = baselineKey(config);
+    const key = syntheticBaselineKey(config);
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [c]);
     else group.push(c);

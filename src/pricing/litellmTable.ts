@@ -143,8 +143,21 @@ export class LiteLlmPriceTable implements PriceTable {
     return [...this.entries.keys()];
   }
 
-  private findKey(name: string, provider: string | undefined): string | undefined {
-    if (name.length === 0) return undefined;
+  /**
+   * The provider-prefixed keys a name matches by its bare name when more than one does and `provider`
+   * picks none of them (entryFor then finds none): what a caller disambiguates, or names in a refusal.
+   */
+  ambiguousKeys(model: string, provider?: string): string[] {
+    const name = model.trim();
+    const hint = provider?.trim() || undefined;
+    if (name.length === 0 || this.findKey(name, hint) !== undefined) return [];
+    const candidates = this.candidates(name, hint);
+    const prefixed = this.bySuffix.get(candidates[candidates.length - 1]!.toLowerCase()) ?? [];
+    return prefixed.length > 1 ? [...prefixed] : [];
+  }
+
+  /** The names a lookup tries, in order: the name, provider/name, after a `provider:` prefix, after each `/`. */
+  private candidates(name: string, provider: string | undefined): string[] {
     const candidates = [name];
     if (provider) candidates.push(`${provider}/${name}`);
     const colon = name.indexOf(':');
@@ -154,6 +167,12 @@ export class LiteLlmPriceTable implements PriceTable {
       rest = rest.slice(at + 1);
       if (rest) candidates.push(rest);
     }
+    return candidates;
+  }
+
+  private findKey(name: string, provider: string | undefined): string | undefined {
+    if (name.length === 0) return undefined;
+    const candidates = this.candidates(name, provider);
     for (const candidate of candidates) {
       if (this.entries.has(candidate) || this.unpricedEntries.has(candidate)) return candidate;
       const folded = this.folded.get(candidate.toLowerCase());

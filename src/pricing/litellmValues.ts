@@ -4,6 +4,7 @@
  * refuses the file naming the field, so no bad value is ignored or read as something else.
  */
 import type { InputIssue } from '../errors.js';
+import { PICO_PER_USD, usdPerTokenToPico } from '../money.js';
 import { shownName } from '../shownName.js';
 
 /** The field of a price entry that holds the model's context window. */
@@ -14,7 +15,16 @@ function shownValue(raw: unknown): string {
   return typeof raw === 'number' ? String(raw) : shownName(JSON.stringify(raw) ?? String(raw));
 }
 
-/** A price in USD per token: a finite number, 0 or more. */
+/**
+ * The most a token may cost: $1 ($1,000,000 per million tokens, some thousand times any model's price).
+ * Money is held in integer picodollars up to 2^53 − 1 a run (about $9,007): past $1 a token, a run of
+ * some thousand tokens could not be priced, and the file, not the run, is what is wrong.
+ */
+export const MAX_USD_PER_TOKEN = 1;
+
+const PRICE_HINT = 'fix the price in the file (USD per token, e.g. 2.5e-6 for $2.50 per million tokens)';
+
+/** A price in USD per token: a finite number, 0 or more, at most MAX_USD_PER_TOKEN, and 0 or at least the finest price held (1 picodollar a token). */
 export function checkPrice(raw: unknown, file: string, field: string): number | InputIssue {
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
     return {
@@ -31,10 +41,33 @@ export function checkPrice(raw: unknown, file: string, field: string): number | 
       field,
       code: 'negative_number',
       message: `price must not be negative, got ${raw}`,
-      hint: 'fix the price in the file (USD per token, e.g. 2.5e-6 for $2.50 per million tokens)',
+      hint: PRICE_HINT,
     };
   }
-  return raw;
+  return priceRangeIssue(raw, file, field) ?? raw;
+}
+
+/** A price past what a token can cost, or one above 0 that rounds to 0 picodollars (it would bill nothing). */
+function priceRangeIssue(usdPerToken: number, file: string, field: string): InputIssue | undefined {
+  if (usdPerToken > MAX_USD_PER_TOKEN) {
+    return {
+      file,
+      field,
+      code: 'price_out_of_range',
+      message: `price of $${usdPerToken} per token is more than $${MAX_USD_PER_TOKEN} per token ($1,000,000 per million tokens), past which a run of a few thousand tokens costs more than exact picodollars hold (about $9,007)`,
+      hint: `${PRICE_HINT}; a price per million tokens is written divided by 1,000,000`,
+    };
+  }
+  if (usdPerToken > 0 && usdPerTokenToPico(usdPerToken) === 0) {
+    return {
+      file,
+      field,
+      code: 'price_out_of_range',
+      message: `price of $${usdPerToken} per token is above 0 but rounds to 0 picodollars, so it would bill nothing: the finest price loopcost holds is 1 picodollar per token ($${1 / PICO_PER_USD}, $0.000001 per million tokens)`,
+      hint: `${PRICE_HINT}; write 0 for a free model`,
+    };
+  }
+  return undefined;
 }
 
 const CONTEXT_WINDOW_HINT = `write ${CONTEXT_WINDOW_KEY} as a JSON whole number of tokens, e.g. 128000, or leave it out when the window is not known`;

@@ -31,7 +31,7 @@ export class OverriddenPriceTable implements PriceTable {
   }
 
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
-    const entry = this.overrides.entryFor(model, provider);
+    const entry = this.entryOf(model, provider, recordedAt);
     if (entry === undefined) return this.base.resolve(model, provider, recordedAt);
     const aloneKey = `${provider ?? ''}\u0000${model}\u0000${utcDay(recordedAt) ?? ''}`;
     const table = this.alone.has(aloneKey) ? undefined : this.tablePricing(entry, model, provider, recordedAt);
@@ -51,6 +51,40 @@ export class OverriddenPriceTable implements PriceTable {
 
   modelNames(): string[] {
     return [...new Set([...this.overrides.modelNames(), ...this.base.modelNames()])];
+  }
+
+  /**
+   * The file's entry for a model, found as the file's own table finds it; when the name matches several
+   * provider-prefixed keys (`openai/gpt-4o`, `azure/gpt-4o`) and no provider is asked for, the one of the
+   * provider the base table prices the model as. Refused when that picks none: applying none silently
+   * would leave the table's prices under a report that says the file overrides them.
+   */
+  private entryOf(model: string, provider: string | undefined, recordedAt: string | undefined): Entry | undefined {
+    const entry = this.overrides.entryFor(model, provider);
+    if (entry !== undefined) return entry;
+    const keys = this.overrides.ambiguousKeys(model, provider);
+    if (keys.length === 0) return undefined;
+    const tableProvider = this.baseProvider(model, provider, recordedAt);
+    const picked = tableProvider === undefined ? undefined : this.overrides.entryFor(model, tableProvider);
+    if (picked !== undefined) return picked;
+    const named = keys.map((key) => `'${shownName(key)}'`).join(', ');
+    throw new UserError({
+      file: this.overrides.file,
+      field: shownName(model),
+      code: 'ambiguous_override',
+      message: `entries ${named} all name model '${shownName(model)}', and ${tableProvider === undefined ? 'the price table it overrides does not price it to say which provider is meant' : `none is for ${shownName(tableProvider)}, the provider the price table prices it as`}`,
+      hint: `keep one entry for the model (the provider's you are billed by) and remove the others, or give the model with its provider prefix (e.g. ${shownName(keys[0]!)})`,
+    });
+  }
+
+  /** The provider the base table prices a model as; undefined when it does not price it (or names none). */
+  private baseProvider(model: string, provider: string | undefined, recordedAt: string | undefined): string | undefined {
+    try {
+      return this.base.resolve(model, provider, recordedAt).provider;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      return undefined;
+    }
   }
 
   /**

@@ -36,9 +36,16 @@ export interface WhatIfCell extends Partial<StrategyFigures> {
   savedPico: number;
 }
 
+/** A run under its baseline brakes, with its strategy figures (present where not 0) as each setting's. */
+export interface WhatIfBaseline extends Partial<StrategyFigures> {
+  stopReason: StopReason;
+  steps: number;
+  costPico: number;
+}
+
 export interface WhatIfRun {
   source: string;
-  baseline: { stopReason: StopReason; steps: number; costPico: number };
+  baseline: WhatIfBaseline;
   settings: WhatIfCell[];
 }
 
@@ -161,7 +168,8 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
       ...strategyFiguresOf(r),
     };
   });
-  return { source: subject.source, baseline: { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico }, settings: cells };
+  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...strategyFiguresOf(base) };
+  return { source: subject.source, baseline, settings: cells };
 }
 
 /** Each setting's totals over the runs (only the runs kept: a caller may drop the runs of a bad file). */
@@ -183,8 +191,13 @@ export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly What
   });
 }
 
-/** The strategy figures a replay gave (each only when present). */
-function strategyFiguresOf(r: Partial<StrategyFigures>): Partial<StrategyFigures> {
+/** The baseline's strategy totals over the runs: the same sum as each setting's (whatIfTotals), absent where 0. */
+export function whatIfBaselineStrategy(runs: readonly WhatIfRun[]): StrategyTotals {
+  return strategyTotals(runs.map((run) => run.baseline));
+}
+
+/** A replay's strategy figures, those it has (absent where 0): what a what-if cell or baseline carries. */
+export function strategyFiguresOf(r: Partial<StrategyFigures>): Partial<StrategyFigures> {
   const figures: Partial<StrategyFigures> = {};
   for (const key of ['summaryCalls', 'summaryCostPico', 'strategyCacheLostTokens', 'skippedActions'] as const) if (r[key] !== undefined) figures[key] = r[key];
   return figures;

@@ -12,10 +12,15 @@ export interface CrossedThreshold {
   maxOutputTokens?: number;
 }
 
-/** `(128,000 − 4,096 = 123,904 tokens)`: the window, the max_tokens sent, and the largest prompt they leave. */
+/**
+ * `(128,000 − 4,096 = 123,904 tokens)`: the window, the max_tokens sent, and the largest prompt they
+ * leave; `(128,000 − 200,000: no room for a prompt)` when max_tokens fills the window.
+ */
 export function windowLessMaxTokens(c: CrossedThreshold): string {
   const left = `${tokens(c.aboveInputTokens)} tokens`;
-  return c.contextWindowTokens === undefined || c.maxOutputTokens === undefined ? `(${left})` : `(${tokens(c.contextWindowTokens)} − ${tokens(c.maxOutputTokens)} = ${left})`;
+  if (c.contextWindowTokens === undefined || c.maxOutputTokens === undefined) return `(${left})`;
+  const sum = `${tokens(c.contextWindowTokens)} − ${tokens(c.maxOutputTokens)}`;
+  return c.contextWindowTokens <= c.maxOutputTokens ? `(${sum}: no room for a prompt)` : `(${sum} = ${left})`;
 }
 
 /** `price tier of 200,000 tokens`, `context window less max_tokens (128,000 − 4,096 = 123,904 tokens)`. */

@@ -6,7 +6,7 @@
 import { picoToUsd } from '../money.js';
 import type { PriceSource } from '../pricing/types.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
-import type { WhatIfRun, WhatIfSetting, WhatIfTotal } from '../replay/whatif.js';
+import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
@@ -27,8 +27,8 @@ export interface WhatIfReport {
   prices: PriceSource;
   /** Which days dated prices were read at, in words (for the prices line). */
   pricesNote?: string;
-  baseline: { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>> };
-  /** Strategy figures (summary calls and cost, cache hits lost, skipped actions): present where not 0. */
+  /** Strategy figures (summary calls and cost, cache hits lost, skipped actions), baseline and totals alike: present where not 0. */
+  baseline: StrategyFigureRecord & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>> };
   totals: (StrategyFigureRecord & {
     setting: string;
     runs: number;
@@ -79,6 +79,7 @@ export function buildWhatIfReport(args: {
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
       costUsd: picoToUsd(baselineCost),
       stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
+      ...strategyRecord(whatIfBaselineStrategy(result.runs)),
     },
     totals: result.totals.map((t) => ({
       setting: t.setting,
@@ -116,7 +117,7 @@ function scenarioSettings(settings: ReportSettings, scenarios: readonly Scenario
   return { ...withScenarioCaches(settings, scenarios.map((scenario) => scenario.strategy.cache)), scenarios: scenarioSettingsRecords(scenarios) };
 }
 
-/** The strategy figures of a setting's totals, each only when present. */
+/** The strategy figures of the baseline's or a setting's totals, each only when present. */
 function strategyRecord(t: StrategyFigureRecord): StrategyFigureRecord {
   const record: StrategyFigureRecord = {};
   for (const key of ['summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions'] as const) if (t[key] !== undefined) record[key] = t[key];
@@ -219,17 +220,24 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
 /** Between two table columns (src/report/table.ts). */
 const GAP = 2;
 
+/** Each row's strategy figures (the baseline's first) under its name in the summary, one line each where any. */
+function strategyLines(report: WhatIfReport, labels: Map<string, string>, width: number): string {
+  const rows: [string, StrategyFigureRecord][] = [[baselineLabel(report), report.baseline], ...report.totals.map((t): [string, StrategyFigureRecord] => [labels.get(t.setting)!, t])];
+  let text = '';
+  for (const [name, figures] of rows) {
+    const strategy = strategyFieldsText(figures);
+    if (strategy !== '') text += wrapLine(`${printableCell(name)}: `, strategy, width, ';');
+  }
+  return text;
+}
+
 /** The summary, then per-run rows when few or asked for. `--wide`: no table cut, however wide. */
 export function renderWhatIfTable(report: WhatIfReport, view: ReportView): string {
   const b = report.baseline;
   const width = view.wide ? Infinity : view.width;
   const summary = summaryTable(report, width, view.width);
   const labels = summary.labels;
-  let text = summary.text;
-  for (const t of report.totals) {
-    const strategy = strategyFieldsText(t);
-    if (strategy !== '') text += wrapLine(`${printableCell(labels.get(t.setting)!)}: `, strategy, view.width, ';');
-  }
+  let text = summary.text + strategyLines(report, labels, view.width);
   const baseline =
     report.settings.scenarios === undefined
       ? ''

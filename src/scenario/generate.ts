@@ -1,10 +1,10 @@
 /**
  * Synthetic runs written down as native traces: each run as it unfolds under the scenario's context
- * strategy with no brake, up to the hard cap (named in the header). The calls carry the latencies the
+ * strategy with no brake, up to the hard cap (named in the header) or the provider's refusal of a prompt +
+ * the max_tokens sent past the model's window (a failed call, 400). The calls carry the latencies the
  * latency model gave them and, when the provider serves part of the prefix, the cached tokens; the
  * header carries the ground truth.
  */
-import { NO_BRAKES } from '../brakes/config.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { countsAsStep } from '../kernel/brakes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
@@ -12,15 +12,16 @@ import type { PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
 import type { Scenario } from './load.js';
-import { prepareScenario, runSynthetic, type PreparedScenario, type SyntheticRun } from './run.js';
+import { maxOutputTokensSent, prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario, type SyntheticRun } from './run.js';
 import { scenarioSettings, type ScenarioOverrides } from './settings.js';
 import { copyWith } from '../copyWith.js';
 
-function endOf(run: SyntheticRun, hardCapSteps: number): TraceEnd {
+/** How the run ended; a prompt refused names the max_tokens its calls sent (the provider refuses prompt + max_tokens past the window). */
+function endOf(run: SyntheticRun, { hardCapSteps, brakes }: PreparedScenario): TraceEnd {
   if (run.result.stopReason === 'completed') return { type: 'end', outcome: 'completed' };
   if (run.ending === 'provider_error') return { type: 'end', outcome: 'error', status: 'provider error (synthetic)' };
   if (run.ending === 'cut_off') return { type: 'end', outcome: 'unknown', status: 'cut off (synthetic)' };
-  if (run.ending === 'context_window') return { type: 'end', outcome: 'error', status: "prompt past the model's context window (synthetic)" };
+  if (run.ending === 'context_window') return { type: 'end', outcome: 'error', status: `prompt + max_tokens ${maxOutputTokensSent(brakes)} past the model's context window (synthetic)` };
   return { type: 'end', outcome: 'limit', status: `hard cap of ${hardCapSteps} steps (synthetic, no brakes)` };
 }
 
@@ -39,7 +40,7 @@ export function* generateTraces(scenario: Scenario, options: { prices: PriceTabl
     prices: options.prices,
     runs: settings.runs,
     seed: settings.seed,
-    brakes: NO_BRAKES,
+    brakes: unbrakedSending(settings.brakes),
     strategy: settings.strategy,
     ...(settings.latency === undefined ? {} : { latency: settings.latency }),
   });
@@ -47,10 +48,10 @@ export function* generateTraces(scenario: Scenario, options: { prices: PriceTabl
 }
 
 /**
- * Runs first .. first+count−1 of a prepared scenario, each made with no brakes up to the hard cap (its
- * steps kept for the latencies when there is a latency model) and written down as a native trace: its
- * calls with their latencies, the ground truth in the header, how it ended. What `generate` writes, and
- * what a sweep replays synthetic runs from (src/population/syntheticRecording.ts).
+ * Runs first .. first+count−1 of a prepared scenario, each made with no brakes up to the hard cap or the
+ * window's refusal (its steps kept for the latencies when there is a latency model) and written down as
+ * a native trace: its calls with their latencies, the ground truth in the header, how it ended. What
+ * `generate` writes, and what a sweep replays synthetic runs from (src/population/syntheticRecording.ts).
  */
 export function* unbrakedTraces(prepared: PreparedScenario, first: number, count: number): Generator<Trace> {
   for (const recording of unbrakedRecordings(prepared, { first, count, latencies: true })) yield recording.trace;
@@ -77,11 +78,11 @@ export interface RecordingOptions {
   throughStep?: number;
 }
 
-/** Runs made with no brakes, each with its result. */
+/** Runs made with no brakes (their calls sending the max_tokens `prepared.brakes` sends: unbrakedSending), each with its result. */
 export function* unbrakedRecordings(prepared: PreparedScenario, options: RecordingOptions): Generator<UnbrakedRecording> {
   const latencies = options.latencies && prepared.latency !== undefined;
   // Rows for the latencies of the calls written down, no more.
-  const unbraked: PreparedScenario = { ...prepared, brakes: NO_BRAKES, keepSteps: latencies, ...(options.throughStep === undefined ? {} : { keepStepsThrough: options.throughStep }) };
+  const unbraked: PreparedScenario = { ...prepared, brakes: unbrakedSending(prepared.brakes), keepSteps: latencies, ...(options.throughStep === undefined ? {} : { keepStepsThrough: options.throughStep }) };
   for (let k = 0; k < options.count; k++) {
     const run = runSynthetic(unbraked, options.first + k, true);
     const calls = options.throughStep === undefined ? run.calls : callsThroughStep(run.calls, options.throughStep);
@@ -100,7 +101,8 @@ export function callsThroughStep(calls: CallRecord[], steps: number): CallRecord
   return calls;
 }
 
-function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps }: PreparedScenario, calls: CallRecord[]): Trace {
+function syntheticTrace(run: SyntheticRun, prepared: PreparedScenario, calls: CallRecord[]): Trace {
+  const { scenario, hardCapSteps } = prepared;
   const truth = run.truth;
   return {
     source: run.result.source,
@@ -126,6 +128,6 @@ function syntheticTrace(run: SyntheticRun, { scenario, hardCapSteps }: PreparedS
       },
     },
     calls,
-    end: endOf(run, hardCapSteps),
+    end: endOf(run, prepared),
   };
 }

@@ -3,7 +3,7 @@
  * the context strategy built), under the brakes, context and prices given. Run i's randomness depends
  * only on (seed, i), so the same run under two settings is the same agent.
  */
-import type { BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -167,6 +167,20 @@ function startOf(p: PreparedScenario, run: number, entry: PopulationEntry): Synt
   return { agent: createAgent(params, env), entry, systemTokens, goalTokens, cache };
 }
 
+/**
+ * No brake, and the max_tokens `brakes` has the loop send: a run with nothing to stop it makes the requests
+ * the configuration makes, and its provider refuses the same prompt + max_tokens past the window (the
+ * unbraked runs a sweep records, and the baselines, of a configuration with `--max-output-tokens`).
+ */
+export function unbrakedSending(brakes: BrakeConfig): BrakeConfig {
+  return brakes.maxOutputTokens === undefined ? NO_BRAKES : { ...NO_BRAKES, maxOutputTokens: brakes.maxOutputTokens };
+}
+
+/** The max_tokens a run's calls send under `brakes` (`--max-output-tokens`, default 4096). */
+export function maxOutputTokensSent(brakes: BrakeConfig): number {
+  return brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+}
+
 /** Run `run` (0-based) of a prepared scenario. */
 export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
   const { scenario } = p;
@@ -196,7 +210,7 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
         : agent.ending === 'cut_off'
           ? 'the synthetic run was cut off after its last step, unanswered'
           : agent.ending === 'context_window'
-            ? `the provider refused a prompt past ${p.pricing.model}'s context window of ${p.pricing.contextWindow} tokens (no context-window brake stopped the run before it)`
+            ? `the provider refused a prompt + max_tokens ${maxOutputTokensSent(p.brakes)} past ${p.pricing.model}'s context window of ${p.pricing.contextWindow} tokens (no context-window brake stopped the run before it)`
           : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
   }
   return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending };

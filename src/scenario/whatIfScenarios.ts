@@ -3,7 +3,7 @@
  * and each setting runs the same agent (same seed and run index) closed-loop under other brakes.
  */
 import type { PriceTable } from '../pricing/types.js';
-import type { WhatIfSubject } from '../replay/whatif.js';
+import { strategyFiguresOf, type WhatIfSubject } from '../replay/whatif.js';
 import { scenarioRunOptions, type ScenarioInput } from './replayScenarios.js';
 import { prepareScenario, runSynthetic } from './run.js';
 
@@ -17,7 +17,7 @@ export function* scenarioWhatIfSubjects(inputs: readonly ScenarioInput[], option
         baseline: settings.brakes,
         replay: (brakes) => {
           const { result } = runSynthetic({ ...prepared, brakes }, run);
-          return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico };
+          return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, ...strategyFiguresOf(result) };
         },
       };
     }

@@ -4,23 +4,34 @@
  *
  *   with assistant messages  it continues the session, among those that opened the same way (first
  *                            system/developer and first user message), that gave its last assistant
- *                            message; if several did, the one that gave the most of its assistant
- *                            messages, then the one that gave that last message most recently (fewest
- *                            answers since), then the one started first. If none did (the agent rewrote
- *                            its messages), the latest session that opened the same way.
+ *                            message; if several did, the one whose answers so far are the request's
+ *                            assistant messages (its place in the conversation), else the one whose
+ *                            answers end with them (earlier messages dropped), else the one that gave
+ *                            the most of them; then the one that gave that last message most recently
+ *                            (fewest answers since), then the one started first. If none did (the agent
+ *                            rewrote its messages), the one that gave the most of them, the latest
+ *                            started if several; if none gave any, the latest that opened the same way.
  *   without                  it is a retry, and continues the session, if a session that opened the
- *                            same way has answered calls but none a client could send back (failed
- *                            calls, answers cut at the output cap) and its last request was this same
- *                            body; the one started first if several. Otherwise it starts a new session:
- *                            the same task run again is a new run.
+ *                            same way has not ended, has answered calls but none a client could send
+ *                            back whole (failed calls, answers cut at the output cap) and its last
+ *                            request was this same body (same JSON, whatever its keys' order); the one
+ *                            started first if several. Otherwise it starts a new session: the same task
+ *                            run again is a new run.
  *
  * An answer is known by its tool-call ids (serve writes ids unique to the session unless the recording
- * has its own), else by its text. Truly ambiguous: two runs of the same task at once, answered from the
- * same recording with its own ids (identical answers: each request goes to the first session started
+ * has its own), else by its text; an answer cut at the output cap counts (its text is what the client
+ * sends back), a context summary does not. Truly ambiguous: two runs of the same task at once with the
+ * same answers so far (one recording with its own ids: each request goes to the first session started
  * that fits, so two runs can swap sessions, each still getting the recording's calls in order); and a
- * second run's opening request sent while the first run's opening call has only failed (taken as a
- * retry of it). The header names a session exactly.
+ * second run's opening request sent while the first run's opening call has only failed (taken as a retry
+ * of it). The header names a session exactly.
+ *
+ * Work: a request costs its messages (keys hashed, deduplicated) plus the sessions that gave its last
+ * assistant message (each compared back from its latest answer, stopping at the first difference); only
+ * when those tie on place, or none gave it, the sessions that gave its other messages too. An index from
+ * answer to the sessions that gave it, kept as answers are noted, makes that so.
  */
+import { canonicalJson } from '../brakes/fingerprint.js';
 import { sha256Hex } from '../io/builtins.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
@@ -29,64 +40,170 @@ import type { ServeSession } from './session.js';
 /** What matching knows of a session started without the header. */
 export interface Conversation {
   readonly session: ServeSession;
-  /** Keys of the answers a client can send back as assistant messages (not failed, cut or summaries), in order. */
+  /** Start order among the sessions that opened the same way. */
+  readonly ordinal: number;
+  /** Keys of the answers a client can send back as assistant messages (not failed calls, not summaries), in order. */
   readonly answers: string[];
-  readonly answered: Set<string>;
-  /** Hash of the last request's body, kept while the session has no such answer (only a retry is matched by it). */
+  /** Each key's last position in `answers`. */
+  readonly lastAt: Map<string, number>;
+  /** Answers not cut at the output cap: while none, a request with no assistant message may be its retry. */
+  wholeAnswers: number;
+  /** Hash of the last request's body, kept while the session has no whole answer (only a retry is matched by it). */
   lastBody: string | undefined;
 }
 
-export function newConversation(session: ServeSession): Conversation {
-  return { session, answers: [], answered: new Set(), lastBody: undefined };
-}
+/** The sessions started without the header that opened the same way, in start order, and what finds them. */
+export class Opening {
+  readonly conversations: Conversation[] = [];
+  /** Answer key → the conversations that gave it, each once, in the order they first gave it. */
+  private readonly givers = new Map<string, Conversation[]>();
+  /** Body hash → the conversations a retry of that body could continue. */
+  private readonly retries = new Map<string, Set<Conversation>>();
+  /** Sessions examined and index lookups made, for tests of the work done. */
+  lookups = 0;
 
-/** The conversation among `candidates` (sessions that opened as `request` does, in start order) that `request` continues, or undefined for a new one. */
-export function continuedConversation(candidates: readonly Conversation[], request: ChatRequest): Conversation | undefined {
-  const keys = request.messages.filter((m) => m.role === 'assistant').map(assistantKey);
-  if (keys.length === 0) {
+  start(session: ServeSession): Conversation {
+    const conversation: Conversation = { session, ordinal: this.conversations.length, answers: [], lastAt: new Map(), wholeAnswers: 0, lastBody: undefined };
+    this.conversations.push(conversation);
+    return conversation;
+  }
+
+  /** The conversation `request` continues, or undefined for a new one. */
+  continued(request: ChatRequest): Conversation | undefined {
+    const keys = assistantKeys(request);
+    if (keys.length === 0) return this.retried(bodyKey(request));
+    return this.answering(keys) ?? this.mostShared(keys, this.conversations);
+  }
+
+  /** Before a request of `conversation` is answered: its body, while a retry could still be matched by it. */
+  noteRequest(conversation: Conversation, request: ChatRequest): void {
+    if (conversation.wholeAnswers > 0) return;
     const body = bodyKey(request);
-    return candidates.find((c) => c.session.calls > 0 && c.answers.length === 0 && c.lastBody === body);
+    if (body === conversation.lastBody) return;
+    this.forgetBody(conversation);
+    conversation.lastBody = body;
+    const waiting = this.retries.get(body);
+    if (waiting) waiting.add(conversation);
+    else this.retries.set(body, new Set([conversation]));
   }
-  return answering(candidates, keys) ?? candidates.at(-1);
-}
 
-/** The candidate that gave the last of `keys`: most of `keys` given, then latest given, then first started. */
-function answering(candidates: readonly Conversation[], keys: readonly string[]): Conversation | undefined {
-  const last = keys[keys.length - 1]!;
-  let best: { conversation: Conversation; shared: number; since: number } | undefined;
-  for (const conversation of candidates) {
-    const at = conversation.answers.lastIndexOf(last);
-    if (at < 0) continue;
-    const shared = keys.filter((key) => conversation.answered.has(key)).length;
-    const since = conversation.answers.length - 1 - at;
-    if (!best || shared > best.shared || (shared === best.shared && since < best.since)) best = { conversation, shared, since };
+  /** An answered call (not a summary): the session's next answer; a whole one ends its retries. */
+  noteAnswer(conversation: Conversation, reply: Reply, summary: boolean): void {
+    if (summary) return;
+    const key = answerKey(reply.toolCalls.map((call) => call.id), reply.content ?? '');
+    if (!conversation.lastAt.has(key)) {
+      const givers = this.givers.get(key);
+      if (givers) givers.push(conversation);
+      else this.givers.set(key, [conversation]);
+    }
+    conversation.lastAt.set(key, conversation.answers.length);
+    conversation.answers.push(key);
+    if (reply.cut) return;
+    conversation.wholeAnswers += 1;
+    this.forgetBody(conversation);
   }
-  return best?.conversation;
+
+  private forgetBody(conversation: Conversation): void {
+    if (conversation.lastBody === undefined) return;
+    const waiting = this.retries.get(conversation.lastBody);
+    waiting?.delete(conversation);
+    if (waiting?.size === 0) this.retries.delete(conversation.lastBody);
+    conversation.lastBody = undefined;
+  }
+
+  /** The first started conversation, not ended, with calls and no whole answer, whose last request was `body`. */
+  private retried(body: string): Conversation | undefined {
+    const waiting = this.retries.get(body);
+    this.lookups += 1;
+    let first: Conversation | undefined;
+    for (const conversation of waiting ?? []) {
+      this.lookups += 1;
+      if (conversation.session.ended()) {
+        this.forgetBody(conversation);
+        continue;
+      }
+      if (conversation.session.calls > 0 && (!first || conversation.ordinal < first.ordinal)) first = conversation;
+    }
+    return first;
+  }
+
+  /** Among those that gave the last of `keys`: best placed, then most shared, then latest given, then first started. */
+  private answering(keys: readonly string[]): Conversation | undefined {
+    const last = keys[keys.length - 1]!;
+    const givers = this.givers.get(last);
+    this.lookups += 1;
+    if (!givers) return undefined;
+    let placedBest: Conversation[] = [];
+    let bestPlace = -1;
+    for (const conversation of givers) {
+      this.lookups += 1;
+      const place = placeOf(conversation.answers, keys);
+      if (place > bestPlace) [placedBest, bestPlace] = [[conversation], place];
+      else if (place === bestPlace) placedBest.push(conversation);
+    }
+    // Placed candidates all hold every key: only an unplaced tie needs the counts.
+    const shared = bestPlace === 0 && placedBest.length > 1 ? this.sharedCounts(keys) : undefined;
+    let best: { conversation: Conversation; shared: number; since: number } | undefined;
+    for (const conversation of placedBest) {
+      const count = shared?.get(conversation) ?? 0;
+      const since = conversation.answers.length - 1 - conversation.lastAt.get(last)!;
+      if (!best || count > best.shared || (count === best.shared && since < best.since)) best = { conversation, shared: count, since };
+    }
+    return best?.conversation;
+  }
+
+  /** The conversation that gave the most of `keys`, the latest started if several; without any, the latest of `all`. */
+  private mostShared(keys: readonly string[], all: readonly Conversation[]): Conversation | undefined {
+    let best: { conversation: Conversation; shared: number } | undefined;
+    for (const [conversation, shared] of this.sharedCounts(keys)) {
+      if (!best || shared > best.shared || (shared === best.shared && conversation.ordinal > best.conversation.ordinal)) best = { conversation, shared };
+    }
+    return best?.conversation ?? all.at(-1);
+  }
+
+  /** How many of `keys` (each counted once) each conversation gave. */
+  private sharedCounts(keys: readonly string[]): Map<Conversation, number> {
+    const counts = new Map<Conversation, number>();
+    for (const key of new Set(keys)) {
+      this.lookups += 1;
+      for (const conversation of this.givers.get(key) ?? []) {
+        this.lookups += 1;
+        counts.set(conversation, (counts.get(conversation) ?? 0) + 1);
+      }
+    }
+    return counts;
+  }
 }
 
-/** Before a request of `conversation` is answered: its body, while a retry could still be matched by it. */
-export function noteRequest(conversation: Conversation, request: ChatRequest): void {
-  if (conversation.answers.length === 0) conversation.lastBody = bodyKey(request);
+/** 2: `answers` are `keys`; 1: they end with `keys`; 0: neither. Compared from the end, stopping at the first difference. */
+function placeOf(answers: readonly string[], keys: readonly string[]): number {
+  if (answers.length < keys.length) return 0;
+  for (let back = 1; back <= keys.length; back++) {
+    if (answers[answers.length - back] !== keys[keys.length - back]) return 0;
+  }
+  return answers.length === keys.length ? 2 : 1;
 }
 
-/** An answered call a client can send back (not cut at its cap, not a summary): the session's next answer. */
-export function noteAnswer(conversation: Conversation, reply: Reply, summary: boolean): void {
-  if (summary || reply.cut) return;
-  const key = answerKey(reply.toolCalls.map((call) => call.id), reply.content ?? '');
-  conversation.answers.push(key);
-  conversation.answered.add(key);
-  conversation.lastBody = undefined;
-}
+/** Keys longer than this are kept as their hash. */
+const MAX_KEY_CHARS = 80;
 
 /** An answer by its tool-call ids, else its text. */
 function answerKey(toolCallIds: readonly string[], text: string): string {
-  return toolCallIds.length > 0 ? `ids:${JSON.stringify(toolCallIds)}` : `text:${text}`;
+  const key = toolCallIds.length > 0 ? `ids:${JSON.stringify(toolCallIds)}` : `text:${text}`;
+  return key.length > MAX_KEY_CHARS ? `sha256:${sha256Hex(key)}` : key;
 }
 
 function assistantKey(message: ChatMessage): string {
   return answerKey((message.tool_calls ?? []).map((call) => call.id), messageText(message));
 }
 
+function assistantKeys(request: ChatRequest): string[] {
+  const keys: string[] = [];
+  for (const message of request.messages) if (message.role === 'assistant') keys.push(assistantKey(message));
+  return keys;
+}
+
+/** The body as JSON with keys in a canonical order: a retry that reorders them is the same body. */
 function bodyKey(request: ChatRequest): string {
-  return sha256Hex(JSON.stringify(request));
+  return sha256Hex(canonicalJson(request));
 }

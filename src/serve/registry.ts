@@ -20,7 +20,7 @@ import type { PriceTable } from '../pricing/types.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { Trace } from '../trace/types.js';
 import { invalidRequest } from './apiError.js';
-import { continuedConversation, newConversation, noteAnswer, noteRequest, type Conversation } from './conversations.js';
+import { Opening, type Conversation } from './conversations.js';
 import { RecordedSession } from './recorded.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatRequest } from './request.js';
@@ -53,9 +53,9 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 
 export class SessionRegistry {
   private readonly byName = new Map<string, ServeSession>();
-  /** Sessions started without the header, by their conversation's opening, in start order. */
-  private readonly byOpening = new Map<string, Conversation[]>();
-  private readonly conversations = new Map<ServeSession, Conversation>();
+  /** Sessions started without the header, by their conversation's opening. */
+  private readonly byOpening = new Map<string, Opening>();
+  private readonly conversations = new Map<ServeSession, { opening: Opening; conversation: Conversation }>();
   private readonly all: ServeSession[] = [];
   private readonly prepared;
   private readonly traces: readonly Trace[];
@@ -101,23 +101,22 @@ export class SessionRegistry {
 
   /** The session's answer to `request` (its summary call's, for a summary), noted for matching the requests that follow. */
   answer(session: ServeSession, request: ChatRequest, purpose?: 'summary'): Reply {
-    const conversation = this.conversations.get(session);
-    if (conversation) noteRequest(conversation, request);
+    const matched = this.conversations.get(session);
+    matched?.opening.noteRequest(matched.conversation, request);
     const reply = purpose === 'summary' ? session.summaryAnswer(request) : session.answer(request);
-    if (conversation) noteAnswer(conversation, reply, purpose === 'summary');
+    matched?.opening.noteAnswer(matched.conversation, reply, purpose === 'summary');
     return reply;
   }
 
   /** Without the header: the conversation `request` continues (conversations.ts), else a new one. */
   private conversationFor(headers: IncomingHttpHeaders, request: ChatRequest): ServeSession {
-    const opening = openingHash(request);
-    const candidates = this.byOpening.get(opening) ?? [];
-    const continued = continuedConversation(candidates, request);
+    const hash = openingHash(request);
+    const opening = this.byOpening.get(hash) ?? new Opening();
+    const continued = opening.continued(request);
     if (continued) return continued.session;
     const session = this.begin(`conversation-${this.all.length + 1}`, headers);
-    const conversation = newConversation(session);
-    this.byOpening.set(opening, [...candidates, conversation]);
-    this.conversations.set(session, conversation);
+    this.byOpening.set(hash, opening);
+    this.conversations.set(session, { opening, conversation: opening.start(session) });
     return session;
   }
 

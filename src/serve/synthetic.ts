@@ -83,10 +83,10 @@ export class SyntheticSession extends ServeSession {
     }
   }
 
-  /** The agent's answer to the prompt `view` with the request's output cap (the provider refuses prompt + cap past the window). */
+  /** The agent's answer to the prompt `view` with the request's output cap (the agent refuses as the simulated loop's does: SyntheticAgent.next). */
   private nextRecord(view: PromptView, outputCap: number | undefined): CallRecord | null {
     try {
-      return this.drawPlace(() => this.agent.next(view, this.loop.state, outputCap));
+      return this.drawPlace(() => this.agent.next(view, this.loop.state, { maxOutputTokens: outputCap }));
     } catch (error) {
       if (error instanceof UserError) {
         this.broken = error;

@@ -6,7 +6,7 @@
  */
 import type { BrakeState } from '../brakes/state.js';
 import type { PromptView } from '../kernel/context.js';
-import type { StepSource } from '../loop/types.js';
+import type { StepRequest, StepSource } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { checkedCount, drawCount, drawReal, type DistributionSpec } from './distributions.js';
 import { Rng, STREAM, type StreamPurpose } from './random.js';
@@ -57,11 +57,20 @@ export interface AgentEnv {
   /** No run goes past this many steps (agents that never stop on their own, with no brake to stop them). */
   hardCapSteps: number;
   /**
-   * The model's context window, when the price table gives it: the provider refuses a prompt past it (with
-   * the request's max_tokens, when the request gives it: `next`), so the run ends there (a failed call,
-   * paid nothing) unless a context-window brake stopped it before.
+   * The model's context window, when the price table gives it: the provider refuses a prompt + the
+   * request's max_tokens past it (the prompt alone past it when the request asks for none: `refusedBy`),
+   * so the run ends there (a failed call, paid nothing) unless a context-window brake stopped it before.
    */
   contextWindowTokens?: number;
+}
+
+/**
+ * Whether a provider refuses a request to a model of `windowTokens`: OpenAI and Anthropic refuse one whose
+ * prompt + max_tokens passes the window (OpenAI, with no max_tokens, one whose prompt passes it). The one
+ * rule of the simulated world and of `serve`: the synthetic agent refuses by it (SyntheticAgent.next).
+ */
+function refusedBy(windowTokens: number, promptTokens: number, request: StepRequest): boolean {
+  return promptTokens + (request.maxOutputTokens ?? 0) > windowTokens;
 }
 
 export abstract class SyntheticAgent implements StepSource {
@@ -79,17 +88,18 @@ export abstract class SyntheticAgent implements StepSource {
   protected abstract act(view: PromptView, state: Readonly<BrakeState>): CallRecord | null;
 
   /**
-   * `maxOutputTokens`: the max_tokens the request carries, when it carries one (a served request does; the
-   * simulated loop's request is the view alone): the provider refuses prompt + max_tokens past the window.
+   * The response to the prompt `view` sent with `request` (what the request carries: the simulated loop
+   * sends its max_tokens, a served request the max_tokens it asks for, if any), or the provider's refusal
+   * of a request past the model's window (refusedBy).
    */
-  next(view: PromptView, state: Readonly<BrakeState>, maxOutputTokens?: number): CallRecord | null {
+  next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null {
     if (this.failed) return null;
     if (state.steps >= this.env.hardCapSteps) {
       this.ending = 'hard_cap';
       return null;
     }
     const window = this.env.contextWindowTokens;
-    if (window !== undefined && view.inputTokens + (maxOutputTokens ?? 0) > window) return this.promptRefused(view.inputTokens, maxOutputTokens, window);
+    if (window !== undefined && refusedBy(window, view.inputTokens, request)) return this.promptRefused(view.inputTokens, request);
     const response = this.act(view, state);
     if (response && !response.failed && this.env.cacheShare) {
       const cached = Math.floor(this.env.cacheShare.hitShare * view.unchangedPrefixTokens);
@@ -159,10 +169,10 @@ export abstract class SyntheticAgent implements StepSource {
     return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng, 'outputTokens'), final: true };
   }
 
-  /** The provider refuses a prompt (+ the max_tokens asked for) past the model's context window (HTTP 400): paid nothing, and the run ends. */
-  private promptRefused(promptTokens: number, maxOutputTokens: number | undefined, window: number): CallRecord {
-    const asked = maxOutputTokens === undefined ? '' : ` + max_tokens ${maxOutputTokens}`;
-    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${window} (synthetic)`);
+  /** The provider refuses a prompt (+ the max_tokens the request asks for) past the model's context window (HTTP 400): paid nothing, and the run ends. */
+  private promptRefused(promptTokens: number, request: StepRequest): CallRecord {
+    const asked = request.maxOutputTokens === undefined ? '' : ` + max_tokens ${request.maxOutputTokens}`;
+    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${this.env.contextWindowTokens} (synthetic)`);
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

@@ -26,7 +26,7 @@ const scenarios: Scenario[] = readdirSync('scenarios')
 
 /** The same source with its declaration left out: the loop must assume it reads the counts, and keep them. */
 function mayReadToolState(source: StepSource): StepSource {
-  return { next: (view, state) => source.next(view, state), exhaustedReason: () => source.exhaustedReason() };
+  return { next: (view, state, request) => source.next(view, state, request), exhaustedReason: () => source.exhaustedReason() };
 }
 
 /** The source under a state whose `tools` throws when read. */
@@ -38,7 +38,7 @@ function toolsGuarded(source: StepSource): StepSource {
         return Reflect.get(target, key);
       },
     });
-  return { readsToolState: false, next: (view, state) => source.next(view, guard(state)), exhaustedReason: () => source.exhaustedReason() };
+  return { readsToolState: false, next: (view, state, request) => source.next(view, guard(state), request), exhaustedReason: () => source.exhaustedReason() };
 }
 
 /** Run `run` of a bundled scenario under `brakes`: a fresh agent each time, as runSynthetic starts one. */

@@ -1,8 +1,9 @@
 /**
  * `project`'s prompt crossings and past-window warning count the max_tokens sent against the context
  * window, as the `--context-window model` brake does (kernel/limits.ts promptAllowedTokens): a provider
- * refuses a call whose prompt + max_tokens passes the window, so a run whose prompts stay within the
- * window but pass window − max_tokens is counted and warned; a smaller --max-output-tokens moves it.
+ * refuses a call whose prompt + max_tokens passes the window, so a recorded run whose prompts stay within
+ * the window but pass window − max_tokens is counted and warned; a smaller --max-output-tokens moves it.
+ * A synthetic run's provider refuses such a prompt (the run ends there), so it never crosses.
  */
 import { describe, expect, it } from 'vitest';
 import { PromptCrossings } from '../../src/population/project.js';
@@ -52,14 +53,17 @@ describe('prompt crossings count max_tokens against the window', () => {
     expect(smaller.warnings.map((w: { code: string }) => w.code)).not.toContain('past_context_window');
   });
 
-  it('synthetic runs within the window but past window − max_tokens are counted and warned; --max-output-tokens 100 moves it', async () => {
-    const args = ['project', 'scenarios/flight-search.yaml', '--model', 'gpt-4', '--preset', 'none', '--max-steps', '4', '--days', '2', '--trials', '20', '--format', 'json'];
+  it('synthetic runs send no prompt past window − max_tokens: their provider refuses it and the run ends there, so none is counted or warned; --max-output-tokens 100 lets them on', async () => {
+    const flags = ['scenarios/flight-search.yaml', '--model', 'gpt-4', '--preset', 'none', '--max-steps', '4'];
+    const args = ['project', ...flags, '--days', '2', '--trials', '20', '--format', 'json'];
     const past = JSON.parse((await cli(...args)).stdout);
-    const crossing = past.crossings.find((c: { kind: string }) => c.kind === 'context_window');
-    expect(crossing).toMatchObject({ aboveInputTokens: 4096, runs: 30 });
-    expect(crossing.runsCrossing).toBeGreaterThan(0);
-    expect(past.warnings.map((w: { code: string }) => w.code)).toContain('past_context_window');
-    // With max_tokens 100 no prompt passes 8,092 tokens: every prompt was within the 8,192-token window.
+    expect(past.crossings.find((c: { kind: string }) => c.kind === 'context_window')).toMatchObject({ aboveInputTokens: 4096, runs: 30, runsCrossing: 0 });
+    expect(past.warnings.map((w: { code: string }) => w.code)).not.toContain('past_context_window');
+    // Some prompts pass 8,192 − 4,096 within the window: those calls are refused (a failed call each), as a provider refuses them.
+    const failed = async (...more: string[]) => JSON.parse((await cli('replay', ...flags, ...more, '--format', 'json')).stdout).runs.filter((run: { failedCalls: number }) => run.failedCalls > 0).length;
+    expect(await failed()).toBeGreaterThan(0);
+    // With max_tokens 100 no prompt passes 8,092 tokens: every call was within the 8,192-token window.
+    expect(await failed('--max-output-tokens', '100')).toBe(0);
     const smaller = JSON.parse((await cli(...args, '--max-output-tokens', '100')).stdout);
     expect(smaller.crossings.find((c: { kind: string }) => c.kind === 'context_window')).toMatchObject({ aboveInputTokens: 8092, runsCrossing: 0 });
     expect(smaller.warnings.map((w: { code: string }) => w.code)).not.toContain('past_context_window');

@@ -2,11 +2,11 @@
  * Synthetic runs swept by recording (src/population/syntheticSweep.ts): under brakes that only stop it, a
  * closed-loop agent makes the calls of its unbraked run up to the stop, so replaying that run's recording
  * under the brakes gives the closed loop's figures; and a sweep's figures (runs recorded once per context,
- * cache, model and latency, swept compiled) equal those of each configuration run closed loop, for grids
- * that mix configurations swept by recording with those run closed loop (skip, mask, a partial cache hit
- * share); the reference, built here from the scenario runner, is the population runner's own (each run's
- * figures, ground truth and baseline). Seeded property tests over every
- * bundled scenario file.
+ * cache, model, latency and max_tokens sent, swept compiled) equal those of each configuration run closed
+ * loop, for grids that mix configurations swept by recording with those run closed loop (skip, mask, a
+ * partial cache hit share); the reference, built here from the scenario runner, is the population
+ * runner's own (each run's figures, ground truth and baseline). Seeded property tests over every bundled
+ * scenario file.
  */
 import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
@@ -40,7 +40,11 @@ function configOf(brakes: BrakeConfig, s: { strategy: ContextStrategy; cache: Co
   return { brakes, strategy: { ...s.strategy, ...(s.cache === undefined ? {} : { cache: s.cache }) }, ...(s.latency === undefined ? {} : { latency: s.latency }), ...(s.model === undefined ? {} : { model: s.model }) };
 }
 
-/** Each run of the populations under the configuration, closed loop (the reference): with its ground truth and its unbraked baseline. */
+/**
+ * Each run of the populations under the configuration, closed loop (the reference): with its ground truth
+ * and its unbraked baseline — no brake, its calls sending the configuration's max_tokens (its provider
+ * refuses prompt + max_tokens past the window).
+ */
 function closedLoopRuns(populations: readonly ScenarioPopulation[], config: PopulationConfig): PopulationRun[] {
   const options = (brakes: BrakeConfig, population: ScenarioPopulation) => ({
     prices,
@@ -53,7 +57,8 @@ function closedLoopRuns(populations: readonly ScenarioPopulation[], config: Popu
     ...(config.model ? { model: config.model } : {}),
   });
   return populations.flatMap((population) => {
-    const unbraked = [...scenarioRuns(population.scenario, options(NO_BRAKES, population), false)];
+    const sent = config.brakes.maxOutputTokens;
+    const unbraked = [...scenarioRuns(population.scenario, options(sent === undefined ? NO_BRAKES : { ...NO_BRAKES, maxOutputTokens: sent }, population), false)];
     return [...scenarioRuns(population.scenario, options(config.brakes, population), false)].map((r, k) => ({
       source: r.result.source,
       truth: r.truth,

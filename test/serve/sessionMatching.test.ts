@@ -58,9 +58,26 @@ describe('serve without a session header', () => {
     ]);
     const report = (await get(server.url, '/loopcost/sessions')).json;
     expect(report.sessions.map((s: { source: string; calls: number }) => [s.source, s.calls])).toEqual([[RATE_LIMITED, 3]]);
-    // Sent again, it is still a retry of the same session, whose recording is spent: a 409 (the real loop's
-    // adapter ends the run as the recording ended).
-    expect(where(await post(server.url, hello))).toEqual(['conversation-1', 409, undefined]);
+  });
+
+  it('does not take a retry into a session that has ended: the same opening again is a new run', async () => {
+    const server = await serving(traces.rateLimited, traces.deepseek);
+    const hello = { model: 'x', messages: [{ role: 'user', content: 'hello' }] };
+    for (let i = 0; i < 3; i++) await post(server.url, hello);
+    // The recording's three calls all failed and it has ended: not a 409 for ever, the next trace's run.
+    expect(where(await post(server.url, hello))).toEqual(['conversation-2', 200, 1]);
+    const report = (await get(server.url, '/loopcost/sessions')).json;
+    expect(report.sessions.map((s: { source: string; calls: number; ended: boolean }) => [s.source, s.calls, s.ended])).toEqual([
+      [RATE_LIMITED, 3, true],
+      [DEEPSEEK, 1, false],
+    ]);
+  });
+
+  it('takes a retry whose body lists its keys in another order as the same body', async () => {
+    const server = await serving(traces.rateLimited, traces.deepseek);
+    await post(server.url, '{"model":"x","messages":[{"role":"user","content":"hello"}],"temperature":0}');
+    const reordered = await post(server.url, '{"temperature":0,"messages":[{"content":"hello","role":"user"}],"model":"x"}');
+    expect(where(reordered)).toEqual(['conversation-1', 429, 2]);
   });
 
   it('keeps two runs of the same task at once apart: each continues its own recording, in order', async () => {

@@ -8,6 +8,7 @@ import type { BrakeConfig } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import type { LatencyModel } from '../../loop/latency.js';
+import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { recordedBrakes, type WhatIfSubject } from '../../replay/whatif.js';
@@ -99,7 +100,8 @@ export async function treeWhatIfSubjects(
       baseline: recordedBrakes(main.runs[0]!),
       replay: (brakes: BrakeConfig) => {
         const result = replay(brakes);
-        return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico };
+        const figures = addStrategyFigures<Partial<StrategyFigures>>({}, result.totals);
+        return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, ...figures };
       },
     };
   });

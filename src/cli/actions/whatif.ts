@@ -17,6 +17,7 @@ import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFla
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
+import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 
@@ -48,7 +49,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const notes = new RunNotes({
     strategy: command.strategy,
     ...model,
-    modelWindowBrake: settings.some((setting) => setting.brakes.contextWindow === 'model'),
+    modelWindowBrake: modelWindowMaxTokens(settings.map((setting) => setting.brakes)),
     partsBraked: command.tree !== true && settings.some((setting) => brakeSpec(setting.brakes) !== 'none'),
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);

@@ -1,0 +1,46 @@
+/**
+ * `--context-window model` with a max_tokens at or past the model's window (gpt-4o-mini: 128,000 in the
+ * bundled table): a provider refuses every call, so every run stops at its first for $0. Every command
+ * that runs the brake says so, by one rule (population/modelWindow.ts); project's threshold line says
+ * "no room" rather than a window less max_tokens of 0.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli } from './run.js';
+
+const PAIR = 'scenarios/recorded-pair.jsonl';
+const WARNING =
+  "--context-window model: max_tokens 200,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens: every call is refused (each run stops at its first call, for $0); lower --max-output-tokens";
+type Warning = { code: string; message: string };
+const noRoom = (stdout: string) => (JSON.parse(stdout).warnings as Warning[]).filter((w) => w.code === 'no_room_in_context_window');
+/** The table's warning lines, joined back into one. */
+const tableWarnings = (stdout: string) => stdout.replace(/\n {9}/g, ' ');
+
+describe('--max-output-tokens that leaves no room in the model window', () => {
+  it('replay says so, in the table and in JSON; not with room, nor without the brake', async () => {
+    const json = await cli('replay', PAIR, '--context-window', 'model', '--max-output-tokens', '200000', '--format', 'json');
+    expect(noRoom(json.stdout).map((w) => w.message)).toEqual([WARNING]);
+    const table = await cli('replay', PAIR, '--context-window', 'model', '--max-output-tokens', '200000');
+    expect(tableWarnings(table.stdout)).toContain(`warning: ${WARNING}`);
+    // A window exactly the max_tokens sent leaves no room either.
+    const exact = await cli('replay', PAIR, '--context-window', 'model', '--max-output-tokens', '128000', '--format', 'json');
+    expect(noRoom(exact.stdout)[0]!.message).toContain("max_tokens 128,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens");
+    expect(noRoom((await cli('replay', PAIR, '--context-window', 'model', '--max-output-tokens', '127999', '--format', 'json')).stdout)).toEqual([]);
+    expect(noRoom((await cli('replay', PAIR, '--max-output-tokens', '200000', '--format', 'json')).stdout)).toEqual([]);
+  });
+
+  it('sweep says so for the grid value that leaves none, in the table and in JSON', async () => {
+    const args = ['sweep', PAIR, '--context-window', 'model', '--grid', 'max-output-tokens=4096,200000'];
+    expect(noRoom((await cli(...args, '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);
+    expect(tableWarnings((await cli(...args)).stdout)).toContain(`warning: ${WARNING}`);
+    expect(noRoom((await cli('sweep', PAIR, '--context-window', 'model', '--grid', 'max-output-tokens=4096,8192', '--format', 'json')).stdout)).toEqual([]);
+  });
+
+  it("project says so, and its threshold line says no room instead of a window less max_tokens of 0", async () => {
+    const table = await cli('project', 'scenarios/flight-search.yaml', '--context-window', 'model', '--max-output-tokens', '200000');
+    const text = tableWarnings(table.stdout);
+    expect(text).toContain(`warning: ${WARNING}`);
+    expect(text).toContain('(128,000 − 200,000: no room for a prompt)');
+    expect(text).not.toContain('= 0 tokens');
+    expect(noRoom((await cli('project', 'scenarios/flight-search.yaml', '--context-window', 'model', '--max-output-tokens', '200000', '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);
+  });
+});
