@@ -15,7 +15,8 @@ import type { CallRecord } from '../trace/types.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
-import { cutAtCap, outputCapOf } from './outputCap.js';
+import { cutAtCap } from '../synthetic/outputCap.js';
+import { outputCapOf } from './outputCap.js';
 
 export interface SessionSummary {
   id: string;
@@ -119,10 +120,11 @@ export abstract class ServeSession {
   }
 
   /**
-   * Meters `answer` sent with the prompt `view` — cut at the request's output cap as a provider cuts it —
-   * advances the loop's state as a real loop would, and builds the reply.
+   * Meters `answer` sent with the prompt `view` — cut at the request's output cap as a provider cuts it
+   * (`cutBefore`: already cut by the synthetic agent's provider, SyntheticAgent.next) — advances the
+   * loop's state as a real loop would, and builds the reply.
    */
-  protected respond(answer: CallRecord, view: PromptView, what: string, outputCap?: number): Reply {
+  protected respond(answer: CallRecord, view: PromptView, what: string, outputCap?: number, cutBefore = false): Reply {
     const record = cutAtCap(answer, outputCap);
     const loop = this.loop;
     const metered: MeteredCall = loop.meter(record, view);
@@ -144,7 +146,7 @@ export abstract class ServeSession {
       record,
       usage: metered.usage,
       costPico: metered.costPico,
-      ...(record === answer ? {} : { cut: true }),
+      ...(record === answer && !cutBefore ? {} : { cut: true }),
     };
     if (record.failed) throw failedCall(reply, record.failed);
     return reply;

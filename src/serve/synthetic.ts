@@ -74,7 +74,7 @@ export class SyntheticSession extends ServeSession {
     }
     const keys = request.messages.map(messageKey);
     try {
-      const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`, outputCapOf(request));
+      const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`, undefined, this.agent.lastCut);
       this.remember(reply, keys);
       return reply;
     } catch (error) {
@@ -83,7 +83,7 @@ export class SyntheticSession extends ServeSession {
     }
   }
 
-  /** The agent's answer to the prompt `view` with the request's output cap (the agent refuses as the simulated loop's does: SyntheticAgent.next). */
+  /** The agent's answer to the prompt `view` with the request's output cap (the agent refuses, and its provider cuts, as the simulated loop's does: SyntheticAgent.next). */
   private nextRecord(view: PromptView, outputCap: number | undefined): CallRecord | null {
     try {
       return this.drawPlace(() => this.agent.next(view, this.loop.state, { maxOutputTokens: outputCap }));

@@ -9,6 +9,7 @@ import type { PromptView } from '../kernel/context.js';
 import type { StepRequest, StepSource } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { checkedCount, drawCount, drawReal, type DistributionSpec } from './distributions.js';
+import { cutAtCap } from './outputCap.js';
 import { Rng, STREAM, type StreamPurpose } from './random.js';
 
 export const BEHAVIOURS = ['healthy', 'perfectionist', 'repeater', 'retrier', 'forgetful', 'asker', 'backtracker', 'sloppy'] as const;
@@ -81,6 +82,7 @@ export abstract class SyntheticAgent implements StepSource {
   private doneAt: number | undefined;
   private stuckFrom: number | undefined;
   private failed = false;
+  private cut = false;
 
   constructor(protected readonly env: AgentEnv) {}
 
@@ -90,9 +92,12 @@ export abstract class SyntheticAgent implements StepSource {
   /**
    * The response to the prompt `view` sent with `request` (what the request carries: the simulated loop
    * sends its max_tokens, a served request the max_tokens it asks for, if any), or the provider's refusal
-   * of a request past the model's window (refusedBy).
+   * of a request past the model's window (refusedBy). A response drawn longer than the request's
+   * max_tokens is cut there by its provider (cutAtCap: billed at the cap, no tool calls, no final
+   * answer, unparseable): the agent's plan moves on as drawn, but the task is not done by it.
    */
   next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null {
+    this.cut = false;
     if (this.failed) return null;
     if (state.steps >= this.env.hardCapSteps) {
       this.ending = 'hard_cap';
@@ -100,13 +105,24 @@ export abstract class SyntheticAgent implements StepSource {
     }
     const window = this.env.contextWindowTokens;
     if (window !== undefined && refusedBy(window, view.inputTokens, request)) return this.promptRefused(view.inputTokens, request);
-    const response = this.act(view, state);
-    if (response && !response.failed && this.env.cacheShare) {
+    const doneBefore = this.doneAt;
+    const drawn = this.act(view, state);
+    if (drawn && !drawn.failed && this.env.cacheShare) {
       const cached = Math.floor(this.env.cacheShare.hitShare * view.unchangedPrefixTokens);
-      response.cachedInputTokens = cached;
-      if (this.env.cacheShare.billsCacheWrites) response.cacheWriteTokens = view.inputTokens - cached;
+      drawn.cachedInputTokens = cached;
+      if (this.env.cacheShare.billsCacheWrites) drawn.cacheWriteTokens = view.inputTokens - cached;
     }
+    if (!drawn) return drawn;
+    const response = cutAtCap(drawn, request.maxOutputTokens);
+    if (response === drawn) return response;
+    this.cut = true;
+    this.doneAt = doneBefore; // the answer (or the step) that did the task never arrived
     return response;
+  }
+
+  /** The last response `next` gave was cut at the request's max_tokens (a served reply says `finish_reason: "length"`). */
+  get lastCut(): boolean {
+    return this.cut;
   }
 
   exhaustedReason(): 'trace_end' {

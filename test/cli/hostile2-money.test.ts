@@ -31,6 +31,8 @@ function expectUserError(r: { code: number; stderr: string }, message: RegExp): 
 
 /** A one-entry synthetic scenario in this file's directory. */
 const scenario = (name: string, top: Record<string, string>, entry: Record<string, string> = {}): string => oneEntryScenario(dir, name, top, entry);
+/** A model the bundled table gives no context window (@pydantic/genai-prices 0.1.8): no provider refusal bounds its prompts. */
+const WINDOWLESS = 'gemini-2.5-pro';
 
 describe('a cost limit past $9,007.199254740991 is refused where it was given', () => {
   it('the parser every cost limit goes through holds the limit exactly', () => {
@@ -76,14 +78,17 @@ describe("a scenario's token sizes stop where a trace's counts do (2^53 − 1)",
   }
 
   it('at the cap a size is taken (the run then costs too much: the engine says so)', async () => {
-    // An output at the cap (a prompt at the cap would be refused by the provider's window first).
-    const sc = scenario('at-cap.yaml', {}, { outputTokens: String(Number.MAX_SAFE_INTEGER) });
-    expectUserError(await cli('replay', sc, '--runs', '1'), /one run costs more than \$9,007/);
+    // An output at the cap, asked for with a max_tokens as large (a provider cuts a longer answer at the
+    // max_tokens sent), on a model the table gives no window (one with a window refuses prompt + max_tokens past it).
+    const sc = scenario('at-cap.yaml', { model: WINDOWLESS }, { outputTokens: String(Number.MAX_SAFE_INTEGER) });
+    expectUserError(await cli('replay', sc, '--runs', '1', '--max-output-tokens', String(Number.MAX_SAFE_INTEGER)), /one run costs more than \$9,007/);
   });
 
   it('a synthetic run past the cost cap names the scenario file, its entry and the run, in every command', async () => {
-    const sc = scenario('dear.yaml', {}, { outputTokens: '1000000000000' });
-    const commands = [['replay'], ['sweep', '--grid', 'max-steps=2,5'], ['project', '--days', '1'], ['check'], ['whatif', '--try', 'max-steps=2']];
+    const sc = scenario('dear.yaml', { model: WINDOWLESS }, { outputTokens: '1000000000000' });
+    // Each asks for that output (max_tokens 1e12): whatif in its setting, the others by the flag.
+    const asks = ['--max-output-tokens', '1000000000000'];
+    const commands = [['replay', ...asks], ['sweep', '--grid', 'max-steps=2,5', ...asks], ['project', '--days', '1', ...asks], ['check', ...asks], ['whatif', '--try', 'max-steps=2,max-output-tokens=1000000000000']];
     for (const [command, ...rest] of commands) {
       const r = await cli(command!, sc, '--runs', '2', ...rest);
       expectUserError(r, /dear\.yaml field 'population\[0\]': run 1 \(seed \d+, healthy\): one run costs more than \$9,007/);

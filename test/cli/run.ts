@@ -14,9 +14,10 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'loopcost-'));
 }
 
-/** A one-entry healthy scenario file in `dir`; `top` replaces its top-level lines, `entry` the entry's sizes. */
+/** A one-entry healthy scenario file in `dir` (gpt-4o-mini unless `top.model`); `top` replaces its top-level lines, `entry` the entry's sizes. */
 export function oneEntryScenario(dir: string, name: string, top: Record<string, string>, entry: Record<string, string> = {}): string {
-  const lines = ['scenario: loopcost.scenario/1', 'model: gpt-4o-mini', ...Object.entries({ systemTokens: '10', ...top }).map(([k, v]) => `${k}: ${v}`), 'population:', '  - behaviour: healthy', '    weight: 1', '    steps: 3'];
+  const { model = 'gpt-4o-mini', ...rest } = top;
+  const lines = ['scenario: loopcost.scenario/1', `model: ${model}`, ...Object.entries({ systemTokens: '10', ...rest }).map(([k, v]) => `${k}: ${v}`), 'population:', '  - behaviour: healthy', '    weight: 1', '    steps: 3'];
   for (const [k, v] of Object.entries({ outputTokens: '10', toolResultTokens: '10', ...entry })) lines.push(`    ${k}: ${v}`);
   const path = join(dir, name);
   writeFileSync(path, lines.join('\n') + '\n');

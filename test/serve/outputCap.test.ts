@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../../src/import/index.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
-import { cutAtCap } from '../../src/serve/outputCap.js';
+import { cutAtCap } from '../../src/synthetic/outputCap.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
 import type { Trace } from '../../src/trace/types.js';
 import { post, sseData } from './client.js';

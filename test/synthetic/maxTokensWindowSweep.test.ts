@@ -15,8 +15,9 @@ import { populationRuns, runFigures, type PopulationConfig, type PopulationRun, 
 import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { scenarioRuns } from '../../src/scenario/run.js';
-import { cli, tempDir } from '../cli/run.js';
+import { tempDir } from '../cli/run.js';
 import { PRICES, REFUSED_AT, SCENARIO, SCENARIO_TEXT } from './maxTokensWindowScenario.js';
+import { expectMaxTokensCellsAsReplayed } from './sweepAgainstReplay.js';
 
 /** SCENARIO with a second entry whose sizes vary run to run, so runs are refused at different calls. */
 const VARIED = parseScenario(
@@ -73,17 +74,7 @@ describe('a sweep over max-output-tokens gives each cell what that configuration
     const file = join(dir, 'gpt4.yaml');
     const entry = ['  - behaviour: healthy', '    weight: 1', '    steps: { kind: uniform, min: 3, max: 12 }', '    outputTokens: 10', '    toolResultTokens: 990'];
     writeFileSync(file, ['scenario: loopcost.scenario/1', 'model: gpt-4', 'provider: openai', 'systemTokens: 100', 'runs: 12', 'population:', ...entry].join('\n') + '\n');
-    const sweep = JSON.parse((await cli('sweep', file, '--preset', 'none', '--grid', 'max-output-tokens=100,4096', '--format', 'json')).stdout);
-    for (const [i, maxTokens] of ['100', '4096'].entries()) {
-      const runs = JSON.parse((await cli('replay', file, '--preset', 'none', '--max-output-tokens', maxTokens, '--format', 'json')).stdout).runs as { stopReason: string; steps: number; costUsd: number }[];
-      const cell = sweep.configurations[i];
-      expect(cell.settings).toBe(`max-output-tokens=${maxTokens}`);
-      const stops: Record<string, number> = {};
-      for (const run of runs) stops[run.stopReason] = (stops[run.stopReason] ?? 0) + 1;
-      expect(cell.stopReasons).toEqual(stops);
-      expect(cell.completed).toBe(stops.completed ?? 0);
-      expect(cell.costUsd).toBeCloseTo(runs.reduce((sum, run) => sum + run.costUsd, 0), 9);
-    }
-    expect(sweep.configurations[0].stopReasons).not.toEqual(sweep.configurations[1].stopReasons);
+    const { sweep } = await expectMaxTokensCellsAsReplayed(file, ['100', '4096']);
+    expect(sweep.configurations[0].stopReasons).not.toEqual(sweep.configurations[1]!.stopReasons);
   });
 });
