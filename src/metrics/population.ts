@@ -3,7 +3,7 @@
  * `check` report them — one definition, so a `check` expectation means what a sweep column means.
  *
  * Each run is seen twice: under the configuration (`run`) and with no brakes at all (`baseline`: the
- * recorded run replayed as recorded, or the synthetic agent under its policy up to the hard cap). The
+ * recorded run replayed as recorded, or the synthetic agent under its policy up to the hard cap or its provider's refusal of a prompt + max_tokens past the window). The
  * baseline tells a false stop (a run that completes without brakes, stopped here by a brake) from a
  * caught run (one that would not have completed, stopped here before its end).
  *

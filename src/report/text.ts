@@ -141,16 +141,22 @@ export function wrapLine(lead: string, text: string, width: number, separator = 
   });
   lines.push(line);
   // A piece between separators still too wide (a long context list, a brake spec) is broken after its spaces and commas.
-  const fitted = separator === ' ' ? lines : lines.flatMap((l) => (displayWidth(l) > width ? breakAfterSpacesAndCommas(l, lead.length, width) : [l]));
+  const fitted = separator === ' ' ? lines : lines.flatMap((l) => (displayWidth(l) > width ? breakAfterSpacesAndCommas(l, { indent: lead.length, width, mark }) : [l]));
   return `${fitted.join('\n')}\n`;
 }
 
-/** A line wider than `width` as lines broken after a space or a comma, each continued under the first `indent` columns. */
-function breakAfterSpacesAndCommas(line: string, indent: number, width: number): string[] {
+/**
+ * A line wider than `width` as lines broken after a space or a comma, each continued under the first
+ * `indent` columns; a separator's `mark` ending the line stays with the word before it.
+ */
+function breakAfterSpacesAndCommas(line: string, layout: { indent: number; width: number; mark: string }): string[] {
+  const { indent, width, mark } = layout;
   const pad = ' '.repeat(indent);
   const lines: string[] = [];
   let current = line.slice(0, indent);
-  for (const part of line.slice(indent).split(/(?<=[ ,])/)) {
+  const parts = line.slice(indent).split(/(?<=[ ,])/);
+  if (mark !== '' && parts.length > 1 && parts[parts.length - 1] === mark.trim()) parts[parts.length - 2] += parts.pop()!;
+  for (const part of parts) {
     if (current.trim() !== '' && displayWidth((current + part).trimEnd()) > width) {
       lines.push(current.trimEnd());
       current = pad;

@@ -31,6 +31,14 @@ describe('wrapLine', () => {
     ]);
   });
 
+  it('keeps the separator mark with the word before it when a broken piece ends a line', () => {
+    const lead = 'reference sum of squares: ';
+    const brakes = 'brakes max-steps=12,max-cost=0.5,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total';
+    const lines = wrapLine(lead, ['scenarios/reference-sum-of-squares.yaml, 10 synthetic runs', brakes, 'context full'].join(SETTINGS_SEPARATOR), 120, SETTINGS_SEPARATOR).split('\n');
+    expect(lines.slice(1, 3)).toEqual([`${' '.repeat(lead.length)}brakes max-steps=12,max-cost=0.5,budget-mode=check,timeout=120,max-repeat=3,`, `${' '.repeat(lead.length)}repeat-mode=total ·`]);
+    expect(lines.every((line) => line.trim() !== '·')).toBe(true);
+  });
+
   it('leaves a line that fits as it was', () => {
     expect(wrapLine('settings: ', `brakes none${SETTINGS_SEPARATOR}context full`, 120, SETTINGS_SEPARATOR)).toBe('settings: brakes none · context full\n');
   });

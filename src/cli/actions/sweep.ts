@@ -77,7 +77,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const notes = [
-    'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap).',
+    'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap or their provider\'s refusal of a prompt + max_tokens past the window).',
     ...(opts.tree !== true ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),

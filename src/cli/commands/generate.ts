@@ -7,7 +7,7 @@ const generate: CommandModule = {
   register(program, { io, setExitCode }) {
     const command = program
       .command(generate.name)
-      .description("write a scenario file's synthetic runs as native JSONL traces (no brakes, up to the hard cap; the file's context)")
+      .description("write a scenario file's synthetic runs as native JSONL traces (no brakes, up to the hard cap or the provider's refusal of a prompt + max_tokens past the window; the file's context)")
       .argument('<scenario>', 'scenario file (YAML or JSON)');
     command
       .addOption(option(command, '--context <strategy>', "context strategy the runs unfold under (as --context of replay)", "the file's, else full"))
