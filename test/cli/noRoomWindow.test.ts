@@ -28,6 +28,14 @@ describe('--max-output-tokens that leaves no room in the model window', () => {
     expect(noRoom((await cli('replay', PAIR, '--max-output-tokens', '200000', '--format', 'json')).stdout)).toEqual([]);
   });
 
+  it('replay --tree says so with the max_tokens given, not the default', async () => {
+    const tree = 'test/fixtures/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
+    const json = await cli('replay', '--tree', tree, '--context-window', 'model', '--max-output-tokens', '300000', '--format', 'json');
+    expect(json.code, json.stderr).toBe(0);
+    expect(noRoom(json.stdout).map((w) => w.message).join(' ')).toMatch(/max_tokens 300,000 leaves no room for a prompt in claude-\S+'s window of 200,000 tokens/);
+    expect(noRoom((await cli('replay', '--tree', tree, '--context-window', 'model', '--max-output-tokens', '100000', '--format', 'json')).stdout)).toEqual([]);
+  });
+
   it('sweep says so for the grid value that leaves none, in the table and in JSON', async () => {
     const args = ['sweep', PAIR, '--context-window', 'model', '--grid', 'max-output-tokens=4096,200000'];
     expect(noRoom((await cli(...args, '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);

@@ -22,6 +22,7 @@ import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { workOnRuns } from './inputs.js';
+import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
 /** Every tree of the inputs (loose runs as trees of one agent), each run noted for the report. */
 async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: Map<string, ModelPricing> }> {
@@ -62,7 +63,7 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: command.brakes.contextWindow === 'model' });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
   const { trees, pricings } = await readTrees(command.traces, io, prices, notes, command.model);
   const results = trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
   const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results)];
