@@ -8,6 +8,11 @@ export type BudgetMode = 'check' | 'predict';
 /** The `max_tokens` assumed when BrakeConfig.maxOutputTokens is unset. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
+/** The max_tokens a loop's calls send under `brakes` (`--max-output-tokens`, default 4096). */
+export function maxOutputTokensSent(brakes: Pick<BrakeConfig, 'maxOutputTokens'>): number {
+  return brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+}
+
 /** Tokens of the warning observation a skipped repeated action adds when BrakeConfig.skipWarningTokens is unset. */
 export const DEFAULT_SKIP_WARNING_TOKENS = 40;
 

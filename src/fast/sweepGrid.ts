@@ -3,7 +3,7 @@
  * (the first axis varies slowest, the last fastest). A pass serves a group of cells only if it stops no
  * earlier than any of them: passLimits is the loosest setting of each brake over the group.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
@@ -82,7 +82,7 @@ export function passLimits(all: BrakeConfig[]): BrakeConfig {
   set('maxBacktracks', loosest(all, 'maxBacktracks'));
   if (same(all, (b) => b.budgetMode)) set('maxCostPico', loosest(all, 'maxCostPico'));
   // max_tokens only loosens a brake as it shrinks (the bound, the prompt a model's window allows).
-  pass.maxOutputTokens = minOf(all.map((b) => b.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS));
+  pass.maxOutputTokens = minOf(all.map((b) => maxOutputTokensSent(b)));
   if (same(all, (b) => b.repeatMode)) set('maxRepeat', loosest(all, 'maxRepeat'));
   if (same(all, (b) => b.sameErrorMode)) set('maxSameError', loosest(all, 'maxSameError'));
   if (all.every((b) => b.contextWindow === 'model')) pass.contextWindow = 'model';

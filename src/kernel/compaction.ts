@@ -41,14 +41,7 @@ export function compacts(flags: number): boolean {
 export function compactContext(ctx: ContextTracker, outputTokens: number, framingTokens: number): number {
   ctx.fixed += outputTokens - ctx.compactedTokens;
   ctx.compactedTokens = outputTokens;
-  ctx.length = 0;
-  ctx.shared = 0;
-  ctx.previousStart = COMPACTED;
-  ctx.closeStep();
-  ctx.summaryStart = 0;
-  ctx.summaryTokens = 0;
-  ctx.rewritten = false;
-  ctx.previousMaskStart = -1;
+  ctx.clearSteps(COMPACTED);
   return framingTokens;
 }
 

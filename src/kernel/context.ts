@@ -113,11 +113,16 @@ export class ContextTracker {
     this.compactedTokens = 0;
     this.keep = keep;
     this.cap = cap;
+    this.extended = false;
+    this.clearSteps(-1);
+  }
+
+  /** No step held, no summary, nothing rewritten; `previousStart` says what the next prompt shares (-1: nothing sent yet; COMPACTED: system + goal). */
+  clearSteps(previousStart: number): void {
     this.length = 0;
-    this.previousStart = -1;
+    this.previousStart = previousStart;
     this.shared = 0;
     this.openStep = -1;
-    this.extended = false;
     this.summaryStart = 0;
     this.summaryTokens = 0;
     this.rewritten = false;

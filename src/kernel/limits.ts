@@ -3,7 +3,7 @@
  * modes small integers. Hot loops read them as doubles, whatever shape of object the caller built.
  */
 import type { FlatPrices } from './prices.js';
-import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SKIP_WARNING_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_SKIP_WARNING_TOKENS, maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 
 export const enum Limit {
   MaxSteps,
@@ -64,7 +64,7 @@ export function promptAllowedTokens(windowTokens: number, maxOutputTokens: numbe
 export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity): BrakeLimits {
   const limits = new Float64Array(Limit.Size);
   const budget = config.maxCostPico ?? Infinity;
-  const maxOutputTokens = config.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const maxOutputTokens = maxOutputTokensSent(config);
   const windowTokens = config.contextWindow === 'model' ? modelContextWindow : (config.contextWindow ?? Infinity);
   limits[Limit.MaxSteps] = config.maxSteps ?? Infinity;
   limits[Limit.TimeoutMs] = config.timeoutMs ?? Infinity;

@@ -137,9 +137,12 @@ export interface StrategyFigures {
   skippedActions: number;
 }
 
+/** The StrategyFigures' keys, in the order reports give them. */
+export const STRATEGY_FIGURE_KEYS = ['summaryCalls', 'summaryCostPico', 'strategyCacheLostTokens', 'skippedActions'] as const satisfies readonly (keyof StrategyFigures)[];
+
 /** Writes the strategy figures that are not 0 into `totals` (so runs without them look as before). */
 export function addStrategyFigures<T extends Partial<StrategyFigures>>(totals: T, figures: StrategyFigures): T {
-  for (const key of ['summaryCalls', 'summaryCostPico', 'strategyCacheLostTokens', 'skippedActions'] as const) if (figures[key] !== 0) totals[key] = figures[key];
+  for (const key of STRATEGY_FIGURE_KEYS) if (figures[key] !== 0) totals[key] = figures[key];
   return totals;
 }
 

@@ -11,7 +11,7 @@
  *
  * Pure: no node:*, no clock.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { resolveTracePricing } from '../replay/replay.js';
 import { noRoomWindowWarnings, windowlessModelWarnings, type NoRoomWindow, type ReportWarning } from '../report/warnings.js';
@@ -27,13 +27,8 @@ export function asksModelWindow(brakes: Pick<BrakeConfig, 'contextWindow'>): boo
 
 /** The max_tokens sent by the brakes that take the model's window (distinct, ascending); none when none do. */
 export function modelWindowMaxTokens(brakes: readonly Pick<BrakeConfig, 'contextWindow' | 'maxOutputTokens'>[]): number[] {
-  const sent = brakes.filter(asksModelWindow).map((b) => b.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
+  const sent = brakes.filter(asksModelWindow).map((b) => maxOutputTokensSent(b));
   return [...new Set(sent)].sort((a, b) => a - b);
-}
-
-/** `true`: the default max_tokens; `false`: brakes that do not take the model's window. */
-function sentMaxTokens(asks: boolean | readonly number[]): readonly number[] {
-  return asks === true ? [DEFAULT_MAX_OUTPUT_TOKENS] : asks === false ? [] : asks;
 }
 
 /** A note of a model with no room (kept as one string, so that a worker's notes travel as its models do). */
@@ -53,10 +48,10 @@ function noRoomOf(note: string): NoRoomWindow {
 export class WindowlessModels {
   private readonly names = new Set<string>();
 
-  /** A run priced with `pricing`; `asks`: the max_tokens its brakes send when they take the model's window (true: the default; false or none: they do not). */
-  note(asks: boolean | readonly number[], pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
+  /** A run priced with `pricing`; `asks`: the max_tokens sent by its brakes that take the model's window (modelWindowMaxTokens; none: no such brakes). */
+  note(asks: readonly number[], pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
     const window = pricing.contextWindow;
-    for (const maxTokens of sentMaxTokens(asks)) {
+    for (const maxTokens of asks) {
       if (window === undefined) this.names.add(pricing.model);
       else if (window <= maxTokens) this.names.add(noRoomNote(pricing.model, window, maxTokens));
     }

@@ -17,7 +17,7 @@
  * validated). Recorded runs go through `replayTrace` (the compiled kernel), synthetic runs through the one
  * loop (`runSynthetic`), so every figure is what `replay` of that setting alone gives.
  */
-import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { maxOutputTokensSent, NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { contextSpecOf, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { StrategyFigures } from '../loop/types.js';
@@ -25,7 +25,7 @@ import type { RunFigures, RunPair } from '../metrics/population.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
 import type { Scenario } from '../scenario/load.js';
-import { maxOutputTokensSent, prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario } from '../scenario/run.js';
+import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';

@@ -17,7 +17,8 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import { maxOf } from '../metrics/extremes.js';
 import { picoToUsd } from '../money.js';
-import type { ModelPricing, TokenPrices } from '../pricing/types.js';
+import { pricesForInput } from '../pricing/cost.js';
+import type { ModelPricing } from '../pricing/types.js';
 import type { PopulationEntry } from '../scenario/schema.js';
 import type { Trace } from '../trace/types.js';
 import type { ScenarioPopulation } from './run.js';
@@ -74,17 +75,10 @@ export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenar
   };
 }
 
-/** The prices of a prompt of `tokens` input tokens (the tier it falls in). */
-function pricesAt(pricing: ModelPricing, tokens: number): TokenPrices {
-  let prices = pricing.base;
-  for (const tier of pricing.tiers) if (tokens > tier.aboveInputTokens) prices = tier.prices;
-  return prices;
-}
-
 /** The most one call can cost: the whole context window as input (at the dearest input or cache-write rate) plus max_tokens of output; undefined without a known window. */
 export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
-  const p = pricesAt(pricing, pricing.contextWindow);
+  const p = pricesForInput(pricing, pricing.contextWindow);
   const input = Math.max(p.input, p.cacheWrite ?? 0, p.cacheWrite1h ?? 0);
   return pricing.contextWindow * input + maxOutputTokens * Math.max(p.output, p.reasoning ?? 0);
 }
@@ -137,7 +131,7 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
   const steps = stepCapBound(brakes, known ? largest + largestSummary : 0, { uncounted, afterSummary: summary === undefined ? '' : ', each after a summary call' });
   if (Array.isArray(steps) && known) bounds.push(steps);
   if (brakes.maxTokens !== undefined && known) {
-    const rate = maxOf([...pricings, ...summaryPricings].map((p) => { const q = pricesAt(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
+    const rate = maxOf([...pricings, ...summaryPricings].map((p) => { const q = pricesForInput(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
     bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
   }
   const noStepBound = typeof steps === 'string' ? `; ${steps}` : '';

@@ -18,7 +18,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
 import { compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
-import type { StrategyFigures } from '../loop/types.js';
+import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 
 export interface WhatIfSetting {
@@ -199,6 +199,6 @@ export function whatIfBaselineStrategy(runs: readonly WhatIfRun[]): StrategyTota
 /** A replay's strategy figures, those it has (absent where 0): what a what-if cell or baseline carries. */
 export function strategyFiguresOf(r: Partial<StrategyFigures>): Partial<StrategyFigures> {
   const figures: Partial<StrategyFigures> = {};
-  for (const key of ['summaryCalls', 'summaryCostPico', 'strategyCacheLostTokens', 'skippedActions'] as const) if (r[key] !== undefined) figures[key] = r[key];
+  for (const key of STRATEGY_FIGURE_KEYS) if (r[key] !== undefined) figures[key] = r[key];
   return figures;
 }

@@ -2,7 +2,7 @@
  * Report records: what JSON, CSV and tables show of a replay. Money leaves picodollars only here, as
  * exact decimals.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
@@ -191,7 +191,7 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   if (brakes.maxCostPico !== undefined) {
     out.maxCostUsd = picoToUsd(brakes.maxCostPico);
     out.budgetMode = brakes.budgetMode;
-    if (brakes.budgetMode === 'predict') out.maxOutputTokens = brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    if (brakes.budgetMode === 'predict') out.maxOutputTokens = maxOutputTokensSent(brakes);
   }
   if (brakes.timeoutMs !== undefined) out.timeoutSeconds = brakes.timeoutMs / 1000;
   if (brakes.maxRepeat !== undefined) {
@@ -206,7 +206,7 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   if (brakes.maxBacktracks !== undefined) out.maxBacktracks = brakes.maxBacktracks;
   if (brakes.contextWindow !== undefined) out.contextWindow = brakes.contextWindow;
   // Under `model` the max_tokens sent counts against the window (as the predictive bound counts it).
-  if (brakes.contextWindow === 'model') out.maxOutputTokens = brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  if (brakes.contextWindow === 'model') out.maxOutputTokens = maxOutputTokensSent(brakes);
   return out;
 }
 

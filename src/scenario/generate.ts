@@ -12,9 +12,10 @@ import type { PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
 import type { Scenario } from './load.js';
-import { maxOutputTokensSent, prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario, type SyntheticRun } from './run.js';
+import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario, type SyntheticRun } from './run.js';
 import { scenarioSettings, type ScenarioOverrides } from './settings.js';
 import { copyWith } from '../copyWith.js';
+import { maxOutputTokensSent } from '../brakes/config.js';
 
 /** How the run ended; a prompt refused names the max_tokens its calls sent (the provider refuses prompt + max_tokens past the window). */
 function endOf(run: SyntheticRun, { hardCapSteps, brakes }: PreparedScenario): TraceEnd {

@@ -3,7 +3,7 @@
  * the context strategy built), under the brakes, context and prices given. Run i's randomness depends
  * only on (seed, i), so the same run under two settings is the same agent.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { maxOutputTokensSent, NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -176,10 +176,6 @@ export function unbrakedSending(brakes: BrakeConfig): BrakeConfig {
   return brakes.maxOutputTokens === undefined ? NO_BRAKES : { ...NO_BRAKES, maxOutputTokens: brakes.maxOutputTokens };
 }
 
-/** The max_tokens a run's calls send under `brakes` (`--max-output-tokens`, default 4096). */
-export function maxOutputTokensSent(brakes: BrakeConfig): number {
-  return brakes.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-}
 
 /** Run `run` (0-based) of a prepared scenario. */
 export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {

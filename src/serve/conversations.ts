@@ -205,5 +205,10 @@ function assistantKeys(request: ChatRequest): string[] {
 
 /** The body as JSON with keys in a canonical order: a retry that reorders them is the same body. */
 function bodyKey(request: ChatRequest): string {
-  return sha256Hex(canonicalJson(request));
+  let key = bodyKeys.get(request);
+  if (key === undefined) bodyKeys.set(request, (key = sha256Hex(canonicalJson(request))));
+  return key;
 }
+
+/** Each request's body hash, made once: matching (continued) and noting (noteRequest) both read it. */
+const bodyKeys = new WeakMap<ChatRequest, string>();

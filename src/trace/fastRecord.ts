@@ -6,6 +6,7 @@
  * whatever this accepts, zod accepts): it only ever skips work, never changes a verdict. Calls are the
  * bulk of a file; headers and ends matter at start (a file of common records never builds the schemas).
  */
+import { isTokenCount } from '../io/limits.js';
 import { TRACE_SCHEMA } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -14,10 +15,6 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A whole token count (zod: int, non-negative). */
-function isTokens(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
 
 /** A finite non-negative number (zod: number, non-negative). */
 function isAmount(value: unknown): boolean {
@@ -38,7 +35,7 @@ function isPlainToolCall(tool: unknown): boolean {
         hasArguments = true;
         break;
       case 'resultTokens':
-        hasResult = isTokens(value);
+        hasResult = isTokenCount(value);
         if (!hasResult) return false;
         break;
       case 'error':
@@ -79,7 +76,7 @@ export function isSurelyValidCall(raw: unknown): boolean {
       case 'type':
         break;
       case 'outputTokens':
-        hasOutput = isTokens(value);
+        hasOutput = isTokenCount(value);
         if (!hasOutput) return false;
         break;
       case 'inputTokens':
@@ -87,7 +84,7 @@ export function isSurelyValidCall(raw: unknown): boolean {
       case 'cacheWriteTokens':
       case 'cacheWrite1hTokens':
       case 'reasoningTokens':
-        if (!isTokens(value)) return false;
+        if (!isTokenCount(value)) return false;
         break;
       case 'latencyMs':
       case 'startMs':
@@ -164,7 +161,7 @@ function isPlainSynthetic(value: unknown): boolean {
  */
 export function isSurelyValidHeader(raw: unknown): boolean {
   if (!isRecord(raw) || raw.type !== 'header' || raw.schema !== TRACE_SCHEMA) return false;
-  if (typeof raw.model !== 'string' || raw.model.length === 0 || !isTokens(raw.systemTokens) || !isTokens(raw.goalTokens)) return false;
+  if (typeof raw.model !== 'string' || raw.model.length === 0 || !isTokenCount(raw.systemTokens) || !isTokenCount(raw.goalTokens)) return false;
   for (const key in raw) {
     const value = raw[key];
     switch (key) {
@@ -215,7 +212,7 @@ export function isSurelyValidEnd(raw: unknown): boolean {
       case 'recordedInputTokens':
       case 'recordedOutputTokens':
       case 'recordedCalls':
-        if (!isTokens(value)) return false;
+        if (!isTokenCount(value)) return false;
         break;
       default:
         return false;

@@ -38,11 +38,11 @@ export class RunNotes {
   private readonly sessionRuns = new Map<string, number>();
 
   /**
-   * `modelWindowBrake`: a setting takes `--context-window model`, which needs each run's model's window:
-   * the max_tokens those settings send (population/modelWindow.ts modelWindowMaxTokens; true: the default).
+   * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
+   * needs each run's model's window (population/modelWindow.ts modelWindowMaxTokens; none: no such setting).
    * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so.
    */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: boolean | readonly number[]; partsBraked?: boolean }) {}
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -74,7 +74,7 @@ export class RunNotes {
 
   private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
     if (cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
-    this.windowless.note(this.options.modelWindowBrake ?? false, pricing);
+    this.windowless.note(this.options.modelWindowBrake ?? [], pricing);
     const { asOf, dating } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(source, asOf);
     if (dating === 'recorded') {

@@ -16,6 +16,7 @@
  */
 import { counted } from '../../plural.js';
 import type { IssueCollector } from '../common/issues.js';
+import { usd } from '../common/usd.js';
 import type { CallDraft } from './assistantMessage.js';
 import type { MiniSweAgentChat } from './chatMessages.js';
 
@@ -60,9 +61,4 @@ function recordedCostUsd(calls: readonly CallDraft[], interruptedCostUsd: number
     sum += record.recordedCostUsd;
   }
   return sum;
-}
-
-/** A dollar amount to six significant digits: `$0.0363394`. */
-function usd(amount: number): string {
-  return `$${Number(amount.toPrecision(6))}`;
 }

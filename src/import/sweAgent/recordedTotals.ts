@@ -13,6 +13,7 @@
  * SWE-agent 0.x and 1.x, GPT-4, GPT-4o and Claude 3.5 Sonnet) all have steps, and api_calls equal to them.
  */
 import type { IssueCollector } from '../common/issues.js';
+import { usd } from '../common/usd.js';
 
 const HINT =
   "the steps look removed or the file cut short: take the run's .traj file again from SWE-agent's output; among several inputs, --skip-bad leaves this file out";
@@ -43,9 +44,4 @@ export function checkRecordedTotals(issues: IssueCollector, steps: number, total
     `is ${shown}${also}, but trajectory has no steps to account for them: a replay would count the run's model calls as never made and its cost as $0`,
     HINT,
   );
-}
-
-/** A dollar amount to six significant digits: `$0.0363394`. */
-function usd(amount: number): string {
-  return `$${Number(amount.toPrecision(6))}`;
 }
