@@ -9,7 +9,8 @@
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
- *                      usage), then retried per the policy, each retry behind the brakes again
+ *                      usage), then retried per the policy, each retry behind the brakes again; a
+ *                      refusal of a prompt past the window ends the run (session.providerRefused)
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
@@ -18,6 +19,7 @@ import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
+import type { WindowRefusal } from '../loop/types.js';
 import type { SummaryDue } from '../loop/summary.js';
 import { TRACE_SCHEMA, type CallRecord } from '../trace/types.js';
 import { billedFields, callRecordOf, endRecord, usageFields } from './records.js';
@@ -160,6 +162,7 @@ class AgentRun {
         });
       } catch (error) {
         if (error instanceof ModelExhausted) return session.exhausted(error.reason);
+        if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, view);
         const failed = this.failedCall(error, view);
         if (failed.stop) return failed.stop;
         retries += 1;
@@ -240,6 +243,14 @@ class AgentRun {
     if (aborted) return { stop: this.session.aborted(), retryable: false, message };
     const retryable = error instanceof ModelCallError && error.options.retryable;
     return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
+  }
+
+  /** The provider refused the call (a prompt past the model's window): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
+  private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView): Stop {
+    const status = error.options.status;
+    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), failed: { ...(status === undefined ? {} : { status }), message: error.message } };
+    this.recorder.call(record);
+    return this.session.providerRefused(record, view, refusal);
   }
 
   /** A response: paid for, then its tool calls run; one record once the step is over. */

@@ -12,6 +12,7 @@ import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type Mod
 import { PURPOSE_HEADER } from '../serve/purpose.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { failedUsageOf, usageOf } from './openaiUsage.js';
+import { CONTEXT_LENGTH_EXCEEDED, refusalOfMessage } from '../loop/refusalWords.js';
 
 export interface OpenAIChatOptions {
   /** The model name sent and priced (e.g. `gpt-4o-mini`). */
@@ -127,7 +128,9 @@ function callError(error: unknown): unknown {
     const issues = status === 422 ? serveIssuesOf(error) : undefined;
     if (issues !== undefined) return new UserError(issues);
     const usage = failedUsageOf(error.error);
-    return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), ...(usage ? { usage } : {}), cause: error });
+    // A prompt past the model's window (OpenAI's, or serve's for a synthetic agent): the run ends there.
+    const refusal = status === 400 && error.code === CONTEXT_LENGTH_EXCEEDED ? refusalOfMessage(error.message) : undefined;
+    return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), ...(usage ? { usage } : {}), ...(refusal ? { refusal } : {}), cause: error });
   }
   return error;
 }

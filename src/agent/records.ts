@@ -38,7 +38,7 @@ export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
 /** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */
 export function endRecord(stop: Stop): TraceEnd {
   if (stop.reason === 'completed') return { type: 'end', outcome: 'completed' };
-  if (stop.reason === 'trace_end') return { type: 'end', outcome: 'error', status: stop.detail };
+  if (stop.reason === 'trace_end' || stop.reason === 'provider_refused') return { type: 'end', outcome: 'error', status: stop.detail };
   if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail };
   return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
 }

@@ -6,7 +6,7 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import type { ContextStrategy } from '../context/strategy.js';
-import type { RunOutcome } from '../loop/types.js';
+import type { RunOutcome, WindowRefusal } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
 import type { SubagentLimits } from '../tree/budget.js';
@@ -85,11 +85,14 @@ export interface Model {
   call(request: ModelRequest): Promise<ModelTurn>;
 }
 
-/** A failed provider call: what the provider said, and the usage it billed when it returned any. */
+/**
+ * A failed provider call: what the provider said, and the usage it billed when it returned any;
+ * `refusal`: it refused a prompt past the model's window (the loop ends the run there, `provider_refused`).
+ */
 export class ModelCallError extends Error {
   constructor(
     message: string,
-    readonly options: { status?: number; retryable: boolean; usage?: ModelUsage; cause?: unknown },
+    readonly options: { status?: number; retryable: boolean; usage?: ModelUsage; cause?: unknown; refusal?: WindowRefusal },
   ) {
     super(message);
     this.name = 'ModelCallError';

@@ -11,6 +11,12 @@ export const STOP_REASONS = [
   'backtrack_limit',
   'trace_end',
   'aborted',
+  /**
+   * The provider refused the call: its prompt + the max_tokens it asked for passed the model's context
+   * window (OpenAI's `context_length_exceeded`). Not a brake: the run ends at that call, which is no step
+   * and is paid nothing (LoopSession.providerRefused). Last, so the codes before it keep their numbers.
+   */
+  'provider_refused',
 ] as const;
 
 export type StopReason = (typeof STOP_REASONS)[number];
@@ -22,7 +28,7 @@ export interface Stop {
   detail: string;
 }
 
-/** A brake ended the run (not a completion, the source's end, nor the caller's AbortSignal in a real loop). */
+/** A brake ended the run (not a completion, the source's end, the caller's AbortSignal in a real loop, nor the provider's refusal). */
 export function isBrakeStop(reason: StopReason): boolean {
-  return reason !== 'completed' && reason !== 'trace_end' && reason !== 'aborted';
+  return reason !== 'completed' && reason !== 'trace_end' && reason !== 'aborted' && reason !== 'provider_refused';
 }

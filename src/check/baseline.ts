@@ -1,170 +1,47 @@
 /**
- * Check baselines: the measured figures of every scenario, with the price table (source, version, hash)
- * and loopcost's version that made them (`--update-baseline FILE`), and the drift of a later check
- * against them (`--baseline FILE --tolerance 5%`). Rates drift by points (5% = 0.05), money by its
- * share of the baseline. When the price table differs from the baseline's, a cost that moved is labelled
- * a price change, not a brake regression (the brakes and runs may be the same; the prices are not).
- * The file holds no date: the same check writes the same bytes.
+ * The drift of a check against its baseline (`--baseline FILE --tolerance 5%`). Rates drift by points
+ * (5% = 0.05), money by its share of the baseline. Scenarios match by their key (the path relative to the
+ * baseline's directory, scenarioKey.ts); a baseline scenario this check did not run is `gone` and fails,
+ * as a DRIFT does. A price change is a change in the prices of the models the runs were priced at, not
+ * in the table's identity: when one changed, the runs are measured again under the baseline's prices
+ * and compared there (drift there is not the price change); a figure only the new prices moved is
+ * labelled a price change.
  */
-import { z } from 'zod';
-import { UserError } from '../errors.js';
-import { jsonTextError } from '../import/common/jsonDocument.js';
-import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { MAX_COUNT, MAX_USD } from '../io/limits.js';
-import { MAX_RUN_COST_TEXT, usdToPico } from '../money.js';
-import type { PopulationMetrics } from '../metrics/population.js';
-import type { PriceSource } from '../pricing/types.js';
-import type { ReportSettings } from '../report/settings.js';
+import { usdToPico } from '../money.js';
+import type { PriceSource, PriceTable } from '../pricing/types.js';
+import { BASELINE_SCHEMA, figuresOf, priceIdentity, type BaselineFigures, type BaselineFile, type PriceIdentity } from './baselineFile.js';
+import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
+import type { ScenarioKeys } from './scenarioKey.js';
 
-export const BASELINE_SCHEMA = 'loopcost.check-baseline/1';
-
-const shareOrNull = z.number().min(0).max(1).nullable();
-/** One run's cost: at most $9,007.199254740991 (2^53 − 1 picodollars), the most a run can cost (kernel/cost.ts). */
-const runUsd = z.number().nonnegative().max(MAX_USD, `must be at most ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run can cost`);
-
-/** A figure over the runs (their total, the spend per completed run) is at most that per run. */
-function overRuns(figures: { runs: number; costUsd: number; costPerCompletedUsd: number | null }, ctx: z.RefinementCtx): void {
-  const most = figures.runs * MAX_USD;
-  for (const field of ['costUsd', 'costPerCompletedUsd'] as const) {
-    const value = figures[field];
-    if (value !== null && value > most) {
-      ctx.addIssue({ code: 'custom', path: [field], message: `$${value} is more than ${figures.runs} runs can cost at ${MAX_RUN_COST_TEXT} each (2^53 − 1 picodollars, the most one run can cost)` });
-    }
-  }
-}
-
-const figuresSchema = z
-  .strictObject({
-    runs: z.number().int().nonnegative().max(MAX_COUNT),
-    completionRate: z.number().min(0).max(1),
-    falseStopRate: shareOrNull,
-    wastedShare: z.number().min(0).max(1),
-    costUsd: z.number().nonnegative(),
-    costPerRunUsd: z.strictObject({ mean: runUsd, p50: runUsd, p95: runUsd, max: runUsd }),
-    costPerCompletedUsd: z.number().nonnegative().nullable(),
-  })
-  .superRefine(overRuns);
-
-const baselineSchema = z.strictObject({
-  baseline: z.literal(BASELINE_SCHEMA),
-  loopcost: z.string(),
-  prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
-  scenarios: z.array(
-    z.strictObject({
-      source: z.string(),
-      name: z.string(),
-      settings: z.record(z.string(), z.string()),
-      figures: figuresSchema,
-      expectations: z.record(z.string(), z.unknown()),
-    }),
-  ),
-});
-
-export type BaselineFile = z.infer<typeof baselineSchema>;
-export type BaselineFigures = z.infer<typeof figuresSchema>;
-
-function figuresOf(m: PopulationMetrics): BaselineFigures {
-  return {
-    runs: m.runs,
-    completionRate: m.completionRate,
-    falseStopRate: m.falseStopRate,
-    wastedShare: m.wastedShare,
-    costUsd: m.costUsd,
-    costPerRunUsd: { ...m.costPerRunUsd },
-    costPerCompletedUsd: m.costPerCompletedUsd,
-  };
-}
-
-type PriceIdentity = BaselineFile['prices'];
-
-/** What makes two price tables the same: the data's hash, an override file's, the day dated prices were read at. */
-function priceIdentity(source: PriceSource): PriceIdentity {
-  return {
-    name: source.name,
-    version: source.version,
-    hash: source.hash,
-    ...(source.overrides === undefined ? {} : { overridesHash: source.overrides.hash }),
-    ...(source.asOf === undefined ? {} : { asOf: source.asOf }),
-  };
-}
-
-function settingsRecord(settings: ReportSettings): Record<string, string> {
-  return { ...settings };
-}
-
-/** The baseline of a check, as the file's text (stable key order, no date). */
-export function renderBaseline(checks: readonly ScenarioCheck[], prices: PriceSource, version: string): string {
-  const file: BaselineFile = {
-    baseline: BASELINE_SCHEMA,
-    loopcost: version,
-    prices: priceIdentity(prices),
-    scenarios: checks.map((check) => ({
-      source: check.source,
-      name: check.name,
-      settings: settingsRecord(check.settings),
-      figures: figuresOf(check.metrics),
-      expectations: Object.fromEntries(check.results.map((result) => [result.expectation, result.measured])),
-    })),
-  };
-  return JSON.stringify(file, null, 2) + '\n';
-}
-
-const WRITTEN_BY = 'a check baseline is written by `loopcost check --update-baseline FILE`';
-const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
-
-/**
- * A baseline file's text validated; every problem names the file and field. A key given twice (JSON.parse
- * would keep the last silently) or nesting past the limit is refused naming the line, as every JSON reader
- * refuses them (src/io/jsonText.ts).
- */
-export function parseBaseline(text: string, file: string): BaselineFile {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UserError({ file, code: 'invalid_json', message: `not valid JSON (${(error as Error).message})`, hint: 'write it with `loopcost check --update-baseline FILE`' });
-  }
-  const problem = parsedJsonTextProblem(text, value);
-  if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
-  const parsed = baselineSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new UserError(
-    parsed.error.issues.slice(0, 20).map((issue) => ({
-      file,
-      ...(issue.path.length === 0 ? {} : { field: issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') }),
-      code: issue.code,
-      message: issue.message,
-      hint: WRITTEN_BY,
-    })),
-  );
-}
-
-/** `5%` or `0.05` → 0.05. */
-export function parseTolerance(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
-  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
-  if (!(value >= 0 && value <= 1)) {
-    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05')" });
-  }
-  return value;
-}
+export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type BaselineFigures } from './baselineFile.js';
 
 export type DriftStatus = 'ok' | 'drift' | 'price change' | 'new' | 'gone';
 
 export interface DriftRow {
+  /** The scenario file as checked (`gone`: the baseline's file, from the working directory). */
   scenario: string;
   figure: string;
   baseline: number | null;
   measured: number | null;
+  /** Under a price change: the figure measured under the baseline's prices (what `status` judges). */
+  atBaselinePrices?: number | null;
   status: DriftStatus;
 }
 
 export interface Drift {
   file: string;
   tolerance: number;
-  /** The baseline's price table differs from this check's: costs that moved are price changes. */
-  priceChange?: { baseline: string; now: string };
+  /** The baseline's scenarios this check matched, and those it did not (`gone`: a failure). */
+  scenarios: { inBaseline: number; matched: number; gone: number; new: number };
+  /** The models whose prices differ from the baseline's: figures are judged under the baseline's prices. */
+  priceChange?: { baseline: string; now: string; models: PriceRowChange[] };
+  /** The tables differ but the models run are priced alike: figures are compared as measured. */
+  tableChange?: { baseline: string; now: string; models: number };
+  /** A format 1 baseline (no model prices) under a different table: money that moved may be price or drift; it is drift. */
+  pricesUnknown?: { baseline: string; now: string };
+  /** A format 1 baseline keys scenarios by their path as given where it was written. */
+  formatOne?: true;
   rows: DriftRow[];
 }
 
@@ -207,37 +84,96 @@ function plainPath(path: string): string {
     .join('/');
 }
 
-/** Whether two scenario paths as collected name the same file as written (`scenarios/x.yaml`, `./scenarios/x.yaml`). */
+/** Whether two scenario paths name the same file as written (`scenarios/x.yaml`, `./scenarios/x.yaml`). */
 function sameSource(a: string, b: string): boolean {
   return a === b || plainPath(a) === plainPath(b);
 }
 
-/** Every figure of every scenario against the baseline's. */
-export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: { file: string; tolerance: number; prices: PriceSource }): Drift {
-  const now = priceIdentity(args.prices);
-  const priceChanged = priceLabel(baseline.prices) !== priceLabel(now);
+export interface DriftOptions {
+  file: string;
+  tolerance: number;
+  prices: PriceSource;
+  keys: ScenarioKeys;
+  /** Under a price change: the same scenarios measured under the baseline's prices, in the same order. */
+  priceChange?: { models: PriceRowChange[]; atBaselinePrices: readonly ScenarioCheck[] };
+  /** How many models the runs were priced at (for the note when only the table's identity changed). */
+  modelsPriced?: number;
+}
+
+function statusOf(kind: FigureKind, values: { was: number | null; is: number | null; atBaseline?: number | null }, tolerance: number): DriftStatus {
+  if ('atBaseline' in values && moved(kind, values.was, values.atBaseline ?? null, tolerance)) return 'drift';
+  if (!moved(kind, values.was, values.is, tolerance)) return 'ok';
+  return 'atBaseline' in values ? 'price change' : 'drift';
+}
+
+function figureRows(check: ScenarioCheck, before: BaselineFigures, args: { tolerance: number; atBaselinePrices?: ScenarioCheck }): DriftRow[] {
+  const figures = figuresOf(check.metrics);
+  const then = args.atBaselinePrices === undefined ? undefined : figuresOf(args.atBaselinePrices.metrics);
+  return FIGURES.map(([figure, kind, value]) => {
+    const values = { was: value(before), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
+    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null };
+    return { scenario: check.source, figure, baseline: values.was, measured: values.is, ...atBaselinePrices, status: statusOf(kind, values, args.tolerance) };
+  });
+}
+
+/** Every figure of every scenario against the baseline's; the baseline's scenarios not checked are `gone`. */
+export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
+  const formatOne = baseline.baseline !== BASELINE_SCHEMA;
+  const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
   const rows: DriftRow[] = [];
-  for (const check of checks) {
-    const before = baseline.scenarios.find((s) => sameSource(s.source, check.source));
+  let added = 0;
+  checks.forEach((check, i) => {
+    const before = baseline.scenarios.find((entry) => matches(entry, check));
     if (before === undefined) {
+      added++;
       rows.push({ scenario: check.source, figure: 'scenario', baseline: null, measured: null, status: 'new' });
-      continue;
+      return;
     }
-    const figures = figuresOf(check.metrics);
-    for (const [figure, kind, value] of FIGURES) {
-      const was = value(before.figures);
-      const is = value(figures);
-      const status: DriftStatus = !moved(kind, was, is, args.tolerance) ? 'ok' : kind === 'usd' && priceChanged ? 'price change' : 'drift';
-      rows.push({ scenario: check.source, figure, baseline: was, measured: is, status });
-    }
-  }
-  for (const gone of baseline.scenarios.filter((s) => !checks.some((check) => sameSource(check.source, s.source)))) {
-    rows.push({ scenario: gone.source, figure: 'scenario', baseline: null, measured: null, status: 'gone' });
-  }
+    const atBaselinePrices = args.priceChange?.atBaselinePrices[i];
+    rows.push(...figureRows(check, before.figures, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) }));
+  });
+  const gone = baseline.scenarios.filter((entry) => !checks.some((check) => matches(entry, check)));
+  for (const entry of gone) rows.push({ scenario: formatOne ? entry.source : args.keys.pathOf(entry.source), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
+  const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(priceIdentity(args.prices)) };
+  const tableChanged = tables.baseline !== tables.now;
   return {
     file: args.file,
     tolerance: args.tolerance,
-    ...(priceChanged ? { priceChange: { baseline: priceLabel(baseline.prices), now: priceLabel(now) } } : {}),
+    scenarios: { inBaseline: baseline.scenarios.length, matched: baseline.scenarios.length - gone.length, gone: gone.length, new: added },
+    ...(args.priceChange === undefined ? {} : { priceChange: { ...tables, models: args.priceChange.models } }),
+    ...(args.priceChange === undefined && tableChanged && !formatOne ? { tableChange: { ...tables, models: args.modelsPriced ?? 0 } } : {}),
+    ...(tableChanged && formatOne ? { pricesUnknown: tables } : {}),
+    ...(formatOne ? { formatOne: true as const } : {}),
     rows,
   };
+}
+
+export interface BaselineRun {
+  file: string;
+  tolerance: number;
+  /** The table the check priced with, and the prices of the models its runs resolved (ResolvedPrices). */
+  prices: PriceTable;
+  models: readonly PriceRow[];
+  keys: ScenarioKeys;
+  /** The same scenarios run again under another table, in the same order. */
+  rerun: (prices: PriceTable) => ScenarioCheck[];
+}
+
+/**
+ * The check against its baseline: when the prices of a model the runs used differ from the baseline's,
+ * the scenarios run again under the baseline's prices (brakes that stop on spend see those prices too),
+ * and every figure is judged there.
+ */
+export function driftFromBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: BaselineRun): Drift {
+  const stored = baseline.baseline === BASELINE_SCHEMA ? baseline.models : [];
+  const models = changedPrices(args.models, stored);
+  const atBaselinePrices = models.length === 0 ? undefined : args.rerun(new BaselinePrices(args.prices, stored));
+  return compareToBaseline(checks, baseline, {
+    file: args.file,
+    tolerance: args.tolerance,
+    prices: args.prices.source,
+    keys: args.keys,
+    modelsPriced: args.models.length,
+    ...(atBaselinePrices === undefined ? {} : { priceChange: { models, atBaselinePrices } }),
+  });
 }

@@ -1,8 +1,10 @@
 /**
  * A check as JUnit XML (`--junit FILE`), the report CI systems show per test: one testsuite per scenario,
  * one testcase per expectation (and, against a baseline, per figure compared). A failing testcase carries
- * the expectation, the measured value and the limit.
+ * the expectation, the measured value and the limit. The baseline's scenarios this check did not run are
+ * failing testcases of a testsuite of their own, named after the baseline.
  */
+import type { Drift, DriftRow } from './baseline.js';
 import type { CheckReport } from './report.js';
 
 // Characters XML 1.0 does not allow, even escaped.
@@ -26,30 +28,51 @@ function testcase(suite: string, c: Case): string {
   return `${open}/>\n`;
 }
 
+interface Suite {
+  xml: string;
+  tests: number;
+  failures: number;
+}
+
+function suite(of: { name: string; file: string }, cases: readonly Case[]): Suite {
+  const failures = cases.filter((c) => c.failure).length;
+  const xml =
+    `  <testsuite name="${xmlText(of.name)}" file="${xmlText(of.file)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">\n` +
+    cases.map((c) => testcase(of.name, c)).join('') +
+    '  </testsuite>\n';
+  return { xml, tests: cases.length, failures };
+}
+
+function driftCase(row: DriftRow, drift: Drift): Case {
+  const atBaseline = row.atBaselinePrices === undefined ? '' : `, ${row.atBaselinePrices ?? 'none'} at the baseline's prices`;
+  const message = `${row.figure}: baseline ${row.baseline ?? 'none'}, measured ${row.measured ?? 'none'}${atBaseline} (tolerance ${drift.tolerance})`;
+  const name = `baseline ${row.figure}`;
+  if (row.status === 'drift') return { name, failure: { message: `drift: ${message}`, text: `${row.scenario}\n${message}\n` } };
+  if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };
+  return row.status === 'new' ? { name, note: 'not in the baseline' } : { name };
+}
+
+/** A baseline scenario this check did not run: a failure, as in the report. */
+function goneCase(row: DriftRow): Case {
+  const message = `${row.scenario}: in the baseline, not checked`;
+  return { name: row.scenario, failure: { message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline\n` } };
+}
+
 export function renderJunit(report: CheckReport): string {
-  const suites: string[] = [];
-  let tests = 0;
-  let failures = 0;
+  const suites: Suite[] = [];
+  const drift = report.drift;
   for (const scenario of report.scenarios) {
     const cases: Case[] = scenario.results.map((r) => {
       const message = `${r.expectation}: measured ${r.measuredText}, limit ${r.limit}`;
       return r.pass ? { name: r.expectation } : { name: r.expectation, failure: { message, text: `${scenario.name} (${scenario.source})\n${message}${r.detail ? `\n${r.detail}` : ''}\n` } };
     });
-    for (const row of report.drift?.rows.filter((row) => row.scenario === scenario.source) ?? []) {
-      const message = `${row.figure}: baseline ${row.baseline ?? 'none'}, measured ${row.measured ?? 'none'} (tolerance ${report.drift!.tolerance})`;
-      const name = `baseline ${row.figure}`;
-      if (row.status === 'drift') cases.push({ name, failure: { message: `drift: ${message}`, text: `${scenario.source}\n${message}\n` } });
-      else if (row.status === 'price change') cases.push({ name, note: `price change, not a brake regression: ${message}` });
-      else cases.push(row.status === 'new' ? { name, note: 'not in the baseline' } : { name });
-    }
-    const failed = cases.filter((c) => c.failure).length;
-    tests += cases.length;
-    failures += failed;
-    suites.push(
-      `  <testsuite name="${xmlText(scenario.name)}" file="${xmlText(scenario.source)}" tests="${cases.length}" failures="${failed}" errors="0" skipped="0">\n` +
-        cases.map((c) => testcase(scenario.name, c)).join('') +
-        '  </testsuite>\n',
-    );
+    const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];
+    for (const row of rows) cases.push(driftCase(row, drift!));
+    suites.push(suite({ name: scenario.name, file: scenario.source }, cases));
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loopcost check" tests="${tests}" failures="${failures}" errors="0">\n${suites.join('')}</testsuites>\n`;
+  const gone = drift?.rows.filter((row) => row.status === 'gone') ?? [];
+  if (gone.length > 0) suites.push(suite({ name: `baseline ${drift!.file}`, file: drift!.file }, gone.map((row) => goneCase(row))));
+  const tests = suites.reduce((n, s) => n + s.tests, 0);
+  const failures = suites.reduce((n, s) => n + s.failures, 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loopcost check" tests="${tests}" failures="${failures}" errors="0">\n${suites.map((s) => s.xml).join('')}</testsuites>\n`;
 }

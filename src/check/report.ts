@@ -13,12 +13,13 @@ import { warningLines, type ReportWarning } from '../report/warnings.js';
 import { printableText } from '../report/text.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
+import { priceChangeText } from './priceChangeText.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
-  /** Every expectation holds and nothing drifted past the tolerance. */
+  /** Every expectation holds, nothing drifted past the tolerance and every baseline scenario was checked. */
   passed: boolean;
   expectations: number;
   failed: number;
@@ -31,7 +32,8 @@ export interface CheckReport {
 export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Drift; prices: PriceSource; version: string; warnings: ReportWarning[] }): CheckReport {
   const expectations = args.scenarios.reduce((n, s) => n + s.results.length, 0);
   const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
-  const drifted = args.drift?.rows.some((row) => row.status === 'drift') ?? false;
+  // A figure past the tolerance fails, and so does a baseline scenario this check did not run.
+  const drifted = args.drift?.rows.some((row) => row.status === 'drift' || row.status === 'gone') ?? false;
   return {
     tool: { name: 'loopcost', version: args.version },
     passed: failed === 0 && !drifted,
@@ -59,17 +61,66 @@ function driftValue(row: DriftRow, value: number | null): string {
   return row.figure.includes('Usd') ? formatUsdNumber(value) : `${Number((value * 100).toFixed(2))}%`;
 }
 
+function priceNotes(drift: Drift): string[] {
+  const notes: string[] = [];
+  if (drift.priceChange) {
+    const models = drift.priceChange.models.map(priceChangeText).join('; ');
+    notes.push(
+      `price change: ${models}. Every figure is measured again under the baseline's prices and judged there (what moved there is drift, not the price change); a figure only the new prices moved is labelled price change, not a brake regression`,
+    );
+  }
+  if (drift.tableChange) {
+    const models = drift.tableChange.models === 1 ? 'the model these scenarios run is' : `the ${drift.tableChange.models} models these scenarios run are`;
+    notes.push(`price table: the baseline was priced with ${drift.tableChange.baseline}, this check with ${drift.tableChange.now}; ${models} priced the same in both, so every figure is compared as measured`);
+  }
+  if (drift.pricesUnknown) {
+    notes.push(
+      `price table: the baseline was priced with ${drift.pricesUnknown.baseline}, this check with ${drift.pricesUnknown.now}; the baseline (format 1) does not hold the prices of its models, so money that moved counts as drift: write the baseline again with --update-baseline to store them`,
+    );
+  }
+  return notes;
+}
+
+function goneNote(drift: Drift): string {
+  const keyed = drift.formatOne
+    ? 'this baseline (format 1) names scenario files by the path given where it was written: run from that directory, or write it again with --update-baseline to key them by their path from the baseline'
+    : "a baseline matches scenario files by their path relative to the baseline's directory";
+  return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, write the baseline again with --update-baseline; ${keyed}`;
+}
+
 function driftText(drift: Drift, width: number): string {
   const shown = drift.rows.filter((row) => row.status !== 'ok');
   const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone').length;
   let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${Number((drift.tolerance * 100).toFixed(4))}% (rates in points, money as a share of the baseline)`), width);
-  if (drift.priceChange) {
-    text += labelledLine(printableText(`price change: the baseline was priced with ${drift.priceChange.baseline}, this check with ${drift.priceChange.now}; costs that moved are labelled price change, not brake regressions`), width);
-  }
+  for (const note of priceNotes(drift)) text += labelledLine(printableText(note), width);
   if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n`;
-  const rows: Cell[][] = shown.map((row) => [row.scenario, row.figure, driftValue(row, row.baseline), driftValue(row, row.measured), row.status === 'drift' ? 'DRIFT' : row.status]);
-  const columns: Column[] = [{ header: 'scenario', shrink: true }, { header: 'figure' }, { header: 'baseline', align: 'right' }, { header: 'measured', align: 'right' }, { header: 'status' }];
-  return `${text}${formatTable(columns, rows, { maxWidth: width })}`;
+  const repriced = drift.priceChange !== undefined;
+  const rows: Cell[][] = shown.map((row) => [
+    row.scenario,
+    row.figure,
+    driftValue(row, row.baseline),
+    driftValue(row, row.measured),
+    ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
+    row.status === 'drift' ? 'DRIFT' : row.status === 'gone' ? 'GONE' : row.status,
+  ]);
+  const columns: Column[] = [
+    { header: 'scenario', shrink: true },
+    { header: 'figure' },
+    { header: 'baseline', align: 'right' },
+    { header: 'measured', align: 'right' },
+    ...(repriced ? [{ header: 'at baseline prices', align: 'right' as const }] : []),
+    { header: 'status' },
+  ];
+  text += formatTable(columns, rows, { maxWidth: width });
+  return drift.scenarios.gone > 0 ? text + labelledLine(printableText(goneNote(drift)), width) : text;
+}
+
+/** `, 7 of 8 baseline scenarios matched (1 gone), 2 baseline figures drifted` */
+function baselineVerdict(drift: Drift | undefined): string {
+  if (drift === undefined) return '';
+  const drifted = drift.rows.filter((row) => row.status === 'drift').length;
+  const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
+  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}, ${counted(drifted, 'baseline figure')} drifted`;
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {
@@ -77,9 +128,7 @@ export function renderCheckTable(report: CheckReport, width: number): string {
     .filter((s) => s.results.length > 0)
     .map((s) => ({ heading: s.name, rows: s.results.map((r) => [r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']) }));
   const verdict = report.passed ? 'PASS' : 'FAIL';
-  const drifted = report.drift?.rows.filter((row) => row.status === 'drift').length;
-  const driftPart = drifted === undefined ? '' : `, ${counted(drifted, 'baseline figure')} drifted`;
-  let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${driftPart}\n\n`;
+  let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${baselineVerdict(report.drift)}\n\n`;
   text += groups.length > 0 ? formatGroupedTable(COLUMNS, groups, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
   const failures = report.scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => ({ s, r })));
   if (failures.length > 0) {

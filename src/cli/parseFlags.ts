@@ -6,7 +6,7 @@ import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brak
 import { NO_BRAKES, PRESETS } from '../brakes/config.js';
 import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
-import { didYouMean } from '../import/common/nearestName.js';
+import { keyValueSpec, specParts } from './keyValueSpec.js';
 import type { InputSetOptions } from '../import/inputSet.js';
 import { BYTES_PER_MB, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
@@ -68,7 +68,20 @@ export function maxCostPico(flag: string, value: string): Pico {
     });
   }
   // $9,007.199254740991 rounds to 2^53 in a double: held to 2^53 − 1, the limit it names.
-  return Math.min(usdToPico(usd), Number.MAX_SAFE_INTEGER);
+  return Math.min(decimalPico(value.trim()) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * A plain decimal USD amount (`4221.986939033563`) as picodollars, exactly (half up past the 12th
+ * decimal), so that a cost a report writes to the picodollar reads back as the same picodollars (a
+ * double times 10^12 can miss by one). Undefined for other forms (`1e-6`), which are read as numbers.
+ */
+function decimalPico(text: string): Pico | undefined {
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m) return undefined;
+  const digits = (m[2] ?? '').padEnd(13, '0');
+  const pico = BigInt(m[1] || '0') * 10n ** 12n + BigInt(digits.slice(0, 12)) + (digits[12]! >= '5' ? 1n : 0n);
+  return Number(pico);
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -173,41 +186,18 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
 };
 
 /**
- * Reads `name=value,name=value` against the allowed names; anything else is one UserError naming the
- * flag, the part and the names it takes.
+ * A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`,
+ * each value as its flag takes it: `repeat-action=skip,max-skips=2,warning=10`). What a report's brakes
+ * say (src/report/settings.ts brakeSpec) reads back as the same brakes.
  */
-function keyValueSpec<F extends string>(spec: string, flag: string, names: Record<string, F>, what: string, valueWord: string): [F, string][] {
-  const seen = new Set<string>();
-  return spec
-    .split(',')
-    .map((part) => part.trim())
-    .map((part) => {
-      const name = part.split('=')[0]!.trim();
-      if (names[name] !== undefined && seen.has(name)) {
-        // Which of the two would hold is not for loopcost to guess.
-        const hint = flag === '--try' ? `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B` : 'give each name once';
-        throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${spec}' gives ${name} twice`, hint });
-      }
-      seen.add(name);
-      const [key, value, ...rest] = part.split('=');
-      const field = names[key!.trim()];
-      if (!field || value === undefined || value.trim() === '' || rest.length > 0) {
-        throw new UserError({
-          file: '<command line>',
-          field: flag,
-          code: 'bad_value',
-          message: part === '' ? `'${spec}' has an empty ${what} (an empty value or a doubled comma)` : `'${part}' is not a ${what}${didYouMean(key!.trim(), Object.keys(names))}`,
-          hint: `write name=${valueWord} pairs separated by commas, names from: ${Object.keys(names).join(', ')}`,
-        });
-      }
-      return [field, value.trim()];
-    });
-}
-
-/** A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`). */
 export function brakesFromSpec(spec: string): BrakeConfig {
   const flags: BrakeFlags = {};
-  for (const [field, value] of keyValueSpec(spec, '--try', BRAKE_KEYS, 'brake setting', 'value')) flags[field] = value;
+  const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
+  for (const [field, value] of keyValueSpec(spec, '--try', BRAKE_KEYS, 'brake setting', 'value', parts)) flags[field] = value;
+  if (flags.preset === RECORDED_PRESET) {
+    // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
+    throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
+  }
   try {
     return brakesFromFlags(flags);
   } catch (error) {

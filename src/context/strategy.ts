@@ -78,13 +78,6 @@ export function contextSpecOf(strategy: ContextStrategy): string {
   return `${strategy.kind}:${parts.join(',')}`;
 }
 
-export function describeStrategy(strategy: ContextStrategy): string {
-  const parts = [contextSpecOf(strategy)];
-  if (strategy.toolResultCap !== undefined) parts.push(`tool-result-cap:${strategy.toolResultCap}`);
-  parts.push(`cache:${strategy.cache ?? 'default'}`);
-  return parts.join(' ');
-}
-
 const SPEC_HELP = "'full', 'window:K', 'mask:M[,placeholder=P]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=T|R%,keep=K,tokens=S[,placeholder=P][,model=X]'";
 
 function specError(flag: string, value: string, message: string): UserError {

@@ -7,6 +7,7 @@
  */
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { CallField, writeCallRecord } from '../kernel/callRecord.js';
+import { StopCode } from '../kernel/stopCodes.js';
 import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
@@ -47,7 +48,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileS
   const c: CompiledTrace = {
     calls: n,
     fixedTokens: trace.header.systemTokens + trace.header.goalTokens,
-    exhaustedCompleted: trace.end.outcome === 'completed',
+    exhaustedCode: trace.end.outcome === 'completed' ? StopCode.Completed : trace.refusedAtEnd === true ? StopCode.ProviderRefused : StopCode.TraceEnd,
     records,
     toolStart: countsBefore(),
     action: perTool(),

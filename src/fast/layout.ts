@@ -3,6 +3,7 @@
  * can change precomputed (compile.ts, precompute.ts). Compile once, replay under many settings.
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
+import type { StopCode } from '../kernel/stopCodes.js';
 import type { RecordedSums } from './recordedSums.js';
 
 /** Calls that are not plain (a step whose tool calls all run): the per-step loop and closed form leave them to the general step. */
@@ -51,7 +52,8 @@ export interface CompiledTrace {
   calls: number;
   /** System + goal tokens. */
   fixedTokens: number;
-  exhaustedCompleted: boolean;
+  /** How the run stops when its calls run out: completed, trace_end, or provider_refused (Trace.refusedAtEnd). */
+  exhaustedCode: StopCode;
   /** calls × CompiledField.Stride numbers. */
   records: Float64Array;
 

@@ -188,7 +188,7 @@ function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): Stop
   }
   let code = beforeCallStop(limits, i - t.nonStepsBefore[i]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.BoundPico]!, st[Run.TokensUsed]!, estimate);
   if (code === StopCode.None) {
-    code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+    code = t.exhaustedCode;
     st[Run.Exhausted] = 1;
   }
   return code;

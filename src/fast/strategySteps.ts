@@ -160,7 +160,7 @@ class StepwiseRun {
     const i = this.i;
     let code = beforeCallStop(limits, this.steps(), this.elapsed, this.spent, bound, this.tokens, estimate);
     if (code === StopCode.None && i >= t.calls) {
-      code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+      code = t.exhaustedCode;
       this.st[Run.Exhausted] = 1;
     }
     if (code !== StopCode.None) {

@@ -220,7 +220,7 @@ export function stopClosed(run: ClosedRun, limits: BrakeLimits, stops: { toolSto
     const prompt = run.prompt(c);
     let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, run.elapsed(c), run.spent(c), 0, run.tokens(c), prompt);
     if (code === StopCode.None && c === end) {
-      code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+      code = t.exhaustedCode;
       st[Run.Exhausted] = 1;
     }
     if (code !== StopCode.None) {

@@ -128,7 +128,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
     const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
     let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {
-      code = t.exhaustedCompleted ? StopCode.Completed : StopCode.TraceEnd;
+      code = t.exhaustedCode;
       st[Run.Exhausted] = 1;
     }
     if (code !== StopCode.None) {

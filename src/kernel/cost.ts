@@ -90,14 +90,30 @@ export function summaryBoundPico(limits: BrakeLimits, call: SummaryCallSize): nu
 }
 
 /**
- * What a live loop can bound a call by before making it: the prompt estimate at the input price of its
- * tier (uncached), plus `maxOutputTokens` at the output price (the reasoning price when higher).
+ * What a live loop can bound a call by before making it: the prompt estimate at the highest price a
+ * prompt token of its tier can be billed at (input, cache read, or cache write for five minutes or an
+ * hour), plus `maxOutputTokens` at the output price (the reasoning price when higher). On a model that
+ * bills cache writes a prompt the cache does not serve is written whole, at the lifetime the call asks
+ * for: replay learns it only from the call's own billed usage (meter.ts), and a failed call is billed as
+ * recorded even with the cache off, so the bound takes the dearest. No call of the estimated prompt, with
+ * no more output than `maxOutputTokens`, is billed above it.
  */
 export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEstimate: number, maxOutputTokens: number): number {
   const row = tierRow(rows, tiers, promptEstimate);
   const output = rows[row + PriceField.Output]!;
   const reasoning = rows[row + PriceField.Reasoning]!;
-  return promptEstimate * rows[row + PriceField.Input]! + maxOutputTokens * (reasoning > output ? reasoning : output);
+  return promptEstimate * promptPriceCeiling(rows, row) + maxOutputTokens * (reasoning > output ? reasoning : output);
+}
+
+/** The highest of the prices a prompt token can be billed at in the tier at `row`: input, cached, cache write (5 min, 1 h). */
+function promptPriceCeiling(rows: Float64Array, row: number): number {
+  const input = rows[row + PriceField.Input]!;
+  const cached = rows[row + PriceField.Cached]!;
+  const write = rows[row + PriceField.CacheWrite]!;
+  const write1h = rows[row + PriceField.CacheWrite1h]!;
+  const read = cached > input ? cached : input;
+  const written = write1h > write ? write1h : write;
+  return written > read ? written : read;
 }
 
 /** The next prompt's estimate: what the context holds plus the overhead the previous call showed. */

@@ -25,6 +25,9 @@ export const enum Fact {
   Backtracks,
   /** Completed: 1 when the recorded run ran out (it completed as recorded), 0 on a final answer. */
   Exhausted,
+  /** Provider refusal: the max_tokens the refused request asked for (NaN: none), and the model's window (with PromptTokens, the prompt it counted). */
+  RefusedMaxTokens,
+  WindowTokens,
   Size,
 }
 
@@ -59,6 +62,11 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       const window = limits[Limit.ContextWindowTokens]!;
       if (windowCountsOutput(limits)) return `next prompt holds ${prompt} tokens + max_tokens ${limits[Limit.MaxOutputTokens]} > context window ${window}`;
       return `next prompt holds ${prompt} tokens, context window ${window}`;
+    }
+    case StopCode.ProviderRefused: {
+      const maxTokens = facts[Fact.RefusedMaxTokens]!;
+      const asked = Number.isNaN(maxTokens) ? '' : ` + max_tokens ${maxTokens}`;
+      return `the provider refused the call: prompt of ${facts[Fact.PromptTokens]} tokens${asked} > context window ${facts[Fact.WindowTokens]}`;
     }
     case StopCode.BacktrackLimit:
       return `${counted(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;

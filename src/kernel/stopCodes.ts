@@ -18,6 +18,8 @@ export const enum StopCode {
   TraceEnd = 9,
   /** A real loop's AbortSignal fired (runAgentLoop); never in a replay. */
   Aborted = 10,
+  /** The provider refused a prompt (+ max_tokens) past the model's window (LoopSession.providerRefused); never in a recorded replay. */
+  ProviderRefused = 11,
 }
 
 export function stopReasonOf(code: number): StopReason {

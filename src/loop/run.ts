@@ -34,8 +34,9 @@ export type NextCall = { stop: Stop } | { stop: null; view: PromptView; response
  * Everything before a call, in the one order every synchronous driver (this loop, the session-tree
  * replay, live trees) follows: the strategy's summary call when due; the prompt; the source asked for
  * its response to it, sent with the run's max_tokens; the brakes (`tree`'s check first, in a tree; then
- * the run's own); the source's end. The real, asynchronous loop (src/agent/loop.ts) cannot call it — see
- * its drive() — and follows the same order through the same session methods.
+ * the run's own); the source's end; its provider's refusal of the call (a prompt past the window). The
+ * real, asynchronous loop (src/agent/loop.ts) cannot call it — see its drive() — and follows the same
+ * order through the same session methods.
  */
 export function beforeCall(session: LoopSession, source: StepSource, tree?: TreeCheck): NextCall {
   session.summarizeIfDue(tree);
@@ -47,6 +48,8 @@ export function beforeCall(session: LoopSession, source: StepSource, tree?: Tree
   const stop = session.checkBeforeCall(view, tree);
   if (stop) return { stop };
   if (!response) return { stop: session.exhausted(source.exhaustedReason()) };
+  const refusal = source.refusal?.();
+  if (refusal) return { stop: session.providerRefused(response, view, refusal) };
   return { stop: null, view, response };
 }
 

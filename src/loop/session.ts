@@ -37,7 +37,7 @@ import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { SummaryMeter, type SummaryDue } from './summary.js';
-import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck } from './types.js';
+import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck, WindowRefusal } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
 export const SKIPPED = 'skip';
@@ -192,6 +192,16 @@ export class LoopSession {
   /** A real loop's model gave up (an error not retried, or retries spent): the run ends as its recording does, in trace_end. */
   modelGaveUp(detail: string): Stop {
     return this.stop(StopCode.TraceEnd, detail);
+  }
+
+  /** After the brakes let it through, the provider refused the call `response` records (WindowRefusal): a (failed) call with its time, no step, paid nothing; the run ends. */
+  providerRefused(response: CallRecord, view: PromptView, refusal: WindowRefusal): Stop {
+    this.state.calls += 1;
+    this.state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, 0, 0);
+    this.accounts.add(response, newMeteredCall(), view, this.state);
+    const facts = this.facts;
+    [facts[Fact.PromptTokens], facts[Fact.RefusedMaxTokens], facts[Fact.WindowTokens]] = [refusal.promptTokens, refusal.maxOutputTokens ?? NaN, refusal.contextWindowTokens];
+    return this.stop(StopCode.ProviderRefused);
   }
 
   /** The call was made: pay for it and let its output into the context. */

@@ -31,6 +31,20 @@ export interface StepRequest {
 }
 
 /**
+ * A provider's refusal of a request whose prompt + max_tokens (the prompt alone, when it asks for none)
+ * passes the model's context window: OpenAI's 400 `context_length_exceeded`. The call was made and
+ * failed; it is paid nothing, is no step, and the run ends there (LoopSession.providerRefused) — in the
+ * simulated loop (a synthetic agent's provider: src/synthetic/agent.ts refusedBy) and the real one alike.
+ */
+export interface WindowRefusal {
+  /** The prompt as the provider counted it. */
+  promptTokens: number;
+  /** The max_tokens the request asked for; absent when it asked for none. */
+  maxOutputTokens?: number;
+  contextWindowTokens: number;
+}
+
+/**
  * Where responses come from: a recorded trace, a synthetic policy reacting to its context, or (in the
  * real loop) a model. It is asked for the response to the prompt `view` describes, sent with `request`
  * (a recording ignores both); null = no more.
@@ -39,6 +53,11 @@ export interface StepSource {
   next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null;
   /** What ends the run when the source runs out: a recorded completion, or trace_end. */
   exhaustedReason(): Extract<StopReason, 'completed' | 'trace_end'>;
+  /**
+   * The provider's refusal the response `next` last gave stands for (a failed call), when it was one;
+   * left out or undefined: none (a recording's failed calls are what they were, steps like any call).
+   */
+  refusal?(): WindowRefusal | undefined;
   /**
    * False: the source never reads `state.tools` (the repeated-action and same-error counts). With the
    * repeated-action brake off, the loop then keeps no count of actions (nothing would read them) and

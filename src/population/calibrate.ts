@@ -6,14 +6,19 @@
  *   in a loop (`baseline.truth.stuckFromStep` set); it is **caught** when a loop detector (stop reason
  *   `repeat` or `error_limit`) stops it here. precision = stuck ∧ caught / caught (null: nothing caught);
  *   recall = stuck ∧ caught / stuck (null: nothing stuck); steps wasted before the catch = the steps a
- *   caught stuck run took from the step it got stuck (mean and max, over those runs).
- * - On recorded runs (no ground truth): the false-stop rate among runs that complete with no brakes (a
- *   brake of this configuration stopped them), as populationMetrics defines it.
+ *   caught stuck run took from the step it got stuck (mean and max, over those runs). A **false stop**
+ *   (ground truth): a brake stopped the run before the step at which, with no brakes, its task is done
+ *   (`baseline.truth.doneAtStep`; isGroundTruthFalseStop), among the runs whose task is done with no
+ *   brakes. A run that "completes" without doing its task (a retrier that gives up) is none, and a run
+ *   stopped after its task was done (stuck verifying done work) is a catch, not a false stop.
+ * - On recorded runs (no ground truth), outcome-based: a brake stopped a run that completes with no
+ *   brakes, among those runs, as populationMetrics defines it for sweep, check and project.
  * Every figure can be recomputed from per-run rows (stop reason, steps, baseline truth); each is added up
  * run by run (CalibrationTally), so a grid's configurations are calibrated as a sweep runs them
  * (calibrationsOf: synthetic runs recorded once per context and swept, syntheticSweep.ts).
  * Pure: no node:*, no clock.
  */
+import { isBrakeStop, STOP_REASONS } from '../brakes/stopReasons.js';
 import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
 import { falseStopRate, TallyBuilder, type CodedBaseline, type RunPair } from '../metrics/population.js';
 import type { CellFigures } from '../fast/sweepResult.js';
@@ -35,23 +40,46 @@ export interface CalibrationFigures {
     precision: number | null;
     recall: number | null;
     stepsWastedBeforeCatch: { mean: number; max: number } | null;
-    /** Runs that complete with no brakes, stopped by a brake here, over those runs. */
+    /** Ground truth: runs whose task is done with no brakes. */
+    tasksDoneWithoutBrakes: number;
+    /** Ground truth: of those, runs a brake stopped before the step their task is done at (isGroundTruthFalseStop). */
+    falseStops: number;
+    /** falseStops / tasksDoneWithoutBrakes (null: no task is done with no brakes). */
     falseStopRate: number | null;
   };
+  /** Outcome-based (populationMetrics): runs that complete with no brakes, those a brake stopped here, and their rate. */
   recorded: { runs: number; completedWithoutBrakes: number; falseStops: number; falseStopRate: number | null };
 }
 
+/** What a synthetic run's no-brake run really did (GroundTruth): the step it got stuck from, the step its task is done at (each: if it did). */
+export interface BaselineTruth {
+  stuckFromStep?: number | undefined;
+  doneAtStep?: number | undefined;
+}
+
 const isLoopCatch = (stop: StopCode): boolean => stop === StopCode.Repeat || stop === StopCode.ErrorLimit;
+/** By stop code (StopCode follows STOP_REASONS' order): a brake ended the run. */
+const BRAKED: readonly boolean[] = STOP_REASONS.map(isBrakeStop);
+
+/**
+ * A synthetic run's false stop, by its ground truth: a brake stopped it (isBrakeStop) after `steps` steps,
+ * before the step `doneAtStep` at which, with no brakes, its task is done (undefined: never done, so no
+ * stop of it is false). Its calls up to a stop are its no-brake run's, so it stopped with its task undone.
+ */
+export function isGroundTruthFalseStop(stop: StopCode, steps: number, doneAtStep: number | undefined): boolean {
+  return doneAtStep !== undefined && BRAKED[stop] === true && steps < doneAtStep;
+}
 
 /** One configuration's calibration, run by run: recorded runs (false stops), synthetic runs with the step each got stuck from (if it did). */
 export class CalibrationTally {
   private readonly recorded = new TallyBuilder();
-  private readonly synthetic = new TallyBuilder();
   private recordedRuns = 0;
   private syntheticRuns = 0;
   private stuck = 0;
   private caught = 0;
   private caughtStuck = 0;
+  private tasksDone = 0;
+  private falseStops = 0;
   /** Over the caught stuck runs: the steps wasted, summed (whole numbers: exact) and the most. */
   private wastedSteps = 0;
   private mostWasted = 0;
@@ -66,20 +94,18 @@ export class CalibrationTally {
     this.recorded.addCoded(run, baseline);
   }
 
-  addSynthetic(run: RunPair['run'], baseline: RunPair['baseline'], stuckFromStep: number | undefined): void {
-    this.synthetic.add(run, baseline);
-    this.judge(stopCodeOf(run.stopReason), run.steps, stuckFromStep);
+  /** A synthetic run under this configuration, judged by its no-brake run's ground truth. */
+  addSynthetic(run: Pick<RunPair['run'], 'stopReason' | 'steps'>, truth: BaselineTruth | undefined): void {
+    this.judge(stopCodeOf(run.stopReason), run.steps, truth ?? {});
   }
 
-  addSyntheticCell(run: CellFigures, baseline: CodedBaseline, stuckFromStep: number | undefined): void {
-    this.synthetic.addCoded(run, baseline);
-    this.judge(run.stop, run.steps, stuckFromStep);
+  addSyntheticCell(run: Pick<CellFigures, 'stop' | 'steps'>, truth: BaselineTruth): void {
+    this.judge(run.stop, run.steps, truth);
   }
 
   figures(): CalibrationFigures {
     const recorded = this.recorded.finish();
-    const synthetic = this.synthetic.finish();
-    const { stuck, caught, caughtStuck } = this;
+    const { stuck, caught, caughtStuck, tasksDone, falseStops } = this;
     return {
       synthetic: {
         runs: this.syntheticRuns,
@@ -89,14 +115,18 @@ export class CalibrationTally {
         precision: caught === 0 ? null : caughtStuck / caught,
         recall: stuck === 0 ? null : caughtStuck / stuck,
         stepsWastedBeforeCatch: caughtStuck === 0 ? null : { mean: this.wastedSteps / caughtStuck, max: this.mostWasted },
-        falseStopRate: falseStopRate(synthetic),
+        tasksDoneWithoutBrakes: tasksDone,
+        falseStops,
+        falseStopRate: tasksDone === 0 ? null : falseStops / tasksDone,
       },
       recorded: { runs: this.recordedRuns, completedWithoutBrakes: recorded.baselineCompleted, falseStops: recorded.falseStops, falseStopRate: falseStopRate(recorded) },
     };
   }
 
-  private judge(stop: StopCode, steps: number, stuckFromStep: number | undefined): void {
+  private judge(stop: StopCode, steps: number, { stuckFromStep, doneAtStep }: BaselineTruth): void {
     this.syntheticRuns += 1;
+    if (doneAtStep !== undefined) this.tasksDone += 1;
+    if (isGroundTruthFalseStop(stop, steps, doneAtStep)) this.falseStops += 1;
     const isCaught = isLoopCatch(stop);
     if (stuckFromStep !== undefined) this.stuck += 1;
     if (!isCaught) return;
@@ -112,7 +142,7 @@ export class CalibrationTally {
 /** The figures of one configuration: `pairs` as the population runner gives them, the first `recordedRuns` recorded. */
 export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRuns: number): CalibrationFigures {
   const tally = new CalibrationTally();
-  pairs.forEach(({ run, baseline }, k) => (k < recordedRuns ? tally.addRecorded(run, baseline) : tally.addSynthetic(run, baseline, baseline.truth?.stuckFromStep)));
+  pairs.forEach(({ run, baseline }, k) => (k < recordedRuns ? tally.addRecorded(run, baseline) : tally.addSynthetic(run, baseline.truth)));
   return tally.figures();
 }
 
@@ -128,8 +158,8 @@ export function calibrationsOf(population: SweepPopulation, configs: readonly Po
     visitCell: (c, run, baseline) => tallies[c]!.addRecordedCell(run, baseline),
   });
   syntheticRuns(population.synthetic, configs, prices, {
-    visit: (c, run, baseline) => tallies[c]!.addSynthetic(run, baseline, baseline.truth?.stuckFromStep),
-    visitCell: (c, run, baseline) => tallies[c]!.addSyntheticCell(run, baseline, baseline.stuckFromStep),
+    visit: (c, run, baseline) => tallies[c]!.addSynthetic(run, baseline.truth),
+    visitCell: (c, run, baseline) => tallies[c]!.addSyntheticCell(run, baseline),
   });
   return tallies.map((tally) => tally.figures());
 }

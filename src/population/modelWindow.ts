@@ -5,9 +5,11 @@
  * notes (src/cli/actions/runNotes.ts) run by run, and the population commands (sweep, calibrate, project,
  * check) through PopulationWindows, configuration by configuration; one warning says it
  * (report/warnings.ts windowlessModelWarnings). A warning, not a refusal: inputs may mix models.
- * The same rule notes a model whose window leaves no room for a prompt: a window ≤ the max_tokens sent
- * (BrakeConfig.maxOutputTokens, else DEFAULT_MAX_OUTPUT_TOKENS) refuses every call, so each run stops
- * at its first, for $0 (report/warnings.ts noRoomWindowWarnings).
+ * The same notes say when a model's window leaves no room for a prompt (leavesNoRoom: a window ≤ the
+ * max_tokens sent, BrakeConfig.maxOutputTokens else DEFAULT_MAX_OUTPUT_TOKENS), so each run stops at its
+ * first call, for $0 (report/warnings.ts noRoomWindowWarnings): under that brake, for every run (it
+ * stops before the call); without it, for synthetic runs, whose provider refuses every call
+ * (SyntheticAgent.next), whatever the brakes (noteSynthetic, addScenario).
  *
  * Pure: no node:*, no clock.
  */
@@ -27,8 +29,21 @@ export function asksModelWindow(brakes: Pick<BrakeConfig, 'contextWindow'>): boo
 
 /** The max_tokens sent by the brakes that take the model's window (distinct, ascending); none when none do. */
 export function modelWindowMaxTokens(brakes: readonly Pick<BrakeConfig, 'contextWindow' | 'maxOutputTokens'>[]): number[] {
-  const sent = brakes.filter(asksModelWindow).map((b) => maxOutputTokensSent(b));
-  return [...new Set(sent)].sort((a, b) => a - b);
+  return sentMaxTokens(brakes.filter(asksModelWindow));
+}
+
+/** The max_tokens sent under each of `brakes` (distinct, ascending). */
+export function sentMaxTokens(brakes: readonly Pick<BrakeConfig, 'maxOutputTokens'>[]): number[] {
+  return [...new Set(brakes.map((b) => maxOutputTokensSent(b)))].sort((a, b) => a - b);
+}
+
+/**
+ * The one rule: a window of `windowTokens` leaves no room for a prompt beside the `maxTokens` a request
+ * sends (a provider refuses a prompt + max_tokens past the window; the brake under `--context-window
+ * model` stops before it), so every call of a run is refused.
+ */
+export function leavesNoRoom(windowTokens: number, maxTokens: number): boolean {
+  return windowTokens <= maxTokens;
 }
 
 /** A note of a model with no room (kept as one string, so that a worker's notes travel as its models do). */
@@ -42,19 +57,31 @@ function noRoomOf(note: string): NoRoomWindow {
 
 /**
  * The models whose runs the context-window brake could not price as asked, under brakes that take the
- * model's window: the table gives no window (the brake never fires), or a window ≤ the max_tokens sent
- * (it refuses every call).
+ * model's window: the table gives no window (the brake never fires), or a window with no room beside the
+ * max_tokens sent (it refuses every call); and, brakes or none, the models of synthetic runs whose window
+ * has no room (their provider refuses every call).
  */
 export class WindowlessModels {
   private readonly names = new Set<string>();
 
   /** A run priced with `pricing`; `asks`: the max_tokens sent by its brakes that take the model's window (modelWindowMaxTokens; none: no such brakes). */
   note(asks: readonly number[], pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
+    if (asks.length > 0 && pricing.contextWindow === undefined) this.names.add(pricing.model);
+    this.noteNoRoom(asks, pricing);
+  }
+
+  /**
+   * A synthetic run priced with `pricing`, run under brakes sending each of `sent` (sentMaxTokens; with
+   * the context-window brake or without): its provider refuses every call past a window with no room.
+   */
+  noteSynthetic(sent: readonly number[], pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
+    this.noteNoRoom(sent, pricing);
+  }
+
+  private noteNoRoom(sent: readonly number[], pricing: Pick<ModelPricing, 'model' | 'contextWindow'>): void {
     const window = pricing.contextWindow;
-    for (const maxTokens of asks) {
-      if (window === undefined) this.names.add(pricing.model);
-      else if (window <= maxTokens) this.names.add(noRoomNote(pricing.model, window, maxTokens));
-    }
+    if (window === undefined) return;
+    for (const maxTokens of sent) if (leavesNoRoom(window, maxTokens)) this.names.add(noRoomNote(pricing.model, window, maxTokens));
   }
 
   /** Notes another collector found (its `models()`: a worker thread's, a file's). */
@@ -83,15 +110,22 @@ export class WindowlessModels {
 export class PopulationWindows {
   private readonly notes = new WindowlessModels();
 
-  /** `own`: the max_tokens of the configurations that take the window and price runs as their own model, so each run's own pricing counts. */
+  /**
+   * Of the configurations that price runs as their own model, so each run's own pricing counts: `own`, the
+   * max_tokens of those that take the window; `sent`, the max_tokens of all of them (for synthetic runs).
+   * `configs`: every configuration, for the synthetic runs of those that price runs as a model.
+   */
   private constructor(
     private readonly own: readonly number[],
+    private readonly sent: readonly number[],
+    private readonly configs: readonly Pick<PopulationConfig, 'brakes' | 'model'>[],
     private readonly prices: PriceTable,
   ) {}
 
   /** Over `configs`: their own models noted now, each run's as it is added. */
   static of(configs: readonly Pick<PopulationConfig, 'brakes' | 'model'>[], prices: PriceTable): PopulationWindows {
-    const windows = new PopulationWindows(modelWindowMaxTokens(configs.filter((config) => config.model === undefined).map((config) => config.brakes)), prices);
+    const ownBrakes = configs.filter((config) => config.model === undefined).map((config) => config.brakes);
+    const windows = new PopulationWindows(modelWindowMaxTokens(ownBrakes), sentMaxTokens(ownBrakes), configs, prices);
     for (const config of configs) {
       if (config.model !== undefined) windows.notes.note(modelWindowMaxTokens([config.brakes]), prices.resolve(config.model));
     }
@@ -100,7 +134,7 @@ export class PopulationWindows {
 
   /** Over the same configurations, with no runs yet: some runs kept apart (a file's, added back once it reads cleanly). */
   apart(): PopulationWindows {
-    return new PopulationWindows(this.own, this.prices);
+    return new PopulationWindows(this.own, this.sent, this.configs, this.prices);
   }
 
   /** A recorded run, priced as its trace's model. */
@@ -108,9 +142,14 @@ export class PopulationWindows {
     if (this.own.length > 0) this.notes.note(this.own, resolveTracePricing(trace, { prices: this.prices }));
   }
 
-  /** A scenario file's synthetic runs, priced as the file's model. */
+  /** A scenario file's synthetic runs, priced as the file's model (or a configuration's), under every configuration's max_tokens. */
   addScenario(scenario: Scenario): void {
-    if (this.own.length > 0) this.notes.note(this.own, resolveScenarioPricing(scenario, this.prices));
+    const pricing = resolveScenarioPricing(scenario, this.prices);
+    if (this.own.length > 0) this.notes.note(this.own, pricing);
+    this.notes.noteSynthetic(this.sent, pricing);
+    for (const config of this.configs) {
+      if (config.model !== undefined) this.notes.noteSynthetic(sentMaxTokens([config.brakes]), this.prices.resolve(config.model));
+    }
   }
 
   /** Every run of `inputs`: recorded traces and scenario populations. */

@@ -14,6 +14,8 @@ export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: B
 /** A cell's baseline, its stop as a code; a synthetic recording's (given, not a cell) with its run's ground truth: the step it got stuck from with no brakes, if it did. */
 export interface CellBaseline extends CodedBaseline {
   stuckFromStep: number | undefined;
+  /** The step its task is done at with no brakes (ground truth), if it is done. */
+  doneAtStep: number | undefined;
 }
 
 /**
@@ -49,7 +51,7 @@ export function visitCells(result: SweepResult, cells: readonly number[], baseli
     }
     return;
   }
-  const baseline: CellBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0, stuckFromStep: undefined }));
+  const baseline: CellBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0, stuckFromStep: undefined, doneAtStep: undefined }));
   for (let t = result.from; t < result.from + result.traces; t++) {
     for (let b = 0; b < baselines.count; b++) {
       const f = cellFigures(result, t, cells.length + b, figures);

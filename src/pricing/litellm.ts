@@ -16,7 +16,7 @@ import { usdPerTokenToPico } from '../money.js';
 import type { KeyedPrice, TokenPriceKey } from './cost.js';
 import { foreignKeys, judgeKey, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
 import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
-import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY } from './litellmValues.js';
+import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue } from './litellmValues.js';
 import { shownName } from '../shownName.js';
 import type { PriceSource } from './types.js';
 
@@ -195,6 +195,11 @@ function readEntry(key: string, value: unknown, file: string, report: (issue: In
         message: `entry for model '${model}' gives ${limit} but no max_input_tokens and no price, so it overrides nothing: loopcost reads a model's context window from ${CONTEXT_WINDOW_KEY} only (${limit === 'max_tokens' ? "LiteLLM's max_tokens is the output limit of many models" : 'max_output_tokens limits the reply, not the prompt'})`,
         hint: `give the context window in tokens as ${CONTEXT_WINDOW_KEY}`,
       });
+      return undefined;
+    }
+    const empty = emptyOverrideIssue(value, file, model);
+    if (empty !== undefined) {
+      report(empty);
       return undefined;
     }
   }

@@ -42,40 +42,31 @@ export class LiteLlmPriceTable implements PriceTable {
   readonly unpriced: readonly string[];
   private readonly entries = new Map<string, Entry>();
   private readonly unpricedEntries = new Map<string, Unpriced>();
+  /** Entries, then chat entries without prices; a bare name finds a prefixed key of an entry only. */
+  private readonly names = new NameIndex();
   /**
    * Other entries without per-token prices (images, audio, a window alone): found only when no other key
    * matches a name (as before they were read), so that asking for one says what its entry lacks.
    */
   private readonly lastResort = new Map<string, Unpriced>();
-  private readonly lastFolded = new Map<string, string>();
-  private readonly lastSuffix = new Map<string, string[]>();
-  /** Lower-cased key → key, first occurrence wins. */
-  private readonly folded = new Map<string, string>();
-  /** Lower-cased last `/` segment of prefixed keys → those keys, file order (`gemini/x` under `x`). */
-  private readonly bySuffix = new Map<string, string[]>();
+  private readonly lastNames = new NameIndex();
   private readonly cache = new Map<string, ModelPricing>();
 
   /** `unpriced`: chat/completion entries without per-token prices; `others`: every other such entry. */
   constructor(file: string, source: PriceSource, entries: Entry[], unpriced: Unpriced[], others: Unpriced[] = []) {
     this.file = file;
     this.source = source;
-    for (const entry of entries) this.entries.set(entry.key, entry);
-    for (const u of unpriced) this.unpricedEntries.set(u.key, u);
+    for (const entry of entries) {
+      this.entries.set(entry.key, entry);
+      this.names.add(entry.key, true);
+    }
+    for (const u of unpriced) {
+      this.unpricedEntries.set(u.key, u);
+      this.names.add(u.key, false);
+    }
     for (const u of others) {
       this.lastResort.set(u.key, u);
-      if (!this.lastFolded.has(u.key.toLowerCase())) this.lastFolded.set(u.key.toLowerCase(), u.key);
-      const suffix = u.key.slice(u.key.lastIndexOf('/') + 1).toLowerCase();
-      if (suffix !== u.key.toLowerCase()) this.lastSuffix.set(suffix, [...(this.lastSuffix.get(suffix) ?? []), u.key]);
-    }
-    for (const key of [...this.entries.keys(), ...this.unpricedEntries.keys()]) {
-      const lower = key.toLowerCase();
-      if (!this.folded.has(lower)) this.folded.set(lower, key);
-    }
-    for (const key of this.entries.keys()) {
-      const slash = key.lastIndexOf('/');
-      if (slash < 0) continue;
-      const suffix = key.slice(slash + 1).toLowerCase();
-      this.bySuffix.set(suffix, [...(this.bySuffix.get(suffix) ?? []), key]);
+      this.lastNames.add(u.key, true);
     }
     this.unpriced = unpriced.map((u) => u.key);
   }
@@ -152,7 +143,7 @@ export class LiteLlmPriceTable implements PriceTable {
     const hint = provider?.trim() || undefined;
     if (name.length === 0 || this.findKey(name, hint) !== undefined) return [];
     const candidates = this.candidates(name, hint);
-    const prefixed = this.bySuffix.get(candidates[candidates.length - 1]!.toLowerCase()) ?? [];
+    const prefixed = this.names.prefixed(candidates[candidates.length - 1]!);
     return prefixed.length > 1 ? [...prefixed] : [];
   }
 
@@ -173,13 +164,10 @@ export class LiteLlmPriceTable implements PriceTable {
   private findKey(name: string, provider: string | undefined): string | undefined {
     if (name.length === 0) return undefined;
     const candidates = this.candidates(name, provider);
-    for (const candidate of candidates) {
-      if (this.entries.has(candidate) || this.unpricedEntries.has(candidate)) return candidate;
-      const folded = this.folded.get(candidate.toLowerCase());
-      if (folded !== undefined) return folded;
-    }
-    const bare = candidates[candidates.length - 1]!.toLowerCase();
-    const prefixed = this.bySuffix.get(bare) ?? [];
+    const key = this.names.find(candidates);
+    if (key !== undefined) return key;
+    const bare = candidates[candidates.length - 1]!;
+    const prefixed = this.names.prefixed(bare);
     if (prefixed.length === 1) return prefixed[0];
     if (provider) {
       const wanted = provider.toLowerCase();
@@ -188,13 +176,44 @@ export class LiteLlmPriceTable implements PriceTable {
       );
       if (mine.length === 1) return mine[0];
     }
+    const last = this.lastNames.find(candidates);
+    if (last !== undefined) return last;
+    const lastPrefixed = this.lastNames.prefixed(bare);
+    return lastPrefixed.length === 1 ? lastPrefixed[0] : undefined;
+  }
+}
+
+/** Keys found by name: exactly, else case-folded (the first key added wins), or by the bare name of a prefixed key (`x` → `gemini/x`). */
+class NameIndex {
+  private readonly keys = new Set<string>();
+  private readonly folded = new Map<string, string>();
+  /** Lower-cased last `/` segment of prefixed keys → those keys, in the order added. */
+  private readonly bySuffix = new Map<string, string[]>();
+
+  /** `bySuffix`: a bare name finds the key when it is prefixed. */
+  add(key: string, bySuffix: boolean): void {
+    this.keys.add(key);
+    const lower = key.toLowerCase();
+    if (!this.folded.has(lower)) this.folded.set(lower, key);
+    const slash = key.lastIndexOf('/');
+    if (!bySuffix || slash < 0) return;
+    const suffix = key.slice(slash + 1).toLowerCase();
+    this.bySuffix.set(suffix, [...(this.bySuffix.get(suffix) ?? []), key]);
+  }
+
+  /** The key the first candidate that matches one names: exactly, else case-folded. */
+  find(candidates: readonly string[]): string | undefined {
     for (const candidate of candidates) {
-      if (this.lastResort.has(candidate)) return candidate;
-      const folded = this.lastFolded.get(candidate.toLowerCase());
+      if (this.keys.has(candidate)) return candidate;
+      const folded = this.folded.get(candidate.toLowerCase());
       if (folded !== undefined) return folded;
     }
-    const last = this.lastSuffix.get(bare) ?? [];
-    return last.length === 1 ? last[0] : undefined;
+    return undefined;
+  }
+
+  /** The prefixed keys whose last segment is `bare` (case-folded). */
+  prefixed(bare: string): readonly string[] {
+    return this.bySuffix.get(bare.toLowerCase()) ?? [];
   }
 }
 

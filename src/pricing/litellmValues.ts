@@ -6,6 +6,7 @@
 import type { InputIssue } from '../errors.js';
 import { PICO_PER_USD, usdPerTokenToPico } from '../money.js';
 import { shownName } from '../shownName.js';
+import { PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
 
 /** The field of a price entry that holds the model's context window. */
 export const CONTEXT_WINDOW_KEY = 'max_input_tokens';
@@ -84,4 +85,22 @@ export function checkContextWindow(raw: unknown, file: string, field: string): n
   }
   if (raw < 0) return { file, field, code: 'negative_number', message: `the context window must not be negative, got ${raw}`, hint: CONTEXT_WINDOW_HINT };
   return raw;
+}
+
+/**
+ * An override entry that gives no price and no window, refused: it names none of their fields (an
+ * empty entry), or each it names is null (a window 0). Undefined for one that names no such field but
+ * others (a provider, capabilities: LiteLLM's own file has such entries, which price nothing and are skipped).
+ */
+export function emptyOverrideIssue(value: Record<string, unknown>, file: string, model: string): InputIssue | undefined {
+  const fields = Object.keys(value);
+  const named = fields.filter((field) => field === CONTEXT_WINDOW_KEY || (PRICE_KEYS as readonly string[]).includes(field) || TIER_KEY.test(field));
+  if (fields.length > 0 && named.length === 0) return undefined;
+  return {
+    file,
+    field: model,
+    code: 'empty_override',
+    message: `entry for model '${model}' ${named.length === 0 ? 'is empty' : `gives no value (${named.map(shownName).join(', ')}: null)`}, so it overrides nothing`,
+    hint: `give the fields to override (prices in USD per token: ${PRICE_KEYS.join(', ')}; the window as ${CONTEXT_WINDOW_KEY}), or delete the entry to keep the table's`,
+  };
 }

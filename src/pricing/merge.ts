@@ -10,9 +10,11 @@
  *
  * Pure: no node:*, no clock.
  */
+import { UserError } from '../errors.js';
+import { shownName } from '../shownName.js';
 import { buildTieredPrices, TOKEN_PRICE_KEYS, type KeyedPrice, type TokenPriceKey } from './cost.js';
 import type { Entry } from './litellmTable.js';
-import type { ModelPricing, PriceSource } from './types.js';
+import type { ModelPricing, PriceSource, TokenPrices } from './types.js';
 
 type Keyed = Partial<Record<TokenPriceKey, KeyedPrice>>;
 
@@ -81,5 +83,47 @@ export function mergedPricing(requested: string, entry: Entry, table: ModelPrici
   const window = entry.contextWindow ?? table.contextWindow;
   if (window !== undefined) pricing.contextWindow = window;
   if (table.cacheRule !== undefined) pricing.cacheRule = table.cacheRule;
+  checkPriceOrder(pricing, entry, files.file.name);
   return Object.freeze(pricing);
+}
+
+/** Orderings no provider bills by: `above` priced over `below` is impossible. LiteLLM's field names them. */
+const IMPOSSIBLE: readonly { above: TokenPriceKey; below: TokenPriceKey; why: string }[] = [
+  { above: 'cachedInput', below: 'input', why: 'a cache read never costs more than the prompt uncached' },
+  { above: 'cacheWrite', below: 'cacheWrite1h', why: 'a cache write for five minutes never costs more than one for an hour' },
+];
+
+const FIELD: Record<TokenPriceKey, string> = {
+  input: 'input_cost_per_token',
+  cachedInput: 'cache_read_input_token_cost',
+  cacheWrite: 'cache_creation_input_token_cost',
+  cacheWrite1h: 'cache_creation_input_token_cost_above_1hr',
+  output: 'output_cost_per_token',
+  reasoning: 'output_cost_per_reasoning_token',
+};
+
+/**
+ * Refuses a model an override entry prices in an impossible order (its cached-input price above its
+ * input price, a five-minute cache write above an hour's), in any tier: what the entry gives with what it
+ * leaves the table's. Every cost with the cache would be wrong, and no real rate is refused.
+ */
+export function checkPriceOrder(pricing: Pick<ModelPricing, 'base' | 'tiers'>, entry: Entry, file: string): void {
+  const rows: [string, TokenPrices][] = [['', pricing.base], ...pricing.tiers.map((t): [string, TokenPrices] => [` above ${t.aboveInputTokens.toLocaleString('en-US')} prompt tokens`, t.prices])];
+  for (const [where, prices] of rows) {
+    for (const { above, below, why } of IMPOSSIBLE) {
+      const high = prices[above];
+      const low = prices[below];
+      if (high === undefined || low === undefined || high <= low) continue;
+      const whose = (key: TokenPriceKey) => (entry.keyed[key] === undefined ? "the table's" : "the entry's");
+      const model = shownName(entry.key);
+      const usd = (pico: number) => `$${pico / 1_000_000} per million tokens`;
+      throw new UserError({
+        file,
+        field: `${model}.${FIELD[above]}`,
+        code: 'impossible_prices',
+        message: `entry for model '${model}' leaves ${FIELD[above]} (${whose(above)}, ${usd(high)}) above ${FIELD[below]} (${whose(below)}, ${usd(low)})${where}: ${why}`,
+        hint: `give both ${FIELD[above]} and ${FIELD[below]} in the entry (USD per token), the first at most the second; a field the entry leaves out keeps the table's`,
+      });
+    }
+  }
 }

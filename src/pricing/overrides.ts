@@ -12,16 +12,14 @@ import { shownName } from '../shownName.js';
 import { utcDay } from './genaiPrices.js';
 import type { LiteLlmPriceTable } from './litellm.js';
 import { isComplete, lackedPrices, type Entry } from './litellmTable.js';
-import { mergedPricing } from './merge.js';
+import { checkPriceOrder, mergedPricing } from './merge.js';
 import { suggestNames } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
 export class OverriddenPriceTable implements PriceTable {
   readonly source: PriceSource;
-  /** Merged models by the table's pricing they were merged over (the table resolves each model once per day), then entry. */
-  private readonly merged = new WeakMap<ModelPricing, Map<string, ModelPricing>>();
-  /** Names (with provider and day) the base table does not price, whose complete entries the file prices alone. */
-  private readonly alone = new Set<string>();
+  /** Overridden models by name asked for, provider and day (the base table prices a model per day): merged, or the file's alone. */
+  private readonly priced = new Map<string, ModelPricing>();
 
   constructor(
     private readonly base: PriceTable,
@@ -31,21 +29,15 @@ export class OverriddenPriceTable implements PriceTable {
   }
 
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
+    const key = `${provider ?? ''}\u0000${model}\u0000${utcDay(recordedAt) ?? ''}`;
+    const known = this.priced.get(key);
+    if (known !== undefined) return known;
     const entry = this.entryOf(model, provider, recordedAt);
     if (entry === undefined) return this.base.resolve(model, provider, recordedAt);
-    const aloneKey = `${provider ?? ''}\u0000${model}\u0000${utcDay(recordedAt) ?? ''}`;
-    const table = this.alone.has(aloneKey) ? undefined : this.tablePricing(entry, model, provider, recordedAt);
-    if (table === undefined) {
-      this.alone.add(aloneKey);
-      return this.overrides.resolve(model, provider);
-    }
-    let byEntry = this.merged.get(table);
-    if (byEntry === undefined) this.merged.set(table, (byEntry = new Map()));
-    let pricing = byEntry.get(`${entry.key}\u0000${model}`);
-    if (pricing === undefined) {
-      pricing = mergedPricing(model, entry, table, { file: this.overrides.source, overrides: this.source.overrides! });
-      byEntry.set(`${entry.key}\u0000${model}`, pricing);
-    }
+    const table = this.tablePricing(entry, model, provider, recordedAt);
+    const pricing = table === undefined ? this.overrides.resolve(model, provider) : mergedPricing(model, entry, table, { file: this.overrides.source, overrides: this.source.overrides! });
+    if (table === undefined) checkPriceOrder(pricing, entry, this.overrides.file);
+    this.priced.set(key, pricing);
     return pricing;
   }
 
@@ -79,12 +71,7 @@ export class OverriddenPriceTable implements PriceTable {
 
   /** The provider the base table prices a model as; undefined when it does not price it (or names none). */
   private baseProvider(model: string, provider: string | undefined, recordedAt: string | undefined): string | undefined {
-    try {
-      return this.base.resolve(model, provider, recordedAt).provider;
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      return undefined;
-    }
+    return tryResolve(this.base, model, provider, recordedAt)?.provider;
   }
 
   /**
@@ -92,14 +79,8 @@ export class OverriddenPriceTable implements PriceTable {
    * Undefined when the table prices neither and the entry is complete (the file prices it alone).
    */
   private tablePricing(entry: Entry, model: string, provider: string | undefined, recordedAt: string | undefined): ModelPricing | undefined {
-    for (const [name, hint] of [[model, provider], [entry.key, entry.provider]] as const) {
-      try {
-        return this.base.resolve(name, hint, recordedAt);
-      } catch (error) {
-        if (!(error instanceof UserError)) throw error;
-      }
-    }
-    if (isComplete(entry)) return undefined;
+    const table = tryResolve(this.base, model, provider, recordedAt) ?? tryResolve(this.base, entry.key, entry.provider, recordedAt);
+    if (table !== undefined || isComplete(entry)) return table;
     throw new UserError(incompleteEntryIssue(entry, this.base, this.overrides.file));
   }
 }
@@ -111,16 +92,19 @@ export class OverriddenPriceTable implements PriceTable {
 export function completedBy(base: PriceTable, file: string): (entry: Entry) => InputIssue | undefined {
   return (entry) => {
     if (isComplete(entry)) return undefined;
-    for (const hint of entry.provider === undefined ? [undefined] : [undefined, entry.provider]) {
-      try {
-        base.resolve(entry.key, hint);
-        return undefined;
-      } catch (error) {
-        if (!(error instanceof UserError)) throw error;
-      }
-    }
-    return incompleteEntryIssue(entry, base, file);
+    const priced = tryResolve(base, entry.key) ?? (entry.provider === undefined ? undefined : tryResolve(base, entry.key, entry.provider));
+    return priced === undefined ? incompleteEntryIssue(entry, base, file) : undefined;
   };
+}
+
+/** The table's pricing of a model; undefined when it refuses the name (a UserError: unknown, ambiguous, unpriced). */
+function tryResolve(table: PriceTable, model: string, provider?: string, recordedAt?: string): ModelPricing | undefined {
+  try {
+    return table.resolve(model, provider, recordedAt);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return undefined;
+  }
 }
 
 function incompleteEntryIssue(entry: Entry, base: PriceTable, file: string): InputIssue {

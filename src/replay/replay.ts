@@ -26,7 +26,7 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import { compiledForOneReplay, compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
-import { hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
+import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -85,9 +85,12 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
   rows: StepRow[];
 }
 
-/** `recorded` for traces that carry recorded usage, `off` for synthetic ones, unless the user chose. */
+/**
+ * `recorded` for traces that carry recorded usage, unless the user chose; a synthetic one (`generate`'s) bills
+ * the cache its calls carry, as recorded, and is `off` when they carry none (the same cost, and the fast paths).
+ */
 export function defaultCacheMode(trace: Trace): CacheMode {
-  if (trace.header.origin === 'synthetic') return 'off';
+  if (trace.header.origin === 'synthetic') return hasRecordedCache(trace) ? 'recorded' : 'off';
   if (trace.header.origin === 'recorded') return 'recorded';
   return hasRecordedInput(trace) ? 'recorded' : 'off';
 }

@@ -24,6 +24,17 @@ export function hasRecordedInput(trace: Trace): boolean {
   return compiled === undefined ? trace.calls.some((call) => call.inputTokens !== undefined) : compiled.hasRecordedInput;
 }
 
+/** Some call recorded cache reads or writes (a recording `generate` made with the cache on carries them). */
+export function hasRecordedCache(trace: Trace): boolean {
+  const c = handedOverCompiled(trace);
+  if (c === undefined) return trace.calls.some((call) => (call.cachedInputTokens ?? 0) + (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0) > 0);
+  const r = c.records;
+  for (let at = 0; at < c.calls * CompiledField.Stride; at += CompiledField.Stride) {
+    if (r[at + CallField.RecordedCached]! + r[at + CallField.RecordedCacheWrite]! + r[at + CallField.RecordedCacheWrite1h]! > 0) return true;
+  }
+  return false;
+}
+
 /** Σ of recorded per-call costs (pico) when every call recorded one, else undefined. */
 export function recordedCallsCostPico(trace: Trace): number | undefined {
   const c = handedOverCompiled(trace);

@@ -1,7 +1,9 @@
 /**
  * The calibration report (`loopcost calibrate`): per loop-detector setting, precision and recall of
- * catching stuck synthetic runs (ground truth), the steps wasted before the catch, and the false-stop
- * rate on runs that complete with no brakes (recorded and synthetic).
+ * catching stuck synthetic runs (ground truth), the steps wasted before the catch, and false stops in two
+ * columns, each saying its definition: on synthetic runs by ground truth (stopped before the step their
+ * task is done at with no brakes, among the runs whose task is done), on recorded runs by outcome (stopped,
+ * among the runs that complete with no brakes); both shown `stopped/of rate`.
  */
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { CalibrationFigures } from '../population/calibrate.js';
@@ -17,6 +19,8 @@ import type { ReportWarning } from './warnings.js';
 
 export interface CalibrationRow extends CalibrationFigures {
   settings: string;
+  /** The command-line flags that reproduce this configuration (settingsFlags). */
+  flags: string;
   brakes: string;
 }
 
@@ -41,6 +45,7 @@ const rate = (value: number | null): string => (value === null ? '-' : `${(value
 export function renderCalibrateCsv(report: CalibrateReport): string {
   const rows = report.configurations.map((row) => ({
     settings: row.settings,
+    flags: row.flags,
     brakes: row.brakes,
     ...Object.fromEntries(Object.entries(row.synthetic).filter(([key]) => key !== 'stepsWastedBeforeCatch').map(([key, value]) => [`synthetic.${key}`, value])),
     'synthetic.stepsWastedBeforeCatch.mean': row.synthetic.stepsWastedBeforeCatch?.mean,
@@ -48,8 +53,8 @@ export function renderCalibrateCsv(report: CalibrateReport): string {
     ...Object.fromEntries(Object.entries(row.recorded).map(([key, value]) => [`recorded.${key}`, value])),
   }));
   const columns = [
-    'settings', 'brakes', 'synthetic.runs', 'synthetic.stuck', 'synthetic.caught', 'synthetic.caughtStuck', 'synthetic.precision', 'synthetic.recall',
-    'synthetic.stepsWastedBeforeCatch.mean', 'synthetic.stepsWastedBeforeCatch.max', 'synthetic.falseStopRate',
+    'settings', 'flags', 'brakes', 'synthetic.runs', 'synthetic.stuck', 'synthetic.caught', 'synthetic.caughtStuck', 'synthetic.precision', 'synthetic.recall',
+    'synthetic.stepsWastedBeforeCatch.mean', 'synthetic.stepsWastedBeforeCatch.max', 'synthetic.tasksDoneWithoutBrakes', 'synthetic.falseStops', 'synthetic.falseStopRate',
     'recorded.runs', 'recorded.completedWithoutBrakes', 'recorded.falseStops', 'recorded.falseStopRate',
   ];
   return formatCsv(rows, [...columns, ...PRICE_SOURCE_COLUMNS], priceSourceColumns(report.prices));
@@ -64,6 +69,9 @@ const FIGURES: Column[] = [
   { header: 'false stops (recorded)', align: 'right' },
 ];
 
+/** A false-stop column: `stopped/of rate`, `-` without runs to judge. */
+const falseStopCell = (runs: number, stopped: number, of: number, value: number | null): string => (runs === 0 ? '-' : `${stopped}/${of} ${rate(value)}`);
+
 export function renderCalibrateTable(report: CalibrateReport, view: ReportView): string {
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
   const rows = report.configurations.map((row) => {
@@ -76,15 +84,15 @@ export function renderCalibrateTable(report: CalibrateReport, view: ReportView):
       rate(s.precision),
       rate(s.recall),
       s.stepsWastedBeforeCatch === null ? '-' : `${s.stepsWastedBeforeCatch.mean.toFixed(1)} (max ${s.stepsWastedBeforeCatch.max})`,
-      rate(s.falseStopRate),
-      r.runs === 0 ? '-' : `${r.falseStops}/${r.completedWithoutBrakes} ${rate(r.falseStopRate)}`,
+      falseStopCell(s.runs, s.falseStops, s.tasksDoneWithoutBrakes, s.falseStopRate),
+      falseStopCell(r.runs, r.falseStops, r.completedWithoutBrakes, r.falseStopRate),
     ];
   });
   // --wide: nothing cut, as in sweep's table (a long grid key or configuration shown whole).
   let text = formatTable([...keys, ...FIGURES], rows, { maxWidth: view.wide ? Infinity : view.width });
   text += wrapLine(
     '',
-    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught; recall: caught among the stuck; wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops: runs that complete with no brakes, stopped by a brake here.',
+    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught; recall: caught among the stuck; wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes; false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes (as sweep and check count them).',
     view.width,
   );
   const notes = report.notes.map((note) => wrapLine('', note, view.width)).join('');

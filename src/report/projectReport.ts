@@ -9,10 +9,11 @@ import type { Projection, PromptCrossing, Quantiles } from '../population/projec
 import type { PriceSource } from '../pricing/types.js';
 import { thresholdWords } from './crossingWords.js';
 import { formatUsdNumber } from './money.js';
-import type { ReportSettings } from './settings.js';
+import { scenarioLine, type InputsRecord } from './scenarios.js';
+import { SETTINGS_SEPARATOR, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
-import { wrapLine } from './text.js';
-import { reportFooter, type ReportView } from './view.js';
+import { printableText, wrapLine } from './text.js';
+import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 
 export interface SuggestedCap {
@@ -33,6 +34,8 @@ export interface ProjectReport extends Projection {
   command: 'project';
   settings: ReportSettings;
   prices: PriceSource;
+  /** The runs drawn from: recorded and synthetic, each scenario file's runs, seed and latency (`seed` above: the simulated days' and the bootstrap's). */
+  inputs: InputsRecord;
   /** The worst case the brakes allow over the period (null: unbounded), per run, and by which rule. */
   worstCaseUsd: number | null;
   worstCase: { perRunUsd: number | null; perDayUsd: number | null; rule: string };
@@ -44,7 +47,9 @@ export interface ProjectReport extends Projection {
 }
 
 export function buildProjectReport(args: Omit<ProjectReport, 'tool' | 'command'>): ProjectReport {
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'project', ...args };
+  // The inputs beside the settings and prices (JSON key order), then the figures.
+  const { settings, prices, inputs, ...rest } = args;
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'project', settings, prices, inputs, ...rest };
 }
 
 const usd = (value: number | null): string => (value === null ? 'unbounded' : formatUsdNumber(value));
@@ -60,7 +65,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   ], { maxWidth: view.width });
   const c = report.confidence;
   const lines = [
-    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${report.trials} simulated periods, seed ${report.seed}).`,
+    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}).`,
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
     ...report.crossings.map((x) => `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
@@ -68,7 +73,15 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
     ...report.notes,
   ];
   text += lines.map((line) => wrapLine('', line, view.width)).join('');
-  return `${text}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+  text += reportFooter({ settings: report.settings, warnings: [], width: view.width });
+  // Each scenario file's runs and seed, as replay names them; every file's brakes and context are the settings' (projectConfig), so only a latency can differ.
+  for (const s of report.inputs.scenarios) text += labelledLine(printableText(scenarioLine({ ...s, spec: { latency: s.latency } }, report.settings)), view.width, SETTINGS_SEPARATOR);
+  return `${text}${reportFooter({ priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+}
+
+/** `38 recorded, 300 synthetic`: the runs a projection draws from. */
+function runKinds(inputs: InputsRecord): string {
+  return [inputs.recordedRuns > 0 ? `${inputs.recordedRuns} recorded` : '', inputs.syntheticRuns > 0 ? `${inputs.syntheticRuns} synthetic` : ''].filter(Boolean).join(', ');
 }
 
 export function renderProject(report: ProjectReport, format: string, view: ReportView): string {

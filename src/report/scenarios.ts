@@ -1,13 +1,15 @@
 /**
  * Scenario files among a report's inputs: the settings each one's synthetic runs ran under (the file's,
- * with the flags given on top), their number and seed. JSON: `settings.scenarios`; text: one
- * `synthetic:` line per file and one note; CSV: each synthetic run's row carries its file's settings.
+ * with the flags given on top), their number and seed. JSON: `settings.scenarios` (replay, whatif) or
+ * `inputs` (sweep, project: inputsRecord); text: one `synthetic:` line per file (scenarioLine) and one
+ * note; CSV: each synthetic run's row carries its file's settings. And the latency a report's runs took
+ * (runsLatency), recorded and synthetic, for the settings line of the population commands.
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
-import { reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+import { latencySpec, NO_LATENCY, reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
 import { counted } from '../plural.js';
 
 /** What one scenario file's runs ran under. */
@@ -40,18 +42,67 @@ export function scenarioSettingsRecords(scenarios: readonly ScenarioRunSettings[
     seed: s.seed,
     brakes: brakeSettingsRecord(s.brakes),
     context: contextSettingsRecord(s.strategy),
-    // A synthetic call without a latency model takes no time: there is nothing recorded to fall back on.
-    spec: { ...reportSettings(s), ...(s.latency === undefined ? { latency: 'none' } : {}) },
+    spec: { ...reportSettings(s), latency: scenarioLatency(s) },
   }));
+}
+
+/** `scenarios/x.yaml (20 runs, seed 1)`: a scenario file's runs as every report names them (replay's and project's `synthetic:` lines). */
+export function scenarioRunsText(s: Pick<ScenarioRunSettings, 'source' | 'runs' | 'seed'>): string {
+  return `${s.source} (${counted(s.runs, 'run')}, seed ${s.seed})`;
+}
+
+/**
+ * The latency a scenario file's runs took, in `--latency-model` syntax: its own model (or the flag's, given
+ * on top), else `none` — a synthetic call without a latency model takes no time: nothing recorded to fall back on.
+ */
+export function scenarioLatency(s: Pick<ScenarioRunSettings, 'latency'>): string {
+  return s.latency === undefined ? NO_LATENCY : latencySpec(s.latency);
+}
+
+/** A scenario file among a population report's inputs (JSON `inputs.scenarios`): its runs, seed and the latency they took. */
+export interface ScenarioInputRecord {
+  source: string;
+  runs: number;
+  seed: number;
+  latency: string;
+}
+
+/** What a population report's runs were (JSON `inputs` of sweep and project). */
+export interface InputsRecord {
+  recordedRuns: number;
+  syntheticRuns: number;
+  scenarios: ScenarioInputRecord[];
+}
+
+export function inputsRecord(recordedRuns: number, scenarios: readonly Pick<ScenarioRunSettings, 'source' | 'runs' | 'seed' | 'latency'>[]): InputsRecord {
+  return {
+    recordedRuns,
+    syntheticRuns: scenarios.reduce((n, s) => n + s.runs, 0),
+    scenarios: scenarios.map((s) => ({ source: s.source, runs: s.runs, seed: s.seed, latency: scenarioLatency(s) })),
+  };
+}
+
+/**
+ * The latency a report's settings line names for its runs, the one rule of every population command:
+ * `--latency-model` when given (every run took it); else recorded runs took theirs `as recorded` and
+ * synthetic runs their scenario file's (scenarioLatency; `each scenario file's own` when the files
+ * differ) — with both, `as recorded (synthetic: …)`, as the default cache is said.
+ */
+export function runsLatency(args: { given?: LatencyModel; recordedRuns: number; scenarios: readonly Pick<ScenarioRunSettings, 'latency'>[] }): string {
+  if (args.given !== undefined) return latencySpec(args.given);
+  if (args.scenarios.length === 0) return latencySpec(undefined);
+  const models = [...new Set(args.scenarios.map(scenarioLatency))];
+  const synthetic = models.length > 1 ? "each scenario file's own" : models[0]!;
+  return args.recordedRuns > 0 ? `${latencySpec(undefined)} (synthetic: ${synthetic})` : synthetic;
 }
 
 /**
  * `synthetic: scenarios/x.yaml (20 runs, seed 1) · context window:3 · latency call=2500,…`, one per file:
  * the settings its runs took where they differ from the report's settings line (`shown`).
  */
-export function scenarioLine(record: ScenarioSettingsRecord, shown?: ReportSettings): string {
+export function scenarioLine(record: Pick<ScenarioSettingsRecord, 'source' | 'runs' | 'seed'> & { spec: Partial<ReportSettings> }, shown?: ReportSettings): string {
   const differing = Object.fromEntries(Object.entries(record.spec).filter(([key, value]) => shown?.[key as keyof ReportSettings] !== value));
-  const head = `synthetic: ${record.source} (${counted(record.runs, 'run')}, seed ${record.seed})`;
+  const head = `synthetic: ${scenarioRunsText(record)}`;
   return Object.keys(differing).length === 0 ? `${head} · as the settings above` : `${head} · ${settingsText(differing)}`;
 }
 

@@ -1,19 +1,26 @@
 /**
- * The settings that produced a report, written so a pasted report can be reproduced: brakes in the
- * `--try` syntax (`max-steps=50,max-cost=0.05,budget-mode=check`, which `--try` and `brakesFromSpec`
- * read back), the context strategy in `--context` syntax, the cache mode, the latency model and the
- * model a run was re-priced as. One line of text, one set of CSV columns, one JSON object.
+ * The settings that produced a report, written so a pasted report can be reproduced, each part as its
+ * flag takes it: brakes in `--try` syntax (`max-steps=50,max-cost=0.05,budget-mode=check`: the brake
+ * flags' names without `--`, which `--try` reads back), the context strategy as `--context`, the tool-result
+ * cap as `--tool-result-cap`, the cache mode, the latency model and the model a run was re-priced as. One
+ * line of text, one set of CSV columns, one JSON object; and for a combined label (a sweep's configuration),
+ * the command-line flags that reproduce it (settingsFlags). The one formatter of each setting: the parsers
+ * in src/cli/parseFlags.ts read back what it writes (test/report/settingsRoundTrip.test.ts).
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { RECORDED_PRESET } from '../cli/parseFlags.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
+import type { SubagentLimits } from '../tree/engine.js';
 import { picoToUsdString } from '../money.js';
 
 export interface ReportSettings {
-  /** `--try` syntax; `none` without brakes; `recorded` (+ what was given on top) when each run used its own recorded limits. */
+  /** `--try` syntax; `none` without brakes; `preset=recorded` (+ what was given on top) when each run used its own recorded limits. */
   brakes: string;
-  /** `full`, `window:K`, `mask:M`, `summary:…`, `hybrid:…` (`--context` syntax), plus `,tool-result-cap=T`. */
+  /** `full`, `window:K`, `mask:M`, `summary:…`, `hybrid:…` (`--context` syntax). */
   context: string;
+  /** `--tool-result-cap`: tokens a tool result may add (absent: no cap). */
+  toolResultCap?: string;
   /** `on`, `off`, or (the default) `as recorded (synthetic: off)`; with scenario files, their cache instead of `off` (defaultCacheSpec). */
   cache: string;
   /** `--latency-model` syntax, or `as recorded`; `none` where nothing was recorded (a curve, a synthetic run without a model). */
@@ -22,31 +29,58 @@ export interface ReportSettings {
   model?: string;
 }
 
-/** Brake settings in `--try` syntax; modes only beside the brake they govern. `none` when no brake is set. */
-export function brakeSpec(brakes: BrakeConfig): string {
-  const parts: string[] = [];
-  if (brakes.maxSteps !== undefined) parts.push(`max-steps=${brakes.maxSteps}`);
-  if (brakes.maxCostPico !== undefined) parts.push(`max-cost=${picoToUsdString(brakes.maxCostPico)}`, ...budgetModeParts(brakes));
-  if (brakes.timeoutMs !== undefined) parts.push(`timeout=${brakes.timeoutMs / 1000}`);
-  if (brakes.maxRepeat !== undefined) parts.push(`max-repeat=${brakes.maxRepeat}`, `repeat-mode=${brakes.repeatMode}`);
-  if (brakes.maxRepeat !== undefined && brakes.repeatAction === 'skip') {
-    parts.push('repeat-action=skip');
-    if (brakes.maxSkips !== undefined) parts.push(`max-skips=${brakes.maxSkips}`);
-    if (brakes.skipWarningTokens !== undefined) parts.push(`skip-warning=${brakes.skipWarningTokens}`);
-  }
-  if (brakes.maxSameError !== undefined) parts.push(`max-same-error=${brakes.maxSameError}`, `same-error-mode=${brakes.sameErrorMode}`);
-  if (brakes.maxTokens !== undefined) parts.push(`max-tokens=${brakes.maxTokens}`);
-  if (brakes.maxBacktracks !== undefined) parts.push(`max-backtracks=${brakes.maxBacktracks}`);
-  if (brakes.contextWindow !== undefined) parts.push(`context-window=${brakes.contextWindow}`);
-  // Under `model` the max_tokens sent counts against the window: stated when given, once (predict states it beside the budget).
-  if (brakes.contextWindow === 'model' && brakes.maxOutputTokens !== undefined && !parts.some((p) => p.startsWith('max-output-tokens='))) parts.push(`max-output-tokens=${brakes.maxOutputTokens}`);
-  return parts.length === 0 ? 'none' : parts.join(',');
+/** One setting as its flag takes it: the flag's name without `--`, and its value (`['max-steps', '50']`). */
+export type FlagPart = readonly [name: string, value: string];
+
+/**
+ * The brakes, part by part, as their flags take them; modes only beside the brake they govern. The one
+ * formatter of brake settings: `--try` syntax (brakeSpec) and command-line flags (settingsFlags) both
+ * write these parts.
+ */
+function brakeParts(brakes: BrakeConfig): FlagPart[] {
+  const parts: FlagPart[] = [];
+  if (brakes.maxSteps !== undefined) parts.push(['max-steps', `${brakes.maxSteps}`]);
+  if (brakes.maxCostPico !== undefined) parts.push(['max-cost', picoToUsdString(brakes.maxCostPico)], ['budget-mode', brakes.budgetMode]);
+  if (brakes.timeoutMs !== undefined) parts.push(['timeout', `${brakes.timeoutMs / 1000}`]);
+  if (brakes.maxRepeat !== undefined) parts.push(['max-repeat', `${brakes.maxRepeat}`], ['repeat-mode', brakes.repeatMode], ...repeatActionParts(brakes));
+  if (brakes.maxSameError !== undefined) parts.push(['max-same-error', `${brakes.maxSameError}`], ['same-error-mode', brakes.sameErrorMode]);
+  if (brakes.maxTokens !== undefined) parts.push(['max-tokens', `${brakes.maxTokens}`]);
+  if (brakes.maxBacktracks !== undefined) parts.push(['max-backtracks', `${brakes.maxBacktracks}`]);
+  if (brakes.contextWindow !== undefined) parts.push(['context-window', `${brakes.contextWindow}`]);
+  return withOutputTokens(parts, brakes.maxOutputTokens);
 }
 
-/** `budget-mode=predict,max-output-tokens=1000`: the output bound only where it counts (predict), and only when given. */
-function budgetModeParts(brakes: BrakeConfig): string[] {
-  const bound = brakes.budgetMode === 'predict' && brakes.maxOutputTokens !== undefined ? [`max-output-tokens=${brakes.maxOutputTokens}`] : [];
-  return [`budget-mode=${brakes.budgetMode}`, ...bound];
+/** `repeat-action` as `--repeat-action` takes it (`skip,max-skips=2,warning=10`), when given. */
+function repeatActionParts(brakes: Pick<BrakeConfig, 'repeatAction' | 'maxSkips' | 'skipWarningTokens'>): FlagPart[] {
+  if (brakes.repeatAction === undefined) return [];
+  const options = [...(brakes.maxSkips === undefined ? [] : [`max-skips=${brakes.maxSkips}`]), ...(brakes.skipWarningTokens === undefined ? [] : [`warning=${brakes.skipWarningTokens}`])];
+  return [['repeat-action', [brakes.repeatAction, ...options].join(',')]];
+}
+
+/**
+ * `max-output-tokens` whenever given (the max_tokens every call sends: the predictive bound, the model's
+ * window, and where a synthetic agent's provider cuts its output), once: beside `budget-mode=predict` or
+ * `context-window=model` where it counts against them, else last.
+ */
+function withOutputTokens(parts: FlagPart[], maxOutputTokens: number | undefined): FlagPart[] {
+  if (maxOutputTokens === undefined) return parts;
+  const after = [parts.findIndex(([name, value]) => name === 'budget-mode' && value === 'predict'), parts.findIndex(([name, value]) => name === 'context-window' && value === 'model')].find((i) => i >= 0) ?? parts.length - 1;
+  return [...parts.slice(0, after + 1), ['max-output-tokens', `${maxOutputTokens}`], ...parts.slice(after + 1)];
+}
+
+/** `max-steps=50,max-cost=0.05`: parts in `--try` syntax (the flags' names without `--`). */
+function trySyntax(parts: readonly FlagPart[]): string {
+  return parts.map(([name, value]) => `${name}=${value}`).join(',');
+}
+
+/** Brake settings in `--try` syntax (which `--try` reads back); `none` when no brake is set. */
+export function brakeSpec(brakes: BrakeConfig): string {
+  return trySyntax(brakeParts(brakes)) || 'none';
+}
+
+/** True when any brake is set (the settings line's brakes are not `none`). */
+export function hasBrakes(brakes: BrakeConfig): boolean {
+  return brakeParts(brakes).length > 0;
 }
 
 /**
@@ -70,23 +104,20 @@ export function modesOverRecorded(brakes: BrakeConfig): Partial<BrakeConfig> {
   return modes;
 }
 
-/** `budget-mode=predict,repeat-mode=consecutive`: modesOverRecorded in `--try` syntax. */
-function modesSpec(modes: Partial<BrakeConfig>): string[] {
-  const parts: string[] = [];
-  if (modes.budgetMode !== undefined) parts.push(...budgetModeParts({ ...NO_BRAKES, ...modes }));
-  if (modes.repeatMode !== undefined) parts.push(`repeat-mode=${modes.repeatMode}`);
-  if (modes.repeatAction !== undefined) parts.push(`repeat-action=${modes.repeatAction}`);
-  if (modes.maxSkips !== undefined) parts.push(`max-skips=${modes.maxSkips}`);
-  if (modes.skipWarningTokens !== undefined) parts.push(`skip-warning=${modes.skipWarningTokens}`);
-  if (modes.sameErrorMode !== undefined) parts.push(`same-error-mode=${modes.sameErrorMode}`);
-  return parts;
-}
-
-/** `recorded`, `recorded+max-steps=50`, `recorded+budget-mode=predict`: each run's own limits, what was given on top. */
-function recordedSpec(brakes: BrakeConfig): string {
-  const given = brakeSpec(brakes);
-  const onTop = [...(given === 'none' ? [] : [given]), ...modesSpec(modesOverRecorded(brakes))];
-  return onTop.length === 0 ? 'recorded' : `recorded+${onTop.join(',')}`;
+/**
+ * `preset=recorded,max-steps=50,budget-mode=predict`: each run's own limits (`--preset recorded`), the
+ * brakes given on top and the modes given for the recorded brakes (modesOverRecorded).
+ */
+function recordedParts(brakes: BrakeConfig): FlagPart[] {
+  const modes = modesOverRecorded(brakes);
+  const given = brakeParts({ ...brakes, maxOutputTokens: undefined });
+  const modeParts: FlagPart[] = [
+    ...(modes.budgetMode === undefined ? [] : [['budget-mode', modes.budgetMode] as const]),
+    ...(modes.repeatMode === undefined ? [] : [['repeat-mode', modes.repeatMode] as const]),
+    ...repeatActionParts(modes),
+    ...(modes.sameErrorMode === undefined ? [] : [['same-error-mode', modes.sameErrorMode] as const]),
+  ];
+  return [['preset', RECORDED_PRESET], ...withOutputTokens([...given, ...modeParts], brakes.maxOutputTokens)];
 }
 
 /**
@@ -108,9 +139,14 @@ export function withScenarioCaches(settings: ReportSettings, scenarioCaches: rea
   return settings.cache === defaultCacheSpec() ? { ...settings, cache: defaultCacheSpec(scenarioCaches) } : settings;
 }
 
-export function contextSpec(strategy: ContextStrategy): string {
-  const base = contextSpecOf(strategy);
-  return strategy.toolResultCap === undefined ? base : `${base},tool-result-cap=${strategy.toolResultCap}`;
+/** The context strategy and its tool-result cap, each as its flag takes it (`--context`, `--tool-result-cap`). */
+function contextSettings(strategy: ContextStrategy): Pick<ReportSettings, 'context' | 'toolResultCap'> {
+  return { context: contextSpecOf(strategy), ...(strategy.toolResultCap === undefined ? {} : { toolResultCap: `${strategy.toolResultCap}` }) };
+}
+
+/** `window:3`, or with a cap `window:3 · tool-result-cap 500`: the context as the settings line says it. */
+export function contextText(strategy: ContextStrategy): string {
+  return settingsText(contextSettings(strategy)).replace(/^context /, '');
 }
 
 /** The latency of runs that have nothing recorded to fall back on and no `--latency-model`: calls and tools take no time. */
@@ -121,24 +157,56 @@ export function latencySpec(latency: LatencyModel | undefined): string {
   return `call=${latency.perCallMs},input-token=${latency.perInputTokenMs},output-token=${latency.perOutputTokenMs},tool=${latency.perToolCallMs}`;
 }
 
-export function reportSettings(args: {
+/** What a report's settings are made of. */
+export interface SettingsOf {
   brakes: BrakeConfig;
-  /** Each run replayed with its own recorded limits, `brakes` given on top. */
+  /** Each run replayed with its own recorded limits (`--preset recorded`), `brakes` given on top. */
   perRunRecordedLimits?: boolean;
   strategy: ContextStrategy;
   latency?: LatencyModel;
   model?: string;
-  /** The cache each scenario file among the inputs gave its runs (flags given on top). */
-  scenarioCaches?: readonly (string | undefined)[];
-}): ReportSettings {
+}
+
+function brakeSettings(args: SettingsOf): FlagPart[] {
+  return args.perRunRecordedLimits ? recordedParts(args.brakes) : brakeParts(args.brakes);
+}
+
+export function reportSettings(args: SettingsOf & { /** The cache each scenario file among the inputs gave its runs (flags given on top). */ scenarioCaches?: readonly (string | undefined)[] }): ReportSettings {
   const settings: ReportSettings = {
-    brakes: args.perRunRecordedLimits ? recordedSpec(args.brakes) : brakeSpec(args.brakes),
-    context: contextSpec(args.strategy),
+    brakes: trySyntax(brakeSettings(args)) || 'none',
+    ...contextSettings(args.strategy),
     cache: args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches),
     latency: latencySpec(args.latency),
   };
   if (args.model !== undefined) settings.model = args.model;
   return settings;
+}
+
+/** A flag's value as a shell word: quoted only when it holds something a shell would read otherwise. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The settings as the command-line flags that reproduce them (`--max-steps 50 --context window:5
+ * --tool-result-cap 500 --cache on`), what a run took by default left out: what a user pastes after
+ * `loopcost replay INPUTS` for a configuration a report names by a combined label (a sweep's row).
+ */
+export function settingsFlags(args: SettingsOf & { /** Session trees as one loop (`--tree`), each sub-agent under these limits. */ tree?: { subagent?: SubagentLimits } }): string {
+  const { strategy } = args;
+  const subagent = args.tree?.subagent;
+  const parts: FlagPart[] = [
+    ...(args.tree === undefined ? [] : [['tree', ''] as const]),
+    ...(subagent?.maxSteps === undefined ? [] : [['subagent-max-steps', `${subagent.maxSteps}`] as const]),
+    ...(subagent?.maxCostPico === undefined ? [] : [['subagent-max-cost', picoToUsdString(subagent.maxCostPico)] as const]),
+    ...brakeSettings(args),
+    ...(strategy.kind === 'full' ? [] : [['context', contextSpecOf(strategy)] as const]),
+    ...(strategy.toolResultCap === undefined ? [] : [['tool-result-cap', `${strategy.toolResultCap}`] as const]),
+    ...(strategy.cache === 'on' || strategy.cache === 'off' ? [['cache', strategy.cache] as const] : []),
+    ...(args.latency === undefined ? [] : [['latency-model', latencySpec(args.latency)] as const]),
+    ...(args.model === undefined ? [] : [['model', args.model] as const]),
+  ];
+  return parts.map(([name, value]) => (value === '' ? `--${name}` : `--${name} ${shellWord(value)}`)).join(' ');
 }
 
 /** Between the parts of the settings line (a wrapped line breaks only there). */
@@ -149,6 +217,7 @@ export function settingsText(settings: Partial<ReportSettings>): string {
   const parts: string[] = [];
   if (settings.brakes !== undefined) parts.push(`brakes ${settings.brakes}`);
   if (settings.context !== undefined) parts.push(`context ${settings.context}`);
+  if (settings.toolResultCap !== undefined) parts.push(`tool-result-cap ${settings.toolResultCap}`);
   if (settings.cache !== undefined) parts.push(`cache ${settings.cache}`);
   if (settings.latency !== undefined) parts.push(`latency ${settings.latency}`);
   if (settings.model !== undefined) parts.push(`re-priced as ${settings.model}`);
@@ -160,8 +229,8 @@ export function settingsLine(settings: ReportSettings): string {
   return `settings: ${settingsText(settings)}`;
 }
 
-export const SETTINGS_COLUMNS = ['brakes', 'context', 'cacheMode', 'latency', 'repricedAs'] as const;
+export const SETTINGS_COLUMNS = ['brakes', 'context', 'toolResultCap', 'cacheMode', 'latency', 'repricedAs'] as const;
 
 export function settingsColumns(settings: ReportSettings): Record<(typeof SETTINGS_COLUMNS)[number], string> {
-  return { brakes: settings.brakes, context: settings.context, cacheMode: settings.cache, latency: settings.latency, repricedAs: settings.model ?? '' };
+  return { brakes: settings.brakes, context: settings.context, toolResultCap: settings.toolResultCap ?? '', cacheMode: settings.cache, latency: settings.latency, repricedAs: settings.model ?? '' };
 }

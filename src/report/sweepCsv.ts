@@ -24,7 +24,7 @@ export function renderSweepCsv(report: SweepReport): string {
   const strategyColumns = STRATEGY_FIGURES.filter((key) => report.configurations.some((row) => row[key] !== undefined));
   for (const flat of rows) for (const key of strategyColumns) flat[key] ??= 0;
   const columns = [
-    'settings', 'brakes', 'context', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
+    'settings', 'flags', 'brakes', 'context', 'toolResultCap', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
     'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd',
     'wastedUsd', 'wastedShare', 'falseStops', 'falseStopRate', 'caughtEarly', 'savedUsd',
     ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd', ...strategyColumns,

@@ -15,6 +15,7 @@ import type { PriceSource } from '../pricing/types.js';
 import { formatUsdNumber } from './money.js';
 import { renderSweepCsv, STRATEGY_FIGURES } from './sweepCsv.js';
 import { chartUsd } from './render.js';
+import type { InputsRecord } from './scenarios.js';
 import type { ReportSettings } from './settings.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { layOutStops, narrowestWidth } from './stopColumns.js';
@@ -34,9 +35,12 @@ export interface HalfStepCap {
 export interface SweepRow extends SweepMetrics {
   /** The grid values of this configuration (`max-steps=10,max-repeat=3`). */
   settings: string;
-  /** Its whole brake setting in `--try` syntax, the context and cache it ran with, and the model when re-priced. */
+  /** The command-line flags that reproduce it (`loopcost replay INPUTS <flags>`): the grid values and the flags given, as settingsFlags writes them. */
+  flags: string;
+  /** Its whole brake setting in `--try` syntax, the context (`--context`), tool-result cap and cache it ran with, and the model when re-priced. */
   brakes: string;
   context: string;
+  toolResultCap?: number;
   cache: string;
   model?: string;
   /** With --target-completion, for configurations that reach it and have a step cap: the cap halved. */
@@ -45,6 +49,8 @@ export interface SweepRow extends SweepMetrics {
 
 export interface SweepRecommendation {
   settings: string;
+  /** Its command-line flags (the row's `flags`): `loopcost replay INPUTS <flags>` reproduces its figures. */
+  flags: string;
   targetCompletion: number;
   completionRate: number;
   /** 95% Wilson interval of its completion rate on these runs: how far to trust it. */
@@ -63,7 +69,7 @@ export interface SweepHeader {
   settings: ReportSettings;
   prices: PriceSource;
   grid: GridAxis[];
-  inputs: { recordedRuns: number; syntheticRuns: number; scenarios: { source: string; runs: number; seed: number }[] };
+  inputs: InputsRecord;
   targetCompletion?: number;
   /** With `context` a grid axis and recorded runs: each strategy's cumulative prompt tokens per step (the chart shows them side by side). */
   contextTokens?: ContextTokenCurves;
@@ -117,7 +123,8 @@ function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecom
   } else text += ' It has no step cap to halve.';
   const interval = wilsonInterval(row.completed, row.runs);
   text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percent(interval[0])}–${percent(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percent(target)}` : ''}.`;
-  return { settings: row.settings, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
+  text += ` To reproduce it: loopcost replay <the same inputs and price flags>${row.flags === '' ? '' : ` ${row.flags}`}`;
+  return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
 }
 
 

@@ -29,8 +29,10 @@ function halfStepCapSchema() {
 function rowShape() {
   return {
     settings: z.string(),
+    flags: z.string(),
     brakes: z.string(),
     context: z.string(),
+    toolResultCap: count().optional(),
     cache: z.string(),
     model: z.string().optional(),
     halfStepCap: halfStepCapSchema().optional(),
@@ -88,7 +90,7 @@ function headerShape() {
   return {
     tool: z.strictObject({ name: z.literal('loopcost'), version: text }),
     command: z.literal('sweep'),
-    settings: z.strictObject({ brakes: text, context: text, cache: text, latency: text, model: text.optional() }),
+    settings: z.strictObject({ brakes: text, context: text, toolResultCap: text.optional(), cache: text, latency: text, model: text.optional() }),
     prices: z.strictObject({
       name: text,
       version: text,
@@ -102,7 +104,7 @@ function headerShape() {
     inputs: z.strictObject({
       recordedRuns: count(),
       syntheticRuns: count(),
-      scenarios: z.array(z.strictObject({ source: text, runs: count(), seed: z.number().int() })),
+      scenarios: z.array(z.strictObject({ source: text, runs: count(), seed: z.number().int(), latency: text })),
     }),
     targetCompletion: rate().optional(),
     contextTokens: z

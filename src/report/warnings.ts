@@ -129,7 +129,7 @@ export function windowlessModelWarnings(models: readonly string[]): ReportWarnin
   ];
 }
 
-/** A model whose window is no more than the max_tokens sent under `--context-window model`. */
+/** A model whose window is no more than the max_tokens sent (under `--context-window model`, or to a synthetic agent). */
 export interface NoRoomWindow {
   model: string;
   contextWindow: number;
@@ -137,14 +137,14 @@ export interface NoRoomWindow {
 }
 
 /**
- * `--context-window model` with a max_tokens at or past a model's window: a provider refuses prompt +
- * max_tokens past the window, so every call is refused and each run stops at its first, for $0 (which
- * runs: population/modelWindow.ts).
+ * A max_tokens at or past a model's window: a provider refuses prompt + max_tokens past the window, so
+ * every call is refused — by the `--context-window model` brake before it is made, or (brakes or none) by
+ * a synthetic agent's provider — and each run stops at its first, for $0 (which runs: population/modelWindow.ts).
  */
 export function noRoomWindowWarnings(models: readonly NoRoomWindow[]): ReportWarning[] {
   if (models.length === 0) return [];
   const each = models.map((m) => `max_tokens ${m.maxOutputTokens.toLocaleString('en-US')} leaves no room for a prompt in ${m.model}'s window of ${m.contextWindow.toLocaleString('en-US')} tokens`);
-  return [{ code: 'no_room_in_context_window', message: `--context-window model: ${each.join('; ')}: every call is refused (each run stops at its first call, for $0); lower --max-output-tokens` }];
+  return [{ code: 'no_room_in_context_window', message: `${each.join('; ')}: every call is refused (each run stops at its first call, for $0); lower --max-output-tokens` }];
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The what-if report: per setting, how many runs completed, false stops, runs caught early, spend and
  * savings, against the baseline (each run under the limits it was recorded with); per run, each
- * setting's stop, steps and spend. Text leads with the summary; per-run rows follow when few or asked for.
+ * setting's stop, steps and spend, and the strategy figures the summary has (whatifFigures.ts). Text
+ * leads with the summary; per-run rows follow when few or asked for.
  */
 import { picoToUsd } from '../money.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -15,6 +16,7 @@ import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './set
 import { formatTable, type Cell, type Column } from './table.js';
 import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
+import { baselineRunFigures, figureCsvColumns, figureKeysOf, perRunTables, runFigures, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
 import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
@@ -39,7 +41,8 @@ export interface WhatIfReport {
     savedUsd: number;
     stopReasons: Partial<Record<string, number>>;
   })[];
-  runs: {
+  /** Each run under each setting; with the strategy figures the baseline or any setting has, on every row (0 where none): whatifFigures.ts. */
+  runs: (RunFigures & {
     source: string;
     setting: string;
     baselineStopReason: string;
@@ -51,7 +54,7 @@ export interface WhatIfReport {
     falseStop: boolean;
     savedUsd: number;
     pricedAsOf?: string;
-  }[];
+  })[];
   warnings: ReportWarning[];
 }
 
@@ -69,6 +72,8 @@ export function buildWhatIfReport(args: {
 }): WhatIfReport {
   const { result } = args;
   const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
+  const baselineFigures = strategyRecord(whatIfBaselineStrategy(result.runs));
+  const keys = figureKeysOf([baselineFigures, ...result.totals]);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : scenarioSettings(args.reportSettings, args.scenarios),
@@ -79,7 +84,7 @@ export function buildWhatIfReport(args: {
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
       costUsd: picoToUsd(baselineCost),
       stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
-      ...strategyRecord(whatIfBaselineStrategy(result.runs)),
+      ...baselineFigures,
     },
     totals: result.totals.map((t) => ({
       setting: t.setting,
@@ -94,17 +99,20 @@ export function buildWhatIfReport(args: {
     })),
     runs: result.runs.flatMap((run) => {
       const day = args.pricedAsOf?.(run.source);
+      const baseline = baselineRunFigures(keys, run.baseline);
       return run.settings.map((cell, i) => ({
         source: run.source,
         setting: args.settings[i]!.name,
         baselineStopReason: run.baseline.stopReason,
         baselineSteps: run.baseline.steps,
         baselineCostUsd: picoToUsd(run.baseline.costPico),
+        ...baseline,
         stopReason: cell.stopReason,
         steps: cell.steps,
         costUsd: picoToUsd(cell.costPico),
         falseStop: cell.falseStop,
         savedUsd: picoToUsd(cell.savedPico),
+        ...runFigures(keys, cell),
         ...(day === undefined ? {} : { pricedAsOf: day }),
       }));
     }),
@@ -117,13 +125,6 @@ function scenarioSettings(settings: ReportSettings, scenarios: readonly Scenario
   return { ...withScenarioCaches(settings, scenarios.map((scenario) => scenario.strategy.cache)), scenarios: scenarioSettingsRecords(scenarios) };
 }
 
-/** The strategy figures of the baseline's or a setting's totals, each only when present. */
-function strategyRecord(t: StrategyFigureRecord): StrategyFigureRecord {
-  const record: StrategyFigureRecord = {};
-  for (const key of ['summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions'] as const) if (t[key] !== undefined) record[key] = t[key];
-  return record;
-}
-
 function countBy(values: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
@@ -132,13 +133,25 @@ function countBy(values: readonly string[]): Record<string, number> {
 
 const usd = (value: number): string => formatUsdNumber(value);
 
-const WHATIF_CSV_COLUMNS = ['source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', 'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', 'pricedAsOf'];
+/** The strategy figures the per-run rows carry (the baseline's or any setting's): whatifFigures.ts. */
+function reportFigureKeys(report: WhatIfReport): FigureKey[] {
+  return figureKeysOf([report.baseline, ...report.totals]);
+}
+
+/** The per-run columns, each run's strategy figures (the baseline's, the setting's) after its cost figures. */
+function whatIfCsvColumns(report: WhatIfReport): string[] {
+  const figures = figureCsvColumns(reportFigureKeys(report));
+  return [
+    'source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', ...figures.baseline,
+    'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', ...figures.setting, 'pricedAsOf',
+  ];
+}
 // The brakes are each row's setting (the baseline: each run's recorded limits), so not a settings column.
 const WHATIF_SETTINGS_COLUMNS = SETTINGS_COLUMNS.filter((column) => column !== 'brakes');
 
 export function renderWhatIfCsv(report: WhatIfReport): string {
   const csv = csvSettings(report.runs, report.settings, report.settings.scenarios, priceSourceColumns(report.prices));
-  return formatCsv(csv.rows, [...WHATIF_CSV_COLUMNS, ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], csv.shared);
+  return formatCsv(csv.rows, [...whatIfCsvColumns(report), ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], csv.shared);
 }
 
 /**
@@ -257,7 +270,8 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
         usd(row.costUsd),
         row.falseStop ? 'FALSE STOP' : '',
       ]);
-      text += `\n${sourcesLine(b.runs, prefix, suffix)}${formatTable(RUN_COLUMNS, rows, { maxWidth: width })}`;
+      const tables = perRunTables({ columns: RUN_COLUMNS, rows, keys: reportFigureKeys(report), figures: report.runs, width });
+      text += `\n${sourcesLine(b.runs, prefix, suffix)}${tables}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;

@@ -2,14 +2,17 @@
  * Synthetic runs written down as native traces: each run as it unfolds under the scenario's context
  * strategy with no brake, up to the hard cap (named in the header) or the provider's refusal of a prompt +
  * the max_tokens sent past the model's window (a failed call, 400). The calls carry the latencies the
- * latency model gave them and, when the provider serves part of the prefix, the cached tokens; the
- * header carries the ground truth.
+ * latency model gave them and, with the cache on, the cached and cache-write tokens the provider billed
+ * (the ones the loop metered, or, when the provider serves part of the prefix, the ones the agent wrote):
+ * replayed with the cache as recorded (no --cache), under the scenario's context and no brakes, a
+ * recording costs what its run did, to the picodollar. The header carries the ground truth.
  */
 import type { LatencyModel } from '../loop/latency.js';
 import { countsAsStep } from '../kernel/brakes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
+import type { StepRow } from '../loop/types.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
 import type { Scenario } from './load.js';
 import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario, type SyntheticRun } from './run.js';
@@ -26,12 +29,31 @@ function endOf(run: SyntheticRun, { hardCapSteps, brakes }: PreparedScenario): T
   return { type: 'end', outcome: 'limit', status: `hard cap of ${hardCapSteps} steps (synthetic, no brakes)` };
 }
 
-function withLatencies(calls: CallRecord[], run: SyntheticRun, latency: LatencyModel | undefined): CallRecord[] {
+/** The loop's rows of the calls the agent answered, in call order (a summary call is the loop's own: not written down). */
+function agentRows(run: SyntheticRun): StepRow[] {
+  return run.result.rows.filter((row) => row.summary !== true);
+}
+
+function withLatencies(calls: CallRecord[], rows: readonly StepRow[], latency: LatencyModel | undefined): CallRecord[] {
   if (!latency) return calls;
   return calls.map((call, i) => {
-    const row = run.result.rows[i]!;
+    const row = rows[i]!;
     const toolCalls = call.toolCalls?.map((tool) => copyWith(tool, { latencyMs: toolLatencyMs(NaN, latency) }));
     return copyWith(call, { latencyMs: callLatencyMs(NaN, latency, row.inputTokens, row.outputTokens), ...(toolCalls ? { toolCalls } : {}) });
+  });
+}
+
+/**
+ * A run metered with the cache on: each call with the cached and cache-write tokens the loop metered for it
+ * (the provider's minimum prefix applied; writes on a model that bills them, all for five minutes), as a
+ * provider's usage records them. A run metered as recorded (a partial hit share) carries the agent's own.
+ */
+function withCacheUsage(calls: CallRecord[], rows: readonly StepRow[]): CallRecord[] {
+  return calls.map((call, i) => {
+    const row = rows[i];
+    if (row === undefined || (row.cachedInputTokens === 0 && row.cacheWriteTokens === 0)) return call;
+    const { cachedInputTokens, cacheWriteTokens } = row;
+    return copyWith(call, { ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}), ...(cacheWriteTokens > 0 ? { cacheWriteTokens } : {}) });
   });
 }
 
@@ -50,12 +72,13 @@ export function* generateTraces(scenario: Scenario, options: { prices: PriceTabl
 
 /**
  * Runs first .. first+count−1 of a prepared scenario, each made with no brakes up to the hard cap or the
- * window's refusal (its steps kept for the latencies when there is a latency model) and written down as
- * a native trace: its calls with their latencies, the ground truth in the header, how it ended. What
- * `generate` writes, and what a sweep replays synthetic runs from (src/population/syntheticRecording.ts).
+ * window's refusal (its steps kept for the latencies when there is a latency model, and for the cache it
+ * billed when it is on) and written down as a native trace: its calls with their latencies and cache usage,
+ * the ground truth in the header, how it ended. What `generate` writes; a sweep replays synthetic runs from
+ * the same recordings (unbrakedRecordings, src/population/syntheticRecording.ts).
  */
 export function* unbrakedTraces(prepared: PreparedScenario, first: number, count: number): Generator<Trace> {
-  for (const recording of unbrakedRecordings(prepared, { first, count, latencies: true })) yield recording.trace;
+  for (const recording of unbrakedRecordings(prepared, { first, count, latencies: true, cacheUsage: true })) yield recording.trace;
 }
 
 /** A run made with no brakes written down as a trace, and the run's own result (what replaying the trace with no brakes gives). */
@@ -77,17 +100,27 @@ export interface RecordingOptions {
   latencies: boolean;
   /** Only the calls up to the one that makes this step are written down (callsThroughStep); the result is the whole run's. */
   throughStep?: number;
+  /**
+   * Runs made with the cache on carry the cached and cache-write tokens it billed (withCacheUsage), so the
+   * recording replayed with the cache as recorded costs what the run did (as `generate` writes them). Without,
+   * a sweep replays its recordings with the configuration's cache, spared keeping every run's rows.
+   */
+  cacheUsage?: boolean;
 }
 
 /** Runs made with no brakes (their calls sending the max_tokens `prepared.brakes` sends: unbrakedSending), each with its result. */
 export function* unbrakedRecordings(prepared: PreparedScenario, options: RecordingOptions): Generator<UnbrakedRecording> {
   const latencies = options.latencies && prepared.latency !== undefined;
-  // Rows for the latencies of the calls written down, no more.
-  const unbraked: PreparedScenario = { ...prepared, brakes: unbrakedSending(prepared.brakes), keepSteps: latencies, ...(options.throughStep === undefined ? {} : { keepStepsThrough: options.throughStep }) };
+  const cacheUsage = options.cacheUsage === true && prepared.strategy.cache === 'on';
+  // Rows for the latencies and the cache of the calls written down, no more.
+  const unbraked: PreparedScenario = { ...prepared, brakes: unbrakedSending(prepared.brakes), keepSteps: latencies || cacheUsage, ...(options.throughStep === undefined ? {} : { keepStepsThrough: options.throughStep }) };
   for (let k = 0; k < options.count; k++) {
     const run = runSynthetic(unbraked, options.first + k, true);
-    const calls = options.throughStep === undefined ? run.calls : callsThroughStep(run.calls, options.throughStep);
-    yield { trace: syntheticTrace(run, prepared, latencies ? withLatencies(calls, run, prepared.latency) : calls), result: run.result };
+    let calls = options.throughStep === undefined ? run.calls : callsThroughStep(run.calls, options.throughStep);
+    const rows = unbraked.keepSteps ? agentRows(run) : [];
+    if (cacheUsage && run.cache === 'on') calls = withCacheUsage(calls, rows);
+    if (latencies) calls = withLatencies(calls, rows, prepared.latency);
+    yield { trace: syntheticTrace(run, prepared, calls), result: run.result };
   }
 }
 

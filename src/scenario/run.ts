@@ -3,7 +3,7 @@
  * the context strategy built), under the brakes, context and prices given. Run i's randomness depends
  * only on (seed, i), so the same run under two settings is the same agent.
  */
-import { maxOutputTokensSent, NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -53,6 +53,8 @@ export interface SyntheticRun {
   goalTokens: number;
   calls: CallRecord[];
   ending: SyntheticAgent['ending'];
+  /** The cache mode its calls were metered with (SyntheticStart.cache). */
+  cache: CacheMode;
 }
 
 /** The scenario's model priced from the table; an unknown model names the scenario's field. */
@@ -92,6 +94,9 @@ class Recorder implements StepSource {
   }
   exhaustedReason() {
     return this.inner.exhaustedReason();
+  }
+  refusal() {
+    return this.inner.refusal?.();
   }
 }
 
@@ -205,11 +210,9 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
         ? 'the provider failed the last call (synthetic)'
         : agent.ending === 'cut_off'
           ? 'the synthetic run was cut off after its last step, unanswered'
-          : agent.ending === 'context_window'
-            ? `the provider refused a prompt + max_tokens ${maxOutputTokensSent(p.brakes)} past ${p.pricing.model}'s context window of ${p.pricing.contextWindow} tokens (no context-window brake stopped the run before it)`
           : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
   }
-  return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending };
+  return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending, cache };
 }
 
 export function prepareScenario(scenario: Scenario, options: RunScenarioOptions): PreparedScenario & { runs: number; firstRun: number } {

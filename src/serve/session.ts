@@ -17,6 +17,8 @@ import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
+import { CONTEXT_LENGTH_EXCEEDED, refusalMessage } from '../loop/refusalWords.js';
+import type { WindowRefusal } from '../loop/types.js';
 
 export interface SessionSummary {
   id: string;
@@ -150,6 +152,16 @@ export abstract class ServeSession {
     };
     if (record.failed) throw failedCall(reply, record.failed);
     return reply;
+  }
+
+  /**
+   * The provider's refusal of `record`'s request, sent with the prompt `view` (a synthetic agent's: SyntheticAgent.next):
+   * the call counted as the loop counts one (LoopSession.providerRefused: no step, paid nothing) and answered as
+   * OpenAI answers it, 400 `context_length_exceeded` with the numbers in its message (refusalMessage).
+   */
+  protected refused(record: CallRecord, view: PromptView, refusal: WindowRefusal): ApiError {
+    this.loop.providerRefused(record, view, refusal);
+    return new ApiError(400, refusalMessage(refusal), 'invalid_request_error', 'messages', CONTEXT_LENGTH_EXCEEDED);
   }
 }
 

@@ -73,6 +73,8 @@ export class SyntheticSession extends ServeSession {
       throw new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: this.agent.ending ?? 'nothing more to send' });
     }
     const keys = request.messages.map(messageKey);
+    const refusal = this.agent.refusal();
+    if (refusal) throw this.refused(record, view, refusal);
     try {
       const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`, undefined, this.agent.lastCut);
       this.remember(reply, keys);

@@ -6,7 +6,7 @@
  */
 import type { BrakeState } from '../brakes/state.js';
 import type { PromptView } from '../kernel/context.js';
-import type { StepRequest, StepSource } from '../loop/types.js';
+import type { StepRequest, StepSource, WindowRefusal } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { checkedCount, drawCount, drawReal, type DistributionSpec } from './distributions.js';
 import { cutAtCap } from './outputCap.js';
@@ -60,7 +60,8 @@ export interface AgentEnv {
   /**
    * The model's context window, when the price table gives it: the provider refuses a prompt + the
    * request's max_tokens past it (the prompt alone past it when the request asks for none: `refusedBy`),
-   * so the run ends there (a failed call, paid nothing) unless a context-window brake stopped it before.
+   * so the run ends there (a failed call, paid nothing, no step: stop `provider_refused`) unless a
+   * context-window brake stopped it before.
    */
   contextWindowTokens?: number;
 }
@@ -83,6 +84,7 @@ export abstract class SyntheticAgent implements StepSource {
   private stuckFrom: number | undefined;
   private failed = false;
   private cut = false;
+  private refused: WindowRefusal | undefined;
 
   constructor(protected readonly env: AgentEnv) {}
 
@@ -98,6 +100,7 @@ export abstract class SyntheticAgent implements StepSource {
    */
   next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null {
     this.cut = false;
+    this.refused = undefined;
     if (this.failed) return null;
     if (state.steps >= this.env.hardCapSteps) {
       this.ending = 'hard_cap';
@@ -123,6 +126,11 @@ export abstract class SyntheticAgent implements StepSource {
   /** The last response `next` gave was cut at the request's max_tokens (a served reply says `finish_reason: "length"`). */
   get lastCut(): boolean {
     return this.cut;
+  }
+
+  /** The last response `next` gave was its provider's refusal of a prompt past the window: its numbers (the loop ends the run, `provider_refused`). */
+  refusal(): WindowRefusal | undefined {
+    return this.refused;
   }
 
   exhaustedReason(): 'trace_end' {
@@ -185,10 +193,12 @@ export abstract class SyntheticAgent implements StepSource {
     return { type: 'call', outputTokens: this.size(this.env.outputTokens, rng, 'outputTokens'), final: true };
   }
 
-  /** The provider refuses a prompt (+ the max_tokens the request asks for) past the model's context window (HTTP 400): paid nothing, and the run ends. */
+  /** The provider refuses a prompt (+ the max_tokens the request asks for) past the model's context window (HTTP 400): paid nothing, no step, and the run ends. */
   private promptRefused(promptTokens: number, request: StepRequest): CallRecord {
+    const window = this.env.contextWindowTokens!;
+    this.refused = { promptTokens, contextWindowTokens: window, ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }) };
     const asked = request.maxOutputTokens === undefined ? '' : ` + max_tokens ${request.maxOutputTokens}`;
-    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${this.env.contextWindowTokens} (synthetic)`);
+    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${window} (synthetic)`);
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

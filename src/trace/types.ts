@@ -142,6 +142,11 @@ export interface Trace {
   header: TraceHeader;
   calls: CallRecord[];
   end: TraceEnd;
+  /**
+   * In memory only, never written: a sweep's recording of a synthetic run that its provider refused at the
+   * call after its last (src/population/syntheticRecording.ts): replayed, it stops there, provider_refused.
+   */
+  refusedAtEnd?: boolean;
 }
 
 export type TraceRecord = TraceHeader | CallRecord | TraceEnd;

@@ -20,7 +20,7 @@ import { trace } from '../helpers.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
 
 describe('real loop (trace-driven model) = replay', () => {
-  it('on 1,200 random traces and brakes (recorded and unrecorded prompts, failed calls, backtracks, compactions), every stop reason but aborted', async () => {
+  it('on 1,200 random traces and brakes (recorded and unrecorded prompts, failed calls, backtracks, compactions), every stop reason but aborted and provider_refused (a recorded failed call is no refusal)', async () => {
     const seen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.array(callArb, { maxLength: 40 }), brakesArb, fc.constantFrom(...pricings), fc.constantFrom<'recorded' | 'synthetic'>('recorded', 'synthetic'), fc.constantFrom('completed', 'error'), async (calls, brakes, pricing, origin, outcome) => {
@@ -32,7 +32,7 @@ describe('real loop (trace-driven model) = replay', () => {
       }),
       { numRuns: 1200, seed: 1111 },
     );
-    expect([...seen].sort()).toEqual(STOP_REASONS.filter((reason) => reason !== 'aborted').sort());
+    expect([...seen].sort()).toEqual(STOP_REASONS.filter((reason) => reason !== 'aborted' && reason !== 'provider_refused').sort());
   });
 
   it('on traces generated from the bundled scenarios, under their own context strategies (windows, caps) and tight brakes', async () => {

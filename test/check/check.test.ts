@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
 
@@ -69,7 +69,10 @@ describe('loopcost check', () => {
     expect(written.code).toBe(0);
     expect(written.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${first}: compare later runs with --baseline ${first}\n`);
     const saved = JSON.parse(readFileSync(first, 'utf8'));
-    expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/1', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/2', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    // The prices of the models run, per token in picodollars: what a later check compares, not the table's hash.
+    expect(saved.models).toEqual([{ model: 'gpt-4o-mini', provider: 'openai', pricedAs: 'gpt-4o-mini', pricesPicoPerToken: { input: 150000, cachedInput: 75000, output: 600000 }, tiers: [] }]);
+    expect(saved.scenarios.map((s: { source: string }) => s.source)).toEqual(['reference-sum-of-squares.yaml', 'keeps-asking.yaml'].map((f) => relative(dir, join('scenarios', f))));
 
     const same = await cli('check', REFERENCE, ASKING, '--baseline', first, '--tolerance', '5%', '--update-baseline', second);
     expect(same.code).toBe(0);
@@ -80,8 +83,9 @@ describe('loopcost check', () => {
     const prices = join(dir, 'dearer.json');
     writeFileSync(prices, JSON.stringify({ 'gpt-4o-mini': { input_cost_per_token: 1.65e-7, output_cost_per_token: 6.6e-7, litellm_provider: 'openai', mode: 'chat', max_input_tokens: 128000 } }));
     const repriced = await cli('check', REFERENCE, ASKING, '--baseline', first, '--prices-override', prices);
-    expect(repriced.stdout).toMatch(/^price change: the baseline was priced with @pydantic\/genai-prices/m);
-    expect(repriced.stdout).toMatch(/^scenarios\/reference-sum-of-squares.yaml +costUsd +\$0\.00700 +\$0\.00770 +price change$/m);
+    expect(repriced.stdout).toMatch(/^price change: gpt-4o-mini \(openai\): input \$0\.15 → \$0\.165, output \$0\.6 → \$0\.66 per million tokens\./m);
+    // baseline, measured (new prices), measured under the baseline's prices (what the gate judges), status.
+    expect(repriced.stdout).toMatch(/^scenarios\/reference-sum-of-squares.yaml +costUsd +\$0\.00700 +\$0\.00770 +\$0\.00700 +price change$/m);
     expect(repriced.stdout).not.toMatch(/DRIFT/);
     expect(repriced.code).toBe(0);
 

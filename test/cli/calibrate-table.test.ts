@@ -1,10 +1,12 @@
 /**
  * calibrate's table names each configuration's grid values as sweep's does: a value with options after
  * commas (`summary:trigger=…,keep=…`) is one value of its axis, not cut at its first comma; `--wide` cuts
- * nothing.
+ * nothing. Its two false-stop columns say their definitions and print in one form, `stopped/of rate`.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './run.js';
+import { cli, tempDir } from './run.js';
 
 const SUMMARY = 'summary:trigger=40000,keep=5,tokens=2000';
 const GRID = ['--grid', `context=full,${SUMMARY}`, '--grid', 'max-repeat=2,3'];
@@ -23,5 +25,41 @@ describe('calibrate table', () => {
     const json = await cli('calibrate', 'scenarios/keeps-asking.yaml', '--runs', '5', ...GRID, '--format', 'json');
     const settings = JSON.parse(json.stdout).configurations.map((row: { settings: string }) => row.settings);
     expect(settings).toContain(`context=${SUMMARY},max-repeat=3`);
+  });
+});
+
+/** 50 retriers that give up after 20 attempts: each "completes" with no brakes, its task not done. */
+function retriers(): string {
+  const path = join(tempDir(), 'retr.yaml');
+  const lines = ['scenario: loopcost.scenario/1', 'model: gpt-4o-mini', 'provider: openai', 'systemTokens: 350', 'goalTokens: 30', 'runs: 50', 'population:'];
+  writeFileSync(path, [...lines, '  - behaviour: retrier', '    weight: 1', '    givesUpAfter: 20', '    outputTokens: 60', '    toolResultTokens: 40'].join('\n') + '\n');
+  return path;
+}
+
+describe('calibrate false stops', () => {
+  it('retriers caught by max-same-error=3 are no false stops: caught 50/50 and false stops 0/0 (their task is never done)', async () => {
+    const r = await cli('calibrate', retriers(), '--grid', 'max-same-error=3');
+    expect(r.code, r.stderr).toBe(0);
+    const [header, , row] = r.stdout.split('\n');
+    expect(header).toMatch(/stuck caught\s+precision\s+recall\s+wasted steps\s+false stops \(synthetic\)\s+false stops \(recorded\)$/);
+    expect(row).toMatch(/^3\s+50\/50\s+100\.0%\s+100\.0%\s+2\.0 \(max 2\)\s+0\/0 -\s+-$/);
+    const legend = r.stdout.replace(/\s+/g, ' ');
+    expect(legend).toContain('false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes');
+    expect(legend).toContain('false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes');
+    const json = JSON.parse((await cli('calibrate', retriers(), '--grid', 'max-same-error=3', '--format', 'json')).stdout);
+    expect(json.configurations[0].synthetic).toMatchObject({ caughtStuck: 50, tasksDoneWithoutBrakes: 0, falseStops: 0, falseStopRate: null });
+  });
+
+  it('both columns print stopped/of rate: synthetic by ground truth, recorded by outcome', async () => {
+    const r = await cli('calibrate', 'scenarios/production-mix.yaml', 'test/fixtures/mini-swe-agent', '--runs', '100', '--grid', 'max-steps=8', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const { synthetic, recorded } = JSON.parse(r.stdout).configurations[0];
+    expect(synthetic.falseStops).toBeGreaterThan(0);
+    expect(recorded.completedWithoutBrakes).toBeGreaterThan(0);
+    const table = await cli('calibrate', 'scenarios/production-mix.yaml', 'test/fixtures/mini-swe-agent', '--runs', '100', '--grid', 'max-steps=8');
+    const row = table.stdout.split('\n')[2]!;
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    expect(row).toContain(`${synthetic.falseStops}/${synthetic.tasksDoneWithoutBrakes} ${pct(synthetic.falseStopRate)}`);
+    expect(row.endsWith(`${recorded.falseStops}/${recorded.completedWithoutBrakes} ${pct(recorded.falseStopRate)}`)).toBe(true);
   });
 });

@@ -1,15 +1,16 @@
 /**
- * `--context-window model` with a max_tokens at or past the model's window (gpt-4o-mini: 128,000 in the
- * bundled table): a provider refuses every call, so every run stops at its first for $0. Every command
- * that runs the brake says so, by one rule (population/modelWindow.ts); project's threshold line says
- * "no room" rather than a window less max_tokens of 0.
+ * A max_tokens at or past the model's window (gpt-4o-mini: 128,000 in the bundled table) refuses every
+ * call, so every run stops at its first for $0: under `--context-window model` (the brake), and for
+ * synthetic runs without it too (their provider refuses it, provider_refused). Every command that runs the
+ * brake or synthetic agents says so, by one rule and one message (population/modelWindow.ts); project's
+ * threshold line says "no room" rather than a window less max_tokens of 0.
  */
 import { describe, expect, it } from 'vitest';
 import { cli } from './run.js';
 
 const PAIR = 'scenarios/recorded-pair.jsonl';
 const WARNING =
-  "--context-window model: max_tokens 200,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens: every call is refused (each run stops at its first call, for $0); lower --max-output-tokens";
+  "max_tokens 200,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens: every call is refused (each run stops at its first call, for $0); lower --max-output-tokens";
 type Warning = { code: string; message: string };
 const noRoom = (stdout: string) => (JSON.parse(stdout).warnings as Warning[]).filter((w) => w.code === 'no_room_in_context_window');
 /** The table's warning lines, joined back into one. */
@@ -41,6 +42,27 @@ describe('--max-output-tokens that leaves no room in the model window', () => {
     expect(noRoom((await cli(...args, '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);
     expect(tableWarnings((await cli(...args)).stdout)).toContain(`warning: ${WARNING}`);
     expect(noRoom((await cli('sweep', PAIR, '--context-window', 'model', '--grid', 'max-output-tokens=4096,8192', '--format', 'json')).stdout)).toEqual([]);
+  });
+
+  it('without the brake, every command that runs synthetic agents says so of them, and each run stops at its first call, provider_refused, for $0', async () => {
+    const SCENARIO = 'scenarios/flight-search.yaml';
+    const replay = JSON.parse((await cli('replay', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '200000', '--format', 'json')).stdout);
+    expect(noRoom(JSON.stringify(replay)).map((w) => w.message)).toEqual([WARNING]);
+    expect(replay.runs.map((run: { stopReason: string; steps: number; costUsd: number; failedCalls: number }) => [run.stopReason, run.steps, run.costUsd, run.failedCalls])).toEqual(Array(3).fill(['provider_refused', 0, 0, 1]));
+    expect(replay.runs[0].stopDetail).toMatch(/^the provider refused the call: prompt of \d+ tokens \+ max_tokens 200000 > context window 128000$/);
+    for (const args of [
+      ['sweep', SCENARIO, '--preset', 'none', '--runs', '3', '--grid', 'max-output-tokens=4096,200000'],
+      ['calibrate', SCENARIO, '--preset', 'none', '--runs', '3', '--grid', 'max-output-tokens=4096,200000'],
+      ['project', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '200000'],
+      ['whatif', SCENARIO, '--runs', '3', '--try', 'max-output-tokens=200000'],
+      ['check', SCENARIO, '--max-output-tokens', '200000'],
+    ]) {
+      const r = await cli(...args, '--format', 'json');
+      expect(noRoom(r.stdout).map((w) => w.message), args.join(' ')).toEqual([WARNING]);
+    }
+    // With room, no warning; recorded runs without the brake are not refused (they replay as recorded).
+    expect(noRoom((await cli('replay', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '127999', '--format', 'json')).stdout)).toEqual([]);
+    expect(noRoom((await cli('check', SCENARIO, '--format', 'json')).stdout)).toEqual([]);
   });
 
   it("project says so, and its threshold line says no room instead of a window less max_tokens of 0", async () => {

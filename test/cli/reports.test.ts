@@ -138,7 +138,7 @@ describe('reports say what could mislead', () => {
     expect(text).toMatch(/^warning: context window:1 on 38 recorded runs changes cost only: completions and stop reasons are as recorded \(open\s+loop\);/m);
     expect(text).toMatch(/synthetic population fitted to these runs \(closed loop\)/);
     const whatif = (await cli('whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--tool-result-cap', '500')).stdout;
-    expect(whatif).toMatch(/warning: context full,tool-result-cap=500 on 38 recorded runs/);
+    expect(whatif).toMatch(/warning: context full · tool-result-cap 500 on 38 recorded runs/);
     // A run written down by a synthetic agent (origin synthetic) replays as written too: its agent would have reacted to the window.
     expect((await cli('replay', 'scenarios/long-exploration.jsonl', '--context', 'window:2')).stdout).toMatch(/^warning: context window:2 on 1 recorded run changes cost only/m);
     // Scenario files' runs are closed loop: nothing to warn about.
@@ -151,13 +151,13 @@ describe('every report names the settings that made it', () => {
     const args = ['replay', 'scenarios', '--max-steps', '20', '--max-cost', '0.05', '--budget-mode', 'predict', '--context', 'window:3', '--cache', 'on'];
     expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict · context window:3 · cache on · latency as recorded$/m);
     const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
-    expect(csv[0]).toMatch(/,brakes,context,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
-    expect(csv[1]).toMatch(/,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,on,as recorded,,@pydantic\/genai-prices,/);
+    expect(csv[0]).toMatch(/,brakes,context,toolResultCap,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
+    expect(csv[1]).toMatch(/,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,,on,as recorded,,@pydantic\/genai-prices,/);
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
     expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: 'as recorded' });
     const whatif = (await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--latency-model', 'call=100')).stdout;
     // scenarios/ holds files with cache on and off: the settings line says so, not "synthetic: off".
-    expect(whatif).toMatch(/^settings: brakes recorded · context full · cache as recorded \(synthetic: each scenario file's own\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
+    expect(whatif).toMatch(/^settings: brakes preset=recorded · context full · cache as recorded \(synthetic: each scenario file's own\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
   });
 
   it('the brakes as written in a report read back as the same brakes (--try syntax)', () => {
@@ -285,7 +285,7 @@ describe('--cache on with a model that has no cached price', () => {
 describe('compare names its settings too', () => {
   it('as recorded: no brakes, full context, cache as recorded', async () => {
     expect((await cli('compare', 'scenarios')).stdout).toMatch(/^settings: brakes none · context full · cache as recorded \(synthetic: off\)/m);
-    expect((await cli('compare', 'scenarios', '--format', 'csv')).stdout.split('\n')[0]).toMatch(/,tolerance,brakes,context,cacheMode,latency,repricedAs,priceSource,/);
+    expect((await cli('compare', 'scenarios', '--format', 'csv')).stdout.split('\n')[0]).toMatch(/,tolerance,brakes,context,toolResultCap,cacheMode,latency,repricedAs,priceSource,/);
   });
 
   it('model names from a price file are listed escaped', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET, type BrakeConfig } from '../../src/brakes/config.js';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import { replayTrace } from '../../src/replay/replay.js';
+import { runLoop } from '../../src/loop/run.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import { usdToPico } from '../../src/money.js';
 import { MINI_TABLE, call, distinctSteps, handPriced, handTable, toolCall, trace } from '../helpers.js';
@@ -203,7 +204,19 @@ describe('every stop reason, on small native traces', () => {
     expect(r.steps).toBe(12);
   });
 
+  it('provider_refused: no native trace ends so; a source whose provider refuses the call (a synthetic agent: test/synthetic/providerRefusal.test.ts)', () => {
+    const calls = distinctSteps(2);
+    let next = 0;
+    const refusing = {
+      next: () => (next < calls.length ? calls[next++]! : (next++, { type: 'call' as const, outputTokens: 0, failed: { status: 400, message: 'too long' } })),
+      exhaustedReason: () => 'trace_end' as const,
+      refusal: () => (next > calls.length ? { promptTokens: 900, maxOutputTokens: 4096, contextWindowTokens: 4500 } : undefined),
+    };
+    const r = runLoop(refusing, { brakes: { ...NO_BRAKES, maxSteps: 3 }, strategy: FULL_HISTORY, cache: 'off', pricing: MINI_TABLE.resolve('mini'), systemTokens: 100, goalTokens: 20 });
+    expect([r.stop.reason, r.stop.detail, r.steps, r.calls, r.failedCalls]).toEqual(['provider_refused', 'the provider refused the call: prompt of 900 tokens + max_tokens 4096 > context window 4500', 2, 3, 1]);
+  });
+
   it('every stop reason is reachable (this file covers the list)', () => {
-    expect(STOP_REASONS).toHaveLength(11);
+    expect(STOP_REASONS).toHaveLength(12);
   });
 });

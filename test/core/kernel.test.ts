@@ -27,6 +27,7 @@ describe('stop codes', () => {
       [StopCode.BacktrackLimit, 'backtrack_limit'],
       [StopCode.TraceEnd, 'trace_end'],
       [StopCode.Aborted, 'aborted'],
+      [StopCode.ProviderRefused, 'provider_refused'],
     ];
     expect(codes).toHaveLength(STOP_REASONS.length);
     for (const [code, reason] of codes) {

@@ -124,8 +124,8 @@ describe('projection', () => {
     const args = ['replay', 'scenarios/recursive-verification.yaml', '--runs', '3', '--preset', 'none', '--per-run', '--format', 'json'];
     const report = JSON.parse((await cli(...args)).stdout);
     for (const run of report.runs) {
-      expect(run.stopReason).toBe('trace_end');
-      expect(run.stopDetail).toBe("the provider refused a prompt + max_tokens 4096 past gpt-4o-mini's context window of 128000 tokens (no context-window brake stopped the run before it)");
+      expect(run.stopReason).toBe('provider_refused');
+      expect(run.stopDetail).toMatch(/^the provider refused the call: prompt of \d+ tokens \+ max_tokens 4096 > context window 128000$/);
     }
     const braked = JSON.parse((await cli(...args, '--context-window', 'model')).stdout);
     expect(braked.runs.map((run: { stopReason: string }) => run.stopReason)).toEqual(['context_overflow', 'context_overflow', 'context_overflow']);

@@ -18,7 +18,8 @@ function write(name: string, data: Record<string, Record<string, unknown>>): str
   writeFileSync(path, JSON.stringify(data));
   return path;
 }
-const BOTH = write('amb.json', { 'openai/gpt-4o': { input_cost_per_token: 1e-6 }, 'azure/gpt-4o': { input_cost_per_token: 2e-6 } });
+// (openai's entry gives a cached price too: the table's $1.25/M above its $1/M input would be refused.)
+const BOTH = write('amb.json', { 'openai/gpt-4o': { input_cost_per_token: 1e-6, cache_read_input_token_cost: 0.5e-6 }, 'azure/gpt-4o': { input_cost_per_token: 2e-6 } });
 const NEITHER = write('neither.json', { 'azure/gpt-4o': { input_cost_per_token: 1e-6 }, 'bedrock/gpt-4o': { input_cost_per_token: 2e-6 } });
 
 describe('--prices-override entries that share a bare name', () => {
@@ -36,7 +37,7 @@ describe('--prices-override entries that share a bare name', () => {
     const trace = join(dir, 'noprovider.jsonl');
     writeFileSync(trace, readFileSync('scenarios/recorded-pair.jsonl', 'utf8').replaceAll('"model":"gpt-4o-mini","provider":"openai"', '"model":"gpt-4o"'));
     const cost = async (...flags: string[]) => JSON.parse((await cli('replay', trace, ...flags, '--format', 'json')).stdout).summary.totalCostUsd;
-    const picked = await cost('--prices-override', write('one.json', { 'openai/gpt-4o': { input_cost_per_token: 1e-6 } }));
+    const picked = await cost('--prices-override', write('one.json', { 'openai/gpt-4o': { input_cost_per_token: 1e-6, cache_read_input_token_cost: 0.5e-6 } }));
     expect(picked).not.toBe(await cost());
     expect(await cost('--prices-override', BOTH)).toBe(picked);
   });

@@ -13,9 +13,10 @@ import { userErrorOf } from '../helpers.js';
 import { cli, tempDir } from '../cli/run.js';
 
 const dir = tempDir();
-function write(name: string, price: number): string {
+/** An entry for gpt-4o with this input price (and `fields`: a cached price at most it, or the merge is refused). */
+function write(name: string, price: number, fields: Record<string, number> = {}): string {
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify({ 'gpt-4o': { input_cost_per_token: price } }));
+  writeFileSync(path, JSON.stringify({ 'gpt-4o': { input_cost_per_token: price, ...fields } }));
   return path;
 }
 
@@ -42,7 +43,8 @@ describe('per-token prices out of range', () => {
     expect(userErrorOf(() => loadPriceTable({ overridesFile: write('past-one.json', 1.000001) })).issues[0]!.code).toBe('price_out_of_range');
     expect(userErrorOf(() => loadPriceTable({ overridesFile: write('under-pico.json', 4e-13) })).issues[0]!.code).toBe('price_out_of_range');
     expect(loadPriceTable({ overridesFile: write('one.json', 1) }).resolve('gpt-4o').base.input).toBe(1e12);
-    expect(loadPriceTable({ overridesFile: write('pico.json', 1e-12) }).resolve('gpt-4o').base.input).toBe(1);
-    expect(loadPriceTable({ overridesFile: write('zero.json', 0) }).resolve('gpt-4o').base.input).toBe(0);
+    const cached = { cache_read_input_token_cost: 0 };
+    expect(loadPriceTable({ overridesFile: write('pico.json', 1e-12, cached) }).resolve('gpt-4o').base.input).toBe(1);
+    expect(loadPriceTable({ overridesFile: write('zero.json', 0, cached) }).resolve('gpt-4o').base.input).toBe(0);
   });
 });

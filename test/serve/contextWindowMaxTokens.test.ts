@@ -52,7 +52,9 @@ describe('serve: the window refusal counts the max_tokens asked for', () => {
       const past = await ask(session, { [field]: WINDOW - prompt + 1 });
       expect(past.status).toBe(400);
       expectOpenAiError(past);
-      expect(past.json.error.message).toContain(`prompt of ${prompt} tokens + max_tokens ${WINDOW - prompt + 1} past the model's context window of ${WINDOW} (synthetic)`);
+      // In OpenAI's words and code (context_length_exceeded).
+      expect(past.json.error.code).toBe('context_length_exceeded');
+      expect(past.json.error.message).toContain(`maximum context length is ${WINDOW} tokens. However, you requested ${WINDOW + 1} tokens (${prompt} in the messages, ${WINDOW - prompt + 1} in the completion)`);
       // The agent has ended: the provider refused the call.
       const after = await ask(session, {});
       expect(after.status).toBe(409);

@@ -37,5 +37,5 @@ export const SCENARIO = parseScenario(SCENARIO_TEXT, 'small-window.yaml');
 /** The prompt of call `n` (1-based) of every run of SCENARIO. */
 export const promptAt = (n: number): number => 120 + 1500 * (n - 1);
 
-/** The call the provider refuses (counted as the run's last step) with `maxOutputTokens` sent. */
+/** The call the provider refuses (the run's last call, not a step: it stops provider_refused one step before) with `maxOutputTokens` sent. */
 export const REFUSED_AT = { 4096: 9, 2596: 10, 100: 11 } as const;

@@ -46,10 +46,10 @@ async function served(session: string, maxTokens: number): Promise<{ prompts: nu
   throw new Error('the served agent was never refused');
 }
 
-/** Run 1 simulated with `maxTokens` sent: the call refused (the run's last step) and the prompts before it. */
+/** Run 1 simulated with `maxTokens` sent: the call refused (the run's last call) and the prompts before it. */
 function simulated(maxTokens: number) {
   const [run] = [...scenarioRuns(SCENARIO, { prices: PRICES, runs: 1, brakes: { ...NO_BRAKES, maxOutputTokens: maxTokens }, keepSteps: true }, true)];
-  return { ending: run!.ending, refusedAt: run!.result.steps, prompts: run!.result.rows.slice(0, -1).map((row) => row.inputTokens) };
+  return { ending: run!.ending, refusedAt: run!.result.rows.at(-1)!.call, prompts: run!.result.rows.slice(0, -1).map((row) => row.inputTokens) };
 }
 
 describe('served and simulated, a synthetic agent is refused at the same call', () => {
@@ -63,9 +63,10 @@ describe('served and simulated, a synthetic agent is refused at the same call', 
       // The served prompts follow the simulated ones (the tokenizer's count of the messages, within 100 tokens).
       expect(sim.prompts).toEqual(Array.from({ length: http.refusedAt - 1 }, (_, i) => promptAt(i + 1)));
       http.prompts.forEach((prompt, i) => expect(Math.abs(prompt - sim.prompts[i]!)).toBeLessThan(100));
-      const refused = Number(/prompt of (\d+) tokens/.exec(http.message)![1]);
+      // Said in OpenAI's words (context_length_exceeded).
+      const refused = Number(/\((\d+) in the messages, (\d+) in the completion\)/.exec(http.message)![1]);
       expect(refused).toBeLessThanOrEqual(WINDOW);
-      expect(http.message).toContain(`+ max_tokens ${maxTokens} past the model's context window of ${WINDOW} (synthetic)`);
+      expect(http.message).toBe(`This model's maximum context length is ${WINDOW} tokens. However, you requested ${refused + maxTokens} tokens (${refused} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`);
     });
   }
 });

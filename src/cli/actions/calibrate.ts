@@ -1,12 +1,12 @@
 /**
  * `loopcost calibrate`: the loop detectors' settings of a grid judged on synthetic runs (precision and
- * recall of catching stuck runs, against ground truth) and on recorded runs (false stops among runs
- * that complete with no brakes). The grid, inputs and flags are read as `sweep` reads them.
+ * recall of catching stuck runs, and false stops, against ground truth) and on recorded runs (false stops
+ * by outcome: among runs that complete with no brakes). The grid, inputs and flags are read as `sweep` reads them.
  */
 import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
-import { brakeSpec, reportSettings } from '../../report/settings.js';
+import { brakeSpec, reportSettings, settingsFlags } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
@@ -36,9 +36,9 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns },
-    configurations: configs.map((c, i) => ({ settings: c.settings, brakes: brakeSpec(c.config.brakes), ...figures[i]! })),
+    configurations: configs.map((c, i) => ({ settings: c.settings, flags: settingsFlags(c.config), brakes: brakeSpec(c.config.brakes), ...figures[i]! })),
     notes: [
-      'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step. Recorded runs have none: only their false stops are counted (baseline: replayed as recorded with no brakes).',
+      'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
     ],
     warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model), windowless: recordedWindowless(prepared, prepared.traces), inputs }),
   });

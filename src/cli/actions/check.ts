@@ -1,9 +1,12 @@
 /**
  * `loopcost check`: every scenario file's expectations held against its runs under its settings (the
  * flags given on top). Everything is read and checked before any run, and every output is rendered
- * before any is written: bad input writes nothing. Exit 0 when all hold, 1 when any fails or drifts.
+ * before any is written: bad input writes nothing. Exit 0 when all hold, 1 when any fails or drifts or a
+ * scenario of the baseline was not checked.
  */
-import { compareToBaseline, parseBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
+import { driftFromBaseline, parseBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
+import { ResolvedPrices } from '../../check/modelPrices.js';
+import { scenarioKeys } from '../../check/scenarioKey.js';
 import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
 import { renderJunit } from '../../check/junit.js';
 import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
@@ -98,8 +101,12 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   // A scenario file with a population gives runs beside the traces it names: --skip-bad may leave out every one of those.
   for (const input of checks) traces.push(input.traceFiles.length === 0 ? [] : await workOnRuns(traceInputs(input.traceFiles, opts, { besideScenarios: input.scenario.population !== undefined }), io, (trace) => trace));
 
-  const scenarios = checks.map((input, i) => checkScenario(input, traces[i]!, prices, opts.model));
-  const drift = baseline === undefined ? undefined : compareToBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices: prices.source });
+  // The prices of every model the runs resolve are noted: a baseline stores them, a later check compares them.
+  const resolved = new ResolvedPrices(prices);
+  const run = (table: PriceTable) => checks.map((input, i) => checkScenario(input, traces[i]!, table, opts.model));
+  const scenarios = run(resolved);
+  const models = resolved.rows();
+  const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices, models, keys: scenarioKeys(opts.baseline!), rerun: run });
   const named = checks.flatMap((input) => input.traceFiles);
   const model = opts.model === undefined ? {} : { model: opts.model };
   const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...model, inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)), ...windowWarnings(checks, traces, { prices, ...model })];
@@ -107,7 +114,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
 
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);
   const junit = opts.junit === undefined ? undefined : renderJunit(report);
-  const baselineText = opts.updateBaseline === undefined ? undefined : renderBaseline(scenarios, prices.source, LOOPCOST_VERSION);
+  const baselineText = opts.updateBaseline === undefined ? undefined : renderBaseline(scenarios, { prices: prices.source, models, version: LOOPCOST_VERSION, scenarioKey: scenarioKeys(opts.updateBaseline).keyOf });
   if (junit !== undefined) writeFileAtomic(opts.junit!, junit, '--junit');
   if (baselineText !== undefined) writeFileAtomic(opts.updateBaseline!, baselineText, '--update-baseline');
   emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);

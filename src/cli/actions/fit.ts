@@ -2,18 +2,20 @@
  * `loopcost fit INPUTS... --out profile.yaml [--prices FILE] [--report]`: a scenario whose population
  * reproduces recorded runs; `--report` replays both and prints their quantiles side by side.
  */
-import { NO_BRAKES } from '../../brakes/config.js';
+import { maxOutputTokensSent, NO_BRAKES } from '../../brakes/config.js';
+import { PromptCrossings } from '../../population/project.js';
+import { windowLessMaxTokens } from '../../report/crossingWords.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
-import type { PriceSource } from '../../pricing/types.js';
-import { replayTrace, resolveTracePricing } from '../../replay/replay.js';
+import type { ModelPricing, PriceSource } from '../../pricing/types.js';
+import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { formatUsdNumber } from '../../report/money.js';
 import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
 import { fitScenario, heldOutStatement } from '../../scenario/fit.js';
 import { compareRuns, type FitComparison } from '../../scenario/fitReport.js';
 import { parseScenario } from '../../scenario/load.js';
-import { runScenario } from '../../scenario/run.js';
+import { resolveScenarioPricing, runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
 import { atMost, nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
@@ -63,6 +65,31 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
   return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
 
+/**
+ * Recorded prompts past the window the profile's synthetic runs are held to — its model's window less the
+ * max_tokens they send, as a provider counts it (PromptCrossings, the one rule) — warned: those runs end
+ * there (their provider refuses the call), so the profile cuts the recorded runs' longest, costliest tail.
+ */
+export function pastProfileWindowWarnings(recorded: readonly Pick<RunResult, 'rows'>[], pricing: ModelPricing): ReportWarning[] {
+  const crossings = new PromptCrossings({ maxOutputTokens: maxOutputTokensSent(NO_BRAKES) });
+  let largest = 0;
+  for (const run of recorded) {
+    crossings.add(pricing, run.rows);
+    for (const row of run.rows) largest = Math.max(largest, row.inputTokens);
+  }
+  const past = crossings.crossings().find((c) => c.kind === 'context_window' && c.runsCrossing > 0);
+  if (past === undefined) return [];
+  return [
+    {
+      code: 'recorded_past_profile_window',
+      message:
+        `recorded prompts pass the context window less max_tokens of ${past.model}, the profile's model, ${windowLessMaxTokens(past)} in ${past.runsCrossing} of ${past.runs} runs (up to ${largest.toLocaleString('en-US')} tokens): ` +
+        "the profile's synthetic runs end there (their provider refuses a prompt + max_tokens past the window), so its longest, costliest runs are cut short; " +
+        "price it with the window these runs had (max_input_tokens in a --prices or --prices-override file; loopcost prices derive writes one from these runs when they passed the table's), or replay the profile with the max_tokens they sent (--max-output-tokens)",
+    },
+  ];
+}
+
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
   const runs = atMost('--runs', positiveInt('--runs', flags.runs ?? '2000'), { max: MAX_SCENARIO_RUNS, why: 'the most runs a scenario is run for' });
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
@@ -75,12 +102,14 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     return trace;
   });
   const { scenario, notes } = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
-  const warnings = priceGapWarningsOf(traces, { prices, inputs });
+  // The recorded runs as recorded: what --report compares, and the prompts the profile's window must hold.
+  const recorded = traces.map((trace) => replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }));
+  const source = flags.out ?? 'fitted profile';
+  const warnings = [...priceGapWarningsOf(traces, { prices, inputs }), ...pastProfileWindowWarnings(recorded, resolveScenarioPricing({ ...scenario, source }, prices))];
   const yaml = scenarioYaml(scenario, [...notes, pricesNote(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
   let report = '';
   if (flags.report) {
-    const profile = parseScenario(yaml, flags.out ?? 'fitted profile');
-    const recorded = traces.map((trace) => replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }));
+    const profile = parseScenario(yaml, source);
     const synthetic = runScenario(profile, { prices, runs, seed, brakes: NO_BRAKES, keepSteps: true });
     const comparison = compareRuns(recorded, synthetic);
     const how = `recorded: ${recorded.length} runs replayed as recorded; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;

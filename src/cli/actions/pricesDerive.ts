@@ -1,9 +1,12 @@
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { bundledPriceTable } from '../../pricing/genaiPrices.js';
 import { derivedPriceFile, derivePricesFrom, runObservations, type DerivedModel } from '../../pricing/derive.js';
 import { deriveJson, renderDeriveTable } from '../../report/deriveReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
+import { printableCell, wrapLine } from '../../report/text.js';
+import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
@@ -16,7 +19,7 @@ export interface DeriveFlags extends ReadFlags {
 }
 
 /** The bundled table's context window for a model, when it knows the model (so --context-window model still works). */
-function knownContextWindow(model: DerivedModel): number | undefined {
+function knownContextWindow(model: Pick<DerivedModel, 'model' | 'provider'>): number | undefined {
   try {
     return bundledPriceTable().resolve(model.model, model.provider).contextWindow;
   } catch (error) {
@@ -25,13 +28,77 @@ function knownContextWindow(model: DerivedModel): number | undefined {
   }
 }
 
+/** The most a run's calls held: the largest prompt, and the most tokens of one call, prompt and output (a window that call fit in). */
+export interface LargestCall {
+  promptTokens: number;
+  callTokens: number;
+}
+
+function largestCallOf(trace: Trace): LargestCall {
+  const most = { promptTokens: 0, callTokens: 0 };
+  for (const call of trace.calls) {
+    if (call.inputTokens === undefined) continue;
+    most.promptTokens = Math.max(most.promptTokens, call.inputTokens);
+    most.callTokens = Math.max(most.callTokens, call.inputTokens + call.outputTokens);
+  }
+  return most;
+}
+
+function larger(a: LargestCall, b: LargestCall | undefined): LargestCall {
+  return b === undefined ? a : { promptTokens: Math.max(a.promptTokens, b.promptTokens), callTokens: Math.max(a.callTokens, b.callTokens) };
+}
+
+/** A derived model's window: the bundled table's, what its runs' calls held, and what the price file says. */
+export interface DerivedWindow {
+  model: string;
+  /** The bundled table's window (null: the table does not know the model). */
+  tableTokens: number | null;
+  largestPromptTokens: number;
+  largestCallTokens: number;
+  /** The price file's `max_input_tokens` (null: none written). */
+  writtenTokens: number | null;
+}
+
+/**
+ * The window a derived model's entry gives: the bundled table's (so --context-window model still works),
+ * unless a call of these runs held more than it (prompt + output), which proves the runs were not held to
+ * it. Then the largest prompt plus the max_tokens loopcost's runs send by default (4,096): the least window
+ * in which every one of these prompts leaves that room, as loopcost counts a window (a provider refuses
+ * prompt + max_tokens past it), so synthetic runs fitted to these runs (`fit`, `project`) reach their
+ * longest prompt and no further. Not none: under --prices-override an entry without a window keeps the
+ * table's (src/pricing/merge.ts), the very window the runs passed. None when the table knows no window: the
+ * runs show only a lower bound.
+ */
+export function derivedWindow(model: string, tableTokens: number | undefined, largest: LargestCall): DerivedWindow {
+  const passed = tableTokens !== undefined && largest.callTokens > tableTokens;
+  const written = tableTokens === undefined ? null : passed ? largest.promptTokens + DEFAULT_MAX_OUTPUT_TOKENS : tableTokens;
+  return { model, tableTokens: tableTokens ?? null, largestPromptTokens: largest.promptTokens, largestCallTokens: largest.callTokens, writtenTokens: written };
+}
+
+/** A note for each window written over the table's. */
+function windowNotes(windows: readonly DerivedWindow[]): string[] {
+  const tokens = (n: number) => n.toLocaleString('en-US');
+  return windows
+    .filter((w) => w.tableTokens !== null && w.writtenTokens !== w.tableTokens)
+    .map(
+      (w) =>
+        `${w.model} — context window ${tokens(w.writtenTokens!)} tokens (max_input_tokens), not the bundled table's ${tokens(w.tableTokens!)}: a call of these runs held ${tokens(w.largestCallTokens)} (prompt + output), so they were not held to it; ` +
+        `written: their largest prompt, ${tokens(w.largestPromptTokens)}, plus the ${tokens(DEFAULT_MAX_OUTPUT_TOKENS)} max_tokens loopcost sends by default (set the provider's window there if you know it)`,
+    );
+}
+
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
   checkOutputs([['--out', opts.out]], inputs, io);
   const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
-  const { models, skippedRuns } = derivePricesFrom(await workOnRuns(traceInputs(files, opts), io, runObservations));
+  // Each run kept (--skip-bad drops a bad file's runs after the work) with its largest call, per model.
+  const runs = await workOnRuns(traceInputs(files, opts), io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace) }));
+  const largest = new Map<string, LargestCall>();
+  for (const run of runs) largest.set(run.observations.model, larger(run.largest, largest.get(run.observations.model)));
+  const { models, skippedRuns } = derivePricesFrom(runs.map((run) => run.observations));
   const usable = models.filter((model) => model.usable);
-  const file = derivedPriceFile(usable, knownContextWindow);
+  const windows = usable.map((model) => derivedWindow(model.model, knownContextWindow(model), largest.get(model.model) ?? { promptTokens: 0, callTokens: 0 }));
+  const file = derivedPriceFile(usable, (model) => windows.find((w) => w.model === model.model)?.writtenTokens ?? undefined);
   if (usable.length === 0) {
     throw new UserError(
       models.map((model) => ({ field: model.model, code: 'not_derivable', message: `no prices derived: ${model.problem}`, hint: 'derive from more runs of this model, all of one price period' })),
@@ -39,6 +106,12 @@ export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io
   }
   const report = { models, skippedRuns, ...(opts.out === undefined ? {} : { out: opts.out }) };
   if (opts.out !== undefined) writeFileAtomic(opts.out, JSON.stringify(file, null, 2) + '\n');
-  io.stdout(opts.format === 'json' ? JSON.stringify(deriveJson(report, file), null, 2) + '\n' : renderDeriveTable(report, io.columns ?? DEFAULT_TABLE_WIDTH));
+  const width = io.columns ?? DEFAULT_TABLE_WIDTH;
+  const notes = windowNotes(windows);
+  io.stdout(
+    opts.format === 'json'
+      ? JSON.stringify({ ...(deriveJson(report, file) as object), contextWindows: windows, notes }, null, 2) + '\n'
+      : renderDeriveTable(report, width) + notes.map((note) => wrapLine('note: ', printableCell(note), width)).join(''),
+  );
   return 0;
 }

@@ -5,7 +5,7 @@
  */
 import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
-import { UserError } from '../../errors.js';
+import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico } from '../../population/project.js';
 import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
@@ -18,7 +18,9 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
-import { brakeSpec, contextSpec, reportSettings } from '../../report/settings.js';
+import { brakeSpec, contextText, reportSettings } from '../../report/settings.js';
+import { inputsRecord, runsLatency } from '../../report/scenarios.js';
+import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
@@ -81,7 +83,7 @@ function summaryCallsOf(strategy: ContextStrategy, prices: PriceTable): { summar
 
 /** What a configuration's brakes and context say, part by part, to tell two scenario files' apart. */
 function settingsParts(config: Pick<PopulationConfig, 'brakes' | 'strategy'>): string[] {
-  return [`brakes ${brakeSpec(config.brakes)}`, `context ${contextSpec(config.strategy)}`, `cache ${config.strategy.cache ?? 'as recorded'}`];
+  return [`brakes ${brakeSpec(config.brakes)}`, `context ${contextText(config.strategy)}`, `cache ${config.strategy.cache ?? 'as recorded'}`];
 }
 
 /**
@@ -96,18 +98,23 @@ export function projectConfig(prepared: Pick<PreparedSweep, 'scenarios' | 'confi
   if (first === undefined) return flags;
   const config: PopulationConfig = { ...flags, brakes: first.settings.brakes, strategy: first.settings.strategy };
   const ours = settingsParts(config);
-  for (const other of rest) {
+  // Every file and every setting that disagrees, named at once (not one per run of the command).
+  const issues = rest.flatMap((other) => {
     const theirs = settingsParts(other.settings);
-    const differ = theirs.findIndex((part, i) => part !== ours[i]);
-    if (differ < 0) continue;
-    throw new UserError({
-      file: other.scenario.source,
-      code: 'settings_differ',
-      message: `runs under ${theirs[differ]}, ${first.scenario.source} under ${ours[differ]}: a projection takes one set of brakes and context`,
-      hint: "project one scenario file at a time, or give the setting as a flag (--preset NAME replaces every file's brakes; --max-steps, --context, --cache and the like override them one by one)",
-    });
-  }
+    return theirs.flatMap((part, i) => (part === ours[i] ? [] : [settingsDiffer(other.scenario.source, { theirs: part, first: first.scenario.source, ours: ours[i]! })]));
+  });
+  if (issues.length > 0) throw new UserError(issues);
   return config;
+}
+
+/** A scenario file whose runs take another setting than the first file's. */
+function settingsDiffer(file: string, parts: { theirs: string; first: string; ours: string }): InputIssue {
+  return {
+    file,
+    code: 'settings_differ',
+    message: `runs under ${parts.theirs}, ${parts.first} under ${parts.ours}: a projection takes one set of brakes and context`,
+    hint: "project one scenario file at a time, or give the setting as a flag (--preset NAME replaces every file's brakes; --max-steps, --context, --cache and the like override them one by one)",
+  };
 }
 
 /** Most simulated days a projection keeps (--days × --trials): 10,000,000 took ~680 MB. */
@@ -148,9 +155,16 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const n = pairs.length;
   const bound = capBoundShare(n);
   const promptCrossings = crossings.crossings();
+  const scenarios = prepared.scenarios.map(scenarioRunSettings);
+  const recordedRuns = prepared.population.traces.length;
   const report = buildProjectReport({
-    settings: reportSettings({ brakes: config.brakes, strategy: config.strategy, ...(config.latency === undefined ? {} : { latency: config.latency }), ...(config.model === undefined ? {} : { model: config.model }) }),
+    settings: {
+      ...reportSettings({ brakes: config.brakes, strategy: config.strategy, ...(config.model === undefined ? {} : { model: config.model }) }),
+      // What each run took: --latency-model, else recorded runs theirs and synthetic runs their file's.
+      latency: runsLatency({ ...(config.latency === undefined ? {} : { given: config.latency }), recordedRuns, scenarios }),
+    },
     prices: prepared.prices.source,
+    inputs: inputsRecord(recordedRuns, scenarios),
     ...projection,
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
@@ -163,7 +177,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     ],
     warnings: [
       ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
-      ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextSpec(config.strategy))),
+      ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextText(config.strategy))),
       // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
       ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
       ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),

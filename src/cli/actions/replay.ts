@@ -12,7 +12,7 @@ import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport, replayReportJson } from '../../report/replayReport.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
 import type { ReportView } from '../../report/view.js';
-import { brakeSpec } from '../../report/settings.js';
+import { hasBrakes } from '../../report/settings.js';
 import type { CliIO } from '../io.js';
 import type { ReportFormat } from '../options.js';
 import type { Trace } from '../../trace/types.js';
@@ -31,7 +31,7 @@ import {
 } from '../parseFlags.js';
 import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
-import { modelWindowMaxTokens } from '../../population/modelWindow.js';
+import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
@@ -71,7 +71,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: brakeSpec(command.brakes) !== 'none' });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) });
   // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
   const recordedResults = new RowColumns<RunResult>();
   const recordedNotes = new RowColumns<RunNote & { skips: boolean }>();
@@ -104,7 +104,8 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     const pricing = scenarioPricing[i]!;
     pricings.set(pricing.model, pricing);
     const runs = runScenarioInput(input, { prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
-    for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache);
+    const sent = sentMaxTokens([input.settings.brakes]);
+    for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
     synthetic.push(...runs);
   });
   const results = rowList(recordedResults, kept, synthetic);

@@ -11,7 +11,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { resolveTracePricing } from '../../replay/replay.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
-import { contextSpec } from '../../report/settings.js';
+import { contextText } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, sessionPartsWarnings, type ReportWarning } from '../../report/warnings.js';
 import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
@@ -67,9 +67,10 @@ export class RunNotes {
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
   }
 
-  /** Notes a synthetic run (`cache`: the mode it ran under): only how it was priced. */
-  addSynthetic(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
+  /** Notes a synthetic run (`cache`: the mode it ran under; `sent`: the max_tokens its settings send, sentMaxTokens): how it was priced. */
+  addSynthetic(source: string, pricing: ModelPricing, cache: CacheMode | undefined, sent: readonly number[]): void {
     this.notePricing(source, pricing, cache);
+    this.windowless.noteSynthetic(sent, pricing);
   }
 
   private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
@@ -90,7 +91,7 @@ export class RunNotes {
   warnings(inputs: readonly string[]): ReportWarning[] {
     return [
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
-      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextSpec(this.options.strategy))),
+      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextText(this.options.strategy))),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.windowless.warnings(),
       ...(this.options.partsBraked === true ? sessionPartsWarnings(this.sessionParts()) : []),

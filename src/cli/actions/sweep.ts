@@ -10,6 +10,8 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import { priceGapsOf } from '../../replay/priceGaps.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { reportSettings } from '../../report/settings.js';
+import { inputsRecord, runsLatency } from '../../report/scenarios.js';
+import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf } from '../../population/contextTokens.js';
@@ -73,7 +75,7 @@ export function shardRange(shard: { index: number; of: number } | undefined, cou
 function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[] }): SweepHeader {
   const { setup: prepared, read, opts } = args;
   const { recordedRuns } = read;
-  const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
+  const scenarios = prepared.scenarios.map(scenarioRunSettings);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const notes = [
@@ -84,10 +86,13 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
   ];
   const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs });
   return sweepHeader({
-    settings: reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
+    settings: {
+      ...reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
+      latency: runsLatency({ ...(prepared.fixed.latency === undefined ? {} : { given: prepared.fixed.latency }), recordedRuns, scenarios }),
+    },
     prices: prepared.prices.source,
     grid: prepared.axes,
-    inputs: { recordedRuns, syntheticRuns, scenarios: prepared.scenarios.map((s) => ({ source: s.scenario.source, runs: s.settings.runs, seed: s.settings.seed })) },
+    inputs: inputsRecord(recordedRuns, scenarios),
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
     ...(read.contextTokens === undefined ? {} : { contextTokens: read.contextTokens }),
     notes,

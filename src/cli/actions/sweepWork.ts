@@ -20,7 +20,8 @@ import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../populati
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
-import { brakeSpec, contextSpec } from '../../report/settings.js';
+import { brakeSpec, defaultCacheSpec, settingsFlags } from '../../report/settings.js';
+import { contextSpecOf } from '../../context/strategy.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
 import { scenarioPricings, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -228,19 +229,21 @@ function metricsOf(prepared: PreparedSweep, configs: readonly GridConfiguration[
 /** The report rows of configurations [from, to): figures, and with a target the halved step cap of each that reaches it. */
 export function sweepRows(prepared: PreparedSweep, range: { from: number; to: number }): SweepRow[] {
   const slice = prepared.configurations.slice(range.from, range.to);
-  const rows = rowsOf(slice, metricsOf(prepared, slice.map((c) => c.config)));
+  const rows = rowsOf(slice, metricsOf(prepared, slice.map((c) => c.config)), { tree: prepared.trees !== undefined });
   const halved = halvedCaps(slice, rows, prepared.targetCompletion);
   addHalfStepCaps(rows, halved, metricsOf(prepared, halved.map((h) => h.config)));
   return rows;
 }
 
-/** Report rows: each configuration's settings and figures. */
-export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[]): SweepRow[] {
+/** Report rows: each configuration's settings and figures (`tree`: over session trees, `--tree`). */
+export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean } = {}): SweepRow[] {
   return slice.map((c, i) => ({
     settings: c.settings,
+    flags: settingsFlags({ ...c.config, ...(over.tree === true ? { tree: c.config.subagent === undefined ? {} : { subagent: c.config.subagent } } : {}) }),
     brakes: brakeSpec(c.config.brakes),
-    context: contextSpec(c.config.strategy),
-    cache: c.config.strategy.cache ?? 'as recorded (synthetic: off)',
+    context: contextSpecOf(c.config.strategy),
+    ...(c.config.strategy.toolResultCap === undefined ? {} : { toolResultCap: c.config.strategy.toolResultCap }),
+    cache: c.config.strategy.cache ?? defaultCacheSpec(),
     ...(c.config.model === undefined ? {} : { model: c.config.model }),
     ...metrics[i]!,
   }));

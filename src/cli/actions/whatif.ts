@@ -10,14 +10,14 @@ import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './tree
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
-import { brakeSpec, reportSettings } from '../../report/settings.js';
+import { hasBrakes, reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
-import { modelWindowMaxTokens } from '../../population/modelWindow.js';
+import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 
@@ -50,7 +50,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     strategy: command.strategy,
     ...model,
     modelWindowBrake: modelWindowMaxTokens(settings.map((setting) => setting.brakes)),
-    partsBraked: command.tree !== true && settings.some((setting) => brakeSpec(setting.brakes) !== 'none'),
+    partsBraked: command.tree !== true && settings.some((setting) => hasBrakes(setting.brakes)),
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
@@ -59,7 +59,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     return { note: notes.noteOf(trace, pricing), run: whatIfRun(subjectOf(trace), settings) };
   });
   for (const { note } of recorded) notes.addNote(note);
-  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, prices, notes, command.model), settings).runs;
+  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, settings, ...model }), settings).runs;
   const runs = [...recorded.map(({ run }) => run), ...synthetic];
   const result = { runs, totals: whatIfTotals(runs, settings) };
   emitWhatIf(command, result, notes.warnings(command.inputs), notes, prices, io);
@@ -101,14 +101,16 @@ function emitWhatIf(command: WhatIfCommand, result: { runs: WhatIfRun[]; totals:
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
 }
 
-/** Synthetic runs as what-if subjects, each noted (priced, not recorded) as it comes; models resolved before any run. */
-function syntheticSubjects(inputs: readonly ScenarioInput[], prices: PriceTable, notes: RunNotes, model?: string): Iterable<WhatIfSubject> {
+/** Synthetic runs as what-if subjects, each noted (priced, not recorded, and the max_tokens its baseline and `settings` send) as it comes; models resolved before any run. */
+function syntheticSubjects(inputs: readonly ScenarioInput[], run: { prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[]; model?: string }): Iterable<WhatIfSubject> {
+  const { prices, notes, model } = run;
   const pricings = scenarioPricings(inputs, prices, model);
   const options = { prices, ...(model === undefined ? {} : { model }) };
   return (function* () {
     for (const [i, input] of inputs.entries()) {
+      const sent = sentMaxTokens([input.settings.brakes, ...run.settings.map((setting) => setting.brakes)]);
       for (const subject of scenarioWhatIfSubjects([input], options)) {
-        notes.addSynthetic(subject.source, pricings[i]!, input.settings.strategy.cache);
+        notes.addSynthetic(subject.source, pricings[i]!, input.settings.strategy.cache, sent);
         yield subject;
       }
     }

@@ -1,0 +1,167 @@
+/**
+ * A check baseline file (`--update-baseline FILE`): the measured figures of every scenario, the price
+ * table (source, version, hash), the prices of every model the runs were priced at, and loopcost's
+ * version. Format 2 keys each scenario by its path relative to the baseline file's directory, so the same
+ * files match from any working directory; format 1 (read, no longer written) keyed it by the path as given
+ * where it was written, and stored no model prices. The file holds no date: the same check writes the
+ * same bytes.
+ */
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { jsonTextError } from '../import/common/jsonDocument.js';
+import { parsedJsonTextProblem } from '../io/jsonText.js';
+import { MAX_COUNT, MAX_USD } from '../io/limits.js';
+import { MAX_RUN_COST_TEXT } from '../money.js';
+import type { PopulationMetrics } from '../metrics/population.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { ReportSettings } from '../report/settings.js';
+import { priceRowSchema, type PriceRow } from './modelPrices.js';
+import type { ScenarioCheck } from './run.js';
+
+export const BASELINE_SCHEMA = 'loopcost.check-baseline/2';
+/** The first format: scenario paths as given where it was written, no model prices. */
+export const BASELINE_SCHEMA_V1 = 'loopcost.check-baseline/1';
+
+const shareOrNull = z.number().min(0).max(1).nullable();
+/** One run's cost: at most $9,007.199254740991 (2^53 − 1 picodollars), the most a run can cost (kernel/cost.ts). */
+const runUsd = z.number().nonnegative().max(MAX_USD, `must be at most ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run can cost`);
+
+/** A figure over the runs (their total, the spend per completed run) is at most that per run. */
+function overRuns(figures: { runs: number; costUsd: number; costPerCompletedUsd: number | null }, ctx: z.RefinementCtx): void {
+  const most = figures.runs * MAX_USD;
+  for (const field of ['costUsd', 'costPerCompletedUsd'] as const) {
+    const value = figures[field];
+    if (value !== null && value > most) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `$${value} is more than ${figures.runs} runs can cost at ${MAX_RUN_COST_TEXT} each (2^53 − 1 picodollars, the most one run can cost)` });
+    }
+  }
+}
+
+const figuresSchema = z
+  .strictObject({
+    runs: z.number().int().nonnegative().max(MAX_COUNT),
+    completionRate: z.number().min(0).max(1),
+    falseStopRate: shareOrNull,
+    wastedShare: z.number().min(0).max(1),
+    costUsd: z.number().nonnegative(),
+    costPerRunUsd: z.strictObject({ mean: runUsd, p50: runUsd, p95: runUsd, max: runUsd }),
+    costPerCompletedUsd: z.number().nonnegative().nullable(),
+  })
+  .superRefine(overRuns);
+
+const common = {
+  loopcost: z.string(),
+  prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
+  scenarios: z.array(
+    z.strictObject({
+      source: z.string(),
+      name: z.string(),
+      settings: z.record(z.string(), z.string()),
+      figures: figuresSchema,
+      expectations: z.record(z.string(), z.unknown()),
+    }),
+  ),
+};
+
+const baselineSchema = z.discriminatedUnion('baseline', [
+  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA), ...common, models: z.array(priceRowSchema) }),
+  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V1), ...common }),
+]);
+
+export type BaselineFile = z.infer<typeof baselineSchema>;
+export type BaselineFigures = z.infer<typeof figuresSchema>;
+export type PriceIdentity = BaselineFile['prices'];
+
+export function figuresOf(m: PopulationMetrics): BaselineFigures {
+  return {
+    runs: m.runs,
+    completionRate: m.completionRate,
+    falseStopRate: m.falseStopRate,
+    wastedShare: m.wastedShare,
+    costUsd: m.costUsd,
+    costPerRunUsd: { ...m.costPerRunUsd },
+    costPerCompletedUsd: m.costPerCompletedUsd,
+  };
+}
+
+/** What makes two price tables the same: the data's hash, an override file's, the day dated prices were read at. */
+export function priceIdentity(source: PriceSource): PriceIdentity {
+  return {
+    name: source.name,
+    version: source.version,
+    hash: source.hash,
+    ...(source.overrides === undefined ? {} : { overridesHash: source.overrides.hash }),
+    ...(source.asOf === undefined ? {} : { asOf: source.asOf }),
+  };
+}
+
+function settingsRecord(settings: ReportSettings): Record<string, string> {
+  return { ...settings };
+}
+
+export interface BaselineWriting {
+  prices: PriceSource;
+  /** The prices of every model the runs were priced at (modelPrices.ts). */
+  models: readonly PriceRow[];
+  version: string;
+  /** A scenario file's key: its path relative to the baseline file's directory (scenarioKey.ts). */
+  scenarioKey: (source: string) => string;
+}
+
+/** The baseline of a check, as the file's text (stable key order, no date). */
+export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineWriting): string {
+  const file: BaselineFile = {
+    baseline: BASELINE_SCHEMA,
+    loopcost: args.version,
+    prices: priceIdentity(args.prices),
+    models: [...args.models],
+    scenarios: checks.map((check) => ({
+      source: args.scenarioKey(check.source),
+      name: check.name,
+      settings: settingsRecord(check.settings),
+      figures: figuresOf(check.metrics),
+      expectations: Object.fromEntries(check.results.map((result) => [result.expectation, result.measured])),
+    })),
+  };
+  return JSON.stringify(file, null, 2) + '\n';
+}
+
+const WRITTEN_BY = 'a check baseline is written by `loopcost check --update-baseline FILE`';
+const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
+
+/**
+ * A baseline file's text validated; every problem names the file and field. A key given twice (JSON.parse
+ * would keep the last silently) or nesting past the limit is refused naming the line, as every JSON reader
+ * refuses them (src/io/jsonText.ts).
+ */
+export function parseBaseline(text: string, file: string): BaselineFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UserError({ file, code: 'invalid_json', message: `not valid JSON (${(error as Error).message})`, hint: 'write it with `loopcost check --update-baseline FILE`' });
+  }
+  const problem = parsedJsonTextProblem(text, value);
+  if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
+  const parsed = baselineSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new UserError(
+    parsed.error.issues.slice(0, 20).map((issue) => ({
+      file,
+      ...(issue.path.length === 0 ? {} : { field: issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') }),
+      code: issue.code,
+      message: issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA} or ${BASELINE_SCHEMA_V1})` : issue.message,
+      hint: WRITTEN_BY,
+    })),
+  );
+}
+
+/** `5%` or `0.05` → 0.05. */
+export function parseTolerance(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
+  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
+  if (!(value >= 0 && value <= 1)) {
+    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05')" });
+  }
+  return value;
+}

@@ -1,0 +1,62 @@
+/**
+ * derive → fit → project keeps the recorded runs' long tail: `prices derive` writes no context window its
+ * own runs passed (the bundled table's 64,000 for DeepSeek, which the shared runs' prompts pass), and `fit`
+ * warns when recorded prompts pass the window its profile's synthetic runs are held to.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { derivedWindow } from '../../src/cli/actions/pricesDerive.js';
+import { cli, tempDir } from './run.js';
+
+const MINI = '../shared/traces/mini-swe-agent';
+const CHAT = 'deepseek/deepseek-chat';
+
+/** The shared runs' prices with the bundled table's window, as derive wrote it before. */
+function tableWindowPrices(dir: string): string {
+  const entry = { input_cost_per_token: 2.8e-7, cache_read_input_token_cost: 2.8e-8, output_cost_per_token: 4.2e-7, max_input_tokens: 64000, litellm_provider: 'deepseek', mode: 'chat' };
+  const path = join(dir, 'table-window.json');
+  writeFileSync(path, JSON.stringify({ [CHAT]: entry, 'deepseek/deepseek-reasoner': entry }));
+  return path;
+}
+
+describe('prices derive writes no window its own runs passed', () => {
+  it('the table window unless a call held more; then the largest prompt plus the default max_tokens; none when the table knows none', () => {
+    expect(derivedWindow('m', 64_000, { promptTokens: 60_000, callTokens: 60_500 }).writtenTokens).toBe(64_000);
+    expect(derivedWindow('m', 64_000, { promptTokens: 85_156, callTokens: 85_224 }).writtenTokens).toBe(85_156 + 4096);
+    expect(derivedWindow('m', undefined, { promptTokens: 85_156, callTokens: 85_224 }).writtenTokens).toBeNull();
+  });
+
+  it("on the shared mini-swe-agent runs (prompts up to 85,156 tokens): not the table's 64,000, and said why", async () => {
+    const dir = tempDir();
+    const out = join(dir, 'prices.json');
+    const result = await cli('prices', 'derive', MINI, '--out', out, '--format', 'json');
+    expect(result.code, result.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8'));
+    expect(file[CHAT].max_input_tokens).toBe(85_156 + 4096);
+    const report = JSON.parse(result.stdout);
+    expect(report.contextWindows.find((w: { model: string }) => w.model === CHAT)).toEqual({ model: CHAT, tableTokens: 64_000, largestPromptTokens: 85_156, largestCallTokens: 85_224, writtenTokens: 89_252 });
+    for (const w of report.contextWindows) expect(w.writtenTokens).toBeGreaterThanOrEqual(w.largestCallTokens);
+    const text = (await cli('prices', 'derive', MINI)).stdout;
+    expect(text).toMatch(/note: deepseek\/deepseek-chat — context window 89,252 tokens \(max_input_tokens\), not the bundled table's 64,000/);
+  });
+});
+
+describe('fit warns when recorded prompts pass the window its synthetic runs are held to', () => {
+  it("under the table's 64,000: warned in the profile and on stderr; under the derived window: not, and the tail is kept", async () => {
+    const dir = tempDir();
+    const cut = await cli('fit', MINI, '--prices-override', tableWindowPrices(dir), '--out', join(dir, 'cut.yaml'));
+    expect(cut.code, cut.stderr).toBe(0);
+    const warning = /recorded prompts pass the context window less max_tokens of deepseek\/deepseek-chat, the profile's model, \(64,000 − 4,096 = 59,904 tokens\) in 4 of 38 runs \(up to 85,156 tokens\)/;
+    expect(cut.stderr.replace(/\s+/g, ' ')).toMatch(warning);
+    expect(readFileSync(join(dir, 'cut.yaml'), 'utf8')).toMatch(warning);
+    const prices = join(dir, 'prices.json');
+    expect((await cli('prices', 'derive', MINI, '--out', prices)).code).toBe(0);
+    const kept = await cli('fit', MINI, '--prices-override', prices, '--out', join(dir, 'kept.yaml'), '--report', '--format', 'json');
+    expect(kept.code, kept.stderr).toBe(0);
+    const report = JSON.parse(kept.stdout);
+    expect(report.warnings.map((w: { code: string }) => w.code)).not.toContain('recorded_past_profile_window');
+    const p95 = report.rows.find((r: { metric: string; quantile: string }) => r.metric === 'costPerRunUsd' && r.quantile === 'p95');
+    expect(Math.abs(p95.relativeGap)).toBeLessThan(0.05);
+  });
+});

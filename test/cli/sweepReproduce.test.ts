@@ -1,0 +1,57 @@
+/**
+ * A sweep's recommended configuration, taken from its JSON as flags, replayed: the same cost and
+ * completions. The grid varies a context strategy with options, a tool-result cap and the step cap; the
+ * flags given fix a predictive budget, its max_tokens and the duplicate-action guard with skip options.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli } from './run.js';
+
+const MINI = '../shared/traces/mini-swe-agent';
+
+describe('sweep → replay', () => {
+  it("the recommendation's flags replay to its figures", async () => {
+    const sweep = await cli(
+      'sweep', MINI,
+      '--grid', 'max-steps=20,60',
+      '--grid', 'context=full,window:8,summary:trigger=20000,keep=3,tokens=600',
+      '--grid', 'tool-result-cap=300,2000',
+      '--max-repeat', '3', '--repeat-action', 'skip,max-skips=2,warning=30',
+      '--max-cost', '2', '--budget-mode', 'predict', '--max-output-tokens', '2000',
+      '--target-completion', '0.1', '--format', 'json',
+    );
+    expect(sweep.code).toBe(0);
+    const recommended = JSON.parse(sweep.stdout).recommendation;
+    expect(recommended.settings).toBe('max-steps=60,context=summary:trigger=20000,keep=3,tokens=600,tool-result-cap=300');
+    expect(recommended.flags).toBe(
+      '--max-steps 60 --max-cost 2 --budget-mode predict --max-output-tokens 2000 --max-repeat 3 --repeat-mode total --repeat-action skip,max-skips=2,warning=30 --context summary:trigger=20000,keep=3,tokens=600 --tool-result-cap 300',
+    );
+    // the text says the same flags, whole
+    expect(recommended.text).toContain(`To reproduce it: loopcost replay <the same inputs and price flags> ${recommended.flags}`);
+    const replay = await cli('replay', MINI, ...recommended.flags.split(' '), '--format', 'json');
+    expect(replay.code).toBe(0);
+    const summary = JSON.parse(replay.stdout).summary;
+    expect(summary.totalCostUsd).toBe(recommended.costUsd);
+    expect(summary.completionRate).toBe(recommended.completionRate);
+    expect(summary.costPerCompletedTaskUsd).toBe(recommended.costPerCompletedUsd);
+  });
+
+  it("every row's flags say its grid values and the flags given (CSV too)", async () => {
+    const args = ['sweep', MINI, '--grid', 'context=full,mask:4', '--tool-result-cap', '500', '--cache', 'on', '--model', 'gpt-4o'];
+    const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
+    expect(json.configurations.map((row: { flags: string }) => row.flags)).toEqual(['--tool-result-cap 500 --cache on --model gpt-4o', '--context mask:4 --tool-result-cap 500 --cache on --model gpt-4o']);
+    expect(json.configurations[1]).toMatchObject({ context: 'mask:4', toolResultCap: 500 });
+    expect(json.settings).toMatchObject({ context: 'full', toolResultCap: '500' });
+    const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
+    expect(csv[0]).toMatch(/^settings,flags,brakes,context,toolResultCap,cache,model,/);
+    // a spreadsheet shows the flags as written: the leading ' is csv.ts's guard against a cell read as a formula
+    expect(csv[2]).toMatch(/^context=mask:4,'--context mask:4 --tool-result-cap 500 --cache on --model gpt-4o,none,mask:4,500,on,gpt-4o,/);
+  });
+
+  it('over session trees: the flags say --tree and the per-agent limits, and replay to the same cost', async () => {
+    const file = 'test/fixtures/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
+    const sweep = JSON.parse((await cli('sweep', '--tree', file, '--grid', 'subagent-max-steps=2,5', '--max-cost', '2', '--target-completion', '0', '--format', 'json')).stdout);
+    expect(sweep.recommendation.flags).toBe('--tree --subagent-max-steps 2 --max-cost 2 --budget-mode check');
+    const replay = JSON.parse((await cli('replay', file, ...sweep.recommendation.flags.split(' '), '--format', 'json')).stdout);
+    expect(replay.summary.costUsd).toBe(sweep.recommendation.costUsd);
+  });
+});
