@@ -20,9 +20,11 @@ import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
+import { recordedRefusal } from '../loop/refusalWords.js';
 import type { SummaryDue } from '../loop/summary.js';
-import { TRACE_SCHEMA, type CallRecord } from '../trace/types.js';
+import type { CallRecord } from '../trace/types.js';
 import { billedFields, callRecordOf, endRecord, usageFields } from './records.js';
+import { liveHeaderRecord } from './headerRecord.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
@@ -79,22 +81,7 @@ class AgentRun {
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = options.recorder ?? NO_RECORDER;
     this.mark = options.clock.now();
-    this.recorder.header({
-      type: 'header',
-      schema: TRACE_SCHEMA,
-      model: options.model.name,
-      ...(options.model.provider === undefined ? {} : { provider: options.model.provider }),
-      systemTokens,
-      goalTokens,
-      origin: 'recorded',
-      ...(options.task === undefined ? {} : { task: options.task }),
-      recordedSettings: {
-        ...(options.brakes.maxSteps === undefined ? {} : { maxSteps: options.brakes.maxSteps }),
-        ...(options.brakes.maxCostPico === undefined ? {} : { maxCostUsd: options.brakes.maxCostPico / 1e12 }),
-        ...(options.brakes.timeoutMs === undefined ? {} : { timeoutSeconds: options.brakes.timeoutMs / 1000 }),
-      },
-      live: true,
-    });
+    this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
   }
 
   async run(): Promise<AgentRunResult> {
@@ -248,7 +235,7 @@ class AgentRun {
   /** The provider refused the call (a prompt past the model's window): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
   private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView): Stop {
     const status = error.options.status;
-    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), failed: { ...(status === undefined ? {} : { status }), message: error.message } };
+    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), failed: { ...(status === undefined ? {} : { status }), message: error.message, contextLengthExceeded: recordedRefusal(refusal) } };
     this.recorder.call(record);
     return this.session.providerRefused(record, view, refusal);
   }

@@ -4,14 +4,16 @@
  * bills it and retries per its policy (README, "The real loop"). Usage is read from the response,
  * cached prompt tokens from `prompt_tokens_details.cached_tokens`, reasoning from
  * `completion_tokens_details.reasoning_tokens`, cache writes and a failed call's billed usage where the
- * response carries them (openaiUsage.ts).
+ * response carries them (openaiUsage.ts). A usage no call can have (a prompt of 10^15 tokens) fails the call
+ * as the server's error, named, not retried and billed nothing: billed, it would stop the run as one that
+ * cost too much, blaming the run's settings for the server's figure.
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
 import { PURPOSE_HEADER } from '../serve/purpose.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { failedUsageOf, usageOf } from './openaiUsage.js';
+import { FAILED_USAGE_FIELDS, failedUsageOf, implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';
 import { CONTEXT_LENGTH_EXCEEDED, refusalOfMessage } from '../loop/refusalWords.js';
 
 export interface OpenAIChatOptions {
@@ -28,6 +30,11 @@ export interface OpenAIChatOptions {
   outputCapField?: 'max_completion_tokens' | 'max_tokens';
   /** A client of your own (proxies, headers); its maxRetries should be 0. */
   client?: OpenAI;
+  /**
+   * The model's context window (e.g. `pricing.contextWindow`): a response reporting a prompt or an output
+   * past it is the server's error. Default: any model's (openaiUsage.ts MAX_CALL_TOKENS, 10,000,000).
+   */
+  contextWindowTokens?: number;
 }
 
 /** Statuses worth another attempt: timeouts, conflicts, rate limits, server errors. */
@@ -56,9 +63,9 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
         const purpose = request.purpose === 'summary' ? { headers: { [PURPOSE_HEADER]: 'summary' } } : {};
         completion = await client.chat.completions.create(body, { ...purpose, ...(request.signal === undefined ? {} : { signal: request.signal }) });
       } catch (error) {
-        throw callError(error);
+        throw callError(error, options.contextWindowTokens);
       }
-      return turnOf(completion);
+      return turnOf(completion, options.contextWindowTokens);
     },
   };
 }
@@ -84,14 +91,26 @@ function toOpenAI(message: AgentMessage): ChatCompletionMessageParam {
   }
 }
 
-function turnOf(completion: ChatCompletion): ModelTurn {
+function turnOf(completion: ChatCompletion, contextWindowTokens: number | undefined): ModelTurn {
+  const usage = usageOf(completion);
+  const wrong = implausibleUsage(usage, USAGE_FIELDS, contextWindowTokens);
+  if (wrong !== undefined) throw serverUsageError(wrong, undefined, completion);
   const choice = completion.choices[0];
   const message = choice?.message;
   const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
-  const turn: ModelTurn = { text: message?.content ?? null, toolCalls, usage: usageOf(completion), raw: completion };
+  const turn: ModelTurn = { text: message?.content ?? null, toolCalls, usage, raw: completion };
   // Cut off at the output cap with no tool call: no usable answer (a step that makes no progress).
   if (choice?.finish_reason === 'length' && toolCalls.length === 0) turn.marks = { unparseable: true };
   return turn;
+}
+
+/**
+ * A response whose usage no call can have: a failed call (the loop records it and ends the run, naming
+ * the server's figure), not retried (a server that misreports once is not trusted to bill the retry) and
+ * billed nothing (what it cost is unknown).
+ */
+function serverUsageError(why: string, status: number | undefined, cause: unknown): ModelCallError {
+  return new ModelCallError(`${why}; the call is recorded as failed, billed nothing`, { ...(status === undefined ? {} : { status }), retryable: false, cause });
 }
 
 /** The outcome `loopcost serve` says the recording ended with (`error.loopcost.recordedOutcome`). */
@@ -115,7 +134,7 @@ function withoutStatus(error: InstanceType<typeof OpenAI.APIError>): string {
 }
 
 /** A failed attempt as the loop records it (the usage it was billed, when the error body says); the caller's abort passes through as it is. */
-function callError(error: unknown): unknown {
+function callError(error: unknown, contextWindowTokens: number | undefined): unknown {
   if (error instanceof OpenAI.APIUserAbortError) return error;
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
@@ -128,6 +147,8 @@ function callError(error: unknown): unknown {
     const issues = status === 422 ? serveIssuesOf(error) : undefined;
     if (issues !== undefined) return new UserError(issues);
     const usage = failedUsageOf(error.error);
+    const wrong = usage && implausibleUsage(usage, FAILED_USAGE_FIELDS, contextWindowTokens);
+    if (wrong) return serverUsageError(wrong, status, error);
     // A prompt past the model's window (OpenAI's, or serve's for a synthetic agent): the run ends there.
     const refusal = status === 400 && error.code === CONTEXT_LENGTH_EXCEEDED ? refusalOfMessage(error.message) : undefined;
     return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), ...(usage ? { usage } : {}), ...(refusal ? { refusal } : {}), cause: error });

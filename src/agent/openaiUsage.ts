@@ -15,11 +15,42 @@
  * writes), which cannot be checked against it; output not reported is 0. The parts are capped at their
  * whole — cached + cache writes at the prompt, reasoning at the output — as every reader of a recording
  * requires (trace/rules.ts), so what the run bills is what its recording replays to.
+ *
+ * A count no call can have (implausibleUsage: a prompt or an output past the model's context window when
+ * the adapter is told it, else past MAX_CALL_TOKENS) is the server's error, not a figure to bill: the
+ * adapter fails the call with the field and value named (openaiChat.ts), so a run is never blamed for it.
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CallUsage } from '../pricing/types.js';
 import { isTokenCount } from '../io/limits.js';
 import type { ModelUsage } from './types.js';
+
+/**
+ * The most tokens one call can report for its prompt or its output, whatever the model: 10,000,000, the
+ * largest context window in the bundled price table (Llama 4 Scout's). At the table's dearest prices
+ * (o1-pro: $150 a million prompt tokens, $600 a million output) a call of both costs $7,500, below the
+ * $9,007 one run may cost (kernel/cost.ts costOutOfRange): a run past that is many plausible calls, which
+ * its settings bound, never one call the server misreported.
+ */
+export const MAX_CALL_TOKENS = 10_000_000;
+
+/** Where a response's usage figures were read: the standard fields, or `loopcost serve`'s error body. */
+export const USAGE_FIELDS = { input: 'usage.prompt_tokens', output: 'usage.completion_tokens' } as const;
+export const FAILED_USAGE_FIELDS = { input: 'error.loopcost.usage.input', output: 'error.loopcost.usage.output' } as const;
+
+/**
+ * Why `usage` cannot be a real call's (its field and value named), or undefined: a prompt or an output past
+ * `contextWindowTokens` when given (a call's prompt and output fit its model's window), else past
+ * MAX_CALL_TOKENS.
+ */
+export function implausibleUsage(usage: ModelUsage, fields: { input: string; output: string }, contextWindowTokens?: number): string | undefined {
+  const bound = contextWindowTokens ?? MAX_CALL_TOKENS;
+  const within = contextWindowTokens === undefined ? "any model's context window" : "the model's context window";
+  const past = (field: string, value: number) => `the server reported ${field} = ${value}, more than ${within} (${bound.toLocaleString('en-US')} tokens): no call has that usage, so the figure is the server's error, not the run's`;
+  if (usage.inputTokens !== undefined && usage.inputTokens > bound) return past(fields.input, usage.inputTokens);
+  if (usage.outputTokens > bound) return past(fields.output, usage.outputTokens);
+  return undefined;
+}
 
 /** `loopcost serve`'s usage of a call as billed: the pricer's own CallUsage. */
 type ServeUsage = CallUsage;

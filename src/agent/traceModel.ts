@@ -1,10 +1,12 @@
 /**
  * A trace-driven model: answers each call with the trace's next recorded response (its tool calls,
- * usage and marks), fails where the trace recorded a failed call, and answers each tool call with the
+ * usage and marks), fails where the trace recorded a failed call (refuses where it recorded a refusal of
+ * a prompt past the window), and answers each tool call with the
  * recorded result's size and error. Time moves on a virtual clock by the recorded latencies. Driving
  * runAgentLoop with it must give what replayTrace gives for the same trace and settings (the parity test).
  */
 import { canonicalJson } from '../brakes/fingerprint.js';
+import { refusalOfRecorded } from '../loop/refusalWords.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
@@ -31,7 +33,9 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       const index = next++;
       clock.advance(record.latencyMs ?? 0);
       if (record.failed) {
-        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: true, usage: usageOf(record) });
+        const recorded = record.failed.contextLengthExceeded;
+        const refusal = recorded === undefined ? undefined : refusalOfRecorded(recorded);
+        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}) });
       }
       return turnOf(record, index, results);
     },

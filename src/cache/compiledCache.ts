@@ -33,7 +33,8 @@ import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/3';
+// 4: a compiled trace holds its provider's refusal (CompiledTrace.refusal), and importers read refusals into runs.
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/4';
 
 let compilerHash: string | undefined;
 

@@ -28,7 +28,8 @@ import type { Trace } from '../trace/types.js';
  * Part of every key. Bump it when what an input reads into changes without a new loopcost version (a
  * development build keeps the package's version, so its entries are told apart only by this).
  */
-export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/1';
+// 2: importers read a provider's refusal of a prompt past the window into a failed call's contextLengthExceeded.
+export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/2';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;

@@ -5,7 +5,8 @@
  * as a DRIFT does. A price change is a change in the prices of the models the runs were priced at, not
  * in the table's identity: when one changed, the runs are measured again under the baseline's prices
  * and compared there (drift there is not the price change); a figure only the new prices moved is
- * labelled a price change.
+ * labelled a price change. What else changed in a scenario since the baseline (its settings, models, run
+ * counts: settingChanges.ts) is said beside its figures, and what to do to accept a change.
  */
 import { usdToPico } from '../money.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
@@ -13,6 +14,7 @@ import { BASELINE_SCHEMA, figuresOf, priceIdentity, type BaselineFigures, type B
 import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
+import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 
 export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type BaselineFigures } from './baselineFile.js';
 
@@ -42,7 +44,13 @@ export interface Drift {
   pricesUnknown?: { baseline: string; now: string };
   /** A format 1 baseline keys scenarios by their path as given where it was written. */
   formatOne?: true;
+  /** The loopcost that wrote the baseline, when another one checks now. */
+  loopcost?: { baseline: string; now: string };
+  /** Per scenario, what changed since the baseline: those with a change, and every one with a DRIFT (its changes may be none). */
+  changes: ScenarioChanges[];
   rows: DriftRow[];
+  /** What to do when a figure drifted, a scenario is new or gone: write the baseline again, and how. */
+  hint?: string;
 }
 
 type FigureKind = 'rate' | 'usd';
@@ -98,6 +106,24 @@ export interface DriftOptions {
   priceChange?: { models: PriceRowChange[]; atBaselinePrices: readonly ScenarioCheck[] };
   /** How many models the runs were priced at (for the note when only the table's identity changed). */
   modelsPriced?: number;
+  /** loopcost's version now (the baseline stores the one that wrote it). */
+  version?: string;
+}
+
+/** The models a baseline scenario's runs were priced at: its own list, else the baseline's one model (format 2 priced every scenario at it). */
+function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFile): readonly string[] | undefined {
+  if (entry.models !== undefined) return entry.models;
+  const models = baseline.baseline === BASELINE_SCHEMA ? [...new Set(baseline.models.map((row) => row.model))] : [];
+  return models.length === 1 && entry.figures.runs > 0 ? models : undefined;
+}
+
+/** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new or gone. */
+function acceptHint(file: string, rows: readonly DriftRow[]): string | undefined {
+  const has = (status: DriftStatus) => rows.some((row) => row.status === status);
+  const why = [has('drift') ? 'accept an intended change' : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
+  if (why.length === 0) return undefined;
+  const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
+  return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
 }
 
 function statusOf(kind: FigureKind, values: { was: number | null; is: number | null; atBaseline?: number | null }, tolerance: number): DriftStatus {
@@ -121,6 +147,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
   const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
   const rows: DriftRow[] = [];
+  const changes: ScenarioChanges[] = [];
   let added = 0;
   checks.forEach((check, i) => {
     const before = baseline.scenarios.find((entry) => matches(entry, check));
@@ -130,7 +157,10 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
       return;
     }
     const atBaselinePrices = args.priceChange?.atBaselinePrices[i];
-    rows.push(...figureRows(check, before.figures, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) }));
+    const figures = figureRows(check, before.figures, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
+    rows.push(...figures);
+    const changed = scenarioChanges(before, check, modelsOf(before, baseline));
+    if (changed.length > 0 || figures.some((row) => row.status === 'drift')) changes.push({ scenario: check.source, changes: changed });
   });
   const gone = baseline.scenarios.filter((entry) => !checks.some((check) => matches(entry, check)));
   for (const entry of gone) rows.push({ scenario: formatOne ? entry.source : args.keys.pathOf(entry.source), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
@@ -144,12 +174,21 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(args.priceChange === undefined && tableChanged && !formatOne ? { tableChange: { ...tables, models: args.modelsPriced ?? 0 } } : {}),
     ...(tableChanged && formatOne ? { pricesUnknown: tables } : {}),
     ...(formatOne ? { formatOne: true as const } : {}),
+    ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),
+    changes,
     rows,
+    ...withHint(acceptHint(args.file, rows)),
   };
+}
+
+function withHint(hint: string | undefined): { hint?: string } {
+  return hint === undefined ? {} : { hint };
 }
 
 export interface BaselineRun {
   file: string;
+  /** loopcost's version now. */
+  version: string;
   tolerance: number;
   /** The table the check priced with, and the prices of the models its runs resolved (ResolvedPrices). */
   prices: PriceTable;
@@ -174,6 +213,7 @@ export function driftFromBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     prices: args.prices.source,
     keys: args.keys,
     modelsPriced: args.models.length,
+    version: args.version,
     ...(atBaselinePrices === undefined ? {} : { priceChange: { models, atBaselinePrices } }),
   });
 }

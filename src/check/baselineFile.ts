@@ -4,7 +4,9 @@
  * version. Format 2 keys each scenario by its path relative to the baseline file's directory, so the same
  * files match from any working directory; format 1 (read, no longer written) keyed it by the path as given
  * where it was written, and stored no model prices. The file holds no date: the same check writes the
- * same bytes.
+ * same bytes. Each scenario also holds what made its figures besides its settings (the models its runs
+ * were priced at, its synthetic and recorded run counts, the seed), so a drift can say what changed; files
+ * written before these fields are read without them.
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
@@ -57,6 +59,11 @@ const common = {
       source: z.string(),
       name: z.string(),
       settings: z.record(z.string(), z.string()),
+      // What else made the figures, said when they drift (settingChanges.ts); absent in files written before.
+      models: z.array(z.string()).optional(),
+      syntheticRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
+      recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
+      seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
       figures: figuresSchema,
       expectations: z.record(z.string(), z.unknown()),
     }),
@@ -71,6 +78,7 @@ const baselineSchema = z.discriminatedUnion('baseline', [
 export type BaselineFile = z.infer<typeof baselineSchema>;
 export type BaselineFigures = z.infer<typeof figuresSchema>;
 export type PriceIdentity = BaselineFile['prices'];
+export type BaselineScenario = BaselineFile['scenarios'][number];
 
 export function figuresOf(m: PopulationMetrics): BaselineFigures {
   return {
@@ -119,6 +127,10 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
       source: args.scenarioKey(check.source),
       name: check.name,
       settings: settingsRecord(check.settings),
+      models: check.models,
+      syntheticRuns: check.syntheticRuns,
+      recordedRuns: check.recordedRuns,
+      ...(check.seed === undefined ? {} : { seed: check.seed }),
       figures: figuresOf(check.metrics),
       expectations: Object.fromEntries(check.results.map((result) => [result.expectation, result.measured])),
     })),

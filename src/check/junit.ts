@@ -5,7 +5,8 @@
  * failing testcases of a testsuite of their own, named after the baseline.
  */
 import type { Drift, DriftRow } from './baseline.js';
-import type { CheckReport } from './report.js';
+import { driftValue, toleranceText, type CheckReport } from './report.js';
+import { changesText } from './settingChanges.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -43,19 +44,29 @@ function suite(of: { name: string; file: string }, cases: readonly Case[]): Suit
   return { xml, tests: cases.length, failures };
 }
 
+/** `changed since the baseline: brakes: max-repeat 3 → 10`, or that nothing the baseline stores changed. */
+function changedText(row: DriftRow, drift: Drift): string {
+  const changes = drift.changes.find((c) => c.scenario === row.scenario)?.changes ?? [];
+  return changes.length > 0 ? `changed since the baseline: ${changesText(changes)}` : 'no setting, model or run count changed since the baseline';
+}
+
 function driftCase(row: DriftRow, drift: Drift): Case {
-  const atBaseline = row.atBaselinePrices === undefined ? '' : `, ${row.atBaselinePrices ?? 'none'} at the baseline's prices`;
-  const message = `${row.figure}: baseline ${row.baseline ?? 'none'}, measured ${row.measured ?? 'none'}${atBaseline} (tolerance ${drift.tolerance})`;
+  const atBaseline = row.atBaselinePrices === undefined ? '' : `, ${driftValue(row, row.atBaselinePrices)} at the baseline's prices`;
+  const message = `${row.figure}: baseline ${driftValue(row, row.baseline)}, measured ${driftValue(row, row.measured)}${atBaseline} (tolerance ${toleranceText(drift)})`;
   const name = `baseline ${row.figure}`;
-  if (row.status === 'drift') return { name, failure: { message: `drift: ${message}`, text: `${row.scenario}\n${message}\n` } };
+  const hint = drift.hint === undefined ? '' : `${drift.hint}\n`;
+  if (row.status === 'drift') {
+    const changed = changedText(row, drift);
+    return { name, failure: { message: `drift: ${message}; ${changed}`, text: `${row.scenario}\n${message}\n${changed}\n${hint}` } };
+  }
   if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };
-  return row.status === 'new' ? { name, note: 'not in the baseline' } : { name };
+  return row.status === 'new' ? { name, note: `new: not in the baseline (not a failure)\n${hint}` } : { name };
 }
 
 /** A baseline scenario this check did not run: a failure, as in the report. */
-function goneCase(row: DriftRow): Case {
+function goneCase(row: DriftRow, drift: Drift): Case {
   const message = `${row.scenario}: in the baseline, not checked`;
-  return { name: row.scenario, failure: { message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline\n` } };
+  return { name: row.scenario, failure: { message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline ${drift.file}\n` } };
 }
 
 export function renderJunit(report: CheckReport): string {
@@ -71,7 +82,7 @@ export function renderJunit(report: CheckReport): string {
     suites.push(suite({ name: scenario.name, file: scenario.source }, cases));
   }
   const gone = drift?.rows.filter((row) => row.status === 'gone') ?? [];
-  if (gone.length > 0) suites.push(suite({ name: `baseline ${drift!.file}`, file: drift!.file }, gone.map((row) => goneCase(row))));
+  if (gone.length > 0) suites.push(suite({ name: `baseline ${drift!.file}`, file: drift!.file }, gone.map((row) => goneCase(row, drift!))));
   const tests = suites.reduce((n, s) => n + s.tests, 0);
   const failures = suites.reduce((n, s) => n + s.failures, 0);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loopcost check" tests="${tests}" failures="${failures}" errors="0">\n${suites.map((s) => s.xml).join('')}</testsuites>\n`;

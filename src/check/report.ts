@@ -14,6 +14,7 @@ import { printableText } from '../report/text.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { priceChangeText } from './priceChangeText.js';
+import { changesText } from './settingChanges.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
 
@@ -56,9 +57,30 @@ function runsText(s: ScenarioCheck): string {
   return `${parts.join(' + ') || 'no'} runs`;
 }
 
-function driftValue(row: DriftRow, value: number | null): string {
+/** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */
+export function driftValue(row: Pick<DriftRow, 'figure'>, value: number | null): string {
   if (value === null) return 'none';
   return row.figure.includes('Usd') ? formatUsdNumber(value) : `${Number((value * 100).toFixed(2))}%`;
+}
+
+/** `5%`: the tolerance as `--tolerance` takes it. */
+export function toleranceText(drift: Pick<Drift, 'tolerance'>): string {
+  return `${Number((drift.tolerance * 100).toFixed(4))}%`;
+}
+
+/** A scenario's row: new and gone have no figures to show; the status says what they are. */
+function driftCells(row: DriftRow, repriced: boolean): Cell[] {
+  if (row.status === 'new' || row.status === 'gone') {
+    return [row.scenario, row.figure, '', '', ...(repriced ? [''] : []), row.status === 'new' ? 'new: not in the baseline' : 'GONE: not checked'];
+  }
+  return [
+    row.scenario,
+    row.figure,
+    driftValue(row, row.baseline),
+    driftValue(row, row.measured),
+    ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
+    row.status === 'drift' ? 'DRIFT' : row.status,
+  ];
 }
 
 function priceNotes(drift: Drift): string[] {
@@ -85,24 +107,38 @@ function goneNote(drift: Drift): string {
   const keyed = drift.formatOne
     ? 'this baseline (format 1) names scenario files by the path given where it was written: run from that directory, or write it again with --update-baseline to key them by their path from the baseline'
     : "a baseline matches scenario files by their path relative to the baseline's directory";
-  return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, write the baseline again with --update-baseline; ${keyed}`;
+  return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, drop ${drift.scenarios.gone === 1 ? 'it' : 'them'} from the baseline (next); ${keyed}`;
+}
+
+/** Per scenario, what changed since the baseline; a scenario that drifted with none of it changed is said so. */
+function changeLines(drift: Drift, width: number): string {
+  if (drift.changes.length === 0) return '';
+  let text = 'changed since the baseline:\n';
+  for (const { scenario, changes } of drift.changes) {
+    const line = changes.length > 0 ? changesText(changes) : 'no setting, model or run count changed: the scenario file (its population, sizes, traces) or loopcost moved these figures';
+    text += labelledLine(printableText(`  ${scenario}: ${line}`), width, '; ');
+  }
+  return text;
+}
+
+/** The notes after the drift table: what changed, new and gone scenarios, and what to do. */
+function driftNotes(drift: Drift, width: number): string {
+  let text = changeLines(drift, width);
+  if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
+  if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
+  if (drift.scenarios.gone > 0) text += labelledLine(printableText(goneNote(drift)), width);
+  if (drift.hint) text += labelledLine(printableText(`next: ${drift.hint}`), width);
+  return text;
 }
 
 function driftText(drift: Drift, width: number): string {
   const shown = drift.rows.filter((row) => row.status !== 'ok');
   const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone').length;
-  let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${Number((drift.tolerance * 100).toFixed(4))}% (rates in points, money as a share of the baseline)`), width);
+  let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${toleranceText(drift)} (rates in points, money as a share of the baseline)`), width);
   for (const note of priceNotes(drift)) text += labelledLine(printableText(note), width);
-  if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n`;
+  if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, width)}`;
   const repriced = drift.priceChange !== undefined;
-  const rows: Cell[][] = shown.map((row) => [
-    row.scenario,
-    row.figure,
-    driftValue(row, row.baseline),
-    driftValue(row, row.measured),
-    ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? 'DRIFT' : row.status === 'gone' ? 'GONE' : row.status,
-  ]);
+  const rows: Cell[][] = shown.map((row) => driftCells(row, repriced));
   const columns: Column[] = [
     { header: 'scenario', shrink: true },
     { header: 'figure' },
@@ -111,16 +147,16 @@ function driftText(drift: Drift, width: number): string {
     ...(repriced ? [{ header: 'at baseline prices', align: 'right' as const }] : []),
     { header: 'status' },
   ];
-  text += formatTable(columns, rows, { maxWidth: width });
-  return drift.scenarios.gone > 0 ? text + labelledLine(printableText(goneNote(drift)), width) : text;
+  return text + formatTable(columns, rows, { maxWidth: width }) + driftNotes(drift, width);
 }
 
-/** `, 7 of 8 baseline scenarios matched (1 gone), 2 baseline figures drifted` */
+/** `, 7 of 8 baseline scenarios matched (1 gone), 1 new scenario, 2 baseline figures drifted` */
 function baselineVerdict(drift: Drift | undefined): string {
   if (drift === undefined) return '';
   const drifted = drift.rows.filter((row) => row.status === 'drift').length;
   const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
-  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}, ${counted(drifted, 'baseline figure')} drifted`;
+  const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
+  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted`;
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {

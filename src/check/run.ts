@@ -5,6 +5,7 @@
  */
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { populationRuns, type PopulationRun } from '../population/run.js';
+import { defaultCacheMode } from '../replay/replay.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import type { PriceTable } from '../pricing/types.js';
 import { reportSettings, type ReportSettings } from '../report/settings.js';
@@ -12,6 +13,7 @@ import type { Scenario } from '../scenario/load.js';
 import type { Trace } from '../trace/types.js';
 import { evaluateExpectations, type CheckedRun, type ExpectationResult } from './evaluate.js';
 import type { CheckInput } from './inputs.js';
+import { ResolvedPrices } from './modelPrices.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -21,6 +23,10 @@ export interface ScenarioCheck {
   settings: ReportSettings;
   recordedRuns: number;
   syntheticRuns: number;
+  /** The seed of the synthetic runs (present when there are any). */
+  seed?: number;
+  /** The models the runs were priced at (each run's own, or `--model`), sorted. */
+  models: string[];
   metrics: PopulationMetrics;
   /** Summary calls and cost, cache hits lost to the strategy, skipped actions: present when one is not 0. */
   strategy?: StrategyTotals;
@@ -45,7 +51,8 @@ export function checkRuns(input: CheckInput, traces: readonly Trace[], prices: P
 }
 
 export function checkScenario(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string): ScenarioCheck {
-  const runs = checkRuns(input, traces, prices, model);
+  const priced = new ResolvedPrices(prices);
+  const runs = checkRuns(input, traces, priced, model);
   const metrics = populationMetrics(runs);
   const { scenario, settings } = input;
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;
@@ -58,9 +65,13 @@ export function checkScenario(input: CheckInput, traces: readonly Trace[], price
       strategy: scenario.population === undefined ? input.traceStrategy : settings.strategy,
       ...(settings.latency === undefined ? {} : { latency: settings.latency }),
       ...(model === undefined ? {} : { model }),
+      // What the runs took of the cache and latency no flag gave: the traces' own (defaultCacheMode), the population's its file's.
+      took: { recordedCaches: traces.map(defaultCacheMode), scenarios: scenario.population === undefined ? [] : [settings] },
     }),
     recordedRuns,
     syntheticRuns: runs.length - recordedRuns,
+    ...(runs.length > recordedRuns ? { seed: settings.seed } : {}),
+    models: [...new Set(priced.rows().map((row) => row.model))].sort(),
     metrics,
     ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
     results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),

@@ -129,6 +129,9 @@ export async function runCli(argv: string[], io: CliIO, { commands, outline }: R
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
+      // No command given (bare `loopcost`): commander has printed the help, to stderr; a usage error, as
+      // bare `git` and `npm` are (exit 1 there: our code for usage errors is 2), never a second message.
+      if (error.code === 'commander.help') return 2;
       io.stderr(sanitizeLinesForTerminal(`loopcost: ${error.message.replace(/^error: /, '')}\n(run '${commandPath(program, argv)} --help' for usage)\n`));
       return 2;
     }

@@ -26,9 +26,9 @@ export function required(command: Command, flags: string, description: string): 
 
 export function addContextOptions(command: Command): Command {
   return command
-    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", 'full', 'full'))
+    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", "full; for a scenario file's runs, the file's own context.context, else full", 'full'))
     .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', 'no cap'))
-    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', 'as recorded for recorded traces, off for synthetic ones'));
+    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones"));
 }
 
 export function addPriceOptions(command: Command): Command {

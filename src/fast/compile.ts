@@ -12,6 +12,7 @@ import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
 import { precompute } from './precompute.js';
+import { refusalNumbers, refusedAt } from './refusal.js';
 
 export { CompileArena, CompileScratch } from './compileMemory.js';
 
@@ -48,7 +49,8 @@ function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileS
   const c: CompiledTrace = {
     calls: n,
     fixedTokens: trace.header.systemTokens + trace.header.goalTokens,
-    exhaustedCode: trace.end.outcome === 'completed' ? StopCode.Completed : trace.refusedAtEnd === true ? StopCode.ProviderRefused : StopCode.TraceEnd,
+    exhaustedCode: n < trace.calls.length ? StopCode.ProviderRefused : trace.end.outcome === 'completed' ? StopCode.Completed : StopCode.TraceEnd,
+    refusal: refusalNumbers(trace.calls[n]),
     records,
     toolStart: countsBefore(),
     action: perTool(),
@@ -109,18 +111,21 @@ const costsWhileCompiling = new CompileScratch();
 
 /**
  * Compiles `trace`; with a CompileScratch, into memory it lends (then valid only until its next use);
- * with a CompileArena, into a part of one of its buffers.
+ * with a CompileArena, into a part of one of its buffers. A call its provider refused (and any after it)
+ * is not compiled: the run stops there, provider_refused, with the refusal's numbers (refusal.ts).
  */
 export function compileTrace(trace: Trace, memory?: CompileScratch | CompileArena): CompiledTrace {
-  const n = trace.calls.length;
-  const toolCount = trace.calls.reduce((sum, call) => sum + (call.toolCalls?.length ?? 0), 0);
+  // Up to the call its provider refused, if one was (refusal.ts): the run ends there.
+  const n = refusedAt(trace.calls);
+  const calls = n === trace.calls.length ? trace.calls : trace.calls.slice(0, n);
+  const toolCount = calls.reduce((sum, call) => sum + (call.toolCalls?.length ?? 0), 0);
   const c = emptyCompiled(trace, n, toolCount, memory);
   const actions = new Interner();
   const errors = new Interner();
   const names = new Interner();
   const recordedCostUsd = (memory instanceof CompileScratch ? memory : costsWhileCompiling).recordedCosts(n);
   let t = 0;
-  trace.calls.forEach((call, i) => {
+  calls.forEach((call, i) => {
     const at = i * CompiledField.Stride;
     const records = c.records;
     writeCallRecord(records, at, call);

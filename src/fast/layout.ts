@@ -52,8 +52,10 @@ export interface CompiledTrace {
   calls: number;
   /** System + goal tokens. */
   fixedTokens: number;
-  /** How the run stops when its calls run out: completed, trace_end, or provider_refused (Trace.refusedAtEnd). */
+  /** How the run stops when its calls run out: completed, trace_end, or provider_refused (the trace's next call was refused: refusal.ts). */
   exhaustedCode: StopCode;
+  /** The refused call's latency and numbers (refusal.ts Refused; NaN: not recorded); empty when no call was refused. */
+  refusal: number[];
   /** calls × CompiledField.Stride numbers. */
   records: Float64Array;
 

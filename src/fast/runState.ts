@@ -10,6 +10,7 @@ import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../kernel/cost.js';
 import type { CompiledTrace } from './layout.js';
+import { refusalFacts, refusedCalls } from './refusal.js';
 
 export const enum Run {
   /** Calls made (= the next call's index). */
@@ -98,12 +99,14 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]! + st[Run.SummaryOutputTokens]!;
   const budget = limits[Limit.BudgetPico]!;
+  // A provider's refusal: the refused call was made and failed (no step, nothing paid).
+  const refused = refusedCalls(st[Run.Stop]!);
   const outcome: FastOutcome = {
     reason: stopReasonOf(st[Run.Stop]!),
     steps: calls - t.nonStepsBefore[calls]!,
-    calls,
+    calls: calls + refused,
     backtracks: t.backtracksBefore[calls]!,
-    failedCalls: t.failedBefore[calls]!,
+    failedCalls: t.failedBefore[calls]! + refused,
     toolCalls: toolCallsOf(t, st) - st[Run.SkippedActions]!,
     inputTokens: st[Run.TokensUsed]! - output,
     cachedInputTokens: st[Run.CachedTokens]!,
@@ -136,6 +139,7 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   facts[Fact.PromptTokens] = st[Run.PromptTokens]!;
   facts[Fact.Backtracks] = t.backtracksBefore[calls]!;
   facts[Fact.Exhausted] = st[Run.Exhausted]!;
+  if (st[Run.Stop] === StopCode.ProviderRefused) refusalFacts(t, facts);
   if (tool < 0) return '';
   const mode = limits[Limit.RepeatMode]!;
   const seen = mode === RepeatModeCode.Total ? t.seenTotal : mode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;
@@ -152,12 +156,13 @@ export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits
   const facts = new Float64Array(Fact.Size);
   const label = stopFacts(t, st, limits, facts);
   const outcome: RunOutcome = { ...figures, stop: { reason, detail: describeStop(st[Run.Stop]!, limits, facts, label) }, rows: [] };
-  const calls = figures.calls;
+  const calls = st[Run.Calls]!;
   if (t.recordedInputBefore[calls]! > 0) {
     outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;
     outcome.recordedInputDelta = t.recordedDeltaBefore[calls]!;
   }
+  // Every call made recorded its cost (a refused call records none).
   const costCalls = t.recordedCostCallsBefore[calls]!;
-  if (costCalls > 0 && costCalls === calls) outcome.recordedCallCostPico = t.recordedCostBefore[calls]!;
+  if (costCalls > 0 && costCalls === figures.calls) outcome.recordedCallCostPico = t.recordedCostBefore[calls]!;
   return outcome;
 }

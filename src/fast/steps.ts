@@ -17,6 +17,7 @@ import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
+import { refusedCallMs } from './refusal.js';
 import { Run, type RunState } from './runState.js';
 import { record, type RunTable } from './runTable.js';
 import { RunSetting, type RunSettings } from './settings.js';
@@ -190,6 +191,7 @@ function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): Stop
   if (code === StopCode.None) {
     code = t.exhaustedCode;
     st[Run.Exhausted] = 1;
+    if (code === StopCode.ProviderRefused) st[Run.ElapsedMs] = st[Run.ElapsedMs]! + refusedCallMs(t, plan.settings);
   }
   return code;
 }

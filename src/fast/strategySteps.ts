@@ -21,6 +21,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
 import { contextWindowTokens } from '../kernel/limits.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
+import { refusedCallMs } from './refusal.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
@@ -162,6 +163,7 @@ class StepwiseRun {
     if (code === StopCode.None && i >= t.calls) {
       code = t.exhaustedCode;
       this.st[Run.Exhausted] = 1;
+      if (code === StopCode.ProviderRefused) this.elapsed += refusedCallMs(t, s);
     }
     if (code !== StopCode.None) {
       this.st[Run.BoundPico] = bound;

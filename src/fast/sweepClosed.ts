@@ -23,6 +23,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { callStop, errorCounts, seenCounts, stoppedAt } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { closedFormApplies } from './closedForm.js';
+import { refusedCallMs } from './refusal.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import { stepSums } from './stretch.js';
@@ -225,6 +226,7 @@ export function stopClosed(run: ClosedRun, limits: BrakeLimits, stops: { toolSto
     }
     if (code !== StopCode.None) {
       run.figuresAt(c, st);
+      if (code === StopCode.ProviderRefused) st[Run.ElapsedMs] = st[Run.ElapsedMs]! + refusedCallMs(t, run.settings);
       st[Run.PromptEstimate] = prompt;
       st[Run.PromptTokens] = prompt;
       st[Run.Stop] = code;

@@ -8,6 +8,7 @@ import { costOutOfRange } from '../kernel/cost.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { addStrategyFigures } from '../loop/types.js';
 import type { CompiledTrace } from './layout.js';
+import { refusedCalls } from './refusal.js';
 import { Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
@@ -218,7 +219,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   out.stop = capped ? StopCode.MaxSteps : (code as StopCode);
   // (A cap's call is the first with that many steps before it.)
   out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
-  out.calls = calls;
+  out.calls = calls + refusedCalls(code); // (a provider's refusal: its call made, no step)
   out.inputTokens = capped ? tokens : tokens - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
@@ -233,15 +234,17 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
   const at = figuresAt(r, trace, cell);
   const t = r.compiled[trace - r.from]!;
   const f = cellFigures(r, trace, cell, newCellFigures());
-  const { calls, stop: code, skippedActions: skipped } = f;
+  const { stop: code, skippedActions: skipped } = f;
+  const refused = refusedCalls(code);
+  const calls = f.calls - refused;
   const tool = code === StopCode.Repeat || code === StopCode.ErrorLimit ? r.stopTool[at]! : -1;
   const reason: StopReason = stopReasonOf(code);
   const totals: FastOutcome = {
     reason,
     steps: f.steps,
-    calls,
+    calls: f.calls,
     backtracks: t.backtracksBefore[calls]!,
-    failedCalls: t.failedBefore[calls]!,
+    failedCalls: t.failedBefore[calls]! + refused,
     // A skipped action is not executed: not a tool call.
     toolCalls: (tool < 0 ? t.toolsBefore[calls]! : t.toolsBefore[calls - 1]! + (tool - t.toolStart[calls - 1]!) + (code === StopCode.ErrorLimit ? 1 : 0)) - skipped,
     inputTokens: f.inputTokens,

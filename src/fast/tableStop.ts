@@ -12,6 +12,7 @@ import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
+import { refusedCallMs } from './refusal.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunTable } from './runTable.js';
@@ -133,7 +134,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
     }
     if (code !== StopCode.None) {
       setFigures(table, c, st);
-      st[Run.ElapsedMs] = table.elapsed[c]!;
+      st[Run.ElapsedMs] = table.elapsed[c]! + (code === StopCode.ProviderRefused ? refusedCallMs(t, table.settings) : 0);
       st[Run.BoundPico] = bound;
       st[Run.PromptEstimate] = estimate;
       st[Run.PromptTokens] = estimate;

@@ -10,6 +10,7 @@ import { isJsonObject } from './common/jsonValue.js';
 import { looksLikeNativeTrace } from '../trace/parseNative.js';
 import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
+import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, scenarioKeys } from '../scenario/scenarioMark.js';
 
 export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code' | 'codex';
 
@@ -79,13 +80,41 @@ function firstLineOf(text: string): { line: string; whole: boolean } {
   return end < 0 ? { line: trimmed, whole: false } : { line: trimmed.slice(0, end), whole: true };
 }
 
-function unknownFormat(path: string): UserError {
-  return new UserError({
-    file: path,
-    code: 'unknown_format',
-    message: 'is not a trace format loopcost reads',
-    hint: 'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON, a Claude Code transcript or a Codex rollout',
-  });
+const EXPECTED_FORMATS =
+  'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON, a Claude Code transcript or a Codex rollout';
+
+/** What loopcost reads instead of conversations without the calls' usage. */
+const READ_INSTEAD =
+  'loopcost replays recorded model calls with their usage: provider exchanges JSONL (`{request, response}` a line), a VCR cassette, OTLP GenAI spans or native JSONL (docs/trace-format.md); for a loop not yet recorded, a scenario file (docs/scenarios.md)';
+
+/** Records of a well-known shape that is not a trace: what they look like, in words. */
+function foreignShape(record: Record<string, unknown>): string | undefined {
+  if (Array.isArray(record.messages) && !('info' in record) && !('trajectory_format' in record)) return 'chat fine-tuning or eval data, a `messages` list a record: conversations without the token usage of model calls';
+  if (typeof record.role === 'string' && 'content' in record) return 'chat messages, `{role, content}` a record: a conversation without the token usage of model calls';
+  if ('prompt' in record && ('completion' in record || 'chosen' in record)) return 'prompt/completion pairs (fine-tuning data): no model calls with their token usage';
+  return undefined;
+}
+
+/** `record`: the input's first JSON record (a JSONL line, or the one document), when it has one. */
+function unknownFormat(path: string, record?: unknown): UserError {
+  const shape = isJsonObject(record) ? foreignShape(record) : undefined;
+  if (shape !== undefined) {
+    return new UserError({ file: path, code: 'unknown_format', message: `is not a trace format loopcost reads: it looks like ${shape}`, hint: READ_INSTEAD });
+  }
+  const keys = isJsonObject(record) ? Object.keys(record) : [];
+  const fields = keys.length === 0 ? '' : ` (its first record's fields: ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''})`;
+  return new UserError({ file: path, code: 'unknown_format', message: `is not a trace format loopcost reads${fields}`, hint: EXPECTED_FORMATS });
+}
+
+/** A first line that is one whole JSON object, parsed; undefined otherwise. */
+function jsonObjectLine(head: string): Record<string, unknown> | undefined {
+  if (!head.startsWith('{') || !head.trimEnd().endsWith('}')) return undefined;
+  try {
+    const value: unknown = JSON.parse(head);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -112,6 +141,11 @@ function formatOfFirstLine(head: string): TraceFormat | undefined {
   return undefined;
 }
 
+/**
+ * The input's format. A first line that is a whole JSON object of no format is refused as such (JSONL of
+ * records loopcost does not read, never "not one JSON document"); a file with a scenario's keys but no
+ * `scenario:` line is told so.
+ */
 export function detectFormat(text: string, path: string): TraceFormat {
   const head = firstLineOf(text).line;
   if (head === '') {
@@ -120,13 +154,15 @@ export function detectFormat(text: string, path: string): TraceFormat {
   if (looksLikeCassette(text)) return 'cassette';
   const byFirstLine = formatOfFirstLine(head);
   if (byFirstLine !== undefined) return byFirstLine;
-  if (head.startsWith('{')) {
-    const whole = parseJsonDocument(text, path, 'JSON trace');
-    if (looksLikeMiniSweAgent(whole)) return 'mini-swe-agent';
-    if (looksLikeSweAgent(whole)) return 'swe-agent';
-    if (looksLikeOtlp(whole)) return 'otlp';
+  let record: unknown = jsonObjectLine(head);
+  if (record === undefined && head.startsWith('{')) {
+    record = parseJsonDocument(text, path, 'JSON trace');
+    if (looksLikeMiniSweAgent(record)) return 'mini-swe-agent';
+    if (looksLikeSweAgent(record)) return 'swe-agent';
+    if (looksLikeOtlp(record)) return 'otlp';
   }
-  throw unknownFormat(path);
+  if (isJsonObject(record) ? scenarioKeys(Object.keys(record)) : looksLikeUnmarkedScenario(text)) throw new UserError({ file: path, ...MISSING_SCENARIO_LINE });
+  throw unknownFormat(path, record);
 }
 
 /** The format the input's first line, read alone, tells (a whole first line is needed: a partial one is not judged). */

@@ -13,6 +13,7 @@ import { MAX_NESTING_DEPTH } from '../io/limits.js';
 import { STDIN_LABEL } from '../io/openInput.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
 import { traceRuleIssues } from '../trace/rules.js';
+import { endRunsAtRefusals } from './common/contextRefusal.js';
 import type { Trace } from '../trace/types.js';
 import { detectFormat, type TraceFormat } from './formats.js';
 import type { SweAgentImportOptions } from './sweAgent/readTrajectory.js';
@@ -82,8 +83,12 @@ export function placedError(error: unknown, path: string): unknown {
   return placeIssues(error, (issue) => ({ ...issue, file: path }));
 }
 
-/** The runs, when every one obeys the rules of src/trace/rules.ts; else their issues, thrown together. */
+/**
+ * The runs, when every one obeys the rules of src/trace/rules.ts; else their issues, thrown together. A
+ * refusal for length a run went on after is first made a plain failed call (endRunsAtRefusals).
+ */
 export function ruleChecked(traces: Trace[]): Trace[] {
+  endRunsAtRefusals(traces);
   const issues = traces.flatMap(traceRuleIssues);
   if (issues.length > 0) throw new UserError(issues.slice(0, MAX_REPORTED_ISSUES));
   for (const trace of traces) {

@@ -105,8 +105,12 @@ export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEst
   return promptEstimate * promptPriceCeiling(rows, row) + maxOutputTokens * (reasoning > output ? reasoning : output);
 }
 
-/** The highest of the prices a prompt token can be billed at in the tier at `row`: input, cached, cache write (5 min, 1 h). */
-function promptPriceCeiling(rows: Float64Array, row: number): number {
+/**
+ * The highest of the prices a prompt token can be billed at in the tier at `row`: input, cached, cache write
+ * (5 min, 1 h). The one "dearest prompt-token price" rule: the predictive bound's, and `project`'s worst case
+ * (src/population/worstCase.ts).
+ */
+export function promptPriceCeiling(rows: Float64Array, row: number): number {
   const input = rows[row + PriceField.Input]!;
   const cached = rows[row + PriceField.Cached]!;
   const write = rows[row + PriceField.CacheWrite]!;

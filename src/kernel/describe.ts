@@ -25,7 +25,7 @@ export const enum Fact {
   Backtracks,
   /** Completed: 1 when the recorded run ran out (it completed as recorded), 0 on a final answer. */
   Exhausted,
-  /** Provider refusal: the max_tokens the refused request asked for (NaN: none), and the model's window (with PromptTokens, the prompt it counted). */
+  /** Provider refusal: the max_tokens the refused request asked for, and the model's window (with PromptTokens, the prompt it counted); NaN: none, or not recorded. */
   RefusedMaxTokens,
   WindowTokens,
   Size,
@@ -64,9 +64,11 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       return `next prompt holds ${prompt} tokens, context window ${window}`;
     }
     case StopCode.ProviderRefused: {
-      const maxTokens = facts[Fact.RefusedMaxTokens]!;
+      // (A number the provider, or the recording of its refusal, did not give is NaN: left out.)
+      const [prompt, maxTokens, window] = [facts[Fact.PromptTokens]!, facts[Fact.RefusedMaxTokens]!, facts[Fact.WindowTokens]!];
       const asked = Number.isNaN(maxTokens) ? '' : ` + max_tokens ${maxTokens}`;
-      return `the provider refused the call: prompt of ${facts[Fact.PromptTokens]} tokens${asked} > context window ${facts[Fact.WindowTokens]}`;
+      const past = Number.isNaN(window) ? "past the model's context window" : `> context window ${window}`;
+      return `the provider refused the call: ${Number.isNaN(prompt) ? 'its prompt' : `prompt of ${prompt} tokens`}${asked} ${past}`;
     }
     case StopCode.BacktrackLimit:
       return `${counted(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;

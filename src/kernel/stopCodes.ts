@@ -18,7 +18,7 @@ export const enum StopCode {
   TraceEnd = 9,
   /** A real loop's AbortSignal fired (runAgentLoop); never in a replay. */
   Aborted = 10,
-  /** The provider refused a prompt (+ max_tokens) past the model's window (LoopSession.providerRefused); never in a recorded replay. */
+  /** The provider refused a prompt (+ max_tokens) past the model's window (LoopSession.providerRefused); in a replay, at a call recorded so (failed.contextLengthExceeded). */
   ProviderRefused = 11,
 }
 

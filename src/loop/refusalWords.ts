@@ -2,8 +2,10 @@
  * A provider's refusal of a prompt past the model's window (WindowRefusal), in OpenAI's words: its 400
  * `context_length_exceeded` says the numbers in its message. `loopcost serve` answers a synthetic agent's
  * refusal so (src/serve/synthetic.ts), and the real loop's OpenAI adapter reads the numbers back from
- * it (src/agent/openaiChat.ts), from serve or from OpenAI itself. Pure.
+ * it (src/agent/openaiChat.ts), from serve or from OpenAI itself; and a recording's words for it
+ * (recordedRefusal, refusalOfRecorded). Pure.
  */
+import type { ContextLengthExceeded } from '../trace/types.js';
 import type { WindowRefusal } from './types.js';
 
 /** OpenAI's error code for a request past the model's context window. */
@@ -30,4 +32,21 @@ export function refusalOfMessage(message: string): WindowRefusal | undefined {
   if (parts) return { promptTokens: Number(parts[1]), maxOutputTokens: Number(parts[2]), contextWindowTokens };
   const messages = MESSAGES.exec(message);
   return messages ? { promptTokens: Number(messages[1]), contextWindowTokens } : undefined;
+}
+
+/**
+ * A refusal as a recording says it (a failed call's `contextLengthExceeded`, docs/trace-format.md): the
+ * numbers the provider gave, a number not known (NaN) left out. A replay of the recording ends at that
+ * call, provider_refused, as the run did.
+ */
+export function recordedRefusal(refusal: WindowRefusal): ContextLengthExceeded {
+  const { promptTokens, maxOutputTokens, contextWindowTokens } = refusal;
+  const known = (n: number | undefined): n is number => n !== undefined && !Number.isNaN(n);
+  return { ...(known(promptTokens) ? { promptTokens } : {}), ...(known(maxOutputTokens) ? { maxOutputTokens } : {}), ...(known(contextWindowTokens) ? { contextWindowTokens } : {}) };
+}
+
+/** A recorded refusal as the loop takes it (recordedRefusal's inverse): a number not recorded is NaN (a stop's detail leaves it out). */
+export function refusalOfRecorded(recorded: ContextLengthExceeded): WindowRefusal {
+  const { promptTokens = NaN, maxOutputTokens, contextWindowTokens = NaN } = recorded;
+  return { promptTokens, contextWindowTokens, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
 }

@@ -1,5 +1,6 @@
 import type { Trace } from '../trace/types.js';
-import type { StepSource } from './types.js';
+import { refusalOfRecorded } from './refusalWords.js';
+import type { StepSource, WindowRefusal } from './types.js';
 
 /** Replays a trace's calls in order, whatever the prompt holds (an open-loop source). */
 export class ReplaySource implements StepSource {
@@ -12,5 +13,10 @@ export class ReplaySource implements StepSource {
   }
   exhaustedReason() {
     return this.trace.end.outcome === 'completed' ? ('completed' as const) : ('trace_end' as const);
+  }
+  /** The call just given was recorded as its provider's refusal of a prompt past the window (failed.contextLengthExceeded): its numbers, NaN where not recorded. */
+  refusal(): WindowRefusal | undefined {
+    const refused = this.trace.calls[this.index - 1]?.failed?.contextLengthExceeded;
+    return refused === undefined ? undefined : refusalOfRecorded(refused);
   }
 }

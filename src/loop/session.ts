@@ -27,15 +27,16 @@ import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, RepeatOutco
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { compactContext, framingAfterCall } from '../kernel/compaction.js';
-import { describeStop, Fact } from '../kernel/describe.js';
+import { Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
-import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import { StopCode } from '../kernel/stopCodes.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
+import { RunStops } from './runStops.js';
 import { SummaryMeter, type SummaryDue } from './summary.js';
 import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck, WindowRefusal } from './types.js';
 
@@ -47,7 +48,8 @@ export class LoopSession {
   readonly state: BrakeState = newBrakeState();
   readonly limits: BrakeLimits;
   private readonly context: ContextTracker;
-  private readonly facts = new Float64Array(Fact.Size);
+  /** Each stop told (runStops.ts), with the facts the stopping brake sets. */
+  private readonly stops: RunStops;
   private readonly prices: FlatPrices;
   private readonly meterSettings: MeterSettings;
   private readonly summaryMeter: SummaryMeter;
@@ -76,6 +78,7 @@ export class LoopSession {
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
     this.summaryMeter = new SummaryMeter(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
+    this.stops = new RunStops(this.limits, this.state);
     this.countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.context = new ContextTracker();
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)));
@@ -171,27 +174,27 @@ export class LoopSession {
     const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
     const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, estimate);
     if (code === StopCode.None) return null;
-    const facts = this.facts;
+    const facts = this.stops.facts;
     facts[Fact.BoundPico] = boundPico;
     facts[Fact.PromptEstimate] = estimate;
     facts[Fact.PromptTokens] = estimate;
-    return this.stop(code);
+    return this.stops.stop(code);
   }
 
   /** The source ran out before a call: the recorded run completed, or ended without completing. */
   exhausted(reason: 'completed' | 'trace_end'): Stop {
-    this.facts[Fact.Exhausted] = 1;
-    return this.stop(reason === 'completed' ? StopCode.Completed : StopCode.TraceEnd);
+    this.stops.facts[Fact.Exhausted] = 1;
+    return this.stops.stop(reason === 'completed' ? StopCode.Completed : StopCode.TraceEnd);
   }
 
   /** A real loop's AbortSignal fired before a call or a tool call. */
   aborted(): Stop {
-    return this.stop(StopCode.Aborted);
+    return this.stops.stop(StopCode.Aborted);
   }
 
   /** A real loop's model gave up (an error not retried, or retries spent): the run ends as its recording does, in trace_end. */
   modelGaveUp(detail: string): Stop {
-    return this.stop(StopCode.TraceEnd, detail);
+    return this.stops.stop(StopCode.TraceEnd, detail);
   }
 
   /** After the brakes let it through, the provider refused the call `response` records (WindowRefusal): a (failed) call with its time, no step, paid nothing; the run ends. */
@@ -199,9 +202,9 @@ export class LoopSession {
     this.state.calls += 1;
     this.state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, 0, 0);
     this.accounts.add(response, newMeteredCall(), view, this.state);
-    const facts = this.facts;
+    const facts = this.stops.facts;
     [facts[Fact.PromptTokens], facts[Fact.RefusedMaxTokens], facts[Fact.WindowTokens]] = [refusal.promptTokens, refusal.maxOutputTokens ?? NaN, refusal.contextWindowTokens];
-    return this.stop(StopCode.ProviderRefused);
+    return this.stops.stop(StopCode.ProviderRefused);
   }
 
   /** The call was made: pay for it and let its output into the context. */
@@ -224,7 +227,7 @@ export class LoopSession {
     this.accounts.add(response, metered, view, this.state);
     if (backtrack) {
       this.context.dropLastStep();
-      return this.stopIf(backtrackStop(this.limits, state.backtracks));
+      return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
     }
     if (response.failed) return null;
     if (response.compaction) {
@@ -232,7 +235,7 @@ export class LoopSession {
       return null;
     }
     this.context.addStep(usage.output);
-    if ((response.toolCalls?.length ?? 0) === 0 && !response.unparseable) return this.stop(StopCode.Completed);
+    if ((response.toolCalls?.length ?? 0) === 0 && !response.unparseable) return this.stops.stop(StopCode.Completed);
     return null;
   }
 
@@ -255,8 +258,8 @@ export class LoopSession {
     const seen = tools.seen(action, this.limits[Limit.RepeatMode]!);
     const outcome = repeatOutcome(this.limits, seen, tools.skips);
     if (outcome === RepeatOutcome.Stop) {
-      this.facts[Fact.Seen] = seen;
-      return this.stop(StopCode.Repeat, `action ${tool.name}`);
+      this.stops.facts[Fact.Seen] = seen;
+      return this.stops.stop(StopCode.Repeat, `action ${tool.name}`);
     }
     if (outcome === RepeatOutcome.Skip) {
       tools.skip(action);
@@ -280,31 +283,17 @@ export class LoopSession {
     const count = tools.errorCount(error, this.limits[Limit.SameErrorTotal] === 1);
     const code = sameErrorStop(this.limits, count);
     if (code === StopCode.None) return null;
-    this.facts[Fact.ErrorCount] = count;
-    return this.stop(code, `tool ${tool.name}`);
+    this.stops.facts[Fact.ErrorCount] = count;
+    return this.stops.stop(code, `tool ${tool.name}`);
   }
 
   /** The step's tool calls are done; a response flagged final completes the run. */
   endStep(response: CallRecord): Stop | null {
     this.context.closeStep();
-    return response.final ? this.stop(StopCode.Completed) : null;
+    return response.final ? this.stops.stop(StopCode.Completed) : null;
   }
 
   finish(stop: Stop): RunOutcome {
     return this.accounts.outcome(stop, this.state, this.limits[Limit.BudgetPico]!);
-  }
-
-  private stopIf(code: StopCode): Stop | null {
-    return code === StopCode.None ? null : this.stop(code);
-  }
-
-  private stop(code: StopCode, label = ''): Stop {
-    const { facts, state } = this;
-    facts[Fact.Steps] = state.steps;
-    facts[Fact.ElapsedMs] = state.elapsedMs;
-    facts[Fact.SpentPico] = state.spentPico;
-    facts[Fact.TokensUsed] = state.tokensUsed;
-    facts[Fact.Backtracks] = state.backtracks;
-    return { reason: stopReasonOf(code), detail: describeStop(code, this.limits, facts, label) };
   }
 }

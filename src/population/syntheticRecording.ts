@@ -67,9 +67,10 @@ export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[],
     // under that model (baselineKey), which gives them again. A scenario's own model is written down.
     const latencies = config.latency === undefined;
     const throughStep = options.throughStep === undefined ? {} : { throughStep: options.throughStep };
-    for (const recording of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, ...throughStep })) {
-      const { trace, result } = recording;
-      batch.traces.push(refusalAsEnd(recording));
+    // A run its provider refused is written down ending at the refused call (failed.contextLengthExceeded):
+    // replayed, it stops there, provider_refused, as the run did.
+    for (const { trace, result } of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, ...throughStep })) {
+      batch.traces.push(trace);
       batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico, stuckFromStep: trace.header.synthetic?.stuckFromStep, doneAtStep: trace.header.synthetic?.doneAtStep });
       calls += trace.calls.length;
       if (batch.traces.length >= most.runs || calls >= most.calls) {
@@ -80,17 +81,6 @@ export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[],
     }
     if (batch.traces.length > 0) yield batch;
   }
-}
-
-/**
- * A run its provider refused ends at the refused call, which is no step and is paid nothing
- * (LoopSession.providerRefused): its recording replays so when that call is left out and the recording
- * ends there, provider_refused (Trace.refusedAtEnd; the refusal, a run's one failed call, is its last).
- * The stop's detail is the closed loop's alone: a sweep counts stops, it shows no run's detail.
- */
-function refusalAsEnd({ trace, result }: { trace: Trace; result: { stopReason: string } }): Trace {
-  if (result.stopReason !== 'provider_refused' || trace.calls.at(-1)?.failed === undefined) return trace;
-  return { ...trace, calls: trace.calls.slice(0, -1), refusedAtEnd: true };
 }
 
 /** The largest step cap of the configurations, or undefined when one has none (its replays may read a recording to its end). */

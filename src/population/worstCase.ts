@@ -17,7 +17,8 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import { maxOf } from '../metrics/extremes.js';
 import { picoToUsd } from '../money.js';
-import { pricesForInput } from '../pricing/cost.js';
+import { predictiveBoundPico, promptPriceCeiling } from '../kernel/cost.js';
+import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { PopulationEntry } from '../scenario/schema.js';
 import type { Trace } from '../trace/types.js';
@@ -75,12 +76,22 @@ export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenar
   };
 }
 
-/** The most one call can cost: the whole context window as input (at the dearest input or cache-write rate) plus max_tokens of output; undefined without a known window. */
+/**
+ * The most one call can cost: the predictive bound (kernel/cost.ts) of a prompt of the whole context window
+ * with max_tokens out — every prompt token at the dearest price one can be billed at in that tier (input,
+ * cache read, cache write), the output at the output or reasoning price; undefined without a known window.
+ */
 export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
-  const p = pricesForInput(pricing, pricing.contextWindow);
-  const input = Math.max(p.input, p.cacheWrite ?? 0, p.cacheWrite1h ?? 0);
-  return pricing.contextWindow * input + maxOutputTokens * Math.max(p.output, p.reasoning ?? 0);
+  const { rows, tiers } = flattenPrices(pricing);
+  return predictiveBoundPico(rows, tiers, pricing.contextWindow, maxOutputTokens);
+}
+
+/** The dearest rate any token can be billed at, in the tier of a prompt of the whole window (the base tier without one). */
+function dearestRatePico(pricing: ModelPricing): number {
+  const { rows, tiers } = flattenPrices(pricing);
+  const row = tierRow(rows, tiers, pricing.contextWindow ?? 0);
+  return Math.max(promptPriceCeiling(rows, row), rows[row + PriceField.Output]!, rows[row + PriceField.Reasoning]!);
 }
 
 /** The largest call over these models' prices with `maxOutputTokens` out; undefined when a window is unknown. */
@@ -131,7 +142,7 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
   const steps = stepCapBound(brakes, known ? largest + largestSummary : 0, { uncounted, afterSummary: summary === undefined ? '' : ', each after a summary call' });
   if (Array.isArray(steps) && known) bounds.push(steps);
   if (brakes.maxTokens !== undefined && known) {
-    const rate = maxOf([...pricings, ...summaryPricings].map((p) => { const q = pricesForInput(p, p.contextWindow ?? 0); return Math.max(q.input, q.output, q.cacheWrite ?? 0, q.reasoning ?? 0); }), 0);
+    const rate = maxOf([...pricings, ...summaryPricings].map(dearestRatePico), 0);
     bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
   }
   const noStepBound = typeof steps === 'string' ? `; ${steps}` : '';

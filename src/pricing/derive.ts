@@ -10,6 +10,7 @@ import { UserError } from '../errors.js';
 import { usdToPico, type Pico } from '../money.js';
 import type { Trace } from '../trace/types.js';
 import type { TokenPriceKey } from './cost.js';
+import { LITELLM_PRICE_FIELD } from './litellmKeys.js';
 import { NormalEquations, rationalToNumber, roundRational } from './exactLeastSquares.js';
 import { recordedUsage } from './recordedCost.js';
 import type { CallUsage } from './types.js';
@@ -184,15 +185,6 @@ function solveModel(entry: ModelRows): DerivedModel {
   return derived;
 }
 
-const LITELLM_KEY: Record<TokenPriceKey, string> = {
-  input: 'input_cost_per_token',
-  cachedInput: 'cache_read_input_token_cost',
-  cacheWrite: 'cache_creation_input_token_cost',
-  cacheWrite1h: 'cache_creation_input_token_cost_above_1hr',
-  output: 'output_cost_per_token',
-  reasoning: 'output_cost_per_reasoning_token',
-};
-
 /** A price the file can leave out because loopcost's fallback gives the same (reasoning = output, 1 h write = 5 min write). */
 export function redundantPrice(model: DerivedModel, key: TokenPriceKey): boolean {
   const p = model.prices;
@@ -210,7 +202,7 @@ export function derivedPriceFile(models: readonly DerivedModel[], contextWindow:
     for (const key of ['input', 'cachedInput', 'cacheWrite', 'cacheWrite1h', 'output', 'reasoning'] as const) {
       const pico = model.prices[key];
       if (pico === undefined || redundantPrice(model, key)) continue;
-      entry[LITELLM_KEY[key]] = pico / 1e12;
+      entry[LITELLM_PRICE_FIELD[key]] = pico / 1e12;
     }
     const window = contextWindow(model);
     if (window !== undefined) entry.max_input_tokens = window;

@@ -14,7 +14,7 @@ import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
 import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
 import type { KeyedPrice, TokenPriceKey } from './cost.js';
-import { foreignKeys, judgeKey, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
+import { foreignKeys, judgeKey, LITELLM_PRICE_FIELD, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
 import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
 import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue } from './litellmValues.js';
 import { shownName } from '../shownName.js';
@@ -22,15 +22,8 @@ import type { PriceSource } from './types.js';
 
 export { LiteLlmPriceTable };
 
-/** LiteLLM per-token price fields → TokenPrices fields. */
-const BASE_FIELDS: Record<string, TokenPriceKey> = {
-  input_cost_per_token: 'input',
-  cache_read_input_token_cost: 'cachedInput',
-  cache_creation_input_token_cost: 'cacheWrite',
-  cache_creation_input_token_cost_above_1hr: 'cacheWrite1h',
-  output_cost_per_token: 'output',
-  output_cost_per_reasoning_token: 'reasoning',
-};
+/** LiteLLM per-token price fields → TokenPrices fields (litellmKeys.ts LITELLM_PRICE_FIELD, the other way). */
+const BASE_FIELDS: Record<string, TokenPriceKey> = Object.fromEntries(Object.entries(LITELLM_PRICE_FIELD).map(([key, field]) => [field, key as TokenPriceKey]));
 
 /** `<base field>_above_<N>k_tokens` (or `m`): the base price for calls whose prompt exceeds N·1000 tokens. */
 const TIER_FIELD = TIER_KEY;

@@ -4,17 +4,21 @@
  * reads (`input_cost_per_tokens`), a price-like key LiteLLM does not define (`input_price_per_token`), or
  * no key loopcost understands at all — so a price is never dropped silently.
  */
+import type { TokenPriceKey } from './cost.js';
 import { editDistance, MAX_SUGGESTED_LENGTH } from './suggest.js';
 
-/** LiteLLM per-token price fields loopcost reads (besides their `_above_<N>k_tokens` tiers). */
-export const PRICE_KEYS = [
-  'input_cost_per_token',
-  'cache_read_input_token_cost',
-  'cache_creation_input_token_cost',
-  'cache_creation_input_token_cost_above_1hr',
-  'output_cost_per_token',
-  'output_cost_per_reasoning_token',
-] as const;
+/** Each TokenPrices field's LiteLLM per-token price field: the one map (reading, deriving and checking a file). */
+export const LITELLM_PRICE_FIELD = {
+  input: 'input_cost_per_token',
+  cachedInput: 'cache_read_input_token_cost',
+  cacheWrite: 'cache_creation_input_token_cost',
+  cacheWrite1h: 'cache_creation_input_token_cost_above_1hr',
+  output: 'output_cost_per_token',
+  reasoning: 'output_cost_per_reasoning_token',
+} as const satisfies Record<TokenPriceKey, string>;
+
+/** LiteLLM per-token price fields loopcost reads (besides their `_above_<N>k_tokens` tiers), in TokenPrices order. */
+export const PRICE_KEYS: readonly (typeof LITELLM_PRICE_FIELD)[TokenPriceKey][] = Object.values(LITELLM_PRICE_FIELD);
 
 /** Other fields loopcost reads. */
 const READ_KEYS = ['max_input_tokens', 'litellm_provider', 'mode'] as const;

@@ -13,6 +13,7 @@
 import { UserError } from '../errors.js';
 import { shownName } from '../shownName.js';
 import { buildTieredPrices, TOKEN_PRICE_KEYS, type KeyedPrice, type TokenPriceKey } from './cost.js';
+import { LITELLM_PRICE_FIELD } from './litellmKeys.js';
 import type { Entry } from './litellmTable.js';
 import type { ModelPricing, PriceSource, TokenPrices } from './types.js';
 
@@ -93,14 +94,7 @@ const IMPOSSIBLE: readonly { above: TokenPriceKey; below: TokenPriceKey; why: st
   { above: 'cacheWrite', below: 'cacheWrite1h', why: 'a cache write for five minutes never costs more than one for an hour' },
 ];
 
-const FIELD: Record<TokenPriceKey, string> = {
-  input: 'input_cost_per_token',
-  cachedInput: 'cache_read_input_token_cost',
-  cacheWrite: 'cache_creation_input_token_cost',
-  cacheWrite1h: 'cache_creation_input_token_cost_above_1hr',
-  output: 'output_cost_per_token',
-  reasoning: 'output_cost_per_reasoning_token',
-};
+const FIELD = LITELLM_PRICE_FIELD;
 
 /**
  * Refuses a model an override entry prices in an impossible order (its cached-input price above its

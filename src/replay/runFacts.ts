@@ -15,7 +15,13 @@ import { handedOverCompiled } from './compiledRuns.js';
 
 /** Calls the trace holds. */
 export function recordedCallCount(trace: Trace): number {
-  return handedOverCompiled(trace)?.calls ?? trace.calls.length;
+  const c = handedOverCompiled(trace);
+  return c === undefined ? trace.calls.length : compiledCallCount(c);
+}
+
+/** A compiled trace's calls, its provider's refusal of the last included (compiled without it: src/fast/refusal.ts). */
+function compiledCallCount(c: CompiledTrace): number {
+  return c.calls + (c.refusal.length > 0 ? 1 : 0);
 }
 
 /** Some call recorded its prompt size. */
@@ -46,7 +52,8 @@ export function recordedCallsCostPico(trace: Trace): number | undefined {
 }
 
 function compiledCallsCostPico(c: CompiledTrace): number | undefined {
-  return c.calls > 0 && c.recordedCostCallsBefore[c.calls] === c.calls ? c.recordedCostBefore[c.calls]! : undefined;
+  // (A refused call records no cost: a run that ends in one has a call without.)
+  return c.calls > 0 && c.recordedCostCallsBefore[c.calls] === compiledCallCount(c) ? c.recordedCostBefore[c.calls]! : undefined;
 }
 
 /** recordedCostCheck (src/pricing/recordedCost.ts): the table's price of the calls as recorded beside the recorded cost. */

@@ -11,7 +11,7 @@ import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
-import type { ReportSettings } from './settings.js';
+import { replayCommandLine, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
 import { reportFooter, type ReportView } from './view.js';
@@ -45,7 +45,7 @@ const rate = (value: number | null): string => (value === null ? '-' : `${(value
 export function renderCalibrateCsv(report: CalibrateReport): string {
   const rows = report.configurations.map((row) => ({
     settings: row.settings,
-    flags: row.flags,
+    flags: replayCommandLine(row.flags),
     brakes: row.brakes,
     ...Object.fromEntries(Object.entries(row.synthetic).filter(([key]) => key !== 'stepsWastedBeforeCatch').map(([key, value]) => [`synthetic.${key}`, value])),
     'synthetic.stepsWastedBeforeCatch.mean': row.synthetic.stepsWastedBeforeCatch?.mean,

@@ -52,6 +52,7 @@ export interface CurveReport {
   warnings: ReportWarning[];
 }
 
+/** Token counts as every part of a curve report's text shows them (table, notes, chart axis): `125,900`. */
 const tokens = (n: number): string => n.toLocaleString('en-US');
 const perMillion = (pico: number | undefined): string => (pico === undefined ? '-' : `$${(pico / 1e6).toString()}/M`);
 
@@ -167,7 +168,7 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
 /** The strategies side by side: Σ tokens per step, then each one's total cost and summary calls. */
 function comparisonTable(comparison: CurveComparison, width: number): string {
   const columns: Column[] = [{ header: 'step', align: 'right' }, ...comparison.strategies.map((s): Column => ({ header: `Σ tok ${s}`, align: 'right' }))];
-  const rows = comparison.rows.map((row) => [row.step, ...row.cumulativeTokens.map((n) => (n === null ? '-' : n))]);
+  const rows = comparison.rows.map((row) => [row.step, ...row.cumulativeTokens.map((n) => (n === null ? '-' : tokens(n)))]);
   const totals = comparison.totals.map((t) => `${t.strategy}: ${usd(t.costUsd)}${t.summaryCalls > 0 ? ` (${counted(t.summaryCalls, 'summary call')})` : ''}${t.stopReason === 'completed' ? '' : `, stopped: ${t.stopReason}`}`);
   return `\ncumulative tokens per step (input + output, summary calls included), side by side\n${formatTable(columns, rows, { maxWidth: width })}${wrapLine('cost: ', totals.join(' · '), width)}`;
 }
@@ -207,11 +208,11 @@ function curveSummary(report: CurveReport, width: number): string {
 export function renderCurveTable(report: CurveReport, view: ReportView): string {
   const rows = report.rows.map((row) => [
     row.step,
-    row.inputTokens,
-    row.cachedInputTokens,
-    row.outputTokens,
-    row.cumulativeInputTokens,
-    row.cumulativeOutputTokens,
+    tokens(row.inputTokens),
+    tokens(row.cachedInputTokens),
+    tokens(row.outputTokens),
+    tokens(row.cumulativeInputTokens),
+    tokens(row.cumulativeOutputTokens),
     usd(row.costUsd),
     usd(row.cumulativeCostUsd),
     row.note,
@@ -232,7 +233,7 @@ export function renderCurveChart(report: CurveReport, view: ReportView, contextW
   const step = every > 1 ? `, every ${every}th step` : '';
   return (
     `input tokens per step (${report.rows.length} steps${step})${near ? `; flat line: the ${tokens(contextWindow!)}-token context window` : ''}\n` +
-    asciichart.plot(series, { height: 12, format: (x: number) => x.toFixed(0).padStart(11) }) +
+    asciichart.plot(series, { height: 12, format: (x: number) => tokens(Math.round(x)).padStart(11) }) +
     `\ncumulative cost (USD)\n` +
     asciichart.plot(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: chartUsd }) +
     `\n${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`

@@ -8,8 +8,9 @@ import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
 import type { StepRow } from '../loop/types.js';
 import { costPerCompletedPico, type Summary } from '../replay/summary.js';
+import { strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
 
-export interface RunRecord {
+export interface RunRecord extends StrategyFigureRecord {
   source: string;
   task?: string;
   model: string;
@@ -41,11 +42,6 @@ export interface RunRecord {
   cacheNotes?: string[];
   /** With --cache on: unchanged prompt tokens the provider's minimum cacheable prefix kept out of the cache. */
   cacheRuleLostTokens?: number;
-  /** Context summary calls, their cost; prompt tokens masking or a summary moved out of the cached prefix; actions skipped. */
-  summaryCalls?: number;
-  summaryCostUsd?: number;
-  strategyCacheLostTokens?: number;
-  skippedActions?: number;
   /** The day the run's dated prices were read at (its recording day, the table's release day, or --prices-as-of). */
   pricedAsOf?: string;
   /** One entry per model call, when asked for (`--per-step`). */
@@ -124,17 +120,13 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
   if (run.importNotes !== undefined) record.importNotes = run.importNotes;
   if (run.cacheNotes !== undefined) record.cacheNotes = run.cacheNotes;
   if (run.cacheRuleLostTokens > 0) record.cacheRuleLostTokens = run.cacheRuleLostTokens;
-  if (run.summaryCalls !== undefined) {
-    record.summaryCalls = run.summaryCalls;
-    record.summaryCostUsd = picoToUsd(run.summaryCostPico ?? 0);
-  }
-  if (run.strategyCacheLostTokens !== undefined) record.strategyCacheLostTokens = run.strategyCacheLostTokens;
-  if (run.skippedActions !== undefined) record.skippedActions = run.skippedActions;
+  // Context summary calls, their cost; prompt tokens masking or a summary moved out of the cached prefix; actions skipped.
+  Object.assign(record, strategyFigureRecord(run));
   if (perStep) record.perStep = run.rows.map(stepRecord);
   return record;
 }
 
-export interface SummaryRecord {
+export interface SummaryRecord extends StrategyFigureRecord {
   runs: number;
   completed: number;
   completionRate: number;
@@ -150,10 +142,6 @@ export interface SummaryRecord {
   outputTokens: number;
   stopReasons: Record<string, number>;
   recordedCostUsd?: number;
-  summaryCalls?: number;
-  summaryCostUsd?: number;
-  strategyCacheLostTokens?: number;
-  skippedActions?: number;
 }
 
 export function summaryRecord(summary: Summary): SummaryRecord {
@@ -175,12 +163,7 @@ export function summaryRecord(summary: Summary): SummaryRecord {
     stopReasons: summary.stopReasons,
   };
   if (summary.recordedCostPico !== undefined) record.recordedCostUsd = picoToUsd(summary.recordedCostPico);
-  if (summary.summaryCalls !== undefined) {
-    record.summaryCalls = summary.summaryCalls;
-    record.summaryCostUsd = picoToUsd(summary.summaryCostPico ?? 0n);
-  }
-  if (summary.strategyCacheLostTokens !== undefined) record.strategyCacheLostTokens = summary.strategyCacheLostTokens;
-  if (summary.skippedActions !== undefined) record.skippedActions = summary.skippedActions;
+  Object.assign(record, strategyFigureRecord(summary));
   return record;
 }
 
@@ -197,6 +180,9 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   if (brakes.maxRepeat !== undefined) {
     out.maxRepeat = brakes.maxRepeat;
     out.repeatMode = brakes.repeatMode;
+    if (brakes.repeatAction !== undefined) out.repeatAction = brakes.repeatAction;
+    if (brakes.maxSkips !== undefined) out.maxSkips = brakes.maxSkips;
+    if (brakes.skipWarningTokens !== undefined) out.skipWarningTokens = brakes.skipWarningTokens;
   }
   if (brakes.maxSameError !== undefined) {
     out.maxSameError = brakes.maxSameError;
@@ -207,6 +193,8 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   if (brakes.contextWindow !== undefined) out.contextWindow = brakes.contextWindow;
   // Under `model` the max_tokens sent counts against the window (as the predictive bound counts it).
   if (brakes.contextWindow === 'model') out.maxOutputTokens = maxOutputTokensSent(brakes);
+  // Else the max_tokens given (where a synthetic agent's provider cuts its output), as settings.spec names it.
+  else if (out.maxOutputTokens === undefined && brakes.maxOutputTokens !== undefined) out.maxOutputTokens = brakes.maxOutputTokens;
   return out;
 }
 

@@ -77,10 +77,19 @@ function summaryFields(report: ReplayReport, width: number): string {
     ['cost per run', usd(s.meanCostPerRunUsd)],
     ['cost per completed task', usd(s.costPerCompletedTaskUsd)],
     ['wasted (runs not completed)', usd(s.wastedUsd)],
-    ['overshoot (total / max)', `${usd(s.totalOvershootUsd)} / ${usd(s.maxOvershootUsd)}`],
   ];
+  if (budgetBrakeOn(report)) fields.push(['overshoot (total / max)', `${usd(s.totalOvershootUsd)} / ${usd(s.maxOvershootUsd)}`]);
   fields.push(...strategyFields(s));
   return formatFields(fields, { maxWidth: width });
+}
+
+/**
+ * Whether a budget brake (`--max-cost`) was on: given, a scenario file's, or (each run under its own
+ * recorded limits) one a run overshot. Overshoot is spend past the budget: without one it is always $0.
+ */
+function budgetBrakeOn(report: ReplayReport): boolean {
+  const { brakes, scenarios = [] } = report.settings;
+  return brakes.maxCostUsd !== undefined || scenarios.some((scenario) => scenario.brakes.maxCostUsd !== undefined) || report.summary.totalOvershootUsd > 0;
 }
 
 /** `deepseek-chat 23, deepseek-reasoner 15` (runs per model as priced), or the one model. */

@@ -15,7 +15,7 @@ import {
   type SummaryRecord,
 } from './records.js';
 import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
-import { modesOverRecorded, reportSettings, syntheticCache, type ReportSettings } from './settings.js';
+import { modesOverRecorded, reportSettings, syntheticCache, type ReportSettings, type RunsTook } from './settings.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';
@@ -55,6 +55,8 @@ export interface ReplayReportArgs {
   pricedAsOf?: (source: string) => string | undefined;
   /** The scenario files among the inputs, with what their runs ran under. */
   scenarios?: readonly ScenarioRunSettings[];
+  /** What the runs took of the cache and latency no flag gave, for the settings to say it (reportSettings). */
+  took?: RunsTook;
 }
 
 export function buildReplayReport(args: ReplayReportArgs): ReplayReport {

@@ -2,15 +2,17 @@
  * Scenario files among a report's inputs: the settings each one's synthetic runs ran under (the file's,
  * with the flags given on top), their number and seed. JSON: `settings.scenarios` (replay, whatif) or
  * `inputs` (sweep, project: inputsRecord); text: one `synthetic:` line per file (scenarioLine) and one
- * note; CSV: each synthetic run's row carries its file's settings. And the latency a report's runs took
- * (runsLatency), recorded and synthetic, for the settings line of the population commands.
+ * note; CSV: each synthetic run's row carries its file's settings.
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
-import { latencySpec, NO_LATENCY, reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+import { reportSettings, scenarioLatency, settingsColumns, settingsText, type ReportSettings } from './settings.js';
 import { counted } from '../plural.js';
+
+/** The latency rules live with the settings (runsTook.ts); here for the population commands that import them from here. */
+export { runsLatency, scenarioLatency } from './settings.js';
 
 /** What one scenario file's runs ran under. */
 export interface ScenarioRunSettings {
@@ -51,14 +53,6 @@ export function scenarioRunsText(s: Pick<ScenarioRunSettings, 'source' | 'runs' 
   return `${s.source} (${counted(s.runs, 'run')}, seed ${s.seed})`;
 }
 
-/**
- * The latency a scenario file's runs took, in `--latency-model` syntax: its own model (or the flag's, given
- * on top), else `none` — a synthetic call without a latency model takes no time: nothing recorded to fall back on.
- */
-export function scenarioLatency(s: Pick<ScenarioRunSettings, 'latency'>): string {
-  return s.latency === undefined ? NO_LATENCY : latencySpec(s.latency);
-}
-
 /** A scenario file among a population report's inputs (JSON `inputs.scenarios`): its runs, seed and the latency they took. */
 export interface ScenarioInputRecord {
   source: string;
@@ -80,20 +74,6 @@ export function inputsRecord(recordedRuns: number, scenarios: readonly Pick<Scen
     syntheticRuns: scenarios.reduce((n, s) => n + s.runs, 0),
     scenarios: scenarios.map((s) => ({ source: s.source, runs: s.runs, seed: s.seed, latency: scenarioLatency(s) })),
   };
-}
-
-/**
- * The latency a report's settings line names for its runs, the one rule of every population command:
- * `--latency-model` when given (every run took it); else recorded runs took theirs `as recorded` and
- * synthetic runs their scenario file's (scenarioLatency; `each scenario file's own` when the files
- * differ) — with both, `as recorded (synthetic: …)`, as the default cache is said.
- */
-export function runsLatency(args: { given?: LatencyModel; recordedRuns: number; scenarios: readonly Pick<ScenarioRunSettings, 'latency'>[] }): string {
-  if (args.given !== undefined) return latencySpec(args.given);
-  if (args.scenarios.length === 0) return latencySpec(undefined);
-  const models = [...new Set(args.scenarios.map(scenarioLatency))];
-  const synthetic = models.length > 1 ? "each scenario file's own" : models[0]!;
-  return args.recordedRuns > 0 ? `${latencySpec(undefined)} (synthetic: ${synthetic})` : synthetic;
 }
 
 /**

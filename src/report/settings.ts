@@ -13,6 +13,9 @@ import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { picoToUsdString } from '../money.js';
+import { defaultCacheSpec, latencySpec, runsCache, runsLatency, type RunsTook } from './runsTook.js';
+
+export { defaultCacheSpec, latencySpec, NO_LATENCY, runsCache, runsLatency, scenarioLatency, syntheticCache, type RunsTook } from './runsTook.js';
 
 export interface ReportSettings {
   /** `--try` syntax; `none` without brakes; `preset=recorded` (+ what was given on top) when each run used its own recorded limits. */
@@ -120,20 +123,6 @@ function recordedParts(brakes: BrakeConfig): FlagPart[] {
   return [['preset', RECORDED_PRESET], ...withOutputTokens([...given, ...modeParts], brakes.maxOutputTokens)];
 }
 
-/**
- * The cache when `--cache` is not given: recorded runs bill it as recorded; synthetic runs as their
- * scenario file says (off when it says nothing, or when no file's cache applies).
- */
-export function defaultCacheSpec(scenarioCaches: readonly (string | undefined)[] = []): string {
-  return `as recorded (synthetic: ${syntheticCache(scenarioCaches)})`;
-}
-
-/** The cache synthetic runs took without `--cache`: `off`, `on`, or `each scenario file's own` when the files differ. */
-export function syntheticCache(scenarioCaches: readonly (string | undefined)[]): string {
-  const modes = [...new Set(scenarioCaches.map((mode) => mode ?? 'off'))];
-  return modes.length > 1 ? "each scenario file's own" : (modes[0] ?? 'off');
-}
-
 /** `settings` with the default cache said as it was for these scenario files' runs; a `--cache` given stays. */
 export function withScenarioCaches(settings: ReportSettings, scenarioCaches: readonly (string | undefined)[]): ReportSettings {
   return settings.cache === defaultCacheSpec() ? { ...settings, cache: defaultCacheSpec(scenarioCaches) } : settings;
@@ -147,14 +136,6 @@ function contextSettings(strategy: ContextStrategy): Pick<ReportSettings, 'conte
 /** `window:3`, or with a cap `window:3 · tool-result-cap 500`: the context as the settings line says it. */
 export function contextText(strategy: ContextStrategy): string {
   return settingsText(contextSettings(strategy)).replace(/^context /, '');
-}
-
-/** The latency of runs that have nothing recorded to fall back on and no `--latency-model`: calls and tools take no time. */
-export const NO_LATENCY = 'none';
-
-export function latencySpec(latency: LatencyModel | undefined): string {
-  if (!latency) return 'as recorded';
-  return `call=${latency.perCallMs},input-token=${latency.perInputTokenMs},output-token=${latency.perOutputTokenMs},tool=${latency.perToolCallMs}`;
 }
 
 /** What a report's settings are made of. */
@@ -171,15 +152,33 @@ function brakeSettings(args: SettingsOf): FlagPart[] {
   return args.perRunRecordedLimits ? recordedParts(args.brakes) : brakeParts(args.brakes);
 }
 
-export function reportSettings(args: SettingsOf & { /** The cache each scenario file among the inputs gave its runs (flags given on top). */ scenarioCaches?: readonly (string | undefined)[] }): ReportSettings {
+/**
+ * The settings; with `took`, the cache and latency no flag gave said as the runs took them (runsCache,
+ * runsLatency), else as the default rule says them (defaultCacheSpec, `latency as recorded`).
+ */
+export function reportSettings(args: SettingsOf & { /** The cache each scenario file among the inputs gave its runs (flags given on top). */ scenarioCaches?: readonly (string | undefined)[]; took?: RunsTook }): ReportSettings {
+  const runs = args.took;
   const settings: ReportSettings = {
     brakes: trySyntax(brakeSettings(args)) || 'none',
     ...contextSettings(args.strategy),
-    cache: args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches),
-    latency: latencySpec(args.latency),
+    cache: runs === undefined ? (args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches)) : runsCache({ ...runs, ...(args.strategy.cache === undefined ? {} : { given: args.strategy.cache }) }),
+    latency: runs === undefined ? latencySpec(args.latency) : runsLatency({ ...(args.latency === undefined ? {} : { given: args.latency }), recordedRuns: runs.recordedCaches.length, scenarios: runs.scenarios }),
   };
   if (args.model !== undefined) settings.model = args.model;
   return settings;
+}
+
+/** Per-agent limits (`--tree`) as their flags take them: `--subagent-max-steps`, `--subagent-max-cost`. */
+function subagentParts(limits: SubagentLimits | undefined): FlagPart[] {
+  return [
+    ...(limits?.maxSteps === undefined ? [] : [['subagent-max-steps', `${limits.maxSteps}`] as const]),
+    ...(limits?.maxCostPico === undefined ? [] : [['subagent-max-cost', picoToUsdString(limits.maxCostPico)] as const]),
+  ];
+}
+
+/** `subagent-max-steps=2,subagent-max-cost=0.05`: per-agent limits as the brakes are written (the flags' names without `--`); `none` without them. */
+export function subagentLimitsSpec(limits: SubagentLimits | undefined): string {
+  return trySyntax(subagentParts(limits)) || 'none';
 }
 
 /** A flag's value as a shell word: quoted only when it holds something a shell would read otherwise. */
@@ -194,11 +193,8 @@ function shellWord(value: string): string {
  */
 export function settingsFlags(args: SettingsOf & { /** Session trees as one loop (`--tree`), each sub-agent under these limits. */ tree?: { subagent?: SubagentLimits } }): string {
   const { strategy } = args;
-  const subagent = args.tree?.subagent;
   const parts: FlagPart[] = [
-    ...(args.tree === undefined ? [] : [['tree', ''] as const]),
-    ...(subagent?.maxSteps === undefined ? [] : [['subagent-max-steps', `${subagent.maxSteps}`] as const]),
-    ...(subagent?.maxCostPico === undefined ? [] : [['subagent-max-cost', picoToUsdString(subagent.maxCostPico)] as const]),
+    ...(args.tree === undefined ? [] : [['tree', ''] as const, ...subagentParts(args.tree.subagent)]),
     ...brakeSettings(args),
     ...(strategy.kind === 'full' ? [] : [['context', contextSpecOf(strategy)] as const]),
     ...(strategy.toolResultCap === undefined ? [] : [['tool-result-cap', `${strategy.toolResultCap}`] as const]),
@@ -207,6 +203,15 @@ export function settingsFlags(args: SettingsOf & { /** Session trees as one loop
     ...(args.model === undefined ? [] : [['model', args.model] as const]),
   ];
   return parts.map(([name, value]) => (value === '' ? `--${name}` : `--${name} ${shellWord(value)}`)).join(' ');
+}
+
+/**
+ * `replay --max-steps 50 --context window:5`: settingsFlags as a CSV cell writes them, after the command
+ * that takes them, so the cell is pasted whole after `loopcost` (the inputs after it). A cell that started
+ * with `-` would be read as a formula by a spreadsheet, and csv.ts's guard would prefix it with `'`.
+ */
+export function replayCommandLine(flags: string): string {
+  return flags === '' ? 'replay' : `replay ${flags}`;
 }
 
 /** Between the parts of the settings line (a wrapped line breaks only there). */

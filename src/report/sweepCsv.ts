@@ -2,17 +2,20 @@
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { formatCsv } from './csv.js';
+import { replayCommandLine } from './settings.js';
+import { FIGURE_KEYS } from './strategyFigureNames.js';
 import type { SweepReport } from './sweepReport.js';
 
-/** The strategy figures a row has where not 0 (JSON names; CSV columns and a table column only when some row has one). */
-export const STRATEGY_FIGURES = ['summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions'] as const;
+/** The strategy figures a row has where not 0 (JSON names; CSV columns and a table column only when some row has one): FIGURE_KEYS. */
+export const STRATEGY_FIGURES = FIGURE_KEYS;
 
 /** CSV: one line per configuration, nested figures dotted (`costPerRunUsd.p95`, `stopReasons.max_steps`). */
 export function renderSweepCsv(report: SweepReport): string {
   const reasons = STOP_REASONS.filter((reason) => report.configurations.some((row) => row.stopReasons[reason] !== undefined));
   const pareto = new Set(report.pareto ?? []);
   const rows = report.configurations.map((row) => {
-    const flat: Record<string, unknown> = { ...row };
+    // The flags after the command that takes them: pasted whole after `loopcost`, never a cell starting with `-` (replayCommandLine).
+    const flat: Record<string, unknown> = { ...row, flags: replayCommandLine(row.flags) };
     for (const [key, value] of Object.entries(row.costPerRunUsd)) flat[`costPerRunUsd.${key}`] = value;
     for (const [key, value] of Object.entries(row.tokens)) flat[`tokens.${key}`] = value;
     for (const reason of reasons) flat[`stopReasons.${reason}`] = row.stopReasons[reason] ?? 0;

@@ -5,7 +5,7 @@
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
-import { picoToUsd, picoToUsdString } from '../money.js';
+import { picoToUsd } from '../money.js';
 import { describePricing } from '../pricing/cost.js';
 import { priceSourceColumns, PRICE_SOURCE_COLUMNS } from '../pricing/source.js';
 import type { ModelPricing, PriceSource } from '../pricing/types.js';
@@ -13,20 +13,19 @@ import type { SubagentLimits } from '../tree/engine.js';
 import type { AgentResult, TreeResult, TreeTotals } from '../tree/result.js';
 import { formatCsv } from './csv.js';
 import { formatUsd } from './money.js';
-import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { settingsColumns, SETTINGS_COLUMNS, subagentLimitsSpec, type ReportSettings } from './settings.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { printableText } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { strategyFieldsText } from './strategyFields.js';
+import { FIGURE_KEYS, strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
+import { addStrategyFigures, type StrategyFigures } from '../loop/types.js';
 import { counted } from '../plural.js';
 
-/** `--subagent-max-steps` / `--subagent-max-cost` in `--try`-like syntax; `none` without them. */
+/** `subagent-max-steps=2,subagent-max-cost=0.05`: the per-agent limits under their flags' names (subagentLimitsSpec); `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
-  const parts: string[] = [];
-  if (limits?.maxSteps !== undefined) parts.push(`max-steps=${limits.maxSteps}`);
-  if (limits?.maxCostPico !== undefined) parts.push(`max-cost=${picoToUsdString(limits.maxCostPico)}`);
-  return parts.length === 0 ? 'none' : parts.join(',');
+  return subagentLimitsSpec(limits);
 }
 
 /** Recorded trees are replayed open loop: what an agent did after a sub-agent was stopped is as recorded. */
@@ -42,7 +41,7 @@ export function treeOpenLoopWarning(trees: readonly TreeResult[]): ReportWarning
   ];
 }
 
-export interface TreeAgentRecord {
+export interface TreeAgentRecord extends StrategyFigureRecord {
   sessionId: string;
   agent: string;
   kind: string;
@@ -62,11 +61,6 @@ export interface TreeAgentRecord {
   outputTokens: number;
   costUsd: number;
   elapsedSeconds: number;
-  /** What the context strategy did (absent where 0). */
-  summaryCalls?: number;
-  summaryCostUsd?: number;
-  strategyCacheLostTokens?: number;
-  skippedActions?: number;
   stopReason: string;
   stopDetail: string;
   /** `tree` | `subagent` | `own` | `parent`; empty when the agent ended by itself. */
@@ -109,9 +103,8 @@ function figures(t: TreeTotals & { recordedCalls: number; parts: number }, model
     outputTokens: t.outputTokens,
     costUsd: picoToUsd(t.costPico),
     elapsedSeconds: t.elapsedMs / 1000,
-    ...(t.summaryCalls > 0 ? { summaryCalls: t.summaryCalls, summaryCostUsd: picoToUsd(t.summaryCostPico) } : {}),
-    ...(t.strategyCacheLostTokens > 0 ? { strategyCacheLostTokens: t.strategyCacheLostTokens } : {}),
-    ...(t.skippedActions > 0 ? { skippedActions: t.skippedActions } : {}),
+    // What the context strategy did (absent where 0).
+    ...strategyFigureRecord(addStrategyFigures<Partial<StrategyFigures>>({}, t)),
   };
 }
 
@@ -235,7 +228,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
 const CSV_COLUMNS = [
   'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
   'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'elapsedSeconds', 'stopReason',
-  'stopDetail', 'stoppedBy', 'endedToolCall', 'summaryCalls', 'summaryCostUsd', 'strategyCacheLostTokens', 'skippedActions',
+  'stopDetail', 'stoppedBy', 'endedToolCall', ...FIGURE_KEYS,
 ];
 
 /** One row per agent, then one per tree (`agent` = `tree`); settings, per-agent limits and price table on every row. */

@@ -1,28 +1,23 @@
 /**
  * The strategy figures (summary calls and cost, cache hits lost, skipped actions) of a what-if report's
- * per-run rows. One list of keys, STRATEGY_FIGURE_KEYS, as reports name them (picodollars as USD); each
+ * per-run rows. One list of keys, STRATEGY_FIGURE_KEYS, as reports name them (strategyFigureNames.ts); each
  * row's figures made by the function that makes the summary rows' totals (strategyTotals), so they add
  * up to them. A report carries the keys its baseline or any setting has, on every per-run row (0 where
  * the run had none), so the columns do not change from setting to setting; a report with none, none.
  */
-import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
+import type { StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import { formatUsdNumber } from './money.js';
 import { narrowestWidth } from './stopColumns.js';
+import { FIGURE_KEYS, type FigureKey } from './strategyFigureNames.js';
 import { formatTable, type Cell, type Column } from './table.js';
 
-type ReportName<K extends string> = K extends `${infer Stem}Pico` ? `${Stem}Usd` : K;
-
-/** A strategy figure's name in reports (JSON, CSV): `summaryCostPico` as `summaryCostUsd`. */
-export type FigureKey = ReportName<(typeof STRATEGY_FIGURE_KEYS)[number]>;
+export type { FigureKey };
 
 /** The same figure of the run under its baseline brakes, beside `baselineCostUsd`. */
 export type BaselineFigureKey = `baseline${Capitalize<FigureKey>}`;
 
 export type RunFigures = Partial<Record<FigureKey | BaselineFigureKey, number>>;
-
-/** STRATEGY_FIGURE_KEYS as reports name them, in their order (a key StrategyTotals lacks does not compile). */
-export const FIGURE_KEYS: readonly (FigureKey & keyof StrategyTotals)[] = STRATEGY_FIGURE_KEYS.map((key) => key.replace(/Pico$/, 'Usd') as FigureKey);
 
 const baselineKey = (key: FigureKey): BaselineFigureKey => `baseline${key[0]!.toUpperCase()}${key.slice(1)}` as BaselineFigureKey;
 
@@ -84,7 +79,7 @@ function figureCells(keys: readonly FigureKey[]): (row: RunFigures) => Cell[] {
     if (text === undefined) texts.set(value, (text = formatUsdNumber(value)));
     return text;
   };
-  return (row) => keys.map((key) => (key === 'summaryCostUsd' ? usd(row[key] ?? 0) : (row[key] ?? 0)));
+  return (row) => keys.map((key) => (key.endsWith('Usd') ? usd(row[key] ?? 0) : (row[key] ?? 0)));
 }
 
 /**

@@ -8,6 +8,7 @@ import { z } from 'zod/mini';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { MAX_USD } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
+import { share } from './share.js';
 import { described } from './zodMini.js';
 
 /** A closed range over the values `value` allows: `{min?, max?}`, at least one, min ≤ max. */
@@ -32,7 +33,6 @@ function range(value: z.ZodMiniNumber, what: string) {
 // (2^53 − 1 picodollars; kernel/cost.ts costOutOfRange), and a bound is compared in picodollars.
 const usd = z.number().check(z.nonnegative(), z.maximum(MAX_USD, `must be at most ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run can cost`));
 const count = z.number().check(z.int(), z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER, 'must be at most 9007199254740991 (2^53 − 1), the largest count held exactly'));
-const share = z.number().check(z.minimum(0), z.maximum(1));
 const stopReason = z.enum(STOP_REASONS);
 
 export const runExpectSchema = z.strictObject({

@@ -1,7 +1,8 @@
 /**
  * Synthetic runs written down as native traces: each run as it unfolds under the scenario's context
  * strategy with no brake, up to the hard cap (named in the header) or the provider's refusal of a prompt +
- * the max_tokens sent past the model's window (a failed call, 400). The calls carry the latencies the
+ * the max_tokens sent past the model's window (a failed call, 400, recorded as that refusal:
+ * failed.contextLengthExceeded, so its replay ends there too, provider_refused). The calls carry the latencies the
  * latency model gave them and, with the cache on, the cached and cache-write tokens the provider billed
  * (the ones the loop metered, or, when the provider serves part of the prefix, the ones the agent wrote):
  * replayed with the cache as recorded (no --cache), under the scenario's context and no brakes, a

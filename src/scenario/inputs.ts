@@ -1,19 +1,20 @@
 /**
  * Which inputs are scenario files and which are traces. A scenario file is YAML or JSON that declares
- * `scenario: loopcost.scenario/1`; everything else goes to the trace readers (which detect their own
- * formats from the content).
+ * `scenario: loopcost.scenario/1`, or that has a scenario's own keys without that line (the scenario
+ * loader then says the line is missing); everything else goes to the trace readers (which detect their
+ * own formats from the content).
  */
 import { UserError } from '../errors.js';
 import { collectInputFiles } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
+import { looksLikeUnmarkedScenario, SCENARIO_MARK } from './scenarioMark.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
-const SCENARIO_MARK = /(^|[{,\s])["']?scenario["']?\s*:\s*["']?loopcost\.scenario\//m;
 
 export function isScenarioFile(path: string): boolean {
   if (!SCENARIO_NAME.test(path)) return false;
   const head = peekRegularFile(path);
-  return head !== undefined && SCENARIO_MARK.test(head);
+  return head !== undefined && (SCENARIO_MARK.test(head) || looksLikeUnmarkedScenario(head));
 }
 
 /** Splits collected input files, each list in the order given. */

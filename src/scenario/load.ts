@@ -19,6 +19,8 @@ import { nearestField, unknownFieldsHint } from '../import/common/nearestName.js
 import { editDistance } from '../pricing/suggest.js';
 import { knownFieldsAt } from './zodMini.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
+import { MISSING_SCENARIO_LINE } from './scenarioMark.js';
+import { isShareMessage } from './share.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -42,6 +44,25 @@ export type AnyScenario = AnyScenarioFile & {
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
+}
+
+/** The line of the key `key` of the mapping at `parent` (an unknown key's own line), else of the deepest node present. */
+function keyLineOf(doc: Document, counter: YamlLineCounter, parent: readonly PropertyKey[], key: PropertyKey): number | undefined {
+  const { isMap, isScalar } = yaml();
+  const map: unknown = parent.length === 0 ? doc.contents : doc.getIn(parent as unknown[], true);
+  const pair = isMap(map) ? map.items.find((item) => (isScalar(item.key) ? item.key.value : item.key) === key) : undefined;
+  const range = isScalar(pair?.key) ? pair.key.range : undefined;
+  return range ? counter.linePos(range[0]).line : lineOf(doc, counter, [...parent, key]);
+}
+
+/** An issue's line: an unknown key's own (each unknown key is its own issue), else the deepest node of its path present. */
+function issueLine(doc: Document, counter: YamlLineCounter, issue: ZodIssue): number | undefined {
+  return issue.code === 'unrecognized_keys' ? keyLineOf(doc, counter, issue.path, issue.keys[0]!) : lineOf(doc, counter, issue.path);
+}
+
+/** Unknown keys one issue each, so that each is reported at its own line. */
+function oneKeyEach(issue: ZodIssue): ZodIssue[] {
+  return issue.code === 'unrecognized_keys' && issue.keys.length > 1 ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue];
 }
 
 /** The line of the deepest node of `path` present in the document. */
@@ -100,6 +121,9 @@ function describeIssue(issue: ZodIssue, value: unknown): { code: string; message
   if (issue.code === 'invalid_type' && given === undefined) {
     return { code: 'missing_field', message: `missing required field (${issue.expected})` };
   }
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && isShareMessage(issue.message)) {
+    return { code: 'not_a_share', message: `is ${String(given)}, not ${issue.message}` };
+  }
   if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
     return issue.inclusive === false ? { code: 'not_positive', message: `is ${String(given)}: must be greater than 0` } : { code: 'negative_number', message: `is ${String(given)}: must not be negative` };
   }
@@ -108,6 +132,7 @@ function describeIssue(issue: ZodIssue, value: unknown): { code: string; message
     const hint = unknownFieldsHint(issue.keys, knownFieldsAt(scenarioSchema, value, issue.path));
     return { code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, ...(hint === undefined ? {} : { hint: `${hint}; ${HINT}` }) };
   }
+  if (issue.path.length === 1 && field === 'scenario' && given === undefined) return { ...MISSING_SCENARIO_LINE };
   if (issue.code === 'invalid_value' && field === 'scenario') {
     return { code: 'not_a_scenario', message: `must be '${SCENARIO_SCHEMA}'` };
   }
@@ -205,9 +230,10 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
     const issues: InputIssue[] = parsed.error.issues
       .flatMap(flattenUnion)
       .map((issue) => misspeltDiscriminator(issue, value))
+      .flatMap(oneKeyEach)
       .slice(0, MAX_REPORTED_ISSUES)
       .map((issue) => {
-        const line = lineOf(doc, counter, issue.path);
+        const line = issueLine(doc, counter, issue);
         const field = fieldPath(issue.path);
         return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...describeIssue(issue, value) };
       });

@@ -7,6 +7,7 @@ import { z } from 'zod/mini';
 import { MAX_COUNT, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_SCENARIO_RUNS } from '../io/limits.js';
 import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
+import { belowOneShare, share } from './share.js';
 import { DESCRIBED, described } from './zodMini.js';
 
 export const SCENARIO_SCHEMA = 'loopcost.scenario/1';
@@ -15,8 +16,6 @@ export const SCENARIO_SCHEMA = 'loopcost.scenario/1';
 const atMostMaxCount = () => z.maximum(MAX_COUNT, `must be at most ${MAX_COUNT} (2^53 − 1), the largest count held exactly`);
 const count = z.number().check(z.int(), z.nonnegative(), atMostMaxCount());
 const positiveInt = z.number().check(z.int(), z.positive(), atMostMaxCount());
-const share = z.number().check(z.minimum(0), z.maximum(1));
-const belowOne = z.number().check(z.minimum(0), z.lt(1, 'must be below 1 (at 1 the agent never gets anywhere)'));
 const tokenCount = z.number().check(z.nonnegative(), atMostMaxCount());
 const positiveTokenCount = z.number().check(z.positive(), atMostMaxCount());
 
@@ -101,8 +100,8 @@ const behaviourSchemas = [
     needEvery: z.optional(positiveInt),
   }),
   z.strictObject({ behaviour: z.literal('asker'), ...entryBase, workSteps: distributionSchema, phrasings: z.optional(positiveInt) }),
-  z.strictObject({ behaviour: z.literal('backtracker'), ...entryBase, steps: distributionSchema, backtrackShare: belowOne }),
-  z.strictObject({ behaviour: z.literal('sloppy'), ...entryBase, steps: distributionSchema, unparseableShare: belowOne }),
+  z.strictObject({ behaviour: z.literal('backtracker'), ...entryBase, steps: distributionSchema, backtrackShare: belowOneShare }),
+  z.strictObject({ behaviour: z.literal('sloppy'), ...entryBase, steps: distributionSchema, unparseableShare: belowOneShare }),
 ] as const;
 
 export const populationEntrySchema = z.discriminatedUnion('behaviour', behaviourSchemas);

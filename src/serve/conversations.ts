@@ -26,16 +26,24 @@
  * second run's opening request sent while the first run's opening call has only failed (taken as a retry
  * of it). The header names a session exactly.
  *
+ * An ended session keeps none of this (retire): it is found by its last two answers only (a final
+ * answer's text alone is often the same in every run), so the request after a recording's last call —
+ * what a real loop sends next — still gets the session's 409. A request whose last assistant message no
+ * session in progress gave at its place continues the ended session whose last two answers are its last
+ * two assistant messages (the first started if several); else the rule above, among sessions in
+ * progress, and "the latest that opened the same way" may be an ended one.
+ *
  * Work: a request costs its messages (keys hashed, deduplicated) plus the sessions that gave its last
  * assistant message (each compared back from its latest answer, stopping at the first difference); only
  * when those tie on place, or none gave it, the sessions that gave its other messages too. An index from
- * answer to the sessions that gave it, kept as answers are noted, makes that so.
+ * answer to the sessions that gave it, kept as answers are noted, makes that so. Memory: sessions in
+ * progress keep their answers' keys; an ended one, its last key at most.
  */
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { sha256Hex } from '../io/builtins.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
-import type { ServeSession } from './session.js';
+import type { HeldSession, ServeSession } from './session.js';
 
 /** What matching knows of a session started without the header. */
 export interface Conversation {
@@ -52,9 +60,22 @@ export interface Conversation {
   lastBody: string | undefined;
 }
 
+/** What a request is matched to: a conversation in progress, or an ended one by its session alone. */
+export interface Matched {
+  readonly session: HeldSession;
+  readonly ordinal: number;
+}
+
 /** The sessions started without the header that opened the same way, in start order, and what finds them. */
 export class Opening {
+  /** Those in progress, in start order (an ended one leaves: retire). */
   readonly conversations: Conversation[] = [];
+  /** Conversations started: the next one's ordinal. */
+  private started = 0;
+  /** The latest started, in progress or ended. */
+  private latest: Matched | undefined;
+  /** An ended conversation's last two answers (endingKey) → the first started that ended with them. */
+  private readonly endedWith = new Map<string, Matched>();
   /** Answer key → the conversations that gave it, each once, in the order they first gave it. */
   private readonly givers = new Map<string, Conversation[]>();
   /** Body hash → the conversations a retry of that body could continue. */
@@ -63,16 +84,41 @@ export class Opening {
   lookups = 0;
 
   start(session: ServeSession): Conversation {
-    const conversation: Conversation = { session, ordinal: this.conversations.length, answers: [], lastAt: new Map(), wholeAnswers: 0, lastBody: undefined };
+    const conversation: Conversation = { session, ordinal: this.started++, answers: [], lastAt: new Map(), wholeAnswers: 0, lastBody: undefined };
     this.conversations.push(conversation);
+    this.latest = conversation;
     return conversation;
   }
 
-  /** The conversation `request` continues, or undefined for a new one. */
-  continued(request: ChatRequest): Conversation | undefined {
+  /** The conversation `request` continues (an ended one: its session, which answers with its ending), or undefined for a new one. */
+  continued(request: ChatRequest): Matched | undefined {
     const keys = assistantKeys(request);
     if (keys.length === 0) return this.retried(bodyKey(request));
-    return this.answering(keys) ?? this.mostShared(keys, this.conversations);
+    const answering = this.answering(keys);
+    if (answering && answering.place > 0) return answering.conversation;
+    this.lookups += 1;
+    return this.endedWith.get(endingKey(keys)) ?? answering?.conversation ?? this.mostShared(keys) ?? this.latest;
+  }
+
+  /**
+   * `conversation`'s session has ended and is now `retired`: everything matching kept for it is dropped
+   * (its answers, its index entries, a retry's body) but its last two answers, which still find it.
+   */
+  retire(conversation: Conversation, retired: HeldSession): void {
+    this.forgetBody(conversation);
+    removeFrom(this.conversations, conversation);
+    for (const key of conversation.lastAt.keys()) {
+      const givers = this.givers.get(key)!;
+      removeFrom(givers, conversation);
+      if (givers.length === 0) this.givers.delete(key);
+    }
+    const tomb: Matched = { session: retired, ordinal: conversation.ordinal };
+    if (conversation.answers.length > 0) {
+      const key = endingKey(conversation.answers);
+      const first = this.endedWith.get(key);
+      if (first === undefined || first.ordinal > tomb.ordinal) this.endedWith.set(key, tomb);
+    }
+    if (this.latest === conversation) this.latest = tomb;
   }
 
   /** Before a request of `conversation` is answered: its body, while a retry could still be matched by it. */
@@ -127,8 +173,8 @@ export class Opening {
     return first;
   }
 
-  /** Among those that gave the last of `keys`: best placed, then most shared, then latest given, then first started. */
-  private answering(keys: readonly string[]): Conversation | undefined {
+  /** Among those that gave the last of `keys`: best placed, then most shared, then latest given, then first started; with its place (placeOf). */
+  private answering(keys: readonly string[]): { conversation: Conversation; place: number } | undefined {
     const last = keys[keys.length - 1]!;
     const givers = this.givers.get(last);
     this.lookups += 1;
@@ -149,16 +195,16 @@ export class Opening {
       const since = conversation.answers.length - 1 - conversation.lastAt.get(last)!;
       if (!best || count > best.shared || (count === best.shared && since < best.since)) best = { conversation, shared: count, since };
     }
-    return best?.conversation;
+    return best && { conversation: best.conversation, place: bestPlace };
   }
 
-  /** The conversation that gave the most of `keys`, the latest started if several; without any, the latest of `all`. */
-  private mostShared(keys: readonly string[], all: readonly Conversation[]): Conversation | undefined {
+  /** The conversation that gave the most of `keys`, the latest started if several. */
+  private mostShared(keys: readonly string[]): Conversation | undefined {
     let best: { conversation: Conversation; shared: number } | undefined;
     for (const [conversation, shared] of this.sharedCounts(keys)) {
       if (!best || shared > best.shared || (shared === best.shared && conversation.ordinal > best.conversation.ordinal)) best = { conversation, shared };
     }
-    return best?.conversation ?? all.at(-1);
+    return best?.conversation;
   }
 
   /** How many of `keys` (each counted once) each conversation gave. */
@@ -173,6 +219,17 @@ export class Opening {
     }
     return counts;
   }
+}
+
+/** The last two of `keys` (answers, or a request's assistant messages), by which an ended conversation is found. */
+function endingKey(keys: readonly string[]): string {
+  return JSON.stringify(keys.slice(-2));
+}
+
+/** `item` taken out of `list` (a short list: the sessions in progress of one opening, or that gave one answer). */
+function removeFrom<T>(list: T[], item: T): void {
+  const at = list.indexOf(item);
+  if (at >= 0) list.splice(at, 1);
 }
 
 /** 2: `answers` are `keys`; 1: they end with `keys`; 0: neither. Compared from the end, stopping at the first difference. */

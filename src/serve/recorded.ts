@@ -29,20 +29,23 @@ export class RecordedSession extends ServeSession {
 
   answer(request: ChatRequest): Reply {
     const record = this.trace.calls[this.nextCall];
-    if (!record) {
-      const n = this.trace.calls.length;
-      throw new ApiError(
-        409,
-        `session ${this.id}: the trace ${this.trace.source} has no call ${n + 1} (it recorded ${counted(n, 'call')} and ended '${this.trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
-        'invalid_request_error',
-        null,
-        'loopcost_trace_ended',
-        undefined,
-        { recordedOutcome: this.trace.end.outcome, recordedCalls: n },
-      );
-    }
+    if (!record) throw this.endingError();
     this.nextCall += 1;
     return this.respond(record, this.promptOf(request), 'recorded', outputCapOf(request));
+  }
+
+  /** Asked past the last call: a 409 with the recording's outcome, which the real loop's adapter ends the run with. */
+  endingError(): ApiError {
+    const n = this.trace.calls.length;
+    return new ApiError(
+      409,
+      `session ${this.id}: the trace ${this.trace.source} has no call ${n + 1} (it recorded ${counted(n, 'call')} and ended '${this.trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
+      'invalid_request_error',
+      null,
+      'loopcost_trace_ended',
+      undefined,
+      { recordedOutcome: this.trace.end.outcome, recordedCalls: n },
+    );
   }
 
   override summary(): SessionSummary {

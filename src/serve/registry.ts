@@ -8,6 +8,10 @@
  * the scenario's runs 1, 2, 3, ... `x-loopcost-trace` (0-based index or the trace's source) or
  * `x-loopcost-run` (1-based run) chooses instead. A run that cannot start (a draw too large) is answered
  * with its error and still takes its turn: the next new session takes the run after it.
+ *
+ * A session that ends (a recording after its last call, a synthetic agent after its final answer or the
+ * failure that ended it) is retired at once (retired.ts): its totals are kept, exact, its engine and
+ * matching state dropped. `maxSessions` bounds the sessions in progress: one more is refused with a 503.
  */
 import { sha256Hex } from '../io/builtins.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -19,13 +23,15 @@ import type { ScenarioSettings } from '../scenario/settings.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { Trace } from '../trace/types.js';
-import { invalidRequest } from './apiError.js';
+import { ApiError, invalidRequest } from './apiError.js';
 import { Opening, type Conversation } from './conversations.js';
 import { RecordedSession } from './recorded.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatRequest } from './request.js';
-import type { ServeSession, SessionSummary } from './session.js';
+import type { HeldSession, ServeSession, SessionSummary } from './session.js';
 import { SyntheticSession } from './synthetic.js';
+import { RetiredSession } from './retired.js';
+import { counted } from '../plural.js';
 
 /** What the server answers from: recorded traces, or one scenario's synthetic population. */
 export interface ServeSources {
@@ -38,6 +44,14 @@ export interface RegistryOptions {
   prices: PriceTable;
   /** Cache mode for recorded traces (default: each trace's own, as replay chooses it). */
   cache?: CacheMode;
+  /** Most sessions in progress at once (`--max-sessions`): a request that would start one more is answered 503. Default: no limit. */
+  maxSessions?: number;
+}
+
+/** A session in progress: its place in the list of every session, and (started without the header) its conversation. */
+interface Live {
+  at: number;
+  matched?: { opening: Opening; conversation: Conversation };
 }
 
 export const SESSION_HEADER = 'x-loopcost-session';
@@ -52,11 +66,12 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 export class SessionRegistry {
-  private readonly byName = new Map<string, ServeSession>();
+  private readonly byName = new Map<string, HeldSession>();
   /** Sessions started without the header, by their conversation's opening. */
   private readonly byOpening = new Map<string, Opening>();
-  private readonly conversations = new Map<ServeSession, { opening: Opening; conversation: Conversation }>();
-  private readonly all: ServeSession[] = [];
+  private readonly live = new Map<ServeSession, Live>();
+  /** Every session started, in order: in progress, or retired once ended. */
+  private readonly all: HeldSession[] = [];
   private readonly prepared;
   private readonly traces: readonly Trace[];
   /** Runs whose start failed: each took its turn as a started session does. */
@@ -88,7 +103,7 @@ export class SessionRegistry {
   }
 
   /** The session `request` belongs to, started if new. */
-  sessionFor(headers: IncomingHttpHeaders, request: ChatRequest): ServeSession {
+  sessionFor(headers: IncomingHttpHeaders, request: ChatRequest): HeldSession {
     const named = header(headers, SESSION_HEADER);
     if (named === undefined) return this.conversationFor(headers, request);
     if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
@@ -100,28 +115,50 @@ export class SessionRegistry {
   }
 
   /** The session's answer to `request` (its summary call's, for a summary), noted for matching the requests that follow. */
-  answer(session: ServeSession, request: ChatRequest, purpose?: 'summary'): Reply {
-    const matched = this.conversations.get(session);
+  answer(session: HeldSession, request: ChatRequest, purpose?: 'summary'): Reply {
+    const live = this.live.get(session as ServeSession);
+    const matched = live?.matched;
     matched?.opening.noteRequest(matched.conversation, request);
-    const reply = purpose === 'summary' ? session.summaryAnswer(request) : session.answer(request);
-    matched?.opening.noteAnswer(matched.conversation, reply, purpose === 'summary');
-    return reply;
+    try {
+      const reply = purpose === 'summary' ? session.summaryAnswer(request) : session.answer(request);
+      matched?.opening.noteAnswer(matched.conversation, reply, purpose === 'summary');
+      return reply;
+    } finally {
+      if (live && session.ended()) this.retire(session as ServeSession, live);
+    }
+  }
+
+  /** Sessions in progress (ended ones are retired: their totals alone are kept). */
+  get inProgress(): number {
+    return this.live.size;
+  }
+
+  /** An ended session: its totals and ending kept in its place, all else dropped. */
+  private retire(session: ServeSession, live: Live): void {
+    const retired = new RetiredSession(session);
+    this.all[live.at] = retired;
+    this.live.delete(session);
+    if (this.byName.get(session.id) === session) this.byName.set(session.id, retired);
+    live.matched?.opening.retire(live.matched.conversation, retired);
   }
 
   /** Without the header: the conversation `request` continues (conversations.ts), else a new one. */
-  private conversationFor(headers: IncomingHttpHeaders, request: ChatRequest): ServeSession {
+  private conversationFor(headers: IncomingHttpHeaders, request: ChatRequest): HeldSession {
     const hash = openingHash(request);
     const opening = this.byOpening.get(hash) ?? new Opening();
     const continued = opening.continued(request);
     if (continued) return continued.session;
     const session = this.begin(`conversation-${this.all.length + 1}`, headers);
     this.byOpening.set(hash, opening);
-    this.conversations.set(session, { opening, conversation: opening.start(session) });
+    this.live.get(session)!.matched = { opening, conversation: opening.start(session) };
     return session;
   }
 
   private begin(id: string, headers: IncomingHttpHeaders): ServeSession {
+    const max = this.options.maxSessions;
+    if (max !== undefined && this.live.size >= max) throw tooManySessions(max);
     const session = this.start(id, headers);
+    this.live.set(session, { at: this.all.length });
     this.all.push(session);
     return session;
   }
@@ -168,6 +205,17 @@ export class SessionRegistry {
     if (!/^\d+$/.test(chosen) || Number(chosen) < 1 || !Number.isSafeInteger(Number(chosen))) throw invalidRequest(`${RUN_HEADER}: '${chosen}' is not a run number (1, 2, ...)`, RUN_HEADER, 'invalid_run');
     return Number(chosen) - 1;
   }
+}
+
+/** A new session past `maxSessions` in progress: 503, what ends one and what to do said. */
+function tooManySessions(max: number): ApiError {
+  return new ApiError(
+    503,
+    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call or its synthetic agent's final answer, and a run stopped before that (by its own brakes) keeps its session in progress; raise --max-sessions, or restart serve (GET /loopcost/sessions has the totals so far)`,
+    'server_error',
+    null,
+    'loopcost_too_many_sessions',
+  );
 }
 
 /** The conversation's opening: first system/developer message and first user message. */

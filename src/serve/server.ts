@@ -6,9 +6,10 @@
  *   GET  /v1/models             the models of the traces / scenario
  *   GET  /loopcost/sessions     per-session calls, tokens and spend (JSON)
  *
- * Every failure is an OpenAI-style error body with a 4xx (5xx only for a bug, or a recorded provider
- * failure answered as recorded) — 400 for a bad request, 422 for a scenario that cannot answer it (a draw
- * too large, named as the CLI names it); nothing a client sends stops the server.
+ * Every failure is an OpenAI-style error body with a 4xx (5xx only for a bug, a recorded provider
+ * failure answered as recorded, or a 503 past `maxSessions` sessions in progress) — 400 for a bad
+ * request, 422 for a scenario that cannot answer it (a draw too large, named as the CLI names it);
+ * nothing a client sends stops the server.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,8 @@ export interface ServeOptions {
   cache?: CacheMode;
   /** Largest request body taken (default 32 MiB); larger → 413. */
   maxBodyBytes?: number;
+  /** Most sessions in progress at once: a request that would start one more is answered 503 (ended sessions keep only their totals and do not count). Default: no limit. */
+  maxSessions?: number;
 }
 
 export interface SessionsReport {
@@ -56,7 +59,12 @@ export interface RunningServer {
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const registry = new SessionRegistry({ sources: options.sources, prices: options.prices, ...(options.cache === undefined ? {} : { cache: options.cache }) });
+  const registry = new SessionRegistry({
+    sources: options.sources,
+    prices: options.prices,
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+  });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = (): SessionsReport => sessionsReport(options.prices.source, registry.summaries());
   const server = createServer((req, res) => {

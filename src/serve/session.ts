@@ -56,7 +56,21 @@ export interface SessionSetup {
   goalTokens: number;
 }
 
-export abstract class ServeSession {
+/**
+ * What a request is answered by: a session in progress (ServeSession), or one that ended, kept as its
+ * totals and the error it answers every later request with (retired.ts).
+ */
+export interface HeldSession {
+  readonly id: string;
+  /** Calls answered so far. */
+  readonly calls: number;
+  ended(): boolean;
+  answer(request: ChatRequest): Reply;
+  summaryAnswer(request: ChatRequest): Reply;
+  summary(): SessionSummary;
+}
+
+export abstract class ServeSession implements HeldSession {
   protected readonly loop: LoopSession;
 
   constructor(protected readonly setup: SessionSetup) {
@@ -76,6 +90,8 @@ export abstract class ServeSession {
   abstract ended(): boolean;
   /** The next response to `request`, metered and paid for. Throws ApiError (409) past the end. */
   abstract answer(request: ChatRequest): Reply;
+  /** Once ended: what every later request of the session is answered with (the 409 past the end, or the error that ended it). */
+  abstract endingError(): Error;
 
   summary(): SessionSummary {
     const { setup } = this;

@@ -69,8 +69,7 @@ export class SyntheticSession extends ServeSession {
     const record = this.done ? null : this.nextRecord(view, outputCapOf(request));
     if (!record) {
       this.done = true;
-      const why = ENDINGS[this.agent.ending ?? 'answer'];
-      throw new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: this.agent.ending ?? 'nothing more to send' });
+      throw this.endingError();
     }
     const keys = request.messages.map(messageKey);
     const refusal = this.agent.refusal();
@@ -83,6 +82,13 @@ export class SyntheticSession extends ServeSession {
       this.previousKeys = keys;
       throw error;
     }
+  }
+
+  /** Once ended: the error the run broke with (a draw too large), else the 409 saying why the agent has nothing more to send. */
+  endingError(): Error {
+    if (this.broken) return this.broken;
+    const why = ENDINGS[this.agent.ending ?? 'answer'];
+    return new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: this.agent.ending ?? 'nothing more to send' });
   }
 
   /** The agent's answer to the prompt `view` with the request's output cap (the agent refuses, and its provider cuts, as the simulated loop's does: SyntheticAgent.next). */

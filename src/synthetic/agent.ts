@@ -6,6 +6,7 @@
  */
 import type { BrakeState } from '../brakes/state.js';
 import type { PromptView } from '../kernel/context.js';
+import { recordedRefusal } from '../loop/refusalWords.js';
 import type { StepRequest, StepSource, WindowRefusal } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { checkedCount, drawCount, drawReal, type DistributionSpec } from './distributions.js';
@@ -198,7 +199,10 @@ export abstract class SyntheticAgent implements StepSource {
     const window = this.env.contextWindowTokens!;
     this.refused = { promptTokens, contextWindowTokens: window, ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }) };
     const asked = request.maxOutputTokens === undefined ? '' : ` + max_tokens ${request.maxOutputTokens}`;
-    return this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${window} (synthetic)`);
+    const call = this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${window} (synthetic)`);
+    // Recorded as a provider's refusal is (a recording replays to the same stop: `generate`).
+    call.failed!.contextLengthExceeded = recordedRefusal(this.refused);
+    return call;
   }
 
   /** A call that fails at the provider (HTTP 500): paid nothing, and the run ends after it. */

@@ -1,6 +1,6 @@
 /**
  * A fast path for a native file's records: a record of the common shape that the schemas (schema.ts)
- * certainly accept is recognised here without zod; anything else — a `failed` call, a header with
+ * certainly accept is recognised here without zod (a failed call and a provider's refusal of one included); anything else — a header with
  * `recordedAt` or `agent`, an unknown key, a wrong type, a value out of range — returns false and zod
  * decides (and words the issues). Sound by construction and by test (test/trace/fastRecord.test.ts:
  * whatever this accepts, zod accepts): it only ever skips work, never changes a verdict. Calls are the
@@ -55,12 +55,24 @@ function isPlainToolCall(tool: unknown): boolean {
   return named && hasArguments && hasResult;
 }
 
-/** A failed call's `failed`: `{ status?, message }`, the status a safe integer, the message a string. */
+/** A refusal's numbers (`contextLengthExceeded`): `{ promptTokens?, maxOutputTokens?, contextWindowTokens? }`, token counts. */
+function isPlainRefusal(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) {
+    if (key !== 'promptTokens' && key !== 'maxOutputTokens' && key !== 'contextWindowTokens') return false;
+    if (!isTokenCount(value[key])) return false;
+  }
+  return true;
+}
+
+/** A failed call's `failed`: `{ status?, message, contextLengthExceeded? }`, the status a safe integer, the message a string. */
 function isPlainFailure(value: unknown): boolean {
   if (!isRecord(value) || typeof value.message !== 'string') return false;
   for (const key in value) {
     if (key === 'status') {
       if (!Number.isSafeInteger(value.status)) return false;
+    } else if (key === 'contextLengthExceeded') {
+      if (!isPlainRefusal(value.contextLengthExceeded)) return false;
     } else if (key !== 'message') return false;
   }
   return true;

@@ -8,7 +8,7 @@ import { knownFieldsAt } from '../import/common/didYouMean.js';
 import { describeValue } from '../import/common/jsonValue.js';
 import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
+import { AFTER_REFUSAL_HINT, afterRefusalViolation, callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
@@ -91,6 +91,8 @@ export class NativeTraceReader {
   private header: TraceHeader | null = null;
   private headerLine = 0;
   private calls: CallRecord[] = [];
+  /** The line of the run's call its provider refused for its length (0: none): the run ends there. */
+  private refusedLine = 0;
   private runs = 0;
   private firstRun: Trace | undefined;
 
@@ -146,9 +148,14 @@ export class NativeTraceReader {
       this.header = record;
       this.headerLine = line;
       this.calls = [];
+      this.refusedLine = 0;
     } else if (!this.header) {
       issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `'${record.type}' record before any header`, hint: "start each run with a 'header' record" });
     } else if (record.type === 'call') {
+      if (this.refusedLine !== 0) {
+        const v = afterRefusalViolation(`line ${this.refusedLine}`);
+        issues.push({ file, line, field: v.field, code: v.code, message: v.message, hint: AFTER_REFUSAL_HINT });
+      } else if (record.failed?.contextLengthExceeded !== undefined) this.refusedLine = line;
       this.calls.push(record);
     } else {
       return this.endRun(record as TraceEnd);

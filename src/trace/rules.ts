@@ -8,15 +8,17 @@
  * Cross-field rules of a call (all parts are included in their whole, as every provider reports them):
  *   cachedInputTokens + cacheWriteTokens + cacheWrite1hTokens ≤ inputTokens  (a cache read or write is
  *   part of the prompt: more would be charged for tokens never sent), and reasoningTokens ≤ outputTokens.
+ * A call the provider refused for its length (failed.contextLengthExceeded) carries no usage, cost nor
+ * tool calls, and is its run's last call (the refusal ended the run).
  */
 import type { InputIssue } from '../errors.js';
 import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
-import type { CallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
+import type { CallRecord, ContextLengthExceeded, Trace, TraceEnd, TraceHeader } from './types.js';
 
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start';
+  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal';
   message: string;
 }
 
@@ -62,6 +64,7 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
   if (call.startMs !== undefined) pushDefined(out, latencyTooLarge('startMs', call.startMs));
   if (call.recordedCostUsd !== undefined) pushDefined(out, amountTooLarge('recordedCostUsd', call.recordedCostUsd));
   if (call.failed?.status !== undefined) pushDefined(out, countTooLarge('failed.status', call.failed.status));
+  if (call.failed?.contextLengthExceeded !== undefined) refusalViolations(call, call.failed.contextLengthExceeded, out);
   const cached = call.cachedInputTokens ?? 0;
   const written = (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0);
   if (call.inputTokens !== undefined && cached > call.inputTokens) {
@@ -87,6 +90,37 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
   return out;
 }
 
+/** The fields a refused call may not carry: the provider billed it nothing and answered nothing. */
+const NOT_ON_A_REFUSAL = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'reasoningTokens', 'recordedCostUsd', 'toolCalls'] as const;
+
+/** A call the provider refused for its length (failed.contextLengthExceeded): its numbers, and no usage, cost nor answer. */
+function refusalViolations(call: CallRecord, refusal: ContextLengthExceeded, out: RuleViolation[]): void {
+  if (refusal.promptTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.promptTokens', refusal.promptTokens));
+  if (refusal.maxOutputTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.maxOutputTokens', refusal.maxOutputTokens));
+  if (refusal.contextWindowTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.contextWindowTokens', refusal.contextWindowTokens));
+  const refused = 'the provider refused the call (failed.contextLengthExceeded): it billed nothing and answered nothing';
+  if (call.outputTokens !== 0) out.push({ field: 'outputTokens', code: 'inconsistent_usage', message: `is ${call.outputTokens}, but ${refused}: write 0` });
+  for (const field of NOT_ON_A_REFUSAL) {
+    if (call[field] !== undefined) out.push({ field, code: 'inconsistent_usage', message: `is set, but ${refused}: leave it out (the refused prompt's size goes in failed.contextLengthExceeded.promptTokens)` });
+  }
+}
+
+/**
+ * A call the provider refused for its length ended its run there (the loop stops, provider_refused):
+ * the k-th of `calls` that follows one (its index in the run; undefined when none does).
+ */
+export function callAfterRefusal(calls: readonly CallRecord[]): number | undefined {
+  const refused = calls.findIndex((call) => call.failed?.contextLengthExceeded !== undefined);
+  return refused >= 0 && refused < calls.length - 1 ? refused + 1 : undefined;
+}
+
+/** The rule callAfterRefusal checks, for a call after the refused one (at `refusedWhere`). */
+export function afterRefusalViolation(refusedWhere: string): RuleViolation {
+  return { field: 'type', code: 'call_after_refusal', message: `a call after the one the provider refused (${refusedWhere}): a refusal of a prompt past the window ends the run` };
+}
+
+export const AFTER_REFUSAL_HINT = "end the run at the refused call, or record it as a plain failed call (no contextLengthExceeded) when the run went on";
+
 export function headerRuleViolations(header: TraceHeader): RuleViolation[] {
   const maxSteps = header.recordedSettings?.maxSteps;
   return defined([
@@ -108,10 +142,12 @@ export function endRuleViolations(end: TraceEnd): RuleViolation[] {
 
 /** The rules of a whole run (as an importer built it), as issues naming the run and the native field. */
 export function traceRuleIssues(trace: Trace): InputIssue[] {
-  const issue = (prefix: string, v: RuleViolation): InputIssue => ({ file: trace.source, field: `${prefix}${v.field}`, code: v.code, message: v.message, hint: RULES_HINT });
+  const issue = (prefix: string, v: RuleViolation, hint = RULES_HINT): InputIssue => ({ file: trace.source, field: `${prefix}${v.field}`, code: v.code, message: v.message, hint });
+  const after = callAfterRefusal(trace.calls);
   return [
     ...headerRuleViolations(trace.header).map((v) => issue('header.', v)),
     ...trace.calls.flatMap((call, k) => callRuleViolations(call).map((v) => issue(`calls[${k}].`, v))),
+    ...(after === undefined ? [] : [issue(`calls[${after}].`, afterRefusalViolation(`calls[${after - 1}]`), AFTER_REFUSAL_HINT)]),
     ...endRuleViolations(trace.end).map((v) => issue('end.', v)),
   ];
 }

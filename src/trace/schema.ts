@@ -98,7 +98,22 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     backtrack: z.boolean().optional(),
     unparseable: z.boolean().optional(),
     compaction: z.boolean().optional(),
-    failed: z.strictObject({ status: z.number().int().optional(), message: z.string() }).optional(),
+    failed: z
+      .strictObject({
+        status: z.number().int().optional(),
+        message: z.string(),
+        contextLengthExceeded: z
+          .strictObject({
+            promptTokens: tokens.optional().describe('The prompt as the provider counted it'),
+            maxOutputTokens: tokens.optional().describe('The max_tokens the request asked for'),
+            contextWindowTokens: tokens.optional(),
+          })
+          .optional()
+          .describe(
+            "The provider refused the call: its prompt + max_tokens passed the model's context window (OpenAI's context_length_exceeded, Anthropic's \"prompt is too long\"). Paid nothing, no step; the run ends there (provider_refused), so it is the run's last call",
+          ),
+      })
+      .optional(),
     recordedCostUsd: usd.optional(),
   });
 

@@ -118,9 +118,30 @@ export interface CallRecord {
   /** A context-compaction (summary) call: paid, not a step, never ends the run. */
   compaction?: boolean;
   /** The call failed at the provider (HTTP 400, 429, 5xx): usage is usually zero. */
-  failed?: { status?: number; message: string };
+  failed?: FailedCall;
   /** Cost the source reported for this call, in USD. Reported beside ours, never used for ours. */
   recordedCostUsd?: number;
+}
+
+/** How a call failed at the provider: its status and message as recorded, and whether it refused the call for its length. */
+export interface FailedCall {
+  status?: number;
+  message: string;
+  /**
+   * The provider refused the call because its prompt + the max_tokens it asked for passed the model's
+   * context window (OpenAI's 400 `context_length_exceeded`, Anthropic's 400 invalid_request_error
+   * "prompt is too long"): paid nothing, no step, and the run ended there (stop `provider_refused`).
+   * The numbers the provider gave, each absent when the log does not give it.
+   */
+  contextLengthExceeded?: ContextLengthExceeded;
+}
+
+export interface ContextLengthExceeded {
+  /** The prompt as the provider counted it. */
+  promptTokens?: number;
+  /** The max_tokens the request asked for. */
+  maxOutputTokens?: number;
+  contextWindowTokens?: number;
 }
 
 export type RecordedOutcome = 'completed' | 'error' | 'timeout' | 'limit' | 'unknown';
@@ -142,11 +163,6 @@ export interface Trace {
   header: TraceHeader;
   calls: CallRecord[];
   end: TraceEnd;
-  /**
-   * In memory only, never written: a sweep's recording of a synthetic run that its provider refused at the
-   * call after its last (src/population/syntheticRecording.ts): replayed, it stops there, provider_refused.
-   */
-  refusedAtEnd?: boolean;
 }
 
 export type TraceRecord = TraceHeader | CallRecord | TraceEnd;

@@ -31,11 +31,16 @@ const traceArb = fc
     ),
     everyCost: fc.boolean(),
     runCostUsd: fc.option(fc.integer({ min: 0, max: 90_000 }), { nil: undefined }),
+    // Some runs end in their provider's refusal of a call past the window (no usage, no cost: compiled without it).
+    refused: fc.boolean(),
   })
-  .map(({ calls, everyCost, runCostUsd }): Trace => ({
+  .map(({ calls, everyCost, runCostUsd, refused }): Trace => ({
     source: 'random#1',
     header: { type: 'header', schema: 'loopcost.trace/1', model: 'gpt-4o-mini', systemTokens: 1000, goalTokens: 200 } as Trace['header'],
-    calls: everyCost ? calls.map((call, i) => ({ ...call, recordedCostUsd: call.recordedCostUsd ?? i / 1e5 })) : calls,
+    calls: [
+      ...(everyCost ? calls.map((call, i) => ({ ...call, recordedCostUsd: call.recordedCostUsd ?? i / 1e5 })) : calls),
+      ...(refused ? [{ type: 'call', outputTokens: 0, failed: { status: 400, message: 'too long', contextLengthExceeded: {} } } as CallRecord] : []),
+    ],
     end: { type: 'end', outcome: 'completed', ...(runCostUsd === undefined ? {} : { recordedCostUsd: runCostUsd / 1e6 }) } as Trace['end'],
   }));
 

@@ -94,7 +94,8 @@ describe('a price change is a change in the prices of the models run, not in the
     const junit = join(dir, 'check.xml');
     await cli('check', RECURSIVE, '--baseline', baseline, '--max-repeat', '4', '--prices-override', dearer, '--junit', junit);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toMatch(/<testcase classname="recursive verification" name="baseline costUsd">\n {6}<failure type="expectation" message="drift: costUsd: baseline 0\.4483\d*, measured 0\.6\d+, 0\.599\d* at the baseline&apos;s prices \(tolerance 0\.05\)">/);
+    // In the report's units (as the text table shows them), with what changed since the baseline.
+    expect(xml).toMatch(/<testcase classname="recursive verification" name="baseline costUsd">\n {6}<failure type="expectation" message="drift: costUsd: baseline \$0\.4483, measured \$0\.6590, \$0\.5991 at the baseline&apos;s prices \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 4">/);
     expect(xml).toMatch(/name="baseline costPerRunUsd\.max">\n {6}<system-out>price change, not a brake regression: /);
   });
 
@@ -160,8 +161,9 @@ describe('a baseline matches the same scenario files from any directory, and a b
     const r = await cli('check', REFERENCE, '--baseline', baseline, '--junit', junit);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^loopcost check: FAIL: 1 scenario, 5 expectations, 0 failed, 1 of 2 baseline scenarios matched \(1 gone\), 0 baseline figures drifted$/m);
-    expect(r.stdout).toMatch(/^scenarios\/keeps-asking\.yaml +scenario +none +none +GONE$/m);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('gone: 1 baseline scenario not checked (a failure): check it too, or, if removed on purpose, write the baseline again with --update-baseline');
+    expect(r.stdout).toMatch(/^scenarios\/keeps-asking\.yaml +scenario +GONE: not checked$/m);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('gone: 1 baseline scenario not checked (a failure): check it too, or, if removed on purpose, drop it from the baseline (next)');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`next: to drop a scenario removed on purpose, write the baseline again: run the same check with --update-baseline ${baseline} (and commit the file)`);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/<testsuites name="loopcost check" tests="\d+" failures="1" errors="0">/);
     expect(xml).toContain(`<testsuite name="baseline ${baseline}" file="${baseline}" tests="1" failures="1" errors="0" skipped="0">`);
@@ -183,7 +185,7 @@ describe('a baseline matches the same scenario files from any directory, and a b
     expect((await cli('check', REFERENCE, ASKING, '--baseline', old)).code).toBe(0);
     const r = spawnSync(process.execPath, [BIN, 'check', 'reference-sum-of-squares.yaml', 'keeps-asking.yaml', '--baseline', old], { cwd: 'scenarios', encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^loopcost check: FAIL: 2 scenarios, \d+ expectations, 0 failed, 0 of 2 baseline scenarios matched \(2 gone\), 0 baseline figures drifted$/m);
+    expect(r.stdout).toMatch(/^loopcost check: FAIL: 2 scenarios, \d+ expectations, 0 failed, 0 of 2 baseline scenarios matched \(2 gone\), 2 new scenarios, 0 baseline figures drifted$/m);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('this baseline (format 1) names scenario files by the path given where it was written');
   });
 });

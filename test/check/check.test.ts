@@ -14,8 +14,9 @@ describe('loopcost check', () => {
     const run = spawnSync(process.execPath, ['bin/loopcost.js', 'check', 'scenarios/'], { encoding: 'utf8' });
     expect(run.stderr).not.toMatch(/internal error/);
     // The directory's trace files are not scenarios: said once, in a sentence a newcomer can read.
-    const traceFiles = readdirSync('scenarios').filter((name) => name.endsWith('.jsonl')).length;
-    expect(run.stderr).toBe(`loopcost: ${traceFiles} trace files among the inputs left out: check runs only the traces a scenario file names under 'traces:'\n`);
+    const traceFiles = readdirSync('scenarios').filter((name) => name.endsWith('.jsonl'));
+    const named = `${traceFiles.slice(0, 3).map((name) => `scenarios/${name}`).join(', ')} and ${traceFiles.length - 3} more`;
+    expect(run.stderr).toBe(`loopcost: ${traceFiles.length} trace files among the inputs left out (${named}): check runs only the traces a scenario file names under 'traces:'\n`);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^loopcost check: PASS: 8 scenarios, (\d+) expectations, 0 failed/);
     // Every bundled scenario file carries expectations.

@@ -64,7 +64,7 @@ describe('expectations against runs', () => {
     const metrics = populationMetrics(pairs(runs, 'trace_end'));
     const results = evaluateExpectations({ runs: { steps: { max: 12 } } }, runs, metrics);
     const settings = { brakes: 'none', context: 'full', cache: 'off', latency: 'as recorded' };
-    const scenario = { source: 's.yaml', name: 's', settings, recordedRuns: 3, syntheticRuns: 0, metrics, results };
+    const scenario = { source: 's.yaml', name: 's', settings, recordedRuns: 3, syntheticRuns: 0, models: ['gpt-4o-mini'], metrics, results };
     const report = buildCheckReport({ scenarios: [scenario], prices: { name: 'test prices', version: 'file', hash: '0'.repeat(16) }, version: 'test', warnings: [] });
     expect(renderCheckTable(report, 100).split('\n')[0]).toBe('loopcost check: PASS: 1 scenario, 1 expectation, 0 failed');
   });

@@ -132,7 +132,7 @@ describe('help', () => {
       expect(help, name).not.toMatch(/default: "|choices: "/);
     }
     expect((await cli('curve', '--help')).stdout).toMatch(/--steps <n> +\(required\) number of steps/);
-    expect((await cli('replay', '--help')).stdout).toMatch(/--context <strategy> .*\n.*\(default: full\)/);
+    expect((await cli('replay', '--help')).stdout).toMatch(/--context <strategy> .*\n.*\(default: full;/);
   });
 
   it("errors point at the command's own help", async () => {

@@ -149,12 +149,12 @@ describe('reports say what could mislead', () => {
 describe('every report names the settings that made it', () => {
   it('table footer, CSV columns and JSON', async () => {
     const args = ['replay', 'scenarios', '--max-steps', '20', '--max-cost', '0.05', '--budget-mode', 'predict', '--context', 'window:3', '--cache', 'on'];
-    expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict · context window:3 · cache on · latency as recorded$/m);
+    expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict · context window:3 · cache on ·\s+latency as recorded \(synthetic: each scenario file's own\)$/m);
     const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
     expect(csv[0]).toMatch(/,brakes,context,toolResultCap,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
-    expect(csv[1]).toMatch(/,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,,on,as recorded,,@pydantic\/genai-prices,/);
+    expect(csv[1]).toMatch(/,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,,on,as recorded \(synthetic: each scenario file's own\),,@pydantic\/genai-prices,/);
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
-    expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: 'as recorded' });
+    expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: "as recorded (synthetic: each scenario file's own)" });
     const whatif = (await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--latency-model', 'call=100')).stdout;
     // scenarios/ holds files with cache on and off: the settings line says so, not "synthetic: off".
     expect(whatif).toMatch(/^settings: brakes preset=recorded · context full · cache as recorded \(synthetic: each scenario file's own\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
@@ -202,10 +202,10 @@ describe('curve', () => {
   it('marks the step where the prompt crosses the context window and where it crosses a price tier', async () => {
     const text = (await cli(...gpt4o)).stdout;
     // prompt at step n: 500 + (n − 1)·2200; with the 4,096 max_tokens sent, above 128,000 from step 58 (125,900 + 4,096)
-    expect(text).toMatch(/^ +58 +125900 .* \+ max_tokens > window 128,000$/m);
+    expect(text).toMatch(/^ +58 +125,900 .* \+ max_tokens > window 128,000$/m);
     expect(text).toMatch(/^mark: step 58: the prompt \(125,900 tokens\) \+ max_tokens 4,096 exceed the 128,000-token context window of gpt-4o/m);
     const gemini = (await cli('curve', '--model', 'gemini-2.5-pro', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '100')).stdout;
-    expect(gemini).toMatch(/^ +92 +200700 .* > price tier 200,000$/m);
+    expect(gemini).toMatch(/^ +92 +200,700 .* > price tier 200,000$/m);
     const json = JSON.parse((await cli(...gpt4o, '--format', 'json')).stdout);
     expect(json.marks).toEqual([expect.objectContaining({ step: 58, kind: 'context_window' })]);
     // what steps 58–100 add to the total: priced, but no real run could be billed it

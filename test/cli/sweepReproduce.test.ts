@@ -43,8 +43,8 @@ describe('sweep → replay', () => {
     expect(json.settings).toMatchObject({ context: 'full', toolResultCap: '500' });
     const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
     expect(csv[0]).toMatch(/^settings,flags,brakes,context,toolResultCap,cache,model,/);
-    // a spreadsheet shows the flags as written: the leading ' is csv.ts's guard against a cell read as a formula
-    expect(csv[2]).toMatch(/^context=mask:4,'--context mask:4 --tool-result-cap 500 --cache on --model gpt-4o,none,mask:4,500,on,gpt-4o,/);
+    // after the command that takes them: pasted whole after `loopcost`, and no cell starts with - (csv.ts would prefix ')
+    expect(csv[2]).toMatch(/^context=mask:4,replay --context mask:4 --tool-result-cap 500 --cache on --model gpt-4o,none,mask:4,500,on,gpt-4o,/);
   });
 
   it('over session trees: the flags say --tree and the per-agent limits, and replay to the same cost', async () => {

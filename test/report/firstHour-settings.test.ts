@@ -35,9 +35,9 @@ describe('the cache of scenario files runs', () => {
     expect(json.settings.context.cache).toBe("default (recorded traces: as recorded; synthetic: each scenario file's own)");
   });
 
-  it('whatif on production-mix (cache on): "synthetic: on"; with --cache off, off everywhere', async () => {
+  it('whatif on production-mix (cache on): "on" (no recorded run); with --cache off, off everywhere', async () => {
     const text = (await cli('whatif', 'scenarios/production-mix.yaml', '--try', 'max-steps=20')).stdout;
-    expect(settingsLine(text)).toMatch(/ · cache as recorded \(synthetic: on\) · /);
+    expect(settingsLine(text)).toMatch(/ · cache on · /);
     expect(text).not.toMatch(/synthetic: off/);
     const off = (await cli('whatif', 'scenarios/production-mix.yaml', '--try', 'max-steps=20', '--cache', 'off')).stdout;
     expect(settingsLine(off)).toMatch(/ · cache off · /);

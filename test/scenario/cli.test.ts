@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNativeTraces } from '../../src/trace/parseNative.js';
 import { cli, tempDir } from '../cli/run.js';
 
-type Run = { source: string; stopReason: string; stopDetail: string; steps: number; costUsd: number; recordedOutcome: string; task: string };
+type Run = { source: string; stopReason: string; stopDetail: string; steps: number; costUsd: number; recordedOutcome: string; task: string; failedCalls: number };
 const json = async (...argv: string[]) => {
   const r = await cli(...argv, '--format', 'json');
   expect(r.stderr).toBe('');
@@ -92,14 +92,24 @@ describe('generate', () => {
     // The same runs, no brakes, the same context and cache: open loop over the written traces = closed loop.
     const closed = await json('replay', 'scenarios/production-mix.yaml', '--runs', '40', '--preset', 'none', '--cache', 'off');
     const open = await json('replay', out, '--cache', 'off');
-    // A run its provider refused (provider_refused: the refused call no step) is written down with that call,
-    // a recorded failed call, which a replay of the recording counts as a step and ends after (trace_end).
+    // A run its provider refused (provider_refused: the refused call no step) is written down ending at that
+    // call, recorded as the provider's refusal (failed.contextLengthExceeded): its replay ends there too.
     const refused = closed.runs.filter((run) => run.stopReason === 'provider_refused').length;
     expect(refused).toBeGreaterThan(0);
-    expect(open.runs.map((run) => [run.stopReason, run.steps, run.costUsd])).toEqual(
-      closed.runs.map((run) => (run.stopReason === 'provider_refused' ? ['trace_end', run.steps + 1, run.costUsd] : [run.stopReason, run.steps, run.costUsd])),
-    );
+    const ending = (run: Run) =>
+      [run.stopReason, run.steps, run.costUsd, run.failedCalls, run.stopReason === 'provider_refused' ? run.stopDetail : ''];
+    expect(open.runs.map(ending)).toEqual(closed.runs.map(ending));
     expect(open.summary.totalCostUsd).toBe(closed.summary.totalCostUsd);
+  });
+
+  it('recursive-verification under --preset none: every run ends provider_refused, and so does its recording replayed', async () => {
+    const out = join(tempDir(), 'recursive.jsonl');
+    expect((await cli('generate', 'scenarios/recursive-verification.yaml', '--runs', '5', '--out', out)).code).toBe(0);
+    const closed = await json('replay', 'scenarios/recursive-verification.yaml', '--runs', '5', '--preset', 'none');
+    const open = await json('replay', out, '--preset', 'none');
+    const ending = (run: Run) => [run.stopReason, run.steps, run.costUsd, run.failedCalls, run.stopDetail];
+    expect(closed.runs.map((run) => run.stopReason)).toEqual(Array(5).fill('provider_refused'));
+    expect(open.runs.map(ending)).toEqual(closed.runs.map(ending));
   });
 
   it('an agent that never stops ends at the hard cap, named in its end record', async () => {
@@ -126,8 +136,9 @@ describe('other commands', () => {
   it('reports name each scenario file\'s settings: JSON settings.scenarios, a table line (what differs from the settings line), CSV rows', async () => {
     const argv = ['replay', 'scenarios/weekly-report.yaml', 'scenarios/long-exploration.jsonl', '--runs', '2', '--max-steps', '30'];
     const table = (await cli(...argv)).stdout.replace(/\n {2,}/g, ' '); // wrapped lines joined: values, not layout
-    expect(table).toMatch(/^settings: brakes max-steps=30 · context full/m);
-    expect(table).toMatch(/^synthetic: scenarios\/weekly-report\.yaml \(2 runs, seed 1\) · brakes max-steps=30,max-cost=0\.5.* · context window:3 · cache off/m);
+    // neither the trace (generate'd without the cache) nor the file's runs billed a recorded cache: off, said once
+    expect(table).toMatch(/^settings: brakes max-steps=30 · context full · cache off · latency as recorded \(synthetic: call=2500,/m);
+    expect(table).toMatch(/^synthetic: scenarios\/weekly-report\.yaml \(2 runs, seed 1\) · brakes max-steps=30,max-cost=0\.5.* · context window:3 · latency call=2500,/m);
     expect(table).toMatch(/^synthetic runs: closed-loop agents .* no recorded cost/m);
     const csv = (await cli(...argv, '--format', 'csv')).stdout.trim().split('\n');
     const header = csv[0]!.split(',');

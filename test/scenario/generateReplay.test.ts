@@ -33,6 +33,11 @@ const bundled: Scenario[] = readdirSync('scenarios')
 
 /** What a replay bills: cost, and the prompt tokens, cached and written. */
 const billed = (r: RunResult) => ({ costPico: r.costPico, inputTokens: r.inputTokens, cachedInputTokens: r.cachedInputTokens, cacheWriteTokens: r.cacheWriteTokens });
+/**
+ * How a run ended: its stop, steps, failed calls (a refused one too) and time; a refusal's detail (its
+ * numbers; a closed run's other endings are worded as the synthetic agent's, a recording's as recorded).
+ */
+const ended = (r: RunResult) => ({ stopReason: r.stopReason, steps: r.steps, failedCalls: r.failedCalls, elapsedMs: r.elapsedMs, ...(r.stopReason === 'provider_refused' ? { stopDetail: r.stopDetail } : {}) });
 
 /** The scenario's context with no cache given: a replay takes the cache as recorded. */
 function contextOnly(scenario: Scenario): ContextStrategy {
@@ -48,6 +53,7 @@ function generatedAndClosed(scenario: Scenario, runs = RUNS): { replayed: RunRes
   const replayed = traces.map((trace) => replayTrace(trace, options));
   const readable = traces.map((trace) => replayTrace(trace, { ...options, engine: 'readable' }));
   expect(readable.map(billed)).toEqual(replayed.map(billed));
+  expect(readable.map(ended)).toEqual(replayed.map(ended));
   return { replayed, closed: runScenario(scenario, { prices, runs, brakes: NO_BRAKES }) };
 }
 
@@ -58,6 +64,16 @@ describe('generate, then replay as recorded: the closed loop’s cost', () => {
     const { replayed, closed } = generatedAndClosed(scenario);
     expect(replayed.map(billed)).toEqual(closed.map(billed));
     expect(sum(replayed, 'costPico')).toBeGreaterThan(0);
+    // The same steps and stop (a provider's refusal included: recorded as one, it ends the replay there).
+    expect(replayed.map(ended)).toEqual(closed.map(ended));
+  });
+
+  it('recursive-verification (its runs outgrow the window, no brakes): every run ends provider_refused, the recording too', () => {
+    const scenario = bundled.find((s) => s.source === 'scenarios/recursive-verification.yaml')!;
+    const { replayed, closed } = generatedAndClosed(scenario, 10);
+    expect(closed.map((run) => run.stopReason)).toEqual(Array(10).fill('provider_refused'));
+    expect(replayed.map(ended)).toEqual(closed.map(ended));
+    expect(replayed[0]!.stopDetail).toMatch(/^the provider refused the call: prompt of \d+ tokens \+ max_tokens \d+ > context window \d+$/);
   });
 
   it('production-mix (cache on), its 200 runs: the cached tokens the provider served are billed as recorded', () => {

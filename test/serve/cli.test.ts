@@ -21,6 +21,7 @@ describe('loopcost serve (CLI)', () => {
       [['serve', TRACE, '--port', 'http'], /--port/],
       [['serve', TRACE, '--port', '65536'], /not a port/],
       [['serve', TRACE, '--cache', 'sometimes'], /--cache/],
+      [['serve', TRACE, '--max-sessions', '0', '--check'], /field '--max-sessions': '0' is not a whole number greater than 0/],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(...argv);

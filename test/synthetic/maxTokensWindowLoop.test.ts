@@ -3,8 +3,8 @@
  * and a synthetic agent's provider refuses a request whose prompt + max_tokens passes the model's window,
  * as OpenAI and Anthropic do: the run ends there, `provider_refused` (a failed call, 400, paid nothing, no
  * step), though the prompt itself is within the window. A smaller max_tokens lets the run go on.
- * `generate` writes that refusal, and replaying what it wrote gives the run again (its refused call a
- * recorded failed call: a step, as every recorded call is).
+ * `generate` writes that refusal (a failed call with `contextLengthExceeded`), and replaying what it wrote
+ * gives the run again, to its stop: the refused call no step.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +30,11 @@ describe('the simulated loop refuses as a provider does: prompt + the max_tokens
       expect(run.result.steps).toBe(k - 1);
       expect(run.result.failedCalls).toBe(1);
       expect(run.result.stopDetail).toBe(`the provider refused the call: prompt of ${promptAt(k)} tokens + max_tokens 4096 > context window ${WINDOW}`);
-      expect(run.calls.at(-1)!.failed).toEqual({ status: 400, message: `prompt of ${promptAt(k)} tokens + max_tokens 4096 past the model's context window of ${WINDOW} (synthetic)` });
+      expect(run.calls.at(-1)!.failed).toEqual({
+        status: 400,
+        message: `prompt of ${promptAt(k)} tokens + max_tokens 4096 past the model's context window of ${WINDOW} (synthetic)`,
+        contextLengthExceeded: { promptTokens: promptAt(k), maxOutputTokens: 4096, contextWindowTokens: WINDOW },
+      });
       // The calls before it were answered at the prompts the scenario builds; the refused one was paid nothing.
       expect(run.result.rows.map((row) => row.inputTokens)).toEqual([...Array.from({ length: k - 1 }, (_, i) => promptAt(i + 1)), 0]);
       expect(run.result.rows.at(-1)).toMatchObject({ call: k, step: k - 1, costPico: 0, failed: true });
@@ -49,7 +53,7 @@ describe('the simulated loop refuses as a provider does: prompt + the max_tokens
     expect(runs({ ...NO_BRAKES, maxOutputTokens: 2596 }).map((run) => run.result.steps)).toEqual([9, 9, 9]);
   });
 
-  it('on the command line: replay ends each run at call 5 on gpt-4 (8,192 tokens), at call 9 with --max-output-tokens 100; generate writes the refusal, and its trace replays to the same run but for that step', async () => {
+  it('on the command line: replay ends each run at call 5 on gpt-4 (8,192 tokens), at call 9 with --max-output-tokens 100; generate writes the refusal, and its trace replays to the same run', async () => {
     // 1,000 tokens a step from 100 on gpt-4: 4,100 + 4,096 > 8,192 at call 5; 8,100 + 100 > 8,192 at call 9 (8,100 is within the window).
     const dir = tempDir();
     const file = join(dir, 'gpt4.yaml');
@@ -65,13 +69,17 @@ describe('the simulated loop refuses as a provider does: prompt + the max_tokens
     expect(generated.code, generated.stderr).toBe(0);
     const lines = generated.stdout.trim().split('\n').map((line) => JSON.parse(line));
     const calls = lines.filter((line) => line.type === 'call');
-    expect(calls.at(-1).failed).toEqual({ status: 400, message: "prompt of 4100 tokens + max_tokens 4096 past the model's context window of 8192 (synthetic)" });
+    expect(calls.at(-1).failed).toEqual({
+      status: 400,
+      message: "prompt of 4100 tokens + max_tokens 4096 past the model's context window of 8192 (synthetic)",
+      contextLengthExceeded: { promptTokens: 4100, maxOutputTokens: 4096, contextWindowTokens: 8192 },
+    });
     expect(lines.filter((line) => line.type === 'end').map((end) => end.status)).toEqual(Array(2).fill("prompt + max_tokens 4096 past the model's context window (synthetic)"));
     const traces = join(dir, 'gpt4.jsonl');
     writeFileSync(traces, generated.stdout);
     const replayed = JSON.parse((await cli('replay', traces, '--preset', 'none', '--format', 'json')).stdout).runs;
-    const figures = (run: { steps: number; costUsd: number; failedCalls: number }) => [run.steps, run.costUsd, run.failedCalls];
-    // The recording cannot tell the refusal from any failed call: replayed, the refused call is a step.
-    expect(replayed.map(figures)).toEqual(byDefault.map((run: { steps: number; costUsd: number; failedCalls: number }) => figures({ ...run, steps: run.steps + 1 })));
+    const figures = (run: { stopReason: string; stopDetail: string; steps: number; costUsd: number; failedCalls: number }) => [run.stopReason, run.stopDetail, run.steps, run.costUsd, run.failedCalls];
+    // The recording says the provider refused the call: replayed, the run ends there, that call no step.
+    expect(replayed.map(figures)).toEqual(byDefault.map(figures));
   });
 });

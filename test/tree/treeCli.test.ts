@@ -54,7 +54,7 @@ describe('replay --tree on the shared Claude Code sessions', () => {
     expect(table.stdout).toMatch(/^aac57f5 +main .* max_steps \(limit\)$/m);
     expect(table.stdout).toContain('stopped: aac57f5 by the per-agent limit');
     expect(table.stdout).toMatch(/task call: main\/toolu_\w+ ended with max_steps/);
-    expect(table.stdout).toContain('per-agent limits: max-steps=2');
+    expect(table.stdout).toContain('per-agent limits: subagent-max-steps=2');
     expect(table.stdout).toContain('settings: brakes max-cost=2,budget-mode=check');
     expect(table.stdout).toContain('prices: @pydantic/genai-prices');
     const csv = await cli('replay', '--tree', file, '--subagent-max-steps', '2', '--format', 'csv');

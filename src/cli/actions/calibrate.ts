@@ -6,7 +6,7 @@
 import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
-import { brakeSpec, reportSettings, settingsFlags } from '../../report/settings.js';
+import { brakeSpec, reportSettings, runsLatency, settingsFlags } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
@@ -32,7 +32,11 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   const configs = prepared.configurations;
   const figures = calibrationsOf(prepared.population, configs.map((c) => c.config), prepared.prices);
   const report = buildCalibrateReport({
-    settings: reportSettings({ brakes: brakesFromFlags(prepared.fixed.brakeFlags), strategy: strategyFromFlags(prepared.fixed.contextFlags), ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
+    settings: {
+      ...reportSettings({ brakes: brakesFromFlags(prepared.fixed.brakeFlags), strategy: strategyFromFlags(prepared.fixed.contextFlags), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
+      // What each run took, as sweep says it: --latency-model, else recorded runs theirs and synthetic runs their file's.
+      latency: runsLatency({ ...(prepared.fixed.latency === undefined ? {} : { given: prepared.fixed.latency }), recordedRuns, scenarios: prepared.scenarios.map((s) => s.settings) }),
+    },
     prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns },

@@ -4,7 +4,8 @@
  * before any is written: bad input writes nothing. Exit 0 when all hold, 1 when any fails or drifts or a
  * scenario of the baseline was not checked.
  */
-import { driftFromBaseline, parseBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
+import { statSync, type Stats } from 'node:fs';
+import { driftFromBaseline, parseBaseline, parseTolerance, renderBaseline, type BaselineFile } from '../../check/baseline.js';
 import { ResolvedPrices } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
 import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
@@ -25,6 +26,7 @@ import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
+import { someNames } from './recordedInputs.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
@@ -74,13 +76,64 @@ function windowWarnings(checks: readonly CheckInput[], traces: readonly Trace[][
   return found.warnings();
 }
 
-function checkOutputs(opts: CheckFlags, inputs: readonly string[], io: CliIO): void {
+/**
+ * The outputs against what check reads: its scenario files and the traces they name (not the other files
+ * of a directory given, which check leaves out: a baseline kept beside the scenarios is renewed in place).
+ */
+function checkOutputs(opts: CheckFlags, read: { scenarioFiles: readonly string[]; checks: readonly CheckInput[] }, io: CliIO): void {
   // --update-baseline may replace the --baseline compared with (read first): the way a baseline is renewed.
   const outputs: OutputFile[] = [['--out', opts.out], ['--junit', opts.junit], ['--update-baseline', opts.updateBaseline, opts.baseline]];
-  checkCommandOutputs(outputs, [...pricedInputs(inputs, opts), ['--baseline', opts.baseline]], io);
+  const files = [...read.scenarioFiles, ...read.checks.flatMap((input) => input.traceFiles)];
+  checkCommandOutputs(outputs, [...pricedInputs(files, opts), ['--baseline', opts.baseline]], io);
   if (opts.tolerance !== undefined && opts.baseline === undefined) {
     throw new UserError({ file: '<command line>', field: '--tolerance', code: 'flag_without_effect', message: 'has no effect without --baseline', hint: "add --baseline FILE, or drop --tolerance; run 'loopcost check --help'" });
   }
+}
+
+function statOf(path: string | undefined): Stats | undefined {
+  try {
+    return path === undefined ? undefined : statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The trace files a directory among the inputs brought in that check runs not at all: not one a scenario
+ * names under `traces:`, nor one of check's own files (the baseline beside the scenarios, a report, prices).
+ */
+function leftOut(skipped: readonly string[], checks: readonly CheckInput[], opts: CheckFlags): string[] {
+  const own = [opts.baseline, opts.updateBaseline, opts.out, opts.junit, opts.prices, opts.pricesOverride, ...checks.flatMap((input) => input.traceFiles)];
+  const used = new Set(own.map(statOf).flatMap((stats) => (stats === undefined ? [] : [`${stats.dev}:${stats.ino}`])));
+  return skipped.filter((file) => {
+    const stats = statOf(file);
+    return stats === undefined || !used.has(`${stats.dev}:${stats.ino}`);
+  });
+}
+
+/** No file there (not one that cannot be read: that error says so itself). */
+function missing(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+/** The baseline compared with; none there yet (a first CI run) is refused with how to write it. */
+function readBaseline(file: string, inputs: readonly string[]): BaselineFile {
+  if (missing(file)) {
+    throw new UserError({
+      file,
+      field: '--baseline',
+      code: 'no_baseline',
+      message: 'no such file: there is no baseline to compare with yet',
+      hint: `write it from this check first: loopcost check ${inputs.join(' ')} --update-baseline ${file}, and commit it: later checks compare with --baseline ${file}`,
+    });
+  }
+  return parseBaseline(readSmallTextFileSync(file), file);
 }
 
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
@@ -89,13 +142,14 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (format !== 'table' && format !== 'json') {
     throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `check writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });
   }
-  checkOutputs(opts, inputs, io);
-  const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
-  const baseline = opts.baseline === undefined ? undefined : parseBaseline(readSmallTextFileSync(opts.baseline), opts.baseline);
   const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
   const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
+  checkOutputs(opts, { scenarioFiles, checks }, io);
+  const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
+  const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs);
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
-  if (skipped.length > 0) io.stderr(`loopcost: ${counted(skipped.length, 'trace file')} among the inputs left out: check runs only the traces a scenario file names under 'traces:'\n`);
+  const unused = leftOut(skipped, checks, opts);
+  if (unused.length > 0) io.stderr(`loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   const traces: Trace[][] = [];
   // A scenario file with a population gives runs beside the traces it names: --skip-bad may leave out every one of those.
@@ -106,7 +160,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const run = (table: PriceTable) => checks.map((input, i) => checkScenario(input, traces[i]!, table, opts.model));
   const scenarios = run(resolved);
   const models = resolved.rows();
-  const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, tolerance, prices, models, keys: scenarioKeys(opts.baseline!), rerun: run });
+  const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, version: LOOPCOST_VERSION, tolerance, prices, models, keys: scenarioKeys(opts.baseline!), rerun: run });
   const named = checks.flatMap((input) => input.traceFiles);
   const model = opts.model === undefined ? {} : { model: opts.model };
   const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...model, inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)), ...windowWarnings(checks, traces, { prices, ...model })];

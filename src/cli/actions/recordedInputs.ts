@@ -4,6 +4,11 @@ import { recordedInputsOnly } from '../../scenario/inputs.js';
 import type { CliIO } from '../io.js';
 import { counted } from '../../plural.js';
 
+/** `a, b, c and 4 more`: the first few of the files a message names. */
+export function someNames(files: readonly string[]): string {
+  return files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+}
+
 /**
  * For commands that need recordings: the trace files; a scenario file named is refused with `instead`,
  * scenario files in a directory or glob are left out, said on stderr.
@@ -12,8 +17,7 @@ export function recordedTraceFiles(inputs: readonly string[], command: string, i
   const { traceFiles, skipped, repeated } = recordedInputsOnly(inputs, command, instead);
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   if (skipped.length > 0) {
-    const names = skipped.length <= 3 ? skipped.join(', ') : `${skipped.slice(0, 3).join(', ')} and ${skipped.length - 3} more`;
-    io.stderr(`loopcost: warning: left out ${counted(skipped.length, 'scenario file')} (${names}): ${command} needs recorded traces; ${instead}\n`);
+    io.stderr(`loopcost: warning: left out ${counted(skipped.length, 'scenario file')} (${someNames(skipped)}): ${command} needs recorded traces; ${instead}\n`);
   }
   return traceFiles;
 }

@@ -1,7 +1,7 @@
 import { cacheRuleWarnings, skipOpenLoopWarnings } from '../../report/warnings.js';
 import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
-import type { ContextStrategy } from '../../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import type { ModelPricing } from '../../pricing/types.js';
@@ -74,7 +74,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) });
   // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
   const recordedResults = new RowColumns<RunResult>();
-  const recordedNotes = new RowColumns<RunNote & { skips: boolean }>();
+  const recordedNotes = new RowColumns<RunNote & { skips: boolean; cache: CacheMode }>();
   // Each run is replayed once and its compiled trace let go: one scratch memory for all of them.
   const scratch = new CompileScratch();
   const kept = await workOnRuns(command.traces, io, (trace) => {
@@ -88,14 +88,19 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
     const pricing = pricingFor(trace, options);
-    recordedNotes.add({ ...notes.noteOf(trace, pricing), skips: brakes.repeatAction === 'skip' });
-    return recordedResults.add(replayTrace(trace, { ...options, pricing, scratch }));
+    const note = notes.noteOf(trace, pricing);
+    const result = replayTrace(trace, { ...options, pricing, scratch });
+    // The cache the run took (RunResult.cache: --cache, else defaultCacheMode), for the settings line.
+    recordedNotes.add({ ...note, skips: brakes.repeatAction === 'skip', cache: result.cache });
+    return recordedResults.add(result);
   });
   const synthetic: RunResult[] = [];
   const pricings = new Map<string, ModelPricing>();
   let skips = 0;
+  const recordedCaches: CacheMode[] = [];
   for (const i of kept) {
-    const { skips: skipsRun, ...note } = recordedNotes.at(i);
+    const { skips: skipsRun, cache, ...note } = recordedNotes.at(i);
+    recordedCaches.push(cache);
     pricings.set(note.pricing.model, note.pricing);
     notes.addNote(note);
     if (skipsRun) skips += 1;
@@ -128,6 +133,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(shown.latency === undefined ? {} : { latency: shown.latency }),
+    took: { recordedCaches, scenarios: command.scenarios.map((input) => input.settings) },
   };
   if (command.reportDir !== undefined) {
     const report = buildReplayReport(reportArgs);

@@ -14,12 +14,12 @@ import { SessionRegistry, type ServeSources } from '../../serve/registry.js';
 import { startServer } from '../../serve/server.js';
 import type { PriceTable } from '../../pricing/types.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { traceInputs } from './inputs.js';
 import { counted } from '../../plural.js';
 
-export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; check?: boolean };
+export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; check?: boolean };
 
 function usage(field: string, message: string, hint?: string): UserError {
   return new UserError({ file: '<command line>', field, code: 'bad_value', message, ...(hint === undefined ? {} : { hint }) });
@@ -83,6 +83,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const host = flags.host ?? '127.0.0.1';
   const sources = await sourcesOf(inputs, flags, io);
   const cache = sources.traces ? cacheOf(flags.cache, false) : undefined;
+  const maxSessions = flags.maxSessions === undefined ? undefined : positiveInt('--max-sessions', flags.maxSessions);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
@@ -93,7 +94,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const stopped = stopSignal();
   let server;
   try {
-    server = await startServer({ sources, prices, host, port, ...(cache === undefined ? {} : { cache }) });
+    server = await startServer({ sources, prices, host, port, ...(cache === undefined ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {

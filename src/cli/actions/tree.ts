@@ -12,7 +12,8 @@ import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { recordedBrakes, type WhatIfSubject } from '../../replay/whatif.js';
-import { reportSettings } from '../../report/settings.js';
+import { reportSettings, type RunsTook } from '../../report/settings.js';
+import { defaultCacheMode } from '../../replay/replay.js';
 import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning } from '../../report/treeReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { SubagentLimits } from '../../tree/engine.js';
@@ -25,7 +26,7 @@ import { workOnRuns } from './inputs.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
 /** Every tree of the inputs (loose runs as trees of one agent), each run noted for the report. */
-async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: Map<string, ModelPricing> }> {
+async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: Map<string, ModelPricing>; took: RunsTook }> {
   const options = { prices, ...(model === undefined ? {} : { model }) };
   const read = await workOnRuns(inputs, io, (trace) => ({ trace, pricing: pricingFor(trace, options), note: notes.noteOf(trace, pricingFor(trace, options)) }));
   const pricings = new Map<string, ModelPricing>();
@@ -33,7 +34,9 @@ async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, not
     pricings.set(pricing.model, pricing);
     notes.addNote(note);
   }
-  return { trees: allTrees(sessionTrees(read.map(({ trace }) => trace))), pricings };
+  // What the settings line says the runs took: each run's cache without --cache (defaultCacheMode, as replayTree takes it); no scenario files under --tree.
+  const took = { recordedCaches: read.map(({ trace }) => defaultCacheMode(trace)), scenarios: [] };
+  return { trees: allTrees(sessionTrees(read.map(({ trace }) => trace))), pricings, took };
 }
 
 export interface TreeCommand {
@@ -64,12 +67,12 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
-  const { trees, pricings } = await readTrees(command.traces, io, prices, notes, command.model);
+  const { trees, pricings, took } = await readTrees(command.traces, io, prices, notes, command.model);
   const results = trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
   const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results)];
   const report = buildTreeReport({
     trees: results,
-    spec: reportSettings({ brakes: command.brakes, strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }) }),
+    spec: reportSettings({ brakes: command.brakes, strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),
     brakes: command.brakes,
     ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
     priceSource: prices.source,
@@ -91,9 +94,9 @@ export async function treeWhatIfSubjects(
   io: CliIO,
   prices: PriceTable,
   notes: RunNotes,
-): Promise<WhatIfSubject[]> {
-  const { trees } = await readTrees(command.traces, io, prices, notes, command.model);
-  return trees.map((tree) => {
+): Promise<{ subjects: WhatIfSubject[]; took: RunsTook }> {
+  const { trees, took } = await readTrees(command.traces, io, prices, notes, command.model);
+  const subjects = trees.map((tree): WhatIfSubject => {
     const replay = treeReplayer(tree, replayOptions(command, prices));
     const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
     return {
@@ -106,4 +109,5 @@ export async function treeWhatIfSubjects(
       },
     };
   });
+  return { subjects, took };
 }

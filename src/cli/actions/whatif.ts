@@ -4,13 +4,14 @@ import type { TraceInputs } from '../../import/inputSet.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { traceWhatIfSubject, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
+import { defaultCacheMode } from '../../replay/replay.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
-import { hasBrakes, reportSettings } from '../../report/settings.js';
+import { hasBrakes, reportSettings, type RunsTook } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
@@ -56,13 +57,17 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await workOnRuns(command.traces, io, (trace) => {
     const pricing = pricingFor(trace, { prices, ...model });
-    return { note: notes.noteOf(trace, pricing), run: whatIfRun(subjectOf(trace), settings) };
+    const note = notes.noteOf(trace, pricing);
+    const cache = defaultCacheMode(trace);
+    return { note, cache, run: whatIfRun(subjectOf(trace), settings) };
   });
   for (const { note } of recorded) notes.addNote(note);
   const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, settings, ...model }), settings).runs;
   const runs = [...recorded.map(({ run }) => run), ...synthetic];
   const result = { runs, totals: whatIfTotals(runs, settings) };
-  emitWhatIf(command, result, notes.warnings(command.inputs), notes, prices, io);
+  // What the runs took of the cache and latency no flag gave: each trace's default cache (defaultCacheMode, as whatif replays it), each scenario file's own.
+  const took = { recordedCaches: recorded.map(({ cache }) => cache), scenarios: command.scenarios.map((input) => input.settings) };
+  emitWhatIf(command, result, { warnings: notes.warnings(command.inputs), notes, prices, took }, io);
   return 0;
 }
 
@@ -70,15 +75,21 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
 async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTable, notes: RunNotes): Promise<number> {
   const { treeWhatIfSubjects } = await import('./tree.js');
   const { subagentSpec, treeOpenLoopWarning } = await import('../../report/treeReport.js');
-  const subjects = await treeWhatIfSubjects(command, io, prices, notes);
+  const { subjects, took } = await treeWhatIfSubjects(command, io, prices, notes);
   const result = whatIfSubjects(subjects, command.settings);
   const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}` };
   const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([])];
-  emitWhatIf(command, result, warnings, notes, prices, io);
+  emitWhatIf(command, result, { warnings, notes, prices, took }, io);
   return 0;
 }
 
-function emitWhatIf(command: WhatIfCommand, result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }, warnings: ReportWarning[], notes: RunNotes, prices: PriceTable, io: CliIO): void {
+function emitWhatIf(
+  command: WhatIfCommand,
+  result: { runs: WhatIfRun[]; totals: WhatIfTotal[] },
+  made: { warnings: ReportWarning[]; notes: RunNotes; prices: PriceTable; took: RunsTook },
+  io: CliIO,
+): void {
+  const { warnings, notes, prices, took } = made;
   const settings = command.settings;
   const report = buildWhatIfReport({
     result,
@@ -89,6 +100,7 @@ function emitWhatIf(command: WhatIfCommand, result: { runs: WhatIfRun[]; totals:
       strategy: command.strategy,
       ...(command.latency === undefined ? {} : { latency: command.latency }),
       ...(command.model === undefined ? {} : { model: command.model }),
+      took,
     }),
     priceSource: prices.source,
     pricesNote: notes.pricesNote(),

@@ -6,6 +6,8 @@
 import type { IssueCollector } from '../common/issues.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { flattenText } from '../common/contentText.js';
+import { refusalInText } from '../common/contextRefusal.js';
+import type { ContextLengthExceeded } from '../../trace/types.js';
 
 /** Anthropic usage of one response, as the line records it. */
 export interface ClaudeUsage {
@@ -35,10 +37,17 @@ export interface AssistantLine {
   stopReason?: string;
 }
 
-/** A call that failed at the provider. */
+/** A call that failed at the provider (a refusal for length: Anthropic's "prompt is too long"). */
 export interface ApiFailure {
   status?: number;
   message: string;
+  contextLengthExceeded?: ContextLengthExceeded;
+}
+
+/** `failure` with the refusal for length its words say, if they say one (common/contextRefusal.ts). */
+function withRefusal(failure: ApiFailure, words: string): ApiFailure {
+  const refusal = refusalInText(words);
+  return refusal === undefined ? failure : { ...failure, contextLengthExceeded: refusal };
 }
 
 export const SYNTHETIC_MODEL = '<synthetic>';
@@ -110,7 +119,7 @@ export function syntheticFailure(line: JsonObject): ApiFailure | undefined {
   const failure: ApiFailure = { message: text.trim() || (typeof line.error === 'string' ? line.error : 'API error') };
   const status = typeof line.apiErrorStatus === 'number' ? line.apiErrorStatus : Number(/API Error: (\d{3})/.exec(text)?.[1]);
   if (Number.isInteger(status) && status > 0) failure.status = status;
-  return failure;
+  return withRefusal(failure, failure.message);
 }
 
 /** A `system` line with subtype `api_error`: one attempt failed and is retried. */
@@ -129,7 +138,7 @@ export function apiErrorFailure(line: JsonObject): ApiFailure | undefined {
     typeof line.retryAttempt === 'number' && typeof line.maxRetries === 'number' ? ` (retry ${line.retryAttempt} of ${line.maxRetries})` : '';
   const failure: ApiFailure = { message: `${words.length > 0 ? words.join(': ') : 'API error'}${retry}` };
   if (typeof error.status === 'number' && Number.isInteger(error.status)) failure.status = error.status;
-  return failure;
+  return withRefusal(failure, words.join(': '));
 }
 
 /** `agent_progress` line: the sub-agent `agentId` was started by the tool call `parentToolUseID`. */

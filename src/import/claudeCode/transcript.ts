@@ -16,6 +16,7 @@ import type { SourceLine } from '../../io/readLines.js';
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
+import { refusedCall } from '../common/contextRefusal.js';
 import { countTokens } from '../tokenCount.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
@@ -199,7 +200,8 @@ function callRecord(draft: DraftCall): CallRecord {
   if (draft.startedAtMs !== undefined && draft.endedAtMs !== undefined) record.latencyMs = Math.max(0, draft.endedAtMs - draft.startedAtMs);
   if (draft.toolCalls.length > 0) record.toolCalls = draft.toolCalls;
   if (draft.failed) record.failed = { ...draft.failed, message: shortText(draft.failed.message) };
-  return record;
+  // A refusal for length ("Prompt is too long") bills nothing: no usage (the run ends there: endRunsAtRefusals).
+  return draft.failed?.contextLengthExceeded === undefined ? record : refusedCall(record, draft.failed.contextLengthExceeded);
 }
 
 /** Failed attempts carry no model: they were made with the model of the call before them (else after). */

@@ -10,6 +10,7 @@ import { TRACE_SCHEMA } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { clip } from '../common/text.js';
+import { refusedCall } from '../common/contextRefusal.js';
 import { countTokens } from '../tokenCount.js';
 import { parseExchange, type GenerationExchange, type ParsedExchange } from './parseExchange.js';
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
@@ -149,7 +150,9 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
     if (p.failed) {
       const rejected = toolCallsOf(run, k, failedGenerationCalls(run, k), model, notes);
       if (rejected.length > 0) notes.push(`${p.ex.label}: the provider rejected a malformed tool call (failed_generation); kept as the failed call's tool call`);
-      return { type: 'call', inputTokens: 0, outputTokens: 0, ...(rejected.length > 0 ? { toolCalls: rejected } : {}), failed: p.failed };
+      const failed: CallRecord = { type: 'call', inputTokens: 0, outputTokens: 0, ...(rejected.length > 0 ? { toolCalls: rejected } : {}), failed: p.failed };
+      // A refusal for length bills nothing (no usage): the run ends there (a retry after it: endRunsAtRefusals).
+      return p.failed.contextLengthExceeded === undefined ? failed : refusedCall(failed, p.failed.contextLengthExceeded);
     }
     const res = p.res!;
     const u = res.usage;

@@ -5,6 +5,8 @@
  */
 import { isJsonObject } from '../common/jsonValue.js';
 import { clip } from '../common/text.js';
+import { refusalOfErrorBody } from '../common/contextRefusal.js';
+import type { FailedCall } from '../../trace/types.js';
 import { parseAnthropicRequest, parseAnthropicResponse } from './anthropic.js';
 import { parseBedrockRequest, parseBedrockResponse } from './bedrock.js';
 import { Reader } from './bodyReader.js';
@@ -52,7 +54,7 @@ export interface ParsedExchange {
   ex: GenerationExchange;
   req: ParsedRequest;
   res?: ParsedResponse;
-  failed?: { status?: number; message: string };
+  failed?: FailedCall;
   /** The response body as read: the JSON body, or the one reassembled from a stream. */
   body: unknown;
   /** The response was streamed and reassembled from its events. */
@@ -130,14 +132,16 @@ function parseResponse(shape: Shape, body: unknown, r: Reader): ParsedResponse {
 }
 
 /** HTTP status ≥ 400, or a 2xx body that is only an error object. */
-function failureOf(ex: GenerationExchange, body: unknown): { status?: number; message: string } | undefined {
+function failureOf(ex: GenerationExchange, body: unknown): FailedCall | undefined {
   const blocked = geminiBlockedPrompt(body);
   if (blocked !== undefined) return { message: blocked };
   const errorOnly =
     isJsonObject(body) && body.error !== undefined && body.error !== null && !('usage' in body) && !('usageMetadata' in body);
   const httpFailed = ex.status !== undefined && ex.status >= 400;
   if (!httpFailed && !errorOnly) return undefined;
-  return { ...(httpFailed ? { status: ex.status } : {}), message: errorMessage(body, ex) };
+  // The provider's refusal for length (OpenAI's context_length_exceeded, Anthropic's "prompt is too long").
+  const refusal = isJsonObject(body) && isJsonObject(body.error) ? refusalOfErrorBody(body.error) : undefined;
+  return { ...(httpFailed ? { status: ex.status } : {}), message: errorMessage(body, ex), ...(refusal ? { contextLengthExceeded: refusal } : {}) };
 }
 
 /** Gemini refusing the prompt itself (`promptFeedback.blockReason`, no candidates): nothing was generated. */

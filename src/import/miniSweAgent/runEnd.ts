@@ -5,6 +5,7 @@
 import type { CallRecord, RecordedOutcome } from '../../trace/types.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { shortText } from '../common/text.js';
+import { refusalInText, refusedCall } from '../common/contextRefusal.js';
 
 /** Statuses mini-swe-agent writes to `info.exit_status` (exception class names) → outcome. */
 export function miniSweAgentOutcome(status: string | undefined): RecordedOutcome {
@@ -51,7 +52,11 @@ export function lastCallFailure(exitStatus: string | undefined, exit: JsonObject
   return exitFailureText(exit);
 }
 
-/** The failed API call: zero usage and cost, the LiteLLM status, and the wait the exception reports. */
+/**
+ * The failed API call: zero usage and cost, the LiteLLM status, and the wait the exception reports; a
+ * provider's refusal for length (LiteLLM's ContextWindowExceededError, OpenAI's or Anthropic's words) is
+ * recorded as one (no usage, the numbers the text gives).
+ */
 export function failedCallRecord(failureText: string): CallRecord {
   const record: CallRecord = {
     type: 'call',
@@ -65,5 +70,6 @@ export function failedCallRecord(failureText: string): CallRecord {
   if (status !== undefined) record.failed!.status = status;
   const waited = /after ([\d.]+) seconds/.exec(failureText);
   if (waited) record.latencyMs = Math.round(Number(waited[1]) * 1000);
-  return record;
+  const refusal = refusalInText(failureText);
+  return refusal === undefined ? record : refusedCall(record, refusal);
 }

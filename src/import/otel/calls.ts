@@ -31,6 +31,7 @@ import {
 import { latencyMs, type OtelSpan } from './span.js';
 import { EXECUTE_TOOL_PREFIX, isToolSpan } from './spanKinds.js';
 import { copyWith } from '../../copyWith.js';
+import { refusalInText, refusedCall } from '../common/contextRefusal.js';
 
 /**
  * One record per model-call span (`modelSpans`, ordered by start); `sorted` is every span of the run
@@ -82,13 +83,11 @@ function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): Ca
   if (input === undefined || output === undefined) {
     if (errorType !== undefined || span.statusError) {
       const status = countAttr(span, ATTR_HTTP_RESPONSE_STATUS_CODE);
-      return {
-        type: 'call',
-        inputTokens: 0,
-        outputTokens: 0,
-        latencyMs: latencyMs(span),
-        failed: { ...(status !== undefined ? { status } : {}), message: errorText(errorType, span) },
-      };
+      const message = errorText(errorType, span);
+      const failed: CallRecord = { type: 'call', inputTokens: 0, outputTokens: 0, latencyMs: latencyMs(span), failed: { ...(status !== undefined ? { status } : {}), message } };
+      // The provider's refusal for length, when the error's words say so (the exception's text holds the body).
+      const refusal = refusalInText(message);
+      return refusal === undefined ? failed : refusedCall(failed, refusal);
     }
     const key = input === undefined ? ATTR_GEN_AI_USAGE_INPUT_TOKENS : ATTR_GEN_AI_USAGE_OUTPUT_TOKENS;
     throw inputError(

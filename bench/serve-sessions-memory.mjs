@@ -1,0 +1,59 @@
+// Heap a long-lived `loopcost serve` keeps per ended session: N sessions of one recording (DeepSeek, 3
+// calls) or of a scenario's synthetic runs, each driven to its end through the session registry as HTTP
+// requests would be (without the header: matched by their messages; or named by x-loopcost-session),
+// then heapUsed after gc, less before, over N. Ended sessions are retired to their totals
+// (src/serve/retired.ts). Not a test: `node --expose-gc bench/serve-sessions-memory.mjs [--json]`.
+import { SessionRegistry } from '../dist/serve/registry.js';
+import { loadPriceTable, loadScenarioFile, loadTraceFile } from '../dist/index.js';
+
+if (typeof global.gc !== 'function') {
+  console.error('run with node --expose-gc');
+  process.exit(2);
+}
+const N = 2000;
+const TRACE = '../shared/traces/cassettes/models__test_deepseek__test_deepseek_deferred_capability_with_thinking.yaml';
+const prices = loadPriceTable();
+
+/** One run to its end: each request what the agent sent before, the answer, and a 350-character result per tool call. */
+function run(registry, headers) {
+  const messages = [{ role: 'system', content: 'You are careful.' }, { role: 'user', content: 'roll the dice' }];
+  for (let call = 0; call < 200; call++) {
+    const request = { model: 'm', messages: messages.map((m) => ({ ...m })) };
+    try {
+      const reply = registry.answer(registry.sessionFor(headers, request), request);
+      messages.push({ role: 'assistant', content: reply.content, ...(reply.toolCalls.length ? { tool_calls: reply.toolCalls } : {}) });
+      for (const t of reply.toolCalls) messages.push({ role: 'tool', tool_call_id: t.id, content: 'result '.repeat(50) });
+      if (reply.record.final) return;
+    } catch (error) {
+      if (error.status === 409 || error.status === 422) return;
+      if (error.status >= 429) continue;
+      throw error;
+    }
+  }
+}
+
+function heapUsed() {
+  global.gc();
+  global.gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function measure(name, sources, named) {
+  const registry = new SessionRegistry({ sources, prices });
+  run(registry, named ? { 'x-loopcost-session': 'warm-up' } : {});
+  const before = heapUsed();
+  for (let i = 0; i < N; i++) run(registry, named ? { 'x-loopcost-session': `s${i}` } : {});
+  const bytes = (heapUsed() - before) / N;
+  const ended = registry.summaries().filter((s) => s.ended).length;
+  return { case: name, sessions: N + 1, ended, bytesPerSession: Math.round(bytes) };
+}
+
+const traces = await loadTraceFile(TRACE);
+const scenario = loadScenarioFile('scenarios/flight-search.yaml');
+const results = [
+  await measure('recorded, matched by messages', { traces }, false),
+  await measure('recorded, x-loopcost-session', { traces }, true),
+  await measure('synthetic (flight-search.yaml)', { scenario: { scenario } }, false),
+];
+if (process.argv.includes('--json')) console.log(JSON.stringify({ sessions: N, cases: results }));
+else for (const r of results) console.log(`${r.case.padEnd(34)} ${r.ended}/${r.sessions} ended, ${(r.bytesPerSession / 1024).toFixed(1).padStart(5)} KB kept per session`);

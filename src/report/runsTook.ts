@@ -1,0 +1,83 @@
+/**
+ * What a report's runs took of the settings no flag gave — the cache and the latency — said the one way
+ * every report says them: `as recorded`, the synthetic runs' own, or `as recorded (synthetic: …)` with
+ * both (runsCache, runsLatency); and the default rule said without the runs (defaultCacheSpec).
+ */
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import type { LatencyModel } from '../loop/latency.js';
+
+/**
+ * The cache when `--cache` is not given: recorded runs bill it as recorded; synthetic runs as their
+ * scenario file says (off when it says nothing, or when no file's cache applies).
+ */
+export function defaultCacheSpec(scenarioCaches: readonly (string | undefined)[] = []): string {
+  return `as recorded (synthetic: ${syntheticCache(scenarioCaches)})`;
+}
+
+/** The cache synthetic runs took without `--cache`: `off`, `on`, or `each scenario file's own` when the files differ. */
+export function syntheticCache(scenarioCaches: readonly (string | undefined)[]): string {
+  return ownLabel(scenarioCaches.map((mode) => mode ?? 'off')) ?? 'off';
+}
+
+/** The one value synthetic runs took, or `each scenario file's own` when they differ; undefined without any. */
+function ownLabel(values: readonly string[]): string | undefined {
+  const own = [...new Set(values)];
+  return own.length > 1 ? "each scenario file's own" : own[0];
+}
+
+/** The latency of runs that have nothing recorded to fall back on and no `--latency-model`: calls and tools take no time. */
+export const NO_LATENCY = 'none';
+
+export function latencySpec(latency: LatencyModel | undefined): string {
+  if (!latency) return 'as recorded';
+  return `call=${latency.perCallMs},input-token=${latency.perInputTokenMs},output-token=${latency.perOutputTokenMs},tool=${latency.perToolCallMs}`;
+}
+
+/**
+ * The latency a scenario file's runs took, in `--latency-model` syntax: its own model (or the flag's, given
+ * on top), else `none` — a synthetic call without a latency model takes no time: nothing recorded to fall back on.
+ */
+export function scenarioLatency(s: { latency?: LatencyModel }): string {
+  return s.latency === undefined ? NO_LATENCY : latencySpec(s.latency);
+}
+
+/**
+ * What a report's runs took of a setting no flag gave, cache and latency alike: `as recorded` when every
+ * run took its recording's, the others' (`each scenario file's own` when they differ) when none did, and
+ * with both `as recorded (synthetic: …)`.
+ */
+function asRecordedOr(anyRecorded: boolean, others: readonly string[]): string {
+  const label = ownLabel(others);
+  if (label === undefined) return 'as recorded';
+  return anyRecorded ? `as recorded (synthetic: ${label})` : label;
+}
+
+/** What a report's runs were, for its settings line to say what they took of what no flag gave (runsCache, runsLatency). */
+export interface RunsTook {
+  /** The cache each trace file's run took (RunResult.cache: `--cache`, else defaultCacheMode), one per run. */
+  recordedCaches: readonly CacheMode[];
+  /** The scenario files among the inputs, each with the settings its runs took (the flags given on top). */
+  scenarios: readonly { latency?: LatencyModel; strategy: Pick<ContextStrategy, 'cache'> }[];
+}
+
+/**
+ * The latency a report's settings line names for its runs, the one rule of every command: `--latency-model`
+ * when given (every run took it); else recorded runs took theirs `as recorded` and synthetic runs their
+ * scenario file's (scenarioLatency) — with both, `as recorded (synthetic: …)`, as the cache is said (runsCache).
+ */
+export function runsLatency(args: { given?: LatencyModel; recordedRuns: number; scenarios: readonly { latency?: LatencyModel }[] }): string {
+  if (args.given !== undefined) return latencySpec(args.given);
+  return asRecordedOr(args.recordedRuns > 0, args.scenarios.map(scenarioLatency));
+}
+
+/**
+ * The cache a report's settings line names for its runs: `--cache` when given; else what each run took —
+ * a trace file's run its recorded cache (defaultCacheMode: recorded traces, and recordings `generate` wrote
+ * with the cache on) or `off` (a recording that carries none), a scenario file's run the file's cache.
+ */
+export function runsCache(args: { given?: CacheMode } & RunsTook): string {
+  if (args.given !== undefined) return args.given;
+  const recorded = args.recordedCaches.filter((mode) => mode === 'recorded');
+  const others = [...new Set(args.recordedCaches.filter((mode) => mode !== 'recorded')), ...args.scenarios.map((s) => s.strategy.cache ?? 'off')];
+  return asRecordedOr(recorded.length > 0, others);
+}
