@@ -64,13 +64,16 @@ export function referenceAgent(options: ReferenceOptions): Promise<AgentRunResul
   });
 }
 
-/** The reference loop's last lines: stop reason, steps, tokens, spend. */
+/**
+ * The reference loop's last lines: stop reason, steps, tokens, spend. A run with sub-agent tools: its
+ * figures are its own (`run.costPico`, `run.steps`), so spend is the tree's (`run.tree.totals`).
+ */
 export function summaryLines(run: AgentRunResult): string[] {
-  return [
-    `answer: ${run.finalText ?? '(none)'}`,
-    `stop: ${run.stop.reason} (${run.stop.detail})`,
-    `steps: ${run.steps}  calls: ${run.calls}  tokens: ${run.inputTokens} in (${run.cachedInputTokens} cached) + ${run.outputTokens} out  spent: ${formatUsd(run.costPico, 6)}`,
-  ];
+  const own = `steps: ${run.steps}  calls: ${run.calls}  tokens: ${run.inputTokens} in (${run.cachedInputTokens} cached) + ${run.outputTokens} out`;
+  const spent = run.tree === undefined
+    ? `spent: ${formatUsd(run.costPico, 6)}`
+    : `spent: ${formatUsd(run.tree.totals.spentPico, 6)} with its sub-agents (${run.tree.agents.length} agents, ${run.tree.totals.steps} steps; this agent ${formatUsd(run.costPico, 6)})`;
+  return [`answer: ${run.finalText ?? '(none)'}`, `stop: ${run.stop.reason} (${run.stop.detail})`, `${own}  ${spent}`];
 }
 
 async function main(): Promise<void> {

@@ -4,8 +4,8 @@
  * session's, in the session's order, so no rule exists twice. Pure: the clock, token counter, model
  * and tools are injected (run.ts fills in the real ones).
  *
- *   before each call   abort? → session.summaryDue() (when due: made through the model, then billed by
- *                      session.recordSummary as the model reported it; see summarize) →
+ *   before each call   abort? → session.summaryDue() (when due: past session.beforeSummary, made through
+ *                      the model, then billed by session.recordSummary as the model reported it; see summarize) →
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
@@ -21,9 +21,10 @@ import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
+import { SUMMARY_CALL } from '../kernel/providerWindow.js';
 import type { SummaryDue } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
-import { billedFields, callRecordOf, endRecord, usageFields } from './records.js';
+import { billedFields, callRecordOf, endRecord, failedOf, usageFields } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { ToolRegistry } from './tools.js';
@@ -176,10 +177,14 @@ class AgentRun {
    * model reported its usage, by the one meter every call goes through — by the estimate, as replay bills
    * it, when the response reports no prompt size — and its text stands for the older steps from now on.
    * Not retried: a failed summary call is paid as any failed call (what its error reported, else
-   * nothing) and ends the run as a model that gave up.
+   * nothing) and ends the run as a model that gave up; one its provider refused for its length ends it
+   * provider_refused, paid nothing. Under `--context-window model` the brake stops the run before a summary
+   * call past the summary model's window (session.beforeSummary).
    */
   private async summarize(due: SummaryDue): Promise<Stop | null> {
     const { session, options } = this;
+    const braked = session.beforeSummary(due);
+    if (braked) return braked;
     const spec = options.context.strategy!.summary!;
     let turn: ModelTurn;
     try {
@@ -193,6 +198,7 @@ class AgentRun {
       });
     } catch (error) {
       if (error instanceof ModelExhausted && !this.aborted) return session.exhausted(error.reason);
+      if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, due.view, true);
       const failed = this.failedRecord(error, 0);
       this.billSummary(due, failed);
       return this.aborted ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
@@ -217,7 +223,7 @@ class AgentRun {
     const usage = error instanceof ModelCallError ? error.options.usage : undefined;
     const status = error instanceof ModelCallError ? error.options.status : undefined;
     const message = this.aborted ? 'aborted by the caller' : (error as Error).message;
-    return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, failed: { ...(status === undefined ? {} : { status }), message } };
+    return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, failed: failedOf(status, message) };
   }
 
   /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
@@ -232,12 +238,11 @@ class AgentRun {
     return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
   }
 
-  /** The provider refused the call (a prompt past the model's window): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
-  private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView): Stop {
-    const status = error.options.status;
-    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), failed: { ...(status === undefined ? {} : { status }), message: error.message, contextLengthExceeded: recordedRefusal(refusal) } };
+  /** The provider refused the call (a prompt past the model's window; `summary`: the summary call, recorded as a compaction call): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
+  private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView, summary = false): Stop {
+    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), ...(summary ? { compaction: true } : {}), failed: { ...failedOf(error.options.status, error.message), contextLengthExceeded: recordedRefusal(refusal) } };
     this.recorder.call(record);
-    return this.session.providerRefused(record, view, refusal);
+    return this.session.providerRefused(record, view, refusal, summary ? SUMMARY_CALL : '');
   }
 
   /** A response: paid for, then its tool calls run; one record once the step is over. */

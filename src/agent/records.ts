@@ -25,7 +25,8 @@ export function billedFields(usage: CallUsage): Pick<CallRecord, 'inputTokens' |
 export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
   const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };
   if (turn.toolCalls.length > 0) {
-    record.toolCalls = turn.toolCalls.map((call): ToolCallRecord => ({ name: call.name, arguments: recordedArguments(call.arguments), resultTokens: 0, id: call.id }));
+    // An empty id names no call: left out, as the format has it (an id is at least one character).
+    record.toolCalls = turn.toolCalls.map((call): ToolCallRecord => ({ name: call.name, arguments: recordedArguments(call.arguments), resultTokens: 0, ...(call.id ? { id: call.id } : {}) }));
   }
   const marks = turn.marks ?? {};
   if (marks.final) record.final = true;
@@ -33,6 +34,11 @@ export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
   if (marks.compaction) record.compaction = true;
   if (marks.unparseable) record.unparseable = true;
   return record;
+}
+
+/** A failed call's `failed`: the provider's status when it gave one, and its message (a refusal adds its numbers). */
+export function failedOf(status: number | undefined, message: string): NonNullable<CallRecord['failed']> {
+  return { ...(status === undefined ? {} : { status }), message };
 }
 
 /** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */

@@ -23,7 +23,8 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   const brakes = options.brakes ?? {};
   for (const key of COUNTS) {
     const value = brakes[key];
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) issue(`brakes.${key}`, 'invalid_number', `${value} is not a positive whole number`, 'leave it out for no limit');
+    // At most 2^53 − 1, as the CLI's flags and every reader of a recording (recordedSettings.maxSteps) take a count.
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) issue(`brakes.${key}`, 'invalid_number', `${value} is not a positive whole number (at most 2^53 − 1)`, 'leave it out for no limit');
   }
   for (const key of AMOUNTS) {
     const value = brakes[key];

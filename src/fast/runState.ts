@@ -9,6 +9,7 @@ import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../kernel/cost.js';
+import { SUMMARY_CALL } from '../kernel/providerWindow.js';
 import type { CompiledTrace } from './layout.js';
 import { refusalFacts, refusedCalls } from './refusal.js';
 
@@ -46,6 +47,10 @@ export const enum Run {
   LiveToolCounts,
   StopSeen,
   StopErrorCount,
+  /** 1 when the run stopped at a summary call (its window: strategySteps.ts), with the S it asked for and its model's window; PromptTokens its prompt. */
+  SummaryStop,
+  SummaryStopMaxTokens,
+  SummaryStopWindowTokens,
   Size,
 }
 
@@ -76,6 +81,9 @@ export function resetRun(st: RunState): void {
   st[Run.LiveToolCounts] = 0;
   st[Run.StopSeen] = 0;
   st[Run.StopErrorCount] = 0;
+  st[Run.SummaryStop] = 0;
+  st[Run.SummaryStopMaxTokens] = 0;
+  st[Run.SummaryStopWindowTokens] = 0;
 }
 
 /** The readable path's figures (no stop detail, no per-step rows). */
@@ -139,6 +147,11 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   facts[Fact.PromptTokens] = st[Run.PromptTokens]!;
   facts[Fact.Backtracks] = t.backtracksBefore[calls]!;
   facts[Fact.Exhausted] = st[Run.Exhausted]!;
+  if (st[Run.SummaryStop] === 1) {
+    facts[Fact.RefusedMaxTokens] = st[Run.SummaryStopMaxTokens]!;
+    facts[Fact.WindowTokens] = st[Run.SummaryStopWindowTokens]!;
+    return SUMMARY_CALL;
+  }
   if (st[Run.Stop] === StopCode.ProviderRefused) refusalFacts(t, facts);
   if (tool < 0) return '';
   const mode = limits[Limit.RepeatMode]!;

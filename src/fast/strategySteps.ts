@@ -7,7 +7,8 @@
  * the readable session's order (src/loop/session.ts, run.ts). replayCompiled hands such runs here.
  */
 import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
-import { predictiveBoundPico, promptEstimate, summaryBoundPico } from '../kernel/cost.js';
+import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
+import { summaryCallStop } from '../kernel/providerWindow.js';
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { compactContext } from '../kernel/compaction.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
@@ -115,20 +116,23 @@ class StepwiseRun {
   /** Runs to the stop; returns its code. */
   go(): StopCode {
     for (;;) {
-      this.summarizeIfDue();
-      const code = this.call();
+      const code = this.summarizeIfDue();
       if (code !== StopCode.None) return code;
+      const called = this.call();
+      if (called !== StopCode.None) return called;
     }
   }
 
-  /** The session's summarizeIfDue. */
-  summarizeIfDue(): void {
+  /** The session's summarizeIfDue: StopCode.None, or the stop its window made (kernel summaryCallStop). */
+  summarizeIfDue(): StopCode {
     const ctx = tracker;
-    if (!ctx.summaryDue(this.overhead)) return;
+    if (!ctx.summaryDue(this.overhead)) return StopCode.None;
     const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
-    const bound = summaryBoundPico(this.limits, { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output });
-    if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, bound)) return;
+    const size = { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output };
+    if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, summaryBoundPico(this.limits, size))) return StopCode.None;
+    const stop = summaryCallStop(this.limits, size, true);
+    if (stop !== StopCode.None) return this.summaryStop(stop, size);
     const m = metered;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryUnchangedTokens(this.summaryPrices, this.prices, ctx.unchangedTokens()), output);
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
@@ -145,6 +149,18 @@ class StepwiseRun {
     this.summaries += 1;
     this.summaryCost += cost;
     this.summaryOutput += output;
+    return StopCode.None;
+  }
+
+  /** The run stops at the summary call `size` describes (the session's beforeSummary): refused, it was made, a failed call with its time (refusal.ts). */
+  summaryStop(code: StopCode, size: SummaryCallSize): StopCode {
+    const { st, s } = this;
+    st[Run.SummaryStop] = 1;
+    st[Run.PromptTokens] = size.promptEstimate;
+    st[Run.SummaryStopMaxTokens] = size.summaryTokens;
+    st[Run.SummaryStopWindowTokens] = size.prices.contextWindow;
+    if (code === StopCode.ProviderRefused) this.elapsed += modelledCallMs(NaN, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, 0, 0);
+    return code;
   }
 
   /** One call: the brakes before it, then the call and its tool calls. StopCode.None: the run goes on. */

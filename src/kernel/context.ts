@@ -211,10 +211,10 @@ export class ContextTracker {
     return this.extended && promptEstimate(this.promptTokens(), overheadTokens) > this.trigger && this.firstKeptStep() < this.length - this.summaryKeep;
   }
 
-  /** The summary call was made (its prompt sent): the steps before the last K become its S tokens. */
-  summarize(): void {
+  /** The summary call was made (its prompt sent): the steps before the last K become its output (S; a live loop's: as its model reported). */
+  summarize(summaryTokens = this.summaryOutput): void {
     this.summaryStart = this.length - this.summaryKeep;
-    this.summaryTokens = this.summaryOutput;
+    this.summaryTokens = summaryTokens;
     this.rewritten = true;
   }
 

@@ -25,7 +25,10 @@ export const enum Fact {
   Backtracks,
   /** Completed: 1 when the recorded run ran out (it completed as recorded), 0 on a final answer. */
   Exhausted,
-  /** Provider refusal: the max_tokens the refused request asked for, and the model's window (with PromptTokens, the prompt it counted); NaN: none, or not recorded. */
+  /**
+   * Provider refusal: the max_tokens the refused request asked for, and the model's window (with PromptTokens, the prompt it counted); NaN: none, or not recorded.
+   * A summary call's context-window stop (label SUMMARY_CALL): its S and the summary model's window.
+   */
   RefusedMaxTokens,
   WindowTokens,
   Size,
@@ -33,7 +36,7 @@ export const enum Fact {
 
 const REPEAT_HOW = ['in this run', 'in a row', 'in an A/B cycle'];
 
-/** `label` names the action or tool for repeat and error stops (e.g. `action run_python`). */
+/** `label` names the action or tool for repeat and error stops (e.g. `action run_python`), the summary call (SUMMARY_CALL) for a context-window stop or a provider's refusal at one. */
 export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64Array, label = ''): string {
   switch (code) {
     case StopCode.Completed:
@@ -59,6 +62,8 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       return `${facts[Fact.TokensUsed]} tokens used, limit ${limits[Limit.MaxTokens]}`;
     case StopCode.ContextOverflow: {
       const prompt = facts[Fact.PromptTokens]!;
+      // A summary call's (`label`): what it asks for and its model's window (kernel/providerWindow.ts).
+      if (label !== '') return `next ${label}'s prompt holds ${prompt} tokens + max_tokens ${facts[Fact.RefusedMaxTokens]} > context window ${facts[Fact.WindowTokens]}`;
       const window = limits[Limit.ContextWindowTokens]!;
       if (windowCountsOutput(limits)) return `next prompt holds ${prompt} tokens + max_tokens ${limits[Limit.MaxOutputTokens]} > context window ${window}`;
       return `next prompt holds ${prompt} tokens, context window ${window}`;
@@ -68,7 +73,7 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       const [prompt, maxTokens, window] = [facts[Fact.PromptTokens]!, facts[Fact.RefusedMaxTokens]!, facts[Fact.WindowTokens]!];
       const asked = Number.isNaN(maxTokens) ? '' : ` + max_tokens ${maxTokens}`;
       const past = Number.isNaN(window) ? "past the model's context window" : `> context window ${window}`;
-      return `the provider refused the call: ${Number.isNaN(prompt) ? 'its prompt' : `prompt of ${prompt} tokens`}${asked} ${past}`;
+      return `the provider refused the ${label === '' ? 'call' : label}: ${Number.isNaN(prompt) ? 'its prompt' : `prompt of ${prompt} tokens`}${asked} ${past}`;
     }
     case StopCode.BacktrackLimit:
       return `${counted(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;

@@ -9,6 +9,23 @@ import { describeStop, Fact } from '../kernel/describe.js';
 import type { BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 
+/** The figures a stop is told with: a run's (BrakeState), or a tree's or an agent's totals (no backtracks: 0). */
+export type StopFigures = Pick<BrakeState, 'steps' | 'elapsedMs' | 'spentPico' | 'tokensUsed'> & { backtracks?: number };
+
+/**
+ * The stop for `code`, told: `figures` written into `facts` beside what the stopping brake set there
+ * (`label`: what stopped it, as `tool search`). The one way every stop, a run's or a tree's, is described.
+ */
+export function toldStop(code: StopCode, limits: BrakeLimits, told: { facts: Float64Array; figures: StopFigures; label?: string }): Stop {
+  const { facts, figures } = told;
+  facts[Fact.Steps] = figures.steps;
+  facts[Fact.ElapsedMs] = figures.elapsedMs;
+  facts[Fact.SpentPico] = figures.spentPico;
+  facts[Fact.TokensUsed] = figures.tokensUsed;
+  facts[Fact.Backtracks] = figures.backtracks ?? 0;
+  return { reason: stopReasonOf(code), detail: describeStop(code, limits, facts, told.label ?? '') };
+}
+
 export class RunStops {
   /** What the stopping brake saw beyond the run's figures, by Fact: set before stop(). */
   readonly facts = new Float64Array(Fact.Size);
@@ -20,13 +37,7 @@ export class RunStops {
 
   /** The run stops for `code` (`label`: what stopped it, as `tool search`). */
   stop(code: StopCode, label = ''): Stop {
-    const { facts, state } = this;
-    facts[Fact.Steps] = state.steps;
-    facts[Fact.ElapsedMs] = state.elapsedMs;
-    facts[Fact.SpentPico] = state.spentPico;
-    facts[Fact.TokensUsed] = state.tokensUsed;
-    facts[Fact.Backtracks] = state.backtracks;
-    return { reason: stopReasonOf(code), detail: describeStop(code, this.limits, facts, label) };
+    return toldStop(code, this.limits, { facts: this.facts, figures: this.state, label });
   }
 
   /** stop(code), unless the brake said StopCode.None. */

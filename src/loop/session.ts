@@ -4,7 +4,7 @@
  * compiled replay applies too. The synchronous simulator (run.ts) and a real, asynchronous agent loop
  * drive the same session in the same order:
  *
- *   summarizeIfDue()                a summary call when the strategy's trigger is passed (not a step)
+ *   summarizeIfDue()                a summary call when the strategy's trigger is passed (not a step; its window may stop the run)
  *   prompt()                        what the next call would send
  *   checkBeforeCall(view, tree?)    brakes before the call, on what the loop knows before making it: a
  *                                   tree's check first (in a tree), then the run's own
@@ -32,12 +32,13 @@ import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCall
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
-import { SummaryMeter, type SummaryDue } from './summary.js';
+import { refusalFacts, SummaryCalls, summaryRefusal, type SummaryDue } from './summary.js';
 import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck, WindowRefusal } from './types.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
@@ -52,7 +53,7 @@ export class LoopSession {
   private readonly stops: RunStops;
   private readonly prices: FlatPrices;
   private readonly meterSettings: MeterSettings;
-  private readonly summaryMeter: SummaryMeter;
+  private readonly summaries: SummaryCalls;
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first; the framing after a compaction. */
   private overheadTokens = 0;
   /** The conversation's framing (kernel/compaction.ts): what its first call was billed beyond the context; NaN before. */
@@ -76,11 +77,11 @@ export class LoopSession {
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
-    this.summaryMeter = new SummaryMeter(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
     this.countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.context = new ContextTracker();
+    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options });
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)));
   }
 
@@ -91,35 +92,35 @@ export class LoopSession {
   summaryDue(tree?: TreeCheck): SummaryDue | null {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens)) return null;
-    const size: SummaryCallSize = { prices: this.summaryMeter.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput };
+    const size: SummaryCallSize = { prices: this.summaries.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput };
     const mayRun = summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, size));
     return mayRun && (tree === undefined || tree.summaryMayRun(this, size)) ? { view: context.view(), size } : null;
   }
 
   /**
-   * The summary call `due` was made: paid — not a step — as `response` reports it, by its estimate when it reports
-   * no usage or there is none (summary.ts); unless it failed, the prompt becomes system + goal + summary + the last K steps.
+   * Before the summary call `due` is made, its window (kernel summaryCallStop): the `--context-window model` brake
+   * (context_overflow); `simulated` (a synchronous driver: no provider answers it), the provider's refusal as it is made.
    */
-  recordSummary(due: SummaryDue, response: CallRecord | null): MeteredCall {
-    const { context, state } = this;
-    const metered = this.summaryMeter.meter(due, response);
-    if (!response?.failed) {
-      if (this.options.cache !== 'off') this.accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
-      context.markSent();
-      context.summarize();
-    }
-    const { input, output } = metered.usage;
-    state.spentPico += metered.costPico;
-    state.tokensUsed += input + output;
-    state.elapsedMs += callLatencyMs(NaN, this.options.latency, input, output); // its wall time: a live loop counts it with the next call's
-    this.accounts.addSummary(metered, context.view(), state);
-    return metered;
+  beforeSummary(due: SummaryDue, simulated = false): Stop | null {
+    const code = summaryCallStop(this.limits, due.size, simulated);
+    if (code === StopCode.None) return null;
+    const { refusal, record } = summaryRefusal(due);
+    if (code === StopCode.ProviderRefused) return this.providerRefused(record, due.view, refusal, SUMMARY_CALL);
+    refusalFacts(this.stops.facts, refusal);
+    return this.stops.stop(code, SUMMARY_CALL);
   }
 
-  /** A synchronous driver's summary call when due: it has no response, so it is paid by its estimate (as replay pays it). A live loop: summaryDue, the call, recordSummary. */
-  summarizeIfDue(tree?: TreeCheck): MeteredCall | null {
+  /** The summary call `due` was made: paid (not a step) as `response` reports it, else by its estimate; unless it failed, the summary replaces the older steps (summary.ts). */
+  recordSummary(due: SummaryDue, response: CallRecord | null): MeteredCall {
+    return this.summaries.record(due, response);
+  }
+
+  /** A synchronous driver's summary call when due: no response, so paid by its estimate (as replay pays it). A live loop: summaryDue, beforeSummary, the call, recordSummary. */
+  summarizeIfDue(tree?: TreeCheck): Stop | null {
     const due = this.summaryDue(tree);
-    return due && this.recordSummary(due, null);
+    const stop = due && this.beforeSummary(due, true);
+    if (due && !stop) this.recordSummary(due, null);
+    return stop;
   }
 
   prompt(): PromptView {
@@ -197,14 +198,13 @@ export class LoopSession {
     return this.stops.stop(StopCode.TraceEnd, detail);
   }
 
-  /** After the brakes let it through, the provider refused the call `response` records (WindowRefusal): a (failed) call with its time, no step, paid nothing; the run ends. */
-  providerRefused(response: CallRecord, view: PromptView, refusal: WindowRefusal): Stop {
+  /** After the brakes let it through, the provider refused the call `response` records (WindowRefusal; `label`: SUMMARY_CALL at one): a (failed) call with its time, no step, paid nothing; the run ends. */
+  providerRefused(response: CallRecord, view: PromptView, refusal: WindowRefusal, label = ''): Stop {
     this.state.calls += 1;
     this.state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, 0, 0);
     this.accounts.add(response, newMeteredCall(), view, this.state);
-    const facts = this.stops.facts;
-    [facts[Fact.PromptTokens], facts[Fact.RefusedMaxTokens], facts[Fact.WindowTokens]] = [refusal.promptTokens, refusal.maxOutputTokens ?? NaN, refusal.contextWindowTokens];
-    return this.stops.stop(StopCode.ProviderRefused);
+    refusalFacts(this.stops.facts, refusal);
+    return this.stops.stop(StopCode.ProviderRefused, label);
   }
 
   /** The call was made: pay for it and let its output into the context. */

@@ -7,14 +7,25 @@
  * the run's cache mode). A response that reports no prompt size (replay and its trace-driven double, an
  * endpoint without usage) is billed by the estimate, as replay bills every summary call: the prompt it
  * replaces in, its unchanged prefix served by the cache as under `on`, S out (kernel meterSummaryCall).
+ * The context then holds the summary at its output as billed: what the model reported, else S.
+ *
+ * Like any request, a summary call may be refused for its length (kernel/providerWindow.ts summaryCallStop):
+ * before it, the `--context-window model` brake; as it is made, its provider — simulated by the window rule,
+ * or a real loop's — ends the run `provider_refused` at it, a failed call paid nothing (summaryRefusal).
  */
 import { isTokenCount } from '../io/limits.js';
-import type { PromptView } from '../kernel/context.js';
+import { Fact } from '../kernel/describe.js';
+import type { BrakeState } from '../brakes/state.js';
+import type { ContextTracker, PromptView } from '../kernel/context.js';
+import { callLatencyMs } from '../kernel/latency.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
 import { Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import type { CallRecord } from '../trace/types.js';
 import { meterCall, type MeteredCall, type MeterSettings } from './meter.js';
+import { recordedRefusal, refusalMessage } from './refusalWords.js';
+import type { RunAccounts } from './accounts.js';
+import type { LoopOptions, WindowRefusal } from './types.js';
 
 /** A summary call the brakes let through (LoopSession.summaryDue), not paid for yet. */
 export interface SummaryDue {
@@ -24,16 +35,46 @@ export interface SummaryDue {
   readonly size: SummaryCallSize;
 }
 
-export class SummaryMeter {
+/** What of a run (LoopSession's) a summary call is paid into. */
+export interface SummaryRun {
+  readonly context: ContextTracker;
+  readonly state: BrakeState;
+  readonly accounts: RunAccounts;
+  readonly options: Pick<LoopOptions, 'cache' | 'latency'>;
+}
+
+/** A run's summary calls: metered, and paid into the run (LoopSession.recordSummary). */
+export class SummaryCalls {
   private readonly settings: MeterSettings;
   private readonly out = new Float64Array(Metered.Size);
 
-  /** `run`: the run's meter settings; `prices`: the summary model's (the run's unless `summary:…,model=X`). */
+  /** `run`: the run's meter settings; `prices`: the summary model's (the run's unless `summary:…,model=X`); `into`: the run paid. */
   constructor(
     private readonly run: MeterSettings,
     readonly prices: FlatPrices,
+    private readonly into: SummaryRun,
   ) {
     this.settings = { ...run, prices };
+  }
+
+  /**
+   * The summary call `due` was made: paid — not a step — as `response` reports it (meter); unless it failed, the prompt
+   * becomes system + goal + the summary (its output as billed: reported, else S) + the last K steps.
+   */
+  record(due: SummaryDue, response: CallRecord | null): MeteredCall {
+    const { context, state, accounts, options } = this.into;
+    const metered = this.meter(due, response);
+    if (!response?.failed) {
+      if (options.cache !== 'off') accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
+      context.markSent();
+      context.summarize(metered.usage.output);
+    }
+    const { input, output } = metered.usage;
+    state.spentPico += metered.costPico;
+    state.tokensUsed += input + output;
+    state.elapsedMs += callLatencyMs(NaN, options.latency, input, output); // its wall time: a live loop counts it with the next call's
+    accounts.addSummary(metered, context.view(), state);
+    return metered;
   }
 
   /**
@@ -57,4 +98,27 @@ export class SummaryMeter {
       cacheRuleLostTokens: out[Metered.RuleLost]!,
     };
   }
+}
+
+/**
+ * The refusal of the summary call `due` by its model's window (its prompt estimate + S past it), and the
+ * failed call that stands for it: a compaction call (as the real loop records a summary call) refused as a
+ * provider refuses one (400 `context_length_exceeded`, its numbers recorded: a recording replays to the stop).
+ */
+export function summaryRefusal(due: SummaryDue): { refusal: WindowRefusal; record: CallRecord } {
+  const { promptEstimate, summaryTokens, prices } = due.size;
+  const refusal: WindowRefusal = { promptTokens: promptEstimate, maxOutputTokens: summaryTokens, contextWindowTokens: prices.contextWindow };
+  return { refusal, record: refusedSummaryRecord(refusal) };
+}
+
+/** A summary call its provider refused with `refusal`, as a failed compaction call (serve answers one so too). */
+export function refusedSummaryRecord(refusal: WindowRefusal): CallRecord {
+  return { type: 'call', outputTokens: 0, compaction: true, failed: { status: 400, message: refusalMessage(refusal), contextLengthExceeded: recordedRefusal(refusal) } };
+}
+
+/** A refusal's numbers as a stop's facts (describeStop: the prompt, the max_tokens asked for, the window). */
+export function refusalFacts(facts: Float64Array, refusal: WindowRefusal): void {
+  facts[Fact.PromptTokens] = refusal.promptTokens;
+  facts[Fact.RefusedMaxTokens] = refusal.maxOutputTokens ?? NaN;
+  facts[Fact.WindowTokens] = refusal.contextWindowTokens;
 }

@@ -34,7 +34,7 @@ export interface StepRequest {
  * A provider's refusal of a request whose prompt + max_tokens (the prompt alone, when it asks for none)
  * passes the model's context window: OpenAI's 400 `context_length_exceeded`. The call was made and
  * failed; it is paid nothing, is no step, and the run ends there (LoopSession.providerRefused) — in the
- * simulated loop (a synthetic agent's provider: src/synthetic/agent.ts refusedBy) and the real one alike.
+ * simulated loop (a synthetic agent's provider: src/kernel/providerWindow.ts, a summary call's too) and the real one alike.
  */
 export interface WindowRefusal {
   /** The prompt as the provider counted it. */

@@ -20,7 +20,8 @@ export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: Fixed
   for (const { mode, flag, brake, field } of MODES) {
     const inGrid = axes.some((axis) => axis.key === mode);
     if (!inGrid && fixed.brakeFlags[flag] === undefined) continue;
-    if (configurations.some((c) => c.config.brakes[field] !== undefined)) continue;
+    // A per-agent cost limit (sweep --tree) is a budget the budget mode applies to as well (src/tree/budget.ts).
+    if (configurations.some((c) => c.config.brakes[field] !== undefined || (field === 'maxCostPico' && c.config.subagent?.maxCostPico !== undefined))) continue;
     const where = inGrid ? `--grid ${mode}` : `--${mode}`;
     throw new UserError({
       file: '<command line>',

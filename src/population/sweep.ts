@@ -10,9 +10,9 @@
  * `check` expectation means. Pure: no node:*, no clock.
  */
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
-import { mergeTallies, newTally, PicoSum, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
-import { picoToUsd } from '../money.js';
+import { mergeTallies, newTally, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
 import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
+import { strategyFigureRecord, type StrategyFigureRecord } from '../report/strategyFigureNames.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { StrategyFigures } from '../loop/types.js';
@@ -23,27 +23,17 @@ import { syntheticRuns } from './syntheticSweep.js';
 
 export { hasStrategyFigures, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
-/** What the context strategy and the duplicate-action guard did over a configuration's runs, each present only when not 0. */
-export interface StrategyTotals {
-  /** Summary calls (context summary/hybrid; not steps) and their cost (part of costUsd). */
-  summaryCalls?: number;
-  summaryCostUsd?: number;
-  /** Prompt tokens the previous prompt held that masking, a summary or a slid window moved out of the cached prefix. */
-  strategyCacheLostTokens?: number;
-  /** Repeated actions skipped by --repeat-action skip. */
-  skippedActions?: number;
-}
+/**
+ * What the context strategy and the duplicate-action guard did over a configuration's runs, each present
+ * only when not 0, under the report names (summary calls and their cost in USD, cache hits lost, skipped actions).
+ */
+export type StrategyTotals = StrategyFigureRecord;
 
 export type SweepMetrics = PopulationMetrics & StrategyTotals;
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
-  return strategyTotalsOf(sumStrategyFigures(runs));
-}
-
-function strategyTotalsOf(sums: StrategySums): StrategyTotals {
-  const { summaryCalls, summaryCostPico, ...rest } = sums;
-  return { ...(summaryCalls === undefined || summaryCostPico === undefined ? {} : { summaryCalls, summaryCostUsd: picoToUsd(summaryCostPico) }), ...rest };
+  return strategyFigureRecord(sumStrategyFigures(runs));
 }
 
 /** A population to sweep: the recorded and the synthetic parts kept apart (each memoises its baselines). */
@@ -85,7 +75,7 @@ export interface SweepTally {
  */
 export class SweepTallier {
   private readonly tallies: TallyBuilder[];
-  private readonly strategy: StrategyCounts<PicoSum>[];
+  private readonly strategy: StrategyCounts[];
   /** The compiled sweeps of synthetic runs' recordings, per syntheticBaselineKey, reused from add to add. */
   private readonly syntheticSweeps = new Map<string, SweepResults>();
   /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
@@ -95,7 +85,7 @@ export class SweepTallier {
     private readonly results: SweepResults = new Map(),
   ) {
     this.tallies = configs.map(() => new TallyBuilder());
-    this.strategy = configs.map(() => ({ summaryCalls: 0, summaryCost: new PicoSum(), strategyCacheLostTokens: 0, skippedActions: 0 }));
+    this.strategy = configs.map(noStrategyCounts);
   }
 
   add(population: SweepPopulation): this {
@@ -103,11 +93,7 @@ export class SweepTallier {
     for (const tally of this.tallies) tally.reserve(runs);
     const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
       this.tallies[c]!.add(run, baseline);
-      const s = this.strategy[c]!;
-      s.summaryCalls += run.summaryCalls ?? 0;
-      if (run.summaryCostPico) s.summaryCost.add(run.summaryCostPico);
-      s.strategyCacheLostTokens += run.strategyCacheLostTokens ?? 0;
-      s.skippedActions += run.skippedActions ?? 0;
+      addStrategyCounts(this.strategy[c]!, run);
     };
     const addCell: CellVisitor = (c, f, baseline) => {
       this.tallies[c]!.addCoded(f, baseline);
@@ -120,40 +106,43 @@ export class SweepTallier {
 
   /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
   mark(): SweepTallierMark {
-    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s, summaryCost: s.summaryCost.value })) };
+    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })) };
   }
 
   /** Back to `mark`: the runs added since are forgotten. */
   rollback(mark: SweepTallierMark): void {
     this.tallies.forEach((tally, c) => tally.rollback(mark.tallies[c]!));
-    this.strategy.forEach((s, c) => {
-      const { summaryCost, ...counts } = mark.strategy[c]!;
-      Object.assign(s, counts);
-      s.summaryCost.reset(summaryCost);
-    });
+    this.strategy.forEach((s, c) => Object.assign(s, mark.strategy[c]!));
   }
 
   /** The tallies of every run added. */
   finish(): SweepTally[] {
-    return this.configs.map((_, c) => {
-      const s = this.strategy[c]!;
-      return { population: this.tallies[c]!.finish(), strategy: strategySums({ ...s, summaryCost: s.summaryCost.value }) };
-    });
+    return this.configs.map((_, c) => ({ population: this.tallies[c]!.finish(), strategy: strategySums(this.strategy[c]!) }));
   }
 }
 
-/** What the context strategy and the duplicate-action guard did over a configuration's runs so far, the summary calls' cost as `Money`. */
-interface StrategyCounts<Money> {
+/** What the context strategy and the duplicate-action guard did over a configuration's runs so far (the summary calls' cost exact). */
+interface StrategyCounts {
   summaryCalls: number;
-  summaryCost: Money;
+  summaryCostPico: bigint;
   strategyCacheLostTokens: number;
   skippedActions: number;
+}
+
+const noStrategyCounts = (): StrategyCounts => ({ summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 });
+
+/** Adds a run's figures, or a share's sums, to a configuration's counts: the one adding-up of both. */
+function addStrategyCounts(s: StrategyCounts, figures: Partial<StrategyFigures> | StrategySums): void {
+  s.summaryCalls += figures.summaryCalls ?? 0;
+  if (figures.summaryCostPico) s.summaryCostPico += BigInt(figures.summaryCostPico);
+  s.strategyCacheLostTokens += figures.strategyCacheLostTokens ?? 0;
+  s.skippedActions += figures.skippedActions ?? 0;
 }
 
 /** A SweepTallier's state at a point (SweepTallier.mark). */
 export interface SweepTallierMark {
   tallies: TallyMark[];
-  strategy: StrategyCounts<bigint>[];
+  strategy: StrategyCounts[];
 }
 
 /** Each configuration's tally over the population's runs. */
@@ -162,9 +151,9 @@ export function sweepTallies(population: SweepPopulation, configs: readonly Popu
 }
 
 /** The sums as sumStrategyFigures gives them (each absent where 0). */
-function strategySums(s: StrategyCounts<bigint>): StrategySums {
+function strategySums(s: StrategyCounts): StrategySums {
   return {
-    ...(s.summaryCalls > 0 ? { summaryCalls: s.summaryCalls, summaryCostPico: s.summaryCost } : {}),
+    ...(s.summaryCalls > 0 ? { summaryCalls: s.summaryCalls, summaryCostPico: s.summaryCostPico } : {}),
     ...(s.strategyCacheLostTokens > 0 ? { strategyCacheLostTokens: s.strategyCacheLostTokens } : {}),
     ...(s.skippedActions > 0 ? { skippedActions: s.skippedActions } : {}),
   };
@@ -174,18 +163,13 @@ function strategySums(s: StrategyCounts<bigint>): StrategySums {
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   const population = newTally();
   mergeTallies(population, ...parts.map((part) => part.population));
-  const sum: StrategyCounts<bigint> = { summaryCalls: 0, summaryCost: 0n, strategyCacheLostTokens: 0, skippedActions: 0 };
-  for (const part of parts) {
-    sum.summaryCalls += part.strategy.summaryCalls ?? 0;
-    sum.summaryCost += part.strategy.summaryCostPico ?? 0n;
-    sum.strategyCacheLostTokens += part.strategy.strategyCacheLostTokens ?? 0;
-    sum.skippedActions += part.strategy.skippedActions ?? 0;
-  }
+  const sum = noStrategyCounts();
+  for (const part of parts) addStrategyCounts(sum, part.strategy);
   return { population, strategy: strategySums(sum) };
 }
 
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
-  return { ...tallyMetrics(tally.population, ...(quantiles === undefined ? [] : [quantiles])), ...strategyTotalsOf(tally.strategy) };
+  return { ...tallyMetrics(tally.population, ...(quantiles === undefined ? [] : [quantiles])), ...strategyFigureRecord(tally.strategy) };
 }
 
 /** Each configuration's population figures, and its strategy totals. */

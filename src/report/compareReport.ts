@@ -11,7 +11,7 @@ import type { FidelityRow } from '../replay/compare.js';
 import { NO_BRAKES } from '../brakes/config.js';
 import { counted } from '../plural.js';
 import { formatCsv } from './csv.js';
-import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
+import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings, type RunsTook } from './settings.js';
 import { formatUsd, formatUsdNumber } from './money.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { shortenPaths } from './text.js';
@@ -52,7 +52,7 @@ export interface CompareReport {
   warnings: ReportWarning[];
 }
 
-export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSource: PriceSource; pricesNote?: string; tolerance: number; warnings: readonly ReportWarning[] }): CompareReport {
+export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSource: PriceSource; pricesNote?: string; tolerance: number; warnings: readonly ReportWarning[]; /** What the runs took of the cache and latency (reportSettings). */ took?: RunsTook }): CompareReport {
   const runs = rows.map((row) => ({
     source: row.source,
     model: row.model,
@@ -72,7 +72,7 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
   }));
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
-    settings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' } }),
+    settings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' }, ...(args.took === undefined ? {} : { took: args.took }) }),
     prices: args.priceSource,
     ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
     tolerance: args.tolerance,

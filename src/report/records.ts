@@ -9,6 +9,7 @@ import type { RunResult } from '../replay/replay.js';
 import type { StepRow } from '../loop/types.js';
 import { costPerCompletedPico, type Summary } from '../replay/summary.js';
 import { strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
+import { defaultCacheSpec } from './runsTook.js';
 
 export interface RunRecord extends StrategyFigureRecord {
   source: string;
@@ -198,9 +199,10 @@ export function brakeSettingsRecord(brakes: BrakeConfig): Record<string, unknown
   return out;
 }
 
-export function contextSettingsRecord(strategy: ContextStrategy): Record<string, unknown> {
+/** The context settings; the cache `--cache` (or a scenario file) gave, else `runsCache`: what the runs took (runsTook.ts), as the settings line says it. */
+export function contextSettingsRecord(strategy: ContextStrategy, runsCache: string = defaultCacheSpec()): Record<string, unknown> {
   const out: Record<string, unknown> = { context: contextSpecOf(strategy) };
   if (strategy.toolResultCap !== undefined) out.toolResultCap = strategy.toolResultCap;
-  out.cache = strategy.cache ?? 'default (recorded traces: as recorded; synthetic: off)';
+  out.cache = strategy.cache ?? runsCache;
   return out;
 }

@@ -45,7 +45,7 @@ const TRAILING_COLUMNS = [...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS];
 
 /** One row per model call of every run (the report must have been built with perStep). */
 export function renderStepsCsv(report: ReplayReport): string {
-  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, ...step })));
+  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, cache: run.cache, ...step })));
   return standAloneCsv(rows, report, [...STEP_COLUMNS, ...TRAILING_COLUMNS]);
 }
 

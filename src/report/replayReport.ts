@@ -15,7 +15,7 @@ import {
   type SummaryRecord,
 } from './records.js';
 import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
-import { modesOverRecorded, reportSettings, syntheticCache, type ReportSettings, type RunsTook } from './settings.js';
+import { modesOverRecorded, reportSettings, type ReportSettings, type RunsTook } from './settings.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';
@@ -87,12 +87,13 @@ function recordedBrakesRecord(brakes: BrakeConfig): Record<string, unknown> {
 
 function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayReport {
   const scenarioCaches = (args.scenarios ?? []).map((scenario) => scenario.strategy.cache);
+  const spec = reportSettings({ ...args, scenarioCaches });
   const settings: ReplayReport['settings'] = {
     brakes: args.perRunRecordedLimits ? recordedBrakesRecord(args.brakes) : brakeSettingsRecord(args.brakes),
-    context: contextSettingsRecord(args.strategy),
-    spec: reportSettings({ ...args, scenarioCaches }),
+    // The cache no flag gave, as the settings line says it (what the runs took: runsCache).
+    context: contextSettingsRecord(args.strategy, spec.cache),
+    spec,
   };
-  if (args.strategy.cache === undefined) settings.context.cache = `default (recorded traces: as recorded; synthetic: ${syntheticCache(scenarioCaches)})`;
   if (args.model !== undefined) settings.model = args.model;
   if (args.scenarios !== undefined && args.scenarios.length > 0) settings.scenarios = scenarioSettingsRecords(args.scenarios);
   return {

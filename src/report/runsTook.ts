@@ -1,7 +1,8 @@
 /**
  * What a report's runs took of the settings no flag gave — the cache and the latency — said the one way
  * every report says them: `as recorded`, the synthetic runs' own, or `as recorded (synthetic: …)` with
- * both (runsCache, runsLatency); and the default rule said without the runs (defaultCacheSpec).
+ * both (runsCache, runsLatency); what one trace file's run took, for its own CSV row (runCache,
+ * recordedRunPart); and the default rule said without the runs (defaultCacheSpec).
  */
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -25,11 +26,13 @@ function ownLabel(values: readonly string[]): string | undefined {
   return own.length > 1 ? "each scenario file's own" : own[0];
 }
 
+const AS_RECORDED = 'as recorded';
+
 /** The latency of runs that have nothing recorded to fall back on and no `--latency-model`: calls and tools take no time. */
 export const NO_LATENCY = 'none';
 
 export function latencySpec(latency: LatencyModel | undefined): string {
-  if (!latency) return 'as recorded';
+  if (!latency) return AS_RECORDED;
   return `call=${latency.perCallMs},input-token=${latency.perInputTokenMs},output-token=${latency.perOutputTokenMs},tool=${latency.perToolCallMs}`;
 }
 
@@ -48,13 +51,29 @@ export function scenarioLatency(s: { latency?: LatencyModel }): string {
  */
 function asRecordedOr(anyRecorded: boolean, others: readonly string[]): string {
   const label = ownLabel(others);
-  if (label === undefined) return 'as recorded';
-  return anyRecorded ? `as recorded (synthetic: ${label})` : label;
+  if (label === undefined) return AS_RECORDED;
+  return anyRecorded ? `${AS_RECORDED} (synthetic: ${label})` : label;
+}
+
+/**
+ * What a trace file's run took of a setting a report's label names for all its runs (a CSV row of that
+ * run alone): `as recorded` of `as recorded (synthetic: …)` (asRecordedOr); any other label a flag gave every run.
+ */
+export function recordedRunPart(label: string): string {
+  return label.startsWith(`${AS_RECORDED} (synthetic: `) ? AS_RECORDED : label;
+}
+
+/** One trace file's run's cache (RunResult.cache), as runsCache says it of that run alone: `as recorded`, `on` or `off`. */
+export function runCache(cache: CacheMode): string {
+  return runsCache({ recordedCaches: [cache], scenarios: [] });
 }
 
 /** What a report's runs were, for its settings line to say what they took of what no flag gave (runsCache, runsLatency). */
 export interface RunsTook {
-  /** The cache each trace file's run took (RunResult.cache: `--cache`, else defaultCacheMode), one per run. */
+  /**
+   * The cache each trace file's run took (RunResult.cache: `--cache`, else defaultCacheMode), one per run;
+   * or each cache they took once (a sweep's threads: only which were taken, and whether any run was, counts).
+   */
   recordedCaches: readonly CacheMode[];
   /** The scenario files among the inputs, each with the settings its runs took (the flags given on top). */
   scenarios: readonly { latency?: LatencyModel; strategy: Pick<ContextStrategy, 'cache'> }[];

@@ -5,10 +5,10 @@
  * note; CSV: each synthetic run's row carries its file's settings.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
-import { reportSettings, scenarioLatency, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+import { recordedRunPart, reportSettings, runCache, scenarioLatency, settingsColumns, settingsText, type ReportSettings } from './settings.js';
 import { counted } from '../plural.js';
 
 /** The latency rules live with the settings (runsTook.ts); here for the population commands that import them from here. */
@@ -86,10 +86,16 @@ export function scenarioLine(record: Pick<ScenarioSettingsRecord, 'source' | 'ru
   return Object.keys(differing).length === 0 ? `${head} · as the settings above` : `${head} · ${settingsText(differing)}`;
 }
 
-/** The settings a run ran under: its scenario file's for a synthetic run (`<file>#<n>`), else the report's. */
-export function runSettings(source: string, spec: ReportSettings, scenarios: readonly ScenarioSettingsRecord[] | undefined): ReportSettings {
-  const scenario = scenarios?.find((s) => source.startsWith(`${s.source}#`));
-  return scenario ? { ...spec, ...scenario.spec } : spec;
+/**
+ * The settings a run ran under: its scenario file's for a synthetic run (`<file>#<n>`); else the report's
+ * as a trace file's run took them, not the label of every run: its own cache (`cache`: RunResult.cache,
+ * where the row carries it) and latency (recordedRunPart: `as recorded`, not `as recorded (synthetic: …)`).
+ */
+export function runSettings(row: { source: string; cache?: unknown }, spec: ReportSettings, scenarios: readonly ScenarioSettingsRecord[] | undefined): ReportSettings {
+  const scenario = scenarios?.find((s) => row.source.startsWith(`${s.source}#`));
+  if (scenario) return { ...spec, ...scenario.spec };
+  const cache = typeof row.cache === 'string' ? runCache(row.cache as CacheMode) : recordedRunPart(spec.cache);
+  return { ...spec, cache, latency: recordedRunPart(spec.latency) };
 }
 
 /**
@@ -103,5 +109,5 @@ export function csvSettings<R extends { source: string }>(
   priceColumns: Record<string, string>,
 ): { rows: readonly object[]; shared: Record<string, string> } {
   if (scenarios === undefined || scenarios.length === 0) return { rows, shared: { ...settingsColumns(spec), ...priceColumns } };
-  return { rows: rows.map((row) => ({ ...row, ...settingsColumns(runSettings(row.source, spec, scenarios)) })), shared: priceColumns };
+  return { rows: rows.map((row) => ({ ...row, ...settingsColumns(runSettings(row, spec, scenarios)) })), shared: priceColumns };
 }

@@ -15,13 +15,14 @@ import { formatCsv } from './csv.js';
 import { formatUsd } from './money.js';
 import { settingsColumns, SETTINGS_COLUMNS, subagentLimitsSpec, type ReportSettings } from './settings.js';
 import { formatTable, type Cell, type Column } from './table.js';
-import { printableText } from './text.js';
+import { displayWidth, printableText } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { strategyFieldsText } from './strategyFields.js';
 import { FIGURE_KEYS, strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
 import { addStrategyFigures, type StrategyFigures } from '../loop/types.js';
 import { counted } from '../plural.js';
+import { maxOf } from '../metrics/extremes.js';
 
 /** `subagent-max-steps=2,subagent-max-cost=0.05`: the per-agent limits under their flags' names (subagentLimitsSpec); `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
@@ -197,10 +198,33 @@ function stopCell(record: Pick<TreeAgentRecord, 'stopReason' | 'stoppedBy'>): st
   return record.stoppedBy === '' ? record.stopReason : `${record.stopReason} (${record.stoppedBy === 'subagent' ? 'limit' : record.stoppedBy})`;
 }
 
-function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string): Cell[] {
+function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string, modelName: (model: string) => string): Cell[] {
   const models = r.models.split(' ');
-  const model = models.length > 1 ? `${models.length} models` : r.models;
+  const model = models.length > 1 ? `${models.length} models` : modelName(r.models);
   return [name, parent, model, `${r.calls}/${r.recordedCalls}`, r.steps, r.compactionCalls, r.inputTokens, r.outputTokens, formatUsd(Math.round(r.costUsd * 1e12)), stop];
+}
+
+/** A model name's snapshot date (`-20250929`, `-2024-08-06`, `@20240620`): the part a narrow table drops first. */
+const MODEL_DATE = /[-@](\d{8}|\d{4}-\d{2}-\d{2})$/;
+
+/** `claude-sonnet-4-5…` for `claude-sonnet-4-5-20250929`: the family kept, the cut marked (the full name is in JSON and CSV). */
+export function modelWithoutDate(model: string): string {
+  return MODEL_DATE.test(model) ? `${model.replace(MODEL_DATE, '')}…` : model;
+}
+
+/**
+ * A tree's agent rows and its tree row. With --wide nothing is cut (the table may run past the width);
+ * else, when the table does not fit whole, model names lose their snapshot date first (the family stays
+ * readable), then the table's own rule cuts what still does not fit in the middle.
+ */
+function treeTable(tree: TreeRecord, view: ReportView): string {
+  const rows = (modelName: (model: string) => string): Cell[][] => [
+    ...tree.agents.map((agent) => tableRow(agent.agent, agent.parent ?? '-', agent, stopCell(agent), modelName)),
+    tableRow('tree', '-', tree.totals, tree.stopReason, modelName),
+  ];
+  const whole = formatTable(TABLE_COLUMNS, rows((model) => model), { maxWidth: Infinity });
+  if (view.wide || maxOf(whole.split('\n').map(displayWidth)) <= view.width) return whole;
+  return formatTable(TABLE_COLUMNS, rows(modelWithoutDate), { maxWidth: view.width });
 }
 
 /** One block per tree: a row per agent, a row for the tree, then who was stopped and why. */
@@ -208,9 +232,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
   let text = '';
   for (const tree of report.trees) {
     text += labelledLine(printableText(`session ${tree.sessionId}: ${tree.stopReason}${tree.stopDetail ? ` (${tree.stopDetail})` : ''}`), view.width);
-    const rows = tree.agents.map((agent) => tableRow(agent.agent, agent.parent ?? '-', agent, stopCell(agent)));
-    rows.push(tableRow('tree', '-', tree.totals, tree.stopReason));
-    text += formatTable(TABLE_COLUMNS, rows, { maxWidth: view.width });
+    text += treeTable(tree, view);
     for (const stop of tree.stopped) text += labelledLine(printableText(`stopped: ${stop.agent} by ${STOPPED_BY[stop.by] ?? stop.by} — ${stop.reason}: ${stop.detail}`), view.width);
     for (const agent of tree.agents) if (agent.endedToolCall) text += labelledLine(printableText(`task call: ${agent.endedToolCall}`), view.width);
     const strategy = strategyFieldsText(tree.totals);

@@ -19,6 +19,8 @@ import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
 import { CONTEXT_LENGTH_EXCEEDED, refusalMessage } from '../loop/refusalWords.js';
 import type { WindowRefusal } from '../loop/types.js';
+import { refusedSummaryRecord } from '../loop/summary.js';
+import { windowRefusal } from '../kernel/providerWindow.js';
 
 export interface SessionSummary {
   id: string;
@@ -131,10 +133,16 @@ export abstract class ServeSession implements HeldSession {
   /**
    * The context summary the agent's loop asked for (PURPOSE_HEADER `summary`): a compaction call of the
    * request's output cap in tokens, metered at the request's prompt as any call is (promptOf) — paid,
-   * not a step — taking nothing from the recording or the synthetic agent.
+   * not a step — taking nothing from the recording or the synthetic agent. Refused as a provider refuses
+   * any request (kernel/providerWindow.ts): its prompt + the cap past the model's window is a 400
+   * `context_length_exceeded`, counted as the loop counts a refused summary call (paid nothing).
    */
   summaryAnswer(request: ChatRequest): Reply {
-    return this.respond({ type: 'call', outputTokens: outputCapOf(request) ?? 0, compaction: true }, this.promptOf(request), 'context summary');
+    const view = this.promptOf(request);
+    const cap = outputCapOf(request);
+    const refusal = windowRefusal(this.setup.pricing.contextWindow, view.inputTokens, cap);
+    if (refusal) throw this.refused(refusedSummaryRecord(refusal), view, refusal);
+    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, 'context summary');
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import type { BrakeState } from '../brakes/state.js';
 import type { PromptView } from '../kernel/context.js';
+import { windowRefusal } from '../kernel/providerWindow.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
 import type { StepRequest, StepSource, WindowRefusal } from '../loop/types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
@@ -60,20 +61,11 @@ export interface AgentEnv {
   hardCapSteps: number;
   /**
    * The model's context window, when the price table gives it: the provider refuses a prompt + the
-   * request's max_tokens past it (the prompt alone past it when the request asks for none: `refusedBy`),
+   * request's max_tokens past it (the prompt alone past it when the request asks for none: kernel/providerWindow.ts),
    * so the run ends there (a failed call, paid nothing, no step: stop `provider_refused`) unless a
    * context-window brake stopped it before.
    */
   contextWindowTokens?: number;
-}
-
-/**
- * Whether a provider refuses a request to a model of `windowTokens`: OpenAI and Anthropic refuse one whose
- * prompt + max_tokens passes the window (OpenAI, with no max_tokens, one whose prompt passes it). The one
- * rule of the simulated world and of `serve`: the synthetic agent refuses by it (SyntheticAgent.next).
- */
-function refusedBy(windowTokens: number, promptTokens: number, request: StepRequest): boolean {
-  return promptTokens + (request.maxOutputTokens ?? 0) > windowTokens;
 }
 
 export abstract class SyntheticAgent implements StepSource {
@@ -95,7 +87,7 @@ export abstract class SyntheticAgent implements StepSource {
   /**
    * The response to the prompt `view` sent with `request` (what the request carries: the simulated loop
    * sends its max_tokens, a served request the max_tokens it asks for, if any), or the provider's refusal
-   * of a request past the model's window (refusedBy). A response drawn longer than the request's
+   * of a request past the model's window (kernel/providerWindow.ts windowRefusal). A response drawn longer than the request's
    * max_tokens is cut there by its provider (cutAtCap: billed at the cap, no tool calls, no final
    * answer, unparseable): the agent's plan moves on as drawn, but the task is not done by it.
    */
@@ -107,8 +99,9 @@ export abstract class SyntheticAgent implements StepSource {
       this.ending = 'hard_cap';
       return null;
     }
-    const window = this.env.contextWindowTokens;
-    if (window !== undefined && refusedBy(window, view.inputTokens, request)) return this.promptRefused(view.inputTokens, request);
+    // The provider's window rule, the one of the simulated world and of `serve` (kernel/providerWindow.ts).
+    const refusal = windowRefusal(this.env.contextWindowTokens, view.inputTokens, request.maxOutputTokens);
+    if (refusal) return this.promptRefused(refusal);
     const doneBefore = this.doneAt;
     const drawn = this.act(view, state);
     if (drawn && !drawn.failed && this.env.cacheShare) {
@@ -195,13 +188,13 @@ export abstract class SyntheticAgent implements StepSource {
   }
 
   /** The provider refuses a prompt (+ the max_tokens the request asks for) past the model's context window (HTTP 400): paid nothing, no step, and the run ends. */
-  private promptRefused(promptTokens: number, request: StepRequest): CallRecord {
-    const window = this.env.contextWindowTokens!;
-    this.refused = { promptTokens, contextWindowTokens: window, ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }) };
-    const asked = request.maxOutputTokens === undefined ? '' : ` + max_tokens ${request.maxOutputTokens}`;
-    const call = this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${window} (synthetic)`);
+  private promptRefused(refusal: WindowRefusal): CallRecord {
+    this.refused = refusal;
+    const { promptTokens, maxOutputTokens, contextWindowTokens } = refusal;
+    const asked = maxOutputTokens === undefined ? '' : ` + max_tokens ${maxOutputTokens}`;
+    const call = this.failedCall('context_window', 400, `prompt of ${promptTokens} tokens${asked} past the model's context window of ${contextWindowTokens} (synthetic)`);
     // Recorded as a provider's refusal is (a recording replays to the same stop: `generate`).
-    call.failed!.contextLengthExceeded = recordedRefusal(this.refused);
+    call.failed!.contextLengthExceeded = recordedRefusal(refusal);
     return call;
   }
 

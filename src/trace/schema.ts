@@ -74,7 +74,11 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
       .strictObject({
         maxSteps: z.number().int().positive().optional(),
         maxCostUsd: usd.optional(),
-        timeoutSeconds: z.number().positive().optional(),
+        timeoutSeconds: z
+          .number()
+          .nonnegative()
+          .optional()
+          .describe('The timeout brake, seconds of elapsed time; 0 is a limit: no call is made once any time has passed (elapsed > limit, as the reference loop), as --timeout 0 and runAgentLoop take it'),
       })
       .optional(),
     agent: agentSchema.optional(),

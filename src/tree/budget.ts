@@ -12,9 +12,10 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { beforeCallStop, summaryMayRun } from '../kernel/brakes.js';
 import { summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import type { PromptView } from '../kernel/context.js';
-import { describeStop, Fact } from '../kernel/describe.js';
+import { Fact } from '../kernel/describe.js';
 import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { toldStop } from '../loop/runStops.js';
 import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { AgentStop } from './result.js';
 
@@ -58,13 +59,9 @@ function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: n
   const code = beforeCallStop(limits, totals.steps, totals.elapsedMs, totals.spentPico, bound.boundPico, totals.tokensUsed, 0);
   if (code === StopCode.None) return null;
   const facts = new Float64Array(Fact.Size);
-  facts[Fact.Steps] = totals.steps;
-  facts[Fact.ElapsedMs] = totals.elapsedMs;
-  facts[Fact.SpentPico] = totals.spentPico;
-  facts[Fact.TokensUsed] = totals.tokensUsed;
   facts[Fact.BoundPico] = bound.boundPico;
   facts[Fact.PromptEstimate] = bound.promptEstimate;
-  return { reason: stopReasonOf(code), detail: describeStop(code, limits, facts) };
+  return toldStop(code, limits, { facts, figures: totals });
 }
 
 export class TreeBudget {

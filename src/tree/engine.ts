@@ -30,6 +30,7 @@ import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
+import { counted } from '../plural.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from './budget.js';
 
 export type { SubagentLimits };
@@ -164,16 +165,32 @@ function treeResultOf(tree: SessionTree, states: AgentState[], stops: { agent: n
   if (totals.costPico !== live.spentPico || totals.steps !== live.steps) throw new Error('tree totals disagree with the running figures');
   const mainIndex = tree.agents.findIndex((agent) => agent.kind === 'main');
   const first = stops[0];
-  const rootStop = mainIndex >= 0 ? agents[mainIndex]!.stop : first ? first.stop : undefined;
+  const rootIndex = mainIndex >= 0 ? mainIndex : first ? first.agent : -1;
+  const rootStop = rootIndex >= 0 ? agents[rootIndex]!.stop : undefined;
   const stopReason: StopReason = rootStop?.reason ?? (agents.every((agent) => agent.stop?.reason === 'completed') ? 'completed' : 'trace_end');
   const result: TreeResult = {
     sessionId: tree.sessionId,
     agents,
     totals,
     stopReason,
-    stopDetail: rootStop?.detail ?? '',
+    stopDetail: rootStop === undefined ? '' : treeStopDetail(tree, states, { agent: rootIndex, stop: rootStop }, totals.steps),
     stopped: stops.map(({ agent, stop }) => ({ agentId: tree.agents[agent]!.agentId, ...stop })),
     notes: [...tree.notes],
   };
   return result;
+}
+
+/**
+ * The tree's stop detail. A stop by the tree's brakes is told on the tree's totals already (`60 steps
+ * taken, limit 60`); any other is the stopping agent's run's (`final answer after 1 step`, the steps of
+ * its last part alone), so it names the agent and part, and the tree's steps:
+ * `main, part 3 of 3: final answer after 1 step; tree: 155 steps`.
+ */
+function treeStopDetail(tree: SessionTree, states: readonly AgentState[], root: { agent: number; stop: AgentStop }, treeSteps: number): string {
+  if (root.stop.by === 'tree') return root.stop.detail;
+  const agent = tree.agents[root.agent]!;
+  const outcomes = states[root.agent]!.outcomes;
+  const part = outcomes.reduce((last, outcome, r) => (outcome === undefined ? last : r), 0) + 1;
+  const where = agent.runs.length > 1 ? `${agent.agentId}, part ${part} of ${agent.runs.length}` : agent.agentId;
+  return `${where}: ${root.stop.detail}; tree: ${counted(treeSteps, 'step')}`;
 }

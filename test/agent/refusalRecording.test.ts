@@ -27,12 +27,14 @@ const refusedArb = fc
 describe('the real loop records a provider refusal; its recording replays to the same stop', () => {
   it('on 400 random traces ending in a refusal, under random brakes: real loop = replay, and the recording (JSONL) replays to it again', async () => {
     let refused = 0;
+    let timeoutZero = 0;
     await fc.assert(
-      // (A timeout of 0 is left out: the recorder writes it as timeoutSeconds 0, which the reader refuses.)
-      fc.asyncProperty(fc.array(callArb, { maxLength: 25 }), refusedArb, fc.oneof(fc.constant({}), brakesArb.filter((b) => b.timeoutMs !== 0)), fc.constantFrom(...pricings), async (calls, refusal, brakes, pricing) => {
+      // A timeout of 0 included: the recording says timeoutSeconds 0, which the reader takes.
+      fc.asyncProperty(fc.array(callArb, { maxLength: 25 }), refusedArb, fc.oneof({ arbitrary: fc.constant({}), weight: 4 }, { arbitrary: brakesArb, weight: 4 }, { arbitrary: brakesArb.map((b) => ({ ...b, timeoutMs: 0 })), weight: 1 }), fc.constantFrom(...pricings), async (calls, refusal, brakes, pricing) => {
         const t = trace([...calls, refusal], { origin: 'recorded', model: pricing.model });
         const settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { kind: 'full' as const, cache: 'recorded' as const }, pricing };
         const recorder = memoryRecorder('real.jsonl');
+        if (settings.brakes.timeoutMs === 0) timeoutZero += 1;
         const real = figures(await runTraceDriven(t, settings, { recorder }));
         expect(real).toEqual(replayFigures(t, settings));
         const [recording] = parseNativeTraces(writeNativeTraces([recorder.trace()]), 'real.jsonl');
@@ -45,5 +47,6 @@ describe('the real loop records a provider refusal; its recording replays to the
       { numRuns: 400, seed: 1131 },
     );
     expect(refused).toBeGreaterThan(100);
+    expect(timeoutZero).toBeGreaterThan(5);
   });
 });

@@ -37,10 +37,10 @@ describe('the real loop under a summary strategy', () => {
     expect(model.requests).toHaveLength(5);
     // Billed as the model reported it (170 in, none cached, 12 out), not by the estimate replay bills (the
     // prompt it replaces, 161, of which 108 cached, and S = 30 out); not a step. The context holds the
-    // summary at S: the next prompt is 2 + 30 + 53 (summaryUsage.test.ts holds the rule in full).
+    // summary at the 12 tokens it reported: the next prompt is 2 + 12 + 53 (summaryUsage.test.ts holds the rule in full).
     const summaryCost = cost(170, 12);
     expect([run.stop.reason, run.steps, run.calls, run.summaryCalls, run.summaryCostPico]).toEqual(['completed', 4, 4, 1, summaryCost]);
-    expect(run.costPico).toBe(cost(2, 50) + cost(55, 50) + cost(108, 50) + summaryCost + cost(85, 5));
+    expect(run.costPico).toBe(cost(2, 50) + cost(55, 50) + cost(108, 50) + summaryCost + cost(67, 5));
     const recording = recorder.trace();
     expect(recording.calls.filter((call) => call.compaction)).toHaveLength(run.summaryCalls!);
     const replayed = replayTrace(recording, { brakes, strategy: { kind: 'full' }, prices: MINI_TABLE });

@@ -51,10 +51,11 @@ describe('the real loop bills a summary call', () => {
     const result = await run([step(1), step(2), step(3), summary(REPORTED), done], recorder);
     expect([result.stop.reason, result.steps, result.calls, result.summaryCalls]).toEqual(['completed', 4, 4, 1]);
     expect(result.summaryCostPico).toBe(REPORTED_PICO);
-    // After it the prompt is system + goal + the summary at S + the last step: 2 + 30 + 53.
-    expect(result.costPico).toBe(STEPS_1_TO_3 + REPORTED_PICO + ordinary(85, 5));
-    expect(result.costPico).toBe(207_000_000);
-    expect([result.inputTokens, result.cachedInputTokens, result.cacheWriteTokens, result.outputTokens, result.reasoningTokens]).toEqual([2 + 55 + 108 + 400 + 85, 100, 50, 150 + 40 + 5, 10]);
+    // After it the prompt is system + goal + the summary at the 40 tokens its model reported (not S = 30) +
+    // the last step: 2 + 40 + 53 — what a live loop knows of the summary it holds.
+    expect(result.costPico).toBe(STEPS_1_TO_3 + REPORTED_PICO + ordinary(95, 5));
+    expect(result.costPico).toBe(208_500_000);
+    expect([result.inputTokens, result.cachedInputTokens, result.cacheWriteTokens, result.outputTokens, result.reasoningTokens]).toEqual([2 + 55 + 108 + 400 + 95, 100, 50, 150 + 40 + 5, 10]);
     // Recorded as billed: the recording replays (full history) to the run's money.
     const compaction = recorder.trace().calls.find((c) => c.compaction)!;
     expect(compaction).toMatchObject({ inputTokens: 400, cachedInputTokens: 100, cacheWriteTokens: 50, outputTokens: 40, reasoningTokens: 10 });
@@ -62,12 +63,12 @@ describe('the real loop bills a summary call', () => {
   });
 
   it('by its estimate, as replay bills it, when its response reports no usage — beside one that does, in the same run', async () => {
-    // Summary A (no usage: what the OpenAI adapter reads from a response without a usage block), then
-    // 85, 138, 191 > 150: summary B (reported), then 85.
+    // Summary A (no usage: what the OpenAI adapter reads from a response without a usage block: held at S),
+    // then 85, 138, 191 > 150: summary B (reported: held at its 40 tokens), then 95.
     const result = await run([step(1), step(2), step(3), summary({ outputTokens: 0 }), step(4), step(5), summary(REPORTED), done]);
     expect([result.stop.reason, result.summaryCalls]).toEqual(['completed', 2]);
     expect(result.summaryCostPico).toBe(ESTIMATE + REPORTED_PICO);
-    expect(result.costPico).toBe(STEPS_1_TO_3 + ESTIMATE + ordinary(85, 50) + ordinary(138, 50) + REPORTED_PICO + ordinary(85, 5));
+    expect(result.costPico).toBe(STEPS_1_TO_3 + ESTIMATE + ordinary(85, 50) + ordinary(138, 50) + REPORTED_PICO + ordinary(95, 5));
     // Replay of the same run, at the same prices (the table's, as resolved: the loop is given no provider's
     // cache rule here), bills both summary calls by the estimate: A at what the loop billed it.
     const steps = [1, 2, 3, 4, 5].map((n) => call(50, [toolCall('echo', { text: `r${n} a b` }, 3)]));
@@ -75,7 +76,8 @@ describe('the real loop bills a summary call', () => {
     const summaries = replayed.rows.filter((row) => row.summary).map((row) => row.costPico);
     expect(summaries).toHaveLength(2);
     expect(summaries[0]).toBe(ESTIMATE);
-    expect(replayed.costPico - summaries[1]!).toBe(result.costPico - REPORTED_PICO);
+    // After B, replay holds it at S (30), the real loop at what it reported (40): its last prompt 10 tokens more.
+    expect(replayed.costPico - summaries[1]!).toBe(result.costPico - REPORTED_PICO - ordinary(10, 0));
   });
 
   it('that failed: as a failed call is, at what its error reported, else nothing; the run ends as a model that gave up', async () => {

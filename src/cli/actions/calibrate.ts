@@ -6,13 +6,13 @@
 import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
-import { brakeSpec, reportSettings, runsLatency, settingsFlags } from '../../report/settings.js';
+import { brakeSpec, reportSettings, settingsFlags } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
-import { prepareSweep, type SweepFlags } from './sweepWork.js';
+import { prepareSweep, sweepTook, type SweepFlags } from './sweepWork.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { priceGapsOf } from '../../replay/priceGaps.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
@@ -30,13 +30,17 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
   if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
   const configs = prepared.configurations;
+  const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const figures = calibrationsOf(prepared.population, configs.map((c) => c.config), prepared.prices);
   const report = buildCalibrateReport({
-    settings: {
-      ...reportSettings({ brakes: brakesFromFlags(prepared.fixed.brakeFlags), strategy: strategyFromFlags(prepared.fixed.contextFlags), ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
-      // What each run took, as sweep says it: --latency-model, else recorded runs theirs and synthetic runs their file's.
-      latency: runsLatency({ ...(prepared.fixed.latency === undefined ? {} : { given: prepared.fixed.latency }), recordedRuns, scenarios: prepared.scenarios.map((s) => s.settings) }),
-    },
+    // The cache and latency no flag gave, as the runs took them, as sweep says it (sweepTook).
+    settings: reportSettings({
+      brakes: brakesFromFlags(prepared.fixed.brakeFlags),
+      strategy,
+      ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
+      ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
+      took: sweepTook(prepared.recordedCaches, prepared.scenarios, strategy.cache),
+    }),
     prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns },

@@ -1,5 +1,6 @@
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareRun } from '../../replay/compare.js';
+import { defaultCacheMode } from '../../replay/replay.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
@@ -20,11 +21,14 @@ export async function runCompare(
   const compared = await workOnRuns(traceInputs(files, command.read), io, (trace) => ({
     note: notes.noteOf(trace, pricingFor(trace, { prices })),
     row: compareRun(trace, prices, command.tolerance),
+    // The cache the run took (replayed as recorded: defaultCacheMode), for the settings line.
+    cache: defaultCacheMode(trace),
   }));
   for (const { note } of compared) notes.addNote(note);
   const rows = compared.map(({ row }) => row);
   const warnings = notes.warnings(command.inputs);
-  const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings });
+  const took = { recordedCaches: compared.map(({ cache }) => cache), scenarios: [] };
+  const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings, took });
   const text =
     command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderCompareCsv(report) : renderCompareTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);

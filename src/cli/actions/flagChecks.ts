@@ -7,15 +7,21 @@ import type { BrakeConfig } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
+import type { SubagentLimits } from '../../tree/engine.js';
+import type { TreeFlags } from './treeFlags.js';
 
 function useless(flag: string, message: string, hint: string, command: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'flag_without_effect', message, hint: `${hint}; run 'loopcost ${command} --help'` });
 }
 
-/** The modes that mean something only beside their brake, given without it in any of `applied`: [mode flag, brake flag]. */
-function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[]): [string, string][] {
+/**
+ * The modes that mean something only beside their brake, given without it in any of `applied`: [mode flag,
+ * brake flag]. `subagentBudget`: a per-agent cost limit (`--subagent-max-cost` under --tree) binds too, and
+ * the budget mode applies to it (src/tree/budget.ts), so the budget mode has an effect beside it alone.
+ */
+function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[], subagentBudget = false): [string, string][] {
   const out: [string, string][] = [];
-  const none = (brake: keyof BrakeConfig) => applied.every((brakes) => brakes[brake] === undefined);
+  const none = (brake: keyof BrakeConfig) => applied.every((brakes) => brakes[brake] === undefined) && !(brake === 'maxCostPico' && subagentBudget);
   if (flags.repeatMode !== undefined && none('maxRepeat')) out.push(['--repeat-mode', '--max-repeat']);
   if (flags.repeatAction !== undefined && none('maxRepeat')) out.push(['--repeat-action', '--max-repeat']);
   if (flags.sameErrorMode !== undefined && none('maxSameError')) out.push(['--same-error-mode', '--max-same-error']);
@@ -24,18 +30,27 @@ function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[]): 
   return out;
 }
 
+/** A per-agent cost limit that binds: `--subagent-max-cost` given with --tree (without --tree it is refused on its own). */
+function hasSubagentBudget(flags: Pick<TreeFlags, 'tree' | 'subagentMaxCost'>): boolean {
+  return flags.tree === true && flags.subagentMaxCost !== undefined;
+}
+
 /**
  * Refuses a brake mode given without its brake (flags, or a preset that sets it). `scenarioBrakes`: the
- * brakes scenario files' runs take (their own, the flags on top), where the brake may be set too.
+ * brakes scenario files' runs take (their own, the flags on top), where the brake may be set too. Under
+ * --tree, `--subagent-max-cost` is a budget the budget mode applies to.
  */
-export function checkBrakeFlags(flags: BrakeFlags, command: string, scenarioBrakes: readonly BrakeConfig[] = []): void {
+export function checkBrakeFlags(flags: BrakeFlags & Pick<TreeFlags, 'tree' | 'subagentMaxCost'>, command: string, scenarioBrakes: readonly BrakeConfig[] = []): void {
   const brakes = brakesFromFlags({ ...flags, preset: flags.preset === RECORDED_PRESET ? undefined : flags.preset });
-  const [first] = modesWithoutBrake(flags, [brakes, ...scenarioBrakes]);
+  const [first] = modesWithoutBrake(flags, [brakes, ...scenarioBrakes], hasSubagentBudget(flags));
   if (first) throw useless(first[0], `has no effect without ${first[1]}`, `add ${first[1]} N, or drop ${first[0]}`, command);
 }
 
-/** The same for a `--try` setting (`repeat-mode=total` alone sets no brake). */
-export function checkTrySpec(spec: string, brakes: BrakeConfig): void {
+/**
+ * The same for a `--try` setting (`repeat-mode=total` alone sets no brake). `subagent`: the per-agent
+ * limits (whatif --tree's flags, under every --try): a per-agent cost limit gives `budget-mode` an effect.
+ */
+export function checkTrySpec(spec: string, brakes: BrakeConfig, subagent?: SubagentLimits): void {
   const flags: BrakeFlags = {};
   for (const part of spec.split(',')) {
     const key = part.split('=')[0]!.trim();
@@ -44,7 +59,7 @@ export function checkTrySpec(spec: string, brakes: BrakeConfig): void {
     if (key === 'same-error-mode') flags.sameErrorMode = 'x';
     if (key === 'budget-mode') flags.budgetMode = 'x';
   }
-  const [first] = modesWithoutBrake(flags, [brakes]);
+  const [first] = modesWithoutBrake(flags, [brakes], subagent?.maxCostPico !== undefined);
   if (first) {
     const [mode, brake] = [first[0].slice(2), first[1].slice(2)];
     throw useless('--try', `'${spec}': ${mode} has no effect without ${brake}`, `write ${brake}=N,${mode}=… in the same --try`, 'whatif');

@@ -1,5 +1,6 @@
 /** Where a report goes and how wide it may be: shared by every command that writes a report. */
 import { join } from 'node:path';
+import { UserError } from '../../errors.js';
 import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { ReportView } from '../../report/view.js';
@@ -27,14 +28,30 @@ export function reportView(flags: ViewFlags, io: CliIO): ReportView {
 /**
  * Writes a rendered report to `out` (atomically) or stdout. Warnings are in every text and JSON report;
  * they are also said on stderr when the report goes to a file or is CSV (which has no place for them), so
- * the person at the terminal sees them.
+ * the person at the terminal sees them. A report written to `out` while stdout is a terminal (io.columns)
+ * is said in one line on stderr, last (writtenLine); never when stdout is a pipe (a script's), never on stdout.
+ * `text` may come in pieces (a JSON report written run by run: replayReportJson).
  */
-/** `text` may come in pieces (a JSON report written run by run: replayReportJson). */
 export function emitReport(text: string | Iterable<string>, args: { out?: string; format: string; warnings: readonly ReportWarning[] }, io: CliIO): void {
   if (args.out !== undefined) writeFileAtomic(args.out, text);
   else if (typeof text === 'string') io.stdout(text);
   else for (const piece of text) io.stdout(piece);
   if (args.warnings.length > 0 && (args.out !== undefined || args.format === 'csv')) io.stderr(warningLines(args.warnings));
+  if (args.out !== undefined && io.columns !== undefined) io.stderr(writtenLine('report', args.out, args.format));
+}
+
+/**
+ * `loopcost: report written to out.txt (table)`: a file a command wrote, said the one way on stderr
+ * (`loopcost: <what> written to <file>`, as check says its baseline), with what it holds in brackets.
+ */
+function writtenLine(what: string, file: string, detail?: string): string {
+  return `loopcost: ${what} written to ${file}${detail === undefined ? '' : ` (${detail})`}\n`;
+}
+
+/** A command that writes only a table or JSON refuses another format its `--out` extension (or --format) names (`.csv`). */
+export function tableOrJson(command: string, format: string): void {
+  if (format === 'table' || format === 'json') return;
+  throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `${command} writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });
 }
 
 /** Refuses an output path before any work is done when it cannot be a file (a directory, a path under a file, a device, empty). */

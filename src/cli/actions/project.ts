@@ -19,15 +19,15 @@ import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
 import { brakeSpec, contextText, reportSettings } from '../../report/settings.js';
-import { inputsRecord, runsLatency } from '../../report/scenarios.js';
+import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
-import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
+import { checkOutputs, emitReport, pricedInputs, reportView, tableOrJson } from './output.js';
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
-import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
@@ -136,6 +136,7 @@ function defaultRunsPerDay(prepared: PreparedSweep): number {
 export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
+  tableOrJson('project', format);
   const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : positiveInt('--runs-per-day', opts.runsPerDay);
   const days = positiveInt('--days', opts.days ?? '30');
   const trials = positiveInt('--trials', opts.trials ?? '1000');
@@ -158,11 +159,15 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const scenarios = prepared.scenarios.map(scenarioRunSettings);
   const recordedRuns = prepared.population.traces.length;
   const report = buildProjectReport({
-    settings: {
-      ...reportSettings({ brakes: config.brakes, strategy: config.strategy, ...(config.model === undefined ? {} : { model: config.model }) }),
-      // What each run took: --latency-model, else recorded runs theirs and synthetic runs their file's.
-      latency: runsLatency({ ...(config.latency === undefined ? {} : { given: config.latency }), recordedRuns, scenarios }),
-    },
+    // What each run took of the cache and latency no flag (nor scenario file) gave: --latency-model, else recorded runs
+    // theirs and synthetic runs their file's; the cache the one configuration's (a scenario file's), else each trace its own.
+    settings: reportSettings({
+      brakes: config.brakes,
+      strategy: config.strategy,
+      ...(config.latency === undefined ? {} : { latency: config.latency }),
+      ...(config.model === undefined ? {} : { model: config.model }),
+      took: sweepTook(prepared.recordedCaches, prepared.scenarios, config.strategy.cache),
+    }),
     prices: prepared.prices.source,
     inputs: inputsRecord(recordedRuns, scenarios),
     ...projection,

@@ -10,7 +10,7 @@ import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js'
 import { priceGapsOf } from '../../replay/priceGaps.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { reportSettings } from '../../report/settings.js';
-import { inputsRecord, runsLatency } from '../../report/scenarios.js';
+import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
@@ -22,7 +22,7 @@ import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } 
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
+import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, sweepTook, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
 import type { SweepWorker } from './sweepWorkers.js';
 
 export type { SweepFlags } from './sweepWork.js';
@@ -86,10 +86,14 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
   ];
   const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs });
   return sweepHeader({
-    settings: {
-      ...reportSettings({ brakes: fixedBrakes, strategy, ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }) }),
-      latency: runsLatency({ ...(prepared.fixed.latency === undefined ? {} : { given: prepared.fixed.latency }), recordedRuns, scenarios }),
-    },
+    // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
+    settings: reportSettings({
+      brakes: fixedBrakes,
+      strategy,
+      ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
+      ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
+      took: sweepTook(read.recordedCaches, prepared.scenarios, strategy.cache),
+    }),
     prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: inputsRecord(recordedRuns, scenarios),
@@ -105,7 +109,7 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model);
-  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
+  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
 }
 
 /**

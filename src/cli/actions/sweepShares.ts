@@ -97,7 +97,8 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     const slice = setup.configurations.slice(range.from, range.to);
     const tallies = mergedTallies(first.map((reply) => reply.tallies));
     const quantiles = await selectedOnEveryThread(tallies, sweeps);
-    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])));
+    const recordedCaches = [...new Set(first.flatMap((reply) => reply.recordedCaches ?? []))];
+    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches, scenarios: setup.scenarios } });
     const halved = halvedCaps(slice, rows, setup.targetCompletion);
     const second = await Promise.all(sweeps.map((sweep) => sweep.halve(halved.map((h) => h.config))));
     if (halved.length > 0) addHalfStepCaps(rows, halved, merged(second));
@@ -106,7 +107,7 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     const priceGaps = new PriceGapCheck();
     for (const reply of first) priceGaps.addSums(reply.priceGaps);
     const windowless = first.flatMap((reply) => reply.windowless ?? []);
-    return { rows, read: { recordedRuns, priceGaps, windowless, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
+    return { rows, read: { recordedRuns, priceGaps, windowless, recordedCaches, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
   } finally {
     progress.finish();
     for (const sweep of sweeps) sweep.stop();

@@ -19,6 +19,8 @@ import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { gridWindows } from './sweepWarnings.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
+import type { CacheMode } from '../../context/strategy.js';
+import { defaultCacheMode } from '../../replay/replay.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -34,6 +36,8 @@ export interface StreamedFiles {
   priceGaps: PriceGapSums;
   /** The good files' runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts); absent: none. */
   windowless?: string[];
+  /** Each cache the good files' runs take without one given (defaultCacheMode), once; absent: none. */
+  recordedCaches?: CacheMode[];
 }
 
 /**
@@ -62,6 +66,7 @@ interface OpenFile {
   sums: ContextTokenSums[];
   gaps: PriceGapCheck;
   windows: PopulationWindows;
+  caches: Set<CacheMode>;
 }
 
 /**
@@ -81,6 +86,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const sums: ContextTokenSums[] = [];
   const gaps = new PriceGapCheck();
   const windows = args.windows ?? gridWindows(args.setup);
+  const caches = new Set<CacheMode>();
   const checksPrices = args.setup.fixed.model === undefined;
   let goodFiles = 0;
   let recordedRuns = 0;
@@ -108,6 +114,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       sums.push(...open.sums);
       gaps.addSums(open.gaps.sums());
       windows.add(open.windows.models());
+      for (const cache of open.caches) caches.add(cache);
     } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
@@ -116,13 +123,14 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
       close();
-      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart() };
+      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set() };
     }
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
     if (!needsCalls) letCallsGo(run.trace, compiled);
     if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices);
     open.windows.addTrace(run.trace);
+    open.caches.add(defaultCacheMode(run.trace));
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
@@ -133,6 +141,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     skipped: set.badInputs,
     priceGaps: gaps.sums(),
     ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
+    ...(caches.size === 0 ? {} : { recordedCaches: [...caches] }),
     ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
   };
 }

@@ -7,6 +7,7 @@
  * in the order of the files, as one thread reading them all would.
  */
 import type { BadInput } from '../../import/inputSet.js';
+import type { CacheMode } from '../../context/strategy.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
@@ -56,6 +57,8 @@ export interface UnitsTallies {
   priceGaps: PriceGapSums;
   /** Its recorded runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts); absent: none. */
   windowless?: string[];
+  /** Each cache its recorded runs take without one given (defaultCacheMode), once; absent: none. */
+  recordedCaches?: CacheMode[];
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -77,6 +80,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [], priceGaps: [] };
   const gaps = new PriceGapCheck();
   const windows = gridWindows(args.setup);
+  const caches = new Set<CacheMode>();
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
@@ -93,6 +97,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
       if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
       if (files.contextSums !== undefined) sums.push(files.contextSums);
       gaps.addSums(files.priceGaps);
+      for (const cache of files.recordedCaches ?? []) caches.add(cache);
       continue;
     }
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
@@ -102,6 +107,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     first.recordedRuns += prepared.traces.length;
     gaps.addSums(priceGapsOf(prepared.traces, args.setup.prices, args.setup.fixed.model).sums());
     windows.addInputs({ traces: prepared.traces });
+    for (const cache of prepared.recordedCaches) caches.add(cache);
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
@@ -110,6 +116,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
   first.priceGaps = gaps.sums();
   if (windows.models().length > 0) first.windowless = windows.models();
+  if (caches.size > 0) first.recordedCaches = [...caches];
   return {
     first,
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),

@@ -20,8 +20,9 @@ import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../populati
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
-import { brakeSpec, defaultCacheSpec, settingsFlags } from '../../report/settings.js';
-import { contextSpecOf } from '../../context/strategy.js';
+import { brakeSpec, runsCache, settingsFlags, type RunsTook } from '../../report/settings.js';
+import { contextSpecOf, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
+import { defaultCacheMode } from '../../replay/replay.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
 import { scenarioPricings, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -59,6 +60,8 @@ export interface PreparedSweep extends SweepSetup {
   traces: Trace[];
   /** A share's bad files, set aside (the command reports them for every share together). */
   skipped: BadInput[];
+  /** Each cache the runs read take without one given (defaultCacheMode), once: what the settings say they took (sweepTook). */
+  recordedCaches: CacheMode[];
 }
 
 const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'repeatAction', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
@@ -145,7 +148,33 @@ export interface SweepRead {
   priceGaps: PriceGapCheck;
   /** The recorded runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts recordedWindowless). */
   windowless: string[];
+  /** Each cache the recorded runs take without one given (defaultCacheMode), once. */
+  recordedCaches: CacheMode[];
 }
+
+/** Each cache `traces` take without one given (defaultCacheMode: their recorded cache, else off), once. */
+function cachesTaken(traces: readonly Trace[]): CacheMode[] {
+  return [...new Set(traces.map(defaultCacheMode))];
+}
+
+/**
+ * What a sweep's runs took of the cache and latency no flag gave, under a configuration's `cache` (the grid's
+ * or --cache): each trace its own cache (`recordedCaches`, each once) and the synthetic runs the
+ * configuration's — off without one: they take the sweep's context, not their files' — with their files' latency.
+ */
+export function sweepTook(recordedCaches: readonly CacheMode[], scenarios: readonly ScenarioInput[], cache: CacheMode | undefined): RunsTook {
+  const strategy: Pick<ContextStrategy, 'cache'> = cache === undefined ? {} : { cache };
+  return { recordedCaches, scenarios: scenarios.map(({ settings }) => ({ strategy, ...(settings.latency === undefined ? {} : { latency: settings.latency }) })) };
+}
+
+/** The cache a configuration's runs took, said as every settings line says it (runsCache): its own, else what each run took. */
+function configurationCache(config: GridConfiguration['config'], took: SweepRunsTook): string {
+  const cache = config.strategy.cache;
+  return runsCache({ ...sweepTook(took.recordedCaches, took.scenarios, cache), ...(cache === undefined ? {} : { given: cache }) });
+}
+
+/** What a sweep's rows need of its runs to say the cache each configuration's runs took (configurationCache). */
+type SweepRunsTook = { recordedCaches: readonly CacheMode[]; scenarios: readonly ScenarioInput[] };
 
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
@@ -193,6 +222,7 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
     ...(trees === undefined ? {} : { trees }),
     traces,
     skipped,
+    recordedCaches: cachesTaken(traces),
   };
 }
 
@@ -229,21 +259,21 @@ function metricsOf(prepared: PreparedSweep, configs: readonly GridConfiguration[
 /** The report rows of configurations [from, to): figures, and with a target the halved step cap of each that reaches it. */
 export function sweepRows(prepared: PreparedSweep, range: { from: number; to: number }): SweepRow[] {
   const slice = prepared.configurations.slice(range.from, range.to);
-  const rows = rowsOf(slice, metricsOf(prepared, slice.map((c) => c.config)), { tree: prepared.trees !== undefined });
+  const rows = rowsOf(slice, metricsOf(prepared, slice.map((c) => c.config)), { tree: prepared.trees !== undefined, took: prepared });
   const halved = halvedCaps(slice, rows, prepared.targetCompletion);
   addHalfStepCaps(rows, halved, metricsOf(prepared, halved.map((h) => h.config)));
   return rows;
 }
 
-/** Report rows: each configuration's settings and figures (`tree`: over session trees, `--tree`). */
-export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean } = {}): SweepRow[] {
+/** Report rows: each configuration's settings and figures (`tree`: over session trees, `--tree`), and the cache its runs `took`. */
+export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean; took: SweepRunsTook }): SweepRow[] {
   return slice.map((c, i) => ({
     settings: c.settings,
     flags: settingsFlags({ ...c.config, ...(over.tree === true ? { tree: c.config.subagent === undefined ? {} : { subagent: c.config.subagent } } : {}) }),
     brakes: brakeSpec(c.config.brakes),
     context: contextSpecOf(c.config.strategy),
     ...(c.config.strategy.toolResultCap === undefined ? {} : { toolResultCap: c.config.strategy.toolResultCap }),
-    cache: c.config.strategy.cache ?? defaultCacheSpec(),
+    cache: configurationCache(c.config, over.took),
     ...(c.config.model === undefined ? {} : { model: c.config.model }),
     ...metrics[i]!,
   }));

@@ -87,7 +87,9 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
 
 /**
  * `whatif --tree`: each session tree is one subject, its baseline the main agent's recorded limits (none
- * for Claude Code sessions), every --try binding the tree, the per-agent limits under every setting.
+ * for Claude Code sessions) and NO per-agent limits — what "baseline (recorded limits)" says, and what
+ * sweep --tree's baseline leaves out too; every --try binding the tree, the per-agent limits under every
+ * --try (so each --try cell is what `replay --tree` of that setting with the same flags gives).
  */
 export async function treeWhatIfSubjects(
   command: Pick<TreeCommand, 'traces' | 'strategy' | 'model' | 'latency' | 'subagent'>,
@@ -97,13 +99,16 @@ export async function treeWhatIfSubjects(
 ): Promise<{ subjects: WhatIfSubject[]; took: RunsTook }> {
   const { trees, took } = await readTrees(command.traces, io, prices, notes, command.model);
   const subjects = trees.map((tree): WhatIfSubject => {
-    const replay = treeReplayer(tree, replayOptions(command, prices));
+    const limited = treeReplayer(tree, replayOptions(command, prices));
+    const recorded = command.subagent === undefined ? limited : treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices));
     const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
+    // whatIfRun replays the subject under this very object for its baseline, under each --try's brakes otherwise.
+    const baseline = recordedBrakes(main.runs[0]!);
     return {
       source: tree.sessionId,
-      baseline: recordedBrakes(main.runs[0]!),
+      baseline,
       replay: (brakes: BrakeConfig) => {
-        const result = replay(brakes);
+        const result = (brakes === baseline ? recorded : limited)(brakes);
         const figures = addStrategyFigures<Partial<StrategyFigures>>({}, result.totals);
         return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, ...figures };
       },

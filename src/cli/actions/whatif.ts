@@ -77,7 +77,7 @@ async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTab
   const { subagentSpec, treeOpenLoopWarning } = await import('../../report/treeReport.js');
   const { subjects, took } = await treeWhatIfSubjects(command, io, prices, notes);
   const result = whatIfSubjects(subjects, command.settings);
-  const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}` };
+  const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}${command.subagent === undefined ? '' : ' under every --try (the baseline has none: the main agent\'s recorded limits only)'}` };
   const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([])];
   emitWhatIf(command, result, { warnings, notes, prices, took }, io);
   return 0;
@@ -129,11 +129,11 @@ function syntheticSubjects(inputs: readonly ScenarioInput[], run: { prices: Pric
   })();
 }
 
-/** The --try settings, each checked (a mode without its brake is refused). */
-function trySettings(tries: readonly string[]): WhatIfSetting[] {
+/** The --try settings, each checked (a mode without its brake is refused; `subagent`'s cost limit is a brake for budget-mode). */
+function trySettings(tries: readonly string[], subagent: SubagentLimits | undefined): WhatIfSetting[] {
   return tries.map((spec) => {
     const brakes = brakesFromSpec(spec);
-    checkTrySpec(spec, brakes);
+    checkTrySpec(spec, brakes, subagent);
     return { name: spec, brakes };
   });
 }
@@ -147,10 +147,10 @@ export type WhatIfFlags = ContextFlags &
 export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, given: GivenFlag): Promise<number> {
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
-  const settings = trySettings(opts.try);
+  const subagent = subagentLimitsFromFlags(opts, 'whatif');
+  const settings = trySettings(opts.try, subagent);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
-  const subagent = subagentLimitsFromFlags(opts, 'whatif');
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   return runWhatIf(
     {

@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { ProjectFlags } from '../actions/project.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, formatOption, givenOptions, option, outOption } from '../options.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, givenOptions, option, outOption } from '../options.js';
 
 const project: CommandModule = {
   name: 'project',
@@ -14,7 +14,8 @@ const project: CommandModule = {
       .addOption(option(command, '--days <n>', 'days in the period', '30'))
       .addOption(option(command, '--trials <n>', 'simulated periods', '1000'))
       .addOption(option(command, '--suggest-cap <share>', 'name the per-run budget that stops at most this share of the runs that complete (0.02 or 2%)', 'none'))
-      .addOption(formatOption(command, ['table', 'json']))
+      // project writes no CSV: its own default text, not the shared one that names .csv (as check).
+      .addOption(option(command, '--format <format>', 'output format', "from --out's extension (.json, or .txt for a table), else table").choices(['table', 'json']))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command));
     addInputOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))).action(async (inputs: string[], opts: ProjectFlags) => {

@@ -1,0 +1,76 @@
+/**
+ * `serve` refuses a summary call (`x-loopcost-purpose: summary`) as a provider refuses any request: its
+ * prompt + the max_tokens it asks for past the model's window is a 400 `context_length_exceeded`, billed
+ * nothing; and the real loop that sent it ends provider_refused at its summary call, with serve's numbers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/agent/clock.js';
+import { openAIChatModel } from '../../src/agent/openaiChat.js';
+import { runAgentLoop } from '../../src/agent/run.js';
+import { defineTool } from '../../src/agent/tools.js';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { parseScenario } from '../../src/scenario/load.js';
+import { startServer, type RunningServer } from '../../src/serve/index.js';
+import { serveClient } from '../agent/serveClient.js';
+import { handPriced, handTable } from '../helpers.js';
+import { expectOpenAiError, post } from './client.js';
+
+const WINDOW = 1500;
+const SCENARIO = `
+scenario: loopcost.scenario/1
+name: small window
+model: tiny
+systemTokens: 100
+hardCapSteps: 30
+population:
+  - behaviour: healthy
+    weight: 1
+    steps: 8
+    outputTokens: 40
+    toolResultTokens: 20
+`;
+const pricing = handPriced('tiny', { input: 1, output: 2 }, WINDOW);
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ sources: { scenario: { scenario: parseScenario(SCENARIO, 'small.yaml') } }, prices: handTable(pricing), port: 0 });
+});
+afterAll(() => server.close());
+
+const SUMMARY = { 'x-loopcost-purpose': 'summary' };
+const messages = [{ role: 'user', content: 'word '.repeat(400) }];
+
+describe('serve: a summary call past the window', () => {
+  it('is refused as any call is (400 context_length_exceeded, billed nothing); within the window it is answered', async () => {
+    const fits = await post(server.url, { model: 'tiny', messages, max_tokens: 100 }, { 'x-loopcost-session': 'fits', 'x-loopcost-run': '1', ...SUMMARY });
+    expect(fits.status).toBe(200);
+    const prompt = fits.json.usage.prompt_tokens as number;
+    expect(prompt).toBeGreaterThan(300);
+    const past = await post(server.url, { model: 'tiny', messages, max_tokens: WINDOW - prompt + 1 }, { 'x-loopcost-session': 'past', 'x-loopcost-run': '1', ...SUMMARY });
+    expect(past.status).toBe(400);
+    expectOpenAiError(past);
+    expect(past.json.error.code).toBe('context_length_exceeded');
+    expect(past.json.error.message).toContain(`maximum context length is ${WINDOW} tokens. However, you requested ${WINDOW + 1} tokens (${prompt} in the messages, ${WINDOW - prompt + 1} in the completion)`);
+    const session = server.sessions().sessions.find((s) => s.id === 'past')!;
+    expect([session.calls, session.failedCalls, session.costPico]).toEqual([1, 1, 0]);
+  });
+
+  it('the real loop over HTTP ends provider_refused at its summary call, with the numbers serve counted', async () => {
+    const { client } = serveClient(server, { session: 'loop' });
+    const http = openAIChatModel({ model: 'tiny', client });
+    const tool = defineTool<Record<string, unknown>>({ name: 'run', description: 'run', parameters: { type: 'object' }, run: () => `out: ${'lorem ipsum '.repeat(40)}` });
+    // Agent calls ask for 100 tokens (they fit); a summary asks for 1,400: with any prompt past the trigger, past the window.
+    const result = await runAgentLoop({
+      model: http,
+      tools: [tool],
+      brakes: { ...NO_BRAKES, maxOutputTokens: 100 },
+      context: { system: 'You run things.', goal: 'Run them.', strategy: { kind: 'summary', summary: { triggerTokens: 300, keepSteps: 1, summaryTokens: 1400 } } },
+      pricing,
+      clock: new VirtualClock(),
+    });
+    expect(result.stop.reason).toBe('provider_refused');
+    expect(result.stop.detail).toMatch(new RegExp(`^the provider refused the summary call: prompt of \\d+ tokens \\+ max_tokens 1400 > context window ${WINDOW}$`));
+    const served = server.sessions().sessions.find((s) => s.id === 'loop')!;
+    expect([result.calls, result.failedCalls, result.summaryCalls ?? 0, result.costPico]).toEqual([served.calls, 1, 0, served.costPico]);
+  });
+});
