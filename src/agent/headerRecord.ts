@@ -1,10 +1,10 @@
 /** The real loop's recording header: the model, the prompt's fixed sizes, the task and the brakes it ran under. */
 import { TRACE_SCHEMA, type TraceHeader } from '../trace/types.js';
-import type { AgentLoopOptions } from './types.js';
+import { recordedSettingsOf } from '../trace/recordedSettings.js';
+import type { ResolvedAgentOptions } from './loop.js';
 
 /** The header a live run's recording opens with (`systemTokens`, `goalTokens`: as counted for its session). */
-export function liveHeaderRecord(options: AgentLoopOptions, sizes: { systemTokens: number; goalTokens: number }): TraceHeader {
-  const { brakes } = options;
+export function liveHeaderRecord(options: ResolvedAgentOptions, sizes: { systemTokens: number; goalTokens: number }): TraceHeader {
   return {
     type: 'header',
     schema: TRACE_SCHEMA,
@@ -14,11 +14,8 @@ export function liveHeaderRecord(options: AgentLoopOptions, sizes: { systemToken
     goalTokens: sizes.goalTokens,
     origin: 'recorded',
     ...(options.task === undefined ? {} : { task: options.task }),
-    recordedSettings: {
-      ...(brakes.maxSteps === undefined ? {} : { maxSteps: brakes.maxSteps }),
-      ...(brakes.maxCostPico === undefined ? {} : { maxCostUsd: brakes.maxCostPico / 1e12 }),
-      ...(brakes.timeoutMs === undefined ? {} : { timeoutSeconds: brakes.timeoutMs / 1000 }),
-    },
+    // Every brake the run had, exactly: a replay of the recording with them (--preset recorded) stops as the run did.
+    recordedSettings: recordedSettingsOf(options.brakes),
     live: true,
   };
 }

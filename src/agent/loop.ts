@@ -14,6 +14,7 @@
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
+import { brakeConfig, type BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
@@ -24,7 +25,7 @@ import { recordedRefusal } from '../loop/refusalWords.js';
 import { SUMMARY_CALL } from '../kernel/providerWindow.js';
 import type { SummaryDue } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
-import { billedFields, callRecordOf, endRecord, failedOf, usageFields } from './records.js';
+import { billedFields, callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { ToolRegistry } from './tools.js';
@@ -39,7 +40,8 @@ const summaryInstruction = (tokens: number) =>
 /** What the model reads in place of a repeated action the duplicate-action guard skipped. */
 const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';
 
-export interface ResolvedAgentOptions extends AgentLoopOptions {
+export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
+  brakes: BrakeConfig;
   clock: Clock;
   retry: RetryPolicy;
   countTokens: (text: string) => number;
@@ -99,7 +101,7 @@ class AgentRun {
     const child = await new AgentRun({
       model: spec.model,
       tools: spec.tools ?? [],
-      brakes: spec.brakes ?? options.brakes,
+      brakes: spec.brakes === undefined ? options.brakes : brakeConfig(spec.brakes),
       context: spec.context,
       pricing: spec.pricing ?? options.pricing,
       ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
@@ -149,7 +151,7 @@ class AgentRun {
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
       } catch (error) {
-        if (error instanceof ModelExhausted) return session.exhausted(error.reason);
+        if (error instanceof ModelExhausted) return session.exhausted(error.reason, error.detail);
         if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, view);
         const failed = this.failedCall(error, view);
         if (failed.stop) return failed.stop;
@@ -166,7 +168,7 @@ class AgentRun {
         continue;
       }
       retries = 0;
-      const stop = await this.step(turn, view);
+      const stop = await this.step(readableTurn(turn), view);
       if (stop) return stop;
     }
   }
@@ -197,7 +199,7 @@ class AgentRun {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     } catch (error) {
-      if (error instanceof ModelExhausted && !this.aborted) return session.exhausted(error.reason);
+      if (error instanceof ModelExhausted && !this.aborted) return session.exhausted(error.reason, error.detail);
       if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, due.view, true);
       const failed = this.failedRecord(error, 0);
       this.billSummary(due, failed);

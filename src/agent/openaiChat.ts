@@ -8,6 +8,7 @@
  * as the server's error, named, not retried and billed nothing: billed, it would stop the run as one that
  * cost too much, blaming the run's settings for the server's figure.
  */
+import { recordedEndDetail } from '../trace/endDetail.js';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
@@ -113,11 +114,15 @@ function serverUsageError(why: string, status: number | undefined, cause: unknow
   return new ModelCallError(`${why}; the call is recorded as failed, billed nothing`, { ...(status === undefined ? {} : { status }), retryable: false, cause });
 }
 
-/** The outcome `loopcost serve` says the recording ended with (`error.loopcost.recordedOutcome`). */
-function recordedOutcomeOf(error: InstanceType<typeof OpenAI.APIError>): unknown {
-  const body = error.error as { loopcost?: { recordedOutcome?: unknown } } | undefined;
-  return body?.loopcost?.recordedOutcome;
+/** How `loopcost serve` says the recording ended (`error.loopcost.recordedOutcome`, `recordedStatus`): the run ends so, saying what it says. */
+function recordedEnd(error: InstanceType<typeof OpenAI.APIError>): ModelExhausted {
+  const said = (error.error as { loopcost?: { recordedOutcome?: unknown; recordedStatus?: unknown } } | undefined)?.loopcost;
+  if (said?.recordedOutcome === 'completed') return new ModelExhausted('completed');
+  const outcome = RECORDED_OUTCOMES.find((known) => known === said?.recordedOutcome) ?? 'unknown';
+  return new ModelExhausted('trace_end', recordedEndDetail({ type: 'end', outcome, ...(typeof said?.recordedStatus === 'string' ? { status: said.recordedStatus } : {}) }));
 }
+
+const RECORDED_OUTCOMES = ['error', 'timeout', 'limit', 'unknown'] as const;
 
 /** The issues `loopcost serve` names in a 422 (`error.loopcost.issues`), when they have the shape it writes. */
 function serveIssuesOf(error: InstanceType<typeof OpenAI.APIError>): InputIssue[] | undefined {
@@ -139,7 +144,7 @@ function callError(error: unknown, contextWindowTokens: number | undefined): unk
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
     // A `loopcost serve` session asked past the end of its trace: the run ends as the recording did.
-    if (status === 409 && error.code === 'loopcost_trace_ended') return new ModelExhausted(recordedOutcomeOf(error) === 'completed' ? 'completed' : 'trace_end');
+    if (status === 409 && error.code === 'loopcost_trace_ended') return recordedEnd(error);
     // A synthetic agent served by `loopcost serve` has nothing more to send: its source is spent, as in replay.
     if (status === 409 && error.code === 'loopcost_agent_ended') return new ModelExhausted('trace_end');
     // `loopcost serve` could not answer from its scenario (a draw past 2^53, a run past exact picodollars):

@@ -21,6 +21,17 @@ export function billedFields(usage: CallUsage): Pick<CallRecord, 'inputTokens' |
   return { ...usageFields({ inputTokens: input, cachedInputTokens: cached, cacheWriteTokens: cacheWrite, cacheWrite1hTokens: cacheWrite1h, outputTokens: output, reasoningTokens: reasoning }), outputTokens: output };
 }
 
+/**
+ * The response as the loop takes it: one naming a tool with no name (`""`) is unparseable — no usable tool
+ * call nor answer, a step that makes no progress, its tool calls dropped (never run, never answered: a
+ * provider refuses a history holding a nameless call) — as the recording states it, a tool's name being
+ * at least one character there. So the run and any replay of its recording take the same response.
+ */
+export function readableTurn(turn: ModelTurn): ModelTurn {
+  if (turn.toolCalls.every((call) => typeof call.name === 'string' && call.name !== '')) return turn;
+  return { ...turn, toolCalls: [], marks: { unparseable: true } };
+}
+
 /** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */
 export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
   const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };

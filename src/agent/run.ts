@@ -3,6 +3,7 @@
  * the model family's tokenizer and the retry policy the README states.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brakeConfig } from '../brakes/config.js';
 import { countTokens } from '../import/tokenCount.js';
 import { agentLoop } from './loop.js';
 import { validateAgentOptions } from './validate.js';
@@ -26,6 +27,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
   const model = options.model.name;
   return agentLoop({
     ...options,
+    brakes: brakeConfig(options.brakes),
     clock: options.clock ?? systemClock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     countTokens: options.context.countTokens ?? ((text: string) => countTokens(text, model)),

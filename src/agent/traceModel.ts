@@ -5,6 +5,7 @@
  * recorded result's size and error. Time moves on a virtual clock by the recorded latencies. Driving
  * runAgentLoop with it must give what replayTrace gives for the same trace and settings (the parity test).
  */
+import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
@@ -29,7 +30,7 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       // A summary call is the strategy's, not the trace's: answered with S tokens, taking no recorded call.
       if (request.purpose === 'summary') return { text: '(summary)', toolCalls: [], usage: { outputTokens: request.maxOutputTokens } };
       const record = trace.calls[next];
-      if (record === undefined) throw new ModelExhausted(trace.end.outcome === 'completed' ? 'completed' : 'trace_end');
+      if (record === undefined) throw new ModelExhausted(trace.end.outcome === 'completed' ? 'completed' : 'trace_end', recordedEndDetail(trace.end));
       const index = next++;
       clock.advance(record.latencyMs ?? 0);
       if (record.failed) {

@@ -3,7 +3,7 @@
  * recorder it writes to. Everything here is a plain value or an interface, so a loop can be driven by an
  * OpenAI-compatible endpoint (openaiChat.ts), a recorded trace (traceModel.ts) or a test's script.
  */
-import type { BrakeConfig } from '../brakes/config.js';
+import type { BrakeSettings } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { RunOutcome, WindowRefusal } from '../loop/types.js';
@@ -101,7 +101,11 @@ export class ModelCallError extends Error {
 
 /** A scripted or replayed model has no more answers: the run ends as its recording did. */
 export class ModelExhausted extends Error {
-  constructor(readonly reason: 'completed' | 'trace_end') {
+  /** `detail`: what the recording says of an end without completing (trace/endDetail.ts; '' for nothing). */
+  constructor(
+    readonly reason: 'completed' | 'trace_end',
+    readonly detail = '',
+  ) {
     super(`the model has no more answers (${reason})`);
     this.name = 'ModelExhausted';
   }
@@ -132,8 +136,8 @@ export interface SubagentSpec {
   context: AgentContextOptions;
   /** Its model's prices (default: the parent's). */
   pricing?: ModelPricing;
-  /** Its own per-call brakes (repeat, same error, context window, …); the tree's bind the totals. Default: the parent's. */
-  brakes?: BrakeConfig;
+  /** Its own per-call brakes (repeat, same error, context window, …; unset modes as the CLI's); the tree's bind the totals. Default: the parent's. */
+  brakes?: BrakeSettings;
   recorder?: TraceRecorder;
 }
 
@@ -181,7 +185,8 @@ export interface AgentContextOptions {
 export interface AgentLoopOptions {
   model: Model;
   tools: readonly AgentTool<any>[];
-  brakes: BrakeConfig;
+  /** Any brake settings, as the CLI's flags: `{ maxSteps: 5 }` is `--max-steps 5`; unset modes are the flags' defaults (brakeConfig). */
+  brakes: BrakeSettings;
   context: AgentContextOptions;
   /** The model's prices (e.g. `loadPriceTable().resolve('gpt-4o')`). */
   pricing: ModelPricing;

@@ -61,6 +61,19 @@ export const NO_BRAKES: BrakeConfig = {
   sameErrorMode: 'consecutive',
 };
 
+/**
+ * Brake settings as a library caller writes them: any limits, any modes; what is left out is as on the
+ * command line (no limit; `--budget-mode check`, `--repeat-mode total`, `--same-error-mode consecutive`).
+ */
+export type BrakeSettings = Partial<BrakeConfig>;
+
+/** The full BrakeConfig for `settings`: NO_BRAKES (the CLI's defaults) with each setting given (undefined: left out). */
+export function brakeConfig(settings: BrakeSettings = {}): BrakeConfig {
+  const config: BrakeConfig = { ...NO_BRAKES };
+  for (const [key, value] of Object.entries(settings)) if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
+  return config;
+}
+
 /** The reference loop's four brakes: 12 steps, $0.50, 120 s, an action repeated 3 times (total). */
 export const REFERENCE_PRESET: BrakeConfig = {
   ...NO_BRAKES,

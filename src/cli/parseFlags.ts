@@ -3,7 +3,7 @@
  * what it accepts; nothing here reads files or prints.
  */
 import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brakes/config.js';
-import { NO_BRAKES, PRESETS } from '../brakes/config.js';
+import { brakeConfig, NO_BRAKES, PRESETS } from '../brakes/config.js';
 import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import { keyValueSpec, specParts } from './keyValueSpec.js';
@@ -76,7 +76,7 @@ export function maxCostPico(flag: string, value: string): Pico {
  * decimal), so that a cost a report writes to the picodollar reads back as the same picodollars (a
  * double times 10^12 can miss by one). Undefined for other forms (`1e-6`), which are read as numbers.
  */
-function decimalPico(text: string): Pico | undefined {
+export function decimalPico(text: string): Pico | undefined {
   const m = /^(\d*)(?:\.(\d*))?$/.exec(text);
   if (!m) return undefined;
   const digits = (m[2] ?? '').padEnd(13, '0');
@@ -89,7 +89,7 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** `--preset recorded`: each run's own recorded settings (step and cost limits), flags still override. */
+/** `--preset recorded`: each run's own recorded settings (every brake its header states: replay/whatif.ts recordedBrakes), flags still override. */
 export const RECORDED_PRESET = 'recorded';
 
 export interface BrakeFlags {
@@ -114,7 +114,7 @@ export interface BrakeFlags {
 
 /** A preset first, then each flag given overrides it. No flag, no brake. */
 export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
-  let config: BrakeConfig = { ...NO_BRAKES };
+  let config: BrakeConfig = brakeConfig();
   if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) {
     const preset = PRESETS[flags.preset];
     if (!preset) throw flagError('--preset', flags.preset, `a preset (${[...Object.keys(PRESETS), RECORDED_PRESET].join(', ')})`);

@@ -163,12 +163,16 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   return st[Run.Stop] === StopCode.Repeat ? `action ${name}` : `tool ${name}`;
 }
 
-/** The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run. */
-export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): RunOutcome {
+/**
+ * The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run
+ * (`endDetail`: what its recording says of an end without completing, trace/endDetail.ts; '' for nothing).
+ */
+export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, endDetail = ''): RunOutcome {
   const { reason, ...figures } = outcomeOf(t, st, limits);
   const facts = new Float64Array(Fact.Size);
   const label = stopFacts(t, st, limits, facts);
-  const outcome: RunOutcome = { ...figures, stop: { reason, detail: describeStop(st[Run.Stop]!, limits, facts, label) }, rows: [] };
+  const code = st[Run.Stop]!;
+  const outcome: RunOutcome = { ...figures, stop: { reason, detail: describeStop(code, limits, facts, code === StopCode.TraceEnd ? endDetail : label) }, rows: [] };
   const calls = st[Run.Calls]!;
   if (t.recordedInputBefore[calls]! > 0) {
     outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;

@@ -1,3 +1,4 @@
+import { recordedEndDetail } from '../trace/endDetail.js';
 import type { Trace } from '../trace/types.js';
 import { refusalOfRecorded } from './refusalWords.js';
 import type { StepSource, WindowRefusal } from './types.js';
@@ -13,6 +14,9 @@ export class ReplaySource implements StepSource {
   }
   exhaustedReason() {
     return this.trace.end.outcome === 'completed' ? ('completed' as const) : ('trace_end' as const);
+  }
+  exhaustedDetail(): string {
+    return recordedEndDetail(this.trace.end);
   }
   /** The call just given was recorded as its provider's refusal of a prompt past the window (failed.contextLengthExceeded): its numbers, NaN where not recorded. */
   refusal(): WindowRefusal | undefined {

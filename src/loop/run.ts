@@ -49,7 +49,7 @@ export function beforeCall(session: LoopSession, source: StepSource, tree?: Tree
   const response = source.next(view, session.state, { maxOutputTokens: session.limits[Limit.MaxOutputTokens]! });
   const stop = session.checkBeforeCall(view, tree);
   if (stop) return { stop };
-  if (!response) return { stop: session.exhausted(source.exhaustedReason()) };
+  if (!response) return { stop: session.exhausted(source.exhaustedReason(), source.exhaustedDetail?.()) };
   const refusal = source.refusal?.();
   if (refusal) return { stop: session.providerRefused(response, view, refusal) };
   return { stop: null, view, response };

@@ -182,10 +182,10 @@ export class LoopSession {
     return this.stops.stop(code);
   }
 
-  /** The source ran out before a call: the recorded run completed, or ended without completing. */
-  exhausted(reason: 'completed' | 'trace_end'): Stop {
+  /** The source ran out before a call: the recorded run completed, or ended without completing (`endDetail`: what its recording says of that, '' for nothing). */
+  exhausted(reason: 'completed' | 'trace_end', endDetail = ''): Stop {
     this.stops.facts[Fact.Exhausted] = 1;
-    return this.stops.stop(reason === 'completed' ? StopCode.Completed : StopCode.TraceEnd);
+    return reason === 'completed' ? this.stops.stop(StopCode.Completed) : this.stops.stop(StopCode.TraceEnd, endDetail);
   }
 
   /** A real loop's AbortSignal fired before a call or a tool call. */

@@ -53,6 +53,8 @@ export interface StepSource {
   next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null;
   /** What ends the run when the source runs out: a recorded completion, or trace_end. */
   exhaustedReason(): Extract<StopReason, 'completed' | 'trace_end'>;
+  /** What a recording says of its end when it did not complete (trace/endDetail.ts; '' or left out: nothing). */
+  exhaustedDetail?(): string;
   /**
    * The provider's refusal the response `next` last gave stands for (a failed call), when it was one;
    * left out or undefined: none (a recording's failed calls are what they were, steps like any call).

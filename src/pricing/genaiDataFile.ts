@@ -76,7 +76,8 @@ function defineLazyFields(provider: ProviderFields, keys: string[], bytes: Buffe
 }
 
 /** Reads a copy written by formatDataCopy; undefined when it is not one (a copy from an older build). */
-export function readDataCopy(bytes: Buffer): GenaiDataCopy | undefined {
+export function readDataCopy(data: Uint8Array): GenaiDataCopy | undefined {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   let end = bytes.indexOf(NEWLINE);
   if (end < 0) return undefined;
   const copy = JSON.parse(bytes.toString('utf8', 0, end)) as GenaiDataCopy;

@@ -75,9 +75,9 @@ export function loadLiteLlmTable(file: string, flag = '--prices', options: LiteL
   return parseLiteLlmTable(bytes, file, options);
 }
 
-/** Parses LiteLLM price JSON (`file` names it in errors and becomes the source name). */
-export function parseLiteLlmTable(bytes: Buffer | string, file: string, options: LiteLlmReadOptions = {}): LiteLlmPriceTable {
-  const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+/** Parses LiteLLM price JSON (`file` names it in errors and becomes the source name); bytes as any Uint8Array (a Buffer is one). */
+export function parseLiteLlmTable(bytes: Uint8Array | string, file: string, options: LiteLlmReadOptions = {}): LiteLlmPriceTable {
+  const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const source: PriceSource = Object.freeze({
     name: file,
     version: 'file',

@@ -5,7 +5,7 @@
  * call by call. Money stays in integer picodollars until a report is rendered.
  */
 import type { GroundTruth } from '../synthetic/agent.js';
-import type { BrakeConfig } from '../brakes/config.js';
+import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { COMMAND_LINE_CONTEXT, summaryTriggerTokens, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
@@ -26,6 +26,7 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import { compiledForOneReplay, compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
+import { recordedEndDetail } from '../trace/endDetail.js';
 import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
 
 export interface ReplayOptions {
@@ -170,7 +171,7 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
   const settings = runSettings(options.strategy, cache, options.latency);
   if (summaryPricing !== undefined) withSummaryPrices(settings, flattenPrices(summaryPricing));
   const state = replayCompiled(compiled, settings, limits, prices);
-  return runOutcomeOf(compiled, state, limits);
+  return runOutcomeOf(compiled, state, limits, recordedEndDetail(trace.end));
 }
 
 /** With --cache on, what makes caching save less than the unchanged prefix suggests, one line each (the same line for every run it applies to). */
@@ -221,7 +222,11 @@ export function runResultOf(
   };
 }
 
-export function replayTrace(trace: Trace, options: ReplayOptions): RunResult {
+/** ReplayOptions as a library caller writes them: any brake settings (`{ maxSteps: 5 }` is `--max-steps 5`). */
+export type ReplayInput = Omit<ReplayOptions, 'brakes'> & { brakes: BrakeSettings };
+
+export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
+  const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes) };
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome = inRunContext(trace, () => replayOutcome(trace, options, pricing, cache));

@@ -7,6 +7,8 @@ import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { usdToPico } from '../money.js';
+import { decimalPico } from '../cli/parseFlags.js';
+import { SETTINGS_AS_IS } from '../trace/recordedSettings.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -62,14 +64,26 @@ export interface WhatIfTotal extends StrategyTotals {
   stopReasons: Partial<Record<StopReason, number>>;
 }
 
-/** The brakes a run was recorded with (step limit and cost limit), as the baseline. */
+/**
+ * The brakes a run was recorded with (its header's `recordedSettings`), exactly as it ran under them: the
+ * baseline of a what-if and `--preset recorded`. Every brake a real loop's recording states (counts, modes,
+ * the budget in picodollars, the timeout in ms, fractions kept); an importer's budget in USD read as the
+ * decimal it is (0 is a budget of 0); what the header leaves out is off (modes: the CLI's defaults).
+ */
 export function recordedBrakes(trace: Trace): BrakeConfig {
   const settings = trace.header.recordedSettings ?? {};
-  const brakes: BrakeConfig = { ...NO_BRAKES };
-  if (settings.maxSteps !== undefined) brakes.maxSteps = settings.maxSteps;
-  if (settings.maxCostUsd !== undefined && settings.maxCostUsd > 0) brakes.maxCostPico = usdToPico(settings.maxCostUsd);
-  if (settings.timeoutSeconds !== undefined) brakes.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
-  return brakes;
+  const brakes: Record<string, unknown> = { ...NO_BRAKES };
+  for (const key of SETTINGS_AS_IS) if (settings[key] !== undefined) brakes[key] = settings[key];
+  const costPico = settings.maxCostPico ?? (settings.maxCostUsd === undefined ? undefined : usdAsPico(settings.maxCostUsd));
+  if (costPico !== undefined) brakes.maxCostPico = costPico;
+  const timeoutMs = settings.timeoutMs ?? (settings.timeoutSeconds === undefined ? undefined : settings.timeoutSeconds * 1000);
+  if (timeoutMs !== undefined) brakes.timeoutMs = timeoutMs;
+  return brakes as unknown as BrakeConfig;
+}
+
+/** A recorded USD budget as the picodollars its decimal names (held to 2^53 − 1, as a --max-cost flag is). */
+function usdAsPico(usd: number): number {
+  return Math.min(decimalPico(String(usd)) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
 }
 
 export interface WhatIfOptions {

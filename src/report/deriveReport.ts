@@ -30,7 +30,7 @@ function relative(model: DerivedModel): string {
 export interface DeriveReportInput {
   models: readonly DerivedModel[];
   skippedRuns: number;
-  /** Where the price file was written, if it was. */
+  /** Where the price file was written, if it was (the report then leaves out how to write one). */
   out?: string;
 }
 
@@ -68,11 +68,8 @@ export function renderDeriveTable(input: DeriveReportInput, width: number): stri
       if (model.usable) text += wrapLine('note: ', printableCell(`${model.model} — ${missing.key} price not told apart: ${missing.reason}`), width);
     }
   }
-  if (usable.length > 0) {
-    text += input.out !== undefined
-      ? wrapLine('written: ', `${printableCell(input.out)} (LiteLLM format; price runs with it: --prices-override ${printableCell(input.out)})`, width)
-      : 'add --out prices.json to write these prices as a price file (LiteLLM format) for --prices-override\n';
-  }
+  // A price file written is said on stderr (the CLI's announceWritten), not in the report.
+  if (usable.length > 0 && input.out === undefined) text += 'add --out prices.json to write these prices as a price file (LiteLLM format) for --prices-override\n';
   return text;
 }
 

@@ -5,6 +5,7 @@
  * leads with the summary; per-run rows follow when few or asked for.
  */
 import { picoToUsd } from '../money.js';
+import type { CacheMode } from '../context/strategy.js';
 import type { PriceSource } from '../pricing/types.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
@@ -53,6 +54,8 @@ export interface WhatIfReport {
     costUsd: number;
     falseStop: boolean;
     savedUsd: number;
+    /** The cache the run took (RunResult.cache, as replay's rows carry it: `recorded`, `on`, `off`); absent on a session tree's rows (its parts may differ). */
+    cache?: CacheMode;
     pricedAsOf?: string;
   })[];
   warnings: ReportWarning[];
@@ -69,6 +72,8 @@ export function buildWhatIfReport(args: {
   warnings: readonly ReportWarning[];
   /** The scenario files among the inputs, with what their runs ran under. */
   scenarios?: readonly ScenarioRunSettings[];
+  /** The cache each run took, in the order of `result.runs` (a trace file's: `--cache`, else defaultCacheMode; a synthetic run's: its file's). */
+  runCaches?: readonly CacheMode[];
 }): WhatIfReport {
   const { result } = args;
   const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
@@ -97,8 +102,9 @@ export function buildWhatIfReport(args: {
       stopReasons: t.stopReasons,
       ...strategyRecord(t),
     })),
-    runs: result.runs.flatMap((run) => {
+    runs: result.runs.flatMap((run, r) => {
       const day = args.pricedAsOf?.(run.source);
+      const cache = args.runCaches?.[r];
       const baseline = baselineRunFigures(keys, run.baseline);
       return run.settings.map((cell, i) => ({
         source: run.source,
@@ -113,6 +119,7 @@ export function buildWhatIfReport(args: {
         falseStop: cell.falseStop,
         savedUsd: picoToUsd(cell.savedPico),
         ...runFigures(keys, cell),
+        ...(cache === undefined ? {} : { cache }),
         ...(day === undefined ? {} : { pricedAsOf: day }),
       }));
     }),
@@ -143,7 +150,7 @@ function whatIfCsvColumns(report: WhatIfReport): string[] {
   const figures = figureCsvColumns(reportFigureKeys(report));
   return [
     'source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', ...figures.baseline,
-    'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', ...figures.setting, 'pricedAsOf',
+    'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', ...figures.setting, 'cache', 'pricedAsOf',
   ];
 }
 // The brakes are each row's setting (the baseline: each run's recorded limits), so not a settings column.

@@ -3,7 +3,7 @@
  * the context strategy built), under the brakes, context and prices given. Run i's randomness depends
  * only on (seed, i), so the same run under two settings is the same agent.
  */
-import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -29,8 +29,8 @@ export interface RunScenarioOptions {
   runs?: number;
   /** Default: the file's `seed`, else 1. */
   seed?: number;
-  /** Default: the file's brakes. */
-  brakes?: BrakeConfig;
+  /** Default: the file's brakes. Any settings, as the CLI's flags (unset modes as theirs). */
+  brakes?: BrakeSettings;
   /** Default: the file's context (cache off unless it says on). */
   strategy?: ContextStrategy;
   /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
@@ -221,7 +221,7 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
   const strategy = options.strategy ?? settings.strategy;
-  const brakes = options.brakes ?? settings.brakes;
+  const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
   const pricing = resolveScenarioPricing(scenario, options.prices, options.model);
   const place = options.strategy === undefined ? scenarioContextPlace(scenario) : options.strategyPlace;
   checkSummaryTrigger({ strategy, brakes, pricing }, place);

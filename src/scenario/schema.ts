@@ -203,7 +203,8 @@ export const scenarioSchema = z
 /** A scenario file as validated: a synthetic population, recorded traces (`traces`), or both. */
 export type AnyScenarioFile = z.infer<typeof scenarioSchema>;
 /** A scenario file with a synthetic population (what replay, whatif, generate and fit run). */
-export type ScenarioFile = AnyScenarioFile & Required<Pick<AnyScenarioFile, (typeof SYNTHETIC_FIELDS)[number]>>;
+// NonNullable too: under a user's exactOptionalPropertyTypes, Required<> alone leaves zod's `| undefined` on them.
+export type ScenarioFile = AnyScenarioFile & { [K in (typeof SYNTHETIC_FIELDS)[number]]-?: NonNullable<AnyScenarioFile[K]> };
 export type PopulationEntry = z.infer<typeof populationEntrySchema>;
 
 export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS;

@@ -44,7 +44,7 @@ export class RecordedSession extends ServeSession {
       null,
       'loopcost_trace_ended',
       undefined,
-      { recordedOutcome: this.trace.end.outcome, recordedCalls: n },
+      { recordedOutcome: this.trace.end.outcome, ...(this.trace.end.status === undefined ? {} : { recordedStatus: this.trace.end.status }), recordedCalls: n },
     );
   }
 

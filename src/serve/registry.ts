@@ -14,7 +14,6 @@
  * matching state dropped. `maxSessions` bounds the sessions in progress: one more is refused with a 503.
  */
 import { sha256Hex } from '../io/builtins.js';
-import type { IncomingHttpHeaders } from 'node:http';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { prepareScenario, syntheticStart, type PreparedScenario, type SyntheticStart } from '../scenario/run.js';
 import { atDrawPlace } from '../scenario/drawPlace.js';
@@ -54,12 +53,15 @@ interface Live {
   matched?: { opening: Opening; conversation: Conversation };
 }
 
+/** A request's headers as node:http gives them (IncomingHttpHeaders), named structurally so the public types need no @types/node. */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 export const SESSION_HEADER = 'x-loopcost-session';
 export const TRACE_HEADER = 'x-loopcost-trace';
 export const RUN_HEADER = 'x-loopcost-run';
 const MAX_SESSION_ID = 200;
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+function header(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[name];
   const text = Array.isArray(value) ? value[0] : value;
   return text === undefined || text.trim() === '' ? undefined : text.trim();
@@ -103,7 +105,7 @@ export class SessionRegistry {
   }
 
   /** The session `request` belongs to, started if new. */
-  sessionFor(headers: IncomingHttpHeaders, request: ChatRequest): HeldSession {
+  sessionFor(headers: RequestHeaders, request: ChatRequest): HeldSession {
     const named = header(headers, SESSION_HEADER);
     if (named === undefined) return this.conversationFor(headers, request);
     if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
@@ -143,7 +145,7 @@ export class SessionRegistry {
   }
 
   /** Without the header: the conversation `request` continues (conversations.ts), else a new one. */
-  private conversationFor(headers: IncomingHttpHeaders, request: ChatRequest): HeldSession {
+  private conversationFor(headers: RequestHeaders, request: ChatRequest): HeldSession {
     const hash = openingHash(request);
     const opening = this.byOpening.get(hash) ?? new Opening();
     const continued = opening.continued(request);
@@ -154,7 +156,7 @@ export class SessionRegistry {
     return session;
   }
 
-  private begin(id: string, headers: IncomingHttpHeaders): ServeSession {
+  private begin(id: string, headers: RequestHeaders): ServeSession {
     const max = this.options.maxSessions;
     if (max !== undefined && this.live.size >= max) throw tooManySessions(max);
     const session = this.start(id, headers);
@@ -163,7 +165,7 @@ export class SessionRegistry {
     return session;
   }
 
-  private start(id: string, headers: IncomingHttpHeaders): ServeSession {
+  private start(id: string, headers: RequestHeaders): ServeSession {
     const ordinal = this.all.length + this.failedStarts;
     if (this.prepared) return this.startSynthetic(id, this.runOf(headers, ordinal));
     const trace = this.traceOf(headers, ordinal);
@@ -190,7 +192,7 @@ export class SessionRegistry {
     }
   }
 
-  private traceOf(headers: IncomingHttpHeaders, ordinal: number): Trace {
+  private traceOf(headers: RequestHeaders, ordinal: number): Trace {
     const chosen = header(headers, TRACE_HEADER);
     if (chosen === undefined) return this.traces[ordinal % this.traces.length]!;
     const byIndex = /^\d+$/.test(chosen) ? this.traces[Number(chosen)] : undefined;
@@ -199,7 +201,7 @@ export class SessionRegistry {
     return trace;
   }
 
-  private runOf(headers: IncomingHttpHeaders, ordinal: number): number {
+  private runOf(headers: RequestHeaders, ordinal: number): number {
     const chosen = header(headers, RUN_HEADER);
     if (chosen === undefined) return ordinal;
     if (!/^\d+$/.test(chosen) || Number(chosen) < 1 || !Number.isSafeInteger(Number(chosen))) throw invalidRequest(`${RUN_HEADER}: '${chosen}' is not a run number (1, 2, ...)`, RUN_HEADER, 'invalid_run');

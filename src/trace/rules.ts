@@ -13,7 +13,7 @@
  */
 import type { InputIssue } from '../errors.js';
 import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
-import type { CallRecord, ContextLengthExceeded, Trace, TraceEnd, TraceHeader } from './types.js';
+import type { CallRecord, ContextLengthExceeded, RecordedSettings, Trace, TraceEnd, TraceHeader } from './types.js';
 
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message. */
 export interface RuleViolation {
@@ -122,14 +122,23 @@ export function afterRefusalViolation(refusedWhere: string): RuleViolation {
 export const AFTER_REFUSAL_HINT = "end the run at the refused call, or record it as a plain failed call (no contextLengthExceeded) when the run went on";
 
 export function headerRuleViolations(header: TraceHeader): RuleViolation[] {
-  const maxSteps = header.recordedSettings?.maxSteps;
   return defined([
     countTooLarge('systemTokens', header.systemTokens),
     countTooLarge('goalTokens', header.goalTokens),
-    maxSteps === undefined ? undefined : countTooLarge('recordedSettings.maxSteps', maxSteps),
+    ...recordedCountViolations(header.recordedSettings ?? {}),
     header.agent?.part === undefined ? undefined : countTooLarge('agent.part', header.agent.part),
   ]);
 }
+
+/** The recorded brakes' counts (and the budget in picodollars), each held exactly or refused. */
+function recordedCountViolations(settings: RecordedSettings): (RuleViolation | undefined)[] {
+  return RECORDED_COUNTS.map((key) => {
+    const value = settings[key];
+    return typeof value === 'number' ? countTooLarge(`recordedSettings.${key}`, value) : undefined;
+  });
+}
+
+const RECORDED_COUNTS = ['maxSteps', 'maxCostPico', 'maxOutputTokens', 'maxRepeat', 'maxSkips', 'skipWarningTokens', 'maxSameError', 'maxTokens', 'maxBacktracks', 'contextWindow'] as const;
 
 export function endRuleViolations(end: TraceEnd): RuleViolation[] {
   return defined([

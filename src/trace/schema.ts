@@ -70,20 +70,46 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
       })
       .optional()
       .describe('Ground truth of a generated run: behaviour, seed, run index, whether the task was done, from which step it was stuck'),
-    recordedSettings: z
-      .strictObject({
-        maxSteps: z.number().int().positive().optional(),
-        maxCostUsd: usd.optional(),
-        timeoutSeconds: z
-          .number()
-          .nonnegative()
-          .optional()
-          .describe('The timeout brake, seconds of elapsed time; 0 is a limit: no call is made once any time has passed (elapsed > limit, as the reference loop), as --timeout 0 and runAgentLoop take it'),
-      })
-      .optional(),
+    recordedSettings: recordedSettingsSchema({ tokens, usd }).optional(),
     agent: agentSchema.optional(),
     live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
   });
+}
+
+/**
+ * The brakes a run was recorded with (src/trace/recordedSettings.ts): an importer's step and cost limits,
+ * or every brake of a real loop's run (its budget in picodollars and its timeout in ms, exactly).
+ */
+function recordedSettingsSchema({ tokens, usd }: Pick<ReturnType<typeof scalarSchemas>, 'tokens' | 'usd'>) {
+  const count = z.number().int().positive();
+  const countFromZero = tokens;
+  return z
+    .strictObject({
+      maxSteps: count.optional(),
+      maxCostUsd: usd.optional().describe('The budget in USD, as a log gives it; 0 is a budget of 0'),
+      maxCostPico: tokens.optional().describe('The budget in integer picodollars, exactly (the real loop\'s recorder)'),
+      timeoutSeconds: z
+        .number()
+        .nonnegative()
+        .optional()
+        .describe('The timeout brake, seconds of elapsed time; 0 is a limit: no call is made once any time has passed (elapsed > limit, as the reference loop), as --timeout 0 and runAgentLoop take it'),
+      timeoutMs: z.number().nonnegative().optional().describe('The timeout brake in milliseconds, exactly (the real loop\'s recorder; may be fractional)'),
+      budgetMode: z.enum(['check', 'predict']).optional(),
+      maxOutputTokens: count.optional().describe('The max_tokens each call sent (unset: 4096)'),
+      maxRepeat: count.optional(),
+      repeatMode: z.enum(['total', 'consecutive', 'cycle']).optional(),
+      repeatAction: z.enum(['stop', 'skip']).optional(),
+      maxSkips: countFromZero.optional(),
+      skipWarningTokens: countFromZero.optional(),
+      maxSameError: count.optional(),
+      sameErrorMode: z.enum(['consecutive', 'total']).optional(),
+      maxTokens: count.optional(),
+      maxBacktracks: countFromZero.optional(),
+      contextWindow: z.union([count, z.literal('model')]).optional(),
+    })
+    .refine((s) => s.maxCostUsd === undefined || s.maxCostPico === undefined, { message: 'give the budget once: maxCostUsd or maxCostPico', path: ['maxCostPico'] })
+    .refine((s) => s.timeoutSeconds === undefined || s.timeoutMs === undefined, { message: 'give the timeout once: timeoutSeconds or timeoutMs', path: ['timeoutMs'] })
+    .describe('The brakes the run was recorded with: what --preset recorded and a what-if baseline replay it under (unset: that brake was off)');
 }
 
 function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSchemas>, toolCallSchema: ReturnType<typeof partSchemas>['toolCallSchema']) {

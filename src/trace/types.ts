@@ -5,11 +5,36 @@
 
 export const TRACE_SCHEMA = 'loopcost.trace/1';
 
-/** Brake settings a trace was recorded with (reported beside what-ifs; never applied implicitly). */
+/**
+ * Brake settings a trace was recorded with: what `--preset recorded` and what-if's baseline replay it
+ * under (src/trace/recordedSettings.ts reads them; never applied otherwise). An importer gives what its log
+ * says (step and cost limits); the real loop's recorder gives every brake the run had, exactly (its
+ * budget in `maxCostPico`, its timeout in `timeoutMs`). Unset: that brake was off (modes: the CLI's default).
+ */
 export interface RecordedSettings {
   maxSteps?: number;
+  /** The budget in USD (as a log gives it; 0 is a budget of 0). At most one of maxCostUsd, maxCostPico. */
   maxCostUsd?: number;
+  /** The budget in integer picodollars, exactly (the real loop's recorder). */
+  maxCostPico?: number;
+  /** The timeout in seconds (as a log gives it). At most one of timeoutSeconds, timeoutMs. */
   timeoutSeconds?: number;
+  /** The timeout in milliseconds, exactly (the real loop's recorder; may be fractional). */
+  timeoutMs?: number;
+  budgetMode?: 'check' | 'predict';
+  /** The max_tokens each call sent (unset: 4096). */
+  maxOutputTokens?: number;
+  maxRepeat?: number;
+  repeatMode?: 'total' | 'consecutive' | 'cycle';
+  repeatAction?: 'stop' | 'skip';
+  maxSkips?: number;
+  skipWarningTokens?: number;
+  maxSameError?: number;
+  sameErrorMode?: 'consecutive' | 'total';
+  maxTokens?: number;
+  maxBacktracks?: number;
+  /** Largest prompt allowed, tokens, or `model` (the model's own window less the max_tokens sent). */
+  contextWindow?: number | 'model';
 }
 
 /**

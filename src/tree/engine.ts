@@ -30,11 +30,10 @@ import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
-import { counted } from '../plural.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from './budget.js';
 
 export type { SubagentLimits };
-import { addTotals, agentRecord, agentStop, emptyTotals, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
+import { addTotals, agentRecord, agentStop, emptyTotals, treeStopDetail, type AgentResult, type AgentStop, type TreeResult, type TreeTotals } from './result.js';
 
 export interface TreeEngineOptions {
   /** Bind the tree's totals (steps, spend, time, tokens) and every call (context window, repeat, same error, backtracks). */
@@ -173,24 +172,9 @@ function treeResultOf(tree: SessionTree, states: AgentState[], stops: { agent: n
     agents,
     totals,
     stopReason,
-    stopDetail: rootStop === undefined ? '' : treeStopDetail(tree, states, { agent: rootIndex, stop: rootStop }, totals.steps),
+    stopDetail: rootStop === undefined ? '' : treeStopDetail({ agentId: tree.agents[rootIndex]!.agentId, parts: tree.agents[rootIndex]!.runs.length }, states[rootIndex]!, totals.steps),
     stopped: stops.map(({ agent, stop }) => ({ agentId: tree.agents[agent]!.agentId, ...stop })),
     notes: [...tree.notes],
   };
   return result;
-}
-
-/**
- * The tree's stop detail. A stop by the tree's brakes is told on the tree's totals already (`60 steps
- * taken, limit 60`); any other is the stopping agent's run's (`final answer after 1 step`, the steps of
- * its last part alone), so it names the agent and part, and the tree's steps:
- * `main, part 3 of 3: final answer after 1 step; tree: 155 steps`.
- */
-function treeStopDetail(tree: SessionTree, states: readonly AgentState[], root: { agent: number; stop: AgentStop }, treeSteps: number): string {
-  if (root.stop.by === 'tree') return root.stop.detail;
-  const agent = tree.agents[root.agent]!;
-  const outcomes = states[root.agent]!.outcomes;
-  const part = outcomes.reduce((last, outcome, r) => (outcome === undefined ? last : r), 0) + 1;
-  const where = agent.runs.length > 1 ? `${agent.agentId}, part ${part} of ${agent.runs.length}` : agent.agentId;
-  return `${where}: ${root.stop.detail}; tree: ${counted(treeSteps, 'step')}`;
 }

@@ -11,7 +11,7 @@
  * next call is checked against the tree's totals like any other (see engine.ts for the same rule).
  */
 import { Interner } from '../brakes/fingerprint.js';
-import type { BrakeConfig } from '../brakes/config.js';
+import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
@@ -20,7 +20,7 @@ import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { ToolCallRecord } from '../trace/types.js';
 import { AgentBudget, TreeBudget, type SubagentLimits } from './budget.js';
-import { addTotals, agentRecord, agentStop, emptyTotals, type AgentResult, type AgentStop, type TreeResult } from './result.js';
+import { addTotals, agentRecord, agentStop, emptyTotals, treeStopDetail, type AgentResult, type AgentStop, type TreeResult } from './result.js';
 
 /** An agent of a live tree. */
 export interface LiveAgent {
@@ -35,7 +35,8 @@ export interface LiveAgent {
 }
 
 export interface LiveTreeOptions {
-  brakes: BrakeConfig;
+  /** The tree's brakes, as the CLI's flags (unset modes as theirs). */
+  brakes: BrakeSettings;
   subagent?: SubagentLimits;
   strategy: ContextStrategy;
   cache: CacheMode;
@@ -56,7 +57,7 @@ interface Started {
 
 /** Runs the root agent and every sub-agent it (or they) start, under one budget. */
 export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeResult {
-  const budget = new TreeBudget(options.brakes, options.subagent);
+  const budget = new TreeBudget(brakeConfig(options.brakes), options.subagent);
   const interner = new Interner();
   const started: Started[] = [];
   const stopped: TreeResult['stopped'] = [];
@@ -121,5 +122,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
     return result;
   });
   const rootStop = agents[0]!.stop!;
-  return { sessionId: options.sessionId ?? root.agentId, agents, totals, stopReason: rootStop.reason, stopDetail: rootStop.detail, stopped, notes: [] };
+  // Told as a recorded tree's is (treeStopDetail): `main: final answer after 3 steps; tree: 9 steps`.
+  const stopDetail = treeStopDetail({ agentId: root.agentId, parts: 1 }, { outcomes: [started[0]!.outcome], stop: rootStop }, totals.steps);
+  return { sessionId: options.sessionId ?? root.agentId, agents, totals, stopReason: rootStop.reason, stopDetail, stopped, notes: [] };
 }

@@ -7,7 +7,7 @@
  * Pricing is resolved per run as `replayTrace` resolves it (its model, or `model`; dated prices as of its
  * recordedAt), and the cache mode is the strategy's, else the run's default.
  */
-import type { BrakeConfig } from '../brakes/config.js';
+import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -19,8 +19,8 @@ import { sessionTrees, type SessionTree } from './group.js';
 import type { TreeResult } from './result.js';
 
 export interface TreeReplayOptions {
-  /** The tree's brakes: bind the totals of all its agents (and each call, for the per-call brakes). */
-  brakes: BrakeConfig;
+  /** The tree's brakes: bind the totals of all its agents (and each call, for the per-call brakes); unset modes as the CLI's. */
+  brakes: BrakeSettings;
   /** Limits of each sub-agent on its own (`--subagent-max-steps`, `--subagent-max-cost`). */
   subagent?: SubagentLimits;
   strategy: ContextStrategy;
@@ -41,13 +41,13 @@ function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
 }
 
 /** A replayer of one grouped tree under any brakes (pricing resolved once). */
-export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeConfig) => TreeResult {
+export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
   const pricingOf = perRun((run) => resolveTracePricing(run, options));
   const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt));
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
   return (brakes) =>
     replaySessionTree(tree, {
-      brakes,
+      brakes: brakeConfig(brakes),
       strategy: options.strategy,
       pricingOf,
       cacheOf,

@@ -2,6 +2,7 @@
 import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.js';
 import type { RunOutcome, RunTotals, StrategyFigures } from '../loop/types.js';
 import type { TreeAgent } from './group.js';
+import { counted } from '../plural.js';
 
 /**
  * Which check stopped an agent: `tree` the tree's brakes on the tree's totals, `subagent` the per-agent
@@ -41,7 +42,11 @@ export interface AgentResult extends TreeTotals {
   recordedCalls: number;
   /** The agent's models, in the order of its parts. */
   models: string[];
-  /** How its last started part ended, or why it never started (`by: 'parent'`). */
+  /**
+   * How its last started part ended, or why it never started (`by: 'parent'`). Of an agent of several
+   * parts, a stop its run told (`final answer after 1 step`: that part's steps alone) is told over the
+   * agent (agentStopDetail): `part 3 of 3: final answer after 1 step; agent: 152 steps`.
+   */
   stop?: AgentStop;
   /** A sub-agent stopped by a brake: the parent's tool call it ended, with that stop reason. */
   endedToolCall?: { agentId: string; toolCallId: string; reason: StopReason };
@@ -92,6 +97,46 @@ function compactionsMade(agent: TreeAgent, run: number, calls: number): number {
   return count;
 }
 
+/**
+ * A run's stop detail told over what it ended — the agent or the whole tree — the one way: where it
+ * happened (the agent, and its part when it has several) and the steps counted over all of it.
+ * `main, part 3 of 3: final answer after 1 step; tree: 155 steps` (a tree's),
+ * `part 3 of 3: final answer after 1 step; agent: 152 steps` (an agent's, its id beside it).
+ */
+export function stopDetailOver(detail: string, where: { agentId?: string; part: number; parts: number }, over: { name: 'tree' | 'agent'; steps: number }): string {
+  const place = [...(where.agentId === undefined ? [] : [where.agentId]), ...(where.parts > 1 ? [`part ${where.part} of ${where.parts}`] : [])].join(', ');
+  return `${place}: ${detail}; ${over.name}: ${counted(over.steps, 'step')}`;
+}
+
+/** The 1-based part whose run ended last among those started (1 when none did). */
+export function lastPartStarted(outcomes: readonly (RunOutcome | undefined)[]): number {
+  return outcomes.reduce((last, outcome, r) => (outcome === undefined ? last : r), 0) + 1;
+}
+
+/**
+ * The tree's stop detail, from the agent that gave the tree its stop (`ran`: its parts' outcomes and the
+ * stop the tree's checks gave it). A stop by the tree's brakes is told on the tree's totals already (`60
+ * steps taken, limit 60`); any other is the agent's run's (`final answer after 1 step`, the steps of its
+ * last part alone), so it is told over the tree (stopDetailOver): `main, part 3 of 3: final answer after 1 step; tree: 155 steps`.
+ */
+export function treeStopDetail(agent: { agentId: string; parts: number }, ran: { outcomes: readonly (RunOutcome | undefined)[]; stop?: AgentStop | undefined }, treeSteps: number): string {
+  const part = lastPartStarted(ran.outcomes);
+  const stop = ran.stop ?? ran.outcomes[part - 1]?.stop;
+  if (stop === undefined) return '';
+  if ((stop as AgentStop).by === 'tree') return stop.detail;
+  return stopDetailOver(stop.detail, { agentId: agent.agentId, part, parts: agent.parts }, { name: 'tree', steps: treeSteps });
+}
+
+/**
+ * An agent's stop as its row tells it: a stop its run told (ended by itself, or its own brake) over the
+ * agent when it has several parts (stopDetailOver); one part's steps are the agent's, and a stop by the
+ * tree's brakes, the per-agent limits or its parent is told on the figures it names already.
+ */
+function agentStopDetail(stop: AgentStop, agent: { part: number; parts: number; steps: number }): AgentStop {
+  if (agent.parts <= 1 || (stop.by !== undefined && stop.by !== 'own')) return stop;
+  return { ...stop, detail: stopDetailOver(stop.detail, agent, { name: 'agent', steps: agent.steps }) };
+}
+
 export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | undefined)[], stop: AgentStop | undefined): AgentResult {
   const record: AgentResult = {
     agentId: agent.agentId,
@@ -113,7 +158,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
     last = outcome.stop;
   });
   const finalStop: AgentStop | undefined = stop ?? last;
-  if (finalStop) record.stop = finalStop;
+  if (finalStop) record.stop = agentStopDetail(finalStop, { part: lastPartStarted(outcomes), parts: agent.runs.length, steps: record.steps });
   if (stop && stop.by !== 'parent' && agent.parentAgentId !== undefined && agent.parentToolCallId !== undefined) {
     record.endedToolCall = { agentId: agent.parentAgentId, toolCallId: agent.parentToolCallId, reason: stop.reason };
   }

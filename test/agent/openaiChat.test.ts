@@ -73,7 +73,10 @@ describe('openAIChatModel', () => {
     const ended = await fail(409, { message: 'the trace has ended', code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'completed', recordedCalls: 3 } });
     expect(ended).toEqual(new ModelExhausted('completed'));
     const cut = await fail(409, { message: "ended 'completed' (a wording that must not decide)", code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'error', recordedCalls: 3 } });
-    expect(cut).toEqual(new ModelExhausted('trace_end'));
+    expect(cut).toEqual(new ModelExhausted('trace_end', 'recorded trace ended without completing (outcome error)'));
+    // What the recording's end says (its status) is what the run's stop says, as a replay of it says.
+    const said = await fail(409, { message: 'the trace has ended', code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'unknown', recordedStatus: 'stopped by its AbortSignal after 2 steps', recordedCalls: 3 } });
+    expect(said).toEqual(new ModelExhausted('trace_end', 'stopped by its AbortSignal after 2 steps'));
     // A synthetic agent that has ended: not a failure to retry (409 otherwise is), the source is spent.
     expect(await fail(409, { message: 'the synthetic agent has ended', code: 'loopcost_agent_ended', loopcost: { agentEnding: 'cut_off' } })).toEqual(new ModelExhausted('trace_end'));
   });

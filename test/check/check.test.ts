@@ -68,7 +68,7 @@ describe('loopcost check', () => {
     const second = join(dir, 'again.json');
     const written = await cli('check', REFERENCE, ASKING, '--update-baseline', first);
     expect(written.code).toBe(0);
-    expect(written.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${first}: compare later runs with --baseline ${first}\n`);
+    expect(written.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${first} (compare later runs with --baseline ${first})\n`);
     const saved = JSON.parse(readFileSync(first, 'utf8'));
     expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/2', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
     // The prices of the models run, per token in picodollars: what a later check compares, not the table's hash.

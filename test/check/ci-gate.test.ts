@@ -42,7 +42,7 @@ describe('the baseline kept beside the scenarios (the README job)', () => {
     const first = await cli('check', scenarios, '--update-baseline', baseline);
     expect(first.code).toBe(0);
     // Not "inside the input directory: a later run would read it": check reads only the scenarios there.
-    expect(first.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${baseline}: compare later runs with --baseline ${baseline}\n`);
+    expect(first.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${baseline} (compare later runs with --baseline ${baseline})\n`);
 
     const gate = await cli('check', scenarios, '--baseline', baseline, '--tolerance', '5%');
     expect(gate.code).toBe(0);

@@ -188,7 +188,7 @@ describe('one bad file among many', () => {
     expect(imported.code).toBe(0);
     const kept = RUN + RUN + RUN.replace('gpt-4o-mini', 'no-such-model-x');
     expect(readFileSync(out, 'utf8')).toBe(kept);
-    expect(imported.stderr).toMatch(/3 runs from 3 files written/);
+    expect(imported.stderr).toMatch(/^loopcost: 3 runs from 3 files written to /m);
     const toStdout = await cli('import', dir, '--skip-bad');
     expect(toStdout.stdout).toBe(kept);
   });

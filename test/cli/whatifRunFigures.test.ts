@@ -113,6 +113,6 @@ describe('whatif: per-run rows carry the strategy figures, adding up to the summ
     const report = JSON.parse(await run('--format', 'json'));
     expect(report.runs.every((row: Row) => Object.keys(row).every((key) => !/summary|strategy|skipped/i.test(key)))).toBe(true);
     const header = (await run('--format', 'csv')).split('\n')[0];
-    expect(header).toMatch(/^source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,savedUsd,pricedAsOf,/);
+    expect(header).toMatch(/^source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,savedUsd,cache,pricedAsOf,/);
   });
 });

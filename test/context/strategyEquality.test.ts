@@ -12,6 +12,7 @@ import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { trace, figuresOf } from '../helpers.js';
 import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
+import { recordedEndDetail } from '../../src/trace/endDetail.js';
 
 const rewritingArb: fc.Arbitrary<ContextStrategy> = fc
   .record({
@@ -65,7 +66,7 @@ describe('strategies that rewrite history and the skip guard: fast path = readab
           // The stop's one-line detail too (its counts are the live ones when skips changed them).
           const limits = brakeLimits(config, pricing.contextWindow ?? Infinity);
           const state = replayCompiled(compiled, runSettings(strategy, cache, latency), limits, flattenPrices(pricing), false);
-          expect(runOutcomeOf(compiled, state, limits).stop).toEqual(slow.stop);
+          expect(runOutcomeOf(compiled, state, limits, recordedEndDetail(t.end)).stop).toEqual(slow.stop);
           if (slow.summaryCalls) seen.summaries++;
           if (slow.strategyCacheLostTokens) seen.lost++;
           if (slow.skippedActions) seen.skips++;

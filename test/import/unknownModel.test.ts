@@ -18,7 +18,7 @@ describe('a model missing from the price table', () => {
   it('imports (no price needed)', async () => {
     const r = await cli('import', CASSETTE, '--out', out);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/2 runs from 1 file written/);
+    expect(r.stderr).toMatch(/loopcost: 2 runs from 1 file written/);
     expect(JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!)).toMatchObject({ type: 'header', model: 'gpt-oss:20b', provider: 'ollama.com' });
   });
 

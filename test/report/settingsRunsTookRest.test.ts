@@ -135,7 +135,7 @@ describe('project --help and --out', () => {
   });
 });
 
-describe('--out FILE says where the report went, when stdout is a terminal', () => {
+describe('--out FILE says where the report went, terminal or pipe', () => {
   async function run(argv: string[], columns?: number) {
     let stdout = '';
     let stderr = '';
@@ -143,7 +143,7 @@ describe('--out FILE says where the report went, when stdout is a terminal', () 
     return { code, stdout, stderr };
   }
 
-  it('one line on stderr at a terminal; nothing when stdout is a pipe; never on stdout', async () => {
+  it('one line on stderr, last, at a terminal and when stdout is a pipe alike; never on stdout', async () => {
     for (const [command, file] of [['replay', 'r.txt'], ['sweep', 's.json'], ['project', 'p.txt'], ['compare', 'c.csv']] as const) {
       const out = join(dir, file);
       const terminal = await run([command, PAIR, '--out', out], 100);
@@ -156,7 +156,7 @@ describe('--out FILE says where the report went, when stdout is a terminal', () 
       const piped = await run([command, PAIR, '--out', out]);
       expect(piped.code).toBe(0);
       expect(piped.stdout).toBe('');
-      expect(piped.stderr).not.toMatch(/written to/);
+      expect(piped.stderr.endsWith(`loopcost: report written to ${out} (${format})\n`)).toBe(true);
     }
     // To stdout (no --out): nothing said, terminal or not.
     expect((await run(['replay', PAIR], 100)).stderr).not.toMatch(/written to/);

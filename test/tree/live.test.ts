@@ -83,3 +83,18 @@ describe('live session trees', () => {
     expect(lenient.agents.map((agent) => agent.stop?.reason)).toEqual(['completed', 'max_steps']);
   });
 });
+
+describe("a live tree's stop detail is told as a recorded tree's", () => {
+  it("names the root agent and the tree's steps: `main: final answer after 5 steps; tree: 17 steps`", () => {
+    const result = runAgentTree(tree(), { ...options, brakes: NO_BRAKES });
+    expect(result.agents[0]!.stop?.detail).toBe('final answer after 5 steps');
+    expect(result.stopDetail).toBe('main: final answer after 5 steps; tree: 17 steps');
+  });
+
+  it("a stop by the tree's brakes is told on the tree's totals, as a recorded tree's", () => {
+    const result = runAgentTree(tree(), { ...options, brakes: { ...NO_BRAKES, maxSteps: 9 } });
+    expect(result.stopReason).toBe('max_steps');
+    expect(result.stopDetail).toBe(result.agents[0]!.stop!.detail);
+    expect(result.stopDetail).not.toMatch(/^main/);
+  });
+});

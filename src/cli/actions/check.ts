@@ -24,7 +24,7 @@ import { priceOptionsFromFlags, type BrakeFlags, type ContextFlags, type PriceFl
 import { LOOPCOST_VERSION } from '../version.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
-import { checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, type OutputFile } from './output.js';
+import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { someNames } from './recordedInputs.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
@@ -139,9 +139,7 @@ function readBaseline(file: string, inputs: readonly string[]): BaselineFile {
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
-  if (format !== 'table' && format !== 'json') {
-    throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `check writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });
-  }
+  tableOrJson('check', format);
   const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
   const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
   checkOutputs(opts, { scenarioFiles, checks }, io);
@@ -172,6 +170,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (junit !== undefined) writeFileAtomic(opts.junit!, junit, '--junit');
   if (baselineText !== undefined) writeFileAtomic(opts.updateBaseline!, baselineText, '--update-baseline');
   emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
-  if (baselineText !== undefined) io.stderr(`loopcost: baseline of ${counted(scenarios.length, 'scenario')} written to ${opts.updateBaseline}: compare later runs with --baseline ${opts.updateBaseline}\n`);
+  if (junit !== undefined) announceWritten({ what: 'JUnit report', file: opts.junit! }, io);
+  if (baselineText !== undefined) announceWritten({ what: `baseline of ${counted(scenarios.length, 'scenario')}`, file: opts.updateBaseline!, detail: `compare later runs with --baseline ${opts.updateBaseline}` }, io);
   return report.passed ? 0 : 1;
 }

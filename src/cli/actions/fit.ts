@@ -20,7 +20,7 @@ import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
 import { atMost, nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
-import { checkOutputs, pricedInputs, reportView } from './output.js';
+import { announceWritten, checkOutputs, pricedInputs, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { describePriceSource } from '../../pricing/source.js';
 import { MAX_SCENARIO_RUNS } from '../../io/limits.js';
@@ -123,5 +123,6 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   if (report) io.stdout(report);
   // Without a report the warnings are in the profile's comments, and said here too.
   else if (warnings.length > 0) io.stderr(warningLines(warnings));
+  if (flags.out !== undefined) announceWritten({ what: 'scenario profile', file: flags.out }, io);
   return 0;
 }

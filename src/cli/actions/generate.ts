@@ -11,7 +11,7 @@ import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import type { GivenFlag } from './inputs.js';
-import { checkOutputs, pricedInputs } from './output.js';
+import { announceWritten, checkOutputs, pricedInputs } from './output.js';
 import { counted } from '../../plural.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 
@@ -92,6 +92,6 @@ export async function generateAction(scenarioPath: string, flags: GenerateFlags,
   const source = overrides.latency === undefined ? { file: scenarioPath, field: 'latency' } : { file: '<command line>', field: '--latency-model' };
   const traces = generateTraces(scenario, { prices, overrides });
   const runs = await writeGenerated(traces, { out: flags.out, io, source });
-  if (flags.out !== undefined) io.stderr(`${counted(runs, 'synthetic run')} of ${scenarioPath} written to ${flags.out}\n`);
+  if (flags.out !== undefined) announceWritten({ what: `${counted(runs, 'synthetic run')} of ${scenarioPath}`, file: flags.out }, io);
   return 0;
 }

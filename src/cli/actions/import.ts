@@ -4,7 +4,7 @@ import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs } from './inputs.js';
-import { checkOutputs } from './output.js';
+import { announceWritten, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { counted } from '../../plural.js';
 
@@ -55,7 +55,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
     writer?.abort();
     throw error;
   }
-  if (out !== undefined) io.stderr(`${counted(runs, 'run')} from ${counted(set.files.length - set.badCount, 'file')} written to ${out}\n`);
+  if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount, 'file')}`, file: out }, io);
   return 0;
 }
 

@@ -28,8 +28,7 @@ export function reportView(flags: ViewFlags, io: CliIO): ReportView {
 /**
  * Writes a rendered report to `out` (atomically) or stdout. Warnings are in every text and JSON report;
  * they are also said on stderr when the report goes to a file or is CSV (which has no place for them), so
- * the person at the terminal sees them. A report written to `out` while stdout is a terminal (io.columns)
- * is said in one line on stderr, last (writtenLine); never when stdout is a pipe (a script's), never on stdout.
+ * the person at the terminal sees them. A report written to `out` is announced last (announceWritten).
  * `text` may come in pieces (a JSON report written run by run: replayReportJson).
  */
 export function emitReport(text: string | Iterable<string>, args: { out?: string; format: string; warnings: readonly ReportWarning[] }, io: CliIO): void {
@@ -37,15 +36,23 @@ export function emitReport(text: string | Iterable<string>, args: { out?: string
   else if (typeof text === 'string') io.stdout(text);
   else for (const piece of text) io.stdout(piece);
   if (args.warnings.length > 0 && (args.out !== undefined || args.format === 'csv')) io.stderr(warningLines(args.warnings));
-  if (args.out !== undefined && io.columns !== undefined) io.stderr(writtenLine('report', args.out, args.format));
+  if (args.out !== undefined) announceWritten({ what: 'report', file: args.out, detail: args.format }, io);
 }
 
 /**
- * `loopcost: report written to out.txt (table)`: a file a command wrote, said the one way on stderr
- * (`loopcost: <what> written to <file>`, as check says its baseline), with what it holds in brackets.
+ * Every file a command writes is said the one way, in one line on stderr:
+ * `loopcost: <what> written to <file> (<detail>)` — `loopcost: report written to out.txt (table)`,
+ * `loopcost: 100 synthetic runs of scenarios/x.yaml written to runs.jsonl`. Always, terminal or pipe:
+ * stderr is never a report's, so a script reading stdout gets the same bytes, and a CI log (no
+ * terminal) is where what was written, and how much, is looked for. Never on stdout.
  */
-function writtenLine(what: string, file: string, detail?: string): string {
-  return `loopcost: ${what} written to ${file}${detail === undefined ? '' : ` (${detail})`}\n`;
+export function announceWritten(file: { what: string; file: string; detail?: string }, io: CliIO): void {
+  io.stderr(`loopcost: ${file.what} written to ${file.file}${file.detail === undefined ? '' : ` (${file.detail})`}\n`);
+}
+
+/** A --report-dir's files, announced as one (announceWritten): `loopcost: reports written to DIR (replay.json, …)`. */
+export function announceReportDir(dir: string, names: readonly string[], io: CliIO): void {
+  announceWritten({ what: 'reports', file: dir, detail: names.join(', ') }, io);
 }
 
 /** A command that writes only a table or JSON refuses another format its `--out` extension (or --format) names (`.csv`). */

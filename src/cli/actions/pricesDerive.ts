@@ -10,7 +10,7 @@ import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
-import { checkOutputs } from './output.js';
+import { announceWritten, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
 export interface DeriveFlags extends ReadFlags {
@@ -113,5 +113,6 @@ export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io
       ? JSON.stringify({ ...(deriveJson(report, file) as object), contextWindows: windows, notes }, null, 2) + '\n'
       : renderDeriveTable(report, width) + notes.map((note) => wrapLine('note: ', printableCell(note), width)).join(''),
   );
+  if (opts.out !== undefined) announceWritten({ what: 'price file', file: opts.out, detail: `LiteLLM format; price runs with it: --prices-override ${opts.out}` }, io);
   return 0;
 }

@@ -1,5 +1,4 @@
 import { cacheRuleWarnings, skipOpenLoopWarnings } from '../../report/warnings.js';
-import { join } from 'node:path';
 import type { BrakeConfig } from '../../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
@@ -29,7 +28,7 @@ import {
   type PriceFlags,
   type ReadFlags,
 } from '../parseFlags.js';
-import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
+import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { RowColumns, rowList } from '../../replay/runColumns.js';
@@ -149,7 +148,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
     writeFilesAtomic(command.reportDir, rendered);
     io.stdout(renderTable(report, command.view));
-    io.stdout(`reports written: ${rendered.map(([name]) => join(command.reportDir!, name)).join(', ')}\n`);
+    announceReportDir(command.reportDir, rendered.map(([name]) => name), io);
     return 0;
   }
   // JSON is written run by run (a report of many runs is never held whole).

@@ -4,7 +4,6 @@
  * configurations (JSON, for `loopcost merge`); `--workers N` splits the slice over N threads (this one and N − 1 worker threads), with
  * output byte-identical to one thread.
  */
-import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { priceGapsOf } from '../../replay/priceGaps.js';
@@ -18,7 +17,7 @@ import { contextCurvesOf } from '../../population/contextTokens.js';
 import { brakesFromFlags, positiveInt, strategyFromFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
-import { checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } from './output.js';
+import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
@@ -200,7 +199,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     const rendered = (['json', 'csv', 'table', 'chart'] as const).map((f, i) => [SWEEP_REPORT_FILES[i]!, renderSweep(report, f, fileView)] as const);
     writeFilesAtomic(opts.reportDir, rendered);
     io.stdout(renderSweep(report, 'table', view));
-    io.stdout(`reports written: ${rendered.map(([name]) => join(opts.reportDir!, name)).join(', ')}\n`);
+    announceReportDir(opts.reportDir, rendered.map(([name]) => name), io);
     return 0;
   }
   emitReport(renderSweep(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);

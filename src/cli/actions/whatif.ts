@@ -1,4 +1,4 @@
-import type { ContextStrategy } from '../../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
@@ -62,12 +62,15 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     return { note, cache, run: whatIfRun(subjectOf(trace), settings) };
   });
   for (const { note } of recorded) notes.addNote(note);
-  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, settings, ...model }), settings).runs;
+  const syntheticCaches: CacheMode[] = [];
+  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, settings, caches: syntheticCaches, ...model }), settings).runs;
   const runs = [...recorded.map(({ run }) => run), ...synthetic];
   const result = { runs, totals: whatIfTotals(runs, settings) };
   // What the runs took of the cache and latency no flag gave: each trace's default cache (defaultCacheMode, as whatif replays it), each scenario file's own.
   const took = { recordedCaches: recorded.map(({ cache }) => cache), scenarios: command.scenarios.map((input) => input.settings) };
-  emitWhatIf(command, result, { warnings: notes.warnings(command.inputs), notes, prices, took }, io);
+  // Each run's own cache, as replay's rows carry it (RunResult.cache): `--cache` on a trace file's run, else its default.
+  const runCaches = [...recorded.map(({ cache }) => command.strategy.cache ?? cache), ...syntheticCaches];
+  emitWhatIf(command, result, { warnings: notes.warnings(command.inputs), notes, prices, took, runCaches }, io);
   return 0;
 }
 
@@ -86,7 +89,7 @@ async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTab
 function emitWhatIf(
   command: WhatIfCommand,
   result: { runs: WhatIfRun[]; totals: WhatIfTotal[] },
-  made: { warnings: ReportWarning[]; notes: RunNotes; prices: PriceTable; took: RunsTook },
+  made: { warnings: ReportWarning[]; notes: RunNotes; prices: PriceTable; took: RunsTook; runCaches?: CacheMode[] },
   io: CliIO,
 ): void {
   const { warnings, notes, prices, took } = made;
@@ -107,14 +110,21 @@ function emitWhatIf(
     pricedAsOf: (source: string) => notes.priceDay(source),
     warnings,
     scenarios: command.scenarios.map(scenarioRunSettings),
+    ...(made.runCaches === undefined ? {} : { runCaches: made.runCaches }),
   });
   const text =
     command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderWhatIfCsv(report) : renderWhatIfTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
 }
 
-/** Synthetic runs as what-if subjects, each noted (priced, not recorded, and the max_tokens its baseline and `settings` send) as it comes; models resolved before any run. */
-function syntheticSubjects(inputs: readonly ScenarioInput[], run: { prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[]; model?: string }): Iterable<WhatIfSubject> {
+/**
+ * Synthetic runs as what-if subjects, each noted (priced, not recorded, and the max_tokens its baseline and
+ * `settings` send) and its cache (its file's, off when it names none) added to `caches` as it comes; models resolved before any run.
+ */
+function syntheticSubjects(
+  inputs: readonly ScenarioInput[],
+  run: { prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[]; caches: CacheMode[]; model?: string },
+): Iterable<WhatIfSubject> {
   const { prices, notes, model } = run;
   const pricings = scenarioPricings(inputs, prices, model);
   const options = { prices, ...(model === undefined ? {} : { model }) };
@@ -123,6 +133,7 @@ function syntheticSubjects(inputs: readonly ScenarioInput[], run: { prices: Pric
       const sent = sentMaxTokens([input.settings.brakes, ...run.settings.map((setting) => setting.brakes)]);
       for (const subject of scenarioWhatIfSubjects([input], options)) {
         notes.addSynthetic(subject.source, pricings[i]!, input.settings.strategy.cache, sent);
+        run.caches.push(input.settings.strategy.cache ?? 'off');
         yield subject;
       }
     }
