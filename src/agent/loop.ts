@@ -82,7 +82,7 @@ class AgentRun {
     this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
-    this.recorder = options.recorder ?? NO_RECORDER;
+    this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);
     this.mark = options.clock.now();
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
   }

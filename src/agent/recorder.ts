@@ -6,10 +6,11 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
+import type { DatingRecorder } from './treeRecording.js';
 import type { TraceRecorder } from './types.js';
 
 /** Records to `path` (created or truncated), one JSON line per record, each written synchronously. */
-export function fileRecorder(path: string): TraceRecorder {
+export function fileRecorder(path: string): TraceRecorder & Required<DatingRecorder> {
   let fd: number | null = openSync(path, 'w');
   const line = (record: object) => {
     if (fd === null) throw new Error(`the recording ${path} has ended`);
@@ -17,6 +18,7 @@ export function fileRecorder(path: string): TraceRecorder {
   };
   return {
     header: (header) => line(withDate(header)),
+    dated: withDate,
     call: (call) => line(call),
     end: (end) => {
       line(end);
@@ -26,13 +28,14 @@ export function fileRecorder(path: string): TraceRecorder {
   };
 }
 
-/** Records in memory; `trace()` is the run so far (ending as a cut-off live recording reads before its end). */
-export function memoryRecorder(source = 'memory'): TraceRecorder & { trace(): Trace } {
+/** Records in memory (`dated`: a header as either recorder writes it, for a tree's shared date: treeRecording.ts); `trace()` is the run so far (ending as a cut-off live recording reads before its end). */
+export function memoryRecorder(source = 'memory'): TraceRecorder & Required<DatingRecorder> & { trace(): Trace } {
   let header: TraceHeader | undefined;
   const calls: CallRecord[] = [];
   let end: TraceEnd | undefined;
   return {
     header: (h) => void (header = withDate(h)),
+    dated: withDate,
     call: (call) => void calls.push(structuredClone(call)),
     end: (e) => void (end = e),
     trace: () => ({ source, header: header!, calls: [...calls], end: end ?? { type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' } }),

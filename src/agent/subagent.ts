@@ -15,7 +15,8 @@ import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
 import type { StoppedBy } from '../tree/result.js';
-import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec } from './types.js';
+import { treeRecording, TreeTimeline, type DatingRecorder, type RecordedMember } from './treeRecording.js';
+import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec, TraceRecorder } from './types.js';
 
 /** One agent of a real-loop tree, as the root's result reports it. */
 export interface LiveTreeAgent {
@@ -39,13 +40,19 @@ export interface LiveTreeReport {
 /** The budget and the record of a real-loop tree. */
 export class LiveTree {
   readonly budget: TreeBudget;
+  /** Its recordings' session and timeline (treeRecording.ts). */
+  readonly timeline = new TreeTimeline();
   private readonly agents: LiveTreeAgent[] = [];
 
-  constructor(brakes: BrakeConfig, subagent?: SubagentLimits) {
+  constructor(
+    brakes: BrakeConfig,
+    readonly subagent?: SubagentLimits,
+  ) {
     this.budget = new TreeBudget(brakes, subagent);
   }
 
   member(agentId: string, parent?: { agentId: string; toolCallId: string }): TreeMember {
+    if (parent) this.timeline.started.set(`${parent.agentId}\n${parent.toolCallId}`, agentId);
     return new TreeMember(this, agentId, parent);
   }
 
@@ -67,10 +74,11 @@ export class LiveTree {
 }
 
 /** One agent's place in the tree: its totals, and the tree's checks on its session (the `tree` of its session's checkBeforeCall). */
-export class TreeMember implements TreeCheck {
+export class TreeMember implements TreeCheck, RecordedMember {
   private readonly budget: AgentBudget;
   private by: StoppedBy | undefined;
   private readonly order: number;
+  private startMs: number | undefined;
 
   constructor(
     readonly tree: LiveTree,
@@ -89,7 +97,10 @@ export class TreeMember implements TreeCheck {
   /** The tree's check before a call (after the session's spend so far is absorbed): null when it may go. */
   check(session: LoopSession, view: PromptView): Stop | null {
     const stop = this.budget.check(session, view);
-    if (!stop) return null;
+    if (!stop) {
+      this.startMs = this.tree.timeline.nextStartMs(this.tree.budget.totals.elapsedMs);
+      return null;
+    }
     this.by = stop.by;
     return { reason: stop.reason, detail: stop.detail };
   }
@@ -97,6 +108,25 @@ export class TreeMember implements TreeCheck {
   /** Whether the tree's brakes would let the session's next call through, its cost aside (the summary call's gate). */
   summaryMayRun(session: LoopSession, summary: SummaryCallSize): boolean {
     return this.budget.summaryMayRun(session, summary);
+  }
+
+  get timeline(): TreeTimeline {
+    return this.tree.timeline;
+  }
+
+  get subagentLimits(): SubagentLimits | undefined {
+    return this.tree.subagent;
+  }
+
+  takeStartMs(): number {
+    const start = this.startMs ?? this.tree.timeline.nextStartMs(this.tree.budget.totals.elapsedMs);
+    this.startMs = undefined;
+    return start;
+  }
+
+  /** `inner` (or no recorder), writing this agent's place in the tree into its records (`brakes`: the run's own). */
+  recording(inner: DatingRecorder | undefined, brakes: BrakeConfig): TraceRecorder {
+    return treeRecording(inner ?? { header() {}, call() {}, end() {} }, this, brakes);
   }
 
   /** What the session spent since the last sync, into the agent's and the tree's totals. */

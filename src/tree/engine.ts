@@ -138,18 +138,43 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     return ended && agentStop(ended);
   };
 
+  const ended = (a: number, r: number, stop: AgentStop | null): void => {
+    if (stop?.by !== undefined) stopAgent(a, stop);
+    else if (stop) finishRun(a, r, stop);
+  };
+  // After its last call a run's next step finds no call (what a lone replay does when its source runs
+  // out) — once the sub-agents that call started have made their calls: the step is checked against them.
+  const ranOut: { a: number; r: number }[] = [];
+  const within = (a: number, ancestor: number): boolean => {
+    for (let at: number | undefined = a, hops = 0; at !== undefined && hops <= tree.agents.length; hops++) {
+      const parent: string | undefined = tree.agents[at]!.parentAgentId;
+      at = parent === undefined ? undefined : tree.agents.findIndex((agent) => agent.agentId === parent);
+      if (at === ancestor) return true;
+      if (at === -1) return false;
+    }
+    return false;
+  };
+  const flushRanOut = (before?: number): void => {
+    while (ranOut.length > 0 && (before === undefined || !within(before, ranOut.at(-1)!.a))) {
+      const { a, r } = ranOut.pop()!;
+      const state = states[a]!;
+      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, state.sessions[r]!, recordedCall(tree.agents[a]!.runs[r]!, tree.agents[a]!.runs[r]!.calls.length)));
+    }
+  };
+
   for (const { agent: a, run: r, call: c } of treeSchedule(tree)) {
+    flushRanOut(a);
     const state = states[a]!;
     if (state.stop !== undefined) continue;
     const run = tree.agents[a]!.runs[r]!;
     state.current = r;
     const session = sessionOf(a, r);
     if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
-    // After its last call the run's next step finds no call: what a lone replay does when its source runs out.
-    const ended = step(a, session, recordedCall(run, c)) ?? (c === run.calls.length - 1 ? step(a, session, recordedCall(run, c + 1)) : null);
-    if (ended?.by !== undefined) stopAgent(a, ended);
-    else if (ended) finishRun(a, r, ended);
+    const stop = step(a, session, recordedCall(run, c));
+    if (stop === null && c === run.calls.length - 1) ranOut.push({ a, r });
+    ended(a, r, stop);
   }
+  flushRanOut();
   return treeResultOf(tree, states, stops, budget.totals);
 }
 

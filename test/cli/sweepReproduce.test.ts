@@ -35,6 +35,21 @@ describe('sweep → replay', () => {
     expect(summary.costPerCompletedTaskUsd).toBe(recommended.costPerCompletedUsd);
   });
 
+  it('scenario files: the flags replay them as the sweep ran them, not under their own brakes, context and cache', async () => {
+    // recursive-verification.yaml brings its own brakes (a repeat limit); weekly-report.yaml its own context (window:3);
+    // production-mix.yaml its own cache (on): a sweep gives brakes, context and cache itself.
+    for (const files of [['scenarios/recursive-verification.yaml'], ['scenarios/weekly-report.yaml', 'scenarios/production-mix.yaml']]) {
+      const sweep = await cli('sweep', ...files, '--grid', 'max-steps=12,40', '--grid', 'context=full,window:4', '--format', 'json');
+      expect(sweep.code, sweep.stderr).toBe(0);
+      for (const row of JSON.parse(sweep.stdout).configurations) {
+        expect(row.flags.startsWith('--preset none ')).toBe(true);
+        const replay = await cli('replay', ...files, ...row.flags.split(' '), '--format', 'json');
+        expect(replay.code, replay.stderr).toBe(0);
+        expect(JSON.parse(replay.stdout).summary.totalCostUsd, `${files.join(' ')} ${row.flags}`).toBe(row.costUsd);
+      }
+    }
+  });
+
   it("every row's flags say its grid values and the flags given (CSV too)", async () => {
     const args = ['sweep', MINI, '--grid', 'context=full,mask:4', '--tool-result-cap', '500', '--cache', 'on', '--model', 'gpt-4o'];
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);

@@ -20,8 +20,10 @@ import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../populati
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
-import { brakeSpec, runsCache, settingsFlags, type RunsTook } from '../../report/settings.js';
-import { contextSpecOf, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
+import { brakeSpec, settingsFlags } from '../../report/settings.js';
+import { configurationCache, scenarioFilesFlags, type SweepRunsTook } from './sweepTook.js';
+export { sweepTook } from './sweepTook.js';
+import { contextSpecOf, type CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
@@ -157,24 +159,6 @@ function cachesTaken(traces: readonly Trace[]): CacheMode[] {
   return [...new Set(traces.map(defaultCacheMode))];
 }
 
-/**
- * What a sweep's runs took of the cache and latency no flag gave, under a configuration's `cache` (the grid's
- * or --cache): each trace its own cache (`recordedCaches`, each once) and the synthetic runs the
- * configuration's — off without one: they take the sweep's context, not their files' — with their files' latency.
- */
-export function sweepTook(recordedCaches: readonly CacheMode[], scenarios: readonly ScenarioInput[], cache: CacheMode | undefined): RunsTook {
-  const strategy: Pick<ContextStrategy, 'cache'> = cache === undefined ? {} : { cache };
-  return { recordedCaches, scenarios: scenarios.map(({ settings }) => ({ strategy, ...(settings.latency === undefined ? {} : { latency: settings.latency }) })) };
-}
-
-/** The cache a configuration's runs took, said as every settings line says it (runsCache): its own, else what each run took. */
-function configurationCache(config: GridConfiguration['config'], took: SweepRunsTook): string {
-  const cache = config.strategy.cache;
-  return runsCache({ ...sweepTook(took.recordedCaches, took.scenarios, cache), ...(cache === undefined ? {} : { given: cache }) });
-}
-
-/** What a sweep's rows need of its runs to say the cache each configuration's runs took (configurationCache). */
-type SweepRunsTook = { recordedCaches: readonly CacheMode[]; scenarios: readonly ScenarioInput[] };
 
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
@@ -269,7 +253,7 @@ export function sweepRows(prepared: PreparedSweep, range: { from: number; to: nu
 export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean; took: SweepRunsTook }): SweepRow[] {
   return slice.map((c, i) => ({
     settings: c.settings,
-    flags: settingsFlags({ ...c.config, ...(over.tree === true ? { tree: c.config.subagent === undefined ? {} : { subagent: c.config.subagent } } : {}) }),
+    flags: scenarioFilesFlags(c.config, over.took) + settingsFlags({ ...c.config, ...(over.tree === true ? { tree: c.config.subagent === undefined ? {} : { subagent: c.config.subagent } } : {}) }),
     brakes: brakeSpec(c.config.brakes),
     context: contextSpecOf(c.config.strategy),
     ...(c.config.strategy.toolResultCap === undefined ? {} : { toolResultCap: c.config.strategy.toolResultCap }),

@@ -1,0 +1,87 @@
+/**
+ * A real-loop tree's recordings, written as an importer writes a session tree (docs/trace-format.md,
+ * "Session trees"), so `replay --tree` of them replays the tree the run was:
+ * - every header's `agent`: the tree's session, the agent's id and kind, and for a sub-agent its parent
+ *   and the parent's tool call that started it; the parent's tool call names it (`startedAgentId`);
+ * - every header's `recordedSettings`: the brakes that agent ran under on its own — the root's, or for a
+ *   sub-agent its run's per-call brakes with the per-agent limits (`subagentLimits`) as its step cap and
+ *   budget (the tree's own brakes bind the totals: they are the root's);
+ * - every call's `startMs`, on one timeline for the whole tree (every agent's `recordedAt` is the root's):
+ *   the tree's running time when the call was let through, at least 1 ms after the tree's previous call,
+ *   so the calls replay in the order they were made (a sub-agent's inside its parent's tool call).
+ * The tree's session id is `live-<the root's recordedAt>` (`live` when its recorder does not date it).
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import { recordedSettingsOf } from '../trace/recordedSettings.js';
+import type { AgentRef, CallRecord, TraceHeader } from '../trace/types.js';
+import { runBrakes, type SubagentLimits } from '../tree/budget.js';
+import type { TraceRecorder } from './types.js';
+
+/** A recorder that can date a header as it would write it (fileRecorder, memoryRecorder). */
+export interface DatingRecorder extends TraceRecorder {
+  dated?(header: TraceHeader): TraceHeader;
+}
+
+/** The tree's shared recording state: its session, its time origin and its calls' timeline. */
+export class TreeTimeline {
+  sessionId = 'live';
+  recordedAt: string | undefined;
+  private lastStartMs = -Infinity;
+  /** Sub-agents started, by `parentAgentId \n toolCallId`. */
+  readonly started = new Map<string, string>();
+
+  /** The start of a call let through now, the tree having run `elapsedMs`. */
+  nextStartMs(elapsedMs: number): number {
+    this.lastStartMs = Math.max(elapsedMs, this.lastStartMs + 1);
+    return this.lastStartMs;
+  }
+}
+
+/** What a member of the tree tells its recording. */
+export interface RecordedMember {
+  agentId: string;
+  parent?: { agentId: string; toolCallId: string } | undefined;
+  timeline: TreeTimeline;
+  subagentLimits?: SubagentLimits | undefined;
+  /** The start of the call the tree last let through for this agent, once (or a fresh one). */
+  takeStartMs(): number;
+}
+
+/** The brakes a sub-agent ran under on its own: its run's per-call brakes, and the per-agent limits. */
+export function subagentRecordedBrakes(brakes: BrakeConfig, limits: SubagentLimits | undefined): BrakeConfig {
+  const own: BrakeConfig = runBrakes(brakes);
+  if (limits?.maxSteps !== undefined) own.maxSteps = limits.maxSteps;
+  if (limits?.maxCostPico !== undefined) own.maxCostPico = limits.maxCostPico;
+  return own;
+}
+
+function agentRef(member: RecordedMember): AgentRef {
+  const { sessionId } = member.timeline;
+  if (member.parent === undefined) return { sessionId, agentId: member.agentId, kind: 'main' };
+  const ref: AgentRef = { sessionId, agentId: member.agentId, kind: 'subagent', parentAgentId: member.parent.agentId };
+  if (member.parent.toolCallId !== '') ref.parentToolCallId = member.parent.toolCallId;
+  return ref;
+}
+
+/** `inner`, writing the tree's fields into each record of `member`'s run (`brakes`: the run's own). */
+export function treeRecording(inner: DatingRecorder, member: RecordedMember, brakes: BrakeConfig): TraceRecorder {
+  const { timeline } = member;
+  const header = (h: TraceHeader): TraceHeader => {
+    if (member.parent === undefined) {
+      const dated = inner.dated?.(h) ?? h;
+      timeline.recordedAt = dated.recordedAt;
+      if (dated.recordedAt !== undefined) timeline.sessionId = `live-${dated.recordedAt}`;
+      return { ...dated, agent: agentRef(member) };
+    }
+    const recordedSettings = recordedSettingsOf(subagentRecordedBrakes(brakes, member.subagentLimits));
+    return { ...h, ...(timeline.recordedAt === undefined ? {} : { recordedAt: timeline.recordedAt }), recordedSettings, agent: agentRef(member) };
+  };
+  const call = (record: CallRecord): CallRecord => {
+    const tools = record.toolCalls?.map((tool) => {
+      const started = tool.id === undefined ? undefined : timeline.started.get(`${member.agentId}\n${tool.id}`);
+      return started === undefined ? tool : { ...tool, startedAgentId: started };
+    });
+    return { ...record, startMs: member.takeStartMs(), ...(tools === undefined ? {} : { toolCalls: tools }) };
+  };
+  return { header: (h) => inner.header(header(h)), call: (record) => inner.call(call(record)), end: (end) => inner.end(end) };
+}
