@@ -24,36 +24,51 @@ export function specParts(spec: string, options?: { of: string; names: Record<st
   return parts;
 }
 
+/** What keyValueSpec reads a flag's value against. */
+export interface KeyValueRules<F extends string> {
+  /** The flag, as errors name it (`--latency-model`). */
+  flag: string;
+  /** The names the flag takes, each to its field. */
+  names: Record<string, F>;
+  /** What one part is, in errors: `latency setting`. */
+  what: string;
+  /** What a value is, in the hint: `milliseconds`. */
+  valueWord: string;
+  /** The parts, when not specParts(spec) (a value with its options: specParts with `options`). */
+  parts?: readonly string[];
+  /** The hint when a name is given twice (default: `give each name once`). */
+  twiceHint?: (name: string) => string;
+}
+
 /**
  * Reads `name=value,name=value` against the allowed names; anything else is one UserError naming the
  * flag, the part and the names it takes.
  */
-export function keyValueSpec<F extends string>(spec: string, flag: string, names: Record<string, F>, what: string, valueWord: string, parts = specParts(spec)): [F, string][] {
+export function keyValueSpec<F extends string>(spec: string, rules: KeyValueRules<F>): [F, string][] {
+  const { flag, names, what, valueWord } = rules;
   const seen = new Set<string>();
-  return parts
-    .map((part) => {
-      const name = part.split('=')[0]!.trim();
-      if (names[name] !== undefined && seen.has(name)) {
-        // Which of the two would hold is not for loopcost to guess.
-        const hint = flag === '--try' ? `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B` : 'give each name once';
-        throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${spec}' gives ${name} twice`, hint });
-      }
-      seen.add(name);
-      const eq = part.indexOf('=');
-      const key = eq < 0 ? part : part.slice(0, eq);
-      const value = eq < 0 ? undefined : part.slice(eq + 1);
-      const field = names[key.trim()];
-      // Only a value with its options (`repeat-action=skip,max-skips=2`, joined by specParts) holds another `=`.
-      const doubled = value !== undefined && value.includes('=') && !value.includes(',');
-      if (!field || value === undefined || value.trim() === '' || doubled) {
-        throw new UserError({
-          file: '<command line>',
-          field: flag,
-          code: 'bad_value',
-          message: part === '' ? `'${spec}' has an empty ${what} (an empty value or a doubled comma)` : `'${part}' is not a ${what}${didYouMean(key.trim(), Object.keys(names))}`,
-          hint: `write name=${valueWord} pairs separated by commas, names from: ${Object.keys(names).join(', ')}`,
-        });
-      }
-      return [field, value.trim()];
-    });
+  return (rules.parts ?? specParts(spec)).map((part) => {
+    const eq = part.indexOf('=');
+    const key = (eq < 0 ? part : part.slice(0, eq)).trim();
+    const value = eq < 0 ? undefined : part.slice(eq + 1);
+    const field = names[key];
+    if (field !== undefined && seen.has(key)) {
+      // Which of the two would hold is not for loopcost to guess.
+      const hint = rules.twiceHint?.(key) ?? 'give each name once';
+      throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${spec}' gives ${key} twice`, hint });
+    }
+    seen.add(key);
+    // Only a value with its options (`repeat-action=skip,max-skips=2`, joined by specParts) holds another `=`.
+    const doubled = value !== undefined && value.includes('=') && !value.includes(',');
+    if (!field || value === undefined || value.trim() === '' || doubled) {
+      throw new UserError({
+        file: '<command line>',
+        field: flag,
+        code: 'bad_value',
+        message: part === '' ? `'${spec}' has an empty ${what} (an empty value or a doubled comma)` : `'${part}' is not a ${what}${didYouMean(key, Object.keys(names))}`,
+        hint: `write name=${valueWord} pairs separated by commas, names from: ${Object.keys(names).join(', ')}`,
+      });
+    }
+    return [field, value.trim()];
+  });
 }

@@ -145,7 +145,7 @@ function repeatActionFrom(flags: BrakeFlags): Partial<BrakeConfig> {
   const [action, ...rest] = flags.repeatAction!.split(',');
   const chosen = oneOf<'stop' | 'skip'>('--repeat-action', action!.trim(), ['stop', 'skip']);
   const parts: Partial<Record<'maxSkips' | 'skipWarning', string>> = { maxSkips: flags.maxSkips, skipWarning: flags.skipWarning };
-  if (rest.length > 0) for (const [field, value] of keyValueSpec(rest.join(','), '--repeat-action', SKIP_KEYS, 'skip setting', 'N')) parts[field] = value;
+  if (rest.length > 0) for (const [field, value] of keyValueSpec(rest.join(','), { flag: '--repeat-action', names: SKIP_KEYS, what: 'skip setting', valueWord: 'N' })) parts[field] = value;
   if (chosen === 'stop' && (parts.maxSkips !== undefined || parts.skipWarning !== undefined)) throw flagError('--repeat-action', flags.repeatAction!, "'skip' when max-skips or warning is given");
   const out: Partial<BrakeConfig> = { repeatAction: chosen };
   if (parts.maxSkips !== undefined) out.maxSkips = nonNegativeInt('--repeat-action', parts.maxSkips);
@@ -193,7 +193,8 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
 export function brakesFromSpec(spec: string): BrakeConfig {
   const flags: BrakeFlags = {};
   const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
-  for (const [field, value] of keyValueSpec(spec, '--try', BRAKE_KEYS, 'brake setting', 'value', parts)) flags[field] = value;
+  const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
+  for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint })) flags[field] = value;
   if (flags.preset === RECORDED_PRESET) {
     // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
     throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
@@ -232,7 +233,7 @@ const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
  */
 export function latencyFromSpec(spec: string): LatencyModel {
   const model: LatencyModel = { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 0 };
-  for (const [field, value] of keyValueSpec(spec, '--latency-model', LATENCY_KEYS, 'latency setting', 'milliseconds')) {
+  for (const [field, value] of keyValueSpec(spec, { flag: '--latency-model', names: LATENCY_KEYS, what: 'latency setting', valueWord: 'milliseconds' })) {
     model[field] = nonNegativeNumber('--latency-model', value);
     if (model[field] > MAX_LATENCY_PART_MS) {
       throw new UserError({

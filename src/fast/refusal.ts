@@ -5,9 +5,9 @@
  * after the brakes before it, as the readable loop's LoopSession.providerRefused does: the refused call is
  * made (a failed call: its time, counted), is no step and is paid nothing. Its numbers are the stop's.
  */
-import { Fact } from '../kernel/describe.js';
 import { modelledCallMs } from '../kernel/latency.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { refusalFacts as windowRefusalFacts } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
 import type { CompiledTrace } from './layout.js';
 import { RunSetting, type RunSettings } from './settings.js';
@@ -45,10 +45,8 @@ export function refusedCalls(code: number): number {
   return code === StopCode.ProviderRefused ? 1 : 0;
 }
 
-/** The refusal's numbers as the stop's facts (describeStop). */
+/** The refusal's numbers as the stop's facts (describeStop), as the readable loop sets them (loop/summary.ts refusalFacts). */
 export function refusalFacts(t: CompiledTrace, facts: Float64Array): void {
   const r = t.refusal;
-  facts[Fact.PromptTokens] = r[Refused.PromptTokens]!;
-  facts[Fact.RefusedMaxTokens] = r[Refused.MaxOutputTokens]!;
-  facts[Fact.WindowTokens] = r[Refused.WindowTokens]!;
+  windowRefusalFacts(facts, { promptTokens: r[Refused.PromptTokens]!, maxOutputTokens: r[Refused.MaxOutputTokens]!, contextWindowTokens: r[Refused.WindowTokens]! });
 }

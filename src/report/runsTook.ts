@@ -12,7 +12,7 @@ import type { LatencyModel } from '../loop/latency.js';
  * scenario file says (off when it says nothing, or when no file's cache applies).
  */
 export function defaultCacheSpec(scenarioCaches: readonly (string | undefined)[] = []): string {
-  return `as recorded (synthetic: ${syntheticCache(scenarioCaches)})`;
+  return withSynthetic(syntheticCache(scenarioCaches));
 }
 
 /** The cache synthetic runs took without `--cache`: `off`, `on`, or `each scenario file's own` when the files differ. */
@@ -27,6 +27,12 @@ function ownLabel(values: readonly string[]): string | undefined {
 }
 
 const AS_RECORDED = 'as recorded';
+const WITH_SYNTHETIC = `${AS_RECORDED} (synthetic: `;
+
+/** `as recorded (synthetic: …)`: recorded runs took theirs, synthetic runs `label`. */
+function withSynthetic(label: string): string {
+  return `${WITH_SYNTHETIC}${label})`;
+}
 
 /** The latency of runs that have nothing recorded to fall back on and no `--latency-model`: calls and tools take no time. */
 export const NO_LATENCY = 'none';
@@ -52,7 +58,7 @@ export function scenarioLatency(s: { latency?: LatencyModel }): string {
 function asRecordedOr(anyRecorded: boolean, others: readonly string[]): string {
   const label = ownLabel(others);
   if (label === undefined) return AS_RECORDED;
-  return anyRecorded ? `${AS_RECORDED} (synthetic: ${label})` : label;
+  return anyRecorded ? withSynthetic(label) : label;
 }
 
 /**
@@ -60,7 +66,7 @@ function asRecordedOr(anyRecorded: boolean, others: readonly string[]): string {
  * run alone): `as recorded` of `as recorded (synthetic: …)` (asRecordedOr); any other label a flag gave every run.
  */
 export function recordedRunPart(label: string): string {
-  return label.startsWith(`${AS_RECORDED} (synthetic: `) ? AS_RECORDED : label;
+  return label.startsWith(WITH_SYNTHETIC) ? AS_RECORDED : label;
 }
 
 /** One trace file's run's cache (RunResult.cache), as runsCache says it of that run alone: `as recorded`, `on` or `off`. */

@@ -26,7 +26,7 @@ export interface StopsLayout {
 }
 
 /** Between two columns of a table (src/report/table.ts). */
-const GAP = 2;
+export const GAP = 2;
 /** A cut header keeps at least 3 characters (`max…`, `tra…`: every stop reason's first 3 differ). */
 const SHORTEST_HEADER = 4;
 const OTHER_STOPS = 'other stops';

@@ -8,7 +8,7 @@
 import type { StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import { formatUsdNumber } from './money.js';
-import { narrowestWidth } from './stopColumns.js';
+import { GAP, narrowestWidth } from './stopColumns.js';
 import { FIGURE_KEYS, type FigureKey } from './strategyFigureNames.js';
 import { formatTable, type Cell, type Column } from './table.js';
 
@@ -105,9 +105,6 @@ export function perRunTables(args: {
   const own = rows.map((row, i) => [row[0]!, row[1]!, ...cells[i]!]);
   return `${alone}\nstrategy figures per run and setting:\n${formatTable([columns[0]!, columns[1]!, ...extra], own, { maxWidth: width })}`;
 }
-
-/** Between two table columns (src/report/table.ts). */
-const GAP = 2;
 
 /** A table's width as laid out: its rule line's (one column per `─`). */
 function ruleWidth(table: string): number {

@@ -39,7 +39,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
       strategy,
       ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
       ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
-      took: sweepTook(prepared.recordedCaches, prepared.scenarios, strategy.cache),
+      took: sweepTook(prepared, strategy.cache),
     }),
     prices: prepared.prices.source,
     grid: prepared.axes,

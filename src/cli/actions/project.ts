@@ -166,7 +166,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
       strategy: config.strategy,
       ...(config.latency === undefined ? {} : { latency: config.latency }),
       ...(config.model === undefined ? {} : { model: config.model }),
-      took: sweepTook(prepared.recordedCaches, prepared.scenarios, config.strategy.cache),
+      took: sweepTook(prepared, config.strategy.cache),
     }),
     prices: prepared.prices.source,
     inputs: inputsRecord(recordedRuns, scenarios),

@@ -91,7 +91,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
       strategy,
       ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
       ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
-      took: sweepTook(read.recordedCaches, prepared.scenarios, strategy.cache),
+      took: sweepTook({ recordedCaches: read.recordedCaches, scenarios: prepared.scenarios }, strategy.cache),
     }),
     prices: prepared.prices.source,
     grid: prepared.axes,

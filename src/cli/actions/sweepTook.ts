@@ -13,15 +13,15 @@ import type { ScenarioInput } from '../../scenario/replayScenarios.js';
  * or --cache): each trace its own cache (`recordedCaches`, each once) and the synthetic runs the
  * configuration's — off without one: they take the sweep's context, not their files' — with their files' latency.
  */
-export function sweepTook(recordedCaches: readonly CacheMode[], scenarios: readonly ScenarioInput[], cache: CacheMode | undefined): RunsTook {
+export function sweepTook(took: SweepRunsTook, cache: CacheMode | undefined): RunsTook {
   const strategy: Pick<ContextStrategy, 'cache'> = cache === undefined ? {} : { cache };
-  return { recordedCaches, scenarios: scenarios.map(({ settings }) => ({ strategy, ...(settings.latency === undefined ? {} : { latency: settings.latency }) })) };
+  return { recordedCaches: took.recordedCaches, scenarios: took.scenarios.map(({ settings }) => ({ strategy, ...(settings.latency === undefined ? {} : { latency: settings.latency }) })) };
 }
 
 /** The cache a configuration's runs took, said as every settings line says it (runsCache): its own, else what each run took. */
 export function configurationCache(config: GridConfiguration['config'], took: SweepRunsTook): string {
   const cache = config.strategy.cache;
-  return runsCache({ ...sweepTook(took.recordedCaches, took.scenarios, cache), ...(cache === undefined ? {} : { given: cache }) });
+  return runsCache({ ...sweepTook(took, cache), ...(cache === undefined ? {} : { given: cache }) });
 }
 
 /** What a sweep's rows need of its runs to say the cache each configuration's runs took (configurationCache). */
