@@ -49,11 +49,12 @@ const REPEAT_MODES = { total: RepeatModeCode.Total, consecutive: RepeatModeCode.
 
 /**
  * The largest prompt a call may send into a model's context window: OpenAI and Anthropic refuse a request
- * whose prompt + `max_tokens` passes the window, so the output the loop asks for counts against it (at
- * least 0: a `max_tokens` past the window leaves no prompt).
+ * whose prompt + `max_tokens` passes the window, so the output the loop asks for counts against it. A
+ * `max_tokens` at or past the window leaves no prompt, not even an empty one: the allowance goes below 0,
+ * so `prompt > allowed` is exactly the provider's `prompt + max_tokens > window` (providerWindow.ts).
  */
 export function promptAllowedTokens(windowTokens: number, maxOutputTokens: number): number {
-  return Math.max(0, windowTokens - maxOutputTokens);
+  return windowTokens - maxOutputTokens;
 }
 
 /**

@@ -17,6 +17,9 @@ import { brakeLimits, contextWindowTokens, Limit, promptAllowedTokens } from '..
 import { flattenPrices } from '../../src/kernel/prices.js';
 import { checkSummaryTrigger, replayTrace, type RunResult } from '../../src/replay/replay.js';
 import { distinctSteps, handPriced, handTable, trace } from '../helpers.js';
+import fc from 'fast-check';
+import { promptTooLarge } from '../../src/kernel/brakes.js';
+import { providerRefuses } from '../../src/kernel/providerWindow.js';
 
 const WINDOW = 10_000;
 const TEN_K = handPriced('ten-k', { input: 1, output: 2 }, WINDOW);
@@ -34,20 +37,31 @@ function both(brakes: Partial<BrakeConfig>, strategy: ContextStrategy = { kind: 
 }
 
 describe('the prompt a context-window brake allows', () => {
-  it("'model': the window less the max_tokens sent (default 4096), at least 0; unknown window: no limit", () => {
+  it("'model': the window less the max_tokens sent (default 4096), below 0 past it; unknown window: no limit", () => {
     const at = (brakes: Partial<BrakeConfig>, modelWindow: number) => {
       const limits = brakeLimits({ ...NO_BRAKES, ...brakes }, modelWindow);
       return [limits[Limit.ContextWindow], limits[Limit.ContextWindowTokens]];
     };
     expect(at({ contextWindow: 'model' }, 128_000)).toEqual([123_904, 128_000]);
     expect(at({ contextWindow: 'model', maxOutputTokens: 100 }, 128_000)).toEqual([127_900, 128_000]);
-    expect(at({ contextWindow: 'model' }, 3000)).toEqual([0, 3000]);
+    expect(at({ contextWindow: 'model' }, 3000)).toEqual([-1096, 3000]);
     expect(at({ contextWindow: 'model' }, Infinity)).toEqual([Infinity, Infinity]);
     // An explicit N is the largest prompt itself, whatever max_tokens and the model's window.
     expect(at({ contextWindow: 128_000 }, 128_000)).toEqual([128_000, 128_000]);
     expect(at({ contextWindow: 50_000, maxOutputTokens: 100 }, 128_000)).toEqual([50_000, 50_000]);
     expect(at({}, 128_000)).toEqual([Infinity, Infinity]);
     expect(promptAllowedTokens(10_000, 4096)).toBe(5904);
+  });
+
+  it('the brake allows exactly the prompts a provider answers: even an empty prompt with max_tokens past the window is refused (seed 31)', () => {
+    expect(promptTooLarge(0, promptAllowedTokens(3000, 4096))).toBe(true);
+    expect(providerRefuses(3000, 0, 4096)).toBe(true);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300_000 }), fc.integer({ min: 0, max: 300_000 }), fc.integer({ min: 0, max: 400_000 }), (windowTokens, maxOutputTokens, promptTokens) => {
+        expect(promptTooLarge(promptTokens, promptAllowedTokens(windowTokens, maxOutputTokens))).toBe(providerRefuses(windowTokens, promptTokens, maxOutputTokens));
+      }),
+      { seed: 31, numRuns: 2000 },
+    );
   });
 });
 
