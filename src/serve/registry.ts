@@ -11,7 +11,10 @@
  *
  * A session that ends (a recording after its last call, a synthetic agent after its final answer or the
  * failure that ended it) is retired at once (retired.ts): its totals are kept, exact, its engine and
- * matching state dropped. `maxSessions` bounds the sessions in progress: one more is refused with a 503.
+ * matching state dropped. A session still in progress (its run stopped by its own brakes) is retired the
+ * same way when its client ends it (`end`) or when no request has come for `sessionIdleMs` (checked on
+ * every request and report, by the injected clock: no timer). `maxSessions` bounds the sessions in
+ * progress: one more is refused with a 503.
  */
 import { sha256Hex } from '../io/builtins.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
@@ -29,7 +32,7 @@ import type { Reply } from './reply.js';
 import { messageText, type ChatRequest } from './request.js';
 import type { HeldSession, ServeSession, SessionSummary } from './session.js';
 import { SyntheticSession } from './synthetic.js';
-import { RetiredSession } from './retired.js';
+import { RetiredSession, type Retirement } from './retired.js';
 import { counted } from '../plural.js';
 
 /** What the server answers from: recorded traces, or one scenario's synthetic population. */
@@ -45,11 +48,17 @@ export interface RegistryOptions {
   cache?: CacheMode;
   /** Most sessions in progress at once (`--max-sessions`): a request that would start one more is answered 503. Default: no limit. */
   maxSessions?: number;
+  /** A session in progress with no request for this long is retired, its totals kept (`--session-idle-seconds`). Default: never. */
+  sessionIdleMs?: number;
+  /** The clock idle time is read from, in milliseconds (default: performance.now, monotonic). */
+  nowMs?: () => number;
 }
 
 /** A session in progress: its place in the list of every session, and (started without the header) its conversation. */
 interface Live {
   at: number;
+  /** When its last request came (nowMs). */
+  lastRequestMs: number;
   matched?: { opening: Opening; conversation: Conversation };
 }
 
@@ -71,6 +80,7 @@ export class SessionRegistry {
   private readonly byName = new Map<string, HeldSession>();
   /** Sessions started without the header, by their conversation's opening. */
   private readonly byOpening = new Map<string, Opening>();
+  /** Sessions in progress, least recently asked first (a request moves its session to the end). */
   private readonly live = new Map<ServeSession, Live>();
   /** Every session started, in order: in progress, or retired once ended. */
   private readonly all: HeldSession[] = [];
@@ -78,9 +88,11 @@ export class SessionRegistry {
   private readonly traces: readonly Trace[];
   /** Runs whose start failed: each took its turn as a started session does. */
   private failedStarts = 0;
+  private readonly nowMs: () => number;
 
   constructor(private readonly options: RegistryOptions) {
     this.traces = options.sources.traces ?? [];
+    this.nowMs = options.nowMs ?? (() => performance.now());
     const scenario = options.sources.scenario;
     this.prepared = scenario
       ? prepareScenario(scenario.scenario, {
@@ -101,11 +113,13 @@ export class SessionRegistry {
   }
 
   summaries(): SessionSummary[] {
+    this.retireIdle();
     return this.all.map((session) => session.summary());
   }
 
   /** The session `request` belongs to, started if new. */
   sessionFor(headers: RequestHeaders, request: ChatRequest): HeldSession {
+    this.retireIdle();
     const named = header(headers, SESSION_HEADER);
     if (named === undefined) return this.conversationFor(headers, request);
     if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
@@ -119,6 +133,7 @@ export class SessionRegistry {
   /** The session's answer to `request` (its summary call's, for a summary), noted for matching the requests that follow. */
   answer(session: HeldSession, request: ChatRequest, purpose?: 'summary'): Reply {
     const live = this.live.get(session as ServeSession);
+    if (live) this.touch(session as ServeSession, live);
     const matched = live?.matched;
     matched?.opening.noteRequest(matched.conversation, request);
     try {
@@ -135,9 +150,48 @@ export class SessionRegistry {
     return this.live.size;
   }
 
-  /** An ended session: its totals and ending kept in its place, all else dropped. */
-  private retire(session: ServeSession, live: Live): void {
-    const retired = new RetiredSession(session);
+  /**
+   * The session named `id` (the `x-loopcost-session` header's, or a `conversation-N` the response header
+   * gave) ended by its client: retired at once if in progress, its totals kept; undefined if there is none.
+   */
+  end(id: string): SessionSummary | undefined {
+    this.retireIdle();
+    const session = this.byName.get(id) ?? this.conversationNamed(id);
+    if (!session) return undefined;
+    const live = this.live.get(session as ServeSession);
+    if (!live) return session.summary();
+    this.retire(session as ServeSession, live, { by: 'client' });
+    return this.all[live.at]!.summary();
+  }
+
+  /** Sessions in progress whose last request is `sessionIdleMs` old or older: retired, least recently asked first. */
+  private retireIdle(): void {
+    const idleMs = this.options.sessionIdleMs;
+    if (idleMs === undefined) return;
+    const now = this.nowMs();
+    for (const [session, live] of this.live) {
+      if (now - live.lastRequestMs < idleMs) return;
+      this.retire(session, live, { by: 'idle', idleSeconds: idleMs / 1000 });
+    }
+  }
+
+  /** A request for `session`: its idle time starts again, and it moves to the end of the order. */
+  private touch(session: ServeSession, live: Live): void {
+    live.lastRequestMs = this.nowMs();
+    this.live.delete(session);
+    this.live.set(session, live);
+  }
+
+  /** A session started without the header, by the id the server gave it. */
+  private conversationNamed(id: string): HeldSession | undefined {
+    const n = /^conversation-(\d+)$/.exec(id)?.[1];
+    const session = n === undefined ? undefined : this.all[Number(n) - 1];
+    return session?.id === id ? session : undefined;
+  }
+
+  /** An ended session (or, `early`, one retired in progress): its totals and ending kept in its place, all else dropped. */
+  private retire(session: ServeSession, live: Live, early?: Retirement): void {
+    const retired = new RetiredSession(session, early);
     this.all[live.at] = retired;
     this.live.delete(session);
     if (this.byName.get(session.id) === session) this.byName.set(session.id, retired);
@@ -160,7 +214,7 @@ export class SessionRegistry {
     const max = this.options.maxSessions;
     if (max !== undefined && this.live.size >= max) throw tooManySessions(max);
     const session = this.start(id, headers);
-    this.live.set(session, { at: this.all.length });
+    this.live.set(session, { at: this.all.length, lastRequestMs: this.nowMs() });
     this.all.push(session);
     return session;
   }
@@ -213,7 +267,7 @@ export class SessionRegistry {
 function tooManySessions(max: number): ApiError {
   return new ApiError(
     503,
-    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call or its synthetic agent's final answer, and a run stopped before that (by its own brakes) keeps its session in progress; raise --max-sessions, or restart serve (GET /loopcost/sessions has the totals so far)`,
+    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call or its synthetic agent's final answer; a run stopped before that (by its own brakes) keeps its session in progress until its client ends it (POST /loopcost/sessions/<id>/end) or it has been idle --session-idle-seconds; end finished runs' sessions, set --session-idle-seconds, or raise --max-sessions (GET /loopcost/sessions has the totals so far)`,
     'server_error',
     null,
     'loopcost_too_many_sessions',

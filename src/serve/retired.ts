@@ -1,22 +1,31 @@
 /**
  * A session that has ended, kept as what `GET /loopcost/sessions` reports of it — its totals, exact, frozen
  * at its end — and the error it answers every later request with: the 409 past a recording's end or a
- * synthetic agent's, or the error that broke its run (a draw too large). A summary call is refused the
+ * synthetic agent's, or the error that broke its run (a draw too large); for a session retired while in
+ * progress (a run its own brakes stopped), by its client's end request or after its idle time, a 409 that
+ * says which (`loopcost_session_ended`, `loopcost_session_idle`). A summary call is refused the
  * same way: an ended session takes no more calls. Its engine (the LoopSession, the synthetic agent, the
  * messages it last saw) and its matching state (conversations.ts retire) are dropped, so a long-lived
  * server holds a few numbers per ended session instead of the whole session (README, serve).
  */
+import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 import type { HeldSession, ServeSession, SessionSummary } from './session.js';
+import { counted } from '../plural.js';
+
+/** Why a session still in progress was retired: its client ended it, or no request came for `idleSeconds`. */
+export type Retirement = { by: 'client' } | { by: 'idle'; idleSeconds: number };
 
 export class RetiredSession implements HeldSession {
   private readonly totals: Readonly<SessionSummary>;
   private readonly error: Error;
 
-  constructor(session: ServeSession) {
-    this.totals = Object.freeze(session.summary());
-    this.error = session.endingError();
+  /** `session` ended (its trace or agent has no more), or, with `early`, retired while in progress. */
+  constructor(session: ServeSession, early?: Retirement) {
+    const summary = session.summary();
+    this.totals = Object.freeze(early ? { ...summary, ended: true, endedBy: early.by } : summary);
+    this.error = early ? retiredEarly(summary, early) : session.endingError();
     // V8 keeps an error's stack frames, with their receivers (this session), until the stack is read:
     // read and drop it (it is an answer to send, not a bug to trace), so the error holds its text alone.
     void this.error.stack;
@@ -46,4 +55,17 @@ export class RetiredSession implements HeldSession {
   summary(): SessionSummary {
     return this.totals;
   }
+}
+
+/** The 409 a session retired in progress answers every later request with, naming how it was retired. */
+function retiredEarly(summary: SessionSummary, early: Retirement): ApiError {
+  const { id, calls } = summary;
+  const how =
+    early.by === 'client'
+      ? `was ended by its client (POST /loopcost/sessions/${encodeURIComponent(id)}/end)`
+      : `was retired after ${counted(early.idleSeconds, 'second')} without a request (--session-idle-seconds ${early.idleSeconds})`;
+  const code = early.by === 'client' ? 'loopcost_session_ended' : 'loopcost_session_idle';
+  const details = { endedBy: early.by, calls, ...(early.by === 'idle' ? { idleSeconds: early.idleSeconds } : {}) };
+  const message = `session ${id} ${how} after ${counted(calls, 'call')}, its totals kept; start a new session (another x-loopcost-session header, or a new conversation)`;
+  return new ApiError(409, message, 'invalid_request_error', null, code, undefined, details);
 }

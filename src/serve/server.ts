@@ -5,6 +5,7 @@
  *   POST /v1/chat/completions   non-streaming, or `stream: true` (SSE; usage last with stream_options.include_usage)
  *   GET  /v1/models             the models of the traces / scenario
  *   GET  /loopcost/sessions     per-session calls, tokens and spend (JSON)
+ *   POST /loopcost/sessions/<id>/end   ends a session in progress (a run its own brakes stopped): retired, totals kept
  *
  * Every failure is an OpenAI-style error body with a 4xx (5xx only for a bug, a recorded provider
  * failure answered as recorded, or a 503 past `maxSessions` sessions in progress) — 400 for a bad
@@ -37,6 +38,10 @@ export interface ServeOptions {
   maxBodyBytes?: number;
   /** Most sessions in progress at once: a request that would start one more is answered 503 (ended sessions keep only their totals and do not count). Default: no limit. */
   maxSessions?: number;
+  /** A session in progress with no request for this many seconds is retired, its totals kept, and no longer counts toward maxSessions. Default: never. */
+  sessionIdleSeconds?: number;
+  /** The clock idle time is read from, in milliseconds (tests inject one; default: performance.now, monotonic). */
+  nowMs?: () => number;
 }
 
 export interface SessionsReport {
@@ -64,6 +69,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     prices: options.prices,
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...(options.sessionIdleSeconds === undefined ? {} : { sessionIdleMs: options.sessionIdleSeconds * 1000 }),
+    ...(options.nowMs === undefined ? {} : { nowMs: options.nowMs }),
   });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = (): SessionsReport => sessionsReport(options.prices.source, registry.summaries());
@@ -101,10 +108,10 @@ interface Context {
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: Context): Promise<void> {
   const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
-  const route = ROUTES[path];
+  const route = ROUTES[path] ?? (END_PATH.test(path) ? END_ROUTE : undefined);
   if (!route) {
     req.resume();
-    return sendError(res, new ApiError(404, `unknown request URL: ${req.method} ${path} (loopcost serve answers POST /v1/chat/completions, GET /v1/models, GET /loopcost/sessions)`, 'invalid_request_error', null, 'unknown_url'));
+    return sendError(res, new ApiError(404, `unknown request URL: ${req.method} ${path} (loopcost serve answers POST /v1/chat/completions, GET /v1/models, GET /loopcost/sessions, POST /loopcost/sessions/<id>/end)`, 'invalid_request_error', null, 'unknown_url'));
   }
   if (req.method !== route.method) {
     req.resume();
@@ -125,6 +132,30 @@ const ROUTES: Record<string, { method: string; handle: (req: IncomingMessage, re
   '/models': { method: 'GET', handle: (_req, res, { registry }) => sendJson(res, 200, modelList(registry.models())) },
   '/loopcost/sessions': { method: 'GET', handle: (_req, res, { sessions }) => sendJson(res, 200, sessions()) },
 };
+
+/** `/loopcost/sessions/<id>/end` (the id URL-encoded, as `encodeURIComponent` writes it). */
+const END_PATH = /^\/loopcost\/sessions\/([^/]+)\/end$/;
+const END_ROUTE = { method: 'POST', handle: endSession };
+
+/**
+ * A client ends its session (its run stopped, by its own brakes or otherwise): retired at once, its totals
+ * kept, no longer in progress; answered with the session's summary as `GET /loopcost/sessions` gives it.
+ * Ending a session already ended is answered the same way (it stays as it ended); an unknown id is a 404.
+ */
+function endSession(req: IncomingMessage, res: ServerResponse, { registry }: Context): void {
+  req.resume();
+  const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+  const encoded = END_PATH.exec(path)![1]!;
+  let id: string;
+  try {
+    id = decodeURIComponent(encoded);
+  } catch {
+    throw invalidRequest(`'${encoded}' is not a URL-encoded session id`, 'id');
+  }
+  const summary = registry.end(id);
+  if (!summary) throw new ApiError(404, `no session '${id}' (GET /loopcost/sessions lists them; a session's id is its x-loopcost-session header, echoed in every response)`, 'invalid_request_error', null, 'loopcost_unknown_session');
+  sendJson(res, 200, summary);
+}
 
 async function chatCompletions(req: IncomingMessage, res: ServerResponse, { registry, maxBodyBytes }: Context): Promise<void> {
   const request = parseChatRequest(await readBody(req, maxBodyBytes));

@@ -44,6 +44,8 @@ export interface SessionSummary {
   costUsd: string;
   /** The trace or agent has no further response: the next call is answered with an error. */
   ended: boolean;
+  /** Set when the session was retired while in progress (a run stopped by its own brakes): by its client's end request, or after its idle time. */
+  endedBy?: 'client' | 'idle';
   /** Recorded: calls of the trace not yet answered. */
   remainingCalls?: number;
 }

@@ -22,6 +22,7 @@ describe('loopcost serve (CLI)', () => {
       [['serve', TRACE, '--port', '65536'], /not a port/],
       [['serve', TRACE, '--cache', 'sometimes'], /--cache/],
       [['serve', TRACE, '--max-sessions', '0', '--check'], /field '--max-sessions': '0' is not a whole number greater than 0/],
+      [['serve', TRACE, '--session-idle-seconds', '0', '--check'], /field '--session-idle-seconds': '0' is not a whole number greater than 0/],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(...argv);

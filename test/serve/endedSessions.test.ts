@@ -126,7 +126,7 @@ describe('ended sessions are retired to their totals', () => {
     expect(where(await post(server.url, { model: 'x', messages: opening }, { 'x-loopcost-session': 'a' }))).toEqual(['a', 200, 1]);
     const refused = await post(server.url, { model: 'x', messages: opening }, { 'x-loopcost-session': 'b' });
     expect([refused.status, refused.json.error.code, refused.json.error.type, refused.headers.get('x-should-retry')]).toEqual([503, 'loopcost_too_many_sessions', 'server_error', 'false']);
-    expect(refused.json.error.message).toMatch(/^loopcost serve has 1 session in progress, its --max-sessions: .*raise --max-sessions, or restart serve/);
+    expect(refused.json.error.message).toMatch(/^loopcost serve has 1 session in progress, its --max-sessions: .*end finished runs' sessions, set --session-idle-seconds, or raise --max-sessions/);
     for (let call = 2; call <= 3; call++) await post(server.url, { model: 'x', messages: opening }, { 'x-loopcost-session': 'a' });
     expect(where(await post(server.url, { model: 'x', messages: opening }, { 'x-loopcost-session': 'b' }))).toEqual(['b', 200, 1]);
     const report = (await get(server.url, '/loopcost/sessions')).json;

@@ -19,7 +19,7 @@ import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js'
 import { traceInputs } from './inputs.js';
 import { counted } from '../../plural.js';
 
-export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; check?: boolean };
+export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; sessionIdleSeconds?: string; check?: boolean };
 
 function usage(field: string, message: string, hint?: string): UserError {
   return new UserError({ file: '<command line>', field, code: 'bad_value', message, ...(hint === undefined ? {} : { hint }) });
@@ -84,6 +84,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const sources = await sourcesOf(inputs, flags, io);
   const cache = sources.traces ? cacheOf(flags.cache, false) : undefined;
   const maxSessions = flags.maxSessions === undefined ? undefined : positiveInt('--max-sessions', flags.maxSessions);
+  const sessionIdleSeconds = flags.sessionIdleSeconds === undefined ? undefined : positiveInt('--session-idle-seconds', flags.sessionIdleSeconds);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
@@ -94,7 +95,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const stopped = stopSignal();
   let server;
   try {
-    server = await startServer({ sources, prices, host, port, ...(cache === undefined ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }) });
+    server = await startServer({ sources, prices, host, port, ...(cache === undefined ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }), ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {

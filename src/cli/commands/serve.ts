@@ -30,6 +30,7 @@ const serve: CommandModule = {
       .addOption(option(command, '--host <address>', 'address to listen on (only what you name here is exposed)', '127.0.0.1', '127.0.0.1'))
       .addOption(option(command, '--cache <mode>', 'prompt caching the usage reports: on | off (recorded traces also: recorded)', 'as recorded for recorded traces; the file\'s, else off, for a scenario'))
       .addOption(option(command, '--max-sessions <n>', 'most sessions in progress at once; one more is answered 503 (ended sessions keep only their totals)', 'no limit'))
+      .addOption(option(command, '--session-idle-seconds <s>', 'retire a session in progress after this many seconds without a request (a run its own brakes stopped), keeping its totals; a later request to it gets a 409', 'never (end one with POST /loopcost/sessions/<id>/end)'))
       .addOption(option(command, '--seed <n>', 'seed of the synthetic runs (scenario input)', "the file's seed, else 1"))
       .addOption(option(command, '--check', 'read and check the inputs, prices and flags, say what would be served, and exit without listening', 'serve until Ctrl-C'));
     addInputOptions(addPriceOptions(command)).action(async (inputs: string[], opts: ServeFlags) => {
