@@ -48,7 +48,7 @@ export function checkGridStrategies(args: {
     const key = `${contextSpecOf(config.strategy)}\u0000${config.brakes.contextWindow ?? ''}\u0000${config.model ?? ''}`;
     if (checked.has(key)) continue;
     checked.add(key);
-    summaryPricingOf(config.strategy, args.prices, undefined, place);
-    for (const pricing of pricings) checkSummaryTrigger({ strategy: config.strategy, brakes: config.brakes, pricing }, place);
+    const summaryPricing = summaryPricingOf(config.strategy, args.prices, undefined, place);
+    for (const pricing of pricings) checkSummaryTrigger({ strategy: config.strategy, brakes: config.brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, place);
   }
 }

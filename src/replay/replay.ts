@@ -16,6 +16,7 @@ import { runSettings } from '../fast/settings.js';
 import { withSummaryPrices } from '../fast/strategySteps.js';
 import { brakeLimits, contextWindowTokens } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
+import { providerRefuses } from '../kernel/providerWindow.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -140,18 +141,33 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
 }
 
 /**
- * A summary trigger the run's context window makes unusable, refused before the run and named at `place`
- * (where the strategy was written; the session checks it again, knowing no place).
+ * A summary trigger that can never work, refused before the run and named at `place` (where the strategy
+ * was written; the session checks the first rule again, knowing no place):
+ * - one the run's context window makes unusable (summaryTriggerTokens);
+ * - one whose summary call no provider would answer: a prompt past trigger T + the S tokens asked for passes
+ *   the summary model's window (`summaryPricing`, model=X's; else the run's model's; none in the table: no
+ *   check), so every summary would be refused (providerRefuses) and every run end provider_refused at its first.
  */
-export function checkSummaryTrigger(run: { strategy: ContextStrategy; brakes: BrakeConfig; pricing: ModelPricing }, place?: StrategyPlace): void {
-  if (run.strategy.summary === undefined) return;
+export function checkSummaryTrigger(run: { strategy: ContextStrategy; brakes: BrakeConfig; pricing: ModelPricing; summaryPricing?: ModelPricing }, place: StrategyPlace = COMMAND_LINE_CONTEXT): void {
+  const summary = run.strategy.summary;
+  if (summary === undefined) return;
   const prices = flattenPrices(run.pricing);
-  summaryTriggerTokens(run.strategy, contextWindowTokens(brakeLimits(run.brakes, prices.contextWindow), prices), place);
+  const triggerTokens = summaryTriggerTokens(run.strategy, contextWindowTokens(brakeLimits(run.brakes, prices.contextWindow), prices), place);
+  const summaryModel = run.summaryPricing ?? run.pricing;
+  const windowTokens = summaryModel.contextWindow;
+  if (windowTokens === undefined || !providerRefuses(windowTokens, triggerTokens, summary.summaryTokens)) return;
+  const trigger = summary.triggerPercent === undefined ? `trigger=${triggerTokens}` : `trigger=${summary.triggerPercent}% (${triggerTokens} tokens)`;
+  throw new UserError({
+    ...place,
+    code: 'bad_value',
+    message: `${trigger} + tokens=${summary.summaryTokens} is ${triggerTokens + summary.summaryTokens} tokens, past ${summaryModel.model}'s context window (${windowTokens} tokens): every summary call would be refused (provider_refused)`,
+    hint: `keep trigger + tokens at most ${windowTokens}: a lower trigger or fewer summary tokens, or a summary model with a larger window (model=X)`,
+  });
 }
 
 function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
-  checkSummaryTrigger({ strategy: options.strategy, brakes: options.brakes, pricing }, options.strategyPlace);
   const summaryPricing = summaryPricingOf(options.strategy, options.prices, trace.header.recordedAt, options.strategyPlace);
+  checkSummaryTrigger({ strategy: options.strategy, brakes: options.brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, options.strategyPlace);
   if (options.keepSteps === true || options.engine === 'readable') {
     return runLoop(new ReplaySource(trace), {
       brakes: options.brakes,

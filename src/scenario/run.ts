@@ -224,7 +224,8 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
   const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
   const pricing = resolveScenarioPricing(scenario, options.prices, options.model);
   const place = options.strategy === undefined ? scenarioContextPlace(scenario) : options.strategyPlace;
-  checkSummaryTrigger({ strategy, brakes, pricing }, place);
+  const summaryPricing = summaryPricingOf(strategy, options.prices, undefined, place);
+  checkSummaryTrigger({ strategy, brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, place);
   return {
     scenario,
     seed: settings.seed,
@@ -234,7 +235,7 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
     strategy: { ...strategy, cache: strategy.cache ?? 'off' },
     latency: options.latency ?? settings.latency,
     pricing,
-    summaryPricing: summaryPricingOf(strategy, options.prices, undefined, place),
+    summaryPricing,
     keepSteps: options.keepSteps ?? false,
     hardCapSteps: scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS,
   };

@@ -1,31 +1,19 @@
 /** Sub-agent tools in the real loop: a nested agent whose every call is checked by the parent's tree budget. */
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/agent/clock.js';
-import { runAgentLoop } from '../../src/agent/run.js';
-import { defineSubagentTool } from '../../src/agent/subagent.js';
-import { defineTool } from '../../src/agent/tools.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { callCostPico } from '../../src/kernel/cost.js';
 import { flattenPrices } from '../../src/kernel/prices.js';
 import { MINI } from '../helpers.js';
+import { delegateOnce } from './delegation.js';
 import { answer, ScriptedModel, toolTurn } from './scripted.js';
 
-const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
-const echo = defineTool<{ text: string }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ text }) => text });
 const cost = (input: number, output: number) => callCostPico(flattenPrices(MINI).rows, 0, input, 0, 0, 0, output, 0);
 
 /** main delegates once to `researcher` (six echo steps and an answer), then answers. */
 function tree(maxCostPico?: number) {
   const researcher = new ScriptedModel([...Array.from({ length: 6 }, (_, i) => toolTurn('echo', { text: `finding ${i}` }, { inputTokens: 1000, outputTokens: 100 })), answer('found it', { inputTokens: 1000, outputTokens: 100 })]);
-  const delegate = defineSubagentTool<{ task: string }>({
-    name: 'delegate',
-    description: 'hands a task to a researcher',
-    parameters: { type: 'object', properties: { task: { type: 'string' } } },
-    agent: ({ task }) => ({ agentId: 'researcher', model: researcher, tools: [echo], context: { system: 'You research.', goal: task } }),
-  });
-  const main = new ScriptedModel([toolTurn('delegate', { task: 'find it' }, { inputTokens: 1000, outputTokens: 50 }), answer('done', { inputTokens: 1000, outputTokens: 50 })]);
   const brakes = { ...NO_BRAKES, ...(maxCostPico === undefined ? {} : { maxCostPico }) };
-  return { main, researcher, run: runAgentLoop({ model: main, tools: [delegate], brakes, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() }) };
+  return { researcher, ...delegateOnce(researcher, brakes) };
 }
 
 describe('sub-agent tools under the parent’s budget', () => {

@@ -79,6 +79,8 @@ describe('the real loop, a summary call past its window', () => {
           const t = trace(calls.map(unrecorded), { model: pricing.model });
           const settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { kind: 'summary' as const, summary: { triggerTokens: s.trigger, keepSteps: s.keep, summaryTokens: s.tokens }, cache: 'recorded' as const }, pricing };
           if (typeof settings.brakes.contextWindow === 'number' && s.trigger > settings.brakes.contextWindow) return;
+          // Replay refuses a trigger + S past the window up front (checkSummaryTrigger): no run to compare.
+          if (s.trigger + s.tokens > s.window) return;
           // The prompt each summary call sends, as the loop billed it when its provider answered (no usage: its
           // estimate); the recorder writes one record per model call, in order.
           const recorder = memoryRecorder();

@@ -4,28 +4,12 @@
  * `--context`, or `--grid context`. Until 2026-12-04 every command named `--context` on the command line,
  * even for a strategy the user wrote in a scenario file or a grid.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from './run.js';
+import { refusal, scenarioWith } from './refusal.js';
+import { cli } from './run.js';
 
 const TOO_LATE = 'summary:keep=2,trigger=2000000,tokens=300'; // gpt-4o-mini's window is 128,000 tokens
 const NO_SUCH_MODEL = 'summary:keep=2,trigger=2000,tokens=300,model=no-such-model';
-
-/** scenarios/flight-search.yaml (no context of its own) with `context` set to `spec`. */
-function scenarioWith(spec: string): string {
-  const file = join(tempDir(), 'agents.yaml');
-  writeFileSync(file, `${readFileSync('scenarios/flight-search.yaml', 'utf8')}\ncontext: { context: "${spec}" }\n`);
-  return file;
-}
-
-/** The command's one complaint: exit 2, nothing on stdout, the place and the message. */
-async function refusal(...argv: string[]): Promise<string> {
-  const r = await cli(...argv);
-  expect(r.code).toBe(2);
-  expect(r.stdout).toBe('');
-  return r.stderr.split('\n')[0]!;
-}
 
 describe('where a summary strategy that cannot be used is named', () => {
   it.each([['replay'], ['whatif', '--try', 'max-steps=5'], ['check']])("%s: in the scenario file's context.context", async (...command) => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatUsdNumber } from '../../src/report/money.js';
+import { parseCsv } from './csv.js';
 import { cli } from './run.js';
 
 /** Four real mini-swe-agent runs (copied from the shared traces), priced as recorded. */
@@ -23,26 +24,6 @@ async function run(...argv: string[]): Promise<string> {
   const { code, stdout, stderr } = await cli('whatif', ...RUNS, ...TRIES, ...argv);
   expect(code, stderr).toBe(0);
   return stdout;
-}
-
-/** RFC 4180 fields, quotes undone. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') rows.push([...row, field]), (row = []), (field = '');
-    else field += c;
-  }
-  return rows;
 }
 
 /** A figure in comparable units: USD as integer picodollars (per-run USD add up exactly, floats need not). */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../cli/csv.js';
 import { cli, tempDir } from '../cli/run.js';
 
 const MIX = 'scenarios/production-mix.yaml';
@@ -14,22 +15,7 @@ let generated = '';
 
 /** CSV rows as records by header (RFC 4180 quotes undone). */
 function parse(text: string): Row[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') rows.push([...row, field]), (row = []), (field = '');
-    else field += c;
-  }
-  const [header, ...body] = rows;
+  const [header, ...body] = parseCsv(text);
   return body.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]!])) as unknown as Row);
 }
 

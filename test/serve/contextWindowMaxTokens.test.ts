@@ -4,30 +4,15 @@
  * for none is refused only past the window (what OpenAI does with no max_tokens).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseScenario } from '../../src/scenario/load.js';
-import { startServer, type RunningServer } from '../../src/serve/index.js';
-import { handPriced, handTable } from '../helpers.js';
+import type { RunningServer } from '../../src/serve/index.js';
 import { expectOpenAiError, post } from './client.js';
+import { startSmallWindow, tinyPricing } from './smallWindow.js';
 
 const WINDOW = 1000;
-const SCENARIO = `
-scenario: loopcost.scenario/1
-name: small window
-model: tiny
-systemTokens: 100
-hardCapSteps: 30
-population:
-  - behaviour: healthy
-    weight: 1
-    steps: 5
-    outputTokens: 40
-    toolResultTokens: 20
-`;
 let server: RunningServer;
 
 beforeAll(async () => {
-  const prices = handTable(handPriced('tiny', { input: 1, output: 2 }, WINDOW));
-  server = await startServer({ sources: { scenario: { scenario: parseScenario(SCENARIO, 'small.yaml') } }, prices, port: 0 });
+  server = await startSmallWindow(tinyPricing(WINDOW), 5);
 });
 afterAll(() => server.close());
 

@@ -9,31 +9,17 @@ import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { defineTool } from '../../src/agent/tools.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { parseScenario } from '../../src/scenario/load.js';
-import { startServer, type RunningServer } from '../../src/serve/index.js';
+import type { RunningServer } from '../../src/serve/index.js';
 import { serveClient } from '../agent/serveClient.js';
-import { handPriced, handTable } from '../helpers.js';
 import { expectOpenAiError, post } from './client.js';
+import { startSmallWindow, tinyPricing } from './smallWindow.js';
 
 const WINDOW = 1500;
-const SCENARIO = `
-scenario: loopcost.scenario/1
-name: small window
-model: tiny
-systemTokens: 100
-hardCapSteps: 30
-population:
-  - behaviour: healthy
-    weight: 1
-    steps: 8
-    outputTokens: 40
-    toolResultTokens: 20
-`;
-const pricing = handPriced('tiny', { input: 1, output: 2 }, WINDOW);
+const pricing = tinyPricing(WINDOW);
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({ sources: { scenario: { scenario: parseScenario(SCENARIO, 'small.yaml') } }, prices: handTable(pricing), port: 0 });
+  server = await startSmallWindow(pricing, 8);
 });
 afterAll(() => server.close());
 
