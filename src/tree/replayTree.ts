@@ -12,7 +12,7 @@ import type { ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { PriceTable } from '../pricing/types.js';
-import { defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
+import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
 import { replaySessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
@@ -45,9 +45,15 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
   const pricingOf = perRun((run) => resolveTracePricing(run, options));
   const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt));
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
-  return (brakes) =>
-    replaySessionTree(tree, {
-      brakes: brakeConfig(brakes),
+  return (settings) => {
+    const brakes = brakeConfig(settings);
+    // A summary trigger no summary call could be answered at is refused before any run, as in a replay of one run.
+    for (const run of tree.agents.flatMap((agent) => agent.runs)) {
+      const summary = summaryPricing(run);
+      checkSummaryTrigger({ strategy: options.strategy, brakes, pricing: pricingOf(run), ...(summary === undefined ? {} : { summaryPricing: summary }) });
+    }
+    return replaySessionTree(tree, {
+      brakes,
       strategy: options.strategy,
       pricingOf,
       cacheOf,
@@ -55,6 +61,7 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
       ...(options.subagent === undefined ? {} : { subagent: options.subagent }),
       ...(options.latency === undefined ? {} : { latency: options.latency }),
     });
+  };
 }
 
 /** Replays the runs of ONE session tree (every run must carry `header.agent` with one `sessionId`). */

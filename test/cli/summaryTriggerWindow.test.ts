@@ -36,6 +36,14 @@ describe('a summary trigger + its tokens past the summary model’s window', () 
     expect(await refusal(command[0]!, file, ...command.slice(1))).toBe(`loopcost: ${file} field 'context.context': ${PAST_MESSAGE.replace("gpt-4o's", "gpt-4o-mini's")}`);
   });
 
+  it('replay --tree: every run of the tree checked as a run alone would be (a Claude Code session, 200,000-token window)', async () => {
+    const session = '../shared/agent-logs/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl.gz';
+    expect(await refusal('replay', '--tree', session, '--context', 'summary:trigger=199000,keep=5,tokens=2000')).toMatch(
+      /^loopcost: <command line> field '--context': trigger=199000 \+ tokens=2000 is 201000 tokens, past claude-[a-z0-9-]+'s context window \(200000 tokens\)/,
+    );
+    expect((await cli('replay', '--tree', session, '--context', 'summary:trigger=198000,keep=5,tokens=2000', '--format', 'json')).code).toBe(0);
+  });
+
   it('sweep: named in --grid context', async () => {
     expect(await refusal('sweep', scenarioWith('full'), '--grid', `context=full,${PAST}`)).toMatch(/^loopcost: <command line> field '--grid context': trigger=127000 \+ tokens=2000 is 129000 tokens/);
   });
