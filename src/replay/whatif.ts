@@ -137,6 +137,8 @@ export interface WhatIfSubject {
   source: string;
   baseline: BrakeConfig;
   replay: Replayer;
+  /** How the baseline is replayed when not as every setting is (a tree's: without the per-agent limits the settings bind). */
+  replayBaseline?: Replayer;
 }
 
 export function whatIf(
@@ -168,7 +170,7 @@ export function whatIfSubjects(subjects: Iterable<WhatIfSubject>, settings: read
 
 /** One run under its baseline brakes and under each setting. */
 export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetting[]): WhatIfRun {
-  const base = subject.replay(subject.baseline);
+  const base = (subject.replayBaseline ?? subject.replay)(subject.baseline);
   const baseCompleted = base.stopReason === 'completed';
   const cells = settings.map((setting): WhatIfCell => {
     const r = subject.replay(setting.brakes);

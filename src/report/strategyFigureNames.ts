@@ -18,6 +18,11 @@ export function figureName<K extends StrategyFigureKey>(key: K): ReportName<K> {
   return key.replace(/Pico$/, 'Usd') as ReportName<K>;
 }
 
+/** A figure in US dollars under its report name (figureName turned its picodollars into them). */
+export function isUsdFigure(key: FigureKey): boolean {
+  return key.endsWith('Usd');
+}
+
 /** STRATEGY_FIGURE_KEYS as reports name them, in their order (a key StrategyTotals lacks does not compile). */
 export const FIGURE_KEYS: readonly (FigureKey & keyof StrategyTotals)[] = STRATEGY_FIGURE_KEYS.map(figureName);
 

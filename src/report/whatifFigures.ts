@@ -9,7 +9,7 @@ import type { StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import { formatUsdNumber } from './money.js';
 import { GAP, narrowestWidth } from './stopColumns.js';
-import { FIGURE_KEYS, type FigureKey } from './strategyFigureNames.js';
+import { FIGURE_KEYS, isUsdFigure, type FigureKey } from './strategyFigureNames.js';
 import { formatTable, type Cell, type Column } from './table.js';
 
 export type { FigureKey };
@@ -79,7 +79,7 @@ function figureCells(keys: readonly FigureKey[]): (row: RunFigures) => Cell[] {
     if (text === undefined) texts.set(value, (text = formatUsdNumber(value)));
     return text;
   };
-  return (row) => keys.map((key) => (key.endsWith('Usd') ? usd(row[key] ?? 0) : (row[key] ?? 0)));
+  return (row) => keys.map((key) => (isUsdFigure(key) ? usd(row[key] ?? 0) : (row[key] ?? 0)));
 }
 
 /**

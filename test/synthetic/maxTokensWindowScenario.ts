@@ -13,25 +13,13 @@
  */
 import { parseScenario } from '../../src/scenario/load.js';
 import { handPriced, handTable } from '../helpers.js';
+import { tinyHealthyScenarioText } from './tinyScenario.js';
 
 export const WINDOW = 15_170;
 export const TINY = handPriced('tiny', { input: 1, output: 2 }, WINDOW);
 export const PRICES = handTable(TINY);
 
-export const SCENARIO_TEXT = `
-scenario: loopcost.scenario/1
-name: small window
-model: tiny
-systemTokens: 100
-goalTokens: 20
-hardCapSteps: 60
-population:
-  - behaviour: healthy
-    weight: 1
-    steps: 40
-    outputTokens: 20
-    toolResultTokens: 1480
-`;
+export const SCENARIO_TEXT = tinyHealthyScenarioText({ name: 'small window', steps: 40, outputTokens: 20, toolResultTokens: 1480 });
 export const SCENARIO = parseScenario(SCENARIO_TEXT, 'small-window.yaml');
 
 /** The prompt of call `n` (1-based) of every run of SCENARIO. */

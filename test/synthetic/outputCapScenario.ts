@@ -5,6 +5,7 @@
  */
 import { parseScenario } from '../../src/scenario/load.js';
 import { handPriced, handTable } from '../helpers.js';
+import { tinyHealthyScenarioText } from './tinyScenario.js';
 
 export const PRICES = handTable(handPriced('tiny', { input: 1, output: 2 }));
 /** Picodollars per input and per output token on `tiny`. */
@@ -12,18 +13,5 @@ export const PICO = { input: 1_000_000, output: 2_000_000 } as const;
 export const CAP = 120;
 export const STEPS = 6;
 
-export const SCENARIO_TEXT = `
-scenario: loopcost.scenario/1
-name: output cap
-model: tiny
-systemTokens: 100
-goalTokens: 20
-hardCapSteps: 60
-population:
-  - behaviour: healthy
-    weight: 1
-    steps: ${STEPS}
-    outputTokens: { kind: lognormal, median: 100, p95: 300 }
-    toolResultTokens: 50
-`;
+export const SCENARIO_TEXT = tinyHealthyScenarioText({ name: 'output cap', steps: STEPS, outputTokens: '{ kind: lognormal, median: 100, p95: 300 }', toolResultTokens: 50 });
 export const SCENARIO = parseScenario(SCENARIO_TEXT, 'output-cap.yaml');

@@ -11,7 +11,7 @@ import type { LatencyModel } from '../../loop/latency.js';
 import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
-import { recordedBrakes, type WhatIfSubject } from '../../replay/whatif.js';
+import { recordedBrakes, type Replayer, type WhatIfSubject } from '../../replay/whatif.js';
 import { reportSettings, type RunsTook } from '../../report/settings.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning } from '../../report/treeReport.js';
@@ -19,6 +19,7 @@ import type { ReportView } from '../../report/view.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { treeReplayer } from '../../tree/replayTree.js';
+import type { TreeResult } from '../../tree/result.js';
 import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
@@ -85,6 +86,15 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
   return 0;
 }
 
+/** A tree replayer as a what-if replayer: the tree's stop, steps, cost and strategy figures. */
+function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
+  return (brakes) => {
+    const result = replayer(brakes);
+    const figures = addStrategyFigures<Partial<StrategyFigures>>({}, result.totals);
+    return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, ...figures };
+  };
+}
+
 /**
  * `whatif --tree`: each session tree is one subject, its baseline the main agent's recorded limits (none
  * for Claude Code sessions) and NO per-agent limits — what "baseline (recorded limits)" says, and what
@@ -100,19 +110,11 @@ export async function treeWhatIfSubjects(
   const { trees, took } = await readTrees(command.traces, io, prices, notes, command.model);
   const subjects = trees.map((tree): WhatIfSubject => {
     const limited = treeReplayer(tree, replayOptions(command, prices));
-    const recorded = command.subagent === undefined ? limited : treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices));
     const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
-    // whatIfRun replays the subject under this very object for its baseline, under each --try's brakes otherwise.
-    const baseline = recordedBrakes(main.runs[0]!);
-    return {
-      source: tree.sessionId,
-      baseline,
-      replay: (brakes: BrakeConfig) => {
-        const result = (brakes === baseline ? recorded : limited)(brakes);
-        const figures = addStrategyFigures<Partial<StrategyFigures>>({}, result.totals);
-        return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, ...figures };
-      },
-    };
+    const subject: WhatIfSubject = { source: tree.sessionId, baseline: recordedBrakes(main.runs[0]!), replay: figuresOf(limited) };
+    // The baseline without the per-agent limits every --try binds.
+    if (command.subagent !== undefined) subject.replayBaseline = figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices)));
+    return subject;
   });
   return { subjects, took };
 }
