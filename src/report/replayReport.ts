@@ -15,7 +15,8 @@ import {
   type SummaryRecord,
 } from './records.js';
 import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
-import { modesOverRecorded, reportSettings, type ReportSettings, type RunsTook } from './settings.js';
+import { modesOverRecorded, reportSettings, type ReportSettings } from './settings.js';
+import { type RunsTook } from './runsTook.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';

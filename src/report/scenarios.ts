@@ -8,11 +8,11 @@ import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
-import { recordedRunPart, reportSettings, runCache, scenarioLatency, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+import { reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
+import { recordedRunPart, runCache, scenarioLatency } from './runsTook.js';
 import { counted } from '../plural.js';
 
 /** The latency rules live with the settings (runsTook.ts); here for the population commands that import them from here. */
-export { runsLatency, scenarioLatency } from './settings.js';
 
 /** What one scenario file's runs ran under. */
 export interface ScenarioRunSettings {

@@ -15,7 +15,6 @@ import type { SubagentLimits } from '../tree/engine.js';
 import { picoToUsdString } from '../money.js';
 import { defaultCacheSpec, latencySpec, runsCache, runsLatency, type RunsTook } from './runsTook.js';
 
-export { defaultCacheSpec, latencySpec, NO_LATENCY, recordedRunPart, runCache, runsCache, runsLatency, scenarioLatency, syntheticCache, type RunsTook } from './runsTook.js';
 
 export interface ReportSettings {
   /** `--try` syntax; `none` without brakes; `preset=recorded` (+ what was given on top) when each run used its own recorded limits. */

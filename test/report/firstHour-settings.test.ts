@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { brakesFromSpec } from '../../src/cli/parseFlags.js';
-import { brakeSpec, defaultCacheSpec, reportSettings, withScenarioCaches } from '../../src/report/settings.js';
+import { brakeSpec, reportSettings, withScenarioCaches } from '../../src/report/settings.js';
+import { defaultCacheSpec } from '../../src/report/runsTook.js';
 import { cli } from '../cli/run.js';
 
 const MINI = '../shared/traces/mini-swe-agent';

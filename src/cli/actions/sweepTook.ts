@@ -5,7 +5,7 @@
  */
 import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import type { GridConfiguration } from '../../population/grid.js';
-import { runsCache, type RunsTook } from '../../report/settings.js';
+import { runsCache, type RunsTook } from '../../report/runsTook.js';
 import type { ScenarioInput } from '../../scenario/replayScenarios.js';
 
 /**

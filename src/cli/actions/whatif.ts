@@ -11,7 +11,8 @@ import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './tree
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
-import { hasBrakes, reportSettings, type RunsTook } from '../../report/settings.js';
+import { hasBrakes, reportSettings } from '../../report/settings.js';
+import { type RunsTook } from '../../report/runsTook.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
