@@ -8,9 +8,9 @@
  *                      the model, then billed by session.recordSummary as the model reported it; see summarize) →
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
- *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned
- *                      usage), then retried per the policy, each retry behind the brakes again; a
- *                      refusal of a prompt past the window ends the run (session.providerRefused)
+ *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned usage),
+ *                      then retried per the policy, each retry behind the brakes again (a model that gives up
+ *                      ends the run there: kernel/gaveUp.ts); a prompt past the window refused ends it too
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
@@ -155,6 +155,7 @@ class AgentRun {
         if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, view);
         const failed = this.failedCall(error, view);
         if (failed.stop) return failed.stop;
+        if (error instanceof ModelCallError && error.options.endsRun !== undefined) return session.exhausted('trace_end', error.options.endsRun);
         retries += 1;
         if (!failed.retryable || retries > options.retry.maxRetries) {
           return session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`);

@@ -1,13 +1,14 @@
 /**
  * A trace-driven model: answers each call with the trace's next recorded response (its tool calls,
  * usage and marks), fails where the trace recorded a failed call (refuses where it recorded a refusal of
- * a prompt past the window), and answers each tool call with the
- * recorded result's size and error. Time moves on a virtual clock by the recorded latencies. Driving
+ * a prompt past the window; gives up after its last failed call where the recorded model gave up), and
+ * answers each tool call with the recorded result's size and error. Time moves on a virtual clock by the recorded latencies. Driving
  * runAgentLoop with it must give what replayTrace gives for the same trace and settings (the parity test).
  */
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
+import { modelGaveUp } from '../kernel/gaveUp.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
@@ -23,6 +24,8 @@ export interface TraceDriven {
 export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
   let next = 0;
   const results = new Map<string, ToolCallRecord>();
+  // The recorded model gave up after its last (failed) call: that failure ends the run as it ended the recorded one.
+  const gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
   const model: Model = {
     name: trace.header.model,
     ...(trace.header.provider === undefined ? {} : { provider: trace.header.provider }),
@@ -36,7 +39,8 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       if (record.failed) {
         const recorded = record.failed.contextLengthExceeded;
         const refusal = recorded === undefined ? undefined : refusalOfRecorded(recorded);
-        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}) });
+        const endsRun = index === gaveUpAt ? { endsRun: recordedEndDetail(trace.end) } : {};
+        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun });
       }
       return turnOf(record, index, results);
     },

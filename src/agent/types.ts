@@ -92,7 +92,15 @@ export interface Model {
 export class ModelCallError extends Error {
   constructor(
     message: string,
-    readonly options: { status?: number; retryable: boolean; usage?: ModelUsage; cause?: unknown; refusal?: WindowRefusal },
+    readonly options: {
+      status?: number;
+      retryable: boolean;
+      usage?: ModelUsage;
+      cause?: unknown;
+      refusal?: WindowRefusal;
+      /** The model gives up after this failure (a replayed recording whose model gave up there: kernel/gaveUp.ts): the loop records and bills it, does not retry, and ends the run trace_end with this detail, as a replay of the recording does. */
+      endsRun?: string;
+    },
   ) {
     super(message);
     this.name = 'ModelCallError';

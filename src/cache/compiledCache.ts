@@ -34,7 +34,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
 // 4: a compiled trace holds its provider's refusal (CompiledTrace.refusal), and importers read refusals into runs.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/4';
+// 5: a compiled trace holds whether its recorded run's model gave up after its last call (CompiledTrace.gaveUp).
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/5';
 
 let compilerHash: string | undefined;
 

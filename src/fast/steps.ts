@@ -15,6 +15,7 @@ import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode, Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { refusedCallMs } from './refusal.js';
@@ -178,7 +179,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
 
 /**
  * The trace ran out before call i (the run's figures, the bound and the prompt estimate in `st`): the
- * brakes before a call still apply, then the recorded ending.
+ * brakes before a call still apply, then the recorded ending — unless its model gave up (kernel/gaveUp.ts).
  */
 function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): StopCode {
   const { t, limits, table } = plan;
@@ -187,7 +188,7 @@ function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): Stop
     table.prompt[i] = view;
     table.estimate[i] = estimate;
   }
-  let code = beforeCallStop(limits, i - t.nonStepsBefore[i]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.BoundPico]!, st[Run.TokensUsed]!, estimate);
+  let code = endsBeforeNextCall(i, t.calls, t.gaveUp) ? StopCode.None : beforeCallStop(limits, i - t.nonStepsBefore[i]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.BoundPico]!, st[Run.TokensUsed]!, estimate);
   if (code === StopCode.None) {
     code = t.exhaustedCode;
     st[Run.Exhausted] = 1;

@@ -17,6 +17,7 @@ import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt, summaryUnchangedTokens } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
@@ -116,6 +117,8 @@ class StepwiseRun {
   /** Runs to the stop; returns its code. */
   go(): StopCode {
     for (;;) {
+      // A recording whose model gave up ends after its last call, before a summary call or the brakes (kernel/gaveUp.ts).
+      if (endsBeforeNextCall(this.i, this.t.calls, this.t.gaveUp)) return this.ranOut();
       const code = this.summarizeIfDue();
       if (code !== StopCode.None) return code;
       const called = this.call();
@@ -163,6 +166,14 @@ class StepwiseRun {
     return code;
   }
 
+  /** The recording ran out of calls: its end (the refused call's time, when a refusal ends it). */
+  ranOut(): StopCode {
+    const code = this.t.exhaustedCode;
+    this.st[Run.Exhausted] = 1;
+    if (code === StopCode.ProviderRefused) this.elapsed += refusedCallMs(this.t, this.s);
+    return code;
+  }
+
   /** One call: the brakes before it, then the call and its tool calls. StopCode.None: the run goes on. */
   call(): StopCode {
     const { t, limits, s } = this;
@@ -176,11 +187,7 @@ class StepwiseRun {
     const bound = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
     const i = this.i;
     let code = beforeCallStop(limits, this.steps(), this.elapsed, this.spent, bound, this.tokens, estimate);
-    if (code === StopCode.None && i >= t.calls) {
-      code = t.exhaustedCode;
-      this.st[Run.Exhausted] = 1;
-      if (code === StopCode.ProviderRefused) this.elapsed += refusedCallMs(t, s);
-    }
+    if (code === StopCode.None && i >= t.calls) code = this.ranOut();
     if (code !== StopCode.None) {
       this.st[Run.BoundPico] = bound;
       this.st[Run.PromptEstimate] = estimate;

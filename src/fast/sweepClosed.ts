@@ -20,6 +20,7 @@ import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { callStop, errorCounts, seenCounts, stoppedAt } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { closedFormApplies } from './closedForm.js';
@@ -219,7 +220,8 @@ export function stopClosed(run: ClosedRun, limits: BrakeLimits, stops: { toolSto
   const errors = errorCounts(t, limits);
   for (; c <= end; c++) {
     const prompt = run.prompt(c);
-    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, run.elapsed(c), run.spent(c), 0, run.tokens(c), prompt);
+    // The brakes, then the recording's end (before them where its model gave up: kernel/gaveUp.ts).
+    let code = endsBeforeNextCall(c, end, t.gaveUp) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, run.elapsed(c), run.spent(c), 0, run.tokens(c), prompt);
     if (code === StopCode.None && c === end) {
       code = t.exhaustedCode;
       st[Run.Exhausted] = 1;

@@ -8,6 +8,7 @@
  * stops the same way.
  */
 import { timedOut } from '../kernel/brakes.js';
+import { endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { Limit, type BrakeLimits } from '../kernel/limits.js';
 import type { CompiledTrace } from './layout.js';
 import { toolStopCall } from './replayFast.js';
@@ -16,7 +17,10 @@ import { firstBacktrackStop } from './tableStop.js';
 /** A cap call that no run reaches (no cap, or more steps than the trace has). */
 export const NO_CAP_CALL = 0x7fffffff;
 
-/** Per trace: for each cell and each distinct step cap, the first call before which its steps were taken (a step cap fires there), or NO_CAP_CALL. */
+/**
+ * Per trace: for each cell and each distinct step cap, the first call before which its steps were taken (a step cap fires there), or NO_CAP_CALL
+ * — also when that call is the one after the last of a recording whose model gave up there: the run ends before its brakes (kernel/gaveUp.ts).
+ */
 export class CapCalls {
   /** Per cell. */
   calls = new Int32Array(0);
@@ -26,6 +30,8 @@ export class CapCalls {
   /** The trace length and caps the cap calls are for when every call was a step (then they depend on nothing else). */
   private identityFor = -1;
   private capsFor: Int32Array | null = null;
+  /** And whether that trace's model gave up after its last call (no cap fires after it). */
+  private gaveUpFor = false;
 
   /** Works out the cap calls on `t` (caps: SweepPlan.caps, −1 without a cap; capIds: each cell's). */
   of(t: CompiledTrace, caps: Int32Array, capIds: Int32Array): void {
@@ -34,12 +40,13 @@ export class CapCalls {
     const byCap = this.byCap;
     // Every call a step: the call is the step count.
     if (t.nonStepsBefore[t.calls] === 0) {
-      if (this.identityFor === t.calls && this.capsFor === caps) return;
+      if (this.identityFor === t.calls && this.capsFor === caps && this.gaveUpFor === t.gaveUp) return;
       this.identityFor = t.calls;
       this.capsFor = caps;
+      this.gaveUpFor = t.gaveUp;
       for (let j = 0; j < caps.length; j++) {
         const steps = caps[j]!;
-        byCap[j] = steps >= 0 && steps <= t.calls ? steps : NO_CAP_CALL;
+        byCap[j] = steps >= 0 && steps <= t.calls && !endsBeforeNextCall(steps, t.calls, t.gaveUp) ? steps : NO_CAP_CALL;
       }
     } else {
       this.identityFor = -1;
@@ -52,7 +59,7 @@ export class CapCalls {
       }
       for (let j = 0; j < caps.length; j++) {
         const steps = caps[j]!;
-        byCap[j] = steps >= 0 && steps < m ? this.atStep[steps]! : NO_CAP_CALL;
+        byCap[j] = steps >= 0 && steps < m && !endsBeforeNextCall(this.atStep[steps]!, t.calls, t.gaveUp) ? this.atStep[steps]! : NO_CAP_CALL;
       }
     }
     for (let c = 0; c < capIds.length; c++) this.calls[c] = byCap[capIds[c]!]!;

@@ -10,6 +10,7 @@ import { predictiveBoundPico } from '../kernel/cost.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { refusedCallMs } from './refusal.js';
@@ -127,7 +128,8 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
   for (; c <= table.end; c++) {
     const estimate = estimateAt(table, c);
     const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
-    let code = beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
+    // The brakes, then the recording's end (before them where its model gave up: kernel/gaveUp.ts).
+    let code = endsBeforeNextCall(c, t.calls, t.gaveUp) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {
       code = t.exhaustedCode;
       st[Run.Exhausted] = 1;

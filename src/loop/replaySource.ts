@@ -1,3 +1,4 @@
+import { endsBeforeNextCall, modelGaveUp } from '../kernel/gaveUp.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import type { Trace } from '../trace/types.js';
 import { refusalOfRecorded } from './refusalWords.js';
@@ -8,7 +9,11 @@ export class ReplaySource implements StepSource {
   /** A recording is replayed as recorded, whatever the loop's state. */
   readonly readsToolState = false;
   private index = 0;
-  constructor(private readonly trace: Trace) {}
+  /** The recorded run's model gave up after its last call (kernel/gaveUp.ts). */
+  private readonly gaveUp: boolean;
+  constructor(private readonly trace: Trace) {
+    this.gaveUp = modelGaveUp(trace);
+  }
   next() {
     return this.trace.calls[this.index++] ?? null;
   }
@@ -17,6 +22,9 @@ export class ReplaySource implements StepSource {
   }
   exhaustedDetail(): string {
     return recordedEndDetail(this.trace.end);
+  }
+  endedBeforeNextCall(): boolean {
+    return endsBeforeNextCall(this.index, this.trace.calls.length, this.gaveUp);
   }
   /** The call just given was recorded as its provider's refusal of a prompt past the window (failed.contextLengthExceeded): its numbers, NaN where not recorded. */
   refusal(): WindowRefusal | undefined {

@@ -56,6 +56,12 @@ export interface StepSource {
   /** What a recording says of its end when it did not complete (trace/endDetail.ts; '' or left out: nothing). */
   exhaustedDetail?(): string;
   /**
+   * True once the source has given its last response and its run ended there, before the loop asked for
+   * another: a recording whose model gave up after a failed call (kernel/gaveUp.ts). The run then ends as
+   * the source's end says, with no summary call and no brake before a call that never came. Left out: false.
+   */
+  endedBeforeNextCall?(): boolean;
+  /**
    * The provider's refusal the response `next` last gave stands for (a failed call), when it was one;
    * left out or undefined: none (a recording's failed calls are what they were, steps like any call).
    */
