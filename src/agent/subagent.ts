@@ -30,7 +30,7 @@ export interface LiveTreeAgent {
   by?: StoppedBy;
 }
 
-/** The tree a root agent ran: its totals, every agent in the order started, and the ones a brake stopped. */
+/** The tree a root agent ran: its totals, every agent in the order started, and the ones a brake stopped in the order they stopped (as replayTree lists them). */
 export interface LiveTreeReport {
   totals: Running;
   agents: LiveTreeAgent[];
@@ -43,6 +43,9 @@ export class LiveTree {
   /** Its recordings' session and timeline (treeRecording.ts). */
   readonly timeline = new TreeTimeline();
   private readonly agents: LiveTreeAgent[] = [];
+  private readonly stopped: LiveTreeReport['stopped'] = [];
+  /** The agent ids given so far: each start of a sub-agent is an agent of its own. */
+  private readonly ids = new Set<string>();
 
   constructor(
     brakes: BrakeConfig,
@@ -51,14 +54,19 @@ export class LiveTree {
     this.budget = new TreeBudget(brakes, subagent);
   }
 
+  /** A new agent of the tree, started as `agentId`: an id the tree already has becomes `<agentId>#2` (`#3`, …). */
   member(agentId: string, parent?: { agentId: string; toolCallId: string }): TreeMember {
-    if (parent) this.timeline.started.set(`${parent.agentId}\n${parent.toolCallId}`, agentId);
-    return new TreeMember(this, agentId, parent);
+    let id = agentId;
+    for (let n = 2; this.ids.has(id); n++) id = `${agentId}#${n}`;
+    this.ids.add(id);
+    if (parent) this.timeline.started.set(`${parent.agentId}\n${parent.toolCallId}`, id);
+    return new TreeMember(this, id, parent);
   }
 
-  /** An agent ended (children end before the parent; reported in the order started). */
+  /** An agent ended (children end before the parent; reported in the order started, its stop by a brake in the order stopped). */
   ended(agent: LiveTreeAgent, order: number): void {
     this.agents[order] = agent;
+    if (agent.by) this.stopped.push({ agentId: agent.agentId, reason: agent.stop.reason, detail: agent.stop.detail, by: agent.by });
   }
 
   /** Position of a newly started agent. */
@@ -67,9 +75,7 @@ export class LiveTree {
   }
 
   report(): LiveTreeReport {
-    const agents = this.agents.filter(Boolean);
-    const stopped = agents.flatMap((a) => (a.by ? [{ agentId: a.agentId, reason: a.stop.reason, detail: a.stop.detail, by: a.by }] : []));
-    return { totals: { ...this.budget.totals }, agents, stopped };
+    return { totals: { ...this.budget.totals }, agents: this.agents.filter(Boolean), stopped: [...this.stopped] };
   }
 }
 

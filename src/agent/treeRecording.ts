@@ -9,7 +9,10 @@
  * - every call's `startMs`, on one timeline for the whole tree (every agent's `recordedAt` is the root's):
  *   the tree's running time when the call was let through, at least 1 ms after the tree's previous call,
  *   so the calls replay in the order they were made (a sub-agent's inside its parent's tool call).
- * The tree's session id is `live-<the root's recordedAt>` (`live` when its recorder does not date it).
+ * The tree's session id is `live-<the root's recordedAt>-<n>` (`live-<n>` when its recorder does not
+ * date it), n numbering the process's live trees in the order they started (1, 2, …): two trees started
+ * in the same millisecond, or recorded by one recorder that does not date, are two sessions. Each start of
+ * a sub-agent is an agent of its own: an agent id the tree already has gets `#2`, `#3`, … (LiveTree).
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
@@ -22,9 +25,14 @@ export interface DatingRecorder extends TraceRecorder {
   dated?(header: TraceHeader): TraceHeader;
 }
 
+/** Live trees started in this process so far (their session ids' `n`). */
+let treesStarted = 0;
+
 /** The tree's shared recording state: its session, its time origin and its calls' timeline. */
 export class TreeTimeline {
-  sessionId = 'live';
+  /** This tree's number among the process's live trees, in the order they started. */
+  readonly sequence = ++treesStarted;
+  sessionId = `live-${this.sequence}`;
   recordedAt: string | undefined;
   private lastStartMs = -Infinity;
   /** Sub-agents started, by `parentAgentId \n toolCallId`. */
@@ -70,7 +78,7 @@ export function treeRecording(inner: DatingRecorder, member: RecordedMember, bra
     if (member.parent === undefined) {
       const dated = inner.dated?.(h) ?? h;
       timeline.recordedAt = dated.recordedAt;
-      if (dated.recordedAt !== undefined) timeline.sessionId = `live-${dated.recordedAt}`;
+      if (dated.recordedAt !== undefined) timeline.sessionId = `live-${dated.recordedAt}-${timeline.sequence}`;
       return { ...dated, agent: agentRef(member) };
     }
     const recordedSettings = recordedSettingsOf(subagentRecordedBrakes(brakes, member.subagentLimits));

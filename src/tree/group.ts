@@ -4,9 +4,11 @@
  * are its runs in order; each sub-agent names the agent and the tool call that started it, or the
  * parent's call names the sub-agent it started (`startedAgentId`). What cannot be linked inside the given
  * runs is kept, with a note: a sub-agent whose parent is not among the inputs still spends under the
- * tree's budget, but no tool call of a parent ends when it stops.
+ * tree's budget, but no tool call of a parent ends when it stops. Live recordings (runAgentLoop's) that
+ * share a session and agent id are separate starts, told apart first (liveRuns.ts).
  */
 import type { AgentRef, Trace } from '../trace/types.js';
+import { separateLiveRuns } from './liveRuns.js';
 
 /** One agent of a tree: its runs (parts) in order. */
 export interface TreeAgent {
@@ -95,7 +97,9 @@ function linkStartedAgents(agents: readonly TreeAgent[]): void {
 export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
   const bySession = new Map<string, Map<string, TreeAgent>>();
   const loose: Trace[] = [];
-  for (const trace of traces) {
+  // Live recordings of one agent id in one session are separate starts (liveRuns.ts), not parts.
+  const { runs, notes } = separateLiveRuns([...traces]);
+  for (const trace of runs) {
     const ref = trace.header.agent;
     if (ref === undefined) {
       loose.push(trace);
@@ -121,7 +125,7 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
     // The main agent first; the others keep the order they came in (stable sort).
     list.sort((a, b) => (a.kind === 'main' ? 0 : 1) - (b.kind === 'main' ? 0 : 1));
     const tree: SessionTree = { sessionId, agents: list, notes: [] };
-    tree.notes = treeNotes(tree);
+    tree.notes = [...(notes.get(sessionId) ?? []), ...treeNotes(tree)];
     trees.push(tree);
   }
   return { trees, loose };

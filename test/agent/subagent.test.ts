@@ -37,9 +37,10 @@ describe('sub-agent tools under the parent’s budget', () => {
     expect(result.tree!.totals.spentPico).toBeLessThanOrEqual(budget + cost(1000, 100));
     expect(result.tree!.totals.spentPico).toBeGreaterThanOrEqual(budget);
     expect(researcher.requests.length).toBeLessThan(7);
+    // In the order they stopped (as replayTree lists them): the sub-agent, then main at its next call.
     expect(result.tree!.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual([
-      ['main', 'budget', 'tree'],
       ['researcher', 'budget', 'tree'],
+      ['main', 'budget', 'tree'],
     ]);
     // The parent saw the sub-agent's stop as the delegate call's error, then its next call met the tree's budget.
     expect(main.requests).toHaveLength(1);

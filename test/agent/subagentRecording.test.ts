@@ -56,10 +56,13 @@ describe('a live tree’s recordings replay with --tree as the tree it was', () 
   it('per-agent step limits: each sub-agent stops at its limit in the replay too, the tree totals to the picodollar', async () => {
     const limits = { maxSteps: 3 };
     const { run, runs } = await liveTree('steps', NO_BRAKES, limits);
+    // The tree's session: `live-<recordedAt>-<n>`, n numbering this process's live trees (unique in the same millisecond too).
+    const sessionId = runs[0]!.header.agent!.sessionId;
+    expect(sessionId).toMatch(new RegExp(`^live-${runs[0]!.header.recordedAt!.replace(/[.]/g, '\\.')}-\\d+$`));
     expect(runs.map((r) => r.header.agent)).toEqual([
-      { sessionId: `live-${runs[0]!.header.recordedAt}`, agentId: 'main', kind: 'main' },
-      { sessionId: `live-${runs[0]!.header.recordedAt}`, agentId: 'sub-a', kind: 'subagent', parentAgentId: 'main', parentToolCallId: runs[0]!.calls[0]!.toolCalls![0]!.id },
-      { sessionId: `live-${runs[0]!.header.recordedAt}`, agentId: 'sub-b', kind: 'subagent', parentAgentId: 'main', parentToolCallId: runs[0]!.calls[1]!.toolCalls![0]!.id },
+      { sessionId, agentId: 'main', kind: 'main' },
+      { sessionId, agentId: 'sub-a', kind: 'subagent', parentAgentId: 'main', parentToolCallId: runs[0]!.calls[0]!.toolCalls![0]!.id },
+      { sessionId, agentId: 'sub-b', kind: 'subagent', parentAgentId: 'main', parentToolCallId: runs[0]!.calls[1]!.toolCalls![0]!.id },
     ]);
     expect(runs[0]!.calls.map((c) => c.toolCalls?.[0]?.startedAgentId)).toEqual(['sub-a', 'sub-b', undefined]);
     // Each sub-agent's header states the brakes it ran under: the per-agent step limit.
@@ -76,8 +79,8 @@ describe('a live tree’s recordings replay with --tree as the tree it was', () 
   });
 
   it.each([
-    ['the second sub-agent mid-run', 0.7, [['main', 'budget', 'tree'], ['sub-b', 'budget', 'tree']], 2],
-    ['the first sub-agent: the parent never starts the second', 0.3, [['main', 'budget', 'tree'], ['sub-a', 'budget', 'tree']], 1],
+    ['the second sub-agent mid-run', 0.7, [['sub-b', 'budget', 'tree'], ['main', 'budget', 'tree']], 2],
+    ['the first sub-agent: the parent never starts the second', 0.3, [['sub-a', 'budget', 'tree'], ['main', 'budget', 'tree']], 1],
   ] as const)('a tree budget that stops %s: the replay stops the same agents after the same steps, to the picodollar', async (name, fraction, stopped, mainSteps) => {
     const full = (await liveTree(`full-${fraction}`, NO_BRAKES)).run.tree!.totals.spentPico;
     const brakes = { ...NO_BRAKES, maxCostPico: Math.floor(full * fraction) };
@@ -87,7 +90,7 @@ describe('a live tree’s recordings replay with --tree as the tree it was', () 
     const tree = replayed(runs, brakes);
     expect(figures(tree.agents)).toEqual(figures(run.tree!.agents));
     expect([tree.totals.steps, tree.totals.costPico]).toEqual([run.tree!.totals.steps, run.tree!.totals.spentPico]);
-    // The replay lists the stops in the order they came (the sub-agent's first), the live report in the order the agents started.
-    expect(tree.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual([...stopped].reverse());
+    // Both list the stops in the order they came: the sub-agent's first.
+    expect(tree.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual(stopped);
   });
 });
