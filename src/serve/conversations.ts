@@ -37,13 +37,17 @@
  * assistant message (each compared back from its latest answer, stopping at the first difference); only
  * when those tie on place, or none gave it, the sessions that gave its other messages too. An index from
  * answer to the sessions that gave it, kept as answers are noted, makes that so. Memory: sessions in
- * progress keep their answers' keys; an ended one, its last key at most.
+ * progress keep their answers' keys; an ended one, a short key of its last two at most (endings.ts); an
+ * opening with none in progress, its latest started alone (registry.ts).
  */
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { sha256Hex } from '../io/builtins.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
 import type { HeldSession, ServeSession } from './session.js';
+import { Endings, type Matched } from './endings.js';
+
+export type { Matched } from './endings.js';
 
 /** What matching knows of a session started without the header. */
 export interface Conversation {
@@ -60,22 +64,14 @@ export interface Conversation {
   lastBody: string | undefined;
 }
 
-/** What a request is matched to: a conversation in progress, or an ended one by its session alone. */
-export interface Matched {
-  readonly session: HeldSession;
-  readonly ordinal: number;
-}
-
 /** The sessions started without the header that opened the same way, in start order, and what finds them. */
 export class Opening {
   /** Those in progress, in start order (an ended one leaves: retire). */
   readonly conversations: Conversation[] = [];
   /** Conversations started: the next one's ordinal. */
-  private started = 0;
+  private started: number;
   /** The latest started, in progress or ended. */
-  private latest: Matched | undefined;
-  /** An ended conversation's last two answers (endingKey) → the first started that ended with them. */
-  private readonly endedWith = new Map<string, Matched>();
+  private newest: Matched | undefined;
   /** Answer key → the conversations that gave it, each once, in the order they first gave it. */
   private readonly givers = new Map<string, Conversation[]>();
   /** Body hash → the conversations a retry of that body could continue. */
@@ -83,10 +79,28 @@ export class Opening {
   /** Sessions examined and index lookups made, for tests of the work done. */
   lookups = 0;
 
+  /**
+   * The opening keyed `hash`, its ended conversations found in `endings` (shared by every opening); `latest`:
+   * the latest started of its conversations, all ended (an opening with none in progress keeps only that: registry.ts).
+   */
+  constructor(
+    readonly hash = '',
+    private readonly endings = new Endings(),
+    latest?: Matched,
+  ) {
+    this.newest = latest;
+    this.started = latest === undefined ? 0 : latest.ordinal + 1;
+  }
+
+  /** The latest started, in progress or ended. */
+  get latest(): Matched | undefined {
+    return this.newest;
+  }
+
   start(session: ServeSession): Conversation {
     const conversation: Conversation = { session, ordinal: this.started++, answers: [], lastAt: new Map(), wholeAnswers: 0, lastBody: undefined };
     this.conversations.push(conversation);
-    this.latest = conversation;
+    this.newest = conversation;
     return conversation;
   }
 
@@ -97,7 +111,7 @@ export class Opening {
     const answering = this.answering(keys);
     if (answering && answering.place > 0) return answering.conversation;
     this.lookups += 1;
-    return this.endedWith.get(endingKey(keys)) ?? answering?.conversation ?? this.mostShared(keys) ?? this.latest;
+    return this.endings.find(this.hash, keys) ?? answering?.conversation ?? this.mostShared(keys) ?? this.newest;
   }
 
   /**
@@ -113,12 +127,8 @@ export class Opening {
       if (givers.length === 0) this.givers.delete(key);
     }
     const tomb: Matched = { session: retired, ordinal: conversation.ordinal };
-    if (conversation.answers.length > 0) {
-      const key = endingKey(conversation.answers);
-      const first = this.endedWith.get(key);
-      if (first === undefined || first.ordinal > tomb.ordinal) this.endedWith.set(key, tomb);
-    }
-    if (this.latest === conversation) this.latest = tomb;
+    this.endings.note(this.hash, conversation.answers, tomb);
+    if (this.newest === conversation) this.newest = tomb;
   }
 
   /** Before a request of `conversation` is answered: its body, while a retry could still be matched by it. */
@@ -219,11 +229,6 @@ export class Opening {
     }
     return counts;
   }
-}
-
-/** The last two of `keys` (answers, or a request's assistant messages), by which an ended conversation is found. */
-function endingKey(keys: readonly string[]): string {
-  return JSON.stringify(keys.slice(-2));
 }
 
 /** `item` taken out of `list` (a short list: the sessions in progress of one opening, or that gave one answer). */

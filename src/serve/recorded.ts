@@ -15,6 +15,13 @@ import { counted } from '../plural.js';
 export class RecordedSession extends ServeSession {
   readonly kind = 'recorded' as const;
   private nextCall = 0;
+  /**
+   * The last call answered was neither a final answer nor a failed call, and no ordinary request has come
+   * since: after the recording's last call, the loop may still make the summary call due before its next
+   * call, which replay bills (loop/run.ts beforeCall: the summary, then the source's end). The session
+   * stays in progress for it until that next request, the 409 past the end.
+   */
+  private mayGoOn = false;
 
   constructor(
     setup: SessionSetup,
@@ -23,15 +30,19 @@ export class RecordedSession extends ServeSession {
     super(setup);
   }
 
+  /** After the recording's last call, once it was a final answer or a failed call, or a request asked past it. */
   ended(): boolean {
-    return this.nextCall >= this.trace.calls.length;
+    return this.nextCall >= this.trace.calls.length && !this.mayGoOn;
   }
 
-  answer(request: ChatRequest): Reply {
+  protected nextAnswer(request: ChatRequest): Reply {
     const record = this.trace.calls[this.nextCall];
+    this.mayGoOn = false;
     if (!record) throw this.endingError();
     this.nextCall += 1;
-    return this.respond(record, this.promptOf(request), 'recorded', outputCapOf(request));
+    const reply = this.respond(record, this.promptOf(request), { what: 'recorded', outputCap: outputCapOf(request) });
+    this.mayGoOn = reply.record.final !== true;
+    return reply;
   }
 
   /** Asked past the last call: a 409 with the recording's outcome, which the real loop's adapter ends the run with. */

@@ -9,14 +9,14 @@
  * `x-loopcost-run` (1-based run) chooses instead. A run that cannot start (a draw too large) is answered
  * with its error and still takes its turn: the next new session takes the run after it.
  *
- * A session that ends (a recording after its last call, a synthetic agent after its final answer or the
- * failure that ended it) is retired at once (retired.ts): its totals are kept, exact, its engine and
- * matching state dropped. A session still in progress (its run stopped by its own brakes) is retired the
+ * A session that ends (a recording after its last call — one that was no final answer or failed call, at
+ * the request after it, as the loop may still compact first: recorded.ts — a synthetic agent after its
+ * final answer or the failure that ended it) is retired at once (retired.ts): its totals are kept, exact,
+ * its engine and matching state dropped; an opening with none in progress keeps its latest started alone. A session still in progress (its run stopped by its own brakes) is retired the
  * same way when its client ends it (`end`) or when no request has come for `sessionIdleMs` (checked on
  * every request and report, by the injected clock: no timer). `maxSessions` bounds the sessions in
  * progress: one more is refused with a 503.
  */
-import { sha256Hex } from '../io/builtins.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { prepareScenario, syntheticStart, type PreparedScenario, type SyntheticStart } from '../scenario/run.js';
 import { atDrawPlace } from '../scenario/drawPlace.js';
@@ -27,6 +27,7 @@ import type { CacheMode } from '../context/strategy.js';
 import type { Trace } from '../trace/types.js';
 import { ApiError, invalidRequest } from './apiError.js';
 import { Opening, type Conversation } from './conversations.js';
+import { Endings, shortHash, type Matched } from './endings.js';
 import { RecordedSession } from './recorded.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatRequest } from './request.js';
@@ -34,6 +35,10 @@ import type { HeldSession, ServeSession, SessionSummary } from './session.js';
 import { SyntheticSession } from './synthetic.js';
 import { RetiredSession, type Retirement } from './retired.js';
 import { counted } from '../plural.js';
+import { SummaryModels } from './summaryModel.js';
+import { header, MAX_SESSION_ID, RUN_HEADER, SESSION_HEADER, TRACE_HEADER, type RequestHeaders } from './headers.js';
+
+export { SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RequestHeaders } from './headers.js';
 
 /** What the server answers from: recorded traces, or one scenario's synthetic population. */
 export interface ServeSources {
@@ -62,24 +67,14 @@ interface Live {
   matched?: { opening: Opening; conversation: Conversation };
 }
 
-/** A request's headers as node:http gives them (IncomingHttpHeaders), named structurally so the public types need no @types/node. */
-export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
-
-export const SESSION_HEADER = 'x-loopcost-session';
-export const TRACE_HEADER = 'x-loopcost-trace';
-export const RUN_HEADER = 'x-loopcost-run';
-const MAX_SESSION_ID = 200;
-
-function header(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name];
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text.trim() === '' ? undefined : text.trim();
-}
-
 export class SessionRegistry {
   private readonly byName = new Map<string, HeldSession>();
-  /** Sessions started without the header, by their conversation's opening. */
+  /** Sessions started without the header, by their conversation's opening (openingHash), while one is in progress. */
   private readonly byOpening = new Map<string, Opening>();
+  /** An opening with no conversation in progress: the latest started, all its Opening keeps then. */
+  private readonly idleOpenings = new Map<string, Matched>();
+  /** Ended conversations, found by their opening and last two answers. */
+  private readonly endings = new Endings();
   /** Sessions in progress, least recently asked first (a request moves its session to the end). */
   private readonly live = new Map<ServeSession, Live>();
   /** Every session started, in order: in progress, or retired once ended. */
@@ -89,10 +84,13 @@ export class SessionRegistry {
   /** Runs whose start failed: each took its turn as a started session does. */
   private failedStarts = 0;
   private readonly nowMs: () => number;
+  /** The models summary requests name (summaryModel.ts). */
+  private readonly summaryModels: SummaryModels;
 
   constructor(private readonly options: RegistryOptions) {
     this.traces = options.sources.traces ?? [];
     this.nowMs = options.nowMs ?? (() => performance.now());
+    this.summaryModels = new SummaryModels(options.prices);
     const scenario = options.sources.scenario;
     this.prepared = scenario
       ? prepareScenario(scenario.scenario, {
@@ -150,6 +148,12 @@ export class SessionRegistry {
     return this.live.size;
   }
 
+  /** How many entries each table holds (tests of the memory kept per ended session). */
+  tableSizes(): { sessions: number; inProgress: number; named: number; openingsInProgress: number; idleOpenings: number; endings: number } {
+    const { all, live, byName, byOpening, idleOpenings, endings } = this;
+    return { sessions: all.length, inProgress: live.size, named: byName.size, openingsInProgress: byOpening.size, idleOpenings: idleOpenings.size, endings: endings.size };
+  }
+
   /**
    * The session named `id` (the `x-loopcost-session` header's, or a `conversation-N` the response header
    * gave) ended by its client: retired at once if in progress, its totals kept; undefined if there is none.
@@ -195,17 +199,25 @@ export class SessionRegistry {
     this.all[live.at] = retired;
     this.live.delete(session);
     if (this.byName.get(session.id) === session) this.byName.set(session.id, retired);
-    live.matched?.opening.retire(live.matched.conversation, retired);
+    const matched = live.matched;
+    if (!matched) return;
+    const { opening } = matched;
+    opening.retire(matched.conversation, retired);
+    if (opening.conversations.length > 0) return;
+    // Its last conversation ended: what finds them is in `endings`, but the latest started (Opening's constructor).
+    this.byOpening.delete(opening.hash);
+    this.idleOpenings.set(opening.hash, opening.latest!);
   }
 
   /** Without the header: the conversation `request` continues (conversations.ts), else a new one. */
   private conversationFor(headers: RequestHeaders, request: ChatRequest): HeldSession {
     const hash = openingHash(request);
-    const opening = this.byOpening.get(hash) ?? new Opening();
+    const opening = this.byOpening.get(hash) ?? new Opening(hash, this.endings, this.idleOpenings.get(hash));
     const continued = opening.continued(request);
     if (continued) return continued.session;
     const session = this.begin(`conversation-${this.all.length + 1}`, headers);
     this.byOpening.set(hash, opening);
+    this.idleOpenings.delete(hash);
     this.live.get(session)!.matched = { opening, conversation: opening.start(session) };
     return session;
   }
@@ -225,14 +237,15 @@ export class SessionRegistry {
     const trace = this.traceOf(headers, ordinal);
     const pricing = resolveTracePricing(trace, { prices: this.options.prices });
     const cache = this.options.cache ?? defaultCacheMode(trace);
-    const setup = { id, source: trace.source, model: trace.header.model, pricing, cache, systemTokens: trace.header.systemTokens, goalTokens: trace.header.goalTokens };
+    const pricingOf = this.summaryModels.pricingOf(trace.header.recordedAt);
+    const setup = { id, source: trace.source, model: trace.header.model, pricing, cache, systemTokens: trace.header.systemTokens, goalTokens: trace.header.goalTokens, pricingOf };
     return new RecordedSession(setup, trace);
   }
 
   private startSynthetic(id: string, run: number): ServeSession {
     const p = this.prepared!;
     const start = this.startOfRun(p, run);
-    const setup = { id, source: `${p.scenario.source}#${run + 1}`, model: p.scenario.model, pricing: p.pricing, cache: start.cache, systemTokens: start.systemTokens, goalTokens: start.goalTokens };
+    const setup = { id, source: `${p.scenario.source}#${run + 1}`, model: p.scenario.model, pricing: p.pricing, cache: start.cache, systemTokens: start.systemTokens, goalTokens: start.goalTokens, pricingOf: this.summaryModels.pricingOf(undefined) };
     return new SyntheticSession(setup, start.agent, (draw) => atDrawPlace(p.scenario, start.entry, run, p.seed, draw));
   }
 
@@ -267,7 +280,7 @@ export class SessionRegistry {
 function tooManySessions(max: number): ApiError {
   return new ApiError(
     503,
-    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call or its synthetic agent's final answer; a run stopped before that (by its own brakes) keeps its session in progress until its client ends it (POST /loopcost/sessions/<id>/end) or it has been idle --session-idle-seconds; end finished runs' sessions, set --session-idle-seconds, or raise --max-sessions (GET /loopcost/sessions has the totals so far)`,
+    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call (a final answer or a failed call; else at the next request past it) or its synthetic agent's final answer; a run stopped before that (by its own brakes) keeps its session in progress until its client ends it (POST /loopcost/sessions/<id>/end) or it has been idle --session-idle-seconds; end finished runs' sessions, set --session-idle-seconds, or raise --max-sessions (GET /loopcost/sessions has the totals so far)`,
     'server_error',
     null,
     'loopcost_too_many_sessions',
@@ -279,5 +292,5 @@ function openingHash(request: ChatRequest): string {
   const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
   const user = request.messages.find((m) => m.role === 'user');
   const opening = JSON.stringify([system ? messageText(system) : null, user ? messageText(user) : null]);
-  return sha256Hex(opening);
+  return shortHash(opening);
 }

@@ -8,7 +8,7 @@ import { placeIssues } from '../errors.js';
 import { FULL_HISTORY, type CacheMode } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession } from '../loop/session.js';
-import type { MeteredCall } from '../loop/meter.js';
+import { meterCall, meterSettings, type MeteredCall } from '../loop/meter.js';
 import { picoToUsdString } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
@@ -21,6 +21,9 @@ import { CONTEXT_LENGTH_EXCEEDED, refusalMessage } from '../loop/refusalWords.js
 import type { WindowRefusal } from '../loop/types.js';
 import { refusedSummaryRecord } from '../loop/summary.js';
 import { windowRefusal } from '../kernel/providerWindow.js';
+import { summaryUnchangedTokens } from '../kernel/meter.js';
+import { flattenPrices } from '../kernel/prices.js';
+import { summaryPricing, type PricingOf } from './summaryModel.js';
 
 export interface SessionSummary {
   id: string;
@@ -58,6 +61,20 @@ export interface SessionSetup {
   cache: CacheMode;
   systemTokens: number;
   goalTokens: number;
+  /** The prices of a model a summary request names (summaryModel.ts), undefined when the table does not know it. */
+  pricingOf: PricingOf;
+}
+
+/** How a response is answered (ServeSession.respond). */
+export interface Answering {
+  /** What its placeholder text says answered it (`recorded`, `synthetic healthy`, `context summary`). */
+  what: string;
+  /** The request's output cap: a longer answer is cut there. */
+  outputCap?: number | undefined;
+  /** Already cut by the synthetic agent's provider (SyntheticAgent.next). */
+  cutBefore?: boolean;
+  /** Answered by another model than the session's (a summary model): its name as the request gave it, and its prices. */
+  on?: { model: string; pricing: ModelPricing };
 }
 
 /**
@@ -92,8 +109,17 @@ export abstract class ServeSession implements HeldSession {
 
   abstract readonly kind: SessionSummary['kind'];
   abstract ended(): boolean;
+  /** The model name the session's last ordinary request gave: a summary request naming it is answered by the session's model. */
+  private askedAs: string | undefined;
+
   /** The next response to `request`, metered and paid for. Throws ApiError (409) past the end. */
-  abstract answer(request: ChatRequest): Reply;
+  answer(request: ChatRequest): Reply {
+    this.askedAs = request.model;
+    return this.nextAnswer(request);
+  }
+
+  /** The next response to `request` (answer). */
+  protected abstract nextAnswer(request: ChatRequest): Reply;
   /** Once ended: what every later request of the session is answered with (the 409 past the end, or the error that ended it). */
   abstract endingError(): Error;
 
@@ -135,16 +161,21 @@ export abstract class ServeSession implements HeldSession {
   /**
    * The context summary the agent's loop asked for (PURPOSE_HEADER `summary`): a compaction call of the
    * request's output cap in tokens, metered at the request's prompt as any call is (promptOf) — paid,
-   * not a step — taking nothing from the recording or the synthetic agent. Refused as a provider refuses
-   * any request (kernel/providerWindow.ts): its prompt + the cap past the model's window is a 400
-   * `context_length_exceeded`, counted as the loop counts a refused summary call (paid nothing).
+   * not a step — taking nothing from the recording or the synthetic agent. Answered by the model the
+   * request names (summaryModel.ts: `summary:…,model=X`'s X, as replay answers it) unless the session's
+   * ordinary requests name it too (a client that names one model for every call), else the session's:
+   * refused as a provider refuses any request (kernel/providerWindow.ts), its prompt + the cap past that
+   * model's window a 400 `context_length_exceeded`, counted as the loop counts a refused summary call
+   * (paid nothing); else billed at that model's prices, finding none of the session's cache on another model.
    */
   summaryAnswer(request: ChatRequest): Reply {
     const view = this.promptOf(request);
     const cap = outputCapOf(request);
-    const refusal = windowRefusal(this.setup.pricing.contextWindow, view.inputTokens, cap);
+    const pricing = request.model === this.askedAs ? this.setup.pricing : summaryPricing(this.setup.pricing, this.setup.pricingOf(request.model));
+    const refusal = windowRefusal(pricing.contextWindow, view.inputTokens, cap);
     if (refusal) throw this.refused(refusedSummaryRecord(refusal), view, refusal);
-    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, 'context summary');
+    const on = pricing === this.setup.pricing ? undefined : { model: request.model, pricing };
+    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, { what: 'context summary', ...(on ? { on } : {}) });
   }
 
   /**
@@ -152,10 +183,10 @@ export abstract class ServeSession implements HeldSession {
    * (`cutBefore`: already cut by the synthetic agent's provider, SyntheticAgent.next) — advances the
    * loop's state as a real loop would, and builds the reply.
    */
-  protected respond(answer: CallRecord, view: PromptView, what: string, outputCap?: number, cutBefore = false): Reply {
-    const record = cutAtCap(answer, outputCap);
+  protected respond(answer: CallRecord, view: PromptView, how: Answering): Reply {
+    const record = cutAtCap(answer, how.outputCap);
     const loop = this.loop;
-    const metered: MeteredCall = loop.meter(record, view);
+    const metered: MeteredCall = how.on ? this.meterOn(how.on.pricing, record, view) : loop.meter(record, view);
     inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view));
     if (loop.runsTools(record)) {
       for (const tool of record.toolCalls ?? []) {
@@ -168,16 +199,23 @@ export abstract class ServeSession implements HeldSession {
     const reply: Reply = {
       session: this.setup.id,
       call,
-      model: this.setup.model,
-      content: placeholderText(record, what),
+      model: how.on?.model ?? this.setup.model,
+      content: placeholderText(record, how.what),
       toolCalls: replyToolCalls(record, `${this.setup.id}_${call}`),
       record,
       usage: metered.usage,
       costPico: metered.costPico,
-      ...(record === answer && !cutBefore ? {} : { cut: true }),
+      ...(record === answer && !how.cutBefore ? {} : { cut: true }),
     };
     if (record.failed) throw failedCall(reply, record.failed);
     return reply;
+  }
+
+  /** `record` answered by another model than the session's (a summary model): at its prices, in the session's cache mode, finding none of the session's cache (kernel summaryUnchangedTokens). */
+  private meterOn(pricing: ModelPricing, record: CallRecord, view: PromptView): MeteredCall {
+    const prices = flattenPrices(pricing);
+    const unchangedPrefixTokens = summaryUnchangedTokens(prices, flattenPrices(this.setup.pricing), view.unchangedPrefixTokens);
+    return meterCall(record, { ...view, unchangedPrefixTokens }, meterSettings(FULL_HISTORY, this.setup.cache, prices));
   }
 
   /**

@@ -63,7 +63,7 @@ export class SyntheticSession extends ServeSession {
     return this.done || this.agent.ending !== undefined;
   }
 
-  answer(request: ChatRequest): Reply {
+  protected nextAnswer(request: ChatRequest): Reply {
     if (this.broken) throw this.broken;
     const view = this.promptOf(request);
     const record = this.done ? null : this.nextRecord(view, outputCapOf(request));
@@ -75,7 +75,7 @@ export class SyntheticSession extends ServeSession {
     const refusal = this.agent.refusal();
     if (refusal) throw this.refused(record, view, refusal);
     try {
-      const reply = this.respond(record, view, `synthetic ${this.agent.behaviour}`, undefined, this.agent.lastCut);
+      const reply = this.respond(record, view, { what: `synthetic ${this.agent.behaviour}`, cutBefore: this.agent.lastCut });
       this.remember(reply, keys);
       return reply;
     } catch (error) {

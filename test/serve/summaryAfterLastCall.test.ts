@@ -1,0 +1,78 @@
+/**
+ * After a recording's last call, a loop may still compact before it sends its next call: replay bills a
+ * summary call due then, before it finds the trace's end (loop/run.ts beforeCall: summarizeIfDue, then the
+ * source). serve answers it so too: a recorded session whose last call was neither a final answer nor a
+ * failed call stays in progress until the next ordinary request, which gets the 409 and ends it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_BRAKES } from '../../src/brakes/config.js';
+import { startServer, type RunningServer } from '../../src/serve/index.js';
+import type { Trace } from '../../src/trace/types.js';
+import { runOverHttp } from '../agent/overHttp.js';
+import { figures, replayFigures, type Settings } from '../agent/traceDriven.js';
+import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
+import { post } from './client.js';
+
+const pricing = handPriced('mini', { input: 0.15, output: 0.6 }, 128_000);
+const named = (source: string, t: Trace): Trace => ({ ...t, source });
+/** Three steps, the last with a large tool result; recorded until the run was stopped (no final answer). */
+const OPEN = named('open', trace([call(50, [toolCall('a', { i: 0 }, 100)]), call(50, [toolCall('b', { i: 1 }, 100)]), call(50, [toolCall('c', { i: 2 }, 3000)])], { outcome: 'limit' }));
+/** Two steps and a final answer. */
+const FINAL = named('final', trace([call(50, [toolCall('a', { i: 0 }, 100)]), call(50, [toolCall('b', { i: 1 }, 100)]), call(50, undefined, { final: true })], { outcome: 'completed' }));
+/** Two steps and a call that failed at the provider. */
+const FAILED = named('failed', trace([call(50, [toolCall('a', { i: 0 }, 100)]), call(50, [toolCall('b', { i: 1 }, 100)]), call(0, undefined, { failed: { status: 500, message: 'boom' } })], { outcome: 'error' }));
+const traces = [OPEN, FINAL, FAILED];
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ sources: { traces }, prices: handTable(pricing) });
+});
+afterAll(() => server.close());
+
+const ask = (session: string, trace: number, purpose?: 'summary') =>
+  post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }], max_tokens: 200 }, { 'x-loopcost-session': session, 'x-loopcost-trace': String(trace), ...(purpose ? { 'x-loopcost-purpose': purpose } : {}) });
+const state = (id: string) => {
+  const s = server.sessions().sessions.find((session) => session.id === id)!;
+  return { calls: s.calls, remainingCalls: s.remainingCalls, ended: s.ended };
+};
+
+describe('serve: a summary call after a recording’s last call', () => {
+  it('is answered and billed when the last call was no final answer; the next ordinary request is the 409 that ends the session', async () => {
+    for (let i = 0; i < 3; i++) expect((await ask('open', 0)).status).toBe(200);
+    expect(state('open')).toEqual({ calls: 3, remainingCalls: 0, ended: false });
+    const summary = await ask('open', 0, 'summary');
+    expect(summary.status).toBe(200);
+    expect(summary.json.usage.completion_tokens).toBe(200);
+    expect(summary.json.loopcost.record.compaction).toBe(true);
+    expect(summary.json.loopcost.costPico).toBeGreaterThan(0);
+    expect(state('open')).toEqual({ calls: 4, remainingCalls: 0, ended: false });
+    const past = await ask('open', 0);
+    expect([past.status, past.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
+    expect(past.json.error.message).toMatch(/has no call 4 \(it recorded 3 calls and ended 'limit'\)/);
+    expect(state('open')).toEqual({ calls: 4, remainingCalls: 0, ended: true });
+    const late = await ask('open', 0, 'summary');
+    expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
+  });
+
+  it('is the 409 once the last call was a final answer or a failed call: the session ended with it', async () => {
+    for (const [index, id] of [[1, 'final'], [2, 'failed']] as const) {
+      for (let i = 0; i < 3; i++) await ask(id, index);
+      expect(state(id)).toEqual({ calls: 3, remainingCalls: 0, ended: true });
+      const summary = await ask(id, index, 'summary');
+      expect([summary.status, summary.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
+      expect(state(id).calls).toBe(3);
+    }
+  });
+
+  it('the real loop over HTTP makes the summary call due after the last call and ends trace_end, as replay does, to the picodollar', async () => {
+    const settings: Settings = { brakes: NO_BRAKES, strategy: { kind: 'summary', cache: 'recorded', summary: { triggerTokens: 2000, keepSteps: 1, summaryTokens: 200 } }, pricing };
+    const replayed = replayFigures(OPEN, settings);
+    expect([replayed.stopReason, replayed.calls, replayed.summaryCalls]).toEqual(['trace_end', 3, 1]);
+    const real = figures(await runOverHttp(server, traces, 0, settings));
+    // All but the summary call's cached tokens (the same picodollars: no cache price): replay serves its
+    // unchanged prefix from the cache under `recorded` as under `on`; serve answers in the trace's cache mode.
+    expect({ ...real, cachedInputTokens: replayed.cachedInputTokens }).toEqual(replayed);
+    const served = server.sessions().sessions.at(-1)!;
+    expect([served.calls, served.costPico, served.ended]).toEqual([real.calls + real.summaryCalls, real.costPico, true]);
+  });
+});
