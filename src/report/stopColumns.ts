@@ -7,7 +7,7 @@
  */
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { maxOf } from '../metrics/extremes.js';
-import type { Cell, Column } from './table.js';
+import { COLUMN_GAP as GAP, type Cell, type Column } from './table.js';
 import { displayWidth, printableCell } from './text.js';
 
 export type StopCounts = Partial<Record<string, number>>;
@@ -25,8 +25,6 @@ export interface StopsLayout {
   note: string;
 }
 
-/** Between two columns of a table (src/report/table.ts). */
-export const GAP = 2;
 /** A cut header keeps at least 3 characters (`max…`, `tra…`: every stop reason's first 3 differ). */
 const SHORTEST_HEADER = 4;
 const OTHER_STOPS = 'other stops';

@@ -26,7 +26,9 @@ export interface TableOptions {
 }
 
 export const DEFAULT_TABLE_WIDTH = 120;
-const GAP = '  ';
+/** The spaces between two columns (their count: COLUMN_GAP, which layouts that measure columns use). */
+export const COLUMN_GAP = 2;
+const GAP = ' '.repeat(COLUMN_GAP);
 
 export function formatTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], options: TableOptions = {}): string {
   const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;

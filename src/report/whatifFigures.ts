@@ -8,9 +8,9 @@
 import type { StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import { formatUsdNumber } from './money.js';
-import { GAP, narrowestWidth } from './stopColumns.js';
+import { narrowestWidth } from './stopColumns.js';
 import { FIGURE_KEYS, isUsdFigure, type FigureKey } from './strategyFigureNames.js';
-import { formatTable, type Cell, type Column } from './table.js';
+import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
 
 export type { FigureKey };
 

@@ -14,7 +14,7 @@ import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './settings.js';
-import { formatTable, type Cell, type Column } from './table.js';
+import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
 import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
 import { baselineRunFigures, figureCsvColumns, figureKeysOf, perRunTables, runFigures, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
@@ -236,9 +236,6 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
   const note = (own ?? stops).note;
   return { text: note === '' ? text : text + wrapLine('', note, textWidth), labels };
 }
-
-/** Between two table columns (src/report/table.ts). */
-const GAP = 2;
 
 /** Each row's strategy figures (the baseline's first) under its name in the summary, one line each where any. */
 function strategyLines(report: WhatIfReport, labels: Map<string, string>, width: number): string {
