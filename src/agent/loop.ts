@@ -286,7 +286,7 @@ class AgentRun {
       if (refused) return refused;
       this.member?.sync(session);
       this.childElapsedMs = 0;
-      const result = await this.tools.run(call, { callId: call.id, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) });
+      const result = await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) });
       const tokens = result.tokens ?? options.countTokens(result.output);
       tool.resultTokens = tokens;
       tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);

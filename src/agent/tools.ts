@@ -1,8 +1,8 @@
 /**
  * The typed tool registry: a tool call the model wrote becomes an observation. An unknown tool gets a
- * refusal and arguments that are not a JSON object an error observation, without running anything; a
- * tool that throws gives an error observation. Every failure carries an error text, which the
- * same-tool-same-error brake compares.
+ * refusal and arguments that are not a JSON object an error observation, without running anything (a
+ * tool answered from a recording, `fromRecording`, gets the text as written); a tool that throws gives an
+ * error observation. Every failure carries an error text, which the same-tool-same-error brake compares.
  */
 import type { AgentTool, ModelToolCall, ToolContext, ToolResult } from './types.js';
 
@@ -33,8 +33,8 @@ export class ToolRegistry {
       const error = `unknown tool ${JSON.stringify(call.name)}`;
       return { output: `refused: ${error}; the tools are: ${known}`, error };
     }
-    const args = parseArguments(call.arguments);
-    if (typeof args === 'string') return { output: `refused: ${args}`, error: args };
+    const args = tool.fromRecording ? call.arguments : parseArguments(call.arguments);
+    if (!tool.fromRecording && typeof args === 'string') return { output: `refused: ${args}`, error: args };
     try {
       const result = await tool.run(args, context);
       return typeof result === 'string' ? { output: result } : result;

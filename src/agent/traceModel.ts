@@ -2,7 +2,10 @@
  * A trace-driven model: answers each call with the trace's next recorded response (its tool calls,
  * usage and marks), fails where the trace recorded a failed call (refuses where it recorded a refusal of
  * a prompt past the window; gives up after its last failed call where the recorded model gave up), and
- * answers each tool call with the recorded result's size and error. Time moves on a virtual clock by the recorded latencies. Driving
+ * answers each tool call with the result recorded at the call's place in its response (its size, error
+ * and latency; ToolContext.callIndex, as a response may name one id twice), whatever the call's name and
+ * arguments (fromRecording: a call of a tool the recorded run lacked, or with arguments it refused, is
+ * answered with the refusal recorded). Time moves on a virtual clock by the recorded latencies. Driving
  * runAgentLoop with it must give what replayTrace gives for the same trace and settings (the parity test).
  */
 import { recordedEndDetail } from '../trace/endDetail.js';
@@ -23,7 +26,8 @@ export interface TraceDriven {
 
 export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
   let next = 0;
-  const results = new Map<string, ToolCallRecord>();
+  // The tool calls of the response last answered, with the ids it gave them: each is answered by its place (a response may name one id twice).
+  let answered: { records: readonly ToolCallRecord[]; ids: readonly string[] } = { records: [], ids: [] };
   // The recorded model gave up after its last (failed) call: that failure ends the run as it ended the recorded one.
   const gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
   const model: Model = {
@@ -42,7 +46,9 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
         const endsRun = index === gaveUpAt ? { endsRun: recordedEndDetail(trace.end) } : {};
         throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun });
       }
-      return turnOf(record, index, results);
+      const turn = turnOf(record, index);
+      answered = { records: record.toolCalls ?? [], ids: turn.toolCalls.map((call) => call.id) };
+      return turn;
     },
   };
   const names = new Set(trace.calls.flatMap((call) => (call.toolCalls ?? []).map((tool) => tool.name)));
@@ -50,8 +56,11 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
     name,
     description: `${name}, answered from the trace`,
     parameters: { type: 'object' },
-    run(_args, { callId }) {
-      const recorded = results.get(callId)!;
+    // Named and called as recorded, whatever the name and arguments (a tool the run lacked, arguments that were no JSON object): the result is the recorded one.
+    fromRecording: true,
+    run(_args, { callId, callIndex }) {
+      const recorded = callIndex === undefined || answered.ids[callIndex] !== callId ? undefined : answered.records[callIndex];
+      if (recorded === undefined) throw new Error(`tool call ${callId} (#${callIndex}) is none of the last response's`);
       clock.advance(recorded.latencyMs ?? 0);
       return { output: `(${recorded.resultTokens} tokens of ${name}'s recorded result)`, tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
     },
@@ -79,10 +88,9 @@ function usageOf(record: CallRecord): ModelUsage {
   };
 }
 
-function turnOf(record: CallRecord, index: number, results: Map<string, ToolCallRecord>): ModelTurn {
+function turnOf(record: CallRecord, index: number): ModelTurn {
   const toolCalls = (record.toolCalls ?? []).map((tool, j) => {
     const id = tool.id ?? `call_${index}_${j}`;
-    results.set(id, tool);
     return { id, name: tool.name, arguments: typeof tool.arguments === 'string' ? tool.arguments : canonicalJson(tool.arguments) };
   });
   const marks = {

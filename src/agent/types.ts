@@ -132,6 +132,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The call's id as the model wrote it. */
   callId: string;
+  /** The call's place among its response's tool calls, from 0 (set by the loop; a response may name one id twice). */
+  callIndex?: number;
   /** Runs a sub-agent under this run's tree budget (what defineSubagentTool calls); set by runAgentLoop. */
   runSubagent?(spec: SubagentSpec): Promise<AgentRunResult>;
 }
@@ -153,6 +155,11 @@ export interface SubagentSpec {
 export interface AgentTool<Args = Record<string, unknown>> extends ToolSpec {
   /** Runs a sub-agent (defineSubagentTool): the run then checks every call of its tree against one budget. */
   subagent?: boolean;
+  /**
+   * Answers from a recording (traceModel's tools): `run` takes the arguments as the model wrote them
+   * (Args = string), unparsed, and the name is the one recorded — any a model wrote, a tool its run lacked included.
+   */
+  fromRecording?: boolean;
   run(args: Args, context: ToolContext): Promise<string | ToolResult> | string | ToolResult;
 }
 

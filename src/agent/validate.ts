@@ -93,7 +93,9 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   if (typeof options.model?.call !== 'function') issue('model', 'invalid_model', 'has no call() method', 'pass a Model, e.g. openAIChatModel({ model })');
   const names = new Set<string>();
   (options.tools ?? []).forEach((tool, i) => {
-    if (!TOOL_NAME.test(tool?.name ?? '')) issue(`tools[${i}].name`, 'invalid_tool_name', `${JSON.stringify(tool?.name)} is not a tool name`, 'use 1-64 letters, digits, _ or -');
+    // A tool answered from a recording is named as the model wrote the call (a tool its run lacked may have any name).
+    const named = tool?.fromRecording === true ? typeof tool.name === 'string' && tool.name !== '' : TOOL_NAME.test(tool?.name ?? '');
+    if (!named) issue(`tools[${i}].name`, 'invalid_tool_name', `${JSON.stringify(tool?.name)} is not a tool name`, 'use 1-64 letters, digits, _ or -');
     else if (names.has(tool.name)) issue(`tools[${i}].name`, 'duplicate_tool', `a second tool is named ${tool.name}`, 'give each tool its own name');
     names.add(tool?.name);
     if (typeof tool?.run !== 'function') issue(`tools[${i}].run`, 'invalid_tool', 'is not a function', 'run(args, context) returns the observation');

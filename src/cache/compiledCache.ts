@@ -35,7 +35,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
 // 4: a compiled trace holds its provider's refusal (CompiledTrace.refusal), and importers read refusals into runs.
 // 5: a compiled trace holds whether its recorded run's model gave up after its last call (CompiledTrace.gaveUp).
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/5';
+// 6: that field is whether its recorded run asked for no call after its last: gave up, or aborted (CompiledTrace.endsAfterLastCall).
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/6';
 
 let compilerHash: string | undefined;
 

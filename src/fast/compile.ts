@@ -8,7 +8,7 @@
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import { modelGaveUp } from '../kernel/gaveUp.js';
+import { endsAfterLastCall } from '../kernel/gaveUp.js';
 import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
@@ -52,7 +52,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileS
     fixedTokens: trace.header.systemTokens + trace.header.goalTokens,
     exhaustedCode: n < trace.calls.length ? StopCode.ProviderRefused : trace.end.outcome === 'completed' ? StopCode.Completed : StopCode.TraceEnd,
     refusal: refusalNumbers(trace.calls[n]),
-    gaveUp: modelGaveUp(trace),
+    endsAfterLastCall: endsAfterLastCall(trace),
     records,
     toolStart: countsBefore(),
     action: perTool(),

@@ -56,8 +56,8 @@ export interface CompiledTrace {
   exhaustedCode: StopCode;
   /** The refused call's latency and numbers (refusal.ts Refused; NaN: not recorded); empty when no call was refused. */
   refusal: number[];
-  /** The recorded run's model gave up after its last call (kernel/gaveUp.ts): a replay that reaches the end stops there, before the brakes. */
-  gaveUp: boolean;
+  /** The recorded run asked for no call after its last (its model gave up, or it was aborted: kernel/gaveUp.ts): a replay that reaches the end stops there, before the brakes. */
+  endsAfterLastCall: boolean;
   /** calls × CompiledField.Stride numbers. */
   records: Float64Array;
 

@@ -179,7 +179,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
 
 /**
  * The trace ran out before call i (the run's figures, the bound and the prompt estimate in `st`): the
- * brakes before a call still apply, then the recorded ending — unless its model gave up (kernel/gaveUp.ts).
+ * brakes before a call still apply, then the recorded ending — unless it asked for no other call (its model gave up, or it was aborted: kernel/gaveUp.ts).
  */
 function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): StopCode {
   const { t, limits, table } = plan;
@@ -188,7 +188,7 @@ function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): Stop
     table.prompt[i] = view;
     table.estimate[i] = estimate;
   }
-  let code = endsBeforeNextCall(i, t.calls, t.gaveUp) ? StopCode.None : beforeCallStop(limits, i - t.nonStepsBefore[i]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.BoundPico]!, st[Run.TokensUsed]!, estimate);
+  let code = endsBeforeNextCall(i, t.calls, t.endsAfterLastCall) ? StopCode.None : beforeCallStop(limits, i - t.nonStepsBefore[i]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, st[Run.BoundPico]!, st[Run.TokensUsed]!, estimate);
   if (code === StopCode.None) {
     code = t.exhaustedCode;
     st[Run.Exhausted] = 1;

@@ -117,8 +117,8 @@ class StepwiseRun {
   /** Runs to the stop; returns its code. */
   go(): StopCode {
     for (;;) {
-      // A recording whose model gave up ends after its last call, before a summary call or the brakes (kernel/gaveUp.ts).
-      if (endsBeforeNextCall(this.i, this.t.calls, this.t.gaveUp)) return this.ranOut();
+      // A recording whose model gave up (or whose run was aborted) ends after its last call, before a summary call or the brakes (kernel/gaveUp.ts).
+      if (endsBeforeNextCall(this.i, this.t.calls, this.t.endsAfterLastCall)) return this.ranOut();
       const code = this.summarizeIfDue();
       if (code !== StopCode.None) return code;
       const called = this.call();

@@ -220,8 +220,8 @@ export function stopClosed(run: ClosedRun, limits: BrakeLimits, stops: { toolSto
   const errors = errorCounts(t, limits);
   for (; c <= end; c++) {
     const prompt = run.prompt(c);
-    // The brakes, then the recording's end (before them where its model gave up: kernel/gaveUp.ts).
-    let code = endsBeforeNextCall(c, end, t.gaveUp) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, run.elapsed(c), run.spent(c), 0, run.tokens(c), prompt);
+    // The brakes, then the recording's end (before them where it asked for no other call: kernel/gaveUp.ts).
+    let code = endsBeforeNextCall(c, end, t.endsAfterLastCall) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, run.elapsed(c), run.spent(c), 0, run.tokens(c), prompt);
     if (code === StopCode.None && c === end) {
       code = t.exhaustedCode;
       st[Run.Exhausted] = 1;

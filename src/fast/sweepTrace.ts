@@ -19,7 +19,7 @@ export const NO_CAP_CALL = 0x7fffffff;
 
 /**
  * Per trace: for each cell and each distinct step cap, the first call before which its steps were taken (a step cap fires there), or NO_CAP_CALL
- * — also when that call is the one after the last of a recording whose model gave up there: the run ends before its brakes (kernel/gaveUp.ts).
+ * — also when that call is the one after the last of a recording whose run asked for no other (its model gave up, or it was aborted): the run ends before its brakes (kernel/gaveUp.ts).
  */
 export class CapCalls {
   /** Per cell. */
@@ -30,8 +30,8 @@ export class CapCalls {
   /** The trace length and caps the cap calls are for when every call was a step (then they depend on nothing else). */
   private identityFor = -1;
   private capsFor: Int32Array | null = null;
-  /** And whether that trace's model gave up after its last call (no cap fires after it). */
-  private gaveUpFor = false;
+  /** And whether that trace's run asked for no call after its last (no cap fires after it). */
+  private endsAfterLastFor = false;
 
   /** Works out the cap calls on `t` (caps: SweepPlan.caps, −1 without a cap; capIds: each cell's). */
   of(t: CompiledTrace, caps: Int32Array, capIds: Int32Array): void {
@@ -40,13 +40,13 @@ export class CapCalls {
     const byCap = this.byCap;
     // Every call a step: the call is the step count.
     if (t.nonStepsBefore[t.calls] === 0) {
-      if (this.identityFor === t.calls && this.capsFor === caps && this.gaveUpFor === t.gaveUp) return;
+      if (this.identityFor === t.calls && this.capsFor === caps && this.endsAfterLastFor === t.endsAfterLastCall) return;
       this.identityFor = t.calls;
       this.capsFor = caps;
-      this.gaveUpFor = t.gaveUp;
+      this.endsAfterLastFor = t.endsAfterLastCall;
       for (let j = 0; j < caps.length; j++) {
         const steps = caps[j]!;
-        byCap[j] = steps >= 0 && steps <= t.calls && !endsBeforeNextCall(steps, t.calls, t.gaveUp) ? steps : NO_CAP_CALL;
+        byCap[j] = steps >= 0 && steps <= t.calls && !endsBeforeNextCall(steps, t.calls, t.endsAfterLastCall) ? steps : NO_CAP_CALL;
       }
     } else {
       this.identityFor = -1;
@@ -59,7 +59,7 @@ export class CapCalls {
       }
       for (let j = 0; j < caps.length; j++) {
         const steps = caps[j]!;
-        byCap[j] = steps >= 0 && steps < m && !endsBeforeNextCall(this.atStep[steps]!, t.calls, t.gaveUp) ? this.atStep[steps]! : NO_CAP_CALL;
+        byCap[j] = steps >= 0 && steps < m && !endsBeforeNextCall(this.atStep[steps]!, t.calls, t.endsAfterLastCall) ? this.atStep[steps]! : NO_CAP_CALL;
       }
     }
     for (let c = 0; c < capIds.length; c++) this.calls[c] = byCap[capIds[c]!]!;

@@ -128,8 +128,8 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
   for (; c <= table.end; c++) {
     const estimate = estimateAt(table, c);
     const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
-    // The brakes, then the recording's end (before them where its model gave up: kernel/gaveUp.ts).
-    let code = endsBeforeNextCall(c, t.calls, t.gaveUp) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
+    // The brakes, then the recording's end (before them where it asked for no other call: kernel/gaveUp.ts).
+    let code = endsBeforeNextCall(c, t.calls, t.endsAfterLastCall) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {
       code = t.exhaustedCode;
       st[Run.Exhausted] = 1;

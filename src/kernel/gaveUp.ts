@@ -1,15 +1,28 @@
 /**
- * A run whose model gave up, written once for every replay of a recording (the readable ReplaySource
- * through run.ts's beforeCall, the compiled replay through CompiledTrace.gaveUp).
+ * A run that asked for no call after its last one — its model gave up, or its AbortSignal fired — written
+ * once for every replay of a recording (the readable ReplaySource and the session-tree replay through
+ * run.ts's beforeCall, the compiled replay through CompiledTrace.endsAfterLastCall).
  *
  * The real loop (src/agent/loop.ts) ends a run in trace_end when a model call failed and it will not be
  * retried (an error not retried, its retries spent, a failed summary call): it asks for no further call,
  * so it makes no summary call and checks no brake after that failure — a brake stops a call, and none
- * was coming. Every other end of a recording comes where the loop asked for a call: after the brakes
- * before it (a brake's stop, a model that had no more answers, a provider's refusal). So a replay of a
- * recording whose model gave up ends at its last call, before the brakes of a call that never came.
+ * was coming. It checks its AbortSignal before anything else before a call (and between tool calls, and
+ * after a call's tools, and when a call or a wait between retries is cut short): once it fired, the run
+ * ends there, aborted, no brake checked either. Every other end of a recording comes where the loop
+ * asked for a call: after the brakes before it (a brake's stop, a model that had no more answers, a
+ * provider's refusal). So a replay of a recording whose model gave up, or whose run was aborted, ends at
+ * its last call, before the brakes of a call that never came. A live recording cut off (its process
+ * killed before the end record) says nothing of what came next: its replay meets the brakes first.
+ * (The last call itself is replayed whole: of a run aborted between the tool calls of one call, the ones
+ * never reached — recorded with 0 tokens — still meet the tool brakes in a replay.)
  */
+import { Fact, describeStop } from './describe.js';
+import { countsAsStep } from './brakes.js';
+import { Limit } from './limits.js';
+import { StopCode } from './stopCodes.js';
 import type { Trace } from '../trace/types.js';
+
+type Recording = Pick<Trace, 'header' | 'calls' | 'end'>;
 
 /**
  * Whether `trace` is the recording of a run whose model gave up after its last call: a recording the real
@@ -17,17 +30,40 @@ import type { Trace } from '../trace/types.js';
  * is `limit`, an abort or a cut-off recording `unknown`) right after a failed call that is no refusal of
  * its prompt (that one ends the run provider_refused).
  */
-export function modelGaveUp(trace: Pick<Trace, 'header' | 'calls' | 'end'>): boolean {
+export function modelGaveUp(trace: Recording): boolean {
   if (trace.header.live !== true || trace.end.outcome !== 'error') return false;
   const failed = trace.calls[trace.calls.length - 1]?.failed;
   return failed !== undefined && failed.contextLengthExceeded === undefined;
 }
 
+/** (describeStop reads no limit for an abort.) */
+const NO_LIMITS = new Float64Array(Limit.Size);
+
 /**
- * Whether the run ends before the call it would make next, `call` of a recording of `calls` (`gaveUp`:
- * modelGaveUp of it): only after its last call, when its model gave up there — then no summary call is
- * made and no brake is checked before the end; otherwise the brakes come first, then the recording's end.
+ * Whether `trace` is the recording of a run its AbortSignal stopped: a recording the real loop wrote
+ * (header `live`) whose end record is the one it writes for an abort (agent/records.ts endRecord: outcome
+ * `unknown`, its status the stop's detail, `stopped by its AbortSignal after N steps`, N the steps its
+ * calls took). A cut-off recording also ends `unknown`, with no end record: the reader gives it another
+ * status (`live recording cut off before its end record`), so it is no abort.
  */
-export function endsBeforeNextCall(call: number, calls: number, gaveUp: boolean): boolean {
-  return gaveUp && call >= calls;
+export function runAborted(trace: Recording): boolean {
+  if (trace.header.live !== true || trace.end.outcome !== 'unknown' || trace.end.status === undefined) return false;
+  const facts = new Float64Array(Fact.Size);
+  facts[Fact.Steps] = trace.calls.filter(countsAsStep).length;
+  return trace.end.status === describeStop(StopCode.Aborted, NO_LIMITS, facts);
+}
+
+/** Whether the recorded run asked for no call after its last one: its model gave up there, or it was aborted (see above). */
+export function endsAfterLastCall(trace: Recording): boolean {
+  return modelGaveUp(trace) || runAborted(trace);
+}
+
+/**
+ * Whether the run ends before the call it would make next, `call` of a recording of `calls`
+ * (`endsAfterLast`: endsAfterLastCall of it): only after its last call, when it asked for no other —
+ * then no summary call is made and no brake is checked before the end; otherwise the brakes come first,
+ * then the recording's end.
+ */
+export function endsBeforeNextCall(call: number, calls: number, endsAfterLast: boolean): boolean {
+  return endsAfterLast && call >= calls;
 }

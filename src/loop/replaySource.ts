@@ -1,4 +1,4 @@
-import { endsBeforeNextCall, modelGaveUp } from '../kernel/gaveUp.js';
+import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import type { Trace } from '../trace/types.js';
 import { refusalOfRecorded } from './refusalWords.js';
@@ -9,10 +9,10 @@ export class ReplaySource implements StepSource {
   /** A recording is replayed as recorded, whatever the loop's state. */
   readonly readsToolState = false;
   private index = 0;
-  /** The recorded run's model gave up after its last call (kernel/gaveUp.ts). */
-  private readonly gaveUp: boolean;
+  /** The recorded run asked for no call after its last (its model gave up, or it was aborted: kernel/gaveUp.ts). */
+  private readonly endsAfterLast: boolean;
   constructor(private readonly trace: Trace) {
-    this.gaveUp = modelGaveUp(trace);
+    this.endsAfterLast = endsAfterLastCall(trace);
   }
   next() {
     return this.trace.calls[this.index++] ?? null;
@@ -24,7 +24,7 @@ export class ReplaySource implements StepSource {
     return recordedEndDetail(this.trace.end);
   }
   endedBeforeNextCall(): boolean {
-    return endsBeforeNextCall(this.index, this.trace.calls.length, this.gaveUp);
+    return endsBeforeNextCall(this.index, this.trace.calls.length, this.endsAfterLast);
   }
   /** The call just given was recorded as its provider's refusal of a prompt past the window (failed.contextLengthExceeded): its numbers, NaN where not recorded. */
   refusal(): WindowRefusal | undefined {

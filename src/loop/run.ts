@@ -32,13 +32,14 @@ export type NextCall = { stop: Stop } | { stop: null; view: PromptView; response
 
 /**
  * Everything before a call, in the one order every synchronous driver (this loop, the session-tree
- * replay, live trees) follows: a run whose model gave up after its last call ends there (no call was
- * asked for: kernel/gaveUp.ts); the strategy's summary call when due (the run may stop at it: its
- * window); the prompt; the source asked for its response to it, sent with the run's max_tokens; the
- * brakes (`tree`'s check first, in a tree; then the run's own); the source's end; its provider's refusal
- * of the call (a prompt past the window). The
- * real, asynchronous loop (src/agent/loop.ts) cannot call it — see its drive() — and follows the same
- * order through the same session methods (its model giving up ends its run as the failed call's catch).
+ * replay, live trees) follows: a recorded run whose model gave up after its last call, or that was
+ * aborted there, ends there (no call was asked for: kernel/gaveUp.ts); the strategy's summary call when
+ * due (the run may stop at it: its window); the prompt; the source asked for its response to it, sent
+ * with the run's max_tokens; the brakes (`tree`'s check first, in a tree; then the run's own); the
+ * source's end; its provider's refusal of the call (a prompt past the window). The real, asynchronous
+ * loop (src/agent/loop.ts) cannot call it — see its drive() — and follows the same order through the
+ * same session methods (its model giving up ends its run as the failed call's catch; its AbortSignal is
+ * checked before anything else).
  */
 export function beforeCall(session: LoopSession, source: StepSource, tree?: TreeCheck): NextCall {
   if (source.endedBeforeNextCall?.() === true) return { stop: session.exhausted(source.exhaustedReason(), source.exhaustedDetail?.()) };

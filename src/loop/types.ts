@@ -57,8 +57,9 @@ export interface StepSource {
   exhaustedDetail?(): string;
   /**
    * True once the source has given its last response and its run ended there, before the loop asked for
-   * another: a recording whose model gave up after a failed call (kernel/gaveUp.ts). The run then ends as
-   * the source's end says, with no summary call and no brake before a call that never came. Left out: false.
+   * another: a recording whose model gave up after a failed call, or whose run was aborted (kernel/gaveUp.ts).
+   * The run then ends as the source's end says, with no summary call and no brake before a call that never
+   * came. Left out: false.
    */
   endedBeforeNextCall?(): boolean;
   /**

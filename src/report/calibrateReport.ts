@@ -65,8 +65,8 @@ const FIGURES: Column[] = [
   { header: 'precision', align: 'right' },
   { header: 'recall', align: 'right' },
   { header: 'wasted steps', align: 'right' },
-  { header: 'false stops (synthetic)', align: 'right' },
-  { header: 'false stops (recorded)', align: 'right' },
+  { header: 'false stops\n(synthetic)', align: 'right' },
+  { header: 'false stops\n(recorded)', align: 'right' },
 ];
 
 /** A false-stop column: `stopped/of rate`, `-` without runs to judge. */

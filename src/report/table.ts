@@ -9,6 +9,7 @@ import { displayWidth, printableCell, truncateMiddle, wrapLine } from './text.js
 import { maxOf } from '../metrics/extremes.js';
 
 export interface Column {
+  /** Its header; `\n` breaks it into lines (the header block is as tall as the tallest, each aligned to its bottom). */
   header: string;
   /** Numbers and money right-aligned; text left (default). */
   align?: 'left' | 'right';
@@ -34,8 +35,9 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;
   const n = columns.length;
   if (columns.some((column) => column.header.trim() === '')) throw new Error('formatTable: every column needs a header');
-  const headers = columns.map((column) => printableCell(column.header));
-  const widths = headers.map((header) => displayWidth(header));
+  const headerLines = columns.map((column) => column.header.split('\n').map(printableCell));
+  const headerWidths = headerLines.map((lines) => maxOf(lines.map(displayWidth), 0));
+  const widths = headerWidths.slice();
   // A column repeats its values (a run's source under every setting, a setting's label for every run):
   // each distinct value is made printable, measured, then cut and padded once; a cell is its value's index.
   const distinct = columns.map(() => new Map<Cell | undefined, number>());
@@ -58,7 +60,7 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
       cellIds[r * n + i] = id;
     }
   }
-  fitWidths(columns, headers, widths, maxWidth);
+  fitWidths(columns, headerWidths, widths, maxWidth);
   const right = columns.map((column) => column.align === 'right');
 
   const cell = (text: string, textWidth: number, i: number): string => {
@@ -71,7 +73,12 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
     const pad = spaces(width - textWidth);
     return right[i] ? pad + text : text + pad;
   };
-  let out = headers.map((header, i) => cell(header, displayWidth(header), i)).join(GAP).trimEnd() + '\n';
+  const tall = maxOf(headerLines.map((lines) => lines.length), 1);
+  let out = '';
+  for (let k = 0; k < tall; k++) {
+    const lineOf = (lines: readonly string[]): string => lines[k - (tall - lines.length)] ?? '';
+    out += headerLines.map((lines, i) => cell(lineOf(lines), displayWidth(lineOf(lines)), i)).join(GAP).trimEnd() + '\n';
+  }
   out += widths.map((width) => '─'.repeat(width)).join(GAP) + '\n';
   const shown = texts.map((column, i) => column.map((text, id) => (i === 0 ? '' : GAP) + cell(text, textWidths[i]![id]!, i)));
   for (let r = 0; r < rows.length; r++) {
@@ -99,8 +106,9 @@ export function formatGroupedTable(columns: readonly Column[], groups: readonly 
   const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;
   const indented = (row: readonly Cell[]): Cell[] => row.map((cell, i) => (i === 0 ? GROUP_INDENT + String(cell) : cell));
   const lines = formatTable(columns, groups.flatMap((group) => group.rows.map(indented)), { maxWidth }).split('\n');
-  let out = `${lines[0]}\n${lines[1]}\n`;
-  let line = 2;
+  // The header block, then its rule line.
+  let line = lines.findIndex((text) => text.startsWith('─')) + 1;
+  let out = lines.slice(0, line).join('\n') + '\n';
   for (const group of groups) {
     out += wrapLine('', printableCell(group.heading), maxWidth);
     for (let r = 0; r < group.rows.length; r++) out += `${lines[line++]}\n`;
@@ -117,9 +125,9 @@ function spaces(n: number): string {
 }
 
 /** Narrows shrinkable columns, widest first, until the line fits `maxWidth` (or none can shrink further). */
-function fitWidths(columns: readonly Column[], headers: readonly string[], widths: number[], maxWidth: number): void {
+function fitWidths(columns: readonly Column[], headerWidths: readonly number[], widths: number[], maxWidth: number): void {
   let excess = widths.reduce((sum, width) => sum + width, 0) + GAP.length * (widths.length - 1) - maxWidth;
-  const floor = columns.map((column, i) => column.minWidth ?? Math.max(displayWidth(headers[i]!), 12));
+  const floor = columns.map((column, i) => column.minWidth ?? Math.max(headerWidths[i]!, 12));
   while (excess > 0) {
     let widest = -1;
     for (let i = 0; i < columns.length; i++) {

@@ -106,8 +106,8 @@ export function perRunTables(args: {
   return `${alone}\nstrategy figures per run and setting:\n${formatTable([columns[0]!, columns[1]!, ...extra], own, { maxWidth: width })}`;
 }
 
-/** A table's width as laid out: its rule line's (one column per `─`). */
+/** A table's width as laid out: its rule line's (one column per `─`), under its header lines. */
 function ruleWidth(table: string): number {
-  const start = table.indexOf('\n') + 1;
+  const start = table.indexOf('\n─') + 1;
   return table.indexOf('\n', start) - start;
 }

@@ -8,7 +8,9 @@
  *   2. for a sub-agent, on the AGENT's totals (all its parts) with the per-agent limits;
  *   3. the run's own check (LoopSession.checkBeforeCall: the context window), as a lone run replays.
  *
- * The first that fires stops the agent. The rule when an agent stops (by a brake, at its own call):
+ * The first that fires stops the agent. A run that asked for no call after its last recorded one (a live
+ * recording whose model gave up there, or that was aborted: kernel/gaveUp.ts) ends there before them all,
+ * as a lone replay ends it. The rule when an agent stops (by a brake, at its own call):
  * - its remaining calls and parts are not made, nor are those of the sub-agents it started;
  * - a sub-agent's stop ends the parent's tool call that started it (its Task call) with that stop reason;
  *   the parent goes on: its next call is checked like any other against the tree's totals. Spend, steps,
@@ -25,8 +27,10 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
 import { beforeCall, playCall } from '../loop/run.js';
+import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
+import { recordedEndDetail } from '../trace/endDetail.js';
 import type { Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
@@ -50,6 +54,8 @@ export interface TreeEngineOptions {
 
 interface AgentState {
   sessions: (LoopSession | undefined)[];
+  /** Per run: it asked for no call after its last (kernel/gaveUp.ts). */
+  endsAfterLast: boolean[];
   outcomes: (RunOutcome | undefined)[];
   /** Its totals under the tree's budget, and the tree's check before its calls. */
   budget: AgentBudget;
@@ -63,9 +69,18 @@ function summaryPricingFor(options: TreeEngineOptions, run: Trace): { summaryPri
   return summaryPricing === undefined ? {} : { summaryPricing };
 }
 
-/** A run's call `index` as a step source gives it: the recorded call, or past the last none (the run ran out). */
-function recordedCall(run: Trace, index: number): StepSource {
-  return { next: () => run.calls[index] ?? null, exhaustedReason: () => (run.end.outcome === 'completed' ? 'completed' : 'trace_end') };
+/**
+ * A run's call `index` as a step source gives it: the recorded call, or past the last none (the run ran
+ * out) — before the brakes where the recorded run asked for no other (`endsAfterLast`: its model gave up,
+ * or it was aborted; kernel/gaveUp.ts), as a lone replay's ReplaySource ends it.
+ */
+function recordedCall(run: Trace, index: number, endsAfterLast: boolean): StepSource {
+  return {
+    next: () => run.calls[index] ?? null,
+    exhaustedReason: () => (run.end.outcome === 'completed' ? 'completed' : 'trace_end'),
+    exhaustedDetail: () => recordedEndDetail(run.end),
+    endedBeforeNextCall: () => endsBeforeNextCall(index, run.calls.length, endsAfterLast),
+  };
 }
 
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
@@ -74,6 +89,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
   const interner = new Interner();
   const states: AgentState[] = tree.agents.map((agent) => ({
     sessions: agent.runs.map(() => undefined),
+    endsAfterLast: agent.runs.map((run) => endsAfterLastCall(run)),
     outcomes: agent.runs.map(() => undefined),
     budget: new AgentBudget(budget, agent.kind === 'subagent'),
     current: 0,
@@ -158,7 +174,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     while (ranOut.length > 0 && (before === undefined || !within(before, ranOut.at(-1)!.a))) {
       const { a, r } = ranOut.pop()!;
       const state = states[a]!;
-      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, state.sessions[r]!, recordedCall(tree.agents[a]!.runs[r]!, tree.agents[a]!.runs[r]!.calls.length)));
+      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, state.sessions[r]!, recordedCall(tree.agents[a]!.runs[r]!, tree.agents[a]!.runs[r]!.calls.length, state.endsAfterLast[r]!)));
     }
   };
 
@@ -170,7 +186,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     state.current = r;
     const session = sessionOf(a, r);
     if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
-    const stop = step(a, session, recordedCall(run, c));
+    const stop = step(a, session, recordedCall(run, c, state.endsAfterLast[r]!));
     if (stop === null && c === run.calls.length - 1) ranOut.push({ a, r });
     ended(a, r, stop);
   }

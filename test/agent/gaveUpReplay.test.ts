@@ -22,14 +22,13 @@ import { CompiledTraceCache, layoutShape } from '../../src/cache/compiledCache.j
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import { flattenPrices } from '../../src/kernel/prices.js';
-import { ReplaySource } from '../../src/loop/replaySource.js';
-import { runLoop } from '../../src/loop/run.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { recordedBrakes } from '../../src/replay/whatif.js';
 import type { Trace } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
-import { figuresOf, handTable } from '../helpers.js';
+import { handTable } from '../helpers.js';
+import { everywhere, stopsInEveryEngine } from './everyEngine.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
 
 const pricing = pricings[0]!;
@@ -69,27 +68,6 @@ async function recordedRun(brakes: BrakeConfig, retryable: boolean, path = join(
   return { real, recording: recording! };
 }
 
-/** Every engine's stop of `trace` under `brakes` and `strategy` (each also held equal to the readable loop's figures). */
-function stopsInEveryEngine(trace: Trace, brakes: BrakeConfig, strategy: ContextStrategy = { kind: 'full' }) {
-  const options = { brakes, strategy: { ...strategy, cache: 'recorded' as const }, pricing, prices: handTable(pricing) };
-  const readable = runLoop(new ReplaySource(trace), { brakes, strategy, cache: 'recorded', pricing, systemTokens: trace.header.systemTokens, goalTokens: trace.header.goalTokens });
-  const compiled = compileTrace(trace);
-  const fast = replayFast(compiled, brakes, strategy, 'recorded', prices);
-  expect(fast).toEqual(figuresOf(readable));
-  // The compiled replay: the first call by call, the second through a run table.
-  const first = replayTrace(trace, options);
-  const second = replayTrace(trace, options);
-  const readableReplay = replayTrace(trace, { ...options, engine: 'readable' });
-  return {
-    readable: [readable.stop.reason, readable.stop.detail],
-    fast: fast.reason,
-    compiled: [first.stopReason, first.stopDetail],
-    table: [second.stopReason, second.stopDetail],
-    readableReplay: [readableReplay.stopReason, readableReplay.stopDetail],
-  };
-}
-
-const everywhere = (reason: string, detail: string) => ({ readable: [reason, detail], fast: reason, compiled: [reason, detail], table: [reason, detail], readableReplay: [reason, detail] });
 
 describe('a real run whose model gave up replays to where it gave up', () => {
   it('a failed call not retried, past the step cap and the timeout it then stood at: trace_end in every engine under the recorded brakes, as the run said', async () => {
@@ -143,15 +121,15 @@ describe('a real run whose model gave up replays to where it gave up', () => {
     }
   });
 
-  it('served from the compiled-trace cache (its layout names gaveUp: an entry of the old layout has another key), a warm replay ends where the model gave up', async () => {
-    expect(layoutShape()).toMatch(/refusal:array,gaveUp:boolean/);
+  it('served from the compiled-trace cache (its layout names endsAfterLastCall: an entry of an older layout has another key), a warm replay ends where the model gave up', async () => {
+    expect(layoutShape()).toMatch(/refusal:array,endsAfterLastCall:boolean/);
     const dir = tempDir();
     const path = join(dir, 'run.jsonl');
     const brakes: BrakeConfig = { ...NO_BRAKES, maxSteps: 2 };
     await recordedRun(brakes, false, path);
     await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
     const [warm] = await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    expect(handedOverCompiled(warm!)?.gaveUp).toBe(true);
+    expect(handedOverCompiled(warm!)?.endsAfterLastCall).toBe(true);
     const result = replayTrace(warm!, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
     expect([result.stopReason, result.stopDetail, result.steps]).toEqual(['trace_end', 'model call failed: 500 busy; not retried', 2]);
   });

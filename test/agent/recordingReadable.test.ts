@@ -1,6 +1,7 @@
 /**
  * A recording the real loop writes is always readable: random real-loop runs (a scripted model's random
- * responses, failed calls among them) under random brakes from the whole domain runAgentLoop accepts
+ * responses, failed calls among them, some runs aborted from a tool or in the wait before a retry) under
+ * random brakes from the whole domain runAgentLoop accepts
  * (a timeout of 0 or of a fraction of a millisecond, the largest step cap and budget) are recorded by the
  * file recorder and read back by the native reader — every line by the zod schemas and by the fast
  * record path, and the file as `loadTraceFile` reads it — with the brakes the run had as its recorded settings.
@@ -12,9 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { fileRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
-import { ModelCallError, type Model, type ModelTurn } from '../../src/agent/types.js';
 import { agentOptionIssues } from '../../src/agent/validate.js';
-import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { NO_BRAKES } from '../../src/brakes/config.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import { isSurelyValidRecord } from '../../src/trace/fastRecord.js';
 import { parseNativeTraces } from '../../src/trace/parseNative.js';
@@ -23,73 +23,18 @@ import { replayTrace } from '../../src/replay/replay.js';
 import { handTable } from '../helpers.js';
 import { traceSchemas } from '../../src/trace/schema.js';
 import { tempDir } from '../cli/run.js';
-import { brakesArb, pricings } from '../core/arbitraries.js';
+import { pricings } from '../core/arbitraries.js';
+import { libraryBrakesArb, loopingTurnArb, scriptedModel, turnArb } from './realLoopRuns.js';
 
-const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-
-/** The brakes runAgentLoop accepts (agent/validate.ts), the edges of the recorded ones included. */
-const libraryBrakesArb: fc.Arbitrary<BrakeConfig> = fc
-  .record({
-    base: brakesArb,
-    maxSteps: opt(fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constant(Number.MAX_SAFE_INTEGER))),
-    maxCostPico: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2_000_000_000 }), fc.constant(Number.MAX_SAFE_INTEGER))),
-    timeoutMs: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20_000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(Number.MIN_VALUE), fc.constant(1e300))),
-    skip: opt(fc.record({ maxSkips: opt(fc.integer({ min: 0, max: 3 })), skipWarningTokens: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 200 }))) })),
-  })
-  .map(({ base, maxSteps, maxCostPico, timeoutMs, skip }) => {
-    const { maxSteps: _s, maxCostPico: _c, timeoutMs: _t, ...rest } = base;
-    const brakes: BrakeConfig = { ...NO_BRAKES, ...rest };
-    if (maxSteps !== undefined) brakes.maxSteps = maxSteps;
-    if (maxCostPico !== undefined) brakes.maxCostPico = maxCostPico;
-    if (timeoutMs !== undefined) brakes.timeoutMs = timeoutMs;
-    if (skip !== undefined) {
-      brakes.repeatAction = 'skip';
-      if (skip.maxSkips !== undefined) brakes.maxSkips = skip.maxSkips;
-      if (skip.skipWarningTokens !== undefined) brakes.skipWarningTokens = skip.skipWarningTokens;
-    }
-    return brakes;
-  });
-
-/** A response or a failed call, and how long it took (a tool named '' among them: taken as an unparseable response, agent/records.ts readableTurn). */
-const turnArb: fc.Arbitrary<TurnSpec> = fc.record({
-  tools: fc.array(fc.record({ id: fc.constantFrom('', 'call_1', 'call_2'), name: fc.constantFrom('read', 'nope', ''), arguments: fc.constantFrom('', '{}', '{"a":1}', 'not json', '[1]') }), { maxLength: 2 }),
-  inputTokens: opt(fc.integer({ min: 0, max: 5000 })),
-  outputTokens: fc.integer({ min: 0, max: 500 }),
-  failed: opt(fc.record({ status: opt(fc.constantFrom(400, 429, 500, 503)), message: fc.string({ maxLength: 20 }), retryable: fc.boolean() })),
-  latencyMs: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 3000, noNaN: true })),
-});
-/** Turns that loop: the same few actions over and over, a call failing now and then (repeat and same-error brakes have work). */
-const loopingTurnArb: fc.Arbitrary<TurnSpec> = fc.record({
-  tools: fc.array(fc.record({ id: fc.constantFrom('call_1', 'call_2'), name: fc.constantFrom('read', 'flaky', 'flaky', 'nope', ''), arguments: fc.constantFrom('{}', '{"a":1}', '{"a":2}') }), { minLength: 1, maxLength: 2 }),
-  inputTokens: opt(fc.integer({ min: 0, max: 5000 })),
-  outputTokens: fc.integer({ min: 0, max: 500 }),
-  failed: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.record({ status: opt(fc.constantFrom(429, 500)), message: fc.constantFrom('busy', ''), retryable: fc.boolean() }) }),
-  latencyMs: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 3000, noNaN: true })),
-});
-interface TurnSpec {
-  tools: { id: string; name: string; arguments: string }[];
-  inputTokens: number | undefined;
-  outputTokens: number;
-  failed: { status: number | undefined; message: string; retryable: boolean } | undefined;
-  latencyMs: number;
+/** Where a run's AbortSignal fires: a last tool call `halt` added to its turn `haltTurn` (0-based) fires it, or the wait before its first retry. */
+interface Aborts {
+  haltTurn: number | undefined;
+  inRetryWait: boolean;
 }
-
-/** Answers with `turns` in order (each after its latency on `clock`), then a final answer. */
-function scriptedModel(name: string, turns: readonly TurnSpec[], clock: VirtualClock): Model {
-  let next = 0;
-  return {
-    name,
-    async call(): Promise<ModelTurn> {
-      const turn = turns[next++];
-      if (turn === undefined) return { text: 'done', toolCalls: [], usage: { outputTokens: 1 } };
-      clock.advance(turn.latencyMs);
-      const { failed } = turn;
-      if (failed) throw new ModelCallError(failed.message, { ...(failed.status === undefined ? {} : { status: failed.status }), retryable: failed.retryable });
-      return { text: null, toolCalls: turn.tools, usage: { ...(turn.inputTokens === undefined ? {} : { inputTokens: turn.inputTokens }), outputTokens: turn.outputTokens } };
-    },
-  };
-}
-
+const abortsArb: fc.Arbitrary<Aborts> = fc.record({
+  haltTurn: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 7 }) }),
+  inRetryWait: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+});
 describe('a recording the real loop writes is always readable', () => {
   it('on 300 random runs under random brakes (fixed seed): every line passes the zod schemas and the fast path, and the file reads back with the brakes it ran under', async () => {
     const dir = tempDir();
@@ -134,42 +79,53 @@ describe('a recording the real loop writes is always readable', () => {
     let run = 0;
     const stops = new Set<string>();
     let gaveUp = 0;
+    const aborted = { byTool: 0, inRetryWait: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(loopingTurnArb, { maxLength: 12 }), libraryBrakesArb, fc.constantFrom(...pricings), async (turns, brakes, pricing) => {
+      fc.asyncProperty(fc.array(loopingTurnArb, { maxLength: 12 }), libraryBrakesArb, fc.constantFrom(...pricings), abortsArb, async (turns, brakes, pricing, aborts) => {
         const path = join(dir, `run${run++}.jsonl`);
         const clock = new VirtualClock();
+        const controller = new AbortController();
+        let waited = false;
         const real = await runAgentLoop({
-          model: scriptedModel(pricing.model, turns, clock),
+          model: scriptedModel(pricing.model, turns, clock, aborts.haltTurn),
           tools: [
             { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' },
             { name: 'flaky', description: 'fails', parameters: { type: 'object' }, run: () => { throw new Error('disk full'); } },
+            { name: 'halt', description: 'stops the run', parameters: { type: 'object' }, run: () => (controller.abort(), 'stopping') },
           ],
           brakes,
           context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
           pricing,
           clock,
-          retry: { maxRetries: 1, backoffMs: () => 0 },
+          signal: controller.signal,
+          retry: { maxRetries: 1, backoffMs: () => ((waited = true), aborts.inRetryWait && controller.abort(), 0) },
           recorder: fileRecorder(path),
         });
         const [recording] = await loadTraceFile(path);
         const options = { brakes: recordedBrakes(recording!), strategy: { kind: 'full' as const }, pricing, prices: handTable(pricing) };
         const replayed = replayTrace(recording!, options);
         expect({ steps: replayed.steps, costPico: replayed.costPico }).toEqual({ steps: real.steps, costPico: real.costPico });
-        // Every stop, a model that gave up after its failed call among them (no brake after it: kernel/gaveUp.ts).
-        expect(replayed.stopReason).toBe(real.stop.reason);
-        expect(replayTrace(recording!, { ...options, engine: 'readable' }).stopReason).toBe(real.stop.reason);
-        if (real.stop.reason === 'trace_end') {
+        // Every stop, a model that gave up after its failed call and an abort among them (no brake after either: kernel/gaveUp.ts);
+        // an abort, never a replay's stop, replays as the recording's end: trace_end with the run's detail.
+        const reason = real.stop.reason === 'aborted' ? 'trace_end' : real.stop.reason;
+        expect(replayed.stopReason).toBe(reason);
+        expect(replayTrace(recording!, { ...options, engine: 'readable' }).stopReason).toBe(reason);
+        if (reason === 'trace_end') {
           expect(replayed.stopDetail).toBe(real.stop.detail);
           if (real.stop.detail.startsWith('model call failed')) gaveUp += 1;
         }
+        if (real.stop.reason === 'aborted') aborted[aborts.inRetryWait && waited ? 'inRetryWait' : 'byTool'] += 1;
         stops.add(real.stop.reason);
       }),
       { numRuns: 300, seed: 5821 },
     );
     // The brakes the old header left out stop some of these runs (their replay ended in trace_end before).
-    for (const reason of ['repeat', 'error_limit', 'max_steps', 'budget', 'timeout', 'token_limit', 'context_overflow', 'completed', 'trace_end']) expect(stops).toContain(reason);
-    // Runs whose model gave up (19; in 5 a brake was due after the failed call, which the replay named before kernel/gaveUp.ts).
+    for (const reason of ['repeat', 'error_limit', 'max_steps', 'budget', 'timeout', 'token_limit', 'context_overflow', 'completed', 'trace_end', 'aborted']) expect(stops).toContain(reason);
+    // Runs whose model gave up (18; before kernel/gaveUp.ts the replay named a brake due after the failed call in some).
     expect(gaveUp).toBeGreaterThan(10);
+    // Runs aborted by their tool (10) and in the wait before a retry (6); in 9 of them a brake was due after the abort, which the replay named before.
+    expect(aborted.byTool).toBeGreaterThan(5);
+    expect(aborted.inRetryWait).toBeGreaterThan(3);
   });
 
   it('a step cap past 2^53 − 1, which no recording holds, is refused before the run as the CLI refuses it', () => {

@@ -63,6 +63,12 @@ describe('table layout', () => {
     expect(text).toBe('source     cost\n──────  ───────\na       $1.0000\nbb      $0.0280\n');
   });
 
+  it('a header broken with \\n takes lines of its own, aligned to the bottom; a grouped table keeps the whole header block', () => {
+    expect(formatTable([{ header: 'a\nb' }, { header: 'cc', align: 'right' }], [['x', '1']])).toBe('a\nb  cc\n─  ──\nx   1\n');
+    const grouped = formatGroupedTable([{ header: 'a\nb' }, { header: 'cc', align: 'right' }], [{ heading: 'group', rows: [['x', '1']] }]);
+    expect(grouped).toBe('a\nb    cc\n───  ──\ngroup\n  x   1\n');
+  });
+
   it('fits the width by cutting shrinkable columns; input escapes stay escaped', () => {
     const long = `runs/${'x'.repeat(200)}\u001b[2J.jsonl`;
     const text = formatTable(columns, [[long, '$1.0000']], { maxWidth: 60 });

@@ -1,0 +1,109 @@
+/**
+ * Parity on what the real loop records: each of recordingReadable.test.ts's seeded random real-loop runs
+ * (the same generators and seeds, realLoopRuns.ts), its recording driven back through the real loop by
+ * traceModel under the recorded brakes (--preset recorded), gives exactly what replayTrace of the
+ * recording gives, and what the run did — prompts the model sized and prompts it did not (billed as the
+ * context sizes them), responses that name one tool-call id twice, arguments that are no JSON object,
+ * calls of a tool the run lacked.
+ */
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/agent/clock.js';
+import { fileRecorder } from '../../src/agent/recorder.js';
+import { runAgentLoop } from '../../src/agent/run.js';
+import { traceModel } from '../../src/agent/traceModel.js';
+import type { AgentLoopOptions, AgentRunResult } from '../../src/agent/types.js';
+import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { loadTraceFile } from '../../src/import/index.js';
+import type { ModelPricing } from '../../src/pricing/types.js';
+import { recordedBrakes } from '../../src/replay/whatif.js';
+import { replayTrace } from '../../src/replay/replay.js';
+import type { Trace } from '../../src/trace/types.js';
+import { tempDir } from '../cli/run.js';
+import { pricings } from '../core/arbitraries.js';
+import { handTable } from '../helpers.js';
+import { libraryBrakesArb, loopingRunOptions, loopingTurnArb, readableRunOptions, turnArb, type TurnSpec } from './realLoopRuns.js';
+import { figures, TRACE_RETRY } from './traceDriven.js';
+
+type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: ModelPricing, clock: VirtualClock) => AgentLoopOptions;
+
+/** The recording driven through runAgentLoop by traceModel, under its recorded brakes and full history. */
+async function traceModelRun(recording: Trace, pricing: ModelPricing): Promise<AgentRunResult> {
+  const clock = new VirtualClock();
+  const driven = traceModel(recording, clock);
+  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), context: driven.context, pricing, clock, retry: TRACE_RETRY });
+}
+
+/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's). */
+const ofRun = (run: AgentRunResult) => ({ stopReason: run.stop.reason, stopDetail: run.stop.detail, steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
+
+/** One run recorded, its recording replayed and driven by traceModel: the three agree; the recording, for what the caller counts. */
+async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace> {
+  const real = await runAgentLoop({ ...run, recorder: fileRecorder(path) });
+  const [recording] = await loadTraceFile(path);
+  const replayed = figures(replayTrace(recording!, { brakes: recordedBrakes(recording!), strategy: { kind: 'full' }, pricing, prices: handTable(pricing) }));
+  expect(figures(await traceModelRun(recording!, pricing))).toEqual(replayed);
+  const { elapsedMs: _e, toolCalls: _t, cachedInputTokens: _c, overshootPico: _o, summaryCalls: _s, summaryCostPico: _p, ...ofReplay } = replayed;
+  expect(ofReplay).toEqual(ofRun(real));
+  return recording!;
+}
+
+async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number, runOptions: RunOptions, seed: number) {
+  const dir = tempDir();
+  let run = 0;
+  let unsized = 0;
+  let repeatedIds = 0;
+  let textArguments = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(turnsArb, { maxLength: maxTurns }), libraryBrakesArb, fc.constantFrom(...pricings), async (turns, brakes, pricing) => {
+      const recording = await agrees(join(dir, `run${run++}.jsonl`), runOptions(turns, brakes, pricing, new VirtualClock()), pricing);
+      const calls = recording.calls.filter((call) => !call.failed);
+      if (calls.some((call) => call.inputTokens === undefined)) unsized += 1;
+      if (calls.some((call) => new Set(call.toolCalls?.map((tool) => tool.id)).size < (call.toolCalls?.length ?? 0))) repeatedIds += 1;
+      if (calls.some((call) => call.toolCalls?.some((tool) => typeof tool.arguments === 'string' && tool.resultTokens > 0))) textArguments += 1;
+    }),
+    { numRuns: 300, seed },
+  );
+  return { unsized, repeatedIds, textArguments };
+}
+
+const turn = (tools: TurnSpec['tools']): TurnSpec => ({ tools, inputTokens: undefined, outputTokens: 0, failed: undefined, latencyMs: 0 });
+const plain = pricings[0]!;
+
+describe('real loop driven by its own recording (traceModel) = replay of the recording = the run', () => {
+  it('a response naming one id twice, the second call skipped as a repeat: each call answered by its own recorded result (62 input tokens billed in all, not 100)', async () => {
+    const twice = turn([{ id: 'call_2', name: 'read', arguments: '{}' }, { id: 'call_2', name: 'read', arguments: '{}' }]);
+    const brakes: BrakeConfig = { ...NO_BRAKES, maxRepeat: 1, repeatMode: 'total', repeatAction: 'skip' };
+    const recording = await agrees(join(tempDir(), 'twice.jsonl'), loopingRunOptions([twice], brakes, plain, new VirtualClock()), plain);
+    // `ok` (2 tokens) ran, the repeat's warning (40) took the second's place: unsized prompts of 6 + 4 = 10, then 10 + 2 + 40 = 52, as the run billed them.
+    expect(recording.calls[0]!.toolCalls!.map((tool) => tool.resultTokens)).toEqual([2, 40]);
+    expect((await traceModelRun(recording, plain)).inputTokens).toBe(62);
+  });
+
+  it('a tool call refused for arguments that are no JSON object: answered by its recorded refusal, not counted again', async () => {
+    const recording = await agrees(join(tempDir(), 'text.jsonl'), readableRunOptions([turn([{ id: '', name: 'read', arguments: '[1]' }])], NO_BRAKES, plain, new VirtualClock()), plain);
+    expect(recording.calls[0]!.toolCalls![0]).toMatchObject({ arguments: '[1]', error: 'arguments are not a JSON object' });
+  });
+
+  it('a call of a tool the run lacked, under a name no tool may have: answered by its recorded refusal (runAgentLoop takes the recorded name)', async () => {
+    const unknown = turn([{ id: 'a', name: 'web.search', arguments: '{}' }, { id: 'b', name: 'web.search', arguments: '{}' }]);
+    const brakes: BrakeConfig = { ...NO_BRAKES, maxSameError: 3 };
+    const recording = await agrees(join(tempDir(), 'unknown.jsonl'), loopingRunOptions([unknown, unknown], brakes, plain, new VirtualClock()), plain);
+    expect(recording.end.status).toBe('error_limit: tool web.search failed the same way 3 times in a row, limit 3');
+  });
+
+  it('on recordingReadable’s 300 looping runs under random brakes (fixed seed): stop, steps, calls, tokens, cost and time, exactly', async () => {
+    const { unsized, repeatedIds } = await everyRunAgrees(loopingTurnArb, 12, loopingRunOptions, 5821);
+    // Runs with a prompt the model did not size (billed as the context sizes it: 67), and with a tool-call id named twice in one response (43).
+    expect(unsized).toBeGreaterThan(50);
+    expect(repeatedIds).toBeGreaterThan(30);
+  });
+
+  it('on recordingReadable’s 300 readable runs (fixed seed): arguments that are no JSON object, empty ids and names, failed calls', async () => {
+    const { unsized, textArguments } = await everyRunAgrees(turnArb, 8, readableRunOptions, 2417);
+    // Runs with a prompt the model did not size (27), with a tool call refused for arguments that are no JSON object (6).
+    expect(unsized).toBeGreaterThan(20);
+    expect(textArguments).toBeGreaterThan(4);
+  });
+});
