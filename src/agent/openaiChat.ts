@@ -114,15 +114,41 @@ function serverUsageError(why: string, status: number | undefined, cause: unknow
   return new ModelCallError(`${why}; the call is recorded as failed, billed nothing`, { ...(status === undefined ? {} : { status }), retryable: false, cause });
 }
 
+/** What `loopcost serve` says in `error.loopcost` of how the recording ended, and whether its model gave up at the failure answered. */
+interface ServeSays {
+  recordedOutcome?: unknown;
+  recordedStatus?: unknown;
+  gaveUp?: unknown;
+}
+
+function serveSays(error: InstanceType<typeof OpenAI.APIError>): ServeSays | undefined {
+  return (error.error as { loopcost?: ServeSays } | undefined)?.loopcost;
+}
+
 /** How `loopcost serve` says the recording ended (`error.loopcost.recordedOutcome`, `recordedStatus`): the run ends so, saying what it says. */
 function recordedEnd(error: InstanceType<typeof OpenAI.APIError>): ModelExhausted {
-  const said = (error.error as { loopcost?: { recordedOutcome?: unknown; recordedStatus?: unknown } } | undefined)?.loopcost;
+  const said = serveSays(error);
   if (said?.recordedOutcome === 'completed') return new ModelExhausted('completed');
+  return new ModelExhausted('trace_end', recordedEndDetailOf(said));
+}
+
+/** The trace_end detail of the recording's end as serve says it (trace/endDetail.ts: its recorded status, else its outcome). */
+function recordedEndDetailOf(said: ServeSays | undefined): string {
   const outcome = RECORDED_OUTCOMES.find((known) => known === said?.recordedOutcome) ?? 'unknown';
-  return new ModelExhausted('trace_end', recordedEndDetail({ type: 'end', outcome, ...(typeof said?.recordedStatus === 'string' ? { status: said.recordedStatus } : {}) }));
+  return recordedEndDetail({ type: 'end', outcome, ...(typeof said?.recordedStatus === 'string' ? { status: said.recordedStatus } : {}) });
 }
 
 const RECORDED_OUTCOMES = ['error', 'timeout', 'limit', 'unknown'] as const;
+
+/**
+ * A recorded failure where the recording's model gave up (`loopcost serve` marks it `error.loopcost.gaveUp`,
+ * kernel/gaveUp.ts): the run ends after it as the recorded run did — recorded and billed, not retried,
+ * trace_end with the recording's end as detail (ModelCallError `endsRun`, as traceModel ends it).
+ */
+function gaveUpEnd(error: InstanceType<typeof OpenAI.APIError>): { endsRun: string } | undefined {
+  const said = serveSays(error);
+  return said?.gaveUp === true ? { endsRun: recordedEndDetailOf(said) } : undefined;
+}
 
 /** The issues `loopcost serve` names in a 422 (`error.loopcost.issues`), when they have the shape it writes. */
 function serveIssuesOf(error: InstanceType<typeof OpenAI.APIError>): InputIssue[] | undefined {
@@ -158,7 +184,8 @@ function callError(error: unknown, contextWindowTokens: number | undefined): unk
     if (wrong) return serverUsageError(wrong, status, error);
     // A prompt past the model's window (OpenAI's, or serve's for a synthetic agent): the run ends there.
     const refusal = status === 400 && error.code === CONTEXT_LENGTH_EXCEEDED ? refusalOfMessage(error.message) : undefined;
-    return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: retryableStatus(status), ...(usage ? { usage } : {}), ...(refusal ? { refusal } : {}), cause: error });
+    const gaveUp = gaveUpEnd(error);
+    return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: gaveUp === undefined && retryableStatus(status), ...(usage ? { usage } : {}), ...(refusal ? { refusal } : {}), ...gaveUp, cause: error });
   }
   return error;
 }

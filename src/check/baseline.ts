@@ -10,7 +10,7 @@
  */
 import { usdToPico } from '../money.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
-import { BASELINE_SCHEMA, figuresOf, priceIdentity, type BaselineFigures, type BaselineFile, type PriceIdentity } from './baselineFile.js';
+import { BASELINE_SCHEMA, figuresOf, plainPath, priceIdentity, type BaselineFigures, type BaselineFile, type PriceIdentity } from './baselineFile.js';
 import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
@@ -44,6 +44,8 @@ export interface Drift {
   pricesUnknown?: { baseline: string; now: string };
   /** A format 1 baseline keys scenarios by their path as given where it was written. */
   formatOne?: true;
+  /** How scenario keys were read when the baseline is not a file in a directory (`--baseline /dev/stdin`). */
+  keysNote?: string;
   /** The loopcost that wrote the baseline, when another one checks now. */
   loopcost?: { baseline: string; now: string };
   /** Per scenario, what changed since the baseline: those with a change, and every one with a DRIFT (its changes may be none). */
@@ -84,14 +86,6 @@ function priceLabel(p: PriceIdentity): string {
   return parts.join(', ');
 }
 
-/** A path as collected, `./` and doubled slashes dropped: `./scenarios//x.yaml` is `scenarios/x.yaml`. */
-function plainPath(path: string): string {
-  return path
-    .split('/')
-    .filter((part, i) => part !== '.' && (part !== '' || i === 0))
-    .join('/');
-}
-
 /** Whether two scenario paths name the same file as written (`scenarios/x.yaml`, `./scenarios/x.yaml`). */
 function sameSource(a: string, b: string): boolean {
   return a === b || plainPath(a) === plainPath(b);
@@ -102,6 +96,8 @@ export interface DriftOptions {
   tolerance: number;
   prices: PriceSource;
   keys: ScenarioKeys;
+  /** Said in the report: how the keys were read, when not relative to the baseline file's directory. */
+  keysNote?: string;
   /** Under a price change: the same scenarios measured under the baseline's prices, in the same order. */
   priceChange?: { models: PriceRowChange[]; atBaselinePrices: readonly ScenarioCheck[] };
   /** How many models the runs were priced at (for the note when only the table's identity changed). */
@@ -174,6 +170,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(args.priceChange === undefined && tableChanged && !formatOne ? { tableChange: { ...tables, models: args.modelsPriced ?? 0 } } : {}),
     ...(tableChanged && formatOne ? { pricesUnknown: tables } : {}),
     ...(formatOne ? { formatOne: true as const } : {}),
+    ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
     ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),
     changes,
     rows,
@@ -194,6 +191,7 @@ export interface BaselineRun {
   prices: PriceTable;
   models: readonly PriceRow[];
   keys: ScenarioKeys;
+  keysNote?: string;
   /** The same scenarios run again under another table, in the same order. */
   rerun: (prices: PriceTable) => ScenarioCheck[];
 }
@@ -212,6 +210,7 @@ export function driftFromBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     tolerance: args.tolerance,
     prices: args.prices.source,
     keys: args.keys,
+    ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
     modelsPriced: args.models.length,
     version: args.version,
     ...(atBaselinePrices === undefined ? {} : { priceChange: { models, atBaselinePrices } }),

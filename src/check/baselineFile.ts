@@ -9,7 +9,7 @@
  * written before these fields are read without them.
  */
 import { z } from 'zod';
-import { UserError } from '../errors.js';
+import { UserError, type InputIssue } from '../errors.js';
 import { jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
@@ -17,6 +17,7 @@ import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
+import { checkBaselineExpectations } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 
@@ -55,18 +56,21 @@ const common = {
   loopcost: z.string(),
   prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
   scenarios: z.array(
-    z.strictObject({
-      source: z.string(),
-      name: z.string(),
-      settings: z.record(z.string(), z.string()),
-      // What else made the figures, said when they drift (settingChanges.ts); absent in files written before.
-      models: z.array(z.string()).optional(),
-      syntheticRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
-      recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
-      seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-      figures: figuresSchema,
-      expectations: z.record(z.string(), z.unknown()),
-    }),
+    z
+      .strictObject({
+        source: z.string(),
+        name: z.string(),
+        settings: z.record(z.string(), z.string()),
+        // What else made the figures, said when they drift (settingChanges.ts); absent in files written before.
+        models: z.array(z.string()).optional(),
+        syntheticRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
+        recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
+        seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+        figures: figuresSchema,
+        // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
+        expectations: z.record(z.string(), z.unknown()),
+      })
+      .superRefine(checkBaselineExpectations),
   ),
 };
 
@@ -138,6 +142,40 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
   return JSON.stringify(file, null, 2) + '\n';
 }
 
+/** A path as collected, `./` and doubled slashes dropped: `./scenarios//x.yaml` is `scenarios/x.yaml`. */
+export function plainPath(path: string): string {
+  return path
+    .split('/')
+    .filter((part, i) => part !== '.' && (part !== '' || i === 0))
+    .join('/');
+}
+
+/**
+ * A scenario the baseline gives twice (as `x.yaml` and `./x.yaml` too): a check would compare with the
+ * first and never the other, so which figures gate it would hang on the order. A merge of two baselines
+ * that kept both sides of a conflict gives one; it is refused, naming both entries.
+ */
+function sourcesGivenTwice(file: BaselineFile, path: string): InputIssue[] {
+  const first = new Map<string, number>();
+  return file.scenarios.flatMap((entry, i) => {
+    const key = plainPath(entry.source);
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, i);
+      return [];
+    }
+    return [
+      {
+        file: path,
+        field: `scenarios[${i}].source`,
+        code: 'duplicate_scenario',
+        message: `${JSON.stringify(entry.source)} is given twice (first at scenarios[${seen}]): a baseline holds each scenario once, else which figures a check compares with hangs on their order`,
+        hint: `a merge that kept both sides of a conflict gives this: write the baseline again with \`loopcost check SCENARIOS --update-baseline ${path}\` and commit it, or delete the entry you do not mean`,
+      },
+    ];
+  });
+}
+
 const WRITTEN_BY = 'a check baseline is written by `loopcost check --update-baseline FILE`';
 const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
 
@@ -156,7 +194,11 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   const problem = parsedJsonTextProblem(text, value);
   if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
   const parsed = baselineSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const twice = sourcesGivenTwice(parsed.data, file);
+    if (twice.length > 0) throw new UserError(twice.slice(0, 20));
+    return parsed.data;
+  }
   throw new UserError(
     parsed.error.issues.slice(0, 20).map((issue) => ({
       file,
@@ -168,12 +210,15 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   );
 }
 
-/** `5%` or `0.05` → 0.05. */
+/**
+ * `5%` or `0.05` → 0.05. The number is written as every number flag takes one (src/cli/parseFlags.ts
+ * DECIMAL: `0.05`, `.05`, `1e-3`), with a `%` after it for a percentage.
+ */
 export function parseTolerance(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
+  const match = /^\s*((?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*(%?)\s*$/i.exec(text);
   const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
   if (!(value >= 0 && value <= 1)) {
-    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05')" });
+    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3')" });
   }
   return value;
 }

@@ -5,7 +5,7 @@
  * definition sweep, calibrate and project use too. Money is compared in exact picodollars.
  */
 import type { StopReason } from '../brakes/stopReasons.js';
-import type { PopulationMetrics } from '../metrics/population.js';
+import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { picoToUsdString, usdToPico, type Pico } from '../money.js';
 import { formatUsd, formatUsdNumber } from '../report/money.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
@@ -176,4 +176,9 @@ export function evaluateExpectations(expect: ScenarioExpect, runs: readonly Chec
   }
   if (expect.population) results.push(...populationResults(expect.population, metrics));
   return results;
+}
+
+/** How many expectations `expect` holds (the results it gives, whatever the runs): 0 for none, `{}` or empty sections. */
+export function expectationCount(expect: ScenarioExpect | undefined): number {
+  return expect === undefined ? 0 : evaluateExpectations(expect, [], populationMetrics([])).length;
 }

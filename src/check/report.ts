@@ -106,7 +106,9 @@ function priceNotes(drift: Drift): string[] {
 function goneNote(drift: Drift): string {
   const keyed = drift.formatOne
     ? 'this baseline (format 1) names scenario files by the path given where it was written: run from that directory, or write it again with --update-baseline to key them by their path from the baseline'
-    : "a baseline matches scenario files by their path relative to the baseline's directory";
+    : drift.keysNote !== undefined
+      ? `this baseline's keys are read as the keys line says (${drift.keysNote})`
+      : "a baseline matches scenario files by their path relative to the baseline's directory";
   return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, drop ${drift.scenarios.gone === 1 ? 'it' : 'them'} from the baseline (next); ${keyed}`;
 }
 
@@ -135,6 +137,7 @@ function driftText(drift: Drift, width: number): string {
   const shown = drift.rows.filter((row) => row.status !== 'ok');
   const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone').length;
   let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${toleranceText(drift)} (rates in points, money as a share of the baseline)`), width);
+  if (drift.keysNote !== undefined) text += labelledLine(printableText(`keys: ${drift.keysNote}`), width);
   for (const note of priceNotes(drift)) text += labelledLine(printableText(note), width);
   if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, width)}`;
   const repriced = drift.priceChange !== undefined;

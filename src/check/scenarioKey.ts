@@ -18,7 +18,12 @@ function slashed(path: string): string {
 }
 
 export function scenarioKeys(baselineFile: string): ScenarioKeys {
-  const dir = dirname(resolve(baselineFile));
+  return scenarioKeysFrom(dirname(resolve(baselineFile)));
+}
+
+/** Keys relative to `directory` (a baseline read from standard input: the current directory). */
+export function scenarioKeysFrom(directory: string): ScenarioKeys {
+  const dir = resolve(directory);
   return {
     keyOf: (source) => slashed(relative(dir, resolve(source))),
     pathOf: (key) => slashed(relative(process.cwd(), resolve(dir, key))) || '.',

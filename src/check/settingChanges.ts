@@ -1,8 +1,8 @@
 /**
  * What changed between a baseline's scenario and the same scenario checked now, besides its figures: the
  * settings the baseline stored (brakes and latency part by part, context, tool-result cap, cache, the
- * model runs were re-priced as), the models its runs were priced at, its run counts and seed. A drift is
- * said with these: why a figure moved, not only that it did.
+ * model runs were re-priced as), the models its runs were priced at, its run counts and seed, the
+ * expectations it holds. A drift is said with these: why a figure moved, not only that it did.
  */
 import type { BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
@@ -72,13 +72,25 @@ function runChanges(before: BaselineScenario, check: ScenarioCheck): SettingChan
 }
 
 /**
+ * The expectations the scenario had when the baseline was written (its `expectations` keys) and has now
+ * (its `expect:` block), by name: `expect: runs.costUsd added, population.wastedShare removed`. The
+ * baseline keeps what each measured, not its bound: a bound changed in place is not seen here.
+ */
+function expectationChanges(before: BaselineScenario, check: ScenarioCheck): SettingChange[] {
+  const was = Object.keys(before.expectations);
+  const is = check.results.map((result) => result.expectation);
+  const parts = [...is.filter((name) => !was.includes(name)).map((name) => `${name} added`), ...was.filter((name) => !is.includes(name)).map((name) => `${name} removed`)];
+  return parts.length === 0 ? [] : [{ setting: 'expect', baseline: was.join(', ') || NONE, now: is.join(', ') || NONE, change: parts.join(', ') }];
+}
+
+/**
  * What changed in one scenario since the baseline. `baselineModels`: the models its runs were priced at
  * when the baseline wrote it (its own list, else the one model a baseline priced every scenario at),
  * undefined when the baseline cannot tell.
  */
 export function scenarioChanges(before: BaselineScenario, check: ScenarioCheck, baselineModels: readonly string[] | undefined): SettingChange[] {
   const models = baselineModels === undefined ? [] : settingChange('model', baselineModels.join(', ') || NONE, check.models.join(', ') || NONE);
-  return [...settingsChanges(before.settings, { ...check.settings }), ...models, ...runChanges(before, check)];
+  return [...settingsChanges(before.settings, { ...check.settings }), ...models, ...runChanges(before, check), ...expectationChanges(before, check)];
 }
 
 /** `brakes: max-repeat 3 → 10; model: gpt-4o-mini → gpt-4.1-mini`. */

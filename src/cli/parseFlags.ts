@@ -16,6 +16,11 @@ import type { LoadPriceTableOptions } from '../pricing/index.js';
 /** A decimal number, with an exponent if wanted (`0.5`, `.5`, `1e-6`); nothing else (no '', no hex, no Infinity). */
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
+/** A flag's value as a number when written as a decimal number, else NaN (what a rule on numbers checks: serve/options.ts). */
+export function decimalNumber(value: string): number {
+  return DECIMAL.test(value.trim()) ? Number(value) : NaN;
+}
+
 function flagError(flag: string, value: string, expected: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
 }

@@ -10,7 +10,7 @@ import { isJsonObject } from './common/jsonValue.js';
 import { looksLikeNativeTrace } from '../trace/parseNative.js';
 import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
-import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, scenarioKeys } from '../scenario/scenarioMark.js';
+import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
 
 export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code' | 'codex';
 
@@ -161,6 +161,7 @@ export function detectFormat(text: string, path: string): TraceFormat {
     if (looksLikeSweAgent(record)) return 'swe-agent';
     if (looksLikeOtlp(record)) return 'otlp';
   }
+  if (SCENARIO_MARK.test(text)) throw new UserError({ file: path, ...SCENARIO_NOT_AS_FILE });
   if (isJsonObject(record) ? scenarioKeys(Object.keys(record)) : looksLikeUnmarkedScenario(text)) throw new UserError({ file: path, ...MISSING_SCENARIO_LINE });
   throw unknownFormat(path, record);
 }

@@ -80,9 +80,42 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
     const values = eq < 0 ? [] : splitValues(key, spec.slice(eq + 1));
     if (values.length === 0 || values.some((v) => v === '')) throw gridError(key, `'${spec}' has an empty list or an empty value`, `write --grid ${key}=V1,V2,... (values separated by single commas)`);
     for (const value of values) checkValue(key, value);
+    refuseRepeatedValue(key, values);
     axes.push({ key, values });
   }
   return axes;
+}
+
+/**
+ * A value given twice in one axis (`max-steps=5,5`, or `5,05`: the same setting) is refused, as a key given
+ * twice is: it would run the same configurations twice and show each as two rows.
+ */
+function refuseRepeatedValue(key: string, values: readonly string[]): void {
+  const meanings = values.map((value) => settingMeaning(key, value));
+  const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
+  if (twice < 0) return;
+  const first = values[meanings.indexOf(meanings[twice]!)]!;
+  const value = values[twice]!;
+  const same = first === value ? `'${value}' is given twice` : `'${first}' and '${value}' are the same setting`;
+  const once = values.filter((_, i) => meanings.indexOf(meanings[i]!) === i);
+  throw gridError(key, `${same}: each value would run as a configuration of its own`, `give each value once: --grid ${key}=${once.join(',')}`);
+}
+
+/**
+ * What a checked grid value sets, as one comparable string (two values that set the same are one setting).
+ * A preset is its name: two frameworks' presets with the same brakes (langgraph, crewai) are two rows a
+ * comparison of frameworks asks for.
+ */
+function settingMeaning(key: string, value: string): string {
+  if (key === 'model' || key === 'preset') return value.trim();
+  if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) return sortedJson(subagentLimit(key, value));
+  if (key in BRAKE_GRID_KEYS) return sortedJson(brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value }));
+  return sortedJson(strategyFromFlags({ [CONTEXT_GRID_KEYS[key]!]: value }));
+}
+
+/** JSON with every object's keys sorted: the same settings give the same text whatever order they were built in. */
+export function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
 }
 
 /** Keys whose values have options after commas (`summary:trigger=8000,keep=3,tokens=500`, `skip,max-skips=2`). */
@@ -175,4 +208,21 @@ export function gridValuesOf(settings: string, grid: readonly GridAxis[]): Map<s
     else values.set(last, `${values.get(last)!},${part}`);
   }
   return values;
+}
+
+/** `--try` given twice with the same brakes (`max-steps=5` twice, or `max-steps=05`): refused as a value given twice in a grid axis. */
+export function refuseRepeatedTry(settings: readonly { name: string; brakes: unknown }[]): void {
+  // A setting naming a preset is its name (see settingMeaning).
+  const meanings = settings.map((setting) => (/(^|,)\s*preset\s*=/.test(setting.name) ? setting.name : sortedJson(setting.brakes)));
+  const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
+  if (twice < 0) return;
+  const first = settings[meanings.indexOf(meanings[twice]!)]!.name;
+  const name = settings[twice]!.name;
+  throw new UserError({
+    file: '<command line>',
+    field: '--try',
+    code: 'bad_value',
+    message: `${first === name ? `'${name}' is given twice` : `'${first}' and '${name}' are the same brakes`}: each --try would run as a setting of its own`,
+    hint: 'give each setting once',
+  });
 }

@@ -87,6 +87,13 @@ export function checkContextWindow(raw: unknown, file: string, field: string): n
   return raw;
 }
 
+/** The fields that give nothing, as written: `input_cost_per_token, output_cost_per_token: null`, `max_input_tokens: 0, which reads as no window …`. */
+function givenNothing(value: Record<string, unknown>, named: readonly string[]): string {
+  const zeroWindow = named.filter((field) => field === CONTEXT_WINDOW_KEY && value[field] === 0);
+  const nulls = named.filter((field) => !zeroWindow.includes(field));
+  return [...(nulls.length > 0 ? [`${nulls.map(shownName).join(', ')}: null`] : []), ...zeroWindow.map((field) => `${shownName(field)}: 0, which reads as no window (as price tables write an unknown one)`)].join('; ');
+}
+
 /**
  * An override entry that gives no price and no window, refused: it names none of their fields (an
  * empty entry), or each it names is null (a window 0). Undefined for one that names no such field but
@@ -100,7 +107,7 @@ export function emptyOverrideIssue(value: Record<string, unknown>, file: string,
     file,
     field: model,
     code: 'empty_override',
-    message: `entry for model '${model}' ${named.length === 0 ? 'is empty' : `gives no value (${named.map(shownName).join(', ')}: null)`}, so it overrides nothing`,
+    message: `entry for model '${model}' ${named.length === 0 ? 'is empty' : `gives no value (${givenNothing(value, named)})`}, so it overrides nothing`,
     hint: `give the fields to override (prices in USD per token: ${PRICE_KEYS.join(', ')}; the window as ${CONTEXT_WINDOW_KEY}), or delete the entry to keep the table's`,
   };
 }

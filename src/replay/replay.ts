@@ -24,6 +24,7 @@ import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import { placePricingIssues } from '../pricing/issuePlace.js';
 import type { Trace } from '../trace/types.js';
 import { compiledForOneReplay, compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
@@ -121,7 +122,7 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     // Say which trace asked for the model, not only which table lacks it.
-    throw new UserError(error.issues.map((issue) => ({ ...issue, file: trace.source, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
+    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { file: trace.source, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
   }
 }
 

@@ -4,12 +4,15 @@
  * loader then says the line is missing); everything else goes to the trace readers (which detect their
  * own formats from the content).
  */
-import { UserError } from '../errors.js';
+import { UserError, type InputIssue } from '../errors.js';
 import { collectInputFiles } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
-import { looksLikeUnmarkedScenario, SCENARIO_MARK } from './scenarioMark.js';
+import { lineFormat, looksLikeCassette, type TraceFormat } from '../import/formats.js';
+import { looksLikeUnmarkedScenario, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
+/** Names no scenario file given under another name is looked for in (the trace files a directory holds by the thousand). */
+const TRACE_NAME = /\.(jsonl|json|traj)(\.gz)?$/i;
 
 export function isScenarioFile(path: string): boolean {
   if (!SCENARIO_NAME.test(path)) return false;
@@ -17,11 +20,25 @@ export function isScenarioFile(path: string): boolean {
   return head !== undefined && (SCENARIO_MARK.test(head) || looksLikeUnmarkedScenario(head));
 }
 
-/** Splits collected input files, each list in the order given. */
+/**
+ * A regular file of another name (`flight.txt`, `flight.yml.gz`) that declares itself a scenario file:
+ * refused as one, not read as a trace of no format. (Standard input and pipes are told so by the trace
+ * readers, which read them: src/import/formats.ts.)
+ */
+function misnamedScenario(path: string): InputIssue | undefined {
+  if (SCENARIO_NAME.test(path) || TRACE_NAME.test(path)) return undefined;
+  const head = peekRegularFile(path, 4096);
+  // A trace by its first line (a transcript that quotes a scenario file) is left to the trace readers.
+  return head !== undefined && SCENARIO_MARK.test(head) && lineFormat(head) === undefined ? { file: path, ...SCENARIO_NOT_AS_FILE } : undefined;
+}
+
+/** Splits collected input files, each list in the order given; a scenario file under another name is refused. */
 export function splitInputs(files: readonly string[]): { scenarioFiles: string[]; traceFiles: string[] } {
   const scenarioFiles: string[] = [];
   const traceFiles: string[] = [];
   for (const file of files) (isScenarioFile(file) ? scenarioFiles : traceFiles).push(file);
+  const misnamed = traceFiles.map(misnamedScenario).filter((issue) => issue !== undefined);
+  if (misnamed.length > 0) throw new UserError(misnamed);
   return { scenarioFiles, traceFiles };
 }
 
@@ -39,4 +56,34 @@ export function recordedInputsOnly(paths: readonly string[], command: string, in
     throw new UserError(refused.map((file) => ({ file, code: 'scenario_input', message: `is a scenario file: ${command} needs recorded traces`, hint: instead })));
   }
   return { traceFiles, skipped: scenarioFiles, repeated };
+}
+
+/** Trace formats as a message names them. */
+const FORMAT_WORDS: Record<TraceFormat, string> = {
+  native: 'a native JSONL trace',
+  'mini-swe-agent': 'a mini-swe-agent trajectory',
+  'swe-agent': 'a SWE-agent trajectory',
+  cassette: 'a VCR cassette',
+  exchanges: 'provider exchanges JSONL',
+  otlp: 'OTLP JSON spans',
+  'claude-code': 'a Claude Code transcript',
+  codex: 'a Codex rollout',
+};
+
+/**
+ * For a command that reads one scenario file (`generate`): a trace given instead is refused as a trace,
+ * naming the commands that read traces, rather than read as YAML (a JSONL trace is a screen of YAML errors).
+ */
+export function refuseTraceAsScenario(path: string, command: string): void {
+  if (isScenarioFile(path)) return;
+  const head = peekRegularFile(path);
+  if (head === undefined) return;
+  const format = lineFormat(head) ?? (looksLikeCassette(head) ? 'cassette' : undefined);
+  if (format === undefined) return;
+  throw new UserError({
+    file: path,
+    code: 'trace_input',
+    message: `is ${FORMAT_WORDS[format]}, not a scenario file: ${command} needs a scenario file (\`scenario: loopcost.scenario/1\`, docs/scenarios.md)`,
+    hint: 'traces are read by replay, whatif, compare, sweep, calibrate, project, contexts, fit (a scenario from traces), import and prices derive',
+  });
 }

@@ -20,6 +20,7 @@ import { editDistance } from '../pricing/suggest.js';
 import { knownFieldsAt } from './zodMini.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
 import { MISSING_SCENARIO_LINE } from './scenarioMark.js';
+import { nonFiniteIssue } from './nonFinite.js';
 import { isShareMessage } from './share.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
@@ -118,6 +119,8 @@ function describeIssue(issue: ZodIssue, value: unknown): { code: string; message
     const message = `unknown ${discriminator.what} ${JSON.stringify(given)}; one of ${discriminator.names.join(', ')}`;
     return { code: `unknown_${discriminator.what}`, message, ...(near === undefined ? {} : { hint: `did you mean ${near}?; ${HINT}` }) };
   }
+  const nonFinite = issue.code === 'invalid_type' ? nonFiniteIssue(field, given) : undefined;
+  if (nonFinite !== undefined) return nonFinite;
   if (issue.code === 'invalid_type' && given === undefined) {
     return { code: 'missing_field', message: `missing required field (${issue.expected})` };
   }

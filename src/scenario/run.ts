@@ -10,6 +10,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
+import { placePricingIssues } from '../pricing/issuePlace.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
@@ -65,7 +66,7 @@ export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, m
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     const place = model !== undefined ? { file: '<command line>', field: '--model' } : { file: scenario.source, field: 'model' };
-    throw new UserError(error.issues.map((issue) => ({ ...issue, ...place })));
+    throw new UserError(placePricingIssues(error.issues, place));
   }
 }
 

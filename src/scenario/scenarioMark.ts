@@ -14,6 +14,18 @@ export const MISSING_SCENARIO_LINE = {
   hint: 'a scenario file declares itself: add `scenario: loopcost.scenario/1` as its first line; see docs/scenarios.md',
 } as const;
 
+/**
+ * What the loaders say of scenario content given where a scenario file is not read from: a file of another
+ * name (`.txt`, `.yml.gz`), standard input or a pipe (one wording, both places: the input split and the
+ * trace readers). Scenario files are found by their name, and a relative `traces:` path resolves against
+ * the file's directory: neither holds for content without a file of its own.
+ */
+export const SCENARIO_NOT_AS_FILE = {
+  code: 'scenario_not_a_file',
+  message: 'this looks like a scenario file (it declares `scenario: loopcost.scenario/`); give it as a .yaml file',
+  hint: 'a scenario file is read only as a regular file named .yaml, .yml or .json: scenario files are found by their name, and a relative `traces:` path resolves against the file’s directory; save it as such a file (e.g. scenario.yaml) and give that path',
+} as const;
+
 /** Top-level keys of a scenario file no trace format has at its top level. */
 const SCENARIO_ONLY_KEYS = ['population', 'traces', 'systemTokens', 'goalTokens', 'promptOverhead', 'cacheHitShare', 'expect', 'hardCapSteps', 'runsPerDay'];
 /** The scenario's other top-level keys (a test holds both lists to the schema's). */

@@ -34,6 +34,15 @@ export class ApiError extends Error {
 /** The code of a call recorded as failed at the provider, answered with its recorded status. */
 export const RECORDED_FAILURE = 'loopcost_recorded_failure';
 
+/**
+ * Whether a client should retry `error`: only a recorded provider failure the recorded run went on from
+ * (the next call of the trace is what the retry got), not the one where its model gave up (`gaveUp` in
+ * `error.loopcost`: recorded.ts) nor any error of serve's own.
+ */
+export function worthRetrying(error: ApiError): boolean {
+  return error.code === RECORDED_FAILURE && error.details?.['gaveUp'] !== true;
+}
+
 /** A request the server cannot take (bad JSON, a missing or wrong field): 400. */
 export function invalidRequest(message: string, param: string | null = null, code: string | null = null): ApiError {
   return new ApiError(400, message, 'invalid_request_error', param, code);

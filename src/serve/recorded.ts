@@ -5,7 +5,8 @@
  * driven by this server and `replay` of the trace meter the same calls the same way.
  */
 import type { Trace } from '../trace/types.js';
-import { ApiError } from './apiError.js';
+import { ApiError, RECORDED_FAILURE } from './apiError.js';
+import { modelGaveUp } from '../kernel/gaveUp.js';
 import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
 import { outputCapOf } from './outputCap.js';
@@ -22,12 +23,15 @@ export class RecordedSession extends ServeSession {
    * stays in progress for it until that next request, the 409 past the end.
    */
   private mayGoOn = false;
+  /** The index of the recording's last call when its model gave up there (kernel/gaveUp.ts), else -1. */
+  private readonly gaveUpAt: number;
 
   constructor(
     setup: SessionSetup,
     private readonly trace: Trace,
   ) {
     super(setup);
+    this.gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
   }
 
   /** After the recording's last call, once it was a final answer or a failed call, or a request asked past it. */
@@ -39,10 +43,31 @@ export class RecordedSession extends ServeSession {
     const record = this.trace.calls[this.nextCall];
     this.mayGoOn = false;
     if (!record) throw this.endingError();
-    this.nextCall += 1;
-    const reply = this.respond(record, this.promptOf(request), { what: 'recorded', outputCap: outputCapOf(request) });
-    this.mayGoOn = reply.record.final !== true;
-    return reply;
+    const index = this.nextCall++;
+    try {
+      const reply = this.respond(record, this.promptOf(request), { what: 'recorded', outputCap: outputCapOf(request) });
+      this.mayGoOn = reply.record.final !== true;
+      return reply;
+    } catch (error) {
+      throw index === this.gaveUpAt ? this.gaveUpHere(error) : error;
+    }
+  }
+
+  /**
+   * The recorded failure where the recording's model gave up (kernel/gaveUp.ts), marked so: not worth a
+   * retry (server.ts: `x-should-retry: false`), and `gaveUp` with the recording's end in `error.loopcost`,
+   * which the real loop's adapter ends the run with (trace_end, the recorded end as detail), as replay does.
+   */
+  private gaveUpHere(error: unknown): unknown {
+    if (!(error instanceof ApiError) || error.code !== RECORDED_FAILURE) return error;
+    const details = { ...error.details, gaveUp: true, ...this.recordedEnd() };
+    return new ApiError(error.status, error.message, error.type, error.param, error.code, error.extra, details);
+  }
+
+  /** The recording's end as `error.loopcost` says it (the adapter's recordedEnd reads it). */
+  private recordedEnd(): { recordedOutcome: string; recordedStatus?: string } {
+    const { end } = this.trace;
+    return { recordedOutcome: end.outcome, ...(end.status === undefined ? {} : { recordedStatus: end.status }) };
   }
 
   /** Asked past the last call: a 409 with the recording's outcome, which the real loop's adapter ends the run with. */
@@ -55,7 +80,7 @@ export class RecordedSession extends ServeSession {
       null,
       'loopcost_trace_ended',
       undefined,
-      { recordedOutcome: this.trace.end.outcome, ...(this.trace.end.status === undefined ? {} : { recordedStatus: this.trace.end.status }), recordedCalls: n },
+      { ...this.recordedEnd(), recordedCalls: n },
     );
   }
 

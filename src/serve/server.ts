@@ -18,27 +18,29 @@ import type { CacheMode } from '../context/strategy.js';
 import { picoToUsdString, sumPico } from '../money.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
 import { UserError } from '../errors.js';
-import { ApiError, invalidRequest, RECORDED_FAILURE, unanswerable } from './apiError.js';
+import { ApiError, invalidRequest, unanswerable, worthRetrying } from './apiError.js';
 import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
 import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
 import type { SessionSummary } from './session.js';
 import { PURPOSE_HEADER } from './purpose.js';
+import { headerValueOf } from './headers.js';
+import { checkServeOptions } from './options.js';
 
 export interface ServeOptions {
   sources: ServeSources;
   prices: PriceTable;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1; an empty or blank host is refused (Node would listen on every interface): 0.0.0.0 does that on purpose. */
   host?: string;
   /** Default 0: an ephemeral port (the result says which). */
   port?: number;
   /** Cache mode for recorded traces (default: each trace's own, as replay chooses it). */
   cache?: CacheMode;
-  /** Largest request body taken (default 32 MiB); larger → 413. */
+  /** Largest request body taken, in bytes, a whole number ≥ 1 (default 32 MiB); larger → 413. */
   maxBodyBytes?: number;
-  /** Most sessions in progress at once: a request that would start one more is answered 503 (ended sessions keep only their totals and do not count). Default: no limit. */
+  /** Most sessions in progress at once, a whole number ≥ 1: a request that would start one more is answered 503 (ended sessions keep only their totals and do not count). Default: no limit. */
   maxSessions?: number;
-  /** A session in progress with no request for this many seconds is retired, its totals kept, and no longer counts toward maxSessions. Default: never. */
+  /** A session in progress with no request for this many seconds (a whole number ≥ 1) is retired, its totals kept, and no longer counts toward maxSessions. Default: never. */
   sessionIdleSeconds?: number;
   /** The clock idle time is read from, in milliseconds (tests inject one; default: performance.now, monotonic). */
   nowMs?: () => number;
@@ -63,7 +65,9 @@ export interface RunningServer {
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** Starts the server; every option is checked first (options.ts): a UserError naming each problem, and nothing listens. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  checkServeOptions(options);
   const registry = new SessionRegistry({
     sources: options.sources,
     prices: options.prices,
@@ -160,7 +164,7 @@ function endSession(req: IncomingMessage, res: ServerResponse, { registry }: Con
 async function chatCompletions(req: IncomingMessage, res: ServerResponse, { registry, maxBodyBytes }: Context): Promise<void> {
   const request = parseChatRequest(await readBody(req, maxBodyBytes));
   const session = registry.sessionFor(req.headers, request);
-  res.setHeader(SESSION_HEADER, session.id);
+  res.setHeader(SESSION_HEADER, headerValueOf(session.id));
   const reply = registry.answer(session, request, req.headers[PURPOSE_HEADER] === 'summary' ? 'summary' : undefined);
   if (request.stream !== true) return sendJson(res, 200, completionBody(reply));
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -209,9 +213,9 @@ function sendError(res: ServerResponse, error: ApiError): void {
     res.destroy();
     return;
   }
-  // OpenAI's SDKs retry 409s and 5xx unless told not to: only a recorded provider failure is worth a retry
-  // (it is answered as the provider answered, and the next call of the trace is what the retry got).
-  if (error.code !== RECORDED_FAILURE) res.setHeader('x-should-retry', 'false');
+  // OpenAI's SDKs retry 409s and 5xx unless told not to: only a recorded provider failure the recorded run
+  // went on from is worth a retry (it is answered as the provider answered, and the next call of the trace is what the retry got).
+  if (!worthRetrying(error)) res.setHeader('x-should-retry', 'false');
   sendJson(res, error.status, error.body());
 }
 

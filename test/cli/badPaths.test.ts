@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unreadable } from '../../src/io/inputErrors.js';
@@ -43,7 +44,12 @@ describe('output paths', () => {
     expect(readFileSync(file, 'utf8')).toBe('x');
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
-    expectUserError(await cli('import', SCENARIO, '--out', fifo), /fifo field '--out': is not a regular file/);
+    // Written, a named pipe is written into (test/cli/outputLinks.test.ts); a socket cannot be opened.
+    const socket = join(dir, 'socket');
+    const server = createServer().listen(socket);
+    await new Promise((resolve) => server.once('listening', resolve));
+    expectUserError(await cli('import', SCENARIO, '--out', socket), /socket field '--out': is neither a file, a pipe nor a terminal/);
+    server.close();
     // Read, a named pipe with no writer would block for ever: refused at once, as a directory is.
     expectUserError(await cli('replay', SCENARIO, '--prices', fifo), /fifo: is a named pipe, not a price file/);
     expectUserError(await cli('replay', SCENARIO, '--prices-override', dir), /: is a directory, not a price file \(give --prices-override the path of a regular file/);

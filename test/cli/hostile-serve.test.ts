@@ -5,7 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkedHost } from '../../src/cli/commands/serve.js';
 import { cli } from './run.js';
 
 const TRACE = 'scenarios/reference-sum-of-squares.jsonl';
@@ -23,8 +22,11 @@ describe('loopcost serve --host', () => {
   });
 
   it('keeps a named host, the default and 0.0.0.0 (every interface, on purpose)', async () => {
-    expect(checkedHost(undefined)).toBeUndefined();
-    expect(checkedHost('0.0.0.0')).toBe('0.0.0.0');
+    const every = await cli('serve', TRACE, '--host', '0.0.0.0', '--check');
+    expect(every.code, every.stderr).toBe(0);
+    expect(every.stdout).toContain('on 0.0.0.0:8787');
+    const byDefault = await cli('serve', TRACE, '--check');
+    expect(byDefault.stdout).toContain('on 127.0.0.1:8787');
     const named = await cli('serve', TRACE, '--host', 'localhost', '--check');
     expect(named.code, named.stderr).toBe(0);
     expect(named.stdout).toContain('on localhost:8787');

@@ -85,7 +85,8 @@ describe("a scenario's token sizes stop where a trace's counts do (2^53 − 1)",
   });
 
   it('a synthetic run past the cost cap names the scenario file, its entry and the run, in every command', async () => {
-    const sc = scenario('dear.yaml', { model: WINDOWLESS }, { outputTokens: '1000000000000' });
+    // An expectation that holds: check refuses a scenario with none before running it.
+    const sc = scenario('dear.yaml', { model: WINDOWLESS, expect: '{ runs: { steps: { min: 0 } } }' }, { outputTokens: '1000000000000' });
     // Each asks for that output (max_tokens 1e12): whatif in its setting, the others by the flag.
     const asks = ['--max-output-tokens', '1000000000000'];
     const commands = [['replay', ...asks], ['sweep', '--grid', 'max-steps=2,5', ...asks], ['project', '--days', '1', ...asks], ['check', ...asks], ['whatif', '--try', 'max-steps=2,max-output-tokens=1000000000000']];
@@ -100,7 +101,7 @@ describe('a draw past 2^53 − 1 at run time names the scenario file and field, 
   const COMMANDS = [['replay', '--runs', '20'], ['generate', '--runs', '20'], ['sweep', '--runs', '20', '--grid', 'max-steps=2,5'], ['calibrate', '--runs', '20'], ['project', '--runs', '20'], ['check', '--runs', '20'], ['whatif', '--runs', '20', '--try', 'max-steps=2']];
 
   it("an entry's lognormal tail (Infinity), drawn by the agent", async () => {
-    const sc = scenario('tail.yaml', {}, { outputTokens: '{ kind: lognormal, median: 1e-300, p95: 9e15 }' });
+    const sc = scenario('tail.yaml', { expect: '{ runs: { steps: { min: 0 } } }' }, { outputTokens: '{ kind: lognormal, median: 1e-300, p95: 9e15 }' });
     for (const [command, ...rest] of COMMANDS) {
       expectUserError(await cli(command!, sc, ...rest), /tail\.yaml field 'population\[0\]\.outputTokens': run \d+ \(seed 1\) drew Infinity, more than 9007199254740991 \(2\^53 − 1\)/);
     }

@@ -49,4 +49,16 @@ describe('loopcost serve (CLI)', () => {
     expect(stderr()).toMatch(/stopped on SIGINT: 1 session, 1 call/);
     await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
   });
+
+  it('idle, stops at once on SIGTERM (and on SIGINT, Ctrl-C): exit 0, port closed, nothing holds it open', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const { child, url, stderr, exited } = await spawnServe([TRACE]);
+      const sentMs = performance.now();
+      child.kill(signal);
+      expect(await exited).toBe(0);
+      expect(performance.now() - sentMs).toBeLessThan(2000);
+      expect(stderr()).toBe(`loopcost serve: stopped on ${signal}: 0 sessions, 0 calls, $0 spent\n`);
+      await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
+    }
+  });
 });

@@ -2,10 +2,12 @@
  * `loopcost check`: every scenario file's expectations held against its runs under its settings (the
  * flags given on top). Everything is read and checked before any run, and every output is rendered
  * before any is written: bad input writes nothing. Exit 0 when all hold, 1 when any fails or drifts or a
- * scenario of the baseline was not checked.
+ * scenario of the baseline was not checked, 2 for bad input (nothing to check among it: no expectation
+ * and no baseline).
  */
 import { statSync, type Stats } from 'node:fs';
-import { driftFromBaseline, parseBaseline, parseTolerance, renderBaseline, type BaselineFile } from '../../check/baseline.js';
+import { driftFromBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
+import { expectationCount } from '../../check/evaluate.js';
 import { ResolvedPrices } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
 import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
@@ -14,7 +16,6 @@ import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check
 import { checkScenario } from '../../check/run.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
-import { readSmallTextFileSync } from '../../io/readInput.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import { scenarioOverridesFromFlags } from '../../scenario/overrides.js';
@@ -23,7 +24,8 @@ import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type BrakeFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
-import { traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { baselineKeys, readBaseline, refuseDashOutputs } from './checkBaseline.js';
+import { refuseScenariosNotAsFiles, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { someNames } from './recordedInputs.js';
@@ -111,41 +113,40 @@ function leftOut(skipped: readonly string[], checks: readonly CheckInput[], opts
   });
 }
 
-/** No file there (not one that cannot be read: that error says so itself). */
-function missing(path: string): boolean {
-  try {
-    statSync(path);
-    return false;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-}
-
-/** The baseline compared with; none there yet (a first CI run) is refused with how to write it. */
-function readBaseline(file: string, inputs: readonly string[]): BaselineFile {
-  if (missing(file)) {
-    throw new UserError({
-      file,
-      field: '--baseline',
-      code: 'no_baseline',
-      message: 'no such file: there is no baseline to compare with yet',
-      hint: `write it from this check first: loopcost check ${inputs.join(' ')} --update-baseline ${file}, and commit it: later checks compare with --baseline ${file}`,
-    });
-  }
-  return parseBaseline(readSmallTextFileSync(file), file);
+/**
+ * A check with no expectation and no baseline holds its runs to nothing and would pass whatever they do:
+ * as a CI gate that is a mistake, refused before any run (exit 2, bad input, as a glob that matches
+ * nothing). Writing a baseline (`--update-baseline`) is a use of its own: the figures later checks compare.
+ */
+function refuseNothingToCheck(checks: readonly CheckInput[], opts: CheckFlags): void {
+  if (opts.baseline !== undefined || opts.updateBaseline !== undefined) return;
+  if (checks.some((input) => expectationCount(input.scenario.expect) > 0)) return;
+  const files = checks.map((input) => input.scenario.source);
+  throw new UserError({
+    file: files.length === 1 ? files[0]! : '<arguments>',
+    ...(files.length === 1 ? { field: 'expect' } : {}),
+    code: 'nothing_to_check',
+    message:
+      files.length === 1
+        ? 'the scenario file holds no expectation (no `expect:` block, or one with no bound) and no --baseline is given: check would pass whatever its runs do'
+        : `none of the ${files.length} scenario files (${someNames(files)}) holds an expectation (an \`expect:\` block with a bound) and no --baseline is given: check would pass whatever their runs do`,
+    hint: 'add an `expect:` block to a scenario file, e.g. `expect: { runs: { steps: { max: 12 } } }` (docs/check.md); or compare with a baseline: write one with --update-baseline FILE, then check with --baseline FILE',
+  });
 }
 
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
   tableOrJson('check', format);
+  refuseScenariosNotAsFiles(inputs, 'check');
   const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
   const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
+  refuseDashOutputs({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
   const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs);
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
+  refuseNothingToCheck(checks, opts);
   const unused = leftOut(skipped, checks, opts);
   if (unused.length > 0) io.stderr(`loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
@@ -158,7 +159,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const run = (table: PriceTable) => checks.map((input, i) => checkScenario(input, traces[i]!, table, opts.model));
   const scenarios = run(resolved);
   const models = resolved.rows();
-  const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, version: LOOPCOST_VERSION, tolerance, prices, models, keys: scenarioKeys(opts.baseline!), rerun: run });
+  const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline);
+  const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, version: LOOPCOST_VERSION, tolerance, prices, models, ...keyed!, rerun: run });
   const named = checks.flatMap((input) => input.traceFiles);
   const model = opts.model === undefined ? {} : { model: opts.model };
   const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...model, inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)), ...windowWarnings(checks, traces, { prices, ...model })];

@@ -75,13 +75,14 @@ export function outExtension(out: string): string | undefined {
 }
 
 /**
- * The report format: --format when given, else --out's extension (.json, .csv, .txt), else table. An
+ * The report format: --format when given, else --out's extension (.json, .csv, .txt; before a .gz), else table. An
  * extension that names no format loopcost writes (.md, .yaml, .html) is refused without --format (the
  * file would not be what its name says); with --format, that format is written under the name given. A
  * --format that contradicts a known extension is said on stderr (the file gets what --format asked for).
  */
 export function chooseFormat(flags: { format?: string; out?: string }, io: CliIO): string {
-  const extension = flags.out === undefined ? undefined : outExtension(flags.out);
+  // `r.json.gz`: a gzip JSON report (the writer compresses a .gz name).
+  const extension = flags.out === undefined ? undefined : outExtension(flags.out.replace(/\.gz$/i, ''));
   const fromExtension = extension === undefined ? undefined : FORMAT_BY_EXTENSION[extension];
   if (flags.format === undefined) {
     if (extension !== undefined && fromExtension === undefined) throw unknownExtension(flags.out!, extension);

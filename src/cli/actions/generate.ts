@@ -1,10 +1,11 @@
 /** `loopcost generate SCENARIO --runs N --seed S --out F.jsonl`: synthetic runs as native traces. */
 import { UserError } from '../../errors.js';
-import { AtomicFileWriter } from '../../io/atomicWrite.js';
+import { OutputWriter } from '../../io/outputWriter.js';
 import { callRuleViolations } from '../../trace/rules.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { generateTraces } from '../../scenario/generate.js';
 import { loadScenarioFile } from '../../scenario/load.js';
+import { refuseTraceAsScenario } from '../../scenario/inputs.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
 import type { Trace } from '../../trace/types.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
@@ -63,11 +64,14 @@ async function writeRuns(traces: Iterable<Trace>, write: (text: string) => void,
   return runs;
 }
 
-/** The runs to stdout, or into a temporary file that replaces `out` only when every run was written (removed on a failure or a signal). */
+/**
+ * The runs to stdout, or into a temporary file that replaces `out` only when every run was written (removed
+ * on a failure or a signal); a device or a pipe `out` (/dev/stdout) gets them as they come; `.gz`: gzip.
+ */
 async function writeGenerated(traces: Iterable<Trace>, args: { out: string | undefined; io: CliIO; source: LatencySource }): Promise<number> {
   const { out, io, source } = args;
   if (out === undefined) return writeRuns(traces, io.stdout, source);
-  const writer = new AtomicFileWriter(out);
+  const writer = new OutputWriter(out);
   try {
     const runs = await writeRuns(traces, (text) => writer.write(text), source);
     writer.commit();
@@ -86,6 +90,7 @@ async function writeGenerated(traces: Iterable<Trace>, args: { out: string | und
 export async function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   checkOutputs([['--out', flags.out]], pricedInputs([scenarioPath], flags), io);
+  refuseTraceAsScenario(scenarioPath, 'generate');
   const scenario = loadScenarioFile(scenarioPath);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const overrides = scenarioOverridesFromFlags(flags, given);

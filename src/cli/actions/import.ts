@@ -1,5 +1,5 @@
 import { skippedMessage, type TraceInputs } from '../../import/inputSet.js';
-import { AtomicFileWriter } from '../../io/atomicWrite.js';
+import { OutputWriter } from '../../io/outputWriter.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
@@ -15,10 +15,14 @@ const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resol
  * Converts any supported input to native JSONL, one file at a time (memory holds one input file), into
  * a temporary file that replaces --out only when every input converted cleanly (or, with --skip-bad,
  * with the runs of the good files only: a file found bad midway is rolled back). Without --out the runs
- * go to standard output as they are read (with --skip-bad, a file's runs once the file has read cleanly).
+ * go to standard output as they are read (with --skip-bad, a file's runs once the file has read cleanly);
+ * so do they into a device or a pipe --out (/dev/stdout), which cannot be rolled back. `.gz`: gzip.
  */
 export async function runImport(set: TraceInputs, out: string | undefined, io: CliIO, skipBad: boolean): Promise<number> {
-  const writer = out === undefined ? undefined : new AtomicFileWriter(out);
+  const output = out === undefined ? undefined : new OutputWriter(out);
+  /** The output a bad file's runs can be taken back from; else a file's runs are held until it read cleanly. */
+  const writer = output?.atomic === true ? output : undefined;
+  const emit = output === undefined ? io.stdout : (text: string) => output.write(text);
   let current: string | undefined;
   let mark = 0;
   let held: string[] = [];
@@ -29,7 +33,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
     if (current !== undefined && set.isBad(current)) {
       writer?.rollback(mark);
       runs -= runsOfCurrent;
-    } else if (held.length > 0) io.stdout(held.join(''));
+    } else if (held.length > 0) emit(held.join(''));
     held = [];
     runsOfCurrent = 0;
   };
@@ -43,16 +47,16 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
       const text = writeNativeTraces([trace]);
       if (writer) writer.write(text);
       else if (skipBad) held.push(text);
-      else io.stdout(text);
+      else emit(text);
       runs += 1;
       runsOfCurrent += 1;
       await breathe();
     }
     closeFile();
     io.stderr(skippedMessage(set.finish(), set.files.length));
-    writer?.commit();
+    output?.commit();
   } catch (error) {
-    writer?.abort();
+    output?.abort();
     throw error;
   }
   if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount, 'file')}`, file: out }, io);

@@ -4,12 +4,18 @@
  * every command reads its trace files: a file at a time through TraceInputs (src/import/inputSet.ts),
  * with the read limits and --skip-bad of the flags.
  */
+import { statSync } from 'node:fs';
 import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
+import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
+import { printableCell } from '../../report/text.js';
 import { splitInputs } from '../../scenario/inputs.js';
+import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
+import { STDIN_LABEL, STDIN_PATH } from '../../io/openInput.js';
+import { UserError } from '../../errors.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
 import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import type { Trace } from '../../trace/types.js';
@@ -52,7 +58,46 @@ export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { 
  * bad file; with --skip-bad its runs are dropped (its first runs too) and it is listed on stderr.
  */
 export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace: Trace) => T): Promise<T[]> {
-  const { results, skipped } = await inputs.map(work);
+  const missing: { source: string; note: string }[] = [];
+  const { results, skipped } = await inputs.map((trace) => {
+    for (const note of trace.header.importedFrom?.notes ?? []) if (isMissingTranscriptNote(note)) missing.push({ source: trace.source, note });
+    return work(trace);
+  });
   io.stderr(skippedMessage(skipped, inputs.files.length));
+  const dropped = new Set(skipped.map((bad) => bad.file));
+  for (const { source, note } of missing) if (![...dropped].some((file) => source.startsWith(file))) io.stderr(missingTranscriptWarning(source, note));
   return results;
+}
+
+/**
+ * A sub-agent whose transcript is missing, on standard error in one line whatever the format: every total
+ * (the tree's, the run's) leaves its cost out, which an import note shown only with --wide would hide.
+ */
+function missingTranscriptWarning(source: string, note: string): string {
+  return `warning: ${printableCell(`${source}: ${note}`)}\n`;
+}
+
+/** Standard input, or a path that is a pipe or a device (`<(cat flight.yaml)` is /dev/fd/63): no file of its own. */
+function notAFile(path: string): boolean {
+  if (path === STDIN_PATH) return true;
+  try {
+    const stats = statSync(path);
+    return !stats.isFile() && !stats.isDirectory();
+  } catch {
+    return false; // not there: collecting the inputs says so
+  }
+}
+
+/**
+ * For a command that reads only scenario files (`check`): standard input or a pipe among the paths is
+ * refused for what it is, not as "not a scenario file" (its content is not read to tell).
+ */
+export function refuseScenariosNotAsFiles(paths: readonly string[], command: string): void {
+  const issues = paths.filter(notAFile).map((path) => ({
+    file: path === STDIN_PATH ? STDIN_LABEL : path,
+    code: SCENARIO_NOT_AS_FILE.code,
+    message: `is ${path === STDIN_PATH ? 'standard input' : 'a pipe or a device'}, not a file: ${command} reads scenario files, and only from files`,
+    hint: SCENARIO_NOT_AS_FILE.hint,
+  }));
+  if (issues.length > 0) throw new UserError(issues);
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { refuseGzipName } from '../../io/outputTarget.js';
 import { bundledPriceTable } from '../../pricing/genaiPrices.js';
 import { derivedPriceFile, derivePricesFrom, runObservations, type DerivedModel } from '../../pricing/derive.js';
 import { deriveJson, renderDeriveTable } from '../../report/deriveReport.js';
@@ -11,6 +12,7 @@ import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs } from './output.js';
+import { counted } from '../../plural.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
 export interface DeriveFlags extends ReadFlags {
@@ -87,23 +89,47 @@ function windowNotes(windows: readonly DerivedWindow[]): string[] {
     );
 }
 
+/** A run's input file (its source without `#n`, `#main.1`). */
+function fileOfRun(source: string): string {
+  const hash = source.lastIndexOf('#');
+  return hash < 0 ? source : source.slice(0, hash);
+}
+
+/**
+ * No model's prices derived: each model refused naming the files its recorded costs came from, and the
+ * runs that recorded none (they price nothing, so no other model is left to derive).
+ */
+function notDerivable(models: readonly DerivedModel[], runs: readonly { observations: { model: string; rows: readonly unknown[] }; file: string }[], skippedRuns: number): UserError {
+  const none = skippedRuns === 0 ? '' : `; the other ${counted(skippedRuns, 'run')} recorded no cost, so there is no other model to derive`;
+  return new UserError(
+    models.map((model) => {
+      const from = [...new Set(runs.filter((run) => run.observations.model === model.model && run.observations.rows.length > 0).map((run) => run.file))];
+      const named = from.length <= 3 ? from.join(', ') : `${from.slice(0, 3).join(', ')} and ${from.length - 3} more`;
+      return {
+        file: from.length === 1 ? from[0]! : '<arguments>',
+        field: model.model,
+        code: 'not_derivable',
+        message: `no prices derived from the recorded costs of ${from.length === 1 ? 'this file' : named}: ${model.problem}`,
+        hint: `derive from more runs of this model, all of one price period${none}`,
+      };
+    }),
+  );
+}
+
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
+  refuseGzipName(opts.out, '--out', '--prices and --prices-override read a price file as plain JSON, not gzip');
   checkOutputs([['--out', opts.out]], inputs, io);
   const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
   // Each run kept (--skip-bad drops a bad file's runs after the work) with its largest call, per model.
-  const runs = await workOnRuns(traceInputs(files, opts), io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace) }));
+  const runs = await workOnRuns(traceInputs(files, opts), io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace), file: fileOfRun(trace.source) }));
   const largest = new Map<string, LargestCall>();
   for (const run of runs) largest.set(run.observations.model, larger(run.largest, largest.get(run.observations.model)));
   const { models, skippedRuns } = derivePricesFrom(runs.map((run) => run.observations));
   const usable = models.filter((model) => model.usable);
   const windows = usable.map((model) => derivedWindow(model.model, knownContextWindow(model), largest.get(model.model) ?? { promptTokens: 0, callTokens: 0 }));
   const file = derivedPriceFile(usable, (model) => windows.find((w) => w.model === model.model)?.writtenTokens ?? undefined);
-  if (usable.length === 0) {
-    throw new UserError(
-      models.map((model) => ({ field: model.model, code: 'not_derivable', message: `no prices derived: ${model.problem}`, hint: 'derive from more runs of this model, all of one price period' })),
-    );
-  }
+  if (usable.length === 0) throw notDerivable(models, runs, skippedRuns);
   const report = { models, skippedRuns, ...(opts.out === undefined ? {} : { out: opts.out }) };
   if (opts.out !== undefined) writeFileAtomic(opts.out, JSON.stringify(file, null, 2) + '\n');
   const width = io.columns ?? DEFAULT_TABLE_WIDTH;

@@ -28,6 +28,8 @@ import { checkOutputs, emitReport, pricedInputs, reportView, tableOrJson } from 
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
+import { maxOf } from '../../metrics/extremes.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
@@ -133,11 +135,17 @@ function defaultRunsPerDay(prepared: PreparedSweep): number {
   return stated.length === 0 ? FALLBACK_RUNS_PER_DAY : Math.max(1, Math.round(stated.reduce((a, b) => a + b, 0)));
 }
 
+/** Where the runs a day were given: the flag, else the scenario files' `runsPerDay` (the first file's, when it is one). */
+function runsPerDayPlace(prepared: PreparedSweep, given: number | undefined): { file: string; field: string } {
+  const files = prepared.scenarios.filter((s) => s.scenario.runsPerDay !== undefined).map((s) => s.scenario.source);
+  return given !== undefined || files.length === 0 ? { file: '<command line>', field: '--runs-per-day' } : { file: files.length === 1 ? files[0]! : '<arguments>', field: 'runsPerDay' };
+}
+
 export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
   tableOrJson('project', format);
-  const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : positiveInt('--runs-per-day', opts.runsPerDay);
+  const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : runsPerDayFlag(opts.runsPerDay);
   const days = positiveInt('--days', opts.days ?? '30');
   const trials = positiveInt('--trials', opts.trials ?? '1000');
   checkSimulatedDays(days, trials);
@@ -149,9 +157,11 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
   const { pairs, crossings } = projectedRuns(prepared, config);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
-  const projection = projectSpend(pairs.map((p) => p.run.costPico), { runsPerDay, days, seed, trials });
   const uncounted = uncountedCallsOf({ traces: prepared.population.traces, scenarios: prepared.population.synthetic.scenarios });
   const worst = worstCaseRun(config.brakes, crossings.pricings, { uncounted, ...summaryCallsOf(config.strategy, prepared.prices) });
+  const costsPico = pairs.map((p) => p.run.costPico);
+  checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, givenRunsPerDay) });
+  const projection = projectSpend(costsPico, { runsPerDay, days, seed, trials });
   const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
   const n = pairs.length;
   const bound = capBoundShare(n);

@@ -3,7 +3,7 @@
  * files exit 2 before anything listens), serves until SIGINT or SIGTERM, then closes and exits 0.
  */
 import type { CacheMode } from '../../context/strategy.js';
-import { UserError } from '../../errors.js';
+import { UserError, type InputIssue } from '../../errors.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
 import { formatUsd } from '../../report/money.js';
 import { loadPriceTable } from '../../pricing/index.js';
@@ -12,9 +12,10 @@ import { splitInputs } from '../../scenario/inputs.js';
 import { scenarioSettings } from '../../scenario/settings.js';
 import { SessionRegistry, type ServeSources } from '../../serve/registry.js';
 import { startServer } from '../../serve/server.js';
+import { optionIssue, type RuledOption } from '../../serve/options.js';
 import type { PriceTable } from '../../pricing/types.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { decimalNumber, nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { traceInputs } from './inputs.js';
 import { counted } from '../../plural.js';
@@ -25,17 +26,41 @@ function usage(field: string, message: string, hint?: string): UserError {
   return new UserError({ file: '<command line>', field, code: 'bad_value', message, ...(hint === undefined ? {} : { hint }) });
 }
 
-function portOf(value: string | undefined): number {
-  const port = nonNegativeInt('--port', value ?? '8787');
-  if (port > 65535) throw usage('--port', `'${value}' is not a port (0 to 65535)`);
-  return port;
+/** The flags that set startServer's options, as the server takes them. */
+interface FlagOptions {
+  host: string;
+  port: number;
+  cache?: CacheMode;
+  maxSessions?: number;
+  sessionIdleSeconds?: number;
 }
 
-function cacheOf(value: string | undefined, scenario: boolean): CacheMode | undefined {
-  if (value === undefined) return undefined;
-  const allowed = scenario ? ['on', 'off'] : ['on', 'off', 'recorded'];
-  if (!allowed.includes(value)) throw usage('--cache', `'${value}' is not one of ${allowed.join(', ')}`);
-  return value as CacheMode;
+/**
+ * The flags that set startServer's options, read and checked by the server's own rule for each
+ * (serve/options.ts: the library refuses what the command line refuses): every problem named together,
+ * before any input is read.
+ */
+function flagOptions(flags: ServeFlags): FlagOptions {
+  const issues: InputIssue[] = [];
+  const read = <T>(key: RuledOption, flag: string, raw: string | undefined, value: T): T | undefined => {
+    if (raw === undefined) return undefined;
+    const issue = optionIssue(key, value, { file: '<command line>', field: flag, shown: `'${raw}'` });
+    if (issue) issues.push(issue);
+    return value;
+  };
+  const host = read('host', '--host', flags.host, flags.host) ?? '127.0.0.1';
+  const port = read('port', '--port', flags.port, decimalNumber(flags.port ?? '')) ?? 8787;
+  const cache = read('cache', '--cache', flags.cache, flags.cache as CacheMode | undefined);
+  const maxSessions = read('maxSessions', '--max-sessions', flags.maxSessions, decimalNumber(flags.maxSessions ?? ''));
+  const sessionIdleSeconds = read('sessionIdleSeconds', '--session-idle-seconds', flags.sessionIdleSeconds, decimalNumber(flags.sessionIdleSeconds ?? ''));
+  if (issues.length > 0) throw new UserError(issues);
+  return { host, port, ...(cache === undefined ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }), ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }) };
+}
+
+/** `--cache` for a scenario's runs: its strategy's, on or off (a synthetic run has no recording). */
+function scenarioCache(cache: CacheMode | undefined): CacheMode | undefined {
+  if (cache === 'recorded') throw usage('--cache', "'recorded' is not one of on, off for a scenario's runs", 'a synthetic run has no recording: on or off');
+  return cache;
 }
 
 async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO): Promise<ServeSources> {
@@ -46,7 +71,7 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
     if (scenarioFiles.length > 1 || traceFiles.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
     const scenario = loadScenarioFile(scenarioFiles[0]!);
     const settings = scenarioSettings(scenario, flags.seed === undefined ? {} : { seed: nonNegativeInt('--seed', flags.seed) });
-    const cache = cacheOf(flags.cache, true);
+    const cache = scenarioCache(flags.cache as CacheMode | undefined); // one of CACHE_MODES: flagOptions checked it
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
   }
   if (flags.seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
@@ -79,12 +104,8 @@ function stopSignal(): Promise<string> {
 }
 
 export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO): Promise<number> {
-  const port = portOf(flags.port);
-  const host = flags.host ?? '127.0.0.1';
+  const { host, port, cache, maxSessions, sessionIdleSeconds } = flagOptions(flags);
   const sources = await sourcesOf(inputs, flags, io);
-  const cache = sources.traces ? cacheOf(flags.cache, false) : undefined;
-  const maxSessions = flags.maxSessions === undefined ? undefined : positiveInt('--max-sessions', flags.maxSessions);
-  const sessionIdleSeconds = flags.sessionIdleSeconds === undefined ? undefined : positiveInt('--session-idle-seconds', flags.sessionIdleSeconds);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
@@ -92,10 +113,9 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
     io.stdout(`loopcost serve --check: would answer from ${what} on ${host}:${port}\n`);
     return 0;
   }
-  const stopped = stopSignal();
   let server;
   try {
-    server = await startServer({ sources, prices, host, port, ...(cache === undefined ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }), ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }) });
+    server = await startServer({ sources, prices, host, port, ...(cache === undefined || !sources.traces ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }), ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
@@ -103,6 +123,8 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
     }
     throw error;
   }
+  // Listened for once listening (a failed start leaves no handler behind): the first SIGINT or SIGTERM stops the server, a second one the process.
+  const stopped = stopSignal();
   io.stdout(`loopcost serve: listening on ${server.url} (OpenAI base URL ${server.url}/v1), answering from ${what}; Ctrl-C stops it\n`);
   const signal = await stopped;
   await server.close();

@@ -15,6 +15,7 @@ import { hasBrakes, reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
+import { refuseRepeatedTry } from '../../population/grid.js';
 import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
@@ -143,11 +144,13 @@ function syntheticSubjects(
 
 /** The --try settings, each checked (a mode without its brake is refused; `subagent`'s cost limit is a brake for budget-mode). */
 function trySettings(tries: readonly string[], subagent: SubagentLimits | undefined): WhatIfSetting[] {
-  return tries.map((spec) => {
+  const settings = tries.map((spec) => {
     const brakes = brakesFromSpec(spec);
     checkTrySpec(spec, brakes, subagent);
     return { name: spec, brakes };
   });
+  refuseRepeatedTry(settings);
+  return settings;
 }
 
 export type WhatIfFlags = ContextFlags &

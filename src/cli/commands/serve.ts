@@ -1,22 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { ServeFlags } from '../actions/serve.js';
-import { UserError } from '../../errors.js';
 import { addInputOptions, addPriceOptions, option } from '../options.js';
-
-/**
- * `--host` as given, refused when empty or blank: Node listens on every interface for an empty host,
- * and serve exposes only the address named (an empty one names none).
- */
-export function checkedHost(host: string | undefined): string | undefined {
-  if (host === undefined || host.trim() !== '') return host;
-  throw new UserError({
-    file: '<command line>',
-    field: '--host',
-    code: 'bad_value',
-    message: `'${host}' is empty: it would listen on every interface, not one you name`,
-    hint: 'name the address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 to listen on every interface on purpose',
-  });
-}
 
 const serve: CommandModule = {
   name: 'serve',
@@ -34,7 +18,6 @@ const serve: CommandModule = {
       .addOption(option(command, '--seed <n>', 'seed of the synthetic runs (scenario input)', "the file's seed, else 1"))
       .addOption(option(command, '--check', 'read and check the inputs, prices and flags, say what would be served, and exit without listening', 'serve until Ctrl-C'));
     addInputOptions(addPriceOptions(command)).action(async (inputs: string[], opts: ServeFlags) => {
-      checkedHost(opts.host);
       const { serveAction } = await import('../actions/serve.js');
       setExitCode(await serveAction(inputs, opts, io));
     });

@@ -18,6 +18,7 @@ import { agentRuns, type AgentCall } from '../common/agentRuns.js';
 import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
 import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../formats.js';
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
+import { missingTranscriptNote, type TranscriptPlace } from './missingTranscript.js';
 import { counted } from '../../plural.js';
 
 export const CLAUDE_CODE_FORMAT = 'claude-code';
@@ -39,9 +40,14 @@ function isCompaction(agentId: string): boolean {
   return agentId.startsWith('acompact');
 }
 
+/** Where a session file's sub-agent transcripts are: `<dir>/<session>/subagents`. */
+function subagentsDirOf(sessionPath: string, sessionId: string): string {
+  return join(dirname(sessionPath), sessionId, 'subagents');
+}
+
 /** The sub-agent transcripts of a session file: `<dir>/<session>/subagents/agent-*.jsonl[.gz]`, sorted. */
 export function subagentFiles(sessionPath: string, sessionId: string): string[] {
-  const dir = join(dirname(sessionPath), sessionId, 'subagents');
+  const dir = subagentsDirOf(sessionPath, sessionId);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => AGENT_FILE.test(name))
@@ -126,7 +132,7 @@ function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTr
 }
 
 /** Every sub-agent link the tree's transcripts hold, and a note on the parent for each missing transcript. */
-function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[]): Owners {
+function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[], place: TranscriptPlace): Owners {
   const owners: Owners = new Map();
   const known = new Set(agents.map((agent) => agent.agentId));
   const holders: { parent: string; transcript: Transcript }[] = [{ parent: MAIN, transcript: main }, ...agents.map((a) => ({ parent: a.agentId, transcript: a.transcript }))];
@@ -135,7 +141,7 @@ function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: s
       if (agentId === parent || owners.has(agentId)) continue;
       owners.set(agentId, { parent, toolUseId: link.toolUseId, ...(link.finalOutputTokens !== undefined ? { finalOutputTokens: link.finalOutputTokens } : {}) });
       if (!known.has(agentId)) {
-        const note = `sub-agent ${agentId} (started by tool call ${link.toolUseId}, ${basename(transcript.path)} line ${link.line}) has no transcript file: its calls are not counted`;
+        const note = missingTranscriptNote({ agentId, toolUseId: link.toolUseId, file: basename(transcript.path), line: link.line, place });
         if (parent === MAIN) mainNotes.push(note);
         else agents.find((a) => a.agentId === parent)?.transcript.notes.push(note);
       }
@@ -194,7 +200,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
   if (main.agentId !== undefined) return loneAgentRuns(main, path);
   const sessionId = main.sessionId ?? sessionIdOfName(path);
   const mainNotes = [...main.notes];
-  const owners = linkOwners(main, agents, mainNotes);
+  const owners = linkOwners(main, agents, mainNotes, path === STDIN_LABEL ? {} : { subagentsDir: subagentsDirOf(path, sessionId) });
   const compactions = agents.filter((agent) => isCompaction(agent.agentId));
   const subagents = agents.filter((agent) => !isCompaction(agent.agentId));
   let calls = main.calls;

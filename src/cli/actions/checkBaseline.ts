@@ -1,0 +1,90 @@
+/**
+ * The files `check` reads and writes besides its scenarios: the baseline compared with (how its scenario
+ * keys are read), and the files its flags name, which are files: `-` names standard input where an input
+ * is read, and check's standard output carries its report.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseBaseline, type BaselineFile } from '../../check/baseline.js';
+import { scenarioKeys, scenarioKeysFrom, type ScenarioKeys } from '../../check/scenarioKey.js';
+import { UserError } from '../../errors.js';
+import { STDIN_PATH } from '../../io/openInput.js';
+import { readSmallTextFileSync } from '../../io/readInput.js';
+
+/** No file there (not one that cannot be read: that error says so itself). */
+function missing(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+/** `--update-baseline -` and `--junit -` wrote a file named `-`: standard output is the report's, so they are refused. */
+export function refuseDashOutputs(outputs: Readonly<Record<'--update-baseline' | '--junit', string | undefined>>): void {
+  for (const [flag, path] of Object.entries(outputs)) {
+    if (path !== STDIN_PATH) continue;
+    throw new UserError({
+      file: '<command line>',
+      field: flag,
+      code: 'bad_value',
+      message: "'-' is not a file check writes: standard output carries check's report",
+      hint: `give ${flag} a file path (${flag === '--junit' ? 'check.xml' : 'baseline.json'}); ./- if you mean a file named '-'`,
+    });
+  }
+}
+
+/** The baseline compared with; `-` and none there yet (a first CI run) are refused, saying what to do. */
+export function readBaseline(file: string, inputs: readonly string[]): BaselineFile {
+  if (file === STDIN_PATH) {
+    throw new UserError({
+      file: '<command line>',
+      field: '--baseline',
+      code: 'bad_value',
+      message: "'-' (standard input) is not read as a baseline: a baseline matches scenario files by their path relative to its own directory",
+      hint: 'give the baseline file’s path (--baseline scenarios/loopcost-baseline.json)',
+    });
+  }
+  if (missing(file)) {
+    throw new UserError({
+      file,
+      field: '--baseline',
+      code: 'no_baseline',
+      message: 'no such file: there is no baseline to compare with yet',
+      hint: `write it from this check first: loopcost check ${inputs.join(' ')} --update-baseline ${file}, and commit it: later checks compare with --baseline ${file}`,
+    });
+  }
+  return parseBaseline(readSmallTextFileSync(file), file);
+}
+
+/** Where a descriptor of this process is read (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), not a file in a directory of its own. */
+function descriptorPath(path: string): boolean {
+  return /^\/(dev|proc)\//.test(resolve(path));
+}
+
+/** The regular file a descriptor path is redirected from (`< scenarios/baseline.json`), when the system tells it. */
+function redirectedFrom(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return !descriptorPath(real) && statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How the baseline's scenario keys are read: relative to its directory. A baseline read through a
+ * descriptor (`--baseline /dev/stdin < FILE`) has none: keys are read relative to the file it is
+ * redirected from when the system tells it, else to the current directory, and `keysNote` says which.
+ */
+export function baselineKeys(file: string): { keys: ScenarioKeys; keysNote?: string } {
+  if (!descriptorPath(file)) return { keys: scenarioKeys(file) };
+  const from = redirectedFrom(file);
+  if (from !== undefined) {
+    return { keys: scenarioKeys(from), keysNote: `${file} is read from ${from}: scenario files are matched by their path relative to ${dirname(from)}` };
+  }
+  const here = process.cwd();
+  return { keys: scenarioKeysFrom(here), keysNote: `${file} is not a file in a directory: scenario files are matched by their path relative to the current directory, ${here}` };
+}

@@ -1,0 +1,25 @@
+/**
+ * The note a Claude Code session tree carries for a sub-agent whose transcript file is not there (one
+ * wording, written by sessionTree.ts and picked out by the commands, which warn of it on standard error):
+ * the sub-agent's calls, and their cost, are then missing from every total.
+ */
+
+/** Where a sub-agent's transcript was looked for: `<dir>/<session>/subagents`, or nowhere (standard input). */
+export interface TranscriptPlace {
+  /** The directory looked in; undefined when no sub-agent file is looked for (the session read from standard input). */
+  subagentsDir?: string;
+}
+
+const LEFT_OUT = 'its calls and their cost are left out of the totals';
+
+/** The note: which sub-agent, what started it, where its transcript was looked for, and what that leaves out. */
+export function missingTranscriptNote(args: { agentId: string; toolUseId: string; file: string; line: number; place: TranscriptPlace }): string {
+  const { agentId, toolUseId, file, line, place } = args;
+  const looked = place.subagentsDir === undefined ? 'not looked for: the session was read from standard input' : `looked for as ${place.subagentsDir}/agent-${agentId}.jsonl or .jsonl.gz`;
+  return `sub-agent ${agentId} (started by tool call ${toolUseId}, ${file} line ${line}) has no transcript file (${looked}): ${LEFT_OUT}`;
+}
+
+/** Whether an import note is that of a missing sub-agent transcript. */
+export function isMissingTranscriptNote(note: string): boolean {
+  return note.startsWith('sub-agent ') && note.endsWith(`): ${LEFT_OUT}`);
+}

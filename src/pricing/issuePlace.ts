@@ -1,0 +1,20 @@
+/**
+ * Where a model's pricing problem is said. Pure: no node:*.
+ */
+import type { InputIssue } from '../errors.js';
+
+/** What a price file's entry is found to get wrong only when a model is priced (impossible prices, an ambiguous or incomplete entry). */
+const PRICE_FILE_CODES: ReadonlySet<string> = new Set(['impossible_prices', 'ambiguous_override', 'incomplete_override']);
+
+/**
+ * The issues of a model's pricing placed where the model was asked for (`place`: a scenario file's
+ * `model`, a trace's `header.model`, `--model`), except those of a price file's entry: they keep the price
+ * file and its entry, and say who asked for the model.
+ */
+export function placePricingIssues(issues: readonly InputIssue[], place: { file: string; field: string; hint?: string }): InputIssue[] {
+  return issues.map((issue) => {
+    if (!PRICE_FILE_CODES.has(issue.code)) return { ...issue, file: place.file, field: place.field, ...(place.hint === undefined ? {} : { hint: place.hint }) };
+    const asked = `the model is asked for by ${place.file} (${place.field})`;
+    return { ...issue, hint: issue.hint === undefined ? asked : `${issue.hint}; ${asked}` };
+  });
+}

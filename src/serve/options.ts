@@ -1,0 +1,126 @@
+/**
+ * `startServer`'s options, checked before anything listens: every problem named together (a UserError
+ * with one issue per option, as runAgentLoop's options are: agent/validate.ts). The options the `serve`
+ * flags set (host, port, cache, maxSessions, sessionIdleSeconds) are checked by one rule each, which the
+ * CLI applies to its flags too (cli/actions/serve.ts): the library refuses what the command line refuses.
+ */
+import { UserError, type InputIssue } from '../errors.js';
+import type { ServeOptions } from './server.js';
+
+/** Prompt caching the usage reports, for recorded traces (a scenario's strategy takes on or off). */
+export const CACHE_MODES = ['on', 'off', 'recorded'] as const;
+
+/** The options a `serve` flag sets, and the library's own maxBodyBytes: one rule each. */
+export type RuledOption = 'host' | 'port' | 'cache' | 'maxSessions' | 'sessionIdleSeconds' | 'maxBodyBytes';
+
+interface Rule {
+  /** What is wrong with `value`, said after the value is shown (`'' is empty: …`); undefined when nothing is. */
+  problem(value: unknown): string | undefined;
+  code: string;
+  hint: string;
+}
+
+const whole = (value: unknown, least: number): boolean => Number.isSafeInteger(value) && (value as number) >= least;
+
+const RULES: Record<RuledOption, Rule> = {
+  host: {
+    // Node listens on every interface for an empty host: serve exposes only the address named, and an empty one names none.
+    problem: (value) => (typeof value !== 'string' ? 'is not an address' : value.trim() === '' ? 'is empty: it would listen on every interface, not one you name' : undefined),
+    code: 'invalid_value',
+    hint: 'name the address to listen on: 127.0.0.1 for this machine only, the default; 0.0.0.0 to listen on every interface on purpose',
+  },
+  port: {
+    problem: (value) => (whole(value, 0) && (value as number) <= 65535 ? undefined : 'is not a port (a whole number from 0 to 65535)'),
+    code: 'invalid_number',
+    hint: '0 takes any free port, which the running server says',
+  },
+  cache: {
+    problem: (value) => ((CACHE_MODES as readonly unknown[]).includes(value) ? undefined : `is not one of ${CACHE_MODES.join(', ')}`),
+    code: 'invalid_value',
+    hint: "leave it out for each trace's own, as replay chooses it",
+  },
+  maxSessions: {
+    problem: (value) => (whole(value, 1) ? undefined : 'is not a whole number greater than 0'),
+    code: 'invalid_number',
+    hint: 'the most sessions in progress at once; leave it out for no limit',
+  },
+  sessionIdleSeconds: {
+    problem: (value) => (whole(value, 1) ? undefined : 'is not a whole number greater than 0'),
+    code: 'invalid_number',
+    hint: 'seconds without a request before a session in progress is retired; leave it out for never',
+  },
+  maxBodyBytes: {
+    problem: (value) => (whole(value, 1) ? undefined : 'is not a whole number greater than 0'),
+    code: 'invalid_number',
+    hint: 'the largest request body taken, in bytes; leave it out for 32 MiB',
+  },
+};
+
+/** Where an option was given: its file (`<startServer options>`, `<command line>`), its field (`maxSessions`, `--max-sessions`), its value as written there. */
+export interface OptionPlace {
+  file: string;
+  field: string;
+  shown: string;
+}
+
+/** The problem with `value` as option `key`, named where it was given; undefined when there is none. */
+export function optionIssue(key: RuledOption, value: unknown, place: OptionPlace): InputIssue | undefined {
+  const rule = RULES[key];
+  const problem = rule.problem(value);
+  return problem === undefined ? undefined : { file: place.file, field: place.field, code: rule.code, message: `${place.shown} ${problem}`, hint: rule.hint };
+}
+
+const FILE = '<startServer options>';
+const RULED: readonly RuledOption[] = ['host', 'port', 'cache', 'maxSessions', 'sessionIdleSeconds', 'maxBodyBytes'];
+
+/** A value as a message shows it (a string quoted; an object or function by its type). */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  return value === null || ['number', 'bigint', 'boolean', 'undefined'].includes(typeof value) ? String(value) : typeof value;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type Issue = (field: string, code: string, message: string, hint: string) => void;
+
+/** What the server answers from: traces (loaded) or one scenario, not both, not neither. */
+function sourceIssues(options: ServeOptions, issue: Issue): void {
+  const sources: unknown = options.sources;
+  if (!isObject(sources)) return issue('sources', 'missing_field', sources === undefined ? 'is missing' : `${shown(sources)} is not an object`, 'what to answer from: { traces } (loadTraceFile) or { scenario: { scenario } } (loadScenarioFile)');
+  const { traces, scenario } = sources;
+  if (traces === undefined && scenario === undefined) return issue('sources', 'missing_field', 'has neither traces nor a scenario', 'give { traces } (loadTraceFile) or { scenario: { scenario } } (loadScenarioFile)');
+  if (traces !== undefined && scenario !== undefined) issue('sources', 'invalid_value', 'has both traces and a scenario', 'serve answers from recorded traces or from one scenario: start one server for each');
+  if (traces !== undefined) {
+    if (!Array.isArray(traces) || traces.length === 0) issue('sources.traces', 'invalid_value', `${Array.isArray(traces) ? 'is empty' : `${shown(traces)} is not an array`}`, 'the traces to answer from, loaded: await loadTraceFile(path)');
+    else traces.forEach((trace: unknown, i) => {
+      if (!isObject(trace) || !isObject(trace['header']) || !Array.isArray(trace['calls'])) issue(`sources.traces[${i}]`, 'invalid_value', 'is not a trace (no header and calls)', 'load it: await loadTraceFile(path)');
+    });
+  }
+  if (scenario !== undefined && !(isObject(scenario) && isObject(scenario['scenario']))) issue('sources.scenario', 'invalid_value', 'is not { scenario, settings? }', 'give { scenario: loadScenarioFile(path) }');
+  if (scenario !== undefined && options.cache !== undefined) issue('cache', 'invalid_value', 'applies to recorded traces only', "a scenario's cache is its strategy's: sources.scenario.settings.strategy.cache");
+}
+
+/** Every problem with `options`, one issue per option. */
+export function serveOptionIssues(options: ServeOptions): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const issue: Issue = (field, code, message, hint) => void issues.push({ file: FILE, field, code, message, hint });
+  if (!isObject(options)) {
+    issue('options', 'invalid_value', `${shown(options)} is not an object`, 'startServer({ sources, prices, port: 0 })');
+    return issues;
+  }
+  sourceIssues(options, issue);
+  if (typeof options.prices?.resolve !== 'function') issue('prices', 'missing_field', options.prices === undefined ? 'is missing' : 'is not a price table', 'loadPriceTable()');
+  for (const key of RULED) {
+    const value = options[key];
+    const found = value === undefined ? undefined : optionIssue(key, value, { file: FILE, field: key, shown: shown(value) });
+    if (found) issues.push(found);
+  }
+  if (options.nowMs !== undefined && typeof options.nowMs !== 'function') issue('nowMs', 'invalid_value', 'is not a function', '() => milliseconds, monotonic; leave it out for performance.now');
+  return issues;
+}
+
+/** `options` checked: a UserError naming every problem, before anything listens. */
+export function checkServeOptions(options: ServeOptions): void {
+  const issues = serveOptionIssues(options);
+  if (issues.length > 0) throw new UserError(issues);
+}
