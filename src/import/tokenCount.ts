@@ -16,8 +16,10 @@
  */
 import { createRequire } from 'node:module';
 import { nodeCrypto } from '../io/builtins.js';
+import { countInPieces } from './tokenPieces.js';
 
 type GptEncoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
+type GptSplitPatterns = typeof import('gpt-tokenizer/encodingParams/constants');
 type AnthropicTokenizerModule = typeof import('@anthropic-ai/tokenizer');
 
 /*
@@ -38,6 +40,17 @@ function countO200k(text: string, options: typeof PLAIN_TEXT): number {
 }
 
 export type EncodingName = 'o200k_base' | 'cl100k_base' | 'claude';
+
+let splitPatterns: GptSplitPatterns | undefined;
+/**
+ * The pre-token pattern of `encoding`, the tokenizer's own: gpt-tokenizer's for cl100k_base and o200k_base
+ * (its o200k_base uses the cl100k_base pattern), and for `claude` gpt-tokenizer's copy of the GPT-2 pattern,
+ * which is the `pat_str` of Anthropic's claude.json (test/import/tokenPieces.test.ts checks both).
+ */
+export function preTokenPattern(encoding: EncodingName): RegExp {
+  splitPatterns ??= requireModule('gpt-tokenizer/encodingParams/constants') as GptSplitPatterns;
+  return encoding === 'claude' ? splitPatterns.R50K_TOKEN_SPLIT_REGEX : splitPatterns.CL_AND_O_TOKEN_SPLIT_PATTERN;
+}
 
 /**
  * Special-token markers such as `<|endoftext|>` found in recorded text are ordinary text: count them as
@@ -97,9 +110,9 @@ let claudeTokenizer: ClaudeTokenizer | undefined;
  * but with one tokenizer kept for the process: the package's `countTokens` builds a new one from its BPE
  * table on every call (~90 ms each).
  */
-function countClaude(text: string): number {
+function countClaude(normalizedText: string): number {
   claudeTokenizer ??= (requireModule('@anthropic-ai/tokenizer') as AnthropicTokenizerModule).getTokenizer();
-  return claudeTokenizer.encode(text.normalize('NFKC'), 'all').length;
+  return claudeTokenizer.encode(normalizedText, 'all').length;
 }
 
 /*
@@ -114,7 +127,7 @@ const LONG_TEXT_CHARS = 256;
 const cachedCounts = new Map<string, number>();
 let tokenizerCalls = 0;
 
-function cacheKey(text: string, encoding: EncodingName): string {
+function cacheKey(text: string, encoding: string): string {
   if (text.length <= LONG_TEXT_CHARS) return `${encoding}\0${text}`;
   return `${encoding}\0#${text.length}:${nodeCrypto().createHash('sha1').update(text).digest('base64')}`;
 }
@@ -126,15 +139,33 @@ export function tokenizerCallCount(): number {
 
 export function countTokensWith(text: string, encoding: EncodingName): number {
   if (text.length === 0) return 0;
-  const key = cacheKey(text, encoding);
-  const cached = cachedCounts.get(key);
-  if (cached !== undefined) return cached;
-  if (cachedCounts.size >= MAX_CACHED_COUNTS) cachedCounts.clear();
-  const count = tokenize(text, encoding);
-  cachedCounts.set(key, count);
-  return count;
+  return cachedCount(cacheKey(text, encoding), () => countBounded(text, encoding));
 }
 
+function cachedCount(key: string, count: () => number): number {
+  const cached = cachedCounts.get(key);
+  if (cached !== undefined) return cached;
+  const value = count();
+  if (cachedCounts.size >= MAX_CACHED_COUNTS) cachedCounts.clear();
+  cachedCounts.set(key, value);
+  return value;
+}
+
+/**
+ * A text is handed to the tokenizer in pieces none of whose pre-tokens is longer than MAX_PIECE_CHARS
+ * (src/import/tokenPieces.ts): whole, as before, unless it holds such a run, whose cost would be quadratic.
+ * The pieces of a text that is cut are cached too (a long run of one character is the same piece again and
+ * again), under their own keys: a Claude piece is already NFKC-normalised.
+ */
+function countBounded(text: string, encoding: EncodingName): number {
+  const prepared = encoding === 'claude' ? text.normalize('NFKC') : text;
+  return countInPieces(prepared, {
+    splitPattern: preTokenPattern(encoding),
+    countPiece: (piece) => (piece === prepared ? tokenize(piece, encoding) : cachedCount(cacheKey(piece, `${encoding}/piece`), () => tokenize(piece, encoding))),
+  });
+}
+
+/** Tokens of `text` by `encoding`'s tokenizer, in one pass (a Claude text already NFKC-normalised). */
 function tokenize(text: string, encoding: EncodingName): number {
   tokenizerCalls += 1;
   switch (encoding) {
