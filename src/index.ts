@@ -65,6 +65,7 @@ export { VirtualClock } from './agent/clock.js';
 export { defineTool, ToolRegistry } from './agent/tools.js';
 export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent } from './agent/subagent.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
+export { ModelTurnError } from './agent/turnCheck.js';
 export * from './agent/types.js';
 export { fileRecorder, memoryRecorder } from './agent/recorder.js';
 export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';

@@ -27,6 +27,7 @@ import type { SummaryDue } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
 import { billedFields, callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
+import { checkedTurn, checkedUsage } from './turnCheck.js';
 import { capToolOutput, Conversation } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
@@ -48,7 +49,6 @@ export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   /** A sub-agent's place in its parent's tree (set for the runs sub-agent tools start). */
   member?: TreeMember;
 }
-
 const NO_RECORDER = { header() {}, call() {}, end() {} };
 
 export async function agentLoop(options: ResolvedAgentOptions): Promise<AgentRunResult> {
@@ -169,7 +169,7 @@ class AgentRun {
         continue;
       }
       retries = 0;
-      const stop = await this.step(readableTurn(turn), view);
+      const stop = await this.step(readableTurn(checkedTurn(turn, options.model)), view);
       if (stop) return stop;
     }
   }
@@ -206,7 +206,7 @@ class AgentRun {
       this.billSummary(due, failed);
       return this.aborted ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
     }
-    this.billSummary(due, { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs: 0 });
+    this.billSummary(due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: 0 });
     this.conversation.summarize(turn.text ?? '');
     return null;
   }

@@ -36,7 +36,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 4: a compiled trace holds its provider's refusal (CompiledTrace.refusal), and importers read refusals into runs.
 // 5: a compiled trace holds whether its recorded run's model gave up after its last call (CompiledTrace.gaveUp).
 // 6: that field is whether its recorded run asked for no call after its last: gave up, or aborted (CompiledTrace.endsAfterLastCall).
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/6';
+// 7: inputs read under the rules of src/trace/rules.ts that refuse a refusal contradicting itself (an entry of one read before is not served).
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/7';
 
 let compilerHash: string | undefined;
 

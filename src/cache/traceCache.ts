@@ -29,7 +29,8 @@ import type { Trace } from '../trace/types.js';
  * development build keeps the package's version, so its entries are told apart only by this).
  */
 // 2: importers read a provider's refusal of a prompt past the window into a failed call's contextLengthExceeded.
-export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/2';
+// 3: a refusal that contradicts itself, a 2xx failed status and an end completed after a refusal are refused (src/trace/rules.ts); importers leave a 2xx failed status out.
+export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/3';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;

@@ -3,7 +3,8 @@
  * followed to its target, which is replaced, never the link), or a device or a pipe that is written
  * straight into (`--out /dev/stdout`, a named pipe). Paths that cannot be an output are UserErrors naming
  * the path and the flag that gave it: a directory, a path under a file, a socket, a directory that a path
- * ending in `/` names and that does not exist. A name ending in `.gz` is written gzip-compressed.
+ * ending in `/` names and that does not exist. A name ending in `.gz` is written gzip-compressed. `-` is
+ * standard output, as most command-line tools read it (`./-` names a file called `-`).
  */
 import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -56,6 +57,12 @@ export interface OutputTarget {
   fd?: number;
 }
 
+/** The output path that names standard output (`--out -`): written into, as `/dev/stdout` is. */
+export const STDOUT_PATH = '-';
+
+/** Standard output, the process's descriptor 1. */
+const STDOUT: OutputTarget = { file: STDOUT_PATH, direct: true, fd: 1 };
+
 /** A directory of a process's open files (/proc/self/fd, /dev/fd): its entries are the files themselves, not paths to replace. */
 const OPEN_FILES_DIRECTORY = /^\/proc\/([^/]+)(\/task\/[^/]+)?\/fd$/;
 
@@ -71,9 +78,10 @@ const MAX_LINKS = 40;
  * Follows `path`'s symbolic links one at a time to what they name. An open file of a process (`/dev/stdout`
  * → `/proc/self/fd/1`: the terminal, a pipe, a socket, or the file the shell redirected to) is written
  * into, not replaced; so is anything that is not a regular file. A link to nothing (dangling)
- * names the file to create.
+ * names the file to create. `-` is standard output.
  */
 export function resolveOutputTarget(path: string, flag = '--out'): OutputTarget {
+  if (path === STDOUT_PATH) return STDOUT;
   let current = path;
   for (let links = 0; links <= MAX_LINKS; links += 1) {
     let stats: Stats;
@@ -136,9 +144,13 @@ export function checkOutputFile(path: string, flag = '--out'): void {
   if (!target.direct) checkAncestors(dirname(target.file), path, flag);
 }
 
-/** Refuses a report directory that is a file, or that holds a directory where a report goes. */
+/** Refuses a report directory that is a file, `-` (standard output), or that holds a directory where a report goes. */
 export function checkOutputDirectory(dir: string, names: readonly string[], flag = '--report-dir'): void {
   if (dir === '') throw new UserError({ field: flag, code: 'bad_value', message: 'is empty', hint: `give ${flag} a directory path` });
+  if (dir === STDOUT_PATH) {
+    const message = `'-' names standard output, which holds one output, not a directory of ${names.length} reports`;
+    throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message, hint: `give ${flag} a directory path (./- if you mean a directory named '-'), or write one report to standard output with --out -` });
+  }
   const stats = probe(dir, dir, flag);
   if (stats !== undefined && !stats.isDirectory()) {
     throw new UserError({ file: dir, field: flag, code: 'cannot_write', message: 'is a file, not a directory', hint: `choose another ${flag} path` });

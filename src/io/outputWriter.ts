@@ -2,8 +2,8 @@
  * Writing one output file, streamed: chunks go to a temporary `.<name>.<pid>.tmp` beside the file
  * (beside a symbolic link's target, never the link), which is renamed over it on commit and removed on
  * abort, on SIGINT / SIGTERM / SIGHUP (src/io/temporaries.ts), or, when a process was killed outright,
- * by the next run that writes the same file. A device or a pipe (`--out /dev/stdout`, a named pipe) is
- * written straight into instead: there is nothing to rename. A name ending in `.gz` is written gzip:
+ * by the next run that writes the same file. A device or a pipe (`--out /dev/stdout`, `--out -`, a named
+ * pipe) is written straight into instead: there is nothing to rename. A name ending in `.gz` is written gzip:
  * one gzip member per MiB of text (and at each mark), which every gzip reader reads as one stream.
  * Memory stays at one chunk however large the output.
  */
@@ -91,7 +91,7 @@ export class OutputWriter {
   private readonly target: string;
   private readonly gzip: boolean;
   private fd: number | null;
-  /** False for a descriptor of the process's own (`/dev/stdout`): written into, never closed. */
+  /** False for a descriptor of the process's own (`/dev/stdout`, `-`): written into, never closed. */
   private readonly ownsFd: boolean;
   private position = 0;
   /** gzip: text not yet compressed into a member. */

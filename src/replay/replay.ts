@@ -22,6 +22,7 @@ import { ReplaySource } from '../loop/replaySource.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
+import { validateReplayOptions } from '../options/entryPoints.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
@@ -243,6 +244,7 @@ export function runResultOf(
 export type ReplayInput = Omit<ReplayOptions, 'brakes'> & { brakes: BrakeSettings };
 
 export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
+  validateReplayOptions(input);
   const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes) };
   const pricing = options.pricing ?? resolveTracePricing(trace, options);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);

@@ -11,6 +11,7 @@ import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
+import { validateScenarioOptions } from '../options/entryPoints.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
@@ -217,6 +218,7 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
 }
 
 export function prepareScenario(scenario: Scenario, options: RunScenarioOptions): PreparedScenario & { runs: number; firstRun: number } {
+  validateScenarioOptions(options);
   const settings = scenarioSettings(scenario, {
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),

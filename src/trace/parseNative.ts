@@ -8,7 +8,7 @@ import { knownFieldsAt } from '../import/common/didYouMean.js';
 import { describeValue } from '../import/common/jsonValue.js';
 import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { AFTER_REFUSAL_HINT, afterRefusalViolation, callRuleViolations, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
+import { AFTER_REFUSAL_HINT, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
@@ -138,7 +138,7 @@ export class NativeTraceReader {
     if (text.includes('-0')) unsignZeros(record);
     const broken = ruleViolations(record);
     if (broken.length > 0) {
-      issues.push(...broken.map((v) => ({ file, line, field: v.field, code: v.code, message: v.message, hint: RULES_HINT })));
+      issues.push(...broken.map((v) => ({ file, line, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT })));
       return [];
     }
     if (record.type === 'header') {
@@ -158,7 +158,9 @@ export class NativeTraceReader {
       } else if (record.failed?.contextLengthExceeded !== undefined) this.refusedLine = line;
       this.calls.push(record);
     } else {
-      return this.endRun(record as TraceEnd);
+      const completed = this.refusedLine === 0 ? undefined : completedAfterRefusal(record, `line ${this.refusedLine}`);
+      if (completed !== undefined) issues.push({ file, line, field: completed.field, code: completed.code, message: completed.message, hint: completed.hint ?? RULES_HINT });
+      return this.endRun(record);
     }
     return [];
   }

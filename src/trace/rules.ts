@@ -9,17 +9,21 @@
  *   cachedInputTokens + cacheWriteTokens + cacheWrite1hTokens ≤ inputTokens  (a cache read or write is
  *   part of the prompt: more would be charged for tokens never sent), and reasoningTokens ≤ outputTokens.
  * A call the provider refused for its length (failed.contextLengthExceeded) carries no usage, cost nor
- * tool calls, and is its run's last call (the refusal ended the run).
+ * tool calls, is no answer (not final, backtrack nor unparseable), gives numbers past the window when it
+ * gives all three (kernel/providerWindow.ts: prompt + max_tokens > window), and is its run's last call,
+ * in a run whose end is not `completed` (the refusal ended the run). A failed call's status is no 2xx.
  */
 import type { InputIssue } from '../errors.js';
 import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
+import { providerRefuses } from '../kernel/providerWindow.js';
 import type { CallRecord, ContextLengthExceeded, RecordedSettings, Trace, TraceEnd, TraceHeader } from './types.js';
 
-/** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message. */
+/** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal';
+  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal';
   message: string;
+  hint?: string;
 }
 
 export const RULES_HINT = 'the counts look corrupted or made up: check the file, or export the run again';
@@ -63,7 +67,10 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
   if (call.latencyMs !== undefined) pushDefined(out, latencyTooLarge('latencyMs', call.latencyMs));
   if (call.startMs !== undefined) pushDefined(out, latencyTooLarge('startMs', call.startMs));
   if (call.recordedCostUsd !== undefined) pushDefined(out, amountTooLarge('recordedCostUsd', call.recordedCostUsd));
-  if (call.failed?.status !== undefined) pushDefined(out, countTooLarge('failed.status', call.failed.status));
+  if (call.failed?.status !== undefined) {
+    pushDefined(out, countTooLarge('failed.status', call.failed.status));
+    if (isSuccessStatus(call.failed.status)) out.push(successStatusViolation(call.failed.status));
+  }
   if (call.failed?.contextLengthExceeded !== undefined) refusalViolations(call, call.failed.contextLengthExceeded, out);
   const cached = call.cachedInputTokens ?? 0;
   const written = (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0);
@@ -93,16 +100,77 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
 /** The fields a refused call may not carry: the provider billed it nothing and answered nothing. */
 const NOT_ON_A_REFUSAL = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'reasoningTokens', 'recordedCostUsd', 'toolCalls'] as const;
 
+/** The marks of a response (docs/trace-format.md), none of which a refused call can bear: there was no response. */
+const NO_RESPONSE_TO_MARK = { final: 'gave no final answer', backtrack: 'abandoned no step', unparseable: 'gave no response that could not be used' } as const;
+const RESPONSE_MARKS = ['final', 'backtrack', 'unparseable'] as const;
+
+const REFUSED = 'the provider refused the call (failed.contextLengthExceeded)';
+
 /** A call the provider refused for its length (failed.contextLengthExceeded): its numbers, and no usage, cost nor answer. */
 function refusalViolations(call: CallRecord, refusal: ContextLengthExceeded, out: RuleViolation[]): void {
   if (refusal.promptTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.promptTokens', refusal.promptTokens));
   if (refusal.maxOutputTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.maxOutputTokens', refusal.maxOutputTokens));
   if (refusal.contextWindowTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.contextWindowTokens', refusal.contextWindowTokens));
-  const refused = 'the provider refused the call (failed.contextLengthExceeded): it billed nothing and answered nothing';
+  pushDefined(out, refusalNotPastWindow(refusal));
+  const refused = `${REFUSED}: it billed nothing and answered nothing`;
   if (call.outputTokens !== 0) out.push({ field: 'outputTokens', code: 'inconsistent_usage', message: `is ${call.outputTokens}, but ${refused}: write 0` });
   for (const field of NOT_ON_A_REFUSAL) {
     if (call[field] !== undefined) out.push({ field, code: 'inconsistent_usage', message: `is set, but ${refused}: leave it out (the refused prompt's size goes in failed.contextLengthExceeded.promptTokens)` });
   }
+  for (const mark of RESPONSE_MARKS) {
+    if (call[mark] !== true) continue;
+    const hint = `leave ${mark} out of the refused call: the refusal ends the run (provider_refused)`;
+    out.push({ field: mark, code: 'inconsistent_refusal', message: `is true, but ${REFUSED}: it answered nothing, so it ${NO_RESPONSE_TO_MARK[mark]}`, hint });
+  }
+}
+
+/**
+ * A refusal's three numbers that are not past the window (a provider refuses only prompt + max_tokens >
+ * window: kernel/providerWindow.ts). With one of them not given nothing is said: the max_tokens a log does
+ * not give may be what passed the window.
+ */
+function refusalNotPastWindow({ promptTokens, maxOutputTokens, contextWindowTokens }: ContextLengthExceeded): RuleViolation | undefined {
+  if (promptTokens === undefined || maxOutputTokens === undefined || contextWindowTokens === undefined) return undefined;
+  if (providerRefuses(contextWindowTokens, promptTokens, maxOutputTokens)) return undefined;
+  return {
+    field: 'failed.contextLengthExceeded',
+    code: 'inconsistent_refusal',
+    message: `says prompt ${promptTokens} + max_tokens ${maxOutputTokens} = ${promptTokens + maxOutputTokens} tokens, which is not past its context window of ${contextWindowTokens}: a provider refuses only a request past the window`,
+    hint: "write the numbers the provider's error gave (leave out one it did not give), or, when the call failed for another reason, record it as a plain failed call (no contextLengthExceeded)",
+  };
+}
+
+/** An HTTP status of success (2xx): the provider answered, so it is no failed call's status. */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
+function successStatusViolation(status: number): RuleViolation {
+  return {
+    field: 'failed.status',
+    code: 'inconsistent_status',
+    message: `is ${status}, a success, on a failed call: a failed call's status is the error the provider answered with (4xx, 5xx)`,
+    hint: "write the error's status, or leave status out when the call failed after a 2xx response (a stream cut off midway, an error in a 200 body)",
+  };
+}
+
+/** The index of the run's call its provider refused for its length (-1: none). */
+export function refusedCallIndex(calls: readonly CallRecord[]): number {
+  return calls.findIndex((call) => call.failed?.contextLengthExceeded !== undefined);
+}
+
+/**
+ * An end `completed` in a run its provider refused (the call at `refusedWhere`): the refusal ended the
+ * run before it completed, as a replay ends it (provider_refused). Refused, as every broken rule is.
+ */
+export function completedAfterRefusal(end: TraceEnd, refusedWhere: string): RuleViolation | undefined {
+  if (end.outcome !== 'completed') return undefined;
+  return {
+    field: 'outcome',
+    code: 'completed_after_refusal',
+    message: `is completed, but ${REFUSED} at ${refusedWhere}, and the refusal ended the run before it completed`,
+    hint: 'write the outcome the run had (error, as loopcost writes a refused run); a run that went on after the refusal and completed records that call as a plain failed call (no contextLengthExceeded)',
+  };
 }
 
 /**
@@ -110,7 +178,7 @@ function refusalViolations(call: CallRecord, refusal: ContextLengthExceeded, out
  * the k-th of `calls` that follows one (its index in the run; undefined when none does).
  */
 export function callAfterRefusal(calls: readonly CallRecord[]): number | undefined {
-  const refused = calls.findIndex((call) => call.failed?.contextLengthExceeded !== undefined);
+  const refused = refusedCallIndex(calls);
   return refused >= 0 && refused < calls.length - 1 ? refused + 1 : undefined;
 }
 
@@ -151,12 +219,15 @@ export function endRuleViolations(end: TraceEnd): RuleViolation[] {
 
 /** The rules of a whole run (as an importer built it), as issues naming the run and the native field. */
 export function traceRuleIssues(trace: Trace): InputIssue[] {
-  const issue = (prefix: string, v: RuleViolation, hint = RULES_HINT): InputIssue => ({ file: trace.source, field: `${prefix}${v.field}`, code: v.code, message: v.message, hint });
+  const issue = (prefix: string, v: RuleViolation, hint = v.hint ?? RULES_HINT): InputIssue => ({ file: trace.source, field: `${prefix}${v.field}`, code: v.code, message: v.message, hint });
   const after = callAfterRefusal(trace.calls);
+  const refused = refusedCallIndex(trace.calls);
+  const completed = refused < 0 ? undefined : completedAfterRefusal(trace.end, `calls[${refused}]`);
   return [
     ...headerRuleViolations(trace.header).map((v) => issue('header.', v)),
     ...trace.calls.flatMap((call, k) => callRuleViolations(call).map((v) => issue(`calls[${k}].`, v))),
     ...(after === undefined ? [] : [issue(`calls[${after}].`, afterRefusalViolation(`calls[${after - 1}]`), AFTER_REFUSAL_HINT)]),
     ...endRuleViolations(trace.end).map((v) => issue('end.', v)),
+    ...(completed === undefined ? [] : [issue('end.', completed)]),
   ];
 }

@@ -130,7 +130,7 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     compaction: z.boolean().optional(),
     failed: z
       .strictObject({
-        status: z.number().int().optional(),
+        status: z.number().int().optional().describe("The error's HTTP status (4xx, 5xx); never a 2xx (src/trace/rules.ts): left out when the call failed after a 2xx response"),
         message: z.string(),
         contextLengthExceeded: z
           .strictObject({
@@ -140,7 +140,7 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
           })
           .optional()
           .describe(
-            "The provider refused the call: its prompt + max_tokens passed the model's context window (OpenAI's context_length_exceeded, Anthropic's \"prompt is too long\"). Paid nothing, no step; the run ends there (provider_refused), so it is the run's last call",
+            "The provider refused the call: its prompt + max_tokens passed the model's context window (OpenAI's context_length_exceeded, Anthropic's \"prompt is too long\"). Paid nothing, no step; the run ends there (provider_refused), so it is the run's last call, not final, backtrack nor unparseable, and the run's end outcome is not completed; its numbers, when all three are given, pass the window (prompt + max_tokens > window: src/trace/rules.ts)",
           ),
       })
       .optional(),

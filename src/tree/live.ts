@@ -15,6 +15,7 @@ import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
+import { validateLiveTreeOptions } from '../options/liveTree.js';
 import { beforeCall, playCall, type CallHooks } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
@@ -57,6 +58,7 @@ interface Started {
 
 /** Runs the root agent and every sub-agent it (or they) start, under one budget. */
 export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeResult {
+  validateLiveTreeOptions(options);
   const budget = new TreeBudget(brakeConfig(options.brakes), options.subagent);
   const interner = new Interner();
   const started: Started[] = [];

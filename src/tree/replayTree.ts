@@ -11,6 +11,7 @@ import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { validateTreeOptions } from '../options/entryPoints.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
@@ -66,6 +67,7 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
 
 /** Replays the runs of ONE session tree (every run must carry `header.agent` with one `sessionId`). */
 export function replayTree(traces: readonly Trace[], options: TreeReplayOptions): TreeResult {
+  validateTreeOptions(options);
   const { trees, loose } = sessionTrees(traces);
   const problem = loose.length > 0 ? `${loose[0]!.source} has no header.agent` : trees.length !== 1 ? `the runs belong to ${trees.length} sessions` : undefined;
   if (problem !== undefined) {
@@ -76,6 +78,7 @@ export function replayTree(traces: readonly Trace[], options: TreeReplayOptions)
 
 /** Every tree of the runs, replayed; runs without `header.agent` are returned as they are. */
 export function replayTrees(traces: Iterable<Trace>, options: TreeReplayOptions): { trees: TreeResult[]; loose: Trace[] } {
+  validateTreeOptions(options, 'replayTrees');
   const grouped = sessionTrees(traces);
   return { trees: grouped.trees.map((tree) => treeReplayer(tree, options)(options.brakes)), loose: grouped.loose };
 }

@@ -86,7 +86,7 @@ describe('a real run its AbortSignal stopped replays to where it was aborted', (
     expect(stopsInEveryEngine(recording, brakes)).toEqual(everywhere('trace_end', detail));
     expect(stopsInEveryEngine(recording, { ...NO_BRAKES, timeoutMs: 1000 * steps })).toEqual(everywhere('trace_end', detail));
     // A strategy that rewrites history (call by call in the compiled replay): no summary call after the abort either.
-    const summary: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 1, keepSteps: 0, summaryTokens: 10 } };
+    const summary: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 1, keepSteps: 1, summaryTokens: 10 } };
     expect(stopsInEveryEngine(recording, brakes, summary)).toEqual(everywhere('trace_end', detail));
     expect(replayTrace(recording, { brakes, strategy: summary, pricing, prices: handTable(pricing) }).steps).toBe(steps);
     const result = replayTrace(recording, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });

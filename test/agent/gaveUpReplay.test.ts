@@ -34,16 +34,16 @@ import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
 const pricing = pricings[0]!;
 const prices = flattenPrices(pricing);
 
-/** One step calling `read` (500 ms), then a call failing with 500 after 2 s: retryable or not. */
-function failingModel(clock: VirtualClock, retryable: boolean): Model {
+/** `steps` steps calling `read` (500 ms each), then a call failing with 500 after 2 s: retryable or not. */
+function failingModel(clock: VirtualClock, retryable: boolean, steps = 1): Model {
   let calls = 0;
   return {
     name: pricing.model,
     async call(): Promise<ModelTurn> {
       calls += 1;
-      if (calls === 1) {
+      if (calls <= steps) {
         clock.advance(500);
-        return { text: null, toolCalls: [{ id: 'call_1', name: 'read', arguments: '{}' }], usage: { inputTokens: 40, outputTokens: 30 } };
+        return { text: null, toolCalls: [{ id: `call_${calls}`, name: 'read', arguments: '{}' }], usage: { inputTokens: 40, outputTokens: 30 } };
       }
       clock.advance(2000);
       throw new ModelCallError('busy', { status: 500, retryable });
@@ -52,10 +52,10 @@ function failingModel(clock: VirtualClock, retryable: boolean): Model {
 }
 
 /** The real run under `brakes` (`retryable`: its failed call may be retried, once) and its recording as read back. */
-async function recordedRun(brakes: BrakeConfig, retryable: boolean, path = join(tempDir(), 'run.jsonl')) {
+async function recordedRun(brakes: BrakeConfig, retryable: boolean, path = join(tempDir(), 'run.jsonl'), steps = 1) {
   const clock = new VirtualClock();
   const real = await runAgentLoop({
-    model: failingModel(clock, retryable),
+    model: failingModel(clock, retryable, steps),
     tools: [{ name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' }],
     brakes,
     context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
@@ -81,10 +81,11 @@ describe('a real run whose model gave up replays to where it gave up', () => {
     // Under other brakes too (the model gives up whatever the brakes): a timeout passed only by the failed call, a duplicate-action guard that skips (call by call).
     expect(stopsInEveryEngine(recording, { ...NO_BRAKES, timeoutMs: 1000 })).toEqual(everywhere('trace_end', 'model call failed: 500 busy; not retried'));
     expect(stopsInEveryEngine(recording, { ...brakes, repeatAction: 'skip', maxRepeat: 1 })).toEqual(everywhere('trace_end', 'model call failed: 500 busy; not retried'));
-    // A strategy that rewrites history (its summary call before the failed one; call by call in the compiled replay).
-    const summary: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 1, keepSteps: 0, summaryTokens: 10 } };
-    expect(stopsInEveryEngine(recording, brakes, summary)).toEqual(everywhere('trace_end', 'model call failed: 500 busy; not retried'));
-    expect(replayTrace(recording, { brakes, strategy: summary, pricing, prices: handTable(pricing) }).summaryCalls).toBe(1);
+    // A strategy that rewrites history (its summary call before the failed one; call by call in the compiled replay): two steps, one summarised (keep=1).
+    const summary: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 1, keepSteps: 1, summaryTokens: 10 } };
+    const twoSteps = (await recordedRun({ ...NO_BRAKES, maxSteps: 3 }, false, join(tempDir(), 'two.jsonl'), 2)).recording;
+    expect(stopsInEveryEngine(twoSteps, { ...NO_BRAKES, maxSteps: 3 }, summary)).toEqual(everywhere('trace_end', 'model call failed: 500 busy; not retried'));
+    expect(replayTrace(twoSteps, { brakes: { ...NO_BRAKES, maxSteps: 3 }, strategy: summary, pricing, prices: handTable(pricing) }).summaryCalls).toBe(1);
   });
 
   it('a sweep of step caps over the recording: the caps the run did not pass before its end stop it nowhere but where its model gave up', async () => {

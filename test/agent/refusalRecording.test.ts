@@ -21,7 +21,8 @@ const refusedArb = fc
     type: 'call',
     outputTokens: 0,
     latencyMs,
-    failed: { status: 400, message: 'context_length_exceeded', contextLengthExceeded: { promptTokens, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }), contextWindowTokens: window } },
+    // A refusal's numbers are past the window (prompt + max_tokens > window, src/trace/rules.ts), as a provider's are.
+    failed: { status: 400, message: 'context_length_exceeded', contextLengthExceeded: { promptTokens, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }), contextWindowTokens: maxOutputTokens === undefined ? window : Math.min(window, promptTokens + maxOutputTokens - 1) } },
   }));
 
 describe('the real loop records a provider refusal; its recording replays to the same stop', () => {

@@ -74,7 +74,7 @@ describe('properties', () => {
   it('predict mode overshoots only when a response is longer than maxOutputTokens (synthetic prompts are estimated exactly)', () => {
     const overshoots: number[] = [];
     fc.assert(
-      fc.property(traceArb, fc.integer({ min: 1, max: 5_000_000_000 }), fc.integer({ min: 0, max: 2500 }), (t, limit, maxOutputTokens) => {
+      fc.property(traceArb, fc.integer({ min: 1, max: 5_000_000_000 }), fc.integer({ min: 1, max: 2500 }), (t, limit, maxOutputTokens) => {
         const predict = replay(t, { maxCostPico: limit, budgetMode: 'predict', maxOutputTokens });
         expect(predict.overshootPico).toBe(Math.max(0, predict.costPico - limit));
         if (predict.overshootPico > 0) {

@@ -5,6 +5,7 @@
  */
 import type { BrakeConfig } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
+import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import type { SubagentLimits } from '../../tree/engine.js';
@@ -134,4 +135,20 @@ export function checkReplayOutputFlags(flags: { format?: string; out?: string; r
   if (flags.perStep === true && flags.reportDir === undefined && (format === 'table' || format === 'chart')) {
     throw useless('--per-step', `has no effect on ${format} output: per-call figures go in JSON and CSV`, 'add --format json or --format csv (or --out FILE.json / .csv)', 'replay');
   }
+}
+
+/**
+ * `--out -` is standard output (src/io/outputTarget.ts); a command whose standard output carries its own
+ * report beside the file --out writes (`prices derive`: its table beside the price file) refuses it, as
+ * check refuses `--junit -`: the two would be mixed into one stream.
+ */
+export function refuseStdoutOut(out: string | undefined, command: string, carries: string): void {
+  if (out !== STDOUT_PATH) return;
+  throw new UserError({
+    file: '<command line>',
+    field: '--out',
+    code: 'bad_value',
+    message: `'-' is standard output, which carries ${command}'s ${carries}: the file --out writes would be mixed into it`,
+    hint: "give --out a file path (./- if you mean a file named '-')",
+  });
 }

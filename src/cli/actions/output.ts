@@ -47,7 +47,8 @@ export function emitReport(text: string | Iterable<string>, args: { out?: string
  * terminal) is where what was written, and how much, is looked for. Never on stdout.
  */
 export function announceWritten(file: { what: string; file: string; detail?: string }, io: CliIO): void {
-  io.stderr(`loopcost: ${file.what} written to ${file.file}${file.detail === undefined ? '' : ` (${file.detail})`}\n`);
+  const where = file.file === '-' ? 'standard output' : file.file;
+  io.stderr(`loopcost: ${file.what} written to ${where}${file.detail === undefined ? '' : ` (${file.detail})`}\n`);
 }
 
 /** A --report-dir's files, announced as one (announceWritten): `loopcost: reports written to DIR (replay.json, …)`. */

@@ -12,6 +12,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { UserError } from '../../errors.js';
 import { collectInputs, isGlob, isTraceFileName } from '../../io/collectInputs.js';
 import { STDIN_PATH } from '../../io/openInput.js';
+import { STDOUT_PATH } from '../../io/outputTarget.js';
 import type { CliIO } from '../io.js';
 
 /** A file a command writes: the flag naming it, its path, and the input it is meant to replace (`--update-baseline` the `--baseline` read). */
@@ -126,7 +127,8 @@ function warnReadLater(outputs: readonly OutputFile[], inputs: readonly InputPat
  * later run would read. Only given outputs are looked at (none given: nothing is read from disk).
  */
 export function checkOutputsAgainstInputs(outputs: readonly OutputFile[], inputs: readonly InputPath[], io: CliIO): void {
-  const given = outputs.filter((out) => out[1] !== undefined && out[1] !== '');
+  // `-` is standard output (src/io/outputTarget.ts): no file, so none to clash with.
+  const given = outputs.filter((out) => out[1] !== undefined && out[1] !== '' && out[1] !== STDOUT_PATH);
   if (given.length === 0) return;
   checkDistinct(given);
   checkNotRead(given, inputs);

@@ -14,6 +14,7 @@ import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs } from './output.js';
 import { counted } from '../../plural.js';
 import { recordedTraceFiles } from './recordedInputs.js';
+import { refuseStdoutOut } from './flagChecks.js';
 
 export interface DeriveFlags extends ReadFlags {
   out?: string;
@@ -119,6 +120,7 @@ function notDerivable(models: readonly DerivedModel[], runs: readonly { observat
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
   refuseGzipName(opts.out, '--out', '--prices and --prices-override read a price file as plain JSON, not gzip');
+  refuseStdoutOut(opts.out, 'prices derive', 'report');
   checkOutputs([['--out', opts.out]], inputs, io);
   const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
   // Each run kept (--skip-bad drops a bad file's runs after the work) with its largest call, per model.

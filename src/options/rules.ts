@@ -1,0 +1,202 @@
+/**
+ * The rules for the options the library's entry points take (runAgentLoop, replayTrace, runScenario,
+ * replayTree, runAgentTree), one per field, written once: each entry point's validator (agent/validate.ts,
+ * options/entryPoints.ts) calls these and throws one UserError listing every issue before anything runs.
+ * A limit the brakes could not hold exactly, an unknown setting or a strategy `--context` could not say is
+ * refused here, not mid-run.
+ */
+import { UserError, type InputIssue } from '../errors.js';
+import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
+import { canonicalJson } from '../brakes/fingerprint.js';
+import { contextSpecOf, parseContextSpec, type ContextStrategy } from '../context/strategy.js';
+import { unknownFieldsHint } from '../import/common/nearestName.js';
+import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../io/limits.js';
+import { MAX_RUN_COST_TEXT } from '../money.js';
+
+/** Reports one problem: the field's dotted path, a zod-style code, what is wrong, what to do. */
+export type Issue = (field: string, code: string, message: string, hint: string) => void;
+
+/** The issues of one entry point's options (`file`: `<replayTrace options>`), thrown together. */
+export class OptionIssues {
+  readonly issues: InputIssue[] = [];
+  constructor(private readonly file: string) {}
+  readonly add: Issue = (field, code, message, hint) => void this.issues.push({ file: this.file, ...(field === '' ? {} : { field }), code, message, hint });
+  throwIfAny(): void {
+    if (this.issues.length > 0) throw new UserError(this.issues);
+  }
+}
+
+/** Checks an entry point's `options` (an object of the `keys` given) with `check`, and throws every issue found as one UserError. */
+export function validateOptions(entry: string, options: unknown, keys: readonly string[], check: (issue: Issue, options: Record<string, unknown>) => void): void {
+  const issues = new OptionIssues(`<${entry} options>`);
+  if (objectIssue(issues.add, '', options, `${entry} takes an options object`, true)) {
+    unknownKeyIssues(issues.add, '', options, keys, 'option');
+    check(issues.add, options);
+  }
+  issues.throwIfAny();
+}
+
+/** A value as a message shows it (a string quoted; an object or function by its type). */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  return value === null || ['number', 'bigint', 'boolean', 'undefined'].includes(typeof value) ? String(value) : typeof value;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const NO_LIMIT = 'leave it out for no limit';
+
+/** A count given as a limit: whole, ≥ 1, at most 2^53 − 1, as the CLI's flags and every reader of a recording take a count. */
+export function countIssue(issue: Issue, field: string, value: unknown, hint = NO_LIMIT): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) issue(field, 'invalid_number', `${shown(value)} is not a positive whole number (at most 2^53 − 1)`, hint);
+}
+
+/** A count where 0 means none allowed (`--max-backtracks 0`, `skip,max-skips=0`, `warning=0`), or a seed, a run index. */
+export function countFromZeroIssue(issue: Issue, field: string, value: unknown, hint = NO_LIMIT): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) issue(field, 'invalid_number', `${shown(value)} is not a whole number, 0 or more (at most 2^53 − 1)`, hint);
+}
+
+/** A number of tokens a prompt part or cap is (0 or more). */
+export function tokensIssue(issue: Issue, field: string, value: unknown, hint: string): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) issue(field, 'invalid_number', `${shown(value)} is not a whole number of tokens, 0 or more`, hint);
+}
+
+/** Money: whole picodollars, 0 or more, at most 2^53 − 1 (the most one run's spend is counted exactly). */
+export function picoIssue(issue: Issue, field: string, value: unknown): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
+    issue(field, 'invalid_number', `${shown(value)} is not a whole number of picodollars, 0 or more (at most 2^53 − 1, ${MAX_RUN_COST_TEXT}): picodollars are whole`, 'usdToPico(0.5) gives $0.50 in picodollars; leave it out for no limit');
+  }
+}
+
+/** One of some names (a mode, an engine). */
+export function choiceIssue(issue: Issue, field: string, value: unknown, allowed: readonly string[], hint: string): void {
+  if (value !== undefined && !allowed.includes(value as string)) issue(field, 'invalid_value', `${shown(value)} is not one of ${allowed.join(', ')}`, hint);
+}
+
+/** Each key of `value` not among `known`, refused by name with the nearest known one (a typo would silently set nothing). */
+export function unknownKeyIssues(issue: Issue, field: string, value: Record<string, unknown>, known: readonly string[], what: string, aliases: Record<string, string> = {}): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const hint = aliases[key] ?? unknownFieldsHint([key], known) ?? '';
+    issue(field === '' ? key : `${field}.${key}`, 'unrecognized_keys', `unknown ${what} ${JSON.stringify(key)}`, hint);
+  }
+}
+
+/** An object option: `undefined` passes unless `required`; anything else but a plain object is named. True when it is an object to check further. */
+export function objectIssue(issue: Issue, field: string, value: unknown, hint: string, required = false): value is Record<string, unknown> {
+  if (value === undefined && !required) return false;
+  if (isObject(value)) return true;
+  issue(field, value === undefined ? 'missing_field' : 'invalid_value', value === undefined ? 'is missing' : `${shown(value)} is not an object`, hint);
+  return false;
+}
+
+/** `true` when `Keys` lists every key of `T` (a list of known keys the compiler holds complete), else the keys it lacks. */
+export type ListsEvery<T, Keys extends readonly PropertyKey[]> = [Exclude<keyof T, Keys[number]>] extends [never] ? true : Exclude<keyof T, Keys[number]>;
+
+/** Counts given as limits (whole, ≥ 1). */
+const COUNTS = ['maxSteps', 'maxRepeat', 'maxSameError', 'maxTokens', 'maxOutputTokens'] as const;
+/** Counts where 0 means none allowed. */
+const COUNTS_FROM_ZERO = ['maxBacktracks', 'maxSkips', 'skipWarningTokens'] as const;
+const MODES = { budgetMode: ['check', 'predict'], repeatMode: ['total', 'consecutive', 'cycle'], sameErrorMode: ['consecutive', 'total'], repeatAction: ['stop', 'skip'] } as const;
+/** Every brake setting (BrakeConfig's keys: the compiler holds the list complete). */
+export const BRAKE_KEYS = [...COUNTS, ...COUNTS_FROM_ZERO, 'maxCostPico', 'timeoutMs', 'contextWindow', ...(Object.keys(MODES) as (keyof typeof MODES)[])] as const;
+const BRAKE_KEYS_COMPLETE: ListsEvery<BrakeConfig, typeof BRAKE_KEYS> = true;
+void BRAKE_KEYS_COMPLETE;
+/** The flags' names whose key adds a unit (`--max-cost` USD is maxCostPico). */
+const BRAKE_ALIASES: Record<string, string> = {
+  maxCost: 'did you mean maxCostPico? It takes picodollars: usdToPico(0.5) is $0.50',
+  timeout: 'did you mean timeoutMs? It takes milliseconds',
+  skipWarning: 'did you mean skipWarningTokens?',
+  preset: 'a preset is a whole set of brakes: pass it as brakes (REFERENCE_PRESET, or { ...REFERENCE_PRESET, maxSteps: 20 })',
+};
+
+/** Brake settings (`brakes`): an object of known settings, each a limit the brakes can hold exactly. */
+export function brakeIssues(issue: Issue, brakes: unknown, field = 'brakes'): void {
+  if (!objectIssue(issue, field, brakes, 'brake settings, e.g. { maxSteps: 12 } or REFERENCE_PRESET')) return;
+  unknownKeyIssues(issue, field, brakes, BRAKE_KEYS, 'brake setting', BRAKE_ALIASES);
+  for (const key of COUNTS) countIssue(issue, `${field}.${key}`, brakes[key]);
+  for (const key of COUNTS_FROM_ZERO) countFromZeroIssue(issue, `${field}.${key}`, brakes[key]);
+  picoIssue(issue, `${field}.maxCostPico`, brakes.maxCostPico);
+  const timeout = brakes.timeoutMs;
+  if (timeout !== undefined && !(Number.isFinite(timeout) && (timeout as number) >= 0)) issue(`${field}.timeoutMs`, 'invalid_number', `${shown(timeout)} is not a number of milliseconds, 0 or more`, NO_LIMIT);
+  if (brakes.contextWindow !== 'model') countIssue(issue, `${field}.contextWindow`, brakes.contextWindow, "a token count, or 'model'");
+  for (const [key, allowed] of Object.entries(MODES)) {
+    choiceIssue(issue, `${field}.${key}`, brakes[key], allowed, `leave it out for ${(NO_BRAKES as unknown as Record<string, string>)[key] ?? 'stop'}`);
+  }
+}
+
+/** A sub-agent's own limits (`subagent`, `subagentLimits`): its steps and its spend, as the brakes' rules. */
+export function subagentLimitIssues(issue: Issue, limits: unknown, field: string): void {
+  if (!objectIssue(issue, field, limits, '{ maxSteps, maxCostPico }')) return;
+  unknownKeyIssues(issue, field, limits, ['maxSteps', 'maxCostPico'], 'sub-agent limit', { maxCost: BRAKE_ALIASES.maxCost! });
+  countIssue(issue, `${field}.maxSteps`, limits.maxSteps);
+  picoIssue(issue, `${field}.maxCostPico`, limits.maxCostPico);
+}
+
+const CACHE_MODES = ['on', 'off', 'recorded'] as const;
+const STRATEGY_HINT = "e.g. { kind: 'window', windowSteps: 8 }, or FULL_HISTORY";
+
+/**
+ * A context strategy holds only what `--context` can say (the one parser of strategies checks it: the
+ * strategy written as a spec must parse back to itself), with a tool-result cap and cache mode as their flags take.
+ */
+export function strategyIssues(issue: Issue, strategy: unknown, field: string, required = false): void {
+  if (!objectIssue(issue, field, strategy, STRATEGY_HINT, required)) return;
+  const { toolResultCap, cache, ...shape } = strategy as unknown as ContextStrategy;
+  let spec = '';
+  try {
+    spec = contextSpecOf(strategy as unknown as ContextStrategy);
+    const parsed = parseContextSpec(spec, field);
+    if (canonicalJson(parsed) !== canonicalJson(shape)) issue(field, 'invalid_strategy', `${canonicalJson(shape)} is not a context strategy`, `written as --context '${spec}' it would be ${canonicalJson(parsed)}`);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    issue(field, 'invalid_strategy', `as --context '${spec}': ${error.issues[0]!.message}`, error.issues[0]!.hint ?? '');
+  }
+  tokensIssue(issue, `${field}.toolResultCap`, toolResultCap, 'leave it out for no cap');
+  choiceIssue(issue, `${field}.cache`, cache, CACHE_MODES, 'leave it out: the cache the run reports is billed');
+}
+
+/** A cache mode (`--cache`). */
+export function cacheModeIssue(issue: Issue, field: string, value: unknown, required = false): void {
+  if (value === undefined && required) issue(field, 'missing_field', 'is missing', `one of ${CACHE_MODES.join(', ')}`);
+  else choiceIssue(issue, field, value, CACHE_MODES, '--cache takes the same');
+}
+
+/** One model's prices (`pricing`): what a price table resolves. */
+export function pricingIssue(issue: Issue, field: string, pricing: unknown, required = true): void {
+  if (pricing === undefined && !required) return;
+  if (!isObject(pricing) || !isObject(pricing.base)) issue(field, 'missing_field', pricing === undefined ? 'has no prices' : `${shown(pricing)} is not a model's prices`, "resolve them: loadPriceTable().resolve('gpt-4o')");
+}
+
+/** A price table (`prices`): one that resolves a model's prices. */
+export function priceTableIssue(issue: Issue, field: string, prices: unknown): void {
+  if (typeof (prices as { resolve?: unknown } | null | undefined)?.resolve !== 'function') {
+    issue(field, 'missing_field', prices === undefined ? 'has no price table' : `${shown(prices)} is not a price table`, 'loadPriceTable() gives the bundled prices');
+  }
+}
+
+/** A model named (`model`: re-price as this model): a name as the price table knows it. */
+export function modelNameIssue(issue: Issue, field: string, name: unknown, required = false): void {
+  if (name === undefined && !required) return;
+  if (typeof name !== 'string' || name.trim() === '') issue(field, 'invalid_model', `${shown(name)} is not a model name`, "a model as priced, e.g. 'gpt-4o-mini'");
+}
+
+const LATENCY_KEYS = ['perCallMs', 'perInputTokenMs', 'perOutputTokenMs', 'perToolCallMs'] as const;
+
+/** A latency model: its four parts in milliseconds, each 0 or more and at most a day (as `--latency-model` takes them). */
+export function latencyIssues(issue: Issue, latency: unknown, field = 'latency'): void {
+  if (!objectIssue(issue, field, latency, '{ perCallMs, perInputTokenMs, perOutputTokenMs, perToolCallMs }')) return;
+  unknownKeyIssues(issue, field, latency, LATENCY_KEYS, 'latency part');
+  for (const key of LATENCY_KEYS) {
+    const ms = latency[key];
+    if (!(typeof ms === 'number' && ms >= 0 && ms <= MAX_LATENCY_PART_MS)) issue(`${field}.${key}`, ms === undefined ? 'missing_field' : 'invalid_number', `${shown(ms)} is not a number of milliseconds from 0 to ${MAX_LATENCY_PART_TEXT}`, 'give 0 for none');
+  }
+}
+
+/** A boolean switch. */
+export function booleanIssue(issue: Issue, field: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') issue(field, 'invalid_value', `${shown(value)} is not true or false`, 'leave it out for false');
+}
+
