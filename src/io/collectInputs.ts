@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type * as Tinyglobby from 'tinyglobby';
 import { UserError } from '../errors.js';
 import { unreadable } from './inputErrors.js';
@@ -125,7 +125,8 @@ export interface CollectedInputs {
 
 /**
  * Expands the paths a user gave into trace files, in a stable order: a file as given, a directory's
- * trace files recursively (sorted by name), a glob's matches (sorted), `-` (standard input) as is. A file
+ * trace files recursively (sorted by name), a glob's matches (sorted; absolute paths for an absolute
+ * pattern, else relative to the current directory), `-` (standard input) as is. A file
  * named twice (by real path) is read once. Nothing found is an error. Whether each file can be read is
  * for the reader to say.
  */
@@ -144,7 +145,8 @@ export function collectInputFiles(paths: readonly string[]): CollectedInputs {
     }
     if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
     if (isGlob(path)) {
-      const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false }).sort();
+      // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
+      const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path) }).sort();
       if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
       for (const match of matches) if (seen.isNew(match, realPath(match))) files.push(match);
       return;

@@ -18,6 +18,7 @@ import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
 import { refusedCall } from '../common/contextRefusal.js';
 import { countTokens } from '../tokenCount.js';
+import { LogClock } from '../common/timestamp.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
@@ -79,11 +80,11 @@ export interface Transcript {
   notes: string[];
 }
 
-function timestampOf(issues: LineIssues, line: number, raw: unknown): number | undefined {
+function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unknown): number | undefined {
   if (raw === undefined || raw === null) return undefined;
-  const ms = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
-  if (Number.isNaN(ms)) issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(raw)}`);
-  return Number.isNaN(ms) ? undefined : ms;
+  const ms = typeof raw === 'string' ? clock.read(raw) : undefined;
+  if (ms === undefined) issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(raw)}`);
+  return ms;
 }
 
 class TranscriptReader {
@@ -91,6 +92,7 @@ class TranscriptReader {
   private readonly byKey = new Map<string, DraftCall>();
   private readonly pending = new Map<string, PendingTool>();
   readonly links = new Map<string, SubagentLink>();
+  readonly clock = new LogClock();
   private previousMs: number | undefined;
   private promptTokens: number | undefined;
   private lastModel: string | undefined;
@@ -102,7 +104,7 @@ class TranscriptReader {
   constructor(private readonly issues: LineIssues) {}
 
   read(line: number, value: Record<string, unknown>): void {
-    const atMs = timestampOf(this.issues, line, value.timestamp);
+    const atMs = timestampOf(this.issues, this.clock, line, value.timestamp);
     if (this.sessionId === undefined && typeof value.sessionId === 'string') this.sessionId = value.sessionId;
     if (this.agentId === undefined && typeof value.agentId === 'string' && value.agentId !== '') this.agentId = value.agentId;
     const link = progressLink(value);
@@ -220,7 +222,7 @@ function agentCall(draft: DraftCall): AgentCall {
 }
 
 function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined): string[] {
-  const notes: string[] = [];
+  const notes: string[] = reader.clock.notes();
   if (cutLine !== undefined) notes.push(`line ${cutLine} is cut (not JSON): skipped, as a transcript still being written ends`);
   const real = reader.drafts.filter((draft) => !draft.failed);
   const under = real.filter((draft) => draft.usage !== undefined && draft.usage.output < draft.visibleTokens);

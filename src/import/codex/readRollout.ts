@@ -15,6 +15,7 @@ import { countTokens } from '../tokenCount.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import { isModelOutput, readSpawnedBy, readTokenCount, readToolCall, readToolOutput, spawnedAgentId, type SpawnedBy, type TokenCount } from './rolloutLines.js';
 import { counted } from '../../plural.js';
+import { LogClock } from '../common/timestamp.js';
 
 const CODEX_HINT = 'expected a Codex CLI rollout (~/.codex/sessions/**/rollout-*.jsonl) as Codex wrote it: copy it again or fix the line named';
 
@@ -48,6 +49,7 @@ class RolloutReader {
   spawnedBy: SpawnedBy | undefined;
   finalStatus: string | undefined;
   readonly notes: string[] = [];
+  readonly clock = new LogClock();
   noModel = 0;
   serverTools = 0;
   unmetered = 0;
@@ -55,9 +57,8 @@ class RolloutReader {
   constructor(private readonly issues: LineIssues) {}
 
   read(line: number, value: JsonObject): void {
-    const atMs = typeof value.timestamp === 'string' ? Date.parse(value.timestamp) : Number.NaN;
-    if (Number.isNaN(atMs)) this.issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(value.timestamp)}`);
-    const at = Number.isNaN(atMs) ? undefined : atMs;
+    const at = typeof value.timestamp === 'string' ? this.clock.read(value.timestamp) : undefined;
+    if (at === undefined) this.issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(value.timestamp)}`);
     const payload = isJsonObject(value.payload) ? value.payload : {};
     if (value.type === 'session_meta') this.readMeta(payload);
     else if (value.type === 'turn_context' && typeof payload.model === 'string') this.model = payload.model;
@@ -183,7 +184,7 @@ export function readRollout(lines: Iterable<SourceLine>, path: string): Rollout 
 
 function rolloutOf(reader: RolloutReader, cutLine: number | undefined): Rollout {
   reader.finish();
-  const notes = [...reader.notes];
+  const notes = [...reader.clock.notes(), ...reader.notes];
   if (cutLine !== undefined) notes.unshift(`line ${cutLine} is cut (not JSON): skipped, as a rollout still being written ends`);
   const reasoning = reader.calls.filter((call) => (call.record.reasoningTokens ?? 0) > 0).length;
   if (reasoning > 0) notes.push(`${counted(reasoning, 'call')} spent reasoning tokens (reasoning_output_tokens, part of output_tokens)`);

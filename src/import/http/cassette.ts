@@ -21,6 +21,7 @@ import { readCassetteYaml, type CassetteYaml } from './cassetteYaml.js';
 import { classifyEndpoint } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isHttpStatus } from './status.js';
+import { LogClock } from '../common/timestamp.js';
 
 export { looksLikeCassette } from '../formats.js';
 
@@ -28,12 +29,12 @@ function issue(loc: Located, field: string, code: string, message: string, hint?
   return inputError({ ...loc, field }, code, message, hint);
 }
 
-/** ISO 8601 time of an HTTP `date` header (RFC 7231), seconds precision; undefined when absent or unreadable. */
-export function recordedAtOf(headers: unknown): string | undefined {
+/** ISO 8601 time of an HTTP `date` header (RFC 9110; no zone: UTC), seconds precision; undefined when absent or unreadable. */
+export function recordedAtOf(headers: unknown, clock = new LogClock()): string | undefined {
   const date = headerValue(headers, 'date');
   if (date === undefined) return undefined;
-  const ms = Date.parse(date);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+  const ms = clock.read(date);
+  return ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 }
 
 /** The refusal of an interaction recorded by another kind of recorder (websocket frames, gRPC samples). */
@@ -66,6 +67,7 @@ interface Collected {
   exchanges: GenerationExchange[];
   skipped: PositionedNote[];
   polls: Map<string, Poll[]>;
+  clock: LogClock;
 }
 
 function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYaml, out: Collected): void {
@@ -110,7 +112,7 @@ function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYa
     if (status === undefined || status < 400 || !(err instanceof UserError)) throw err;
     resBody = bodyOf(response, `${at}.response`, loc, { json: false });
   }
-  const recordedAt = recordedAtOf(response.headers);
+  const recordedAt = recordedAtOf(response.headers, out.clock);
   out.exchanges.push({
     label: `interaction ${i}`,
     file: path,
@@ -144,7 +146,8 @@ export function importCassette(content: string, path: string): Trace[] {
       hint: 'a cassette starts with `interactions:` followed by request/response pairs',
     });
   }
-  const out: Collected = { exchanges: [], skipped: [], polls: new Map() };
+  const out: Collected = { exchanges: [], skipped: [], polls: new Map(), clock: new LogClock() };
   data.interactions.forEach((raw, i) => readInteraction(raw, i, path, yaml, out));
-  return buildTraces(resolveBackgroundPolls(out.exchanges, out.polls), { file: path, format: 'vcr-cassette', skipped: out.skipped });
+  const fileNotes = out.clock.notes();
+  return buildTraces(resolveBackgroundPolls(out.exchanges, out.polls), { file: path, format: 'vcr-cassette', skipped: out.skipped, ...(fileNotes.length > 0 ? { fileNotes } : {}) });
 }
