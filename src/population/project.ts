@@ -6,6 +6,8 @@
  *   population (recorded runs replayed under the brakes; synthetic runs of the scenario files), and a
  *   period is `days` such days; `trials` periods are simulated. Quantiles are nearest-rank. A day is
  *   drawn run by run, or as multinomial counts when it has many runs per distinct cost (projectDays.ts).
+ * - Draws index the costs in ascending order, not in the order the runs came: the same runs and seed
+ *   give the same projection however they were listed (files in another order, a directory or a glob).
  * - Bootstrap (seeded, `resamples`): a 95% interval on the mean and on the p95 of the per-run cost.
  * - Distribution-free bound: a cap at the largest of n runs stops at most 1 − 0.05^(1/n) of new runs at
  *   95% confidence; claiming a rate r needs n ≥ ln 0.05 / ln(1 − r) runs.
@@ -68,8 +70,10 @@ function quantilesUsd(valuesPico: bigint[]): Quantiles {
   };
 }
 
-/** Seeded Monte Carlo of daily and period spend from per-run costs (picodollars, whole numbers). */
-export function projectSpend(costsPico: readonly number[], options: ProjectionOptions): Projection {
+/** Seeded Monte Carlo of daily and period spend from per-run costs (picodollars, whole numbers; their order does not matter). */
+export function projectSpend(runCostsPico: readonly number[], options: ProjectionOptions): Projection {
+  // One order for any order the runs came in (the draws pick by index).
+  const costsPico = [...runCostsPico].sort((a, b) => a - b);
   const trials = options.trials ?? 1000;
   const resamples = options.resamples ?? 1000;
   const n = costsPico.length;
@@ -153,7 +157,7 @@ export interface PromptCrossing {
   /** `context_window`: the model's window and the max_tokens sent, which aboveInputTokens is the difference of. */
   contextWindowTokens?: number;
   maxOutputTokens?: number;
-  /** Runs on this model, and those whose prompt passed the threshold. */
+  /** Runs on this model priced with this threshold, and those whose prompt passed it. */
   runs: number;
   runsCrossing: number;
   /** The earliest step at which a run's prompt passed it, and the median (nearest rank) over the runs that did. */
@@ -161,22 +165,35 @@ export interface PromptCrossing {
   medianStep: number | null;
 }
 
-/** A model's thresholds (its price tiers, then its context window) and, per threshold, the step each run's prompt first passed it at. */
-interface ModelCrossings {
-  /** The pricing its first run came with (whose thresholds are read). */
-  pricing: ModelPricing;
+/** One threshold of one model (a tier, or the context window less max_tokens) and the step each run priced with it first passed it at. */
+interface ThresholdCrossings {
+  model: string;
+  kind: PromptCrossing['kind'];
+  aboveInputTokens: number;
+  contextWindowTokens?: number;
+  /** Runs whose pricing has this threshold. */
   runs: number;
-  thresholds: [PromptCrossing['kind'], number][];
-  steps: number[][];
+  steps: number[];
+}
+
+/** Tiers before the context window, as a model's thresholds are read. */
+const KIND_ORDER: Record<PromptCrossing['kind'], number> = { price_tier: 0, context_window: 1 };
+
+function compareThresholds(a: ThresholdCrossings, b: ThresholdCrossings): number {
+  if (a.model !== b.model) return a.model < b.model ? -1 : 1;
+  return KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.aboveInputTokens - b.aboveInputTokens;
 }
 
 /**
  * Where the runs' prompts passed each threshold of their model (price tiers, the context window less the
- * max_tokens sent), run by run: a run's rows are read as it is added, and only the step of each first
- * crossing is kept. Models in the order their first run came.
+ * max_tokens sent), run by run: a run's rows are read as it is added against its own pricing's thresholds
+ * (a model's tiers can be dated: runs recorded on other days may have others), and only the step of each
+ * first crossing is kept. Sorted by model, then tiers before the window, then size: the same runs give
+ * the same crossings whatever order they came in.
  */
 export class PromptCrossings {
-  private readonly byModel = new Map<string, ModelCrossings>();
+  private readonly byThreshold = new Map<string, ThresholdCrossings>();
+  private readonly thresholdsByPricing = new Map<ModelPricing, ThresholdCrossings[]>();
   private readonly priced = new Set<ModelPricing>();
   private readonly maxOutputTokens: number;
 
@@ -186,18 +203,28 @@ export class PromptCrossings {
   }
 
   add(pricing: ModelPricing, rows: readonly { step: number; inputTokens: number }[]): void {
-    let entry = this.byModel.get(pricing.model);
-    if (entry === undefined) {
-      const thresholds: ModelCrossings['thresholds'] = pricing.tiers.map((tier) => ['price_tier', tier.aboveInputTokens]);
-      if (pricing.contextWindow !== undefined) thresholds.push(['context_window', promptAllowedTokens(pricing.contextWindow, this.maxOutputTokens)]);
-      this.byModel.set(pricing.model, (entry = { pricing, runs: 0, thresholds, steps: thresholds.map(() => []) }));
-    }
-    entry.runs += 1;
     this.priced.add(pricing);
-    entry.thresholds.forEach(([, above], k) => {
-      const row = rows.find((r) => r.inputTokens > above);
-      if (row !== undefined) entry.steps[k]!.push(Math.max(1, row.step));
+    for (const entry of this.thresholdsOf(pricing)) {
+      entry.runs += 1;
+      const row = rows.find((r) => r.inputTokens > entry.aboveInputTokens);
+      if (row !== undefined) entry.steps.push(Math.max(1, row.step));
+    }
+  }
+
+  /** A pricing's thresholds (its tiers, then its context window), each shared with every pricing of the model that has it. */
+  private thresholdsOf(pricing: ModelPricing): ThresholdCrossings[] {
+    let entries = this.thresholdsByPricing.get(pricing);
+    if (entries !== undefined) return entries;
+    const thresholds: Pick<ThresholdCrossings, 'kind' | 'aboveInputTokens' | 'contextWindowTokens'>[] = pricing.tiers.map((tier) => ({ kind: 'price_tier', aboveInputTokens: tier.aboveInputTokens }));
+    if (pricing.contextWindow !== undefined) thresholds.push({ kind: 'context_window', aboveInputTokens: promptAllowedTokens(pricing.contextWindow, this.maxOutputTokens), contextWindowTokens: pricing.contextWindow });
+    entries = thresholds.map((threshold) => {
+      const key = `${pricing.model}\u0000${threshold.kind}\u0000${threshold.aboveInputTokens}\u0000${threshold.contextWindowTokens ?? ''}`;
+      let entry = this.byThreshold.get(key);
+      if (entry === undefined) this.byThreshold.set(key, (entry = { model: pricing.model, ...threshold, runs: 0, steps: [] }));
+      return entry;
     });
+    this.thresholdsByPricing.set(pricing, entries);
+    return entries;
   }
 
   /** Every pricing a run came with, in the order first seen (a model's prices can be dated: runs recorded on other days). */
@@ -207,12 +234,10 @@ export class PromptCrossings {
 
   /** Per model, each threshold and where the runs' prompts passed it. */
   crossings(): PromptCrossing[] {
-    return [...this.byModel].flatMap(([model, entry]) =>
-      entry.thresholds.map(([kind, above], k) => {
-        const steps = [...entry.steps[k]!].sort((a, b) => a - b);
-        const window = kind === 'context_window' ? { contextWindowTokens: entry.pricing.contextWindow!, maxOutputTokens: this.maxOutputTokens } : {};
-        return { model, kind, aboveInputTokens: above, ...window, runs: entry.runs, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null };
-      }),
-    );
+    return [...this.byThreshold.values()].sort(compareThresholds).map((entry) => {
+      const steps = [...entry.steps].sort((a, b) => a - b);
+      const window = entry.kind === 'context_window' ? { contextWindowTokens: entry.contextWindowTokens!, maxOutputTokens: this.maxOutputTokens } : {};
+      return { model: entry.model, kind: entry.kind, aboveInputTokens: entry.aboveInputTokens, ...window, runs: entry.runs, runsCrossing: steps.length, firstStep: steps[0] ?? null, medianStep: nearestRank(steps, 0.5) ?? null };
+    });
   }
 }

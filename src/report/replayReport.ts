@@ -1,9 +1,9 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextStrategy } from '../context/strategy.js';
-import { describePricing } from '../pricing/cost.js';
 import type { PriceDays } from '../pricing/source.js';
-import type { ModelPricing, PriceSource } from '../pricing/types.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { PricedModelRecord } from './pricedModels.js';
 import type { RunResult } from '../replay/replay.js';
 import { summarise } from '../replay/summary.js';
 import {
@@ -28,8 +28,11 @@ export interface ReplayReport {
   /** `spec`: the same settings as one reproducible set of strings (`--try` / `--context` syntax). */
   /** `scenarios`: what each scenario file's synthetic runs ran under (its own settings, flags given on top). */
   settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings; scenarios?: ScenarioSettingsRecord[] };
-  /** `days`: which days dated prices were read at; `note`: the same in words, for the prices line. */
-  prices: { source: PriceSource; models: unknown[]; days?: PriceDays; note?: string };
+  /**
+   * `models`: every distinct resolution the runs were priced at, with how many runs each priced (PricedModels);
+   * `days`: which days dated prices were read at; `note`: the same in words, for the prices line.
+   */
+  prices: { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
   runs: RunRecord[];
   summary: SummaryRecord;
   /** What could make a figure mislead (price gap, open loop, …), one line each. */
@@ -42,7 +45,8 @@ export interface ReplayReportArgs {
   brakes: BrakeConfig;
   strategy: ContextStrategy;
   priceSource: PriceSource;
-  pricings: readonly ModelPricing[];
+  /** What the runs were priced at (PricedModels.records). */
+  pricedModels: readonly PricedModelRecord[];
   model?: string;
   /** Set when each run was replayed with its own recorded limits (plus the brakes given). */
   perRunRecordedLimits?: boolean;
@@ -102,7 +106,7 @@ function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayRepo
     settings,
     prices: {
       source: args.priceSource,
-      models: args.pricings.map(describePricing),
+      models: [...args.pricedModels],
       ...(args.priceDays === undefined ? {} : { days: args.priceDays }),
       ...(args.pricesNote ? { note: args.pricesNote } : {}),
     },

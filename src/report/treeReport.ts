@@ -6,9 +6,9 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import { picoToUsd } from '../money.js';
-import { describePricing } from '../pricing/cost.js';
 import { priceSourceColumns, PRICE_SOURCE_COLUMNS } from '../pricing/source.js';
-import type { ModelPricing, PriceSource } from '../pricing/types.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { PricedModelRecord } from './pricedModels.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { AgentResult, TreeResult, TreeTotals } from '../tree/result.js';
 import { formatCsv } from './csv.js';
@@ -83,7 +83,8 @@ export interface TreeRecord {
 export interface TreeReport {
   tool: { name: 'loopcost'; version: string };
   settings: { spec: ReportSettings; subagent: string; tree: string };
-  prices: { source: PriceSource; models: unknown[]; note?: string };
+  /** `models`: every distinct resolution the runs were priced at, with how many runs each priced (PricedModels). */
+  prices: { source: PriceSource; models: PricedModelRecord[]; note?: string };
   trees: TreeRecord[];
   summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number };
   warnings: ReportWarning[];
@@ -147,7 +148,7 @@ export function buildTreeReport(args: {
   brakes: BrakeConfig;
   subagent?: SubagentLimits;
   priceSource: PriceSource;
-  pricings: readonly ModelPricing[];
+  pricedModels: readonly PricedModelRecord[];
   pricesNote?: string;
   warnings: readonly ReportWarning[];
 }): TreeReport {
@@ -157,7 +158,7 @@ export function buildTreeReport(args: {
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: { spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
-    prices: { source: args.priceSource, models: args.pricings.map(describePricing), ...(args.pricesNote ? { note: args.pricesNote } : {}) },
+    prices: { source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
     trees: args.trees.map(treeRecord),
     summary: {
       trees: args.trees.length,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { buildReplayReport } from '../../src/report/replayReport.js';
+import { pricedModelRecords } from '../../src/report/pricedModels.js';
 import { renderJson, renderCsv, renderTable } from '../../src/report/render.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { MINI, MINI_TABLE, trace } from '../helpers.js';
@@ -116,7 +117,7 @@ describe('properties', () => {
     const render = (seed: number) => {
       const traces = fc.sample(traceArb, { seed, numRuns: 20 });
       const results = traces.map((t) => replay(t, brakes));
-      const report = buildReplayReport({ results, brakes, strategy: { kind: 'full' }, priceSource: MINI_TABLE.source, pricings: [MINI] });
+      const report = buildReplayReport({ results, brakes, strategy: { kind: 'full' }, priceSource: MINI_TABLE.source, pricedModels: pricedModelRecords([MINI]) });
       return renderJson(report) + renderCsv(report) + renderTable(report);
     };
     expect(render(42)).toBe(render(42));

@@ -28,10 +28,11 @@ describe('PromptCrossings', () => {
     crossings.add(MINI, rows(1000));
     crossings.add(tiered, rows(50, 80));
     crossings.add(dearerDay, [{ step: 0, inputTokens: 700 }]);
+    // Sorted by model (not the order the runs came in).
     expect(crossings.crossings()).toEqual([
+      { model: 'mini', kind: 'context_window', aboveInputTokens: 127_900, contextWindowTokens: 128_000, maxOutputTokens: 100, runs: 1, runsCrossing: 0, firstStep: null, medianStep: null },
       { model: 'tiered', kind: 'price_tier', aboveInputTokens: 500, runs: 3, runsCrossing: 2, firstStep: 1, medianStep: 1 },
       { model: 'tiered', kind: 'context_window', aboveInputTokens: 900, contextWindowTokens: 1000, maxOutputTokens: 100, runs: 3, runsCrossing: 1, firstStep: 4, medianStep: 4 },
-      { model: 'mini', kind: 'context_window', aboveInputTokens: 127_900, contextWindowTokens: 128_000, maxOutputTokens: 100, runs: 1, runsCrossing: 0, firstStep: null, medianStep: null },
     ]);
     // Every pricing a run came with (the worst case is taken over them all), not one per model.
     expect(crossings.pricings).toEqual([tiered, MINI, dearerDay]);

@@ -3,12 +3,12 @@ import type { BrakeConfig } from '../../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
-import type { ModelPricing } from '../../pricing/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
 import { CompileScratch } from '../../fast/compile.js';
 import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport, replayReportJson } from '../../report/replayReport.js';
+import { PricedModels } from '../../report/pricedModels.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
 import type { ReportView } from '../../report/view.js';
 import { hasBrakes } from '../../report/settings.js';
@@ -94,20 +94,21 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     return recordedResults.add(result);
   });
   const synthetic: RunResult[] = [];
-  const pricings = new Map<string, ModelPricing>();
+  // Every resolution the runs were priced at, each with its runs (not one per model: runs of one model recorded on two days are priced at two).
+  const pricings = new PricedModels();
   let skips = 0;
   const recordedCaches: CacheMode[] = [];
   for (const i of kept) {
     const { skips: skipsRun, cache, ...note } = recordedNotes.at(i);
     recordedCaches.push(cache);
-    pricings.set(note.pricing.model, note.pricing);
+    pricings.add(note.pricing);
     notes.addNote(note);
     if (skipsRun) skips += 1;
   }
   command.scenarios.forEach((input, i) => {
     const pricing = scenarioPricing[i]!;
-    pricings.set(pricing.model, pricing);
     const runs = runScenarioInput(input, { prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
+    pricings.add(pricing, runs.length);
     const sent = sentMaxTokens([input.settings.brakes]);
     for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
     synthetic.push(...runs);
@@ -125,7 +126,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     strategy: shown.strategy,
     scenarios: command.scenarios.map(scenarioRunSettings),
     priceSource: prices.source,
-    pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
+    pricedModels: pricings.records(),
     warnings,
     priceDays: notes.priceDays(),
     pricesNote: notes.pricesNote(),

@@ -10,7 +10,8 @@ import type { TraceInputs } from '../../import/inputSet.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
-import type { ModelPricing, PriceTable } from '../../pricing/types.js';
+import type { PriceTable } from '../../pricing/types.js';
+import { PricedModels } from '../../report/pricedModels.js';
 import { recordedBrakes, type Replayer, type WhatIfSubject } from '../../replay/whatif.js';
 import { reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
@@ -28,12 +29,12 @@ import { workOnRuns } from './inputs.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
 /** Every tree of the inputs (loose runs as trees of one agent), each run noted for the report. */
-async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: Map<string, ModelPricing>; took: RunsTook }> {
+async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: PricedModels; took: RunsTook }> {
   const options = { prices, ...(model === undefined ? {} : { model }) };
   const read = await workOnRuns(inputs, io, (trace) => ({ trace, pricing: pricingFor(trace, options), note: notes.noteOf(trace, pricingFor(trace, options)) }));
-  const pricings = new Map<string, ModelPricing>();
+  const pricings = new PricedModels();
   for (const { pricing, note } of read) {
-    pricings.set(pricing.model, pricing);
+    pricings.add(pricing);
     notes.addNote(note);
   }
   // What the settings line says the runs took: each run's cache without --cache (defaultCacheMode, as replayTree takes it); no scenario files under --tree.
@@ -78,7 +79,7 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
     brakes: command.brakes,
     ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
     priceSource: prices.source,
-    pricings: [...pricings.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)),
+    pricedModels: pricings.records(),
     pricesNote: notes.pricesNote(),
     warnings,
   });
