@@ -68,13 +68,8 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       if (windowCountsOutput(limits)) return `next prompt holds ${prompt} tokens + max_tokens ${limits[Limit.MaxOutputTokens]} > context window ${window}`;
       return `next prompt holds ${prompt} tokens, context window ${window}`;
     }
-    case StopCode.ProviderRefused: {
-      // (A number the provider, or the recording of its refusal, did not give is NaN: left out.)
-      const [prompt, maxTokens, window] = [facts[Fact.PromptTokens]!, facts[Fact.RefusedMaxTokens]!, facts[Fact.WindowTokens]!];
-      const asked = Number.isNaN(maxTokens) ? '' : ` + max_tokens ${maxTokens}`;
-      const past = Number.isNaN(window) ? "past the model's context window" : `> context window ${window}`;
-      return `the provider refused the ${label === '' ? 'call' : label}: ${Number.isNaN(prompt) ? 'its prompt' : `prompt of ${prompt} tokens`}${asked} ${past}`;
-    }
+    case StopCode.ProviderRefused:
+      return refusalDetail(label === '' ? 'call' : label, facts);
     case StopCode.BacktrackLimit:
       return `${counted(facts[Fact.Backtracks]!, 'backtrack')}, limit ${limits[Limit.MaxBacktracks]}`;
     case StopCode.Repeat: {
@@ -88,4 +83,25 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
     default:
       return 'no stop';
   }
+}
+
+const REFUSAL_NUMBERS = ['prompt', 'max_tokens', 'window'] as const;
+
+/**
+ * A provider's refusal for length (`what`: the call, or the summary call), saying only what its numbers
+ * show (a number the provider, or the recording of its refusal, did not give is NaN): the provider's rule
+ * — prompt + max_tokens > window — with every number given, or a prompt alone past the window; else the
+ * numbers given and which were not recorded (a prompt within the window was refused for a max_tokens not
+ * recorded, which is then no claim of this detail).
+ */
+function refusalDetail(what: string, facts: Float64Array): string {
+  const [prompt, maxTokens, window] = [facts[Fact.PromptTokens]!, facts[Fact.RefusedMaxTokens]!, facts[Fact.WindowTokens]!];
+  const head = `the provider refused the ${what}`;
+  const given = [prompt, maxTokens, window].map((n) => !Number.isNaN(n));
+  if (given.every(Boolean)) return `${head}: prompt of ${prompt} tokens + max_tokens ${maxTokens} > context window ${window}`;
+  if (given[0] && given[2] && prompt > window) return `${head}: prompt of ${prompt} tokens > context window ${window}`;
+  const shown = [given[0] ? `prompt ${prompt} tokens` : '', given[1] ? `max_tokens ${maxTokens}` : '', given[2] ? `window ${window}` : ''].filter((part) => part !== '');
+  const missing = REFUSAL_NUMBERS.filter((_, i) => !given[i]);
+  const unrecorded = shown.length === 0 ? 'none of its numbers recorded' : `${missing.join(' and ')} not recorded`;
+  return `${head} for its length (${[shown.join(', '), unrecorded].filter((part) => part !== '').join('; ')})`;
 }

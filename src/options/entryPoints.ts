@@ -1,5 +1,5 @@
 /**
- * The options of the library's replay entry points (replayTrace, runScenario, replayTree; runAgentTree's: liveTree.ts),
+ * The options of the library's replay entry points (replayTrace, runScenario, replayTree, treeReplayer; runAgentTree's: liveTree.ts),
  * checked by the rules runAgentLoop's are (rules.ts) before any work: one UserError naming every field.
  * Each list of keys is held complete by the compiler, so an option the entry point gains is known here.
  */
@@ -11,6 +11,7 @@ import {
   booleanIssue,
   brakeIssues,
   choiceIssue,
+  OptionIssues,
   countFromZeroIssue,
   latencyIssues,
   modelNameIssue,
@@ -18,18 +19,22 @@ import {
   pricingIssue,
   strategyIssues,
   subagentLimitIssues,
+  type Issue,
   type ListsEvery,
   validateOptions,
 } from './rules.js';
 
 const REPLAY_KEYS = ['brakes', 'strategy', 'strategyPlace', 'prices', 'model', 'keepSteps', 'pricing', 'latency', 'engine', 'scratch'] as const;
 const SCENARIO_KEYS = ['prices', 'runs', 'seed', 'brakes', 'strategy', 'strategyPlace', 'latency', 'model', 'keepSteps', 'firstRun'] as const;
-const TREE_KEYS = ['brakes', 'subagent', 'strategy', 'prices', 'model', 'latency'] as const;
+/** treeReplayer's: a tree's settings but its brakes (given to each replay). */
+const REPLAYER_KEYS = ['subagent', 'strategy', 'prices', 'model', 'latency'] as const;
+const TREE_KEYS = ['brakes', ...REPLAYER_KEYS] as const;
 const LISTED: [
   ListsEvery<ReplayInput, typeof REPLAY_KEYS>,
   ListsEvery<RunScenarioOptions, typeof SCENARIO_KEYS>,
   ListsEvery<TreeReplayOptions, typeof TREE_KEYS>,
-] = [true, true, true];
+  ListsEvery<Omit<TreeReplayOptions, 'brakes'>, typeof REPLAYER_KEYS>,
+] = [true, true, true, true];
 void LISTED;
 
 /** replayTrace: brakes, a strategy, a price table (or the model's prices), and the optional settings. */
@@ -71,10 +76,32 @@ export function validateScenarioOptions(options: unknown): void {
 export function validateTreeOptions(options: unknown, entry = 'replayTree'): void {
   validateOptions(entry, options, TREE_KEYS, (issue, o) => {
     brakeIssues(issue, o.brakes);
-    subagentLimitIssues(issue, o.subagent, 'subagent');
-    strategyIssues(issue, o.strategy, 'strategy', true);
-    priceTableIssue(issue, 'prices', o.prices);
-    modelNameIssue(issue, 'model', o.model);
-    latencyIssues(issue, o.latency);
+    treeSettingIssues(issue, o);
   });
+}
+
+/** treeReplayer: replayTree's options but the brakes (each replay is given its own: validateReplayerBrakes). */
+export function validateTreeReplayerOptions(options: unknown): void {
+  validateOptions('treeReplayer', options, REPLAYER_KEYS, treeSettingIssues);
+}
+
+/** Brake settings a tree replayer was given and found good (a sweep gives one object to every tree's replayer: checked once). */
+const goodReplayerBrakes = new WeakSet<object>();
+
+/** The brakes a tree replayer replays under, by replayTree's rule; an object already found good is not checked again (the sweep's hot path). */
+export function validateReplayerBrakes(brakes: unknown): void {
+  if (typeof brakes === 'object' && brakes !== null && goodReplayerBrakes.has(brakes)) return;
+  const issues = new OptionIssues('<treeReplayer brakes>');
+  brakeIssues(issues.add, brakes);
+  issues.throwIfAny();
+  goodReplayerBrakes.add(brakes as object);
+}
+
+/** A tree's settings but its brakes: each sub-agent's limits, the strategy, the price table, the model and latency. */
+function treeSettingIssues(issue: Issue, o: Record<string, unknown>): void {
+  subagentLimitIssues(issue, o.subagent, 'subagent');
+  strategyIssues(issue, o.strategy, 'strategy', true);
+  priceTableIssue(issue, 'prices', o.prices);
+  modelNameIssue(issue, 'model', o.model);
+  latencyIssues(issue, o.latency);
 }

@@ -11,7 +11,7 @@ import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { validateTreeOptions } from '../options/entryPoints.js';
+import { validateReplayerBrakes, validateTreeOptions, validateTreeReplayerOptions } from '../options/entryPoints.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
@@ -41,8 +41,22 @@ function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
   };
 }
 
-/** A replayer of one grouped tree under any brakes (pricing resolved once). */
+/**
+ * A replayer of one grouped tree under any brakes (pricing resolved once). Its options are checked now,
+ * by replayTree's rules (one UserError naming every field, before anything runs), once for every replay
+ * it makes; the brakes of each replay by the same rules, each brake object once.
+ */
 export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
+  validateTreeReplayerOptions(options);
+  const replay = replayerOf(tree, { ...options });
+  return (settings) => {
+    validateReplayerBrakes(settings);
+    return replay(settings);
+  };
+}
+
+/** treeReplayer, its options already checked (replayTree's, replayTrees' once for every tree) and the brakes its caller's. */
+function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
   const pricingOf = perRun((run) => resolveTracePricing(run, options));
   const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt));
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
@@ -73,12 +87,12 @@ export function replayTree(traces: readonly Trace[], options: TreeReplayOptions)
   if (problem !== undefined) {
     throw new UserError({ code: 'not_one_tree', message: `replayTree takes the runs of one session tree: ${problem}`, hint: 'group runs with sessionTrees() first' });
   }
-  return treeReplayer(trees[0]!, options)(options.brakes);
+  return replayerOf(trees[0]!, options)(options.brakes);
 }
 
 /** Every tree of the runs, replayed; runs without `header.agent` are returned as they are. */
 export function replayTrees(traces: Iterable<Trace>, options: TreeReplayOptions): { trees: TreeResult[]; loose: Trace[] } {
   validateTreeOptions(options, 'replayTrees');
   const grouped = sessionTrees(traces);
-  return { trees: grouped.trees.map((tree) => treeReplayer(tree, options)(options.brakes)), loose: grouped.loose };
+  return { trees: grouped.trees.map((tree) => replayerOf(tree, options)(options.brakes)), loose: grouped.loose };
 }

@@ -123,8 +123,8 @@ describe('a recorded refusal ends the replay provider_refused: compiled = readab
         3 * 1200 + 300,
       ]);
       expect(replayTrace(trace(calls), { ...options, engine, brakes: { ...NO_BRAKES, maxSteps: 3 } }).stopReason).toBe('max_steps');
-      expect(replayTrace(trace([step(0), refusal({ contextWindowTokens: 200_000 })]), { ...options, engine }).stopDetail).toBe('the provider refused the call: its prompt > context window 200000');
-      expect(replayTrace(trace([refusal({})]), { ...options, engine }).stopDetail).toBe("the provider refused the call: its prompt past the model's context window");
+      expect(replayTrace(trace([step(0), refusal({ contextWindowTokens: 200_000 })]), { ...options, engine }).stopDetail).toBe('the provider refused the call for its length (window 200000; prompt and max_tokens not recorded)');
+      expect(replayTrace(trace([refusal({})]), { ...options, engine }).stopDetail).toBe('the provider refused the call for its length (none of its numbers recorded)');
     }
   });
 });

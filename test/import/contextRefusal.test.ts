@@ -106,7 +106,7 @@ describe('Claude Code and OTel', () => {
     expect(run!.calls.at(-1)).toMatchObject({ type: 'call', outputTokens: 0, failed: { message: 'Prompt is too long', contextLengthExceeded: {} } });
     expect(run!.calls.at(-1)!.inputTokens).toBeUndefined();
     const result = replayed(run!);
-    expect([result.stopReason, result.stopDetail]).toEqual(['provider_refused', "the provider refused the call: its prompt past the model's context window"]);
+    expect([result.stopReason, result.stopDetail]).toEqual(['provider_refused', 'the provider refused the call for its length (none of its numbers recorded)']);
   });
 
   it("an OTel chat span that failed with OpenAI's context_length_exceeded (the exception's text) is the refusal", () => {

@@ -4,6 +4,7 @@ import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs } from './inputs.js';
+import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 import { announceWritten, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { counted } from '../../plural.js';
@@ -28,6 +29,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
   let held: string[] = [];
   let runs = 0;
   let runsOfCurrent = 0;
+  const missing: MissingTranscript[] = [];
   /** The previous file is done: keep its runs, or drop them when it turned out bad. */
   const closeFile = (): void => {
     if (current !== undefined && set.isBad(current)) {
@@ -44,6 +46,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
         current = file;
         mark = writer?.bytesWritten ?? 0;
       }
+      missing.push(...missingTranscriptsOf(trace));
       const text = writeNativeTraces([trace]);
       if (writer) writer.write(text);
       else if (skipBad) held.push(text);
@@ -54,6 +57,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
     }
     closeFile();
     io.stderr(skippedMessage(set.finish(), set.files.length));
+    warnMissingTranscripts(missing, io, set.badInputs.map((bad) => bad.file));
     output?.commit();
   } catch (error) {
     output?.abort();

@@ -10,8 +10,6 @@ import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
-import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
-import { printableCell } from '../../report/text.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
 import { STDIN_LABEL, STDIN_PATH } from '../../io/openInput.js';
@@ -23,6 +21,7 @@ import type { CliIO } from '../io.js';
 import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { warnScenarioFlags } from './flagChecks.js';
+import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 
 /** Whether the user gave a flag (commander: its value source is not 'default'). */
 export type GivenFlag = (key: string) => boolean;
@@ -58,23 +57,14 @@ export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { 
  * bad file; with --skip-bad its runs are dropped (its first runs too) and it is listed on stderr.
  */
 export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace: Trace) => T): Promise<T[]> {
-  const missing: { source: string; note: string }[] = [];
+  const missing: MissingTranscript[] = [];
   const { results, skipped } = await inputs.map((trace) => {
-    for (const note of trace.header.importedFrom?.notes ?? []) if (isMissingTranscriptNote(note)) missing.push({ source: trace.source, note });
+    missing.push(...missingTranscriptsOf(trace));
     return work(trace);
   });
   io.stderr(skippedMessage(skipped, inputs.files.length));
-  const dropped = new Set(skipped.map((bad) => bad.file));
-  for (const { source, note } of missing) if (![...dropped].some((file) => source.startsWith(file))) io.stderr(missingTranscriptWarning(source, note));
+  warnMissingTranscripts(missing, io, skipped.map((bad) => bad.file));
   return results;
-}
-
-/**
- * A sub-agent whose transcript is missing, on standard error in one line whatever the format: every total
- * (the tree's, the run's) leaves its cost out, which an import note shown only with --wide would hide.
- */
-function missingTranscriptWarning(source: string, note: string): string {
-  return `warning: ${printableCell(`${source}: ${note}`)}\n`;
 }
 
 /** Standard input, or a path that is a pipe or a device (`<(cat flight.yaml)` is /dev/fd/63): no file of its own. */

@@ -18,6 +18,7 @@ import type { CliIO } from '../io.js';
 import { decimalNumber, nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { traceInputs } from './inputs.js';
+import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; sessionIdleSeconds?: string; check?: boolean };
@@ -82,6 +83,7 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
     throw usage('<inputs>', why, skipped.length > 0 ? 'run without --skip-bad to see each problem' : 'name trace files, directories or globs that hold at least one run');
   }
   io.stderr(skippedMessage(skipped, read.files.length));
+  warnMissingTranscripts(traces.flatMap(missingTranscriptsOf), io);
   return { traces };
 }
 

@@ -21,6 +21,7 @@ import { addHalfStepCaps, halvedCaps, rowsOf, type SweepFlags, type SweepSetup }
 import { sweepUnits, sweepUnitsHere, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
 import { Progress } from './progress.js';
+import { warnMissingTranscripts } from './missingTranscripts.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { SweepRead } from './sweepWork.js';
 
@@ -94,6 +95,9 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
     for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
     io.stderr(skippedMessage(inputs.finish(), inputs.files.length));
+    // Missing sub-agent transcripts: said here once, in file order, whichever thread read them (workers stay quiet).
+    const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);
+    warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);
     const slice = setup.configurations.slice(range.from, range.to);
     const tallies = mergedTallies(first.map((reply) => reply.tallies));
     const quantiles = await selectedOnEveryThread(tallies, sweeps);

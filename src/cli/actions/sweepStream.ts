@@ -21,6 +21,7 @@ import { gridWindows } from './sweepWarnings.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
+import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -38,6 +39,8 @@ export interface StreamedFiles {
   windowless?: string[];
   /** Each cache the good files' runs take without one given (defaultCacheMode), once; absent: none. */
   recordedCaches?: CacheMode[];
+  /** The good files' runs' notes of a missing sub-agent transcript, in the order read (the command warns of them); absent: none. */
+  missingTranscripts?: MissingTranscript[];
 }
 
 /**
@@ -67,6 +70,7 @@ interface OpenFile {
   gaps: PriceGapCheck;
   windows: PopulationWindows;
   caches: Set<CacheMode>;
+  missing: MissingTranscript[];
 }
 
 /**
@@ -87,6 +91,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const gaps = new PriceGapCheck();
   const windows = args.windows ?? gridWindows(args.setup);
   const caches = new Set<CacheMode>();
+  const missing: MissingTranscript[] = [];
   const checksPrices = args.setup.fixed.model === undefined;
   let goodFiles = 0;
   let recordedRuns = 0;
@@ -115,6 +120,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       gaps.addSums(open.gaps.sums());
       windows.add(open.windows.models());
       for (const cache of open.caches) caches.add(cache);
+      missing.push(...open.missing);
     } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
@@ -123,7 +129,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
       close();
-      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set() };
+      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set(), missing: [] };
     }
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
@@ -131,6 +137,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices);
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));
+    open.missing.push(...missingTranscriptsOf(run.trace));
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
@@ -142,6 +149,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     priceGaps: gaps.sums(),
     ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
     ...(caches.size === 0 ? {} : { recordedCaches: [...caches] }),
+    ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
     ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
   };
 }

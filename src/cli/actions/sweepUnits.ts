@@ -15,6 +15,7 @@ import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js'
 import { priceGapsOf } from '../../replay/priceGaps.js';
 import { streamFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
+import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /** A unit of the queue: a share of the population, and where its files come among the inputs (`order`). */
@@ -59,6 +60,8 @@ export interface UnitsTallies {
   windowless?: string[];
   /** Each cache its recorded runs take without one given (defaultCacheMode), once; absent: none. */
   recordedCaches?: CacheMode[];
+  /** Its good files' runs' notes of a missing sub-agent transcript, with their unit's `order` (the command's thread warns of them, in file order); absent: none. */
+  missingTranscripts?: { order: number; missing: MissingTranscript[] }[];
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -81,6 +84,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const gaps = new PriceGapCheck();
   const windows = gridWindows(args.setup);
   const caches = new Set<CacheMode>();
+  const missing: { order: number; missing: MissingTranscript[] }[] = [];
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
@@ -98,6 +102,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
       if (files.contextSums !== undefined) sums.push(files.contextSums);
       gaps.addSums(files.priceGaps);
       for (const cache of files.recordedCaches ?? []) caches.add(cache);
+      if (files.missingTranscripts !== undefined) missing.push({ order: unit.order, missing: files.missingTranscripts });
       continue;
     }
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
@@ -109,6 +114,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     windows.addInputs({ traces: prepared.traces });
     for (const cache of prepared.recordedCaches) caches.add(cache);
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
+    const unitMissing = prepared.traces.flatMap(missingTranscriptsOf);
+    if (unitMissing.length > 0) missing.push({ order: unit.order, missing: unitMissing });
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
   }
@@ -117,6 +124,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   first.priceGaps = gaps.sums();
   if (windows.models().length > 0) first.windowless = windows.models();
   if (caches.size > 0) first.recordedCaches = [...caches];
+  if (missing.length > 0) first.missingTranscripts = missing;
   return {
     first,
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),
