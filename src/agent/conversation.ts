@@ -79,3 +79,10 @@ export function capToolOutput(output: string, tokens: number, capTokens: number)
   const keep = Math.floor((output.length * capTokens) / tokens);
   return `${output.slice(0, keep)}\n[… cut to ${capTokens} of ${tokens} tokens]`;
 }
+
+/** The summary call's request, after the prompt it replaces. */
+export const summaryInstruction = (tokens: number) =>
+  `Summarise the conversation so far for your own later use, in at most ${tokens} tokens: what was tried, what was learnt, what is left to do.`;
+
+/** What the model reads in place of a repeated action the duplicate-action guard skipped. */
+export const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';

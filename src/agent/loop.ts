@@ -8,13 +8,14 @@
  *                      the model, then billed by session.recordSummary as the model reported it; see summarize) →
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
- *   a failed call      recorded and billed as the provider billed it (zero tokens unless it returned usage),
- *                      then retried per the policy, each retry behind the brakes again (a model that gives up
+ *   a failed call      its error checked (turnCheck.ts checkFailure), recorded and billed as the provider
+ *                      billed it (zero tokens unless it returned usage), then retried per the policy, each retry behind the brakes again (a model that gives up
  *                      ends the run there: kernel/gaveUp.ts); a prompt past the window refused ends it too
- *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult
+ *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
+ *                      between them: the ones never reached recorded `unreached`, which no replay plays)
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
-import { brakeConfig, type BrakeConfig } from '../brakes/config.js';
+import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
@@ -27,19 +28,13 @@ import type { SummaryDue } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
 import { billedFields, callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
-import { checkedTurn, checkedUsage } from './turnCheck.js';
-import { capToolOutput, Conversation } from './conversation.js';
+import { checkedTurn, checkedUsage, checkFailure } from './turnCheck.js';
+import { subagentOptions } from './subagentRun.js';
+import { capToolOutput, Conversation, SKIP_WARNING, summaryInstruction } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
 import { runBrakes } from '../tree/budget.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
-
-/** The summary call's request, after the prompt it replaces. */
-const summaryInstruction = (tokens: number) =>
-  `Summarise the conversation so far for your own later use, in at most ${tokens} tokens: what was tried, what was learnt, what is left to do.`;
-
-/** What the model reads in place of a repeated action the duplicate-action guard skipped. */
-const SKIP_WARNING = 'This exact action was already run, so it was skipped. Try something different.';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   brakes: BrakeConfig;
@@ -68,6 +63,8 @@ class AgentRun {
   /** Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's). */
   private childElapsedMs = 0;
   private finalText: string | null = null;
+  /** What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns. */
+  private thrown: { error: unknown } | undefined;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
@@ -95,24 +92,16 @@ class AgentRun {
     return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}) };
   }
 
-  /** A sub-agent tool's agent, run to its stop inside this run's tool call, in this run's tree. */
+  /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree; what it throws ends this run too (runTools). */
   private async runSubagent(spec: SubagentSpec, toolCallId: string): Promise<AgentRunResult> {
-    const { options } = this;
-    const child = await new AgentRun({
-      model: spec.model,
-      tools: spec.tools ?? [],
-      brakes: spec.brakes === undefined ? options.brakes : brakeConfig(spec.brakes),
-      context: spec.context,
-      pricing: spec.pricing ?? options.pricing,
-      ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      clock: options.clock,
-      retry: options.retry,
-      countTokens: spec.context.countTokens ?? options.countTokens,
-      member: this.member!.tree.member(spec.agentId, { agentId: this.member!.agentId, toolCallId }),
-    }).run();
-    this.childElapsedMs += child.elapsedMs;
-    return child;
+    try {
+      const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => this.member!.tree.member(agentId, { agentId: this.member!.agentId, toolCallId })));
+      this.childElapsedMs += child.elapsedMs;
+      return child;
+    } catch (error) {
+      this.thrown ??= { error };
+      throw error;
+    }
   }
 
   /** Time since the last event (call or tool), and the mark moved: Σ of all of them is the run's time. */
@@ -152,6 +141,7 @@ class AgentRun {
         });
       } catch (error) {
         if (error instanceof ModelExhausted) return session.exhausted(error.reason, error.detail);
+        if (error instanceof ModelCallError) checkFailure(error, options.model);
         if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, view);
         const failed = this.failedCall(error, view);
         if (failed.stop) return failed.stop;
@@ -201,6 +191,7 @@ class AgentRun {
       });
     } catch (error) {
       if (error instanceof ModelExhausted && !this.aborted) return session.exhausted(error.reason, error.detail);
+      if (error instanceof ModelCallError) checkFailure(error, options.model, 'summary');
       if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, due.view, true);
       const failed = this.failedRecord(error, 0);
       this.billSummary(due, failed);
@@ -273,7 +264,7 @@ class AgentRun {
     const { session, options } = this;
     const cap = options.context.strategy?.toolResultCap ?? Infinity;
     for (let i = 0; i < turn.toolCalls.length; i++) {
-      if (this.aborted) return session.aborted();
+      if (this.aborted) return this.abortedAt(record, i);
       const call = turn.toolCalls[i]!;
       const tool = record.toolCalls![i]!;
       const refused = session.checkTool(tool);
@@ -287,6 +278,7 @@ class AgentRun {
       this.member?.sync(session);
       this.childElapsedMs = 0;
       const result = await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) });
+      if (this.thrown) throw this.thrown.error;
       const tokens = result.tokens ?? options.countTokens(result.output);
       tool.resultTokens = tokens;
       tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);
@@ -296,5 +288,11 @@ class AgentRun {
       if (failed) return failed;
     }
     return this.aborted ? session.aborted() : null;
+  }
+
+  /** Aborted before tool call `from` of `record` ran: it and the ones after are recorded `unreached`, so a replay plays none of them (the run never did). */
+  private abortedAt(record: CallRecord, from: number): Stop {
+    for (const tool of record.toolCalls!.slice(from)) tool.unreached = true;
+    return this.session.aborted();
   }
 }

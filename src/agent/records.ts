@@ -1,6 +1,7 @@
 /** The real loop's records for the recorder: a response as a native call record, and the run's end. */
 import type { Stop } from '../brakes/stopReasons.js';
 import type { CallUsage } from '../pricing/types.js';
+import { isFailureStatus } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord, TraceEnd } from '../trace/types.js';
 import { recordedArguments } from './tools.js';
 import type { ModelTurn } from './types.js';
@@ -47,9 +48,13 @@ export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
   return record;
 }
 
-/** A failed call's `failed`: the provider's status when it gave one, and its message (a refusal adds its numbers). */
+/**
+ * A failed call's `failed`: the provider's status when it gave one that is a failure's (trace/rules.ts
+ * isFailureStatus: an adapter's 200, 0, -1 or 1000 is left out, as the importers leave out a 2xx), and its
+ * message (a refusal adds its numbers).
+ */
 export function failedOf(status: number | undefined, message: string): NonNullable<CallRecord['failed']> {
-  return { ...(status === undefined ? {} : { status }), message };
+  return { ...(isFailureStatus(status) ? { status } : {}), message };
 }
 
 /** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */

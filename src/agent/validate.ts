@@ -3,9 +3,11 @@
  * UserError with one issue per field), and the model is never called with options that would fail. The
  * rules for brakes, strategy, prices and limits are the ones every entry point uses (options/rules.ts).
  */
+import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { brakeIssues, countFromZeroIssue, isObject, modelNameIssue, objectIssue, OptionIssues, pricingIssue, shown, strategyIssues, subagentLimitIssues, tokensIssue, unknownKeyIssues, type Issue, type ListsEvery } from '../options/rules.js';
-import type { AgentContextOptions, AgentLoopOptions, RetryPolicy } from './types.js';
+import { runBrakes } from '../tree/budget.js';
+import { BRAKE_KEYS, brakeIssues, countFromZeroIssue, isObject, modelNameIssue, objectIssue, OptionIssues, pricingIssue, shown, strategyIssues, subagentLimitIssues, tokensIssue, unknownKeyIssues, type Issue, type ListsEvery } from '../options/rules.js';
+import type { AgentContextOptions, AgentLoopOptions, RetryPolicy, SubagentSpec } from './types.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -28,19 +30,37 @@ function toolIssues(issue: Issue, tools: unknown): void {
   });
 }
 
-/** The other numbers: the retry policy, the sizes of the system prompt and goal. */
-function otherNumberIssues(issue: Issue, options: AgentLoopOptions): void {
-  const retries = options.retry?.maxRetries;
-  if (retries !== Infinity) countFromZeroIssue(issue, 'retry.maxRetries', retries, 'retries after the first attempt (default 3), or Infinity');
-  if (options.retry?.backoffMs !== undefined && typeof options.retry.backoffMs !== 'function') issue('retry.backoffMs', 'invalid_value', 'is not a function', '(attempt) => milliseconds to wait');
-  for (const key of ['systemTokens', 'goalTokens'] as const) tokensIssue(issue, `context.${key}`, options.context?.[key], 'leave it out to have it counted');
+/** The retry policy. */
+function retryIssues(issue: Issue, retry: AgentLoopOptions['retry']): void {
+  if (!objectIssue(issue, 'retry', retry, '{ maxRetries, backoffMs }')) return;
+  unknownKeyIssues(issue, 'retry', retry, RETRY_KEYS, 'retry setting');
+  if (retry.maxRetries !== Infinity) countFromZeroIssue(issue, 'retry.maxRetries', retry.maxRetries, 'retries after the first attempt (default 3), or Infinity');
+  if (retry.backoffMs !== undefined && typeof retry.backoffMs !== 'function') issue('retry.backoffMs', 'invalid_value', 'is not a function', '(attempt) => milliseconds to wait');
+}
+
+/** The agent's context: its system prompt and goal, their sizes when given, its strategy. */
+function contextIssues(issue: Issue, context: AgentContextOptions | undefined): void {
+  if (objectIssue(issue, 'context', context, '{ system, goal, strategy }', true)) unknownKeyIssues(issue, 'context', context, CONTEXT_KEYS, 'context option');
+  for (const key of ['systemTokens', 'goalTokens'] as const) tokensIssue(issue, `context.${key}`, context?.[key], 'leave it out to have it counted');
+  strategyIssues(issue, context?.strategy, 'context.strategy');
+  if (typeof context?.system !== 'string') issue('context.system', 'missing_field', 'is not a string', 'the system prompt');
+  if (typeof context?.goal !== 'string') issue('context.goal', 'missing_field', 'is not a string', 'the task the agent is given');
 }
 
 const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits'] as const;
 const CONTEXT_KEYS = ['system', 'goal', 'strategy', 'systemTokens', 'goalTokens', 'countTokens'] as const;
 const RETRY_KEYS = ['maxRetries', 'backoffMs'] as const;
-const LISTED: [ListsEvery<AgentLoopOptions, typeof OPTION_KEYS>, ListsEvery<AgentContextOptions, typeof CONTEXT_KEYS>, ListsEvery<RetryPolicy, typeof RETRY_KEYS>] = [true, true, true];
+const SPEC_KEYS = ['agentId', 'model', 'tools', 'context', 'pricing', 'brakes', 'recorder'] as const;
+const LISTED: [ListsEvery<AgentLoopOptions, typeof OPTION_KEYS>, ListsEvery<AgentContextOptions, typeof CONTEXT_KEYS>, ListsEvery<RetryPolicy, typeof RETRY_KEYS>, ListsEvery<SubagentSpec, typeof SPEC_KEYS>] = [true, true, true, true];
 void LISTED;
+
+/** What a sub-agent's spec may not set: the run's own options (its tree's are the root run's). */
+const SPEC_ALIASES: Record<string, string> = {
+  subagentLimits: "a sub-agent's limits are set once for the tree: pass subagentLimits to the root run's runAgentLoop",
+  retry: "a sub-agent retries as the run that started it: set retry on the root run's runAgentLoop",
+  clock: 'a sub-agent runs on the clock of the run that started it',
+  signal: 'a sub-agent stops on the AbortSignal of the run that started it',
+};
 
 export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   const issues = new OptionIssues('<runAgentLoop options>');
@@ -50,13 +70,9 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   modelIssues(issue, options.model);
   toolIssues(issue, options.tools);
   brakeIssues(issue, options.brakes);
-  if (objectIssue(issue, 'retry', options.retry, '{ maxRetries, backoffMs }')) unknownKeyIssues(issue, 'retry', options.retry, RETRY_KEYS, 'retry setting');
-  if (objectIssue(issue, 'context', options.context, '{ system, goal, strategy }', true)) unknownKeyIssues(issue, 'context', options.context, CONTEXT_KEYS, 'context option');
-  otherNumberIssues(issue, options);
+  retryIssues(issue, options.retry);
+  contextIssues(issue, options.context);
   subagentLimitIssues(issue, options.subagentLimits, 'subagentLimits');
-  strategyIssues(issue, options.context?.strategy, 'context.strategy');
-  if (typeof options.context?.system !== 'string') issue('context.system', 'missing_field', 'is not a string', 'the system prompt');
-  if (typeof options.context?.goal !== 'string') issue('context.goal', 'missing_field', 'is not a string', 'the task the agent is given');
   pricingIssue(issue, 'pricing', options.pricing);
   pricingIssue(issue, 'summaryPricing', options.summaryPricing, false);
   const summaryModel = options.context?.strategy?.summary?.model;
@@ -64,6 +80,46 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
     issue('summaryPricing', 'missing_field', `the summary calls go to ${summaryModel} but have no prices`, `resolve them: loadPriceTable().resolve('${summaryModel}')`);
   }
   return issues.issues;
+}
+
+/**
+ * A sub-agent tool's spec (defineSubagentTool's agent()), by the same rules as runAgentLoop's options:
+ * its id, model, tools, context and, when given, its prices and its own brakes (a misspelt brake is
+ * refused, not ignored), before its model is called.
+ */
+export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
+  const agentId = isObject(spec) && typeof spec.agentId === 'string' ? spec.agentId : '?';
+  const issues = new OptionIssues(`<sub-agent ${agentId} options>`);
+  const issue = issues.add;
+  if (!objectIssue(issue, '', spec, '{ agentId, model, context }', true)) return issues.issues;
+  unknownKeyIssues(issue, '', spec, SPEC_KEYS, 'sub-agent option', SPEC_ALIASES);
+  if (typeof spec.agentId !== 'string' || spec.agentId === '') issue('agentId', 'missing_field', `${shown(spec.agentId)} is not an agent id`, "name the sub-agent, e.g. 'researcher'");
+  modelIssues(issue, spec.model);
+  if (spec.tools !== undefined) toolIssues(issue, spec.tools);
+  if (spec.brakes !== undefined) brakeIssues(issue, spec.brakes);
+  if (isObject(spec.brakes)) treeTotalIssues(issue, spec.brakes);
+  contextIssues(issue, spec.context);
+  pricingIssue(issue, 'pricing', spec.pricing, false);
+  return issues.issues;
+}
+
+/**
+ * A sub-agent's own brakes are per-call ones (repeat, same error, context window, …): the brakes that bind
+ * totals (steps, cost, time, tokens) are the tree's (tree/budget.ts runBrakes drops them from an agent's
+ * own), and its own steps and spend are `subagentLimits`'. Given in its spec, they would do nothing: refused.
+ */
+function treeTotalIssues(issue: Issue, brakes: Record<string, unknown>): void {
+  const perRun = runBrakes(brakeConfig(brakes as BrakeSettings)) as unknown as Record<string, unknown>;
+  for (const key of Object.keys(brakes)) {
+    if (brakes[key] === undefined || key in perRun || !(BRAKE_KEYS as readonly string[]).includes(key)) continue;
+    const own = key === 'maxSteps' || key === 'maxCostPico' ? `; a sub-agent's own ${key === 'maxSteps' ? 'steps' : 'spend'}: subagentLimits.${key} on the root run` : '';
+    issue(`brakes.${key}`, 'ignored_brake', "binds the tree's totals, not one sub-agent's calls: a sub-agent's brakes are its per-call ones", `set ${key} on the root run's brakes (it binds every agent of the tree)${own}`);
+  }
+}
+
+export function validateSubagentSpec(spec: SubagentSpec): void {
+  const issues = subagentSpecIssues(spec);
+  if (issues.length > 0) throw new UserError(issues);
 }
 
 export function validateAgentOptions(options: AgentLoopOptions): void {

@@ -37,7 +37,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 5: a compiled trace holds whether its recorded run's model gave up after its last call (CompiledTrace.gaveUp).
 // 6: that field is whether its recorded run asked for no call after its last: gave up, or aborted (CompiledTrace.endsAfterLastCall).
 // 7: inputs read under the rules of src/trace/rules.ts that refuse a refusal contradicting itself (an entry of one read before is not served).
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/7';
+// 8: a tool call the run never reached (`unreached`) is not compiled, nor is a final mark of the call it is in; a failed call's status is 100–599 and no final answer.
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/8';
 
 let compilerHash: string | undefined;
 

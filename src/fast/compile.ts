@@ -6,9 +6,10 @@
  * longer grows with the trace's length.
  */
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
-import { CallField, writeCallRecord } from '../kernel/callRecord.js';
+import { CallField, CallFlag, writeCallRecord } from '../kernel/callRecord.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsAfterLastCall } from '../kernel/gaveUp.js';
+import { reachedToolCalls } from '../trace/rules.js';
 import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
@@ -120,7 +121,8 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
   // Up to the call its provider refused, if one was (refusal.ts): the run ends there.
   const n = refusedAt(trace.calls);
   const calls = n === trace.calls.length ? trace.calls : trace.calls.slice(0, n);
-  const toolCount = calls.reduce((sum, call) => sum + (call.toolCalls?.length ?? 0), 0);
+  // A tool call the run never reached (and any after it) is not compiled: no replay plays it (trace/rules.ts reachedToolCalls).
+  const toolCount = calls.reduce((sum, call) => sum + reachedToolCalls(call), 0);
   const c = emptyCompiled(trace, n, toolCount, memory);
   const actions = new Interner();
   const errors = new Interner();
@@ -131,6 +133,9 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
     const at = i * CompiledField.Stride;
     const records = c.records;
     writeCallRecord(records, at, call);
+    const reached = reachedToolCalls(call);
+    // A step the run stopped inside never ended: its final mark completes nothing (as session.endStep).
+    if (reached < (call.toolCalls?.length ?? 0)) records[at + CallField.Flags] = records[at + CallField.Flags]! & ~CallFlag.Final;
     recordedCostUsd[i] = call.recordedCostUsd ?? NaN;
     c.latencyIntegral &&= integralLatency(records[at + CallField.LatencyMs]!);
     c.toolStart[i] = t;
@@ -138,7 +143,8 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
     let maxResult = -1;
     let latencySum = 0;
     let latencyMissing = false;
-    for (const tool of call.toolCalls ?? []) {
+    for (let j = 0; j < reached; j++) {
+      const tool = call.toolCalls![j]!;
       c.action[t] = actions.id(actionFingerprint(tool.name, tool.arguments));
       c.resultTokens[t] = tool.resultTokens;
       c.error[t] = tool.error ? errors.id(errorFingerprint(tool.name, tool.error)) : -1;
@@ -158,7 +164,7 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
     records[at + CompiledField.ToolLatency] = toolLatency;
     records[at + CompiledField.StepLatency] = records[at + CallField.LatencyMs]! + toolLatency;
     records[at + CompiledField.MaxResult] = maxResult;
-    records[at + CompiledField.Tools] = call.toolCalls?.length ?? 0;
+    records[at + CompiledField.Tools] = reached;
   });
   c.toolStart[n] = t;
   c.actionIds = actions.size;

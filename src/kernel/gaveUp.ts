@@ -13,8 +13,8 @@
  * provider's refusal). So a replay of a recording whose model gave up, or whose run was aborted, ends at
  * its last call, before the brakes of a call that never came. A live recording cut off (its process
  * killed before the end record) says nothing of what came next: its replay meets the brakes first.
- * (The last call itself is replayed whole: of a run aborted between the tool calls of one call, the ones
- * never reached — recorded with 0 tokens — still meet the tool brakes in a replay.)
+ * (Of a run aborted between the tool calls of its last call, the ones never reached are recorded
+ * `unreached`, and no replay plays them: loop/run.ts playCall, fast/compile.ts.)
  */
 import { Fact, describeStop } from './describe.js';
 import { countsAsStep } from './brakes.js';

@@ -82,6 +82,8 @@ export function playCall(session: LoopSession, response: CallRecord, view: Promp
   const tools = response.toolCalls ?? NO_TOOL_CALLS;
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]!;
+    // The run never reached it, nor the ones after (its AbortSignal fired): they meet no brake (endStep: nor does a final mark complete).
+    if (tool.unreached === true) break;
     const refused = session.checkTool(tool);
     if (refused === SKIPPED) continue;
     if (refused) return refused;

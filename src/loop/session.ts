@@ -34,6 +34,7 @@ import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
+import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
@@ -287,10 +288,10 @@ export class LoopSession {
     return this.stops.stop(code, `tool ${tool.name}`);
   }
 
-  /** The step's tool calls are done; a response flagged final completes the run. */
+  /** The step's tool calls are done; a response flagged final completes the run (not one the run stopped inside: trace/rules.ts cutShort). */
   endStep(response: CallRecord): Stop | null {
     this.context.closeStep();
-    return response.final ? this.stops.stop(StopCode.Completed) : null;
+    return response.final && !cutShort(response) ? this.stops.stop(StopCode.Completed) : null;
   }
 
   finish(stop: Stop): RunOutcome {

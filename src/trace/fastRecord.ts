@@ -6,6 +6,7 @@
  * whatever this accepts, zod accepts): it only ever skips work, never changes a verdict. Calls are the
  * bulk of a file; headers and ends matter at start (a file of common records never builds the schemas).
  */
+import { isHttpStatus } from '../import/http/status.js';
 import { isTokenCount } from '../io/limits.js';
 import { TRACE_SCHEMA } from './types.js';
 
@@ -48,6 +49,9 @@ function isPlainToolCall(tool: unknown): boolean {
       case 'startedAgentId':
         if (typeof value !== 'string' || value.length === 0) return false;
         break;
+      case 'unreached':
+        if (typeof value !== 'boolean') return false;
+        break;
       default:
         return false;
     }
@@ -65,12 +69,12 @@ function isPlainRefusal(value: unknown): boolean {
   return true;
 }
 
-/** A failed call's `failed`: `{ status?, message, contextLengthExceeded? }`, the status a safe integer, the message a string. */
+/** A failed call's `failed`: `{ status?, message, contextLengthExceeded? }`, the status an HTTP status (100–599), the message a string. */
 function isPlainFailure(value: unknown): boolean {
   if (!isRecord(value) || typeof value.message !== 'string') return false;
   for (const key in value) {
     if (key === 'status') {
-      if (!Number.isSafeInteger(value.status)) return false;
+      if (!isHttpStatus(value.status)) return false;
     } else if (key === 'contextLengthExceeded') {
       if (!isPlainRefusal(value.contextLengthExceeded)) return false;
     } else if (key !== 'message') return false;

@@ -28,7 +28,7 @@ function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown)
     if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int') && typeof issue.input === 'number') {
       code = 'too_large';
       message = countTooLarge(field, issue.input)?.message ?? message;
-    } else if (issue.code === 'too_small' && issue.origin === 'number') {
+    } else if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
       code = 'negative_number';
       message = 'must not be negative';
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {

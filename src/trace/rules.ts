@@ -11,17 +11,21 @@
  * A call the provider refused for its length (failed.contextLengthExceeded) carries no usage, cost nor
  * tool calls, is no answer (not final, backtrack nor unparseable), gives numbers past the window when it
  * gives all three (kernel/providerWindow.ts: prompt + max_tokens > window), and is its run's last call,
- * in a run whose end is not `completed` (the refusal ended the run). A failed call's status is no 2xx.
+ * in a run whose end is not `completed` (the refusal ended the run). A failed call's status is an HTTP
+ * status (a whole number 100–599) and no 2xx (isFailureStatus), and a failed call is no final answer.
+ * A tool call the run never reached (`unreached`: its AbortSignal fired between the tool calls of one
+ * call) ran nothing: no result, latency nor error, and every tool call after it was not reached either.
  */
 import type { InputIssue } from '../errors.js';
 import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
+import { isHttpStatus } from '../import/http/status.js';
 import { providerRefuses } from '../kernel/providerWindow.js';
-import type { CallRecord, ContextLengthExceeded, RecordedSettings, Trace, TraceEnd, TraceHeader } from './types.js';
+import type { CallRecord, ContextLengthExceeded, RecordedSettings, ToolCallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
 
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal';
+  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached';
   message: string;
   hint?: string;
 }
@@ -67,10 +71,8 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
   if (call.latencyMs !== undefined) pushDefined(out, latencyTooLarge('latencyMs', call.latencyMs));
   if (call.startMs !== undefined) pushDefined(out, latencyTooLarge('startMs', call.startMs));
   if (call.recordedCostUsd !== undefined) pushDefined(out, amountTooLarge('recordedCostUsd', call.recordedCostUsd));
-  if (call.failed?.status !== undefined) {
-    pushDefined(out, countTooLarge('failed.status', call.failed.status));
-    if (isSuccessStatus(call.failed.status)) out.push(successStatusViolation(call.failed.status));
-  }
+  if (call.failed?.status !== undefined && !isFailureStatus(call.failed.status)) out.push(statusViolation(call.failed.status));
+  if (call.failed !== undefined && call.final === true && call.failed.contextLengthExceeded === undefined) out.push(FINAL_FAILED_CALL);
   if (call.failed?.contextLengthExceeded !== undefined) refusalViolations(call, call.failed.contextLengthExceeded, out);
   const cached = call.cachedInputTokens ?? 0;
   const written = (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0);
@@ -93,8 +95,44 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
     if (deep !== undefined) out.push({ field: `toolCalls[${j}].arguments`, code: 'too_deep', message: `nests deeper than ${MAX_ARGUMENTS_DEPTH} levels of arrays and objects (at ${deep.slice(0, 60)}${deep.length > 60 ? '…' : ''})` });
     pushDefined(out, countTooLarge(`toolCalls[${j}].resultTokens`, tool.resultTokens));
     if (tool.latencyMs !== undefined) pushDefined(out, latencyTooLarge(`toolCalls[${j}].latencyMs`, tool.latencyMs));
+    if (j > 0 && tool.unreached !== true && tools[j - 1]!.unreached === true) out.push(reachedAfterUnreached(j));
+    if (tool.unreached === true) unreachedViolations(tool, j, out);
   }
   return out;
+}
+
+/** What a tool call the run never reached may not carry: it ran nothing. */
+const NOT_ON_UNREACHED = ['latencyMs', 'error', 'startedAgentId'] as const;
+
+function unreachedViolations(tool: ToolCallRecord, j: number, out: RuleViolation[]): void {
+  const hint = 'leave unreached out of a tool call that ran; one the run never reached has resultTokens 0 and no latencyMs, error nor startedAgentId';
+  const never = 'but the run never reached this tool call (unreached): it ran nothing';
+  if (tool.resultTokens !== 0) out.push({ field: `toolCalls[${j}].resultTokens`, code: 'inconsistent_unreached', message: `is ${tool.resultTokens}, ${never}`, hint });
+  for (const field of NOT_ON_UNREACHED) {
+    if (tool[field] !== undefined && tool[field] !== null) out.push({ field: `toolCalls[${j}].${field}`, code: 'inconsistent_unreached', message: `is set, ${never}`, hint });
+  }
+}
+
+function reachedAfterUnreached(j: number): RuleViolation {
+  return {
+    field: `toolCalls[${j}]`,
+    code: 'inconsistent_unreached',
+    message: `is not marked unreached, but toolCalls[${j - 1}] is: the run stopped at the first tool call it never reached, so it reached none after it`,
+    hint: 'mark unreached every tool call from the first one the run never reached to the last',
+  };
+}
+
+/** The tool calls of `call` the run reached (its tool calls up to the first `unreached` one): the ones a replay plays. */
+export function reachedToolCalls(call: CallRecord): number {
+  const tools = call.toolCalls;
+  if (tools === undefined) return 0;
+  for (let j = 0; j < tools.length; j++) if (tools[j]!.unreached === true) return j;
+  return tools.length;
+}
+
+/** Whether the run stopped between the tool calls of `call` (some it never reached): the step never ended, so a `final` mark completes nothing. */
+export function cutShort(call: CallRecord): boolean {
+  return reachedToolCalls(call) < (call.toolCalls?.length ?? 0);
 }
 
 /** The fields a refused call may not carry: the provider billed it nothing and answered nothing. */
@@ -129,7 +167,7 @@ function refusalViolations(call: CallRecord, refusal: ContextLengthExceeded, out
  * window: kernel/providerWindow.ts). With one of them not given nothing is said: the max_tokens a log does
  * not give may be what passed the window.
  */
-function refusalNotPastWindow({ promptTokens, maxOutputTokens, contextWindowTokens }: ContextLengthExceeded): RuleViolation | undefined {
+export function refusalNotPastWindow({ promptTokens, maxOutputTokens, contextWindowTokens }: ContextLengthExceeded): RuleViolation | undefined {
   if (promptTokens === undefined || maxOutputTokens === undefined || contextWindowTokens === undefined) return undefined;
   if (providerRefuses(contextWindowTokens, promptTokens, maxOutputTokens)) return undefined;
   return {
@@ -145,14 +183,34 @@ export function isSuccessStatus(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 
-function successStatusViolation(status: number): RuleViolation {
+/**
+ * A failed call's status, the one rule for it (the reader, the importers, the real loop's recorder): an
+ * HTTP status (a whole number 100–599: import/http/status.ts) that is no success. Anything else is left
+ * out by whoever writes the record (a stream that failed after its 200, an adapter's 0 or -1), refused by the reader.
+ */
+export function isFailureStatus(status: unknown): status is number {
+  return isHttpStatus(status) && !isSuccessStatus(status);
+}
+
+function statusViolation(status: number): RuleViolation {
+  const success = isSuccessStatus(status);
   return {
     field: 'failed.status',
     code: 'inconsistent_status',
-    message: `is ${status}, a success, on a failed call: a failed call's status is the error the provider answered with (4xx, 5xx)`,
-    hint: "write the error's status, or leave status out when the call failed after a 2xx response (a stream cut off midway, an error in a 200 body)",
+    message: success
+      ? `is ${status}, a success, on a failed call: a failed call's status is the error the provider answered with (4xx, 5xx)`
+      : `is ${status}, which is no HTTP status (a whole number from 100 to 599)`,
+    hint: "write the error's status, or leave status out when the call failed after a 2xx response (a stream cut off midway, an error in a 200 body) or the log gives none",
   };
 }
+
+/** A plain failed call marked final: it gave no answer (a refusal's marks are refusalViolations'). */
+const FINAL_FAILED_CALL: RuleViolation = {
+  field: 'final',
+  code: 'inconsistent_failure',
+  message: 'is true on a failed call: the call failed, so it gave no final answer',
+  hint: 'leave final out of the failed call (mark the answer that ended the run), or leave failed out if the call was answered',
+};
 
 /** The index of the run's call its provider refused for its length (-1: none). */
 export function refusedCallIndex(calls: readonly CallRecord[]): number {

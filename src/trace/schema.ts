@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import { TRACE_SCHEMA } from './types.js';
 
+/** What a failed call's status out of range is (the range is isFailureStatus's, src/trace/rules.ts). */
+const HTTP_STATUS_MESSAGE = 'is no HTTP status (a whole number from 100 to 599)';
+
 /** Scalars the records share. */
 function scalarSchemas() {
   const tokens = z.number().int().nonnegative();
@@ -25,6 +28,10 @@ function partSchemas({ tokens, millis }: ReturnType<typeof scalarSchemas>) {
     latencyMs: millis.optional(),
     id: z.string().min(1).optional().describe('The tool call id as recorded (toolu_…, call_…): a sub-agent run names the call that started it'),
     startedAgentId: z.string().min(1).optional().describe("The sub-agent this call started (its header.agent.agentId), when the log links them from the call's side: a tree links that sub-agent to this call"),
+    unreached: z
+      .boolean()
+      .optional()
+      .describe('The run never reached this tool call (its AbortSignal fired between the tool calls of the response): it and every later one ran nothing (resultTokens 0, no latency, error nor startedAgentId); a replay plays the tool calls before it'),
   });
 
   /** Which agent of a session tree (an agent and the sub-agents it started) a run belongs to. */
@@ -130,7 +137,13 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     compaction: z.boolean().optional(),
     failed: z
       .strictObject({
-        status: z.number().int().optional().describe("The error's HTTP status (4xx, 5xx); never a 2xx (src/trace/rules.ts): left out when the call failed after a 2xx response"),
+        status: z
+          .number()
+          .int()
+          .min(100, HTTP_STATUS_MESSAGE)
+          .max(599, HTTP_STATUS_MESSAGE)
+          .optional()
+          .describe("The error's HTTP status (4xx, 5xx): a whole number from 100 to 599, never a 2xx (src/trace/rules.ts isFailureStatus); left out when the call failed after a 2xx response or the log gives none"),
         message: z.string(),
         contextLengthExceeded: z
           .strictObject({

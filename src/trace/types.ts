@@ -114,6 +114,12 @@ export interface ToolCallRecord {
    * side (Codex's `spawn_agent` output names the thread it spawned): a tree links that sub-agent to this call.
    */
   startedAgentId?: string;
+  /**
+   * The run never reached this tool call: its AbortSignal fired between the tool calls of the response, so
+   * this one and every one after it never ran (resultTokens 0, no latency nor error). A replay plays the
+   * response's tool calls up to the first unreached one, as the run did (the run ended there).
+   */
+  unreached?: boolean;
 }
 
 export interface CallRecord {

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { ModelCallError, type AgentLoopOptions, type AgentTool, type Model, type ModelTurn } from '../../src/agent/types.js';
+import { ModelCallError, type AgentLoopOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from '../../src/agent/types.js';
+import type { WindowRefusal } from '../../src/loop/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { brakesArb } from '../core/arbitraries.js';
@@ -36,12 +37,58 @@ export const libraryBrakesArb: fc.Arbitrary<BrakeConfig> = fc
     return brakes;
   });
 
+/** A failed call as a custom adapter may throw it: any status (200, 0, -1, 1000 among them), refusal numbers (past the window or not), usage (billable or not). */
+export interface FailureSpec {
+  status: number | undefined;
+  message: string;
+  retryable: boolean;
+  refusal?: WindowRefusal | undefined;
+  usage?: ModelUsage | undefined;
+}
+
 export interface TurnSpec {
   tools: { id: string; name: string; arguments: string }[];
   inputTokens: number | undefined;
   outputTokens: number;
-  failed: { status: number | undefined; message: string; retryable: boolean } | undefined;
+  failed: FailureSpec | undefined;
   latencyMs: number;
+}
+
+/** Statuses an adapter may give: failures', successes' and numbers that are no HTTP status (the loop leaves out all but the first). */
+const statusArb = opt(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(400, 429, 500, 503) }, { weight: 2, arbitrary: fc.constantFrom(200, 204, 0, -1, 1000, 99, 600) }));
+
+/** Refusal numbers: past the window, not past it (the adapter's bug), or one not known (NaN). */
+const refusalArb: fc.Arbitrary<WindowRefusal> = fc
+  .record({ window: fc.integer({ min: 100, max: 4000 }), prompt: fc.integer({ min: 0, max: 5000 }), max: opt(fc.integer({ min: 0, max: 2000 })), unknown: fc.boolean() })
+  .map(({ window, prompt, max, unknown }) => ({ promptTokens: unknown ? NaN : prompt, contextWindowTokens: window, ...(max === undefined ? {} : { maxOutputTokens: max }) }));
+
+/** Usage on an error: billable, or no call's (a negative or fractional count, a part past its whole). */
+const errorUsageArb: fc.Arbitrary<ModelUsage> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ inputTokens: fc.integer({ min: 0, max: 3000 }), outputTokens: fc.integer({ min: 0, max: 200 }) }) },
+  { weight: 1, arbitrary: fc.constantFrom<ModelUsage>({ outputTokens: -1 }, { outputTokens: 1.5 }, { inputTokens: 10, cachedInputTokens: 20, outputTokens: 1 }, { outputTokens: 5, reasoningTokens: 6 }) },
+);
+
+/** A failure (`messages`: the texts it may carry). */
+const failureArb = (messages: fc.Arbitrary<string>): fc.Arbitrary<FailureSpec> =>
+  fc.record({
+    status: statusArb,
+    message: messages,
+    retryable: fc.boolean(),
+    refusal: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: refusalArb }),
+    usage: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: errorUsageArb }),
+  });
+
+/** Whether the loop refuses the failure as its adapter's bug (a ModelTurnError): usage no call has, or refusal numbers not past the window (all three known). */
+export function badFailure({ usage, refusal }: FailureSpec): boolean {
+  const count = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0);
+  const badUsage =
+    usage !== undefined &&
+    (![usage.inputTokens, usage.cachedInputTokens, usage.cacheWriteTokens, usage.cacheWrite1hTokens, usage.reasoningTokens, usage.outputTokens].every(count) ||
+      (usage.inputTokens !== undefined && (usage.cachedInputTokens ?? 0) + (usage.cacheWriteTokens ?? 0) + (usage.cacheWrite1hTokens ?? 0) > usage.inputTokens) ||
+      (usage.reasoningTokens ?? 0) > usage.outputTokens);
+  const { promptTokens, maxOutputTokens, contextWindowTokens } = refusal ?? {};
+  const badRefusal = refusal !== undefined && maxOutputTokens !== undefined && !Number.isNaN(promptTokens) && promptTokens! + maxOutputTokens <= contextWindowTokens!;
+  return badUsage || badRefusal;
 }
 
 /** A response or a failed call, and how long it took (a tool named '' among them: taken as an unparseable response, agent/records.ts readableTurn; arguments that are no JSON object). */
@@ -49,7 +96,7 @@ export const turnArb: fc.Arbitrary<TurnSpec> = fc.record({
   tools: fc.array(fc.record({ id: fc.constantFrom('', 'call_1', 'call_2'), name: fc.constantFrom('read', 'nope', ''), arguments: fc.constantFrom('', '{}', '{"a":1}', 'not json', '[1]') }), { maxLength: 2 }),
   inputTokens: opt(fc.integer({ min: 0, max: 5000 })),
   outputTokens: fc.integer({ min: 0, max: 500 }),
-  failed: opt(fc.record({ status: opt(fc.constantFrom(400, 429, 500, 503)), message: fc.string({ maxLength: 20 }), retryable: fc.boolean() })),
+  failed: opt(failureArb(fc.string({ maxLength: 20 }))),
   latencyMs: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 3000, noNaN: true })),
 });
 
@@ -58,28 +105,42 @@ export const loopingTurnArb: fc.Arbitrary<TurnSpec> = fc.record({
   tools: fc.array(fc.record({ id: fc.constantFrom('call_1', 'call_2'), name: fc.constantFrom('read', 'flaky', 'flaky', 'nope', ''), arguments: fc.constantFrom('{}', '{"a":1}', '{"a":2}') }), { minLength: 1, maxLength: 2 }),
   inputTokens: opt(fc.integer({ min: 0, max: 5000 })),
   outputTokens: fc.integer({ min: 0, max: 500 }),
-  failed: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.record({ status: opt(fc.constantFrom(429, 500)), message: fc.constantFrom('busy', ''), retryable: fc.boolean() }) }),
+  failed: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: failureArb(fc.constantFrom('busy', '')) }),
   latencyMs: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 3000, noNaN: true })),
 });
 
-/** A last tool call that fires a run's AbortSignal (recordingReadable.test.ts gives its runs a tool `halt` that does). */
+/** A tool call that fires a run's AbortSignal (recordingReadable.test.ts gives its runs a tool `halt` that does). */
 export const HALT = { id: 'call_3', name: 'halt', arguments: '{}' };
 
-/** Answers with `turns` in order (each after its latency on `clock`; turn `haltTurn`, 0-based, with a last tool call HALT), then a final answer (usage without a prompt size). */
-export function scriptedModel(name: string, turns: readonly TurnSpec[], clock: VirtualClock, haltTurn?: number): Model {
+/** A scripted model, and whether it threw a failure the loop refuses as its bug (badFailure). */
+export type ScriptedModel = Model & { threwBad: boolean };
+
+/**
+ * Answers with `turns` in order (each after its latency on `clock`; turn `haltTurn`, 0-based, with the tool
+ * call HALT at place `haltAt` among its tool calls — past the last: last — and, `again`, its tool calls once
+ * more after the HALT: repeats a replay would meet, though the run never ran them), then a final answer (usage without a prompt size).
+ */
+export function scriptedModel(name: string, turns: readonly TurnSpec[], clock: VirtualClock, haltTurn?: number, haltAt = Infinity, again = false): ScriptedModel {
   let next = 0;
-  return {
+  const model: ScriptedModel = {
     name,
+    threwBad: false,
     async call(): Promise<ModelTurn> {
       const at = next++;
       const turn = turns[at];
       if (turn === undefined) return { text: 'done', toolCalls: [], usage: { outputTokens: 1 } };
       clock.advance(turn.latencyMs);
       const { failed } = turn;
-      if (failed) throw new ModelCallError(failed.message, { ...(failed.status === undefined ? {} : { status: failed.status }), retryable: failed.retryable });
-      return { text: null, toolCalls: at === haltTurn ? [...turn.tools, HALT] : turn.tools, usage: { ...(turn.inputTokens === undefined ? {} : { inputTokens: turn.inputTokens }), outputTokens: turn.outputTokens } };
+      if (failed) {
+        model.threwBad = badFailure(failed);
+        const { status, retryable, refusal, usage } = failed;
+        throw new ModelCallError(failed.message, { ...(status === undefined ? {} : { status }), retryable, ...(refusal === undefined ? {} : { refusal }), ...(usage === undefined ? {} : { usage }) });
+      }
+      const tools = at === haltTurn ? [...turn.tools.slice(0, haltAt), HALT, ...turn.tools.slice(haltAt), ...(again ? turn.tools : [])] : turn.tools;
+      return { text: null, toolCalls: tools, usage: { ...(turn.inputTokens === undefined ? {} : { inputTokens: turn.inputTokens }), outputTokens: turn.outputTokens } };
     },
   };
+  return model;
 }
 
 const read: AgentTool = { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' };

@@ -1,6 +1,9 @@
 /**
  * A recording the real loop writes is always readable: random real-loop runs (a scripted model's random
- * responses, failed calls among them, some runs aborted from a tool or in the wait before a retry) under
+ * responses, failed calls among them as a custom adapter may throw them — a status of 200, 0, -1 or 1000,
+ * refusal numbers past the window or not, usage billable or not: the loop leaves out a status that is no
+ * failure's and refuses the rest as the adapter's bug, a ModelTurnError, exactly when the failure had one —
+ * some runs aborted from a tool, between the tool calls of one call, or in the wait before a retry) under
  * random brakes from the whole domain runAgentLoop accepts
  * (a timeout of 0 or of a fraction of a millisecond, the largest step cap and budget) are recorded by the
  * file recorder and read back by the native reader — every line by the zod schemas and by the fast
@@ -24,21 +27,32 @@ import { handTable } from '../helpers.js';
 import { traceSchemas } from '../../src/trace/schema.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
+import { ModelTurnError } from '../../src/agent/turnCheck.js';
 import { libraryBrakesArb, loopingTurnArb, scriptedModel, turnArb } from './realLoopRuns.js';
 
-/** Where a run's AbortSignal fires: a last tool call `halt` added to its turn `haltTurn` (0-based) fires it, or the wait before its first retry. */
+/**
+ * Where a run's AbortSignal fires: a tool call `halt` added to its turn `haltTurn` (0-based) at place
+ * `haltAt` among its tool calls (first, between, or last: the ones after it never run; `again`: the turn's tool calls
+ * once more after it, repeats a replay of the tool calls never reached would stop at) fires it, or the wait before its first retry.
+ */
 interface Aborts {
   haltTurn: number | undefined;
+  haltAt: number;
+  again: boolean;
   inRetryWait: boolean;
 }
 const abortsArb: fc.Arbitrary<Aborts> = fc.record({
-  haltTurn: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 7 }) }),
+  haltTurn: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }) }),
+  haltAt: fc.constantFrom(0, 1, 2),
+  again: fc.boolean(),
   inRetryWait: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 describe('a recording the real loop writes is always readable', () => {
   it('on 300 random runs under random brakes (fixed seed): every line passes the zod schemas and the fast path, and the file reads back with the brakes it ran under', async () => {
     const dir = tempDir();
     let run = 0;
+    let refused = 0;
+    let statusLeftOut = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(turnArb, { maxLength: 8 }), libraryBrakesArb, fc.constantFrom(...pricings), async (turns, brakes, pricing) => {
         const path = join(dir, `run${run++}.jsonl`);
@@ -54,7 +68,13 @@ describe('a recording the real loop writes is always readable', () => {
           recorder: fileRecorder(path),
         };
         expect(agentOptionIssues(options)).toEqual([]);
-        await runAgentLoop(options);
+        // A failure the loop refuses as its adapter's bug (badFailure: usage no call has, refusal numbers not past the window) ends the run with a ModelTurnError, and only then; the recording so far reads as cut off.
+        const ended = await runAgentLoop(options).then(() => true, (error: unknown) => {
+          if (options.model.threwBad && error instanceof ModelTurnError) return false;
+          throw error;
+        });
+        expect(ended).toBe(!options.model.threwBad);
+        if (!ended) refused += 1;
         const text = readFileSync(path, 'utf8');
         const records = text.trim().split('\n').map((line) => JSON.parse(line) as unknown);
         for (const raw of records) {
@@ -66,12 +86,16 @@ describe('a recording the real loop writes is always readable', () => {
         const [fromText] = parseNativeTraces(text, path);
         const [fromFile] = await loadTraceFile(path);
         expect(fromFile).toEqual(fromText);
-        expect(fromText!.calls).toHaveLength(records.length - 2);
+        expect(fromText!.calls).toHaveLength(records.length - (ended ? 2 : 1));
+        if (fromText!.calls.some((call) => call.failed !== undefined && call.failed.status === undefined)) statusLeftOut += 1;
         // Every brake, exactly (a budget of 0 or of 2^53 − 1 picodollars, a fractional timeout): --preset recorded's brakes are the run's.
         expect(recordedBrakes(fromText!)).toEqual(brakes);
       }),
-      { numRuns: 300, seed: 2417 },
+      { numRuns: 300, seed: 2418 },
     );
+    // Runs ended by an adapter's bad failure (15), and runs with a failed call recorded without its status (70: an adapter's 200, 0, -1, 1000, …, or none).
+    expect(refused).toBeGreaterThan(5);
+    expect(statusLeftOut).toBeGreaterThan(20);
   });
 
   it('on 300 random runs under random brakes (fixed seed): the recording replayed with its recorded brakes (--preset recorded) stops where, after as many steps and at the cost the run did', async () => {
@@ -79,15 +103,16 @@ describe('a recording the real loop writes is always readable', () => {
     let run = 0;
     const stops = new Set<string>();
     let gaveUp = 0;
-    const aborted = { byTool: 0, inRetryWait: 0 };
+    const aborted = { byTool: 0, inRetryWait: 0, midCall: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(loopingTurnArb, { maxLength: 12 }), libraryBrakesArb, fc.constantFrom(...pricings), abortsArb, async (turns, brakes, pricing, aborts) => {
         const path = join(dir, `run${run++}.jsonl`);
         const clock = new VirtualClock();
         const controller = new AbortController();
         let waited = false;
+        const model = scriptedModel(pricing.model, turns, clock, aborts.haltTurn, aborts.haltAt, aborts.again);
         const real = await runAgentLoop({
-          model: scriptedModel(pricing.model, turns, clock, aborts.haltTurn),
+          model,
           tools: [
             { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' },
             { name: 'flaky', description: 'fails', parameters: { type: 'object' }, run: () => { throw new Error('disk full'); } },
@@ -100,8 +125,14 @@ describe('a recording the real loop writes is always readable', () => {
           signal: controller.signal,
           retry: { maxRetries: 1, backoffMs: () => ((waited = true), aborts.inRetryWait && controller.abort(), 0) },
           recorder: fileRecorder(path),
+        }).catch((error: unknown) => {
+          if (model.threwBad && error instanceof ModelTurnError) return null;
+          throw error;
         });
+        // A failure the loop refuses as its adapter's bug ends the run with a ModelTurnError, and only then: nothing to replay to.
+        expect(real === null).toBe(model.threwBad);
         const [recording] = await loadTraceFile(path);
+        if (real === null) return;
         const options = { brakes: recordedBrakes(recording!), strategy: { kind: 'full' as const }, pricing, prices: handTable(pricing) };
         const replayed = replayTrace(recording!, options);
         expect({ steps: replayed.steps, costPico: replayed.costPico }).toEqual({ steps: real.steps, costPico: real.costPico });
@@ -115,17 +146,20 @@ describe('a recording the real loop writes is always readable', () => {
           if (real.stop.detail.startsWith('model call failed')) gaveUp += 1;
         }
         if (real.stop.reason === 'aborted') aborted[aborts.inRetryWait && waited ? 'inRetryWait' : 'byTool'] += 1;
+        if (recording!.calls.at(-1)?.toolCalls?.some((tool) => tool.unreached)) aborted.midCall += 1;
         stops.add(real.stop.reason);
       }),
-      { numRuns: 300, seed: 5821 },
+      { numRuns: 300, seed: 5824 },
     );
     // The brakes the old header left out stop some of these runs (their replay ended in trace_end before).
-    for (const reason of ['repeat', 'error_limit', 'max_steps', 'budget', 'timeout', 'token_limit', 'context_overflow', 'completed', 'trace_end', 'aborted']) expect(stops).toContain(reason);
-    // Runs whose model gave up (18; before kernel/gaveUp.ts the replay named a brake due after the failed call in some).
+    for (const reason of ['repeat', 'error_limit', 'max_steps', 'budget', 'timeout', 'token_limit', 'context_overflow', 'completed', 'trace_end', 'aborted', 'provider_refused']) expect(stops).toContain(reason);
+    // Runs whose model gave up (13; before kernel/gaveUp.ts the replay named a brake due after the failed call in some).
     expect(gaveUp).toBeGreaterThan(10);
-    // Runs aborted by their tool (10) and in the wait before a retry (6); in 9 of them a brake was due after the abort, which the replay named before.
+    // Runs aborted by their tool (22) and in the wait before a retry (5); in some a brake was due after the abort, which the replay named before.
     expect(aborted.byTool).toBeGreaterThan(5);
     expect(aborted.inRetryWait).toBeGreaterThan(3);
+    // Runs aborted between the tool calls of one call, the ones after the halt recorded unreached (16; before, a replay stopped some at a repeat).
+    expect(aborted.midCall).toBeGreaterThan(3);
   });
 
   it('a step cap past 2^53 − 1, which no recording holds, is refused before the run as the CLI refuses it', () => {

@@ -7,7 +7,7 @@ import type { IssueCollector } from '../common/issues.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { flattenText } from '../common/contentText.js';
 import { refusalInText } from '../common/contextRefusal.js';
-import { isSuccessStatus } from '../../trace/rules.js';
+import { isFailureStatus } from '../../trace/rules.js';
 import type { ContextLengthExceeded } from '../../trace/types.js';
 
 /** Anthropic usage of one response, as the line records it. */
@@ -119,7 +119,7 @@ export function syntheticFailure(line: JsonObject): ApiFailure | undefined {
   const text = isJsonObject(line.message) ? flattenText(line.message.content) : '';
   const failure: ApiFailure = { message: text.trim() || (typeof line.error === 'string' ? line.error : 'API error') };
   const status = typeof line.apiErrorStatus === 'number' ? line.apiErrorStatus : Number(/API Error: (\d{3})/.exec(text)?.[1]);
-  if (Number.isInteger(status) && status > 0 && !isSuccessStatus(status)) failure.status = status;
+  if (isFailureStatus(status)) failure.status = status;
   return withRefusal(failure, failure.message);
 }
 
@@ -138,7 +138,7 @@ export function apiErrorFailure(line: JsonObject): ApiFailure | undefined {
   const retry =
     typeof line.retryAttempt === 'number' && typeof line.maxRetries === 'number' ? ` (retry ${line.retryAttempt} of ${line.maxRetries})` : '';
   const failure: ApiFailure = { message: `${words.length > 0 ? words.join(': ') : 'API error'}${retry}` };
-  if (typeof error.status === 'number' && Number.isInteger(error.status) && !isSuccessStatus(error.status)) failure.status = error.status;
+  if (isFailureStatus(error.status)) failure.status = error.status;
   return withRefusal(failure, words.join(': '));
 }
 

@@ -4,7 +4,7 @@
  * without usage that failed (error.type / status ERROR) as a failed call.
  */
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
-import { callRuleViolations, isSuccessStatus } from '../../trace/rules.js';
+import { callRuleViolations, isFailureStatus } from '../../trace/rules.js';
 import { inputError } from '../common/issues.js';
 import { clip } from '../common/text.js';
 import { parseToolArguments } from '../common/toolArguments.js';
@@ -82,10 +82,10 @@ function readCall(span: OtelSpan, toolCalls: ToolCallRecord[], path: string): Ca
   const errorType = stringAttr(span, ATTR_ERROR_TYPE);
   if (input === undefined || output === undefined) {
     if (errorType !== undefined || span.statusError) {
-      // A 2xx status (a stream that failed after its 200) is no failure's status: left out.
+      // A 2xx status (a stream that failed after its 200), or one that is no HTTP status, is no failure's status: left out.
       const status = countAttr(span, ATTR_HTTP_RESPONSE_STATUS_CODE);
       const message = errorText(errorType, span);
-      const failed: CallRecord = { type: 'call', inputTokens: 0, outputTokens: 0, latencyMs: latencyMs(span), failed: { ...(status !== undefined && !isSuccessStatus(status) ? { status } : {}), message } };
+      const failed: CallRecord = { type: 'call', inputTokens: 0, outputTokens: 0, latencyMs: latencyMs(span), failed: { ...(isFailureStatus(status) ? { status } : {}), message } };
       // The provider's refusal for length, when the error's words say so (the exception's text holds the body).
       const refusal = refusalInText(message);
       return refusal === undefined ? failed : refusedCall(failed, refusal);

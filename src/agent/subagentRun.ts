@@ -1,0 +1,31 @@
+/**
+ * The options of the agent a sub-agent tool starts (defineSubagentTool → ToolContext.runSubagent), from
+ * its SubagentSpec and the run that started it: checked first, by the rules every entry point's options
+ * are checked by (validate.ts subagentSpecIssues: a misspelt brake or key, a model without call(), tools,
+ * context, prices), so a sub-agent's model is never called with settings it would silently ignore; then
+ * its brakes (the parent's unless it has its own), prices, token counter, and its place in the tree. The
+ * clock, retry policy and AbortSignal are the parent's.
+ */
+import { brakeConfig } from '../brakes/config.js';
+import type { ResolvedAgentOptions } from './loop.js';
+import type { TreeMember } from './subagent.js';
+import type { SubagentSpec } from './types.js';
+import { validateSubagentSpec } from './validate.js';
+
+/** `spec`'s run options under `parent`; `join` makes its member of the tree (called once the spec is valid). */
+export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions, join: (agentId: string) => TreeMember): ResolvedAgentOptions {
+  validateSubagentSpec(spec);
+  return {
+    model: spec.model,
+    tools: spec.tools ?? [],
+    brakes: spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes),
+    context: spec.context,
+    pricing: spec.pricing ?? parent.pricing,
+    ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
+    ...(parent.signal === undefined ? {} : { signal: parent.signal }),
+    clock: parent.clock,
+    retry: parent.retry,
+    countTokens: spec.context.countTokens ?? parent.countTokens,
+    member: join(spec.agentId),
+  };
+}
