@@ -6,10 +6,13 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
-import type { DatingRecorder } from './treeRecording.js';
+import { numberOfText, type DatingRecorder } from './treeRecording.js';
 import type { TraceRecorder } from './types.js';
 
-/** Records to `path` (created or truncated), one JSON line per record, each written synchronously. */
+/**
+ * Records to `path` (created or truncated), one JSON line per record, each written synchronously; a tree
+ * whose root it records is numbered from `path` (treeRecording.ts: two files, two sessions).
+ */
 export function fileRecorder(path: string): TraceRecorder & Required<DatingRecorder> {
   let fd: number | null = openSync(path, 'w');
   const line = (record: object) => {
@@ -19,6 +22,7 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
   return {
     header: (header) => line(withDate(header)),
     dated: withDate,
+    treeNumber: () => numberOfText(path),
     call: (call) => line(call),
     end: (end) => {
       line(end);
@@ -29,7 +33,7 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
 }
 
 /** Records in memory (`dated`: a header as either recorder writes it, for a tree's shared date: treeRecording.ts); `trace()` is the run so far (ending as a cut-off live recording reads before its end). */
-export function memoryRecorder(source = 'memory'): TraceRecorder & Required<DatingRecorder> & { trace(): Trace } {
+export function memoryRecorder(source = 'memory'): TraceRecorder & Required<Pick<DatingRecorder, 'dated'>> & { trace(): Trace } {
   let header: TraceHeader | undefined;
   const calls: CallRecord[] = [];
   let end: TraceEnd | undefined;

@@ -57,10 +57,13 @@ export function failedOf(status: number | undefined, message: string): NonNullab
   return { ...(isFailureStatus(status) ? { status } : {}), message };
 }
 
-/** The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake). */
+/**
+ * The recorded end: what a replay of the recording says of it (a brake's stop replays as that brake); an
+ * abort is marked `aborted` (kernel/gaveUp.ts runAborted reads the mark, never the status's words).
+ */
 export function endRecord(stop: Stop): TraceEnd {
   if (stop.reason === 'completed') return { type: 'end', outcome: 'completed' };
   if (stop.reason === 'trace_end' || stop.reason === 'provider_refused') return { type: 'end', outcome: 'error', status: stop.detail };
-  if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail };
+  if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail, aborted: true };
   return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
 }

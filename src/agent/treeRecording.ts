@@ -10,9 +10,13 @@
  *   the tree's running time when the call was let through, at least 1 ms after the tree's previous call,
  *   so the calls replay in the order they were made (a sub-agent's inside its parent's tool call).
  * The tree's session id is `live-<the root's recordedAt>-<n>` (`live-<n>` when its recorder does not
- * date it), n numbering the process's live trees in the order they started (1, 2, …): two trees started
- * in the same millisecond, or recorded by one recorder that does not date, are two sessions. Each start of
- * a sub-agent is an agent of its own: an agent id the tree already has gets `#2`, `#3`, … (LiveTree).
+ * date it), n what the root's recorder numbers its tree (`treeNumber`: fileRecorder's, from its file's
+ * path, so two trees started in the same millisecond into two files are two sessions), else a number read
+ * from the root's header as written. It depends on nothing else the process did (no count of the trees
+ * it started): the same tree recorded alike gets the same id. Two trees whose ids still meet (two
+ * processes, one file written twice, alike roots by a recorder that does not number) are told apart by
+ * the replay (`<sessionId>#2`, docs/trace-format.md). Each start of a sub-agent is an agent of its own:
+ * an agent id the tree already has gets `#2`, `#3`, … (LiveTree).
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
@@ -20,19 +24,32 @@ import type { AgentRef, CallRecord, TraceHeader } from '../trace/types.js';
 import { runBrakes, type SubagentLimits } from '../tree/budget.js';
 import type { TraceRecorder } from './types.js';
 
-/** A recorder that can date a header as it would write it (fileRecorder, memoryRecorder). */
+/**
+ * A recorder that can date a header as it would write it (fileRecorder, memoryRecorder), and number the
+ * tree whose root it records (fileRecorder: from its path), its session id's `n`.
+ */
 export interface DatingRecorder extends TraceRecorder {
   dated?(header: TraceHeader): TraceHeader;
+  treeNumber?(): number;
 }
 
-/** Live trees started in this process so far (their session ids' `n`). */
-let treesStarted = 0;
+/** A whole number read from `text` (FNV-1a over its UTF-16 code units): the same text, the same number. */
+export function numberOfText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The session id of a tree whose root's header, as written, is `root` (`inner`: the root's recorder). */
+function liveSessionId(inner: DatingRecorder, root: TraceHeader): string {
+  const n = inner.treeNumber?.() ?? numberOfText(JSON.stringify(root));
+  return root.recordedAt === undefined ? `live-${n}` : `live-${root.recordedAt}-${n}`;
+}
 
 /** The tree's shared recording state: its session, its time origin and its calls' timeline. */
 export class TreeTimeline {
-  /** This tree's number among the process's live trees, in the order they started. */
-  readonly sequence = ++treesStarted;
-  sessionId = `live-${this.sequence}`;
+  /** Set when the root's header is written (liveSessionId); `live` until then. */
+  sessionId = 'live';
   recordedAt: string | undefined;
   private lastStartMs = -Infinity;
   /** Sub-agents started, by `parentAgentId \n toolCallId`. */
@@ -78,7 +95,7 @@ export function treeRecording(inner: DatingRecorder, member: RecordedMember, bra
     if (member.parent === undefined) {
       const dated = inner.dated?.(h) ?? h;
       timeline.recordedAt = dated.recordedAt;
-      if (dated.recordedAt !== undefined) timeline.sessionId = `live-${dated.recordedAt}-${timeline.sequence}`;
+      timeline.sessionId = liveSessionId(inner, dated);
       return { ...dated, agent: agentRef(member) };
     }
     const recordedSettings = recordedSettingsOf(subagentRecordedBrakes(brakes, member.subagentLimits));

@@ -38,7 +38,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 6: that field is whether its recorded run asked for no call after its last: gave up, or aborted (CompiledTrace.endsAfterLastCall).
 // 7: inputs read under the rules of src/trace/rules.ts that refuse a refusal contradicting itself (an entry of one read before is not served).
 // 8: a tool call the run never reached (`unreached`) is not compiled, nor is a final mark of the call it is in; a failed call's status is 100–599 and no final answer.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/8';
+// 9: an aborted live recording is known by its end record's `aborted` mark (its status's words only for recordings written before the mark).
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/9';
 
 let compilerHash: string | undefined;
 

@@ -9,6 +9,8 @@
 import { z } from 'zod';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { MAX_COUNT } from '../io/limits.js';
+import { RUN_EXPECTATION_KEYS, type RunExpect } from '../scenario/expectSchema.js';
+import { POPULATION_FIGURE_NAMES } from './evaluate.js';
 
 /** `{min, max}` over a scenario's runs, whole numbers (steps, or a cost in picodollars); null: no runs. */
 function runRange(what: string) {
@@ -22,19 +24,19 @@ function runRange(what: string) {
 /** Per stop reason, how many runs ended with it (an empty object: no runs). */
 const stopReasonCounts = z.partialRecord(z.enum(STOP_REASONS), z.number().int().positive().max(MAX_COUNT));
 
-const RUN_EXPECTATIONS: Record<string, z.ZodType> = {
+/** The measured value of each per-run expectation (a key of the expect schema's runs: one missing here does not compile). */
+const RUN_EXPECTATIONS: Record<keyof RunExpect, z.ZodType> = {
   stopReason: stopReasonCounts,
   steps: runRange('steps'),
   // As evaluate.ts measures it: the lowest and highest cost of a run in picodollars.
   costUsd: runRange('costs (in picodollars)'),
 };
 
-/** The population figures an expectation reads (`population.costPerRunUsd.p95`), as the baseline's `figures` holds them. */
-const POPULATION_EXPECTATIONS = ['completionRate', 'falseStopRate', 'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd', 'wastedShare'];
-
-const RUN_KEY = /^(?:runs|behaviours\..+)\.(stopReason|steps|costUsd)$/s;
-
-const KEYS_WRITTEN = '`runs.<stopReason|steps|costUsd>`, `behaviours.<name>.<stopReason|steps|costUsd>` or `population.<figure>`';
+// The per-run keys (the expect schema's) and the population figures an expectation reads (evaluate.ts's
+// POPULATION_FIGURE_NAMES: `population.costPerRunUsd.p95`, as the baseline's `figures` holds them): their own lists.
+const RUN_KEYS_TEXT = RUN_EXPECTATION_KEYS.join('|');
+const RUN_KEY = new RegExp(`^(?:runs|behaviours\\..+)\\.(${RUN_KEYS_TEXT})$`, 's');
+const KEYS_WRITTEN = `\`runs.<${RUN_KEYS_TEXT}>\`, \`behaviours.<name>.<${RUN_KEYS_TEXT}>\` or \`population.<figure>\``;
 
 function figureAt(figures: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((value, part) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined), figures);
@@ -46,12 +48,12 @@ export function checkBaselineExpectations(entry: { expectations: Record<string, 
     const path = ['expectations', key];
     const run = RUN_KEY.exec(key);
     if (run !== null) {
-      const parsed = RUN_EXPECTATIONS[run[1]!]!.safeParse(value);
+      const parsed = RUN_EXPECTATIONS[run[1] as keyof RunExpect].safeParse(value);
       if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...path, ...issue.path.map(String)], message: issue.message });
       continue;
     }
     const figure = key.startsWith('population.') ? key.slice('population.'.length) : undefined;
-    if (figure === undefined || !POPULATION_EXPECTATIONS.includes(figure)) {
+    if (figure === undefined || !POPULATION_FIGURE_NAMES.includes(figure)) {
       ctx.addIssue({ code: 'custom', path, message: `is not an expectation check writes (${KEYS_WRITTEN})` });
       continue;
     }

@@ -13,6 +13,7 @@ import { UserError, type InputIssue } from '../errors.js';
 import { jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
+import { decimalNumber } from '../io/numberText.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -211,12 +212,13 @@ export function parseBaseline(text: string, file: string): BaselineFile {
 }
 
 /**
- * `5%` or `0.05` → 0.05. The number is written as every number flag takes one (src/cli/parseFlags.ts
- * DECIMAL: `0.05`, `.05`, `1e-3`), with a `%` after it for a percentage.
+ * `5%` or `0.05` → 0.05. The number is written as every number flag takes one (io/numberText.ts
+ * decimalNumber: `0.05`, `.05`, `1e-3`), with a `%` after it for a percentage.
  */
 export function parseTolerance(text: string): number {
-  const match = /^\s*((?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*(%?)\s*$/i.exec(text);
-  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
+  const trimmed = text.trim();
+  const percent = trimmed.endsWith('%');
+  const value = decimalNumber(percent ? trimmed.slice(0, -1) : trimmed) / (percent ? 100 : 1);
   if (!(value >= 0 && value <= 1)) {
     throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3')" });
   }

@@ -149,6 +149,9 @@ function populationFigures(expect: PopulationExpect): Figure[] {
   ];
 }
 
+/** The name of every population figure an expectation reads, as results name it (`population.<name>`): the one list the baseline reader accepts. */
+export const POPULATION_FIGURE_NAMES: readonly string[] = populationFigures({}).map((figure) => figure.name);
+
 function populationResults(expect: PopulationExpect, metrics: PopulationMetrics): ExpectationResult[] {
   return populationFigures(expect)
     .filter((figure) => figure.bound !== undefined)

@@ -8,18 +8,11 @@ import { parseContextSpec, type CacheMode, type ContextStrategy } from '../conte
 import { UserError } from '../errors.js';
 import { keyValueSpec, specParts } from './keyValueSpec.js';
 import type { InputSetOptions } from '../import/inputSet.js';
+import { decimalNumber } from '../io/numberText.js';
 import { BYTES_PER_MB, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
-
-/** A decimal number, with an exponent if wanted (`0.5`, `.5`, `1e-6`); nothing else (no '', no hex, no Infinity). */
-const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
-
-/** A flag's value as a number when written as a decimal number, else NaN (what a rule on numbers checks: serve/options.ts). */
-export function decimalNumber(value: string): number {
-  return DECIMAL.test(value.trim()) ? Number(value) : NaN;
-}
 
 function flagError(flag: string, value: string, expected: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
@@ -27,7 +20,7 @@ function flagError(flag: string, value: string, expected: string): UserError {
 
 /** A count written as a whole decimal number (`1000`, `1e3`, as a scenario file's YAML takes it); nothing else. */
 export function positiveInt(flag: string, value: string): number {
-  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
+  const n = decimalNumber(value);
   if (!Number.isSafeInteger(n) || n <= 0) throw flagError(flag, value, 'a whole number greater than 0');
   return n;
 }
@@ -39,19 +32,19 @@ export function atMost(flag: string, n: number, limit: { max: number; why: strin
 }
 
 export function nonNegativeInt(flag: string, value: string): number {
-  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
+  const n = decimalNumber(value);
   if (!Number.isSafeInteger(n)) throw flagError(flag, value, 'a whole number, 0 or more');
   return n;
 }
 
 export function nonNegativeNumber(flag: string, value: string): number {
-  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
+  const n = decimalNumber(value);
   if (!Number.isFinite(n) || n < 0) throw flagError(flag, value, 'a number, 0 or more (e.g. 0.5)');
   return n;
 }
 
 function positiveNumber(flag: string, value: string): number {
-  const n = DECIMAL.test(value.trim()) ? Number(value) : NaN;
+  const n = decimalNumber(value);
   if (!Number.isFinite(n) || n <= 0) throw flagError(flag, value, 'a number greater than 0 (e.g. 512)');
   return n;
 }
@@ -196,6 +189,11 @@ const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
  * say (src/report/settings.ts brakeSpec) reads back as the same brakes.
  */
 export function brakesFromSpec(spec: string): BrakeConfig {
+  return trySpec(spec).brakes;
+}
+
+/** A what-if setting (brakesFromSpec) as read: the preset it names, if any (its brakes' base), and its brakes. */
+export function trySpec(spec: string): { preset: string | undefined; brakes: BrakeConfig } {
   const flags: BrakeFlags = {};
   const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
   const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
@@ -205,7 +203,7 @@ export function brakesFromSpec(spec: string): BrakeConfig {
     throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
   }
   try {
-    return brakesFromFlags(flags);
+    return { preset: flags.preset, brakes: brakesFromFlags(flags) };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     // A bad value names the `--try` setting it came from (`--try max-cost`), as `--grid max-cost` does.

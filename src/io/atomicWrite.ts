@@ -82,13 +82,13 @@ export function writeFilesAtomic(dir: string, files: readonly (readonly [name: s
   const linked: string[] = [];
   try {
     const placed: Placed[] = [];
-    const direct: (readonly [path: string, content: string, fd: number | undefined])[] = [];
+    const direct: (readonly [path: string, content: string])[] = [];
     try {
       mkdirSync(temp);
       for (const [name, content] of files) {
         const path = join(dir, name);
         const target = resolveOutputTarget(path, flag);
-        if (target.direct) direct.push([path, content, target.fd]);
+        if (target.direct) direct.push([path, content]);
         else placed.push(writeOne({ path, file: target.file, content, inSet: join(temp, name), linked, flag }));
       }
     } catch (error) {
@@ -101,13 +101,8 @@ export function writeFilesAtomic(dir: string, files: readonly (readonly [name: s
         throw outputError(path, error, flag);
       }
     }
-    for (const [path, content, fd] of direct) {
-      try {
-        writeFileSync(fd ?? path, content, { flag: 'a' });
-      } catch (error) {
-        throw outputError(path, error, flag);
-      }
-    }
+    // As any output is written into a device or a pipe (OutputWriter: a full pipe waited on, a .gz name gzip).
+    for (const [path, content] of direct) writeFileAtomic(path, content, flag);
   } finally {
     for (const path of [temp, ...linked]) {
       rmSync(path, { force: true, recursive: true });

@@ -34,6 +34,14 @@ export function inputLabel(path: string): string {
   return path === STDIN_PATH ? STDIN_LABEL : path;
 }
 
+/**
+ * Whether the run `source` names was read from `file` (its label: inputLabel): a run's source is its file's,
+ * or the file's with `#` and the run after it (`runs.jsonl#3`, `session.jsonl#researcher#2`).
+ */
+export function runOfFile(source: string, file: string): boolean {
+  return source === file || source.startsWith(`${file}#`);
+}
+
 /** What a path that is not a regular file is, for messages: `a directory`, `a character device (…)`. */
 export function kindOf(stats: Stats): string {
   return stats.isCharacterDevice()

@@ -36,18 +36,28 @@ export function modelGaveUp(trace: Recording): boolean {
   return failed !== undefined && failed.contextLengthExceeded === undefined;
 }
 
+/**
+ * Whether `trace` is the recording of a run its AbortSignal stopped: a recording the real loop wrote
+ * (header `live`) whose end record is marked `aborted` (agent/records.ts endRecord; outcome `unknown`).
+ * A cut-off recording also ends `unknown`, with no end record, so no mark: it is no abort.
+ */
+export function runAborted(trace: Recording): boolean {
+  if (trace.header.live !== true || trace.end.outcome !== 'unknown') return false;
+  return trace.end.aborted === true || abortedBeforeTheMark(trace);
+}
+
 /** (describeStop reads no limit for an abort.) */
 const NO_LIMITS = new Float64Array(Limit.Size);
 
 /**
- * Whether `trace` is the recording of a run its AbortSignal stopped: a recording the real loop wrote
- * (header `live`) whose end record is the one it writes for an abort (agent/records.ts endRecord: outcome
- * `unknown`, its status the stop's detail, `stopped by its AbortSignal after N steps`, N the steps its
- * calls took). A cut-off recording also ends `unknown`, with no end record: the reader gives it another
- * status (`live recording cut off before its end record`), so it is no abort.
+ * Only for recordings written before the end record had its `aborted` mark: the end record the loop
+ * wrote for an abort then had no mark, its status being the stop's detail (`stopped by its AbortSignal
+ * after N steps`, N the steps its calls took), recognised here by those words. Recordings written since
+ * carry the mark and are known by it alone: a change of the words or of step counting can misread only
+ * those older recordings.
  */
-export function runAborted(trace: Recording): boolean {
-  if (trace.header.live !== true || trace.end.outcome !== 'unknown' || trace.end.status === undefined) return false;
+function abortedBeforeTheMark(trace: Recording): boolean {
+  if (trace.end.status === undefined) return false;
   const facts = new Float64Array(Fact.Size);
   facts[Fact.Steps] = trace.calls.filter(countsAsStep).length;
   return trace.end.status === describeStop(StopCode.Aborted, NO_LIMITS, facts);

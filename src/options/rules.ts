@@ -135,7 +135,8 @@ export function subagentLimitIssues(issue: Issue, limits: unknown, field: string
   picoIssue(issue, `${field}.maxCostPico`, limits.maxCostPico);
 }
 
-const CACHE_MODES = ['on', 'off', 'recorded'] as const;
+/** Prompt caching the usage reports (`--cache`, a strategy's cache, startServer's cache for recorded traces). */
+export const CACHE_MODES = ['on', 'off', 'recorded'] as const;
 const STRATEGY_HINT = "e.g. { kind: 'window', windowSteps: 8 }, or FULL_HISTORY";
 
 /**

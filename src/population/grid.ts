@@ -5,6 +5,7 @@
  * what the flag would; a refused value, an unknown key, an empty list or a repeated key is a UserError
  * naming `--grid KEY`, before any work.
  */
+import { canonicalJson } from '../brakes/fingerprint.js';
 import { brakesFromFlags, maxCostPico, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
@@ -108,14 +109,9 @@ function refuseRepeatedValue(key: string, values: readonly string[]): void {
  */
 function settingMeaning(key: string, value: string): string {
   if (key === 'model' || key === 'preset') return value.trim();
-  if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) return sortedJson(subagentLimit(key, value));
-  if (key in BRAKE_GRID_KEYS) return sortedJson(brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value }));
-  return sortedJson(strategyFromFlags({ [CONTEXT_GRID_KEYS[key]!]: value }));
-}
-
-/** JSON with every object's keys sorted: the same settings give the same text whatever order they were built in. */
-export function sortedJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+  if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) return canonicalJson(subagentLimit(key, value));
+  if (key in BRAKE_GRID_KEYS) return canonicalJson(brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value }));
+  return canonicalJson(strategyFromFlags({ [CONTEXT_GRID_KEYS[key]!]: value }));
 }
 
 /** Keys whose values have options after commas (`summary:trigger=8000,keep=3,tokens=500`, `skip,max-skips=2`). */
@@ -210,10 +206,13 @@ export function gridValuesOf(settings: string, grid: readonly GridAxis[]): Map<s
   return values;
 }
 
-/** `--try` given twice with the same brakes (`max-steps=5` twice, or `max-steps=05`): refused as a value given twice in a grid axis. */
-export function refuseRepeatedTry(settings: readonly { name: string; brakes: unknown }[]): void {
-  // A setting naming a preset is its name (see settingMeaning).
-  const meanings = settings.map((setting) => (/(^|,)\s*preset\s*=/.test(setting.name) ? setting.name : sortedJson(setting.brakes)));
+/**
+ * `--try` given twice with the same brakes (`max-steps=5` twice, or `max-steps=05`): refused as a value given
+ * twice in a grid axis. A setting naming a preset is that preset with its brakes (see settingMeaning: two
+ * presets with the same brakes are two settings), in whatever order its parts were written.
+ */
+export function refuseRepeatedTry(settings: readonly { name: string; preset: string | undefined; brakes: unknown }[]): void {
+  const meanings = settings.map(({ preset, brakes }) => canonicalJson({ preset, brakes }));
   const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
   if (twice < 0) return;
   const first = settings[meanings.indexOf(meanings[twice]!)]!.name;

@@ -127,6 +127,11 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   }
 }
 
+/** A summary model's prices (`summary:…,model=X`'s X; serve's summary requests too): the table's, as of `recordedAt`, with its provider's cache rule. Throws the table's UserError for a model it does not know. */
+export function resolveSummaryModel(prices: PriceTable, model: string, recordedAt: string | undefined): ModelPricing {
+  return withCacheRule(prices.resolve(model, undefined, recordedAt));
+}
+
 /**
  * `summary:…,model=X`: the summary calls' prices, as of `recordedAt` (undefined: the run's model's
  * prices); an unknown X is named at `place` (default: `--context` on the command line).
@@ -135,7 +140,7 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
   const model = strategy.summary?.model;
   if (model === undefined) return undefined;
   try {
-    return withCacheRule(prices.resolve(model, undefined, recordedAt));
+    return resolveSummaryModel(prices, model, recordedAt);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     throw new UserError(error.issues.map((issue) => ({ ...issue, ...place })));

@@ -41,6 +41,9 @@ export const runExpectSchema = z.strictObject({
   costUsd: z.optional(range(usd, 'cost of each run in USD')),
 });
 
+/** What a per-run expectation may bound (`runs.<key>`, `behaviours.<name>.<key>`), as results name them. */
+export const RUN_EXPECTATION_KEYS = Object.keys(runExpectSchema.shape) as readonly (keyof typeof runExpectSchema.shape)[];
+
 export const populationExpectSchema = z.strictObject({
   completionRate: z.optional(range(share, 'share of runs that complete')),
   falseStopRate: z.optional(range(share, 'share of the runs completing without brakes that a brake stops')),

@@ -4,11 +4,9 @@
  * flags set (host, port, cache, maxSessions, sessionIdleSeconds) are checked by one rule each, which the
  * CLI applies to its flags too (cli/actions/serve.ts): the library refuses what the command line refuses.
  */
-import { UserError, type InputIssue } from '../errors.js';
+import type { InputIssue } from '../errors.js';
+import { CACHE_MODES, isObject, priceTableIssue, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
 import type { ServeOptions } from './server.js';
-
-/** Prompt caching the usage reports, for recorded traces (a scenario's strategy takes on or off). */
-export const CACHE_MODES = ['on', 'off', 'recorded'] as const;
 
 /** The options a `serve` flag sets, and the library's own maxBodyBytes: one rule each. */
 export type RuledOption = 'host' | 'port' | 'cache' | 'maxSessions' | 'sessionIdleSeconds' | 'maxBodyBytes';
@@ -70,21 +68,14 @@ export function optionIssue(key: RuledOption, value: unknown, place: OptionPlace
   return problem === undefined ? undefined : { file: place.file, field: place.field, code: rule.code, message: `${place.shown} ${problem}`, hint: rule.hint };
 }
 
-const FILE = '<startServer options>';
 const RULED: readonly RuledOption[] = ['host', 'port', 'cache', 'maxSessions', 'sessionIdleSeconds', 'maxBodyBytes'];
-
-/** A value as a message shows it (a string quoted; an object or function by its type). */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value === null || ['number', 'bigint', 'boolean', 'undefined'].includes(typeof value) ? String(value) : typeof value;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-type Issue = (field: string, code: string, message: string, hint: string) => void;
+/** Every option startServer takes (ServeOptions' keys: the compiler holds the list complete); any other is refused by name. */
+const SERVE_KEYS = ['sources', 'prices', ...RULED, 'nowMs'] as const;
+const SERVE_KEYS_COMPLETE: ListsEvery<ServeOptions, typeof SERVE_KEYS> = true;
+void SERVE_KEYS_COMPLETE;
 
 /** What the server answers from: traces (loaded) or one scenario, not both, not neither. */
-function sourceIssues(options: ServeOptions, issue: Issue): void {
+function sourceIssues(options: Partial<ServeOptions>, issue: Issue): void {
   const sources: unknown = options.sources;
   if (!isObject(sources)) return issue('sources', 'missing_field', sources === undefined ? 'is missing' : `${shown(sources)} is not an object`, 'what to answer from: { traces } (loadTraceFile) or { scenario: { scenario } } (loadScenarioFile)');
   const { traces, scenario } = sources;
@@ -100,27 +91,16 @@ function sourceIssues(options: ServeOptions, issue: Issue): void {
   if (scenario !== undefined && options.cache !== undefined) issue('cache', 'invalid_value', 'applies to recorded traces only', "a scenario's cache is its strategy's: sources.scenario.settings.strategy.cache");
 }
 
-/** Every problem with `options`, one issue per option. */
-export function serveOptionIssues(options: ServeOptions): InputIssue[] {
-  const issues: InputIssue[] = [];
-  const issue: Issue = (field, code, message, hint) => void issues.push({ file: FILE, field, code, message, hint });
-  if (!isObject(options)) {
-    issue('options', 'invalid_value', `${shown(options)} is not an object`, 'startServer({ sources, prices, port: 0 })');
-    return issues;
-  }
-  sourceIssues(options, issue);
-  if (typeof options.prices?.resolve !== 'function') issue('prices', 'missing_field', options.prices === undefined ? 'is missing' : 'is not a price table', 'loadPriceTable()');
-  for (const key of RULED) {
-    const value = options[key];
-    const found = value === undefined ? undefined : optionIssue(key, value, { file: FILE, field: key, shown: shown(value) });
-    if (found) issues.push(found);
-  }
-  if (options.nowMs !== undefined && typeof options.nowMs !== 'function') issue('nowMs', 'invalid_value', 'is not a function', '() => milliseconds, monotonic; leave it out for performance.now');
-  return issues;
-}
-
-/** `options` checked: a UserError naming every problem, before anything listens. */
+/** `options` checked (options/rules.ts validateOptions): a UserError naming every problem, a misspelt key too, before anything listens. */
 export function checkServeOptions(options: ServeOptions): void {
-  const issues = serveOptionIssues(options);
-  if (issues.length > 0) throw new UserError(issues);
+  validateOptions('startServer', options, SERVE_KEYS, (issue, o) => {
+    sourceIssues(o as Partial<ServeOptions>, issue);
+    priceTableIssue(issue, 'prices', o.prices);
+    for (const key of RULED) {
+      const value = o[key];
+      const found = value === undefined ? undefined : optionIssue(key, value, { file: '<startServer options>', field: key, shown: shown(value) });
+      if (found) issue(key, found.code, found.message, found.hint ?? '');
+    }
+    if (o.nowMs !== undefined && typeof o.nowMs !== 'function') issue('nowMs', 'invalid_value', 'is not a function', '() => milliseconds, monotonic; leave it out for performance.now');
+  });
 }

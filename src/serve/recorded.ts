@@ -6,7 +6,7 @@
  */
 import type { Trace } from '../trace/types.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
-import { modelGaveUp } from '../kernel/gaveUp.js';
+import { endsAfterLastCall, modelGaveUp } from '../kernel/gaveUp.js';
 import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
 import { outputCapOf } from './outputCap.js';
@@ -20,9 +20,13 @@ export class RecordedSession extends ServeSession {
    * The last call answered was neither a final answer nor a failed call, and no ordinary request has come
    * since: after the recording's last call, the loop may still make the summary call due before its next
    * call, which replay bills (loop/run.ts beforeCall: the summary, then the source's end). The session
-   * stays in progress for it until that next request, the 409 past the end.
+   * stays in progress for it until that next request, the 409 past the end — unless the recorded run asked
+   * for no call after its last one (its model gave up, or it was aborted: kernel/gaveUp.ts endsAfterLastCall),
+   * where replay ends before any summary call.
    */
   private mayGoOn = false;
+  /** The recorded run may have asked for a call after its last one (!endsAfterLastCall): a summary call may come there. */
+  private readonly goesOnAfterLast: boolean;
   /** The index of the recording's last call when its model gave up there (kernel/gaveUp.ts), else -1. */
   private readonly gaveUpAt: number;
 
@@ -32,9 +36,10 @@ export class RecordedSession extends ServeSession {
   ) {
     super(setup);
     this.gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
+    this.goesOnAfterLast = !endsAfterLastCall(trace);
   }
 
-  /** After the recording's last call, once it was a final answer or a failed call, or a request asked past it. */
+  /** After the recording's last call, once it was a final answer or a failed call, or its run asked for no more (an abort), or a request asked past it. */
   ended(): boolean {
     return this.nextCall >= this.trace.calls.length && !this.mayGoOn;
   }
@@ -46,7 +51,7 @@ export class RecordedSession extends ServeSession {
     const index = this.nextCall++;
     try {
       const reply = this.respond(record, this.promptOf(request), { what: 'recorded', outputCap: outputCapOf(request) });
-      this.mayGoOn = reply.record.final !== true;
+      this.mayGoOn = reply.record.final !== true && this.goesOnAfterLast;
       return reply;
     } catch (error) {
       throw index === this.gaveUpAt ? this.gaveUpHere(error) : error;

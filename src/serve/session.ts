@@ -8,7 +8,7 @@ import { placeIssues } from '../errors.js';
 import { FULL_HISTORY, type CacheMode } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession } from '../loop/session.js';
-import { meterCall, meterSettings, type MeteredCall } from '../loop/meter.js';
+import { cacheModeCode, type MeteredCall } from '../loop/meter.js';
 import { picoToUsdString } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
@@ -21,7 +21,7 @@ import { CONTEXT_LENGTH_EXCEEDED, refusalMessage } from '../loop/refusalWords.js
 import type { WindowRefusal } from '../loop/types.js';
 import { refusedSummaryRecord } from '../loop/summary.js';
 import { windowRefusal } from '../kernel/providerWindow.js';
-import { summaryUnchangedTokens } from '../kernel/meter.js';
+import { Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { summaryPricing, type PricingOf } from './summaryModel.js';
 
@@ -73,8 +73,10 @@ export interface Answering {
   outputCap?: number | undefined;
   /** Already cut by the synthetic agent's provider (SyntheticAgent.next). */
   cutBefore?: boolean;
-  /** Answered by another model than the session's (a summary model): its name as the request gave it, and its prices. */
-  on?: { model: string; pricing: ModelPricing };
+  /** Answered by another model than the session's (a summary model): its name as the request gave it. */
+  on?: { model: string };
+  /** Already metered (a summary call: ServeSession.meterSummary), else metered as the session's calls are. */
+  metered?: MeteredCall;
 }
 
 /**
@@ -166,7 +168,7 @@ export abstract class ServeSession implements HeldSession {
    * ordinary requests name it too (a client that names one model for every call), else the session's:
    * refused as a provider refuses any request (kernel/providerWindow.ts), its prompt + the cap past that
    * model's window a 400 `context_length_exceeded`, counted as the loop counts a refused summary call
-   * (paid nothing); else billed at that model's prices, finding none of the session's cache on another model.
+   * (paid nothing); else billed at that model's prices as replay bills a summary call (meterSummary).
    */
   summaryAnswer(request: ChatRequest): Reply {
     const view = this.promptOf(request);
@@ -174,8 +176,9 @@ export abstract class ServeSession implements HeldSession {
     const pricing = request.model === this.askedAs ? this.setup.pricing : summaryPricing(this.setup.pricing, this.setup.pricingOf(request.model));
     const refusal = windowRefusal(pricing.contextWindow, view.inputTokens, cap);
     if (refusal) throw this.refused(refusedSummaryRecord(refusal), view, refusal);
-    const on = pricing === this.setup.pricing ? undefined : { model: request.model, pricing };
-    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, { what: 'context summary', ...(on ? { on } : {}) });
+    const on = pricing === this.setup.pricing ? undefined : { model: request.model };
+    const metered = this.meterSummary(pricing, view, cap ?? 0);
+    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, { what: 'context summary', metered, ...(on ? { on } : {}) });
   }
 
   /**
@@ -186,7 +189,7 @@ export abstract class ServeSession implements HeldSession {
   protected respond(answer: CallRecord, view: PromptView, how: Answering): Reply {
     const record = cutAtCap(answer, how.outputCap);
     const loop = this.loop;
-    const metered: MeteredCall = how.on ? this.meterOn(how.on.pricing, record, view) : loop.meter(record, view);
+    const metered: MeteredCall = how.metered ?? loop.meter(record, view);
     inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view));
     if (loop.runsTools(record)) {
       for (const tool of record.toolCalls ?? []) {
@@ -211,11 +214,18 @@ export abstract class ServeSession implements HeldSession {
     return reply;
   }
 
-  /** `record` answered by another model than the session's (a summary model): at its prices, in the session's cache mode, finding none of the session's cache (kernel summaryUnchangedTokens). */
-  private meterOn(pricing: ModelPricing, record: CallRecord, view: PromptView): MeteredCall {
+  /**
+   * A summary call of `summaryTokens` out sent with the prompt `view`, at `pricing` (the session's model's or
+   * the summary model's), by replay's rule for it (kernel meterSummaryCall: under `recorded` the cache serves
+   * its unchanged prefix as under `on`; another model's cache holds none of it, summaryUnchangedTokens).
+   */
+  private meterSummary(pricing: ModelPricing, view: PromptView, summaryTokens: number): MeteredCall {
     const prices = flattenPrices(pricing);
-    const unchangedPrefixTokens = summaryUnchangedTokens(prices, flattenPrices(this.setup.pricing), view.unchangedPrefixTokens);
-    return meterCall(record, { ...view, unchangedPrefixTokens }, meterSettings(FULL_HISTORY, this.setup.cache, prices));
+    const out = new Float64Array(Metered.Size);
+    const unchangedTokens = summaryUnchangedTokens(prices, flattenPrices(this.setup.pricing), view.unchangedPrefixTokens);
+    meterSummaryCall(out, prices, cacheModeCode(this.setup.cache), view.inputTokens, unchangedTokens, summaryTokens);
+    const usage = { input: view.inputTokens, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: out[Metered.CacheWrite1h]!, output: summaryTokens, reasoning: 0 };
+    return { usage, costPico: out[Metered.CostPico]!, cacheRuleLostTokens: out[Metered.RuleLost]! };
   }
 
   /**

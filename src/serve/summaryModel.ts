@@ -9,7 +9,7 @@
  * every other request is (serve answers whatever model a request names).
  */
 import { UserError } from '../errors.js';
-import { withCacheRule } from '../pricing/cacheRules.js';
+import { resolveSummaryModel } from '../replay/replay.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 
 /** The prices of the model a request names, undefined when the table does not know it. */
@@ -43,7 +43,7 @@ export class SummaryModels {
 
 function known(prices: PriceTable, model: string, recordedAt: string | undefined): ModelPricing | null {
   try {
-    return withCacheRule(prices.resolve(model, undefined, recordedAt));
+    return resolveSummaryModel(prices, model, recordedAt);
   } catch (error) {
     if (error instanceof UserError) return null;
     throw error;

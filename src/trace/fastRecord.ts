@@ -222,6 +222,9 @@ export function isSurelyValidEnd(raw: unknown): boolean {
       case 'status':
         if (typeof value !== 'string') return false;
         break;
+      case 'aborted':
+        if (value !== true) return false;
+        break;
       case 'recordedCostUsd':
         if (!isAmount(value)) return false;
         break;

@@ -25,7 +25,7 @@ import type { CallRecord, ContextLengthExceeded, RecordedSettings, ToolCallRecor
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached';
+  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort';
   message: string;
   hint?: string;
 }
@@ -272,7 +272,14 @@ export function endRuleViolations(end: TraceEnd): RuleViolation[] {
     end.recordedOutputTokens === undefined ? undefined : countTooLarge('recordedOutputTokens', end.recordedOutputTokens),
     end.recordedCalls === undefined ? undefined : countTooLarge('recordedCalls', end.recordedCalls),
     end.recordedCostUsd === undefined ? undefined : amountTooLarge('recordedCostUsd', end.recordedCostUsd),
+    end.aborted === true && end.outcome !== 'unknown' ? abortWithOutcome(end.outcome) : undefined,
   ]);
+}
+
+/** An aborted run is not known to have completed, failed, timed out or hit a limit: the recorder writes it `unknown`. */
+function abortWithOutcome(outcome: TraceEnd['outcome']): RuleViolation {
+  const hint = 'write outcome unknown for an aborted run (as the runAgentLoop recorder does), or leave aborted out';
+  return { field: 'aborted', code: 'inconsistent_abort', message: `is true, but the outcome is ${outcome}: a run its AbortSignal stopped ends with outcome unknown`, hint };
 }
 
 /** The rules of a whole run (as an importer built it), as issues naming the run and the native field. */

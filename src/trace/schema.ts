@@ -164,6 +164,10 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     type: z.literal('end'),
     outcome: z.enum(['completed', 'error', 'timeout', 'limit', 'unknown']),
     status: z.string().optional(),
+    aborted: z
+      .literal(true)
+      .optional()
+      .describe('The run was stopped by its AbortSignal (runAgentLoop recorder): its replay ends after its last call, before any brake. Only with outcome unknown'),
     recordedCostUsd: usd.optional(),
     recordedInputTokens: tokens.optional(),
     recordedOutputTokens: tokens.optional(),

@@ -182,6 +182,8 @@ export interface TraceEnd {
   outcome: RecordedOutcome;
   /** The source's own status word, e.g. `Submitted`, `InternalServerError`. */
   status?: string;
+  /** The run was stopped by its AbortSignal (the runAgentLoop recorder writes it; only with outcome `unknown`). */
+  aborted?: true;
   recordedCostUsd?: number;
   recordedInputTokens?: number;
   recordedOutputTokens?: number;

@@ -44,7 +44,7 @@ function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
 /**
  * A replayer of one grouped tree under any brakes (pricing resolved once). Its options are checked now,
  * by replayTree's rules (one UserError naming every field, before anything runs), once for every replay
- * it makes; the brakes of each replay by the same rules, each brake object once.
+ * it makes; the brakes of each replay by the same rules, at each replay.
  */
 export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
   validateTreeReplayerOptions(options);

@@ -141,8 +141,8 @@ describe('a live tree aborted from a tool replays to where it was aborted', () =
       ['sub', 2, 'aborted', 'stopped by its AbortSignal after 2 steps'],
     ]);
     expect(runs.map((r) => r.end)).toEqual([
-      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 1 step' },
-      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 2 steps' },
+      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 1 step', aborted: true },
+      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 2 steps', aborted: true },
     ]);
     const tree = replayed(runs, { name: 'aborted', ...plan });
     expect(replayFigures(tree)).toEqual(liveFigures(run));

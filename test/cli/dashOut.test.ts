@@ -92,7 +92,7 @@ describe('- where standard output already carries something else, or for a direc
   it("prices derive --out - (standard output carries its report); check's --junit - and --update-baseline - as before", () => {
     const dir = tempDir();
     refused(dir, ['prices', 'derive', RECORDED, '--out', '-'], /field '--out': '-' is standard output, which carries prices derive's report/);
-    refused(dir, ['check', SCENARIO, '--runs', '2', '--junit', '-'], /field '--junit': '-' is not a file check writes/);
-    refused(dir, ['check', SCENARIO, '--runs', '2', '--out', '-', '--update-baseline', '-'], /field '--update-baseline': '-' is not a file check writes/);
+    refused(dir, ['check', SCENARIO, '--runs', '2', '--junit', '-'], /field '--junit': '-' is standard output, which carries check's report: the file --junit writes would be mixed into it/);
+    refused(dir, ['check', SCENARIO, '--runs', '2', '--out', '-', '--update-baseline', '-'], /field '--update-baseline': '-' is standard output, which carries check's report/);
   });
 });

@@ -80,7 +80,7 @@ describe('startServer refuses bad options before listening', () => {
       [{ sources: { traces: [{}] }, prices }, 'sources.traces[0]', /is not a trace/],
       [{ sources: { traces, scenario: { scenario } }, prices }, 'sources', /both traces and a scenario/],
       [{ sources: { scenario: { scenario } }, prices, cache: 'on' }, 'cache', /recorded traces only/],
-      [{ sources: { traces } }, 'prices', /is missing/],
+      [{ sources: { traces } }, 'prices', /has no price table/],
       [{ sources: { traces }, prices: {} }, 'prices', /is not a price table/],
     ];
     for (const [options, field, message] of cases) {
@@ -88,6 +88,17 @@ describe('startServer refuses bad options before listening', () => {
       expect(error.issues.map((issue) => issue.field), JSON.stringify(options)).toEqual([field]);
       expect(error.issues[0]!.message).toMatch(message);
     }
+  });
+
+  it('a misspelt key: refused by name with the key it means (options/rules.ts unknownKeyIssues), no port opened', async () => {
+    const error = await refused({ sources: { traces }, prices, port: 0, maxSession: 1, sessionIdleSecond: 5 });
+    expect(error.issues.map((issue) => [issue.field, issue.code, issue.message])).toEqual([
+      ['maxSession', 'unrecognized_keys', 'unknown option "maxSession"'],
+      ['sessionIdleSecond', 'unrecognized_keys', 'unknown option "sessionIdleSecond"'],
+    ]);
+    expect(error.issues[0]!.hint).toMatch(/did you mean maxSessions\?/);
+    expect(error.issues[1]!.hint).toMatch(/did you mean sessionIdleSeconds\?/);
+    expect(error.issues[0]).toMatchObject({ file: '<startServer options>' });
   });
 
   it('every problem at once, one issue each, in one message', async () => {

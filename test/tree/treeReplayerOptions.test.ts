@@ -51,6 +51,15 @@ describe('treeReplayer checks its options as replayTree does', () => {
     expect(resolved).toBe(0);
   });
 
+  it('brakes found good once are checked again at the next replay (changed since: refused)', () => {
+    const replay = treeReplayer(tree, { strategy: FULL_HISTORY, prices });
+    const brakes: { maxSteps: number } = { maxSteps: 2 };
+    expect(replay(brakes).stopReason).toBe('max_steps');
+    brakes.maxSteps = -3;
+    const error = userErrorOf(() => replay(brakes));
+    expect(error.issues.map((issue) => [issue.file, issue.field])).toEqual([['<treeReplayer brakes>', 'brakes.maxSteps']]);
+  });
+
   it('good options: checked once per replayer, whatever it replays; its replays as replayTree', () => {
     let reads = 0;
     const options = {

@@ -1,7 +1,7 @@
 /**
  * The files `check` reads and writes besides its scenarios: the baseline compared with (how its scenario
- * keys are read), and the files its flags name, which are files: `-` names standard input where an input
- * is read, and check's standard output carries its report.
+ * keys are read): `-` names standard input where an input is read, not a baseline. (`-` given for a file
+ * check writes: flagChecks.ts refuseStdoutOutput.)
  */
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -19,20 +19,6 @@ function missing(path: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-}
-
-/** `--update-baseline -` and `--junit -` wrote a file named `-`: standard output is the report's, so they are refused. */
-export function refuseDashOutputs(outputs: Readonly<Record<'--update-baseline' | '--junit', string | undefined>>): void {
-  for (const [flag, path] of Object.entries(outputs)) {
-    if (path !== STDIN_PATH) continue;
-    throw new UserError({
-      file: '<command line>',
-      field: flag,
-      code: 'bad_value',
-      message: "'-' is not a file check writes: standard output carries check's report",
-      hint: `give ${flag} a file path (${flag === '--junit' ? 'check.xml' : 'baseline.json'}); ./- if you mean a file named '-'`,
-    });
   }
 }
 

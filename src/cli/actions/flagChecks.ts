@@ -138,17 +138,19 @@ export function checkReplayOutputFlags(flags: { format?: string; out?: string; r
 }
 
 /**
- * `--out -` is standard output (src/io/outputTarget.ts); a command whose standard output carries its own
- * report beside the file --out writes (`prices derive`: its table beside the price file) refuses it, as
- * check refuses `--junit -`: the two would be mixed into one stream.
+ * `-` is standard output (src/io/outputTarget.ts STDOUT_PATH); a command whose standard output carries its
+ * own report refuses it for a file it writes beside that report (`prices derive --out`: the price file
+ * beside its table; check's `--junit`, `--update-baseline`): the two would be mixed into one stream.
  */
-export function refuseStdoutOut(out: string | undefined, command: string, carries: string): void {
-  if (out !== STDOUT_PATH) return;
-  throw new UserError({
-    file: '<command line>',
-    field: '--out',
-    code: 'bad_value',
-    message: `'-' is standard output, which carries ${command}'s ${carries}: the file --out writes would be mixed into it`,
-    hint: "give --out a file path (./- if you mean a file named '-')",
-  });
+export function refuseStdoutOutput(outputs: Readonly<Record<string, string | undefined>>, writer: { command: string; carries: string }): void {
+  for (const [flag, path] of Object.entries(outputs)) {
+    if (path !== STDOUT_PATH) continue;
+    throw new UserError({
+      file: '<command line>',
+      field: flag,
+      code: 'bad_value',
+      message: `'-' is standard output, which carries ${writer.command}'s ${writer.carries}: the file ${flag} writes would be mixed into it`,
+      hint: `give ${flag} a file path (./- if you mean a file named '-')`,
+    });
+  }
 }

@@ -7,6 +7,7 @@
  * shown only with --wide would hide.
  */
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
+import { runOfFile } from '../../io/openInput.js';
 import { printableCell } from '../../report/text.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
@@ -24,6 +25,6 @@ export function missingTranscriptsOf(trace: Trace): MissingTranscript[] {
 
 /** Each of `missing` once on stderr, one line whatever the format, except those of the files `dropped` (bad, left out with --skip-bad). */
 export function warnMissingTranscripts(missing: readonly MissingTranscript[], io: Pick<CliIO, 'stderr'>, dropped: readonly string[] = []): void {
-  const lines = missing.filter(({ source }) => !dropped.some((file) => source.startsWith(file))).map(({ source, note }) => `warning: ${printableCell(`${source}: ${note}`)}\n`);
+  const lines = missing.filter(({ source }) => !dropped.some((file) => runOfFile(source, file))).map(({ source, note }) => `warning: ${printableCell(`${source}: ${note}`)}\n`);
   for (const line of new Set(lines)) io.stderr(line);
 }

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
+import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { ReportView } from '../../report/view.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
@@ -47,7 +48,7 @@ export function emitReport(text: string | Iterable<string>, args: { out?: string
  * terminal) is where what was written, and how much, is looked for. Never on stdout.
  */
 export function announceWritten(file: { what: string; file: string; detail?: string }, io: CliIO): void {
-  const where = file.file === '-' ? 'standard output' : file.file;
+  const where = file.file === STDOUT_PATH ? 'standard output' : file.file;
   io.stderr(`loopcost: ${file.what} written to ${where}${file.detail === undefined ? '' : ` (${file.detail})`}\n`);
 }
 

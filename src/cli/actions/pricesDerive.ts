@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { inputLabel, runOfFile } from '../../io/openInput.js';
 import { refuseGzipName } from '../../io/outputTarget.js';
 import { bundledPriceTable } from '../../pricing/genaiPrices.js';
 import { derivedPriceFile, derivePricesFrom, runObservations, type DerivedModel } from '../../pricing/derive.js';
@@ -14,7 +15,7 @@ import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs } from './output.js';
 import { counted } from '../../plural.js';
 import { recordedTraceFiles } from './recordedInputs.js';
-import { refuseStdoutOut } from './flagChecks.js';
+import { refuseStdoutOutput } from './flagChecks.js';
 
 export interface DeriveFlags extends ReadFlags {
   out?: string;
@@ -90,10 +91,10 @@ function windowNotes(windows: readonly DerivedWindow[]): string[] {
     );
 }
 
-/** A run's input file (its source without `#n`, `#main.1`). */
-function fileOfRun(source: string): string {
-  const hash = source.lastIndexOf('#');
-  return hash < 0 ? source : source.slice(0, hash);
+/** Each run's input file (`labels`: the files' labels, inputLabel) by runOfFile; runs come a file at a time. */
+export function fileOfRun(labels: readonly string[]): (source: string) => string {
+  let last = '';
+  return (source) => (runOfFile(source, last) ? last : (last = labels.find((file) => runOfFile(source, file)) ?? source));
 }
 
 /**
@@ -120,11 +121,13 @@ function notDerivable(models: readonly DerivedModel[], runs: readonly { observat
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
   refuseGzipName(opts.out, '--out', '--prices and --prices-override read a price file as plain JSON, not gzip');
-  refuseStdoutOut(opts.out, 'prices derive', 'report');
+  refuseStdoutOutput({ '--out': opts.out }, { command: 'prices derive', carries: 'report' });
   checkOutputs([['--out', opts.out]], inputs, io);
   const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
   // Each run kept (--skip-bad drops a bad file's runs after the work) with its largest call, per model.
-  const runs = await workOnRuns(traceInputs(files, opts), io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace), file: fileOfRun(trace.source) }));
+  const read = traceInputs(files, opts);
+  const fileOf = fileOfRun(read.files.map(inputLabel));
+  const runs = await workOnRuns(read, io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace), file: fileOf(trace.source) }));
   const largest = new Map<string, LargestCall>();
   for (const run of runs) largest.set(run.observations.model, larger(run.largest, largest.get(run.observations.model)));
   const { models, skippedRuns } = derivePricesFrom(runs.map((run) => run.observations));

@@ -10,11 +10,9 @@
  */
 import { UserError } from '../../errors.js';
 import { MAX_COUNT } from '../../io/limits.js';
+import { decimalNumber } from '../../io/numberText.js';
 import { formatUsd } from '../../report/money.js';
 import { positiveInt } from '../parseFlags.js';
-
-/** A whole number written as a decimal (`1e16`, `9007199254740993`), whatever its size. */
-const WHOLE = /^\d+(\.\d*)?(e[+-]?\d+)?$/i;
 
 /** Picodollars in $0.00001, a digit past the report's smallest unit shown. */
 const PICO_PER_UNIT = 10_000_000n;
@@ -23,7 +21,7 @@ export const MAX_PROJECTED_PICO = BigInt(Number.MAX_SAFE_INTEGER) * PICO_PER_UNI
 
 /** `--runs-per-day N`: a whole number from 1 to 2^53 − 1; one past that is named as too large, with the limit. */
 export function runsPerDayFlag(value: string): number {
-  const n = WHOLE.test(value.trim()) ? Number(value) : NaN;
+  const n = decimalNumber(value);
   if (n > MAX_COUNT && (Number.isInteger(n) || n === Infinity)) {
     throw new UserError({
       file: '<command line>',

@@ -9,6 +9,7 @@ import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
+import { runOfFile } from '../../io/openInput.js';
 import { resolveTracePricing } from '../../replay/replay.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextText } from '../../report/settings.js';
@@ -145,7 +146,7 @@ export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: 
   } catch (error) {
     const from = trace.header.importedFrom;
     // A native file converted by `loopcost import` names the model in `header.model`, as its reader sees it.
-    const readFromOriginal = from !== undefined && (trace.source === from.path || trace.source.startsWith(`${from.path}#`));
+    const readFromOriginal = from !== undefined && runOfFile(trace.source, from.path);
     const field = readFromOriginal ? MODEL_FIELD[from.format] : undefined;
     if (!(error instanceof UserError) || field === undefined) throw error;
     throw new UserError(error.issues.map((issue) => (issue.field === 'header.model' ? { ...issue, field } : issue)));

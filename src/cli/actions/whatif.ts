@@ -16,7 +16,7 @@ import { type RunsTook } from '../../report/runsTook.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { refuseRepeatedTry } from '../../population/grid.js';
-import { brakesFromSpec, latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, trySpec, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
@@ -145,12 +145,12 @@ function syntheticSubjects(
 /** The --try settings, each checked (a mode without its brake is refused; `subagent`'s cost limit is a brake for budget-mode). */
 function trySettings(tries: readonly string[], subagent: SubagentLimits | undefined): WhatIfSetting[] {
   const settings = tries.map((spec) => {
-    const brakes = brakesFromSpec(spec);
+    const { preset, brakes } = trySpec(spec);
     checkTrySpec(spec, brakes, subagent);
-    return { name: spec, brakes };
+    return { name: spec, preset, brakes };
   });
   refuseRepeatedTry(settings);
-  return settings;
+  return settings.map(({ name, brakes }) => ({ name, brakes }));
 }
 
 export type WhatIfFlags = ContextFlags &
