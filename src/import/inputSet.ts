@@ -7,7 +7,7 @@
  */
 import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
 import { collectInputs } from '../io/collectInputs.js';
-import { inputLabel } from '../io/openInput.js';
+import { inputLabel, runOfFile } from '../io/openInput.js';
 import { counted } from '../plural.js';
 import type { Trace } from '../trace/types.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
@@ -95,7 +95,7 @@ export class TraceInputs {
     try {
       return work();
     } catch (error) {
-      if (!(error instanceof UserError) || !error.issues.every((issue) => issue.file?.startsWith(run.file))) throw error;
+      if (!(error instanceof UserError) || !error.issues.every((issue) => issue.file !== undefined && runOfFile(issue.file, run.file))) throw error;
       this.markBad(run.file, error);
       return undefined;
     }

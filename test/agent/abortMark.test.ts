@@ -9,9 +9,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { fileRecorder } from '../../src/agent/recorder.js';
-import { runAgentLoop } from '../../src/agent/run.js';
-import type { Model, ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import { UserError } from '../../src/errors.js';
@@ -19,6 +16,7 @@ import { isSurelyValidEnd } from '../../src/trace/fastRecord.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { everywhere, stopsInEveryEngine } from './everyEngine.js';
+import { haltingModel, recordRun } from './recordedRuns.js';
 
 const pricing = pricings[0]!;
 // Both due when the tool aborted the run: 1 step taken, 1.5 s passed.
@@ -27,26 +25,9 @@ const brakes: BrakeConfig = { ...NO_BRAKES, maxSteps: 1, timeoutMs: 1000 };
 /** A real run whose first call's tool aborts it, recorded to a file; the file's path. */
 async function abortedRecordingPath(): Promise<string> {
   const clock = new VirtualClock();
-  const controller = new AbortController();
-  const model: Model = {
-    name: pricing.model,
-    async call(): Promise<ModelTurn> {
-      clock.advance(1500);
-      return { text: null, toolCalls: [{ id: 'call_1', name: 'halt', arguments: '{}' }], usage: { inputTokens: 40, outputTokens: 30 } };
-    },
-  };
-  const path = join(tempDir(), 'run.jsonl');
-  const run = await runAgentLoop({
-    model,
-    tools: [{ name: 'halt', description: 'stops the run', parameters: { type: 'object' }, run: () => (controller.abort(), 'stopping') }],
-    brakes,
-    context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-    pricing,
-    clock,
-    signal: controller.signal,
-    recorder: fileRecorder(path),
-  });
-  expect(run.stop.reason).toBe('aborted');
+  const model = haltingModel(pricing.model, clock, 1500, { inputTokens: 40, outputTokens: 30 });
+  const { real, path } = await recordRun({ model, tools: [], brakes, pricing, clock, controller: new AbortController() });
+  expect(real.stop.reason).toBe('aborted');
   return path;
 }
 

@@ -10,52 +10,29 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { fileRecorder } from '../../src/agent/recorder.js';
-import { runAgentLoop } from '../../src/agent/run.js';
-import type { Model, ModelTurn } from '../../src/agent/types.js';
+import type { ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
-import { CompiledTraceCache } from '../../src/cache/compiledCache.js';
-import { loadTraceFile } from '../../src/import/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { writeNativeTraces } from '../../src/trace/writeNative.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
 import { everywhere, stopsInEveryEngine } from './everyEngine.js';
+import { readTool } from './realLoopRuns.js';
+import { modelByCall, readWarm, recordRun } from './recordedRuns.js';
 
 const pricing = pricings[0]!;
 const call = (id: string, name: string, args = '{}') => ({ id, name, arguments: args });
 
-/** Call 1 reads; call 2 asks for `second` (halt among them fires the run's AbortSignal); recorded to `path`. */
-async function abortedMidCall(brakes: BrakeConfig, second: ModelTurn['toolCalls'], path = join(tempDir(), 'run.jsonl')) {
+/** Call 1 reads; call 2 asks for `second` (halt among them fires the run's AbortSignal); recorded. */
+async function abortedMidCall(brakes: BrakeConfig, second: ModelTurn['toolCalls']) {
   const clock = new VirtualClock();
-  const controller = new AbortController();
-  let calls = 0;
-  const model: Model = {
-    name: pricing.model,
-    async call(): Promise<ModelTurn> {
-      calls += 1;
-      clock.advance(1000);
-      if (calls === 1) return { text: null, toolCalls: [call('c1', 'read')], usage: { inputTokens: 40, outputTokens: 30 } };
-      if (calls === 2) return { text: null, toolCalls: second, usage: { inputTokens: 90, outputTokens: 20 } };
-      return { text: 'done', toolCalls: [], usage: { inputTokens: 120, outputTokens: 5 } };
-    },
-  };
-  const real = await runAgentLoop({
-    model,
-    tools: [
-      { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' },
-      { name: 'halt', description: 'stops the run', parameters: { type: 'object' }, run: () => (controller.abort(), 'stopping') },
-    ],
-    brakes,
-    context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-    pricing,
-    clock,
-    signal: controller.signal,
-    recorder: fileRecorder(path),
+  const model = modelByCall(pricing.model, clock, 1000, (n) => {
+    if (n === 1) return { text: null, toolCalls: [call('c1', 'read')], usage: { inputTokens: 40, outputTokens: 30 } };
+    if (n === 2) return { text: null, toolCalls: second, usage: { inputTokens: 90, outputTokens: 20 } };
+    return { text: 'done', toolCalls: [], usage: { inputTokens: 120, outputTokens: 5 } };
   });
-  const [recording] = await loadTraceFile(path);
-  return { real, recording: recording!, path };
+  return recordRun({ model, tools: [readTool], brakes, pricing, clock, controller: new AbortController() });
 }
 
 const DETAIL = 'stopped by its AbortSignal after 2 steps';
@@ -92,9 +69,7 @@ describe('a run aborted between the tool calls of one call replays to its abort'
     const { recording } = await abortedMidCall(brakes, [call('c2', 'halt'), call('c3', 'read')]);
     const path = join(dir, 'run.jsonl');
     writeFileSync(path, writeNativeTraces([recording]));
-    await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    const [warm] = await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    const result = replayTrace(warm!, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
+    const result = replayTrace(await readWarm(path), { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
     expect([result.stopReason, result.stopDetail, result.steps]).toEqual(['trace_end', DETAIL, 2]);
   });
 });

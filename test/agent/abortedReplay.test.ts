@@ -8,67 +8,39 @@
  * process killed: no end record, also `unknown`) says nothing of what came next, and still meets the brakes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { fileRecorder } from '../../src/agent/recorder.js';
-import { runAgentLoop } from '../../src/agent/run.js';
-import { ModelCallError, type Model, type ModelTurn } from '../../src/agent/types.js';
+import { ModelCallError } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
-import { CompiledTraceCache, layoutShape } from '../../src/cache/compiledCache.js';
+import { layoutShape } from '../../src/cache/compiledCache.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
-import { compileTrace } from '../../src/fast/compile.js';
-import { replayFast } from '../../src/fast/replayFast.js';
-import { sweepCompiled, sweepTotals } from '../../src/fast/sweep.js';
 import { loadTraceFile } from '../../src/import/index.js';
-import { flattenPrices } from '../../src/kernel/prices.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { recordedBrakes } from '../../src/replay/whatif.js';
-import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
-import { everywhere, stopsInEveryEngine } from './everyEngine.js';
+import { everywhere, stopsInEveryEngine, stopsInStepCapSweep } from './everyEngine.js';
+import { readTool } from './realLoopRuns.js';
+import { modelByCall, readWarm, recordRun } from './recordedRuns.js';
 
 const pricing = pricings[0]!;
-const prices = flattenPrices(pricing);
 
 /** Where the run is aborted: by its first call's tool (after 1 step), or in the wait before retrying its second call, which failed (after 2 steps). */
 type AbortAt = 'tool' | 'retry wait';
 
-/** The real run under `brakes`, aborted as `at` says, recorded to `path`; and its recording as read back. */
-async function abortedRun(brakes: BrakeConfig, at: AbortAt, path = join(tempDir(), 'run.jsonl')) {
+/** The real run under `brakes`, aborted as `at` says (after `readsBefore` steps calling `read`), recorded; and its recording as read back. */
+async function abortedRun(brakes: BrakeConfig, at: AbortAt, readsBefore = 0) {
   const clock = new VirtualClock();
   const controller = new AbortController();
-  let calls = 0;
-  const model: Model = {
-    name: pricing.model,
-    async call(): Promise<ModelTurn> {
-      calls += 1;
-      clock.advance(1500);
-      if (calls === 1) return { text: null, toolCalls: [{ id: 'call_1', name: at === 'tool' ? 'halt' : 'read', arguments: '{}' }], usage: { inputTokens: 40, outputTokens: 30 } };
-      if (calls === 2) throw new ModelCallError('busy', { status: 503, retryable: true });
-      return { text: 'done', toolCalls: [], usage: { inputTokens: 90, outputTokens: 5 } };
-    },
-  };
-  const real = await runAgentLoop({
-    model,
-    tools: [
-      { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' },
-      { name: 'halt', description: 'stops the run', parameters: { type: 'object' }, run: () => (controller.abort(), 'stopping') },
-    ],
-    brakes,
-    context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-    pricing,
-    clock,
-    signal: controller.signal,
-    retry: { maxRetries: 2, backoffMs: () => (controller.abort(), 0) },
-    recorder: fileRecorder(path),
+  const model = modelByCall(pricing.model, clock, 1500, (n) => {
+    if (n <= readsBefore + 1) return { text: null, toolCalls: [{ id: `call_${n}`, name: at === 'tool' && n > readsBefore ? 'halt' : 'read', arguments: '{}' }], usage: { inputTokens: 40, outputTokens: 30 } };
+    if (n === readsBefore + 2) throw new ModelCallError('busy', { status: 503, retryable: true });
+    return { text: 'done', toolCalls: [], usage: { inputTokens: 90, outputTokens: 5 } };
   });
-  const [recording] = await loadTraceFile(path);
-  return { real, recording: recording!, path };
+  const retry = { maxRetries: 2, backoffMs: () => (controller.abort(), 0) };
+  return recordRun({ model, tools: [readTool], brakes, pricing, clock, controller, retry });
 }
-
 
 describe('a real run its AbortSignal stopped replays to where it was aborted', () => {
   it.each<[AbortAt, BrakeConfig, number]>([
@@ -89,30 +61,30 @@ describe('a real run its AbortSignal stopped replays to where it was aborted', (
     const summary: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 1, keepSteps: 1, summaryTokens: 10 } };
     expect(stopsInEveryEngine(recording, brakes, summary)).toEqual(everywhere('trace_end', detail));
     expect(replayTrace(recording, { brakes, strategy: summary, pricing, prices: handTable(pricing) }).steps).toBe(steps);
+    // Two steps calling `read` first (the step cap due at the abort again): a summary call before each call past the second (keep=1), none after the abort.
+    const longerBrakes: BrakeConfig = { ...NO_BRAKES, maxSteps: steps + 2 };
+    const longer = (await abortedRun(longerBrakes, at, 2)).recording;
+    const longerDetail = `stopped by its AbortSignal after ${steps + 2} steps`;
+    expect(longer.end).toEqual({ type: 'end', outcome: 'unknown', status: longerDetail, aborted: true });
+    expect(stopsInEveryEngine(longer, longerBrakes, summary)).toEqual(everywhere('trace_end', longerDetail));
+    const summarised = replayTrace(longer, { brakes: longerBrakes, strategy: summary, pricing, prices: handTable(pricing) });
+    expect(summarised.steps).toBe(steps + 2);
+    expect(summarised.summaryCalls).toBe(steps);
     const result = replayTrace(recording, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
     expect([result.steps, result.costPico]).toEqual([real.steps, real.costPico]);
   });
 
   it('a sweep of step caps: a cap the run reached only where it was aborted stops it nowhere', async () => {
     const { recording } = await abortedRun({ ...NO_BRAKES }, 'retry wait');
-    const compiled = compileTrace(recording);
-    const result = sweepCompiled([{ compiled, prices, cache: 'recorded' }], { brakes: { ...NO_BRAKES }, strategy: { kind: 'full' }, axes: [{ name: 'max-steps', values: [1, 2, 3, undefined].map((maxSteps) => ({ brakes: { maxSteps } })) }] });
-    const reasons = result.cells.map((cell, c) => {
-      expect(sweepTotals(result, 0, c)).toEqual(replayFast(compiled, cell.brakes, { kind: 'full' }, 'recorded', prices));
-      return sweepTotals(result, 0, c).reason;
-    });
-    expect(reasons).toEqual(['max_steps', 'trace_end', 'trace_end', 'trace_end']);
+    expect(stopsInStepCapSweep(recording)).toEqual(['max_steps', 'trace_end', 'trace_end', 'trace_end']);
   });
 
   it('served from the compiled-trace cache (its layout names endsAfterLastCall), a warm replay ends where the run was aborted', async () => {
     expect(layoutShape()).toMatch(/endsAfterLastCall:boolean/);
-    const dir = tempDir();
     const brakes: BrakeConfig = { ...NO_BRAKES, maxSteps: 1 };
-    const { path } = await abortedRun(brakes, 'tool', join(dir, 'run.jsonl'));
-    await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    const [warm] = await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    expect(handedOverCompiled(warm!)?.endsAfterLastCall).toBe(true);
-    const result = replayTrace(warm!, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
+    const warm = await readWarm((await abortedRun(brakes, 'tool')).path);
+    expect(handedOverCompiled(warm)?.endsAfterLastCall).toBe(true);
+    const result = replayTrace(warm, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
     expect([result.stopReason, result.stopDetail, result.steps]).toEqual(['trace_end', 'stopped by its AbortSignal after 1 step', 1]);
   });
 

@@ -10,29 +10,23 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { fileRecorder } from '../../src/agent/recorder.js';
-import { runAgentLoop } from '../../src/agent/run.js';
 import { ModelCallError, type Model, type ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
-import { compileTrace } from '../../src/fast/compile.js';
-import { replayFast } from '../../src/fast/replayFast.js';
-import { sweepCompiled, sweepTotals } from '../../src/fast/sweep.js';
-import { CompiledTraceCache, layoutShape } from '../../src/cache/compiledCache.js';
+import { layoutShape } from '../../src/cache/compiledCache.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
-import { loadTraceFile } from '../../src/import/index.js';
-import { flattenPrices } from '../../src/kernel/prices.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { recordedBrakes } from '../../src/replay/whatif.js';
 import type { Trace } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
-import { everywhere, stopsInEveryEngine } from './everyEngine.js';
+import { everywhere, stopsInEveryEngine, stopsInStepCapSweep } from './everyEngine.js';
+import { readTool } from './realLoopRuns.js';
+import { readWarm, recordRun } from './recordedRuns.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
 
 const pricing = pricings[0]!;
-const prices = flattenPrices(pricing);
 
 /** `steps` steps calling `read` (500 ms each), then a call failing with 500 after 2 s: retryable or not. */
 function failingModel(clock: VirtualClock, retryable: boolean, steps = 1): Model {
@@ -54,20 +48,8 @@ function failingModel(clock: VirtualClock, retryable: boolean, steps = 1): Model
 /** The real run under `brakes` (`retryable`: its failed call may be retried, once) and its recording as read back. */
 async function recordedRun(brakes: BrakeConfig, retryable: boolean, path = join(tempDir(), 'run.jsonl'), steps = 1) {
   const clock = new VirtualClock();
-  const real = await runAgentLoop({
-    model: failingModel(clock, retryable, steps),
-    tools: [{ name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' }],
-    brakes,
-    context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-    pricing,
-    clock,
-    retry: { maxRetries: 1, backoffMs: () => 0 },
-    recorder: fileRecorder(path),
-  });
-  const [recording] = await loadTraceFile(path);
-  return { real, recording: recording! };
+  return recordRun({ model: failingModel(clock, retryable, steps), tools: [readTool], brakes, pricing, clock, retry: { maxRetries: 1, backoffMs: () => 0 } }, path);
 }
-
 
 describe('a real run whose model gave up replays to where it gave up', () => {
   it('a failed call not retried, past the step cap and the timeout it then stood at: trace_end in every engine under the recorded brakes, as the run said', async () => {
@@ -90,13 +72,7 @@ describe('a real run whose model gave up replays to where it gave up', () => {
 
   it('a sweep of step caps over the recording: the caps the run did not pass before its end stop it nowhere but where its model gave up', async () => {
     const { recording } = await recordedRun({ ...NO_BRAKES, maxSteps: 2 }, false);
-    const compiled = compileTrace(recording);
-    const result = sweepCompiled([{ compiled, prices, cache: 'recorded' }], { brakes: { ...NO_BRAKES }, strategy: { kind: 'full' }, axes: [{ name: 'max-steps', values: [1, 2, 3, undefined].map((maxSteps) => ({ brakes: { maxSteps } })) }] });
-    const reasons = result.cells.map((cell, c) => {
-      expect(sweepTotals(result, 0, c)).toEqual(replayFast(compiled, cell.brakes, { kind: 'full' }, 'recorded', prices));
-      return sweepTotals(result, 0, c).reason;
-    });
-    expect(reasons).toEqual(['max_steps', 'trace_end', 'trace_end', 'trace_end']);
+    expect(stopsInStepCapSweep(recording)).toEqual(['max_steps', 'trace_end', 'trace_end', 'trace_end']);
   });
 
   it('its retries spent: the retry waited behind the brakes, the give-up did not', async () => {
@@ -124,14 +100,10 @@ describe('a real run whose model gave up replays to where it gave up', () => {
 
   it('served from the compiled-trace cache (its layout names endsAfterLastCall: an entry of an older layout has another key), a warm replay ends where the model gave up', async () => {
     expect(layoutShape()).toMatch(/refusal:array,endsAfterLastCall:boolean/);
-    const dir = tempDir();
-    const path = join(dir, 'run.jsonl');
     const brakes: BrakeConfig = { ...NO_BRAKES, maxSteps: 2 };
-    await recordedRun(brakes, false, path);
-    await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    const [warm] = await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
-    expect(handedOverCompiled(warm!)?.endsAfterLastCall).toBe(true);
-    const result = replayTrace(warm!, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
+    const warm = await readWarm((await recordedRun(brakes, false)).path);
+    expect(handedOverCompiled(warm)?.endsAfterLastCall).toBe(true);
+    const result = replayTrace(warm, { brakes, strategy: { kind: 'full' }, pricing, prices: handTable(pricing) });
     expect([result.stopReason, result.stopDetail, result.steps]).toEqual(['trace_end', 'model call failed: 500 busy; not retried', 2]);
   });
 

@@ -143,16 +143,17 @@ export function scriptedModel(name: string, turns: readonly TurnSpec[], clock: V
   return model;
 }
 
-const read: AgentTool = { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' };
+/** The tool `read`: it answers `ok`. */
+export const readTool: AgentTool = { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' };
 
 /** A run of `turnArb`'s turns: the one tool `read`, retried twice without waiting. */
 export function readableRunOptions(turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: ModelPricing, clock: VirtualClock): AgentLoopOptions {
-  return { ...loopingRunOptions(turns, brakes, pricing, clock), tools: [read], retry: { maxRetries: 2, backoffMs: () => 0 } };
+  return { ...loopingRunOptions(turns, brakes, pricing, clock), tools: [readTool], retry: { maxRetries: 2, backoffMs: () => 0 } };
 }
 
 /** The tools of the looping runs: `read` answers `ok`, `flaky` always throws. */
 export const loopingTools: AgentTool[] = [
-  read,
+  readTool,
   { name: 'flaky', description: 'fails', parameters: { type: 'object' }, run: () => { throw new Error('disk full'); } },
 ];
 

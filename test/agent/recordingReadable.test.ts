@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { fileRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { agentOptionIssues } from '../../src/agent/validate.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -28,7 +27,8 @@ import { traceSchemas } from '../../src/trace/schema.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { ModelTurnError } from '../../src/agent/turnCheck.js';
-import { libraryBrakesArb, loopingTurnArb, scriptedModel, turnArb } from './realLoopRuns.js';
+import { libraryBrakesArb, loopingTools, loopingTurnArb, readTool, scriptedModel, turnArb } from './realLoopRuns.js';
+import { recordedRunOptions } from './recordedRuns.js';
 
 /**
  * Where a run's AbortSignal fires: a tool call `halt` added to its turn `haltTurn` (0-based) at place
@@ -57,16 +57,7 @@ describe('a recording the real loop writes is always readable', () => {
       fc.asyncProperty(fc.array(turnArb, { maxLength: 8 }), libraryBrakesArb, fc.constantFrom(...pricings), async (turns, brakes, pricing) => {
         const path = join(dir, `run${run++}.jsonl`);
         const clock = new VirtualClock();
-        const options = {
-          model: scriptedModel(pricing.model, turns, clock),
-          tools: [{ name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' }],
-          brakes,
-          context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-          pricing,
-          clock,
-          retry: { maxRetries: 2, backoffMs: () => 0 },
-          recorder: fileRecorder(path),
-        };
+        const options = recordedRunOptions({ model: scriptedModel(pricing.model, turns, clock), tools: [readTool], brakes, pricing, clock, retry: { maxRetries: 2, backoffMs: () => 0 } }, path);
         expect(agentOptionIssues(options)).toEqual([]);
         // A failure the loop refuses as its adapter's bug (badFailure: usage no call has, refusal numbers not past the window) ends the run with a ModelTurnError, and only then; the recording so far reads as cut off.
         const ended = await runAgentLoop(options).then(() => true, (error: unknown) => {
@@ -111,21 +102,8 @@ describe('a recording the real loop writes is always readable', () => {
         const controller = new AbortController();
         let waited = false;
         const model = scriptedModel(pricing.model, turns, clock, aborts.haltTurn, aborts.haltAt, aborts.again);
-        const real = await runAgentLoop({
-          model,
-          tools: [
-            { name: 'read', description: 'reads', parameters: { type: 'object' }, run: () => 'ok' },
-            { name: 'flaky', description: 'fails', parameters: { type: 'object' }, run: () => { throw new Error('disk full'); } },
-            { name: 'halt', description: 'stops the run', parameters: { type: 'object' }, run: () => (controller.abort(), 'stopping') },
-          ],
-          brakes,
-          context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-          pricing,
-          clock,
-          signal: controller.signal,
-          retry: { maxRetries: 1, backoffMs: () => ((waited = true), aborts.inRetryWait && controller.abort(), 0) },
-          recorder: fileRecorder(path),
-        }).catch((error: unknown) => {
+        const retry = { maxRetries: 1, backoffMs: () => ((waited = true), aborts.inRetryWait && controller.abort(), 0) };
+        const real = await runAgentLoop(recordedRunOptions({ model, tools: loopingTools, brakes, pricing, clock, controller, retry }, path)).catch((error: unknown) => {
           if (model.threwBad && error instanceof ModelTurnError) return null;
           throw error;
         });

@@ -10,17 +10,14 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
-import { fileRecorder } from '../../src/agent/recorder.js';
-import { runAgentLoop } from '../../src/agent/run.js';
-import type { Model, ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
-import { loadTraceFile } from '../../src/import/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
 import type { Trace } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
 import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
+import { haltingModel, recordRun } from '../agent/recordedRuns.js';
 import { post } from './client.js';
 
 const mini = handPriced('mini', { input: 0.15, output: 0.6, cached: 0.075 }, 128_000);
@@ -41,29 +38,11 @@ const served = (server: RunningServer, id: string) => server.sessions().sessions
 
 /** A real run aborted by its first call's tool (its AbortSignal fired there), recorded as the real loop records it. */
 async function abortedRecording(): Promise<Trace> {
-  const controller = new AbortController();
   const clock = new VirtualClock();
-  const model: Model = {
-    name: mini.model,
-    async call(): Promise<ModelTurn> {
-      clock.advance(1000);
-      return { text: null, toolCalls: [{ id: 'call_1', name: 'halt', arguments: '{}' }], usage: { inputTokens: 400, outputTokens: 30 } };
-    },
-  };
-  const path = join(tempDir(), 'aborted.jsonl');
-  const run = await runAgentLoop({
-    model,
-    tools: [{ name: 'halt', description: 'stops the run', parameters: { type: 'object' }, run: () => (controller.abort(), 'stopping') }],
-    brakes: NO_BRAKES,
-    context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
-    pricing: mini,
-    clock,
-    signal: controller.signal,
-    recorder: fileRecorder(path),
-  });
-  expect(run.stop.reason).toBe('aborted');
-  const [recording] = await loadTraceFile(path);
-  return recording!;
+  const model = haltingModel(mini.model, clock, 1000, { inputTokens: 400, outputTokens: 30 });
+  const { real, recording } = await recordRun({ model, tools: [], brakes: NO_BRAKES, pricing: mini, clock, controller: new AbortController() }, join(tempDir(), 'aborted.jsonl'));
+  expect(real.stop.reason).toBe('aborted');
+  return recording;
 }
 
 describe('serve: a summary request by replay’s rules', () => {
