@@ -9,7 +9,10 @@ import { displayWidth, printableCell, truncateMiddle, wrapLine } from './text.js
 import { maxOf } from '../metrics/extremes.js';
 
 export interface Column {
-  /** Its header; `\n` breaks it into lines (the header block is as tall as the tallest, each aligned to its bottom). */
+  /**
+   * Its header; `\n` marks where it may break into lines when the table would not fit on one header line
+   * (the header block is then as tall as the tallest, each aligned to its bottom); where it fits, one line.
+   */
   header: string;
   /** Numbers and money right-aligned; text left (default). */
   align?: 'left' | 'right';
@@ -35,9 +38,8 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;
   const n = columns.length;
   if (columns.some((column) => column.header.trim() === '')) throw new Error('formatTable: every column needs a header');
-  const headerLines = columns.map((column) => column.header.split('\n').map(printableCell));
-  const headerWidths = headerLines.map((lines) => maxOf(lines.map(displayWidth), 0));
-  const widths = headerWidths.slice();
+  const brokenHeaders = columns.map((column) => column.header.split('\n').map(printableCell));
+  const cellWidths = columns.map(() => 0);
   // A column repeats its values (a run's source under every setting, a setting's label for every run):
   // each distinct value is made printable, measured, then cut and padded once; a cell is its value's index.
   const distinct = columns.map(() => new Map<Cell | undefined, number>());
@@ -55,11 +57,14 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
         id = texts[i]!.push(text) - 1;
         textWidths[i]!.push(width);
         distinct[i]!.set(value, id);
-        if (width > widths[i]!) widths[i] = width;
+        if (width > cellWidths[i]!) cellWidths[i] = width;
       }
       cellIds[r * n + i] = id;
     }
   }
+  const headerLines = headersThatFit(brokenHeaders, cellWidths, maxWidth);
+  const headerWidths = headerLines.map((lines) => maxOf(lines.map(displayWidth), 0));
+  const widths = headerWidths.map((width, i) => Math.max(width, cellWidths[i]!));
   fitWidths(columns, headerWidths, widths, maxWidth);
   const right = columns.map((column) => column.align === 'right');
 
@@ -87,6 +92,13 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
     out += line.trimEnd() + '\n';
   }
   return out;
+}
+
+/** Each header on one line when the table fits `maxWidth` so, else broken where its `\n`s say. */
+function headersThatFit(broken: string[][], cellWidths: readonly number[], maxWidth: number): string[][] {
+  const whole = broken.map((lines) => [lines.join(' ')]);
+  const width = whole.reduce((sum, [header], i) => sum + Math.max(displayWidth(header!), cellWidths[i]!), 0) + COLUMN_GAP * (broken.length - 1);
+  return width <= maxWidth ? whole : broken;
 }
 
 /** Rows under a heading line of their own (a scenario's name, say), in a grouped table. */

@@ -63,10 +63,12 @@ describe('table layout', () => {
     expect(text).toBe('source     cost\n──────  ───────\na       $1.0000\nbb      $0.0280\n');
   });
 
-  it('a header broken with \\n takes lines of its own, aligned to the bottom; a grouped table keeps the whole header block', () => {
-    expect(formatTable([{ header: 'a\nb' }, { header: 'cc', align: 'right' }], [['x', '1']])).toBe('a\nb  cc\n─  ──\nx   1\n');
-    const grouped = formatGroupedTable([{ header: 'a\nb' }, { header: 'cc', align: 'right' }], [{ heading: 'group', rows: [['x', '1']] }]);
-    expect(grouped).toBe('a\nb    cc\n───  ──\ngroup\n  x   1\n');
+  it('a header with \\n stays on one line where the table fits; else it breaks there, aligned to the bottom; a grouped table keeps the whole header block', () => {
+    const columns = [{ header: 'aa\nbb' }, { header: 'cc', align: 'right' as const }];
+    expect(formatTable(columns, [['x', '1']])).toBe('aa bb  cc\n─────  ──\nx       1\n');
+    expect(formatTable(columns, [['x', '1']], { maxWidth: 8 })).toBe('aa\nbb  cc\n──  ──\nx    1\n');
+    const grouped = formatGroupedTable(columns, [{ heading: 'group', rows: [['x', '1']] }], { maxWidth: 8 });
+    expect(grouped).toBe('aa\nbb   cc\n───  ──\ngroup\n  x   1\n');
   });
 
   it('fits the width by cutting shrinkable columns; input escapes stay escaped', () => {
