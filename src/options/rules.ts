@@ -143,6 +143,14 @@ const STRATEGY_HINT = "e.g. { kind: 'window', windowSteps: 8 }, or FULL_HISTORY"
  * A context strategy holds only what `--context` can say (the one parser of strategies checks it: the
  * strategy written as a spec must parse back to itself), with a tool-result cap and cache mode as their flags take.
  */
+/** What a strategy says that its kind does not hold (a field of another kind: `placeholderTokens` on a window), else the whole. */
+function strategyMismatch(shape: object, parsed: object): string {
+  const foreign = Object.keys(shape).filter((key) => !(key in parsed) && (shape as Record<string, unknown>)[key] !== undefined);
+  const kind = String((shape as { kind?: unknown }).kind);
+  if (foreign.length === 0) return `${canonicalJson(shape)} is not a context strategy`;
+  return `${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to a '${kind}' strategy (${canonicalJson(shape)})`;
+}
+
 export function strategyIssues(issue: Issue, strategy: unknown, field: string, required = false): void {
   if (!objectIssue(issue, field, strategy, STRATEGY_HINT, required)) return;
   const { toolResultCap, cache, ...shape } = strategy as unknown as ContextStrategy;
@@ -150,7 +158,7 @@ export function strategyIssues(issue: Issue, strategy: unknown, field: string, r
   try {
     spec = contextSpecOf(strategy as unknown as ContextStrategy);
     const parsed = parseContextSpec(spec, field);
-    if (canonicalJson(parsed) !== canonicalJson(shape)) issue(field, 'invalid_strategy', `${canonicalJson(shape)} is not a context strategy`, `written as --context '${spec}' it would be ${canonicalJson(parsed)}`);
+    if (canonicalJson(parsed) !== canonicalJson(shape)) issue(field, 'invalid_strategy', strategyMismatch(shape, parsed), `written as --context '${spec}' it would be ${canonicalJson(parsed)}`);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     issue(field, 'invalid_strategy', `as --context '${spec}': ${error.issues[0]!.message}`, error.issues[0]!.hint ?? '');

@@ -100,6 +100,8 @@ describe('entry points check their options before any work, by the rules runAgen
     expect(refusal('replayTrace', { brakes: { maxCostPico: 0.5 } }).message).toContain('picodollars are whole');
     expect(refusal('replayTrace', { strategy: { kind: 'window', windowSteps: 0 } }).issues[0]!.field).toBe('strategy');
     expect(refusal('replayTrace', { strategy: { kind: 'mask', maskSteps: -1 } }).issues[0]!.field).toBe('strategy');
+    // A field of another kind (a shared object spread into a window) is named, not the whole strategy.
+    expect(refusal('replayTrace', { strategy: { kind: 'window', windowSteps: 3, placeholderTokens: 12 } }).issues[0]!.message).toBe(`placeholderTokens does not apply to a 'window' strategy ({"kind":"window","placeholderTokens":12,"windowSteps":3})`);
     const all = refusal('replayTrace', { brakes: { maxStep: 5 }, strategy: undefined, prices: undefined, engine: 'fast', keepSteps: 'yes' });
     expect(all.issues.map((issue) => [issue.field, issue.code])).toEqual([
       ['brakes.maxStep', 'unrecognized_keys'],
