@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { UserError, type InputIssue } from '../errors.js';
-import { jsonTextError } from '../import/common/jsonDocument.js';
+import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
 import { decimalNumber } from '../io/numberText.js';
@@ -190,7 +190,8 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UserError({ file, code: 'invalid_json', message: `not valid JSON (${(error as Error).message})`, hint: 'write it with `loopcost check --update-baseline FILE`' });
+    const line = jsonErrorLine(text, error);
+    throw new UserError({ file, ...(line === undefined ? {} : { line }), code: 'invalid_json', message: `not valid JSON (${(error as Error).message})`, hint: 'write it with `loopcost check --update-baseline FILE`' });
   }
   const problem = parsedJsonTextProblem(text, value);
   if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);

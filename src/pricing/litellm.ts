@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
-import { jsonTextError, lineOfOffset } from '../import/common/jsonDocument.js';
+import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
 import { kindOf } from '../io/openInput.js';
@@ -113,10 +113,10 @@ function parsePriceDocument(text: string, file: string): Record<string, unknown>
     data = JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
+    const line = jsonErrorLine(text, error);
     throw new UserError({
       file,
-      ...(position ? { line: lineOfOffset(text, Number(position[1])) } : {}),
+      ...(line === undefined ? {} : { line }),
       code: 'invalid_json',
       message: `price file is not valid JSON: ${message}`,
       hint: FORMAT_HINT,

@@ -42,6 +42,14 @@ describe('a check baseline with a key given twice', () => {
   });
 });
 
+describe('a check baseline that is not valid JSON', () => {
+  it('names the line of the syntax error, as every JSON file reader does', () => {
+    const text = '{\n  "format": "loopcost.check-baseline/2",\n  "scenarios": [\n    { "source": "a.yaml", }\n  ]\n}\n';
+    const issue = userErrorOf(() => parseBaseline(text, 'baseline.json')).issues[0]!;
+    expect(issue).toMatchObject({ file: 'baseline.json', line: 4, code: 'invalid_json' });
+  });
+});
+
 describe('a baseline written from one spelling of a path', () => {
   it('is matched by `./x` and doubled slashes of the same path, not reported new and gone', async () => {
     const saved = join(tempDir(), 'baseline.json');

@@ -46,7 +46,7 @@ function parseCheckedDocument(content: string, path: string, what: string): unkn
     value = JSON.parse(text) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const position = /at position (\d+)/.exec(message);
+    const line = jsonErrorLine(text, error);
     const truncated = /end of JSON input|Unterminated string/i.test(message);
     const issue: InputIssue = {
       file: path,
@@ -56,7 +56,7 @@ function parseCheckedDocument(content: string, path: string, what: string): unkn
         ? `the ${what} looks truncated: copy or decompress it again, or wait until the agent has finished writing it`
         : `the ${what} must be one JSON document: fix the syntax at the line shown or export the run again`,
     };
-    if (position) issue.line = lineOfOffset(text, Number(position[1]));
+    if (line !== undefined) issue.line = line;
     throw new UserError(issue);
   }
   const problem = parsedJsonTextProblem(text, value);
@@ -82,6 +82,12 @@ export function lineOfOffset(text: string, offset: number): number {
   const end = Math.min(offset, text.length);
   for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line += 1;
   return line;
+}
+
+/** The line of a JSON.parse syntax error in `text`, when V8 reports its position (every JSON file reader names it). */
+export function jsonErrorLine(text: string, err: unknown): number | undefined {
+  const m = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  return m?.[1] !== undefined ? lineOfOffset(text, Number(m[1])) : undefined;
 }
 
 /** Position of a JSON.parse error in `text` (end of text for "Unexpected end of JSON input"). */
