@@ -162,8 +162,8 @@ export abstract class ServeSession implements HeldSession {
 
   /**
    * The context summary the agent's loop asked for (PURPOSE_HEADER `summary`): a compaction call of the
-   * request's output cap in tokens, metered at the request's prompt as any call is (promptOf) — paid,
-   * not a step — taking nothing from the recording or the synthetic agent. Answered by the model the
+   * request's output cap in tokens, its prompt sized as replay sizes a summary call's (summaryPromptTokens) —
+   * paid, not a step — taking nothing from the recording or the synthetic agent. Answered by the model the
    * request names (summaryModel.ts: `summary:…,model=X`'s X, as replay answers it) unless the session's
    * ordinary requests name it too (a client that names one model for every call), else the session's:
    * refused as a provider refuses any request (kernel/providerWindow.ts), its prompt + the cap past that
@@ -172,13 +172,23 @@ export abstract class ServeSession implements HeldSession {
    */
   summaryAnswer(request: ChatRequest): Reply {
     const view = this.promptOf(request);
+    const promptTokens = this.summaryPromptTokens(view);
     const cap = outputCapOf(request);
     const pricing = request.model === this.askedAs ? this.setup.pricing : summaryPricing(this.setup.pricing, this.setup.pricingOf(request.model));
-    const refusal = windowRefusal(pricing.contextWindow, view.inputTokens, cap);
+    const refusal = windowRefusal(pricing.contextWindow, promptTokens, cap);
     if (refusal) throw this.refused(refusedSummaryRecord(refusal), view, refusal);
     const on = pricing === this.setup.pricing ? undefined : { model: request.model };
-    const metered = this.meterSummary(pricing, view, cap ?? 0);
+    const metered = this.meterSummary(pricing, { view, promptTokens }, cap ?? 0);
     return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, { what: 'context summary', metered, ...(on ? { on } : {}) });
+  }
+
+  /**
+   * A summary call's prompt in tokens, sent with the prompt `view` (promptOf): a recording's as the loop
+   * estimates it (LoopSession.nextPromptEstimate, what replay bills: the tracked context plus the overhead
+   * the last call showed — a recording's own prompt sizes); a synthetic session's, the messages it carries.
+   */
+  private summaryPromptTokens(view: PromptView): number {
+    return this.kind === 'recorded' ? this.loop.nextPromptEstimate() : view.inputTokens;
   }
 
   /**
@@ -215,16 +225,17 @@ export abstract class ServeSession implements HeldSession {
   }
 
   /**
-   * A summary call of `summaryTokens` out sent with the prompt `view`, at `pricing` (the session's model's or
-   * the summary model's), by replay's rule for it (kernel meterSummaryCall: under `recorded` the cache serves
-   * its unchanged prefix as under `on`; another model's cache holds none of it, summaryUnchangedTokens).
+   * A summary call of `summaryTokens` out and `prompt.promptTokens` in (summaryPromptTokens), sent with the prompt
+   * `prompt.view`, at `pricing` (the session's model's or the summary model's), by replay's rule for it (kernel
+   * meterSummaryCall: under `recorded` the cache serves the view's unchanged prefix as under `on`; another
+   * model's cache holds none of it, summaryUnchangedTokens).
    */
-  private meterSummary(pricing: ModelPricing, view: PromptView, summaryTokens: number): MeteredCall {
+  private meterSummary(pricing: ModelPricing, prompt: { view: PromptView; promptTokens: number }, summaryTokens: number): MeteredCall {
     const prices = flattenPrices(pricing);
     const out = new Float64Array(Metered.Size);
-    const unchangedTokens = summaryUnchangedTokens(prices, flattenPrices(this.setup.pricing), view.unchangedPrefixTokens);
-    meterSummaryCall(out, prices, cacheModeCode(this.setup.cache), view.inputTokens, unchangedTokens, summaryTokens);
-    const usage = { input: view.inputTokens, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: out[Metered.CacheWrite1h]!, output: summaryTokens, reasoning: 0 };
+    const unchangedTokens = summaryUnchangedTokens(prices, flattenPrices(this.setup.pricing), prompt.view.unchangedPrefixTokens);
+    meterSummaryCall(out, prices, cacheModeCode(this.setup.cache), prompt.promptTokens, unchangedTokens, summaryTokens);
+    const usage = { input: prompt.promptTokens, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: out[Metered.CacheWrite1h]!, output: summaryTokens, reasoning: 0 };
     return { usage, costPico: out[Metered.CostPico]!, cacheRuleLostTokens: out[Metered.RuleLost]! };
   }
 
