@@ -18,10 +18,11 @@ import { CompiledTraceCache } from '../dist/cache/compiledCache.js';
 import { contentHash } from '../dist/cache/contentHash.js';
 import { handedOverCompiled } from '../dist/replay/compiledRuns.js';
 import { cpuMs, median, writeNativeRuns } from './lib/measure.mjs';
+import { sized } from './lib/smoke.mjs';
 
 const json = process.argv.includes('--json');
-const RUNS = process.argv.includes('--quick') ? 70 : 700;
-const ROUNDS = process.argv.includes('--quick') ? 2 : 3;
+const RUNS = sized(process.argv.includes('--quick') ? 70 : 700, 3);
+const ROUNDS = sized(process.argv.includes('--quick') ? 2 : 3, 1);
 
 
 

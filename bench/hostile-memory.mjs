@@ -10,8 +10,13 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { runCliUnderHeapCap } from './cliUnderHeapCap.mjs';
+import { smoke, sized } from './lib/smoke.mjs';
 
 const MB = 1 << 20;
+// Under --smoke: bombs of 8 MB against limits of 4 MB a file and 2 MB a line (the same refusals, tiny).
+const BOMB_MB = sized(1024, 8);
+const HUGE_MB = sized(300, 8);
+const LIMITS = smoke ? ['--max-input-mb', '4', '--max-line-mb', '2'] : [];
 const HEADER = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}\n';
 const RUN_TAIL = '{"type":"call","inputTokens":100,"outputTokens":5}\n{"type":"end","outcome":"completed"}\n';
 
@@ -37,10 +42,10 @@ function plainOf(path, head, byte, totalBytes, tail) {
 
 const dir = mkdtempSync(join(tmpdir(), 'loopcost-bombs-'));
 const cases = [
-  ['gzip bomb: 1 GB on one line', 'gzip-bomb.traj.json.gz', (p) => gzipOf(p, '{"messages":"', 0x61, 1024 * MB, '"}')],
-  ['huge line: 300 MB one-line trajectory', 'huge.traj.json', (p) => plainOf(p, '{"info":{},"messages":[{"role":"user","content":"', 0x61, 300 * MB, '"}]}')],
-  ['huge native line: 300 MB call', 'huge-line.jsonl', (p) => plainOf(p, `${HEADER}{"type":"call","outputTokens":1,"toolCalls":[{"name":"x","resultTokens":1,"arguments":"`, 0x61, 300 * MB, `"}]}\n${RUN_TAIL}`)],
-  ['blank-line bomb: 1 GB of blank lines in a run (gzip)', 'blanks.jsonl.gz', (p) => gzipOf(p, HEADER, 0x0a, 1024 * MB, RUN_TAIL)],
+  ['gzip bomb: 1 GB on one line', 'gzip-bomb.traj.json.gz', (p) => gzipOf(p, '{"messages":"', 0x61, BOMB_MB * MB, '"}')],
+  ['huge line: 300 MB one-line trajectory', 'huge.traj.json', (p) => plainOf(p, '{"info":{},"messages":[{"role":"user","content":"', 0x61, HUGE_MB * MB, '"}]}')],
+  ['huge native line: 300 MB call', 'huge-line.jsonl', (p) => plainOf(p, `${HEADER}{"type":"call","outputTokens":1,"toolCalls":[{"name":"x","resultTokens":1,"arguments":"`, 0x61, HUGE_MB * MB, `"}]}\n${RUN_TAIL}`)],
+  ['blank-line bomb: 1 GB of blank lines in a run (gzip)', 'blanks.jsonl.gz', (p) => gzipOf(p, HEADER, 0x0a, BOMB_MB * MB, RUN_TAIL)],
   ['deep nesting: 100,000 levels of [ in tool arguments', 'deep.jsonl', (p) => plainOf(p, `${HEADER}{"type":"call","outputTokens":1,"toolCalls":[{"name":"x","resultTokens":1,"arguments":${'['.repeat(100_000)}`, 0x5d, 100_000, `}]}\n${RUN_TAIL}`)],
   ['/dev/zero', '/dev/zero', async () => undefined],
 ];
@@ -51,7 +56,7 @@ try {
   for (const [name, file, make] of cases) {
     const path = file.startsWith('/') ? file : join(dir, file);
     await make(path);
-    const r = runCliUnderHeapCap(['replay', path, '--format', 'json']);
+    const r = runCliUnderHeapCap(['replay', path, '--format', 'json', ...LIMITS]);
     results.push({ case: name, exitCode: r.code, seconds: r.seconds, peakRssMb: r.maxRssKb / 1024 });
     if (!json) console.log(`${name.padEnd(55)} exit ${r.code} in ${r.seconds.toFixed(1).padStart(5)} s, peak RSS ${(r.maxRssKb / 1024).toFixed(0).padStart(4)} MB`);
     if (!file.startsWith('/')) rmSync(path, { force: true });

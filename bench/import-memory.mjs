@@ -9,15 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { memoryArgs, memoryReport, memoryRounds } from './lib/memoryRounds.mjs';
+import { smoke } from './lib/smoke.mjs';
 
 const args = memoryArgs(process.argv);
 const source = '../shared/traces/mini-swe-agent';
-const files = readdirSync(source).flatMap((dir) => readdirSync(join(source, dir)).map((f) => join(source, dir, f)));
+// Under --smoke: the smallest case (one copy) of a few files, one round.
+const files = readdirSync(source).flatMap((dir) => readdirSync(join(source, dir)).map((f) => join(source, dir, f))).slice(0, smoke ? 3 : undefined);
 const unzipped = files.reduce((sum, f) => sum + gunzipSync(readFileSync(f)).length, 0);
 
 const root = mkdtempSync(join(tmpdir(), 'loopcost-import-'));
 try {
-  const copiesList = args.big ? [1, 7, 63] : [1, 7];
+  const copiesList = smoke ? [1] : args.big ? [1, 7, 63] : [1, 7];
   const cases = copiesList.map((copies) => {
     const dir = join(root, `in${copies}`);
     for (let k = 0; k < copies; k++) {
@@ -26,7 +28,7 @@ try {
     }
     return { label: `${copies} cop${copies === 1 ? 'y' : 'ies'}`, inputMb: (copies * unzipped) / 1e6, argv: ['import', dir, '--out', join(root, `out${copies}.jsonl`)] };
   });
-  const results = memoryRounds({ ...args, cases, log: args.json ? () => {} : (line) => console.log(line) });
+  const results = memoryRounds({ ...args, ...(smoke ? { rounds: 1 } : {}), cases, log: args.json ? () => {} : (line) => console.log(line) });
   if (args.json) console.log(JSON.stringify({ builds: results, peakGrowth: results[0].peakGrowth }));
   else for (const line of memoryReport(results)) console.log(line);
 } finally {

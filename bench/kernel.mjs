@@ -19,13 +19,16 @@ import { brakesTyped } from '../../shared/perf-reference/kernels.mjs';
 import { BRAKES } from '../../shared/perf-reference/sweep.mjs';
 import { NO_BRAKES, kernel, replayCompiled, runSettings, Run, usdToPico } from '../dist/index.js';
 import { median } from './lib/measure.mjs';
+import { sized } from './lib/smoke.mjs';
 import { population, realRuns } from './lib/population.mjs';
 import { sweepWorkload } from './lib/sweepGrid.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
-const ROUNDS = quick ? 3 : 7;
-const MIN_MS = quick ? 80 : 200;
+const ROUNDS = sized(quick ? 3 : 7, 1);
+const MIN_MS = sized(quick ? 80 : 200, 1);
+// The population sizes replayed (the last one also swept): tiny under --smoke.
+const POPULATIONS = sized([100, 1000], [5, 10]);
 const FULL = 1 << 30;
 // CPU time of this process (ms): on a shared machine other jobs' time slices do not count against
 // either side of a ratio (wall time swings the ratios by ±50% under load; CPU time by a few percent).
@@ -49,7 +52,7 @@ function rate(body) {
 
 /** Reference and ours interleaved over rounds after a warm-up: median rates and median per-round ratio. */
 function compare(reference, ours) {
-  for (let w = 0; w < 3; w++) {
+  for (let w = 0; w < sized(3, 1); w++) {
     reference();
     ours();
   }
@@ -109,9 +112,9 @@ const popBrakes = {
   ...NO_BRAKES, maxSteps: N, maxCostPico: BRAKES.budgetMicro * 1e6, timeoutMs: BRAKES.timeoutMs, maxRepeat: BRAKES.maxRepeats - 1, repeatMode: 'total',
   maxSameError: 1000, sameErrorMode: 'consecutive', maxTokens: 1e12, maxBacktracks: 1000, contextWindow: 1e9,
 };
-const big = population(1000, N);
-for (const T of [100, 1000]) {
-  const data = T === 1000 ? big : population(T, N);
+const big = population(POPULATIONS.at(-1), N);
+for (const T of POPULATIONS) {
+  const data = T === POPULATIONS.at(-1) ? big : population(T, N);
   const { pop } = data;
   const counts = new Int32Array(pop.nFp), stamp = new Int32Array(pop.nFp);
   const reference = (K) => {
@@ -123,7 +126,7 @@ for (const T of [100, 1000]) {
 }
 
 // ── Sweep: the perf-reference grid (bench/sweep.mjs adds CPU time) ──
-const T = 1000;
+const T = POPULATIONS.at(-1);
 const sweepBench = sweepWorkload(big, T, N);
 const nominal = sweepBench.nominal;
 const sweep = compare(sweepBench.reference, sweepBench.ours);

@@ -10,18 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeNativeRuns } from './lib/measure.mjs';
 import { memoryArgs, memoryReport, memoryRounds } from './lib/memoryRounds.mjs';
+import { smoke } from './lib/smoke.mjs';
 
 const CALLS_PER_RUN = 1000;
 const args = memoryArgs(process.argv);
 const dir = mkdtempSync(join(tmpdir(), 'loopcost-native-'));
 try {
-  const sizes = args.big ? [115, 1150, 7200] : [115, 1150];
+  const sizes = smoke ? [2] : args.big ? [115, 1150, 7200] : [115, 1150];
   const cases = sizes.map((runs) => {
     const input = join(dir, `runs${runs}.jsonl`);
     writeNativeRuns(input, runs, CALLS_PER_RUN);
     return { label: `${runs} runs`, inputMb: statSync(input).size / 1e6, argv: ['replay', input, '--preset', 'none', '--format', 'json', '--out', join(dir, `report${runs}.json`)] };
   });
-  const results = memoryRounds({ ...args, cases, log: args.json ? () => {} : (line) => console.log(line) });
+  const results = memoryRounds({ ...args, ...(smoke ? { rounds: 1 } : {}), cases, log: args.json ? () => {} : (line) => console.log(line) });
   if (args.json) console.log(JSON.stringify({ builds: results, peakGrowth: results[0].peakGrowth }));
   else for (const line of memoryReport(results)) console.log(line);
 } finally {

@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadTraceFiles, writeNativeTraces } from '../dist/index.js';
 import { cpuMs, median, writeNativeRuns } from './lib/measure.mjs';
+import { sized } from './lib/smoke.mjs';
 
 const json = process.argv.includes('--json');
-const RUNS = 100;
-const CALLS_PER_RUN = 1000;
-const ROUNDS = process.argv.includes('--quick') ? 3 : 7;
+const RUNS = sized(100, 2);
+const CALLS_PER_RUN = sized(1000, 50);
+const ROUNDS = sized(process.argv.includes('--quick') ? 3 : 7, 1);
 
 
 
@@ -60,7 +61,7 @@ async function native(dir) {
 }
 
 const MINI_SOURCE = '../shared/traces/mini-swe-agent';
-const COPIES = 4;
+const COPIES = sized(4, 1);
 
 async function miniSweAgent() {
   const sources = readdirSync(MINI_SOURCE).flatMap((sub) => readdirSync(join(MINI_SOURCE, sub)).map((name) => join(MINI_SOURCE, sub, name)));

@@ -10,16 +10,17 @@ import { whatIf } from '../dist/replay/whatif.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../dist/report/whatifReport.js';
 import { reportSettings } from '../dist/report/settings.js';
 import { NO_BRAKES } from '../dist/brakes/config.js';
+import { sized } from './lib/smoke.mjs';
 
 const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
 const traces = [];
 for await (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) traces.push(trace);
 const tries = [];
-for (let i = 0; i < 50; i++) tries.push(i % 2 ? `max-steps=${10 + i * 4}` : `max-repeat=${2 + (i % 7)},repeat-mode=${i % 4 ? 'total' : 'consecutive'},max-cost=${(0.02 * (i + 1)).toFixed(2)}`);
+for (let i = 0; i < sized(50, 4); i++) tries.push(i % 2 ? `max-steps=${10 + i * 4}` : `max-repeat=${2 + (i % 7)},repeat-mode=${i % 4 ? 'total' : 'consecutive'},max-cost=${(0.02 * (i + 1)).toFixed(2)}`);
 const settings = tries.map((name) => ({ name, brakes: brakesFromSpec(name) }));
 
 /** Best of `rounds` timings of fn, in ms. */
-function best(fn, rounds = 10) {
+function best(fn, rounds = sized(10, 1)) {
   let min = Infinity;
   for (let r = 0; r < rounds; r++) {
     const t0 = process.hrtime.bigint();
@@ -40,7 +41,7 @@ const cliTable3Ms = best(() => {
   const table = new Table({ head: ['source', 'setting', 'baseline', 'what-if', 'steps', 'cost', 'false stop'], style: { head: [], border: [] } });
   for (const row of report.runs) table.push([row.source, row.setting, `${row.baselineStopReason} (${row.baselineSteps}, $${row.baselineCostUsd.toFixed(4)})`, row.stopReason, row.steps, `$${row.costUsd.toFixed(4)}`, row.falseStop ? 'FALSE STOP' : '']);
   return table.toString();
-}, 2);
+}, sized(2, 1));
 
 const figures = { renderRows: report.runs.length, replayMs: +replayMs.toFixed(1), tableMs: +tableMs.toFixed(1), csvMs: +csvMs.toFixed(1), jsonMs: +jsonMs.toFixed(1), cliTable3Ms: +cliTable3Ms.toFixed(1) };
 if (process.argv.includes('--json')) console.log(JSON.stringify(figures));

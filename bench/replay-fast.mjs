@@ -11,6 +11,7 @@
 //   - recorded prompt sizes (as imported traces have): every call through the per-step loop
 //     (src/fast/replayFast.ts).
 import { compileTrace, flattenPrices, replayFast, replayTrace, NO_BRAKES, usdToPico, loadPriceTable } from '../dist/index.js';
+import { sized } from './lib/smoke.mjs';
 
 const prices = loadPriceTable({});
 const pricing = prices.resolve('gpt-4o-mini');
@@ -19,7 +20,7 @@ const brakes = {
   maxSteps: 1e9, maxCostPico: usdToPico(5000), timeoutMs: 1e15, maxRepeat: 1e6, repeatMode: 'cycle',
   maxSameError: 1e6, sameErrorMode: 'total', maxTokens: Number.MAX_SAFE_INTEGER, maxBacktracks: 1e6, contextWindow: Number.MAX_SAFE_INTEGER,
 };
-const steps = 10_000;
+const steps = sized(10_000, 200);
 
 function makeTrace(latencyMs, toolLatencyMs, recordInput = false) {
   const calls = [];
@@ -33,7 +34,7 @@ function makeTrace(latencyMs, toolLatencyMs, recordInput = false) {
 }
 
 /** Replayed steps per µs (= M steps/s), best of `rounds` rounds of at least `ms` each, after a warm-up. */
-function measure(run, rounds = 5, ms = 150) {
+function measure(run, rounds = sized(5, 1), ms = sized(150, 0)) {
   const timed = (minMs) => {
     let reps = 0;
     const t0 = process.hrtime.bigint();
@@ -67,7 +68,7 @@ for (const [section, trace] of [
       const result = replayFast(compiled, brakes, strategy, cache, flat);
       if (result.steps !== steps) throw new Error(`a brake fired: ${result.reason}`);
       const fast = measure(() => replayFast(compiled, brakes, strategy, cache, flat));
-      const slowReps = 5;
+      const slowReps = sized(5, 1);
       const t1 = process.hrtime.bigint();
       for (let r = 0; r < slowReps; r++) replayTrace(trace, { brakes, strategy: { ...strategy, cache }, prices, engine: 'readable' });
       const slow = (slowReps * steps) / (Number(process.hrtime.bigint() - t1) / 1e3);

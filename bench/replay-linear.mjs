@@ -3,6 +3,7 @@
 // is bench/kernel.mjs's. Not a test: timings vary by machine. Run with `npm run bench`.
 import { replayTrace, NO_BRAKES } from '../dist/index.js';
 import { loadPriceTable } from '../dist/pricing/index.js';
+import { sized } from './lib/smoke.mjs';
 
 const prices = loadPriceTable({});
 const brakes = {
@@ -43,9 +44,9 @@ const results = [];
 log('steps      strategy                     ms/run    ns/step   steps/s');
 for (const strategy of strategies) {
   const perStep = [];
-  for (const steps of [1_000, 2_500, 5_000, 10_000, 20_000]) {
+  for (const steps of sized([1_000, 2_500, 5_000, 10_000, 20_000], [100, 200])) {
     const trace = longTrace(steps);
-    const reps = Math.max(3, Math.round(200_000 / steps));
+    const reps = sized(Math.max(3, Math.round(200_000 / steps)), 1);
     replayTrace(trace, { brakes, strategy, prices, engine: 'readable' }); // warm-up
     const t0 = process.hrtime.bigint();
     let result;

@@ -1,6 +1,8 @@
 // `npm run bench`: every benchmark, one after another, each in its own process (timings are not tests).
 // With `--json` (`npm run -s bench -- --json`), one JSON object: { kernel, sweep, replayFast, replayLinear,
 // read, importMemory, nativeStreamMemory, hostileMemory, startup, render, cache, workers }, each the JSON its script prints with --json.
+// Other flags are passed on to every script: `--smoke` runs each once on tiny inputs (bench/lib/smoke.mjs;
+// test/bench/smoke.test.ts), `--quick` fewer rounds where a script has them.
 import { spawnSync } from 'node:child_process';
 
 const BENCHES = {

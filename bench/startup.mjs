@@ -10,10 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib/measure.mjs';
+import { sized } from './lib/smoke.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cpuAtExit = fileURLToPath(new URL('./lib/cpuAtExit.cjs', import.meta.url));
-const runs = 21;
+const runs = sized(21, 1);
 const json = process.argv.includes('--json');
 const againstAt = process.argv.indexOf('--against');
 const against = againstAt > 0 ? resolve(process.argv[againstAt + 1]) : undefined;

@@ -7,12 +7,13 @@
 import { median } from './lib/measure.mjs';
 import { population } from './lib/population.mjs';
 import { sweepWorkload } from './lib/sweepGrid.mjs';
+import { sized } from './lib/smoke.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
-const ROUNDS = quick ? 5 : 15;
-const MIN_MS = quick ? 60 : 150;
-const T = 1000, N = 200;
+const ROUNDS = sized(quick ? 5 : 15, 1);
+const MIN_MS = sized(quick ? 60 : 150, 1);
+const T = sized(1000, 10), N = 200;
 const { nominal, reference, ours, readAll, grid } = sweepWorkload(population(T, N), T, N);
 
 /** Sweeps per second of `body`, wall and CPU, over at least MIN_MS of wall time. */
@@ -31,7 +32,7 @@ function rate(body) {
   return { wall: (n * nominal * 1000) / wallMs, cpu: (n * nominal * 1000) / cpuMs };
 }
 
-for (let w = 0; w < 5; w++) { reference(); ours(); }
+for (let w = 0; w < sized(5, 1); w++) { reference(); ours(); }
 const rounds = { ref: [], ours: [] };
 for (let r = 0; r < ROUNDS; r++) {
   // Alternate which goes first, so a load change within a round weighs on both.
@@ -44,7 +45,7 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 const sweepAndRead = [];
-for (let r = 0; r < (quick ? 3 : 7); r++) {
+for (let r = 0; r < sized(quick ? 3 : 7, 1); r++) {
   const c0 = cpuMs();
   ours();
   const c1 = cpuMs();

@@ -2,9 +2,10 @@
 // worker thread, then on two at once; on an idle 2-core machine the two finish in about the time of
 // one, on a machine whose cores other jobs hold they take up to twice as long (then no split of work
 // over threads can show a wall-clock gain). Not part of `npm run bench`: `node bench/threads-control.mjs`.
-import { Worker, isMainThread } from 'node:worker_threads';
+import { Worker, isMainThread, workerData } from 'node:worker_threads';
 
-const LOOP = 3e8;
+// `--smoke` (bench/workers.mjs under --smoke): a tiny loop, only to run the code path.
+const LOOP = isMainThread ? (process.argv.includes('--smoke') ? 1e5 : 3e8) : workerData;
 function work() {
   let x = 0;
   for (let i = 0; i < LOOP; i++) x = (x + i * 7) % 1000003;
@@ -14,7 +15,7 @@ function work() {
 async function threads(n) {
   const t0 = Date.now();
   const c0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: n }, () => new Promise((resolve) => new Worker(new URL(import.meta.url)).once('exit', resolve))));
+  await Promise.all(Array.from({ length: n }, () => new Promise((resolve) => new Worker(new URL(import.meta.url), { workerData: LOOP }).once('exit', resolve))));
   const c = process.cpuUsage(c0);
   return { wallMs: Date.now() - t0, cpuMs: Math.round((c.user + c.system) / 1000) };
 }

@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib/measure.mjs';
+import { smoke, sized } from './lib/smoke.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/loopcost.js');
@@ -25,8 +26,8 @@ const flag = (name, fallback) => {
   return at > 0 ? process.argv[at + 1] : fallback;
 };
 const json = process.argv.includes('--json');
-const sizes = flag('--runs', '8000').split(',').map(Number);
-const rounds = Number(flag('--rounds', '3'));
+const sizes = flag('--runs', sized('8000', '16')).split(',').map(Number);
+const rounds = Number(flag('--rounds', sized('3', '1')));
 const FILES = 8;
 const GRID = ['--grid', `max-steps=${Array.from({ length: 60 }, (_, i) => i + 1).join(',')}`, '--grid', 'max-repeat=2,3,4,5', '--grid', 'context=full,window:4,window:8,window:16', '--format', 'json'];
 
@@ -74,7 +75,7 @@ async function processPair(files) {
 }
 
 function cores() {
-  const r = spawnSync(process.execPath, [join(root, 'bench/threads-control.mjs')], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bench/threads-control.mjs'), ...(smoke ? ['--smoke'] : [])], { encoding: 'utf8' });
   return Number(/cores this process got: (\S+)/.exec(r.stdout)?.[1]);
 }
 
