@@ -129,19 +129,21 @@ function checkNamedDirectory(path: string, flag: string): void {
 /**
  * Refuses, before any work is done, an output path that cannot be a file: an existing directory, a path
  * under an existing file, a socket, a path ending in `/`. A symbolic link is checked as the file it leads
- * to. (Permissions are found when writing, and reported the same way.)
+ * to. (Permissions are found when writing, and reported the same way.) Returns where the output goes
+ * (resolveOutputTarget), so that a writer does not follow the links again.
  */
-export function checkOutputFile(path: string, flag = '--out'): void {
+export function checkOutputFile(path: string, flag = '--out'): OutputTarget {
   if (path === '') throw new UserError({ field: flag, code: 'bad_value', message: 'is empty', hint: `give ${flag} a file path` });
   if (path.length > 1 && path.endsWith('/')) checkNamedDirectory(path, flag);
   const target = resolveOutputTarget(path, flag);
-  if (target.fd !== undefined) return;
+  if (target.fd !== undefined) return target;
   const stats = probe(target.file, path, flag);
   if (stats?.isDirectory()) throw outputError(path, errorCoded('EISDIR'), flag);
   if (stats !== undefined && !stats.isFile() && !stats.isCharacterDevice() && !stats.isFIFO()) {
     throw new UserError({ file: path, field: flag, code: 'cannot_write', message: 'is neither a file, a pipe nor a terminal (a socket or a block device)', hint: `choose another ${flag} path` });
   }
   if (!target.direct) checkAncestors(dirname(target.file), path, flag);
+  return target;
 }
 
 /** Refuses a report directory that is a file, `-` (standard output), or that holds a directory where a report goes. */

@@ -11,7 +11,7 @@ import { closeSync, ftruncateSync, openSync, readdirSync, renameSync, rmSync, wr
 import { basename, dirname, join } from 'node:path';
 import { nodeZlib } from './builtins.js';
 import { makeDirectories } from './makeDirectories.js';
-import { checkOutputFile, isGzipName, outputError, resolveOutputTarget } from './outputTarget.js';
+import { checkOutputFile, isGzipName, outputError } from './outputTarget.js';
 import { releaseTemporary, trackTemporary } from './temporaries.js';
 
 function escapeRegExp(text: string): string {
@@ -102,8 +102,7 @@ export class OutputWriter {
     private readonly path: string,
     private readonly flag = '--out',
   ) {
-    checkOutputFile(path, flag);
-    const target = resolveOutputTarget(path, flag);
+    const target = checkOutputFile(path, flag);
     this.atomic = !target.direct;
     this.target = target.file;
     this.gzip = isGzipName(path);

@@ -19,7 +19,7 @@ import type { BrakeState } from '../brakes/state.js';
 import type { ContextTracker, PromptView } from '../kernel/context.js';
 import { callLatencyMs } from '../kernel/latency.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
-import { Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
+import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import type { CallRecord } from '../trace/types.js';
 import { meterCall, type MeteredCall, type MeterSettings } from './meter.js';
@@ -89,15 +89,34 @@ export class SummaryCalls {
 
   /** The estimate, as replay bills a summary call. */
   private estimate(due: SummaryDue): MeteredCall {
-    const { out, prices } = this;
     const { promptEstimate, summaryTokens } = due.size;
-    meterSummaryCall(out, prices, this.settings.cacheMode, promptEstimate, summaryUnchangedTokens(prices, this.run.prices, due.view.unchangedPrefixTokens), summaryTokens);
-    return {
-      usage: { input: promptEstimate, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: 0, output: summaryTokens, reasoning: 0 },
-      costPico: out[Metered.CostPico]!,
-      cacheRuleLostTokens: out[Metered.RuleLost]!,
-    };
+    return estimatedSummaryCall(this.out, { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, unchangedPrefixTokens: due.view.unchangedPrefixTokens, summaryTokens });
   }
+}
+
+/** What estimatedSummaryCall bills: the summary model's and the run's prices, the cache mode, the call's size. */
+export interface SummaryEstimate {
+  prices: FlatPrices;
+  runPrices: FlatPrices;
+  cacheMode: CacheModeCode;
+  promptTokens: number;
+  /** The unchanged prefix of the prompt it replaces (the run's cache; none of it on another model's: summaryUnchangedTokens). */
+  unchangedPrefixTokens: number;
+  summaryTokens: number;
+}
+
+/**
+ * A summary call billed by its estimate (kernel meterSummaryCall) as a MeteredCall, metered into `out`:
+ * how replay bills every summary call, and serve the summary calls its clients send.
+ */
+export function estimatedSummaryCall(out: Float64Array, call: SummaryEstimate): MeteredCall {
+  const unchangedTokens = summaryUnchangedTokens(call.prices, call.runPrices, call.unchangedPrefixTokens);
+  meterSummaryCall(out, call.prices, call.cacheMode, call.promptTokens, unchangedTokens, call.summaryTokens);
+  return {
+    usage: { input: call.promptTokens, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: out[Metered.CacheWrite1h]!, output: call.summaryTokens, reasoning: 0 },
+    costPico: out[Metered.CostPico]!,
+    cacheRuleLostTokens: out[Metered.RuleLost]!,
+  };
 }
 
 /**

@@ -24,16 +24,33 @@ export function shownWith(key: StrategyFigureKey): StrategyFigureKey {
   return key === 'summaryCostPico' ? 'summaryCalls' : key;
 }
 
-export function sumStrategyFigures(runs: Iterable<Partial<StrategyFigures>>): StrategySums {
-  const sums = {} as Record<StrategyFigureKey, number | bigint>;
-  for (const key of STRATEGY_FIGURE_KEYS) sums[key] = isPicoFigure(key) ? 0n : 0;
-  for (const run of runs) {
-    for (const key of STRATEGY_FIGURE_KEYS) {
-      const value = run[key];
-      if (value !== undefined) sums[key] = isPicoFigure(key) ? (sums[key] as bigint) + BigInt(value) : (sums[key] as number) + value;
-    }
+/** Every figure's running sum over the runs added so far (0 where none yet): what sumStrategyFigures adds up, kept open. */
+export type StrategyTally = { [K in StrategyFigureKey]: K extends PicoFigureKey ? bigint : number };
+
+export function newStrategyTally(): StrategyTally {
+  const tally = {} as Record<StrategyFigureKey, number | bigint>;
+  for (const key of STRATEGY_FIGURE_KEYS) tally[key] = isPicoFigure(key) ? 0n : 0;
+  return tally as StrategyTally;
+}
+
+/** Adds one run's figures, or sums already made (a share's), to `tally`. */
+export function addToStrategyTally(tally: StrategyTally, figures: Partial<StrategyFigures> | StrategySums): void {
+  const sums = tally as Record<StrategyFigureKey, number | bigint>;
+  for (const key of STRATEGY_FIGURE_KEYS) {
+    const value = figures[key];
+    if (value !== undefined) sums[key] = isPicoFigure(key) ? (sums[key] as bigint) + BigInt(value) : (sums[key] as number) + Number(value);
   }
+}
+
+/** The tally's figures that are shown (shownWith), each absent where not. */
+export function shownStrategySums(tally: StrategyTally): StrategySums {
   const shown: Partial<Record<StrategyFigureKey, number | bigint>> = {};
-  for (const key of STRATEGY_FIGURE_KEYS) if (sums[shownWith(key)]! > 0) shown[key] = sums[key];
+  for (const key of STRATEGY_FIGURE_KEYS) if (tally[shownWith(key)] > 0) shown[key] = tally[key];
   return shown as StrategySums;
+}
+
+export function sumStrategyFigures(runs: Iterable<Partial<StrategyFigures>>): StrategySums {
+  const tally = newStrategyTally();
+  for (const run of runs) addToStrategyTally(tally, run);
+  return shownStrategySums(tally);
 }

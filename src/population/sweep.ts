@@ -11,7 +11,7 @@
  */
 import type { CostQuantiles } from '../metrics/costQuantiles.js';
 import { mergeTallies, newTally, TallyBuilder, tallyMetrics, type PopulationMetrics, type PopulationTally, type RunPair, type TallyMark } from '../metrics/population.js';
-import { sumStrategyFigures, type StrategySums } from '../metrics/strategyFigures.js';
+import { addToStrategyTally, newStrategyTally, shownStrategySums, sumStrategyFigures, type StrategySums, type StrategyTally } from '../metrics/strategyFigures.js';
 import { strategyFigureRecord, type StrategyFigureRecord } from '../report/strategyFigureNames.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
@@ -75,7 +75,7 @@ export interface SweepTally {
  */
 export class SweepTallier {
   private readonly tallies: TallyBuilder[];
-  private readonly strategy: StrategyCounts[];
+  private readonly strategy: StrategyTally[];
   /** The compiled sweeps of synthetic runs' recordings, per syntheticBaselineKey, reused from add to add. */
   private readonly syntheticSweeps = new Map<string, SweepResults>();
   /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
@@ -85,7 +85,7 @@ export class SweepTallier {
     private readonly results: SweepResults = new Map(),
   ) {
     this.tallies = configs.map(() => new TallyBuilder());
-    this.strategy = configs.map(noStrategyCounts);
+    this.strategy = configs.map(newStrategyTally);
   }
 
   add(population: SweepPopulation): this {
@@ -93,7 +93,7 @@ export class SweepTallier {
     for (const tally of this.tallies) tally.reserve(runs);
     const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
       this.tallies[c]!.add(run, baseline);
-      addStrategyCounts(this.strategy[c]!, run);
+      addToStrategyTally(this.strategy[c]!, run);
     };
     const addCell: CellVisitor = (c, f, baseline) => {
       this.tallies[c]!.addCoded(f, baseline);
@@ -117,32 +117,14 @@ export class SweepTallier {
 
   /** The tallies of every run added. */
   finish(): SweepTally[] {
-    return this.configs.map((_, c) => ({ population: this.tallies[c]!.finish(), strategy: strategySums(this.strategy[c]!) }));
+    return this.configs.map((_, c) => ({ population: this.tallies[c]!.finish(), strategy: shownStrategySums(this.strategy[c]!) }));
   }
-}
-
-/** What the context strategy and the duplicate-action guard did over a configuration's runs so far (the summary calls' cost exact). */
-interface StrategyCounts {
-  summaryCalls: number;
-  summaryCostPico: bigint;
-  strategyCacheLostTokens: number;
-  skippedActions: number;
-}
-
-const noStrategyCounts = (): StrategyCounts => ({ summaryCalls: 0, summaryCostPico: 0n, strategyCacheLostTokens: 0, skippedActions: 0 });
-
-/** Adds a run's figures, or a share's sums, to a configuration's counts: the one adding-up of both. */
-function addStrategyCounts(s: StrategyCounts, figures: Partial<StrategyFigures> | StrategySums): void {
-  s.summaryCalls += figures.summaryCalls ?? 0;
-  if (figures.summaryCostPico) s.summaryCostPico += BigInt(figures.summaryCostPico);
-  s.strategyCacheLostTokens += figures.strategyCacheLostTokens ?? 0;
-  s.skippedActions += figures.skippedActions ?? 0;
 }
 
 /** A SweepTallier's state at a point (SweepTallier.mark). */
 export interface SweepTallierMark {
   tallies: TallyMark[];
-  strategy: StrategyCounts[];
+  strategy: StrategyTally[];
 }
 
 /** Each configuration's tally over the population's runs. */
@@ -150,22 +132,13 @@ export function sweepTallies(population: SweepPopulation, configs: readonly Popu
   return new SweepTallier(configs, prices).add(population).finish();
 }
 
-/** The sums as sumStrategyFigures gives them (each absent where 0). */
-function strategySums(s: StrategyCounts): StrategySums {
-  return {
-    ...(s.summaryCalls > 0 ? { summaryCalls: s.summaryCalls, summaryCostPico: s.summaryCostPico } : {}),
-    ...(s.strategyCacheLostTokens > 0 ? { strategyCacheLostTokens: s.strategyCacheLostTokens } : {}),
-    ...(s.skippedActions > 0 ? { skippedActions: s.skippedActions } : {}),
-  };
-}
-
 /** Tallies of the same configuration over disjoint shares of the runs, added up. */
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   const population = newTally();
   mergeTallies(population, ...parts.map((part) => part.population));
-  const sum = noStrategyCounts();
-  for (const part of parts) addStrategyCounts(sum, part.strategy);
-  return { population, strategy: strategySums(sum) };
+  const sum = newStrategyTally();
+  for (const part of parts) addToStrategyTally(sum, part.strategy);
+  return { population, strategy: shownStrategySums(sum) };
 }
 
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {

@@ -12,8 +12,8 @@ export const MAX_SESSION_ID = 200;
 /** The header `name`'s value as text (textOf), trimmed (the first if given twice); undefined when absent or blank. */
 export function header(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[name];
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text.trim() === '' ? undefined : textOf(text.trim());
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  return text === undefined || text === '' ? undefined : textOf(text);
 }
 
 /**

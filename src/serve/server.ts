@@ -111,7 +111,7 @@ interface Context {
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: Context): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
+  const path = pathOf(req);
   const route = ROUTES[path] ?? (END_PATH.test(path) ? END_ROUTE : undefined);
   if (!route) {
     req.resume();
@@ -137,6 +137,11 @@ const ROUTES: Record<string, { method: string; handle: (req: IncomingMessage, re
   '/loopcost/sessions': { method: 'GET', handle: (_req, res, { sessions }) => sendJson(res, 200, sessions()) },
 };
 
+/** The request's URL path, its query and trailing slashes dropped (`/` for none): what routes it. */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
+}
+
 /** `/loopcost/sessions/<id>/end` (the id URL-encoded, as `encodeURIComponent` writes it). */
 const END_PATH = /^\/loopcost\/sessions\/([^/]+)\/end$/;
 const END_ROUTE = { method: 'POST', handle: endSession };
@@ -148,8 +153,7 @@ const END_ROUTE = { method: 'POST', handle: endSession };
  */
 function endSession(req: IncomingMessage, res: ServerResponse, { registry }: Context): void {
   req.resume();
-  const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-  const encoded = END_PATH.exec(path)![1]!;
+  const encoded = END_PATH.exec(pathOf(req))![1]!;
   let id: string;
   try {
     id = decodeURIComponent(encoded);

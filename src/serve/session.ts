@@ -19,9 +19,9 @@ import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
 import { CONTEXT_LENGTH_EXCEEDED, refusalMessage } from '../loop/refusalWords.js';
 import type { WindowRefusal } from '../loop/types.js';
-import { refusedSummaryRecord } from '../loop/summary.js';
+import { estimatedSummaryCall, refusedSummaryRecord } from '../loop/summary.js';
 import { windowRefusal } from '../kernel/providerWindow.js';
-import { Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
+import { Metered } from '../kernel/meter.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { summaryPricing, type PricingOf } from './summaryModel.js';
 
@@ -231,12 +231,14 @@ export abstract class ServeSession implements HeldSession {
    * model's cache holds none of it, summaryUnchangedTokens).
    */
   private meterSummary(pricing: ModelPricing, prompt: { view: PromptView; promptTokens: number }, summaryTokens: number): MeteredCall {
-    const prices = flattenPrices(pricing);
-    const out = new Float64Array(Metered.Size);
-    const unchangedTokens = summaryUnchangedTokens(prices, flattenPrices(this.setup.pricing), prompt.view.unchangedPrefixTokens);
-    meterSummaryCall(out, prices, cacheModeCode(this.setup.cache), prompt.promptTokens, unchangedTokens, summaryTokens);
-    const usage = { input: prompt.promptTokens, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: out[Metered.CacheWrite1h]!, output: summaryTokens, reasoning: 0 };
-    return { usage, costPico: out[Metered.CostPico]!, cacheRuleLostTokens: out[Metered.RuleLost]! };
+    return estimatedSummaryCall(new Float64Array(Metered.Size), {
+      prices: flattenPrices(pricing),
+      runPrices: flattenPrices(this.setup.pricing),
+      cacheMode: cacheModeCode(this.setup.cache),
+      promptTokens: prompt.promptTokens,
+      unchangedPrefixTokens: prompt.view.unchangedPrefixTokens,
+      summaryTokens,
+    });
   }
 
   /**

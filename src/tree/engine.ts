@@ -161,13 +161,10 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
   // After its last call a run's next step finds no call (what a lone replay does when its source runs
   // out) — once the sub-agents that call started have made their calls: the step is checked against them.
   const ranOut: { a: number; r: number }[] = [];
+  // Each agent's parent's index (−1: none among the agents), resolved once.
+  const parentOf = tree.agents.map(({ parentAgentId: parent }) => (parent === undefined ? -1 : tree.agents.findIndex((agent) => agent.agentId === parent)));
   const within = (a: number, ancestor: number): boolean => {
-    for (let at: number | undefined = a, hops = 0; at !== undefined && hops <= tree.agents.length; hops++) {
-      const parent: string | undefined = tree.agents[at]!.parentAgentId;
-      at = parent === undefined ? undefined : tree.agents.findIndex((agent) => agent.agentId === parent);
-      if (at === ancestor) return true;
-      if (at === -1) return false;
-    }
+    for (let at = parentOf[a]!, hops = 0; at >= 0 && hops <= tree.agents.length; at = parentOf[at]!, hops++) if (at === ancestor) return true;
     return false;
   };
   const flushRanOut = (before?: number): void => {

@@ -5,7 +5,6 @@
  * scenario of the baseline was not checked, 2 for bad input (nothing to check among it: no expectation
  * and no baseline).
  */
-import { statSync, type Stats } from 'node:fs';
 import { driftFromBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
 import { expectationCount } from '../../check/evaluate.js';
 import { ResolvedPrices } from '../../check/modelPrices.js';
@@ -29,6 +28,7 @@ import { refuseScenariosNotAsFiles, traceInputs, workOnRuns, type GivenFlag } fr
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { someNames } from './recordedInputs.js';
+import { fileIdentity, statOf } from './outputClash.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
@@ -92,24 +92,19 @@ function checkOutputs(opts: CheckFlags, read: { scenarioFiles: readonly string[]
   }
 }
 
-function statOf(path: string | undefined): Stats | undefined {
-  try {
-    return path === undefined ? undefined : statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The trace files a directory among the inputs brought in that check runs not at all: not one a scenario
  * names under `traces:`, nor one of check's own files (the baseline beside the scenarios, a report, prices).
  */
 function leftOut(skipped: readonly string[], checks: readonly CheckInput[], opts: CheckFlags): string[] {
   const own = [opts.baseline, opts.updateBaseline, opts.out, opts.junit, opts.prices, opts.pricesOverride, ...checks.flatMap((input) => input.traceFiles)];
-  const used = new Set(own.map(statOf).flatMap((stats) => (stats === undefined ? [] : [`${stats.dev}:${stats.ino}`])));
+  const used = new Set(own.flatMap((path) => {
+    const stats = path === undefined ? undefined : statOf(path);
+    return stats === undefined ? [] : [fileIdentity(stats)];
+  }));
   return skipped.filter((file) => {
     const stats = statOf(file);
-    return stats === undefined || !used.has(`${stats.dev}:${stats.ino}`);
+    return stats === undefined || !used.has(fileIdentity(stats));
   });
 }
 

@@ -21,13 +21,17 @@ export type OutputFile = readonly [flag: string, path: string | undefined, repla
 /** A path a command reads: an input as given (file, directory, glob), or `[flag, path]` for a file a flag names (`--prices`). */
 export type InputPath = string | readonly [flag: string, path: string | undefined];
 
-function statOf(path: string): Stats | undefined {
+/** The file's stats (through links), undefined when it cannot be stat'ed (not there, unreadable). */
+export function statOf(path: string): Stats | undefined {
   try {
     return statSync(path);
   } catch {
     return undefined;
   }
 }
+
+/** Which file the stats are of (device and inode): equal for a symbolic link, a hard link, `./a` and `a`. */
+export const fileIdentity = (stats: Stats): string => `${stats.dev}:${stats.ino}`;
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
 
