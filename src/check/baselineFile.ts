@@ -1,9 +1,12 @@
 /**
  * A check baseline file (`--update-baseline FILE`): the measured figures of every scenario, the price
  * table (source, version, hash), the prices of every model the runs were priced at, and loopcost's
- * version. Format 2 keys each scenario by its path relative to the baseline file's directory, so the same
- * files match from any working directory; format 1 (read, no longer written) keyed it by the path as given
- * where it was written, and stored no model prices. The file holds no date: the same check writes the
+ * version. Format 3 holds every `…Usd` value in USD, a run's cost range (`expectations.runs.costUsd`)
+ * too; format 2 (read, no longer written) held that range in picodollars under the same name, and is read
+ * converted. Formats 2 and 3 key each scenario by its path relative to the baseline file's directory, so
+ * the same files match from any working directory; format 1 (read, no longer written) keyed it by the path
+ * as given where it was written, stored no model prices, and held the range in picodollars (read
+ * converted too). The file holds no date: the same check writes the
  * same bytes. Each scenario also holds what made its figures besides its settings (the models its runs
  * were priced at, its synthetic and recorded run counts, the seed), so a drift can say what changed; files
  * written before these fields are read without them.
@@ -18,12 +21,14 @@ import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
-import { checkBaselineExpectations } from './baselineExpectations.js';
+import { checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 
-export const BASELINE_SCHEMA = 'loopcost.check-baseline/2';
-/** The first format: scenario paths as given where it was written, no model prices. */
+export const BASELINE_SCHEMA = 'loopcost.check-baseline/3';
+/** The second format: a run's cost range in picodollars (`expectations.runs.costUsd`), read converted to USD. */
+export const BASELINE_SCHEMA_V2 = 'loopcost.check-baseline/2';
+/** The first format: scenario paths as given where it was written, no model prices, costs as format 2. */
 export const BASELINE_SCHEMA_V1 = 'loopcost.check-baseline/1';
 
 const shareOrNull = z.number().min(0).max(1).nullable();
@@ -53,34 +58,40 @@ const figuresSchema = z
   })
   .superRefine(overRuns);
 
-const common = {
-  loopcost: z.string(),
-  prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
-  scenarios: z.array(
-    z
-      .strictObject({
-        source: z.string(),
-        name: z.string(),
-        settings: z.record(z.string(), z.string()),
-        // What else made the figures, said when they drift (settingChanges.ts); absent in files written before.
-        models: z.array(z.string()).optional(),
-        syntheticRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
-        recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
-        seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-        figures: figuresSchema,
-        // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
-        expectations: z.record(z.string(), z.unknown()),
-      })
-      .superRefine(checkBaselineExpectations),
-  ),
-};
+/** The fields every format has; `costs`: the unit a run's cost range is held in (expectations, baselineExpectations.ts). */
+function commonFields(costs: 'usd' | 'pico') {
+  return {
+    loopcost: z.string(),
+    prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
+    scenarios: z.array(
+      z
+        .strictObject({
+          source: z.string(),
+          name: z.string(),
+          settings: z.record(z.string(), z.string()),
+          // What else made the figures, said when they drift (settingChanges.ts); absent in files written before.
+          models: z.array(z.string()).optional(),
+          syntheticRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
+          recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
+          seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+          figures: figuresSchema,
+          // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
+          expectations: z.record(z.string(), z.unknown()),
+        })
+        .superRefine(checkBaselineExpectations(costs)),
+    ),
+  };
+}
 
 const baselineSchema = z.discriminatedUnion('baseline', [
-  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA), ...common, models: z.array(priceRowSchema) }),
-  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V1), ...common }),
+  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA), ...commonFields('usd'), models: z.array(priceRowSchema) }),
+  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V2), ...commonFields('pico'), models: z.array(priceRowSchema) }),
+  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V1), ...commonFields('pico') }),
 ]);
 
-export type BaselineFile = z.infer<typeof baselineSchema>;
+type ParsedBaseline = z.infer<typeof baselineSchema>;
+/** A baseline as read: format 3, or format 1 (its keys are read otherwise); format 2 is read as format 3. */
+export type BaselineFile = Exclude<ParsedBaseline, { baseline: typeof BASELINE_SCHEMA_V2 }>;
 export type BaselineFigures = z.infer<typeof figuresSchema>;
 export type PriceIdentity = BaselineFile['prices'];
 export type BaselineScenario = BaselineFile['scenarios'][number];
@@ -177,6 +188,16 @@ function sourcesGivenTwice(file: BaselineFile, path: string): InputIssue[] {
   });
 }
 
+/**
+ * A baseline as format 3 holds it: formats 1 and 2 held a run's cost range in picodollars, converted to USD
+ * (format 2 then is format 3; format 1 stays itself: its scenario keys are read as it wrote them).
+ */
+function inUsd(file: ParsedBaseline): BaselineFile {
+  if (file.baseline === BASELINE_SCHEMA) return file;
+  const scenarios = file.scenarios.map((entry) => ({ ...entry, expectations: expectationsInUsd(entry.expectations) }));
+  return file.baseline === BASELINE_SCHEMA_V2 ? { ...file, baseline: BASELINE_SCHEMA, scenarios } : { ...file, scenarios };
+}
+
 const WRITTEN_BY = 'a check baseline is written by `loopcost check --update-baseline FILE`';
 const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
 
@@ -197,16 +218,17 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
   const parsed = baselineSchema.safeParse(value);
   if (parsed.success) {
-    const twice = sourcesGivenTwice(parsed.data, file);
+    const read = inUsd(parsed.data);
+    const twice = sourcesGivenTwice(read, file);
     if (twice.length > 0) throw new UserError(twice.slice(0, 20));
-    return parsed.data;
+    return read;
   }
   throw new UserError(
     parsed.error.issues.slice(0, 20).map((issue) => ({
       file,
       ...(issue.path.length === 0 ? {} : { field: issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') }),
       code: issue.code,
-      message: issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA} or ${BASELINE_SCHEMA_V1})` : issue.message,
+      message: issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : issue.message,
       hint: WRITTEN_BY,
     })),
   );

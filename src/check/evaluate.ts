@@ -6,7 +6,7 @@
  */
 import type { StopReason } from '../brakes/stopReasons.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
-import { picoToUsdString, usdToPico, type Pico } from '../money.js';
+import { picoToUsd, picoToUsdString, usdToPico, type Pico } from '../money.js';
 import { formatUsd, formatUsdNumber } from '../report/money.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
@@ -25,7 +25,10 @@ export interface CheckedRun {
 export interface ExpectationResult {
   /** `runs.steps`, `behaviours.never satisfied.stopReason`, `population.costPerRunUsd.p95`. */
   expectation: string;
-  /** The measured value as JSON (a number, stop-reason counts, a {min, max} over runs, or null). */
+  /**
+   * The measured value as JSON, in the unit its name says: a number, stop-reason counts, a {min, max} over
+   * runs (`runs.costUsd`: USD, exact to the picodollar, as every `…Usd` figure), or null (no runs).
+   */
   measured: unknown;
   measuredText: string;
   limit: string;
@@ -75,7 +78,7 @@ function rangeResult(
   expectation: string,
   bound: Bound,
   runs: readonly CheckedRun[],
-  args: { value: (run: CheckedRun) => number; inBound: (run: CheckedRun) => boolean; show: (value: number) => string; limitShow: (value: number) => string },
+  args: { value: (run: CheckedRun) => number; inBound: (run: CheckedRun) => boolean; show: (value: number) => string; limitShow: (value: number) => string; measured?: (value: number) => number },
 ): ExpectationResult {
   const failing = runs.filter((run) => !args.inBound(run));
   const values = runs.map(args.value);
@@ -93,9 +96,10 @@ function rangeResult(
             ? `${args.show(low)} (lowest)`
             : `${args.show(low)} to ${args.show(high)}`;
   const detail = failDetail(failing, runs.length);
+  const measured = args.measured ?? ((value: number) => value);
   return {
     expectation,
-    measured: runs.length === 0 ? null : { min: low, max: high },
+    measured: runs.length === 0 ? null : { min: measured(low), max: measured(high) },
     measuredText,
     limit: boundText(bound, args.limitShow),
     pass: failing.length === 0,
@@ -119,6 +123,8 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
         inBound: (run) => within(run.costPico, pico),
         show: (value) => formatUsd(value),
         limitShow: exactUsd,
+        // Compared in picodollars, given in the unit the name says (the baseline and the JSON report hold it so).
+        measured: picoToUsd,
       }),
     );
   }

@@ -42,14 +42,19 @@ export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: s
   return { scenarioFiles, skipped: traceFiles };
 }
 
-/** The trace files of each `traces:` entry (relative to the scenario file); every entry that finds nothing is named. */
+/**
+ * The trace files of each `traces:` entry (relative to the scenario file), each file once however many
+ * entries name it (by its real path, as collectInputs reads inputs: a directory, a file in it and a link to
+ * either name that file once, and the scenario replays it once); every entry that finds nothing is named.
+ */
 export function resolveTraceFiles(scenario: AnyScenario): string[] {
-  const files: string[] = [];
+  const paths: string[] = [];
   const issues: InputIssue[] = [];
   (scenario.traces ?? []).forEach((pattern, i) => {
     const path = isAbsolute(pattern) ? pattern : join(dirname(scenario.source), pattern);
+    paths.push(path);
     try {
-      for (const file of collectInputs([path])) if (!files.includes(file)) files.push(file);
+      collectInputs([path]);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       const line = scenario.lineOf(['traces', i]);
@@ -66,7 +71,7 @@ export function resolveTraceFiles(scenario: AnyScenario): string[] {
     }
   });
   if (issues.length > 0) throw new UserError(issues);
-  return files;
+  return paths.length === 0 ? [] : collectInputs(paths);
 }
 
 /** Every scenario file read and checked, its traces found, before anything runs. */

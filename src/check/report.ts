@@ -54,7 +54,7 @@ function runsText(s: ScenarioCheck): string {
   const parts = [];
   if (s.recordedRuns > 0) parts.push(`${s.recordedRuns} recorded`);
   if (s.syntheticRuns > 0) parts.push(`${s.syntheticRuns} synthetic`);
-  return `${parts.join(' + ') || 'no'} runs`;
+  return `${parts.join(' + ') || 'no'} ${s.recordedRuns + s.syntheticRuns === 1 ? 'run' : 'runs'}`;
 }
 
 /** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */

@@ -37,6 +37,20 @@ async function jsonCheck(...args: string[]): Promise<{ code: number; report: { p
   return { code: r.code, report: JSON.parse(r.stdout) };
 }
 
+/** A baseline as format 1 held it: each run's cost range (`…costUsd` expectations) in picodollars, as formats 1 and 2 wrote it. */
+function formatOne(scenarios: { expectations: Record<string, unknown> }[], sources: readonly string[]): object[] {
+  return scenarios.map((s, i) => ({
+    ...s,
+    source: sources[i],
+    expectations: Object.fromEntries(
+      Object.entries(s.expectations).map(([key, value]) => {
+        const range = value as { min: number; max: number } | null;
+        return key.endsWith('.costUsd') && range !== null ? [key, { min: Math.round(range.min * 1e12), max: Math.round(range.max * 1e12) }] : [key, value];
+      }),
+    ),
+  }));
+}
+
 const byStatus = (rows: readonly Row[], status: string) => rows.filter((row) => row.status === status).map((row) => row.figure);
 
 describe('a price change is a change in the prices of the models run, not in the table', () => {
@@ -105,7 +119,7 @@ describe('a price change is a change in the prices of the models run, not in the
     expect((await cli('check', RECURSIVE, '--update-baseline', current)).code).toBe(0);
     const { models: _models, ...rest } = JSON.parse(readFileSync(current, 'utf8'));
     const old = join(dir, 'old.json');
-    writeFileSync(old, JSON.stringify({ ...rest, baseline: 'loopcost.check-baseline/1', scenarios: rest.scenarios.map((s: object) => ({ ...s, source: RECURSIVE })) }));
+    writeFileSync(old, JSON.stringify({ ...rest, baseline: 'loopcost.check-baseline/1', scenarios: formatOne(rest.scenarios, [RECURSIVE]) }));
     expect((await cli('check', RECURSIVE, '--baseline', old)).code).toBe(0);
 
     const unused = litellm(dir, 'same.json', { 'some-unused-model': [1e-6, 2e-6] });
@@ -181,7 +195,7 @@ describe('a baseline matches the same scenario files from any directory, and a b
     expect((await cli('check', REFERENCE, ASKING, '--update-baseline', current)).code).toBe(0);
     const { models: _models, ...rest } = JSON.parse(readFileSync(current, 'utf8'));
     const old = join(dir, 'old.json');
-    writeFileSync(old, JSON.stringify({ ...rest, baseline: 'loopcost.check-baseline/1', scenarios: rest.scenarios.map((s: object, i: number) => ({ ...s, source: [REFERENCE, ASKING][i] })) }));
+    writeFileSync(old, JSON.stringify({ ...rest, baseline: 'loopcost.check-baseline/1', scenarios: formatOne(rest.scenarios, [REFERENCE, ASKING]) }));
     expect((await cli('check', REFERENCE, ASKING, '--baseline', old)).code).toBe(0);
     const r = spawnSync(process.execPath, [BIN, 'check', 'reference-sum-of-squares.yaml', 'keeps-asking.yaml', '--baseline', old], { cwd: 'scenarios', encoding: 'utf8' });
     expect(r.status).toBe(1);

@@ -70,7 +70,7 @@ describe('loopcost check', () => {
     expect(written.code).toBe(0);
     expect(written.stderr).toBe(`loopcost: baseline of 2 scenarios written to ${first} (compare later runs with --baseline ${first})\n`);
     const saved = JSON.parse(readFileSync(first, 'utf8'));
-    expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/2', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(saved).toMatchObject({ baseline: 'loopcost.check-baseline/3', loopcost: expect.any(String), prices: { name: '@pydantic/genai-prices', hash: expect.stringMatching(/^[0-9a-f]{16}$/) } });
     // The prices of the models run, per token in picodollars: what a later check compares, not the table's hash.
     expect(saved.models).toEqual([{ model: 'gpt-4o-mini', provider: 'openai', pricedAs: 'gpt-4o-mini', pricesPicoPerToken: { input: 150000, cachedInput: 75000, output: 600000 }, tiers: [] }]);
     expect(saved.scenarios.map((s: { source: string }) => s.source)).toEqual(['reference-sum-of-squares.yaml', 'keeps-asking.yaml'].map((f) => relative(dir, join('scenarios', f))));

@@ -29,7 +29,8 @@ describe('expectations against runs', () => {
       { expectation: 'runs.stopReason', measured: { max_steps: 1 }, measuredText: 'max_steps ×1', limit: 'one of repeat, completed', pass: false, detail: '1 of 3 runs break it; first: s#2' },
       { expectation: 'runs.steps', measured: { min: 3, max: 12 }, measuredText: '12 (highest)', limit: '≤ 10', pass: false, detail: '1 of 3 runs break it; first: s#2' },
       // $0.03 exactly is within "at most $0.03".
-      { expectation: 'runs.costUsd', measured: { min: usdToPico(0.002), max: usdToPico(0.03) }, measuredText: '$0.0300 (highest)', limit: '≤ $0.03', pass: true },
+      // Measured in USD, as the name says (compared to the picodollar: `money exact` below).
+      { expectation: 'runs.costUsd', measured: { min: 0.002, max: 0.03 }, measuredText: '$0.0300 (highest)', limit: '≤ $0.03', pass: true },
     ]);
   });
 

@@ -24,7 +24,9 @@ import { priceOptionsFromFlags, type BrakeFlags, type ContextFlags, type PriceFl
 import { LOOPCOST_VERSION } from '../version.js';
 import { checkBrakeFlags, chooseFormat, refuseStdoutOutput } from './flagChecks.js';
 import { baselineKeys, readBaseline } from './checkBaseline.js';
-import { refuseScenariosNotAsFiles, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
+import { readCheckTraces } from './checkTraces.js';
+import { nothingCheckedWarnings } from './checkUnchecked.js';
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { someNames } from './recordedInputs.js';
@@ -145,9 +147,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const unused = leftOut(skipped, checks, opts);
   if (unused.length > 0) io.stderr(`loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
-  const traces: Trace[][] = [];
-  // A scenario file with a population gives runs beside the traces it names: --skip-bad may leave out every one of those.
-  for (const input of checks) traces.push(input.traceFiles.length === 0 ? [] : await workOnRuns(traceInputs(input.traceFiles, opts, { besideScenarios: input.scenario.population !== undefined }), io, (trace) => trace));
+  // Each trace file read once, however many scenario files name it (what reading it says is said once).
+  const { perScenario: traces, runs: recorded } = await readCheckTraces(checks, opts, io);
 
   // The prices of every model the runs resolve are noted: a baseline stores them, a later check compares them.
   const resolved = new ResolvedPrices(prices);
@@ -156,9 +157,14 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const models = resolved.rows();
   const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline);
   const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, version: LOOPCOST_VERSION, tolerance, prices, models, ...keyed!, rerun: run });
-  const named = checks.flatMap((input) => input.traceFiles);
+  const named = [...new Set(checks.flatMap((input) => input.traceFiles))];
   const model = opts.model === undefined ? {} : { model: opts.model };
-  const warnings = [...priceGapWarningsOf(traces.flat(), { prices, ...model, inputs: named }), ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)), ...windowWarnings(checks, traces, { prices, ...model })];
+  const warnings = [
+    ...priceGapWarningsOf(recorded, { prices, ...model, inputs: named }),
+    ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)),
+    ...windowWarnings(checks, traces, { prices, ...model }),
+    ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
+  ];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
 
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);

@@ -1,0 +1,101 @@
+/**
+ * The recorded runs of check's scenario files: every trace file read once, however many scenario files
+ * name it (by the file it is: a link or another spelling of its path is the same file), so what reading it
+ * says — the files `--skip-bad` left out, missing sub-agent transcripts — is said once, and a price gap is
+ * counted over the runs once. Each scenario gets the runs of the files its `traces:` names, in its order,
+ * and replays them under its own settings.
+ */
+import type { CheckInput } from '../../check/inputs.js';
+import { UserError } from '../../errors.js';
+import { readAlone } from '../../import/index.js';
+import { inputLabel, runOfFile } from '../../io/openInput.js';
+import type { Trace } from '../../trace/types.js';
+import type { CliIO } from '../io.js';
+import { traceInputs, workOnRuns } from './inputs.js';
+import { fileIdentity, statOf } from './outputClash.js';
+
+/** The flags trace files are read with (limits, --skip-bad, --cache-dir). */
+type TraceFlags = Parameters<typeof traceInputs>[1];
+
+export interface CheckTraces {
+  /** Per scenario file (in the order given), the runs of the trace files it names. */
+  perScenario: Trace[][];
+  /** Every run read, once. */
+  runs: Trace[];
+}
+
+/** Each scenario's trace files, every file spelled as the first scenario that names it spelled it. */
+function sameSpellings(checks: readonly CheckInput[]): string[][] {
+  const first = new Map<string, string>();
+  return checks.map((input) => {
+    const files = input.traceFiles.map((file) => {
+      const stats = statOf(file);
+      const id = stats === undefined ? `path:${file}` : fileIdentity(stats);
+      if (!first.has(id)) first.set(id, file);
+      return first.get(id)!;
+    });
+    return [...new Set(files)];
+  });
+}
+
+/** Each run under the file it was read from (files in the order read: a run's source is its file's, runOfFile). */
+function byFile(files: readonly string[], runs: readonly Trace[]): Map<string, Trace[]> {
+  const found = new Map<string, Trace[]>(files.map((file) => [file, []]));
+  let at = 0;
+  for (const trace of runs) {
+    if (!runOfFile(trace.source, inputLabel(files[at]!))) {
+      const next = files.findIndex((file, i) => i > at && runOfFile(trace.source, inputLabel(file)));
+      if (next >= 0) at = next;
+    }
+    found.get(files[at]!)!.push(trace);
+  }
+  return found;
+}
+
+/** A scenario with no population whose every trace file `--skip-bad` left out: no run to check, refused as a set of bad inputs is. */
+function refuseNoRunsLeft(checks: readonly CheckInput[], perScenario: readonly Trace[][]): void {
+  const empty = checks.filter((input, i) => input.traceFiles.length > 0 && input.scenario.population === undefined && perScenario[i]!.length === 0);
+  if (empty.length === 0) return;
+  throw new UserError(
+    empty.map((input) => ({
+      file: input.scenario.source,
+      field: 'traces',
+      code: 'bad_inputs',
+      message: 'every trace file it names has problems: --skip-bad left it no run to check; nothing was written',
+      hint: 'fix the files, or name traces that hold good runs',
+    })),
+  );
+}
+
+/** Reads `files` once (`--skip-bad` may leave every one out: the scenarios say whether they are left with runs). */
+async function readOnce(files: readonly string[], flags: TraceFlags, io: CliIO): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]> }> {
+  if (files.length === 0) return { runs: [], byFile: new Map() };
+  const runs = await workOnRuns(traceInputs(files, flags, { besideScenarios: true }), io, (trace) => trace);
+  return { runs, byFile: byFile(readAlone(files), runs) };
+}
+
+/**
+ * The runs of every scenario's traces, each file read once. A Claude Code sub-agent transcript is read
+ * with its session when both are given; a scenario that names such a transcript without its session,
+ * while another names the session, reads its files on its own, as it would alone.
+ */
+export async function readCheckTraces(checks: readonly CheckInput[], flags: TraceFlags, io: CliIO): Promise<CheckTraces> {
+  const files = sameSpellings(checks);
+  const all = [...new Set(files.flat())];
+  const alone = new Set(readAlone(all));
+  const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
+  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], flags, io);
+  const runs = [...once.runs];
+  const perScenario: Trace[][] = [];
+  for (const [i, own] of files.entries()) {
+    if (shared[i]) {
+      perScenario.push(own.flatMap((file) => once.byFile.get(file) ?? []));
+      continue;
+    }
+    const read = await readOnce(own, flags, io);
+    runs.push(...read.runs);
+    perScenario.push(read.runs);
+  }
+  refuseNoRunsLeft(checks, perScenario);
+  return { perScenario, runs };
+}
