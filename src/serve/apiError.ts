@@ -3,6 +3,7 @@
  * code}}`), so any Chat Completions client reports them as it reports a provider's.
  */
 import type { UserError } from '../errors.js';
+import { counted } from '../plural.js';
 
 export interface ApiErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null; loopcost?: Record<string, unknown> };
@@ -56,4 +57,15 @@ export function invalidRequest(message: string, param: string | null = null, cod
 export function unanswerable(error: UserError): ApiError {
   const code = error.issues[0]?.code ?? null;
   return new ApiError(422, error.message, 'invalid_request_error', null, code, undefined, { issues: error.issues });
+}
+
+/** A new session past `maxSessions` in progress: 503, what ends one and what to do said. */
+export function tooManySessions(max: number): ApiError {
+  return new ApiError(
+    503,
+    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call (a final answer or a failed call; else at the next request past it, or when a new session needs its place) or its synthetic agent's final answer; a run stopped before that (by its own brakes) keeps its session in progress until its client ends it (POST /loopcost/sessions/<id>/end) or it has been idle --session-idle-seconds; end finished runs' sessions, set --session-idle-seconds, or raise --max-sessions (GET /loopcost/sessions has the totals so far)`,
+    'server_error',
+    null,
+    'loopcost_too_many_sessions',
+  );
 }

@@ -45,7 +45,7 @@ import { sha256Hex } from '../io/builtins.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
 import type { HeldSession, ServeSession } from './session.js';
-import { Endings, type Matched } from './endings.js';
+import { Endings, shortHash, type Matched } from './endings.js';
 
 export type { Matched } from './endings.js';
 
@@ -274,3 +274,11 @@ function bodyKey(request: ChatRequest): string {
 
 /** Each request's body hash, made once: matching (continued) and noting (noteRequest) both read it. */
 const bodyKeys = new WeakMap<ChatRequest, string>();
+
+/** The conversation's opening: first system/developer message and first user message. */
+export function openingHash(request: ChatRequest): string {
+  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
+  const user = request.messages.find((m) => m.role === 'user');
+  const opening = JSON.stringify([system ? messageText(system) : null, user ? messageText(user) : null]);
+  return shortHash(opening);
+}

@@ -1,4 +1,5 @@
 /** The headers by which a request names its session, trace or run (registry.ts), and how one is read. */
+import { invalidRequest } from './apiError.js';
 
 /** A request's headers as node:http gives them (IncomingHttpHeaders), named structurally so the public types need no @types/node. */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -17,12 +18,36 @@ export function header(headers: RequestHeaders, name: string): string | undefine
 }
 
 /**
- * `id` as a response header gives it back: unchanged when ASCII, else URL-encoded as encodeURIComponent
- * writes it (`%C3%A9` for é), the form `POST /loopcost/sessions/<id>/end` takes. HTTP field values are
- * ASCII (other bytes are obsolete, and read differently by each client); GET /loopcost/sessions lists the id as text.
+ * The session a request names: its `x-loopcost-session` header's text (header) URL-decoded exactly once, as
+ * the end route's path is (server.ts), so the header, the response's echo and the end route read an id one
+ * way: `caf%C3%A9` and `café` name the session `café`, a literal `%` is written `%25`, and what a response
+ * echoes (headerValueOf) names the same session sent back in the header or in `POST /loopcost/sessions/<id>/end`.
+ * Undefined when absent or blank; a `%` that starts no escape, or escapes that are not UTF-8, are a 400 (which
+ * id was meant cannot be told).
+ */
+export function sessionIdOf(headers: RequestHeaders): string | undefined {
+  const text = header(headers, SESSION_HEADER);
+  return text === undefined ? undefined : decodedSessionId(text, SESSION_HEADER);
+}
+
+/** `text` URL-decoded once, the session id it writes (the header's, the end route's); a 400 naming `param` when it does not decode. */
+export function decodedSessionId(text: string, param: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw invalidRequest(`${param}: '${text}' is not a URL-encoded session id (a session id is read URL-decoded once: write a % of it as %25, a character that is not ASCII as its UTF-8 bytes, %C3%A9 for é)`, param, 'invalid_session_id');
+  }
+}
+
+/**
+ * `id` as a response header gives it back, decoding once to `id` (sessionIdOf): unchanged when ASCII without
+ * `%`, else URL-encoded as encodeURIComponent writes it (`%C3%A9` for é, `%25` for %), the form
+ * `POST /loopcost/sessions/<id>/end` takes. HTTP field values are ASCII (other bytes are obsolete, and read
+ * differently by each client); GET /loopcost/sessions lists the id as text.
  */
 export function headerValueOf(id: string): string {
-  return /^[\t\x20-\x7e]*$/.test(id) ? id : encodeURIComponent(id);
+  return /^[\t\x20-\x24\x26-\x7e]*$/.test(id) ? id : encodeURIComponent(id);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -9,6 +9,7 @@ import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { endsAfterLastCall, modelGaveUp } from '../kernel/gaveUp.js';
 import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
+import type { Ending } from './retired.js';
 import { outputCapOf } from './outputCap.js';
 import type { ChatRequest } from './request.js';
 import { counted } from '../plural.js';
@@ -39,9 +40,32 @@ export class RecordedSession extends ServeSession {
     this.goesOnAfterLast = !endsAfterLastCall(trace);
   }
 
-  /** After the recording's last call, once it was a final answer or a failed call, or its run asked for no more (an abort), or a request asked past it. */
+  /** After the recording's last call, once it was a final answer or a failed call, or its run asked for no more (an abort), or a request asked past it or a summary call came after it. */
   ended(): boolean {
     return this.nextCall >= this.trace.calls.length && !this.mayGoOn;
+  }
+
+  /** The recording's last call answered, and the session still in progress only for the summary call a loop may make before its next call (mayGoOn). */
+  override givenWhole(): boolean {
+    return this.nextCall >= this.trace.calls.length && this.mayGoOn;
+  }
+
+  /** Ends a session given whole as the request past its end would (registry.ts: its place is wanted). */
+  override endGivenWhole(): void {
+    if (this.givenWhole()) this.mayGoOn = false;
+  }
+
+  /**
+   * A summary call; past the recording's last call it ends the session: the loop makes one summary call at
+   * most before a call (loop/run.ts beforeCall), so all that may follow it is the request past the end (the
+   * 409) — or nothing, the run stopped by its own brakes.
+   */
+  override summaryAnswer(request: ChatRequest): Reply {
+    try {
+      return super.summaryAnswer(request);
+    } finally {
+      this.endGivenWhole();
+    }
   }
 
   protected nextAnswer(request: ChatRequest): Reply {
@@ -65,31 +89,35 @@ export class RecordedSession extends ServeSession {
    */
   private gaveUpHere(error: unknown): unknown {
     if (!(error instanceof ApiError) || error.code !== RECORDED_FAILURE) return error;
-    const details = { ...error.details, gaveUp: true, ...this.recordedEnd() };
+    const details = { ...error.details, gaveUp: true, ...recordedEnd(this.trace) };
     return new ApiError(error.status, error.message, error.type, error.param, error.code, error.extra, details);
   }
 
-  /** The recording's end as `error.loopcost` says it (the adapter's recordedEnd reads it). */
-  private recordedEnd(): { recordedOutcome: string; recordedStatus?: string } {
-    const { end } = this.trace;
-    return { recordedOutcome: end.outcome, ...(end.status === undefined ? {} : { recordedStatus: end.status }) };
-  }
-
-  /** Asked past the last call: a 409 with the recording's outcome, which the real loop's adapter ends the run with. */
-  endingError(): ApiError {
-    const n = this.trace.calls.length;
-    return new ApiError(
-      409,
-      `session ${this.id}: the trace ${this.trace.source} has no call ${n + 1} (it recorded ${counted(n, 'call')} and ended '${this.trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
-      'invalid_request_error',
-      null,
-      'loopcost_trace_ended',
-      undefined,
-      { ...this.recordedEnd(), recordedCalls: n },
-    );
+  /** Asked past the last call: the 409 traceEnded builds from the trace (which the server keeps anyway). */
+  ending(): Ending<Trace> {
+    return { build: traceEnded, from: this.trace };
   }
 
   override summary(): SessionSummary {
     return { ...super.summary(), remainingCalls: this.trace.calls.length - this.nextCall };
   }
+}
+
+/** The recording's end as `error.loopcost` says it (the adapter's recordedEnd reads it). */
+function recordedEnd({ end }: Trace): { recordedOutcome: string; recordedStatus?: string } {
+  return { recordedOutcome: end.outcome, ...(end.status === undefined ? {} : { recordedStatus: end.status }) };
+}
+
+/** Asked past the last call of `trace`: a 409 with the recording's outcome, which the real loop's adapter ends the run with. */
+function traceEnded({ id }: SessionSummary, trace: Trace): ApiError {
+  const n = trace.calls.length;
+  return new ApiError(
+    409,
+    `session ${id}: the trace ${trace.source} has no call ${n + 1} (it recorded ${counted(n, 'call')} and ended '${trace.end.outcome}'); start a new session (another x-loopcost-session header, or a new conversation)`,
+    'invalid_request_error',
+    null,
+    'loopcost_trace_ended',
+    undefined,
+    { ...recordedEnd(trace), recordedCalls: n },
+  );
 }

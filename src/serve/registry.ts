@@ -10,12 +10,15 @@
  * with its error and still takes its turn: the next new session takes the run after it.
  *
  * A session that ends (a recording after its last call — one that was no final answer or failed call, at
- * the request after it, as the loop may still compact first: recorded.ts — a synthetic agent after its
- * final answer or the failure that ended it) is retired at once (retired.ts): its totals are kept, exact,
- * its engine and matching state dropped; an opening with none in progress keeps its latest started alone. A session still in progress (its run stopped by its own brakes) is retired the
- * same way when its client ends it (`end`) or when no request has come for `sessionIdleMs` (checked on
- * every request and report, by the injected clock: no timer). `maxSessions` bounds the sessions in
- * progress: one more is refused with a 503.
+ * the request after it or after a summary call, as the loop may still compact first: recorded.ts — a
+ * synthetic agent after its final answer or the failure that ended it) is retired at once (retired.ts): its
+ * totals kept, exact, its engine and matching state dropped; an opening with none in progress keeps its
+ * latest started alone. A session still in progress (its run stopped by its own brakes) is retired so when
+ * its client ends it (`end`) or no request has come for `sessionIdleMs` (checked on every request and
+ * report, by the injected clock: no timer). `maxSessions` bounds the sessions in progress: one more is a
+ * 503 — unless a recording given whole (its last call, no final answer, answered: in progress only for a
+ * summary call) holds a place: it ends as the request past its end would end it (a client its own brakes
+ * stopped there sends none), and the new session takes its place.
  */
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { prepareScenario, syntheticStart, type PreparedScenario, type SyntheticStart } from '../scenario/run.js';
@@ -25,18 +28,17 @@ import type { ScenarioSettings } from '../scenario/settings.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { Trace } from '../trace/types.js';
-import { ApiError, invalidRequest } from './apiError.js';
-import { Opening, type Conversation } from './conversations.js';
-import { Endings, shortHash, type Matched } from './endings.js';
+import { invalidRequest, tooManySessions } from './apiError.js';
+import { Opening, openingHash, type Conversation } from './conversations.js';
+import { Endings, type Matched } from './endings.js';
 import { RecordedSession } from './recorded.js';
 import type { Reply } from './reply.js';
-import { messageText, type ChatRequest } from './request.js';
+import type { ChatRequest } from './request.js';
 import type { HeldSession, ServeSession, SessionSummary } from './session.js';
 import { SyntheticSession } from './synthetic.js';
-import { RetiredSession, type Retirement } from './retired.js';
-import { counted } from '../plural.js';
+import { BY_CLIENT, RetiredSession, type Retirement } from './retired.js';
 import { SummaryModels } from './summaryModel.js';
-import { header, MAX_SESSION_ID, RUN_HEADER, SESSION_HEADER, TRACE_HEADER, type RequestHeaders } from './headers.js';
+import { header, MAX_SESSION_ID, RUN_HEADER, SESSION_HEADER, sessionIdOf, TRACE_HEADER, type RequestHeaders } from './headers.js';
 
 export { SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RequestHeaders } from './headers.js';
 
@@ -77,6 +79,8 @@ export class SessionRegistry {
   private readonly endings = new Endings();
   /** Sessions in progress, least recently asked first (a request moves its session to the end). */
   private readonly live = new Map<ServeSession, Live>();
+  /** Sessions in progress given whole (ServeSession.givenWhole), in the order they were: the first gives its place to a new session past maxSessions. */
+  private readonly givenWhole = new Set<ServeSession>();
   /** Every session started, in order: in progress, or retired once ended. */
   private readonly all: HeldSession[] = [];
   private readonly prepared;
@@ -118,7 +122,7 @@ export class SessionRegistry {
   /** The session `request` belongs to, started if new. */
   sessionFor(headers: RequestHeaders, request: ChatRequest): HeldSession {
     this.retireIdle();
-    const named = header(headers, SESSION_HEADER);
+    const named = sessionIdOf(headers);
     if (named === undefined) return this.conversationFor(headers, request);
     if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
     const existing = this.byName.get(named);
@@ -140,6 +144,7 @@ export class SessionRegistry {
       return reply;
     } finally {
       if (live && session.ended()) this.retire(session as ServeSession, live);
+      else if (live && (session as ServeSession).givenWhole()) this.givenWhole.add(session as ServeSession);
     }
   }
 
@@ -164,7 +169,7 @@ export class SessionRegistry {
     if (!session) return undefined;
     const live = this.live.get(session as ServeSession);
     if (!live) return session.summary();
-    this.retire(session as ServeSession, live, { by: 'client' });
+    this.retire(session as ServeSession, live, BY_CLIENT);
     return this.all[live.at]!.summary();
   }
 
@@ -173,9 +178,10 @@ export class SessionRegistry {
     const idleMs = this.options.sessionIdleMs;
     if (idleMs === undefined) return;
     const now = this.nowMs();
+    const idle: Retirement = { by: 'idle', idleSeconds: idleMs / 1000 };
     for (const [session, live] of this.live) {
       if (now - live.lastRequestMs < idleMs) return;
-      this.retire(session, live, { by: 'idle', idleSeconds: idleMs / 1000 });
+      this.retire(session, live, idle);
     }
   }
 
@@ -198,6 +204,7 @@ export class SessionRegistry {
     const retired = new RetiredSession(session, early);
     this.all[live.at] = retired;
     this.live.delete(session);
+    this.givenWhole.delete(session);
     if (this.byName.get(session.id) === session) this.byName.set(session.id, retired);
     const matched = live.matched;
     if (!matched) return;
@@ -224,11 +231,20 @@ export class SessionRegistry {
 
   private begin(id: string, headers: RequestHeaders): ServeSession {
     const max = this.options.maxSessions;
-    if (max !== undefined && this.live.size >= max) throw tooManySessions(max);
+    if (max !== undefined && this.live.size >= max && !this.endFirstGivenWhole()) throw tooManySessions(max);
     const session = this.start(id, headers);
     this.live.set(session, { at: this.all.length, lastRequestMs: this.nowMs() });
     this.all.push(session);
     return session;
+  }
+
+  /** The first session given whole, if any, ends (as the request past its end would end it) and is retired: its place is free. False if none. */
+  private endFirstGivenWhole(): boolean {
+    const [session] = this.givenWhole;
+    if (!session) return false;
+    session.endGivenWhole();
+    this.retire(session, this.live.get(session)!);
+    return true;
   }
 
   private start(id: string, headers: RequestHeaders): ServeSession {
@@ -274,23 +290,4 @@ export class SessionRegistry {
     if (!/^\d+$/.test(chosen) || Number(chosen) < 1 || !Number.isSafeInteger(Number(chosen))) throw invalidRequest(`${RUN_HEADER}: '${chosen}' is not a run number (1, 2, ...)`, RUN_HEADER, 'invalid_run');
     return Number(chosen) - 1;
   }
-}
-
-/** A new session past `maxSessions` in progress: 503, what ends one and what to do said. */
-function tooManySessions(max: number): ApiError {
-  return new ApiError(
-    503,
-    `loopcost serve has ${counted(max, 'session')} in progress, its --max-sessions: a session ends after its recording's last call (a final answer or a failed call; else at the next request past it) or its synthetic agent's final answer; a run stopped before that (by its own brakes) keeps its session in progress until its client ends it (POST /loopcost/sessions/<id>/end) or it has been idle --session-idle-seconds; end finished runs' sessions, set --session-idle-seconds, or raise --max-sessions (GET /loopcost/sessions has the totals so far)`,
-    'server_error',
-    null,
-    'loopcost_too_many_sessions',
-  );
-}
-
-/** The conversation's opening: first system/developer message and first user message. */
-function openingHash(request: ChatRequest): string {
-  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
-  const user = request.messages.find((m) => m.role === 'user');
-  const opening = JSON.stringify([system ? messageText(system) : null, user ? messageText(user) : null]);
-  return shortHash(opening);
 }

@@ -1,12 +1,13 @@
 /**
  * A session that has ended, kept as what `GET /loopcost/sessions` reports of it — its totals, exact, frozen
- * at its end — and the error it answers every later request with: the 409 past a recording's end or a
- * synthetic agent's, or the error that broke its run (a draw too large); for a session retired while in
- * progress (a run its own brakes stopped), by its client's end request or after its idle time, a 409 that
- * says which (`loopcost_session_ended`, `loopcost_session_idle`). A summary call is refused the
- * same way: an ended session takes no more calls. Its engine (the LoopSession, the synthetic agent, the
- * messages it last saw) and its matching state (conversations.ts retire) are dropped, so a long-lived
- * server holds a few numbers per ended session instead of the whole session (README, serve).
+ * at its end — and how it ended, from which the error it answers every later request with is built when
+ * asked (Ending): the 409 past a recording's end or a synthetic agent's, or the error that broke
+ * its run (a draw too large); for a session retired while in progress (a run its own brakes stopped), by
+ * its client's end request or after its idle time, a 409 that says which (`loopcost_session_ended`,
+ * `loopcost_session_idle`). A summary call is refused the same way: an ended session takes no more calls.
+ * Its engine (the LoopSession, the synthetic agent, the messages it last saw) and its matching state
+ * (conversations.ts retire) are dropped, so a long-lived server holds a few numbers per ended session
+ * instead of the whole session (README, serve): no built error either, only a reference to what builds it.
  */
 import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
@@ -14,22 +15,38 @@ import type { ChatRequest } from './request.js';
 import type { HeldSession, ServeSession, SessionSummary } from './session.js';
 import { counted } from '../plural.js';
 
+/**
+ * How a session ended, as its retired form keeps it (RetiredSession): `build`, one function for every session
+ * of a kind, makes the error every later request is answered with from the session's totals and `from`
+ * (a reference to what the server keeps anyway, such as the trace, or the error that broke the run), so
+ * an ended session holds no built error.
+ */
+export interface Ending<T = unknown> {
+  build(totals: SessionSummary, from: T): Error;
+  readonly from: T;
+}
+
 /** Why a session still in progress was retired: its client ended it, or no request came for `idleSeconds`. */
 export type Retirement = { by: 'client' } | { by: 'idle'; idleSeconds: number };
 
+/** A session in progress its client ended (one object for all: a retired session keeps a reference to it). */
+export const BY_CLIENT: Retirement = { by: 'client' };
+
 export class RetiredSession implements HeldSession {
   private readonly totals: Readonly<SessionSummary>;
-  private readonly error: Error;
+  /** How it ended (Ending's two fields, kept as they are: no object of their own). */
+  private readonly build: Ending['build'];
+  private readonly from: unknown;
 
   /** `session` ended (its trace or agent has no more), or, with `early`, retired while in progress. */
   constructor(session: ServeSession, early?: Retirement) {
     const summary = session.summary();
-    this.totals = Object.freeze(early ? { ...summary, ended: true, endedBy: early.by } : summary);
-    this.error = early ? retiredEarly(summary, early) : session.endingError();
-    // V8 keeps an error's stack frames, with their receivers (this session), until the stack is read:
-    // read and drop it (it is an answer to send, not a bug to trace), so the error holds its text alone.
-    void this.error.stack;
-    this.error.stack = '';
+    // Always a copy: the object a session's summary() builds (a spread, then a field) keeps spare property
+    // slots, about half a kilobyte, that a copy made in one spread does not (bench/serve-sessions-memory.mjs).
+    this.totals = Object.freeze(early ? { ...summary, ended: true, endedBy: early.by } : { ...summary });
+    const ending: Ending = early ? { build: retiredEarly, from: early } : session.ending();
+    this.build = ending.build;
+    this.from = ending.from;
   }
 
   get id(): string {
@@ -45,15 +62,20 @@ export class RetiredSession implements HeldSession {
   }
 
   answer(_request: ChatRequest): Reply {
-    throw this.error;
+    throw this.error();
   }
 
   summaryAnswer(_request: ChatRequest): Reply {
-    throw this.error;
+    throw this.error();
   }
 
   summary(): SessionSummary {
     return this.totals;
+  }
+
+  /** The error every later request is answered with, built from the totals and how the session ended. */
+  private error(): Error {
+    return this.build(this.totals, this.from);
   }
 }
 

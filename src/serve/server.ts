@@ -24,7 +24,7 @@ import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
 import type { SessionSummary } from './session.js';
 import { PURPOSE_HEADER } from './purpose.js';
-import { headerValueOf } from './headers.js';
+import { decodedSessionId, headerValueOf } from './headers.js';
 import { checkServeOptions } from './options.js';
 
 export interface ServeOptions {
@@ -142,7 +142,7 @@ function pathOf(req: IncomingMessage): string {
   return (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
 }
 
-/** `/loopcost/sessions/<id>/end` (the id URL-encoded, as `encodeURIComponent` writes it). */
+/** `/loopcost/sessions/<id>/end` (the id URL-encoded, as `encodeURIComponent` writes it: decoded once, as the session header is, headers.ts sessionIdOf). */
 const END_PATH = /^\/loopcost\/sessions\/([^/]+)\/end$/;
 const END_ROUTE = { method: 'POST', handle: endSession };
 
@@ -153,13 +153,7 @@ const END_ROUTE = { method: 'POST', handle: endSession };
  */
 function endSession(req: IncomingMessage, res: ServerResponse, { registry }: Context): void {
   req.resume();
-  const encoded = END_PATH.exec(pathOf(req))![1]!;
-  let id: string;
-  try {
-    id = decodeURIComponent(encoded);
-  } catch {
-    throw invalidRequest(`'${encoded}' is not a URL-encoded session id`, 'id');
-  }
+  const id = decodedSessionId(END_PATH.exec(pathOf(req))![1]!, 'id');
   const summary = registry.end(id);
   if (!summary) throw new ApiError(404, `no session '${id}' (GET /loopcost/sessions lists them; a session's id is its x-loopcost-session header, echoed in every response)`, 'invalid_request_error', null, 'loopcost_unknown_session');
   sendJson(res, 200, summary);

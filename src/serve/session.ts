@@ -24,6 +24,7 @@ import { windowRefusal } from '../kernel/providerWindow.js';
 import { Metered } from '../kernel/meter.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { summaryPricing, type PricingOf } from './summaryModel.js';
+import type { Ending } from './retired.js';
 
 export interface SessionSummary {
   id: string;
@@ -81,7 +82,7 @@ export interface Answering {
 
 /**
  * What a request is answered by: a session in progress (ServeSession), or one that ended, kept as its
- * totals and the error it answers every later request with (retired.ts).
+ * totals and how it ended (retired.ts).
  */
 export interface HeldSession {
   readonly id: string;
@@ -122,8 +123,22 @@ export abstract class ServeSession implements HeldSession {
 
   /** The next response to `request` (answer). */
   protected abstract nextAnswer(request: ChatRequest): Reply;
-  /** Once ended: what every later request of the session is answered with (the 409 past the end, or the error that ended it). */
-  abstract endingError(): Error;
+  /** Once ended: how every later request of the session is answered (the 409 past the end, or the error that ended it). */
+  abstract ending(): Ending;
+
+  /** Once ended: the error every later request of the session is answered with (ending, built). */
+  endingError(): Error {
+    const { build, from } = this.ending();
+    return build(this.summary(), from);
+  }
+
+  /** Still in progress only for a summary call: a recording's last call answered, when it was no final answer (recorded.ts). */
+  givenWhole(): boolean {
+    return false;
+  }
+
+  /** A session givenWhole ends there, as the request past its end would end it; any other is left as it is. */
+  endGivenWhole(): void {}
 
   summary(): SessionSummary {
     const { setup } = this;

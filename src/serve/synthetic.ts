@@ -19,7 +19,8 @@ import type { CallRecord } from '../trace/types.js';
 import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
-import { ServeSession, type SessionSetup } from './session.js';
+import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
+import type { Ending } from './retired.js';
 import { outputCapOf } from './outputCap.js';
 
 /** Why a synthetic agent has ended, as a 409 says it. */
@@ -84,11 +85,10 @@ export class SyntheticSession extends ServeSession {
     }
   }
 
-  /** Once ended: the error the run broke with (a draw too large), else the 409 saying why the agent has nothing more to send. */
-  endingError(): Error {
-    if (this.broken) return this.broken;
-    const why = ENDINGS[this.agent.ending ?? 'answer'];
-    return new ApiError(409, `session ${this.id}: the synthetic agent (${this.setup.source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: this.agent.ending ?? 'nothing more to send' });
+  /** Once ended: the error the run broke with (a draw too large), else the 409 agentEnded builds from the agent's ending. */
+  ending(): Ending {
+    if (this.broken) return { build: brokenBy, from: this.broken };
+    return { build: agentEnded, from: this.agent.ending };
   }
 
   /** The agent's answer to the prompt `view` with the request's output cap (the agent refuses, and its provider cuts, as the simulated loop's does: SyntheticAgent.next). */
@@ -97,6 +97,11 @@ export class SyntheticSession extends ServeSession {
       return this.drawPlace(() => this.agent.next(view, this.loop.state, { maxOutputTokens: outputCap }));
     } catch (error) {
       if (error instanceof UserError) {
+        // V8 keeps an error's stack frames, with their receivers (this session, its agent), until the stack is
+        // read: read and drop it (it is an answer to send, not a bug to trace), so the error kept for every
+        // later request (and by the session once retired) holds its text alone.
+        void error.stack;
+        error.stack = '';
         this.broken = error;
         this.done = true;
       }
@@ -145,6 +150,17 @@ export class SyntheticSession extends ServeSession {
     }
     return first;
   }
+}
+
+/** A run broken by `error` (a draw too large) answers every later request with it. */
+function brokenBy(_totals: SessionSummary, error: UserError): UserError {
+  return error;
+}
+
+/** The 409 of a synthetic agent that has nothing more to send, saying why (`ending`: the agent's, undefined after its final answer). */
+function agentEnded({ id, source }: SessionSummary, ending: SyntheticAgent['ending']): ApiError {
+  const why = ENDINGS[ending ?? 'answer'];
+  return new ApiError(409, `session ${id}: the synthetic agent (${source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: ending ?? 'nothing more to send' });
 }
 
 function messageKey(m: ChatMessage): string {

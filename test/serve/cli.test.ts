@@ -1,6 +1,6 @@
 /**
  * `loopcost serve` on the command line: bad inputs and flags exit 2 before anything listens, and a
- * spawned server stops cleanly on SIGINT (exit 0, port closed).
+ * spawned server stops cleanly on SIGINT, SIGTERM or SIGHUP (exit 0, its summary line, port closed).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,8 +50,8 @@ describe('loopcost serve (CLI)', () => {
     await expect(fetch(`${url}/v1/models`)).rejects.toThrow();
   });
 
-  it('idle, stops at once on SIGTERM (and on SIGINT, Ctrl-C): exit 0, port closed, nothing holds it open', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  it('idle, stops at once on SIGTERM, SIGHUP (its terminal closed) and SIGINT (Ctrl-C): exit 0, summary line, port closed, nothing holds it open', async () => {
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
       const { child, url, stderr, exited } = await spawnServe([TRACE]);
       const sentMs = performance.now();
       child.kill(signal);

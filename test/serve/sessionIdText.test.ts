@@ -3,7 +3,9 @@
  * sent as UTF-8 (curl) was kept as `Ã©Ã©Ã©Ã©`, listed so, and `POST /loopcost/sessions/<id>/end` with the
  * id URL-encoded found no session. Now the header is read as UTF-8 text (bytes that are not UTF-8 as
  * latin1, what fetch sends for é): the listing and the end route agree on the id, and the response header
- * echoes it in ASCII, URL-encoded as the end route takes it (an ASCII id unchanged).
+ * echoes it in ASCII, URL-encoded as the end route takes it (an ASCII id without % unchanged). The header
+ * is read URL-decoded once, as the end route is: `caf%C3%A9` is `café`, not a second session whose echo
+ * would read the same, and the echo sent back names the session it came from.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,5 +99,43 @@ describe('serve: a session id that is not ASCII', () => {
     expect(echoed(named)?.toString('latin1')).toBe('run-7');
     const unnamed = await rawPost('/v1/chat/completions');
     expect(echoed(unnamed)?.toString('latin1')).toMatch(/^conversation-\d+$/);
+  });
+});
+
+/** A request naming its session by `id` as fetch sends a header (ASCII, or latin1 bytes). */
+const named = (id: string) => fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'x-loopcost-session': id }, body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'sum' }] }) });
+
+describe('serve: a session id is read URL-decoded exactly once, in the header as in the end route', () => {
+  it('`caf%C3%A9` is `café`: one session whichever way it is written, the echo sent back continues it, the end route takes it', async () => {
+    const raw = await rawPost('/v1/chat/completions', Buffer.from('café', 'utf8'));
+    const echo = echoed(raw)!.toString('latin1');
+    expect(echo).toBe('caf%C3%A9');
+    const sentBack = await named(echo);
+    expect([sentBack.status, sentBack.headers.get('x-loopcost-session')]).toEqual([200, 'caf%C3%A9']);
+    const listed = (await sessions()).filter((s) => s.id.startsWith('caf'));
+    expect(listed.map((s) => [s.id, s.calls])).toEqual([['café', 2]]);
+    const ended = await fetch(`${server.url}/loopcost/sessions/${echo}/end`, { method: 'POST' });
+    expect([ended.status, ((await ended.json()) as { id: string }).id]).toEqual([200, 'café']);
+  });
+
+  it('a literal % is written %25: the id `50%` is echoed `50%25`, which names it again', async () => {
+    const first = await named('50%25');
+    expect([first.status, first.headers.get('x-loopcost-session')]).toEqual([200, '50%25']);
+    expect((await named(first.headers.get('x-loopcost-session')!)).status).toBe(200);
+    expect((await sessions()).filter((s) => s.id === '50%').map((s) => s.calls)).toEqual([2]);
+    expect((await end('50%')).status).toBe(200);
+  });
+
+  it('a % that starts no escape, or escapes that are not UTF-8, are a 400 naming the header; nothing is started', async () => {
+    const before = (await sessions()).length;
+    for (const id of ['50%done', 'caf%E9', '100%']) {
+      const answer = await named(id);
+      const body = (await answer.json()) as { error: { code: string; param: string; message: string } };
+      expect([answer.status, body.error.code, body.error.param], id).toEqual([400, 'invalid_session_id', 'x-loopcost-session']);
+      expect(body.error.message).toContain(`x-loopcost-session: '${id}' is not a URL-encoded session id (a session id is read URL-decoded once: write a % of it as %25`);
+    }
+    const badPath = await fetch(`${server.url}/loopcost/sessions/50%done/end`, { method: 'POST' });
+    expect([badPath.status, ((await badPath.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid_session_id']);
+    expect((await sessions()).length).toBe(before);
   });
 });

@@ -2,7 +2,7 @@
  * After a recording's last call, a loop may still compact before it sends its next call: replay bills a
  * summary call due then, before it finds the trace's end (loop/run.ts beforeCall: summarizeIfDue, then the
  * source). serve answers it so too: a recorded session whose last call was neither a final answer nor a
- * failed call stays in progress until the next ordinary request, which gets the 409 and ends it.
+ * failed call stays in progress until that summary call or the next ordinary request (the 409), which ends it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -37,7 +37,7 @@ const state = (id: string) => {
 };
 
 describe('serve: a summary call after a recording’s last call', () => {
-  it('is answered and billed when the last call was no final answer; the next ordinary request is the 409 that ends the session', async () => {
+  it('is answered and billed when the last call was no final answer, and ends the session: the next ordinary request is its 409', async () => {
     for (let i = 0; i < 3; i++) expect((await ask('open', 0)).status).toBe(200);
     expect(state('open')).toEqual({ calls: 3, remainingCalls: 0, ended: false });
     const summary = await ask('open', 0, 'summary');
@@ -45,7 +45,7 @@ describe('serve: a summary call after a recording’s last call', () => {
     expect(summary.json.usage.completion_tokens).toBe(200);
     expect(summary.json.loopcost.record.compaction).toBe(true);
     expect(summary.json.loopcost.costPico).toBeGreaterThan(0);
-    expect(state('open')).toEqual({ calls: 4, remainingCalls: 0, ended: false });
+    expect(state('open')).toEqual({ calls: 4, remainingCalls: 0, ended: true });
     const past = await ask('open', 0);
     expect([past.status, past.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
     expect(past.json.error.message).toMatch(/has no call 4 \(it recorded 3 calls and ended 'limit'\)/);

@@ -1,6 +1,6 @@
 /**
  * `loopcost serve TRACES|SCENARIO [--port P] [--host H]`: reads and checks the inputs (bad paths and
- * files exit 2 before anything listens), serves until SIGINT or SIGTERM, then closes and exits 0.
+ * files exit 2 before anything listens), serves until SIGINT, SIGTERM or SIGHUP, then closes and exits 0.
  */
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError, type InputIssue } from '../../errors.js';
@@ -93,16 +93,17 @@ function checkSources(sources: ServeSources, prices: PriceTable): void {
   new SessionRegistry({ sources, prices });
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
+/** The signals that stop serve with its summary line: Ctrl-C, a service manager's stop, its terminal closed. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Resolves on the first of STOP_SIGNALS. */
 function stopSignal(): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: string) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const name of STOP_SIGNALS) process.off(name, stop);
       resolve(signal);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const name of STOP_SIGNALS) process.on(name, stop);
   });
 }
 
@@ -126,7 +127,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
     }
     throw error;
   }
-  // Listened for once listening (a failed start leaves no handler behind): the first SIGINT or SIGTERM stops the server, a second one the process.
+  // Listened for once listening (a failed start leaves no handler behind): the first SIGINT, SIGTERM or SIGHUP stops the server, a second one the process.
   const stopped = stopSignal();
   io.stdout(`loopcost serve: listening on ${server.url} (OpenAI base URL ${server.url}/v1), answering from ${what}; Ctrl-C stops it\n`);
   const signal = await stopped;
