@@ -6,7 +6,7 @@ import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brak
 import { brakeConfig, NO_BRAKES, PRESETS } from '../brakes/config.js';
 import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
-import { keyValueSpec, specParts } from './keyValueSpec.js';
+import { keyValueSpec, specParts } from '../keyValueSpec.js';
 import type { InputSetOptions } from '../import/inputSet.js';
 import { decimalNumber } from '../io/numberText.js';
 import { BYTES_PER_MB, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';

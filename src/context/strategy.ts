@@ -13,6 +13,8 @@
  * trigger. The prompt arithmetic lives in src/kernel/context.ts; this file names and parses them.
  */
 import { UserError } from '../errors.js';
+import { didYouMean } from '../import/common/nearestName.js';
+import { keyValueSpec, type KeyValueFault } from '../keyValueSpec.js';
 
 export type CacheMode = 'on' | 'off' | 'recorded';
 
@@ -90,28 +92,30 @@ function wholeAbove(flag: string, spec: string, key: string, value: string, min:
   return n;
 }
 
-const KEYS: Record<'mask' | 'summary' | 'hybrid', readonly string[]> = {
+type RewritingKind = 'mask' | 'summary' | 'hybrid';
+
+/** The keys each kind takes after its `:` (`mask:` takes its M bare, as its first part, or as mask=M). */
+const KEYS: Record<RewritingKind, readonly string[]> = {
   mask: ['placeholder'],
   summary: ['trigger', 'keep', 'tokens', 'model'],
   hybrid: ['mask', 'placeholder', 'trigger', 'keep', 'tokens', 'model'],
 };
 
-/** `key=value` parts; the first part of `mask:` may be the bare M. Unknown, repeated or empty keys are named. */
-function specParts(flag: string, spec: string, kind: 'mask' | 'summary' | 'hybrid', body: string): Map<string, string> {
-  const parts = new Map<string, string>();
-  body.split(',').forEach((raw, index) => {
-    const part = raw.trim();
-    const eq = part.indexOf('=');
-    const key = eq < 0 && kind === 'mask' && index === 0 ? 'mask' : part.slice(0, eq).trim();
-    const value = eq < 0 && key === 'mask' ? part : part.slice(eq + 1).trim();
-    if (key !== 'mask' || kind === 'summary') {
-      if (eq < 0 || !KEYS[kind].includes(key)) throw specError(flag, spec, `unknown key '${part}' for ${kind} (keys: ${[...(kind === 'mask' ? ['M'] : []), ...KEYS[kind]].join(', ')})`);
-    }
-    if (value === '') throw specError(flag, spec, `${key} has no value`);
-    if (parts.has(key)) throw specError(flag, spec, `${key} is given twice`);
-    parts.set(key, value);
-  });
-  return parts;
+/** A bad `key=value` part of a `kind:` body, said as --context says it (its whole syntax in the hint). */
+function partRefusal(flag: string, spec: string, kind: RewritingKind): (fault: KeyValueFault) => UserError {
+  const keys = kind === 'mask' ? ['M', ...KEYS.mask] : KEYS[kind];
+  return (fault) => {
+    if (fault.kind === 'empty') return specError(flag, spec, `has an empty ${kind} setting (an empty value or a doubled comma)`);
+    if (fault.kind === 'twice') return specError(flag, spec, `${fault.name} is given twice`);
+    if (fault.kind === 'unknown') return specError(flag, spec, `unknown key '${fault.part}' for ${kind}${didYouMean(fault.name, keys)} (keys: ${keys.join(', ')})`);
+    return specError(flag, spec, fault.value?.includes('=') ? `'${fault.part}' has more than one '='` : `${fault.name} has no value`);
+  };
+}
+
+/** `key=value` parts (keyValueSpec); the first part of `mask:` may be the bare M. Unknown, repeated or empty keys are named. */
+function bodyParts(flag: string, spec: string, kind: RewritingKind, body: string): Map<string, string> {
+  const names = Object.fromEntries([...(kind === 'mask' ? ['mask'] : []), ...KEYS[kind]].map((key) => [key, key]));
+  return new Map(keyValueSpec(body, { flag, names, ...(kind === 'mask' ? { bare: 'mask' } : {}), refusal: partRefusal(flag, spec, kind) }));
 }
 
 function summaryOf(flag: string, spec: string, parts: Map<string, string>): SummarySpec {
@@ -137,8 +141,8 @@ export function parseContextSpec(spec: string, flag = '--context'): ContextStrat
   const body = value.slice(colon + 1);
   if (colon < 0 || !['window', 'mask', 'summary', 'hybrid'].includes(kind)) throw specError(flag, spec, 'not a context strategy');
   if (kind === 'window') return { kind: 'window', windowSteps: wholeAbove(flag, spec, 'K', body.trim(), 1) };
-  const k = kind as 'mask' | 'summary' | 'hybrid';
-  const parts = specParts(flag, spec, k, body);
+  const k = kind as RewritingKind;
+  const parts = bodyParts(flag, spec, k, body);
   const strategy: ContextStrategy = { kind: k };
   if (k !== 'summary') {
     if (!parts.has('mask')) throw specError(flag, spec, k === 'mask' ? 'M (steps whose tool results are kept) is missing' : 'mask is missing');

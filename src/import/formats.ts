@@ -12,7 +12,19 @@ import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
 import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
 
-export type TraceFormat = 'native' | 'mini-swe-agent' | 'swe-agent' | 'cassette' | 'exchanges' | 'otlp' | 'claude-code' | 'codex';
+/** Every trace format loopcost reads, as a message names it: the one list (the refusals of an input name them from it). */
+export const TRACE_FORMATS = {
+  native: 'a native JSONL trace',
+  'mini-swe-agent': 'a mini-swe-agent trajectory',
+  'swe-agent': 'a SWE-agent trajectory',
+  exchanges: 'provider exchanges JSONL',
+  cassette: 'a VCR cassette',
+  otlp: 'OTLP JSON spans',
+  'claude-code': 'a Claude Code transcript',
+  codex: 'a Codex rollout',
+} as const;
+
+export type TraceFormat = keyof typeof TRACE_FORMATS;
 
 /** The line types of a Claude Code transcript. */
 const CLAUDE_CODE_LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);
@@ -80,8 +92,7 @@ function firstLineOf(text: string): { line: string; whole: boolean } {
   return end < 0 ? { line: trimmed, whole: false } : { line: trimmed.slice(0, end), whole: true };
 }
 
-const EXPECTED_FORMATS =
-  'expected native JSONL, a mini-swe-agent or SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON, a Claude Code transcript or a Codex rollout';
+const EXPECTED_FORMATS = `expected ${Object.values(TRACE_FORMATS).slice(0, -1).join(', ')} or ${Object.values(TRACE_FORMATS).at(-1)}`;
 
 /** What loopcost reads instead of conversations without the calls' usage. */
 const READ_INSTEAD =

@@ -115,7 +115,8 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
       return options.prices.resolve(options.model, undefined, trace.header.recordedAt);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field: '--model' })));
+      // A price file's entry found wrong (an impossible order of prices) stays the price file's problem.
+      throw new UserError(placePricingIssues(error.issues, { file: '<command line>', field: '--model' }));
     }
   }
   try {

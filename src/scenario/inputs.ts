@@ -7,7 +7,7 @@
 import { UserError, type InputIssue } from '../errors.js';
 import { collectInputFiles } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
-import { lineFormat, looksLikeCassette, type TraceFormat } from '../import/formats.js';
+import { lineFormat, looksLikeCassette, TRACE_FORMATS } from '../import/formats.js';
 import { looksLikeUnmarkedScenario, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
@@ -58,18 +58,6 @@ export function recordedInputsOnly(paths: readonly string[], command: string, in
   return { traceFiles, skipped: scenarioFiles, repeated };
 }
 
-/** Trace formats as a message names them. */
-const FORMAT_WORDS: Record<TraceFormat, string> = {
-  native: 'a native JSONL trace',
-  'mini-swe-agent': 'a mini-swe-agent trajectory',
-  'swe-agent': 'a SWE-agent trajectory',
-  cassette: 'a VCR cassette',
-  exchanges: 'provider exchanges JSONL',
-  otlp: 'OTLP JSON spans',
-  'claude-code': 'a Claude Code transcript',
-  codex: 'a Codex rollout',
-};
-
 /**
  * For a command that reads one scenario file (`generate`): a trace given instead is refused as a trace,
  * naming the commands that read traces, rather than read as YAML (a JSONL trace is a screen of YAML errors).
@@ -83,7 +71,7 @@ export function refuseTraceAsScenario(path: string, command: string): void {
   throw new UserError({
     file: path,
     code: 'trace_input',
-    message: `is ${FORMAT_WORDS[format]}, not a scenario file: ${command} needs a scenario file (\`scenario: loopcost.scenario/1\`, docs/scenarios.md)`,
+    message: `is ${TRACE_FORMATS[format]}, not a scenario file: ${command} needs a scenario file (\`scenario: loopcost.scenario/1\`, docs/scenarios.md)`,
     hint: 'traces are read by replay, whatif, compare, sweep, calibrate, project, contexts, fit (a scenario from traces), import and prices derive',
   });
 }

@@ -5,7 +5,11 @@
  * `scenario:` line is told the line is missing.
  */
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/import/formats.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { detectFormat, TRACE_FORMATS } from '../../src/import/formats.js';
+import { refuseTraceAsScenario } from '../../src/scenario/inputs.js';
 import { userErrorOf } from '../helpers.js';
 
 const FINE_TUNING = '{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]}\n{"messages":[{"role":"user","content":"a"}]}\n';
@@ -40,7 +44,16 @@ describe('JSONL of records no format has', () => {
   it('records of no known shape: unknown format, naming the first record\'s fields, with the formats loopcost reads', () => {
     const issue = issueOf('{"foo":1,"bar":[1,2]}\n{"foo":2,"bar":[]}\n');
     expect(issue.message).toBe("is not a trace format loopcost reads (its first record's fields: foo, bar)");
-    expect(issue.hint).toMatch(/^expected native JSONL, a mini-swe-agent or SWE-agent trajectory/);
+    expect(issue.hint).toBe('expected a native JSONL trace, a mini-swe-agent trajectory, a SWE-agent trajectory, provider exchanges JSONL, a VCR cassette, OTLP JSON spans, a Claude Code transcript or a Codex rollout');
+  });
+
+  it('the formats it names are the one list of formats (TRACE_FORMATS), which refuseTraceAsScenario names a trace by too', () => {
+    const hint = issueOf('{"foo":1}\n').hint!;
+    for (const words of Object.values(TRACE_FORMATS)) expect(hint).toContain(words);
+    const dir = mkdtempSync(join(tmpdir(), 'loopcost-formats-'));
+    const cassette = join(dir, 'run.cassette');
+    writeFileSync(cassette, 'interactions:\n- request: {}\n');
+    expect(userErrorOf(() => refuseTraceAsScenario(cassette, 'generate')).issues[0]!.message).toMatch(new RegExp(`^is ${TRACE_FORMATS.cassette}, not a scenario file`));
   });
 
   it('one JSON document of no known shape, written over several lines, is refused the same way', () => {

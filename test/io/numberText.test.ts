@@ -1,12 +1,13 @@
 /**
  * One rule for a number written as text (io/numberText.ts decimalNumber): every flag, `--runs-per-day` and
- * `check --tolerance` read `.5e17`, `1e3`, `.05` alike, and refuse hex, Infinity and '' alike.
+ * `check --tolerance` read `.5e17`, `1e3`, `.05` alike, and refuse hex, Infinity and '' alike; a share
+ * (`--tolerance`, `project --suggest-cap`, `sweep --target-completion`) is such a number or a percentage of one.
  */
 import { describe, expect, it } from 'vitest';
 import { parseTolerance } from '../../src/check/baselineFile.js';
 import { runsPerDayFlag } from '../../src/cli/actions/projectRange.js';
 import { nonNegativeNumber, positiveInt } from '../../src/cli/parseFlags.js';
-import { decimalNumber } from '../../src/io/numberText.js';
+import { decimalNumber, plainShareText, shareNumber } from '../../src/io/numberText.js';
 import { userErrorOf } from '../helpers.js';
 
 describe('a number written as text: one rule', () => {
@@ -29,5 +30,20 @@ describe('a number written as text: one rule', () => {
     expect(nonNegativeNumber('--max-cost', ' .05 ')).toBe(0.05);
     expect(['5%', ' 5 % ', '.05', '1e-3', '100%', '.5e1%'].map(parseTolerance)).toEqual([0.05, 0.05, 0.05, 0.001, 1, 0.05]);
     for (const bad of ['', '%', '0x1', '5%%', '%5', 'Infinity', '101%']) expect(userErrorOf(() => parseTolerance(bad)).issues[0]!.field).toBe('--tolerance');
+  });
+});
+
+describe('a share written as text: the number rule, or a percentage', () => {
+  it('shareNumber reads what --tolerance reads, exponents included', () => {
+    const texts = ['5%', ' 5 % ', '.05', '1e-3', '100%', '.5e1%', '5e-2'];
+    expect(texts.map(shareNumber)).toEqual(texts.map(parseTolerance));
+    for (const bad of ['', '%', '0x1', '5%%', '%5', 'Infinity', '-1e-1']) expect(shareNumber(bad)).toBeNaN();
+  });
+
+  it('plainShareText: a share written with an exponent as plain decimals that read back as the same number; other text as given', () => {
+    expect(['1e-1', '9e1%', '9E-1', ' 2.5e-1 ', '1e0', '1.5e-7', '1e-400', '3e-3%'].map(plainShareText)).toEqual(['0.1', '0.9', '0.9', '0.25', '1', '0.00000015', '0', '0.00003']);
+    for (const text of ['1e-1', '9e1%', '1.5e-7', '3e-300%', '7.000000000000001e-5']) expect(Number(plainShareText(text))).toBe(shareNumber(text));
+    // Nothing to rewrite, or not a share: the flag's own reader refuses it quoting the text as written.
+    for (const text of ['0.9', '90%', '2e0', '1e5%', '1e400', '1e-1x', 'e-1', '']) expect(plainShareText(text)).toBe(text);
   });
 });

@@ -7,6 +7,7 @@ import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
+import { shareNumber } from '../../io/numberText.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico } from '../../population/project.js';
 import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
 import { populationRuns, type PopulationConfig } from '../../population/run.js';
@@ -33,8 +34,9 @@ import { maxOf } from '../../metrics/extremes.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
+/** A share flag (`--suggest-cap`): a number as every number flag takes one (io/numberText.ts), or a percentage of one. */
 function share(flag: string, value: string): number {
-  const n = /^(\d+(\.\d*)?|\.\d+)%?$/.test(value.trim()) ? Number(value.trim().replace('%', '')) / (value.trim().endsWith('%') ? 100 : 1) : NaN;
+  const n = shareNumber(value);
   if (!(n > 0 && n < 1)) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not a share between 0 and 1`, hint: 'write 0.02 or 2%' });
   return n;
 }

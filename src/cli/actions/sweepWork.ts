@@ -4,6 +4,7 @@
  * a slice of configurations → report rows. Deterministic: the same flags give the same rows, whoever
  * computes them.
  */
+import { placePricingIssues } from '../../pricing/issuePlace.js';
 import type { BrakeFlags, ContextFlags } from '../parseFlags.js';
 import { refuseModesWithoutBrakes } from '../../population/gridModes.js';
 import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlags, type ReadFlags } from '../parseFlags.js';
@@ -121,7 +122,8 @@ function checkModels(prices: PriceTable, axes: readonly GridAxis[], fixed: Fixed
       prices.resolve(model);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      throw new UserError(error.issues.map((issue) => ({ ...issue, file: '<command line>', field, code: 'bad_grid' })));
+      // A price file's bad entry stays under the price file (it names who asked for the model); the rest under the flag.
+      throw new UserError(placePricingIssues(error.issues, { file: '<command line>', field }).map((issue) => (issue.file === '<command line>' ? { ...issue, code: 'bad_grid' } : issue)));
     }
   }
 }
