@@ -151,6 +151,9 @@ const counts: BandCounts = { below0: 0, below1: 0, in0: 0, in1: 0, max: -Infinit
  * The pass, a function of its own: V8 compiled sampledQuantiles' loop on the stack part way through a
  * call, before the code after it had type feedback, and threw that code away at the first subtraction
  * after the loop — about once a call, ~40 times a sweep, each time the loop starting over in the interpreter.
+ * For the same reason the counts are stored at the top of each part's turn, and once more after the last
+ * part: one store site, which has run before V8 compiles the loop (stores after the loop made its compiled
+ * code bail out at the end of every call, up to once per configuration of a sweep).
  */
 function scanBands(parts: readonly Float64Array[], lo0: number, hi0: number, lo1: number, hi1: number): BandCounts {
   let below0 = 0;
@@ -158,7 +161,13 @@ function scanBands(parts: readonly Float64Array[], lo0: number, hi0: number, lo1
   let in0 = 0;
   let in1 = 0;
   let max = -Infinity;
-  for (let p = 0; p < parts.length; p++) {
+  for (let p = 0; ; p++) {
+    counts.below0 = below0;
+    counts.below1 = below1;
+    counts.in0 = in0;
+    counts.in1 = in1;
+    counts.max = max;
+    if (p === parts.length) return counts;
     const part = parts[p]!;
     for (let i = 0; i < part.length; i++) {
       const x = part[i]!;
@@ -173,12 +182,6 @@ function scanBands(parts: readonly Float64Array[], lo0: number, hi0: number, lo1
       in1 += +(x >= lo1) & +(x <= hi1);
     }
   }
-  counts.below0 = below0;
-  counts.below1 = below1;
-  counts.in0 = in0;
-  counts.in1 = in1;
-  counts.max = max;
-  return counts;
 }
 
 /**
