@@ -7,8 +7,13 @@
 // warm (every run ready to replay: its compiled trace handed over, calls not inflated), stored wide
 // (every array whole, a view of the one buffer read) and compact (column programs, the default: decoded
 // when read), its size on disk, and what hashing the input costs when the cache has no memo of its hash.
-// Not a test.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+// Then the other shape, many small runs (`smallRuns`: 8,000 synthetic runs of scenarios/production-mix.yaml,
+// ~26 MB in 8 files): the whole CLI's `replay` and `sweep` (a 960-configuration grid) with no cache, a cold
+// cache and a warm one, rounds interleaved, median wall time and the ratios against no cache in the same
+// rounds (targets: cold ≤ ~1.15×, warm < 1×), outputs checked byte-identical. Not a test.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
@@ -90,6 +95,7 @@ try {
       rmSync(cacheDir, { recursive: true, force: true });
     }
   }
+  const smallRuns = smallRunsFigures(dir);
   const figure = (name, from = rows) => ({ cpuMs: Math.round(median(from[name].map((x) => x.cpuMs))), wallMs: Math.round(median(from[name].map((x) => x.wallMs))) });
   const compiled = Object.fromEntries(Object.keys(compiledRows).map((name) => [name, figure(name, compiledRows)]));
   const result = {
@@ -101,6 +107,7 @@ try {
     warmFirstRun: figure('first'),
     v8DeserializeMs: Math.round(deserialize.wallMs),
     compiled: { ...compiled, entryMb: { wide: sizes.wide, compact: sizes.compact } },
+    smallRuns,
   };
   if (json) console.log(JSON.stringify(result));
   else {
@@ -115,7 +122,58 @@ try {
       console.log(`  ${label.padEnd(36)} ${String(f.wallMs).padStart(6)} ms wall ${String(f.cpuMs).padStart(6)} ms CPU`);
     }
     for (const name of ['wide', 'compact']) console.log(`  entry on disk, ${name}: ${c.entryMb[name]['.lcc'].toFixed(1)} MB compiled + ${c.entryMb[name]['.calls'].toFixed(1)} MB calls`);
+    const m = result.smallRuns;
+    console.log(`many small runs: ${m.runs} synthetic runs, ${m.inputMb} MB in ${m.files} files, whole CLI (median of ${ROUNDS} rounds; targets: cold ≤ ~1.15×, warm < 1×)`);
+    for (const [command, f] of Object.entries(m.commands)) {
+      console.log(`  ${command.padEnd(6)} no cache ${String(f.noCacheMs).padStart(6)} ms   cold ${String(f.coldMs).padStart(6)} ms (${f.coldRatio.toFixed(2)}×)   warm ${String(f.warmMs).padStart(6)} ms (${f.warmRatio.toFixed(2)}×)`);
+    }
+    console.log(`  compiled cache on disk: ${m.entryMb.toFixed(1)} MB`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Many small runs through the whole CLI (replay; sweep over 60 × 4 × 4 configurations): no cache, cold
+ * (a fresh directory) and warm, interleaved round by round; median wall ms and ratios to no cache.
+ */
+function smallRunsFigures(dir) {
+  const runs = sized(8000, 80);
+  const cli = (args) => {
+    const start = performance.now();
+    const child = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/loopcost.js', import.meta.url)), ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    if (child.status !== 0) throw new Error(`loopcost ${args.join(' ')}: exit ${child.status}\n${child.stderr}`);
+    return { ms: performance.now() - start, stdout: child.stdout };
+  };
+  const all = cli(['generate', fileURLToPath(new URL('../scenarios/production-mix.yaml', import.meta.url)), '--runs', String(runs), '--seed', '3']).stdout.split('\n').filter(Boolean);
+  const starts = all.flatMap((line, i) => (line.startsWith('{"type":"header"') ? [i] : []));
+  const files = Array.from({ length: 8 }, (_, k) => {
+    const file = join(dir, `small-${k}.jsonl`);
+    const to = k === 7 ? all.length : starts[Math.floor(((k + 1) * starts.length) / 8)];
+    writeFileSync(file, `${all.slice(starts[Math.floor((k * starts.length) / 8)], to).join('\n')}\n`);
+    return file;
+  });
+  const grid = ['--grid', `max-steps=${Array.from({ length: 60 }, (_, i) => i + 1).join(',')}`, '--grid', 'max-repeat=2,3,4,5', '--grid', 'context=full,window:4,window:8,window:16', '--format', 'json'];
+  const commands = { replay: ['replay', ...files], sweep: ['sweep', ...files, ...grid] };
+  const figures = {};
+  let entryMb = 0;
+  for (const [name, args] of Object.entries(commands)) {
+    const times = { none: [], cold: [], warm: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const cacheDir = join(dir, `small-cache-${name}-${r}`);
+      const none = cli(args);
+      const cold = cli([...args, '--cache-dir', cacheDir]);
+      const warm = cli([...args, '--cache-dir', cacheDir]);
+      if (cold.stdout !== none.stdout || warm.stdout !== none.stdout) throw new Error(`${name}: output differs with the cache`);
+      times.none.push(none.ms);
+      times.cold.push(cold.ms);
+      times.warm.push(warm.ms);
+      entryMb = readdirSync(cacheDir).filter((f) => /\.(lcc|calls)$/.test(f)).reduce((sum, f) => sum + statSync(join(cacheDir, f)).size, 0) / 1e6;
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+    const noCacheMs = median(times.none);
+    figures[name] = { noCacheMs: Math.round(noCacheMs), coldMs: Math.round(median(times.cold)), warmMs: Math.round(median(times.warm)), coldRatio: median(times.cold) / noCacheMs, warmRatio: median(times.warm) / noCacheMs };
+  }
+  const inputMb = files.reduce((sum, file) => sum + statSync(file).size, 0) / 1e6;
+  return { runs, files: files.length, inputMb: Math.round(inputMb), entryMb, commands: figures };
 }

@@ -8,8 +8,8 @@
  * changed compiler never meets an old entry.
  *
  * A run served from an entry is a Trace whose source, header and end are read from the entry, handed
- * over with its compiled trace (src/replay/compiledRuns.ts); its `calls` are inflated from the entry's
- * calls (read with the entry) only if something asks for them (the compiled replay, what-ifs, sweeps
+ * over with its compiled trace (src/replay/compiledRuns.ts; its arrays views of its block's, entryBlocks.ts);
+ * its `calls` are inflated from the entry's calls (read with the entry) only if something asks for them (the compiled replay, what-ifs, sweeps
  * and their reports do not). Only formats whose runs depend on the input's bytes alone are kept, as in
  * the runs cache (traceCache.ts). The cache never makes a run fail: an entry not to be trusted is
  * ignored and written again; an entry that cannot be written is skipped. The directory is bounded
@@ -27,7 +27,7 @@ import { makeDirectories } from '../io/makeDirectories.js';
 import { handOverCompiled } from '../replay/compiledRuns.js';
 import type { Trace } from '../trace/types.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
-import { shapeOf, valueOf } from './compiledCodec.js';
+import { joinValue, shapeOf } from './compiledCodec.js';
 import { EntryWriter, readCalls, readEntry, type EntryFiles, type LoadedEntry, type StoredRun } from './compiledEntry.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
@@ -39,7 +39,8 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 7: inputs read under the rules of src/trace/rules.ts that refuse a refusal contradicting itself (an entry of one read before is not served).
 // 8: a tool call the run never reached (`unreached`) is not compiled, nor is a final mark of the call it is in; a failed call's status is 100–599 and no final answer.
 // 9: an aborted live recording is known by its end record's `aborted` mark (its status's words only for recordings written before the mark).
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/9';
+// 10: runs in blocks (entryBlocks.ts), a compiled trace's fields as a shared template and the run's leaves, calls in deflated chunks (callsChunks.ts).
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/11';
 
 let compilerHash: string | undefined;
 
@@ -89,12 +90,13 @@ export class CompiledTraceCache implements RunsCache {
       return;
     }
     this.bounded.use(key, files.compiled);
-    // Each run decoded as it is taken, so the first is ready at once and a replay's decoded arrays go
-    // as its runs do. A run that does not decode (an entry to be trusted no further): the input is read
-    // and its entry written again, and the runs already served are not served twice.
+    // Each block decoded when its first run is taken, so the first run is ready at once and a replay's
+    // decoded arrays go as its blocks' runs do. A run that does not decode (an entry to be trusted no
+    // further): the input is read and its entry written again, and the runs already served are not served twice.
     let served = 0;
+    const checked = new Set<number>();
     for (const run of entry.head.runs) {
-      const trace = servedRun(entry, run, files);
+      const trace = servedRun(entry, run, checked);
       if (trace === undefined) {
         yield* skipFirst(this.readAndStore(key, files, read), served);
         return;
@@ -134,6 +136,7 @@ export class CompiledTraceCache implements RunsCache {
         if (writer !== undefined) {
           try {
             writer.add(trace, compiledTrace(trace));
+            await writer.written();
             if (!this.bounded.mayWrite(writer.bytes)) throw new RangeError('entry larger than the cache bound');
           } catch {
             writer.abandon();
@@ -144,7 +147,7 @@ export class CompiledTraceCache implements RunsCache {
       }
       if (writer !== undefined && format !== undefined && SELF_CONTAINED.has(format)) {
         try {
-          writer.finish();
+          await writer.finish();
           this.bounded.written(key);
         } catch {
           writer.abandon();
@@ -158,16 +161,20 @@ export class CompiledTraceCache implements RunsCache {
 }
 
 /** One run of an entry with its compiled trace handed over; undefined when it does not decode (the layout changed, a bad program). */
-function servedRun(entry: LoadedEntry, run: StoredRun, files: EntryFiles): Trace | undefined {
+function servedRun(entry: LoadedEntry, run: StoredRun, checked: Set<number>): Trace | undefined {
   try {
     // Filled as compileTrace fills a fresh one: the same fields in the same order (the same shape for V8).
     const compiled = blankCompiled();
-    const fields = Object.keys(compiled);
-    const description = entry.head.descriptions[run.compiled] as object;
-    const stored = Object.keys(description);
-    if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) return undefined;
-    valueOf(description, entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
-    const trace = storedTrace(run, () => readCalls(entry.calls, files.calls, run.calls));
+    const template = entry.head.templates[run[3]] as object;
+    if (!checked.has(run[3])) {
+      const fields = Object.keys(compiled);
+      const stored = Object.keys(template);
+      if (stored.length !== fields.length || stored.some((field, i) => field !== fields[i])) return undefined;
+      checked.add(run[3]);
+    }
+    joinValue(template, run[4], entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
+    const calls = entry.calls;
+    const trace = storedTrace(run, () => readCalls(calls, run));
     handOverCompiled(trace, compiled);
     return trace;
   } catch {
@@ -182,8 +189,8 @@ async function* skipFirst(runs: AsyncGenerator<Trace>, count: number): AsyncGene
 }
 
 /** A run served from an entry: source, header and end as stored; its calls inflated when first asked for. */
-function storedTrace(run: StoredRun, readRunCalls: () => Trace['calls']): Trace {
-  const trace = { source: run.source, header: run.header } as Trace;
+function storedTrace([source, header, end]: StoredRun, readRunCalls: () => Trace['calls']): Trace {
+  const trace = { source, header } as Trace;
   const settle = (calls: Trace['calls']): void => {
     Object.defineProperty(trace, 'calls', { value: calls, writable: true, enumerable: true, configurable: true });
   };
@@ -197,6 +204,6 @@ function storedTrace(run: StoredRun, readRunCalls: () => Trace['calls']): Trace 
     },
     set: settle,
   });
-  trace.end = run.end;
+  trace.end = end;
   return trace;
 }

@@ -77,6 +77,125 @@ export function valueOf(description: unknown, arrayAt: (index: number) => Stored
   return out;
 }
 
+/** A leaf of a template: anything but a typed array or an object, or an array of such (a trace's tool names, a refusal's numbers). */
+const isLeaf = (value: unknown): boolean => value === null || typeof value !== 'object' || (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'));
+
+/**
+ * `value` as a template and its leaves: the template is its description (describeValue) with every leaf
+ * (isLeaf) as 0 and every typed array as `{$a, $k}` (its index and kind), the leaves their descriptions in
+ * order. Runs of one layout share a template (fitsTemplate); an entry keeps each once and a run's leaves
+ * beside it (joinValue).
+ */
+export function splitValue(value: unknown, arrays: ArrayEntry[], leaves: unknown[]): unknown {
+  if (isLeaf(value)) {
+    leaves.push(describeValue(value, arrays));
+    return 0;
+  }
+  if (ArrayBuffer.isView(value)) {
+    const kind = kindOf(value);
+    arrays.push({ kind, data: value as StoredArray });
+    return { $a: arrays.length - 1, $k: kind };
+  }
+  if (Array.isArray(value)) return value.map((item) => splitValue(item, arrays, leaves));
+  if (Object.getPrototypeOf(value) !== Object.prototype) throw new NotStorable(typeof value);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as object)) {
+    if (key.startsWith('$')) throw new NotStorable(`field ${key}`);
+    out[key] = splitValue(item, arrays, leaves);
+  }
+  return out;
+}
+
+/**
+ * Whether `value` splits into `template` (splitValue); if so, its arrays and leaves are appended to
+ * `arrays` and `leaves` (when not, part of them may be: the caller starts again). Walks the value as
+ * splitValue does, without making a template.
+ */
+export function fitsTemplate(value: unknown, template: unknown, arrays: ArrayEntry[], leaves: unknown[]): boolean {
+  if (template === null || typeof template !== 'object') {
+    if (value !== null && typeof value === 'object' && !isLeaf(value)) return false;
+    leaves.push(describeValue(value, arrays));
+    return true;
+  }
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(template)) return Array.isArray(value) && !isLeaf(value) && value.length === template.length && template.every((item, i) => fitsTemplate(value[i], item, arrays, leaves));
+  const tagged = template as { $a?: number; $k?: ArrayKind };
+  if (tagged.$a !== undefined) {
+    if (value.constructor !== ARRAY_KINDS[tagged.$k!] || tagged.$a !== arrays.length) return false;
+    arrays.push({ kind: tagged.$k!, data: value as StoredArray });
+    return true;
+  }
+  if (ArrayBuffer.isView(value) || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const fields = fieldsOf(template);
+  const own = Object.keys(value);
+  if (own.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    if (own[i] !== field.key) return false;
+    const item = (value as Record<string, unknown>)[field.key];
+    if (field.kind === undefined) {
+      if (!fitsTemplate(item, field.template, arrays, leaves)) return false;
+    } else if (field.kind === 'leaf') {
+      // A number JSON holds as it is, else as describeValue describes it.
+      if (typeof item === 'number' && item - item === 0 && (item !== 0 || 1 / item > 0)) leaves.push(item);
+      else if (!fitsTemplate(item, 0, arrays, leaves)) return false;
+    } else {
+      if (item === null || item === undefined || (item as object).constructor !== ARRAY_KINDS[field.kind] || field.index !== arrays.length) return false;
+      arrays.push({ kind: field.kind, data: item as StoredArray });
+    }
+  }
+  return true;
+}
+
+/** A field of a template object: its key, and whether it is a leaf, a typed array (its kind and index) or else (`template`). */
+interface TemplateField {
+  key: string;
+  kind: ArrayKind | 'leaf' | undefined;
+  index: number;
+  template: unknown;
+}
+
+const templateFields = new WeakMap<object, TemplateField[]>();
+
+/** A template object's fields, listed once. */
+function fieldsOf(template: object): TemplateField[] {
+  let fields = templateFields.get(template);
+  if (fields === undefined) {
+    fields = Object.entries(template).map(([key, item]): TemplateField => {
+      if (item === null || typeof item !== 'object') return { key, kind: 'leaf', index: -1, template: item };
+      const tagged = item as { $a?: number; $k?: ArrayKind };
+      return tagged.$a !== undefined && tagged.$k !== undefined && tagged.$k in ARRAY_KINDS ? { key, kind: tagged.$k, index: tagged.$a, template: item } : { key, kind: undefined, index: -1, template: item };
+    });
+    templateFields.set(template, fields);
+  }
+  return fields;
+}
+
+/** The value of a template and its leaves (splitValue), filled as valueOf fills a description; throws unless every leaf is used. */
+export function joinValue(template: unknown, leaves: readonly unknown[], arrayAt: (index: number) => StoredArray, into?: Record<string, unknown>): unknown {
+  let next = 0;
+  const leaf = (): unknown => {
+    if (next >= leaves.length) throw new Error('too few leaves');
+    return constantValueOf(leaves[next++]);
+  };
+  const fill = (node: unknown, out?: Record<string, unknown>): unknown => {
+    if (node === null || typeof node !== 'object') return leaf();
+    if (Array.isArray(node)) return node.map((item) => fill(item));
+    const tagged = node as { $a?: number; $k?: string };
+    if (tagged.$a !== undefined) {
+      const array = arrayAt(tagged.$a);
+      if (array.constructor.name !== tagged.$k) throw new Error('array of another kind');
+      return array;
+    }
+    const target = out ?? {};
+    for (const key in node) target[key] = fill((node as Record<string, unknown>)[key]);
+    return target;
+  };
+  const value = fill(template, into);
+  if (next !== leaves.length) throw new Error('too many leaves');
+  return value;
+}
+
 /** The value of a description that holds no array (a column's constant). */
 export function constantValueOf(description: unknown): unknown {
   return valueOf(description, () => {

@@ -1,44 +1,41 @@
 /**
  * One entry of the compiled-trace cache (compiledCache.ts): every run of one input file compiled, in two
- * files. `<key>.lcc` holds the compiled traces — the payloads of their arrays' column programs
- * (columnProgram.ts: constants, copies, narrow running totals; each payload at an 8-byte boundary) one
- * after another, then a JSON head (each run's source, header, end and compiled trace described by
- * compiledCodec.ts, the array programs and the payload table; runs whose programs or descriptions read
- * the same, as runs of one agent often do, share one copy of them), then a 16-byte trailer (head offset, head
- * length, magic). It is read with one read into one buffer; the arrays are decoded from it (an array
- * stored whole is a view of it). `<key>.calls` holds each run's calls as deflated JSON, read with the
- * entry and inflated only if something asks for a run's calls (see compiledCache.ts): an entry evicted
- * (cacheBound.ts) while its runs are in use has nothing left to read.
+ * files. `<key>.lcc` holds the compiled traces' arrays in blocks (entryBlocks.ts: runs of the same
+ * arrays gathered, up to ~1 MB of them a block, each block's arrays stored as column programs,
+ * columnProgram.ts: constants, copies, narrow running totals; each payload at an 8-byte boundary) one
+ * block after another, then a JSON head (the blocks' programs and payload table; each run's source,
+ * header, end, block and place in it, and its compiled trace's other fields as a template shared by
+ * the runs of one layout and the run's own leaves, compiledCodec.ts splitValue), then a 16-byte trailer
+ * (head offset, head length, magic). It is read with one read into one buffer; a block is decoded from
+ * it when one of its runs is first asked for (an array stored whole is a view of it). `<key>.calls`
+ * holds the runs' calls as deflated JSON in chunks (callsChunks.ts), read with the entry and inflated
+ * only if something asks for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts)
+ * while its runs are in use has nothing left to read.
  *
  * A file that is shorter or longer than its trailer says, lacks a magic, names another key or shape,
  * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
  * to temporary files renamed into place (the calls file first), so a reader never sees half an entry.
  */
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { nodeCrypto, nodeWorkerThreads, nodeZlib } from '../io/builtins.js';
+import { nodeWorkerThreads } from '../io/builtins.js';
 import type { CallRecord, Trace } from '../trace/types.js';
-import { ARRAY_KINDS, describeValue, pad8, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
-import { encodeArrays, type ArrayProgram } from './columnProgram.js';
-import { runArrays, type Constants } from './runArrays.js';
+import { CALLS_CHUNKS_IN_FLIGHT, CallsReader, CallsWriter, type CallsAt, type CallsChunk } from './callsChunks.js';
+import { ARRAY_KINDS, fitsTemplate, pad8, splitValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import type { ArrayProgram } from './columnProgram.js';
+import { BlockWriter, blockRuns, type BlockHead, type EncodedBlock } from './entryBlocks.js';
+import type { Constants } from './runArrays.js';
 
-const MAGIC = Buffer.from('LCCACHE2', 'latin1');
-const TRAILER_MAGIC = 0x4c434332; // "LCC2"
+const MAGIC = Buffer.from('LCCACHE3', 'latin1');
+const TRAILER_MAGIC = 0x4c434333; // "LCC3"
 const TRAILER_BYTES = 16;
+/** Blocks kept decoded while an entry is served (runs of several layouts may take turns). */
+const DECODED_BLOCKS = 8;
 
-/** One run in the head: what the report reads of the trace besides its calls, its compiled trace, and where its calls are. */
-export interface StoredRun {
-  source: string;
-  header: Trace['header'];
-  end: Trace['end'];
-  /** Its compiled trace's description (compiledCodec.ts; array indices counted from `arrays`): an index into the head's `descriptions`. */
-  compiled: number;
-  /** The run's first array program and their number (runs whose programs read the same share them), and its first payload. */
-  arrays: number;
-  arrayCount: number;
-  payloads: number;
-  /** Offset, length and SHA-1 of the run's deflated calls in the calls file. */
-  calls: [number, number, string];
-}
+/**
+ * One run in the head: what the report reads of the trace besides its calls; its compiled trace's
+ * template (an index into the head's `templates`) and leaves; its block and index in it; where its calls are.
+ */
+export type StoredRun = [source: string, header: Trace['header'], end: Trace['end'], template: number, leaves: unknown[], block: number, index: number, ...calls: CallsAt];
 
 export interface EntryHead {
   cache: string;
@@ -46,12 +43,16 @@ export interface EntryHead {
   /** What the compiled trace's fields and array kinds were when written (compiledCache.ts: layoutShape). */
   shape: string;
   callsBytes: number;
-  /** Every array's program (columnProgram.ts), run after run (each run's programs once: run-relative, they often read the same). */
+  /** The calls file's chunks (callsChunks.ts). */
+  calls: CallsChunk[];
+  /** Every block's array programs (columnProgram.ts), block after block. */
   arrays: ArrayProgram[];
-  /** Every distinct description of a compiled trace (one per layout and figures, not per run). */
-  descriptions: unknown[];
   /** [kind, byte offset, length] of every payload. */
   payloads: [ArrayKind, number, number][];
+  /** Every block (entryBlocks.ts), by id. */
+  blocks: BlockHead[];
+  /** Every distinct template of a compiled trace (compiledCodec.ts splitValue; one per layout, not per run). */
+  templates: unknown[];
   runs: StoredRun[];
 }
 
@@ -60,31 +61,30 @@ export interface EntryFiles {
   calls: string;
 }
 
-
-/** Writes an entry run by run (nothing kept in memory but the head); `finish` renames it into place, `abandon` removes it. */
+/** Writes an entry run by run (nothing kept in memory but the head and the blocks being filled); `finish` renames it into place, `abandon` removes it. */
 export class EntryWriter {
   private readonly temporary: EntryFiles;
   private readonly fd: number;
   private readonly callsFd: number;
   private offset = MAGIC.length;
-  private callsOffset = 0;
   private readonly arrays: EntryHead['arrays'] = [];
   private readonly payloads: EntryHead['payloads'] = [];
+  private readonly blockHeads: BlockHead[] = [];
   private readonly runs: StoredRun[] = [];
-  private readonly descriptions: unknown[] = [];
-  /** The first array and the index of each distinct program list and description written, by JSON text. */
-  private readonly programsAt = new Map<string, number>();
-  private readonly descriptionAt = new Map<string, number>();
+  private readonly templates: unknown[] = [];
+  private lastTemplate = 0;
+  private readonly blocks: BlockWriter;
+  private readonly calls: CallsWriter;
 
   /** Bytes written so far (both files). */
   get bytes(): number {
-    return this.offset + this.callsOffset;
+    return this.offset + this.calls.bytes;
   }
 
   constructor(
     private readonly files: EntryFiles,
     private readonly head: Pick<EntryHead, 'cache' | 'key' | 'shape'>,
-    private readonly compact = true,
+    compact = true,
   ) {
     // pid and thread: sweep workers are threads of one process.
     const tag = `${process.pid}-${nodeWorkerThreads().threadId}`;
@@ -98,18 +98,39 @@ export class EntryWriter {
       throw error;
     }
     writeSync(this.fd, MAGIC);
+    this.blocks = new BlockWriter(compact, (id, block) => this.writeBlock(id, block));
+    this.calls = new CallsWriter(this.callsFd);
   }
 
   /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe). */
   add(trace: Trace, compiled: object): void {
     const found: ArrayEntry[] = [];
-    const description = describeValue(compiled, found);
-    const { programs, payloads } = encodeArrays(
-      found.map((entry) => entry.data),
-      found.map((entry) => entry.kind),
-      this.compact,
-    );
-    const base = { arrays: this.interned(this.programsAt, programs, this.arrays), payloads: this.payloads.length };
+    const leaves: unknown[] = [];
+    const template = this.templateOf(compiled, found, leaves);
+    // A template names its arrays' kinds in order: runs of one template can share a block.
+    const [block, index] = this.blocks.add(template, found);
+    this.runs.push([trace.source, trace.header, trace.end, template, leaves, block, index, ...this.calls.add(trace.calls)]);
+  }
+
+  /** The index of the template `compiled` splits into (the last one used tried first, then the others, else a new one), its arrays and leaves filled in. */
+  private templateOf(compiled: object, found: ArrayEntry[], leaves: unknown[]): number {
+    const fits = (index: number): boolean => {
+      found.length = 0;
+      leaves.length = 0;
+      return fitsTemplate(compiled, this.templates[index], found, leaves);
+    };
+    if (this.templates.length > 0 && fits(this.lastTemplate)) return this.lastTemplate;
+    for (let index = 0; index < this.templates.length; index++) if (index !== this.lastTemplate && fits(index)) return (this.lastTemplate = index);
+    found.length = 0;
+    leaves.length = 0;
+    this.templates.push(splitValue(compiled, found, leaves));
+    return (this.lastTemplate = this.templates.length - 1);
+  }
+
+  /** A closed block's payloads, one after another at 8-byte boundaries, and its programs and payload table in the head. */
+  private writeBlock(id: number, { programs, payloads, runs, starts }: EncodedBlock): void {
+    this.blockHeads[id] = [this.arrays.length, programs.length, this.payloads.length, runs, starts ? 1 : 0];
+    for (const program of programs) this.arrays.push(program);
     let size = 0;
     for (const data of payloads) size = pad8(size) + data.byteLength;
     const block = Buffer.alloc(pad8(size));
@@ -122,34 +143,26 @@ export class EntryWriter {
     }
     writeSync(this.fd, block);
     this.offset += block.length;
-    const calls = nodeZlib().deflateRawSync(JSON.stringify(trace.calls), { level: 1 });
-    writeSync(this.callsFd, calls);
-    this.runs.push({
-      source: trace.source,
-      header: trace.header,
-      end: trace.end,
-      compiled: this.interned(this.descriptionAt, [description], this.descriptions),
-      arrays: base.arrays,
-      arrayCount: programs.length,
-      payloads: base.payloads,
-      calls: [this.callsOffset, calls.length, nodeCrypto().createHash('sha1').update(calls).digest('hex')],
-    });
-    this.callsOffset += calls.length;
   }
 
-  /** Where `items` start in `into`, appended unless the same items (by JSON text) were. */
-  private interned<T>(at: Map<string, number>, items: T[], into: T[]): number {
-    const text = JSON.stringify(items);
-    let index = at.get(text);
-    if (index === undefined) {
-      at.set(text, (index = into.length));
-      into.push(...items);
-    }
-    return index;
+  /** Writes the calls deflated so far; waits while more than CALLS_CHUNKS_IN_FLIGHT chunks are deflating. */
+  async written(): Promise<void> {
+    await this.calls.writtenAtMost(CALLS_CHUNKS_IN_FLIGHT);
   }
 
-  finish(): void {
-    const head: EntryHead = { ...this.head, callsBytes: this.callsOffset, arrays: this.arrays, descriptions: this.descriptions, payloads: this.payloads, runs: this.runs };
+  async finish(): Promise<void> {
+    this.blocks.finish();
+    await this.calls.written();
+    const head: EntryHead = {
+      ...this.head,
+      callsBytes: this.calls.bytes,
+      calls: this.calls.chunks,
+      arrays: this.arrays,
+      payloads: this.payloads,
+      blocks: this.blockHeads,
+      templates: this.templates,
+      runs: this.runs,
+    };
     const text = Buffer.from(JSON.stringify(head), 'utf8');
     const trailer = Buffer.alloc(TRAILER_BYTES);
     trailer.writeDoubleLE(this.offset, 0);
@@ -176,11 +189,11 @@ export class EntryWriter {
   }
 }
 
-/** An entry read: its head, a run's arrays (decoded when asked for, each once), and the calls file's bytes. */
+/** An entry read: its head, a run's arrays (its block decoded when first asked for), and its runs' calls. */
 export interface LoadedEntry {
   head: EntryHead;
   arraysOf(run: StoredRun): (index: number) => StoredArray;
-  calls: Buffer;
+  calls: CallsReader;
 }
 
 /** Reads an entry in one read; undefined when it is missing or not to be trusted for `expected`. */
@@ -201,26 +214,44 @@ export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' |
     if (!head.payloads.every((a) => payloadInBounds(a, headOffset))) return undefined;
     const calls = readCalledFile(files.calls, head.callsBytes);
     if (calls === undefined) return undefined;
-    const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: never shared
-    const constants: Constants = new Map();
-    return {
-      head,
-      calls,
-      arraysOf(run: StoredRun): (index: number) => StoredArray {
-        const payloadAt = (index: number): StoredArray => {
-          if (!(index >= 0)) throw new Error('bad payload');
-          const [kind, offset, length] = head.payloads[run.payloads + index]!;
-          return new ARRAY_KINDS[kind](buffer, offset, length);
-        };
-        if (!Number.isSafeInteger(run.arrays) || !Number.isSafeInteger(run.arrayCount) || run.arrays < 0 || run.arrayCount < 0 || run.arrays + run.arrayCount > head.arrays.length) throw new Error('bad run');
-        return runArrays({ programs: head.arrays, base: run.arrays, end: run.arrays + run.arrayCount, payloadAt, constants });
-      },
-    };
+    return { head, calls: new CallsReader(calls, head.calls, files.calls), arraysOf: blockReader(head, bytes.buffer as ArrayBuffer) }; // allocUnsafeSlow: never shared
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** A run's arrays, from its block (the last DECODED_BLOCKS blocks asked for kept decoded). */
+function blockReader(head: EntryHead, buffer: ArrayBuffer): (run: StoredRun) => (index: number) => StoredArray {
+  const constants: Constants = new Map();
+  const source = {
+    programs: head.arrays,
+    constants,
+    payloadAt(block: BlockHead, index: number): StoredArray {
+      const found = index >= 0 && index < head.payloads.length - block[2] ? head.payloads[block[2] + index] : undefined;
+      if (found === undefined) throw new Error('bad payload');
+      const [kind, offset, length] = found;
+      return new ARRAY_KINDS[kind](buffer, offset, length);
+    },
+  };
+  const decoded = new Map<number, ReturnType<typeof blockRuns>>();
+  const blockOf = (id: number): ReturnType<typeof blockRuns> => {
+    let runs = decoded.get(id);
+    if (runs === undefined) {
+      const block = head.blocks[id];
+      if (block === undefined || !Array.isArray(block)) throw new Error('bad block');
+      runs = blockRuns(block, source);
+      if (decoded.size >= DECODED_BLOCKS) decoded.delete(decoded.keys().next().value!);
+    } else decoded.delete(id);
+    decoded.set(id, runs);
+    return runs;
+  };
+  return (run) => {
+    const runs = blockOf(run[5]);
+    const index = run[6];
+    return (slot) => runs(index, slot);
+  };
 }
 
 /** `size` bytes from `fd` (`slow`: in a buffer of its own, offset 0); undefined when the file is shorter. */
@@ -248,11 +279,7 @@ function payloadInBounds([kind, offset, length]: EntryHead['payloads'][number], 
   return kind in ARRAY_KINDS && Number.isSafeInteger(offset) && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[kind].BYTES_PER_ELEMENT <= end;
 }
 
-/** A run's calls, from the calls file's bytes read with the entry, checked against the head (throws when they are damaged). */
-export function readCalls(calls: Buffer, callsFile: string, [offset, length, sha1]: StoredRun['calls']): CallRecord[] {
-  const bytes = calls.subarray(offset, offset + length);
-  if (bytes.length !== length || nodeCrypto().createHash('sha1').update(bytes).digest('hex') !== sha1) {
-    throw new Error(`loopcost cache: ${callsFile} is damaged; remove it (it is rebuilt) and run again`);
-  }
-  return JSON.parse(nodeZlib().inflateRawSync(bytes).toString('utf8')) as CallRecord[];
+/** A run's calls, from the calls file read with the entry (throws when they are damaged). */
+export function readCalls(calls: CallsReader, run: StoredRun): CallRecord[] {
+  return calls.callsAt([run[7], run[8], run[9]]);
 }

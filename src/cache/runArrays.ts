@@ -1,7 +1,7 @@
 /**
- * A run's arrays decoded from an entry (compiledEntry.ts), each once, when first asked for. What a run
- * must own is carved out of one ArrayBuffer per run (its slab, sized from the run's programs when the
- * first such array is decoded) instead of one allocation per array. What it need not own it shares:
+ * A unit's arrays decoded from an entry (compiledEntry.ts; a unit is a block of runs, entryBlocks.ts),
+ * each once, when first asked for. What a unit must own is carved out of one ArrayBuffer per unit (its
+ * slab, sized from the unit's programs when the first such array is decoded) instead of one allocation per array. What it need not own it shares:
  * an array stored whole is a view of the entry's buffer; a constant array (stride 1, one 'k' column) is
  * one array per kind, length and value for the whole entry; a copy of a whole earlier array of the run
  * (stride 1, one 'c' column of a stride-1 array) is that array. Replays only read compiled traces (they

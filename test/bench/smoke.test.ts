@@ -17,7 +17,7 @@ const FIELDS: Record<string, string[]> = {
   hostileMemory: ['cases'],
   startup: ['startupHelpMs', 'startupVersionMs', 'replayScenariosMs', 'bareNodeMs'],
   render: ['renderRows', 'replayMs', 'tableMs', 'csvMs', 'jsonMs', 'cliTable3Ms'],
-  cache: ['inputMb', 'runs', 'noCache', 'coldCache', 'warmCache', 'warmFirstRun', 'compiled'],
+  cache: ['inputMb', 'runs', 'noCache', 'coldCache', 'warmCache', 'warmFirstRun', 'compiled', 'smallRuns'],
   workers: ['runs16'],
 };
 

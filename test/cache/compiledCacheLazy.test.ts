@@ -1,7 +1,8 @@
 /**
- * The compiled-trace cache serves an entry run by run, each decoded as it is taken: the first run is
- * ready before the others are decoded, and a run that does not decode sends the command to the input for
- * the rest (the runs already served not served again) and has the entry written afresh.
+ * The compiled-trace cache serves an entry run by run, each block of runs decoded as its first run is
+ * taken: the first run is ready before the other blocks are decoded, and a run that does not decode sends
+ * the command to the input for the rest (the runs already served not served again) and has the entry
+ * written afresh.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,20 +39,29 @@ function spied(cache: RunsCache): { cache: RunsCache; servedBeforeInput: () => n
   };
 }
 
-/** The entry with its last run's first array program made one that cannot decode (head and trailer rewritten). */
+/** A run in the head: [source, header, end, template, leaves, block, index in block, calls chunk, at, bytes]. */
+type HeadRun = [string, unknown, unknown, number, unknown[], number, number, number, number, number];
+interface Head {
+  runs: HeadRun[];
+  arrays: unknown[];
+  blocks: [number, number, number, number][];
+  templates: unknown[];
+}
+
+/** The entry with the first array program of its last run's block made one that cannot decode (head and trailer rewritten). */
 function damageLastRun(entryPath: string): void {
   const bytes = readFileSync(entryPath);
   const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
   const headLength = bytes.readUInt32LE(bytes.length - 8);
-  const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as { runs: { arrays: number }[]; arrays: unknown[] };
-  head.arrays[head.runs.at(-1)!.arrays] = ['Float64Array', 4, 2, []];
+  const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as Head;
+  head.arrays[head.blocks[head.runs.at(-1)![5]]![0]] = ['Float64Array', 4, 2, []];
   const text = Buffer.from(JSON.stringify(head), 'utf8');
   const trailer = Buffer.from(bytes.subarray(bytes.length - TRAILER_BYTES));
   trailer.writeUInt32LE(text.length, 8);
   writeFileSync(entryPath, Buffer.concat([bytes.subarray(0, headOffset), text, trailer]));
 }
 
-function headOf(entryPath: string): { runs: { arrays: number; arrayCount: number; compiled: number }[]; arrays: unknown[]; descriptions: unknown[] } {
+function headOf(entryPath: string): Head {
   const bytes = readFileSync(entryPath);
   const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
   return JSON.parse(bytes.toString('utf8', headOffset, headOffset + bytes.readUInt32LE(bytes.length - 8))) as never;
@@ -67,7 +77,7 @@ function threeRuns(): { dir: string; path: string; cacheDir: string } {
 const entryOf = (cacheDir: string) => join(cacheDir, readdirSync(cacheDir).find((name) => name.endsWith('.lcc'))!);
 
 describe('compiled-trace cache, run by run', () => {
-  it('hands over the first run without decoding the rest', async () => {
+  it('hands over the first run without decoding the other blocks', async () => {
     const { path, cacheDir } = threeRuns();
     await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
     damageLastRun(entryOf(cacheDir));
@@ -80,7 +90,7 @@ describe('compiled-trace cache, run by run', () => {
     expect(spy.servedBeforeInput()).toBeUndefined();
   });
 
-  it('keeps the programs and description of runs that read the same once, and serves each run as compiled', async () => {
+  it('keeps runs of one layout in one block with one template, and serves each run as compiled', async () => {
     const dir = tempDir();
     const path = join(dir, 'runs.jsonl');
     const long = readFileSync('scenarios/long-exploration.jsonl', 'utf8');
@@ -90,10 +100,13 @@ describe('compiled-trace cache, run by run', () => {
     await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
     const head = headOf(entryOf(cacheDir));
     expect(head.runs).toHaveLength(4);
-    expect(head.runs[1]!.arrays).toBe(head.runs[0]!.arrays);
-    expect(head.runs[1]!.compiled).toBe(head.runs[0]!.compiled);
-    expect(head.runs[2]!.arrays).toBeGreaterThan(head.runs[0]!.arrays);
-    expect(head.arrays.length).toBeLessThan(head.runs.reduce((sum, run) => sum + run.arrayCount, 0));
+    // The two long runs: one template, one block (its programs once for both); the recorded pair another layout, another block.
+    expect(head.runs[1]![3]).toBe(head.runs[0]![3]);
+    expect(head.runs[1]![5]).toBe(head.runs[0]![5]);
+    expect([head.runs[0]![6], head.runs[1]![6]]).toEqual([0, 1]);
+    expect(head.runs[2]![5]).not.toBe(head.runs[0]![5]);
+    expect(head.templates).toHaveLength(2);
+    expect(head.arrays.length).toBe(head.blocks.reduce((sum, block) => sum + block[1], 0));
     const served = await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
     expect(served).toEqual(fresh);
     served.forEach((trace, i) => expect(handedOverCompiled(trace)).toEqual(compileTrace(fresh[i]!)));

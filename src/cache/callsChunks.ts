@@ -1,0 +1,152 @@
+/**
+ * The calls file of a compiled-trace entry (`<key>.calls`, compiledEntry.ts): the runs' calls as JSON,
+ * one run after another, in chunks of about CALLS_CHUNK_BYTES bytes (UTF-8), each deflated (level 1) with
+ * its SHA-1. A run names its chunk and where its text is in the chunk inflated. One deflate per chunk
+ * instead of per run: a deflate call costs ~50 µs before its first byte, as much as a small run's
+ * calls take to deflate (8,000 runs of ~10 calls: 0.45 s per run, 0.12 s per chunk), and the chunks are
+ * deflated on the thread pool while the runs are read and replayed.
+ *
+ * Read back, a chunk is inflated only when a run's calls are asked for (the compiled replay, what-ifs and
+ * sweeps never ask), and the last chunk inflated is kept, as runs are asked for in order.
+ */
+import { writeSync } from 'node:fs';
+import { nodeCrypto, nodeZlib } from '../io/builtins.js';
+import type { CallRecord } from '../trace/types.js';
+
+export const CALLS_CHUNK_BYTES = 2 ** 20;
+
+/** A run's calls: its chunk, and the first byte and length of their JSON text (UTF-8) in the chunk inflated. */
+export type CallsAt = [chunk: number, at: number, bytes: number];
+
+/** A chunk: its offset and length in the calls file, and the SHA-1 of those bytes. */
+export type CallsChunk = [offset: number, bytes: number, sha1: string];
+
+const sha1Of = (bytes: Uint8Array): string => nodeCrypto().createHash('sha1').update(bytes).digest('hex');
+
+/** A chunk handed to the thread pool to deflate: its bytes once deflated, or the failure. */
+interface Deflating {
+  done: Promise<void>;
+  bytes?: Buffer;
+  error?: unknown;
+}
+
+/** Chunks deflating at once, at most: a writer that outruns the thread pool waits (writtenAtMost). */
+export const CALLS_CHUNKS_IN_FLIGHT = 4;
+
+/**
+ * Writes runs' calls to `fd` chunk by chunk. A full chunk is deflated on Node's thread pool (zlib's
+ * asynchronous deflate), not on the thread reading the runs, and written in order once deflated
+ * (`writeDeflated`, `writtenAtMost`, `written`): the file is the same whatever order the pool finishes in.
+ */
+export class CallsWriter {
+  readonly chunks: CallsChunk[] = [];
+  /** The chunk being filled: each run's text is copied in as it is added (so no run's text outlives its add). */
+  private chunk = Buffer.allocUnsafe(CALLS_CHUNK_BYTES);
+  private filled = 0;
+  private sealed = 0;
+  private readonly deflating: Deflating[] = [];
+  /** Bytes written to the file so far. */
+  bytes = 0;
+
+  constructor(private readonly fd: number) {}
+
+  add(calls: readonly CallRecord[]): CallsAt {
+    const text = JSON.stringify(calls);
+    const most = 3 * text.length;
+    if (this.filled + most > this.chunk.length) {
+      this.seal();
+      // A run larger than a chunk: a chunk of its own.
+      if (most > this.chunk.length) this.chunk = Buffer.allocUnsafe(most);
+    }
+    const length = this.chunk.write(text, this.filled, 'utf8');
+    const at: CallsAt = [this.sealed, this.filled, length];
+    this.filled += length;
+    if (this.filled >= CALLS_CHUNK_BYTES) this.seal();
+    return at;
+  }
+
+  /** Chunks handed to the pool and not yet written. */
+  get inFlight(): number {
+    return this.deflating.length;
+  }
+
+  /** Hands the chunk being filled to the pool, if it holds anything, and starts another. */
+  seal(): void {
+    if (this.filled === 0) return;
+    const bytes = this.chunk.subarray(0, this.filled);
+    this.chunk = Buffer.allocUnsafe(CALLS_CHUNK_BYTES);
+    this.filled = 0;
+    this.sealed += 1;
+    const chunk: Deflating = { done: Promise.resolve() };
+    chunk.done = new Promise((settled) =>
+      nodeZlib().deflateRaw(bytes, { level: 1 }, (error, deflated) => {
+        if (error) chunk.error = error;
+        else chunk.bytes = deflated;
+        settled();
+      }),
+    );
+    this.deflating.push(chunk);
+  }
+
+  /** Writes the chunks deflated so far, in order, up to the first still deflating (throws a deflate's failure). */
+  writeDeflated(): void {
+    while (this.deflating.length > 0) {
+      const chunk = this.deflating[0]!;
+      if (chunk.error !== undefined) throw chunk.error;
+      if (chunk.bytes === undefined) return;
+      this.deflating.shift();
+      writeSync(this.fd, chunk.bytes);
+      this.chunks.push([this.bytes, chunk.bytes.length, sha1Of(chunk.bytes)]);
+      this.bytes += chunk.bytes.length;
+    }
+  }
+
+  /** Waits until at most `count` chunks are in flight, writing those deflated. */
+  async writtenAtMost(count: number): Promise<void> {
+    this.writeDeflated();
+    while (this.deflating.length > count) {
+      await this.deflating[0]!.done;
+      this.writeDeflated();
+    }
+  }
+
+  /** Seals the last chunk and writes every chunk. */
+  async written(): Promise<void> {
+    this.seal();
+    await this.writtenAtMost(0);
+  }
+}
+
+/** Runs' calls from the calls file's bytes (read with the entry), each chunk checked against its SHA-1 when inflated. */
+export class CallsReader {
+  private last: { chunk: number; bytes: Buffer } | undefined;
+
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly chunks: readonly CallsChunk[],
+    private readonly file: string,
+  ) {}
+
+  /** A run's calls; throws when the calls file is damaged. */
+  callsAt([chunk, at, length]: CallsAt): CallRecord[] {
+    const bytes = this.chunkBytes(chunk);
+    if (!(Number.isSafeInteger(at) && Number.isSafeInteger(length) && at >= 0 && length >= 0 && at + length <= bytes.length)) throw this.damaged();
+    return JSON.parse(bytes.toString('utf8', at, at + length)) as CallRecord[];
+  }
+
+  private chunkBytes(chunk: number): Buffer {
+    if (this.last?.chunk === chunk) return this.last.bytes;
+    const found = this.chunks[chunk];
+    if (found === undefined) throw this.damaged();
+    const [offset, length, sha1] = found;
+    const deflated = this.bytes.subarray(offset, offset + length);
+    if (deflated.length !== length || sha1Of(deflated) !== sha1) throw this.damaged();
+    const bytes = nodeZlib().inflateRawSync(deflated);
+    this.last = { chunk, bytes };
+    return bytes;
+  }
+
+  private damaged(): Error {
+    return new Error(`loopcost cache: ${this.file} is damaged; remove it (it is rebuilt) and run again`);
+  }
+}
