@@ -41,13 +41,16 @@ export function decodedSessionId(text: string, param: string): string {
 }
 
 /**
- * `id` as a response header gives it back, decoding once to `id` (sessionIdOf): unchanged when ASCII without
- * `%`, else URL-encoded as encodeURIComponent writes it (`%C3%A9` for é, `%25` for %), the form
- * `POST /loopcost/sessions/<id>/end` takes. HTTP field values are ASCII (other bytes are obsolete, and read
- * differently by each client); GET /loopcost/sessions lists the id as text.
+ * `id` as a response header gives it back, decoding once to `id` (sessionIdOf): unchanged when every
+ * character is one a URL path segment holds as itself (letters, digits, `-._~!$&'()*+,;=:@`), else
+ * URL-encoded as encodeURIComponent writes it (`%C3%A9` for é, `%25` for %, `%2F` for /, `%20` for a space),
+ * the form `POST /loopcost/sessions/<id>/end` takes. So the echo names the session sent back either way: a
+ * `/`, `?` or `#` written as itself would end the path's id, and a space at either end would be trimmed from
+ * the header. HTTP field values are ASCII (other bytes are obsolete, and read differently by each client);
+ * GET /loopcost/sessions lists the id as text.
  */
 export function headerValueOf(id: string): string {
-  return /^[\t\x20-\x24\x26-\x7e]*$/.test(id) ? id : encodeURIComponent(id);
+  return /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/.test(id) ? id : encodeURIComponent(id);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -124,7 +124,7 @@ export class SessionRegistry {
     this.retireIdle();
     const named = sessionIdOf(headers);
     if (named === undefined) return this.conversationFor(headers, request);
-    if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters`, SESSION_HEADER);
+    if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters (once URL-decoded)`, SESSION_HEADER, 'invalid_session_id');
     const existing = this.byName.get(named);
     if (existing) return existing;
     const session = this.begin(named, headers);
