@@ -50,6 +50,15 @@ const RUN_KEYS_TEXT = RUN_EXPECTATION_KEYS.join('|');
 const RUN_KEY = new RegExp(`^(?:runs|behaviours\\..+)\\.(${RUN_KEYS_TEXT})$`, 's');
 const KEYS_WRITTEN = `\`runs.<${RUN_KEYS_TEXT}>\`, \`behaviours.<name>.<${RUN_KEYS_TEXT}>\` or \`population.<figure>\``;
 
+/**
+ * A zod issue's message as a baseline's problem says it: a number JSON cannot hold (`1e400`, read as
+ * Infinity) is named as such, not as "expected number, received number". Needs `reportInput`.
+ */
+export function baselineIssueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && typeof issue.input === 'number' && !Number.isFinite(issue.input)) return `is ${issue.input}: must be a finite number (a JSON number past ±1.8e308, such as 1e400, is read as Infinity)`;
+  return issue.message;
+}
+
 function figureAt(figures: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((value, part) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined), figures);
 }
@@ -63,8 +72,8 @@ export const checkBaselineExpectations = (costs: 'usd' | 'pico') => (entry: { ex
     const path = ['expectations', key];
     const run = RUN_KEY.exec(key);
     if (run !== null) {
-      const parsed = RUN_EXPECTATIONS[costs][run[1] as keyof RunExpect].safeParse(value);
-      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...path, ...issue.path.map(String)], message: issue.message });
+      const parsed = RUN_EXPECTATIONS[costs][run[1] as keyof RunExpect].safeParse(value, { reportInput: true });
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...path, ...issue.path.map(String)], message: baselineIssueMessage(issue) });
       continue;
     }
     const figure = key.startsWith('population.') ? key.slice('population.'.length) : undefined;

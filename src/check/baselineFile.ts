@@ -16,12 +16,12 @@ import { UserError, type InputIssue } from '../errors.js';
 import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
-import { decimalNumber } from '../io/numberText.js';
+import { shareNumber } from '../io/numberText.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
-import { checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
+import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 
@@ -216,7 +216,7 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   }
   const problem = parsedJsonTextProblem(text, value);
   if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
-  const parsed = baselineSchema.safeParse(value);
+  const parsed = baselineSchema.safeParse(value, { reportInput: true });
   if (parsed.success) {
     const read = inUsd(parsed.data);
     const twice = sourcesGivenTwice(read, file);
@@ -228,20 +228,18 @@ export function parseBaseline(text: string, file: string): BaselineFile {
       file,
       ...(issue.path.length === 0 ? {} : { field: issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') }),
       code: issue.code,
-      message: issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : issue.message,
+      message: issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue),
       hint: WRITTEN_BY,
     })),
   );
 }
 
 /**
- * `5%` or `0.05` → 0.05. The number is written as every number flag takes one (io/numberText.ts
- * decimalNumber: `0.05`, `.05`, `1e-3`), with a `%` after it for a percentage.
+ * `5%` or `0.05` → 0.05: a share as every share flag takes one (io/numberText.ts shareNumber: `0.05`, `.05`,
+ * `1e-3`, with a `%` after it for a percentage).
  */
 export function parseTolerance(text: string): number {
-  const trimmed = text.trim();
-  const percent = trimmed.endsWith('%');
-  const value = decimalNumber(percent ? trimmed.slice(0, -1) : trimmed) / (percent ? 100 : 1);
+  const value = shareNumber(text);
   if (!(value >= 0 && value <= 1)) {
     throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3')" });
   }

@@ -7,6 +7,7 @@ import { brakeConfig, NO_BRAKES, PRESETS } from '../brakes/config.js';
 import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import { keyValueSpec, specParts } from '../keyValueSpec.js';
+import { refuseSkipLimitsAlone, skipLimitTwice } from './skipLimits.js';
 import type { InputSetOptions } from '../import/inputSet.js';
 import { decimalNumber } from '../io/numberText.js';
 import { BYTES_PER_MB, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';
@@ -143,7 +144,11 @@ function repeatActionFrom(flags: BrakeFlags): Partial<BrakeConfig> {
   const [action, ...rest] = flags.repeatAction!.split(',');
   const chosen = oneOf<'stop' | 'skip'>('--repeat-action', action!.trim(), ['stop', 'skip']);
   const parts: Partial<Record<'maxSkips' | 'skipWarning', string>> = { maxSkips: flags.maxSkips, skipWarning: flags.skipWarning };
-  if (rest.length > 0) for (const [field, value] of keyValueSpec(rest.join(','), { flag: '--repeat-action', names: SKIP_KEYS, what: 'skip setting', valueWord: 'N' })) parts[field] = value;
+  for (const [field, value] of rest.length > 0 ? keyValueSpec(rest.join(','), { flag: '--repeat-action', names: SKIP_KEYS, what: 'skip setting', valueWord: 'N' }) : []) {
+    // `--try max-skips=1,...,repeat-action=skip,max-skips=2`: which would hold is not for loopcost to guess.
+    if (parts[field] !== undefined) throw skipLimitTwice(flags.repeatAction!, field);
+    parts[field] = value;
+  }
   if (chosen === 'stop' && (parts.maxSkips !== undefined || parts.skipWarning !== undefined)) throw flagError('--repeat-action', flags.repeatAction!, "'skip' when max-skips or warning is given");
   const out: Partial<BrakeConfig> = { repeatAction: chosen };
   if (parts.maxSkips !== undefined) out.maxSkips = nonNegativeInt('--repeat-action', parts.maxSkips);
@@ -198,6 +203,7 @@ export function trySpec(spec: string): { preset: string | undefined; brakes: Bra
   const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
   const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
   for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint })) flags[field] = value;
+  refuseSkipLimitsAlone(spec, flags);
   if (flags.preset === RECORDED_PRESET) {
     // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
     throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });

@@ -78,6 +78,8 @@ describe('projection', () => {
     expect(capBoundShare(20)).toBeCloseTo(0.139, 3);
     expect(runsToClaim(0.02)).toBe(149);
     expect(capBoundShare(149)).toBeLessThanOrEqual(0.02);
+    // A tiny share counted from log1p(−share): 1 − 1e-12 in doubles would give 2,995,798,545,770 (the exact count: 2,995,732,273,554, ±1 in doubles).
+    expect(Math.abs(runsToClaim(1e-12) - 2_995_732_273_554)).toBeLessThanOrEqual(1);
     // At most 2% of 100 completing runs above the cap: the 98th smallest.
     const completed = Array.from({ length: 100 }, (_, i) => (i + 1) * 1000);
     expect(suggestCapPico(completed, 0.02)).toBe(98_000);

@@ -38,6 +38,8 @@ export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion
 function share(flag: string, value: string): number {
   const n = shareNumber(value);
   if (!(n > 0 && n < 1)) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not a share between 0 and 1`, hint: 'write 0.02 or 2%' });
+  // The runs to claim it are counted from 1 − share (population/project.ts runsToClaim): past this, that is 1 and they are no number.
+  if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: 'write a share of at least 1e-16 (a smaller one stops the same runs: none that complete)' });
   return n;
 }
 
