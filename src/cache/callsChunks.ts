@@ -65,11 +65,6 @@ export class CallsWriter {
     return at;
   }
 
-  /** Chunks handed to the pool and not yet written. */
-  get inFlight(): number {
-    return this.deflating.length;
-  }
-
   /** Hands the chunk being filled to the pool, if it holds anything, and starts another. */
   seal(): void {
     if (this.filled === 0) return;

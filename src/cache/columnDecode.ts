@@ -84,7 +84,8 @@ function sumColumn(values: Float64Array, base: number, leads: number[]): void {
   } else throw new Error('bad leads');
 }
 
-function gather(source: StoredArray, stride: number, from: number, out: Float64Array): Float64Array {
+/** Every `stride`-th value of `source` from `from` on, into `out` (as long as the column). */
+export function gather(source: StoredArray, stride: number, from: number, out: Float64Array): Float64Array {
   if (source instanceof Float64Array) gatherFloat64(source, stride, from, out);
   else for (let i = 0, at = from; i < out.length; i++, at += stride) out[i] = source[at]!;
   return out;

@@ -26,7 +26,7 @@
  * a quarter of its bytes (the per-call records, the closed-form sums: a column of all their fields mixed
  * would not narrow).
  */
-import { decodeArray } from './columnDecode.js';
+import { decodeArray, gather } from './columnDecode.js';
 import { ARRAY_KINDS, describeValue, type ArrayKind, type StoredArray } from './compiledCodec.js';
 
 export { decodeArray };
@@ -160,14 +160,7 @@ function encodeStrided(array: StoredArray, kind: ArrayKind, stride: number, at: 
 /** Column `j` of `stride` interleaved columns of `array`, as Float64 (the array itself when it is one column of Float64). */
 function columnOf(array: StoredArray, stride: number, j: number): Float64Array {
   if (stride === 1) return array instanceof Float64Array ? array : new Float64Array(array);
-  const out = new Float64Array(array.length / stride);
-  if (array instanceof Float64Array) gatherFloat64(array, stride, j, out);
-  else for (let i = 0, at = j; i < out.length; i++, at += stride) out[i] = array[at]!;
-  return out;
-}
-
-function gatherFloat64(array: Float64Array, stride: number, j: number, out: Float64Array): void {
-  for (let i = 0, at = j; i < out.length; i++, at += stride) out[i] = array[at]!;
+  return gather(array, stride, j, new Float64Array(array.length / stride));
 }
 
 /** Object.is for numbers, without a call per value. */

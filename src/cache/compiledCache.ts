@@ -39,7 +39,7 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 7: inputs read under the rules of src/trace/rules.ts that refuse a refusal contradicting itself (an entry of one read before is not served).
 // 8: a tool call the run never reached (`unreached`) is not compiled, nor is a final mark of the call it is in; a failed call's status is 100–599 and no final answer.
 // 9: an aborted live recording is known by its end record's `aborted` mark (its status's words only for recordings written before the mark).
-// 10: runs in blocks (entryBlocks.ts), a compiled trace's fields as a shared template and the run's leaves, calls in deflated chunks (callsChunks.ts).
+// 11: runs in blocks (entryBlocks.ts), a compiled trace's fields as a shared template and the run's leaves, calls in deflated chunks (callsChunks.ts).
 export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/11';
 
 let compilerHash: string | undefined;
@@ -147,7 +147,7 @@ export class CompiledTraceCache implements RunsCache {
       }
       if (writer !== undefined && format !== undefined && SELF_CONTAINED.has(format)) {
         try {
-          await writer.finish();
+          await writer.finish((bytes) => this.bounded.mayWrite(bytes));
           this.bounded.written(key);
         } catch {
           writer.abandon();

@@ -58,12 +58,8 @@ export function describeValue(value: unknown, arrays: ArrayEntry[]): unknown {
 
 const SPECIAL_NUMBERS: Record<string, number | undefined> = { NaN, Infinity, '-Infinity': -Infinity, '-0': -0, undefined };
 
-/**
- * The value a description stands for; `arrayAt(i)` gives its i-th typed array. Objects are filled in
- * the description's key order; `into`, when given, is the top-level object to fill (a template with the
- * same keys in the same order, so the value has the shape a fresh one has).
- */
-export function valueOf(description: unknown, arrayAt: (index: number) => StoredArray, into?: Record<string, unknown>): unknown {
+/** The value a description stands for; `arrayAt(i)` gives its i-th typed array. Objects are filled in the description's key order. */
+export function valueOf(description: unknown, arrayAt: (index: number) => StoredArray): unknown {
   if (description === null || typeof description !== 'object') return description;
   if (Array.isArray(description)) return description.map((item) => valueOf(item, arrayAt));
   const tagged = description as { $a?: number; $n?: string };
@@ -72,7 +68,7 @@ export function valueOf(description: unknown, arrayAt: (index: number) => Stored
     if (!(tagged.$n in SPECIAL_NUMBERS)) throw new Error(`unknown number ${tagged.$n}`);
     return SPECIAL_NUMBERS[tagged.$n];
   }
-  const out = into ?? {};
+  const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(description)) out[key] = valueOf(item, arrayAt);
   return out;
 }
@@ -171,7 +167,11 @@ function fieldsOf(template: object): TemplateField[] {
   return fields;
 }
 
-/** The value of a template and its leaves (splitValue), filled as valueOf fills a description; throws unless every leaf is used. */
+/**
+ * The value of a template and its leaves (splitValue), filled as valueOf fills a description; `into`, when
+ * given, is the top-level object to fill (with the template's keys in the same order, so the value has the
+ * shape a fresh one has). Throws unless every leaf is used.
+ */
 export function joinValue(template: unknown, leaves: readonly unknown[], arrayAt: (index: number) => StoredArray, into?: Record<string, unknown>): unknown {
   let next = 0;
   const leaf = (): unknown => {

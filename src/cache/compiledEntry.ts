@@ -150,7 +150,12 @@ export class EntryWriter {
     await this.calls.writtenAtMost(CALLS_CHUNKS_IN_FLIGHT);
   }
 
-  async finish(): Promise<void> {
+  /**
+   * Writes the last blocks, the calls still deflating and the head, then renames the entry into place;
+   * throws (the caller abandons it) when the whole entry does not `fit` (the cache bound: most of a small
+   * input's entry is written here, its blocks and calls chunk not yet full).
+   */
+  async finish(fits: (bytes: number) => boolean = () => true): Promise<void> {
     this.blocks.finish();
     await this.calls.written();
     const head: EntryHead = {
@@ -170,6 +175,8 @@ export class EntryWriter {
     trailer.writeUInt32LE(TRAILER_MAGIC, 12);
     writeSync(this.fd, text);
     writeSync(this.fd, trailer);
+    this.offset += text.length + trailer.length;
+    if (!fits(this.bytes)) throw new RangeError('entry larger than the cache bound');
     closeSync(this.fd);
     closeSync(this.callsFd);
     renameSync(this.temporary.calls, this.files.calls);

@@ -157,6 +157,27 @@ describe('cache directory bound', () => {
       expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     });
 
+    it(`${name} cache: an entry larger than the whole bound evicts no other entry`, async () => {
+      // The smallest and the largest entry of the inputs, the smaller written first; then a bound with room
+      // for it and the hash memos, not for the larger.
+      const sizeOf = async (input: string): Promise<number> => {
+        const sizing = tempDir();
+        await readThrough(make(sizing, 5), input);
+        return readdirSync(sizing).filter((f) => /\.(runs|lcc|calls)$/.test(f)).reduce((sum, f) => sum + statSync(join(sizing, f)).size, 0);
+      };
+      const sized = (await Promise.all(INPUTS.map(async (input) => ({ input, bytes: await sizeOf(input) })))).sort((a, b) => a.bytes - b.bytes);
+      const [small, large] = [sized[0]!, sized[sized.length - 1]!];
+      const bound = small.bytes + 1024;
+      expect(large.bytes).toBeGreaterThan(bound);
+      const dir = tempDir();
+      await readThrough(make(dir, 5), small.input);
+      const kept = entriesIn(dir);
+      const read = await readThrough(make(dir, 5, bound), large.input);
+      expect(read.runs).toEqual(await loadTraceFile(large.input));
+      expect(entriesIn(dir)).toEqual(kept);
+      expect((await readThrough(make(dir, 5, bound), small.input)).readInput).toBe(false);
+    });
+
     it(`${name} cache: an entry that vanishes (evicted by another process) is a miss; runs already served keep their calls`, async () => {
       const dir = tempDir();
       const input = INPUTS[1]!;
