@@ -4,11 +4,15 @@
  * end; with `skipBad` the bad files are left out instead and listed. A file is bad when it cannot be read
  * or when one of its runs cannot be replayed (an unknown model, a cost out of range): the caller runs
  * each run's work through `guard` and keeps what it computed per file, then drops the files found bad.
+ * A scenario file among the trace files (one a scenario's `traces:` directory or glob brought in) is left
+ * out, not bad: it is no trace, and `scenarioFiles` lists it for one warning line.
  */
 import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
 import { collectInputs } from '../io/collectInputs.js';
 import { inputLabel, runOfFile } from '../io/openInput.js';
 import { counted } from '../plural.js';
+import { isScenarioFile } from '../scenario/inputs.js';
+import { MISSING_SCENARIO_LINE, SCENARIO_NOT_AS_FILE } from '../scenario/scenarioMark.js';
 import type { Trace } from '../trace/types.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
 
@@ -39,6 +43,11 @@ export class TraceInputs {
   /** The trace files read, each on its own (a Claude Code sub-agent's file is read with its session's). */
   readonly files: string[];
   private readonly bad = new Map<string, BadInput>();
+  /**
+   * Scenario files met among the trace files (a directory or glob a scenario's `traces:` names brought them
+   * in: the command's own inputs are split before, src/scenario/inputs.ts): left out, not read as traces.
+   */
+  readonly scenarioFiles: string[] = [];
 
   /** `files`: trace files as collectInputs gives them (see `fromPaths`), scenario files left out. */
   constructor(
@@ -64,7 +73,8 @@ export class TraceInputs {
         }
       } catch (error) {
         if (!(error instanceof UserError)) throw error;
-        this.markBad(file, error);
+        if (isScenarioRead(path, error)) this.scenarioFiles.push(file);
+        else this.markBad(file, error);
       }
     }
   }
@@ -133,9 +143,10 @@ export class TraceInputs {
    */
   finish(): BadInput[] {
     const bad = [...this.bad.values()];
+    if (bad.length === 0 && this.scenarioFiles.length === this.files.length && this.files.length > 0) throw onlyScenarioFiles(this.scenarioFiles);
     // --skip-bad goes on without the bad files, but not without any: a report of no runs is no answer
     // (unless scenario files give runs too).
-    const nothingLeft = bad.length === this.files.length && this.options.otherRuns !== true;
+    const nothingLeft = bad.length + this.scenarioFiles.length === this.files.length && this.options.otherRuns !== true;
     if (bad.length === 0 || (this.options.skipBad && !nothingLeft)) return bad;
     if (this.files.length === 1 && !this.options.skipBad) throw new UserError(bad[0]!.issues);
     const issues = bad.slice(0, MAX_BAD_FILES).flatMap((input) => shownIssues(input, bad.length === 1 ? MAX_REPORTED_ISSUES : ISSUES_PER_BAD_FILE));
@@ -147,6 +158,37 @@ export class TraceInputs {
     );
     throw new UserError(issues);
   }
+}
+
+/** Whether reading `path` as a trace failed for its being a scenario file (a regular file named .yaml, .yml or .json declaring one). */
+function isScenarioRead(path: string, error: UserError): boolean {
+  const code = error.issues[0]?.code;
+  return (code === SCENARIO_NOT_AS_FILE.code || code === MISSING_SCENARIO_LINE.code) && isScenarioFile(path);
+}
+
+const NOT_READ_AS_TRACES = "a scenario's `traces:` takes recorded traces: a scenario file its directory or glob brings in is not read as one";
+
+/** Every trace file was a scenario file: no trace is left to read (as a directory that holds none is refused). */
+function onlyScenarioFiles(files: readonly string[]): UserError {
+  const others = files.length > 1 ? `, as ${files.length === 2 ? 'is' : 'are'} ${someFiles(files.slice(1))}` : '';
+  return new UserError({
+    file: files[0]!,
+    code: 'scenario_input',
+    message: `is a scenario file, not a trace${others}: no trace file is left to read (${NOT_READ_AS_TRACES})`,
+    hint: 'point `traces:` at recorded traces (a directory or glob of trace files); give scenario files to check or replay on their own',
+  });
+}
+
+/** `a, b, c and 4 more` (terminal-safe). */
+function someFiles(files: readonly string[]): string {
+  const shown = files.slice(0, 3).map(sanitizeForTerminal).join(', ');
+  return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
+}
+
+/** The note for standard error on scenario files left out of the trace files (TraceInputs.scenarioFiles). */
+export function leftOutScenariosMessage(files: readonly string[]): string {
+  if (files.length === 0) return '';
+  return `loopcost: warning: left out ${counted(files.length, 'scenario file')} found among the trace files (${someFiles(files)}): ${NOT_READ_AS_TRACES}\n`;
 }
 
 function shownIssues(input: BadInput, max: number): InputIssue[] {

@@ -1,10 +1,10 @@
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type * as Tinyglobby from 'tinyglobby';
-import { UserError } from '../errors.js';
+import { UserError, type InputIssue } from '../errors.js';
 import { unreadable } from './inputErrors.js';
-import { STDIN_PATH } from './openInput.js';
+import { kindOf, STDIN_PATH } from './openInput.js';
 
 const TRACE_FILE = /\.(jsonl|json|traj|yaml|yml)(\.gz)?$/i;
 /** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
@@ -74,6 +74,15 @@ class SeenInputs {
   }
 }
 
+/** The stats of `path`, following links; undefined when it cannot be reached (reading it will say why). */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The real path of an existing `path`; `path` itself when it cannot be resolved (reading it will say why). */
 function realPath(path: string): string {
   try {
@@ -83,12 +92,37 @@ function realPath(path: string): string {
   }
 }
 
+/** A walk of one directory given as input: where it started, the files found, what was read before. */
+interface Walk {
+  root: string;
+  out: string[];
+  seen: SeenInputs;
+  /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): refused. */
+  special: InputIssue[];
+}
+
+/**
+ * What an input (a directory, a glob) brought in that is no regular file: it is never opened (a named pipe
+ * with no writer would keep the command waiting, a device would never end) and is named in one message.
+ * `entry`: the file as the input reaches it (a path inside the directory, or the glob's match).
+ */
+function notRegular(input: { path: string; glob: boolean }, entry: string, stats: Stats): InputIssue {
+  const from = input.glob ? "a glob's matches are" : "a directory's files are";
+  const pipe = stats.isFIFO();
+  return {
+    file: input.path,
+    code: 'not_a_file',
+    message: `${input.glob ? 'matches' : 'holds'} ${entry}, ${kindOf(stats)}, which is not read: ${from} read only when they are regular files${pipe ? ' (a named pipe only when given on its own)' : ''}`,
+    hint: pipe ? `to read the pipe, give its path on its own; else leave it out of the ${input.glob ? 'pattern' : 'directory'}` : `leave it out of the ${input.glob ? 'pattern' : 'directory'}, or give the trace files on their own`,
+  };
+}
+
 /**
  * The trace files under `dir`, recursively, sorted by name. Symbolic links are followed, to files and to
  * directories; a directory or file reached twice (a link loop, or one an earlier input named) is read once.
- * A link that leads nowhere is kept, so that reading it says so.
+ * A link that leads nowhere is kept, so that reading it says so; an entry that is no regular file is noted.
  */
-function walk(dir: string, out: string[], seen: SeenInputs): void {
+function walkDirectory(dir: string, walk: Walk): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort(byName);
@@ -97,16 +131,12 @@ function walk(dir: string, out: string[], seen: SeenInputs): void {
   }
   for (const name of names) {
     const path = join(dir, name);
-    let stats: Stats | undefined;
-    try {
-      stats = statSync(path);
-    } catch {
-      stats = undefined; // a dangling link: kept below when its name is a trace's
-    }
+    const stats = statOf(path); // undefined for a dangling link: kept below when its name is a trace's
     if (stats?.isDirectory()) {
-      if (seen.isNew(path, realPath(path))) walk(path, out, seen);
+      if (walk.seen.isNew(path, realPath(path))) walkDirectory(path, walk);
     } else if (isTraceFileName(name)) {
-      if (seen.isNew(path, stats ? realPath(path) : path)) out.push(path);
+      if (stats !== undefined && !stats.isFile()) walk.special.push(notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats));
+      else if (walk.seen.isNew(path, stats ? realPath(path) : path)) walk.out.push(path);
     }
   }
 }
@@ -127,8 +157,9 @@ export interface CollectedInputs {
  * Expands the paths a user gave into trace files, in a stable order: a file as given, a directory's
  * trace files recursively (sorted by name), a glob's matches (sorted; absolute paths for an absolute
  * pattern, else relative to the current directory), `-` (standard input) as is. A file
- * named twice (by real path) is read once. Nothing found is an error. Whether each file can be read is
- * for the reader to say.
+ * named twice (by real path) is read once. Nothing found is an error. A file a directory or glob brings in
+ * that is no regular file (a named pipe, a socket, a device) is refused unopened, every one named (a named
+ * pipe is read only when given on its own). Whether each file can be read is for the reader to say.
  */
 export function collectInputFiles(paths: readonly string[]): CollectedInputs {
   if (paths.length === 0) {
@@ -136,6 +167,7 @@ export function collectInputFiles(paths: readonly string[]): CollectedInputs {
   }
   const files: string[] = [];
   const seen = new SeenInputs();
+  const special: InputIssue[] = [];
   paths.forEach((path, input) => {
     seen.startInput(input);
     if (path === STDIN_PATH) {
@@ -148,21 +180,26 @@ export function collectInputFiles(paths: readonly string[]): CollectedInputs {
       // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
       const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path) }).sort();
       if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
-      for (const match of matches) if (seen.isNew(match, realPath(match))) files.push(match);
+      for (const match of matches) {
+        const stats = statOf(match);
+        if (stats !== undefined && !stats.isFile()) special.push(notRegular({ path, glob: true }, match, stats));
+        else if (seen.isNew(match, realPath(match))) files.push(match);
+      }
       return;
     }
     const stats = statInput(path);
     if (stats.isDirectory()) {
       if (!seen.isNew(path, realPath(path))) return;
       const before = files.length;
-      walk(path, files, seen);
-      if (files.length === before && seen.repeatsOfInput === 0) {
+      walkDirectory(path, { root: path, out: files, seen, special });
+      if (files.length === before && seen.repeatsOfInput === 0 && special.length === 0) {
         throw new UserError({ file: path, code: 'empty_dir', message: 'directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)', hint: 'check the path' });
       }
     } else if (seen.isNew(path, realPath(path))) {
       files.push(path);
     }
   });
+  if (special.length > 0) throw new UserError(special);
   return { files, repeated: seen.repeated };
 }
 

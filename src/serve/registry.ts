@@ -199,9 +199,15 @@ export class SessionRegistry {
     return session?.id === id ? session : undefined;
   }
 
-  /** An ended session (or, `early`, one retired in progress): its totals and ending kept in its place, all else dropped. */
+  /**
+   * An ended session (or, `early`, one retired in progress): its totals and ending kept in its place, all
+   * else dropped. A session given whole (its recording's last call answered, waiting only for a summary
+   * call) had finished its run: retired by its client or idle time, it ends as the request past its end
+   * would end it (no `endedBy`, the 409 of its recording's end), as when a new session takes its place.
+   */
   private retire(session: ServeSession, live: Live, early?: Retirement): void {
-    const retired = new RetiredSession(session, early);
+    if (early !== undefined && session.givenWhole()) session.endGivenWhole();
+    const retired = new RetiredSession(session, session.ended() ? undefined : early);
     this.all[live.at] = retired;
     this.live.delete(session);
     this.givenWhole.delete(session);

@@ -48,7 +48,10 @@ export interface SessionSummary {
   costUsd: string;
   /** The trace or agent has no further response: the next call is answered with an error. */
   ended: boolean;
-  /** Set when the session was retired while in progress (a run stopped by its own brakes): by its client's end request, or after its idle time. */
+  /**
+   * Set when the session was retired while in progress (a run stopped by its own brakes): by its client's end
+   * request, or after its idle time. Not for a recording given whole (givenWhole): it ended with its recording.
+   */
   endedBy?: 'client' | 'idle';
   /** Recorded: calls of the trace not yet answered. */
   remainingCalls?: number;

@@ -5,6 +5,8 @@
  * Such a session no longer holds a place under --max-sessions: a new session takes it, and it ends as the
  * request past its end would have ended it (its totals exact, a later request its 409). (One that made the
  * summary call ends with it, all that could follow being the request past the end: summaryAfterLastCall.test.ts.)
+ * Ended by its client or its idle time, it ends the same way: it finished its recording, so it is not marked
+ * `endedBy` as a run stopped short of it is.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -24,8 +26,8 @@ const FULL: Settings = { brakes: BRAKES, strategy: { kind: 'full', cache: 'recor
 
 const servers: RunningServer[] = [];
 afterAll(() => Promise.all(servers.map((server) => server.close())));
-async function serving(maxSessions: number): Promise<RunningServer> {
-  const server = await startServer({ sources: { traces: [OPEN] }, prices: handTable(pricing), maxSessions });
+async function serving(maxSessions: number, more: { sessionIdleSeconds?: number; nowMs?: () => number } = {}): Promise<RunningServer> {
+  const server = await startServer({ sources: { traces: [OPEN] }, prices: handTable(pricing), maxSessions, ...more });
   servers.push(server);
   return server;
 }
@@ -37,6 +39,11 @@ interface Listed {
   ended: boolean;
   endedBy?: string;
   remainingCalls: number;
+}
+/** `POST /loopcost/sessions/<id>/end`. */
+async function endSession(server: RunningServer, id: string): Promise<{ status: number; json: Listed }> {
+  const response = await fetch(`${server.url}/loopcost/sessions/${encodeURIComponent(id)}/end`, { method: 'POST' });
+  return { status: response.status, json: (await response.json()) as Listed };
 }
 const listed = async (server: RunningServer): Promise<Listed[]> => (await get(server.url, '/loopcost/sessions')).json.sessions;
 
@@ -68,5 +75,47 @@ describe('serve: a client its own brakes stop at a recording’s last call (no f
     const next = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': 'next' });
     expect([next.status, next.json.error.code]).toEqual([503, 'loopcost_too_many_sessions']);
     expect(next.json.error.message).toMatch(/else at the next request past it, or when a new session needs its place\)/);
+  });
+
+  // It had finished its recording: retired by its client or its idle time, it ends as at the request past its
+  // end (no endedBy, which marks a run cut short of its recording; the 409 of the recording's end), not as a
+  // run stopped midway.
+  it('ended by its client: listed as ended with its recording, no endedBy; a later request gets the recording’s 409', async () => {
+    const server = await serving(2);
+    const run = await runOverHttp(server, [OPEN], 0, FULL);
+    const [held] = await listed(server);
+    expect(held).toMatchObject({ calls: 3, remainingCalls: 0, ended: false });
+    const ended = await endSession(server, held!.id);
+    expect(ended.status).toBe(200);
+    expect(ended.json).toEqual({ ...held, ended: true });
+    const [after] = await listed(server);
+    expect(after).toEqual({ ...held, ended: true });
+    expect(after!.endedBy).toBeUndefined();
+    expect(after!.costPico).toBe(run.costPico);
+    const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': held!.id });
+    expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
+  });
+
+  it('retired by its idle time: the same', async () => {
+    let now = 0;
+    const server = await serving(2, { sessionIdleSeconds: 5, nowMs: () => now });
+    await runOverHttp(server, [OPEN], 0, FULL);
+    const [held] = await listed(server);
+    expect(held!.ended).toBe(false);
+    now += 6000;
+    const [after] = await listed(server);
+    expect(after).toEqual({ ...held, ended: true });
+    const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': held!.id });
+    expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
+  });
+
+  it('a session stopped short of its recording still ends by its client or idle time, marked so', async () => {
+    let now = 0;
+    const server = await serving(3, { sessionIdleSeconds: 5, nowMs: () => now });
+    for (const id of ['short-client', 'short-idle']) expect((await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': id })).status).toBe(200);
+    expect((await endSession(server, 'short-client')).json).toMatchObject({ ended: true, endedBy: 'client', remainingCalls: 2 });
+    now += 6000;
+    const sessions = await listed(server);
+    expect(sessions.find((s) => s.id === 'short-idle')).toMatchObject({ ended: true, endedBy: 'idle', remainingCalls: 2 });
   });
 });

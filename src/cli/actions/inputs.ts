@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
-import { repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
+import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
@@ -62,6 +62,7 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
     missing.push(...missingTranscriptsOf(trace));
     return work(trace);
   });
+  io.stderr(leftOutScenariosMessage(inputs.scenarioFiles));
   io.stderr(skippedMessage(skipped, inputs.files.length));
   warnMissingTranscripts(missing, io, skipped.map((bad) => bad.file));
   return results;
