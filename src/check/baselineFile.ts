@@ -16,7 +16,7 @@ import { UserError, type InputIssue } from '../errors.js';
 import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
-import { shareNumber } from '../io/numberText.js';
+import { shareFlagValue } from '../io/numberText.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -223,25 +223,41 @@ export function parseBaseline(text: string, file: string): BaselineFile {
     if (twice.length > 0) throw new UserError(twice.slice(0, 20));
     return read;
   }
+  const format = (value as { baseline?: unknown }).baseline;
   throw new UserError(
-    parsed.error.issues.slice(0, 20).map((issue) => ({
-      file,
-      ...(issue.path.length === 0 ? {} : { field: issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') }),
-      code: issue.code,
-      message: issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue),
-      hint: WRITTEN_BY,
-    })),
+    parsed.error.issues.flatMap((issue): InputIssue[] => {
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], format));
+      const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue);
+      return [{ file, ...(issue.path.length === 0 ? {} : { field: fieldOf(issue.path) }), code: issue.code, message, hint: WRITTEN_BY }];
+    }).slice(0, 20),
   );
 }
 
+function fieldOf(path: readonly PropertyKey[]): string {
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
+}
+
+/** Top-level fields a later format brought in, with the format that did: an older file holding one says which. */
+const INTRODUCED_IN: Record<string, string> = { models: BASELINE_SCHEMA_V2 };
+
+/** A key the file's format does not hold, named as its field; one a later format brought in says which format. */
+function unknownKeyIssue(file: string, path: readonly PropertyKey[], format: unknown): InputIssue {
+  const field = fieldOf(path);
+  const introduced = path.length === 1 ? INTRODUCED_IN[String(path[0])] : undefined;
+  if (introduced === undefined || format !== BASELINE_SCHEMA_V1) return { file, field, code: 'unrecognized_keys', message: 'is not a field of a check baseline', hint: WRITTEN_BY };
+  return {
+    file,
+    field,
+    code: 'unrecognized_keys',
+    message: `is not a field of format 1 (${BASELINE_SCHEMA_V1}, the file's "baseline"): ${field} came with format 2 (${introduced})`,
+    hint: `a file holding ${field} was written as format 2 or later: set "baseline" back to the format it was written in (${BASELINE_SCHEMA} now), or drop ${field}; ${WRITTEN_BY}`,
+  };
+}
+
 /**
- * `5%` or `0.05` → 0.05: a share as every share flag takes one (io/numberText.ts shareNumber: `0.05`, `.05`,
- * `1e-3`, with a `%` after it for a percentage).
+ * `5%` or `0.05` → 0.05: a share as every share flag takes one (io/numberText.ts shareFlagValue: `0.05`, `.05`,
+ * `1e-3`, with a `%` after it for a percentage), from 0 (none: the figures must match) to 100%.
  */
 export function parseTolerance(text: string): number {
-  const value = shareNumber(text);
-  if (!(value >= 0 && value <= 1)) {
-    throw new UserError({ file: '<command line>', field: '--tolerance', code: 'bad_value', message: `'${text}' is not a tolerance between 0% and 100%`, hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3')" });
-  }
-  return value;
+  return shareFlagValue(text, { flag: '--tolerance', accepts: (share) => share >= 0 && share <= 1, notA: 'is not a tolerance between 0% and 100%', hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3'); 0 for none" });
 }

@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { collectInputs } from '../io/collectInputs.js';
+import { collectInputFiles, collectInputs } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { splitInputs } from '../scenario/inputs.js';
 import { strategyPlaceOf } from '../scenario/run.js';
@@ -24,9 +24,13 @@ export interface CheckInput {
   traceFiles: string[];
 }
 
-/** The scenario files among the paths; a trace file named directly is refused, those a directory brought in are left out (`skipped`). */
-export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: string[]; skipped: string[] } {
-  const { scenarioFiles, traceFiles } = splitInputs(collectInputs(paths));
+/**
+ * The scenario files among the paths; a trace file named directly is refused, those a directory brought in
+ * are left out (`skipped`); `repeated`: inputs that named a file again (collectInputFiles).
+ */
+export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: string[]; skipped: string[]; repeated: string[] } {
+  const { files, repeated } = collectInputFiles(paths);
+  const { scenarioFiles, traceFiles } = splitInputs(files);
   const named = traceFiles.filter((file) => paths.includes(file));
   if (named.length > 0 || scenarioFiles.length === 0) {
     const refused = named.length > 0 ? named : traceFiles.slice(0, 1);
@@ -39,7 +43,7 @@ export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: s
       })),
     );
   }
-  return { scenarioFiles, skipped: traceFiles };
+  return { scenarioFiles, skipped: traceFiles, repeated };
 }
 
 /**

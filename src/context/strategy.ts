@@ -14,6 +14,7 @@
  */
 import { UserError } from '../errors.js';
 import { didYouMean } from '../import/common/nearestName.js';
+import { decimalNumber, readsAsZeroOnly } from '../io/numberText.js';
 import { keyValueSpec, type KeyValueFault } from '../keyValueSpec.js';
 
 export type CacheMode = 'on' | 'off' | 'recorded';
@@ -86,9 +87,21 @@ function specError(flag: string, value: string, message: string): UserError {
   return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}': ${message}`, hint: `write ${SPEC_HELP}` });
 }
 
+/** What to write for each count of a `--context` value, said when one is refused. */
+const COUNT_EXAMPLES: Record<string, string> = {
+  K: 'window:5',
+  M: 'mask:3',
+  mask: 'mask=3',
+  placeholder: 'placeholder=12',
+  keep: 'keep=3',
+  tokens: 'tokens=500',
+  trigger: 'trigger=8000 (tokens, 8e3 too) or trigger=80% (of the context window)',
+};
+
+/** A count of a `--context` value (`keep=3`, `mask:1e1`): a whole number as every count flag takes one (io/numberText.ts decimalNumber). */
 function wholeAbove(flag: string, spec: string, key: string, value: string, min: number): number {
-  const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min) throw specError(flag, spec, `${key} must be a whole number${min > 0 ? ' greater than 0' : ', 0 or more'} (got '${value}')`);
+  const n = decimalNumber(value);
+  if (!Number.isSafeInteger(n) || n < min) throw specError(flag, spec, `${key} must be a whole number${min > 0 ? ' greater than 0' : ', 0 or more'} (got '${value}'; e.g. ${COUNT_EXAMPLES[key] ?? `${key}=3`})`);
   return n;
 }
 
@@ -122,14 +135,22 @@ function summaryOf(flag: string, spec: string, parts: Map<string, string>): Summ
   for (const key of ['trigger', 'keep', 'tokens']) if (!parts.has(key)) throw specError(flag, spec, `${key} is missing`);
   const trigger = parts.get('trigger')!;
   const summary: SummarySpec = { keepSteps: wholeAbove(flag, spec, 'keep', parts.get('keep')!, 1), summaryTokens: wholeAbove(flag, spec, 'tokens', parts.get('tokens')!, 1) };
-  if (trigger.endsWith('%')) {
-    const pct = /^\d+(\.\d+)?$/.test(trigger.slice(0, -1)) ? Number(trigger.slice(0, -1)) : NaN;
-    if (!(pct > 0 && pct <= 100)) throw specError(flag, spec, `trigger must be above 0% and at most 100% of the context window (got '${trigger}')`);
-    summary.triggerPercent = pct;
-  } else summary.triggerTokens = wholeAbove(flag, spec, 'trigger', trigger, 1);
+  if (trigger.trim().endsWith('%')) summary.triggerPercent = triggerPercentOf(flag, spec, trigger);
+  else summary.triggerTokens = wholeAbove(flag, spec, 'trigger', trigger, 1);
   const model = parts.get('model');
   if (model !== undefined) summary.model = model;
   return summary;
+}
+
+/**
+ * `trigger=R%`: R a number as the share rule reads a percentage (io/numberText.ts: `80%`, `.5%`, `5.%`,
+ * `8e1%`), above 0 (one written nonzero that reads as 0, `1e-400%`, is refused as such) and at most 100.
+ */
+function triggerPercentOf(flag: string, spec: string, trigger: string): number {
+  const pct = decimalNumber(trigger.trim().slice(0, -1));
+  if (readsAsZeroOnly(trigger)) throw specError(flag, spec, `trigger must be above 0% and at most 100% of the context window; '${trigger}' reads as 0% in double precision (e.g. trigger=.5%)`);
+  if (!(pct > 0 && pct <= 100)) throw specError(flag, spec, `trigger must be above 0% and at most 100% of the context window (got '${trigger}'; e.g. trigger=80%, trigger=.5% or trigger=8e1%)`);
+  return pct;
 }
 
 /** Parses a `--context` value; a bad one is a UserError naming `flag`. */

@@ -3,6 +3,7 @@
  * `check --tolerance`, serve's options): a decimal number, with an exponent if wanted; a share may be a
  * percentage of one (`2%`, `2e0%`). One rule, so that `.5e17` or `1e3` means the same wherever it is given.
  */
+import { UserError } from '../errors.js';
 
 /** A decimal number, with an exponent if wanted (`0.5`, `.5`, `1e-6`); nothing else (no '', no hex, no Infinity). */
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
@@ -21,18 +22,40 @@ export function shareNumber(value: string): number {
   return text.endsWith('%') ? decimalNumber(text.slice(0, -1)) / 100 : decimalNumber(text);
 }
 
-/**
- * A share (shareNumber) from 0 to 1 written with an exponent, written without one (`1e-1` → `0.1`,
- * `9e1%` → `0.9`); any other text as given. For a flag whose reader takes plain decimals only (`sweep
- * --target-completion`): the same number reaches it, and text it refuses is quoted as the user wrote it.
- */
-export function plainShareText(value: string): string {
-  const share = shareNumber(value);
-  return share >= 0 && share <= 1 && /e/i.test(value) ? plainFraction(share) : value;
+/** How a share flag (`--tolerance`, `sweep --target-completion`, `project --suggest-cap`) says what it takes. */
+export interface ShareFlagRule {
+  flag: string;
+  /** Whether the flag takes this share (its range). */
+  accepts(share: number): boolean;
+  /** What text the flag does not take is not, after the quoted text: `is not a tolerance between 0% and 100%`. */
+  notA: string;
+  hint: string;
+  /** What to write instead of a share too small to tell from 0 when the flag does not take 0 (default `hint`). */
+  smallHint?: string;
 }
 
-/** A share in decimal digits, no exponent: String(n) (the shortest digits that read back as n), its `e-N` written out as zeros. */
-function plainFraction(n: number): string {
-  const written = /^(\d)(?:\.(\d+))?e-(\d+)$/.exec(String(n));
-  return written === null ? String(n) : `0.${'0'.repeat(Number(written[3]) - 1)}${written[1]}${written[2] ?? ''}`;
+/**
+ * A share flag's value (shareNumber) in the flag's range, else a UserError naming the flag, said the same
+ * by every share flag: a share written with a sign the flag would take without it (`-0`, `+5%`: the number
+ * rule takes no sign) says what to write instead; one written nonzero that reads as 0 (`1e-400`, below the
+ * smallest double) is refused, not read as 0; anything else the flag does not take is `rule.notA`.
+ */
+export function shareFlagValue(value: string, rule: ShareFlagRule): number {
+  const refuse = (message: string, hint: string) => new UserError({ file: '<command line>', field: rule.flag, code: 'bad_value', message: `'${value}' ${message}`, hint });
+  const text = value.trim();
+  const unsigned = text.slice(1).trim();
+  if (/^[+-]/.test(text) && rule.accepts(shareNumber(unsigned)) && !readsAsZeroOnly(unsigned) && (text[0] === '+' || shareNumber(unsigned) === 0)) {
+    throw refuse('has a sign, which a share is written without', `write ${unsigned}`);
+  }
+  const share = shareNumber(text);
+  if (readsAsZeroOnly(text)) {
+    throw refuse('is too small a share to tell from 0 (it reads as 0 in double precision)', rule.accepts(0) ? 'write 0 if 0 is meant' : (rule.smallHint ?? rule.hint));
+  }
+  if (!rule.accepts(share)) throw refuse(rule.notA, rule.hint);
+  return share;
+}
+
+/** A share (or a percentage) written nonzero (a digit 1–9 before any exponent) that reads as 0: `1e-400`, `1e-323%`. */
+export function readsAsZeroOnly(text: string): boolean {
+  return shareNumber(text) === 0 && /[1-9]/.test(text.split(/e/i)[0]!);
 }

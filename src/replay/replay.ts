@@ -135,7 +135,8 @@ export function resolveSummaryModel(prices: PriceTable, model: string, recordedA
 
 /**
  * `summary:…,model=X`: the summary calls' prices, as of `recordedAt` (undefined: the run's model's
- * prices); an unknown X is named at `place` (default: `--context` on the command line).
+ * prices); an unknown X is named at `place` (default: `--context` on the command line), a price file's
+ * entry found wrong while pricing X stays the price file's, naming `place` as who asked (placePricingIssues).
  */
 export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string, place: StrategyPlace = COMMAND_LINE_CONTEXT): ModelPricing | undefined {
   const model = strategy.summary?.model;
@@ -144,7 +145,8 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
     return resolveSummaryModel(prices, model, recordedAt);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    throw new UserError(error.issues.map((issue) => ({ ...issue, ...place })));
+    const line = place.line === undefined ? {} : { line: place.line };
+    throw new UserError(placePricingIssues(error.issues, place).map((issue) => (issue.file === place.file && issue.field === place.field ? { ...issue, ...line } : issue)));
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * Share flags take a number as every number flag does (io/numberText.ts): `project --suggest-cap` and
- * `sweep --target-completion` read `5e-2` as `0.05`, `5e0%` as `5%`, and still refuse what is no share,
- * quoting it as written.
+ * Share flags take a number as every number flag does (io/numberText.ts shareFlagValue): `project
+ * --suggest-cap`, `sweep --target-completion` and `check --tolerance` read `5e-2` as `0.05`, `5e0%` and
+ * `5 %` as `5%`, and still refuse what is no share, quoting it as written; a sign and a share that reads as
+ * 0 are said the same by all three.
  */
 import { describe, expect, it } from 'vitest';
 import { cli } from './run.js';
@@ -39,5 +40,41 @@ describe('share flags with an exponent', () => {
       const r = await cli('sweep', TRACE, '--grid', 'max-steps=1,5', '--target-completion', rate);
       expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, `loopcost: <command line> field '--target-completion': '${rate}' is not a completion rate (write a rate from 0 to 1 (0.9) or a percentage (90%))`]);
     }
+  });
+
+  it('sweep --target-completion reads what the other share flags read: 50 %, .5, 5e-1%… (its own regex refused 50 %)', async () => {
+    const sweep = (rate: string) => reportOf('sweep', TRACE, '--grid', 'max-steps=1,5', '--target-completion', rate, '--format', 'json');
+    const plain = await sweep('0.5');
+    for (const rate of ['50 %', ' 50% ', '.5', '5.e-1', '500e-1%']) expect(await sweep(rate)).toEqual(plain);
+    expect(((await sweep('0')) as { targetCompletion: number }).targetCompletion).toBe(0);
+  });
+});
+
+describe('a sign, and a share that reads as 0: the three share flags alike', () => {
+  const flags = {
+    '--target-completion': ['sweep', TRACE, '--grid', 'max-steps=1,5'],
+    '--tolerance': ['check', 'scenarios/flight-search.yaml', '--baseline', 'scenarios/no-such-baseline.json'],
+    '--suggest-cap': ['project', TRACE, '--days', '2', '--trials', '20'],
+  } as const;
+  const firstLine = async (flag: keyof typeof flags, value: string) => {
+    const r = await cli(...flags[flag], flag, value);
+    return [r.code, r.stdout, r.stderr.split('\n')[0]];
+  };
+
+  it('-0 and +5% say to write them without the sign where the flag takes 0 and 5%; -0 to --suggest-cap, which takes no 0, is out of its range', async () => {
+    for (const flag of ['--target-completion', '--tolerance'] as const) {
+      expect(await firstLine(flag, '-0')).toEqual([2, '', `loopcost: <command line> field '${flag}': '-0' has a sign, which a share is written without (write 0)`]);
+      expect(await firstLine(flag, '+5%')).toEqual([2, '', `loopcost: <command line> field '${flag}': '+5%' has a sign, which a share is written without (write 5%)`]);
+    }
+    expect(await firstLine('--suggest-cap', '+5%')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '+5%' has a sign, which a share is written without (write 5%)"]);
+    expect(await firstLine('--suggest-cap', '-0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '-0' is not a share between 0 and 1 (write 0.02 or 2%)"]);
+    expect(await firstLine('--target-completion', '-0.5')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0.5' is not a completion rate (write a rate from 0 to 1 (0.9) or a percentage (90%))"]);
+  });
+
+  it('1e-400 (nonzero, reads as 0) is refused by all three, not read as 0: write 0 where 0 is taken, at least 1e-16 for --suggest-cap', async () => {
+    for (const flag of ['--target-completion', '--tolerance'] as const) {
+      expect(await firstLine(flag, '1e-400')).toEqual([2, '', `loopcost: <command line> field '${flag}': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write 0 if 0 is meant)`]);
+    }
+    expect(await firstLine('--suggest-cap', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTolerance } from '../../src/check/baselineFile.js';
 import { runsPerDayFlag } from '../../src/cli/actions/projectRange.js';
 import { nonNegativeNumber, positiveInt } from '../../src/cli/parseFlags.js';
-import { decimalNumber, plainShareText, shareNumber } from '../../src/io/numberText.js';
+import { decimalNumber, readsAsZeroOnly, shareFlagValue, shareNumber } from '../../src/io/numberText.js';
 import { userErrorOf } from '../helpers.js';
 
 describe('a number written as text: one rule', () => {
@@ -40,10 +40,27 @@ describe('a share written as text: the number rule, or a percentage', () => {
     for (const bad of ['', '%', '0x1', '5%%', '%5', 'Infinity', '-1e-1']) expect(shareNumber(bad)).toBeNaN();
   });
 
-  it('plainShareText: a share written with an exponent as plain decimals that read back as the same number; other text as given', () => {
-    expect(['1e-1', '9e1%', '9E-1', ' 2.5e-1 ', '1e0', '1.5e-7', '1e-400', '3e-3%'].map(plainShareText)).toEqual(['0.1', '0.9', '0.9', '0.25', '1', '0.00000015', '0', '0.00003']);
-    for (const text of ['1e-1', '9e1%', '1.5e-7', '3e-300%', '7.000000000000001e-5']) expect(Number(plainShareText(text))).toBe(shareNumber(text));
-    // Nothing to rewrite, or not a share: the flag's own reader refuses it quoting the text as written.
-    for (const text of ['0.9', '90%', '2e0', '1e5%', '1e400', '1e-1x', 'e-1', '']) expect(plainShareText(text)).toBe(text);
+  it('shareFlagValue: what every share flag says of a sign, a share that reads as 0, and one out of its range', () => {
+    const rule = { flag: '--f', accepts: (share: number) => share >= 0 && share <= 1, notA: 'is not an f', hint: 'write 0.5' };
+    expect(['0', '.5', '5e-1', '50 %', ' 5e1% ', '1e-300'].map((text) => shareFlagValue(text, rule))).toEqual([0, 0.5, 0.5, 0.5, 0.5, 1e-300]);
+    const said = (text: string, r = rule) => {
+      const issue = userErrorOf(() => shareFlagValue(text, r)).issues[0]!;
+      return [issue.field, issue.message, issue.hint];
+    };
+    expect(said('-0')).toEqual(['--f', "'-0' has a sign, which a share is written without", 'write 0']);
+    expect(said('+5%')).toEqual(['--f', "'+5%' has a sign, which a share is written without", 'write 5%']);
+    expect(said('-5%')).toEqual(['--f', "'-5%' is not an f", 'write 0.5']);
+    expect(said('-1e-400')).toEqual(['--f', "'-1e-400' is not an f", 'write 0.5']);
+    for (const tiny of ['1e-400', '1e-323%', '0.5e-330']) expect(said(tiny)).toEqual(['--f', `'${tiny}' is too small a share to tell from 0 (it reads as 0 in double precision)`, 'write 0 if 0 is meant']);
+    const above0 = { ...rule, accepts: (share: number) => share > 0 && share < 1, smallHint: 'write at least 1e-16' };
+    expect(said('1e-400', above0)).toEqual(['--f', "'1e-400' is too small a share to tell from 0 (it reads as 0 in double precision)", 'write at least 1e-16']);
+    expect(said('-0', above0)).toEqual(['--f', "'-0' is not an f", 'write 0.5']);
+    expect(said('0e-400', above0)).toEqual(['--f', "'0e-400' is not an f", 'write 0.5']);
+    for (const bad of ['', '%', '1e400', '101%', '0x1', '--0']) expect(said(bad)[1]).toBe(`'${bad}' is not an f`);
+  });
+
+  it('readsAsZeroOnly: written nonzero, read as 0', () => {
+    expect(['1e-400', '1e-323%', ' 9e-999 '].map(readsAsZeroOnly)).toEqual([true, true, true]);
+    expect(['0', '0e-400', '0.000', '5e-324', '1e-300%', 'x', ''].map(readsAsZeroOnly)).toEqual([false, false, false, false, false, false, false]);
   });
 });

@@ -29,6 +29,7 @@ import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
+import { repeatedInputsMessage } from '../../import/inputSet.js';
 import { someNames } from './recordedInputs.js';
 import { fileIdentity, statOf } from './outputClash.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
@@ -136,7 +137,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const format = chooseFormat(opts, io);
   tableOrJson('check', format);
   refuseScenariosNotAsFiles(inputs, 'check');
-  const { scenarioFiles, skipped } = checkScenarioFiles(inputs);
+  const { scenarioFiles, skipped, repeated } = checkScenarioFiles(inputs);
+  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   checkOutputs(opts, { scenarioFiles, checks }, io);

@@ -7,7 +7,7 @@ import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
-import { shareNumber } from '../../io/numberText.js';
+import { shareFlagValue } from '../../io/numberText.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico } from '../../population/project.js';
 import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
 import { populationRuns, type PopulationConfig } from '../../population/run.js';
@@ -36,10 +36,10 @@ export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion
 
 /** A share flag (`--suggest-cap`): a number as every number flag takes one (io/numberText.ts), or a percentage of one. */
 function share(flag: string, value: string): number {
-  const n = shareNumber(value);
-  if (!(n > 0 && n < 1)) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not a share between 0 and 1`, hint: 'write 0.02 or 2%' });
+  const smallHint = 'write a share of at least 1e-16 (a smaller one stops the same runs: none that complete)';
+  const n = shareFlagValue(value, { flag, accepts: (fraction) => fraction > 0 && fraction < 1, notA: 'is not a share between 0 and 1', hint: 'write 0.02 or 2%', smallHint });
   // The runs to claim it are counted from 1 − share (population/project.ts runsToClaim): past this, that is 1 and they are no number.
-  if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: 'write a share of at least 1e-16 (a smaller one stops the same runs: none that complete)' });
+  if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: smallHint });
   return n;
 }
 

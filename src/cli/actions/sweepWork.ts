@@ -9,6 +9,7 @@ import type { BrakeFlags, ContextFlags } from '../parseFlags.js';
 import { refuseModesWithoutBrakes } from '../../population/gridModes.js';
 import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { UserError } from '../../errors.js';
+import { shareFlagValue } from '../../io/numberText.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { contextTokenSums, type ContextTokenCurves, type ContextTokenSums } from '../../population/contextTokens.js';
@@ -73,13 +74,14 @@ function usage(field: string, message: string, hint: string): UserError {
   return new UserError({ file: '<command line>', field, code: 'bad_value', message, hint });
 }
 
-/** `--target-completion R`: a rate in [0, 1] (`0.9`) or a percentage (`90%`). */
+/**
+ * `--target-completion R`: a rate from 0 to 1 (`0.9`) or a percentage (`90%`), read by the share rule
+ * every share flag reads (io/numberText.ts shareFlagValue: `9e-1`, `90 %` too). 0 takes any configuration
+ * that completes a run.
+ */
 export function targetCompletionOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const text = value.trim();
-  const n = /^(\d+(\.\d*)?|\.\d+)%?$/.test(text) ? Number(text.replace('%', '')) / (text.endsWith('%') ? 100 : 1) : NaN;
-  if (!(n >= 0 && n <= 1)) throw usage('--target-completion', `'${value}' is not a completion rate`, "write a rate from 0 to 1 (0.9) or a percentage (90%)");
-  return n;
+  return shareFlagValue(value, { flag: '--target-completion', accepts: (share) => share >= 0 && share <= 1, notA: 'is not a completion rate', hint: 'write a rate from 0 to 1 (0.9) or a percentage (90%)' });
 }
 
 /** A flag given with the grid axis of the same name would do nothing (every configuration takes the axis's value): refused. */

@@ -39,10 +39,7 @@ const sweep: CommandModule = {
       if (opts.perRun === true) throw sweepPerRunRefused('sweep');
       const { sweepAction } = await import('../actions/sweep.js');
       const { availableParallelism } = await import('node:os');
-      // A rate written with an exponent (`9e-1`, as every number flag takes one) reaches the action as plain decimals.
-      const { plainShareText } = await import('../../io/numberText.js');
-      const flags = opts.targetCompletion === undefined ? opts : { ...opts, targetCompletion: plainShareText(opts.targetCompletion) };
-      setExitCode(await sweepAction(inputs, flags, io, givenOptions(command), availableParallelism()));
+      setExitCode(await sweepAction(inputs, opts, io, givenOptions(command), availableParallelism()));
     });
   },
 };
