@@ -12,7 +12,7 @@
  *                      billed it (zero tokens unless it returned usage), then retried per the policy, each retry behind the brakes again (a model that gives up
  *                      ends the run there: kernel/gaveUp.ts); a prompt past the window refused ends it too
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
- *                      between them: the ones never reached recorded `unreached`, which no replay plays)
+ *                      between them: the ones never reached recorded `unreached`, which no replay plays; after the last: no final mark)
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
  */
 import type { BrakeConfig } from '../brakes/config.js';
@@ -89,7 +89,7 @@ class AgentRun {
     const outcome = this.session.finish(stop);
     this.member?.finish(this.session, outcome);
     this.recorder.end(endRecord(stop));
-    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}) };
+    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) };
   }
 
   /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree; what it throws ends this run too (runTools). */
@@ -287,7 +287,9 @@ class AgentRun {
       const failed = session.recordToolResult(tool);
       if (failed) return failed;
     }
-    return this.aborted ? session.aborted() : null;
+    if (!this.aborted) return null;
+    delete record.final; // Aborted after its tool calls, before its step ended: a final mark completed nothing (replayed, it would complete the run: session.endStep).
+    return session.aborted();
   }
 
   /** Aborted before tool call `from` of `record` ran: it and the ones after are recorded `unreached`, so a replay plays none of them (the run never did). */

@@ -167,8 +167,9 @@ export function defineSubagentTool<Args>(tool: ToolSpec & { agent(args: Args, co
   };
 }
 
+/** The run's answer, or its stop named by the start the tree saw (`researcher#2` for a second start of `researcher`). */
 function subagentObservation(agentId: string, run: AgentRunResult) {
   if (run.stop.reason === 'completed') return { output: run.finalText ?? '' };
-  const error = `sub-agent ${agentId} stopped: ${run.stop.reason}`;
+  const error = `sub-agent ${run.agentId ?? agentId} stopped: ${run.stop.reason}`;
   return { output: `${error} (${run.stop.detail})`, error };
 }

@@ -5,13 +5,18 @@
  * answers each tool call with the result recorded at the call's place in its response (its size, error
  * and latency; ToolContext.callIndex, as a response may name one id twice), whatever the call's name and
  * arguments (fromRecording: a call of a tool the recorded run lacked, or with arguments it refused, is
- * answered with the refusal recorded). Time moves on a virtual clock by the recorded latencies. Driving
- * runAgentLoop with it must give what replayTrace gives for the same trace and settings (the parity test).
+ * answered with the refusal recorded). Time moves on a virtual clock by the recorded latencies. A recording
+ * whose run its AbortSignal stopped (kernel/gaveUp.ts runAborted) is stopped so too: `signal`, given to the
+ * run, fires where the recorded one fired (abortPoint). Driving runAgentLoop with it (and its signal) must give
+ * what replayTrace gives for the same trace and settings (the parity test), an abort being, replayed, the
+ * recording's end (trace_end, with the run's detail).
  */
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
-import { modelGaveUp } from '../kernel/gaveUp.js';
+import { runsTools } from '../trace/toolsRun.js';
+import { modelGaveUp, runAborted } from '../kernel/gaveUp.js';
+import { reachedToolCalls } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
@@ -20,6 +25,8 @@ export interface TraceDriven {
   model: Model;
   tools: AgentTool[];
   context: AgentContextOptions;
+  /** The run's AbortSignal (runAgentLoop's `signal`): fired where the recorded run's fired, never for a recording of a run not aborted. */
+  signal: AbortSignal;
   /** Calls answered so far. */
   readonly calls: number;
 }
@@ -27,9 +34,16 @@ export interface TraceDriven {
 export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
   let next = 0;
   // The tool calls of the response last answered, with the ids it gave them: each is answered by its place (a response may name one id twice).
-  let answered: { records: readonly ToolCallRecord[]; ids: readonly string[] } = { records: [], ids: [] };
+  let answered: { index: number; records: readonly ToolCallRecord[]; ids: readonly string[] } = { index: -1, records: [], ids: [] };
   // The recorded model gave up after its last (failed) call: that failure ends the run as it ended the recorded one.
   const gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
+  const controller = new AbortController();
+  const abortAt = abortPoint(trace);
+  if (abortAt?.call === -1) controller.abort();
+  /** Fires the run's signal if call `index` (its tool call `tool`; -1: the call itself) is where the recorded run's fired. */
+  const abortIfAt = (index: number, tool: number) => {
+    if (abortAt?.call === index && abortAt.tool === tool) controller.abort();
+  };
   const model: Model = {
     name: trace.header.model,
     ...(trace.header.provider === undefined ? {} : { provider: trace.header.provider }),
@@ -40,6 +54,7 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       if (record === undefined) throw new ModelExhausted(trace.end.outcome === 'completed' ? 'completed' : 'trace_end', recordedEndDetail(trace.end));
       const index = next++;
       clock.advance(record.latencyMs ?? 0);
+      abortIfAt(index, -1);
       if (record.failed) {
         const recorded = record.failed.contextLengthExceeded;
         const refusal = recorded === undefined ? undefined : refusalOfRecorded(recorded);
@@ -47,7 +62,7 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
         throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun });
       }
       const turn = turnOf(record, index);
-      answered = { records: record.toolCalls ?? [], ids: turn.toolCalls.map((call) => call.id) };
+      answered = { index, records: record.toolCalls ?? [], ids: turn.toolCalls.map((call) => call.id) };
       return turn;
     },
   };
@@ -62,6 +77,7 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       const recorded = callIndex === undefined || answered.ids[callIndex] !== callId ? undefined : answered.records[callIndex];
       if (recorded === undefined) throw new Error(`tool call ${callId} (#${callIndex}) is none of the last response's`);
       clock.advance(recorded.latencyMs ?? 0);
+      abortIfAt(answered.index, callIndex!);
       return { output: `(${recorded.resultTokens} tokens of ${name}'s recorded result)`, tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
     },
   }));
@@ -74,7 +90,22 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       throw new Error('a trace-driven run knows every token count');
     },
   };
-  return { model, tools, context, get calls() { return next; } };
+  return { model, tools, context, signal: controller.signal, get calls() { return next; } };
+}
+
+/**
+ * Where the recorded run's AbortSignal fired (undefined: it was not aborted), as the real loop (loop.ts)
+ * meets it: `call` -1 before the first call (no call recorded); else its last call — during its last tool call
+ * the run reached (`tool`: it ran, and the loop found the signal fired after it: the ones after it recorded
+ * `unreached`), or, when it reached none (`tool` -1), while the call was made (a failed call, one whose tool
+ * calls were all unreached or run none (trace/toolsRun.ts runsTools), the wait before a retry: the loop finds it
+ * fired once the call is over).
+ */
+function abortPoint(trace: Trace): { call: number; tool: number } | undefined {
+  if (!runAborted(trace)) return undefined;
+  const last = trace.calls.length - 1;
+  const record = trace.calls[last];
+  return { call: last, tool: record === undefined || !runsTools(record) ? -1 : reachedToolCalls(record) - 1 };
 }
 
 function usageOf(record: CallRecord): ModelUsage {

@@ -225,4 +225,6 @@ export interface AgentRunResult extends RunOutcome {
   messages: AgentMessage[];
   /** When the run had sub-agent tools: the tree's totals, every agent, and the ones a brake stopped. */
   tree?: LiveTreeReport;
+  /** A sub-agent's run: the name its tree gave this start (`researcher`, `researcher#2` for a second start). */
+  agentId?: string;
 }

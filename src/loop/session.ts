@@ -41,6 +41,7 @@ import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
 import { refusalFacts, SummaryCalls, summaryRefusal, type SummaryDue } from './summary.js';
 import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck, WindowRefusal } from './types.js';
+import { runsTools as responseRunsTools } from '../trace/toolsRun.js';
 
 /** checkTool's answer for an action the duplicate-action guard skips. */
 export const SKIPPED = 'skip';
@@ -240,10 +241,8 @@ export class LoopSession {
     return null;
   }
 
-  /** Whether the response's tool calls run (a failed call, a backtrack or a compaction has none that do). */
-  runsTools(response: CallRecord): boolean {
-    return !response.backtrack && !response.failed && !response.compaction;
-  }
+  /** Whether the response's tool calls run (trace/toolsRun.ts: one rule for every engine). */
+  readonly runsTools = responseRunsTools;
 
   /**
    * Before a tool call runs: the repeated-action brake. SKIPPED: the duplicate-action guard skipped it

@@ -12,6 +12,7 @@ import { cacheModeCode, type MeteredCall } from '../loop/meter.js';
 import { picoToUsdString } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
+import { reachedToolCalls } from '../trace/rules.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
@@ -39,6 +40,8 @@ export interface SessionSummary {
   calls: number;
   steps: number;
   failedCalls: number;
+  /** Tool calls played, as replay counts them: those of the answered calls (none a recorded run never reached, `unreached`). */
+  toolCalls: number;
   inputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
@@ -158,6 +161,7 @@ export abstract class ServeSession implements HeldSession {
       calls: state.calls,
       steps: state.steps,
       failedCalls: totals.failed,
+      toolCalls: totals.toolCalls,
       inputTokens: totals.input,
       cachedInputTokens: totals.cached,
       cacheWriteTokens: totals.cacheWrite,
@@ -220,7 +224,8 @@ export abstract class ServeSession implements HeldSession {
     const metered: MeteredCall = how.metered ?? loop.meter(record, view);
     inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view));
     if (loop.runsTools(record)) {
-      for (const tool of record.toolCalls ?? []) {
+      // The tool calls the run reached, as replay plays them (loop/run.ts playCall): none the live run never reached (`unreached`).
+      for (const tool of (record.toolCalls ?? []).slice(0, reachedToolCalls(record))) {
         loop.checkTool(tool);
         loop.recordToolResult(tool);
       }

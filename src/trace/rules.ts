@@ -20,7 +20,10 @@ import type { InputIssue } from '../errors.js';
 import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
 import { isHttpStatus } from '../import/http/status.js';
 import { providerRefuses } from '../kernel/providerWindow.js';
+import { reachedToolCalls } from './toolsRun.js';
 import type { CallRecord, ContextLengthExceeded, RecordedSettings, ToolCallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
+
+export { reachedToolCalls } from './toolsRun.js';
 
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
@@ -122,13 +125,6 @@ function reachedAfterUnreached(j: number): RuleViolation {
   };
 }
 
-/** The tool calls of `call` the run reached (its tool calls up to the first `unreached` one): the ones a replay plays. */
-export function reachedToolCalls(call: CallRecord): number {
-  const tools = call.toolCalls;
-  if (tools === undefined) return 0;
-  for (let j = 0; j < tools.length; j++) if (tools[j]!.unreached === true) return j;
-  return tools.length;
-}
 
 /** Whether the run stopped between the tool calls of `call` (some it never reached): the step never ended, so a `final` mark completes nothing. */
 export function cutShort(call: CallRecord): boolean {

@@ -11,6 +11,7 @@ import type { WindowRefusal } from '../../src/loop/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { brakesArb } from '../core/arbitraries.js';
+import { haltTool } from './recordedRuns.js';
 
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
@@ -109,6 +110,24 @@ export const loopingTurnArb: fc.Arbitrary<TurnSpec> = fc.record({
   latencyMs: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 3000, noNaN: true })),
 });
 
+/**
+ * Where a run's AbortSignal fires: a tool call `halt` added to its turn `haltTurn` (0-based) at place
+ * `haltAt` among its tool calls (first, between, or last: the ones after it never run; `again`: the turn's tool calls
+ * once more after it, repeats a replay of the tool calls never reached would stop at) fires it, or the wait before its first retry.
+ */
+export interface Aborts {
+  haltTurn: number | undefined;
+  haltAt: number;
+  again: boolean;
+  inRetryWait: boolean;
+}
+export const abortsArb: fc.Arbitrary<Aborts> = fc.record({
+  haltTurn: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }) }),
+  haltAt: fc.constantFrom(0, 1, 2),
+  again: fc.boolean(),
+  inRetryWait: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+});
+
 /** A tool call that fires a run's AbortSignal (recordingReadable.test.ts gives its runs a tool `halt` that does). */
 export const HALT = { id: 'call_3', name: 'halt', arguments: '{}' };
 
@@ -168,4 +187,17 @@ export function loopingRunOptions(turns: readonly TurnSpec[], brakes: BrakeConfi
     clock,
     retry: { maxRetries: 1, backoffMs: () => 0 },
   };
+}
+
+/**
+ * A looping run (loopingRunOptions) that `aborts` says where to stop: the tool `halt` last among its tools, its
+ * AbortSignal, and a retry after no wait that fires it when `aborts.inRetryWait`; `waited`: whether it waited to retry.
+ */
+export function abortingRunOptions(turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: ModelPricing, clock: VirtualClock, aborts: Aborts): { options: AgentLoopOptions & { model: ScriptedModel }; waited: () => boolean } {
+  const controller = new AbortController();
+  let waited = false;
+  const model = scriptedModel(pricing.model, turns, clock, aborts.haltTurn, aborts.haltAt, aborts.again);
+  const retry = { maxRetries: 1, backoffMs: () => ((waited = true), aborts.inRetryWait && controller.abort(), 0) };
+  const options = { ...loopingRunOptions(turns, brakes, pricing, clock), model, tools: [...loopingTools, haltTool(controller)], signal: controller.signal, retry };
+  return { options, waited: () => waited };
 }

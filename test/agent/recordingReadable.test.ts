@@ -27,26 +27,10 @@ import { traceSchemas } from '../../src/trace/schema.js';
 import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { ModelTurnError } from '../../src/agent/turnCheck.js';
-import { libraryBrakesArb, loopingTools, loopingTurnArb, readTool, scriptedModel, turnArb } from './realLoopRuns.js';
+import { abortingRunOptions, abortsArb, libraryBrakesArb, loopingTurnArb, readTool, scriptedModel, turnArb } from './realLoopRuns.js';
+import { fileRecorder } from '../../src/agent/recorder.js';
 import { recordedRunOptions } from './recordedRuns.js';
 
-/**
- * Where a run's AbortSignal fires: a tool call `halt` added to its turn `haltTurn` (0-based) at place
- * `haltAt` among its tool calls (first, between, or last: the ones after it never run; `again`: the turn's tool calls
- * once more after it, repeats a replay of the tool calls never reached would stop at) fires it, or the wait before its first retry.
- */
-interface Aborts {
-  haltTurn: number | undefined;
-  haltAt: number;
-  again: boolean;
-  inRetryWait: boolean;
-}
-const abortsArb: fc.Arbitrary<Aborts> = fc.record({
-  haltTurn: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }) }),
-  haltAt: fc.constantFrom(0, 1, 2),
-  again: fc.boolean(),
-  inRetryWait: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-});
 describe('a recording the real loop writes is always readable', () => {
   it('on 300 random runs under random brakes (fixed seed): every line passes the zod schemas and the fast path, and the file reads back with the brakes it ran under', async () => {
     const dir = tempDir();
@@ -98,12 +82,9 @@ describe('a recording the real loop writes is always readable', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(loopingTurnArb, { maxLength: 12 }), libraryBrakesArb, fc.constantFrom(...pricings), abortsArb, async (turns, brakes, pricing, aborts) => {
         const path = join(dir, `run${run++}.jsonl`);
-        const clock = new VirtualClock();
-        const controller = new AbortController();
-        let waited = false;
-        const model = scriptedModel(pricing.model, turns, clock, aborts.haltTurn, aborts.haltAt, aborts.again);
-        const retry = { maxRetries: 1, backoffMs: () => ((waited = true), aborts.inRetryWait && controller.abort(), 0) };
-        const real = await runAgentLoop(recordedRunOptions({ model, tools: loopingTools, brakes, pricing, clock, controller, retry }, path)).catch((error: unknown) => {
+        const { options: looping, waited } = abortingRunOptions(turns, brakes, pricing, new VirtualClock(), aborts);
+        const model = looping.model;
+        const real = await runAgentLoop({ ...looping, recorder: fileRecorder(path) }).catch((error: unknown) => {
           if (model.threwBad && error instanceof ModelTurnError) return null;
           throw error;
         });
@@ -123,7 +104,7 @@ describe('a recording the real loop writes is always readable', () => {
           expect(replayed.stopDetail).toBe(real.stop.detail);
           if (real.stop.detail.startsWith('model call failed')) gaveUp += 1;
         }
-        if (real.stop.reason === 'aborted') aborted[aborts.inRetryWait && waited ? 'inRetryWait' : 'byTool'] += 1;
+        if (real.stop.reason === 'aborted') aborted[aborts.inRetryWait && waited() ? 'inRetryWait' : 'byTool'] += 1;
         if (recording!.calls.at(-1)?.toolCalls?.some((tool) => tool.unreached)) aborted.midCall += 1;
         stops.add(real.stop.reason);
       }),

@@ -31,6 +31,8 @@ export async function runTraceDriven(trace: Trace, settings: Settings, extra: { 
     clock,
     retry: TRACE_RETRY,
     countTokens: driven.context.countTokens!,
+    // A recording of a run its AbortSignal stopped is stopped where it was (traceModel's signal).
+    signal: driven.signal,
     ...(extra.recorder ? { recorder: extra.recorder } : {}),
   });
 }

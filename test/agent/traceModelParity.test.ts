@@ -4,7 +4,9 @@
  * traceModel under the recorded brakes (--preset recorded), gives exactly what replayTrace of the
  * recording gives, and what the run did — prompts the model sized and prompts it did not (billed as the
  * context sizes them), responses that name one tool-call id twice, arguments that are no JSON object,
- * calls of a tool the run lacked.
+ * calls of a tool the run lacked, runs their AbortSignal stopped (by a tool, between the tool calls of one
+ * call, in the wait before a retry: traceModel's signal fires where the run's did, and an abort replays as
+ * the recording's end, trace_end with the run's detail).
  */
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -24,7 +26,7 @@ import { tempDir } from '../cli/run.js';
 import { pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
 import { ModelTurnError } from '../../src/agent/turnCheck.js';
-import { libraryBrakesArb, loopingRunOptions, loopingTurnArb, readableRunOptions, turnArb, type ScriptedModel, type TurnSpec } from './realLoopRuns.js';
+import { abortingRunOptions, abortsArb, libraryBrakesArb, loopingRunOptions, loopingTurnArb, readableRunOptions, turnArb, type ScriptedModel, type TurnSpec } from './realLoopRuns.js';
 import { figures, TRACE_RETRY } from './traceDriven.js';
 
 type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: ModelPricing, clock: VirtualClock) => AgentLoopOptions;
@@ -33,14 +35,17 @@ type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: Mod
 async function traceModelRun(recording: Trace, pricing: ModelPricing): Promise<AgentRunResult> {
   const clock = new VirtualClock();
   const driven = traceModel(recording, clock);
-  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), context: driven.context, pricing, clock, retry: TRACE_RETRY });
+  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), context: driven.context, pricing, clock, retry: TRACE_RETRY, signal: driven.signal });
 }
 
-/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's). */
-const ofRun = (run: AgentRunResult) => ({ stopReason: run.stop.reason, stopDetail: run.stop.detail, steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
+/** An abort, never a replay's stop, replays as the recording's end: trace_end, with the run's detail. */
+const asReplayed = (reason: string) => (reason === 'aborted' ? 'trace_end' : reason);
 
-/** One run recorded, its recording replayed and driven by traceModel: the three agree; the recording, for what the caller counts. */
-async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace> {
+/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's). */
+const ofRun = (run: AgentRunResult) => ({ stopReason: asReplayed(run.stop.reason), stopDetail: run.stop.detail, steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
+
+/** One run recorded, its recording replayed and driven by traceModel: the three agree; the recording and how the run stopped, for what the caller counts. */
+async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace & { stoppedBy?: string }> {
   const model = run.model as Partial<ScriptedModel>;
   // A failure the loop refuses as its adapter's bug (realLoopRuns.ts badFailure) ends the run with a ModelTurnError, and only then.
   const real = await runAgentLoop({ ...run, recorder: fileRecorder(path) }).catch((error: unknown) => {
@@ -51,21 +56,34 @@ async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing
   const [recording] = await loadTraceFile(path);
   if (real === null) return recording!;
   const replayed = figures(replayTrace(recording!, { brakes: recordedBrakes(recording!), strategy: { kind: 'full' }, pricing, prices: handTable(pricing) }));
-  expect(figures(await traceModelRun(recording!, pricing))).toEqual(replayed);
+  const driven = figures(await traceModelRun(recording!, pricing));
+  // Driven by its recording, a run its AbortSignal stopped is stopped there again (traceModel's signal).
+  expect(driven.stopReason).toBe(real.stop.reason);
+  expect({ ...driven, stopReason: asReplayed(driven.stopReason) }).toEqual(replayed);
   const { elapsedMs: _e, toolCalls: _t, cachedInputTokens: _c, overshootPico: _o, summaryCalls: _s, summaryCostPico: _p, ...ofReplay } = replayed;
   expect(ofReplay).toEqual(ofRun(real));
-  return recording!;
+  return { ...recording!, stoppedBy: real.stop.reason };
 }
 
-async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number, runOptions: RunOptions, seed: number) {
+/** `runOptions`'s runs, or with `aborting` recordingReadable's looping runs (abortingRunOptions: some stopped by their AbortSignal, as `aborts` says). */
+async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number, runs: { runOptions: RunOptions } | { aborting: true }, seed: number) {
   const dir = tempDir();
   let run = 0;
   let unsized = 0;
   let repeatedIds = 0;
   let textArguments = 0;
+  const aborted = { all: 0, midCall: 0, inRetryWait: 0 };
+  const abortsOrNone = 'aborting' in runs ? abortsArb : fc.constant(undefined);
   await fc.assert(
-    fc.asyncProperty(fc.array(turnsArb, { maxLength: maxTurns }), libraryBrakesArb, fc.constantFrom(...pricings), async (turns, brakes, pricing) => {
-      const recording = await agrees(join(dir, `run${run++}.jsonl`), runOptions(turns, brakes, pricing, new VirtualClock()), pricing);
+    fc.asyncProperty(fc.array(turnsArb, { maxLength: maxTurns }), libraryBrakesArb, fc.constantFrom(...pricings), abortsOrNone, async (turns, brakes, pricing, aborts) => {
+      const clock = new VirtualClock();
+      const options = 'runOptions' in runs ? runs.runOptions(turns, brakes, pricing, clock) : abortingRunOptions(turns, brakes, pricing, clock, aborts!).options;
+      const recording = await agrees(join(dir, `run${run++}.jsonl`), options, pricing);
+      if (recording.stoppedBy === 'aborted') {
+        aborted.all += 1;
+        if (recording.calls.at(-1)?.toolCalls?.some((tool) => tool.unreached)) aborted.midCall += 1;
+        if (recording.calls.at(-1)?.failed) aborted.inRetryWait += 1;
+      }
       const calls = recording.calls.filter((call) => !call.failed);
       if (calls.some((call) => call.inputTokens === undefined)) unsized += 1;
       if (calls.some((call) => new Set(call.toolCalls?.map((tool) => tool.id)).size < (call.toolCalls?.length ?? 0))) repeatedIds += 1;
@@ -73,7 +91,7 @@ async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number
     }),
     { numRuns: 300, seed },
   );
-  return { unsized, repeatedIds, textArguments };
+  return { unsized, repeatedIds, textArguments, aborted };
 }
 
 const turn = (tools: TurnSpec['tools']): TurnSpec => ({ tools, inputTokens: undefined, outputTokens: 0, failed: undefined, latencyMs: 0 });
@@ -101,15 +119,19 @@ describe('real loop driven by its own recording (traceModel) = replay of the rec
     expect(recording.end.status).toBe('error_limit: tool web.search failed the same way 3 times in a row, limit 3');
   });
 
-  it('on recordingReadable’s 300 looping runs under random brakes (fixed seed): stop, steps, calls, tokens, cost and time, exactly', async () => {
-    const { unsized, repeatedIds } = await everyRunAgrees(loopingTurnArb, 12, loopingRunOptions, 5824);
-    // Runs with a prompt the model did not size (billed as the context sizes it: 55), and with a tool-call id named twice in one response (34); failures as custom adapters throw them (realLoopRuns.ts: any status, refusals, usage) among them.
-    expect(unsized).toBeGreaterThan(50);
+  it('on recordingReadable’s 300 looping runs under random brakes (fixed seed), some aborted: stop, steps, calls, tokens, cost and time, exactly', async () => {
+    const { unsized, repeatedIds, aborted } = await everyRunAgrees(loopingTurnArb, 12, { aborting: true }, 5824);
+    // Runs with a prompt the model did not size (billed as the context sizes it: 49), and with a tool-call id named twice in one response (39); failures as custom adapters throw them (realLoopRuns.ts: any status, refusals, usage) among them.
+    expect(unsized).toBeGreaterThan(40);
     expect(repeatedIds).toBeGreaterThan(30);
+    // Runs their AbortSignal stopped (27: 16 between the tool calls of one call, 5 in the wait before a retry), each driven to its abort by traceModel's signal (before, they met a brake or ran the tool calls never reached).
+    expect(aborted.all).toBeGreaterThan(20);
+    expect(aborted.midCall).toBeGreaterThan(10);
+    expect(aborted.inRetryWait).toBeGreaterThan(3);
   });
 
   it('on recordingReadable’s 300 readable runs (fixed seed): arguments that are no JSON object, empty ids and names, failed calls', async () => {
-    const { unsized, textArguments } = await everyRunAgrees(turnArb, 8, readableRunOptions, 2418);
+    const { unsized, textArguments } = await everyRunAgrees(turnArb, 8, { runOptions: readableRunOptions }, 2418);
     // Runs with a prompt the model did not size (33), with a tool call refused for arguments that are no JSON object (9).
     expect(unsized).toBeGreaterThan(20);
     expect(textArguments).toBeGreaterThan(4);

@@ -61,6 +61,7 @@ describe('serve: spend equals replay', () => {
         calls: replayed.modelCalls,
         steps: replayed.steps,
         failedCalls: replayed.failedCalls,
+        toolCalls: replayed.toolCalls,
         inputTokens: replayed.inputTokens,
         cachedInputTokens: replayed.cachedInputTokens,
         cacheWriteTokens: replayed.cacheWriteTokens,
