@@ -122,11 +122,21 @@ export class CallsReader {
     private readonly file: string,
   ) {}
 
-  /** A run's calls; throws when the calls file is damaged. */
+  /**
+   * A run's calls; throws when the calls file is damaged — a chunk failing its SHA-1, or a run's place in
+   * it (from the entry's head) that is out of the chunk or does not hold a JSON list.
+   */
   callsAt([chunk, at, length]: CallsAt): CallRecord[] {
     const bytes = this.chunkBytes(chunk);
     if (!(Number.isSafeInteger(at) && Number.isSafeInteger(length) && at >= 0 && length >= 0 && at + length <= bytes.length)) throw this.damaged();
-    return JSON.parse(bytes.toString('utf8', at, at + length)) as CallRecord[];
+    let calls: unknown;
+    try {
+      calls = JSON.parse(bytes.toString('utf8', at, at + length));
+    } catch {
+      throw this.damaged();
+    }
+    if (!Array.isArray(calls)) throw this.damaged();
+    return calls as CallRecord[];
   }
 
   private chunkBytes(chunk: number): Buffer {

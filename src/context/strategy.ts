@@ -196,10 +196,35 @@ export function summaryTriggerTokens(strategy: ContextStrategy, contextWindowTok
     if (contextWindowTokens === Infinity) {
       throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerPercent}% needs the model's context window, which the price table does not give`, hint: 'give trigger in tokens, or set --context-window N' });
     }
-    return Math.floor((s.triggerPercent / 100) * contextWindowTokens);
+    const tokens = percentTokens(s.triggerPercent, contextWindowTokens);
+    if (tokens < 1) {
+      const smallest = smallestPercent(contextWindowTokens);
+      throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerPercent}% of the context window (${contextWindowTokens} tokens) is 0 tokens: every prompt would pass it`, hint: `the smallest percentage that works on this window is trigger=${smallest}% (1 token); or give trigger in tokens (at least 1)` });
+    }
+    return tokens;
   }
   if (s.triggerTokens! > contextWindowTokens) {
     throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerTokens} is above the context window (${contextWindowTokens} tokens): no summary could happen`, hint: 'set trigger below the context window, or as a percentage (trigger=80%)' });
   }
   return s.triggerTokens!;
+}
+
+/** R% of a window of `windowTokens`, in whole tokens (the one place a percentage trigger becomes tokens). */
+function percentTokens(percent: number, windowTokens: number): number {
+  return Math.floor((percent / 100) * windowTokens);
+}
+
+/**
+ * The smallest percentage that makes at least 1 token of `windowTokens`, written in at most 6
+ * significant digits: 100/W when it has a short decimal (0.00078125 for 128,000), else 100/W rounded
+ * up in its 6th digit (33.3334 for a 3-token window).
+ */
+function smallestPercent(windowTokens: number): number {
+  const exact = 100 / windowTokens;
+  const stepPercent = 10 ** (Math.floor(Math.log10(exact)) - 5);
+  let written = Number(exact.toPrecision(6));
+  for (let tries = 0; tries < 3 && !(written >= exact && percentTokens(written, windowTokens) >= 1); tries++) {
+    written = Number((written + stepPercent).toPrecision(6));
+  }
+  return written;
 }

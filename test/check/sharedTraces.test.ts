@@ -78,6 +78,6 @@ describe('a trace file several entries name is read once', () => {
     writeFileSync(join(dir, 'only-bad', 'broken.jsonl'), '{bad\n');
     const r = await cli('check', scenario(dir, 'a', ['tr']), scenario(dir, 'b', ['only-bad']), '--skip-bad');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${join(dir, 'b.yaml')} field 'traces': every trace file it names has problems: --skip-bad left it no run to check; nothing was written`);
+    expect(r.stderr).toContain(`${join(dir, 'b.yaml')}:line 3 field 'traces': every trace file it names has problems: --skip-bad left it no run to check; nothing was written`);
   });
 });

@@ -6,9 +6,10 @@
  * and replays them under its own settings.
  */
 import type { CheckInput } from '../../check/inputs.js';
-import { UserError } from '../../errors.js';
+import { UserError, type InputIssue } from '../../errors.js';
 import { readAlone } from '../../import/index.js';
 import { inputLabel, runOfFile } from '../../io/openInput.js';
+import { counted } from '../../plural.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { traceInputs, workOnRuns } from './inputs.js';
@@ -52,26 +53,54 @@ function byFile(files: readonly string[], runs: readonly Trace[]): Map<string, T
   return found;
 }
 
-/** A scenario with no population whose every trace file `--skip-bad` left out: no run to check, refused as a set of bad inputs is. */
-function refuseNoRunsLeft(checks: readonly CheckInput[], perScenario: readonly Trace[][]): void {
-  const empty = checks.filter((input, i) => input.traceFiles.length > 0 && input.scenario.population === undefined && perScenario[i]!.length === 0);
+/** Where a trace file went when it gave no run: left out as a scenario file, or (under --skip-bad) as bad. */
+interface LeftOut {
+  /** Scenario files a `traces:` directory or glob brought in (TraceInputs.scenarioFiles): never read as traces. */
+  scenarioFiles: ReadonlySet<string>;
+}
+
+/** `a.yaml`, `a.yaml and b.yaml`, `a.yaml, b.yaml and 3 more`. */
+function fewFiles(files: readonly string[]): string {
+  const shown = files.slice(0, 2);
+  const more = files.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(' and ');
+}
+
+/** Why a scenario whose trace files are `files` was left no run: what its `traces:` entries found. */
+function noRunsIssue(input: CheckInput, files: readonly string[], leftOut: LeftOut): InputIssue {
+  const scenarios = files.filter((file) => leftOut.scenarioFiles.has(file));
+  const bad = files.length - scenarios.length;
+  const line = input.scenario.lineOf(['traces']);
+  const place = { file: input.scenario.source, ...(line === undefined ? {} : { line }), field: 'traces' };
+  if (scenarios.length === 0) {
+    return { ...place, code: 'bad_inputs', message: 'every trace file it names has problems: --skip-bad left it no run to check; nothing was written', hint: 'fix the files, or name traces that hold good runs' };
+  }
+  const found = `${counted(scenarios.length, 'scenario file')} (${fewFiles(scenarios)}), not read as ${scenarios.length === 1 ? 'a trace' : 'traces'}`;
+  const rest = bad === 0 ? 'no trace file' : `${counted(bad, 'trace file')} with problems, which --skip-bad left out`;
+  return {
+    ...place,
+    code: 'scenario_input',
+    message: `its traces: entries found ${found}, and ${rest}: no run to check; nothing was written`,
+    hint: `point \`traces:\` at recorded traces (a directory or glob of trace files)${bad === 0 ? '' : ' that hold good runs'}; give scenario files to check on their own`,
+  };
+}
+
+/**
+ * A scenario with no population left no run: its trace files were all scenario files (left out: another
+ * scenario's traces were read with them) or, under --skip-bad, bad. Refused as a set of bad inputs is.
+ */
+function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly string[][], perScenario: readonly Trace[][], leftOut: LeftOut): void {
+  const empty = checks.flatMap((input, i) => (input.traceFiles.length > 0 && input.scenario.population === undefined && perScenario[i]!.length === 0 ? [i] : []));
   if (empty.length === 0) return;
-  throw new UserError(
-    empty.map((input) => ({
-      file: input.scenario.source,
-      field: 'traces',
-      code: 'bad_inputs',
-      message: 'every trace file it names has problems: --skip-bad left it no run to check; nothing was written',
-      hint: 'fix the files, or name traces that hold good runs',
-    })),
-  );
+  throw new UserError(empty.map((i) => noRunsIssue(checks[i]!, files[i]!, leftOut)));
 }
 
 /** Reads `files` once (`--skip-bad` may leave every one out: the scenarios say whether they are left with runs). */
-async function readOnce(files: readonly string[], flags: TraceFlags, io: CliIO): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]> }> {
-  if (files.length === 0) return { runs: [], byFile: new Map() };
-  const runs = await workOnRuns(traceInputs(files, flags, { besideScenarios: true }), io, (trace) => trace);
-  return { runs, byFile: byFile(readAlone(files), runs) };
+async function readOnce(files: readonly string[], flags: TraceFlags, io: CliIO): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]>; scenarioFiles: string[] }> {
+  if (files.length === 0) return { runs: [], byFile: new Map(), scenarioFiles: [] };
+  const inputs = traceInputs(files, flags, { besideScenarios: true });
+  const runs = await workOnRuns(inputs, io, (trace) => trace);
+  return { runs, byFile: byFile(readAlone(files), runs), scenarioFiles: inputs.scenarioFiles };
 }
 
 /**
@@ -86,6 +115,7 @@ export async function readCheckTraces(checks: readonly CheckInput[], flags: Trac
   const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
   const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], flags, io);
   const runs = [...once.runs];
+  const scenarioFiles = new Set(once.scenarioFiles);
   const perScenario: Trace[][] = [];
   for (const [i, own] of files.entries()) {
     if (shared[i]) {
@@ -95,7 +125,8 @@ export async function readCheckTraces(checks: readonly CheckInput[], flags: Trac
     const read = await readOnce(own, flags, io);
     runs.push(...read.runs);
     perScenario.push(read.runs);
+    for (const file of read.scenarioFiles) scenarioFiles.add(file);
   }
-  refuseNoRunsLeft(checks, perScenario);
+  refuseNoRunsLeft(checks, files, perScenario, { scenarioFiles });
   return { perScenario, runs };
 }
