@@ -15,6 +15,7 @@ import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
 import type { StoppedBy } from '../tree/result.js';
+import { startId, subagentStopError } from '../tree/startIds.js';
 import { treeRecording, TreeTimeline, type DatingRecorder, type RecordedMember } from './treeRecording.js';
 import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec, TraceRecorder } from './types.js';
 
@@ -54,11 +55,9 @@ export class LiveTree {
     this.budget = new TreeBudget(brakes, subagent);
   }
 
-  /** A new agent of the tree, started as `agentId`: an id the tree already has becomes `<agentId>#2` (`#3`, …). */
+  /** A new agent of the tree, started as `agentId`: an id the tree already has becomes `<agentId>#2` (`#3`, …; src/tree/startIds.ts). */
   member(agentId: string, parent?: { agentId: string; toolCallId: string }): TreeMember {
-    let id = agentId;
-    for (let n = 2; this.ids.has(id); n++) id = `${agentId}#${n}`;
-    this.ids.add(id);
+    const id = startId(agentId, this.ids);
     if (parent) this.timeline.started.set(`${parent.agentId}\n${parent.toolCallId}`, id);
     return new TreeMember(this, id, parent);
   }
@@ -170,6 +169,6 @@ export function defineSubagentTool<Args>(tool: ToolSpec & { agent(args: Args, co
 /** The run's answer, or its stop named by the start the tree saw (`researcher#2` for a second start of `researcher`). */
 function subagentObservation(agentId: string, run: AgentRunResult) {
   if (run.stop.reason === 'completed') return { output: run.finalText ?? '' };
-  const error = `sub-agent ${run.agentId ?? agentId} stopped: ${run.stop.reason}`;
+  const error = subagentStopError(run.agentId ?? agentId, run.stop.reason);
   return { output: `${error} (${run.stop.detail})`, error };
 }

@@ -9,6 +9,9 @@
  * brake stops a sub-agent, the parent's tool call ends with the stop as its error
  * (`sub-agent <id> stopped: <reason>`): the parent's same-error brake sees it, its policy goes on, and its
  * next call is checked against the tree's totals like any other (see engine.ts for the same rule).
+ * Each start of a sub-agent is an agent of its own, named as runAgentLoop's tree and the replay of its
+ * recordings name it (startIds.ts): a second start of `researcher` is `researcher#2` in the results, the
+ * stops and that error.
  */
 import { Interner } from '../brakes/fingerprint.js';
 import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
@@ -22,9 +25,11 @@ import type { ModelPricing } from '../pricing/types.js';
 import type { ToolCallRecord } from '../trace/types.js';
 import { AgentBudget, TreeBudget, type SubagentLimits } from './budget.js';
 import { addTotals, agentRecord, agentStop, emptyTotals, treeStopDetail, type AgentResult, type AgentStop, type TreeResult } from './result.js';
+import { startId, subagentStopError } from './startIds.js';
 
 /** An agent of a live tree. */
 export interface LiveAgent {
+  /** Its id; a start of an id the tree already has is reported as `<agentId>#2` (`#3`, …). */
   agentId: string;
   source: StepSource;
   systemTokens: number;
@@ -51,6 +56,8 @@ export interface LiveTreeOptions {
 
 interface Started {
   agent: LiveAgent;
+  /** The id the tree gave this start (startIds.ts): `researcher#2` for a second start of `researcher`. */
+  agentId: string;
   parent?: { agentId: string; toolCallId: string };
   outcome: RunOutcome;
   stop?: AgentStop;
@@ -63,9 +70,11 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
   const interner = new Interner();
   const started: Started[] = [];
   const stopped: TreeResult['stopped'] = [];
+  const ids = new Set<string>();
 
   const runAgent = (agent: LiveAgent, parent?: Started['parent']): Started => {
-    const record: Started = { agent, ...(parent ? { parent } : {}), outcome: undefined as unknown as RunOutcome };
+    const agentId = startId(agent.agentId, ids);
+    const record: Started = { agent, agentId, ...(parent ? { parent } : {}), outcome: undefined as unknown as RunOutcome };
     started.push(record);
     const session = new LoopSession(
       {
@@ -89,8 +98,8 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
       toolResult: (tool, i) => {
         const child = agent.subagentFor?.(tool);
         if (!child) return tool;
-        const ran = runAgent(child, { agentId: agent.agentId, toolCallId: tool.id ?? `${agent.agentId}:${calls}:${i}` });
-        return ran.stop?.by !== undefined ? { ...tool, error: `sub-agent ${child.agentId} stopped: ${ran.stop.reason}` } : tool;
+        const ran = runAgent(child, { agentId, toolCallId: tool.id ?? `${agentId}:${calls}:${i}` });
+        return ran.stop?.by !== undefined ? { ...tool, error: subagentStopError(ran.agentId, ran.stop.reason) } : tool;
       },
     };
     const step = (): AgentStop => {
@@ -105,16 +114,16 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
     record.outcome = session.finish(stop);
     if (stop.by !== undefined) {
       record.stop = stop;
-      stopped.push({ agentId: agent.agentId, ...stop });
+      stopped.push({ agentId, ...stop });
     }
     return record;
   };
 
   runAgent(root);
   const totals = emptyTotals();
-  const agents: AgentResult[] = started.map(({ agent, parent, outcome, stop }) => {
+  const agents: AgentResult[] = started.map(({ agent, agentId, parent, outcome, stop }) => {
     const result = agentRecord(
-      { agentId: agent.agentId, kind: parent ? 'subagent' : 'main', ...(parent ? { parentAgentId: parent.agentId, parentToolCallId: parent.toolCallId } : {}), runs: [] },
+      { agentId, kind: parent ? 'subagent' : 'main', ...(parent ? { parentAgentId: parent.agentId, parentToolCallId: parent.toolCallId } : {}), runs: [] },
       [outcome],
       stop,
     );
@@ -125,6 +134,6 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
   });
   const rootStop = agents[0]!.stop!;
   // Told as a recorded tree's is (treeStopDetail): `main: final answer after 3 steps; tree: 9 steps`.
-  const stopDetail = treeStopDetail({ agentId: root.agentId, parts: 1 }, { outcomes: [started[0]!.outcome], stop: rootStop }, totals.steps);
+  const stopDetail = treeStopDetail({ agentId: started[0]!.agentId, parts: 1 }, { outcomes: [started[0]!.outcome], stop: rootStop }, totals.steps);
   return { sessionId: options.sessionId ?? root.agentId, agents, totals, stopReason: rootStop.reason, stopDetail, stopped, notes: [] };
 }

@@ -7,10 +7,11 @@
  * sub-agent's start is linked to the parent run whose tool call started it (its `parentToolCallId`,
  * naming it as `startedAgentId`); each `main` run is a tree of its own (the first keeps the session id,
  * the next are `<sessionId>#2`, …), and within a tree the later runs of one agent id are `<id>#2`, … in
- * input order, as the recorder numbers them. A start no parent run can be told for is a UserError.
+ * input order, as the recorder numbers them (startIds.ts). A start no parent run can be told for is a UserError.
  */
 import { UserError } from '../errors.js';
 import type { AgentRef, Trace } from '../trace/types.js';
+import { startId } from './startIds.js';
 
 interface Start {
   run: Trace;
@@ -67,12 +68,8 @@ function separateSession(sessionId: string, starts: Start[], notes: Map<string, 
     const seen = new Set<string>();
     const renamed: string[] = [];
     for (const start of members) {
-      let agentId = start.ref.agentId;
-      if (seen.has(agentId)) {
-        for (let n = 2; taken.has(agentId); n++) agentId = `${start.ref.agentId}#${n}`;
-        taken.add(agentId);
-        renamed.push(`${start.ref.agentId} → ${agentId}`);
-      }
+      const agentId = seen.has(start.ref.agentId) ? startId(start.ref.agentId, taken) : start.ref.agentId;
+      if (agentId !== start.ref.agentId) renamed.push(`${start.ref.agentId} → ${agentId}`);
       seen.add(start.ref.agentId);
       start.id = agentId;
     }
