@@ -14,9 +14,8 @@
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
-import { runsTools } from '../trace/toolsRun.js';
+import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
 import { modelGaveUp, runAborted } from '../kernel/gaveUp.js';
-import { reachedToolCalls } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';

@@ -9,7 +9,7 @@ import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerp
 import { CallField, CallFlag, writeCallRecord } from '../kernel/callRecord.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsAfterLastCall } from '../kernel/gaveUp.js';
-import { reachedToolCalls } from '../trace/rules.js';
+import { reachedToolCalls } from '../trace/toolsRun.js';
 import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';

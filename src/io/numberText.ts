@@ -43,9 +43,11 @@ export interface ShareFlagRule {
 export function shareFlagValue(value: string, rule: ShareFlagRule): number {
   const refuse = (message: string, hint: string) => new UserError({ file: '<command line>', field: rule.flag, code: 'bad_value', message: `'${value}' ${message}`, hint });
   const text = value.trim();
-  const unsigned = text.slice(1).trim();
-  if (/^[+-]/.test(text) && rule.accepts(shareNumber(unsigned)) && !readsAsZeroOnly(unsigned) && (text[0] === '+' || shareNumber(unsigned) === 0)) {
-    throw refuse('has a sign, which a share is written without', `write ${unsigned}`);
+  if (text[0] === '+' || text[0] === '-') {
+    // `+5%` means 5%, `-0` means 0: say to write it unsigned (`-5%` means no share: rule.notA, below).
+    const unsigned = text.slice(1).trim();
+    const meant = shareNumber(unsigned);
+    if ((text[0] === '+' || meant === 0) && rule.accepts(meant) && !readsAsZeroOnly(unsigned)) throw refuse('has a sign, which a share is written without', `write ${unsigned}`);
   }
   const share = shareNumber(text);
   if (readsAsZeroOnly(text)) {

@@ -12,7 +12,7 @@ import { cacheModeCode, type MeteredCall } from '../loop/meter.js';
 import { picoToUsdString } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
-import { reachedToolCalls } from '../trace/rules.js';
+import { reachedToolCalls } from '../trace/toolsRun.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';

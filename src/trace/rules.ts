@@ -23,8 +23,6 @@ import { providerRefuses } from '../kernel/providerWindow.js';
 import { reachedToolCalls } from './toolsRun.js';
 import type { CallRecord, ContextLengthExceeded, RecordedSettings, ToolCallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
 
-export { reachedToolCalls } from './toolsRun.js';
-
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
@@ -124,7 +122,6 @@ function reachedAfterUnreached(j: number): RuleViolation {
     hint: 'mark unreached every tool call from the first one the run never reached to the last',
   };
 }
-
 
 /** Whether the run stopped between the tool calls of `call` (some it never reached): the step never ended, so a `final` mark completes nothing. */
 export function cutShort(call: CallRecord): boolean {
