@@ -4,7 +4,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import type * as Tinyglobby from 'tinyglobby';
 import { UserError, type InputIssue } from '../errors.js';
 import { unreadable } from './inputErrors.js';
-import { kindOf, STDIN_PATH } from './openInput.js';
+import { kindOf, statOf, STDIN_PATH } from './openInput.js';
 
 const TRACE_FILE = /\.(jsonl|json|traj|yaml|yml)(\.gz)?$/i;
 /** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
@@ -71,15 +71,6 @@ class SeenInputs {
       this.repeated.push(first.path === path ? path : `${path} (= ${first.path})`);
     }
     return false;
-  }
-}
-
-/** The stats of `path`, following links; undefined when it cannot be reached (reading it will say why). */
-function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
   }
 }
 

@@ -61,6 +61,15 @@ function notReadableKind(label: string, stats: Stats): UserError {
   return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint: 'pass a trace file, a directory of them, a pipe, or - for standard input' });
 }
 
+/** The stats of `path`, following links; undefined when it cannot be reached (whoever reads it says why). */
+export function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The stats of an input path; a path that cannot be reached is a UserError naming it. */
 export function statInput(path: string): Stats {
   try {

@@ -87,16 +87,22 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
   return axes;
 }
 
+/** The first meaning met again (`twice`) and where it was first met, if any. */
+function firstRepeat(meanings: readonly string[]): { first: number; twice: number } | undefined {
+  const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
+  return twice < 0 ? undefined : { first: meanings.indexOf(meanings[twice]!), twice };
+}
+
 /**
  * A value given twice in one axis (`max-steps=5,5`, or `5,05`: the same setting) is refused, as a key given
  * twice is: it would run the same configurations twice and show each as two rows.
  */
 function refuseRepeatedValue(key: string, values: readonly string[]): void {
   const meanings = values.map((value) => settingMeaning(key, value));
-  const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
-  if (twice < 0) return;
-  const first = values[meanings.indexOf(meanings[twice]!)]!;
-  const value = values[twice]!;
+  const repeat = firstRepeat(meanings);
+  if (repeat === undefined) return;
+  const first = values[repeat.first]!;
+  const value = values[repeat.twice]!;
   const same = first === value ? `'${value}' is given twice` : `'${first}' and '${value}' are the same setting`;
   const once = values.filter((_, i) => meanings.indexOf(meanings[i]!) === i);
   throw gridError(key, `${same}: each value would run as a configuration of its own`, `give each value once: --grid ${key}=${once.join(',')}`);
@@ -212,11 +218,10 @@ export function gridValuesOf(settings: string, grid: readonly GridAxis[]): Map<s
  * presets with the same brakes are two settings), in whatever order its parts were written.
  */
 export function refuseRepeatedTry(settings: readonly { name: string; preset: string | undefined; brakes: unknown }[]): void {
-  const meanings = settings.map(({ preset, brakes }) => canonicalJson({ preset, brakes }));
-  const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
-  if (twice < 0) return;
-  const first = settings[meanings.indexOf(meanings[twice]!)]!.name;
-  const name = settings[twice]!.name;
+  const repeat = firstRepeat(settings.map(({ preset, brakes }) => canonicalJson({ preset, brakes })));
+  if (repeat === undefined) return;
+  const first = settings[repeat.first]!.name;
+  const name = settings[repeat.twice]!.name;
   throw new UserError({
     file: '<command line>',
     field: '--try',

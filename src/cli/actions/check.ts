@@ -31,7 +31,8 @@ import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, price
 import { counted } from '../../plural.js';
 import { repeatedInputsMessage } from '../../import/inputSet.js';
 import { someNames } from './recordedInputs.js';
-import { fileIdentity, statOf } from './outputClash.js';
+import { fileIdentity } from './outputClash.js';
+import { statOf } from '../../io/openInput.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';

@@ -13,7 +13,8 @@ import { counted } from '../../plural.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { traceInputs, workOnRuns } from './inputs.js';
-import { fileIdentity, statOf } from './outputClash.js';
+import { fileIdentity } from './outputClash.js';
+import { statOf } from '../../io/openInput.js';
 
 /** The flags trace files are read with (limits, --skip-bad, --cache-dir). */
 type TraceFlags = Parameters<typeof traceInputs>[1];

@@ -4,7 +4,6 @@
  * every command reads its trace files: a file at a time through TraceInputs (src/import/inputSet.ts),
  * with the read limits and --skip-bad of the flags.
  */
-import { statSync } from 'node:fs';
 import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
@@ -12,7 +11,7 @@ import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceIn
 import { collectInputFiles } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
-import { STDIN_LABEL, STDIN_PATH } from '../../io/openInput.js';
+import { STDIN_LABEL, STDIN_PATH, statOf } from '../../io/openInput.js';
 import { UserError } from '../../errors.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
 import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -71,12 +70,8 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
 /** Standard input, or a path that is a pipe or a device (`<(cat flight.yaml)` is /dev/fd/63): no file of its own. */
 function notAFile(path: string): boolean {
   if (path === STDIN_PATH) return true;
-  try {
-    const stats = statSync(path);
-    return !stats.isFile() && !stats.isDirectory();
-  } catch {
-    return false; // not there: collecting the inputs says so
-  }
+  const stats = statOf(path); // not there: collecting the inputs says so
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
 }
 
 /**

@@ -7,11 +7,11 @@
  * output and write it back twice over, so it is refused. The first time, when the output is not there
  * yet, it is written, with a warning that a later run with the same inputs would read it.
  */
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import { realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import { collectInputs, isGlob, isTraceFileName } from '../../io/collectInputs.js';
-import { STDIN_PATH } from '../../io/openInput.js';
+import { STDIN_PATH, statOf } from '../../io/openInput.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
 import type { CliIO } from '../io.js';
 
@@ -21,14 +21,6 @@ export type OutputFile = readonly [flag: string, path: string | undefined, repla
 /** A path a command reads: an input as given (file, directory, glob), or `[flag, path]` for a file a flag names (`--prices`). */
 export type InputPath = string | readonly [flag: string, path: string | undefined];
 
-/** The file's stats (through links), undefined when it cannot be stat'ed (not there, unreadable). */
-export function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Which file the stats are of (device and inode): equal for a symbolic link, a hard link, `./a` and `a`. */
 export const fileIdentity = (stats: Stats): string => `${stats.dev}:${stats.ino}`;

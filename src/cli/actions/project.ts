@@ -38,7 +38,7 @@ export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion
 function share(flag: string, value: string): number {
   const smallHint = 'write a share of at least 1e-16 (a smaller one stops the same runs: none that complete)';
   const n = shareFlagValue(value, { flag, accepts: (fraction) => fraction > 0 && fraction < 1, notA: 'is not a share between 0 and 1', hint: 'write 0.02 or 2%', smallHint });
-  // The runs to claim it are counted from 1 − share (population/project.ts runsToClaim): past this, that is 1 and they are no number.
+  // Past this, 1 − share is 1 in doubles: the cap is the largest completed run's whatever the share, and the runs to claim it are past 1e17.
   if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: smallHint });
   return n;
 }
