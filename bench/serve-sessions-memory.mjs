@@ -4,15 +4,17 @@
 // each its own way — an opening with none in progress keeps its latest started; or named by
 // x-loopcost-session), then heapUsed after gc, less before, over N. Ended sessions are retired to their
 // totals (src/serve/retired.ts), their error built when asked. Not a test:
-// `node --expose-gc bench/serve-sessions-memory.mjs [--json]`.
+// `node --expose-gc bench/serve-sessions-memory.mjs [--json]` (bench/run.mjs passes --expose-gc; under
+// --smoke, 20 sessions a case: its figures mean nothing).
 import { SessionRegistry } from '../dist/serve/registry.js';
 import { loadPriceTable, loadScenarioFile, loadTraceFile } from '../dist/index.js';
+import { sized } from './lib/smoke.mjs';
 
 if (typeof global.gc !== 'function') {
   console.error('run with node --expose-gc');
   process.exit(2);
 }
-const N = 2000;
+const N = sized(2000, 20);
 const TRACE = '../shared/traces/cassettes/models__test_deepseek__test_deepseek_deferred_capability_with_thinking.yaml';
 const prices = loadPriceTable();
 

@@ -5,7 +5,7 @@
  * is one UserError naming the flag. Pure: the core reads `--context` with it.
  */
 import { UserError } from './errors.js';
-import { didYouMean } from './import/common/nearestName.js';
+import { nearestField } from './import/common/nearestName.js';
 
 /**
  * `spec`'s comma-separated parts, trimmed; with `options`, a part named in `options.names` that follows a
@@ -30,7 +30,7 @@ export function specParts(spec: string, options?: { of: string; names: Record<st
 export type KeyValueFault =
   /** An empty part: an empty value or a doubled comma. */
   | { kind: 'empty' }
-  /** A part whose name the flag does not take (a wording suggests the nearest with didYouMean). */
+  /** A part whose name the flag does not take (a wording suggests the nearest with nearGuess). */
   | { kind: 'unknown'; part: string; name: string }
   /** A name the flag takes without a value (no `=`, nothing after it), or with a second `=` in it. */
   | { kind: 'no-value'; part: string; name: string; value: string | undefined }
@@ -85,7 +85,11 @@ export function keyValueSpec<F extends string>(spec: string, rules: KeyValueRule
   });
 }
 
-/** The default wording of a fault: the part, and the `name=value` pairs the flag takes. */
+/**
+ * The default wording of a fault: the part, and the `name=value` pairs the flag takes; a name the flag
+ * takes without a value says so (`'call=' needs a value (write call=milliseconds)`), and a name near one
+ * it takes ends the message with the guess (`'cal=3' is not a latency setting: did you mean call?`).
+ */
 function pairRefusal<F extends string>(spec: string, rules: KeyValueNames<F> & PairWording): (fault: KeyValueFault) => UserError {
   const names = Object.keys(rules.names);
   const refusal = (message: string, hint: string) => new UserError({ file: '<command line>', field: rules.flag, code: 'bad_value', message, hint });
@@ -93,6 +97,14 @@ function pairRefusal<F extends string>(spec: string, rules: KeyValueNames<F> & P
   return (fault) => {
     if (fault.kind === 'twice') return refusal(`'${spec}' gives ${fault.name} twice`, rules.twiceHint?.(fault.name) ?? 'give each name once');
     if (fault.kind === 'empty') return refusal(`'${spec}' has an empty ${rules.what} (an empty value or a doubled comma)`, pairsHint);
-    return refusal(`'${fault.part}' is not a ${rules.what}${didYouMean(fault.name, names)}`, pairsHint);
+    if (fault.kind === 'no-value' && fault.value?.includes('=')) return refusal(`'${fault.part}' has more than one '='`, `write ${fault.name}=${rules.valueWord}`);
+    if (fault.kind === 'no-value') return refusal(`'${fault.part}' needs a value`, `write ${fault.name}=${rules.valueWord}`);
+    return refusal(`'${fault.part}' is not a ${rules.what}${nearGuess(fault.name, names)}`, pairsHint);
   };
+}
+
+/** `: did you mean call?` to end a message about an unknown `name` in one sentence, when a name the flag takes is near (nearestField); else nothing. */
+export function nearGuess(name: string, names: readonly string[]): string {
+  const near = name === '' ? undefined : nearestField(name, names);
+  return near === undefined || near === name ? '' : `: did you mean ${near}?`;
 }

@@ -13,9 +13,8 @@
  * trigger. The prompt arithmetic lives in src/kernel/context.ts; this file names and parses them.
  */
 import { UserError } from '../errors.js';
-import { didYouMean } from '../import/common/nearestName.js';
 import { decimalNumber, readsAsZeroOnly } from '../io/numberText.js';
-import { keyValueSpec, type KeyValueFault } from '../keyValueSpec.js';
+import { keyValueSpec, nearGuess, type KeyValueFault } from '../keyValueSpec.js';
 
 export type CacheMode = 'on' | 'off' | 'recorded';
 
@@ -120,7 +119,7 @@ function partRefusal(flag: string, spec: string, kind: RewritingKind): (fault: K
   return (fault) => {
     if (fault.kind === 'empty') return specError(flag, spec, `has an empty ${kind} setting (an empty value or a doubled comma)`);
     if (fault.kind === 'twice') return specError(flag, spec, `${fault.name} is given twice`);
-    if (fault.kind === 'unknown') return specError(flag, spec, `unknown key '${fault.part}' for ${kind}${didYouMean(fault.name, keys)} (keys: ${keys.join(', ')})`);
+    if (fault.kind === 'unknown') return specError(flag, spec, `unknown key '${fault.part}' for ${kind}, whose keys are ${keys.join(', ')}${nearGuess(fault.name, keys)}`);
     return specError(flag, spec, fault.value?.includes('=') ? `'${fault.part}' has more than one '='` : `${fault.name} has no value`);
   };
 }

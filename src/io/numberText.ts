@@ -32,13 +32,16 @@ export interface ShareFlagRule {
   hint: string;
   /** What to write instead of a share too small to tell from 0 when the flag does not take 0 (default `hint`). */
   smallHint?: string;
+  /** When the flag takes no 0, what 0 is not, after the quoted text (`asks for no completion rate: …`): said with `smallHint` when 0 is written. */
+  zeroNot?: string;
 }
 
 /**
  * A share flag's value (shareNumber) in the flag's range, else a UserError naming the flag, said the same
  * by every share flag: a share written with a sign the flag would take without it (`-0`, `+5%`: the number
  * rule takes no sign) says what to write instead; one written nonzero that reads as 0 (`1e-400`, below the
- * smallest double) is refused, not read as 0; anything else the flag does not take is `rule.notA`.
+ * smallest double) is refused, not read as 0; 0 where the flag takes none says why (`rule.zeroNot`) and the
+ * smallest useful value (`rule.smallHint`); anything else the flag does not take is `rule.notA`.
  */
 export function shareFlagValue(value: string, rule: ShareFlagRule): number {
   const refuse = (message: string, hint: string) => new UserError({ file: '<command line>', field: rule.flag, code: 'bad_value', message: `'${value}' ${message}`, hint });
@@ -53,6 +56,7 @@ export function shareFlagValue(value: string, rule: ShareFlagRule): number {
   if (readsAsZeroOnly(text)) {
     throw refuse('is too small a share to tell from 0 (it reads as 0 in double precision)', rule.accepts(0) ? 'write 0 if 0 is meant' : (rule.smallHint ?? rule.hint));
   }
+  if (share === 0 && rule.zeroNot !== undefined && !rule.accepts(0)) throw refuse(rule.zeroNot, rule.smallHint ?? rule.hint);
   if (!rule.accepts(share)) throw refuse(rule.notA, rule.hint);
   return share;
 }

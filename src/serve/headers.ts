@@ -7,7 +7,7 @@ export type RequestHeaders = Readonly<Record<string, string | string[] | undefin
 export const SESSION_HEADER = 'x-loopcost-session';
 export const TRACE_HEADER = 'x-loopcost-trace';
 export const RUN_HEADER = 'x-loopcost-run';
-/** The longest session id a header may give. */
+/** The longest session id, once URL-decoded, the header or the end route may give. */
 export const MAX_SESSION_ID = 200;
 
 /** The header `name`'s value as text (textOf), trimmed (the first if given twice); undefined when absent or blank. */
@@ -23,21 +23,42 @@ export function header(headers: RequestHeaders, name: string): string | undefine
  * way: `caf%C3%A9` and `café` name the session `café`, a literal `%` is written `%25`, and what a response
  * echoes (headerValueOf) names the same session sent back in the header or in `POST /loopcost/sessions/<id>/end`.
  * Undefined when absent or blank; a `%` that starts no escape, or escapes that are not UTF-8, are a 400 (which
- * id was meant cannot be told).
+ * id was meant cannot be told), as an id too long or holding a control character is (decodedSessionId).
  */
 export function sessionIdOf(headers: RequestHeaders): string | undefined {
   const text = header(headers, SESSION_HEADER);
   return text === undefined ? undefined : decodedSessionId(text, SESSION_HEADER);
 }
 
-/** `text` URL-decoded once, the session id it writes (the header's, the end route's); a 400 naming `param` when it does not decode. */
+/**
+ * `text` URL-decoded once, the session id it writes (the header's, the end route's), by one rule for both: a
+ * 400 `invalid_session_id` naming `param` when it does not decode, is longer than MAX_SESSION_ID characters
+ * once decoded, or holds a control character (`%0A`: an id is listed, logged and sent back as text).
+ */
 export function decodedSessionId(text: string, param: string): string {
+  const id = decodedOnce(text, param);
+  if (id.length > MAX_SESSION_ID) throw invalidRequest(`${param} is longer than ${MAX_SESSION_ID} characters (once URL-decoded)`, param, 'invalid_session_id');
+  const control = CONTROL.exec(id);
+  if (control !== null) throw invalidRequest(controlMessage(param, control[0], control.index), param, 'invalid_session_id');
+  return id;
+}
+
+function decodedOnce(text: string, param: string): string {
   if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {
     throw invalidRequest(`${param}: '${text}' is not a URL-encoded session id (a session id is read URL-decoded once: write a % of it as %25, a character that is not ASCII as its UTF-8 bytes, %C3%A9 for é)`, param, 'invalid_session_id');
   }
+}
+
+/** A control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F), tab included. */
+const CONTROL = /\p{Cc}/u;
+
+/** Which control character, where, and how it was written (`U+000A, written %0A, at character 4`). */
+function controlMessage(param: string, char: string, index: number): string {
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${param} holds a control character, ${code} (written ${encodeURIComponent(char)}), at character ${index + 1} once URL-decoded: a session id is text, listed and echoed as written; leave the character out`;
 }
 
 /**

@@ -38,7 +38,7 @@ import type { HeldSession, ServeSession, SessionSummary } from './session.js';
 import { SyntheticSession } from './synthetic.js';
 import { BY_CLIENT, RetiredSession, type Retirement } from './retired.js';
 import { SummaryModels } from './summaryModel.js';
-import { header, MAX_SESSION_ID, RUN_HEADER, SESSION_HEADER, sessionIdOf, TRACE_HEADER, type RequestHeaders } from './headers.js';
+import { header, RUN_HEADER, sessionIdOf, TRACE_HEADER, type RequestHeaders } from './headers.js';
 
 export { SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RequestHeaders } from './headers.js';
 
@@ -124,7 +124,6 @@ export class SessionRegistry {
     this.retireIdle();
     const named = sessionIdOf(headers);
     if (named === undefined) return this.conversationFor(headers, request);
-    if (named.length > MAX_SESSION_ID) throw invalidRequest(`${SESSION_HEADER} is longer than ${MAX_SESSION_ID} characters (once URL-decoded)`, SESSION_HEADER, 'invalid_session_id');
     const existing = this.byName.get(named);
     if (existing) return existing;
     const session = this.begin(named, headers);

@@ -15,6 +15,7 @@ const FIELDS: Record<string, string[]> = {
   importMemory: ['builds', 'peakGrowth'],
   nativeStreamMemory: ['builds', 'peakGrowth'],
   hostileMemory: ['cases'],
+  serveSessionsMemory: ['sessions', 'cases'],
   startup: ['startupHelpMs', 'startupVersionMs', 'replayScenariosMs', 'bareNodeMs'],
   render: ['renderRows', 'replayMs', 'tableMs', 'csvMs', 'jsonMs', 'cliTable3Ms'],
   cache: ['inputMb', 'runs', 'noCache', 'coldCache', 'warmCache', 'warmFirstRun', 'compiled', 'smallRuns'],
@@ -38,5 +39,9 @@ describe('bench smoke run', () => {
     expect((part('replayLinear').readableLoop as unknown[]).length).toBe(2);
     expect((part('hostileMemory').cases as { exitCode: number }[]).map((c) => [0, 2].includes(c.exitCode))).toEqual(Array(6).fill(true));
     expect((part('workers').runs16 as { identical: boolean }).identical).toBe(true);
+    // Every serve case drives each of its sessions to its end, and measures what an ended one keeps.
+    const serve = part('serveSessionsMemory') as unknown as { sessions: number; cases: { sessions: number; ended: number; bytesPerSession: number }[] };
+    expect(serve.cases).toHaveLength(5);
+    for (const c of serve.cases) expect([c.sessions, c.ended, Number.isFinite(c.bytesPerSession)]).toEqual([serve.sessions + 1, serve.sessions + 1, true]);
   }, 120_000);
 });

@@ -205,7 +205,7 @@ describe('flags and what reaches the terminal', () => {
     [['compare', SCENARIO, '--tolerance', ''], /--tolerance.*'' is not a number/],
     [['whatif', SCENARIO, '--try', ''], /--try.*has an empty brake setting/],
     [['whatif', SCENARIO, '--try', 'max-steps=1,,max-repeat=2'], /--try.*empty brake setting \(an empty value or a doubled comma\)/],
-    [['whatif', SCENARIO, '--try', 'max-steps='], /--try.*'max-steps=' is not a brake setting/],
+    [['whatif', SCENARIO, '--try', 'max-steps='], /--try.*'max-steps=' needs a value \(write max-steps=value\)/],
     [['replay', SCENARIO, '--latency-model', 'call=1,'], /--latency-model.*empty latency setting/],
     [['replay', SCENARIO, '--max-line-mb', '0'], /--max-line-mb.*'0' is not a number greater than 0/],
     [['replay', ''], /an input path is empty/],

@@ -179,7 +179,7 @@ describe('errors name fields as the user knows them', () => {
   it('a misspelt name in --try or --grid: did you mean', async () => {
     const tried = await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'max_steps=3');
     expect(tried.code).toBe(2);
-    expect(tried.stderr).toMatch(/field '--try': 'max_steps=3' is not a brake setting \(did you mean max-steps\?\)/);
+    expect(tried.stderr).toMatch(/field '--try': 'max_steps=3' is not a brake setting: did you mean max-steps\? \(write name=value pairs/);
     const grid = await cli('sweep', 'scenarios/reverify-forever.jsonl', '--grid', 'max-repeats=2,3');
     expect(grid.code).toBe(2);
     expect(grid.stderr).toMatch(/field '--grid max-repeats': 'max-repeats' is not a setting a grid can vary \(did you mean max-repeat\?\)/);

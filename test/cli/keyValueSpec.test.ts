@@ -58,10 +58,10 @@ describe('--try, --latency-model, --repeat-action: the name=value wording', () =
   it('an unknown name, a name without a value, an empty part, a name given twice', () => {
     expect(said(() => brakesFromSpec('max_steps=3'))).toEqual({
       field: '--try',
-      message: "'max_steps=3' is not a brake setting (did you mean max-steps?)",
+      message: "'max_steps=3' is not a brake setting: did you mean max-steps?",
       hint: expect.stringMatching(/^write name=value pairs separated by commas, names from: preset, max-steps, /),
     });
-    expect(said(() => brakesFromSpec('max-steps=')).message).toBe("'max-steps=' is not a brake setting");
+    expect(said(() => brakesFromSpec('max-steps='))).toEqual({ field: '--try', message: "'max-steps=' needs a value", hint: 'write max-steps=value' });
     expect(said(() => brakesFromSpec('max-steps=1,,max-repeat=2')).message).toBe("'max-steps=1,,max-repeat=2' has an empty brake setting (an empty value or a doubled comma)");
     expect(said(() => brakesFromSpec('max-steps=5,max-steps=8'))).toEqual({
       field: '--try',
@@ -69,16 +69,34 @@ describe('--try, --latency-model, --repeat-action: the name=value wording', () =
       hint: 'give each name once; to try another value, add another --try: --try max-steps=A --try max-steps=B',
     });
     expect(said(() => latencyFromSpec('network=5'))).toMatchObject({ field: '--latency-model', message: "'network=5' is not a latency setting", hint: expect.stringContaining('write name=milliseconds pairs') });
+    expect(said(() => latencyFromSpec('cal=3')).message).toBe("'cal=3' is not a latency setting: did you mean call?");
     // --repeat-action's options inside a --try setting are its own, and read by the same rule.
     expect(brakesFromSpec('max-repeat=2,repeat-action=skip,max-skips=2,warning=10')).toMatchObject({ repeatAction: 'skip', maxSkips: 2, skipWarningTokens: 10 });
   });
 });
 
+describe('a name the flag takes, given no value, needs one (it read "is not a latency setting")', () => {
+  it.each([
+    ['latency', 'call=', () => latencyFromSpec('call='), "'call=' needs a value", 'write call=milliseconds'],
+    ['latency', 'call', () => latencyFromSpec('call'), "'call' needs a value", 'write call=milliseconds'],
+    ['latency', 'call=1=2', () => latencyFromSpec('call=1=2'), "'call=1=2' has more than one '='", 'write call=milliseconds'],
+    ['brake', 'max-repeat=2,repeat-action=skip,max-skips=', () => brakesFromSpec('max-repeat=2,repeat-action=skip,max-skips='), "'max-skips=' needs a value", 'write max-skips=N'],
+  ])('%s %s', (_flag, _spec, read, message, hint) => {
+    expect(said(read)).toMatchObject({ message, hint });
+  });
+
+  it('an unknown name stays "is not a … setting", the guess closing one sentence before the names', () => {
+    const issue = said(() => latencyFromSpec('calls=800'));
+    expect(issue).toEqual({ field: '--latency-model', message: "'calls=800' is not a latency setting: did you mean call?", hint: 'write name=milliseconds pairs separated by commas, names from: call, input-token, output-token, tool' });
+    expect(said(() => latencyFromSpec('network=5')).message).toBe("'network=5' is not a latency setting");
+  });
+});
+
 describe('--context: its own wording, its whole syntax in the hint', () => {
   it.each([
-    ['summary:trigger=5000,keep=3,tokens=500,colour=red', "'summary:trigger=5000,keep=3,tokens=500,colour=red': unknown key 'colour=red' for summary (keys: trigger, keep, tokens, model)"],
-    ['mask:5,keep=3', "'mask:5,keep=3': unknown key 'keep=3' for mask (keys: M, placeholder)"],
-    ['summary:trigger=5000,keeps=3,tokens=500', "'summary:trigger=5000,keeps=3,tokens=500': unknown key 'keeps=3' for summary (did you mean keep?) (keys: trigger, keep, tokens, model)"],
+    ['summary:trigger=5000,keep=3,tokens=500,colour=red', "'summary:trigger=5000,keep=3,tokens=500,colour=red': unknown key 'colour=red' for summary, whose keys are trigger, keep, tokens, model"],
+    ['mask:5,keep=3', "'mask:5,keep=3': unknown key 'keep=3' for mask, whose keys are M, placeholder"],
+    ['summary:trigger=5000,keeps=3,tokens=500', "'summary:trigger=5000,keeps=3,tokens=500': unknown key 'keeps=3' for summary, whose keys are trigger, keep, tokens, model: did you mean keep?"],
     ['summary:trigger=5000,keep=,tokens=500', "'summary:trigger=5000,keep=,tokens=500': keep has no value"],
     ['summary:trigger=5000,keep,tokens=500', "'summary:trigger=5000,keep,tokens=500': keep has no value"],
     ['summary:trigger=5000,keep=3,keep=4,tokens=500', "'summary:trigger=5000,keep=3,keep=4,tokens=500': keep is given twice"],

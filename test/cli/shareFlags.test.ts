@@ -38,7 +38,7 @@ describe('share flags with an exponent', () => {
     expect([cap.code, cap.stderr.split('\n')[0]]).toEqual([2, "loopcost: <command line> field '--suggest-cap': '2e0' is not a share between 0 and 1 (write 0.02 or 2%)"]);
     for (const rate of ['1e5%', '1e400', '9e-1x']) {
       const r = await cli('sweep', TRACE, '--grid', 'max-steps=1,5', '--target-completion', rate);
-      expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, `loopcost: <command line> field '--target-completion': '${rate}' is not a completion rate (write a rate from 0 to 1 (0.9) or a percentage (90%))`]);
+      expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, `loopcost: <command line> field '--target-completion': '${rate}' is not a completion rate (write a rate above 0, at most 1 (0.9) or a percentage (90%))`]);
     }
   });
 
@@ -46,7 +46,18 @@ describe('share flags with an exponent', () => {
     const sweep = (rate: string) => reportOf('sweep', TRACE, '--grid', 'max-steps=1,5', '--target-completion', rate, '--format', 'json');
     const plain = await sweep('0.5');
     for (const rate of ['50 %', ' 50% ', '.5', '5.e-1', '500e-1%']) expect(await sweep(rate)).toEqual(plain);
-    expect(((await sweep('0')) as { targetCompletion: number }).targetCompletion).toBe(0);
+    expect(((await sweep('1e-300')) as { targetCompletion: number }).targetCompletion).toBe(1e-300);
+  });
+
+  it('sweep --target-completion 0 (any way it is written) is refused, saying the smallest useful rate: it was taken as "any configuration that completes a run"', async () => {
+    for (const rate of ['0', '0%', '0.0', '0e3']) {
+      const r = await cli('sweep', TRACE, '--grid', 'max-steps=1,5', '--target-completion', rate);
+      expect([r.code, r.stdout, r.stderr.split('\n')[0]], rate).toEqual([
+        2,
+        '',
+        `loopcost: <command line> field '--target-completion': '${rate}' asks for no completion rate: every configuration that completes a run reaches 0 (write the share of runs to complete, 0.9 or 90%; the smallest useful one is 1/runs, one run in all: 0.01 for 100 runs)`,
+      ]);
+    }
   });
 });
 
@@ -61,20 +72,20 @@ describe('a sign, and a share that reads as 0: the three share flags alike', () 
     return [r.code, r.stdout, r.stderr.split('\n')[0]];
   };
 
-  it('-0 and +5% say to write them without the sign where the flag takes 0 and 5%; -0 to --suggest-cap, which takes no 0, is out of its range', async () => {
+  it('-0 and +5% say to write them without the sign where the flag takes 0 and 5%; -0 to --suggest-cap and --target-completion, which take no 0, is out of their range', async () => {
+    expect(await firstLine('--tolerance', '-0')).toEqual([2, '', "loopcost: <command line> field '--tolerance': '-0' has a sign, which a share is written without (write 0)"]);
     for (const flag of ['--target-completion', '--tolerance'] as const) {
-      expect(await firstLine(flag, '-0')).toEqual([2, '', `loopcost: <command line> field '${flag}': '-0' has a sign, which a share is written without (write 0)`]);
       expect(await firstLine(flag, '+5%')).toEqual([2, '', `loopcost: <command line> field '${flag}': '+5%' has a sign, which a share is written without (write 5%)`]);
     }
+    expect(await firstLine('--target-completion', '-0')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0' is not a completion rate (write a rate above 0, at most 1 (0.9) or a percentage (90%))"]);
     expect(await firstLine('--suggest-cap', '+5%')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '+5%' has a sign, which a share is written without (write 5%)"]);
     expect(await firstLine('--suggest-cap', '-0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '-0' is not a share between 0 and 1 (write 0.02 or 2%)"]);
-    expect(await firstLine('--target-completion', '-0.5')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0.5' is not a completion rate (write a rate from 0 to 1 (0.9) or a percentage (90%))"]);
+    expect(await firstLine('--target-completion', '-0.5')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0.5' is not a completion rate (write a rate above 0, at most 1 (0.9) or a percentage (90%))"]);
   });
 
-  it('1e-400 (nonzero, reads as 0) is refused by all three, not read as 0: write 0 where 0 is taken, at least 1e-16 for --suggest-cap', async () => {
-    for (const flag of ['--target-completion', '--tolerance'] as const) {
-      expect(await firstLine(flag, '1e-400')).toEqual([2, '', `loopcost: <command line> field '${flag}': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write 0 if 0 is meant)`]);
-    }
+  it('1e-400 (nonzero, reads as 0) is refused by all three, not read as 0: write 0 where 0 is taken, at least 1e-16 for --suggest-cap, 1/runs for --target-completion', async () => {
+    expect(await firstLine('--tolerance', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--tolerance': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write 0 if 0 is meant)"]);
+    expect(await firstLine('--target-completion', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write the share of runs to complete, 0.9 or 90%; the smallest useful one is 1/runs, one run in all: 0.01 for 100 runs)"]);
     expect(await firstLine('--suggest-cap', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
   });
 });

@@ -24,3 +24,19 @@ describe('project --suggest-cap: a share too small to tell from 0', () => {
     expect(cap.text).not.toContain('Infinity');
   });
 });
+
+describe('project --suggest-cap: a small share is shown above 0', () => {
+  it('1e-10 reads "at most 1e-8% asked" and the runs bringing the bound to 1e-8% (it read 0.0%); 2% still reads 2.0%', async () => {
+    const text = async (share: string) => {
+      const r = await cli('project', TRACE, '--days', '2', '--trials', '20', '--suggest-cap', share, '--format', 'json');
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { suggestCap: { text: string } }).suggestCap.text;
+    };
+    const tiny = await text('1e-10');
+    expect(tiny).toContain('(at most 1e-8% asked)');
+    expect(tiny).toMatch(/ runs bring that bound to 1e-8%: \d+ more\)/);
+    expect(tiny).not.toContain('0.0%');
+    expect(await text('0.02')).toContain('(at most 2.0% asked)');
+    expect(await text('0.0015')).toContain('(at most 0.15% asked)');
+  });
+});

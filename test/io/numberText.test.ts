@@ -59,6 +59,18 @@ describe('a share written as text: the number rule, or a percentage', () => {
     for (const bad of ['', '%', '1e400', '101%', '0x1', '--0']) expect(said(bad)[1]).toBe(`'${bad}' is not an f`);
   });
 
+  it('shareFlagValue: 0 where the flag takes none says what 0 is not and the smallest useful value (sweep --target-completion 0 was taken)', () => {
+    const rule = { flag: '--f', accepts: (share: number) => share > 0 && share <= 1, notA: 'is not an f', hint: 'write 0.5', zeroNot: 'asks for no f', smallHint: 'write at least 0.01' };
+    const said = (text: string) => {
+      const issue = userErrorOf(() => shareFlagValue(text, rule)).issues[0]!;
+      return [issue.field, issue.message, issue.hint];
+    };
+    for (const zero of ['0', '0%', ' 0.0 ', '0e5', '0e-400']) expect(said(zero)).toEqual(['--f', `'${zero}' asks for no f`, 'write at least 0.01']);
+    expect(said('1e-400')).toEqual(['--f', "'1e-400' is too small a share to tell from 0 (it reads as 0 in double precision)", 'write at least 0.01']);
+    expect(said('-0')).toEqual(['--f', "'-0' is not an f", 'write 0.5']);
+    expect(['1e-300', '1', '100%'].map((text) => shareFlagValue(text, rule))).toEqual([1e-300, 1, 1]);
+  });
+
   it('readsAsZeroOnly: written nonzero, read as 0', () => {
     expect(['1e-400', '1e-323%', ' 9e-999 '].map(readsAsZeroOnly)).toEqual([true, true, true]);
     expect(['0', '0e-400', '0.000', '5e-324', '1e-300%', 'x', ''].map(readsAsZeroOnly)).toEqual([false, false, false, false, false, false, false]);

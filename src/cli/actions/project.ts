@@ -19,6 +19,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
+import { percentText } from '../../report/percentText.js';
 import { brakeSpec, contextText, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
@@ -67,15 +68,14 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
     const capped = { ...config, brakes: { ...config.brakes, maxCostPico: cap, budgetMode: 'check' as const } };
     stopped = sweepPairs(prepared.population, [capped], prepared.prices)[0]!.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
   }
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
   const flags = `--max-cost ${cap === undefined ? '' : picoToUsd(cap)}${config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check'}`;
   const text =
     cap === undefined
-      ? `No run completes, so no cap can be suggested for stopping at most ${pct(target)} of completing runs.`
-      : `Suggested per-run budget: $${picoToUsd(cap)} (${flags}) stops ${stopped} of the ${n} runs that complete with no brakes (at most ${pct(target)} asked). ` +
-        `How far to trust it: on new runs it may stop up to ${pct(wilsonInterval(stopped, n)[1])} (${stopped} of ${n}, 95% Wilson upper bound); ` +
-        `a cap at the largest completing run stops none of them and may still stop up to ${pct(bound)} of new runs (95%, distribution-free; ${needed} runs bring that bound to ${pct(target)}${n >= needed ? ', and you have them' : `: ${needed - n} more`}).`;
+      ? `No run completes, so no cap can be suggested for stopping at most ${percentText(target)} of completing runs.`
+      : `Suggested per-run budget: $${picoToUsd(cap)} (${flags}) stops ${stopped} of the ${n} runs that complete with no brakes (at most ${percentText(target)} asked). ` +
+        `How far to trust it: on new runs it may stop up to ${percentText(wilsonInterval(stopped, n)[1])} (${stopped} of ${n}, 95% Wilson upper bound); ` +
+        `a cap at the largest completing run stops none of them and may still stop up to ${percentText(bound)} of new runs (95%, distribution-free; ${needed} runs bring that bound to ${percentText(target)}${n >= needed ? ', and you have them' : `: ${needed - n} more`}).`;
   return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
 }
 

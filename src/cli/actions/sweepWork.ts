@@ -75,13 +75,20 @@ function usage(field: string, message: string, hint: string): UserError {
 }
 
 /**
- * `--target-completion R`: a rate from 0 to 1 (`0.9`) or a percentage (`90%`), read by the share rule
- * every share flag reads (io/numberText.ts shareFlagValue: `9e-1`, `90 %` too). 0 takes any configuration
- * that completes a run.
+ * `--target-completion R`: a rate above 0, at most 1 (`0.9`), or a percentage (`90%`), read by the share rule
+ * every share flag reads (io/numberText.ts shareFlagValue: `9e-1`, `90 %` too). 0 is refused: it asks no rate
+ * (any configuration that completes a run reaches it); a rate up to 1/runs asks one completed run.
  */
 export function targetCompletionOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return shareFlagValue(value, { flag: '--target-completion', accepts: (share) => share >= 0 && share <= 1, notA: 'is not a completion rate', hint: 'write a rate from 0 to 1 (0.9) or a percentage (90%)' });
+  return shareFlagValue(value, {
+    flag: '--target-completion',
+    accepts: (share) => share > 0 && share <= 1,
+    notA: 'is not a completion rate',
+    hint: 'write a rate above 0, at most 1 (0.9) or a percentage (90%)',
+    zeroNot: 'asks for no completion rate: every configuration that completes a run reaches 0',
+    smallHint: 'write the share of runs to complete, 0.9 or 90%; the smallest useful one is 1/runs, one run in all: 0.01 for 100 runs',
+  });
 }
 
 /** A flag given with the grid axis of the same name would do nothing (every configuration takes the axis's value): refused. */

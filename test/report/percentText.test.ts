@@ -1,0 +1,19 @@
+/**
+ * A share as a percentage (src/report/percentText.ts): `project --suggest-cap 1e-10` said "at most 0.0%
+ * asked", the share rounded to one decimal. One decimal from 1% up, two significant digits below: a share
+ * above 0 never reads as 0.
+ */
+import { describe, expect, it } from 'vitest';
+import { percentText } from '../../src/report/percentText.js';
+
+describe('percentText', () => {
+  it('one decimal from 1% up, as before', () => {
+    expect([0.02, 0.01, 0.793, 0.139, 1].map(percentText)).toEqual(['2.0%', '1.0%', '79.3%', '13.9%', '100.0%']);
+  });
+
+  it('below 1%: two significant digits, never 0.0% for a share above 0', () => {
+    expect([0.005, 0.0015, 0.00012345, 1e-10, 1e-16].map(percentText)).toEqual(['0.5%', '0.15%', '0.012%', '1e-8%', '1e-14%']);
+    for (const share of [5e-324, 1e-300, 3e-12, 4.9e-4, 0.0099]) expect(percentText(share)).not.toMatch(/^0(\.0+)?%$/);
+    expect(percentText(0)).toBe('0.0%');
+  });
+});
