@@ -211,13 +211,13 @@ class AgentRun {
     this.recorder.call({ type: 'call', ...billedFields(usage), latencyMs: 0, compaction: true, ...(response.failed ? { failed: response.failed } : {}) });
   }
 
-  /** A failed call's record: the usage the provider returned (else none); an error that is no model failure (and no abort) is thrown on. */
+  /** A failed call's record: the usage the provider returned (else none), and a compaction call's mark (no step: kernel countsAsStep); an error that is no model failure (and no abort) is thrown on. */
   private failedRecord(error: unknown, latencyMs: number): CallRecord {
     if (!(error instanceof ModelCallError) && !this.aborted) throw error;
     const usage = error instanceof ModelCallError ? error.options.usage : undefined;
     const status = error instanceof ModelCallError ? error.options.status : undefined;
     const message = this.aborted ? 'aborted by the caller' : (error as Error).message;
-    return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, failed: failedOf(status, message) };
+    return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, ...(error instanceof ModelCallError && error.options.compaction ? { compaction: true } : {}), failed: failedOf(status, message) };
   }
 
   /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
@@ -232,9 +232,9 @@ class AgentRun {
     return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
   }
 
-  /** The provider refused the call (a prompt past the model's window; `summary`: the summary call, recorded as a compaction call): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
+  /** The provider refused the call (a prompt past the model's window; `summary`: the summary call; both recorded as a compaction call when one): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
   private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView, summary = false): Stop {
-    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), ...(summary ? { compaction: true } : {}), failed: { ...failedOf(error.options.status, error.message), contextLengthExceeded: recordedRefusal(refusal) } };
+    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), ...(summary || error.options.compaction ? { compaction: true } : {}), failed: { ...failedOf(error.options.status, error.message), contextLengthExceeded: recordedRefusal(refusal) } };
     this.recorder.call(record);
     return this.session.providerRefused(record, view, refusal, summary ? SUMMARY_CALL : '');
   }

@@ -58,7 +58,9 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
         const recorded = record.failed.contextLengthExceeded;
         const refusal = recorded === undefined ? undefined : refusalOfRecorded(recorded);
         const endsRun = index === gaveUpAt ? { endsRun: recordedEndDetail(trace.end) } : {};
-        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun });
+        // A failed compaction (summary) call stays one: no step, as the loop that made it counted it.
+        const compaction = record.compaction === true ? { compaction: true } : {};
+        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun, ...compaction });
       }
       const turn = turnOf(record, index);
       answered = { index, records: record.toolCalls ?? [], ids: turn.toolCalls.map((call) => call.id) };

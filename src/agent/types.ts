@@ -100,6 +100,8 @@ export class ModelCallError extends Error {
       refusal?: WindowRefusal;
       /** The model gives up after this failure (a replayed recording whose model gave up there: kernel/gaveUp.ts): the loop records and bills it, does not retry, and ends the run trace_end with this detail, as a replay of the recording does. */
       endsRun?: string;
+      /** The failed call was a compaction (summary) call (a replayed recording's, marked `compaction`): recorded and paid so, no step, as the loop that made it counted it (loop.ts summarize) and a replay counts it. */
+      compaction?: boolean;
     },
   ) {
     super(message);

@@ -10,6 +10,7 @@ import { CallField, CallFlag, writeCallRecord } from '../kernel/callRecord.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsAfterLastCall } from '../kernel/gaveUp.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
+import { replayedCalls } from '../trace/replayedCalls.js';
 import type { Trace } from '../trace/types.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
@@ -120,7 +121,9 @@ const costsWhileCompiling = new CompileScratch();
 export function compileTrace(trace: Trace, memory?: CompileScratch | CompileArena): CompiledTrace {
   // Up to the call its provider refused, if one was (refusal.ts): the run ends there.
   const n = refusedAt(trace.calls);
-  const calls = n === trace.calls.length ? trace.calls : trace.calls.slice(0, n);
+  // As every replay plays them: no final mark on a last call its run was aborted after (trace/replayedCalls.ts).
+  const played = replayedCalls(trace);
+  const calls = n === played.length ? played : played.slice(0, n);
   // A tool call the run never reached (and any after it) is not compiled: no replay plays it (trace/rules.ts reachedToolCalls).
   const toolCount = calls.reduce((sum, call) => sum + reachedToolCalls(call), 0);
   const c = emptyCompiled(trace, n, toolCount, memory);

@@ -1,6 +1,7 @@
 import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
-import type { Trace } from '../trace/types.js';
+import { replayedCalls } from '../trace/replayedCalls.js';
+import type { CallRecord, Trace } from '../trace/types.js';
 import { refusalOfRecorded } from './refusalWords.js';
 import type { StepSource, WindowRefusal } from './types.js';
 
@@ -11,11 +12,14 @@ export class ReplaySource implements StepSource {
   private index = 0;
   /** The recorded run asked for no call after its last (its model gave up, or it was aborted: kernel/gaveUp.ts). */
   private readonly endsAfterLast: boolean;
+  /** The calls as replays play them (trace/replayedCalls.ts: no final mark on a call its run was aborted after). */
+  private readonly calls: readonly CallRecord[];
   constructor(private readonly trace: Trace) {
     this.endsAfterLast = endsAfterLastCall(trace);
+    this.calls = replayedCalls(trace);
   }
   next() {
-    return this.trace.calls[this.index++] ?? null;
+    return this.calls[this.index++] ?? null;
   }
   exhaustedReason() {
     return this.trace.end.outcome === 'completed' ? ('completed' as const) : ('trace_end' as const);
@@ -28,7 +32,7 @@ export class ReplaySource implements StepSource {
   }
   /** The call just given was recorded as its provider's refusal of a prompt past the window (failed.contextLengthExceeded): its numbers, NaN where not recorded. */
   refusal(): WindowRefusal | undefined {
-    const refused = this.trace.calls[this.index - 1]?.failed?.contextLengthExceeded;
+    const refused = this.calls[this.index - 1]?.failed?.contextLengthExceeded;
     return refused === undefined ? undefined : refusalOfRecorded(refused);
   }
 }

@@ -31,7 +31,8 @@ import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
-import type { Trace } from '../trace/types.js';
+import { replayedCalls } from '../trace/replayedCalls.js';
+import type { CallRecord, Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from './budget.js';
@@ -56,6 +57,8 @@ interface AgentState {
   sessions: (LoopSession | undefined)[];
   /** Per run: it asked for no call after its last (kernel/gaveUp.ts). */
   endsAfterLast: boolean[];
+  /** Per run: its calls as replays play them (trace/replayedCalls.ts). */
+  calls: (readonly CallRecord[])[];
   outcomes: (RunOutcome | undefined)[];
   /** Its totals under the tree's budget, and the tree's check before its calls. */
   budget: AgentBudget;
@@ -70,13 +73,14 @@ function summaryPricingFor(options: TreeEngineOptions, run: Trace): { summaryPri
 }
 
 /**
- * A run's call `index` as a step source gives it: the recorded call, or past the last none (the run ran
- * out) — before the brakes where the recorded run asked for no other (`endsAfterLast`: its model gave up,
- * or it was aborted; kernel/gaveUp.ts), as a lone replay's ReplaySource ends it.
+ * A run's call `index` as a step source gives it: the recorded call as replays play it (`calls`:
+ * replayedCalls of the run), or past the last none (the run ran out) — before the brakes where the
+ * recorded run asked for no other (`endsAfterLast`: its model gave up, or it was aborted; kernel/gaveUp.ts),
+ * as a lone replay's ReplaySource ends it.
  */
-function recordedCall(run: Trace, index: number, endsAfterLast: boolean): StepSource {
+function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, endsAfterLast: boolean): StepSource {
   return {
-    next: () => run.calls[index] ?? null,
+    next: () => calls[index] ?? null,
     exhaustedReason: () => (run.end.outcome === 'completed' ? 'completed' : 'trace_end'),
     exhaustedDetail: () => recordedEndDetail(run.end),
     endedBeforeNextCall: () => endsBeforeNextCall(index, run.calls.length, endsAfterLast),
@@ -90,6 +94,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
   const states: AgentState[] = tree.agents.map((agent) => ({
     sessions: agent.runs.map(() => undefined),
     endsAfterLast: agent.runs.map((run) => endsAfterLastCall(run)),
+    calls: agent.runs.map((run) => replayedCalls(run)),
     outcomes: agent.runs.map(() => undefined),
     budget: new AgentBudget(budget, agent.kind === 'subagent'),
     current: 0,
@@ -171,7 +176,8 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     while (ranOut.length > 0 && (before === undefined || !within(before, ranOut.at(-1)!.a))) {
       const { a, r } = ranOut.pop()!;
       const state = states[a]!;
-      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, state.sessions[r]!, recordedCall(tree.agents[a]!.runs[r]!, tree.agents[a]!.runs[r]!.calls.length, state.endsAfterLast[r]!)));
+      const run = tree.agents[a]!.runs[r]!;
+      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, state.sessions[r]!, recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!)));
     }
   };
 
@@ -183,7 +189,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     state.current = r;
     const session = sessionOf(a, r);
     if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
-    const stop = step(a, session, recordedCall(run, c, state.endsAfterLast[r]!));
+    const stop = step(a, session, recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
     if (stop === null && c === run.calls.length - 1) ranOut.push({ a, r });
     ended(a, r, stop);
   }

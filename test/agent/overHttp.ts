@@ -1,7 +1,7 @@
 /**
  * The real loop → openai SDK → HTTP → `loopcost serve` answering from a trace → back, with tools answered
  * from the trace. The harness reads from serve's `loopcost` response extension only what Chat Completions
- * cannot carry: a response's marks (backtrack, compaction, unparseable, final), its tool results' sizes
+ * cannot carry: a response's marks (backtrack, compaction, unparseable, final; a failed call's compaction), its tool results' sizes
  * and errors, latencies; usage — cache writes and a recorded failed call's billed usage included — is what
  * the adapter (openAIChatModel) itself reads.
  */
@@ -35,9 +35,10 @@ export async function runOverHttp(server: RunningServer, traces: readonly Trace[
         turn = await http.call({ ...request, maxOutputTokens: Math.max(request.maxOutputTokens, largestOutput(t)) });
       } catch (error) {
         if (!(error instanceof ModelCallError)) throw error;
-        clock.advance(last().record.latencyMs ?? 0);
-        // Retried as often as the trace failed (a recorded 400 too); billed as the adapter read it.
-        throw new ModelCallError(error.message, { ...error.options, retryable: true });
+        const { record } = last();
+        clock.advance(record.latencyMs ?? 0);
+        // Retried as often as the trace failed (a recorded 400 too); billed as the adapter read it; a failed summary call stays one (no step).
+        throw new ModelCallError(error.message, { ...error.options, retryable: true, ...(record.compaction ? { compaction: true } : {}) });
       }
       const { record } = last();
       clock.advance(record.latencyMs ?? 0);

@@ -19,20 +19,27 @@ import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
 import { trace } from '../helpers.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
 
+/** callArb, half its failed calls made failed compaction (summary) calls: the loop that made one counted no step, and neither does replay nor the real loop driven by it. */
+const withFailedSummaries: fc.Arbitrary<CallRecord> = fc.tuple(callArb, fc.boolean()).map(([call, summary]) => (call.failed && summary ? { ...call, compaction: true } : call));
+
 describe('real loop (trace-driven model) = replay', () => {
-  it('on 1,200 random traces and brakes (recorded and unrecorded prompts, failed calls, backtracks, compactions), every stop reason but aborted and provider_refused (a recorded failed call is no refusal)', async () => {
+  it('on 1,200 random traces and brakes (recorded and unrecorded prompts, failed calls, failed summary calls, backtracks, compactions), every stop reason but aborted and provider_refused (a recorded failed call is no refusal)', async () => {
     const seen = new Set<string>();
+    let failedSummaries = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(callArb, { maxLength: 40 }), brakesArb, fc.constantFrom(...pricings), fc.constantFrom<'recorded' | 'synthetic'>('recorded', 'synthetic'), fc.constantFrom('completed', 'error'), async (calls, brakes, pricing, origin, outcome) => {
+      fc.asyncProperty(fc.array(withFailedSummaries, { maxLength: 40 }), brakesArb, fc.constantFrom(...pricings), fc.constantFrom<'recorded' | 'synthetic'>('recorded', 'synthetic'), fc.constantFrom('completed', 'error'), async (calls, brakes, pricing, origin, outcome) => {
         const t = trace(calls, { origin, outcome: outcome as 'completed' | 'error', model: pricing.model });
         const settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { kind: 'full' as const, cache: 'recorded' as const }, pricing };
         const real = figures(await runTraceDriven(t, settings));
         expect(real).toEqual(replayFigures(t, settings));
         seen.add(real.stopReason);
+        // Made before the run stopped: one its figures count.
+        if (calls.slice(0, real.calls).some((call) => call.failed && call.compaction)) failedSummaries += 1;
       }),
       { numRuns: 1200, seed: 1111 },
     );
     expect([...seen].sort()).toEqual(STOP_REASONS.filter((reason) => reason !== 'aborted' && reason !== 'provider_refused').sort());
+    expect(failedSummaries, 'runs that made a failed summary call').toBeGreaterThanOrEqual(50);
   });
 
   it('on traces generated from the bundled scenarios, under their own context strategies (windows, caps) and tight brakes', async () => {
