@@ -187,13 +187,21 @@ const RUN_COLUMNS: Column[] = [
   { header: 'run', shrink: true },
   { header: 'setting', shrink: true, minWidth: 16 },
   { header: 'baseline' },
-  { header: 'base steps', align: 'right' },
+  { header: 'base\nsteps', align: 'right' },
   { header: 'base cost', align: 'right' },
   { header: 'what-if' },
   { header: 'steps', align: 'right' },
   { header: 'cost', align: 'right' },
   { header: 'false stop' },
 ];
+
+/** The cache each run took (`recorded`, `on`, `off`: JSON and CSV `cache`), after its setting; a session tree's rows carry none. */
+const CACHE_COLUMN: Column = { header: 'cache' };
+
+/** The per-run columns: the cache after the setting when the rows carry it (`withCache`). */
+function runColumns(withCache: boolean): Column[] {
+  return withCache ? [RUN_COLUMNS[0]!, RUN_COLUMNS[1]!, CACHE_COLUMN, ...RUN_COLUMNS.slice(2)] : RUN_COLUMNS;
+}
 
 /**
  * Settings longer than `room` are shown as `#1`, `#2`, … with a legend above the table (wrapped at
@@ -263,9 +271,11 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {
       const { prefix, suffix, short } = shortenPaths(report.runs.map((row) => row.source));
+      const withCache = report.runs.some((row) => row.cache !== undefined);
       const rows = report.runs.map((row, i) => [
         short[i]!,
         labels.get(row.setting)!,
+        ...(withCache ? [row.cache ?? '-'] : []),
         row.baselineStopReason,
         row.baselineSteps,
         usd(row.baselineCostUsd),
@@ -274,7 +284,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
         usd(row.costUsd),
         row.falseStop ? 'FALSE STOP' : '',
       ]);
-      const tables = perRunTables({ columns: RUN_COLUMNS, rows, keys: reportFigureKeys(report), figures: report.runs, width });
+      const tables = perRunTables({ columns: runColumns(withCache), rows, keys: reportFigureKeys(report), figures: report.runs, width });
       text += `\n${sourcesLine(b.runs, prefix, suffix)}${tables}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
