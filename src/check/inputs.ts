@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { collectInputFiles, collectInputs } from '../io/collectInputs.js';
+import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { splitInputs } from '../scenario/inputs.js';
 import { strategyPlaceOf } from '../scenario/run.js';
@@ -22,6 +22,8 @@ export interface CheckInput {
   strategyPlace: StrategyPlace;
   /** The trace files `traces:` names, in order (none for a synthetic-only scenario). */
   traceFiles: string[];
+  /** With --skip-bad: the pipes and devices its `traces:` directories or globs hold, never opened (bad inputs). */
+  unread?: UnreadInput[];
 }
 
 /**
@@ -52,36 +54,53 @@ export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: s
  * either name that file once, and the scenario replays it once); every entry that finds nothing is named.
  */
 export function resolveTraceFiles(scenario: AnyScenario): string[] {
+  return resolveTraceInputs(scenario).files;
+}
+
+/**
+ * resolveTraceFiles, and with `read.skipBad` the pipes and devices its entries' directories or globs hold
+ * (`unread`: never opened; without it they are refused), each told of as its entry's problem would be.
+ */
+export function resolveTraceInputs(scenario: AnyScenario, read: { skipBad?: boolean } = {}): { files: string[]; unread: UnreadInput[] } {
   const paths: string[] = [];
   const issues: InputIssue[] = [];
+  const unread = new Map<string, UnreadInput>();
   (scenario.traces ?? []).forEach((pattern, i) => {
     const path = isAbsolute(pattern) ? pattern : join(dirname(scenario.source), pattern);
+    const entry = { scenario, i, pattern, path };
     paths.push(path);
     try {
-      collectInputs([path]);
+      for (const left of collectInputFiles([path], read).unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: entryIssue(entry, left.issue) });
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      const line = scenario.lineOf(['traces', i]);
-      for (const issue of error.issues) {
-        issues.push({
-          file: scenario.source,
-          ...(line === undefined ? {} : { line }),
-          field: `traces[${i}]`,
-          code: issue.code,
-          message: `${JSON.stringify(pattern)} (${path}): ${issue.message}`,
-          hint: 'a relative path or glob is read from the scenario file’s directory',
-        });
-      }
+      for (const issue of error.issues) issues.push(entryIssue(entry, issue));
     }
   });
   if (issues.length > 0) throw new UserError(issues);
-  return paths.length === 0 ? [] : collectInputs(paths);
+  return { files: paths.length === 0 ? [] : collectInputFiles(paths, read).files, unread: [...unread.values()] };
 }
 
-/** Every scenario file read and checked, its traces found, before anything runs. */
-export function loadCheckInputs(scenarioFiles: readonly string[], overrides: ScenarioOverrides): CheckInput[] {
+/** A problem of what `traces[i]` (`pattern`, found at `path`) names, placed at that entry of the scenario file. */
+function entryIssue(entry: { scenario: AnyScenario; i: number; pattern: string; path: string }, issue: InputIssue): InputIssue {
+  const line = entry.scenario.lineOf(['traces', entry.i]);
+  return {
+    file: entry.scenario.source,
+    ...(line === undefined ? {} : { line }),
+    field: `traces[${entry.i}]`,
+    code: issue.code,
+    message: `${JSON.stringify(entry.pattern)} (${entry.path}): ${issue.message}`,
+    hint: 'a relative path or glob is read from the scenario file’s directory',
+  };
+}
+
+/**
+ * Every scenario file read and checked, its traces found, before anything runs (with `read.skipBad`, the
+ * pipes and devices among them are kept unopened in `unread`, not refused).
+ */
+export function loadCheckInputs(scenarioFiles: readonly string[], overrides: ScenarioOverrides, read: { skipBad?: boolean } = {}): CheckInput[] {
   return scenarioFiles.map((file) => {
     const scenario = loadAnyScenarioFile(file);
+    const traces = resolveTraceInputs(scenario, read);
     const settings = scenarioSettings(scenario, overrides);
     const cacheChosen = overrides.contextFlags?.cache ?? scenario.context?.cache;
     const { cache: _synthetic, ...traceStrategy } = settings.strategy;
@@ -90,7 +109,8 @@ export function loadCheckInputs(scenarioFiles: readonly string[], overrides: Sce
       settings,
       traceStrategy: cacheChosen === undefined ? traceStrategy : settings.strategy,
       strategyPlace: strategyPlaceOf(scenario, overrides),
-      traceFiles: resolveTraceFiles(scenario),
+      traceFiles: traces.files,
+      unread: traces.unread,
     };
   });
 }

@@ -8,7 +8,7 @@
  * out, not bad: it is no trace, and `scenarioFiles` lists it for one warning line.
  */
 import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
-import { collectInputs } from '../io/collectInputs.js';
+import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { inputLabel, runOfFile } from '../io/openInput.js';
 import { counted } from '../plural.js';
 import { isScenarioFile } from '../scenario/inputs.js';
@@ -25,6 +25,11 @@ export interface InputSetOptions extends ReadOptions {
   skipBad?: boolean;
   /** Other inputs give runs too (scenario files): --skip-bad may leave out every trace file. */
   otherRuns?: boolean;
+  /**
+   * Entries a directory or glob brought in that are no regular file (collectInputFiles with `skipBad`):
+   * never opened, bad from the start, listed first among the bad inputs.
+   */
+  unread?: readonly UnreadInput[];
 }
 
 export interface BadInput {
@@ -42,7 +47,10 @@ export interface InputRun {
 export class TraceInputs {
   /** The trace files read, each on its own (a Claude Code sub-agent's file is read with its session's). */
   readonly files: string[];
+  /** Files found bad while reading (`badCount`, `isBad` and `keep` are about these). */
   private readonly bad = new Map<string, BadInput>();
+  /** The entries never opened (`options.unread`), each once: bad inputs that are not among `files`. */
+  private readonly unread: BadInput[];
   /**
    * Scenario files met among the trace files (a directory or glob a scenario's `traces:` names brought them
    * in: the command's own inputs are split before, src/scenario/inputs.ts): left out, not read as traces.
@@ -55,11 +63,22 @@ export class TraceInputs {
     private readonly options: InputSetOptions = {},
   ) {
     this.files = readAlone(files);
+    const unread = new Map((options.unread ?? []).map((entry) => [entry.path, entry.issue]));
+    this.unread = [...unread].map(([file, issue]) => ({ file, issues: [issue] }));
   }
 
-  /** The inputs the paths a user gave expand to (directories walked, globs matched), in a stable order. */
+  /**
+   * The inputs the paths a user gave expand to (directories walked, globs matched), in a stable order; with
+   * `skipBad`, an entry that is no regular file is a bad input (else refused: collectInputFiles).
+   */
   static fromPaths(paths: readonly string[], options: InputSetOptions = {}): TraceInputs {
-    return new TraceInputs(collectInputs(paths), options);
+    const { files, unread } = collectInputFiles(paths, { skipBad: options.skipBad === true });
+    return new TraceInputs(files, { ...options, unread });
+  }
+
+  /** How many inputs there are: the files read and the entries never opened. */
+  get inputCount(): number {
+    return this.files.length + this.unread.length;
   }
 
   /** Every run of every good file, a file at a time; a file stops being read once it is found bad. */
@@ -118,12 +137,12 @@ export class TraceInputs {
     else this.bad.set(file, { file, issues: [...error.issues] });
   }
 
-  /** The files found bad so far, with their problems (what `finish` reports, without refusing anything). */
+  /** The inputs found bad so far, with their problems (what `finish` reports, without refusing anything). */
   get badInputs(): BadInput[] {
-    return [...this.bad.values()];
+    return [...this.unread, ...this.bad.values()];
   }
 
-  /** How many files were found bad. */
+  /** How many of the files read were found bad. */
   get badCount(): number {
     return this.bad.size;
   }
@@ -142,19 +161,20 @@ export class TraceInputs {
    * written); with `skipBad`, the bad files instead (for `skippedMessage`).
    */
   finish(): BadInput[] {
-    const bad = [...this.bad.values()];
+    const bad = this.badInputs;
+    const total = this.inputCount;
     if (bad.length === 0 && this.scenarioFiles.length === this.files.length && this.files.length > 0) throw onlyScenarioFiles(this.scenarioFiles);
     // --skip-bad goes on without the bad files, but not without any: a report of no runs is no answer
     // (unless scenario files give runs too).
-    const nothingLeft = bad.length + this.scenarioFiles.length === this.files.length && this.options.otherRuns !== true;
+    const nothingLeft = bad.length + this.scenarioFiles.length === total && this.options.otherRuns !== true;
     if (bad.length === 0 || (this.options.skipBad && !nothingLeft)) return bad;
-    if (this.files.length === 1 && !this.options.skipBad) throw new UserError(bad[0]!.issues);
+    if (total === 1 && !this.options.skipBad) throw new UserError(bad[0]!.issues);
     const issues = bad.slice(0, MAX_BAD_FILES).flatMap((input) => shownIssues(input, bad.length === 1 ? MAX_REPORTED_ISSUES : ISSUES_PER_BAD_FILE));
     const shown = bad.length > MAX_BAD_FILES ? ` (the first ${MAX_BAD_FILES} are shown)` : '';
     issues.push(
       this.options.skipBad
         ? { code: 'bad_inputs', message: `every input file has problems${shown}: --skip-bad left no run to work on; nothing was written`, hint: 'fix the files, or name inputs that hold good runs' }
-        : { code: 'bad_inputs', message: `${bad.length} of ${this.files.length} input files have problems${shown}; nothing was written`, hint: 'fix or remove them, or pass --skip-bad to go on without them' },
+        : { code: 'bad_inputs', message: `${bad.length} of ${total} input files have problems${shown}; nothing was written`, hint: 'fix or remove them, or pass --skip-bad to go on without them' },
     );
     throw new UserError(issues);
   }

@@ -88,8 +88,8 @@ interface Walk {
   root: string;
   out: string[];
   seen: SeenInputs;
-  /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): refused. */
-  special: InputIssue[];
+  /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): never opened. */
+  special: UnreadInput[];
 }
 
 /**
@@ -106,6 +106,17 @@ function notRegular(input: { path: string; glob: boolean }, entry: string, stats
     message: `${input.glob ? 'matches' : 'holds'} ${entry}, ${kindOf(stats)}, which is not read: ${from} read only when they are regular files${pipe ? ' (a named pipe only when given on its own)' : ''}`,
     hint: pipe ? `to read the pipe, give its path on its own; else leave it out of the ${input.glob ? 'pattern' : 'directory'}` : `leave it out of the ${input.glob ? 'pattern' : 'directory'}, or give the trace files on their own`,
   };
+}
+
+/**
+ * An entry a directory or glob brought in that is no regular file (see notRegular): never opened. It is
+ * refused with the inputs, or, with `skipBad`, handed to TraceInputs (src/import/inputSet.ts) as a bad input.
+ */
+export interface UnreadInput {
+  /** The entry's path, as a file of the directory or glob's match would be read. */
+  path: string;
+  /** Why it is not read: `issue.file` is the directory or glob that brought it in. */
+  issue: InputIssue;
 }
 
 /**
@@ -126,7 +137,7 @@ function walkDirectory(dir: string, walk: Walk): void {
     if (stats?.isDirectory()) {
       if (walk.seen.isNew(path, realPath(path))) walkDirectory(path, walk);
     } else if (isTraceFileName(name)) {
-      if (stats !== undefined && !stats.isFile()) walk.special.push(notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats));
+      if (stats !== undefined && !stats.isFile()) walk.special.push({ path, issue: notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats) });
       else if (walk.seen.isNew(path, stats ? realPath(path) : path)) walk.out.push(path);
     }
   }
@@ -142,6 +153,11 @@ export interface CollectedInputs {
    * earlier input named it `y`.
    */
   repeated: string[];
+  /**
+   * With `skipBad`: the entries a directory or glob brought in that are no regular file, unopened, for
+   * TraceInputs to list with the bad files (without it they are refused). Never in `files`.
+   */
+  unread: UnreadInput[];
 }
 
 /**
@@ -149,16 +165,17 @@ export interface CollectedInputs {
  * trace files recursively (sorted by name), a glob's matches (sorted; absolute paths for an absolute
  * pattern, else relative to the current directory), `-` (standard input) as is. A file
  * named twice (by real path) is read once. Nothing found is an error. A file a directory or glob brings in
- * that is no regular file (a named pipe, a socket, a device) is refused unopened, every one named (a named
- * pipe is read only when given on its own). Whether each file can be read is for the reader to say.
+ * that is no regular file (a named pipe, a socket, a device) is never opened (a named pipe is read only when
+ * given on its own): every one is named in one refusal, or, with `options.skipBad` (--skip-bad), returned
+ * in `unread` to be listed with the bad files. Whether each file can be read is for the reader to say.
  */
-export function collectInputFiles(paths: readonly string[]): CollectedInputs {
+export function collectInputFiles(paths: readonly string[], options: { skipBad?: boolean } = {}): CollectedInputs {
   if (paths.length === 0) {
     throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no trace files given', hint: 'pass files, directories or globs' });
   }
   const files: string[] = [];
   const seen = new SeenInputs();
-  const special: InputIssue[] = [];
+  const special: UnreadInput[] = [];
   paths.forEach((path, input) => {
     seen.startInput(input);
     if (path === STDIN_PATH) {
@@ -173,7 +190,7 @@ export function collectInputFiles(paths: readonly string[]): CollectedInputs {
       if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
       for (const match of matches) {
         const stats = statOf(match);
-        if (stats !== undefined && !stats.isFile()) special.push(notRegular({ path, glob: true }, match, stats));
+        if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
         else if (seen.isNew(match, realPath(match))) files.push(match);
       }
       return;
@@ -190,11 +207,11 @@ export function collectInputFiles(paths: readonly string[]): CollectedInputs {
       files.push(path);
     }
   });
-  if (special.length > 0) throw new UserError(special);
-  return { files, repeated: seen.repeated };
+  if (special.length > 0 && options.skipBad !== true) throw new UserError(special.map((entry) => entry.issue));
+  return { files, repeated: seen.repeated, unread: special };
 }
 
-/** The trace files the paths a user gave expand to, each once (see `collectInputFiles`). */
+/** The trace files the paths a user gave expand to, each once (see `collectInputFiles`: an entry that is no regular file is refused). */
 export function collectInputs(paths: readonly string[]): string[] {
   return collectInputFiles(paths).files;
 }

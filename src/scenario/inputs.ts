@@ -5,7 +5,7 @@
  * own formats from the content).
  */
 import { UserError, type InputIssue } from '../errors.js';
-import { collectInputFiles } from '../io/collectInputs.js';
+import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
 import { lineFormat, looksLikeCassette, TRACE_FORMATS } from '../import/formats.js';
 import { looksLikeUnmarkedScenario, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
@@ -46,16 +46,21 @@ export function splitInputs(files: readonly string[]): { scenarioFiles: string[]
  * The trace files the paths name, for commands that need recordings. A scenario file named as a path is
  * refused with what to do instead (`instead`), and so are the scenario files a directory or glob brought
  * in when no trace file is left; otherwise those are left out and `skipped` lists them. `repeated`: the
- * inputs given more than once (see collectInputFiles).
+ * inputs given more than once; `unread`: with `read.skipBad`, the pipes and devices left unopened (see collectInputFiles).
  */
-export function recordedInputsOnly(paths: readonly string[], command: string, instead: string): { traceFiles: string[]; skipped: string[]; repeated: string[] } {
-  const { files, repeated } = collectInputFiles(paths);
+export function recordedInputsOnly(
+  paths: readonly string[],
+  command: string,
+  instead: string,
+  read: { skipBad?: boolean } = {},
+): { traceFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[] } {
+  const { files, repeated, unread } = collectInputFiles(paths, read);
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const refused = traceFiles.length === 0 ? scenarioFiles : scenarioFiles.filter((file) => paths.includes(file));
   if (refused.length > 0) {
     throw new UserError(refused.map((file) => ({ file, code: 'scenario_input', message: `is a scenario file: ${command} needs recorded traces`, hint: instead })));
   }
-  return { traceFiles, skipped: scenarioFiles, repeated };
+  return { traceFiles, skipped: scenarioFiles, repeated, unread };
 }
 
 /**

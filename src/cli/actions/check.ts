@@ -140,7 +140,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   refuseScenariosNotAsFiles(inputs, 'check');
   const { scenarioFiles, skipped, repeated } = checkScenarioFiles(inputs);
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
-  const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given));
+  const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);

@@ -7,6 +7,7 @@
  */
 import type { CheckInput } from '../../check/inputs.js';
 import { UserError, type InputIssue } from '../../errors.js';
+import type { UnreadInput } from '../../io/collectInputs.js';
 import { readAlone } from '../../import/index.js';
 import { inputLabel, runOfFile } from '../../io/openInput.js';
 import { counted } from '../../plural.js';
@@ -91,15 +92,19 @@ function noRunsIssue(input: CheckInput, files: readonly string[], leftOut: LeftO
  * scenario's traces were read with them) or, under --skip-bad, bad. Refused as a set of bad inputs is.
  */
 function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly string[][], perScenario: readonly Trace[][], leftOut: LeftOut): void {
-  const empty = checks.flatMap((input, i) => (input.traceFiles.length > 0 && input.scenario.population === undefined && perScenario[i]!.length === 0 ? [i] : []));
+  const named = (i: number) => [...files[i]!, ...(checks[i]!.unread ?? []).map((entry) => entry.path)];
+  const empty = checks.flatMap((input, i) => (named(i).length > 0 && input.scenario.population === undefined && perScenario[i]!.length === 0 ? [i] : []));
   if (empty.length === 0) return;
-  throw new UserError(empty.map((i) => noRunsIssue(checks[i]!, files[i]!, leftOut)));
+  throw new UserError(empty.map((i) => noRunsIssue(checks[i]!, named(i), leftOut)));
 }
 
-/** Reads `files` once (`--skip-bad` may leave every one out: the scenarios say whether they are left with runs). */
-async function readOnce(files: readonly string[], flags: TraceFlags, io: CliIO): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]>; scenarioFiles: string[] }> {
-  if (files.length === 0) return { runs: [], byFile: new Map(), scenarioFiles: [] };
-  const inputs = traceInputs(files, flags, { besideScenarios: true });
+/**
+ * Reads `files` once (`--skip-bad` may leave every one out: the scenarios say whether they are left with
+ * runs); `read.unread`: the pipes and devices the `traces:` entries hold, listed as bad (--skip-bad).
+ */
+async function readOnce(files: readonly string[], read: { flags: TraceFlags; unread?: readonly UnreadInput[] }, io: CliIO): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]>; scenarioFiles: string[] }> {
+  if (files.length === 0 && (read.unread ?? []).length === 0) return { runs: [], byFile: new Map(), scenarioFiles: [] };
+  const inputs = traceInputs(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }) });
   const runs = await workOnRuns(inputs, io, (trace) => trace);
   return { runs, byFile: byFile(readAlone(files), runs), scenarioFiles: inputs.scenarioFiles };
 }
@@ -114,7 +119,8 @@ export async function readCheckTraces(checks: readonly CheckInput[], flags: Trac
   const all = [...new Set(files.flat())];
   const alone = new Set(readAlone(all));
   const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
-  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], flags, io);
+  // The pipes and devices of every scenario's entries are listed once, with the files read together.
+  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], { flags, unread: checks.flatMap((input) => input.unread ?? []) }, io);
   const runs = [...once.runs];
   const scenarioFiles = new Set(once.scenarioFiles);
   const perScenario: Trace[][] = [];
@@ -123,7 +129,7 @@ export async function readCheckTraces(checks: readonly CheckInput[], flags: Trac
       perScenario.push(own.flatMap((file) => once.byFile.get(file) ?? []));
       continue;
     }
-    const read = await readOnce(own, flags, io);
+    const read = await readOnce(own, { flags }, io);
     runs.push(...read.runs);
     perScenario.push(read.runs);
     for (const file of read.scenarioFiles) scenarioFiles.add(file);

@@ -95,9 +95,9 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
-  const files = recordedTraceFiles(inputs, 'fit', 'pass recorded traces of any supported format', io);
+  const { files, unread } = recordedTraceFiles(inputs, { command: 'fit', instead: 'pass recorded traces of any supported format', read: flags }, io);
   // A run whose model the table lacks makes its file bad like any other problem (named, or left out with --skip-bad).
-  const traces = await workOnRuns(traceInputs(files, flags), io, (trace) => {
+  const traces = await workOnRuns(traceInputs(files, flags, { unread }), io, (trace) => {
     resolveTracePricing(trace, { prices });
     return trace;
   });

@@ -56,7 +56,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
       await breathe();
     }
     closeFile();
-    io.stderr(skippedMessage(set.finish(), set.files.length));
+    io.stderr(skippedMessage(set.finish(), set.inputCount));
     warnMissingTranscripts(missing, io, set.badInputs.map((bad) => bad.file));
     output?.commit();
   } catch (error) {
@@ -69,6 +69,6 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
 
 export function importAction(inputs: string[], opts: ReadFlags & { out?: string }, io: CliIO): Promise<number> {
   checkOutputs([['--out', opts.out]], inputs, io);
-  const files = recordedTraceFiles(inputs, 'import', "write a scenario's runs as native traces with 'loopcost generate'", io);
-  return runImport(traceInputs(files, opts), opts.out, io, opts.skipBad === true);
+  const { files, unread } = recordedTraceFiles(inputs, { command: 'import', instead: "write a scenario's runs as native traces with 'loopcost generate'", read: opts }, io);
+  return runImport(traceInputs(files, opts, { unread }), opts.out, io, opts.skipBad === true);
 }

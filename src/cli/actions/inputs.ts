@@ -8,7 +8,7 @@ import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
-import { collectInputFiles } from '../../io/collectInputs.js';
+import { collectInputFiles, type UnreadInput } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
 import { STDIN_LABEL, STDIN_PATH, statOf } from '../../io/openInput.js';
@@ -28,14 +28,16 @@ export type GivenFlag = (key: string) => boolean;
 export interface Inputs {
   traceFiles: string[];
   scenarios: ScenarioInput[];
+  /** With --skip-bad: the pipes and devices a directory or glob brought in, never opened (for `traceInputs`). */
+  unread: UnreadInput[];
 }
 
-export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues, given: GivenFlag, io: CliIO): Inputs {
-  const { files, repeated } = collectInputFiles(inputs);
+export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues & { skipBad?: boolean }, given: GivenFlag, io: CliIO): Inputs {
+  const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   warnScenarioFlags(flags, scenarioFiles.length, io);
-  return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)) };
+  return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)), unread };
 }
 
 /**
@@ -43,12 +45,17 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues,
  * checked here, before any work). `compiled`: the command replays compiled traces (replay, whatif,
  * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read.
  * `besideScenarios`: scenario files among the inputs give runs too, so --skip-bad may leave out every
- * trace file.
+ * trace file. `unread`: the entries collecting the inputs left unopened (--skip-bad), bad inputs.
  */
-export function traceInputs(traceFiles: readonly string[], flags: ReadFlags & { cacheDir?: string }, use: { compiled?: boolean; besideScenarios?: boolean } = {}): TraceInputs {
+export function traceInputs(
+  traceFiles: readonly string[],
+  flags: ReadFlags & { cacheDir?: string },
+  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[] } = {},
+): TraceInputs {
   const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}) });
+  const unread = use.unread === undefined || use.unread.length === 0 ? {} : { unread: use.unread };
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread });
 }
 
 /**
@@ -62,7 +69,7 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
     return work(trace);
   });
   io.stderr(leftOutScenariosMessage(inputs.scenarioFiles));
-  io.stderr(skippedMessage(skipped, inputs.files.length));
+  io.stderr(skippedMessage(skipped, inputs.inputCount));
   warnMissingTranscripts(missing, io, skipped.map((bad) => bad.file));
   return results;
 }

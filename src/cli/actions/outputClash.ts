@@ -10,7 +10,7 @@
 import { realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
-import { collectInputs, isGlob, isTraceFileName } from '../../io/collectInputs.js';
+import { collectInputFiles, isGlob, isTraceFileName } from '../../io/collectInputs.js';
 import { STDIN_PATH, statOf } from '../../io/openInput.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
 import type { CliIO } from '../io.js';
@@ -43,7 +43,8 @@ function readFiles(input: InputPath): { files: string[]; via: (file: string) => 
   if (input === STDIN_PATH) return { files: [], via: () => '' };
   let files: string[];
   try {
-    files = collectInputs([input]);
+    // The regular files, also beside a pipe or device (--skip-bad reads them, and never opens those).
+    files = collectInputFiles([input], { skipBad: true }).files;
   } catch {
     files = []; // the command says what is wrong with its inputs, after its output checks
   }

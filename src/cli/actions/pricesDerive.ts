@@ -123,9 +123,9 @@ export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io
   refuseGzipName(opts.out, '--out', '--prices and --prices-override read a price file as plain JSON, not gzip');
   refuseStdoutOutput({ '--out': opts.out }, { command: 'prices derive', carries: 'report' });
   checkOutputs([['--out', opts.out]], inputs, io);
-  const files = recordedTraceFiles(inputs, 'prices derive', 'synthetic runs have no recorded cost to derive prices from', io);
+  const { files, unread } = recordedTraceFiles(inputs, { command: 'prices derive', instead: 'synthetic runs have no recorded cost to derive prices from', read: opts }, io);
   // Each run kept (--skip-bad drops a bad file's runs after the work) with its largest call, per model.
-  const read = traceInputs(files, opts);
+  const read = traceInputs(files, opts, { unread });
   const fileOf = fileOfRun(read.files.map(inputLabel));
   const runs = await workOnRuns(read, io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace), file: fileOf(trace.source) }));
   const largest = new Map<string, LargestCall>();

@@ -1,5 +1,6 @@
 /** The inputs of commands that need recordings (compare, import, prices derive, fit). */
 import { repeatedInputsMessage } from '../../import/inputSet.js';
+import type { UnreadInput } from '../../io/collectInputs.js';
 import { recordedInputsOnly } from '../../scenario/inputs.js';
 import type { CliIO } from '../io.js';
 import { counted } from '../../plural.js';
@@ -11,13 +12,15 @@ export function someNames(files: readonly string[]): string {
 
 /**
  * For commands that need recordings: the trace files; a scenario file named is refused with `instead`,
- * scenario files in a directory or glob are left out, said on stderr.
+ * scenario files in a directory or glob are left out, said on stderr. `unread`: with `read.skipBad`, the
+ * pipes and devices a directory or glob brought in, unopened (for traceInputs).
  */
-export function recordedTraceFiles(inputs: readonly string[], command: string, instead: string, io: CliIO): string[] {
-  const { traceFiles, skipped, repeated } = recordedInputsOnly(inputs, command, instead);
+export function recordedTraceFiles(inputs: readonly string[], use: { command: string; instead: string; read: { skipBad?: boolean } }, io: CliIO): { files: string[]; unread: UnreadInput[] } {
+  const { command, instead } = use;
+  const { traceFiles, skipped, repeated, unread } = recordedInputsOnly(inputs, command, instead, { skipBad: use.read.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   if (skipped.length > 0) {
     io.stderr(`loopcost: warning: left out ${counted(skipped.length, 'scenario file')} (${someNames(skipped)}): ${command} needs recorded traces; ${instead}\n`);
   }
-  return traceFiles;
+  return { files: traceFiles, unread };
 }

@@ -3,6 +3,7 @@ import type { BrakeConfig } from '../../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
+import type { UnreadInput } from '../../io/collectInputs.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
 import { CompileScratch } from '../../fast/compile.js';
@@ -159,7 +160,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
 }
 
 /** `replay --tree` (see actions/tree.ts). */
-async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
+async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; unread: UnreadInput[]; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
   checkTreeInputs(read.scenarios.length, [
     ['--preset recorded', opts.preset === RECORDED_PRESET],
     ['--report-dir', opts.reportDir !== undefined],
@@ -170,7 +171,7 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
   return runTreeReplay(
     {
       inputs,
-      traces: traceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0 }),
+      traces: traceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0, unread: read.unread }),
       brakes: brakesFromFlags(opts),
       ...(read.subagent === undefined ? {} : { subagent: read.subagent }),
       strategy: strategyFromFlags(opts),
@@ -197,16 +198,16 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   const format = chooseFormat(opts, io);
   if (opts.reportDir !== undefined) checkOutputDirectory(opts.reportDir, REPORT_FILES);
   checkOutputs([['--out', opts.out], ...reportDirOutputs(opts.reportDir, REPORT_FILES)], pricedInputs(inputs, opts), io);
-  const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
+  const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
   warnViewFlags(opts, opts.reportDir === undefined ? format : 'table', io);
   const subagent = subagentLimitsFromFlags(opts, 'replay');
-  if (opts.tree === true) return replayTrees(inputs, opts, { traceFiles, scenarios, format, subagent }, io);
+  if (opts.tree === true) return replayTrees(inputs, opts, { traceFiles, scenarios, unread, format, subagent }, io);
   return runReplay(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true, besideScenarios: scenarios.length > 0 }),
+      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true, besideScenarios: scenarios.length > 0, unread }),
       scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),

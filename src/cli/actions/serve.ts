@@ -66,24 +66,24 @@ function scenarioCache(cache: CacheMode | undefined): CacheMode | undefined {
 }
 
 async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO): Promise<ServeSources> {
-  const { files, repeated } = collectInputFiles(inputs);
+  const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   if (scenarioFiles.length > 0) {
-    if (scenarioFiles.length > 1 || traceFiles.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
+    if (scenarioFiles.length > 1 || traceFiles.length + unread.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
     const scenario = loadScenarioFile(scenarioFiles[0]!);
     const settings = scenarioSettings(scenario, flags.seed === undefined ? {} : { seed: nonNegativeInt('--seed', flags.seed) });
     const cache = scenarioCache(flags.cache as CacheMode | undefined); // one of CACHE_MODES: flagOptions checked it
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
   }
   if (flags.seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
-  const read = traceInputs(traceFiles, flags);
+  const read = traceInputs(traceFiles, flags, { unread });
   const { results: traces, skipped } = await read.map((trace) => trace);
   if (traces.length === 0) {
     const why = skipped.length > 0 ? `no trace to serve: every input file has problems (${skipped.map((bad) => bad.file).join(', ')})` : 'no trace to serve';
     throw usage('<inputs>', why, skipped.length > 0 ? 'run without --skip-bad to see each problem' : 'name trace files, directories or globs that hold at least one run');
   }
-  io.stderr(skippedMessage(skipped, read.files.length));
+  io.stderr(skippedMessage(skipped, read.inputCount));
   warnMissingTranscripts(traces.flatMap(missingTranscriptsOf), io);
   return { traces };
 }

@@ -69,7 +69,7 @@ function onWorker(worker: SweepWorker): ThreadSweep {
 export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[] }): Promise<{ rows: SweepRow[]; read: SweepRead }> {
   const { setup, range, io } = args;
   const given = Object.keys(args.opts).filter((key) => args.given(key));
-  const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0 });
+  const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
   const units = sweepUnits(inputs.files, inputs.files.map(sizeOf), setup.scenarios.map((s) => s.settings.runs), args.workers);
   const next = new SharedArrayBuffer(4);
   const started = args.started ?? [];
@@ -94,7 +94,7 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
     for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
-    io.stderr(skippedMessage(inputs.finish(), inputs.files.length));
+    io.stderr(skippedMessage(inputs.finish(), inputs.inputCount));
     // Missing sub-agent transcripts: said here once, in file order, whichever thread read them (workers stay quiet).
     const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);
     warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);

@@ -18,6 +18,7 @@ import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGr
 import { checkGridStrategies } from '../../population/gridStrategies.js';
 import type { ScenarioPopulation } from '../../population/run.js';
 import type { BadInput, InputRun } from '../../import/inputSet.js';
+import type { UnreadInput } from '../../io/collectInputs.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
@@ -151,6 +152,8 @@ export interface SweepSetup {
   prices: PriceTable;
   scenarios: ScenarioInput[];
   traceFiles: string[];
+  /** With --skip-bad: the pipes and devices a directory or glob brought in, never opened (listed as bad). */
+  unread: UnreadInput[];
   targetCompletion?: number;
 }
 
@@ -174,7 +177,7 @@ function cachesTaken(traces: readonly Trace[]): CacheMode[] {
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
   const { axes, fixed } = sweepGrid(opts, given);
-  const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
+  const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
@@ -183,7 +186,7 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);
-  return { axes, configurations, fixed, prices, scenarios, traceFiles, ...(target === undefined ? {} : { targetCompletion: target }) };
+  return { axes, configurations, fixed, prices, scenarios, traceFiles, unread, ...(target === undefined ? {} : { targetCompletion: target }) };
 }
 
 /**
@@ -207,7 +210,7 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
   let traces: Trace[];
   let skipped: BadInput[] = [];
   if (from !== undefined && 'traces' in from) traces = from.traces;
-  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0 }), io, (trace) => trace);
+  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread }), io, (trace) => trace);
   else ({ traces, skipped } = await shareRuns(share.files, opts));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
   const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));

@@ -165,12 +165,12 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const subagent = subagentLimitsFromFlags(opts, 'whatif');
   const settings = trySettings(opts.try, subagent);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const { traceFiles, scenarios } = readInputs(inputs, opts, given, io);
+  const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   return runWhatIf(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0 }),
+      traces: traceInputs(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0, unread }),
       scenarios,
       settings,
       strategy: strategyFromFlags(opts),
