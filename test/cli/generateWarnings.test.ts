@@ -1,5 +1,5 @@
 /**
- * `generate` said nothing of what replay, whatif, sweep and project warn about the same scenario (a model
+ * `generate` said nothing of what replay and whatif (and sweep and project, of the window) warn about the same scenario (a model
  * with no cached-input price under `cache: on`; a max_tokens that leaves no room for a prompt in the
  * model's window, so the provider refuses every call): it now says the same `warning:` lines on stderr,
  * after the runs and before the file written is said; stdout stays the JSONL runs.

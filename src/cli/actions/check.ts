@@ -34,6 +34,7 @@ import { someNames } from './recordedInputs.js';
 import { fileIdentity } from './outputClash.js';
 import { statOf } from '../../io/openInput.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
+import { checkCacheWarnings } from './scenarioWarnings.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
@@ -165,6 +166,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const warnings = [
     ...priceGapWarningsOf(recorded, { prices, ...model, inputs: named }),
     ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)),
+    ...checkCacheWarnings(checks, traces, { prices, ...model }),
     ...windowWarnings(checks, traces, { prices, ...model }),
     ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
   ];

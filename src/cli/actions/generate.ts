@@ -16,12 +16,7 @@ import { announceWritten, checkOutputs, pricedInputs } from './output.js';
 import { counted } from '../../plural.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { warningLines } from '../../report/warnings.js';
-import { resolveScenarioPricing } from '../../scenario/run.js';
-import { scenarioSettings, type ScenarioOverrides } from '../../scenario/settings.js';
-import type { Scenario } from '../../scenario/load.js';
-import type { PriceTable } from '../../pricing/types.js';
-import { sentMaxTokens } from '../../population/modelWindow.js';
-import { RunNotes } from './runNotes.js';
+import { scenarioWarnings } from './scenarioWarnings.js';
 
 export type GenerateFlags = ScenarioFlagValues & PriceFlags & { out?: string };
 
@@ -90,22 +85,10 @@ async function writeGenerated(traces: Iterable<Trace>, args: { out: string | und
 }
 
 /**
- * What replay, whatif, sweep and project warn about the scenario's synthetic runs, said the same way
- * (RunNotes.addSynthetic): the cache on with a model the table gives no cached-input price, a max_tokens
- * that leaves no room for a prompt in the model's window (the provider refuses every call).
- */
-function scenarioWarnings(scenario: Scenario, args: { prices: PriceTable; overrides: ScenarioOverrides; path: string }): string {
-  const settings = scenarioSettings(scenario, args.overrides);
-  const notes = new RunNotes({ strategy: settings.strategy });
-  notes.addSynthetic(args.path, resolveScenarioPricing(scenario, args.prices), settings.strategy.cache, sentMaxTokens([settings.brakes]));
-  return warningLines(notes.warnings([args.path]));
-}
-
-/**
  * Writes each run as it unfolds (memory holds one run); --out is replaced only when every run was
  * written. Yields to the event loop as it goes, so SIGINT, SIGTERM and SIGHUP stop it at once, as they
  * stop the other commands: its temporary removed, no --out, the process ended by the signal. What other
- * commands warn about the scenario is said on stderr (scenarioWarnings).
+ * commands warn about the scenario is said on stderr (scenarioWarnings.ts).
  */
 export async function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
@@ -118,7 +101,7 @@ export async function generateAction(scenarioPath: string, flags: GenerateFlags,
   const traces = generateTraces(scenario, { prices, overrides });
   const runs = await writeGenerated(traces, { out: flags.out, io, source });
   // On stderr (stdout is the runs), after them, before the file written is said (last, as emitReport does).
-  const warnings = scenarioWarnings(scenario, { prices, overrides, path: scenarioPath });
+  const warnings = warningLines(scenarioWarnings(scenario, { prices, overrides, path: scenarioPath }));
   if (warnings !== '') io.stderr(warnings);
   if (flags.out !== undefined) announceWritten({ what: `${counted(runs, 'synthetic run')} of ${scenarioPath}`, file: flags.out }, io);
   return 0;

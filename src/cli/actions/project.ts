@@ -32,6 +32,7 @@ import type { GivenFlag } from './inputs.js';
 import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
+import { cacheOnWarnings } from './scenarioWarnings.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
@@ -197,6 +198,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     warnings: [
       ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
       ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextText(config.strategy))),
+      ...cacheOnWarnings([config], { prices: prepared.prices, scenarios: prepared.scenarios.map((s) => s.scenario), traces: prepared.traces }),
       // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
       ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
       ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),

@@ -1,8 +1,9 @@
 /**
  * What could make a sweep's or a calibration's figures mislead, one warning each: the price table does
  * not price the recorded runs as they were billed, recorded runs swept under a context strategy they
- * were not recorded with (open loop), and `--context-window model` on runs whose model the table gives
- * no window (population/modelWindow.ts).
+ * were not recorded with (open loop), the cache on with a model the table gives no cached-input price
+ * (scenarioWarnings.ts, as replay says it), and `--context-window model` on runs whose model the table
+ * gives no window (population/modelWindow.ts).
  */
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
@@ -11,6 +12,7 @@ import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWar
 import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../parseFlags.js';
 import type { SweepSetup } from './sweepWork.js';
+import { cacheOnWarnings } from './scenarioWarnings.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -22,8 +24,12 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
   return gridWindows(setup).addInputs({ traces }).models();
 }
 
-/** `windowless`: recordedWindowless of the recorded runs read (on every thread); the scenario files' runs are added here. */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[] }): ReportWarning[] {
+/**
+ * `windowless`: recordedWindowless of the recorded runs read (on every thread); the scenario files' runs are
+ * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
+ * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
+ */
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[] }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -32,6 +38,10 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
   return [
     ...priceGapWarnings(args.priceGaps.gaps(PRICE_GAP_TOLERANCE), args.inputs),
     ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : strategy.kind) : []),
+    ...cacheOnWarnings(
+      setup.configurations.map((c) => c.config),
+      { prices: setup.prices, scenarios: setup.scenarios.map((s) => s.scenario), ...(args.traces === undefined ? {} : { traces: args.traces }) },
+    ),
     ...windows.warnings(),
   ];
 }
