@@ -9,12 +9,14 @@
  *
  * A run served from an entry is a Trace whose source, header and end are read from the entry, handed
  * over with its compiled trace (src/replay/compiledRuns.ts; its arrays views of its block's, entryBlocks.ts);
- * its `calls` are inflated from the entry's calls (read with the entry) only if something asks for them (the compiled replay, what-ifs, sweeps
- * and their reports do not). Only formats whose runs depend on the input's bytes alone are kept, as in
- * the runs cache (traceCache.ts). The cache never makes a run fail: an entry not to be trusted is
- * ignored and written again; an entry that cannot be written is skipped. The directory is bounded
- * (cacheBound.ts): an entry read is touched, every entry written sweeps the least recently used past the
- * bound away, and an entry that grows past the whole bound while written is abandoned.
+ * its `calls` are inflated from the entry's calls (read with the entry) only if something asks for them
+ * (the compiled replay, what-ifs, sweeps and their reports do not), their chunk's CRC-32 checked before
+ * the run is served. Only formats whose runs depend on the input's bytes alone are kept, as in the runs
+ * cache (traceCache.ts). The cache never makes a run fail: an entry not to be trusted (cut short,
+ * foreign, failing a CRC-32: its head's, a block's, a calls chunk's) is ignored and written again; an
+ * entry that cannot be written is skipped. The directory is bounded (cacheBound.ts): an entry read is
+ * touched, every entry written sweeps the least recently used past the bound away, and an entry that
+ * grows past the whole bound while written is abandoned.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +30,8 @@ import { handOverCompiled } from '../replay/compiledRuns.js';
 import type { Trace } from '../trace/types.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { joinValue, shapeOf } from './compiledCodec.js';
-import { EntryWriter, readCalls, readEntry, type EntryFiles, type LoadedEntry, type StoredRun } from './compiledEntry.js';
+import { EntryWriter, type EntryFiles, type StoredRun } from './compiledEntry.js';
+import { checkCalls, readCalls, readEntry, type LoadedEntry } from './entryRead.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
 
@@ -40,7 +43,9 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 8: a tool call the run never reached (`unreached`) is not compiled, nor is a final mark of the call it is in; a failed call's status is 100–599 and no final answer.
 // 9: an aborted live recording is known by its end record's `aborted` mark (its status's words only for recordings written before the mark).
 // 11: runs in blocks (entryBlocks.ts), a compiled trace's fields as a shared template and the run's leaves, calls in deflated chunks (callsChunks.ts).
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/11';
+// 12: CRC-32s: the head's (a 20-byte trailer), each block's bytes (in its block head) and each calls chunk's (instead of a SHA-1).
+// A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/12';
 
 let compilerHash: string | undefined;
 
@@ -90,9 +95,10 @@ export class CompiledTraceCache implements RunsCache {
       return;
     }
     this.bounded.use(key, files.compiled);
-    // Each block decoded when its first run is taken, so the first run is ready at once and a replay's
-    // decoded arrays go as its blocks' runs do. A run that does not decode (an entry to be trusted no
-    // further): the input is read and its entry written again, and the runs already served are not served twice.
+    // Each block checked and decoded when its first run is taken, so the first run is ready at once and a
+    // replay's decoded arrays go as its blocks' runs do. A run that does not decode or whose block or calls
+    // chunk fails its CRC-32 (an entry to be trusted no further): the input is read and its entry written
+    // again, and the runs already served are not served twice.
     let served = 0;
     const checked = new Set<number>();
     for (const run of entry.head.runs) {
@@ -160,7 +166,7 @@ export class CompiledTraceCache implements RunsCache {
   }
 }
 
-/** One run of an entry with its compiled trace handed over; undefined when it does not decode (the layout changed, a bad program). */
+/** One run of an entry with its compiled trace handed over; undefined when it does not decode (the layout changed, a bad program) or its block or calls chunk fails its CRC-32. */
 function servedRun(entry: LoadedEntry, run: StoredRun, checked: Set<number>): Trace | undefined {
   try {
     // Filled as compileTrace fills a fresh one: the same fields in the same order (the same shape for V8).
@@ -174,6 +180,8 @@ function servedRun(entry: LoadedEntry, run: StoredRun, checked: Set<number>): Tr
     }
     joinValue(template, run[4], entry.arraysOf(run), compiled as unknown as Record<string, unknown>);
     const calls = entry.calls;
+    // Checked now, while the input can still be read in its place: once served, a run's calls are read by a getter.
+    checkCalls(calls, run);
     const trace = storedTrace(run, () => readCalls(calls, run));
     handOverCompiled(trace, compiled);
     return trace;

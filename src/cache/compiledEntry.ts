@@ -5,31 +5,32 @@
  * columnProgram.ts: constants, copies, narrow running totals; each payload at an 8-byte boundary) one
  * block after another, then a JSON head (the blocks' programs and payload table; each run's source,
  * header, end, block and place in it, and its compiled trace's other fields as a template shared by
- * the runs of one layout and the run's own leaves, compiledCodec.ts splitValue), then a 16-byte trailer
- * (head offset, head length, magic). It is read with one read into one buffer; a block is decoded from
- * it when one of its runs is first asked for (an array stored whole is a view of it). `<key>.calls`
- * holds the runs' calls as deflated JSON in chunks (callsChunks.ts), read with the entry and inflated
- * only if something asks for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts)
- * while its runs are in use has nothing left to read.
+ * the runs of one layout and the run's own leaves, compiledCodec.ts splitValue), then a 20-byte trailer
+ * (head offset, head length, the head's CRC-32, magic). Each block's bytes carry a CRC-32 (in its block
+ * head) and so does each calls chunk (callsChunks.ts). It is read (entryRead.ts) with one read into one
+ * buffer; a block is checked and decoded from it when one of its runs is first asked for (an array
+ * stored whole is a view of it). `<key>.calls` holds the runs' calls as deflated JSON in chunks, read
+ * with the entry, each chunk checked when its first run is served and inflated only if something asks
+ * for a run's calls (see compiledCache.ts): an entry evicted (cacheBound.ts) while its runs are in use
+ * has nothing left to read.
  *
- * A file that is shorter or longer than its trailer says, lacks a magic, names another key or shape,
- * or points outside itself is not trusted (the input is read again and the entry rewritten). Writes go
- * to temporary files renamed into place (the calls file first), so a reader never sees half an entry.
+ * A file that is shorter or longer than its trailer says, lacks a magic, fails a CRC-32, names another
+ * key or shape, or points outside itself is not trusted (the input is read again and the entry
+ * rewritten). Writes go to temporary files renamed into place (the calls file first), so a reader never
+ * sees half an entry.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { nodeWorkerThreads } from '../io/builtins.js';
-import type { CallRecord, Trace } from '../trace/types.js';
-import { CALLS_CHUNKS_IN_FLIGHT, CallsReader, CallsWriter, type CallsAt, type CallsChunk } from './callsChunks.js';
-import { ARRAY_KINDS, fitsTemplate, pad8, splitValue, type ArrayEntry, type ArrayKind, type StoredArray } from './compiledCodec.js';
+import type { Trace } from '../trace/types.js';
+import { CALLS_CHUNKS_IN_FLIGHT, CallsWriter, crc32Of, type CallsAt, type CallsChunk } from './callsChunks.js';
+import { fitsTemplate, pad8, splitValue, type ArrayEntry, type ArrayKind } from './compiledCodec.js';
 import type { ArrayProgram } from './columnProgram.js';
-import { BlockWriter, blockRuns, type BlockHead, type EncodedBlock } from './entryBlocks.js';
-import type { Constants } from './runArrays.js';
+import { BlockWriter, type BlockHead, type EncodedBlock } from './entryBlocks.js';
 
-const MAGIC = Buffer.from('LCCACHE3', 'latin1');
-const TRAILER_MAGIC = 0x4c434333; // "LCC3"
-const TRAILER_BYTES = 16;
-/** Blocks kept decoded while an entry is served (runs of several layouts may take turns). */
-const DECODED_BLOCKS = 8;
+export const MAGIC = Buffer.from('LCCACHE4', 'latin1');
+export const TRAILER_MAGIC = 0x4c434334; // "LCC4"
+/** Head offset (float64), head length, the head's CRC-32, magic (uint32 each), little-endian. */
+export const TRAILER_BYTES = 20;
 
 /**
  * One run in the head: what the report reads of the trace besides its calls; its compiled trace's
@@ -127,9 +128,9 @@ export class EntryWriter {
     return (this.lastTemplate = this.templates.length - 1);
   }
 
-  /** A closed block's payloads, one after another at 8-byte boundaries, and its programs and payload table in the head. */
+  /** A closed block's payloads, one after another at 8-byte boundaries, and its programs, payload table, place and CRC-32 in the head. */
   private writeBlock(id: number, { programs, payloads, runs, starts }: EncodedBlock): void {
-    this.blockHeads[id] = [this.arrays.length, programs.length, this.payloads.length, runs, starts ? 1 : 0];
+    const [offset, firstArray, firstPayload] = [this.offset, this.arrays.length, this.payloads.length];
     for (const program of programs) this.arrays.push(program);
     let size = 0;
     for (const data of payloads) size = pad8(size) + data.byteLength;
@@ -138,9 +139,10 @@ export class EntryWriter {
     for (const data of payloads) {
       at = pad8(at);
       block.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at);
-      this.payloads.push([data.constructor.name as ArrayKind, this.offset + at, data.length]);
+      this.payloads.push([data.constructor.name as ArrayKind, offset + at, data.length]);
       at += data.byteLength;
     }
+    this.blockHeads[id] = [firstArray, programs.length, firstPayload, runs, starts ? 1 : 0, offset, block.length, crc32Of(block)];
     writeSync(this.fd, block);
     this.offset += block.length;
   }
@@ -172,7 +174,8 @@ export class EntryWriter {
     const trailer = Buffer.alloc(TRAILER_BYTES);
     trailer.writeDoubleLE(this.offset, 0);
     trailer.writeUInt32LE(text.length, 8);
-    trailer.writeUInt32LE(TRAILER_MAGIC, 12);
+    trailer.writeUInt32LE(crc32Of(text), 12);
+    trailer.writeUInt32LE(TRAILER_MAGIC, 16);
     writeSync(this.fd, text);
     writeSync(this.fd, trailer);
     this.offset += text.length + trailer.length;
@@ -194,99 +197,4 @@ export class EntryWriter {
     rmSync(this.temporary.compiled, { force: true });
     rmSync(this.temporary.calls, { force: true });
   }
-}
-
-/** An entry read: its head, a run's arrays (its block decoded when first asked for), and its runs' calls. */
-export interface LoadedEntry {
-  head: EntryHead;
-  arraysOf(run: StoredRun): (index: number) => StoredArray;
-  calls: CallsReader;
-}
-
-/** Reads an entry in one read; undefined when it is missing or not to be trusted for `expected`. */
-export function readEntry(files: EntryFiles, expected: Pick<EntryHead, 'cache' | 'key' | 'shape'>): LoadedEntry | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(files.compiled, 'r');
-    const size = fstatSync(fd).size;
-    if (size < MAGIC.length + TRAILER_BYTES) return undefined;
-    const bytes = readWhole(fd, size, true);
-    if (bytes === undefined) return undefined;
-    if (!bytes.subarray(0, MAGIC.length).equals(MAGIC) || bytes.readUInt32LE(size - 4) !== TRAILER_MAGIC) return undefined;
-    const headOffset = bytes.readDoubleLE(size - TRAILER_BYTES);
-    const headLength = bytes.readUInt32LE(size - 8);
-    if (!Number.isSafeInteger(headOffset) || headOffset < MAGIC.length || headOffset + headLength + TRAILER_BYTES !== size) return undefined;
-    const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as EntryHead;
-    if (head.cache !== expected.cache || head.key !== expected.key || head.shape !== expected.shape) return undefined;
-    if (!head.payloads.every((a) => payloadInBounds(a, headOffset))) return undefined;
-    const calls = readCalledFile(files.calls, head.callsBytes);
-    if (calls === undefined) return undefined;
-    return { head, calls: new CallsReader(calls, head.calls, files.calls), arraysOf: blockReader(head, bytes.buffer as ArrayBuffer) }; // allocUnsafeSlow: never shared
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** A run's arrays, from its block (the last DECODED_BLOCKS blocks asked for kept decoded). */
-function blockReader(head: EntryHead, buffer: ArrayBuffer): (run: StoredRun) => (index: number) => StoredArray {
-  const constants: Constants = new Map();
-  const source = {
-    programs: head.arrays,
-    constants,
-    payloadAt(block: BlockHead, index: number): StoredArray {
-      const found = index >= 0 && index < head.payloads.length - block[2] ? head.payloads[block[2] + index] : undefined;
-      if (found === undefined) throw new Error('bad payload');
-      const [kind, offset, length] = found;
-      return new ARRAY_KINDS[kind](buffer, offset, length);
-    },
-  };
-  const decoded = new Map<number, ReturnType<typeof blockRuns>>();
-  const blockOf = (id: number): ReturnType<typeof blockRuns> => {
-    let runs = decoded.get(id);
-    if (runs === undefined) {
-      const block = head.blocks[id];
-      if (block === undefined || !Array.isArray(block)) throw new Error('bad block');
-      runs = blockRuns(block, source);
-      if (decoded.size >= DECODED_BLOCKS) decoded.delete(decoded.keys().next().value!);
-    } else decoded.delete(id);
-    decoded.set(id, runs);
-    return runs;
-  };
-  return (run) => {
-    const runs = blockOf(run[5]);
-    const index = run[6];
-    return (slot) => runs(index, slot);
-  };
-}
-
-/** `size` bytes from `fd` (`slow`: in a buffer of its own, offset 0); undefined when the file is shorter. */
-function readWhole(fd: number, size: number, slow: boolean): Buffer | undefined {
-  const bytes = slow ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
-  for (let at = 0; at < size; ) {
-    const n = readSync(fd, bytes, at, size - at, at);
-    if (n === 0) return undefined;
-    at += n;
-  }
-  return bytes;
-}
-
-/** The calls file's bytes when it is `size` bytes long; undefined when it is missing (evicted) or of another size. */
-function readCalledFile(path: string, size: number): Buffer | undefined {
-  const fd = openSync(path, 'r');
-  try {
-    return fstatSync(fd).size === size ? readWhole(fd, size, false) : undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function payloadInBounds([kind, offset, length]: EntryHead['payloads'][number], end: number): boolean {
-  return kind in ARRAY_KINDS && Number.isSafeInteger(offset) && offset % 8 === 0 && Number.isSafeInteger(length) && length >= 0 && offset + length * ARRAY_KINDS[kind].BYTES_PER_ELEMENT <= end;
-}
-
-/** A run's calls, from the calls file read with the entry (throws when they are damaged). */
-export function readCalls(calls: CallsReader, run: StoredRun): CallRecord[] {
-  return calls.callsAt([run[7], run[8], run[9]]);
 }

@@ -26,8 +26,12 @@ export const BLOCK_BYTES = 2 ** 20;
  */
 export const SOLO_RUN_BYTES = 2 ** 16;
 
-/** The block's first array program and their number, its first payload, its runs, and whether it stores where each run's part starts (1; 0: one run, its arrays stored whole). */
-export type BlockHead = [arrays: number, arrayCount: number, payloads: number, runs: number, starts: 0 | 1];
+/**
+ * The block's first array program and their number, its first payload, its runs, whether it stores where
+ * each run's part starts (1; 0: one run, its arrays stored whole), and its bytes in the entry: their
+ * offset, length and CRC-32 (checked before the block is decoded, compiledEntry.ts; format 12).
+ */
+export type BlockHead = [arrays: number, arrayCount: number, payloads: number, runs: number, starts: 0 | 1, offset: number, bytes: number, crc32: number];
 
 /** A closed block encoded: its programs and payloads (block-relative), its runs, and whether it stores their starts. */
 export interface EncodedBlock {

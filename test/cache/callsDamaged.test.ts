@@ -1,11 +1,13 @@
 /**
- * A calls file whose chunks pass their SHA-1 but whose run places (the entry head's offsets) are wrong is
- * named damaged, as a chunk failing its SHA-1 is — never a raw SyntaxError.
+ * A calls file whose chunks pass their CRC-32 but whose run places (the entry head's offsets) are wrong is
+ * named damaged, as a chunk failing its CRC-32 is — never a raw SyntaxError: a UserError naming the file
+ * and saying to delete it.
  */
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallsReader, CallsWriter, type CallsAt } from '../../src/cache/callsChunks.js';
+import { UserError } from '../../src/errors.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
 
@@ -28,11 +30,14 @@ describe('a calls file with good chunks but wrong run places', () => {
     const { file, reader, at } = await written([run(1), run(2), run(3)]);
     const [chunk, start, bytes] = at[1]!;
     expect(reader.callsAt(at[1]!)).toEqual(run(2));
-    const damaged = `${file} is damaged; remove it`;
+    const damaged = `${file}: cache file is damaged`;
     expect(() => reader.callsAt([chunk, start + 1, bytes])).toThrow(damaged);
     expect(() => reader.callsAt([chunk, start, bytes - 1])).toThrow(damaged);
     expect(() => reader.callsAt([chunk, start, 0])).toThrow(damaged);
     // `{"type":"call",…}`: one call, valid JSON, but not the run's list.
     expect(() => reader.callsAt([chunk, start + 1, bytes - 2])).toThrow(damaged);
+    // A UserError (exit 2, no stack trace) that says what to do.
+    expect(() => reader.callsAt([chunk, start, 0])).toThrow(UserError);
+    expect(() => reader.callsAt([chunk, start, 0])).toThrow('(delete this file (or the whole --cache-dir): its entry is rebuilt from the input on the next run)');
   });
 });

@@ -17,8 +17,7 @@ import { loadTraceFile } from '../../src/import/index.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
-
-const TRAILER_BYTES = 16;
+import { headOf as readHead } from './entryBytes.js';
 
 /** `runs` small runs (1–6 calls), deterministic; tool names, arguments and errors with non-ASCII text. */
 function smallRuns(runs: number): string {
@@ -43,16 +42,12 @@ function smallRuns(runs: number): string {
 interface Head {
   runs: [string, unknown, unknown, number, unknown[], number, number, number, number, number][];
   arrays: unknown[];
-  blocks: [number, number, number, number, number][];
+  blocks: [number, number, number, number, number, number, number, number][];
   templates: unknown[];
   calls: unknown[];
 }
 
-function headOf(entryPath: string): Head {
-  const bytes = readFileSync(entryPath);
-  const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
-  return JSON.parse(bytes.toString('utf8', headOffset, headOffset + bytes.readUInt32LE(bytes.length - 8))) as Head;
-}
+const headOf = (entryPath: string): Head => readHead<Head>(entryPath);
 
 const entryFile = (dir: string, ext: string): string => join(dir, readdirSync(dir).find((name) => name.endsWith(ext))!);
 
@@ -104,10 +99,10 @@ describe('compiled-trace cache, many small runs', () => {
     const cacheDir = join(dir, 'cache');
     await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
     const head = headOf(entryFile(cacheDir, '.lcc'));
-    // Each large run alone in its block, its arrays whole (block heads: [first program, programs, first payload, runs, starts stored]); the 400 small runs in far fewer blocks.
+    // Each large run alone in its block, its arrays whole (block heads: [first program, programs, first payload, runs, starts stored, offset, bytes, CRC-32]); the 400 small runs in far fewer blocks.
     const blockOfRun = head.runs.map((run) => run[5]);
     fresh.forEach((trace, i) => {
-      if (bytes[i]! >= SOLO_RUN_BYTES) expect(head.blocks[blockOfRun[i]!]!.slice(3), trace.source).toEqual([1, 0]);
+      if (bytes[i]! >= SOLO_RUN_BYTES) expect(head.blocks[blockOfRun[i]!]!.slice(3, 5), trace.source).toEqual([1, 0]);
     });
     expect(head.blocks.length).toBeLessThan(largeRuns + 10);
     const served = await loadTraceFile(path, { cache: new CompiledTraceCache(cacheDir, 'test') });
@@ -168,7 +163,7 @@ describe('calls chunks', () => {
     const fromDamaged = new CallsReader(damaged, writer.chunks, file);
     expect(fromDamaged.callsAt(at[0]!)).toEqual(runs[0]);
     const inSecond = at.findIndex(([chunk]) => chunk === 1);
-    expect(() => fromDamaged.callsAt(at[inSecond]!)).toThrow(`${file} is damaged`);
+    expect(() => fromDamaged.callsAt(at[inSecond]!)).toThrow(`${file}: cache file is damaged`);
   });
 });
 

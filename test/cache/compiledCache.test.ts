@@ -3,8 +3,8 @@
  * warm read hands over compiled traces equal, array by array and number by number, to compileTrace of
  * the runs read afresh (random traces with a fixed seed, real recorded runs, compact and whole storage);
  * runs served from it carry the same source, header, end and (read when asked for) calls; reports are
- * byte-identical with the cache off, cold and warm, and a warm replay never inflates the calls; an entry
- * that is truncated, foreign or of another input is not trusted.
+ * byte-identical with the cache off, cold and warm (and with damaged calls files, rebuilt); an entry that
+ * is truncated, foreign or of another input is not trusted.
  */
 import { copyFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -127,7 +127,7 @@ describe('compiled-trace cache', () => {
     }
   });
 
-  it('gives byte-identical replay, whatif and sweep reports with the cache off, cold and warm; a warm replay inflates no calls', async () => {
+  it('gives byte-identical replay, whatif and sweep reports with the cache off, cold and warm, and with the calls files damaged (rebuilt)', async () => {
     const inputs = [SHARED_MINI, 'scenarios/long-exploration.jsonl'];
     const commands = [
       ['replay', ...inputs, '--format', 'json', '--max-steps', '40', '--max-cost', '0.05'],
@@ -144,14 +144,14 @@ describe('compiled-trace cache', () => {
       expect(readdirSync(dir).some((name) => name.endsWith('.lcc'))).toBe(true);
       const warm = await cli(...argv, '--cache-dir', dir);
       expect(warm.stdout, `${argv.join(' ')} (warm)`).toBe(plain.stdout);
-      // With the calls files zeroed a run's calls cannot be inflated (their checksums fail): the replay
-      // does not need them, and the entry is used as it is (not rebuilt: the zeros stay).
+      // With the calls files zeroed their chunks fail their CRC-32s, checked as each run is served (format
+      // 12): the inputs are read instead and the entries written again, with the same output.
       if (argv[0] !== 'sweep') {
         const callsFiles = readdirSync(dir).filter((n) => n.endsWith('.calls')).map((n) => join(dir, n));
         for (const file of callsFiles) writeFileSync(file, Buffer.alloc(readFileSync(file).length));
         const noCalls = await cli(...argv, '--cache-dir', dir);
         expect(noCalls.stdout, `${argv.join(' ')} (warm, calls zeroed)`).toBe(plain.stdout);
-        for (const file of callsFiles) expect(readFileSync(file).every((byte) => byte === 0), file).toBe(true);
+        for (const file of callsFiles) expect(readFileSync(file).every((byte) => byte === 0), file).toBe(false);
       }
     }
   });

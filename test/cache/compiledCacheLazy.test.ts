@@ -15,8 +15,7 @@ import { whatIf } from '../../src/replay/whatif.js';
 import { REFERENCE_PRESET } from '../../src/brakes/config.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { tempDir } from '../cli/run.js';
-
-const TRAILER_BYTES = 16;
+import { headOf as readHead, rewriteHead } from './entryBytes.js';
 
 /** A cache that notes when it had to read the input, and how many runs it had served by then. */
 function spied(cache: RunsCache): { cache: RunsCache; servedBeforeInput: () => number | undefined; served: () => number } {
@@ -50,22 +49,12 @@ interface Head {
 
 /** The entry with the first array program of its last run's block made one that cannot decode (head and trailer rewritten). */
 function damageLastRun(entryPath: string): void {
-  const bytes = readFileSync(entryPath);
-  const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
-  const headLength = bytes.readUInt32LE(bytes.length - 8);
-  const head = JSON.parse(bytes.toString('utf8', headOffset, headOffset + headLength)) as Head;
-  head.arrays[head.blocks[head.runs.at(-1)![5]]![0]] = ['Float64Array', 4, 2, []];
-  const text = Buffer.from(JSON.stringify(head), 'utf8');
-  const trailer = Buffer.from(bytes.subarray(bytes.length - TRAILER_BYTES));
-  trailer.writeUInt32LE(text.length, 8);
-  writeFileSync(entryPath, Buffer.concat([bytes.subarray(0, headOffset), text, trailer]));
+  rewriteHead<Head>(entryPath, (head) => {
+    head.arrays[head.blocks[head.runs.at(-1)![5]]![0]] = ['Float64Array', 4, 2, []];
+  });
 }
 
-function headOf(entryPath: string): Head {
-  const bytes = readFileSync(entryPath);
-  const headOffset = bytes.readDoubleLE(bytes.length - TRAILER_BYTES);
-  return JSON.parse(bytes.toString('utf8', headOffset, headOffset + bytes.readUInt32LE(bytes.length - 8))) as never;
-}
+const headOf = (entryPath: string): Head => readHead<Head>(entryPath);
 
 function threeRuns(): { dir: string; path: string; cacheDir: string } {
   const dir = tempDir();
