@@ -12,7 +12,8 @@ import { COMPILED_CACHE_FORMAT, CompiledTraceCache, layoutShape } from '../../sr
 import type { EntryHead } from '../../src/cache/compiledEntry.js';
 import { readEntry } from '../../src/cache/entryRead.js';
 import { compileTrace } from '../../src/fast/compile.js';
-import { loadTraceFile, type RunsCache } from '../../src/import/index.js';
+import { loadTraceFile } from '../../src/import/index.js';
+import { spied } from './entryBytes.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import type { Trace } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
@@ -37,21 +38,8 @@ function headOf(cacheDir: string): EntryHead {
 
 /** Reads `path` through a fresh cache of `cacheDir`: the runs, how many were served before the input was read (undefined: never read). */
 async function readThrough(path: string, cacheDir: string): Promise<{ runs: Trace[]; servedBeforeInput: number | undefined }> {
-  const cache = new CompiledTraceCache(cacheDir, 'test');
-  let served = 0;
-  let servedBeforeInput: number | undefined;
-  const spy: RunsCache = {
-    async *runsOf(file, settings, read) {
-      for await (const trace of cache.runsOf(file, settings, (seen) => {
-        servedBeforeInput ??= served;
-        return read(seen);
-      })) {
-        served += 1;
-        yield trace;
-      }
-    },
-  };
-  return { runs: await loadTraceFile(path, { cache: spy }), servedBeforeInput };
+  const spy = spied(new CompiledTraceCache(cacheDir, 'test'));
+  return { runs: await loadTraceFile(path, { cache: spy.cache }), servedBeforeInput: spy.servedBeforeInput() };
 }
 
 /** Damages the entry with `damage`, then expects it not served from `servedFirst` on, every run right, the entry written again. */

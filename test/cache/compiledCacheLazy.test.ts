@@ -8,35 +8,14 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompiledTraceCache } from '../../src/cache/compiledCache.js';
-import { loadTraceFile, streamTraceFile, type RunsCache } from '../../src/import/index.js';
+import { loadTraceFile, streamTraceFile } from '../../src/import/index.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import { whatIf } from '../../src/replay/whatif.js';
 import { REFERENCE_PRESET } from '../../src/brakes/config.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { tempDir } from '../cli/run.js';
-import { headOf as readHead, rewriteHead } from './entryBytes.js';
-
-/** A cache that notes when it had to read the input, and how many runs it had served by then. */
-function spied(cache: RunsCache): { cache: RunsCache; servedBeforeInput: () => number | undefined; served: () => number } {
-  let served = 0;
-  let servedBeforeInput: number | undefined;
-  return {
-    cache: {
-      async *runsOf(file, settings, read) {
-        for await (const trace of cache.runsOf(file, settings, (seen) => {
-          servedBeforeInput ??= served;
-          return read(seen);
-        })) {
-          served += 1;
-          yield trace;
-        }
-      },
-    },
-    servedBeforeInput: () => servedBeforeInput,
-    served: () => served,
-  };
-}
+import { headOf as readHead, rewriteHead, spied } from './entryBytes.js';
 
 /** A run in the head: [source, header, end, template, leaves, block, index in block, calls chunk, at, bytes]. */
 type HeadRun = [string, unknown, unknown, number, unknown[], number, number, number, number, number];

@@ -7,13 +7,6 @@
  * main's same-error brake (max-same-error=2) sees two different errors in each, not one error twice.
  */
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/agent/clock.js';
-import { runAgentLoop } from '../../src/agent/run.js';
-import { defineSubagentTool } from '../../src/agent/subagent.js';
-import { defineTool } from '../../src/agent/tools.js';
-import type { DatingRecorder } from '../../src/agent/treeRecording.js';
-import type { TraceRecorder } from '../../src/agent/types.js';
-import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { defaultCacheMode } from '../../src/replay/replay.js';
@@ -23,46 +16,9 @@ import { runAgentTree, type LiveAgent } from '../../src/tree/live.js';
 import { replayTrees } from '../../src/tree/replayTree.js';
 import { subagentStopError } from '../../src/tree/startIds.js';
 import { MINI, MINI_TABLE } from '../helpers.js';
-import { answer, ScriptedModel, toolTurn, type Step } from '../agent/scripted.js';
+import { brakes, limits, liveResearchTree } from './researchTree.js';
 
-const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
-const usage = (outputTokens: number) => ({ inputTokens: 1000, outputTokens });
-const echo = defineTool<{ text: string }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ text }) => text });
-/** Each sub-agent may take 3 steps: a researcher (helper call, then echoes) is stopped, a helper (echo, answer) is not. */
-const limits = { maxSteps: 3 };
-/** Two errors alike in a row stop main: what it sees when both researchers stop must differ, as it does live. */
-const brakes = { ...NO_BRAKES, maxSameError: 2 };
-
-/** Records every agent's run into `runs`, a trace per header, dated (the replay orders the tree's calls by their dates). */
-function listRecorder(runs: Trace[]): TraceRecorder & DatingRecorder {
-  let trace: Trace | undefined;
-  return {
-    dated: (header) => ({ ...header, recordedAt: '2025-06-01T12:00:00.000Z' }),
-    header: (header) => void runs.push((trace = { source: `run-${runs.length}`, header: structuredClone(header), calls: [], end: { type: 'end', outcome: 'unknown' } })),
-    call: (call) => void trace!.calls.push(structuredClone(call)),
-    end: (end) => void (trace!.end = end),
-  };
-}
-
-/** The live tree: main delegates to `researcher` twice; each researcher asks a `helper`, then echoes until its limit stops it. */
-async function liveTree() {
-  const clock = new VirtualClock();
-  const runs: Trace[] = [];
-  const sub = (agentId: string, task: string, first: Step[], steps: number, tools: Parameters<typeof runAgentLoop>[0]['tools']) => {
-    const script: Step[] = Array.from({ length: steps }, (_, i) => () => (clock.advance(500), toolTurn('echo', { text: `${task} ${i}` }, usage(100))));
-    return { agentId, model: new ScriptedModel([...first, ...script, answer(`${task} done`, usage(100))]), tools, context: { system: 'You research.', goal: task }, recorder: listRecorder(runs) };
-  };
-  const helper = defineSubagentTool<{ task: string }>({ name: 'helper', description: 'asks a helper', parameters: { type: 'object' }, agent: ({ task }) => sub('helper', task, [], 1, [echo]) });
-  const delegate = defineSubagentTool<{ task: string }>({
-    name: 'delegate',
-    description: 'hands a task to a researcher',
-    parameters: { type: 'object' },
-    agent: ({ task }) => sub('researcher', task, [toolTurn('helper', { task: `${task}/help` }, usage(100))], 4, [echo, helper]),
-  });
-  const main = new ScriptedModel([toolTurn('delegate', { task: 'first' }, usage(50)), toolTurn('delegate', { task: 'second' }, usage(50)), answer('done', usage(50))]);
-  const run = await runAgentLoop({ model: main, tools: [delegate], brakes, subagentLimits: limits, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: listRecorder(runs) });
-  return { run, runs };
-}
+const liveTree = () => liveResearchTree({ dated: true });
 
 /** The simulated tree: every agent plays its recorded run, under its bare id (`researcher` both times); a tool call starts the run it started live. */
 function simulated(runs: Trace[]): TreeResult {
