@@ -34,18 +34,49 @@ export interface SweepCell {
   at: number[];
 }
 
+/**
+ * `base` with `patch` on top. Settings are never changed once made, so cells share them: `base` itself
+ * without a patch, the patch itself when it sets every key of `base` (a sweep's configurations, whole
+ * brakes and strategies on empty defaults: one object per distinct setting, not one per cell).
+ */
+function patched<T extends object>(base: T, patch: Partial<T> | undefined): T {
+  if (patch === undefined) return base;
+  for (const key in base) if (!Object.hasOwn(patch, key)) return { ...base, ...patch };
+  return patch as T;
+}
+
 export function sweepCells(grid: SweepGrid): SweepCell[] {
   let cells: SweepCell[] = [{ brakes: grid.brakes, strategy: grid.strategy, at: [] }];
   for (const axis of grid.axes) {
     cells = cells.flatMap((cell) =>
       axis.values.map((patch, v) => ({
-        brakes: { ...cell.brakes, ...patch.brakes } as BrakeConfig,
-        strategy: { ...cell.strategy, ...patch.strategy } as ContextStrategy,
+        brakes: patched(cell.brakes, patch.brakes),
+        strategy: patched(cell.strategy, patch.strategy),
         at: [...cell.at, v],
       })),
     );
   }
   return cells;
+}
+
+/**
+ * Ids of settings objects by their key (equal keys, one id), each object's key made once: a grid's cells
+ * share their brakes and strategy objects (sweepCells; a sweep's configurations, population/grid.ts), so a
+ * grid of 10^5 cells makes a key per distinct setting, not several per cell.
+ */
+export class SettingIds<T extends object> {
+  private readonly byObject = new Map<T, number>();
+  private readonly byKey = new Map<string, number>();
+  constructor(private readonly keyOf: (value: T) => string) {}
+  id(value: T): number {
+    let id = this.byObject.get(value);
+    if (id !== undefined) return id;
+    const key = this.keyOf(value);
+    id = this.byKey.get(key);
+    if (id === undefined) this.byKey.set(key, (id = this.byKey.size));
+    this.byObject.set(value, id);
+    return id;
+  }
 }
 
 type NumericLimit = 'maxSteps' | 'maxCostPico' | 'timeoutMs' | 'maxRepeat' | 'maxSameError' | 'maxTokens' | 'maxBacktracks';

@@ -9,7 +9,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
-import { passLimits, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
+import { passLimits, SettingIds, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
 import { passSharing, type PassSharing } from './sweepShare.js';
 import { keepSteps } from './sweepClosed.js';
 
@@ -73,25 +73,47 @@ export class LimitsCache {
   }
 }
 
+/** A pass's strategy as a key: cells of equal keys are one pass. */
+function strategyKey(s: ContextStrategy): string {
+  return JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
+}
+
+/** Brakes without the step cap as a key: cells of a pass with equal keys are one cap group. */
+function noCapKey(brakes: BrakeConfig): string {
+  const { maxSteps: _cap, ...others } = brakes;
+  return JSON.stringify(others);
+}
+
 function groupCells(cells: SweepCell[]): Pass[] {
-  const passes = new Map<string, { cells: number[]; strategy: ContextStrategy; capGroups: { cells: number[]; noCap: BrakeConfig }[]; groups: Map<string, { cells: number[]; noCap: BrakeConfig }> }>();
+  const passes = new Map<number, { cells: number[]; strategy: ContextStrategy; capGroups: { cells: number[]; noCap: BrakeConfig }[]; groups: Map<number, { cells: number[]; noCap: BrakeConfig }> }>();
+  const strategyIds = new SettingIds(strategyKey);
+  const noCapIds = new SettingIds(noCapKey);
   cells.forEach((cell, index) => {
-    const s = cell.strategy;
-    const key = JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
+    const key = strategyIds.id(cell.strategy);
     let pass = passes.get(key);
     if (pass === undefined) passes.set(key, (pass = { cells: [], strategy: cell.strategy, capGroups: [], groups: new Map() }));
     pass.cells.push(index);
-    const { maxSteps: _cap, ...others } = cell.brakes;
-    const capKey = JSON.stringify(others);
+    const capKey = noCapIds.id(cell.brakes);
     let group = pass.groups.get(capKey);
     if (group === undefined) {
-      group = { cells: [], noCap: { ...others } as BrakeConfig };
+      const { maxSteps: _cap, ...others } = cell.brakes;
+      group = { cells: [], noCap: others as BrakeConfig };
       pass.groups.set(capKey, group);
       pass.capGroups.push(group);
     }
     group.cells.push(index);
   });
   return [...passes.values()].map(({ cells: c, strategy, capGroups }) => ({ cells: c, strategy, capGroups: capGroups.map((g) => ({ cells: Int32Array.from(g.cells), noCap: g.noCap, capIds: new Int32Array(0), first: -1 })) }));
+}
+
+/** Per cell: the steps its window keeps as a closed pass reads them (keepSteps), worked out once per strategy. */
+function keepsOf(cells: readonly SweepCell[]): Int32Array {
+  const keeps = new Map<ContextStrategy, number>();
+  return Int32Array.from(cells, ({ strategy }) => {
+    let keep = keeps.get(strategy);
+    if (keep === undefined) keeps.set(strategy, (keep = keepSteps(runSettings(strategy, 'off')[RunSetting.Keep]!)));
+    return keep;
+  });
 }
 
 /** Per cell: the cell of its cap group with the most steps allowed (no cap: −1, the loosest). */
@@ -153,7 +175,7 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
     passClosed: noCapBrakes.map((groups) => groups.every((b) => b.budgetMode !== 'predict' || b.maxCostPico === undefined)),
     capSteps,
     uncappedCell: loosestCapCells(passes, capSteps),
-    keeps: Int32Array.from(cells, (cell) => keepSteps(runSettings(cell.strategy, 'off')[RunSetting.Keep]!)),
+    keeps: keepsOf(cells),
     caps,
     capIds,
     sharing: passSharing(passes, cells),

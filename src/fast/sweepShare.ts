@@ -7,7 +7,7 @@
  * the same brakes instead of worked out again. Only between closed-form passes (sweepClosed.ts) whose
  * strategies differ in nothing but the window: there a window changes nothing but the prompt.
  */
-import type { SweepCell } from './sweepGrid.js';
+import { SettingIds, type SweepCell } from './sweepGrid.js';
 import type { Pass } from './sweepPlan.js';
 import { CAP_CLOSED, CAP_SUMS, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
 
@@ -35,19 +35,21 @@ export function passSharing(passes: readonly Pass[], cells: readonly SweepCell[]
     if (pass.strategy.kind === 'full' && !fullByKey.has(withoutWindow(pass))) fullByKey.set(withoutWindow(pass), p);
   });
   const from = new Int32Array(passes.length).fill(-1);
+  // Brakes equal as JSON are the same brakes (each object's key made once: cells share them).
+  const brakeIds = new SettingIds<SweepCell['brakes']>((brakes) => JSON.stringify(brakes));
   const cellMap = new Int32Array(cells.length).fill(-1);
   const groups = passes.map((pass, p) => {
     const q = pass.strategy.kind === 'window' ? (fullByKey.get(withoutWindow(pass)) ?? -1) : -1;
     if (q < 0) return new Int32Array(pass.capGroups.length).fill(-1);
     from[p] = q;
     // The source's cells by brakes, and the cap group each is in.
-    const byBrakes = new Map<string, number>();
+    const byBrakes = new Map<number, number>();
     const groupOf = new Map<number, number>();
-    passes[q]!.capGroups.forEach((g, gi) => g.cells.forEach((c) => (byBrakes.set(JSON.stringify(cells[c]!.brakes), c), groupOf.set(c, gi))));
+    passes[q]!.capGroups.forEach((g, gi) => g.cells.forEach((c) => (byBrakes.set(brakeIds.id(cells[c]!.brakes), c), groupOf.set(c, gi))));
     return Int32Array.from(pass.capGroups, (g) => {
       let source = -2;
       for (const c of g.cells) {
-        const s = byBrakes.get(JSON.stringify(cells[c]!.brakes));
+        const s = byBrakes.get(brakeIds.id(cells[c]!.brakes));
         const sg = s === undefined ? -1 : groupOf.get(s)!;
         if (sg < 0 || (source !== -2 && sg !== source)) return -1;
         source = sg;

@@ -40,19 +40,11 @@ export function newTally(): PopulationTally {
 /** A TallyBuilder's state at a point (TallyBuilder.mark). */
 export interface TallyMark {
   counts: [number, number, number, number, number, number, number, number];
-  stops: Float64Array;
+  stops: number[];
   money: bigint[];
   full: number;
   current: Float64Array<ArrayBuffer>;
   at: number;
-}
-
-/** A tally's money as PicoSums while runs are added (TallyBuilder). */
-interface MoneySums {
-  total: PicoSum;
-  wasted: PicoSum;
-  saved: PicoSum;
-  overshoot: PicoSum;
 }
 
 /**
@@ -72,22 +64,37 @@ const BRAKED: readonly boolean[] = STOP_REASONS.map(isBrakeStop);
 /** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
 const RESERVE_GROWTH_RUNS = 4096;
 
+/** What add hands addCoded (reused: add returns before another add). */
+const coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+const codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
+
+/** The array a builder writes before its first run (none written into it: the first add makes one). */
+const NO_COSTS = new Float64Array(0);
+
 /**
  * A tally built run by run, its money summed without a BigInt per run, its stop reasons counted by code
  * and its costs written into Float64Arrays (what a sweep adds up per configuration: no list of Numbers
- * grown, copied and promoted by the garbage collector, no packing afterwards).
+ * grown, copied and promoted by the garbage collector, no packing afterwards). A sweep holds one per
+ * configuration (10^5 and more): its counts are its own fields, and nothing is made before a run needs it.
  */
 export class TallyBuilder {
-  private readonly tally = newTally();
-  private readonly money: MoneySums = { total: new PicoSum(), wasted: new PicoSum(), saved: new PicoSum(), overshoot: new PicoSum() };
+  private runs = 0;
+  private completed = 0;
+  private baselineCompleted = 0;
+  private falseStops = 0;
+  private caughtEarly = 0;
+  private inputTokens = 0;
+  private cachedTokens = 0;
+  private outputTokens = 0;
+  private readonly total = new PicoSum();
+  private readonly wasted = new PicoSum();
+  private readonly saved = new PicoSum();
+  private readonly overshoot = new PicoSum();
   /** Runs per stop code. */
-  private readonly stops = new Float64Array(STOP_REASONS.length);
-  /** add's run and baseline coded (reused). */
-  private readonly coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
-  private readonly codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
+  private readonly stops: number[] = new Array<number>(STOP_REASONS.length).fill(0);
   /** Arrays full, and the one written (`at` costs in it). */
   private full: Float64Array[] = [];
-  private current = new Float64Array(0);
+  private current: Float64Array<ArrayBuffer> = NO_COSTS;
   private at = 0;
 
   /**
@@ -96,11 +103,10 @@ export class TallyBuilder {
    * batches streamed, take few arrays: each a buffer the collector accounts for).
    */
   reserve(more: number): void {
-    if (this.current.length - this.at < more) this.next(Math.max(more, Math.min(this.tally.runs, RESERVE_GROWTH_RUNS)));
+    if (this.current.length - this.at < more) this.next(Math.max(more, Math.min(this.runs, RESERVE_GROWTH_RUNS)));
   }
 
   add(run: RunFigures, baseline: RunPair['baseline']): void {
-    const coded = this.coded;
     coded.stop = stopCodeOf(run.stopReason);
     coded.steps = run.steps;
     coded.costPico = run.costPico;
@@ -108,47 +114,43 @@ export class TallyBuilder {
     coded.cachedInputTokens = run.cachedInputTokens;
     coded.outputTokens = run.outputTokens;
     coded.overshootPico = run.overshootPico;
-    const base = this.codedBase;
-    base.stop = stopCodeOf(baseline.stopReason);
-    base.steps = baseline.steps;
-    base.costPico = baseline.costPico;
-    this.addCoded(coded, base);
+    codedBase.stop = stopCodeOf(baseline.stopReason);
+    codedBase.steps = baseline.steps;
+    codedBase.costPico = baseline.costPico;
+    this.addCoded(coded, codedBase);
   }
 
   /** One run and its baseline, stops as codes: the counts into the tally, the money into PicoSums, the cost kept. */
   addCoded(run: CodedRun, baseline: CodedBaseline): void {
-    if (this.at === this.current.length) this.next(Math.max(16, this.tally.runs));
+    if (this.at === this.current.length) this.next(Math.max(16, this.runs));
     const cost = run.costPico;
     this.current[this.at++] = cost;
-    const { tally, money } = this;
-    tally.runs += 1;
-    money.total.add(cost);
-    if (run.overshootPico !== 0) money.overshoot.add(run.overshootPico);
-    const tokens = tally.tokens;
-    tokens.input += run.inputTokens;
-    tokens.cached += run.cachedInputTokens;
-    tokens.output += run.outputTokens;
+    this.runs += 1;
+    this.total.add(cost);
+    if (run.overshootPico !== 0) this.overshoot.add(run.overshootPico);
+    this.inputTokens += run.inputTokens;
+    this.cachedTokens += run.cachedInputTokens;
+    this.outputTokens += run.outputTokens;
     const stop = run.stop;
     this.stops[stop]! += 1;
-    if (stop === COMPLETED) tally.completed += 1;
-    else money.wasted.add(cost);
+    if (stop === COMPLETED) this.completed += 1;
+    else this.wasted.add(cost);
     const braked = BRAKED[stop]!;
     if (baseline.stop === COMPLETED) {
-      tally.baselineCompleted += 1;
-      if (braked) tally.falseStops += 1;
+      this.baselineCompleted += 1;
+      if (braked) this.falseStops += 1;
     } else if (braked && run.steps < baseline.steps) {
-      tally.caughtEarly += 1;
-      if (baseline.costPico > cost) money.saved.add(baseline.costPico - cost);
+      this.caughtEarly += 1;
+      if (baseline.costPico > cost) this.saved.add(baseline.costPico - cost);
     }
   }
 
   /** Where the builder is: what rollback returns to (runs added after it forgotten; not across a finish). */
   mark(): TallyMark {
-    const { tally, money } = this;
     return {
-      counts: [tally.runs, tally.completed, tally.baselineCompleted, tally.falseStops, tally.caughtEarly, tally.tokens.input, tally.tokens.cached, tally.tokens.output],
+      counts: [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens],
       stops: this.stops.slice(),
-      money: [money.total.value, money.wasted.value, money.saved.value, money.overshoot.value],
+      money: [this.total.value, this.wasted.value, this.saved.value, this.overshoot.value],
       full: this.full.length,
       current: this.current,
       at: this.at,
@@ -157,10 +159,9 @@ export class TallyBuilder {
 
   /** Back to `mark`: the runs added since are forgotten (their costs' arrays dropped, the array then written written over). */
   rollback(mark: TallyMark): void {
-    const { tally, money } = this;
-    [tally.runs, tally.completed, tally.baselineCompleted, tally.falseStops, tally.caughtEarly, tally.tokens.input, tally.tokens.cached, tally.tokens.output] = mark.counts;
-    this.stops.set(mark.stops);
-    [money.total, money.wasted, money.saved, money.overshoot].forEach((sum, k) => sum.reset(mark.money[k]!));
+    [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens] = mark.counts;
+    for (let code = 0; code < this.stops.length; code++) this.stops[code] = mark.stops[code]!;
+    [this.total, this.wasted, this.saved, this.overshoot].forEach((sum, k) => sum.reset(mark.money[k]!));
     this.full.length = mark.full;
     this.current = mark.current;
     this.at = mark.at;
@@ -168,7 +169,6 @@ export class TallyBuilder {
 
   /** The tally of the runs added (its arrays its own: the builder writes into new ones after this). */
   finish(): PopulationTally {
-    const { total, wasted, saved, overshoot } = this.money;
     this.next(0);
     const costs = this.full;
     this.full = [];
@@ -176,13 +176,26 @@ export class TallyBuilder {
     STOP_REASONS.forEach((reason, code) => {
       if (this.stops[code]! > 0) stopReasons[reason] = this.stops[code]!;
     });
-    return { ...this.tally, tokens: { ...this.tally.tokens }, stopReasons, costs, totalPico: total.value, wastedPico: wasted.value, savedPico: saved.value, overshootPico: overshoot.value };
+    return {
+      runs: this.runs,
+      totalPico: this.total.value,
+      wastedPico: this.wasted.value,
+      savedPico: this.saved.value,
+      overshootPico: this.overshoot.value,
+      completed: this.completed,
+      baselineCompleted: this.baselineCompleted,
+      falseStops: this.falseStops,
+      caughtEarly: this.caughtEarly,
+      tokens: { input: this.inputTokens, cached: this.cachedTokens, output: this.outputTokens },
+      stopReasons,
+      costs,
+    };
   }
 
   /** The array written set aside (its costs only), a new one of `length` written next. */
   private next(length: number): void {
     if (this.at > 0) this.full.push(this.at === this.current.length ? this.current : this.current.subarray(0, this.at));
-    this.current = new Float64Array(length);
+    this.current = length === 0 ? NO_COSTS : new Float64Array(length);
     this.at = 0;
   }
 }

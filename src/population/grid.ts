@@ -11,6 +11,8 @@ import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../import/common/nearestName.js';
 import type { LatencyModel } from '../loop/latency.js';
+import type { BrakeConfig } from '../brakes/config.js';
+import type { ContextStrategy } from '../context/strategy.js';
 import type { PopulationConfig } from './run.js';
 
 /** Grid keys: the brake and context flags (without `--`), and `model`. */
@@ -162,29 +164,51 @@ export function checkGridSize(axes: readonly GridAxis[], force: boolean): number
 export function gridConfigurations(axes: readonly GridAxis[], fixed: FixedSettings): GridConfiguration[] {
   let cells: Record<string, string>[] = [{}];
   for (const axis of axes) cells = cells.flatMap((cell) => axis.values.map((value) => ({ ...cell, [axis.key]: value })));
-  return cells.map((values) => configurationOf(values, fixed));
+  // Configurations with the same brake values share one BrakeConfig, and with the same context values one strategy (read once, not per configuration).
+  const made: MadeSettings = { brakes: new Map(), strategies: new Map() };
+  return cells.map((values) => configurationOf(values, fixed, made));
+}
+
+/** Brakes and strategies already read, by the grid values they were read from (shared between configurations; never changed). */
+interface MadeSettings {
+  brakes: Map<string, BrakeConfig>;
+  strategies: Map<string, ContextStrategy>;
+}
+
+function madeOnce<T>(made: Map<string, T> | undefined, key: string, make: () => T): T {
+  const known = made?.get(key);
+  if (known !== undefined) return known;
+  const value = make();
+  made?.set(key, value);
+  return value;
 }
 
 /** One configuration: the fixed flags with the cell's values on top; a preset (fixed or in the grid) is the base every brake flag overrides, as `--preset` is. */
-export function configurationOf(values: Record<string, string>, fixed: FixedSettings): GridConfiguration {
+export function configurationOf(values: Record<string, string>, fixed: FixedSettings, made?: MadeSettings): GridConfiguration {
   const brakeFlags: BrakeFlags = { ...fixed.brakeFlags };
   const contextFlags: ContextFlags = { ...fixed.contextFlags };
   let model = fixed.model;
   let subagent = fixed.subagent;
+  let brakeValues = '';
+  let contextValues = '';
   for (const [key, value] of Object.entries(values)) {
     if (key === 'model') model = value;
     else if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) subagent = { ...subagent, ...subagentLimit(key, value) };
-    else if (key === 'preset') brakeFlags.preset = value;
-    else if (key in BRAKE_GRID_KEYS) brakeFlags[BRAKE_GRID_KEYS[key]!] = value;
-    else contextFlags[CONTEXT_GRID_KEYS[key]!] = value;
+    else if (key in BRAKE_GRID_KEYS) {
+      brakeFlags[BRAKE_GRID_KEYS[key]!] = value;
+      brakeValues += `${key}=${JSON.stringify(value)},`;
+    } else {
+      contextFlags[CONTEXT_GRID_KEYS[key]!] = value;
+      contextValues += `${key}=${JSON.stringify(value)},`;
+    }
   }
   const entries = Object.entries(values);
   return {
     settings: entries.length === 0 ? 'default' : entries.map(([key, value]) => `${key}=${value}`).join(','),
     values,
     config: {
-      brakes: brakesFromFlags(brakeFlags),
-      strategy: strategyFromFlags(contextFlags),
+      brakes: madeOnce(made?.brakes, brakeValues, () => brakesFromFlags(brakeFlags)),
+      strategy: madeOnce(made?.strategies, contextValues, () => strategyFromFlags(contextFlags)),
       ...(model === undefined ? {} : { model }),
       ...(fixed.latency === undefined ? {} : { latency: fixed.latency }),
       ...(subagent === undefined ? {} : { subagent }),

@@ -132,8 +132,9 @@ export function sweepTallies(population: SweepPopulation, configs: readonly Popu
   return new SweepTallier(configs, prices).add(population).finish();
 }
 
-/** Tallies of the same configuration over disjoint shares of the runs, added up. */
+/** Tallies of the same configuration over disjoint shares of the runs, added up (one share: itself, as added up it would be the same). */
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
+  if (parts.length === 1) return parts[0]!;
   const population = newTally();
   mergeTallies(population, ...parts.map((part) => part.population));
   const sum = newStrategyTally();
@@ -142,7 +143,8 @@ export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
 }
 
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
-  return { ...tallyMetrics(tally.population, ...(quantiles === undefined ? [] : [quantiles])), ...strategyFigureRecord(tally.strategy) };
+  // The strategy totals after the population figures (as a spread of both: one object per configuration, not three).
+  return Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
 }
 
 /** Each configuration's population figures, and its strategy totals. */

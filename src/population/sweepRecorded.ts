@@ -51,9 +51,13 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
   const first = configs[cells[0]!]!;
   const baselineIds = new Map<string, number>();
   const baselineStrategies: ContextStrategy[] = [];
+  // One model and latency model: the baseline key is the strategy's (configurations share strategy objects: one key each).
+  const keys = new Map<ContextStrategy, string>();
   const of = Int32Array.from(cells, (c) => {
     if (!baselineCells) return 0;
-    const key = baselineKey(configs[c]!);
+    const strategy = configs[c]!.strategy;
+    let key = keys.get(strategy);
+    if (key === undefined) keys.set(strategy, (key = baselineKey(configs[c]!)));
     let b = baselineIds.get(key);
     if (b === undefined) baselineIds.set(key, (b = baselineStrategies.push(configs[c]!.strategy) - 1));
     return b;
@@ -65,6 +69,17 @@ function modelSweep(configs: readonly PopulationConfig[], cells: readonly number
     axes: [{ name: 'configuration', values: [...cells.map((c) => ({ brakes: configs[c]!.brakes, strategy: configs[c]!.strategy })), ...baselineStrategies.map((strategy) => ({ brakes: NO_BRAKES, strategy }))] }],
   };
   return { grid, baselines: { of, count: baselineStrategies.length } };
+}
+
+/** `keyOf` a configuration, made again only when its model or latency model is not the last one's (a grid's configurations share them). */
+function lastKeyOf(keyOf: (config: PopulationConfig) => string): (config: PopulationConfig) => string {
+  let last: PopulationConfig | undefined;
+  let key = '';
+  return (config) => {
+    if (last === undefined || config.model !== last.model || config.latency !== last.latency) key = keyOf(config);
+    last = config;
+    return key;
+  };
 }
 
 /**
@@ -83,12 +98,13 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
   if (given !== undefined && configs.some(hasStrategyFigures)) throw new Error('recordedRuns: baselines given for configurations replayed run by run');
   // One sweep per (model, latency model): a sweep prices its traces once and runs one latency model.
   const bySweep = new Map<string, number[]>();
+  const sweepKey = lastKeyOf((config: PopulationConfig) => JSON.stringify([config.model ?? '', config.latency ?? null]));
   configs.forEach((config, c) => {
     if (hasStrategyFigures(config)) {
       for (const pair of populationRuns(recorded, config, prices)) visit(c, pair.run, pair.baseline);
       return;
     }
-    const key = JSON.stringify([config.model ?? '', config.latency ?? null]);
+    const key = sweepKey(config);
     const group = bySweep.get(key);
     if (group === undefined) bySweep.set(key, [c]);
     else group.push(c);

@@ -17,7 +17,8 @@ import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../pop
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
 import { traceInputs, type GivenFlag } from './inputs.js';
-import { addHalfStepCaps, halvedCaps, rowsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
+import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
+import { rowsOf } from './sweepTook.js';
 import { sweepUnits, sweepUnitsHere, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
 import { Progress } from './progress.js';

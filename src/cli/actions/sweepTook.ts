@@ -1,10 +1,13 @@
 /**
- * What a sweep's rows say of how their runs ran, beside their figures: the cache and latency they took
- * (the settings' labels) and the flags before a configuration's that make `replay` run scenario files as
- * the sweep ran them.
+ * A sweep's report rows (rowsOf): each configuration's figures and what it says of how its runs ran —
+ * the cache and latency they took (the settings' labels) and the flags before a configuration's that
+ * make `replay` run scenario files as the sweep ran them.
  */
-import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
+import { contextSpecOf, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import type { GridConfiguration } from '../../population/grid.js';
+import type { SweepMetrics } from '../../population/sweep.js';
+import { brakeSpec, settingsFlags } from '../../report/settings.js';
+import type { SweepRow } from '../../report/sweepReport.js';
 import { runsCache, type RunsTook } from '../../report/runsTook.js';
 import type { ScenarioInput } from '../../scenario/replayScenarios.js';
 
@@ -39,4 +42,28 @@ export function scenarioFilesFlags(config: GridConfiguration['config'], took: Sw
   const context = config.strategy.kind === 'full' ? '--context full ' : '';
   const cache = config.strategy.cache === undefined && took.recordedCaches.length === 0 ? '--cache off ' : '';
   return `--preset none ${context}${cache}`;
+}
+
+/** Report rows: each configuration's settings and figures (`tree`: over session trees, `--tree`), and the cache its runs `took`. */
+export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean; took: SweepRunsTook }): SweepRow[] {
+  // Configurations share their brakes and strategy objects (gridConfigurations): each said once.
+  const brakes = new Map<GridConfiguration['config']['brakes'], string>();
+  const strategies = new Map<GridConfiguration['config']['strategy'], { context: string; cache: string; scenarioFlags: string }>();
+  return slice.map((c, i) => {
+    const { config } = c;
+    let spec = brakes.get(config.brakes);
+    if (spec === undefined) brakes.set(config.brakes, (spec = brakeSpec(config.brakes)));
+    let strategy = strategies.get(config.strategy);
+    if (strategy === undefined) strategies.set(config.strategy, (strategy = { context: contextSpecOf(config.strategy), cache: configurationCache(config, over.took), scenarioFlags: scenarioFilesFlags(config, over.took) }));
+    return {
+      settings: c.settings,
+      flags: strategy.scenarioFlags + settingsFlags({ ...config, ...(over.tree === true ? { tree: config.subagent === undefined ? {} : { subagent: config.subagent } } : {}) }),
+      brakes: spec,
+      context: strategy.context,
+      ...(config.strategy.toolResultCap === undefined ? {} : { toolResultCap: config.strategy.toolResultCap }),
+      cache: strategy.cache,
+      ...(config.model === undefined ? {} : { model: config.model }),
+      ...metrics[i]!,
+    };
+  });
 }

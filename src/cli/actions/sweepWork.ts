@@ -23,10 +23,9 @@ import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../populati
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
-import { brakeSpec, settingsFlags } from '../../report/settings.js';
-import { configurationCache, scenarioFilesFlags, type SweepRunsTook } from './sweepTook.js';
+import { rowsOf } from './sweepTook.js';
 export { sweepTook } from './sweepTook.js';
-import { contextSpecOf, type CacheMode } from '../../context/strategy.js';
+import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
@@ -261,20 +260,6 @@ export function sweepRows(prepared: PreparedSweep, range: { from: number; to: nu
   const halved = halvedCaps(slice, rows, prepared.targetCompletion);
   addHalfStepCaps(rows, halved, metricsOf(prepared, halved.map((h) => h.config)));
   return rows;
-}
-
-/** Report rows: each configuration's settings and figures (`tree`: over session trees, `--tree`), and the cache its runs `took`. */
-export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean; took: SweepRunsTook }): SweepRow[] {
-  return slice.map((c, i) => ({
-    settings: c.settings,
-    flags: scenarioFilesFlags(c.config, over.took) + settingsFlags({ ...c.config, ...(over.tree === true ? { tree: c.config.subagent === undefined ? {} : { subagent: c.config.subagent } } : {}) }),
-    brakes: brakeSpec(c.config.brakes),
-    context: contextSpecOf(c.config.strategy),
-    ...(c.config.strategy.toolResultCap === undefined ? {} : { toolResultCap: c.config.strategy.toolResultCap }),
-    cache: configurationCache(c.config, over.took),
-    ...(c.config.model === undefined ? {} : { model: c.config.model }),
-    ...metrics[i]!,
-  }));
 }
 
 /** With a target: the rows (by index) that reach it with a step cap, and each configuration with that cap halved. */
