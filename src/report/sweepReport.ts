@@ -5,6 +5,7 @@
  * frontier, no recommendation); `finishSweepReport` joins rows into the report a single run gives, so
  * `loopcost merge` of the shards is byte-identical to one run.
  */
+import { percentText } from './percentText.js';
 import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
@@ -116,13 +117,13 @@ function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecom
   if (index === undefined) return null;
   const row = rows[index]!;
   const half = row.halfStepCap ?? null;
-  let text = `For at least ${percent(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percent(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
+  let text = `For at least ${percentText(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percent(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
   if (half !== null) {
     const lost = row.completed - half.completed;
     text += ` Halving its step cap to ${half.maxSteps} would complete ${half.completed}/${row.runs} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
   } else text += ' It has no step cap to halve.';
   const interval = wilsonInterval(row.completed, row.runs);
-  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percent(interval[0])}–${percent(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percent(target)}` : ''}.`;
+  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percent(interval[0])}–${percent(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
   text += ` To reproduce it: loopcost replay <the same inputs and price flags>${row.flags === '' ? '' : ` ${row.flags}`}`;
   return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
 }
@@ -200,7 +201,7 @@ export function renderSweepTable(report: SweepReport, view: ReportView): string 
 
 function recommendationLines(report: SweepReport, width: number): string {
   if (report.recommendation === undefined) return '';
-  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percent(report.targetCompletion!)} of runs.`, width);
+  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.`, width);
   return wrapLine('→ ', report.recommendation.text, width);
 }
 

@@ -17,3 +17,14 @@ describe('percentText', () => {
     expect(percentText(0)).toBe('0.0%');
   });
 });
+
+describe("sweep's target in words", () => {
+  it('a tiny --target-completion reads as itself, not 0.0%', async () => {
+    const { cli } = await import('../cli/run.js');
+    const tiny = await cli('sweep', 'scenarios/reverify-forever.jsonl', '--grid', 'max-steps=1,2', '--target-completion', '1e-9');
+    expect(tiny.code).toBe(0);
+    expect(tiny.stdout).toMatch(/No configuration completes at least 1e-7% of runs\./);
+    const usual = await cli('sweep', 'scenarios/reverify-forever.jsonl', '--grid', 'max-steps=1,2', '--target-completion', '0.9');
+    expect(usual.stdout).toMatch(/No configuration completes at least 90\.0% of runs\./);
+  });
+});
