@@ -23,7 +23,6 @@ import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
-import { SUMMARY_CALL } from '../kernel/providerWindow.js';
 import type { SummaryDue } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
 import { billedFields, callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
@@ -232,11 +231,11 @@ class AgentRun {
     return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
   }
 
-  /** The provider refused the call (a prompt past the model's window; `summary`: the summary call; both recorded as a compaction call when one): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
+  /** The provider refused the call (a prompt past the model's window; `summary`: the summary call; both recorded as a compaction call when one, which the stop's detail names the summary call): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
   private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView, summary = false): Stop {
     const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), ...(summary || error.options.compaction ? { compaction: true } : {}), failed: { ...failedOf(error.options.status, error.message), contextLengthExceeded: recordedRefusal(refusal) } };
     this.recorder.call(record);
-    return this.session.providerRefused(record, view, refusal, summary ? SUMMARY_CALL : '');
+    return this.session.providerRefused(record, view, refusal);
   }
 
   /** A response: paid for, then its tool calls run; one record once the step is over. */

@@ -6,6 +6,7 @@
  * made (a failed call: its time, counted), is no step and is paid nothing. Its numbers are the stop's.
  */
 import { modelledCallMs } from '../kernel/latency.js';
+import { refusedCallLabel } from '../kernel/providerWindow.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { refusalFacts as windowRefusalFacts } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
@@ -18,6 +19,8 @@ export const enum Refused {
   PromptTokens,
   MaxOutputTokens,
   WindowTokens,
+  /** 1 when the refused call is a compaction call (a summary call: refusedCallLabel), else 0. */
+  Compaction,
   Size,
 }
 
@@ -32,7 +35,7 @@ export function refusalNumbers(call: CallRecord | undefined): number[] {
   const refusal = call?.failed?.contextLengthExceeded;
   if (refusal === undefined) return [];
   // (In Refused's order.)
-  return [call!.latencyMs ?? NaN, refusal.promptTokens ?? NaN, refusal.maxOutputTokens ?? NaN, refusal.contextWindowTokens ?? NaN];
+  return [call!.latencyMs ?? NaN, refusal.promptTokens ?? NaN, refusal.maxOutputTokens ?? NaN, refusal.contextWindowTokens ?? NaN, call!.compaction === true ? 1 : 0];
 }
 
 /** The refused call's time (recorded, else the latency model's for a call of no tokens): added when a run stops provider_refused. */
@@ -45,8 +48,12 @@ export function refusedCalls(code: number): number {
   return code === StopCode.ProviderRefused ? 1 : 0;
 }
 
-/** The refusal's numbers as the stop's facts (describeStop), as the readable loop sets them (loop/summary.ts refusalFacts). */
-export function refusalFacts(t: CompiledTrace, facts: Float64Array): void {
+/**
+ * The refusal's numbers as the stop's facts (describeStop), as the readable loop sets them (loop/summary.ts
+ * refusalFacts); its label, the refused call named as the readable loop names it (refusedCallLabel).
+ */
+export function refusalFacts(t: CompiledTrace, facts: Float64Array): string {
   const r = t.refusal;
   windowRefusalFacts(facts, { promptTokens: r[Refused.PromptTokens]!, maxOutputTokens: r[Refused.MaxOutputTokens]!, contextWindowTokens: r[Refused.WindowTokens]! });
+  return refusedCallLabel(r[Refused.Compaction] === 1);
 }

@@ -14,7 +14,7 @@ import type { CompiledTrace } from './layout.js';
 import { refusalFacts, refusedCalls } from './refusal.js';
 
 export const enum Run {
-  /** Calls made (= the next call's index). */
+  /** Compiled calls made (= the next call's index): the run's calls figure adds its summary calls and a refused call (outcomeOf). */
   Calls,
   SpentPico,
   ElapsedMs,
@@ -107,12 +107,13 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
   const output = t.outputBefore[calls]! + st[Run.SummaryOutputTokens]!;
   const budget = limits[Limit.BudgetPico]!;
-  // A provider's refusal: the refused call was made and failed (no step, nothing paid).
+  // A provider's refusal: the refused call was made and failed (no step, nothing paid). The summary calls
+  // made are model calls too (loop/summary.ts), though no compiled call.
   const refused = refusedCalls(st[Run.Stop]!);
   const outcome: FastOutcome = {
     reason: stopReasonOf(st[Run.Stop]!),
     steps: calls - t.nonStepsBefore[calls]!,
-    calls: calls + refused,
+    calls: calls + refused + st[Run.SummaryCalls]!,
     backtracks: t.backtracksBefore[calls]!,
     failedCalls: t.failedBefore[calls]! + refused,
     toolCalls: toolCallsOf(t, st) - st[Run.SkippedActions]!,
@@ -152,7 +153,7 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
     facts[Fact.WindowTokens] = st[Run.SummaryStopWindowTokens]!;
     return SUMMARY_CALL;
   }
-  if (st[Run.Stop] === StopCode.ProviderRefused) refusalFacts(t, facts);
+  if (st[Run.Stop] === StopCode.ProviderRefused) return refusalFacts(t, facts);
   if (tool < 0) return '';
   const mode = limits[Limit.RepeatMode]!;
   const seen = mode === RepeatModeCode.Total ? t.seenTotal : mode === RepeatModeCode.Consecutive ? t.seenConsecutive : t.seenCycle;

@@ -39,6 +39,7 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     elapsedMs: joined((r) => r.elapsedMs, (n) => new Float64Array(n)),
     strategyCacheLostTokens: optional((r) => r.strategyCacheLostTokens),
     skippedActions: optional((r) => r.skippedActions),
+    summaryCalls: optional((r) => r.summaryCalls),
     compiled: sorted.flatMap((part) => part.compiled),
     prices: sorted.flatMap((part) => part.prices),
   };

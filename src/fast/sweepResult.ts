@@ -53,6 +53,8 @@ export interface SweepResult {
   /** Cache hits lost to the strategy (a window's), and repeated actions skipped: empty until some run has one (then 0 elsewhere). */
   strategyCacheLostTokens: Float64Array;
   skippedActions: Float64Array;
+  /** Summary calls made (model calls, though no compiled call: the run's calls figure adds them), with the two above. */
+  summaryCalls: Float64Array;
   /** The compiled traces of the slice (figures no setting changes are read from them), and their prices. */
   compiled: CompiledTrace[];
   prices: FlatPrices[];
@@ -109,6 +111,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     elapsedMs: column(into?.elapsedMs, (n) => new Float64Array(n)),
     strategyCacheLostTokens: EMPTY,
     skippedActions: EMPTY,
+    summaryCalls: EMPTY,
     compiled,
     prices,
   };
@@ -120,6 +123,7 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
   if (reuse && into.skippedActions.length >= size) {
     result.strategyCacheLostTokens = column(into.strategyCacheLostTokens, () => EMPTY).fill(0);
     result.skippedActions = column(into.skippedActions, () => EMPTY).fill(0);
+    result.summaryCalls = column(into.summaryCalls, () => EMPTY).fill(0);
   }
   return result;
 }
@@ -138,6 +142,7 @@ function strategyColumns(r: SweepResult): void {
   if (r.skippedActions.length > 0) return;
   r.strategyCacheLostTokens = new Float64Array(r.stop.length);
   r.skippedActions = new Float64Array(r.stop.length);
+  r.summaryCalls = new Float64Array(r.stop.length);
 }
 
 /**
@@ -177,10 +182,11 @@ export function writeState(r: SweepResult, at: number, st: RunState): void {
     r.cacheRuleLostTokens[at] = st[Run.RuleLostTokens]!;
   }
   r.elapsedMs[at] = st[Run.ElapsedMs]!;
-  if (st[Run.StrategyCacheLost] !== 0 || st[Run.SkippedActions] !== 0) {
+  if (st[Run.StrategyCacheLost] !== 0 || st[Run.SkippedActions] !== 0 || st[Run.SummaryCalls] !== 0) {
     strategyColumns(r);
     r.strategyCacheLostTokens[at] = st[Run.StrategyCacheLost]!;
     r.skippedActions[at] = st[Run.SkippedActions]!;
+    r.summaryCalls[at] = st[Run.SummaryCalls]!;
   }
 }
 
@@ -196,10 +202,12 @@ export interface CellFigures {
   overshootPico: number;
   strategyCacheLostTokens: number;
   skippedActions: number;
+  /** Summary calls made, among `calls`. */
+  summaryCalls: number;
 }
 
 export function newCellFigures(): CellFigures {
-  return { stop: StopCode.None, steps: 0, calls: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, strategyCacheLostTokens: 0, skippedActions: 0 };
+  return { stop: StopCode.None, steps: 0, calls: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, strategyCacheLostTokens: 0, skippedActions: 0, summaryCalls: 0 };
 }
 
 /** The figures of (trace, cell) into `out` (what replaying that cell alone gives). */
@@ -219,7 +227,8 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   out.stop = capped ? StopCode.MaxSteps : (code as StopCode);
   // (A cap's call is the first with that many steps before it.)
   out.steps = capped ? r.capSteps[cell]! : calls - t.nonStepsBefore[calls]!;
-  out.calls = calls + refusedCalls(code); // (a provider's refusal: its call made, no step)
+  out.summaryCalls = r.summaryCalls.length > 0 ? r.summaryCalls[at]! : 0;
+  out.calls = calls + refusedCalls(code) + out.summaryCalls; // (a provider's refusal: its call made, no step; summary calls: model calls, no compiled call)
   out.inputTokens = capped ? tokens : tokens - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
@@ -236,7 +245,7 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
   const f = cellFigures(r, trace, cell, newCellFigures());
   const { stop: code, skippedActions: skipped } = f;
   const refused = refusedCalls(code);
-  const calls = f.calls - refused;
+  const calls = f.calls - refused - f.summaryCalls;
   const tool = code === StopCode.Repeat || code === StopCode.ErrorLimit ? r.stopTool[at]! : -1;
   const reason: StopReason = stopReasonOf(code);
   const totals: FastOutcome = {
@@ -257,6 +266,6 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
     elapsedMs: capClosed(r.stop[at]!) ? t.stepLatencyBefore[calls]! : r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
-  // (Summary calls and their cost are not kept by a sweep.)
+  // (Summary calls are among its calls; their count and cost apart are not kept by a sweep.)
   return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: f.strategyCacheLostTokens, skippedActions: skipped });
 }

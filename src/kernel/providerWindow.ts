@@ -18,6 +18,15 @@ import type { WindowRefusal } from '../loop/types.js';
 /** What names the summary call in a stop's detail (describeStop's label), in both kernels. */
 export const SUMMARY_CALL = 'summary call';
 
+/**
+ * What names a call its provider refused for its length in the stop's detail, in every engine: a call
+ * marked compaction (a summary call, as the real loop records one) is the summary call, any other the call
+ * (describeStop's default label). One rule, so a replay of a recording says what the run said.
+ */
+export function refusedCallLabel(compaction: boolean): string {
+  return compaction ? SUMMARY_CALL : '';
+}
+
 /** Whether a provider refuses a prompt of `promptTokens` sent with `maxOutputTokens` (none: the prompt alone) to a model of `windowTokens`. */
 export function providerRefuses(windowTokens: number, promptTokens: number, maxOutputTokens = 0): boolean {
   return promptTokens + maxOutputTokens > windowTokens;

@@ -71,9 +71,10 @@ export class RunAccounts {
     return addStrategyFigures(outcome, totals);
   }
 
-  /** Adds a summary call (context `summary`/`hybrid`: not a step) to the totals, its cost to the summaries' too, and (keepSteps) its row. */
-  addSummary(metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
+  /** Adds a summary call (context `summary`/`hybrid`: not a step; `failed`: one of the failed calls) to the totals, its cost to the summaries' too, and (keepSteps) its row. */
+  addSummary(metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>, failed = false): void {
     this.totals.summaryCalls += 1;
+    if (failed) this.totals.failed += 1;
     this.totals.summaryCostPico += metered.costPico;
     this.add(null, metered, view, state);
   }

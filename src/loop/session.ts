@@ -32,7 +32,7 @@ import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCall
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import { SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
+import { refusedCallLabel, SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
@@ -107,7 +107,7 @@ export class LoopSession {
     const code = summaryCallStop(this.limits, due.size, simulated);
     if (code === StopCode.None) return null;
     const { refusal, record } = summaryRefusal(due);
-    if (code === StopCode.ProviderRefused) return this.providerRefused(record, due.view, refusal, SUMMARY_CALL);
+    if (code === StopCode.ProviderRefused) return this.providerRefused(record, due.view, refusal);
     refusalFacts(this.stops.facts, refusal);
     return this.stops.stop(code, SUMMARY_CALL);
   }
@@ -200,13 +200,13 @@ export class LoopSession {
     return this.stops.stop(StopCode.TraceEnd, detail);
   }
 
-  /** After the brakes let it through, the provider refused the call `response` records (WindowRefusal; `label`: SUMMARY_CALL at one): a (failed) call with its time, no step, paid nothing; the run ends. */
-  providerRefused(response: CallRecord, view: PromptView, refusal: WindowRefusal, label = ''): Stop {
+  /** After the brakes let it through, the provider refused the call `response` records (WindowRefusal): a (failed) call with its time, no step, paid nothing; the run ends (a compaction call's detail names the summary call: refusedCallLabel). */
+  providerRefused(response: CallRecord, view: PromptView, refusal: WindowRefusal): Stop {
     this.state.calls += 1;
     this.state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, 0, 0);
     this.accounts.add(response, newMeteredCall(), view, this.state);
     refusalFacts(this.stops.facts, refusal);
-    return this.stops.stop(StopCode.ProviderRefused, label);
+    return this.stops.stop(StopCode.ProviderRefused, refusedCallLabel(response.compaction === true));
   }
 
   /** The call was made: pay for it and let its output into the context. */

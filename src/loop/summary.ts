@@ -58,8 +58,9 @@ export class SummaryCalls {
   }
 
   /**
-   * The summary call `due` was made: paid — not a step — as `response` reports it (meter); unless it failed, the prompt
-   * becomes system + goal + the summary (its output as billed: reported, else S) + the last K steps.
+   * The summary call `due` was made: a model call among the run's `calls` (a failed one among its failed calls), as
+   * its recording's compaction call is in a replay; paid — not a step — as `response` reports it (meter); unless it
+   * failed, the prompt becomes system + goal + the summary (its output as billed: reported, else S) + the last K steps.
    */
   record(due: SummaryDue, response: CallRecord | null): MeteredCall {
     const { context, state, accounts, options } = this.into;
@@ -70,10 +71,11 @@ export class SummaryCalls {
       context.summarize(metered.usage.output);
     }
     const { input, output } = metered.usage;
+    state.calls += 1;
     state.spentPico += metered.costPico;
     state.tokensUsed += input + output;
     state.elapsedMs += callLatencyMs(NaN, options.latency, input, output); // its wall time: a live loop counts it with the next call's
-    accounts.addSummary(metered, context.view(), state);
+    accounts.addSummary(metered, context.view(), state, response?.failed !== undefined);
     return metered;
   }
 

@@ -51,10 +51,10 @@ export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, pri
     ...(options.latency === undefined ? {} : { latency: options.latency }),
   });
   // A summary call is not a step: it shows as a mark on the step after it (its figures are in the cumulative ones).
-  const summaryBefore = new Set(result.rows.filter((row) => row.summary).map((row) => row.call + 1));
+  const summaryBefore = new Set(result.rows.filter((row) => row.summary).map((row) => row.step + 1));
   const rows = result.rows.filter((row) => !row.summary).map((row) => ({
-    ...(summaryBefore.has(row.call) ? { summaryBefore: true } : {}),
-    step: row.call,
+    ...(summaryBefore.has(row.step) ? { summaryBefore: true } : {}),
+    step: row.step,
     inputTokens: row.inputTokens,
     cachedInputTokens: row.cachedInputTokens,
     outputTokens: row.outputTokens,

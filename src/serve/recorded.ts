@@ -2,9 +2,11 @@
  * A conversation answered from a recorded trace, call by call, whatever the agent sent (open loop, as
  * replay replays it). The prompt each call is billed for is what replay bills: the recorded usage, or
  * for a trace without recorded prompts (a generated one) the growth model's prompt, so a real loop
- * driven by this server and `replay` of the trace meter the same calls the same way.
+ * driven by this server and `replay` of the trace meter the same calls the same way. Its calls are the ones
+ * every replay plays (trace/replayedCalls.ts): no `final` mark on a last call its run was aborted after.
  */
-import type { Trace } from '../trace/types.js';
+import type { CallRecord, Trace } from '../trace/types.js';
+import { replayedCalls } from '../trace/replayedCalls.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { endsAfterLastCall, modelGaveUp } from '../kernel/gaveUp.js';
 import type { Reply } from './reply.js';
@@ -30,24 +32,27 @@ export class RecordedSession extends ServeSession {
   private readonly goesOnAfterLast: boolean;
   /** The index of the recording's last call when its model gave up there (kernel/gaveUp.ts), else -1. */
   private readonly gaveUpAt: number;
+  /** The recording's calls as replays play them (replayedCalls): a recording written before 2026-12-05 may mark `final` a call its run was aborted after, which completed nothing. */
+  private readonly recordedCalls: readonly CallRecord[];
 
   constructor(
     setup: SessionSetup,
     private readonly trace: Trace,
   ) {
     super(setup);
-    this.gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
+    this.recordedCalls = replayedCalls(trace);
+    this.gaveUpAt = modelGaveUp(trace) ? this.recordedCalls.length - 1 : -1;
     this.goesOnAfterLast = !endsAfterLastCall(trace);
   }
 
   /** After the recording's last call, once it was a final answer or a failed call, or its run asked for no more (an abort), or a request asked past it or a summary call came after it. */
   ended(): boolean {
-    return this.nextCall >= this.trace.calls.length && !this.mayGoOn;
+    return this.nextCall >= this.recordedCalls.length && !this.mayGoOn;
   }
 
   /** The recording's last call answered, and the session still in progress only for the summary call a loop may make before its next call (mayGoOn). */
   override givenWhole(): boolean {
-    return this.nextCall >= this.trace.calls.length && this.mayGoOn;
+    return this.nextCall >= this.recordedCalls.length && this.mayGoOn;
   }
 
   /** Ends a session given whole as the request past its end would (registry.ts: its place is wanted). */
@@ -69,7 +74,7 @@ export class RecordedSession extends ServeSession {
   }
 
   protected nextAnswer(request: ChatRequest): Reply {
-    const record = this.trace.calls[this.nextCall];
+    const record = this.recordedCalls[this.nextCall];
     this.mayGoOn = false;
     if (!record) throw this.endingError();
     const index = this.nextCall++;
@@ -99,7 +104,7 @@ export class RecordedSession extends ServeSession {
   }
 
   override summary(): SessionSummary {
-    return { ...super.summary(), remainingCalls: this.trace.calls.length - this.nextCall };
+    return { ...super.summary(), remainingCalls: this.recordedCalls.length - this.nextCall };
   }
 }
 

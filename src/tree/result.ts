@@ -154,7 +154,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   outcomes.forEach((outcome, r) => {
     if (!outcome) return;
     record.partsStarted += outcome.calls > 0 ? 1 : 0;
-    addOutcome(record, outcome, compactionsMade(agent, r, outcome.calls));
+    addOutcome(record, outcome, compactionsMade(agent, r, outcome.calls - (outcome.summaryCalls ?? 0)));
     last = outcome.stop;
   });
   const finalStop: AgentStop | undefined = stop ?? last;

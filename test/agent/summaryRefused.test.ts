@@ -50,7 +50,8 @@ describe('the real loop, a summary call past its window', () => {
     const last = recorder.trace().calls.at(-1)!;
     expect(last).toMatchObject({ compaction: true, outputTokens: 0, failed: { status: 400, contextLengthExceeded: refusal } });
     const replayed = replayTrace(recorder.trace(), { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices });
-    expect([replayed.stopReason, replayed.modelCalls, replayed.costPico]).toEqual(['provider_refused', 4, STEPS_1_TO_3]);
+    // Its replay says what the run said: the recording marks the refused call a compaction call (summaryCallWords.test.ts).
+    expect([replayed.stopReason, replayed.stopDetail, replayed.modelCalls, replayed.costPico]).toEqual(['provider_refused', r.stop.detail, 4, STEPS_1_TO_3]);
   });
 
   it('under --context-window model: stopped before the call (context_overflow), the model never asked', async () => {

@@ -49,7 +49,8 @@ describe('the real loop bills a summary call', () => {
     expect([ESTIMATE, REPORTED_PICO]).toEqual([34_050_000, 76_500_000]);
     const recorder = memoryRecorder();
     const result = await run([step(1), step(2), step(3), summary(REPORTED), done], recorder);
-    expect([result.stop.reason, result.steps, result.calls, result.summaryCalls]).toEqual(['completed', 4, 4, 1]);
+    // 4 steps and the summary call: a model call too (summaryCallWords.test.ts).
+    expect([result.stop.reason, result.steps, result.calls, result.summaryCalls]).toEqual(['completed', 4, 5, 1]);
     expect(result.summaryCostPico).toBe(REPORTED_PICO);
     // After it the prompt is system + goal + the summary at the 40 tokens its model reported (not S = 30) +
     // the last step: 2 + 40 + 53 — what a live loop knows of the summary it holds.

@@ -32,7 +32,7 @@ describe('the compiled-trace cache keeps a recorded refusal', () => {
     await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
     const [warm] = await loadTraceFile(path, { cache: new CompiledTraceCache(join(dir, 'cache'), 'test') });
     const compiled = handedOverCompiled(warm!);
-    expect(compiled?.refusal).toEqual([250, 1300, 4096, 5000]);
+    expect(compiled?.refusal).toEqual([250, 1300, 4096, 5000, 0]);
     const afresh = compileTrace(fresh[0]!);
     expect([compiled?.calls, compiled?.exhaustedCode]).toEqual([afresh.calls, afresh.exhaustedCode]);
     const options = { brakes: NO_BRAKES, strategy: { kind: 'full' as const }, prices: MINI_TABLE };

@@ -132,11 +132,12 @@ describe('after a recorded compaction the context holds system + goal + its outp
         replayed({ ...NO_BRAKES, contextWindow: 8000 }, strategy, cache);
       }
     }
-    // Summaries (trigger 4,000, keep 1, 200 tokens): before calls 2, 3 and 4; the compaction replaces the
+    // Summaries (trigger 4,000, keep 1, 200 tokens): before the trace's calls 2, 3 and 4 (the run's calls 3, 5
+    // and 7: a summary call is a call); the compaction replaces the
     // last summary too, and after it the prompts are billed as recorded (1,900 + 2,100 = 4,000 before
     // call 6 is not past the trigger: no summary).
     const summarised = runLoop(new ReplaySource(TRACE), { ...options(NO_BRAKES, strategies[1]!), keepSteps: true }).rows;
-    expect(summarised.filter((row) => row.summary).map((row) => row.call)).toEqual([2, 3, 4]);
+    expect(summarised.filter((row) => row.summary).map((row) => row.call)).toEqual([3, 5, 7]);
     expect(summarised.slice(-2).map((row) => row.inputTokens)).toEqual([3000, 4100]);
     // Cache on: the prompt after the compaction finds system + goal (and the framing before them) of
     // the compaction's prompt in the cache, not the history it replaced.

@@ -119,8 +119,8 @@ describe('a summary trigger stays a share of the whole window', () => {
   it('the first summary call comes where the prompt passes 40% of 10,000, not of 5,904 (readable and compiled alike)', () => {
     const r = both({ contextWindow: 'model' }, parseContextSpec('summary:trigger=40%,keep=1,tokens=100'));
     const first = r.rows.find((row) => row.summary === true);
-    // Prompts 1,000·n: 5,000 is the first past 4,000, so the summary comes after four calls (2,361 would make it two).
-    expect(first?.call).toBe(4);
+    // Prompts 1,000·n: 5,000 is the first past 4,000, so the summary comes after four calls, steps (2,361 would make it two).
+    expect(first?.step).toBe(4);
   });
 });
 

@@ -81,9 +81,9 @@ describe('the one before-call step, in every driver', () => {
     expect(liveLog).toEqual(loneLog);
     const purposes: string[] = [];
     const real = await realLoop(NO_BRAKES, purposes);
-    // Where the real loop asked its model for a summary: after as many of its own calls as the lone loop's rows say.
-    const realSummaryAfter = purposes.flatMap((purpose, i) => (purpose === 'summary' ? [purposes.slice(0, i).filter((p) => p === 'call').length] : []));
-    expect(realSummaryAfter).toEqual(summaries.map((row) => row.call));
+    // Where the real loop asked its model for a summary: its model call of the number the lone loop's rows give it (summary calls are calls).
+    const realSummaryAt = purposes.flatMap((purpose, i) => (purpose === 'summary' ? [i + 1] : []));
+    expect(realSummaryAt).toEqual(summaries.map((row) => row.call));
     const expected = compared(alone);
     expect(expected.summaryCostPico).toBe(summaries.reduce((sum, row) => sum + row.costPico, 0));
     for (const run of [compared(recordedTree(NO_BRAKES)), compared(live), real]) expect(run).toEqual(expected);
