@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative } from 'node:path';
 import type * as Tinyglobby from 'tinyglobby';
@@ -22,6 +22,21 @@ let globber: typeof Tinyglobby | undefined;
 function tinyglobby(): typeof Tinyglobby {
   globber ??= createRequire(import.meta.url)('tinyglobby') as typeof Tinyglobby;
   return globber;
+}
+
+/**
+ * `readdirSync` as a glob's walk sees it: an entry that is no file, directory or link (a named pipe, a
+ * socket, a device) is shown as a file, so that a pattern matching it returns it and it is refused or listed
+ * as one a directory holds (tinyglobby's walk keeps only files, directories and links: it would be dropped
+ * unseen). Only its type is changed; it is never opened.
+ */
+const SPECIAL_AS_FILES = {
+  readdirSync: ((path: string, options: { withFileTypes: true }) =>
+    readdirSync(path, options).map((entry) => (entry.isFile() || entry.isDirectory() || entry.isSymbolicLink() ? entry : shownAsFile(entry)))) as unknown as typeof readdirSync,
+};
+
+function shownAsFile(entry: Dirent): Dirent {
+  return Object.assign(Object.create(entry) as Dirent, { isFile: () => true });
 }
 
 /** Whether a path is a glob pattern (as tinyglobby decides), without loading tinyglobby for a plain path. */
@@ -186,7 +201,7 @@ export function collectInputFiles(paths: readonly string[], options: { skipBad?:
     if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
     if (isGlob(path)) {
       // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
-      const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path) }).sort();
+      const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path), fs: SPECIAL_AS_FILES }).sort();
       if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
       for (const match of matches) {
         const stats = statOf(match);
@@ -198,9 +213,10 @@ export function collectInputFiles(paths: readonly string[], options: { skipBad?:
     const stats = statInput(path);
     if (stats.isDirectory()) {
       if (!seen.isNew(path, realPath(path))) return;
-      const before = files.length;
+      const before = { files: files.length, special: special.length };
       walkDirectory(path, { root: path, out: files, seen, special });
-      if (files.length === before && seen.repeatsOfInput === 0 && special.length === 0) {
+      // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
+      if (files.length === before.files && seen.repeatsOfInput === 0 && special.length === before.special) {
         throw new UserError({ file: path, code: 'empty_dir', message: 'directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)', hint: 'check the path' });
       }
     } else if (seen.isNew(path, realPath(path))) {

@@ -9,7 +9,7 @@ import { canonicalJson } from '../brakes/fingerprint.js';
 import { brakesFromFlags, maxCostPico, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
-import { didYouMean } from '../import/common/nearestName.js';
+import { nearGuess } from '../keyValueSpec.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
@@ -78,7 +78,7 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
   for (const spec of specs) {
     const eq = spec.indexOf('=');
     const key = (eq < 0 ? spec : spec.slice(0, eq)).trim();
-    if (!GRID_KEYS.includes(key)) throw gridError(key || undefined, `'${key}' is not a setting a grid can vary${didYouMean(key, GRID_KEYS)}`);
+    if (!GRID_KEYS.includes(key)) throw gridError(key || undefined, `'${key}' is not a setting a grid can vary${nearGuess(key, GRID_KEYS)}`);
     if (axes.some((axis) => axis.key === key)) throw gridError(key, `'${key}' is given twice`, `give each key once: --grid ${key}=V1,V2,...`);
     const values = eq < 0 ? [] : splitValues(key, spec.slice(eq + 1));
     if (values.length === 0 || values.some((v) => v === '')) throw gridError(key, `'${spec}' has an empty list or an empty value`, `write --grid ${key}=V1,V2,... (values separated by single commas)`);

@@ -194,14 +194,17 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     ended(a, r, stop);
   }
   flushRanOut();
-  return treeResultOf(tree, states, stops, budget.totals);
+  return treeResultOf(tree, states, { stops, live: budget.totals, pricingOf: options.pricingOf });
 }
 
-function treeResultOf(tree: SessionTree, states: AgentState[], stops: { agent: number; stop: AgentStop }[], live: Running): TreeResult {
+function treeResultOf(tree: SessionTree, states: AgentState[], ran: { stops: { agent: number; stop: AgentStop }[]; live: Running; pricingOf: TreeEngineOptions['pricingOf'] }): TreeResult {
+  const { stops, live } = ran;
   const totals: TreeTotals = emptyTotals();
   const agents: AgentResult[] = tree.agents.map((agent, a) => {
     const state = states[a]!;
     const record = agentRecord(agent, state.outcomes, state.stop);
+    // The models its figures were priced as (another under --model), as a replayed run names its model.
+    record.models = [...new Set(agent.runs.map((run) => ran.pricingOf(run).model))];
     addTotals(totals, record);
     return record;
   });

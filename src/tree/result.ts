@@ -40,7 +40,7 @@ export interface AgentResult extends TreeTotals {
   partsStarted: number;
   /** Calls the agent's runs hold (what an unbraked replay makes). */
   recordedCalls: number;
-  /** The agent's models, in the order of its parts. */
+  /** The models the agent's parts were priced as (each run's own, or --model's), in the order of its parts. */
   models: string[];
   /**
    * How its last started part ended, or why it never started (`by: 'parent'`). Of an agent of several

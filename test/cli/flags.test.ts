@@ -182,7 +182,7 @@ describe('errors name fields as the user knows them', () => {
     expect(tried.stderr).toMatch(/field '--try': 'max_steps=3' is not a brake setting: did you mean max-steps\? \(write name=value pairs/);
     const grid = await cli('sweep', 'scenarios/reverify-forever.jsonl', '--grid', 'max-repeats=2,3');
     expect(grid.code).toBe(2);
-    expect(grid.stderr).toMatch(/field '--grid max-repeats': 'max-repeats' is not a setting a grid can vary \(did you mean max-repeat\?\)/);
+    expect(grid.stderr).toMatch(/field '--grid max-repeats': 'max-repeats' is not a setting a grid can vary: did you mean max-repeat\? \(write --grid KEY=V1,V2,\.\.\. with KEY one of: /);
     // Nothing near: no guess, the names it takes.
     expect((await cli('whatif', 'scenarios/reverify-forever.jsonl', '--try', 'speed=3')).stderr).toMatch(/'speed=3' is not a brake setting \(write name=value pairs/);
   });

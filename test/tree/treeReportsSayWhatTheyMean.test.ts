@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VIEW } from '../../src/report/view.js';
 import { modelWithoutDate, renderTreeTable, type TreeReport } from '../../src/report/treeReport.js';
-import { cli } from '../cli/run.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, tempDir } from '../cli/run.js';
 
 const SHARED = '../shared/agent-logs/claude-code';
 const A = `${SHARED}/258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz`;
@@ -98,18 +100,29 @@ describe("the tree's stop detail describes the tree", () => {
   });
 });
 
+/**
+ * A price file that prices the sub-agent's model under its dated name, so that the name its figures were
+ * priced as (the model column's) keeps its date: the bundled table prices it as claude-sonnet-4-5.
+ */
+function datedSonnetPrices(): string {
+  const path = join(tempDir(), 'dated-sonnet.json');
+  writeFileSync(path, JSON.stringify({ 'claude-sonnet-4-5-20250929': { input_cost_per_token: 3e-6, output_cost_per_token: 1.5e-5, cache_read_input_token_cost: 3e-7, cache_creation_input_token_cost: 3.75e-6 } }));
+  return path;
+}
+
 describe('the tree table keeps model names readable', () => {
   it('--wide cuts no model name; without it the date goes first (claude-sonnet-4-5…), never the middle of the name', async () => {
-    const wide = await cli('replay', '--tree', A, '--wide');
+    const prices = ['--prices-override', datedSonnetPrices()];
+    const wide = await cli('replay', '--tree', A, ...prices, '--wide');
     expect(wide.stdout).toMatch(/^a881341 +main +claude-sonnet-4-5-20250929 /m);
-    const narrow = await cli('replay', '--tree', A);
+    const narrow = await cli('replay', '--tree', A, ...prices);
     expect(narrow.stdout).toMatch(/^a881341 +main +claude-sonnet-4-5… /m);
     expect(narrow.stdout).not.toContain('sonn…');
     for (const line of narrow.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
   });
 
   it('a table that fits keeps the whole name; one too narrow even without dates is cut by the table', async () => {
-    const report = JSON.parse((await cli('replay', '--tree', A, '--format', 'json')).stdout) as TreeReport;
+    const report = JSON.parse((await cli('replay', '--tree', A, '--prices-override', datedSonnetPrices(), '--format', 'json')).stdout) as TreeReport;
     expect(renderTreeTable(report, { ...DEFAULT_VIEW, width: 200 })).toContain('claude-sonnet-4-5-20250929');
     const tight = renderTreeTable(report, { ...DEFAULT_VIEW, width: 100 });
     expect(tight).not.toContain('claude-sonnet-4-5-20250929');
