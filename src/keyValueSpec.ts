@@ -56,6 +56,8 @@ interface PairWording {
   valueWord: string;
   /** The hint when a name is given twice (default: `give each name once`). */
   twiceHint?: (name: string) => string;
+  /** Names another flag takes, each with the hint that says where it goes (`cache`: `--try` varies brakes only). */
+  elsewhere?: Readonly<Record<string, string>>;
 }
 
 /** What keyValueSpec reads a flag's value against: the names, and how a fault is said (the default wording, or the flag's own `refusal`). */
@@ -99,7 +101,8 @@ function pairRefusal<F extends string>(spec: string, rules: KeyValueNames<F> & P
     if (fault.kind === 'empty') return refusal(`'${spec}' has an empty ${rules.what} (an empty value or a doubled comma)`, pairsHint);
     if (fault.kind === 'no-value' && fault.value?.includes('=')) return refusal(`'${fault.part}' has more than one '='`, `write ${fault.name}=${rules.valueWord}`);
     if (fault.kind === 'no-value') return refusal(`'${fault.part}' needs a value`, `write ${fault.name}=${rules.valueWord}`);
-    return refusal(`'${fault.part}' is not a ${rules.what}${nearGuess(fault.name, names)}`, pairsHint);
+    const elsewhere = Object.hasOwn(rules.elsewhere ?? {}, fault.name) ? rules.elsewhere![fault.name] : undefined;
+    return refusal(`'${fault.part}' is not a ${rules.what}${elsewhere === undefined ? nearGuess(fault.name, names) : ''}`, elsewhere ?? pairsHint);
   };
 }
 

@@ -197,12 +197,17 @@ export function brakesFromSpec(spec: string): BrakeConfig {
   return trySpec(spec).brakes;
 }
 
+/** Settings --try does not vary, each with where it goes (a what-if compares brakes over one context, cache and model). */
+const NOT_TRIED: Readonly<Record<string, string>> = Object.fromEntries(
+  [['cache', '--cache on|off', 'cache=on,off'], ['context', '--context', 'context=…'], ['tool-result-cap', '--tool-result-cap', 'tool-result-cap=…'], ['model', '--model', 'model=…']].map(([name, flag, grid]) => [name, `--try varies brakes only: give the ${name} with ${flag}, or compare values with loopcost sweep INPUTS --grid ${grid}`]),
+);
+
 /** A what-if setting (brakesFromSpec) as read: the preset it names, if any (its brakes' base), and its brakes. */
 export function trySpec(spec: string): { preset: string | undefined; brakes: BrakeConfig } {
   const flags: BrakeFlags = {};
   const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
   const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
-  for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint })) flags[field] = value;
+  for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint, elsewhere: NOT_TRIED })) flags[field] = value;
   refuseSkipLimitsAlone(spec, flags);
   if (flags.preset === RECORDED_PRESET) {
     // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.

@@ -121,3 +121,22 @@ describe('--context: its own wording, its whole syntax in the hint', () => {
     });
   });
 });
+
+describe('--try names a setting it does not vary', () => {
+  it('cache, context, tool-result-cap and model: where each goes instead (no did-you-mean, no list of brake names)', async () => {
+    const { brakesFromSpec } = await import('../../src/cli/parseFlags.js');
+    const { UserError } = await import('../../src/errors.js');
+    for (const [part, flag, grid] of [['cache=on', '--cache on|off', 'cache=on,off'], ['context=window:4', '--context', 'context=…'], ['tool-result-cap=500', '--tool-result-cap', 'tool-result-cap=…'], ['model=gpt-4o', '--model', 'model=…']]) {
+      let caught: unknown;
+      try {
+        brakesFromSpec(`max-steps=3,${part}`);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(UserError);
+      const issue = (caught as InstanceType<typeof UserError>).issues[0]!;
+      expect(issue.message).toBe(`'${part}' is not a brake setting`);
+      expect(issue.hint).toBe(`--try varies brakes only: give the ${part.split('=')[0]} with ${flag}, or compare values with loopcost sweep INPUTS --grid ${grid}`);
+    }
+  });
+});
