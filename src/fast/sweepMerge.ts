@@ -40,6 +40,8 @@ export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
     strategyCacheLostTokens: optional((r) => r.strategyCacheLostTokens),
     skippedActions: optional((r) => r.skippedActions),
     summaryCalls: optional((r) => r.summaryCalls),
+    summaryCostPico: optional((r) => r.summaryCostPico),
+    summaryOutputTokens: optional((r) => r.summaryOutputTokens),
     compiled: sorted.flatMap((part) => part.compiled),
     prices: sorted.flatMap((part) => part.prices),
   };

@@ -53,8 +53,10 @@ export interface SweepResult {
   /** Cache hits lost to the strategy (a window's), and repeated actions skipped: empty until some run has one (then 0 elsewhere). */
   strategyCacheLostTokens: Float64Array;
   skippedActions: Float64Array;
-  /** Summary calls made (model calls, though no compiled call: the run's calls figure adds them), with the two above. */
+  /** Summary calls made (model calls, though no compiled call: the run's calls figure adds them), their cost and output tokens, with the two above. */
   summaryCalls: Float64Array;
+  summaryCostPico: Float64Array;
+  summaryOutputTokens: Float64Array;
   /** The compiled traces of the slice (figures no setting changes are read from them), and their prices. */
   compiled: CompiledTrace[];
   prices: FlatPrices[];
@@ -112,6 +114,8 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     strategyCacheLostTokens: EMPTY,
     skippedActions: EMPTY,
     summaryCalls: EMPTY,
+    summaryCostPico: EMPTY,
+    summaryOutputTokens: EMPTY,
     compiled,
     prices,
   };
@@ -124,6 +128,8 @@ export function sweepResult(args: { from: number; count: number; cells: SweepCel
     result.strategyCacheLostTokens = column(into.strategyCacheLostTokens, () => EMPTY).fill(0);
     result.skippedActions = column(into.skippedActions, () => EMPTY).fill(0);
     result.summaryCalls = column(into.summaryCalls, () => EMPTY).fill(0);
+    result.summaryCostPico = column(into.summaryCostPico, () => EMPTY).fill(0);
+    result.summaryOutputTokens = column(into.summaryOutputTokens, () => EMPTY).fill(0);
   }
   return result;
 }
@@ -143,6 +149,8 @@ function strategyColumns(r: SweepResult): void {
   r.strategyCacheLostTokens = new Float64Array(r.stop.length);
   r.skippedActions = new Float64Array(r.stop.length);
   r.summaryCalls = new Float64Array(r.stop.length);
+  r.summaryCostPico = new Float64Array(r.stop.length);
+  r.summaryOutputTokens = new Float64Array(r.stop.length);
 }
 
 /**
@@ -187,6 +195,8 @@ export function writeState(r: SweepResult, at: number, st: RunState): void {
     r.strategyCacheLostTokens[at] = st[Run.StrategyCacheLost]!;
     r.skippedActions[at] = st[Run.SkippedActions]!;
     r.summaryCalls[at] = st[Run.SummaryCalls]!;
+    r.summaryCostPico[at] = st[Run.SummaryCostPico]!;
+    r.summaryOutputTokens[at] = st[Run.SummaryOutputTokens]!;
   }
 }
 
@@ -222,7 +232,8 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   else out.costPico = r.costPico[at]!;
   const spent = out.costPico;
   if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
-  const output = t.outputBefore[calls]!;
+  // A summary call's output is output too (what a replay of the cell alone says: runState.ts outcomeOf).
+  const output = t.outputBefore[calls]! + (r.summaryOutputTokens.length > 0 ? r.summaryOutputTokens[at]! : 0);
   const budget = r.budgets[cell]!;
   out.stop = capped ? StopCode.MaxSteps : (code as StopCode);
   // (A cap's call is the first with that many steps before it.)
@@ -266,6 +277,6 @@ export function sweepTotals(r: SweepResult, trace: number, cell: number): FastOu
     elapsedMs: capClosed(r.stop[at]!) ? t.stepLatencyBefore[calls]! : r.elapsedMs[at]!,
     cacheRuleLostTokens: r.cacheRuleLostTokens.length > 0 ? r.cacheRuleLostTokens[at]! : 0,
   };
-  // (Summary calls are among its calls; their count and cost apart are not kept by a sweep.)
-  return addStrategyFigures(totals, { summaryCalls: 0, summaryCostPico: 0, strategyCacheLostTokens: f.strategyCacheLostTokens, skippedActions: skipped });
+  const summaryCostPico = r.summaryCostPico.length > 0 ? r.summaryCostPico[at]! : 0;
+  return addStrategyFigures(totals, { summaryCalls: f.summaryCalls, summaryCostPico, strategyCacheLostTokens: f.strategyCacheLostTokens, skippedActions: skipped });
 }

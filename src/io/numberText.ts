@@ -51,6 +51,7 @@ export function shareFlagValue(value: string, rule: ShareFlagRule): number {
     const unsigned = text.slice(1).trim();
     const meant = shareNumber(unsigned);
     if ((text[0] === '+' || meant === 0) && rule.accepts(meant) && !readsAsZeroOnly(unsigned)) throw refuse('has a sign, which a share is written without', `write ${unsigned}`);
+    if (meant === 0 && rule.zeroNot !== undefined && !rule.accepts(0)) throw refuse(rule.zeroNot, rule.smallHint ?? rule.hint);
   }
   const share = shareNumber(text);
   if (readsAsZeroOnly(text)) {

@@ -5,6 +5,8 @@
  */
 export function percentText(share: number): string {
   const percent = share * 100;
-  if (percent === 0 || Math.abs(percent) >= 1) return `${percent.toFixed(1)}%`;
-  return `${Number(percent.toPrecision(2))}%`;
+  // Decided on the value as written: 0.996% rounds to 1.0%, which is said as 1% and up are (`1.0%`, not `1%`).
+  const small = Number(percent.toPrecision(2));
+  if (percent === 0 || Math.abs(small) >= 1) return `${percent.toFixed(1)}%`;
+  return `${small}%`;
 }

@@ -202,9 +202,7 @@ function treeResultOf(tree: SessionTree, states: AgentState[], ran: { stops: { a
   const totals: TreeTotals = emptyTotals();
   const agents: AgentResult[] = tree.agents.map((agent, a) => {
     const state = states[a]!;
-    const record = agentRecord(agent, state.outcomes, state.stop);
-    // The models its figures were priced as (another under --model), as a replayed run names its model.
-    record.models = [...new Set(agent.runs.map((run) => ran.pricingOf(run).model))];
+    const record = agentRecord(agent, state.outcomes, { stop: state.stop, pricedAs: agent.runs.map((run) => ran.pricingOf(run).model) });
     addTotals(totals, record);
     return record;
   });

@@ -125,10 +125,9 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
     const result = agentRecord(
       { agentId, kind: parent ? 'subagent' : 'main', ...(parent ? { parentAgentId: parent.agentId, parentToolCallId: parent.toolCallId } : {}), runs: [] },
       [outcome],
-      stop,
+      { stop, pricedAs: [(agent.pricing ?? options.pricing).model] },
     );
     result.parts = 1;
-    result.models = [(agent.pricing ?? options.pricing).model];
     addTotals(totals, result);
     return result;
   });

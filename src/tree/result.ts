@@ -137,7 +137,8 @@ function agentStopDetail(stop: AgentStop, agent: { part: number; parts: number; 
   return { ...stop, detail: stopDetailOver(stop.detail, agent, { name: 'agent', steps: agent.steps }) };
 }
 
-export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | undefined)[], stop: AgentStop | undefined): AgentResult {
+export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | undefined)[], ended: { stop: AgentStop | undefined; pricedAs: readonly string[] }): AgentResult {
+  const { stop } = ended;
   const record: AgentResult = {
     agentId: agent.agentId,
     kind: agent.kind,
@@ -145,7 +146,8 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
     parts: agent.runs.length,
     partsStarted: 0,
     recordedCalls: agent.runs.reduce((sum, run) => sum + run.calls.length, 0),
-    models: [...new Set(agent.runs.map((run) => run.header.model))],
+    // The models its figures were priced as (another under --model), as a replayed run names its model.
+    models: [...new Set(ended.pricedAs)],
     notes: agent.runs.flatMap((run) => run.header.importedFrom?.notes ?? []),
   };
   if (agent.parentAgentId !== undefined) record.parentAgentId = agent.parentAgentId;

@@ -126,7 +126,7 @@ describe('--try names a setting it does not vary', () => {
   it('cache, context, tool-result-cap and model: where each goes instead (no did-you-mean, no list of brake names)', async () => {
     const { brakesFromSpec } = await import('../../src/cli/parseFlags.js');
     const { UserError } = await import('../../src/errors.js');
-    for (const [part, flag, grid] of [['cache=on', '--cache on|off', 'cache=on,off'], ['context=window:4', '--context', 'context=…'], ['tool-result-cap=500', '--tool-result-cap', 'tool-result-cap=…'], ['model=gpt-4o', '--model', 'model=…']]) {
+    for (const [part, flag, grid] of [['cache=on', '--cache on|off', 'cache=on,off'], ['context=window:4', '--context', 'context=…'], ['tool-result-cap=500', '--tool-result-cap', 'tool-result-cap=…'], ['model=gpt-4o', '--model', 'model=…']] as const) {
       let caught: unknown;
       try {
         brakesFromSpec(`max-steps=3,${part}`);

@@ -72,14 +72,15 @@ describe('a sign, and a share that reads as 0: the three share flags alike', () 
     return [r.code, r.stdout, r.stderr.split('\n')[0]];
   };
 
-  it('-0 and +5% say to write them without the sign where the flag takes 0 and 5%; -0 to --suggest-cap and --target-completion, which take no 0, is out of their range', async () => {
+  it('-0 and +5% say to write them without the sign where the flag takes 0 and 5%; -0 to --suggest-cap and --target-completion, which take no 0, says why 0 is none and what to write', async () => {
     expect(await firstLine('--tolerance', '-0')).toEqual([2, '', "loopcost: <command line> field '--tolerance': '-0' has a sign, which a share is written without (write 0)"]);
     for (const flag of ['--target-completion', '--tolerance'] as const) {
       expect(await firstLine(flag, '+5%')).toEqual([2, '', `loopcost: <command line> field '${flag}': '+5%' has a sign, which a share is written without (write 5%)`]);
     }
-    expect(await firstLine('--target-completion', '-0')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0' is not a completion rate (write a rate above 0, at most 1 (0.9) or a percentage (90%))"]);
+    expect(await firstLine('--target-completion', '-0')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0' asks for no completion rate: every configuration that completes a run reaches 0 (write the share of runs to complete, 0.9 or 90%; the smallest useful one is 1/runs, one run in all: 0.01 for 100 runs)"]);
     expect(await firstLine('--suggest-cap', '+5%')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '+5%' has a sign, which a share is written without (write 5%)"]);
-    expect(await firstLine('--suggest-cap', '-0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '-0' is not a share between 0 and 1 (write 0.02 or 2%)"]);
+    expect(await firstLine('--suggest-cap', '-0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '-0' asks that no run be stopped: no cap but none at all does that (leave --suggest-cap out) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
+    expect(await firstLine('--suggest-cap', '0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '0' asks that no run be stopped: no cap but none at all does that (leave --suggest-cap out) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
     expect(await firstLine('--target-completion', '-0.5')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0.5' is not a completion rate (write a rate above 0, at most 1 (0.9) or a percentage (90%))"]);
   });
 

@@ -35,18 +35,22 @@ describe('sweepCompiled over the new strategies', () => {
     };
     const result = sweepCompiled(traces, grid);
     let skips = 0;
+    let summaries = 0;
     traces.forEach((t, i) =>
       result.cells.forEach((cell, c) => {
         const alone = replayFast(t.compiled, cell.brakes, cell.strategy, cell.strategy.cache ?? t.cache, t.prices);
         const swept = sweepTotals(result, i, c);
-        const keep = ({ reason, calls, costPico, inputTokens, outputTokens, cachedInputTokens, elapsedMs, toolCalls, skippedActions, strategyCacheLostTokens }: typeof alone) =>
-          ({ reason, calls, costPico, inputTokens: inputTokens + outputTokens, cachedInputTokens, elapsedMs, toolCalls, skippedActions, strategyCacheLostTokens });
+        // Input and output apart, and the summary calls and their cost (a summary call's output is output, not input).
+        const keep = ({ reason, calls, costPico, inputTokens, outputTokens, cachedInputTokens, elapsedMs, toolCalls, skippedActions, strategyCacheLostTokens, summaryCalls, summaryCostPico }: typeof alone) =>
+          ({ reason, calls, costPico, inputTokens, outputTokens, cachedInputTokens, elapsedMs, toolCalls, skippedActions, strategyCacheLostTokens, summaryCalls, summaryCostPico });
         expect(keep(swept)).toEqual(keep(alone));
         if (alone.skippedActions) skips++;
+        if (alone.summaryCalls) summaries++;
       }),
     );
     // The skip cells skipped actions: those are not tool calls (sweepTotals once counted them).
     expect(skips).toBeGreaterThan(0);
+    expect(summaries).toBeGreaterThan(0);
   });
 
   it('a skipped action is not a tool call: hand-checked', () => {

@@ -67,7 +67,8 @@ describe('a share written as text: the number rule, or a percentage', () => {
     };
     for (const zero of ['0', '0%', ' 0.0 ', '0e5', '0e-400']) expect(said(zero)).toEqual(['--f', `'${zero}' asks for no f`, 'write at least 0.01']);
     expect(said('1e-400')).toEqual(['--f', "'1e-400' is too small a share to tell from 0 (it reads as 0 in double precision)", 'write at least 0.01']);
-    expect(said('-0')).toEqual(['--f', "'-0' is not an f", 'write 0.5']);
+    expect(said('-0')).toEqual(['--f', "'-0' asks for no f", 'write at least 0.01']);
+    expect(said('-0.5')).toEqual(['--f', "'-0.5' is not an f", 'write 0.5']);
     expect(['1e-300', '1', '100%'].map((text) => shareFlagValue(text, rule))).toEqual([1e-300, 1, 1]);
   });
 

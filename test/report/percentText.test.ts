@@ -28,3 +28,16 @@ describe("sweep's target in words", () => {
     expect(usual.stdout).toMatch(/No configuration completes at least 90\.0% of runs\./);
   });
 });
+
+describe("project's budget bound in words", () => {
+  it('a bound below 0.05% reads as itself (it said 0.0%)', async () => {
+    const { cli } = await import('../cli/run.js');
+    const r = await cli('project', 'scenarios/flight-search.yaml', '--runs', '7000', '--days', '1', '--trials', '10');
+    expect(r.code).toBe(0);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/may stop up to 0\.043% of new runs/);
+  });
+
+  it('just under 1% rounds to 1.0%, as 1% and up are said', () => {
+    expect([0.00996, 0.0099, 0.00994].map(percentText)).toEqual(['1.0%', '0.99%', '0.99%']);
+  });
+});

@@ -39,7 +39,8 @@ export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion
 /** A share flag (`--suggest-cap`): a number as every number flag takes one (io/numberText.ts), or a percentage of one. */
 function share(flag: string, value: string): number {
   const smallHint = 'write a share of at least 1e-16 (a smaller one stops the same runs: none that complete)';
-  const n = shareFlagValue(value, { flag, accepts: (fraction) => fraction > 0 && fraction < 1, notA: 'is not a share between 0 and 1', hint: 'write 0.02 or 2%', smallHint });
+  const zeroNot = 'asks that no run be stopped: no cap but none at all does that (leave --suggest-cap out)';
+  const n = shareFlagValue(value, { flag, accepts: (fraction) => fraction > 0 && fraction < 1, notA: 'is not a share between 0 and 1', hint: 'write 0.02 or 2%', smallHint, zeroNot });
   // Past this, 1 − share is 1 in doubles: the cap is the largest completed run's whatever the share, and the runs to claim it are past 1e17.
   if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: smallHint });
   return n;
@@ -188,7 +189,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     ...projection,
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
-    capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${(bound * 100).toFixed(1)}% of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
+    capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
     crossings: promptCrossings,
     ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, config, pairs, target) }),
     notes: [

@@ -21,12 +21,6 @@ export function nearestField(key: string, known: readonly string[]): string | un
   return best?.name;
 }
 
-/** ` (did you mean max-steps?)` to end a message about an unknown `name`, when a known one is near; else nothing. */
-export function didYouMean(name: string, known: readonly string[]): string {
-  const near = name === '' ? undefined : nearestField(name, known);
-  return near === undefined || near === name ? '' : ` (did you mean ${near}?)`;
-}
-
 /** `did you mean outputTokens (for outputTokenz)?`, or the fields the record takes when none is near. */
 export function unknownFieldsHint(keys: readonly string[], known: readonly string[]): string | undefined {
   if (known.length === 0) return undefined;
