@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
+import { collectEachInput, collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { splitInputs } from '../scenario/inputs.js';
 import { strategyPlaceOf } from '../scenario/run.js';
@@ -60,24 +60,19 @@ export function resolveTraceFiles(scenario: AnyScenario): string[] {
 /**
  * resolveTraceFiles, and with `read.skipBad` the pipes and devices its entries' directories or globs hold
  * (`unread`: never opened; without it they are refused), each told of as its entry's problem would be.
+ * Each entry's directory or glob is walked once.
  */
 export function resolveTraceInputs(scenario: AnyScenario, read: { skipBad?: boolean } = {}): { files: string[]; unread: UnreadInput[] } {
-  const paths: string[] = [];
-  const issues: InputIssue[] = [];
-  const unread = new Map<string, UnreadInput>();
-  (scenario.traces ?? []).forEach((pattern, i) => {
-    const path = isAbsolute(pattern) ? pattern : join(dirname(scenario.source), pattern);
-    const entry = { scenario, i, pattern, path };
-    paths.push(path);
-    try {
-      for (const left of collectInputFiles([path], read).unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: entryIssue(entry, left.issue) });
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      for (const issue of error.issues) issues.push(entryIssue(entry, issue));
-    }
-  });
+  const entries = (scenario.traces ?? []).map((pattern, i) => ({ scenario, i, pattern, path: isAbsolute(pattern) ? pattern : join(dirname(scenario.source), pattern) }));
+  if (entries.length === 0) return { files: [], unread: [] };
+  const { files, inputs } = collectEachInput(entries.map((entry) => entry.path), read);
+  const issues = inputs.flatMap((found, i) => found.issues.map((issue) => entryIssue(entries[i]!, issue)));
   if (issues.length > 0) throw new UserError(issues);
-  return { files: paths.length === 0 ? [] : collectInputFiles(paths, read).files, unread: [...unread.values()] };
+  const unread = new Map<string, UnreadInput>();
+  inputs.forEach((found, i) => {
+    for (const left of found.unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: entryIssue(entries[i]!, left.issue) });
+  });
+  return { files, unread: [...unread.values()] };
 }
 
 /** A problem of what `traces[i]` (`pattern`, found at `path`) names, placed at that entry of the scenario file. */

@@ -188,43 +188,80 @@ export function collectInputFiles(paths: readonly string[], options: { skipBad?:
   if (paths.length === 0) {
     throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no trace files given', hint: 'pass files, directories or globs' });
   }
-  const files: string[] = [];
-  const seen = new SeenInputs();
-  const special: UnreadInput[] = [];
-  paths.forEach((path, input) => {
-    seen.startInput(input);
-    if (path === STDIN_PATH) {
-      if (files.includes(STDIN_PATH)) throw new UserError({ file: '<arguments>', code: 'bad_value', message: "'-' (standard input) is given twice", hint: 'standard input can be read once' });
-      files.push(path);
-      return;
+  const found: Collection = { files: [], seen: new SeenInputs(), special: [] };
+  paths.forEach((path, input) => collectInput(path, input, found));
+  if (found.special.length > 0 && options.skipBad !== true) throw new UserError(found.special.map((entry) => entry.issue));
+  return { files: found.files, repeated: found.seen.repeated, unread: found.special };
+}
+
+/** What one input brought in: its entries that are no regular file (with `skipBad`), or its problems. */
+export interface InputFound {
+  unread: UnreadInput[];
+  issues: InputIssue[];
+}
+
+/**
+ * collectInputFiles, each input's problems kept apart (a scenario's `traces:` entries, each told of where
+ * it is written): every path is expanded once, the files of all of them each once (by real path) in
+ * `files`; `inputs[i]`, what path `i` brought in that is not read: its problems (an entry that is no
+ * regular file among them, unless `options.skipBad`), else with `skipBad` those entries, unopened.
+ */
+export function collectEachInput(paths: readonly string[], options: { skipBad?: boolean } = {}): { files: string[]; inputs: InputFound[] } {
+  const found: Collection = { files: [], seen: new SeenInputs(), special: [] };
+  const inputs = paths.map((path, input): InputFound => {
+    const before = found.special.length;
+    try {
+      collectInput(path, input, found);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      return { unread: [], issues: error.issues };
     }
-    if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
-    if (isGlob(path)) {
-      // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
-      const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path), fs: SPECIAL_AS_FILES }).sort();
-      if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
-      for (const match of matches) {
-        const stats = statOf(match);
-        if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
-        else if (seen.isNew(match, realPath(match))) files.push(match);
-      }
-      return;
-    }
-    const stats = statInput(path);
-    if (stats.isDirectory()) {
-      if (!seen.isNew(path, realPath(path))) return;
-      const before = { files: files.length, special: special.length };
-      walkDirectory(path, { root: path, out: files, seen, special });
-      // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
-      if (files.length === before.files && seen.repeatsOfInput === 0 && special.length === before.special) {
-        throw new UserError({ file: path, code: 'empty_dir', message: 'directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)', hint: 'check the path' });
-      }
-    } else if (seen.isNew(path, realPath(path))) {
-      files.push(path);
-    }
+    const unread = found.special.slice(before);
+    return options.skipBad === true ? { unread, issues: [] } : { unread: [], issues: unread.map((entry) => entry.issue) };
   });
-  if (special.length > 0 && options.skipBad !== true) throw new UserError(special.map((entry) => entry.issue));
-  return { files, repeated: seen.repeated, unread: special };
+  return { files: found.files, inputs };
+}
+
+/** The inputs collected so far: the files found, what was read (by real path), the entries never opened. */
+interface Collection {
+  files: string[];
+  seen: SeenInputs;
+  special: UnreadInput[];
+}
+
+/** One of the paths given (number `input` among them) expanded into `found` (see collectInputFiles). */
+function collectInput(path: string, input: number, found: Collection): void {
+  const { files, seen, special } = found;
+  seen.startInput(input);
+  if (path === STDIN_PATH) {
+    if (files.includes(STDIN_PATH)) throw new UserError({ file: '<arguments>', code: 'bad_value', message: "'-' (standard input) is given twice", hint: 'standard input can be read once' });
+    files.push(path);
+    return;
+  }
+  if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
+  if (isGlob(path)) {
+    // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
+    const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path), fs: SPECIAL_AS_FILES }).sort();
+    if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
+    for (const match of matches) {
+      const stats = statOf(match);
+      if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
+      else if (seen.isNew(match, realPath(match))) files.push(match);
+    }
+    return;
+  }
+  const stats = statInput(path);
+  if (stats.isDirectory()) {
+    if (!seen.isNew(path, realPath(path))) return;
+    const before = { files: files.length, special: special.length };
+    walkDirectory(path, { root: path, out: files, seen, special });
+    // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
+    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length === before.special) {
+      throw new UserError({ file: path, code: 'empty_dir', message: 'directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)', hint: 'check the path' });
+    }
+  } else if (seen.isNew(path, realPath(path))) {
+    files.push(path);
+  }
 }
 
 /** The trace files the paths a user gave expand to, each once (see `collectInputFiles`: an entry that is no regular file is refused). */

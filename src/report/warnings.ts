@@ -13,6 +13,7 @@ import { formatUsd } from './money.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine } from './text.js';
 import { counted } from '../plural.js';
+import { someNames } from '../someNames.js';
 
 export interface ReportWarning {
   /** Machine-readable kind: `price_gap`, `open_loop`, … */
@@ -54,7 +55,7 @@ export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly str
   const net = computed - recorded;
   // Gaps of opposite sign that (nearly) cancel in the total: say how far the runs are from their bills.
   const cancelling = absolute > 2n * (net < 0n ? -net : net) ? `, though run by run they differ from their bills by ${formatUsd(absolute)} in all` : '';
-  const models = gaps.length <= 3 ? gaps.map((gap) => gap.model).join(', ') : `${gaps.slice(0, 3).map((gap) => gap.model).join(', ')} and ${gaps.length - 3} more`;
+  const models = someNames(gaps.map((gap) => gap.model));
   const shownInputs = inputs.length === 1 ? inputs[0] : 'TRACES...';
   return [
     {

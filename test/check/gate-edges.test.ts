@@ -30,7 +30,7 @@ describe('a check with nothing to check', () => {
     expect(one.stderr).toContain('write one with --update-baseline FILE, then check with --baseline FILE');
     const both = await cli('check', bare, empty);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain(`loopcost: <arguments>: none of the 2 scenario files (${bare}, ${empty}) holds an expectation`);
+    expect(both.stderr).toContain(`loopcost: <arguments>: none of the 2 scenario files (${bare} and ${empty}) holds an expectation`);
 
     // One scenario with expectations is something to check; so is a baseline written or compared with.
     expect((await cli('check', bare, REFERENCE)).code).toBe(0);

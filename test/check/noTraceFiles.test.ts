@@ -47,4 +47,13 @@ describe('a scenario whose traces: found only scenario files, beside one with tr
     expect(r.stderr).toContain('its traces: entries found 1 scenario file');
     expect(r.stderr).toContain('and 1 trace file with problems, which --skip-bad left out: no run to check');
   });
+
+  it('three scenario files found are all named, as every message lists a few names (someNames)', async () => {
+    const { a, b, dir } = twoScenarios();
+    for (const name of ['p.yaml', 'q.yaml']) copyFileSync('scenarios/reference-sum-of-squares.yaml', join(dir, 'scen', name));
+    const r = await cli('check', a, b);
+    expect(r.code).toBe(2);
+    const at = (name: string) => join(dir, 'scen', name);
+    expect(r.stderr).toContain(`its traces: entries found 3 scenario files (${at('other.yaml')}, ${at('p.yaml')} and ${at('q.yaml')}), not read as traces, and no trace file`);
+  });
 });

@@ -4,7 +4,7 @@
  * price gap counted over its runs once), and one scenario replays it once, not once per entry.
  */
 import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
 
@@ -79,5 +79,47 @@ describe('a trace file several entries name is read once', () => {
     const r = await cli('check', scenario(dir, 'a', ['tr']), scenario(dir, 'b', ['only-bad']), '--skip-bad');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${join(dir, 'b.yaml')}:line 3 field 'traces': every trace file it names has problems: --skip-bad left it no run to check; nothing was written`);
+  });
+});
+
+/** A scenario whose every run breaks its expectation, so that the report names the first run that does. */
+function strict(dir: string, name: string, traces: readonly string[]): string {
+  const path = join(dir, `${name}.yaml`);
+  writeFileSync(path, ['scenario: loopcost.scenario/1', `name: ${name}`, `traces: ${JSON.stringify(traces)}`, 'expect:', '  runs: { steps: { max: 0 } }', ''].join('\n'));
+  return path;
+}
+
+/** Per scenario, the run its report names first among those that break its expectation. */
+async function firstNamed(...scenarios: string[]): Promise<string[]> {
+  const r = await cli('check', ...scenarios, '--format', 'json');
+  expect(r.code, r.stderr).toBe(1);
+  return JSON.parse(r.stdout).scenarios.map((s: { expectations: { detail: string }[] }) => /first: (.*)$/.exec(s.expectations[0]!.detail)![1]);
+}
+
+describe('a trace file read once is named as each scenario spelled it', () => {
+  it('a relative and an absolute spelling: each report names the runs by its own, whichever comes first', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'tr'));
+    copyFileSync('scenarios/recorded-pair.jsonl', join(dir, 'tr', 'pair.jsonl'));
+    // A relative entry is read from the scenario file's directory, as the scenario file was named (here relatively).
+    const rel = relative(process.cwd(), strict(dir, 'rel', ['tr/pair.jsonl']));
+    const abs = strict(dir, 'abs', [join(dir, 'tr', 'pair.jsonl')]);
+    const alone = [...(await firstNamed(rel)), ...(await firstNamed(abs))];
+    expect(alone).toEqual([`${join(relative(process.cwd(), dir), 'tr', 'pair.jsonl')}#1`, `${join(dir, 'tr', 'pair.jsonl')}#1`]);
+    expect(await firstNamed(rel, abs)).toEqual(alone);
+    expect(await firstNamed(abs, rel)).toEqual([...alone].reverse());
+  });
+
+  it('a directory and a link to it, one scenario reading a sub-agent transcript on its own: each names its runs by its own path', async () => {
+    const dir = tempDir();
+    const sessions = resolve('../shared/agent-logs/claude-code');
+    symlinkSync(sessions, join(dir, 'link'));
+    const agent = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl.gz';
+    const a = strict(dir, 'a', [sessions]);
+    const b = strict(dir, 'b', [join(dir, 'link', agent)]);
+    const [first, second] = await firstNamed(a, b);
+    expect(first!.startsWith(`${sessions}/`)).toBe(true);
+    expect(second!.startsWith(`${join(dir, 'link', agent)}#`)).toBe(true);
+    expect(await firstNamed(b)).toEqual([second]);
   });
 });

@@ -88,7 +88,7 @@ describe('reports say what could mislead', () => {
   it('prices unlike those billed: one warning with the gap and what to do, in replay, whatif and compare', async () => {
     for (const argv of [['replay', MINI], ['whatif', MINI, '--try', 'max-steps=50'], ['compare', MINI]]) {
       const text = (await cli(...argv)).stdout;
-      expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat, deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
+      expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
       expect(text).toMatch(/--prices-override prices\.json/);
       expect(text.match(/^warning:/gm)).toHaveLength(1);
     }
@@ -99,7 +99,7 @@ describe('reports say what could mislead', () => {
   });
 
   it('the same warning in the population commands: sweep (one thread or two, --tree), calibrate, project, check, and fit (its report, its profile, stderr)', async () => {
-    const gap = /^warning: 38 runs \(deepseek-chat, deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\)/m;
+    const gap = /^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\)/m;
     const grid = ['--grid', 'max-steps=40,80'];
     for (const argv of [['sweep', MINI, ...grid], ['sweep', MINI, ...grid, '--workers', '2'], ['sweep', MINI, ...grid, '--tree'], ['calibrate', MINI, '--grid', 'max-repeat=2,3'], ['project', MINI], ['check', 'test/check/mini-swe-agent.yaml']]) {
       const r = await cli(...argv);
@@ -112,7 +112,7 @@ describe('reports say what could mislead', () => {
     const dir = tempDir();
     const fit = await cli('fit', MINI, '--out', join(dir, 'profile.yaml'), '--report');
     expect(fit.stdout).toMatch(gap);
-    expect(readFileSync(join(dir, 'profile.yaml'), 'utf8')).toMatch(/^# Warning: 38 runs \(deepseek-chat, deepseek-reasoner\) as recorded cost \$6\.1379/m);
+    expect(readFileSync(join(dir, 'profile.yaml'), 'utf8')).toMatch(/^# Warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379/m);
     expect((await cli('fit', MINI, '--out', join(dir, 'quiet.yaml'))).stderr).toMatch(gap);
     // The profile names the prices it was fitted with, and how to price its replays the same way.
     expect(readFileSync(join(dir, 'quiet.yaml'), 'utf8')).toMatch(/^# Fitted with prices @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]+\).*replay it with the bundled table/m);

@@ -30,7 +30,7 @@ import { nothingCheckedWarnings } from './checkUnchecked.js';
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { repeatedInputsMessage } from '../../import/inputSet.js';
-import { someNames } from './recordedInputs.js';
+import { someNames } from '../../someNames.js';
 import { fileIdentity } from './outputClash.js';
 import { statOf } from '../../io/openInput.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';

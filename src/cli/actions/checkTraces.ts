@@ -3,7 +3,8 @@
  * name it (by the file it is: a link or another spelling of its path is the same file), so what reading it
  * says — the files `--skip-bad` left out, missing sub-agent transcripts — is said once, and a price gap is
  * counted over the runs once. Each scenario gets the runs of the files its `traces:` names, in its order,
- * and replays them under its own settings.
+ * named as it spelled each file (`traces/a.jsonl#2` for one, `/abs/traces/a.jsonl#2` for another), and
+ * replays them under its own settings.
  */
 import type { CheckInput } from '../../check/inputs.js';
 import { UserError, type InputIssue } from '../../errors.js';
@@ -11,6 +12,8 @@ import type { UnreadInput } from '../../io/collectInputs.js';
 import { readAlone } from '../../import/index.js';
 import { inputLabel, runOfFile } from '../../io/openInput.js';
 import { counted } from '../../plural.js';
+import { handedOverCompiled, handOverCompiled } from '../../replay/compiledRuns.js';
+import { someNames } from '../../someNames.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { traceInputs, workOnRuns } from './inputs.js';
@@ -27,17 +30,56 @@ export interface CheckTraces {
   runs: Trace[];
 }
 
-/** Each scenario's trace files, every file spelled as the first scenario that names it spelled it. */
-function sameSpellings(checks: readonly CheckInput[]): string[][] {
+/** A trace file a scenario names: `read`, as the first scenario that names it spelled it (it is read so); `as`, as this one did. */
+interface NamedFile {
+  read: string;
+  as: string;
+}
+
+/** Each scenario's trace files, each once: read by the first scenario's spelling, named by its own. */
+function spellings(checks: readonly CheckInput[]): NamedFile[][] {
   const first = new Map<string, string>();
   return checks.map((input) => {
-    const files = input.traceFiles.map((file) => {
+    const own = new Map<string, NamedFile>();
+    for (const file of input.traceFiles) {
       const stats = statOf(file);
       const id = stats === undefined ? `path:${file}` : fileIdentity(stats);
       if (!first.has(id)) first.set(id, file);
-      return first.get(id)!;
-    });
-    return [...new Set(files)];
+      const read = first.get(id)!;
+      if (!own.has(read)) own.set(read, { read, as: file });
+    }
+    return [...own.values()];
+  });
+}
+
+/**
+ * The run under another name: the same header, calls and end (calls a cache entry has not inflated yet are
+ * read through the run, once) and the compiled form a cache handed over with it.
+ */
+function renamedRun(trace: Trace, source: string): Trace {
+  const copy = { source, header: trace.header } as Trace;
+  Object.defineProperty(copy, 'calls', { enumerable: true, configurable: true, get: () => trace.calls });
+  copy.end = trace.end;
+  const compiled = handedOverCompiled(trace);
+  if (compiled !== undefined) handOverCompiled(copy, compiled);
+  return copy;
+}
+
+/** The label among `labels` of the file whose run `source` names: the longest that is `source` or its start before a `#` (runOfFile). */
+function fileOfRun(source: string, labels: ReadonlyMap<string, string>): string | undefined {
+  for (let at = source.length; at >= 0; at = at === 0 ? -1 : source.lastIndexOf('#', at - 1)) {
+    if (labels.has(source.slice(0, at))) return source.slice(0, at);
+  }
+  return undefined;
+}
+
+/** A scenario's runs named as it spelled their files (a file it spelled as it was read keeps its runs' names). */
+function namedAsSpelled(runs: readonly Trace[], own: readonly NamedFile[]): Trace[] {
+  const renamed = new Map(own.filter((file) => file.read !== file.as).map((file) => [inputLabel(file.read), inputLabel(file.as)]));
+  if (renamed.size === 0) return [...runs];
+  return runs.map((trace) => {
+    const read = fileOfRun(trace.source, renamed);
+    return read === undefined ? trace : renamedRun(trace, `${renamed.get(read)!}${trace.source.slice(read.length)}`);
   });
 }
 
@@ -61,23 +103,16 @@ interface LeftOut {
   scenarioFiles: ReadonlySet<string>;
 }
 
-/** `a.yaml`, `a.yaml and b.yaml`, `a.yaml, b.yaml and 3 more`. */
-function fewFiles(files: readonly string[]): string {
-  const shown = files.slice(0, 2);
-  const more = files.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(' and ');
-}
-
-/** Why a scenario whose trace files are `files` was left no run: what its `traces:` entries found. */
-function noRunsIssue(input: CheckInput, files: readonly string[], leftOut: LeftOut): InputIssue {
-  const scenarios = files.filter((file) => leftOut.scenarioFiles.has(file));
+/** Why a scenario whose trace files are `files` was left no run: what its `traces:` entries found (named as it spelled them). */
+function noRunsIssue(input: CheckInput, files: readonly NamedFile[], leftOut: LeftOut): InputIssue {
+  const scenarios = files.filter((file) => leftOut.scenarioFiles.has(file.read)).map((file) => file.as);
   const bad = files.length - scenarios.length;
   const line = input.scenario.lineOf(['traces']);
   const place = { file: input.scenario.source, ...(line === undefined ? {} : { line }), field: 'traces' };
   if (scenarios.length === 0) {
     return { ...place, code: 'bad_inputs', message: 'every trace file it names has problems: --skip-bad left it no run to check; nothing was written', hint: 'fix the files, or name traces that hold good runs' };
   }
-  const found = `${counted(scenarios.length, 'scenario file')} (${fewFiles(scenarios)}), not read as ${scenarios.length === 1 ? 'a trace' : 'traces'}`;
+  const found = `${counted(scenarios.length, 'scenario file')} (${someNames(scenarios)}), not read as ${scenarios.length === 1 ? 'a trace' : 'traces'}`;
   const rest = bad === 0 ? 'no trace file' : `${counted(bad, 'trace file')} with problems, which --skip-bad left out`;
   return {
     ...place,
@@ -91,8 +126,8 @@ function noRunsIssue(input: CheckInput, files: readonly string[], leftOut: LeftO
  * A scenario with no population left no run: its trace files were all scenario files (left out: another
  * scenario's traces were read with them) or, under --skip-bad, bad. Refused as a set of bad inputs is.
  */
-function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly string[][], perScenario: readonly Trace[][], leftOut: LeftOut): void {
-  const named = (i: number) => [...files[i]!, ...(checks[i]!.unread ?? []).map((entry) => entry.path)];
+function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly NamedFile[][], perScenario: readonly Trace[][], leftOut: LeftOut): void {
+  const named = (i: number) => [...files[i]!, ...(checks[i]!.unread ?? []).map((entry) => ({ read: entry.path, as: entry.path }))];
   const empty = checks.flatMap((input, i) => (named(i).length > 0 && input.scenario.population === undefined && perScenario[i]!.length === 0 ? [i] : []));
   if (empty.length === 0) return;
   throw new UserError(empty.map((i) => noRunsIssue(checks[i]!, named(i), leftOut)));
@@ -115,7 +150,8 @@ async function readOnce(files: readonly string[], read: { flags: TraceFlags; unr
  * while another names the session, reads its files on its own, as it would alone.
  */
 export async function readCheckTraces(checks: readonly CheckInput[], flags: TraceFlags, io: CliIO): Promise<CheckTraces> {
-  const files = sameSpellings(checks);
+  const named = spellings(checks);
+  const files = named.map((own) => own.map((file) => file.read));
   const all = [...new Set(files.flat())];
   const alone = new Set(readAlone(all));
   const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
@@ -126,14 +162,14 @@ export async function readCheckTraces(checks: readonly CheckInput[], flags: Trac
   const perScenario: Trace[][] = [];
   for (const [i, own] of files.entries()) {
     if (shared[i]) {
-      perScenario.push(own.flatMap((file) => once.byFile.get(file) ?? []));
+      perScenario.push(namedAsSpelled(own.flatMap((file) => once.byFile.get(file) ?? []), named[i]!));
       continue;
     }
     const read = await readOnce(own, { flags }, io);
     runs.push(...read.runs);
-    perScenario.push(read.runs);
+    perScenario.push(namedAsSpelled(read.runs, named[i]!));
     for (const file of read.scenarioFiles) scenarioFiles.add(file);
   }
-  refuseNoRunsLeft(checks, files, perScenario, { scenarioFiles });
+  refuseNoRunsLeft(checks, named, perScenario, { scenarioFiles });
   return { perScenario, runs };
 }

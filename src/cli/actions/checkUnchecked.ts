@@ -9,7 +9,7 @@ import type { Drift } from '../../check/baseline.js';
 import type { ScenarioCheck } from '../../check/run.js';
 import { counted } from '../../plural.js';
 import type { ReportWarning } from '../../report/warnings.js';
-import { someNames } from './recordedInputs.js';
+import { someNames } from '../../someNames.js';
 
 /** Whether a baseline figure of the scenario was compared (a row that is not `new`). */
 function comparedToBaseline(scenario: ScenarioCheck, drift: Drift | undefined): boolean {

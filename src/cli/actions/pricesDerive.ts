@@ -14,6 +14,7 @@ import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs } from './output.js';
 import { counted } from '../../plural.js';
+import { someNames } from '../../someNames.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { refuseStdoutOutput } from './flagChecks.js';
 
@@ -106,7 +107,7 @@ function notDerivable(models: readonly DerivedModel[], runs: readonly { observat
   return new UserError(
     models.map((model) => {
       const from = [...new Set(runs.filter((run) => run.observations.model === model.model && run.observations.rows.length > 0).map((run) => run.file))];
-      const named = from.length <= 3 ? from.join(', ') : `${from.slice(0, 3).join(', ')} and ${from.length - 3} more`;
+      const named = someNames(from);
       return {
         file: from.length === 1 ? from[0]! : '<arguments>',
         field: model.model,

@@ -4,11 +4,7 @@ import type { UnreadInput } from '../../io/collectInputs.js';
 import { recordedInputsOnly } from '../../scenario/inputs.js';
 import type { CliIO } from '../io.js';
 import { counted } from '../../plural.js';
-
-/** `a, b, c and 4 more`: the first few of the files a message names. */
-export function someNames(files: readonly string[]): string {
-  return files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
-}
+import { someNames } from '../../someNames.js';
 
 /**
  * For commands that need recordings: the trace files; a scenario file named is refused with `instead`,
