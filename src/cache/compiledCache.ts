@@ -18,10 +18,8 @@
  * touched, every entry written sweeps the least recently used past the bound away, and an entry that
  * grows past the whole bound while written is abandoned.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { nodeCrypto, sha256Hex } from '../io/builtins.js';
+import { sha256Hex } from '../io/builtins.js';
 import { blankCompiled, compiledTrace } from '../fast/compile.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
@@ -34,6 +32,9 @@ import { EntryWriter, type EntryFiles, type StoredRun } from './compiledEntry.js
 import { checkCalls, readCalls, readEntry, type LoadedEntry } from './entryRead.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
+import { compilerCodeHash } from './compilerCode.js';
+
+export { compilerCodeHash } from './compilerCode.js';
 
 /** Part of every key and every entry's head; bump it when the entry's layout changes. */
 // 4: a compiled trace holds its provider's refusal (CompiledTrace.refusal), and importers read refusals into runs.
@@ -46,22 +47,6 @@ import { SELF_CONTAINED } from './traceCache.js';
 // 12: CRC-32s: the head's (a 20-byte trailer), each block's bytes (in its block head) and each calls chunk's (instead of a SHA-1).
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
 export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/12';
-
-let compilerHash: string | undefined;
-
-/** A hash of the compiler's code (every file of src/fast, src/kernel and src/brakes as loaded: built or source). */
-export function compilerCodeHash(): string {
-  if (compilerHash === undefined) {
-    const hash = nodeCrypto().createHash('sha256');
-    for (const dir of ['../fast/', '../kernel/', '../brakes/']) {
-      const path = fileURLToPath(new URL(dir, import.meta.url));
-      const files = readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-      for (const name of files.sort()) hash.update(name).update(readFileSync(join(path, name)));
-    }
-    compilerHash = hash.digest('hex');
-  }
-  return compilerHash;
-}
 
 /** The compiled trace's field names and array kinds, in order. */
 export const layoutShape = (): string => shapeOf(blankCompiled());

@@ -87,6 +87,6 @@ describe.skipIf(WRITE)('the compiled cache format (golden entry)', () => {
   it('holds the golden runs as the importers read them now, and as the writer writes them compiled now', async () => {
     const now = await writtenNow();
     expect(now.read, `the golden inputs read into other runs: importers or read rules changed what entries hold, and keys do not cover importer code. ${BUMP} ${REGENERATE}`).toBe(GOLDEN.read);
-    expect(now.written, `the golden runs compiled now give another entry (GOLDEN.written). If only the compiler's output changed (src/fast, src/kernel, src/brakes: entry keys hold compilerCodeHash, no bump needed), replace GOLDEN.written with '${now.written}'. If src/cache changed, the test above fails too: ${BUMP} ${REGENERATE}`).toBe(GOLDEN.written);
+    expect(now.written, `the golden runs compiled now give another entry (GOLDEN.written). If only the compiler's output changed (src/fast, src/kernel, src/brakes and what they import: entry keys hold compilerCodeHash, no bump needed), replace GOLDEN.written with '${now.written}'. If src/cache changed, the test above fails too: ${BUMP} ${REGENERATE}`).toBe(GOLDEN.written);
   });
 });
