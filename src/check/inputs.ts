@@ -28,10 +28,12 @@ export interface CheckInput {
 
 /**
  * The scenario files among the paths; a trace file named directly is refused, those a directory brought in
- * are left out (`skipped`); `repeated`: inputs that named a file again (collectInputFiles).
+ * are left out (`skipped`); `repeated`: inputs that named a file again (collectInputFiles); with
+ * `read.skipBad`, the pipes and devices a directory or glob brought in, never opened (`unread`: listed as
+ * bad inputs, as every command lists them), else refused.
  */
-export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: string[]; skipped: string[]; repeated: string[] } {
-  const { files, repeated } = collectInputFiles(paths);
+export function checkScenarioFiles(paths: readonly string[], read: { skipBad?: boolean } = {}): { scenarioFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[] } {
+  const { files, repeated, unread } = collectInputFiles(paths, read);
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const named = traceFiles.filter((file) => paths.includes(file));
   if (named.length > 0 || scenarioFiles.length === 0) {
@@ -45,7 +47,7 @@ export function checkScenarioFiles(paths: readonly string[]): { scenarioFiles: s
       })),
     );
   }
-  return { scenarioFiles, skipped: traceFiles, repeated };
+  return { scenarioFiles, skipped: traceFiles, repeated, unread };
 }
 
 /**

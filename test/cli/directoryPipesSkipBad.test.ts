@@ -102,6 +102,20 @@ describe.skipIf(!hasMkfifo)('--skip-bad and a named pipe a directory brings in',
     expect(skipped.stdout).toBe(without.stdout);
   });
 
+  it("check: a pipe in check's own input directory is listed with --skip-bad and the scenario checked; refused without", FAST, async () => {
+    const dir = tempDir();
+    copyFileSync('scenarios/recorded-pair.jsonl', join(dir, 'pair.jsonl'));
+    writeFileSync(join(dir, 'check.yaml'), 'scenario: loopcost.scenario/1\nname: piped\ntraces: [pair.jsonl]\nexpect:\n  runs: { steps: { max: 100 } }\n');
+    execFileSync('mkfifo', [join(dir, 'own.yaml')]);
+    const why = `which is not read: a directory's files are read only when they are regular files (a named pipe only when given on its own) (${PIPE_HINT})`;
+    const line = `${dir}: holds own.yaml, a named pipe, ${why}`;
+    refused(await cli('check', dir), [line]);
+    const skipped = await cli('check', dir, '--skip-bad', '--format', 'json');
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stderr.startsWith(`skipped 1 of `) && skipped.stderr.includes(`  ${line}\n`), skipped.stderr).toBe(true);
+    expect((JSON.parse(skipped.stdout) as { scenarios: unknown[] }).scenarios).toHaveLength(1);
+  });
+
   it('check: a `traces:` entry that holds only a pipe leaves its scenario no run, refused as every bad trace is', FAST, async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'only'));

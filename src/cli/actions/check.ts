@@ -29,7 +29,7 @@ import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
-import { repeatedInputsMessage } from '../../import/inputSet.js';
+import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { someNames } from '../../someNames.js';
 import { fileIdentity } from './outputClash.js';
 import { statOf } from '../../io/openInput.js';
@@ -139,8 +139,10 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const format = chooseFormat(opts, io);
   tableOrJson('check', format);
   refuseScenariosNotAsFiles(inputs, 'check');
-  const { scenarioFiles, skipped, repeated } = checkScenarioFiles(inputs);
+  const { scenarioFiles, skipped, repeated, unread } = checkScenarioFiles(inputs, { skipBad: opts.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  // (--skip-bad) The pipes and devices among check's own inputs, listed as every command lists them.
+  io.stderr(skippedMessage(unread.map((entry) => ({ file: entry.path, issues: [entry.issue] })), scenarioFiles.length + skipped.length + unread.length));
   const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   checkOutputs(opts, { scenarioFiles, checks }, io);
