@@ -42,29 +42,71 @@ function csvCell(value: unknown): string {
   }
 }
 
+/** Text held before it is given out as one piece (csvPieces): a report's text is never held twice whole. */
+const PIECE_CHARS = 1 << 20;
+
+/** Rows to write as CSV, and their columns. */
+export interface CsvSource<Row> {
+  rows: Iterable<Row>;
+  /** Every column, in order; the columns `shared` holds come last. */
+  columns: readonly string[];
+  /** Columns with the same value on every row (settings, price source): written once per row, never merged into rows. */
+  shared?: Record<string, unknown>;
+  /** How a row gives a column's value, for the columns that are not a field of that name (none: each a field). */
+  values?: Readonly<Record<string, (row: Row) => unknown>>;
+}
+
 /**
- * A header line of `columns`, then one line per row (absent fields empty). `shared` holds columns with
- * the same value on every row (settings, price source): written once per row, never merged into rows.
+ * A header line of `columns`, then one line per row (absent fields empty), in pieces of about a MiB
+ * (the last ends the text): a large report goes out without its whole text held, nor an object per row.
  */
-export function formatCsv(rows: readonly object[], columns: readonly string[], shared: Record<string, unknown> = {}): string {
+export function* csvPieces<Row>(source: CsvSource<Row>): Generator<string> {
+  const { columns, shared = {}, values = {} } = source;
   const own = columns.filter((column) => !(column in shared));
   const sharedTail = columns.filter((column) => column in shared);
   if (own.some((column, i) => columns[i] !== column)) throw new Error('formatCsv: shared columns must come last');
   const tail = sharedTail.length === 0 ? '' : `,${sharedTail.map((column) => csvCell(shared[column])).join(',')}`;
-  const lines = [columns.map(field).join(',')];
+  const valueOf = own.map((column) => (Object.hasOwn(values, column) ? values[column] : undefined));
   // A column repeats its text (a run's source under every setting, stop reasons): each distinct text once.
   const written = own.map(() => new Map<string, string>());
-  for (const row of rows) {
-    const record = row as Record<string, unknown>;
+  let lines = [columns.map(field).join(',')];
+  let chars = lines[0]!.length;
+  for (const row of source.rows) {
     let line = '';
     for (let i = 0; i < own.length; i++) {
-      const value = record[own[i]!];
+      const get = valueOf[i];
+      const value = get === undefined ? (row as Record<string, unknown>)[own[i]!] : get(row);
       let cell: string | undefined;
       if (typeof value !== 'string') cell = csvCell(value);
       else if ((cell = written[i]!.get(value)) === undefined) written[i]!.set(value, (cell = csvCell(value)));
       line += i === 0 ? cell : `,${cell}`;
     }
     lines.push(line + tail);
+    chars += line.length + tail.length + 1;
+    if (chars < PIECE_CHARS) continue;
+    yield linesText(lines);
+    lines = [];
+    chars = 0;
   }
-  return `${lines.join('\n')}\n`;
+  if (lines.length > 0) yield linesText(lines);
+}
+
+/** Lines, each ended by a newline. */
+function linesText(lines: string[]): string {
+  lines.push('');
+  return lines.join('\n');
+}
+
+/**
+ * A header line of `columns`, then one line per row (absent fields empty). `shared` holds columns with
+ * the same value on every row (settings, price source): written once per row, never merged into rows.
+ */
+export function formatCsv(rows: readonly object[], columns: readonly string[], shared: Record<string, unknown> = {}): string {
+  return joinPieces(csvPieces({ rows, columns, shared }));
+}
+
+/** Pieces as one text (one piece as it is). */
+export function joinPieces(pieces: Iterable<string>): string {
+  const all = [...pieces];
+  return all.length === 1 ? all[0]! : all.join('');
 }

@@ -14,7 +14,8 @@ import type { SweepMetrics } from '../population/sweep.js';
 import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatUsdNumber } from './money.js';
-import { renderSweepCsv, STRATEGY_FIGURES } from './sweepCsv.js';
+import { jsonPieces } from './jsonPieces.js';
+import { renderSweepCsv, STRATEGY_FIGURES, sweepCsvPieces } from './sweepCsv.js';
 import { chartUsd } from './render.js';
 import type { InputsRecord } from './scenarios.js';
 import type { ReportSettings } from './settings.js';
@@ -268,6 +269,17 @@ function contextTokensTable(report: SweepReport, width: number): string {
 }
 
 export { renderSweepCsv };
+
+/**
+ * renderSweep's text in pieces (the same bytes joined): JSON a configuration at a time (jsonPieces), CSV
+ * about a MiB at a time (sweepCsvPieces), so a report of 100,000+ configurations is written without its
+ * whole text ever held (emitReport takes pieces). Table and chart come whole.
+ */
+export function sweepReportPieces(report: SweepReport, format: string, view: ReportView): Iterable<string> {
+  if (format === 'json') return jsonPieces(report as unknown as Record<string, unknown>, 'configurations', report.configurations);
+  if (format === 'csv') return sweepCsvPieces(report);
+  return [renderSweep(report, format, view)];
+}
 
 export function renderSweep(report: SweepReport, format: string, view: ReportView): string {
   switch (format) {

@@ -30,14 +30,30 @@ export function reportView(flags: ViewFlags, io: CliIO): ReportView {
  * Writes a rendered report to `out` (atomically) or stdout. Warnings are in every text and JSON report;
  * they are also said on stderr when the report goes to a file or is CSV (which has no place for them), so
  * the person at the terminal sees them. A report written to `out` is announced last (announceWritten).
- * `text` may come in pieces (a JSON report written run by run: replayReportJson).
+ * `text` may come in pieces (a JSON report written run by run: replayReportJson); a long text is written a
+ * chunk at a time (textChunks), so its bytes are never a second copy of it.
  */
 export function emitReport(text: string | Iterable<string>, args: { out?: string; format: string; warnings: readonly ReportWarning[] }, io: CliIO): void {
-  if (args.out !== undefined) writeFileAtomic(args.out, text);
-  else if (typeof text === 'string') io.stdout(text);
-  else for (const piece of text) io.stdout(piece);
+  const pieces = typeof text === 'string' && text.length > WRITE_CHUNK_CHARS ? textChunks(text) : text;
+  if (args.out !== undefined) writeFileAtomic(args.out, pieces);
+  else if (typeof pieces === 'string') io.stdout(pieces);
+  else for (const piece of pieces) io.stdout(piece);
   if (args.warnings.length > 0 && (args.out !== undefined || args.format === 'csv')) io.stderr(warningLines(args.warnings));
   if (args.out !== undefined) announceWritten({ what: 'report', file: args.out, detail: args.format }, io);
+}
+
+/** Characters of a report's text written at a time: its bytes are made a chunk at a time, never a copy of the whole text (a 123 MB JSON sweep report was a 123 MB Buffer beside its text). */
+const WRITE_CHUNK_CHARS = 1 << 20;
+
+/** `text` in slices of about `chunkChars` characters, a surrogate pair never split (each slice is encoded as UTF-8 alone). */
+export function* textChunks(text: string, chunkChars = WRITE_CHUNK_CHARS): Generator<string> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + chunkChars);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    yield text.slice(at, end);
+    at = end;
+  }
 }
 
 /**
