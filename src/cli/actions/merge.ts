@@ -8,7 +8,7 @@ import { UserError, type InputIssue } from '../../errors.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
 import { readSweepShard } from '../../report/sweepShard.js';
 import type { SweepShardReport } from '../../report/sweepShardSchema.js';
-import { finishSweepReport, renderSweep, type SweepHeader, type SweepReport } from '../../report/sweepReport.js';
+import { finishSweepReport, sweepReportPieces, type SweepHeader, type SweepReport } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, reportView, type ViewFlags } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
@@ -70,6 +70,6 @@ export function mergeAction(files: string[], opts: MergeFlags, io: CliIO): numbe
   warnViewFlags(opts, format, io);
   checkOutputs([['--out', opts.out]], files, io);
   const report = mergeShards(files);
-  emitReport(renderSweep(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  emitReport(sweepReportPieces(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;
 }

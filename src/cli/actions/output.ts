@@ -34,7 +34,7 @@ export function reportView(flags: ViewFlags, io: CliIO): ReportView {
  * chunk at a time (textChunks), so its bytes are never a second copy of it.
  */
 export function emitReport(text: string | Iterable<string>, args: { out?: string; format: string; warnings: readonly ReportWarning[] }, io: CliIO): void {
-  const pieces = typeof text === 'string' && text.length > WRITE_CHUNK_CHARS ? textChunks(text) : text;
+  const pieces = typeof text === 'string' ? (text.length > WRITE_CHUNK_CHARS ? textChunks(text) : text) : writeChunks(text);
   if (args.out !== undefined) writeFileAtomic(args.out, pieces);
   else if (typeof pieces === 'string') io.stdout(pieces);
   else for (const piece of pieces) io.stdout(piece);
@@ -54,6 +54,32 @@ export function* textChunks(text: string, chunkChars = WRITE_CHUNK_CHARS): Gener
     yield text.slice(at, end);
     at = end;
   }
+}
+
+/**
+ * Pieces (a JSON report a run or a configuration at a time) joined into writes of about WRITE_CHUNK_CHARS:
+ * 122,880 configurations are ~120 writes, not 122,880; a piece longer than that is cut by textChunks.
+ */
+export function* writeChunks(pieces: Iterable<string>, chunkChars = WRITE_CHUNK_CHARS): Generator<string> {
+  let held: string[] = [];
+  let heldChars = 0;
+  for (const piece of pieces) {
+    if (piece.length > chunkChars) {
+      if (heldChars > 0) yield held.join('');
+      held = [];
+      heldChars = 0;
+      yield* textChunks(piece, chunkChars);
+      continue;
+    }
+    held.push(piece);
+    heldChars += piece.length;
+    if (heldChars >= chunkChars) {
+      yield held.join('');
+      held = [];
+      heldChars = 0;
+    }
+  }
+  if (heldChars > 0) yield held.join('');
 }
 
 /**

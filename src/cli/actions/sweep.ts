@@ -11,7 +11,7 @@ import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
-import { finishSweepReport, renderSweep, sweepHeader, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { finishSweepReport, renderSweep, sweepHeader, sweepReportPieces, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf } from '../../population/contextTokens.js';
 import { brakesFromFlags, positiveInt, strategyFromFlags } from '../parseFlags.js';
@@ -202,7 +202,8 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     announceReportDir(opts.reportDir, rendered.map(([name]) => name), io);
     return 0;
   }
-  emitReport(renderSweep(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  // In pieces (JSON a configuration at a time, CSV a MiB at a time): a report of 10^5 configurations is never one string.
+  emitReport(sweepReportPieces(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;
 }
 
