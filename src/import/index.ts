@@ -7,11 +7,13 @@
  */
 import { readLimits, type ReadLimits } from '../io/limits.js';
 import { openInput, type OpenedInput } from '../io/openInput.js';
+import type { RangeRead } from '../io/byteRangeTypes.js';
 import { lineBatches, readDocument } from '../io/readLines.js';
 import { streamNativeTracesAsync } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
 import { detectFormat, lineFormat, sessionFileCandidates, type TraceFormat } from './formats.js';
 import { importWith, loadImporter, placedError, ruleChecked } from './importers.js';
+import { readNativeRange } from './nativeRange.js';
 
 export { detectFormat, type TraceFormat };
 
@@ -19,6 +21,8 @@ export { detectFormat, type TraceFormat };
 export interface ReadOptions {
   limits?: Partial<ReadLimits>;
   cache?: RunsCache;
+  /** Only the runs whose header line starts in this byte range of a plain native file (nativeRange.ts; never with `cache`). */
+  range?: RangeRead;
 }
 
 /** Runs already read from the same bytes under the same settings (src/cache/traceCache.ts). */
@@ -43,6 +47,7 @@ export async function loadTraceFile(path: string, options: ReadOptions = {}): Pr
  */
 export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
   const limits = readLimits(options.limits);
+  if (options.range !== undefined) return readNativeRange(path, options.range, limits);
   if (options.cache === undefined) return readTraceFile(path, limits);
   return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, formatSeen));
 }

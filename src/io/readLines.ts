@@ -77,10 +77,19 @@ export class LineSplitter {
   private pendingBytes = 0;
   private line = 0;
 
+  /** `linesBefore`: lines before the first byte pushed (a byte range of a file read on its own, src/io/byteRange.ts). */
   constructor(
     private readonly path: string,
     private readonly maxLineBytes: number,
-  ) {}
+    linesBefore = 0,
+  ) {
+    this.line = linesBefore;
+  }
+
+  /** The number of the last line ended so far (blank ones included). */
+  get lastLine(): number {
+    return this.line;
+  }
 
   push(chunk: Buffer): SourceLine[] {
     const lines: SourceLine[] = [];

@@ -93,10 +93,32 @@ export class NativeTraceReader {
   private calls: CallRecord[] = [];
   /** The line of the run's call its provider refused for its length (0: none): the run ends there. */
   private refusedLine = 0;
-  private runs = 0;
+  private runs: number;
   private firstRun: Trace | undefined;
+  private headers = 0;
 
-  constructor(private readonly file: string) {}
+  /** `runsBefore`: runs of the file before the first line read (a byte range of it: its runs named on from there). */
+  constructor(
+    private readonly file: string,
+    runsBefore = 0,
+  ) {
+    this.runs = runsBefore;
+  }
+
+  /** Header records read (a byte range's reader checks they are its header lines: src/import/nativeRange.ts). */
+  get headerRecords(): number {
+    return this.headers;
+  }
+
+  /** A problem was found (the file is bad: what follows is said by `finish`). */
+  get troubled(): boolean {
+    return this.issues.length > 0;
+  }
+
+  /** A run is open: its header read, its end not yet. */
+  get open(): boolean {
+    return this.header !== null;
+  }
 
   /** Enough problems were found: the rest of the file need not be read. */
   get full(): boolean {
@@ -146,6 +168,7 @@ export class NativeTraceReader {
         issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `header before the run started on line ${this.headerLine} has ended`, hint: "close each run with an 'end' record" });
       }
       this.header = record;
+      this.headers += 1;
       this.headerLine = line;
       this.calls = [];
       this.refusedLine = 0;
@@ -178,6 +201,18 @@ export class NativeTraceReader {
     }
     if (issues.length > 0) throw new UserError(issues);
     return this.firstRun ? [this.firstRun] : [];
+  }
+
+  /**
+   * At the end of a byte range that is not the file's end (more runs follow): its problems thrown
+   * together; else the first run, if held back, named as the first of several.
+   */
+  finishPart(): Trace[] {
+    if (this.issues.length > 0) throw new UserError(this.issues);
+    const first = this.firstRun;
+    this.firstRun = undefined;
+    if (first !== undefined) first.source = `${this.file}#1`;
+    return first === undefined ? [] : [first];
   }
 
   private endRun(end: TraceEnd): Trace[] {

@@ -8,6 +8,7 @@ import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
+import type { RangeRead } from '../../io/byteRange.js';
 import { collectInputFiles, type UnreadInput } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
@@ -46,16 +47,18 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
  * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read.
  * `besideScenarios`: scenario files among the inputs give runs too, so --skip-bad may leave out every
  * trace file. `unread`: the entries collecting the inputs left unopened (--skip-bad), bad inputs.
+ * `range`: only that byte range of the (one, plain native) file is read (sweep --workers: sweepSplit.ts).
  */
 export function traceInputs(
   traceFiles: readonly string[],
   flags: ReadFlags & { cacheDir?: string },
-  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[] } = {},
+  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; range?: RangeRead } = {},
 ): TraceInputs {
   const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
   const unread = use.unread === undefined || use.unread.length === 0 ? {} : { unread: use.unread };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread });
+  const range = use.range === undefined ? {} : { range: use.range };
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...range });
 }
 
 /**

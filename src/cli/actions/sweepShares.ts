@@ -19,7 +19,8 @@ import type { CliIO } from '../io.js';
 import { traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { rowsOf } from './sweepTook.js';
-import { sweepUnits, sweepUnitsHere, type UnitsTallies } from './sweepUnits.js';
+import { fileRanges } from './sweepSplit.js';
+import { sweepUnits, sweepUnitsHere, type SweepUnit, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
 import { Progress } from './progress.js';
 import { warnMissingTranscripts } from './missingTranscripts.js';
@@ -63,15 +64,37 @@ function onWorker(worker: SweepWorker): ThreadSweep {
   };
 }
 
+/** What sweepRowsInShares is given; `whole`: files to read whole though they could be split (sweepSplit.ts). */
+type SharesArgs = { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[]; whole?: ReadonlySet<string> };
+
 /**
  * The rows of configurations `range`, `workers` threads (this one included: N − 1 worker threads, those
  * `started` early first) taking the units of the runs off one queue; and what the header says of the runs read.
+ * A file split in byte ranges and found bad (or with a header line the split cannot place) is one bad file
+ * however many ranges found it, but other threads may have tallied its good ranges already, which cannot
+ * be taken back out of their tallies: the sweep is done again with that file read whole, by one thread, as
+ * today, so that it is refused or left out (--skip-bad) with exactly the problems a whole read reports.
+ * Nothing was written yet (a bad file is rare: it costs a second sweep, not a cost on every sweep).
  */
-export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup: SweepSetup; range: { from: number; to: number }; workers: number; io: CliIO; started?: SweepWorker[] }): Promise<{ rows: SweepRow[]; read: SweepRead }> {
+export async function sweepRowsInShares(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead }> {
+  const done = await sharesOnce(args);
+  return 'whole' in done ? sweepRowsInShares({ ...args, started: [], whole: done.whole }) : done;
+}
+
+/** The files split in byte ranges that a range found bad, with `whole`: undefined when there is none. */
+function splitFilesFoundBad(units: readonly SweepUnit[], replies: readonly UnitsTallies[], whole: ReadonlySet<string> = new Set()): Set<string> | undefined {
+  const split = new Set(units.flatMap((unit) => (unit.range === undefined ? [] : unit.files)));
+  const bad = replies.flatMap((reply) => reply.skipped.flatMap((unit) => unit.bad.map((input) => input.file))).filter((file) => split.has(file));
+  return bad.length === 0 ? undefined : new Set([...whole, ...bad]);
+}
+
+async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead } | { whole: Set<string> }> {
   const { setup, range, io } = args;
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
-  const units = sweepUnits(inputs.files, inputs.files.map(sizeOf), setup.scenarios.map((s) => s.settings.runs), args.workers);
+  const sizes = inputs.files.map(sizeOf);
+  const ranges = fileRanges({ files: inputs.files, sizes, opts: args.opts, setup, threads: args.workers, whole: args.whole ?? new Set() });
+  const units = sweepUnits(inputs.files, sizes, setup.scenarios.map((s) => s.settings.runs), args.workers, ranges);
   const next = new SharedArrayBuffer(4);
   const started = args.started ?? [];
   // No more worker threads than units besides this thread's first.
@@ -92,6 +115,8 @@ export async function sweepRowsInShares(args: { inputs: string[]; opts: SweepFla
     sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantilesInPlace), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });
     const first = await Promise.all(sweeps.map((sweep) => sweep.first()));
     drawTo(units.length);
+    const whole = splitFilesFoundBad(units, first, args.whole);
+    if (whole !== undefined) return { whole };
     // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
     const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
     for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));

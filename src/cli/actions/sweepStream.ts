@@ -12,6 +12,7 @@ import type { BadInput } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
+import type { RangeRead } from '../../io/byteRange.js';
 import type { Trace } from '../../trace/types.js';
 import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
 import { notePriceGap } from '../../replay/priceGaps.js';
@@ -81,11 +82,12 @@ interface OpenFile {
  * then left to its caller, `tallies` is empty), else one of this call's own; every file is added to the
  * same tallier (a few large arrays of costs per configuration, not a few small ones per file), a file
  * found bad rolled back. `windows`: where the good files' runs' models without a window are noted (a
- * thread's, over all its units), else this call's own.
+ * thread's, over all its units), else this call's own. `range`: only the runs of that byte range of the
+ * (one) file (sweepSplit.ts).
  */
-export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults; into?: SweepTallier; windows?: PopulationWindows }): Promise<StreamedFiles> {
+export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults; into?: SweepTallier; windows?: PopulationWindows; range?: RangeRead }): Promise<StreamedFiles> {
   const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
-  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true });
+  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true, ...(args.range === undefined ? {} : { range: args.range }) });
   const tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
   const sums: ContextTokenSums[] = [];
   const gaps = new PriceGapCheck();

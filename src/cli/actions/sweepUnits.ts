@@ -1,12 +1,13 @@
 /**
- * `--workers N` by runs, the work queue: the population cut into units — each trace file (a file is never
- * split; largest first) and chunks of each scenario's runs (last, small: they even out the end) — that the
- * N threads take in turn as each finishes one (a counter in shared memory, no messages: a thread that
- * finished early takes more). Each thread adds up its units' tallies (exact: BigInt money, whole counts,
+ * `--workers N` by runs, the work queue: the population cut into units — each trace file (a big plain
+ * native one cut in byte ranges: sweepSplit.ts; largest first) and chunks of each scenario's runs (last,
+ * small: they even out the end) — that the N threads take in turn as each finishes one (a counter in
+ * shared memory, no messages: a thread that finished early takes more). Each thread adds up its units' tallies (exact: BigInt money, whole counts,
  * every cost kept), so which thread took which unit changes nothing in the report; bad files are listed
  * in the order of the files, as one thread reading them all would.
  */
 import type { BadInput } from '../../import/inputSet.js';
+import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
@@ -18,22 +19,34 @@ import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
-/** A unit of the queue: a share of the population, and where its files come among the inputs (`order`). */
+/**
+ * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
+ * byte range of file k, k + its index / the file's ranges, so its reports keep the file's place and the
+ * ranges' order). `range`: only that byte range of its one file (sweepSplit.ts).
+ */
 export interface SweepUnit extends SweepShare {
   order: number;
+  range?: ByteRange;
 }
 
 /** Chunks each scenario's runs is cut into, per thread. */
 const SCENARIO_CHUNKS_PER_THREAD = 2;
 
 /**
- * The queue: one unit per file, largest first (ties in file order), then each scenario's runs in
- * contiguous chunks; one empty unit when there is nothing (its tallies are still the answer).
+ * The queue: one unit per file (per byte range of a file split: `ranges`), largest first (ties in file
+ * order), then each scenario's runs in contiguous chunks; one empty unit when there is nothing (its
+ * tallies are still the answer).
  */
-export function sweepUnits(files: readonly string[], sizes: readonly number[], scenarioRuns: readonly number[], threads: number): SweepUnit[] {
+export function sweepUnits(files: readonly string[], sizes: readonly number[], scenarioRuns: readonly number[], threads: number, ranges: readonly (ByteRange[] | undefined)[] = []): SweepUnit[] {
   const none = scenarioRuns.map(() => ({ firstRun: 0, runs: 0 }));
-  const byFile = files.map((file, order) => ({ files: [file], scenarioRuns: none, order }));
-  byFile.sort((a, b) => sizes[b.order]! - sizes[a.order]! || a.order - b.order);
+  const sized = files.flatMap((file, order) => {
+    const split = ranges[order];
+    if (split === undefined) return [{ unit: { files: [file], scenarioRuns: none, order }, bytes: sizes[order]! }];
+    // (Each of a file's ranges sized alike: taken in the file's order, each thread counts on from its last: nativeRange.ts.)
+    return split.map((range, k) => ({ unit: { files: [file], scenarioRuns: none, order: order + k / split.length, range }, bytes: sizes[order]! / split.length }));
+  });
+  sized.sort((a, b) => b.bytes - a.bytes || a.unit.order - b.unit.order);
+  const byFile: SweepUnit[] = sized.map((entry) => entry.unit);
   const chunks = threads * SCENARIO_CHUNKS_PER_THREAD;
   const byScenario = scenarioRuns.flatMap((runs, k) =>
     Array.from({ length: Math.min(chunks, runs) }, (_, c) => {
@@ -88,6 +101,9 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
+  // What this thread counted of each split file's start (its newlines and header lines), for its next range.
+  const counted = new Map<string, CountedStart>();
+  const countedOf = (file: string) => counted.get(file) ?? counted.set(file, { at: 0, lines: 0, headers: 0 }).get(file)!;
   let took = 0;
   for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
     if (took > 0) args.onUnitDone?.(Math.min(Atomics.load(counter, 0), args.units.length));
@@ -96,7 +112,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
     if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
       // Into this thread's tallier: one set of cost arrays per configuration for all its files.
-      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier, windows });
+      const range = unit.range === undefined ? {} : { range: { ...unit.range, counted: countedOf(unit.files[0]!) } };
+      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier, windows, ...range });
       first.recordedRuns += files.recordedRuns;
       if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
       if (files.contextSums !== undefined) sums.push(files.contextSums);
