@@ -7,6 +7,7 @@
  * A scenario file among the trace files (one a scenario's `traces:` directory or glob brought in) is left
  * out, not bad: it is no trace, and `scenarioFiles` lists it for one warning line.
  */
+import { someNames } from '../someNames.js';
 import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
 import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { inputLabel, runOfFile } from '../io/openInput.js';
@@ -190,7 +191,7 @@ const NOT_READ_AS_TRACES = "a scenario's `traces:` takes recorded traces: a scen
 
 /** Every trace file was a scenario file: no trace is left to read (as a directory that holds none is refused). */
 function onlyScenarioFiles(files: readonly string[]): UserError {
-  const others = files.length > 1 ? `, as ${files.length === 2 ? 'is' : 'are'} ${someFiles(files.slice(1))}` : '';
+  const others = files.length > 1 ? `, as ${files.length === 2 ? 'is' : 'are'} ${someNames(files.slice(1))}` : '';
   return new UserError({
     file: files[0]!,
     code: 'scenario_input',
@@ -199,16 +200,10 @@ function onlyScenarioFiles(files: readonly string[]): UserError {
   });
 }
 
-/** `a, b, c and 4 more` (terminal-safe). */
-function someFiles(files: readonly string[]): string {
-  const shown = files.slice(0, 3).map(sanitizeForTerminal).join(', ');
-  return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
-}
-
 /** The note for standard error on scenario files left out of the trace files (TraceInputs.scenarioFiles). */
 export function leftOutScenariosMessage(files: readonly string[]): string {
   if (files.length === 0) return '';
-  return `loopcost: warning: left out ${counted(files.length, 'scenario file')} found among the trace files (${someFiles(files)}): ${NOT_READ_AS_TRACES}\n`;
+  return `loopcost: warning: left out ${counted(files.length, 'scenario file')} found among the trace files (${someNames(files)}): ${NOT_READ_AS_TRACES}\n`;
 }
 
 function shownIssues(input: BadInput, max: number): InputIssue[] {

@@ -31,7 +31,7 @@ describe("scenario files in a scenario's traces: directory", () => {
     const warnings = r.stderr.split('\n').filter((line) => line.includes('scenario file'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      /^loopcost: warning: left out 2 scenario files found among the trace files \(\S*runs\/flight-search\.yaml, \S*runs\/weekly-report\.yaml\): a scenario's `traces:` takes recorded traces: a scenario file its directory or glob brings in is not read as one$/,
+      /^loopcost: warning: left out 2 scenario files found among the trace files \(\S*runs\/flight-search\.yaml and \S*runs\/weekly-report\.yaml\): a scenario's `traces:` takes recorded traces: a scenario file its directory or glob brings in is not read as one$/,
     );
     expect(JSON.parse(r.stdout).scenarios[0].recordedRuns).toBeGreaterThan(0);
   });
