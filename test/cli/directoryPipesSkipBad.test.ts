@@ -11,17 +11,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectInputFiles } from '../../src/io/collectInputs.js';
 import { TraceInputs } from '../../src/import/inputSet.js';
-import { cli, tempDir } from './run.js';
+import { canMakeFifo, cli, tempDir } from './run.js';
 
 const FAST = { timeout: 20_000 };
-const hasMkfifo = (() => {
-  try {
-    execFileSync('mkfifo', [join(tempDir(), 'probe')]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** Two traces and two FIFOs named as traces (`live.jsonl`, `sub/tail.json`) in `traces/` under a new directory. */
 function tracesWithPipes(): { dir: string; traces: string; pipes: string[] } {
@@ -58,7 +50,7 @@ function listed(r: { code: number; stderr: string }, lines: string[], total: num
   expect(r.stderr).not.toMatch(/sent nothing in 10 s|internal error|\n\s+at /);
 }
 
-describe.skipIf(!hasMkfifo)('--skip-bad and a named pipe a directory brings in', () => {
+describe.skipIf(!canMakeFifo())('--skip-bad and a named pipe a directory brings in', () => {
   it('replay: refused without it (nothing written); with it listed, never opened, and the report is the pipes-free one', FAST, async () => {
     const { dir, traces, pipes } = tracesWithPipes();
     const out = join(dir, 'replay.json');

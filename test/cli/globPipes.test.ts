@@ -12,17 +12,9 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectInputFiles } from '../../src/io/collectInputs.js';
-import { cli, tempDir } from './run.js';
+import { canMakeFifo, cli, tempDir } from './run.js';
 
 const FAST = { timeout: 20_000 };
-const hasMkfifo = (() => {
-  try {
-    execFileSync('mkfifo', [join(tempDir(), 'probe')]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** `traces/` under a new directory with one trace (`pair.jsonl`) and a FIFO named as a trace (`live.jsonl`). */
 function traceAndPipe(): { dir: string; traces: string; pipe: string } {
@@ -37,7 +29,7 @@ function traceAndPipe(): { dir: string; traces: string; pipe: string } {
 
 const GLOB_REFUSAL = "a named pipe, which is not read: a glob's matches are read only when they are regular files (a named pipe only when given on its own) (to read the pipe, give its path on its own; else leave it out of the pattern)";
 
-describe.skipIf(!hasMkfifo)('a named pipe a glob matches directly', () => {
+describe.skipIf(!canMakeFifo())('a named pipe a glob matches directly', () => {
   it('is refused naming it (nothing on stdout), as a link to it is', FAST, async () => {
     const { traces, pipe } = traceAndPipe();
     const pattern = join(traces, '*.jsonl');
@@ -76,7 +68,7 @@ describe.skipIf(!hasMkfifo)('a named pipe a glob matches directly', () => {
   });
 });
 
-describe.skipIf(!hasMkfifo)('an empty directory after a directory that holds a pipe', () => {
+describe.skipIf(!canMakeFifo())('an empty directory after a directory that holds a pipe', () => {
   it('is refused as empty, with --skip-bad too: the pipe is the earlier input’s', FAST, async () => {
     const { dir, traces } = traceAndPipe();
     const empty = join(dir, 'empty');

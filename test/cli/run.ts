@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,4 +23,19 @@ export function oneEntryScenario(dir: string, name: string, top: Record<string, 
   const path = join(dir, name);
   writeFileSync(path, lines.join('\n') + '\n');
   return path;
+}
+
+let fifos: boolean | undefined;
+
+/** Whether this machine can make a named pipe (`mkfifo`), tried once: the pipe tests are skipped where it cannot. */
+export function canMakeFifo(): boolean {
+  if (fifos === undefined) {
+    try {
+      execFileSync('mkfifo', [join(tempDir(), 'probe')]);
+      fifos = true;
+    } catch {
+      fifos = false;
+    }
+  }
+  return fifos;
 }
