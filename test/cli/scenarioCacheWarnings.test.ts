@@ -73,7 +73,7 @@ describe("a scenario file's cache on with a model without a cached-input price: 
     }
   });
 
-  it('recorded runs under a cache that is on: project, check and calibrate say what replay says', async () => {
+  it('recorded runs under a cache that is on: project, check, calibrate and sweep (one thread or two) say what replay says', async () => {
     const runs = join(dir, 'gpt4-runs.jsonl');
     const uncached = oneEntryScenario(dir, 'gpt4-off.yaml', { model: 'gpt-4', runs: '2' });
     expect((await cli('generate', uncached, '--out', runs)).code).toBe(0);
@@ -82,6 +82,12 @@ describe("a scenario file's cache on with a model without a cached-input price: 
     expect(await cacheLines('replay', runs)).toEqual([]);
     expect(await cacheLines('project', runs, '--cache', 'on')).toEqual(said);
     expect(await cacheLines('calibrate', runs, '--cache', 'on')).toEqual(said);
+    // A sweep's threads read the runs apart: each sends one run of each pricing it read.
+    for (const workers of ['1', '2']) {
+      expect(await cacheLines('sweep', runs, '--cache', 'on', '--workers', workers), `--workers ${workers}`).toEqual(said);
+      expect(await cacheLines('sweep', runs, '--grid', 'cache=on,off', '--workers', workers)).toEqual(said);
+      expect(await cacheLines('sweep', runs, '--workers', workers)).toEqual([]);
+    }
     const checked = join(dir, 'check.yaml');
     writeFileSync(checked, `scenario: loopcost.scenario/1\nname: recorded\ntraces: [gpt4-runs.jsonl]\ncontext: { cache: on }\nexpect: ${EXPECT}\n`);
     expect(await cacheLines('check', checked)).toEqual(said);

@@ -78,3 +78,17 @@ export function checkCacheWarnings(checks: readonly CheckInput[], traces: readon
     ]),
   );
 }
+
+/**
+ * One run of each pricing a set of recorded runs has (model, provider, recording day: what pricingFor
+ * resolves a run's own model by), a header-only copy: what cacheOnRuns needs of a sweep's runs, small
+ * enough for each thread to collect and send (a sweep's threads read the runs apart).
+ */
+export function pricedRunsOf(runs: Iterable<Trace>, into: Map<string, Trace> = new Map()): Map<string, Trace> {
+  for (const run of runs) {
+    const { model, provider, recordedAt } = run.header;
+    const key = JSON.stringify([model, provider ?? null, recordedAt?.slice(0, 10) ?? null]);
+    if (!into.has(key)) into.set(key, { source: run.source, header: run.header, calls: [], end: { type: 'end', outcome: 'unknown' } });
+  }
+  return into;
+}

@@ -8,6 +8,7 @@ import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { priceGapsOf } from '../../replay/priceGaps.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
+import { pricedRunsOf } from './scenarioWarnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
@@ -83,7 +84,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }) });
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -108,7 +109,7 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model);
-  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
+  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
 }
 
 /**

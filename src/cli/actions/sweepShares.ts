@@ -19,6 +19,7 @@ import type { CliIO } from '../io.js';
 import { traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { rowsOf } from './sweepTook.js';
+import { pricedRunsOf } from './scenarioWarnings.js';
 import { fileRanges } from './sweepSplit.js';
 import { sweepUnits, sweepUnitsHere, type SweepUnit, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
@@ -137,7 +138,8 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
     const priceGaps = new PriceGapCheck();
     for (const reply of first) priceGaps.addSums(reply.priceGaps);
     const windowless = first.flatMap((reply) => reply.windowless ?? []);
-    return { rows, read: { recordedRuns, priceGaps, windowless, recordedCaches, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
+    const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
+    return { rows, read: { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
   } finally {
     progress.finish();
     for (const sweep of sweeps) sweep.stop();

@@ -23,6 +23,7 @@ import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
+import { pricedRunsOf } from './scenarioWarnings.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -42,6 +43,8 @@ export interface StreamedFiles {
   recordedCaches?: CacheMode[];
   /** The good files' runs' notes of a missing sub-agent transcript, in the order read (the command warns of them); absent: none. */
   missingTranscripts?: MissingTranscript[];
+  /** With a configuration's cache on: one header-only run of each pricing the good files' runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
+  pricedRuns?: Trace[];
 }
 
 /**
@@ -72,6 +75,7 @@ interface OpenFile {
   windows: PopulationWindows;
   caches: Set<CacheMode>;
   missing: MissingTranscript[];
+  priced: Map<string, Trace>;
 }
 
 /**
@@ -94,6 +98,9 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const windows = args.windows ?? gridWindows(args.setup);
   const caches = new Set<CacheMode>();
   const missing: MissingTranscript[] = [];
+  // What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing.
+  const cacheOn = args.setup.configurations.some((c) => c.config.strategy.cache === 'on');
+  const priced = new Map<string, Trace>();
   const checksPrices = args.setup.fixed.model === undefined;
   let goodFiles = 0;
   let recordedRuns = 0;
@@ -123,6 +130,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       windows.add(open.windows.models());
       for (const cache of open.caches) caches.add(cache);
       missing.push(...open.missing);
+      for (const [key, run] of open.priced) if (!priced.has(key)) priced.set(key, run);
     } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
     open = undefined;
     batch = [];
@@ -131,7 +139,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   for await (const run of set.runs()) {
     if (open?.file !== run.file) {
       close();
-      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set(), missing: [] };
+      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set(), missing: [], priced: new Map() };
     }
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
@@ -140,6 +148,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));
+    if (cacheOn) pricedRunsOf([run.trace], open.priced);
     batch.push(run.trace);
     if (batch.length >= batchRuns) flush();
   }
@@ -152,6 +161,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
     ...(caches.size === 0 ? {} : { recordedCaches: [...caches] }),
     ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
+    ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
     ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
   };
 }

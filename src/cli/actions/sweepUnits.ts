@@ -7,6 +7,7 @@
  * in the order of the files, as one thread reading them all would.
  */
 import type { BadInput } from '../../import/inputSet.js';
+import type { Trace } from '../../trace/types.js';
 import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
@@ -17,6 +18,7 @@ import { priceGapsOf } from '../../replay/priceGaps.js';
 import { streamFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
+import { pricedRunsOf } from './scenarioWarnings.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /**
@@ -75,6 +77,8 @@ export interface UnitsTallies {
   recordedCaches?: CacheMode[];
   /** Its good files' runs' notes of a missing sub-agent transcript, with their unit's `order` (the command's thread warns of them, in file order); absent: none. */
   missingTranscripts?: { order: number; missing: MissingTranscript[] }[];
+  /** With a configuration's cache on: one header-only run of each pricing its good runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
+  pricedRuns?: Trace[];
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -98,6 +102,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const windows = gridWindows(args.setup);
   const caches = new Set<CacheMode>();
   const missing: { order: number; missing: MissingTranscript[] }[] = [];
+  const priced = new Map<string, Trace>();
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
@@ -120,6 +125,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
       gaps.addSums(files.priceGaps);
       for (const cache of files.recordedCaches ?? []) caches.add(cache);
       if (files.missingTranscripts !== undefined) missing.push({ order: unit.order, missing: files.missingTranscripts });
+      pricedRunsOf(files.pricedRuns ?? [], priced);
       continue;
     }
     const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
@@ -133,6 +139,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitMissing = prepared.traces.flatMap(missingTranscriptsOf);
     if (unitMissing.length > 0) missing.push({ order: unit.order, missing: unitMissing });
+    if (args.setup.configurations.some((c) => c.config.strategy.cache === 'on')) pricedRunsOf(prepared.traces, priced);
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
   }
@@ -142,6 +149,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   if (windows.models().length > 0) first.windowless = windows.models();
   if (caches.size > 0) first.recordedCaches = [...caches];
   if (missing.length > 0) first.missingTranscripts = missing;
+  if (priced.size > 0) first.pricedRuns = [...priced.values()];
   return {
     first,
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),

@@ -165,6 +165,8 @@ export interface SweepRead {
   windowless: string[];
   /** Each cache the recorded runs take without one given (defaultCacheMode), once. */
   recordedCaches: CacheMode[];
+  /** With a configuration's cache on: one header-only run of each pricing the recorded runs have (the cache warning's, scenarioWarnings.ts). */
+  pricedRuns?: readonly Trace[];
 }
 
 /** Each cache `traces` take without one given (defaultCacheMode: their recorded cache, else off), once. */
