@@ -6,7 +6,7 @@
  * limits of src/io/limits.ts are applied here: what a file may hold or inflate to, and how long a pipe may
  * keep us waiting for its first byte.
  */
-import { close, closeSync, constants, fstatSync, open, openSync, read, readSync, statSync, type Stats } from 'node:fs';
+import { close, closeSync, constants, fstatSync, open, openSync, read, readSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UserError } from '../errors.js';
 import { nodeNet, nodeTty } from './builtins.js';
@@ -14,11 +14,9 @@ import { chunkSource, type ChunkSource } from './chunkPool.js';
 import { gunzipped, inflatedAtOnce } from './gunzip.js';
 import { inputTooLarge, isGzip, unreadable } from './inputErrors.js';
 import type { ReadLimits } from './limits.js';
+import { inputLabel, kindOf, statInput, STDIN_LABEL, STDIN_PATH } from './inputPaths.js';
 
-/** The path that means standard input. */
-export const STDIN_PATH = '-';
-/** How standard input is named in messages and run sources. */
-export const STDIN_LABEL = '<stdin>';
+export { inputLabel, kindOf, runOfFile, statInput, statOf, STDIN_LABEL, STDIN_PATH } from './inputPaths.js';
 
 /** Paths that name standard input itself. */
 const STDIN_NAMES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
@@ -29,54 +27,8 @@ const CHUNK_BYTES = 1 << 20;
 
 type InputKind = { kind: 'file'; size: number } | { kind: 'pipe' } | { kind: 'stdin' };
 
-/** The name of an input in messages: the path as given, `<stdin>` for `-`. */
-export function inputLabel(path: string): string {
-  return path === STDIN_PATH ? STDIN_LABEL : path;
-}
-
-/**
- * Whether the run `source` names was read from `file` (its label: inputLabel): a run's source is its file's,
- * or the file's with `#` and the run after it (`runs.jsonl#3`, `session.jsonl#researcher#2`).
- */
-export function runOfFile(source: string, file: string): boolean {
-  return source === file || source.startsWith(`${file}#`);
-}
-
-/** What a path that is not a regular file is, for messages: `a directory`, `a character device (…)`. */
-export function kindOf(stats: Stats): string {
-  return stats.isCharacterDevice()
-    ? 'a character device (like /dev/zero or a terminal)'
-    : stats.isBlockDevice()
-      ? 'a block device'
-      : stats.isSocket()
-        ? 'a socket'
-        : stats.isDirectory()
-          ? 'a directory'
-          : stats.isFIFO()
-            ? 'a named pipe'
-            : 'not a regular file';
-}
-
 function notReadableKind(label: string, stats: Stats): UserError {
   return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint: 'pass a trace file, a directory of them, a pipe, or - for standard input' });
-}
-
-/** The stats of `path`, following links; undefined when it cannot be reached (whoever reads it says why). */
-export function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The stats of an input path; a path that cannot be reached is a UserError naming it. */
-export function statInput(path: string): Stats {
-  try {
-    return statSync(path);
-  } catch (error) {
-    throw unreadable(path, error);
-  }
 }
 
 /** What the path is; a UserError for anything loopcost does not read. */

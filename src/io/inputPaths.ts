@@ -1,0 +1,58 @@
+/**
+ * An input path as messages and checks see it, before anything is opened: how standard input is named,
+ * which runs came from a file, what a path that is no regular file is, and its stats (src/io/openInput.ts
+ * opens and reads inputs; these are re-exported there).
+ */
+import { statSync, type Stats } from 'node:fs';
+import { unreadable } from './inputErrors.js';
+
+/** The path that means standard input. */
+export const STDIN_PATH = '-';
+/** How standard input is named in messages and run sources. */
+export const STDIN_LABEL = '<stdin>';
+
+/** The name of an input in messages: the path as given, `<stdin>` for `-`. */
+export function inputLabel(path: string): string {
+  return path === STDIN_PATH ? STDIN_LABEL : path;
+}
+
+/**
+ * Whether the run `source` names was read from `file` (its label: inputLabel): a run's source is its file's,
+ * or the file's with `#` and the run after it (`runs.jsonl#3`, `session.jsonl#researcher#2`).
+ */
+export function runOfFile(source: string, file: string): boolean {
+  return source === file || source.startsWith(`${file}#`);
+}
+
+/** What a path that is not a regular file is, for messages: `a directory`, `a character device (…)`. */
+export function kindOf(stats: Stats): string {
+  return stats.isCharacterDevice()
+    ? 'a character device (like /dev/zero or a terminal)'
+    : stats.isBlockDevice()
+      ? 'a block device'
+      : stats.isSocket()
+        ? 'a socket'
+        : stats.isDirectory()
+          ? 'a directory'
+          : stats.isFIFO()
+            ? 'a named pipe'
+            : 'not a regular file';
+}
+
+/** The stats of `path`, following links; undefined when it cannot be reached (whoever reads it says why). */
+export function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stats of an input path; a path that cannot be reached is a UserError naming it. */
+export function statInput(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+}
