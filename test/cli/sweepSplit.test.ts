@@ -59,6 +59,16 @@ async function sameSplitOrNot(inputs: readonly string[], extra: readonly string[
   return whole;
 }
 
+/** `many` with a negative outputTokens on a call line past its middle, as `name` in the test's directory; `bad`: that line's index (0-based). */
+function badMiddleLine(name: string): { file: string; bad: number } {
+  const lines = readFileSync(many, 'utf8').split('\n');
+  const bad = lines.findIndex((line, k) => k > lines.length / 2 && line.includes('"outputTokens":'));
+  lines[bad] = lines[bad]!.replace('"outputTokens":', '"outputTokens":-');
+  const file = join(dir, name);
+  writeFileSync(file, lines.join('\n'));
+  return { file, bad };
+}
+
 /** Every run of `file` read whole, or the problems reading it whole reports. */
 async function readWhole(file: string): Promise<Trace[] | InputIssue[]> {
   const runs: Trace[] = [];
@@ -141,11 +151,7 @@ describe('a native file read in byte ranges', () => {
   });
 
   it('a bad line in a middle range: the same problem on the same line as reading the whole file', async () => {
-    const lines = readFileSync(many, 'utf8').split('\n');
-    const bad = lines.findIndex((line, k) => k > lines.length / 2 && line.includes('"outputTokens":'));
-    lines[bad] = lines[bad]!.replace('"outputTokens":', '"outputTokens":-');
-    const file = join(dir, 'bad-middle.jsonl');
-    writeFileSync(file, lines.join('\n'));
+    const { file, bad } = badMiddleLine('bad-middle.jsonl');
     const whole = (await readWhole(file)) as InputIssue[];
     expect(whole.map((issue) => [issue.file, issue.line])).toEqual([[file, bad + 1]]);
     for (const counting of [false, true]) expect((await readRanges(file, evenRanges(statSync(file).size, 8), counting)).issues).toEqual([whole]);
@@ -212,11 +218,7 @@ describe('sweep --workers N on one big native file', () => {
   });
 
   it('a bad line in a middle range: refused, or with --skip-bad left out, exactly as reading it whole', async () => {
-    const lines = readFileSync(many, 'utf8').split('\n');
-    const bad = lines.findIndex((line, k) => k > lines.length / 2 && line.includes('"outputTokens":'));
-    lines[bad] = lines[bad]!.replace('"outputTokens":', '"outputTokens":-');
-    const file = join(dir, 'bad-sweep.jsonl');
-    writeFileSync(file, lines.join('\n'));
+    const { file, bad } = badMiddleLine('bad-sweep.jsonl');
     const refused = await sameSplitOrNot([file, other]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${file}:line ${bad + 1} field 'outputTokens'`);
