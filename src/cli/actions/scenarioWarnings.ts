@@ -79,6 +79,11 @@ export function checkCacheWarnings(checks: readonly CheckInput[], traces: readon
   );
 }
 
+/** Whether a sweep's runs are priced with the cache on in some configuration (then its threads collect pricedRunsOf). */
+export function someCacheOn(configurations: readonly { config: Pick<PopulationConfig, 'strategy'> }[]): boolean {
+  return configurations.some((c) => c.config.strategy.cache === 'on');
+}
+
 /**
  * One run of each pricing a set of recorded runs has (model, provider, recording day: what pricingFor
  * resolves a run's own model by), a header-only copy: what cacheOnRuns needs of a sweep's runs, small

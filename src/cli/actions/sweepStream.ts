@@ -23,7 +23,7 @@ import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
-import { pricedRunsOf } from './scenarioWarnings.js';
+import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -99,7 +99,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const caches = new Set<CacheMode>();
   const missing: MissingTranscript[] = [];
   // What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing.
-  const cacheOn = args.setup.configurations.some((c) => c.config.strategy.cache === 'on');
+  const cacheOn = someCacheOn(args.setup.configurations);
   const priced = new Map<string, Trace>();
   const checksPrices = args.setup.fixed.model === undefined;
   let goodFiles = 0;

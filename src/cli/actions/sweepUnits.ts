@@ -18,7 +18,7 @@ import { priceGapsOf } from '../../replay/priceGaps.js';
 import { streamFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
-import { pricedRunsOf } from './scenarioWarnings.js';
+import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /**
@@ -139,7 +139,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitMissing = prepared.traces.flatMap(missingTranscriptsOf);
     if (unitMissing.length > 0) missing.push({ order: unit.order, missing: unitMissing });
-    if (args.setup.configurations.some((c) => c.config.strategy.cache === 'on')) pricedRunsOf(prepared.traces, priced);
+    if (someCacheOn(args.setup.configurations)) pricedRunsOf(prepared.traces, priced);
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) sums.push(unitSums);
   }
