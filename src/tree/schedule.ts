@@ -1,14 +1,19 @@
 /**
- * The order a tree's calls happened in: every call of every agent at its recorded start
- * (`recordedAt` + `startMs`), merged. Rules, so the order is total and deterministic:
+ * The order a tree's calls happened in. A tree every call of which has a recorded start (`recordedAt` +
+ * `startMs`) is merged by start (datedSchedule). Rules, so the order is total and deterministic:
  * - an agent's calls keep their own order (a call never starts before the agent's previous one);
  * - a sub-agent's calls never start before the parent's call that started it (clock skew is clamped);
- * - a call without a recorded time takes the time of the agent's previous call (or its start);
  * - ties: the shallower agent first (a parent before the sub-agent it started), then the agent's place
  *   in the tree, then part and call order.
  * A tree none of whose calls has a recorded start (no `recordedAt`, or no `startMs`: a recorder that does
  * not date) has only its structure to go on, and is ordered as a loop runs a sub-agent, inside the tool
  * call that started it (structuralSchedule): the parent's call, the sub-agent's whole run, the parent's next.
+ * A sub-agent that ran in the background (Claude Code's `run_in_background`) is placed there too: the
+ * earliest it can have run, so every later call of its parent is checked against all it spent.
+ * A tree with some calls dated and some not (an undated parent with dated sub-agents, the reverse, an
+ * undated part) falls back on the structure wherever a call has no date (partlyDatedSchedule): an undated
+ * call goes after every call the structure puts before it, dated calls keep their dates' order among
+ * themselves (with the two clamps above), and calls at one start go in the structure's order.
  */
 import type { Trace } from '../trace/types.js';
 import type { SessionTree, TreeAgent } from './group.js';
@@ -20,7 +25,7 @@ export interface ScheduledCall {
   run: number;
   /** Index into that run's `calls`. */
   call: number;
-  /** When it starts (epoch ms, after the clamps above); 0 in a tree without dates. */
+  /** When it starts (epoch ms, after the clamps above); 0 in a tree without dates, and for an undated call no dated call precedes. */
   atMs: number;
 }
 
@@ -48,12 +53,12 @@ function originMs(trace: Trace): number {
   return Number.isFinite(at) ? at : NaN;
 }
 
-/** Whether any call of the tree has a recorded start (its run's `recordedAt` + its `startMs`). */
-function anyDated(tree: SessionTree): boolean {
-  return tree.agents.some((agent) =>
-    agent.runs.some((run) => {
+/** Each call's recorded start (its run's `recordedAt` + its `startMs`, epoch ms), NaN when it has none. */
+function recordedStarts(tree: SessionTree): number[][][] {
+  return tree.agents.map((agent) =>
+    agent.runs.map((run) => {
       const origin = originMs(run);
-      return run.calls.some((call) => Number.isFinite(origin + (call.startMs ?? NaN)));
+      return run.calls.map((call) => origin + (call.startMs ?? NaN));
     }),
   );
 }
@@ -102,10 +107,20 @@ function structuralSchedule(tree: SessionTree): ScheduledCall[] {
   return schedule;
 }
 
-/** The merged order of the tree's calls. */
-export function treeSchedule(tree: SessionTree): ScheduledCall[] {
-  if (!anyDated(tree)) return structuralSchedule(tree);
+/** Each agent's parent in the tree (index into `tree.agents`, never itself) and, when known, the parent's call that started it. */
+function starters(tree: SessionTree): ({ parent: number; owner?: OwnerCall } | undefined)[] {
   const index = new Map(tree.agents.map((agent, i) => [agent.agentId, i]));
+  return tree.agents.map((agent, i) => {
+    const parent = agent.parentAgentId === undefined ? undefined : index.get(agent.parentAgentId);
+    if (parent === undefined || parent === i) return undefined;
+    const owner = ownerCall(tree.agents[parent]!, agent.parentToolCallId);
+    return owner ? { parent, owner } : { parent };
+  });
+}
+
+/** The order of a tree every call of which is dated: by start, after the clamps and with the ties of the module's rules. */
+function datedSchedule(tree: SessionTree, starts: number[][][]): ScheduledCall[] {
+  const starter = starters(tree);
   const times: number[][][] = [];
   const depth: number[] = [];
   const visiting = new Set<number>();
@@ -113,27 +128,17 @@ export function treeSchedule(tree: SessionTree): ScheduledCall[] {
   function timesOf(i: number): number[][] {
     const known = times[i];
     if (known) return known;
-    const agent = tree.agents[i]!;
-    let floor = -Infinity;
+    let previous = -Infinity;
     depth[i] = 0;
-    const parent = agent.parentAgentId === undefined ? undefined : index.get(agent.parentAgentId);
-    if (parent !== undefined && !visiting.has(parent) && parent !== i) {
+    const start = starter[i];
+    if (start !== undefined && !visiting.has(start.parent)) {
       visiting.add(i);
-      const parentTimes = timesOf(parent);
+      const parentTimes = timesOf(start.parent);
       visiting.delete(i);
-      depth[i] = depth[parent]! + 1;
-      const owner = ownerCall(tree.agents[parent]!, agent.parentToolCallId);
-      if (owner) floor = parentTimes[owner.run]![owner.call]!;
+      depth[i] = depth[start.parent]! + 1;
+      if (start.owner) previous = parentTimes[start.owner.run]![start.owner.call]!;
     }
-    let previous = floor;
-    const result = agent.runs.map((run) => {
-      const origin = originMs(run);
-      return run.calls.map((call) => {
-        const own = origin + (call.startMs ?? NaN);
-        previous = Number.isFinite(own) ? Math.max(own, previous) : previous;
-        return previous === -Infinity ? 0 : previous;
-      });
-    });
+    const result = starts[i]!.map((run) => run.map((own) => (previous = Math.max(own, previous))));
     times[i] = result;
     return result;
   }
@@ -145,4 +150,39 @@ export function treeSchedule(tree: SessionTree): ScheduledCall[] {
   });
   schedule.sort((x, y) => x.atMs - y.atMs || depth[x.agent]! - depth[y.agent]! || x.agent - y.agent || x.run - y.run || x.call - y.call);
   return schedule;
+}
+
+/**
+ * The order of a tree some of whose calls are dated and some not. Walking the structural order, a call
+ * starts no earlier than the agent's previous call and, an agent's first, than the parent's call that
+ * started it; a dated call at its date (or that floor), an undated one at the latest start of the calls
+ * before it in the structure. Sorted by start, calls at one start keep the structure's order: an undated
+ * call never goes before a call the structure puts before it, nor after an undated one it puts after it.
+ */
+function partlyDatedSchedule(tree: SessionTree, starts: number[][][]): ScheduledCall[] {
+  const starter = starters(tree);
+  const startAt: number[][][] = starts.map((runs) => runs.map((calls) => calls.map(() => NaN)));
+  const previous: number[] = tree.agents.map(() => -Infinity);
+  let latest = -Infinity;
+  const walked = structuralSchedule(tree).map((at, rank) => {
+    const { agent: a, run: r, call: c } = at;
+    const start = starter[a];
+    const parentStart = start?.owner === undefined ? NaN : startAt[start.parent]![start.owner.run]![start.owner.call]!;
+    const floor = Math.max(previous[a]!, Number.isNaN(parentStart) ? -Infinity : parentStart);
+    const own = starts[a]![r]![c]!;
+    const ms = Number.isFinite(own) ? Math.max(own, floor) : Math.max(latest, floor);
+    startAt[a]![r]![c] = previous[a] = ms;
+    latest = Math.max(latest, ms);
+    return { at, ms, rank };
+  });
+  walked.sort((x, y) => (x.ms < y.ms ? -1 : x.ms > y.ms ? 1 : x.rank - y.rank));
+  return walked.map(({ at, ms }) => ({ ...at, atMs: ms === -Infinity ? 0 : ms }));
+}
+
+/** The merged order of the tree's calls. */
+export function treeSchedule(tree: SessionTree): ScheduledCall[] {
+  const starts = recordedStarts(tree);
+  const dated = starts.flat(2).filter(Number.isFinite).length;
+  if (dated === 0) return structuralSchedule(tree);
+  return dated === starts.flat(2).length ? datedSchedule(tree, starts) : partlyDatedSchedule(tree, starts);
 }
