@@ -33,6 +33,7 @@ import { capToolOutput, Conversation, SKIP_WARNING, summaryInstruction } from '.
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
 import { runBrakes } from '../tree/budget.js';
+import { cacheWritesOfOption } from './cacheWrites.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
@@ -75,7 +76,7 @@ class AgentRun {
     this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
     this.member = options.member ?? this.root?.member('main');
     const brakes = this.member ? runBrakes(options.brakes) : options.brakes;
-    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true });
+    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true }, { cacheWrites: cacheWritesOfOption(options.cacheWrites) });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);

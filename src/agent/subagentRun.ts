@@ -4,7 +4,7 @@
  * are checked by (validate.ts subagentSpecIssues: a misspelt brake or key, a model without call(), tools,
  * context, prices), so a sub-agent's model is never called with settings it would silently ignore; then
  * its brakes (the parent's unless it has its own), prices, token counter, and its place in the tree. The
- * clock, retry policy and AbortSignal are the parent's.
+ * clock, retry policy, AbortSignal and cache writes are the parent's.
  */
 import { brakeConfig } from '../brakes/config.js';
 import type { ResolvedAgentOptions } from './loop.js';
@@ -23,6 +23,7 @@ export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions
     pricing: spec.pricing ?? parent.pricing,
     ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
     ...(parent.signal === undefined ? {} : { signal: parent.signal }),
+    ...(parent.cacheWrites === undefined ? {} : { cacheWrites: parent.cacheWrites }),
     clock: parent.clock,
     retry: parent.retry,
     countTokens: spec.context.countTokens ?? parent.countTokens,

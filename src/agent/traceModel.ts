@@ -7,10 +7,16 @@
  * arguments (fromRecording: a call of a tool the recorded run lacked, or with arguments it refused, is
  * answered with the refusal recorded). Time moves on a virtual clock by the recorded latencies. A recording
  * whose run its AbortSignal stopped (kernel/gaveUp.ts runAborted) is stopped so too: `signal`, given to the
- * run, fires where the recorded one fired (abortPoint). Driving runAgentLoop with it (and its signal) must give
+ * run, fires where the recorded one fired (abortPoint). Driving runAgentLoop with it (and its signal, and its
+ * cacheWrites: what the loop that made the run would have said, as the replay's cache mode leaves it) must give
  * what replayTrace gives for the same trace and settings (the parity test), an abort being, replayed, the
  * recording's end (trace_end, with the run's detail).
  */
+import type { CacheMode } from '../context/strategy.js';
+import { cacheWritesOf } from '../kernel/cacheWrites.js';
+import { boundWrites } from '../kernel/meter.js';
+import { cacheModeCode } from '../loop/meter.js';
+import { cacheWritesOption } from './cacheWrites.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
@@ -18,7 +24,7 @@ import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
 import { modelGaveUp, runAborted } from '../kernel/gaveUp.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
-import { ModelCallError, ModelExhausted, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
+import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
 
 export interface TraceDriven {
   model: Model;
@@ -26,11 +32,17 @@ export interface TraceDriven {
   context: AgentContextOptions;
   /** The run's AbortSignal (runAgentLoop's `signal`): fired where the recorded run's fired, never for a recording of a run not aborted. */
   signal: AbortSignal;
+  /**
+   * runAgentLoop's `cacheWrites`: how long the recorded run's writes last (kernel/cacheWrites.ts: five minutes for
+   * a synthetic run, else they may last an hour), as the replay's cache mode leaves them (meter.ts boundWrites).
+   */
+  cacheWrites: AgentCacheWrites;
   /** Calls answered so far. */
   readonly calls: number;
 }
 
-export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
+/** `cache`: the cache mode of the replay the run is held to (default `recorded`: the real loop bills the usage its provider reports). */
+export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode = 'recorded'): TraceDriven {
   let next = 0;
   // The tool calls of the response last answered, with the ids it gave them: each is answered by its place (a response may name one id twice).
   let answered: { index: number; records: readonly ToolCallRecord[]; ids: readonly string[] } = { index: -1, records: [], ids: [] };
@@ -91,7 +103,8 @@ export function traceModel(trace: Trace, clock: VirtualClock): TraceDriven {
       throw new Error('a trace-driven run knows every token count');
     },
   };
-  return { model, tools, context, signal: controller.signal, get calls() { return next; } };
+  const cacheWrites = cacheWritesOption(boundWrites(cacheWritesOf(trace), cacheModeCode(cache)));
+  return { model, tools, context, signal: controller.signal, cacheWrites, get calls() { return next; } };
 }
 
 /**

@@ -12,6 +12,14 @@ import type { CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
 import type { SubagentLimits } from '../tree/budget.js';
 import type { LiveTreeReport } from './subagent.js';
 
+/**
+ * How long the cache writes the loop asks its provider for last: `five-minutes` (Anthropic's default
+ * `cache_control`), `may-last-an-hour` (a 1-hour TTL, or a loop that cannot say), `none` (it asks for no
+ * writes: no `cache_control`; a provider's automatic cache only reads). What the predictive budget prices a
+ * prompt token's write at (kernel/cacheWrites.ts).
+ */
+export type AgentCacheWrites = 'five-minutes' | 'may-last-an-hour' | 'none';
+
 /** A message of the conversation the loop sends (Chat Completions roles). */
 export type AgentMessage =
   | { role: 'system'; content: string }
@@ -217,6 +225,8 @@ export interface AgentLoopOptions {
   task?: string;
   /** Limits on each sub-agent on its own (sub-agent tools), besides the brakes that bind the whole tree. */
   subagentLimits?: SubagentLimits;
+  /** How long the cache writes it asks its provider for last (its sub-agents' too): the predictive budget's write price. Default `may-last-an-hour` (the dearest). */
+  cacheWrites?: AgentCacheWrites;
 }
 
 /** How a real run ended: the same figures a replay reports, and the conversation it had. */

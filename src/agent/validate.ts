@@ -8,6 +8,7 @@ import { UserError, type InputIssue } from '../errors.js';
 import { runBrakes } from '../tree/budget.js';
 import { BRAKE_KEYS, brakeIssues, countFromZeroIssue, isObject, modelNameIssue, objectIssue, OptionIssues, pricingIssue, shown, strategyIssues, subagentLimitIssues, tokensIssue, unknownKeyIssues, type Issue, type ListsEvery } from '../options/rules.js';
 import type { AgentContextOptions, AgentLoopOptions, RetryPolicy, SubagentSpec } from './types.js';
+import { CACHE_WRITES_OPTIONS } from './cacheWrites.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -38,6 +39,12 @@ function retryIssues(issue: Issue, retry: AgentLoopOptions['retry']): void {
   if (retry.backoffMs !== undefined && typeof retry.backoffMs !== 'function') issue('retry.backoffMs', 'invalid_value', 'is not a function', '(attempt) => milliseconds to wait');
 }
 
+/** How long the cache writes the loop asks for last: one of the option's words, when given. */
+function cacheWritesIssues(issue: Issue, cacheWrites: unknown): void {
+  if (cacheWrites === undefined || (CACHE_WRITES_OPTIONS as readonly unknown[]).includes(cacheWrites)) return;
+  issue('cacheWrites', 'invalid_value', `${shown(cacheWrites)} is not how long cache writes last`, `${CACHE_WRITES_OPTIONS.map((option) => `'${option}'`).join(', ')}: the lifetime the loop asks its provider for (leave it out when it cannot say: the dearest, an hour)`);
+}
+
 /** The agent's context: its system prompt and goal, their sizes when given, its strategy. */
 function contextIssues(issue: Issue, context: AgentContextOptions | undefined): void {
   if (objectIssue(issue, 'context', context, '{ system, goal, strategy }', true)) unknownKeyIssues(issue, 'context', context, CONTEXT_KEYS, 'context option');
@@ -47,7 +54,7 @@ function contextIssues(issue: Issue, context: AgentContextOptions | undefined): 
   if (typeof context?.goal !== 'string') issue('context.goal', 'missing_field', 'is not a string', 'the task the agent is given');
 }
 
-const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits'] as const;
+const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits', 'cacheWrites'] as const;
 const CONTEXT_KEYS = ['system', 'goal', 'strategy', 'systemTokens', 'goalTokens', 'countTokens'] as const;
 const RETRY_KEYS = ['maxRetries', 'backoffMs'] as const;
 const SPEC_KEYS = ['agentId', 'model', 'tools', 'context', 'pricing', 'brakes', 'recorder'] as const;
@@ -59,6 +66,7 @@ const SPEC_ALIASES: Record<string, string> = {
   subagentLimits: "a sub-agent's limits are set once for the tree: pass subagentLimits to the root run's runAgentLoop",
   retry: "a sub-agent retries as the run that started it: set retry on the root run's runAgentLoop",
   clock: 'a sub-agent runs on the clock of the run that started it',
+  cacheWrites: "a sub-agent asks for the cache writes of the run that started it: set cacheWrites on the root run's runAgentLoop",
   signal: 'a sub-agent stops on the AbortSignal of the run that started it',
 };
 
@@ -71,6 +79,7 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   toolIssues(issue, options.tools);
   brakeIssues(issue, options.brakes);
   retryIssues(issue, options.retry);
+  cacheWritesIssues(issue, options.cacheWrites);
   contextIssues(issue, options.context);
   subagentLimitIssues(issue, options.subagentLimits, 'subagentLimits');
   pricingIssue(issue, 'pricing', options.pricing);

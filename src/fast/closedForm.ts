@@ -34,7 +34,7 @@ import { addSlidWindowLost, appendClosedSteps } from '../kernel/closedSteps.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { CacheModeCode } from '../kernel/meter.js';
+import { boundWrites, CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
@@ -278,7 +278,7 @@ function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number, st: Ru
   while (lo < hi) {
     const spentBefore = spent + s.cost(j);
     // Full history only (a window declines under predict): the estimate is the view (no overhead).
-    const bound = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutput) : 0;
+    const bound = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutput, boundWrites(plan.t.cacheWrites, plan.settings[RunSetting.CacheMode]!)) : 0;
     // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
     const fires =
       (!timeByCall && timedOut(elapsed + s.latency(j), timeout)) ||

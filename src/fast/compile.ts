@@ -9,6 +9,7 @@ import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerp
 import { CallField, CallFlag, writeCallRecord } from '../kernel/callRecord.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsAfterLastCall } from '../kernel/gaveUp.js';
+import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import type { Trace } from '../trace/types.js';
@@ -55,6 +56,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileS
     exhaustedCode: n < trace.calls.length ? StopCode.ProviderRefused : trace.end.outcome === 'completed' ? StopCode.Completed : StopCode.TraceEnd,
     refusal: refusalNumbers(trace.calls[n]),
     endsAfterLastCall: endsAfterLastCall(trace),
+    cacheWrites: cacheWritesOf(trace),
     records,
     toolStart: countsBefore(),
     action: perTool(),

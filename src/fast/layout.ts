@@ -4,6 +4,7 @@
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import type { StopCode } from '../kernel/stopCodes.js';
+import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { RecordedSums } from './recordedSums.js';
 
 /** Calls that are not plain (a step whose tool calls all run): the per-step loop and closed form leave them to the general step. */
@@ -58,6 +59,8 @@ export interface CompiledTrace {
   refusal: number[];
   /** The recorded run asked for no call after its last (its model gave up, or it was aborted: kernel/gaveUp.ts): a replay that reaches the end stops there, before the brakes. */
   endsAfterLastCall: boolean;
+  /** How long the run's cache writes may last (kernel/cacheWrites.ts): the write price the predictive bound takes. */
+  cacheWrites: CacheWrites;
   /** calls × CompiledField.Stride numbers. */
   records: Float64Array;
 

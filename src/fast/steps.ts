@@ -12,7 +12,7 @@ import { compactContext, compacts } from '../kernel/compaction.js';
 import type { ContextTracker } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { CacheModeCode, Metered, meterCall, Prompt } from '../kernel/meter.js';
+import { boundWrites, CacheModeCode, Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsBeforeNextCall } from '../kernel/gaveUp.js';
@@ -78,6 +78,8 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const predictBudgetPico = limits[Limit.PredictBudgetPico]!, maxTokens = limits[Limit.MaxTokens]!, contextWindow = limits[Limit.ContextWindow]!;
   const rows = prices.rows;
   const tiers = prices.tiers;
+  // The writes the bound prices: the run's, as this configuration's cache leaves them (meter.ts boundWrites).
+  const cacheWrites = boundWrites(t.cacheWrites, cacheMode);
   // A window's cache hits lost to its slides, counted by the tracker as each call is sent (the cache on).
   const countLost = cacheMode !== CacheModeCode.Off && s[RunSetting.Keep] !== Infinity;
   let lost = st[Run.StrategyCacheLost]!;
@@ -92,7 +94,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     // What a live loop knows before the call: the prompt estimate (compared with the context window)
     // and the predictive budget's bound on it.
     const estimate = promptEstimate(view, overhead);
-    const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput) : 0;
+    const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput, cacheWrites) : 0;
     if (i >= n) {
       // (The figures go through st: a double passed to a call that is not inlined would be boxed.)
       st[Run.BoundPico] = bound;

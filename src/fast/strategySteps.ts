@@ -14,7 +14,8 @@ import { compactContext } from '../kernel/compaction.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt, summaryUnchangedTokens } from '../kernel/meter.js';
+import { boundWrites, CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt, summaryUnchangedTokens } from '../kernel/meter.js';
+import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsBeforeNextCall } from '../kernel/gaveUp.js';
@@ -96,6 +97,8 @@ class StepwiseRun {
   readonly tools: ToolBrakeState;
   readonly cacheMode: number;
   readonly identity: boolean;
+  /** The writes the bound prices: the run's, as this configuration's cache leaves them (meter.ts boundWrites). */
+  readonly cacheWrites: CacheWrites;
 
   constructor(
     readonly t: CompiledTrace,
@@ -108,6 +111,7 @@ class StepwiseRun {
     this.tools = new ToolBrakeState(t.actionIds, t.errorIds);
     this.cacheMode = s[RunSetting.CacheMode]! | 0;
     this.identity = s[RunSetting.Identity] === 1;
+    this.cacheWrites = boundWrites(t.cacheWrites, this.cacheMode);
   }
 
   steps(): number {
@@ -132,7 +136,7 @@ class StepwiseRun {
     if (!ctx.summaryDue(this.overhead)) return StopCode.None;
     const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
-    const size = { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output };
+    const size = { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output, cacheWrites: this.cacheWrites };
     if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, summaryBoundPico(this.limits, size))) return StopCode.None;
     const stop = summaryCallStop(this.limits, size, true);
     if (stop !== StopCode.None) return this.summaryStop(stop, size);
@@ -184,7 +188,7 @@ class StepwiseRun {
     // What a live loop knows before the call: the prompt estimate (compared with the context window)
     // and, in predict mode, its bound (the session's checkBeforeCall).
     const estimate = promptEstimate(view, this.overhead);
-    const bound = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    const bound = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
     const i = this.i;
     let code = beforeCallStop(limits, this.steps(), this.elapsed, this.spent, bound, this.tokens, estimate);
     if (code === StopCode.None && i >= t.calls) code = this.ranOut();

@@ -7,6 +7,8 @@
 import { budgetSpent, budgetWouldCross, beforeCallStop, promptTooLarge, stepCapReached, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
+import type { CacheWrites } from '../kernel/cacheWrites.js';
+import { boundWrites } from '../kernel/meter.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
@@ -70,19 +72,25 @@ export function firstStepCap(t: CompiledTrace, end: number, maxSteps: number): n
   return lo;
 }
 
-/** max over j ≤ k of spent[j] + bound[j] at this maxOutputTokens. */
-function crossMaxFor(table: RunTable, maxOutput: number): Float64Array {
+/** max over j ≤ k of spent[j] + bound[j] at this maxOutputTokens, the trace's cache writes as the table's cache leaves them (a table is one trace's, under one setting). */
+function crossMaxFor(table: RunTable, maxOutput: number, t: CompiledTrace): Float64Array {
   if (table.crossFor !== maxOutput) {
     const { rows, tiers } = table.prices;
+    const cacheWrites = tableWrites(table, t);
     let max = -Infinity;
     for (let k = 0; k <= table.end; k++) {
-      const v = table.spent[k]! + predictiveBoundPico(rows, tiers, estimateAt(table, k), maxOutput);
+      const v = table.spent[k]! + predictiveBoundPico(rows, tiers, estimateAt(table, k), maxOutput, cacheWrites);
       if (v > max) max = v;
       table.crossMax[k] = max;
     }
     table.crossFor = maxOutput;
   }
   return table.crossMax;
+}
+
+/** The writes the bound prices in `table`: the trace's, as the table's cache leaves them (meter.ts boundWrites). */
+function tableWrites(table: RunTable, t: CompiledTrace): CacheWrites {
+  return boundWrites(t.cacheWrites, table.settings[RunSetting.CacheMode]!);
 }
 
 /** The first call where a brake before a call may fire under `limits` (end + 1 when none does by the table's end). */
@@ -92,7 +100,7 @@ export function firstBeforeCallStop(table: RunTable, t: CompiledTrace, limits: B
   c = Math.min(c, firstIndex(table.elapsedMax, Math.min(end, c), limits[Limit.TimeoutMs]!, Compare.Timeout));
   c = Math.min(c, firstIndex(table.spentMax, Math.min(end, c), limits[Limit.BudgetPico]!, Compare.Budget));
   if (predicts(limits)) {
-    const cross = crossMaxFor(table, limits[Limit.MaxOutputTokens]!);
+    const cross = crossMaxFor(table, limits[Limit.MaxOutputTokens]!, t);
     c = Math.min(c, firstIndex(cross, Math.min(end, c), limits[Limit.PredictBudgetPico]!, Compare.Crossing));
   }
   c = Math.min(c, firstIndex(table.tokensMax, Math.min(end, c), limits[Limit.MaxTokens]!, Compare.Tokens));
@@ -125,9 +133,10 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
   resetRun(st);
   const seen = seenCounts(t, limits);
   const errors = errorCounts(t, limits);
+  const cacheWrites = tableWrites(table, t);
   for (; c <= table.end; c++) {
     const estimate = estimateAt(table, c);
-    const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!, cacheWrites) : 0;
     // The brakes, then the recording's end (before them where it asked for no other call: kernel/gaveUp.ts).
     let code = endsBeforeNextCall(c, t.calls, t.endsAfterLastCall) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {

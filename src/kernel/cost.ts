@@ -11,6 +11,7 @@
 import { UserError } from '../errors.js';
 import { PriceField, tierRow, type FlatPrices } from './prices.js';
 import { predicts, type BrakeLimits } from './limits.js';
+import { CacheWrites } from './cacheWrites.js';
 
 export function callCostPico(
   rows: Float64Array,
@@ -77,46 +78,51 @@ export function uncachedCost(inputPrice: number, outputPrice: number, reasoningP
   return prompt * inputPrice + plainOutputTokens(output, reasoning) * outputPrice + reasoning * reasoningPrice;
 }
 
-/** A summary call about to be made: its prompt estimate in, the summary's S tokens out, at `prices` (the summary model's). */
+/** A summary call about to be made: its prompt estimate in, the summary's S tokens out, at `prices` (the summary model's), its cache writes lasting as the run's may (`cacheWrites`). */
 export interface SummaryCallSize {
   prices: FlatPrices;
   promptEstimate: number;
   summaryTokens: number;
+  cacheWrites: CacheWrites;
 }
 
 /** What a live loop can bound a summary call by before making it, under `limits` in predict mode (0 otherwise). */
 export function summaryBoundPico(limits: BrakeLimits, call: SummaryCallSize): number {
-  return predicts(limits) ? predictiveBoundPico(call.prices.rows, call.prices.tiers, call.promptEstimate, call.summaryTokens) : 0;
+  return predicts(limits) ? predictiveBoundPico(call.prices.rows, call.prices.tiers, call.promptEstimate, call.summaryTokens, call.cacheWrites) : 0;
 }
 
 /**
  * What a live loop can bound a call by before making it: the prompt estimate at the highest price a
- * prompt token of its tier can be billed at (input, cache read, or cache write for five minutes or an
- * hour), plus `maxOutputTokens` at the output price (the reasoning price when higher). On a model that
- * bills cache writes a prompt the cache does not serve is written whole, at the lifetime the call asks
- * for: replay learns it only from the call's own billed usage (meter.ts), and a failed call is billed as
- * recorded even with the cache off, so the bound takes the dearest. No call of the estimated prompt, with
- * no more output than `maxOutputTokens`, is billed above it.
+ * prompt token of its tier can be billed at (input, cache read, or cache write: for five minutes, or an
+ * hour where the run's writes may last an hour, `cacheWrites`: cacheWrites.ts), plus `maxOutputTokens`
+ * at the output price (the reasoning price when higher). On a model that bills cache writes a prompt the
+ * cache does not serve is written whole, at the lifetime the call asks for: the loop's own setting, which
+ * a live loop knows, but which replay learns of a recording only from the call's own billed usage
+ * (meter.ts), and a failed call is billed as recorded even with the cache off, so for a recording the
+ * bound takes the dearest; a run that writes only through the meter writes nothing with the cache off
+ * (meter.ts boundWrites: `cacheWrites` None). No call of the estimated prompt, with no more output than `maxOutputTokens`,
+ * is billed above it.
  */
-export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEstimate: number, maxOutputTokens: number): number {
+export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEstimate: number, maxOutputTokens: number, cacheWrites: CacheWrites): number {
   const row = tierRow(rows, tiers, promptEstimate);
   const output = rows[row + PriceField.Output]!;
   const reasoning = rows[row + PriceField.Reasoning]!;
-  return promptEstimate * promptPriceCeiling(rows, row) + maxOutputTokens * (reasoning > output ? reasoning : output);
+  return promptEstimate * promptPriceCeiling(rows, row, cacheWrites) + maxOutputTokens * (reasoning > output ? reasoning : output);
 }
 
 /**
  * The highest of the prices a prompt token can be billed at in the tier at `row`: input, cached, cache write
- * (5 min, 1 h). The one "dearest prompt-token price" rule: the predictive bound's, and `project`'s worst case
- * (src/population/worstCase.ts).
+ * (5 min; 1 h too when `cacheWrites` may last an hour; none when nothing is written). The one "dearest
+ * prompt-token price" rule: the predictive bound's, and `project`'s worst case (src/population/worstCase.ts).
  */
-export function promptPriceCeiling(rows: Float64Array, row: number): number {
+export function promptPriceCeiling(rows: Float64Array, row: number, cacheWrites: CacheWrites): number {
   const input = rows[row + PriceField.Input]!;
   const cached = rows[row + PriceField.Cached]!;
+  const read = cached > input ? cached : input;
+  if (cacheWrites === CacheWrites.None) return read;
   const write = rows[row + PriceField.CacheWrite]!;
   const write1h = rows[row + PriceField.CacheWrite1h]!;
-  const read = cached > input ? cached : input;
-  const written = write1h > write ? write1h : write;
+  const written = cacheWrites === CacheWrites.MayLastAnHour && write1h > write ? write1h : write;
   return written > read ? written : read;
 }
 

@@ -6,6 +6,7 @@
  */
 import { CallField, CallFlag } from './callRecord.js';
 import { callCostPico } from './cost.js';
+import { CacheWrites } from './cacheWrites.js';
 import { tierRow, type FlatPrices } from './prices.js';
 
 export const enum Metered {
@@ -27,6 +28,17 @@ export const enum CacheModeCode {
   Off = 0,
   On = 1,
   Recorded = 2,
+}
+
+/**
+ * The cache writes the predictive bound prices for a run whose writes last `cacheWrites` (cacheWrites.ts),
+ * metered under `cacheMode`: none for a run that writes only through the meter (FiveMinutes: a synthetic
+ * run) with the cache off — meterCall bills such a run's calls no write (its failed calls record none, and
+ * a summary call writes only with the cache on: meterSummaryCall); else as the run's. The one rule every
+ * engine applies where it knows both: the session (LoopSession), the compiled replay, a run table.
+ */
+export function boundWrites(cacheWrites: CacheWrites, cacheMode: CacheModeCode): CacheWrites {
+  return cacheWrites === CacheWrites.FiveMinutes && cacheMode === CacheModeCode.Off ? CacheWrites.None : cacheWrites;
 }
 
 /** The prompt as the context tracker sizes it, at these offsets of a Float64Array (the meter's input). */

@@ -1,3 +1,4 @@
+import { cacheWritesOf, type CacheWrites } from '../kernel/cacheWrites.js';
 import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
@@ -9,6 +10,8 @@ import type { StepSource, WindowRefusal } from './types.js';
 export class ReplaySource implements StepSource {
   /** A recording is replayed as recorded, whatever the loop's state. */
   readonly readsToolState = false;
+  /** How long its cache writes may last (kernel/cacheWrites.ts): a recording's may last an hour, a synthetic run's do not. */
+  readonly cacheWrites: CacheWrites;
   private index = 0;
   /** The recorded run asked for no call after its last (its model gave up, or it was aborted: kernel/gaveUp.ts). */
   private readonly endsAfterLast: boolean;
@@ -16,6 +19,7 @@ export class ReplaySource implements StepSource {
   private readonly calls: readonly CallRecord[];
   constructor(private readonly trace: Trace) {
     this.endsAfterLast = endsAfterLastCall(trace);
+    this.cacheWrites = cacheWritesOf(trace);
     this.calls = replayedCalls(trace);
   }
   next() {

@@ -5,17 +5,21 @@
  */
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
-import type { LoopOptions, RunOutcome, StepSource } from './types.js';
+import type { LoopOptions, RunOutcome, SessionSetup, StepSource } from './types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
 import { Limit } from '../kernel/limits.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
-const SOURCE_READS_NO_TOOL_STATE = { sourceReadsToolState: false };
 
 export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
-  const session = new LoopSession(options, source.readsToolState === false ? SOURCE_READS_NO_TOOL_STATE : {});
+  const session = new LoopSession(options, sessionSetupOf(source));
   return session.finish(drive(source, session));
+}
+
+/** What a session is told of its step source: whether it reads the tool counts, how long its cache writes may last. */
+function sessionSetupOf(source: StepSource): SessionSetup {
+  return { sourceReadsToolState: source.readsToolState !== false, cacheWrites: source.cacheWrites };
 }
 
 function drive(source: StepSource, session: LoopSession): Stop {

@@ -20,20 +20,22 @@
  * The synchronous drivers (run.ts, the session-tree replay, live trees) make the first three steps through
  * run.ts's one beforeCall, so none can skip the summary or reorder the checks.
  */
-import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
+import { Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
+import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, summaryMayRun } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { compactContext, framingAfterCall } from '../kernel/compaction.js';
 import { Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
+import { CacheWrites } from '../kernel/cacheWrites.js';
+import { boundWrites } from '../kernel/meter.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { refusedCallLabel, SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
-import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
+import { callLatencyMs } from '../kernel/latency.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
@@ -41,10 +43,10 @@ import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
 import { refusalFacts, SummaryCalls, summaryRefusal, type SummaryDue } from './summary.js';
 import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck, WindowRefusal } from './types.js';
+import { SKIPPED, ToolBrakes } from './toolBrakes.js';
 import { runsTools as responseRunsTools } from '../trace/toolsRun.js';
 
-/** checkTool's answer for an action the duplicate-action guard skips. */
-export const SKIPPED = 'skip';
+export { SKIPPED } from './toolBrakes.js';
 export type { TreeCheck } from './types.js';
 
 export class LoopSession {
@@ -62,9 +64,10 @@ export class LoopSession {
   private framingTokens = NaN;
   private readonly accounts: RunAccounts;
   private readonly metered = newMeteredCall();
-  private readonly interner: Interner;
-  /** Whether each action is fingerprinted and counted: for the repeated-action brake, or for a source that may read the counts. */
-  private readonly countsActions: boolean;
+  /** The repeated-action and same-error brakes (toolBrakes.ts). */
+  private readonly toolBrakes: ToolBrakes;
+  /** The cache writes the predictive bound prices: the run's (kernel/cacheWrites.ts), as its cache mode leaves them (kernel meter.ts boundWrites). */
+  readonly cacheWrites: CacheWrites;
 
   /** The run's totals so far (tokens as billed, failed calls, …): what a live loop can report mid-run. */
   get totals(): Readonly<RunAccounts['totals']> {
@@ -75,14 +78,16 @@ export class LoopSession {
     private readonly options: LoopOptions,
     setup: SessionSetup = {},
   ) {
-    this.interner = setup.interner ?? new Interner();
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
-    this.countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
+    this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);
     this.context = new ContextTracker();
+    const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
+    const interner = setup.interner ?? new Interner();
+    this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner, countsActions });
     this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options });
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)));
   }
@@ -94,7 +99,7 @@ export class LoopSession {
   summaryDue(tree?: TreeCheck): SummaryDue | null {
     const { context, state } = this;
     if (!context.summaryDue(this.overheadTokens)) return null;
-    const size: SummaryCallSize = { prices: this.summaries.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput };
+    const size: SummaryCallSize = { prices: this.summaries.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput, cacheWrites: this.cacheWrites };
     const mayRun = summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, size));
     return mayRun && (tree === undefined || tree.summaryMayRun(this, size)) ? { view: context.view(), size } : null;
   }
@@ -152,13 +157,13 @@ export class LoopSession {
   }
 
   /**
-   * What the next call may cost at most, as a live loop can bound it before making it: the prompt
-   * estimate (the view plus the overhead the last call showed) at its input price, plus the
-   * `max_tokens` the loop sends at the output price.
+   * What the next call may cost at most, as a live loop can bound it before making it (kernel predictiveBoundPico):
+   * the prompt estimate (the view plus the overhead the last call showed) at the dearest price a prompt token can
+   * be billed at, the run's cache writes lasting as they may, plus the `max_tokens` the loop sends at the output price.
    */
   boundPico(view: PromptView): { boundPico: number; promptEstimate: number } {
     const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
-    return { boundPico: predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, this.limits[Limit.MaxOutputTokens]!), promptEstimate: estimate };
+    return { boundPico: predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, this.limits[Limit.MaxOutputTokens]!, this.cacheWrites), promptEstimate: estimate };
   }
 
   /**
@@ -174,7 +179,7 @@ export class LoopSession {
   private ownCheckBeforeCall(view: PromptView): Stop | null {
     const { state, limits } = this;
     const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
-    const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!) : 0;
+    const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
     const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, estimate);
     if (code === StopCode.None) return null;
     const facts = this.stops.facts;
@@ -249,42 +254,12 @@ export class LoopSession {
    * (not executed; its warning observation joined the step, so do not call recordToolResult).
    */
   checkTool(tool: ToolCallRecord): Stop | typeof SKIPPED | null {
-    if (!this.countsActions) {
-      this.accounts.totals.toolCalls += 1;
-      return null;
-    }
-    const action = this.interner.id(actionFingerprint(tool.name, tool.arguments));
-    const tools = this.state.tools;
-    const seen = tools.seen(action, this.limits[Limit.RepeatMode]!);
-    const outcome = repeatOutcome(this.limits, seen, tools.skips);
-    if (outcome === RepeatOutcome.Stop) {
-      this.stops.facts[Fact.Seen] = seen;
-      return this.stops.stop(StopCode.Repeat, `action ${tool.name}`);
-    }
-    if (outcome === RepeatOutcome.Skip) {
-      tools.skip(action);
-      this.accounts.totals.skippedActions += 1;
-      this.context.addToolResult(this.limits[Limit.SkipWarningTokens]!);
-      return SKIPPED;
-    }
-    tools.recordAction(action);
-    this.accounts.totals.toolCalls += 1;
-    return null;
+    return this.toolBrakes.check(tool);
   }
 
   /** After a tool call ran: its result joins the step; the same-tool-same-error brake. */
   recordToolResult(tool: ToolCallRecord): Stop | null {
-    this.context.addToolResult(tool.resultTokens);
-    const error = tool.error ? this.interner.id(errorFingerprint(tool.name, tool.error)) : -1;
-    const tools = this.state.tools;
-    tools.recordOutcome(error);
-    this.state.elapsedMs += toolLatencyMs(tool.latencyMs ?? NaN, this.options.latency);
-    if (error < 0) return null;
-    const count = tools.errorCount(error, this.limits[Limit.SameErrorTotal] === 1);
-    const code = sameErrorStop(this.limits, count);
-    if (code === StopCode.None) return null;
-    this.stops.facts[Fact.ErrorCount] = count;
-    return this.stops.stop(code, `tool ${tool.name}`);
+    return this.toolBrakes.recordResult(tool);
   }
 
   /** The step's tool calls are done; a response flagged final completes the run (not one the run stopped inside: trace/rules.ts cutShort). */

@@ -7,6 +7,7 @@ import type { PromptView } from '../kernel/context.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
+import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { LatencyModel } from './latency.js';
 import type { LoopSession } from './session.js';
 
@@ -73,6 +74,11 @@ export interface StepSource {
    * spends nothing making their fingerprints. Left out: the source may read them, and they are kept.
    */
   readonly readsToolState?: boolean;
+  /**
+   * How long the cache writes of its calls may last (kernel/cacheWrites.ts): a recording's may last an hour,
+   * a synthetic agent's last five minutes. Left out: they may last an hour.
+   */
+  readonly cacheWrites?: CacheWrites;
 }
 
 /** What a LoopSession shares or is told beyond its options. */
@@ -81,6 +87,8 @@ export interface SessionSetup {
   interner?: Interner;
   /** False when the step source never reads `state.tools` (StepSource.readsToolState). */
   sourceReadsToolState?: boolean;
+  /** How long the run's cache writes may last (StepSource.cacheWrites; the real loop's own setting): the predictive bound's write price, as the cache mode leaves it (kernel meter.ts boundWrites). Default: they may last an hour. */
+  cacheWrites?: CacheWrites;
 }
 
 export interface LoopOptions {

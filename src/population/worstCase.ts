@@ -18,6 +18,7 @@ import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js
 import { maxOf } from '../metrics/extremes.js';
 import { picoToUsd } from '../money.js';
 import { predictiveBoundPico, promptPriceCeiling } from '../kernel/cost.js';
+import { CacheWrites } from '../kernel/cacheWrites.js';
 import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { PopulationEntry } from '../scenario/schema.js';
@@ -84,14 +85,14 @@ export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenar
 export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
   const { rows, tiers } = flattenPrices(pricing);
-  return predictiveBoundPico(rows, tiers, pricing.contextWindow, maxOutputTokens);
+  return predictiveBoundPico(rows, tiers, pricing.contextWindow, maxOutputTokens, CacheWrites.MayLastAnHour);
 }
 
 /** The dearest rate any token can be billed at, in the tier of a prompt of the whole window (the base tier without one). */
 function dearestRatePico(pricing: ModelPricing): number {
   const { rows, tiers } = flattenPrices(pricing);
   const row = tierRow(rows, tiers, pricing.contextWindow ?? 0);
-  return Math.max(promptPriceCeiling(rows, row), rows[row + PriceField.Output]!, rows[row + PriceField.Reasoning]!);
+  return Math.max(promptPriceCeiling(rows, row, CacheWrites.MayLastAnHour), rows[row + PriceField.Output]!, rows[row + PriceField.Reasoning]!);
 }
 
 /** The largest call over these models' prices with `maxOutputTokens` out; undefined when a window is unknown. */

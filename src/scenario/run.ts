@@ -6,6 +6,7 @@
 import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
+import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
@@ -86,8 +87,10 @@ export function pickEntry(scenario: Scenario, seed: number, run: number): Popula
 class Recorder implements StepSource {
   readonly calls: CallRecord[] = [];
   readonly readsToolState: boolean | undefined;
+  readonly cacheWrites: CacheWrites | undefined;
   constructor(private readonly inner: StepSource) {
     this.readsToolState = inner.readsToolState;
+    this.cacheWrites = inner.cacheWrites;
   }
   next(...args: Parameters<StepSource['next']>) {
     const response = this.inner.next(...args);

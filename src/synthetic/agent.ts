@@ -5,6 +5,7 @@
  * fields, stops at the hard cap and remembers when the task was done and when the agent got stuck.
  */
 import type { BrakeState } from '../brakes/state.js';
+import { CacheWrites } from '../kernel/cacheWrites.js';
 import type { PromptView } from '../kernel/context.js';
 import { windowRefusal } from '../kernel/providerWindow.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
@@ -72,6 +73,8 @@ export abstract class SyntheticAgent implements StepSource {
   abstract readonly behaviour: BehaviourKind;
   /** A behaviour reads the steps made, never the action or error counts (test/loop/toolState.test.ts holds every behaviour to it). */
   readonly readsToolState = false;
+  /** Its provider writes the cache for five minutes: it records no write for an hour (kernel/cacheWrites.ts). */
+  readonly cacheWrites: CacheWrites = CacheWrites.FiveMinutes;
   ending: AgentEnding | undefined;
   private doneAt: number | undefined;
   private stuckFrom: number | undefined;

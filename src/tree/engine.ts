@@ -28,6 +28,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
 import { beforeCall, playCall } from '../loop/run.js';
 import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
+import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
@@ -118,7 +119,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
           goalTokens: run.header.goalTokens,
           ...(options.latency === undefined ? {} : { latency: options.latency }),
         },
-        { interner },
+        { interner, cacheWrites: cacheWritesOf(run) },
       );
       // A later part goes on with the agent's conversation: its first prompt is estimated from it.
       const previous = r > 0 ? state.sessions[r - 1] : undefined;

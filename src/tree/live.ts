@@ -87,7 +87,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
         goalTokens: agent.goalTokens,
         ...(options.latency === undefined ? {} : { latency: options.latency }),
       },
-      { interner },
+      { interner, cacheWrites: agent.source.cacheWrites },
     );
     const agentBudget = new AgentBudget(budget, parent !== undefined);
     let calls = 0;

@@ -6,7 +6,7 @@ import { agentLoop } from '../../src/agent/loop.js';
 import { traceModel } from '../../src/agent/traceModel.js';
 import type { AgentRunResult, Model, TraceRecorder } from '../../src/agent/types.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
-import { replayTrace, type RunResult } from '../../src/replay/replay.js';
+import { defaultCacheMode, replayTrace, type RunResult } from '../../src/replay/replay.js';
 import type { Trace } from '../../src/trace/types.js';
 import { handTable } from '../helpers.js';
 
@@ -21,7 +21,8 @@ export const TRACE_RETRY = { maxRetries: Infinity, backoffMs: () => 0 };
 
 export async function runTraceDriven(trace: Trace, settings: Settings, extra: { model?: (model: Model) => Model; recorder?: TraceRecorder } = {}): Promise<AgentRunResult> {
   const clock = new VirtualClock();
-  const driven = traceModel(trace, clock);
+  // The loop that made the run says how long its cache writes last, as the replay's cache leaves them (traceModel's cacheWrites).
+  const driven = traceModel(trace, clock, settings.strategy.cache ?? defaultCacheMode(trace));
   return agentLoop({
     model: extra.model ? extra.model(driven.model) : driven.model,
     tools: driven.tools,
@@ -33,6 +34,7 @@ export async function runTraceDriven(trace: Trace, settings: Settings, extra: { 
     countTokens: driven.context.countTokens!,
     // A recording of a run its AbortSignal stopped is stopped where it was (traceModel's signal).
     signal: driven.signal,
+    cacheWrites: driven.cacheWrites,
     ...(extra.recorder ? { recorder: extra.recorder } : {}),
   });
 }

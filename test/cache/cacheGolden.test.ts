@@ -24,7 +24,7 @@ import { tempDir } from '../cli/run.js';
 import { compiledRuns, entryHash, GOLDEN_FILES, GOLDEN_MANIFEST, goldenRuns, readBack, writeEntry, type GoldenManifest } from './golden.js';
 
 // prettier-ignore
-const GOLDEN = { format: 'loopcost.compiled-cache/12', entry: '56765b21dd4b363d929dd1cf138fbaf2fa6d366571cb7342c94fcf99312f7c76', read: '6a19f690fb10236852600cae5b684b3fcb981107dd013e4a041feddc76734b2c', written: '56765b21dd4b363d929dd1cf138fbaf2fa6d366571cb7342c94fcf99312f7c76' };
+const GOLDEN = { format: 'loopcost.compiled-cache/13', entry: 'b2fad02e178ee03f4f86c6145d4ec80e773e69a804330b4be07de03e892d5ed3', read: '6a19f690fb10236852600cae5b684b3fcb981107dd013e4a041feddc76734b2c', written: 'b2fad02e178ee03f4f86c6145d4ec80e773e69a804330b4be07de03e892d5ed3' };
 
 const WRITE = process.env.LOOPCOST_GOLDEN === 'write';
 const REGENERATE = 'LOOPCOST_GOLDEN=write npx vitest run test/cache/cacheGolden.test.ts (rewrites test/cache/golden/golden.* and prints the GOLDEN line to paste)';

@@ -13,7 +13,13 @@ export const tiered: ModelPricing = {
 };
 // With an OpenAI-style minimum cacheable prefix (1,024 tokens, hits in 128-token increments).
 export const ruled: ModelPricing = { ...handPriced('ruled', { input: 2.5, output: 10, cached: 1.25 }, 30_000), cacheRule: { minPrefixTokens: 1024, incrementTokens: 128, source: 'test' } };
-export const pricings = [handPriced('plain', { input: 0.15, output: 0.6 }, 30_000), tiered, ruled];
+// Anthropic-style: cache reads 0.1×, writes 1.25× for five minutes and 2× for an hour (the predictive bound's write price: kernel/cacheWrites.ts); a tier above 20,000 tokens.
+export const hourly: ModelPricing = {
+  ...handPriced('hourly', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }, 60_000),
+  tiers: [{ aboveInputTokens: 20_000, prices: { input: usdPerMillionToPico(6), cachedInput: usdPerMillionToPico(0.6), cacheWrite: usdPerMillionToPico(7.5), cacheWrite1h: usdPerMillionToPico(12), output: usdPerMillionToPico(22.5) } }],
+};
+hourly.base.cacheWrite1h = usdPerMillionToPico(6);
+export const pricings = [handPriced('plain', { input: 0.15, output: 0.6 }, 30_000), tiered, ruled, hourly];
 
 export const callArb: fc.Arbitrary<CallRecord> = fc
   .record({

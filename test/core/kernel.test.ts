@@ -211,15 +211,16 @@ describe('stop details', () => {
 describe('the predictive bound', () => {
   it('prices the prompt estimate at its tier’s input price and max_tokens at the output (or higher reasoning) price', async () => {
     const { predictiveBoundPico, promptEstimate } = await import('../../src/kernel/cost.js');
+    const { CacheWrites } = await import('../../src/kernel/cacheWrites.js');
     const { flattenPrices } = await import('../../src/kernel/prices.js');
     const { handPriced } = await import('../helpers.js');
     const base = handPriced('t', { input: 1, output: 4 });
     const pricing = { ...base, base: { ...base.base, reasoning: 6_000_000 }, tiers: [{ aboveInputTokens: 1000, prices: { input: 2_000_000, output: 8_000_000 } }] };
     const f = flattenPrices(pricing);
     // 1000 tokens: base tier; reasoning ($6) is above output ($4).
-    expect(predictiveBoundPico(f.rows, f.tiers, 1000, 100)).toBe(1000 * 1_000_000 + 100 * 6_000_000);
+    expect(predictiveBoundPico(f.rows, f.tiers, 1000, 100, CacheWrites.MayLastAnHour)).toBe(1000 * 1_000_000 + 100 * 6_000_000);
     // 1001 tokens: the tier prices the whole prompt and the output.
-    expect(predictiveBoundPico(f.rows, f.tiers, 1001, 100)).toBe(1001 * 2_000_000 + 100 * 8_000_000);
+    expect(predictiveBoundPico(f.rows, f.tiers, 1001, 100, CacheWrites.MayLastAnHour)).toBe(1001 * 2_000_000 + 100 * 8_000_000);
     expect([promptEstimate(900, 150), promptEstimate(100, -300)]).toEqual([1050, 0]);
   });
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { predictiveBoundPico } from '../../src/kernel/cost.js';
+import { CacheWrites } from '../../src/kernel/cacheWrites.js';
 import { flattenPrices } from '../../src/kernel/prices.js';
 import { usdPerMillionToPico } from '../../src/money.js';
 import { callCostPico } from '../../src/pricing/cost.js';
@@ -18,7 +19,7 @@ const NO_USAGE = { input: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, output: 
 describe("worst case: a prompt token at the dearest price it can be billed at (the predictive bound's rule)", () => {
   it('the largest call is the predictive bound of a prompt of the whole window', () => {
     const { rows, tiers } = flattenPrices(MINI);
-    expect(largestCallPico(MINI, 700)).toBe(predictiveBoundPico(rows, tiers, MINI.contextWindow!, 700));
+    expect(largestCallPico(MINI, 700)).toBe(predictiveBoundPico(rows, tiers, MINI.contextWindow!, 700, CacheWrites.MayLastAnHour));
   });
 
   it('a table pricing cache reads above input: the largest call is no less than a whole window read from cache', () => {
