@@ -8,6 +8,7 @@ import type { StopReason } from '../brakes/stopReasons.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { picoToUsd, picoToUsdString, usdToPico, type Pico } from '../money.js';
 import { formatUsd, formatUsdNumber } from '../report/money.js';
+import { styledPercentText } from '../report/percentText.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
 
@@ -131,7 +132,9 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
   return results;
 }
 
-const percent = (share: number) => `${Number((share * 100).toFixed(2))}%`;
+/** A rate or share as check writes it, figure and limit alike: `85.5%`, `0%`, and a share above 0 never `0%` (`0.002%`). */
+export const checkPercent = (share: number): string => styledPercentText(share, { decimals: 2, trim: true });
+const percent = checkPercent;
 /** An amount to the picodollar, as a limit is written (`$0.003894`), or a failing figure shown beside it. */
 const exactUsd = (usd: number) => `$${picoToUsdString(Math.round(usd * 1e12))}`;
 

@@ -17,6 +17,8 @@ import { priceChangeText } from './priceChangeText.js';
 import { changesText } from './settingChanges.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
+import { styledPercentText } from '../report/percentText.js';
+import { checkPercent } from './evaluate.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
@@ -60,12 +62,12 @@ function runsText(s: ScenarioCheck): string {
 /** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */
 export function driftValue(row: Pick<DriftRow, 'figure'>, value: number | null): string {
   if (value === null) return 'none';
-  return row.figure.includes('Usd') ? formatUsdNumber(value) : `${Number((value * 100).toFixed(2))}%`;
+  return row.figure.includes('Usd') ? formatUsdNumber(value) : checkPercent(value);
 }
 
 /** `5%`: the tolerance as `--tolerance` takes it. */
 export function toleranceText(drift: Pick<Drift, 'tolerance'>): string {
-  return `${Number((drift.tolerance * 100).toFixed(4))}%`;
+  return styledPercentText(drift.tolerance, { decimals: 4, trim: true });
 }
 
 /** A scenario's row: new and gone have no figures to show; the status says what they are. */

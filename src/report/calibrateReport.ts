@@ -15,6 +15,7 @@ import { replayCommandLine, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
 import { reportFooter, type ReportView } from './view.js';
+import { percentText } from './percentText.js';
 import type { ReportWarning } from './warnings.js';
 
 export interface CalibrationRow extends CalibrationFigures {
@@ -40,7 +41,7 @@ export function buildCalibrateReport(args: Omit<CalibrateReport, 'tool' | 'comma
   return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'calibrate', ...args };
 }
 
-const rate = (value: number | null): string => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
+const rate = (value: number | null): string => (value === null ? '-' : percentText(value));
 
 export function renderCalibrateCsv(report: CalibrateReport): string {
   const rows = report.configurations.map((row) => ({

@@ -1,12 +1,31 @@
+/** How a report writes its percentages (check: `{ decimals: 2, trim: true }`, `85.5%`). */
+export interface PercentStyle {
+  /** Decimals from 1% up (default 1); below 1%, at least these when they show two significant digits. */
+  decimals?: number;
+  /** Trailing zeros dropped from 1% up (`85%`, `85.5%`), 0 written `0%` (default: kept, `85.0%`, `0.0%`). */
+  trim?: boolean;
+}
+
 /**
  * A share (0.02) as reports write it as a percentage: one decimal from 1% up (`2.0%`, `79.3%`), two
  * significant digits below (`0.50%` is `0.5%`, `0.012%`, `1e-8%`), so a share above 0 never reads as `0.0%`
- * (`project --suggest-cap 1e-10` said "at most 0.0% asked"). 0 is `0.0%`.
+ * (`project --suggest-cap 1e-10` said "at most 0.0% asked"; a sweep's 1 run of 5,000 completed said
+ * "0.0%"). 0 is `0.0%`.
  */
 export function percentText(share: number): string {
+  return styledPercentText(share, {});
+}
+
+/** percentText in another style: more decimals, trailing zeros dropped (check's figures and limits: `85.5%`, `0%`, `0.002%`). */
+export function styledPercentText(share: number, style: PercentStyle): string {
+  const decimals = style.decimals ?? 1;
   const percent = share * 100;
   // Decided on the value as written: 0.996% rounds to 1.0%, which is said as 1% and up are (`1.0%`, not `1%`).
   const small = Number(percent.toPrecision(2));
-  if (percent === 0 || Math.abs(small) >= 1) return `${percent.toFixed(1)}%`;
-  return `${small}%`;
+  if (percent === 0 || Math.abs(small) >= 1) {
+    const fixed = percent.toFixed(decimals);
+    return `${style.trim ? Number(fixed) : fixed}%`;
+  }
+  // Below 1%: `decimals` decimals where they give two significant digits (0.1234% at 4), else two significant digits.
+  return `${Math.abs(percent) >= 10 ** (1 - decimals) ? Number(percent.toFixed(decimals)) : small}%`;
 }

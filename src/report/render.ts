@@ -13,6 +13,7 @@ import { formatFields, formatTable, type Cell, type Column } from './table.js';
 import { printableCell, shortenPaths, truncateMiddle } from './text.js';
 import { strategyFields } from './strategyFields.js';
 import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
+import { percentText } from './percentText.js';
 
 export type { ReportFormat } from '../cli/options.js';
 export { REPORT_FORMATS } from '../cli/options.js';
@@ -70,7 +71,7 @@ function summaryFields(report: ReplayReport, width: number): string {
     .map(([reason, n]) => `${reason} ${n}`)
     .join(', ');
   const fields: [string, Cell][] = [
-    ['runs', `${s.runs}, completed ${s.completed} (${(s.completionRate * 100).toFixed(1)}%)`],
+    ['runs', `${s.runs}, completed ${s.completed} (${percentText(s.completionRate)})`],
     ['stop reasons', reasons || '-'],
     ['models', modelCounts(report)],
     ['total cost', s.recordedCostUsd === undefined ? usd(s.totalCostUsd) : `${usd(s.totalCostUsd)} (recorded ${usd(s.recordedCostUsd)})`],

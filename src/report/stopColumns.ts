@@ -7,7 +7,7 @@
  */
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { maxOf } from '../metrics/extremes.js';
-import { COLUMN_GAP as GAP, type Cell, type Column } from './table.js';
+import { cellWidthsOf, COLUMN_GAP as GAP, type Cell, type Column } from './table.js';
 import { displayWidth, printableCell } from './text.js';
 
 export type StopCounts = Partial<Record<string, number>>;
@@ -31,31 +31,38 @@ const OTHER_STOPS = 'other stops';
 
 /** `max_steps 27, trace_end 8`: the stop reasons other than completion, as one cell (`-` when none). */
 export function otherStopsText(counts: StopCounts): string {
-  return (
-    reasonsIn([counts])
-      .map((reason) => `${reason} ${counts[reason]}`)
-      .join(', ') || '-'
-  );
+  let text = '';
+  for (const reason of reasonsIn([counts])) text += `${text === '' ? '' : ', '}${reason} ${counts[reason]}`;
+  return text || '-';
 }
+
+const KNOWN_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
 
 /** The reasons other than completion with a count in any row: the known ones in STOP_REASONS order, then any other. */
 function reasonsIn(all: readonly StopCounts[]): string[] {
   const present = new Set<string>();
-  for (const counts of all) for (const [reason, n] of Object.entries(counts)) if (reason !== 'completed' && n !== undefined && n > 0) present.add(reason);
-  const known: readonly string[] = STOP_REASONS;
-  return [...known.filter((reason) => present.has(reason)), ...[...present].filter((reason) => !known.includes(reason)).sort()];
+  for (const counts of all) {
+    for (const reason in counts) {
+      const n = counts[reason];
+      if (reason !== 'completed' && n !== undefined && n > 0) present.add(reason);
+    }
+  }
+  if (present.size === 0) return [];
+  const known = STOP_REASONS.filter((reason) => present.has(reason));
+  return known.length === present.size ? known : [...known, ...[...present].filter((reason) => !KNOWN_REASONS.has(reason)).sort()];
 }
 
-/** Columns a table takes at its narrowest (every shrinkable column at its floor, as formatTable), gaps between included. */
-export function narrowestWidth(columns: readonly Column[], rows: readonly (readonly Cell[])[]): number {
+/** Columns a table takes at its narrowest (every shrinkable column at its floor, as formatTable), gaps between included; `rows` read once, in order. */
+export function narrowestWidth(columns: readonly Column[], rows: Iterable<readonly Cell[]>): number {
+  return narrowestOf(columns, cellWidthsOf(columns.length, rows));
+}
+
+/** narrowestWidth from each column's widest cell, measured already (cellWidthsOf): for a table whose rows are measured once for several uses. */
+export function narrowestOf(columns: readonly Column[], cellWidths: readonly number[]): number {
   let total = GAP * Math.max(0, columns.length - 1);
   columns.forEach((column, i) => {
     const header = displayWidth(printableCell(column.header));
-    let width = header;
-    for (const row of rows) {
-      const cell = row[i];
-      if (cell !== undefined) width = Math.max(width, displayWidth(printableCell(String(cell))));
-    }
+    const width = Math.max(header, cellWidths[i]!);
     total += column.shrink ? Math.min(width, column.minWidth ?? Math.max(header, 12)) : width;
   });
   return total;
@@ -69,10 +76,14 @@ export function narrowestWidth(columns: readonly Column[], rows: readonly (reado
  */
 export function layOutStops(all: readonly StopCounts[], room: number, oneColumn = true): StopsLayout {
   const reasons = reasonsIn(all);
-  const whole = GAP + Math.max(OTHER_STOPS.length, maxOf(all.map((counts) => displayWidth(printableCell(otherStopsText(counts)))), 0));
-  if (oneColumn && whole <= room) return { columns: [{ header: OTHER_STOPS }], cells: (counts) => [otherStopsText(counts)], width: whole, fits: true, note: '' };
+  if (oneColumn) {
+    let whole = GAP + OTHER_STOPS.length;
+    for (const counts of all) whole = Math.max(whole, GAP + displayWidth(printableCell(otherStopsText(counts))));
+    if (whole <= room) return { columns: [{ header: OTHER_STOPS }], cells: (counts) => [otherStopsText(counts)], width: whole, fits: true, note: '' };
+  }
   if (reasons.length === 0) return { columns: [], cells: () => [], width: 0, fits: true, note: '' };
-  const countWidth = maxOf(all.flatMap((counts) => reasons.map((reason) => String(counts[reason] ?? 0).length)), 1);
+  let countWidth = 1;
+  for (const counts of all) for (const reason of reasons) countWidth = Math.max(countWidth, String(counts[reason] ?? 0).length);
   return perReason(reasons, countWidth, room) ?? { ...perReason(reasons, countWidth, Infinity, true)!, fits: false };
 }
 

@@ -15,14 +15,14 @@ import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/r
 import type { PriceSource } from '../pricing/types.js';
 import { formatUsdNumber } from './money.js';
 import { jsonPieces } from './jsonPieces.js';
-import { renderSweepCsv, STRATEGY_FIGURES, sweepCsvPieces } from './sweepCsv.js';
+import { renderSweepCsv, sweepCsvPieces } from './sweepCsv.js';
 import { chartUsd } from './render.js';
 import type { InputsRecord } from './scenarios.js';
 import type { ReportSettings } from './settings.js';
-import { formatTable, type Cell, type Column } from './table.js';
-import { layOutStops, narrowestWidth } from './stopColumns.js';
+import { formatTable, type Column } from './table.js';
+import { notesAndFooter, recommendationLines, renderSweepTable, sweepTablePieces } from './sweepTable.js';
 import { printableCell, wrapLine } from './text.js';
-import { reportFooter, type ReportView } from './view.js';
+import type { ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { counted } from '../plural.js';
 
@@ -111,105 +111,23 @@ export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]
 }
 
 const usd = (value: number): string => formatUsdNumber(value);
-const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 
 function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecommendation | null {
   const index = recommendedIndex(rows, target);
   if (index === undefined) return null;
   const row = rows[index]!;
   const half = row.halfStepCap ?? null;
-  let text = `For at least ${percentText(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percent(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
+  let text = `For at least ${percentText(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percentText(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
   if (half !== null) {
     const lost = row.completed - half.completed;
     text += ` Halving its step cap to ${half.maxSteps} would complete ${half.completed}/${row.runs} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
   } else text += ' It has no step cap to halve.';
   const interval = wilsonInterval(row.completed, row.runs);
-  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percent(interval[0])}–${percent(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
+  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
   text += ` To reproduce it: loopcost replay <the same inputs and price flags>${row.flags === '' ? '' : ` ${row.flags}`}`;
   return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
 }
 
-
-function strategyCell(row: SweepRow): string {
-  const parts = [
-    ...(row.summaryCalls === undefined ? [] : [`${row.summaryCalls} summaries ${usd(row.summaryCostUsd ?? 0)}`]),
-    ...(row.strategyCacheLostTokens === undefined ? [] : [`${row.strategyCacheLostTokens.toLocaleString('en-US')} cache tok lost`]),
-    ...(row.skippedActions === undefined ? [] : [`${row.skippedActions} skipped`]),
-  ];
-  return parts.join(', ') || '-';
-}
-
-const FIGURE_COLUMNS: Column[] = [
-  { header: 'completed', align: 'right' },
-  { header: 'per completed', align: 'right' },
-  { header: 'spend', align: 'right' },
-  { header: 'p95/run', align: 'right' },
-  { header: 'false stops', align: 'right' },
-  { header: 'caught', align: 'right' },
-  { header: 'saved', align: 'right' },
-];
-
-function figureCells(row: SweepRow): Cell[] {
-  const perCompleted = row.costPerCompletedUsd === null ? '-' : usd(row.costPerCompletedUsd);
-  return [`${row.completed}/${row.runs} ${percent(row.completionRate)}`, perCompleted, usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd)];
-}
-
-/** One column per grid key (its value in each configuration), marked `*` on the frontier (`onFrontier`: the settings of report.pareto) and `→` when recommended. */
-function settingCells(report: SweepReport, row: SweepRow, onFrontier: ReadonlySet<string>): string[] {
-  const pareto = onFrontier.has(row.settings) ? '*' : '';
-  const mark = report.recommendation?.settings === row.settings ? `${pareto}→` : pareto;
-  if (report.grid.length === 0) return [`${mark}${row.settings}`];
-  const values = gridValuesOf(row.settings, report.grid);
-  return report.grid.map((axis, i) => `${i === 0 ? mark : ''}${printableCell(values.get(axis.key) ?? '')}`);
-}
-
-/**
- * The table of configurations. Counts are never cut (stop counts: src/report/stopColumns.ts; strategy
- * figures): grid values give way first, and what still does not fit beside the figures goes into a
- * table of its own, a row per configuration again. `--wide`: nothing cut, however wide.
- */
-export function renderSweepTable(report: SweepReport, view: ReportView): string {
-  const width = view.wide ? Infinity : view.width;
-  const configurations = report.configurations;
-  const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
-  const withStrategy = configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
-  const strategy: Column[] = withStrategy ? [{ header: 'strategy' }] : [];
-  // The frontier's settings as a set: looked up once per row (a list searched per row took ~4 s at 122,880 configurations).
-  const onFrontier = new Set(report.pareto ?? []);
-  const labels = configurations.map((row) => settingCells(report, row, onFrontier));
-  const strategyCells = configurations.map((row): Cell[] => (withStrategy ? [strategyCell(row)] : []));
-  const counts = configurations.map((row) => row.stopReasons);
-  const base = [...keys, ...FIGURE_COLUMNS, ...strategy];
-  const baseRows = configurations.map((row, i) => [...labels[i]!, ...figureCells(row), ...strategyCells[i]!]);
-  const stops = layOutStops(counts, width - narrowestWidth(base, baseRows));
-  let text: string;
-  if (stops.fits) {
-    const columns = [...keys, ...FIGURE_COLUMNS, ...stops.columns, ...strategy];
-    text = formatTable(columns, configurations.map((row, i) => [...labels[i]!, ...figureCells(row), ...stops.cells(counts[i]!), ...strategyCells[i]!]), { maxWidth: width });
-  } else {
-    // The figures first; stop counts (and strategy figures) in a table of their own under them.
-    const detailRows = labels.map((cells, i) => [...cells, ...strategyCells[i]!]);
-    const own = layOutStops(counts, width - narrowestWidth([...keys, ...strategy], detailRows), false);
-    text = formatTable([...keys, ...FIGURE_COLUMNS], configurations.map((row, i) => [...labels[i]!, ...figureCells(row)]), { maxWidth: width });
-    text += `\n${withStrategy ? 'stops other than completion and strategy figures' : 'stops other than completion'}, per configuration:\n`;
-    text += formatTable([...keys, ...own.columns, ...strategy], labels.map((cells, i) => [...cells, ...own.cells(counts[i]!), ...strategyCells[i]!]), { maxWidth: width }) + (own.note === '' ? '' : wrapLine('', own.note, view.width));
-  }
-  if (stops.fits && stops.note !== '') text += wrapLine('', stops.note, view.width);
-  text += wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes; caught: a run that would not complete, stopped before its end; saved: spend avoided on those.", view.width);
-  text += recommendationLines(report, view.width);
-  return `${text}${notesAndFooter(report, view.width)}`;
-}
-
-function recommendationLines(report: SweepReport, width: number): string {
-  if (report.recommendation === undefined) return '';
-  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.`, width);
-  return wrapLine('→ ', report.recommendation.text, width);
-}
-
-function notesAndFooter(report: SweepReport, width: number): string {
-  const notes = report.notes.map((note) => wrapLine('', note, width)).join('');
-  return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
-}
 
 /** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
 const MAX_CHART_PANELS = 12;
@@ -268,17 +186,19 @@ function contextTokensTable(report: SweepReport, width: number): string {
   return `\n${wrapLine('', `cumulative prompt tokens per step, mean per run over ${counted(curves.runs, 'recorded run')}, each strategy with no brakes (a run that ended stays flat):`, width)}${formatTable(columns, rows, { maxWidth: width })}`;
 }
 
-export { renderSweepCsv };
+export { renderSweepCsv, renderSweepTable };
 
 /**
  * renderSweep's text in pieces (the same bytes joined): JSON a configuration at a time (jsonPieces), CSV
- * about a MiB at a time (sweepCsvPieces), so a report of 100,000+ configurations is written without its
- * whole text ever held (emitReport takes pieces). Table and chart come whole.
+ * about a MiB at a time (sweepCsvPieces), the table a few thousand rows at a time (sweepTablePieces), so a
+ * report of 100,000+ configurations is written without its whole text ever held (emitReport takes pieces).
+ * The chart (at most 12 panels) comes whole.
  */
 export function sweepReportPieces(report: SweepReport, format: string, view: ReportView): Iterable<string> {
   if (format === 'json') return jsonPieces(report as unknown as Record<string, unknown>, 'configurations', report.configurations);
   if (format === 'csv') return sweepCsvPieces(report);
-  return [renderSweep(report, format, view)];
+  if (format === 'chart') return [renderSweepChart(report, view)];
+  return sweepTablePieces(report, view);
 }
 
 export function renderSweep(report: SweepReport, format: string, view: ReportView): string {

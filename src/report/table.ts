@@ -35,10 +35,8 @@ export const COLUMN_GAP = 2;
 const GAP = ' '.repeat(COLUMN_GAP);
 
 export function formatTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], options: TableOptions = {}): string {
-  const maxWidth = options.maxWidth ?? DEFAULT_TABLE_WIDTH;
+  checkHeaders(columns);
   const n = columns.length;
-  if (columns.some((column) => column.header.trim() === '')) throw new Error('formatTable: every column needs a header');
-  const brokenHeaders = columns.map((column) => column.header.split('\n').map(printableCell));
   const cellWidths = columns.map(() => 0);
   // A column repeats its values (a run's source under every setting, a setting's label for every run):
   // each distinct value is made printable, measured, then cut and padded once; a cell is its value's index.
@@ -52,7 +50,7 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
       const value = row[i];
       let id = distinct[i]!.get(value);
       if (id === undefined) {
-        const text = value === undefined ? '' : printableCell(typeof value === 'string' ? value : String(value));
+        const text = cellText(value);
         const width = displayWidth(text);
         id = texts[i]!.push(text) - 1;
         textWidths[i]!.push(width);
@@ -62,6 +60,114 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
       cellIds[r * n + i] = id;
     }
   }
+  const layout = layOut(columns, cellWidths, options.maxWidth ?? DEFAULT_TABLE_WIDTH);
+  let out = layout.head;
+  const shown = texts.map((column, i) => column.map((text, id) => (i === 0 ? '' : GAP) + layout.cell(text, textWidths[i]![id]!, i)));
+  for (let r = 0; r < rows.length; r++) {
+    let line = '';
+    for (let i = 0; i < n; i++) line += shown[i]![cellIds[r * n + i]!]!;
+    out += line.trimEnd() + '\n';
+  }
+  return out;
+}
+
+/** A table's rows made one at a time when asked (`at(r)`, each time anew): a table too large to hold its rows (or its text) whole. */
+export interface RowSource {
+  readonly count: number;
+  at(r: number): readonly Cell[];
+}
+
+/** A source's rows in order, each made once (to measure them: narrowestWidth). */
+export function* rowsIn(rows: RowSource): Generator<readonly Cell[]> {
+  for (let r = 0; r < rows.count; r++) yield rows.at(r);
+}
+
+/** Rows a piece of formatTablePieces holds (a few hundred KB of text). */
+export const ROWS_PER_PIECE = 2048;
+
+/** A cell's width as a table shows it (made printable, in terminal columns; none: 0). */
+export function cellWidth(value: Cell | undefined): number {
+  return displayWidth(cellText(value));
+}
+
+/** Each column's widest cell (cellWidth) over `rows`, read once, in order: what formatTablePieces measures. */
+export function cellWidthsOf(columnCount: number, rows: Iterable<readonly (Cell | undefined)[]>): number[] {
+  const widths: number[] = new Array<number>(columnCount).fill(0);
+  for (const row of rows) {
+    for (let i = 0; i < columnCount; i++) {
+      const width = cellWidth(row[i]);
+      if (width > widths[i]!) widths[i] = width;
+    }
+  }
+  return widths;
+}
+
+/** Distinct values per column formatTablePieces keeps as written. */
+const WRITTEN_PER_COLUMN = 512;
+
+export interface PiecesOptions extends TableOptions {
+  /** Rows a piece holds (default ROWS_PER_PIECE). */
+  rowsPerPiece?: number;
+  /** Each column's widest cell when measured already (cellWidthsOf the same rows): the rows are then made only to be written. */
+  cellWidths?: readonly number[];
+}
+
+/**
+ * formatTable's text in pieces (the same bytes joined): a pass over the rows measures every column (none
+ * with `cellWidths`), then the header block comes, then the lines `rowsPerPiece` rows at a time. Neither
+ * the rows nor the text are ever held whole (a sweep's table of 122,880 configurations). Each cell is made
+ * printable and measured in each pass, but for a column's first WRITTEN_PER_COLUMN distinct values, kept
+ * as written (formatTable keeps every distinct value's).
+ */
+export function* formatTablePieces(columns: readonly Column[], rows: RowSource, options: PiecesOptions = {}): Generator<string> {
+  checkHeaders(columns);
+  const n = columns.length;
+  const cellWidths = options.cellWidths ?? cellWidthsOf(n, rowsIn(rows));
+  if (cellWidths.length !== n) throw new Error(`formatTablePieces: ${cellWidths.length} cell widths for ${n} columns`);
+  const layout = layOut(columns, cellWidths, options.maxWidth ?? DEFAULT_TABLE_WIDTH);
+  yield layout.head;
+  const per = Math.max(1, options.rowsPerPiece ?? ROWS_PER_PIECE);
+  // A column's first few hundred distinct values, each as written (gap, cut and padding included): most
+  // columns repeat a few values (a grid key's, a count's) and are then only looked up; the rest are made.
+  const written = columns.map(() => new Map<Cell | undefined, string>());
+  for (let from = 0; from < rows.count; from += per) {
+    let piece = '';
+    for (let r = from; r < Math.min(rows.count, from + per); r++) {
+      const row = rows.at(r);
+      let line = '';
+      for (let i = 0; i < n; i++) {
+        const value = row[i];
+        let shown = written[i]!.get(value);
+        if (shown === undefined) {
+          const text = cellText(value);
+          shown = (i === 0 ? '' : GAP) + layout.cell(text, displayWidth(text), i);
+          if (written[i]!.size < WRITTEN_PER_COLUMN) written[i]!.set(value, shown);
+        }
+        line += shown;
+      }
+      piece += line.trimEnd() + '\n';
+    }
+    yield piece;
+  }
+}
+
+function checkHeaders(columns: readonly Column[]): void {
+  if (columns.some((column) => column.header.trim() === '')) throw new Error('formatTable: every column needs a header');
+}
+
+/** A cell's value as shown: printable (a number always is), `''` for none. */
+function cellText(value: Cell | undefined): string {
+  return typeof value === 'string' ? printableCell(value) : value === undefined ? '' : String(value);
+}
+
+/** A table laid out from each column's widest cell: its header block (rule line included), and a cell cut and padded to its column. */
+interface Layout {
+  head: string;
+  cell(text: string, textWidth: number, i: number): string;
+}
+
+function layOut(columns: readonly Column[], cellWidths: readonly number[], maxWidth: number): Layout {
+  const brokenHeaders = columns.map((column) => column.header.split('\n').map(printableCell));
   const headerLines = headersThatFit(brokenHeaders, cellWidths, maxWidth);
   const headerWidths = headerLines.map((lines) => maxOf(lines.map(displayWidth), 0));
   const widths = headerWidths.map((width, i) => Math.max(width, cellWidths[i]!));
@@ -79,19 +185,13 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
     return right[i] ? pad + text : text + pad;
   };
   const tall = maxOf(headerLines.map((lines) => lines.length), 1);
-  let out = '';
+  let head = '';
   for (let k = 0; k < tall; k++) {
     const lineOf = (lines: readonly string[]): string => lines[k - (tall - lines.length)] ?? '';
-    out += headerLines.map((lines, i) => cell(lineOf(lines), displayWidth(lineOf(lines)), i)).join(GAP).trimEnd() + '\n';
+    head += headerLines.map((lines, i) => cell(lineOf(lines), displayWidth(lineOf(lines)), i)).join(GAP).trimEnd() + '\n';
   }
-  out += widths.map((width) => '─'.repeat(width)).join(GAP) + '\n';
-  const shown = texts.map((column, i) => column.map((text, id) => (i === 0 ? '' : GAP) + cell(text, textWidths[i]![id]!, i)));
-  for (let r = 0; r < rows.length; r++) {
-    let line = '';
-    for (let i = 0; i < n; i++) line += shown[i]![cellIds[r * n + i]!]!;
-    out += line.trimEnd() + '\n';
-  }
-  return out;
+  head += widths.map((width) => '─'.repeat(width)).join(GAP) + '\n';
+  return { head, cell };
 }
 
 /** Each header on one line when the table fits `maxWidth` so, else broken where its `\n`s say. */

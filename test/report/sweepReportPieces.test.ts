@@ -11,6 +11,7 @@ import { formatCsv } from '../../src/report/csv.js';
 import { replayCommandLine } from '../../src/report/settings.js';
 import { sweepCsvPieces, STRATEGY_FIGURES } from '../../src/report/sweepCsv.js';
 import { renderSweep, renderSweepCsv, sweepReportPieces, type SweepReport, type SweepRow } from '../../src/report/sweepReport.js';
+import { ROWS_PER_PIECE } from '../../src/report/table.js';
 import { cli } from '../cli/run.js';
 
 const SWEEP = ['sweep', 'test/fixtures/mini-swe-agent', 'scenarios/production-mix.yaml', '--runs', '30', '--max-repeat', '2', '--grid', 'max-steps=20,60', '--grid', 'context=full,summary:trigger=20000,keep=3,tokens=600', '--grid', 'repeat-action=stop,skip', '--target-completion', '0.5', '--workers', '1', '--format', 'json'];
@@ -95,5 +96,16 @@ describe('a sweep report in pieces', () => {
     for (const piece of csv) expect(piece.length).toBeLessThan((1 << 20) + 10_000);
     for (const piece of csv) expect(piece.endsWith('\n')).toBe(true);
     expect([...sweepReportPieces(large, 'json', VIEW)].length).toBeGreaterThan(5000);
+  });
+
+  it('a large table comes a few thousand rows at a time, in both layouts (stop counts beside the figures, or in a table of their own)', () => {
+    const large = repeated(report, 5000);
+    for (const view of [VIEW, { width: 60, wide: false }]) {
+      const pieces = [...sweepReportPieces(large, 'table', view)];
+      expect(pieces.join('')).toBe(renderSweep(large, 'table', view));
+      expect(pieces.length).toBeGreaterThan(3);
+      for (const piece of pieces) expect(piece.split('\n').length).toBeLessThan(ROWS_PER_PIECE + 10);
+    }
+    expect(renderSweep(large, 'table', { width: 60, wide: false })).toMatch(/stops other than completion and strategy figures, per configuration:/);
   });
 });

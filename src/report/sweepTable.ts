@@ -1,0 +1,108 @@
+/**
+ * The sweep report's table: one row per configuration (grid values, figures, stop counts, strategy
+ * figures), in pieces (sweepTablePieces): every row's figures are made once to measure them and again to
+ * write them, a few thousand rows at a time, so a sweep of 122,880 configurations never holds its rows'
+ * cells or the table's text whole (measuring in one pass, not three, took its CPU from ~1.4× JSON's to
+ * within ~5%). The recommendation and the notes under it (shared with the chart).
+ */
+import { formatUsdNumber as usd } from './money.js';
+import { percentText } from './percentText.js';
+import { STRATEGY_FIGURES } from './sweepCsv.js';
+import type { SweepReport, SweepRow } from './sweepReport.js';
+import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
+import { keyCells } from './sweepKeyCells.js';
+import { layOutStops, narrowestOf, type StopCounts, type StopsLayout } from './stopColumns.js';
+import { printableCell, wrapLine } from './text.js';
+import { reportFooter, type ReportView } from './view.js';
+
+function strategyCell(row: SweepRow): string {
+  let text = row.summaryCalls === undefined ? '' : `${row.summaryCalls} summaries ${usd(row.summaryCostUsd ?? 0)}`;
+  if (row.strategyCacheLostTokens !== undefined) text += `${text === '' ? '' : ', '}${row.strategyCacheLostTokens.toLocaleString('en-US')} cache tok lost`;
+  if (row.skippedActions !== undefined) text += `${text === '' ? '' : ', '}${row.skippedActions} skipped`;
+  return text || '-';
+}
+
+const FIGURE_COLUMNS: Column[] = [
+  { header: 'completed', align: 'right' },
+  { header: 'per completed', align: 'right' },
+  { header: 'spend', align: 'right' },
+  { header: 'p95/run', align: 'right' },
+  { header: 'false stops', align: 'right' },
+  { header: 'caught', align: 'right' },
+  { header: 'saved', align: 'right' },
+];
+
+/** A configuration's figures, pushed onto `cells` (its grid values, or none). */
+function figureCells(row: SweepRow, cells: Cell[]): Cell[] {
+  const perCompleted = row.costPerCompletedUsd === null ? '-' : usd(row.costPerCompletedUsd);
+  cells.push(`${row.completed}/${row.runs} ${percentText(row.completionRate)}`, perCompleted, usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd));
+  return cells;
+}
+
+/** The table of configurations whole: sweepTablePieces joined. */
+export function renderSweepTable(report: SweepReport, view: ReportView): string {
+  return [...sweepTablePieces(report, view)].join('');
+}
+
+/** Each stop-count column's widest cell (the counts alone: cheap to measure again). */
+function stopWidths(stops: StopsLayout, counts: readonly StopCounts[]): number[] {
+  return cellWidthsOf(stops.columns.length, rowsIn({ count: counts.length, at: (r) => stops.cells(counts[r]!) }));
+}
+
+/**
+ * The table of configurations, in pieces. Counts are never cut (stop counts: src/report/stopColumns.ts;
+ * strategy figures): grid values give way first, and what still does not fit beside the figures goes into
+ * a table of its own, a row per configuration again. `--wide`: nothing cut, however wide. Every row's
+ * figures and strategy figures are made and measured once (grid values: keyCells), for the room the stop
+ * counts have and the widths either layout writes with, then made again to be written.
+ */
+export function* sweepTablePieces(report: SweepReport, view: ReportView): Generator<string> {
+  const width = view.wide ? Infinity : view.width;
+  const configurations = report.configurations;
+  const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
+  const withStrategy = configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
+  const strategy: Column[] = withStrategy ? [{ header: 'strategy' }] : [];
+  // The frontier's settings as a set: looked up once per row (a list searched per row took ~4 s at 122,880 configurations).
+  const labels = keyCells(report, new Set(report.pareto ?? []));
+  const counts = configurations.map((row) => row.stopReasons);
+  /** Row i's `cells`, its stop counts (laid out as `stops`) and strategy figures pushed onto them. */
+  const finishRow = (i: number, cells: Cell[], stops?: StopsLayout): Cell[] => {
+    if (stops !== undefined) for (const cell of stops.cells(counts[i]!)) cells.push(cell);
+    if (withStrategy) cells.push(strategyCell(configurations[i]!));
+    return cells;
+  };
+  const rows = (at: (i: number) => Cell[]): RowSource => ({ count: configurations.length, at });
+  const measured = cellWidthsOf(FIGURE_COLUMNS.length + strategy.length, rowsIn(rows((i) => finishRow(i, figureCells(configurations[i]!, [])))));
+  const figureWidths = measured.slice(0, FIGURE_COLUMNS.length);
+  const strategyWidths = measured.slice(FIGURE_COLUMNS.length);
+  const stops = layOutStops(counts, width - narrowestOf([...keys, ...FIGURE_COLUMNS, ...strategy], [...labels.widths, ...measured]));
+  if (stops.fits) {
+    const columns = [...keys, ...FIGURE_COLUMNS, ...stops.columns, ...strategy];
+    const cellWidths = [...labels.widths, ...figureWidths, ...stopWidths(stops, counts), ...strategyWidths];
+    yield* formatTablePieces(columns, rows((i) => finishRow(i, figureCells(configurations[i]!, labels.at(i)), stops)), { maxWidth: width, cellWidths });
+    if (stops.note !== '') yield wrapLine('', stops.note, view.width);
+  } else {
+    // The figures first; stop counts (and strategy figures) in a table of their own under them.
+    const own = layOutStops(counts, width - narrowestOf([...keys, ...strategy], [...labels.widths, ...strategyWidths]), false);
+    yield* formatTablePieces([...keys, ...FIGURE_COLUMNS], rows((i) => figureCells(configurations[i]!, labels.at(i))), { maxWidth: width, cellWidths: [...labels.widths, ...figureWidths] });
+    yield `\n${withStrategy ? 'stops other than completion and strategy figures' : 'stops other than completion'}, per configuration:\n`;
+    const cellWidths = [...labels.widths, ...stopWidths(own, counts), ...strategyWidths];
+    yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
+    if (own.note !== '') yield wrapLine('', own.note, view.width);
+  }
+  yield wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes; caught: a run that would not complete, stopped before its end; saved: spend avoided on those.", view.width);
+  yield recommendationLines(report, view.width);
+  yield notesAndFooter(report, view.width);
+}
+
+/** The recommendation under the table or chart (with --target-completion), or that none reaches the target. */
+export function recommendationLines(report: SweepReport, width: number): string {
+  if (report.recommendation === undefined) return '';
+  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.`, width);
+  return wrapLine('→ ', report.recommendation.text, width);
+}
+
+export function notesAndFooter(report: SweepReport, width: number): string {
+  const notes = report.notes.map((note) => wrapLine('', note, width)).join('');
+  return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
+}
