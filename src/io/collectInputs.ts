@@ -1,48 +1,18 @@
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { createRequire } from 'node:module';
-import { isAbsolute, join, relative } from 'node:path';
-import type * as Tinyglobby from 'tinyglobby';
+import { readdirSync, realpathSync, type Stats } from 'node:fs';
+import { join, relative } from 'node:path';
 import { UserError, type InputIssue } from '../errors.js';
 import { unreadable } from './inputErrors.js';
-import { kindOf, statOf, STDIN_PATH } from './openInput.js';
+import { globMatches, isGlob, skippedDirectory } from './globMatches.js';
+import { kindOf, namesStandardInput, statInput, statOf, STDIN_PATH } from './inputPaths.js';
 
 const TRACE_FILE = /\.(jsonl|json|traj|yaml|yml)(\.gz)?$/i;
 /** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
 const SIDECAR = /\.args\.ya?ml$/i;
 
-/** No glob syntax can be written without one of these; a path free of them is never a pattern. */
-const GLOB_CHARACTER = /[*?[\]{}()!@+\\]/;
+/** Standard input as SeenInputs knows it, however it is named (no real path is this). */
+const STDIN_INPUT = '\0standard input';
 
-let globber: typeof Tinyglobby | undefined;
-
-/**
- * tinyglobby, loaded on the first path that may be a glob (required as CommonJS: a third of the ESM
- * import's time), so plain files and directories do not pay for it at start-up.
- */
-function tinyglobby(): typeof Tinyglobby {
-  globber ??= createRequire(import.meta.url)('tinyglobby') as typeof Tinyglobby;
-  return globber;
-}
-
-/**
- * `readdirSync` as a glob's walk sees it: an entry that is no file, directory or link (a named pipe, a
- * socket, a device) is shown as a file, so that a pattern matching it returns it and it is refused or listed
- * as one a directory holds (tinyglobby's walk keeps only files, directories and links: it would be dropped
- * unseen). Only its type is changed; it is never opened.
- */
-const SPECIAL_AS_FILES = {
-  readdirSync: ((path: string, options: { withFileTypes: true }) =>
-    readdirSync(path, options).map((entry) => (entry.isFile() || entry.isDirectory() || entry.isSymbolicLink() ? entry : shownAsFile(entry)))) as unknown as typeof readdirSync,
-};
-
-function shownAsFile(entry: Dirent): Dirent {
-  return Object.assign(Object.create(entry) as Dirent, { isFile: () => true });
-}
-
-/** Whether a path is a glob pattern (as tinyglobby decides), without loading tinyglobby for a plain path. */
-export function isGlob(path: string): boolean {
-  return GLOB_CHARACTER.test(path) && tinyglobby().isDynamicPattern(path);
-}
+export { isGlob };
 
 /** Whether a directory's walk reads a file of this name: a trace file's (not a SWE-agent sidecar). */
 export function isTraceFileName(name: string): boolean {
@@ -105,6 +75,8 @@ interface Walk {
   seen: SeenInputs;
   /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): never opened. */
   special: UnreadInput[];
+  /** The directories not gone into (skippedDirectory), as paths under the root. */
+  skipped: string[];
 }
 
 /**
@@ -135,8 +107,9 @@ export interface UnreadInput {
 }
 
 /**
- * The trace files under `dir`, recursively, sorted by name. Symbolic links are followed, to files and to
- * directories; a directory or file reached twice (a link loop, or one an earlier input named) is read once.
+ * The trace files under `dir`, recursively, sorted by name, leaving out hidden directories and
+ * `node_modules` (skippedDirectory). Symbolic links are followed, to files and to directories; a directory
+ * or file reached twice (a link loop, or one an earlier input named) is read once.
  * A link that leads nowhere is kept, so that reading it says so; an entry that is no regular file is noted.
  */
 function walkDirectory(dir: string, walk: Walk): void {
@@ -150,7 +123,8 @@ function walkDirectory(dir: string, walk: Walk): void {
     const path = join(dir, name);
     const stats = statOf(path); // undefined for a dangling link: kept below when its name is a trace's
     if (stats?.isDirectory()) {
-      if (walk.seen.isNew(path, realPath(path))) walkDirectory(path, walk);
+      if (skippedDirectory(name)) walk.skipped.push(relative(walk.root, path));
+      else if (walk.seen.isNew(path, realPath(path))) walkDirectory(path, walk);
     } else if (isTraceFileName(name)) {
       if (stats !== undefined && !stats.isFile()) walk.special.push({ path, issue: notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats) });
       else if (walk.seen.isNew(path, stats ? realPath(path) : path)) walk.out.push(path);
@@ -177,8 +151,8 @@ export interface CollectedInputs {
 
 /**
  * Expands the paths a user gave into trace files, in a stable order: a file as given, a directory's
- * trace files recursively (sorted by name), a glob's matches (sorted; absolute paths for an absolute
- * pattern, else relative to the current directory), `-` (standard input) as is. A file
+ * trace files recursively (sorted by name; hidden directories and node_modules left out: skippedDirectory),
+ * a glob's matches (sorted; absolute paths for an absolute pattern, else relative to the current directory), `-` (standard input) as is. A file
  * named twice (by real path) is read once. Nothing found is an error. A file a directory or glob brings in
  * that is no regular file (a named pipe, a socket, a device) is never opened (a named pipe is read only when
  * given on its own): every one is named in one refusal, or, with `options.skipBad` (--skip-bad), returned
@@ -233,16 +207,18 @@ interface Collection {
 function collectInput(path: string, input: number, found: Collection): void {
   const { files, seen, special } = found;
   seen.startInput(input);
-  if (path === STDIN_PATH) {
-    if (files.includes(STDIN_PATH)) throw new UserError({ file: '<arguments>', code: 'bad_value', message: "'-' (standard input) is given twice", hint: 'standard input can be read once' });
-    files.push(path);
+  if (path === STDIN_PATH && files.includes(STDIN_PATH)) throw new UserError({ file: '<arguments>', code: 'bad_value', message: "'-' (standard input) is given twice", hint: 'standard input can be read once' });
+  if (namesStandardInput(path)) {
+    // `-`, /dev/stdin, /dev/fd/0: one input, read once (`- /dev/stdin < file` read the file twice, a pipe
+    // once and then found it empty); a path to it is also the file it was redirected from, if any.
+    if (seen.isNew(path, STDIN_INPUT) && (path === STDIN_PATH || seen.isNew(path, realPath(path)))) files.push(path);
     return;
   }
   if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
   if (isGlob(path)) {
     // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
-    const matches = tinyglobby().globSync(path, { onlyFiles: true, expandDirectories: false, absolute: isAbsolute(path), fs: SPECIAL_AS_FILES }).sort();
-    if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: 'check the pattern' });
+    const matches = globMatches(path);
+    if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: "check the pattern; its wildcards match no name starting with '.' and no node_modules: write such a name out to match inside it" });
     for (const match of matches) {
       const stats = statOf(match);
       if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
@@ -254,29 +230,27 @@ function collectInput(path: string, input: number, found: Collection): void {
   if (stats.isDirectory()) {
     if (!seen.isNew(path, realPath(path))) return;
     const before = { files: files.length, special: special.length };
-    walkDirectory(path, { root: path, out: files, seen, special });
+    const skipped: string[] = [];
+    walkDirectory(path, { root: path, out: files, seen, special, skipped });
     // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
-    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length === before.special) {
-      throw new UserError({ file: path, code: 'empty_dir', message: 'directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)', hint: 'check the path' });
-    }
+    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length === before.special) throw emptyDirectory(path, skipped);
   } else if (seen.isNew(path, realPath(path))) {
     files.push(path);
   }
 }
 
+/** A directory given whose walk found no trace file; naming the directories it skipped, if any (skippedDirectory). */
+function emptyDirectory(path: string, skipped: readonly string[]): UserError {
+  const shown = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? `, … (${skipped.length} in all)` : '');
+  return new UserError({
+    file: path,
+    code: 'empty_dir',
+    message: `directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)${skipped.length === 0 ? '' : ` outside the directories a walk skips (${shown})`}`,
+    hint: skipped.length === 0 ? 'check the path' : `a directory's walk skips directories named .* and node_modules; to read one, give its path: ${join(path, skipped[0]!)}`,
+  });
+}
+
 /** The trace files the paths a user gave expand to, each once (see `collectInputFiles`: an entry that is no regular file is refused). */
 export function collectInputs(paths: readonly string[]): string[] {
   return collectInputFiles(paths).files;
-}
-
-/** The file or directory a plain path names; a user error when there is none or it cannot be read. */
-function statInput(path: string): Stats {
-  try {
-    return statSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new UserError({ file: path, code: 'not_found', message: 'no such file or directory', hint: 'check the path' });
-    }
-    throw unreadable(path, error);
-  }
 }

@@ -1,18 +1,44 @@
 /** The user errors of reading an input file, one wording for every reader. */
+import { statSync, type Stats } from 'node:fs';
 import { UserError } from '../errors.js';
 import { megabytes } from './limits.js';
 
+/**
+ * A path that cannot be read, saying why; one that is not there is `no such file or directory` wherever it is
+ * named (a stat, an open, a directory's walk), and one that goes through a file (`runs.jsonl/x`, ENOTDIR)
+ * says which: `runs.jsonl is a file, not a directory` (`is a file, …` for `runs.jsonl/` itself).
+ */
 export function unreadable(path: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    const file = code === 'ENOTDIR' ? fileOnTheWay(path) : undefined;
+    const message = file === undefined ? 'no such file or directory' : `${file === path.replace(/\/+$/, '') ? '' : `${file} `}is a file, not a directory`;
+    return new UserError({ file: path, code: 'not_found', message, hint: 'check the path' });
+  }
   const message =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'cannot be read: permission denied'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : `cannot be read (${code ?? (error as Error).message})`;
+    code === 'EACCES' || code === 'EPERM'
+      ? 'cannot be read: permission denied'
+      : code === 'EISDIR'
+        ? 'is a directory'
+        : `cannot be read (${code ?? (error as Error).message})`;
   return new UserError({ file: path, code: 'unreadable', message, hint: 'check the path and its permissions' });
+}
+
+/** The first thing on `path`'s way that is there and no directory (`runs.jsonl` of `runs.jsonl/x/y`, or of `runs.jsonl/`). */
+function fileOnTheWay(path: string): string | undefined {
+  const parts = path.split('/');
+  for (let end = 1; end <= parts.length; end++) {
+    const prefix = parts.slice(0, end).join('/');
+    if (prefix === '' || prefix === path) continue;
+    let stats: Stats;
+    try {
+      stats = statSync(prefix);
+    } catch {
+      return undefined;
+    }
+    if (!stats.isDirectory()) return prefix;
+  }
+  return undefined;
 }
 
 export function binaryFile(path: string, line?: number): UserError {

@@ -11,6 +11,14 @@ export const STDIN_PATH = '-';
 /** How standard input is named in messages and run sources. */
 export const STDIN_LABEL = '<stdin>';
 
+/** Paths that name standard input itself, as `-` does (on Linux and macOS). */
+const STDIN_NAMES: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** Whether `path` names standard input: `-`, or a path to it (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`). One input, however named. */
+export function namesStandardInput(path: string): boolean {
+  return path === STDIN_PATH || STDIN_NAMES.has(path);
+}
+
 /** The name of an input in messages: the path as given, `<stdin>` for `-`. */
 export function inputLabel(path: string): string {
   return path === STDIN_PATH ? STDIN_LABEL : path;
@@ -39,6 +47,13 @@ export function kindOf(stats: Stats): string {
             : 'not a regular file';
 }
 
+/** Whether `stats` are /dev/null's: what an empty standard input is (`< /dev/null`), a device that sends nothing. */
+export function isDevNull(stats: Stats): boolean {
+  if (!stats.isCharacterDevice()) return false;
+  const devNull = statOf('/dev/null');
+  return devNull !== undefined && devNull.isCharacterDevice() && devNull.rdev === stats.rdev;
+}
+
 /** The stats of `path`, following links; undefined when it cannot be reached (whoever reads it says why). */
 export function statOf(path: string): Stats | undefined {
   try {
@@ -48,7 +63,7 @@ export function statOf(path: string): Stats | undefined {
   }
 }
 
-/** The stats of an input path; a path that cannot be reached is a UserError naming it. */
+/** The stats of an input path (a file, a directory: every reader's and collectInputs'); a path that cannot be reached is a UserError naming it (inputErrors.ts unreadable: `no such file or directory` when it is not there). */
 export function statInput(path: string): Stats {
   try {
     return statSync(path);

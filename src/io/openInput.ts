@@ -14,12 +14,9 @@ import { chunkSource, type ChunkSource } from './chunkPool.js';
 import { gunzipped, inflatedAtOnce } from './gunzip.js';
 import { inputTooLarge, isGzip, unreadable } from './inputErrors.js';
 import type { ReadLimits } from './limits.js';
-import { inputLabel, kindOf, statInput, STDIN_LABEL, STDIN_PATH } from './inputPaths.js';
+import { inputLabel, isDevNull, kindOf, namesStandardInput, statInput, STDIN_LABEL, STDIN_PATH } from './inputPaths.js';
 
 export { inputLabel, kindOf, runOfFile, statInput, statOf, STDIN_LABEL, STDIN_PATH } from './inputPaths.js';
-
-/** Paths that name standard input itself. */
-const STDIN_NAMES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /** How much of the (decompressed) start is kept to tell the format. */
 const HEAD_BYTES = 64 * 1024;
@@ -28,6 +25,13 @@ const CHUNK_BYTES = 1 << 20;
 type InputKind = { kind: 'file'; size: number } | { kind: 'pipe' } | { kind: 'stdin' };
 
 function notReadableKind(label: string, stats: Stats): UserError {
+  if (isDevNull(stats)) {
+    // `… < /dev/null`, the usual way to give a command no input: said as such, not as a device.
+    const stdin = label === STDIN_LABEL || namesStandardInput(label);
+    const message = stdin ? 'standard input is /dev/null: nothing to read' : label === '/dev/null' ? 'sends nothing to read' : 'is /dev/null: nothing to read';
+    const hint = `${stdin ? 'pipe a trace in, as `cat run.jsonl | loopcost replay -` does, or pass' : 'pass'} trace files, directories or globs`;
+    return new UserError({ file: label, code: 'not_a_file', message, hint });
+  }
   return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint: 'pass a trace file, a directory of them, a pipe, or - for standard input' });
 }
 
@@ -51,7 +55,7 @@ export function inputKind(path: string): InputKind {
   if (stats.isFIFO()) return { kind: 'pipe' };
   // Standard input by name when it is a socket (as a parent process's pipe often is): it cannot be
   // opened by path, so it is read as `-` is.
-  if (stats.isSocket() && STDIN_NAMES.has(path)) return { kind: 'stdin' };
+  if (stats.isSocket() && namesStandardInput(path)) return { kind: 'stdin' };
   throw notReadableKind(path, stats);
 }
 

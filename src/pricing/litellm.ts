@@ -10,6 +10,7 @@ import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
+import { unreadable } from '../io/inputErrors.js';
 import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
 import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
@@ -64,13 +65,10 @@ export function loadLiteLlmTable(file: string, flag = '--prices', options: LiteL
     bytes = readFileSync(file);
   } catch (error) {
     if (error instanceof UserError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError({
-      file,
-      code: code === 'ENOENT' ? 'file_not_found' : 'unreadable_file',
-      message: `cannot read price file: ${(error as Error).message}`,
-      hint: `check the path given to ${flag}`,
-    });
+    // Said as every other path is (`no such file or directory`), under this file's own codes.
+    const issue = unreadable(file, error).issues[0]!;
+    const missing = issue.code === 'not_found';
+    throw new UserError({ ...issue, code: missing ? 'file_not_found' : 'unreadable_file', hint: `check the path given to ${flag}${missing ? '' : ' and its permissions'}` });
   }
   return parseLiteLlmTable(bytes, file, options);
 }
