@@ -5,30 +5,21 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document, LineCounter as YamlLineCounter } from 'yaml';
-import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
 import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
-import { BEHAVIOUR_NAMES, DISTRIBUTION_KINDS, scenarioSchema, SCENARIO_SCHEMA, type AnyScenarioFile, type ScenarioFile } from './schema.js';
+import { scenarioSchema, type AnyScenarioFile, type ScenarioFile } from './schema.js';
+import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, type ZodIssue } from './issueWords.js';
 import { isStackOverflow, yamlEscapeError } from '../io/yamlErrors.js';
 import { quickScenarioValue } from './fastYaml.js';
-import { maxOf } from '../metrics/extremes.js';
-import { nearestField, unknownFieldsHint } from '../import/common/nearestName.js';
-import { editDistance } from '../pricing/suggest.js';
-import { knownFieldsAt } from './zodMini.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
-import { MISSING_SCENARIO_LINE } from './scenarioMark.js';
-import { nonFiniteIssue } from './nonFinite.js';
-import { isShareMessage } from './share.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
 let yamlModule: typeof Yaml | undefined;
 const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
-
-const HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
 
 /** A validated scenario with a synthetic population, and the file it came from. */
 export interface Scenario extends ScenarioFile {
@@ -75,80 +66,11 @@ function lineOf(doc: Document, counter: YamlLineCounter, path: readonly Property
   return undefined;
 }
 
-type ZodIssue = z.core.$ZodIssue;
-
-/** A union's issues: those of the branch that got furthest into the value. */
-function flattenUnion(issue: ZodIssue): ZodIssue[] {
-  if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) return [issue];
-  const depth = (branch: ZodIssue[]) => maxOf(branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 0.5)));
-  const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0]!;
-  return best.flatMap((inner) => flattenUnion({ ...inner, path: [...issue.path, ...inner.path] } as ZodIssue));
-}
-
-const DISCRIMINATORS: Record<string, { what: string; names: readonly string[] }> = {
-  behaviour: { what: 'behaviour', names: BEHAVIOUR_NAMES },
-  kind: { what: 'distribution', names: DISTRIBUTION_KINDS },
-};
-
-/**
- * A `behaviour` (or distribution `kind`) missing because its key is misspelt (`behavior`): reported as that
- * unknown key, at the entry, as any unknown key is. Other issues pass unchanged.
- */
-function misspeltDiscriminator(issue: ZodIssue, value: unknown): ZodIssue {
-  const field = issue.path[issue.path.length - 1];
-  if (issue.code !== 'invalid_union' || typeof field !== 'string' || !(field in DISCRIMINATORS) || valueAt(value, issue.path) !== undefined) return issue;
-  const entry = valueAt(value, issue.path.slice(0, -1));
-  const near = entry !== null && typeof entry === 'object' ? Object.keys(entry).filter((key) => nearestField(key, [field]) === field) : [];
-  // The nearest only: `knd` is the misspelt kind, not `min` (a field of its own, two edits away).
-  const key = near.sort((a, b) => editDistance(a.toLowerCase(), field) - editDistance(b.toLowerCase(), field))[0];
-  if (key === undefined) return issue;
-  return { code: 'unrecognized_keys', keys: [key], path: issue.path.slice(0, -1), message: '', input: entry } as ZodIssue;
-}
-
-/** The issue's code, message and (when it has one of its own) hint. */
-function describeIssue(issue: ZodIssue, value: unknown): { code: string; message: string; hint?: string } {
-  const field = issue.path[issue.path.length - 1];
-  const given = valueAt(value, issue.path);
-  const discriminator = issue.code === 'invalid_union' && typeof field === 'string' ? DISCRIMINATORS[field] : undefined;
-  if (discriminator !== undefined && (given === undefined || given === null)) {
-    const message = `${given === null ? 'has no value' : 'missing required field'} (one of ${discriminator.names.join(', ')})`;
-    return { code: 'missing_field', message };
-  }
-  if (discriminator !== undefined) {
-    const near = typeof given === 'string' ? nearestField(given, discriminator.names) : undefined;
-    const message = `unknown ${discriminator.what} ${JSON.stringify(given)}; one of ${discriminator.names.join(', ')}`;
-    return { code: `unknown_${discriminator.what}`, message, ...(near === undefined ? {} : { hint: `did you mean ${near}?; ${HINT}` }) };
-  }
-  const nonFinite = issue.code === 'invalid_type' ? nonFiniteIssue(field, given) : undefined;
-  if (nonFinite !== undefined) return nonFinite;
-  if (issue.code === 'invalid_type' && given === undefined) {
-    return { code: 'missing_field', message: `missing required field (${issue.expected})` };
-  }
-  if ((issue.code === 'too_small' || issue.code === 'too_big') && isShareMessage(issue.message)) {
-    return { code: 'not_a_share', message: `is ${String(given)}, not ${issue.message}` };
-  }
-  if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
-    return issue.inclusive === false ? { code: 'not_positive', message: `is ${String(given)}: must be greater than 0` } : { code: 'negative_number', message: `is ${String(given)}: must not be negative` };
-  }
-  if (issue.code === 'custom' && typeof issue.params?.code === 'string') return { code: issue.params.code, message: issue.message };
-  if (issue.code === 'unrecognized_keys') {
-    const hint = unknownFieldsHint(issue.keys, knownFieldsAt(scenarioSchema, value, issue.path));
-    return { code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, ...(hint === undefined ? {} : { hint: `${hint}; ${HINT}` }) };
-  }
-  if (issue.path.length === 1 && field === 'scenario' && given === undefined) return { ...MISSING_SCENARIO_LINE };
-  if (issue.code === 'invalid_value' && field === 'scenario') {
-    return { code: 'not_a_scenario', message: `must be '${SCENARIO_SCHEMA}'` };
-  }
-  return { code: issue.code, message: issue.message };
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
+/** The text of the scalar at `path` as the file writes it (`1e9`, not 1000000000), for a message that names it. */
+function scalarText(doc: Document, text: string, path: readonly PropertyKey[]): string | undefined {
+  const node = doc.getIn(path as unknown[], true);
+  const range = yaml().isScalar(node) ? node.range : undefined;
+  return range ? text.slice(range[0], range[1]) : undefined;
 }
 
 /** Parses and validates scenario text with a synthetic population; `file` names it in every issue. */
@@ -230,6 +152,7 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   // per object schema, ~15–30 ms on a start) costs more than it saves (README, Development: bench/startup.mjs).
   const parsed = scenarioSchema.safeParse(value, { jitless: true });
   if (!parsed.success) {
+    const writtenAt = (path: readonly PropertyKey[]) => scalarText(doc, text, path);
     const issues: InputIssue[] = parsed.error.issues
       .flatMap(flattenUnion)
       .map((issue) => misspeltDiscriminator(issue, value))
@@ -238,7 +161,7 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
       .map((issue) => {
         const line = issueLine(doc, counter, issue);
         const field = fieldPath(issue.path);
-        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...describeIssue(issue, value) };
+        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...describeIssue(issue, value, writtenAt) };
       });
     throw new UserError(issues);
   }

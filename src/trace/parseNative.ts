@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt } from '../import/common/didYouMean.js';
-import { describeValue } from '../import/common/jsonValue.js';
 import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { AFTER_REFUSAL_HINT, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
@@ -13,6 +12,8 @@ import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 import { unsignZeros } from './unsignZeros.js';
+import { zodIssueWords } from '../zodWords.js';
+import { invalidJsonIssue } from './jsonLine.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path
@@ -21,39 +22,21 @@ function fieldPath(path: readonly PropertyKey[]): string {
 }
 
 function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown): InputIssue[] {
+  const hint = 'see docs/trace-format.md';
   return error.issues.map((issue) => {
     const field = fieldPath(issue.path);
-    let message = issue.message;
-    let code: string = issue.code;
+    const at = { file, line, field: field || undefined };
     if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int') && typeof issue.input === 'number') {
-      code = 'too_large';
-      message = countTooLarge(field, issue.input)?.message ?? message;
-    } else if (issue.code === 'too_small' && issue.origin === 'number' && Number(issue.minimum) === 0) {
-      code = 'negative_number';
-      message = 'must not be negative';
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      code = 'missing_field';
-      message = `missing required field (${issue.expected})`;
-    } else if (issue.code === 'invalid_type' && typeof issue.input === 'number' && Number.isNaN(issue.input)) {
-      message = 'is NaN';
-    } else if (issue.code === 'invalid_type' && issue.expected === 'number' && typeof issue.input === 'string') {
-      message = quotedNumberMessage(issue.input);
-    } else if (issue.code === 'unrecognized_keys') {
-      message = `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`;
-      const hint = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
-      if (hint !== undefined) return { file, line, field: field || undefined, code, message, hint: `${hint}; see docs/trace-format.md` };
+      return { ...at, code: 'too_large', message: countTooLarge(field, issue.input)?.message ?? issue.message, hint };
     }
-    return { file, line, field: field || undefined, code, message, hint: 'see docs/trace-format.md' };
+    if (issue.code === 'unrecognized_keys') {
+      const near = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
+      return { ...at, code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, hint: near === undefined ? hint : `${near}; ${hint}` };
+    }
+    const words = zodIssueWords(issue, { schema: traceSchemas().recordSchema, value: raw });
+    return { ...at, code: words?.code ?? issue.code, message: words?.message ?? issue.message, hint };
   });
 }
-
-/** What a string is, where a number belongs: `"NaN"`, `"Infinity"` (JSON has neither), `"40"`. */
-function quotedNumberMessage(input: string): string {
-  const what = `is ${describeValue(input)}, not a number`;
-  return NOT_A_FIGURE.test(input.trim()) ? `${what}: JSON has no NaN or Infinity, so the figure is not known` : `${what}: write the number without quotes`;
-}
-
-const NOT_A_FIGURE = /^[+-]?(nan|inf|infinity)$/i;
 
 /** The rules of src/trace/rules.ts for one record. */
 function ruleViolations(record: TraceRecord): RuleViolation[] {
@@ -61,6 +44,36 @@ function ruleViolations(record: TraceRecord): RuleViolation[] {
   if (record.type === 'header') return headerRuleViolations(record);
   return endRuleViolations(record);
 }
+
+/** A line's record when it is valid; else its problems, and whether it is (or reads as) a header line. */
+function lineRecord(text: string, at: { file: string; line: number }): { record?: TraceRecord; issues: InputIssue[]; header: boolean } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { issues: [invalidJsonIssue(error as Error, text, at)], header: HEADER_TEXT.test(text) };
+  }
+  const header = (raw as { type?: unknown } | null)?.type === 'header';
+  const problem = parsedJsonTextProblem(text, raw, { numbers: true });
+  if (problem) {
+    const hint = problem.code === 'too_large' ? RULES_HINT : 'each line must be one plain JSON record; see docs/trace-format.md';
+    return { issues: [{ ...at, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint }], header };
+  }
+  // Most records are of the common shape, recognised without zod (fastRecord.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
+  // the inputs the issues are worded from (missing vs wrong type, NaN).
+  if (!isSurelyValidRecord(raw) && !traceSchemas().recordSchema.safeParse(raw).success) {
+    return { issues: zodIssues(traceSchemas().recordSchema.safeParse(raw, { reportInput: true }).error!, at.file, at.line, raw), header };
+  }
+  // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
+  const record = raw as TraceRecord;
+  if (text.includes('-0')) unsignZeros(record);
+  const broken = ruleViolations(record);
+  if (broken.length > 0) return { issues: broken.map((v) => ({ ...at, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT })), header };
+  return { record, issues: [], header };
+}
+
+/** A line that reads as a header though it is not JSON (looksLikeNativeTrace's test). */
+const HEADER_TEXT = /"type"\s*:\s*"header"/;
 
 /** One line of a native file, 1-based. */
 export interface NativeLine {
@@ -93,6 +106,8 @@ export class NativeTraceReader {
   private calls: CallRecord[] = [];
   /** The line of the run's call its provider refused for its length (0: none): the run ends there. */
   private refusedLine = 0;
+  /** A header line was refused: its run's lines are skipped (refuseRun). */
+  private skippingRun = false;
   private runs: number;
   private firstRun: Trace | undefined;
   private headers = 0;
@@ -127,42 +142,34 @@ export class NativeTraceReader {
 
   /** Reads one line; returns the runs it completes (none, one, or the held-back first run and this one). */
   read(line: number, rawText: string): Trace[] {
-    const { file, issues } = this;
     const text = rawText.trim();
     if (text === '') return [];
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      issues.push({
-        file,
-        line,
-        code: 'invalid_json',
-        message: `not valid JSON (${(error as Error).message})`,
-        hint: 'each line must be one complete JSON object; was the file truncated?',
-      });
+    const { record, issues, header } = lineRecord(text, { file: this.file, line });
+    if (record === undefined) {
+      this.issues.push(...issues);
+      // A refused header's run is not read: its lines would each be told they have no header.
+      if (header) this.refuseRun();
       return [];
     }
-    const problem = parsedJsonTextProblem(text, raw, { numbers: true });
-    if (problem) {
-      const hint = problem.code === 'too_large' ? RULES_HINT : 'each line must be one plain JSON record; see docs/trace-format.md';
-      issues.push({ file, line, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint });
+    if (this.skippingRun && record.type !== 'header') {
+      if (record.type === 'end') this.skippingRun = false;
       return [];
     }
-    // Most records are of the common shape, recognised without zod (fastRecord.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
-    // the inputs the issues are worded from (missing vs wrong type, NaN).
-    if (!isSurelyValidRecord(raw) && !traceSchemas().recordSchema.safeParse(raw).success) {
-      issues.push(...zodIssues(traceSchemas().recordSchema.safeParse(raw, { reportInput: true }).error!, file, line, raw));
-      return [];
-    }
-    // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
-    const record = raw as TraceRecord;
-    if (text.includes('-0')) unsignZeros(record);
-    const broken = ruleViolations(record);
-    if (broken.length > 0) {
-      issues.push(...broken.map((v) => ({ file, line, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT })));
-      return [];
-    }
+    this.skippingRun = false;
+    return this.place(record, line);
+  }
+
+  /** A header line was refused: the lines of its run, up to its end or the next header, are skipped. */
+  private refuseRun(): void {
+    this.skippingRun = true;
+    this.header = null;
+    this.calls = [];
+    this.refusedLine = 0;
+  }
+
+  /** A valid record put in its run. */
+  private place(record: TraceRecord, line: number): Trace[] {
+    const { file, issues } = this;
     if (record.type === 'header') {
       if (this.header) {
         issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `header before the run started on line ${this.headerLine} has ended`, hint: "close each run with an 'end' record" });
@@ -261,5 +268,5 @@ export async function* streamNativeTracesAsync(batches: AsyncIterable<NativeLine
 }
 
 export function looksLikeNativeTrace(firstLine: string): boolean {
-  return /"type"\s*:\s*"header"/.test(firstLine) && firstLine.includes('loopcost.trace/');
+  return HEADER_TEXT.test(firstLine) && firstLine.includes('loopcost.trace/');
 }

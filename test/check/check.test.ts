@@ -110,9 +110,9 @@ describe('bad expectation files', () => {
   const base = readFileSync(REFERENCE, 'utf8');
   const cases: [string, (text: string) => string, RegExp][] = [
     ['an unknown key', (t) => t.replace('runs: { stopReason', 'runs: { stpes: 3, stopReason'), /bad\.yaml:line \d+ field 'expect\.runs': unknown field stpes/],
-    ['a wrong type', (t) => t.replace('costUsd: { max: 0.001 }', 'costUsd: { max: cheap }'), /bad\.yaml:line \d+ field 'expect\.runs\.costUsd\.max': .*expected number/],
+    ['a wrong type', (t) => t.replace('costUsd: { max: 0.001 }', 'costUsd: { max: cheap }'), /bad\.yaml:line \d+ field 'expect\.runs\.costUsd\.max': is the string "cheap": give a number \(0 or more\)/],
     ['an impossible range', (t) => t.replace('steps: { max: 3 }', 'steps: { min: 5, max: 2 }'), /bad\.yaml:line \d+ field 'expect\.runs\.steps\.max': impossible range: max is below min/],
-    ['an unknown stop reason', (t) => t.replace('stopReason: completed', 'stopReason: finished'), /field 'expect\.runs\.stopReason': .*"completed"/],
+    ['an unknown stop reason', (t) => t.replace('stopReason: completed', 'stopReason: finished'), /field 'expect\.runs\.stopReason': "finished" is not a stop reason: completed, max_steps, .* or provider_refused \(/],
     ['a behaviour no entry has', (t) => t.replace('  runs: {', '  behaviours: { solvr: { steps: { max: 3 } } }\n  runs: {'), /bad\.yaml:line \d+ field 'expect\.behaviours\.solvr': names no population entry \(entries: solver\)/],
     ['a glob that matches nothing', (t) => t.replace('runs: 10', 'runs: 10\ntraces: [recordings/*.jsonl]'), /bad\.yaml:line \d+ field 'traces\[0\]': "recordings\/\*\.jsonl" .*glob matches no file/],
   ];

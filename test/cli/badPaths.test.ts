@@ -4,7 +4,7 @@
  * symlinked traces, --skip-bad) works.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -101,7 +101,11 @@ describe('input paths and pipes', () => {
     const empty = spawnSync(process.execPath, [BIN, 'import', '-'], { input: '', encoding: 'utf8' });
     expect(empty.status).toBe(2);
     expect(empty.stderr).toMatch(/<stdin>/);
-    const device = spawnSync(process.execPath, [BIN, 'replay', '-'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    // Standard input from /dev/null (`ignore`) is said as such; from another device, as a device.
+    const devNull = spawnSync(process.execPath, [BIN, 'replay', '-'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    expect(devNull.status).toBe(2);
+    expect(devNull.stderr).toMatch(/<stdin>: standard input is \/dev\/null: nothing to read/);
+    const device = spawnSync(process.execPath, [BIN, 'replay', '-'], { stdio: [openSync('/dev/zero', 'r'), 'pipe', 'pipe'], encoding: 'utf8' });
     expect(device.status).toBe(2);
     expect(device.stderr).toMatch(/<stdin>: is a character device/);
   });
@@ -150,8 +154,10 @@ describe('one bad file among many', () => {
     const allBad = tempDir();
     writeFileSync(join(allBad, 'b-broken.jsonl'), '{"type":"header"');
     writeFileSync(join(allBad, 'e-late-bad.jsonl'), RUN + RUN.replace(CALL, '{"type":"call","outputTokens":-1}'));
-    const out = join(tempDir(), 'out.json');
+    const dir = tempDir();
     for (const command of [['replay'], ['whatif', '--try', 'max-steps=1'], ['compare'], ['import'], ['fit'], ['sweep', '--grid', 'max-steps=1,2']]) {
+      // fit writes a YAML profile (any other name is refused before reading).
+      const out = join(dir, command[0] === 'fit' ? 'out.yaml' : 'out.json');
       const r = await cli(command[0]!, allBad, ...command.slice(1), '--skip-bad', '--out', out);
       expectUserError(r, /b-broken\.jsonl:line 1.*\n.*e-late-bad\.jsonl:line 5[^\n]*\nevery input file has problems: --skip-bad left no run to work on; nothing was written/);
       expect(existsSync(out)).toBe(false);

@@ -152,11 +152,11 @@ describe('the CLI bundle', () => {
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
   });
 
-  it("a scenario file's problems read the same through the bundle (zod's messages, English only in it)", async () => {
+  it("a scenario file's problems read the same through the bundle (in loopcost's words: src/zodWords.ts)", async () => {
     const file = join(tempDir(), 'invalid.yaml');
     writeFileSync(file, 'scenario: loopcost.scenario/1\nmodel: gpt-4o\nruns: many\nsystemTokens: -3\npopulation:\n  - { behaviour: healthy, share: 2 }\n');
     const expected = await cli('replay', file);
-    expect(expected.stderr).toContain('Invalid input: expected number, received string');
+    expect(expected.stderr).toContain(`field 'runs': is the string "many": give a whole number from 1 to 10,000,000`);
     expect(runBin(['replay', file])).toEqual(expected);
   });
 

@@ -24,8 +24,11 @@ import { announceWritten, checkOutputs, pricedInputs, reportView } from './outpu
 import { recordedTraceFiles } from './recordedInputs.js';
 import { describePriceSource } from '../../pricing/source.js';
 import { MAX_SCENARIO_RUNS } from '../../io/limits.js';
+import { STDOUT_PATH } from '../../io/outputTarget.js';
+import { UserError } from '../../errors.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
+import { percentText } from '../../report/percentText.js';
 
 export type FitFlags = PriceFlags & ReadFlags & { out?: string; report?: boolean; runs?: string; seed?: string; format?: 'table' | 'json' };
 
@@ -60,7 +63,7 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
     const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
     return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : `${signedPercent(row.relativeGap * 100)}%`];
   });
-  const completion = `completion: recorded ${(c.completion.recorded * 100).toFixed(1)}%, synthetic ${(c.completion.synthetic * 100).toFixed(1)}% (${signedPercent(c.completion.gapPoints)} points)\n`;
+  const completion = `completion: recorded ${percentText(c.completion.recorded)}, synthetic ${percentText(c.completion.synthetic)} (${signedPercent(c.completion.gapPoints)} points)\n`;
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
   return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
@@ -90,10 +93,31 @@ export function pastProfileWindowWarnings(recorded: readonly Pick<RunResult, 'ro
   ];
 }
 
+/**
+ * A profile is YAML (its notes are comments), read back (replay, check, sweep) from a scenario file's name:
+ * an `--out` not named .yaml or .yml (`prof.txt`, `prof.yaml.gz`, `prof.json`, whose readers would expect
+ * JSON) is refused before any work.
+ */
+export function checkProfileOut(out: string | undefined): void {
+  if (out === undefined || out === STDOUT_PATH || YAML_NAME.test(out)) return;
+  const base = out.replace(/\.gz$/i, '');
+  const named = YAML_NAME.test(base) ? base : `${base.replace(/\.[a-z][a-z0-9]*$/i, '')}.yaml`;
+  throw new UserError({
+    file: '<command line>',
+    field: '--out',
+    code: 'unknown_extension',
+    message: `'${out}' is not a YAML scenario file's name: fit writes the profile as YAML (its notes as comments), which replay, check and sweep read back from a .yaml or .yml file`,
+    hint: `name it ${named}`,
+  });
+}
+
+const YAML_NAME = /\.ya?ml$/i;
+
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
   const runs = atMost('--runs', positiveInt('--runs', flags.runs ?? '2000'), { max: MAX_SCENARIO_RUNS, why: 'the most runs a scenario is run for' });
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
+  checkProfileOut(flags.out);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const { files, unread } = recordedTraceFiles(inputs, { command: 'fit', instead: 'pass recorded traces of any supported format', read: flags }, io);
   // A run whose model the table lacks makes its file bad like any other problem (named, or left out with --skip-bad).
