@@ -24,18 +24,25 @@ export function required(command: Command, flags: string, description: string): 
   return command.createOption(flags, `(required) ${description}`).makeOptionMandatory();
 }
 
-export function addContextOptions(command: Command): Command {
+/**
+ * What a command runs, for its help's wording: `runs` (recorded traces and scenario files) or `curve` (one
+ * synthetic loop of constant steps: no file of its own settings, nothing recorded).
+ */
+export type RunsKind = 'runs' | 'curve';
+
+export function addContextOptions(command: Command, kind: RunsKind = 'runs'): Command {
+  const curve = kind === 'curve';
   return command
-    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", "full; for a scenario file's runs, the file's own context.context, else full", 'full'))
+    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", curve ? 'full' : "full; for a scenario file's runs, the file's own context.context, else full", 'full'))
     .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', 'no cap'))
-    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones"));
+    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', curve ? 'off' : "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones"));
 }
 
-export function addPriceOptions(command: Command): Command {
+export function addPriceOptions(command: Command, kind: RunsKind = 'runs'): Command {
   return command
     .addOption(option(command, '--prices <file>', "a LiteLLM model_prices_and_context_window.json to use instead of the bundled table (a model it lacks is an error)", 'the bundled @pydantic/genai-prices table'))
     .addOption(option(command, '--prices-override <file>', 'a LiteLLM-format file whose entries override the table field by field (prices, tiers, max_input_tokens as the window); the fields and models it leaves out keep the table\'s (e.g. from loopcost prices derive)', 'none'))
-    .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run", "the day each run was recorded, else the table's release day"));
+    .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run", kind === 'curve' ? "the table's release day" : "the day each run was recorded, else the table's release day"));
 }
 
 /** `--runs` and `--seed` of the synthetic runs a scenario file makes (flags given override the file). */
@@ -53,13 +60,15 @@ export function givenOptions(command: Command): (key: string) => boolean {
   };
 }
 
-export function latencyModelOption(command: Command): Option {
-  return option(command, '--latency-model <spec>', 'virtual time for calls and tools a trace has no latency for: call=MS,input-token=MS,output-token=MS,tool=MS', 'they take no time');
+export function latencyModelOption(command: Command, kind: RunsKind = 'runs'): Option {
+  const what = kind === 'curve' ? 'virtual time for the calls and tools' : 'virtual time for calls and tools a trace has no latency for';
+  return option(command, '--latency-model <spec>', `${what}: call=MS,input-token=MS,output-token=MS,tool=MS`, 'they take no time');
 }
 
-export function addBrakeOptions(command: Command): Command {
+export function addBrakeOptions(command: Command, kind: RunsKind = 'runs'): Command {
+  const recorded = kind === 'curve' ? '' : "'recorded' (each run's own recorded limits), ";
   return command
-    .addOption(option(command, '--preset <name>', "brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), 'recorded' (each run's own recorded limits), 'none', or another runtime's defaults: openai-agents, langgraph, smolagents, crewai, mini-swe-agent, openhands (docs/presets.md); flags given with it override it", 'none'))
+    .addOption(option(command, '--preset <name>', `brake preset: 'reference' (12 steps, $0.50, 120 s, repeat 3 total), ${recorded}'none', or another runtime's defaults: openai-agents, langgraph, smolagents, crewai, mini-swe-agent, openhands (docs/presets.md); flags given with it override it`, 'none'))
     .addOption(option(command, '--max-steps <n>', 'stop before a call once this many steps were taken', 'no limit'))
     .addOption(option(command, '--max-cost <usd>', 'budget in USD', 'no budget'))
     .addOption(option(command, '--budget-mode <mode>', 'with --max-cost: check (stop once spent ≥ budget) | predict (refuse a call whose bound would cross it)', 'check'))
@@ -73,7 +82,7 @@ export function addBrakeOptions(command: Command): Command {
     .addOption(option(command, '--max-tokens <n>', 'input + output token cap over the run', 'no cap'))
     .addOption(option(command, '--max-backtracks <n>', 'backtracks allowed', 'no limit'))
     .addOption(option(command, '--context-window <n|model>', "stop before a prompt larger than n tokens ('model': stop before prompt + --max-output-tokens passes the model's window, as a provider refuses it)", 'no limit'))
-    .addOption(latencyModelOption(command));
+    .addOption(latencyModelOption(command, kind));
 }
 
 /** `--tree` and the per-agent limits (replay, whatif): session trees replayed as one loop under one budget. */

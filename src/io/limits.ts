@@ -32,6 +32,8 @@ export function readLimits(given: Partial<ReadLimits> = {}): ReadLimits {
 
 /** A byte count as the limits' messages write it: `128 MB`. */
 export function megabytes(bytes: number): string {
+  // Below a tenth of a MB one decimal would read 0.0 MB: said in bytes.
+  if (bytes < MB / 10) return `${bytes.toLocaleString('en-US')} bytes`;
   const mb = bytes / MB;
   return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }

@@ -6,6 +6,11 @@ import type { InputIssue } from '../errors.js';
 /** What a price file's entry is found to get wrong only when a model is priced (impossible prices, an ambiguous or incomplete entry). */
 const PRICE_FILE_CODES: ReadonlySet<string> = new Set(['impossible_prices', 'ambiguous_override', 'incomplete_override']);
 
+/** A price file's problem, not the asker's: one of those codes, or a model a price file lists whose entry gives no prices (the bundled table's unpriced model names no file: the choice of model is the problem). */
+function isPriceFileIssue(issue: InputIssue): boolean {
+  return PRICE_FILE_CODES.has(issue.code) || (issue.code === 'unpriced_model' && issue.file !== undefined);
+}
+
 /**
  * The issues of a model's pricing placed where the model was asked for (`place`: a scenario file's
  * `model`, a trace's `header.model`, `--model`), except those of a price file's entry: they keep the price
@@ -13,7 +18,7 @@ const PRICE_FILE_CODES: ReadonlySet<string> = new Set(['impossible_prices', 'amb
  */
 export function placePricingIssues(issues: readonly InputIssue[], place: { file: string; field: string; hint?: string }): InputIssue[] {
   return issues.map((issue) => {
-    if (!PRICE_FILE_CODES.has(issue.code)) return { ...issue, file: place.file, field: place.field, ...(place.hint === undefined ? {} : { hint: place.hint }) };
+    if (!isPriceFileIssue(issue)) return { ...issue, file: place.file, field: place.field, ...(place.hint === undefined ? {} : { hint: place.hint }) };
     const asked = `the model is asked for by ${place.file} (${place.field})`;
     return { ...issue, hint: issue.hint === undefined ? asked : `${issue.hint}; ${asked}` };
   });

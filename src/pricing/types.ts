@@ -41,7 +41,7 @@ export interface ModelPricing {
 export interface CacheRule {
   minPrefixTokens: number;
   incrementTokens: number;
-  /** Where the numbers come from (provider and model family), for reports. */
+  /** The rule in words with its numbers and where they come from (provider and model family): reports quote it as it is. */
   source: string;
 }
 

@@ -206,7 +206,7 @@ export function cacheNotesOf(pricing: ModelPricing, ruleLostTokens: number): str
   if (!flattenPrices(pricing).cacheSaves) notes.push(`${pricing.model} has no cached-input price below its input price: --cache on saves nothing`);
   const rule = pricing.cacheRule;
   if (rule !== undefined && ruleLostTokens > 0) {
-    notes.push(`${pricing.model}: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (${rule.source}; minimum ${rule.minPrefixTokens}, increments of ${rule.incrementTokens})`);
+    notes.push(`${pricing.model}: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (${rule.source})`);
   }
   return notes;
 }

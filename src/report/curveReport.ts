@@ -18,7 +18,7 @@ import { latencySpec, NO_LATENCY } from './runsTook.js';
 import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
-import { wrapLine } from './text.js';
+import { displayWidth, printableCell, wrapLine } from './text.js';
 import { chartUsd } from './render.js';
 import { maxOf } from '../metrics/extremes.js';
 import { counted } from '../plural.js';
@@ -168,10 +168,26 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
 
 /** The strategies side by side: Σ tokens per step, then each one's total cost and summary calls. */
 function comparisonTable(comparison: CurveComparison, width: number): string {
-  const columns: Column[] = [{ header: 'step', align: 'right' }, ...comparison.strategies.map((s): Column => ({ header: `Σ tok ${s}`, align: 'right' }))];
-  const rows = comparison.rows.map((row) => [row.step, ...row.cumulativeTokens.map((n) => (n === null ? '-' : tokens(n)))]);
-  const totals = comparison.totals.map((t) => `${t.strategy}: ${usd(t.costUsd)}${t.summaryCalls > 0 ? ` (${counted(t.summaryCalls, 'summary call')})` : ''}${t.stopReason === 'completed' ? '' : `, stopped: ${t.stopReason}`}`);
-  return `\ncumulative tokens per step (input + output, summary calls included), side by side\n${formatTable(columns, rows, { maxWidth: width })}${wrapLine('cost: ', totals.join(' · '), width)}`;
+  const rows = comparison.rows.map((row) => [String(row.step), ...row.cumulativeTokens.map((n) => (n === null ? '-' : tokens(n)))]);
+  const { labels, legend } = strategyLabels(comparison.strategies, rows, width);
+  const columns: Column[] = [{ header: 'step', align: 'right' }, ...labels.map((label): Column => ({ header: `Σ tok ${label}`, align: 'right' }))];
+  const totals = comparison.totals.map((t, i) => `${labels[i]}: ${usd(t.costUsd)}${t.summaryCalls > 0 ? ` (${counted(t.summaryCalls, 'summary call')})` : ''}${t.stopReason === 'completed' ? '' : `, stopped: ${t.stopReason}`}`);
+  return `\ncumulative tokens per step (input + output, summary calls included), side by side\n${legend}${formatTable(columns, rows, { maxWidth: width })}${wrapLine('cost: ', totals.join(' · '), width)}`;
+}
+
+/** Gap between a table's columns (formatTable's). */
+const COLUMN_GAP = 2;
+
+/**
+ * Each strategy as its column says it: whole when the table fits `width` so, else `#1`, `#2`, … with a
+ * legend above the table (as whatif numbers long settings), so the table fits and no strategy is cut.
+ */
+function strategyLabels(strategies: readonly string[], rows: readonly string[][], width: number): { labels: string[]; legend: string } {
+  const widthOf = (header: string, column: number): number => Math.max(displayWidth(header), maxOf(rows.map((row) => displayWidth(row[column]!)), 0));
+  const whole = ['step', ...strategies.map((s) => `Σ tok ${s}`)].reduce((sum, header, column) => sum + widthOf(header, column), COLUMN_GAP * strategies.length);
+  if (whole <= width) return { labels: [...strategies], legend: '' };
+  const labels = strategies.map((_, i) => `#${i + 1}`);
+  return { labels, legend: strategies.map((s, i) => wrapLine(`${labels[i]} `, printableCell(s), width, ',')).join('') };
 }
 
 const CSV_COLUMNS = ['step', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'costUsd', 'cumulativeCostUsd', 'note'];

@@ -164,7 +164,7 @@ export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostT
   }
   return [...byModel.keys()].sort().map((model) => {
     const { tokens, runs: n, note } = byModel.get(model)!;
-    return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens} tokens over ${counted(n, 'run')}` };
+    return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens.toLocaleString('en-US')} tokens over ${counted(n, 'run')}` };
   });
 }
 

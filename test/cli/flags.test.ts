@@ -135,6 +135,16 @@ describe('help', () => {
     expect((await cli('replay', '--help')).stdout).toMatch(/--context <strategy> .*\n.*\(default: full;/);
   });
 
+  it('curve (one synthetic loop, no file of settings, nothing recorded) says its own defaults, never a trace’s or a scenario file’s', async () => {
+    const help = (await cli('curve', '--help')).stdout;
+    expect(help).not.toMatch(/recorded|scenario file|trace/);
+    expect(help).toMatch(/--context <strategy> +full \| window:K[^-]*\(default: full\)\n/);
+    expect(help).toMatch(/--cache <mode> +prompt caching: on \| off \(default: off\)/);
+    expect(help).toMatch(/--preset <name> +brake preset: 'reference' \(12 steps, \$0\.50, 120\n +s, repeat 3 total\), 'none'/);
+    // The commands that read runs keep theirs.
+    expect((await cli('sweep', '--help')).stdout).toMatch(/'recorded' \(each run's own/);
+  });
+
   it("errors point at the command's own help", async () => {
     expect((await cli('replay', 'scenarios', '--max-stepz', '3')).stderr).toMatch(/\(run 'loopcost replay --help' for usage\)/);
     expect((await cli('whatif', 'scenarios', '--try', 'max-steps=x')).stderr).toMatch(/\(run 'loopcost whatif --help' for usage\)/);

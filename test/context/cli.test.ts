@@ -67,6 +67,23 @@ describe('curve --compare-context', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("'--compare-context'");
   });
+
+  it('strategies too long for 120 columns side by side are numbered with a legend above the table; the totals say the numbers', async () => {
+    const strategies = 'window:5;mask:10;summary:trigger=40000,keep=5,tokens=2000;hybrid:mask=10,trigger=40000,keep=5,tokens=2000';
+    const r = await cli('curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '40', '--cache', 'on', '--compare-context', strategies);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(Math.max(...lines.map((line) => [...line].length))).toBeLessThanOrEqual(120);
+    const heading = lines.findIndex((line) => line.includes('side by side'));
+    const legend = lines.slice(heading + 1, lines.findIndex((line, i) => i > heading && line.startsWith('step ')));
+    expect(legend).toEqual(['#1 full', '#2 window:5', '#3 mask:10', '#4 summary:trigger=40000,keep=5,tokens=2000', '#5 hybrid:mask=10,trigger=40000,keep=5,tokens=2000']);
+    expect(r.stdout).toMatch(/^step {2,}Σ tok #1 {2,}Σ tok #2 {2,}Σ tok #3 {2,}Σ tok #4 {2,}Σ tok #5$/m);
+    expect(r.stdout).toMatch(/^cost: #1: \$[\d.]+ · #2: /m);
+    // Three strategies fit 120 columns (the README's example): named whole, no legend.
+    const fits = await cli('curve', '--model', 'gpt-4o', '--system-tokens', '500', '--output-tokens', '150', '--tool-tokens', '2050', '--steps', '40', '--cache', 'on', '--compare-context', 'window:5;mask:10;summary:trigger=40000,keep=5,tokens=2000');
+    expect(fits.stdout).toContain('Σ tok summary:trigger=40000,keep=5,tokens=2000');
+    expect(fits.stdout).not.toMatch(/^#1 /m);
+  });
 });
 
 describe('whatif and check show the strategy figures', () => {

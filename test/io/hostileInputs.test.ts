@@ -35,7 +35,7 @@ describe('sizes: checked before a string is built', () => {
   it('a one-document file past --max-line-mb is refused by its size, before it is read', async () => {
     const error = await asyncUserErrorOf(() => loadTraceFile(write('big.traj.json', MINI), { limits: { maxLineBytes: 10 * KB } }));
     expect(error.issues[0]).toMatchObject({ file: join(dir, 'big.traj.json'), code: 'too_large' });
-    expect(error.message).toMatch(/one document of more than 0\.0 MB.*--max-line-mb/);
+    expect(error.message).toMatch(/one document of more than 10,240 bytes, the most one record may hold.*--max-line-mb/);
   });
 
   it('a gzip bomb stops at --max-input-mb, and a gzip line past --max-line-mb at its line', async () => {

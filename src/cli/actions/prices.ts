@@ -1,11 +1,23 @@
 import { UserError } from '../../errors.js';
 import { describePricing } from '../../pricing/cost.js';
+import { placePricingIssues } from '../../pricing/issuePlace.js';
+import type { ModelPricing } from '../../pricing/types.js';
 import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { CliIO } from '../io.js';
 import { renderPricesTable } from '../../report/pricesReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { printableCell } from '../../report/text.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
+
+/** The model the command line names, resolved; a refused one is said as the command line's argument (a price file's own problem stays under its file). */
+function resolveNamed(prices: ReturnType<typeof loadPriceTable>, model: string): ModelPricing {
+  try {
+    return prices.resolve(model);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    throw new UserError(placePricingIssues(error.issues, { file: '<command line>', field: 'MODEL' }));
+  }
+}
 
 export function runPrices(model: string | undefined, options: { priceOptions: LoadPriceTableOptions; json?: boolean; width?: number }, io: CliIO): number {
   const prices = loadPriceTable(options.priceOptions);
@@ -16,7 +28,7 @@ export function runPrices(model: string | undefined, options: { priceOptions: Lo
     else io.stdout(`${names.map(printableCell).join('\n')}\n${names.length} models from ${printableCell(source)}\n`);
     return 0;
   }
-  const described = describePricing(prices.resolve(model));
+  const described = describePricing(resolveNamed(prices, model));
   if (options.json) {
     io.stdout(JSON.stringify(described, null, 2) + '\n');
     return 0;

@@ -16,7 +16,7 @@ const curve: CommandModule = {
       .addOption(option(command, '--compare-context <list>', "more context strategies to show side by side with --context, separated by ';' (e.g. 'window:5;mask:10;summary:trigger=50000,keep=5,tokens=2000'): cumulative tokens per step and cost of each", 'none'))
       .addOption(formatOption(command, REPORT_FORMATS))
       .addOption(outOption(command));
-    addBrakeOptions(addPriceOptions(addContextOptions(command))).action(async (opts: CurveFlags) => {
+    addBrakeOptions(addPriceOptions(addContextOptions(command, 'curve'), 'curve'), 'curve').action(async (opts: CurveFlags) => {
       const { curveAction } = await import('../actions/curve.js');
       setExitCode(curveAction(opts, io));
     });
