@@ -5,15 +5,14 @@
  * re-priced as another model (--model) is not checked, as replay's notes do not check it.
  */
 import { PriceGapCheck } from '../pricing/recordedCost.js';
-import type { PriceTable } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../report/warnings.js';
 import type { Trace } from '../trace/types.js';
 import { resolveTracePricing } from './replay.js';
 import { recordedCostCheckOf } from './runFacts.js';
 
-/** One run's check added to `check` (nothing when it recorded no cost). */
-export function notePriceGap(check: PriceGapCheck, trace: Trace, prices: PriceTable): void {
-  const pricing = resolveTracePricing(trace, { prices });
+/** One run's check added to `check` (nothing when it recorded no cost); `pricing`: the run's own, when the caller resolved it already. */
+export function notePriceGap(check: PriceGapCheck, trace: Trace, prices: PriceTable, pricing: ModelPricing = resolveTracePricing(trace, { prices })): void {
   const recorded = recordedCostCheckOf(trace, pricing);
   if (recorded !== undefined) check.addCheck(pricing.model, recorded);
 }

@@ -3,7 +3,8 @@
  * byte ranges that any thread takes, each read as the whole file's reader reads it
  * (src/import/nativeRange.ts). Split with tiny sizes here, the report, its errors and code are
  * byte-identical to the file read whole on one thread: many runs, one run, a bad line in a middle range
- * (with and without --skip-bad), a run without its end record just before a range's start.
+ * (with and without --skip-bad), a run without its end record just before a range's start; with
+ * --target-completion too (its halved step caps tallied over each thread's ranges' runs).
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -230,6 +231,34 @@ describe('sweep --workers N on one big native file', () => {
 
   it('a header written otherwise than the split looks for: byte-identical to the file read whole', async () => {
     expect((await sameSplitOrNot([rewrittenHeader()])).code).toBe(0);
+  });
+
+  it('--target-completion: a file just over the threshold is split, the report (halved step caps too) byte-identical to --workers 1', async () => {
+    const target = ['--target-completion', '0.5'];
+    splitSizes.minFileBytes = Number.POSITIVE_INFINITY;
+    const whole = await cli('sweep', many, ...GRID, ...target, '--workers', '1');
+    expect(whole.code, whole.stderr).toBe(0);
+    // Halved step caps tallied (on each thread, over the runs of the ranges it read): the second pass is covered.
+    const rows = (JSON.parse(whole.stdout) as { configurations: { halfStepCap: { completed: number } | null }[] }).configurations;
+    expect(rows.filter((row) => row.halfStepCap !== null).length).toBeGreaterThan(0);
+    Object.assign(splitSizes, { minFileBytes: statSync(many).size - 1, minUnitBytes: 1 });
+    splitCount.ranges = 0;
+    const split = await cli('sweep', many, ...GRID, ...target, '--workers', '2');
+    expect(splitCount.ranges).toBe(8);
+    expect([split.code, split.stdout, split.stderr]).toEqual([whole.code, whole.stdout, whole.stderr]);
+    // One byte under the threshold: read whole.
+    Object.assign(splitSizes, { minFileBytes: statSync(many).size + 1 });
+    splitCount.ranges = 0;
+    expect((await cli('sweep', many, ...GRID, ...target, '--workers', '2')).stdout).toBe(whole.stdout);
+    expect(splitCount.ranges).toBe(0);
+  });
+
+  it('--target-completion with a bad line in a middle range, or a header written otherwise: exactly as reading the file whole', async () => {
+    const target = ['--target-completion', '0.5'];
+    const { file } = badMiddleLine('bad-target.jsonl');
+    expect((await sameSplitOrNot([file, other], target)).code).toBe(2);
+    expect((await sameSplitOrNot([file, other], [...target, '--skip-bad'])).code).toBe(0);
+    expect((await sameSplitOrNot([rewrittenHeader()], target)).code).toBe(0);
   });
 
   it('a run without its end record just before a range: refused as reading it whole', async () => {

@@ -84,8 +84,13 @@ describe('streamFiles', () => {
     expect(alone.priceGaps[0]!.computedPico).not.toBe(alone.priceGaps[0]!.recordedPico);
     const withBad = await streamFiles({ files: [badBilled, goodBilled], opts: OPTS, setup, configs, batchRuns: 4 });
     expect(withBad.priceGaps).toEqual(alone.priceGaps);
-    const asAnother = await streamFiles({ files: [goodBilled], opts: OPTS, setup: { ...setup, fixed: { ...setup.fixed, model: 'gpt-4o' } }, configs, batchRuns: 4 });
-    expect(asAnother.priceGaps).toEqual([]);
+    // Re-priced as another model by every configuration (--model, or a grid of models): no run is checked.
+    for (const opts of [{ ...OPTS, model: 'gpt-4o' }, { grid: [...OPTS.grid!, 'model=gpt-4o,gpt-4o-mini'] }]) {
+      const asAnother = setUpSweep([goodBilled], opts, () => false, quiet);
+      const streamed = await streamFiles({ files: [goodBilled], opts, setup: asAnother, configs: asAnother.configurations.map((c) => c.config), batchRuns: 4 });
+      expect(streamed.priceGaps).toEqual([]);
+      expect(streamed.recordedRuns).toBe(23);
+    }
   });
 
   it('into one tallier: a bad file between good ones is rolled back, the good ones add up (seed 5)', async () => {

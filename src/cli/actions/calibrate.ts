@@ -14,7 +14,7 @@ import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, sweepTook, type SweepFlags } from './sweepWork.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
-import { priceGapsOf } from '../../replay/priceGaps.js';
+import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
@@ -48,7 +48,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     notes: [
       'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
     ],
-    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces }),
+    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces }),
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

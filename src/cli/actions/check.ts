@@ -154,7 +154,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (unused.length > 0) io.stderr(`loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   // Each trace file read once, however many scenario files name it (what reading it says is said once).
-  const { perScenario: traces, runs: recorded } = await readCheckTraces(checks, opts, io);
+  const { perScenario: traces, runs: recorded } = await readCheckTraces(checks, { flags: opts, io, pricing: { prices, ...(opts.model === undefined ? {} : { model: opts.model }) } });
 
   // The prices of every model the runs resolve are noted: a baseline stores them, a later check compares them.
   const resolved = new ResolvedPrices(prices);

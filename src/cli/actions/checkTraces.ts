@@ -17,6 +17,8 @@ import { someNames } from '../../someNames.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { traceInputs, workOnRuns } from './inputs.js';
+import { pricingFor } from './runNotes.js';
+import type { PriceTable } from '../../pricing/types.js';
 import { fileIdentity } from './outputClash.js';
 import { statOf } from '../../io/openInput.js';
 
@@ -137,10 +139,14 @@ function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly NamedFi
  * Reads `files` once (`--skip-bad` may leave every one out: the scenarios say whether they are left with
  * runs); `read.unread`: the pipes and devices the `traces:` entries hold, listed as bad (--skip-bad).
  */
-async function readOnce(files: readonly string[], read: { flags: TraceFlags; unread?: readonly UnreadInput[] }, io: CliIO): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]>; scenarioFiles: string[] }> {
+async function readOnce(files: readonly string[], read: ReadCheckTraces & { unread?: readonly UnreadInput[] }): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]>; scenarioFiles: string[] }> {
   if (files.length === 0 && (read.unread ?? []).length === 0) return { runs: [], byFile: new Map(), scenarioFiles: [] };
   const inputs = traceInputs(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }) });
-  const runs = await workOnRuns(inputs, io, (trace) => trace);
+  // A run no table prices makes its file bad, as in replay: named with the others, left out under --skip-bad.
+  const runs = await workOnRuns(inputs, read.io, (trace) => {
+    pricingFor(trace, read.pricing);
+    return trace;
+  });
   return { runs, byFile: byFile(readAlone(files), runs), scenarioFiles: inputs.scenarioFiles };
 }
 
@@ -149,14 +155,21 @@ async function readOnce(files: readonly string[], read: { flags: TraceFlags; unr
  * with its session when both are given; a scenario that names such a transcript without its session,
  * while another names the session, reads its files on its own, as it would alone.
  */
-export async function readCheckTraces(checks: readonly CheckInput[], flags: TraceFlags, io: CliIO): Promise<CheckTraces> {
+/** How check reads its traces: the flags, where it says what it read, and the prices every run must resolve in (under --model, that model). */
+export interface ReadCheckTraces {
+  flags: TraceFlags;
+  io: CliIO;
+  pricing: { prices: PriceTable; model?: string };
+}
+
+export async function readCheckTraces(checks: readonly CheckInput[], read: ReadCheckTraces): Promise<CheckTraces> {
   const named = spellings(checks);
   const files = named.map((own) => own.map((file) => file.read));
   const all = [...new Set(files.flat())];
   const alone = new Set(readAlone(all));
   const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
   // The pipes and devices of every scenario's entries are listed once, with the files read together.
-  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], { flags, unread: checks.flatMap((input) => input.unread ?? []) }, io);
+  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], { ...read, unread: checks.flatMap((input) => input.unread ?? []) });
   const runs = [...once.runs];
   const scenarioFiles = new Set(once.scenarioFiles);
   const perScenario: Trace[][] = [];
@@ -165,10 +178,10 @@ export async function readCheckTraces(checks: readonly CheckInput[], flags: Trac
       perScenario.push(namedAsSpelled(own.flatMap((file) => once.byFile.get(file) ?? []), named[i]!));
       continue;
     }
-    const read = await readOnce(own, { flags }, io);
-    runs.push(...read.runs);
-    perScenario.push(namedAsSpelled(read.runs, named[i]!));
-    for (const file of read.scenarioFiles) scenarioFiles.add(file);
+    const alone = await readOnce(own, read);
+    runs.push(...alone.runs);
+    perScenario.push(namedAsSpelled(alone.runs, named[i]!));
+    for (const file of alone.scenarioFiles) scenarioFiles.add(file);
   }
   refuseNoRunsLeft(checks, named, perScenario, { scenarioFiles });
   return { perScenario, runs };

@@ -6,7 +6,7 @@
  */
 import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
-import { priceGapsOf } from '../../replay/priceGaps.js';
+import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { pricedRunsOf } from './scenarioWarnings.js';
 import { reportSettings } from '../../report/settings.js';
@@ -108,7 +108,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
 function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
-  const priceGaps = priceGapsOf(prepared.traces, prepared.prices, prepared.fixed.model);
+  const priceGaps = sweepPriceGaps(prepared, prepared.traces);
   return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
 }
 

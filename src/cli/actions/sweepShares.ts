@@ -94,7 +94,7 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
   const given = Object.keys(args.opts).filter((key) => args.given(key));
   const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
   const sizes = inputs.files.map(sizeOf);
-  const ranges = fileRanges({ files: inputs.files, sizes, opts: args.opts, setup, threads: args.workers, whole: args.whole ?? new Set() });
+  const ranges = fileRanges({ files: inputs.files, sizes, opts: args.opts, threads: args.workers, whole: args.whole ?? new Set() });
   const units = sweepUnits(inputs.files, sizes, setup.scenarios.map((s) => s.settings.runs), args.workers, ranges);
   const next = new SharedArrayBuffer(4);
   const started = args.started ?? [];

@@ -2,9 +2,11 @@
  * `--workers N` on one big file: a plain native JSONL file (no gzip, no pipe) large enough is cut into
  * byte ranges, each a unit of the queue (sweepUnits.ts) that any thread may take; a range holds the runs
  * whose header line starts in it, read as the whole file's reader would read them (src/import/nativeRange.ts).
- * Not with one thread (nothing to share), nor with --cache-dir (its entries are whole files), nor with a
- * target completion (its second pass keeps whole units' runs: sweepWork.ts), nor when a file is too large to
- * read at all (the whole file's reader says so).
+ * Not with one thread (nothing to share), nor with --cache-dir (its entries are whole files), nor when a
+ * file is too large to read at all (the whole file's reader says so). With a target completion a range's
+ * runs are kept, as a whole file's, for the second pass (the halved step caps: sweepUnits.ts), each
+ * thread's over the runs of the ranges it read: ranges hold distinct runs, so the tallies add up as whole
+ * files' do.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { ByteRange } from '../../io/byteRange.js';
@@ -12,7 +14,7 @@ import { isGzip } from '../../io/inputErrors.js';
 import { BYTES_PER_MB, readLimits } from '../../io/limits.js';
 import { lineFormat } from '../../import/formats.js';
 import { readOptionsFromFlags } from '../parseFlags.js';
-import type { SweepFlags, SweepSetup } from './sweepWork.js';
+import type { SweepFlags } from './sweepWork.js';
 
 /** Sizes of the split: a file of fewer bytes is read whole, a range has at least `minUnitBytes`. Tests make them small (no flag). */
 export const splitSizes = { minFileBytes: 8 * BYTES_PER_MB, minUnitBytes: 2 * BYTES_PER_MB };
@@ -48,13 +50,13 @@ export function byteRanges(sizeBytes: number, threads: number): ByteRange[] {
 }
 
 /**
- * Each file's byte ranges, or undefined where it is read whole: every file with one thread, --cache-dir
- * or a target, a file named in `whole` (found bad when split: sweepShares.ts), or too small or not plain
+ * Each file's byte ranges, or undefined where it is read whole: every file with one thread or
+ * --cache-dir, a file named in `whole` (found bad when split: sweepShares.ts), or too small or not plain
  * native JSONL.
  */
-export function fileRanges(args: { files: readonly string[]; sizes: readonly number[]; opts: SweepFlags & { cacheDir?: string }; setup: SweepSetup; threads: number; whole: ReadonlySet<string> }): (ByteRange[] | undefined)[] {
+export function fileRanges(args: { files: readonly string[]; sizes: readonly number[]; opts: SweepFlags & { cacheDir?: string }; threads: number; whole: ReadonlySet<string> }): (ByteRange[] | undefined)[] {
   const { files, sizes, opts, threads } = args;
-  if (threads <= 1 || opts.cacheDir !== undefined || args.setup.targetCompletion !== undefined) return files.map(() => undefined);
+  if (threads <= 1 || opts.cacheDir !== undefined) return files.map(() => undefined);
   const maxBytes = readLimits(readOptionsFromFlags(opts).limits).maxInputBytes;
   return files.map((file, k) => {
     const size = sizes[k]!;

@@ -19,6 +19,7 @@ import { notePriceGap } from '../../replay/priceGaps.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { gridWindows } from './sweepWarnings.js';
+import { configurationPricesOwn, ownPricingOf } from './sweepPricing.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
@@ -101,7 +102,9 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   // What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing.
   const cacheOn = someCacheOn(args.setup.configurations);
   const priced = new Map<string, Trace>();
-  const checksPrices = args.setup.fixed.model === undefined;
+  // Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts).
+  const ownPricing = ownPricingOf(args.setup);
+  const checksPrices = configurationPricesOwn(args.setup);
   let goodFiles = 0;
   let recordedRuns = 0;
   // Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena).
@@ -141,10 +144,12 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
       close();
       open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set(), missing: [], priced: new Map() };
     }
+    const pricing = set.guard(run, () => ownPricing(run.trace));
+    if (set.isBad(run.file)) continue; // its file stops being read; close() rolls back what it tallied
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
     if (!needsCalls) letCallsGo(run.trace, compiled);
-    if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices);
+    if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices, pricing);
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));

@@ -14,7 +14,7 @@ import { mergeContextTokenSums, type ContextTokenSums } from '../../population/c
 import type { PopulationConfig } from '../../population/run.js';
 import { SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
 import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
-import { priceGapsOf } from '../../replay/priceGaps.js';
+import { sweepPriceGaps } from './sweepPricing.js';
 import { streamFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
@@ -128,12 +128,13 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
       pricedRunsOf(files.pricedRuns ?? [], priced);
       continue;
     }
-    const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup });
+    const counting = unit.range === undefined ? {} : { counted: countedOf(unit.files[0]!) };
+    const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup, ...counting });
     // Kept for a second pass only with a target (the halved step caps); else each unit's runs go once swept.
     if (args.setup.targetCompletion !== undefined) populations.push(prepared.population);
     tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
-    gaps.addSums(priceGapsOf(prepared.traces, args.setup.prices, args.setup.fixed.model).sums());
+    gaps.addSums(sweepPriceGaps(args.setup, prepared.traces).sums());
     windows.addInputs({ traces: prepared.traces });
     for (const cache of prepared.recordedCaches) caches.add(cache);
     if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });

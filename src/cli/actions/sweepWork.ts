@@ -17,7 +17,7 @@ import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import { checkGridStrategies } from '../../population/gridStrategies.js';
 import type { ScenarioPopulation } from '../../population/run.js';
-import type { BadInput, InputRun } from '../../import/inputSet.js';
+import type { BadInput } from '../../import/inputSet.js';
 import type { UnreadInput } from '../../io/collectInputs.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
@@ -31,7 +31,9 @@ import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
 import { scenarioPricings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import type { CliIO } from '../io.js';
-import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import type { ByteRange, CountedStart } from '../../io/byteRange.js';
+import { readInputs, type GivenFlag } from './inputs.js';
+import { allRuns, shareRuns } from './sweepRead.js';
 
 export type SweepFlags = BrakeFlags &
   ContextFlags &
@@ -192,27 +194,29 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
 
 /**
  * A unit of the population taken off the queue (sweepUnits.ts): a trace file (as TraceInputs lists it),
- * or a range of each scenario's runs.
+ * or a range of each scenario's runs. `range`: only the runs of that byte range of its one file (sweepSplit.ts).
  */
 export interface SweepShare {
   files: string[];
   scenarioRuns: { firstRun: number; runs: number }[];
+  range?: ByteRange;
 }
 
 /**
  * Reads the inputs and prepares the sweep: every trace file, or the runs the command already read
  * (`from.traces`, sent to a worker), or a share of the population (`from.share`: its files read with
- * bad ones set aside in `skipped`, which the command reports for every share together). `from.setup`:
- * the command's setUpSweep, already done.
+ * bad ones set aside in `skipped`, which the command reports for every share together; a byte range of
+ * a file counted on from `from.counted`, what its thread counted of the file before). `from.setup`: the
+ * command's setUpSweep, already done.
  */
-export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[] } | { share: SweepShare; setup?: SweepSetup } | { setup: SweepSetup }): Promise<PreparedSweep> {
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[] } | { share: SweepShare; setup?: SweepSetup; counted?: CountedStart } | { setup: SweepSetup }): Promise<PreparedSweep> {
   const setup = from !== undefined && 'setup' in from && from.setup !== undefined ? from.setup : setUpSweep(inputs, opts, given, io);
   const share = from !== undefined && 'share' in from ? from.share : undefined;
   let traces: Trace[];
   let skipped: BadInput[] = [];
   if (from !== undefined && 'traces' in from) traces = from.traces;
-  else if (share === undefined) traces = await workOnRuns(traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread }), io, (trace) => trace);
-  else ({ traces, skipped } = await shareRuns(share.files, opts));
+  else if (share === undefined) traces = await allRuns(setup, opts, io);
+  else ({ traces, skipped } = await shareRuns({ share, setup, opts }, from !== undefined && 'counted' in from ? from.counted : undefined));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
   const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));
   return {
@@ -223,17 +227,6 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
     skipped,
     recordedCaches: cachesTaken(traces),
   };
-}
-
-/**
- * A share's runs, its bad files set aside (not refused: a share of bad files only is no error here — the
- * command reports the bad files of every share together, as one thread reading them all would).
- */
-async function shareRuns(files: readonly string[], opts: SweepFlags): Promise<{ traces: Trace[]; skipped: BadInput[] }> {
-  const set = traceInputs(files, { ...opts, skipBad: true }, { compiled: true });
-  const runs: InputRun[] = [];
-  for await (const run of set.runs()) runs.push(run);
-  return { traces: set.keep(runs).map((run) => run.trace), skipped: set.badInputs };
 }
 
 /** With `context` a grid axis and recorded runs: the curves' sums over `traces` (contextTokens.ts). */

@@ -1,0 +1,42 @@
+/**
+ * How a sweep (and calibrate, project) reads its trace files: all of them on the command's thread, or a
+ * share of them (a unit of the queue, sweepUnits.ts) on any thread. A file is bad for any problem of its
+ * runs, a run's own model that no table prices among them when something prices runs so (sweepPricing.ts),
+ * found by the per-file guard that finds the others (TraceInputs.guard), as replay finds it.
+ */
+import type { BadInput, InputRun } from '../../import/inputSet.js';
+import type { CountedStart } from '../../io/byteRange.js';
+import type { Trace } from '../../trace/types.js';
+import type { CliIO } from '../io.js';
+import { traceInputs, workOnRuns } from './inputs.js';
+import { ownPricingOf } from './sweepPricing.js';
+import type { SweepFlags, SweepSetup, SweepShare } from './sweepWork.js';
+
+/** Every trace file's good runs; a bad file fails the command naming every bad file, or is left out and listed (--skip-bad). */
+export async function allRuns(setup: SweepSetup, opts: SweepFlags, io: CliIO): Promise<Trace[]> {
+  const ownPricing = ownPricingOf(setup);
+  const inputs = traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
+  return workOnRuns(inputs, io, (trace) => {
+    ownPricing(trace);
+    return trace;
+  });
+}
+
+/**
+ * A share's runs (of its byte range only, when it has one, counted on from `counted`), its bad files set
+ * aside (not refused: a share of bad files only is no error here — the command reports the bad files of
+ * every share together, as one thread reading them all would).
+ */
+export async function shareRuns(read: { share: SweepShare; setup: SweepSetup; opts: SweepFlags }, counted: CountedStart | undefined): Promise<{ traces: Trace[]; skipped: BadInput[] }> {
+  const { share, opts } = read;
+  const range = share.range === undefined ? {} : { range: { ...share.range, ...(counted === undefined ? {} : { counted }) } };
+  const set = traceInputs(share.files, { ...opts, skipBad: true }, { compiled: true, ...range });
+  const ownPricing = ownPricingOf(read.setup);
+  const runs: InputRun[] = [];
+  // (A run its file's guard finds bad is dropped by `keep`, with the file's other runs.)
+  for await (const run of set.runs()) {
+    set.guard(run, () => ownPricing(run.trace));
+    runs.push(run);
+  }
+  return { traces: set.keep(runs).map((run) => run.trace), skipped: set.badInputs };
+}
