@@ -108,7 +108,7 @@ export interface UnreadInput {
 
 /**
  * The trace files under `dir`, recursively, sorted by name, leaving out hidden directories and
- * `node_modules` (skippedDirectory). Symbolic links are followed, to files and to directories; a directory
+ * `node_modules` (skippedDirectory) and hidden files (a name starting with `.`), as a glob's wildcards do. Symbolic links are followed, to files and to directories; a directory
  * or file reached twice (a link loop, or one an earlier input named) is read once.
  * A link that leads nowhere is kept, so that reading it says so; an entry that is no regular file is noted.
  */
@@ -126,7 +126,9 @@ function walkDirectory(dir: string, walk: Walk): void {
       if (skippedDirectory(name)) walk.skipped.push(relative(walk.root, path));
       else if (walk.seen.isNew(path, realPath(path))) walkDirectory(path, walk);
     } else if (isTraceFileName(name)) {
-      if (stats !== undefined && !stats.isFile()) walk.special.push({ path, issue: notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats) });
+      // A hidden file (an editor's lock or backup, `.#run.jsonl`) is left out as a glob's wildcard leaves it.
+      if (name.startsWith('.')) walk.skipped.push(relative(walk.root, path));
+      else if (stats !== undefined && !stats.isFile()) walk.special.push({ path, issue: notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats) });
       else if (walk.seen.isNew(path, stats ? realPath(path) : path)) walk.out.push(path);
     }
   }
@@ -207,10 +209,9 @@ interface Collection {
 function collectInput(path: string, input: number, found: Collection): void {
   const { files, seen, special } = found;
   seen.startInput(input);
-  if (path === STDIN_PATH && files.includes(STDIN_PATH)) throw new UserError({ file: '<arguments>', code: 'bad_value', message: "'-' (standard input) is given twice", hint: 'standard input can be read once' });
   if (namesStandardInput(path)) {
-    // `-`, /dev/stdin, /dev/fd/0: one input, read once (`- /dev/stdin < file` read the file twice, a pipe
-    // once and then found it empty); a path to it is also the file it was redirected from, if any.
+    // `-`, /dev/stdin, /dev/fd/0: one input, read once however often named (`- /dev/stdin < file` read the
+    // file twice, a pipe once and then found it empty); a path to it is also the file it was redirected from, if any.
     if (seen.isNew(path, STDIN_INPUT) && (path === STDIN_PATH || seen.isNew(path, realPath(path)))) files.push(path);
     return;
   }
@@ -239,14 +240,14 @@ function collectInput(path: string, input: number, found: Collection): void {
   }
 }
 
-/** A directory given whose walk found no trace file; naming the directories it skipped, if any (skippedDirectory). */
+/** A directory given whose walk found no trace file; naming the hidden files and the directories it skipped, if any (skippedDirectory). */
 function emptyDirectory(path: string, skipped: readonly string[]): UserError {
   const shown = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? `, … (${skipped.length} in all)` : '');
   return new UserError({
     file: path,
     code: 'empty_dir',
-    message: `directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)${skipped.length === 0 ? '' : ` outside the directories a walk skips (${shown})`}`,
-    hint: skipped.length === 0 ? 'check the path' : `a directory's walk skips directories named .* and node_modules; to read one, give its path: ${join(path, skipped[0]!)}`,
+    message: `directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)${skipped.length === 0 ? '' : ` outside what a walk skips (${shown})`}`,
+    hint: skipped.length === 0 ? 'check the path' : `a directory's walk skips names starting with '.' and node_modules; to read one, give its path: ${join(path, skipped[0]!)}`,
   });
 }
 

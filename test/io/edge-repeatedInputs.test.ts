@@ -67,10 +67,10 @@ describe('an input given more than once is read once, and said once', () => {
     expect(r.stderr).toBe(note('a.jsonl'));
   });
 
-  it('a directory that holds only files named before is no empty directory; standard input twice is still refused', () => {
+  it('a directory that holds only files named before is no empty directory; standard input twice is read once, as - and /dev/stdin are', () => {
     const root = workspace();
     expect(collectInputFiles([join(root, 'd', 'good.jsonl'), join(root, 'd')])).toEqual({ files: [join(root, 'd', 'good.jsonl')], repeated: [join(root, 'd', 'good.jsonl')], unread: [] });
-    expect(() => collectInputFiles(['-', '-'])).toThrow(/'-' \(standard input\) is given twice/);
+    expect(collectInputFiles(['-', '-'])).toEqual({ files: ['-'], repeated: ['-'], unread: [] });
   });
 
   it('a link inside a directory to a file of the same directory is read once without a note, as before', () => {

@@ -57,9 +57,27 @@ describe("a directory's walk", () => {
     const run = await cli('replay', join(dir, 'd'));
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `loopcost: ${join(dir, 'd')}: directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz) outside the directories a walk skips (.git, node_modules) ` +
-        `(a directory's walk skips directories named .* and node_modules; to read one, give its path: ${join(dir, 'd', '.git')})\n`,
+      `loopcost: ${join(dir, 'd')}: directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz) outside what a walk skips (.git, node_modules) ` +
+        `(a directory's walk skips names starting with '.' and node_modules; to read one, give its path: ${join(dir, 'd', '.git')})\n`,
     );
+  });
+});
+
+describe("a directory's walk and hidden files", () => {
+  it("leaves out a hidden file (an editor's lock or backup) as a glob does, and names it when nothing else is there; a hidden file given is read", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'd'));
+    copyFileSync(REFERENCE, join(dir, 'd', 'a.jsonl'));
+    copyFileSync(REFERENCE, join(dir, 'd', '.a.jsonl.swp.jsonl'));
+    writeFileSync(join(dir, 'd', '.#b.jsonl'), 'not a trace\n');
+    expect(collectInputFiles([join(dir, 'd')]).files).toEqual([join(dir, 'd', 'a.jsonl')]);
+    expect(collectInputFiles([`${dir}/d/*.jsonl`]).files).toEqual([join(dir, 'd', 'a.jsonl')]);
+    expect(collectInputFiles([join(dir, 'd', '.a.jsonl.swp.jsonl')]).files).toEqual([join(dir, 'd', '.a.jsonl.swp.jsonl')]);
+    mkdirSync(join(dir, 'e'));
+    copyFileSync(REFERENCE, join(dir, 'e', '.hidden.jsonl'));
+    const run = await cli('replay', join(dir, 'e'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`outside what a walk skips (.hidden.jsonl) (a directory's walk skips names starting with '.' and node_modules; to read one, give its path: ${join(dir, 'e', '.hidden.jsonl')})`);
   });
 });
 
