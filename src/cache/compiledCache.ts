@@ -46,8 +46,9 @@ export { compilerCodeHash } from './compilerCode.js';
 // 11: runs in blocks (entryBlocks.ts), a compiled trace's fields as a shared template and the run's leaves, calls in deflated chunks (callsChunks.ts).
 // 12: CRC-32s: the head's (a 20-byte trailer), each block's bytes (in its block head) and each calls chunk's (instead of a SHA-1).
 // 13: a compiled trace holds how long its run's cache writes may last (CompiledTrace.cacheWrites: the predictive bound's write price).
+// 14: a run with a call after its final call is refused when read (trace/rules.ts call_after_final): an entry compiled for one before is never served.
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/13';
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/14';
 
 /** The compiled trace's field names and array kinds, in order. */
 export const layoutShape = (): string => shapeOf(blankCompiled());

@@ -5,7 +5,8 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
-import { parseJsonDocument } from './common/jsonDocument.js';
+import { jsonTextError, parseJsonDocument } from './common/jsonDocument.js';
+import { jsonTextProblem } from '../io/jsonText.js';
 import { isJsonObject } from './common/jsonValue.js';
 import { looksLikeNativeTrace } from '../trace/parseNative.js';
 import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
@@ -117,6 +118,26 @@ function unknownFormat(path: string, record?: unknown): UserError {
   return new UserError({ file: path, code: 'unknown_format', message: `is not a trace format loopcost reads${fields}`, hint: EXPECTED_FORMATS });
 }
 
+/**
+ * Refuses a text that nests past MAX_NESTING_DEPTH (src/io/limits.ts) for that, naming its line and field,
+ * as a native line that deep is: said before "not a trace format" or a JSON syntax error (a file of
+ * 10,000 `[` is both). Only on the way to refusing the input: a readable file is not scanned here.
+ */
+function refuseTooDeep(text: string, path: string): void {
+  const problem = jsonTextProblem(text);
+  if (problem?.code === 'too_deep') throw jsonTextError(problem, text, path, 'no trace nests this deep: the file looks corrupted or made up; export the run again');
+}
+
+/** The whole document parsed (format detection, when its first line does not tell); a text too deep is refused as such. */
+function parsedDocument(text: string, path: string): unknown {
+  try {
+    return parseJsonDocument(text, path, 'JSON trace');
+  } catch (error) {
+    refuseTooDeep(text, path);
+    throw error;
+  }
+}
+
 /** A first line that is one whole JSON object, parsed; undefined otherwise. */
 function jsonObjectLine(head: string): Record<string, unknown> | undefined {
   if (!head.startsWith('{') || !head.trimEnd().endsWith('}')) return undefined;
@@ -167,13 +188,14 @@ export function detectFormat(text: string, path: string): TraceFormat {
   if (byFirstLine !== undefined) return byFirstLine;
   let record: unknown = jsonObjectLine(head);
   if (record === undefined && head.startsWith('{')) {
-    record = parseJsonDocument(text, path, 'JSON trace');
+    record = parsedDocument(text, path);
     if (looksLikeMiniSweAgent(record)) return 'mini-swe-agent';
     if (looksLikeSweAgent(record)) return 'swe-agent';
     if (looksLikeOtlp(record)) return 'otlp';
   }
   if (SCENARIO_MARK.test(text)) throw new UserError({ file: path, ...SCENARIO_NOT_AS_FILE });
   if (isJsonObject(record) ? scenarioKeys(Object.keys(record)) : looksLikeUnmarkedScenario(text)) throw new UserError({ file: path, ...MISSING_SCENARIO_LINE });
+  refuseTooDeep(text, path);
   throw unknownFormat(path, record);
 }
 

@@ -7,7 +7,7 @@ import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt } from '../import/common/didYouMean.js';
 import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { AFTER_REFUSAL_HINT, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
+import { AFTER_REFUSAL_HINT, afterFinalViolation, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
 import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
@@ -106,6 +106,8 @@ export class NativeTraceReader {
   private calls: CallRecord[] = [];
   /** The line of the run's call its provider refused for its length (0: none): the run ends there. */
   private refusedLine = 0;
+  /** The line of the run's last call read (a call after one marked final names it). */
+  private callLine = 0;
   /** A header line was refused: its run's lines are skipped (refuseRun). */
   private skippingRun = false;
   private runs: number;
@@ -186,6 +188,11 @@ export class NativeTraceReader {
         const v = afterRefusalViolation(`line ${this.refusedLine}`);
         issues.push({ file, line, field: v.field, code: v.code, message: v.message, hint: AFTER_REFUSAL_HINT });
       } else if (record.failed?.contextLengthExceeded !== undefined) this.refusedLine = line;
+      if (this.calls[this.calls.length - 1]?.final === true) {
+        const v = afterFinalViolation(`the call on line ${this.callLine}`);
+        issues.push({ file, line, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT });
+      }
+      this.callLine = line;
       this.calls.push(record);
     } else {
       const completed = this.refusedLine === 0 ? undefined : completedAfterRefusal(record, `line ${this.refusedLine}`);

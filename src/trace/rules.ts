@@ -11,7 +11,8 @@
  * A call the provider refused for its length (failed.contextLengthExceeded) carries no usage, cost nor
  * tool calls, is no answer (not final, backtrack nor unparseable), gives numbers past the window when it
  * gives all three (kernel/providerWindow.ts: prompt + max_tokens > window), and is its run's last call,
- * in a run whose end is not `completed` (the refusal ended the run). A failed call's status is an HTTP
+ * in a run whose end is not `completed` (the refusal ended the run). A final answer completes its run
+ * (loop/session.ts endStep): no call follows a call marked `final`. A failed call's status is an HTTP
  * status (a whole number 100–599) and no 2xx (isFailureStatus), and a failed call is no final answer.
  * A tool call the run never reached (`unreached`: its AbortSignal fired between the tool calls of one
  * call) ran nothing: no result, latency nor error, and every tool call after it was not reached either.
@@ -21,12 +22,15 @@ import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth 
 import { isHttpStatus } from '../import/http/status.js';
 import { providerRefuses } from '../kernel/providerWindow.js';
 import { reachedToolCalls } from './toolsRun.js';
+import { afterFinalViolation, AFTER_REFUSAL_HINT, afterRefusalViolation, callAfterRefusal, callsAfterFinal, completedAfterRefusal, REFUSED, refusedCallIndex } from './callOrder.js';
 import type { CallRecord, ContextLengthExceeded, RecordedSettings, ToolCallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
+
+export { afterFinalViolation, AFTER_REFUSAL_HINT, afterRefusalViolation, callAfterRefusal, callsAfterFinal, completedAfterRefusal, refusedCallIndex } from './callOrder.js';
 
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort';
+  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort' | 'call_after_final';
   message: string;
   hint?: string;
 }
@@ -135,7 +139,6 @@ const NOT_ON_A_REFUSAL = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens'
 const NO_RESPONSE_TO_MARK = { final: 'gave no final answer', backtrack: 'abandoned no step', unparseable: 'gave no response that could not be used' } as const;
 const RESPONSE_MARKS = ['final', 'backtrack', 'unparseable'] as const;
 
-const REFUSED = 'the provider refused the call (failed.contextLengthExceeded)';
 
 /** A call the provider refused for its length (failed.contextLengthExceeded): its numbers, and no usage, cost nor answer. */
 function refusalViolations(call: CallRecord, refusal: ContextLengthExceeded, out: RuleViolation[]): void {
@@ -205,41 +208,6 @@ const FINAL_FAILED_CALL: RuleViolation = {
   hint: 'leave final out of the failed call (mark the answer that ended the run), or leave failed out if the call was answered',
 };
 
-/** The index of the run's call its provider refused for its length (-1: none). */
-export function refusedCallIndex(calls: readonly CallRecord[]): number {
-  return calls.findIndex((call) => call.failed?.contextLengthExceeded !== undefined);
-}
-
-/**
- * An end `completed` in a run its provider refused (the call at `refusedWhere`): the refusal ended the
- * run before it completed, as a replay ends it (provider_refused). Refused, as every broken rule is.
- */
-export function completedAfterRefusal(end: TraceEnd, refusedWhere: string): RuleViolation | undefined {
-  if (end.outcome !== 'completed') return undefined;
-  return {
-    field: 'outcome',
-    code: 'completed_after_refusal',
-    message: `is completed, but ${REFUSED} at ${refusedWhere}, and the refusal ended the run before it completed`,
-    hint: 'write the outcome the run had (error, as loopcost writes a refused run); a run that went on after the refusal and completed records that call as a plain failed call (no contextLengthExceeded)',
-  };
-}
-
-/**
- * A call the provider refused for its length ended its run there (the loop stops, provider_refused):
- * the k-th of `calls` that follows one (its index in the run; undefined when none does).
- */
-export function callAfterRefusal(calls: readonly CallRecord[]): number | undefined {
-  const refused = refusedCallIndex(calls);
-  return refused >= 0 && refused < calls.length - 1 ? refused + 1 : undefined;
-}
-
-/** The rule callAfterRefusal checks, for a call after the refused one (at `refusedWhere`). */
-export function afterRefusalViolation(refusedWhere: string): RuleViolation {
-  return { field: 'type', code: 'call_after_refusal', message: `a call after the one the provider refused (${refusedWhere}): a refusal of a prompt past the window ends the run` };
-}
-
-export const AFTER_REFUSAL_HINT = "end the run at the refused call, or record it as a plain failed call (no contextLengthExceeded) when the run went on";
-
 export function headerRuleViolations(header: TraceHeader): RuleViolation[] {
   return defined([
     countTooLarge('systemTokens', header.systemTokens),
@@ -285,6 +253,7 @@ export function traceRuleIssues(trace: Trace): InputIssue[] {
     ...headerRuleViolations(trace.header).map((v) => issue('header.', v)),
     ...trace.calls.flatMap((call, k) => callRuleViolations(call).map((v) => issue(`calls[${k}].`, v))),
     ...(after === undefined ? [] : [issue(`calls[${after}].`, afterRefusalViolation(`calls[${after - 1}]`), AFTER_REFUSAL_HINT)]),
+    ...callsAfterFinal(trace.calls).map((k) => issue(`calls[${k}].`, afterFinalViolation(`calls[${k - 1}]`))),
     ...endRuleViolations(trace.end).map((v) => issue('end.', v)),
     ...(completed === undefined ? [] : [issue('end.', completed)]),
   ];

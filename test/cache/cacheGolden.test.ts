@@ -24,7 +24,7 @@ import { tempDir } from '../cli/run.js';
 import { compiledRuns, entryHash, GOLDEN_FILES, GOLDEN_MANIFEST, goldenRuns, readBack, writeEntry, type GoldenManifest } from './golden.js';
 
 // prettier-ignore
-const GOLDEN = { format: 'loopcost.compiled-cache/13', entry: 'b2fad02e178ee03f4f86c6145d4ec80e773e69a804330b4be07de03e892d5ed3', read: '6a19f690fb10236852600cae5b684b3fcb981107dd013e4a041feddc76734b2c', written: 'b2fad02e178ee03f4f86c6145d4ec80e773e69a804330b4be07de03e892d5ed3' };
+const GOLDEN = { format: 'loopcost.compiled-cache/14', entry: 'fe5096ca09b89b7466d721a353ae543122aa0f4ee0c299a652c6fdd68e2efe4a', read: '6a19f690fb10236852600cae5b684b3fcb981107dd013e4a041feddc76734b2c', written: 'fe5096ca09b89b7466d721a353ae543122aa0f4ee0c299a652c6fdd68e2efe4a' };
 
 const WRITE = process.env.LOOPCOST_GOLDEN === 'write';
 const REGENERATE = 'LOOPCOST_GOLDEN=write npx vitest run test/cache/cacheGolden.test.ts (rewrites test/cache/golden/golden.* and prints the GOLDEN line to paste)';

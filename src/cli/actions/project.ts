@@ -32,7 +32,7 @@ import type { GivenFlag } from './inputs.js';
 import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
-import { cacheOnWarnings } from './scenarioWarnings.js';
+import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
@@ -203,6 +203,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
       // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
       ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
       ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
+      ...unreadTracesWarnings(prepared.scenarios.map((s) => s.scenario)),
     ],
   });
   emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);

@@ -4,7 +4,8 @@
  * synthetic runs a max_tokens that leaves no room for a prompt in the model's window. `generate` says
  * them of its scenario (scenarioWarnings, on stderr); `project`, `check`, `sweep` and `calibrate` say the
  * cache's of the runs they price with the cache on (cacheOnWarnings; the window's they say already,
- * population/modelWindow.ts).
+ * population/modelWindow.ts). And every command that runs a scenario file's population but `check` says a
+ * file's `traces:` entries go unread (unreadTracesWarnings).
  */
 import { FULL_HISTORY, type CacheMode } from '../../context/strategy.js';
 import { sentMaxTokens } from '../../population/modelWindow.js';
@@ -34,11 +35,27 @@ export function pricedRunsWarnings(runs: Iterable<PricedRuns>): ReportWarning[] 
   return notes.warnings([]);
 }
 
+/**
+ * Once per scenario file that names `traces:` beside its population: only `check` reads them (replay,
+ * whatif, sweep, project, calibrate, generate run the population alone). A file with traces and no
+ * population is refused by those commands already (load.ts parseScenario).
+ */
+export function unreadTracesWarnings(scenarios: readonly Pick<Scenario, 'source' | 'traces'>[]): ReportWarning[] {
+  const files = new Set(scenarios.filter((scenario) => scenario.traces !== undefined).map((scenario) => scenario.source));
+  return [...files].map((file) => ({
+    code: 'scenario_traces_unread',
+    message: `${file}: its traces: entries are read by loopcost check only; give those traces to this command as inputs to replay them`,
+  }));
+}
+
 /** What replay warns of a scenario file's runs under its settings (the flags given on top): what `generate` says on stderr. */
 export function scenarioWarnings(scenario: Scenario, args: { prices: PriceTable; overrides: ScenarioOverrides; path: string }): ReportWarning[] {
   const settings = scenarioSettings(scenario, args.overrides);
   const pricing = resolveScenarioPricing(scenario, args.prices);
-  return pricedRunsWarnings([{ source: args.path, pricing, cache: settings.strategy.cache, sentMaxTokens: sentMaxTokens([settings.brakes]) }]);
+  return [
+    ...pricedRunsWarnings([{ source: args.path, pricing, cache: settings.strategy.cache, sentMaxTokens: sentMaxTokens([settings.brakes]) }]),
+    ...unreadTracesWarnings([{ source: args.path, traces: scenario.traces }]),
+  ];
 }
 
 /**

@@ -12,7 +12,7 @@ import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWar
 import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../parseFlags.js';
 import type { SweepSetup } from './sweepWork.js';
-import { cacheOnWarnings } from './scenarioWarnings.js';
+import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -43,5 +43,6 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
       { prices: setup.prices, scenarios: setup.scenarios.map((s) => s.scenario), ...(args.traces === undefined ? {} : { traces: args.traces }) },
     ),
     ...windows.warnings(),
+    ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
   ];
 }
