@@ -9,6 +9,7 @@
  * prompt, cached parts included). Whole token counts times whole picodollar prices are exact below 2^53.
  */
 import { UserError } from '../errors.js';
+import { counted } from '../plural.js';
 import { PriceField, tierRow, type FlatPrices } from './prices.js';
 import { predicts, type BrakeLimits } from './limits.js';
 import { CacheWrites } from './cacheWrites.js';
@@ -136,7 +137,7 @@ export function promptEstimate(viewTokens: number, overheadTokens: number): numb
 export function costOutOfRange(calls: number): UserError {
   return new UserError({
     code: 'cost_out_of_range',
-    message: `one run costs more than $9,007 (${calls} calls), beyond exact picodollar arithmetic`,
+    message: `one run costs more than $9,007 (${counted(calls, 'call')}), beyond exact picodollar arithmetic`,
     hint: 'set --max-steps, --max-cost or --context-window to bound the run',
   });
 }

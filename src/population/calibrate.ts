@@ -25,7 +25,7 @@ import type { CellFigures } from '../fast/sweepResult.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { BaselineFigures, PopulationConfig } from './run.js';
 import type { SweepPopulation } from './sweep.js';
-import { recordedRuns } from './sweepRecorded.js';
+import { recordedRunsNamed } from './blameRun.js';
 import { syntheticRuns } from './syntheticSweep.js';
 
 /** A run pair as the population runner gives it (synthetic runs carry their baseline's ground truth). */
@@ -153,7 +153,7 @@ export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRu
  */
 export function calibrationsOf(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): CalibrationFigures[] {
   const tallies = configs.map(() => new CalibrationTally());
-  recordedRuns(population.recorded, configs, prices, {
+  recordedRunsNamed(population.recorded, configs, prices, {
     visit: (c, run, baseline) => tallies[c]!.addRecorded(run, baseline),
     visitCell: (c, run, baseline) => tallies[c]!.addRecordedCell(run, baseline),
   });

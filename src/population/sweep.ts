@@ -18,8 +18,9 @@ import type { Trace } from '../trace/types.js';
 import type { StrategyFigures } from '../loop/types.js';
 import { baselineOfCell, runOfCell, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
-import { recordedRuns, type SweepResults } from './sweepRecorded.js';
+import type { SweepResults } from './sweepRecorded.js';
 import { syntheticRuns } from './syntheticSweep.js';
+import { recordedRunsNamed } from './blameRun.js';
 
 export { hasStrategyFigures, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -53,7 +54,7 @@ export class SweepPopulation {
 export function sweepPairs(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): RunPair[][] {
   const recorded: RunPair[][] = configs.map(() => []);
   const visit: RunVisitor = (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline });
-  recordedRuns(population.recorded, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
+  recordedRunsNamed(population.recorded, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
   return configs.map((config, c) => {
     const synthetic = population.synthetic.scenarios!.length === 0 ? [] : populationRuns(population.synthetic, config, prices);
     return [...recorded[c]!, ...synthetic];
@@ -99,7 +100,7 @@ export class SweepTallier {
       this.tallies[c]!.addCoded(f, baseline);
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
-    recordedRuns(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
+    recordedRunsNamed(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
     syntheticRuns(population.synthetic, this.configs, this.prices, { visit: add, visitCell: addCell }, this.syntheticSweeps);
     return this;
   }

@@ -3,6 +3,7 @@
  * message that knows no file: this names the run it was replaying, so the user knows where to look.
  */
 import { placeIssues } from '../errors.js';
+import { counted } from '../plural.js';
 import type { Trace } from '../trace/types.js';
 import { recordedCallCount } from './runFacts.js';
 
@@ -11,6 +12,6 @@ export function inRunContext<T>(trace: Trace, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    throw placeIssues(error, (issue) => ({ ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${recordedCallCount(trace)} recorded calls: ${issue.message}` }));
+    throw placeIssues(error, (issue) => ({ ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${counted(recordedCallCount(trace), 'recorded call')}: ${issue.message}` }));
   }
 }

@@ -121,13 +121,15 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const { files, unread } = recordedTraceFiles(inputs, { command: 'fit', instead: 'pass recorded traces of any supported format', read: flags }, io);
   // A run whose model the table lacks makes its file bad like any other problem (named, or left out with --skip-bad).
-  const traces = await workOnRuns(traceInputs(files, flags, { unread }), io, (trace) => {
+  // The recorded runs replayed as recorded as they are read (what --report compares, and the prompts the
+  // profile's window must hold): a run costing past $9,007 makes its file bad too (replay names it).
+  const read = await workOnRuns(traceInputs(files, flags, { unread }), io, (trace) => {
     resolveTracePricing(trace, { prices });
-    return trace;
+    return { trace, run: replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }) };
   });
+  const traces = read.map((r) => r.trace);
+  const recorded = read.map((r) => r.run);
   const { scenario, notes } = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
-  // The recorded runs as recorded: what --report compares, and the prompts the profile's window must hold.
-  const recorded = traces.map((trace) => replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }));
   const source = flags.out ?? 'fitted profile';
   const warnings = [...priceGapWarningsOf(traces, { prices, inputs }), ...pastProfileWindowWarnings(recorded, resolveScenarioPricing({ ...scenario, source }, prices))];
   const yaml = scenarioYaml(scenario, [...notes, pricesNote(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);

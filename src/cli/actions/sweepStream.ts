@@ -115,17 +115,20 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   // A batch swept and tallied (or dropped) is read no more: the arena's memory is handed out again.
   const flush = () => {
     if (open === undefined || batch.length === 0) return;
-    tallier.add(new SweepPopulation(batch, []));
-    const batchSums = contextSumsOf(args.setup, batch);
-    if (batchSums !== undefined) open.sums.push(batchSums);
     open.runs += batch.length;
+    // A run past $9,007 under some configuration makes its file bad (named by the tallier: population/blameRun.ts); close() rolls it back.
+    const batchSums = set.guard({ file: open.file, trace: batch[0]! }, () => {
+      tallier.add(new SweepPopulation(batch, []));
+      return contextSumsOf(args.setup, batch);
+    });
+    if (batchSums !== undefined) open.sums.push(batchSums);
     batch = [];
     arena.reset();
   };
   // A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept, the others are rolled back.
   const close = () => {
+    if (open !== undefined && !set.isBad(open.file)) flush();
     if (open !== undefined && !set.isBad(open.file)) {
-      flush();
       goodFiles += 1;
       recordedRuns += open.runs;
       sums.push(...open.sums);

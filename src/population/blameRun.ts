@@ -1,0 +1,69 @@
+/**
+ * A run past exact picodollars found inside a batch: the engine's refusal (kernel/cost.ts costOutOfRange)
+ * knows no run, and a batch sweeps many. Whether a run overflows depends on the configuration (brakes and
+ * context decide how far it gets), so it is found only when a batch throws: the batch's runs are swept
+ * again one at a time, one configuration at a time, and the first that throws is named (file#run, the
+ * configuration) as replay names it (replay/runContext.ts). The hot path pays nothing: this runs only
+ * after a throw. Pure: no node:*, no clock.
+ */
+import { contextSpecOf } from '../context/strategy.js';
+import { UserError } from '../errors.js';
+import { brakeSpec } from '../report/settings.js';
+import { inRunContext } from '../replay/runContext.js';
+import type { Trace } from '../trace/types.js';
+import type { PriceTable } from '../pricing/types.js';
+import type { CellVisitor, RunVisitor } from './sweepCells.js';
+import type { PopulationConfig, PopulationInputs } from './run.js';
+import { recordedRuns, type RecordedRunsOptions } from './sweepRecorded.js';
+
+/** Whether `error` is the engine's refusal of a run past exact picodollars, not yet placed in a file. */
+export function isUnplacedCostOverflow(error: unknown): error is UserError {
+  return error instanceof UserError && error.issues.length > 0 && error.issues.every((issue) => issue.code === 'cost_out_of_range' && issue.file === undefined);
+}
+
+/** A configuration in a few words, as a report's settings say it: what decides how far a run gets (its brakes, context and model). */
+export function configurationWords(config: PopulationConfig): string {
+  const words = [`brakes ${brakeSpec(config.brakes)}`];
+  if (config.strategy.kind !== 'full') words.push(`context ${contextSpecOf(config.strategy)}`);
+  if (config.model !== undefined) words.push(`model ${config.model}`);
+  return words.join(', ');
+}
+
+/**
+ * `work` over `traces`; when it throws an unplaced cost overflow, `sweepOne` (one trace under one
+ * configuration) is run on each (trace, configuration) in order, inside the run's context, so the first
+ * that overflows is thrown naming its file, run and configuration. Anything else is thrown on as it was.
+ */
+export function blamingRun<T>(args: { traces: readonly Trace[]; configs: readonly PopulationConfig[]; work: () => T; sweepOne: (trace: Trace, config: PopulationConfig) => void }): T {
+  try {
+    return args.work();
+  } catch (error) {
+    if (!isUnplacedCostOverflow(error)) throw error;
+    for (const trace of args.traces) {
+      for (const config of args.configs) {
+        try {
+          args.sweepOne(trace, config);
+        } catch (one) {
+          if (!isUnplacedCostOverflow(one)) throw one;
+          const named = new UserError(one.issues.map((issue) => ({ ...issue, message: `${issue.message}, under configuration ${configurationWords(config)}` })));
+          inRunContext(trace, () => {
+            throw named;
+          });
+        }
+      }
+    }
+    throw error;
+  }
+}
+
+/** recordedRuns (sweepRecorded.ts), a run past exact picodollars named by its file, run and configuration. */
+export function recordedRunsNamed(recorded: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: { visit: RunVisitor; visitCell: CellVisitor }, options: RecordedRunsOptions = {}): void {
+  const ignore = () => undefined;
+  blamingRun({
+    traces: recorded.traces ?? [],
+    configs,
+    work: () => recordedRuns(recorded, configs, prices, visitors, options),
+    // One run under one configuration, its figures dropped: what throws if that run overflows.
+    sweepOne: (trace, config) => recordedRuns({ traces: [trace] }, [config], prices, { visit: ignore, visitCell: ignore }),
+  });
+}
