@@ -4,19 +4,14 @@
  * characters, numbers and missing cells, right-aligned, shrinking and multi-line-header columns, widths
  * that cut and widths that do not.
  */
+import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { describe, expect, it } from 'vitest';
 import { cellWidthsOf, formatTable, formatTablePieces, type Cell, type Column } from '../../src/report/table.js';
 
-/** A seeded generator (mulberry32): the same tables every run. */
+/** A seeded generator (pure-rand's xoroshiro128+, as the synthetic agents draw): the same tables every run. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = xoroshiro128plus(seed);
+  return () => unsafeUniformIntDistribution(0, 0xffffffff, rng) / 4294967296;
 }
 
 const PIECES = ['a', 'run', '/data/traces/', 'max_steps', '-', '$0.0012', '漢字', '😀', 'e\u0301', '\u001b[31m', '\n', '\t', ' ', '…', '0/1 0.02%', '→'];
