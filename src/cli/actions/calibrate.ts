@@ -13,6 +13,7 @@ import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js'
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, sweepTook, type SweepFlags } from './sweepWork.js';
+import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
@@ -25,13 +26,14 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   if (format === 'chart') throw new UserError({ file: '<command line>', field: '--format', code: 'bad_value', message: 'calibrate has no chart', hint: 'use table, csv or json' });
   warnViewFlags(opts, format, io);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const prepared = await prepareSweep(inputs, opts, given, io);
+  const read = await prepareSweep(inputs, opts, given, io);
+  // A run past $9,007 makes its file bad (sweepDrop.ts): the figures are of the sweep without it.
+  const { prepared, figures } = await tallyDropping({ prepared: read, opts, io }, (prepared) => ({ prepared, figures: calibrationsOf(prepared.population, prepared.configurations.map((c) => c.config), prepared.prices) }));
   const recordedRuns = prepared.population.traces.length;
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
   if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
   const configs = prepared.configurations;
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
-  const figures = calibrationsOf(prepared.population, configs.map((c) => c.config), prepared.prices);
   const report = buildCalibrateReport({
     // The cache and latency no flag gave, as the runs took them, as sweep says it (sweepTook).
     settings: reportSettings({

@@ -30,6 +30,7 @@ import { checkOutputs, emitReport, pricedInputs, reportView, tableOrJson } from 
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
 import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
@@ -158,10 +159,16 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const seed = nonNegativeInt('--seed', opts.seed ?? '1');
   const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const prepared = await prepareSweep(inputs, { ...opts, grid: [], seedSeedsProjection: true }, given, io);
-  const config = projectConfig(prepared);
+  const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true };
+  const read = await prepareSweep(inputs, sweepOpts, given, io);
+  // Every tally over the runs (a run past $9,007 makes its file bad: sweepDrop.ts), then the bad files refused or listed.
+  const { prepared, config, pairs, crossings, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
+    const config = projectConfig(prepared);
+    const { pairs, crossings } = projectedRuns(prepared, config);
+    const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, config, pairs, target);
+    return { prepared, config, pairs, crossings, suggestCap };
+  });
   const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
-  const { pairs, crossings } = projectedRuns(prepared, config);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
   const uncounted = uncountedCallsOf({ traces: prepared.population.traces, scenarios: prepared.population.synthetic.scenarios });
   const worst = worstCaseRun(config.brakes, crossings.pricings, { uncounted, ...summaryCallsOf(config.strategy, prepared.prices) });
@@ -191,7 +198,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
     capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
     crossings: promptCrossings,
-    ...(target === undefined ? {} : { suggestCap: suggestedCap(prepared, config, pairs, target) }),
+    ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: [
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
       'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',

@@ -24,6 +24,7 @@ import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
 import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, sweepTook, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
 import type { SweepWorker } from './sweepWorkers.js';
+import { tallyDropping } from './sweepDrop.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -155,9 +156,12 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
     return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs }) };
   }
   for (const worker of started) worker.stop();
-  const prepared = await prepareSweep(inputs, opts, given, io, { setup });
-  const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
-  return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs }) };
+  const read = await prepareSweep(inputs, opts, given, io, { setup });
+  // A run past $9,007 makes its file bad (sweepDrop.ts): rows and header are of the sweep without it.
+  return tallyDropping({ prepared: read, opts, io }, async (prepared) => {
+    const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
+    return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs }) };
+  });
 }
 
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {

@@ -8,18 +8,49 @@ import type { BadInput, InputRun } from '../../import/inputSet.js';
 import type { CountedStart } from '../../io/byteRange.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
-import { traceInputs, workOnRuns } from './inputs.js';
+import { traceInputs } from './inputs.js';
+import { leftOutScenariosMessage, skippedMessage, type TraceInputs } from '../../import/inputSet.js';
+import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 import { ownPricingOf } from './sweepPricing.js';
 import type { SweepFlags, SweepSetup, SweepShare } from './sweepWork.js';
 
-/** Every trace file's good runs; a bad file fails the command naming every bad file, or is left out and listed (--skip-bad). */
-export async function allRuns(setup: SweepSetup, opts: SweepFlags, io: CliIO): Promise<Trace[]> {
+/** Every trace file's runs as read: the set that knows the bad files (not yet refused nor listed: finishRead does, after the tally). */
+export interface AllRuns {
+  set: TraceInputs;
+  runs: InputRun[];
+  missing: MissingTranscript[];
+}
+
+/**
+ * Every trace file's good runs; the bad files are refused or listed (--skip-bad) by finishRead once the
+ * runs are tallied, as a run past $9,007 is found only then and makes its file bad too (sweepDrop.ts).
+ */
+export async function allRuns(setup: SweepSetup, opts: SweepFlags): Promise<AllRuns> {
   const ownPricing = ownPricingOf(setup);
-  const inputs = traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
-  return workOnRuns(inputs, io, (trace) => {
-    ownPricing(trace);
-    return trace;
-  });
+  const set = traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
+  const runs: InputRun[] = [];
+  const missing: MissingTranscript[] = [];
+  for await (const run of set.runs()) {
+    set.guard(run, () => {
+      missing.push(...missingTranscriptsOf(run.trace));
+      ownPricing(run.trace);
+    });
+    runs.push(run);
+  }
+  return { set, runs: set.keep(runs), missing };
+}
+
+/** The good runs' traces. */
+export function tracesOf(read: AllRuns): Trace[] {
+  return read.set.keep(read.runs).map((run) => run.trace);
+}
+
+/** After the tally: a bad file fails the command naming every bad file, or is left out and listed (--skip-bad), as workOnRuns says it. */
+export function finishRead(read: AllRuns, io: CliIO): void {
+  const skipped = read.set.finish();
+  io.stderr(leftOutScenariosMessage(read.set.scenarioFiles));
+  io.stderr(skippedMessage(skipped, read.set.inputCount));
+  warnMissingTranscripts(read.missing, io, skipped.map((bad) => bad.file));
 }
 
 /**

@@ -19,7 +19,8 @@ import { streamFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
-import { contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
+import { addDropping } from './sweepDrop.js';
+import { cachesTaken, contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 
 /**
  * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
@@ -129,10 +130,12 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
       continue;
     }
     const counting = unit.range === undefined ? {} : { counted: countedOf(unit.files[0]!) };
-    const prepared = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup, ...counting });
+    const read = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup, ...counting });
+    // A run past $9,007 sets its file aside as bad, its runs left out (sweepDrop.ts).
+    const added = addDropping(tallier, read.population, unit.files);
+    const prepared = added.overflowed.length === 0 ? read : { ...read, population: added.population, traces: added.population.traces as Trace[], recordedCaches: cachesTaken(added.population.traces), skipped: [...read.skipped, ...added.overflowed] };
     // Kept for a second pass only with a target (the halved step caps); else each unit's runs go once swept.
     if (args.setup.targetCompletion !== undefined) populations.push(prepared.population);
-    tallier.add(prepared.population);
     first.recordedRuns += prepared.traces.length;
     gaps.addSums(sweepPriceGaps(args.setup, prepared.traces).sums());
     windows.addInputs({ traces: prepared.traces });

@@ -33,7 +33,7 @@ import { scenarioPricings, type ScenarioInput } from '../../scenario/replayScena
 import type { CliIO } from '../io.js';
 import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import { readInputs, type GivenFlag } from './inputs.js';
-import { allRuns, shareRuns } from './sweepRead.js';
+import { allRuns, shareRuns, tracesOf, type AllRuns } from './sweepRead.js';
 
 export type SweepFlags = BrakeFlags &
   ContextFlags &
@@ -68,6 +68,8 @@ export interface PreparedSweep extends SweepSetup {
   skipped: BadInput[];
   /** Each cache the runs read take without one given (defaultCacheMode), once: what the settings say they took (sweepTook). */
   recordedCaches: CacheMode[];
+  /** Every trace file read on this thread: its bad files refused or listed once the runs are tallied (sweepDrop.ts). */
+  read?: AllRuns;
 }
 
 const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'repeatAction', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
@@ -172,7 +174,7 @@ export interface SweepRead {
 }
 
 /** Each cache `traces` take without one given (defaultCacheMode: their recorded cache, else off), once. */
-function cachesTaken(traces: readonly Trace[]): CacheMode[] {
+export function cachesTaken(traces: readonly Trace[]): CacheMode[] {
   return [...new Set(traces.map(defaultCacheMode))];
 }
 
@@ -207,15 +209,17 @@ export interface SweepShare {
  * (`from.traces`, sent to a worker), or a share of the population (`from.share`: its files read with
  * bad ones set aside in `skipped`, which the command reports for every share together; a byte range of
  * a file counted on from `from.counted`, what its thread counted of the file before). `from.setup`: the
- * command's setUpSweep, already done.
+ * command's setUpSweep, already done. Every trace file read here leaves its bad files to be refused or
+ * listed after the tally (`read`: sweepDrop.ts tallyDropping, which `from.read` hands back on a re-tally).
  */
-export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[] } | { share: SweepShare; setup?: SweepSetup; counted?: CountedStart } | { setup: SweepSetup }): Promise<PreparedSweep> {
+export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO, from?: { traces: Trace[]; setup?: SweepSetup; read?: AllRuns } | { share: SweepShare; setup?: SweepSetup; counted?: CountedStart } | { setup: SweepSetup }): Promise<PreparedSweep> {
   const setup = from !== undefined && 'setup' in from && from.setup !== undefined ? from.setup : setUpSweep(inputs, opts, given, io);
   const share = from !== undefined && 'share' in from ? from.share : undefined;
   let traces: Trace[];
   let skipped: BadInput[] = [];
+  let read = from !== undefined && 'read' in from ? from.read : undefined;
   if (from !== undefined && 'traces' in from) traces = from.traces;
-  else if (share === undefined) traces = await allRuns(setup, opts, io);
+  else if (share === undefined) traces = tracesOf((read = await allRuns(setup, opts)));
   else ({ traces, skipped } = await shareRuns({ share, setup, opts }, from !== undefined && 'counted' in from ? from.counted : undefined));
   const trees = opts.tree === true ? new TreePopulation(treesOf(traces), setup.prices) : undefined;
   const populations: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }, k) => ({ scenario, runs: settings.runs, seed: settings.seed, ...(share === undefined ? {} : share.scenarioRuns[k]!) }));
@@ -226,6 +230,7 @@ export async function prepareSweep(inputs: readonly string[], opts: SweepFlags, 
     traces,
     skipped,
     recordedCaches: cachesTaken(traces),
+    ...(read === undefined ? {} : { read }),
   };
 }
 
