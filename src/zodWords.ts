@@ -3,7 +3,8 @@
  * (src/scenario/load.ts) alike: the value given and what to write (`is the string "ten": give a whole
  * number greater than 0`, `"complete" is not an outcome: did you mean completed? (…)`), never zod's own
  * ("Invalid input: expected number, received string"). A message a schema words itself (a share's, a
- * pattern's) is its own; the issue's `code` is zod's unless said otherwise here.
+ * pattern's) is its own, after the number given when it does not name it (`is 1e305: must be at most …`);
+ * the issue's `code` is zod's unless said otherwise here. Check baselines and merge's shards are worded here too.
  */
 import type { z } from 'zod/mini';
 import { describeValue } from './import/common/jsonValue.js';
@@ -208,7 +209,7 @@ export function zodIssueWords(issue: ZodIssue, subject: IssueSubject): IssueWord
       return isTypeUnion(issue) ? unionWords(issue.errors.map((branch) => branch[0]!), { given, field, schema: schema() }) : undefined;
     case 'too_big':
     case 'too_small':
-      return ZOD_WORDING.test(issue.message) ? sizeWords(issue, shown(given, written), given) : undefined;
+      return ZOD_WORDING.test(issue.message) ? sizeWords(issue, shown(given, written), given) : ownLimitWords(issue, given, written);
     case 'invalid_format':
       return formatWords(issue, shown(given, written));
     default:
@@ -220,7 +221,11 @@ function typeWords(issue: z.core.$ZodIssueInvalidType, at: { given: unknown; fie
   const { given } = at;
   if (given === undefined) return { code: 'missing_field', message: `missing required field (${issue.expected})` };
   if (typeof given === 'number' && Number.isNaN(given)) return { code: issue.code, message: 'is NaN, not a number' };
-  if (typeof given === 'number' && issue.expected === 'int') return { code: issue.code, message: `is ${shown(given, at.written)}: must be a whole number${unitOf(at.field)}` };
+  if (typeof given === 'number' && !Number.isFinite(given)) return { code: issue.code, message: `is ${given}: must be a finite number` };
+  if (typeof given === 'number' && issue.expected === 'int') {
+    const own = ZOD_WORDING.test(issue.message) ? `must be a whole number${unitOf(at.field)}` : issue.message;
+    return { code: issue.code, message: `is ${shown(given, at.written)}: ${own}` };
+  }
   const wanted = typeWanted(issue.expected, at.schema());
   if (typeof given === 'string' && (issue.expected === 'number' || issue.expected === 'int')) return { code: issue.code, message: stringForNumber(given, wanted) };
   return { code: issue.code, message: `is ${shown(given, at.written)}: give ${wanted}` };
@@ -254,6 +259,12 @@ function unionWords(branches: readonly ZodIssue[], at: { given: unknown; field: 
   const names = branches.find((branch) => branch.code === 'invalid_value');
   if (typeof given === 'string' && names?.code === 'invalid_value' && names.values.length > 1) return valueWords(names.values, given, at.field, undefined);
   return { code: 'invalid_type', message: `is ${shown(given, undefined)}: give ${orList(wanted)}` };
+}
+
+/** A number past a limit the schema words itself (`must be at most 9007199254740991 (2^53 − 1), …`): the value given named first, unless the message names it. */
+function ownLimitWords(issue: ZodIssue, given: unknown, written: string | undefined): IssueWords | undefined {
+  if (typeof given !== 'number' || /^is\b/.test(issue.message)) return undefined;
+  return { code: issue.code, message: `is ${shown(given, written)}: ${issue.message}` };
 }
 
 function sizeWords(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, said: string, given: unknown): IssueWords {

@@ -11,6 +11,7 @@ import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT, picoToUsd } from '../money.js';
 import { RUN_EXPECTATION_KEYS, type RunExpect } from '../scenario/expectSchema.js';
+import { zodIssueWords, type IssueSubject } from '../zodWords.js';
 import { POPULATION_FIGURE_NAMES } from './evaluate.js';
 
 /** `{min, max}` over a scenario's runs (steps, or a run's cost); null: no runs. */
@@ -51,12 +52,14 @@ const RUN_KEY = new RegExp(`^(?:runs|behaviours\\..+)\\.(${RUN_KEYS_TEXT})$`, 's
 const KEYS_WRITTEN = `\`runs.<${RUN_KEYS_TEXT}>\`, \`behaviours.<name>.<${RUN_KEYS_TEXT}>\` or \`population.<figure>\``;
 
 /**
- * A zod issue's message as a baseline's problem says it: a number JSON cannot hold (`1e400`, read as
- * Infinity) is named as such, not as "expected number, received number". Needs `reportInput`.
+ * A zod issue's message as a baseline's problem says it, in the words of src/zodWords.ts (`is -3: must not
+ * be negative`); a number JSON cannot hold (`1e400`, read as Infinity) is named as such. `subject`: the
+ * schema and value the issue's path is in. Needs `reportInput`.
  */
-export function baselineIssueMessage(issue: z.core.$ZodIssue): string {
+export function baselineIssueMessage(issue: z.core.$ZodIssue, subject: IssueSubject): string {
   if (issue.code === 'invalid_type' && typeof issue.input === 'number' && !Number.isFinite(issue.input)) return `is ${issue.input}: must be a finite number (a JSON number past ±1.8e308, such as 1e400, is read as Infinity)`;
-  return issue.message;
+  if (issue.code === 'unrecognized_keys') return `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`;
+  return zodIssueWords(issue, subject)?.message ?? issue.message;
 }
 
 function figureAt(figures: unknown, path: string): unknown {
@@ -72,8 +75,9 @@ export const checkBaselineExpectations = (costs: 'usd' | 'pico') => (entry: { ex
     const path = ['expectations', key];
     const run = RUN_KEY.exec(key);
     if (run !== null) {
-      const parsed = RUN_EXPECTATIONS[costs][run[1] as keyof RunExpect].safeParse(value, { reportInput: true });
-      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...path, ...issue.path.map(String)], message: baselineIssueMessage(issue) });
+      const schema = RUN_EXPECTATIONS[costs][run[1] as keyof RunExpect];
+      const parsed = schema.safeParse(value, { reportInput: true });
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...path, ...issue.path.map(String)], message: baselineIssueMessage(issue, { schema, value }) });
       continue;
     }
     const figure = key.startsWith('population.') ? key.slice('population.'.length) : undefined;

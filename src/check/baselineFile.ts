@@ -227,7 +227,7 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   throw new UserError(
     parsed.error.issues.flatMap((issue): InputIssue[] => {
       if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], format));
-      const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue);
+      const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue, { schema: baselineSchema, value });
       return [{ file, ...(issue.path.length === 0 ? {} : { field: fieldOf(issue.path) }), code: issue.code, message, hint: WRITTEN_BY }];
     }).slice(0, 20),
   );

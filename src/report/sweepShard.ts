@@ -9,6 +9,7 @@ import { MAX_REPORTED_ISSUES, type InputIssue } from '../errors.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import type { GridAxis } from '../population/grid.js';
 import type { SweepRow } from './sweepReport.js';
+import { zodIssueWords } from '../zodWords.js';
 import { rowProblems, sweepShardSchema, type SweepShardReport } from './sweepShardSchema.js';
 
 export const SHARD_HINT = 'make each shard with loopcost sweep ... --shard K/N --format json, and merge the files as written';
@@ -20,26 +21,11 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
 }
 
-function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function messageOf(issue: z.core.$ZodIssue): { code: string; message: string } {
-  if (issue.code === 'invalid_type') {
-    if (issue.input === undefined) return { code: 'missing_field', message: `missing required field (${issue.expected})` };
-    if (typeof issue.input === 'number' && issue.expected === 'int') return { code: 'not_integer', message: `is ${issue.input}: must be a whole number` };
-    if (typeof issue.input === 'number' && issue.expected === 'number') return { code: 'bad_number', message: `is ${issue.input}: must be a finite number` };
-    const expected = issue.expected === 'record' ? 'object' : issue.expected;
-    return { code: 'wrong_type', message: `must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}, not ${kindOf(issue.input)}` };
-  }
-  if (issue.code === 'too_small' && issue.origin === 'number' && issue.minimum === 0) return { code: 'negative_number', message: `is ${String(issue.input)}: must not be negative` };
-  if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number') {
-    const [code, bound, limit] = issue.code === 'too_big' ? ['too_large', 'at most', issue.maximum] : ['too_small', 'at least', issue.minimum];
-    return { code, message: `is ${String(issue.input)}: must be ${bound} ${String(limit)}` };
-  }
+/** A schema issue in the words of src/zodWords.ts (`is -5: must not be negative`); unknown keys and stop reasons in merge's own. */
+function messageOf(issue: z.core.$ZodIssue, value: unknown): { code: string; message: string } {
   if (issue.code === 'unrecognized_keys') return { code: 'unknown_field', message: `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}` };
   if (issue.code === 'invalid_key') return { code: 'unknown_stop_reason', message: 'is not a stop reason' };
-  return { code: issue.code, message: issue.message };
+  return zodIssueWords(issue, { schema: sweepShardSchema(), value }) ?? { code: issue.code, message: issue.message };
 }
 
 function shardIssue(file: string, field: string, code: string, message: string): InputIssue {
@@ -52,7 +38,7 @@ function shardIssue(file: string, field: string, code: string, message: string):
  */
 function valueIssues(value: { configurations?: unknown }, error: z.ZodError | undefined, file: string): InputIssue[] {
   const issues = (error?.issues ?? []).map((issue) => {
-    const { code, message } = messageOf(issue);
+    const { code, message } = messageOf(issue, value);
     return shardIssue(file, jsonPath(issue.path), code, message);
   });
   const rows = Array.isArray(value.configurations) ? (value.configurations as unknown[]) : [];

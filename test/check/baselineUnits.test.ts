@@ -42,6 +42,6 @@ describe("a baseline's run-cost range is read in its format's unit", () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).issues[0]).toMatchObject({ field: 'scenarios[0].expectations.runs.costUsd.min', message: expect.stringMatching(/^must be a whole number of picodollars/) });
+    expect((error as UserError).issues[0]).toMatchObject({ field: 'scenarios[0].expectations.runs.costUsd.min', message: expect.stringMatching(/^is [\d.e-]+: must be a whole number of picodollars/) });
   });
 });

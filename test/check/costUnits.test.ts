@@ -93,7 +93,7 @@ describe('a run cost range is held in USD, as its name says', () => {
     const picoInThree = JSON.stringify({ ...two, baseline: 'loopcost.check-baseline/3' });
     expect(userError(() => parseBaseline(picoInThree, 'b.json')).issues[0]).toMatchObject({ file: 'b.json', field: 'scenarios[0].expectations.runs.costUsd.min', message: expect.stringMatching(/the most one run can cost: this format holds a run.s cost in USD \(format 2 held picodollars\)$/) });
     const usdInTwo = JSON.stringify({ ...written, baseline: 'loopcost.check-baseline/2' });
-    expect(userError(() => parseBaseline(usdInTwo, 'b.json')).issues[0]).toMatchObject({ file: 'b.json', field: 'scenarios[0].expectations.runs.costUsd.min', message: expect.stringMatching(/^must be a whole number of picodollars/) });
+    expect(userError(() => parseBaseline(usdInTwo, 'b.json')).issues[0]).toMatchObject({ file: 'b.json', field: 'scenarios[0].expectations.runs.costUsd.min', message: expect.stringMatching(/^is [\d.e-]+: must be a whole number of picodollars/) });
     const unknown = JSON.stringify({ ...written, baseline: 'loopcost.check-baseline/4' });
     expect(userError(() => parseBaseline(unknown, 'b.json')).issues[0]!.message).toBe('is not a check baseline format loopcost reads (loopcost.check-baseline/3, loopcost.check-baseline/2 or loopcost.check-baseline/1)');
   });

@@ -65,10 +65,10 @@ describe('a cost limit past $9,007.199254740991 is refused where it was given', 
 describe("a scenario's token sizes stop where a trace's counts do (2^53 − 1)", () => {
   const COMMANDS = [['replay', '--runs', '1'], ['generate', '--runs', '1'], ['sweep', '--runs', '1', '--grid', 'max-steps=2'], ['calibrate', '--runs', '1'], ['project', '--runs', '1'], ['check', '--runs', '1']];
   const cases: [string, Record<string, string>, Record<string, string>, RegExp][] = [
-    ['systemTokens', { systemTokens: '1e305' }, {}, /line 3 field 'systemTokens': must be at most 9007199254740991 \(2\^53 − 1\)/],
-    ['outputTokens', {}, { outputTokens: '1e305' }, /line 8 field 'population\[0\]\.outputTokens': must be at most 9007199254740991/],
-    ['a lognormal p95', {}, { outputTokens: '{ kind: lognormal, median: 10, p95: 1e300 }' }, /field 'population\[0\]\.outputTokens\.p95': must be at most 9007199254740991/],
-    ['runsPerDay', { runsPerDay: '1e300' }, {}, /field 'runsPerDay': must be at most 9007199254740991/],
+    ['systemTokens', { systemTokens: '1e305' }, {}, /line 3 field 'systemTokens': is 1e305: must be at most 9007199254740991 \(2\^53 − 1\)/],
+    ['outputTokens', {}, { outputTokens: '1e305' }, /line 8 field 'population\[0\]\.outputTokens': is 1e305: must be at most 9007199254740991/],
+    ['a lognormal p95', {}, { outputTokens: '{ kind: lognormal, median: 10, p95: 1e300 }' }, /field 'population\[0\]\.outputTokens\.p95': is 1e300: must be at most 9007199254740991/],
+    ['runsPerDay', { runsPerDay: '1e300' }, {}, /field 'runsPerDay': is 1e300: must be at most 9007199254740991/],
   ];
   for (const [what, top, entry, message] of cases) {
     it(`${what} past the cap is refused by every command`, async () => {
@@ -144,10 +144,10 @@ describe('check: expectations and baselines past what a run can cost', () => {
   it('an expectation bound past $9,007.199254740991 names its field and line', async () => {
     const runs = join(dir, 'expect-runs.yaml');
     writeFileSync(runs, base.replace(/costUsd: \{ max: 0\.003 \}/, 'costUsd: { max: 1e300 }'));
-    expectUserError(await cli('check', runs), /expect-runs\.yaml:line \d+ field 'expect\.runs\.costUsd\.max': must be at most \$9,007\.199254740991/);
+    expectUserError(await cli('check', runs), /expect-runs\.yaml:line \d+ field 'expect\.runs\.costUsd\.max': is 1e300: must be at most \$9,007\.199254740991/);
     const population = join(dir, 'expect-population.yaml');
     writeFileSync(population, base.replace(/^expect:.*$/m, 'expect:\n  population: { costPerCompletedUsd: { min: 1e300 } }').replace(/^  runs: \{ stopReason.*$/m, ''));
-    expectUserError(await cli('check', population), /field 'expect\.population\.costPerCompletedUsd\.min': must be at most \$9,007/);
+    expectUserError(await cli('check', population), /field 'expect\.population\.costPerCompletedUsd\.min': is 1e300: must be at most \$9,007/);
   });
 
   it('a baseline figure past what its runs can cost names the file and field; a real one still compares', async () => {
@@ -165,6 +165,6 @@ describe('check: expectations and baselines past what a run can cost', () => {
     };
     expectUserError(await tamper((f) => (f.costUsd = 1e308)), /tampered\.json field 'scenarios\[0\]\.figures\.costUsd': \$1e\+308 is more than 3 runs can cost at \$9,007\.199254740991 each/);
     expectUserError(await tamper((f) => (f.costPerCompletedUsd = 1e300)), /field 'scenarios\[0\]\.figures\.costPerCompletedUsd': \$1e\+300 is more than 3 runs can cost/);
-    expectUserError(await tamper((f) => (f.costPerRunUsd.max = 9007.2)), /field 'scenarios\[0\]\.figures\.costPerRunUsd\.max': must be at most \$9,007\.199254740991/);
+    expectUserError(await tamper((f) => (f.costPerRunUsd.max = 9007.2)), /field 'scenarios\[0\]\.figures\.costPerRunUsd\.max': is 9007\.2: must be at most \$9,007\.199254740991/);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `loopcost serve TRACES|SCENARIO [--port P] [--host H]`: reads and checks the inputs (bad paths and
  * files exit 2 before anything listens), serves until SIGINT, SIGTERM or SIGHUP, then closes and exits 0.
+ * A scenario file's `traces:` entries go unread, and it says so on stderr as it starts (as replay does).
  */
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError, type InputIssue } from '../../errors.js';
@@ -21,6 +22,8 @@ import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js'
 import { traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
+import { warningLines } from '../../report/warnings.js';
+import { unreadTracesWarnings } from './scenarioWarnings.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; sessionIdleSeconds?: string; check?: boolean };
 
@@ -72,6 +75,7 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
   if (scenarioFiles.length > 0) {
     if (scenarioFiles.length > 1 || traceFiles.length + unread.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
     const scenario = loadScenarioFile(scenarioFiles[0]!);
+    io.stderr(warningLines(unreadTracesWarnings([scenario])));
     const settings = scenarioSettings(scenario, flags.seed === undefined ? {} : { seed: nonNegativeInt('--seed', flags.seed) });
     const cache = scenarioCache(flags.cache as CacheMode | undefined); // one of CACHE_MODES: flagOptions checked it
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
