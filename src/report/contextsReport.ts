@@ -10,6 +10,7 @@ import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
+import { signedPercentText } from './percentText.js';
 import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
@@ -24,7 +25,7 @@ export interface ContextsRow {
   completed: number;
   costPerRunUsd: number | null;
   totalCostUsd: number;
-  /** Cost against the first strategy under the same cache mode, in percent (null for that one). */
+  /** Cost against the first strategy under the same cache mode, in percent, unrounded (null for that one). */
   vsFirstPercent: number | null;
   inputTokens: number;
   cachedInputTokens: number;
@@ -55,7 +56,7 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
       completed: t.completed,
       costPerRunUsd: t.runs === 0 ? null : picoToUsd(t.costPico / BigInt(t.runs)),
       totalCostUsd: picoToUsd(t.costPico),
-      vsFirstPercent: firstIndex === i || first === 0n ? null : Number(((t.costPico - first) * 10000n) / first) / 100,
+      vsFirstPercent: firstIndex === i || first === 0n ? null : (Number(t.costPico - first) / Number(first)) * 100,
       inputTokens: t.inputTokens,
       cachedInputTokens: t.cachedInputTokens,
       summaryCalls: t.summaryCalls,
@@ -84,7 +85,7 @@ const COLUMNS: Column[] = [
   { header: 'cache hits lost', align: 'right' },
 ];
 
-const percent = (p: number | null): string => (p === null ? '-' : `${p > 0 ? '+' : ''}${p.toFixed(1)}%`);
+const percent = (p: number | null): string => (p === null ? '-' : signedPercentText(p / 100));
 
 export function renderContextsTable(report: ContextsReport, view: ReportView, warnings: readonly ReportWarning[]): string {
   const rows = report.rows.map((r) => [

@@ -10,6 +10,7 @@
 import type { PriceGap } from '../pricing/recordedCost.js';
 import { windowLessMaxTokens, type CrossedThreshold } from './crossingWords.js';
 import { formatUsd } from './money.js';
+import { signedPercentText } from './percentText.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine } from './text.js';
 import { counted } from '../plural.js';
@@ -36,9 +37,8 @@ export function warningLines(warnings: readonly ReportWarning[], width = DEFAULT
 
 function percent(relative: number): string {
   if (!Number.isFinite(relative)) return 'recorded $0';
-  const value = relative * 100;
-  const digits = Math.abs(value) >= 10 ? 0 : Math.abs(value) >= 1 ? 1 : 3;
-  return `${value > 0 ? '+' : ''}${value.toFixed(digits)}%`;
+  // No decimals from 10% up (`+12%`), one from 1% (`-4.9%`), two significant digits below (`+0.00012%`).
+  return signedPercentText(relative, { decimals: Math.abs(relative) >= 0.1 ? 0 : 1 });
 }
 
 /**

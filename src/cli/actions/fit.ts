@@ -28,7 +28,7 @@ import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { UserError } from '../../errors.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
-import { percentText } from '../../report/percentText.js';
+import { percentText, signedPercentText, signedPointsText } from '../../report/percentText.js';
 
 export type FitFlags = PriceFlags & ReadFlags & { out?: string; report?: boolean; runs?: string; seed?: string; format?: 'table' | 'json' };
 
@@ -43,10 +43,6 @@ const COLUMNS: Column[] = [
 /** fit's quantiles are interpolated (a smooth target on few runs); the population reports' are nearest-rank values. */
 const QUANTILE_NOTE = 'quantiles interpolated between the nearest runs (sweep, check and project report the nearest-rank run: on few runs the two differ)';
 
-function signedPercent(value: number, digits = 1): string {
-  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
-}
-
 /**
  * The profile holds token sizes, not prices: a note of the table its runs were priced with (--report, the
  * prices gap), and of the flags that price its replays the same way.
@@ -57,13 +53,18 @@ function pricesNote(flags: PriceFlags, source: PriceSource): string {
   return `Fitted with prices ${describePriceSource(source)}. The profile names no prices: replay it with ${again} to price it as its runs were priced here.`;
 }
 
+/** Completion shares, recorded and synthetic, and their gap in points (`+2.3`; a gap that is not 0 never reads `+0.0`). */
+export function completionLine(completion: FitComparison['completion']): string {
+  return `completion: recorded ${percentText(completion.recorded)}, synthetic ${percentText(completion.synthetic)} (${signedPointsText(completion.gapPoints)} points)\n`;
+}
+
 function renderComparison(c: FitComparison, view: { how: string; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
   const { how, priceSource, width } = view;
   const rows = c.rows.map((row) => {
     const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
-    return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : `${signedPercent(row.relativeGap * 100)}%`];
+    return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : signedPercentText(row.relativeGap)];
   });
-  const completion = `completion: recorded ${percentText(c.completion.recorded)}, synthetic ${percentText(c.completion.synthetic)} (${signedPercent(c.completion.gapPoints)} points)\n`;
+  const completion = completionLine(c.completion);
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
   return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
