@@ -13,7 +13,7 @@ function warnings(text: string): string[] {
   return text.replace(/\n {2,}/g, ' ').split('\n').filter((line) => line.startsWith('warning: '));
 }
 
-const UNREAD = (file: string) => `warning: ${file}: its traces: entries are read by loopcost check only; give those traces to this command as inputs to replay them`;
+const UNREAD = (file: string, instead = 'give those traces to this command as inputs to replay them') => `warning: ${file}: its traces: entries are read by loopcost check only; ${instead}`;
 
 describe("a scenario file's traces: entries, beside its population, outside check", () => {
   const dir = tempDir();
@@ -39,7 +39,8 @@ describe("a scenario file's traces: entries, beside its population, outside chec
   it('generate says it on stderr', async () => {
     const r = await cli('generate', both);
     expect(r.code, r.stderr).toBe(0);
-    expect(warnings(r.stderr)).toEqual([UNREAD(both)]);
+    // generate reads no traces beside a scenario: it says where they are read.
+    expect(warnings(r.stderr)).toEqual([UNREAD(both, 'replay those traces with loopcost replay, or hold them to the expectations with loopcost check')]);
     expect(warnings((await cli('generate', plain)).stderr)).toEqual([]);
   });
 

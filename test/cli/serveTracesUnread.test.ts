@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { cli, oneEntryScenario, tempDir } from './run.js';
 import { spawnServe } from '../serve/spawnServe.js';
 
-const UNREAD = (file: string) => `warning: ${file}: its traces: entries are read by loopcost check only; give those traces to this command as inputs to replay them`;
+// serve answers from a scenario or from traces, not both: those traces would need a server of their own.
+const UNREAD = (file: string) => `warning: ${file}: its traces: entries are read by loopcost check only; to answer from those traces, start a server of their own (loopcost serve TRACES)`;
 
 /** The `warning:` lines of a text, each joined with its indented continuation lines. */
 function warnings(text: string): string[] {

@@ -40,13 +40,22 @@ export function pricedRunsWarnings(runs: Iterable<PricedRuns>): ReportWarning[] 
  * whatif, sweep, project, calibrate, generate run the population alone). A file with traces and no
  * population is refused by those commands already (load.ts parseScenario).
  */
-export function unreadTracesWarnings(scenarios: readonly Pick<Scenario, 'source' | 'traces'>[]): ReportWarning[] {
+export function unreadTracesWarnings(scenarios: readonly Pick<Scenario, 'source' | 'traces'>[], instead: string = TRACES_AS_INPUTS): ReportWarning[] {
   const files = new Set(scenarios.filter((scenario) => scenario.traces !== undefined).map((scenario) => scenario.source));
   return [...files].map((file) => ({
     code: 'scenario_traces_unread',
-    message: `${file}: its traces: entries are read by loopcost check only; give those traces to this command as inputs to replay them`,
+    message: `${file}: its traces: entries are read by loopcost check only; ${instead}`,
   }));
 }
+
+/** What a command that reads traces too says to do with a scenario's unread `traces:`. */
+const TRACES_AS_INPUTS = 'give those traces to this command as inputs to replay them';
+
+/** The same, said by a command that reads no traces beside a scenario: `generate` (it writes the scenario's runs) and `serve` (one source a server). */
+export const TRACES_ELSEWHERE = {
+  generate: 'replay those traces with loopcost replay, or hold them to the expectations with loopcost check',
+  serve: 'to answer from those traces, start a server of their own (loopcost serve TRACES)',
+} as const;
 
 /** What replay warns of a scenario file's runs under its settings (the flags given on top): what `generate` says on stderr. */
 export function scenarioWarnings(scenario: Scenario, args: { prices: PriceTable; overrides: ScenarioOverrides; path: string }): ReportWarning[] {
@@ -54,7 +63,7 @@ export function scenarioWarnings(scenario: Scenario, args: { prices: PriceTable;
   const pricing = resolveScenarioPricing(scenario, args.prices);
   return [
     ...pricedRunsWarnings([{ source: args.path, pricing, cache: settings.strategy.cache, sentMaxTokens: sentMaxTokens([settings.brakes]) }]),
-    ...unreadTracesWarnings([{ source: args.path, traces: scenario.traces }]),
+    ...unreadTracesWarnings([{ source: args.path, traces: scenario.traces }], TRACES_ELSEWHERE.generate),
   ];
 }
 

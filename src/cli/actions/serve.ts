@@ -23,7 +23,7 @@ import { traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
-import { unreadTracesWarnings } from './scenarioWarnings.js';
+import { TRACES_ELSEWHERE, unreadTracesWarnings } from './scenarioWarnings.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; sessionIdleSeconds?: string; check?: boolean };
 
@@ -75,7 +75,7 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
   if (scenarioFiles.length > 0) {
     if (scenarioFiles.length > 1 || traceFiles.length + unread.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
     const scenario = loadScenarioFile(scenarioFiles[0]!);
-    io.stderr(warningLines(unreadTracesWarnings([scenario])));
+    io.stderr(warningLines(unreadTracesWarnings([scenario], TRACES_ELSEWHERE.serve)));
     const settings = scenarioSettings(scenario, flags.seed === undefined ? {} : { seed: nonNegativeInt('--seed', flags.seed) });
     const cache = scenarioCache(flags.cache as CacheMode | undefined); // one of CACHE_MODES: flagOptions checked it
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
