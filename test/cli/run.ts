@@ -11,6 +11,17 @@ export async function cli(...argv: string[]) {
   return { code, stdout, stderr };
 }
 
+/** The CLI as a spawned process runs it (standard input, exit status): the built bin. */
+export const BIN = join(process.cwd(), 'bin/loopcost.js');
+
+/** A native JSONL file of one small gpt-4o-mini run of one call, completed. */
+export const ONE_CALL_RUN =
+  [
+    '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}',
+    '{"type":"call","inputTokens":100,"outputTokens":5}',
+    '{"type":"end","outcome":"completed"}',
+  ].join('\n') + '\n';
+
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'loopcost-'));
 }

@@ -9,14 +9,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectInputFiles } from '../../src/io/collectInputs.js';
-import { tempDir } from '../cli/run.js';
+import { BIN, ONE_CALL_RUN as RUN, tempDir } from '../cli/run.js';
 
-const RUN = [
-  '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}',
-  '{"type":"call","inputTokens":100,"outputTokens":5}',
-  '{"type":"end","outcome":"completed"}',
-].join('\n') + '\n';
-const BIN = join(process.cwd(), 'bin/loopcost.js');
 
 /** A directory `d` holding good.jsonl, with a.jsonl beside it and link.jsonl → a.jsonl. */
 function workspace(): string {

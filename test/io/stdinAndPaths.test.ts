@@ -12,14 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { collectInputFiles } from '../../src/io/collectInputs.js';
 import { loadLiteLlmTable } from '../../src/pricing/litellm.js';
 import { userErrorOf } from '../helpers.js';
-import { cli, tempDir } from '../cli/run.js';
+import { BIN, cli, ONE_CALL_RUN as RUN, tempDir } from '../cli/run.js';
 
-const RUN = [
-  '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}',
-  '{"type":"call","inputTokens":100,"outputTokens":5}',
-  '{"type":"end","outcome":"completed"}',
-].join('\n') + '\n';
-const BIN = join(process.cwd(), 'bin/loopcost.js');
 const unix = process.platform !== 'win32';
 
 /** `loopcost replay ARGS --format json` with standard input from `stdin`: a file's path (opened, as `< file` does) or text sent through a pipe. */
