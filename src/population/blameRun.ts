@@ -16,9 +16,19 @@ import type { CellVisitor, RunVisitor } from './sweepCells.js';
 import type { PopulationConfig, PopulationInputs } from './run.js';
 import { recordedRuns, type RecordedRunsOptions } from './sweepRecorded.js';
 
+/** Whether `error` is the engine's refusal of a run past exact picodollars: not yet placed in a file (`placed` false), or placed (blamingRun named its run). */
+function isCostOverflow(error: unknown, placed: boolean): error is UserError {
+  return error instanceof UserError && error.issues.length > 0 && error.issues.every((issue) => issue.code === 'cost_out_of_range' && (issue.file !== undefined) === placed);
+}
+
 /** Whether `error` is the engine's refusal of a run past exact picodollars, not yet placed in a file. */
 export function isUnplacedCostOverflow(error: unknown): error is UserError {
-  return error instanceof UserError && error.issues.length > 0 && error.issues.every((issue) => issue.code === 'cost_out_of_range' && issue.file === undefined);
+  return isCostOverflow(error, false);
+}
+
+/** The run (`file#k`, or the file of its only run) a refusal of a run past exact picodollars was placed at by blamingRun; undefined for any other error. */
+export function overflowPlace(error: unknown): string | undefined {
+  return isCostOverflow(error, true) ? error.issues[0]!.file : undefined;
 }
 
 /** A configuration in a few words, as a report's settings say it: what decides how far a run gets (its brakes, context and model). */

@@ -10,20 +10,16 @@
 import { UserError } from '../../errors.js';
 import { inputLabel, runOfFile } from '../../io/inputPaths.js';
 import type { BadInput } from '../../import/inputSet.js';
+import { overflowPlace } from '../../population/blameRun.js';
 import { SweepPopulation, type SweepTallier } from '../../population/sweep.js';
 import type { CliIO } from '../io.js';
 import { finishRead, tracesOf, type AllRuns } from './sweepRead.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
-/** Whether `error` is a run past exact picodollars placed in its file (blameRun.ts names it). */
-function isNamedOverflow(error: UserError): boolean {
-  return error.issues.length > 0 && error.issues.every((issue) => issue.code === 'cost_out_of_range' && issue.file !== undefined);
-}
-
 /** The read file a named run past exact picodollars belongs to (blameRun.ts places it), if `error` is one. */
 function overflowingFile(error: unknown, read: AllRuns): string | undefined {
-  if (!(error instanceof UserError) || !isNamedOverflow(error)) return undefined;
-  const place = error.issues[0]!.file!;
+  const place = overflowPlace(error);
+  if (place === undefined) return undefined;
   return read.runs.find((run) => !read.set.isBad(run.file) && runOfFile(place, run.file))?.file;
 }
 
@@ -72,7 +68,7 @@ export function addDropping(tallier: SweepTallier, population: SweepPopulation, 
       return { population: current, overflowed };
     } catch (error) {
       tallier.rollback(mark);
-      const place = error instanceof UserError && isNamedOverflow(error) ? error.issues[0]!.file! : undefined;
+      const place = overflowPlace(error);
       const file = place === undefined ? undefined : files.map(inputLabel).find((label) => runOfFile(place, label));
       if (file === undefined) throw error;
       overflowed.push({ file, issues: [...(error as UserError).issues] });
