@@ -7,7 +7,7 @@
 import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
-import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs } from '../../import/inputSet.js';
+import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs, type BadInput } from '../../import/inputSet.js';
 import type { RangeRead } from '../../io/byteRange.js';
 import { collectInputFiles, type UnreadInput } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
@@ -71,10 +71,20 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
     missing.push(...missingTranscriptsOf(trace));
     return work(trace);
   });
-  io.stderr(leftOutScenariosMessage(inputs.scenarioFiles));
-  io.stderr(skippedMessage(skipped, inputs.inputCount));
-  warnMissingTranscripts(missing, io, skipped.map((bad) => bad.file));
+  sayInputsRead(io, { set: inputs, skipped, missing });
   return results;
+}
+
+/**
+ * What reading a set of inputs says on stderr once its bad files are known (TraceInputs.finish): the
+ * scenario files left out, the bad files skipped (--skip-bad), the sub-agent transcripts missing (not of a
+ * skipped file). workOnRuns says it after the work; a sweep that tallies every run first, after the tally
+ * (sweepRead.ts finishRead).
+ */
+export function sayInputsRead(io: CliIO, read: { set: TraceInputs; skipped: readonly BadInput[]; missing: readonly MissingTranscript[] }): void {
+  io.stderr(leftOutScenariosMessage(read.set.scenarioFiles));
+  io.stderr(skippedMessage(read.skipped, read.set.inputCount));
+  warnMissingTranscripts(read.missing, io, read.skipped.map((bad) => bad.file));
 }
 
 /** Standard input, or a path that is a pipe or a device (`<(cat flight.yaml)` is /dev/fd/63): no file of its own. */

@@ -8,9 +8,9 @@ import type { BadInput, InputRun } from '../../import/inputSet.js';
 import type { CountedStart } from '../../io/byteRange.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
-import { traceInputs } from './inputs.js';
-import { leftOutScenariosMessage, skippedMessage, type TraceInputs } from '../../import/inputSet.js';
-import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
+import { sayInputsRead, traceInputs } from './inputs.js';
+import type { TraceInputs } from '../../import/inputSet.js';
+import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { ownPricingOf } from './sweepPricing.js';
 import type { SweepFlags, SweepSetup, SweepShare } from './sweepWork.js';
 
@@ -47,10 +47,7 @@ export function tracesOf(read: AllRuns): Trace[] {
 
 /** After the tally: a bad file fails the command naming every bad file, or is left out and listed (--skip-bad), as workOnRuns says it. */
 export function finishRead(read: AllRuns, io: CliIO): void {
-  const skipped = read.set.finish();
-  io.stderr(leftOutScenariosMessage(read.set.scenarioFiles));
-  io.stderr(skippedMessage(skipped, read.set.inputCount));
-  warnMissingTranscripts(read.missing, io, skipped.map((bad) => bad.file));
+  sayInputsRead(io, { set: read.set, skipped: read.set.finish(), missing: read.missing });
 }
 
 /**
