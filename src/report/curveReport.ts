@@ -15,10 +15,10 @@ import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
 import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { latencySpec, NO_LATENCY } from './runsTook.js';
-import { formatTable, type Column } from './table.js';
+import { cellWidthsOf, COLUMN_GAP, formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
-import { displayWidth, printableCell, wrapLine } from './text.js';
+import { numberedLegend, wrapLine } from './text.js';
 import { chartUsd } from './render.js';
 import { maxOf } from '../metrics/extremes.js';
 import { counted } from '../plural.js';
@@ -175,19 +175,15 @@ function comparisonTable(comparison: CurveComparison, width: number): string {
   return `\ncumulative tokens per step (input + output, summary calls included), side by side\n${legend}${formatTable(columns, rows, { maxWidth: width })}${wrapLine('cost: ', totals.join(' · '), width)}`;
 }
 
-/** Gap between a table's columns (formatTable's). */
-const COLUMN_GAP = 2;
-
 /**
  * Each strategy as its column says it: whole when the table fits `width` so, else `#1`, `#2`, … with a
- * legend above the table (as whatif numbers long settings), so the table fits and no strategy is cut.
+ * legend above the table (numberedLegend, as whatif numbers long settings), so the table fits and no
+ * strategy is cut.
  */
 function strategyLabels(strategies: readonly string[], rows: readonly string[][], width: number): { labels: string[]; legend: string } {
-  const widthOf = (header: string, column: number): number => Math.max(displayWidth(header), maxOf(rows.map((row) => displayWidth(row[column]!)), 0));
-  const whole = ['step', ...strategies.map((s) => `Σ tok ${s}`)].reduce((sum, header, column) => sum + widthOf(header, column), COLUMN_GAP * strategies.length);
-  if (whole <= width) return { labels: [...strategies], legend: '' };
-  const labels = strategies.map((_, i) => `#${i + 1}`);
-  return { labels, legend: strategies.map((s, i) => wrapLine(`${labels[i]} `, printableCell(s), width, ',')).join('') };
+  const headers = ['step', ...strategies.map((s) => `Σ tok ${s}`)];
+  const whole = cellWidthsOf(headers.length, [headers, ...rows]).reduce((sum, w) => sum + w, COLUMN_GAP * strategies.length);
+  return whole <= width ? { labels: [...strategies], legend: '' } : numberedLegend(strategies, width);
 }
 
 const CSV_COLUMNS = ['step', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'cumulativeInputTokens', 'cumulativeOutputTokens', 'costUsd', 'cumulativeCostUsd', 'note'];

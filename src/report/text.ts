@@ -166,3 +166,13 @@ function breakAfterSpacesAndCommas(line: string, layout: { indent: number; width
   lines.push(current.trimEnd());
   return lines;
 }
+
+/**
+ * Names shown as `#1`, `#2`, … with a legend above the table, one name a line wrapped at `width` (at its
+ * commas): where names too long for their columns would cut the table or the names (whatif's settings,
+ * curve's strategies side by side).
+ */
+export function numberedLegend(names: readonly string[], width: number): { labels: string[]; legend: string } {
+  const labels = names.map((_, i) => `#${i + 1}`);
+  return { labels, legend: names.map((name, i) => wrapLine(`${labels[i]} `, printableCell(name), width, ',')).join('') };
+}

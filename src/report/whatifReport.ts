@@ -18,7 +18,7 @@ import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.
 import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
 import { baselineRunFigures, figureCsvColumns, figureKeysOf, perRunTables, runFigures, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
-import { displayWidth, printableCell, shortenPaths, wrapLine } from './text.js';
+import { displayWidth, numberedLegend, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
@@ -211,12 +211,9 @@ function settingLabels(report: WhatIfReport, room: number, width: number): { lab
   const labels = new Map(report.totals.map((t) => [t.setting, t.setting]));
   const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
   if (longest <= room) return { labels, legend: '' };
-  let legend = '';
-  report.totals.forEach((t, i) => {
-    labels.set(t.setting, `#${i + 1}`);
-    legend += wrapLine(`#${i + 1} `, printableCell(t.setting), width, ',');
-  });
-  return { labels, legend };
+  const numbered = numberedLegend(report.totals.map((t) => t.setting), width);
+  report.totals.forEach((t, i) => labels.set(t.setting, numbered.labels[i]!));
+  return { labels, legend: numbered.legend };
 }
 
 /**
