@@ -151,7 +151,7 @@ function orList(values: readonly string[]): string {
 }
 
 /** What a field is a value of, for a name it does not take: `cache` → `a cache setting`, `budget-mode` → `a budget mode`. */
-const NOUNS: Record<string, string> = { cache: 'cache setting' };
+const NOUNS: Record<string, string> = { cache: 'cache setting', cacheWrites: 'cache write lifetime' };
 
 function nounOf(field: string | undefined): string {
   if (field === undefined) return 'a value this field takes';
@@ -261,10 +261,17 @@ function unionWords(branches: readonly ZodIssue[], at: { given: unknown; field: 
   return { code: 'invalid_type', message: `is ${shown(given, undefined)}: give ${orList(wanted)}` };
 }
 
-/** A number past a limit the schema words itself (`must be at most 9007199254740991 (2^53 − 1), …`): the value given named first, unless the message names it. */
+/** A number past a limit the schema words itself (`must be at most 2^53 − 1, …`): the value named first, unless the message does; `is no HTTP status (…)` follows it as `is 1000, which is no HTTP status (…)`. */
 function ownLimitWords(issue: ZodIssue, given: unknown, written: string | undefined): IssueWords | undefined {
-  if (typeof given !== 'number' || /^is\b/.test(issue.message)) return undefined;
-  return { code: issue.code, message: `is ${shown(given, written)}: ${issue.message}` };
+  if (typeof given !== 'number') return undefined;
+  const said = shown(given, written);
+  if (namesValue(issue.message, said) || namesValue(issue.message, String(given))) return undefined;
+  return { code: issue.code, message: /^is\b/.test(issue.message) ? `is ${said}, which ${issue.message}` : `is ${said}: ${issue.message}` };
+}
+
+/** Whether a message begins by naming the value (`is 1000, …`, not `is 10` for 1000). */
+function namesValue(message: string, value: string): boolean {
+  return message.startsWith(`is ${value}`) && !/^[\w.+]/.test(message.slice(3 + value.length));
 }
 
 function sizeWords(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, said: string, given: unknown): IssueWords {

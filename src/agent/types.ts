@@ -8,7 +8,7 @@ import type { Stop } from '../brakes/stopReasons.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { RunOutcome, WindowRefusal } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
-import type { CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
+import type { CacheWritesSetting, CallRecord, TraceEnd, TraceHeader } from '../trace/types.js';
 import type { SubagentLimits } from '../tree/budget.js';
 import type { LiveTreeReport } from './subagent.js';
 
@@ -16,9 +16,9 @@ import type { LiveTreeReport } from './subagent.js';
  * How long the cache writes the loop asks its provider for last: `five-minutes` (Anthropic's default
  * `cache_control`), `may-last-an-hour` (a 1-hour TTL, or a loop that cannot say), `none` (it asks for no
  * writes: no `cache_control`; a provider's automatic cache only reads). What the predictive budget prices a
- * prompt token's write at (kernel/cacheWrites.ts).
+ * prompt token's write at (kernel/cacheWrites.ts); its recording's header states it (`cacheWrites`).
  */
-export type AgentCacheWrites = 'five-minutes' | 'may-last-an-hour' | 'none';
+export type AgentCacheWrites = CacheWritesSetting;
 
 /** A message of the conversation the loop sends (Chat Completions roles). */
 export type AgentMessage =

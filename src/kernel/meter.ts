@@ -34,11 +34,15 @@ export const enum CacheModeCode {
  * The cache writes the predictive bound prices for a run whose writes last `cacheWrites` (cacheWrites.ts),
  * metered under `cacheMode`: none for a run that writes only through the meter (FiveMinutes: a synthetic
  * run) with the cache off — meterCall bills such a run's calls no write (its failed calls record none, and
- * a summary call writes only with the cache on: meterSummaryCall); else as the run's. The one rule every
+ * a summary call writes only with the cache on: meterSummaryCall); five minutes for a run that writes none
+ * (None: its loop asked for no writes) with the cache on, the meter's writes; else as the run's. The one rule every
  * engine applies where it knows both: the session (LoopSession), the compiled replay, a run table.
  */
 export function boundWrites(cacheWrites: CacheWrites, cacheMode: CacheModeCode): CacheWrites {
-  return cacheWrites === CacheWrites.FiveMinutes && cacheMode === CacheModeCode.Off ? CacheWrites.None : cacheWrites;
+  if (cacheWrites === CacheWrites.FiveMinutes && cacheMode === CacheModeCode.Off) return CacheWrites.None;
+  // A run whose loop asked for no writes (its recording says so), replayed with the cache on: the meter writes, for five minutes.
+  if (cacheWrites === CacheWrites.None && cacheMode === CacheModeCode.On) return CacheWrites.FiveMinutes;
+  return cacheWrites;
 }
 
 /** The prompt as the context tracker sizes it, at these offsets of a Float64Array (the meter's input). */

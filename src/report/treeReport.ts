@@ -29,9 +29,14 @@ export function subagentSpec(limits: SubagentLimits | undefined): string {
   return subagentLimitsSpec(limits);
 }
 
+/** A sub-agent that ran in the background and that a brake stopped (its parent's Task call had returned at launch: it ends none). */
+function stoppedInBackground(agent: Pick<AgentResult, 'background' | 'stop'>): boolean {
+  return agent.background === true && agent.stop?.by !== undefined && agent.stop.by !== 'parent';
+}
+
 /** Recorded trees are replayed open loop: what an agent did after a sub-agent was stopped is as recorded. */
 export function treeOpenLoopWarning(trees: readonly TreeResult[]): ReportWarning[] {
-  const cut = trees.filter((tree) => tree.agents.some((agent) => agent.endedToolCall !== undefined)).length;
+  const cut = trees.filter((tree) => tree.agents.some((agent) => agent.endedToolCall !== undefined || stoppedInBackground(agent))).length;
   return [
     {
       code: 'open_loop',
@@ -68,6 +73,8 @@ export interface TreeAgentRecord extends StrategyFigureRecord {
   stoppedBy: string;
   /** A stopped sub-agent's parent tool call, ended with its stop reason. */
   endedToolCall?: string;
+  /** It ran in the background: its parent's Task call returned at launch, and its stop ends none (no `endedToolCall`). */
+  background?: true;
 }
 
 export interface TreeRecord {
@@ -75,7 +82,7 @@ export interface TreeRecord {
   stopReason: string;
   stopDetail: string;
   stopped: { agent: string; reason: string; by: string; detail: string }[];
-  totals: Omit<TreeAgentRecord, 'sessionId' | 'agent' | 'kind' | 'parent' | 'parentToolCallId' | 'stopReason' | 'stopDetail' | 'stoppedBy' | 'endedToolCall' | 'partsStarted'>;
+  totals: Omit<TreeAgentRecord, 'sessionId' | 'agent' | 'kind' | 'parent' | 'parentToolCallId' | 'stopReason' | 'stopDetail' | 'stoppedBy' | 'endedToolCall' | 'background' | 'partsStarted'>;
   agents: TreeAgentRecord[];
   notes: string[];
 }
@@ -124,6 +131,7 @@ function agentRow(sessionId: string, agent: AgentResult): TreeAgentRecord {
   if (agent.parentAgentId !== undefined) record.parent = agent.parentAgentId;
   if (agent.parentToolCallId !== undefined) record.parentToolCallId = agent.parentToolCallId;
   if (agent.endedToolCall) record.endedToolCall = `${agent.endedToolCall.agentId}/${agent.endedToolCall.toolCallId} ended with ${agent.endedToolCall.reason}`;
+  if (agent.background) record.background = true;
   return record;
 }
 
@@ -193,10 +201,21 @@ const STOPPED_BY: Record<string, string> = {
   parent: 'its parent stopping',
 };
 
-/** `budget (tree)`: the stop reason and which check (tree, limit, own, parent) stopped the agent. */
-function stopCell(record: Pick<TreeAgentRecord, 'stopReason' | 'stoppedBy'>): string {
-  if (record.stopReason === '') return '-';
-  return record.stoppedBy === '' ? record.stopReason : `${record.stopReason} (${record.stoppedBy === 'subagent' ? 'limit' : record.stoppedBy})`;
+/**
+ * `budget (tree)`: the stop reason and which check (tree, limit, own, parent) stopped the agent; `bg` for one
+ * that ran in the background (`budget (tree, bg)`: short, as the column is cut first; a line under the table says it in words).
+ */
+function stopCell(record: Pick<TreeAgentRecord, 'stopReason' | 'stoppedBy' | 'background'>): string {
+  if (record.stopReason === '') return record.background ? '- (bg)' : '-';
+  const marks = [...(record.stoppedBy === '' ? [] : [record.stoppedBy === 'subagent' ? 'limit' : record.stoppedBy]), ...(record.background ? ['bg'] : [])];
+  return marks.length === 0 ? record.stopReason : `${record.stopReason} (${marks.join(', ')})`;
+}
+
+/** `background: bg1 stopped with budget; its Task call main/toolu_… had returned at launch, so no call ended`. */
+function backgroundStopLine(agent: TreeAgentRecord): string | undefined {
+  if (!agent.background || agent.stoppedBy === '' || agent.stoppedBy === 'parent') return undefined;
+  const call = agent.parent === undefined ? 'its Task call' : `its Task call ${agent.parent}/${agent.parentToolCallId ?? '?'}`;
+  return `background: ${agent.agent} stopped with ${agent.stopReason}; ${call} had returned at launch, so no call ended`;
 }
 
 function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string, modelName: (model: string) => string): Cell[] {
@@ -236,6 +255,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
     text += treeTable(tree, view);
     for (const stop of tree.stopped) text += labelledLine(printableText(`stopped: ${stop.agent} by ${STOPPED_BY[stop.by] ?? stop.by} — ${stop.reason}: ${stop.detail}`), view.width);
     for (const agent of tree.agents) if (agent.endedToolCall) text += labelledLine(printableText(`task call: ${agent.endedToolCall}`), view.width);
+    for (const line of tree.agents.map(backgroundStopLine)) if (line !== undefined) text += labelledLine(printableText(line), view.width);
     const strategy = strategyFieldsText(tree.totals);
     if (strategy !== '') text += labelledLine(`context strategy (tree): ${strategy}`, view.width);
     if (view.wide) for (const note of tree.notes) text += labelledLine(printableText(`note: ${note}`), view.width);
@@ -251,7 +271,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
 const CSV_COLUMNS = [
   'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
   'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'elapsedSeconds', 'stopReason',
-  'stopDetail', 'stoppedBy', 'endedToolCall', ...FIGURE_KEYS,
+  'stopDetail', 'stoppedBy', 'endedToolCall', 'background', ...FIGURE_KEYS,
 ];
 
 /** One row per agent, then one per tree (`agent` = `tree`); settings, per-agent limits and price table on every row. */

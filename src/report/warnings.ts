@@ -7,7 +7,7 @@
  *   warnings.push(...priceGapWarnings(check.gaps(tolerance), inputs));
  *   text += warningLines(warnings);
  */
-import type { PriceGap } from '../pricing/recordedCost.js';
+import type { PriceGap, PriceGapSums } from '../pricing/recordedCost.js';
 import { windowLessMaxTokens, type CrossedThreshold } from './crossingWords.js';
 import { formatUsd } from './money.js';
 import { signedPercentText } from './percentText.js';
@@ -64,6 +64,25 @@ export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly str
         `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but ${runs === 1 ? 'was' : 'were'} billed ${formatUsd(recorded)} (${percent(relative)})${cancelling}; ` +
         `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json ` +
         `(for a model whose runs cannot tell its prices apart, derive says so: write its billed prices in a price file of your own)`,
+    },
+  ];
+}
+
+/**
+ * Why a sweep whose `--grid model=` prices no run as its own model has no price-gap warning: the runs that
+ * recorded a cost (`unchecked`, per own model) are priced only as other models, so their bills are not
+ * compared with the table (as `--model`'s runs are not: its settings line says `re-priced as`).
+ */
+export function noPriceCheckWarnings(unchecked: PriceGapSums): ReportWarning[] {
+  const runs = unchecked.reduce((sum, entry) => sum + entry.runs, 0);
+  if (runs === 0) return [];
+  const one = runs === 1;
+  return [
+    {
+      code: 'no_price_check',
+      message:
+        `no price check: --grid model= prices ${one ? 'the run' : `the ${runs} runs`} that recorded a cost (${someNames(unchecked.map((entry) => entry.model))}) only as other models, ` +
+        `so what ${one ? 'it was' : 'they were'} billed is not compared with the price table; add ${one ? 'its' : 'their'} own model to the grid to check ${one ? 'it' : 'them'}`,
     },
   ];
 }

@@ -1,9 +1,11 @@
 /**
  * What a native line that is not JSON is told: a bare NaN or Infinity (what Python's json.dumps writes
  * for a float it cannot write) is named as such, with its field; a line that stops short is asked whether
- * the file was truncated; any other, only that it is not one JSON object.
+ * the file was truncated; any other, only that it is not one JSON object. A line found bad for what its
+ * JSON holds quotes its numbers as written (numbersAsWritten).
  */
 import type { InputIssue } from '../errors.js';
+import { valueAt } from '../zodWords.js';
 
 /** `NaN`, `Infinity`, `-Infinity` written as a JSON value, and the key it is the value of (none in a list). */
 export function bareNonNumber(text: string): { token: string; field?: string } | undefined {
@@ -58,4 +60,33 @@ export function invalidJsonIssue(error: Error, text: string, at: { file: string;
   }
   const hint = endsEarly(error.message, text) ? 'each line must be one complete JSON object; was the file truncated?' : 'each line must be one complete JSON object; see docs/trace-format.md';
   return { ...at, code: 'invalid_json', message: `not valid JSON (${error.message})`, hint };
+}
+
+/** A string, or a number literal, of a JSON text (a number is found only outside strings, where the other alternative does not match). */
+const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*/g;
+
+/** Where a number is: a field as issues name it (`toolCalls[0].resultTokens`) or a path (`['toolCalls', 0, 'resultTokens']`). */
+export type NumberPlace = string | readonly PropertyKey[];
+
+/**
+ * How the numbers of a valid JSON line are written (`9007199254740993`, which JSON.parse reads as
+ * 9007199254740992; `1e305`, which String() gives as `1e+305`), for a message to quote the figure as the
+ * line gave it. Only for a line found bad: the first look parses the line again, each number as a string
+ * (a place that holds a string gives that string: ask only where a number is).
+ */
+export function numbersAsWritten(text: string): (place: NumberPlace) => string | undefined {
+  let written: unknown;
+  let parsed = false;
+  return (place) => {
+    if (!parsed) {
+      parsed = true;
+      try {
+        written = JSON.parse(text.replace(STRING_OR_NUMBER, (token) => (token.startsWith('"') ? token : `"${token}"`)));
+      } catch {
+        written = undefined;
+      }
+    }
+    const at = valueAt(written, typeof place === 'string' ? place.split(/[.[\]]+/).filter((part) => part !== '') : place);
+    return typeof at === 'string' ? at : undefined;
+  };
 }

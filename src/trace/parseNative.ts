@@ -7,13 +7,13 @@ import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { knownFieldsAt } from '../import/common/didYouMean.js';
 import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { AFTER_REFUSAL_HINT, afterFinalViolation, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from './rules.js';
+import { AFTER_REFUSAL_HINT, afterFinalViolation, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation, type WrittenNumbers } from './rules.js';
 import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 import { unsignZeros } from './unsignZeros.js';
 import { zodIssueWords } from '../zodWords.js';
-import { invalidJsonIssue } from './jsonLine.js';
+import { invalidJsonIssue, numbersAsWritten } from './jsonLine.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path
@@ -21,28 +21,34 @@ function fieldPath(path: readonly PropertyKey[]): string {
     .join('');
 }
 
-function zodIssues(error: z.ZodError, file: string, line: number, raw?: unknown): InputIssue[] {
+/** A line's zod issues, its numbers quoted as the line wrote them (`text`: JSON.parse rounds past 2^53). */
+function zodIssues(error: z.ZodError, line: { file: string; line: number; raw: unknown; text: string }): InputIssue[] {
   const hint = 'see docs/trace-format.md';
+  const { raw } = line;
+  const writtenAt = numbersAsWritten(line.text);
+  const subject = { schema: traceSchemas().recordSchema, value: raw, writtenAt };
   return error.issues.map((issue) => {
     const field = fieldPath(issue.path);
-    const at = { file, line, field: field || undefined };
+    const at = { file: line.file, line: line.line, field: field || undefined };
     if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int') && typeof issue.input === 'number') {
-      return { ...at, code: 'too_large', message: countTooLarge(field, issue.input)?.message ?? issue.message, hint };
+      // Past what a count holds, the count's rule says it; past a limit of the field's own (failed.status), the field's words.
+      const words = countTooLarge(field, issue.input, { writtenAt }) ?? zodIssueWords(issue, subject);
+      return { ...at, code: 'too_large', message: words?.message ?? issue.message, hint };
     }
     if (issue.code === 'unrecognized_keys') {
       const near = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
       return { ...at, code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, hint: near === undefined ? hint : `${near}; ${hint}` };
     }
-    const words = zodIssueWords(issue, { schema: traceSchemas().recordSchema, value: raw });
+    const words = zodIssueWords(issue, subject);
     return { ...at, code: words?.code ?? issue.code, message: words?.message ?? issue.message, hint };
   });
 }
 
-/** The rules of src/trace/rules.ts for one record. */
-function ruleViolations(record: TraceRecord): RuleViolation[] {
-  if (record.type === 'call') return callRuleViolations(record);
-  if (record.type === 'header') return headerRuleViolations(record);
-  return endRuleViolations(record);
+/** The rules of src/trace/rules.ts for one record (`written`: how its line wrote its numbers, for a line found bad). */
+function ruleViolations(record: TraceRecord, written?: WrittenNumbers): RuleViolation[] {
+  if (record.type === 'call') return callRuleViolations(record, written);
+  if (record.type === 'header') return headerRuleViolations(record, written);
+  return endRuleViolations(record, written);
 }
 
 /** A line's record when it is valid; else its problems, and whether it is (or reads as) a header line. */
@@ -62,13 +68,16 @@ function lineRecord(text: string, at: { file: string; line: number }): { record?
   // Most records are of the common shape, recognised without zod (fastRecord.ts). Without reportInput zod validates ~2× faster; a record that fails is checked again with it, for
   // the inputs the issues are worded from (missing vs wrong type, NaN).
   if (!isSurelyValidRecord(raw) && !traceSchemas().recordSchema.safeParse(raw).success) {
-    return { issues: zodIssues(traceSchemas().recordSchema.safeParse(raw, { reportInput: true }).error!, at.file, at.line, raw), header };
+    return { issues: zodIssues(traceSchemas().recordSchema.safeParse(raw, { reportInput: true }).error!, { ...at, raw, text }), header };
   }
   // The raw object, not zod's copy: it keeps the key order the file had, so import → write round-trips.
   const record = raw as TraceRecord;
   if (text.includes('-0')) unsignZeros(record);
-  const broken = ruleViolations(record);
-  if (broken.length > 0) return { issues: broken.map((v) => ({ ...at, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT })), header };
+  if (ruleViolations(record).length > 0) {
+    // Said again with the numbers as the line wrote them (a bad line only: the rules run on every line).
+    const broken = ruleViolations(record, { writtenAt: numbersAsWritten(text) });
+    return { issues: broken.map((v) => ({ ...at, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT })), header };
+  }
   return { record, issues: [], header };
 }
 

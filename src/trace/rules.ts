@@ -37,17 +37,31 @@ export interface RuleViolation {
 
 export const RULES_HINT = 'the counts look corrupted or made up: check the file, or export the run again';
 
+/**
+ * How a message shows a field's number: as its line wrote it, where the reader knows (the native reader,
+ * for a line found bad: JSON.parse reads 9007199254740993 as 9007199254740992), else as read.
+ */
+export interface WrittenNumbers {
+  writtenAt?: (field: string) => string | undefined;
+}
+
+const AS_READ: WrittenNumbers = {};
+
+function shownNumber(field: string, value: number, numbers: WrittenNumbers): string {
+  return numbers.writtenAt?.(field) ?? String(value);
+}
+
 /** The count is a whole number that a JSON number holds exactly (≤ 2^53 − 1). */
-export function countTooLarge(field: string, value: number): RuleViolation | undefined {
-  return value > MAX_COUNT ? { field, code: 'too_large', message: `${value} is more than ${MAX_COUNT} (2^53 − 1), the largest count held exactly` } : undefined;
+export function countTooLarge(field: string, value: number, numbers = AS_READ): RuleViolation | undefined {
+  return value > MAX_COUNT ? { field, code: 'too_large', message: `${shownNumber(field, value, numbers)} is more than ${MAX_COUNT} (2^53 − 1), the largest count held exactly` } : undefined;
 }
 
-function amountTooLarge(field: string, value: number): RuleViolation | undefined {
-  return value > MAX_USD ? { field, code: 'too_large', message: `$${value} is more than $${MAX_USD.toFixed(2)}, the most that is summed exactly in picodollars` } : undefined;
+function amountTooLarge(field: string, value: number, numbers: WrittenNumbers): RuleViolation | undefined {
+  return value > MAX_USD ? { field, code: 'too_large', message: `$${shownNumber(field, value, numbers)} is more than $${MAX_USD.toFixed(2)}, the most that is summed exactly in picodollars` } : undefined;
 }
 
-function latencyTooLarge(field: string, value: number): RuleViolation | undefined {
-  return value > MAX_LATENCY_MS ? { field, code: 'too_large', message: `${value} ms is more than 2^53 ms` } : undefined;
+function latencyTooLarge(field: string, value: number, numbers: WrittenNumbers): RuleViolation | undefined {
+  return value > MAX_LATENCY_MS ? { field, code: 'too_large', message: `${shownNumber(field, value, numbers)} ms is more than 2^53 ms` } : undefined;
 }
 
 /** Time cannot run backwards: an end (or a later event) before its start. */
@@ -63,22 +77,25 @@ function pushDefined(out: RuleViolation[], violation: RuleViolation | undefined)
   if (violation !== undefined) out.push(violation);
 }
 
-/** The usage rules of one call (fields named as in the native format). Read for every call: no closures, no arrays but the result. */
-export function callRuleViolations(call: CallRecord): RuleViolation[] {
+/**
+ * The usage rules of one call (fields named as in the native format). Read for every call: no closures, no
+ * arrays but the result. `numbers`: how the line wrote them, for a line found bad (parseNative.ts).
+ */
+export function callRuleViolations(call: CallRecord, numbers = AS_READ): RuleViolation[] {
   const out: RuleViolation[] = [];
   // Each count read by name (a loop over the names makes every read a generic keyed load).
-  if (call.inputTokens !== undefined) pushDefined(out, countTooLarge('inputTokens', call.inputTokens));
-  if (call.cachedInputTokens !== undefined) pushDefined(out, countTooLarge('cachedInputTokens', call.cachedInputTokens));
-  if (call.cacheWriteTokens !== undefined) pushDefined(out, countTooLarge('cacheWriteTokens', call.cacheWriteTokens));
-  if (call.cacheWrite1hTokens !== undefined) pushDefined(out, countTooLarge('cacheWrite1hTokens', call.cacheWrite1hTokens));
-  pushDefined(out, countTooLarge('outputTokens', call.outputTokens));
-  if (call.reasoningTokens !== undefined) pushDefined(out, countTooLarge('reasoningTokens', call.reasoningTokens));
-  if (call.latencyMs !== undefined) pushDefined(out, latencyTooLarge('latencyMs', call.latencyMs));
-  if (call.startMs !== undefined) pushDefined(out, latencyTooLarge('startMs', call.startMs));
-  if (call.recordedCostUsd !== undefined) pushDefined(out, amountTooLarge('recordedCostUsd', call.recordedCostUsd));
+  if (call.inputTokens !== undefined) pushDefined(out, countTooLarge('inputTokens', call.inputTokens, numbers));
+  if (call.cachedInputTokens !== undefined) pushDefined(out, countTooLarge('cachedInputTokens', call.cachedInputTokens, numbers));
+  if (call.cacheWriteTokens !== undefined) pushDefined(out, countTooLarge('cacheWriteTokens', call.cacheWriteTokens, numbers));
+  if (call.cacheWrite1hTokens !== undefined) pushDefined(out, countTooLarge('cacheWrite1hTokens', call.cacheWrite1hTokens, numbers));
+  pushDefined(out, countTooLarge('outputTokens', call.outputTokens, numbers));
+  if (call.reasoningTokens !== undefined) pushDefined(out, countTooLarge('reasoningTokens', call.reasoningTokens, numbers));
+  if (call.latencyMs !== undefined) pushDefined(out, latencyTooLarge('latencyMs', call.latencyMs, numbers));
+  if (call.startMs !== undefined) pushDefined(out, latencyTooLarge('startMs', call.startMs, numbers));
+  if (call.recordedCostUsd !== undefined) pushDefined(out, amountTooLarge('recordedCostUsd', call.recordedCostUsd, numbers));
   if (call.failed?.status !== undefined && !isFailureStatus(call.failed.status)) out.push(statusViolation(call.failed.status));
   if (call.failed !== undefined && call.final === true && call.failed.contextLengthExceeded === undefined) out.push(FINAL_FAILED_CALL);
-  if (call.failed?.contextLengthExceeded !== undefined) refusalViolations(call, call.failed.contextLengthExceeded, out);
+  if (call.failed?.contextLengthExceeded !== undefined) refusalViolations(call, out, numbers);
   const cached = call.cachedInputTokens ?? 0;
   const written = (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0);
   if (call.inputTokens !== undefined && cached > call.inputTokens) {
@@ -98,8 +115,8 @@ export function callRuleViolations(call: CallRecord): RuleViolation[] {
     const tool = tools[j]!;
     const deep = pathPastDepth(tool.arguments, MAX_ARGUMENTS_DEPTH);
     if (deep !== undefined) out.push({ field: `toolCalls[${j}].arguments`, code: 'too_deep', message: `nests deeper than ${MAX_ARGUMENTS_DEPTH} levels of arrays and objects (at ${deep.slice(0, 60)}${deep.length > 60 ? '…' : ''})` });
-    pushDefined(out, countTooLarge(`toolCalls[${j}].resultTokens`, tool.resultTokens));
-    if (tool.latencyMs !== undefined) pushDefined(out, latencyTooLarge(`toolCalls[${j}].latencyMs`, tool.latencyMs));
+    pushDefined(out, countTooLarge(`toolCalls[${j}].resultTokens`, tool.resultTokens, numbers));
+    if (tool.latencyMs !== undefined) pushDefined(out, latencyTooLarge(`toolCalls[${j}].latencyMs`, tool.latencyMs, numbers));
     if (j > 0 && tool.unreached !== true && tools[j - 1]!.unreached === true) out.push(reachedAfterUnreached(j));
     if (tool.unreached === true) unreachedViolations(tool, j, out);
   }
@@ -141,10 +158,11 @@ const RESPONSE_MARKS = ['final', 'backtrack', 'unparseable'] as const;
 
 
 /** A call the provider refused for its length (failed.contextLengthExceeded): its numbers, and no usage, cost nor answer. */
-function refusalViolations(call: CallRecord, refusal: ContextLengthExceeded, out: RuleViolation[]): void {
-  if (refusal.promptTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.promptTokens', refusal.promptTokens));
-  if (refusal.maxOutputTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.maxOutputTokens', refusal.maxOutputTokens));
-  if (refusal.contextWindowTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.contextWindowTokens', refusal.contextWindowTokens));
+function refusalViolations(call: CallRecord, out: RuleViolation[], numbers: WrittenNumbers): void {
+  const refusal: ContextLengthExceeded = call.failed!.contextLengthExceeded!;
+  if (refusal.promptTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.promptTokens', refusal.promptTokens, numbers));
+  if (refusal.maxOutputTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.maxOutputTokens', refusal.maxOutputTokens, numbers));
+  if (refusal.contextWindowTokens !== undefined) pushDefined(out, countTooLarge('failed.contextLengthExceeded.contextWindowTokens', refusal.contextWindowTokens, numbers));
   pushDefined(out, refusalNotPastWindow(refusal));
   const refused = `${REFUSED}: it billed nothing and answered nothing`;
   if (call.outputTokens !== 0) out.push({ field: 'outputTokens', code: 'inconsistent_usage', message: `is ${call.outputTokens}, but ${refused}: write 0` });
@@ -208,31 +226,31 @@ const FINAL_FAILED_CALL: RuleViolation = {
   hint: 'leave final out of the failed call (mark the answer that ended the run), or leave failed out if the call was answered',
 };
 
-export function headerRuleViolations(header: TraceHeader): RuleViolation[] {
+export function headerRuleViolations(header: TraceHeader, numbers = AS_READ): RuleViolation[] {
   return defined([
-    countTooLarge('systemTokens', header.systemTokens),
-    countTooLarge('goalTokens', header.goalTokens),
-    ...recordedCountViolations(header.recordedSettings ?? {}),
-    header.agent?.part === undefined ? undefined : countTooLarge('agent.part', header.agent.part),
+    countTooLarge('systemTokens', header.systemTokens, numbers),
+    countTooLarge('goalTokens', header.goalTokens, numbers),
+    ...recordedCountViolations(header.recordedSettings ?? {}, numbers),
+    header.agent?.part === undefined ? undefined : countTooLarge('agent.part', header.agent.part, numbers),
   ]);
 }
 
 /** The recorded brakes' counts (and the budget in picodollars), each held exactly or refused. */
-function recordedCountViolations(settings: RecordedSettings): (RuleViolation | undefined)[] {
+function recordedCountViolations(settings: RecordedSettings, numbers: WrittenNumbers): (RuleViolation | undefined)[] {
   return RECORDED_COUNTS.map((key) => {
     const value = settings[key];
-    return typeof value === 'number' ? countTooLarge(`recordedSettings.${key}`, value) : undefined;
+    return typeof value === 'number' ? countTooLarge(`recordedSettings.${key}`, value, numbers) : undefined;
   });
 }
 
 const RECORDED_COUNTS = ['maxSteps', 'maxCostPico', 'maxOutputTokens', 'maxRepeat', 'maxSkips', 'skipWarningTokens', 'maxSameError', 'maxTokens', 'maxBacktracks', 'contextWindow'] as const;
 
-export function endRuleViolations(end: TraceEnd): RuleViolation[] {
+export function endRuleViolations(end: TraceEnd, numbers = AS_READ): RuleViolation[] {
   return defined([
-    end.recordedInputTokens === undefined ? undefined : countTooLarge('recordedInputTokens', end.recordedInputTokens),
-    end.recordedOutputTokens === undefined ? undefined : countTooLarge('recordedOutputTokens', end.recordedOutputTokens),
-    end.recordedCalls === undefined ? undefined : countTooLarge('recordedCalls', end.recordedCalls),
-    end.recordedCostUsd === undefined ? undefined : amountTooLarge('recordedCostUsd', end.recordedCostUsd),
+    end.recordedInputTokens === undefined ? undefined : countTooLarge('recordedInputTokens', end.recordedInputTokens, numbers),
+    end.recordedOutputTokens === undefined ? undefined : countTooLarge('recordedOutputTokens', end.recordedOutputTokens, numbers),
+    end.recordedCalls === undefined ? undefined : countTooLarge('recordedCalls', end.recordedCalls, numbers),
+    end.recordedCostUsd === undefined ? undefined : amountTooLarge('recordedCostUsd', end.recordedCostUsd, numbers),
     end.aborted === true && end.outcome !== 'unknown' ? abortWithOutcome(end.outcome) : undefined,
   ]);
 }

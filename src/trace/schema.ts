@@ -5,7 +5,7 @@
  * without them (fastRecord.ts).
  */
 import { z } from 'zod';
-import { TRACE_SCHEMA } from './types.js';
+import { CACHE_WRITES_SETTINGS, TRACE_SCHEMA } from './types.js';
 
 /** What a failed call's status out of range is (the range is isFailureStatus's, src/trace/rules.ts). */
 const HTTP_STATUS_MESSAGE = 'is no HTTP status (a whole number from 100 to 599)';
@@ -41,6 +41,7 @@ function partSchemas({ tokens, millis }: ReturnType<typeof scalarSchemas>) {
     kind: z.enum(['main', 'subagent']),
     parentAgentId: z.string().min(1).optional().describe('Sub-agents: the agent whose tool call started this one'),
     parentToolCallId: z.string().min(1).optional().describe("Sub-agents: that tool call's `id` in the parent's runs"),
+    background: z.boolean().optional().describe('Sub-agents: it ran in the background (its tool call returned at launch, not when it ended): its stop ends no tool call of its parent'),
     part: z.number().int().positive().optional().describe("1-based, when the agent's calls span several runs (one per user turn or model)"),
   });
   return { toolCallSchema, agentSchema };
@@ -78,6 +79,10 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
       .optional()
       .describe('Ground truth of a generated run: behaviour, seed, run index, whether the task was done, from which step it was stuck'),
     recordedSettings: recordedSettingsSchema({ tokens, usd }).optional(),
+    cacheWrites: z
+      .enum(CACHE_WRITES_SETTINGS)
+      .optional()
+      .describe("How long the run's cache writes last, as its loop asked its provider (the runAgentLoop recorder's cacheWrites): the write price a replay's predictive bound takes; unset, a recording's may last an hour"),
     agent: agentSchema.optional(),
     live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
   });

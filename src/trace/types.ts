@@ -6,6 +6,14 @@
 export const TRACE_SCHEMA = 'loopcost.trace/1';
 
 /**
+ * How long the cache writes a run's loop asked its provider for last (runAgentLoop's `cacheWrites`, which its
+ * recorder states in the header): `five-minutes`, `may-last-an-hour` (a 1-hour TTL, or a loop that cannot
+ * say), `none` (no writes asked for). The predictive bound's write price (kernel/cacheWrites.ts).
+ */
+export const CACHE_WRITES_SETTINGS = ['five-minutes', 'may-last-an-hour', 'none'] as const;
+export type CacheWritesSetting = (typeof CACHE_WRITES_SETTINGS)[number];
+
+/**
  * Brake settings a trace was recorded with: what `--preset recorded` and what-if's baseline replay it
  * under (src/trace/recordedSettings.ts reads them; never applied otherwise). An importer gives what its log
  * says (step and cost limits); the real loop's recorder gives every brake the run had, exactly (its
@@ -51,6 +59,11 @@ export interface AgentRef {
   parentAgentId?: string;
   /** Sub-agents: the `id` of that tool call in the parent's runs. */
   parentToolCallId?: string;
+  /**
+   * Sub-agents: it ran in the background (Claude Code's `async_launched` Task result, or
+   * `run_in_background: true` on the Task call): that tool call returned at launch, not when it ended.
+   */
+  background?: boolean;
   /** 1-based part number when the agent's calls span several runs. */
   part?: number;
 }
@@ -72,6 +85,12 @@ export interface TraceHeader {
   /** Where the trace came from when imported (format and original path). */
   importedFrom?: { format: string; path: string; notes?: string[] };
   recordedSettings?: RecordedSettings;
+  /**
+   * How long the run's cache writes last, as its loop asked its provider (the runAgentLoop recorder writes its
+   * `cacheWrites` when set): the write price a replay's predictive bound takes, under any brakes. Unset: a
+   * recording's may last an hour (kernel/cacheWrites.ts).
+   */
+  cacheWrites?: CacheWritesSetting;
   /** The run's place in a session tree (set by importers of agents with sub-agents). */
   agent?: AgentRef;
   /** Ground truth of a run generated from a scenario (`loopcost generate`). */

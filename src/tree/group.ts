@@ -18,6 +18,8 @@ export interface TreeAgent {
   parentAgentId?: string;
   /** The parent's tool call that started this agent (a Task call), when recorded. */
   parentToolCallId?: string;
+  /** It ran in the background (AgentRef.background): that tool call returned at launch, so its stop ends none. */
+  background?: true;
   runs: Trace[];
 }
 
@@ -112,6 +114,7 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
       agent = { agentId: ref.agentId, kind: ref.kind, runs: [] };
       if (ref.parentAgentId !== undefined) agent.parentAgentId = ref.parentAgentId;
       if (ref.parentToolCallId !== undefined) agent.parentToolCallId = ref.parentToolCallId;
+      if (ref.background === true && ref.kind === 'subagent') agent.background = true;
       agents.set(ref.agentId, agent);
     }
     agent.runs.push(trace);

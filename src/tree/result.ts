@@ -35,6 +35,8 @@ export interface AgentResult extends TreeTotals {
   kind: TreeAgent['kind'];
   parentAgentId?: string;
   parentToolCallId?: string;
+  /** It ran in the background: its parent's tool call had returned at launch, so its stop ends none (no `endedToolCall`). */
+  background?: true;
   /** Runs (parts) the agent's calls span, and how many of them made a call. */
   parts: number;
   partsStarted: number;
@@ -48,7 +50,7 @@ export interface AgentResult extends TreeTotals {
    * agent (agentStopDetail): `part 3 of 3: final answer after 1 step; agent: 152 steps`.
    */
   stop?: AgentStop;
-  /** A sub-agent stopped by a brake: the parent's tool call it ended, with that stop reason. */
+  /** A sub-agent stopped by a brake: the parent's tool call it ended, with that stop reason (none for one in the background). */
   endedToolCall?: { agentId: string; toolCallId: string; reason: StopReason };
   /** What the importer noted about the agent's runs (a missing sub-agent file, a cut line). */
   notes: string[];
@@ -152,6 +154,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   };
   if (agent.parentAgentId !== undefined) record.parentAgentId = agent.parentAgentId;
   if (agent.parentToolCallId !== undefined) record.parentToolCallId = agent.parentToolCallId;
+  if (agent.background) record.background = true;
   let last: Stop | undefined;
   outcomes.forEach((outcome, r) => {
     if (!outcome) return;
@@ -161,7 +164,8 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   });
   const finalStop: AgentStop | undefined = stop ?? last;
   if (finalStop) record.stop = agentStopDetail(finalStop, { part: lastPartStarted(outcomes), parts: agent.runs.length, steps: record.steps });
-  if (stop && stop.by !== 'parent' && agent.parentAgentId !== undefined && agent.parentToolCallId !== undefined) {
+  // A background sub-agent's tool call returned at launch: its stop reaches the parent later (a notification), ending no call.
+  if (stop && stop.by !== 'parent' && !agent.background && agent.parentAgentId !== undefined && agent.parentToolCallId !== undefined) {
     record.endedToolCall = { agentId: agent.parentAgentId, toolCallId: agent.parentToolCallId, reason: stop.reason };
   }
   return record;

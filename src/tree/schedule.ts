@@ -8,7 +8,7 @@
  * A tree none of whose calls has a recorded start (no `recordedAt`, or no `startMs`: a recorder that does
  * not date) has only its structure to go on, and is ordered as a loop runs a sub-agent, inside the tool
  * call that started it (structuralSchedule): the parent's call, the sub-agent's whole run, the parent's next.
- * A sub-agent that ran in the background (Claude Code's `run_in_background`) is placed there too: the
+ * A sub-agent that ran in the background (`agent.background`: Claude Code's `async_launched` Task result or `run_in_background`) is placed there too: the
  * earliest it can have run, so every later call of its parent is checked against all it spent.
  * A tree with some calls dated and some not (an undated parent with dated sub-agents, the reverse, an
  * undated part) falls back on the structure wherever a call has no date (partlyDatedSchedule): an undated

@@ -15,7 +15,7 @@ import { VirtualClock } from '../../src/agent/clock.js';
 import { fileRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { traceModel } from '../../src/agent/traceModel.js';
-import type { AgentLoopOptions, AgentRunResult } from '../../src/agent/types.js';
+import type { AgentCacheWrites, AgentLoopOptions, AgentRunResult } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
@@ -23,7 +23,7 @@ import { recordedBrakes } from '../../src/replay/whatif.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import type { Trace } from '../../src/trace/types.js';
 import { tempDir } from '../cli/run.js';
-import { pricings } from '../core/arbitraries.js';
+import { hourly, pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
 import { ModelTurnError } from '../../src/agent/turnCheck.js';
 import { abortingRunOptions, abortsArb, libraryBrakesArb, loopingRunOptions, loopingTurnArb, readableRunOptions, turnArb, type ScriptedModel, type TurnSpec } from './realLoopRuns.js';
@@ -128,6 +128,36 @@ describe('real loop driven by its own recording (traceModel) = replay of the rec
     expect(aborted.all).toBeGreaterThan(20);
     expect(aborted.midCall).toBeGreaterThan(10);
     expect(aborted.inRetryWait).toBeGreaterThan(3);
+  });
+
+  it('on 400 looping runs under predictive budgets, each cacheWrites (the table prices an hour’s write): the recording states it, and replays where the run stopped', async () => {
+    const dir = tempDir();
+    let run = 0;
+    const seen = { fiveMinutes: 0, none: 0, anHourDiffers: 0 };
+    // Prompts of 2,000 tokens or more where sized: the write lifetimes' prices differ by $2.25/M a prompt token.
+    const largePromptTurnArb = loopingTurnArb.map((turn) => ({ ...turn, inputTokens: turn.inputTokens === undefined ? undefined : 2000 + turn.inputTokens }));
+    const settingArb = fc.constantFrom<AgentCacheWrites | undefined>('five-minutes', 'five-minutes', 'none', 'may-last-an-hour', undefined);
+    await fc.assert(
+      fc.asyncProperty(fc.array(largePromptTurnArb, { maxLength: 12 }), fc.oneof(libraryBrakesArb, fc.constant(NO_BRAKES)), fc.integer({ min: 0, max: 40_000_000_000 }), fc.integer({ min: 1, max: 300 }), settingArb, async (turns, brakes, maxCostPico, maxOutputTokens, cacheWrites) => {
+        // A small max_tokens: the prompt's price, where the write lifetimes differ, weighs in the bound.
+        const predict: BrakeConfig = { ...brakes, budgetMode: 'predict', maxCostPico, maxOutputTokens };
+        const options = { ...loopingRunOptions(turns, predict, hourly, new VirtualClock()), ...(cacheWrites === undefined ? {} : { cacheWrites }) };
+        const recording = await agrees(join(dir, `writes${run++}.jsonl`), options, hourly);
+        expect(recording.header.cacheWrites).toBe(cacheWrites);
+        if (cacheWrites === 'five-minutes' || cacheWrites === 'none') {
+          seen[cacheWrites === 'none' ? 'none' : 'fiveMinutes'] += 1;
+          // The same recording bounded at an hour's price (its statement left out: how it replayed before): where that stops elsewhere, the statement decided.
+          const { cacheWrites: _stated, ...unstated } = recording.header;
+          const options = { brakes: recordedBrakes(recording), strategy: { kind: 'full' as const }, pricing: hourly, prices: handTable(hourly) };
+          const [stated, anHour] = [replayTrace(recording, options), replayTrace({ ...recording, header: unstated }, options)];
+          if (stated.modelCalls !== anHour.modelCalls) seen.anHourDiffers += 1;
+        }
+      }),
+      { numRuns: 400, seed: 17_017 },
+    );
+    // 162 runs with five-minute writes, 80 with none; 19 whose recording, bounded at an hour's price (before the header stated it), stops a call earlier.
+    expect(Math.min(seen.fiveMinutes, seen.none)).toBeGreaterThan(60);
+    expect(seen.anHourDiffers).toBeGreaterThan(12);
   });
 
   it('on recordingReadable’s 300 readable runs (fixed seed): arguments that are no JSON object, empty ids and names, failed calls', async () => {

@@ -6,7 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { splitPriceGaps } from '../../src/cli/actions/sweepPricing.js';
 import { streamFiles } from '../../src/cli/actions/sweepStream.js';
+import { PriceGapCheck } from '../../src/pricing/recordedCost.js';
 import { contextSumsOf, setUpSweep, type SweepFlags, type SweepSetup } from '../../src/cli/actions/sweepWork.js';
 import { traceInputs } from '../../src/cli/actions/inputs.js';
 import { SweepPopulation, SweepTallier, type SweepTally } from '../../src/population/sweep.js';
@@ -84,12 +86,22 @@ describe('streamFiles', () => {
     expect(alone.priceGaps[0]!.computedPico).not.toBe(alone.priceGaps[0]!.recordedPico);
     const withBad = await streamFiles({ files: [badBilled, goodBilled], opts: OPTS, setup, configs, batchRuns: 4 });
     expect(withBad.priceGaps).toEqual(alone.priceGaps);
-    // Re-priced as another model by every configuration (--model, or a grid of models): no run is checked.
-    for (const opts of [{ ...OPTS, model: 'gpt-4o' }, { grid: [...OPTS.grid!, 'model=gpt-4o,gpt-4o-mini'] }]) {
+    // Every run is checked as its own model whatever the configurations price it as; the report keeps the runs
+    // a configuration prices as their own (sweepPricing.ts splitPriceGaps): none re-priced as gpt-4o alone,
+    // all under a grid that holds gpt-4o-mini.
+    const cases: [SweepFlags, number][] = [
+      [{ ...OPTS, model: 'gpt-4o' }, 0],
+      [{ grid: [...OPTS.grid!, 'model=gpt-4o,gpt-4o-mini'] }, 1],
+    ];
+    for (const [opts, kept] of cases) {
       const asAnother = setUpSweep([goodBilled], opts, () => false, quiet);
       const streamed = await streamFiles({ files: [goodBilled], opts, setup: asAnother, configs: asAnother.configurations.map((c) => c.config), batchRuns: 4 });
-      expect(streamed.priceGaps).toEqual([]);
+      expect(streamed.priceGaps).toEqual(alone.priceGaps);
       expect(streamed.recordedRuns).toBe(23);
+      const check = new PriceGapCheck();
+      check.addSums(streamed.priceGaps);
+      const { checked, unchecked } = splitPriceGaps(asAnother, check);
+      expect([checked.sums().length, unchecked.length]).toEqual([kept, 1 - kept]);
     }
   });
 

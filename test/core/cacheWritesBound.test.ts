@@ -55,6 +55,16 @@ describe('how long a run’s cache writes may last (kernel/cacheWrites.ts)', () 
     expect(cacheWritesOf(trace([written, { ...written, cacheWriteTokens: 0, cacheWrite1hTokens: 500 }], { origin: 'synthetic' }))).toBe(CacheWrites.MayLastAnHour);
   });
 
+  it('a header that states the lifetime (the real loop’s recorder: `cacheWrites`) says it, whatever the origin and the calls', () => {
+    const written: CallRecord = { type: 'call', outputTokens: 10, inputTokens: 500, cacheWriteTokens: 500 };
+    for (const origin of ['recorded', 'synthetic', undefined] as const) {
+      const header = (cacheWrites: 'five-minutes' | 'may-last-an-hour' | 'none') => ({ ...trace([], { origin: origin ?? 'recorded' }).header, origin, cacheWrites });
+      expect(cacheWritesOf({ header: header('five-minutes'), calls: [written] })).toBe(CacheWrites.FiveMinutes);
+      expect(cacheWritesOf({ header: header('none'), calls: [written] })).toBe(CacheWrites.None);
+      expect(cacheWritesOf({ header: header('may-last-an-hour'), calls: [written] })).toBe(CacheWrites.MayLastAnHour);
+    }
+  });
+
   it('the bound takes the five-minute write price when the writes last five minutes, the dearer hour’s when they may last an hour, the input price when nothing is written', () => {
     const sonnet = handPriced('sonnet', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 });
     sonnet.base.cacheWrite1h = usdPerMillionToPico(6);
@@ -71,6 +81,12 @@ describe('how long a run’s cache writes may last (kernel/cacheWrites.ts)', () 
       expect(boundWrites(CacheWrites.FiveMinutes, cacheModeCode(cache))).toBe(CacheWrites.FiveMinutes);
       expect(boundWrites(CacheWrites.MayLastAnHour, cacheModeCode(cache))).toBe(CacheWrites.MayLastAnHour);
     }
+  });
+
+  it('a run whose loop asked for no writes (None) writes nothing as recorded or with the cache off, but the meter’s five-minute writes with the cache on', () => {
+    expect(boundWrites(CacheWrites.None, cacheModeCode('recorded'))).toBe(CacheWrites.None);
+    expect(boundWrites(CacheWrites.None, cacheModeCode('off'))).toBe(CacheWrites.None);
+    expect(boundWrites(CacheWrites.None, cacheModeCode('on'))).toBe(CacheWrites.FiveMinutes);
   });
 
   it('a synthetic run one of whose failed calls records a write is bounded as a recording (the meter bills a failed call as recorded, the cache off too)', () => {

@@ -1,8 +1,9 @@
 /**
  * A limit or whole-number check the schema words itself (`must be at most 9007199254740991 (2^53 − 1), …`)
  * was said without the value given; src/zodWords.ts now names it first (`is 1e305: must be at most …`), as
- * it does its own words (`is 1e9: at most 10,000,000`). A message that names the value itself (`is no HTTP
- * status …`) stays as it is; a number zod refuses as not finite is named as such.
+ * it does its own words (`is 1e9: at most 10,000,000`). A message that says what the value is (`is no HTTP
+ * status …`) was said without the value; it now follows it (`is 700, which is no HTTP status …`). A number
+ * zod refuses as not finite is named as such.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
@@ -33,8 +34,9 @@ describe("zodWords: a schema's own words name the value given", () => {
     expect(words({ whole: 0.5 })).toEqual([{ code: 'invalid_type', message: 'is 0.5: must be a whole number of picodollars' }]);
   });
 
-  it('a message that names the value itself is kept; zod-worded limits are worded as before', () => {
-    expect(words({ status: 700 })).toEqual([undefined]);
+  it('a message that says what the value is follows the value (`is 700, which is no HTTP status …`); zod-worded limits are worded as before', () => {
+    expect(words({ status: 700 })).toEqual([{ code: 'too_big', message: 'is 700, which is no HTTP status (100 to 599)' }]);
+    expect(words({ status: 50 }, () => '5e1')).toEqual([{ code: 'too_small', message: 'is 5e1, which is no HTTP status (100 to 599)' }]);
     expect(words({ plain: 1e9 }, () => '1e9')).toEqual([{ code: 'too_big', message: 'is 1e9: at most 10' }]);
   });
 

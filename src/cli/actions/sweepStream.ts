@@ -15,11 +15,10 @@ import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, 
 import type { RangeRead } from '../../io/byteRange.js';
 import type { Trace } from '../../trace/types.js';
 import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
-import { notePriceGap } from '../../replay/priceGaps.js';
 import { traceInputs } from './inputs.js';
 import { contextSumsOf, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { gridWindows } from './sweepWarnings.js';
-import { configurationPricesOwn, ownPricingOf } from './sweepPricing.js';
+import { ownPricingOf, priceCheckOf } from './sweepPricing.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
@@ -36,7 +35,7 @@ export interface StreamedFiles {
   recordedRuns: number;
   skipped: BadInput[];
   contextSums?: ContextTokenSums;
-  /** The good files' runs priced as recorded beside what they recorded (none re-priced as another model). */
+  /** The good files' runs priced as recorded beside what they recorded (sweepPricing.ts priceCheckOf: whatever they are priced as). */
   priceGaps: PriceGapSums;
   /** The good files' runs' models a configuration's `--context-window model` finds no window for (sweepWarnings.ts); absent: none. */
   windowless?: string[];
@@ -104,7 +103,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
   const priced = new Map<string, Trace>();
   // Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts).
   const ownPricing = ownPricingOf(args.setup);
-  const checksPrices = configurationPricesOwn(args.setup);
+  const notePrice = priceCheckOf(args.setup);
   let goodFiles = 0;
   let recordedRuns = 0;
   // Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena).
@@ -152,7 +151,7 @@ export async function streamFiles(args: { files: readonly string[]; opts: SweepF
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
     if (!needsCalls) letCallsGo(run.trace, compiled);
-    if (checksPrices) notePriceGap(open.gaps, run.trace, args.setup.prices, pricing);
+    notePrice(open.gaps, { trace: run.trace, pricing });
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));

@@ -1,6 +1,7 @@
 /**
  * What could make a sweep's or a calibration's figures mislead, one warning each: the price table does
- * not price the recorded runs as they were billed, recorded runs swept under a context strategy they
+ * not price the recorded runs as they were billed (runs a configuration prices as their own model; a model
+ * grid that prices none so says there is no such check), recorded runs swept under a context strategy they
  * were not recorded with (open loop), the cache on with a model the table gives no cached-input price
  * (scenarioWarnings.ts, as replay says it), and `--context-window model` on runs whose model the table
  * gives no window (population/modelWindow.ts).
@@ -8,9 +9,10 @@
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
-import { openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
+import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../parseFlags.js';
+import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 
@@ -35,8 +37,12 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
   const windows = gridWindows(setup).add(args.windowless);
   for (const { scenario } of setup.scenarios) windows.addScenario(scenario);
+  // Gaps of runs a configuration prices as their own model; a model grid that prices none so says why there is no check.
+  const { checked, unchecked } = splitPriceGaps(setup, args.priceGaps);
+  const modelGrid = setup.axes.some((axis) => axis.key === 'model');
   return [
-    ...priceGapWarnings(args.priceGaps.gaps(PRICE_GAP_TOLERANCE), args.inputs),
+    ...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs),
+    ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : []),
     ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : strategy.kind) : []),
     ...cacheOnWarnings(
       setup.configurations.map((c) => c.config),

@@ -179,13 +179,28 @@ export function promptText(line: JsonObject): string | undefined {
   return text === '' ? undefined : text;
 }
 
+/** A Task result's `toolUseResult.status` when the sub-agent was launched in the background (the call returned at once). */
+const BACKGROUND_LAUNCH = 'async_launched';
+
 /**
- * `toolUseResult` of a Task result: the sub-agent the answered tool call ran, and the output tokens its
- * final response reported (`usage.output_tokens`, when given).
+ * `toolUseResult` of a Task result: the sub-agent the answered tool call ran, the output tokens its
+ * final response reported (`usage.output_tokens`, when given), and whether it ran in the background
+ * (`status: "async_launched"` or `isAsync: true`: the call returned at launch; another status: it returned
+ * when the sub-agent ended; no status: not said).
  */
-export function taskResult(line: JsonObject): { agentId: string; finalOutputTokens?: number } | undefined {
+export function taskResult(line: JsonObject): { agentId: string; finalOutputTokens?: number; background?: boolean } | undefined {
   const result = line.toolUseResult;
   if (!isJsonObject(result) || typeof result.agentId !== 'string' || result.agentId === '') return undefined;
   const output = isJsonObject(result.usage) ? result.usage.output_tokens : undefined;
-  return { agentId: result.agentId, ...(typeof output === 'number' && Number.isInteger(output) && output >= 0 ? { finalOutputTokens: output } : {}) };
+  const background = result.status === BACKGROUND_LAUNCH || result.isAsync === true ? true : typeof result.status === 'string' ? false : undefined;
+  return {
+    agentId: result.agentId,
+    ...(typeof output === 'number' && Number.isInteger(output) && output >= 0 ? { finalOutputTokens: output } : {}),
+    ...(background === undefined ? {} : { background }),
+  };
+}
+
+/** A tool call's arguments asking for its sub-agent to run in the background (the Task tool's `run_in_background: true`). */
+export function asksForBackground(input: unknown): boolean {
+  return isJsonObject(input) && input.run_in_background === true;
 }

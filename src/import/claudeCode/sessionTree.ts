@@ -5,7 +5,10 @@
  * sub-agents it started with the Task tool (linked by the progress lines `agent_progress` of the session,
  * `data.agentId` → `parentToolUseID`, or the Task result's `toolUseResult.agentId`), and
  * `agent-acompact-<id>.jsonl` the context-compaction calls, which become paid compaction calls of the main
- * agent at the time they were made. What cannot be linked is imported with a note.
+ * agent at the time they were made. A sub-agent launched in the background (its Task result's
+ * `toolUseResult.status` is `async_launched`, or — no result saying — the Task call asked
+ * `run_in_background: true`) is marked `background` in its header: that call returned at launch. What
+ * cannot be linked is imported with a note.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -92,7 +95,7 @@ function firstStart(transcript: Transcript): number {
 }
 
 /** Runs of the sub-agents, each linked to the tool call that started it (or noted as unlinked). */
-type Owners = Map<string, { parent: string; toolUseId: string; finalOutputTokens?: number }>;
+type Owners = Map<string, { parent: string; toolUseId: string; finalOutputTokens?: number; background?: boolean }>;
 
 /** A note when the Task result reports more output for the sub-agent's last response than its transcript. */
 function finalOutputNote(transcript: Transcript, reported: number | undefined): string | undefined {
@@ -122,6 +125,7 @@ function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTr
           agentId,
           kind: 'subagent',
           ...(owner ? { parentAgentId: owner.parent, parentToolCallId: owner.toolUseId } : {}),
+          ...(owner?.background === true ? { background: true } : {}),
         },
         calls: transcript.calls,
         notes,
@@ -139,7 +143,12 @@ function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: s
   for (const { parent, transcript } of holders) {
     for (const [agentId, link] of transcript.links) {
       if (agentId === parent || owners.has(agentId)) continue;
-      owners.set(agentId, { parent, toolUseId: link.toolUseId, ...(link.finalOutputTokens !== undefined ? { finalOutputTokens: link.finalOutputTokens } : {}) });
+      owners.set(agentId, {
+        parent,
+        toolUseId: link.toolUseId,
+        ...(link.finalOutputTokens !== undefined ? { finalOutputTokens: link.finalOutputTokens } : {}),
+        ...(link.background === true ? { background: true } : {}),
+      });
       if (!known.has(agentId)) {
         const note = missingTranscriptNote({ agentId, toolUseId: link.toolUseId, file: basename(transcript.path), line: link.line, place });
         if (parent === MAIN) mainNotes.push(note);

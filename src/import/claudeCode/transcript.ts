@@ -22,6 +22,7 @@ import { LogClock } from '../common/timestamp.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
+  asksForBackground,
   isSyntheticLine,
   progressLink,
   promptText,
@@ -65,6 +66,8 @@ export interface SubagentLink {
   line: number;
   /** Output tokens of the sub-agent's final response, as its Task result reports them. */
   finalOutputTokens?: number;
+  /** It ran in the background: its Task result says `async_launched`, or (no result saying) the call asked `run_in_background`. */
+  background?: boolean;
 }
 
 export interface Transcript {
@@ -92,6 +95,8 @@ class TranscriptReader {
   private readonly byKey = new Map<string, DraftCall>();
   private readonly pending = new Map<string, PendingTool>();
   readonly links = new Map<string, SubagentLink>();
+  /** Tool calls whose arguments asked for a background sub-agent (`run_in_background: true`). */
+  readonly backgroundAsked = new Set<string>();
   readonly clock = new LogClock();
   private previousMs: number | undefined;
   private promptTokens: number | undefined;
@@ -160,6 +165,7 @@ class TranscriptReader {
       if (this.pending.has(use.id)) continue;
       const record: ToolCallRecord = { name: use.name, arguments: use.input, resultTokens: 0, error: null, id: use.id };
       draft.toolCalls.push(record);
+      if (asksForBackground(use.input)) this.backgroundAsked.add(use.id);
       this.pending.set(use.id, { record, model: response.model, ...(atMs !== undefined ? { atMs } : {}) });
     }
   }
@@ -180,6 +186,7 @@ class TranscriptReader {
       if (task) {
         const link = this.links.get(task.agentId) ?? { toolUseId: result.toolUseId, line };
         if (task.finalOutputTokens !== undefined) link.finalOutputTokens = task.finalOutputTokens;
+        if (task.background !== undefined) link.background = task.background;
         this.links.set(task.agentId, link);
       }
     }
@@ -257,8 +264,14 @@ export function readTranscript(lines: Iterable<SourceLine>, path: string): Trans
   return consumeLines(lines, transcriptReader(path));
 }
 
+/** A link no Task result said the launch of: background when the call that started it asked for it. */
+function markAskedBackground(reader: TranscriptReader): void {
+  for (const link of reader.links.values()) if (link.background === undefined && reader.backgroundAsked.has(link.toolUseId)) link.background = true;
+}
+
 function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | undefined): Transcript {
   fillFailedModels(reader.drafts);
+  markAskedBackground(reader);
   const drafts = reader.drafts.filter((draft) => draft.model !== undefined);
   const transcript: Transcript = {
     path,
