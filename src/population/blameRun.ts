@@ -4,7 +4,8 @@
  * context decide how far it gets), so it is found only when a batch throws: the batch's runs are swept
  * again one at a time, one configuration at a time, and the first that throws is named (file#run, the
  * configuration) as replay names it (replay/runContext.ts). The hot path pays nothing: this runs only
- * after a throw. Pure: no node:*, no clock.
+ * after a throw. A session tree (`sweep --tree`) needs no search: the tree engine names the agent's run
+ * that passed it (tree/engine.ts), and underConfiguration adds the configuration. Pure: no node:*, no clock.
  */
 import { contextSpecOf } from '../context/strategy.js';
 import { UserError } from '../errors.js';
@@ -40,6 +41,19 @@ export function configurationWords(config: PopulationConfig): string {
 }
 
 /**
+ * `work` under `config`; a run past exact picodollars it throws, placed at its run (by inRunContext, or the
+ * tree engine at the agent's run), is thrown naming the configuration too. Anything else is thrown on.
+ */
+export function underConfiguration<T>(config: PopulationConfig, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (!isCostOverflow(error, true)) throw error;
+    throw new UserError(error.issues.map((issue) => ({ ...issue, message: `${issue.message}, under configuration ${configurationWords(config)}` })));
+  }
+}
+
+/**
  * `work` over `traces`; when it throws an unplaced cost overflow, `sweepOne` (one trace under one
  * configuration) is run on each (trace, configuration) in order, inside the run's context, so the first
  * that overflows is thrown naming its file, run and configuration. Anything else is thrown on as it was.
@@ -55,10 +69,11 @@ export function blamingRun<T>(args: { traces: readonly Trace[]; configs: readonl
           args.sweepOne(trace, config);
         } catch (one) {
           if (!isUnplacedCostOverflow(one)) throw one;
-          const named = new UserError(one.issues.map((issue) => ({ ...issue, message: `${issue.message}, under configuration ${configurationWords(config)}` })));
-          inRunContext(trace, () => {
-            throw named;
-          });
+          underConfiguration(config, () =>
+            inRunContext(trace, () => {
+              throw one;
+            }),
+          );
         }
       }
     }

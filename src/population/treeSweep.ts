@@ -12,7 +12,7 @@ import type { SessionTree } from '../tree/group.js';
 import { treeReplayer } from '../tree/replayTree.js';
 import type { TreeResult } from '../tree/result.js';
 import { baselineKey, type PopulationConfig } from './run.js';
-import { blamingRun } from './blameRun.js';
+import { underConfiguration } from './blameRun.js';
 import type { SweepMetrics } from './sweep.js';
 
 /** A tree's result as one run of the population (overshoot: spend past the tree's budget). */
@@ -58,21 +58,18 @@ export class TreePopulation {
   private baselinesOf(config: PopulationConfig): RunFigures[] {
     const key = baselineKey(config);
     let baselines = this.baselines.get(key);
-    if (baselines === undefined) this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay, i) => treeRunFigures(this.namingTree(i, { ...config, brakes: NO_BRAKES }, () => replay(NO_BRAKES)), undefined))));
+    if (baselines === undefined) this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay) => treeRunFigures(underConfiguration({ ...config, brakes: NO_BRAKES }, () => replay(NO_BRAKES)), undefined))));
     return baselines;
   }
 
-  /** Each tree under the configuration, paired with its baseline, in tree order. */
+  /**
+   * Each tree under the configuration, paired with its baseline, in tree order. A run past exact
+   * picodollars is named by the run that passed it (its file, run and agent: the tree engine places it)
+   * and the configuration (blameRun.ts).
+   */
   pairs(config: PopulationConfig): RunPair[] {
     const baselines = this.baselinesOf(config);
-    return this.replayersOf(config, true).map((replay, i) => ({ run: treeRunFigures(this.namingTree(i, config, () => replay(config.brakes)), config.brakes.maxCostPico), baseline: baselines[i]! }));
-  }
-
-  /** `replay` of tree `i`; a run past exact picodollars is named by the tree's first run (its file) and the configuration (blameRun.ts). */
-  private namingTree(i: number, config: PopulationConfig, replay: () => TreeResult): TreeResult {
-    const first = this.trees[i]!.agents[0]?.runs[0];
-    if (first === undefined) return replay();
-    return blamingRun({ traces: [first], configs: [config], work: replay, sweepOne: () => void replay() });
+    return this.replayersOf(config, true).map((replay, i) => ({ run: treeRunFigures(underConfiguration(config, () => replay(config.brakes)), config.brakes.maxCostPico), baseline: baselines[i]! }));
   }
 }
 

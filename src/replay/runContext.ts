@@ -7,11 +7,12 @@ import { counted } from '../plural.js';
 import type { Trace } from '../trace/types.js';
 import { recordedCallCount } from './runFacts.js';
 
-/** Runs `work` for `trace`; a UserError without a file gets the run's source (file#run) and field. */
-export function inRunContext<T>(trace: Trace, work: () => T): T {
+/** Runs `work` for `trace`; a UserError without a file gets the run's source (file#run) and field. `agent`: the run's agent in a session tree, named too (`run of agent sub on …`). */
+export function inRunContext<T>(trace: Trace, work: () => T, agent?: string): T {
   try {
     return work();
   } catch (error) {
-    throw placeIssues(error, (issue) => ({ ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run on ${trace.header.model} with ${counted(recordedCallCount(trace), 'recorded call')}: ${issue.message}` }));
+    const of = agent === undefined ? '' : `of agent ${agent} `;
+    throw placeIssues(error, (issue) => ({ ...issue, file: trace.source, field: issue.field ?? 'calls', message: `run ${of}on ${trace.header.model} with ${counted(recordedCallCount(trace), 'recorded call')}: ${issue.message}` }));
   }
 }

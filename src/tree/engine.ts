@@ -12,8 +12,10 @@
  * recording whose model gave up there, or that was aborted: kernel/gaveUp.ts) ends there before them all,
  * as a lone replay ends it. The rule when an agent stops (by a brake, at its own call):
  * - its remaining calls and parts are not made, nor are those of the sub-agents it started;
- * - a sub-agent's stop ends the parent's tool call that started it (its Task call) with that stop reason;
- *   the parent goes on: its next call is checked like any other against the tree's totals. Spend, steps,
+ * - a sub-agent's stop ends the parent's tool call that started it (its Task call) with that stop reason —
+ *   unless it ran in the background (AgentRef.background: that call had returned at launch), when it ends
+ *   no call; either way the parent goes on: its next call is checked like any other against the tree's
+ *   totals, and the background sub-agent's calls count toward them as they were scheduled. Spend, steps,
  *   time and tokens never go down, so after a tree brake stopped a sub-agent the parent's next call is
  *   refused too (the tree stops) — except under `budget-mode=predict`, where a smaller call may still fit;
  * - the main agent's stop ends the tree.
@@ -31,6 +33,7 @@ import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
+import { inRunContext } from '../replay/runContext.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, Trace } from '../trace/types.js';
@@ -151,13 +154,29 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     return state.outcomes[state.outcomes.length - 1] !== undefined;
   };
 
-  /** One step of agent `a`'s run on `session` as `source` answers it, the tree's check first; what it spent then joins the totals. */
-  const step = (a: number, session: LoopSession, source: StepSource): AgentStop | null => {
-    const agentBudget = states[a]!.budget;
-    const next = beforeCall(session, source, agentBudget);
-    const ended = next.stop ?? playCall(session, next.response, next.view);
-    agentBudget.sync(session);
-    return ended && agentStop(ended);
+  /**
+   * One step of agent `a`'s run `r` on `session` as `source` answers it, the tree's check first; what it
+   * spent then joins the totals. A refusal that knows no run (a run past exact picodollars) names this run
+   * and its agent, as a lone replay names its run (replay/runContext.ts).
+   */
+  const step = (a: number, r: number, session: LoopSession, source: StepSource): AgentStop | null => {
+    try {
+      const agentBudget = states[a]!.budget;
+      const next = beforeCall(session, source, agentBudget);
+      const ended = next.stop ?? playCall(session, next.response, next.view);
+      agentBudget.sync(session);
+      return ended && agentStop(ended);
+    } catch (error) {
+      // (A run that names no agent of its own is a tree of one: its run alone names it.)
+      const run = tree.agents[a]!.runs[r]!;
+      return inRunContext(
+        run,
+        () => {
+          throw error;
+        },
+        run.header.agent?.agentId,
+      );
+    }
   };
 
   const ended = (a: number, r: number, stop: AgentStop | null): void => {
@@ -178,7 +197,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
       const { a, r } = ranOut.pop()!;
       const state = states[a]!;
       const run = tree.agents[a]!.runs[r]!;
-      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, state.sessions[r]!, recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!)));
+      if (state.stop === undefined && state.outcomes[r] === undefined) ended(a, r, step(a, r, state.sessions[r]!, recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!)));
     }
   };
 
@@ -190,7 +209,7 @@ export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions)
     state.current = r;
     const session = sessionOf(a, r);
     if (state.outcomes[r] !== undefined) continue; // the run already ended (completed on an earlier call)
-    const stop = step(a, session, recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
+    const stop = step(a, r, session, recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
     if (stop === null && c === run.calls.length - 1) ranOut.push({ a, r });
     ended(a, r, stop);
   }

@@ -5,14 +5,14 @@
  * scenario of the baseline was not checked, 2 for bad input (nothing to check among it: no expectation
  * and no baseline).
  */
-import { driftFromBaseline, parseTolerance, renderBaseline } from '../../check/baseline.js';
+import { driftFromBaseline, parseTolerance, renderBaseline, type BaselineFile, type Drift } from '../../check/baseline.js';
 import { expectationCount } from '../../check/evaluate.js';
-import { ResolvedPrices } from '../../check/modelPrices.js';
+import { ResolvedPrices, type PriceRow } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
 import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
 import { renderJunit } from '../../check/junit.js';
 import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
-import { checkScenario } from '../../check/run.js';
+import { checkScenario, type ScenarioCheck } from '../../check/run.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
@@ -134,6 +134,25 @@ function refuseNothingToCheck(checks: readonly CheckInput[], opts: CheckFlags): 
   });
 }
 
+/** The baseline a check compares with: its file, how its scenario keys are read, the tolerance. */
+type Compared = { baseline: BaselineFile; file: string; tolerance: number } & ReturnType<typeof baselineKeys>;
+
+/**
+ * Every scenario checked against its runs (`traces[i]`), and with `compared` against the baseline (run
+ * again at the baseline's prices when a model's prices changed). The prices of every model the runs
+ * resolve are noted: a baseline stores them, a later check compares them.
+ */
+function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift } {
+  const resolved = new ResolvedPrices(args.prices);
+  const run = (table: PriceTable) => checks.map((input, i) => checkScenario(input, traces[i]!, table, args.model));
+  const scenarios = run(resolved);
+  const models = resolved.rows();
+  const { compared } = args;
+  if (compared === undefined) return { scenarios, models };
+  const { baseline, ...keyed } = compared;
+  return { scenarios, models, drift: driftFromBaseline(scenarios, baseline, { ...keyed, version: LOOPCOST_VERSION, prices: args.prices, models, rerun: run }) };
+}
+
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
@@ -153,16 +172,14 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const unused = leftOut(skipped, checks, opts);
   if (unused.length > 0) io.stderr(`loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
-  // Each trace file read once, however many scenario files name it (what reading it says is said once).
-  const { perScenario: traces, runs: recorded } = await readCheckTraces(checks, { flags: opts, io, pricing: { prices, ...(opts.model === undefined ? {} : { model: opts.model }) } });
-
-  // The prices of every model the runs resolve are noted: a baseline stores them, a later check compares them.
-  const resolved = new ResolvedPrices(prices);
-  const run = (table: PriceTable) => checks.map((input, i) => checkScenario(input, traces[i]!, table, opts.model));
-  const scenarios = run(resolved);
-  const models = resolved.rows();
   const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline);
-  const drift = baseline === undefined ? undefined : driftFromBaseline(scenarios, baseline, { file: opts.baseline!, version: LOOPCOST_VERSION, tolerance, prices, models, ...keyed!, rerun: run });
+  const compared = baseline === undefined ? undefined : { baseline, file: opts.baseline!, tolerance, ...keyed! };
+  // Each trace file read once, however many scenario files name it (what reading it says is said once); a
+  // run past $9,007 makes its file bad, and the scenarios are checked again without it.
+  const pricing = { prices, ...(opts.model === undefined ? {} : { model: opts.model }) };
+  const checked = await readCheckTraces(checks, { flags: opts, io, pricing }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }) }));
+  const { perScenario: traces, runs: recorded } = checked.traces;
+  const { scenarios, models, drift } = checked.result;
   const named = [...new Set(checks.flatMap((input) => input.traceFiles))];
   const model = opts.model === undefined ? {} : { model: opts.model };
   const warnings = [

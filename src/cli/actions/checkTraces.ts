@@ -4,20 +4,24 @@
  * says — the files `--skip-bad` left out, missing sub-agent transcripts — is said once, and a price gap is
  * counted over the runs once. Each scenario gets the runs of the files its `traces:` names, in its order,
  * named as it spelled each file (`traces/a.jsonl#2` for one, `/abs/traces/a.jsonl#2` for another), and
- * replays them under its own settings.
+ * replays them under its own settings. A run past $9,007 found when the scenarios are checked makes its file
+ * bad (in every scenario that names it) and the check is done again without it (sweepDrop.ts
+ * dropOverflowing); the bad files are listed (--skip-bad) once the check is done.
  */
 import type { CheckInput } from '../../check/inputs.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import type { UnreadInput } from '../../io/collectInputs.js';
 import { readAlone } from '../../import/index.js';
-import { inputLabel, runOfFile } from '../../io/openInput.js';
+import { inputLabel } from '../../io/openInput.js';
 import { counted } from '../../plural.js';
 import { handedOverCompiled, handOverCompiled } from '../../replay/compiledRuns.js';
 import { someNames } from '../../someNames.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
-import { traceInputs, workOnRuns } from './inputs.js';
+import { traceInputs } from './inputs.js';
 import { pricingFor } from './runNotes.js';
+import { dropOverflowing } from './sweepDrop.js';
+import { finishRead, runsOf, tracesOf, type AllRuns } from './sweepRead.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { fileIdentity } from './outputClash.js';
 import { statOf } from '../../io/openInput.js';
@@ -85,20 +89,6 @@ function namedAsSpelled(runs: readonly Trace[], own: readonly NamedFile[]): Trac
   });
 }
 
-/** Each run under the file it was read from (files in the order read: a run's source is its file's, runOfFile). */
-function byFile(files: readonly string[], runs: readonly Trace[]): Map<string, Trace[]> {
-  const found = new Map<string, Trace[]>(files.map((file) => [file, []]));
-  let at = 0;
-  for (const trace of runs) {
-    if (!runOfFile(trace.source, inputLabel(files[at]!))) {
-      const next = files.findIndex((file, i) => i > at && runOfFile(trace.source, inputLabel(file)));
-      if (next >= 0) at = next;
-    }
-    found.get(files[at]!)!.push(trace);
-  }
-  return found;
-}
-
 /** Where a trace file went when it gave no run: left out as a scenario file, or (under --skip-bad) as bad. */
 interface LeftOut {
   /** Scenario files a `traces:` directory or glob brought in (TraceInputs.scenarioFiles): never read as traces. */
@@ -137,24 +127,18 @@ function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly NamedFi
 
 /**
  * Reads `files` once (`--skip-bad` may leave every one out: the scenarios say whether they are left with
- * runs); `read.unread`: the pipes and devices the `traces:` entries hold, listed as bad (--skip-bad).
+ * runs); `read.unread`: the pipes and devices the `traces:` entries hold, listed as bad (--skip-bad). A bad
+ * file fails the command here without --skip-bad; with it, the bad files are listed once the check is done.
  */
-async function readOnce(files: readonly string[], read: ReadCheckTraces & { unread?: readonly UnreadInput[] }): Promise<{ runs: Trace[]; byFile: Map<string, Trace[]>; scenarioFiles: string[] }> {
-  if (files.length === 0 && (read.unread ?? []).length === 0) return { runs: [], byFile: new Map(), scenarioFiles: [] };
+async function readOnce(files: readonly string[], read: ReadCheckTraces & { unread?: readonly UnreadInput[] }): Promise<AllRuns | undefined> {
+  if (files.length === 0 && (read.unread ?? []).length === 0) return undefined;
   const inputs = traceInputs(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }) });
   // A run no table prices makes its file bad, as in replay: named with the others, left out under --skip-bad.
-  const runs = await workOnRuns(inputs, read.io, (trace) => {
-    pricingFor(trace, read.pricing);
-    return trace;
-  });
-  return { runs, byFile: byFile(readAlone(files), runs), scenarioFiles: inputs.scenarioFiles };
+  const runs = await runsOf(inputs, (trace) => pricingFor(trace, read.pricing));
+  inputs.finish();
+  return runs;
 }
 
-/**
- * The runs of every scenario's traces, each file read once. A Claude Code sub-agent transcript is read
- * with its session when both are given; a scenario that names such a transcript without its session,
- * while another names the session, reads its files on its own, as it would alone.
- */
 /** How check reads its traces: the flags, where it says what it read, and the prices every run must resolve in (under --model, that model). */
 export interface ReadCheckTraces {
   flags: TraceFlags;
@@ -162,27 +146,85 @@ export interface ReadCheckTraces {
   pricing: { prices: PriceTable; model?: string };
 }
 
-export async function readCheckTraces(checks: readonly CheckInput[], read: ReadCheckTraces): Promise<CheckTraces> {
+/** The files read: each scenario's files as it spelled them (`named`), and the read its runs come from (`from`, an index of `reads`; −1: none). */
+interface CheckReads {
+  named: NamedFile[][];
+  reads: AllRuns[];
+  from: number[];
+}
+
+/** The runs of every scenario as the reads now hold them (the files found bad left out). */
+function runsNow({ named, reads, from }: CheckReads): CheckTraces {
+  const byFile = reads.map((read) => {
+    const found = new Map<string, Trace[]>();
+    for (const run of read.set.keep(read.runs)) {
+      const runs = found.get(run.file);
+      if (runs === undefined) found.set(run.file, [run.trace]);
+      else runs.push(run.trace);
+    }
+    return found;
+  });
+  const perScenario = named.map((own, i) => (from[i]! < 0 ? [] : namedAsSpelled(own.flatMap((file) => byFile[from[i]!]!.get(inputLabel(file.read)) ?? []), own)));
+  return { perScenario, runs: reads.flatMap(tracesOf) };
+}
+
+/** A run named as a scenario spelled its file, named as its file was read (dropOverflowing finds the file so). */
+function asRead(named: readonly NamedFile[][]): (place: string) => string {
+  const read = new Map(named.flat().filter((file) => file.read !== file.as).map((file) => [inputLabel(file.as), inputLabel(file.read)]));
+  return (place) => {
+    const file = fileOfRun(place, read);
+    return file === undefined ? place : `${read.get(file)!}${place.slice(file.length)}`;
+  };
+}
+
+/**
+ * The runs of every scenario's traces, each file read once, and `work` over them (the scenarios checked):
+ * done again without a file whose run `work` finds past $9,007, as a bad file. A Claude Code sub-agent
+ * transcript is read with its session when both are given; a scenario that names such a transcript
+ * without its session, while another names the session, reads its files on its own, as it would alone.
+ * Returns the runs `work` was last done over, and what it gave.
+ */
+export async function readCheckTraces<T>(checks: readonly CheckInput[], read: ReadCheckTraces, work: (traces: CheckTraces) => T): Promise<{ traces: CheckTraces; result: T }> {
+  const found = await readAll(checks, read);
+  const say = () => found.reads.forEach((done) => finishRead(done, read.io));
+  const scenarioFiles = new Set(found.reads.flatMap((done) => done.set.scenarioFiles));
+  let traces = runsNow(found);
+  const refuseEmpty = () => {
+    try {
+      refuseNoRunsLeft(checks, found.named, traces.perScenario, { scenarioFiles });
+    } catch (error) {
+      say();
+      throw error;
+    }
+  };
+  refuseEmpty();
+  const dropped = () => {
+    traces = runsNow(found);
+    refuseEmpty();
+  };
+  const result = await dropOverflowing({ reads: found.reads, asRead: asRead(found.named), dropped }, () => work(traces));
+  say();
+  return { traces, result };
+}
+
+/** Every scenario's trace files read: those read together once, those a scenario reads on its own (a sub-agent transcript without its session) apart. */
+async function readAll(checks: readonly CheckInput[], read: ReadCheckTraces): Promise<CheckReads> {
   const named = spellings(checks);
   const files = named.map((own) => own.map((file) => file.read));
-  const all = [...new Set(files.flat())];
-  const alone = new Set(readAlone(all));
+  const alone = new Set(readAlone([...new Set(files.flat())]));
   const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
   // The pipes and devices of every scenario's entries are listed once, with the files read together.
   const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], { ...read, unread: checks.flatMap((input) => input.unread ?? []) });
-  const runs = [...once.runs];
-  const scenarioFiles = new Set(once.scenarioFiles);
-  const perScenario: Trace[][] = [];
+  const reads = once === undefined ? [] : [once];
+  const from: number[] = [];
   for (const [i, own] of files.entries()) {
     if (shared[i]) {
-      perScenario.push(namedAsSpelled(own.flatMap((file) => once.byFile.get(file) ?? []), named[i]!));
+      from.push(once === undefined ? -1 : 0);
       continue;
     }
-    const alone = await readOnce(own, read);
-    runs.push(...alone.runs);
-    perScenario.push(namedAsSpelled(alone.runs, named[i]!));
-    for (const file of alone.scenarioFiles) scenarioFiles.add(file);
+    const apart = await readOnce(own, read);
+    if (apart !== undefined) reads.push(apart);
+    from.push(apart === undefined ? -1 : reads.length - 1);
   }
-  refuseNoRunsLeft(checks, named, perScenario, { scenarioFiles });
-  return { perScenario, runs };
+  return { named, reads, from };
 }

@@ -1,10 +1,11 @@
 /**
  * A run past $9,007 (exact picodollars) in a sweep that reads every run first (`--tree`, stdin, calibrate,
- * project): whether it overflows depends on the configuration, so it is found only when tallying, named by
- * its file (population/blameRun.ts). Its file is then a bad file like any other: marked bad, its runs
- * dropped and the tally done again (refused at once, naming every bad file, without --skip-bad; a file
- * found bad while reading fails such a command before any tally). The common path pays nothing: the tally runs once, and the bad files are refused or listed after it
- * (sweepRead.ts finishRead), with the streamed sweep's words. A sweep with a target, that keeps each unit's
+ * project) or in check (checkTraces.ts): whether it overflows depends on the configuration, so it is found
+ * only when tallying, named by its file (population/blameRun.ts). Its file is then a bad file like any
+ * other: marked bad, its runs dropped and the tally done again (dropOverflowing: refused at once, naming
+ * every bad file, without --skip-bad; a file found bad while reading fails such a command before any
+ * tally). The common path pays nothing: the tally runs once, and the bad files are refused or listed after
+ * it (sweepRead.ts finishRead), with the streamed sweep's words. A sweep with a target, that keeps each unit's
  * runs for the halved step caps, sets the file aside per unit instead (addDropping).
  */
 import { UserError } from '../../errors.js';
@@ -16,41 +17,57 @@ import type { CliIO } from '../io.js';
 import { finishRead, tracesOf, type AllRuns } from './sweepRead.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
-/** The read file a named run past exact picodollars belongs to (blameRun.ts places it), if `error` is one. */
-function overflowingFile(error: unknown, read: AllRuns): string | undefined {
-  const place = overflowPlace(error);
-  if (place === undefined) return undefined;
-  return read.runs.find((run) => !read.set.isBad(run.file) && runOfFile(place, run.file))?.file;
+/** In each of `reads` that holds it, the file (not bad already) of the named run `place` (blameRun.ts places it). */
+function filesOfRun(place: string, reads: readonly AllRuns[]): { read: AllRuns; file: string }[] {
+  const found: { read: AllRuns; file: string }[] = [];
+  for (const read of reads) {
+    const file = read.runs.find((run) => !read.set.isBad(run.file) && runOfFile(place, run.file))?.file;
+    if (file !== undefined) found.push({ read, file });
+  }
+  return found;
+}
+
+/**
+ * `work` over runs read first (`reads`: each the runs of a set of files); each run past $9,007 it meets
+ * makes its file bad in every read that holds it (the run named by blameRun.ts, as `asRead` spells it:
+ * check names a run as its scenario spelled the file) and, once `dropped` has been told (it drops that
+ * file's runs), `work` is done again. Without --skip-bad (or with nothing left) the command fails there,
+ * naming every bad file. Listing the bad files skipped is the caller's (finishRead), after the tally.
+ */
+export async function dropOverflowing<T>(args: { reads: readonly AllRuns[]; asRead?: (place: string) => string; dropped: () => void | Promise<void> }, work: () => T | Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      const place = overflowPlace(error);
+      const found = place === undefined ? [] : filesOfRun(args.asRead?.(place) ?? place, args.reads);
+      if (found.length === 0) throw error;
+      for (const { read, file } of found) read.set.markBad(file, error as UserError);
+      for (const { read } of found) read.set.finish();
+      await args.dropped();
+    }
+  }
 }
 
 /**
  * `work` over the prepared sweep; each run past $9,007 it meets makes its file bad and `work` is done again
- * without that file's runs. Then the bad files are refused or listed (--skip-bad). `work` gets the sweep it
- * finished on: what the report must describe (its runs, its caches).
+ * without that file's runs (dropOverflowing). Then the bad files are refused or listed (--skip-bad). `work`
+ * gets the sweep it finished on: what the report must describe (its runs, its caches).
  */
 export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: SweepFlags; io: CliIO }, work: (prepared: PreparedSweep) => T | Promise<T>): Promise<T> {
   const { opts, io } = args;
   let current = args.prepared;
+  const read = current.read;
+  if (read === undefined) return work(current);
   // Without --skip-bad a file found bad while reading fails the command at once, before any tally (a run
   // past $9,007 is named with the other bad files only when reading found none).
-  if (current.read !== undefined && opts.skipBad !== true && current.read.set.badInputs.length > 0) current.read.set.finish();
-  for (;;) {
-    const read = current.read;
-    let result: T;
-    try {
-      result = await work(current);
-    } catch (error) {
-      const file = read === undefined ? undefined : overflowingFile(error, read);
-      if (read === undefined || file === undefined) throw error;
-      read.set.markBad(file, error as UserError);
-      // Without --skip-bad (or with nothing left) the command fails here, naming every bad file.
-      read.set.finish();
-      current = await prepareSweep([], opts, () => false, io, { traces: tracesOf(read), setup: current, read });
-      continue;
-    }
-    if (read !== undefined) finishRead(read, io);
-    return result;
-  }
+  if (opts.skipBad !== true && read.set.badInputs.length > 0) read.set.finish();
+  const dropped = async () => {
+    current = await prepareSweep([], opts, () => false, io, { traces: tracesOf(read), setup: current, read });
+  };
+  const result = await dropOverflowing({ reads: [read], dropped }, () => work(current));
+  finishRead(read, io);
+  return result;
 }
 
 /**

@@ -26,14 +26,18 @@ export interface AllRuns {
  * runs are tallied, as a run past $9,007 is found only then and makes its file bad too (sweepDrop.ts).
  */
 export async function allRuns(setup: SweepSetup, opts: SweepFlags): Promise<AllRuns> {
-  const ownPricing = ownPricingOf(setup);
   const set = traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
+  return runsOf(set, ownPricingOf(setup));
+}
+
+/** Every run of `set`, each through `check` under the set's guard (a problem of a run makes its file bad); the bad files not yet refused nor listed (finishRead). `check` reads them too. */
+export async function runsOf(set: TraceInputs, check: (trace: Trace) => void): Promise<AllRuns> {
   const runs: InputRun[] = [];
   const missing: MissingTranscript[] = [];
   for await (const run of set.runs()) {
     set.guard(run, () => {
       missing.push(...missingTranscriptsOf(run.trace));
-      ownPricing(run.trace);
+      check(run.trace);
     });
     runs.push(run);
   }
