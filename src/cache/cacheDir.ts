@@ -4,6 +4,7 @@
  * at once rather than being skipped silently on every file.
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { writeProblem } from '../io/fileErrorWords.js';
 import { makeDirectories } from '../io/makeDirectories.js';
 import { UserError } from '../errors.js';
 
@@ -15,7 +16,7 @@ export function usableCacheDir(dir: string, flag = '--cache-dir'): string {
   try {
     makeDirectories(dir);
   } catch (error) {
-    throw problem(`cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw problem(writeProblem(error, 'created'));
   }
   try {
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);

@@ -34,6 +34,8 @@ export interface CheckInput {
  */
 export function checkScenarioFiles(paths: readonly string[], read: { skipBad?: boolean } = {}): { scenarioFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[] } {
   const { files, repeated, unread } = collectInputFiles(paths, read);
+  // A directory inside one given that cannot be listed is bad: refused here unless --skip-bad (check lists it then).
+  if (read.skipBad !== true && unread.length > 0) throw new UserError(unread.map((entry) => entry.issue));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const named = traceFiles.filter((file) => paths.includes(file));
   if (named.length > 0 || scenarioFiles.length === 0) {

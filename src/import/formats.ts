@@ -173,10 +173,31 @@ function formatOfFirstLine(head: string): TraceFormat | undefined {
   return undefined;
 }
 
+/** A JSON report of loopcost's: its first field names loopcost (`{"tool": {"name": "loopcost", …`), pretty or compact. */
+const JSON_REPORT = /^\s*\{\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"loopcost"/;
+/** A CSV report of loopcost's: a header line of field names with the price table's columns every CSV report ends with. */
+const CSV_REPORT = /^[A-Za-z][\w.]*(,[\w.]+)*,priceSource,priceVersion,priceHash,/;
+/** A table or chart report of loopcost's: its settings line, then its prices line. */
+const TEXT_REPORT = /^settings: brakes .*\r?\nprices: /m;
+
+/**
+ * Refuses one of loopcost's own reports (JSON, CSV, table: written by --out or --report-dir) as such:
+ * left in an input directory, the next run reads it with the traces.
+ */
+function refuseReport(text: string, head: string, path: string): void {
+  if (!JSON_REPORT.test(text.slice(0, 200)) && !CSV_REPORT.test(head) && !TEXT_REPORT.test(text)) return;
+  throw new UserError({
+    file: path,
+    code: 'loopcost_report',
+    message: 'is a loopcost report (written by --out or --report-dir), not a trace',
+    hint: 'move it out of the input directory, or name the trace files',
+  });
+}
+
 /**
  * The input's format. A first line that is a whole JSON object of no format is refused as such (JSONL of
  * records loopcost does not read, never "not one JSON document"); a file with a scenario's keys but no
- * `scenario:` line is told so.
+ * `scenario:` line is told so, and one of loopcost's own reports as such (refuseReport).
  */
 export function detectFormat(text: string, path: string): TraceFormat {
   const head = firstLineOf(text).line;
@@ -186,6 +207,7 @@ export function detectFormat(text: string, path: string): TraceFormat {
   if (looksLikeCassette(text)) return 'cassette';
   const byFirstLine = formatOfFirstLine(head);
   if (byFirstLine !== undefined) return byFirstLine;
+  refuseReport(text, head, path);
   let record: unknown = jsonObjectLine(head);
   if (record === undefined && head.startsWith('{')) {
     record = parsedDocument(text, path);

@@ -1,7 +1,7 @@
 import { readdirSync, realpathSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UserError, type InputIssue } from '../errors.js';
-import { unreadable } from './inputErrors.js';
+import { unreadable, unreadableDirectory } from './inputErrors.js';
 import { globMatches, isGlob, skippedDirectory } from './globMatches.js';
 import { kindOf, namesStandardInput, statInput, statOf, STDIN_PATH } from './inputPaths.js';
 
@@ -77,6 +77,8 @@ interface Walk {
   special: UnreadInput[];
   /** The directories not gone into (skippedDirectory), as paths under the root. */
   skipped: string[];
+  /** Directories inside the root that cannot be listed (permission denied): bad inputs, their files unknown. */
+  unreadDirs: UnreadInput[];
 }
 
 /**
@@ -117,7 +119,10 @@ function walkDirectory(dir: string, walk: Walk): void {
   try {
     names = readdirSync(dir).sort(byName);
   } catch (error) {
-    throw unreadable(dir, error);
+    // The directory given is the input itself: it is refused as any input that cannot be reached is.
+    if (dir === walk.root) throw unreadable(dir, error);
+    walk.unreadDirs.push({ path: dir, issue: unreadableDirectory(dir, error) });
+    return;
   }
   for (const name of names) {
     const path = join(dir, name);
@@ -145,8 +150,10 @@ export interface CollectedInputs {
    */
   repeated: string[];
   /**
-   * With `skipBad`: the entries a directory or glob brought in that are no regular file, unopened, for
-   * TraceInputs to list with the bad files (without it they are refused). Never in `files`.
+   * Bad inputs never opened, for TraceInputs to list with the bad files (never in `files`): the directories
+   * inside a directory given that cannot be listed (permission denied), always, so that every bad input is
+   * named together once the files are read; and with `skipBad`, the entries a directory or glob brought
+   * in that are no regular file (without it those are refused before anything is read).
    */
   unread: UnreadInput[];
 }
@@ -158,16 +165,18 @@ export interface CollectedInputs {
  * named twice (by real path) is read once. Nothing found is an error. A file a directory or glob brings in
  * that is no regular file (a named pipe, a socket, a device) is never opened (a named pipe is read only when
  * given on its own): every one is named in one refusal, or, with `options.skipBad` (--skip-bad), returned
- * in `unread` to be listed with the bad files. Whether each file can be read is for the reader to say.
+ * in `unread` to be listed with the bad files. A directory met inside a directory given that cannot be
+ * listed is a bad input, returned in `unread` (named in that refusal too, if any); a directory given that
+ * cannot be listed is refused, as a path given that is not there is. Whether each file can be read is for the reader to say.
  */
 export function collectInputFiles(paths: readonly string[], options: { skipBad?: boolean } = {}): CollectedInputs {
   if (paths.length === 0) {
     throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no trace files given', hint: 'pass files, directories or globs' });
   }
-  const found: Collection = { files: [], seen: new SeenInputs(), special: [] };
+  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [] };
   paths.forEach((path, input) => collectInput(path, input, found));
-  if (found.special.length > 0 && options.skipBad !== true) throw new UserError(found.special.map((entry) => entry.issue));
-  return { files: found.files, repeated: found.seen.repeated, unread: found.special };
+  if (found.special.length > 0 && options.skipBad !== true) throw new UserError([...found.special, ...found.unreadDirs].map((entry) => entry.issue));
+  return { files: found.files, repeated: found.seen.repeated, unread: options.skipBad === true ? [...found.special, ...found.unreadDirs] : found.unreadDirs };
 }
 
 /** What one input brought in: its entries that are no regular file (with `skipBad`), or its problems. */
@@ -183,16 +192,16 @@ export interface InputFound {
  * regular file among them, unless `options.skipBad`), else with `skipBad` those entries, unopened.
  */
 export function collectEachInput(paths: readonly string[], options: { skipBad?: boolean } = {}): { files: string[]; inputs: InputFound[] } {
-  const found: Collection = { files: [], seen: new SeenInputs(), special: [] };
+  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [] };
   const inputs = paths.map((path, input): InputFound => {
-    const before = found.special.length;
+    const before = { special: found.special.length, unreadDirs: found.unreadDirs.length };
     try {
       collectInput(path, input, found);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       return { unread: [], issues: error.issues };
     }
-    const unread = found.special.slice(before);
+    const unread = [...found.special.slice(before.special), ...found.unreadDirs.slice(before.unreadDirs)];
     return options.skipBad === true ? { unread, issues: [] } : { unread: [], issues: unread.map((entry) => entry.issue) };
   });
   return { files: found.files, inputs };
@@ -203,11 +212,13 @@ interface Collection {
   files: string[];
   seen: SeenInputs;
   special: UnreadInput[];
+  /** Directories inside a directory given that cannot be listed (see CollectedInputs.unread). */
+  unreadDirs: UnreadInput[];
 }
 
 /** One of the paths given (number `input` among them) expanded into `found` (see collectInputFiles). */
 function collectInput(path: string, input: number, found: Collection): void {
-  const { files, seen, special } = found;
+  const { files, seen, special, unreadDirs } = found;
   seen.startInput(input);
   if (namesStandardInput(path)) {
     // `-`, /dev/stdin, /dev/fd/0: one input, read once however often named (`- /dev/stdin < file` read the
@@ -230,11 +241,11 @@ function collectInput(path: string, input: number, found: Collection): void {
   const stats = statInput(path);
   if (stats.isDirectory()) {
     if (!seen.isNew(path, realPath(path))) return;
-    const before = { files: files.length, special: special.length };
+    const before = { files: files.length, unread: special.length + unreadDirs.length };
     const skipped: string[] = [];
-    walkDirectory(path, { root: path, out: files, seen, special, skipped });
+    walkDirectory(path, { root: path, out: files, seen, special, skipped, unreadDirs });
     // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
-    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length === before.special) throw emptyDirectory(path, skipped);
+    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length + unreadDirs.length === before.unread) throw emptyDirectory(path, skipped);
   } else if (seen.isNew(path, realPath(path))) {
     files.push(path);
   }
@@ -251,7 +262,9 @@ function emptyDirectory(path: string, skipped: readonly string[]): UserError {
   });
 }
 
-/** The trace files the paths a user gave expand to, each once (see `collectInputFiles`: an entry that is no regular file is refused). */
+/** The trace files the paths a user gave expand to, each once (see `collectInputFiles`: an entry that is no regular file, or a directory that cannot be listed, is refused). */
 export function collectInputs(paths: readonly string[]): string[] {
-  return collectInputFiles(paths).files;
+  const { files, unread } = collectInputFiles(paths);
+  if (unread.length > 0) throw new UserError(unread.map((entry) => entry.issue));
+  return files;
 }

@@ -1,6 +1,7 @@
 /** The user errors of reading an input file, one wording for every reader. */
 import { statSync, type Stats } from 'node:fs';
-import { UserError } from '../errors.js';
+import { UserError, type InputIssue } from '../errors.js';
+import { fileErrorWords, LINK_LOOP_HINT } from './fileErrorWords.js';
 import { megabytes } from './limits.js';
 
 /**
@@ -15,13 +16,22 @@ export function unreadable(path: string, error: unknown): UserError {
     const message = file === undefined ? 'no such file or directory' : `${file === path.replace(/\/+$/, '') ? '' : `${file} `}is a file, not a directory`;
     return new UserError({ file: path, code: 'not_found', message, hint: 'check the path' });
   }
-  const message =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'cannot be read: permission denied'
-      : code === 'EISDIR'
-        ? 'is a directory'
-        : `cannot be read (${code ?? (error as Error).message})`;
-  return new UserError({ file: path, code: 'unreadable', message, hint: 'check the path and its permissions' });
+  const message = code === 'EISDIR' ? 'is a directory' : `cannot be read: ${fileErrorWords(error)}`;
+  return new UserError({ file: path, code: 'unreadable', message, hint: code === 'ELOOP' ? LINK_LOOP_HINT : 'check the path and its permissions' });
+}
+
+/**
+ * A directory met inside a directory given that cannot be listed (a root-owned folder under
+ * ~/.claude/projects): a bad input like a file that cannot be read, its trace files unknown.
+ */
+export function unreadableDirectory(path: string, error: unknown): InputIssue {
+  const code = (error as NodeJS.ErrnoException).code;
+  return {
+    file: path,
+    code: 'unreadable',
+    message: `is a directory that cannot be read: ${fileErrorWords(error)}; the trace files in it are not read`,
+    hint: code === 'ELOOP' ? LINK_LOOP_HINT : 'to read its traces, give it read permission (chmod +rx); --skip-bad goes on without it',
+  };
 }
 
 /** The first thing on `path`'s way that is there and no directory (`runs.jsonl` of `runs.jsonl/x/y`, or of `runs.jsonl/`). */

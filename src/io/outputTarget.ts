@@ -9,30 +9,12 @@
 import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { errorCode, LINK_LOOP_HINT, writeProblem } from './fileErrorWords.js';
 
-/** A file-system error on an output path as a UserError naming the path and the flag that gave it. */
+/** A file-system error on an output path as a UserError naming the path and the flag that gave it (its code in words: fileErrorWords.ts). */
 export function outputError(path: string, error: unknown, flag = '--out'): UserError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = {
-    EISDIR: 'is a directory',
-    EACCES: 'cannot be written: permission denied',
-    EPERM: 'cannot be written: permission denied',
-    ENOTDIR: 'cannot be written: a part of the path is not a directory',
-    EEXIST: 'cannot be written: a part of the path is a file',
-    EROFS: 'cannot be written: read-only file system',
-    ENOSPC: 'cannot be written: no space left on the device',
-    ENOENT: 'cannot be created there',
-    ELOOP: 'cannot be written: too many symbolic links (a loop?)',
-    ENXIO: 'cannot be written: nothing receives what is written there (a socket, or a device with nothing behind it)',
-    EPIPE: 'cannot be written: its reader closed it before everything was written',
-  };
-  return new UserError({
-    file: path,
-    field: flag,
-    code: 'cannot_write',
-    message: (code !== undefined ? reasons[code] : undefined) ?? `cannot be written (${code ?? (error as Error).message})`,
-    hint: `choose another ${flag} path`,
-  });
+  const hint = errorCode(error) === 'ELOOP' ? `${LINK_LOOP_HINT}, or choose another ${flag} path` : `choose another ${flag} path`;
+  return new UserError({ file: path, field: flag, code: 'cannot_write', message: writeProblem(error, 'written'), hint });
 }
 
 const errorCoded = (code: string): Error => Object.assign(new Error(code), { code });

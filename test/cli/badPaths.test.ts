@@ -145,9 +145,10 @@ describe('one bad file among many', () => {
       expectUserError(r, /b-broken\.jsonl:line 1.*\n.*d-unknown-model\.jsonl.*unknown model[^\n]*\n.*e-late-bad\.jsonl:line 8[^\n]*\n3 of 5 input files have problems; nothing was written/);
       expect(existsSync(out)).toBe(false);
     }
-    // import prices nothing: an unknown model is not its problem.
-    expectUserError(await cli('import', dir, '--out', out), /b-broken\.jsonl:line 1.*\n.*e-late-bad\.jsonl:line 8[^\n]*\n2 of 5 input files have problems; nothing was written/);
-    expect(existsSync(out)).toBe(false);
+    // import prices nothing: an unknown model is not its problem (it writes JSONL: a .json --out is refused).
+    const imported = join(tempDir(), 'out.jsonl');
+    expectUserError(await cli('import', dir, '--out', imported), /b-broken\.jsonl:line 1.*\n.*e-late-bad\.jsonl:line 8[^\n]*\n2 of 5 input files have problems; nothing was written/);
+    expect(existsSync(imported)).toBe(false);
   });
 
   it('--skip-bad that leaves no file is exit 2 for every command, not an empty report', async () => {
@@ -156,8 +157,8 @@ describe('one bad file among many', () => {
     writeFileSync(join(allBad, 'e-late-bad.jsonl'), RUN + RUN.replace(CALL, '{"type":"call","outputTokens":-1}'));
     const dir = tempDir();
     for (const command of [['replay'], ['whatif', '--try', 'max-steps=1'], ['compare'], ['import'], ['fit'], ['sweep', '--grid', 'max-steps=1,2']]) {
-      // fit writes a YAML profile (any other name is refused before reading).
-      const out = join(dir, command[0] === 'fit' ? 'out.yaml' : 'out.json');
+      // fit writes a YAML profile, import JSONL (any other name is refused before reading).
+      const out = join(dir, command[0] === 'fit' ? 'out.yaml' : command[0] === 'import' ? 'out.jsonl' : 'out.json');
       const r = await cli(command[0]!, allBad, ...command.slice(1), '--skip-bad', '--out', out);
       expectUserError(r, /b-broken\.jsonl:line 1.*\n.*e-late-bad\.jsonl:line 5[^\n]*\nevery input file has problems: --skip-bad left no run to work on; nothing was written/);
       expect(existsSync(out)).toBe(false);

@@ -94,7 +94,9 @@ describe('an output that is one of the inputs is refused, the input left as it w
     const { dir } = setup();
     const r = await cli('replay', dir, '--report-dir', join(dir, 'reports'));
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: --report-dir .*reports\/replay\.json is inside the input directory/);
+    // Said once, as the directory of its 5 files, naming the one a directory's walk reads (replay.json).
+    expect(r.stderr).toMatch(/warning: --report-dir .*\/reports is inside the input directory .*: a later run with the same inputs would read replay\.json, one of its 5 report files, as an input/);
+    expect(r.stderr.match(/warning/g)).toHaveLength(1);
   });
 });
 

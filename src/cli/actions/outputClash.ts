@@ -105,17 +105,35 @@ function checkDistinct(outputs: readonly OutputFile[]): void {
   }
 }
 
-/** An output not there yet that an input directory would read on a later run: said on stderr. */
+/**
+ * An output not there yet that an input directory would read on a later run: said on stderr, once per flag.
+ * A flag's several files (a --report-dir's) are said as its directory, naming those a walk would read.
+ */
 function warnReadLater(outputs: readonly OutputFile[], inputs: readonly InputPath[], io: CliIO): void {
   const directories = inputs.filter((input): input is string => typeof input === 'string' && input !== STDIN_PATH && !isGlob(input) && statOf(input)?.isDirectory() === true);
-  for (const out of outputs) {
-    if (statOf(out[1]!) !== undefined || !isTraceFileName(basename(out[1]!))) continue;
+  const inputDirectoryOf = (out: OutputFile): string | undefined => {
+    if (statOf(out[1]!) !== undefined || !isTraceFileName(basename(out[1]!))) return undefined;
     const target = realTarget(out[1]!);
-    const under = directories.find((dir) => {
+    return directories.find((dir) => {
       const path = relative(realTarget(dir), target);
       return path !== '' && !path.startsWith('..') && !isAbsolute(path);
     });
-    if (under !== undefined) io.stderr(`loopcost: warning: ${out[0]} ${out[1]} is inside the input directory ${under}: a later run with the same inputs would read it as an input (and refuse to overwrite it)\n`);
+  };
+  for (const flag of new Set(outputs.map((out) => out[0]))) {
+    const files = outputs.filter((out) => out[0] === flag);
+    const read = files.filter((out) => inputDirectoryOf(out) !== undefined);
+    if (read.length === 0) continue;
+    const under = inputDirectoryOf(read[0]!)!;
+    const later = 'a later run with the same inputs would read';
+    if (files.length === 1) {
+      io.stderr(`loopcost: warning: ${flag} ${read[0]![1]} is inside the input directory ${under}: ${later} it as an input (and refuse to overwrite it)
+`);
+    } else {
+      const names = read.map((out) => basename(out[1]!)).join(', ');
+      const which = read.length === 1 ? `${names}, one of its ${files.length} report files,` : `${names} of its ${files.length} report files`;
+      io.stderr(`loopcost: warning: ${flag} ${dirname(read[0]![1]!)} is inside the input directory ${under}: ${later} ${which} as ${read.length === 1 ? 'an input' : 'inputs'} (and refuse to overwrite ${read.length === 1 ? 'it' : 'them'})
+`);
+    }
   }
 }
 

@@ -1,0 +1,54 @@
+/**
+ * The one table from a file-system error code (`EACCES`, `ELOOP`) to words a user reads: every message
+ * about a path that cannot be read (src/io/inputErrors.ts), written (src/io/outputTarget.ts) or created
+ * (--cache-dir, src/cache/cacheDir.ts) says why in these words, never the raw code.
+ */
+
+/** Why a path cannot be used, by error code, as words that follow "cannot be read: ", "cannot be written: ". */
+const FILE_ERROR_WORDS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOENT: 'it or a directory on its path does not exist',
+  ENOTDIR: 'a part of the path is not a directory',
+  EEXIST: 'a part of the path is a file',
+  EISDIR: 'it is a directory',
+  ELOOP: 'a symbolic link loop',
+  ENAMETOOLONG: 'the path, or a name in it, is too long',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EMFILE: 'too many files open',
+  ENFILE: 'too many files open',
+  EIO: 'an input/output error of the device (a failing disk or network file system)',
+  EBUSY: 'the file is busy',
+  ETXTBSY: 'the file is busy',
+  ENXIO: 'nothing receives what is written there (a socket, or a device with nothing behind it)',
+  EPIPE: 'its reader closed it before everything was written',
+};
+
+/** The error's code, when it has one (a Node file-system error). */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Why a file-system call failed, in words (FILE_ERROR_WORDS); an unknown code is named after words saying so. */
+export function fileErrorWords(error: unknown): string {
+  const code = errorCode(error);
+  const words = code === undefined ? undefined : FILE_ERROR_WORDS[code];
+  return words ?? `an unexpected file-system error (${code ?? (error as Error).message})`;
+}
+
+/** What to do about a symbolic link loop, the one error whose fix is not in the path's permissions. */
+export const LINK_LOOP_HINT = "a symbolic link on the path leads back to itself (or more than 40 follow each other): 'ls -l' shows where each leads; fix the link, or give the real path";
+
+/**
+ * Why a path cannot be written or created (`what`: the verb): `cannot be written: permission denied`.
+ * ENOENT after loopcost made every missing directory means the place takes no new entries (as /proc), said so.
+ */
+export function writeProblem(error: unknown, what: 'written' | 'created'): string {
+  const code = errorCode(error);
+  if (code === 'EISDIR') return 'is a directory';
+  if (code === 'ENOENT') return 'cannot be created there: the directory it goes in was removed, or takes no new entries (as /proc)';
+  return `cannot be ${what}: ${fileErrorWords(error)}`;
+}
