@@ -1,14 +1,15 @@
 /**
  * Which inputs are scenario files and which are traces. A scenario file is YAML or JSON that declares
  * `scenario: loopcost.scenario/1`, or that has a scenario's own keys without that line (the scenario
- * loader then says the line is missing); everything else goes to the trace readers (which detect their
- * own formats from the content).
+ * loader then says the line is missing), or that has a top-level `scenario:` key whatever follows it (a
+ * YAML error on that line, a misspelt version: the loader says which); everything else goes to the trace
+ * readers (which detect their own formats from the content).
  */
 import { UserError, type InputIssue } from '../errors.js';
 import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
 import { lineFormat, looksLikeCassette, TRACE_FORMATS } from '../import/formats.js';
-import { looksLikeUnmarkedScenario, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
+import { looksLikeUnmarkedScenario, namesScenarioKey, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
 /** Names no scenario file given under another name is looked for in (the trace files a directory holds by the thousand). */
@@ -17,7 +18,7 @@ const TRACE_NAME = /\.(jsonl|json|traj)(\.gz)?$/i;
 export function isScenarioFile(path: string): boolean {
   if (!SCENARIO_NAME.test(path)) return false;
   const head = peekRegularFile(path);
-  return head !== undefined && (SCENARIO_MARK.test(head) || looksLikeUnmarkedScenario(head));
+  return head !== undefined && (SCENARIO_MARK.test(head) || looksLikeUnmarkedScenario(head) || namesScenarioKey(head));
 }
 
 /**

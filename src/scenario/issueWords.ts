@@ -29,6 +29,35 @@ export function flattenUnion(issue: ZodIssue): ZodIssue[] {
   return best.flatMap((inner) => flattenUnion({ ...inner, path: [...issue.path, ...inner.path] } as ZodIssue));
 }
 
+/** zod's own English (`Too big: expected int to be <=9007199254740991`), not a message the schema gives. */
+const ZOD_OWN = /^Too (big|small)\b/;
+
+/** How tight a limit issue is: lower for a smaller maximum, a larger minimum, and (at one limit) a message of the schema's own. */
+function tightness(issue: ZodIssue): [number, number] {
+  const own = ZOD_OWN.test(issue.message) ? 1 : 0;
+  if (issue.code === 'too_big') return [Number(issue.maximum), own];
+  if (issue.code === 'too_small') return [-Number(issue.minimum), own];
+  return [0, own];
+}
+
+/**
+ * One limit issue per field and side: a number past several maxima (`runs: 99999999999999999999` is past
+ * 2^53 − 1 as a whole number, again as a count, and past the 10,000,000 runs a file may ask for) is told
+ * the tightest, the field's own, in the schema's words when one is. Other issues pass unchanged, in order.
+ */
+export function tightestLimits(issues: readonly ZodIssue[]): ZodIssue[] {
+  const best = new Map<string, ZodIssue>();
+  const keyOf = (issue: ZodIssue) => JSON.stringify([issue.code, issue.path.map(String)]);
+  for (const issue of issues) {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') continue;
+    const held = best.get(keyOf(issue));
+    const [limit, own] = tightness(issue);
+    const [heldLimit, heldOwn] = held === undefined ? [Infinity, Infinity] : tightness(held);
+    if (limit < heldLimit || (limit === heldLimit && own < heldOwn)) best.set(keyOf(issue), issue);
+  }
+  return issues.filter((issue) => (issue.code !== 'too_big' && issue.code !== 'too_small') || best.get(keyOf(issue)) === issue);
+}
+
 const DISCRIMINATORS: Record<string, { what: string; names: readonly string[] }> = {
   behaviour: { what: 'behaviour', names: BEHAVIOUR_NAMES },
   kind: { what: 'distribution', names: DISTRIBUTION_KINDS },
@@ -55,7 +84,7 @@ export function describeIssue(issue: ZodIssue, value: unknown, writtenAt: IssueS
   const given = valueAt(value, issue.path);
   const discriminator = issue.code === 'invalid_union' && typeof field === 'string' ? DISCRIMINATORS[field] : undefined;
   if (discriminator !== undefined) return discriminatorWords(discriminator, given);
-  const nonFinite = issue.code === 'invalid_type' ? nonFiniteIssue(field, given) : undefined;
+  const nonFinite = issue.code === 'invalid_type' ? nonFiniteIssue(field, given, writtenAt?.(issue.path)) : undefined;
   if (nonFinite !== undefined) return nonFinite;
   if ((issue.code === 'too_small' || issue.code === 'too_big') && isShareMessage(issue.message)) {
     return { code: 'not_a_share', message: `is ${String(given)}, not ${issue.message}` };

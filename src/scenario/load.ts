@@ -1,6 +1,8 @@
 /**
  * Reads a scenario file (YAML, or JSON, which is YAML too) with the readers' limits (YAML aliases,
- * nesting depth), validates it, and reports every problem with its file, line and field.
+ * nesting depth), validates it, and reports every problem with its file, line and field: a YAML syntax
+ * error once (its first, the rest counted: io/yamlErrors.ts), a tag past the core schema's (yamlTags.ts),
+ * a number past several limits with its tightest (issueWords.ts tightestLimits).
  */
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
@@ -11,10 +13,12 @@ import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { scenarioSchema, type AnyScenarioFile, type ScenarioFile } from './schema.js';
-import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, type ZodIssue } from './issueWords.js';
-import { isStackOverflow, yamlEscapeError } from '../io/yamlErrors.js';
+import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, tightestLimits, type ZodIssue } from './issueWords.js';
+import { isStackOverflow, yamlEscapeError, yamlSyntaxIssue } from '../io/yamlErrors.js';
+import { unknownTagIssues } from './yamlTags.js';
 import { quickScenarioValue } from './fastYaml.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
+import { keepLines } from './scenarioLines.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -87,6 +91,7 @@ export function parseScenario(text: string, file: string): Scenario {
       hint: 'run it with `loopcost check`, or give its traces to this command directly',
     });
   }
+  keepLines(scenario, lineAt);
   return scenario as Scenario;
 }
 
@@ -128,17 +133,13 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
     if (isStackOverflow(error)) throw parserTooDeep(file);
     throw yamlEscapeError(error, file, HINT) ?? error;
   }
+  const linePos = (offset: number) => counter.linePos(offset);
   if (doc.errors.length > 0) {
-    throw new UserError(
-      doc.errors.slice(0, MAX_REPORTED_ISSUES).map((error) => ({
-        file,
-        ...(error.pos?.[0] !== undefined ? { line: counter.linePos(error.pos[0]).line } : {}),
-        code: 'invalid_yaml',
-        message: `not valid YAML (${error.message.split('\n')[0]})`,
-        hint: HINT,
-      })),
-    );
+    const documents = () => yaml().parseAllDocuments(text).length;
+    throw new UserError(yamlSyntaxIssue(doc.errors, { file, text, hint: HINT, linePos, documents, one: 'a scenario file' }));
   }
+  const tagged = unknownTagIssues(doc, { yaml: yaml(), file, linePos, limit: MAX_REPORTED_ISSUES });
+  if (tagged.length > 0) throw new UserError(tagged);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
@@ -153,8 +154,7 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   const parsed = scenarioSchema.safeParse(value, { jitless: true });
   if (!parsed.success) {
     const writtenAt = (path: readonly PropertyKey[]) => scalarText(doc, text, path);
-    const issues: InputIssue[] = parsed.error.issues
-      .flatMap(flattenUnion)
+    const issues: InputIssue[] = tightestLimits(parsed.error.issues.flatMap(flattenUnion))
       .map((issue) => misspeltDiscriminator(issue, value))
       .flatMap(oneKeyEach)
       .slice(0, MAX_REPORTED_ISSUES)

@@ -25,6 +25,7 @@ import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
 import { DEFAULT_HARD_CAP_STEPS, fileKeyOfFlag, scenarioSettings } from './settings.js';
 import { atDrawPlace } from './drawPlace.js';
+import { checkFixedPromptFits } from './promptFit.js';
 
 export interface RunScenarioOptions {
   prices: PriceTable;
@@ -229,6 +230,7 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
   const strategy = options.strategy ?? settings.strategy;
   const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
   const pricing = resolveScenarioPricing(scenario, options.prices, options.model);
+  checkFixedPromptFits(scenario, { pricing, asModel: options.model });
   const place = options.strategy === undefined ? scenarioContextPlace(scenario) : options.strategyPlace;
   const summaryPricing = summaryPricingOf(strategy, options.prices, undefined, place);
   checkSummaryTrigger({ strategy, brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, place);

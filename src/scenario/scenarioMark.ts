@@ -63,3 +63,14 @@ export function looksLikeUnmarkedScenario(text: string): boolean {
   if (!body.startsWith('{')) return scenarioKeys(yamlTopKeys(body));
   return new RegExp(`"(${SCENARIO_ONLY_KEYS.join('|')})"\\s*:`).test(body) && scenarioKeys(jsonTopKeys(body));
 }
+
+/**
+ * True when text has a top-level `scenario:` key, whatever follows it (`scenario: [unclosed`, a version
+ * misspelt): YAML at column 0, or JSON's first key. What makes a file named .yaml, .yml or .json a scenario
+ * file when it is not valid YAML, so that the scenario loader says where it is broken, not the trace
+ * readers that it is no trace format (no trace format has a top-level `scenario` key).
+ */
+export function namesScenarioKey(text: string): boolean {
+  const body = text.replace(/^\uFEFF/, '').trimStart();
+  return body.startsWith('{') ? /^\{\s*["']scenario["']\s*:/.test(body) : yamlTopKeys(body).includes('scenario');
+}
