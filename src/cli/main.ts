@@ -6,6 +6,7 @@
  *   1  an internal error (a bug: the stack is printed); for `check` also a failed expectation (its report says so)
  */
 import { refuseRepeatedFlags } from './options.js';
+import { forgetOverrides, sayOverrideMisses } from './overrideMisses.js';
 import { createRequire } from 'node:module';
 import type * as Commander from 'commander';
 import { sanitizeLinesForTerminal, UserError } from '../errors.js';
@@ -123,10 +124,13 @@ export async function runCli(argv: string[], io: CliIO, { commands, outline }: R
   for (const command of commands) command.register(program, context);
   refuseRepeatedFlags(program);
 
+  forgetOverrides();
   try {
     await program.parseAsync(argv, { from: 'user' });
+    sayOverrideMisses(io, argv[0]);
     return exitCode;
   } catch (error) {
+    forgetOverrides();
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
       // No command given (bare `loopcost`): commander has printed the help, to stderr; a usage error, as

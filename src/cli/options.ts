@@ -38,17 +38,31 @@ export function addContextOptions(command: Command, kind: RunsKind = 'runs'): Co
     .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', curve ? 'off' : "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones"));
 }
 
-export function addPriceOptions(command: Command, kind: RunsKind = 'runs'): Command {
+/**
+ * What a command prices, for `--prices-as-of`'s wording: runs (recorded ones have a recording day), one
+ * curve, the synthetic runs `generate` writes (none recorded), or a model's prices (`prices`: no run).
+ */
+export type PricedKind = RunsKind | 'written' | 'model';
+
+const AS_OF_WORDS: Record<PricedKind, { what: string; absent: string }> = {
+  runs: { what: ' for every run', absent: "the day each run was recorded, else the table's release day" },
+  curve: { what: '', absent: "the table's release day" },
+  written: { what: ' for every run written', absent: "the table's release day (synthetic runs have no recording day)" },
+  model: { what: '', absent: "the table's release day: the latest prices it knows" },
+};
+
+export function addPriceOptions(command: Command, kind: PricedKind = 'runs'): Command {
+  const asOf = AS_OF_WORDS[kind];
   return command
     .addOption(option(command, '--prices <file>', "a LiteLLM model_prices_and_context_window.json to use instead of the bundled table (a model it lacks is an error)", 'the bundled @pydantic/genai-prices table'))
     .addOption(option(command, '--prices-override <file>', 'a LiteLLM-format file whose entries override the table field by field (prices, tiers, max_input_tokens as the window); the fields and models it leaves out keep the table\'s (e.g. from loopcost prices derive)', 'none'))
-    .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', "read the bundled table's dated prices as of this day for every run", kind === 'curve' ? "the table's release day" : "the day each run was recorded, else the table's release day"));
+    .addOption(option(command, '--prices-as-of <YYYY-MM-DD>', `read the bundled table's dated prices as of this day${asOf.what}`, asOf.absent));
 }
 
-/** `--runs` and `--seed` of the synthetic runs a scenario file makes (flags given override the file). */
-export function addScenarioOptions(command: Command): Command {
+/** `--runs` and `--seed` of the synthetic runs a scenario file makes (flags given override the file); `oneFile`: the command takes one scenario file (generate). */
+export function addScenarioOptions(command: Command, oneFile = false): Command {
   return command
-    .addOption(option(command, '--runs <n>', 'synthetic runs per scenario file', "the file's runs, else 100"))
+    .addOption(option(command, '--runs <n>', oneFile ? 'synthetic runs to write' : 'synthetic runs per scenario file', "the file's runs, else 100"))
     .addOption(option(command, '--seed <n>', 'seed of the synthetic runs', "the file's seed, else 1"));
 }
 

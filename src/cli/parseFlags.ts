@@ -9,46 +9,26 @@ import { UserError } from '../errors.js';
 import { keyValueSpec, specParts } from '../keyValueSpec.js';
 import { refuseSkipLimitsAlone, skipLimitTwice } from './skipLimits.js';
 import type { InputSetOptions } from '../import/inputSet.js';
-import { decimalNumber } from '../io/numberText.js';
-import { BYTES_PER_MB, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';
+import { BYTES_PER_MB, MAX_COUNT, MAX_LATENCY_MS, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD, type ReadLimits } from '../io/limits.js';
+import { watchOverrides } from './overrideMisses.js';
+import { overrideMisses } from '../pricing/overrideMisses.js';
+import type { PriceTable } from '../pricing/types.js';
+import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, positiveInt, type NumberLimit } from './numberFlags.js';
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
 
-function flagError(flag: string, value: string, expected: string): UserError {
-  return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is not ${expected}` });
-}
+export { atMost, flagError, nonNegativeInt, numberFlag, positiveInt } from './numberFlags.js';
 
-/** A count written as a whole decimal number (`1000`, `1e3`, as a scenario file's YAML takes it); nothing else. */
-export function positiveInt(flag: string, value: string): number {
-  const n = decimalNumber(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw flagError(flag, value, 'a whole number greater than 0');
-  return n;
-}
-
-/** `n`, a flag's value, when at most `max`; past it a UserError naming the flag, the limit and why there is one. */
-export function atMost(flag: string, n: number, limit: { max: number; why: string }): number {
-  if (n <= limit.max) return n;
-  throw new UserError({ file: '<command line>', field: flag, code: 'too_large', message: `${n} is more than ${limit.max.toLocaleString('en-US')}, ${limit.why}`, hint: `give at most ${limit.max}` });
-}
-
-export function nonNegativeInt(flag: string, value: string): number {
-  const n = decimalNumber(value);
-  if (!Number.isSafeInteger(n)) throw flagError(flag, value, 'a whole number, 0 or more');
-  return n;
-}
-
+/** A number of seconds or USD, 0 or more (`check --tolerance`). */
 export function nonNegativeNumber(flag: string, value: string): number {
-  const n = decimalNumber(value);
-  if (!Number.isFinite(n) || n < 0) throw flagError(flag, value, 'a number, 0 or more (e.g. 0.5)');
-  return n;
+  return numberFlag(flag, value, { zero: true, example: '0.5' });
 }
 
-function positiveNumber(flag: string, value: string): number {
-  const n = decimalNumber(value);
-  if (!Number.isFinite(n) || n <= 0) throw flagError(flag, value, 'a number greater than 0 (e.g. 512)');
-  return n;
-}
+/** The most seconds `--timeout` takes: 2^53 − 1 ms, the most a trace's clock holds. */
+const MAX_TIMEOUT: NumberLimit = { max: Math.floor(MAX_LATENCY_MS / 1000), text: `${Math.floor(MAX_LATENCY_MS / 1000)} seconds`, why: "2^53 − 1 ms, the most a run's virtual clock holds" };
+/** The most MB a size flag takes: 2^53 − 1 bytes, the most a byte count holds exactly. */
+const MAX_MB: NumberLimit = { max: Math.floor(MAX_COUNT / BYTES_PER_MB), text: `${Math.floor(MAX_COUNT / BYTES_PER_MB)} MB`, why: '2^53 − 1 bytes, the most a byte count holds exactly' };
 
 /**
  * A cost limit in USD as picodollars: at most $9,007.199254740991 (2^53 − 1 picodollars), the most one
@@ -56,18 +36,20 @@ function positiveNumber(flag: string, value: string): number {
  * Every cost limit (flag, `--try`, `--grid max-cost`, a scenario's `brakes.max-cost`) comes through here.
  */
 export function maxCostPico(flag: string, value: string): Pico {
-  const usd = nonNegativeNumber(flag, value);
-  if (usd > MAX_USD) {
-    throw new UserError({
-      file: '<command line>',
-      field: flag,
-      code: 'too_large',
-      message: `'${value}' is more than ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run's spend is counted exactly`,
-      hint: 'no run can be priced past it: give a smaller limit, or none for no cost limit',
-    });
-  }
+  // 0 (or less than a picodollar) would stop every run before its first call: no budget is left out instead.
+  const usd = numberFlag(flag, value, { example: '0.5', limit: MAX_COST });
   // $9,007.199254740991 rounds to 2^53 in a double: held to 2^53 − 1, the limit it names.
-  return Math.min(decimalPico(value.trim()) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
+  const pico = Math.min(decimalPico(value.trim()) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
+  return atLeastOneUnit(flag, value, { n: pico, smallest: 'a picodollar ($0.000000000001)', kind: 'a number greater than 0 (e.g. 0.5)' });
+}
+
+/** The most a cost limit takes: 2^53 − 1 picodollars, the most one run's spend is counted exactly. */
+const MAX_COST: NumberLimit = { max: MAX_USD, value: MAX_RUN_COST_TEXT.slice(1).replace(/,/g, ''), text: `${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars)`, why: "the most one run's spend is counted exactly" };
+
+/** `--timeout S` (seconds of virtual time, e.g. 120) as whole milliseconds, at least 1: a timeout of 0 stops every run at its first call that takes time. */
+function timeoutMs(value: string): number {
+  const ms = Math.round(numberFlag('--timeout', value, { unit: 'seconds', example: '120', limit: MAX_TIMEOUT }) * 1000);
+  return atLeastOneUnit('--timeout', value, { n: ms, smallest: 'a millisecond (0.001)', kind: 'a number of seconds greater than 0 (e.g. 120)' });
 }
 
 /**
@@ -121,7 +103,7 @@ export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   }
   if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.maxCost !== undefined) config.maxCostPico = maxCostPico('--max-cost', flags.maxCost);
-  if (flags.timeout !== undefined) config.timeoutMs = Math.round(nonNegativeNumber('--timeout', flags.timeout) * 1000);
+  if (flags.timeout !== undefined) config.timeoutMs = timeoutMs(flags.timeout);
   if (flags.maxRepeat !== undefined) config.maxRepeat = positiveInt('--max-repeat', flags.maxRepeat);
   if (flags.repeatMode !== undefined) config.repeatMode = oneOf<RepeatMode>('--repeat-mode', flags.repeatMode, ['total', 'consecutive', 'cycle']);
   if (flags.repeatAction !== undefined) Object.assign(config, repeatActionFrom(flags));
@@ -233,6 +215,9 @@ export function brakesForRun(flags: BrakeFlags, recorded: BrakeConfig): BrakeCon
   return merged;
 }
 
+/** Each latency part's example, in milliseconds (`--latency-model call=800,output-token=15,input-token=0.02,tool=300`). */
+const LATENCY_EXAMPLE_MS: Record<string, number> = { call: 800, 'input-token': 0.02, 'output-token': 15, tool: 300 };
+
 const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
   call: 'perCallMs',
   'input-token': 'perInputTokenMs',
@@ -248,16 +233,10 @@ const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
 export function latencyFromSpec(spec: string): LatencyModel {
   const model: LatencyModel = { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 0 };
   for (const [field, value] of keyValueSpec(spec, { flag: '--latency-model', names: LATENCY_KEYS, what: 'latency setting', valueWord: 'milliseconds' })) {
-    model[field] = nonNegativeNumber('--latency-model', value);
-    if (model[field] > MAX_LATENCY_PART_MS) {
-      throw new UserError({
-        file: '<command line>',
-        field: '--latency-model',
-        code: 'too_large',
-        message: `${Object.keys(LATENCY_KEYS).find((name) => LATENCY_KEYS[name] === field)}=${value.trim()} is more than ${MAX_LATENCY_PART_TEXT}, the most a latency model takes for one ${field === 'perCallMs' ? 'call' : field === 'perToolCallMs' ? 'tool call' : 'token'}`,
-        hint: `give each part in milliseconds, at most ${MAX_LATENCY_PART_MS}, e.g. --latency-model call=800,output-token=15,input-token=0.02,tool=300`,
-      });
-    }
+    const name = Object.keys(LATENCY_KEYS).find((key) => LATENCY_KEYS[key] === field)!;
+    const per = field === 'perCallMs' ? 'call' : field === 'perToolCallMs' ? 'tool call' : 'token';
+    const limit = { max: MAX_LATENCY_PART_MS, text: MAX_LATENCY_PART_TEXT, why: `the most a latency model takes for one ${per}` };
+    model[field] = numberFlag('--latency-model', value, { zero: true, unit: 'milliseconds', example: `${name}=${LATENCY_EXAMPLE_MS[name]}`, limit, written: `${name}=${value.trim()}` });
   }
   return model;
 }
@@ -279,7 +258,7 @@ export function calendarDay(flag: string, value: string): Date {
 export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions {
   return {
     ...(flags.prices === undefined ? {} : { pricesFile: flags.prices }),
-    ...(flags.pricesOverride === undefined ? {} : { overridesFile: flags.pricesOverride }),
+    ...(flags.pricesOverride === undefined ? {} : { overridesFile: flags.pricesOverride, watchOverrides: (table: PriceTable) => watchOverrides((asker) => overrideMisses(table, asker)) }),
     ...(flags.pricesAsOf === undefined ? {} : { asOf: calendarDay('--prices-as-of', flags.pricesAsOf) }),
   };
 }
@@ -293,7 +272,7 @@ export interface ReadFlags {
 /** `--max-input-mb`, `--max-line-mb`, `--skip-bad` as the input set's options. */
 export function readOptionsFromFlags(flags: ReadFlags): InputSetOptions {
   const limits: Partial<ReadLimits> = {};
-  if (flags.maxInputMb !== undefined) limits.maxInputBytes = Math.round(positiveNumber('--max-input-mb', flags.maxInputMb) * BYTES_PER_MB);
-  if (flags.maxLineMb !== undefined) limits.maxLineBytes = Math.round(positiveNumber('--max-line-mb', flags.maxLineMb) * BYTES_PER_MB);
+  if (flags.maxInputMb !== undefined) limits.maxInputBytes = Math.round(numberFlag('--max-input-mb', flags.maxInputMb, { example: '512', limit: MAX_MB }) * BYTES_PER_MB);
+  if (flags.maxLineMb !== undefined) limits.maxLineBytes = Math.round(numberFlag('--max-line-mb', flags.maxLineMb, { example: '512', limit: MAX_MB }) * BYTES_PER_MB);
   return { limits, skipBad: flags.skipBad === true };
 }

@@ -13,6 +13,7 @@
  * trigger. The prompt arithmetic lives in src/kernel/context.ts; this file names and parses them.
  */
 import { UserError } from '../errors.js';
+import { repeatWords } from '../firstRepeat.js';
 import { decimalNumber, readsAsZeroOnly } from '../io/numberText.js';
 import { keyValueSpec, nearGuess, type KeyValueFault } from '../keyValueSpec.js';
 
@@ -171,6 +172,19 @@ export function parseContextSpec(spec: string, flag = '--context'): ContextStrat
   }
   if (k !== 'mask') strategy.summary = summaryOf(flag, spec, parts);
   return strategy;
+}
+
+/**
+ * A list of strategies separated by ';' (`--compare-context 'full;window:5;mask:10'`), each read by
+ * parseContextSpec. One given twice (`window:5;window:5`, or `window:5;window:05`: the same strategy
+ * spelled two ways) is refused, as a `--grid context=` value given twice is: it would be a row of its own.
+ */
+export function parseContextList(list: string, flag: string): ContextStrategy[] {
+  const specs = list.split(';').map((part) => part.trim());
+  const strategies = specs.map((part) => parseContextSpec(part, flag));
+  const repeat = repeatWords(specs, strategies.map(contextSpecOf), 'strategy');
+  if (repeat === undefined) return strategies;
+  throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `${repeat.same}: each strategy would be a row of its own`, hint: `give each strategy once: ${flag} '${repeat.once.join(';')}'` });
 }
 
 /** Where a context strategy was written, to name it in a complaint about it. */

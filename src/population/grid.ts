@@ -9,6 +9,7 @@ import { canonicalJson } from '../brakes/fingerprint.js';
 import { brakesFromFlags, maxCostPico, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
+import { firstRepeat, repeatWords } from '../firstRepeat.js';
 import { nearGuess } from '../keyValueSpec.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { BrakeConfig } from '../brakes/config.js';
@@ -42,8 +43,12 @@ function subagentLimit(key: string, value: string): SubagentLimits {
   return key === 'subagent-max-steps' ? { maxSteps: positiveInt('--subagent-max-steps', value) } : { maxCostPico: maxCostPico('--subagent-max-cost', value) };
 }
 
-/** Most configurations a grid may have without `--force`. */
-export const MAX_GRID_CONFIGURATIONS = 1_000_000;
+/**
+ * Most configurations a grid may have without `--force`. A sweep keeps a row for every configuration, ~4 KB
+ * each (122,880 configurations of one run: ~0.5 GB, ~4.5 s), so 10^6 take ~4 GB and minutes: past 10^5 a
+ * grid is more likely a typo'd range than a search anyone reads.
+ */
+export const MAX_GRID_CONFIGURATIONS = 100_000;
 
 export interface GridAxis {
   key: string;
@@ -89,25 +94,14 @@ export function parseGrid(specs: readonly string[]): GridAxis[] {
   return axes;
 }
 
-/** The first meaning met again (`twice`) and where it was first met, if any. */
-function firstRepeat(meanings: readonly string[]): { first: number; twice: number } | undefined {
-  const twice = meanings.findIndex((meaning, i) => meanings.indexOf(meaning) < i);
-  return twice < 0 ? undefined : { first: meanings.indexOf(meanings[twice]!), twice };
-}
-
 /**
  * A value given twice in one axis (`max-steps=5,5`, or `5,05`: the same setting) is refused, as a key given
  * twice is: it would run the same configurations twice and show each as two rows.
  */
 function refuseRepeatedValue(key: string, values: readonly string[]): void {
-  const meanings = values.map((value) => settingMeaning(key, value));
-  const repeat = firstRepeat(meanings);
+  const repeat = repeatWords(values, values.map((value) => settingMeaning(key, value)), 'setting');
   if (repeat === undefined) return;
-  const first = values[repeat.first]!;
-  const value = values[repeat.twice]!;
-  const same = first === value ? `'${value}' is given twice` : `'${first}' and '${value}' are the same setting`;
-  const once = values.filter((_, i) => meanings.indexOf(meanings[i]!) === i);
-  throw gridError(key, `${same}: each value would run as a configuration of its own`, `give each value once: --grid ${key}=${once.join(',')}`);
+  throw gridError(key, `${repeat.same}: each value would run as a configuration of its own`, `give each value once: --grid ${key}=${repeat.once.join(',')}`);
 }
 
 /**
@@ -155,9 +149,15 @@ function checkValue(key: string, value: string): void {
 export function checkGridSize(axes: readonly GridAxis[], force: boolean): number {
   const count = axes.reduce((n, axis) => n * axis.values.length, 1);
   if (count > MAX_GRID_CONFIGURATIONS && !force) {
-    throw gridError(axes.map((axis) => axis.key).join(' × '), `makes ${count.toLocaleString('en-US')} configurations, more than ${MAX_GRID_CONFIGURATIONS.toLocaleString('en-US')}`, 'narrow the grid, split it with --shard K/N, or add --force');
+    throw gridError(axes.map((axis) => axis.key).join(' × '), `makes ${count.toLocaleString('en-US')} configurations, more than ${MAX_GRID_CONFIGURATIONS.toLocaleString('en-US')} (each is a row of the report and ~4 KB of memory: this grid ~${gigabytesText(count)})`, 'narrow the grid, split it with --shard K/N, or add --force');
   }
   return count;
+}
+
+/** About how much memory a sweep of `count` configurations holds, at ~4 KB a configuration. */
+function gigabytesText(count: number): string {
+  const gigabytes = (count * 4096) / 2 ** 30;
+  return gigabytes < 1 ? `${Math.max(1, Math.round(gigabytes * 1024))} MB` : `${gigabytes.toFixed(1)} GB`;
 }
 
 /** Every configuration of the grid, in grid order (the first axis varies slowest); one `default` configuration without axes. */

@@ -28,6 +28,7 @@ export {
 } from './genaiPrices.js';
 export { LiteLlmPriceTable, loadLiteLlmTable, parseLiteLlmTable, type LiteLlmReadOptions } from './litellm.js';
 export { completedBy, OverriddenPriceTable } from './overrides.js';
+export { overrideMisses } from './overrideMisses.js';
 export { editDistance, suggestNames, unknownModelError, type UnknownModelContext } from './suggest.js';
 
 export { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from './source.js';
@@ -43,6 +44,8 @@ export interface LoadPriceTableOptions {
    * release day. Not with `pricesFile` (LiteLLM files carry no dates).
    */
   asOf?: Date;
+  /** Called with the table loaded when `overridesFile` is given (the CLI says its entries no run matched: overrideMisses.ts). */
+  watchOverrides?: (table: PriceTable) => void;
 }
 
 /**
@@ -54,7 +57,9 @@ export interface LoadPriceTableOptions {
 export function loadPriceTable(opts: LoadPriceTableOptions = {}): PriceTable {
   const base = loadBaseTable(opts);
   if (opts.overridesFile === undefined) return base;
-  return new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, '--prices-override', { overriding: completedBy(base, opts.overridesFile) }));
+  const table = new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, '--prices-override', { overriding: completedBy(base, opts.overridesFile) }));
+  opts.watchOverrides?.(table);
+  return table;
 }
 
 function loadBaseTable(opts: LoadPriceTableOptions): PriceTable {

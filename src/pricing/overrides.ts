@@ -20,6 +20,9 @@ export class OverriddenPriceTable implements PriceTable {
   readonly source: PriceSource;
   /** Overridden models by name asked for, provider and day (the base table prices a model per day): merged, or the file's alone. */
   private readonly priced = new Map<string, ModelPricing>();
+  /** Every model asked for (the runs' models, a `--model`, a summary model), and the file's entries that matched one: for overrideMisses. */
+  private readonly asked = new Set<string>();
+  private readonly matched = new Set<string>();
 
   constructor(
     private readonly base: PriceTable,
@@ -32,13 +35,20 @@ export class OverriddenPriceTable implements PriceTable {
     const key = `${provider ?? ''}\u0000${model}\u0000${utcDay(recordedAt) ?? ''}`;
     const known = this.priced.get(key);
     if (known !== undefined) return known;
+    this.asked.add(model);
     const entry = this.entryOf(model, provider, recordedAt);
     if (entry === undefined) return this.base.resolve(model, provider, recordedAt);
+    this.matched.add(entry.key);
     const table = this.tablePricing(entry, model, provider, recordedAt);
     const pricing = table === undefined ? this.overrides.resolve(model, provider) : mergedPricing(model, entry, table, { file: this.overrides.source, overrides: this.source.overrides! });
     if (table === undefined) checkPriceOrder(pricing, entry, this.overrides.file);
     this.priced.set(key, pricing);
     return pricing;
+  }
+
+  /** The file's entries no model asked for matched so far, and the models asked for (in the order asked). */
+  unmatched(): { file: string; entries: string[]; asked: string[] } {
+    return { file: this.overrides.file, entries: this.overrides.modelNames().filter((key) => !this.matched.has(key)), asked: [...this.asked] };
   }
 
   modelNames(): string[] {

@@ -15,7 +15,7 @@ import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings 
 import { type RunsTook } from './runsTook.js';
 import { formatUsd, formatUsdNumber } from './money.js';
 import { formatTable, type Cell, type Column } from './table.js';
-import { shortenPaths } from './text.js';
+import { shortenPaths, tokenCount } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 
@@ -141,9 +141,9 @@ const RUN_COLUMNS: (Column & { wide?: boolean; cell: (run: CompareRun, name: str
   { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
   { header: 'recorded', align: 'right', cell: (run) => usd(run.recordedCostUsd) },
   { header: 'gap', align: 'right', cell: (run) => relative(run.costRelativeError) },
-  { header: 'input tok', align: 'right', wide: true, cell: (run) => run.inputTokens },
-  { header: 'recorded input', align: 'right', wide: true, cell: (run) => run.recordedInputTokens ?? '-' },
-  { header: 'Δ growth model', align: 'right', wide: true, cell: (run) => run.growthModelDelta ?? '-' },
+  { header: 'input tok', align: 'right', wide: true, cell: (run) => tokenCount(run.inputTokens) },
+  { header: 'recorded input', align: 'right', wide: true, cell: (run) => (run.recordedInputTokens === null ? '-' : tokenCount(run.recordedInputTokens)) },
+  { header: 'Δ growth model', align: 'right', wide: true, cell: (run) => (run.growthModelDelta === null ? '-' : tokenCount(run.growthModelDelta)) },
   { header: 'verdict', shrink: true, minWidth: 20, cell: verdict },
 ];
 

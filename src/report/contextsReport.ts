@@ -12,10 +12,10 @@ import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
 import { signedPercentText } from './percentText.js';
 import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
-import { formatTable, type Column } from './table.js';
+import { cellWidthsOf, COLUMN_GAP, formatTable, type Cell, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
-import { wrapLine } from './text.js';
+import { numberedLegend, tokenCount, wrapLine } from './text.js';
 
 export interface ContextsRow {
   /** `--context` syntax. */
@@ -87,6 +87,19 @@ const COLUMNS: Column[] = [
 
 const percent = (p: number | null): string => (p === null ? '-' : signedPercentText(p / 100));
 
+/**
+ * Each strategy as its rows say it: whole when the table fits `width` so (or with --wide), else `#1`, `#2`, …
+ * with a legend above the table (numberedLegend, as curve and whatif do), so two long strategies are never
+ * cut to the same label.
+ */
+function strategyLabels(report: ContextsReport, rows: readonly (readonly Cell[])[], view: ReportView): { label: (strategy: string) => string; legend: string } {
+  const whole = cellWidthsOf(COLUMNS.length, [COLUMNS.map((c) => c.header), ...rows]).reduce((sum, w) => sum + w, COLUMN_GAP * (COLUMNS.length - 1));
+  if (view.wide || whole <= view.width) return { label: (strategy) => strategy, legend: '' };
+  const strategies = [...new Set(report.rows.map((r) => r.strategy))];
+  const { labels, legend } = numberedLegend(strategies, view.width);
+  return { label: (strategy) => labels[strategies.indexOf(strategy)]!, legend };
+}
+
 export function renderContextsTable(report: ContextsReport, view: ReportView, warnings: readonly ReportWarning[]): string {
   const rows = report.rows.map((r) => [
     r.strategy,
@@ -94,11 +107,12 @@ export function renderContextsTable(report: ContextsReport, view: ReportView, wa
     r.runs,
     r.costPerRunUsd === null ? '-' : formatUsdNumber(r.costPerRunUsd),
     percent(r.vsFirstPercent),
-    r.inputTokens,
-    r.cachedInputTokens,
+    tokenCount(r.inputTokens),
+    tokenCount(r.cachedInputTokens),
     r.summaryCalls === 0 ? '-' : `${r.summaryCalls} (${formatUsdNumber(r.summaryCostUsd)})`,
-    r.cacheHitsLostTokens === 0 ? '-' : r.cacheHitsLostTokens,
+    r.cacheHitsLostTokens === 0 ? '-' : tokenCount(r.cacheHitsLostTokens),
   ]);
-  const table = formatTable(COLUMNS, rows, { maxWidth: view.width });
-  return `${table}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
+  const { label, legend } = strategyLabels(report, rows, view);
+  const table = formatTable(COLUMNS, rows.map(([strategy, ...rest]) => [label(strategy as string), ...rest]), { maxWidth: view.wide ? Infinity : view.width });
+  return `${legend}${table}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
 }

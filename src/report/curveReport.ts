@@ -18,7 +18,7 @@ import { latencySpec, NO_LATENCY } from './runsTook.js';
 import { cellWidthsOf, COLUMN_GAP, formatTable, type Column } from './table.js';
 import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
-import { numberedLegend, wrapLine } from './text.js';
+import { numberedLegend, tokenCount, wrapLine } from './text.js';
 import { chartUsd } from './render.js';
 import { maxOf } from '../metrics/extremes.js';
 import { counted } from '../plural.js';
@@ -54,7 +54,7 @@ export interface CurveReport {
 }
 
 /** Token counts as every part of a curve report's text shows them (table, notes, chart axis): `125,900`. */
-const tokens = (n: number): string => n.toLocaleString('en-US');
+const tokens = tokenCount;
 const perMillion = (pico: number | undefined): string => (pico === undefined ? '-' : `$${(pico / 1e6).toString()}/M`);
 
 /**
@@ -121,6 +121,19 @@ export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStra
   if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every step${caching ? ' and the cache serves nothing after the result just masked' : ''}${caching}`;
   if (strategy.summary) return `context ${contextSpecOf(strategy)}: when the prompt passes the trigger, a summary call (not a step, paid, in the totals) replaces all but the last ${strategy.summary.keepSteps} steps with ${tokens(strategy.summary.summaryTokens)} tokens${caching ? '; the call after it finds only the system prompt and goal in the cache' : ''}${caching}`;
   return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
+}
+
+/**
+ * `--output-tokens` past the max_tokens the loop sends: a provider would cut every answer there (a cut
+ * answer has no tool call, so no real loop takes these steps), and the predictive bound and the model's
+ * window count only the max_tokens. The curve prices the steps as given, as replay prices a recording
+ * uncut, and says so in one line.
+ */
+export function outputPastCapWarnings(spec: ConstantStepsSpec, maxOutputTokens: number): ReportWarning[] {
+  if (spec.outputTokens <= maxOutputTokens) return [];
+  const given = tokens(spec.outputTokens);
+  const cap = tokens(maxOutputTokens);
+  return [{ code: 'output_past_max_tokens', message: `--output-tokens ${given} is more than the max_tokens the loop sends (--max-output-tokens ${cap}): a provider would cut each answer at ${cap} tokens, with no tool call; the curve prices ${given} a step as given (give --max-output-tokens ${spec.outputTokens} to send as much)` }];
 }
 
 /** A curve has no recording: without `--latency-model` its calls and tools take no time (`latency none`), not "as recorded". */

@@ -10,7 +10,7 @@ import { formatUsdNumber } from './money.js';
 import { csvSettings } from './scenarios.js';
 import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
-import { printableCell, shortenPaths, truncateMiddle } from './text.js';
+import { printableCell, shortenPaths, tokenCount, truncateMiddle, wrapLine } from './text.js';
 import { strategyFields } from './strategyFields.js';
 import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import { percentText } from './percentText.js';
@@ -61,7 +61,7 @@ function usd(value: number | null | undefined): string {
 }
 
 function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
+  return n > 0 ? `+${tokenCount(n)}` : tokenCount(n);
 }
 
 function summaryFields(report: ReplayReport, width: number): string {
@@ -110,18 +110,36 @@ interface RunColumn extends Column {
 const RUN_COLUMNS: RunColumn[] = [
   { header: 'run', shrink: true, cell: (_, source) => source },
   { header: 'model', shrink: true, wide: true, cell: (run) => run.model },
-  { header: 'stop', cell: (run) => run.stopReason },
+  { header: 'stop', cell: (run) => (allCallsFailed(run) ? `${run.stopReason} *` : run.stopReason) },
   { header: 'steps', align: 'right', cell: (run) => run.steps },
   { header: 'calls/recorded', align: 'right', wide: true, cell: (run) => `${run.modelCalls}/${run.recordedCalls}` },
-  { header: 'input tok', align: 'right', cell: (run) => run.inputTokens },
-  { header: 'cached tok', align: 'right', wide: true, cell: (run) => run.cachedInputTokens },
-  { header: 'output tok', align: 'right', cell: (run) => run.outputTokens },
+  { header: 'input tok', align: 'right', cell: (run) => tokenCount(run.inputTokens) },
+  { header: 'cached tok', align: 'right', wide: true, cell: (run) => tokenCount(run.cachedInputTokens) },
+  { header: 'output tok', align: 'right', cell: (run) => tokenCount(run.outputTokens) },
   { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
   { header: 'recorded', align: 'right', cell: (run) => usd(run.recordedCostUsd) },
   { header: 'overshoot', align: 'right', wide: true, cell: (run) => usd(run.overshootUsd) },
   { header: 'elapsed s', align: 'right', wide: true, cell: (run) => run.elapsedSeconds.toFixed(1) },
   { header: 'Δ input vs model', align: 'right', wide: true, cell: (run) => (run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta)) },
 ];
+
+/**
+ * A run whose every call failed at the provider (a recording that ended on its first call's timeout or
+ * server error): its steps are those failed calls, and nothing was billed. Such rows are marked `*` in the
+ * stop column and said in a line under the table, not left as unexplained 0s.
+ */
+export function allCallsFailed(run: Pick<RunRecord, 'failedCalls' | 'modelCalls'>): boolean {
+  return run.failedCalls > 0 && run.failedCalls === run.modelCalls;
+}
+
+/** The line under the per-run table for the runs allCallsFailed marks, with their recorded end (`Timeout`); empty when none. */
+export function failedRunsNote(runs: readonly RunRecord[], width: number): string {
+  const failed = runs.filter(allCallsFailed);
+  if (failed.length === 0) return '';
+  const ends = [...new Set(failed.map((run) => run.stopDetail).filter((detail) => detail !== ''))];
+  const why = ends.length === 0 ? '' : ` (${ends.join(', ')})`;
+  return wrapLine('* ', `every call of the run failed at the provider${why} and the recording ends there: a failed call counts as a step, and nothing was billed`, width);
+}
 
 /** The per-run table (columns marked `wide` only with view.wide), sources shortened to the part that differs. */
 function runsTable(report: ReplayReport, view: ReportView): string {
@@ -133,7 +151,7 @@ function runsTable(report: ReplayReport, view: ReportView): string {
       ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
       : '';
   // --wide asks for every column: the table may then be wider than the terminal.
-  return sourcesLine(report.runs.length, prefix, suffix) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + deltaNote;
+  return sourcesLine(report.runs.length, prefix, suffix) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + failedRunsNote(report.runs, view.width) + deltaNote;
 }
 
 /** Summary first, then per-run rows (when few, or with --per-run), then settings, prices and warnings. */

@@ -176,3 +176,8 @@ export function numberedLegend(names: readonly string[], width: number): { label
   const labels = names.map((_, i) => `#${i + 1}`);
   return { labels, legend: names.map((name, i) => wrapLine(`${labels[i]} `, printableCell(name), width, ',')).join('') };
 }
+
+/** A token count as every text table shows it: `1,749,904` (JSON and CSV keep the number). */
+export function tokenCount(tokens: number): string {
+  return tokens.toLocaleString('en-US');
+}

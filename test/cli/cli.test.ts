@@ -152,7 +152,7 @@ describe('bad input: exit 2, one message naming the place, no output file', () =
     ['bad repeat mode', ['replay', 'scenarios', '--max-repeat', '2', '--repeat-mode', 'often'], /--repeat-mode.*one of total, consecutive, cycle/],
     ['unknown --model', ['replay', 'scenarios', '--model', 'gtp-4o'], /unknown model 'gtp-4o'.*gpt-4o/],
     ['bad price file', ['replay', 'scenarios', '--prices', 'test/fixtures/prices/litellm-bad-json.json'], /litellm-bad-json\.json/],
-    ['bad latency model', ['replay', 'scenarios', '--latency-model', 'call=fast'], /--latency-model.*'fast' is not a number/],
+    ['bad latency model', ['replay', 'scenarios', '--latency-model', 'call=fast'], /--latency-model.*'call=fast' is not a number of milliseconds/],
     ['unknown latency part', ['replay', 'scenarios', '--latency-model', 'network=5'], /--latency-model.*'network=5' is not a latency setting/],
     ['missing curve flag', ['curve', '--model', 'gpt-4o-mini'], /required option/],
     ['impossible --prices-as-of day', ['replay', 'scenarios', '--prices-as-of', '2025-02-30'], /--prices-as-of.*'2025-02-30' is not a day written YYYY-MM-DD/],

@@ -31,7 +31,7 @@ describe('latency model limits', () => {
     for (const spec of ['call=1e300', 'output-token=1e307', 'input-token=86400000.5', 'call=800,tool=1e20']) {
       const message = refusal(spec);
       expect(message).toContain("field '--latency-model'");
-      expect(message).toContain(`more than ${MAX_LATENCY_PART_MS} ms (a day)`);
+      expect(message).toContain(`is too large: at most ${MAX_LATENCY_PART_MS} ms (a day)`);
       expect(message).toContain(spec.split(',').at(-1)!);
     }
     expect(latencyFromSpec(`call=${MAX_LATENCY_PART_MS},output-token=15,input-token=0.02,tool=300`)).toEqual({ perCallMs: MAX_LATENCY_PART_MS, perInputTokenMs: 0.02, perOutputTokenMs: 15, perToolCallMs: 300 });
@@ -43,7 +43,7 @@ describe('latency model limits', () => {
     for (const spec of ['call=1e300', 'output-token=1e307']) {
       const { code, stderr } = await cli('generate', SCENARIO, '--runs', '3', '--latency-model', spec, '--out', out);
       expect(code, stderr).toBe(2);
-      expect(stderr).toContain(`--latency-model': ${spec} is more than 86400000 ms (a day)`);
+      expect(stderr).toContain(`--latency-model': '${spec}' is too large: at most 86400000 ms (a day)`);
       expect(readdirSync(dir)).toEqual([]);
     }
   });

@@ -17,15 +17,15 @@ describe('size flags have limits', () => {
   it('atMost: the value up to the limit, past it a UserError naming the flag, the limit and why', () => {
     expect(atMost('--steps', 100, { max: 100, why: 'x' })).toBe(100);
     expect(() => atMost('--steps', 101, { max: 100, why: 'the most steps a curve draws' })).toThrow(UserError);
-    expect(() => atMost('--steps', 101, { max: 100, why: 'the most steps a curve draws' })).toThrow(/'--steps': 101 is more than 100, the most steps a curve draws/);
+    expect(() => atMost('--steps', 101, { max: 100, why: 'the most steps a curve draws' })).toThrow(/'--steps': '101' is too large: at most 100, the most steps a curve draws/);
   });
 
   it.each([
     [['project', G, '--days', '100000'], /field '--days': 100000 days × 1000 trials is 100,000,000 simulated days, more than 2,000,000/],
     [['project', G, '--days', '30', '--trials', '100000000'], /field '--days': 30 days × 100000000 trials/],
-    [['curve', '--model', 'gpt-4o', '--system-tokens', '1', '--output-tokens', '1', '--tool-tokens', '1', '--steps', '100000000'], /field '--steps': 100000000 is more than 100,000/],
-    [['replay', 'scenarios/keeps-asking.yaml', '--runs', '10000001'], /field '--runs': 10000001 is more than 10,000,000/],
-    [['fit', G, '--report', '--runs', '100000000'], /field '--runs': 100000000 is more than 10,000,000/],
+    [['curve', '--model', 'gpt-4o', '--system-tokens', '1', '--output-tokens', '1', '--tool-tokens', '1', '--steps', '100000000'], /field '--steps': '100000000' is too large: at most 100,000/],
+    [['replay', 'scenarios/keeps-asking.yaml', '--runs', '10000001'], /field '--runs': '10000001' is too large: at most 10,000,000/],
+    [['fit', G, '--report', '--runs', '100000000'], /field '--runs': '100000000' is too large: at most 10,000,000/],
   ])('%j is refused', async (argv, message) => {
     const r = await cli(...argv);
     expect(r.code).toBe(2);

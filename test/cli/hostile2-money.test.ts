@@ -38,14 +38,14 @@ describe('a cost limit past $9,007.199254740991 is refused where it was given', 
   it('the parser every cost limit goes through holds the limit exactly', () => {
     expect(maxCostPico('--max-cost', '9007.199254740991')).toBe(Number.MAX_SAFE_INTEGER);
     expect(maxCostPico('--max-cost', '0.5')).toBe(500_000_000_000);
-    expect(() => maxCostPico('--max-cost', '9007.2')).toThrow(/'9007\.2' is more than \$9,007\.199254740991/);
+    expect(() => maxCostPico('--max-cost', '9007.2')).toThrow(/'9007\.2' is too large: at most \$9,007\.199254740991/);
   });
 
   it('--max-cost on every command that takes it (1e296 used to pass, 1e297 to crash)', async () => {
-    for (const value of ['1e296', '1e297', '9007.2']) expectUserError(await cli('replay', G, '--max-cost', value), new RegExp(`field '--max-cost': '${value}' is more than ${LIMIT.source}`));
+    for (const value of ['1e296', '1e297', '9007.2']) expectUserError(await cli('replay', G, '--max-cost', value), new RegExp(`field '--max-cost': '${value}' is too large: at most ${LIMIT.source}`));
     const sc = scenario('plain.yaml', {});
     for (const args of [['calibrate', sc, '--runs', '2'], ['project', sc, '--runs', '2'], ['contexts', G], ['check', sc, '--runs', '2'], ['sweep', G, '--grid', 'max-steps=2']]) {
-      expectUserError(await cli(...args, '--max-cost', '1e300'), /field '--max-cost': '1e300' is more than \$9,007/);
+      expectUserError(await cli(...args, '--max-cost', '1e300'), /field '--max-cost': '1e300' is too large: at most \$9,007/);
     }
     const atLimit = await cli('replay', G, '--max-cost', '9007.199254740991', '--format', 'json');
     expect(atLimit.code, atLimit.stderr).toBe(0);
@@ -53,12 +53,12 @@ describe('a cost limit past $9,007.199254740991 is refused where it was given', 
   });
 
   it('--try, --grid, a scenario file and --subagent-max-cost name their own place', async () => {
-    expectUserError(await cli('whatif', G, '--try', 'max-cost=1e300'), /field '--try max-cost': '1e300' is more than \$9,007/);
-    expectUserError(await cli('sweep', G, '--grid', 'max-cost=0.1,1e300'), /field '--grid max-cost': '1e300' is more than \$9,007/);
+    expectUserError(await cli('whatif', G, '--try', 'max-cost=1e300'), /field '--try max-cost': '1e300' is too large: at most \$9,007/);
+    expectUserError(await cli('sweep', G, '--grid', 'max-cost=0.1,1e300'), /field '--grid max-cost': '1e300' is too large: at most \$9,007/);
     const sc = scenario('brakes.yaml', { brakes: '{ max-cost: 1e300 }' });
-    for (const command of ['replay', 'generate', 'check']) expectUserError(await cli(command, sc), /brakes\.yaml:line 4 field 'brakes\.max-cost': '1e\+300' is more than \$9,007/);
-    expectUserError(await cli('replay', G, '--tree', '--subagent-max-cost', '1e300'), /field '--subagent-max-cost': '1e300' is more than \$9,007/);
-    expectUserError(await cli('sweep', G, '--tree', '--grid', 'subagent-max-cost=1e300'), /field '--grid subagent-max-cost': '1e300' is more than/);
+    for (const command of ['replay', 'generate', 'check']) expectUserError(await cli(command, sc), /brakes\.yaml:line 4 field 'brakes\.max-cost': '1e\+300' is too large: at most \$9,007/);
+    expectUserError(await cli('replay', G, '--tree', '--subagent-max-cost', '1e300'), /field '--subagent-max-cost': '1e300' is too large: at most \$9,007/);
+    expectUserError(await cli('sweep', G, '--tree', '--grid', 'subagent-max-cost=1e300'), /field '--grid subagent-max-cost': '1e300' is too large: at most/);
   });
 });
 

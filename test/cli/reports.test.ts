@@ -166,9 +166,10 @@ describe('every report names the settings that made it', () => {
     const spec = fc
       .record({
         'max-steps': option(fc.integer({ min: 1, max: 500 })),
-        'max-cost': option(fc.integer({ min: 0, max: 10_000_000 }).map((n) => String(n / 1e6))),
+        // a limit of 0 would stop every run, and is refused: the least is a millionth of a dollar, a millisecond
+        'max-cost': option(fc.integer({ min: 1, max: 10_000_000 }).map((n) => String(n / 1e6))),
         'budget-mode': fc.constantFrom('check', 'predict'),
-        timeout: option(fc.integer({ min: 0, max: 100_000 }).map((n) => String(n / 1000))),
+        timeout: option(fc.integer({ min: 1, max: 100_000 }).map((n) => String(n / 1000))),
         'max-repeat': option(fc.integer({ min: 1, max: 9 })),
         'repeat-mode': fc.constantFrom('total', 'consecutive', 'cycle'),
         'max-same-error': option(fc.integer({ min: 1, max: 9 })),

@@ -53,6 +53,10 @@ describe('sweep over recorded runs', () => {
     const big = parseGrid(['max-steps=' + Array.from({ length: 1001 }, (_, i) => i + 1).join(','), 'max-repeat=' + Array.from({ length: 1000 }, (_, i) => i + 1).join(',')]);
     expect(userErrorOf(() => checkGridSize(big, false)).issues[0]!.field).toBe('--grid max-steps × max-repeat');
     expect(checkGridSize(big, true)).toBe(1_001_000);
+    expect(userErrorOf(() => checkGridSize(big, false)).issues[0]!.message).toBe('makes 1,001,000 configurations, more than 100,000 (each is a row of the report and ~4 KB of memory: this grid ~3.8 GB)');
+    const steps = (n: number) => 'max-steps=' + Array.from({ length: n }, (_, i) => i + 1).join(',');
+    expect(checkGridSize(parseGrid([steps(1000), 'max-repeat=' + Array.from({ length: 100 }, (_, i) => i + 1).join(',')]), false)).toBe(100_000);
+    expect(userErrorOf(() => checkGridSize(parseGrid([steps(1001), 'max-repeat=' + Array.from({ length: 100 }, (_, i) => i + 1).join(',')]), false)).issues[0]!.message).toMatch(/^makes 100,100 configurations, more than 100,000 .*~391 MB\)$/);
   });
 });
 

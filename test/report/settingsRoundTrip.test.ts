@@ -24,10 +24,10 @@ function brakesArb(recorded: boolean): fc.Arbitrary<BrakeConfig> {
   return fc
     .record({
       maxSteps: option(count()),
-      maxCostPico: option(fc.oneof(fc.integer({ min: 0, max: usdToPico(10) }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.constant(Number.MAX_SAFE_INTEGER))),
+      maxCostPico: option(fc.oneof(fc.integer({ min: 1, max: usdToPico(10) }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), fc.constant(Number.MAX_SAFE_INTEGER))),
       budgetMode: fc.constantFrom('check' as const, 'predict' as const),
       maxOutputTokens: option(count()),
-      timeoutMs: option(fc.integer({ min: 0, max: 86_400_000 })),
+      timeoutMs: option(fc.integer({ min: 1, max: 86_400_000 })),
       maxRepeat: option(count(1, 50)),
       repeatMode: fc.constantFrom('total' as const, 'consecutive' as const, 'cycle' as const),
       repeatAction: option(fc.constantFrom('stop' as const, 'skip' as const)),

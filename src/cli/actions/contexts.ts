@@ -1,5 +1,5 @@
 /** `loopcost contexts`: the runs under each (strategy, cache mode) cell, one row per cell. */
-import { parseContextSpec } from '../../context/strategy.js';
+import { parseContextList } from '../../context/strategy.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
 import { repeatedInputsMessage } from '../../import/inputSet.js';
 import { splitInputs } from '../../scenario/inputs.js';
@@ -35,7 +35,7 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   checkBrakeFlags(opts, 'contexts');
   if (opts.preset === RECORDED_PRESET) throw new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' is not offered here", hint: 'give the brakes as flags' });
   const cap = opts.toolResultCap === undefined ? {} : { toolResultCap: nonNegativeInt('--tool-result-cap', opts.toolResultCap) };
-  const strategies = (opts.compareContext ?? 'full;window:5;mask:10').split(';').map((part) => ({ ...parseContextSpec(part, '--compare-context'), ...cap }));
+  const strategies = parseContextList(opts.compareContext ?? 'full;window:5;mask:10', '--compare-context').map((strategy) => ({ ...strategy, ...cap }));
   const cells = contextCells(strategies, cacheModes(opts.cacheModes ?? 'on,off'));
   const brakes = brakesFromFlags(opts);
   const latency = opts.latencyModel === undefined ? undefined : latencyFromSpec(opts.latencyModel);

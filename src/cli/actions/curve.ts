@@ -1,10 +1,10 @@
-import type { BrakeConfig } from '../../brakes/config.js';
-import { contextSpecOf, parseContextSpec, type ContextStrategy } from '../../context/strategy.js';
+import { maxOutputTokensSent, type BrakeConfig } from '../../brakes/config.js';
+import { contextSpecOf, parseContextList, type ContextStrategy } from '../../context/strategy.js';
 import { UserError } from '../../errors.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareCurves, curveRun } from '../../replay/curve.js';
-import { buildCurveReport, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
+import { buildCurveReport, outputPastCapWarnings, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
@@ -25,6 +25,7 @@ import {
 import { windowlessModelWarnings } from '../../report/warnings.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
+import { withinExactCost } from './curveExact.js';
 
 /** Most steps `curve` draws: each is a row of its report (a million took ~600 MB). */
 export const MAX_CURVE_STEPS = 100_000;
@@ -44,15 +45,17 @@ export interface CurveCommand {
 
 export function runCurve(command: CurveCommand, io: CliIO): number {
   const prices = loadPriceTable(command.priceOptions);
-  const run = curveRun(command.spec, command.strategy, prices, { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const options = { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) };
+  const run = withinExactCost(command.spec, (spec) => curveRun(spec, command.strategy, prices, options));
   const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...command.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const explicitWindow = typeof command.brakes.contextWindow === 'number' ? command.brakes.contextWindow : undefined;
-  const options = { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) };
   // The run's own strategy comes first; one the list names again is not run twice.
   const own = { spec: contextSpecOf(command.strategy), strategy: command.strategy };
-  const others = (command.compare ?? []).filter((entry) => entry.spec !== own.spec);
-  const comparison = command.compare === undefined ? undefined : compareCurves(command.spec, [own, ...others], prices, options);
-  const warnings = command.brakes.contextWindow === 'model' && run.pricing.contextWindow === undefined ? windowlessModelWarnings([run.pricing.model]) : [];
+  const strategies = [own, ...(command.compare ?? []).filter((entry) => entry.spec !== own.spec)];
+  const eachRun = strategies.map((entry) => ({ label: entry.spec, run: (spec: ConstantStepsSpec) => curveRun(spec, entry.strategy, prices, options) }));
+  const comparison = command.compare === undefined ? undefined : withinExactCost(command.spec, (spec) => compareCurves(spec, strategies, prices, options), eachRun);
+  const windowless = command.brakes.contextWindow === 'model' && run.pricing.contextWindow === undefined ? windowlessModelWarnings([run.pricing.model]) : [];
+  const warnings = [...windowless, ...outputPastCapWarnings(command.spec, maxOutputTokensSent(command.brakes))];
   const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(command.brakes.maxOutputTokens === undefined ? {} : { maxOutputTokens: command.brakes.maxOutputTokens }), ...(comparison === undefined ? {} : { comparison }), warnings });
   const window = explicitWindow ?? run.pricing.contextWindow;
   const text =
@@ -72,8 +75,8 @@ export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string
 /** `--compare-context 'full;window:5;mask:10'`: each with --tool-result-cap and --cache as given. */
 function compareStrategies(opts: ContextFlags, list: string): { spec: string; strategy: ContextStrategy }[] {
   const base = strategyFromFlags({ ...opts, context: 'full' });
-  return list.split(';').map((part) => {
-    const strategy = { ...parseContextSpec(part, '--compare-context'), ...(base.toolResultCap === undefined ? {} : { toolResultCap: base.toolResultCap }), ...(base.cache === undefined ? {} : { cache: base.cache }) };
+  return parseContextList(list, '--compare-context').map((parsed) => {
+    const strategy = { ...parsed, ...(base.toolResultCap === undefined ? {} : { toolResultCap: base.toolResultCap }), ...(base.cache === undefined ? {} : { cache: base.cache }) };
     return { spec: contextSpecOf(strategy), strategy };
   });
 }

@@ -1,12 +1,12 @@
 import { UserError } from '../../errors.js';
 import { describePricing } from '../../pricing/cost.js';
 import { placePricingIssues } from '../../pricing/issuePlace.js';
-import type { ModelPricing } from '../../pricing/types.js';
+import type { ModelPricing, PriceSource } from '../../pricing/types.js';
 import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { CliIO } from '../io.js';
 import { renderPricesTable } from '../../report/pricesReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
-import { printableCell } from '../../report/text.js';
+import { printableCell, wrapLine } from '../../report/text.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 
 /** The model the command line names, resolved; a refused one is said as the command line's argument (a price file's own problem stays under its file). */
@@ -33,8 +33,20 @@ export function runPrices(model: string | undefined, options: { priceOptions: Lo
     io.stdout(JSON.stringify(described, null, 2) + '\n');
     return 0;
   }
-  io.stdout(renderPricesTable(described, options.width ?? DEFAULT_TABLE_WIDTH));
+  const width = options.width ?? DEFAULT_TABLE_WIDTH;
+  io.stdout(renderPricesTable(described, width) + pastReleaseNote(described.source, width));
   return 0;
+}
+
+/**
+ * A `--prices-as-of` day after the bundled table's release day: the table holds no price announced since
+ * then, so the prices shown are its latest, which that day may no longer have. (A day before a model
+ * existed cannot be told: the table dates only a model's price changes, not its first price.)
+ */
+export function pastReleaseNote(source: PriceSource, width: number): string {
+  const { asOf, dating, releasedOn } = source;
+  if (dating !== 'as-of' || asOf === undefined || releasedOn === undefined || asOf <= releasedOn) return '';
+  return wrapLine('note: ', `${asOf} is after the table's release day ${releasedOn}: prices announced since are not in it, so these are the latest it knows`, width);
 }
 
 export type PricesFlags = PriceFlags & { json?: boolean; format?: string };

@@ -16,7 +16,7 @@ const calibrate: CommandModule = {
           (value: string, previous: string[] = []) => [...previous, value],
         ),
       )
-      .addOption(option(command, '--force', 'allow a grid of more than 1,000,000 configurations', 'refused'))
+      .addOption(option(command, '--force', 'allow a grid of more than 100,000 configurations (~4 KB of memory each)', 'refused'))
       .addOption(formatOption(command, ['table', 'csv', 'json']))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command));

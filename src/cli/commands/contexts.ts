@@ -1,6 +1,18 @@
 import type { CommandModule } from '../command.js';
 import type { ContextsFlags } from '../actions/contexts.js';
-import { addBrakeOptions, addInputOptions, addPriceOptions, addViewOptions, formatOption, option, outOption } from '../options.js';
+import { UserError } from '../../errors.js';
+import { addBrakeOptions, addInputOptions, addPriceOptions, addRefusedPerRunOption, addWideOption, formatOption, option, outOption } from '../options.js';
+
+/** contexts' report has a row per strategy and cache mode, none per run: --per-run is refused, naming what shows runs. */
+export function contextsPerRunRefused(): UserError {
+  return new UserError({
+    file: '<command line>',
+    field: '--per-run',
+    code: 'flag_without_effect',
+    message: "does nothing: contexts' report has a row per context strategy and cache mode, not per run",
+    hint: 'to see the runs under one strategy, give it to loopcost replay with --per-run: loopcost replay INPUTS --context window:5 --cache on --per-run',
+  });
+}
 
 const contexts: CommandModule = {
   name: 'contexts',
@@ -16,7 +28,8 @@ const contexts: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(formatOption(command, ['table', 'csv', 'json']))
       .addOption(outOption(command));
-    addInputOptions(addViewOptions(addBrakeOptions(addPriceOptions(command)))).action(async (inputs: string[], opts: ContextsFlags) => {
+    addInputOptions(addRefusedPerRunOption(addWideOption(addBrakeOptions(addPriceOptions(command))))).action(async (inputs: string[], opts: ContextsFlags) => {
+      if (opts.perRun === true) throw contextsPerRunRefused();
       const { contextsAction } = await import('../actions/contexts.js');
       setExitCode(await contextsAction(inputs, opts, io));
     });

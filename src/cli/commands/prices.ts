@@ -15,7 +15,7 @@ const prices: CommandModule = {
     command
       .addOption(option(command, '--format <format>', 'output format', 'table').choices(['table', 'json']))
       .addOption(option(command, '--json', 'JSON output: the same as --format json', 'a table'));
-    addPriceOptions(command).action(async (model: string | undefined, opts: PricesFlags) => {
+    addPriceOptions(command, 'model').action(async (model: string | undefined, opts: PricesFlags) => {
       const { pricesAction } = await import('../actions/prices.js');
       setExitCode(pricesAction(model, opts, io));
     });
