@@ -72,7 +72,7 @@ export function summaryLines(run: AgentRunResult): string[] {
   const own = `steps: ${run.steps}  calls: ${run.calls}  tokens: ${run.inputTokens} in (${run.cachedInputTokens} cached) + ${run.outputTokens} out`;
   const spent = run.tree === undefined
     ? `spent: ${formatUsd(run.costPico, 6)}`
-    : `spent: ${formatUsd(run.tree.totals.spentPico, 6)} with its sub-agents (${run.tree.agents.length} agents, ${run.tree.totals.steps} steps; this agent ${formatUsd(run.costPico, 6)})`;
+    : `spent: ${formatUsd(run.tree.totals.costPico, 6)} with its sub-agents (${run.tree.agents.length} agents, ${run.tree.totals.steps} steps; this agent ${formatUsd(run.costPico, 6)})`;
   return [`answer: ${run.finalText ?? '(none)'}`, `stop: ${run.stop.reason} (${run.stop.detail})`, `${own}  ${spent}`];
 }
 

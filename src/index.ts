@@ -26,7 +26,7 @@ export { loadTraceFile, loadTraceFiles, streamTraceFile, detectFormat, type Read
 export { importText } from './import/importText.js';
 export { TraceInputs, skippedMessage, type InputSetOptions } from './import/inputSet.js';
 export { DEFAULT_READ_LIMITS, type ReadLimits } from './io/limits.js';
-export { loadPriceTable } from './pricing/index.js';
+export { loadPriceTable, COMMAND_LINE_PRICE_OPTIONS, PRICE_TABLE_OPTIONS, type LoadPriceTableOptions, type PriceOptionNames } from './pricing/index.js';
 export type * from './pricing/types.js';
 export { main } from './cli/main.js';
 export { startServer, SESSION_HEADER, TRACE_HEADER, RUN_HEADER, type RunningServer, type ServeOptions, type ServeSources, type SessionsReport, type SessionSummary } from './serve/index.js';
@@ -63,7 +63,7 @@ export { scenarioYaml } from './scenario/writeYaml.js';
 export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
 export { VirtualClock } from './agent/clock.js';
 export { defineTool, ToolRegistry } from './agent/tools.js';
-export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent } from './agent/subagent.js';
+export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveTreeTotals } from './agent/subagent.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export { ModelTurnError } from './agent/turnCheck.js';
 export * from './agent/types.js';

@@ -31,9 +31,16 @@ export interface LiveTreeAgent {
   by?: StoppedBy;
 }
 
+/** A live tree's totals, named as replayTree's (`costPico`). */
+export interface LiveTreeTotals extends Omit<Running, 'spentPico'> {
+  costPico: number;
+  /** @deprecated the old name of `costPico` (the same figure); kept for one release. */
+  spentPico: number;
+}
+
 /** The tree a root agent ran: its totals, every agent in the order started, and the ones a brake stopped in the order they stopped (as replayTree lists them). */
 export interface LiveTreeReport {
-  totals: Running;
+  totals: LiveTreeTotals;
   agents: LiveTreeAgent[];
   stopped: { agentId: string; reason: Stop['reason']; detail: string; by: StoppedBy }[];
 }
@@ -74,7 +81,8 @@ export class LiveTree {
   }
 
   report(): LiveTreeReport {
-    return { totals: { ...this.budget.totals }, agents: this.agents.filter(Boolean), stopped: [...this.stopped] };
+    const { steps, elapsedMs, spentPico, tokensUsed } = this.budget.totals;
+    return { totals: { costPico: spentPico, steps, elapsedMs, tokensUsed, spentPico }, agents: this.agents.filter(Boolean), stopped: [...this.stopped] };
   }
 }
 

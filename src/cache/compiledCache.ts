@@ -28,7 +28,7 @@ import { handOverCompiled } from '../replay/compiledRuns.js';
 import type { Trace } from '../trace/types.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { joinValue, shapeOf } from './compiledCodec.js';
-import { EntryWriter, type EntryFiles, type StoredRun } from './compiledEntry.js';
+import { EntryWriter, storedHeaderLine, type EntryFiles, type StoredRun } from './compiledEntry.js';
 import { checkCalls, readCalls, readEntry, type LoadedEntry } from './entryRead.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
@@ -47,8 +47,9 @@ export { compilerCodeHash } from './compilerCode.js';
 // 12: CRC-32s: the head's (a 20-byte trailer), each block's bytes (in its block head) and each calls chunk's (instead of a SHA-1).
 // 13: a compiled trace holds how long its run's cache writes may last (CompiledTrace.cacheWrites: the predictive bound's write price).
 // 14: a run with a call after its final call is refused when read (trace/rules.ts call_after_final): an entry compiled for one before is never served.
+// 15: each run keeps its header's line (StoredRun's last element, Trace.headerLine: an unknown model names it).
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/14';
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/15';
 
 /** The compiled trace's field names and array kinds, in order. */
 export const layoutShape = (): string => shapeOf(blankCompiled());
@@ -183,9 +184,11 @@ async function* skipFirst(runs: AsyncGenerator<Trace>, count: number): AsyncGene
   for await (const trace of runs) if (seen++ >= count) yield trace;
 }
 
-/** A run served from an entry: source, header and end as stored; its calls inflated when first asked for. */
-function storedTrace([source, header, end]: StoredRun, readRunCalls: () => Trace['calls']): Trace {
-  const trace = { source, header } as Trace;
+/** A run served from an entry: source, header line, header and end as stored; its calls inflated when first asked for. */
+function storedTrace(run: StoredRun, readRunCalls: () => Trace['calls']): Trace {
+  const [source, header, end] = run;
+  const headerLine = storedHeaderLine(run);
+  const trace = (headerLine === undefined ? { source, header } : { source, headerLine, header }) as Trace;
   const settle = (calls: Trace['calls']): void => {
     Object.defineProperty(trace, 'calls', { value: calls, writable: true, enumerable: true, configurable: true });
   };

@@ -34,9 +34,16 @@ export const TRAILER_BYTES = 20;
 
 /**
  * One run in the head: what the report reads of the trace besides its calls; its compiled trace's
- * template (an index into the head's `templates`) and leaves; its block and index in it; where its calls are.
+ * template (an index into the head's `templates`) and leaves; its block and index in it; where its calls
+ * are; its header's line (Trace.headerLine; null: none).
  */
-export type StoredRun = [source: string, header: Trace['header'], end: Trace['end'], template: number, leaves: unknown[], block: number, index: number, ...calls: CallsAt];
+export type StoredRun = [source: string, header: Trace['header'], end: Trace['end'], template: number, leaves: unknown[], block: number, index: number, ...calls: CallsAt, headerLine: number | null];
+
+/** A stored run's header line (Trace.headerLine): undefined when it has none, or the entry holds something else there. */
+export function storedHeaderLine(run: StoredRun): number | undefined {
+  const line = run[10];
+  return typeof line === 'number' ? line : undefined;
+}
 
 export interface EntryHead {
   cache: string;
@@ -110,7 +117,7 @@ export class EntryWriter {
     const template = this.templateOf(compiled, found, leaves);
     // A template names its arrays' kinds in order: runs of one template can share a block.
     const [block, index] = this.blocks.add(template, found);
-    this.runs.push([trace.source, trace.header, trace.end, template, leaves, block, index, ...this.calls.add(trace.calls)]);
+    this.runs.push([trace.source, trace.header, trace.end, template, leaves, block, index, ...this.calls.add(trace.calls), trace.headerLine ?? null]);
   }
 
   /** The index of the template `compiled` splits into (the last one used tried first, then the others, else a new one), its arrays and leaves filled in. */

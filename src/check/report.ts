@@ -56,7 +56,9 @@ function runsText(s: ScenarioCheck): string {
   const parts = [];
   if (s.recordedRuns > 0) parts.push(`${s.recordedRuns} recorded`);
   if (s.syntheticRuns > 0) parts.push(`${s.syntheticRuns} synthetic`);
-  return `${parts.join(' + ') || 'no'} ${s.recordedRuns + s.syntheticRuns === 1 ? 'run' : 'runs'}`;
+  // The seed that made the synthetic runs (the file's, or --seed), as replay's scenario line says it.
+  const seed = s.syntheticRuns > 0 && s.seed !== undefined ? ` (seed ${s.seed})` : '';
+  return `${parts.join(' + ') || 'no'} ${s.recordedRuns + s.syntheticRuns === 1 ? 'run' : 'runs'}${seed}`;
 }
 
 /** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */
@@ -195,6 +197,7 @@ export function renderCheckJson(report: CheckReport): string {
     settings: s.settings,
     recordedRuns: s.recordedRuns,
     syntheticRuns: s.syntheticRuns,
+    ...(s.seed === undefined ? {} : { seed: s.seed }),
     passed: s.results.every((r) => r.pass),
     expectations: s.results,
     figures: s.metrics,

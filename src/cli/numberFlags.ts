@@ -8,7 +8,7 @@
  * none allowed, `--seed 0`, `--tool-result-cap 0`, a latency part of 0 ms) the flag says `zero: true`.
  */
 import { UserError } from '../errors.js';
-import { MAX_COUNT } from '../io/limits.js';
+import { MAX_COUNT, MAX_SCENARIO_RUNS } from '../io/limits.js';
 import { decimalNumber } from '../io/numberText.js';
 
 export function flagError(flag: string, value: string, expected: string, hint?: string): UserError {
@@ -41,6 +41,8 @@ export interface NumberFlagRule {
 }
 
 const COUNT_LIMIT: NumberLimit = { max: MAX_COUNT, text: `${MAX_COUNT} (2^53 − 1)`, why: 'the largest count held exactly' };
+/** `--runs` of every command that runs a scenario's population (replay, sweep, generate, fit's profile…). */
+export const SCENARIO_RUNS_LIMIT: NumberLimit = { max: MAX_SCENARIO_RUNS, why: "the most runs a scenario is run for (as a file's runs:)" };
 const DOUBLE_LIMIT: NumberLimit = { max: Number.MAX_VALUE, text: '1.8e308', why: 'the largest number held' };
 
 /** What a flag takes, as its messages say it: `a whole number greater than 0`, `a number of milliseconds, 0 or more (e.g. 800)`. */
@@ -67,7 +69,11 @@ export function numberFlag(flag: string, value: string, rule: NumberFlagRule): n
   return n;
 }
 
-/** A count written as a whole decimal number (`1000`, `1e3`, as a scenario file's YAML takes it), 1 or more; nothing else. */
+/**
+ * A count written as a whole decimal number (`1000`, `1e3`, as a scenario file's YAML takes it), 1 or more;
+ * nothing else. `limit`: the flag's own most (default 2^53 − 1), checked as the text is read, so a value
+ * past it (`1e400` too) is said against that limit.
+ */
 export function positiveInt(flag: string, value: string, limit?: NumberLimit): number {
   return numberFlag(flag, value, { whole: true, ...(limit === undefined ? {} : { limit }) });
 }
@@ -75,12 +81,6 @@ export function positiveInt(flag: string, value: string, limit?: NumberLimit): n
 /** A count where 0 means something (none allowed, no cap, a seed). */
 export function nonNegativeInt(flag: string, value: string): number {
   return numberFlag(flag, value, { whole: true, zero: true });
-}
-
-/** `n`, a flag's value, when at most `max`; past it a UserError naming the flag, the limit and why there is one (as numberFlag says it). */
-export function atMost(flag: string, n: number, limit: NumberLimit): number {
-  if (n <= limit.max) return n;
-  throw tooLarge(flag, String(n), limit);
 }
 
 /**

@@ -30,12 +30,20 @@ export function required(command: Command, flags: string, description: string): 
  */
 export type RunsKind = 'runs' | 'curve';
 
-export function addContextOptions(command: Command, kind: RunsKind = 'runs'): Command {
-  const curve = kind === 'curve';
+/** `--context` and `--cache` defaults by what a command does with a scenario file's own (a sweep's configurations are the grid and the flags, for every input). */
+const CONTEXT_DEFAULTS: Record<RunsKind | 'sweep', { context: string; cache: string }> = {
+  runs: { context: "full; for a scenario file's runs, the file's own context.context, else full", cache: "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones" },
+  sweep: { context: "full, for every input (a scenario file's own context is not used: give it here or as a --grid axis)", cache: "as recorded for recorded traces, off for synthetic ones (a scenario file's own cache is not used: give it here or as a --grid axis)" },
+  curve: { context: 'full', cache: 'off' },
+};
+
+/** `kind` 'sweep': sweep and calibrate, whose configurations replace a scenario file's context and cache. */
+export function addContextOptions(command: Command, kind: RunsKind | 'sweep' = 'runs'): Command {
+  const defaults = CONTEXT_DEFAULTS[kind];
   return command
-    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", curve ? 'full' : "full; for a scenario file's runs, the file's own context.context, else full", 'full'))
+    .addOption(option(command, '--context <strategy>', "full | window:K | mask:M | summary:… | hybrid:…", defaults.context, 'full'))
     .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens', 'no cap'))
-    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', curve ? 'off' : "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones"));
+    .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', defaults.cache));
 }
 
 /**

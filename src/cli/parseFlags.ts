@@ -17,8 +17,9 @@ import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, positiveInt, typ
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
+import { COMMAND_LINE_PRICE_OPTIONS } from '../pricing/optionNames.js';
 
-export { atMost, flagError, nonNegativeInt, numberFlag, positiveInt } from './numberFlags.js';
+export { flagError, nonNegativeInt, numberFlag, positiveInt } from './numberFlags.js';
 
 /** A number of seconds or USD, 0 or more (`check --tolerance`). */
 export function nonNegativeNumber(flag: string, value: string): number {
@@ -260,6 +261,7 @@ export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions 
     ...(flags.prices === undefined ? {} : { pricesFile: flags.prices }),
     ...(flags.pricesOverride === undefined ? {} : { overridesFile: flags.pricesOverride, watchOverrides: (table: PriceTable) => watchOverrides((asker) => overrideMisses(table, asker)) }),
     ...(flags.pricesAsOf === undefined ? {} : { asOf: calendarDay('--prices-as-of', flags.pricesAsOf) }),
+    optionNames: COMMAND_LINE_PRICE_OPTIONS,
   };
 }
 

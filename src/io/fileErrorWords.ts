@@ -1,11 +1,12 @@
 /**
- * The one table from a file-system error code (`EACCES`, `ELOOP`) to words a user reads: every message
- * about a path that cannot be read (src/io/inputErrors.ts), written (src/io/outputTarget.ts) or created
- * (--cache-dir, src/cache/cacheDir.ts) says why in these words, never the raw code.
+ * The one table from a system error code (`EACCES`, `ELOOP`, `EADDRINUSE`) to words a user reads: every
+ * message about a path that cannot be read (src/io/inputErrors.ts), written (src/io/outputTarget.ts) or
+ * created (--cache-dir, src/cache/cacheDir.ts), and about an address `serve` cannot listen on
+ * (src/cli/actions/serve.ts), says why in these words, never the raw code.
  */
 
-/** Why a path cannot be used, by error code, as words that follow "cannot be read: ", "cannot be written: ". */
-const FILE_ERROR_WORDS: Readonly<Record<string, string>> = {
+/** Why a path (or an address) cannot be used, by error code, as words that follow "cannot be read: ", "cannot listen on H:P: ". */
+const ERROR_WORDS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   ENOENT: 'it or a directory on its path does not exist',
@@ -24,6 +25,10 @@ const FILE_ERROR_WORDS: Readonly<Record<string, string>> = {
   ETXTBSY: 'the file is busy',
   ENXIO: 'nothing receives what is written there (a socket, or a device with nothing behind it)',
   EPIPE: 'its reader closed it before everything was written',
+  EADDRINUSE: 'the address is in use (another process listens on that port)',
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+  ENOTFOUND: 'no host of that name was found',
+  EAI_AGAIN: 'the host name could not be looked up (the name server did not answer)',
 };
 
 /** The error's code, when it has one (a Node file-system error). */
@@ -32,11 +37,15 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Why a file-system call failed, in words (FILE_ERROR_WORDS); an unknown code is named after words saying so. */
+/** Why a file-system call failed, in words (ERROR_WORDS); an unknown code is named after words saying so. */
 export function fileErrorWords(error: unknown): string {
+  return knownErrorWords(error) ?? `an unexpected file-system error (${errorCode(error) ?? (error as Error).message})`;
+}
+
+/** Why a call failed, in words, when the table has its code. */
+export function knownErrorWords(error: unknown): string | undefined {
   const code = errorCode(error);
-  const words = code === undefined ? undefined : FILE_ERROR_WORDS[code];
-  return words ?? `an unexpected file-system error (${code ?? (error as Error).message})`;
+  return code === undefined ? undefined : ERROR_WORDS[code];
 }
 
 /** What to do about a symbolic link loop, the one error whose fix is not in the path's permissions. */

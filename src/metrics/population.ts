@@ -78,10 +78,15 @@ function meanUsd(totalPico: bigint, n: number): number {
 }
 
 export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics {
+  return tallyMetrics(populationTally(pairs));
+}
+
+/** The running sums of the pairs (what populationMetrics makes its figures of). */
+export function populationTally(pairs: readonly RunPair[]): PopulationTally {
   const builder = new TallyBuilder();
   builder.reserve(pairs.length);
   for (const { run, baseline } of pairs) builder.add(run, baseline);
-  return tallyMetrics(builder.finish());
+  return builder.finish();
 }
 
 /** `parts` added into `into` (their costs' arrays kept, not copied). */
@@ -92,6 +97,7 @@ export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[])
     into.wastedPico += part.wastedPico;
     into.savedPico += part.savedPico;
     into.overshootPico += part.overshootPico;
+    into.baselinePico += part.baselinePico;
     into.completed += part.completed;
     into.baselineCompleted += part.baselineCompleted;
     into.falseStops += part.falseStops;

@@ -20,6 +20,8 @@ export interface PopulationTally {
   wastedPico: bigint;
   savedPico: bigint;
   overshootPico: bigint;
+  /** What the runs cost with no brakes (their baselines), in all. */
+  baselinePico: bigint;
   completed: number;
   baselineCompleted: number;
   falseStops: number;
@@ -34,7 +36,7 @@ export interface PopulationTally {
 }
 
 export function newTally(): PopulationTally {
-  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
+  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, baselinePico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
 }
 
 /** A TallyBuilder's state at a point (TallyBuilder.mark). */
@@ -90,6 +92,7 @@ export class TallyBuilder {
   private readonly wasted = new PicoSum();
   private readonly saved = new PicoSum();
   private readonly overshoot = new PicoSum();
+  private readonly baseline = new PicoSum();
   /** Runs per stop code. */
   private readonly stops: number[] = new Array<number>(STOP_REASONS.length).fill(0);
   /** Arrays full, and the one written (`at` costs in it). */
@@ -136,6 +139,7 @@ export class TallyBuilder {
     if (stop === COMPLETED) this.completed += 1;
     else this.wasted.add(cost);
     const braked = BRAKED[stop]!;
+    this.baseline.add(baseline.costPico);
     if (baseline.stop === COMPLETED) {
       this.baselineCompleted += 1;
       if (braked) this.falseStops += 1;
@@ -150,7 +154,7 @@ export class TallyBuilder {
     return {
       counts: [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens],
       stops: this.stops.slice(),
-      money: [this.total.value, this.wasted.value, this.saved.value, this.overshoot.value],
+      money: [this.total.value, this.wasted.value, this.saved.value, this.overshoot.value, this.baseline.value],
       full: this.full.length,
       current: this.current,
       at: this.at,
@@ -161,7 +165,7 @@ export class TallyBuilder {
   rollback(mark: TallyMark): void {
     [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens] = mark.counts;
     for (let code = 0; code < this.stops.length; code++) this.stops[code] = mark.stops[code]!;
-    [this.total, this.wasted, this.saved, this.overshoot].forEach((sum, k) => sum.reset(mark.money[k]!));
+    [this.total, this.wasted, this.saved, this.overshoot, this.baseline].forEach((sum, k) => sum.reset(mark.money[k]!));
     this.full.length = mark.full;
     this.current = mark.current;
     this.at = mark.at;
@@ -182,6 +186,7 @@ export class TallyBuilder {
       wastedPico: this.wasted.value,
       savedPico: this.saved.value,
       overshootPico: this.overshoot.value,
+      baselinePico: this.baseline.value,
       completed: this.completed,
       baselineCompleted: this.baselineCompleted,
       falseStops: this.falseStops,

@@ -18,7 +18,7 @@ import {
   priceTableIssue,
   pricingIssue,
   strategyIssues,
-  subagentLimitIssues,
+  treeSubagentLimitIssues,
   type Issue,
   type ListsEvery,
   validateOptions,
@@ -27,7 +27,7 @@ import {
 const REPLAY_KEYS = ['brakes', 'strategy', 'strategyPlace', 'prices', 'model', 'keepSteps', 'pricing', 'latency', 'engine', 'scratch'] as const;
 const SCENARIO_KEYS = ['prices', 'runs', 'seed', 'brakes', 'strategy', 'strategyPlace', 'latency', 'model', 'keepSteps', 'firstRun'] as const;
 /** treeReplayer's: a tree's settings but its brakes (given to each replay). */
-const REPLAYER_KEYS = ['subagent', 'strategy', 'prices', 'model', 'latency'] as const;
+const REPLAYER_KEYS = ['subagentLimits', 'subagent', 'strategy', 'strategyPlace', 'prices', 'model', 'latency'] as const;
 const TREE_KEYS = ['brakes', ...REPLAYER_KEYS] as const;
 const LISTED: [
   ListsEvery<ReplayInput, typeof REPLAY_KEYS>,
@@ -94,7 +94,7 @@ export function validateReplayerBrakes(brakes: unknown): void {
 
 /** A tree's settings but its brakes: each sub-agent's limits, the strategy, the price table, the model and latency. */
 function treeSettingIssues(issue: Issue, o: Record<string, unknown>): void {
-  subagentLimitIssues(issue, o.subagent, 'subagent');
+  treeSubagentLimitIssues(issue, o);
   strategyIssues(issue, o.strategy, 'strategy', true);
   priceTableIssue(issue, 'prices', o.prices);
   modelNameIssue(issue, 'model', o.model);

@@ -4,9 +4,9 @@
  * imports must not reach the replay and scenario entry points (entryPoints.ts).
  */
 import type { LiveTreeOptions } from '../tree/live.js';
-import { brakeIssues, cacheModeIssue, latencyIssues, pricingIssue, strategyIssues, subagentLimitIssues, validateOptions, type ListsEvery } from './rules.js';
+import { brakeIssues, cacheModeIssue, latencyIssues, pricingIssue, strategyIssues, treeSubagentLimitIssues, validateOptions, type ListsEvery } from './rules.js';
 
-const KEYS = ['brakes', 'subagent', 'strategy', 'cache', 'pricing', 'summaryPricing', 'latency', 'sessionId'] as const;
+const KEYS = ['brakes', 'subagentLimits', 'subagent', 'strategy', 'cache', 'pricing', 'summaryPricing', 'latency', 'sessionId'] as const;
 const LISTED: ListsEvery<LiveTreeOptions, typeof KEYS> = true;
 void LISTED;
 
@@ -14,7 +14,7 @@ void LISTED;
 export function validateLiveTreeOptions(options: unknown): void {
   validateOptions('runAgentTree', options, KEYS, (issue, o) => {
     brakeIssues(issue, o.brakes);
-    subagentLimitIssues(issue, o.subagent, 'subagent');
+    treeSubagentLimitIssues(issue, o);
     strategyIssues(issue, o.strategy, 'strategy', true);
     cacheModeIssue(issue, 'cache', o.cache, true);
     pricingIssue(issue, 'pricing', o.pricing);

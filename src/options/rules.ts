@@ -26,9 +26,14 @@ export class OptionIssues {
   }
 }
 
+/** The `file` an entry point's option issues name: `<replayTrace options>` (the CLI's are `<command line>`). */
+export function optionsFile(entry: string): string {
+  return `<${entry} options>`;
+}
+
 /** Checks an entry point's `options` (an object of the `keys` given) with `check`, and throws every issue found as one UserError. */
 export function validateOptions(entry: string, options: unknown, keys: readonly string[], check: (issue: Issue, options: Record<string, unknown>) => void): void {
-  const issues = new OptionIssues(`<${entry} options>`);
+  const issues = new OptionIssues(optionsFile(entry));
   if (objectIssue(issues.add, '', options, `${entry} takes an options object`, true)) {
     unknownKeyIssues(issues.add, '', options, keys, 'option');
     check(issues.add, options);
@@ -133,6 +138,18 @@ export function subagentLimitIssues(issue: Issue, limits: unknown, field: string
   unknownKeyIssues(issue, field, limits, ['maxSteps', 'maxCostPico'], 'sub-agent limit', { maxCost: BRAKE_ALIASES.maxCost! });
   countIssue(issue, `${field}.maxSteps`, limits.maxSteps);
   picoIssue(issue, `${field}.maxCostPico`, limits.maxCostPico);
+}
+
+/**
+ * A tree's per-agent limits as an entry point takes them: `subagentLimits` (runAgentLoop's name), or
+ * `subagent`, the tree entry points' old name for it (deprecated, accepted for one release) — not both.
+ */
+export function treeSubagentLimitIssues(issue: Issue, options: Record<string, unknown>): void {
+  subagentLimitIssues(issue, options.subagentLimits, 'subagentLimits');
+  subagentLimitIssues(issue, options.subagent, 'subagent');
+  if (options.subagentLimits !== undefined && options.subagent !== undefined) {
+    issue('subagent', 'conflicting_options', 'is given with subagentLimits: subagent is its deprecated name', 'give subagentLimits alone');
+  }
 }
 
 /** Prompt caching the usage reports (`--cache`, a strategy's cache, startServer's cache for recorded traces). */

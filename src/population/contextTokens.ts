@@ -7,7 +7,7 @@
  * last step. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
@@ -79,7 +79,7 @@ function addRunCurve(run: CurveRun, strategy: { index: number; strategy: Context
   // Strategies that rewrite older steps: the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
   if (stepwise) {
     const { model, latency, prices } = options;
-    const result = replayTrace(run.trace, { strategy: strategy.strategy, prices, pricing: run.pricing, brakes: NO_BRAKES, keepSteps: true, ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }) });
+    const result = replayTrace(run.trace, { strategy: strategy.strategy, strategyPlace: COMMAND_LINE_CONTEXT, prices, pricing: run.pricing, brakes: NO_BRAKES, keepSteps: true, ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }) });
     sums.add(result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens));
     return;
   }

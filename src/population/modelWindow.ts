@@ -9,7 +9,9 @@
  * max_tokens sent, BrakeConfig.maxOutputTokens else DEFAULT_MAX_OUTPUT_TOKENS), so each run stops at its
  * first call, for $0 (report/warnings.ts noRoomWindowWarnings): under that brake, for every run (it
  * stops before the call); without it, for synthetic runs, whose provider refuses every call
- * (SyntheticAgent.next), whatever the brakes (noteSynthetic, addScenario).
+ * (SyntheticAgent.next), whatever the brakes (noteSynthetic, addScenario). A scenario prepared with such a
+ * max_tokens (one whose first prompt + max_tokens passes the window) is refused before it runs
+ * (scenario/promptFit.ts): the synthetic notes are of the settings a what-if tries on its runs.
  *
  * Pure: no node:*, no clock.
  */

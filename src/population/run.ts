@@ -18,7 +18,7 @@
  * loop (`runSynthetic`), so every figure is what `replay` of that setting alone gives.
  */
 import { maxOutputTokensSent, NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
-import { contextSpecOf, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, contextSpecOf, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { StrategyFigures } from '../loop/types.js';
 import type { RunFigures, RunPair } from '../metrics/population.js';
@@ -125,7 +125,7 @@ export function populationRuns(inputs: PopulationInputs, config: PopulationConfi
 function replayOptions(config: PopulationConfig, prices: PriceTable) {
   return {
     strategy: config.strategy,
-    ...(config.strategyPlace === undefined ? {} : { strategyPlace: config.strategyPlace }),
+    strategyPlace: config.strategyPlace ?? COMMAND_LINE_CONTEXT,
     prices,
     ...(config.model === undefined ? {} : { model: config.model }),
     ...(config.latency === undefined ? {} : { latency: config.latency }),

@@ -14,6 +14,7 @@ import { mergeTallies, newTally, TallyBuilder, tallyMetrics, type PopulationMetr
 import { addToStrategyTally, newStrategyTally, shownStrategySums, sumStrategyFigures, type StrategySums, type StrategyTally } from '../metrics/strategyFigures.js';
 import { strategyFigureRecord, type StrategyFigureRecord } from '../report/strategyFigureNames.js';
 import type { PriceTable } from '../pricing/types.js';
+import { picoToUsd } from '../money.js';
 import type { Trace } from '../trace/types.js';
 import type { StrategyFigures } from '../loop/types.js';
 import { baselineOfCell, runOfCell, type CellVisitor, type RunVisitor } from './sweepCells.js';
@@ -30,7 +31,13 @@ export { hasStrategyFigures, SWEEP_SLICE_TRACES, type SweepResults } from './swe
  */
 export type StrategyTotals = StrategyFigureRecord;
 
-export type SweepMetrics = PopulationMetrics & StrategyTotals;
+/** A configuration's figures, and what its runs cost with no brakes, in all (the baseline `savedUsd` is measured against). */
+export type SweepMetrics = PopulationMetrics & { baselineCostUsd: number } & StrategyTotals;
+
+/** What a tally's runs cost with no brakes, as a sweep row says it. */
+export function baselineCostOf(tally: Pick<PopulationTally, 'baselinePico'>): { baselineCostUsd: number } {
+  return { baselineCostUsd: picoToUsd(tally.baselinePico) };
+}
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
@@ -145,7 +152,7 @@ export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
 
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
   // The strategy totals after the population figures (as a spread of both: one object per configuration, not three).
-  return Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
+  return Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), baselineCostOf(tally.population), strategyFigureRecord(tally.strategy));
 }
 
 /** Each configuration's population figures, and its strategy totals. */

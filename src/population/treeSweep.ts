@@ -6,14 +6,15 @@
  * `replay --tree` of that setting alone gives. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { populationMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
+import { populationTally, tallyMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { SessionTree } from '../tree/group.js';
 import { treeReplayer } from '../tree/replayTree.js';
 import type { TreeResult } from '../tree/result.js';
 import { baselineKey, type PopulationConfig } from './run.js';
 import { underConfiguration } from './blameRun.js';
-import type { SweepMetrics } from './sweep.js';
+import { baselineCostOf, type SweepMetrics } from './sweep.js';
+import { COMMAND_LINE_CONTEXT } from '../context/strategy.js';
 
 /** A tree's result as one run of the population (overshoot: spend past the tree's budget). */
 export function treeRunFigures(result: TreeResult, maxCostPico: number | undefined): RunFigures {
@@ -45,10 +46,11 @@ export class TreePopulation {
     if (replayers === undefined) {
       const options = {
         strategy: config.strategy,
+        strategyPlace: config.strategyPlace ?? COMMAND_LINE_CONTEXT,
         prices: this.prices,
         ...(config.model === undefined ? {} : { model: config.model }),
         ...(config.latency === undefined ? {} : { latency: config.latency }),
-        ...(subagent === undefined ? {} : { subagent }),
+        ...(subagent === undefined ? {} : { subagentLimits: subagent }),
       };
       this.replayers.set(key, (replayers = this.trees.map((tree) => treeReplayer(tree, options))));
     }
@@ -75,5 +77,8 @@ export class TreePopulation {
 
 /** Each configuration's population figures over the trees (one tree, one run). */
 export function treeSweepMetrics(population: TreePopulation, configs: readonly PopulationConfig[]): SweepMetrics[] {
-  return configs.map((config) => populationMetrics(population.pairs(config)));
+  return configs.map((config) => {
+    const tally = populationTally(population.pairs(config));
+    return { ...tallyMetrics(tally), ...baselineCostOf(tally) };
+  });
 }

@@ -2,6 +2,7 @@ import { UserError } from '../errors.js';
 import { bundledPriceTable, GenaiPriceTable } from './genaiPrices.js';
 import { loadLiteLlmTable } from './litellm.js';
 import { completedBy, OverriddenPriceTable } from './overrides.js';
+import { PRICE_TABLE_OPTIONS, type PriceOptionNames } from './optionNames.js';
 import type { PriceTable } from './types.js';
 
 export type { CallUsage, ModelPricing, PriceSource, PriceTable, PriceTier, TokenPrices } from './types.js';
@@ -31,6 +32,7 @@ export { completedBy, OverriddenPriceTable } from './overrides.js';
 export { overrideMisses } from './overrideMisses.js';
 export { editDistance, suggestNames, unknownModelError, type UnknownModelContext } from './suggest.js';
 
+export { COMMAND_LINE_PRICE_OPTIONS, PRICE_TABLE_OPTIONS, type PriceOptionNames } from './optionNames.js';
 export { describePriceSource, PRICE_SOURCE_COLUMNS, priceSourceColumns } from './source.js';
 
 export interface LoadPriceTableOptions {
@@ -46,6 +48,8 @@ export interface LoadPriceTableOptions {
   asOf?: Date;
   /** Called with the table loaded when `overridesFile` is given (the CLI says its entries no run matched: overrideMisses.ts). */
   watchOverrides?: (table: PriceTable) => void;
+  /** What a complaint calls these options (default: these options' own names; the CLI passes its flags', COMMAND_LINE_PRICE_OPTIONS). */
+  optionNames?: PriceOptionNames;
 }
 
 /**
@@ -55,25 +59,26 @@ export interface LoadPriceTableOptions {
  * (overrides.ts); an entry for a model the table lacks must give input and output prices.
  */
 export function loadPriceTable(opts: LoadPriceTableOptions = {}): PriceTable {
-  const base = loadBaseTable(opts);
+  const names = opts.optionNames ?? PRICE_TABLE_OPTIONS;
+  const base = loadBaseTable(opts, names);
   if (opts.overridesFile === undefined) return base;
-  const table = new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, '--prices-override', { overriding: completedBy(base, opts.overridesFile) }));
+  const table = new OverriddenPriceTable(base, loadLiteLlmTable(opts.overridesFile, names.overridesFile, { overriding: completedBy(base, opts.overridesFile) }));
   opts.watchOverrides?.(table);
   return table;
 }
 
-function loadBaseTable(opts: LoadPriceTableOptions): PriceTable {
+function loadBaseTable(opts: LoadPriceTableOptions, names: PriceOptionNames): PriceTable {
   if (opts.pricesFile !== undefined) {
     if (opts.asOf !== undefined) {
       throw new UserError({
-        file: '<command line>',
-        field: '--prices-as-of',
+        file: names.file,
+        field: names.asOf,
         code: 'conflicting_flags',
-        message: 'applies to the bundled price data only: a LiteLLM price file (--prices) has no dated prices',
-        hint: 'drop one of --prices and --prices-as-of',
+        message: `applies to the bundled price data only: a LiteLLM price file (${names.pricesFile}) has no dated prices`,
+        hint: `drop one of ${names.pricesFile} and ${names.asOf}`,
       });
     }
-    return loadLiteLlmTable(opts.pricesFile);
+    return loadLiteLlmTable(opts.pricesFile, names.pricesFile);
   }
   return opts.asOf === undefined ? bundledPriceTable() : new GenaiPriceTable({ asOf: opts.asOf });
 }

@@ -11,14 +11,23 @@ function isPriceFileIssue(issue: InputIssue): boolean {
   return PRICE_FILE_CODES.has(issue.code) || (issue.code === 'unpriced_model' && issue.file !== undefined);
 }
 
+/** Where a model was asked for: its file, the field, and the field's line where the file has lines. */
+export interface ModelPlace {
+  file: string;
+  field: string;
+  /** 1-based line of the field (a scenario's `model:`, a native run's header line); none for a document without lines or the command line. */
+  line?: number;
+  hint?: string;
+}
+
 /**
  * The issues of a model's pricing placed where the model was asked for (`place`: a scenario file's
  * `model`, a trace's `header.model`, `--model`), except those of a price file's entry: they keep the price
  * file and its entry, and say who asked for the model.
  */
-export function placePricingIssues(issues: readonly InputIssue[], place: { file: string; field: string; hint?: string }): InputIssue[] {
+export function placePricingIssues(issues: readonly InputIssue[], place: ModelPlace): InputIssue[] {
   return issues.map((issue) => {
-    if (!isPriceFileIssue(issue)) return { ...issue, file: place.file, field: place.field, ...(place.hint === undefined ? {} : { hint: place.hint }) };
+    if (!isPriceFileIssue(issue)) return { ...issue, file: place.file, ...(place.line === undefined ? {} : { line: place.line }), field: place.field, ...(place.hint === undefined ? {} : { hint: place.hint }) };
     const asked = `the model is asked for by ${place.file} (${place.field})`;
     return { ...issue, hint: issue.hint === undefined ? asked : `${issue.hint}; ${asked}` };
   });

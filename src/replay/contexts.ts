@@ -5,7 +5,7 @@
  * summed as BigInt picodollars.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
@@ -40,7 +40,7 @@ export function emptyTotals(): ContextCellTotals {
 
 /** One trace under every cell. */
 export function replayCells(trace: Trace, cells: readonly ContextCell[], options: { brakes: BrakeConfig; prices: PriceTable; pricing: ModelPricing; model?: string; latency?: LatencyModel }): RunResult[] {
-  return cells.map((cell) => replayTrace(trace, { ...options, strategy: cell.strategy }));
+  return cells.map((cell) => replayTrace(trace, { ...options, strategy: cell.strategy, strategyPlace: COMMAND_LINE_CONTEXT }));
 }
 
 /** Adds one trace's results (one per cell, in cell order) to the totals. */

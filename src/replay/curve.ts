@@ -1,6 +1,6 @@
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { picoToUsd } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
@@ -45,6 +45,7 @@ export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, pri
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
     strategy,
+    strategyPlace: COMMAND_LINE_CONTEXT,
     prices,
     pricing,
     keepSteps: true,

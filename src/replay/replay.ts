@@ -23,6 +23,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import { validateReplayOptions } from '../options/entryPoints.js';
+import { COMMAND_LINE_MODEL, optionPlace, requireTrace, type NamedPlace } from '../options/given.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
@@ -35,7 +36,7 @@ import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCos
 export interface ReplayOptions {
   brakes: BrakeConfig;
   strategy: ContextStrategy;
-  /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
+  /** Where `strategy` was written, to name it in a complaint (default: replayTrace's `strategy` option; the CLI passes `--context`). */
   strategyPlace?: StrategyPlace;
   prices: PriceTable;
   /** Re-price every run as if made on this model. */
@@ -104,19 +105,23 @@ function recordedRunCost(trace: Trace): number | undefined {
   return recordedCallsCostPico(trace);
 }
 
-/** The model's pricing for a trace (with --model, that model's), its provider's cache rule filled in. */
-export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
+/**
+ * The model's pricing for a trace (with `model`, that model's), its provider's cache rule filled in. An
+ * unknown `model` is named at `modelPlace` (default: `--model` on the command line; replayTrace and the
+ * tree replays name their own `model` option).
+ */
+export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
   return withCacheRule(resolveModel(trace, options));
 }
 
-function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'>): ModelPricing {
+function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
   if (options.model !== undefined) {
     try {
       return options.prices.resolve(options.model, undefined, trace.header.recordedAt);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       // A price file's entry found wrong (an impossible order of prices) stays the price file's problem.
-      throw new UserError(placePricingIssues(error.issues, { file: '<command line>', field: '--model' }));
+      throw new UserError(placePricingIssues(error.issues, options.modelPlace ?? COMMAND_LINE_MODEL));
     }
   }
   try {
@@ -124,7 +129,8 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     // Say which trace asked for the model, not only which table lacks it.
-    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { file: trace.source, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
+    const line = trace.headerLine === undefined ? {} : { line: trace.headerLine };
+    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { file: trace.source, ...line, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
   }
 }
 
@@ -145,8 +151,7 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
     return resolveSummaryModel(prices, model, recordedAt);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    const line = place.line === undefined ? {} : { line: place.line };
-    throw new UserError(placePricingIssues(error.issues, place).map((issue) => (issue.file === place.file && issue.field === place.field ? { ...issue, ...line } : issue)));
+    throw new UserError(placePricingIssues(error.issues, place));
   }
 }
 
@@ -252,9 +257,11 @@ export function runResultOf(
 export type ReplayInput = Omit<ReplayOptions, 'brakes'> & { brakes: BrakeSettings };
 
 export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
+  requireTrace('replayTrace', trace);
   validateReplayOptions(input);
-  const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes) };
-  const pricing = options.pricing ?? resolveTracePricing(trace, options);
+  // A complaint names this entry point's options unless the caller says where they were written (the CLI: its flags).
+  const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
+  const pricing = options.pricing ?? resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome = inRunContext(trace, () => replayOutcome(trace, options, pricing, cache));
   const result = runResultOf(outcome, {

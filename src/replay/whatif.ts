@@ -5,7 +5,7 @@
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { usdToPico } from '../money.js';
 import { decimalPico } from '../cli/parseFlags.js';
 import { SETTINGS_AS_IS } from '../trace/recordedSettings.js';
@@ -108,6 +108,7 @@ type SettingsCache = Map<CacheMode, RunSettings>;
 function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: SettingsCache): Replayer {
   const common = {
     strategy: options.strategy,
+    strategyPlace: COMMAND_LINE_CONTEXT,
     prices: options.prices,
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.latency === undefined ? {} : { latency: options.latency }),

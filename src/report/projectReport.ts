@@ -34,7 +34,7 @@ export interface ProjectReport extends Projection {
   command: 'project';
   settings: ReportSettings;
   prices: PriceSource;
-  /** The runs drawn from: recorded and synthetic, each scenario file's runs, seed and latency (`seed` above: the simulated days' and the bootstrap's). */
+  /** The runs drawn from: recorded and synthetic, each scenario file's runs, seed and latency (`seed` above: the simulated days' and the bootstrap's; with --seed given, the synthetic runs' too). */
   inputs: InputsRecord;
   /** The worst case the brakes allow over the period (null: unbounded), per run, and by which rule. */
   worstCaseUsd: number | null;
@@ -65,7 +65,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   ], { maxWidth: view.width });
   const c = report.confidence;
   const lines = [
-    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}).`,
+    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
     ...report.crossings.map((x) => `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
@@ -77,6 +77,17 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   // Each scenario file's runs and seed, as replay names them; every file's brakes and context are the settings' (projectConfig), so only a latency can differ.
   for (const s of report.inputs.scenarios) text += labelledLine(printableText(scenarioLine({ ...s, spec: { latency: s.latency } }, report.settings)), view.width, SETTINGS_SEPARATOR);
   return `${text}${reportFooter({ priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+}
+
+/**
+ * Which seed made the synthetic runs, beside the projection's: `--seed` seeds both (seedSeedsProjection);
+ * without it the days take 1 and each file's runs its own seed.
+ */
+function populationSeedText(report: Pick<ProjectReport, 'seed' | 'inputs'>): string {
+  const seeds = [...new Set(report.inputs.scenarios.map((s) => s.seed))];
+  if (seeds.length === 0) return '';
+  if (seeds.length === 1 && seeds[0] === report.seed) return ', which made the synthetic runs too';
+  return `; the synthetic runs made with ${seeds.length === 1 ? 'seed' : 'seeds'} ${seeds.join(', ')}`;
 }
 
 /** `38 recorded, 300 synthetic`: the runs a projection draws from. */

@@ -181,7 +181,7 @@ export function subagentLimitsSpec(limits: SubagentLimits | undefined): string {
 }
 
 /** A flag's value as a shell word: quoted only when it holds something a shell would read otherwise. */
-function shellWord(value: string): string {
+export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 

@@ -103,9 +103,34 @@ export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepH
   return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), ...(contextTokens === undefined ? {} : { contextTokens }), notes, warnings };
 }
 
-/** The whole report from every row: the frontier and the recommendation worked out. */
+/** How the note on the baseline starts: finishSweepReport adds what the runs cost under it. */
+export const BASELINE_NOTE_START = 'Baseline of every figure:';
+
+/**
+ * What the runs cost with no brakes, in all (each row's `baselineCostUsd`): one figure, or the least and
+ * the most when the configurations' baselines differ (their context, cache or model). Empty without rows.
+ */
+export function baselineCostText(rows: readonly Pick<SweepRow, 'baselineCostUsd'>[]): string {
+  if (rows.length === 0) return '';
+  let least = rows[0]!.baselineCostUsd;
+  let most = least;
+  for (const row of rows) {
+    least = Math.min(least, row.baselineCostUsd);
+    most = Math.max(most, row.baselineCostUsd);
+  }
+  if (least === most) return `With no brakes these runs cost ${usd(least)} in all: what "saved" is measured against.`;
+  return `With no brakes these runs cost from ${usd(least)} to ${usd(most)} in all, by configuration (baselineCostUsd in the JSON report): what "saved" is measured against.`;
+}
+
+/** The header's notes, the baseline's followed by what the runs cost under it (the rows of every shard known). */
+function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow[]): string[] {
+  const cost = baselineCostText(rows);
+  return notes.map((note) => (cost !== '' && note.startsWith(BASELINE_NOTE_START) ? `${note} ${cost}` : note));
+}
+
+/** The whole report from every row: the frontier and the recommendation worked out, the baseline's cost said. */
 export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]): SweepReport {
-  const report: SweepReport = { ...header, configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
+  const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
   if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion);
   return report;
 }

@@ -51,6 +51,7 @@ function rowShape() {
     stopReasons: z.partialRecord(z.enum(STOP_REASONS), count()),
     tokens: z.strictObject({ input: count(), cached: count(), output: count() }),
     overshootUsd: usd(),
+    baselineCostUsd: usd(),
     summaryCalls: count().optional(),
     summaryCostUsd: usd().optional(),
     strategyCacheLostTokens: count().optional(),

@@ -15,7 +15,7 @@ import { formatCsv } from './csv.js';
 import { formatUsd } from './money.js';
 import { settingsColumns, SETTINGS_COLUMNS, subagentLimitsSpec, type ReportSettings } from './settings.js';
 import { formatTable, type Cell, type Column } from './table.js';
-import { displayWidth, printableText } from './text.js';
+import { displayWidth, printableText, tokenCount } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { strategyFieldsText } from './strategyFields.js';
@@ -221,7 +221,7 @@ function backgroundStopLine(agent: TreeAgentRecord): string | undefined {
 function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string, modelName: (model: string) => string): Cell[] {
   const models = r.models.split(' ');
   const model = models.length > 1 ? `${models.length} models` : modelName(r.models);
-  return [name, parent, model, `${r.calls}/${r.recordedCalls}`, r.steps, r.compactionCalls, r.inputTokens, r.outputTokens, formatUsd(Math.round(r.costUsd * 1e12)), stop];
+  return [name, parent, model, `${r.calls}/${r.recordedCalls}`, r.steps, r.compactionCalls, tokenCount(r.inputTokens), tokenCount(r.outputTokens), formatUsd(Math.round(r.costUsd * 1e12)), stop];
 }
 
 /** A model name's snapshot date (`-20250929`, `-2024-08-06`, `@20240620`): the part a narrow table drops first. */

@@ -225,3 +225,28 @@ export function sessionPartsWarnings(parts: { runs: number; sessions: number }):
     },
   ];
 }
+
+/** Settings scenario files set that a sweep (or a calibration) replaced: the files, and each setting as `key value` and as the flag that keeps it. */
+export interface UnusedFileSettings {
+  files: readonly string[];
+  settings: readonly { key: string; value: string; flag: string }[];
+}
+
+/**
+ * Scenario files' brakes and context a sweep did not use (its configurations are the grid and the flags
+ * given, the same for every input): which file set what, and the flags that keep them. One line per set of
+ * such settings (files setting the same share it).
+ */
+export function unusedFileSettingsWarnings(groups: readonly UnusedFileSettings[], command: 'sweep' | 'calibration'): ReportWarning[] {
+  return groups.map(({ files, settings }) => {
+    const one = settings.length === 1;
+    const named = settings.map((s) => `${s.key} ${s.value}`);
+    const list = one ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)!}`;
+    return {
+      code: 'scenario_settings_unused',
+      message:
+        `${someNames(files)} ${files.length === 1 ? 'sets' : 'set'} ${list}, which this ${command} does not use (every configuration is the grid and the flags given): ` +
+        `to keep ${one ? 'it' : 'them'}, add ${settings.map((s) => s.flag).join(' ')}`,
+    };
+  });
+}

@@ -17,6 +17,8 @@ import { factsOf, type RunFacts } from './fitFacts.js';
 import { meanKeepingEmpirical, rankCorrelation } from './fitSummary.js';
 import { SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
 import { counted } from '../plural.js';
+import type { ReportWarning } from '../report/warnings.js';
+import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 
 type Population = ScenarioFile['population'];
 
@@ -35,16 +37,14 @@ function line(points: readonly [number, number][]): { a: number; b: number } {
 const mean = (xs: readonly number[]) => (xs.length === 0 ? undefined : xs.reduce((s, x) => s + x, 0) / xs.length);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-function mostCommon(values: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-}
+const mostCommon = (values: readonly string[]): string => tally(values)[0]![0];
 
 export interface FitResult {
   scenario: ScenarioFile;
   /** How each figure was read from the runs (written as comments at the top of the profile). */
   notes: string[];
+  /** What the profile cannot be of these runs (fitPooling.ts): several models or agents pooled, compactions. */
+  warnings: ReportWarning[];
 }
 
 /**
@@ -94,6 +94,9 @@ export function heldOutStatement(runs: number): string {
     : `Fitted on ${runs} runs, fewer than ${RUNS_FOR_A_TAIL}: p50s carry to runs it has not seen, p95s may not (a p95 of ${runs} runs rests on its longest one or two); fit on more runs to know the tail.`;
 }
 
+/** The group of runs that ended on a call failed at the provider (a run whose every call failed among them: $0). */
+export const PROVIDER_ERROR_GROUP = 'unfinished: provider error';
+
 /** Fewest runs of a group whose steps–size rank correlation is fitted (fewer: drawn independently). */
 export const MIN_RUNS_FOR_CORRELATION = 10;
 
@@ -126,7 +129,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const population: Population = [];
   const groups: [string, RunFacts[], 'answer' | 'provider-error' | 'cut-off'][] = [
     ['completed', facts.filter((f) => f.completed), 'answer'],
-    ['unfinished: provider error', facts.filter((f) => !f.completed && f.endsOnFailedCall), 'provider-error'],
+    [PROVIDER_ERROR_GROUP, facts.filter((f) => !f.completed && f.endsOnFailedCall), 'provider-error'],
     ['unfinished: cut off', facts.filter((f) => !f.completed && !f.endsOnFailedCall), 'cut-off'],
   ];
   for (const [name, group, ending] of groups) {
@@ -168,7 +171,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   const notes = [
     `Fitted by loopcost fit to ${counted(traces.length, 'recorded run')} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
-    models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile uses the most common.`,
+    models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile is of ${scenario.model}, the most common.`,
     `Prompt overhead the growth model cannot see: ${fixedTokens} tokens per prompt + ${perStepTokens} per step in the prompt (least squares over ${all((f) => f.overhead).length} calls).`,
     `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,
     `Tool calls: ${toolCalls}; ${repeatShare} repeat an earlier call of their run, ${errorShare} failed.`,
@@ -176,5 +179,6 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
     heldOutStatement(traces.length),
     `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
   ];
-  return { scenario, notes };
+  const warnings = [...poolingWarnings(traces, scenario.model), ...compactionWarnings(traces, scenario.context?.context ?? 'full')];
+  return { scenario, notes, warnings };
 }

@@ -1,10 +1,12 @@
 /**
  * Recorded runs and a fitted profile's synthetic runs side by side: p10/p50/p90/p95/max of cost per
- * run, steps per run and prompt tokens at the last call, with each relative gap, and the completion
- * share of each.
+ * run, steps per run and prompt tokens at the last call, with each relative gap, the completion share
+ * of each, and the runs of each whose every call failed at the provider ($0: what a p10 of $0 is).
  */
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
+import { counted } from '../plural.js';
+import { allCallsFailed } from '../report/render.js';
 import { quantile } from '../synthetic/distributions.js';
 
 export const FIT_QUANTILES = [['p10', 0.1], ['p50', 0.5], ['p90', 0.9], ['p95', 0.95], ['max', 1]] as const;
@@ -32,6 +34,8 @@ export interface FitComparison {
   syntheticRuns: number;
   completion: { recorded: number; synthetic: number; gapPoints: number };
   rows: QuantileRow[];
+  /** Runs whose every call failed at the provider (report/render.ts allCallsFailed): nothing billed, $0. */
+  allCallsFailed: { recorded: number; synthetic: number };
 }
 
 export function quantilesOf(values: readonly number[]): Record<QuantileName, number> {
@@ -53,5 +57,21 @@ export function compareRuns(recorded: readonly RunResult[], synthetic: readonly 
   }
   const rc = completionShare(recorded);
   const sc = completionShare(synthetic);
-  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows };
+  const failed = { recorded: recorded.filter(allCallsFailed).length, synthetic: synthetic.filter(allCallsFailed).length };
+  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows, allCallsFailed: failed };
+}
+
+/**
+ * What the $0 costs are, when recorded runs failed at the provider from their first call on: fit keeps
+ * them in the profile's `group` (runs that end on a failed call: fit.ts PROVIDER_ERROR_GROUP), whose
+ * synthetic runs of that many steps fail alike. Empty when no recorded run did.
+ */
+export function allCallsFailedLine(c: Pick<FitComparison, 'allCallsFailed' | 'recordedRuns' | 'syntheticRuns'>, group: string): string {
+  const { recorded, synthetic } = c.allCallsFailed;
+  if (recorded === 0) return '';
+  const n = (count: number) => count.toLocaleString('en-US');
+  return (
+    `$0 runs: ${n(recorded)} of ${counted(c.recordedRuns, 'recorded run')} failed at their first call (every call failed at the provider: nothing billed); ` +
+    `fit keeps them in the profile's '${group}' group, whose synthetic runs fail alike (${n(synthetic)} of ${n(c.syntheticRuns)}): they are the $0 at the low cost quantiles`
+  );
 }

@@ -8,7 +8,7 @@
 import { UserError, type InputIssue } from '../errors.js';
 import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
-import { lineFormat, looksLikeCassette, TRACE_FORMATS } from '../import/formats.js';
+import { lineFormat, looksLikeCassette, TRACE_FORMATS, type TraceFormat } from '../import/formats.js';
 import { looksLikeUnmarkedScenario, namesScenarioKey, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
@@ -72,12 +72,36 @@ export function refuseTraceAsScenario(path: string, command: string): void {
   if (isScenarioFile(path)) return;
   const head = peekRegularFile(path);
   if (head === undefined) return;
-  const format = lineFormat(head) ?? (looksLikeCassette(head) ? 'cassette' : undefined);
+  const format = traceFormatOfHead(head);
   if (format === undefined) return;
   throw new UserError({
     file: path,
     code: 'trace_input',
     message: `is ${TRACE_FORMATS[format]}, not a scenario file: ${command} needs a scenario file (\`scenario: loopcost.scenario/1\`, docs/scenarios.md)`,
     hint: 'traces are read by replay, whatif, compare, sweep, calibrate, project, contexts, fit (a scenario from traces), import and prices derive',
+  });
+}
+
+/** The trace format a file's start tells (its first line, or a cassette's opening), unless it reads as a scenario file (its mark or keys). */
+function traceFormatOfHead(head: string): TraceFormat | undefined {
+  if (SCENARIO_MARK.test(head) || looksLikeUnmarkedScenario(head) || namesScenarioKey(head)) return undefined;
+  return lineFormat(head) ?? (looksLikeCassette(head) ? 'cassette' : undefined);
+}
+
+/** The most of a file's start read to tell a trace: the first line of a trace that says its format is shorter (formats.ts reads 64 KB). */
+const HEAD_CHARS = 64 * 1024;
+
+/**
+ * A trace's text given to the scenario loaders (loadScenarioFile of a recorded run's JSONL): refused as the
+ * trace it is, before it is read as YAML (a JSONL trace is a screen of YAML errors).
+ */
+export function refuseTraceText(text: string, file: string): void {
+  const format = traceFormatOfHead(text.slice(0, HEAD_CHARS));
+  if (format === undefined) return;
+  throw new UserError({
+    file,
+    code: 'trace_input',
+    message: `is ${TRACE_FORMATS[format]}, not a scenario file: replay it with replayTrace (after loadTraceFile) or loopcost replay`,
+    hint: 'a scenario file is YAML or JSON that declares `scenario: loopcost.scenario/1` (docs/scenarios.md)',
   });
 }

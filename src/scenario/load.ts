@@ -19,6 +19,7 @@ import { unknownTagIssues } from './yamlTags.js';
 import { quickScenarioValue } from './fastYaml.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
 import { keepLines } from './scenarioLines.js';
+import { refuseTraceText } from './inputs.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -213,9 +214,16 @@ function checkSettings(scenario: AnyScenarioFile, lineAt: (path: string[]) => nu
 }
 
 export function loadScenarioFile(path: string): Scenario {
-  return parseScenario(readSmallTextFileSync(path), path);
+  return parseScenario(scenarioText(path), path);
 }
 
 export function loadAnyScenarioFile(path: string): AnyScenario {
-  return parseAnyScenario(readSmallTextFileSync(path), path);
+  return parseAnyScenario(scenarioText(path), path);
+}
+
+/** A file's text, a trace refused as one before it is read as YAML (inputs.ts). */
+function scenarioText(path: string): string {
+  const text = readSmallTextFileSync(path);
+  refuseTraceText(text, path);
+  return text;
 }

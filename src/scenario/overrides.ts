@@ -3,8 +3,8 @@
  * default must not override the file). `--preset recorded` means each input's own settings: for a
  * scenario, the brakes in its file.
  */
-import { atMost, latencyFromSpec, nonNegativeInt, positiveInt, RECORDED_PRESET, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
-import { MAX_SCENARIO_RUNS } from '../io/limits.js';
+import { latencyFromSpec, nonNegativeInt, positiveInt, RECORDED_PRESET, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { SCENARIO_RUNS_LIMIT } from '../cli/numberFlags.js';
 import type { ScenarioOverrides } from './settings.js';
 
 const BRAKE_KEYS: (keyof BrakeFlags)[] = [
@@ -28,7 +28,7 @@ export function scenarioOverridesFromFlags(flags: ScenarioFlagValues, given: (ke
   if (brakeFlags.preset === RECORDED_PRESET) delete brakeFlags.preset;
   const overrides: ScenarioOverrides = { brakeFlags, contextFlags: pick(CONTEXT_KEYS) as ContextFlags };
   if (flags.latencyModel !== undefined) overrides.latency = latencyFromSpec(flags.latencyModel);
-  if (flags.runs !== undefined) overrides.runs = atMost('--runs', positiveInt('--runs', flags.runs), { max: MAX_SCENARIO_RUNS, why: 'the most runs a scenario is run for (as a file\'s runs:)' });
+  if (flags.runs !== undefined) overrides.runs = positiveInt('--runs', flags.runs, SCENARIO_RUNS_LIMIT);
   if (flags.seed !== undefined) overrides.seed = nonNegativeInt('--seed', flags.seed);
   return overrides;
 }

@@ -4,14 +4,11 @@
  * only on (seed, i), so the same run under two settings is the same agent.
  */
 import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
-import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
-import { UserError } from '../errors.js';
+import { type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
-import { withCacheRule } from '../pricing/cacheRules.js';
-import { placePricingIssues } from '../pricing/issuePlace.js';
 import { validateScenarioOptions } from '../options/entryPoints.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
@@ -23,9 +20,14 @@ import { Rng, STREAM } from '../synthetic/random.js';
 import type { CallRecord } from '../trace/types.js';
 import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
-import { DEFAULT_HARD_CAP_STEPS, fileKeyOfFlag, scenarioSettings } from './settings.js';
+import { DEFAULT_HARD_CAP_STEPS, scenarioSettings } from './settings.js';
 import { atDrawPlace } from './drawPlace.js';
 import { checkFixedPromptFits } from './promptFit.js';
+import { scenarioContextPlace, scenarioPricing } from './scenarioPlaces.js';
+import { optionPlace, requireScenario, type NamedPlace } from '../options/given.js';
+import { isObject } from '../options/rules.js';
+
+export { resolveScenarioPricing, scenarioContextPlace, strategyPlaceOf } from './scenarioPlaces.js';
 
 export interface RunScenarioOptions {
   prices: PriceTable;
@@ -37,7 +39,7 @@ export interface RunScenarioOptions {
   brakes?: BrakeSettings;
   /** Default: the file's context (cache off unless it says on). */
   strategy?: ContextStrategy;
-  /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
+  /** Where `strategy` was written, to name it in a complaint (default: runScenario's `strategy` option; the CLI passes `--context`). */
   strategyPlace?: StrategyPlace;
   /** Default: the file's latency model. */
   latency?: LatencyModel;
@@ -59,18 +61,6 @@ export interface SyntheticRun {
   ending: SyntheticAgent['ending'];
   /** The cache mode its calls were metered with (SyntheticStart.cache). */
   cache: CacheMode;
-}
-
-/** The scenario's model priced from the table; an unknown model names the scenario's field. */
-export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, model?: string): ModelPricing {
-  try {
-    // The provider's minimum cacheable prefix applies to synthetic runs as to recorded ones (--cache on).
-    return withCacheRule(model !== undefined ? prices.resolve(model) : prices.resolve(scenario.model, scenario.provider));
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    const place = model !== undefined ? { file: '<command line>', field: '--model' } : { file: scenario.source, field: 'model' };
-    throw new UserError(placePricingIssues(error.issues, place));
-  }
 }
 
 /** Which population entry run `run` belongs to: a weighted draw from its own stream. */
@@ -221,7 +211,26 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending, cache };
 }
 
-export function prepareScenario(scenario: Scenario, options: RunScenarioOptions): PreparedScenario & { runs: number; firstRun: number } {
+/** What prepareScenario takes beyond the library's options (see below). */
+interface PrepareOnly {
+  served?: true;
+  modelPlace?: NamedPlace;
+}
+
+/** The library's options apart from prepareScenario's own; what is no object is passed on as given, for validateScenarioOptions to name. */
+function splitPrepareOptions(given: RunScenarioOptions & PrepareOnly): PrepareOnly & { options: RunScenarioOptions } {
+  if (typeof given !== 'object' || given === null) return { options: given };
+  const { served, modelPlace, ...options } = given;
+  return { ...(served === undefined ? {} : { served }), ...(modelPlace === undefined ? {} : { modelPlace }), options };
+}
+
+/**
+ * `served` (`serve`, not a library option): a client's requests carry their own max_tokens, so only the
+ * prompt alone must fit the window (promptFit.ts); else the max_tokens the brakes send is counted with it.
+ * `modelPlace` (not a library option): where `model` was given (default `--model`; runScenario's own option from the library).
+ */
+export function prepareScenario(scenario: Scenario, given: RunScenarioOptions & PrepareOnly): PreparedScenario & { runs: number; firstRun: number } {
+  const { served, modelPlace, options } = splitPrepareOptions(given);
   validateScenarioOptions(options);
   const settings = scenarioSettings(scenario, {
     ...(options.runs === undefined ? {} : { runs: options.runs }),
@@ -229,8 +238,8 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
   });
   const strategy = options.strategy ?? settings.strategy;
   const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
-  const pricing = resolveScenarioPricing(scenario, options.prices, options.model);
-  checkFixedPromptFits(scenario, { pricing, asModel: options.model });
+  const pricing = scenarioPricing(scenario, options.prices, { model: options.model, modelPlace });
+  checkFixedPromptFits(scenario, { pricing, asModel: options.model, ...(served ? {} : { sends: brakes }) });
   const place = options.strategy === undefined ? scenarioContextPlace(scenario) : options.strategyPlace;
   const summaryPricing = summaryPricingOf(strategy, options.prices, undefined, place);
   checkSummaryTrigger({ strategy, brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, place);
@@ -249,23 +258,22 @@ export function prepareScenario(scenario: Scenario, options: RunScenarioOptions)
   };
 }
 
-/** Where a scenario file writes its context strategy. */
-export function scenarioContextPlace(scenario: Pick<Scenario, 'source'>): StrategyPlace {
-  return { file: scenario.source, field: fileKeyOfFlag('--context')! };
-}
-
-/** The file's `context` names a scenario's strategy unless `--context` replaced it. */
-export function strategyPlaceOf(scenario: Pick<Scenario, 'source'>, overrides: { contextFlags?: { context?: string } }): StrategyPlace {
-  return overrides.contextFlags?.context === undefined ? scenarioContextPlace(scenario) : COMMAND_LINE_CONTEXT;
-}
-
 /** N synthetic runs of the scenario, closed-loop, as report runs with their ground truth. */
 export function runScenario(scenario: Scenario, options: RunScenarioOptions): RunResult[] {
-  return [...scenarioRuns(scenario, options, false)].map((run) => run.result);
+  return [...preparedRuns(prepareNamed('runScenario', scenario, options), false)].map((run) => run.result);
 }
 
 /** The runs one at a time, with what each agent sent (`record`) and its prompt head. */
 export function* scenarioRuns(scenario: Scenario, options: RunScenarioOptions, record: boolean): Generator<SyntheticRun> {
-  const prepared = prepareScenario(scenario, options);
+  yield* preparedRuns(prepareNamed('scenarioRuns', scenario, options), record);
+}
+
+/** A library entry point's scenario (refused when missing) and options, a complaint naming them as `entry`'s (the CLI's commands name their flags). */
+function prepareNamed(entry: string, scenario: Scenario, options: RunScenarioOptions): ReturnType<typeof prepareScenario> {
+  requireScenario(entry, scenario);
+  return prepareScenario(scenario, isObject(options) ? { ...options, strategyPlace: options.strategyPlace ?? optionPlace(entry, 'strategy'), modelPlace: optionPlace(entry, 'model') } : options);
+}
+
+function* preparedRuns(prepared: ReturnType<typeof prepareScenario>, record: boolean): Generator<SyntheticRun> {
   for (let i = 0; i < prepared.runs; i++) yield runSynthetic(prepared, prepared.firstRun + i, record);
 }

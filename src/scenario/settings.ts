@@ -65,6 +65,22 @@ export function fileContextFlags(scenario: Pick<AnyScenarioFile, 'context'>): Co
   return asFlags<ContextFlags>(scenario.context, CONTEXT_FLAG_NAMES);
 }
 
+/** One setting a file's `brakes` or `context` section holds, under its file key (= its flag without `--`), its value as a flag takes it. */
+export interface FileSetting {
+  section: 'brakes' | 'context';
+  key: string;
+  value: string;
+  /** Its flag's name in BrakeFlags or ContextFlags. */
+  flag: keyof BrakeFlags | keyof ContextFlags;
+}
+
+/** Every brake and context setting the file sets, in the file's order. */
+export function fileSettings(scenario: Pick<AnyScenarioFile, 'brakes' | 'context'>): FileSetting[] {
+  const of = (section: FileSetting['section'], values: Record<string, unknown> | undefined, names: Record<string, keyof BrakeFlags | keyof ContextFlags>): FileSetting[] =>
+    Object.entries(values ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [{ section, key, value: String(value), flag: names[key]! }]));
+  return [...of('brakes', scenario.brakes, BRAKE_FLAG_NAMES), ...of('context', scenario.context, CONTEXT_FLAG_NAMES)];
+}
+
 /** The flag a file key stands for (`max-steps` → `--max-steps`), to place a flag parser's complaint in the file. */
 export function fileKeyOfFlag(flag: string): string | undefined {
   const key = flag.replace(/^--/, '');

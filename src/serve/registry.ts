@@ -99,6 +99,7 @@ export class SessionRegistry {
     this.prepared = scenario
       ? prepareScenario(scenario.scenario, {
           prices: options.prices,
+          served: true,
           ...(scenario.settings === undefined ? {} : { seed: scenario.settings.seed, strategy: scenario.settings.strategy }),
         })
       : undefined;

@@ -239,7 +239,7 @@ export class NativeTraceReader {
   }
 
   private endRun(end: TraceEnd): Trace[] {
-    const trace: Trace = { source: this.file, header: this.header!, calls: this.calls, end };
+    const trace: Trace = { source: this.file, headerLine: this.headerLine, header: this.header!, calls: this.calls, end };
     this.header = null;
     this.calls = [];
     this.runs += 1;

@@ -212,6 +212,13 @@ export interface TraceEnd {
 export interface Trace {
   /** Path of the file it came from, `#n` appended when a file holds several runs. */
   source: string;
+  /**
+   * The 1-based line of its file the run's model was read from, where the file has lines: a native run's
+   * own header line (a file of several runs has one per run); an importer of a JSONL format, the line that
+   * names the model. Absent for a whole JSON document or a run built in memory. A problem of the run's
+   * model (one no price table knows) names it.
+   */
+  headerLine?: number;
   header: TraceHeader;
   calls: CallRecord[];
   end: TraceEnd;

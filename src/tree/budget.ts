@@ -15,6 +15,8 @@ import type { PromptView } from '../kernel/context.js';
 import { Fact } from '../kernel/describe.js';
 import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { UserError } from '../errors.js';
+import { counted } from '../plural.js';
 import { toldStop } from '../loop/runStops.js';
 import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { AgentStop } from './result.js';
@@ -64,6 +66,21 @@ function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: n
   return toldStop(code, limits, { facts, figures: totals });
 }
 
+/**
+ * A tree whose agents' spend together leaves exact picodollar arithmetic, though each run's alone may not
+ * (kernel/cost.ts costOutOfRange refuses a run's): refused the same way, with the same code, so a caller
+ * that knows the run whose call took it past names it (tree/engine.ts step: file, run, agent) and a file
+ * of such a run is a bad file like any other.
+ */
+export function treeCostOutOfRange(steps: number, sessionId: string | undefined): UserError {
+  const tree = sessionId === undefined ? 'the session tree' : `session ${sessionId}`;
+  return new UserError({
+    code: 'cost_out_of_range',
+    message: `${tree} costs more than $9,007 over all its agents (${counted(steps, 'step')}), beyond exact picodollar arithmetic`,
+    hint: "set --max-steps, --max-cost or --context-window to bound the tree's runs",
+  });
+}
+
 export class TreeBudget {
   /** What every agent's calls add up to. */
   readonly totals: Running = running();
@@ -71,8 +88,12 @@ export class TreeBudget {
   readonly perRun: BrakeConfig;
   private readonly treeLimits: BrakeLimits;
   private readonly agentLimits: BrakeLimits;
+  /** The session the refusal of a tree past exact picodollars names (treeCostOutOfRange). */
+  private readonly sessionId: string | undefined;
 
-  constructor(brakes: BrakeConfig, subagent?: SubagentLimits) {
+  /** `named.sessionId`: the tree's session, for the refusal of a tree past exact picodollars. */
+  constructor(brakes: BrakeConfig, subagent?: SubagentLimits, named: { sessionId?: string } = {}) {
+    this.sessionId = named.sessionId;
     // The context window binds each call: the run's own check applies it, with the model's window under `model`.
     this.treeLimits = brakeLimits({ ...brakes, contextWindow: undefined });
     this.agentLimits = brakeLimits(subagentBrakes(brakes, subagent));
@@ -94,7 +115,10 @@ export class TreeBudget {
     return mayRun(this.treeLimits, this.totals) && (!agent.subagent || mayRun(this.agentLimits, agent.totals));
   }
 
-  /** Adds what `session` spent since `before` (a copy of its state) to the agent's and the tree's totals. */
+  /**
+   * Adds what `session` spent since `before` (a copy of its state) to the agent's and the tree's totals.
+   * Spend past exact picodollars is refused (treeCostOutOfRange), before any brake reads it.
+   */
   absorb(agentTotals: Running, session: LoopSession, before: Running): void {
     const s = session.state;
     for (const totals of [agentTotals, this.totals]) {
@@ -103,6 +127,8 @@ export class TreeBudget {
       totals.spentPico += s.spentPico - before.spentPico;
       totals.tokensUsed += s.tokensUsed - before.tokensUsed;
     }
+    // (An agent's totals are at most the tree's: the tree's alone is checked.)
+    if (!Number.isSafeInteger(this.totals.spentPico)) throw treeCostOutOfRange(this.totals.steps, this.sessionId);
   }
 }
 

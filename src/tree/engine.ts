@@ -92,7 +92,7 @@ function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, e
 }
 
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
-  const budget = new TreeBudget(options.brakes, options.subagent);
+  const budget = new TreeBudget(options.brakes, options.subagent, { sessionId: tree.sessionId });
   const perRun = budget.perRun;
   const interner = new Interner();
   const states: AgentState[] = tree.agents.map((agent) => ({

@@ -143,3 +143,13 @@ export function loneTree(trace: Trace): SessionTree {
 export function allTrees(grouped: GroupedRuns): SessionTree[] {
   return [...grouped.trees, ...grouped.loose.map(loneTree)];
 }
+
+/** Every run of a tree, agent by agent, each agent's parts in order. */
+export function runsOfTree(tree: SessionTree): Trace[] {
+  return tree.agents.flatMap((agent) => agent.runs);
+}
+
+/** The tree holding the run named `source` (a run's `source`: `file#k`, or the file of its only run), if any. */
+export function treeOfRun(trees: readonly SessionTree[], source: string): SessionTree | undefined {
+  return trees.find((tree) => runsOfTree(tree).some((run) => run.source === source));
+}

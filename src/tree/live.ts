@@ -43,6 +43,9 @@ export interface LiveAgent {
 export interface LiveTreeOptions {
   /** The tree's brakes, as the CLI's flags (unset modes as theirs). */
   brakes: BrakeSettings;
+  /** Limits of each sub-agent on its own, as runAgentLoop's `subagentLimits`. */
+  subagentLimits?: SubagentLimits;
+  /** @deprecated the old name of `subagentLimits`; accepted for one release. */
   subagent?: SubagentLimits;
   strategy: ContextStrategy;
   cache: CacheMode;
@@ -66,7 +69,7 @@ interface Started {
 /** Runs the root agent and every sub-agent it (or they) start, under one budget. */
 export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeResult {
   validateLiveTreeOptions(options);
-  const budget = new TreeBudget(brakeConfig(options.brakes), options.subagent);
+  const budget = new TreeBudget(brakeConfig(options.brakes), options.subagentLimits ?? options.subagent);
   const interner = new Interner();
   const started: Started[] = [];
   const stopped: TreeResult['stopped'] = [];

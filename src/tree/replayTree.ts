@@ -1,17 +1,18 @@
 /**
  * Session trees under one budget: the library entry points (sweep, whatif and the CLI call these).
  *
- *   const result = replayTree(runsOfOneSession, { brakes, subagent: { maxSteps: 40 }, strategy, prices });
+ *   const result = replayTree(runsOfOneSession, { brakes, subagentLimits: { maxSteps: 40 }, strategy, prices });
  *   result.totals.costPico, result.agents[i].costPico, result.stopped[0]?.agentId
  *
  * Pricing is resolved per run as `replayTrace` resolves it (its model, or `model`; dated prices as of its
  * recordedAt), and the cache mode is the strategy's, else the run's default.
  */
 import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
-import type { ContextStrategy } from '../context/strategy.js';
+import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { validateReplayerBrakes, validateTreeOptions, validateTreeReplayerOptions } from '../options/entryPoints.js';
+import { optionPlace, requireTraces, requireTree } from '../options/given.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
@@ -22,9 +23,13 @@ import type { TreeResult } from './result.js';
 export interface TreeReplayOptions {
   /** The tree's brakes: bind the totals of all its agents (and each call, for the per-call brakes); unset modes as the CLI's. */
   brakes: BrakeSettings;
-  /** Limits of each sub-agent on its own (`--subagent-max-steps`, `--subagent-max-cost`). */
+  /** Limits of each sub-agent on its own (`--subagent-max-steps`, `--subagent-max-cost`), as runAgentLoop's `subagentLimits`. */
+  subagentLimits?: SubagentLimits;
+  /** @deprecated the old name of `subagentLimits` (runAgentLoop's name, the one kept); accepted for one release. */
   subagent?: SubagentLimits;
   strategy: ContextStrategy;
+  /** Where `strategy` was written, to name it in a complaint (default: this entry point's `strategy` option; the CLI passes `--context`). */
+  strategyPlace?: StrategyPlace;
   prices: PriceTable;
   /** Re-price every run as this model. */
   model?: string;
@@ -47,25 +52,31 @@ function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
  * it makes; the brakes of each replay by the same rules, at each replay.
  */
 export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
+  requireTree('treeReplayer', tree);
   validateTreeReplayerOptions(options);
-  const replay = replayerOf(tree, { ...options });
+  const replay = replayerOf(tree, { ...options }, 'treeReplayer');
   return (settings) => {
     validateReplayerBrakes(settings);
     return replay(settings);
   };
 }
 
-/** treeReplayer, its options already checked (replayTree's, replayTrees' once for every tree) and the brakes its caller's. */
-function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
-  const pricingOf = perRun((run) => resolveTracePricing(run, options));
-  const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt));
+/**
+ * treeReplayer, its options already checked (replayTree's, replayTrees' once for every tree) and the brakes its
+ * caller's; a model or strategy no table prices is named as `entry`'s option (the CLI resolved its runs' first, naming its flags).
+ */
+function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string): (brakes: BrakeSettings) => TreeResult {
+  const pricingOf = perRun((run) => resolveTracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
+  const strategyPlace = options.strategyPlace ?? optionPlace(entry, 'strategy');
+  const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt, strategyPlace));
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
+  const subagentLimits = options.subagentLimits ?? options.subagent;
   return (settings) => {
     const brakes = brakeConfig(settings);
     // A summary trigger no summary call could be answered at is refused before any run, as in a replay of one run.
     for (const run of tree.agents.flatMap((agent) => agent.runs)) {
       const summary = summaryPricing(run);
-      checkSummaryTrigger({ strategy: options.strategy, brakes, pricing: pricingOf(run), ...(summary === undefined ? {} : { summaryPricing: summary }) });
+      checkSummaryTrigger({ strategy: options.strategy, brakes, pricing: pricingOf(run), ...(summary === undefined ? {} : { summaryPricing: summary }) }, strategyPlace);
     }
     return replaySessionTree(tree, {
       brakes,
@@ -73,7 +84,7 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
       pricingOf,
       cacheOf,
       summaryPricingOf: summaryPricing,
-      ...(options.subagent === undefined ? {} : { subagent: options.subagent }),
+      ...(subagentLimits === undefined ? {} : { subagent: subagentLimits }),
       ...(options.latency === undefined ? {} : { latency: options.latency }),
     });
   };
@@ -81,18 +92,20 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
 
 /** Replays the runs of ONE session tree (every run must carry `header.agent` with one `sessionId`). */
 export function replayTree(traces: readonly Trace[], options: TreeReplayOptions): TreeResult {
+  requireTraces('replayTree', traces);
   validateTreeOptions(options);
   const { trees, loose } = sessionTrees(traces);
   const problem = loose.length > 0 ? `${loose[0]!.source} has no header.agent` : trees.length !== 1 ? `the runs belong to ${trees.length} sessions` : undefined;
   if (problem !== undefined) {
     throw new UserError({ code: 'not_one_tree', message: `replayTree takes the runs of one session tree: ${problem}`, hint: 'group runs with sessionTrees() first' });
   }
-  return replayerOf(trees[0]!, options)(options.brakes);
+  return replayerOf(trees[0]!, options, 'replayTree')(options.brakes);
 }
 
 /** Every tree of the runs, replayed; runs without `header.agent` are returned as they are. */
 export function replayTrees(traces: Iterable<Trace>, options: TreeReplayOptions): { trees: TreeResult[]; loose: Trace[] } {
+  requireTraces('replayTrees', traces);
   validateTreeOptions(options, 'replayTrees');
   const grouped = sessionTrees(traces);
-  return { trees: grouped.trees.map((tree) => replayerOf(tree, options)(options.brakes)), loose: grouped.loose };
+  return { trees: grouped.trees.map((tree) => replayerOf(tree, options, 'replayTrees')(options.brakes)), loose: grouped.loose };
 }

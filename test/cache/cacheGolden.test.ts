@@ -24,7 +24,7 @@ import { tempDir } from '../cli/run.js';
 import { compiledRuns, entryHash, GOLDEN_FILES, GOLDEN_MANIFEST, goldenRuns, readBack, writeEntry, type GoldenManifest } from './golden.js';
 
 // prettier-ignore
-const GOLDEN = { format: 'loopcost.compiled-cache/14', entry: 'fe5096ca09b89b7466d721a353ae543122aa0f4ee0c299a652c6fdd68e2efe4a', read: '6a19f690fb10236852600cae5b684b3fcb981107dd013e4a041feddc76734b2c', written: 'fe5096ca09b89b7466d721a353ae543122aa0f4ee0c299a652c6fdd68e2efe4a' };
+const GOLDEN = { format: 'loopcost.compiled-cache/15', entry: '4ffd64f61a23bb782da3b22288356adcb5c22a4d783802686eb78b6fb906fe2e', read: 'e6f6955dcaa7014aad98696fec8ff2f9328dceb22c3c72e4d60b818fd9ee87ea', written: '4ffd64f61a23bb782da3b22288356adcb5c22a4d783802686eb78b6fb906fe2e' };
 
 const WRITE = process.env.LOOPCOST_GOLDEN === 'write';
 const REGENERATE = 'LOOPCOST_GOLDEN=write npx vitest run test/cache/cacheGolden.test.ts (rewrites test/cache/golden/golden.* and prints the GOLDEN line to paste)';
@@ -35,9 +35,9 @@ const tempFiles = () => {
   return { compiled: join(dir, 'x.lcc'), calls: join(dir, 'x.calls') };
 };
 
-/** A hash of the runs as read: what the importers give the cache (source, header, calls, end). */
-const readHash = (runs: readonly { source: string; header: unknown; calls: unknown; end: unknown }[]): string =>
-  createHash('sha256').update(JSON.stringify(runs.map((run) => [run.source, run.header, run.calls, run.end]))).digest('hex');
+/** A hash of the runs as read: what the importers give the cache (source, header line, header, calls, end). */
+const readHash = (runs: readonly { source: string; headerLine?: number; header: unknown; calls: unknown; end: unknown }[]): string =>
+  createHash('sha256').update(JSON.stringify(runs.map((run) => [run.source, run.headerLine ?? null, run.header, run.calls, run.end]))).digest('hex');
 
 /** The hash of the entry written now from the golden runs (read and compiled now). */
 async function writtenNow(): Promise<{ read: string; written: string; manifest: GoldenManifest }> {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { joinValue } from '../../src/cache/compiledCodec.js';
-import { EntryWriter, MAGIC, TRAILER_BYTES, type EntryFiles, type EntryHead } from '../../src/cache/compiledEntry.js';
+import { EntryWriter, MAGIC, storedHeaderLine, TRAILER_BYTES, type EntryFiles, type EntryHead } from '../../src/cache/compiledEntry.js';
 import { readCalls, readEntry } from '../../src/cache/entryRead.js';
 import { compiledTrace } from '../../src/fast/compile.js';
 import { loadTraceFile } from '../../src/import/index.js';
@@ -69,7 +69,8 @@ export function readBack(files: EntryFiles, head: GoldenManifest): { trace: Trac
   return entry.head.runs.map((run) => {
     const compiled = joinValue(entry.head.templates[run[3]], run[4], entry.arraysOf(run)) as object;
     const calls: CallRecord[] = readCalls(entry.calls, run);
-    return { trace: { source: run[0], header: run[1], calls, end: run[2] } as Trace, compiled };
+    const headerLine = storedHeaderLine(run);
+    return { trace: { source: run[0], ...(headerLine === undefined ? {} : { headerLine }), header: run[1], calls, end: run[2] } as Trace, compiled };
   });
 }
 

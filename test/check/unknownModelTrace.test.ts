@@ -28,7 +28,7 @@ describe('check: a trace of an unknown model is a bad file', () => {
     const { scenario, out } = setUp();
     const r = await cli('check', scenario, '--out', out);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/misspelt\.jsonl field 'header\.model': unknown model/);
+    expect(r.stderr).toMatch(/misspelt\.jsonl:line 1 field 'header\.model': unknown model/);
     expect(r.stderr).toContain('notjson.jsonl');
     expect(r.stderr).toContain('2 of 3 input files have problems');
     expect(existsSync(out)).toBe(false);
@@ -38,7 +38,7 @@ describe('check: a trace of an unknown model is a bad file', () => {
     const { scenario } = setUp();
     const r = await cli('check', scenario, '--skip-bad', '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/skipped 2 of 3 input files with problems[\s\S]*misspelt\.jsonl field 'header\.model': unknown model/);
+    expect(r.stderr).toMatch(/skipped 2 of 3 input files with problems[\s\S]*misspelt\.jsonl:line 1 field 'header\.model': unknown model/);
     expect(JSON.parse(r.stdout).scenarios[0].recordedRuns).toBe(1);
   });
 

@@ -129,7 +129,7 @@ describe('bad input: exit 2, one message naming the place, no output file', () =
   cases.push(['damaged gzip', () => [file('bad.jsonl.gz', gzipSync(Buffer.from(good)).subarray(0, 30))], /bad\.jsonl\.gz.*gzip/]);
   cases.push(['negative tokens', () => [file('neg.jsonl', good.replace('"resultTokens":12', '"resultTokens":-12'))], /neg\.jsonl:line 2 field 'toolCalls\[0\]\.resultTokens'.*negative/]);
   cases.push(['missing field', () => [file('missing.jsonl', good.replace('"outputTokens":60,', ''))], /missing\.jsonl:line 4 field 'outputTokens'.*missing/]);
-  cases.push(['unknown model', () => [file('model.jsonl', good.replace('"model":"gpt-4o-mini"', '"model":"gpt-4o-mimi"'))], /model\.jsonl field 'header\.model'.*unknown model 'gpt-4o-mimi'.*gpt-4o-mini/]);
+  cases.push(['unknown model', () => [file('model.jsonl', good.replace('"model":"gpt-4o-mini"', '"model":"gpt-4o-mimi"'))], /model\.jsonl:line 1 field 'header\.model'.*unknown model 'gpt-4o-mimi'.*gpt-4o-mini/]);
   cases.push(['no such file', () => [join(dir, 'nope.jsonl')], /nope\.jsonl.*no such file/]);
 
   for (const [name, inputs, message] of cases) {

@@ -29,6 +29,16 @@ describe('help of shared options', () => {
     expect(await help('replay')).toContain('as of this day for every run (default: the day each run was recorded, else the table\'s release day)');
   });
 
+  it("sweep and calibrate: a scenario file's own context and cache are not used (its configurations are the grid and the flags)", async () => {
+    for (const command of ['sweep', 'calibrate']) {
+      const text = await help(command);
+      expect(text).not.toContain("the file's own context.cache");
+      expect(text).not.toContain("the file's own context.context");
+      expect(text).toContain("--cache <mode> prompt caching: on | off (default: as recorded for recorded traces, off for synthetic ones (a scenario file's own cache is not used: give it here or as a --grid axis))");
+    }
+    expect(await help('replay')).toContain("the file's own context.cache");
+  });
+
   it('contexts: --per-run is not offered, and refused for what it is', async () => {
     expect(await help('contexts')).not.toContain('--per-run');
     const r = await cli('contexts', 'test/fixtures', '--per-run');

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { atMost } from '../../src/cli/parseFlags.js';
+import { positiveInt } from '../../src/cli/parseFlags.js';
 import { UserError } from '../../src/errors.js';
 import { cli, tempDir } from './run.js';
 
@@ -14,10 +14,25 @@ const G = join(dir, 'g.jsonl');
 writeFileSync(G, '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}\n{"type":"call","outputTokens":40,"inputTokens":100}\n{"type":"end","outcome":"completed"}\n');
 
 describe('size flags have limits', () => {
-  it('atMost: the value up to the limit, past it a UserError naming the flag, the limit and why', () => {
-    expect(atMost('--steps', 100, { max: 100, why: 'x' })).toBe(100);
-    expect(() => atMost('--steps', 101, { max: 100, why: 'the most steps a curve draws' })).toThrow(UserError);
-    expect(() => atMost('--steps', 101, { max: 100, why: 'the most steps a curve draws' })).toThrow(/'--steps': '101' is too large: at most 100, the most steps a curve draws/);
+  it("a flag's own limit, given to the parser: the value up to it, past it (1e400 too) a UserError naming the flag, that limit and why", () => {
+    expect(positiveInt('--steps', '100', { max: 100, why: 'x' })).toBe(100);
+    expect(() => positiveInt('--steps', '101', { max: 100, why: 'the most steps a curve draws' })).toThrow(UserError);
+    expect(() => positiveInt('--steps', '101', { max: 100, why: 'the most steps a curve draws' })).toThrow(/'--steps': '101' is too large: at most 100, the most steps a curve draws/);
+    expect(() => positiveInt('--steps', '1e400', { max: 100, why: 'the most steps a curve draws' })).toThrow(/'--steps': '1e400' is too large: at most 100, the most steps a curve draws \(give at most 100\)$/);
+  });
+
+  // Past 2^53 − 1 (1e400 reads as Infinity) the message named 2^53 − 1, not the flag's own limit.
+  it.each([
+    [['replay', 'scenarios/keeps-asking.yaml', '--runs', '1e400'], '--runs', '10,000,000'],
+    [['sweep', 'scenarios/keeps-asking.yaml', '--runs', '1e400'], '--runs', '10,000,000'],
+    [['generate', 'scenarios/keeps-asking.yaml', '--runs', '1e16'], '--runs', '10,000,000'],
+    [['fit', G, '--runs', '1e400'], '--runs', '10,000,000'],
+    [['curve', '--model', 'gpt-4o', '--system-tokens', '1', '--output-tokens', '1', '--tool-tokens', '1', '--steps', '1e400'], '--steps', '100,000'],
+  ])('%j names the flag\'s own limit', async (argv, flag, most) => {
+    const r = await cli(...argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`field '${flag}': '${argv[argv.length - 1]}' is too large: at most ${most}, the most`);
+    expect(r.stderr).not.toMatch(/2\^53/);
   });
 
   it.each([

@@ -2,8 +2,9 @@
  * A max_tokens at or past the model's window (gpt-4o-mini: 128,000 in the bundled table) refuses every
  * call, so every run stops at its first for $0: under `--context-window model` (the brake), and for
  * synthetic runs without it too (their provider refuses it, provider_refused). Every command that runs the
- * brake or synthetic agents says so, by one rule and one message (population/modelWindow.ts); project's
- * threshold line says "no room" rather than a window less max_tokens of 0.
+ * brake says so, by one rule and one message (population/modelWindow.ts); project's threshold line says
+ * "no room" rather than a window less max_tokens of 0. A scenario run with it is refused (no run could make
+ * a single call: scenario/promptFit.ts), but under a whatif --try, which says so of the try's runs.
  */
 import { describe, expect, it } from 'vitest';
 import { cli } from './run.js';
@@ -44,33 +45,35 @@ describe('--max-output-tokens that leaves no room in the model window', () => {
     expect(noRoom((await cli('sweep', PAIR, '--context-window', 'model', '--grid', 'max-output-tokens=4096,8192', '--format', 'json')).stdout)).toEqual([]);
   });
 
-  it('without the brake, every command that runs synthetic agents says so of them, and each run stops at its first call, provider_refused, for $0', async () => {
+  it('a scenario is refused instead (no run could make a single call: scenario/promptFit.ts), by every command that prepares it; a whatif --try says so of its runs', async () => {
     const SCENARIO = 'scenarios/flight-search.yaml';
-    const replay = JSON.parse((await cli('replay', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '200000', '--format', 'json')).stdout);
-    expect(noRoom(JSON.stringify(replay)).map((w) => w.message)).toEqual([WARNING]);
-    expect(replay.runs.map((run: { stopReason: string; steps: number; costUsd: number; failedCalls: number }) => [run.stopReason, run.steps, run.costUsd, run.failedCalls])).toEqual(Array(3).fill(['provider_refused', 0, 0, 1]));
-    expect(replay.runs[0].stopDetail).toMatch(/^the provider refused the call: prompt of \d+ tokens \+ max_tokens 200000 > context window 128000$/);
+    const REFUSED = /flight-search\.yaml:line \d+ field 'systemTokens': every run's first prompt is 690 tokens \(systemTokens 600 \+ goalTokens 90\); with the max_tokens of 200,000 every request sends, 200,690 tokens, more than gpt-4o-mini's context window of 128,000 tokens: no run could make a single call/;
     for (const args of [
+      ['replay', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '200000'],
       ['sweep', SCENARIO, '--preset', 'none', '--runs', '3', '--grid', 'max-output-tokens=4096,200000'],
       ['calibrate', SCENARIO, '--preset', 'none', '--runs', '3', '--grid', 'max-output-tokens=4096,200000'],
       ['project', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '200000'],
-      ['whatif', SCENARIO, '--runs', '3', '--try', 'max-output-tokens=200000'],
       ['check', SCENARIO, '--max-output-tokens', '200000'],
     ]) {
       const r = await cli(...args, '--format', 'json');
-      expect(noRoom(r.stdout).map((w) => w.message), args.join(' ')).toEqual([WARNING]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(REFUSED);
     }
+    // A --try is one setting of the same runs: its runs each stop at their first call, provider_refused, and it is warned of.
+    const whatif = await cli('whatif', SCENARIO, '--runs', '3', '--try', 'max-output-tokens=200000', '--format', 'json');
+    expect(whatif.code, whatif.stderr).toBe(0);
+    expect(noRoom(whatif.stdout).map((w) => w.message)).toEqual([WARNING]);
     // With room, no warning; recorded runs without the brake are not refused (they replay as recorded).
-    expect(noRoom((await cli('replay', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '127999', '--format', 'json')).stdout)).toEqual([]);
+    expect(noRoom((await cli('replay', SCENARIO, '--preset', 'none', '--runs', '3', '--max-output-tokens', '127309', '--format', 'json')).stdout)).toEqual([]);
     expect(noRoom((await cli('check', SCENARIO, '--format', 'json')).stdout)).toEqual([]);
   });
 
   it("project says so, and its threshold line says no room instead of a window less max_tokens of 0", async () => {
-    const table = await cli('project', 'scenarios/flight-search.yaml', '--context-window', 'model', '--max-output-tokens', '200000');
+    const table = await cli('project', PAIR, '--context-window', 'model', '--max-output-tokens', '200000');
     const text = tableWarnings(table.stdout);
     expect(text).toContain(`warning: ${WARNING}`);
     expect(text).toContain('(128,000 − 200,000: no room for a prompt)');
     expect(text).not.toContain('= 0 tokens');
-    expect(noRoom((await cli('project', 'scenarios/flight-search.yaml', '--context-window', 'model', '--max-output-tokens', '200000', '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);
+    expect(noRoom((await cli('project', PAIR, '--context-window', 'model', '--max-output-tokens', '200000', '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);
   });
 });

@@ -27,7 +27,7 @@ describe('project names its inputs, the seeds and the latency its runs took', ()
     expect(report.inputs).toEqual({ recordedRuns: 0, syntheticRuns: 20, scenarios: [{ source: file, runs: 20, seed: 3, latency: LATENCY }] });
     expect(report.seed).toBe(1);
     const text = (await cli('project', file, '--days', '2', '--trials', '10')).stdout;
-    expect(text).toContain('drawn from 20 runs (20 synthetic; 10 simulated periods drawn with seed 1).');
+    expect(text.replace(/\s*\n\s*/g, ' ')).toContain('drawn from 20 runs (20 synthetic; 10 simulated periods drawn with seed 1; the synthetic runs made with seed 3).');
     expect(text).toContain(`synthetic: ${file} (20 runs, seed 3) · as the settings above`);
     const replayed = (await cli('replay', file)).stdout;
     expect(replayed).toContain(`synthetic: ${file} (20 runs, seed 3) · as the settings above`);

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { splitCount, splitSizes } from '../../src/cli/actions/sweepSplit.js';
 import { cli, tempDir } from './run.js';
 
-const UNKNOWN = /misspelt\.jsonl field 'header\.model': unknown model 'gpt-4o-minii' \(did you mean gpt-4o-mini/;
+const UNKNOWN = /misspelt\.jsonl:line 1 field 'header\.model': unknown model 'gpt-4o-minii' \(did you mean gpt-4o-mini/;
 const SIZES = { ...splitSizes };
 let dir = '';
 /** good.jsonl and good2.jsonl (one run each), misspelt.jsonl (the same run on gpt-4o-minii), notjson.jsonl. */
@@ -101,13 +101,16 @@ describe('sweep: a run of an unknown model is a bad file', () => {
     const lines = readFileSync(many, 'utf8').split('\n');
     const text = lines.map((line) => (line.startsWith('{"type":"header"') && ++seen === 30 ? line.replace('"model":"gpt-4o-mini"', '"model":"gpt-4o-minii"') : line)).join('\n');
     expect(text).toContain('gpt-4o-minii');
+    const headerLine = text.split('\n').findIndex((line) => line.includes('gpt-4o-minii')) + 1;
+    expect(headerLine).toBeGreaterThan(100);
     const file = join(dir, 'split.jsonl');
     writeFileSync(file, text);
     const other = join(traces, 'good.jsonl');
     for (const extra of [[], ['--skip-bad']]) {
       splitSizes.minFileBytes = Number.POSITIVE_INFINITY;
       const whole = await cli('sweep', file, other, ...GRID, ...extra, '--workers', '1');
-      expect(whole.stderr).toContain(`${file}#30 field 'header.model': unknown model 'gpt-4o-minii'`);
+      // The 30th run's own header line, the file's line (not its range's), read whole or split.
+      expect(whole.stderr).toContain(`${file}#30:line ${headerLine} field 'header.model': unknown model 'gpt-4o-minii'`);
       expect(whole.code).toBe(extra.length === 0 ? 2 : 0);
       Object.assign(splitSizes, { minFileBytes: 1, minUnitBytes: 1 });
       splitCount.ranges = 0;

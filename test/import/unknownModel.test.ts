@@ -27,7 +27,7 @@ describe('a model missing from the price table', () => {
     const refused = await cli('replay', out, '--format', 'json', '--out', report);
     expect(refused.code).toBe(2);
     expect(existsSync(report)).toBe(false);
-    expect(refused.stderr).toMatch(/ollama\.jsonl#1 field 'header\.model': unknown model 'gpt-oss:20b'/);
+    expect(refused.stderr).toMatch(/ollama\.jsonl#1:line 1 field 'header\.model': unknown model 'gpt-oss:20b'/);
     expect(refused.stderr).toMatch(/did you mean gpt-oss-20b/);
     expect(refused.stderr).toMatch(/--prices FILE/);
     expect(refused.stderr).toMatch(/loopcost prices derive/);

@@ -18,12 +18,13 @@ const pairArb: fc.Arbitrary<RunPair> = fc.record({
 /** The tally by its definitions, in BigInt, reasons by name. */
 function reference(pairs: readonly RunPair[]): Omit<PopulationTally, 'costs'> & { costs: number[] } {
   const stopReasons: Partial<Record<StopReason, number>> = {};
-  const t = { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons, costs: [] as number[] };
+  const t = { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, baselinePico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons, costs: [] as number[] };
   for (const { run, baseline } of pairs) {
     t.runs += 1;
     t.costs.push(run.costPico);
     t.totalPico += BigInt(run.costPico);
     t.overshootPico += BigInt(run.overshootPico);
+    t.baselinePico += BigInt(baseline.costPico);
     t.tokens.input += run.inputTokens;
     t.tokens.cached += run.cachedInputTokens;
     t.tokens.output += run.outputTokens;

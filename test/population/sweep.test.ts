@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
-import { populationMetrics } from '../../src/metrics/population.js';
 import { contextTokenCurves, MAX_CURVE_STEPS } from '../../src/population/contextTokens.js';
 import { configurationOf, gridConfigurations, parseGrid, checkGridSize } from '../../src/population/grid.js';
 import { runFigures } from '../../src/population/run.js';
@@ -15,6 +14,7 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { whatIf } from '../../src/replay/whatif.js';
 import { collectAsync, userErrorOf } from '../helpers.js';
+import { sweptRowOf } from './sweptRow.js';
 
 const mini = await collectAsync(loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent'])));
 const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
@@ -32,7 +32,7 @@ describe('sweep over recorded runs', () => {
         run: runFigures(replayTrace(trace, { brakes: c.config.brakes, strategy: c.config.strategy, prices })),
         baseline: runFigures(replayTrace(trace, { brakes: NO_BRAKES, strategy: c.config.strategy, prices })),
       }));
-      expect(swept[i]).toEqual(populationMetrics(pairs));
+      expect(swept[i]).toEqual(sweptRowOf(pairs));
       // whatIf (baseline: the recorded limits, which the mini-swe-agent runs do not reach) agrees on completions, spend and false stops.
       const total = alone.totals[i]!;
       expect([swept[i]!.completed, swept[i]!.falseStops, swept[i]!.stopReasons]).toEqual([total.completed, total.falseStops, total.stopReasons]);
@@ -73,7 +73,7 @@ describe('sweep over context strategies and the skip guard', () => {
       const pairs = fixture.map((trace, t) => ({ run: runFigures(runs[t]!), baseline: runFigures(replayTrace(trace, { brakes: NO_BRAKES, strategy: c.config.strategy, prices })) }));
       const sum = (pick: (r: (typeof runs)[number]) => number | undefined) => runs.reduce((n, r) => n + (pick(r) ?? 0), 0);
       const expected = {
-        ...populationMetrics(pairs),
+        ...sweptRowOf(pairs),
         ...(sum((r) => r.summaryCalls) > 0 ? { summaryCalls: sum((r) => r.summaryCalls), summaryCostUsd: sum((r) => r.summaryCostPico) / 1e12 } : {}),
         ...(sum((r) => r.strategyCacheLostTokens) > 0 ? { strategyCacheLostTokens: sum((r) => r.strategyCacheLostTokens) } : {}),
         ...(sum((r) => r.skippedActions) > 0 ? { skippedActions: sum((r) => r.skippedActions) } : {}),

@@ -8,12 +8,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
-import { populationMetrics } from '../../src/metrics/population.js';
 import { runFigures, type PopulationConfig } from '../../src/population/run.js';
 import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { brakesArb, callArb, pricings, strategyArb } from '../core/arbitraries.js';
 import { handTable, trace } from '../helpers.js';
+import { sweptRowOf } from './sweptRow.js';
 
 const configArb: fc.Arbitrary<PopulationConfig> = fc
   .record({ brakes: brakesArb, strategy: strategyArb, cache: fc.constantFrom(undefined, 'on' as const, 'off' as const) })
@@ -35,7 +35,7 @@ describe('sweep baselines are cells of the sweep', () => {
           configs.forEach((config, i) => {
             const alone = runs.map((run) => replayTrace(run, { brakes: config.brakes, strategy: config.strategy, prices }));
             const pairs = runs.map((run, t) => ({ run: runFigures(alone[t]!), baseline: runFigures(replayTrace(run, { brakes: NO_BRAKES, strategy: config.strategy, prices })) }));
-            expect(swept[i]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(alone) });
+            expect(swept[i]).toEqual({ ...sweptRowOf(pairs), ...strategyTotals(alone) });
           });
           baselines += new Set(configs.map((c) => JSON.stringify(c.strategy))).size;
         },
@@ -60,7 +60,7 @@ describe('sweep baselines are cells of the sweep', () => {
         const alone = configs.map((config) => runs.map((run) => replayTrace(run, { brakes: config.brakes, strategy: config.strategy, prices, latency: config.latency! })));
         configs.forEach((config, i) => {
           const pairs = runs.map((run, t) => ({ run: runFigures(alone[i]![t]!), baseline: runFigures(replayTrace(run, { brakes: NO_BRAKES, strategy: config.strategy, prices, latency: config.latency! })) }));
-          expect(swept[i]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(alone[i]!) });
+          expect(swept[i]).toEqual({ ...sweptRowOf(pairs), ...strategyTotals(alone[i]!) });
         });
         if (JSON.stringify(swept[0]) !== JSON.stringify(swept[1])) differ++;
       }),

@@ -79,7 +79,7 @@ describe('a sweep per configuration', () => {
     const row = (k: number): SweepRow => ({
       settings: `max-steps=${k + 1}`, flags: `--max-steps ${k + 1}`, brakes: `max-steps=${k + 1}`, context: 'full', cache: 'off',
       runs: 1, completed: 1, completionRate: 1, costUsd: 0.5, costPerRunUsd: { mean: 0.5, p50: 0.5, p95: 0.5, max: 0.5 }, costPerCompletedUsd: 0.5,
-      wastedUsd: 0, wastedShare: 0, falseStops: 0, falseStopRate: 0, caughtEarly: 0, savedUsd: 0, stopReasons: { completed: 1 }, tokens: { input: 1, cached: 0, output: 1 }, overshootUsd: 0,
+      wastedUsd: 0, wastedShare: 0, falseStops: 0, falseStopRate: 0, caughtEarly: 0, savedUsd: 0, stopReasons: { completed: 1 }, tokens: { input: 1, cached: 0, output: 1 }, overshootUsd: 0, baselineCostUsd: 0.5,
     });
     const rows = [row(0), row(1), row(2)];
     let searched = 0;

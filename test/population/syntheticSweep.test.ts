@@ -14,7 +14,6 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import type { LatencyModel } from '../../src/loop/latency.js';
-import { populationMetrics } from '../../src/metrics/population.js';
 import { populationRuns, runFigures, type PopulationConfig, type PopulationRun, type ScenarioPopulation } from '../../src/population/run.js';
 import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
 import { largestStepCap, recordedSyntheticRuns, sweptByRecording } from '../../src/population/syntheticRecording.js';
@@ -25,6 +24,7 @@ import { loadScenarioFile, type Scenario } from '../../src/scenario/load.js';
 import { runScenario, scenarioRuns } from '../../src/scenario/run.js';
 import { brakesArb, strategyArb } from '../core/arbitraries.js';
 import { call } from '../helpers.js';
+import { sweptRowOf } from './sweptRow.js';
 
 const prices = loadPriceTable();
 const scenarios: Scenario[] = readdirSync('scenarios')
@@ -109,7 +109,7 @@ describe('synthetic runs swept by recording', () => {
         const swept = sweepMetrics(new SweepPopulation([], populations), configs, prices);
         configs.forEach((config, c) => {
           const pairs = closedLoopRuns(populations, config);
-          expect(swept[c]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
+          expect(swept[c]).toEqual({ ...sweptRowOf(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
           // The reference is what the population runner (check, project, calibrate) gives.
           expect(populationRuns({ scenarios: populations }, config, prices)).toEqual(pairs);
         });
@@ -128,7 +128,7 @@ describe('synthetic runs swept by recording', () => {
     const swept = sweepMetrics(new SweepPopulation([], populations), configs, prices);
     configs.forEach((config, c) => {
       const pairs = closedLoopRuns(populations, config);
-      expect(swept[c]).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
+      expect(swept[c]).toEqual({ ...sweptRowOf(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
     });
   });
 

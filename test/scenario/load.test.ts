@@ -80,7 +80,8 @@ describe('scenario files', () => {
       const path = join(dir, 'bad.yaml');
       writeFileSync(path, edit(GOOD));
       for (const argv of [['replay', path], ['generate', path]]) {
-        const out = join(dir, 'out.json');
+        // Each command's own kind of output (generate writes JSONL: an --out named .json is refused first).
+        const out = join(dir, argv[0] === 'generate' ? 'out.jsonl' : 'out.json');
         const r = await cli(...argv, '--out', out);
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(message);

@@ -10,7 +10,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
-import { populationMetrics } from '../../src/metrics/population.js';
 import { populationRuns, runFigures, type PopulationConfig, type PopulationRun, type ScenarioPopulation } from '../../src/population/run.js';
 import { strategyTotals, SweepPopulation, sweepMetrics } from '../../src/population/sweep.js';
 import { parseScenario } from '../../src/scenario/load.js';
@@ -18,6 +17,7 @@ import { scenarioRuns } from '../../src/scenario/run.js';
 import { tempDir } from '../cli/run.js';
 import { PRICES, REFUSED_AT, SCENARIO, SCENARIO_TEXT } from './maxTokensWindowScenario.js';
 import { expectMaxTokensCellsAsReplayed } from './sweepAgainstReplay.js';
+import { sweptRowOf } from '../population/sweptRow.js';
 
 /** SCENARIO with a second entry whose sizes vary run to run, so runs are refused at different calls. */
 const VARIED = parseScenario(
@@ -59,7 +59,7 @@ describe('a sweep over max-output-tokens gives each cell what that configuration
     const shared = { scenarios: POPULATIONS };
     configs.forEach((config, c) => {
       const pairs = alone(config);
-      expect(swept[c], JSON.stringify(config.brakes)).toEqual({ ...populationMetrics(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
+      expect(swept[c], JSON.stringify(config.brakes)).toEqual({ ...sweptRowOf(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
       // The population runner (check, project), its baselines memoised across configurations of one population, agrees.
       expect(populationRuns(shared, config, PRICES)).toEqual(pairs);
     });

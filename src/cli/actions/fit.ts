@@ -7,27 +7,30 @@ import { PromptCrossings } from '../../population/project.js';
 import { windowLessMaxTokens } from '../../report/crossingWords.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
-import type { ModelPricing, PriceSource } from '../../pricing/types.js';
+import type { ModelPricing, PriceSource, PriceTable } from '../../pricing/types.js';
+import type { Trace } from '../../trace/types.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { formatUsdNumber } from '../../report/money.js';
 import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
-import { fitScenario, heldOutStatement } from '../../scenario/fit.js';
-import { compareRuns, type FitComparison } from '../../scenario/fitReport.js';
+import { fitScenario, heldOutStatement, PROVIDER_ERROR_GROUP } from '../../scenario/fit.js';
+import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
+import { allCallsFailedLine, compareRuns, type FitComparison } from '../../scenario/fitReport.js';
 import { parseScenario } from '../../scenario/load.js';
 import { resolveScenarioPricing, runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
-import { atMost, nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { SCENARIO_RUNS_LIMIT } from '../numberFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs, pricedInputs, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { describePriceSource } from '../../pricing/source.js';
-import { MAX_SCENARIO_RUNS } from '../../io/limits.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { UserError } from '../../errors.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
+import { counted } from '../../plural.js';
 import { percentText, signedPercentText, signedPointsText } from '../../report/percentText.js';
 
 export type FitFlags = PriceFlags & ReadFlags & { out?: string; report?: boolean; runs?: string; seed?: string; format?: 'table' | 'json' };
@@ -66,13 +69,16 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
   });
   const completion = completionLine(c.completion);
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
-  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
+  const failed = allCallsFailedLine(c, PROVIDER_ERROR_GROUP);
+  const zeroRuns = failed === '' ? '' : labelledLine(failed, width);
+  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${zeroRuns}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
 
 /**
  * Recorded prompts past the window the profile's synthetic runs are held to — its model's window less the
  * max_tokens they send, as a provider counts it (PromptCrossings, the one rule) — warned: those runs end
  * there (their provider refuses the call), so the profile cuts the recorded runs' longest, costliest tail.
+ * `recorded`: the runs made on the profile's model only (another model's prompts say nothing of its window).
  */
 export function pastProfileWindowWarnings(recorded: readonly Pick<RunResult, 'rows'>[], pricing: ModelPricing): ReportWarning[] {
   const crossings = new PromptCrossings({ maxOutputTokens: maxOutputTokensSent(NO_BRAKES) });
@@ -87,7 +93,7 @@ export function pastProfileWindowWarnings(recorded: readonly Pick<RunResult, 'ro
     {
       code: 'recorded_past_profile_window',
       message:
-        `recorded prompts pass the context window less max_tokens of ${past.model}, the profile's model, ${windowLessMaxTokens(past)} in ${past.runsCrossing} of ${past.runs} runs (up to ${largest.toLocaleString('en-US')} tokens): ` +
+        `recorded prompts of runs made on ${past.model}, the profile's model, pass its context window less max_tokens ${windowLessMaxTokens(past)} in ${past.runsCrossing} of the ${counted(past.runs, 'run')} made on it (up to ${largest.toLocaleString('en-US')} tokens): ` +
         "the profile's synthetic runs end there (their provider refuses a prompt + max_tokens past the window), so its longest, costliest runs are cut short; " +
         "price it with the window these runs had (max_input_tokens in a --prices or --prices-override file; loopcost prices derive writes one from these runs when they passed the table's), or replay the profile with the max_tokens they sent (--max-output-tokens)",
     },
@@ -114,8 +120,29 @@ export function checkProfileOut(out: string | undefined): void {
 
 const YAML_NAME = /\.ya?ml$/i;
 
+/**
+ * The profile of the runs read, with its notes and warnings as comments: a session's sub-agents are other
+ * agents, left out (said on stderr) when a main agent's runs are there (fitPooling.ts).
+ */
+function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { flags: FitFlags; prices: PriceTable; inputs: string[]; io: CliIO }) {
+  const { flags, prices, inputs, io } = ctx;
+  const { profiled, subagentRunsLeftOut } = profiledRuns(read, (r) => r.trace);
+  const leftOut = subagentsLeftOutLine(subagentRunsLeftOut);
+  if (leftOut !== '') io.stderr(`loopcost: ${leftOut}\n`);
+  const traces = profiled.map((r) => r.trace);
+  const fitted = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
+  const { scenario } = fitted;
+  const notes = leftOut === '' ? fitted.notes : [fitted.notes[0]!, leftOut, ...fitted.notes.slice(1)];
+  // The window the profile's runs are held to speaks of the recorded runs of the profile's model only.
+  const ofProfileModel = profiled.filter((r) => r.trace.header.model === scenario.model).map((r) => r.run);
+  const windowWarnings = pastProfileWindowWarnings(ofProfileModel, resolveScenarioPricing({ ...scenario, source: flags.out ?? 'fitted profile' }, prices));
+  const warnings = [...fitted.warnings, ...priceGapWarningsOf(traces, { prices, inputs }), ...windowWarnings];
+  const yaml = scenarioYaml(scenario, [...notes, pricesNote(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
+  return { recorded: profiled.map((r) => r.run), subagentRunsLeftOut, warnings, yaml };
+}
+
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
-  const runs = atMost('--runs', positiveInt('--runs', flags.runs ?? '2000'), { max: MAX_SCENARIO_RUNS, why: 'the most runs a scenario is run for' });
+  const runs = positiveInt('--runs', flags.runs ?? '2000', SCENARIO_RUNS_LIMIT);
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   checkProfileOut(flags.out);
@@ -128,21 +155,16 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     resolveTracePricing(trace, { prices });
     return { trace, run: replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }) };
   });
-  const traces = read.map((r) => r.trace);
-  const recorded = read.map((r) => r.run);
-  const { scenario, notes } = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
-  const source = flags.out ?? 'fitted profile';
-  const warnings = [...priceGapWarningsOf(traces, { prices, inputs }), ...pastProfileWindowWarnings(recorded, resolveScenarioPricing({ ...scenario, source }, prices))];
-  const yaml = scenarioYaml(scenario, [...notes, pricesNote(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
+  const { recorded, subagentRunsLeftOut, warnings, yaml } = profileOf(read, { flags, prices, inputs, io });
   let report = '';
   if (flags.report) {
-    const profile = parseScenario(yaml, source);
+    const profile = parseScenario(yaml, flags.out ?? 'fitted profile');
     const synthetic = runScenario(profile, { prices, runs, seed, brakes: NO_BRAKES, keepSteps: true });
     const comparison = compareRuns(recorded, synthetic);
-    const how = `recorded: ${recorded.length} runs replayed as recorded; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
+    const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
     report =
       flags.format === 'json'
-        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns), warnings }, null, 2)}\n`
+        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns), warnings }, null, 2)}\n`
         : renderComparison(comparison, { how, priceSource: prices.source, warnings, width: reportView({}, io).width });
   }
   if (flags.out !== undefined) writeFileAtomic(flags.out, yaml);

@@ -12,7 +12,7 @@ import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import type { GivenFlag } from './inputs.js';
-import { announceWritten, checkOutputs, pricedInputs } from './output.js';
+import { announceWritten, checkNativeJsonlOut, checkOutputs, pricedInputs } from './output.js';
 import { counted } from '../../plural.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { warningLines } from '../../report/warnings.js';
@@ -93,6 +93,7 @@ async function writeGenerated(traces: Iterable<Trace>, args: { out: string | und
 export async function generateAction(scenarioPath: string, flags: GenerateFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   checkOutputs([['--out', flags.out]], pricedInputs([scenarioPath], flags), io);
+  checkNativeJsonlOut(flags.out, 'generate');
   refuseTraceAsScenario(scenarioPath, 'generate');
   const scenario = loadScenarioFile(scenarioPath);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));

@@ -1,4 +1,3 @@
-import { UserError } from '../../errors.js';
 import { skippedMessage, type TraceInputs } from '../../import/inputSet.js';
 import { OutputWriter } from '../../io/outputWriter.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
@@ -6,8 +5,7 @@ import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
 import { traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
-import { outExtension } from './flagChecks.js';
-import { announceWritten, checkOutputs } from './output.js';
+import { announceWritten, checkNativeJsonlOut, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { counted } from '../../plural.js';
 
@@ -69,28 +67,8 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
   return 0;
 }
 
-/**
- * import writes native JSONL (gzip under a .gz name): an `--out` named for another format (`imp.json`,
- * `imp.txt`) is refused before any work, as replay refuses an extension it does not write. A name with no
- * extension (`-`, /dev/stdout, a named pipe) is written as it is.
- */
-export function checkImportOut(out: string | undefined): void {
-  if (out === undefined) return;
-  const base = out.replace(/\.gz$/i, '');
-  const extension = outExtension(base);
-  if (extension === undefined || extension === '.jsonl') return;
-  const named = `${base.slice(0, base.length - extension.length)}.jsonl${base === out ? '' : out.slice(base.length)}`;
-  throw new UserError({
-    file: '<command line>',
-    field: '--out',
-    code: 'unknown_extension',
-    message: `'${out}' ends in ${extension}${out.slice(base.length)}, but import writes native JSONL (one JSON record a line), which loopcost reads back from a .jsonl or .jsonl.gz file`,
-    hint: `name it ${named}`,
-  });
-}
-
 export function importAction(inputs: string[], opts: ReadFlags & { out?: string }, io: CliIO): Promise<number> {
-  checkImportOut(opts.out);
+  checkNativeJsonlOut(opts.out, 'import');
   checkOutputs([['--out', opts.out]], inputs, io);
   const { files, unread } = recordedTraceFiles(inputs, { command: 'import', instead: "write a scenario's runs as native traces with 'loopcost generate'", read: opts }, io);
   return runImport(traceInputs(files, opts, { unread }), opts.out, io, opts.skipBad === true);

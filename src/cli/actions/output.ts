@@ -8,6 +8,7 @@ import type { ReportView } from '../../report/view.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
 import type { PriceFlags } from '../parseFlags.js';
+import { outExtension } from './flagChecks.js';
 import { checkOutputsAgainstInputs, type InputPath, type OutputFile } from './outputClash.js';
 
 export type { InputPath, OutputFile } from './outputClash.js';
@@ -103,6 +104,27 @@ export function announceReportDir(dir: string, names: readonly string[], io: Cli
 export function tableOrJson(command: string, format: string): void {
   if (format === 'table' || format === 'json') return;
   throw new UserError({ file: '<command line>', field: '--out', code: 'bad_value', message: `${command} writes a table or JSON, not ${format}`, hint: 'name the file .txt or .json, or give --format' });
+}
+
+/**
+ * A command that writes native JSONL (gzip under a .gz name: `import`, `generate`) refuses an `--out`
+ * named for another format (`runs.json`, `runs.txt`) before any work, as replay refuses an extension it
+ * does not write: loopcost reads the file back only as .jsonl or .jsonl.gz. A name with no extension
+ * (`-`, /dev/stdout, a named pipe) is written as it is.
+ */
+export function checkNativeJsonlOut(out: string | undefined, command: string): void {
+  if (out === undefined) return;
+  const base = out.replace(/\.gz$/i, '');
+  const extension = outExtension(base);
+  if (extension === undefined || extension === '.jsonl') return;
+  const named = `${base.slice(0, base.length - extension.length)}.jsonl${base === out ? '' : out.slice(base.length)}`;
+  throw new UserError({
+    file: '<command line>',
+    field: '--out',
+    code: 'unknown_extension',
+    message: `'${out}' ends in ${extension}${out.slice(base.length)}, but ${command} writes native JSONL (one JSON record a line), which loopcost reads back from a .jsonl or .jsonl.gz file`,
+    hint: `name it ${named}`,
+  });
 }
 
 /** Refuses an output path before any work is done when it cannot be a file (a directory, a path under a file, a device, empty). */

@@ -1,6 +1,6 @@
 import { cacheRuleWarnings, skipOpenLoopWarnings } from '../../report/warnings.js';
 import type { BrakeConfig } from '../../brakes/config.js';
-import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import type { UnreadInput } from '../../io/collectInputs.js';
@@ -83,6 +83,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     const options = {
       brakes,
       strategy: command.strategy,
+      strategyPlace: COMMAND_LINE_CONTEXT,
       prices,
       keepSteps,
       ...(command.model === undefined ? {} : { model: command.model }),

@@ -134,6 +134,8 @@ const MODEL_FIELD: Record<string, string> = {
   'vcr-cassette': 'request body "model"',
   'http-exchanges': 'request body "model"',
   'otlp-json': 'gen_ai.request.model',
+  'claude-code': 'message.model',
+  codex: 'payload.model (turn_context)',
 };
 
 /**

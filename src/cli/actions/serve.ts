@@ -6,6 +6,7 @@
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
+import { errorCode, knownErrorWords } from '../../io/fileErrorWords.js';
 import { formatUsd } from '../../report/money.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -111,6 +112,24 @@ function stopSignal(): Promise<string> {
   });
 }
 
+/** The flag to change, and what to do, for each error of listening said to the user (its words: io/fileErrorWords.ts). */
+const LISTEN_ERRORS: Readonly<Record<string, { field: '--port' | '--host'; hint: string }>> = {
+  EADDRINUSE: { field: '--port', hint: 'choose another --port, or 0 for any free one' },
+  EACCES: { field: '--port', hint: 'a port below 1024 needs the rights of root: choose another --port, or 0 for any free one' },
+  EADDRNOTAVAIL: { field: '--host', hint: 'give an address of this machine: 127.0.0.1 (this machine only), or 0.0.0.0 (every interface)' },
+  ENOTFOUND: { field: '--host', hint: 'check the name, or give an address: 127.0.0.1, or 0.0.0.0' },
+  EAI_AGAIN: { field: '--host', hint: 'check the name, or give an address: 127.0.0.1, or 0.0.0.0' },
+};
+
+/** `cannot listen on H:P: the address is in use …`, naming the flag; undefined for an error that is not the user's. */
+function listenProblem(error: unknown, at: { host: string; port: number }): UserError | undefined {
+  const code = errorCode(error);
+  const known = code === undefined ? undefined : LISTEN_ERRORS[code];
+  const words = knownErrorWords(error);
+  if (known === undefined || words === undefined) return undefined;
+  return usage(known.field, `cannot listen on ${at.host}:${at.port}: ${words}`, known.hint);
+}
+
 export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO): Promise<number> {
   const { host, port, cache, maxSessions, sessionIdleSeconds } = flagOptions(flags);
   const sources = await sourcesOf(inputs, flags, io);
@@ -125,11 +144,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   try {
     server = await startServer({ sources, prices, host, port, ...(cache === undefined || !sources.traces ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }), ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }) });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw usage(code === 'EADDRINUSE' || code === 'EACCES' ? '--port' : '--host', `cannot listen on ${host}:${port} (${code})`, code === 'EADDRINUSE' ? 'choose another --port, or 0 for any free one' : undefined);
-    }
-    throw error;
+    throw listenProblem(error, { host, port }) ?? error;
   }
   // Listened for once listening (a failed start leaves no handler behind): the first SIGINT, SIGTERM or SIGHUP stops the server, a second one the process.
   const stopped = stopSignal();

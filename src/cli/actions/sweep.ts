@@ -12,7 +12,8 @@ import { pricedRunsOf } from './scenarioWarnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
-import { finishSweepReport, renderSweep, sweepHeader, sweepReportPieces, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { DEFAULT_HARD_CAP_STEPS } from '../../scenario/settings.js';
+import { BASELINE_NOTE_START, finishSweepReport, renderSweep, sweepHeader, sweepReportPieces, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf } from '../../population/contextTokens.js';
 import { brakesFromFlags, positiveInt, strategyFromFlags } from '../parseFlags.js';
@@ -73,19 +74,25 @@ export function shardRange(shard: { index: number; of: number } | undefined, cou
   return { from: Math.floor(((shard.index - 1) * count) / shard.of), to: Math.floor((shard.index * count) / shard.of) };
 }
 
-function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[] }): SweepHeader {
+/** ` (500 steps)`: the scenario files' hard caps (`hardCapSteps`, else the default), or nothing without scenario files. */
+function hardCapText(scenarios: SweepSetup['scenarios']): string {
+  const caps = [...new Set(scenarios.map(({ scenario }) => scenario.hardCapSteps ?? DEFAULT_HARD_CAP_STEPS))].sort((a, b) => a - b);
+  return caps.length === 0 ? '' : ` (${caps.map((n) => n.toLocaleString('en-US')).join(' or ')} steps)`;
+}
+
+function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[]; given: GivenFlag }): SweepHeader {
   const { setup: prepared, read, opts } = args;
   const { recordedRuns } = read;
   const scenarios = prepared.scenarios.map(scenarioRunSettings);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const notes = [
-    'Baseline of every figure: the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap or their provider\'s refusal of a prompt + max_tokens past the window).',
+    `${BASELINE_NOTE_START} the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap${hardCapText(prepared.scenarios)} or their provider's refusal of a prompt + max_tokens past the window).`,
     ...(opts.tree !== true ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
-    ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes and context, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
+    ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes, context and cache, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }) });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, given: args.given, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }) });
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -153,14 +160,14 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
   // One thread too takes the units (files streamed through the sweep).
   if (range.to > range.from && splitsRuns(setup, opts)) {
     const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
-    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs }) };
+    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs, given }) };
   }
   for (const worker of started) worker.stop();
   const read = await prepareSweep(inputs, opts, given, io, { setup });
   // A run past $9,007 makes its file bad (sweepDrop.ts): rows and header are of the sweep without it.
   return tallyDropping({ prepared: read, opts, io }, async (prepared) => {
     const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
-    return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs }) };
+    return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs, given }) };
   });
 }
 

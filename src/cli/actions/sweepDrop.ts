@@ -14,7 +14,8 @@ import type { BadInput } from '../../import/inputSet.js';
 import { overflowPlace } from '../../population/blameRun.js';
 import { SweepPopulation, type SweepTallier } from '../../population/sweep.js';
 import type { CliIO } from '../io.js';
-import { finishRead, tracesOf, type AllRuns } from './sweepRead.js';
+import { finishRead, type AllRuns } from './sweepRead.js';
+import { TreesLeftOut } from './treesLeftOut.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
 /** In each of `reads` that holds it, the file (not bad already) of the named run `place` (blameRun.ts places it). */
@@ -33,26 +34,28 @@ function filesOfRun(place: string, reads: readonly AllRuns[]): { read: AllRuns; 
  * check names a run as its scenario spelled the file) and, once `dropped` has been told (it drops that
  * file's runs), `work` is done again. Without --skip-bad (or with nothing left) the command fails there,
  * naming every bad file. Listing the bad files skipped is the caller's (finishRead), after the tally.
+ * `dropped` is told the run that passed $9,007 (as blameRun.ts placed it).
  */
-export async function dropOverflowing<T>(args: { reads: readonly AllRuns[]; asRead?: (place: string) => string; dropped: () => void | Promise<void> }, work: () => T | Promise<T>): Promise<T> {
+export async function dropOverflowing<T>(args: { reads: readonly AllRuns[]; asRead?: (place: string) => string; dropped: (place: string) => void | Promise<void> }, work: () => T | Promise<T>): Promise<T> {
   for (;;) {
     try {
       return await work();
     } catch (error) {
       const place = overflowPlace(error);
       const found = place === undefined ? [] : filesOfRun(args.asRead?.(place) ?? place, args.reads);
-      if (found.length === 0) throw error;
+      if (place === undefined || found.length === 0) throw error;
       for (const { read, file } of found) read.set.markBad(file, error as UserError);
       for (const { read } of found) read.set.finish();
-      await args.dropped();
+      await args.dropped(place);
     }
   }
 }
 
 /**
  * `work` over the prepared sweep; each run past $9,007 it meets makes its file bad and `work` is done again
- * without that file's runs (dropOverflowing). Then the bad files are refused or listed (--skip-bad). `work`
- * gets the sweep it finished on: what the report must describe (its runs, its caches).
+ * without that file's runs (dropOverflowing) — with `--tree`, without its whole session tree (treesLeftOut.ts,
+ * as replay --tree leaves it out). Then the bad files are refused or listed (--skip-bad). `work` gets the
+ * sweep it finished on: what the report must describe (its runs, its caches).
  */
 export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: SweepFlags; io: CliIO }, work: (prepared: PreparedSweep) => T | Promise<T>): Promise<T> {
   const { opts, io } = args;
@@ -62,11 +65,15 @@ export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: Sw
   // Without --skip-bad a file found bad while reading fails the command at once, before any tally (a run
   // past $9,007 is named with the other bad files only when reading found none).
   if (opts.skipBad !== true && read.set.badInputs.length > 0) read.set.finish();
-  const dropped = async () => {
-    current = await prepareSweep([], opts, () => false, io, { traces: tracesOf(read), setup: current, read });
+  const leftOut = new TreesLeftOut(read);
+  const dropped = async (place: string) => {
+    if (current.trees !== undefined) leftOut.leave(current.trees.trees, place);
+    current = await prepareSweep([], opts, () => false, io, { traces: leftOut.traces(), setup: current, read });
+    if (current.trees !== undefined) leftOut.checkSomeLeft(current.trees.trees.length);
   };
   const result = await dropOverflowing({ reads: [read], dropped }, () => work(current));
   finishRead(read, io);
+  io.stderr(leftOut.message());
   return result;
 }
 

@@ -4,16 +4,21 @@
  * grid that prices none so says there is no such check), recorded runs swept under a context strategy they
  * were not recorded with (open loop), the cache on with a model the table gives no cached-input price
  * (scenarioWarnings.ts, as replay says it), and `--context-window model` on runs whose model the table
- * gives no window (population/modelWindow.ts).
+ * gives no window (population/modelWindow.ts), and the brakes and context scenario files set that the sweep
+ * replaced (unusedFileSettings: its configurations are the grid and the flags given, the same for every input).
  */
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
-import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../../report/warnings.js';
+import { canonicalJson } from '../../brakes/fingerprint.js';
+import { shellWord } from '../../report/settings.js';
+import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, unusedFileSettingsWarnings, type ReportWarning, type UnusedFileSettings } from '../../report/warnings.js';
+import { fileSettings, type FileSetting } from '../../scenario/settings.js';
 import type { Trace } from '../../trace/types.js';
-import { strategyFromFlags } from '../parseFlags.js';
+import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../parseFlags.js';
 import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
+import type { GivenFlag } from './inputs.js';
 import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
@@ -31,7 +36,7 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
  */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[] }): ReportWarning[] {
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; given: GivenFlag; command?: 'sweep' | 'calibration' }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -50,5 +55,37 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ),
     ...windows.warnings(),
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
+    ...unusedFileSettingsWarnings(unusedFileSettings(setup, args.given), args.command ?? 'sweep'),
   ];
+}
+
+/** Whether a file's setting is what the sweep's runs take with none given: no brake (`preset: none`), `context: full`, `cache: off`. */
+function isSweepDefault(setting: FileSetting): boolean {
+  if (setting.section === 'brakes') return canonicalJson(brakesFromFlags({ [setting.flag as keyof BrakeFlags]: setting.value })) === canonicalJson(brakesFromFlags({}));
+  const strategy = strategyFromFlags({ [setting.flag as keyof ContextFlags]: setting.value });
+  return canonicalJson({ ...strategy, cache: strategy.cache ?? 'off' }) === canonicalJson({ ...strategyFromFlags({}), cache: 'off' });
+}
+
+/**
+ * What each scenario file sets of the brakes and context (src/scenario/settings.ts) that the sweep replaced:
+ * neither a grid axis nor a flag gave it, and it is not what the runs take with none given. A preset given
+ * (flag or axis) replaces a file's brakes as replay's does, so then only its context is said. Files that set
+ * the same share one group, in the inputs' order.
+ */
+export function unusedFileSettings(setup: Pick<SweepSetup, 'axes' | 'scenarios'>, flagGiven: GivenFlag): UnusedFileSettings[] {
+  const gridKeys = new Set(setup.axes.map((axis) => axis.key));
+  const presetGiven = gridKeys.has('preset') || flagGiven('preset');
+  // A flag given on the command line (not its default: --context is full unless given).
+  const given = (s: FileSetting) => gridKeys.has(s.key) || flagGiven(s.flag) || (s.section === 'brakes' && presetGiven);
+  const groups = new Map<string, { files: string[]; settings: UnusedFileSettings['settings'] }>();
+  for (const { scenario } of setup.scenarios) {
+    const unused = fileSettings(scenario).filter((s) => !given(s) && !isSweepDefault(s));
+    if (unused.length === 0) continue;
+    const settings = unused.map((s) => ({ key: s.key, value: s.value, flag: `--${s.key} ${shellWord(s.value)}` }));
+    const key = canonicalJson(settings);
+    const group = groups.get(key) ?? { files: [], settings };
+    group.files.push(scenario.source);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
 }

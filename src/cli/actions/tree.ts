@@ -5,41 +5,53 @@
  * tree of one agent. Scenario files have no trees: refused with --tree.
  */
 import type { BrakeConfig } from '../../brakes/config.js';
-import type { ContextStrategy } from '../../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { PricedModels } from '../../report/pricedModels.js';
-import { recordedBrakes, type Replayer, type WhatIfSubject } from '../../replay/whatif.js';
+import { recordedBrakes, whatIfSubjects, type Replayer, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning } from '../../report/treeReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { SubagentLimits } from '../../tree/engine.js';
-import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
+import type { SessionTree } from '../../tree/group.js';
+import type { Trace } from '../../trace/types.js';
 import { treeReplayer } from '../../tree/replayTree.js';
 import type { TreeResult } from '../../tree/result.js';
 import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
-import { pricingFor, RunNotes } from './runNotes.js';
-import { workOnRuns } from './inputs.js';
+import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
+import { treesDropping } from './treeDrop.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
-/** Every tree of the inputs (loose runs as trees of one agent), each run noted for the report. */
-async function readTrees(inputs: TraceInputs, io: CliIO, prices: PriceTable, notes: RunNotes, model: string | undefined): Promise<{ trees: SessionTree[]; pricings: PricedModels; took: RunsTook }> {
+/**
+ * `work` over every tree of the inputs (loose runs as trees of one agent), a run past $9,007 leaving its
+ * file out as a bad file and its whole tree with it under --skip-bad (treeDrop.ts); then each run of the
+ * trees kept noted for the report.
+ */
+async function workOnTrees<T>(read: { inputs: TraceInputs; prices: PriceTable; notes: RunNotes; model: string | undefined }, io: CliIO, work: (trees: SessionTree[]) => T): Promise<{ result: T; pricings: PricedModels; took: RunsTook }> {
+  const { prices, notes, model } = read;
   const options = { prices, ...(model === undefined ? {} : { model }) };
-  const read = await workOnRuns(inputs, io, (trace) => ({ trace, pricing: pricingFor(trace, options), note: notes.noteOf(trace, pricingFor(trace, options)) }));
+  const noted = new Map<Trace, { pricing: ReturnType<typeof pricingFor>; note: RunNote }>();
+  const check = (trace: Trace) => {
+    const pricing = pricingFor(trace, options);
+    noted.set(trace, { pricing, note: notes.noteOf(trace, pricing) });
+  };
+  const { result, kept } = await treesDropping({ inputs: read.inputs, check }, io, work);
   const pricings = new PricedModels();
-  for (const { pricing, note } of read) {
+  for (const trace of kept) {
+    const { pricing, note } = noted.get(trace)!;
     pricings.add(pricing);
     notes.addNote(note);
   }
   // What the settings line says the runs took: each run's cache without --cache (defaultCacheMode, as replayTree takes it); no scenario files under --tree.
-  const took = { recordedCaches: read.map(({ trace }) => defaultCacheMode(trace)), scenarios: [] };
-  return { trees: allTrees(sessionTrees(read.map(({ trace }) => trace))), pricings, took };
+  const took = { recordedCaches: kept.map((trace) => defaultCacheMode(trace)), scenarios: [] };
+  return { result, pricings, took };
 }
 
 export interface TreeCommand {
@@ -59,10 +71,11 @@ export interface TreeCommand {
 function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latency' | 'subagent'>, prices: PriceTable) {
   return {
     strategy: command.strategy,
+    strategyPlace: COMMAND_LINE_CONTEXT,
     prices,
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
-    ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
+    ...(command.subagent === undefined ? {} : { subagentLimits: command.subagent }),
   };
 }
 
@@ -70,8 +83,8 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
-  const { trees, pricings, took } = await readTrees(command.traces, io, prices, notes, command.model);
-  const results = trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
+  const replayAll = (trees: SessionTree[]) => trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
+  const { result: results, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
   const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results)];
   const report = buildTreeReport({
     trees: results,
@@ -101,22 +114,22 @@ function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
  * `whatif --tree`: each session tree is one subject, its baseline the main agent's recorded limits (none
  * for Claude Code sessions) and NO per-agent limits — what "baseline (recorded limits)" says, and what
  * sweep --tree's baseline leaves out too; every --try binding the tree, the per-agent limits under every
- * --try (so each --try cell is what `replay --tree` of that setting with the same flags gives).
+ * --try (so each --try cell is what `replay --tree` of that setting with the same flags gives). A tree
+ * past $9,007 under any setting is left out as in `replay --tree` (workOnTrees).
  */
-export async function treeWhatIfSubjects(
+export async function treeWhatIf(
   command: Pick<TreeCommand, 'traces' | 'strategy' | 'model' | 'latency' | 'subagent'>,
-  io: CliIO,
-  prices: PriceTable,
-  notes: RunNotes,
-): Promise<{ subjects: WhatIfSubject[]; took: RunsTook }> {
-  const { trees, took } = await readTrees(command.traces, io, prices, notes, command.model);
-  const subjects = trees.map((tree): WhatIfSubject => {
+  run: { io: CliIO; prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[] },
+): Promise<{ result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }; took: RunsTook }> {
+  const { io, prices, notes, settings } = run;
+  const subjectOf = (tree: SessionTree): WhatIfSubject => {
     const limited = treeReplayer(tree, replayOptions(command, prices));
     const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
     const subject: WhatIfSubject = { source: tree.sessionId, baseline: recordedBrakes(main.runs[0]!), replay: figuresOf(limited) };
     // The baseline without the per-agent limits every --try binds.
     if (command.subagent !== undefined) subject.replayBaseline = figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices)));
     return subject;
-  });
-  return { subjects, took };
+  };
+  const { result, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, (trees) => whatIfSubjects(trees.map(subjectOf), settings));
+  return { result, took };
 }

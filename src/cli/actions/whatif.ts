@@ -80,10 +80,9 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
 
 /** `whatif --tree`: each session tree one subject (actions/tree.ts), the --try brakes binding the tree. */
 async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTable, notes: RunNotes): Promise<number> {
-  const { treeWhatIfSubjects } = await import('./tree.js');
+  const { treeWhatIf } = await import('./tree.js');
   const { subagentSpec, treeOpenLoopWarning } = await import('../../report/treeReport.js');
-  const { subjects, took } = await treeWhatIfSubjects(command, io, prices, notes);
-  const result = whatIfSubjects(subjects, command.settings);
+  const { result, took } = await treeWhatIf(command, { io, prices, notes, settings: command.settings });
   const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}${command.subagent === undefined ? '' : ' under every --try (the baseline has none: the main agent\'s recorded limits only)'}` };
   const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([])];
   emitWhatIf(command, result, { warnings, notes, prices, took }, io);

@@ -20,7 +20,7 @@ const calibrate: CommandModule = {
       .addOption(formatOption(command, ['table', 'csv', 'json']))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command));
-    addInputOptions(addRefusedPerRunOption(addWideOption(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))))).action(async (inputs: string[], opts: CalibrateFlags) => {
+    addInputOptions(addRefusedPerRunOption(addWideOption(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command, 'sweep'))))))).action(async (inputs: string[], opts: CalibrateFlags) => {
       if (opts.perRun === true) throw sweepPerRunRefused('calibrate');
       const { calibrateAction } = await import('../actions/calibrate.js');
       setExitCode(await calibrateAction(inputs, opts, io, givenOptions(command)));

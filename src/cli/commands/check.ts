@@ -1,6 +1,15 @@
 import type { CommandModule } from '../command.js';
+import { UserError } from '../../errors.js';
 import type { CheckFlags } from '../actions/check.js';
 import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, givenOptions, option, outOption } from '../options.js';
+
+const CHECK_FORMATS = ['table', 'json'];
+
+/** `--format`: one of CHECK_FORMATS; any other (`junit`) refused with the flag that writes JUnit XML. */
+function checkFormat(value: string): string {
+  if (CHECK_FORMATS.includes(value)) return value;
+  throw new UserError({ file: '<command line>', field: '--format', code: 'bad_value', message: `'${value}' is not a format check writes: allowed choices are ${CHECK_FORMATS.join(', ')}`, hint: 'for JUnit XML, give --junit FILE: it is written beside the table or JSON report' });
+}
 
 const check: CommandModule = {
   name: 'check',
@@ -11,7 +20,7 @@ const check: CommandModule = {
       .argument('<scenarios...>', "scenario files, directories or globs (trace files in a directory are left out: a scenario's traces: names the recorded runs it checks)");
     command
       // check writes no CSV: its own default text, not the shared one that names .csv.
-      .addOption(option(command, '--format <format>', 'output format', "from --out's extension (.json, or .txt for a table), else table").choices(['table', 'json']))
+      .addOption(option(command, '--format <format>', 'output format', "from --out's extension (.json, or .txt for a table), else table").choices(CHECK_FORMATS).argParser(checkFormat))
       .addOption(outOption(command))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(option(command, '--junit <file>', 'also write JUnit XML: one testcase per expectation, a failure carries the measured value and the limit', 'none'))

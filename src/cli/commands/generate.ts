@@ -15,7 +15,7 @@ const generate: CommandModule = {
       .addOption(option(command, '--cache <mode>', 'prompt caching: on | off', "the file's, else off"))
       .addOption(option(command, '--latency-model <spec>', 'latencies written on calls and tool calls: call=MS,input-token=MS,output-token=MS,tool=MS', "the file's, else none written"))
       .addOption(option(command, '--max-output-tokens <n>', "the max_tokens each call sends: a synthetic agent's provider cuts a longer answer there, and refuses a prompt + max_tokens past the model's window", '4096'))
-      .addOption(option(command, '--out <file>', 'write the traces here (atomically)', 'stdout'));
+      .addOption(option(command, '--out <file>', 'write the traces here (atomically): a .jsonl name, or .jsonl.gz for gzip', 'stdout'));
     addPriceOptions(addScenarioOptions(command, true), 'written').action(async (scenario: string, opts: GenerateFlags) => {
       const { generateAction } = await import('../actions/generate.js');
       setExitCode(await generateAction(scenario, opts, io, givenOptions(command)));

@@ -18,7 +18,14 @@ const project: CommandModule = {
       .addOption(option(command, '--format <format>', 'output format', "from --out's extension (.json, or .txt for a table), else table").choices(['table', 'json']))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command));
-    addInputOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))).action(async (inputs: string[], opts: ProjectFlags) => {
+    addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))));
+    // project's --seed seeds the scenario files' synthetic runs too (seedSeedsProjection), not the projection alone.
+    const seed = command.options.find((o) => o.long === '--seed');
+    if (seed !== undefined) {
+      seed.description = 'seed of the simulated days and the bootstrap, and of the synthetic runs (the population) of every scenario file';
+      seed.defaultValueDescription = "1 for the days and the bootstrap; the synthetic runs the file's seed, else 1";
+    }
+    addInputOptions(command).action(async (inputs: string[], opts: ProjectFlags) => {
       const { projectAction } = await import('../actions/project.js');
       setExitCode(await projectAction(inputs, opts, io, givenOptions(command)));
     });

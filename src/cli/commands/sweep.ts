@@ -35,7 +35,7 @@ const sweep: CommandModule = {
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))
       .addOption(option(command, '--report-dir <dir>', 'write json, csv, table and chart reports into this directory (not with --out, --format or --shard)', 'none'));
-    addInputOptions(addTreeOptions(addRefusedPerRunOption(addWideOption(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))))).action(async (inputs: string[], opts: SweepFlags) => {
+    addInputOptions(addTreeOptions(addRefusedPerRunOption(addWideOption(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command, 'sweep')))))))).action(async (inputs: string[], opts: SweepFlags) => {
       if (opts.perRun === true) throw sweepPerRunRefused('sweep');
       const { sweepAction } = await import('../actions/sweep.js');
       const { availableParallelism } = await import('node:os');

@@ -48,6 +48,8 @@ interface PendingTool {
 interface DraftCall {
   model?: string;
   line: number;
+  /** The line `model` was read from: the call's own first line, or for a failed attempt the line of the call whose model it was given. */
+  modelLine?: number;
   sidechain: boolean;
   startedAtMs?: number;
   endedAtMs?: number;
@@ -155,6 +157,7 @@ class TranscriptReader {
       this.byKey.set(response.key, draft);
     }
     draft.model = response.model;
+    draft.modelLine ??= line;
     this.lastModel = response.model;
     draft.usage = response.usage; // the last line's usage is the final one
     if (atMs !== undefined) draft.endedAtMs = Math.max(draft.endedAtMs ?? atMs, atMs);
@@ -215,13 +218,18 @@ function callRecord(draft: DraftCall): CallRecord {
 
 /** Failed attempts carry no model: they were made with the model of the call before them (else after). */
 function fillFailedModels(drafts: DraftCall[]): void {
-  let model: string | undefined;
-  for (const draft of drafts) model = draft.model ??= model;
-  for (let i = drafts.length - 1; i >= 0; i--) model = drafts[i]!.model ??= model;
+  let from: DraftCall | undefined;
+  const fill = (draft: DraftCall): void => {
+    if (draft.model === undefined && from !== undefined) [draft.model, draft.modelLine] = [from.model, from.modelLine];
+    if (draft.model !== undefined) from = draft;
+  };
+  for (const draft of drafts) fill(draft);
+  from = undefined;
+  for (let i = drafts.length - 1; i >= 0; i--) fill(drafts[i]!);
 }
 
 function agentCall(draft: DraftCall): AgentCall {
-  const call: AgentCall = { record: callRecord(draft), model: draft.model! };
+  const call: AgentCall = { record: callRecord(draft), model: draft.model!, ...(draft.modelLine === undefined ? {} : { modelLine: draft.modelLine }) };
   if (draft.startedAtMs !== undefined) call.startedAtMs = draft.startedAtMs;
   if (draft.goalTokens !== undefined) call.goalTokens = draft.goalTokens;
   if (draft.stopReason !== undefined) call.stopReason = draft.stopReason;

@@ -40,6 +40,8 @@ class RolloutReader {
   private readonly pending = new Map<string, { record: ToolCallRecord; model: string; atMs?: number }>();
   private open: OpenCall | undefined;
   private model: string | undefined;
+  /** The line of the turn_context that named `model`. */
+  private modelLine = 0;
   private previousMs: number | undefined;
   private lastTotal: string | undefined;
   private promptTokens: number | undefined;
@@ -61,7 +63,7 @@ class RolloutReader {
     if (at === undefined) this.issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(value.timestamp)}`);
     const payload = isJsonObject(value.payload) ? value.payload : {};
     if (value.type === 'session_meta') this.readMeta(payload);
-    else if (value.type === 'turn_context' && typeof payload.model === 'string') this.model = payload.model;
+    else if (value.type === 'turn_context' && typeof payload.model === 'string') [this.model, this.modelLine] = [payload.model, line];
     else if (value.type === 'response_item') this.readItem(line, payload, at);
     else if (value.type === 'event_msg') this.readEvent(line, payload, at);
     else if (value.type === 'compacted') this.readCompacted(line);
@@ -138,7 +140,7 @@ class RolloutReader {
       return;
     }
     const { input, cached, output, reasoning } = count.last;
-    const call: AgentCall = { record: { type: 'call', inputTokens: input, outputTokens: output }, model: this.model };
+    const call: AgentCall = { record: { type: 'call', inputTokens: input, outputTokens: output }, model: this.model, modelLine: this.modelLine };
     if (cached > 0) call.record.cachedInputTokens = cached;
     if (reasoning > 0) call.record.reasoningTokens = reasoning;
     if (open.startedAtMs !== undefined && at !== undefined) call.record.latencyMs = Math.max(0, at - open.startedAtMs);

@@ -16,6 +16,8 @@ export interface AgentCall {
   /** The native record, without `startMs` (set here from `startedAtMs`). */
   record: CallRecord;
   model: string;
+  /** The line of the log the call's model was read from (a run's header line: an unknown model names it). */
+  modelLine?: number;
   /** When the call was sent (epoch ms); absent when the log has no timestamps. */
   startedAtMs?: number;
   /** Tokens of the user message this call answers, when the call opens a user turn. */
@@ -119,8 +121,11 @@ export function agentRuns(spec: AgentRunsSpec): Trace[] {
     const calls = part.map((call) => {
       return originMs !== undefined && call.startedAtMs !== undefined ? copyWith(call.record, { startMs: call.startedAtMs - originMs }) : copyWith(call.record, {});
     });
+    // A line of the file the run is named by only (a sub-agent's calls are in a file of their own).
+    const line = spec.path === spec.sourceBase ? part[0]!.modelLine : undefined;
     return {
       source: `${spec.sourceBase}#${spec.label}${parts.length > 1 ? `.${i + 1}` : ''}`,
+      ...(line === undefined ? {} : { headerLine: line }),
       header,
       calls,
       end: partEnd(part, parts[i + 1], i + 2, spec.finalStatus),

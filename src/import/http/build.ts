@@ -196,6 +196,8 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
 
   return {
     source,
+    // The line the model was read from (the run's first exchange), as the missing model names it.
+    ...(first.ex.line !== undefined ? { headerLine: first.ex.line } : {}),
     header: {
       type: 'header',
       schema: TRACE_SCHEMA,

@@ -89,6 +89,8 @@ function buildRun(traceId: string, spans: OtelSpan[], source: string, path: stri
   }
   return {
     source,
+    // The line the model was read from (the first model-call span's), as the missing model names it.
+    ...(first.line !== undefined ? { headerLine: first.line } : {}),
     header: {
       type: 'header',
       schema: TRACE_SCHEMA,

@@ -1,0 +1,42 @@
+/**
+ * Where a scenario's settings are named when they are refused, and its model priced: an unknown model at
+ * the file's `model:` line (or where the caller was given the model that re-prices it), the strategy at the
+ * file's `context` unless `--context` replaced it.
+ */
+import { COMMAND_LINE_CONTEXT, type StrategyPlace } from '../context/strategy.js';
+import { UserError } from '../errors.js';
+import { COMMAND_LINE_MODEL, type NamedPlace } from '../options/given.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
+import { placePricingIssues } from '../pricing/issuePlace.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import type { Scenario } from './load.js';
+import { scenarioLineOf } from './scenarioLines.js';
+import { fileKeyOfFlag } from './settings.js';
+
+/** The scenario's model priced from the table; an unknown model names the scenario's field, or `--model` on the command line when `model` re-prices it. */
+export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, model?: string): ModelPricing {
+  return scenarioPricing(scenario, prices, { model });
+}
+
+/** resolveScenarioPricing, an unknown `model` named where the caller was given it (`modelPlace`: default `--model`; runScenario's `model`). */
+export function scenarioPricing(scenario: Scenario, prices: PriceTable, { model, modelPlace }: { model?: string | undefined; modelPlace?: NamedPlace | undefined }): ModelPricing {
+  try {
+    // The provider's minimum cacheable prefix applies to synthetic runs as to recorded ones (--cache on).
+    return withCacheRule(model !== undefined ? prices.resolve(model) : prices.resolve(scenario.model, scenario.provider));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const line = model !== undefined ? undefined : scenarioLineOf(scenario, ['model']);
+    const place = model !== undefined ? (modelPlace ?? COMMAND_LINE_MODEL) : { file: scenario.source, ...(line === undefined ? {} : { line }), field: 'model' };
+    throw new UserError(placePricingIssues(error.issues, place));
+  }
+}
+
+/** Where a scenario file writes its context strategy. */
+export function scenarioContextPlace(scenario: Pick<Scenario, 'source'>): StrategyPlace {
+  return { file: scenario.source, field: fileKeyOfFlag('--context')! };
+}
+
+/** The file's `context` names a scenario's strategy unless `--context` replaced it. */
+export function strategyPlaceOf(scenario: Pick<Scenario, 'source'>, overrides: { contextFlags?: { context?: string } }): StrategyPlace {
+  return overrides.contextFlags?.context === undefined ? scenarioContextPlace(scenario) : COMMAND_LINE_CONTEXT;
+}
