@@ -32,7 +32,8 @@ import type { Trace } from '../trace/types.js';
 // 3: a refusal that contradicts itself, a 2xx failed status and an end completed after a refusal are refused (src/trace/rules.ts); importers leave a 2xx failed status out.
 // 4: a logged time without a time zone is read as UTC (src/import/common/timestamp.ts); statuses outside 100-599 and a failed call marked final are refused, importers leave such statuses out; end records may say `aborted`, tool calls `unreached`.
 // 5: a native run keeps its header's line (Trace.headerLine: an unknown model names it).
-export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/5';
+// 6: a Codex 0.40 rollout (token_count before its response's items) pairs each call with its own items; a turn_aborted ends its run.
+export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/6';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;

@@ -28,6 +28,14 @@ export interface DriftRow {
   measured: number | null;
   /** Under a price change: the figure measured under the baseline's prices (what `status` judges). */
   atBaselinePrices?: number | null;
+  /**
+   * The signed change of `measured` from `baseline` as a share of the baseline (-0.424: 42.4% lower; rates
+   * too, whose tolerance is in points). null: a value is none, or the baseline is 0 and the figure is not.
+   * Absent on `new` and `gone` rows.
+   */
+  relativeChange?: number | null;
+  /** Under a price change: the same, of `atBaselinePrices` (what a DRIFT there is). */
+  relativeChangeAtBaselinePrices?: number | null;
   status: DriftStatus;
 }
 
@@ -128,13 +136,21 @@ function statusOf(kind: FigureKind, values: { was: number | null; is: number | n
   return 'atBaseline' in values ? 'price change' : 'drift';
 }
 
+/** `relativeChange`: (is − was) / was, null when either is none or was is 0 and is is not. */
+function relativeChange(was: number | null, is: number | null): number | null {
+  if (was === null || is === null) return null;
+  if (was === 0) return is === 0 ? 0 : null;
+  return (is - was) / Math.abs(was);
+}
+
 function figureRows(check: ScenarioCheck, before: BaselineFigures, args: { tolerance: number; atBaselinePrices?: ScenarioCheck }): DriftRow[] {
   const figures = figuresOf(check.metrics);
   const then = args.atBaselinePrices === undefined ? undefined : figuresOf(args.atBaselinePrices.metrics);
   return FIGURES.map(([figure, kind, value]) => {
     const values = { was: value(before), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
-    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null };
-    return { scenario: check.source, figure, baseline: values.was, measured: values.is, ...atBaselinePrices, status: statusOf(kind, values, args.tolerance) };
+    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(values.was, values.atBaseline ?? null) };
+    const change = { relativeChange: relativeChange(values.was, values.is), ...atBaselinePrices };
+    return { scenario: check.source, figure, baseline: values.was, measured: values.is, ...change, status: statusOf(kind, values, args.tolerance) };
   });
 }
 

@@ -17,7 +17,7 @@ import { priceChangeText } from './priceChangeText.js';
 import { changesText } from './settingChanges.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
-import { styledPercentText } from '../report/percentText.js';
+import { signedPercentText, signedPointsText, styledPercentText } from '../report/percentText.js';
 import { checkPercent } from './evaluate.js';
 
 export interface CheckReport {
@@ -72,6 +72,30 @@ export function toleranceText(drift: Pick<Drift, 'tolerance'>): string {
   return styledPercentText(drift.tolerance, { decimals: 4, trim: true });
 }
 
+/** The value a DRIFT judges: measured, or under a price change measured at the baseline's prices. */
+function judged(row: DriftRow): { value: number | null; relative: number | null | undefined } {
+  if (row.atBaselinePrices === undefined) return { value: row.measured, relative: row.relativeChange };
+  return { value: row.atBaselinePrices, relative: row.relativeChangeAtBaselinePrices };
+}
+
+/** Whether a DRIFT row's figure fell below the baseline's (what it judges). */
+export function droppedBelowBaseline(row: DriftRow): boolean {
+  const { value } = judged(row);
+  return row.status === 'drift' && row.baseline !== null && value !== null && value < row.baseline;
+}
+
+/**
+ * A drift's direction and size in the tolerance's units: `↓ -42.4%` (money, a share of the baseline),
+ * `↑ +12.5 points` (a rate), `↑ from $0`; empty when a value is none.
+ */
+export function driftDirection(row: DriftRow): string {
+  const { value, relative } = judged(row);
+  if (row.baseline === null || value === null || value === row.baseline) return '';
+  const arrow = value > row.baseline ? '↑' : '↓';
+  if (!row.figure.includes('Usd')) return `${arrow} ${signedPointsText((value - row.baseline) * 100)} points`;
+  return relative === null || relative === undefined ? `${arrow} from ${driftValue(row, row.baseline)}` : `${arrow} ${signedPercentText(relative)}`;
+}
+
 /** A scenario's row: new and gone have no figures to show; the status says what they are. */
 function driftCells(row: DriftRow, repriced: boolean): Cell[] {
   if (row.status === 'new' || row.status === 'gone') {
@@ -83,7 +107,7 @@ function driftCells(row: DriftRow, repriced: boolean): Cell[] {
     driftValue(row, row.baseline),
     driftValue(row, row.measured),
     ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? 'DRIFT' : row.status,
+    row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : row.status,
   ];
 }
 
@@ -127,9 +151,23 @@ function changeLines(drift: Drift, width: number): string {
   return text;
 }
 
-/** The notes after the drift table: what changed, new and gone scenarios, and what to do. */
+/** Why a drop fails (the tolerance holds both ways), as the report and a JUnit drop failure say it. */
+export const DROP_REASON = 'a figure that fell (↓) past the tolerance fails as one that rose does: runs that cost less may be runs the brakes now stop before they finish';
+
+/**
+ * Said when a figure fell past the tolerance: the tolerance holds both ways, a drop fails as a rise does,
+ * and why; and the command that accepts it. Undefined when nothing dropped.
+ */
+export function dropNote(drift: Drift): string | undefined {
+  if (!drift.rows.some(droppedBelowBaseline)) return undefined;
+  return `drops: ${DROP_REASON}; if the drop is intended, accept it: run the same check with --update-baseline ${drift.file}`;
+}
+
+/** The notes after the drift table: the drops, what changed, new and gone scenarios, and what to do. */
 function driftNotes(drift: Drift, width: number): string {
-  let text = changeLines(drift, width);
+  const drop = dropNote(drift);
+  let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
+  text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
   if (drift.scenarios.gone > 0) text += labelledLine(printableText(goneNote(drift)), width);

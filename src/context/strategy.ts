@@ -207,7 +207,7 @@ export function summaryTriggerTokens(strategy: ContextStrategy, contextWindowTok
   if (!s) return Infinity;
   if (s.triggerPercent !== undefined) {
     if (contextWindowTokens === Infinity) {
-      throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerPercent}% needs the model's context window, which the price table does not give`, hint: 'give trigger in tokens, or set --context-window N' });
+      throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerPercent}% needs the model's context window, which the price table does not give`, hint: `give trigger in tokens, or set ${contextWindowWords(place)}` });
     }
     const tokens = percentTokens(s.triggerPercent, contextWindowTokens);
     if (tokens < 1) {
@@ -220,6 +220,14 @@ export function summaryTriggerTokens(strategy: ContextStrategy, contextWindowTok
     throw new UserError({ ...place, code: 'bad_value', message: `trigger=${s.triggerTokens} is above the context window (${contextWindowTokens} tokens): no summary could happen`, hint: 'set trigger below the context window, or as a percentage (trigger=80%)' });
   }
   return s.triggerTokens!;
+}
+
+/**
+ * The context-window brake as whoever wrote the strategy sets it: an entry point's options (`<replayTrace
+ * options>`, optionsFile's form) `brakes.contextWindow`; the command line and a scenario file `--context-window N`.
+ */
+function contextWindowWords(place: StrategyPlace): string {
+  return place.file.startsWith('<') && place.file.endsWith(' options>') ? `brakes.contextWindow in ${place.file}` : '--context-window N';
 }
 
 /** R% of a window of `windowTokens`, in whole tokens (the one place a percentage trigger becomes tokens). */

@@ -13,6 +13,7 @@ import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import type { Trace } from '../trace/types.js';
+import { requireTrace } from '../options/given.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
 import { precompute } from './precompute.js';
@@ -121,6 +122,8 @@ const costsWhileCompiling = new CompileScratch();
  * is not compiled: the run stops there, provider_refused, with the refusal's numbers (refusal.ts).
  */
 export function compileTrace(trace: Trace, memory?: CompileScratch | CompileArena): CompiledTrace {
+  // A library caller's missing run (`const [trace] = await loadTraceFile(empty)`) is a UserError, not a TypeError below.
+  requireTrace('compileTrace', trace);
   // Up to the call its provider refused, if one was (refusal.ts): the run ends there.
   const n = refusedAt(trace.calls);
   // As every replay plays them: no final mark on a last call its run was aborted after (trace/replayedCalls.ts).

@@ -15,6 +15,7 @@ import type { BrakeLimits } from '../kernel/limits.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import type { CompiledTrace } from './layout.js';
+import { requireSweepTraces } from '../options/given.js';
 import { replayCompiled, toolStopCall } from './replayFast.js';
 import { sweepsStepwise } from './strategySteps.js';
 import { buildRunTable } from './plainTable.js';
@@ -80,7 +81,10 @@ class PassSettings {
  * Sweeps traces [range.from, range.to) over the grid's cells. `into`: a result of the same grid and
  * slice size to reuse (its columns are overwritten), as a worker that sweeps slice after slice would.
  */
-export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, range: { from: number; to: number } = { from: 0, to: traces.length }, into?: SweepResult): SweepResult {
+export function sweepCompiled(traces: readonly SweepTrace[], grid: SweepGrid, given?: { from: number; to: number }, into?: SweepResult): SweepResult {
+  // Checked before the default range reads traces.length: a missing one is a UserError, not a TypeError.
+  requireSweepTraces('sweepCompiled', traces, given);
+  const range = given ?? { from: 0, to: traces.length };
   const plan = sweepPlan(grid);
   const { cells, passes } = plan;
   const count = Math.max(0, range.to - range.from);

@@ -1,11 +1,13 @@
 /**
  * Importer for Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`, with the session's
- * sub-agents under `<session>/subagents/`). Detected by content: JSON lines whose `type` is one of Claude
- * Code's line types and that carry its session fields.
+ * sub-agents under `<session>/subagents/`, or beside it as `agent-<id>.jsonl` in Claude Code 2.0.x).
+ * Detected by content: JSON lines whose `type` is one of Claude Code's line types and that carry its
+ * session fields.
  *
  * The work is split under claudeCode/ (common/jsonLines.ts reads the JSON lines: a cut last line is a
  * note): lineFields.ts what one line says, transcript.ts one file's calls, sessionTree.ts a session and its
- * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs).
+ * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs), siblingAgents.ts which 2.0.x
+ * sub-agent files beside a session are its.
  */
 import { linesOfText } from './common/jsonLines.js';
 import type { Trace } from '../trace/types.js';

@@ -55,7 +55,6 @@ function rolloutRuns(path: string, rollout: Rollout): Trace[] {
     agent,
     calls: rollout.calls,
     notes: rollout.notes,
-    ...(rollout.finalStatus !== undefined ? { finalStatus: rollout.finalStatus } : {}),
   });
 }
 

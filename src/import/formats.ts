@@ -38,12 +38,12 @@ export function looksLikeClaudeCodeLine(value: unknown): boolean {
   return typeof value.sessionId === 'string';
 }
 
-/** True when the text's first YAML key is `interactions:` (comments and a `---` start allowed). */
+/** True when the text's first YAML key is `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR); comments and a `---` start allowed. */
 export function looksLikeCassette(text: string): boolean {
   for (const raw of text.split(/\r?\n/, 50)) {
     const line = raw.trimEnd();
     if (line === '' || line.startsWith('#') || line === '---' || line.startsWith('%')) continue;
-    return /^interactions:(\s|$)/.test(line);
+    return /^(?:http_)?interactions:(\s|$)/.test(line);
   }
   return false;
 }

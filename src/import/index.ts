@@ -9,11 +9,12 @@ import { readLimits, type ReadLimits } from '../io/limits.js';
 import { openInput, type OpenedInput } from '../io/openInput.js';
 import type { RangeRead } from '../io/byteRangeTypes.js';
 import { lineBatches, readDocument } from '../io/readLines.js';
-import { streamNativeTracesAsync } from '../trace/parseNative.js';
+import { streamNativeTracesAsync, type HeaderRead } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
 import { detectFormat, lineFormat, sessionFileCandidates, type TraceFormat } from './formats.js';
 import { importWith, loadImporter, placedError, ruleChecked } from './importers.js';
 import { readNativeRange } from './nativeRange.js';
+import { siblingSessionFiles } from './claudeCode/siblingAgents.js';
 
 export { detectFormat, type TraceFormat };
 
@@ -23,6 +24,11 @@ export interface ReadOptions {
   cache?: RunsCache;
   /** Only the runs whose header line starts in this byte range of a plain native file (nativeRange.ts; never with `cache`). */
   range?: RangeRead;
+  /**
+   * Told each valid header line of a native file read (not of runs a cache gives): also of a run never
+   * handed out, its file found bad, so that a bad file's runs can still be placed in their session trees.
+   */
+  headerRead?: HeaderRead;
 }
 
 /** Runs already read from the same bytes under the same settings (src/cache/traceCache.ts). */
@@ -48,17 +54,19 @@ export async function loadTraceFile(path: string, options: ReadOptions = {}): Pr
 export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
   const limits = readLimits(options.limits);
   if (options.range !== undefined) return readNativeRange(path, options.range, limits);
-  if (options.cache === undefined) return readTraceFile(path, limits);
-  return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, formatSeen));
+  const told = { headerRead: options.headerRead };
+  if (options.cache === undefined) return readTraceFile(path, limits, told);
+  return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, { ...told, formatSeen }));
 }
 
-async function* readTraceFile(path: string, limits: ReadLimits, formatSeen?: (format: TraceFormat) => void): AsyncGenerator<Trace> {
+async function* readTraceFile(path: string, limits: ReadLimits, told: { formatSeen?: (format: TraceFormat) => void; headerRead?: HeaderRead | undefined }): AsyncGenerator<Trace> {
+  const { formatSeen } = told;
   const input = await openInput(path, limits);
   try {
     const format = lineFormat(new TextDecoder('utf-8').decode(input.head));
     if (format !== undefined) formatSeen?.(format);
     if (format === 'native') {
-      yield* streamNativeTracesAsync(lineBatches(input, limits.maxLineBytes), input.label);
+      yield* streamNativeTracesAsync(lineBatches(input, limits.maxLineBytes), input.label, told.headerRead);
     } else if (format === 'claude-code' || format === 'codex') {
       yield* await importAgentLog(format, input, limits);
     } else {
@@ -99,11 +107,11 @@ async function importAgentLog(format: 'claude-code' | 'codex', input: OpenedInpu
 
 /**
  * The inputs read on their own: a Claude Code sub-agent transcript whose session file is also given is
- * read with its session (one tree at a time), not alone.
+ * read with its session (one tree at a time), not alone: under `<session>/subagents/`, or beside it naming it (2.0.x).
  */
 export function readAlone(paths: readonly string[]): string[] {
   const given = new Set(paths);
-  return paths.filter((path) => !sessionFileCandidates(path).some((session) => given.has(session)));
+  return paths.filter((path) => ![...sessionFileCandidates(path), ...siblingSessionFiles(path)].some((session) => given.has(session)));
 }
 
 /** Reads many inputs, one at a time, each as it streams (see `streamTraceFile` and `readAlone`). */

@@ -24,7 +24,7 @@ function byName(a: string, b: string): number {
 }
 
 /**
- * The files read so far, by real path (files and directories alike), with the input that named each:
+ * The files read so far, by fileKey (files and directories alike), with the input that named each:
  * a file reached again through the same input (a link inside a directory, a glob) is skipped quietly;
  * through another input it was given more than once, and that is said (see `CollectedInputs.repeated`).
  */
@@ -42,7 +42,7 @@ class SeenInputs {
     this.repeatsOfInput = 0;
   }
 
-  /** Whether `path` (real path `real`) is new, noting it; a repeat from another input is listed. */
+  /** Whether `path` (fileKey `real`) is new, noting it; a repeat from another input is listed. */
   isNew(path: string, real: string): boolean {
     const first = this.firstName.get(real);
     if (first === undefined) {
@@ -67,6 +67,19 @@ function realPath(path: string): string {
     return path;
   }
 }
+
+/**
+ * What makes two paths the same file (or directory) for SeenInputs: its device and inode, so a hard link
+ * (`ln a.yaml b.yaml`: two names, one file) is the same file as a symbolic link or `./a.yaml` is; its real
+ * path where the system gives no usable inode. `stats`: the path's, when already at hand.
+ */
+function fileKey(path: string, stats: Stats | undefined = statOf(path)): string {
+  if (stats !== undefined && stats.ino > 0 && Number.isSafeInteger(stats.ino)) return `\0file ${fileIdentity(stats)}`;
+  return realPath(path);
+}
+
+/** Which file the stats are of (device and inode): equal for a symbolic link, a hard link, `./a` and `a`. */
+export const fileIdentity = (stats: { dev: number; ino: number }): string => `${stats.dev}:${stats.ino}`;
 
 /** A walk of one directory given as input: where it started, the files found, what was read before. */
 interface Walk {
@@ -129,12 +142,12 @@ function walkDirectory(dir: string, walk: Walk): void {
     const stats = statOf(path); // undefined for a dangling link: kept below when its name is a trace's
     if (stats?.isDirectory()) {
       if (skippedDirectory(name)) walk.skipped.push(relative(walk.root, path));
-      else if (walk.seen.isNew(path, realPath(path))) walkDirectory(path, walk);
+      else if (walk.seen.isNew(path, fileKey(path, stats))) walkDirectory(path, walk);
     } else if (isTraceFileName(name)) {
       // A hidden file (an editor's lock or backup, `.#run.jsonl`) is left out as a glob's wildcard leaves it.
       if (name.startsWith('.')) walk.skipped.push(relative(walk.root, path));
       else if (stats !== undefined && !stats.isFile()) walk.special.push({ path, issue: notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats) });
-      else if (walk.seen.isNew(path, stats ? realPath(path) : path)) walk.out.push(path);
+      else if (walk.seen.isNew(path, stats ? fileKey(path, stats) : path)) walk.out.push(path);
     }
   }
 }
@@ -162,7 +175,7 @@ export interface CollectedInputs {
  * Expands the paths a user gave into trace files, in a stable order: a file as given, a directory's
  * trace files recursively (sorted by name; hidden directories and node_modules left out: skippedDirectory),
  * a glob's matches (sorted; absolute paths for an absolute pattern, else relative to the current directory), `-` (standard input) as is. A file
- * named twice (by real path) is read once. Nothing found is an error. A file a directory or glob brings in
+ * named twice (by fileKey: a link to it, hard or symbolic, too) is read once. Nothing found is an error. A file a directory or glob brings in
  * that is no regular file (a named pipe, a socket, a device) is never opened (a named pipe is read only when
  * given on its own): every one is named in one refusal, or, with `options.skipBad` (--skip-bad), returned
  * in `unread` to be listed with the bad files. A directory met inside a directory given that cannot be
@@ -187,7 +200,7 @@ export interface InputFound {
 
 /**
  * collectInputFiles, each input's problems kept apart (a scenario's `traces:` entries, each told of where
- * it is written): every path is expanded once, the files of all of them each once (by real path) in
+ * it is written): every path is expanded once, the files of all of them each once (by fileKey) in
  * `files`; `inputs[i]`, what path `i` brought in that is not read: its problems (an entry that is no
  * regular file among them, unless `options.skipBad`), else with `skipBad` those entries, unopened.
  */
@@ -207,7 +220,7 @@ export function collectEachInput(paths: readonly string[], options: { skipBad?: 
   return { files: found.files, inputs };
 }
 
-/** The inputs collected so far: the files found, what was read (by real path), the entries never opened. */
+/** The inputs collected so far: the files found, what was read (by fileKey), the entries never opened. */
 interface Collection {
   files: string[];
   seen: SeenInputs;
@@ -223,7 +236,7 @@ function collectInput(path: string, input: number, found: Collection): void {
   if (namesStandardInput(path)) {
     // `-`, /dev/stdin, /dev/fd/0: one input, read once however often named (`- /dev/stdin < file` read the
     // file twice, a pipe once and then found it empty); a path to it is also the file it was redirected from, if any.
-    if (seen.isNew(path, STDIN_INPUT) && (path === STDIN_PATH || seen.isNew(path, realPath(path)))) files.push(path);
+    if (seen.isNew(path, STDIN_INPUT) && (path === STDIN_PATH || seen.isNew(path, fileKey(path)))) files.push(path);
     return;
   }
   if (path === '') throw new UserError({ file: '<arguments>', code: 'bad_value', message: 'an input path is empty', hint: 'pass files, directories or globs' });
@@ -234,19 +247,19 @@ function collectInput(path: string, input: number, found: Collection): void {
     for (const match of matches) {
       const stats = statOf(match);
       if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
-      else if (seen.isNew(match, realPath(match))) files.push(match);
+      else if (seen.isNew(match, fileKey(match, stats))) files.push(match);
     }
     return;
   }
   const stats = statInput(path);
   if (stats.isDirectory()) {
-    if (!seen.isNew(path, realPath(path))) return;
+    if (!seen.isNew(path, fileKey(path, stats))) return;
     const before = { files: files.length, unread: special.length + unreadDirs.length };
     const skipped: string[] = [];
     walkDirectory(path, { root: path, out: files, seen, special, skipped, unreadDirs });
     // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
     if (files.length === before.files && seen.repeatsOfInput === 0 && special.length + unreadDirs.length === before.unread) throw emptyDirectory(path, skipped);
-  } else if (seen.isNew(path, realPath(path))) {
+  } else if (seen.isNew(path, fileKey(path, stats))) {
     files.push(path);
   }
 }

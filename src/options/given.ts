@@ -20,6 +20,11 @@ export function optionPlace(entry: string, field: string): NamedPlace {
   return { file: optionsFile(entry), field };
 }
 
+/** An entry point's argument as a place: `<summaryPricingOf arguments>` field `strategy` (as a missing one is refused). */
+export function argumentPlace(entry: string, field: string): NamedPlace {
+  return { file: `<${entry} arguments>`, field };
+}
+
 /** `--model` on the command line: what the CLI's commands name a re-pricing model by. */
 export const COMMAND_LINE_MODEL: NamedPlace = { file: '<command line>', field: '--model' };
 
@@ -51,7 +56,7 @@ const TREE: Expected = {
 
 function refuse(entry: string, field: string, value: unknown, expected: Expected): UserError {
   const message = value === undefined ? `is missing: ${entry} takes ${expected.what}` : `${shown(value)} is not ${expected.what}`;
-  return new UserError({ file: `<${entry} arguments>`, field, code: value === undefined ? 'missing_input' : 'invalid_input', message, hint: expected.hint });
+  return new UserError({ ...argumentPlace(entry, field), code: value === undefined ? 'missing_input' : 'invalid_input', message, hint: expected.hint });
 }
 
 function requireOne(entry: string, field: string, value: unknown, expected: Expected): void {
@@ -63,13 +68,55 @@ export function requireTrace(entry: string, trace: unknown, field = 'trace'): vo
   requireOne(entry, field, trace, TRACE);
 }
 
-/** `traces`, every one a run (replayTree, replayTrees): the first missing one named by its index. */
-export function requireTraces(entry: string, traces: unknown): void {
+/** `traces`, every one a run (replayTree, replayTrees; populationRuns' `inputs.traces`): the first missing one named by its index. */
+export function requireTraces(entry: string, traces: unknown, field = 'traces'): void {
   if (traces === null || typeof traces !== 'object' || typeof (traces as Iterable<unknown>)[Symbol.iterator] !== 'function') {
-    throw refuse(entry, 'traces', traces, { ...TRACE, what: 'runs (an array of Traces)' });
+    throw refuse(entry, field, traces, { ...TRACE, what: 'runs (an array of Traces)' });
   }
   // Only an array is checked run by run here: another iterable may be read once only (replayTrees takes a stream).
-  if (Array.isArray(traces)) traces.forEach((trace, i) => requireTrace(entry, trace, `traces[${i}]`));
+  if (Array.isArray(traces)) traces.forEach((trace, i) => requireTrace(entry, trace, `${field}[${i}]`));
+}
+
+const SWEEP_TRACE: Expected = {
+  what: 'a SweepTrace ({ compiled: compileTrace(trace), prices: flattenPrices(pricing), cache })',
+  hint: 'give sweepCompiled one SweepTrace per run, each made from a loaded Trace (loadTraceFile returns an array: check its length)',
+  is: (value) => isObject(value.compiled) && isObject(value.prices) && typeof value.cache === 'string',
+};
+
+/** sweepCompiled's `traces`: an array whose runs in `range` (the ones it sweeps) are each a SweepTrace. */
+export function requireSweepTraces(entry: string, traces: unknown, range: { from: number; to: number } | undefined): void {
+  if (!Array.isArray(traces)) throw refuse(entry, 'traces', traces, { ...SWEEP_TRACE, what: 'an array of SweepTraces' });
+  const from = Math.max(0, range?.from ?? 0);
+  const to = Math.min(traces.length, range?.to ?? traces.length);
+  for (let i = from; i < to; i++) requireOne(entry, `traces[${i}]`, traces[i], SWEEP_TRACE);
+}
+
+const POPULATION: Expected = {
+  what: 'PopulationInputs ({ traces?: Trace[], scenarios?: { scenario, runs }[] })',
+  hint: 'give the loaded runs as { traces } and scenario files as { scenarios: [{ scenario: loadScenarioFile(f), runs }] }',
+  is: (value) => (value.traces === undefined || Array.isArray(value.traces)) && (value.scenarios === undefined || Array.isArray(value.scenarios)),
+};
+
+/** populationRuns' `inputs`: every trace a run, every scenario population a loaded Scenario. */
+export function requirePopulationInputs(entry: string, inputs: unknown): void {
+  requireOne(entry, 'inputs', inputs, POPULATION);
+  const { traces, scenarios } = inputs as { traces?: unknown; scenarios?: unknown[] };
+  if (traces !== undefined) requireTraces(entry, traces, 'inputs.traces');
+  (scenarios ?? []).forEach((population, i) => {
+    const field = `inputs.scenarios[${i}]`;
+    requireOne(entry, `${field}.scenario`, isObject(population) ? population.scenario : population, SCENARIO);
+  });
+}
+
+const LIVE_AGENT: Expected = {
+  what: 'a LiveAgent ({ agentId, source: { next, exhaustedReason }, systemTokens, goalTokens })',
+  hint: 'give the root agent: its id, the StepSource its calls come from, and its system and goal tokens',
+  is: (value) => typeof value.agentId === 'string' && isObject(value.source) && typeof (value.source as Record<string, unknown>).next === 'function',
+};
+
+/** `root`, the agent a live tree starts from (runAgentTree). */
+export function requireLiveAgent(entry: string, agent: unknown): void {
+  requireOne(entry, 'root', agent, LIVE_AGENT);
 }
 
 /** `scenario` (runScenario, scenarioRuns). */

@@ -175,10 +175,12 @@ export function strategyIssues(issue: Issue, strategy: unknown, field: string, r
   try {
     spec = contextSpecOf(strategy as unknown as ContextStrategy);
     const parsed = parseContextSpec(spec, field);
-    if (canonicalJson(parsed) !== canonicalJson(shape)) issue(field, 'invalid_strategy', strategyMismatch(shape, parsed), `written as --context '${spec}' it would be ${canonicalJson(parsed)}`);
+    if (canonicalJson(parsed) !== canonicalJson(shape)) issue(field, 'invalid_strategy', strategyMismatch(shape, parsed), `written as the spec '${spec}' (parseContextSpec) it would be ${canonicalJson(parsed)}`);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    issue(field, 'invalid_strategy', `as --context '${spec}': ${error.issues[0]!.message}`, error.issues[0]!.hint ?? '');
+    // The spec's own refusal (`'<spec>': keep must be …`) said of the strategy given, its spec written once.
+    const said = error.issues[0]!.message.replace(`'${spec}': `, '');
+    issue(field, 'invalid_strategy', `written as the spec '${spec}' (parseContextSpec): ${said}`, error.issues[0]!.hint ?? '');
   }
   tokensIssue(issue, `${field}.toolResultCap`, toolResultCap, 'leave it out for no cap');
   choiceIssue(issue, `${field}.cache`, cache, CACHE_MODES, 'leave it out: the cache the run reports is billed');

@@ -22,6 +22,7 @@ import { runSettings, type RunSettings } from '../fast/settings.js';
 import { sweepsStepwise } from '../fast/strategySteps.js';
 import { stopInTable } from '../fast/tableStop.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
+import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
 import { maxOf } from '../metrics/extremes.js';
@@ -162,7 +163,7 @@ export function contextTokenSums(traces: readonly Trace[], strategies: readonly 
   const replayOptions = { ...options, prices };
   // Run by run, each strategy in turn: a run's prices, compiled trace and limits found once for them all.
   for (const trace of traces) {
-    const pricing = resolveTracePricing(trace, { prices, ...(options.model === undefined ? {} : { model: options.model }) });
+    const pricing = resolveTracePricing(trace, { prices, modelPlace: COMMAND_LINE_MODEL, ...(options.model === undefined ? {} : { model: options.model }) });
     inRunContext(trace, () => {
       const t = compiledOf(trace);
       const flat = flattenPrices(pricing);

@@ -18,10 +18,11 @@
 import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { resolveTracePricing } from '../replay/replay.js';
-import { noRoomWindowWarnings, windowlessModelWarnings, type NoRoomWindow, type ReportWarning } from '../report/warnings.js';
+import { noRoomWindowWarnings, noRoomWords, windowlessModelWarnings, type NoRoomWindow, type ReportWarning } from '../report/warnings.js';
 import type { Scenario } from '../scenario/load.js';
 import { resolveScenarioPricing } from '../scenario/run.js';
 import type { Trace } from '../trace/types.js';
+import type { PromptCrossing } from './project.js';
 import type { PopulationConfig, PopulationInputs } from './run.js';
 
 /** Whether brakes take the model's window (a flag, a grid value, a preset, a scenario file's `context-window: model`). */
@@ -46,6 +47,23 @@ export function sentMaxTokens(brakes: readonly Pick<BrakeConfig, 'maxOutputToken
  */
 export function leavesNoRoom(windowTokens: number, maxTokens: number): boolean {
   return windowTokens <= maxTokens;
+}
+
+/**
+ * `project`'s line for a context-window crossing whose window leaves no room (leavesNoRoom), in the words of
+ * the no-room warning: not "prompts pass it in 0 of 2 runs" (the brake stopped every run before its first
+ * call, so no prompt was made to pass it), but that every call is refused. Undefined when there is room.
+ */
+export function noRoomCrossingLine(c: PromptCrossing): string | undefined {
+  if (c.kind !== 'context_window' || c.contextWindowTokens === undefined || c.maxOutputTokens === undefined) return undefined;
+  if (!leavesNoRoom(c.contextWindowTokens, c.maxOutputTokens)) return undefined;
+  const words = noRoomWords({ model: c.model, contextWindow: c.contextWindowTokens, maxOutputTokens: c.maxOutputTokens });
+  // Runs priced past it were not stopped (no --context-window model brake): a provider would refuse them.
+  if (c.runsCrossing > 0) {
+    const steps = c.firstStep === null ? '' : `, first at step ${c.firstStep}, median step ${c.medianStep}`;
+    return `${words}: a provider refuses every call, and prompts pass it in ${c.runsCrossing} of ${c.runs} runs${steps}${c.runsCrossing === c.runs ? '' : ` (the others stop at their first call, for $0)`}.`;
+  }
+  return `${words}: every call is refused (${c.runs === 1 ? 'the run stops' : `each of the ${c.runs} runs stops`} at its first call, for $0).`;
 }
 
 /** A note of a model with no room (kept as one string, so that a worker's notes travel as its models do). */

@@ -29,6 +29,7 @@ import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario }
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
+import { COMMAND_LINE_MODEL, requirePopulationInputs } from '../options/given.js';
 
 /** One configuration: the brakes, and what shapes every call (context, cache, model, latency). */
 export interface PopulationConfig {
@@ -102,6 +103,7 @@ export type RunObserver = (result: RunResult, pricing: ModelPricing) => void;
  * run's prompts in the same pass).
  */
 export function populationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable, observe?: RunObserver): PopulationRun[] {
+  requirePopulationInputs('populationRuns', inputs);
   const baselines = baselinesOf(inputs, config, prices);
   const runs: PopulationRun[] = [];
   const pricings = tracePricings(inputs, config, prices);
@@ -139,7 +141,7 @@ function tracePricings(inputs: PopulationInputs, config: PopulationConfig, price
   const byTable = memoOf(pricingMemo, inputs, prices);
   const key = config.model ?? '';
   let pricings = byTable.get(key);
-  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, replayOptions(config, prices)))));
+  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, { ...replayOptions(config, prices), modelPlace: COMMAND_LINE_MODEL }))));
   return pricings;
 }
 

@@ -12,6 +12,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { visitCells, type CellBaseline, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 
@@ -113,7 +114,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
     const model = configs[cells[0]!]!.model;
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledOf(trace),
-      prices: flattenPrices(resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })),
+      prices: flattenPrices(resolveTracePricing(trace, { prices, modelPlace: COMMAND_LINE_MODEL, ...(model === undefined ? {} : { model }) })),
       cache: defaultCacheMode(trace),
     }));
     const sweep = sweeps.get(key) ?? modelSweep(configs, cells, given === undefined);

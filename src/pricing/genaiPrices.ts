@@ -11,6 +11,7 @@ import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.j
 import { bundledProviders, genaiPricesSource } from './genaiData.js';
 import { matchModel, providerById } from './genaiMatch.js';
 import { pickModelPrice } from './genaiPick.js';
+import type { PriceOptionNames } from './optionNames.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
@@ -43,6 +44,8 @@ export interface GenaiPriceTableOptions {
    * day each run was recorded (`recordedAt` given to resolve), else BUNDLED_RELEASE.day.
    */
   asOf?: Date;
+  /** Whose words an unknown model's hint says the ways out in (default: the CLI's flags; loadPriceTable passes its caller's). */
+  optionNames?: PriceOptionNames;
 }
 
 /** The UTC day (YYYY-MM-DD) of an ISO 8601 time, or undefined when it is not one. */
@@ -81,11 +84,13 @@ interface Match {
 export class GenaiPriceTable implements PriceTable {
   readonly source: PriceSource;
   private readonly asOf: Date | undefined;
+  private readonly optionNames: PriceOptionNames | undefined;
   private readonly cache = new Map<string, ModelPricing>();
   private names: string[] | undefined;
 
   constructor(options: GenaiPriceTableOptions = {}) {
     this.asOf = options.asOf;
+    this.optionNames = options.optionNames;
     const source = genaiPricesSource();
     if (source.version !== BUNDLED_RELEASE.version) {
       throw new Error(`${GENAI_PRICES_PACKAGE} ${source.version} is installed but BUNDLED_RELEASE names ${BUNDLED_RELEASE.version}: update its release day`);
@@ -113,7 +118,7 @@ export class GenaiPriceTable implements PriceTable {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const match = this.find(model.trim(), provider?.trim() || undefined);
-    if (!match) throw unknownModelError(model, this.modelNames());
+    if (!match) throw unknownModelError(model, this.modelNames(), this.optionNames === undefined ? {} : { optionNames: this.optionNames });
     const pricing = this.toPricing(model, match, day, dating);
     this.cache.set(key, pricing);
     return pricing;
@@ -213,10 +218,12 @@ function splitProviderPrefix(name: string): { providerId: string | undefined; re
   return { providerId, rest };
 }
 
-let defaultTable: GenaiPriceTable | undefined;
+const defaultTables = new Map<string, GenaiPriceTable>();
 
-/** The bundled table with default options, shared so each model is resolved once per process. */
-export function bundledPriceTable(): GenaiPriceTable {
-  defaultTable ??= new GenaiPriceTable();
-  return defaultTable;
+/** The bundled table with default options (an unknown model's hint in `optionNames`' words), shared so each model is resolved once per process (one table per vocabulary). */
+export function bundledPriceTable(optionNames?: PriceOptionNames): GenaiPriceTable {
+  const key = optionNames === undefined ? '' : JSON.stringify([optionNames.file, optionNames.pricesFile, optionNames.overridesFile, optionNames.asOf]);
+  let table = defaultTables.get(key);
+  if (table === undefined) defaultTables.set(key, (table = new GenaiPriceTable(optionNames === undefined ? {} : { optionNames })));
+  return table;
 }

@@ -78,7 +78,7 @@ function loadBaseTable(opts: LoadPriceTableOptions, names: PriceOptionNames): Pr
         hint: `drop one of ${names.pricesFile} and ${names.asOf}`,
       });
     }
-    return loadLiteLlmTable(opts.pricesFile, names.pricesFile);
+    return loadLiteLlmTable(opts.pricesFile, names.pricesFile, { optionNames: names });
   }
-  return opts.asOf === undefined ? bundledPriceTable() : new GenaiPriceTable({ asOf: opts.asOf });
+  return opts.asOf === undefined ? bundledPriceTable(names) : new GenaiPriceTable({ asOf: opts.asOf, optionNames: names });
 }

@@ -19,6 +19,7 @@ import { foreignKeys, judgeKey, LITELLM_PRICE_FIELD, PRICE_KEYS, TIER_KEY } from
 import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
 import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue } from './litellmValues.js';
 import { shownName } from '../shownName.js';
+import type { PriceOptionNames } from './optionNames.js';
 import type { PriceSource } from './types.js';
 
 export { LiteLlmPriceTable };
@@ -47,6 +48,8 @@ export interface LiteLlmReadOptions {
    * to take the rest from), or undefined when nothing is; every such problem is reported with the others.
    */
   overriding?: (entry: Entry) => InputIssue | undefined;
+  /** Whose words an unknown model's hint says the ways out in (default: the CLI's flags; loadPriceTable passes its caller's). */
+  optionNames?: PriceOptionNames;
 }
 
 /** Reads and validates a LiteLLM price file. Every problem with the file is a UserError naming it. */
@@ -97,7 +100,7 @@ export function parseLiteLlmTable(bytes: Uint8Array | string, file: string, opti
     else (read.chat ? unpriced : others).push(read.unpriced);
   }
   if (issues.length > 0) throw new UserError(issues);
-  return new LiteLlmPriceTable(file, source, entries, unpriced, others);
+  return new LiteLlmPriceTable(file, source, entries, { unpriced, others, ...(options.optionNames === undefined ? {} : { optionNames: options.optionNames }) });
 }
 
 /**

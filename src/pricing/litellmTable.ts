@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
 import { shownName } from '../shownName.js';
+import type { PriceOptionNames } from './optionNames.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
@@ -52,10 +53,14 @@ export class LiteLlmPriceTable implements PriceTable {
   private readonly lastNames = new NameIndex();
   private readonly cache = new Map<string, ModelPricing>();
 
-  /** `unpriced`: chat/completion entries without per-token prices; `others`: every other such entry. */
-  constructor(file: string, source: PriceSource, entries: Entry[], unpriced: Unpriced[], others: Unpriced[] = []) {
+  private readonly optionNames: PriceOptionNames | undefined;
+
+  /** `unpriced`: chat/completion entries without per-token prices; `others`: every other such entry; `optionNames`: whose words an unknown model's hint is in (default: the CLI's). */
+  constructor(file: string, source: PriceSource, entries: Entry[], more: { unpriced: Unpriced[]; others?: Unpriced[]; optionNames?: PriceOptionNames }) {
+    const { unpriced, others = [] } = more;
     this.file = file;
     this.source = source;
+    this.optionNames = more.optionNames;
     for (const entry of entries) {
       this.entries.set(entry.key, entry);
       this.names.add(entry.key, true);
@@ -79,7 +84,7 @@ export class LiteLlmPriceTable implements PriceTable {
    */
   resolve(model: string, provider?: string): ModelPricing {
     const found = this.tryResolve(model, provider);
-    if (found === undefined) throw unknownModelError(model, this.modelNames(), { file: this.file });
+    if (found === undefined) throw unknownModelError(model, this.modelNames(), { file: this.file, ...(this.optionNames === undefined ? {} : { optionNames: this.optionNames }) });
     return found;
   }
 

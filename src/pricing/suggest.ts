@@ -1,5 +1,6 @@
 import { UserError } from '../errors.js';
 import { shownName } from '../shownName.js';
+import { COMMAND_LINE_PRICE_OPTIONS, type PriceOptionNames } from './optionNames.js';
 
 /**
  * Edit distance with adjacent transpositions (optimal string alignment): `gtp-4o` is 1 from `gpt-4o`.
@@ -109,6 +110,23 @@ export function suggestNames(query: string, names: Iterable<string>, limit = 3):
 export interface UnknownModelContext {
   /** Price file the model was looked up in (omit for the bundled table). */
   file?: string;
+  /**
+   * Whose vocabulary the ways out are said in: the options the table was loaded with (loadPriceTable's own,
+   * PRICE_TABLE_OPTIONS, for a library caller; the CLI's flags, COMMAND_LINE_PRICE_OPTIONS, the default here).
+   */
+  optionNames?: PriceOptionNames;
+}
+
+/** The ways out of an unknown model, in the words of whoever loaded the table (`names`). */
+function unknownModelHint(file: string | undefined, names: PriceOptionNames): string {
+  if (names.file === COMMAND_LINE_PRICE_OPTIONS.file) {
+    return file === undefined
+      ? `Run 'loopcost prices' to list models, pass ${names.pricesFile} FILE, or write a price file for it with 'loopcost prices derive'`
+      : `Run 'loopcost prices ${names.pricesFile} ${file}' to list its models, or add an entry for the model to that file`;
+  }
+  return file === undefined
+    ? `The table's modelNames() lists the models it prices; for another, give ${names.pricesFile} (a LiteLLM price file) or ${names.overridesFile} (an entry for the model) in ${names.file}`
+    : `The table's modelNames() lists its models; or add an entry for the model to that file`;
 }
 
 /** The UserError for a model no table row matches, with near-name suggestions in the hint. */
@@ -120,9 +138,6 @@ export function unknownModelError(model: string, names: Iterable<string>, contex
     field: 'model',
     code: 'unknown_model',
     message: `unknown model '${shownName(model)}'`,
-    hint:
-      context.file === undefined
-        ? `${didYouMean}Run 'loopcost prices' to list models, pass --prices FILE, or write a price file for it with 'loopcost prices derive'`
-        : `${didYouMean}Run 'loopcost prices --prices ${context.file}' to list its models, or add an entry for the model to that file`,
+    hint: `${didYouMean}${unknownModelHint(context.file, context.optionNames ?? COMMAND_LINE_PRICE_OPTIONS)}`,
   });
 }

@@ -6,6 +6,7 @@ import { picoToUsd } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { constantStepsTrace, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { replayTrace, resolveTracePricing } from './replay.js';
+import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { maxOf } from '../metrics/extremes.js';
 
 export interface CurveRow {
@@ -41,7 +42,7 @@ export interface CurveRun {
 export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveRun {
   const trace = constantStepsTrace(spec);
   // The model is the command line's (--model): an unknown one is named there.
-  const pricing = resolveTracePricing(trace, { prices, model: spec.model });
+  const pricing = resolveTracePricing(trace, { prices, model: spec.model, modelPlace: COMMAND_LINE_MODEL });
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
     strategy,

@@ -8,7 +8,7 @@ import type { GroundTruth } from '../synthetic/agent.js';
 import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import { COMMAND_LINE_CONTEXT, summaryTriggerTokens, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
+import { summaryTriggerTokens, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CompileScratch } from '../fast/compile.js';
 import { replayCompiled } from '../fast/replayFast.js';
 import { runOutcomeOf } from '../fast/runState.js';
@@ -23,7 +23,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import { validateReplayOptions } from '../options/entryPoints.js';
-import { COMMAND_LINE_MODEL, optionPlace, requireTrace, type NamedPlace } from '../options/given.js';
+import { argumentPlace, optionPlace, requireTrace, type NamedPlace } from '../options/given.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
@@ -107,8 +107,8 @@ function recordedRunCost(trace: Trace): number | undefined {
 
 /**
  * The model's pricing for a trace (with `model`, that model's), its provider's cache rule filled in. An
- * unknown `model` is named at `modelPlace` (default: `--model` on the command line; replayTrace and the
- * tree replays name their own `model` option).
+ * unknown `model` is named at `modelPlace` (default: this function's own `model` option; replayTrace and
+ * the tree replays name theirs, the CLI's commands `--model`, COMMAND_LINE_MODEL).
  */
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
   return withCacheRule(resolveModel(trace, options));
@@ -121,7 +121,7 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       // A price file's entry found wrong (an impossible order of prices) stays the price file's problem.
-      throw new UserError(placePricingIssues(error.issues, options.modelPlace ?? COMMAND_LINE_MODEL));
+      throw new UserError(placePricingIssues(error.issues, options.modelPlace ?? optionPlace('resolveTracePricing', 'model')));
     }
   }
   try {
@@ -141,10 +141,11 @@ export function resolveSummaryModel(prices: PriceTable, model: string, recordedA
 
 /**
  * `summary:…,model=X`: the summary calls' prices, as of `recordedAt` (undefined: the run's model's
- * prices); an unknown X is named at `place` (default: `--context` on the command line), a price file's
+ * prices); an unknown X is named at `place` (default: this function's `strategy` argument; the CLI passes
+ * `--context`, COMMAND_LINE_CONTEXT), a price file's
  * entry found wrong while pricing X stays the price file's, naming `place` as who asked (placePricingIssues).
  */
-export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string, place: StrategyPlace = COMMAND_LINE_CONTEXT): ModelPricing | undefined {
+export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string, place: StrategyPlace = argumentPlace('summaryPricingOf', 'strategy')): ModelPricing | undefined {
   const model = strategy.summary?.model;
   if (model === undefined) return undefined;
   try {
@@ -157,13 +158,14 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
 
 /**
  * A summary trigger that can never work, refused before the run and named at `place` (where the strategy
- * was written; the session checks the first rule again, knowing no place):
+ * was written: default this function's `run.strategy`; the CLI passes `--context`, COMMAND_LINE_CONTEXT;
+ * the session checks the first rule again, knowing no place):
  * - one the run's context window makes unusable (summaryTriggerTokens);
  * - one whose summary call no provider would answer: a prompt past trigger T + the S tokens asked for passes
  *   the summary model's window (`summaryPricing`, model=X's; else the run's model's; none in the table: no
  *   check), so every summary would be refused (providerRefuses) and every run end provider_refused at its first.
  */
-export function checkSummaryTrigger(run: { strategy: ContextStrategy; brakes: BrakeConfig; pricing: ModelPricing; summaryPricing?: ModelPricing }, place: StrategyPlace = COMMAND_LINE_CONTEXT): void {
+export function checkSummaryTrigger(run: { strategy: ContextStrategy; brakes: BrakeConfig; pricing: ModelPricing; summaryPricing?: ModelPricing }, place: StrategyPlace = argumentPlace('checkSummaryTrigger', 'run.strategy')): void {
   const summary = run.strategy.summary;
   if (summary === undefined) return;
   const prices = flattenPrices(run.pricing);

@@ -18,6 +18,7 @@ import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
+import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
 import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
@@ -113,7 +114,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.latency === undefined ? {} : { latency: options.latency }),
   };
-  const pricing = resolveTracePricing(trace, common);
+  const pricing = resolveTracePricing(trace, { ...common, modelPlace: COMMAND_LINE_MODEL });
   if (options.engine === 'readable') {
     return (brakes) => replayTrace(trace, { ...common, pricing, brakes, engine: 'readable' });
   }

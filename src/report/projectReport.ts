@@ -7,6 +7,7 @@
 import { LOOPCOST_VERSION } from '../cli/version.js';
 import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
 import type { PriceSource } from '../pricing/types.js';
+import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
 import { formatUsdNumber } from './money.js';
 import { scenarioLine, type InputsRecord } from './scenarios.js';
@@ -68,7 +69,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
     `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
-    ...report.crossings.map((x) => `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
+    ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),
     ...report.notes,
   ];

@@ -163,8 +163,13 @@ export interface NoRoomWindow {
  */
 export function noRoomWindowWarnings(models: readonly NoRoomWindow[]): ReportWarning[] {
   if (models.length === 0) return [];
-  const each = models.map((m) => `max_tokens ${m.maxOutputTokens.toLocaleString('en-US')} leaves no room for a prompt in ${m.model}'s window of ${m.contextWindow.toLocaleString('en-US')} tokens`);
+  const each = models.map(noRoomWords);
   return [{ code: 'no_room_in_context_window', message: `${each.join('; ')}: every call is refused (each run stops at its first call, for $0); lower --max-output-tokens` }];
+}
+
+/** `max_tokens 200,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens`: the warning's words, and project's line's. */
+export function noRoomWords(m: NoRoomWindow): string {
+  return `max_tokens ${m.maxOutputTokens.toLocaleString('en-US')} leaves no room for a prompt in ${m.model}'s window of ${m.contextWindow.toLocaleString('en-US')} tokens`;
 }
 
 /**

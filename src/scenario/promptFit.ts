@@ -57,6 +57,22 @@ export interface PromptFitOptions {
   asModel?: string | undefined;
   /** The brakes its loop runs under, whose max_tokens every request sends; none: requests carry their own (serve). */
   sends?: Pick<BrakeConfig, 'maxOutputTokens'> | undefined;
+  /** What the hints call the options that give another model and another max_tokens (default: the CLI's flags). */
+  words?: FitOptionWords | undefined;
+}
+
+/** The caller's names for the options a refusal's hint points to. */
+export interface FitOptionWords {
+  model: string;
+  maxOutputTokens: string;
+}
+
+/** The command line's: `--model`, `--max-output-tokens`. */
+export const COMMAND_LINE_FIT_WORDS: FitOptionWords = { model: '--model', maxOutputTokens: '--max-output-tokens' };
+
+/** A library entry point's (`file`: `<runScenario options>`): its `model` option and its brakes' `maxOutputTokens`. */
+export function optionFitWords(file: string): FitOptionWords {
+  return { model: `model in ${file}`, maxOutputTokens: `brakes.maxOutputTokens in ${file}` };
 }
 
 /**
@@ -89,19 +105,21 @@ export function checkFixedPromptFits(scenario: Scenario, options: PromptFitOptio
     ...place,
     code: 'prompt_and_max_tokens_past_context_window',
     message: `${words.prompt}; with ${sent}, ${n(total + BigInt(maxTokens))} tokens, more than ${words.windowOf}: no run could make a single call (its provider refuses a prompt + max_tokens past the window; each run would stop at its first call, for $0)`,
-    hint: `max_tokens must leave room for the prompt: ${room > 0n ? `send at most ${n(room)} (--max-output-tokens, or brakes.max-output-tokens in the file), ` : ''}${words.lower}, or run it on ${words.larger}`,
+    hint: `max_tokens must leave room for the prompt: ${room > 0n ? `send at most ${n(room)} (${words.maxOutputTokens}, or brakes.max-output-tokens in the file), ` : ''}${words.lower}, or run it on ${words.larger}`,
   });
 }
 
 /** The words both refusals share: the prompt and its parts, the window, and the fixes. */
 function promptWords(scenario: Scenario, fit: PromptFitOptions & { parts: { field: string; tokens: number }[]; total: bigint; window: number }) {
   const { parts, asModel } = fit;
+  const names = fit.words ?? COMMAND_LINE_FIT_WORDS;
   const sum = parts.length === 1 ? '' : ` (${parts.map((part) => `${part.field} ${n(part.tokens)}`).join(' + ')})`;
   const smallest = parts.some((part) => part.field !== 'promptOverhead.fixedTokens' && !isFixed(scenario, part.field)) ? ' at its smallest' : '';
   return {
     prompt: `every run's first prompt${smallest} is ${n(fit.total)} tokens${sum}`,
     windowOf: `${fit.pricing.model}'s context window of ${n(fit.window)} tokens${asModel === undefined ? '' : ` (the model given to run it as; the file's is ${scenario.model})`}`,
-    larger: `a model with a larger window (${asModel === undefined ? 'model:, or --model' : 'another --model'})`,
+    larger: `a model with a larger window (${asModel === undefined ? `model:, or ${names.model}` : `another ${names.model}`})`,
+    maxOutputTokens: names.maxOutputTokens,
     lower: `lower ${parts.map((part) => part.field).join(' or ')}`,
   };
 }

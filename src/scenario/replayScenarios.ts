@@ -10,7 +10,8 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import type { ScenarioRunSettings } from '../report/scenarios.js';
 import { loadScenarioFile, type Scenario } from './load.js';
-import { resolveScenarioPricing, runScenario, strategyPlaceOf, type RunScenarioOptions } from './run.js';
+import { prepareScenario, resolveScenarioPricing, runSynthetic, strategyPlaceOf, type RunScenarioOptions } from './run.js';
+import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from './settings.js';
 
 /** A scenario file read and checked, with the settings its runs take (the file's, flags given on top). */
@@ -40,7 +41,7 @@ export function scenarioRunSettings({ scenario, settings }: ScenarioInput): Scen
 
 /** Each input's model priced from the table (or as `model`), before any run. */
 export function scenarioPricings(inputs: readonly ScenarioInput[], prices: PriceTable, model?: string): ModelPricing[] {
-  return inputs.map((input) => resolveScenarioPricing(input.scenario, prices, model));
+  return inputs.map((input) => resolveScenarioPricing(input.scenario, prices, { model, modelPlace: COMMAND_LINE_MODEL }));
 }
 
 /** The options that run a scenario input under its settings. */
@@ -58,9 +59,13 @@ export function scenarioRunOptions({ settings, strategyPlace }: ScenarioInput, o
   };
 }
 
-/** The runs of one scenario input, closed-loop, under its settings. */
+/**
+ * The runs of one scenario input, closed-loop, under its settings: runScenario's runs, prepared as the
+ * commands prepare them, so that a refusal names their flags (--model, --max-output-tokens), not runScenario's options.
+ */
 export function runScenarioInput(input: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunResult[] {
-  return runScenario(input.scenario, scenarioRunOptions(input, options));
+  const prepared = prepareScenario(input.scenario, scenarioRunOptions(input, options));
+  return Array.from({ length: prepared.runs }, (_, i) => runSynthetic(prepared, prepared.firstRun + i).result);
 }
 
 /** The brakes, context and latency a report names: the scenarios' own when every input is a scenario run under the same ones. */

@@ -4,7 +4,7 @@
  * only on (seed, i), so the same run under two settings is the same agent.
  */
 import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
-import { type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
@@ -22,12 +22,12 @@ import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
 import { DEFAULT_HARD_CAP_STEPS, scenarioSettings } from './settings.js';
 import { atDrawPlace } from './drawPlace.js';
-import { checkFixedPromptFits } from './promptFit.js';
+import { checkFixedPromptFits, optionFitWords } from './promptFit.js';
 import { scenarioContextPlace, scenarioPricing } from './scenarioPlaces.js';
 import { optionPlace, requireScenario, type NamedPlace } from '../options/given.js';
 import { isObject } from '../options/rules.js';
 
-export { resolveScenarioPricing, scenarioContextPlace, strategyPlaceOf } from './scenarioPlaces.js';
+export { resolveScenarioPricing, scenarioContextPlace, strategyPlaceOf, type ScenarioModelOptions } from './scenarioPlaces.js';
 
 export interface RunScenarioOptions {
   prices: PriceTable;
@@ -239,8 +239,8 @@ export function prepareScenario(scenario: Scenario, given: RunScenarioOptions & 
   const strategy = options.strategy ?? settings.strategy;
   const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
   const pricing = scenarioPricing(scenario, options.prices, { model: options.model, modelPlace });
-  checkFixedPromptFits(scenario, { pricing, asModel: options.model, ...(served ? {} : { sends: brakes }) });
-  const place = options.strategy === undefined ? scenarioContextPlace(scenario) : options.strategyPlace;
+  checkFixedPromptFits(scenario, { pricing, asModel: options.model, ...(served ? {} : { sends: brakes }), ...(modelPlace === undefined ? {} : { words: optionFitWords(modelPlace.file) }) });
+  const place = options.strategy === undefined ? scenarioContextPlace(scenario) : (options.strategyPlace ?? COMMAND_LINE_CONTEXT);
   const summaryPricing = summaryPricingOf(strategy, options.prices, undefined, place);
   checkSummaryTrigger({ strategy, brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, place);
   return {

@@ -5,7 +5,7 @@
  */
 import { COMMAND_LINE_CONTEXT, type StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
-import { COMMAND_LINE_MODEL, type NamedPlace } from '../options/given.js';
+import { COMMAND_LINE_MODEL, optionPlace, type NamedPlace } from '../options/given.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
@@ -13,9 +13,21 @@ import type { Scenario } from './load.js';
 import { scenarioLineOf } from './scenarioLines.js';
 import { fileKeyOfFlag } from './settings.js';
 
-/** The scenario's model priced from the table; an unknown model names the scenario's field, or `--model` on the command line when `model` re-prices it. */
-export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, model?: string): ModelPricing {
-  return scenarioPricing(scenario, prices, { model });
+/** Another model to price a scenario's runs as, and where it was given (`modelPlace`, to name an unknown one). */
+export interface ScenarioModelOptions {
+  model?: string | undefined;
+  /** Default: resolveScenarioPricing's own `model` option; the CLI passes `--model` (COMMAND_LINE_MODEL). */
+  modelPlace?: NamedPlace | undefined;
+}
+
+/**
+ * The scenario's model priced from the table; an unknown model names the scenario's `model:` line, or where
+ * `model` (which re-prices it) was given: `modelPlace`, by default this function's own option. A bare
+ * string third argument is `model` (the former form, kept).
+ */
+export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, options: ScenarioModelOptions | string = {}): ModelPricing {
+  const { model, modelPlace } = typeof options === 'string' ? { model: options, modelPlace: undefined } : options;
+  return scenarioPricing(scenario, prices, { model, modelPlace: modelPlace ?? optionPlace('resolveScenarioPricing', 'model') });
 }
 
 /** resolveScenarioPricing, an unknown `model` named where the caller was given it (`modelPlace`: default `--model`; runScenario's `model`). */

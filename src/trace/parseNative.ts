@@ -90,6 +90,9 @@ export interface NativeLine {
   text: string;
 }
 
+/** Told each valid header line a reader reads (its file as named, its line), also of a run never handed out (its file bad). */
+export type HeaderRead = (read: { file: string; line: number; header: TraceHeader }) => void;
+
 function* linesOfText(content: string): Generator<NativeLine> {
   const lines = content.split('\n');
   for (let i = 0; i < lines.length; i++) yield { line: i + 1, text: lines[i]! };
@@ -123,10 +126,11 @@ export class NativeTraceReader {
   private firstRun: Trace | undefined;
   private headers = 0;
 
-  /** `runsBefore`: runs of the file before the first line read (a byte range of it: its runs named on from there). */
+  /** `runsBefore`: runs of the file before the first line read (a byte range of it: its runs named on from there). `headerRead`: told each valid header read. */
   constructor(
     private readonly file: string,
     runsBefore = 0,
+    private readonly headerRead?: HeaderRead,
   ) {
     this.runs = runsBefore;
   }
@@ -188,6 +192,7 @@ export class NativeTraceReader {
       this.header = record;
       this.headers += 1;
       this.headerLine = line;
+      this.headerRead?.({ file, line, header: record });
       this.calls = [];
       this.refusedLine = 0;
     } else if (!this.header) {
@@ -270,9 +275,9 @@ export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): 
   yield* reader.finish();
 }
 
-/** The runs of native lines arriving in batches, as an input is read (see NativeTraceReader). */
-export async function* streamNativeTracesAsync(batches: AsyncIterable<NativeLine[]>, file: string): AsyncGenerator<Trace> {
-  const reader = new NativeTraceReader(file);
+/** The runs of native lines arriving in batches, as an input is read (see NativeTraceReader; `headerRead`: told each valid header read). */
+export async function* streamNativeTracesAsync(batches: AsyncIterable<NativeLine[]>, file: string, headerRead?: HeaderRead): AsyncGenerator<Trace> {
+  const reader = new NativeTraceReader(file, 0, headerRead);
   outer: for await (const batch of batches) {
     for (const { line, text } of batch) {
       if (reader.full) break outer;

@@ -148,8 +148,3 @@ export function allTrees(grouped: GroupedRuns): SessionTree[] {
 export function runsOfTree(tree: SessionTree): Trace[] {
   return tree.agents.flatMap((agent) => agent.runs);
 }
-
-/** The tree holding the run named `source` (a run's `source`: `file#k`, or the file of its only run), if any. */
-export function treeOfRun(trees: readonly SessionTree[], source: string): SessionTree | undefined {
-  return trees.find((tree) => runsOfTree(tree).some((run) => run.source === source));
-}

@@ -18,6 +18,7 @@ import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
+import { requireLiveAgent } from '../options/given.js';
 import { validateLiveTreeOptions } from '../options/liveTree.js';
 import { beforeCall, playCall, type CallHooks } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
@@ -68,6 +69,7 @@ interface Started {
 
 /** Runs the root agent and every sub-agent it (or they) start, under one budget. */
 export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeResult {
+  requireLiveAgent('runAgentTree', root);
   validateLiveTreeOptions(options);
   const budget = new TreeBudget(brakeConfig(options.brakes), options.subagentLimits ?? options.subagent);
   const interner = new Interner();

@@ -65,12 +65,12 @@ describe('a price change is a change in the prices of the models run, not in the
     const overridden = await cli('check', RECURSIVE, '--baseline', baseline, '--tolerance', '5%', '--max-repeat', '4', '--prices-override', unused);
     expect(overridden.code).toBe(1);
     expect(overridden.stdout).toMatch(/^loopcost check: FAIL: 1 scenario, \d+ expectations, 0 failed, 1 of 1 baseline scenario matched, 3 baseline figures drifted$/m);
-    expect(overridden.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costUsd +\$0\.4483 +\$0\.5991 +DRIFT$/m);
+    expect(overridden.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costUsd +\$0\.4483 +\$0\.5991 +DRIFT ↑ \+33\.6%$/m);
     expect(overridden.stdout).not.toMatch(/price change/);
     // Said why: the table differs, the model run is priced alike.
     expect(overridden.stdout.replace(/\s+/g, ' ')).toMatch(/price table: the baseline was priced with .*overridden \(sha256 [0-9a-f]{16}\); the model these scenarios run is priced the same in both, so every figure is compared as measured/);
     // The same verdict, row for row, as without the override.
-    const rows = (text: string) => text.split('\n').filter((line) => / DRIFT$/.test(line));
+    const rows = (text: string) => text.split('\n').filter((line) => / DRIFT ↑ \+[\d.]+%$/.test(line));
     expect(rows(overridden.stdout)).toEqual(rows(plain.stdout));
   });
 
@@ -101,7 +101,7 @@ describe('a price change is a change in the prices of the models run, not in the
 
     const text = await cli('check', RECURSIVE, '--baseline', baseline, '--max-repeat', '4', '--prices-override', dearer);
     expect(text.stdout).toMatch(/^scenario +figure +baseline +measured +at baseline prices +status$/m);
-    expect(text.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costUsd +\$0\.4483 +\$0\.6590 +\$0\.5991 +DRIFT$/m);
+    expect(text.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costUsd +\$0\.4483 +\$0\.6590 +\$0\.5991 +DRIFT ↑ \+33\.6%$/m);
     expect(text.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costPerRunUsd\.max +\$0\.0165 +\$0\.0181 +\$0\.0165 +price change$/m);
 
     // JUnit: the drift names the figure at the baseline's prices; what the price alone moved is a note.
@@ -109,7 +109,7 @@ describe('a price change is a change in the prices of the models run, not in the
     await cli('check', RECURSIVE, '--baseline', baseline, '--max-repeat', '4', '--prices-override', dearer, '--junit', junit);
     const xml = readFileSync(junit, 'utf8');
     // In the report's units (as the text table shows them), with what changed since the baseline.
-    expect(xml).toMatch(/<testcase classname="recursive verification" name="baseline costUsd">\n {6}<failure type="expectation" message="drift: costUsd: baseline \$0\.4483, measured \$0\.6590, \$0\.5991 at the baseline&apos;s prices \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 4">/);
+    expect(xml).toMatch(/<testcase classname="recursive verification" name="baseline costUsd">\n {6}<failure type="expectation" message="drift ↑ \+33\.6%: costUsd: baseline \$0\.4483, measured \$0\.6590, \$0\.5991 at the baseline&apos;s prices \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 4">/);
     expect(xml).toMatch(/name="baseline costPerRunUsd\.max">\n {6}<system-out>price change, not a brake regression: /);
   });
 
@@ -125,7 +125,7 @@ describe('a price change is a change in the prices of the models run, not in the
     const unused = litellm(dir, 'same.json', { 'some-unused-model': [1e-6, 2e-6] });
     const r = await cli('check', RECURSIVE, '--baseline', old, '--max-repeat', '4', '--prices-override', unused);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costUsd +\$0\.4483 +\$0\.5991 +DRIFT$/m);
+    expect(r.stdout).toMatch(/^scenarios\/recursive-verification\.yaml +costUsd +\$0\.4483 +\$0\.5991 +DRIFT ↑ \+33\.6%$/m);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('the baseline (format 1) does not hold the prices of its models, so money that moved counts as drift: write the baseline again with --update-baseline');
   });
 });
@@ -146,7 +146,7 @@ describe('a baseline matches the same scenario files from any directory, and a b
     const cached = fromScenarios('--cache', 'on');
     expect(cached.status).toBe(1);
     expect(cached.stdout).toMatch(/^loopcost check: FAIL: .*, 2 of 2 baseline scenarios matched, \d+ baseline figures drifted$/m);
-    expect(cached.stdout).toMatch(/^keeps-asking\.yaml +costUsd +\$\S+ +\$\S+ +DRIFT$/m);
+    expect(cached.stdout).toMatch(/^keeps-asking\.yaml +costUsd +\$\S+ +\$\S+ +DRIFT ↓ -[\d.]+%$/m);
     expect(cached.stdout).not.toMatch(/ new$| GONE$/m);
   });
 

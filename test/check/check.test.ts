@@ -92,7 +92,7 @@ describe('loopcost check', () => {
 
     const loosened = await cli('check', REFERENCE, ASKING, '--baseline', first, '--max-repeat', '1000', '--max-steps', '1000');
     expect(loosened.code).toBe(1);
-    expect(loosened.stdout).toMatch(/^scenarios\/keeps-asking.yaml +costPerRunUsd\.p95 +\$\S+ +\$\S+ +DRIFT$/m);
+    expect(loosened.stdout).toMatch(/^scenarios\/keeps-asking.yaml +costPerRunUsd\.p95 +\$\S+ +\$\S+ +DRIFT ↑ \+[\d.]+%$/m);
     expect(loosened.stdout).not.toMatch(/price change/);
   });
 

@@ -74,12 +74,12 @@ describe('a drift says what changed since the baseline, and how to accept it', (
     const junit = join(dir, 'loopcost-check.xml');
     const r = await cli('check', scenarios, '--baseline', baseline, '--tolerance', '5%', '--junit', junit);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/production-mix\.yaml +costPerRunUsd\.p50 +\$0\.00321 +\$0\.00343 +DRIFT$/m);
+    expect(r.stdout).toMatch(/production-mix\.yaml +costPerRunUsd\.p50 +\$0\.00321 +\$0\.00343 +DRIFT ↑ \+6\.6%$/m);
     expect(r.stdout).toMatch(/^changed since the baseline:\n {2}\S*production-mix\.yaml: brakes: max-repeat 3 → 10$/m);
     expect(oneLine(r.stdout)).toContain(`next: to accept an intended change, write the baseline again: run the same check with --update-baseline ${baseline} (and commit the file)`);
 
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('message="drift: costPerRunUsd.p50: baseline $0.00321, measured $0.00343 (tolerance 5%); changed since the baseline: brakes: max-repeat 3 → 10"');
+    expect(xml).toContain('message="drift ↑ +6.6%: costPerRunUsd.p50: baseline $0.00321, measured $0.00343 (tolerance 5%); changed since the baseline: brakes: max-repeat 3 → 10"');
     expect(xml).toContain(`to accept an intended change, write the baseline again: run the same check with --update-baseline ${baseline}`);
 
     const json = JSON.parse((await cli('check', scenarios, '--baseline', baseline, '--format', 'json')).stdout);
@@ -108,7 +108,7 @@ describe('a drift says what changed since the baseline, and how to accept it', (
 
     const r = await cli('check', scenarios, '--baseline', baseline);
     expect(r.code).toBe(1);
-    expect(r.stdout.match(/ DRIFT$/gm)).toHaveLength(6);
+    expect(r.stdout.match(/ DRIFT ↑ \+[\d.]+%$/gm)).toHaveLength(6);
     expect(r.stdout).toMatch(/^ {2}\S*reference-sum-of-squares\.yaml: model: gpt-4o-mini → gpt-4\.1-mini$/m);
 
     // A baseline of the format as written before (no per-scenario models, run counts, seed): its one model is every scenario's.

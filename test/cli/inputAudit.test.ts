@@ -82,7 +82,7 @@ describe('a session tree whose sub-agent transcript is missing', () => {
     const warnings = r.stderr.split('\n').filter((line) => line.includes('aac57f5'));
     expect(warnings).toEqual([
       expect.stringMatching(
-        new RegExp(`^warning: ${session}#main\\.1: sub-agent aac57f5 \\(started by tool call toolu_\\w+, ${SESSION}\\.jsonl line \\d+\\) has no transcript file \\(looked for as ${dir}/${SESSION}/subagents/agent-aac57f5\\.jsonl or \\.jsonl\\.gz\\): its calls and their cost are left out of the totals$`),
+        new RegExp(`^warning: ${session}#main\\.1: sub-agent aac57f5 \\(started by tool call toolu_\\w+, ${SESSION}\\.jsonl line \\d+\\) has no transcript file \\(looked for as ${dir}/${SESSION}/subagents/agent-aac57f5\\.jsonl or \\.jsonl\\.gz, and as ${dir}/agent-aac57f5\\.jsonl or \\.jsonl\\.gz naming this session\\): its calls and their cost are left out of the totals$`),
       ),
     ]);
     const whole = await cli('replay', '--tree', `test/fixtures/claude-code/${SESSION}.jsonl`);
@@ -112,7 +112,7 @@ describe('a grid value given twice', () => {
 
 describe('project sizes', () => {
   it('--runs-per-day past 2^53 − 1 is named as too large, not as no whole number', async () => {
-    refused(await cli('project', FLIGHT, '--runs-per-day', '1e16'), /'1e16' is past 9007199254740991 \(2\^53 − 1\), the most runs a day a projection takes/);
+    refused(await cli('project', FLIGHT, '--runs-per-day', '1e16'), /'1e16' is too large: at most 9007199254740991 \(2\^53 − 1\), the most runs a day a projection takes/);
   });
 
   it('a period of more runs than counted exactly, or totals past what the report holds exactly, is refused with the most that fits', async () => {

@@ -17,7 +17,7 @@ function copiedAlone(): { dir: string; warning: RegExp } {
   const dir = tempDir();
   copyFileSync(`test/fixtures/claude-code/${SESSION}.jsonl`, join(dir, `${SESSION}.jsonl`));
   const warning = new RegExp(
-    `^warning: ${dir}/${SESSION}\\.jsonl#main\\.1: sub-agent aac57f5 \\(started by tool call toolu_\\w+, ${SESSION}\\.jsonl line \\d+\\) has no transcript file \\(looked for as ${dir}/${SESSION}/subagents/agent-aac57f5\\.jsonl or \\.jsonl\\.gz\\): its calls and their cost are left out of the totals$`,
+    `^warning: ${dir}/${SESSION}\\.jsonl#main\\.1: sub-agent aac57f5 \\(started by tool call toolu_\\w+, ${SESSION}\\.jsonl line \\d+\\) has no transcript file \\(looked for as ${dir}/${SESSION}/subagents/agent-aac57f5\\.jsonl or \\.jsonl\\.gz, and as ${dir}/agent-aac57f5\\.jsonl or \\.jsonl\\.gz naming this session\\): its calls and their cost are left out of the totals$`,
   );
   return { dir, warning };
 }

@@ -68,12 +68,17 @@ describe('--max-output-tokens that leaves no room in the model window', () => {
     expect(noRoom((await cli('check', SCENARIO, '--format', 'json')).stdout)).toEqual([]);
   });
 
-  it("project says so, and its threshold line says no room instead of a window less max_tokens of 0", async () => {
+  it("project says so, and its threshold line says every call is refused, not that prompts pass the window in 0 of 2 runs", async () => {
     const table = await cli('project', PAIR, '--context-window', 'model', '--max-output-tokens', '200000');
-    const text = tableWarnings(table.stdout);
+    const text = table.stdout.replace(/\n(?! )/g, ' ').replace(/\n {9}/g, ' ');
     expect(text).toContain(`warning: ${WARNING}`);
-    expect(text).toContain('(128,000 − 200,000: no room for a prompt)');
+    // The brake stopped every run before its first call: no prompt was made, so none "passed" the window.
+    expect(text).toContain("max_tokens 200,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens: every call is refused (each of the 2 runs stops at its first call, for $0).");
+    expect(text).not.toMatch(/prompts pass the context window less max_tokens \(128,000 − 200,000: no room for a prompt\) in 0 of 2 runs/);
     expect(text).not.toContain('= 0 tokens');
+    // Without the brake the runs are priced past it (open loop): that line says so, with the steps.
+    const open = (await cli('project', PAIR, '--max-output-tokens', '200000')).stdout.replace(/\n(?! )/g, ' ');
+    expect(open).toContain("max_tokens 200,000 leaves no room for a prompt in gpt-4o-mini's window of 128,000 tokens: a provider refuses every call, and prompts pass it in 2 of 2 runs, first at step 1");
     expect(noRoom((await cli('project', PAIR, '--context-window', 'model', '--max-output-tokens', '200000', '--format', 'json')).stdout).map((w) => w.message)).toEqual([WARNING]);
   });
 });

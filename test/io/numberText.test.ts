@@ -19,7 +19,7 @@ describe('a number written as text: one rule', () => {
   it('--runs-per-day .5e17 is past the largest count, as 5e16 is (not "no whole number")', () => {
     for (const value of ['.5e17', '5e16']) {
       const issue = userErrorOf(() => runsPerDayFlag(value)).issues[0]!;
-      expect([issue.code, issue.message]).toEqual(['too_large', `'${value}' is past 9007199254740991 (2^53 − 1), the most runs a day a projection takes (the largest count held exactly)`]);
+      expect([issue.code, issue.message]).toEqual(['too_large', `'${value}' is too large: at most 9007199254740991 (2^53 − 1), the most runs a day a projection takes (the largest count held exactly)`]);
     }
     expect(runsPerDayFlag('.5e3')).toBe(500);
     expect(userErrorOf(() => runsPerDayFlag('0x10')).issues[0]!.code).toBe('bad_value');

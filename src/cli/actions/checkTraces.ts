@@ -207,6 +207,20 @@ export async function readCheckTraces<T>(checks: readonly CheckInput[], read: Re
   return { traces, result };
 }
 
+/**
+ * A scenario's files read on their own (readOnce). When that read fails (a bad file without --skip-bad),
+ * what the reads `before` it found (scenario files left out, missing transcripts, files --skip-bad left
+ * out) is said first, as it would have been after the check.
+ */
+async function readApart(files: readonly string[], read: ReadCheckTraces, before: readonly AllRuns[]): Promise<AllRuns | undefined> {
+  try {
+    return await readOnce(files, read);
+  } catch (error) {
+    for (const done of before) finishRead(done, read.io);
+    throw error;
+  }
+}
+
 /** Every scenario's trace files read: those read together once, those a scenario reads on its own (a sub-agent transcript without its session) apart. */
 async function readAll(checks: readonly CheckInput[], read: ReadCheckTraces): Promise<CheckReads> {
   const named = spellings(checks);
@@ -222,7 +236,7 @@ async function readAll(checks: readonly CheckInput[], read: ReadCheckTraces): Pr
       from.push(once === undefined ? -1 : 0);
       continue;
     }
-    const apart = await readOnce(own, read);
+    const apart = await readApart(own, read, reads);
     if (apart !== undefined) reads.push(apart);
     from.push(apart === undefined ? -1 : reads.length - 1);
   }

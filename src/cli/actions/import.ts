@@ -8,6 +8,7 @@ import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } 
 import { announceWritten, checkNativeJsonlOut, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { counted } from '../../plural.js';
+import { UserError } from '../../errors.js';
 
 /** Lets the event loop run (a signal handler, a timer) between runs of a long conversion. */
 const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -58,6 +59,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
     closeFile();
     io.stderr(skippedMessage(set.finish(), set.inputCount));
     warnMissingTranscripts(missing, io, set.badInputs.map((bad) => bad.file));
+    if (runs === 0) throw noRunsToImport(set.files.filter((file) => !set.isBad(file)));
     output?.commit();
   } catch (error) {
     output?.abort();
@@ -65,6 +67,13 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
   }
   if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount, 'file')}`, file: out }, io);
   return 0;
+}
+
+/** Inputs that read cleanly but hold no model call: a native file of no runs is refused on reading, so none is written. */
+function noRunsToImport(files: readonly string[]): UserError {
+  const file = files.length === 1 ? files[0]! : '<command line>';
+  const what = files.length === 1 ? 'holds no model call' : `the ${counted(files.length, 'input file')} read hold no model call`;
+  return new UserError({ file, code: 'no_runs', message: `${what}: nothing to import, and no file was written (a trace file of no runs is refused when read)`, hint: 'name a log that records model calls (a session with assistant replies, a rollout with token counts)' });
 }
 
 export function importAction(inputs: string[], opts: ReadFlags & { out?: string }, io: CliIO): Promise<number> {

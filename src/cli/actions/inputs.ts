@@ -9,6 +9,7 @@ import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs, type BadInput } from '../../import/inputSet.js';
 import type { RangeRead } from '../../io/byteRange.js';
+import type { HeaderRead } from '../../trace/parseNative.js';
 import { collectInputFiles, type UnreadInput } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
@@ -52,13 +53,14 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
 export function traceInputs(
   traceFiles: readonly string[],
   flags: ReadFlags & { cacheDir?: string },
-  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; range?: RangeRead } = {},
+  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; range?: RangeRead; headerRead?: HeaderRead } = {},
 ): TraceInputs {
   const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
   const unread = use.unread === undefined || use.unread.length === 0 ? {} : { unread: use.unread };
   const range = use.range === undefined ? {} : { range: use.range };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...range });
+  const told = use.headerRead === undefined ? {} : { headerRead: use.headerRead };
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...range, ...told });
 }
 
 /**

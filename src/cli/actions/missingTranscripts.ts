@@ -1,10 +1,10 @@
 /**
  * A sub-agent whose transcript file is missing (a Claude Code session copied without its
- * `<session>/subagents` folder): the run that started it carries an import note saying so
- * (src/import/claudeCode/missingTranscript.ts), and the command warns of it on standard error, once,
- * from its own thread, whichever way it read the runs: workOnRuns (inputs.ts), sweep's units on any
- * thread (sweepShares.ts), import, serve. Every total leaves the sub-agent's cost out, which a note
- * shown only with --wide would hide.
+ * `<session>/subagents` folder, or without the 2.0.x `agent-<id>.jsonl` beside it): the run that started
+ * it carries an import note saying so (src/import/claudeCode/missingTranscript.ts), and the command warns
+ * of it on standard error, once, from its own thread, whichever way it read the runs: workOnRuns
+ * (inputs.ts), sweep's units on any thread (sweepShares.ts), import, serve. Every total leaves the
+ * sub-agent's cost out, which a note shown only with --wide would hide.
  */
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
 import { runOfFile } from '../../io/openInput.js';

@@ -22,8 +22,8 @@ export type OutputFile = readonly [flag: string, path: string | undefined, repla
 export type InputPath = string | readonly [flag: string, path: string | undefined];
 
 
-/** Which file the stats are of (device and inode): equal for a symbolic link, a hard link, `./a` and `a`. */
-export const fileIdentity = (stats: Stats): string => `${stats.dev}:${stats.ino}`;
+// Which file the stats are of (device and inode): the rule inputs are collected by (collectInputs.ts).
+export { fileIdentity } from '../../io/collectInputs.js';
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
 

@@ -3,7 +3,7 @@
  * given (seeded Monte Carlo), the worst case those brakes allow, where prompts pass a price tier or the
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
-import { isIdentity, type ContextStrategy } from '../../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, isIdentity, type ContextStrategy } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
@@ -86,7 +86,7 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
 function summaryCallsOf(strategy: ContextStrategy, prices: PriceTable): { summary?: SummaryCalls } {
   const summary = strategy.summary;
   if (summary === undefined) return {};
-  const pricing = summaryPricingOf(strategy, prices);
+  const pricing = summaryPricingOf(strategy, prices, undefined, COMMAND_LINE_CONTEXT);
   return { summary: { summaryTokens: summary.summaryTokens, ...(pricing === undefined ? {} : { pricing }) } };
 }
 

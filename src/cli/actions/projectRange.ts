@@ -10,28 +10,20 @@
  */
 import { UserError } from '../../errors.js';
 import { MAX_COUNT } from '../../io/limits.js';
-import { decimalNumber } from '../../io/numberText.js';
 import { formatUsd } from '../../report/money.js';
-import { positiveInt } from '../parseFlags.js';
+import { positiveInt, type NumberLimit } from '../numberFlags.js';
 
 /** Picodollars in $0.00001, a digit past the report's smallest unit shown. */
 const PICO_PER_UNIT = 10_000_000n;
 /** The largest total the report shows exactly: 2^53 − 1 hundred-thousandths of a dollar. */
 export const MAX_PROJECTED_PICO = BigInt(Number.MAX_SAFE_INTEGER) * PICO_PER_UNIT;
 
-/** `--runs-per-day N`: a whole number from 1 to 2^53 − 1; one past that is named as too large, with the limit. */
+/** The most runs a day `--runs-per-day` takes: the largest count held exactly. */
+const RUNS_PER_DAY_LIMIT: NumberLimit = { max: MAX_COUNT, text: `${MAX_COUNT} (2^53 − 1)`, why: 'the most runs a day a projection takes (the largest count held exactly)' };
+
+/** `--runs-per-day N`: a whole number from 1 to 2^53 − 1; one past that is named as too large, with the limit (numberFlags.ts, one rule). */
 export function runsPerDayFlag(value: string): number {
-  const n = decimalNumber(value);
-  if (n > MAX_COUNT && (Number.isInteger(n) || n === Infinity)) {
-    throw new UserError({
-      file: '<command line>',
-      field: '--runs-per-day',
-      code: 'too_large',
-      message: `'${value}' is past ${MAX_COUNT} (2^53 − 1), the most runs a day a projection takes (the largest count held exactly)`,
-      hint: `give at most ${MAX_COUNT}`,
-    });
-  }
-  return positiveInt('--runs-per-day', value);
+  return positiveInt('--runs-per-day', value, RUNS_PER_DAY_LIMIT);
 }
 
 export interface ProjectedSizes {

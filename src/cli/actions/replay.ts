@@ -169,11 +169,11 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
     ['--per-step', opts.perStep === true],
     ['--format chart', read.format === 'chart'],
   ]);
-  const { runTreeReplay } = await import('./tree.js');
+  const { runTreeReplay, treeTraceInputs } = await import('./tree.js');
   return runTreeReplay(
     {
       inputs,
-      traces: traceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0, unread: read.unread }),
+      traces: treeTraceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0, unread: read.unread }),
       brakes: brakesFromFlags(opts),
       ...(read.subagent === undefined ? {} : { subagent: read.subagent }),
       strategy: strategyFromFlags(opts),

@@ -11,6 +11,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { runOfFile } from '../../io/openInput.js';
 import { resolveTracePricing } from '../../replay/replay.js';
+import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextText } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, sessionPartsWarnings, type ReportWarning } from '../../report/warnings.js';
@@ -144,7 +145,7 @@ const MODEL_FIELD: Record<string, string> = {
  */
 export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: string }): ModelPricing {
   try {
-    return resolveTracePricing(trace, options);
+    return resolveTracePricing(trace, { ...options, modelPlace: COMMAND_LINE_MODEL });
   } catch (error) {
     const from = trace.header.importedFrom;
     // A native file converted by `loopcost import` names the model in `header.model`, as its reader sees it.

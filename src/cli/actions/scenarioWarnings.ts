@@ -14,6 +14,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import type { Scenario } from '../../scenario/load.js';
 import { resolveScenarioPricing } from '../../scenario/run.js';
+import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { scenarioSettings, type ScenarioOverrides } from '../../scenario/settings.js';
 import type { Trace } from '../../trace/types.js';
 import type { CheckInput } from '../../check/inputs.js';
@@ -80,7 +81,7 @@ export function cacheOnRuns(
   const priced: PricedRuns[] = [];
   for (const model of models) {
     const as = model === undefined ? {} : { model };
-    for (const scenario of runs.scenarios) priced.push({ source: scenario.source, pricing: resolveScenarioPricing(scenario, runs.prices, model), cache: 'on' });
+    for (const scenario of runs.scenarios) priced.push({ source: scenario.source, pricing: resolveScenarioPricing(scenario, runs.prices, { model, modelPlace: COMMAND_LINE_MODEL }), cache: 'on' });
     for (const trace of runs.traces ?? []) priced.push({ source: trace.source, pricing: pricingFor(trace, { prices: runs.prices, ...as }), cache: 'on' });
   }
   return priced;

@@ -54,7 +54,7 @@ export async function dropOverflowing<T>(args: { reads: readonly AllRuns[]; asRe
 /**
  * `work` over the prepared sweep; each run past $9,007 it meets makes its file bad and `work` is done again
  * without that file's runs (dropOverflowing) — with `--tree`, without its whole session tree (treesLeftOut.ts,
- * as replay --tree leaves it out). Then the bad files are refused or listed (--skip-bad). `work` gets the
+ * as replay --tree leaves it out), as a tree with a run in a file found bad while reading is left out first. Then the bad files are refused or listed (--skip-bad). `work` gets the
  * sweep it finished on: what the report must describe (its runs, its caches).
  */
 export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: SweepFlags; io: CliIO }, work: (prepared: PreparedSweep) => T | Promise<T>): Promise<T> {
@@ -66,10 +66,15 @@ export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: Sw
   // past $9,007 is named with the other bad files only when reading found none).
   if (opts.skipBad !== true && read.set.badInputs.length > 0) read.set.finish();
   const leftOut = new TreesLeftOut(read);
-  const dropped = async (place: string) => {
-    if (current.trees !== undefined) leftOut.leave(current.trees.trees, place);
+  const prepareAgain = async () => {
     current = await prepareSweep([], opts, () => false, io, { traces: leftOut.traces(), setup: current, read });
     if (current.trees !== undefined) leftOut.checkSomeLeft(current.trees.trees.length);
+  };
+  // With --tree, the trees with a run in a file found bad while reading are left out before any tally.
+  if (current.trees !== undefined && leftOut.leaveBad()) await prepareAgain();
+  const dropped = async (place: string) => {
+    if (current.trees !== undefined) leftOut.leaveBad(place);
+    await prepareAgain();
   };
   const result = await dropOverflowing({ reads: [read], dropped }, () => work(current));
   finishRead(read, io);

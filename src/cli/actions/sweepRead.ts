@@ -12,6 +12,7 @@ import { sayInputsRead, traceInputs } from './inputs.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { ownPricingOf } from './sweepPricing.js';
+import { badRunsOf, treeTraceInputs } from './treeHeaders.js';
 import type { SweepFlags, SweepSetup, SweepShare } from './sweepWork.js';
 
 /** Every trace file's runs as read: the set that knows the bad files (not yet refused nor listed: finishRead does, after the tally). */
@@ -19,6 +20,8 @@ export interface AllRuns {
   set: TraceInputs;
   runs: InputRun[];
   missing: MissingTranscript[];
+  /** The runs of the files found bad while reading, as far as they were read (treeHeaders.ts badRunsOf): what places them in their session trees. */
+  badRead: InputRun[];
 }
 
 /**
@@ -26,7 +29,7 @@ export interface AllRuns {
  * runs are tallied, as a run past $9,007 is found only then and makes its file bad too (sweepDrop.ts).
  */
 export async function allRuns(setup: SweepSetup, opts: SweepFlags): Promise<AllRuns> {
-  const set = traceInputs(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
+  const set = (opts.tree === true ? treeTraceInputs : traceInputs)(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
   return runsOf(set, ownPricingOf(setup));
 }
 
@@ -41,7 +44,7 @@ export async function runsOf(set: TraceInputs, check: (trace: Trace) => void): P
     });
     runs.push(run);
   }
-  return { set, runs: set.keep(runs), missing };
+  return { set, runs: set.keep(runs), missing, badRead: badRunsOf(set, runs) };
 }
 
 /** The good runs' traces. */

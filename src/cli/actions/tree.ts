@@ -27,12 +27,13 @@ import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { treesDropping } from './treeDrop.js';
+export { treeTraceInputs } from './treeHeaders.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
 /**
- * `work` over every tree of the inputs (loose runs as trees of one agent), a run past $9,007 leaving its
- * file out as a bad file and its whole tree with it under --skip-bad (treeDrop.ts); then each run of the
- * trees kept noted for the report.
+ * `work` over every tree of the inputs (loose runs as trees of one agent), a tree with a run in a bad file
+ * (found on reading, or by a run past $9,007) left out whole under --skip-bad (treeDrop.ts); then each run
+ * of the trees kept noted for the report.
  */
 async function workOnTrees<T>(read: { inputs: TraceInputs; prices: PriceTable; notes: RunNotes; model: string | undefined }, io: CliIO, work: (trees: SessionTree[]) => T): Promise<{ result: T; pricings: PricedModels; took: RunsTook }> {
   const { prices, notes, model } = read;

@@ -24,6 +24,7 @@ import { unreadTracesWarnings } from './scenarioWarnings.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { treeTraceInputs } from './treeHeaders.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
@@ -171,7 +172,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   return runWhatIf(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0, unread }),
+      traces: (opts.tree === true ? treeTraceInputs : traceInputs)(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0, unread }),
       scenarios,
       settings,
       strategy: strategyFromFlags(opts),

@@ -4,10 +4,12 @@
  * the sub-agent's calls, and their cost, are then missing from every total.
  */
 
-/** Where a sub-agent's transcript was looked for: `<dir>/<session>/subagents`, or nowhere (standard input). */
+/** Where a sub-agent's transcript was looked for: `<dir>/<session>/subagents` then `<dir>` (Claude Code 2.0.x), or nowhere (standard input). */
 export interface TranscriptPlace {
-  /** The directory looked in; undefined when no sub-agent file is looked for (the session read from standard input). */
+  /** The directory looked in first; undefined when no sub-agent file is looked for (the session read from standard input). */
   subagentsDir?: string;
+  /** The session file's own directory, looked in next for a file whose lines name the session. */
+  siblingDir?: string;
 }
 
 const LEFT_OUT = 'its calls and their cost are left out of the totals';
@@ -15,7 +17,8 @@ const LEFT_OUT = 'its calls and their cost are left out of the totals';
 /** The note: which sub-agent, what started it, where its transcript was looked for, and what that leaves out. */
 export function missingTranscriptNote(args: { agentId: string; toolUseId: string; file: string; line: number; place: TranscriptPlace }): string {
   const { agentId, toolUseId, file, line, place } = args;
-  const looked = place.subagentsDir === undefined ? 'not looked for: the session was read from standard input' : `looked for as ${place.subagentsDir}/agent-${agentId}.jsonl or .jsonl.gz`;
+  const beside = place.siblingDir === undefined ? '' : `, and as ${place.siblingDir}/agent-${agentId}.jsonl or .jsonl.gz naming this session`;
+  const looked = place.subagentsDir === undefined ? 'not looked for: the session was read from standard input' : `looked for as ${place.subagentsDir}/agent-${agentId}.jsonl or .jsonl.gz${beside}`;
   return `sub-agent ${agentId} (started by tool call ${toolUseId}, ${file} line ${line}) has no transcript file (${looked}): ${LEFT_OUT}`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * A Claude Code session and its sub-agents → native runs, one session tree at a time.
  *
- * `<project>/<session>.jsonl` is the main agent; `<project>/<session>/subagents/agent-<id>.jsonl` are the
+ * `<project>/<session>.jsonl` is the main agent; `<project>/<session>/subagents/agent-<id>.jsonl` (2.1.x),
+ * else `<project>/agent-<id>.jsonl` whose lines name the session (2.0.x: siblingAgents.ts) are the
  * sub-agents it started with the Task tool (linked by the progress lines `agent_progress` of the session,
  * `data.agentId` → `parentToolUseID`, or the Task result's `toolUseResult.agentId`), and
  * `agent-acompact-<id>.jsonl` the context-compaction calls, which become paid compaction calls of the main
@@ -22,6 +23,7 @@ import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
 import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../formats.js';
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
 import { missingTranscriptNote, type TranscriptPlace } from './missingTranscript.js';
+import { siblingAgentFiles } from './siblingAgents.js';
 import { counted } from '../../plural.js';
 
 export const CLAUDE_CODE_FORMAT = 'claude-code';
@@ -84,10 +86,15 @@ function subagentTranscript(file: string, transcript: Transcript): SubagentTrans
   return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
 }
 
-/** The sub-agent files of the session whose own transcript is `main` (none for a lone agent's, or standard input's). */
+/**
+ * The sub-agent files of the session whose own transcript is `main` (none for a lone agent's, or standard
+ * input's): its `subagents/` folder's (2.1.x), then those beside it that name it (2.0.x), an id found in both once.
+ */
 function subagentFilesOf(path: string, main: Transcript): string[] {
   if (main.agentId !== undefined || path === STDIN_LABEL) return [];
-  return subagentFiles(path, main.sessionId ?? sessionIdOfName(path));
+  const nested = subagentFiles(path, main.sessionId ?? sessionIdOfName(path));
+  const found = new Set(nested.map(agentIdOfName));
+  return [...nested, ...siblingAgentFiles(path, sessionIdOfName(path)).filter((file) => !found.has(agentIdOfName(file)))];
 }
 
 function firstStart(transcript: Transcript): number {
@@ -209,7 +216,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
   if (main.agentId !== undefined) return loneAgentRuns(main, path);
   const sessionId = main.sessionId ?? sessionIdOfName(path);
   const mainNotes = [...main.notes];
-  const owners = linkOwners(main, agents, mainNotes, path === STDIN_LABEL ? {} : { subagentsDir: subagentsDirOf(path, sessionId) });
+  const owners = linkOwners(main, agents, mainNotes, path === STDIN_LABEL ? {} : { subagentsDir: subagentsDirOf(path, sessionId), siblingDir: dirname(path) });
   const compactions = agents.filter((agent) => isCompaction(agent.agentId));
   const subagents = agents.filter((agent) => !isCompaction(agent.agentId));
   let calls = main.calls;

@@ -2,10 +2,27 @@
  * A Codex CLI rollout → the session's model calls. Each `token_count` event whose running total moved is
  * one call, with `last_token_usage` as its usage (events that repeat the total, e.g. rate-limit updates,
  * are not calls). The call's tool calls are the `function_call` / `custom_tool_call` / `local_shell_call`
- * items the model produced since the previous call; their outputs (matched by `call_id`) give the result
- * tokens (counted with the model's tokenizer) and, for a non-zero exit code, the error. The model is the
- * latest `turn_context`'s; the call was sent when the line before its first output was written and ended
- * with its `token_count`. A call right before a `compacted` item is the compaction (summary) call.
+ * items the model produced in that response; their outputs (matched by `call_id`) give the result tokens
+ * (counted with the model's tokenizer) and, for a non-zero exit code, the error. The model is the latest
+ * `turn_context`'s. A call right before a `compacted` item is the compaction (summary) call.
+ *
+ * Which items are a response's depends on the order Codex wrote them, read per user turn (from its
+ * `user_message` to the next, or the file's end) at the turn's first token_count whose total moved:
+ * - Items first (Codex writes each item as it arrives, then the response's `token_count`, as in the
+ *   rollouts of test/fixtures/codex and of Codex 0.135): model output came before that token_count. Each
+ *   token_count closes the response of the model output items since the previous one. The call was sent
+ *   when the line before its first output was written and ended with its token_count; output items left
+ *   with no token_count after them (an interrupted turn, a cut file) are not counted.
+ * - Count first (Codex 0.40: the `token_count` event is written when the response completes, its
+ *   `reasoning` / `function_call` / `message` items and the tool outputs after it, with the same time):
+ *   no model output came before that token_count. Each token_count opens the response whose items follow
+ *   it, up to the next token_count or the turn's end. The call was sent when the last line other than an
+ *   event (`turn_context`, the previous response's items) was written: the events between are its own
+ *   streamed reasoning.
+ * A turn whose first response wrote no output item at all before its token_count would read as count
+ * first; Codex writes at least a reasoning or message item for every response it meters.
+ * A `turn_aborted` (the user interrupted) ends the turn's run after its last call, as unknown with that
+ * status (AgentCall.endStatus), whatever the call was.
  */
 import type { SourceLine } from '../../io/readLines.js';
 import type { ToolCallRecord } from '../../trace/types.js';
@@ -25,8 +42,6 @@ export interface Rollout {
   spawnedBy?: SpawnedBy;
   calls: AgentCall[];
   notes: string[];
-  /** How the session ended when the rollout says (`turn_aborted: interrupted`). */
-  finalStatus?: string;
 }
 
 interface OpenCall {
@@ -35,10 +50,29 @@ interface OpenCall {
   toolCalls: ToolCallRecord[];
 }
 
+/** How a turn's token_counts pair with its response items (see the module comment). */
+type TurnOrder = 'itemsFirst' | 'countFirst';
+
+/** Count first: the response a token_count opened, gathering the items that follow it. */
+interface Answering {
+  open: OpenCall;
+  count: TokenCount;
+  atMs: number | undefined;
+}
+
 class RolloutReader {
   readonly calls: AgentCall[] = [];
   private readonly pending = new Map<string, { record: ToolCallRecord; model: string; atMs?: number }>();
   private open: OpenCall | undefined;
+  /** The current turn's order, once its first metered token_count said it. */
+  private order: TurnOrder | undefined;
+  private answering: Answering | undefined;
+  /** The index in `calls` of the current turn's first call. */
+  private turnStart = 0;
+  /** The current turn's `turn_aborted` status. */
+  private aborted: string | undefined;
+  /** When the last line other than an event (`event_msg`) was written. */
+  private lastItemMs: number | undefined;
   private model: string | undefined;
   /** The line of the turn_context that named `model`. */
   private modelLine = 0;
@@ -49,7 +83,6 @@ class RolloutReader {
   private justClosed: AgentCall | undefined;
   sessionId: string | undefined;
   spawnedBy: SpawnedBy | undefined;
-  finalStatus: string | undefined;
   readonly notes: string[] = [];
   readonly clock = new LogClock();
   noModel = 0;
@@ -68,6 +101,7 @@ class RolloutReader {
     else if (value.type === 'event_msg') this.readEvent(line, payload, at);
     else if (value.type === 'compacted') this.readCompacted(line);
     if (at !== undefined) this.previousMs = at;
+    if (at !== undefined && value.type !== 'event_msg') this.lastItemMs = at;
   }
 
   /** The first session_meta names the thread (a resumed rollout repeats it) and, for a spawned sub-agent, its parent. */
@@ -77,19 +111,22 @@ class RolloutReader {
     this.spawnedBy = readSpawnedBy(payload);
   }
 
+  private newCall(startedAtMs: number | undefined): OpenCall {
+    const open = { toolCalls: [], ...(startedAtMs !== undefined ? { startedAtMs } : {}), ...(this.promptTokens !== undefined ? { goalTokens: this.promptTokens } : {}) };
+    this.promptTokens = undefined;
+    return open;
+  }
+
+  /** Items first: the response the model output items since the last call belong to. */
   private openCall(at: number | undefined): OpenCall {
-    if (!this.open) {
-      const startedAtMs = this.previousMs ?? at;
-      this.open = { toolCalls: [], ...(startedAtMs !== undefined ? { startedAtMs } : {}), ...(this.promptTokens !== undefined ? { goalTokens: this.promptTokens } : {}) };
-      this.promptTokens = undefined;
-    }
+    this.open ??= this.newCall(this.previousMs ?? at);
     return this.open;
   }
 
   private readItem(line: number, payload: JsonObject, at: number | undefined): void {
     if (isModelOutput(payload)) {
       this.justClosed = undefined;
-      const open = this.openCall(at);
+      const open = this.answering?.open ?? this.openCall(at);
       if (payload.type === 'web_search_call') this.serverTools += 1;
       const tool = this.issues.readLine(line, (fields) => readToolCall(fields, payload));
       if (!tool) return;
@@ -115,15 +152,43 @@ class RolloutReader {
   private readEvent(line: number, payload: JsonObject, at: number | undefined): void {
     if (payload.type === 'token_count') {
       const count = this.issues.readLine(line, (fields) => readTokenCount(fields, payload));
-      if (count && count.totalKey !== this.lastTotal) this.closeCall(count, at);
+      if (count && count.totalKey !== this.lastTotal) this.meter(count, at);
       if (count) this.lastTotal = count.totalKey;
     } else if (payload.type === 'user_message' && typeof payload.message === 'string' && (payload.kind === undefined || payload.kind === 'plain')) {
+      this.endTurn();
       this.justClosed = undefined;
-      this.dropOpen();
       this.promptTokens = countTokens(payload.message, this.model ?? 'gpt-5');
     } else if (payload.type === 'turn_aborted') {
-      this.finalStatus = `turn_aborted${typeof payload.reason === 'string' ? `: ${payload.reason}` : ''}`;
+      this.aborted = `turn_aborted${typeof payload.reason === 'string' ? `: ${payload.reason}` : ''}`;
     }
+  }
+
+  /** A token_count whose total moved: it closes the response before it, or opens the one after it. */
+  private meter(count: TokenCount, at: number | undefined): void {
+    this.order ??= this.open ? 'itemsFirst' : 'countFirst';
+    if (this.order === 'itemsFirst') {
+      const open = this.openCall(at);
+      this.open = undefined;
+      this.closeCall(open, count, at);
+      return;
+    }
+    this.closeAnswering();
+    this.answering = { open: this.newCall(this.lastItemMs ?? at), count, atMs: at };
+  }
+
+  private closeAnswering(): void {
+    const answering = this.answering;
+    this.answering = undefined;
+    if (answering) this.closeCall(answering.open, answering.count, answering.atMs);
+  }
+
+  /** A user turn ends (the next user message, the file's end): its last response closes, an aborted turn's last call ends its run. */
+  private endTurn(): void {
+    this.closeAnswering();
+    this.dropOpen();
+    const last = this.calls[this.calls.length - 1];
+    if (this.aborted !== undefined && last && this.calls.length > this.turnStart) last.endStatus = this.aborted;
+    [this.order, this.aborted, this.turnStart] = [undefined, undefined, this.calls.length];
   }
 
   /** A response that got no token count (an interrupted turn) is not a call we can meter. */
@@ -132,9 +197,7 @@ class RolloutReader {
     this.open = undefined;
   }
 
-  private closeCall(count: TokenCount, at: number | undefined): void {
-    const open = this.openCall(at);
-    this.open = undefined;
+  private closeCall(open: OpenCall, count: TokenCount, at: number | undefined): void {
     if (this.model === undefined) {
       this.noModel += 1;
       return;
@@ -152,6 +215,7 @@ class RolloutReader {
   }
 
   private readCompacted(line: number): void {
+    this.closeAnswering();
     const call = this.justClosed;
     if (call && (call.record.toolCalls?.length ?? 0) === 0) call.record.compaction = true;
     else this.notes.push(`the compaction at line ${line} has no model call of its own in the rollout (remote compaction is not metered there): not counted`);
@@ -159,7 +223,7 @@ class RolloutReader {
   }
 
   finish(): void {
-    this.dropOpen();
+    this.endTurn();
     if (this.unmetered > 0) {
       const n = this.unmetered;
       this.notes.push(`${counted(n, 'response')} without a token_count (an interrupted turn, or a cut file): not counted`);
@@ -193,6 +257,5 @@ function rolloutOf(reader: RolloutReader, cutLine: number | undefined): Rollout 
   const rollout: Rollout = { calls: reader.calls, notes };
   if (reader.sessionId !== undefined) rollout.sessionId = reader.sessionId;
   if (reader.spawnedBy !== undefined) rollout.spawnedBy = reader.spawnedBy;
-  if (reader.finalStatus !== undefined) rollout.finalStatus = reader.finalStatus;
   return rollout;
 }

@@ -2,10 +2,11 @@
  * One agent's model calls, as a coding agent's log records them (Claude Code, Codex CLI), → native runs.
  *
  * An agent's calls are one run unless the loop could not replay them as one: a text answer that the
- * session went on from (a user turn ended; the loop would complete the run there) and a change of model (a
- * run is priced with one model) each start a new part. Every part carries the agent's place in its session
- * tree (`header.agent`), `recordedAt` (its earliest call start) and each call's `startMs`, so a tree replay
- * can put the calls of all agents back in the order they were made.
+ * session went on from (a user turn ended; the loop would complete the run there), a turn the log says was
+ * stopped (AgentCall.endStatus) and a change of model (a run is priced with one model) each start a new
+ * part. Every part carries the agent's place in its session tree (`header.agent`), `recordedAt` (its
+ * earliest call start) and each call's `startMs`, so a tree replay can put the calls of all agents back in
+ * the order they were made.
  */
 import { TRACE_SCHEMA, type AgentRef, type CallRecord, type Trace, type TraceEnd, type TraceHeader } from '../../trace/types.js';
 import { inferProvider } from './provider.js';
@@ -24,6 +25,8 @@ export interface AgentCall {
   goalTokens?: number;
   /** The source's word for how the response ended (`end_turn`, `tool_use`). */
   stopReason?: string;
+  /** The log says the turn was stopped after this call (Codex `turn_aborted: interrupted`): the run ends here, unknown, with this status. */
+  endStatus?: string;
 }
 
 export interface AgentRunsSpec {
@@ -39,8 +42,6 @@ export interface AgentRunsSpec {
   calls: readonly AgentCall[];
   /** Notes about the agent, set on its first part. */
   notes: readonly string[];
-  /** Status of the last part when the log says how the session ended (e.g. `turn_aborted`). */
-  finalStatus?: string;
 }
 
 /** Whether the call is a text answer that ends a user turn: the loop completes a run on it. */
@@ -54,7 +55,7 @@ export function splitAgentCalls(calls: readonly AgentCall[]): AgentCall[][] {
   let current: AgentCall[] = [];
   for (const call of calls) {
     const previous = current[current.length - 1];
-    if (previous && (isTurnEnd(previous.record) || previous.model !== call.model)) {
+    if (previous && (isTurnEnd(previous.record) || previous.endStatus !== undefined || previous.model !== call.model)) {
       parts.push(current);
       current = [];
     }
@@ -64,12 +65,14 @@ export function splitAgentCalls(calls: readonly AgentCall[]): AgentCall[][] {
   return parts;
 }
 
-function partEnd(part: readonly AgentCall[], next: readonly AgentCall[] | undefined, nextNumber: number, finalStatus?: string): TraceEnd {
+function partEnd(part: readonly AgentCall[], next: readonly AgentCall[] | undefined, nextNumber: number): TraceEnd {
   const last = part[part.length - 1]!;
   const end: TraceEnd = { type: 'end', outcome: 'unknown' };
   if (last.record.failed) {
     end.outcome = 'error';
     end.status = last.record.failed.status !== undefined ? `HTTP ${last.record.failed.status}` : 'failed';
+  } else if (last.endStatus !== undefined) {
+    end.status = last.endStatus;
   } else if (isTurnEnd(last.record)) {
     end.outcome = 'completed';
     if (last.stopReason !== undefined) end.status = last.stopReason;
@@ -78,7 +81,7 @@ function partEnd(part: readonly AgentCall[], next: readonly AgentCall[] | undefi
     end.outcome = 'completed';
     end.status = `continues on ${next[0]!.model} (part ${nextNumber})`;
   } else {
-    end.status = finalStatus ?? 'ended mid-turn';
+    end.status = 'ended mid-turn';
   }
   end.recordedCalls = part.length;
   return end;
@@ -128,7 +131,7 @@ export function agentRuns(spec: AgentRunsSpec): Trace[] {
       ...(line === undefined ? {} : { headerLine: line }),
       header,
       calls,
-      end: partEnd(part, parts[i + 1], i + 2, spec.finalStatus),
+      end: partEnd(part, parts[i + 1], i + 2),
     };
   });
 }

@@ -2,13 +2,18 @@
  * VCR cassettes (vcrpy / pytest-recording YAML):
  *   interactions[].request.{method, uri, headers, body | parsed_body}
  *   interactions[].response.{status: {code, message}, headers, body: {string} | parsed_body}
+ * and Ruby VCR's layout, read the same way (one model; only the list key and the date differ):
+ *   http_interactions[].request.{method, uri, headers, body: {encoding, string}}
+ *   http_interactions[].response.{status: {code, message}, headers, body: {encoding, string}}
+ *   http_interactions[].recorded_at (an HTTP date), bodies often `!binary` base64 (cassetteYaml.ts)
  * Bodies are decoded by cassetteBody.ts (JSON, streamed SSE text or event-stream bytes, base64, gzip …);
  * the YAML is read with the readers' alias and depth limits (cassetteYaml.ts).
  *
  * The API of each interaction comes from its path and body (detect.ts); exchanges that are not model
  * calls (file downloads, search APIs, MCP traffic, embeddings, …) are skipped and listed in the notes of
  * the run they fall in. A cassette with no model call at all is refused. A cassette may hold several
- * runs; build.ts splits them and sources get `#n`. A response `date` header dates the run (recordedAt).
+ * runs; build.ts splits them and sources get `#n`. An interaction's `recorded_at`, else its response
+ * `date` header, dates the run (recordedAt).
  */
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
@@ -29,12 +34,23 @@ function issue(loc: Located, field: string, code: string, message: string, hint?
   return inputError({ ...loc, field }, code, message, hint);
 }
 
+function isoOf(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+}
+
 /** ISO 8601 time of an HTTP `date` header (RFC 9110; no zone: UTC), seconds precision; undefined when absent or unreadable. */
 export function recordedAtOf(headers: unknown, clock = new LogClock()): string | undefined {
   const date = headerValue(headers, 'date');
-  if (date === undefined) return undefined;
-  const ms = clock.read(date);
-  return ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+  return date === undefined ? undefined : isoOf(clock.read(date));
+}
+
+/** When an interaction was recorded: Ruby VCR's `recorded_at` (an HTTP date; a YAML timestamp read as a Date), else the response `date` header. */
+function interactionTime(raw: Record<string, unknown>, headers: unknown, clock: LogClock): string | undefined {
+  const at = raw.recorded_at;
+  let own: string | undefined;
+  if (typeof at === 'string') own = isoOf(clock.read(at));
+  else if (at instanceof Date && !Number.isNaN(at.getTime())) own = isoOf(at.getTime());
+  return own ?? recordedAtOf(headers, clock);
 }
 
 /** The refusal of an interaction recorded by another kind of recorder (websocket frames, gRPC samples). */
@@ -46,7 +62,7 @@ function notHttp(raw: Record<string, unknown>, loc: Located, at: string): UserEr
         ? 'a gRPC message sample (an xAI SDK recording)'
         : undefined;
   if (what === undefined) return undefined;
-  return issue(loc, at, 'not_http_cassette', `${at} is ${what}, not an HTTP request`, 'loopcost reads cassettes of HTTP exchanges (vcrpy / pytest-recording request/response pairs)');
+  return issue(loc, at, 'not_http_cassette', `${at} is ${what}, not an HTTP request`, 'loopcost reads cassettes of HTTP exchanges (vcrpy / pytest-recording / Ruby VCR request/response pairs)');
 }
 
 // A bare number that is not a status falls through to the wrong_type issue below.
@@ -71,7 +87,7 @@ interface Collected {
 }
 
 function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYaml, out: Collected): void {
-  const at = `interactions[${i}]`;
+  const at = `${yaml.listKey}[${i}]`;
   const line = yaml.lineOf(i);
   const loc: Located = { file: path, ...(line !== undefined ? { line } : {}) };
   const lineOf = (keys: string[]): number | undefined => yaml.lineIn(i, keys, line);
@@ -112,7 +128,7 @@ function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYa
     if (status === undefined || status < 400 || !(err instanceof UserError)) throw err;
     resBody = bodyOf(response, `${at}.response`, loc, { json: false });
   }
-  const recordedAt = recordedAtOf(response.headers, out.clock);
+  const recordedAt = interactionTime(raw, response.headers, out.clock);
   out.exchanges.push({
     label: `interaction ${i}`,
     file: path,
@@ -135,19 +151,20 @@ function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYa
 
 export function importCassette(content: string, path: string): Trace[] {
   const yaml = readCassetteYaml(content, path);
-  const { data } = yaml;
-  if (!isJsonObject(data) || !Array.isArray(data.interactions)) {
+  const { data, listKey } = yaml;
+  const list = isJsonObject(data) ? data[listKey] : undefined;
+  if (!Array.isArray(list)) {
     throw new UserError({
       file: path,
       line: 1,
-      field: 'interactions',
+      field: listKey,
       code: 'missing_field',
       message: 'not a VCR cassette: no interactions list',
-      hint: 'a cassette starts with `interactions:` followed by request/response pairs',
+      hint: 'a cassette starts with `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR) followed by request/response pairs',
     });
   }
   const out: Collected = { exchanges: [], skipped: [], polls: new Map(), clock: new LogClock() };
-  data.interactions.forEach((raw, i) => readInteraction(raw, i, path, yaml, out));
+  list.forEach((raw, i) => readInteraction(raw, i, path, yaml, out));
   const fileNotes = out.clock.notes();
   return buildTraces(resolveBackgroundPolls(out.exchanges, out.polls), { file: path, format: 'vcr-cassette', skipped: out.skipped, ...(fileNotes.length > 0 ? { fileNotes } : {}) });
 }

@@ -3,15 +3,22 @@
  * MAX_YAML_ALIASES alias expansions (a "billion laughs" ladder of aliases is refused, not expanded) and
  * at most MAX_NESTING_DEPTH levels of nesting (a document nested deeper than the parser can follow is
  * refused too). Each refusal is a UserError naming the file; the lines of interactions stay available
- * for messages.
+ * for messages. Ruby VCR's `!binary` tag (Psych's name for base64 bytes) is read as YAML's `!!binary`:
+ * bytes, decoded by cassetteBody.ts like any binary body. No other tag is given a meaning.
  */
-import { isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isSeq, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from 'yaml';
 import { UserError } from '../../errors.js';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
 import { isStackOverflow, yamlEscapeError } from '../../io/yamlErrors.js';
+import { isJsonObject } from '../common/jsonValue.js';
+
+/** The key of the interaction list: vcrpy's `interactions`, Ruby VCR's `http_interactions`. */
+export type InteractionsKey = 'interactions' | 'http_interactions';
 
 export interface CassetteYaml {
   data: unknown;
+  /** The top-level key holding the interactions (`interactions` when neither is there). */
+  listKey: InteractionsKey;
   /** 1-based line of interaction i. */
   lineOf(i: number): number | undefined;
   /** Line of a node inside interaction i (e.g. request.uri), else `fallback`. */
@@ -28,9 +35,15 @@ function tooDeep(path: string, where?: string): UserError {
   });
 }
 
+/** The YAML 1.1 tags plus Ruby's `!binary`, read by the same resolver as `!!binary`. */
+function withRubyBinary(tags: Tags): Tags {
+  const binary = tags.find((t): t is ScalarTag => typeof t === 'object' && t.tag === 'tag:yaml.org,2002:binary');
+  return binary === undefined ? tags : [...tags, { ...binary, tag: '!binary' }];
+}
+
 function parse(content: string, path: string, lineCounter: LineCounter): Document.Parsed {
   try {
-    return parseDocument(content, { schema: 'yaml-1.1', lineCounter, prettyErrors: false });
+    return parseDocument(content, { schema: 'yaml-1.1', customTags: withRubyBinary, lineCounter, prettyErrors: false });
   } catch (err) {
     if (isStackOverflow(err)) throw tooDeep(path);
     throw yamlEscapeError(err, path, 'the cassette looks damaged: record it again') ?? err;
@@ -76,10 +89,12 @@ export function readCassetteYaml(content: string, path: string): CassetteYaml {
     const range = (node as { range?: [number, number, number] } | undefined)?.range;
     return range ? lineCounter.linePos(range[0]).line : undefined;
   };
-  const seq = doc.getIn(['interactions'], true);
+  const listKey: InteractionsKey = isJsonObject(data) && !('interactions' in data) && 'http_interactions' in data ? 'http_interactions' : 'interactions';
+  const seq = doc.getIn([listKey], true);
   return {
     data,
+    listKey,
     lineOf: (i) => (isSeq(seq) ? lineOfNode(seq.items[i]) : undefined),
-    lineIn: (i, keys, fallback) => lineOfNode(doc.getIn(['interactions', i, ...keys], true)) ?? fallback,
+    lineIn: (i, keys, fallback) => lineOfNode(doc.getIn([listKey, i, ...keys], true)) ?? fallback,
   };
 }
