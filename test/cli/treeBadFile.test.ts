@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
+import { expectReplayLeavesTreeOut, expectWhatifLeavesTreeOut } from './treeLeftOut.js';
 
 const header = (agent: string, model = 'gpt-4o') => `{"type":"header","schema":"loopcost.trace/1","model":"${model}","systemTokens":10,"goalTokens":5${agent === '' ? '' : `,"agent":${agent}`}}`;
 const END = '{"type":"end","outcome":"completed"}';
@@ -41,21 +42,11 @@ const TREE_LEFT_OUT = /loopcost: warning: left out session s1 whole: its run .*s
 
 describe('--tree --skip-bad: a sub-agent file with a malformed line leaves its whole tree out', () => {
   it('replay --tree: the tree is left out, named by its session; the other run is replayed', async () => {
-    const r = await cli('replay', withOther, '--tree', '--skip-bad', '--format', 'json');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(SUB_BAD);
-    expect(r.stderr).toMatch(TREE_LEFT_OUT);
-    const report = JSON.parse(r.stdout) as { trees: { sessionId: string }[]; summary: { trees: number; agents: number } };
-    expect(report.trees.map((tree) => tree.sessionId)).toEqual([join(withOther, 'other.jsonl')]);
-    expect([report.summary.trees, report.summary.agents]).toEqual([1, 1]);
+    await expectReplayLeavesTreeOut(withOther, { bad: SUB_BAD, leftOut: TREE_LEFT_OUT });
   });
 
   it('whatif --tree: only the other run is a subject', async () => {
-    const r = await cli('whatif', withOther, '--tree', '--try', 'max-steps=10', '--skip-bad', '--format', 'json');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(SUB_BAD);
-    expect(r.stderr).toMatch(TREE_LEFT_OUT);
-    expect((JSON.parse(r.stdout) as { runs: { source: string }[] }).runs.map((run) => run.source)).toEqual([join(withOther, 'other.jsonl')]);
+    await expectWhatifLeavesTreeOut(withOther, { bad: SUB_BAD, leftOut: TREE_LEFT_OUT });
   });
 
   it('sweep --tree on 1 and 2 workers, and with --target-completion: one tree swept, the other run', async () => {

@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
+import { expectReplayLeavesTreeOut, expectWhatifLeavesTreeOut } from './treeLeftOut.js';
 
 const header = (agent: string) => `{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o","systemTokens":10,"goalTokens":5,"agent":${agent}}`;
 const END = '{"type":"end","outcome":"completed"}';
@@ -90,22 +91,11 @@ describe('replay --tree and whatif --tree: a sub-agent run past $9,007 makes its
   });
 
   it('replay --tree --skip-bad lists the file as bad and leaves the whole tree out, naming its session; the other run is replayed', async () => {
-    const r = await cli('replay', withOther, '--tree', '--skip-bad', '--format', 'json');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(SUB_BAD);
-    expect(r.stderr).toMatch(TREE_LEFT_OUT);
-    const report = JSON.parse(r.stdout) as { trees: { sessionId: string }[]; summary: { trees: number; agents: number } };
-    expect(report.trees.map((tree) => tree.sessionId)).toEqual([join(withOther, 'other.jsonl')]);
-    expect([report.summary.trees, report.summary.agents]).toEqual([1, 1]);
+    await expectReplayLeavesTreeOut(withOther, { bad: SUB_BAD, leftOut: TREE_LEFT_OUT });
   });
 
   it('whatif --tree --skip-bad leaves the same tree out: only the other run is a subject', async () => {
-    const r = await cli('whatif', withOther, '--tree', '--try', 'max-steps=10', '--skip-bad', '--format', 'json');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(SUB_BAD);
-    expect(r.stderr).toMatch(TREE_LEFT_OUT);
-    const report = JSON.parse(r.stdout) as { runs: { source: string }[] };
-    expect(report.runs.map((run) => run.source)).toEqual([join(withOther, 'other.jsonl')]);
+    await expectWhatifLeavesTreeOut(withOther, { bad: SUB_BAD, leftOut: TREE_LEFT_OUT });
   });
 
   it('--skip-bad with no other tree left fails (exit 2), naming the session', async () => {
