@@ -104,7 +104,7 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
   const calls = st[Run.Calls]!;
   const spent = st[Run.SpentPico]!;
   // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
-  if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
+  if (!Number.isSafeInteger(spent)) throw costOutOfRange();
   const output = t.outputBefore[calls]! + st[Run.SummaryOutputTokens]!;
   const budget = limits[Limit.BudgetPico]!;
   // A provider's refusal: the refused call was made and failed (no step, nothing paid). The summary calls

@@ -231,7 +231,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   if (capped) writeClosedCapSpent(out, t, r.prices[trace - r.from]!, calls, tokens); // into `out`, not returned
   else out.costPico = r.costPico[at]!;
   const spent = out.costPico;
-  if (!Number.isSafeInteger(spent)) throw costOutOfRange(calls);
+  if (!Number.isSafeInteger(spent)) throw costOutOfRange();
   // A summary call's output is output too (what a replay of the cell alone says: runState.ts outcomeOf).
   const output = t.outputBefore[calls]! + (r.summaryOutputTokens.length > 0 ? r.summaryOutputTokens[at]! : 0);
   const budget = r.budgets[cell]!;

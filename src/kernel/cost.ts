@@ -9,7 +9,6 @@
  * prompt, cached parts included). Whole token counts times whole picodollar prices are exact below 2^53.
  */
 import { UserError } from '../errors.js';
-import { counted } from '../plural.js';
 import { PriceField, tierRow, type FlatPrices } from './prices.js';
 import { predicts, type BrakeLimits } from './limits.js';
 import { CacheWrites } from './cacheWrites.js';
@@ -133,11 +132,15 @@ export function promptEstimate(viewTokens: number, overheadTokens: number): numb
   return estimate > 0 ? estimate : 0;
 }
 
-/** A run whose cost leaves exact picodollar arithmetic. */
-export function costOutOfRange(calls: number): UserError {
+/**
+ * A run whose cost leaves exact picodollar arithmetic. Said without a count of calls: the readable loop
+ * finds it at the call that passes the bound, the compiled replay at the run's end, and both must say the
+ * same (the caller's place names the run and its recorded calls).
+ */
+export function costOutOfRange(): UserError {
   return new UserError({
     code: 'cost_out_of_range',
-    message: `one run costs more than $9,007 (${counted(calls, 'call')}), beyond exact picodollar arithmetic`,
+    message: 'one run costs more than $9,007, beyond exact picodollar arithmetic',
     hint: 'set --max-steps, --max-cost or --context-window to bound the run',
   });
 }

@@ -83,7 +83,7 @@ export class RunAccounts {
   add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
     // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run: refused at the call that
     // passes it, so a live loop (serve, the real agent) stops there too, not only a replay at its end.
-    if (!Number.isSafeInteger(state.spentPico)) throw costOutOfRange(state.calls);
+    if (!Number.isSafeInteger(state.spentPico)) throw costOutOfRange();
     const { usage, costPico } = metered;
     const totals = this.totals;
     totals.input += usage.input;

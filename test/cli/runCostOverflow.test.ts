@@ -22,7 +22,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'ok.jsonl'), native('{"type":"call","inputTokens":100,"outputTokens":5}', '{"type":"call","inputTokens":200,"outputTokens":5}'));
 });
 
-const NAMED = /dear\.jsonl field 'calls': run on gpt-4o with 1 recorded call: one run costs more than \$9,007 \(1 call\).*under configuration brakes none/;
+const NAMED = /dear\.jsonl field 'calls': run on gpt-4o with 1 recorded call: one run costs more than \$9,007, beyond.*under configuration brakes none/;
 
 describe('a run past $9,007 is a bad file', () => {
   it('sweep --skip-bad leaves its file out, named beside the other bad file, the same report on 1 and 2 workers', async () => {
