@@ -33,7 +33,8 @@ import type { Trace } from '../trace/types.js';
 // 4: a logged time without a time zone is read as UTC (src/import/common/timestamp.ts); statuses outside 100-599 and a failed call marked final are refused, importers leave such statuses out; end records may say `aborted`, tool calls `unreached`.
 // 5: a native run keeps its header's line (Trace.headerLine: an unknown model names it).
 // 6: a Codex 0.40 rollout (token_count before its response's items) pairs each call with its own items; a turn_aborted ends its run.
-export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/6';
+// 7: a mini-swe-agent run notes the model its responses name when it is not the one it is priced as (miniSweAgent/servedModel.ts).
+export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/7';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;

@@ -11,6 +11,7 @@ import { isJsonObject } from './common/jsonValue.js';
 import { looksLikeNativeTrace } from '../trace/parseNative.js';
 import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
+import { otelSdkJsonRefusal, otelSdkTextRefusal } from './otel/sdkJson.js';
 import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
 
 /** Every trace format loopcost reads, as a message names it: the one list (the refusals of an input name them from it). */
@@ -109,6 +110,8 @@ function foreignShape(record: Record<string, unknown>): string | undefined {
 
 /** `record`: the input's first JSON record (a JSONL line, or the one document), when it has one. */
 function unknownFormat(path: string, record?: unknown): UserError {
+  const sdkJson = otelSdkJsonRefusal(record, path);
+  if (sdkJson !== undefined) return sdkJson;
   const shape = isJsonObject(record) ? foreignShape(record) : undefined;
   if (shape !== undefined) {
     return new UserError({ file: path, code: 'unknown_format', message: `is not a trace format loopcost reads: it looks like ${shape}`, hint: READ_INSTEAD });
@@ -128,13 +131,16 @@ function refuseTooDeep(text: string, path: string): void {
   if (problem?.code === 'too_deep') throw jsonTextError(problem, text, path, 'no trace nests this deep: the file looks corrupted or made up; export the run again');
 }
 
-/** The whole document parsed (format detection, when its first line does not tell); a text too deep is refused as such. */
+/**
+ * The whole document parsed (format detection, when its first line does not tell); a text too deep is
+ * refused as such, and spans the OpenTelemetry console exporter printed one after another as those.
+ */
 function parsedDocument(text: string, path: string): unknown {
   try {
     return parseJsonDocument(text, path, 'JSON trace');
   } catch (error) {
     refuseTooDeep(text, path);
-    throw error;
+    throw otelSdkTextRefusal(text, path) ?? error;
   }
 }
 

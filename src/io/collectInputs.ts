@@ -5,7 +5,10 @@ import { unreadable, unreadableDirectory } from './inputErrors.js';
 import { globMatches, isGlob, skippedDirectory } from './globMatches.js';
 import { kindOf, namesStandardInput, statInput, statOf, STDIN_PATH } from './inputPaths.js';
 
-const TRACE_FILE = /\.(jsonl|json|traj|yaml|yml)(\.gz)?$/i;
+/** The names a directory's walk reads, and the one list its "no trace files" message names. */
+const TRACE_EXTENSIONS = ['jsonl', 'json', 'traj', 'yaml', 'yml'] as const;
+const TRACE_FILE = new RegExp(`\\.(${TRACE_EXTENSIONS.join('|')})(\\.gz)?$`, 'i');
+const TRACE_EXTENSION_WORDS = `${TRACE_EXTENSIONS.map((extension) => `.${extension}`).join(', ')}, optionally .gz`;
 /** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
 const SIDECAR = /\.args\.ya?ml$/i;
 
@@ -270,7 +273,7 @@ function emptyDirectory(path: string, skipped: readonly string[]): UserError {
   return new UserError({
     file: path,
     code: 'empty_dir',
-    message: `directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz)${skipped.length === 0 ? '' : ` outside what a walk skips (${shown})`}`,
+    message: `directory holds no trace files (${TRACE_EXTENSION_WORDS})${skipped.length === 0 ? '' : ` outside what a walk skips (${shown})`}`,
     hint: skipped.length === 0 ? 'check the path' : `a directory's walk skips names starting with '.' and node_modules; to read one, give its path: ${join(path, skipped[0]!)}`,
   });
 }

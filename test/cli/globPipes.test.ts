@@ -76,7 +76,7 @@ describe.skipIf(!canMakeFifo())('an empty directory after a directory that holds
     const r = await cli('replay', traces, empty, '--skip-bad');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`loopcost: ${empty}: directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz) (check the path)\n`);
+    expect(r.stderr).toBe(`loopcost: ${empty}: directory holds no trace files (.jsonl, .json, .traj, .yaml, .yml, optionally .gz) (check the path)\n`);
     expect(() => collectInputFiles([traces, empty], { skipBad: true })).toThrow(/directory holds no trace files/);
     // A directory holding only a pipe of its own is not empty: the pipe is listed (--skip-bad), the other input read.
     const onlyPipe = join(dir, 'only-pipe');

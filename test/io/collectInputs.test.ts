@@ -28,3 +28,13 @@ describe('collectInputs: glob detection', () => {
     expect(collectInputs([dir])).toEqual([join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), join(dir, 'sub', 'c.jsonl')]);
   });
 });
+
+describe('collectInputs: a directory of no trace file', () => {
+  it('names every extension a walk reads, .yml too, and a walk does read a .yml file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopcost-collect-'));
+    writeFileSync(join(dir, 'notes.txt'), '');
+    expect(() => collectInputs([dir])).toThrow('directory holds no trace files (.jsonl, .json, .traj, .yaml, .yml, optionally .gz)');
+    writeFileSync(join(dir, 'run.cassette.yml'), '');
+    expect(collectInputs([dir])).toEqual([join(dir, 'run.cassette.yml')]);
+  });
+});

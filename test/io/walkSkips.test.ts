@@ -57,7 +57,7 @@ describe("a directory's walk", () => {
     const run = await cli('replay', join(dir, 'd'));
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `loopcost: ${join(dir, 'd')}: directory holds no trace files (.jsonl, .json, .traj, .yaml, optionally .gz) outside what a walk skips (.git, node_modules) ` +
+      `loopcost: ${join(dir, 'd')}: directory holds no trace files (.jsonl, .json, .traj, .yaml, .yml, optionally .gz) outside what a walk skips (.git, node_modules) ` +
         `(a directory's walk skips names starting with '.' and node_modules; to read one, give its path: ${join(dir, 'd', '.git')})\n`,
     );
   });

@@ -17,6 +17,8 @@ export interface ClaudeUsage {
   cacheWrite1h: number;
   cacheRead: number;
   output: number;
+  /** Part of `output` spent on thinking (`output_tokens_details.thinking_tokens`, Claude Code 2.1.2xx), when recorded. */
+  thinking?: number;
 }
 
 export interface ToolUseBlock {
@@ -62,12 +64,18 @@ function readUsage(fields: IssueCollector, raw: unknown, at: string): ClaudeUsag
   const cacheRead = fields.optCount(usage.cache_read_input_tokens, `${at}.cache_read_input_tokens`) ?? 0;
   const split = fields.optObject(usage.cache_creation, `${at}.cache_creation`);
   const write1h = split ? (fields.optCount(split.ephemeral_1h_input_tokens, `${at}.cache_creation.ephemeral_1h_input_tokens`) ?? 0) : 0;
+  const outputDetails = fields.optObject(usage.output_tokens_details, `${at}.output_tokens_details`);
+  const thinking = outputDetails ? fields.optCount(outputDetails.thinking_tokens, `${at}.output_tokens_details.thinking_tokens`) : undefined;
   if (input === undefined || output === undefined) return undefined;
   if (write1h > cacheWrite) {
     fields.add(`${at}.cache_creation.ephemeral_1h_input_tokens`, 'invalid_value', `1-hour cache writes (${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
     return undefined;
   }
-  return { input, cacheWrite5m: cacheWrite - write1h, cacheWrite1h: write1h, cacheRead, output };
+  if (thinking !== undefined && thinking > output) {
+    fields.add(`${at}.output_tokens_details.thinking_tokens`, 'inconsistent_usage', `thinking tokens (${thinking}) exceed the output_tokens (${output}) they are part of`);
+    return undefined;
+  }
+  return { input, cacheWrite5m: cacheWrite - write1h, cacheWrite1h: write1h, cacheRead, output, ...(thinking === undefined ? {} : { thinking }) };
 }
 
 function readBlocks(fields: IssueCollector, content: unknown, at: string): Pick<AssistantLine, 'toolUses' | 'visibleText' | 'thinking'> {

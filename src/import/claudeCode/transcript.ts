@@ -209,6 +209,7 @@ function callRecord(draft: DraftCall): CallRecord {
   if (usage.cacheRead > 0) record.cachedInputTokens = usage.cacheRead;
   if (usage.cacheWrite5m > 0) record.cacheWriteTokens = usage.cacheWrite5m;
   if (usage.cacheWrite1h > 0) record.cacheWrite1hTokens = usage.cacheWrite1h;
+  if (usage.thinking !== undefined && usage.thinking > 0) record.reasoningTokens = usage.thinking;
   if (draft.startedAtMs !== undefined && draft.endedAtMs !== undefined) record.latencyMs = Math.max(0, draft.endedAtMs - draft.startedAtMs);
   if (draft.toolCalls.length > 0) record.toolCalls = draft.toolCalls;
   if (draft.failed) record.failed = { ...draft.failed, message: shortText(draft.failed.message) };
@@ -247,7 +248,7 @@ function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined):
       `${under.length} of ${real.length} calls record fewer output tokens than their visible content holds (${missing} tokens by the public Claude tokenizer): Claude Code logged their usage before the stream ended, so their output and its cost are lower bounds`,
     );
   }
-  const thinking = real.filter((draft) => draft.thinking).length;
+  const thinking = real.filter((draft) => draft.thinking && draft.usage?.thinking === undefined).length;
   if (thinking > 0) notes.push(`${thinking} calls hold thinking blocks: their thinking tokens are inside output_tokens (Anthropic records no separate count)`);
   const failed = reader.drafts.length - real.length;
   if (failed > 0) notes.push(`${failed} API calls failed (api_error lines and <synthetic> API-error messages): recorded as failed calls with zero usage`);

@@ -8,6 +8,7 @@ import { recordedLimits } from '../common/recordedLimits.js';
 import { countTokens, encodingForModel, isApproximateTokenizer } from '../tokenCount.js';
 import type { MiniSweAgentRun } from './readTrajectory.js';
 import { failedCallRecord, lastCallFailure, miniSweAgentOutcome } from './runEnd.js';
+import { servedModelNote } from './servedModel.js';
 
 export const MINI_SWE_AGENT_FORMAT = 'mini-swe-agent';
 
@@ -39,6 +40,8 @@ export function buildMiniSweAgentTrace(run: MiniSweAgentRun, path: string, opts:
   }
 
   const notes: string[] = [];
+  const served = servedModelNote(run);
+  if (served !== undefined) notes.push(served);
   const records = calls.map((draft) => draft.record);
   const sumInput = records.reduce((sum, record) => sum + (record.inputTokens ?? 0), 0);
   const sumOutput = records.reduce((sum, record) => sum + record.outputTokens, 0);

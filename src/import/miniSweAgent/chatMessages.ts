@@ -36,6 +36,8 @@ export interface MiniSweAgentChat {
   exitMessage?: JsonObject;
   /** The first model name an assistant message's response reports. */
   responseModel?: string;
+  /** How many calls each model name the responses report (`extra.response.model`) served. */
+  servedModels: Map<string, number>;
   /** The first `extra.timestamp` (unix seconds): when the run was recorded. */
   firstTimestamp?: number;
   /**
@@ -71,6 +73,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
   let lastTimestamp: number | undefined;
   let exitMessage: JsonObject | undefined;
   let responseModel: string | undefined;
+  const servedModels = new Map<string, number>();
   let firstTimestamp: number | undefined;
   const skew = { count: 0, maxSeconds: 0 };
   const interrupted = { count: 0, costUsd: 0 };
@@ -111,6 +114,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
       if (draft.call) {
         calls.push(draft.call);
         responseModel ??= draft.responseModel;
+        if (draft.responseModel !== undefined) servedModels.set(draft.responseModel, (servedModels.get(draft.responseModel) ?? 0) + 1);
       }
       pending = draft.toolIds.map((id, toolIndex) => {
         const tool: PendingTool = { callIndex, toolIndex, answered: false };
@@ -168,7 +172,7 @@ export function readChatMessages(issues: IssueCollector, messages: readonly unkn
     }
   });
 
-  const chat: MiniSweAgentChat = { calls, toolResults, interrupted };
+  const chat: MiniSweAgentChat = { calls, toolResults, interrupted, servedModels };
   if (systemText !== undefined) chat.systemText = systemText;
   if (goalText !== undefined) chat.goalText = goalText;
   if (exitMessage !== undefined) chat.exitMessage = exitMessage;

@@ -17,6 +17,8 @@ const HINT =
 export interface MiniSweAgentRun extends MiniSweAgentChat {
   /** `info.config.model.model_name`, else the model the first response names. */
   model: string;
+  /** `model` is `info.config.model.model_name` (not the first response's). */
+  modelConfigured: boolean;
   exitStatus?: string;
   /** `info.model_stats.instance_cost`: USD of the whole run. */
   instanceCost?: number;
@@ -76,7 +78,7 @@ export function readMiniSweAgentTrajectory(content: string, path: string): MiniS
   if (issues.count === 0) checkRecordedTotals(issues, chat, { apiCalls, instanceCost, lastCallFailure: lastCallFailure(exitStatus, chat.exitMessage) });
   issues.throwIfAny();
 
-  const run: MiniSweAgentRun = { ...chat, model: model! };
+  const run: MiniSweAgentRun = { ...chat, model: model!, modelConfigured: configModel !== undefined };
   if (exitStatus !== undefined) run.exitStatus = exitStatus;
   if (instanceCost !== undefined) run.instanceCost = instanceCost;
   if (apiCalls !== undefined) run.apiCalls = apiCalls;
