@@ -48,8 +48,9 @@ export { compilerCodeHash } from './compilerCode.js';
 // 13: a compiled trace holds how long its run's cache writes may last (CompiledTrace.cacheWrites: the predictive bound's write price).
 // 14: a run with a call after its final call is refused when read (trace/rules.ts call_after_final): an entry compiled for one before is never served.
 // 15: each run keeps its header's line (StoredRun's last element, Trace.headerLine: an unknown model names it).
+// 16: importers read runs differently (Codex 0.40's token_count before its items, turn_aborted; mini-swe-agent's served-model note; Claude Code thinking_tokens): an entry of one read before is not served.
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/15';
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/16';
 
 /** The compiled trace's field names and array kinds, in order. */
 export const layoutShape = (): string => shapeOf(blankCompiled());
