@@ -3,7 +3,8 @@
  * is a bad input like a file that cannot be read: named with every other bad input in one message, and
  * skipped under --skip-bad (listed on stderr). A directory named on the command line that cannot be read
  * stays an error, as a path given that is not there does. Mode 000 does not stop root: as root the CLI is
- * run as `nobody` through setpriv; the tests are skipped when neither bites.
+ * run as `nobody` through setpriv; the tests are skipped when neither bites, or when `nobody` cannot reach
+ * the CLI (a checkout under a private directory).
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -45,7 +46,9 @@ function setup(): { dir: string; readable: boolean } {
   copyFileSync(join(dir, 'ok.jsonl'), join(dir, 'ud', 'inner.jsonl'));
   chmodSync(join(dir, 'unread.jsonl'), 0o000);
   chmodSync(join(dir, 'ud'), 0o000);
-  return { dir, readable: runnerReads(join(dir, 'unread.jsonl')) || runnerReads(join(dir, 'ud')) };
+  // As root, `nobody` must reach the CLI itself: a clone under a private directory (mktemp -d, 0700) it cannot.
+  const cannotRun = asRoot && !runnerReads(BIN);
+  return { dir, readable: cannotRun || runnerReads(join(dir, 'unread.jsonl')) || runnerReads(join(dir, 'ud')) };
 }
 
 describe('a directory that cannot be read inside an input directory', () => {
