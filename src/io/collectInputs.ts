@@ -72,17 +72,17 @@ function realPath(path: string): string {
 }
 
 /**
- * What makes two paths the same file (or directory) for SeenInputs: its device and inode, so a hard link
+ * What makes two paths the same file (or directory) for SeenInputs and check: its device and inode, so a hard link
  * (`ln a.yaml b.yaml`: two names, one file) is the same file as a symbolic link or `./a.yaml` is; its real
  * path where the system gives no usable inode. `stats`: the path's, when already at hand.
  */
-function fileKey(path: string, stats: Stats | undefined = statOf(path)): string {
+export function fileKey(path: string, stats: { dev: number; ino: number } | undefined = statOf(path)): string {
   if (stats !== undefined && stats.ino > 0 && Number.isSafeInteger(stats.ino)) return `\0file ${fileIdentity(stats)}`;
   return realPath(path);
 }
 
 /** Which file the stats are of (device and inode): equal for a symbolic link, a hard link, `./a` and `a`. */
-export const fileIdentity = (stats: { dev: number; ino: number }): string => `${stats.dev}:${stats.ino}`;
+const fileIdentity = (stats: { dev: number; ino: number }): string => `${stats.dev}:${stats.ino}`;
 
 /** A walk of one directory given as input: where it started, the files found, what was read before. */
 interface Walk {

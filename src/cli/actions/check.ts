@@ -31,7 +31,7 @@ import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, price
 import { counted } from '../../plural.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { someNames } from '../../someNames.js';
-import { fileIdentity } from './outputClash.js';
+import { fileKey } from '../../io/collectInputs.js';
 import { statOf } from '../../io/openInput.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkCacheWarnings } from './scenarioWarnings.js';
@@ -105,11 +105,11 @@ function leftOut(skipped: readonly string[], checks: readonly CheckInput[], opts
   const own = [opts.baseline, opts.updateBaseline, opts.out, opts.junit, opts.prices, opts.pricesOverride, ...checks.flatMap((input) => input.traceFiles)];
   const used = new Set(own.flatMap((path) => {
     const stats = path === undefined ? undefined : statOf(path);
-    return stats === undefined ? [] : [fileIdentity(stats)];
+    return stats === undefined ? [] : [fileKey(path!, stats)];
   }));
   return skipped.filter((file) => {
     const stats = statOf(file);
-    return stats === undefined || !used.has(fileIdentity(stats));
+    return stats === undefined || !used.has(fileKey(file, stats));
   });
 }
 

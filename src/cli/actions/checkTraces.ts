@@ -23,7 +23,7 @@ import { pricingFor } from './runNotes.js';
 import { dropOverflowing } from './sweepDrop.js';
 import { finishRead, runsOf, tracesOf, type AllRuns } from './sweepRead.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { fileIdentity } from './outputClash.js';
+import { fileKey } from '../../io/collectInputs.js';
 import { statOf } from '../../io/openInput.js';
 
 /** The flags trace files are read with (limits, --skip-bad, --cache-dir). */
@@ -49,7 +49,7 @@ function spellings(checks: readonly CheckInput[]): NamedFile[][] {
     const own = new Map<string, NamedFile>();
     for (const file of input.traceFiles) {
       const stats = statOf(file);
-      const id = stats === undefined ? `path:${file}` : fileIdentity(stats);
+      const id = stats === undefined ? `path:${file}` : fileKey(file, stats);
       if (!first.has(id)) first.set(id, file);
       const read = first.get(id)!;
       if (!own.has(read)) own.set(read, { read, as: file });

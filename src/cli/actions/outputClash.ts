@@ -22,9 +22,6 @@ export type OutputFile = readonly [flag: string, path: string | undefined, repla
 export type InputPath = string | readonly [flag: string, path: string | undefined];
 
 
-// Which file the stats are of (device and inode): the rule inputs are collected by (collectInputs.ts).
-export { fileIdentity } from '../../io/collectInputs.js';
-
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
 
 /** The real path of the file `path` names, also when it is not there yet (its nearest existing directory's real path, and the rest). */
