@@ -134,7 +134,7 @@ describe('a real-loop recording states its cache writes’ lifetime, and its rep
     const dir = tempDir();
     const live = await liveTree(dir, 'five-minutes');
     const agents = (tree: { agents: { agentId?: string; agent?: string; stop?: { reason: string }; stopReason?: string }[] }) => tree.agents.map((a) => [a.agentId ?? a.agent, a.stop?.reason ?? a.stopReason]);
-    expect([live.tree!.totals.steps, live.tree!.totals.spentPico, agents(live.tree!)]).toEqual([3, 94_500_000_000, [['main', 'budget'], ['researcher', 'budget']]]);
+    expect([live.tree!.totals.steps, live.tree!.totals.costPico, agents(live.tree!)]).toEqual([3, 94_500_000_000, [['main', 'budget'], ['researcher', 'budget']]]);
     const files = [join(dir, 'main.jsonl'), join(dir, 'researcher.jsonl')];
     const runs = (await Promise.all(files.map((file) => loadTraceFile(file)))).flat();
     expect(runs.map((run) => run.header.cacheWrites)).toEqual(['five-minutes', 'five-minutes']);

@@ -91,7 +91,7 @@ async function liveTree(plan: Plan): Promise<{ run: AgentRunResult; runs: Trace[
 
 const replay = (runs: Trace[], plan: Pick<Plan, 'limits' | 'brakes'> = {}) => replayTrees(runs, { brakes: plan.brakes ?? NO_BRAKES, ...(plan.limits ? { subagent: plan.limits } : {}), strategy: FULL_HISTORY, prices: MINI_TABLE }).trees;
 const figures = (agents: { agentId: string; parentAgentId?: string; steps: number; costPico: number; stop?: { reason: string } }[]) => agents.map((a) => [a.agentId, a.parentAgentId, a.steps, a.costPico, a.stop?.reason]);
-const liveFigures = (run: AgentRunResult) => ({ agents: figures(run.tree!.agents), steps: run.tree!.totals.steps, costPico: run.tree!.totals.spentPico, stopped: run.tree!.stopped.map((s) => [s.agentId, s.reason, s.by]) });
+const liveFigures = (run: AgentRunResult) => ({ agents: figures(run.tree!.agents), steps: run.tree!.totals.steps, costPico: run.tree!.totals.costPico, stopped: run.tree!.stopped.map((s) => [s.agentId, s.reason, s.by]) });
 const replayFigures = (tree: ReturnType<typeof replay>[number]) => ({ agents: figures(tree.agents), steps: tree.totals.steps, costPico: tree.totals.costPico, stopped: tree.stopped.map((s) => [s.agentId, s.reason, s.by]) });
 const sessionOf = (run: Trace) => run.header.agent!.sessionId;
 /** Recordings as two processes (or a recorder before ids were unique) would have written them: `from`'s session named `to`. */
@@ -178,7 +178,7 @@ describe('the same sub-agent id started twice in one tree', () => {
 
 describe('stops are listed in the order they happened, live and in the replay', () => {
   it('a tree budget that stops the second sub-agent, then main', async () => {
-    const full = (await liveTree({ name: 'order-full', ids: ['sub-a', 'sub-b'] })).run.tree!.totals.spentPico;
+    const full = (await liveTree({ name: 'order-full', ids: ['sub-a', 'sub-b'] })).run.tree!.totals.costPico;
     const brakes = { ...NO_BRAKES, maxCostPico: Math.floor(full * 0.7) };
     const { run, runs } = await liveTree({ name: 'order', ids: ['sub-a', 'sub-b'], brakes });
     expect(run.tree!.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual([

@@ -1,6 +1,6 @@
 /**
  * examples/reference-agent.ts's summary lines for a run with a sub-agent tool: `run.costPico` is the
- * parent's own spend, so the "spent:" the example prints is the tree's (`run.tree.totals.spentPico`).
+ * parent's own spend, so the "spent:" the example prints is the tree's (`run.tree.totals.costPico`).
  */
 import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/money.js';
@@ -13,9 +13,9 @@ describe('examples/reference-agent.ts summary of a run with sub-agents', () => {
     const researcher = new ScriptedModel([toolTurn('echo', { text: 'a finding' }, { inputTokens: 1000, outputTokens: 100 }), answer('found it', { inputTokens: 1000, outputTokens: 100 })]);
     const run = await delegateOnce(researcher).run;
     const tree = run.tree!;
-    expect(tree.totals.spentPico).toBeGreaterThan(run.costPico);
+    expect(tree.totals.costPico).toBeGreaterThan(run.costPico);
     const line = summaryLines(run)[2]!;
-    expect(line).toContain(`spent: ${formatUsd(tree.totals.spentPico, 6)} with its sub-agents (2 agents, 4 steps; this agent ${formatUsd(run.costPico, 6)})`);
+    expect(line).toContain(`spent: ${formatUsd(tree.totals.costPico, 6)} with its sub-agents (2 agents, 4 steps; this agent ${formatUsd(run.costPico, 6)})`);
     expect(line).toMatch(/^steps: 2 {2}calls: 2 {2}/);
   });
 });

@@ -25,17 +25,17 @@ describe('sub-agent tools under the parent’s budget', () => {
       ['main', undefined, 2, 'completed'],
       ['researcher', 'main', 7, 'completed'],
     ]);
-    expect(result.tree!.totals.spentPico).toBe(2 * cost(1000, 50) + 7 * cost(1000, 100));
+    expect(result.tree!.totals.costPico).toBe(2 * cost(1000, 50) + 7 * cost(1000, 100));
     expect(result.tree!.stopped).toEqual([]);
   });
 
   it('a budget at a third of that: the tree spends at most the budget plus one call; the stopped sub-agent ends the tool call with the stop as an error', async () => {
-    const full = (await tree().run).tree!.totals.spentPico;
+    const full = (await tree().run).tree!.totals.costPico;
     const budget = Math.floor(full / 3);
     const { main, researcher, run } = tree(budget);
     const result = await run;
-    expect(result.tree!.totals.spentPico).toBeLessThanOrEqual(budget + cost(1000, 100));
-    expect(result.tree!.totals.spentPico).toBeGreaterThanOrEqual(budget);
+    expect(result.tree!.totals.costPico).toBeLessThanOrEqual(budget + cost(1000, 100));
+    expect(result.tree!.totals.costPico).toBeGreaterThanOrEqual(budget);
     expect(researcher.requests.length).toBeLessThan(7);
     // In the order they stopped (as replayTree lists them): the sub-agent, then main at its next call.
     expect(result.tree!.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual([

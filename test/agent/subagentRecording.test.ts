@@ -74,7 +74,7 @@ describe('a live tree’s recordings replay with --tree as the tree it was', () 
       ['sub-b', 3, expect.any(Number), 'max_steps'],
     ]);
     expect(figures(tree.agents)).toEqual(figures(run.tree!.agents));
-    expect([tree.totals.steps, tree.totals.costPico]).toEqual([run.tree!.totals.steps, run.tree!.totals.spentPico]);
+    expect([tree.totals.steps, tree.totals.costPico]).toEqual([run.tree!.totals.steps, run.tree!.totals.costPico]);
     expect(tree.stopped.map((s) => [s.agentId, s.reason])).toEqual(run.tree!.stopped.map((s) => [s.agentId, s.reason]));
   });
 
@@ -82,14 +82,14 @@ describe('a live tree’s recordings replay with --tree as the tree it was', () 
     ['the second sub-agent mid-run', 0.7, [['sub-b', 'budget', 'tree'], ['main', 'budget', 'tree']], 2],
     ['the first sub-agent: the parent never starts the second', 0.3, [['sub-a', 'budget', 'tree'], ['main', 'budget', 'tree']], 1],
   ] as const)('a tree budget that stops %s: the replay stops the same agents after the same steps, to the picodollar', async (name, fraction, stopped, mainSteps) => {
-    const full = (await liveTree(`full-${fraction}`, NO_BRAKES)).run.tree!.totals.spentPico;
+    const full = (await liveTree(`full-${fraction}`, NO_BRAKES)).run.tree!.totals.costPico;
     const brakes = { ...NO_BRAKES, maxCostPico: Math.floor(full * fraction) };
     const { run, runs } = await liveTree(`budget-${fraction}`, brakes);
     expect(run.tree!.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual(stopped);
     expect(run.steps).toBe(mainSteps);
     const tree = replayed(runs, brakes);
     expect(figures(tree.agents)).toEqual(figures(run.tree!.agents));
-    expect([tree.totals.steps, tree.totals.costPico]).toEqual([run.tree!.totals.steps, run.tree!.totals.spentPico]);
+    expect([tree.totals.steps, tree.totals.costPico]).toEqual([run.tree!.totals.steps, run.tree!.totals.costPico]);
     // Both list the stops in the order they came: the sub-agent's first.
     expect(tree.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual(stopped);
   });

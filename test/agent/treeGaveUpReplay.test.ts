@@ -94,7 +94,7 @@ async function liveTree(plan: Plan): Promise<{ run: AgentRunResult; runs: Trace[
 const asReplayed = (reason: string) => (reason === 'aborted' ? 'trace_end' : reason);
 const liveFigures = (run: AgentRunResult) => ({
   agents: run.tree!.agents.map((a) => [a.agentId, a.steps, a.costPico, asReplayed(a.stop.reason), a.stop.detail]),
-  totals: [run.tree!.totals.steps, run.tree!.totals.spentPico],
+  totals: [run.tree!.totals.steps, run.tree!.totals.costPico],
   stopped: run.tree!.stopped.map((s) => [s.agentId, s.reason, s.by]),
 });
 const replayFigures = (tree: TreeResult) => ({

@@ -35,7 +35,7 @@ const full: BrakeConfig = brakeConfig(settings);
 const spread: BrakeConfig = { ...NO_BRAKES, maxSteps: 5 };
 replayTrace(trace, { brakes: { maxSteps: 5 }, strategy: FULL_HISTORY, prices });
 replayTrace(trace, { brakes: REFERENCE_PRESET, strategy: FULL_HISTORY, prices });
-replayTree([trace], { brakes: { maxCostPico: 2_000_000_000_000 }, subagent: { maxSteps: 40 }, strategy: FULL_HISTORY, prices });
+replayTree([trace], { brakes: { maxCostPico: 2_000_000_000_000 }, subagentLimits: { maxSteps: 40 }, strategy: FULL_HISTORY, prices });
 runScenario(loadScenarioFile('s.yaml'), { prices, brakes: { maxRepeat: 3 } });
 const scenarioModel: string = loadScenarioFile('s.yaml').model;
 const sub = defineSubagentTool({ name: 'research', description: '', parameters: {}, agent: () => ({ agentId: 'r', model, context: { system: '', goal: '' }, brakes: { maxRepeat: 2 } }) });

@@ -131,8 +131,8 @@ describe('entry points check their options before any work, by the rules runAgen
 
   it("replayTree and replayTrees: the tree's brakes and each sub-agent's limits", () => {
     for (const entry of ['replayTree', 'replayTrees']) {
-      const error = refusal(entry, { brakes: { maxSteps: -3, maxCostPico: 0.5 }, subagent: { maxStep: 4, maxCostPico: -1 } });
-      expect(error.issues.map((issue) => issue.field)).toEqual(['brakes.maxSteps', 'brakes.maxCostPico', 'subagent.maxStep', 'subagent.maxCostPico']);
+      const error = refusal(entry, { brakes: { maxSteps: -3, maxCostPico: 0.5 }, subagentLimits: { maxStep: 4, maxCostPico: -1 } });
+      expect(error.issues.map((issue) => issue.field)).toEqual(['brakes.maxSteps', 'brakes.maxCostPico', 'subagentLimits.maxStep', 'subagentLimits.maxCostPico']);
       expect(error.issues[0]!.file).toBe(`<${entry} options>`);
     }
   });

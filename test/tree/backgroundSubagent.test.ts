@@ -60,7 +60,7 @@ describe('tree replay of a background sub-agent', () => {
   });
 
   it('a per-agent limit stopping it: the parent completes, no tool call ended', () => {
-    const limited = replayTree(launchTree(true), { brakes: NO_BRAKES, subagent: { maxSteps: 2 }, strategy: FULL_HISTORY, prices: TABLE });
+    const limited = replayTree(launchTree(true), { brakes: NO_BRAKES, subagentLimits: { maxSteps: 2 }, strategy: FULL_HISTORY, prices: TABLE });
     expect(limited.agents.map((a) => [a.agentId, a.stop?.reason, a.stop?.by, a.endedToolCall])).toEqual([
       ['main', 'completed', undefined, undefined],
       ['sub', 'max_steps', 'subagent', undefined],

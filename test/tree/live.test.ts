@@ -73,13 +73,13 @@ describe('live session trees', () => {
   });
 
   it('a per-agent step limit stops only the sub-agent; the parent sees the error and completes', () => {
-    const result = runAgentTree(tree(), { ...options, brakes: { ...NO_BRAKES, maxSameError: 1 }, subagent: { maxSteps: 4 } });
+    const result = runAgentTree(tree(), { ...options, brakes: { ...NO_BRAKES, maxSameError: 1 }, subagentLimits: { maxSteps: 4 } });
     expect(result.agents.map((agent) => [agent.agentId, agent.steps, agent.stop?.reason, agent.stop?.by])).toEqual([
       // The Task call's error is the parent's first: max-same-error=1 stops the parent on it.
       ['main', 2, 'error_limit', 'own'],
       ['worker', 4, 'max_steps', 'subagent'],
     ]);
-    const lenient = runAgentTree(tree(), { ...options, brakes: NO_BRAKES, subagent: { maxSteps: 4 } });
+    const lenient = runAgentTree(tree(), { ...options, brakes: NO_BRAKES, subagentLimits: { maxSteps: 4 } });
     expect(lenient.agents.map((agent) => agent.stop?.reason)).toEqual(['completed', 'max_steps']);
   });
 });

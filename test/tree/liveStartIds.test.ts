@@ -53,7 +53,7 @@ describe('a sub-agent id started twice: live, simulated and replayed trees name 
     expect(told(sim)).toEqual(told(replayed!));
     expect(sim.agents.map((a) => [a.agentId, a.parentAgentId, a.steps, a.costPico, a.stop?.reason])).toEqual(live.agents.map((a) => [a.agentId, a.parentAgentId, a.steps, a.costPico, a.stop.reason]));
     expect(sim.stopped.map((s) => [s.agentId, s.reason, s.by])).toEqual(live.stopped.map((s) => [s.agentId, s.reason, s.by]));
-    expect([sim.totals.steps, sim.totals.costPico]).toEqual([live.totals.steps, live.totals.spentPico]);
+    expect([sim.totals.steps, sim.totals.costPico]).toEqual([live.totals.steps, live.totals.costPico]);
     expect(sim.stopDetail).toBe('main: final answer after 3 steps; tree: 13 steps');
   });
 

@@ -110,7 +110,7 @@ describe('tree replay', () => {
     const runs = smallTree(3000, 20_000);
     // Every main call and the sub-agent's first: then room for a bound of a main call (≤ 2k-token prompt +
     // 3000 output tokens ≈ $0.032), not for one of the sub-agent's (a 20k-token prompt: ≈ $0.05).
-    const firstOnly = replayTree(runs, options(NO_BRAKES, { subagent: { maxSteps: 1 } })).totals.costPico;
+    const firstOnly = replayTree(runs, options(NO_BRAKES, { subagentLimits: { maxSteps: 1 } })).totals.costPico;
     const brakes: BrakeConfig = { ...NO_BRAKES, maxCostPico: firstOnly + 33_000_000_000, budgetMode: 'predict', maxOutputTokens: 3000 };
     const tree = replayTree(runs, options(brakes));
     expect(tree.stopped.map((stop) => [stop.agentId, stop.reason, stop.by])).toEqual([['sub', 'budget', 'tree']]);
@@ -120,13 +120,13 @@ describe('tree replay', () => {
   });
 
   it('per-agent limits stop only the sub-agent; the parent completes', () => {
-    const tree = replayTree(smallTree(), options(NO_BRAKES, { subagent: { maxSteps: 2 } }));
+    const tree = replayTree(smallTree(), options(NO_BRAKES, { subagentLimits: { maxSteps: 2 } }));
     expect(tree.agents.map((agent) => [agent.agentId, agent.calls, agent.stop?.reason, agent.stop?.by])).toEqual([
       ['main', 5, 'completed', undefined],
       ['sub', 2, 'max_steps', 'subagent'],
     ]);
     expect(tree.stopReason).toBe('completed');
-    const byCost = replayTree(smallTree(), options(NO_BRAKES, { subagent: { maxCostPico: usdToPico(0.000001) } }));
+    const byCost = replayTree(smallTree(), options(NO_BRAKES, { subagentLimits: { maxCostPico: usdToPico(0.000001) } }));
     expect(byCost.agents[1]!.stop).toMatchObject({ reason: 'budget', by: 'subagent' });
   });
 

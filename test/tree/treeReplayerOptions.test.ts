@@ -21,11 +21,11 @@ const tree = sessionTrees([treeRun]).trees[0]!;
 describe('treeReplayer checks its options as replayTree does', () => {
   it('bad options: one UserError naming every field, thrown when the replayer is made, nothing priced', () => {
     resolved = 0;
-    const bad = { strategy: { kind: 'window', windowSteps: 0 }, prices: undefined, model: '', latency: { perCallMs: -1 }, subagent: { maxSteps: 0 }, brakes: NO_BRAKES };
+    const bad = { strategy: { kind: 'window', windowSteps: 0 }, prices: undefined, model: '', latency: { perCallMs: -1 }, subagentLimits: { maxSteps: 0 }, brakes: NO_BRAKES };
     const error = userErrorOf(() => treeReplayer(tree, bad as unknown as Parameters<typeof treeReplayer>[1]));
     expect(error.issues.map((issue) => [issue.field, issue.code])).toEqual([
       ['brakes', 'unrecognized_keys'],
-      ['subagent.maxSteps', 'invalid_number'],
+      ['subagentLimits.maxSteps', 'invalid_number'],
       ['strategy', 'invalid_strategy'],
       ['prices', 'missing_field'],
       ['model', 'invalid_model'],

@@ -51,7 +51,7 @@ describe('a nested tree recorded without dates replays in the order its structur
       ['researcher#2', 'main', 3, 'max_steps'],
       ['helper#2', 'researcher#2', 2, 'completed'],
     ]);
-    expect([fromUndated.totals.steps, fromUndated.totals.costPico]).toEqual([undated.live.totals.steps, undated.live.totals.spentPico]);
+    expect([fromUndated.totals.steps, fromUndated.totals.costPico]).toEqual([undated.live.totals.steps, undated.live.totals.costPico]);
     expect(fromUndated.totals.steps).toBe(13);
     expect(fromUndated.stopDetail).toBe('main: final answer after 3 steps; tree: 13 steps');
   });
