@@ -19,6 +19,7 @@ import { unknownTagIssues } from './yamlTags.js';
 import { quickScenarioValue } from './fastYaml.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
 import { keepLines } from './scenarioLines.js';
+import { keepFitWarnings } from './fitWarnings.js';
 import { refuseTraceText } from './inputs.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
@@ -93,6 +94,7 @@ export function parseScenario(text: string, file: string): Scenario {
     });
   }
   keepLines(scenario, lineAt);
+  keepFitWarnings(scenario, text);
   return scenario as Scenario;
 }
 

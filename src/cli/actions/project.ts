@@ -33,7 +33,7 @@ import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './
 import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
-import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
@@ -211,6 +211,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
       ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
       ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
       ...unreadTracesWarnings(prepared.scenarios.map((s) => s.scenario)),
+      ...fittedProfileWarnings(prepared.scenarios.map((s) => s.scenario)),
     ],
   });
   emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);

@@ -31,7 +31,7 @@ import {
 } from '../parseFlags.js';
 import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
-import { unreadTracesWarnings } from './scenarioWarnings.js';
+import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
@@ -120,7 +120,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // The trace files kept (--skip-bad may leave none beside scenario files).
   const traceFilesKept = command.traces.files.length - command.traces.badCount;
   const shown = reportedSettings(command, traceFilesKept, command.scenarios);
-  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(results)];
+  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario)), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(results)];
   const reportArgs = {
     results,
     brakes: shown.brakes,

@@ -14,6 +14,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import type { Scenario } from '../../scenario/load.js';
 import { resolveScenarioPricing } from '../../scenario/run.js';
+import { fitWarningsOf } from '../../scenario/fitWarnings.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { scenarioSettings, type ScenarioOverrides } from '../../scenario/settings.js';
 import type { Trace } from '../../trace/types.js';
@@ -47,6 +48,16 @@ export function unreadTracesWarnings(scenarios: readonly Pick<Scenario, 'source'
     code: 'scenario_traces_unread',
     message: `${file}: its traces: entries are read by loopcost check only; ${instead}`,
   }));
+}
+
+/** The warnings `fit` wrote into each fitted profile among the scenarios (scenario/fitWarnings.ts), once per file. */
+export function fittedProfileWarnings(scenarios: readonly Scenario[]): ReportWarning[] {
+  const said = new Set<string>();
+  return scenarios.flatMap((scenario) => {
+    if (said.has(scenario.source)) return [];
+    said.add(scenario.source);
+    return fitWarningsOf(scenario).map((warning) => ({ code: 'fitted_profile_warning', message: `${scenario.source}: fitted with a warning: ${warning}` }));
+  });
 }
 
 /** What a command that reads traces too says to do with a scenario's unread `traces:`. */

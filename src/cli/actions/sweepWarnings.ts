@@ -19,7 +19,7 @@ import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags 
 import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import type { GivenFlag } from './inputs.js';
-import { cacheOnWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -55,6 +55,7 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ),
     ...windows.warnings(),
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
+    ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario)),
     ...unusedFileSettingsWarnings(unusedFileSettings(setup, args.given), args.command ?? 'sweep'),
   ];
 }

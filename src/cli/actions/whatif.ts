@@ -20,7 +20,7 @@ import { latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, trySpec, typ
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
-import { unreadTracesWarnings } from './scenarioWarnings.js';
+import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
@@ -74,7 +74,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const took = { recordedCaches: recorded.map(({ cache }) => cache), scenarios: command.scenarios.map((input) => input.settings) };
   // Each run's own cache, as replay's rows carry it (RunResult.cache): `--cache` on a trace file's run, else its default.
   const runCaches = [...recorded.map(({ cache }) => command.strategy.cache ?? cache), ...syntheticCaches];
-  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario))];
+  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario))];
   emitWhatIf(command, result, { warnings, notes, prices, took, runCaches }, io);
   return 0;
 }
