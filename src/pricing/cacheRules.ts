@@ -21,6 +21,7 @@
  * - Every other provider: no rule (every unchanged token can be served).
  */
 import type { CacheRule, ModelPricing } from './types.js';
+import { bareModelName } from './bareModelName.js';
 
 interface RuleEntry extends CacheRule {
   /** Matched against the model name (lower case, without a `provider/` prefix). */
@@ -49,8 +50,7 @@ const BY_PROVIDER: Record<string, CacheRule> = { openai: OPENAI, azure: OPENAI, 
 
 /** The rule for a model (by family name, then provider), or undefined when none applies. */
 export function cacheRuleFor(model: string, provider?: string): CacheRule | undefined {
-  const lower = model.toLowerCase();
-  const name = lower.slice(lower.lastIndexOf('/') + 1);
+  const name = bareModelName(model);
   const entry = RULES.find((rule) => rule.model.test(name));
   const rule = entry ?? BY_PROVIDER[provider?.toLowerCase() ?? ''];
   return rule && { minPrefixTokens: rule.minPrefixTokens, incrementTokens: rule.incrementTokens, source: rule.source };

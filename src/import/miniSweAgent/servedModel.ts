@@ -7,18 +7,14 @@
  * computed, and says so in a note.
  */
 import { counted } from '../../plural.js';
+import { bareModelName } from '../../pricing/bareModelName.js';
 
 /** A dated snapshot's suffix (`-2024-08-06`, `-20250514`, `-0613`, Vertex's `@20250514`). */
 const SNAPSHOT_SUFFIX = /^[-@](\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$/;
 
-/** The name without its route (`deepseek/deepseek-chat` → `deepseek-chat`), in lower case. */
-function bareName(model: string): string {
-  return model.slice(model.lastIndexOf('/') + 1).toLowerCase();
-}
-
 /** The served name is the priced one, routed or not, or a dated snapshot of it (`gpt-5` served as `gpt-5-2025-08-07`). */
 export function servesPricedModel(served: string, priced: string): boolean {
-  const [bare, base] = [bareName(served), bareName(priced)];
+  const [bare, base] = [bareModelName(served), bareModelName(priced)];
   return bare === base || (bare.startsWith(base) && SNAPSHOT_SUFFIX.test(bare.slice(base.length)));
 }
 
