@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 /**
- * Trims a real VCR cassette into a small test fixture, keeping what the importer reads byte for byte:
+ * Trims a real VCR cassette — vcrpy's (`interactions:`) or Ruby VCR's (`http_interactions:`, bodies as
+ * `{encoding, string}`, often `!binary` base64, each interaction's `recorded_at`) — into a small test
+ * fixture of the same kind, keeping what the importer reads byte for byte:
  *   - request: method, uri and body; headers other than content-type dropped;
- *   - response: status, body, and the content-type / content-encoding / date headers;
+ *   - response: status, body, and the content-type / content-encoding / date headers (Ruby VCR: and its
+ *     `recorded_at`, the interaction's time; `recorded_with` kept);
  *   - `--keep 0,2`: only these interactions;
  *   - `--text-deltas N`: in streamed (SSE) bodies, text-only delta events beyond the first N and last N
  *     of each body are dropped (and Anthropic `ping` events); every other event — tool-call fragments,
  *     usage, finish reasons — is kept verbatim, so usage and tool calls are unchanged;
  *   - `--binary-bytes N`: binary bodies (downloaded images, PDFs, audio) cut to their first N bytes
- *     (those exchanges are skipped by the importer; only their presence matters);
+ *     (those exchanges are skipped by the importer; only their presence matters); bytes that are UTF-8
+ *     text (a JSON body Ruby VCR wrote `!binary`, as it writes any non-ASCII body) are kept whole;
  *   - `--drop-events a,b`: SSE events of these types are dropped (e.g. the Responses API's
  *     `response.created` / `response.in_progress`, which repeat the request and carry no usage);
  *   - `--drop-field a,b`: these keys are removed from JSON request bodies (e.g. long tool descriptions).
@@ -19,6 +23,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { parse, stringify } from 'yaml';
+
+/** The YAML 1.1 tags plus Ruby's `!binary` (Psych's name for base64 bytes), read as `!!binary` is (src/import/http/cassetteYaml.ts). */
+const withRubyBinary = (tags) => {
+  const binary = tags.find((t) => typeof t === 'object' && t.tag === 'tag:yaml.org,2002:binary');
+  return binary === undefined ? tags : [...tags, { ...binary, tag: '!binary' }];
+};
 
 const [src, out, ...rest] = process.argv.slice(2);
 if (!src || !out) {
@@ -56,6 +66,15 @@ function isTextDelta(data) {
   return false;
 }
 
+/** Bytes that decode as UTF-8 with no NUL: a text body (JSON, SSE) stored as bytes, not a document or an image. */
+function isUtf8Text(bytes) {
+  try {
+    return !new TextDecoder('utf-8', { fatal: true }).decode(bytes).includes('\u0000');
+  } catch {
+    return false;
+  }
+}
+
 function trimSse(text) {
   const sep = text.includes('\r\n\r\n') ? '\r\n\r\n' : '\n\n';
   const blocks = text.split(sep);
@@ -89,7 +108,7 @@ function trimBody(side, isResponse) {
     if (isResponse && (textDeltas !== undefined || dropEvents.size > 0) && /^(data|event|:)/.test(text.toString('utf8', 0, 10))) {
       body = text.toString('utf8');
       delete side.headers?.['content-encoding'];
-    } else if (binaryBytes !== undefined && bytes.length > binaryBytes && !/eventstream/.test(JSON.stringify(headers))) {
+    } else if (binaryBytes !== undefined && bytes.length > binaryBytes && !/eventstream/.test(JSON.stringify(headers)) && !isUtf8Text(text)) {
       body = new Uint8Array(bytes.subarray(0, binaryBytes));
     }
   }
@@ -99,17 +118,27 @@ function trimBody(side, isResponse) {
     for (const f of dropFields) delete json[f];
     body = JSON.stringify(json);
   }
-  side.body = typeof body === 'string' ? { string: body } : body;
+  // A body written `{string: …}` keeps that form and its other keys (Ruby VCR's `encoding`); bytes stay bytes (`!!binary`).
+  const wrapped = side.body && typeof side.body === 'object' && 'string' in side.body;
+  side.body = wrapped ? { ...side.body, string: body } : typeof body === 'string' ? { string: body } : body;
   return side;
 }
 
-const doc = parse(readFileSync(src, 'utf8'), { schema: 'yaml-1.1' });
-const interactions = doc.interactions
+const doc = parse(readFileSync(src, 'utf8'), { schema: 'yaml-1.1', customTags: withRubyBinary });
+/** Ruby VCR's list (`http_interactions`) when the file has no vcrpy one, as the importer reads it. */
+const ruby = doc !== null && typeof doc === 'object' && !('interactions' in doc) && Array.isArray(doc.http_interactions);
+if (!ruby && !Array.isArray(doc?.interactions)) {
+  console.error(`${src}: no cassette (a cassette starts with \`interactions:\` (vcrpy) or \`http_interactions:\` (Ruby VCR))`);
+  process.exit(2);
+}
+const interactions = (ruby ? doc.http_interactions : doc.interactions)
   .filter((_, i) => keep === undefined || keep.includes(i))
-  .map(({ request, response }) => ({
+  .map(({ request, response, recorded_at }) => ({
     request: trimBody({ method: request.method, uri: request.uri, headers: pickHeaders(request.headers, ['content-type']), ...('parsed_body' in request ? { parsed_body: request.parsed_body } : { body: request.body }) }, false),
     response: trimBody({ status: response.status, headers: pickHeaders(response.headers, ['content-type', 'content-encoding', 'date']), ...('parsed_body' in response ? { parsed_body: response.parsed_body } : { body: response.body }) }, true),
+    ...(ruby && recorded_at !== undefined ? { recorded_at } : {}),
   }));
 const comment = `# Trimmed from ${label}\n# by scripts/trim-cassette.mjs ${rest.filter((a, i) => rest[i - 1] !== '--source' && a !== '--source').join(' ')}\n`;
-writeFileSync(out, comment + stringify({ interactions, version: 1 }, { schema: 'yaml-1.1', lineWidth: 0 }));
+const cassette = ruby ? { http_interactions: interactions, ...(doc.recorded_with === undefined ? {} : { recorded_with: doc.recorded_with }) } : { interactions, version: 1 };
+writeFileSync(out, comment + stringify(cassette, { schema: 'yaml-1.1', lineWidth: 0 }));
 console.error(`${out}: ${interactions.length} interaction(s), ${readFileSync(out).length} bytes`);

@@ -129,8 +129,8 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     // Say which trace asked for the model, not only which table lacks it.
-    const line = trace.headerLine === undefined ? {} : { line: trace.headerLine };
-    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { file: trace.source, ...line, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
+    const place = trace.modelPlace ?? { file: trace.source, ...(trace.headerLine === undefined ? {} : { line: trace.headerLine }) };
+    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { ...place, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
   }
 }
 

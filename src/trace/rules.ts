@@ -19,6 +19,7 @@
  */
 import type { InputIssue } from '../errors.js';
 import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth } from '../io/limits.js';
+import { MAX_RUN_COST_TEXT } from '../money.js';
 import { isHttpStatus } from '../import/http/status.js';
 import { providerRefuses } from '../kernel/providerWindow.js';
 import { reachedToolCalls } from './toolsRun.js';
@@ -57,7 +58,7 @@ export function countTooLarge(field: string, value: number, numbers = AS_READ): 
 }
 
 function amountTooLarge(field: string, value: number, numbers: WrittenNumbers): RuleViolation | undefined {
-  return value > MAX_USD ? { field, code: 'too_large', message: `$${shownNumber(field, value, numbers)} is more than $${MAX_USD.toFixed(2)}, the most that is summed exactly in picodollars` } : undefined;
+  return value > MAX_USD ? { field, code: 'too_large', message: `$${shownNumber(field, value, numbers)} is more than ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most that is summed exactly` } : undefined;
 }
 
 function latencyTooLarge(field: string, value: number, numbers: WrittenNumbers): RuleViolation | undefined {

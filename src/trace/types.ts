@@ -219,6 +219,11 @@ export interface Trace {
    * model (one no price table knows) names it.
    */
   headerLine?: number;
+  /**
+   * Where the run's model was read when that is a line of another file than `source` names (a Claude Code
+   * sub-agent's run, its source the session's, its model in its own transcript): a problem of the model names it.
+   */
+  modelPlace?: { file: string; line: number };
   header: TraceHeader;
   calls: CallRecord[];
   end: TraceEnd;

@@ -37,7 +37,7 @@ describe('a number past 2^53 (or in exponent form) is quoted as the line wrote i
     const call = '{"type":"call","outputTokens":10,"startMs":9007199254740993,"recordedCostUsd":1e19,"toolCalls":[{"name":"ls","arguments":{"n":1},"resultTokens":5,"latencyMs":1E20}]}';
     expect(said(issuesOf(call))).toEqual([
       'startMs: 9007199254740993 ms is more than 2^53 ms',
-      'recordedCostUsd: $1e19 is more than $9007.20, the most that is summed exactly in picodollars',
+      'recordedCostUsd: $1e19 is more than $9,007.199254740991 (2^53 − 1 picodollars), the most that is summed exactly',
       'toolCalls[0].latencyMs: 1E20 ms is more than 2^53 ms',
     ]);
   });

@@ -149,7 +149,7 @@ export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: 
   } catch (error) {
     const from = trace.header.importedFrom;
     // A native file converted by `loopcost import` names the model in `header.model`, as its reader sees it.
-    const readFromOriginal = from !== undefined && runOfFile(trace.source, from.path);
+    const readFromOriginal = from !== undefined && (runOfFile(trace.source, from.path) || trace.modelPlace?.file === from.path);
     const field = readFromOriginal ? MODEL_FIELD[from.format] : undefined;
     if (!(error instanceof UserError) || field === undefined) throw error;
     throw new UserError(error.issues.map((issue) => (issue.field === 'header.model' ? { ...issue, field } : issue)));

@@ -19,6 +19,13 @@ export interface ClaudeUsage {
   output: number;
   /** Part of `output` spent on thinking (`output_tokens_details.thinking_tokens`, Claude Code 2.1.2xx), when recorded. */
   thinking?: number;
+  /**
+   * The usage of each `compaction` entry of `usage.iterations`: server-side compaction (beta
+   * `compact-2026-01-12`) samples a summary before the response, billed on top of the top-level fields,
+   * which leave it out (Anthropic's compaction documentation; @ai-sdk/anthropic sums them). The other
+   * entries (`message`, one per sampling of a server-tool loop) are inside the top-level figures.
+   */
+  compactions?: ClaudeUsage[];
 }
 
 export interface ToolUseBlock {
@@ -66,7 +73,8 @@ function readUsage(fields: IssueCollector, raw: unknown, at: string): ClaudeUsag
   const write1h = split ? (fields.optCount(split.ephemeral_1h_input_tokens, `${at}.cache_creation.ephemeral_1h_input_tokens`) ?? 0) : 0;
   const outputDetails = fields.optObject(usage.output_tokens_details, `${at}.output_tokens_details`);
   const thinking = outputDetails ? fields.optCount(outputDetails.thinking_tokens, `${at}.output_tokens_details.thinking_tokens`) : undefined;
-  if (input === undefined || output === undefined) return undefined;
+  const compactions = readCompactions(fields, usage.iterations, `${at}.iterations`);
+  if (input === undefined || output === undefined || compactions === undefined) return undefined;
   if (write1h > cacheWrite) {
     fields.add(`${at}.cache_creation.ephemeral_1h_input_tokens`, 'invalid_value', `1-hour cache writes (${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
     return undefined;
@@ -75,7 +83,32 @@ function readUsage(fields: IssueCollector, raw: unknown, at: string): ClaudeUsag
     fields.add(`${at}.output_tokens_details.thinking_tokens`, 'inconsistent_usage', `thinking tokens (${thinking}) exceed the output_tokens (${output}) they are part of`);
     return undefined;
   }
-  return { input, cacheWrite5m: cacheWrite - write1h, cacheWrite1h: write1h, cacheRead, output, ...(thinking === undefined ? {} : { thinking }) };
+  return {
+    input,
+    cacheWrite5m: cacheWrite - write1h,
+    cacheWrite1h: write1h,
+    cacheRead,
+    output,
+    ...(thinking === undefined ? {} : { thinking }),
+    ...(compactions.length === 0 ? {} : { compactions }),
+  };
+}
+
+/** The usage of the `compaction` entries of `usage.iterations` (none when absent); undefined when one is invalid. */
+function readCompactions(fields: IssueCollector, raw: unknown, at: string): ClaudeUsage[] | undefined {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    fields.add(at, 'wrong_type', `expected an array of iterations, got ${typeof raw}`);
+    return undefined;
+  }
+  const compactions: ClaudeUsage[] = [];
+  for (const [k, entry] of raw.entries()) {
+    if (!isJsonObject(entry) || entry.type !== 'compaction') continue;
+    const usage = readUsage(fields, entry, `${at}[${k}]`);
+    if (!usage) return undefined;
+    compactions.push(usage);
+  }
+  return compactions;
 }
 
 function readBlocks(fields: IssueCollector, content: unknown, at: string): Pick<AssistantLine, 'toolUses' | 'visibleText' | 'thinking'> {

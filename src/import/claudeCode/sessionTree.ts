@@ -9,7 +9,8 @@
  * agent at the time they were made. A sub-agent launched in the background (its Task result's
  * `toolUseResult.status` is `async_launched`, or — no result saying — the Task call asked
  * `run_in_background: true`) is marked `background` in its header: that call returned at launch. What
- * cannot be linked is imported with a note.
+ * cannot be linked is imported with a note; a warm-up agent (its prompt `Warmup`, which Claude Code starts to
+ * fill the prompt cache, no Task call) is named `warmup-<id>` in its source.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -60,13 +61,18 @@ export function subagentFiles(sessionPath: string, sessionId: string): string[] 
     .map((name) => join(dir, name));
 }
 
-/** Compaction calls merged into the main agent's calls by start time (ties: the main agent's call first). */
-function mergeByStart(calls: AgentCall[], inserts: AgentCall[]): AgentCall[] {
-  const sorted = [...inserts].sort((a, b) => (a.startedAtMs ?? 0) - (b.startedAtMs ?? 0));
+/**
+ * Compaction calls merged into the main agent's calls by start time (ties: the main agent's call first);
+ * one without a start time goes after every call, as the merge below places it (sorted first, it held back
+ * every timed insert behind it).
+ */
+export function mergeByStart(calls: AgentCall[], inserts: AgentCall[]): AgentCall[] {
+  const startOf = (call: AgentCall) => call.startedAtMs ?? Infinity;
+  const sorted = [...inserts].sort((a, b) => (startOf(a) === startOf(b) ? 0 : startOf(a) < startOf(b) ? -1 : 1));
   const merged: AgentCall[] = [];
   let k = 0;
   for (const call of calls) {
-    while (k < sorted.length && call.startedAtMs !== undefined && (sorted[k]!.startedAtMs ?? Infinity) < call.startedAtMs) merged.push(sorted[k++]!);
+    while (k < sorted.length && call.startedAtMs !== undefined && startOf(sorted[k]!) < call.startedAtMs) merged.push(sorted[k++]!);
     merged.push(call);
   }
   while (k < sorted.length) merged.push(sorted[k++]!);
@@ -101,6 +107,9 @@ function firstStart(transcript: Transcript): number {
   return transcript.calls[0]?.startedAtMs ?? Infinity;
 }
 
+const WARMUP_NOTE = (agentId: string): string =>
+  `sub-agent ${agentId} is a warm-up agent (its prompt is "Warmup": Claude Code starts it to fill the prompt cache, no Task call did): its calls count in the session's totals, unlinked (no parent tool call), as warmup-${agentId}`;
+
 /** Runs of the sub-agents, each linked to the tool call that started it (or noted as unlinked). */
 type Owners = Map<string, { parent: string; toolUseId: string; finalOutputTokens?: number; background?: boolean }>;
 
@@ -113,12 +122,14 @@ function finalOutputNote(transcript: Transcript, reported: number | undefined): 
 
 function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTranscript[], owners: Owners): Trace[] {
   const runs: Trace[] = [];
-  const ordered = [...agents].sort((a, b) => firstStart(a.transcript) - firstStart(b.transcript) || (a.agentId < b.agentId ? -1 : 1));
+  const ordered = [...agents].sort((a, b) => firstStart(a.transcript) - firstStart(b.transcript) || (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
   for (const { agentId, transcript } of ordered) {
     if (transcript.calls.length === 0) continue;
     const owner = owners.get(agentId);
     const notes = [...transcript.notes];
-    if (!owner) notes.push(`no progress line or Task result of the session names sub-agent ${agentId}: imported unlinked (no parent tool call)`);
+    const warmup = !owner && transcript.warmup === true;
+    if (warmup) notes.push(WARMUP_NOTE(agentId));
+    else if (!owner) notes.push(`no progress line or Task result of the session names sub-agent ${agentId}: imported unlinked (no parent tool call)`);
     const finalOutput = finalOutputNote(transcript, owner?.finalOutputTokens);
     if (finalOutput !== undefined) notes.push(finalOutput);
     runs.push(
@@ -126,7 +137,7 @@ function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTr
         format: CLAUDE_CODE_FORMAT,
         path: transcript.path,
         sourceBase: sessionPath,
-        label: `agent-${agentId}`,
+        label: `${warmup ? 'warmup' : 'agent'}-${agentId}`,
         agent: {
           sessionId,
           agentId,

@@ -1,6 +1,6 @@
 /**
  * One Claude Code transcript file (a session, a sub-agent or a compaction) → the model calls of its
- * agent, in the order they were made, with what links it to other agents.
+ * agent, in the order they were made, with what links it to other agents (draftCall.ts: a call's lines → its record).
  *
  * A streamed response is written as several assistant lines (one per content block) that repeat
  * `message.id`, `requestId` and the usage: one (id, requestId) is one call, with the usage of its LAST
@@ -13,12 +13,12 @@
  * line the attempt that failed for good.
  */
 import type { SourceLine } from '../../io/readLines.js';
-import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
+import type { ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
-import { refusedCall } from '../common/contextRefusal.js';
 import { countTokens } from '../tokenCount.js';
 import { LogClock } from '../common/timestamp.js';
+import { counted } from '../../plural.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
@@ -31,8 +31,11 @@ import {
   taskResult,
   toolResults,
   type ApiFailure,
-  type AssistantLine,
 } from './lineFields.js';
+import { agentCalls, fillFailedModels, sameResponse, type DraftCall } from './draftCall.js';
+
+/** The prompt of a warm-up agent (anthropics/claude-code#17457: `agent-*.jsonl` files, `isSidechain`, no Task call). */
+const WARMUP_PROMPT = 'Warmup';
 
 const CLAUDE_CODE_HINT =
   'expected a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl) as Claude Code wrote it: copy it again or fix the line named';
@@ -44,23 +47,6 @@ interface PendingTool {
   atMs?: number;
 }
 
-/** A call being assembled from its lines. */
-interface DraftCall {
-  model?: string;
-  line: number;
-  /** The line `model` was read from: the call's own first line, or for a failed attempt the line of the call whose model it was given. */
-  modelLine?: number;
-  sidechain: boolean;
-  startedAtMs?: number;
-  endedAtMs?: number;
-  usage?: AssistantLine['usage'];
-  toolCalls: ToolCallRecord[];
-  visibleTokens: number;
-  thinking: boolean;
-  goalTokens?: number;
-  stopReason?: string;
-  failed?: ApiFailure;
-}
 
 /** A sub-agent started by a tool call of this transcript's agent. */
 export interface SubagentLink {
@@ -82,6 +68,8 @@ export interface Transcript {
   sidechainCalls: AgentCall[];
   /** Sub-agent id → the tool call that started it (progress lines, Task results). */
   links: Map<string, SubagentLink>;
+  /** Its first prompt is `Warmup`: a warm-up agent, which Claude Code starts to fill the prompt cache, with no Task call. */
+  warmup?: true;
   notes: string[];
 }
 
@@ -90,6 +78,11 @@ function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unk
   const ms = typeof raw === 'string' ? clock.read(raw) : undefined;
   if (ms === undefined) issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(raw)}`);
   return ms;
+}
+
+/** 1 for a sidechain line, 0 for the main chain's. */
+function chainOf(value: Record<string, unknown>): number {
+  return value.isSidechain === true ? 1 : 0;
 }
 
 class TranscriptReader {
@@ -107,6 +100,12 @@ class TranscriptReader {
   agentId: string | undefined;
   skippedSynthetic = 0;
   orphanResults = 0;
+  /** User prompts so far, of the main chain and of sidechain lines (older Claude Code wrote a sub-agent's inside a main response's). */
+  private readonly turns = [0, 0];
+  /** Responses whose (message.id, requestId) an earlier, different response already had (a sanitised log): how many, and the first such id. */
+  reusedIds = 0;
+  reusedId: string | undefined;
+  firstPrompt: string | undefined;
 
   constructor(private readonly issues: LineIssues) {}
 
@@ -126,8 +125,12 @@ class TranscriptReader {
     if (atMs !== undefined && !link && value.type !== 'queue-operation') this.previousMs = atMs;
   }
 
+  private turnOf(value: Record<string, unknown>): number {
+    return this.turns[chainOf(value)]!;
+  }
+
   private newDraft(line: number, value: Record<string, unknown>, atMs: number | undefined): DraftCall {
-    const draft: DraftCall = { line, sidechain: value.isSidechain === true && value.agentId === undefined, toolCalls: [], visibleTokens: 0, thinking: false };
+    const draft: DraftCall = { line, sidechain: value.isSidechain === true && value.agentId === undefined, toolCalls: [], visibleTokens: 0, thinking: false, turn: this.turnOf(value) };
     const startedAtMs = this.previousMs ?? atMs;
     if (startedAtMs !== undefined) draft.startedAtMs = startedAtMs;
     if (this.promptTokens !== undefined) draft.goalTokens = this.promptTokens;
@@ -152,6 +155,11 @@ class TranscriptReader {
     const response = this.issues.readLine(line, (fields) => readAssistantLine(fields, value));
     if (!response) return;
     let draft = this.byKey.get(response.key);
+    if (draft && !sameResponse(draft, response, this.turnOf(value))) {
+      this.reusedIds += 1;
+      this.reusedId ??= response.key;
+      draft = undefined;
+    }
     if (!draft) {
       draft = this.newDraft(line, value, atMs);
       this.byKey.set(response.key, draft);
@@ -195,46 +203,11 @@ class TranscriptReader {
     }
     if (results.length > 0) return;
     const text = promptText(value);
-    if (text !== undefined) this.promptTokens = countTokens(text, this.lastModel ?? 'claude');
+    if (text === undefined) return;
+    this.promptTokens = countTokens(text, this.lastModel ?? 'claude');
+    this.firstPrompt ??= text;
+    this.turns[chainOf(value)]! += 1;
   }
-}
-
-function callRecord(draft: DraftCall): CallRecord {
-  const usage = draft.usage ?? { input: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0 };
-  const record: CallRecord = {
-    type: 'call',
-    inputTokens: usage.input + usage.cacheWrite5m + usage.cacheWrite1h + usage.cacheRead,
-    outputTokens: usage.output,
-  };
-  if (usage.cacheRead > 0) record.cachedInputTokens = usage.cacheRead;
-  if (usage.cacheWrite5m > 0) record.cacheWriteTokens = usage.cacheWrite5m;
-  if (usage.cacheWrite1h > 0) record.cacheWrite1hTokens = usage.cacheWrite1h;
-  if (usage.thinking !== undefined && usage.thinking > 0) record.reasoningTokens = usage.thinking;
-  if (draft.startedAtMs !== undefined && draft.endedAtMs !== undefined) record.latencyMs = Math.max(0, draft.endedAtMs - draft.startedAtMs);
-  if (draft.toolCalls.length > 0) record.toolCalls = draft.toolCalls;
-  if (draft.failed) record.failed = { ...draft.failed, message: shortText(draft.failed.message) };
-  // A refusal for length ("Prompt is too long") bills nothing: no usage (the run ends there: endRunsAtRefusals).
-  return draft.failed?.contextLengthExceeded === undefined ? record : refusedCall(record, draft.failed.contextLengthExceeded);
-}
-
-/** Failed attempts carry no model: they were made with the model of the call before them (else after). */
-function fillFailedModels(drafts: DraftCall[]): void {
-  let from: DraftCall | undefined;
-  const fill = (draft: DraftCall): void => {
-    if (draft.model === undefined && from !== undefined) [draft.model, draft.modelLine] = [from.model, from.modelLine];
-    if (draft.model !== undefined) from = draft;
-  };
-  for (const draft of drafts) fill(draft);
-  from = undefined;
-  for (let i = drafts.length - 1; i >= 0; i--) fill(drafts[i]!);
-}
-
-function agentCall(draft: DraftCall): AgentCall {
-  const call: AgentCall = { record: callRecord(draft), model: draft.model!, ...(draft.modelLine === undefined ? {} : { modelLine: draft.modelLine }) };
-  if (draft.startedAtMs !== undefined) call.startedAtMs = draft.startedAtMs;
-  if (draft.goalTokens !== undefined) call.goalTokens = draft.goalTokens;
-  if (draft.stopReason !== undefined) call.stopReason = draft.stopReason;
-  return call;
 }
 
 function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined): string[] {
@@ -253,6 +226,16 @@ function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined):
   const failed = reader.drafts.length - real.length;
   if (failed > 0) notes.push(`${failed} API calls failed (api_error lines and <synthetic> API-error messages): recorded as failed calls with zero usage`);
   if (reader.skippedSynthetic > 0) notes.push(`${reader.skippedSynthetic} <synthetic> assistant lines are not model calls (Claude Code wrote them itself): skipped`);
+  if (reader.reusedIds > 0) {
+    const [id, requestId] = reader.reusedId!.split('|');
+    notes.push(
+      `${counted(reader.reusedIds, 'response')} repeat the message.id ${JSON.stringify(id)}${requestId ? ` and requestId ${JSON.stringify(requestId)}` : ''} of an earlier response they cannot be part of (another prompt usage, or a user prompt between; the ids look replaced, as in a sanitised log): each read as a call of its own, not merged`,
+    );
+  }
+  const compacted = real.filter((draft) => (draft.usage?.compactions?.length ?? 0) > 0).length;
+  if (compacted > 0) {
+    notes.push(`${counted(compacted, 'call')} report a server-side compaction in usage.iterations (billed on top of the top-level usage, which leaves it out): each read as a paid compaction call before the response`);
+  }
   if (reader.orphanResults > 0) notes.push(`${reader.orphanResults} tool results answer no tool call of this transcript: not counted`);
   return notes;
 }
@@ -284,12 +267,13 @@ function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | 
   const drafts = reader.drafts.filter((draft) => draft.model !== undefined);
   const transcript: Transcript = {
     path,
-    calls: drafts.filter((draft) => !draft.sidechain).map(agentCall),
-    sidechainCalls: drafts.filter((draft) => draft.sidechain).map(agentCall),
+    calls: drafts.filter((draft) => !draft.sidechain).flatMap(agentCalls),
+    sidechainCalls: drafts.filter((draft) => draft.sidechain).flatMap(agentCalls),
     links: reader.links,
     notes: transcriptNotes(reader, cutLine),
   };
   if (reader.sessionId !== undefined) transcript.sessionId = reader.sessionId;
   if (reader.agentId !== undefined) transcript.agentId = reader.agentId;
+  if (reader.firstPrompt?.trim() === WARMUP_PROMPT) transcript.warmup = true;
   return transcript;
 }

@@ -20,7 +20,9 @@
  *   event (`turn_context`, the previous response's items) was written: the events between are its own
  *   streamed reasoning.
  * A turn whose first response wrote no output item at all before its token_count would read as count
- * first; Codex writes at least a reasoning or message item for every response it meters.
+ * first; Codex writes at least a reasoning or message item for every response it meters, but for the
+ * compaction's summary response (compact.rs keeps its items in memory: only its token_count and the
+ * `compacted` item are written), so a compaction that opens a turn leaves the order to the next call.
  * A `turn_aborted` (the user interrupted) ends the turn's run after its last call, as unknown with that
  * status (AgentCall.endStatus), whatever the call was.
  */
@@ -217,8 +219,11 @@ class RolloutReader {
   private readCompacted(line: number): void {
     this.closeAnswering();
     const call = this.justClosed;
-    if (call && (call.record.toolCalls?.length ?? 0) === 0) call.record.compaction = true;
-    else this.notes.push(`the compaction at line ${line} has no model call of its own in the rollout (remote compaction is not metered there): not counted`);
+    if (call && (call.record.toolCalls?.length ?? 0) === 0) {
+      call.record.compaction = true;
+      // The summary response writes no item in either order: a turn whose first call it was has not said its order yet.
+      if (this.calls.length - 1 === this.turnStart) this.order = undefined;
+    } else this.notes.push(`the compaction at line ${line} has no model call of its own in the rollout (remote compaction is not metered there): not counted`);
     this.justClosed = undefined;
   }
 

@@ -124,11 +124,12 @@ export function agentRuns(spec: AgentRunsSpec): Trace[] {
     const calls = part.map((call) => {
       return originMs !== undefined && call.startedAtMs !== undefined ? copyWith(call.record, { startMs: call.startedAtMs - originMs }) : copyWith(call.record, {});
     });
-    // A line of the file the run is named by only (a sub-agent's calls are in a file of their own).
-    const line = spec.path === spec.sourceBase ? part[0]!.modelLine : undefined;
+    // The line that named the model: of the file the run is named by, or of the sub-agent's own file.
+    const line = part[0]!.modelLine;
+    const own = spec.path === spec.sourceBase;
     return {
       source: `${spec.sourceBase}#${spec.label}${parts.length > 1 ? `.${i + 1}` : ''}`,
-      ...(line === undefined ? {} : { headerLine: line }),
+      ...(line === undefined ? {} : own ? { headerLine: line } : { modelPlace: { file: spec.path, line } }),
       header,
       calls,
       end: partEnd(part, parts[i + 1], i + 2),

@@ -13,58 +13,44 @@
  */
 import { flattenText } from '../common/contentText.js';
 import type { Reader } from './bodyReader.js';
-import {
-  emptyMessage,
-  parsedResponse,
-  toolCall,
-  toolResult,
-  type NormMessage,
-  type ParsedRequest,
-  type ParsedResponse,
-  type ParsedToolCall,
-} from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolResult, type NormMessage, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { eachObject, readToolCall, requestBody, responseBody, responseNames, roleMessages, type ToolCallFields } from './providerBody.js';
 import { toolResultError } from './toolResultError.js';
 
+const TOOL_USE: ToolCallFields = { id: 'id', name: 'name', args: 'input', namedForReplay: false };
+
 export function parseAnthropicRequest(body: unknown, r: Reader): ParsedRequest {
-  const req = r.object(body, '', 'a request body object');
+  const req = requestBody(body, r);
   const model = r.optString(req.model, 'model');
   const system = typeof req.system === 'string' ? req.system : flattenText(r.optArray(req.system, 'system') ?? []);
-  const rawMessages = r.array(req.messages, 'messages');
-  const messages: NormMessage[] = [];
-  rawMessages.forEach((raw, i) => {
-    const path = `messages[${i}]`;
-    const m = r.object(raw, path);
-    const role = r.string(m.role, `${path}.role`);
-    const msg = emptyMessage(role);
-    if (typeof m.content === 'string') {
-      msg.text = m.content;
-    } else {
-      const blocks = r.array(m.content, `${path}.content`);
-      const texts: string[] = [];
-      blocks.forEach((b, j) => {
-        const bpath = `${path}.content[${j}]`;
-        const block = r.object(b, bpath);
-        const type = r.optString(block.type, `${bpath}.type`);
-        if (type === 'text') texts.push(flattenText(block));
-        else if (type === 'tool_use') {
-          const id = r.optString(block.id, `${bpath}.id`);
-          msg.toolCalls.push(toolCall(id, r.string(block.name, `${bpath}.name`), block.input ?? {}));
-        } else if (type === 'tool_result') {
-          const id = r.optString(block.tool_use_id, `${bpath}.tool_use_id`);
-          const text = flattenText(block.content);
-          msg.toolResults.push(toolResult(id, undefined, text, toolResultError(text, block.is_error === true)));
-        }
-      });
-      msg.text = texts.join('\n');
-    }
-    messages.push(msg);
-  });
+  const messages = roleMessages(req, r, (m, path, role) => historyMessage(r, m, path, role));
   return { ...(model !== undefined ? { model } : {}), system, messages, notes: [] };
 }
 
+/** A message of the history: its text (a string, or its `text` blocks), its `tool_use` and `tool_result` blocks. */
+function historyMessage(r: Reader, m: Record<string, unknown>, path: string, role: string): NormMessage {
+  const msg = emptyMessage(role);
+  if (typeof m.content === 'string') {
+    msg.text = m.content;
+    return msg;
+  }
+  const texts: string[] = [];
+  eachObject(r, r.array(m.content, `${path}.content`), `${path}.content`, (block, bpath) => {
+    const type = r.optString(block.type, `${bpath}.type`);
+    if (type === 'text') texts.push(flattenText(block));
+    else if (type === 'tool_use') msg.toolCalls.push(readToolCall(r, block, bpath, TOOL_USE));
+    else if (type === 'tool_result') {
+      const id = r.optString(block.tool_use_id, `${bpath}.tool_use_id`);
+      const text = flattenText(block.content);
+      msg.toolResults.push(toolResult(id, undefined, text, toolResultError(text, block.is_error === true)));
+    }
+  });
+  msg.text = texts.join('\n');
+  return msg;
+}
+
 export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse {
-  const res = r.object(body, '', 'a response body object');
-  const usage = r.object(res.usage, 'usage', 'usage object');
+  const { res, usage } = responseBody(body, r);
   const uncached = r.count(usage.input_tokens, 'usage.input_tokens');
   const outputTokens = r.count(usage.output_tokens, 'usage.output_tokens');
   const cacheRead = r.optCount(usage.cache_read_input_tokens, 'usage.cache_read_input_tokens');
@@ -74,24 +60,16 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
   const write5m = r.optCount(creation?.ephemeral_5m_input_tokens, 'usage.cache_creation.ephemeral_5m_input_tokens');
   const totalWrite = cacheCreation ?? (write1h !== undefined || write5m !== undefined ? (write1h ?? 0) + (write5m ?? 0) : undefined);
 
-  const content = r.array(res.content, 'content');
   const toolCalls: ParsedToolCall[] = [];
   let serverTools = 0;
   let hasText = false;
-  content.forEach((b, j) => {
-    const path = `content[${j}]`;
-    const block = r.object(b, path);
+  eachObject(r, r.array(res.content, 'content'), 'content', (block, path) => {
     const type = r.optString(block.type, `${path}.type`);
     if (type === 'text' && flattenText(block).trim() !== '') hasText = true;
-    if (type === 'tool_use') {
-      const id = r.optString(block.id, `${path}.id`);
-      toolCalls.push(toolCall(id, r.toolName(block.name, `${path}.name`), block.input ?? {}));
-    }
+    if (type === 'tool_use') toolCalls.push(readToolCall(r, block, path, { ...TOOL_USE, namedForReplay: true }));
     if (type === 'server_tool_use') serverTools += 1;
   });
   const notes = serverTools > 0 ? [`${serverTools} server-side tool use(s) inside the call, not counted as tool calls`] : [];
-  const model = r.optString(res.model, 'model');
-  const id = r.optString(res.id, 'id');
   return parsedResponse({
     usage: {
       inputTokens: uncached + (cacheRead ?? 0) + (totalWrite ?? 0),
@@ -102,8 +80,7 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
     },
     toolCalls,
     hasText,
-    model,
-    id,
+    ...responseNames(res, r),
     notes,
   });
 }

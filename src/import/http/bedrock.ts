@@ -10,38 +10,22 @@
  */
 import { flattenText } from '../common/contentText.js';
 import type { Reader } from './bodyReader.js';
-import {
-  emptyMessage,
-  parsedResponse,
-  toolCall,
-  toolResult,
-  type NormMessage,
-  type ParsedRequest,
-  type ParsedResponse,
-  type ParsedToolCall,
-} from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolResult, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { eachObject, readToolCall, requestBody, responseBody, roleMessages, type ToolCallFields } from './providerBody.js';
 import { toolResultError } from './toolResultError.js';
 
+const TOOL_USE: ToolCallFields = { id: 'toolUseId', name: 'name', args: 'input', namedForReplay: false };
+
 export function parseBedrockRequest(body: unknown, r: Reader, modelFromUri?: string): ParsedRequest {
-  const req = r.object(body, '', 'a request body object');
+  const req = requestBody(body, r);
   const system = flattenText(r.optArray(req.system, 'system') ?? []);
-  const rawMessages = r.array(req.messages, 'messages');
-  const messages: NormMessage[] = [];
-  rawMessages.forEach((raw, i) => {
-    const path = `messages[${i}]`;
-    const m = r.object(raw, path);
-    const role = r.string(m.role, `${path}.role`);
+  const messages = roleMessages(req, r, (m, path, role) => {
     const msg = emptyMessage(role);
-    const blocks = r.array(m.content, `${path}.content`);
     const texts: string[] = [];
-    blocks.forEach((b, j) => {
-      const bpath = `${path}.content[${j}]`;
-      const block = r.object(b, bpath);
+    eachObject(r, r.array(m.content, `${path}.content`), `${path}.content`, (block, bpath) => {
       if (typeof block.text === 'string') texts.push(block.text);
       if (block.toolUse !== undefined) {
-        const tu = r.object(block.toolUse, `${bpath}.toolUse`);
-        const id = r.optString(tu.toolUseId, `${bpath}.toolUse.toolUseId`);
-        msg.toolCalls.push(toolCall(id, r.string(tu.name, `${bpath}.toolUse.name`), tu.input ?? {}));
+        msg.toolCalls.push(readToolCall(r, r.object(block.toolUse, `${bpath}.toolUse`), `${bpath}.toolUse`, TOOL_USE));
       }
       if (block.toolResult !== undefined) {
         const tr = r.object(block.toolResult, `${bpath}.toolResult`);
@@ -52,14 +36,13 @@ export function parseBedrockRequest(body: unknown, r: Reader, modelFromUri?: str
       }
     });
     msg.text = texts.join('\n');
-    messages.push(msg);
+    return msg;
   });
   return { ...(modelFromUri !== undefined ? { model: modelFromUri } : {}), system, messages, notes: [] };
 }
 
 export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
-  const res = r.object(body, '', 'a response body object');
-  const usage = r.object(res.usage, 'usage', 'usage object');
+  const { res, usage } = responseBody(body, r);
   const uncached = r.count(usage.inputTokens, 'usage.inputTokens');
   const outputTokens = r.count(usage.outputTokens, 'usage.outputTokens');
   const cacheRead = r.optCount(usage.cacheReadInputTokens, 'usage.cacheReadInputTokens');
@@ -69,14 +52,10 @@ export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
   const blocks = r.optArray(message?.content, 'output.message.content') ?? [];
   const toolCalls: ParsedToolCall[] = [];
   let hasText = false;
-  blocks.forEach((b, j) => {
-    const path = `output.message.content[${j}]`;
-    const block = r.object(b, path);
+  eachObject(r, blocks, 'output.message.content', (block, path) => {
     if (typeof block.text === 'string' && block.text.trim() !== '') hasText = true;
     if (block.toolUse !== undefined) {
-      const tu = r.object(block.toolUse, `${path}.toolUse`);
-      const id = r.optString(tu.toolUseId, `${path}.toolUse.toolUseId`);
-      toolCalls.push(toolCall(id, r.toolName(tu.name, `${path}.toolUse.name`), tu.input ?? {}));
+      toolCalls.push(readToolCall(r, r.object(block.toolUse, `${path}.toolUse`), `${path}.toolUse`, { ...TOOL_USE, namedForReplay: true }));
     }
   });
   const metrics = r.optObject(res.metrics, 'metrics');

@@ -16,6 +16,7 @@ import { parseExchange, type GenerationExchange, type ParsedExchange } from './p
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
 import { splitAtAnswers, splitRuns } from './splitRuns.js';
 import { counted } from '../../plural.js';
+import { picoToUsd, usdToPico } from '../../money.js';
 
 /** A note about something skipped, placed after the generation exchange with index `after` (-1: before all). */
 export interface PositionedNote {
@@ -123,77 +124,14 @@ export function buildTraces(exchanges: GenerationExchange[], opts: BuildOptions)
 
 function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, skipped: string[], splitNote?: string): Trace {
   const first = run[0]!;
-  const model = first.req.model ?? first.res?.model;
-  if (model === undefined) {
-    throw inputError(
-      { file: first.ex.file, line: first.ex.line, field: `${first.ex.requestBase}.model` },
-      'missing_field',
-      'no model name in the request, the URI or the response',
-      'add the model to the request body (or the url field)',
-    );
-  }
-  const notes: string[] = [...(opts.fileNotes ?? [])];
-  if (splitNote) notes.push(splitNote);
+  const model = runModel(run);
   // A guessed provider is best read off a successful response (an error body says little).
   const providerFrom = first.ex.providerGuessed ? (run.find((p) => p.res !== undefined) ?? first) : first;
-  if (providerFrom.ex.providerGuessed) notes.push(`provider ${providerFrom.ex.provider} guessed from the body shape (no url)`);
-  if (providerFrom.ex.providerIsHost) notes.push(`provider hint is the host ${providerFrom.ex.provider} (no known provider serves it): prices are found by model name`);
-  for (const p of run) if (p.ex.endpointNote !== undefined) notes.push(`${p.ex.label}: ${p.ex.endpointNote}`);
-  const streamed = run.filter((p) => p.streamed !== undefined);
-  if (streamed.length > 0) {
-    const framings = [...new Set(streamed.map((p) => p.streamed!.framing))].join(', ');
-    notes.push(`${streamed.length} of ${counted(run.length, 'call')} streamed (${framings}), reassembled from ${streamed.reduce((n, p) => n + p.streamed!.events, 0)} events`);
-  }
+  const notes = openingNotes(run, providerFrom, [...(opts.fileNotes ?? []), ...(splitNote ? [splitNote] : [])]);
   const recordedAt = run.find((p) => p.ex.recordedAt !== undefined)?.ex.recordedAt;
-  const calls: CallRecord[] = run.map((p, k) => {
-    for (const n of [...p.req.notes, ...(p.res?.notes ?? [])]) notes.push(`${p.ex.label}: ${n}`);
-    if (p.failed) {
-      const rejected = toolCallsOf(run, k, failedGenerationCalls(run, k), model, notes);
-      if (rejected.length > 0) notes.push(`${p.ex.label}: the provider rejected a malformed tool call (failed_generation); kept as the failed call's tool call`);
-      const failed: CallRecord = { type: 'call', inputTokens: 0, outputTokens: 0, ...(rejected.length > 0 ? { toolCalls: rejected } : {}), failed: p.failed };
-      // A refusal for length bills nothing (no usage): the run ends there (a retry after it: endRunsAtRefusals).
-      return p.failed.contextLengthExceeded === undefined ? failed : refusedCall(failed, p.failed.contextLengthExceeded);
-    }
-    const res = p.res!;
-    const u = res.usage;
-    const toolCalls = toolCallsOf(run, k, res.toolCalls, model, notes);
-    const latencyMs = res.latencyMs ?? p.ex.latencyMs;
-    const rec: CallRecord = {
-      type: 'call',
-      inputTokens: u.inputTokens,
-      ...(u.cachedInputTokens !== undefined ? { cachedInputTokens: u.cachedInputTokens } : {}),
-      ...(u.cacheWriteTokens !== undefined ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
-      ...(u.cacheWrite1hTokens !== undefined ? { cacheWrite1hTokens: u.cacheWrite1hTokens } : {}),
-      outputTokens: u.outputTokens,
-      ...(u.reasoningTokens !== undefined ? { reasoningTokens: u.reasoningTokens } : {}),
-      ...(latencyMs !== undefined ? { latencyMs } : {}),
-      ...(toolCalls.length > 0 ? { toolCalls } : {}),
-      ...(toolCalls.length === 0 && !res.hasText && !p.ex.compact ? { unparseable: true } : {}),
-      ...(p.ex.compact ? { compaction: true } : {}),
-      ...(u.recordedCostUsd !== undefined ? { recordedCostUsd: u.recordedCostUsd } : {}),
-    };
-    return rec;
-  });
+  const calls = run.map((p, k) => callRecord(run, k, model, notes));
   notes.push(...skipped);
-
-  const last = run[run.length - 1]!;
-  const lastCall = calls[calls.length - 1]!;
-  const lastOk = [...run].reverse().find((p) => p.res !== undefined);
-  let end: TraceEnd;
-  if (last.failed) {
-    end = { type: 'end', outcome: 'error', status: last.failed.status !== undefined ? `HTTP ${last.failed.status}` : 'error response' };
-  } else if (lastOk && lastOk.res!.toolCalls.length === 0 && !lastOk.ex.compact) {
-    end = { type: 'end', outcome: 'completed' };
-    lastCall.final = true;
-  } else {
-    end = { type: 'end', outcome: 'unknown' };
-  }
-  end.recordedCalls = calls.length;
-  const ok = calls.filter((c) => !c.failed);
-  if (ok.length > 0 && ok.every((c) => c.recordedCostUsd !== undefined)) {
-    end.recordedCostUsd = Math.round(ok.reduce((s, c) => s + (c.recordedCostUsd ?? 0), 0) * 1e12) / 1e12;
-  }
-
+  const end = runEnd(run, calls);
   return {
     source,
     // The line the model was read from (the run's first exchange), as the missing model names it.
@@ -213,6 +151,92 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
     calls,
     end,
   };
+}
+
+/** The run's model: its first request's, else its first response's; a run without one is refused. */
+function runModel(run: ParsedExchange[]): string {
+  const first = run[0]!;
+  const model = first.req.model ?? first.res?.model;
+  if (model === undefined) {
+    throw inputError(
+      { file: first.ex.file, line: first.ex.line, field: `${first.ex.requestBase}.model` },
+      'missing_field',
+      'no model name in the request, the URI or the response',
+      'add the model to the request body (or the url field)',
+    );
+  }
+  return model;
+}
+
+/** The notes that open the run's: `notes` (the file's, the split), then its provider, endpoints and streams. */
+function openingNotes(run: ParsedExchange[], providerFrom: ParsedExchange, notes: string[]): string[] {
+  if (providerFrom.ex.providerGuessed) notes.push(`provider ${providerFrom.ex.provider} guessed from the body shape (no url)`);
+  if (providerFrom.ex.providerIsHost) notes.push(`provider hint is the host ${providerFrom.ex.provider} (no known provider serves it): prices are found by model name`);
+  for (const p of run) if (p.ex.endpointNote !== undefined) notes.push(`${p.ex.label}: ${p.ex.endpointNote}`);
+  const streamed = run.filter((p) => p.streamed !== undefined);
+  if (streamed.length > 0) {
+    const framings = [...new Set(streamed.map((p) => p.streamed!.framing))].join(', ');
+    notes.push(`${streamed.length} of ${counted(run.length, 'call')} streamed (${framings}), reassembled from ${streamed.reduce((n, p) => n + p.streamed!.events, 0)} events`);
+  }
+  return notes;
+}
+
+/** The call of exchange `k` of the run (its request's and response's notes added to `notes`). */
+function callRecord(run: ParsedExchange[], k: number, model: string, notes: string[]): CallRecord {
+  const p = run[k]!;
+  for (const n of [...p.req.notes, ...(p.res?.notes ?? [])]) notes.push(`${p.ex.label}: ${n}`);
+  if (p.failed) return failedCall(run, k, model, notes);
+  const res = p.res!;
+  const u = res.usage;
+  const toolCalls = toolCallsOf(run, k, res.toolCalls, model, notes);
+  const latencyMs = res.latencyMs ?? p.ex.latencyMs;
+  return {
+    type: 'call',
+    inputTokens: u.inputTokens,
+    ...(u.cachedInputTokens !== undefined ? { cachedInputTokens: u.cachedInputTokens } : {}),
+    ...(u.cacheWriteTokens !== undefined ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
+    ...(u.cacheWrite1hTokens !== undefined ? { cacheWrite1hTokens: u.cacheWrite1hTokens } : {}),
+    outputTokens: u.outputTokens,
+    ...(u.reasoningTokens !== undefined ? { reasoningTokens: u.reasoningTokens } : {}),
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(toolCalls.length === 0 && !res.hasText && !p.ex.compact ? { unparseable: true } : {}),
+    ...(p.ex.compact ? { compaction: true } : {}),
+    ...(u.recordedCostUsd !== undefined ? { recordedCostUsd: u.recordedCostUsd } : {}),
+  };
+}
+
+/** The failed call of exchange `k`: no usage, the malformed tool call the provider rejected kept. */
+function failedCall(run: ParsedExchange[], k: number, model: string, notes: string[]): CallRecord {
+  const p = run[k]!;
+  const failure = p.failed!;
+  const rejected = toolCallsOf(run, k, failedGenerationCalls(run, k), model, notes);
+  if (rejected.length > 0) notes.push(`${p.ex.label}: the provider rejected a malformed tool call (failed_generation); kept as the failed call's tool call`);
+  const failed: CallRecord = { type: 'call', inputTokens: 0, outputTokens: 0, ...(rejected.length > 0 ? { toolCalls: rejected } : {}), failed: failure };
+  // A refusal for length bills nothing (no usage): the run ends there (a retry after it: endRunsAtRefusals).
+  return failure.contextLengthExceeded === undefined ? failed : refusedCall(failed, failure.contextLengthExceeded);
+}
+
+/** The run's end: how its last exchange ended (an answer marks the last call final), its calls and recorded cost. */
+function runEnd(run: ParsedExchange[], calls: CallRecord[]): TraceEnd {
+  const last = run[run.length - 1]!;
+  const lastOk = [...run].reverse().find((p) => p.res !== undefined);
+  let end: TraceEnd;
+  if (last.failed) {
+    end = { type: 'end', outcome: 'error', status: last.failed.status !== undefined ? `HTTP ${last.failed.status}` : 'error response' };
+  } else if (lastOk && lastOk.res!.toolCalls.length === 0 && !lastOk.ex.compact) {
+    end = { type: 'end', outcome: 'completed' };
+    calls[calls.length - 1]!.final = true;
+  } else {
+    end = { type: 'end', outcome: 'unknown' };
+  }
+  end.recordedCalls = calls.length;
+  const ok = calls.filter((c) => !c.failed);
+  if (ok.length > 0 && ok.every((c) => c.recordedCostUsd !== undefined)) {
+    // Summed in exact picodollars (as replay sums recorded call costs), not in float dollars.
+    end.recordedCostUsd = picoToUsd(ok.reduce((s, c) => s + usdToPico(c.recordedCostUsd!), 0));
+  }
+  return end;
 }
 
 function dedupe(notes: string[]): string[] {

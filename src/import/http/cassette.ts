@@ -23,7 +23,7 @@ import { resolveBackgroundPolls, type Poll } from './backgroundPolls.js';
 import { buildTraces, type PositionedNote } from './build.js';
 import { bodyOf, headerValue, type Body, type Located } from './cassetteBody.js';
 import { readCassetteYaml, type CassetteYaml } from './cassetteYaml.js';
-import { classifyEndpoint } from './detect.js';
+import { classifyEndpoint, endpointFields } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isHttpStatus } from './status.js';
 import { LogClock } from '../common/timestamp.js';
@@ -135,12 +135,7 @@ function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYa
     ...(line !== undefined ? { line } : {}),
     requestBase: reqBody.base,
     responseBase: resBody.base,
-    shape: ep.shape,
-    provider: ep.provider,
-    ...(ep.providerVia === 'host' ? { providerIsHost: true } : {}),
-    compact: ep.compact,
-    ...(ep.modelFromUri !== undefined ? { modelFromUri: ep.modelFromUri } : {}),
-    ...(ep.note !== undefined ? { endpointNote: ep.note } : {}),
+    ...endpointFields(ep),
     ...(status !== undefined ? { status } : {}),
     ...(statusMessage !== undefined ? { statusMessage } : {}),
     ...(recordedAt !== undefined ? { recordedAt } : {}),

@@ -33,6 +33,25 @@ export type Endpoint =
   | { kind: 'poll'; responseId: string; reason: string }
   | { kind: 'unsupported'; host: string; reason: string };
 
+/** A generation endpoint as an exchange's fields: its API, provider and how they were recognised. */
+export function endpointFields(ep: Extract<Endpoint, { kind: 'generation' }>): {
+  shape: Shape;
+  provider: string;
+  providerIsHost?: true;
+  compact: boolean;
+  modelFromUri?: string;
+  endpointNote?: string;
+} {
+  return {
+    shape: ep.shape,
+    provider: ep.provider,
+    ...(ep.providerVia === 'host' ? { providerIsHost: true as const } : {}),
+    compact: ep.compact,
+    ...(ep.modelFromUri !== undefined ? { modelFromUri: ep.modelFromUri } : {}),
+    ...(ep.note !== undefined ? { endpointNote: ep.note } : {}),
+  };
+}
+
 export function isJsonRpc(body: unknown): boolean {
   return isJsonObject(body) && body.jsonrpc === '2.0';
 }

@@ -13,95 +13,111 @@ import { jsonErrorPosition, jsonPathAt } from '../common/jsonDocument.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { buildTraces, type PositionedNote } from './build.js';
 import { Reader } from './bodyReader.js';
-import { classifyEndpoint, detectShape, detectStreamShape } from './detect.js';
+import { classifyEndpoint, detectShape, detectStreamShape, endpointFields } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isStreamBody, streamEvents } from './stream/events.js';
 import { isHttpStatus } from './status.js';
 
 export { looksLikeExchangeLine } from '../formats.js';
 
+/** Where a line sits, and how it fails: a UserError naming the file, the line and the field. */
+interface LineAt {
+  path: string;
+  line: number;
+  fail: (field: string | undefined, code: string, message: string, hint?: string) => never;
+}
+
+/** What a line records besides its bodies' API: the fields every exchange of the file carries. */
+type CommonFields = Omit<GenerationExchange, 'shape' | 'provider' | 'compact'>;
+
 export function importExchangesJsonl(content: string, path: string): Trace[] {
-  const lines = content.split(/\r?\n/);
   const exchanges: GenerationExchange[] = [];
   const skipped: PositionedNote[] = [];
-  lines.forEach((text, i) => {
-    const line = i + 1;
+  content.split(/\r?\n/).forEach((text, i) => {
     if (text.trim() === '') return;
+    const line = i + 1;
     const fail = (field: string | undefined, code: string, message: string, hint?: string): never => {
       throw inputError({ file: path, line, field }, code, message, hint);
     };
-    let obj: unknown;
-    try {
-      obj = JSON.parse(text);
-    } catch (err) {
-      // Name the field the syntax error sits in (e.g. `response.usage` for a line cut inside usage).
-      const field = jsonPathAt(text, jsonErrorPosition(text, err));
-      fail(field, 'invalid_json', `line is not valid JSON (${(err as Error).message})`, 'each line must be one complete JSON object; was the file truncated?');
-    }
-    if (!isJsonObject(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describeValue(obj)}`);
-    const rec = obj as Record<string, unknown>;
-    if (!isJsonObject(rec.request)) {
-      fail('request', rec.request === undefined ? 'missing_field' : 'wrong_type', rec.request === undefined ? 'missing request body' : `expected the request body object, got ${describeValue(rec.request)}`);
-    }
-    if (!('response' in rec)) fail('response', 'missing_field', 'missing response body', 'every line needs {"request": …, "response": …}');
-    let status: number | undefined;
-    if (rec.status !== undefined && rec.status !== null) {
-      if (!isHttpStatus(rec.status)) {
-        fail('status', 'wrong_type', `expected an HTTP status code (100–599), got ${describeValue(rec.status)}`);
-      }
-      status = rec.status as number;
-    }
-    if (rec.url !== undefined && typeof rec.url !== 'string') fail('url', 'wrong_type', `expected a URL string, got ${describeValue(rec.url)}`);
-    if (rec.method !== undefined && typeof rec.method !== 'string') fail('method', 'wrong_type', `expected a string, got ${describeValue(rec.method)}`);
-    const millis = (key: 'latencyMs' | 'firstTokenMs'): number | undefined => {
-      const value = rec[key];
-      if (value === undefined) return undefined;
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-        fail(key, 'wrong_type', `expected a non-negative number of milliseconds, got ${describeValue(value)}`);
-      }
-      return value as number;
-    };
-    const latencyMs = millis('latencyMs');
-    const firstTokenMs = millis('firstTokenMs');
-    const base = { label: `line ${line}`, file: path, line, requestBase: 'request', responseBase: 'response' };
-    const common = {
-      ...base,
-      ...(status !== undefined ? { status } : {}),
-      request: rec.request,
-      response: rec.response,
-      ...(latencyMs !== undefined ? { latencyMs } : {}),
-      ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
-    };
-    if (typeof rec.url === 'string') {
-      const ep = classifyEndpoint(rec.url, rec.method as string | undefined, rec.request);
-      if (ep.kind === 'skip' || ep.kind === 'poll') {
-        skipped.push({ after: exchanges.length - 1, note: `line ${line}: skipped ${ep.reason}` });
-        return;
-      }
-      if (ep.kind === 'unsupported') fail('url', 'unsupported_endpoint', ep.reason);
-      if (ep.kind === 'generation') {
-        exchanges.push({
-          ...common,
-          shape: ep.shape,
-          provider: ep.provider,
-          ...(ep.providerVia === 'host' ? { providerIsHost: true } : {}),
-          compact: ep.compact,
-          ...(ep.modelFromUri !== undefined ? { modelFromUri: ep.modelFromUri } : {}),
-          ...(ep.note !== undefined ? { endpointNote: ep.note } : {}),
-        });
-      }
+    const at: LineAt = { path, line, fail };
+    const rec = exchangeRecord(text, at);
+    const common = commonFields(rec, at);
+    if (typeof rec.url !== 'string') {
+      exchanges.push(detectedExchange(rec, common, at));
       return;
     }
-    const detected = isStreamBody(rec.response)
-      ? (detectStreamShape(streamEvents(rec.response, new Reader({ file: path, line, base: 'response' })).events) ?? detectShape(rec.request, undefined))
-      : detectShape(rec.request, rec.response);
-    if (detected === undefined) {
-      fail('request', 'unknown_shape', 'cannot tell which provider API these bodies belong to', 'add "url" (the request URL) to the line');
-    }
-    exchanges.push({ ...common, shape: detected!.shape, provider: detected!.provider, providerGuessed: true, compact: false });
+    const ep = classifyEndpoint(rec.url, rec.method as string | undefined, rec.request);
+    if (ep.kind === 'skip' || ep.kind === 'poll') skipped.push({ after: exchanges.length - 1, note: `line ${line}: skipped ${ep.reason}` });
+    else if (ep.kind === 'unsupported') fail('url', 'unsupported_endpoint', ep.reason);
+    else exchanges.push({ ...common, ...endpointFields(ep) });
   });
   if (exchanges.length === 0 && skipped.length === 0) {
     throw new UserError({ file: path, code: 'empty_input', message: 'no exchanges in the file', hint: 'one {"request", "response"} JSON object per line' });
   }
   return buildTraces(exchanges, { file: path, format: 'http-exchanges', skipped });
+}
+
+/** The line as a JSON object with a request body object and a response. */
+function exchangeRecord(text: string, { fail }: LineAt): Record<string, unknown> {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (err) {
+    // Name the field the syntax error sits in (e.g. `response.usage` for a line cut inside usage).
+    const field = jsonPathAt(text, jsonErrorPosition(text, err));
+    fail(field, 'invalid_json', `line is not valid JSON (${(err as Error).message})`, 'each line must be one complete JSON object; was the file truncated?');
+  }
+  if (!isJsonObject(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describeValue(obj)}`);
+  const rec = obj as Record<string, unknown>;
+  if (!isJsonObject(rec.request)) {
+    fail('request', rec.request === undefined ? 'missing_field' : 'wrong_type', rec.request === undefined ? 'missing request body' : `expected the request body object, got ${describeValue(rec.request)}`);
+  }
+  if (!('response' in rec)) fail('response', 'missing_field', 'missing response body', 'every line needs {"request": …, "response": …}');
+  return rec;
+}
+
+/** The line's label, bodies, status and timings, each checked (url and method too, used by the caller). */
+function commonFields(rec: Record<string, unknown>, { path, line, fail }: LineAt): CommonFields {
+  let status: number | undefined;
+  if (rec.status !== undefined && rec.status !== null) {
+    if (!isHttpStatus(rec.status)) {
+      fail('status', 'wrong_type', `expected an HTTP status code (100–599), got ${describeValue(rec.status)}`);
+    }
+    status = rec.status as number;
+  }
+  if (rec.url !== undefined && typeof rec.url !== 'string') fail('url', 'wrong_type', `expected a URL string, got ${describeValue(rec.url)}`);
+  if (rec.method !== undefined && typeof rec.method !== 'string') fail('method', 'wrong_type', `expected a string, got ${describeValue(rec.method)}`);
+  const millis = (key: 'latencyMs' | 'firstTokenMs'): number | undefined => {
+    const value = rec[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      fail(key, 'wrong_type', `expected a non-negative number of milliseconds, got ${describeValue(value)}`);
+    }
+    return value as number;
+  };
+  const latencyMs = millis('latencyMs');
+  const firstTokenMs = millis('firstTokenMs');
+  return {
+    label: `line ${line}`,
+    file: path,
+    line,
+    requestBase: 'request',
+    responseBase: 'response',
+    ...(status !== undefined ? { status } : {}),
+    request: rec.request,
+    response: rec.response,
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
+  };
+}
+
+/** A line without a URL: its API told from the bodies' shapes (the provider a guess). */
+function detectedExchange(rec: Record<string, unknown>, common: CommonFields, { path, line, fail }: LineAt): GenerationExchange {
+  const detected = isStreamBody(rec.response)
+    ? (detectStreamShape(streamEvents(rec.response, new Reader({ file: path, line, base: 'response' })).events) ?? detectShape(rec.request, undefined))
+    : detectShape(rec.request, rec.response);
+  if (detected === undefined) {
+    fail('request', 'unknown_shape', 'cannot tell which provider API these bodies belong to', 'add "url" (the request URL) to the line');
+  }
+  return { ...common, shape: detected!.shape, provider: detected!.provider, providerGuessed: true, compact: false };
 }

@@ -13,17 +13,12 @@ import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { clip } from '../common/text.js';
 import type { Reader } from './bodyReader.js';
-import {
-  emptyMessage,
-  parsedResponse,
-  toolCall,
-  toolResult,
-  type NormMessage,
-  type ParsedRequest,
-  type ParsedResponse,
-  type ParsedToolCall,
-} from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolResult, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { eachObject, readToolCall, requestBody, responseBody, responseNames, type ToolCallFields } from './providerBody.js';
 import { retryPromptError } from './toolResultError.js';
+
+/** A `functionCall` part's fields; its name must be non-empty, in a history as in a response. */
+const FUNCTION_CALL: ToolCallFields = { id: 'id', name: 'name', args: 'args', namedForReplay: true };
 
 function partsText(parts: unknown[]): string {
   return parts
@@ -33,52 +28,47 @@ function partsText(parts: unknown[]): string {
 }
 
 export function parseGeminiRequest(body: unknown, r: Reader, modelFromUri?: string): ParsedRequest {
-  const req = r.object(body, '', 'a request body object');
+  const req = requestBody(body, r);
   const model = r.optString(req.model, 'model') ?? modelFromUri;
   const sysKey = req.systemInstruction !== undefined ? 'systemInstruction' : 'system_instruction';
   const sys = r.optObject(req[sysKey], sysKey);
   const system = sys ? partsText(r.optArray(sys.parts, `${sysKey}.parts`) ?? []) : '';
-  const contents = r.array(req.contents, 'contents');
   const messages: NormMessage[] = [];
-  contents.forEach((raw, i) => {
-    const path = `contents[${i}]`;
-    const c = r.object(raw, path);
+  eachObject(r, r.array(req.contents, 'contents'), 'contents', (c, path) => {
     const role = r.optString(c.role, `${path}.role`) ?? 'user';
     const parts = r.optArray(c.parts, `${path}.parts`) ?? [];
     const msg = emptyMessage(role === 'model' ? 'assistant' : role === 'function' ? 'tool' : role);
     msg.text = partsText(parts);
-    parts.forEach((p, j) => {
-      const ppath = `${path}.parts[${j}]`;
-      const part = r.object(p, ppath);
+    eachObject(r, parts, `${path}.parts`, (part, ppath) => {
       if (part.functionCall !== undefined) {
-        const fc = r.object(part.functionCall, `${ppath}.functionCall`);
-        const id = r.optString(fc.id, `${ppath}.functionCall.id`);
-        msg.toolCalls.push(toolCall(id, r.toolName(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
+        msg.toolCalls.push(readToolCall(r, r.object(part.functionCall, `${ppath}.functionCall`), `${ppath}.functionCall`, FUNCTION_CALL));
       }
-      if (part.functionResponse !== undefined) {
-        const fr = r.object(part.functionResponse, `${ppath}.functionResponse`);
-        const id = r.optString(fr.id, `${ppath}.functionResponse.id`);
-        const name = r.optString(fr.name, `${ppath}.functionResponse.name`);
-        const response = fr.response;
-        const text = typeof response === 'string' ? response : JSON.stringify(response ?? {});
-        let error: string | undefined;
-        if (isJsonObject(response) && response.error !== undefined && response.error !== null) {
-          const errText = flattenText(response.error) || JSON.stringify(response.error);
-          error = retryPromptError(errText) ?? clip(errText.trim());
-        } else {
-          error = retryPromptError(flattenText(isJsonObject(response) ? Object.values(response) : response));
-        }
-        msg.toolResults.push(toolResult(id, name, text, error));
-      }
+      if (part.functionResponse !== undefined) msg.toolResults.push(functionResponse(r, part.functionResponse, `${ppath}.functionResponse`));
     });
     messages.push(msg);
   });
   return { ...(model !== undefined ? { model } : {}), system, messages, notes: [] };
 }
 
+/** A `functionResponse` part: an error when its `response` has an `error` key or reads as a retry prompt. */
+function functionResponse(r: Reader, value: unknown, path: string): NormToolResult {
+  const fr = r.object(value, path);
+  const id = r.optString(fr.id, `${path}.id`);
+  const name = r.optString(fr.name, `${path}.name`);
+  const response = fr.response;
+  const text = typeof response === 'string' ? response : JSON.stringify(response ?? {});
+  let error: string | undefined;
+  if (isJsonObject(response) && response.error !== undefined && response.error !== null) {
+    const errText = flattenText(response.error) || JSON.stringify(response.error);
+    error = retryPromptError(errText) ?? clip(errText.trim());
+  } else {
+    error = retryPromptError(flattenText(isJsonObject(response) ? Object.values(response) : response));
+  }
+  return toolResult(id, name, text, error);
+}
+
 export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
-  const res = r.object(body, '', 'a response body object');
-  const usage = r.object(res.usageMetadata, 'usageMetadata', 'usageMetadata object');
+  const { res, usage } = responseBody(body, r, 'usageMetadata');
   const prompt = r.count(usage.promptTokenCount, 'usageMetadata.promptTokenCount');
   const toolUsePrompt = r.optCount(usage.toolUsePromptTokenCount, 'usageMetadata.toolUsePromptTokenCount') ?? 0;
   // candidatesTokenCount is omitted when the model produced nothing (e.g. a blocked or empty answer).
@@ -94,18 +84,12 @@ export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
     const content = r.optObject(cand.content, 'candidates[0].content');
     const parts = r.optArray(content?.parts, 'candidates[0].content.parts') ?? [];
     hasText = partsText(parts).trim() !== '';
-    parts.forEach((p, j) => {
-      const ppath = `candidates[0].content.parts[${j}]`;
-      const part = r.object(p, ppath);
+    eachObject(r, parts, 'candidates[0].content.parts', (part, ppath) => {
       if (part.functionCall !== undefined) {
-        const fc = r.object(part.functionCall, `${ppath}.functionCall`);
-        const id = r.optString(fc.id, `${ppath}.functionCall.id`);
-        toolCalls.push(toolCall(id, r.toolName(fc.name, `${ppath}.functionCall.name`), fc.args ?? {}));
+        toolCalls.push(readToolCall(r, r.object(part.functionCall, `${ppath}.functionCall`), `${ppath}.functionCall`, FUNCTION_CALL));
       }
     });
   }
-  const model = r.optString(res.modelVersion, 'modelVersion');
-  const id = r.optString(res.responseId, 'responseId');
   return parsedResponse({
     usage: {
       inputTokens: prompt + toolUsePrompt,
@@ -115,7 +99,6 @@ export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
     },
     toolCalls,
     hasText,
-    model,
-    id,
+    ...responseNames(res, r, 'modelVersion', 'responseId'),
   });
 }

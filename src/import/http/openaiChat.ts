@@ -9,39 +9,24 @@
 import { flattenText } from '../common/contentText.js';
 import { parseToolArguments } from '../common/toolArguments.js';
 import type { Reader } from './bodyReader.js';
-import {
-  emptyMessage,
-  parsedResponse,
-  toolCall,
-  toolResult,
-  type NormMessage,
-  type ParsedRequest,
-  type ParsedResponse,
-  type ParsedToolCall,
-} from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolCall, toolResult, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { eachObject, requestBody, responseBody, responseNames, roleMessages } from './providerBody.js';
 import { retryPromptError } from './toolResultError.js';
 
 export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
-  const req = r.object(body, '', 'a request body object');
+  const req = requestBody(body, r);
   const model = r.optString(req.model, 'model');
-  const rawMessages = r.array(req.messages, 'messages');
-  const messages: NormMessage[] = [];
   const system: string[] = [];
-  rawMessages.forEach((raw, i) => {
-    const path = `messages[${i}]`;
-    const m = r.object(raw, path);
-    const role = r.string(m.role, `${path}.role`);
+  const messages = roleMessages(req, r, (m, path, role) => {
     const text = flattenText(m.content);
     const msg = emptyMessage(role === 'developer' ? 'system' : role);
     msg.text = text;
     if (role === 'system' || role === 'developer') system.push(text);
     if (role === 'assistant') {
-      const calls = r.optArray(m.tool_calls, `${path}.tool_calls`) ?? [];
-      calls.forEach((c, j) => {
-        const call = r.object(c, `${path}.tool_calls[${j}]`);
-        const fn = r.optObject(call.function, `${path}.tool_calls[${j}].function`);
-        const name = r.optString(fn?.name ?? call.name, `${path}.tool_calls[${j}].function.name`) ?? '';
-        const id = r.optString(call.id, `${path}.tool_calls[${j}].id`);
+      eachObject(r, r.optArray(m.tool_calls, `${path}.tool_calls`) ?? [], `${path}.tool_calls`, (call, cpath) => {
+        const fn = r.optObject(call.function, `${cpath}.function`);
+        const name = r.optString(fn?.name ?? call.name, `${cpath}.function.name`) ?? '';
+        const id = r.optString(call.id, `${cpath}.id`);
         msg.toolCalls.push(toolCall(id, name, parseToolArguments(fn?.arguments)));
       });
     }
@@ -50,7 +35,7 @@ export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
       const name = r.optString(m.name, `${path}.name`);
       msg.toolResults.push(toolResult(id, name, text, retryPromptError(text)));
     }
-    messages.push(msg);
+    return msg;
   });
   const fallbackModels = Array.isArray(req.models) ? req.models.filter((m): m is string => typeof m === 'string') : [];
   return {
@@ -63,18 +48,17 @@ export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
 }
 
 export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
-  const res = r.object(body, '', 'a response body object');
-  const usage = r.object(res.usage, 'usage', 'usage object');
+  const { res, usage } = responseBody(body, r);
   const inputTokens = r.count(usage.prompt_tokens, 'usage.prompt_tokens');
   const outputTokens = r.count(usage.completion_tokens, 'usage.completion_tokens');
   const promptDetails = r.optObject(usage.prompt_tokens_details, 'usage.prompt_tokens_details');
   const completionDetails = r.optObject(usage.completion_tokens_details, 'usage.completion_tokens_details');
-  const cached =
+  const cachedInputTokens =
     r.optCount(promptDetails?.cached_tokens, 'usage.prompt_tokens_details.cached_tokens') ??
     r.optCount(usage.prompt_cache_hit_tokens, 'usage.prompt_cache_hit_tokens');
-  const cacheWrite = r.optCount(promptDetails?.cache_write_tokens, 'usage.prompt_tokens_details.cache_write_tokens');
-  const reasoning = r.optCount(completionDetails?.reasoning_tokens, 'usage.completion_tokens_details.reasoning_tokens');
-  const cost = r.optCount(usage.cost, 'usage.cost', { integer: false });
+  const cacheWriteTokens = r.optCount(promptDetails?.cache_write_tokens, 'usage.prompt_tokens_details.cache_write_tokens');
+  const reasoningTokens = r.optCount(completionDetails?.reasoning_tokens, 'usage.completion_tokens_details.reasoning_tokens');
+  const recordedCostUsd = r.optCount(usage.cost, 'usage.cost', { integer: false });
 
   const choices = r.array(res.choices, 'choices');
   const toolCalls: ParsedToolCall[] = [];
@@ -85,9 +69,7 @@ export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
     const message = r.object(choice.message, 'choices[0].message');
     hasText = flattenText(message.content).trim() !== '';
     const calls = r.optArray(message.tool_calls, 'choices[0].message.tool_calls') ?? [];
-    calls.forEach((c, j) => {
-      const path = `choices[0].message.tool_calls[${j}]`;
-      const call = r.object(c, path);
+    eachObject(r, calls, 'choices[0].message.tool_calls', (call, path) => {
       const fn = r.object(call.function, `${path}.function`);
       const name = r.toolName(fn.name, `${path}.function.name`);
       const id = r.optString(call.id, `${path}.id`);
@@ -95,21 +77,11 @@ export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
     });
     if (choices.length > 1) notes.push(`n=${choices.length} choices: only choices[0] is replayed`);
   }
-  const model = r.optString(res.model, 'model');
-  const id = r.optString(res.id, 'id');
   return parsedResponse({
-    usage: {
-      inputTokens,
-      outputTokens,
-      cachedInputTokens: cached,
-      cacheWriteTokens: cacheWrite,
-      reasoningTokens: reasoning,
-      recordedCostUsd: cost,
-    },
+    usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens, recordedCostUsd },
     toolCalls,
     hasText,
-    model,
-    id,
+    ...responseNames(res, r),
     notes,
   });
 }

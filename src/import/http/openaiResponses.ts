@@ -17,16 +17,8 @@ import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { parseToolArguments } from '../common/toolArguments.js';
 import type { Reader } from './bodyReader.js';
-import {
-  emptyMessage,
-  parsedResponse,
-  toolCall,
-  toolResult,
-  type NormMessage,
-  type ParsedRequest,
-  type ParsedResponse,
-  type ParsedToolCall,
-} from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolCall, toolResult, type NormMessage, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { eachObject, requestBody, responseBody, responseNames } from './providerBody.js';
 import { retryPromptError } from './toolResultError.js';
 
 const CLIENT_CALL_TYPES = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call']);
@@ -38,7 +30,7 @@ const CLIENT_OUTPUT_TYPES = new Set([
 ]);
 
 export function parseResponsesRequest(body: unknown, r: Reader): ParsedRequest {
-  const req = r.object(body, '', 'a request body object');
+  const req = requestBody(body, r);
   const model = r.optString(req.model, 'model');
   const system: string[] = [];
   const instructions = r.optString(req.instructions, 'instructions');
@@ -50,39 +42,8 @@ export function parseResponsesRequest(body: unknown, r: Reader): ParsedRequest {
   if (typeof input === 'string') {
     messages.push({ ...emptyMessage('user'), text: input });
   } else if (input !== undefined && input !== null) {
-    const items = r.array(input, 'input');
-    items.forEach((raw, i) => {
-      const path = `input[${i}]`;
-      const item = r.object(raw, path);
-      const type = r.optString(item.type, `${path}.type`) ?? (item.role !== undefined ? 'message' : 'unknown');
-      const id = r.optString(item.id, `${path}.id`);
-      if (type === 'message') {
-        const role = r.string(item.role, `${path}.role`);
-        const norm = role === 'developer' || role === 'system' ? 'system' : role;
-        const text = flattenText(item.content);
-        if (norm === 'system') system.push(text);
-        messages.push({ ...emptyMessage(norm), text });
-      } else if (CLIENT_CALL_TYPES.has(type)) {
-        const callId = r.optString(item.call_id, `${path}.call_id`);
-        const name = r.optString(item.name, `${path}.name`) ?? type;
-        const msg = emptyMessage('assistant');
-        msg.toolCalls.push(toolCall(callId, name, parseToolArguments(item.arguments ?? item.input)));
-        messages.push(msg);
-      } else if (CLIENT_OUTPUT_TYPES.has(type)) {
-        const callId = r.optString(item.call_id, `${path}.call_id`);
-        const text = typeof item.output === 'string' ? item.output : flattenText(item.output);
-        const msg = emptyMessage('tool');
-        msg.text = text;
-        msg.toolResults.push(toolResult(callId, undefined, text, retryPromptError(text)));
-        messages.push(msg);
-      } else {
-        // Opaque items: compaction, reasoning, item_reference, tool_search_call, ... kept for run continuity.
-        const msg = emptyMessage(type);
-        if (id !== undefined) msg.itemIds = [id];
-        if (type === 'item_reference' && isJsonObject(item) && typeof item.id === 'string') msg.itemIds = [item.id];
-        if (type === 'compaction') notes.push(`request carries compaction item ${id ?? '(no id)'} in place of earlier history`);
-        messages.push(msg);
-      }
+    eachObject(r, r.array(input, 'input'), 'input', (item, path) => {
+      messages.push(inputItem(r, item, path, { system, notes }));
     });
   }
   return {
@@ -94,44 +55,65 @@ export function parseResponsesRequest(body: unknown, r: Reader): ParsedRequest {
   };
 }
 
+/**
+ * One item of a request's `input`: a message (a system one's text also added to `into.system`), a client tool
+ * call or its output, or an opaque item (a compaction one noted in `into.notes`).
+ */
+function inputItem(r: Reader, item: Record<string, unknown>, path: string, into: { system: string[]; notes: string[] }): NormMessage {
+  const type = r.optString(item.type, `${path}.type`) ?? (item.role !== undefined ? 'message' : 'unknown');
+  const id = r.optString(item.id, `${path}.id`);
+  if (type === 'message') {
+    const role = r.string(item.role, `${path}.role`);
+    const norm = role === 'developer' || role === 'system' ? 'system' : role;
+    const text = flattenText(item.content);
+    if (norm === 'system') into.system.push(text);
+    return { ...emptyMessage(norm), text };
+  }
+  if (CLIENT_CALL_TYPES.has(type)) {
+    const callId = r.optString(item.call_id, `${path}.call_id`);
+    const name = r.optString(item.name, `${path}.name`) ?? type;
+    const msg = emptyMessage('assistant');
+    msg.toolCalls.push(toolCall(callId, name, parseToolArguments(item.arguments ?? item.input)));
+    return msg;
+  }
+  if (CLIENT_OUTPUT_TYPES.has(type)) {
+    const callId = r.optString(item.call_id, `${path}.call_id`);
+    const text = typeof item.output === 'string' ? item.output : flattenText(item.output);
+    const msg = emptyMessage('tool');
+    msg.text = text;
+    msg.toolResults.push(toolResult(callId, undefined, text, retryPromptError(text)));
+    return msg;
+  }
+  // Opaque items: compaction, reasoning, item_reference, tool_search_call, ... kept for run continuity.
+  const msg = emptyMessage(type);
+  if (id !== undefined) msg.itemIds = [id];
+  if (type === 'item_reference' && isJsonObject(item) && typeof item.id === 'string') msg.itemIds = [item.id];
+  if (type === 'compaction') into.notes.push(`request carries compaction item ${id ?? '(no id)'} in place of earlier history`);
+  return msg;
+}
+
 export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse {
-  const res = r.object(body, '', 'a response body object');
-  const usage = r.object(res.usage, 'usage', 'usage object');
+  const { res, usage } = responseBody(body, r);
   const inputTokens = r.count(usage.input_tokens, 'usage.input_tokens');
   const outputTokens = r.count(usage.output_tokens, 'usage.output_tokens');
   const inDetails = r.optObject(usage.input_tokens_details, 'usage.input_tokens_details');
   const outDetails = r.optObject(usage.output_tokens_details, 'usage.output_tokens_details');
-  const cached = r.optCount(inDetails?.cached_tokens, 'usage.input_tokens_details.cached_tokens');
-  const cacheWrite = r.optCount(inDetails?.cache_write_tokens, 'usage.input_tokens_details.cache_write_tokens');
-  const reasoning = r.optCount(outDetails?.reasoning_tokens, 'usage.output_tokens_details.reasoning_tokens');
+  const cachedInputTokens = r.optCount(inDetails?.cached_tokens, 'usage.input_tokens_details.cached_tokens');
+  const cacheWriteTokens = r.optCount(inDetails?.cache_write_tokens, 'usage.input_tokens_details.cache_write_tokens');
+  const reasoningTokens = r.optCount(outDetails?.reasoning_tokens, 'usage.output_tokens_details.reasoning_tokens');
 
   const output = r.array(res.output, 'output');
   const toolCalls: ParsedToolCall[] = [];
   const producedItemIds: string[] = [];
   const notes: string[] = [];
   let hasText = false;
-  output.forEach((raw, i) => {
-    const path = `output[${i}]`;
-    const item = r.object(raw, path);
+  eachObject(r, output, 'output', (item, path) => {
     const type = r.optString(item.type, `${path}.type`) ?? 'unknown';
     const id = r.optString(item.id, `${path}.id`);
     if (type === 'message') {
       if (item.role === 'assistant' && flattenText(item.content).trim() !== '') hasText = true;
     } else if (CLIENT_CALL_TYPES.has(type)) {
-      const callId = r.optString(item.call_id, `${path}.call_id`);
-      const name =
-        type === 'function_call' || type === 'custom_tool_call'
-          ? r.toolName(item.name, `${path}.name`)
-          : type === 'computer_call'
-            ? 'computer'
-            : 'local_shell';
-      const args =
-        type === 'function_call'
-          ? parseToolArguments(item.arguments)
-          : type === 'custom_tool_call'
-            ? item.input
-            : (item.action ?? {});
-      toolCalls.push(toolCall(callId, name, args));
+      toolCalls.push(outputToolCall(r, item, path, type));
     } else if (type === 'compaction') {
       if (id !== undefined) producedItemIds.push(id);
     }
@@ -143,21 +125,30 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
         `(${producedItemIds.join(', ') || 'no id'}), ${inputTokens} input / ${outputTokens} output tokens`,
     );
   }
-  const model = r.optString(res.model, 'model');
-  const id = r.optString(res.id, 'id');
   return parsedResponse({
-    usage: {
-      inputTokens,
-      outputTokens,
-      cachedInputTokens: cached,
-      cacheWriteTokens: cacheWrite,
-      reasoningTokens: reasoning,
-    },
+    usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens },
     toolCalls,
     hasText,
-    model,
-    id,
+    ...responseNames(res, r),
     producedItemIds,
     notes,
   });
+}
+
+/** A client-executed tool call of a response's output (`type`: one of CLIENT_CALL_TYPES). */
+function outputToolCall(r: Reader, item: Record<string, unknown>, path: string, type: string): ParsedToolCall {
+  const callId = r.optString(item.call_id, `${path}.call_id`);
+  const name =
+    type === 'function_call' || type === 'custom_tool_call'
+      ? r.toolName(item.name, `${path}.name`)
+      : type === 'computer_call'
+        ? 'computer'
+        : 'local_shell';
+  const args =
+    type === 'function_call'
+      ? parseToolArguments(item.arguments)
+      : type === 'custom_tool_call'
+        ? item.input
+        : (item.action ?? {});
+  return toolCall(callId, name, args);
 }

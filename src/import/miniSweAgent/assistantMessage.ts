@@ -43,6 +43,44 @@ export function readAssistantMessage(
 ): AssistantDraft {
   const before = issues.count;
   if (!extra) issues.add(`${at}.extra`, 'missing_field', 'is missing: an assistant message needs extra.response.usage (its token usage)');
+  const usage = readUsage(issues, extra, at);
+  const tools = readToolCalls(issues, message, extra, at);
+  if (issues.count > before || usage.promptTokens === undefined || usage.completionTokens === undefined) return { toolIds: tools.allIds };
+
+  const record: CallRecord = { type: 'call', inputTokens: usage.promptTokens, outputTokens: usage.completionTokens };
+  if (usage.cached !== undefined) record.cachedInputTokens = usage.cached;
+  if (usage.cacheWrite !== undefined && usage.cacheWrite > 0) record.cacheWriteTokens = usage.cacheWrite;
+  if (usage.reasoning !== undefined) record.reasoningTokens = usage.reasoning;
+  if (timestamp !== undefined) {
+    record.latencyMs = previousTimestamp !== undefined ? Math.max(0, Math.round((timestamp - previousTimestamp) * 1000)) : 0;
+  } else if (previousTimestamp === undefined) {
+    record.latencyMs = 0;
+  }
+  if (tools.toolCalls.length > 0) record.toolCalls = tools.toolCalls;
+  if (usage.cost !== undefined) record.recordedCostUsd = usage.cost;
+
+  const submitMarker = tools.commands.some((command) => MINI_SWE_AGENT_SUBMIT_MARKERS.some((marker) => command.includes(marker)));
+  const draft: AssistantDraft = {
+    call: { record, submitMarker, textModeActions: tools.textModeActions },
+    toolIds: tools.toolIds,
+  };
+  if (usage.responseModel !== undefined) draft.responseModel = usage.responseModel;
+  return draft;
+}
+
+/** What an assistant message's `extra` says of its call: usage (LiteLLM's), cost and the model that served it. */
+interface MessageUsage {
+  promptTokens?: number | undefined;
+  completionTokens?: number | undefined;
+  cached?: number | undefined;
+  cacheWrite?: number | undefined;
+  reasoning?: number | undefined;
+  cost?: number | undefined;
+  responseModel?: string | undefined;
+}
+
+/** `extra.response.usage`, `extra.cost` and `extra.response.model`; a usage that breaks a call rule is an issue. */
+function readUsage(issues: IssueCollector, extra: JsonObject | undefined, at: string): MessageUsage {
   const response = extra ? issues.object(extra.response, `${at}.extra.response`) : undefined;
   const usage = response ? issues.object(response.usage, `${at}.extra.response.usage`) : undefined;
   const u = `${at}.extra.response.usage`;
@@ -60,34 +98,49 @@ export function readAssistantMessage(
     : undefined;
   const cost = extra ? issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') : undefined;
   const responseModel = response ? issues.optString(response.model, `${at}.extra.response.model`) : undefined;
-
   if (promptTokens !== undefined && completionTokens !== undefined) {
-    // The rules every call obeys (src/trace/rules.ts), named by the trajectory's own fields.
-    const usage: CallRecord = { type: 'call', inputTokens: promptTokens, outputTokens: completionTokens };
-    if (cached !== undefined) usage.cachedInputTokens = cached;
-    if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
-    if (reasoning !== undefined) usage.reasoningTokens = reasoning;
-    const fields: Record<string, string> = {
-      cachedInputTokens: promptDetails?.cached_tokens !== undefined ? `${u}.prompt_tokens_details.cached_tokens` : `${u}.prompt_cache_hit_tokens`,
-      cacheWriteTokens: `${u}.cache_creation_input_tokens`,
-      reasoningTokens: `${u}.completion_tokens_details.reasoning_tokens`,
-    };
-    for (const broken of callRuleViolations(usage)) issues.add(fields[broken.field] ?? `${u}.prompt_tokens`, broken.code, broken.message, RULES_HINT);
+    const cachedField = promptDetails?.cached_tokens !== undefined ? `${u}.prompt_tokens_details.cached_tokens` : `${u}.prompt_cache_hit_tokens`;
+    checkCallRules(issues, { promptTokens, completionTokens, cached, cacheWrite, reasoning }, { u, cachedField });
   }
+  return { promptTokens, completionTokens, cached, cacheWrite, reasoning, cost, responseModel };
+}
 
-  // Tool calls (tool-call mode), else actions parsed from text (text mode).
-  const toolCalls: ToolCallRecord[] = [];
-  const toolIds: (string | undefined)[] = [];
+/** The rules every call obeys (src/trace/rules.ts), each broken one an issue named by the trajectory's own field. */
+function checkCallRules(issues: IssueCollector, usage: MessageUsage & { promptTokens: number; completionTokens: number }, fieldsAt: { u: string; cachedField: string }): void {
+  const { u } = fieldsAt;
+  const record: CallRecord = { type: 'call', inputTokens: usage.promptTokens, outputTokens: usage.completionTokens };
+  if (usage.cached !== undefined) record.cachedInputTokens = usage.cached;
+  if (usage.cacheWrite !== undefined) record.cacheWriteTokens = usage.cacheWrite;
+  if (usage.reasoning !== undefined) record.reasoningTokens = usage.reasoning;
+  const fields: Record<string, string> = {
+    cachedInputTokens: fieldsAt.cachedField,
+    cacheWriteTokens: `${u}.cache_creation_input_tokens`,
+    reasoningTokens: `${u}.completion_tokens_details.reasoning_tokens`,
+  };
+  for (const broken of callRuleViolations(record)) issues.add(fields[broken.field] ?? `${u}.prompt_tokens`, broken.code, broken.message, RULES_HINT);
+}
+
+/** An assistant message's tool calls and the commands they run. */
+interface MessageTools {
+  toolCalls: ToolCallRecord[];
+  /** Ids of the valid tool calls, in order. */
+  toolIds: (string | undefined)[];
   /** Ids of every tool call, valid or not: an invalid message still claims its tool messages. */
-  const allIds: (string | undefined)[] = [];
-  const commands: string[] = [];
-  let textModeActions = false;
+  allIds: (string | undefined)[];
+  commands: string[];
+  /** Actions came from `extra.actions` (text mode). */
+  textModeActions: boolean;
+}
+
+/** Tool calls (tool-call mode), else actions parsed from text (text mode). */
+function readToolCalls(issues: IssueCollector, message: JsonObject, extra: JsonObject | undefined, at: string): MessageTools {
+  const tools: MessageTools = { toolCalls: [], toolIds: [], allIds: [], commands: [], textModeActions: false };
   const rawToolCalls = message.tool_calls;
   if (rawToolCalls !== undefined && rawToolCalls !== null && !Array.isArray(rawToolCalls)) {
     issues.add(`${at}.tool_calls`, 'wrong_type', `expected an array of tool calls, got ${describeValue(rawToolCalls)}`);
   } else if (Array.isArray(rawToolCalls) && rawToolCalls.length > 0) {
     for (const rawCall of rawToolCalls) {
-      allIds.push(isJsonObject(rawCall) && typeof rawCall.id === 'string' ? rawCall.id : undefined);
+      tools.allIds.push(isJsonObject(rawCall) && typeof rawCall.id === 'string' ? rawCall.id : undefined);
     }
     rawToolCalls.forEach((rawCall, k) => {
       const t = `${at}.tool_calls[${k}]`;
@@ -97,43 +150,22 @@ export function readAssistantMessage(
       const id = toolCall ? issues.optString(toolCall.id, `${t}.id`) : undefined;
       if (!fn || name === undefined) return;
       const args = readToolArguments(issues, fn.arguments, `${t}.function.arguments`);
-      toolCalls.push({ name, arguments: args, resultTokens: 0, error: null });
-      toolIds.push(id);
-      commands.push(commandOf(args));
+      tools.toolCalls.push({ name, arguments: args, resultTokens: 0, error: null });
+      tools.toolIds.push(id);
+      tools.commands.push(commandOf(args));
     });
   } else if (extra && Array.isArray(extra.actions) && extra.actions.length > 0) {
-    textModeActions = true;
+    tools.textModeActions = true;
     extra.actions.forEach((rawAction, k) => {
       const action = issues.object(rawAction, `${at}.extra.actions[${k}]`);
       const command = action ? issues.string(action.command, `${at}.extra.actions[${k}].command`) : undefined;
       if (command === undefined) return;
-      toolCalls.push({ name: 'bash', arguments: { command }, resultTokens: 0, error: null });
-      toolIds.push(undefined);
-      commands.push(command);
+      tools.toolCalls.push({ name: 'bash', arguments: { command }, resultTokens: 0, error: null });
+      tools.toolIds.push(undefined);
+      tools.commands.push(command);
     });
   }
-
-  if (issues.count > before || promptTokens === undefined || completionTokens === undefined) return { toolIds: allIds };
-
-  const record: CallRecord = { type: 'call', inputTokens: promptTokens, outputTokens: completionTokens };
-  if (cached !== undefined) record.cachedInputTokens = cached;
-  if (cacheWrite !== undefined && cacheWrite > 0) record.cacheWriteTokens = cacheWrite;
-  if (reasoning !== undefined) record.reasoningTokens = reasoning;
-  if (timestamp !== undefined) {
-    record.latencyMs = previousTimestamp !== undefined ? Math.max(0, Math.round((timestamp - previousTimestamp) * 1000)) : 0;
-  } else if (previousTimestamp === undefined) {
-    record.latencyMs = 0;
-  }
-  if (toolCalls.length > 0) record.toolCalls = toolCalls;
-  if (cost !== undefined) record.recordedCostUsd = cost;
-
-  const submitMarker = commands.some((command) => MINI_SWE_AGENT_SUBMIT_MARKERS.some((marker) => command.includes(marker)));
-  const draft: AssistantDraft = {
-    call: { record, submitMarker, textModeActions },
-    toolIds,
-  };
-  if (responseModel !== undefined) draft.responseModel = responseModel;
-  return draft;
+  return tools;
 }
 
 /**

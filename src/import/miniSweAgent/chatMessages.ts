@@ -10,6 +10,7 @@ import type { IssueCollector } from '../common/issues.js';
 import { describeValue, type JsonObject } from '../common/jsonValue.js';
 import { readAssistantMessage, type CallDraft } from './assistantMessage.js';
 import { applyReturnCode, outputOf, parseReturnCode } from './commandResult.js';
+import type { ToolCallRecord } from '../../trace/types.js';
 
 /** A tool call waiting for its result. */
 interface PendingTool {
@@ -64,120 +65,168 @@ const CONTENT_WORDING: ContentTextWording = {
 };
 
 export function readChatMessages(issues: IssueCollector, messages: readonly unknown[]): MiniSweAgentChat {
-  const calls: CallDraft[] = [];
-  const toolResults: ToolResultDraft[] = [];
-  const byId = new Map<string, PendingTool>();
-  let pending: PendingTool[] = [];
-  let systemText: string | undefined;
-  let goalText: string | undefined;
-  let lastTimestamp: number | undefined;
-  let exitMessage: JsonObject | undefined;
-  let responseModel: string | undefined;
-  const servedModels = new Map<string, number>();
-  let firstTimestamp: number | undefined;
-  const skew = { count: 0, maxSeconds: 0 };
-  const interrupted = { count: 0, costUsd: 0 };
+  const walk = new ChatWalk(issues);
+  messages.forEach((raw, i) => walk.message(raw, `messages[${i}]`));
+  return walk.chat();
+}
 
-  messages.forEach((raw, i) => {
-    const at = `messages[${i}]`;
+/** The walk through a chat's messages: what they said so far, and the tool calls still waiting for results. */
+class ChatWalk {
+  private readonly calls: CallDraft[] = [];
+  private readonly toolResults: ToolResultDraft[] = [];
+  private readonly byId = new Map<string, PendingTool>();
+  private pending: PendingTool[] = [];
+  private systemText: string | undefined;
+  private goalText: string | undefined;
+  private lastTimestamp: number | undefined;
+  private firstTimestamp: number | undefined;
+  private exitMessage: JsonObject | undefined;
+  private responseModel: string | undefined;
+  private readonly servedModels = new Map<string, number>();
+  private readonly skew = { count: 0, maxSeconds: 0 };
+  private readonly interrupted = { count: 0, costUsd: 0 };
+
+  constructor(private readonly issues: IssueCollector) {}
+
+  /** Message `at`: read by its role, then its timestamp checked against the clock so far. */
+  message(raw: unknown, at: string): void {
+    const issues = this.issues;
     const message = issues.object(raw, at);
     if (!message) return;
     const role = issues.string(message.role, `${at}.role`);
     if (role === undefined) return;
     const extra = issues.optObject(message.extra, `${at}.extra`);
     const timestamp = extra ? issues.optNumber(extra.timestamp, `${at}.extra.timestamp`, 'a unix time in seconds') : undefined;
-    const contentText = (): string | undefined => readContentText(issues, message.content, `${at}.content`, CONTENT_WORDING);
-
+    const read: ReadMessage = { message, at, extra, timestamp };
     if (role === 'system') {
-      if (systemText === undefined) systemText = contentText();
-    } else if (role === 'user') {
-      const text = contentText();
-      if (goalText === undefined) goalText = text;
-      else {
-        if (extra && typeof extra.interrupt_type === 'string') {
-          interrupted.count++;
-          interrupted.costUsd += issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') ?? 0;
-        }
-        // Text-mode runs answer actions with user messages; tool-call runs use them for format errors.
-        const waiting = pending.find((tool) => !tool.answered);
-        if (waiting && calls[waiting.callIndex]?.textModeActions && text !== undefined) {
-          waiting.answered = true;
-          toolResults.push({ tool: waiting, text });
-          const toolRecord = calls[waiting.callIndex]!.record.toolCalls![waiting.toolIndex]!;
-          applyReturnCode(toolRecord, parseReturnCode(text), outputOf(text, undefined), undefined);
-        }
-      }
-    } else if (role === 'assistant') {
-      const draft = readAssistantMessage(issues, message, extra, at, timestamp, lastTimestamp);
-      // An invalid assistant message (already reported) still claims its tool messages: no cascade of issues.
-      const callIndex = draft.call ? calls.length : -1;
-      if (draft.call) {
-        calls.push(draft.call);
-        responseModel ??= draft.responseModel;
-        if (draft.responseModel !== undefined) servedModels.set(draft.responseModel, (servedModels.get(draft.responseModel) ?? 0) + 1);
-      }
-      pending = draft.toolIds.map((id, toolIndex) => {
-        const tool: PendingTool = { callIndex, toolIndex, answered: false };
-        if (id !== undefined) {
-          tool.id = id;
-          byId.set(id, tool);
-        }
-        if (timestamp !== undefined) tool.timestamp = timestamp;
-        return tool;
-      });
-    } else if (role === 'tool') {
-      const text = contentText();
-      const toolCallId = issues.optString(message.tool_call_id, `${at}.tool_call_id`);
-      let tool = toolCallId !== undefined ? byId.get(toolCallId) : undefined;
-      if (tool?.answered) tool = undefined;
-      tool ??= pending.find((candidate) => !candidate.answered && (toolCallId === undefined || candidate.id === undefined));
-      if (!tool) {
-        issues.add(
-          at,
-          'orphan_tool_message',
-          toolCallId !== undefined
-            ? `tool message answers tool_call_id ${JSON.stringify(toolCallId)}, which no earlier assistant message issued`
-            : 'tool message follows no unanswered tool call',
-          'each tool message must follow the assistant message whose tool call it answers: the trajectory looks edited or reordered',
-        );
-      } else if (tool.callIndex < 0) {
-        tool.answered = true;
-      } else if (text !== undefined) {
-        tool.answered = true;
-        toolResults.push({ tool, text });
-        const toolRecord = calls[tool.callIndex]!.record.toolCalls![tool.toolIndex]!;
-        const returnCode = extra ? issues.optNumber(extra.returncode, `${at}.extra.returncode`, 'an exit code') : undefined;
-        const rawOutput = extra ? issues.optString(extra.raw_output, `${at}.extra.raw_output`) : undefined;
-        const exceptionType = extra ? issues.optString(extra.exception_type, `${at}.extra.exception_type`) : undefined;
-        applyReturnCode(toolRecord, returnCode ?? parseReturnCode(text), outputOf(text, rawOutput), exceptionType);
-        if (timestamp !== undefined && tool.timestamp !== undefined) {
-          toolRecord.latencyMs = Math.max(0, Math.round((timestamp - tool.timestamp) * 1000));
-        }
-      }
-    } else if (role === 'exit') {
-      exitMessage = message;
-    }
-    if (timestamp !== undefined) {
-      const skewSeconds = lastTimestamp === undefined ? 0 : lastTimestamp - timestamp;
-      if (skewSeconds > MAX_CLOCK_SKEW_SECONDS) {
-        const backwards = endBeforeStart(`${at}.extra.timestamp`, lastTimestamp!, timestamp, `the message is timestamped ${skewSeconds.toFixed(3)} s before the one it follows (more than the ${MAX_CLOCK_SKEW_SECONDS} s of clock skew tolerated)`)!;
-        issues.add(backwards.field, backwards.code, backwards.message, RULES_HINT);
-      } else if (skewSeconds > 0) {
-        skew.count++;
-        skew.maxSeconds = Math.max(skew.maxSeconds, skewSeconds);
-      }
-      // The clock read is the latest seen: a skewed message neither shortens nor lengthens the run.
-      lastTimestamp = lastTimestamp === undefined ? timestamp : Math.max(lastTimestamp, timestamp);
-      firstTimestamp ??= timestamp;
-    }
-  });
+      if (this.systemText === undefined) this.systemText = contentText(issues, read);
+    } else if (role === 'user') this.user(read);
+    else if (role === 'assistant') this.assistant(read);
+    else if (role === 'tool') this.tool(read);
+    else if (role === 'exit') this.exitMessage = message;
+    if (timestamp !== undefined) this.clock(timestamp, at);
+  }
 
-  const chat: MiniSweAgentChat = { calls, toolResults, interrupted, servedModels };
-  if (systemText !== undefined) chat.systemText = systemText;
-  if (goalText !== undefined) chat.goalText = goalText;
-  if (exitMessage !== undefined) chat.exitMessage = exitMessage;
-  if (responseModel !== undefined) chat.responseModel = responseModel;
-  if (firstTimestamp !== undefined) chat.firstTimestamp = firstTimestamp;
-  if (skew.count > 0) chat.clockSkew = skew;
-  return chat;
+  /** The task (the first user message), else an interrupted step's message or a text-mode tool result. */
+  private user({ message, at, extra }: ReadMessage): void {
+    const text = contentText(this.issues, { message, at });
+    if (this.goalText === undefined) {
+      this.goalText = text;
+      return;
+    }
+    if (extra && typeof extra.interrupt_type === 'string') {
+      this.interrupted.count++;
+      this.interrupted.costUsd += this.issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') ?? 0;
+    }
+    // Text-mode runs answer actions with user messages; tool-call runs use them for format errors.
+    const waiting = this.pending.find((tool) => !tool.answered);
+    if (waiting && this.calls[waiting.callIndex]?.textModeActions && text !== undefined) {
+      waiting.answered = true;
+      this.toolResults.push({ tool: waiting, text });
+      applyReturnCode(this.toolRecord(waiting), parseReturnCode(text), outputOf(text, undefined), undefined);
+    }
+  }
+
+  /** A call draft; its tool calls wait for their results. */
+  private assistant({ message, at, extra, timestamp }: ReadMessage): void {
+    const draft = readAssistantMessage(this.issues, message, extra, at, timestamp, this.lastTimestamp);
+    // An invalid assistant message (already reported) still claims its tool messages: no cascade of issues.
+    const callIndex = draft.call ? this.calls.length : -1;
+    if (draft.call) {
+      this.calls.push(draft.call);
+      this.responseModel ??= draft.responseModel;
+      if (draft.responseModel !== undefined) this.servedModels.set(draft.responseModel, (this.servedModels.get(draft.responseModel) ?? 0) + 1);
+    }
+    this.pending = draft.toolIds.map((id, toolIndex) => {
+      const tool: PendingTool = { callIndex, toolIndex, answered: false };
+      if (id !== undefined) {
+        tool.id = id;
+        this.byId.set(id, tool);
+      }
+      if (timestamp !== undefined) tool.timestamp = timestamp;
+      return tool;
+    });
+  }
+
+  /** A tool result: paired with the tool call it answers (by id, else in order), whose error and latency it sets. */
+  private tool({ message, at, extra, timestamp }: ReadMessage): void {
+    const issues = this.issues;
+    const text = contentText(issues, { message, at });
+    const toolCallId = issues.optString(message.tool_call_id, `${at}.tool_call_id`);
+    const tool = this.answeredTool(toolCallId);
+    if (!tool) {
+      issues.add(
+        at,
+        'orphan_tool_message',
+        toolCallId !== undefined
+          ? `tool message answers tool_call_id ${JSON.stringify(toolCallId)}, which no earlier assistant message issued`
+          : 'tool message follows no unanswered tool call',
+        'each tool message must follow the assistant message whose tool call it answers: the trajectory looks edited or reordered',
+      );
+    } else if (tool.callIndex < 0) {
+      tool.answered = true;
+    } else if (text !== undefined) {
+      tool.answered = true;
+      this.toolResults.push({ tool, text });
+      const toolRecord = this.toolRecord(tool);
+      const returnCode = extra ? issues.optNumber(extra.returncode, `${at}.extra.returncode`, 'an exit code') : undefined;
+      const rawOutput = extra ? issues.optString(extra.raw_output, `${at}.extra.raw_output`) : undefined;
+      const exceptionType = extra ? issues.optString(extra.exception_type, `${at}.extra.exception_type`) : undefined;
+      applyReturnCode(toolRecord, returnCode ?? parseReturnCode(text), outputOf(text, rawOutput), exceptionType);
+      if (timestamp !== undefined && tool.timestamp !== undefined) {
+        toolRecord.latencyMs = Math.max(0, Math.round((timestamp - tool.timestamp) * 1000));
+      }
+    }
+  }
+
+  /** The unanswered tool call a tool message answers: the one with its id, else the first waiting one. */
+  private answeredTool(toolCallId: string | undefined): PendingTool | undefined {
+    let tool = toolCallId !== undefined ? this.byId.get(toolCallId) : undefined;
+    if (tool?.answered) tool = undefined;
+    return tool ?? this.pending.find((candidate) => !candidate.answered && (toolCallId === undefined || candidate.id === undefined));
+  }
+
+  private toolRecord(tool: PendingTool): ToolCallRecord {
+    return this.calls[tool.callIndex]!.record.toolCalls![tool.toolIndex]!;
+  }
+
+  /** A message's timestamp: a small step back is clock skew (noted), a large one an issue. */
+  private clock(timestamp: number, at: string): void {
+    const lastTimestamp = this.lastTimestamp;
+    const skewSeconds = lastTimestamp === undefined ? 0 : lastTimestamp - timestamp;
+    if (skewSeconds > MAX_CLOCK_SKEW_SECONDS) {
+      const backwards = endBeforeStart(`${at}.extra.timestamp`, lastTimestamp!, timestamp, `the message is timestamped ${skewSeconds.toFixed(3)} s before the one it follows (more than the ${MAX_CLOCK_SKEW_SECONDS} s of clock skew tolerated)`)!;
+      this.issues.add(backwards.field, backwards.code, backwards.message, RULES_HINT);
+    } else if (skewSeconds > 0) {
+      this.skew.count++;
+      this.skew.maxSeconds = Math.max(this.skew.maxSeconds, skewSeconds);
+    }
+    // The clock read is the latest seen: a skewed message neither shortens nor lengthens the run.
+    this.lastTimestamp = lastTimestamp === undefined ? timestamp : Math.max(lastTimestamp, timestamp);
+    this.firstTimestamp ??= timestamp;
+  }
+
+  /** What the walk found, its absent parts left out. */
+  chat(): MiniSweAgentChat {
+    const chat: MiniSweAgentChat = { calls: this.calls, toolResults: this.toolResults, interrupted: this.interrupted, servedModels: this.servedModels };
+    if (this.systemText !== undefined) chat.systemText = this.systemText;
+    if (this.goalText !== undefined) chat.goalText = this.goalText;
+    if (this.exitMessage !== undefined) chat.exitMessage = this.exitMessage;
+    if (this.responseModel !== undefined) chat.responseModel = this.responseModel;
+    if (this.firstTimestamp !== undefined) chat.firstTimestamp = this.firstTimestamp;
+    if (this.skew.count > 0) chat.clockSkew = this.skew;
+    return chat;
+  }
+}
+
+/** One message as read: its object, its place, its `extra` and timestamp. */
+interface ReadMessage {
+  message: JsonObject;
+  at: string;
+  extra: JsonObject | undefined;
+  timestamp: number | undefined;
+}
+
+function contentText(issues: IssueCollector, { message, at }: Pick<ReadMessage, 'message' | 'at'>): string | undefined {
+  return readContentText(issues, message.content, `${at}.content`, CONTENT_WORDING);
 }

@@ -46,10 +46,37 @@ export interface RebuiltTokens {
 }
 
 export function rebuildSweAgentTokens(run: SweAgentRun): RebuiltTokens {
-  const { model, history, steps, tokensSent, tokensReceived, apiCalls } = run;
+  const { model, tokensSent, tokensReceived } = run;
   const encoding = encodingForModel(model);
-  const approximate = isApproximateTokenizer(model);
   const tok = (text: string): number => countTokensWith(text, encoding);
+  const { assistantAt, rebuiltInput, rebuiltOutput } = rebuildPerCall(run, encoding, tok);
+  const rebuiltInputTotal = sum(rebuiltInput);
+  const rebuiltOutputTotal = sum(rebuiltOutput);
+  const rebuild: SweAgentRebuild = {
+    model,
+    encoding,
+    approximate: isApproximateTokenizer(model),
+    rebuiltInput,
+    rebuiltOutput,
+    rebuiltInputTotal,
+    rebuiltOutputTotal,
+    inputScale: tokensSent !== undefined && rebuiltInputTotal > 0 ? tokensSent / rebuiltInputTotal : 1,
+    outputScale: tokensReceived !== undefined && rebuiltOutputTotal > 0 ? tokensReceived / rebuiltOutputTotal : 1,
+  };
+  if (tokensSent !== undefined) rebuild.recordedInputTotal = tokensSent;
+  if (tokensReceived !== undefined) rebuild.recordedOutputTotal = tokensReceived;
+  const inputs = tokensSent !== undefined ? apportion(rebuiltInput, tokensSent) : rebuiltInput;
+  const outputs = tokensReceived !== undefined ? apportion(rebuiltOutput, tokensReceived) : rebuiltOutput;
+  const notes = [...scalingNotes(run, rebuild, tok), ...countNotes(run, assistantAt.length)];
+  return { rebuild, inputs, outputs, notes };
+}
+
+/**
+ * Each step's call rebuilt from the text: its prompt (the history before its assistant message, framed as
+ * the model's API frames it) and its reply (that message, else the step's response or action).
+ */
+function rebuildPerCall(run: SweAgentRun, encoding: EncodingName, tok: (text: string) => number): { assistantAt: number[]; rebuiltInput: number[]; rebuiltOutput: number[] } {
+  const { history, steps } = run;
   const assistantAt: number[] = [];
   history.forEach((message, j) => {
     if (message.role === 'assistant') assistantAt.push(j);
@@ -57,51 +84,51 @@ export function rebuildSweAgentTokens(run: SweAgentRun): RebuiltTokens {
   const promptEnds = steps.map((_, k) => assistantAt[k] ?? history.length);
   const promptTokens =
     encoding === 'claude' ? claudePromptTokens(history, promptEnds, tok, run.isV0) : chatPromptTokens(history, promptEnds, encoding);
-
   const rebuiltInput: number[] = [];
   const rebuiltOutput: number[] = [];
   steps.forEach((step, k) => {
     const j = assistantAt[k];
     rebuiltInput.push(promptTokens[k]!);
-    if (j !== undefined) {
-      rebuiltOutput.push(tok(history[j]!.content));
-    } else {
-      rebuiltOutput.push(tok(step.response ?? step.action));
-    }
+    rebuiltOutput.push(tok(j !== undefined ? history[j]!.content : (step.response ?? step.action)));
   });
-  const rebuiltInputTotal = sum(rebuiltInput);
-  const rebuiltOutputTotal = sum(rebuiltOutput);
-  const inputs = tokensSent !== undefined ? apportion(rebuiltInput, tokensSent) : rebuiltInput;
-  const outputs = tokensReceived !== undefined ? apportion(rebuiltOutput, tokensReceived) : rebuiltOutput;
-  const inputScale = tokensSent !== undefined && rebuiltInputTotal > 0 ? tokensSent / rebuiltInputTotal : 1;
-  const outputScale = tokensReceived !== undefined && rebuiltOutputTotal > 0 ? tokensReceived / rebuiltOutputTotal : 1;
+  return { assistantAt, rebuiltInput, rebuiltOutput };
+}
 
+/** How the tokens were rebuilt (tokenizer, framing) and by what factor scaled to the recorded totals. */
+function scalingNotes(run: SweAgentRun, rebuild: SweAgentRebuild, tok: (text: string) => number): string[] {
+  const { model, encoding, approximate, rebuiltInputTotal, rebuiltOutputTotal, inputScale, outputScale } = rebuild;
+  const { tokensSent, tokensReceived } = run;
+  if (run.steps.length === 0) return [];
   const notes: string[] = [];
   const method = `${encoding}${approximate ? ` (an approximation of ${model}'s tokenizer)` : ''}`;
   const framing =
     encoding === 'claude'
       ? `Messages API framing (system prompt apart, consecutive same-role messages joined into one turn, ${tok(CLAUDE_HUMAN_TURN)} tokens per turn + ${replyPrimingTokens(encoding)} priming)`
       : `3 tokens per message + ${replyPrimingTokens(encoding)} priming`;
-  if (steps.length > 0) {
+  notes.push(
+    tokensSent !== undefined
+      ? `input tokens rebuilt per call from history with ${method}, ${framing}: ${rebuiltInputTotal} rebuilt vs ${tokensSent} recorded tokens_sent, scaled by factor ${inputScale.toFixed(4)}`
+      : `input tokens rebuilt per call from history with ${method} (no tokens_sent recorded: not scaled)`,
+  );
+  notes.push(
+    tokensReceived !== undefined
+      ? `output tokens rebuilt from the assistant messages with ${encoding}: ${rebuiltOutputTotal} rebuilt vs ${tokensReceived} recorded tokens_received, scaled by factor ${outputScale.toFixed(4)}`
+      : `output tokens rebuilt from the assistant messages with ${encoding} (no tokens_received recorded: not scaled)`,
+  );
+  if (run.isV0) {
     notes.push(
-      tokensSent !== undefined
-        ? `input tokens rebuilt per call from history with ${method}, ${framing}: ${rebuiltInputTotal} rebuilt vs ${tokensSent} recorded tokens_sent, scaled by factor ${inputScale.toFixed(4)}`
-        : `input tokens rebuilt per call from history with ${method} (no tokens_sent recorded: not scaled)`,
+      'no tool definitions counted: SWE-agent 0.x has no function calling; its commands reach the model as the command docs in the system prompt (history[0], counted) and its API calls carry no tool schemas',
     );
-    notes.push(
-      tokensReceived !== undefined
-        ? `output tokens rebuilt from the assistant messages with ${encoding}: ${rebuiltOutputTotal} rebuilt vs ${tokensReceived} recorded tokens_received, scaled by factor ${outputScale.toFixed(4)}`
-        : `output tokens rebuilt from the assistant messages with ${encoding} (no tokens_received recorded: not scaled)`,
-    );
-    if (run.isV0) {
-      notes.push(
-        'no tool definitions counted: SWE-agent 0.x has no function calling; its commands reach the model as the command docs in the system prompt (history[0], counted) and its API calls carry no tool schemas',
-      );
-    }
   }
-  if (assistantAt.length < steps.length && steps.length > 0) {
+  return notes;
+}
+
+/** Where the trajectory's counts disagree: fewer assistant messages than steps, or api_calls other than the steps. */
+function countNotes({ steps, apiCalls }: SweAgentRun, assistantMessages: number): string[] {
+  const notes: string[] = [];
+  if (assistantMessages < steps.length && steps.length > 0) {
     notes.push(
-      `history holds ${counted(assistantAt.length, 'assistant message')} for ${counted(steps.length, 'step')}: the last ${steps.length - assistantAt.length === 1 ? 'call was' : `${steps.length - assistantAt.length} calls were`} rebuilt from the whole history and the step's response`,
+      `history holds ${counted(assistantMessages, 'assistant message')} for ${counted(steps.length, 'step')}: the last ${steps.length - assistantMessages === 1 ? 'call was' : `${steps.length - assistantMessages} calls were`} rebuilt from the whole history and the step's response`,
     );
   }
   if (apiCalls !== undefined && apiCalls !== steps.length) {
@@ -109,21 +136,7 @@ export function rebuildSweAgentTokens(run: SweAgentRun): RebuiltTokens {
       `api_calls is ${apiCalls} but the trajectory has ${steps.length} steps (requeries after format errors are not recorded): their tokens are spread over the recorded calls by the scaling`,
     );
   }
-
-  const rebuild: SweAgentRebuild = {
-    model,
-    encoding,
-    approximate,
-    rebuiltInput,
-    rebuiltOutput,
-    rebuiltInputTotal,
-    rebuiltOutputTotal,
-    inputScale,
-    outputScale,
-  };
-  if (tokensSent !== undefined) rebuild.recordedInputTotal = tokensSent;
-  if (tokensReceived !== undefined) rebuild.recordedOutputTotal = tokensReceived;
-  return { rebuild, inputs, outputs, notes };
+  return notes;
 }
 
 function sum(values: readonly number[]): number {
