@@ -59,8 +59,16 @@ export function sumPico(values: Iterable<Pico>): bigint {
   return total;
 }
 
-/** Picodollars to a short human string for tables: $0.0280, $12.34. */
+/**
+ * Picodollars to `decimals` places (0–12), rounded half up from the exact amount (never through a float,
+ * whose 0.0000015 is 1.4999…e-6): 28000000000 → $0.0280; 1500000 at 6 places → $0.000002.
+ */
 export function formatUsd(pico: Pico | bigint, decimals = 4): string {
-  const usd = picoToUsd(pico);
-  return `$${usd.toFixed(decimals)}`;
+  const value = BigInt(pico);
+  const abs = value < 0n ? -value : value;
+  const unit = 10n ** BigInt(12 - decimals);
+  const rounded = (abs + unit / 2n) / unit;
+  const scale = 10n ** BigInt(decimals);
+  const fraction = decimals > 0 ? `.${(rounded % scale).toString().padStart(decimals, '0')}` : '';
+  return `${value < 0n && rounded > 0n ? '-' : ''}$${rounded / scale}${fraction}`;
 }

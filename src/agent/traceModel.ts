@@ -21,7 +21,7 @@ import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
 import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
-import { modelGaveUp, runAborted } from '../kernel/gaveUp.js';
+import { exhaustedStop, modelGaveUp, runAborted } from '../kernel/gaveUp.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
@@ -62,7 +62,7 @@ export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode =
       // A summary call is the strategy's, not the trace's: answered with S tokens, taking no recorded call.
       if (request.purpose === 'summary') return { text: '(summary)', toolCalls: [], usage: { outputTokens: request.maxOutputTokens } };
       const record = trace.calls[next];
-      if (record === undefined) throw new ModelExhausted(trace.end.outcome === 'completed' ? 'completed' : 'trace_end', recordedEndDetail(trace.end));
+      if (record === undefined) throw new ModelExhausted(exhaustedStop(trace.end), recordedEndDetail(trace.end));
       const index = next++;
       clock.advance(record.latencyMs ?? 0);
       abortIfAt(index, -1);

@@ -1,3 +1,5 @@
+import { MAX_ARGUMENTS_DEPTH, pathPastDepth } from '../io/limits.js';
+
 /**
  * Action fingerprints: tool name + canonical JSON of the arguments, so `{"a":1,"b":2}` and
  * `{"b":2,"a":1}` are the same action. Arguments a model produced as a string that is itself JSON are
@@ -31,13 +33,22 @@ function inOrder(keys: string[]): boolean {
   return true;
 }
 
+/**
+ * String arguments that are JSON are read as it. A string nesting deeper than a recording's arguments may
+ * (trace rules: MAX_ARGUMENTS_DEPTH) stays the string it is: its canonical JSON would recurse past the
+ * stack, and the same spelling still makes the same fingerprint. Each level takes two characters, so a
+ * short string is never walked for its depth.
+ */
 function normaliseArguments(args: unknown): unknown {
   if (typeof args !== 'string') return args;
+  let parsed: unknown;
   try {
-    return JSON.parse(args);
+    parsed = JSON.parse(args);
   } catch {
     return args;
   }
+  if (args.length > 2 * MAX_ARGUMENTS_DEPTH && pathPastDepth(parsed, MAX_ARGUMENTS_DEPTH) !== undefined) return args;
+  return parsed;
 }
 
 export function actionFingerprint(toolName: string, args: unknown): string {

@@ -7,8 +7,8 @@
  */
 import { actionFingerprint, errorFingerprint, Interner } from '../brakes/fingerprint.js';
 import { CallField, CallFlag, writeCallRecord } from '../kernel/callRecord.js';
-import { StopCode } from '../kernel/stopCodes.js';
-import { endsAfterLastCall } from '../kernel/gaveUp.js';
+import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
+import { endsAfterLastCall, exhaustedStop } from '../kernel/gaveUp.js';
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
@@ -54,7 +54,7 @@ function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileS
   const c: CompiledTrace = {
     calls: n,
     fixedTokens: trace.header.systemTokens + trace.header.goalTokens,
-    exhaustedCode: n < trace.calls.length ? StopCode.ProviderRefused : trace.end.outcome === 'completed' ? StopCode.Completed : StopCode.TraceEnd,
+    exhaustedCode: n < trace.calls.length ? StopCode.ProviderRefused : stopCodeOf(exhaustedStop(trace.end)),
     refusal: refusalNumbers(trace.calls[n]),
     endsAfterLastCall: endsAfterLastCall(trace),
     cacheWrites: cacheWritesOf(trace),

@@ -13,15 +13,17 @@
  *   difference of running totals; and the conversation's framing (the overhead after a compaction).
  */
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
-import { compactContext, compacts, framingAfterCall } from '../kernel/compaction.js';
+import { enterWholeCall } from '../kernel/callContext.js';
+import { framingAfterCall } from '../kernel/compaction.js';
 import { ContextTracker } from '../kernel/context.js';
 import { RepeatModeCode } from '../kernel/limits.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import { usdToPico } from '../money.js';
 import { ClosedAt, CompiledField, SLOW_FLAGS, type CompiledTrace } from './layout.js';
 import { recordedSums } from './recordedSums.js';
+import { addStepSums } from './stretch.js';
 
-const EXACT = 2 ** 52;
+import { EXACT } from './exactSums.js';
 
 /** `recordedCostUsd[i]`: call i's recorded cost, NaN where it recorded none (entries past the calls are not read). */
 export function precompute(c: CompiledTrace, recordedCostUsd: ArrayLike<number>): void {
@@ -58,13 +60,7 @@ function runningTotals(c: CompiledTrace, recordedCostUsd: ArrayLike<number>): vo
     if (!failed) c.framingTokens = framingAfterCall(c.framingTokens, recorded ? r[at + CallField.RecordedInput]! - full.fullTokens() : 0);
     // The growth model's history after the call.
     full.markSent();
-    if ((flags & CallFlag.Backtrack) !== 0) full.dropLastStep();
-    else if (compacts(flags)) compactContext(full, r[at + CallField.Output]!, NaN);
-    else if (runs) {
-      full.addStep(r[at + CallField.Output]!);
-      for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) full.addToolResult(c.resultTokens[j]!);
-      full.closeStep();
-    }
+    enterWholeCall(full, flags, r[at + CallField.Output]!, c.resultTokens, c.toolStart[i]!, c.toolStart[i + 1]!);
   }
 }
 
@@ -77,8 +73,7 @@ function closedFormSums(c: CompiledTrace): void {
     const reasoning = r[at + CallField.Reasoning]!;
     const stepTokens = r[at + CompiledField.StepTokens]!;
     const stepLatency = r[at + CompiledField.StepLatency]!;
-    c.stepTokensBefore[i + 1] = c.stepTokensBefore[i]! + stepTokens;
-    c.stepTokensBeforeSum[i + 1] = c.stepTokensBeforeSum[i]! + c.stepTokensBefore[i]!;
+    addStepSums(c.stepTokensBefore, c.stepTokensBeforeSum, i, stepTokens);
     c.plainOutputBefore[i + 1] = c.plainOutputBefore[i]! + Math.max(0, output - reasoning);
     c.stepLatencyBefore[i + 1] = c.stepLatencyBefore[i]! + (stepLatency === stepLatency ? stepLatency : 0);
     c.latencyMissingBefore[i + 1] = c.latencyMissingBefore[i]! + (stepLatency === stepLatency ? 0 : 1);

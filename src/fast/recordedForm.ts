@@ -25,7 +25,7 @@ import { promptEstimate } from '../kernel/cost.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
-import { firstAbove } from './closedForm.js';
+import { firstAbove } from './closedSearch.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
 import { At, RecordedStretch } from './recordedStretch.js';
@@ -33,7 +33,7 @@ import { RecordedAt, type RecordedSums } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 
-const EXACT = 2 ** 52;
+import { EXACT } from './exactSums.js';
 
 /** Whether stretches of recorded calls may go in closed form under these settings. */
 export function recordedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices, limits: BrakeLimits): boolean {
@@ -128,13 +128,13 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
   if (e <= a || ctx.fullTokens() !== t.records[((a * CompiledField.Stride) | 0) + CallField.RecordedInput]! - (block[atA + RecordedAt.Stride + RecordedAt.Delta]! - block[atA + RecordedAt.Delta]!)) return a;
 
-  const window = limits[Limit.ContextWindow]!;
-  if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), window)) return a;
+  const windowTokens = limits[Limit.ContextWindow]!;
+  if (promptTooLarge(promptEstimate(ctx.promptTokens(), st[Run.OverheadTokens]!), windowTokens)) return a;
   // Where the prompt is the growth model's, call j's estimate is at most nextEstimateMax[j]; where the
   // window slides, at most system + goal + w × the largest step + the largest overhead.
   const grows = Math.min(e, slides);
-  if (grows > a && block[((grows * RecordedAt.Stride) | 0) + RecordedAt.NextEstimateMax]! > window) e = firstAbove(sums.nextEstimateMax, a + 1, grows, window);
-  if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), window)) e = slides;
+  if (grows > a && block[((grows * RecordedAt.Stride) | 0) + RecordedAt.NextEstimateMax]! > windowTokens) e = firstAbove(sums.nextEstimateMax, a + 1, grows, windowTokens);
+  if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), windowTokens)) e = slides;
   if (e <= a) return a;
 
   const s = stretch;
@@ -151,12 +151,12 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   s.write = filling ? RecordedAt.FillWrite : RecordedAt.Write;
   s.write1h = filling ? RecordedAt.FillWrite1h : RecordedAt.Write1h;
   const rows = prices.rows;
-  s.pInput = rows[PriceField.Input]!;
-  s.pCached = rows[PriceField.Cached]!;
-  s.pWrite = rows[PriceField.CacheWrite]!;
-  s.pWrite1h = rows[PriceField.CacheWrite1h]!;
-  s.pOutput = rows[PriceField.Output]!;
-  s.pReasoning = rows[PriceField.Reasoning]!;
+  s.inputPicoPerToken = rows[PriceField.Input]!;
+  s.cachedPicoPerToken = rows[PriceField.Cached]!;
+  s.writePicoPerToken = rows[PriceField.CacheWrite]!;
+  s.write1hPicoPerToken = rows[PriceField.CacheWrite1h]!;
+  s.outputPicoPerToken = rows[PriceField.Output]!;
+  s.reasoningPicoPerToken = rows[PriceField.Reasoning]!;
   if (s.split !== Infinity) s.sumFirstSegment();
 
   const x = firstFiringCall(s, a, e, st, limits);
@@ -182,14 +182,14 @@ function madeCalls(s: RecordedStretch, x: number, st: RunState): boolean {
     s.figuresAt(x);
     at = s.at;
   }
-  const spent = st[Run.SpentPico]! + at[At.CostPico]!;
-  const elapsed = st[Run.ElapsedMs]! + at[At.LatencyMs]!;
-  const tokens = st[Run.TokensUsed]! + at[At.Tokens]!;
-  if (!(spent < EXACT && tokens < EXACT && elapsed < EXACT)) return false;
+  const spentPico = st[Run.SpentPico]! + at[At.CostPico]!;
+  const elapsedMs = st[Run.ElapsedMs]! + at[At.LatencyMs]!;
+  const tokensUsed = st[Run.TokensUsed]! + at[At.Tokens]!;
+  if (!(spentPico < EXACT && tokensUsed < EXACT && elapsedMs < EXACT)) return false;
   st[Run.Calls] = x;
-  st[Run.SpentPico] = spent;
-  st[Run.ElapsedMs] = elapsed;
-  st[Run.TokensUsed] = tokens;
+  st[Run.SpentPico] = spentPico;
+  st[Run.ElapsedMs] = elapsedMs;
+  st[Run.TokensUsed] = tokensUsed;
   st[Run.CachedTokens] = st[Run.CachedTokens]! + at[At.Cached]!;
   st[Run.WrittenTokens] = st[Run.WrittenTokens]! + at[At.Written]!;
   return true;
@@ -212,27 +212,27 @@ function lastAllRecorded(recorded: Int32Array, a: number, e: number): number {
 
 /** The first call in a..e−1 before which a brake may fire (each a non-decreasing figure against its limit), or e. */
 function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState, limits: BrakeLimits): number {
-  const spent = st[Run.SpentPico]!;
-  const elapsed = st[Run.ElapsedMs]!;
-  const tokens = st[Run.TokensUsed]!;
+  const spentPico = st[Run.SpentPico]!;
+  const elapsedMs = st[Run.ElapsedMs]!;
+  const tokensUsed = st[Run.TokensUsed]!;
   // Spend after the last call exact: so is every call's (costs are not negative).
   const atEnd = s.atEnd;
   s.figuresAt(e, atEnd);
   s.end = e;
-  const exact = spent + atEnd[At.CostPico]! < EXACT;
+  const exact = spentPico + atEnd[At.CostPico]! < EXACT;
   // Every figure is non-decreasing in j: when none reaches its limit after the stretch's last call, none
   // does before any of its calls (the usual case: no more looks).
-  if (exact && !reachesLimit(atEnd, spent, elapsed, tokens, limits)) return e;
+  if (exact && !reachesLimit(atEnd, spentPico, elapsedMs, tokensUsed, limits)) return e;
   const at = s.at;
   let lo = a;
   let hi = e;
   let j = e - 1;
   while (lo < hi) {
     s.figuresAt(j);
-    let fires = reachesLimit(at, spent, elapsed, tokens, limits);
+    let fires = reachesLimit(at, spentPico, elapsedMs, tokensUsed, limits);
     if (!fires && !exact) {
       s.figuresAt(j + 1);
-      fires = spent + at[At.CostPico]! >= EXACT;
+      fires = spentPico + at[At.CostPico]! >= EXACT;
     }
     if (fires) hi = j;
     else lo = j + 1;
@@ -242,10 +242,10 @@ function firstFiringCall(s: RecordedStretch, a: number, e: number, st: RunState,
 }
 
 /** Whether the run's figures plus a stretch's (`at`) reach a limit checked before a call: time, spend, tokens (kernel comparisons). */
-function reachesLimit(at: Float64Array, spent: number, elapsed: number, tokens: number, limits: BrakeLimits): boolean {
+function reachesLimit(at: Float64Array, spentPico: number, elapsedMs: number, tokensUsed: number, limits: BrakeLimits): boolean {
   return (
-    timedOut(elapsed + at[At.LatencyMs]!, limits[Limit.TimeoutMs]!) ||
-    budgetSpent(spent + at[At.CostPico]!, limits[Limit.BudgetPico]!) ||
-    tokenCapReached(tokens + at[At.Tokens]!, limits[Limit.MaxTokens]!)
+    timedOut(elapsedMs + at[At.LatencyMs]!, limits[Limit.TimeoutMs]!) ||
+    budgetSpent(spentPico + at[At.CostPico]!, limits[Limit.BudgetPico]!) ||
+    tokenCapReached(tokensUsed + at[At.Tokens]!, limits[Limit.MaxTokens]!)
   );
 }

@@ -3,6 +3,7 @@
  * figures summed at compile time, read over calls a..j−1 in O(1) — a window that fills, then slides,
  * read as two segments. One instance, set per stretch (no allocation per replay).
  */
+import { costOfSums } from '../kernel/cost.js';
 import { RecordedAt } from './recordedSums.js';
 
 /** A stretch's running figures over calls a..j−1, at these offsets of RecordedStretch.at. */
@@ -31,12 +32,12 @@ export class RecordedStretch {
   write1h: RecordedAt = RecordedAt.Write1h;
   /** RecordedAt.Latency (no latency model), or StepLatency when every latency is recorded. */
   latency: RecordedAt = RecordedAt.Latency;
-  pInput = 0;
-  pCached = 0;
-  pWrite = 0;
-  pWrite1h = 0;
-  pOutput = 0;
-  pReasoning = 0;
+  inputPicoPerToken = 0;
+  cachedPicoPerToken = 0;
+  writePicoPerToken = 0;
+  write1hPicoPerToken = 0;
+  outputPicoPerToken = 0;
+  reasoningPicoPerToken = 0;
   /** figuresAt's figures (in a typed array: a call that is not inlined boxes none). */
   readonly at = new Float64Array(At.Size);
   /** The figures after the stretch's last call (firstFiringCall takes them first), and that call + 1. */
@@ -80,12 +81,13 @@ export class RecordedStretch {
     const cached = b[J + cachedField]! - b[A + cachedField]!;
     const write = b[J + this.write]! - b[A + this.write]!;
     const write1h = b[J + this.write1h]! - b[A + this.write1h]!;
-    const output = this.pOutput * (b[J + RecordedAt.PlainOutput]! - b[A + RecordedAt.PlainOutput]!) + this.pReasoning * (b[J + RecordedAt.Reasoning]! - b[A + RecordedAt.Reasoning]!);
+    const plainOutput = b[J + RecordedAt.PlainOutput]! - b[A + RecordedAt.PlainOutput]!;
+    const reasoning = b[J + RecordedAt.Reasoning]! - b[A + RecordedAt.Reasoning]!;
     // A slid window writes nothing and bills input − cached ≥ 0 uncached (the form's conditions).
     const cost =
       keep !== 0
-        ? this.pInput * (input - cached) + this.pCached * cached + output
-        : this.pInput * (b[J + this.uncached]! - b[A + this.uncached]!) + this.pCached * cached + this.pWrite * write + this.pWrite1h * write1h + output;
+        ? costOfSums(this.inputPicoPerToken, this.cachedPicoPerToken, 0, 0, this.outputPicoPerToken, this.reasoningPicoPerToken, input - cached, cached, 0, 0, plainOutput, reasoning)
+        : costOfSums(this.inputPicoPerToken, this.cachedPicoPerToken, this.writePicoPerToken, this.write1hPicoPerToken, this.outputPicoPerToken, this.reasoningPicoPerToken, b[J + this.uncached]! - b[A + this.uncached]!, cached, write, write1h, plainOutput, reasoning);
     const latency = b[J + this.latency]! - b[A + this.latency]!;
     const tokens = input + b[J + RecordedAt.Output]! - b[A + RecordedAt.Output]!;
     const written = keep !== 0 ? 0 : write + write1h;

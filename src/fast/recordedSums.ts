@@ -11,7 +11,7 @@ import { CacheModeCode, Metered, meterCall, Prompt, servedCachedTokens } from '.
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 
-const EXACT = 2 ** 52;
+import { EXACT } from './exactSums.js';
 
 /**
  * The running figures the recorded closed form reads at a call (before it: calls 0..i−1), side by side

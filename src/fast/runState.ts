@@ -6,6 +6,7 @@
 import { describeStop, Fact } from '../kernel/describe.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import { overshootPico } from '../kernel/brakes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../kernel/cost.js';
@@ -123,7 +124,7 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
     outputTokens: output,
     reasoningTokens: t.reasoningBefore[calls]!,
     costPico: spent,
-    overshootPico: spent > budget ? spent - budget : 0,
+    overshootPico: overshootPico(spent, budget),
     elapsedMs: st[Run.ElapsedMs]!,
     cacheRuleLostTokens: st[Run.RuleLostTokens]!,
   };

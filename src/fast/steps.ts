@@ -5,13 +5,14 @@
  * brake can fire (before `toolStop`) a call's results enter as one precomputed step, and with whole
  * latencies its time as one sum (exact in any order).
  */
-import { beforeCallStop, beforeCallStopWithin } from '../kernel/brakes.js';
+import { beforeCallStop } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate } from '../kernel/cost.js';
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
-import { compactContext, compacts } from '../kernel/compaction.js';
+import { enterCall } from '../kernel/callContext.js';
 import type { ContextTracker } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { CacheWrites } from '../kernel/cacheWrites.js';
 import { boundWrites, CacheModeCode, Metered, meterCall, Prompt } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
@@ -43,140 +44,137 @@ export interface RunPlan {
   table: RunTable | null;
 }
 
+/** What the per-step loop reads at every call, derived once per runCalls from its plan (one record reused: no allocation). */
+const loop = {
+  cacheMode: CacheModeCode.Off as number,
+  /** A window's cache hits lost to its slides, counted by the tracker as each call is sent (the cache on). */
+  countLost: false,
+  predict: false,
+  /** The writes the bound prices: the run's, as this configuration's cache leaves them (meter.ts boundWrites). */
+  cacheWrites: CacheWrites.None as CacheWrites,
+  seen: new Int32Array(0) as Int32Array,
+  errorCount: new Int32Array(0) as Int32Array,
+};
+
 /**
  * Makes calls from st[Run.Calls] until one is refused or ends the run (returns its StopCode, with the
- * stop in `st`) or the next call to make is `until` (returns StopCode.None).
+ * stop in `st`) or the next call to make is `until` (returns StopCode.None). The run's figures are
+ * carried in `st` from call to call.
  */
 export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
-  const { t, settings: s, limits, prices, ctx, toolStop, table } = plan;
-  const exactTime = plan.exactTime;
-  const identity = s[RunSetting.Identity] === 1;
-  const cacheMode = s[RunSetting.CacheMode]! | 0;
-  const cap = s[RunSetting.Cap]!;
-  const perCallMs = s[RunSetting.PerCallMs]!, perInputMs = s[RunSetting.PerInputTokenMs]!, perOutputMs = s[RunSetting.PerOutputTokenMs]!;
-  const perToolMs = s[RunSetting.PerToolCallMs]!;
-  const predict = predicts(limits);
-  const seenOf = seenCounts(t, limits);
-  const errorCountOf = errorCounts(t, limits);
-  const records = t.records;
-  const toolStart = t.toolStart;
-  const toolLatencyMs = t.toolLatencyMs;
+  const { t, settings: s, limits, prices, ctx, table } = plan;
+  loop.cacheMode = s[RunSetting.CacheMode]! | 0;
+  loop.countLost = loop.cacheMode !== CacheModeCode.Off && s[RunSetting.Keep] !== Infinity;
+  loop.predict = predicts(limits);
+  loop.cacheWrites = boundWrites(t.cacheWrites, loop.cacheMode);
+  loop.seen = seenCounts(t, limits);
+  loop.errorCount = errorCounts(t, limits);
+  const maxOutputTokens = limits[Limit.MaxOutputTokens]!;
   // nonStepsBefore from the interleaved record (the closed form has just read the refused call's).
   const closedSums = t.closedSums;
   const n = t.calls;
-  const m = metered;
   const prompt = promptRecord;
-
+  st[Run.StopTool] = -1;
+  let code: StopCode = StopCode.None;
   // Integers as int32 (a double index passed to a call would be boxed).
   let i = st[Run.Calls]! | 0;
-  let spent = st[Run.SpentPico]!, elapsed = st[Run.ElapsedMs]!, tokens = st[Run.TokensUsed]!;
-  let cached = st[Run.CachedTokens]!, written = st[Run.WrittenTokens]!, ruleLost = st[Run.RuleLostTokens]!;
-  let overhead = st[Run.OverheadTokens]!;
-  const maxOutput = limits[Limit.MaxOutputTokens]!;
-  // The limits as numbers, read once (beforeCallStopWithin is the kernel's brake order over them).
-  const maxSteps = limits[Limit.MaxSteps]!, timeoutMs = limits[Limit.TimeoutMs]!, budgetPico = limits[Limit.BudgetPico]!;
-  const predictBudgetPico = limits[Limit.PredictBudgetPico]!, maxTokens = limits[Limit.MaxTokens]!, contextWindow = limits[Limit.ContextWindow]!;
-  const rows = prices.rows;
-  const tiers = prices.tiers;
-  // The writes the bound prices: the run's, as this configuration's cache leaves them (meter.ts boundWrites).
-  const cacheWrites = boundWrites(t.cacheWrites, cacheMode);
-  // A window's cache hits lost to its slides, counted by the tracker as each call is sent (the cache on).
-  const countLost = cacheMode !== CacheModeCode.Off && s[RunSetting.Keep] !== Infinity;
-  let lost = st[Run.StrategyCacheLost]!;
-  let code: StopCode = StopCode.None;
-  let stopTool = -1;
   // The trace ran out before call i (then the prompt before it).
   let ranOut = false;
-  let ranOutView = 0;
+  let ranOutViewTokens = 0;
   for (; i < until; ) {
     ctx.promptInto(prompt);
-    const view = prompt[Prompt.View]!;
+    const viewTokens = prompt[Prompt.View]!;
     // What a live loop knows before the call: the prompt estimate (compared with the context window)
     // and the predictive budget's bound on it.
-    const estimate = promptEstimate(view, overhead);
-    const bound = predict ? predictiveBoundPico(rows, tiers, estimate, maxOutput, cacheWrites) : 0;
-    if (i >= n) {
-      // (The figures go through st: a double passed to a call that is not inlined would be boxed.)
-      st[Run.BoundPico] = bound;
-      st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = estimate;
-      ranOut = true;
-      ranOutView = view;
+    const estimateTokens = promptEstimate(viewTokens, st[Run.OverheadTokens]!);
+    const boundPico = loop.predict ? predictiveBoundPico(prices.rows, prices.tiers, estimateTokens, maxOutputTokens, loop.cacheWrites) : 0;
+    ranOut = i >= n;
+    if (!ranOut) {
+      if (table !== null) recordBeforeCall(plan, st, i, estimateTokens);
+      code = beforeCallStop(limits, i - closedSums[i * ClosedAt.Stride + ClosedAt.NonSteps]!, st[Run.ElapsedMs]!, st[Run.SpentPico]!, boundPico, st[Run.TokensUsed]!, estimateTokens);
+    }
+    if (ranOut || code !== StopCode.None) {
+      st[Run.BoundPico] = boundPico;
+      st[Run.PromptEstimate] = estimateTokens;
+      st[Run.PromptTokens] = estimateTokens;
+      ranOutViewTokens = viewTokens;
       break;
     }
-    const at = i * CompiledField.Stride;
-    // A table records the metered prompt of every call, the refused one too; otherwise the call is
-    // metered once the brakes let it be made (the check reads none of the meter's figures).
-    if (table !== null) {
-      meterCall(m, prices, identity, cacheMode, records, at, prompt);
-      record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
-      table.prompt[i] = m[Metered.Input]!;
-      table.estimate[i] = estimate;
-    }
-    code = beforeCallStopWithin(maxSteps, timeoutMs, budgetPico, predictBudgetPico, maxTokens, contextWindow, i - closedSums[i * ClosedAt.Stride + ClosedAt.NonSteps]!, elapsed, spent, bound, tokens, estimate);
-    if (code !== StopCode.None) {
-      st[Run.BoundPico] = bound;
-      st[Run.PromptEstimate] = estimate;
-      st[Run.PromptTokens] = estimate;
-      break;
-    }
-
-    // The call is made and paid.
-    if (table === null) meterCall(m, prices, identity, cacheMode, records, at, prompt);
-    const input = m[Metered.Input]!;
-    const cost = m[Metered.CostPico]!;
-    if (countLost) lost += ctx.cacheLostTokens();
-    ctx.markSent();
-    const call = i++;
-    const output = records[at + CallField.Output]!;
-    const flags = records[at + CallField.Flags]! | 0;
-    if ((flags & CallFlag.Failed) === 0) overhead = input - view;
-    spent += cost;
-    tokens += input + output;
-    cached += m[Metered.Cached]!;
-    written += m[Metered.CacheWrite]! + m[Metered.CacheWrite1h]!;
-    ruleLost += m[Metered.RuleLost]!;
-    const stepLatency = records[at + CompiledField.StepLatency]!;
-    // Whole latencies, no tool brake in this call: the call's and its tools' time as one sum.
-    const wholeStep = exactTime && stepLatency === stepLatency && call < toolStop && (flags & TOOLS_DO_NOT_RUN) === 0;
-    if (!wholeStep) elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, input, output);
-
-    // What ends the run inside the call (kernel brakes in the session's order).
-    code = call >= toolStop || (flags & MAY_END_CALL) !== 0 ? callStop(t, call, flags, limits, seenOf, errorCountOf, call >= toolStop) : StopCode.None;
-    if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
-      if ((flags & CallFlag.Backtrack) !== 0) ctx.dropLastStep();
-      else if (compacts(flags)) overhead = compactContext(ctx, output, t.framingTokens);
-      if (code !== StopCode.None) break;
-      continue;
-    }
-    if (wholeStep) elapsed += stepLatency;
-    const t0 = toolStart[call]!;
-    const t1 = toolStart[call + 1]!;
-    if (code === StopCode.None && call < toolStop && records[at + CompiledField.MaxResult]! <= cap) {
-      // No tool brake can fire and no result is capped: the whole step at once.
-      const stepTokens = records[at + CompiledField.StepTokens]!;
-      ctx.addClosedStep(stepTokens, stepTokens);
-      if (!wholeStep) elapsed = addToolTime(elapsed, records[at + CompiledField.ToolLatency]!, exactTime || t1 - t0 <= 1, toolLatencyMs, t0, t1, perToolMs);
-    } else {
-      stopTool = code === StopCode.None ? -1 : stoppedAt.tool;
-      elapsed = addStepByTool(t, ctx, call, output, code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stopTool), !wholeStep, perToolMs, elapsed);
-    }
+    code = makeCall(plan, st, i, viewTokens);
+    i++;
     if (code !== StopCode.None) break;
   }
-  if (table !== null) record(table, i, spent, elapsed, tokens, cached, written, ruleLost);
   st[Run.Calls] = i;
-  st[Run.SpentPico] = spent;
-  st[Run.ElapsedMs] = elapsed;
-  st[Run.TokensUsed] = tokens;
-  st[Run.CachedTokens] = cached;
-  st[Run.WrittenTokens] = written;
-  st[Run.RuleLostTokens] = ruleLost;
-  st[Run.StrategyCacheLost] = lost;
-  st[Run.OverheadTokens] = overhead;
-  if (ranOut) code = traceRanOut(plan, st, i, ranOutView);
+  if (table !== null) record(table, i, st[Run.SpentPico]!, st[Run.ElapsedMs]!, st[Run.TokensUsed]!, st[Run.CachedTokens]!, st[Run.WrittenTokens]!, st[Run.RuleLostTokens]!);
+  if (ranOut) code = traceRanOut(plan, st, i, ranOutViewTokens);
   st[Run.Stop] = code;
-  st[Run.StopTool] = stopTool;
   return code;
+}
+
+/**
+ * A table records the metered prompt of every call, the refused one too (then the call is metered here,
+ * once: makeCall reads the meter's figures); otherwise the call is metered once the brakes let it be
+ * made (the check reads none of the meter's figures).
+ */
+function recordBeforeCall(plan: RunPlan, st: RunState, i: number, estimateTokens: number): void {
+  const table = plan.table!;
+  meterCall(metered, plan.prices, plan.settings[RunSetting.Identity] === 1, loop.cacheMode, plan.t.records, i * CompiledField.Stride, promptRecord);
+  record(table, i, st[Run.SpentPico]!, st[Run.ElapsedMs]!, st[Run.TokensUsed]!, st[Run.CachedTokens]!, st[Run.WrittenTokens]!, st[Run.RuleLostTokens]!);
+  table.prompt[i] = metered[Metered.Input]!;
+  table.estimate[i] = estimateTokens;
+}
+
+/** Call `call`, which the brakes before it let through, is made and paid; its step enters the context. Returns what ends the run inside it, or StopCode.None. */
+function makeCall(plan: RunPlan, st: RunState, call: number, viewTokens: number): StopCode {
+  const { t, settings: s, ctx, toolStop } = plan;
+  const records = t.records;
+  const at = call * CompiledField.Stride;
+  const m = metered;
+  if (plan.table === null) meterCall(m, plan.prices, s[RunSetting.Identity] === 1, loop.cacheMode, records, at, promptRecord);
+  const inputTokens = m[Metered.Input]!;
+  if (loop.countLost) st[Run.StrategyCacheLost] = st[Run.StrategyCacheLost]! + ctx.cacheLostTokens();
+  ctx.markSent();
+  const outputTokens = records[at + CallField.Output]!;
+  const flags = records[at + CallField.Flags]! | 0;
+  if ((flags & CallFlag.Failed) === 0) st[Run.OverheadTokens] = inputTokens - viewTokens;
+  st[Run.SpentPico] = st[Run.SpentPico]! + m[Metered.CostPico]!;
+  st[Run.TokensUsed] = st[Run.TokensUsed]! + (inputTokens + outputTokens);
+  st[Run.CachedTokens] = st[Run.CachedTokens]! + m[Metered.Cached]!;
+  st[Run.WrittenTokens] = st[Run.WrittenTokens]! + (m[Metered.CacheWrite]! + m[Metered.CacheWrite1h]!);
+  st[Run.RuleLostTokens] = st[Run.RuleLostTokens]! + m[Metered.RuleLost]!;
+  const stepLatencyMs = records[at + CompiledField.StepLatency]!;
+  // Whole latencies, no tool brake in this call: the call's and its tools' time as one sum.
+  const wholeStep = plan.exactTime && stepLatencyMs === stepLatencyMs && call < toolStop && (flags & TOOLS_DO_NOT_RUN) === 0;
+  if (!wholeStep) st[Run.ElapsedMs] = st[Run.ElapsedMs]! + modelledCallMs(records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, inputTokens, outputTokens);
+  // What ends the run inside the call (kernel brakes in the session's order).
+  const code = call >= toolStop || (flags & MAY_END_CALL) !== 0 ? callStop(t, call, flags, plan.limits, loop.seen, loop.errorCount, call >= toolStop) : StopCode.None;
+  if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
+    st[Run.OverheadTokens] = enterCall(ctx, flags, outputTokens, st[Run.OverheadTokens]!, t.framingTokens);
+    return code;
+  }
+  if (wholeStep) st[Run.ElapsedMs] = st[Run.ElapsedMs]! + stepLatencyMs;
+  enterToolStep(plan, st, call, code, wholeStep);
+  return code;
+}
+
+/** Call `call`'s step (its tools run) enters the context with its results, their time added unless `wholeStep` added it; `code` the stop inside the call. */
+function enterToolStep(plan: RunPlan, st: RunState, call: number, code: StopCode, wholeStep: boolean): void {
+  const { t, ctx } = plan;
+  const records = t.records;
+  const at = call * CompiledField.Stride;
+  const perToolMs = plan.settings[RunSetting.PerToolCallMs]!;
+  const t0 = t.toolStart[call]!;
+  const t1 = t.toolStart[call + 1]!;
+  if (code === StopCode.None && call < plan.toolStop && records[at + CompiledField.MaxResult]! <= plan.settings[RunSetting.Cap]!) {
+    // No tool brake can fire and no result is capped: the whole step at once.
+    const stepTokens = records[at + CompiledField.StepTokens]!;
+    ctx.addClosedStep(stepTokens, stepTokens);
+    if (!wholeStep) st[Run.ElapsedMs] = addToolTime(st[Run.ElapsedMs]!, records[at + CompiledField.ToolLatency]!, plan.exactTime || t1 - t0 <= 1, t.toolLatencyMs, t0, t1, perToolMs);
+    return;
+  }
+  if (code !== StopCode.None) st[Run.StopTool] = stoppedAt.tool;
+  const ran = code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stoppedAt.tool);
+  st[Run.ElapsedMs] = addStepByTool(t, ctx, call, records[at + CallField.Output]!, ran, !wholeStep, perToolMs, st[Run.ElapsedMs]!);
 }
 
 /**
@@ -204,21 +202,21 @@ function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): Stop
  * output, then the results of tool calls toolStart[call]..ran−1, each with its time when `timed` (else
  * the step's time was added whole). Returns the elapsed time.
  */
-function addStepByTool(t: CompiledTrace, ctx: ContextTracker, call: number, output: number, ran: number, timed: boolean, perToolMs: number, elapsed: number): number {
-  ctx.addStep(output);
+function addStepByTool(t: CompiledTrace, ctx: ContextTracker, call: number, outputTokens: number, ran: number, timed: boolean, perToolMs: number, elapsedMs: number): number {
+  ctx.addStep(outputTokens);
   const resultTokens = t.resultTokens;
   const toolLatencyMs = t.toolLatencyMs;
   for (let j = t.toolStart[call]!; j < ran; j++) {
     ctx.addToolResult(resultTokens[j]!);
-    if (timed) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+    if (timed) elapsedMs += modelledToolMs(toolLatencyMs[j]!, perToolMs);
   }
   ctx.closeStep();
-  return elapsed;
+  return elapsedMs;
 }
 
 /** A call's tool latencies: their precomputed sum when that is what adding them one by one gives. */
-function addToolTime(elapsed: number, sum: number, sumIsExact: boolean, toolLatencyMs: Float64Array, t0: number, t1: number, perToolMs: number): number {
-  if (sum === sum && sumIsExact) return elapsed + sum;
-  for (let j = t0; j < t1; j++) elapsed += modelledToolMs(toolLatencyMs[j]!, perToolMs);
-  return elapsed;
+function addToolTime(elapsedMs: number, toolsMs: number, sumIsExact: boolean, toolLatencyMs: Float64Array, t0: number, t1: number, perToolMs: number): number {
+  if (toolsMs === toolsMs && sumIsExact) return elapsedMs + toolsMs;
+  for (let j = t0; j < t1; j++) elapsedMs += modelledToolMs(toolLatencyMs[j]!, perToolMs);
+  return elapsedMs;
 }

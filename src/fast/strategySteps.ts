@@ -9,8 +9,8 @@
 import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import { summaryCallStop } from '../kernel/providerWindow.js';
-import { CallField, CallFlag } from '../kernel/callRecord.js';
-import { compactContext } from '../kernel/compaction.js';
+import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import { enterCall } from '../kernel/callContext.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
@@ -215,16 +215,9 @@ class StepwiseRun {
     this.written += metered[Metered.CacheWrite]! + metered[Metered.CacheWrite1h]!;
     this.ruleLost += metered[Metered.RuleLost]!;
     this.elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, output);
-    if ((flags & CallFlag.Backtrack) !== 0) {
-      ctx.dropLastStep();
-      return backtrackStop(limits, t.backtracksBefore[i + 1]!);
-    }
-    if ((flags & CallFlag.Failed) !== 0) return StopCode.None;
-    if ((flags & CallFlag.Compaction) !== 0) {
-      this.overhead = compactContext(ctx, output, t.framingTokens);
-      return StopCode.None;
-    }
-    ctx.addStep(output);
+    this.overhead = enterCall(ctx, flags, output, this.overhead, t.framingTokens);
+    if ((flags & CallFlag.Backtrack) !== 0) return backtrackStop(limits, t.backtracksBefore[i + 1]!);
+    if ((flags & TOOLS_DO_NOT_RUN) !== 0) return StopCode.None;
     if ((flags & CallFlag.Answer) !== 0) return StopCode.Completed;
     code = this.toolCalls(i);
     ctx.closeStep();

@@ -3,10 +3,12 @@
  * summed over calls, and any running figure of a stretch at any call from them in O(1).
  */
 import { CallField } from '../kernel/callRecord.js';
+import { costOfSums } from '../kernel/cost.js';
+import { keptStepTokens } from '../kernel/stepTokens.js';
 import { PriceField } from '../kernel/prices.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 
-const EXACT = 2 ** 52;
+import { EXACT } from './exactSums.js';
 
 /** Step tokens under one cap, summed over calls: before[i] = Σ_{k<i} κ_k, beforeSum[i] = Σ_{k<i} before[k]. */
 export interface StepSums {
@@ -25,6 +27,12 @@ export function uncappedSums(t: CompiledTrace): StepSums {
   uncapped.beforeSum = t.stepTokensBeforeSum;
   uncapped.closed = t.closedSums;
   return uncapped;
+}
+
+/** Call i's step of `stepTokens` (κ_i) into the step sums (StepSums: before, beforeSum), after calls 0..i−1's. */
+export function addStepSums(before: Float64Array, beforeSum: Float64Array, i: number, stepTokens: number): void {
+  before[i + 1] = before[i]! + stepTokens;
+  beforeSum[i + 1] = beforeSum[i]! + before[i]!;
 }
 
 const cappedSums = new WeakMap<CompiledTrace, { cap: number; sums: StepSums | null }>();
@@ -47,10 +55,7 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
   const before = new Float64Array(n + 1);
   const beforeSum = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
-    let kept = t.records[i * CompiledField.Stride + CallField.Output]!;
-    for (let j = t.toolStart[i]!; j < t.toolStart[i + 1]!; j++) kept += Math.min(t.resultTokens[j]!, cap);
-    before[i + 1] = before[i]! + kept;
-    beforeSum[i + 1] = beforeSum[i]! + before[i]!;
+    addStepSums(before, beforeSum, i, keptStepTokens(t.records[i * CompiledField.Stride + CallField.Output]!, t.resultTokens, t.toolStart[i]!, t.toolStart[i + 1]!, cap));
   }
   const closed = t.closedSums.slice();
   for (let i = 0, at = 0; i <= n; i++, at += ClosedAt.Stride) {
@@ -84,11 +89,11 @@ export class Stretch {
   prevView = 0;
   cacheOn = false;
   cacheWritePrice = false;
-  pInput = 0;
-  pCached = 0;
-  pWrite = 0;
-  pOutput = 0;
-  pReasoning = 0;
+  inputPicoPerToken = 0;
+  cachedPicoPerToken = 0;
+  writePicoPerToken = 0;
+  outputPicoPerToken = 0;
+  reasoningPicoPerToken = 0;
   /** The running totals at call x (the stretch's figures are differences from them), read once per stretch. */
   sumAtX = 0;
   /** Window: Σ K at x − keep. */
@@ -106,11 +111,11 @@ export class Stretch {
     this.prevView = prevView;
     this.cacheOn = cacheOn;
     this.cacheWritePrice = cacheWritePrice;
-    this.pInput = prices[row + PriceField.Input]!;
-    this.pCached = prices[row + PriceField.Cached]!;
-    this.pWrite = prices[row + PriceField.CacheWrite]!;
-    this.pOutput = prices[row + PriceField.Output]!;
-    this.pReasoning = prices[row + PriceField.Reasoning]!;
+    this.inputPicoPerToken = prices[row + PriceField.Input]!;
+    this.cachedPicoPerToken = prices[row + PriceField.Cached]!;
+    this.writePicoPerToken = prices[row + PriceField.CacheWrite]!;
+    this.outputPicoPerToken = prices[row + PriceField.Output]!;
+    this.reasoningPicoPerToken = prices[row + PriceField.Reasoning]!;
     const sums = this.sums;
     // (Record offsets as int32: call indices arrive as doubles, and a double index is converted at every read.)
     const X = (x * ClosedAt.Stride) | 0;
@@ -149,13 +154,17 @@ export class Stretch {
     return j > this.x ? this.view(j - 1) - this.prevView : 0;
   }
 
-  /** Σ cost over calls x..j−1. */
-  cost(j: number): number {
+  /** Σ cost over calls x..j−1 (the kernel's formula over the summed parts; every write lasts five minutes: closedFormApplies). */
+  costPico(j: number): number {
     const s = this.sums;
     const J = (j * ClosedAt.Stride) | 0;
-    const output = this.pOutput * (s[J + ClosedAt.PlainOutput]! - this.plainOutputAtX) + this.pReasoning * (s[J + ClosedAt.Reasoning]! - this.reasoningAtX);
-    if (!this.cacheOn) return this.pInput * this.viewSum(j) + output;
-    return (this.cacheWritePrice ? this.pWrite : this.pInput) * this.growth(j) + this.pCached * this.cachedSum(j) + output;
+    const plainOutput = s[J + ClosedAt.PlainOutput]! - this.plainOutputAtX;
+    const reasoning = s[J + ClosedAt.Reasoning]! - this.reasoningAtX;
+    if (!this.cacheOn) return costOfSums(this.inputPicoPerToken, 0, 0, 0, this.outputPicoPerToken, this.reasoningPicoPerToken, this.viewSum(j), 0, 0, 0, plainOutput, reasoning);
+    // What the cache did not serve is written, on a model that bills writes; else billed uncached.
+    const growth = this.growth(j);
+    const written = this.cacheWritePrice ? growth : 0;
+    return costOfSums(this.inputPicoPerToken, this.cachedPicoPerToken, this.writePicoPerToken, 0, this.outputPicoPerToken, this.reasoningPicoPerToken, growth - written, this.cachedSum(j), written, 0, plainOutput, reasoning);
   }
 
   /** Σ (input + output) over calls x..j−1. */
@@ -163,7 +172,8 @@ export class Stretch {
     return this.viewSum(j) + this.sums[((j * ClosedAt.Stride) | 0) + ClosedAt.Output]! - this.outputAtX;
   }
 
-  latency(j: number): number {
+  /** Σ latency over calls x..j−1 (the stretch's whole recorded latencies). */
+  latencyMs(j: number): number {
     return this.sums[((j * ClosedAt.Stride) | 0) + ClosedAt.StepLatency]! - this.latencyAtX;
   }
 }

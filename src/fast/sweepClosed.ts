@@ -16,6 +16,7 @@
  */
 import { beforeCallStop, budgetSpent, promptTooLarge, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
+import { costOfSums } from '../kernel/cost.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { PriceField, type FlatPrices } from '../kernel/prices.js';
@@ -61,9 +62,9 @@ export class ClosedRun {
   beforeSum!: Float64Array;
   keep = FULL;
   fixed = 0;
-  pInput = 0;
-  pOutput = 0;
-  pReasoning = 0;
+  inputPicoPerToken = 0;
+  outputPicoPerToken = 0;
+  reasoningPicoPerToken = 0;
   /** Output before each call less reasoning (the output array itself when the trace has no reasoning). */
   plainOutput!: Float64Array;
   reasoning = false;
@@ -84,9 +85,9 @@ export class ClosedRun {
     }
     this.keep = keepSteps(settings[RunSetting.Keep]!);
     this.fixed = t.fixedTokens;
-    this.pInput = prices.rows[PriceField.Input]!;
-    this.pOutput = prices.rows[PriceField.Output]!;
-    this.pReasoning = prices.rows[PriceField.Reasoning]!;
+    this.inputPicoPerToken = prices.rows[PriceField.Input]!;
+    this.outputPicoPerToken = prices.rows[PriceField.Output]!;
+    this.reasoningPicoPerToken = prices.rows[PriceField.Reasoning]!;
     // Without reasoning (every count ≥ 0 in closed form: all 0) plain output is output, summed alike: one array read, not three.
     this.reasoning = t.reasoningBefore[t.calls] !== 0;
     this.plainOutput = this.reasoning ? t.plainOutputBefore : t.outputBefore;
@@ -109,13 +110,8 @@ export class ClosedRun {
 
   /** spent(k) from promptSum(k). */
   spentFrom(promptSum: number, k: number): number {
-    return this.pInput * promptSum + this.outputSpent(k);
-  }
-
-  /** Spend on output before call k (exact integers: the order of the sums does not change them). */
-  outputSpent(k: number): number {
-    const plain = this.pOutput * this.plainOutput[k]!;
-    return this.reasoning ? plain + this.pReasoning * this.t.reasoningBefore[k]! : plain;
+    // The kernel's formula over the summed parts: nothing cached or written (cache off); exact integers, summed in any order alike.
+    return costOfSums(this.inputPicoPerToken, 0, 0, 0, this.outputPicoPerToken, this.reasoningPicoPerToken, promptSum, 0, 0, 0, this.plainOutput[k]!, this.reasoning ? this.t.reasoningBefore[k]! : 0);
   }
 
   tokens(k: number): number {
@@ -185,7 +181,7 @@ export class ClosedRun {
  */
 export function writeClosedCapSpent(out: { costPico: number }, t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): void {
   const rows = prices.rows;
-  out.costPico = rows[PriceField.Input]! * promptSum + (rows[PriceField.Output]! * t.plainOutputBefore[k]! + rows[PriceField.Reasoning]! * t.reasoningBefore[k]!);
+  out.costPico = costOfSums(rows[PriceField.Input]!, 0, 0, 0, rows[PriceField.Output]!, rows[PriceField.Reasoning]!, promptSum, 0, 0, 0, t.plainOutputBefore[k]!, t.reasoningBefore[k]!);
 }
 
 /** Σ prompt over calls 0..k−1 (fixed tokens a call, `keep` steps a window keeps) from S, the running sum of the step sums. */

@@ -3,6 +3,7 @@
  * on the run, one typed column each (no object per cell); the writers that fill a cell from a run's
  * state or a run table; a cell's RunTotals read back (sweepTotals). Slices are merged in sweepMerge.ts.
  */
+import { overshootPico } from '../kernel/brakes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { costOutOfRange } from '../kernel/cost.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
@@ -243,7 +244,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   out.inputTokens = capped ? tokens : tokens - output;
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
-  out.overshootPico = spent > budget ? spent - budget : 0;
+  out.overshootPico = overshootPico(spent, budget);
   out.strategyCacheLostTokens = r.strategyCacheLostTokens.length > 0 ? r.strategyCacheLostTokens[at]! : 0;
   out.skippedActions = r.skippedActions.length > 0 ? r.skippedActions[at]! : 0;
   return out;

@@ -4,7 +4,7 @@
  * table's running maxima (each with the kernel's comparison), and there the kernel decides, in its
  * order, exactly as the per-step loop would — before the call (beforeCallStop) or inside it (callStop).
  */
-import { budgetSpent, budgetWouldCross, beforeCallStop, promptTooLarge, stepCapReached, timedOut, tokenCapReached } from '../kernel/brakes.js';
+import { backtracksPastCap, budgetSpent, budgetWouldCross, beforeCallStop, promptTooLarge, stepCapReached, timedOut, tokenCapReached } from '../kernel/brakes.js';
 import { CallField } from '../kernel/callRecord.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
 import type { CacheWrites } from '../kernel/cacheWrites.js';
@@ -111,12 +111,12 @@ export function firstBeforeCallStop(table: RunTable, t: CompiledTrace, limits: B
 export function firstBacktrackStop(t: CompiledTrace, limits: BrakeLimits): number {
   const max = limits[Limit.MaxBacktracks]!;
   const b = t.backtracksBefore;
-  if (!(b[t.calls]! > max)) return t.calls;
+  if (!backtracksPastCap(b[t.calls]!, max)) return t.calls;
   let lo = 1;
   let hi = t.calls + 1;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (b[mid]! > max) hi = mid;
+    if (backtracksPastCap(b[mid]!, max)) hi = mid;
     else lo = mid + 1;
   }
   return lo - 1;

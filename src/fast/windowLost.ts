@@ -7,8 +7,8 @@
  * counts them as it goes instead: the per-step loop's tracker, the closed forms' sums
  * (kernel/closedSteps.ts slidWindowLostOver).
  */
-import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
-import { compactContext, compacts } from '../kernel/compaction.js';
+import { CallField } from '../kernel/callRecord.js';
+import { enterWholeCall } from '../kernel/callContext.js';
 import { ContextTracker } from '../kernel/context.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
@@ -47,13 +47,7 @@ function lostOf(t: CompiledTrace, keepSteps: number, capTokens: number): Float64
     lost[i + 1] = lost[i]! + ctx.cacheLostTokens();
     ctx.markSent();
     const at = i * CompiledField.Stride;
-    const flags = t.records[at + CallField.Flags]! | 0;
-    if ((flags & CallFlag.Backtrack) !== 0) ctx.dropLastStep();
-    else if (compacts(flags)) compactContext(ctx, t.records[at + CallField.Output]!, NaN);
-    if ((flags & TOOLS_DO_NOT_RUN) !== 0) continue;
-    ctx.addStep(t.records[at + CallField.Output]!);
-    for (let j = t.toolStart[i]!, end = t.toolStart[i + 1]!; j < end; j++) ctx.addToolResult(t.resultTokens[j]!);
-    ctx.closeStep();
+    enterWholeCall(ctx, t.records[at + CallField.Flags]! | 0, t.records[at + CallField.Output]!, t.resultTokens, t.toolStart[i]!, t.toolStart[i + 1]!);
   }
   return lost;
 }

@@ -30,6 +30,11 @@ export function timedOut(elapsedMs: number, timeoutMs: number): boolean {
   return elapsedMs > timeoutMs;
 }
 
+/** What a run spent past its budget (0 within it): its overshoot, in picodollars. */
+export function overshootPico(spentPico: number, budgetPico: number): number {
+  return spentPico > budgetPico ? spentPico - budgetPico : 0;
+}
+
 /** Check mode: the budget is spent. */
 export function budgetSpent(spentPico: number, budgetPico: number): boolean {
   return spentPico >= budgetPico;
@@ -111,7 +116,12 @@ export function beforeCallStopWithin(
 
 /** After a backtrack call: `backtracks` made so far, this one included. */
 export function backtrackStop(limits: BrakeLimits, backtracks: number): StopCode {
-  return backtracks > limits[Limit.MaxBacktracks]! ? StopCode.BacktrackLimit : StopCode.None;
+  return backtracksPastCap(backtracks, limits[Limit.MaxBacktracks]!) ? StopCode.BacktrackLimit : StopCode.None;
+}
+
+/** The backtrack brake's comparison: `backtracks` made (the last one included) pass the cap `maxBacktracks` (a run table searches by it: fast/tableStop.ts). */
+export function backtracksPastCap(backtracks: number, maxBacktracks: number): boolean {
+  return backtracks > maxBacktracks;
 }
 
 /** Before a tool call runs: `seen` = times this action already ran, as the repeat mode counts. */

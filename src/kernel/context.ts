@@ -26,6 +26,7 @@ import { rewritesHistory, type ContextStrategy } from '../context/strategy.js';
 import { promptEstimate } from './cost.js';
 import { promptRewritten, rewrittenCacheLost, unchangedRewritten } from './rewrittenContext.js';
 import { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
+import { cappedResultTokens } from './stepTokens.js';
 
 export { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
@@ -267,7 +268,7 @@ export class ContextTracker {
   addToolResult(resultTokens: number): void {
     const n = this.length;
     if (this.openStep !== n - 1 || this.openStep < 0) throw new Error('addToolResult called with no open step');
-    this.keptPrefix[n] = this.keptPrefix[n]! + (resultTokens < this.cap ? resultTokens : this.cap);
+    this.keptPrefix[n] = this.keptPrefix[n]! + cappedResultTokens(resultTokens, this.cap);
     this.rawPrefix[n] = this.rawPrefix[n]! + resultTokens;
     if (this.extended) this.maskedPrefix[n] = this.maskedPrefix[n]! + this.placeholder;
   }

@@ -54,7 +54,31 @@ export function costAtPrices(
   output: number,
   reasoning: number,
 ): number {
-  return uncachedCost(inputPrice, outputPrice, reasoningPrice, input - cached - cacheWrite - cacheWrite1h, output, reasoning) + cached * cachedPrice + cacheWrite * cacheWritePrice + cacheWrite1h * cacheWrite1hPrice;
+  return costOfSums(inputPrice, cachedPrice, cacheWritePrice, cacheWrite1hPrice, outputPrice, reasoningPrice, uncachedTokens(input, cached, cacheWrite, cacheWrite1h), cached, cacheWrite, cacheWrite1h, plainOutputTokens(output, reasoning), reasoning);
+}
+
+/**
+ * The formula over the token parts each billed at one price — of one call, or summed over calls (the
+ * closed forms' shortcuts: fast/stretch.ts, fast/recordedStretch.ts, fast/sweepClosed.ts): uncached
+ * prompt, cache read, cache writes (5 min, 1 h), output beside reasoning, reasoning. Numbers, not an
+ * object, so a hot loop allocates nothing. Added in this order, as every caller's (exact whole numbers
+ * below 2^53 add alike in any order; prices that are not whole are added as the per-call formula adds them).
+ */
+export function costOfSums(
+  inputPrice: number,
+  cachedPrice: number,
+  cacheWritePrice: number,
+  cacheWrite1hPrice: number,
+  outputPrice: number,
+  reasoningPrice: number,
+  uncached: number,
+  cached: number,
+  cacheWrite: number,
+  cacheWrite1h: number,
+  plainOutput: number,
+  reasoning: number,
+): number {
+  return uncached * inputPrice + plainOutput * outputPrice + reasoning * reasoningPrice + cached * cachedPrice + cacheWrite * cacheWritePrice + cacheWrite1h * cacheWrite1hPrice;
 }
 
 /** The prompt tokens billed at the input price: neither read from nor written to a cache (clamped at 0). */
@@ -74,8 +98,7 @@ export function plainOutputTokens(output: number, reasoning: number): number {
  * with nothing cached costs exactly this (sums of whole picodollars are exact in any order).
  */
 export function uncachedCost(inputPrice: number, outputPrice: number, reasoningPrice: number, uncached: number, output: number, reasoning: number): number {
-  const prompt = uncached > 0 ? uncached : 0;
-  return prompt * inputPrice + plainOutputTokens(output, reasoning) * outputPrice + reasoning * reasoningPrice;
+  return costOfSums(inputPrice, 0, 0, 0, outputPrice, reasoningPrice, uncached > 0 ? uncached : 0, 0, 0, 0, plainOutputTokens(output, reasoning), reasoning);
 }
 
 /** A summary call about to be made: its prompt estimate in, the summary's S tokens out, at `prices` (the summary model's), its cache writes lasting as the run's may (`cacheWrites`). */

@@ -54,8 +54,8 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       const budget = limits[Limit.BudgetPico]!;
       if (spent >= budget) return `${formatUsd(spent, 6)} spent, limit ${formatUsd(budget, 6)}`;
       return (
-        `next call (up to ${formatUsd(facts[Fact.BoundPico]!, 6)}: ${facts[Fact.PromptEstimate]}-token prompt + ` +
-        `${limits[Limit.MaxOutputTokens]} output tokens) would take ${formatUsd(spent, 6)} past the limit ${formatUsd(budget, 6)}`
+        `${formatUsd(spent, 6)} spent; the next call (up to ${formatUsd(facts[Fact.BoundPico]!, 6)}: ${facts[Fact.PromptEstimate]}-token prompt + ` +
+        `${limits[Limit.MaxOutputTokens]} output tokens) would take it past the limit ${formatUsd(budget, 6)}`
       );
     }
     case StopCode.TokenLimit:

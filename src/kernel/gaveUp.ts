@@ -77,3 +77,12 @@ export function endsAfterLastCall(trace: Recording): boolean {
 export function endsBeforeNextCall(call: number, calls: number, endsAfterLast: boolean): boolean {
   return endsAfterLast && call >= calls;
 }
+
+/**
+ * How a replay of `end`'s recording stops once no recorded call is left (the recording ran out): completed
+ * when the run ended completed, else trace_end. Written once for every engine: the readable ReplaySource,
+ * the session-tree replay, the recorded model (agent/traceModel.ts), the compiled trace (exhaustedCode).
+ */
+export function exhaustedStop(end: Pick<Trace['end'], 'outcome'>): 'completed' | 'trace_end' {
+  return end.outcome === 'completed' ? 'completed' : 'trace_end';
+}

@@ -22,5 +22,6 @@ export { CacheWrites, cacheWritesOf } from './cacheWrites.js';
 export { boundWrites, meterCall, Metered, CacheModeCode } from './meter.js';
 export { ContextTracker, type PromptView } from './context.js';
 export { compactContext, framingAfterCall } from './compaction.js';
+export { enterCall } from './callContext.js';
 export { callLatencyMs, modelledCallMs, modelledToolMs, toolLatencyMs } from './latency.js';
 export { describeStop, Fact } from './describe.js';

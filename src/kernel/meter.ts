@@ -121,10 +121,12 @@ function recordedCache(out: Float64Array, call: Float64Array, at: number, flags:
     const rewritten = write + write1h > 0 ? recordedCached - cached : 0;
     if (write1h > write) write1h += rewritten;
     else write += rewritten;
-    const writable = input - cached;
-    if (writable < write) write = writable;
-    if (writable - write < write1h) write1h = writable - write;
-  }
+  } else if (input < cached) cached = input;
+  // The parts no more than the whole (a prompt not recorded is the growth model's, or 0 for a failed call,
+  // which recorded parts may pass), as the live loop reads a response's usage (agent/openaiUsage.ts).
+  const writable = input - cached;
+  if (writable < write) write = writable;
+  if (writable - write < write1h) write1h = writable - write;
   out[Metered.Cached] = cached;
   out[Metered.CacheWrite] = write;
   out[Metered.CacheWrite1h] = write1h;
@@ -153,15 +155,20 @@ function servablePrefix(unchangedTokens: number, recordedDelta: number): number 
 }
 
 /**
- * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
- * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
- * writes what the cache did not serve, for five minutes unless the call recorded writes for an hour.
+ * The call recorded its cache writes for an hour more than for five minutes (Claude Code's sessions do):
+ * `on` writes for an hour too. Read of every call, its prompt size recorded or not (a call may record
+ * 1 h writes alone): the one rule, which the closed form refuses stretches by (fast/closedForm.ts).
  */
-/** The call recorded its cache writes for an hour more than for five minutes (Claude Code's sessions do): `on` writes for an hour too. */
-function writesForAnHour(call: Float64Array, at: number): boolean {
+export function writesForAnHour(call: Float64Array, at: number): boolean {
   return call[at + CallField.RecordedCacheWrite1h]! > call[at + CallField.RecordedCacheWrite]!;
 }
 
+/**
+ * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
+ * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
+ * writes what the cache did not serve, for five minutes unless the call recorded writes for an hour
+ * (`forAnHour`: writesForAnHour).
+ */
 function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number, forAnHour = false): void {
   const servable = unchangedTokens < input ? unchangedTokens : input;
   const minPrefix = prices.minCachePrefix;

@@ -3,6 +3,7 @@
  * context strategy did, and (keepSteps) a row per call — added to as the session pays for each call,
  * and read out as the run's outcome when it stops.
  */
+import { overshootPico } from '../kernel/brakes.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { costOutOfRange } from '../kernel/cost.js';
@@ -10,18 +11,41 @@ import type { PromptView } from '../kernel/context.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord } from '../trace/types.js';
 import type { MeteredCall } from './meter.js';
-import { addStrategyFigures, type RunOutcome, type StepRow } from './types.js';
+import type { CallUsage } from '../pricing/types.js';
+import { addStrategyFigures, type MeteredTotals, type RunOutcome, type StepRow } from './types.js';
+
+/**
+ * The figures of `from` (a run's accounts' totals, or any report of a run) that MeteredTotals lists, in the
+ * order every report gives them: the one place the list is copied.
+ */
+export function meteredTotals(from: Readonly<MeteredTotals>): MeteredTotals {
+  return {
+    failedCalls: from.failedCalls,
+    toolCalls: from.toolCalls,
+    inputTokens: from.inputTokens,
+    cachedInputTokens: from.cachedInputTokens,
+    cacheWriteTokens: from.cacheWriteTokens,
+    outputTokens: from.outputTokens,
+    reasoningTokens: from.reasoningTokens,
+  };
+}
+
+/** A call's cache writes as reports count them: both lifetimes together (a served reply's `cache_write_tokens` too). */
+export function cacheWriteTokensOf(usage: Readonly<CallUsage>): number {
+  return usage.cacheWrite + usage.cacheWrite1h;
+}
 
 export class RunAccounts {
   readonly rows: StepRow[] = [];
+  /** Named as MeteredTotals names them (meteredTotals reads them out), and what the run's reports need besides. */
   readonly totals = {
-    input: 0,
-    cached: 0,
-    cacheWrite: 0,
-    output: 0,
-    reasoning: 0,
-    failed: 0,
+    failedCalls: 0,
     toolCalls: 0,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
     cacheRuleLost: 0,
     recordedInput: 0,
     recordedInputCalls: 0,
@@ -48,15 +72,9 @@ export class RunAccounts {
       steps: state.steps,
       calls: state.calls,
       backtracks: state.backtracks,
-      failedCalls: totals.failed,
-      toolCalls: totals.toolCalls,
-      inputTokens: totals.input,
-      cachedInputTokens: totals.cached,
-      cacheWriteTokens: totals.cacheWrite,
-      outputTokens: totals.output,
-      reasoningTokens: totals.reasoning,
+      ...meteredTotals(totals),
       costPico: state.spentPico,
-      overshootPico: state.spentPico > budgetPico ? state.spentPico - budgetPico : 0,
+      overshootPico: overshootPico(state.spentPico, budgetPico),
       elapsedMs: state.elapsedMs,
       cacheRuleLostTokens: totals.cacheRuleLost,
       rows: this.rows,
@@ -74,7 +92,7 @@ export class RunAccounts {
   /** Adds a summary call (context `summary`/`hybrid`: not a step; `failed`: one of the failed calls) to the totals, its cost to the summaries' too, and (keepSteps) its row. */
   addSummary(metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>, failed = false): void {
     this.totals.summaryCalls += 1;
-    if (failed) this.totals.failed += 1;
+    if (failed) this.totals.failedCalls += 1;
     this.totals.summaryCostPico += metered.costPico;
     this.add(null, metered, view, state);
   }
@@ -86,13 +104,13 @@ export class RunAccounts {
     if (!Number.isSafeInteger(state.spentPico)) throw costOutOfRange();
     const { usage, costPico } = metered;
     const totals = this.totals;
-    totals.input += usage.input;
-    totals.cached += usage.cached;
-    totals.cacheWrite += usage.cacheWrite + usage.cacheWrite1h;
-    totals.output += usage.output;
-    totals.reasoning += usage.reasoning;
+    totals.inputTokens += usage.input;
+    totals.cachedInputTokens += usage.cached;
+    totals.cacheWriteTokens += cacheWriteTokensOf(usage);
+    totals.outputTokens += usage.output;
+    totals.reasoningTokens += usage.reasoning;
     totals.cacheRuleLost += metered.cacheRuleLostTokens;
-    if (response?.failed) totals.failed += 1;
+    if (response?.failed) totals.failedCalls += 1;
     if (response && response.inputTokens !== undefined) {
       totals.recordedInput += response.inputTokens;
       totals.recordedInputCalls += 1;
@@ -109,7 +127,7 @@ export class RunAccounts {
       step: state.steps,
       inputTokens: usage.input,
       cachedInputTokens: usage.cached,
-      cacheWriteTokens: usage.cacheWrite + usage.cacheWrite1h,
+      cacheWriteTokens: cacheWriteTokensOf(usage),
       outputTokens: usage.output,
       costPico,
       cumulativeInputTokens: (previous?.cumulativeInputTokens ?? 0) + usage.input,

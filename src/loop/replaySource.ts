@@ -1,5 +1,5 @@
 import { cacheWritesOf, type CacheWrites } from '../kernel/cacheWrites.js';
-import { endsAfterLastCall, endsBeforeNextCall } from '../kernel/gaveUp.js';
+import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/gaveUp.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, Trace } from '../trace/types.js';
@@ -26,7 +26,7 @@ export class ReplaySource implements StepSource {
     return this.calls[this.index++] ?? null;
   }
   exhaustedReason() {
-    return this.trace.end.outcome === 'completed' ? ('completed' as const) : ('trace_end' as const);
+    return exhaustedStop(this.trace.end);
   }
   exhaustedDetail(): string {
     return recordedEndDetail(this.trace.end);

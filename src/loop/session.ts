@@ -26,7 +26,9 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, summaryMayRun } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
-import { compactContext, framingAfterCall } from '../kernel/compaction.js';
+import { framingAfterCall } from '../kernel/compaction.js';
+import { enterCall } from '../kernel/callContext.js';
+import { CallFlag, callFlags, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import { CacheWrites } from '../kernel/cacheWrites.js';
@@ -232,17 +234,11 @@ export class LoopSession {
       this.framingTokens = framingAfterCall(this.framingTokens, this.overheadTokens);
     }
     this.accounts.add(response, metered, view, this.state);
-    if (backtrack) {
-      this.context.dropLastStep();
-      return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
-    }
-    if (response.failed) return null;
-    if (response.compaction) {
-      this.overheadTokens = compactContext(this.context, usage.output, this.framingTokens);
-      return null;
-    }
-    this.context.addStep(usage.output);
-    if ((response.toolCalls?.length ?? 0) === 0 && !response.unparseable) return this.stops.stop(StopCode.Completed);
+    const flags = callFlags(response);
+    this.overheadTokens = enterCall(this.context, flags, usage.output, this.overheadTokens, this.framingTokens);
+    if (backtrack) return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
+    if ((flags & TOOLS_DO_NOT_RUN) !== 0) return null;
+    if ((flags & CallFlag.Answer) !== 0) return this.stops.stop(StopCode.Completed);
     return null;
   }
 

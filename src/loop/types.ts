@@ -137,11 +137,13 @@ export interface StepRow {
   summary?: boolean;
 }
 
-/** The figures every replay path produces for a run. */
-export interface RunTotals {
-  steps: number;
-  calls: number;
-  backtracks: number;
+/**
+ * A run's calls as metered — its failed calls, the tool calls it played, its tokens as billed (cache
+ * writes of both lifetimes together) — named as every report of a run names them: replay's and the real
+ * loop's totals (RunTotals), a report's run (report/records.ts), a served session (serve/sessionSummary.ts).
+ * The one list of them; meteredTotals (accounts.ts) copies them out of a run's accounts or any such report.
+ */
+export interface MeteredTotals {
   failedCalls: number;
   toolCalls: number;
   inputTokens: number;
@@ -149,6 +151,13 @@ export interface RunTotals {
   cacheWriteTokens: number;
   outputTokens: number;
   reasoningTokens: number;
+}
+
+/** The figures every replay path produces for a run. */
+export interface RunTotals extends MeteredTotals {
+  steps: number;
+  calls: number;
+  backtracks: number;
   costPico: number;
   /** Spend beyond the budget (0 without a budget). */
   overshootPico: number;

@@ -7,6 +7,7 @@
  * one observation of its summed usage.
  */
 import { UserError } from '../errors.js';
+import { plainOutputTokens, uncachedTokens } from '../kernel/cost.js';
 import { usdToPico, type Pico } from '../money.js';
 import type { Trace } from '../trace/types.js';
 import type { TokenPriceKey } from './cost.js';
@@ -21,8 +22,8 @@ export const DERIVED_KEYS: readonly TokenPriceKey[] = ['input', 'output', 'cache
 
 /** Tokens of a call (or a run) billed at each price, in DERIVED_KEYS order. */
 function features(usage: CallUsage): number[] {
-  const uncached = Math.max(0, usage.input - usage.cached - usage.cacheWrite - usage.cacheWrite1h);
-  return [uncached, Math.max(0, usage.output - usage.reasoning), usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.reasoning];
+  const uncached = uncachedTokens(usage.input, usage.cached, usage.cacheWrite, usage.cacheWrite1h);
+  return [uncached, plainOutputTokens(usage.output, usage.reasoning), usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.reasoning];
 }
 
 export interface DerivedModel {

@@ -3,7 +3,7 @@
  * digits, rounded half up from exact picodollars (never through a float): $6.1379, $0.0325, $0.00123,
  * $0.0000123. A run that cost anything never shows $0.0000; only a zero amount is `$0`.
  */
-import type { Pico } from '../money.js';
+import { formatUsd as fixedUsd, usdToPico, type Pico } from '../money.js';
 
 const PICO_DIGITS = 12;
 
@@ -11,15 +11,9 @@ export function formatUsd(amount: Pico | bigint): string {
   if (typeof amount === 'number' && Number.isSafeInteger(amount)) return formatSafePico(amount);
   const value = typeof amount === 'bigint' ? amount : BigInt(amount);
   if (value === 0n) return '$0';
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
+  const abs = value < 0n ? -value : value;
   const decimals = Math.min(PICO_DIGITS, Math.max(4, leadingZeros(abs) + 3));
-  const unit = 10n ** BigInt(PICO_DIGITS - decimals);
-  const rounded = (abs + unit / 2n) / unit;
-  const scale = 10n ** BigInt(decimals);
-  const whole = rounded / scale;
-  const fraction = (rounded % scale).toString().padStart(decimals, '0');
-  return `${negative ? '-' : ''}$${whole}.${fraction}`;
+  return fixedUsd(value, decimals);
 }
 
 /** The same for amounts below 2^53 pico, in plain integer arithmetic (every step exact): a table of thousands of amounts. */
@@ -43,5 +37,5 @@ function leadingZeros(pico: bigint): number {
 
 /** A USD amount given as a JSON number (report records, exact to the picodollar) in the same format. */
 export function formatUsdNumber(usd: number): string {
-  return formatUsd(Math.round(usd * 1e12));
+  return formatUsd(usdToPico(usd));
 }

@@ -6,12 +6,14 @@ import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
-import type { StepRow } from '../loop/types.js';
+import type { MeteredTotals, StepRow } from '../loop/types.js';
+import { meteredTotals } from '../loop/accounts.js';
 import { costPerCompletedPico, type Summary } from '../replay/summary.js';
 import { strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
 import { defaultCacheSpec } from './runsTook.js';
 
-export interface RunRecord extends StrategyFigureRecord {
+/** A run as a report gives it: its calls as metered (MeteredTotals) by the names every report gives them, among the rest. */
+export interface RunRecord extends StrategyFigureRecord, MeteredTotals {
   source: string;
   task?: string;
   model: string;
@@ -22,13 +24,6 @@ export interface RunRecord extends StrategyFigureRecord {
   modelCalls: number;
   recordedCalls: number;
   backtracks: number;
-  failedCalls: number;
-  toolCalls: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
   costUsd: number;
   overshootUsd: number;
   elapsedSeconds: number;
@@ -98,13 +93,7 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
     modelCalls: run.modelCalls,
     recordedCalls: run.recordedCalls,
     backtracks: run.backtracks,
-    failedCalls: run.failedCalls,
-    toolCalls: run.toolCalls,
-    inputTokens: run.inputTokens,
-    cachedInputTokens: run.cachedInputTokens,
-    cacheWriteTokens: run.cacheWriteTokens,
-    outputTokens: run.outputTokens,
-    reasoningTokens: run.reasoningTokens,
+    ...meteredTotals(run),
     costUsd: picoToUsd(run.costPico),
     overshootUsd: picoToUsd(run.overshootPico),
     elapsedSeconds: run.elapsedMs / 1000,

@@ -5,6 +5,7 @@
  */
 import type { CallUsage } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
+import { cacheWriteTokensOf } from '../loop/accounts.js';
 
 export interface ReplyToolCall {
   id: string;
@@ -42,7 +43,7 @@ export function openAiUsage(usage: CallUsage): OpenAiUsage {
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
     total_tokens: usage.input + usage.output,
-    prompt_tokens_details: { cached_tokens: usage.cached, cache_write_tokens: usage.cacheWrite + usage.cacheWrite1h },
+    prompt_tokens_details: { cached_tokens: usage.cached, cache_write_tokens: cacheWriteTokensOf(usage) },
     completion_tokens_details: { reasoning_tokens: usage.reasoning },
   };
 }

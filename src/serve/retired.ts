@@ -12,7 +12,8 @@
 import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
-import type { HeldSession, ServeSession, SessionSummary } from './session.js';
+import type { HeldSession, ServeSession } from './session.js';
+import type { SessionSummary } from './sessionSummary.js';
 import { counted } from '../plural.js';
 
 /**

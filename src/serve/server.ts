@@ -22,7 +22,7 @@ import { ApiError, invalidRequest, unanswerable, worthRetrying } from './apiErro
 import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
 import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
-import type { SessionSummary } from './session.js';
+import type { SessionSummary } from './sessionSummary.js';
 import { PURPOSE_HEADER } from './purpose.js';
 import { decodedSessionId, headerValueOf } from './headers.js';
 import { checkServeOptions } from './options.js';

@@ -1,7 +1,7 @@
 /**
  * What every served conversation shares: a LoopSession without brakes (the agent under test runs its own)
  * that meters each answered call with the kernel's meter and prices (src/kernel/meter.ts, cost.ts) and
- * keeps the spend, and the figures `GET /loopcost/sessions` shows.
+ * keeps the spend; the figures `GET /loopcost/sessions` shows are read from it (sessionSummary.ts).
  */
 import { NO_BRAKES } from '../brakes/config.js';
 import { placeIssues } from '../errors.js';
@@ -9,16 +9,15 @@ import { FULL_HISTORY, type CacheMode } from '../context/strategy.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession } from '../loop/session.js';
 import { cacheModeCode, type MeteredCall } from '../loop/meter.js';
-import { picoToUsdString } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
+import { refusalError, sessionSummary, type SessionSummary } from './sessionSummary.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
-import { CONTEXT_LENGTH_EXCEEDED, refusalMessage } from '../loop/refusalWords.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { estimatedSummaryCall, refusedSummaryRecord } from '../loop/summary.js';
 import { windowRefusal } from '../kernel/providerWindow.js';
@@ -26,39 +25,7 @@ import { Metered } from '../kernel/meter.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { summaryPricing, type PricingOf } from './summaryModel.js';
 import type { Ending } from './retired.js';
-
-export interface SessionSummary {
-  id: string;
-  kind: 'recorded' | 'synthetic';
-  /** The trace's source, or `scenario#run` (1-based run, as replay names it). */
-  source: string;
-  model: string;
-  /** The model the spend is priced as, and the day its dated prices were read at (when the table dates them). */
-  pricedAs: string;
-  pricesAsOf?: string;
-  cache: CacheMode;
-  calls: number;
-  steps: number;
-  failedCalls: number;
-  /** Tool calls played, as replay counts them: those of the answered calls (none a recorded run never reached, `unreached`). */
-  toolCalls: number;
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  costPico: number;
-  costUsd: string;
-  /** The trace or agent has no further response: the next call is answered with an error. */
-  ended: boolean;
-  /**
-   * Set when the session was retired while in progress (a run stopped by its own brakes): by its client's end
-   * request, or after its idle time. Not for a recording given whole (givenWhole): it ended with its recording.
-   */
-  endedBy?: 'client' | 'idle';
-  /** Recorded: calls of the trace not yet answered. */
-  remainingCalls?: number;
-}
+import type { Stop } from '../brakes/stopReasons.js';
 
 export interface SessionSetup {
   id: string;
@@ -120,6 +87,8 @@ export abstract class ServeSession implements HeldSession {
   abstract ended(): boolean;
   /** The model name the session's last ordinary request gave: a summary request naming it is answered by the session's model. */
   private askedAs: string | undefined;
+  /** The stop of the provider's last refusal of a call of the session (refused). */
+  private refusedStop: Stop | undefined;
 
   /** The next response to `request`, metered and paid for. Throws ApiError (409) past the end. */
   answer(request: ChatRequest): Reply {
@@ -147,30 +116,7 @@ export abstract class ServeSession implements HeldSession {
   endGivenWhole(): void {}
 
   summary(): SessionSummary {
-    const { setup } = this;
-    const totals = this.loop.totals;
-    const state = this.loop.state;
-    return {
-      id: setup.id,
-      kind: this.kind,
-      source: setup.source,
-      model: setup.model,
-      pricedAs: setup.pricing.model,
-      ...(setup.pricing.source.asOf === undefined ? {} : { pricesAsOf: setup.pricing.source.asOf }),
-      cache: setup.cache,
-      calls: state.calls,
-      steps: state.steps,
-      failedCalls: totals.failed,
-      toolCalls: totals.toolCalls,
-      inputTokens: totals.input,
-      cachedInputTokens: totals.cached,
-      cacheWriteTokens: totals.cacheWrite,
-      outputTokens: totals.output,
-      reasoningTokens: totals.reasoning,
-      costPico: state.spentPico,
-      costUsd: picoToUsdString(state.spentPico),
-      ended: this.ended(),
-    };
+    return sessionSummary({ setup: this.setup, kind: this.kind, loop: this.loop, ended: this.ended(), stop: this.refusedStop });
   }
 
   /**
@@ -267,11 +213,13 @@ export abstract class ServeSession implements HeldSession {
   /**
    * The provider's refusal of `record`'s request, sent with the prompt `view` (a synthetic agent's: SyntheticAgent.next):
    * the call counted as the loop counts one (LoopSession.providerRefused: no step, paid nothing) and answered as
-   * OpenAI answers it, 400 `context_length_exceeded` with the numbers in its message (refusalMessage).
+   * OpenAI answers it (sessionSummary.ts refusalError), the stop the loop that sent it ends with in
+   * `error.loopcost` and in the session's summary (`stop`).
    */
   protected refused(record: CallRecord, view: PromptView, refusal: WindowRefusal): ApiError {
-    this.loop.providerRefused(record, view, refusal);
-    return new ApiError(400, refusalMessage(refusal), 'invalid_request_error', 'messages', CONTEXT_LENGTH_EXCEEDED);
+    const stop = this.loop.providerRefused(record, view, refusal);
+    this.refusedStop = stop;
+    return refusalError(refusal, stop);
   }
 }
 

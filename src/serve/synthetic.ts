@@ -8,8 +8,10 @@
  *   firstKeptStep          the earliest answered step from which every later one is still in the messages
  *                          (a reply is found by its tool-call ids, or its text)
  * Usage reports those prompt tokens; cost is metered by the kernel (cache as the scenario says).
- * A draw past the largest count ends the run as it ends the CLI's: this call and every later one of the
- * session is answered with the error naming the scenario file, the field and the run (a 422, server.ts).
+ * A draw past the largest count, or a run's spend past exact picodollars, ends the run as it ends the CLI's:
+ * this call and every later one of the session is answered with the error naming the scenario file, the
+ * field and the run (a 422, server.ts; for the spend, a hint a serve client can act on, servedWords), and the
+ * session is retired with the totals of the calls answered.
  */
 import { countChatTokensWith, encodingForModel, replyPrimingTokens, type ChatMessageText, type EncodingName } from '../import/tokenCount.js';
 import type { PromptView } from '../kernel/context.js';
@@ -19,7 +21,8 @@ import type { CallRecord } from '../trace/types.js';
 import { ApiError } from './apiError.js';
 import type { Reply } from './reply.js';
 import { messageText, type ChatMessage, type ChatRequest } from './request.js';
-import { ServeSession, type SessionSetup, type SessionSummary } from './session.js';
+import { ServeSession, type SessionSetup } from './session.js';
+import type { SessionSummary } from './sessionSummary.js';
 import type { Ending } from './retired.js';
 import { outputCapOf } from './outputCap.js';
 
@@ -75,14 +78,33 @@ export class SyntheticSession extends ServeSession {
     const keys = request.messages.map(messageKey);
     const refusal = this.agent.refusal();
     if (refusal) throw this.refused(record, view, refusal);
+    const before = { ...this.loop.state };
     try {
       const reply = this.respond(record, view, { what: `synthetic ${this.agent.behaviour}`, cutBefore: this.agent.lastCut });
       this.remember(reply, keys);
       return reply;
     } catch (error) {
       this.previousKeys = keys;
-      throw error;
+      if (!(error instanceof UserError)) throw error;
+      // The engine refused the call (its spend past exact picodollars): not answered, so not counted — the
+      // totals stay those of the calls answered, exact — and the run ends there, as the CLI's does.
+      Object.assign(this.loop.state, before);
+      throw this.breaks(servedWords(error));
     }
+  }
+
+  /**
+   * The run cannot go on (a draw too large, its spend past exact picodollars): it ends, retired at once
+   * (registry.ts), and `error` answers this call and every later one (README: the 422 that ended it).
+   * V8 keeps an error's stack frames, with their receivers (this session, its agent), until the stack is
+   * read: read and dropped (it is an answer to send, not a bug to trace), so the error kept holds its text alone.
+   */
+  private breaks(error: UserError): UserError {
+    void error.stack;
+    error.stack = '';
+    this.broken = error;
+    this.done = true;
+    return error;
   }
 
   /** Once ended: the error the run broke with (a draw too large), else the 409 agentEnded builds from the agent's ending. */
@@ -96,16 +118,7 @@ export class SyntheticSession extends ServeSession {
     try {
       return this.drawPlace(() => this.agent.next(view, this.loop.state, { maxOutputTokens: outputCap }));
     } catch (error) {
-      if (error instanceof UserError) {
-        // V8 keeps an error's stack frames, with their receivers (this session, its agent), until the stack is
-        // read: read and drop it (it is an answer to send, not a bug to trace), so the error kept for every
-        // later request (and by the session once retired) holds its text alone.
-        void error.stack;
-        error.stack = '';
-        this.broken = error;
-        this.done = true;
-      }
-      throw error;
+      throw error instanceof UserError ? this.breaks(error) : error;
     }
   }
 
@@ -152,7 +165,19 @@ export class SyntheticSession extends ServeSession {
   }
 }
 
-/** A run broken by `error` (a draw too large) answers every later request with it. */
+/**
+ * `error` in words a serve client can act on: the engine's refusal of a run's spend past $9,007 names the
+ * CLI's flags (`set --max-steps, --max-cost or --context-window`), which bound a replay; served, the run's
+ * brakes are its agent's, and what bounds a call is the max_tokens its request sends.
+ */
+function servedWords(error: UserError): UserError {
+  if (!error.issues.some((issue) => issue.code === 'cost_out_of_range')) return error;
+  return new UserError(error.issues.map((issue) => (issue.code === 'cost_out_of_range' ? { ...issue, hint: SERVED_COST_HINT } : issue)));
+}
+
+const SERVED_COST_HINT = "this run has ended; send max_tokens (or max_completion_tokens) to cut each answer as a provider does, or bound the scenario's outputTokens, and start a new session";
+
+/** A run broken by `error` (a draw too large, a spend past $9,007) answers every later request with it. */
 function brokenBy(_totals: SessionSummary, error: UserError): UserError {
   return error;
 }

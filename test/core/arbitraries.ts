@@ -38,8 +38,10 @@ export const callArb: fc.Arbitrary<CallRecord> = fc
     kind: fc.constantFrom('normal', 'normal', 'normal', 'normal', 'backtrack', 'unparseable', 'failed', 'compaction', 'final'),
     recorded: fc.option(fc.record({ extra: fc.integer({ min: -200, max: 3000 }), cached: fc.integer({ min: 0, max: 30_000 }), write: fc.integer({ min: 0, max: 3000 }), write1h: fc.integer({ min: 0, max: 500 }) }), { nil: undefined }),
     reasoning: fc.integer({ min: 0, max: 800 }),
+    // 1 h cache writes recorded without a prompt size (the trace rules allow it): a call the meter's cache `on` writes for an hour.
+    write1hAlone: fc.oneof({ arbitrary: fc.constant(0), weight: 9 }, { arbitrary: fc.integer({ min: 1, max: 400 }), weight: 1 }),
   })
-  .map(({ outputTokens, latencyMs, tools, kind, recorded, reasoning }, ) => {
+  .map(({ outputTokens, latencyMs, tools, kind, recorded, reasoning, write1hAlone }) => {
     const call: CallRecord = { type: 'call', outputTokens, reasoningTokens: Math.min(reasoning, outputTokens), ...(latencyMs === undefined ? {} : { latencyMs }) };
     if (tools.length > 0) {
       call.toolCalls = tools.map((t) => ({
@@ -61,7 +63,7 @@ export const callArb: fc.Arbitrary<CallRecord> = fc
       call.cachedInputTokens = Math.min(recorded.cached, call.inputTokens);
       call.cacheWriteTokens = Math.min(recorded.write, call.inputTokens - call.cachedInputTokens);
       call.cacheWrite1hTokens = Math.min(recorded.write1h, call.inputTokens - call.cachedInputTokens - call.cacheWriteTokens);
-    }
+    } else if (write1hAlone > 0) call.cacheWrite1hTokens = write1hAlone;
     return call;
   });
 
@@ -85,3 +87,37 @@ export const strategyArb: fc.Arbitrary<ContextStrategy> = fc.record({
   cap: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
 }).map(({ window, cap }) => ({ kind: window === undefined ? 'full' : 'window', ...(window === undefined ? {} : { windowSteps: window }), ...(cap === undefined ? {} : { toolResultCap: cap }) }) as ContextStrategy);
 
+
+/** A step without a recorded prompt size whose tool calls all run, some recording 1 h cache writes alone: what the closed form takes. */
+const plainStepArb: fc.Arbitrary<CallRecord> = fc
+  .record({
+    outputTokens: fc.integer({ min: 0, max: 1500 }),
+    reasoning: fc.integer({ min: 0, max: 800 }),
+    latencyMs: fc.option(fc.integer({ min: 0, max: 4000 }), { nil: undefined }),
+    results: fc.array(fc.record({ x: fc.integer({ min: 0, max: 30 }), resultTokens: fc.integer({ min: 0, max: 4000 }) }), { minLength: 1, maxLength: 2 }),
+    write1h: fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 400 }), weight: 1 }),
+  })
+  .map(({ outputTokens, reasoning, latencyMs, results, write1h }) => ({
+    type: 'call' as const,
+    outputTokens,
+    reasoningTokens: Math.min(reasoning, outputTokens),
+    ...(latencyMs === undefined ? {} : { latencyMs }),
+    ...(write1h > 0 ? { cacheWrite1hTokens: write1h } : {}),
+    toolCalls: results.map((r) => ({ name: 'run', arguments: { x: r.x }, resultTokens: r.resultTokens })),
+  }));
+
+/**
+ * Calls without a recorded prompt size, most of them plain steps (the closed form takes them in long
+ * stretches), some recording cache writes for an hour alone, which the meter's cache `on` writes for an
+ * hour; now and then one of callArb's (its prompt size dropped).
+ */
+export const plainCallArb: fc.Arbitrary<CallRecord> = fc.oneof(
+  { arbitrary: plainStepArb, weight: 6 },
+  {
+    arbitrary: callArb.map((call) => {
+      const { inputTokens: _input, cachedInputTokens: _cached, cacheWriteTokens: _write, ...plain } = call;
+      return plain;
+    }),
+    weight: 1,
+  },
+);

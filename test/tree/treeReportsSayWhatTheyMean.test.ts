@@ -54,7 +54,7 @@ describe('--budget-mode with a per-agent budget alone', () => {
     expect(sub(checked!).costUsd).toBeGreaterThan(0.1);
     expect(sub(predicted!)).toMatchObject({ stopReason: 'budget', stoppedBy: 'subagent' });
     expect(sub(predicted!).costUsd).toBeLessThanOrEqual(0.1);
-    expect(sub(predicted!).stopDetail).toMatch(/^next call \(up to \$/);
+    expect(sub(predicted!).stopDetail).toMatch(/^\$[0-9.]+ spent; the next call \(up to \$/);
   });
 
   it('still refused with no budget at all, and the per-agent budget without --tree is refused as before (exit 2)', async () => {

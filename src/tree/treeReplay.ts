@@ -1,0 +1,217 @@
+/**
+ * One session tree's replay as it goes (engine.ts replaySessionTree drives it call by call, in the
+ * schedule's order): each agent's state, its runs' LoopSessions made as their first call comes, the
+ * tree's check before every call, and the stops that end agents and the sub-agents they started. The
+ * rules are engine.ts's (its header); each step here is one of them, in the order it takes them.
+ */
+import type { BrakeConfig } from '../brakes/config.js';
+import { Interner } from '../brakes/fingerprint.js';
+import type { Stop } from '../brakes/stopReasons.js';
+import { LoopSession } from '../loop/session.js';
+import { beforeCall, playCall } from '../loop/run.js';
+import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/gaveUp.js';
+import { cacheWritesOf } from '../kernel/cacheWrites.js';
+import type { RunOutcome, StepSource } from '../loop/types.js';
+import type { ModelPricing } from '../pricing/types.js';
+import { inRunContext } from '../replay/runContext.js';
+import { recordedEndDetail } from '../trace/endDetail.js';
+import { replayedCalls } from '../trace/replayedCalls.js';
+import type { CallRecord, Trace } from '../trace/types.js';
+import type { SessionTree } from './group.js';
+import type { ScheduledCall } from './schedule.js';
+import { AgentBudget, TreeBudget } from './budget.js';
+import { agentStop, type AgentStop } from './result.js';
+import type { TreeEngineOptions } from './engine.js';
+
+export interface AgentState {
+  sessions: (LoopSession | undefined)[];
+  /** Per run: it asked for no call after its last (kernel/gaveUp.ts). */
+  endsAfterLast: boolean[];
+  /** Per run: its calls as replays play them (trace/replayedCalls.ts). */
+  calls: (readonly CallRecord[])[];
+  outcomes: (RunOutcome | undefined)[];
+  /** Its totals under the tree's budget, and the tree's check before its calls. */
+  budget: AgentBudget;
+  stop?: AgentStop;
+  /** The run whose calls are being made. */
+  current: number;
+}
+
+/** An agent's stop, in the order they came (a sub-agent's stop by its parent is not one). */
+export interface TreeStop {
+  agent: number;
+  stop: AgentStop;
+}
+
+function summaryPricingFor(options: TreeEngineOptions, run: Trace): { summaryPricing?: ModelPricing } {
+  const summaryPricing = options.summaryPricingOf?.(run);
+  return summaryPricing === undefined ? {} : { summaryPricing };
+}
+
+/**
+ * A run's call `index` as a step source gives it: the recorded call as replays play it (`calls`:
+ * replayedCalls of the run), or past the last none (the run ran out) — before the brakes where the
+ * recorded run asked for no other (`endsAfterLast`: its model gave up, or it was aborted; kernel/gaveUp.ts),
+ * as a lone replay's ReplaySource ends it.
+ */
+function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, endsAfterLast: boolean): StepSource {
+  return {
+    next: () => calls[index] ?? null,
+    exhaustedReason: () => exhaustedStop(run.end),
+    exhaustedDetail: () => recordedEndDetail(run.end),
+    endedBeforeNextCall: () => endsBeforeNextCall(index, run.calls.length, endsAfterLast),
+  };
+}
+
+/** Each agent's state before its first call: no session yet, its runs' calls as replays play them, its budget. */
+function agentStates(tree: SessionTree, budget: TreeBudget): AgentState[] {
+  return tree.agents.map((agent) => ({
+    sessions: agent.runs.map(() => undefined),
+    endsAfterLast: agent.runs.map((run) => endsAfterLastCall(run)),
+    calls: agent.runs.map((run) => replayedCalls(run)),
+    outcomes: agent.runs.map(() => undefined),
+    budget: new AgentBudget(budget, agent.kind === 'subagent'),
+    current: 0,
+  }));
+}
+
+export class TreeReplay {
+  readonly budget: TreeBudget;
+  readonly states: AgentState[];
+  readonly stops: TreeStop[] = [];
+  private readonly perRun: BrakeConfig;
+  private readonly interner: Interner;
+  /** Each agent's sub-agents (indices). */
+  private readonly children: number[][];
+  /**
+   * After its last call a run's next step finds no call (what a lone replay does when its source runs
+   * out) — once the sub-agents that call started have made their calls: the step is checked against them.
+   */
+  private readonly ranOut: { a: number; r: number }[] = [];
+  /** Each agent's parent's index (−1: none among the agents), resolved once. */
+  private readonly parentOf: number[];
+
+  constructor(
+    private readonly tree: SessionTree,
+    private readonly options: TreeEngineOptions,
+  ) {
+    this.budget = new TreeBudget(options.brakes, options.subagent, { sessionId: tree.sessionId });
+    this.perRun = this.budget.perRun;
+    this.interner = new Interner();
+    this.states = agentStates(tree, this.budget);
+    this.children = tree.agents.map((_, i) => tree.agents.map((agent, j) => (agent.parentAgentId === tree.agents[i]!.agentId && j !== i ? j : -1)).filter((j) => j >= 0));
+    this.parentOf = tree.agents.map(({ parentAgentId: parent }) => (parent === undefined ? -1 : tree.agents.findIndex((agent) => agent.agentId === parent)));
+  }
+
+  /** One scheduled call: the runs that ran out before it first, then the call unless its agent stopped or its run ended. */
+  play({ agent: a, run: r, call: c }: ScheduledCall): void {
+    this.flushRanOut(a);
+    const state = this.states[a]!;
+    if (state.stop !== undefined) return;
+    const run = this.tree.agents[a]!.runs[r]!;
+    state.current = r;
+    const session = this.sessionOf(a, r);
+    if (state.outcomes[r] !== undefined) return; // the run already ended (completed on an earlier call)
+    const stop = this.step(a, r, session, recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
+    if (stop === null && c === run.calls.length - 1) this.ranOut.push({ a, r });
+    this.ended(a, r, stop);
+  }
+
+  /** The runs that ran out take their step past their last call, latest first; with `before`, only those `before` is not a sub-agent (transitively) of. */
+  flushRanOut(before?: number): void {
+    while (this.ranOut.length > 0 && (before === undefined || !this.within(before, this.ranOut.at(-1)!.a))) {
+      const { a, r } = this.ranOut.pop()!;
+      const state = this.states[a]!;
+      const run = this.tree.agents[a]!.runs[r]!;
+      if (state.stop === undefined && state.outcomes[r] === undefined) this.ended(a, r, this.step(a, r, state.sessions[r]!, recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!)));
+    }
+  }
+
+  /** Agent `a`'s run `r`'s session, made on first use (a later part goes on with the agent's conversation). */
+  private sessionOf(a: number, r: number): LoopSession {
+    const state = this.states[a]!;
+    let session = state.sessions[r];
+    if (session === undefined) {
+      const run = this.tree.agents[a]!.runs[r]!;
+      const options = this.options;
+      session = new LoopSession(
+        {
+          brakes: this.perRun,
+          strategy: options.strategy,
+          cache: options.cacheOf(run),
+          pricing: options.pricingOf(run),
+          ...summaryPricingFor(options, run),
+          systemTokens: run.header.systemTokens,
+          goalTokens: run.header.goalTokens,
+          ...(options.latency === undefined ? {} : { latency: options.latency }),
+        },
+        { interner: this.interner, cacheWrites: cacheWritesOf(run) },
+      );
+      // A later part goes on with the agent's conversation: its first prompt is estimated from it.
+      const previous = r > 0 ? state.sessions[r - 1] : undefined;
+      if (previous !== undefined) session.continueConversation(previous);
+      state.sessions[r] = session;
+    }
+    return session;
+  }
+
+  private finishRun(a: number, r: number, stop: Stop): void {
+    const state = this.states[a]!;
+    const session = state.sessions[r];
+    if (session !== undefined && state.outcomes[r] === undefined) state.outcomes[r] = session.finish(stop);
+  }
+
+  /** Stops agent `a` (and, transitively, the sub-agents it started that are still going). */
+  private stopAgent(a: number, stop: AgentStop): void {
+    const state = this.states[a]!;
+    if (state.stop !== undefined) return;
+    state.stop = stop;
+    this.finishRun(a, state.current, stop);
+    if (stop.by !== 'parent') this.stops.push({ agent: a, stop });
+    const cut: AgentStop = { reason: stop.reason, detail: `${this.tree.agents[a]!.agentId} stopped (${stop.reason})`, by: 'parent' };
+    for (const child of this.children[a]!) if (!this.finishedAll(child)) this.stopAgent(child, cut);
+  }
+
+  private finishedAll(a: number): boolean {
+    const state = this.states[a]!;
+    return state.outcomes[state.outcomes.length - 1] !== undefined;
+  }
+
+  /**
+   * One step of agent `a`'s run `r` on `session` as `source` answers it, the tree's check first; what it
+   * spent then joins the totals. A refusal that knows no run (a run past exact picodollars) names this run
+   * and its agent, as a lone replay names its run (replay/runContext.ts).
+   */
+  private step(a: number, r: number, session: LoopSession, source: StepSource): AgentStop | null {
+    try {
+      const agentBudget = this.states[a]!.budget;
+      const next = beforeCall(session, source, agentBudget);
+      const ended = next.stop ?? playCall(session, next.response, next.view);
+      agentBudget.sync(session);
+      return ended && agentStop(ended);
+    } catch (error) {
+      // (A run that names no agent of its own is a tree of one: its run alone names it.)
+      const run = this.tree.agents[a]!.runs[r]!;
+      return inRunContext(
+        run,
+        () => {
+          throw error;
+        },
+        run.header.agent?.agentId,
+      );
+    }
+  }
+
+  /** A step's stop: a brake's (or a parent's) stops the agent, the run's own end finishes the run. */
+  private ended(a: number, r: number, stop: AgentStop | null): void {
+    if (stop?.by !== undefined) this.stopAgent(a, stop);
+    else if (stop) this.finishRun(a, r, stop);
+  }
+
+  /** Agent `a` is a sub-agent (at any depth) of `ancestor`. */
+  private within(a: number, ancestor: number): boolean {
+    const parentOf = this.parentOf;
+    for (let at = parentOf[a]!, hops = 0; at >= 0 && hops <= this.tree.agents.length; at = parentOf[at]!, hops++) if (at === ancestor) return true;
+    return false;
+  }
+}
