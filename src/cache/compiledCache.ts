@@ -4,8 +4,8 @@
  * or sweep of the same inputs starts from the compiled traces without reading, parsing or compiling the
  * input. An entry's key is the SHA-256 of the input's bytes (contentHash.ts), its path as given, the read
  * limits, loopcost's version, the cache format, the compiled trace's field layout and a hash of the
- * compiler's own code (src/fast, src/kernel, src/brakes), so a changed input, another loopcost or a
- * changed compiler never meets an old entry.
+ * compiler's own code and the importers' (src/fast, src/kernel, src/brakes, src/import: compilerCode.ts), so a
+ * changed input, another loopcost, a changed compiler or importer never meets an old entry.
  *
  * A run served from an entry is a Trace whose source, header and end are read from the entry, handed
  * over with its compiled trace (src/replay/compiledRuns.ts; its arrays views of its block's, entryBlocks.ts);
@@ -49,6 +49,7 @@ export { compilerCodeHash } from './compilerCode.js';
 // 14: a run with a call after its final call is refused when read (trace/rules.ts call_after_final): an entry compiled for one before is never served.
 // 15: each run keeps its header's line (StoredRun's last element, Trace.headerLine: an unknown model names it).
 // 16: importers read runs differently (Codex 0.40's token_count before its items, turn_aborted; mini-swe-agent's served-model note; Claude Code thinking_tokens): an entry of one read before is not served.
+// An importer's change needs no bump from 16 on: the key's compilerCodeHash covers src/import (compilerCode.ts).
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
 export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/16';
 

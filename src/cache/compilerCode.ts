@@ -1,17 +1,22 @@
 /**
  * What a compiled cache entry's key says of the code that compiled it: a hash of every file of src/fast,
- * src/kernel and src/brakes and of every file those import, as loaded (the built `.js` files, or the
- * sources under a test runner). A rule the compiler applies from elsewhere — src/trace/replayedCalls.ts,
- * src/trace/toolsRun.ts, src/loop/summary.ts — changes the key with it, so an entry compiled under the
- * old rule is never served (before, only the three folders were hashed: a change to replayedCalls.ts
- * left warm entries replaying aborted runs as completed).
+ * src/kernel and src/brakes, of the importers that read what it compiles (src/import and its folders), and
+ * of every file those import, as loaded (the built `.js` files, or the sources under a test runner). A rule
+ * the compiler applies from elsewhere — src/trace/replayedCalls.ts, src/trace/toolsRun.ts,
+ * src/loop/summary.ts — changes the key with it, so an entry compiled under the old rule is never served
+ * (before, only the three folders were hashed: a change to replayedCalls.ts left warm entries replaying
+ * aborted runs as completed); so does a change to an importer, whose runs an entry keeps (before, each
+ * importer change needed COMPILED_CACHE_FORMAT bumped by hand, or warm entries kept the old reading).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeCrypto } from '../io/builtins.js';
 
-const COMPILER_FOLDERS = ['fast', 'kernel', 'brakes'];
+/** The importers' folder: a runs cache entry (traceCache.ts) holds what they read, a compiled one too. */
+export const IMPORTER_FOLDERS: readonly string[] = ['import'];
+/** The folders a compiled entry's key hashes whole (with their sub-folders), and what they import: the compiler's, and the importers'. */
+export const COMPILER_FOLDERS: readonly string[] = ['fast', 'kernel', 'brakes', ...IMPORTER_FOLDERS];
 
 /** A relative import (`from './x.js'`, `import('../y/z.js')`, `export … from`), static or dynamic. */
 const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -24,8 +29,8 @@ function resolvedImport(file: string, specifier: string): string | undefined {
   return source !== path && existsSync(source) ? source : undefined;
 }
 
-/** The compiler's files, relative to the code's root (`fast/compile.js`, `trace/replayedCalls.js`, …), sorted: the three folders and what they import. */
-export function compilerCodeFiles(root = fileURLToPath(new URL('../', import.meta.url))): string[] {
+/** The compiler's files, relative to the code's root (`fast/compile.js`, `import/http/cassette.js`, `trace/replayedCalls.js`, …), sorted: the folders (a missing one is none) and what they import. */
+export function compilerCodeFiles(root = codeRoot(), folders = COMPILER_FOLDERS): string[] {
   const found = new Set<string>();
   const queue: string[] = [];
   const add = (path: string) => {
@@ -33,10 +38,7 @@ export function compilerCodeFiles(root = fileURLToPath(new URL('../', import.met
     found.add(path);
     queue.push(path);
   };
-  for (const folder of COMPILER_FOLDERS) {
-    const dir = join(root, folder);
-    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile() && /\.[jt]s$/.test(entry.name)) add(join(dir, entry.name));
-  }
+  for (const folder of folders) for (const file of codeFilesUnder(join(root, folder))) add(file);
   for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
     for (const match of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
       const imported = resolvedImport(file, match[1]!);
@@ -46,15 +48,41 @@ export function compilerCodeFiles(root = fileURLToPath(new URL('../', import.met
   return [...found].map((path) => relative(root, path).split('\\').join('/')).sort();
 }
 
-let compilerHash: string | undefined;
-
-/** The hash of compilerCodeFiles: each file's name and bytes (computed once per process). */
-export function compilerCodeHash(): string {
-  if (compilerHash === undefined) {
-    const root = fileURLToPath(new URL('../', import.meta.url));
-    const hash = nodeCrypto().createHash('sha256');
-    for (const name of compilerCodeFiles(root)) hash.update(name).update(readFileSync(join(root, name)));
-    compilerHash = hash.digest('hex');
+/** The `.js` / `.ts` files under `dir`, its sub-folders' too; none when it does not exist. */
+function codeFilesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...codeFilesUnder(path));
+    else if (entry.isFile() && /\.[jt]s$/.test(entry.name)) files.push(path);
   }
+  return files;
+}
+
+/** The hash of compilerCodeFiles(root, folders): each file's name and bytes. */
+export function codeHashOf(root: string, folders = COMPILER_FOLDERS): string {
+  const hash = nodeCrypto().createHash('sha256');
+  for (const name of compilerCodeFiles(root, folders)) hash.update(name).update(readFileSync(join(root, name)));
+  return hash.digest('hex');
+}
+
+/** The code's root: src/ under a test runner, dist/ as built. */
+function codeRoot(): string {
+  return fileURLToPath(new URL('../', import.meta.url));
+}
+
+let compilerHash: string | undefined;
+let importerHash: string | undefined;
+
+/** The hash of the code that compiled an entry and read its runs (codeHashOf the code's root), computed once per process. */
+export function compilerCodeHash(): string {
+  compilerHash ??= codeHashOf(codeRoot());
   return compilerHash;
+}
+
+/** The hash of the importers' code (src/import and what it imports): part of a runs cache entry's key, computed once per process. */
+export function importerCodeHash(): string {
+  importerHash ??= codeHashOf(codeRoot(), IMPORTER_FOLDERS);
+  return importerHash;
 }

@@ -1,8 +1,9 @@
 /**
  * A cache of the runs read from trace files, for repeated replays and sweeps of the same inputs (off
  * unless `--cache-dir` is given). An entry is keyed by the SHA-256 of the input's bytes, its path as given
- * (importers name it in the runs), loopcost's version, the cache format and the read limits, so a changed
- * file, a new loopcost or other limits never meet an old entry: they look for another key. Only formats whose runs depend on the file's bytes alone
+ * (importers name it in the runs), loopcost's version, the cache format, the read limits and a hash of the
+ * importers' code (compilerCode.ts importerCodeHash: a changed importer needs no format bump), so a changed
+ * file, a new loopcost, another importer or other limits never meet an old entry: they look for another key. Only formats whose runs depend on the file's bytes alone
  * are kept (not SWE-agent trajectories, which read the `*.args.yaml` beside them, nor Claude Code
  * sessions, which read their sub-agents' files). The cache never makes a run fail: an entry that cannot be
  * read, fails its checksum or does not parse is ignored (the file is read as if there were none, and the
@@ -20,13 +21,14 @@ import { sha256Hex } from '../io/builtins.js';
 import { makeDirectories } from '../io/makeDirectories.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { contentHash } from './contentHash.js';
+import { importerCodeHash } from './compilerCode.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
 import type { Trace } from '../trace/types.js';
 
 /**
- * Part of every key. Bump it when what an input reads into changes without a new loopcost version (a
- * development build keeps the package's version, so its entries are told apart only by this).
+ * Part of every key. An importer's change is keyed by itself (importerCodeHash); bump it when what an input
+ * reads into changes otherwise without a new loopcost version (a development build keeps the package's version).
  */
 // 2: importers read a provider's refusal of a prompt past the window into a failed call's contextLengthExceeded.
 // 3: a refusal that contradicts itself, a 2xx failed status and an end completed after a refusal are refused (src/trace/rules.ts); importers leave a 2xx failed status out.
@@ -91,7 +93,7 @@ export class TraceFileCache implements RunsCache {
   keyOf(path: string, settings: string): string | undefined {
     const content = contentHash(path, { dir: this.dir, maxBytes: MAX_CACHED_INPUT_BYTES, bounded: this.bounded });
     if (content === undefined) return undefined;
-    return sha256Hex(JSON.stringify([TRACE_CACHE_FORMAT, this.version, settings, path, content.sha256]));
+    return sha256Hex(JSON.stringify([TRACE_CACHE_FORMAT, this.version, importerCodeHash(), settings, path, content.sha256]));
   }
 
   private entryPath(key: string): string {
