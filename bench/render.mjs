@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { loadTraceFiles, loadPriceTable } from '../dist/index.js';
 import { collectInputs } from '../dist/io/collectInputs.js';
-import { brakesFromSpec } from '../dist/cli/parseFlags.js';
+import { brakesFromSpec } from '../dist/flags/settingsFlags.js';
 import { whatIf } from '../dist/replay/whatif.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../dist/report/whatifReport.js';
 import { reportSettings } from '../dist/report/settings.js';

@@ -48,7 +48,7 @@ export { SCENARIO_SCHEMA, scenarioJsonSchema, scenarioSchema, type AnyScenarioFi
 export { loadAnyScenarioFile, loadScenarioFile, parseAnyScenario, parseScenario, type AnyScenario, type Scenario } from './scenario/load.js';
 export { expectSchema, type PopulationExpect, type RunExpect, type ScenarioExpect } from './scenario/expectSchema.js';
 export { evaluateExpectations, type CheckedRun, type ExpectationResult } from './check/evaluate.js';
-export { checkScenario, checkRuns, type ScenarioCheck } from './check/run.js';
+export { checkScenario, checkRuns, type CheckRunOptions, type ScenarioCheck } from './check/run.js';
 export { loadCheckInputs, resolveTraceFiles, type CheckInput } from './check/inputs.js';
 export { BASELINE_SCHEMA, compareToBaseline, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type Drift, type DriftRow } from './check/baseline.js';
 export { buildCheckReport, renderCheckJson, renderCheckTable, type CheckReport } from './check/report.js';

@@ -18,8 +18,11 @@ export interface CheckInput {
   settings: ScenarioSettings;
   /** The context for recorded runs: the cache as each trace recorded it unless the file or a flag says. */
   traceStrategy: ContextStrategy;
-  /** Where the strategy was written: the file's `context`, or `--context` when given. */
-  strategyPlace: StrategyPlace;
+  /**
+   * Where the strategy was written: the file's `context`, or `--context` when given (loadCheckInputs sets it);
+   * absent (a CheckInput made by hand): checkRuns and checkScenario name their `input` argument's field.
+   */
+  strategyPlace?: StrategyPlace;
   /** The trace files `traces:` names, in order (none for a synthetic-only scenario). */
   traceFiles: string[];
   /** With --skip-bad: the pipes and devices its `traces:` directories or globs hold, never opened (bad inputs). */

@@ -5,7 +5,7 @@
  * failing testcases of a testsuite of their own, named after the baseline.
  */
 import type { Drift, DriftRow } from './baseline.js';
-import { DROP_REASON, driftDirection, driftValue, droppedBelowBaseline, toleranceText, type CheckReport } from './report.js';
+import { dropReason, driftDirection, driftValue, droppedBelowBaseline, toleranceText, type CheckReport } from './report.js';
 import { changesText } from './settingChanges.js';
 
 // Characters XML 1.0 does not allow, even escaped.
@@ -58,7 +58,7 @@ function driftCase(row: DriftRow, drift: Drift): Case {
   if (row.status === 'drift') {
     const changed = changedText(row, drift);
     const direction = driftDirection(row);
-    const drop = droppedBelowBaseline(row) ? `${DROP_REASON}\n` : '';
+    const drop = droppedBelowBaseline(row) ? `${dropReason([row.figure])}\n` : '';
     return { name, failure: { message: `drift${direction === '' ? '' : ` ${direction}`}: ${message}; ${changed}`, text: `${row.scenario}\n${message}\n${changed}\n${drop}${hint}` } };
   }
   if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };

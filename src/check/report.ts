@@ -151,16 +151,34 @@ function changeLines(drift: Drift, width: number): string {
   return text;
 }
 
-/** Why a drop fails (the tolerance holds both ways), as the report and a JUnit drop failure say it. */
-export const DROP_REASON = 'a figure that fell (↓) past the tolerance fails as one that rose does: runs that cost less may be runs the brakes now stop before they finish';
+/** That the tolerance holds both ways, before what a drop of the figures that fell may mean. */
+const DROPS_FAIL = 'a figure that fell (↓) past the tolerance fails as one that rose does';
+
+/**
+ * What a drop of each figure a baseline holds (baseline.ts FIGURES) may mean, in the words that fit it,
+ * in their order: a rate is no cost. Money (every `…Usd` figure) shares one reason.
+ */
+const DROP_MEANS: readonly [test: (figure: string) => boolean, means: string][] = [
+  [(figure) => figure === 'completionRate', 'a lower completion rate is runs that no longer finish: brakes that now stop them, or an agent stuck more often'],
+  [(figure) => figure === 'falseStopRate', 'a lower false-stop rate may be brakes loosened: fewer runs that would finish are stopped, and stuck runs may spend longer before one is'],
+  [(figure) => figure === 'wastedShare', 'a smaller share of spend wasted may be runs that now end elsewhere: stopped sooner, or finishing where a brake stopped them'],
+  [(figure) => figure.includes('Usd'), 'runs that cost less may be runs the brakes now stop before they finish'],
+];
+
+/** Why a drop of `figures` fails (the tolerance holds both ways), as the report and a JUnit drop failure say it. */
+export function dropReason(figures: readonly string[]): string {
+  const means = DROP_MEANS.filter(([test]) => figures.some(test)).map(([, words]) => words);
+  return means.length === 0 ? DROPS_FAIL : `${DROPS_FAIL}: ${means.join('; ')}`;
+}
 
 /**
  * Said when a figure fell past the tolerance: the tolerance holds both ways, a drop fails as a rise does,
- * and why; and the command that accepts it. Undefined when nothing dropped.
+ * and what the drop of each figure that fell may mean; and the command that accepts it. Undefined when nothing dropped.
  */
 export function dropNote(drift: Drift): string | undefined {
-  if (!drift.rows.some(droppedBelowBaseline)) return undefined;
-  return `drops: ${DROP_REASON}; if the drop is intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  const dropped = drift.rows.filter(droppedBelowBaseline).map((row) => row.figure);
+  if (dropped.length === 0) return undefined;
+  return `drops: ${dropReason(dropped)}; if the drop is intended, accept it: run the same check with --update-baseline ${drift.file}`;
 }
 
 /** The notes after the drift table: the drops, what changed, new and gone scenarios, and what to do. */

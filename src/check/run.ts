@@ -4,7 +4,7 @@
  * the population figures (src/metrics/population.ts) and every expectation held against them.
  */
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
-import { populationRuns, type PopulationRun } from '../population/run.js';
+import { configurationRuns, type PopulationRun } from '../population/run.js';
 import { defaultCacheMode } from '../replay/replay.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -14,6 +14,7 @@ import type { Trace } from '../trace/types.js';
 import { evaluateExpectations, type CheckedRun, type ExpectationResult } from './evaluate.js';
 import type { CheckInput } from './inputs.js';
 import { ResolvedPrices } from './modelPrices.js';
+import { argumentPlace, optionPlace, type NamedPlace } from '../options/given.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -38,21 +39,70 @@ function checkedRun(run: PopulationRun): CheckedRun {
   return { source: run.source, ...(behaviour === undefined ? {} : { behaviour }), stopReason: run.run.stopReason, steps: run.run.steps, costPico: run.run.costPico };
 }
 
-/** The scenario's runs under its settings (`model`: every run re-priced as it), paired with their baselines. */
-export function checkRuns(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string): PopulationRun[] {
+/** How checkScenario and checkRuns price the runs, and where that was given. */
+export interface CheckRunOptions {
+  /** Every run re-priced as this model (default: each run's own, the population's file's). */
+  model?: string;
+  /** Where `model` was given, to name an unknown one: by default the entry point's own option (`<checkRuns options>` field `model`); the CLI passes `--model`. */
+  modelPlace?: NamedPlace;
+}
+
+/** The options as given (a bare string is `model`, the former form, kept), `model` placed at the entry point's own option unless a place came with it. */
+function placedOptions(entry: string, options: CheckRunOptions | string | undefined): CheckRunOptions {
+  const given = typeof options === 'string' ? { model: options } : (options ?? {});
+  return { ...given, modelPlace: given.modelPlace ?? optionPlace(entry, 'model') };
+}
+
+/**
+ * The scenario's runs under its settings (`options.model`: every run re-priced as it), paired with their
+ * baselines. A strategy is named where `input.strategyPlace` says (the file's `context`, or `--context`),
+ * else as the `input` field that holds it; an unknown model where `options.modelPlace` says, else as this
+ * function's own option.
+ */
+export function checkRuns(input: CheckInput, traces: readonly Trace[], prices: PriceTable, options?: CheckRunOptions | string): PopulationRun[] {
+  return runsOf({ input, traces, prices, options: placedOptions('checkRuns', options), entry: 'checkRuns' });
+}
+
+/** What checkRuns and checkScenario check: `entry` names a strategy placed nowhere (none: the CLI's `--context`). */
+interface Checked {
+  input: CheckInput;
+  traces: readonly Trace[];
+  prices: PriceTable;
+  options: CheckRunOptions;
+  entry?: string;
+}
+
+function runsOf({ input, traces, prices, options, entry }: Checked): PopulationRun[] {
   const { scenario, settings } = input;
-  const common = { brakes: settings.brakes, strategyPlace: input.strategyPlace, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }) };
-  const runs = traces.length === 0 ? [] : populationRuns({ traces }, { ...common, strategy: input.traceStrategy }, prices);
+  const { model, modelPlace } = options;
+  const placed = (field: string) => {
+    const place = input.strategyPlace ?? (entry === undefined ? undefined : argumentPlace(entry, `input.${field}`));
+    return place === undefined ? {} : { strategyPlace: place };
+  };
+  const common = { brakes: settings.brakes, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }), ...(modelPlace === undefined ? {} : { modelPlace }) };
+  const runs = traces.length === 0 ? [] : configurationRuns({ traces }, { ...common, strategy: input.traceStrategy, ...placed('traceStrategy') }, prices);
   if (scenario.population !== undefined) {
     const population = { scenario: scenario as Scenario, runs: settings.runs, seed: settings.seed };
-    runs.push(...populationRuns({ scenarios: [population] }, { ...common, strategy: settings.strategy }, prices));
+    runs.push(...configurationRuns({ scenarios: [population] }, { ...common, strategy: settings.strategy, ...placed('settings.strategy') }, prices));
   }
   return runs;
 }
 
-export function checkScenario(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string): ScenarioCheck {
-  const priced = new ResolvedPrices(prices);
-  const runs = checkRuns(input, traces, priced, model);
+/** One scenario checked: checkRuns' runs, their figures and every expectation held against them (`options` as checkRuns', named as this function's own). */
+export function checkScenario(input: CheckInput, traces: readonly Trace[], prices: PriceTable, options?: CheckRunOptions | string): ScenarioCheck {
+  return scenarioChecked({ input, traces, prices, options: placedOptions('checkScenario', options), entry: 'checkScenario' });
+}
+
+/** checkScenario as `loopcost check` runs it: a model or strategy placed nowhere is named as its flag (`--model`, `--context`). */
+export function checkScenarioAsCommand(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string): ScenarioCheck {
+  return scenarioChecked({ input, traces, prices, options: model === undefined ? {} : { model } });
+}
+
+function scenarioChecked(checked: Checked): ScenarioCheck {
+  const { input, traces } = checked;
+  const { model } = checked.options;
+  const priced = new ResolvedPrices(checked.prices);
+  const runs = runsOf({ ...checked, prices: priced });
   const metrics = populationMetrics(runs);
   const { scenario, settings } = input;
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;

@@ -12,7 +12,7 @@ import type * as Commander from 'commander';
 import { sanitizeLinesForTerminal, UserError } from '../errors.js';
 import type { CommandModule } from './command.js';
 import type { CliIO } from './io.js';
-import { LOOPCOST_VERSION } from './version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 
 // commander is CommonJS: required directly it loads in half the time an ESM import takes (no export
 // lexing), which is a third of `loopcost --help`'s own start-up.

@@ -83,9 +83,22 @@ export function contextSpecOf(strategy: ContextStrategy): string {
 
 const SPEC_HELP = "'full', 'window:K', 'mask:M[,placeholder=P]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=T|R%,keep=K,tokens=S[,placeholder=P][,model=X]'";
 
-function specError(flag: string, value: string, message: string): UserError {
-  return new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}': ${message}`, hint: `write ${SPEC_HELP}` });
+function specError(place: StrategyPlace, value: string, message: string): UserError {
+  return new UserError({ ...place, code: 'bad_value', message: `'${value}': ${message}`, hint: `write ${SPEC_HELP}` });
 }
+
+/**
+ * Where a spec was written: a place as given (`<X options>` field `context`, a scenario file's line), or a
+ * bare string, a flag on the command line (`--context`, `--compare-context`: what the CLI passes).
+ */
+export type SpecPlace = StrategyPlace | string;
+
+function placeOf(where: SpecPlace): StrategyPlace {
+  return typeof where === 'string' ? { file: '<command line>', field: where } : where;
+}
+
+/** A spec given to the library's parseContextSpec with no place: its own argument. */
+const SPEC_ARGUMENT: StrategyPlace = { file: '<parseContextSpec arguments>', field: 'spec' };
 
 /** What to write for each count of a `--context` value, said when one is refused. */
 const COUNT_EXAMPLES: Record<string, string> = {
@@ -99,9 +112,9 @@ const COUNT_EXAMPLES: Record<string, string> = {
 };
 
 /** A count of a `--context` value (`keep=3`, `mask:1e1`): a whole number as every count flag takes one (io/numberText.ts decimalNumber). */
-function wholeAbove(flag: string, spec: string, key: string, value: string, min: number): number {
+function wholeAbove(place: StrategyPlace, spec: string, key: string, value: string, min: number): number {
   const n = decimalNumber(value);
-  if (!Number.isSafeInteger(n) || n < min) throw specError(flag, spec, `${key} must be a whole number${min > 0 ? ' greater than 0' : ', 0 or more'} (got '${value}'; e.g. ${COUNT_EXAMPLES[key] ?? `${key}=3`})`);
+  if (!Number.isSafeInteger(n) || n < min) throw specError(place, spec, `${key} must be a whole number${min > 0 ? ' greater than 0' : ', 0 or more'} (got '${value}'; e.g. ${COUNT_EXAMPLES[key] ?? `${key}=3`})`);
   return n;
 }
 
@@ -115,28 +128,28 @@ const KEYS: Record<RewritingKind, readonly string[]> = {
 };
 
 /** A bad `key=value` part of a `kind:` body, said as --context says it (its whole syntax in the hint). */
-function partRefusal(flag: string, spec: string, kind: RewritingKind): (fault: KeyValueFault) => UserError {
+function partRefusal(place: StrategyPlace, spec: string, kind: RewritingKind): (fault: KeyValueFault) => UserError {
   const keys = kind === 'mask' ? ['M', ...KEYS.mask] : KEYS[kind];
   return (fault) => {
-    if (fault.kind === 'empty') return specError(flag, spec, `has an empty ${kind} setting (an empty value or a doubled comma)`);
-    if (fault.kind === 'twice') return specError(flag, spec, `${fault.name} is given twice`);
-    if (fault.kind === 'unknown') return specError(flag, spec, `unknown key '${fault.part}' for ${kind}, whose keys are ${keys.join(', ')}${nearGuess(fault.name, keys)}`);
-    return specError(flag, spec, fault.value?.includes('=') ? `'${fault.part}' has more than one '='` : `${fault.name} has no value`);
+    if (fault.kind === 'empty') return specError(place, spec, `has an empty ${kind} setting (an empty value or a doubled comma)`);
+    if (fault.kind === 'twice') return specError(place, spec, `${fault.name} is given twice`);
+    if (fault.kind === 'unknown') return specError(place, spec, `unknown key '${fault.part}' for ${kind}, whose keys are ${keys.join(', ')}${nearGuess(fault.name, keys)}`);
+    return specError(place, spec, fault.value?.includes('=') ? `'${fault.part}' has more than one '='` : `${fault.name} has no value`);
   };
 }
 
 /** `key=value` parts (keyValueSpec); the first part of `mask:` may be the bare M. Unknown, repeated or empty keys are named. */
-function bodyParts(flag: string, spec: string, kind: RewritingKind, body: string): Map<string, string> {
+function bodyParts(place: StrategyPlace, spec: string, kind: RewritingKind, body: string): Map<string, string> {
   const names = Object.fromEntries([...(kind === 'mask' ? ['mask'] : []), ...KEYS[kind]].map((key) => [key, key]));
-  return new Map(keyValueSpec(body, { flag, names, ...(kind === 'mask' ? { bare: 'mask' } : {}), refusal: partRefusal(flag, spec, kind) }));
+  return new Map(keyValueSpec(body, { flag: place.field, names, ...(kind === 'mask' ? { bare: 'mask' } : {}), refusal: partRefusal(place, spec, kind) }));
 }
 
-function summaryOf(flag: string, spec: string, parts: Map<string, string>): SummarySpec {
-  for (const key of ['trigger', 'keep', 'tokens']) if (!parts.has(key)) throw specError(flag, spec, `${key} is missing`);
+function summaryOf(place: StrategyPlace, spec: string, parts: Map<string, string>): SummarySpec {
+  for (const key of ['trigger', 'keep', 'tokens']) if (!parts.has(key)) throw specError(place, spec, `${key} is missing`);
   const trigger = parts.get('trigger')!;
-  const summary: SummarySpec = { keepSteps: wholeAbove(flag, spec, 'keep', parts.get('keep')!, 1), summaryTokens: wholeAbove(flag, spec, 'tokens', parts.get('tokens')!, 1) };
-  if (trigger.trim().endsWith('%')) summary.triggerPercent = triggerPercentOf(flag, spec, trigger);
-  else summary.triggerTokens = wholeAbove(flag, spec, 'trigger', trigger, 1);
+  const summary: SummarySpec = { keepSteps: wholeAbove(place, spec, 'keep', parts.get('keep')!, 1), summaryTokens: wholeAbove(place, spec, 'tokens', parts.get('tokens')!, 1) };
+  if (trigger.trim().endsWith('%')) summary.triggerPercent = triggerPercentOf(place, spec, trigger);
+  else summary.triggerTokens = wholeAbove(place, spec, 'trigger', trigger, 1);
   const model = parts.get('model');
   if (model !== undefined) summary.model = model;
   return summary;
@@ -146,31 +159,36 @@ function summaryOf(flag: string, spec: string, parts: Map<string, string>): Summ
  * `trigger=R%`: R a number as the share rule reads a percentage (io/numberText.ts: `80%`, `.5%`, `5.%`,
  * `8e1%`), above 0 (one written nonzero that reads as 0, `1e-400%`, is refused as such) and at most 100.
  */
-function triggerPercentOf(flag: string, spec: string, trigger: string): number {
+function triggerPercentOf(place: StrategyPlace, spec: string, trigger: string): number {
   const pct = decimalNumber(trigger.trim().slice(0, -1));
-  if (readsAsZeroOnly(trigger)) throw specError(flag, spec, `trigger must be above 0% and at most 100% of the context window; '${trigger}' reads as 0% in double precision (e.g. trigger=.5%)`);
-  if (!(pct > 0 && pct <= 100)) throw specError(flag, spec, `trigger must be above 0% and at most 100% of the context window (got '${trigger}'; e.g. trigger=80%, trigger=.5% or trigger=8e1%)`);
+  if (readsAsZeroOnly(trigger)) throw specError(place, spec, `trigger must be above 0% and at most 100% of the context window; '${trigger}' reads as 0% in double precision (e.g. trigger=.5%)`);
+  if (!(pct > 0 && pct <= 100)) throw specError(place, spec, `trigger must be above 0% and at most 100% of the context window (got '${trigger}'; e.g. trigger=80%, trigger=.5% or trigger=8e1%)`);
   return pct;
 }
 
-/** Parses a `--context` value; a bad one is a UserError naming `flag`. */
-export function parseContextSpec(spec: string, flag = '--context'): ContextStrategy {
+/**
+ * Parses a `--context` value; a bad one is a UserError naming `where`: a place (`<X options>` field
+ * `context`), or a flag on the command line (`--context`, as the CLI passes it). Default: this function's
+ * own `spec` argument (`<parseContextSpec arguments>`), never a flag the caller did not give.
+ */
+export function parseContextSpec(spec: string, where: SpecPlace = SPEC_ARGUMENT): ContextStrategy {
+  const place = placeOf(where);
   const value = spec.trim();
   if (value === 'full') return { kind: 'full' };
   const colon = value.indexOf(':');
   const kind = value.slice(0, colon);
   const body = value.slice(colon + 1);
-  if (colon < 0 || !['window', 'mask', 'summary', 'hybrid'].includes(kind)) throw specError(flag, spec, 'not a context strategy');
-  if (kind === 'window') return { kind: 'window', windowSteps: wholeAbove(flag, spec, 'K', body.trim(), 1) };
+  if (colon < 0 || !['window', 'mask', 'summary', 'hybrid'].includes(kind)) throw specError(place, spec, 'not a context strategy');
+  if (kind === 'window') return { kind: 'window', windowSteps: wholeAbove(place, spec, 'K', body.trim(), 1) };
   const k = kind as RewritingKind;
-  const parts = bodyParts(flag, spec, k, body);
+  const parts = bodyParts(place, spec, k, body);
   const strategy: ContextStrategy = { kind: k };
   if (k !== 'summary') {
-    if (!parts.has('mask')) throw specError(flag, spec, k === 'mask' ? 'M (steps whose tool results are kept) is missing' : 'mask is missing');
-    strategy.maskSteps = wholeAbove(flag, spec, k === 'mask' ? 'M' : 'mask', parts.get('mask')!, 1);
-    if (parts.has('placeholder')) strategy.placeholderTokens = wholeAbove(flag, spec, 'placeholder', parts.get('placeholder')!, 0);
+    if (!parts.has('mask')) throw specError(place, spec, k === 'mask' ? 'M (steps whose tool results are kept) is missing' : 'mask is missing');
+    strategy.maskSteps = wholeAbove(place, spec, k === 'mask' ? 'M' : 'mask', parts.get('mask')!, 1);
+    if (parts.has('placeholder')) strategy.placeholderTokens = wholeAbove(place, spec, 'placeholder', parts.get('placeholder')!, 0);
   }
-  if (k !== 'mask') strategy.summary = summaryOf(flag, spec, parts);
+  if (k !== 'mask') strategy.summary = summaryOf(place, spec, parts);
   return strategy;
 }
 
@@ -179,12 +197,13 @@ export function parseContextSpec(spec: string, flag = '--context'): ContextStrat
  * parseContextSpec. One given twice (`window:5;window:5`, or `window:5;window:05`: the same strategy
  * spelled two ways) is refused, as a `--grid context=` value given twice is: it would be a row of its own.
  */
-export function parseContextList(list: string, flag: string): ContextStrategy[] {
+export function parseContextList(list: string, where: SpecPlace): ContextStrategy[] {
+  const place = placeOf(where);
   const specs = list.split(';').map((part) => part.trim());
-  const strategies = specs.map((part) => parseContextSpec(part, flag));
+  const strategies = specs.map((part) => parseContextSpec(part, place));
   const repeat = repeatWords(specs, strategies.map(contextSpecOf), 'strategy');
   if (repeat === undefined) return strategies;
-  throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `${repeat.same}: each strategy would be a row of its own`, hint: `give each strategy once: ${flag} '${repeat.once.join(';')}'` });
+  throw new UserError({ ...place, code: 'bad_value', message: `${repeat.same}: each strategy would be a row of its own`, hint: `give each strategy once: ${place.field} '${repeat.once.join(';')}'` });
 }
 
 /** Where a context strategy was written, to name it in a complaint about it. */

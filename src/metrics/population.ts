@@ -64,6 +64,8 @@ export interface PopulationMetrics {
   stopReasons: Partial<Record<StopReason, number>>;
   tokens: { input: number; cached: number; output: number };
   overshootUsd: number;
+  /** What the same runs cost with no brakes, in all: the baseline `savedUsd` and the false stops are measured against. */
+  baselineCostUsd: number;
 }
 
 /** The nearest-rank p-quantile (0 < p ≤ 1) of ascending values: the value at rank ⌈p·n⌉. */
@@ -144,5 +146,6 @@ export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = 
     stopReasons: orderedReasons,
     tokens: { ...tally.tokens },
     overshootUsd: picoToUsd(tally.overshootPico),
+    baselineCostUsd: picoToUsd(tally.baselinePico),
   };
 }

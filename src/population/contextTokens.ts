@@ -7,7 +7,7 @@
  * last step. Pure: no node:*, no clock.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
+import type { CacheMode, ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
@@ -22,7 +22,7 @@ import { runSettings, type RunSettings } from '../fast/settings.js';
 import { sweepsStepwise } from '../fast/strategySteps.js';
 import { stopInTable } from '../fast/tableStop.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
-import { COMMAND_LINE_MODEL } from '../options/given.js';
+import { argumentPlace, optionPlace, type NamedPlace } from '../options/given.js';
 import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
 import { maxOf } from '../metrics/extremes.js';
@@ -74,13 +74,33 @@ class CurveScratch {
   }
 }
 
+/**
+ * What the curves take beside the runs and strategies: the model to price every run as (default: each
+ * run's own), the latency, and where the model and the strategies were given, to name them in a complaint
+ * (default: the entry point's own, `<contextTokenSums options>` field `model`, `<contextTokenSums
+ * arguments>` field `strategies[i].strategy`; the CLI passes `--model` and `--context`).
+ */
+export interface ContextCurveOptions {
+  model?: string;
+  latency?: LatencyModel;
+  modelPlace?: NamedPlace;
+  strategyPlace?: StrategyPlace;
+}
+
+/** A strategy of the curves, with its index and where it was given. */
+interface PlacedStrategy {
+  index: number;
+  strategy: ContextStrategy;
+  place: StrategyPlace;
+}
+
 /** Adds one run's cumulative prompt tokens after each call (summary calls counted, not listed) under `strategy` to `sums`. */
-function addRunCurve(run: CurveRun, strategy: { index: number; strategy: ContextStrategy }, options: { model?: string; latency?: LatencyModel; prices: PriceTable }, scratch: CurveScratch, sums: StepSums): void {
+function addRunCurve(run: CurveRun, strategy: PlacedStrategy, options: { model?: string; latency?: LatencyModel; prices: PriceTable }, scratch: CurveScratch, sums: StepSums): void {
   const { settings, stepwise } = scratch.settingsFor(strategy.index, strategy.strategy, strategy.strategy.cache ?? defaultCacheMode(run.trace), options.latency);
   // Strategies that rewrite older steps: the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
   if (stepwise) {
     const { model, latency, prices } = options;
-    const result = replayTrace(run.trace, { strategy: strategy.strategy, strategyPlace: COMMAND_LINE_CONTEXT, prices, pricing: run.pricing, brakes: NO_BRAKES, keepSteps: true, ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }) });
+    const result = replayTrace(run.trace, { strategy: strategy.strategy, strategyPlace: strategy.place, prices, pricing: run.pricing, brakes: NO_BRAKES, keepSteps: true, ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }) });
     sums.add(result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens));
     return;
   }
@@ -99,8 +119,8 @@ function sampledSteps(last: number): number[] {
   return [...new Set(Array.from({ length: MAX_CURVE_STEPS }, (_, i) => Math.ceil(((i + 1) * last) / MAX_CURVE_STEPS)))];
 }
 
-export function contextTokenCurves(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenCurves {
-  return contextCurvesOf(contextTokenSums(traces, strategies, prices, options));
+export function contextTokenCurves(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: ContextCurveOptions = {}): ContextTokenCurves {
+  return contextCurvesOf(tokenSums(traces, strategies, prices, { ...options, entry: 'contextTokenCurves' }));
 }
 
 /**
@@ -156,14 +176,20 @@ class StepSums {
   }
 }
 
-export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { model?: string; latency?: LatencyModel } = {}): ContextTokenSums {
+export function contextTokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: ContextCurveOptions = {}): ContextTokenSums {
+  return tokenSums(traces, strategies, prices, { ...options, entry: 'contextTokenSums' });
+}
+
+function tokenSums(traces: readonly Trace[], strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: ContextCurveOptions & { entry: string }): ContextTokenSums {
   const scratch = new CurveScratch();
   const perStrategy = strategies.map(() => new StepSums());
-  const indexed = strategies.map(({ strategy }, index) => ({ index, strategy }));
-  const replayOptions = { ...options, prices };
+  const indexed = strategies.map(({ strategy }, index) => ({ index, strategy, place: options.strategyPlace ?? argumentPlace(options.entry, `strategies[${index}].strategy`) }));
+  const { model, latency } = options;
+  const replayOptions = { ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }), prices };
+  const modelPlace = options.modelPlace ?? optionPlace(options.entry, 'model');
   // Run by run, each strategy in turn: a run's prices, compiled trace and limits found once for them all.
   for (const trace of traces) {
-    const pricing = resolveTracePricing(trace, { prices, modelPlace: COMMAND_LINE_MODEL, ...(options.model === undefined ? {} : { model: options.model }) });
+    const pricing = resolveTracePricing(trace, { prices, modelPlace, ...(model === undefined ? {} : { model }) });
     inRunContext(trace, () => {
       const t = compiledOf(trace);
       const flat = flattenPrices(pricing);

@@ -6,7 +6,8 @@
  * naming `--grid KEY`, before any work.
  */
 import { canonicalJson } from '../brakes/fingerprint.js';
-import { brakesFromFlags, maxCostPico, positiveInt, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { brakesFromFlags, maxCostPico, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../flags/settingsFlags.js';
+import { positiveInt } from '../flags/numberFlags.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { UserError } from '../errors.js';
 import { firstRepeat, repeatWords } from '../firstRepeat.js';

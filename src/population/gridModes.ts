@@ -4,7 +4,7 @@
  * any work, as replay refuses a mode without its brake (src/cli/actions/flagChecks.ts).
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import type { BrakeFlags } from '../cli/parseFlags.js';
+import type { BrakeFlags } from '../flags/settingsFlags.js';
 import { UserError } from '../errors.js';
 import type { FixedSettings, GridAxis, GridConfiguration } from './grid.js';
 

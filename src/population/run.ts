@@ -29,17 +29,22 @@ import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario }
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
-import { COMMAND_LINE_MODEL, requirePopulationInputs } from '../options/given.js';
+import { argumentPlace, COMMAND_LINE_MODEL, requirePopulationInputs, type NamedPlace } from '../options/given.js';
 
 /** One configuration: the brakes, and what shapes every call (context, cache, model, latency). */
 export interface PopulationConfig {
   brakes: BrakeConfig;
   /** `cache` unset: each trace's default (recorded when it carries usage, else off); synthetic runs: off. */
   strategy: ContextStrategy;
-  /** Where `strategy` was written, to name it in a complaint (default: `--context` on the command line). */
+  /**
+   * Where `strategy` was written, to name it in a complaint. Default: populationRuns' and baselinesOf's
+   * own argument (`<populationRuns arguments>` field `config.strategy`); the CLI's commands, `--context`.
+   */
   strategyPlace?: StrategyPlace;
   /** Price every run as if made on this model (default: each run's own). */
   model?: string;
+  /** Where `model` was given, to name an unknown one: by default as `strategyPlace` (`config.model`; the CLI's, `--model`). */
+  modelPlace?: NamedPlace;
   /** Time for calls and tools a trace records none for (and every synthetic call). */
   latency?: LatencyModel;
   /** `sweep --tree`: limits of each sub-agent on its own (other populations have no sub-agents). */
@@ -104,7 +109,21 @@ export type RunObserver = (result: RunResult, pricing: ModelPricing) => void;
  */
 export function populationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable, observe?: RunObserver): PopulationRun[] {
   requirePopulationInputs('populationRuns', inputs);
-  const baselines = baselinesOf(inputs, config, prices);
+  return configurationRuns(inputs, namedAsArgument('populationRuns', config), prices, observe);
+}
+
+/** A configuration given to a library entry point: a strategy or model not placed is named as its `config` argument's field. */
+function namedAsArgument(entry: string, config: PopulationConfig): PopulationConfig {
+  if (config === null || typeof config !== 'object') return config;
+  return { ...config, strategyPlace: config.strategyPlace ?? argumentPlace(entry, 'config.strategy'), modelPlace: config.modelPlace ?? argumentPlace(entry, 'config.model') };
+}
+
+/**
+ * populationRuns as the CLI's commands run it (project, check, sweep, calibrate): a strategy or model not
+ * placed is named as their flag (`--context`, `--model`).
+ */
+export function configurationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable, observe?: RunObserver): PopulationRun[] {
+  const baselines = configurationBaselines(inputs, config, prices);
   const runs: PopulationRun[] = [];
   const pricings = tracePricings(inputs, config, prices);
   const keepSteps = observe !== undefined;
@@ -141,7 +160,7 @@ function tracePricings(inputs: PopulationInputs, config: PopulationConfig, price
   const byTable = memoOf(pricingMemo, inputs, prices);
   const key = config.model ?? '';
   let pricings = byTable.get(key);
-  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, { ...replayOptions(config, prices), modelPlace: COMMAND_LINE_MODEL }))));
+  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, { ...replayOptions(config, prices), modelPlace: config.modelPlace ?? COMMAND_LINE_MODEL }))));
   return pricings;
 }
 
@@ -156,6 +175,7 @@ export function preparedOf(population: ScenarioPopulation, config: PopulationCon
     ...(config.strategyPlace === undefined ? {} : { strategyPlace: config.strategyPlace }),
     ...(config.latency === undefined ? {} : { latency: config.latency }),
     ...(config.model === undefined ? {} : { model: config.model }),
+    ...(config.modelPlace === undefined ? {} : { modelPlace: config.modelPlace }),
   });
 }
 
@@ -191,6 +211,12 @@ export function syntheticBaselineKey(config: PopulationConfig): string {
  * run's sending the configuration's max_tokens — in input order. Memoised per inputs object.
  */
 export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
+  requirePopulationInputs('baselinesOf', inputs);
+  return configurationBaselines(inputs, namedAsArgument('baselinesOf', config), prices);
+}
+
+/** baselinesOf as the CLI's commands run it (a place not given: their flag's). */
+function configurationBaselines(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
   const memo = memoOf(baselineMemo, inputs, prices);
   const key = (inputs.scenarios ?? []).length === 0 ? baselineKey(config) : syntheticBaselineKey(config);
   const known = memo.get(key);

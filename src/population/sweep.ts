@@ -14,11 +14,10 @@ import { mergeTallies, newTally, TallyBuilder, tallyMetrics, type PopulationMetr
 import { addToStrategyTally, newStrategyTally, shownStrategySums, sumStrategyFigures, type StrategySums, type StrategyTally } from '../metrics/strategyFigures.js';
 import { strategyFigureRecord, type StrategyFigureRecord } from '../report/strategyFigureNames.js';
 import type { PriceTable } from '../pricing/types.js';
-import { picoToUsd } from '../money.js';
 import type { Trace } from '../trace/types.js';
 import type { StrategyFigures } from '../loop/types.js';
 import { baselineOfCell, runOfCell, type CellVisitor, type RunVisitor } from './sweepCells.js';
-import { populationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
+import { configurationRuns, type PopulationConfig, type PopulationInputs, type PopulationRunFigures, type ScenarioPopulation } from './run.js';
 import type { SweepResults } from './sweepRecorded.js';
 import { syntheticRuns } from './syntheticSweep.js';
 import { recordedRunsNamed } from './blameRun.js';
@@ -31,13 +30,8 @@ export { hasStrategyFigures, SWEEP_SLICE_TRACES, type SweepResults } from './swe
  */
 export type StrategyTotals = StrategyFigureRecord;
 
-/** A configuration's figures, and what its runs cost with no brakes, in all (the baseline `savedUsd` is measured against). */
-export type SweepMetrics = PopulationMetrics & { baselineCostUsd: number } & StrategyTotals;
-
-/** What a tally's runs cost with no brakes, as a sweep row says it. */
-export function baselineCostOf(tally: Pick<PopulationTally, 'baselinePico'>): { baselineCostUsd: number } {
-  return { baselineCostUsd: picoToUsd(tally.baselinePico) };
-}
+/** A configuration's figures (with what its runs cost with no brakes, in all: `baselineCostUsd`) and its strategy totals. */
+export type SweepMetrics = PopulationMetrics & StrategyTotals;
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
@@ -63,7 +57,7 @@ export function sweepPairs(population: SweepPopulation, configs: readonly Popula
   const visit: RunVisitor = (c, run, baseline) => recorded[c]!.push({ run: { ...run }, baseline });
   recordedRunsNamed(population.recorded, configs, prices, { visit, visitCell: (c, f, baseline) => visit(c, runOfCell(f), baselineOfCell(baseline)) });
   return configs.map((config, c) => {
-    const synthetic = population.synthetic.scenarios!.length === 0 ? [] : populationRuns(population.synthetic, config, prices);
+    const synthetic = population.synthetic.scenarios!.length === 0 ? [] : configurationRuns(population.synthetic, config, prices);
     return [...recorded[c]!, ...synthetic];
   });
 }
@@ -152,7 +146,7 @@ export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
 
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
   // The strategy totals after the population figures (as a spread of both: one object per configuration, not three).
-  return Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), baselineCostOf(tally.population), strategyFigureRecord(tally.strategy));
+  return Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
 }
 
 /** Each configuration's population figures, and its strategy totals. */

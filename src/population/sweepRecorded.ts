@@ -14,7 +14,7 @@ import { compiledOf } from '../replay/compiledRuns.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { visitCells, type CellBaseline, type CellVisitor, type RunVisitor } from './sweepCells.js';
-import { baselineKey, populationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
+import { baselineKey, configurationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 
 /**
  * A configuration whose runs may have strategy figures: replayed run by run (as the compiled sweep does
@@ -102,7 +102,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
   const sweepKey = lastKeyOf((config: PopulationConfig) => JSON.stringify([config.model ?? '', config.latency ?? null]));
   configs.forEach((config, c) => {
     if (hasStrategyFigures(config)) {
-      for (const pair of populationRuns(recorded, config, prices)) visit(c, pair.run, pair.baseline);
+      for (const pair of configurationRuns(recorded, config, prices)) visit(c, pair.run, pair.baseline);
       return;
     }
     const key = sweepKey(config);

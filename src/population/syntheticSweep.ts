@@ -9,7 +9,7 @@
  */
 import type { PriceTable } from '../pricing/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
-import { populationRuns, syntheticBaselineKey, type PopulationConfig, type PopulationInputs } from './run.js';
+import { configurationRuns, syntheticBaselineKey, type PopulationConfig, type PopulationInputs } from './run.js';
 import { largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
 import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -37,7 +37,7 @@ export function syntheticRuns(inputs: PopulationInputs, configs: readonly Popula
   const groups = new Map<string, number[]>();
   configs.forEach((config, c) => {
     if (!sweptByRecording(config, scenarios)) {
-      for (const pair of populationRuns(inputs, config, prices)) visitors.visit(c, pair.run, pair.baseline);
+      for (const pair of configurationRuns(inputs, config, prices)) visitors.visit(c, pair.run, pair.baseline);
       return;
     }
     const key = syntheticBaselineKey(config);

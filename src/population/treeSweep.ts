@@ -13,8 +13,9 @@ import { treeReplayer } from '../tree/replayTree.js';
 import type { TreeResult } from '../tree/result.js';
 import { baselineKey, type PopulationConfig } from './run.js';
 import { underConfiguration } from './blameRun.js';
-import { baselineCostOf, type SweepMetrics } from './sweep.js';
+import type { SweepMetrics } from './sweep.js';
 import { COMMAND_LINE_CONTEXT } from '../context/strategy.js';
+import { overshootPico } from '../kernel/brakes.js';
 
 /** A tree's result as one run of the population (overshoot: spend past the tree's budget). */
 export function treeRunFigures(result: TreeResult, maxCostPico: number | undefined): RunFigures {
@@ -26,7 +27,7 @@ export function treeRunFigures(result: TreeResult, maxCostPico: number | undefin
     inputTokens: t.inputTokens,
     cachedInputTokens: t.cachedInputTokens,
     outputTokens: t.outputTokens,
-    overshootPico: maxCostPico !== undefined && t.costPico > maxCostPico ? t.costPico - maxCostPico : 0,
+    overshootPico: maxCostPico === undefined ? 0 : overshootPico(t.costPico, maxCostPico),
   };
 }
 
@@ -79,6 +80,6 @@ export class TreePopulation {
 export function treeSweepMetrics(population: TreePopulation, configs: readonly PopulationConfig[]): SweepMetrics[] {
   return configs.map((config) => {
     const tally = populationTally(population.pairs(config));
-    return { ...tallyMetrics(tally), ...baselineCostOf(tally) };
+    return tallyMetrics(tally);
   });
 }

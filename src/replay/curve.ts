@@ -1,12 +1,12 @@
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import { COMMAND_LINE_CONTEXT, type ContextStrategy } from '../context/strategy.js';
+import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { picoToUsd } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { constantStepsTrace, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { replayTrace, resolveTracePricing } from './replay.js';
-import { COMMAND_LINE_MODEL } from '../options/given.js';
+import { argumentPlace, type NamedPlace } from '../options/given.js';
 import { maxOf } from '../metrics/extremes.js';
 
 export interface CurveRow {
@@ -36,17 +36,28 @@ export interface CurveRun {
 }
 
 /**
+ * What a curve's runs take beside the loop and strategy: brakes (none unless given), latency, and where the
+ * model and strategy were given, to name them in a complaint (default: the entry point's own arguments,
+ * `<curveRun arguments>` field `spec.model`; the CLI passes `--model` and `--context`).
+ */
+export interface CurveOptions {
+  brakes?: BrakeConfig;
+  latency?: LatencyModel;
+  modelPlace?: NamedPlace;
+  strategyPlace?: StrategyPlace;
+}
+
+/**
  * Per-step growth of a constant-step loop, run through the same loop, context and brake code as a
  * replay (no brakes unless given).
  */
-export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveRun {
+export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: CurveOptions = {}): CurveRun {
   const trace = constantStepsTrace(spec);
-  // The model is the command line's (--model): an unknown one is named there.
-  const pricing = resolveTracePricing(trace, { prices, model: spec.model, modelPlace: COMMAND_LINE_MODEL });
+  const pricing = resolveTracePricing(trace, { prices, model: spec.model, modelPlace: options.modelPlace ?? argumentPlace('curveRun', 'spec.model') });
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
     strategy,
-    strategyPlace: COMMAND_LINE_CONTEXT,
+    strategyPlace: options.strategyPlace ?? argumentPlace('curveRun', 'strategy'),
     prices,
     pricing,
     keepSteps: true,
@@ -79,8 +90,9 @@ export interface CurveComparison {
   totals: { strategy: string; costUsd: number; summaryCalls: number; stopReason: StopReason }[];
 }
 
-export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: { brakes?: BrakeConfig; latency?: LatencyModel } = {}): CurveComparison {
-  const runs = strategies.map(({ strategy }) => curveRun(spec, strategy, prices, options));
+export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: CurveOptions = {}): CurveComparison {
+  const modelPlace = options.modelPlace ?? argumentPlace('compareCurves', 'spec.model');
+  const runs = strategies.map(({ strategy }, k) => curveRun(spec, strategy, prices, { ...options, modelPlace, strategyPlace: options.strategyPlace ?? argumentPlace('compareCurves', `strategies[${k}].strategy`) }));
   const steps = maxOf(runs.map((run) => run.rows.length), 0);
   const rows = Array.from({ length: steps }, (_, i) => ({
     step: i + 1,
@@ -100,5 +112,5 @@ export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { sp
 
 /** Per-step growth of a constant-step loop without brakes. */
 export function growthCurve(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable): CurveRow[] {
-  return curveRun(spec, strategy, prices).rows;
+  return curveRun(spec, strategy, prices, { modelPlace: argumentPlace('growthCurve', 'spec.model'), strategyPlace: argumentPlace('growthCurve', 'strategy') }).rows;
 }

@@ -7,7 +7,7 @@ import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { usdToPico } from '../money.js';
-import { decimalPico } from '../cli/parseFlags.js';
+import { decimalPico } from '../flags/settingsFlags.js';
 import { SETTINGS_AS_IS } from '../trace/recordedSettings.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';

@@ -5,7 +5,7 @@
  * task is done at with no brakes, among the runs whose task is done), on recorded runs by outcome (stopped,
  * among the runs that complete with no brakes); both shown `stopped/of rate`.
  */
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import type { CalibrationFigures } from '../population/calibrate.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';

@@ -3,8 +3,8 @@
  * recorded. Text leads with a per-model summary (runs, disagreements, computed vs recorded spend), then
  * the runs (when few, or with --per-run).
  */
-import { LOOPCOST_VERSION } from '../cli/version.js';
-import { picoToUsd } from '../money.js';
+import { LOOPCOST_VERSION } from '../version.js';
+import { picoToUsd, usdToPico } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { FidelityRow } from '../replay/compare.js';
@@ -110,8 +110,8 @@ function modelSummary(report: CompareReport, view: ReportView): string {
     if (!run.agrees) entry.disagree += 1;
     if (run.recordedCostUsd !== null) {
       entry.recordedRuns += 1;
-      entry.cost += BigInt(Math.round(run.costUsd * 1e12));
-      entry.recorded += BigInt(Math.round(run.recordedCostUsd * 1e12));
+      entry.cost += BigInt(usdToPico(run.costUsd));
+      entry.recorded += BigInt(usdToPico(run.recordedCostUsd));
     }
     byModel.set(run.model, entry);
   }
@@ -168,10 +168,10 @@ export function renderCompareTable(report: CompareReport, view: ReportView): str
   text += modelSummary(report, view);
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {
-      const { prefix, suffix, short } = shortenPaths(report.runs.map((run) => run.source));
+      const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((run) => run.source));
       const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
       const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
-      text += `\n${sourcesLine(s.runs, prefix, suffix)}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
+      text += `\n${sourcesLine(s.runs, prefix, suffix, runs)}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
     } else text += `\n${perRunHint(report.runs.length)}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;

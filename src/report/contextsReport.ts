@@ -3,7 +3,7 @@
  * with the change against the first strategy under the same cache mode, summary calls and the cache
  * hits the strategy lost. Recorded runs are replayed open loop, which one line says.
  */
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextCell, ContextCellTotals } from '../replay/contexts.js';
 import { picoToUsd } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';

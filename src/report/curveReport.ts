@@ -4,7 +4,7 @@
  * was actually used makes the prompt grow.
  */
 import asciichart from 'asciichart';
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { describePricing, type PricingDescription } from '../pricing/cost.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';

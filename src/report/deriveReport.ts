@@ -2,6 +2,7 @@
 import type { TokenPriceKey } from '../pricing/cost.js';
 import { redundantPrice, type DerivedModel } from '../pricing/derive.js';
 import { formatUsd } from './money.js';
+import { picoToUsd } from '../money.js';
 import { formatTable, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
 
@@ -87,10 +88,10 @@ export function deriveJson(input: DeriveReportInput, file: Record<string, unknow
       exactPerMTokUsd: Object.fromEntries(Object.entries(model.exact).map(([key, pico]) => [key, pico! / 1e6])),
       notIdentifiable: model.notIdentifiable,
       residual: {
-        maxAbsUsd: model.residual.maxAbsPico / 1e12,
+        maxAbsUsd: picoToUsd(model.residual.maxAbsPico),
         rmsUsd: model.residual.rmsPico / 1e12,
-        totalUsd: Number(model.residual.totalPico) / 1e12,
-        recordedUsd: Number(model.residual.recordedPico) / 1e12,
+        totalUsd: picoToUsd(model.residual.totalPico),
+        recordedUsd: picoToUsd(model.residual.recordedPico),
       },
     })),
     skippedRuns: input.skippedRuns,

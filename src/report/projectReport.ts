@@ -4,7 +4,7 @@
  * max_tokens sent (a provider refuses a call whose prompt + max_tokens passes it), and how far
  * to trust it (bootstrap intervals, the distribution-free cap bound, a suggested cap).
  */
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
 import type { PriceSource } from '../pricing/types.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';

@@ -95,8 +95,13 @@ function budgetBrakeOn(report: ReplayReport): boolean {
 
 /** `deepseek-chat 23, deepseek-reasoner 15` (runs per model as priced), or the one model. */
 function modelCounts(report: ReplayReport): string {
+  return runsPerModelText(report.runs.map((run) => run.model));
+}
+
+/** `deepseek-chat 23, deepseek-reasoner 15`: each run's model counted, by name; the one model alone; `-` for none. */
+export function runsPerModelText(models: readonly string[]): string {
   const counts = new Map<string, number>();
-  for (const run of report.runs) counts.set(run.model, (counts.get(run.model) ?? 0) + 1);
+  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
   if (counts.size <= 1) return [...counts.keys()][0] ?? '-';
   return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, n]) => `${model} ${n}`).join(', ');
 }
@@ -143,7 +148,7 @@ export function failedRunsNote(runs: readonly RunRecord[], width: number): strin
 
 /** The per-run table (columns marked `wide` only with view.wide), sources shortened to the part that differs. */
 function runsTable(report: ReplayReport, view: ReportView): string {
-  const { prefix, suffix, short } = shortenPaths(report.runs.map((run) => run.source));
+  const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((run) => run.source));
   const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
   const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
   const deltaNote =
@@ -151,7 +156,7 @@ function runsTable(report: ReplayReport, view: ReportView): string {
       ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
       : '';
   // --wide asks for every column: the table may then be wider than the terminal.
-  return sourcesLine(report.runs.length, prefix, suffix) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + failedRunsNote(report.runs, view.width) + deltaNote;
+  return sourcesLine(report.runs.length, prefix, suffix, runs) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + failedRunsNote(report.runs, view.width) + deltaNote;
 }
 
 /** Summary first, then per-run rows (when few, or with --per-run), then settings, prices and warnings. */

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { PriceDays } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';

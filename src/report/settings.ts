@@ -8,7 +8,7 @@
  * in src/cli/parseFlags.ts read back what it writes (test/report/settingsRoundTrip.test.ts).
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
-import { RECORDED_PRESET } from '../cli/parseFlags.js';
+import { RECORDED_PRESET } from '../flags/settingsFlags.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { SubagentLimits } from '../tree/engine.js';

@@ -7,7 +7,7 @@
  */
 import { percentText } from './percentText.js';
 import asciichart from 'asciichart';
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';

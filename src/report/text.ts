@@ -84,14 +84,16 @@ export function truncateMiddle(text: string, width: number): string {
  * Paths shortened to the part that differs: the directory every path shares is cut off and returned as
  * `prefix` (with its trailing `/`), and so is an extension every file name ends with (`suffix`, e.g.
  * `.traj.json.gz`), so a table of runs shows `deepseek_chat_dev/sqlfluff__sqlfluff-1517` under a line
- * naming `../shared/traces/mini-swe-agent/…​.traj.json.gz`.
+ * naming `../shared/traces/mini-swe-agent/…​.traj.json.gz`. A run within a file (`x.jsonl.gz#main.1`,
+ * `a.yaml#3`) keeps its `#…` after its file's name, the extension cut before it (`x#main.1`); `runs`
+ * then says so (`all`: every name has one, `some`), for the line above the table (sourcesLine).
  */
-export function shortenPaths(paths: readonly string[]): { prefix: string; suffix: string; short: string[] } {
+export function shortenPaths(paths: readonly string[]): { prefix: string; suffix: string; short: string[]; runs?: RunsInFiles } {
   const distinct = [...new Set(paths)];
   if (distinct.length < paths.length) {
-    const shortened = shortenPaths(distinct);
-    const byPath = new Map(distinct.map((path, i) => [path, shortened.short[i]!]));
-    return { prefix: shortened.prefix, suffix: shortened.suffix, short: paths.map((path) => byPath.get(path)!) };
+    const { short, ...shortened } = shortenPaths(distinct);
+    const byPath = new Map(distinct.map((path, i) => [path, short[i]!]));
+    return { ...shortened, short: paths.map((path) => byPath.get(path)!) };
   }
   if (paths.length === 0) return { prefix: '', suffix: '', short: [] };
   const split = paths.map((path) => path.split('/'));
@@ -104,9 +106,11 @@ export function shortenPaths(paths: readonly string[]): { prefix: string; suffix
     }
   }
   const prefix = shared === 0 ? '' : `${split[0]!.slice(0, shared).join('/')}/`;
-  const rest = split.map((parts) => parts.slice(shared).join('/'));
-  const suffix = sharedExtension(rest);
-  return { prefix, suffix, short: suffix === '' ? rest : rest.map((name) => name.slice(0, name.length - suffix.length)) };
+  const rest = split.map((parts) => splitRun(parts.slice(shared).join('/')));
+  const suffix = sharedExtension(rest.map(([file]) => file));
+  const short = rest.map(([file, run]) => file.slice(0, file.length - suffix.length) + run);
+  const withRun = rest.filter(([, run]) => run !== '').length;
+  return { prefix, suffix, short, ...(suffix === '' || withRun === 0 ? {} : { runs: withRun === rest.length ? 'all' : 'some' }) };
 }
 
 /** The extension (from a `.` in the last path segment) every name ends with, leaving each name non-empty. */
@@ -118,6 +122,16 @@ function sharedExtension(names: readonly string[]): string {
     if (names.every((name) => name.endsWith(ext) && name.length > ext.length && !name.endsWith(`/${ext}`))) return ext;
   }
   return '';
+}
+
+/** Whether shortened names carry a run within their file (`#…`) after the name the extension was cut from: every name, or some. */
+export type RunsInFiles = 'all' | 'some';
+
+/** `[file, '#run']`: a name split at the first `#` of its last segment (`['x.jsonl.gz', '#main.1']`); `[name, '']` without one. */
+function splitRun(name: string): [string, string] {
+  const segment = name.lastIndexOf('/') + 1;
+  const at = name.indexOf('#', segment);
+  return at <= segment ? [name, ''] : [name.slice(0, at), name.slice(at)];
 }
 
 /**

@@ -4,7 +4,7 @@
  * limits) and the price table named; JSON, CSV (one row per agent and per tree) or a table.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import { picoToUsd } from '../money.js';
 import { priceSourceColumns, PRICE_SOURCE_COLUMNS } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -12,7 +12,7 @@ import type { PricedModelRecord } from './pricedModels.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { AgentResult, TreeResult, TreeTotals } from '../tree/result.js';
 import { formatCsv } from './csv.js';
-import { formatUsd } from './money.js';
+import { formatUsdNumber } from './money.js';
 import { settingsColumns, SETTINGS_COLUMNS, subagentLimitsSpec, type ReportSettings } from './settings.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { displayWidth, printableText, tokenCount } from './text.js';
@@ -23,6 +23,7 @@ import { FIGURE_KEYS, strategyFigureRecord, type StrategyFigureRecord } from './
 import { addStrategyFigures, type StrategyFigures } from '../loop/types.js';
 import { counted } from '../plural.js';
 import { maxOf } from '../metrics/extremes.js';
+import { treeOvershootLine, treeOvershootPico, treesOvershoot, type TreesOvershoot } from './treeOvershoot.js';
 
 /** `subagent-max-steps=2,subagent-max-cost=0.05`: the per-agent limits under their flags' names (subagentLimitsSpec); `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
@@ -85,6 +86,8 @@ export interface TreeRecord {
   totals: Omit<TreeAgentRecord, 'sessionId' | 'agent' | 'kind' | 'parent' | 'parentToolCallId' | 'stopReason' | 'stopDetail' | 'stoppedBy' | 'endedToolCall' | 'background' | 'partsStarted'>;
   agents: TreeAgentRecord[];
   notes: string[];
+  /** Spend past the tree's budget (treeOvershootPico); only under a budget brake (`--max-cost`). */
+  overshootUsd?: number;
 }
 
 export interface TreeReport {
@@ -93,7 +96,8 @@ export interface TreeReport {
   /** `models`: every distinct resolution the runs were priced at, with how many runs each priced (PricedModels). */
   prices: { source: PriceSource; models: PricedModelRecord[]; note?: string };
   trees: TreeRecord[];
-  summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number };
+  /** `totalOvershootUsd`, `maxOvershootUsd`: only under a budget brake, as each tree's `overshootUsd`. */
+  summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number } & Partial<TreesOvershoot>;
   warnings: ReportWarning[];
 }
 
@@ -135,7 +139,7 @@ function agentRow(sessionId: string, agent: AgentResult): TreeAgentRecord {
   return record;
 }
 
-export function treeRecord(tree: TreeResult): TreeRecord {
+export function treeRecord(tree: TreeResult, brakes?: Pick<BrakeConfig, 'maxCostPico'>): TreeRecord {
   const recordedCalls = tree.agents.reduce((sum, agent) => sum + agent.recordedCalls, 0);
   const parts = tree.agents.reduce((sum, agent) => sum + agent.parts, 0);
   const models = [...new Set(tree.agents.flatMap((agent) => agent.models))].join(' ');
@@ -147,6 +151,7 @@ export function treeRecord(tree: TreeResult): TreeRecord {
     totals: figures({ ...tree.totals, recordedCalls, parts }, models),
     agents: tree.agents.map((agent) => agentRow(tree.sessionId, agent)),
     notes: [...tree.notes, ...new Set(tree.agents.flatMap((agent) => agent.notes.map((note) => `${agent.agentId}: ${note}`)))],
+    ...(brakes?.maxCostPico === undefined ? {} : { overshootUsd: picoToUsd(treeOvershootPico(tree.totals, brakes)) }),
   };
 }
 
@@ -167,7 +172,7 @@ export function buildTreeReport(args: {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: { spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
     prices: { source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
-    trees: args.trees.map(treeRecord),
+    trees: args.trees.map((tree) => treeRecord(tree, args.brakes)),
     summary: {
       trees: args.trees.length,
       agents: args.trees.reduce((sum, tree) => sum + tree.agents.length, 0),
@@ -175,6 +180,7 @@ export function buildTreeReport(args: {
       costUsd: picoToUsd(costPico),
       stopReasons,
       stoppedAgents: args.trees.reduce((sum, tree) => sum + tree.stopped.length, 0),
+      ...(args.brakes.maxCostPico === undefined ? {} : treesOvershoot(args.trees.map((tree) => treeOvershootPico(tree.totals, args.brakes)))),
     },
     warnings: [...args.warnings],
   };
@@ -221,7 +227,7 @@ function backgroundStopLine(agent: TreeAgentRecord): string | undefined {
 function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string, modelName: (model: string) => string): Cell[] {
   const models = r.models.split(' ');
   const model = models.length > 1 ? `${models.length} models` : modelName(r.models);
-  return [name, parent, model, `${r.calls}/${r.recordedCalls}`, r.steps, r.compactionCalls, tokenCount(r.inputTokens), tokenCount(r.outputTokens), formatUsd(Math.round(r.costUsd * 1e12)), stop];
+  return [name, parent, model, `${r.calls}/${r.recordedCalls}`, r.steps, r.compactionCalls, tokenCount(r.inputTokens), tokenCount(r.outputTokens), formatUsdNumber(r.costUsd), stop];
 }
 
 /** A model name's snapshot date (`-20250929`, `-2024-08-06`, `@20240620`): the part a narrow table drops first. */
@@ -263,23 +269,24 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
     text += '\n';
   }
   const s = report.summary;
-  text += `${counted(s.trees, 'session tree')}, ${counted(s.agents, 'agent')}, ${counted(s.calls, 'call')}, ${formatUsd(Math.round(s.costUsd * 1e12))}; ${counted(s.stoppedAgents, 'agent')} stopped by a brake\n`;
+  text += `${counted(s.trees, 'session tree')}, ${counted(s.agents, 'agent')}, ${counted(s.calls, 'call')}, ${formatUsdNumber(s.costUsd)}; ${counted(s.stoppedAgents, 'agent')} stopped by a brake\n`;
+  text += treeOvershootLine(s);
   text += labelledLine(`per-agent limits: ${report.settings.subagent}`, view.width);
   return text + reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, ...(report.prices.note ? { pricesNote: report.prices.note } : {}), warnings: report.warnings, width: view.width });
 }
 
 const CSV_COLUMNS = [
   'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
-  'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'elapsedSeconds', 'stopReason',
+  'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'overshootUsd', 'elapsedSeconds', 'stopReason',
   'stopDetail', 'stoppedBy', 'endedToolCall', 'background', ...FIGURE_KEYS,
 ];
 
-/** One row per agent, then one per tree (`agent` = `tree`); settings, per-agent limits and price table on every row. */
+/** One row per agent, then one per tree (`agent` = `tree`, with its overshoot under a budget brake); settings, per-agent limits and price table on every row. */
 export function renderTreeCsv(report: TreeReport): string {
   const rows: object[] = [];
   for (const tree of report.trees) {
     rows.push(...tree.agents);
-    rows.push({ sessionId: tree.sessionId, agent: 'tree', kind: 'tree', ...tree.totals, stopReason: tree.stopReason, stopDetail: tree.stopDetail, stoppedBy: tree.stopped.map((stop) => `${stop.agent}:${stop.reason}`).join(' ') });
+    rows.push({ sessionId: tree.sessionId, agent: 'tree', kind: 'tree', ...tree.totals, overshootUsd: tree.overshootUsd, stopReason: tree.stopReason, stopDetail: tree.stopDetail, stoppedBy: tree.stopped.map((stop) => `${stop.agent}:${stop.reason}`).join(' ') });
   }
   const shared = { ...settingsColumns(report.settings.spec), subagentLimits: report.settings.subagent, ...priceSourceColumns(report.prices.source) };
   return formatCsv(rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, 'subagentLimits', ...PRICE_SOURCE_COLUMNS], shared);

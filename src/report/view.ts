@@ -8,8 +8,8 @@ import { describePriceSource } from '../pricing/source.js';
 import { scenarioLine, SYNTHETIC_NOTE, type ScenarioSettingsRecord } from './scenarios.js';
 import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './settings.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
-import { printableText, wrapLine } from './text.js';
-import { warningLines, type ReportWarning } from './warnings.js';
+import { printableText, wrapLine, type RunsInFiles } from './text.js';
+import { alwaysOnStderr, warningLines, type ReportWarning } from './warnings.js';
 import { counted } from '../plural.js';
 
 export interface ReportView {
@@ -51,7 +51,8 @@ export function reportFooter(args: {
     text += labelledLine(SYNTHETIC_NOTE, args.width);
   }
   if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ? `; ${args.pricesNote}` : ''}`), args.width);
-  return text + warningLines(args.warnings, args.width);
+  // Those said on stderr whatever the format are not in the text (emitReport says them there).
+  return text + warningLines(args.warnings.filter((warning) => !alwaysOnStderr(warning)), args.width);
 }
 
 /** `label: text`, wrapped to `width` with continuation lines under the text. */
@@ -60,8 +61,13 @@ export function labelledLine(line: string, width: number, separator = ' '): stri
   return wrapLine(line.slice(0, at), line.slice(at), width, separator);
 }
 
-/** `38 runs: ../shared/traces/mini-swe-agent/<run>.traj.json.gz` — where the shortened names in a table are. */
-export function sourcesLine(count: number, prefix: string, suffix: string): string {
+/**
+ * `38 runs: ../shared/traces/mini-swe-agent/<run>.traj.json.gz` — where the shortened names in a table are;
+ * names that keep a run within their file (shortenPaths' `runs`: `x#main.1`) read `<file>.jsonl.gz#<run>`,
+ * or `<file>.jsonl[#<run>]` when only some do.
+ */
+export function sourcesLine(count: number, prefix: string, suffix: string, runs?: RunsInFiles): string {
   if (prefix === '' && suffix === '') return `${counted(count, 'run')}\n`;
-  return `${counted(count, 'run')}: ${printableText(prefix)}<run>${printableText(suffix)}\n`;
+  const name = runs === undefined ? `<run>${printableText(suffix)}` : `<file>${printableText(suffix)}${runs === 'all' ? '#<run>' : '[#<run>]'}`;
+  return `${counted(count, 'run')}: ${printableText(prefix)}${name}\n`;
 }

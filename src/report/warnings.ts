@@ -1,7 +1,8 @@
 /**
  * Report warnings: what could make a figure mislead, one line each, in every report a command writes
  * (text: `warning: …` lines at the end; JSON: `warnings`; CSV: on stderr, since a CSV has no place for
- * them). Commands collect them while they replay and pass them to their renderer.
+ * them; those a user must not miss on stderr for every format, and not in a text: alwaysOnStderr).
+ * Commands collect them while they replay and pass them to their renderer.
  *
  *   const warnings: ReportWarning[] = [];
  *   warnings.push(...priceGapWarnings(check.gaps(tolerance), inputs));
@@ -21,6 +22,17 @@ export interface ReportWarning {
   code: string;
   /** One line: what is off, by how much, and what to do. */
   message: string;
+}
+
+/**
+ * Warnings said on stderr whatever the format, never only inside the report: a table piped to a file would
+ * hide them (or carry them into what it is read by). A JSON report keeps them in its `warnings` too.
+ */
+const ALWAYS_ON_STDERR: ReadonlySet<string> = new Set(['scenario_settings_unused']);
+
+/** Whether a warning is said on stderr for every format (ALWAYS_ON_STDERR); a text report leaves it out. */
+export function alwaysOnStderr(warning: ReportWarning): boolean {
+  return ALWAYS_ON_STDERR.has(warning.code);
 }
 
 /** Relative difference a run's recorded cost may have from the table's price of it before reports warn. */

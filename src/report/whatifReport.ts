@@ -9,7 +9,7 @@ import type { CacheMode } from '../context/strategy.js';
 import type { PriceSource } from '../pricing/types.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
-import { LOOPCOST_VERSION } from '../cli/version.js';
+import { LOOPCOST_VERSION } from '../version.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
@@ -253,6 +253,20 @@ function strategyLines(report: WhatIfReport, labels: Map<string, string>, width:
   return text;
 }
 
+/**
+ * The note under the summary (baseline, false stop, caught, saved) worded for the runs the report holds: a
+ * recorded run's baseline is its recorded limits; a synthetic run's, never recorded, its file's brakes.
+ */
+export function legendText(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {
+  const scenarios = report.settings.scenarios;
+  const terms = (completed: string) => `false stop: a brake ended a run that ${completed}; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.`;
+  if (scenarios === undefined) return terms('completed as recorded');
+  const synthetic = scenarios.reduce((sum, scenario) => sum + scenario.runs, 0);
+  const keep = "each other setting is a whole set of brakes in place of those (to keep a file's preset, start the --try with it: preset=reference,max-repeat=2); ";
+  if (synthetic >= report.baseline.runs) return `baseline: each synthetic run under its scenario file's brakes; ${keep}${terms("completed under its file's brakes")}`;
+  return `baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes; ${keep}${terms('completed in the baseline (a recorded run as recorded, a synthetic run under its file\'s brakes)')}`;
+}
+
 /** The summary, then per-run rows when few or asked for. `--wide`: no table cut, however wide. */
 export function renderWhatIfTable(report: WhatIfReport, view: ReportView): string {
   const b = report.baseline;
@@ -260,14 +274,10 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
   const summary = summaryTable(report, width, view.width);
   const labels = summary.labels;
   let text = summary.text + strategyLines(report, labels, view.width);
-  const baseline =
-    report.settings.scenarios === undefined
-      ? ''
-      : "baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes; each other setting is a whole set of brakes in place of those (to keep a file's preset, start the --try with it: preset=reference,max-repeat=2); ";
-  text += wrapLine('', `${baseline}false stop: a brake ended a run that completed as recorded; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.`, view.width);
+  text += wrapLine('', legendText(report), view.width);
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {
-      const { prefix, suffix, short } = shortenPaths(report.runs.map((row) => row.source));
+      const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((row) => row.source));
       const withCache = report.runs.some((row) => row.cache !== undefined);
       const rows = report.runs.map((row, i) => [
         short[i]!,
@@ -282,7 +292,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
         row.falseStop ? 'FALSE STOP' : '',
       ]);
       const tables = perRunTables({ columns: runColumns(withCache), rows, keys: reportFigureKeys(report), figures: report.runs, width });
-      text += `\n${sourcesLine(b.runs, prefix, suffix)}${tables}`;
+      text += `\n${sourcesLine(b.runs, prefix, suffix, runs)}${tables}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;

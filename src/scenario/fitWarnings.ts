@@ -1,34 +1,129 @@
 /**
- * The warnings `fit` wrote into a profile it fitted (`# Warning: …` lines of the comment block that opens
- * with `# Fitted by loopcost fit`), kept beside the loaded scenario as its lines are (scenarioLines.ts): a
- * team that replays or projects a fitted profile is told what fit found wrong with it (runs of several
- * models pooled, compactions fitted as full history, recorded prompts past the window), not only whoever
- * ran fit. Said once per file by the commands that run scenarios (cli/actions/scenarioWarnings.ts). Pure.
+ * What `fit` wrote into a profile it fitted, kept beside the loaded scenario as its lines are
+ * (scenarioLines.ts): the warnings (`# Warning: …` lines of the comment block that opens with
+ * `# Fitted by loopcost fit`) and the price table its runs were priced with (`# Fit prices: {…}`). A team
+ * that replays or projects a fitted profile is told what fit found wrong with it (runs of several models
+ * pooled, compactions fitted as full history, recorded prompts past the window), not only whoever ran fit,
+ * and when another price table runs it than the one fit matched it under (its costs, and the window its
+ * runs are held to, are then not fit's). Said once per file by the commands that run scenarios
+ * (cli/actions/scenarioWarnings.ts). Pure.
  */
+import { describePriceSource, GENAI_PRICES_PACKAGE } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { ReportWarning } from '../report/warnings.js';
 
 const FITTED = '# Fitted by loopcost fit';
 const WARNING = '# Warning: ';
+const PRICES = 'Fit prices: ';
 
-const WARNINGS = new WeakMap<object, readonly string[]>();
+/** The price table a profile was fitted under: its identity (priceTableKey), as reports name it, and the flags that load it. */
+export interface FitPrices {
+  key: string;
+  table: string;
+  /** `--prices FILE` and the like as fit was given them; empty: the bundled table. */
+  flags: string;
+}
+
+interface Kept {
+  warnings: readonly string[];
+  prices?: FitPrices;
+}
+
+const KEPT = new WeakMap<object, Kept>();
+
+/**
+ * What makes two price tables price a profile alike: the data's hash, the overriding file's, and the day
+ * dated prices are read at (`--prices-as-of`). Not the file's name: a copy of the table is the same table.
+ */
+export function priceTableKey(source: PriceSource): string {
+  const parts = [`sha256 ${source.hash}`];
+  if (source.overrides !== undefined) parts.push(`overridden by sha256 ${source.overrides.hash}`);
+  if (source.asOf !== undefined) parts.push(`as of ${source.asOf}`);
+  return parts.join(', ');
+}
+
+/** A table as reports name it, less the rule of which day dated prices are read at when no day was given (the same for every table). */
+function tableName(source: PriceSource): string {
+  const { releasedOn: _releasedOn, dating: _dating, ...named } = source;
+  return describePriceSource(named);
+}
+
+/** The comment line (without `# `) fit writes of the table it priced with: one JSON object, read back by fitPricesIn. */
+export function fitPricesNote(source: PriceSource, flags: string): string {
+  const prices: FitPrices = { key: priceTableKey(source), table: tableName(source), flags };
+  return `${PRICES}${JSON.stringify(prices)}`;
+}
+
+/** The opening comment lines of a profile fit wrote (none for a file `fit` did not write). */
+function fittedHead(text: string): string[] {
+  if (!text.startsWith(FITTED)) return [];
+  const head: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('#')) break;
+    head.push(line);
+  }
+  return head;
+}
 
 /** The `# Warning:` lines of a fitted profile's opening comments; none for a file `fit` did not write. */
 export function fitWarningsIn(text: string): string[] {
-  if (!text.startsWith(FITTED)) return [];
-  const warnings: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('#')) break;
-    if (line.startsWith(WARNING)) warnings.push(line.slice(WARNING.length).trim());
-  }
-  return warnings;
+  return fittedHead(text)
+    .filter((line) => line.startsWith(WARNING))
+    .map((line) => line.slice(WARNING.length).trim());
 }
 
-/** Keeps the fit warnings of `text` beside `scenario` (the object parseScenario returns). */
+/** The price table a fitted profile names (`# Fit prices: {…}`); none for a file fit did not write, or one fitted before fit named it. */
+export function fitPricesIn(text: string): FitPrices | undefined {
+  const line = fittedHead(text).find((l) => l.startsWith(`# ${PRICES}`));
+  if (line === undefined) return undefined;
+  try {
+    const value = JSON.parse(line.slice(PRICES.length + 2)) as Partial<FitPrices>;
+    const ok = typeof value.key === 'string' && typeof value.table === 'string' && typeof value.flags === 'string';
+    return ok ? { key: value.key!, table: value.table!, flags: value.flags! } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps what fit wrote into `text` beside `scenario` (the object parseScenario returns). */
 export function keepFitWarnings(scenario: object, text: string): void {
   const warnings = fitWarningsIn(text);
-  if (warnings.length > 0) WARNINGS.set(scenario, warnings);
+  const prices = fitPricesIn(text);
+  if (warnings.length > 0 || prices !== undefined) KEPT.set(scenario, { warnings, ...(prices === undefined ? {} : { prices }) });
 }
 
 /** The fit warnings of a loaded scenario; none for one built in memory (or a copy of one). */
 export function fitWarningsOf(scenario: object): readonly string[] {
-  return WARNINGS.get(scenario) ?? [];
+  return KEPT.get(scenario)?.warnings ?? [];
+}
+
+/** The price table a loaded fitted profile was fitted under; none for a scenario fit did not write. */
+export function fitPricesOf(scenario: object): FitPrices | undefined {
+  return KEPT.get(scenario)?.prices;
+}
+
+/**
+ * A warning when `prices` is not the table `scenario` (from `file`) was fitted under: its runs' costs and
+ * the window they are held to are not those fit matched to the recorded runs. None when it is, or when the
+ * scenario names no fit table.
+ */
+export function fitPricesWarning(scenario: object, file: string, prices: PriceSource): ReportWarning | undefined {
+  const fit = fitPricesOf(scenario);
+  if (fit === undefined || fit.key === priceTableKey(prices)) return undefined;
+  return {
+    code: 'fitted_profile_prices',
+    message:
+      `${file}: fitted with prices ${fit.table}, run here with ${tableName(prices)}: ` +
+      "its synthetic runs are priced, and held to their model's context window, by another table than the one fit matched them to the recorded runs under; " +
+      `${againWords(fit, prices)} to run it as fitted`,
+  };
+}
+
+/** What to pass to price a profile as fit did: its flags, or none (the bundled table), which another loopcost release may no longer hold. */
+function againWords(fit: FitPrices, prices: PriceSource): string {
+  if (fit.flags !== '') return `pass ${fit.flags}`;
+  const bundledHere = prices.name === GENAI_PRICES_PACKAGE && prices.overrides === undefined && prices.asOf === undefined;
+  // The bundled table with no flag, yet another hash: this loopcost bundles other price data than fit's did.
+  if (bundledHere) return `this loopcost bundles other price data than the fit's: fit the recorded runs again, or pass a --prices file of the fit's prices,`;
+  return 'drop --prices, --prices-override and --prices-as-of (fit priced with the bundled table)';
 }

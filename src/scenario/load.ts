@@ -10,7 +10,7 @@ import type { Document, LineCounter as YamlLineCounter } from 'yaml';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
 import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
-import { brakesFromFlags, strategyFromFlags } from '../cli/parseFlags.js';
+import { brakesFromFlags, strategyFromFlags } from '../flags/settingsFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { scenarioSchema, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, tightestLimits, type ZodIssue } from './issueWords.js';
@@ -100,7 +100,10 @@ export function parseScenario(text: string, file: string): Scenario {
 
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
 export function parseAnyScenario(text: string, file: string): AnyScenario {
-  return quickScenario(text, file) ?? parseWithYaml(text, file);
+  const scenario = quickScenario(text, file) ?? parseWithYaml(text, file);
+  // Kept here too for the commands that read a file with or without a population (check: its `traces:`).
+  keepFitWarnings(scenario, text);
+  return scenario;
 }
 
 /**

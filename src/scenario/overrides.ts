@@ -3,8 +3,9 @@
  * default must not override the file). `--preset recorded` means each input's own settings: for a
  * scenario, the brakes in its file.
  */
-import { latencyFromSpec, nonNegativeInt, positiveInt, RECORDED_PRESET, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
-import { SCENARIO_RUNS_LIMIT } from '../cli/numberFlags.js';
+import { latencyFromSpec, RECORDED_PRESET, type BrakeFlags, type ContextFlags } from '../flags/settingsFlags.js';
+import { nonNegativeInt, positiveInt } from '../flags/numberFlags.js';
+import { SCENARIO_RUNS_LIMIT } from '../flags/numberFlags.js';
 import type { ScenarioOverrides } from './settings.js';
 
 const BRAKE_KEYS: (keyof BrakeFlags)[] = [

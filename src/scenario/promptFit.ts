@@ -61,7 +61,11 @@ export interface PromptFitOptions {
   words?: FitOptionWords | undefined;
 }
 
-/** The caller's names for the options a refusal's hint points to. */
+/**
+ * The caller's names for the options a refusal's hint points to. A scenario file has no max_tokens field
+ * (its `brakes:` take the brake flags, and `--max-output-tokens` is no brake: settings.ts, the schema), so
+ * the hint names only the option that sets it.
+ */
 export interface FitOptionWords {
   model: string;
   maxOutputTokens: string;
@@ -105,7 +109,7 @@ export function checkFixedPromptFits(scenario: Scenario, options: PromptFitOptio
     ...place,
     code: 'prompt_and_max_tokens_past_context_window',
     message: `${words.prompt}; with ${sent}, ${n(total + BigInt(maxTokens))} tokens, more than ${words.windowOf}: no run could make a single call (its provider refuses a prompt + max_tokens past the window; each run would stop at its first call, for $0)`,
-    hint: `max_tokens must leave room for the prompt: ${room > 0n ? `send at most ${n(room)} (${words.maxOutputTokens}, or brakes.max-output-tokens in the file), ` : ''}${words.lower}, or run it on ${words.larger}`,
+    hint: `max_tokens must leave room for the prompt: ${room > 0n ? `send at most ${n(room)} (${words.maxOutputTokens}), ` : ''}${words.lower}, or run it on ${words.larger}`,
   });
 }
 

@@ -4,7 +4,7 @@
  * brakes); other brake flags override the file's one by one. Context flags override one by one too.
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../cli/parseFlags.js';
+import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../flags/settingsFlags.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { AnyScenarioFile } from './schema.js';

@@ -8,7 +8,7 @@ import { VirtualClock } from '../../src/agent/clock.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { traceModel } from '../../src/agent/traceModel.js';
 import { brakeConfig, NO_BRAKES, type BrakeSettings } from '../../src/brakes/config.js';
-import { brakesFromFlags, type BrakeFlags } from '../../src/cli/parseFlags.js';
+import { brakesFromFlags, type BrakeFlags } from '../../src/flags/settingsFlags.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import { picoToUsd } from '../../src/money.js';

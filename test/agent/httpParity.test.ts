@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { loadPriceTable } from '../../src/pricing/index.js';

@@ -2,7 +2,11 @@
 // budget the library had come to refuse). `node bench/run.mjs --smoke --json` runs every script's code
 // path once on tiny inputs (bench/lib/smoke.mjs); here it must end in exit 0 with every part's JSON.
 // No timing is asserted: the figures of a smoke run mean nothing. Runs bench/ on dist/ (built first).
-import { spawnSync } from 'node:child_process';
+// The benches run a few at once, each as `bench/run.mjs --smoke --json --only=<bench>` (run.mjs runs them
+// one after another, each in its own process, so the parts are the same); that run.mjs lists exactly these
+// benches is read from its BENCHES table.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /** Each bench (bench/run.mjs's names) and fields its JSON must hold. */
@@ -22,11 +26,47 @@ const FIELDS: Record<string, string[]> = {
   workers: ['runs16'],
 };
 
+/** `node bench/run.mjs --smoke --json --only=<bench>`: its exit status, its JSON report and its standard error. */
+function smokeRun(bench: string): Promise<{ bench: string; status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['bench/run.mjs', '--smoke', '--json', `--only=${bench}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const timer = setTimeout(() => child.kill(), 120_000);
+    child.on('error', fail).on('close', (status) => {
+      clearTimeout(timer);
+      done({ bench, status, stdout, stderr });
+    });
+  });
+}
+
+/** Each bench's smoke run, `atOnce` at a time. */
+async function smokeRuns(benches: string[], atOnce: number): Promise<Awaited<ReturnType<typeof smokeRun>>[]> {
+  const results: Awaited<ReturnType<typeof smokeRun>>[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < benches.length) results.push(await smokeRun(benches[next++]!));
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  return results;
+}
+
 describe('bench smoke run', () => {
-  it('runs every benchmark once on tiny inputs and prints each one\'s JSON', () => {
-    const r = spawnSync(process.execPath, ['bench/run.mjs', '--smoke', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
-    expect(r.status, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as Record<string, Record<string, unknown> | undefined>;
+  it('run.mjs runs exactly these benchmarks', () => {
+    const table = /const BENCHES = \{([^}]*)\}/.exec(readFileSync('bench/run.mjs', 'utf8'))?.[1] ?? '';
+    expect([...table.matchAll(/^\s*(\w+):/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(FIELDS).sort());
+  });
+
+  it('runs every benchmark once on tiny inputs and prints each one\'s JSON', async () => {
+    const report: Record<string, Record<string, unknown> | undefined> = {};
+    for (const r of await smokeRuns(Object.keys(FIELDS), 3)) {
+      expect(r.status, `${r.bench}: ${r.stderr}`).toBe(0);
+      const own = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
+      expect(Object.keys(own), r.bench).toEqual([r.bench]);
+      report[r.bench] = own[r.bench];
+    }
     const part = (bench: string): Record<string, unknown> => report[bench] ?? {};
     expect(Object.keys(report).sort()).toEqual(Object.keys(FIELDS).sort());
     for (const [bench, fields] of Object.entries(FIELDS)) {
@@ -37,7 +77,8 @@ describe('bench smoke run', () => {
     for (const workload of kernel.replay) expect(workload).toMatchObject({ full: expect.any(Object), window8: expect.any(Object) });
     expect((part('replayFast').longTrace as unknown[]).length).toBe(12);
     expect((part('replayLinear').readableLoop as unknown[]).length).toBe(2);
-    expect((part('hostileMemory').cases as { exitCode: number }[]).map((c) => [0, 2].includes(c.exitCode))).toEqual(Array(6).fill(true));
+    const hostile = part('hostileMemory').cases as { case: string; exitCode: number }[];
+    expect(hostile.map((c) => [0, 2].includes(c.exitCode)), JSON.stringify(hostile.map((c) => [c.case, c.exitCode]))).toEqual(Array(6).fill(true));
     expect((part('workers').runs16 as { identical: boolean }).identical).toBe(true);
     // Every serve case drives each of its sessions to its end, and measures what an ended one keeps.
     const serve = part('serveSessionsMemory') as unknown as { sessions: number; cases: { sessions: number; ended: number; bytesPerSession: number }[] };

@@ -8,11 +8,11 @@
  * this process (output, errors, exit codes), sweep workers included; a cache that does not fit the bundle
  * is ignored.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
 
 interface Manifest {
@@ -20,9 +20,20 @@ interface Manifest {
   distFiles: Record<string, string>;
 }
 
+/** `node args` in a new process (cwd, extra environment): its exit status and output. Async, so a test can run several at once. */
+function runNode(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd: options.cwd ?? process.cwd(), env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', fail).on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
 function runBin(argv: string[], cwd = process.cwd(), bin = 'bin/loopcost.js') {
-  const r = spawnSync(process.execPath, [resolve(bin), ...argv], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runNode([resolve(bin), ...argv], { cwd });
 }
 
 const COMMANDS: string[][] = [
@@ -71,29 +82,29 @@ describe('the CLI bundle', () => {
     expect(readFileSync('dist/cli-actions-bundle.js', 'utf8')).toContain('linked.shellModules["errors.js"]');
   });
 
-  it('help, the version and refused flags need only the command line: the actions script deleted, they answer the same', () => {
+  it('help, the version and refused flags need only the command line: the actions script deleted, they answer the same', async () => {
     const root = copyOfTheBuild();
     for (const file of ['cli-actions-bundle.js', 'cli-actions-bundle.cache']) rmSync(join(root, 'dist', file));
-    for (const argv of [['--help'], ['--version'], ['replay', '--help'], ['sweep', 'x', '--no-such-flag'], ['help', 'check']]) {
-      expect(runBin(argv, root, join(root, 'bin/loopcost.js')), argv.join(' ')).toEqual(runBin(argv));
-    }
-    const replay = runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
+    const argvs = [['--help'], ['--version'], ['replay', '--help'], ['sweep', 'x', '--no-such-flag'], ['help', 'check']];
+    const [copied, here] = await Promise.all([Promise.all(argvs.map((argv) => runBin(argv, root, join(root, 'bin/loopcost.js')))), Promise.all(argvs.map((argv) => runBin(argv)))]);
+    argvs.forEach((argv, i) => expect(copied[i], argv.join(' ')).toEqual(here[i]));
+    const replay = await runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
     expect(replay.code).toBe(1);
     expect(replay.stderr).toContain('dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
   });
 
-  it('an actions script from another build is refused, not run with the wrong command line', () => {
+  it('an actions script from another build is refused, not run with the wrong command line', async () => {
     const root = copyOfTheBuild();
     const file = join(root, 'dist/cli-actions-bundle.js');
     const text = readFileSync(file, 'latin1');
     writeFileSync(file, text.replace(/^(\/\/ loopcost CLI actions bundle )\S+/, '$1another-build'), 'latin1');
-    const replay = runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
+    const [replay, here] = await Promise.all([runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js')), runBin(['replay', 'scenarios/'])]);
     expect(replay.code).toBe(1);
     expect(replay.stderr).toContain('dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build');
-    expect(runBin(['replay', 'scenarios/'])).toMatchObject({ code: 0 });
+    expect(here).toMatchObject({ code: 0 });
   });
 
-  it('V8 takes every script from its code cache, each compiled under the flags its cache was made with (a cache it rejects would slow every start, silently)', () => {
+  it('V8 takes every script from its code cache, each compiled under the flags its cache was made with (a cache it rejects would slow every start, silently)', async () => {
     const probe = `
       const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
       const { Worker } = require('node:worker_threads');
@@ -106,12 +117,12 @@ describe('the CLI bundle', () => {
         await worker.terminate();
         console.log(JSON.stringify({ code, commandLine: cli.compiled.commandLine.cachedDataRejected, actions: cli.compiled.actions.cachedDataRejected, worker: workerRejected }));
       })();`;
-    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    const r = await runNode(['-e', probe]);
     expect(JSON.parse(r.stdout)).toEqual({ code: 0, commandLine: false, actions: false, worker: false });
   });
 
   /** A command run through the bundles in a new process: its exit code, and V8's young generation (bytes) before the start and after the command. */
-  function youngGeneration(argv: string[], env: Record<string, string> = {}): { code: number; first: number; after: number } {
+  async function youngGeneration(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; first: number; after: number }> {
     const probe = `
       const { loadLinkedCli } = require(${JSON.stringify(resolve('bin/loadCli.js'))});
       const newSpaceBytes = () => require('node:v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
@@ -121,16 +132,15 @@ describe('the CLI bundle', () => {
         const code = await cli.main(${JSON.stringify(argv)}, { stdout: () => {}, stderr: () => {}, cwd: process.cwd() });
         console.log(JSON.stringify({ code, first, after: newSpaceBytes() }));
       })();`;
-    return JSON.parse(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } }).stdout);
+    return JSON.parse((await runNode(['-e', probe], { env })).stdout);
   }
 
-  it("a command's young generation is kept small (youngGenerationKeptSmall: a start faults in no pages for it to grow into)", () => {
-    const kept = youngGeneration(['replay', 'scenarios/']);
+  it("a command's young generation is kept small (youngGenerationKeptSmall: a start faults in no pages for it to grow into)", async () => {
+    const [kept, grown] = await Promise.all([youngGeneration(['replay', 'scenarios/']), youngGeneration(['replay', 'scenarios/'], { LOOPCOST_YOUNG_GENERATION: 'default' })]);
     expect(kept.code).toBe(0);
     // At most the one doubling a scavenge may make before the actions set the flag (1 → 2 MB here).
     expect(kept.after).toBeLessThanOrEqual(2 * kept.first);
     // What the flag keeps from happening: left to V8's default, the same command grows it further (8 MB here).
-    const grown = youngGeneration(['replay', 'scenarios/'], { LOOPCOST_YOUNG_GENERATION: 'default' });
     expect(grown.after).toBeGreaterThan(kept.after);
   });
 
@@ -138,12 +148,11 @@ describe('the CLI bundle', () => {
     ['generate', 'scenarios/recursive-verification.yaml', '--runs', '40'],
     ['project', 'scenarios/recursive-verification.yaml', '--runs', '40'],
     ['sweep', 'scenarios/recursive-verification.yaml', '--runs', '40', '--grid', 'max-steps=5,10'],
-  ])('%s (as check and calibrate) lets it grow again (letYoungGenerationGrow: its batches of runs and long runs outlive a small one)', (...argv) => {
-    const grown = youngGeneration(argv);
+  ])('%s (as check and calibrate) lets it grow again (letYoungGenerationGrow: its batches of runs and long runs outlive a small one)', async (...argv) => {
+    const [grown, kept] = await Promise.all([youngGeneration(argv), youngGeneration(argv, { LOOPCOST_YOUNG_GENERATION: 'small' })]);
     expect(grown.code).toBe(0);
     expect(grown.after).toBeGreaterThan(2 * grown.first);
     // Kept small throughout, to compare: the same command stays within the one doubling.
-    const kept = youngGeneration(argv, { LOOPCOST_YOUNG_GENERATION: 'small' });
     expect(kept.after).toBeLessThanOrEqual(2 * kept.first);
   });
 
@@ -157,12 +166,25 @@ describe('the CLI bundle', () => {
     writeFileSync(file, 'scenario: loopcost.scenario/1\nmodel: gpt-4o\nruns: many\nsystemTokens: -3\npopulation:\n  - { behaviour: healthy, share: 2 }\n');
     const expected = await cli('replay', file);
     expect(expected.stderr).toContain(`field 'runs': is the string "many": give a whole number from 1 to 10,000,000`);
-    expect(runBin(['replay', file])).toEqual(expected);
+    expect(await runBin(['replay', file])).toEqual(expected);
+  });
+
+  // Every command's run through bin, started at once before these tests (each test compares its own).
+  let throughBin: Promise<Awaited<ReturnType<typeof runBin>>[]>;
+  beforeAll(() => {
+    // Three at a time: the machine's other test files need their share of it too.
+    const results: Awaited<ReturnType<typeof runBin>>[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < COMMANDS.length; i = next++) results[i] = await runBin(COMMANDS[i]!);
+    };
+    throughBin = Promise.all([worker(), worker(), worker()]).then(() => results);
+    throughBin.catch(() => undefined);
   });
 
   it.each(COMMANDS)('loopcost %s: through bin, byte-identical to main from the sources', async (...argv) => {
     const expected = await cli(...argv);
-    const got = runBin(argv);
+    const got = (await throughBin)[COMMANDS.findIndex((c) => c.join('\0') === argv.join('\0'))]!;
     expect(got.stderr).toBe(expected.stderr);
     expect(got.stdout).toBe(expected.stdout);
     expect(got.code).toBe(expected.code);
@@ -174,14 +196,13 @@ describe('the CLI bundle', () => {
     const argv = ['sweep', 'scenarios/', '--grid', 'max-steps=4,9,20', '--grid', 'context=full,window:4', '--target-completion', '0.3', '--workers', '3', '--format', 'json'];
     const expected = await cli(...argv);
     expect(expected.code, expected.stderr).toBe(0);
-    expect(runBin(argv, root, join(root, 'bin/loopcost.js'))).toEqual(expected);
+    expect(await runBin(argv, root, join(root, 'bin/loopcost.js'))).toEqual(expected);
   });
 
   it.each([
     ['cli-bundle', ['replay', '--help']],
     ['cli-actions-bundle', ['replay', 'scenarios/']],
-  ])('runs without its cache %s, or with one made for another bundle', (cacheName, argv) => {
-    const root = copyOfTheBuild();
+  ])('runs without its cache %s, or with one made for another bundle', async (cacheName, argv) => {
     const expected = runBin(argv);
     const cache = readFileSync(`dist/${cacheName}.cache`);
     const variants: [string, Buffer | undefined][] = [
@@ -190,12 +211,17 @@ describe('the CLI bundle', () => {
       ['garbage data', Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(4096, 7)])],
       ['no cache file', undefined],
     ];
-    for (const [name, bytes] of variants) {
-      const file = join(root, `dist/${cacheName}.cache`);
-      if (bytes) writeFileSync(file, bytes);
-      else rmSync(file);
-      const got = runBin(argv, root, join(root, 'bin/loopcost.js'));
-      expect(got, name).toEqual(expected);
-    }
+    // Each variant in its own copy of the build, all run at once.
+    const got = await Promise.all(
+      variants.map(([, bytes]) => {
+        const root = copyOfTheBuild();
+        const file = join(root, `dist/${cacheName}.cache`);
+        if (bytes) writeFileSync(file, bytes);
+        else rmSync(file);
+        return runBin(argv, root, join(root, 'bin/loopcost.js'));
+      }),
+    );
+    const want = await expected;
+    variants.forEach(([name], i) => expect(got[i], name).toEqual(want));
   });
 });

@@ -6,7 +6,7 @@
  * `prices derive --out -` (its report), check's `--junit -` and `--update-baseline -`; and `--report-dir -`
  * (a directory of several reports).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,18 @@ const RECORDED = resolve('../shared/traces/mini-swe-agent/deepseek_chat_dev/pydi
 /** `node bin/loopcost.js argv` in `cwd`, stdout and stderr piped. */
 function run(cwd: string, argv: string[]) {
   return spawnSync(process.execPath, [BIN, ...argv], { cwd, encoding: 'utf8', timeout: 120_000 });
+}
+
+/** `run`, as a promise: several at once. */
+function runAsync(cwd: string, argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', fail).on('close', (status) => done({ status, stdout, stderr }));
+  });
 }
 
 const COMMANDS: string[][] = [
@@ -39,11 +51,21 @@ const COMMANDS: string[][] = [
 ];
 
 describe('--out - is standard output', () => {
-  it('every command: the bytes it writes without --out, on standard output; no file named -', () => {
-    for (const argv of COMMANDS) {
-      const dir = tempDir();
-      const plain = run(dir, argv);
-      const dashed = run(dir, [...argv, '--out', '-']);
+  it('every command: the bytes it writes without --out, on standard output; no file named -', async () => {
+    // Each command's two runs at once, two commands at a time; every check made once all have ended.
+    type Ran = Awaited<ReturnType<typeof runAsync>>;
+    const results: { dir: string; plain: Ran; dashed: Ran }[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < COMMANDS.length; i = next++) {
+        const dir = tempDir();
+        const [plain, dashed] = await Promise.all([runAsync(dir, COMMANDS[i]!), runAsync(dir, [...COMMANDS[i]!, '--out', '-'])]);
+        results[i] = { dir, plain, dashed };
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    for (const [i, argv] of COMMANDS.entries()) {
+      const { dir, plain, dashed } = results[i]!;
       expect(plain.status, `${argv.join(' ')}: ${plain.stderr}`).toBe(0);
       expect(dashed.status, `${argv.join(' ')} --out -: ${dashed.stderr}`).toBe(0);
       expect(dashed.stdout, argv.join(' ')).toBe(plain.stdout);

@@ -22,11 +22,12 @@ describe('fit --report: the $0 runs said', () => {
   it('names the recorded runs that failed at their first call and the group fit keeps them in', async () => {
     const r = await cli('fit', FAILED, ...ANSWERED, '--report', '--runs', '200');
     expect(r.code, r.stderr).toBe(0);
-    const line = joined(r.stdout).split('\n').find((l) => l.startsWith('$0 runs: '));
+    // With the profile on stdout (no --out), the report is on stderr.
+    const line = joined(r.stderr).split('\n').find((l) => l.startsWith('$0 runs: '));
     expect(line).toMatch(
       /^\$0 runs: 1 of 3 recorded runs failed at their first call \(every call failed at the provider: nothing billed\); fit keeps them in the profile's 'unfinished: provider error' group, whose synthetic runs fail alike \(\d+ of 200\): they are the \$0 at the low cost quantiles$/,
     );
-    const json = JSON.parse((await cli('fit', FAILED, ...ANSWERED, '--report', '--runs', '200', '--format', 'json')).stdout.replace(/^[^{]*(?=\{\n {2}"description")/s, ''));
+    const json = JSON.parse((await cli('fit', FAILED, ...ANSWERED, '--report', '--runs', '200', '--format', 'json')).stderr);
     expect(json.allCallsFailed.recorded).toBe(1);
     expect(json.allCallsFailed.synthetic).toBeGreaterThan(0);
   });
@@ -34,13 +35,13 @@ describe('fit --report: the $0 runs said', () => {
   it('says nothing when every recorded run was answered', async () => {
     const r = await cli('fit', ...ANSWERED, '--report', '--runs', '50');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).not.toMatch(/\$0 runs:/);
+    expect(r.stderr).not.toMatch(/\$0 runs:/);
   });
 
   it.skipIf(!existsSync(SHARED))('the shared mini-swe-agent runs: the five $0 deepseek_reasoner runs explain the p10 of $0', async () => {
     const r = await cli('fit', SHARED, '--report', '--runs', '500');
     expect(r.code, r.stderr).toBe(0);
-    const text = joined(r.stdout);
+    const text = joined(r.stderr);
     expect(text).toMatch(/costPerRunUsd +p10 +\$0 /);
     expect(text).toMatch(/\$0 runs: 5 of 38 recorded runs failed at their first call/);
   });

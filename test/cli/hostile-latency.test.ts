@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latencyFromSpec } from '../../src/cli/parseFlags.js';
+import { latencyFromSpec } from '../../src/flags/settingsFlags.js';
 import { UserError } from '../../src/errors.js';
 import { MAX_LATENCY_MS } from '../../src/io/limits.js';
 import { MAX_LATENCY_PART_MS } from '../../src/io/limits.js';

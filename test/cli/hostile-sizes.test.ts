@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { positiveInt } from '../../src/cli/parseFlags.js';
+import { positiveInt } from '../../src/flags/numberFlags.js';
 import { UserError } from '../../src/errors.js';
 import { cli, tempDir } from './run.js';
 

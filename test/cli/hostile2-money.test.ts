@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maxCostPico } from '../../src/cli/parseFlags.js';
+import { maxCostPico } from '../../src/flags/settingsFlags.js';
 import { drawCount, DrawOutOfRange } from '../../src/synthetic/distributions.js';
 import { Rng } from '../../src/synthetic/random.js';
 import { cli, oneEntryScenario, tempDir } from './run.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseContextSpec } from '../../src/context/strategy.js';
 import { keyValueSpec, type KeyValueFault } from '../../src/keyValueSpec.js';
 import { UserError } from '../../src/errors.js';
-import { brakesFromSpec, latencyFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec, latencyFromSpec } from '../../src/flags/settingsFlags.js';
 import { userErrorOf } from '../helpers.js';
 
 /** The one issue a call refuses with, as a user reads it. */
@@ -105,7 +105,7 @@ describe('--context: its own wording, its whole syntax in the hint', () => {
     ['summary:trigger=5000,,keep=3,tokens=500', "'summary:trigger=5000,,keep=3,tokens=500': has an empty summary setting (an empty value or a doubled comma)"],
     ['summary:trigger=5000,keep=3,tokens=500,model=a=b', "'summary:trigger=5000,keep=3,tokens=500,model=a=b': 'model=a=b' has more than one '='"],
   ])('%s', (spec, message) => {
-    const issue = said(() => parseContextSpec(spec));
+    const issue = said(() => parseContextSpec(spec, '--context'));
     expect(issue).toMatchObject({ field: '--context', message });
     expect(issue.hint).toMatch(/^write 'full', 'window:K', 'mask:M\[,placeholder=P\]'/);
   });
@@ -124,7 +124,7 @@ describe('--context: its own wording, its whole syntax in the hint', () => {
 
 describe('--try names a setting it does not vary', () => {
   it('cache, context, tool-result-cap and model: where each goes instead (no did-you-mean, no list of brake names)', async () => {
-    const { brakesFromSpec } = await import('../../src/cli/parseFlags.js');
+    const { brakesFromSpec } = await import('../../src/flags/settingsFlags.js');
     const { UserError } = await import('../../src/errors.js');
     for (const [part, flag, grid] of [['cache=on', '--cache on|off', 'cache=on,off'], ['context=window:4', '--context', 'context=…'], ['tool-result-cap=500', '--tool-result-cap', 'tool-result-cap=…'], ['model=gpt-4o', '--model', 'model=…']] as const) {
       let caught: unknown;

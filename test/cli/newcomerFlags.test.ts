@@ -5,7 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brakesFromFlags, latencyFromSpec, maxCostPico, nonNegativeInt, readOptionsFromFlags, trySpec } from '../../src/cli/parseFlags.js';
+import { brakesFromFlags, latencyFromSpec, maxCostPico, trySpec } from '../../src/flags/settingsFlags.js';
+import { nonNegativeInt } from '../../src/flags/numberFlags.js';
+import { readOptionsFromFlags } from '../../src/cli/parseFlags.js';
 import { parseContextList } from '../../src/context/strategy.js';
 import { UserError } from '../../src/errors.js';
 import { loadPriceTable, overrideMisses } from '../../src/pricing/index.js';

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { brakeSpec } from '../../src/report/settings.js';
 import { widestLine } from '../../src/report/table.js';
 import { cli, tempDir } from './run.js';

@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import { COMMANDS, type Registration, registrationFor, runCli } from '../../src/cli/main.js';
 import { cli } from './run.js';
 
-const START_UP_FILES = ['src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/cli/version.ts', 'src/cli/overrideMisses.ts', 'src/errors.ts', ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
+const START_UP_FILES = ['src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/version.ts', 'src/cli/overrideMisses.ts', 'src/errors.ts', ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
 
 /** Static, non-type imports of a TypeScript file. */
 function runtimeImports(file: string): string[] {

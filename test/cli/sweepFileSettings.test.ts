@@ -20,7 +20,7 @@ const UNUSED = /which this (sweep|calibration) does not use/;
 async function unusedLines(...argv: string[]): Promise<string[]> {
   const r = await cli(...argv);
   expect(r.code, r.stderr).toBe(0);
-  return warnings(r.stdout).filter((line) => UNUSED.test(line));
+  return warnings(r.stderr).filter((line) => UNUSED.test(line));
 }
 
 async function jsonReport(...argv: string[]): Promise<{ warnings: { code: string; message: string }[]; notes: string[]; configurations: { costUsd: number; baselineCostUsd: number }[] }> {

@@ -5,7 +5,7 @@
  * after them. Both are refused, naming the setting; the two ways alone read as before.
  */
 import { describe, expect, it } from 'vitest';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { userErrorOf } from '../helpers.js';
 
 const said = (spec: string) => {

@@ -193,7 +193,7 @@ describe('stop details', () => {
     const d = (code: StopCode, label?: string) => describeStop(code, limits, facts, label);
     expect(d(StopCode.MaxSteps)).toBe('12 steps taken, limit 12');
     expect(d(StopCode.Timeout)).toBe('120.500 s elapsed, limit 120 s');
-    expect(d(StopCode.Budget)).toBe('next call (up to $0.002000: 9000-token prompt + 4096 output tokens) would take $0.499000 past the limit $0.500000');
+    expect(d(StopCode.Budget)).toBe('$0.499000 spent; the next call (up to $0.002000: 9000-token prompt + 4096 output tokens) would take it past the limit $0.500000');
     facts[Fact.SpentPico] = 500_000_000_001;
     expect(d(StopCode.Budget)).toBe('$0.500000 spent, limit $0.500000');
     expect(d(StopCode.TokenLimit)).toBe('1001 tokens used, limit 1000');
@@ -225,7 +225,7 @@ describe('the predictive bound', () => {
   });
 
   it('--max-output-tokens and max-output-tokens= set it (default 4096)', async () => {
-    const { brakesFromFlags, brakesFromSpec } = await import('../../src/cli/parseFlags.js');
+    const { brakesFromFlags, brakesFromSpec } = await import('../../src/flags/settingsFlags.js');
     expect(brakesFromSpec('max-cost=0.1,budget-mode=predict,max-output-tokens=512').maxOutputTokens).toBe(512);
     expect(brakeLimits(brakesFromFlags({ maxCost: '1', budgetMode: 'predict' }))[Limit.MaxOutputTokens]).toBe(4096);
     expect(() => brakesFromFlags({ maxOutputTokens: '0' })).toThrow(/--max-output-tokens/);

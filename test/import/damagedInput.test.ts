@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { UserError } from '../../src/errors.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import { loadPriceTable } from '../../src/pricing/index.js';

@@ -12,7 +12,7 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import { compareWithRecorded } from '../../src/replay/compare.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { whatIf } from '../../src/replay/whatif.js';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { cli } from '../cli/run.js';
 import { collectAsync } from '../helpers.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ContextStrategy } from '../../src/context/strategy.js';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { loadPriceTable } from '../../src/pricing/index.js';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseTolerance } from '../../src/check/baselineFile.js';
 import { runsPerDayFlag } from '../../src/cli/actions/projectRange.js';
-import { nonNegativeNumber, positiveInt } from '../../src/cli/parseFlags.js';
+import { nonNegativeNumber } from '../../src/flags/settingsFlags.js';
+import { positiveInt } from '../../src/flags/numberFlags.js';
 import { decimalNumber, readsAsZeroOnly, shareFlagValue, shareNumber } from '../../src/io/numberText.js';
 import { userErrorOf } from '../helpers.js';
 

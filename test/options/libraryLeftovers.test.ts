@@ -65,7 +65,9 @@ describe("a scenario whose first prompt cannot fit: runScenario's options, not -
     const error = userErrorOf(() => runScenario(big, { prices: loadPriceTable(), runs: 1 }));
     expect(error.issues[0]!.code).toBe('prompt_and_max_tokens_past_context_window');
     const hint = error.issues[0]!.hint!;
-    expect(hint).toContain('(brakes.maxOutputTokens in <runScenario options>, or brakes.max-output-tokens in the file)');
+    // A scenario file has no max_tokens field (brakes.max-output-tokens is refused as unknown): not named.
+    expect(hint).toContain('(brakes.maxOutputTokens in <runScenario options>), ');
+    expect(hint).not.toContain('max-output-tokens in the file');
     expect(hint).toContain('a model with a larger window (model:, or model in <runScenario options>)');
     expect(hint).not.toMatch(/--model|--max-output-tokens/);
     const asModel = userErrorOf(() => runScenario(big, { prices: loadPriceTable(), runs: 1, model: 'gpt-4o-mini' })).issues[0]!.hint!;

@@ -3,7 +3,7 @@
  * the order of a setting's parts does not matter, with or without a preset; two presets stay two settings.
  */
 import { describe, expect, it } from 'vitest';
-import { trySpec } from '../../src/cli/parseFlags.js';
+import { trySpec } from '../../src/flags/settingsFlags.js';
 import { refuseRepeatedTry } from '../../src/population/grid.js';
 import { userErrorOf } from '../helpers.js';
 

@@ -5,8 +5,8 @@
  * beside the copy, as beside the project. Examples that are illustrative only must be listed in
  * ILLUSTRATIVE (keep it short); lines that are not examples (`npm test`: this suite) in NOT_EXAMPLES.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,75 @@ export function readmeExamples(readme: string): Example[] {
   return out;
 }
 
+/** Options whose value is a file the command writes (every other file a command names, it reads). */
+const WRITE_FLAGS = ['--out', '--junit', '--update-baseline', '--report-dir'];
+
+/** The files a command names (a word with a `/` or a file extension; no flag, no `key=value`), each written or read. */
+function filesNamed(command: string): { file: string; writes: boolean }[] {
+  const words = command.split(/\s+/).map((word) => word.replace(/^['"]|['"]$/g, ''));
+  return words.flatMap((word, k) =>
+    !word.startsWith('-') && !word.includes('=') && (word.includes('/') || /\.[A-Za-z][A-Za-z0-9]*$/.test(word)) ? [{ file: word, writes: WRITE_FLAGS.includes(words[k - 1] ?? '') }] : [],
+  );
+}
+
+/**
+ * For each example, the earlier examples it must wait for so that running them at once reads as running
+ * them top to bottom. Only files that are not in the fresh copy, or that an example writes, count: an
+ * example that writes one waits for every earlier example naming it; one that reads it waits for the
+ * earlier ones that write it; either waits for every earlier one when no earlier one names the file as
+ * such (it may be written under a default name).
+ * Shell redirects, pipes and command lists (whose files no word names) wait for, and are waited for by,
+ * all others. An option that writes a file must be in WRITE_FLAGS.
+ */
+export function examplesWaitFor(commands: readonly string[], existsAtStart: (file: string) => boolean): number[][] {
+  const shellOps = (command: string) => /[<>|;&]/.test(command.replace(/'[^']*'|"[^"]*"/g, ''));
+  const named = commands.map(filesNamed);
+  const written = new Set(named.flat().flatMap((f) => (f.writes ? [f.file] : [])));
+  return commands.map((command, i) => {
+    const earlier = commands.slice(0, i).map((_, k) => k);
+    if (shellOps(command) || commands.slice(0, i).some(shellOps)) return earlier;
+    const waits = new Set<number>();
+    for (const { file, writes } of named[i]!.filter((f) => !existsAtStart(f.file) || written.has(f.file))) {
+      const namers = earlier.filter((k) => named[k]!.some((f) => f.file === file && (writes || f.writes)));
+      for (const k of namers.length > 0 ? namers : earlier) waits.add(k);
+    }
+    return [...waits].sort((x, y) => x - y);
+  });
+}
+
+/** `sh -c shell` in cwd, as a promise of its exit status and standard error. */
+function runShell(shell: string, cwd: string): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn('sh', ['-c', shell], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', fail).on('close', (status) => done({ status, stderr }));
+  });
+}
+
+/** Runs each task once those it waits for have finished, at most `atOnce` at a time. */
+async function runInOrderOfNeed(tasks: readonly (() => Promise<void>)[], waitsFor: readonly number[][], atOnce: number): Promise<void> {
+  const finished = tasks.map(() => false);
+  const started = tasks.map(() => false);
+  let running = 0;
+  await new Promise<void>((allDone, fail) => {
+    const startReady = () => {
+      if (finished.every(Boolean)) return allDone();
+      tasks.forEach((task, i) => {
+        if (running >= atOnce || started[i] || !waitsFor[i]!.every((k) => finished[k])) return;
+        started[i] = true;
+        running++;
+        task().then(() => {
+          finished[i] = true;
+          running--;
+          startReady();
+        }, fail);
+      });
+    };
+    startReady();
+  });
+}
+
 describe('README examples', () => {
   const readme = readFileSync('README.md', 'utf8');
   const examples = readmeExamples(readme);
@@ -57,13 +126,17 @@ describe('README examples', () => {
     expect(examples.filter((e) => e.command.startsWith('loopcost ')).length).toBeGreaterThanOrEqual(12);
   });
 
-  it('every example exits 0, run top to bottom in a fresh copy', () => {
+  // The examples run up to three at once (most wait on a child process): an example still starts only
+  // after every earlier one whose files it reads or rewrites (examplesWaitFor), so each sees the files it
+  // would see run top to bottom.
+  it('every example exits 0, run top to bottom in a fresh copy', async () => {
     const base = mkdtempSync(join(tmpdir(), 'loopcost-readme-'));
     const root = join(base, 'loopcost');
     for (const entry of ['bin', 'dist', 'scenarios', 'schema', 'docs', 'test/fixtures', 'package.json', 'README.md']) cpSync(entry, join(root, entry), { recursive: true });
     symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
     symlinkSync(resolve('..', 'shared'), join(base, 'shared'), 'dir');
-    const failures: string[] = [];
+    const failures: { line: number; message: string }[] = [];
+    const runs: { line: number; shell: string }[] = [];
     for (const { line, command } of examples) {
       if (ILLUSTRATIVE.includes(command) || NOT_EXAMPLES.includes(command)) continue;
       const shell = command.startsWith('loopcost ')
@@ -71,18 +144,44 @@ describe('README examples', () => {
         : command === 'npm ci && npm start'
           ? 'npm start --silent'
           : undefined;
-      if (shell === undefined) {
-        failures.push(`README.md:${line}: '${command}' is neither a loopcost example nor listed as skipped`);
-        continue;
-      }
-      const r = spawnSync('sh', ['-c', shell], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-      if (r.status !== 0) failures.push(`README.md:${line}: '${command}' exited ${r.status}: ${r.stderr.trim().split('\n').slice(0, 3).join(' / ')}`);
+      if (shell === undefined) failures.push({ line, message: `README.md:${line}: '${command}' is neither a loopcost example nor listed as skipped` });
+      else runs.push({ line, shell });
     }
-    expect(failures).toEqual([]);
+    const waitsFor = examplesWaitFor(
+      runs.map((r) => r.shell),
+      (file) => existsSync(join(root, file)),
+    );
+    const tasks = runs.map(({ line, shell }) => async () => {
+      const r = await runShell(shell, root);
+      if (r.status !== 0) failures.push({ line, message: `README.md:${line}: '${examples.find((e) => e.line === line)!.command}' exited ${r.status}: ${r.stderr.trim().split('\n').slice(0, 3).join(' / ')}` });
+    });
+    await runInOrderOfNeed(tasks, waitsFor, 3);
+    expect(failures.sort((a, b) => a.line - b.line).map((f) => f.message)).toEqual([]);
   }, 180_000);
 });
 
 describe('reading the README', () => {
+  it('an example waits for the earlier ones that write or read the files it names, and for all before a shell operator', () => {
+    const atStart = new Set(['bin/loopcost.js', 'scenarios/', '../shared/traces', 'scenarios/a.yaml']);
+    const commands = [
+      'node bin/loopcost.js replay scenarios/ --out replay.json', // 0: writes a new file
+      'node bin/loopcost.js prices derive ../shared/traces --out prices.json', // 1: writes a new file (after every earlier one: one may write it under a default name)
+      'node bin/loopcost.js replay ../shared/traces --prices-override prices.json --try max-cost=0.5', // 2: reads 1's file
+      'node bin/loopcost.js compare ../shared/traces --prices-override prices.json', // 3: reads it too, beside 2
+      'node bin/loopcost.js replay scenarios/a.yaml --grid max-steps=5,10', // 4: files there at the start only
+      'node bin/loopcost.js prices derive scenarios/ --out prices.json', // 5: rewrites the file 1 wrote, 2 and 3 read
+      'node bin/loopcost.js merge a.jsonl', // 6: reads a file no earlier example names (a default output name)
+      "node bin/loopcost.js curve --compare-context 'window:5;mask:10'", // 7: ; quoted, no operator
+      'node bin/loopcost.js replay scenarios/ > out.txt', // 8: a redirect
+      'node bin/loopcost.js replay scenarios/', // 9: after a redirect
+    ];
+    const all = (n: number) => Array.from({ length: n }, (_, k) => k);
+    expect(examplesWaitFor(commands, (file) => atStart.has(file))).toEqual([[], [0], [1], [1], [], [1, 2, 3], all(6), [], all(8), all(9)]);
+    // A file in the fresh copy that an example rewrites counts too: its readers before wait, those after follow.
+    const rewrites = ['node bin/loopcost.js replay scenarios/a.yaml', 'node bin/loopcost.js fit ../shared/traces --out scenarios/a.yaml', 'node bin/loopcost.js replay scenarios/a.yaml'];
+    expect(examplesWaitFor(rewrites, (file) => atStart.has(file))).toEqual([[], [0], [1]]);
+  });
+
   it('joins continued lines and drops comments', () => {
     const text = ['intro', '```sh', '# a comment', 'loopcost a --x 1  # trailing', 'loopcost b \\', '  --try c', '```', '```sh', 'npm test', '```'].join('\n');
     expect(readmeExamples(text)).toEqual([

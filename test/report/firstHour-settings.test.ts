@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import { brakeSpec, reportSettings, withScenarioCaches } from '../../src/report/settings.js';
 import { defaultCacheSpec } from '../../src/report/runsTook.js';
 import { cli } from '../cli/run.js';

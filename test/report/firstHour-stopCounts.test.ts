@@ -153,7 +153,7 @@ describe('what-if summary: every stop count whole, the setting column no wider t
     expect(header).toMatch(/^setting\s+completed/);
     expect(baseline).toMatch(/^baseline\s+115\/200 .*max_steps 42, repeat 13, trace_end 30$/);
     expect(text).toMatch(/^max-steps=20 .*max_steps 25, trace_end 38$/m);
-    expect(text).toMatch(/baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes;/);
+    expect(text).toMatch(/baseline: each synthetic run under its scenario file's brakes;/);
     // A --try replaces the file's brakes (it does not add to them): said, with how to keep the file's preset.
     expect(text.replace(/\s+/g, ' ')).toMatch(/each other setting is a whole set of brakes in place of those \(to keep a file's preset, start the --try with it: preset=reference,max-repeat=2\)/);
     expect(text).not.toMatch(/\d…|…\d/);

@@ -13,14 +13,15 @@ describe('lines around tables fit 120 columns', () => {
   it('a session tree stopped in predict mode: the session line wraps', async () => {
     const r = await cli('replay', '--tree', SESSION, '--max-cost', '0.05', '--budget-mode', 'predict');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^session [0-9a-f-]+: budget \(next call \(up to \$/m);
+    expect(r.stdout).toMatch(/^session [0-9a-f-]+: budget \(\$[0-9.]+ spent; the next call \(up to \$/m);
     expect(widest(r.stdout)).toBeLessThanOrEqual(120);
   });
 
   it('fit --report: the description line wraps', async () => {
     const r = await cli('fit', '../shared/traces/mini-swe-agent', '--prices', 'test/fixtures/prices/deepseek-recorded.json', '--report', '--runs', '200');
     expect(r.code).toBe(0);
-    const report = r.stdout.slice(r.stdout.indexOf('\nrecorded: ') + 1);
+    // With the profile on stdout (no --out), the report is on stderr.
+    const report = `\n${r.stderr}`.slice(`\n${r.stderr}`.indexOf('\nrecorded: ') + 1);
     expect(report).toMatch(/^recorded: 38 runs replayed as recorded; /);
     expect(widest(report)).toBeLessThanOrEqual(120);
   });

@@ -50,7 +50,7 @@ describe('text from input on a terminal', () => {
   it('paths are shortened to the part that differs', () => {
     expect(shortenPaths(['../shared/traces/mini/a/x.traj.json.gz', '../shared/traces/mini/b/y.traj.json.gz'])).toEqual({ prefix: '../shared/traces/mini/', suffix: '.traj.json.gz', short: ['a/x', 'b/y'] });
     expect(shortenPaths(['scenarios/a.jsonl'])).toEqual({ prefix: 'scenarios/', suffix: '.jsonl', short: ['a'] });
-    expect(shortenPaths(['a.jsonl', 'dir/b.jsonl', 'c.jsonl#2'])).toEqual({ prefix: '', suffix: '', short: ['a.jsonl', 'dir/b.jsonl', 'c.jsonl#2'] });
+    expect(shortenPaths(['a.jsonl', 'dir/b.jsonl', 'c.jsonl#2'])).toEqual({ prefix: '', suffix: '.jsonl', short: ['a', 'dir/b', 'c#2'], runs: 'some' });
     expect(shortenPaths(['x/a.json.gz', 'x/b.jsonl.gz'])).toEqual({ prefix: 'x/', suffix: '.gz', short: ['a.json', 'b.jsonl'] });
   });
 });

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { addBrakeOptions, addContextOptions } from '../../src/cli/options.js';
-import { brakesFromFlags, brakesFromSpec, latencyFromSpec, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../src/cli/parseFlags.js';
+import { brakesFromFlags, brakesFromSpec, latencyFromSpec, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../src/flags/settingsFlags.js';
 import { parseContextSpec, type ContextStrategy } from '../../src/context/strategy.js';
 import type { LatencyModel } from '../../src/loop/latency.js';
 import { usdToPico } from '../../src/money.js';

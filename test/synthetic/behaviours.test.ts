@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET, type BrakeConfig } from '../../src/brakes/config.js';
 import { actionFingerprint } from '../../src/brakes/fingerprint.js';
-import { brakesFromSpec } from '../../src/cli/parseFlags.js';
+import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import { runScenario, scenarioRuns, type SyntheticRun } from '../../src/scenario/run.js';
 import type { Scenario } from '../../src/scenario/load.js';

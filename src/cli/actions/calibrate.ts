@@ -7,7 +7,7 @@ import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
 import { brakeSpec, reportSettings, settingsFlags } from '../../report/settings.js';
-import { brakesFromFlags, strategyFromFlags } from '../parseFlags.js';
+import { brakesFromFlags, strategyFromFlags } from '../../flags/settingsFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
@@ -49,6 +49,8 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     configurations: configs.map((c, i) => ({ settings: c.settings, flags: settingsFlags(c.config), brakes: brakeSpec(c.config.brakes), ...figures[i]! })),
     notes: [
       'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
+      // As sweep's footer says it of its configurations (the warning scenario_settings_unused names what each file set).
+      ...(prepared.scenarios.length > 0 ? ["Synthetic runs are judged under each configuration's brakes, context and cache, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
     ],
     warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, given, command: 'calibration' }),
   });

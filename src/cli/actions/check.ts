@@ -12,7 +12,7 @@ import { scenarioKeys } from '../../check/scenarioKey.js';
 import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
 import { renderJunit } from '../../check/junit.js';
 import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
-import { checkScenario, type ScenarioCheck } from '../../check/run.js';
+import { checkScenarioAsCommand, type ScenarioCheck } from '../../check/run.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
@@ -20,8 +20,9 @@ import type { ReportWarning } from '../../report/warnings.js';
 import { scenarioOverridesFromFlags } from '../../scenario/overrides.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
-import { priceOptionsFromFlags, type BrakeFlags, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
-import { LOOPCOST_VERSION } from '../version.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
+import { LOOPCOST_VERSION } from '../../version.js';
 import { checkBrakeFlags, chooseFormat, refuseStdoutOutput } from './flagChecks.js';
 import { baselineKeys, readBaseline } from './checkBaseline.js';
 import { refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
@@ -34,7 +35,7 @@ import { someNames } from '../../someNames.js';
 import { fileKey } from '../../io/collectInputs.js';
 import { statOf } from '../../io/openInput.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
-import { checkCacheWarnings } from './scenarioWarnings.js';
+import { checkCacheWarnings, fittedProfileWarnings } from './scenarioWarnings.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
@@ -144,7 +145,7 @@ type Compared = { baseline: BaselineFile; file: string; tolerance: number } & Re
  */
 function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift } {
   const resolved = new ResolvedPrices(args.prices);
-  const run = (table: PriceTable) => checks.map((input, i) => checkScenario(input, traces[i]!, table, args.model));
+  const run = (table: PriceTable) => checks.map((input, i) => checkScenarioAsCommand(input, traces[i]!, table, args.model));
   const scenarios = run(resolved);
   const models = resolved.rows();
   const { compared } = args;
@@ -187,6 +188,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
     ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)),
     ...checkCacheWarnings(checks, traces, { prices, ...model }),
     ...windowWarnings(checks, traces, { prices, ...model }),
+    ...fittedProfileWarnings(checks.map((input) => input.scenario), prices),
     ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
   ];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });

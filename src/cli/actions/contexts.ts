@@ -9,7 +9,9 @@ import { buildContextsReport, renderContextsCsv, renderContextsTable } from '../
 import { reportSettings } from '../../report/settings.js';
 import { UserError } from '../../errors.js';
 import type { CliIO } from '../io.js';
-import { brakesFromFlags, latencyFromSpec, nonNegativeInt, priceOptionsFromFlags, RECORDED_PRESET, type BrakeFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { brakesFromFlags, latencyFromSpec, RECORDED_PRESET, type BrakeFlags } from '../../flags/settingsFlags.js';
+import { nonNegativeInt } from '../../flags/numberFlags.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';

@@ -1,5 +1,6 @@
 import { maxOutputTokensSent, type BrakeConfig } from '../../brakes/config.js';
-import { contextSpecOf, parseContextList, type ContextStrategy } from '../../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, contextSpecOf, parseContextList, type ContextStrategy } from '../../context/strategy.js';
+import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { UserError } from '../../errors.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
@@ -9,18 +10,9 @@ import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
 import type { CliIO } from '../io.js';
-import {
-  brakesFromFlags,
-  latencyFromSpec,
-  nonNegativeInt,
-  positiveInt,
-  priceOptionsFromFlags,
-  RECORDED_PRESET,
-  strategyFromFlags,
-  type BrakeFlags,
-  type ContextFlags,
-  type PriceFlags,
-} from '../parseFlags.js';
+import { brakesFromFlags, latencyFromSpec, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
+import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
+import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
 import { windowlessModelWarnings } from '../../report/warnings.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
@@ -44,7 +36,7 @@ export interface CurveCommand {
 
 export function runCurve(command: CurveCommand, io: CliIO): number {
   const prices = loadPriceTable(command.priceOptions);
-  const options = { brakes: command.brakes, ...(command.latency === undefined ? {} : { latency: command.latency }) };
+  const options = { brakes: command.brakes, modelPlace: COMMAND_LINE_MODEL, strategyPlace: COMMAND_LINE_CONTEXT, ...(command.latency === undefined ? {} : { latency: command.latency }) };
   const run = withinExactCost(command.spec, (spec) => curveRun(spec, command.strategy, prices, options));
   const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...command.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const explicitWindow = typeof command.brakes.contextWindow === 'number' ? command.brakes.contextWindow : undefined;

@@ -1,6 +1,7 @@
 /**
  * `loopcost fit INPUTS... --out profile.yaml [--prices FILE] [--report]`: a scenario whose population
- * reproduces recorded runs; `--report` replays both and prints their quantiles side by side.
+ * reproduces recorded runs; `--report` replays both and prints their quantiles side by side (on stderr when
+ * the profile goes to stdout: no `--out`, or `--out -`, so that `fit … > profile.yaml` is a YAML file).
  */
 import { maxOutputTokensSent, NO_BRAKES } from '../../brakes/config.js';
 import { PromptCrossings } from '../../population/project.js';
@@ -15,13 +16,15 @@ import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
 import { fitScenario, heldOutStatement, PROVIDER_ERROR_GROUP } from '../../scenario/fit.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
+import { fitPricesNote } from '../../scenario/fitWarnings.js';
 import { allCallsFailedLine, compareRuns, type FitComparison } from '../../scenario/fitReport.js';
 import { parseScenario } from '../../scenario/load.js';
 import { resolveScenarioPricing, runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeInt, positiveInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
-import { SCENARIO_RUNS_LIMIT } from '../numberFlags.js';
+import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { SCENARIO_RUNS_LIMIT } from '../../flags/numberFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs, pricedInputs, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
@@ -46,14 +49,24 @@ const COLUMNS: Column[] = [
 /** fit's quantiles are interpolated (a smooth target on few runs); the population reports' are nearest-rank values. */
 const QUANTILE_NOTE = 'quantiles interpolated between the nearest runs (sweep, check and project report the nearest-rank run: on few runs the two differ)';
 
+/** The price flags fit was given (`--prices FILE`, …), as a profile's replays pass them again; empty: the bundled table. */
+function priceFlagsGiven(flags: PriceFlags): string {
+  const given = [flags.prices === undefined ? '' : `--prices ${flags.prices}`, flags.pricesOverride === undefined ? '' : `--prices-override ${flags.pricesOverride}`, flags.pricesAsOf === undefined ? '' : `--prices-as-of ${flags.pricesAsOf}`];
+  return given.filter(Boolean).join(' ');
+}
+
 /**
  * The profile holds token sizes, not prices: a note of the table its runs were priced with (--report, the
- * prices gap), and of the flags that price its replays the same way.
+ * prices gap), of the flags that price its replays the same way, and the table's identity for the commands
+ * that run the profile to hold theirs to (scenario/fitWarnings.ts: they warn under another table).
  */
-function pricesNote(flags: PriceFlags, source: PriceSource): string {
-  const given = [flags.prices === undefined ? '' : `--prices ${flags.prices}`, flags.pricesOverride === undefined ? '' : `--prices-override ${flags.pricesOverride}`, flags.pricesAsOf === undefined ? '' : `--prices-as-of ${flags.pricesAsOf}`].filter(Boolean);
-  const again = given.length === 0 ? 'the bundled table' : given.join(' ');
-  return `Fitted with prices ${describePriceSource(source)}. The profile names no prices: replay it with ${again} to price it as its runs were priced here.`;
+function pricesNotes(flags: PriceFlags, source: PriceSource): string[] {
+  const given = priceFlagsGiven(flags);
+  const again = given === '' ? 'the bundled table' : given;
+  return [
+    `Fitted with prices ${describePriceSource(source)}. The profile names no prices in its fields: replay it with ${again} to price it as its runs were priced here (the commands that run it warn under another table, by the line below).`,
+    fitPricesNote(source, given),
+  ];
 }
 
 /** Completion shares, recorded and synthetic, and their gap in points (`+2.3`; a gap that is not 0 never reads `+0.0`). */
@@ -137,7 +150,7 @@ function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { fla
   const ofProfileModel = profiled.filter((r) => r.trace.header.model === scenario.model).map((r) => r.run);
   const windowWarnings = pastProfileWindowWarnings(ofProfileModel, resolveScenarioPricing({ ...scenario, source: flags.out ?? 'fitted profile' }, prices));
   const warnings = [...fitted.warnings, ...priceGapWarningsOf(traces, { prices, inputs }), ...windowWarnings];
-  const yaml = scenarioYaml(scenario, [...notes, pricesNote(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
+  const yaml = scenarioYaml(scenario, [...notes, ...pricesNotes(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
   return { recorded: profiled.map((r) => r.run), subagentRunsLeftOut, warnings, yaml };
 }
 
@@ -167,9 +180,12 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
         ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns), warnings }, null, 2)}\n`
         : renderComparison(comparison, { how, priceSource: prices.source, warnings, width: reportView({}, io).width });
   }
-  if (flags.out !== undefined) writeFileAtomic(flags.out, yaml);
-  else io.stdout(yaml);
-  if (report) io.stdout(report);
+  const profileToStdout = flags.out === undefined || flags.out === STDOUT_PATH;
+  if (profileToStdout) io.stdout(yaml);
+  else writeFileAtomic(flags.out!, yaml);
+  // With the profile on stdout (`fit … > profile.yaml`), the report goes to stderr: the two on one stream are no YAML file.
+  if (report && profileToStdout) io.stderr(report);
+  else if (report) io.stdout(report);
   // Without a report the warnings are in the profile's comments, and said here too.
   else if (warnings.length > 0) io.stderr(warningLines(warnings));
   if (flags.out !== undefined) announceWritten({ what: 'scenario profile', file: flags.out }, io);

@@ -6,7 +6,7 @@
 import type { BrakeConfig } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
-import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../parseFlags.js';
+import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../../flags/settingsFlags.js';
 import type { CliIO } from '../io.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import type { TreeFlags } from './treeFlags.js';

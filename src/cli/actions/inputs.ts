@@ -20,7 +20,7 @@ import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replaySce
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
-import { LOOPCOST_VERSION } from '../version.js';
+import { LOOPCOST_VERSION } from '../../version.js';
 import { warnScenarioFlags } from './flagChecks.js';
 import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 

@@ -10,7 +10,7 @@ import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico } from '../../population/project.js';
 import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
-import { populationRuns, type PopulationConfig } from '../../population/run.js';
+import { configurationRuns, type PopulationConfig } from '../../population/run.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { RunPair } from '../../metrics/population.js';
 import { sweepPairs } from '../../population/sweep.js';
@@ -23,7 +23,7 @@ import { percentText } from '../../report/percentText.js';
 import { brakeSpec, contextText, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
-import { nonNegativeInt, positiveInt } from '../parseFlags.js';
+import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, tableOrJson } from './output.js';
@@ -56,7 +56,7 @@ function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pai
   const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
   const observe = (result: RunResult, pricing: ModelPricing) => crossings.add(pricing, result.rows);
   const { recorded, synthetic } = prepared.population;
-  const pairs = [...populationRuns(recorded, config, prepared.prices, observe), ...populationRuns(synthetic, config, prepared.prices, observe)];
+  const pairs = [...configurationRuns(recorded, config, prepared.prices, observe), ...configurationRuns(synthetic, config, prepared.prices, observe)];
   return { pairs, crossings };
 }
 
@@ -211,7 +211,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
       ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
       ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
       ...unreadTracesWarnings(prepared.scenarios.map((s) => s.scenario)),
-      ...fittedProfileWarnings(prepared.scenarios.map((s) => s.scenario)),
+      ...fittedProfileWarnings(prepared.scenarios.map((s) => s.scenario), prepared.prices),
     ],
   });
   emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);

@@ -11,7 +11,7 @@
 import { UserError } from '../../errors.js';
 import { MAX_COUNT } from '../../io/limits.js';
 import { formatUsd } from '../../report/money.js';
-import { positiveInt, type NumberLimit } from '../numberFlags.js';
+import { positiveInt, type NumberLimit } from '../../flags/numberFlags.js';
 
 /** Picodollars in $0.00001, a digit past the report's smallest unit shown. */
 const PICO_PER_UNIT = 10_000_000n;

@@ -1,14 +1,15 @@
-import { cacheRuleWarnings, skipOpenLoopWarnings } from '../../report/warnings.js';
+import { cacheRuleWarnings, skipOpenLoopWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { BrakeConfig } from '../../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import type { UnreadInput } from '../../io/collectInputs.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
+import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
 import { CompileScratch } from '../../fast/compile.js';
 import { recordedBrakes } from '../../replay/whatif.js';
-import { buildReplayReport, replayReportJson } from '../../report/replayReport.js';
+import { buildReplayReport, replayReportJson, type ReplayReportArgs } from '../../report/replayReport.js';
 import { PricedModels } from '../../report/pricedModels.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
 import type { ReportView } from '../../report/view.js';
@@ -17,18 +18,8 @@ import type { CliIO } from '../io.js';
 import type { ReportFormat } from '../options.js';
 import type { Trace } from '../../trace/types.js';
 import type { LatencyModel } from '../../loop/latency.js';
-import {
-  brakesForRun,
-  brakesFromFlags,
-  latencyFromSpec,
-  priceOptionsFromFlags,
-  RECORDED_PRESET,
-  strategyFromFlags,
-  type BrakeFlags,
-  type ContextFlags,
-  type PriceFlags,
-  type ReadFlags,
-} from '../parseFlags.js';
+import { brakesForRun, brakesFromFlags, latencyFromSpec, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
@@ -66,6 +57,22 @@ export interface ReplayCommand {
 /** The files `--report-dir` writes. */
 const REPORT_FILES = ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv'];
 
+/** What every run of a replay shares: the price table, the notes of what each was priced at, whether its calls are kept. */
+interface ReplayShared {
+  prices: PriceTable;
+  notes: RunNotes;
+  keepSteps: boolean;
+  /** Every resolution the runs were priced at, each with its runs (not one per model: runs of one model recorded on two days are priced at two). */
+  pricings: PricedModels;
+}
+
+/** The recorded runs replayed: results and notes kept as columns (no object per run: a report of many runs stays small), `kept` the rows of the runs kept. */
+interface RecordedReplay {
+  kept: number[];
+  results: RowColumns<RunResult>;
+  notes: RowColumns<RunNote & { skips: boolean; cache: CacheMode }>;
+}
+
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export async function runReplay(command: ReplayCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
@@ -73,9 +80,23 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) });
-  // Per-run results and notes kept as columns (no object per run: a report of many runs stays small).
-  const recordedResults = new RowColumns<RunResult>();
-  const recordedNotes = new RowColumns<RunNote & { skips: boolean; cache: CacheMode }>();
+  const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
+  const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels() };
+  const { skips, recordedCaches } = noteRecorded(recorded, shared);
+  const synthetic = replayScenarios(command, shared, scenarioPricing);
+  const results = rowList(recorded.results, recorded.kept, synthetic);
+  const reportArgs = replayReportArgs(command, shared, { results, skips, recordedCaches });
+  if (command.reportDir !== undefined) return writeReportDir(command.reportDir, { command, reportArgs, results }, io);
+  // JSON is written run by run (a report of many runs is never held whole).
+  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view);
+  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings: reportArgs.warnings }, io);
+  return 0;
+}
+
+/** Each recorded run replayed under its brakes as it is read, its result and note kept. */
+async function replayRecorded(command: ReplayCommand, shared: Omit<ReplayShared, 'pricings'>, io: CliIO): Promise<RecordedReplay> {
+  const results = new RowColumns<RunResult>();
+  const notes = new RowColumns<RunNote & { skips: boolean; cache: CacheMode }>();
   // Each run is replayed once and its compiled trace let go: one scratch memory for all of them.
   const scratch = new CompileScratch();
   const kept = await workOnRuns(command.traces, io, (trace) => {
@@ -84,44 +105,58 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
       brakes,
       strategy: command.strategy,
       strategyPlace: COMMAND_LINE_CONTEXT,
-      prices,
-      keepSteps,
+      prices: shared.prices,
+      keepSteps: shared.keepSteps,
       ...(command.model === undefined ? {} : { model: command.model }),
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
     const pricing = pricingFor(trace, options);
-    const note = notes.noteOf(trace, pricing);
+    const note = shared.notes.noteOf(trace, pricing);
     const result = replayTrace(trace, { ...options, pricing, scratch });
     // The cache the run took (RunResult.cache: --cache, else defaultCacheMode), for the settings line.
-    recordedNotes.add({ ...note, skips: brakes.repeatAction === 'skip', cache: result.cache });
-    return recordedResults.add(result);
+    notes.add({ ...note, skips: brakes.repeatAction === 'skip', cache: result.cache });
+    return results.add(result);
   });
-  const synthetic: RunResult[] = [];
-  // Every resolution the runs were priced at, each with its runs (not one per model: runs of one model recorded on two days are priced at two).
-  const pricings = new PricedModels();
+  return { kept, results, notes };
+}
+
+/** The kept runs' notes and pricings, in input order: how many skip repeated actions, and the cache each took. */
+function noteRecorded(recorded: RecordedReplay, shared: ReplayShared): { skips: number; recordedCaches: CacheMode[] } {
   let skips = 0;
   const recordedCaches: CacheMode[] = [];
-  for (const i of kept) {
-    const { skips: skipsRun, cache, ...note } = recordedNotes.at(i);
+  for (const i of recorded.kept) {
+    const { skips: skipsRun, cache, ...note } = recorded.notes.at(i);
     recordedCaches.push(cache);
-    pricings.add(note.pricing);
-    notes.addNote(note);
+    shared.pricings.add(note.pricing);
+    shared.notes.addNote(note);
     if (skipsRun) skips += 1;
   }
+  return { skips, recordedCaches };
+}
+
+/** Each scenario file's synthetic runs under its settings (`scenarioPricing[i]`: the i-th's pricing), noted. */
+function replayScenarios(command: ReplayCommand, shared: ReplayShared, scenarioPricing: readonly ModelPricing[]): RunResult[] {
+  const synthetic: RunResult[] = [];
   command.scenarios.forEach((input, i) => {
     const pricing = scenarioPricing[i]!;
-    const runs = runScenarioInput(input, { prices, keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
-    pricings.add(pricing, runs.length);
+    const runs = runScenarioInput(input, { prices: shared.prices, keepSteps: shared.keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
+    shared.pricings.add(pricing, runs.length);
     const sent = sentMaxTokens([input.settings.brakes]);
-    for (const run of runs) notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
+    for (const run of runs) shared.notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
     synthetic.push(...runs);
   });
-  const results = rowList(recordedResults, kept, synthetic);
+  return synthetic;
+}
+
+/** What the report says of the runs: their results, the settings shown, the prices and every warning. */
+function replayReportArgs(command: ReplayCommand, shared: ReplayShared, ran: { results: ReplayReportArgs['results']; skips: number; recordedCaches: CacheMode[] }): ReplayReportArgs & { warnings: ReportWarning[] } {
+  const { notes, prices } = shared;
+  const { results } = ran;
   // The trace files kept (--skip-bad may leave none beside scenario files).
   const traceFilesKept = command.traces.files.length - command.traces.badCount;
   const shown = reportedSettings(command, traceFilesKept, command.scenarios);
-  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario)), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(results)];
-  const reportArgs = {
+  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices), ...skipOpenLoopWarnings(ran.skips), ...cacheRuleWarnings(results)];
+  return {
     results,
     brakes: shown.brakes,
     perRunRecordedLimits: command.brakesFor !== undefined && traceFilesKept > 0,
@@ -129,35 +164,34 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
     strategy: shown.strategy,
     scenarios: command.scenarios.map(scenarioRunSettings),
     priceSource: prices.source,
-    pricedModels: pricings.records(),
+    pricedModels: shared.pricings.records(),
     warnings,
     priceDays: notes.priceDays(),
     pricesNote: notes.pricesNote(),
     pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(shown.latency === undefined ? {} : { latency: shown.latency }),
-    took: { recordedCaches, scenarios: command.scenarios.map((input) => input.settings) },
+    took: { recordedCaches: ran.recordedCaches, scenarios: command.scenarios.map((input) => input.settings) },
   };
-  if (command.reportDir !== undefined) {
-    const report = buildReplayReport(reportArgs);
-    const outputs: [string, ReportFormat][] = [
-      ['replay.json', 'json'],
-      ['replay.csv', 'csv'],
-      ['replay.txt', 'table'],
-      ['replay-chart.txt', 'chart'],
-    ];
-    const fileView = { ...command.view, width: 120 };
-    const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView)] as const);
-    const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
-    rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
-    writeFilesAtomic(command.reportDir, rendered);
-    io.stdout(renderTable(report, command.view));
-    announceReportDir(command.reportDir, rendered.map(([name]) => name), io);
-    return 0;
-  }
-  // JSON is written run by run (a report of many runs is never held whole).
-  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view);
-  emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
+}
+
+/** `--report-dir`: every report file written at once (REPORT_FILES), the table on stdout. */
+function writeReportDir(reportDir: string, args: { command: ReplayCommand; reportArgs: ReplayReportArgs; results: ReplayReportArgs['results'] }, io: CliIO): number {
+  const { command, reportArgs, results } = args;
+  const report = buildReplayReport(reportArgs);
+  const outputs: [string, ReportFormat][] = [
+    ['replay.json', 'json'],
+    ['replay.csv', 'csv'],
+    ['replay.txt', 'table'],
+    ['replay-chart.txt', 'chart'],
+  ];
+  const fileView = { ...command.view, width: 120 };
+  const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView)] as const);
+  const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
+  rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
+  writeFilesAtomic(reportDir, rendered);
+  io.stdout(renderTable(report, command.view));
+  announceReportDir(reportDir, rendered.map(([name]) => name), io);
   return 0;
 }
 

@@ -14,7 +14,7 @@ import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import type { Scenario } from '../../scenario/load.js';
 import { resolveScenarioPricing } from '../../scenario/run.js';
-import { fitWarningsOf } from '../../scenario/fitWarnings.js';
+import { fitPricesWarning, fitWarningsOf } from '../../scenario/fitWarnings.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { scenarioSettings, type ScenarioOverrides } from '../../scenario/settings.js';
 import type { Trace } from '../../trace/types.js';
@@ -50,13 +50,20 @@ export function unreadTracesWarnings(scenarios: readonly Pick<Scenario, 'source'
   }));
 }
 
-/** The warnings `fit` wrote into each fitted profile among the scenarios (scenario/fitWarnings.ts), once per file. */
-export function fittedProfileWarnings(scenarios: readonly Scenario[]): ReportWarning[] {
+/**
+ * The warnings `fit` wrote into each fitted profile among the scenarios, and a warning when `prices` is not
+ * the table it was fitted under (scenario/fitWarnings.ts), once per file.
+ */
+export function fittedProfileWarnings(scenarios: readonly Pick<Scenario, 'source'>[], prices: Pick<PriceTable, 'source'>): ReportWarning[] {
   const said = new Set<string>();
   return scenarios.flatMap((scenario) => {
     if (said.has(scenario.source)) return [];
     said.add(scenario.source);
-    return fitWarningsOf(scenario).map((warning) => ({ code: 'fitted_profile_warning', message: `${scenario.source}: fitted with a warning: ${warning}` }));
+    const otherPrices = fitPricesWarning(scenario, scenario.source, prices.source);
+    return [
+      ...fitWarningsOf(scenario).map((warning) => ({ code: 'fitted_profile_warning', message: `${scenario.source}: fitted with a warning: ${warning}` })),
+      ...(otherPrices === undefined ? [] : [otherPrices]),
+    ];
   });
 }
 

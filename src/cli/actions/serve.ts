@@ -18,13 +18,19 @@ import { optionIssue, type RuledOption } from '../../serve/options.js';
 import type { PriceTable } from '../../pricing/types.js';
 import type { CliIO } from '../io.js';
 import { decimalNumber } from '../../io/numberText.js';
-import { nonNegativeInt, priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { nonNegativeInt } from '../../flags/numberFlags.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
 import { TRACES_ELSEWHERE, unreadTracesWarnings } from './scenarioWarnings.js';
+import { serveCheckText, type ServeCheck } from '../../report/serveCheck.js';
+import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
+import { runsCache } from '../../report/runsTook.js';
+import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
+import { resolveScenarioPricing } from '../../scenario/scenarioPlaces.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; sessionIdleSeconds?: string; check?: boolean };
 
@@ -98,6 +104,22 @@ function checkSources(sources: ServeSources, prices: PriceTable): void {
   new SessionRegistry({ sources, prices });
 }
 
+/**
+ * What serve would answer as, for `--check`: the inputs (a scenario with its seed), the model each
+ * recording (or the scenario) is priced as, and the cache each takes (`--cache`, else each recording's own:
+ * runsCache; a scenario's strategy's, `--cache` on top, else off).
+ */
+function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: CacheMode | undefined }): Pick<ServeCheck, 'what' | 'models' | 'cache'> {
+  const { prices, cache } = options;
+  if (sources.traces) {
+    const models = sources.traces.map((trace) => resolveTracePricing(trace, { prices }).model);
+    return { what: counted(sources.traces.length, 'recorded run'), models, cache: runsCache({ ...(cache === undefined ? {} : { given: cache }), recordedCaches: sources.traces.map(defaultCacheMode), scenarios: [] }) };
+  }
+  const { scenario, settings } = sources.scenario!;
+  const seed = settings?.seed === undefined ? '' : ` (seed ${settings.seed})`;
+  return { what: `synthetic runs of ${scenario.source}${seed}`, models: [resolveScenarioPricing(scenario, prices).model], cache: settings?.strategy?.cache ?? 'off' };
+}
+
 /** The signals that stop serve with its summary line: Ctrl-C, a service manager's stop, its terminal closed. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -137,7 +159,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
     checkSources(sources, prices);
-    io.stdout(`loopcost serve --check: would answer from ${what} on ${host}:${port}\n`);
+    io.stdout(serveCheckText({ ...servedAs(sources, { prices, cache }), host, port, priceSource: prices.source, width: io.columns ?? DEFAULT_TABLE_WIDTH }));
     return 0;
   }
   let server;

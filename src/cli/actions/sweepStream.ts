@@ -8,7 +8,7 @@
 import { CompileArena, compiledTraceIn } from '../../fast/compile.js';
 import type { CompiledTrace } from '../../fast/layout.js';
 import { handedOverCompiled, handOverCompiled } from '../../replay/compiledRuns.js';
-import type { BadInput } from '../../import/inputSet.js';
+import type { BadInput, InputRun, TraceInputs } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
 import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
@@ -78,6 +78,19 @@ interface OpenFile {
   priced: Map<string, Trace>;
 }
 
+/** streamFiles' arguments (see there). */
+export interface StreamFilesArgs {
+  files: readonly string[];
+  opts: SweepFlags;
+  setup: SweepSetup;
+  configs: readonly PopulationConfig[];
+  batchRuns?: number;
+  results?: SweepResults;
+  into?: SweepTallier;
+  windows?: PopulationWindows;
+  range?: RangeRead;
+}
+
 /**
  * Each configuration's tally over `files`' good runs, swept `batchRuns` at a time (bad files set aside,
  * not refused). `results`: the sweep's grids and result columns, shared by every batch of every file and
@@ -89,86 +102,124 @@ interface OpenFile {
  * thread's, over all its units), else this call's own. `range`: only the runs of that byte range of the
  * (one) file (sweepSplit.ts).
  */
-export async function streamFiles(args: { files: readonly string[]; opts: SweepFlags; setup: SweepSetup; configs: readonly PopulationConfig[]; batchRuns?: number; results?: SweepResults; into?: SweepTallier; windows?: PopulationWindows; range?: RangeRead }): Promise<StreamedFiles> {
-  const batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
+export async function streamFiles(args: StreamFilesArgs): Promise<StreamedFiles> {
   const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true, ...(args.range === undefined ? {} : { range: args.range }) });
-  const tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
-  const sums: ContextTokenSums[] = [];
-  const gaps = new PriceGapCheck();
-  const windows = args.windows ?? gridWindows(args.setup);
-  const caches = new Set<CacheMode>();
-  const missing: MissingTranscript[] = [];
-  // What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing.
-  const cacheOn = someCacheOn(args.setup.configurations);
-  const priced = new Map<string, Trace>();
-  // Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts).
-  const ownPricing = ownPricingOf(args.setup);
-  const notePrice = priceCheckOf(args.setup);
-  let goodFiles = 0;
-  let recordedRuns = 0;
-  // Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena).
-  const arena = new CompileArena();
-  const needsCalls = args.configs.some(hasStrategyFigures) || args.setup.configurations.some((c) => hasStrategyFigures(c.config));
-  let open: OpenFile | undefined;
-  let batch: Trace[] = [];
-  // A batch swept and tallied (or dropped) is read no more: the arena's memory is handed out again.
-  const flush = () => {
-    if (open === undefined || batch.length === 0) return;
-    open.runs += batch.length;
-    // A run past $9,007 under some configuration makes its file bad (named by the tallier: population/blameRun.ts); close() rolls it back.
-    const batchSums = set.guard({ file: open.file, trace: batch[0]! }, () => {
-      tallier.add(new SweepPopulation(batch, []));
-      return contextSumsOf(args.setup, batch);
-    });
-    if (batchSums !== undefined) open.sums.push(batchSums);
-    batch = [];
-    arena.reset();
-  };
-  // A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept, the others are rolled back.
-  const close = () => {
-    if (open !== undefined && !set.isBad(open.file)) flush();
-    if (open !== undefined && !set.isBad(open.file)) {
-      goodFiles += 1;
-      recordedRuns += open.runs;
-      sums.push(...open.sums);
-      gaps.addSums(open.gaps.sums());
-      windows.add(open.windows.models());
-      for (const cache of open.caches) caches.add(cache);
-      missing.push(...open.missing);
-      for (const [key, run] of open.priced) if (!priced.has(key)) priced.set(key, run);
-    } else if (open !== undefined && open.runs > 0) tallier.rollback(open.mark);
-    open = undefined;
-    batch = [];
-    arena.reset();
-  };
-  for await (const run of set.runs()) {
-    if (open?.file !== run.file) {
-      close();
-      open = { file: run.file, mark: tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: windows.apart(), caches: new Set(), missing: [], priced: new Map() };
+  const stream = new FileStream(args, set);
+  for await (const run of set.runs()) stream.read(run);
+  stream.close();
+  return stream.streamed();
+}
+
+/** A unit's files as they are read: the open file and its batch, and what the good files closed so far gave. */
+class FileStream {
+  private readonly batchRuns: number;
+  private readonly tallier: SweepTallier;
+  private readonly sums: ContextTokenSums[] = [];
+  private readonly gaps = new PriceGapCheck();
+  private readonly windows: PopulationWindows;
+  private readonly caches = new Set<CacheMode>();
+  private readonly missing: MissingTranscript[] = [];
+  /** What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing. */
+  private readonly cacheOn: boolean;
+  private readonly priced = new Map<string, Trace>();
+  /** Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts). */
+  private readonly ownPricing: ReturnType<typeof ownPricingOf>;
+  private readonly notePrice: ReturnType<typeof priceCheckOf>;
+  private goodFiles = 0;
+  private recordedRuns = 0;
+  /** Each run compiled as it is read, into memory its batch shares and the next batch reuses (compile.ts CompileArena). */
+  private readonly arena: CompileArena;
+  private readonly needsCalls: boolean;
+  private open: OpenFile | undefined;
+  private batch: Trace[] = [];
+
+  constructor(
+    private readonly args: StreamFilesArgs,
+    private readonly set: TraceInputs,
+  ) {
+    this.batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
+    this.tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
+    this.windows = args.windows ?? gridWindows(args.setup);
+    this.cacheOn = someCacheOn(args.setup.configurations);
+    this.ownPricing = ownPricingOf(args.setup);
+    this.notePrice = priceCheckOf(args.setup);
+    this.arena = new CompileArena();
+    this.needsCalls = args.configs.some(hasStrategyFigures) || args.setup.configurations.some((c) => hasStrategyFigures(c.config));
+  }
+
+  /** One run read: its file opened when it is the first of it, the run compiled and noted, its batch swept when full. */
+  read(run: InputRun): void {
+    if (this.open?.file !== run.file) {
+      this.close();
+      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map() };
     }
-    const pricing = set.guard(run, () => ownPricing(run.trace));
-    if (set.isBad(run.file)) continue; // its file stops being read; close() rolls back what it tallied
+    const open = this.open;
+    const pricing = this.set.guard(run, () => this.ownPricing(run.trace));
+    if (this.set.isBad(run.file)) return; // its file stops being read; close() rolls back what it tallied
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
-    const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, arena);
-    if (!needsCalls) letCallsGo(run.trace, compiled);
-    notePrice(open.gaps, { trace: run.trace, pricing });
+    const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, this.arena);
+    if (!this.needsCalls) letCallsGo(run.trace, compiled);
+    this.notePrice(open.gaps, { trace: run.trace, pricing });
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));
-    if (cacheOn) pricedRunsOf([run.trace], open.priced);
-    batch.push(run.trace);
-    if (batch.length >= batchRuns) flush();
+    if (this.cacheOn) pricedRunsOf([run.trace], open.priced);
+    this.batch.push(run.trace);
+    if (this.batch.length >= this.batchRuns) this.flush();
   }
-  close();
-  return {
-    tallies: args.into !== undefined || goodFiles === 0 ? [] : tallier.finish(),
-    recordedRuns,
-    skipped: set.badInputs,
-    priceGaps: gaps.sums(),
-    ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
-    ...(caches.size === 0 ? {} : { recordedCaches: [...caches] }),
-    ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
-    ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
-    ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
-  };
+
+  /** A batch swept and tallied (or dropped) is read no more: the arena's memory is handed out again. */
+  private flush(): void {
+    const open = this.open;
+    if (open === undefined || this.batch.length === 0) return;
+    open.runs += this.batch.length;
+    const batch = this.batch;
+    // A run past $9,007 under some configuration makes its file bad (named by the tallier: population/blameRun.ts); close() rolls it back.
+    const batchSums = this.set.guard({ file: open.file, trace: batch[0]! }, () => {
+      this.tallier.add(new SweepPopulation(batch, []));
+      return contextSumsOf(this.args.setup, batch);
+    });
+    if (batchSums !== undefined) open.sums.push(batchSums);
+    this.batch = [];
+    this.arena.reset();
+  }
+
+  /** A file is closed once its runs are all read, when its badness is known: a bad file's last batch is never swept, the others are rolled back. */
+  close(): void {
+    if (this.open !== undefined && !this.set.isBad(this.open.file)) this.flush();
+    const open = this.open;
+    if (open !== undefined && !this.set.isBad(open.file)) this.keep(open);
+    else if (open !== undefined && open.runs > 0) this.tallier.rollback(open.mark);
+    this.open = undefined;
+    this.batch = [];
+    this.arena.reset();
+  }
+
+  /** A good file's runs, sums and notes joined to the good files'. */
+  private keep(open: OpenFile): void {
+    this.goodFiles += 1;
+    this.recordedRuns += open.runs;
+    this.sums.push(...open.sums);
+    this.gaps.addSums(open.gaps.sums());
+    this.windows.add(open.windows.models());
+    for (const cache of open.caches) this.caches.add(cache);
+    this.missing.push(...open.missing);
+    for (const [key, run] of open.priced) if (!this.priced.has(key)) this.priced.set(key, run);
+  }
+
+  /** What the good files gave (every file closed). */
+  streamed(): StreamedFiles {
+    const { windows, caches, missing, priced, sums } = this;
+    return {
+      tallies: this.args.into !== undefined || this.goodFiles === 0 ? [] : this.tallier.finish(),
+      recordedRuns: this.recordedRuns,
+      skipped: this.set.badInputs,
+      priceGaps: this.gaps.sums(),
+      ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
+      ...(caches.size === 0 ? {} : { recordedCaches: [...caches] }),
+      ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
+      ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
+      ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
+    };
+  }
 }

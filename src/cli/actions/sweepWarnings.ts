@@ -15,7 +15,7 @@ import { shellWord } from '../../report/settings.js';
 import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, unusedFileSettingsWarnings, type ReportWarning, type UnusedFileSettings } from '../../report/warnings.js';
 import { fileSettings, type FileSetting } from '../../scenario/settings.js';
 import type { Trace } from '../../trace/types.js';
-import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../parseFlags.js';
+import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import type { GivenFlag } from './inputs.js';
@@ -55,7 +55,7 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ),
     ...windows.warnings(),
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
-    ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario)),
+    ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario), setup.prices),
     ...unusedFileSettingsWarnings(unusedFileSettings(setup, args.given), args.command ?? 'sweep'),
   ];
 }

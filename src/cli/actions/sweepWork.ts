@@ -5,9 +5,10 @@
  * computes them.
  */
 import { placePricingIssues } from '../../pricing/issuePlace.js';
-import type { BrakeFlags, ContextFlags } from '../parseFlags.js';
+import type { BrakeFlags, ContextFlags } from '../../flags/settingsFlags.js';
 import { refuseModesWithoutBrakes } from '../../population/gridModes.js';
-import { latencyFromSpec, priceOptionsFromFlags, RECORDED_PRESET, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { latencyFromSpec, RECORDED_PRESET } from '../../flags/settingsFlags.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { UserError } from '../../errors.js';
 import { shareFlagValue } from '../../io/numberText.js';
 import { loadPriceTable } from '../../pricing/index.js';
@@ -25,7 +26,8 @@ import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { rowsOf } from './sweepTook.js';
 export { sweepTook } from './sweepTook.js';
-import type { CacheMode } from '../../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type CacheMode } from '../../context/strategy.js';
+import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
@@ -239,7 +241,8 @@ export function contextSumsOf(setup: SweepSetup, traces: readonly Trace[]): Cont
   const axis = setup.axes.find((a) => a.key === 'context');
   if (axis === undefined || traces.length === 0) return undefined;
   const strategies = axis.values.map((value) => ({ spec: value, strategy: configurationOf({ context: value }, setup.fixed).config.strategy }));
-  const options = { ...(setup.fixed.model === undefined ? {} : { model: setup.fixed.model }), ...(setup.fixed.latency === undefined ? {} : { latency: setup.fixed.latency }) };
+  // Named as the command line gives them (the sweep names a strategy's complaint `--grid context`: strategyErrorInGrid).
+  const options = { modelPlace: COMMAND_LINE_MODEL, strategyPlace: COMMAND_LINE_CONTEXT, ...(setup.fixed.model === undefined ? {} : { model: setup.fixed.model }), ...(setup.fixed.latency === undefined ? {} : { latency: setup.fixed.latency }) };
   return contextTokenSums(traces, strategies, setup.prices, options);
 }
 

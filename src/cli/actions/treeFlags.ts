@@ -1,7 +1,8 @@
 /** The flags of `--tree` (replay, whatif), checked before any work. */
 import { UserError } from '../../errors.js';
 import type { SubagentLimits } from '../../tree/engine.js';
-import { maxCostPico, positiveInt } from '../parseFlags.js';
+import { maxCostPico } from '../../flags/settingsFlags.js';
+import { positiveInt } from '../../flags/numberFlags.js';
 
 export interface TreeFlags {
   tree?: boolean;

@@ -16,7 +16,8 @@ import { type RunsTook } from '../../report/runsTook.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
 import { refuseRepeatedTry } from '../../population/grid.js';
-import { latencyFromSpec, priceOptionsFromFlags, strategyFromFlags, trySpec, type ContextFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { latencyFromSpec, strategyFromFlags, trySpec, type ContextFlags } from '../../flags/settingsFlags.js';
+import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
@@ -74,7 +75,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const took = { recordedCaches: recorded.map(({ cache }) => cache), scenarios: command.scenarios.map((input) => input.settings) };
   // Each run's own cache, as replay's rows carry it (RunResult.cache): `--cache` on a trace file's run, else its default.
   const runCaches = [...recorded.map(({ cache }) => command.strategy.cache ?? cache), ...syntheticCaches];
-  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario))];
+  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices)];
   emitWhatIf(command, result, { warnings, notes, prices, took, runCaches }, io);
   return 0;
 }

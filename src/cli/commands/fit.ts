@@ -11,7 +11,7 @@ const fit: CommandModule = {
       .argument('<inputs...>', 'recorded traces (files, directories, globs; any supported format)');
     command
       .addOption(option(command, '--out <file>', 'write the profile here (atomically)', 'stdout'))
-      .addOption(option(command, '--report', 'replay the recorded runs and the fitted profile and print their quantiles side by side', 'no report'))
+      .addOption(option(command, '--report', 'replay the recorded runs and the fitted profile and print their quantiles side by side (on stderr when the profile goes to stdout)', 'no report'))
       .addOption(option(command, '--runs <n>', 'synthetic runs for --report', '2000', '2000'))
       .addOption(option(command, '--seed <n>', 'seed for --report', '1', '1'))
       .addOption(option(command, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']));

@@ -1,0 +1,235 @@
+/**
+ * The settings a run is replayed under, from the strings a command line, a `--try`, a `--grid` or a
+ * scenario file gives: brakes, context strategy, latency model, cost limits. Every bad value is a UserError
+ * naming the flag and what it accepts. Pure (no file, no clock): the core's scenario and population code
+ * read settings through here, the command line (src/cli/parseFlags.ts) too.
+ */
+import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brakes/config.js';
+import { brakeConfig, NO_BRAKES, PRESETS } from '../brakes/config.js';
+import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
+import { UserError } from '../errors.js';
+import { keyValueSpec, specParts } from '../keyValueSpec.js';
+import { refuseSkipLimitsAlone, skipLimitTwice } from './skipLimits.js';
+import { MAX_LATENCY_MS, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD } from '../io/limits.js';
+import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, positiveInt, type NumberLimit } from './numberFlags.js';
+import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
+import type { LatencyModel } from '../loop/latency.js';
+
+/** A number of seconds or USD, 0 or more (`check --tolerance`). */
+export function nonNegativeNumber(flag: string, value: string): number {
+  return numberFlag(flag, value, { zero: true, example: '0.5' });
+}
+
+/** The most seconds `--timeout` takes: 2^53 − 1 ms, the most a trace's clock holds. */
+const MAX_TIMEOUT: NumberLimit = { max: Math.floor(MAX_LATENCY_MS / 1000), text: `${Math.floor(MAX_LATENCY_MS / 1000)} seconds`, why: "2^53 − 1 ms, the most a run's virtual clock holds" };
+
+/**
+ * A cost limit in USD as picodollars: at most $9,007.199254740991 (2^53 − 1 picodollars), the most one
+ * run's spend is counted exactly (the engine refuses a run that costs more: kernel/cost.ts costOutOfRange).
+ * Every cost limit (flag, `--try`, `--grid max-cost`, a scenario's `brakes.max-cost`) comes through here.
+ */
+export function maxCostPico(flag: string, value: string): Pico {
+  // 0 (or less than a picodollar) would stop every run before its first call: no budget is left out instead.
+  const usd = numberFlag(flag, value, { example: '0.5', limit: MAX_COST });
+  // $9,007.199254740991 rounds to 2^53 in a double: held to 2^53 − 1, the limit it names.
+  const pico = Math.min(decimalPico(value.trim()) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
+  return atLeastOneUnit(flag, value, { n: pico, smallest: 'a picodollar ($0.000000000001)', kind: 'a number greater than 0 (e.g. 0.5)' });
+}
+
+/** The most a cost limit takes: 2^53 − 1 picodollars, the most one run's spend is counted exactly. */
+const MAX_COST: NumberLimit = { max: MAX_USD, value: MAX_RUN_COST_TEXT.slice(1).replace(/,/g, ''), text: `${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars)`, why: "the most one run's spend is counted exactly" };
+
+/** `--timeout S` (seconds of virtual time, e.g. 120) as whole milliseconds, at least 1: a timeout of 0 stops every run at its first call that takes time. */
+function timeoutMs(value: string): number {
+  const ms = Math.round(numberFlag('--timeout', value, { unit: 'seconds', example: '120', limit: MAX_TIMEOUT }) * 1000);
+  return atLeastOneUnit('--timeout', value, { n: ms, smallest: 'a millisecond (0.001)', kind: 'a number of seconds greater than 0 (e.g. 120)' });
+}
+
+/**
+ * A plain decimal USD amount (`4221.986939033563`) as picodollars, exactly (half up past the 12th
+ * decimal), so that a cost a report writes to the picodollar reads back as the same picodollars (a
+ * double times 10^12 can miss by one). Undefined for other forms (`1e-6`), which are read as numbers.
+ */
+export function decimalPico(text: string): Pico | undefined {
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m) return undefined;
+  const digits = (m[2] ?? '').padEnd(13, '0');
+  const pico = BigInt(m[1] || '0') * 10n ** 12n + BigInt(digits.slice(0, 12)) + (digits[12]! >= '5' ? 1n : 0n);
+  return Number(pico);
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw flagError(flag, value, `one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** `--preset recorded`: each run's own recorded settings (every brake its header states: replay/whatif.ts recordedBrakes), flags still override. */
+export const RECORDED_PRESET = 'recorded';
+
+export interface BrakeFlags {
+  preset?: string;
+  maxSteps?: string;
+  maxCost?: string;
+  timeout?: string;
+  maxRepeat?: string;
+  repeatMode?: string;
+  /** `stop` | `skip[,max-skips=S][,warning=W]` (in `--try`: repeat-action=skip,max-skips=S,skip-warning=W). */
+  repeatAction?: string;
+  maxSkips?: string;
+  skipWarning?: string;
+  maxSameError?: string;
+  sameErrorMode?: string;
+  maxTokens?: string;
+  maxBacktracks?: string;
+  budgetMode?: string;
+  contextWindow?: string;
+  maxOutputTokens?: string;
+}
+
+/** A preset first, then each flag given overrides it. No flag, no brake. */
+export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
+  let config: BrakeConfig = brakeConfig();
+  if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) {
+    const preset = PRESETS[flags.preset];
+    if (!preset) throw flagError('--preset', flags.preset, `a preset (${[...Object.keys(PRESETS), RECORDED_PRESET].join(', ')})`);
+    config = { ...preset };
+  }
+  if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
+  if (flags.maxCost !== undefined) config.maxCostPico = maxCostPico('--max-cost', flags.maxCost);
+  if (flags.timeout !== undefined) config.timeoutMs = timeoutMs(flags.timeout);
+  if (flags.maxRepeat !== undefined) config.maxRepeat = positiveInt('--max-repeat', flags.maxRepeat);
+  if (flags.repeatMode !== undefined) config.repeatMode = oneOf<RepeatMode>('--repeat-mode', flags.repeatMode, ['total', 'consecutive', 'cycle']);
+  if (flags.repeatAction !== undefined) Object.assign(config, repeatActionFrom(flags));
+  if (flags.maxSameError !== undefined) config.maxSameError = positiveInt('--max-same-error', flags.maxSameError);
+  if (flags.sameErrorMode !== undefined) config.sameErrorMode = oneOf<SameErrorMode>('--same-error-mode', flags.sameErrorMode, ['consecutive', 'total']);
+  if (flags.maxTokens !== undefined) config.maxTokens = positiveInt('--max-tokens', flags.maxTokens);
+  if (flags.maxBacktracks !== undefined) config.maxBacktracks = nonNegativeInt('--max-backtracks', flags.maxBacktracks);
+  if (flags.budgetMode !== undefined) config.budgetMode = oneOf<BudgetMode>('--budget-mode', flags.budgetMode, ['check', 'predict']);
+  if (flags.maxOutputTokens !== undefined) config.maxOutputTokens = positiveInt('--max-output-tokens', flags.maxOutputTokens);
+  if (flags.contextWindow !== undefined) {
+    config.contextWindow = flags.contextWindow === 'model' ? 'model' : positiveInt('--context-window', flags.contextWindow);
+  }
+  return config;
+}
+
+const SKIP_KEYS: Record<string, 'maxSkips' | 'skipWarning'> = { 'max-skips': 'maxSkips', warning: 'skipWarning' };
+
+/** `--repeat-action stop` or `skip[,max-skips=S][,warning=W]` (the `--try` keys max-skips and skip-warning too). */
+function repeatActionFrom(flags: BrakeFlags): Partial<BrakeConfig> {
+  const [action, ...rest] = flags.repeatAction!.split(',');
+  const chosen = oneOf<'stop' | 'skip'>('--repeat-action', action!.trim(), ['stop', 'skip']);
+  const parts: Partial<Record<'maxSkips' | 'skipWarning', string>> = { maxSkips: flags.maxSkips, skipWarning: flags.skipWarning };
+  for (const [field, value] of rest.length > 0 ? keyValueSpec(rest.join(','), { flag: '--repeat-action', names: SKIP_KEYS, what: 'skip setting', valueWord: 'N' }) : []) {
+    // `--try max-skips=1,...,repeat-action=skip,max-skips=2`: which would hold is not for loopcost to guess.
+    if (parts[field] !== undefined) throw skipLimitTwice(flags.repeatAction!, field);
+    parts[field] = value;
+  }
+  if (chosen === 'stop' && (parts.maxSkips !== undefined || parts.skipWarning !== undefined)) throw flagError('--repeat-action', flags.repeatAction!, "'skip' when max-skips or warning is given");
+  const out: Partial<BrakeConfig> = { repeatAction: chosen };
+  if (parts.maxSkips !== undefined) out.maxSkips = nonNegativeInt('--repeat-action', parts.maxSkips);
+  if (parts.skipWarning !== undefined) out.skipWarningTokens = nonNegativeInt('--repeat-action', parts.skipWarning);
+  return out;
+}
+
+export interface ContextFlags {
+  context?: string;
+  toolResultCap?: string;
+  cache?: string;
+}
+
+export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
+  const strategy: ContextStrategy = parseContextSpec(flags.context ?? 'full', '--context');
+  if (flags.toolResultCap !== undefined) strategy.toolResultCap = nonNegativeInt('--tool-result-cap', flags.toolResultCap);
+  if (flags.cache !== undefined) strategy.cache = oneOf<CacheMode>('--cache', flags.cache, ['on', 'off']);
+  return strategy;
+}
+
+const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
+  preset: 'preset',
+  'max-steps': 'maxSteps',
+  'max-cost': 'maxCost',
+  timeout: 'timeout',
+  'max-repeat': 'maxRepeat',
+  'repeat-mode': 'repeatMode',
+  'repeat-action': 'repeatAction',
+  'max-skips': 'maxSkips',
+  'skip-warning': 'skipWarning',
+  'max-same-error': 'maxSameError',
+  'same-error-mode': 'sameErrorMode',
+  'max-tokens': 'maxTokens',
+  'max-backtracks': 'maxBacktracks',
+  'budget-mode': 'budgetMode',
+  'context-window': 'contextWindow',
+  'max-output-tokens': 'maxOutputTokens',
+};
+
+/**
+ * A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`,
+ * each value as its flag takes it: `repeat-action=skip,max-skips=2,warning=10`). What a report's brakes
+ * say (src/report/settings.ts brakeSpec) reads back as the same brakes.
+ */
+export function brakesFromSpec(spec: string): BrakeConfig {
+  return trySpec(spec).brakes;
+}
+
+/** Settings --try does not vary, each with where it goes (a what-if compares brakes over one context, cache and model). */
+const NOT_TRIED: Readonly<Record<string, string>> = Object.fromEntries(
+  [['cache', '--cache on|off', 'cache=on,off'], ['context', '--context', 'context=…'], ['tool-result-cap', '--tool-result-cap', 'tool-result-cap=…'], ['model', '--model', 'model=…']].map(([name, flag, grid]) => [name, `--try varies brakes only: give the ${name} with ${flag}, or compare values with loopcost sweep INPUTS --grid ${grid}`]),
+);
+
+/** A what-if setting (brakesFromSpec) as read: the preset it names, if any (its brakes' base), and its brakes. */
+export function trySpec(spec: string): { preset: string | undefined; brakes: BrakeConfig } {
+  const flags: BrakeFlags = {};
+  const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
+  const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
+  for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint, elsewhere: NOT_TRIED })) flags[field] = value;
+  refuseSkipLimitsAlone(spec, flags);
+  if (flags.preset === RECORDED_PRESET) {
+    // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
+    throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
+  }
+  try {
+    return { preset: flags.preset, brakes: brakesFromFlags(flags) };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    // A bad value names the `--try` setting it came from (`--try max-cost`), as `--grid max-cost` does.
+    throw new UserError(error.issues.map((issue) => (issue.field?.startsWith('--') ? { ...issue, field: `--try ${issue.field.slice(2)}` } : issue)));
+  }
+}
+
+/** The brakes for one run: its recorded settings under `--preset recorded`, then the flags given. */
+export function brakesForRun(flags: BrakeFlags, recorded: BrakeConfig): BrakeConfig {
+  const explicit = brakesFromFlags({ ...flags, preset: undefined });
+  if (flags.preset !== RECORDED_PRESET) return brakesFromFlags(flags);
+  const merged: BrakeConfig = { ...recorded };
+  for (const [key, value] of Object.entries(explicit) as [keyof BrakeConfig, unknown][]) {
+    if (value !== undefined && value !== NO_BRAKES[key]) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+/** Each latency part's example, in milliseconds (`--latency-model call=800,output-token=15,input-token=0.02,tool=300`). */
+const LATENCY_EXAMPLE_MS: Record<string, number> = { call: 800, 'input-token': 0.02, 'output-token': 15, tool: 300 };
+
+const LATENCY_KEYS: Record<string, keyof LatencyModel> = {
+  call: 'perCallMs',
+  'input-token': 'perInputTokenMs',
+  'output-token': 'perOutputTokenMs',
+  tool: 'perToolCallMs',
+};
+
+/**
+ * `--latency-model call=800,output-token=15,input-token=0.02,tool=300` (milliseconds; unset parts are 0),
+ * each part at most MAX_LATENCY_PART_MS (a day: src/io/limits.ts), so that the latencies it gives
+ * stay within what a trace holds.
+ */
+export function latencyFromSpec(spec: string): LatencyModel {
+  const model: LatencyModel = { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 0 };
+  for (const [field, value] of keyValueSpec(spec, { flag: '--latency-model', names: LATENCY_KEYS, what: 'latency setting', valueWord: 'milliseconds' })) {
+    const name = Object.keys(LATENCY_KEYS).find((key) => LATENCY_KEYS[key] === field)!;
+    const per = field === 'perCallMs' ? 'call' : field === 'perToolCallMs' ? 'tool call' : 'token';
+    const limit = { max: MAX_LATENCY_PART_MS, text: MAX_LATENCY_PART_TEXT, why: `the most a latency model takes for one ${per}` };
+    model[field] = numberFlag('--latency-model', value, { zero: true, unit: 'milliseconds', example: `${name}=${LATENCY_EXAMPLE_MS[name]}`, limit, written: `${name}=${value.trim()}` });
+  }
+  return model;
+}

@@ -1,0 +1,42 @@
+/**
+ * What `serve --check` says it would answer from, as every report names its settings: the inputs and the
+ * address, the model each recording or the scenario is answered and priced as, the settings it serves
+ * under (no brakes: the agent under test runs its own; the context is the messages that agent sends; the
+ * cache) and the price table (name, version, hash, dating), in the reports' own words.
+ */
+import { describePriceSource } from '../pricing/source.js';
+import type { PriceSource } from '../pricing/types.js';
+import { runsPerModelText } from './render.js';
+import { SETTINGS_SEPARATOR, settingsText } from './settings.js';
+import { printableText } from './text.js';
+import { labelledLine } from './view.js';
+
+/** serve applies no brakes (README, Serve: Spend): the client's loop stops itself. */
+export const SERVE_BRAKES = 'none (the agent under test runs its own)';
+
+/** The context is the client's: recorded runs are answered as recorded, synthetic ones see the messages sent. */
+export const SERVE_CONTEXT = 'as the agent sends it';
+
+export interface ServeCheck {
+  /** `1 recorded run`, `synthetic runs of scenarios/x.yaml (seed 1)`. */
+  what: string;
+  host: string;
+  port: number;
+  /** The model each recording is priced as, one per recording; or the scenario's, once. */
+  models: readonly string[];
+  /** The cache as the settings line says it (`as recorded`, `on`, `off`). */
+  cache: string;
+  priceSource: PriceSource;
+  width: number;
+}
+
+/** The lines `serve --check` prints (each wrapped to `width`). */
+export function serveCheckText(check: ServeCheck): string {
+  const models = check.models.length > 0 && new Set(check.models).size === 1 ? `model: ${check.models[0]}` : `models: ${runsPerModelText(check.models)}`;
+  return (
+    labelledLine(printableText(`loopcost serve --check: would answer from ${check.what} on ${check.host}:${check.port}`), check.width) +
+    labelledLine(printableText(models), check.width) +
+    labelledLine(`settings: ${settingsText({ brakes: SERVE_BRAKES, context: SERVE_CONTEXT, cache: check.cache })}`, check.width, SETTINGS_SEPARATOR) +
+    labelledLine(printableText(`prices: ${describePriceSource(check.priceSource)}`), check.width)
+  );
+}
