@@ -66,6 +66,7 @@ export { defineTool, ToolRegistry } from './agent/tools.js';
 export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveTreeTotals } from './agent/subagent.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export { ModelTurnError } from './agent/turnCheck.js';
+export { LoopValueError } from './agent/valueCheck.js';
 export * from './agent/types.js';
 export { fileRecorder, memoryRecorder } from './agent/recorder.js';
 export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';

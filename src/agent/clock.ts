@@ -11,6 +11,7 @@ export class VirtualClock implements Clock {
   }
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
+    if (!(ms >= 0 && Number.isFinite(ms))) throw new RangeError(`VirtualClock.sleep(${ms}): a wait is a number of milliseconds, 0 or more (the clock never goes back)`);
     this.ms += ms;
   }
 }

@@ -5,7 +5,7 @@
  * and tools are injected (run.ts fills in the real ones).
  *
  *   before each call   abort? → session.summaryDue() (when due: past session.beforeSummary, made through
- *                      the model, then billed by session.recordSummary as the model reported it; see summarize) →
+ *                      the model, then billed by session.recordSummary as the model reported it; see liveSummary.ts) →
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      its error checked (turnCheck.ts checkFailure), recorded and billed as the provider
@@ -23,17 +23,21 @@ import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
-import type { SummaryDue } from '../loop/summary.js';
-import type { CallRecord } from '../trace/types.js';
-import { billedFields, callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
+import type { CallRecord, TraceEnd } from '../trace/types.js';
+import { callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
-import { checkedTurn, checkedUsage, checkFailure } from './turnCheck.js';
+import { checkedTurn, checkFailure } from './turnCheck.js';
 import { subagentOptions } from './subagentRun.js';
-import { capToolOutput, Conversation, SKIP_WARNING, summaryInstruction } from './conversation.js';
+import { capToolOutput, Conversation, SKIP_WARNING } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
 import { runBrakes } from '../tree/budget.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
+import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
+import { checkedBackoffMs } from './validate.js';
+import { checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
+import { retryWaitMs } from './retryWait.js';
+import { summarizeLive, type SummaryRun } from './liveSummary.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
@@ -63,15 +67,18 @@ class AgentRun {
   /** Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's). */
   private childElapsedMs = 0;
   private finalText: string | null = null;
+  private inFlight: InFlight | undefined; // The call whose tools are running (thrownRun.ts).
   /** What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns. */
   private thrown: { error: unknown } | undefined;
+  /** What the summary call needs of this run (liveSummary.ts). */
+  private readonly summaryRun: SummaryRun;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
     const strategy = context.strategy ?? FULL_HISTORY;
     this.fullHistory = isIdentity(strategy);
-    const systemTokens = context.systemTokens ?? countTokens(context.system);
-    const goalTokens = context.goalTokens ?? countTokens(context.goal);
+    const systemTokens = context.systemTokens ?? countedTokens(countTokens, context.system, 'system');
+    const goalTokens = context.goalTokens ?? countedTokens(countTokens, context.goal, 'goal');
     const summaryPricing = options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing };
     this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
     this.member = options.member ?? this.root?.member('main');
@@ -80,33 +87,52 @@ class AgentRun {
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);
-    this.mark = options.clock.now();
+    this.mark = checkedReading(options.clock.now());
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
+    this.summaryRun = { session: this.session, options, conversation: this.conversation, recorder: this.recorder, aborted: () => this.aborted, failedRecord: (error, latencyMs) => this.failedRecord(error, latencyMs), refused: (error, refusal, view, summary) => this.refused(error, refusal, view, summary) };
   }
 
   async run(): Promise<AgentRunResult> {
-    const stop = await this.drive();
+    const stop = await this.drive().catch((error: unknown) => Promise.reject(this.thrownOut(error)));
+    return this.ended(stop, endRecord(stop));
+  }
+
+  /** What the run threw (thrownRun.ts): the call it was inside and an `error` end recorded, its figures so far attached (`partialRun`); a failure to finish leaves the error as it was. */
+  private thrownOut(error: unknown): unknown {
+    try {
+      if (this.inFlight) this.recorder.call(thrownInside(this.inFlight, error));
+      const stop = this.session.modelGaveUp(thrownText(error));
+      return withPartialRun(error, this.ended(stop, thrownEnd(stop.detail)));
+    } catch {
+      return error;
+    }
+  }
+
+  private ended(stop: Stop, end: TraceEnd): AgentRunResult {
     const outcome = this.session.finish(stop);
     this.member?.finish(this.session, outcome);
-    this.recorder.end(endRecord(stop));
+    this.recorder.end(end);
     return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) };
   }
 
-  /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree; what it throws ends this run too (runTools). */
-  private async runSubagent(spec: SubagentSpec, toolCallId: string): Promise<AgentRunResult> {
-    try {
-      const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => this.member!.tree.member(agentId, { agentId: this.member!.agentId, toolCallId })));
-      this.childElapsedMs += child.elapsedMs;
-      return child;
-    } catch (error) {
-      this.thrown ??= { error };
-      throw error;
-    }
+  /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree, once the ones it started before have ended (TreeMember.inTurn); what it throws ends this run too (runTools). */
+  private runSubagent(spec: SubagentSpec, toolCallId: string): Promise<AgentRunResult> {
+    return this.member!.inTurn(async () => {
+      if (this.thrown) throw this.thrown.error;
+      try {
+        const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => this.member!.tree.member(agentId, { agentId: this.member!.agentId, toolCallId })));
+        this.childElapsedMs += child.elapsedMs;
+        return child;
+      } catch (error) {
+        this.thrown ??= { error };
+        throw error;
+      }
+    });
   }
 
   /** Time since the last event (call or tool), and the mark moved: Σ of all of them is the run's time. */
   private lap(): number {
-    const now = this.options.clock.now();
+    const now = checkedReading(this.options.clock.now(), this.mark);
     const ms = now - this.mark;
     this.mark = now;
     return ms;
@@ -123,7 +149,7 @@ class AgentRun {
       if (this.aborted) return session.aborted();
       const summary = options.context.strategy?.summary ? session.summaryDue(this.member) : null;
       if (summary) {
-        const stop = await this.summarize(summary);
+        const stop = await summarizeLive(this.summaryRun, summary);
         if (stop) return stop;
       }
       // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a
@@ -151,7 +177,7 @@ class AgentRun {
           return session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`);
         }
         try {
-          await options.clock.sleep(options.retry.backoffMs(retries), options.signal);
+          await options.clock.sleep(retryWaitMs(checkedBackoffMs(options.retry, retries), error instanceof ModelCallError ? error.options.retryAfterMs : undefined), options.signal);
         } catch (error) {
           if (this.aborted) return session.aborted();
           throw error;
@@ -162,53 +188,6 @@ class AgentRun {
       const stop = await this.step(readableTurn(checkedTurn(turn, options.model)), view);
       if (stop) return stop;
     }
-  }
-
-  /**
-   * The summary call the session found due (its brakes passed on its estimate), made through the model:
-   * the prompt it replaces plus a request to summarise, capped at S tokens. Billed (not a step) as the
-   * model reported its usage, by the one meter every call goes through — by the estimate, as replay bills
-   * it, when the response reports no prompt size — and its text stands for the older steps from now on.
-   * Not retried: a failed summary call is paid as any failed call (what its error reported, else
-   * nothing) and ends the run as a model that gave up; one its provider refused for its length ends it
-   * provider_refused, paid nothing. Under `--context-window model` the brake stops the run before a summary
-   * call past the summary model's window (session.beforeSummary).
-   */
-  private async summarize(due: SummaryDue): Promise<Stop | null> {
-    const { session, options } = this;
-    const braked = session.beforeSummary(due);
-    if (braked) return braked;
-    const spec = options.context.strategy!.summary!;
-    let turn: ModelTurn;
-    try {
-      turn = await options.model.call({
-        messages: [...this.conversation.prompt(due.view), { role: 'user', content: summaryInstruction(spec.summaryTokens) }],
-        tools: [],
-        maxOutputTokens: spec.summaryTokens,
-        purpose: 'summary',
-        ...(spec.model === undefined ? {} : { model: spec.model }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (error) {
-      if (error instanceof ModelExhausted && !this.aborted) return session.exhausted(error.reason, error.detail);
-      if (error instanceof ModelCallError) checkFailure(error, options.model, 'summary');
-      if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, due.view, true);
-      const failed = this.failedRecord(error, 0);
-      this.billSummary(due, failed);
-      return this.aborted ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
-    }
-    this.billSummary(due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: 0 });
-    this.conversation.summarize(turn.text ?? '');
-    return null;
-  }
-
-  /**
-   * The summary call paid (session.recordSummary) and recorded as a compaction call with the usage billed,
-   * so the recording replays (full history) to the run's figures; its wall time is counted with the next call's.
-   */
-  private billSummary(due: SummaryDue, response: CallRecord): void {
-    const { usage } = this.session.recordSummary(due, response);
-    this.recorder.call({ type: 'call', ...billedFields(usage), latencyMs: 0, compaction: true, ...(response.failed ? { failed: response.failed } : {}) });
   }
 
   /** A failed call's record: the usage the provider returned (else none), and a compaction call's mark (no step: kernel countsAsStep); an error that is no model failure (and no abort) is thrown on. */
@@ -256,6 +235,7 @@ class AgentRun {
       return after;
     }
     const stop = await this.runTools(turn, record);
+    this.inFlight = undefined;
     this.recorder.call(record);
     return stop ?? session.endStep(record);
   }
@@ -267,6 +247,7 @@ class AgentRun {
       if (this.aborted) return this.abortedAt(record, i);
       const call = turn.toolCalls[i]!;
       const tool = record.toolCalls![i]!;
+      this.inFlight = { record, at: i, ran: false };
       const refused = session.checkTool(tool);
       if (refused === SKIPPED) {
         // The duplicate-action guard: not executed; the model sees a warning in its place.
@@ -277,9 +258,10 @@ class AgentRun {
       if (refused) return refused;
       this.member?.sync(session);
       this.childElapsedMs = 0;
-      const result = await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) });
+      this.inFlight.ran = true;
+      const result = checkedToolResult(await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) }), call.name);
       if (this.thrown) throw this.thrown.error;
-      const tokens = result.tokens ?? options.countTokens(result.output);
+      const tokens = result.tokens ?? countedTokens(options.countTokens, result.output, `tools.${call.name} output`);
       tool.resultTokens = tokens;
       tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);
       if (result.error !== undefined) tool.error = result.error;

@@ -29,8 +29,10 @@ export interface OpenAIChatOptions {
   timeoutMs?: number;
   /** The output cap's field: `max_completion_tokens` (default; OpenAI) or `max_tokens` (older compatible servers). */
   outputCapField?: 'max_completion_tokens' | 'max_tokens';
-  /** A client of your own (proxies, headers); its maxRetries should be 0. */
+  /** A client of your own (proxies, a custom fetch); its maxRetries should be 0. */
   client?: OpenAI;
+  /** Headers sent on every request (e.g. `x-loopcost-session` to name a `loopcost serve` session), with a client of your own too. */
+  headers?: Record<string, string>;
   /**
    * The model's context window (e.g. `pricing.contextWindow`): a response reporting a prompt or an output
    * past it is the server's error. Default: any model's (openaiUsage.ts MAX_CALL_TOKENS, 10,000,000).
@@ -61,8 +63,8 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
       if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
       let completion: ChatCompletion;
       try {
-        const purpose = request.purpose === 'summary' ? { headers: { [PURPOSE_HEADER]: 'summary' } } : {};
-        completion = await client.chat.completions.create(body, { ...purpose, ...(request.signal === undefined ? {} : { signal: request.signal }) });
+        const headers = { ...options.headers, ...(request.purpose === 'summary' ? { [PURPOSE_HEADER]: 'summary' } : {}) };
+        completion = await client.chat.completions.create(body, { headers, ...(request.signal === undefined ? {} : { signal: request.signal }) });
       } catch (error) {
         throw callError(error, options.contextWindowTokens);
       }
@@ -99,10 +101,19 @@ function turnOf(completion: ChatCompletion, contextWindowTokens: number | undefi
   const choice = completion.choices[0];
   const message = choice?.message;
   const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
-  const turn: ModelTurn = { text: message?.content ?? null, toolCalls, usage, raw: completion };
-  // Cut off at the output cap with no tool call: no usable answer (a step that makes no progress).
-  if (choice?.finish_reason === 'length' && toolCalls.length === 0) turn.marks = { unparseable: true };
+  // A refusal (`message.refusal`, content null) is the model's answer: it declined, in words the user reads.
+  const turn: ModelTurn = { text: message?.content ?? message?.refusal ?? null, toolCalls, usage, raw: completion };
+  if (unusable(choice?.finish_reason) && toolCalls.length === 0) turn.marks = { unparseable: true };
   return turn;
+}
+
+/**
+ * A response with no usable answer (a step that makes no progress, as a replay counts it): cut off at the
+ * output cap (`length`), or withheld by the provider's content filter (`content_filter`) — no answer was
+ * given, so the run must not end `completed` on it.
+ */
+function unusable(finishReason: string | undefined): boolean {
+  return finishReason === 'length' || finishReason === 'content_filter';
 }
 
 /**
@@ -150,6 +161,23 @@ function gaveUpEnd(error: InstanceType<typeof OpenAI.APIError>): { endsRun: stri
   return said?.gaveUp === true ? { endsRun: recordedEndDetailOf(said) } : undefined;
 }
 
+const AGENT_ENDED_AT = ' has ended: ';
+const NEW_SESSION = '; start a new session';
+
+/**
+ * Why a synthetic agent `loopcost serve` answers for has nothing more to send, as serve's 409 says it
+ * (`session <id> (<source>) has ended: <why>; start a new session`): <why> is the simulated run's own
+ * trace_end detail (synthetic/endingWords.ts), so a served run stops as the simulated one does. Serve's
+ * whole message when it is not so worded.
+ */
+function agentEndedDetail(error: InstanceType<typeof OpenAI.APIError>): string {
+  const message = withoutStatus(error);
+  const at = message.lastIndexOf(AGENT_ENDED_AT);
+  if (at < 0) return message;
+  const why = message.slice(at + AGENT_ENDED_AT.length);
+  return why.endsWith(NEW_SESSION) ? why.slice(0, -NEW_SESSION.length) : why;
+}
+
 /** The issues `loopcost serve` names in a 422 (`error.loopcost.issues`), when they have the shape it writes. */
 function serveIssuesOf(error: InstanceType<typeof OpenAI.APIError>): InputIssue[] | undefined {
   const issues = (error.error as { loopcost?: { issues?: unknown } } | undefined)?.loopcost?.issues;
@@ -172,7 +200,7 @@ function callError(error: unknown, contextWindowTokens: number | undefined): unk
     // A `loopcost serve` session asked past the end of its trace: the run ends as the recording did.
     if (status === 409 && error.code === 'loopcost_trace_ended') return recordedEnd(error);
     // A synthetic agent served by `loopcost serve` has nothing more to send: its source is spent, as in replay.
-    if (status === 409 && error.code === 'loopcost_agent_ended') return new ModelExhausted('trace_end');
+    if (status === 409 && error.code === 'loopcost_agent_ended') return new ModelExhausted('trace_end', agentEndedDetail(error));
     // A `loopcost serve` session its client ended, or serve retired as idle: nothing more will be answered.
     if (status === 409 && (error.code === 'loopcost_session_ended' || error.code === 'loopcost_session_idle')) return new ModelExhausted('trace_end', withoutStatus(error));
     // `loopcost serve` could not answer from its scenario (a draw past 2^53, a run past exact picodollars):
@@ -185,7 +213,34 @@ function callError(error: unknown, contextWindowTokens: number | undefined): unk
     // A prompt past the model's window (OpenAI's, or serve's for a synthetic agent): the run ends there.
     const refusal = status === 400 && error.code === CONTEXT_LENGTH_EXCEEDED ? refusalOfMessage(error.message) : undefined;
     const gaveUp = gaveUpEnd(error);
-    return new ModelCallError(withoutStatus(error), { ...(status === undefined ? {} : { status }), retryable: gaveUp === undefined && retryableStatus(status), ...(usage ? { usage } : {}), ...(refusal ? { refusal } : {}), ...gaveUp, cause: error });
+    const retryAfterMs = retryAfterMsOf(error.headers);
+    return new ModelCallError(withoutStatus(error), {
+      ...(status === undefined ? {} : { status }),
+      retryable: gaveUp === undefined && retryableStatus(status),
+      ...(usage ? { usage } : {}),
+      ...(refusal ? { refusal } : {}),
+      ...gaveUp,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      cause: error,
+    });
   }
   return error;
+}
+
+/**
+ * How long the server asks to wait before another attempt, in ms (the loop waits the longer of it and its
+ * back-off: retryWait.ts): `retry-after-ms` (OpenAI's), else `retry-after` in seconds or as an HTTP date —
+ * a date read against the response's own `date` header (the server's clock, so no skew), else this
+ * machine's. Undefined when the response does not say, or says nothing readable.
+ */
+export function retryAfterMsOf(headers: Headers | undefined): number | undefined {
+  const ms = headers?.get('retry-after-ms')?.trim();
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
+  const after = headers?.get('retry-after')?.trim();
+  if (!after) return undefined;
+  if (/^\d+(\.\d+)?$/.test(after)) return Number(after) * 1000;
+  const atMs = Date.parse(after);
+  if (Number.isNaN(atMs)) return undefined;
+  const serverNowMs = Date.parse(headers?.get('date') ?? '');
+  return Math.max(0, atMs - (Number.isNaN(serverNowMs) ? Date.now() : serverNowMs));
 }

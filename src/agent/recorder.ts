@@ -10,17 +10,23 @@ import { numberOfText, type DatingRecorder } from './treeRecording.js';
 import type { TraceRecorder } from './types.js';
 
 /**
- * Records to `path` (created or truncated), one JSON line per record, each written synchronously; a tree
- * whose root it records is numbered from `path` (treeRecording.ts: two files, two sessions).
+ * Records to `path` (created or truncated when the run writes its header, not before: a run its options
+ * refused leaves no file), one JSON line per record, each written synchronously; a tree whose root it
+ * records is numbered from `path` (treeRecording.ts: two files, two sessions).
  */
 export function fileRecorder(path: string): TraceRecorder & Required<DatingRecorder> {
-  let fd: number | null = openSync(path, 'w');
+  let fd: number | null = null;
+  let ended = false;
   const line = (record: object) => {
-    if (fd === null) throw new Error(`the recording ${path} has ended`);
+    if (fd === null) throw new Error(ended ? `the recording ${path} has ended` : `the recording ${path} has no header yet`);
     writeSync(fd, JSON.stringify(record) + '\n');
   };
   return {
-    header: (header) => line(withDate(header)),
+    header: (header) => {
+      if (fd !== null || ended) throw new Error(`the recording ${path} already has its header`);
+      fd = openSync(path, 'w');
+      line(withDate(header));
+    },
     dated: withDate,
     treeNumber: () => numberOfText(path),
     call: (call) => line(call),
@@ -28,6 +34,7 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
       line(end);
       closeSync(fd!);
       fd = null;
+      ended = true;
     },
   };
 }

@@ -7,6 +7,8 @@ import { brakeConfig } from '../brakes/config.js';
 import { countTokens } from '../import/tokenCount.js';
 import { agentLoop } from './loop.js';
 import { validateAgentOptions } from './validate.js';
+import { withPartialRun, type ErrorWithPartialRun } from './thrownRun.js';
+import { UserError } from '../errors.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './types.js';
 
 /** The wall clock (performance.now: monotonic). */
@@ -31,5 +33,22 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     clock: options.clock ?? systemClock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     countTokens: options.context.countTokens ?? ((text: string) => countTokens(text, model)),
+  }).catch((error: unknown) => {
+    throw inLibraryWords(error);
   });
+}
+
+const CLI_BOUNDS = '--max-steps, --max-cost or --context-window';
+const OPTION_BOUNDS = "brakes.maxSteps, brakes.maxCostPico or brakes.contextWindow in runAgentLoop's options";
+
+/**
+ * The engine's refusal of a run's (or a tree's) spend past $9,007 (kernel/cost.ts costOutOfRange) names the
+ * CLI's flags; from the library its hint names runAgentLoop's own options instead (the figures so far,
+ * `partialRun`, kept). Any other error as it was.
+ */
+function inLibraryWords(error: unknown): unknown {
+  if (!(error instanceof UserError) || !error.issues.some((issue) => issue.code === 'cost_out_of_range')) return error;
+  const said = new UserError(error.issues.map((issue) => (issue.code === 'cost_out_of_range' ? { ...issue, hint: (issue.hint ?? '').replace(CLI_BOUNDS, OPTION_BOUNDS) } : issue)));
+  const { partialRun } = error as Partial<ErrorWithPartialRun>;
+  return partialRun === undefined ? said : withPartialRun(said, partialRun);
 }

@@ -92,6 +92,8 @@ export class TreeMember implements TreeCheck, RecordedMember {
   private by: StoppedBy | undefined;
   private readonly order: number;
   private startMs: number | undefined;
+  /** The end of the last sub-agent this agent started (inTurn). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly tree: LiveTree,
@@ -140,6 +142,17 @@ export class TreeMember implements TreeCheck, RecordedMember {
   /** `inner` (or no recorder), writing this agent's place in the tree into its records (`brakes`: the run's own). */
   recording(inner: DatingRecorder | undefined, brakes: BrakeConfig): TraceRecorder {
     return treeRecording(inner ?? { header() {}, call() {}, end() {} }, this, brakes);
+  }
+
+  /**
+   * Runs `start` (a sub-agent this agent starts) once every sub-agent it started before has ended: the
+   * sub-agents of one agent run one at a time, in the order asked, so concurrent ToolContext.runSubagent
+   * calls each see the budget the ones before left, and the recordings' timeline is the order they ran.
+   */
+  inTurn<T>(start: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(start);
+    this.turn = run.catch(() => undefined);
+    return run;
   }
 
   /** What the session spent since the last sync, into the agent's and the tree's totals. */

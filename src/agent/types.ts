@@ -110,6 +110,8 @@ export class ModelCallError extends Error {
       endsRun?: string;
       /** The failed call was a compaction (summary) call (a replayed recording's, marked `compaction`): recorded and paid so, no step, as the loop that made it counted it (loop.ts summarize) and a replay counts it. */
       compaction?: boolean;
+      /** How long the provider asked to wait before another attempt (a 429's `Retry-After`), in ms: the loop's retry waits the longer of it and its back-off (retryWait.ts, at most 60 s more). */
+      retryAfterMs?: number;
     },
   ) {
     super(message);

@@ -31,6 +31,62 @@ function toolIssues(issue: Issue, tools: unknown): void {
   });
 }
 
+/** What the loop calls on `value` (a clock, a recorder), when given: each of `methods` a function. */
+function methodsIssue(issue: Issue, field: string, value: unknown, methods: readonly string[], hint: string): void {
+  if (value === undefined) return;
+  const missing = isObject(value) ? methods.filter((method) => typeof value[method] !== 'function') : methods;
+  if (missing.length > 0) issue(field, 'invalid_value', isObject(value) ? `has no ${missing.map((m) => `${m}()`).join(' nor ')} method` : `${shown(value)} is not an object`, hint);
+}
+
+const RECORDER_HINT = "a TraceRecorder { header(), call(), end() }, e.g. fileRecorder('run.jsonl') or memoryRecorder()";
+
+/** The shell parts a caller may replace: the clock, the recorder and the AbortSignal, each able to do what the loop asks of it. */
+function shellIssues(issue: Issue, options: AgentLoopOptions): void {
+  methodsIssue(issue, 'clock', options.clock, ['now', 'sleep'], 'a Clock { now(), sleep(ms, signal) }, e.g. new VirtualClock(); leave it out for the wall clock');
+  methodsIssue(issue, 'recorder', options.recorder, ['header', 'call', 'end'], RECORDER_HINT);
+  const signal: unknown = options.signal;
+  if (signal !== undefined && !(isObject(signal) && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+    issue('signal', 'invalid_value', `${shown(signal)} is not an AbortSignal`, 'pass an AbortController’s signal, or leave it out');
+  }
+}
+
+const PRICE_KEYS = ['input', 'cachedInput', 'cacheWrite', 'cacheWrite1h', 'output', 'reasoning'] as const;
+
+/** A model's prices (once pricingIssue found them an object with a base): each price whole picodollars per token, input and output given; its tiers a list of such prices. */
+function pricesIssues(issue: Issue, field: string, pricing: unknown): void {
+  if (!isObject(pricing) || !isObject(pricing.base)) return;
+  tokenPricesIssues(issue, `${field}.base`, pricing.base);
+  if (!Array.isArray(pricing.tiers)) return issue(`${field}.tiers`, 'invalid_value', `${shown(pricing.tiers)} is not a list of price tiers`, "[] for none; loadPriceTable().resolve('gpt-4o') gives a model's prices whole");
+  pricing.tiers.forEach((tier: unknown, i) => {
+    const at = `${field}.tiers[${i}]`;
+    if (!isObject(tier) || !isObject(tier.prices)) return issue(at, 'invalid_value', `${shown(tier)} is not { aboveInputTokens, prices }`, 'a whole-prompt tier: its threshold and its prices');
+    countFromZeroIssue(issue, `${at}.aboveInputTokens`, tier.aboveInputTokens, 'the prompt size in tokens past which the tier bills');
+    tokenPricesIssues(issue, `${at}.prices`, tier.prices);
+  });
+}
+
+function tokenPricesIssues(issue: Issue, field: string, prices: Record<string, unknown>): void {
+  for (const key of PRICE_KEYS) {
+    const price = prices[key];
+    if (price === undefined && key !== 'input' && key !== 'output') continue;
+    if (!(Number.isSafeInteger(price) && (price as number) >= 0)) {
+      issue(`${field}.${key}`, price === undefined ? 'missing_field' : 'invalid_number', `${shown(price)} is not a price in whole picodollars per token, 0 or more`, "e.g. 150000 for $0.15 per million tokens; loadPriceTable().resolve('gpt-4o') gives a model's prices whole");
+    }
+  }
+}
+
+/**
+ * The wait the retry policy gives before retry `attempt`, once it is one: milliseconds, finite and 0 or
+ * more (a negative wait would turn a VirtualClock back); else a UserError naming retry.backoffMs.
+ */
+export function checkedBackoffMs(retry: RetryPolicy, attempt: number): number {
+  const waitMs: unknown = retry.backoffMs(attempt);
+  if (typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0) return waitMs;
+  const issues = new OptionIssues('<runAgentLoop options>');
+  issues.add('retry.backoffMs', 'invalid_number', `returned ${shown(waitMs)} for retry ${attempt}, not a wait in milliseconds, 0 or more`, '(attempt) => milliseconds to wait, e.g. attempt => 1000 * 2 ** (attempt - 1)');
+  throw new UserError(issues.issues);
+}
+
 /** The retry policy. */
 function retryIssues(issue: Issue, retry: AgentLoopOptions['retry']): void {
   if (!objectIssue(issue, 'retry', retry, '{ maxRetries, backoffMs }')) return;
@@ -77,13 +133,23 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   unknownKeyIssues(issue, '', options, OPTION_KEYS, 'option');
   modelIssues(issue, options.model);
   toolIssues(issue, options.tools);
+  if (options.brakes === undefined) issue('brakes', 'missing_field', 'is missing', 'brake settings, e.g. { maxSteps: 12 } or REFERENCE_PRESET; {} for the defaults');
   brakeIssues(issue, options.brakes);
+  shellIssues(issue, options);
   retryIssues(issue, options.retry);
   cacheWritesIssues(issue, options.cacheWrites);
+  if (options.task !== undefined && typeof options.task !== 'string') issue('task', 'invalid_value', `${shown(options.task)} is not a task name`, "a text for the recorded header, e.g. 'fix-issue-42'; or leave it out");
   contextIssues(issue, options.context);
+  const before = issues.issues.length;
   subagentLimitIssues(issue, options.subagentLimits, 'subagentLimits');
-  pricingIssue(issue, 'pricing', options.pricing);
-  pricingIssue(issue, 'summaryPricing', options.summaryPricing, false);
+  // Limits that are limits (else their own issues name them), on a run that starts no sub-agent: they would bind nothing.
+  if (options.subagentLimits !== undefined && issues.issues.length === before && Array.isArray(options.tools) && !options.tools.some((tool) => tool?.subagent === true)) {
+    issue('subagentLimits', 'ignored_option', 'is set, but no tool runs a sub-agent: the limits would bind nothing', 'give a sub-agent tool (defineSubagentTool), or leave subagentLimits out');
+  }
+  for (const [field, pricing, required] of [['pricing', options.pricing, true], ['summaryPricing', options.summaryPricing, false]] as const) {
+    pricingIssue(issue, field, pricing, required);
+    pricesIssues(issue, field, pricing);
+  }
   const summaryModel = options.context?.strategy?.summary?.model;
   if (summaryModel !== undefined && summaryModel !== options.model?.name && options.summaryPricing === undefined) {
     issue('summaryPricing', 'missing_field', `the summary calls go to ${summaryModel} but have no prices`, `resolve them: loadPriceTable().resolve('${summaryModel}')`);
@@ -109,6 +175,8 @@ export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
   if (isObject(spec.brakes)) treeTotalIssues(issue, spec.brakes);
   contextIssues(issue, spec.context);
   pricingIssue(issue, 'pricing', spec.pricing, false);
+  pricesIssues(issue, 'pricing', spec.pricing);
+  methodsIssue(issue, 'recorder', spec.recorder, ['header', 'call', 'end'], RECORDER_HINT);
   return issues.issues;
 }
 

@@ -80,7 +80,15 @@ const NO_HOOKS: CallHooks = {};
 export function playCall(session: LoopSession, response: CallRecord, view: PromptView, hooks: CallHooks = NO_HOOKS): Stop | null {
   const after = session.recordResponse(response, session.meter(response, view, true), view);
   hooks.spent?.();
-  if (after) return after;
+  return after ?? playTools(session, response, hooks);
+}
+
+/**
+ * A response paid for (LoopSession.recordResponse) that did not stop the run: its tool calls the run reached,
+ * past the tool brakes, then the step's end. playCall's second half; serve, which meters and pays its answers
+ * itself (a summary call at its model's prices, a reply that keeps its usage), plays them through here too.
+ */
+export function playTools(session: LoopSession, response: CallRecord, hooks: CallHooks = NO_HOOKS): Stop | null {
   if (!session.runsTools(response)) return null;
   // An indexed loop: a start runs this cold, and for…of costs an iterator and a result object per call.
   const tools = response.toolCalls ?? NO_TOOL_CALLS;

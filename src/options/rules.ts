@@ -8,8 +8,8 @@
 import { UserError, type InputIssue } from '../errors.js';
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
-import { contextSpecOf, parseContextSpec, type ContextStrategy } from '../context/strategy.js';
-import { unknownFieldsHint } from '../import/common/nearestName.js';
+import { contextSpecOf, parseContextSpec, type ContextStrategy, type SummarySpec } from '../context/strategy.js';
+import { nearestField, unknownFieldsHint } from '../import/common/nearestName.js';
 import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 
@@ -171,6 +171,50 @@ function strategyMismatch(shape: object, parsed: object): string {
 export function strategyIssues(issue: Issue, strategy: unknown, field: string, required = false): void {
   if (!objectIssue(issue, field, strategy, STRATEGY_HINT, required)) return;
   const { toolResultCap, cache, ...shape } = strategy as unknown as ContextStrategy;
+  if (strategyShapeIssues(issue, strategy, field)) specIssues(issue, strategy, shape, field);
+  tokensIssue(issue, `${field}.toolResultCap`, toolResultCap, 'leave it out for no cap');
+  choiceIssue(issue, `${field}.cache`, cache, CACHE_MODES, 'leave it out: the cache the run reports is billed');
+}
+
+const STRATEGY_KINDS = ['full', 'window', 'mask', 'summary', 'hybrid'] as const;
+const STRATEGY_KEYS = ['kind', 'windowSteps', 'maskSteps', 'placeholderTokens', 'summary', 'toolResultCap', 'cache'] as const;
+const SUMMARY_KEYS = ['triggerTokens', 'triggerPercent', 'keepSteps', 'summaryTokens', 'model'] as const;
+const STRATEGY_KEYS_COMPLETE: [ListsEvery<ContextStrategy, typeof STRATEGY_KEYS>, ListsEvery<SummarySpec, typeof SUMMARY_KEYS>] = [true, true];
+void STRATEGY_KEYS_COMPLETE;
+const SUMMARY_HINT = "e.g. summary: { triggerTokens: 8000, keepSteps: 3, summaryTokens: 500 } (or triggerPercent: 80)";
+/** A summary setting written on the strategy itself: it belongs in its `summary` object. */
+const SUMMARY_ALIASES: Record<string, string> = Object.fromEntries(SUMMARY_KEYS.map((key) => [key, `${key} is a summary setting: it goes in the strategy's summary object, ${SUMMARY_HINT}`]));
+
+/**
+ * The strategy's keys, its kind and its summary object's keys, checked before it is read as a spec: a
+ * misspelt or misplaced key is named (with the nearest known one), never said of a spec the user did not
+ * write. True when the shape holds nothing unknown, so the spec's own checks can say the rest.
+ */
+function strategyShapeIssues(issue: Issue, strategy: Record<string, unknown>, field: string): boolean {
+  let found = 0;
+  const counted: Issue = (...said) => void ((found += 1), issue(...said));
+  unknownKeyIssues(counted, field, strategy, STRATEGY_KEYS, 'strategy setting', SUMMARY_ALIASES);
+  const { kind, summary } = strategy;
+  if (!STRATEGY_KINDS.includes(kind as never)) {
+    const near = typeof kind === 'string' ? nearestField(kind, STRATEGY_KINDS) : undefined;
+    counted(field, kind === undefined ? 'missing_field' : 'invalid_strategy', kind === undefined ? 'has no kind' : `kind ${shown(kind)} is not a context strategy`, `${near === undefined ? '' : `did you mean ${near}? `}one of ${STRATEGY_KINDS.join(', ')}`);
+  } else if ((kind === 'summary' || kind === 'hybrid') && summary === undefined) {
+    counted(`${field}.summary`, 'missing_field', `is missing: a '${kind}' strategy needs its summary settings`, SUMMARY_HINT);
+  }
+  if (summary !== undefined && objectIssue(counted, `${field}.summary`, summary, SUMMARY_HINT)) summaryShapeIssues(counted, summary, `${field}.summary`);
+  return found === 0;
+}
+
+/** A summary object's keys: none unknown, keepSteps and summaryTokens given, and one trigger. */
+function summaryShapeIssues(issue: Issue, summary: Record<string, unknown>, field: string): void {
+  unknownKeyIssues(issue, field, summary, SUMMARY_KEYS, 'summary setting');
+  for (const key of ['keepSteps', 'summaryTokens'] as const) if (summary[key] === undefined) issue(`${field}.${key}`, 'missing_field', 'is missing', SUMMARY_HINT);
+  const triggers = (['triggerTokens', 'triggerPercent'] as const).filter((key) => summary[key] !== undefined).length;
+  if (triggers !== 1) issue(field, triggers === 0 ? 'missing_field' : 'conflicting_options', triggers === 0 ? 'has no trigger' : 'gives triggerTokens and triggerPercent', 'give one: triggerTokens (tokens) or triggerPercent (of the context window)');
+}
+
+/** The strategy read as the spec `--context` would say it: it must parse back to itself. */
+function specIssues(issue: Issue, strategy: Record<string, unknown>, shape: object, field: string): void {
   let spec = '';
   try {
     spec = contextSpecOf(strategy as unknown as ContextStrategy);
@@ -182,8 +226,6 @@ export function strategyIssues(issue: Issue, strategy: unknown, field: string, r
     const said = error.issues[0]!.message.replace(`'${spec}': `, '');
     issue(field, 'invalid_strategy', `written as the spec '${spec}' (parseContextSpec): ${said}`, error.issues[0]!.hint ?? '');
   }
-  tokensIssue(issue, `${field}.toolResultCap`, toolResultCap, 'leave it out for no cap');
-  choiceIssue(issue, `${field}.cache`, cache, CACHE_MODES, 'leave it out: the cache the run reports is billed');
 }
 
 /** A cache mode (`--cache`). */

@@ -269,7 +269,7 @@ export class SessionRegistry {
     const p = this.prepared!;
     const start = this.startOfRun(p, run);
     const setup = { id, source: `${p.scenario.source}#${run + 1}`, model: p.scenario.model, pricing: p.pricing, cache: start.cache, systemTokens: start.systemTokens, goalTokens: start.goalTokens, pricingOf: this.summaryModels.pricingOf(undefined) };
-    return new SyntheticSession(setup, start.agent, (draw) => atDrawPlace(p.scenario, start.entry, run, p.seed, draw));
+    return new SyntheticSession(setup, { agent: start.agent, drawPlace: (draw) => atDrawPlace(p.scenario, start.entry, run, p.seed, draw), hardCapSteps: p.hardCapSteps });
   }
 
   /** Run `run`'s start; one that fails (a draw too large) still takes its turn. */

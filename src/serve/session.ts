@@ -11,7 +11,7 @@ import { LoopSession } from '../loop/session.js';
 import { cacheModeCode, type MeteredCall } from '../loop/meter.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
-import { reachedToolCalls } from '../trace/toolsRun.js';
+import { playTools } from '../loop/run.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { refusalError, sessionSummary, type SessionSummary } from './sessionSummary.js';
 import { placeholderText, replyToolCalls, type Reply } from './reply.js';
@@ -168,15 +168,9 @@ export abstract class ServeSession implements HeldSession {
     const record = cutAtCap(answer, how.outputCap);
     const loop = this.loop;
     const metered: MeteredCall = how.metered ?? loop.meter(record, view);
-    inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view));
-    if (loop.runsTools(record)) {
-      // The tool calls the run reached, as replay plays them (loop/run.ts playCall): none the live run never reached (`unreached`).
-      for (const tool of (record.toolCalls ?? []).slice(0, reachedToolCalls(record))) {
-        loop.checkTool(tool);
-        loop.recordToolResult(tool);
-      }
-      loop.endStep(record);
-    }
+    // Paid, then its tool calls the run reached played as replay plays them (loop/run.ts playCall's playTools): none
+    // the live run never reached (`unreached`). The session has no brakes: a stop (a final answer's) changes nothing.
+    if (!inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view))) playTools(loop, record);
     const call = loop.state.calls;
     const reply: Reply = {
       session: this.setup.id,

@@ -15,7 +15,8 @@
  */
 import { countChatTokensWith, encodingForModel, replyPrimingTokens, type ChatMessageText, type EncodingName } from '../import/tokenCount.js';
 import type { PromptView } from '../kernel/context.js';
-import type { SyntheticAgent } from '../synthetic/agent.js';
+import type { AgentEnding, SyntheticAgent } from '../synthetic/agent.js';
+import { agentEndingWords } from '../synthetic/endingWords.js';
 import { UserError } from '../errors.js';
 import type { CallRecord } from '../trace/types.js';
 import { ApiError } from './apiError.js';
@@ -26,17 +27,15 @@ import type { SessionSummary } from './sessionSummary.js';
 import type { Ending } from './retired.js';
 import { outputCapOf } from './outputCap.js';
 
-/** Why a synthetic agent has ended, as a 409 says it. */
-const ENDINGS = {
-  provider_error: 'its provider failed the last call',
-  hard_cap: 'it reached its hard cap of steps',
-  context_window: "the provider refused a prompt past the model's context window",
-  cut_off: 'it has nothing more to send',
-  answer: 'it has nothing more to send',
-} as const;
-
 /** Runs the agent's draws so that one past the largest count names the scenario file, field and run (src/scenario/drawPlace.ts). */
 export type DrawPlace = <T>(draw: () => T) => T;
+
+/** What a synthetic session answers from: the run's agent, what runs its draws, and the scenario's hard cap of steps (the 409 past its end names it). */
+export interface SyntheticRunOf {
+  agent: SyntheticAgent;
+  drawPlace: DrawPlace;
+  hardCapSteps: number;
+}
 
 interface AnsweredStep {
   toolCallIds: string[];
@@ -53,12 +52,16 @@ export class SyntheticSession extends ServeSession {
   /** What ended the run when the scenario could not go on (a draw too large): every later call gets it again. */
   private broken: UserError | undefined;
 
-  constructor(
-    setup: SessionSetup,
-    private readonly agent: SyntheticAgent,
-    private readonly drawPlace: DrawPlace,
-  ) {
+  private readonly agent: SyntheticAgent;
+  private readonly drawPlace: DrawPlace;
+  /** Builds the 409 past the agent's end (agentEndedAt: one per hard cap, shared by the sessions that end). */
+  private readonly agentEnded: Ending<AgentEnding | undefined>['build'];
+
+  constructor(setup: SessionSetup, run: SyntheticRunOf) {
     super(setup);
+    this.agent = run.agent;
+    this.drawPlace = run.drawPlace;
+    this.agentEnded = agentEndedAt(run.hardCapSteps);
     this.encoding = encodingForModel(setup.model);
   }
 
@@ -110,7 +113,7 @@ export class SyntheticSession extends ServeSession {
   /** Once ended: the error the run broke with (a draw too large), else the 409 agentEnded builds from the agent's ending. */
   ending(): Ending {
     if (this.broken) return { build: brokenBy, from: this.broken };
-    return { build: agentEnded, from: this.agent.ending };
+    return { build: this.agentEnded, from: this.agent.ending };
   }
 
   /** The agent's answer to the prompt `view` with the request's output cap (the agent refuses, and its provider cuts, as the simulated loop's does: SyntheticAgent.next). */
@@ -182,10 +185,22 @@ function brokenBy(_totals: SessionSummary, error: UserError): UserError {
   return error;
 }
 
-/** The 409 of a synthetic agent that has nothing more to send, saying why (`ending`: the agent's, undefined after its final answer). */
-function agentEnded({ id, source }: SessionSummary, ending: SyntheticAgent['ending']): ApiError {
-  const why = ENDINGS[ending ?? 'answer'];
-  return new ApiError(409, `session ${id}: the synthetic agent (${source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: ending ?? 'nothing more to send' });
+/** The 409 builder of the sessions of a scenario whose hard cap is `hardCapSteps`, made once per cap: an ended session keeps a reference to it, not an error. */
+const agentEndedBuilds = new Map<number, Ending<AgentEnding | undefined>['build']>();
+
+function agentEndedAt(hardCapSteps: number): Ending<AgentEnding | undefined>['build'] {
+  let build = agentEndedBuilds.get(hardCapSteps);
+  if (!build) agentEndedBuilds.set(hardCapSteps, (build = (totals, ending) => agentEnded(totals, { ending, hardCapSteps })));
+  return build;
+}
+
+/**
+ * The 409 of a synthetic agent that has nothing more to send (`ending`: the agent's, undefined after its final
+ * answer), saying why in the words the simulated run's stop gives (synthetic/endingWords.ts).
+ */
+function agentEnded({ id, source }: SessionSummary, { ending, hardCapSteps }: { ending: AgentEnding | undefined; hardCapSteps: number }): ApiError {
+  const why = agentEndingWords(ending, hardCapSteps);
+  return new ApiError(409, `session ${id} (${source}) has ended: ${why}; start a new session`, 'invalid_request_error', null, 'loopcost_agent_ended', undefined, { agentEnding: ending ?? 'nothing more to send' });
 }
 
 function messageKey(m: ChatMessage): string {

@@ -83,6 +83,6 @@ describe("a usage no call can have is the server's error, not the run's", () => 
     const usage = '{"prompt_tokens":9000000,"completion_tokens":9000000}';
     const error = await run('o1-pro', (n) => completion(n, usage)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe('one run costs more than $9,007, beyond exact picodollar arithmetic (set --max-steps, --max-cost or --context-window to bound the run)');
+    expect((error as UserError).message).toBe("one run costs more than $9,007, beyond exact picodollar arithmetic (set brakes.maxSteps, brakes.maxCostPico or brakes.contextWindow in runAgentLoop's options to bound the run)");
   });
 });

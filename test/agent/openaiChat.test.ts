@@ -78,7 +78,7 @@ describe('openAIChatModel', () => {
     const said = await fail(409, { message: 'the trace has ended', code: 'loopcost_trace_ended', loopcost: { recordedOutcome: 'unknown', recordedStatus: 'stopped by its AbortSignal after 2 steps', recordedCalls: 3 } });
     expect(said).toEqual(new ModelExhausted('trace_end', 'stopped by its AbortSignal after 2 steps'));
     // A synthetic agent that has ended: not a failure to retry (409 otherwise is), the source is spent.
-    expect(await fail(409, { message: 'the synthetic agent has ended', code: 'loopcost_agent_ended', loopcost: { agentEnding: 'cut_off' } })).toEqual(new ModelExhausted('trace_end'));
+    expect(await fail(409, { message: 'the synthetic agent has ended', code: 'loopcost_agent_ended', loopcost: { agentEnding: 'cut_off' } })).toEqual(new ModelExhausted('trace_end', 'the synthetic agent has ended'));
     // A session its client ended, or serve retired as idle: nothing more will be answered, so no retries; the run says why.
     const idle = 'session b was retired after 30 seconds without a request (--session-idle-seconds 30) after 1 call, its totals kept';
     expect(await fail(409, { message: idle, code: 'loopcost_session_idle', loopcost: { endedBy: 'idle', calls: 1, idleSeconds: 30 } })).toEqual(new ModelExhausted('trace_end', idle));

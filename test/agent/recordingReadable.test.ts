@@ -43,7 +43,7 @@ describe('a recording the real loop writes is always readable', () => {
         const clock = new VirtualClock();
         const options = recordedRunOptions({ model: scriptedModel(pricing.model, turns, clock), tools: [readTool], brakes, pricing, clock, retry: { maxRetries: 2, backoffMs: () => 0 } }, path);
         expect(agentOptionIssues(options)).toEqual([]);
-        // A failure the loop refuses as its adapter's bug (badFailure: usage no call has, refusal numbers not past the window) ends the run with a ModelTurnError, and only then; the recording so far reads as cut off.
+        // A failure the loop refuses as its adapter's bug (badFailure: usage no call has, refusal numbers not past the window) ends the run with a ModelTurnError, and only then; the recording still ends (outcome error: agent/thrownRun.ts).
         const ended = await runAgentLoop(options).then(() => true, (error: unknown) => {
           if (options.model.threwBad && error instanceof ModelTurnError) return false;
           throw error;
@@ -61,7 +61,8 @@ describe('a recording the real loop writes is always readable', () => {
         const [fromText] = parseNativeTraces(text, path);
         const [fromFile] = await loadTraceFile(path);
         expect(fromFile).toEqual(fromText);
-        expect(fromText!.calls).toHaveLength(records.length - (ended ? 2 : 1));
+        expect(fromText!.calls).toHaveLength(records.length - 2);
+        if (!ended) expect(fromText!.end.outcome).toBe('error');
         if (fromText!.calls.some((call) => call.failed !== undefined && call.failed.status === undefined)) statusLeftOut += 1;
         // Every brake, exactly (a budget of 0 or of 2^53 − 1 picodollars, a fractional timeout): --preset recorded's brakes are the run's.
         expect(recordedBrakes(fromText!)).toEqual(brakes);

@@ -126,7 +126,6 @@ describe('runAgentLoop option validation', () => {
       options(model, {
         brakes: { maxBacktracks: 0, repeatAction: 'skip', maxSkips: 0, skipWarningTokens: 0, timeoutMs: 1500.5, maxCostPico: 0, contextWindow: 'model' },
         retry: { maxRetries: Infinity },
-        subagentLimits: { maxSteps: 3, maxCostPico: 10 },
         context: { system: 's', goal: 'g', systemTokens: 0, goalTokens: 7, countTokens: (text) => text.length, strategy: { kind: 'full', toolResultCap: 0, cache: 'recorded' } },
       }),
     );

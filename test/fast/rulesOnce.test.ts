@@ -8,13 +8,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CallFlag, TOOLS_DO_NOT_RUN } from '../../src/kernel/callRecord.js';
 import { enterCall, enterWholeCall } from '../../src/kernel/callContext.js';
 import { COMPACTED, ContextTracker } from '../../src/kernel/context.js';
 import { cappedResultTokens, keptStepTokens } from '../../src/kernel/stepTokens.js';
 import { addStepSums } from '../../src/fast/stretch.js';
+import { longFunctions } from '../sourceShape.js';
 
 const FLAGS = [0, CallFlag.Final, CallFlag.Answer, CallFlag.Backtrack, CallFlag.Failed, CallFlag.Compaction, CallFlag.Compaction | CallFlag.Failed, CallFlag.Backtrack | CallFlag.Compaction];
 
@@ -115,22 +115,6 @@ const sourceOf = (file: string) => readFileSync(file, 'utf8');
 const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
 /** Code without comments (a rule may be named in prose). */
 const codeOf = (file: string) => sourceOf(file).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-
-/** Every function, method and arrow function of a file longer than `maxLines`: "name (lines)". */
-function longFunctions(file: string, maxLines: number): string[] {
-  const source = ts.createSourceFile(file, sourceOf(file), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
-      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-      const name = (node as ts.FunctionDeclaration).name?.getText(source) ?? '<anonymous>';
-      if (lines > maxLines) found.push(`${file} ${name} (${lines})`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
 
 describe('written once, and small', () => {
   const engines = [...tsFiles('src/fast'), 'src/loop/session.ts'];

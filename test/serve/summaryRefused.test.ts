@@ -1,7 +1,8 @@
 /**
  * `serve` refuses a summary call (`x-loopcost-purpose: summary`) as a provider refuses any request: its
  * prompt + the max_tokens it asks for past the model's window is a 400 `context_length_exceeded`, billed
- * nothing; and the real loop that sent it ends provider_refused at its summary call, with serve's numbers.
+ * nothing; and the real loop that sent it ends provider_refused at its summary call, with serve's numbers,
+ * its stop in the session's summary (GET /loopcost/sessions, the end route) as the CLI says it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
@@ -58,5 +59,10 @@ describe('serve: a summary call past the window', () => {
     expect(result.stop.detail).toMatch(new RegExp(`^the provider refused the summary call: prompt of \\d+ tokens \\+ max_tokens 1400 > context window ${WINDOW}$`));
     const served = server.sessions().sessions.find((s) => s.id === 'loop')!;
     expect([result.calls, result.failedCalls, result.summaryCalls ?? 0, result.costPico]).toEqual([served.calls, 1, 0, served.costPico]);
+    // The session's summary, listed and as the end route answers it: the run's stop, word for word.
+    expect(served.stop).toEqual(result.stop);
+    const ended = await fetch(`${server.url}/loopcost/sessions/loop/end`, { method: 'POST' });
+    expect(ended.status).toBe(200);
+    expect(((await ended.json()) as { stop?: unknown }).stop).toEqual(result.stop);
   });
 });

@@ -1,0 +1,18 @@
+/**
+ * The wait before a failed call's retry: the retry policy's back-off, or longer when the provider said how
+ * long to wait (a 429's `Retry-After`, read by the adapter into ModelCallError `retryAfterMs`). The
+ * provider's word lengthens the wait by at most MAX_RETRY_AFTER_MS; it never shortens the policy's own.
+ */
+
+/**
+ * The longest wait a provider's Retry-After asks that the loop honours: 60 s. Per-minute rate limits
+ * (OpenAI's, Anthropic's) reset within it; a longer ask (a daily quota) is waited 60 s, and the retry
+ * that fails again counts toward maxRetries, so the run gives up in minutes, not hours.
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Milliseconds to wait before a retry: the longer of the policy's back-off and the provider's ask (capped); a missing or nonsense ask is ignored. */
+export function retryWaitMs(backoffMs: number, retryAfterMs: number | undefined): number {
+  if (retryAfterMs === undefined || !(retryAfterMs > 0)) return backoffMs;
+  return Math.max(backoffMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+}

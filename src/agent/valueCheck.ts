@@ -1,0 +1,66 @@
+/**
+ * The values the loop reads from the caller's code while it runs — the token counter's counts, a tool's
+ * result (its `tokens`, `error` and `output`), the clock's readings — checked where they are read. A count
+ * that is no whole token count (`t => t.length / 4` gives 1.5; NaN, -5), an error that is no text, a clock
+ * that reads NaN or goes backwards would make a recording `replay` refuses, or brakes that misfire ("next
+ * prompt holds Infinity tokens", a $9,007 error blaming the settings). Like a Model's bad turn
+ * (turnCheck.ts ModelTurnError) it is the supplied code's bug, not the run's input: a LoopValueError
+ * naming what gave the value, the field and the value, thrown out of runAgentLoop.
+ */
+import { isTokenCount } from '../io/limits.js';
+import { shown } from '../options/rules.js';
+import type { ToolResult } from './types.js';
+
+/** What gave the value: the token counter, a tool, the clock. */
+export type ValueSource = 'countTokens' | 'tool' | 'clock';
+
+/** A value the loop read from the caller's code that it cannot take: `field` names it (`context.countTokens(goal)`, `tools.search.tokens`, `clock.now()`), `value` is what it was. */
+export class LoopValueError extends Error {
+  constructor(
+    readonly source: ValueSource,
+    readonly field: string,
+    readonly value: unknown,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LoopValueError';
+  }
+}
+
+const COUNT_RULE = 'a token count is a whole number, 0 or more';
+
+/** `value` when it is a token count; else a LoopValueError (`field`: where it was read, `fix`: how to give one). */
+export function checkedCount(value: unknown, { source, field, fix }: { source: ValueSource; field: string; fix: string }): number {
+  if (isTokenCount(value)) return value;
+  throw new LoopValueError(source, field, value, `${field} is ${shown(value)}, not a token count (${COUNT_RULE}): ${fix}`);
+}
+
+/** The token counter's count of `text` (`what`: which text, e.g. `goal`). */
+export function countedTokens(countTokens: (text: string) => number, text: string, what: string): number {
+  return checkedCount(countTokens(text), { source: 'countTokens', field: `context.countTokens(${what})`, fix: 'return whole counts, e.g. t => Math.ceil(t.length / 4)' });
+}
+
+/** A tool's result, once the loop can take it: `output` text, `tokens` a token count when given, `error` text when given. */
+export function checkedToolResult(result: ToolResult, tool: string): ToolResult {
+  const at = `tools.${tool}`;
+  if (typeof result !== 'object' || result === null || typeof result.output !== 'string') {
+    const output = typeof result === 'object' && result !== null ? result.output : result;
+    throw new LoopValueError('tool', `${at}.output`, output, `${at}.output is ${shown(output)}, not a text: return a string, or { output: string, tokens?, error? }`);
+  }
+  if (result.tokens !== undefined) checkedCount(result.tokens, { source: 'tool', field: `${at}.tokens`, fix: 'give the whole tokens the result adds, or leave tokens out to have it counted' });
+  if (result.error !== undefined && typeof result.error !== 'string') {
+    throw new LoopValueError('tool', `${at}.error`, result.error, `${at}.error is ${shown(result.error)}, not a text: give the error as a string (the same-error brake compares it), or leave it out when the tool did not fail`);
+  }
+  return result;
+}
+
+/** A clock reading, once it is a finite number not before the last one (`since`; none for the first). */
+export function checkedReading(now: unknown, since?: number): number {
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new LoopValueError('clock', 'clock.now()', now, `clock.now() returned ${shown(now)}, not a time: return milliseconds as a finite number (performance.now(), or a VirtualClock)`);
+  }
+  if (since !== undefined && now < since) {
+    throw new LoopValueError('clock', 'clock.now()', now, `clock.now() went backwards, from ${since} to ${now} ms: a run's time is the sum of its laps, so the clock must never go back (performance.now() is monotonic; Date.now() is not)`);
+  }
+  return now;
+}
