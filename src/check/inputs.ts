@@ -5,13 +5,15 @@
  * a glob that matches nothing, a trace file given where a scenario is expected.
  */
 import { dirname, isAbsolute, join } from 'node:path';
-import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
+import { COMMAND_LINE_CONTEXT, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { collectEachInput, collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { splitInputs } from '../scenario/inputs.js';
 import { strategyPlaceOf } from '../scenario/run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from '../scenario/settings.js';
+import { asOverridesGiven } from '../scenario/overrides.js';
+import { argumentPlace } from '../options/given.js';
 
 export interface CheckInput {
   scenario: AnyScenario;
@@ -97,20 +99,34 @@ function entryIssue(entry: { scenario: AnyScenario; i: number; pattern: string; 
 
 /**
  * Every scenario file read and checked, its traces found, before anything runs (with `read.skipBad`, the
- * pipes and devices among them are kept unopened in `unread`, not refused).
+ * pipes and devices among them are kept unopened in `unread`, not refused). `overrides` are shaped as the
+ * command line's flags; a bad one, or a strategy refused later, is named as this function's argument
+ * (`<loadCheckInputs arguments>` field `overrides.contextFlags.context`), never as a flag.
  */
 export function loadCheckInputs(scenarioFiles: readonly string[], overrides: ScenarioOverrides, read: { skipBad?: boolean } = {}): CheckInput[] {
+  return checkInputsOf(scenarioFiles, overrides, { ...read, entry: 'loadCheckInputs' });
+}
+
+/** loadCheckInputs as `loopcost check` reads its files: the overrides are its flags, named as such (`--context`). */
+export function loadCheckInputsAsCommand(scenarioFiles: readonly string[], overrides: ScenarioOverrides, read: { skipBad?: boolean } = {}): CheckInput[] {
+  return checkInputsOf(scenarioFiles, overrides, read);
+}
+
+/** `read.entry`: the library entry point whose `overrides` argument gave the flags (none: the command line). */
+function checkInputsOf(scenarioFiles: readonly string[], overrides: ScenarioOverrides, read: { skipBad?: boolean; entry?: string }): CheckInput[] {
+  const { entry } = read;
+  const contextPlace = entry === undefined ? COMMAND_LINE_CONTEXT : argumentPlace(entry, 'overrides.contextFlags.context');
   return scenarioFiles.map((file) => {
     const scenario = loadAnyScenarioFile(file);
     const traces = resolveTraceInputs(scenario, read);
-    const settings = scenarioSettings(scenario, overrides);
+    const settings = entry === undefined ? scenarioSettings(scenario, overrides) : asOverridesGiven((field) => argumentPlace(entry, field), () => scenarioSettings(scenario, overrides));
     const cacheChosen = overrides.contextFlags?.cache ?? scenario.context?.cache;
     const { cache: _synthetic, ...traceStrategy } = settings.strategy;
     return {
       scenario,
       settings,
       traceStrategy: cacheChosen === undefined ? traceStrategy : settings.strategy,
-      strategyPlace: strategyPlaceOf(scenario, overrides),
+      strategyPlace: strategyPlaceOf(scenario, overrides, contextPlace),
       traceFiles: traces.files,
       unread: traces.unread,
     };

@@ -79,7 +79,9 @@ function runsOf({ input, traces, prices, options, entry }: Checked): PopulationR
     const place = input.strategyPlace ?? (entry === undefined ? undefined : argumentPlace(entry, `input.${field}`));
     return place === undefined ? {} : { strategyPlace: place };
   };
-  const common = { brakes: settings.brakes, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }), ...(modelPlace === undefined ? {} : { modelPlace }) };
+  // The max_tokens comes with the brakes of `input.settings` (none placed: the CLI's `--max-output-tokens`).
+  const sent = entry === undefined ? {} : { maxOutputTokensPlace: argumentPlace(entry, 'input.settings.brakes.maxOutputTokens') };
+  const common = { brakes: settings.brakes, ...sent, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }), ...(modelPlace === undefined ? {} : { modelPlace }) };
   const runs = traces.length === 0 ? [] : configurationRuns({ traces }, { ...common, strategy: input.traceStrategy, ...placed('traceStrategy') }, prices);
   if (scenario.population !== undefined) {
     const population = { scenario: scenario as Scenario, runs: settings.runs, seed: settings.seed };

@@ -45,6 +45,8 @@ export interface PopulationConfig {
   model?: string;
   /** Where `model` was given, to name an unknown one: by default as `strategyPlace` (`config.model`; the CLI's, `--model`). */
   modelPlace?: NamedPlace;
+  /** Where `brakes.maxOutputTokens` was given, named when a scenario's prompt + that max_tokens cannot fit: by default as `strategyPlace` (`config.brakes.maxOutputTokens`; the CLI's, `--max-output-tokens`). */
+  maxOutputTokensPlace?: NamedPlace;
   /** Time for calls and tools a trace records none for (and every synthetic call). */
   latency?: LatencyModel;
   /** `sweep --tree`: limits of each sub-agent on its own (other populations have no sub-agents). */
@@ -115,7 +117,7 @@ export function populationRuns(inputs: PopulationInputs, config: PopulationConfi
 /** A configuration given to a library entry point: a strategy or model not placed is named as its `config` argument's field. */
 function namedAsArgument(entry: string, config: PopulationConfig): PopulationConfig {
   if (config === null || typeof config !== 'object') return config;
-  return { ...config, strategyPlace: config.strategyPlace ?? argumentPlace(entry, 'config.strategy'), modelPlace: config.modelPlace ?? argumentPlace(entry, 'config.model') };
+  return { ...config, strategyPlace: config.strategyPlace ?? argumentPlace(entry, 'config.strategy'), modelPlace: config.modelPlace ?? argumentPlace(entry, 'config.model'), maxOutputTokensPlace: config.maxOutputTokensPlace ?? argumentPlace(entry, 'config.brakes.maxOutputTokens') };
 }
 
 /**
@@ -176,6 +178,7 @@ export function preparedOf(population: ScenarioPopulation, config: PopulationCon
     ...(config.latency === undefined ? {} : { latency: config.latency }),
     ...(config.model === undefined ? {} : { model: config.model }),
     ...(config.modelPlace === undefined ? {} : { modelPlace: config.modelPlace }),
+    ...(config.maxOutputTokensPlace === undefined ? {} : { maxOutputTokensPlace: config.maxOutputTokensPlace }),
   });
 }
 

@@ -149,21 +149,7 @@ type Read = { entry: Entry } | { unpriced: Unpriced; chat: boolean };
  */
 function readEntry(key: string, value: unknown, file: string, report: (issue: InputIssue) => void, options: LiteLlmReadOptions): Read | undefined {
   const model = shownName(key);
-  if (!isPlainObject(value)) {
-    report({ file, field: model, code: 'invalid_type', message: `entry for model '${model}' must be an object of prices, got ${describeType(value)}`, hint: FORMAT_HINT });
-    return undefined;
-  }
-  const foreign = foreignKeys(Object.keys(value));
-  if (foreign.length > 0) {
-    report({
-      file,
-      field: model,
-      code: 'no_known_fields',
-      message: `entry for model '${model}' has no field loopcost reads (${foreign.slice(0, 5).map(shownName).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not LiteLLM price fields)`,
-      hint: PRICE_KEYS_HINT,
-    });
-    return undefined;
-  }
+  if (!isEntryObject(value, { model, file, report })) return undefined;
   const fields = readFields(key, value, file, report);
   if (fields === undefined) return undefined;
   const entry: Entry = { key, keyed: fields.keyed, given: fields.given };
@@ -174,34 +160,66 @@ function readEntry(key: string, value: unknown, file: string, report: (issue: In
   const chat = mode !== undefined && CHAT_MODES.has(mode);
   const otherUnits = Object.keys(value).filter((field) => value[field] !== null && /cost|price/i.test(field) && judgeKey(field).kind === 'ignored');
   if (options.overriding !== undefined && (chat || mode === undefined) && otherUnits.length === 0) {
-    if (entry.given.length > 0) {
-      const issue = options.overriding(entry);
-      if (issue === undefined) return { entry };
-      report(issue);
-      return undefined;
-    }
-    const limit = OUTPUT_LIMIT_KEYS.find((field) => typeof value[field] === 'number');
-    if (limit !== undefined) {
-      report({
-        file,
-        field: `${model}.${limit}`,
-        code: 'no_context_window_key',
-        message: `entry for model '${model}' gives ${limit} but no max_input_tokens and no price, so it overrides nothing: loopcost reads a model's context window from ${CONTEXT_WINDOW_KEY} only (${limit === 'max_tokens' ? "LiteLLM's max_tokens is the output limit of many models" : 'max_output_tokens limits the reply, not the prompt'})`,
-        hint: `give the context window in tokens as ${CONTEXT_WINDOW_KEY}`,
-      });
-      return undefined;
-    }
-    const empty = emptyOverrideIssue(value, file, model);
-    if (empty !== undefined) {
-      report(empty);
-      return undefined;
-    }
+    const read = readOverride(entry, value, { model, file, report, overriding: options.overriding });
+    if (read !== 'unread') return read;
   }
   if (!chat && options.overriding !== undefined) return undefined;
   const unpriced: Unpriced = { key, lacks: otherUnits.length > 0 ? `per-token prices (only ${otherUnits.slice(0, 3).map(shownName).join(', ')}${otherUnits.length > 3 ? ', …' : ''})` : lackedPrices(entry) };
   if (mode !== undefined) unpriced.mode = mode;
   if (options.overriding === undefined && (chat || mode === undefined) && entry.given.length > 0 && otherUnits.length === 0) unpriced.hint = PARTIAL_ENTRY_HINT;
   return { unpriced, chat };
+}
+
+/** Whether an entry is an object with some LiteLLM price field; reported when not. */
+function isEntryObject(value: unknown, where: { model: string; file: string; report: (issue: InputIssue) => void }): value is Record<string, unknown> {
+  const { model, file, report } = where;
+  if (!isPlainObject(value)) {
+    report({ file, field: model, code: 'invalid_type', message: `entry for model '${model}' must be an object of prices, got ${describeType(value)}`, hint: FORMAT_HINT });
+    return false;
+  }
+  const foreign = foreignKeys(Object.keys(value));
+  if (foreign.length === 0) return true;
+  report({
+    file,
+    field: model,
+    code: 'no_known_fields',
+    message: `entry for model '${model}' has no field loopcost reads (${foreign.slice(0, 5).map(shownName).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not LiteLLM price fields)`,
+    hint: PRICE_KEYS_HINT,
+  });
+  return false;
+}
+
+/**
+ * A chat entry of an override file without full prices: the fields it gives override the table's model;
+ * an output limit alone or nothing to override is reported (undefined); 'unread' when it is neither.
+ */
+function readOverride(
+  entry: Entry,
+  value: Record<string, unknown>,
+  where: { model: string; file: string; report: (issue: InputIssue) => void; overriding: NonNullable<LiteLlmReadOptions['overriding']> },
+): Read | undefined | 'unread' {
+  const { model, file, report } = where;
+  if (entry.given.length > 0) {
+    const issue = where.overriding(entry);
+    if (issue === undefined) return { entry };
+    report(issue);
+    return undefined;
+  }
+  const limit = OUTPUT_LIMIT_KEYS.find((field) => typeof value[field] === 'number');
+  if (limit !== undefined) {
+    report({
+      file,
+      field: `${model}.${limit}`,
+      code: 'no_context_window_key',
+      message: `entry for model '${model}' gives ${limit} but no max_input_tokens and no price, so it overrides nothing: loopcost reads a model's context window from ${CONTEXT_WINDOW_KEY} only (${limit === 'max_tokens' ? "LiteLLM's max_tokens is the output limit of many models" : 'max_output_tokens limits the reply, not the prompt'})`,
+      hint: `give the context window in tokens as ${CONTEXT_WINDOW_KEY}`,
+    });
+    return undefined;
+  }
+  const empty = emptyOverrideIssue(value, file, model);
+  if (empty === undefined) return 'unread';
+  report(empty);
+  return undefined;
 }
 
 /** Fields LiteLLM writes a model's output limit in (max_tokens for some models its window): never read as the window. */

@@ -26,6 +26,10 @@ export interface ServeCheck {
   models: readonly string[];
   /** The cache as the settings line says it (`as recorded`, `on`, `off`). */
   cache: string;
+  /**
+   * The price table as the runs are priced: recordings each at its own day (the table's rule), a
+   * scenario's synthetic runs, which have no recording day, as its model's resolved pricing names it.
+   */
   priceSource: PriceSource;
   width: number;
 }

@@ -17,7 +17,8 @@ import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './set
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
 import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
-import { baselineRunFigures, figureCsvColumns, figureKeysOf, perRunTables, runFigures, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
+import { figureCsvColumns, figureKeysOf, perRunTables, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
+import { whatIfRunRows, whatIfTotalRows } from './whatifRows.js';
 import { displayWidth, numberedLegend, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
@@ -91,38 +92,8 @@ export function buildWhatIfReport(args: {
       stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
       ...baselineFigures,
     },
-    totals: result.totals.map((t) => ({
-      setting: t.setting,
-      runs: t.runs,
-      completed: t.completed,
-      falseStops: t.falseStops,
-      caughtRuns: t.caughtRuns,
-      costUsd: picoToUsd(t.costPico),
-      savedUsd: picoToUsd(t.savedPico),
-      stopReasons: t.stopReasons,
-      ...strategyRecord(t),
-    })),
-    runs: result.runs.flatMap((run, r) => {
-      const day = args.pricedAsOf?.(run.source);
-      const cache = args.runCaches?.[r];
-      const baseline = baselineRunFigures(keys, run.baseline);
-      return run.settings.map((cell, i) => ({
-        source: run.source,
-        setting: args.settings[i]!.name,
-        baselineStopReason: run.baseline.stopReason,
-        baselineSteps: run.baseline.steps,
-        baselineCostUsd: picoToUsd(run.baseline.costPico),
-        ...baseline,
-        stopReason: cell.stopReason,
-        steps: cell.steps,
-        costUsd: picoToUsd(cell.costPico),
-        falseStop: cell.falseStop,
-        savedUsd: picoToUsd(cell.savedPico),
-        ...runFigures(keys, cell),
-        ...(cache === undefined ? {} : { cache }),
-        ...(day === undefined ? {} : { pricedAsOf: day }),
-      }));
-    }),
+    totals: whatIfTotalRows(result.totals),
+    runs: whatIfRunRows(result.runs, { settings: args.settings, keys, pricedAsOf: args.pricedAsOf, runCaches: args.runCaches }),
     warnings: [...args.warnings],
   };
 }

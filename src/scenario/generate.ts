@@ -16,7 +16,10 @@ import type { RunResult } from '../replay/replay.js';
 import type { StepRow } from '../loop/types.js';
 import { TRACE_SCHEMA, type CallRecord, type Trace, type TraceEnd } from '../trace/types.js';
 import type { Scenario } from './load.js';
-import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario, type SyntheticRun } from './run.js';
+import { prepareScenario, runSynthetic, strategyPlaceOf, unbrakedSending, type PreparedScenario, type SyntheticRun } from './run.js';
+import { asOverridesGiven, type OverridesPlace } from './overrides.js';
+import { COMMAND_LINE_CONTEXT } from '../context/strategy.js';
+import { optionPlace } from '../options/given.js';
 import { scenarioSettings, type ScenarioOverrides } from './settings.js';
 import { copyWith } from '../copyWith.js';
 import { maxOutputTokensSent } from '../brakes/config.js';
@@ -58,14 +61,39 @@ function withCacheUsage(calls: CallRecord[], rows: readonly StepRow[]): CallReco
   });
 }
 
-export function* generateTraces(scenario: Scenario, options: { prices: PriceTable; overrides?: ScenarioOverrides }): Generator<Trace> {
-  const settings = scenarioSettings(scenario, options.overrides ?? {});
+/** What generateTraces takes: `overrides` shaped as `loopcost generate`'s flags, on top of the file's settings. */
+export interface GenerateOptions {
+  prices: PriceTable;
+  overrides?: ScenarioOverrides;
+}
+
+/**
+ * The scenario's runs as native traces, under its settings with `options.overrides` on top; a bad override,
+ * or a strategy or max_tokens it gave that is refused, named as this function's option
+ * (`<generateTraces options>` field `overrides.brakeFlags.maxOutputTokens`), never as a flag.
+ */
+export function* generateTraces(scenario: Scenario, options: GenerateOptions): Generator<Trace> {
+  yield* generated(scenario, options, (field) => optionPlace('generateTraces', field));
+}
+
+/** generateTraces as `loopcost generate` runs it: the overrides are its flags, named as such (`--max-output-tokens`). */
+export function* generateTracesAsCommand(scenario: Scenario, options: GenerateOptions): Generator<Trace> {
+  yield* generated(scenario, options);
+}
+
+/** `at`: where a library caller gave the overrides (none: the command line). generate takes no model: a refusal names only the file's `model:`. */
+function* generated(scenario: Scenario, options: GenerateOptions, at?: OverridesPlace): Generator<Trace> {
+  const overrides = options.overrides ?? {};
+  const settings = at === undefined ? scenarioSettings(scenario, overrides) : asOverridesGiven(at, () => scenarioSettings(scenario, overrides));
   const prepared = prepareScenario(scenario, {
     prices: options.prices,
     runs: settings.runs,
     seed: settings.seed,
     brakes: unbrakedSending(settings.brakes),
     strategy: settings.strategy,
+    strategyPlace: strategyPlaceOf(scenario, overrides, at === undefined ? COMMAND_LINE_CONTEXT : at('overrides.contextFlags.context')),
+    modelPlace: null,
+    ...(at === undefined ? {} : { maxOutputTokensPlace: at('overrides.brakeFlags.maxOutputTokens') }),
     ...(settings.latency === undefined ? {} : { latency: settings.latency }),
   });
   yield* unbrakedTraces(prepared, prepared.firstRun, prepared.runs);

@@ -17,6 +17,7 @@
 import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import { providerRefuses } from '../kernel/providerWindow.js';
+import { COMMAND_LINE_MODEL, type NamedPlace } from '../options/given.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { asDistribution, type DistributionSpec } from '../synthetic/distributions.js';
 import type { Scenario } from './load.js';
@@ -67,16 +68,29 @@ export interface PromptFitOptions {
  * the hint names only the option that sets it.
  */
 export interface FitOptionWords {
-  model: string;
+  /** None: the caller takes no model to run it as (`generate`): only the file's `model:` is named. */
+  model: string | undefined;
   maxOutputTokens: string;
 }
 
 /** The command line's: `--model`, `--max-output-tokens`. */
 export const COMMAND_LINE_FIT_WORDS: FitOptionWords = { model: '--model', maxOutputTokens: '--max-output-tokens' };
 
-/** A library entry point's (`file`: `<runScenario options>`): its `model` option and its brakes' `maxOutputTokens`. */
-export function optionFitWords(file: string): FitOptionWords {
-  return { model: `model in ${file}`, maxOutputTokens: `brakes.maxOutputTokens in ${file}` };
+/** Where the caller was given the model and the max_tokens (each unset: its flag; `modelPlace` null: the caller takes no model). */
+export interface FitPlaces {
+  modelPlace?: NamedPlace | null | undefined;
+  maxOutputTokensPlace?: NamedPlace | undefined;
+}
+
+/**
+ * The hint's names for the places the model and the max_tokens were given: a flag as itself (`--model`),
+ * a library's option or argument as its field in it (`brakes.maxOutputTokens in <runScenario options>`,
+ * `input.settings.brakes.maxOutputTokens in <checkScenario arguments>`); a place not given, its flag.
+ */
+export function fitWordsOf(places: FitPlaces): FitOptionWords {
+  const said = (place: NamedPlace | undefined, flag: string) => (place === undefined || place.file === COMMAND_LINE_MODEL.file ? (place?.field ?? flag) : `${place.field} in ${place.file}`);
+  const model = places.modelPlace === null ? undefined : said(places.modelPlace, COMMAND_LINE_FIT_WORDS.model!);
+  return { model, maxOutputTokens: said(places.maxOutputTokensPlace, COMMAND_LINE_FIT_WORDS.maxOutputTokens) };
 }
 
 /**
@@ -122,7 +136,7 @@ function promptWords(scenario: Scenario, fit: PromptFitOptions & { parts: { fiel
   return {
     prompt: `every run's first prompt${smallest} is ${n(fit.total)} tokens${sum}`,
     windowOf: `${fit.pricing.model}'s context window of ${n(fit.window)} tokens${asModel === undefined ? '' : ` (the model given to run it as; the file's is ${scenario.model})`}`,
-    larger: `a model with a larger window (${asModel === undefined ? `model:, or ${names.model}` : `another ${names.model}`})`,
+    larger: `a model with a larger window (${asModel === undefined ? `model:${names.model === undefined ? '' : `, or ${names.model}`}` : `another ${names.model}`})`,
     maxOutputTokens: names.maxOutputTokens,
     lower: `lower ${parts.map((part) => part.field).join(' or ')}`,
   };

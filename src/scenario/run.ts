@@ -14,6 +14,7 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
 import type { AgentEnv, GroundTruth, SyntheticAgent } from '../synthetic/agent.js';
 import { createAgent } from '../synthetic/behaviours/index.js';
+import { agentEndingWords } from '../synthetic/endingWords.js';
 import { drawCount, drawReal } from '../synthetic/distributions.js';
 import { drawStepsAndScale } from '../synthetic/jointDraw.js';
 import { Rng, STREAM } from '../synthetic/random.js';
@@ -22,9 +23,9 @@ import type { Scenario } from './load.js';
 import type { PopulationEntry } from './schema.js';
 import { DEFAULT_HARD_CAP_STEPS, scenarioSettings } from './settings.js';
 import { atDrawPlace } from './drawPlace.js';
-import { checkFixedPromptFits, optionFitWords } from './promptFit.js';
+import { checkFixedPromptFits, fitWordsOf, type FitPlaces } from './promptFit.js';
 import { scenarioContextPlace, scenarioPricing } from './scenarioPlaces.js';
-import { optionPlace, requireScenario, type NamedPlace } from '../options/given.js';
+import { optionPlace, requireScenario } from '../options/given.js';
 import { isObject } from '../options/rules.js';
 
 export { resolveScenarioPricing, scenarioContextPlace, strategyPlaceOf, type ScenarioModelOptions } from './scenarioPlaces.js';
@@ -200,37 +201,31 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   });
   result.task = entry.name ?? entry.behaviour;
   result.synthetic = truth;
-  if (outcome.stop.reason === 'trace_end') {
-    result.stopDetail =
-      agent.ending === 'provider_error'
-        ? 'the provider failed the last call (synthetic)'
-        : agent.ending === 'cut_off'
-          ? 'the synthetic run was cut off after its last step, unanswered'
-          : `no brake stopped it: the synthetic agent reached the hard cap of ${p.hardCapSteps} steps`;
-  }
+  // The agent had nothing more to send: why, in the words serve's 409 past its end uses (synthetic/endingWords.ts).
+  if (outcome.stop.reason === 'trace_end') result.stopDetail = agentEndingWords(agent.ending ?? 'hard_cap', p.hardCapSteps);
   return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending, cache };
 }
 
 /** What prepareScenario takes beyond the library's options (see below). */
-interface PrepareOnly {
+interface PrepareOnly extends FitPlaces {
   served?: true;
-  modelPlace?: NamedPlace;
 }
 
 /** The library's options apart from prepareScenario's own; what is no object is passed on as given, for validateScenarioOptions to name. */
 function splitPrepareOptions(given: RunScenarioOptions & PrepareOnly): PrepareOnly & { options: RunScenarioOptions } {
   if (typeof given !== 'object' || given === null) return { options: given };
-  const { served, modelPlace, ...options } = given;
-  return { ...(served === undefined ? {} : { served }), ...(modelPlace === undefined ? {} : { modelPlace }), options };
+  const { served, modelPlace, maxOutputTokensPlace, ...options } = given;
+  return { ...(served === undefined ? {} : { served }), modelPlace, maxOutputTokensPlace, options };
 }
 
 /**
  * `served` (`serve`, not a library option): a client's requests carry their own max_tokens, so only the
  * prompt alone must fit the window (promptFit.ts); else the max_tokens the brakes send is counted with it.
- * `modelPlace` (not a library option): where `model` was given (default `--model`; runScenario's own option from the library).
+ * `modelPlace`, `maxOutputTokensPlace` (not library options): where `model` and the brakes' max_tokens were
+ * given, named in a refusal (default `--model`, `--max-output-tokens`; runScenario's own options from the library).
  */
 export function prepareScenario(scenario: Scenario, given: RunScenarioOptions & PrepareOnly): PreparedScenario & { runs: number; firstRun: number } {
-  const { served, modelPlace, options } = splitPrepareOptions(given);
+  const { served, modelPlace, maxOutputTokensPlace, options } = splitPrepareOptions(given);
   validateScenarioOptions(options);
   const settings = scenarioSettings(scenario, {
     ...(options.runs === undefined ? {} : { runs: options.runs }),
@@ -238,8 +233,8 @@ export function prepareScenario(scenario: Scenario, given: RunScenarioOptions & 
   });
   const strategy = options.strategy ?? settings.strategy;
   const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
-  const pricing = scenarioPricing(scenario, options.prices, { model: options.model, modelPlace });
-  checkFixedPromptFits(scenario, { pricing, asModel: options.model, ...(served ? {} : { sends: brakes }), ...(modelPlace === undefined ? {} : { words: optionFitWords(modelPlace.file) }) });
+  const pricing = scenarioPricing(scenario, options.prices, { model: options.model, modelPlace: modelPlace ?? undefined });
+  checkFixedPromptFits(scenario, { pricing, asModel: options.model, ...(served ? {} : { sends: brakes }), words: fitWordsOf({ modelPlace, maxOutputTokensPlace }) });
   const place = options.strategy === undefined ? scenarioContextPlace(scenario) : (options.strategyPlace ?? COMMAND_LINE_CONTEXT);
   const summaryPricing = summaryPricingOf(strategy, options.prices, undefined, place);
   checkSummaryTrigger({ strategy, brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, place);
@@ -271,7 +266,7 @@ export function* scenarioRuns(scenario: Scenario, options: RunScenarioOptions, r
 /** A library entry point's scenario (refused when missing) and options, a complaint naming them as `entry`'s (the CLI's commands name their flags). */
 function prepareNamed(entry: string, scenario: Scenario, options: RunScenarioOptions): ReturnType<typeof prepareScenario> {
   requireScenario(entry, scenario);
-  return prepareScenario(scenario, isObject(options) ? { ...options, strategyPlace: options.strategyPlace ?? optionPlace(entry, 'strategy'), modelPlace: optionPlace(entry, 'model') } : options);
+  return prepareScenario(scenario, isObject(options) ? { ...options, strategyPlace: options.strategyPlace ?? optionPlace(entry, 'strategy'), modelPlace: optionPlace(entry, 'model'), maxOutputTokensPlace: optionPlace(entry, 'brakes.maxOutputTokens') } : options);
 }
 
 function* preparedRuns(prepared: ReturnType<typeof prepareScenario>, record: boolean): Generator<SyntheticRun> {

@@ -48,7 +48,7 @@ export function scenarioContextPlace(scenario: Pick<Scenario, 'source'>): Strate
   return { file: scenario.source, field: fileKeyOfFlag('--context')! };
 }
 
-/** The file's `context` names a scenario's strategy unless `--context` replaced it. */
-export function strategyPlaceOf(scenario: Pick<Scenario, 'source'>, overrides: { contextFlags?: { context?: string } }): StrategyPlace {
-  return overrides.contextFlags?.context === undefined ? scenarioContextPlace(scenario) : COMMAND_LINE_CONTEXT;
+/** The file's `context` names a scenario's strategy unless `--context` (or where else `overrides` were given: `given`) replaced it. */
+export function strategyPlaceOf(scenario: Pick<Scenario, 'source'>, overrides: { contextFlags?: { context?: string } }, given: StrategyPlace = COMMAND_LINE_CONTEXT): StrategyPlace {
+  return overrides.contextFlags?.context === undefined ? scenarioContextPlace(scenario) : given;
 }

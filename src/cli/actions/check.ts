@@ -9,7 +9,7 @@ import { driftFromBaseline, parseTolerance, renderBaseline, type BaselineFile, t
 import { expectationCount } from '../../check/evaluate.js';
 import { ResolvedPrices, type PriceRow } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
-import { checkScenarioFiles, loadCheckInputs } from '../../check/inputs.js';
+import { checkScenarioFiles, loadCheckInputsAsCommand } from '../../check/inputs.js';
 import { renderJunit } from '../../check/junit.js';
 import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
 import { checkScenarioAsCommand, type ScenarioCheck } from '../../check/run.js';
@@ -163,7 +163,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   // (--skip-bad) The pipes and devices among check's own inputs, listed as every command lists them.
   io.stderr(skippedMessage(unread.map((entry) => ({ file: entry.path, issues: [entry.issue] })), scenarioFiles.length + skipped.length + unread.length));
-  const checks = loadCheckInputs(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
+  const checks = loadCheckInputsAsCommand(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);

@@ -3,7 +3,7 @@ import { UserError } from '../../errors.js';
 import { OutputWriter } from '../../io/outputWriter.js';
 import { callRuleViolations } from '../../trace/rules.js';
 import { loadPriceTable } from '../../pricing/index.js';
-import { generateTraces } from '../../scenario/generate.js';
+import { generateTracesAsCommand } from '../../scenario/generate.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { refuseTraceAsScenario } from '../../scenario/inputs.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
@@ -99,7 +99,7 @@ export async function generateAction(scenarioPath: string, flags: GenerateFlags,
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const overrides = scenarioOverridesFromFlags(flags, given);
   const source = overrides.latency === undefined ? { file: scenarioPath, field: 'latency' } : { file: '<command line>', field: '--latency-model' };
-  const traces = generateTraces(scenario, { prices, overrides });
+  const traces = generateTracesAsCommand(scenario, { prices, overrides });
   const runs = await writeGenerated(traces, { out: flags.out, io, source });
   // On stderr (stdout is the runs), after them, before the file written is said (last, as emitReport does).
   const warnings = warningLines(scenarioWarnings(scenario, { prices, overrides, path: scenarioPath }));

@@ -4,11 +4,11 @@
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
 import { COMMAND_LINE_CONTEXT, isIdentity, type ContextStrategy } from '../../context/strategy.js';
-import { openLoopWarnings, pastWindowWarnings } from '../../report/warnings.js';
+import { openLoopWarnings, pastWindowWarnings, type ReportWarning } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
-import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico } from '../../population/project.js';
+import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, type PromptCrossing } from '../../population/project.js';
 import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
 import { configurationRuns, type PopulationConfig } from '../../population/run.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
@@ -18,7 +18,7 @@ import { wilsonInterval } from '../../population/recommend.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
-import { buildProjectReport, renderProject, type SuggestedCap } from '../../report/projectReport.js';
+import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
 import { brakeSpec, contextText, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
@@ -150,14 +150,8 @@ function runsPerDayPlace(prepared: PreparedSweep, given: number | undefined): { 
 
 export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
-  const format = chooseFormat(opts, io);
-  tableOrJson('project', format);
-  const givenRunsPerDay = opts.runsPerDay === undefined ? undefined : runsPerDayFlag(opts.runsPerDay);
-  const days = positiveInt('--days', opts.days ?? '30');
-  const trials = positiveInt('--trials', opts.trials ?? '1000');
-  checkSimulatedDays(days, trials);
-  const seed = nonNegativeInt('--seed', opts.seed ?? '1');
-  const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
+  const flags = readProjectFlags(opts, io);
+  const { days, target } = flags;
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true };
   const read = await prepareSweep(inputs, sweepOpts, given, io);
@@ -168,20 +162,42 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, config, pairs, target);
     return { prepared, config, pairs, crossings, suggestCap };
   });
-  const runsPerDay = givenRunsPerDay ?? defaultRunsPerDay(prepared);
+  const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
   const uncounted = uncountedCallsOf({ traces: prepared.population.traces, scenarios: prepared.population.synthetic.scenarios });
   const worst = worstCaseRun(config.brakes, crossings.pricings, { uncounted, ...summaryCallsOf(config.strategy, prepared.prices) });
   const costsPico = pairs.map((p) => p.run.costPico);
-  checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, givenRunsPerDay) });
-  const projection = projectSpend(costsPico, { runsPerDay, days, seed, trials });
-  const times = (runs: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(runs)));
-  const n = pairs.length;
+  checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
+  const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap }, { projection, worst, runsPerDay, days });
+  emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
+  return 0;
+}
+
+/** The command's own flags, checked in the order given: the format, runs a day, days, trials, seed and --suggest-cap. */
+function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runsPerDay: number | undefined; days: number; trials: number; seed: number; target: number | undefined } {
+  const format = chooseFormat(opts, io);
+  tableOrJson('project', format);
+  const runsPerDay = opts.runsPerDay === undefined ? undefined : runsPerDayFlag(opts.runsPerDay);
+  const days = positiveInt('--days', opts.days ?? '30');
+  const trials = positiveInt('--trials', opts.trials ?? '1000');
+  checkSimulatedDays(days, trials);
+  const seed = nonNegativeInt('--seed', opts.seed ?? '1');
+  const target = opts.suggestCap === undefined ? undefined : share('--suggest-cap', opts.suggestCap);
+  return { format, runsPerDay, days, trials, seed, target };
+}
+
+/** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
+function projectReportOf(
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; suggestCap: SuggestedCap | undefined },
+  spend: { projection: ReturnType<typeof projectSpend>; worst: ReturnType<typeof worstCaseRun>; runsPerDay: number; days: number },
+): ProjectReport {
+  const { prepared, config, suggestCap } = runs;
+  const { worst, runsPerDay, days } = spend;
+  const times = (count: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(count)));
+  const n = runs.runs;
   const bound = capBoundShare(n);
-  const promptCrossings = crossings.crossings();
-  const scenarios = prepared.scenarios.map(scenarioRunSettings);
-  const recordedRuns = prepared.population.traces.length;
-  const report = buildProjectReport({
+  return buildProjectReport({
     // What each run took of the cache and latency no flag (nor scenario file) gave: --latency-model, else recorded runs
     // theirs and synthetic runs their file's; the cache the one configuration's (a scenario file's), else each trace its own.
     settings: reportSettings({
@@ -192,28 +208,33 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
       took: sweepTook(prepared, config.strategy.cache),
     }),
     prices: prepared.prices.source,
-    inputs: inputsRecord(recordedRuns, scenarios),
-    ...projection,
+    inputs: inputsRecord(prepared.population.traces.length, prepared.scenarios.map(scenarioRunSettings)),
+    ...spend.projection,
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
     capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
-    crossings: promptCrossings,
+    crossings: runs.crossings,
     ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: [
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
       'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
     ],
-    warnings: [
-      ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
-      ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextText(config.strategy))),
-      ...cacheOnWarnings([config], { prices: prepared.prices, scenarios: prepared.scenarios.map((s) => s.scenario), traces: prepared.traces }),
-      // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
-      ...pastWindowWarnings(promptCrossings, config.brakes.contextWindow === 'model'),
-      ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
-      ...unreadTracesWarnings(prepared.scenarios.map((s) => s.scenario)),
-      ...fittedProfileWarnings(prepared.scenarios.map((s) => s.scenario), prepared.prices),
-    ],
+    warnings: projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings }),
   });
-  emitReport(renderProject(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
-  return 0;
+}
+
+/** What the projection's report warns of: price gaps, open-loop context, the cache, windows, unread and fitted scenario files. */
+function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; inputs: string[]; crossings: PromptCrossing[] }): ReportWarning[] {
+  const { config, inputs } = of;
+  const scenarios = prepared.scenarios.map((s) => s.scenario);
+  return [
+    ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
+    ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextText(config.strategy))),
+    ...cacheOnWarnings([config], { prices: prepared.prices, scenarios, traces: prepared.traces }),
+    // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
+    ...pastWindowWarnings(of.crossings, config.brakes.contextWindow === 'model'),
+    ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
+    ...unreadTracesWarnings(scenarios),
+    ...fittedProfileWarnings(scenarios, prepared.prices),
+  ];
 }

@@ -2,7 +2,8 @@
  * What replay and whatif warn of the runs they price (RunNotes), said the same way by the commands that
  * run scenario files otherwise: the cache on with a model the table gives no cached-input price, and for
  * synthetic runs a max_tokens that leaves no room for a prompt in the model's window. `generate` says
- * them of its scenario (scenarioWarnings, on stderr); `project`, `check`, `sweep` and `calibrate` say the
+ * them of its scenario (scenarioWarnings, on stderr, with a fitted profile's: fittedProfileWarnings, which
+ * `serve` says on stderr too); `project`, `check`, `sweep` and `calibrate` say the
  * cache's of the runs they price with the cache on (cacheOnWarnings; the window's they say already,
  * population/modelWindow.ts). And every command that runs a scenario file's population but `check` says a
  * file's `traces:` entries go unread (unreadTracesWarnings).
@@ -76,13 +77,17 @@ export const TRACES_ELSEWHERE = {
   serve: 'to answer from those traces, start a server of their own (loopcost serve TRACES)',
 } as const;
 
-/** What replay warns of a scenario file's runs under its settings (the flags given on top): what `generate` says on stderr. */
+/**
+ * What replay warns of a scenario file's runs under its settings (the flags given on top), a fitted
+ * profile's warnings with them: what `generate` says on stderr.
+ */
 export function scenarioWarnings(scenario: Scenario, args: { prices: PriceTable; overrides: ScenarioOverrides; path: string }): ReportWarning[] {
   const settings = scenarioSettings(scenario, args.overrides);
   const pricing = resolveScenarioPricing(scenario, args.prices);
   return [
     ...pricedRunsWarnings([{ source: args.path, pricing, cache: settings.strategy.cache, sentMaxTokens: sentMaxTokens([settings.brakes]) }]),
     ...unreadTracesWarnings([{ source: args.path, traces: scenario.traces }], TRACES_ELSEWHERE.generate),
+    ...fittedProfileWarnings([scenario], args.prices),
   ];
 }
 

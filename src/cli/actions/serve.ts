@@ -1,7 +1,8 @@
 /**
  * `loopcost serve TRACES|SCENARIO [--port P] [--host H]`: reads and checks the inputs (bad paths and
  * files exit 2 before anything listens), serves until SIGINT, SIGTERM or SIGHUP, then closes and exits 0.
- * A scenario file's `traces:` entries go unread, and it says so on stderr as it starts (as replay does).
+ * A scenario file's `traces:` entries go unread, and it says so on stderr as it starts (as replay does);
+ * a fitted profile's warnings, and a price table other than fit's, are said on stderr too.
  */
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError, type InputIssue } from '../../errors.js';
@@ -25,7 +26,7 @@ import { traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
-import { TRACES_ELSEWHERE, unreadTracesWarnings } from './scenarioWarnings.js';
+import { fittedProfileWarnings, TRACES_ELSEWHERE, unreadTracesWarnings } from './scenarioWarnings.js';
 import { serveCheckText, type ServeCheck } from '../../report/serveCheck.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { runsCache } from '../../report/runsTook.js';
@@ -106,18 +107,26 @@ function checkSources(sources: ServeSources, prices: PriceTable): void {
 
 /**
  * What serve would answer as, for `--check`: the inputs (a scenario with its seed), the model each
- * recording (or the scenario) is priced as, and the cache each takes (`--cache`, else each recording's own:
- * runsCache; a scenario's strategy's, `--cache` on top, else off).
+ * recording (or the scenario) is priced as, the cache each takes (`--cache`, else each recording's own:
+ * runsCache; a scenario's strategy's, `--cache` on top, else off), and the prices: the table, whose dated
+ * prices are each recording's day's; for a scenario, as its model's resolved (a synthetic run has no
+ * recording day: the day the table's rule gives a run without one, said as it is).
  */
-function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: CacheMode | undefined }): Pick<ServeCheck, 'what' | 'models' | 'cache'> {
+function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: CacheMode | undefined }): Pick<ServeCheck, 'what' | 'models' | 'cache' | 'priceSource'> {
   const { prices, cache } = options;
   if (sources.traces) {
     const models = sources.traces.map((trace) => resolveTracePricing(trace, { prices }).model);
-    return { what: counted(sources.traces.length, 'recorded run'), models, cache: runsCache({ ...(cache === undefined ? {} : { given: cache }), recordedCaches: sources.traces.map(defaultCacheMode), scenarios: [] }) };
+    return { what: counted(sources.traces.length, 'recorded run'), models, priceSource: prices.source, cache: runsCache({ ...(cache === undefined ? {} : { given: cache }), recordedCaches: sources.traces.map(defaultCacheMode), scenarios: [] }) };
   }
   const { scenario, settings } = sources.scenario!;
   const seed = settings?.seed === undefined ? '' : ` (seed ${settings.seed})`;
-  return { what: `synthetic runs of ${scenario.source}${seed}`, models: [resolveScenarioPricing(scenario, prices).model], cache: settings?.strategy?.cache ?? 'off' };
+  const pricing = resolveScenarioPricing(scenario, prices);
+  return { what: `synthetic runs of ${scenario.source}${seed}`, models: [pricing.model], priceSource: pricing.source, cache: settings?.strategy?.cache ?? 'off' };
+}
+
+/** A fitted profile served: what fit warned of it, and a price table other than fit's (its runs' costs and window), on stderr. */
+function warnFittedProfile(sources: ServeSources, prices: PriceTable, io: CliIO): void {
+  if (sources.scenario !== undefined) io.stderr(warningLines(fittedProfileWarnings([sources.scenario.scenario], prices)));
 }
 
 /** The signals that stop serve with its summary line: Ctrl-C, a service manager's stop, its terminal closed. */
@@ -159,7 +168,8 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
     checkSources(sources, prices);
-    io.stdout(serveCheckText({ ...servedAs(sources, { prices, cache }), host, port, priceSource: prices.source, width: io.columns ?? DEFAULT_TABLE_WIDTH }));
+    warnFittedProfile(sources, prices, io);
+    io.stdout(serveCheckText({ ...servedAs(sources, { prices, cache }), host, port, width: io.columns ?? DEFAULT_TABLE_WIDTH }));
     return 0;
   }
   let server;
@@ -168,6 +178,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   } catch (error) {
     throw listenProblem(error, { host, port }) ?? error;
   }
+  warnFittedProfile(sources, prices, io);
   // Listened for once listening (a failed start leaves no handler behind): the first SIGINT, SIGTERM or SIGHUP stops the server, a second one the process.
   const stopped = stopSignal();
   io.stdout(`loopcost serve: listening on ${server.url} (OpenAI base URL ${server.url}/v1), answering from ${what}; Ctrl-C stops it\n`);

@@ -91,22 +91,12 @@ function splitFilesFoundBad(units: readonly SweepUnit[], replies: readonly Units
 
 async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead } | { whole: Set<string> }> {
   const { setup, range, io } = args;
-  const given = Object.keys(args.opts).filter((key) => args.given(key));
   const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
   const sizes = inputs.files.map(sizeOf);
   const ranges = fileRanges({ files: inputs.files, sizes, opts: args.opts, threads: args.workers, whole: args.whole ?? new Set() });
   const units = sweepUnits(inputs.files, sizes, setup.scenarios.map((s) => s.settings.runs), args.workers, ranges);
   const next = new SharedArrayBuffer(4);
-  const started = args.started ?? [];
-  // No more worker threads than units besides this thread's first.
-  const threads = Math.min(args.workers, units.length);
-  for (const idle of started.slice(threads - 1)) idle.stop();
-  const sweeps = Array.from({ length: threads - 1 }, (_, k) => {
-    const early = started[k];
-    if (early === undefined) return onWorker(new SweepWorker({ mode: 'share', inputs: args.inputs, opts: args.opts, given, range, units, next }));
-    early.send({ range, units, next });
-    return onWorker(early);
-  });
+  const sweeps = workerSweeps(args, units, next);
   // With stderr a terminal: the units taken so far by every thread, drawn as this thread ends one.
   const progress = new Progress(io, units.length, 'sweep: units');
   let drawn = 0;
@@ -118,32 +108,59 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
     drawTo(units.length);
     const whole = splitFilesFoundBad(units, first, args.whole);
     if (whole !== undefined) return { whole };
-    // Bad files: refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order.
-    const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
-    for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
-    io.stderr(skippedMessage(inputs.finish(), inputs.inputCount));
-    // Missing sub-agent transcripts: said here once, in file order, whichever thread read them (workers stay quiet).
-    const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);
-    warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);
+    sayBadAndMissing(first, inputs, io);
+    const read = readOfThreads(first);
     const slice = setup.configurations.slice(range.from, range.to);
     const tallies = mergedTallies(first.map((reply) => reply.tallies));
     const quantiles = await selectedOnEveryThread(tallies, sweeps);
-    const recordedCaches = [...new Set(first.flatMap((reply) => reply.recordedCaches ?? []))];
-    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches, scenarios: setup.scenarios } });
+    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches: read.recordedCaches, scenarios: setup.scenarios } });
     const halved = halvedCaps(slice, rows, setup.targetCompletion);
     const second = await Promise.all(sweeps.map((sweep) => sweep.halve(halved.map((h) => h.config))));
     if (halved.length > 0) addHalfStepCaps(rows, halved, merged(second));
-    const sums = first.flatMap((reply) => (reply.contextSums === undefined ? [] : [reply.contextSums]));
-    const recordedRuns = first.reduce((n, reply) => n + reply.recordedRuns, 0);
-    const priceGaps = new PriceGapCheck();
-    for (const reply of first) priceGaps.addSums(reply.priceGaps);
-    const windowless = first.flatMap((reply) => reply.windowless ?? []);
-    const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
-    return { rows, read: { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) } };
+    return { rows, read };
   } finally {
     progress.finish();
     for (const sweep of sweeps) sweep.stop();
   }
+}
+
+/** The worker threads' sweeps (N − 1, no more than the units besides this thread's first): those `started` early first, told their share. */
+function workerSweeps(args: SharesArgs, units: SweepUnit[], next: SharedArrayBuffer): ThreadSweep[] {
+  const { range } = args;
+  const given = Object.keys(args.opts).filter((key) => args.given(key));
+  const started = args.started ?? [];
+  const threads = Math.min(args.workers, units.length);
+  for (const idle of started.slice(threads - 1)) idle.stop();
+  return Array.from({ length: threads - 1 }, (_, k) => {
+    const early = started[k];
+    if (early === undefined) return onWorker(new SweepWorker({ mode: 'share', inputs: args.inputs, opts: args.opts, given, range, units, next }));
+    early.send({ range, units, next });
+    return onWorker(early);
+  });
+}
+
+/**
+ * Bad files refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order;
+ * missing sub-agent transcripts said here once, in file order, whichever thread read them (workers stay quiet).
+ */
+function sayBadAndMissing(first: readonly UnitsTallies[], inputs: ReturnType<typeof traceInputs>, io: CliIO): void {
+  const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
+  for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
+  io.stderr(skippedMessage(inputs.finish(), inputs.inputCount));
+  const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);
+  warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);
+}
+
+/** What every thread read of the runs, joined: what the header says of them. */
+function readOfThreads(first: readonly UnitsTallies[]): SweepRead {
+  const recordedCaches = [...new Set(first.flatMap((reply) => reply.recordedCaches ?? []))];
+  const sums = first.flatMap((reply) => (reply.contextSums === undefined ? [] : [reply.contextSums]));
+  const recordedRuns = first.reduce((n, reply) => n + reply.recordedRuns, 0);
+  const priceGaps = new PriceGapCheck();
+  for (const reply of first) priceGaps.addSums(reply.priceGaps);
+  const windowless = first.flatMap((reply) => reply.windowless ?? []);
+  const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
+  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) };
 }
 
 /** Per configuration, the threads' tallies added up (a thread that took no unit gave none). */

@@ -15,12 +15,13 @@ import type { PopulationConfig } from '../../population/run.js';
 import { SweepTallier, type SweepPopulation, type SweepResults, type SweepTally } from '../../population/sweep.js';
 import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
 import { sweepPriceGaps } from './sweepPricing.js';
-import { streamFiles } from './sweepStream.js';
+import { streamFiles, type StreamedFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { addDropping } from './sweepDrop.js';
-import { cachesTaken, contextSumsOf, prepareSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
+import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
+import type { PopulationWindows } from '../../population/modelWindow.js';
 
 /**
  * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
@@ -94,16 +95,9 @@ export interface UnitsSwept {
  */
 export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup; range: { from: number; to: number }; units: readonly SweepUnit[]; next: SharedArrayBuffer; onUnitDone?: (unitsTaken: number) => void }): Promise<UnitsSwept> {
   const counter = new Int32Array(args.next);
-  const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
   const configs = args.setup.configurations.slice(args.range.from, args.range.to).map((c) => c.config);
   const populations: SweepPopulation[] = [];
-  const sums: ContextTokenSums[] = [];
-  const first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [], priceGaps: [] };
-  const gaps = new PriceGapCheck();
-  const windows = gridWindows(args.setup);
-  const caches = new Set<CacheMode>();
-  const missing: { order: number; missing: MissingTranscript[] }[] = [];
-  const priced = new Map<string, Trace>();
+  const read = new UnitsRead(args.setup);
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   const tallier = new SweepTallier(configs, args.setup.prices, results);
@@ -119,43 +113,82 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
       // Into this thread's tallier: one set of cost arrays per configuration for all its files.
       const range = unit.range === undefined ? {} : { range: { ...unit.range, counted: countedOf(unit.files[0]!) } };
-      const files = await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier, windows, ...range });
-      first.recordedRuns += files.recordedRuns;
-      if (files.skipped.length > 0) first.skipped.push({ order: unit.order, bad: files.skipped });
-      if (files.contextSums !== undefined) sums.push(files.contextSums);
-      gaps.addSums(files.priceGaps);
-      for (const cache of files.recordedCaches ?? []) caches.add(cache);
-      if (files.missingTranscripts !== undefined) missing.push({ order: unit.order, missing: files.missingTranscripts });
-      pricedRunsOf(files.pricedRuns ?? [], priced);
+      read.streamed(unit, await streamFiles({ files: unit.files, opts: args.opts, setup: args.setup, configs, results, into: tallier, windows: read.windows, ...range }));
       continue;
     }
-    const counting = unit.range === undefined ? {} : { counted: countedOf(unit.files[0]!) };
-    const read = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup, ...counting });
-    // A run past $9,007 sets its file aside as bad, its runs left out (sweepDrop.ts).
-    const added = addDropping(tallier, read.population, unit.files);
-    const prepared = added.overflowed.length === 0 ? read : { ...read, population: added.population, traces: added.population.traces as Trace[], recordedCaches: cachesTaken(added.population.traces), skipped: [...read.skipped, ...added.overflowed] };
+    const prepared = await preparedUnit(args, unit, { tallier, countedOf });
     // Kept for a second pass only with a target (the halved step caps); else each unit's runs go once swept.
     if (args.setup.targetCompletion !== undefined) populations.push(prepared.population);
-    first.recordedRuns += prepared.traces.length;
-    gaps.addSums(sweepPriceGaps(args.setup, prepared.traces).sums());
-    windows.addInputs({ traces: prepared.traces });
-    for (const cache of prepared.recordedCaches) caches.add(cache);
-    if (prepared.skipped.length > 0) first.skipped.push({ order: unit.order, bad: prepared.skipped });
-    const unitMissing = prepared.traces.flatMap(missingTranscriptsOf);
-    if (unitMissing.length > 0) missing.push({ order: unit.order, missing: unitMissing });
-    if (someCacheOn(args.setup.configurations)) pricedRunsOf(prepared.traces, priced);
-    const unitSums = contextSumsOf(prepared, prepared.population.traces);
-    if (unitSums !== undefined) sums.push(unitSums);
+    read.prepared(unit, prepared);
   }
-  if (took > 0) first.tallies = tallier.finish();
-  if (sums.length > 0) first.contextSums = mergeContextTokenSums(sums);
-  first.priceGaps = gaps.sums();
-  if (windows.models().length > 0) first.windowless = windows.models();
-  if (caches.size > 0) first.recordedCaches = [...caches];
-  if (missing.length > 0) first.missingTranscripts = missing;
-  if (priced.size > 0) first.pricedRuns = [...priced.values()];
   return {
-    first,
+    first: read.finish(took > 0 ? tallier.finish() : []),
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),
   };
+}
+
+/** A unit read whole and added to the tallier; a run past $9,007 sets its file aside as bad, its runs left out (sweepDrop.ts). */
+async function preparedUnit(
+  args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup },
+  unit: SweepUnit,
+  into: { tallier: SweepTallier; countedOf: (file: string) => CountedStart },
+): Promise<PreparedSweep> {
+  const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
+  const counting = unit.range === undefined ? {} : { counted: into.countedOf(unit.files[0]!) };
+  const read = await prepareSweep(args.inputs, args.opts, () => false, quiet, { share: unit, setup: args.setup, ...counting });
+  const added = addDropping(into.tallier, read.population, unit.files);
+  return added.overflowed.length === 0 ? read : { ...read, population: added.population, traces: added.population.traces as Trace[], recordedCaches: cachesTaken(added.population.traces), skipped: [...read.skipped, ...added.overflowed] };
+}
+
+/** What a thread read of its units besides the tallies (bad files, context sums, price gaps, caches, windows, …), unit by unit. */
+class UnitsRead {
+  readonly windows: PopulationWindows;
+  private readonly first: UnitsTallies = { tallies: [], recordedRuns: 0, skipped: [], priceGaps: [] };
+  private readonly sums: ContextTokenSums[] = [];
+  private readonly gaps = new PriceGapCheck();
+  private readonly caches = new Set<CacheMode>();
+  private readonly missing: { order: number; missing: MissingTranscript[] }[] = [];
+  private readonly priced = new Map<string, Trace>();
+
+  constructor(private readonly setup: SweepSetup) {
+    this.windows = gridWindows(setup);
+  }
+
+  /** A unit whose files were streamed through the sweep. */
+  streamed(unit: SweepUnit, files: StreamedFiles): void {
+    this.first.recordedRuns += files.recordedRuns;
+    if (files.skipped.length > 0) this.first.skipped.push({ order: unit.order, bad: files.skipped });
+    if (files.contextSums !== undefined) this.sums.push(files.contextSums);
+    this.gaps.addSums(files.priceGaps);
+    for (const cache of files.recordedCaches ?? []) this.caches.add(cache);
+    if (files.missingTranscripts !== undefined) this.missing.push({ order: unit.order, missing: files.missingTranscripts });
+    pricedRunsOf(files.pricedRuns ?? [], this.priced);
+  }
+
+  /** A unit read whole (prepareSweep). */
+  prepared(unit: SweepUnit, prepared: PreparedSweep): void {
+    this.first.recordedRuns += prepared.traces.length;
+    this.gaps.addSums(sweepPriceGaps(this.setup, prepared.traces).sums());
+    this.windows.addInputs({ traces: prepared.traces });
+    for (const cache of prepared.recordedCaches) this.caches.add(cache);
+    if (prepared.skipped.length > 0) this.first.skipped.push({ order: unit.order, bad: prepared.skipped });
+    const unitMissing = prepared.traces.flatMap(missingTranscriptsOf);
+    if (unitMissing.length > 0) this.missing.push({ order: unit.order, missing: unitMissing });
+    if (someCacheOn(this.setup.configurations)) pricedRunsOf(prepared.traces, this.priced);
+    const unitSums = contextSumsOf(prepared, prepared.population.traces);
+    if (unitSums !== undefined) this.sums.push(unitSums);
+  }
+
+  /** The thread's answer, with its tallies (none when it took no unit). */
+  finish(tallies: SweepTally[]): UnitsTallies {
+    const first = this.first;
+    first.tallies = tallies;
+    if (this.sums.length > 0) first.contextSums = mergeContextTokenSums(this.sums);
+    first.priceGaps = this.gaps.sums();
+    if (this.windows.models().length > 0) first.windowless = this.windows.models();
+    if (this.caches.size > 0) first.recordedCaches = [...this.caches];
+    if (this.missing.length > 0) first.missingTranscripts = this.missing;
+    if (this.priced.size > 0) first.pricedRuns = [...this.priced.values()];
+    return first;
+  }
 }

@@ -23,7 +23,7 @@ import { resolveBackgroundPolls, type Poll } from './backgroundPolls.js';
 import { buildTraces, type PositionedNote } from './build.js';
 import { bodyOf, headerValue, type Body, type Located } from './cassetteBody.js';
 import { readCassetteYaml, type CassetteYaml } from './cassetteYaml.js';
-import { classifyEndpoint, endpointFields } from './detect.js';
+import { classifyEndpoint, endpointFields, type Endpoint } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isHttpStatus } from './status.js';
 import { LogClock } from '../common/timestamp.js';
@@ -86,6 +86,37 @@ interface Collected {
   clock: LogClock;
 }
 
+/** The request body as JSON, or why it is not (a file upload or form body: fine if the exchange is skipped). */
+function peekRequestBody(request: Record<string, unknown>, at: string, loc: Located): { body?: Body; error?: unknown } {
+  try {
+    return { body: bodyOf(request, `${at}.request`, loc, { json: true }) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** A skipped interaction named in the notes; a background poll's response kept for the call it polls. */
+function noteSkipped(ep: Extract<Endpoint, { kind: 'skip' | 'poll' }>, where: { i: number; at: string; loc: Located; response: Record<string, unknown>; out: Collected }): void {
+  const { i, at, loc, response, out } = where;
+  const note = ep.kind === 'poll' ? `${ep.reason} (read into the call it polls, not a call of its own)` : `skipped ${ep.reason}`;
+  out.skipped.push({ after: out.exchanges.length - 1, note: `interaction ${i}: ${note}` });
+  if (ep.kind === 'poll') {
+    const body = bodyOf(response, `${at}.response`, loc, { json: true });
+    out.polls.set(ep.responseId, [...(out.polls.get(ep.responseId) ?? []), { label: `interaction ${i}`, base: body.base, body: body.value }]);
+  }
+}
+
+/** The response body as JSON; an error response's need not be JSON (an HTML 502 page): kept as text. */
+function responseBodyOf(response: Record<string, unknown>, where: { status: number | undefined; at: string; loc: Located }): Body {
+  const { status, at, loc } = where;
+  try {
+    return bodyOf(response, `${at}.response`, loc, { json: true });
+  } catch (err) {
+    if (status === undefined || status < 400 || !(err instanceof UserError)) throw err;
+    return bodyOf(response, `${at}.response`, loc, { json: false });
+  }
+}
+
 function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYaml, out: Collected): void {
   const at = `${yaml.listKey}[${i}]`;
   const line = yaml.lineOf(i);
@@ -100,34 +131,17 @@ function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYa
   }
   const method = request.method === undefined ? undefined : String(request.method);
   // Peek at the request body first: MCP JSON-RPC traffic is skipped whatever its path.
-  let reqBody: Body | undefined;
-  let reqError: unknown;
-  try {
-    reqBody = bodyOf(request, `${at}.request`, loc, { json: true });
-  } catch (err) {
-    reqError = err; // a file upload or form body: fine if the exchange is skipped below
-  }
-  const ep = classifyEndpoint(request.uri, method, reqBody?.value);
+  const peeked = peekRequestBody(request, at, loc);
+  const ep = classifyEndpoint(request.uri, method, peeked.body?.value);
   if (ep.kind === 'skip' || ep.kind === 'poll') {
-    const note = ep.kind === 'poll' ? `${ep.reason} (read into the call it polls, not a call of its own)` : `skipped ${ep.reason}`;
-    out.skipped.push({ after: out.exchanges.length - 1, note: `interaction ${i}: ${note}` });
-    if (ep.kind === 'poll') {
-      const body = bodyOf(response, `${at}.response`, loc, { json: true });
-      out.polls.set(ep.responseId, [...(out.polls.get(ep.responseId) ?? []), { label: `interaction ${i}`, base: body.base, body: body.value }]);
-    }
+    noteSkipped(ep, { i, at, loc, response, out });
     return;
   }
   if (ep.kind === 'unsupported') throw issue({ ...loc, line: lineOf(['request', 'uri']) }, `${at}.request.uri`, 'unsupported_endpoint', ep.reason);
-  if (reqBody === undefined) throw reqError;
+  if (peeked.body === undefined) throw peeked.error;
+  const reqBody = peeked.body;
   const { status, statusMessage } = statusOf(response, at, loc, lineOf);
-  let resBody: Body;
-  try {
-    resBody = bodyOf(response, `${at}.response`, loc, { json: true });
-  } catch (err) {
-    // An error response's body need not be JSON (an HTML 502 page): keep it as text.
-    if (status === undefined || status < 400 || !(err instanceof UserError)) throw err;
-    resBody = bodyOf(response, `${at}.response`, loc, { json: false });
-  }
+  const resBody = responseBodyOf(response, { status, at, loc });
   const recordedAt = interactionTime(raw, response.headers, out.clock);
   out.exchanges.push({
     label: `interaction ${i}`,

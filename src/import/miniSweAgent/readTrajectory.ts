@@ -39,23 +39,8 @@ export function readMiniSweAgentTrajectory(content: string, path: string): MiniS
     throw new Error('unreachable');
   }
 
-  // --- info -------------------------------------------------------------------------------------------
-  const info = issues.object(parsed.info, 'info');
-  const exitStatus = info ? issues.optString(info.exit_status, 'info.exit_status') : undefined;
-  const modelStats = info ? issues.optObject(info.model_stats, 'info.model_stats') : undefined;
-  const instanceCost = modelStats
-    ? issues.optAmount(modelStats.instance_cost, 'info.model_stats.instance_cost', 'a cost in USD')
-    : undefined;
-  const apiCalls = modelStats ? issues.optCount(modelStats.api_calls, 'info.model_stats.api_calls', 'a call count') : undefined;
-  const config = info ? issues.optObject(info.config, 'info.config') : undefined;
-  const agentConfig = config ? issues.optObject(config.agent, 'info.config.agent') : undefined;
-  const modelConfig = config ? issues.optObject(config.model, 'info.config.model') : undefined;
-  const configModel = modelConfig ? issues.optString(modelConfig.model_name, 'info.config.model.model_name') : undefined;
-  const stepLimit = agentConfig ? issues.optCount(agentConfig.step_limit, 'info.config.agent.step_limit', 'a step limit') : undefined;
-  const costLimit = agentConfig
-    ? issues.optAmount(agentConfig.cost_limit, 'info.config.agent.cost_limit', 'a cost limit in USD')
-    : undefined;
-  const task = issues.optString(parsed.instance_id, 'instance_id');
+  const { configModel, ...recorded } = readInfo(issues, parsed);
+  const { exitStatus, instanceCost, apiCalls, stepLimit, costLimit, task } = recorded;
 
   // --- messages ---------------------------------------------------------------------------------------
   if (!Array.isArray(parsed.messages)) {
@@ -86,4 +71,35 @@ export function readMiniSweAgentTrajectory(content: string, path: string): MiniS
   if (costLimit !== undefined) run.costLimit = costLimit;
   if (task !== undefined) run.task = task;
   return run;
+}
+
+/** What `info` (and `instance_id`) say of the run: exit status, totals, limits, the configured model, the task. */
+function readInfo(issues: IssueCollector, parsed: Record<string, unknown>): RecordedInfo {
+  const info = issues.object(parsed.info, 'info');
+  const exitStatus = info ? issues.optString(info.exit_status, 'info.exit_status') : undefined;
+  const modelStats = info ? issues.optObject(info.model_stats, 'info.model_stats') : undefined;
+  const instanceCost = modelStats
+    ? issues.optAmount(modelStats.instance_cost, 'info.model_stats.instance_cost', 'a cost in USD')
+    : undefined;
+  const apiCalls = modelStats ? issues.optCount(modelStats.api_calls, 'info.model_stats.api_calls', 'a call count') : undefined;
+  const config = info ? issues.optObject(info.config, 'info.config') : undefined;
+  const agentConfig = config ? issues.optObject(config.agent, 'info.config.agent') : undefined;
+  const modelConfig = config ? issues.optObject(config.model, 'info.config.model') : undefined;
+  const configModel = modelConfig ? issues.optString(modelConfig.model_name, 'info.config.model.model_name') : undefined;
+  const stepLimit = agentConfig ? issues.optCount(agentConfig.step_limit, 'info.config.agent.step_limit', 'a step limit') : undefined;
+  const costLimit = agentConfig
+    ? issues.optAmount(agentConfig.cost_limit, 'info.config.agent.cost_limit', 'a cost limit in USD')
+    : undefined;
+  const task = issues.optString(parsed.instance_id, 'instance_id');
+  return { exitStatus, instanceCost, apiCalls, configModel, stepLimit, costLimit, task };
+}
+
+interface RecordedInfo {
+  exitStatus: string | undefined;
+  instanceCost: number | undefined;
+  apiCalls: number | undefined;
+  configModel: string | undefined;
+  stepLimit: number | undefined;
+  costLimit: number | undefined;
+  task: string | undefined;
 }

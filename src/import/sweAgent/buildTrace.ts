@@ -21,18 +21,33 @@ import type { RebuiltTokens } from './tokenRebuild.js';
 export const SWE_AGENT_FORMAT = 'swe-agent';
 
 export function buildSweAgentTrace(run: SweAgentRun, tokens: RebuiltTokens, path: string): Trace {
-  const { model, history, steps, exitStatus } = run;
-  const { inputs, outputs } = tokens;
+  const { history, exitStatus } = run;
   const encoding = tokens.rebuild.encoding;
   const tok = (text: string): number => countTokensWith(text, encoding);
 
   const notes = [...tokens.notes];
   const demoTokens = history.filter((message) => message.isDemo).reduce((acc, message) => acc + tok(message.content), 0);
   if (demoTokens > 0) notes.push(`systemTokens includes the demonstration message(s) sent before the task (${demoTokens} tokens)`);
+  const trace: Trace = {
+    source: path,
+    header: sweAgentHeader(run, { path, notes, demoTokens, tok }),
+    calls: sweAgentCalls(run, tokens, tok),
+    end: { type: 'end', outcome: sweAgentOutcome(exitStatus) },
+  };
+  if (exitStatus !== undefined) trace.end.status = exitStatus;
+  if (run.instanceCost !== undefined) trace.end.recordedCostUsd = run.instanceCost;
+  if (run.tokensSent !== undefined) trace.end.recordedInputTokens = run.tokensSent;
+  if (run.tokensReceived !== undefined) trace.end.recordedOutputTokens = run.tokensReceived;
+  if (run.apiCalls !== undefined) trace.end.recordedCalls = run.apiCalls;
+  return trace;
+}
 
-  // --- calls ------------------------------------------------------------------------------------------
+/** One call per step: its action the tool call (name = the action's first word), its observation the result. */
+function sweAgentCalls(run: SweAgentRun, tokens: RebuiltTokens, tok: (text: string) => number): CallRecord[] {
+  const { steps, exitStatus } = run;
+  const { inputs, outputs } = tokens;
   const lastIndex = steps.length - 1;
-  const calls: CallRecord[] = steps.map((step, k) => {
+  return steps.map((step, k) => {
     const record: CallRecord = { type: 'call', inputTokens: inputs[k]!, outputTokens: outputs[k]! };
     const action = step.action.trimEnd();
     const name = action.trim().split(/\s+/)[0] ?? '';
@@ -53,8 +68,12 @@ export function buildSweAgentTrace(run: SweAgentRun, tokens: RebuiltTokens, path
     else if (name === '' && !isLast) record.unparseable = true;
     return record;
   });
+}
 
-  // --- header / end -----------------------------------------------------------------------------------
+/** The header: system prompt and demonstrations, the task, the model and its provider, the recorded limits. */
+function sweAgentHeader(run: SweAgentRun, parts: { path: string; notes: string[]; demoTokens: number; tok: (text: string) => number }): TraceHeader {
+  const { model, history } = run;
+  const { path, notes, demoTokens, tok } = parts;
   const systemText = history.find((message) => message.role === 'system')?.content;
   const goal = history.find((message) => message.role === 'user' && !message.isDemo);
   const header: TraceHeader = {
@@ -71,17 +90,5 @@ export function buildSweAgentTrace(run: SweAgentRun, tokens: RebuiltTokens, path
   if (provider !== undefined) header.provider = provider;
   const settings = recordedLimits(run.callLimit, run.costLimit);
   if (settings !== undefined) header.recordedSettings = settings;
-
-  const trace: Trace = {
-    source: path,
-    header,
-    calls,
-    end: { type: 'end', outcome: sweAgentOutcome(exitStatus) },
-  };
-  if (exitStatus !== undefined) trace.end.status = exitStatus;
-  if (run.instanceCost !== undefined) trace.end.recordedCostUsd = run.instanceCost;
-  if (run.tokensSent !== undefined) trace.end.recordedInputTokens = run.tokensSent;
-  if (run.tokensReceived !== undefined) trace.end.recordedOutputTokens = run.tokensReceived;
-  if (run.apiCalls !== undefined) trace.end.recordedCalls = run.apiCalls;
-  return trace;
+  return header;
 }

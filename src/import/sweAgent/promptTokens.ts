@@ -39,11 +39,41 @@ export function claudePromptTokens(
   tok: (text: string) => number,
   isV0: boolean,
 ): number[] {
-  interface Turn {
-    side: 'assistant' | 'human';
-    /** History indices of the messages joined into this turn. */
-    indices: number[];
-  }
+  const { systemAt, turns } = claudeTurns(history);
+  const frame = { assistant: tok(CLAUDE_ASSISTANT_TURN), human: tok(CLAUDE_HUMAN_TURN) };
+  const turnTokens = (turn: Turn, before: number): number => {
+    const text = turn.indices
+      .filter((j) => j < before)
+      .map((j) => history[j]!.content)
+      .join('\n');
+    return frame[turn.side] + tok(isV0 && text.trim() === '' ? '(No output)' : text);
+  };
+  // turnPrefix[t] = tokens of turns[0..t), each whole.
+  const turnPrefix: number[] = [0];
+  for (const turn of turns) turnPrefix.push(turnPrefix[turnPrefix.length - 1]! + turnTokens(turn, Infinity));
+  const systemOf = systemTokensOf(history, systemAt, tok);
+  const priming = tok(CLAUDE_ASSISTANT_TURN);
+  return ends.map((end) => {
+    if (end <= 0) return 0;
+    let whole = 0;
+    while (whole < turns.length && turns[whole]!.indices[turns[whole]!.indices.length - 1]! < end) whole++;
+    let total = turnPrefix[whole]!;
+    // A turn cut by the end (same-role messages on both sides of it) is sent with its earlier messages only.
+    const cut = turns[whole];
+    if (cut !== undefined && cut.indices[0]! < end) total += turnTokens(cut, end);
+    return total + systemOf(systemAt.filter((j) => j < end).length) + priming;
+  });
+}
+
+/** One turn of the Messages API request: consecutive same-side messages joined. */
+interface Turn {
+  side: 'assistant' | 'human';
+  /** History indices of the messages joined into this turn. */
+  indices: number[];
+}
+
+/** Where the system messages are, and the other messages grouped into turns (role `tool` on the human side). */
+function claudeTurns(history: readonly HistoryMessage[]): { systemAt: number[]; turns: Turn[] } {
   const sideOf = (role: string): 'assistant' | 'human' => (role === 'assistant' ? 'assistant' : 'human');
   const systemAt: number[] = [];
   const turns: Turn[] = [];
@@ -57,19 +87,13 @@ export function claudePromptTokens(
     if (last !== undefined && last.side === side) last.indices.push(j);
     else turns.push({ side, indices: [j] });
   });
-  const frame = { assistant: tok(CLAUDE_ASSISTANT_TURN), human: tok(CLAUDE_HUMAN_TURN) };
-  const turnTokens = (turn: Turn, before: number): number => {
-    const text = turn.indices
-      .filter((j) => j < before)
-      .map((j) => history[j]!.content)
-      .join('\n');
-    return frame[turn.side] + tok(isV0 && text.trim() === '' ? '(No output)' : text);
-  };
-  // turnPrefix[t] = tokens of turns[0..t), each whole.
-  const turnPrefix: number[] = [0];
-  for (const turn of turns) turnPrefix.push(turnPrefix[turnPrefix.length - 1]! + turnTokens(turn, Infinity));
+  return { systemAt, turns };
+}
+
+/** Tokens of the `system` prompt made of the first `count` system messages joined by "\n", each count counted once. */
+function systemTokensOf(history: readonly HistoryMessage[], systemAt: readonly number[], tok: (text: string) => number): (count: number) => number {
   const systemTokens = new Map<number, number>();
-  const systemOf = (count: number): number => {
+  return (count) => {
     let cached = systemTokens.get(count);
     if (cached === undefined) {
       cached = tok(systemAt.slice(0, count).map((j) => history[j]!.content).join('\n'));
@@ -77,15 +101,4 @@ export function claudePromptTokens(
     }
     return cached;
   };
-  const priming = tok(CLAUDE_ASSISTANT_TURN);
-  return ends.map((end) => {
-    if (end <= 0) return 0;
-    let whole = 0;
-    while (whole < turns.length && turns[whole]!.indices[turns[whole]!.indices.length - 1]! < end) whole++;
-    let total = turnPrefix[whole]!;
-    // A turn cut by the end (same-role messages on both sides of it) is sent with its earlier messages only.
-    const cut = turns[whole];
-    if (cut !== undefined && cut.indices[0]! < end) total += turnTokens(cut, end);
-    return total + systemOf(systemAt.filter((j) => j < end).length) + priming;
-  });
 }

@@ -8,7 +8,7 @@ import { IssueCollector } from '../common/issues.js';
 import { parseJsonDocument } from '../common/jsonDocument.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { chooseSweAgentModel } from './modelName.js';
-import { checkRecordedTotals } from './recordedTotals.js';
+import { checkRecordedTotals, type SweAgentTotals } from './recordedTotals.js';
 import { readReplayConfig, readSidecar } from './runSettings.js';
 
 export interface SweAgentImportOptions {
@@ -68,19 +68,49 @@ export function readSweAgentTrajectory(content: string, path: string, opts: SweA
     issues.throwIfAny();
     throw new Error('unreachable');
   }
+  const totals = readInfo(issues, parsed.info);
+  const history = readHistory(issues, parsed.history);
+  const steps = readSteps(issues, parsed.trajectory);
+  const replayConfig = readReplayConfig(issues, parsed.replay_config);
+  const sidecar = opts.sidecarArgsYaml !== undefined ? readSidecar(opts.sidecarArgsYaml, opts.sidecarPath ?? `${path} (args.yaml)`) : undefined;
+  // Totals are held to the steps only when every step was read (an invalid one is no step).
+  if (issues.count === 0) checkRecordedTotals(issues, steps.length, totals);
+  issues.throwIfAny();
 
-  // --- info -------------------------------------------------------------------------------------------
-  const info = issues.object(parsed.info, 'info');
+  const run: SweAgentRun = {
+    model: chooseSweAgentModel(path, { override: opts.model, replayConfig: replayConfig?.model, sidecar: sidecar?.model }),
+    isV0: parsed.replay_config === undefined || parsed.replay_config === null,
+    history,
+    steps,
+  };
+  if (totals.exitStatus !== undefined) run.exitStatus = totals.exitStatus;
+  if (totals.instanceCost !== undefined) run.instanceCost = totals.instanceCost;
+  if (totals.tokensSent !== undefined) run.tokensSent = totals.tokensSent;
+  if (totals.tokensReceived !== undefined) run.tokensReceived = totals.tokensReceived;
+  if (totals.apiCalls !== undefined) run.apiCalls = totals.apiCalls;
+  const costLimit = replayConfig?.costLimit ?? sidecar?.costLimit;
+  const callLimit = replayConfig?.callLimit ?? sidecar?.callLimit;
+  if (costLimit !== undefined) run.costLimit = costLimit;
+  if (callLimit !== undefined) run.callLimit = callLimit;
+  return run;
+}
+
+/** The run's exit status and totals from `info` (and `info.model_stats`). */
+function readInfo(issues: IssueCollector, value: unknown): SweAgentTotals & { exitStatus: string | undefined } {
+  const info = issues.object(value, 'info');
   const exitStatus = info ? issues.optString(info.exit_status, 'info.exit_status') : undefined;
   const stats = info ? issues.optObject(info.model_stats, 'info.model_stats') : undefined;
   const instanceCost = stats ? issues.optAmount(stats.instance_cost, 'info.model_stats.instance_cost', 'a cost in USD') : undefined;
   const tokensSent = stats ? issues.optCount(stats.tokens_sent, 'info.model_stats.tokens_sent') : undefined;
   const tokensReceived = stats ? issues.optCount(stats.tokens_received, 'info.model_stats.tokens_received') : undefined;
   const apiCalls = stats ? issues.optCount(stats.api_calls, 'info.model_stats.api_calls', 'a call count') : undefined;
+  return { exitStatus, instanceCost, tokensSent, tokensReceived, apiCalls };
+}
 
-  // --- history ----------------------------------------------------------------------------------------
+/** The chat SWE-agent sent to the model (`history`); an invalid message is reported and left out. */
+function readHistory(issues: IssueCollector, value: unknown): HistoryMessage[] {
   const history: HistoryMessage[] = [];
-  const rawHistory = requireArray(issues, parsed.history, 'history', 'the chat SWE-agent sent to the model');
+  const rawHistory = requireArray(issues, value, 'history', 'the chat SWE-agent sent to the model');
   rawHistory?.forEach((raw, j) => {
     const at = `history[${j}]`;
     const message = issues.object(raw, at);
@@ -93,10 +123,13 @@ export function readSweAgentTrajectory(content: string, path: string, opts: SweA
     if (role === undefined || text === undefined) return;
     history.push({ role, content: text, isDemo: message.is_demo === true });
   });
+  return history;
+}
 
-  // --- trajectory -------------------------------------------------------------------------------------
+/** The agent's steps (`trajectory`); an invalid step is reported and left out. */
+function readSteps(issues: IssueCollector, value: unknown): Step[] {
   const steps: Step[] = [];
-  const rawSteps = requireArray(issues, parsed.trajectory, 'trajectory', 'one entry per agent step');
+  const rawSteps = requireArray(issues, value, 'trajectory', 'one entry per agent step');
   rawSteps?.forEach((raw, k) => {
     const at = `trajectory[${k}]`;
     const step = issues.object(raw, at);
@@ -111,30 +144,7 @@ export function readSweAgentTrajectory(content: string, path: string, opts: SweA
     if (executionTime !== undefined) entry.executionTime = executionTime;
     steps.push(entry);
   });
-
-  // --- model and settings -----------------------------------------------------------------------------
-  const replayConfig = readReplayConfig(issues, parsed.replay_config);
-  const sidecar = opts.sidecarArgsYaml !== undefined ? readSidecar(opts.sidecarArgsYaml, opts.sidecarPath ?? `${path} (args.yaml)`) : undefined;
-  // Totals are held to the steps only when every step was read (an invalid one is no step).
-  if (issues.count === 0) checkRecordedTotals(issues, steps.length, { apiCalls, instanceCost, tokensSent, tokensReceived });
-  issues.throwIfAny();
-
-  const run: SweAgentRun = {
-    model: chooseSweAgentModel(path, { override: opts.model, replayConfig: replayConfig?.model, sidecar: sidecar?.model }),
-    isV0: parsed.replay_config === undefined || parsed.replay_config === null,
-    history,
-    steps,
-  };
-  if (exitStatus !== undefined) run.exitStatus = exitStatus;
-  if (instanceCost !== undefined) run.instanceCost = instanceCost;
-  if (tokensSent !== undefined) run.tokensSent = tokensSent;
-  if (tokensReceived !== undefined) run.tokensReceived = tokensReceived;
-  if (apiCalls !== undefined) run.apiCalls = apiCalls;
-  const costLimit = replayConfig?.costLimit ?? sidecar?.costLimit;
-  const callLimit = replayConfig?.callLimit ?? sidecar?.callLimit;
-  if (costLimit !== undefined) run.costLimit = costLimit;
-  if (callLimit !== undefined) run.callLimit = callLimit;
-  return run;
+  return steps;
 }
 
 function requireArray(issues: IssueCollector, value: unknown, field: string, what: string): unknown[] | undefined {
