@@ -13,26 +13,13 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/scenario/run.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
+import { endingsScenario } from '../serve/endingsScenario.js';
 
 const PRICES = loadPriceTable();
 const servers: RunningServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
-const scenarioText = (hardCapSteps: number, ending: string) => `
-scenario: loopcost.scenario/1
-name: endings
-model: gpt-4o-mini
-provider: openai
-systemTokens: 100
-hardCapSteps: ${hardCapSteps}
-population:
-  - behaviour: healthy
-    weight: 1
-    steps: 4
-    ending: ${ending}
-    outputTokens: 40
-    toolResultTokens: 20
-`;
+const scenarioText = endingsScenario;
 
 const tools = ['run', 'work', 'read_log', 'web_search', 'judge_sources', 'write_section', 'send_message', 'tool', 'search', 'ask_user'].map((name) =>
   defineTool({ name, description: name, parameters: { type: 'object' }, run: () => 'ok' }),

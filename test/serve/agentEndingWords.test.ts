@@ -8,29 +8,14 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/scenario/run.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
+import { endingsScenario } from './endingsScenario.js';
 import { post, type Answer } from './client.js';
 
 const PRICES = loadPriceTable();
 const servers: RunningServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
-function scenarioText(hardCapSteps: number, ending: string): string {
-  return `
-scenario: loopcost.scenario/1
-name: endings
-model: gpt-4o-mini
-provider: openai
-systemTokens: 100
-hardCapSteps: ${hardCapSteps}
-population:
-  - behaviour: healthy
-    weight: 1
-    steps: 4
-    ending: ${ending}
-    outputTokens: 40
-    toolResultTokens: 20
-`;
-}
+const scenarioText = endingsScenario;
 
 /** Calls the session as a loop with no brakes does (a failed call sent again) until serve answers 409. */
 async function toTheEnd(url: string): Promise<Answer> {
