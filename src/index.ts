@@ -67,6 +67,7 @@ export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveT
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export { ModelTurnError } from './agent/turnCheck.js';
 export { LoopValueError } from './agent/valueCheck.js';
+export type { ErrorWithPartialRun } from './agent/thrownRun.js';
 export * from './agent/types.js';
 export { fileRecorder, memoryRecorder } from './agent/recorder.js';
 export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';
