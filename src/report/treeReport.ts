@@ -17,7 +17,7 @@ import { settingsColumns, SETTINGS_COLUMNS, subagentLimitsSpec, type ReportSetti
 import { formatTable, type Cell, type Column } from './table.js';
 import { displayWidth, printableText, tokenCount } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
-import type { ReportWarning } from './warnings.js';
+import { unrecordedAgentsWarnings, type ReportWarning } from './warnings.js';
 import { strategyFieldsText } from './strategyFields.js';
 import { FIGURE_KEYS, strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
 import { addStrategyFigures, type StrategyFigures } from '../loop/types.js';
@@ -46,6 +46,11 @@ export function treeOpenLoopWarning(trees: readonly TreeResult[]): ReportWarning
         (cut > 0 ? ` (in ${counted(cut, 'tree')} a sub-agent was stopped and its parent went on as recorded, not reacting to the stop)` : ''),
     },
   ];
+}
+
+/** One warning per tree that started agents with no recording among the inputs (TreeResult.unrecorded): its totals leave them out. */
+export function treeUnrecordedWarnings(trees: readonly TreeResult[]): ReportWarning[] {
+  return unrecordedAgentsWarnings(trees.map((tree) => ({ sessionId: tree.sessionId, agents: tree.unrecorded ?? [] })));
 }
 
 export interface TreeAgentRecord extends StrategyFigureRecord {

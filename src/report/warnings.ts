@@ -267,3 +267,34 @@ export function unusedFileSettingsWarnings(groups: readonly UnusedFileSettings[]
     };
   });
 }
+
+/** A session tree whose tool calls started agents (`startedAgentId`) that have no recording among the inputs. */
+export interface UnrecordedInTree {
+  sessionId: string;
+  agents: readonly { agentId: string; startedBy: string; live: boolean }[];
+}
+
+/**
+ * Agents a session tree started with no recording among the inputs, one line per tree: their calls are not
+ * replayed, so the tree's totals leave them out (and no brake of the tree counts them). Said with how to
+ * record them: a live loop's sub-agent spec's `recorder`, or an imported session's sub-agent logs.
+ */
+export function unrecordedAgentsWarnings(trees: readonly UnrecordedInTree[]): ReportWarning[] {
+  return trees
+    .filter((tree) => tree.agents.length > 0)
+    .map((tree) => {
+      const ids = tree.agents.map((agent) => agent.agentId);
+      const one = ids.length === 1;
+      const by = someNames([...new Set(tree.agents.map((agent) => agent.startedBy))]);
+      const live = tree.agents.some((agent) => agent.live);
+      const how = live
+        ? `record ${one ? 'it' : 'them'} with a recorder in the sub-agent spec (\`recorder: fileRecorder(…)\` in what the sub-agent tool's \`agent\` returns) and give ${one ? 'its file' : 'their files'} too`
+        : `give ${one ? 'its log' : 'their logs'} with the session's`;
+      return {
+        code: 'unrecorded_subagents',
+        message:
+          `session ${tree.sessionId}: ${by} started ${counted(ids.length, 'agent')} with no recording among the inputs (${someNames(ids)}): ` +
+          `the tree's totals leave ${one ? 'its' : 'their'} calls and cost out, and no brake counts them; ${how}`,
+      };
+    });
+}

@@ -29,6 +29,17 @@ export interface SessionTree {
   agents: TreeAgent[];
   /** What could not be linked (a sub-agent without its parent among the inputs, a tree without its main agent). */
   notes: string[];
+  /** Agents the tree's tool calls started (`startedAgentId`) that have no run among the inputs: its totals leave them out (set only when some). */
+  unrecorded?: UnrecordedAgent[];
+}
+
+/** A sub-agent a tool call of the tree started (`startedAgentId`) with no recording among the inputs. */
+export interface UnrecordedAgent {
+  agentId: string;
+  /** The agent whose tool call started it. */
+  startedBy: string;
+  /** The starting run was a live recording (runAgentLoop's): the sub-agent spec's `recorder` records it. */
+  live: boolean;
 }
 
 export interface GroupedRuns {
@@ -95,6 +106,23 @@ function linkStartedAgents(agents: readonly TreeAgent[]): void {
   }
 }
 
+/** The agents the tree's tool calls name as started (`startedAgentId`) that are not agents of the tree, in the order first named. */
+export function unrecordedAgents(tree: Pick<SessionTree, 'agents'>): UnrecordedAgent[] {
+  const known = new Set(tree.agents.map((agent) => agent.agentId));
+  const missing: UnrecordedAgent[] = [];
+  for (const agent of tree.agents) {
+    for (const run of agent.runs) {
+      for (const tool of run.calls.flatMap((call) => call.toolCalls ?? [])) {
+        const id = tool.startedAgentId;
+        if (id === undefined || known.has(id)) continue;
+        known.add(id);
+        missing.push({ agentId: id, startedBy: agent.agentId, live: run.header.live === true });
+      }
+    }
+  }
+  return missing;
+}
+
 /** Groups runs into session trees (input order kept within each agent's parts by part number). */
 export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
   const bySession = new Map<string, Map<string, TreeAgent>>();
@@ -129,6 +157,8 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
     list.sort((a, b) => (a.kind === 'main' ? 0 : 1) - (b.kind === 'main' ? 0 : 1));
     const tree: SessionTree = { sessionId, agents: list, notes: [] };
     tree.notes = [...(notes.get(sessionId) ?? []), ...treeNotes(tree)];
+    const unrecorded = unrecordedAgents(tree);
+    if (unrecorded.length > 0) tree.unrecorded = unrecorded;
     trees.push(tree);
   }
   return { trees, loose };

@@ -78,7 +78,7 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
       const summary = summaryPricing(run);
       checkSummaryTrigger({ strategy: options.strategy, brakes, pricing: pricingOf(run), ...(summary === undefined ? {} : { summaryPricing: summary }) }, strategyPlace);
     }
-    return replaySessionTree(tree, {
+    const result = replaySessionTree(tree, {
       brakes,
       strategy: options.strategy,
       pricingOf,
@@ -87,6 +87,8 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
       ...(subagentLimits === undefined ? {} : { subagent: subagentLimits }),
       ...(options.latency === undefined ? {} : { latency: options.latency }),
     });
+    // The agents the tree started that were not recorded: its totals leave them out (the report warns).
+    return tree.unrecorded === undefined ? result : { ...result, unrecorded: tree.unrecorded.map((agent) => ({ ...agent })) };
   };
 }
 

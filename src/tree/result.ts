@@ -1,7 +1,7 @@
 /** What a tree replay returns: figures per agent (its parts added up) and for the whole tree. */
 import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.js';
 import type { RunOutcome, RunTotals, StrategyFigures } from '../loop/types.js';
-import type { TreeAgent } from './group.js';
+import type { TreeAgent, UnrecordedAgent } from './group.js';
 import { counted } from '../plural.js';
 
 /**
@@ -67,6 +67,8 @@ export interface TreeResult {
   /** Every agent a brake stopped (not those cut because their parent stopped), in the order it happened. */
   stopped: ({ agentId: string } & AgentStop)[];
   notes: string[];
+  /** Started agents with no recording among the inputs (SessionTree.unrecorded): the totals leave them out. */
+  unrecorded?: UnrecordedAgent[];
 }
 
 export function emptyTotals(): TreeTotals {

@@ -16,7 +16,7 @@ import { recordedBrakes, whatIfSubjects, type Replayer, type WhatIfRun, type Wha
 import { reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import { defaultCacheMode } from '../../replay/replay.js';
-import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning } from '../../report/treeReport.js';
+import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning, treeUnrecordedWarnings } from '../../report/treeReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import type { SessionTree } from '../../tree/group.js';
@@ -86,7 +86,7 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
   const replayAll = (trees: SessionTree[]) => trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
   const { result: results, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
-  const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results)];
+  const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
   const report = buildTreeReport({
     trees: results,
     spec: reportSettings({ brakes: command.brakes, strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),
