@@ -72,7 +72,7 @@ export * from './agent/types.js';
 export { fileRecorder, memoryRecorder } from './agent/recorder.js';
 export { openAIChatModel, retryableStatus, type OpenAIChatOptions } from './agent/openaiChat.js';
 // Session trees under one budget (src/tree): group runs by header.agent, replay a tree as one loop.
-export { sessionTrees, type SessionTree, type TreeAgent, type GroupedRuns } from './tree/group.js';
+export { sessionTrees, type SessionTree, type TreeAgent, type GroupedRuns, type UnrecordedAgent } from './tree/group.js';
 export { treeSchedule, type ScheduledCall } from './tree/schedule.js';
 export { replaySessionTree, type SubagentLimits, type TreeEngineOptions } from './tree/engine.js';
 export { replayTree, replayTrees, treeReplayer, type TreeReplayOptions } from './tree/replayTree.js';

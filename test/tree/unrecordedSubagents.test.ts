@@ -82,6 +82,11 @@ describe('a live tree missing its sub-agents’ recordings', () => {
     expect(table.stdout.replace(/\s+/g, ' ')).toContain('main started 3 agents with no recording among the inputs');
     const csv = await cli('replay', '--tree', ...files, '--format', 'csv');
     expect(csv.stderr.replace(/\s+/g, ' ')).toContain('main started 3 agents with no recording among the inputs');
+    // whatif --tree replays the same trees: it says so too.
+    const whatif = await cli('whatif', '--tree', ...files, '--try', 'max-steps=2', '--format', 'json');
+    expect(whatif.code).toBe(0);
+    const whatifWarnings = (JSON.parse(whatif.stdout) as { warnings: { code: string; message: string }[] }).warnings.filter((w) => w.code === 'unrecorded_subagents');
+    expect(whatifWarnings.map((w) => w.message)).toEqual(warnings.map((w) => w.message));
   });
 
   it('recorded whole: no such warning, and the replay gives the live tree’s cost', async () => {
@@ -96,5 +101,7 @@ describe('a live tree missing its sub-agents’ recordings', () => {
     const report = JSON.parse(stdout) as { warnings: { code: string }[]; summary: { agents: number } };
     expect(report.summary.agents).toBe(4);
     expect(report.warnings.map((w) => w.code)).not.toContain('unrecorded_subagents');
+    const whatif = JSON.parse((await cli('whatif', '--tree', ...files, '--try', 'max-steps=2', '--format', 'json')).stdout) as { warnings: { code: string }[] };
+    expect(whatif.warnings.map((w) => w.code)).not.toContain('unrecorded_subagents');
   });
 });

@@ -18,6 +18,7 @@ import { type RunsTook } from '../../report/runsTook.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning, treeUnrecordedWarnings } from '../../report/treeReport.js';
 import type { ReportView } from '../../report/view.js';
+import type { UnrecordedInTree } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import type { SessionTree } from '../../tree/group.js';
 import type { Trace } from '../../trace/types.js';
@@ -121,9 +122,12 @@ function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
 export async function treeWhatIf(
   command: Pick<TreeCommand, 'traces' | 'strategy' | 'model' | 'latency' | 'subagent'>,
   run: { io: CliIO; prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[] },
-): Promise<{ result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }; took: RunsTook }> {
+): Promise<{ result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }; took: RunsTook; unrecorded: UnrecordedInTree[] }> {
   const { io, prices, notes, settings } = run;
+  // Each tree's started sub-agents no input records (`replay --tree` warns of them too).
+  const unrecorded: UnrecordedInTree[] = [];
   const subjectOf = (tree: SessionTree): WhatIfSubject => {
+    if (tree.unrecorded) unrecorded.push({ sessionId: tree.sessionId, agents: tree.unrecorded });
     const limited = treeReplayer(tree, replayOptions(command, prices));
     const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
     const subject: WhatIfSubject = { source: tree.sessionId, baseline: recordedBrakes(main.runs[0]!), replay: figuresOf(limited) };
@@ -132,5 +136,5 @@ export async function treeWhatIf(
     return subject;
   };
   const { result, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, (trees) => whatIfSubjects(trees.map(subjectOf), settings));
-  return { result, took };
+  return { result, took, unrecorded };
 }

@@ -5,7 +5,7 @@ import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.
 import type { PriceTable } from '../../pricing/types.js';
 import { traceWhatIfSubject, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { defaultCacheMode } from '../../replay/replay.js';
-import type { ReportWarning } from '../../report/warnings.js';
+import { unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -84,9 +84,9 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
 async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTable, notes: RunNotes): Promise<number> {
   const { treeWhatIf } = await import('./tree.js');
   const { subagentSpec, treeOpenLoopWarning } = await import('../../report/treeReport.js');
-  const { result, took } = await treeWhatIf(command, { io, prices, notes, settings: command.settings });
+  const { result, took, unrecorded } = await treeWhatIf(command, { io, prices, notes, settings: command.settings });
   const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}${command.subagent === undefined ? '' : ' under every --try (the baseline has none: the main agent\'s recorded limits only)'}` };
-  const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([])];
+  const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([]), ...unrecordedAgentsWarnings(unrecorded)];
   emitWhatIf(command, result, { warnings, notes, prices, took }, io);
   return 0;
 }
