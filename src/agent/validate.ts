@@ -3,6 +3,7 @@
  * UserError with one issue per field), and the model is never called with options that would fail. The
  * rules for brakes, strategy, prices and limits are the ones every entry point uses (options/rules.ts).
  */
+import { TOKEN_PRICE_KEYS } from '../pricing/cost.js';
 import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { runBrakes } from '../tree/budget.js';
@@ -50,8 +51,6 @@ function shellIssues(issue: Issue, options: AgentLoopOptions): void {
   }
 }
 
-const PRICE_KEYS = ['input', 'cachedInput', 'cacheWrite', 'cacheWrite1h', 'output', 'reasoning'] as const;
-
 /** A model's prices (once pricingIssue found them an object with a base): each price whole picodollars per token, input and output given; its tiers a list of such prices. */
 function pricesIssues(issue: Issue, field: string, pricing: unknown): void {
   if (!isObject(pricing) || !isObject(pricing.base)) return;
@@ -66,7 +65,7 @@ function pricesIssues(issue: Issue, field: string, pricing: unknown): void {
 }
 
 function tokenPricesIssues(issue: Issue, field: string, prices: Record<string, unknown>): void {
-  for (const key of PRICE_KEYS) {
+  for (const key of TOKEN_PRICE_KEYS) {
     const price = prices[key];
     if (price === undefined && key !== 'input' && key !== 'output') continue;
     if (!(Number.isSafeInteger(price) && (price as number) >= 0)) {

@@ -8,21 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTraceFiles, readAlone } from '../../src/import/index.js';
 import type { Trace } from '../../src/trace/types.js';
-import { cli, tempDir } from '../cli/run.js';
+import { cli } from '../cli/run.js';
 import { collectAsync } from '../helpers.js';
+import { AGENT, FIXTURE_DIR, projectCopy, SESSION } from './claudeCode20Fixture.js';
 
-const SESSION = '06381696-0074-49f8-863e-6ad4fac507f9';
-const AGENT = '862cae62';
 const TASK_CALL = 'toolu_012LMqPjwsTcRqSVumCkyiDJ';
-const FIXTURE_DIR = 'test/fixtures/claude-code-20';
 
-/** A copy of the fixture folder (a 2.0.x project folder) in a temporary folder, to change. */
-function projectCopy(): { dir: string; session: string; agent: string } {
-  const dir = tempDir();
-  cpSync(FIXTURE_DIR, dir, { recursive: true });
-  rmSync(join(dir, 'README.md'));
-  return { dir, session: join(dir, `${SESSION}.jsonl`), agent: join(dir, `agent-${AGENT}.jsonl`) };
-}
 
 /** The built sub-agent's file as another agent's: `agentId` `id`, lines naming session `sessionId`. */
 function otherAgent(dir: string, id: string, sessionId: string): string {

@@ -7,27 +7,18 @@
  * - a sub-agent run whose model no price table knows names the sub-agent's own file and line (its source is
  *   the session's), and the field as Claude Code writes it (`message.model`).
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { pricingFor } from '../../src/cli/actions/runNotes.js';
 import { bundledPriceTable } from '../../src/pricing/genaiPrices.js';
 import { UserError } from '../../src/errors.js';
-import { tempDir } from '../cli/run.js';
 import { collectAsync } from '../helpers.js';
+import { AGENT, FIXTURE_DIR, projectCopy, SESSION } from './claudeCode20Fixture.js';
 
-const SESSION = '06381696-0074-49f8-863e-6ad4fac507f9';
-const AGENT = '862cae62';
 const WARMUP = 'a6e4019';
-const FIXTURE_DIR = 'test/fixtures/claude-code-20';
 
-function projectCopy(): { dir: string; session: string; agent: string } {
-  const dir = tempDir();
-  cpSync(FIXTURE_DIR, dir, { recursive: true });
-  rmSync(join(dir, 'README.md'));
-  return { dir, session: join(dir, `${SESSION}.jsonl`), agent: join(dir, `agent-${AGENT}.jsonl`) };
-}
 
 /** The fixture's sub-agent file as a warm-up agent's: its own id, the prompt `Warmup`, started before the session's first call. */
 function addWarmup(dir: string): string {

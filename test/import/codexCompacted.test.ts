@@ -90,6 +90,16 @@ async function callsOf(path: string): Promise<[number | undefined, string[], boo
   return runs.flatMap((run) => run.calls.map((call): [number | undefined, string[], boolean] => [call.inputTokens, (call.toolCalls ?? []).map((tool) => tool.id!), call.compaction === true]));
 }
 
+/** The calls of the two-turn rollout whose second turn opens with a compaction, in either order Codex writes a turn. */
+const TURN_AFTER_COMPACTION = [
+  [5000, ['call_a'], false],
+  [5200, [], false],
+  [200000, [], true],
+  [8000, ['call_b'], false],
+  [8300, ['call_c'], false],
+  [8600, [], false],
+];
+
 describe('Codex: a compacted item between responses', () => {
   it('Codex 0.40 (token_count before its items), compacted mid-turn: the calls before and after keep their own tool calls, the call before the compacted item is the compaction', async () => {
     const w = new RolloutWriter('gpt-5-codex').user('Fix the build.');
@@ -115,14 +125,7 @@ describe('Codex: a compacted item between responses', () => {
     w.shell('call_c', 'make test').count(8300, 70);
     w.answer('Done.').count(8600, 10);
     const path = w.write();
-    expect(await callsOf(path)).toEqual([
-      [5000, ['call_a'], false],
-      [5200, [], false],
-      [200000, [], true],
-      [8000, ['call_b'], false],
-      [8300, ['call_c'], false],
-      [8600, [], false],
-    ]);
+    expect(await callsOf(path)).toEqual(TURN_AFTER_COMPACTION);
     const runs = await collectAsync(loadTraceFiles([path]));
     expect(runs.flatMap((run) => run.header.importedFrom?.notes ?? []).join('\n')).not.toMatch(/without a token_count|compaction at line/);
   });
@@ -136,14 +139,7 @@ describe('Codex: a compacted item between responses', () => {
     w.count(8000, 60).shell('call_b', 'make');
     w.count(8300, 70).shell('call_c', 'make test');
     w.count(8600, 10).answer('Done.');
-    expect(await callsOf(w.write())).toEqual([
-      [5000, ['call_a'], false],
-      [5200, [], false],
-      [200000, [], true],
-      [8000, ['call_b'], false],
-      [8300, ['call_c'], false],
-      [8600, [], false],
-    ]);
+    expect(await callsOf(w.write())).toEqual(TURN_AFTER_COMPACTION);
   });
 
   it('a remote compaction (compacted with replacement_history, no token_count of its own) is no call, and says so', async () => {
