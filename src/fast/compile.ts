@@ -12,7 +12,7 @@ import { endsAfterLastCall, exhaustedStop } from '../kernel/gaveUp.js';
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
-import type { Trace } from '../trace/types.js';
+import type { CallRecord, Trace } from '../trace/types.js';
 import { requireTrace } from '../options/given.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { CompileArena, CompileScratch, Slab } from './compileMemory.js';
@@ -132,9 +132,7 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
   // A tool call the run never reached (and any after it) is not compiled: no replay plays it (trace/rules.ts reachedToolCalls).
   const toolCount = calls.reduce((sum, call) => sum + reachedToolCalls(call), 0);
   const c = emptyCompiled(trace, n, toolCount, memory);
-  const actions = new Interner();
-  const errors = new Interner();
-  const names = new Interner();
+  const interned: Interned = { actions: new Interner(), errors: new Interner(), names: new Interner() };
   const recordedCostUsd = (memory instanceof CompileScratch ? memory : costsWhileCompiling).recordedCosts(n);
   let t = 0;
   calls.forEach((call, i) => {
@@ -147,39 +145,58 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
     recordedCostUsd[i] = call.recordedCostUsd ?? NaN;
     c.latencyIntegral &&= integralLatency(records[at + CallField.LatencyMs]!);
     c.toolStart[i] = t;
-    let resultSum = 0;
-    let maxResult = -1;
-    let latencySum = 0;
-    let latencyMissing = false;
-    for (let j = 0; j < reached; j++) {
-      const tool = call.toolCalls![j]!;
-      c.action[t] = actions.id(actionFingerprint(tool.name, tool.arguments));
-      c.resultTokens[t] = tool.resultTokens;
-      c.error[t] = tool.error ? errors.id(errorFingerprint(tool.name, tool.error)) : -1;
-      c.toolName[t] = names.id(tool.name);
-      const latency = tool.latencyMs ?? NaN;
-      c.toolLatencyMs[t] = latency;
-      c.latencyIntegral &&= integralLatency(latency);
-      resultSum += tool.resultTokens;
-      if (tool.resultTokens > maxResult) maxResult = tool.resultTokens;
-      if (tool.resultTokens < 0) c.closedForm = false;
-      if (latency !== latency) latencyMissing = true;
-      else latencySum += latency;
-      t++;
-    }
-    const toolLatency = latencyMissing ? NaN : latencySum;
-    records[at + CompiledField.StepTokens] = records[at + CallField.Output]! + resultSum;
-    records[at + CompiledField.ToolLatency] = toolLatency;
-    records[at + CompiledField.StepLatency] = records[at + CallField.LatencyMs]! + toolLatency;
-    records[at + CompiledField.MaxResult] = maxResult;
-    records[at + CompiledField.Tools] = reached;
+    t = compileToolCalls(c, { call, at, reached, first: t }, interned);
   });
   c.toolStart[n] = t;
-  c.actionIds = actions.size;
-  c.errorIds = errors.size;
-  c.toolNames = names.keys;
+  c.actionIds = interned.actions.size;
+  c.errorIds = interned.errors.size;
+  c.toolNames = interned.names.keys;
   precompute(c, recordedCostUsd);
   return c;
+}
+
+/** A compiled trace's interned action and error fingerprints and tool names. */
+interface Interned {
+  actions: Interner;
+  errors: Interner;
+  names: Interner;
+}
+
+/**
+ * The first `reached` tool calls of `call` (record at `at`) into the tool arrays from index `first`, and
+ * the step's sums into its record; returns the index after them. A negative result size leaves the
+ * closed form.
+ */
+function compileToolCalls(c: CompiledTrace, of: { call: CallRecord; at: number; reached: number; first: number }, interned: Interned): number {
+  const { call, at, reached } = of;
+  let t = of.first;
+  let resultSum = 0;
+  let maxResult = -1;
+  let latencySum = 0;
+  let latencyMissing = false;
+  for (let j = 0; j < reached; j++, t++) {
+    const tool = call.toolCalls![j]!;
+    c.action[t] = interned.actions.id(actionFingerprint(tool.name, tool.arguments));
+    c.resultTokens[t] = tool.resultTokens;
+    c.error[t] = tool.error ? interned.errors.id(errorFingerprint(tool.name, tool.error)) : -1;
+    c.toolName[t] = interned.names.id(tool.name);
+    const latency = tool.latencyMs ?? NaN;
+    c.toolLatencyMs[t] = latency;
+    c.latencyIntegral &&= integralLatency(latency);
+    resultSum += tool.resultTokens;
+    if (tool.resultTokens > maxResult) maxResult = tool.resultTokens;
+    if (tool.resultTokens < 0) c.closedForm = false;
+    if (latency !== latency) latencyMissing = true;
+    else latencySum += latency;
+  }
+  const records = c.records;
+  const toolLatency = latencyMissing ? NaN : latencySum;
+  records[at + CompiledField.StepTokens] = records[at + CallField.Output]! + resultSum;
+  records[at + CompiledField.ToolLatency] = toolLatency;
+  records[at + CompiledField.StepLatency] = records[at + CallField.LatencyMs]! + toolLatency;
+  records[at + CompiledField.MaxResult] = maxResult;
+  records[at + CompiledField.Tools] = reached;
+  return t;
 }
 
 const compiled = new WeakMap<Trace, CompiledTrace>();

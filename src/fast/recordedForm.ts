@@ -102,8 +102,41 @@ export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunStat
 
 /** `endsRun`: the run ends when call e−1 is made (then the context is not brought up to date). */
 function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, endsRun: boolean): number {
-  const { t, settings, limits, prices, ctx } = plan;
+  const { t, settings, limits, ctx } = plan;
   const last = e;
+  const sums = t.recordedSums!;
+  const keep = settings[RunSetting.Keep]!;
+  const end = stretchEnd(plan, st, a, e, mode);
+  if (end <= a) return a;
+  const s = stretchFrom(plan, a, end, mode);
+  const x = firstFiringCall(s, a, end, st, limits);
+  if (x === a || !madeCalls(s, x, st)) return a;
+  if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
+  const slides = slideStart(mode, a, keep);
+  // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
+  if (slides < x) addSlidWindowLost(st, Run.StrategyCacheLost, sums.block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
+  if (mode === Mode.AsSent) recordedFormStats.full += x - a;
+  else if (mode === Mode.Filling) {
+    recordedFormStats.filling += Math.min(x, slides) - a;
+    if (x > slides) recordedFormStats.window += x - slides;
+  } else recordedFormStats.window += x - a;
+  // The last call's overhead: billed − view = recorded − growth model.
+  const atX = (x * RecordedAt.Stride) | 0;
+  st[Run.OverheadTokens] = sums.block[atX + RecordedAt.Delta]! - sums.block[atX - RecordedAt.Stride + RecordedAt.Delta]!;
+  return x;
+}
+
+/** Where a window slides: from a (slid), after the window filled (keep + 1, filling), never (as sent). */
+function slideStart(mode: Mode, a: number, keep: number): number {
+  return mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
+}
+
+/**
+ * The end (exclusive) of the stretch from call a (at most e) the recorded form can take in `mode`: a
+ * when it can take none.
+ */
+function stretchEnd(plan: RunPlan, st: RunState, a: number, e: number, mode: Mode): number {
+  const { t, settings, limits, ctx } = plan;
   const sums = t.recordedSums!;
   const keep = settings[RunSetting.Keep]!;
   const lead = mode === Mode.Slid ? keep + 1 : 0;
@@ -119,10 +152,9 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   if (block[atA + RecordedAt.RecordedInputs]! - block[((a - lead) * RecordedAt.Stride + RecordedAt.RecordedInputs) | 0]! !== lead) return a;
   if (block[((e * RecordedAt.Stride) | 0) + RecordedAt.RecordedInputs]! - block[atA + RecordedAt.RecordedInputs]! !== e - a) e = lastAllRecorded(t.recordedInputBefore, a, e);
   // Time: without a latency model a missing latency is 0 (the sums say so); with one, calls that have all theirs.
-  const noModel = settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
-  if (!noModel) e = endBefore(t.latencyMissingBefore, a, e);
+  if (!noLatencyModel(settings)) e = endBefore(t.latencyMissingBefore, a, e);
   // Where a window slides: no recorded prompt below the growth model's, no cache write.
-  const slides = mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
+  const slides = slideStart(mode, a, keep);
   // (No such call from the slide on: nothing to look at.)
   if (slides < e && slides <= sums.lastSlideStop) e = slideStopsBefore(sums, slides, e);
   // The run's history is the growth model's (its full-history prompt at a is the compiled one).
@@ -135,16 +167,27 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   const grows = Math.min(e, slides);
   if (grows > a && block[((grows * RecordedAt.Stride) | 0) + RecordedAt.NextEstimateMax]! > windowTokens) e = firstAbove(sums.nextEstimateMax, a + 1, grows, windowTokens);
   if (slides < e && promptTooLarge(t.fixedTokens + keep * t.maxStepTokens + Math.max(0, sums.maxDelta), windowTokens)) e = slides;
-  if (e <= a) return a;
+  return e;
+}
 
+/** Without a latency model: every figure of it 0 (a missing latency is then 0). */
+function noLatencyModel(settings: Float64Array): boolean {
+  return settings[RunSetting.PerCallMs] === 0 && settings[RunSetting.PerInputTokenMs] === 0 && settings[RunSetting.PerOutputTokenMs] === 0 && settings[RunSetting.PerToolCallMs] === 0;
+}
+
+/** The (one, reused) stretch set up for calls a..e−1 in `mode`: which sums it reads, and the prices. */
+function stretchFrom(plan: RunPlan, a: number, e: number, mode: Mode): RecordedStretch {
+  const { t, settings, prices, ctx } = plan;
+  const keep = settings[RunSetting.Keep]!;
+  const slides = slideStart(mode, a, keep);
   const s = stretch;
-  s.block = block;
+  s.block = t.recordedSums!.block;
   s.a = a;
-  s.latency = noModel ? RecordedAt.Latency : RecordedAt.StepLatency;
+  s.latency = noLatencyModel(settings) ? RecordedAt.Latency : RecordedAt.StepLatency;
   s.keep = mode === Mode.Slid ? keep : 0;
   s.split = mode === Mode.Filling && slides < e ? slides : Infinity;
   s.slidKeep = keep === Infinity ? 0 : keep;
-  s.dropBase = ctx.rawPrefix[ctx.length]! - block[atA + RecordedAt.StepTokens]!;
+  s.dropBase = ctx.rawPrefix[ctx.length]! - s.block[((a * RecordedAt.Stride) | 0) + RecordedAt.StepTokens]!;
   const filling = mode === Mode.Filling;
   s.uncached = filling ? RecordedAt.FillUncached : RecordedAt.Uncached;
   s.cached = filling ? RecordedAt.FillCached : mode === Mode.Slid ? RecordedAt.WindowCached : RecordedAt.Cached;
@@ -158,21 +201,7 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   s.outputPicoPerToken = rows[PriceField.Output]!;
   s.reasoningPicoPerToken = rows[PriceField.Reasoning]!;
   if (s.split !== Infinity) s.sumFirstSegment();
-
-  const x = firstFiringCall(s, a, e, st, limits);
-  if (x === a || !madeCalls(s, x, st)) return a;
-  if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
-  // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
-  if (slides < x) addSlidWindowLost(st, Run.StrategyCacheLost, block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
-  if (mode === Mode.AsSent) recordedFormStats.full += x - a;
-  else if (mode === Mode.Filling) {
-    recordedFormStats.filling += Math.min(x, slides) - a;
-    if (x > slides) recordedFormStats.window += x - slides;
-  } else recordedFormStats.window += x - a;
-  // The last call's overhead: billed − view = recorded − growth model.
-  const atX = (x * RecordedAt.Stride) | 0;
-  st[Run.OverheadTokens] = block[atX + RecordedAt.Delta]! - block[atX - RecordedAt.Stride + RecordedAt.Delta]!;
-  return x;
+  return s;
 }
 
 /** The run's figures after calls a..x−1 of the stretch into `st`; false (st untouched) when they leave exact whole numbers. */

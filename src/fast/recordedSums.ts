@@ -99,86 +99,106 @@ const NO_PRICES: FlatPrices = {
 /** The recorded sums of a compiled trace (after its running totals); null without recorded prompt sizes or beyond exact sums. */
 export function recordedSums(c: CompiledTrace): RecordedSums | null {
   if (!c.hasRecordedInput || PriceField.Stride !== NO_PRICES.rows.length) return null;
+  const sums = emptySums(c.calls);
+  const walk: Walk = { metered: new Float64Array(Metered.Size), prompt: new Float64Array(Prompt.Size), nextEstimate: 0, previousPrompt: 0 };
+  const added = new Float64Array(RecordedAt.Stride);
+  for (let i = 0; i < c.calls; i++) {
+    if (!wholeFigures(c.records, i * CompiledField.Stride)) return null;
+    callFigures(c, i, { walk, sums, added });
+    addCall(sums, i, added, walk.nextEstimate);
+  }
+  copyTotals(c, sums.block);
   const n = c.calls;
-  const before = () => new Float64Array(n + 1);
-  const sums: RecordedSums = {
-    block: new Float64Array((n + 1) * RecordedAt.Stride),
+  if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT && sums.block[n * RecordedAt.Stride + RecordedAt.Latency]! < EXACT)) return null;
+  return sums;
+}
+
+/** The meter's scratch and what carries from call to call: the largest next-call estimate so far, the previous call's prompt while a window fills. */
+interface Walk {
+  metered: Float64Array;
+  prompt: Float64Array;
+  nextEstimate: number;
+  previousPrompt: number;
+}
+
+function emptySums(calls: number): RecordedSums {
+  const before = () => new Float64Array(calls + 1);
+  return {
+    block: new Float64Array((calls + 1) * RecordedAt.Stride),
     writeBefore: before(),
     write1hBefore: before(),
-    belowGrowthBefore: new Int32Array(n + 1),
+    belowGrowthBefore: new Int32Array(calls + 1),
     nextEstimateMax: before(),
     lastSlideStop: -1,
     maxDelta: -Infinity,
     maxInput: 0,
   };
-  const m = new Float64Array(Metered.Size);
-  const prompt = new Float64Array(Prompt.Size);
+}
+
+/** Whether the call record at `at` gives the figures the sums need as whole non-negative numbers. */
+function wholeFigures(records: Float64Array, at: number): boolean {
+  for (const f of WHOLE_FIELDS) if (!(Number.isSafeInteger(records[at + f]) && records[at + f]! >= 0)) return false;
+  return true;
+}
+
+/** Call i's own figures, RecordedAt.Uncached … Latency and BelowGrowth of `added` (0 for a call not counted); the largest prompt, difference and next estimate so far. */
+function callFigures(c: CompiledTrace, i: number, into: { walk: Walk; sums: RecordedSums; added: Float64Array }): void {
+  const { walk, sums, added } = into;
   const r = c.records;
-  let nextEstimate = 0;
-  let previousPrompt = 0;
-  for (let i = 0; i < n; i++) {
-    const at = i * CompiledField.Stride;
-    const flags = r[at + CallField.Flags]! | 0;
-    const counted = (flags & CallFlag.RecordedInput) !== 0 && (flags & CallFlag.Failed) === 0;
-    const recordedInput = r[at + CallField.RecordedInput]!;
-    for (const f of WHOLE_FIELDS) if (!(Number.isSafeInteger(r[at + f]) && r[at + f]! >= 0)) return null;
-    if ((flags & CallFlag.RecordedInput) !== 0 && recordedInput > sums.maxInput) sums.maxInput = recordedInput;
-    let uncached = 0, cached = 0, write = 0, write1h = 0, windowCached = 0, below = 0;
-    let fillUncached = 0, fillCached = 0, fillWrite = 0, fillWrite1h = 0;
-    if (counted) {
-      const delta = c.recordedDeltaBefore[i + 1]! - c.recordedDeltaBefore[i]!;
-      const growth = recordedInput - delta;
-      prompt[Prompt.View] = growth;
-      prompt[Prompt.Full] = growth;
-      prompt[Prompt.Unchanged] = 0;
-      meterCall(m, NO_PRICES, true, CacheModeCode.Recorded, r, at, prompt);
-      uncached = uncachedTokens(m[Metered.Input]!, m[Metered.Cached]!, m[Metered.CacheWrite]!, m[Metered.CacheWrite1h]!);
-      cached = m[Metered.Cached]!;
-      write = m[Metered.CacheWrite]!;
-      write1h = m[Metered.CacheWrite1h]!;
-      if (i <= c.nextNotPlain[0]!) {
-        // A window not yet full: the prompt is the growth model's, the previous call's unchanged.
-        prompt[Prompt.Unchanged] = previousPrompt;
-        meterCall(m, NO_PRICES, false, CacheModeCode.Recorded, r, at, prompt);
-        fillUncached = uncachedTokens(m[Metered.Input]!, m[Metered.Cached]!, m[Metered.CacheWrite]!, m[Metered.CacheWrite1h]!);
-        fillCached = m[Metered.Cached]!;
-        fillWrite = m[Metered.CacheWrite]!;
-        fillWrite1h = m[Metered.CacheWrite1h]!;
-        previousPrompt = growth;
-      }
-      windowCached = servedCachedTokens(r[at + CallField.RecordedCached]!, c.fixedTokens, delta, Infinity);
-      below = delta < 0 ? 1 : 0;
-      if (delta > sums.maxDelta) sums.maxDelta = delta;
-      // The next call's estimate: the growth model's prompt after this step, plus this call's overhead.
-      const estimate = promptEstimate(growth + r[at + CompiledField.StepTokens]!, m[Metered.Input]! - growth);
-      if (estimate > nextEstimate) nextEstimate = estimate;
+  const at = i * CompiledField.Stride;
+  const flags = r[at + CallField.Flags]! | 0;
+  const recordedInput = r[at + CallField.RecordedInput]!;
+  if ((flags & CallFlag.RecordedInput) !== 0 && recordedInput > sums.maxInput) sums.maxInput = recordedInput;
+  added.fill(0);
+  if ((flags & CallFlag.RecordedInput) !== 0 && (flags & CallFlag.Failed) === 0) {
+    const delta = c.recordedDeltaBefore[i + 1]! - c.recordedDeltaBefore[i]!;
+    const growth = recordedInput - delta;
+    const { metered: m, prompt } = walk;
+    prompt[Prompt.View] = growth;
+    prompt[Prompt.Full] = growth;
+    prompt[Prompt.Unchanged] = 0;
+    meterCall(m, NO_PRICES, true, CacheModeCode.Recorded, r, at, prompt);
+    meteredInto(m, added, RecordedAt.Uncached);
+    if (i <= c.nextNotPlain[0]!) {
+      // A window not yet full: the prompt is the growth model's, the previous call's unchanged.
+      prompt[Prompt.Unchanged] = walk.previousPrompt;
+      meterCall(m, NO_PRICES, false, CacheModeCode.Recorded, r, at, prompt);
+      meteredInto(m, added, RecordedAt.FillUncached);
+      walk.previousPrompt = growth;
     }
-    let latency = modelledCallMs(r[at + CallField.LatencyMs]!, 0, 0, 0, 0, 0);
-    for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) latency += modelledToolMs(c.toolLatencyMs[j]!, 0);
-    const from = i * RecordedAt.Stride;
-    const to = from + RecordedAt.Stride;
-    const block = sums.block;
-    block[to + RecordedAt.Uncached] = block[from + RecordedAt.Uncached]! + uncached;
-    block[to + RecordedAt.Cached] = block[from + RecordedAt.Cached]! + cached;
-    block[to + RecordedAt.Write] = block[from + RecordedAt.Write]! + write;
-    block[to + RecordedAt.Write1h] = block[from + RecordedAt.Write1h]! + write1h;
-    block[to + RecordedAt.FillUncached] = block[from + RecordedAt.FillUncached]! + fillUncached;
-    block[to + RecordedAt.FillCached] = block[from + RecordedAt.FillCached]! + fillCached;
-    block[to + RecordedAt.FillWrite] = block[from + RecordedAt.FillWrite]! + fillWrite;
-    block[to + RecordedAt.FillWrite1h] = block[from + RecordedAt.FillWrite1h]! + fillWrite1h;
-    block[to + RecordedAt.WindowCached] = block[from + RecordedAt.WindowCached]! + windowCached;
-    block[to + RecordedAt.Latency] = block[from + RecordedAt.Latency]! + latency;
-    block[to + RecordedAt.NextEstimateMax] = nextEstimate;
-    sums.writeBefore[i + 1] = block[to + RecordedAt.Write]!;
-    sums.write1hBefore[i + 1] = block[to + RecordedAt.Write1h]!;
-    sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + below;
-    block[to + RecordedAt.BelowGrowth] = sums.belowGrowthBefore[i + 1]!;
-    sums.nextEstimateMax[i + 1] = nextEstimate;
-    if (below !== 0 || write !== 0 || write1h !== 0) sums.lastSlideStop = i;
+    added[RecordedAt.WindowCached] = servedCachedTokens(r[at + CallField.RecordedCached]!, c.fixedTokens, delta, Infinity);
+    added[RecordedAt.BelowGrowth] = delta < 0 ? 1 : 0;
+    if (delta > sums.maxDelta) sums.maxDelta = delta;
+    // The next call's estimate: the growth model's prompt after this step, plus this call's overhead (as last metered).
+    const estimate = promptEstimate(growth + r[at + CompiledField.StepTokens]!, m[Metered.Input]! - growth);
+    if (estimate > walk.nextEstimate) walk.nextEstimate = estimate;
   }
-  copyTotals(c, sums.block);
-  if (!(c.recordedInputSumBefore[n]! < EXACT && Math.abs(sums.maxDelta) < EXACT && sums.block[n * RecordedAt.Stride + RecordedAt.Latency]! < EXACT)) return null;
-  return sums;
+  let latency = modelledCallMs(r[at + CallField.LatencyMs]!, 0, 0, 0, 0, 0);
+  for (let j = c.toolStart[i]!; j < c.toolStart[i + 1]!; j++) latency += modelledToolMs(c.toolLatencyMs[j]!, 0);
+  added[RecordedAt.Latency] = latency;
+}
+
+/** The meter's uncached prompt, cache read and writes into four consecutive fields of `added` from `first`. */
+function meteredInto(m: Float64Array, added: Float64Array, first: RecordedAt): void {
+  added[first] = uncachedTokens(m[Metered.Input]!, m[Metered.Cached]!, m[Metered.CacheWrite]!, m[Metered.CacheWrite1h]!);
+  added[first + 1] = m[Metered.Cached]!;
+  added[first + 2] = m[Metered.CacheWrite]!;
+  added[first + 3] = m[Metered.CacheWrite1h]!;
+}
+
+/** The record after call i: the one before it plus call i's figures; the searched arrays beside it. */
+function addCall(sums: RecordedSums, i: number, added: Float64Array, nextEstimate: number): void {
+  const block = sums.block;
+  const from = i * RecordedAt.Stride;
+  const to = from + RecordedAt.Stride;
+  for (let f = RecordedAt.Uncached; f <= RecordedAt.Latency; f++) block[to + f] = block[from + f]! + added[f]!;
+  block[to + RecordedAt.NextEstimateMax] = nextEstimate;
+  sums.writeBefore[i + 1] = block[to + RecordedAt.Write]!;
+  sums.write1hBefore[i + 1] = block[to + RecordedAt.Write1h]!;
+  sums.belowGrowthBefore[i + 1] = sums.belowGrowthBefore[i]! + added[RecordedAt.BelowGrowth]!;
+  block[to + RecordedAt.BelowGrowth] = sums.belowGrowthBefore[i + 1]!;
+  sums.nextEstimateMax[i + 1] = nextEstimate;
+  if (added[RecordedAt.BelowGrowth] !== 0 || added[RecordedAt.Write] !== 0 || added[RecordedAt.Write1h] !== 0) sums.lastSlideStop = i;
 }
 
 /** The compiled running totals a stretch reads beside the meter's sums (RecordedAt), copied into each record. */

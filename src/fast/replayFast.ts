@@ -19,7 +19,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import { CacheModeCode } from '../kernel/meter.js';
 import { CallField } from '../kernel/callRecord.js';
 import type { LatencyModel } from '../loop/latency.js';
-import { advanceClosedForm, closedFormApplies, stepSums, uncappedSums } from './closedForm.js';
+import { advanceClosedForm, closedFormApplies, stepSums, uncappedSums, type StepSums } from './closedForm.js';
 import { advanceRecorded, recordedFormApplies, recordedLead } from './recordedForm.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { outcomeOf, resetRun, Run, type FastOutcome, type RunState } from './runState.js';
@@ -136,8 +136,8 @@ export function replayCompiled(t: CompiledTrace, settings: RunSettings, limits: 
   return replayCalls(t, settings, limits, prices, st);
 }
 
-function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
-  resetRun(st);
+/** The (one, reused) run plan for `t` under these settings: the per-step loop's and the closed forms' view of the run. */
+function planFor(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices): RunPlan {
   tracker.resetTo(t.fixedTokens, settings[RunSetting.Keep]!, settings[RunSetting.Cap]!);
   tracker.reserve(t.calls + 1);
   const plan = runPlan;
@@ -147,6 +147,12 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   plan.prices = prices;
   plan.toolStop = toolStopCall(t, limits);
   plan.exactTime = t.latencyIntegral && settings[RunSetting.IntegralModel] === 1;
+  return plan;
+}
+
+function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
+  resetRun(st);
+  const plan = planFor(t, settings, limits, prices);
   const plainForm = closedFormApplies(t, settings, prices);
   if (!plainForm && !recordedFormApplies(t, settings, prices, limits)) {
     runCalls(plan, st, Infinity);
@@ -155,8 +161,6 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   // Otherwise the recorded closed form (recordedForm.ts): cache as recorded, never with the plain one.
   const cap = settings[RunSetting.Cap]!;
   const sums = !plainForm ? null : cap === Infinity ? uncappedSums(t) : stepSums(t, cap);
-  const keep = settings[RunSetting.Keep]!;
-  const cacheOff = settings[RunSetting.CacheMode] === CacheModeCode.Off;
   const n = t.calls;
   const closedSums = t.closedSums;
   for (;;) {
@@ -172,28 +176,11 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
     if (stepLimit < end) end = stepLimit <= i ? i : Math.ceil(stepLimit);
     const lead = plainForm ? 0 : recordedLead(settings, i);
     if (!plainForm && end - i >= RECORDED_FORM_MIN_CALLS && i + lead < end) {
-      if (lead > 0 && runCalls(plan, st, i + lead) !== StopCode.None) return st;
       // The call after the stretch may end the run inside it (an answer, a final call): then it goes too.
       const ending = end === next && end < n && end < plan.toolStop && end < stepLimit && endsRunInside(t, end, limits);
-      if (advanceRecorded(plan, i + lead, ending ? end + 1 : end, st, ending) === end + 1) {
-        st[Run.Stop] = StopCode.Completed;
-        return st;
-      }
+      if (recordedStretchStopped(plan, st, i + lead, end, ending)) return st;
     } else if (sums !== null && end - i >= CLOSED_FORM_MIN_CALLS) {
-      // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
-      let from = keep === Infinity ? i : i + keep + 1;
-      // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
-      if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
-      // A window from the run's start fills over calls 0..w as full history does: with the cache off, in
-      // the window's own form (clamped at the first step: one stretch); else those calls first.
-      if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) {
-        if (cacheOff && advanceClosedForm(plan, sums, 0, end, st) > 0) from = end;
-        else advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
-      }
-      if (from < end) {
-        if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return st;
-        advanceClosedForm(plan, sums, from, end, st);
-      }
+      if (plainStretchStopped(plan, st, sums, end)) return st;
     }
     // The rest of the stretch and the call after it, one by one (on to the run's end when that is the
     // trace's last call: one per-step set-up, not a second for the trace running out).
@@ -202,6 +189,41 @@ function replayCalls(t: CompiledTrace, settings: RunSettings, limits: BrakeLimit
   }
   runCalls(plan, st, Infinity);
   return st;
+}
+
+/**
+ * The recorded closed form over calls `from`..`end`−1 (the calls before `from` one by one first) and,
+ * when `ending`, the call at `end` that ends the run: true when the run stopped.
+ */
+function recordedStretchStopped(plan: RunPlan, st: RunState, from: number, end: number, ending: boolean): boolean {
+  if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return true;
+  if (advanceRecorded(plan, from, ending ? end + 1 : end, st, ending) !== end + 1) return false;
+  st[Run.Stop] = StopCode.Completed;
+  return true;
+}
+
+/**
+ * The plain closed form over the stretch of calls from the run's next call to `end` (under a window, from
+ * the call after the window slid; calls before that one by one): true when the run stopped.
+ */
+function plainStretchStopped(plan: RunPlan, st: RunState, sums: StepSums, end: number): boolean {
+  const i = st[Run.Calls]! | 0;
+  const keep = plan.settings[RunSetting.Keep]!;
+  // Under a window the closed form needs a window of this stretch's steps that slid at the call before.
+  let from = keep === Infinity ? i : i + keep + 1;
+  // One call first when it carries a prompt overhead in (the predictive bound's estimate adds it).
+  if (st[Run.OverheadTokens] !== 0 && from === i) from = i + 1;
+  // A window from the run's start fills over calls 0..w as full history does: with the cache off, in
+  // the window's own form (clamped at the first step: one stretch); else those calls first.
+  if (from > i && i === 0 && keep !== Infinity && tracker.length === 0) {
+    if (plan.settings[RunSetting.CacheMode] === CacheModeCode.Off && advanceClosedForm(plan, sums, 0, end, st) > 0) from = end;
+    else advanceClosedForm(plan, sums, 0, Math.min(from, end), st, true);
+  }
+  if (from < end) {
+    if (st[Run.Calls]! < from && runCalls(plan, st, from) !== StopCode.None) return true;
+    advanceClosedForm(plan, sums, from, end, st);
+  }
+  return false;
 }
 
 /** Whether the call ends the run inside it when it is made and no tool brake can fire (kernel order: callStop). */
