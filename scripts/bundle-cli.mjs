@@ -112,9 +112,23 @@ function packageName(path) {
   return parts.slice(1, parts[1].startsWith('@') ? 3 : 2).join('/');
 }
 
+/**
+ * The hashes of the code a compiled cache entry's key and a runs cache entry's key name (src/cache/compilerCode.ts),
+ * of dist/ as it is bundled: defined in every bundle, so a start of the CLI reads and hashes no file for them
+ * (~25–45 ms of a warm `--cache-dir` start). Taken before the bundles are built and again before each is
+ * written: dist/ changed in between (another build) fails the build rather than name code a bundle does not hold.
+ */
+async function codeHashes() {
+  const { codeHashOf, IMPORTER_FOLDERS } = await import(new URL('../dist/cache/compilerCode.js', import.meta.url).href);
+  return JSON.stringify({ compiler: codeHashOf(dist), importer: codeHashOf(dist, IMPORTER_FOLDERS) });
+}
+/** codeHashes() as the bundles are built (bundleCli takes them first). */
+let bundledCodeHashes;
+
 /** esbuild's options for one script from `entry` (dist-relative imports), before its plugins of the pair. */
 const buildOptions = (name, entry, plugins) => ({
   stdin: { contents: entry, resolveDir: dist, sourcefile: `${name}-entry.js` },
+  define: { LOOPCOST_BUNDLED_CODE_HASHES: bundledCodeHashes },
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -135,7 +149,8 @@ const buildOptions = (name, entry, plugins) => ({
  * Writes dist/NAME.js (the code as one async function of `(nodeRequire, distUrl, exported, linked)`) and its
  * manifest dist/NAME.json: the build id, the dist files' hashes, the packages.
  */
-function writeBundle({ name, title, buildId }, { code, metafile }) {
+async function writeBundle({ name, title, buildId }, { code, metafile }) {
+  if ((await codeHashes()) !== bundledCodeHashes) throw new Error(`bundle: dist/ changed while ${name} was bundled (another build?): build again`);
   const script = `// loopcost ${title} ${buildId} (scripts/bundle-cli.mjs; do not edit)\n(async function loopcostBundle(nodeRequire, distUrl, exported, linked) {\n${code}})\n`;
   writeFileSync(resolve(dist, `${name}.js`), script);
   const inputs = Object.keys(metafile.inputs).filter((path) => !/^(runtime|runtime-esm|command-line-module):/.test(path));
@@ -173,8 +188,8 @@ async function bundleCliPair(buildId) {
   const commandLine = await build('cli-bundle', commandLineEntry(link.shared), [final.plugin]);
   if (distModulesOf(commandLine.metafile).size !== commandLineFiles.size) throw new Error('bundle: the command line changed when it exported the shared modules');
   const made = [
-    writeBundle({ name: 'cli-bundle', title: 'CLI bundle', buildId }, { ...commandLine, code: linkActionImports(commandLine.code) }),
-    writeBundle({ name: 'cli-actions-bundle', title: 'CLI actions bundle', buildId }, actions),
+    await writeBundle({ name: 'cli-bundle', title: 'CLI bundle', buildId }, { ...commandLine, code: linkActionImports(commandLine.code) }),
+    await writeBundle({ name: 'cli-actions-bundle', title: 'CLI actions bundle', buildId }, actions),
   ];
   const twice = made[0].packages.filter((name) => made[1].packages.includes(name));
   if (twice.length > 0) throw new Error(`bundle: ${twice.join(', ')} in both the command line and the actions (two instances): share it or keep it to one side`);
@@ -183,9 +198,10 @@ async function bundleCliPair(buildId) {
 
 /** The bundles the build writes: the CLI's pair (bin/loopcost.js) and a sweep worker thread's work (bin/sweepWorker.js). */
 export async function bundleCli() {
+  bundledCodeHashes = await codeHashes();
   const cli = await bundleCliPair(randomUUID());
   const worker = await build('sweep-worker-bundle', "import { runSweepWorker } from './cli/actions/sweepWorkerRun.js';\nexported.runSweepWorker = runSweepWorker;\n", []);
-  return [...cli, writeBundle({ name: 'sweep-worker-bundle', title: 'sweep worker bundle', buildId: randomUUID() }, worker)];
+  return [...cli, await writeBundle({ name: 'sweep-worker-bundle', title: 'sweep worker bundle', buildId: randomUUID() }, worker)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -8,7 +8,9 @@ export { traceJsonSchema } from './trace/schema.js';
 export * from './brakes/config.js';
 export * from './brakes/stopReasons.js';
 export * from './brakes/state.js';
-export { actionFingerprint, canonicalJson, errorFingerprint, Interner } from './brakes/fingerprint.js';
+export { actionFingerprint, errorFingerprint, Interner } from './brakes/fingerprint.js';
+// canonicalJson as the library gives it: a value that refers to itself is a UserError, not a RangeError.
+export { canonicalJson } from './options/libraryJson.js';
 export * from './context/strategy.js';
 export * as kernel from './kernel/index.js';
 export { ContextTracker, type PromptView } from './kernel/context.js';
@@ -64,6 +66,7 @@ export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
 export { VirtualClock } from './agent/clock.js';
 export { defineTool, ToolRegistry } from './agent/tools.js';
 export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveTreeTotals } from './agent/subagent.js';
+export { SubagentAfterToolCallError } from './agent/toolCallStarts.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export { ModelTurnError } from './agent/turnCheck.js';
 export { LoopValueError } from './agent/valueCheck.js';

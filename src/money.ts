@@ -4,6 +4,8 @@
  * tokens × price is an exact integer product. Number keeps integers exact up to 2^53 pico ≈ $9,007,
  * far above a single run; totals across many runs are summed with BigInt (see sumPico).
  */
+import { UserError } from './errors.js';
+
 export type Pico = number;
 
 export const PICO_PER_USD = 1_000_000_000_000;
@@ -26,19 +28,36 @@ export function usdPerMillionToPico(usdPerMillion: number): Pico {
   return Math.round(usdPerMillion * 1_000_000);
 }
 
-/** Converts a USD amount (a user's budget flag, a recorded cost) to picodollars, rounding to the nearest. */
+/**
+ * Converts a USD amount (a user's budget flag, a recorded cost) to picodollars, rounding to the nearest.
+ * A negative amount is money too (a difference, a saving: reports format them); a limit refuses it where it
+ * is given (`brakes.maxCostPico`). A value that is no finite amount (NaN, a string, 1e300 USD) is a UserError.
+ */
 export function usdToPico(usd: number): Pico {
-  return Math.round(usd * PICO_PER_USD);
+  const pico = typeof usd === 'number' ? Math.round(usd * PICO_PER_USD) : NaN;
+  if (!Number.isFinite(pico)) throw moneyArgumentError('usdToPico', 'usd', usd, 'a finite number of US dollars', 'e.g. usdToPico(0.5) for $0.50; Number(text) first for a text');
+  return pico;
 }
 
 /** Exact decimal string of a picodollar amount, trailing zeros trimmed: 28000000000 → "0.028". */
 export function picoToUsdString(pico: Pico | bigint): string {
+  if (typeof pico !== 'bigint' && !Number.isInteger(pico)) throw moneyArgumentError('picoToUsdString', 'pico', pico, 'a whole number of picodollars (or a bigint)', 'picodollars are whole: usdToPico(0.5) gives $0.50 in them');
   const value = typeof pico === 'bigint' ? pico : BigInt(pico);
   const negative = value < 0n;
   const abs = negative ? -value : value;
   const whole = abs / PICO_PER_USD_BIG;
   const frac = (abs % PICO_PER_USD_BIG).toString().padStart(12, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}
+
+/**
+ * A money helper's argument that is not money, named as every entry point's argument is
+ * (`<usdToPico arguments>` field 'usd', as options/arguments.ts says them; not imported: the option rules
+ * import this module).
+ */
+function moneyArgumentError(entry: string, field: string, value: unknown, what: string, hint: string): UserError {
+  const said = typeof value === 'string' ? JSON.stringify(value) : value === null || ['number', 'bigint', 'boolean', 'undefined'].includes(typeof value) ? String(value) : typeof value;
+  return new UserError({ file: `<${entry} arguments>`, field, code: 'invalid_number', message: `${said} is not ${what}`, hint });
 }
 
 /** USD as a JSON number. Exact to the picodollar for amounts under $9,007 (the decimal string is parsed). */

@@ -1,12 +1,33 @@
 /** A virtual clock: time moves only when told (tests, trace-driven runs). */
+import { shown } from '../options/rules.js';
 import type { Clock } from './types.js';
+import { LoopValueError } from './valueCheck.js';
 
 export class VirtualClock implements Clock {
-  private ms = 0;
+  private ms: number;
+  /**
+   * A clock reading `startMs` (default 0): a finite number of milliseconds, 0 or more, as a step of time
+   * is; anything else (`'x'`, NaN) would start it at a reading no time has, refused as `advance` refuses a
+   * step (a LoopValueError, field `new VirtualClock(startMs)`).
+   */
+  constructor(startMs = 0) {
+    if (!isTime(startMs)) {
+      throw new LoopValueError('clock', 'new VirtualClock(startMs)', startMs, `new VirtualClock(${shown(startMs)}): a clock starts at a finite number of milliseconds, 0 or more (leave it out for 0)`);
+    }
+    this.ms = startMs;
+  }
   now(): number {
     return this.ms;
   }
+  /**
+   * Moves the clock on by `ms`, a finite number of milliseconds, 0 or more: a negative or NaN step would turn
+   * the clock back (or make every later reading NaN), which the loop refuses only later, far from the caller's
+   * bug; it is refused here, a LoopValueError naming the call (source `clock`, field `VirtualClock.advance(ms)`).
+   */
   advance(ms: number): void {
+    if (!isTime(ms)) {
+      throw new LoopValueError('clock', 'VirtualClock.advance(ms)', ms, `VirtualClock.advance(${shown(ms)}): a step of time is a finite number of milliseconds, 0 or more (the clock never goes back)`);
+    }
     this.ms += ms;
   }
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -14,4 +35,9 @@ export class VirtualClock implements Clock {
     if (!(ms >= 0 && Number.isFinite(ms))) throw new RangeError(`VirtualClock.sleep(${ms}): a wait is a number of milliseconds, 0 or more (the clock never goes back)`);
     this.ms += ms;
   }
+}
+
+/** Milliseconds a virtual clock reads or moves by: finite, 0 or more. */
+function isTime(ms: unknown): ms is number {
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0;
 }

@@ -11,7 +11,7 @@ import type { WindowRefusal } from '../loop/types.js';
 import type { CallRecord } from '../trace/types.js';
 import { summaryInstruction, type Conversation } from './conversation.js';
 import type { ResolvedAgentOptions } from './loop.js';
-import { billedFields } from './records.js';
+import { billed, billedFields } from './records.js';
 import { checkedUsage, checkFailure } from './turnCheck.js';
 import { ModelCallError, ModelExhausted, type ModelTurn } from './types.js';
 
@@ -66,9 +66,9 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
 
 /**
  * The summary call paid (session.recordSummary) and recorded as a compaction call with the usage billed,
- * so the recording replays (full history) to the run's figures; its wall time is counted with the next call's.
+ * so the recording replays (full history) to the run's figures, stating the cost billed (records.ts billed); its wall time is counted with the next call's.
  */
 function billSummary(run: SummaryRun, due: SummaryDue, response: CallRecord): void {
-  const { usage } = run.session.recordSummary(due, response);
-  run.recorder.call({ type: 'call', ...billedFields(usage), latencyMs: 0, compaction: true, ...(response.failed ? { failed: response.failed } : {}) });
+  const { usage, costPico } = run.session.recordSummary(due, response);
+  run.recorder.call(billed({ type: 'call', ...billedFields(usage), latencyMs: 0, compaction: true, ...(response.failed ? { failed: response.failed } : {}) }, costPico));
 }

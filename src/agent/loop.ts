@@ -9,11 +9,12 @@
  *                      session.checkBeforeCall(view, tree) → the model is called with the prompt
  *                      the view sizes and max_completion_tokens = the predictive bound's output cap
  *   a failed call      its error checked (turnCheck.ts checkFailure), recorded and billed as the provider
- *                      billed it (zero tokens unless it returned usage), then retried per the policy, each retry behind the brakes again (a model that gives up
- *                      ends the run there: kernel/gaveUp.ts); a prompt past the window refused ends it too
+ *                      billed it (zero tokens unless it returned usage, its record stating the cost: records.ts billed), the wait
+ *                      before its retry counted as its time; the retry behind the brakes again, the wait waited only once they
+ *                      let it through (a model that gives up ends the run there: kernel/gaveUp.ts); a refused prompt ends it too
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
  *                      between them: the ones never reached recorded `unreached`, which no replay plays; after the last: no final mark)
- *   each call          one record to the recorder once its tools ran (or the run stopped inside it)
+ *   each call          one record to the recorder once its tools ran (or the run stopped inside it), stating its cost
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
@@ -24,19 +25,20 @@ import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
-import { callRecordOf, endRecord, failedOf, readableTurn, usageFields } from './records.js';
+import { billed, callRecordOf, endRecord, failedOf, failedRecordOf, readableTurn } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn, checkFailure } from './turnCheck.js';
 import { subagentOptions } from './subagentRun.js';
 import { capToolOutput, Conversation, SKIP_WARNING } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
+import type { ToolCallStarts } from './toolCallStarts.js';
 import { runBrakes } from '../tree/budget.js';
+import { picoToUsd } from '../money.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
 import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
-import { checkedBackoffMs } from './validate.js';
 import { checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
-import { retryWaitMs } from './retryWait.js';
+import { pendingRetryWait, waitedMark } from './retryWait.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
@@ -72,6 +74,8 @@ class AgentRun {
   private thrown: { error: unknown } | undefined;
   /** What the summary call needs of this run (liveSummary.ts). */
   private readonly summaryRun: SummaryRun;
+  /** The wait before a retry, counted as its failed call's time and not yet waited (retryWait). */
+  private pendingWaitMs: number | undefined;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
@@ -111,16 +115,16 @@ class AgentRun {
   private ended(stop: Stop, end: TraceEnd): AgentRunResult {
     const outcome = this.session.finish(stop);
     this.member?.finish(this.session, outcome);
-    this.recorder.end(end);
+    this.recorder.end({ ...end, recordedCostUsd: picoToUsd(outcome.costPico) });
     return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) };
   }
 
   /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree, once the ones it started before have ended (TreeMember.inTurn); what it throws ends this run too (runTools). */
-  private runSubagent(spec: SubagentSpec, toolCallId: string): Promise<AgentRunResult> {
+  private runSubagent(spec: SubagentSpec, starts: ToolCallStarts): Promise<AgentRunResult> {
     return this.member!.inTurn(async () => {
       if (this.thrown) throw this.thrown.error;
       try {
-        const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => this.member!.tree.member(agentId, { agentId: this.member!.agentId, toolCallId })));
+        const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => starts.join(agentId)));
         this.childElapsedMs += child.elapsedMs;
         return child;
       } catch (error) {
@@ -149,7 +153,7 @@ class AgentRun {
       if (this.aborted) return session.aborted();
       const summary = options.context.strategy?.summary ? session.summaryDue(this.member) : null;
       if (summary) {
-        const stop = await summarizeLive(this.summaryRun, summary);
+        const stop = (await this.retryWait()) ?? (await summarizeLive(this.summaryRun, summary));
         if (stop) return stop;
       }
       // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a
@@ -157,6 +161,8 @@ class AgentRun {
       const view = session.prompt();
       const before = session.checkBeforeCall(view, this.member);
       if (before) return before;
+      const waited = await this.retryWait();
+      if (waited) return waited;
       let turn: ModelTurn;
       try {
         turn = await options.model.call({
@@ -169,18 +175,12 @@ class AgentRun {
         if (error instanceof ModelExhausted) return session.exhausted(error.reason, error.detail);
         if (error instanceof ModelCallError) checkFailure(error, options.model);
         if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, view);
-        const failed = this.failedCall(error, view);
+        const failed = this.failedCall(error, view, retries);
         if (failed.stop) return failed.stop;
         if (error instanceof ModelCallError && error.options.endsRun !== undefined) return session.exhausted('trace_end', error.options.endsRun);
         retries += 1;
         if (!failed.retryable || retries > options.retry.maxRetries) {
           return session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`);
-        }
-        try {
-          await options.clock.sleep(retryWaitMs(checkedBackoffMs(options.retry, retries), error instanceof ModelCallError ? error.options.retryAfterMs : undefined), options.signal);
-        } catch (error) {
-          if (this.aborted) return session.aborted();
-          throw error;
         }
         continue;
       }
@@ -190,24 +190,37 @@ class AgentRun {
     }
   }
 
-  /** A failed call's record: the usage the provider returned (else none), and a compaction call's mark (no step: kernel countsAsStep); an error that is no model failure (and no abort) is thrown on. */
-  private failedRecord(error: unknown, latencyMs: number): CallRecord {
-    if (!(error instanceof ModelCallError) && !this.aborted) throw error;
-    const usage = error instanceof ModelCallError ? error.options.usage : undefined;
-    const status = error instanceof ModelCallError ? error.options.status : undefined;
-    const message = this.aborted ? 'aborted by the caller' : (error as Error).message;
-    return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, ...(error instanceof ModelCallError && error.options.compaction ? { compaction: true } : {}), failed: failedOf(status, message) };
+  /** The wait before a retry, once the brakes let a call through (retryWait.ts waitedMark); `aborted` when the signal cut it short. */
+  private async retryWait(): Promise<Stop | null> {
+    const waitMs = this.pendingWaitMs;
+    this.pendingWaitMs = undefined;
+    const mark = waitMs === undefined ? this.mark : await waitedMark(this.options, waitMs, this.mark);
+    if (mark === null) return this.session.aborted();
+    this.mark = mark;
+    return null;
   }
 
-  /** A failed call: recorded and paid for (the usage the provider returned, else nothing). */
-  private failedCall(error: unknown, view: PromptView): { stop?: Stop; retryable: boolean; message: string } {
+  /** A failed call's record (records.ts failedRecordOf): an error that is no model failure (and no abort) is thrown on. */
+  private failedRecord(error: unknown, latencyMs: number): CallRecord {
+    return failedRecordOf(error, latencyMs, this.aborted);
+  }
+
+  /** A failed call: recorded and paid for (the usage the provider returned, else nothing); one to be retried (`retries` so far) counts the wait before it as its time (retryWait.ts pendingRetryWait). */
+  private failedCall(error: unknown, view: PromptView, retries: number): { stop?: Stop; retryable: boolean; message: string } {
     const aborted = this.aborted;
     const record = this.failedRecord(error, this.lap());
     const { status, message } = record.failed!;
-    const after = this.session.recordResponse(record, this.session.meter(record, view), view);
-    this.recorder.call(record);
-    if (aborted) return { stop: this.session.aborted(), retryable: false, message };
     const retryable = error instanceof ModelCallError && error.options.retryable;
+    const wait = aborted ? null : pendingRetryWait(error, this.options.retry, retries);
+    if (wait && 'waitMs' in wait) {
+      record.latencyMs! += wait.waitMs;
+      this.pendingWaitMs = wait.waitMs;
+    }
+    const metered = this.session.meter(record, view);
+    const after = this.session.recordResponse(record, metered, view);
+    this.recorder.call(billed(record, metered.costPico));
+    if (wait && 'thrown' in wait) throw wait.thrown;
+    if (aborted) return { stop: this.session.aborted(), retryable: false, message };
     return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
   }
 
@@ -226,6 +239,7 @@ class AgentRun {
     // A strategy that rewrites the prompt: the recording states the prompt as sent (replayed as full history).
     if (record.inputTokens === undefined && !this.fullHistory) record.inputTokens = metered.usage.input;
     const after = session.recordResponse(record, metered, view);
+    billed(record, metered.costPico);
     if (turn.marks?.backtrack) conversation.dropLastStep();
     else if (session.runsTools(record)) conversation.openStep(turn.text, turn.toolCalls);
     else conversation.note(turn.text);
@@ -259,7 +273,11 @@ class AgentRun {
       this.member?.sync(session);
       this.childElapsedMs = 0;
       this.inFlight.ran = true;
-      const result = checkedToolResult(await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(this.member ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, call.id) } : {}) }), call.name);
+      // Its sub-agents start only while it runs (toolCallStarts.ts): a runSubagent kept past it is refused.
+      const starts = this.member?.toolCall(call.id, i);
+      const ran = await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(starts ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, starts) } : {}) });
+      starts?.close();
+      const result = checkedToolResult(ran, call.name);
       if (this.thrown) throw this.thrown.error;
       const tokens = result.tokens ?? countedTokens(options.countTokens, result.output, `tools.${call.name} output`);
       tool.resultTokens = tokens;

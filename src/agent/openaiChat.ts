@@ -16,6 +16,7 @@ import { PURPOSE_HEADER } from '../serve/purpose.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { FAILED_USAGE_FIELDS, failedUsageOf, implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';
 import { CONTEXT_LENGTH_EXCEEDED, refusalOfMessage } from '../loop/refusalWords.js';
+import { validateOpenAIChatOptions, type OUTPUT_CAP_FIELDS } from './openaiOptions.js';
 
 export interface OpenAIChatOptions {
   /** The model name sent and priced (e.g. `gpt-4o-mini`). */
@@ -28,7 +29,7 @@ export interface OpenAIChatOptions {
   /** Per-attempt timeout (default 60 s); a timeout is a failed, retried call. */
   timeoutMs?: number;
   /** The output cap's field: `max_completion_tokens` (default; OpenAI) or `max_tokens` (older compatible servers). */
-  outputCapField?: 'max_completion_tokens' | 'max_tokens';
+  outputCapField?: (typeof OUTPUT_CAP_FIELDS)[number];
   /** A client of your own (proxies, a custom fetch); its maxRetries should be 0. */
   client?: OpenAI;
   /** Headers sent on every request (e.g. `x-loopcost-session` to name a `loopcost serve` session), with a client of your own too. */
@@ -45,11 +46,17 @@ export function retryableStatus(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/**
+ * The Model; its options are checked first (openaiOptions.ts): a misspelt or wrong one is a UserError naming
+ * it, `<openAIChatModel options> field 'baseUrl'`, before any client is made or request sent.
+ */
 export function openAIChatModel(options: OpenAIChatOptions): Model {
+  const envApiKey = process.env['OPENAI_API_KEY'];
+  validateOpenAIChatOptions(options, envApiKey);
   const client =
     options.client ??
     new OpenAI({
-      apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? missingKey(),
+      apiKey: options.apiKey ?? envApiKey,
       baseURL: options.baseURL ?? process.env['OPENAI_BASE_URL'] ?? null,
       maxRetries: 0,
       timeout: options.timeoutMs ?? 60_000,
@@ -71,10 +78,6 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
       return turnOf(completion, options.contextWindowTokens);
     },
   };
-}
-
-function missingKey(): never {
-  throw new Error('no API key: pass apiKey or set OPENAI_API_KEY (any non-empty value for a local server)');
 }
 
 function toOpenAI(message: AgentMessage): ChatCompletionMessageParam {

@@ -4,7 +4,12 @@
  * at any point leaves its header and every finished call, which read as a run ending in trace_end (the
  * header is marked `live`). Shell side (node:fs).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { errorCode, writeProblem } from '../io/fileErrorWords.js';
+import { argumentPlace } from '../options/given.js';
+import { shown } from '../options/rules.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
 import { numberOfText, type DatingRecorder } from './treeRecording.js';
 import type { TraceRecorder } from './types.js';
@@ -12,9 +17,12 @@ import type { TraceRecorder } from './types.js';
 /**
  * Records to `path` (created or truncated when the run writes its header, not before: a run its options
  * refused leaves no file), one JSON line per record, each written synchronously; a tree whose root it
- * records is numbered from `path` (treeRecording.ts: two files, two sessions).
+ * records is numbered from `path` (treeRecording.ts: two files, two sessions). A path that is no text, or
+ * names a directory, is refused here (a UserError, `<fileRecorder arguments>` field 'path'); one that
+ * cannot be created when the run starts, there, in the same words.
  */
 export function fileRecorder(path: string): TraceRecorder & Required<DatingRecorder> {
+  requireRecordingPath(path);
   let fd: number | null = null;
   let ended = false;
   const line = (record: object) => {
@@ -24,7 +32,7 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
   return {
     header: (header) => {
       if (fd !== null || ended) throw new Error(`the recording ${path} already has its header`);
-      fd = openSync(path, 'w');
+      fd = openRecording(path);
       line(withDate(header));
     },
     dated: withDate,
@@ -37,6 +45,31 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
       ended = true;
     },
   };
+}
+
+const PATH_HINT = "the file the run is recorded to, e.g. fileRecorder('run.jsonl')";
+
+function refusedPath(code: string, message: string, hint = PATH_HINT): UserError {
+  return new UserError({ ...argumentPlace('fileRecorder', 'path'), code, message, hint });
+}
+
+/** A path to record to: a text naming no directory (a file there is truncated when the run starts, as `>` does). */
+function requireRecordingPath(path: unknown): asserts path is string {
+  if (path === undefined || path === '') throw refusedPath('missing_input', path === '' ? 'is empty: no file is named' : 'is missing');
+  if (typeof path !== 'string') throw refusedPath('invalid_input', `${shown(path)} is not a path`);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) {
+    throw refusedPath('is_directory', `${JSON.stringify(path)} is a directory`, `give the path of a file in it, e.g. fileRecorder(${JSON.stringify(join(path, 'run.jsonl'))})`);
+  }
+}
+
+/** The recording's file, created (or truncated) for writing; a path that cannot be is the caller's, named. */
+function openRecording(path: string): number {
+  try {
+    return openSync(path, 'w');
+  } catch (error) {
+    if (errorCode(error) === undefined) throw error;
+    throw refusedPath('unwritable_file', `${JSON.stringify(path)} ${writeProblem(error, 'created')}`, 'give a path in a directory that exists and that you can write to');
+  }
 }
 
 /** Records in memory (`dated`: a header as either recorder writes it, for a tree's shared date: treeRecording.ts); `trace()` is the run so far (ending as a cut-off live recording reads before its end). */

@@ -1,10 +1,11 @@
 /** The real loop's records for the recorder: a response as a native call record, and the run's end. */
 import type { Stop } from '../brakes/stopReasons.js';
+import { picoToUsd } from '../money.js';
 import type { CallUsage } from '../pricing/types.js';
 import { isFailureStatus } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord, TraceEnd } from '../trace/types.js';
 import { recordedArguments } from './tools.js';
-import type { ModelTurn } from './types.js';
+import { ModelCallError, type ModelTurn } from './types.js';
 
 export function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
   return {
@@ -66,4 +67,26 @@ export function endRecord(stop: Stop): TraceEnd {
   if (stop.reason === 'trace_end' || stop.reason === 'provider_refused') return { type: 'end', outcome: 'error', status: stop.detail };
   if (stop.reason === 'aborted') return { type: 'end', outcome: 'unknown', status: stop.detail, aborted: true };
   return { type: 'end', outcome: 'limit', status: `${stop.reason}: ${stop.detail}` };
+}
+
+/**
+ * `record` stating the cost the loop billed it at (its prices, metered: `costPico`), in USD as the importers
+ * write a source's cost (money.ts picoToUsd: the exact decimal): a replay under other prices sets the table's
+ * price beside it (pricing/recordedCost.ts PriceGapCheck) and warns of a gap.
+ */
+export function billed(record: CallRecord, costPico: number): CallRecord {
+  record.recordedCostUsd = picoToUsd(costPico);
+  return record;
+}
+
+/**
+ * A failed call's record: the usage the provider returned (else none), and a compaction call's mark (no step:
+ * kernel countsAsStep); `aborted`, the run's AbortSignal fired; an error that is no model failure (and no abort) is thrown on.
+ */
+export function failedRecordOf(error: unknown, latencyMs: number, aborted: boolean): CallRecord {
+  if (!(error instanceof ModelCallError) && !aborted) throw error;
+  const usage = error instanceof ModelCallError ? error.options.usage : undefined;
+  const status = error instanceof ModelCallError ? error.options.status : undefined;
+  const message = aborted ? 'aborted by the caller' : (error as Error).message;
+  return { type: 'call', ...(usage === undefined ? {} : usageFields(usage)), outputTokens: usage?.outputTokens ?? 0, latencyMs, ...(error instanceof ModelCallError && error.options.compaction ? { compaction: true } : {}), failed: failedOf(status, message) };
 }

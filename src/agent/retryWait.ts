@@ -3,6 +3,9 @@
  * long to wait (a 429's `Retry-After`, read by the adapter into ModelCallError `retryAfterMs`). The
  * provider's word lengthens the wait by at most MAX_RETRY_AFTER_MS; it never shortens the policy's own.
  */
+import { ModelCallError, type Clock, type RetryPolicy } from './types.js';
+import { checkedReading } from './valueCheck.js';
+import { checkedBackoffMs } from './validate.js';
 
 /**
  * The longest wait a provider's Retry-After asks that the loop honours: 60 s. Per-minute rate limits
@@ -15,4 +18,36 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 export function retryWaitMs(backoffMs: number, retryAfterMs: number | undefined): number {
   if (retryAfterMs === undefined || !(retryAfterMs > 0)) return backoffMs;
   return Math.max(backoffMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+}
+
+/**
+ * The wait before the retry of a failed call, known before it is waited (the loop counts it as the failed
+ * call's time, so the brakes before the retry decide with it: a wait that would pass the timeout is never
+ * waited): null when the call will not be retried (`error` no retryable ModelCallError, one that ends the run,
+ * or its `retries` so far spent); `thrown` when the policy's back-off is no wait (validate.ts checkedBackoffMs),
+ * thrown once the failed call is recorded.
+ */
+export function pendingRetryWait(error: unknown, retry: RetryPolicy, retries: number): { waitMs: number } | { thrown: unknown } | null {
+  if (!(error instanceof ModelCallError) || !error.options.retryable || error.options.endsRun !== undefined || retries + 1 > retry.maxRetries) return null;
+  try {
+    return { waitMs: retryWaitMs(checkedBackoffMs(retry, retries + 1), error.options.retryAfterMs) };
+  } catch (thrown) {
+    return { thrown };
+  }
+}
+
+/**
+ * Waits the `waitMs` before a retry on `clock` (cut short by `signal`: null, once it fired), that time being
+ * already counted as the failed call's from `markMs` on: the mark the next lap is read from — where the wait
+ * ended, never past `markMs + waitMs` (a clock that slept longer puts the rest in the next lap; one that slept
+ * less cannot take back what was counted).
+ */
+export async function waitedMark({ clock, signal }: { clock: Clock; signal?: AbortSignal | undefined }, waitMs: number, markMs: number): Promise<number | null> {
+  try {
+    await clock.sleep(waitMs, signal);
+  } catch (error) {
+    if (signal?.aborted === true) return null;
+    throw error;
+  }
+  return Math.min(checkedReading(clock.now(), markMs), markMs + waitMs);
 }

@@ -16,6 +16,7 @@ import type { RunOutcome } from '../loop/types.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
 import type { StoppedBy } from '../tree/result.js';
 import { startId, subagentStopError } from '../tree/startIds.js';
+import { ToolCallStarts } from './toolCallStarts.js';
 import { treeRecording, TreeTimeline, type DatingRecorder, type RecordedMember } from './treeRecording.js';
 import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec, TraceRecorder } from './types.js';
 
@@ -62,11 +63,15 @@ export class LiveTree {
     this.budget = new TreeBudget(brakes, subagent);
   }
 
-  /** A new agent of the tree, started as `agentId`: an id the tree already has becomes `<agentId>#2` (`#3`, …; src/tree/startIds.ts). */
-  member(agentId: string, parent?: { agentId: string; toolCallId: string }): TreeMember {
+  /**
+   * A new agent of the tree, started as `agentId` (by the parent's tool call `parent.toolCallId`, the
+   * `callIndex`th of its response): an id the tree already has becomes `<agentId>#2` (`#3`, …; src/tree/startIds.ts).
+   */
+  member(agentId: string, parent?: { agentId: string; toolCallId: string; callIndex: number }): TreeMember {
     const id = startId(agentId, this.ids);
-    if (parent) this.timeline.started.set(`${parent.agentId}\n${parent.toolCallId}`, id);
-    return new TreeMember(this, id, parent);
+    if (parent === undefined) return new TreeMember(this, id);
+    this.timeline.addStart(parent, id);
+    return new TreeMember(this, id, { agentId: parent.agentId, toolCallId: parent.toolCallId });
   }
 
   /** An agent ended (children end before the parent; reported in the order started, its stop by a brake in the order stopped). */
@@ -142,6 +147,12 @@ export class TreeMember implements TreeCheck, RecordedMember {
   /** `inner` (or no recorder), writing this agent's place in the tree into its records (`brakes`: the run's own). */
   recording(inner: DatingRecorder | undefined, brakes: BrakeConfig): TraceRecorder {
     return treeRecording(inner ?? { header() {}, call() {}, end() {} }, this, brakes);
+  }
+
+  /** The sub-agents this agent's tool call `toolCallId` (the `callIndex`th of its response) starts while it runs (toolCallStarts.ts). */
+  toolCall(toolCallId: string, callIndex: number): ToolCallStarts {
+    const parent = { agentId: this.agentId, toolCallId };
+    return new ToolCallStarts(parent, (agentId) => this.tree.member(agentId, { ...parent, callIndex }));
   }
 
   /**

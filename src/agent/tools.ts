@@ -4,10 +4,25 @@
  * tool answered from a recording, `fromRecording`, gets the text as written); a tool that throws gives an
  * error observation. Every failure carries an error text, which the same-tool-same-error brake compares.
  */
+import { checkArguments, functionIssue, objectArgumentIssue, stringIssue } from '../options/arguments.js';
 import type { AgentTool, ModelToolCall, ToolContext, ToolResult } from './types.js';
 
-/** Declares a tool with typed arguments (the JSON Schema describes them to the model). */
+const TOOL_HINT = "defineTool({ name: 'search', description: 'Searches the web', parameters: { type: 'object', properties: { … } }, run: (args) => … })";
+
+/**
+ * Declares a tool with typed arguments (the JSON Schema describes them to the model). A tool that is no
+ * object, or lacks its name, description, schema or run, is refused at once (`<defineTool arguments>` field
+ * 'tool.run'), not when a run first uses it; runAgentLoop checks the name's form and that no two share it.
+ */
 export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
+  checkArguments('defineTool', (issue) => {
+    if (!objectArgumentIssue(issue, tool, { field: 'tool', hint: TOOL_HINT })) return;
+    if (tool.name === '') issue('tool.name', 'missing_input', 'is empty', TOOL_HINT);
+    else stringIssue(issue, tool.name, { field: 'tool.name', hint: TOOL_HINT });
+    stringIssue(issue, tool.description, { field: 'tool.description', hint: TOOL_HINT });
+    objectArgumentIssue(issue, tool.parameters, { field: 'tool.parameters', hint: "the arguments' JSON Schema, e.g. { type: 'object', properties: { query: { type: 'string' } } }" });
+    functionIssue(issue, tool.run, { field: 'tool.run', hint: 'run(args, context) returns the observation: a string, or { output, tokens?, error? }' });
+  });
   return tool;
 }
 

@@ -2,7 +2,8 @@
  * A real-loop tree's recordings, written as an importer writes a session tree (docs/trace-format.md,
  * "Session trees"), so `replay --tree` of them replays the tree the run was:
  * - every header's `agent`: the tree's session, the agent's id and kind, and for a sub-agent its parent
- *   and the parent's tool call that started it; the parent's tool call names it (`startedAgentId`);
+ *   and the parent's tool call that started it; the parent's tool call names it (`startedAgentId`, or
+ *   `startedAgentIds` naming every one when it started several);
  * - every header's `recordedSettings`: the brakes that agent ran under on its own — the root's, or for a
  *   sub-agent its run's per-call brakes with the per-agent limits (`subagentLimits`) as its step cap and
  *   budget (the tree's own brakes bind the totals: they are the root's);
@@ -20,6 +21,7 @@
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
+import { withStartedAgents } from '../trace/startedAgents.js';
 import type { AgentRef, CallRecord, TraceHeader } from '../trace/types.js';
 import { runBrakes, type SubagentLimits } from '../tree/budget.js';
 import type { TraceRecorder } from './types.js';
@@ -52,13 +54,27 @@ export class TreeTimeline {
   sessionId = 'live';
   recordedAt: string | undefined;
   private lastStartMs = -Infinity;
-  /** Sub-agents started, by `parentAgentId \n toolCallId`. */
-  readonly started = new Map<string, string>();
+  /** Sub-agents started by the tool calls of calls not yet recorded, in the order started, by `parentAgentId \n callIndex`. */
+  private readonly started = new Map<string, string[]>();
 
   /** The start of a call let through now, the tree having run `elapsedMs`. */
   nextStartMs(elapsedMs: number): number {
     this.lastStartMs = Math.max(elapsedMs, this.lastStartMs + 1);
     return this.lastStartMs;
+  }
+
+  /** `parent.agentId`'s tool call `parent.callIndex` (of the call whose tools are running) started `agentId`. */
+  addStart(parent: { agentId: string; callIndex: number }, agentId: string): void {
+    const key = `${parent.agentId}\n${parent.callIndex}`;
+    this.started.set(key, [...(this.started.get(key) ?? []), agentId]);
+  }
+
+  /** The agents `agentId`'s tool call `callIndex` started, taken as its call is recorded (a later call's tool calls start afresh). */
+  takeStarts(agentId: string, callIndex: number): string[] {
+    const key = `${agentId}\n${callIndex}`;
+    const ids = this.started.get(key) ?? [];
+    this.started.delete(key);
+    return ids;
   }
 }
 
@@ -102,10 +118,7 @@ export function treeRecording(inner: DatingRecorder, member: RecordedMember, bra
     return { ...h, ...(timeline.recordedAt === undefined ? {} : { recordedAt: timeline.recordedAt }), recordedSettings, agent: agentRef(member) };
   };
   const call = (record: CallRecord): CallRecord => {
-    const tools = record.toolCalls?.map((tool) => {
-      const started = tool.id === undefined ? undefined : timeline.started.get(`${member.agentId}\n${tool.id}`);
-      return started === undefined ? tool : { ...tool, startedAgentId: started };
-    });
+    const tools = record.toolCalls?.map((tool, i) => withStartedAgents(tool, timeline.takeStarts(member.agentId, i)));
     return { ...record, startMs: member.takeStartMs(), ...(tools === undefined ? {} : { toolCalls: tools }) };
   };
   return { header: (h) => inner.header(header(h)), call: (record) => inner.call(call(record)), end: (end) => inner.end(end) };

@@ -3,13 +3,13 @@
  * UserError with one issue per field), and the model is never called with options that would fail. The
  * rules for brakes, strategy, prices and limits are the ones every entry point uses (options/rules.ts).
  */
-import { TOKEN_PRICE_KEYS } from '../pricing/cost.js';
-import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { runBrakes } from '../tree/budget.js';
 import { BRAKE_KEYS, brakeIssues, countFromZeroIssue, isObject, modelNameIssue, objectIssue, OptionIssues, pricingIssue, shown, strategyIssues, subagentLimitIssues, tokensIssue, unknownKeyIssues, type Issue, type ListsEvery } from '../options/rules.js';
 import type { AgentContextOptions, AgentLoopOptions, RetryPolicy, SubagentSpec } from './types.js';
 import { CACHE_WRITES_OPTIONS } from './cacheWrites.js';
+import { unboundedIssues } from './bounded.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -51,29 +51,6 @@ function shellIssues(issue: Issue, options: AgentLoopOptions): void {
   }
 }
 
-/** A model's prices (once pricingIssue found them an object with a base): each price whole picodollars per token, input and output given; its tiers a list of such prices. */
-function pricesIssues(issue: Issue, field: string, pricing: unknown): void {
-  if (!isObject(pricing) || !isObject(pricing.base)) return;
-  tokenPricesIssues(issue, `${field}.base`, pricing.base);
-  if (!Array.isArray(pricing.tiers)) return issue(`${field}.tiers`, 'invalid_value', `${shown(pricing.tiers)} is not a list of price tiers`, "[] for none; loadPriceTable().resolve('gpt-4o') gives a model's prices whole");
-  pricing.tiers.forEach((tier: unknown, i) => {
-    const at = `${field}.tiers[${i}]`;
-    if (!isObject(tier) || !isObject(tier.prices)) return issue(at, 'invalid_value', `${shown(tier)} is not { aboveInputTokens, prices }`, 'a whole-prompt tier: its threshold and its prices');
-    countFromZeroIssue(issue, `${at}.aboveInputTokens`, tier.aboveInputTokens, 'the prompt size in tokens past which the tier bills');
-    tokenPricesIssues(issue, `${at}.prices`, tier.prices);
-  });
-}
-
-function tokenPricesIssues(issue: Issue, field: string, prices: Record<string, unknown>): void {
-  for (const key of TOKEN_PRICE_KEYS) {
-    const price = prices[key];
-    if (price === undefined && key !== 'input' && key !== 'output') continue;
-    if (!(Number.isSafeInteger(price) && (price as number) >= 0)) {
-      issue(`${field}.${key}`, price === undefined ? 'missing_field' : 'invalid_number', `${shown(price)} is not a price in whole picodollars per token, 0 or more`, "e.g. 150000 for $0.15 per million tokens; loadPriceTable().resolve('gpt-4o') gives a model's prices whole");
-    }
-  }
-}
-
 /**
  * The wait the retry policy gives before retry `attempt`, once it is one: milliseconds, finite and 0 or
  * more (a negative wait would turn a VirtualClock back); else a UserError naming retry.backoffMs.
@@ -109,7 +86,7 @@ function contextIssues(issue: Issue, context: AgentContextOptions | undefined): 
   if (typeof context?.goal !== 'string') issue('context.goal', 'missing_field', 'is not a string', 'the task the agent is given');
 }
 
-const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits', 'cacheWrites'] as const;
+const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits', 'cacheWrites', 'unbounded'] as const;
 const CONTEXT_KEYS = ['system', 'goal', 'strategy', 'systemTokens', 'goalTokens', 'countTokens'] as const;
 const RETRY_KEYS = ['maxRetries', 'backoffMs'] as const;
 const SPEC_KEYS = ['agentId', 'model', 'tools', 'context', 'pricing', 'brakes', 'recorder'] as const;
@@ -133,7 +110,10 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   modelIssues(issue, options.model);
   toolIssues(issue, options.tools);
   if (options.brakes === undefined) issue('brakes', 'missing_field', 'is missing', 'brake settings, e.g. { maxSteps: 12 } or REFERENCE_PRESET; {} for the defaults');
+  const beforeBrakes = issues.issues.length;
   brakeIssues(issue, options.brakes);
+  // A run nothing ends (bounded.ts), once its brakes are brakes (a misspelt cap is named as that alone).
+  if (issues.issues.length === beforeBrakes) unboundedIssues(issue, options);
   shellIssues(issue, options);
   retryIssues(issue, options.retry);
   cacheWritesIssues(issue, options.cacheWrites);
@@ -147,7 +127,6 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   }
   for (const [field, pricing, required] of [['pricing', options.pricing, true], ['summaryPricing', options.summaryPricing, false]] as const) {
     pricingIssue(issue, field, pricing, required);
-    pricesIssues(issue, field, pricing);
   }
   const summaryModel = options.context?.strategy?.summary?.model;
   if (summaryModel !== undefined && summaryModel !== options.model?.name && options.summaryPricing === undefined) {
@@ -174,7 +153,6 @@ export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
   if (isObject(spec.brakes)) treeTotalIssues(issue, spec.brakes);
   contextIssues(issue, spec.context);
   pricingIssue(issue, 'pricing', spec.pricing, false);
-  pricesIssues(issue, 'pricing', spec.pricing);
   methodsIssue(issue, 'recorder', spec.recorder, ['header', 'call', 'end'], RECORDER_HINT);
   return issues.issues;
 }
@@ -185,7 +163,7 @@ export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
  * own), and its own steps and spend are `subagentLimits`'. Given in its spec, they would do nothing: refused.
  */
 function treeTotalIssues(issue: Issue, brakes: Record<string, unknown>): void {
-  const perRun = runBrakes(brakeConfig(brakes as BrakeSettings)) as unknown as Record<string, unknown>;
+  const perRun = runBrakes(filledBrakeConfig(brakes as BrakeSettings)) as unknown as Record<string, unknown>;
   for (const key of Object.keys(brakes)) {
     if (brakes[key] === undefined || key in perRun || !(BRAKE_KEYS as readonly string[]).includes(key)) continue;
     const own = key === 'maxSteps' || key === 'maxCostPico' ? `; a sub-agent's own ${key === 'maxSteps' ? 'steps' : 'spend'}: subagentLimits.${key} on the root run` : '';

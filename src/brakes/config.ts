@@ -1,5 +1,6 @@
 import type { Pico } from '../money.js';
 import { usdToPico } from '../money.js';
+import { brakeIssues, OptionIssues } from '../options/rules.js';
 
 export type RepeatMode = 'total' | 'consecutive' | 'cycle';
 export type SameErrorMode = 'consecutive' | 'total';
@@ -67,8 +68,21 @@ export const NO_BRAKES: BrakeConfig = {
  */
 export type BrakeSettings = Partial<BrakeConfig>;
 
-/** The full BrakeConfig for `settings`: NO_BRAKES (the CLI's defaults) with each setting given (undefined: left out). */
+/**
+ * The full BrakeConfig for `settings`: NO_BRAKES (the CLI's defaults) with each setting given (undefined: left
+ * out). Settings the entry points would refuse (options/rules.ts brakeIssues: NaN, a fraction, a misspelt key,
+ * not an object) are one UserError, `<brakeConfig arguments>` field 'settings.maxSteps', never a config.
+ */
 export function brakeConfig(settings: BrakeSettings = {}): BrakeConfig {
+  // Said as options/given.ts argumentsFile says it; not imported from there: given.ts reaches modules that read NO_BRAKES as they load.
+  const issues = new OptionIssues('<brakeConfig arguments>');
+  brakeIssues(issues.add, settings, 'settings');
+  issues.throwIfAny();
+  return filledBrakeConfig(settings);
+}
+
+/** brakeConfig unchecked: for settings being checked (agent/validate.ts reads which of them bind totals). */
+export function filledBrakeConfig(settings: BrakeSettings): BrakeConfig {
   const config: BrakeConfig = { ...NO_BRAKES };
   for (const [key, value] of Object.entries(settings)) if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
   return config;

@@ -12,8 +12,9 @@
  * its `calls` are inflated from the entry's calls (read with the entry) only if something asks for them
  * (the compiled replay, what-ifs, sweeps and their reports do not), their chunk's CRC-32 checked before
  * the run is served. Only formats whose runs depend on the input's bytes alone are kept, as in the runs
- * cache (traceCache.ts). The cache never makes a run fail: an entry not to be trusted (cut short,
- * foreign, failing a CRC-32: its head's, a block's, a calls chunk's) is ignored and written again; an
+ * cache (traceCache.ts), and no run read in part from another file (readsOtherFile). The cache never
+ * makes a run fail: an entry not to be trusted (cut short, foreign, failing a CRC-32: its head's, a
+ * block's, a calls chunk's) is ignored and written again; an
  * entry that cannot be written is skipped. The directory is bounded (cacheBound.ts): an entry read is
  * touched, every entry written sweeps the least recently used past the bound away, and an entry that
  * grows past the whole bound while written is abandoned.

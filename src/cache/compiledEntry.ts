@@ -21,11 +21,13 @@
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { nodeWorkerThreads } from '../io/builtins.js';
+import type { ListsEvery } from '../options/rules.js';
 import type { Trace } from '../trace/types.js';
 import { CALLS_CHUNKS_IN_FLIGHT, CallsWriter, crc32Of, type CallsAt, type CallsChunk } from './callsChunks.js';
-import { fitsTemplate, pad8, splitValue, type ArrayEntry, type ArrayKind } from './compiledCodec.js';
+import { fitsTemplate, NotStorable, pad8, splitValue, type ArrayEntry, type ArrayKind } from './compiledCodec.js';
 import type { ArrayProgram } from './columnProgram.js';
 import { BlockWriter, type BlockHead, type EncodedBlock } from './entryBlocks.js';
+import { readsOtherFile } from './traceCache.js';
 
 export const MAGIC = Buffer.from('LCCACHE4', 'latin1');
 export const TRAILER_MAGIC = 0x4c434334; // "LCC4"
@@ -38,6 +40,15 @@ export const TRAILER_BYTES = 20;
  * are; its header's line (Trace.headerLine; null: none).
  */
 export type StoredRun = [source: string, header: Trace['header'], end: Trace['end'], template: number, leaves: unknown[], block: number, index: number, ...calls: CallsAt, headerLine: number | null];
+
+/**
+ * Every field of a Trace, each kept by a StoredRun (calls in the calls file) but `modelPlace`: a run that
+ * has one is not kept at all (traceCache.ts readsOtherFile). The compiler holds the list complete, so a
+ * field Trace gains fails to build until an entry keeps it (a cached run would lose it) or says why not.
+ */
+const TRACE_FIELDS = ['source', 'headerLine', 'modelPlace', 'header', 'calls', 'end'] as const;
+const TRACE_FIELDS_LISTED: ListsEvery<Trace, typeof TRACE_FIELDS> = true;
+void TRACE_FIELDS_LISTED;
 
 /** A stored run's header line (Trace.headerLine): undefined when it has none, or the entry holds something else there. */
 export function storedHeaderLine(run: StoredRun): number | undefined {
@@ -110,8 +121,9 @@ export class EntryWriter {
     this.calls = new CallsWriter(this.callsFd);
   }
 
-  /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe). */
+  /** Appends one run (throws NotStorable for a compiled trace the codec cannot describe, or a run read in part from another file). */
   add(trace: Trace, compiled: object): void {
+    if (readsOtherFile(trace)) throw new NotStorable(`${trace.source} reads ${trace.modelPlace!.file}`);
     const found: ArrayEntry[] = [];
     const leaves: unknown[] = [];
     const template = this.templateOf(compiled, found, leaves);

@@ -7,6 +7,7 @@
  * (before, only the three folders were hashed: a change to replayedCalls.ts left warm entries replaying
  * aborted runs as completed); so does a change to an importer, whose runs an entry keeps (before, each
  * importer change needed COMPILED_CACHE_FORMAT bumped by hand, or warm entries kept the old reading).
+ * The CLI's bundles carry both hashes as the build computed them (LOOPCOST_BUNDLED_CODE_HASHES below).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -72,16 +73,25 @@ function codeRoot(): string {
   return fileURLToPath(new URL('../', import.meta.url));
 }
 
-let compilerHash: string | undefined;
-let importerHash: string | undefined;
+/**
+ * The two hashes as the build computed them (scripts/bundle-cli.mjs: codeHashOf dist/ as it bundled it),
+ * defined in each bundle the CLI and its sweep workers run: the code a bundle holds is the code they hash,
+ * so a bundle never keys an entry by code it does not run (nor by dist/ files changed after it was made).
+ * Undefined in the files tsc writes and under a test runner: there the hashes are computed from the files.
+ */
+declare const LOOPCOST_BUNDLED_CODE_HASHES: { compiler: string; importer: string } | undefined;
+const bundled = typeof LOOPCOST_BUNDLED_CODE_HASHES === 'undefined' ? undefined : LOOPCOST_BUNDLED_CODE_HASHES;
 
-/** The hash of the code that compiled an entry and read its runs (codeHashOf the code's root), computed once per process. */
+let compilerHash: string | undefined = bundled?.compiler;
+let importerHash: string | undefined = bundled?.importer;
+
+/** The hash of the code that compiled an entry and read its runs (codeHashOf the code's root): the bundle's, else computed once per process (~25–45 ms). */
 export function compilerCodeHash(): string {
   compilerHash ??= codeHashOf(codeRoot());
   return compilerHash;
 }
 
-/** The hash of the importers' code (src/import and what it imports): part of a runs cache entry's key, computed once per process. */
+/** The hash of the importers' code (src/import and what it imports): part of a runs cache entry's key; the bundle's, else computed once per process. */
 export function importerCodeHash(): string {
   importerHash ??= codeHashOf(codeRoot(), IMPORTER_FOLDERS);
   return importerHash;

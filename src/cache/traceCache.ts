@@ -44,6 +44,16 @@ export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;
 /** The formats whose runs depend on the input's bytes alone. */
 export const SELF_CONTAINED: ReadonlySet<TraceFormat> = new Set<TraceFormat>(['native', 'mini-swe-agent', 'cassette', 'exchanges', 'otlp', 'codex']);
 
+/**
+ * A run read in part from another file than its input (Trace.modelPlace: a Claude Code sub-agent's run,
+ * its model and calls read from its own transcript): an entry's key hashes the input's bytes alone, so
+ * neither cache keeps such a run (a warm read would serve the other file's old calls and say its model's
+ * place no more). SELF_CONTAINED keeps the formats that read other files out; this holds it run by run.
+ */
+export function readsOtherFile(trace: Trace): boolean {
+  return trace.modelPlace !== undefined;
+}
+
 interface EntryHead {
   cache: string;
   key: string;
@@ -86,7 +96,7 @@ export class TraceFileCache implements RunsCache {
       if (key !== undefined) kept.push(trace);
       if (index++ >= served) yield trace;
     }
-    if (key !== undefined && format !== undefined && SELF_CONTAINED.has(format)) this.store(key, kept);
+    if (key !== undefined && format !== undefined && SELF_CONTAINED.has(format) && !kept.some(readsOtherFile)) this.store(key, kept);
   }
 
   /** The entry's key: undefined when the input is no regular file, is too large to keep, or cannot be read. */

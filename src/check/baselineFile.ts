@@ -24,6 +24,7 @@ import type { ReportSettings } from '../report/settings.js';
 import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
+import { requireStrings } from '../options/textArguments.js';
 
 export const BASELINE_SCHEMA = 'loopcost.check-baseline/3';
 /** The second format: a run's cost range in picodollars (`expectations.runs.costUsd`), read converted to USD. */
@@ -207,6 +208,7 @@ const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-b
  * refuses them (src/io/jsonText.ts).
  */
 export function parseBaseline(text: string, file: string): BaselineFile {
+  requireStrings('parseBaseline', { text, file });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -259,5 +261,6 @@ function unknownKeyIssue(file: string, path: readonly PropertyKey[], format: unk
  * `1e-3`, with a `%` after it for a percentage), from 0 (none: the figures must match) to 100%.
  */
 export function parseTolerance(text: string): number {
+  requireStrings('parseTolerance', { text });
   return shareFlagValue(text, { flag: '--tolerance', accepts: (share) => share >= 0 && share <= 1, notA: 'is not a tolerance between 0% and 100%', hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3'); 0 for none" });
 }

@@ -4,7 +4,7 @@
  * run (of the scenario, or of one named behaviour); population ones read `populationMetrics`, the one
  * definition sweep, calibrate and project use too. Money is compared in exact picodollars.
  */
-import type { StopReason } from '../brakes/stopReasons.js';
+import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { picoToUsd, picoToUsdString, usdToPico, type Pico } from '../money.js';
 import { formatUsd, formatUsdNumber } from '../report/money.js';
@@ -21,6 +21,18 @@ export interface CheckedRun {
   stopReason: StopReason;
   steps: number;
   costPico: Pico;
+  /** The run completes with no brakes (its baseline): a brake stop of it is a false stop. Absent: not known, none counted. */
+  baselineCompleted?: boolean;
+}
+
+/** The false stops of a population, by the brake (stop reason) and behaviour: what a falseStopRate measured is made of. */
+export interface FalseStopBreakdown {
+  /** Runs a brake stopped that complete with no brakes. */
+  stopped: number;
+  /** Runs that complete with no brakes. */
+  of: number;
+  /** Each (stop reason, behaviour) with its runs, most first; `behaviour` absent for recorded runs. */
+  byStop: { stopReason: StopReason; behaviour?: string; runs: number }[];
 }
 
 export interface ExpectationResult {
@@ -34,8 +46,42 @@ export interface ExpectationResult {
   measuredText: string;
   limit: string;
   pass: boolean;
-  /** Which runs broke a per-run expectation (first of them named). */
+  /** Which runs broke a per-run expectation (first of them named); which brakes and behaviours make a failing falseStopRate. */
   detail?: string;
+  /** `population.falseStopRate`: its false stops by stop reason and behaviour (when the runs say what they complete without brakes). */
+  breakdown?: FalseStopBreakdown;
+}
+
+/** The false stops among `runs` (those that say their baseline), by stop reason and behaviour. */
+export function falseStopBreakdown(runs: readonly CheckedRun[]): FalseStopBreakdown | undefined {
+  if (!runs.some((run) => run.baselineCompleted !== undefined)) return undefined;
+  const counts = new Map<string, { stopReason: StopReason; behaviour?: string; runs: number }>();
+  let of = 0;
+  let stopped = 0;
+  for (const run of runs) {
+    if (run.baselineCompleted !== true) continue;
+    of += 1;
+    if (!isBrakeStop(run.stopReason)) continue;
+    stopped += 1;
+    const key = `${run.stopReason}\u0000${run.behaviour ?? ''}`;
+    const entry = counts.get(key) ?? { stopReason: run.stopReason, ...(run.behaviour === undefined ? {} : { behaviour: run.behaviour }), runs: 0 };
+    entry.runs += 1;
+    counts.set(key, entry);
+  }
+  return { stopped, of, byStop: [...counts.values()].sort((a, b) => b.runs - a.runs) };
+}
+
+/** `9 of 156 runs that complete without brakes stopped by a brake: repeat 7 (resolves 6, recorded 1); max_steps 2 (over-researcher 2)` */
+export function falseStopText(breakdown: FalseStopBreakdown): string {
+  const byReason = new Map<string, { runs: number; behaviours: string[] }>();
+  for (const entry of breakdown.byStop) {
+    const reason = byReason.get(entry.stopReason) ?? { runs: 0, behaviours: [] };
+    reason.runs += entry.runs;
+    reason.behaviours.push(`${entry.behaviour ?? 'recorded'} ${entry.runs}`);
+    byReason.set(entry.stopReason, reason);
+  }
+  const parts = [...byReason.entries()].sort((a, b) => b[1].runs - a[1].runs).map(([reason, { runs, behaviours }]) => `${reason} ${runs} (${behaviours.join(', ')})`);
+  return `${breakdown.stopped} of ${breakdown.of} runs that complete without brakes stopped by a brake${parts.length === 0 ? '' : `: ${parts.join('; ')}`}`;
 }
 
 function boundText(bound: Bound, show: (value: number) => string): string {
@@ -161,7 +207,7 @@ function populationFigures(expect: PopulationExpect): Figure[] {
 /** The name of every population figure an expectation reads, as results name it (`population.<name>`): the one list the baseline reader accepts. */
 export const POPULATION_FIGURE_NAMES: readonly string[] = populationFigures({}).map((figure) => figure.name);
 
-function populationResults(expect: PopulationExpect, metrics: PopulationMetrics): ExpectationResult[] {
+function populationResults(expect: PopulationExpect, metrics: PopulationMetrics, runs: readonly CheckedRun[]): ExpectationResult[] {
   return populationFigures(expect)
     .filter((figure) => figure.bound !== undefined)
     .map((figure) => {
@@ -169,12 +215,14 @@ function populationResults(expect: PopulationExpect, metrics: PopulationMetrics)
       const bound = figure.bound!;
       const pass = value === null ? figure.absentPasses : within(value, bound);
       const exact = figure.exact ?? figure.show;
+      const breakdown = figure.name === 'falseStopRate' ? falseStopBreakdown(runs) : undefined;
       return {
         expectation: `population.${figure.name}`,
         measured: value,
         measuredText: value === null ? figure.absent : (pass ? figure.show : exact)(value),
         limit: boundText(bound, exact),
         pass,
+        ...(breakdown === undefined ? {} : { ...(pass ? {} : { detail: falseStopText(breakdown) }), breakdown }),
       };
     });
 }
@@ -186,7 +234,7 @@ export function evaluateExpectations(expect: ScenarioExpect, runs: readonly Chec
   for (const [name, behaviourExpect] of Object.entries(expect.behaviours ?? {})) {
     results.push(...runResults(`behaviours.${name}`, behaviourExpect, runs.filter((run) => run.behaviour === name)));
   }
-  if (expect.population) results.push(...populationResults(expect.population, metrics));
+  if (expect.population) results.push(...populationResults(expect.population, metrics, runs));
   return results;
 }
 

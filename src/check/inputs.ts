@@ -14,6 +14,7 @@ import { strategyPlaceOf } from '../scenario/run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from '../scenario/settings.js';
 import { asOverridesGiven } from '../scenario/overrides.js';
 import { argumentPlace } from '../options/given.js';
+import { requireCheckInputArguments } from '../options/entryArguments.js';
 
 export interface CheckInput {
   scenario: AnyScenario;
@@ -104,6 +105,7 @@ function entryIssue(entry: { scenario: AnyScenario; i: number; pattern: string; 
  * (`<loadCheckInputs arguments>` field `overrides.contextFlags.context`), never as a flag.
  */
 export function loadCheckInputs(scenarioFiles: readonly string[], overrides: ScenarioOverrides, read: { skipBad?: boolean } = {}): CheckInput[] {
+  requireCheckInputArguments(scenarioFiles, overrides, read);
   return checkInputsOf(scenarioFiles, overrides, { ...read, entry: 'loadCheckInputs' });
 }
 

@@ -7,10 +7,18 @@
  * what drifts then is not the price change.
  */
 import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { PICO_PER_USD } from '../money.js';
+import { pricingIssue, type Issue } from '../options/rules.js';
+import type { TokenPriceKey } from '../pricing/cost.js';
 import { utcDay } from '../pricing/genaiPrices.js';
+import { LITELLM_PRICE_FIELD } from '../pricing/litellmKeys.js';
+import { checkPrice } from '../pricing/litellmValues.js';
+import { checkPriceOrder } from '../pricing/merge.js';
 import type { ModelPricing, PriceSource, PriceTable, PriceTier, TokenPrices } from '../pricing/types.js';
 
-const pico = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/** A price in picodollars per token: its rules are the shared ones (storedPriceIssues). */
+const pico = z.number();
 const tokenPricesSchema = z.strictObject({
   input: pico,
   cachedInput: pico.optional(),
@@ -31,9 +39,54 @@ export const priceRowSchema = z.strictObject({
   pricedAs: z.string(),
   pricesPicoPerToken: tokenPricesSchema,
   tiers: z.array(z.strictObject({ aboveInputTokens: z.number().int().nonnegative(), pricesPicoPerToken: tokenPricesSchema })),
-});
+}).superRefine((row, ctx) => storedPriceIssues(row, (path, message) => ctx.addIssue({ code: 'custom', path, message })));
 
 export type PriceRow = z.infer<typeof priceRowSchema>;
+
+type PriceIssue = (path: (string | number)[], message: string) => void;
+
+/**
+ * A stored row's prices under the rules every price loopcost reads is held to, so a tampered baseline is
+ * refused naming its field rather than the scenario its runs then fail in: whole picodollars per token
+ * (the shared pricingIssue), at most what a price file may give (checkPrice: $1 a token), and in an
+ * order a provider bills by (checkPriceOrder: no cache read above the input price).
+ */
+function storedPriceIssues(row: Pick<PriceRow, 'pricesPicoPerToken' | 'tiers'>, at: PriceIssue): void {
+  const places: [(string | number)[], TokenPrices][] = [[['pricesPicoPerToken'], row.pricesPicoPerToken], ...row.tiers.map((tier, i): [(string | number)[], TokenPrices] => [['tiers', i, 'pricesPicoPerToken'], tier.pricesPicoPerToken])];
+  let notWhole = 0;
+  const whole: Issue = (field, _code, message) => (notWhole++, at(storedPath(field), message));
+  pricingIssue(whole, 'pricing', { base: row.pricesPicoPerToken, tiers: row.tiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, prices: tier.pricesPicoPerToken })) });
+  if (notWhole > 0) return;
+  for (const [path, prices] of places) {
+    let tooHigh = 0;
+    for (const [key, pico] of Object.entries(prices) as [TokenPriceKey, number][]) {
+      const issue = checkPrice(pico / PICO_PER_USD, '', key);
+      if (typeof issue === 'object') at([...path, key], (tooHigh++, `is ${pico} picodollars per token: ${issue.message}`));
+    }
+    if (tooHigh === 0) priceOrderIssue(prices, (key, message) => at([...path, key], message));
+  }
+}
+
+/** `pricing.tiers[1].prices.input` (pricingIssue's field) → the stored row's path, `tiers[1].pricesPicoPerToken.input`. */
+function storedPath(field: string): (string | number)[] {
+  const parts = field.split(/\.|\[(\d+)\]/).filter((part) => part !== undefined && part !== '');
+  return parts.slice(1).map((part) => (part === 'base' || part === 'prices' ? 'pricesPicoPerToken' : /^\d+$/.test(part) ? Number(part) : part));
+}
+
+const KEY_OF_FIELD = new Map<string, TokenPriceKey>(Object.entries(LITELLM_PRICE_FIELD).map(([key, field]) => [field, key as TokenPriceKey]));
+
+/** The pricing module's order rule (checkPriceOrder) applied to one set of prices: the key priced too high, and why. */
+function priceOrderIssue(prices: TokenPrices, at: (key: TokenPriceKey, message: string) => void): void {
+  try {
+    checkPriceOrder({ base: prices, tiers: [] }, { key: 'stored', keyed: {}, given: [] }, '');
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    // The rule names the two prices by their price-file fields, the higher first, and says why after the last colon.
+    const said = error.issues[0]!.message;
+    const [high, low] = [...said.matchAll(/\b[a-z0-9_]+_cost[a-z0-9_]*\b/g)].map((match) => KEY_OF_FIELD.get(match[0])!);
+    at(high!, `is ${prices[high!]} picodollars per token, above ${low} (${prices[low!]}): ${said.split(': ').at(-1)!}`);
+  }
+}
 
 /** A model whose prices differ from the baseline's. */
 export interface PriceRowChange {

@@ -15,6 +15,7 @@ import { evaluateExpectations, type CheckedRun, type ExpectationResult } from '.
 import type { CheckInput } from './inputs.js';
 import { ResolvedPrices } from './modelPrices.js';
 import { argumentPlace, optionPlace, type NamedPlace } from '../options/given.js';
+import { requireCheckArguments } from '../options/entryArguments.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -36,7 +37,7 @@ export interface ScenarioCheck {
 
 function checkedRun(run: PopulationRun): CheckedRun {
   const behaviour = run.truth === undefined ? undefined : (run.truth.name ?? run.truth.behaviour);
-  return { source: run.source, ...(behaviour === undefined ? {} : { behaviour }), stopReason: run.run.stopReason, steps: run.run.steps, costPico: run.run.costPico };
+  return { source: run.source, ...(behaviour === undefined ? {} : { behaviour }), stopReason: run.run.stopReason, steps: run.run.steps, costPico: run.run.costPico, baselineCompleted: run.baseline.stopReason === 'completed' };
 }
 
 /** How checkScenario and checkRuns price the runs, and where that was given. */
@@ -60,6 +61,7 @@ function placedOptions(entry: string, options: CheckRunOptions | string | undefi
  * function's own option.
  */
 export function checkRuns(input: CheckInput, traces: readonly Trace[], prices: PriceTable, options?: CheckRunOptions | string): PopulationRun[] {
+  requireCheckArguments('checkRuns', { input, traces, prices, options });
   return runsOf({ input, traces, prices, options: placedOptions('checkRuns', options), entry: 'checkRuns' });
 }
 
@@ -92,6 +94,7 @@ function runsOf({ input, traces, prices, options, entry }: Checked): PopulationR
 
 /** One scenario checked: checkRuns' runs, their figures and every expectation held against them (`options` as checkRuns', named as this function's own). */
 export function checkScenario(input: CheckInput, traces: readonly Trace[], prices: PriceTable, options?: CheckRunOptions | string): ScenarioCheck {
+  requireCheckArguments('checkScenario', { input, traces, prices, options });
   return scenarioChecked({ input, traces, prices, options: placedOptions('checkScenario', options), entry: 'checkScenario' });
 }
 

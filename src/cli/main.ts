@@ -32,6 +32,7 @@ import project from './commands/project.js';
 import check from './commands/check.js';
 import serve from './commands/serve.js';
 import contexts from './commands/contexts.js';
+import { requireMainArguments } from '../options/textArguments.js';
 
 /** Every command, in the order `loopcost --help` lists them. Add a command here (one import, one entry). */
 export const COMMANDS: readonly CommandModule[] = [replay, whatif, compare, curve, prices, importCommand, generate, fit, sweep, merge, calibrate, project, check, serve, contexts];
@@ -98,6 +99,7 @@ class OutlineProgram extends Command {
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  requireMainArguments(argv, io);
   return runCli(argv, io, registrationFor(argv));
 }
 

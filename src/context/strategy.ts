@@ -15,6 +15,7 @@
 import { UserError } from '../errors.js';
 import { repeatWords } from '../firstRepeat.js';
 import { decimalNumber, readsAsZeroOnly } from '../io/numberText.js';
+import { describeValue } from '../import/common/jsonValue.js';
 import { keyValueSpec, nearGuess, type KeyValueFault } from '../keyValueSpec.js';
 
 export type CacheMode = 'on' | 'off' | 'recorded';
@@ -173,6 +174,7 @@ function triggerPercentOf(place: StrategyPlace, spec: string, trigger: string): 
  */
 export function parseContextSpec(spec: string, where: SpecPlace = SPEC_ARGUMENT): ContextStrategy {
   const place = placeOf(where);
+  if (typeof spec !== 'string') throw new UserError({ ...place, code: spec === undefined ? 'missing_input' : 'invalid_input', message: spec === undefined ? 'is missing: give a context strategy spec (a string)' : `is ${describeValue(spec)}, not a context strategy spec (a string)`, hint: `write ${SPEC_HELP}` });
   const value = spec.trim();
   if (value === 'full') return { kind: 'full' };
   const colon = value.indexOf(':');

@@ -1,8 +1,10 @@
 /** Slices of one sweep swept apart (consecutive trace ranges) joined into one result, column by column. */
 import { EMPTY, type Column, type SweepResult } from './sweepResult.js';
+import { requireSweepParts } from '../options/entryArguments.js';
 
 /** Slices of one sweep (consecutive trace ranges, any order) merged into one, in trace order. */
 export function mergeSweeps(parts: readonly SweepResult[]): SweepResult {
+  requireSweepParts(parts);
   const sorted = [...parts].sort((a, b) => a.from - b.from);
   sorted.forEach((part, k) => {
     if (k > 0 && part.from !== sorted[k - 1]!.from + sorted[k - 1]!.traces) throw new Error('mergeSweeps: the slices do not follow each other');

@@ -54,18 +54,38 @@ export function numberKind(rule: NumberFlagRule): string {
 
 /** A flag's value past its limit: `'1e400' is too large: at most 4,096, why` (the text as written). */
 export function tooLarge(flag: string, written: string, limit: NumberLimit): UserError {
-  const most = limit.text ?? limit.max.toLocaleString('en-US');
-  return new UserError({ file: '<command line>', field: flag, code: 'too_large', message: `'${written}' is too large: at most ${most}, ${limit.why}`, hint: `give at most ${limit.value ?? limit.max}` });
+  return new UserError({ file: '<command line>', field: flag, code: 'too_large', message: `'${written}' is too large: ${limitWords(limit)}`, hint: `give at most ${limit.value ?? limit.max}` });
+}
+
+/** A limit as a refusal says it: `at most 4,096, why`. */
+export function limitWords(limit: NumberLimit): string {
+  return `at most ${limit.text ?? limit.max.toLocaleString('en-US')}, ${limit.why}`;
+}
+
+/** The most a rule takes (its own limit, else 2^53 − 1 for a whole number, the largest double otherwise). */
+export function limitOf(rule: NumberFlagRule): NumberLimit {
+  return rule.limit ?? (rule.whole === true ? COUNT_LIMIT : DOUBLE_LIMIT);
+}
+
+/**
+ * What is wrong with a number by its rule, the one rule of every numeric flag and of the library's
+ * numbers that mirror one (a curve's spec): past its limit (`too_large`), not of its kind (`kind`: NaN, a
+ * negative, a fraction where whole, 0 where not taken), or nothing. Decimal text is never negative.
+ */
+export function numberFault(n: number, rule: NumberFlagRule): 'too_large' | 'kind' | undefined {
+  if (Number.isNaN(n) || n < 0) return 'kind';
+  if (n > limitOf(rule).max) return 'too_large';
+  if ((rule.whole === true && !Number.isInteger(n)) || (n === 0 && rule.zero !== true)) return 'kind';
+  return undefined;
 }
 
 /** A numeric flag's value by its rule, else a UserError naming the flag (see the module's comment). */
 export function numberFlag(flag: string, value: string, rule: NumberFlagRule): number {
   const n = decimalNumber(value);
   const written = rule.written ?? value.trim();
-  if (Number.isNaN(n)) throw flagError(flag, written, numberKind(rule));
-  const limit = rule.limit ?? (rule.whole === true ? COUNT_LIMIT : DOUBLE_LIMIT);
-  if (n > limit.max) throw tooLarge(flag, written, limit);
-  if ((rule.whole === true && !Number.isInteger(n)) || (n === 0 && rule.zero !== true)) throw flagError(flag, written, numberKind(rule));
+  const fault = numberFault(n, rule);
+  if (fault === 'too_large') throw tooLarge(flag, written, limitOf(rule));
+  if (fault === 'kind') throw flagError(flag, written, numberKind(rule));
   return n;
 }
 

@@ -15,13 +15,13 @@ import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, positiveInt, typ
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 
-/** A number of seconds or USD, 0 or more (`check --tolerance`). */
+/** A number of seconds or USD, 0 or more (the number rule of every flag taking 0; `--tolerance` is a share: check/baselineFile.ts parseTolerance). */
 export function nonNegativeNumber(flag: string, value: string): number {
   return numberFlag(flag, value, { zero: true, example: '0.5' });
 }
 
 /** The most seconds `--timeout` takes: 2^53 − 1 ms, the most a trace's clock holds. */
-const MAX_TIMEOUT: NumberLimit = { max: Math.floor(MAX_LATENCY_MS / 1000), text: `${Math.floor(MAX_LATENCY_MS / 1000)} seconds`, why: "2^53 − 1 ms, the most a run's virtual clock holds" };
+export const MAX_TIMEOUT: NumberLimit = { max: Math.floor(MAX_LATENCY_MS / 1000), text: `${Math.floor(MAX_LATENCY_MS / 1000)} seconds`, why: "2^53 − 1 ms, the most a run's virtual clock holds" };
 
 /**
  * A cost limit in USD as picodollars: at most $9,007.199254740991 (2^53 − 1 picodollars), the most one
@@ -37,7 +37,7 @@ export function maxCostPico(flag: string, value: string): Pico {
 }
 
 /** The most a cost limit takes: 2^53 − 1 picodollars, the most one run's spend is counted exactly. */
-const MAX_COST: NumberLimit = { max: MAX_USD, value: MAX_RUN_COST_TEXT.slice(1).replace(/,/g, ''), text: `${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars)`, why: "the most one run's spend is counted exactly" };
+export const MAX_COST: NumberLimit = { max: MAX_USD, value: MAX_RUN_COST_TEXT.slice(1).replace(/,/g, ''), text: `${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars)`, why: "the most one run's spend is counted exactly" };
 
 /** `--timeout S` (seconds of virtual time, e.g. 120) as whole milliseconds, at least 1: a timeout of 0 stops every run at its first call that takes time. */
 function timeoutMs(value: string): number {
@@ -177,8 +177,33 @@ const NOT_TRIED: Readonly<Record<string, string>> = Object.fromEntries(
   [['cache', '--cache on|off', 'cache=on,off'], ['context', '--context', 'context=…'], ['tool-result-cap', '--tool-result-cap', 'tool-result-cap=…'], ['model', '--model', 'model=…']].map(([name, flag, grid]) => [name, `--try varies brakes only: give the ${name} with ${flag}, or compare values with loopcost sweep INPUTS --grid ${grid}`]),
 );
 
-/** A what-if setting (brakesFromSpec) as read: the preset it names, if any (its brakes' base), and its brakes. */
-export function trySpec(spec: string): { preset: string | undefined; brakes: BrakeConfig } {
+/** The brake fields each `--try` key sets (`repeat-action` its skip limits too: `repeat-action=stop` clears them). */
+const TRIED_FIELDS: Readonly<Record<keyof BrakeFlags, readonly (keyof BrakeConfig)[]>> = {
+  preset: [],
+  maxSteps: ['maxSteps'],
+  maxCost: ['maxCostPico'],
+  timeout: ['timeoutMs'],
+  maxRepeat: ['maxRepeat'],
+  repeatMode: ['repeatMode'],
+  repeatAction: ['repeatAction', 'maxSkips', 'skipWarningTokens'],
+  maxSkips: ['maxSkips'],
+  skipWarning: ['skipWarningTokens'],
+  maxSameError: ['maxSameError'],
+  sameErrorMode: ['sameErrorMode'],
+  maxTokens: ['maxTokens'],
+  maxBacktracks: ['maxBacktracks'],
+  budgetMode: ['budgetMode'],
+  contextWindow: ['contextWindow'],
+  maxOutputTokens: ['maxOutputTokens'],
+};
+
+/**
+ * A what-if setting (brakesFromSpec) as read: the preset it names, if any (its brakes' base), its brakes,
+ * and `onTop`: the brake fields it names, to be set on top of each run's own brakes (its what-if baseline),
+ * every other brake kept: a what-if of one change. A setting that names a preset (`preset=none,max-steps=50`)
+ * is a whole set of brakes in place of the baseline's, so it has no `onTop`.
+ */
+export function trySpec(spec: string): { preset: string | undefined; brakes: BrakeConfig; onTop?: Partial<BrakeConfig> } {
   const flags: BrakeFlags = {};
   const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
   const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
@@ -189,7 +214,11 @@ export function trySpec(spec: string): { preset: string | undefined; brakes: Bra
     throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
   }
   try {
-    return { preset: flags.preset, brakes: brakesFromFlags(flags) };
+    const brakes = brakesFromFlags(flags);
+    if (flags.preset !== undefined) return { preset: flags.preset, brakes };
+    const onTop: Record<string, unknown> = {};
+    for (const field of Object.keys(flags) as (keyof BrakeFlags)[]) for (const key of TRIED_FIELDS[field]) onTop[key] = brakes[key];
+    return { preset: undefined, brakes, onTop: onTop as Partial<BrakeConfig> };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     // A bad value names the `--try` setting it came from (`--try max-cost`), as `--grid max-cost` does.

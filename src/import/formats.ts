@@ -13,6 +13,7 @@ import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
 import { otelSdkJsonRefusal, otelSdkTextRefusal } from './otel/sdkJson.js';
 import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
+import { requireStrings } from '../options/textArguments.js';
 
 /** Every trace format loopcost reads, as a message names it: the one list (the refusals of an input name them from it). */
 export const TRACE_FORMATS = {
@@ -28,8 +29,8 @@ export const TRACE_FORMATS = {
 
 export type TraceFormat = keyof typeof TRACE_FORMATS;
 
-/** The line types of a Claude Code transcript. */
-const CLAUDE_CODE_LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);
+/** The line types of a Claude Code transcript (claudeCode/lineFields.ts: a line of another type is not read). */
+export const CLAUDE_CODE_LINE_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'custom-title']);
 
 /** A parsed line of a Claude Code transcript: one of its line types, with its session fields. */
 export function looksLikeClaudeCodeLine(value: unknown): boolean {
@@ -39,14 +40,28 @@ export function looksLikeClaudeCodeLine(value: unknown): boolean {
   return typeof value.sessionId === 'string';
 }
 
-/** True when the text's first YAML key is `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR); comments and a `---` start allowed. */
+/** A top-level key of a YAML mapping, at the start of its line (`name:` or `name: value`). */
+const TOP_LEVEL_KEY = /^[A-Za-z_][\w-]*\s*:(\s|$)/;
+
+/**
+ * True when the text is a YAML mapping with a top-level key `interactions:` (vcrpy) or `http_interactions:`
+ * (Ruby VCR) among its first 50 lines (comments and a `---` start allowed): recorders write it first; a
+ * hand-made file may define anchors under other keys before it (read as a cassette, its aliases are then
+ * held to the alias limit: cassetteYaml.ts).
+ */
 export function looksLikeCassette(text: string): boolean {
   for (const raw of text.split(/\r?\n/, 50)) {
     const line = raw.trimEnd();
     if (line === '' || line.startsWith('#') || line === '---' || line.startsWith('%')) continue;
-    return /^(?:http_)?interactions:(\s|$)/.test(line);
+    if (/^(?:http_)?interactions:(\s|$)/.test(line)) return true;
+    if (!TOP_LEVEL_KEY.test(line) && !/^[\s-]/.test(line)) return false;
   }
   return false;
+}
+
+/** A JSON document (a YAML one too) whose top-level `interactions` or `http_interactions` is a list: a cassette, written as JSON. */
+export function looksLikeJsonCassette(parsed: unknown): boolean {
+  return isJsonObject(parsed) && (Array.isArray(parsed.interactions) || Array.isArray(parsed.http_interactions));
 }
 
 export function looksLikeExchangeLine(obj: unknown): boolean {
@@ -206,6 +221,7 @@ function refuseReport(text: string, head: string, path: string): void {
  * `scenario:` line is told so, and one of loopcost's own reports as such (refuseReport).
  */
 export function detectFormat(text: string, path: string): TraceFormat {
+  requireStrings('detectFormat', { text, path });
   const head = firstLineOf(text).line;
   if (head === '') {
     throw new UserError({ file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
@@ -221,6 +237,7 @@ export function detectFormat(text: string, path: string): TraceFormat {
     if (looksLikeSweAgent(record)) return 'swe-agent';
     if (looksLikeOtlp(record)) return 'otlp';
   }
+  if (looksLikeJsonCassette(record)) return 'cassette';
   if (SCENARIO_MARK.test(text)) throw new UserError({ file: path, ...SCENARIO_NOT_AS_FILE });
   if (isJsonObject(record) ? scenarioKeys(Object.keys(record)) : looksLikeUnmarkedScenario(text)) throw new UserError({ file: path, ...MISSING_SCENARIO_LINE });
   refuseTooDeep(text, path);

@@ -14,6 +14,8 @@ import { importWith, withSidecar, type Importer } from './importers.js';
 import { importMiniSweAgent } from './miniSweAgent.js';
 import { importOtlpJson } from './otel.js';
 import { importSweAgent } from './sweAgent.js';
+import { requireStrings } from '../options/textArguments.js';
+import { allMadeValid } from '../options/traceValues.js';
 
 const IMPORTERS: Record<TraceFormat, Importer> = {
   native: parseNativeTraces,
@@ -31,5 +33,6 @@ const IMPORTERS: Record<TraceFormat, Importer> = {
  * rules every run obeys (src/trace/rules.ts); an issue an importer could not place in a file is placed in this one.
  */
 export function importText(text: string, path: string, format?: TraceFormat): Trace[] {
-  return importWith((found) => IMPORTERS[found], text, path, format);
+  requireStrings('importText', { text, path, format }, ['format']);
+  return allMadeValid(importWith((found) => IMPORTERS[found], text, path, format));
 }

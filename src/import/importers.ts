@@ -55,7 +55,27 @@ export function importWith(importerOf: (format: TraceFormat) => Importer, text: 
   } catch (error) {
     throw placedError(error, path);
   }
+  return handedOver(traces, path);
+}
+
+/**
+ * The runs an importer read from `path`, held to the rules (`ruleChecked`). An input of no run (a Claude
+ * Code transcript or a Codex rollout that records no model call) is refused, as a native file of none is
+ * ("holds no trace"): every command then says so, naming the file, instead of reporting 0 runs at $0.
+ */
+export function handedOver(traces: Trace[], path: string): Trace[] {
+  if (traces.length === 0) throw noModelCall(path);
   return ruleChecked(traces);
+}
+
+/** The refusal of an input that read cleanly but records no model call. */
+export function noModelCall(path: string, why = ''): UserError {
+  return new UserError({
+    file: path,
+    code: 'no_runs',
+    message: `holds no model call${why}: no run to read (a trace file of no runs is refused when read)`,
+    hint: 'name a log that records model calls (a session with assistant replies, a rollout with token counts)',
+  });
 }
 
 /** SWE-agent's importer given the run's `*.args.yaml` beside the trace, when there is one. */

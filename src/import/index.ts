@@ -12,9 +12,10 @@ import { lineBatches, readDocument } from '../io/readLines.js';
 import { streamNativeTracesAsync, type HeaderRead } from '../trace/parseNative.js';
 import type { Trace } from '../trace/types.js';
 import { detectFormat, lineFormat, sessionFileCandidates, type TraceFormat } from './formats.js';
-import { importWith, loadImporter, placedError, ruleChecked } from './importers.js';
+import { handedOver, importWith, loadImporter, placedError } from './importers.js';
 import { readNativeRange } from './nativeRange.js';
 import { siblingSessionFiles } from './claudeCode/siblingAgents.js';
+import { madeValidStream } from '../options/traceValues.js';
 
 export { detectFormat, type TraceFormat };
 
@@ -52,6 +53,11 @@ export async function loadTraceFile(path: string, options: ReadOptions = {}): Pr
  * whole file, and are read whole (at most --max-line-mb).
  */
 export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
+  // The runs a reader makes are valid by construction: an entry point given one does not check its values again.
+  return madeValidStream(readRuns(path, options));
+}
+
+function readRuns(path: string, options: ReadOptions): AsyncGenerator<Trace> {
   const limits = readLimits(options.limits);
   if (options.range !== undefined) return readNativeRange(path, options.range, limits);
   const told = { headerRead: options.headerRead };
@@ -90,7 +96,7 @@ async function importDocument(text: string, path: string, formatSeen?: (format: 
   return importWith(() => importer, text, path, format);
 }
 
-/** A coding agent's log (Claude Code, Codex), read line by line, its runs held to the rules like every import. */
+/** A coding agent's log (Claude Code, Codex), read line by line, its runs handed over like every import's (one of none refused). */
 async function importAgentLog(format: 'claude-code' | 'codex', input: OpenedInput, limits: ReadLimits): Promise<Trace[]> {
   const batches = lineBatches(input, limits.maxLineBytes);
   let traces: Trace[];
@@ -102,7 +108,7 @@ async function importAgentLog(format: 'claude-code' | 'codex', input: OpenedInpu
   } catch (error) {
     throw placedError(error, input.label);
   }
-  return ruleChecked(traces);
+  return handedOver(traces, input.label);
 }
 
 /**

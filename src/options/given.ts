@@ -6,7 +6,10 @@
  * Pure: no node:*.
  */
 import { UserError } from '../errors.js';
+import type { Trace } from '../trace/types.js';
+import { argumentsFile } from './arguments.js';
 import { isObject, optionsFile, shown } from './rules.js';
+import { requireTraceValues } from './traceValues.js';
 
 /** Where a place is said: a file (or `<… options>`, `<command line>`), a field, its line where it has one. */
 export interface NamedPlace {
@@ -22,7 +25,7 @@ export function optionPlace(entry: string, field: string): NamedPlace {
 
 /** An entry point's argument as a place: `<summaryPricingOf arguments>` field `strategy` (as a missing one is refused). */
 export function argumentPlace(entry: string, field: string): NamedPlace {
-  return { file: `<${entry} arguments>`, field };
+  return { file: argumentsFile(entry), field };
 }
 
 /** `--model` on the command line: what the CLI's commands name a re-pricing model by. */
@@ -63,18 +66,31 @@ function requireOne(entry: string, field: string, value: unknown, expected: Expe
   if (!isObject(value) || !expected.is(value)) throw refuse(entry, field, value, expected);
 }
 
-/** `trace`, the one run an entry point replays. */
+/** `trace`, the one run an entry point replays: its shape, then its values as the native reader holds a file's (traceValues.ts; once per run). */
 export function requireTrace(entry: string, trace: unknown, field = 'trace'): void {
   requireOne(entry, field, trace, TRACE);
+  requireTraceValues(argumentsFile(entry), trace as Trace, field);
 }
 
 /** `traces`, every one a run (replayTree, replayTrees; populationRuns' `inputs.traces`): the first missing one named by its index. */
 export function requireTraces(entry: string, traces: unknown, field = 'traces'): void {
+  eachRun(entry, traces, field, requireTrace);
+}
+
+/**
+ * `traces` in shape only (writeNativeTraces): a writer writes what it is given, a file of bad values too
+ * (what a test of the reader writes), and the reader refuses it when it is read back.
+ */
+export function requireTraceShapes(entry: string, traces: unknown): void {
+  eachRun(entry, traces, 'traces', (_, trace, at) => requireOne(entry, at, trace, TRACE));
+}
+
+function eachRun(entry: string, traces: unknown, field: string, checkRun: (entry: string, trace: unknown, field: string) => void): void {
   if (traces === null || typeof traces !== 'object' || typeof (traces as Iterable<unknown>)[Symbol.iterator] !== 'function') {
     throw refuse(entry, field, traces, { ...TRACE, what: 'runs (an array of Traces)' });
   }
   // Only an array is checked run by run here: another iterable may be read once only (replayTrees takes a stream).
-  if (Array.isArray(traces)) traces.forEach((trace, i) => requireTrace(entry, trace, `${field}[${i}]`));
+  if (Array.isArray(traces)) traces.forEach((trace, i) => checkRun(entry, trace, `${field}[${i}]`));
 }
 
 const SWEEP_TRACE: Expected = {

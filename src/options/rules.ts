@@ -5,26 +5,17 @@
  * A limit the brakes could not hold exactly, an unknown setting or a strategy `--context` could not say is
  * refused here, not mid-run.
  */
-import { UserError, type InputIssue } from '../errors.js';
+import { UserError } from '../errors.js';
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { contextSpecOf, parseContextSpec, type ContextStrategy, type SummarySpec } from '../context/strategy.js';
 import { nearestField, unknownFieldsHint } from '../import/common/nearestName.js';
 import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
+import { TOKEN_PRICE_KEYS } from '../pricing/cost.js';
+import { isObject, OptionIssues, shown, type Issue } from './issues.js';
 
-/** Reports one problem: the field's dotted path, a zod-style code, what is wrong, what to do. */
-export type Issue = (field: string, code: string, message: string, hint: string) => void;
-
-/** The issues of one entry point's options (`file`: `<replayTrace options>`), thrown together. */
-export class OptionIssues {
-  readonly issues: InputIssue[] = [];
-  constructor(private readonly file: string) {}
-  readonly add: Issue = (field, code, message, hint) => void this.issues.push({ file: this.file, ...(field === '' ? {} : { field }), code, message, hint });
-  throwIfAny(): void {
-    if (this.issues.length > 0) throw new UserError(this.issues);
-  }
-}
+export { isObject, OptionIssues, shown, type Issue } from './issues.js';
 
 /** The `file` an entry point's option issues name: `<replayTrace options>` (the CLI's are `<command line>`). */
 export function optionsFile(entry: string): string {
@@ -39,16 +30,6 @@ export function validateOptions(entry: string, options: unknown, keys: readonly 
     check(issues.add, options);
   }
   issues.throwIfAny();
-}
-
-/** A value as a message shows it (a string quoted; an object or function by its type). */
-export function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value === null || ['number', 'bigint', 'boolean', 'undefined'].includes(typeof value) ? String(value) : typeof value;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const NO_LIMIT = 'leave it out for no limit';
@@ -126,6 +107,8 @@ export function brakeIssues(issue: Issue, brakes: unknown, field = 'brakes'): vo
   picoIssue(issue, `${field}.maxCostPico`, brakes.maxCostPico);
   const timeout = brakes.timeoutMs;
   if (timeout !== undefined && !(Number.isFinite(timeout) && (timeout as number) >= 0)) issue(`${field}.timeoutMs`, 'invalid_number', `${shown(timeout)} is not a number of milliseconds, 0 or more`, NO_LIMIT);
+  // A clock holds whole milliseconds exactly up to 2^53 − 1 (as --timeout and a recording's timeoutMs take it).
+  else if (typeof timeout === 'number' && timeout > Number.MAX_SAFE_INTEGER) issue(`${field}.timeoutMs`, 'too_large', `${shown(timeout)} ms is more than 2^53 − 1 ms, the most a run's clock holds exactly`, NO_LIMIT);
   if (brakes.contextWindow !== 'model') countIssue(issue, `${field}.contextWindow`, brakes.contextWindow, "a token count, or 'model'");
   for (const [key, allowed] of Object.entries(MODES)) {
     choiceIssue(issue, `${field}.${key}`, brakes[key], allowed, `leave it out for ${(NO_BRAKES as unknown as Record<string, string>)[key] ?? 'stop'}`);
@@ -234,10 +217,35 @@ export function cacheModeIssue(issue: Issue, field: string, value: unknown, requ
   else choiceIssue(issue, field, value, CACHE_MODES, '--cache takes the same');
 }
 
-/** One model's prices (`pricing`): what a price table resolves. */
+/**
+ * One model's prices (`pricing`), as a price table resolves them: every entry point that takes prices
+ * checks them here. Each price whole picodollars per token (input and output given), its tiers a list of
+ * such prices: a fraction, a negative, NaN or a missing price would be counted inexactly or fail mid-run.
+ */
 export function pricingIssue(issue: Issue, field: string, pricing: unknown, required = true): void {
   if (pricing === undefined && !required) return;
-  if (!isObject(pricing) || !isObject(pricing.base)) issue(field, 'missing_field', pricing === undefined ? 'has no prices' : `${shown(pricing)} is not a model's prices`, "resolve them: loadPriceTable().resolve('gpt-4o')");
+  if (!isObject(pricing) || !isObject(pricing.base)) return issue(field, 'missing_field', pricing === undefined ? 'has no prices' : `${shown(pricing)} is not a model's prices`, "resolve them: loadPriceTable().resolve('gpt-4o')");
+  // A misspelt price (`cachedinput`) would be read as left out, billed at the price it falls back to: named.
+  const pricesIssues = (at: string, prices: Record<string, unknown>) => (unknownKeyIssues(issue, at, prices, TOKEN_PRICE_KEYS, 'price'), tokenPricesIssues(issue, at, prices));
+  pricesIssues(`${field}.base`, pricing.base);
+  if (!Array.isArray(pricing.tiers)) return issue(`${field}.tiers`, 'invalid_value', `${shown(pricing.tiers)} is not a list of price tiers`, "[] for none; loadPriceTable().resolve('gpt-4o') gives a model's prices whole");
+  pricing.tiers.forEach((tier: unknown, i) => {
+    const at = `${field}.tiers[${i}]`;
+    if (!isObject(tier) || !isObject(tier.prices)) return issue(at, 'invalid_value', `${shown(tier)} is not { aboveInputTokens, prices }`, 'a whole-prompt tier: its threshold and its prices');
+    countFromZeroIssue(issue, `${at}.aboveInputTokens`, tier.aboveInputTokens, 'the prompt size in tokens past which the tier bills');
+    pricesIssues(`${at}.prices`, tier.prices);
+  });
+}
+
+/** Each price of TokenPrices (the pricing module's keys): whole picodollars per token, 0 or more; input and output given. */
+function tokenPricesIssues(issue: Issue, field: string, prices: Record<string, unknown>): void {
+  for (const key of TOKEN_PRICE_KEYS) {
+    const price = prices[key];
+    if (price === undefined && key !== 'input' && key !== 'output') continue;
+    if (!(Number.isSafeInteger(price) && (price as number) >= 0)) {
+      issue(`${field}.${key}`, price === undefined ? 'missing_field' : 'invalid_number', `${shown(price)} is not a price in whole picodollars per token, 0 or more`, "e.g. 150000 for $0.15 per million tokens; loadPriceTable().resolve('gpt-4o') gives a model's prices whole");
+    }
+  }
 }
 
 /** A price table (`prices`): one that resolves a model's prices. */

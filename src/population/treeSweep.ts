@@ -8,6 +8,7 @@
 import { NO_BRAKES } from '../brakes/config.js';
 import { populationTally, tallyMetrics, type RunFigures, type RunPair } from '../metrics/population.js';
 import type { PriceTable } from '../pricing/types.js';
+import type { UnrecordedInTree } from '../report/warnings.js';
 import type { SessionTree } from '../tree/group.js';
 import { treeReplayer } from '../tree/replayTree.js';
 import type { TreeResult } from '../tree/result.js';
@@ -39,6 +40,11 @@ export class TreePopulation {
     readonly trees: readonly SessionTree[],
     private readonly prices: PriceTable,
   ) {}
+
+  /** The trees whose tool calls started agents with no recording among the inputs (SessionTree.unrecorded), for the one warning per tree replay --tree gives. */
+  unrecorded(): UnrecordedInTree[] {
+    return this.trees.flatMap((tree) => (tree.unrecorded === undefined ? [] : [{ sessionId: tree.sessionId, agents: tree.unrecorded }]));
+  }
 
   private replayersOf(config: PopulationConfig, withSubagent: boolean): ((brakes: PopulationConfig['brakes']) => TreeResult)[] {
     const subagent = withSubagent ? config.subagent : undefined;

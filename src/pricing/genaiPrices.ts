@@ -16,6 +16,7 @@ import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
 import { GENAI_PRICES_PACKAGE } from './source.js';
+import { requireResolveArguments } from './tableArguments.js';
 
 export { GENAI_PRICES_PACKAGE, genaiPricesSource, pickModelPrice };
 
@@ -111,6 +112,7 @@ export class GenaiPriceTable implements PriceTable {
    * stripped name in any provider.
    */
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
+    requireResolveArguments(model, provider, recordedAt);
     const recordedDay = utcDay(recordedAt);
     const dating: NonNullable<PriceSource['dating']> = this.asOf !== undefined ? 'as-of' : recordedDay !== undefined ? 'recorded' : 'release';
     const day = dating === 'as-of' ? this.source.asOf! : (recordedDay ?? BUNDLED_RELEASE.day);

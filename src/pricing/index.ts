@@ -4,6 +4,7 @@ import { loadLiteLlmTable } from './litellm.js';
 import { completedBy, OverriddenPriceTable } from './overrides.js';
 import { PRICE_TABLE_OPTIONS, type PriceOptionNames } from './optionNames.js';
 import type { PriceTable } from './types.js';
+import { validatePriceTableOptions } from './tableArguments.js';
 
 export type { CallUsage, ModelPricing, PriceSource, PriceTable, PriceTier, TokenPrices } from './types.js';
 export {
@@ -56,9 +57,11 @@ export interface LoadPriceTableOptions {
  * The price table for a run: with `pricesFile`, that LiteLLM file alone (no fallback to the bundled
  * data, so a run is priced by exactly one table); without it, the data bundled in @pydantic/genai-prices.
  * With `overridesFile`, the fields that file gives for a model (prices, tiers, window) replace the table's
- * (overrides.ts); an entry for a model the table lacks must give input and output prices.
+ * (overrides.ts); an entry for a model the table lacks must give input and output prices. Options it could
+ * not read (a misspelt key, an `asOf` that is no Date: tableArguments.ts) are a UserError naming each.
  */
 export function loadPriceTable(opts: LoadPriceTableOptions = {}): PriceTable {
+  validatePriceTableOptions(opts);
   const names = opts.optionNames ?? PRICE_TABLE_OPTIONS;
   const base = loadBaseTable(opts, names);
   if (opts.overridesFile === undefined) return base;

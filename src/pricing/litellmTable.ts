@@ -10,6 +10,7 @@ import { shownName } from '../shownName.js';
 import type { PriceOptionNames } from './optionNames.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
+import { requireResolveArguments } from './tableArguments.js';
 
 export interface Entry {
   key: string;
@@ -83,6 +84,7 @@ export class LiteLlmPriceTable implements PriceTable {
    * ends in it, or exactly one of those belongs to the given provider. Cached per (model, provider).
    */
   resolve(model: string, provider?: string): ModelPricing {
+    requireResolveArguments(model, provider, undefined);
     const found = this.tryResolve(model, provider);
     if (found === undefined) throw unknownModelError(model, this.modelNames(), { file: this.file, ...(this.optionNames === undefined ? {} : { optionNames: this.optionNames }) });
     return found;

@@ -15,6 +15,7 @@ import { isComplete, lackedPrices, type Entry } from './litellmTable.js';
 import { checkPriceOrder, mergedPricing } from './merge.js';
 import { suggestNames } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
+import { requireResolveArguments } from './tableArguments.js';
 
 export class OverriddenPriceTable implements PriceTable {
   readonly source: PriceSource;
@@ -32,6 +33,7 @@ export class OverriddenPriceTable implements PriceTable {
   }
 
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
+    requireResolveArguments(model, provider, recordedAt);
     const key = `${provider ?? ''}\u0000${model}\u0000${utcDay(recordedAt) ?? ''}`;
     const known = this.priced.get(key);
     if (known !== undefined) return known;

@@ -4,10 +4,11 @@ import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { picoToUsd } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { constantStepsTrace, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
+import { constantStepsTrace, requireConstantStepsSpec, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
 import { replayTrace, resolveTracePricing } from './replay.js';
 import { argumentPlace, type NamedPlace } from '../options/given.js';
 import { maxOf } from '../metrics/extremes.js';
+import { requireCurveArguments } from '../options/entryArguments.js';
 
 export interface CurveRow {
   step: number;
@@ -52,7 +53,7 @@ export interface CurveOptions {
  * replay (no brakes unless given).
  */
 export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: CurveOptions = {}): CurveRun {
-  const trace = constantStepsTrace(spec);
+  const trace = constantStepsTrace(spec, 'curveRun');
   const pricing = resolveTracePricing(trace, { prices, model: spec.model, modelPlace: options.modelPlace ?? argumentPlace('curveRun', 'spec.model') });
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
@@ -91,6 +92,8 @@ export interface CurveComparison {
 }
 
 export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { spec: string; strategy: ContextStrategy }[], prices: PriceTable, options: CurveOptions = {}): CurveComparison {
+  requireConstantStepsSpec('compareCurves', spec);
+  requireCurveArguments({ strategies, prices, options });
   const modelPlace = options.modelPlace ?? argumentPlace('compareCurves', 'spec.model');
   const runs = strategies.map(({ strategy }, k) => curveRun(spec, strategy, prices, { ...options, modelPlace, strategyPlace: options.strategyPlace ?? argumentPlace('compareCurves', `strategies[${k}].strategy`) }));
   const steps = maxOf(runs.map((run) => run.rows.length), 0);
@@ -112,5 +115,6 @@ export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { sp
 
 /** Per-step growth of a constant-step loop without brakes. */
 export function growthCurve(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable): CurveRow[] {
+  requireConstantStepsSpec('growthCurve', spec);
   return curveRun(spec, strategy, prices, { modelPlace: argumentPlace('growthCurve', 'spec.model'), strategyPlace: argumentPlace('growthCurve', 'strategy') }).rows;
 }

@@ -32,6 +32,7 @@ import { compiledForOneReplay, compiledOf } from './compiledRuns.js';
 import { inRunContext } from './runContext.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
+import { requirePricingArguments, requireSummaryPricingArguments, requireSummaryTriggerArguments } from '../options/entryArguments.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -111,6 +112,7 @@ function recordedRunCost(trace: Trace): number | undefined {
  * the tree replays name theirs, the CLI's commands `--model`, COMMAND_LINE_MODEL).
  */
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
+  requirePricingArguments(trace, options);
   return withCacheRule(resolveModel(trace, options));
 }
 
@@ -146,6 +148,7 @@ export function resolveSummaryModel(prices: PriceTable, model: string, recordedA
  * entry found wrong while pricing X stays the price file's, naming `place` as who asked (placePricingIssues).
  */
 export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, recordedAt?: string, place: StrategyPlace = argumentPlace('summaryPricingOf', 'strategy')): ModelPricing | undefined {
+  requireSummaryPricingArguments(strategy, prices, recordedAt);
   const model = strategy.summary?.model;
   if (model === undefined) return undefined;
   try {
@@ -166,6 +169,7 @@ export function summaryPricingOf(strategy: ContextStrategy, prices: PriceTable, 
  *   check), so every summary would be refused (providerRefuses) and every run end provider_refused at its first.
  */
 export function checkSummaryTrigger(run: { strategy: ContextStrategy; brakes: BrakeConfig; pricing: ModelPricing; summaryPricing?: ModelPricing }, place: StrategyPlace = argumentPlace('checkSummaryTrigger', 'run.strategy')): void {
+  requireSummaryTriggerArguments(run);
   const summary = run.strategy.summary;
   if (summary === undefined) return;
   const prices = flattenPrices(run.pricing);

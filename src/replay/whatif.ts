@@ -26,7 +26,24 @@ import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 
 export interface WhatIfSetting {
   name: string;
+  /** The setting's own brakes: with no `onTop`, the whole set each run replays under, in place of its baseline's. */
   brakes: BrakeConfig;
+  /**
+   * The brake fields the setting names (`--try max-cost=0.6`: the budget), set on top of each run's baseline
+   * brakes, every other brake kept (a what-if of one change). Absent: `brakes` replaces the baseline's.
+   */
+  onTop?: Partial<BrakeConfig>;
+}
+
+/** The brakes a run replays under for a setting: its baseline's with the setting's fields on top, or the setting's own whole set. */
+export function triedBrakes(baseline: BrakeConfig, setting: WhatIfSetting): BrakeConfig {
+  if (setting.onTop === undefined) return setting.brakes;
+  const brakes: Record<string, unknown> = { ...baseline };
+  for (const [key, value] of Object.entries(setting.onTop)) {
+    if (value === undefined) delete brakes[key];
+    else brakes[key] = value;
+  }
+  return brakes as unknown as BrakeConfig;
 }
 
 export interface WhatIfCell extends Partial<StrategyFigures> {
@@ -37,6 +54,8 @@ export interface WhatIfCell extends Partial<StrategyFigures> {
   falseStop: boolean;
   /** The brake stopped a run that did not complete in the baseline: spend it saved. */
   savedPico: number;
+  /** A budget stop under `budgetMode: 'predict'`: the predictive bound refused a call. */
+  predictiveStop: boolean;
 }
 
 /** A run under its baseline brakes, with its strategy figures (present where not 0) as each setting's. */
@@ -44,6 +63,13 @@ export interface WhatIfBaseline extends Partial<StrategyFigures> {
   stopReason: StopReason;
   steps: number;
   costPico: number;
+  /** A budget stop under a predictive budget (present when so). */
+  predictiveStop?: true;
+}
+
+/** A budget stop under `budgetMode: 'predict'`: the predictive bound's refusal (a spend past the budget under it is a response past max_tokens). */
+function predictiveStopOf(brakes: BrakeConfig, stopReason: StopReason): boolean {
+  return brakes.budgetMode === 'predict' && brakes.maxCostPico !== undefined && stopReason === 'budget';
 }
 
 export interface WhatIfRun {
@@ -63,6 +89,8 @@ export interface WhatIfTotal extends StrategyTotals {
   costPico: bigint;
   savedPico: bigint;
   stopReasons: Partial<Record<StopReason, number>>;
+  /** Runs the predictive budget bound stopped (budget stops under `budgetMode: 'predict'`). */
+  predictiveStops: number;
 }
 
 /**
@@ -175,7 +203,8 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
   const base = (subject.replayBaseline ?? subject.replay)(subject.baseline);
   const baseCompleted = base.stopReason === 'completed';
   const cells = settings.map((setting): WhatIfCell => {
-    const r = subject.replay(setting.brakes);
+    const brakes = triedBrakes(subject.baseline, setting);
+    const r = subject.replay(brakes);
     const braked = isBrakeStop(r.stopReason);
     return {
       stopReason: r.stopReason,
@@ -183,23 +212,25 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
       costPico: r.costPico,
       falseStop: baseCompleted && braked,
       savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
+      predictiveStop: predictiveStopOf(brakes, r.stopReason),
       ...strategyFiguresOf(r),
     };
   });
-  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...strategyFiguresOf(base) };
+  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...(predictiveStopOf(subject.baseline, base.stopReason) ? { predictiveStop: true as const } : {}), ...strategyFiguresOf(base) };
   return { source: subject.source, baseline, settings: cells };
 }
 
 /** Each setting's totals over the runs (only the runs kept: a caller may drop the runs of a bad file). */
 export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly WhatIfSetting[]): WhatIfTotal[] {
   return settings.map((setting, i) => {
-    const total: WhatIfTotal = { setting: setting.name, runs: 0, completed: 0, falseStops: 0, caughtRuns: 0, costPico: 0n, savedPico: 0n, stopReasons: {} };
+    const total: WhatIfTotal = { setting: setting.name, runs: 0, completed: 0, falseStops: 0, caughtRuns: 0, costPico: 0n, savedPico: 0n, stopReasons: {}, predictiveStops: 0 };
     for (const run of runs) {
       const cell = run.settings[i]!;
       const braked = isBrakeStop(cell.stopReason);
       total.runs += 1;
       if (cell.stopReason === 'completed') total.completed += 1;
       if (cell.falseStop) total.falseStops += 1;
+      if (cell.predictiveStop) total.predictiveStops += 1;
       if (run.baseline.stopReason !== 'completed' && braked && cell.steps < run.baseline.steps) total.caughtRuns += 1;
       total.costPico += BigInt(cell.costPico);
       total.savedPico += BigInt(cell.savedPico);

@@ -151,13 +151,25 @@ const RUN_COLUMNS: (Column & { wide?: boolean; cell: (run: CompareRun, name: str
 export function verdict(run: CompareRun): string {
   if (!run.agrees) return `disagrees: ${run.problems}`;
   if (run.costCompared) return 'ok';
-  const recordedAny = run.recordedCalls !== null || run.recordedInputTokens !== null || run.recordedOutputTokens !== null;
-  return recordedAny ? 'no recorded cost' : 'nothing recorded';
+  return recordedAny(run) ? 'no recorded cost' : 'nothing recorded';
 }
 
-/** `36 runs, 2 with a recorded cost, 0 disagree …`; the middle part only when some run recorded no cost. */
+/** The source recorded calls or tokens of the run (its cost aside). */
+function recordedAny(run: CompareRun): boolean {
+  return run.recordedCalls !== null || run.recordedInputTokens !== null || run.recordedOutputTokens !== null;
+}
+
+/**
+ * `36 runs, 2 with a recorded cost, 0 disagree …`; the middle part only when some run recorded no cost.
+ * With no recorded cost at all, what was compared (calls and tokens of the runs that recorded them), or that nothing was.
+ */
 function summaryLine(report: CompareReport): string {
   const s = report.summary;
+  if (s.costCompared === 0 && s.runs > 0) {
+    const withCounts = report.runs.filter(recordedAny).length;
+    if (withCounts === 0) return `${counted(s.runs, 'run')}, none with a recorded cost, calls or tokens: nothing was compared (the source recorded none of them)\n`;
+    return `${counted(s.runs, 'run')}, none with a recorded cost, so no cost was compared; ${s.disagreements} of the ${counted(withCounts, 'run')} with recorded calls or tokens disagree with them\n`;
+  }
   const withCost = s.costCompared === s.runs ? '' : ` ${s.costCompared === 0 ? 'none' : s.costCompared} with a recorded cost,`;
   return `${counted(s.runs, 'run')},${withCost} ${s.disagreements} disagree with what was recorded (cost tolerance ${report.tolerance} relative)\n`;
 }

@@ -1,4 +1,5 @@
 /** Renders a replay report as JSON, a table, CSV or an ASCII chart. Output is a pure function of input. */
+import { isPredictiveStop, predictiveStopsLine } from './predictiveStops.js';
 import asciichart from 'asciichart';
 import type { RunResult } from '../replay/replay.js';
 import { picoToUsd } from '../money.js';
@@ -163,6 +164,8 @@ function runsTable(report: ReplayReport, view: ReportView): string {
 export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
   let text = summaryFields(report, view.width);
   if (report.runs.length > 0) text += '\n' + (showPerRunRows(view, report.runs.length) ? runsTable(report, view) : perRunHint(report.runs.length));
+  const predictive = predictiveStopsLine(report.runs.filter(isPredictiveStop).length);
+  if (predictive !== '') text += wrapLine('', predictive, view.width);
   return `${text}\n${reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }
 

@@ -4,6 +4,7 @@
  * both (runsCache, runsLatency); what one trace file's run took, for its own CSV row (runCache,
  * recordedRunPart); and the default rule said without the runs (defaultCacheSpec).
  */
+import type { BrakeConfig } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 
@@ -69,6 +70,26 @@ export function recordedRunPart(label: string): string {
   return label.startsWith(WITH_SYNTHETIC) ? AS_RECORDED : label;
 }
 
+const SYNTHETIC_BRAKES = ' (synthetic: ';
+
+/**
+ * The brakes a report's runs took: `own` (the flags', which trace files' runs take) unless a scenario file's
+ * runs took others (`files`: each file's, brakeSpec) — then those, named when the files share them, else
+ * `each scenario file's own, listed below` (each file's line, or JSON `settings.scenarios`, names them); with
+ * recorded runs too, `own (synthetic: …)`.
+ */
+export function runsBrakes(own: string, files: readonly string[], recordedRuns: boolean): string {
+  if (files.every((spec) => spec === own)) return own;
+  const shared = new Set(files).size === 1 ? files[0]! : "each scenario file's own, listed below";
+  return recordedRuns ? `${own}${SYNTHETIC_BRAKES}${shared})` : shared;
+}
+
+/** What a trace file's run took of the brakes runsBrakes names for all the runs: `own`, without what synthetic runs took. */
+export function recordedRunBrakes(label: string): string {
+  const at = label.indexOf(SYNTHETIC_BRAKES);
+  return at < 0 ? label : label.slice(0, at);
+}
+
 /** One trace file's run's cache (RunResult.cache), as runsCache says it of that run alone: `as recorded`, `on` or `off`. */
 export function runCache(cache: CacheMode): string {
   return runsCache({ recordedCaches: [cache], scenarios: [] });
@@ -81,8 +102,11 @@ export interface RunsTook {
    * or each cache they took once (a sweep's threads: only which were taken, and whether any run was, counts).
    */
   recordedCaches: readonly CacheMode[];
-  /** The scenario files among the inputs, each with the settings its runs took (the flags given on top). */
-  scenarios: readonly { latency?: LatencyModel; strategy: Pick<ContextStrategy, 'cache'> }[];
+  /**
+   * The scenario files among the inputs, each with the settings its runs took (the flags given on top);
+   * `brakes` where they took the file's own (replay, check: not a sweep, whose configurations replace them).
+   */
+  scenarios: readonly { latency?: LatencyModel; strategy: Pick<ContextStrategy, 'cache'>; brakes?: BrakeConfig }[];
 }
 
 /**

@@ -9,7 +9,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { brakeSettingsRecord, contextSettingsRecord } from './records.js';
 import { reportSettings, settingsColumns, settingsText, type ReportSettings } from './settings.js';
-import { recordedRunPart, runCache, scenarioLatency } from './runsTook.js';
+import { recordedRunBrakes, recordedRunPart, runCache, scenarioLatency } from './runsTook.js';
 import { counted } from '../plural.js';
 
 /** The latency rules live with the settings (runsTook.ts); here for the population commands that import them from here. */
@@ -89,13 +89,14 @@ export function scenarioLine(record: Pick<ScenarioSettingsRecord, 'source' | 'ru
 /**
  * The settings a run ran under: its scenario file's for a synthetic run (`<file>#<n>`); else the report's
  * as a trace file's run took them, not the label of every run: its own cache (`cache`: RunResult.cache,
- * where the row carries it) and latency (recordedRunPart: `as recorded`, not `as recorded (synthetic: …)`).
+ * where the row carries it), latency (recordedRunPart: `as recorded`, not `as recorded (synthetic: …)`) and
+ * brakes (recordedRunBrakes: the flags', not `none (synthetic: …)`).
  */
 export function runSettings(row: { source: string; cache?: unknown }, spec: ReportSettings, scenarios: readonly ScenarioSettingsRecord[] | undefined): ReportSettings {
   const scenario = scenarios?.find((s) => row.source.startsWith(`${s.source}#`));
   if (scenario) return { ...spec, ...scenario.spec };
   const cache = typeof row.cache === 'string' ? runCache(row.cache as CacheMode) : recordedRunPart(spec.cache);
-  return { ...spec, cache, latency: recordedRunPart(spec.latency) };
+  return { ...spec, brakes: recordedRunBrakes(spec.brakes), cache, latency: recordedRunPart(spec.latency) };
 }
 
 /**

@@ -2,9 +2,11 @@
  * What `serve --check` says it would answer from, as every report names its settings: the inputs and the
  * address, the model each recording or the scenario is answered and priced as, the settings it serves
  * under (no brakes: the agent under test runs its own; the context is the messages that agent sends; the
- * cache) and the price table (name, version, hash, dating), in the reports' own words.
+ * cache) and the price table (name, version, hash, dating), in the reports' own words; for a scenario, the
+ * tools each population entry's agent calls (an agent served them sees those names, and its brakes count them).
  */
 import { describePriceSource } from '../pricing/source.js';
+import { toolsCalled, type ToolsOf } from '../synthetic/behaviours/toolNames.js';
 import type { PriceSource } from '../pricing/types.js';
 import { runsPerModelText } from './render.js';
 import { SETTINGS_SEPARATOR, settingsText } from './settings.js';
@@ -32,6 +34,8 @@ export interface ServeCheck {
    */
   priceSource: PriceSource;
   width: number;
+  /** A scenario's population entries: one `tools:` line each (synthetic/behaviours/toolNames.ts). */
+  population?: readonly (ToolsOf & { name?: string | undefined })[];
 }
 
 /** The lines `serve --check` prints (each wrapped to `width`). */
@@ -41,6 +45,16 @@ export function serveCheckText(check: ServeCheck): string {
     labelledLine(printableText(`loopcost serve --check: would answer from ${check.what} on ${check.host}:${check.port}`), check.width) +
     labelledLine(printableText(models), check.width) +
     labelledLine(`settings: ${settingsText({ brakes: SERVE_BRAKES, context: SERVE_CONTEXT, cache: check.cache })}`, check.width, SETTINGS_SEPARATOR) +
-    labelledLine(printableText(`prices: ${describePriceSource(check.priceSource)}`), check.width)
+    labelledLine(printableText(`prices: ${describePriceSource(check.priceSource)}`), check.width) +
+    toolLines(check.population ?? []).map((line) => labelledLine(printableText(line), check.width)).join('')
   );
+}
+
+/** `tools: perfectionist: web_search, judge_sources`, `tools: healthy (completes): run`: one line per entry, none twice. */
+function toolLines(population: NonNullable<ServeCheck['population']>): string[] {
+  const lines = population.map((entry) => {
+    const who = entry.name === undefined ? entry.behaviour : `${entry.behaviour} (${entry.name})`;
+    return `tools: ${who}: ${toolsCalled(entry).join(', ')}`;
+  });
+  return [...new Set(lines)];
 }

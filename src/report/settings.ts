@@ -13,7 +13,7 @@ import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { picoToUsdString } from '../money.js';
-import { defaultCacheSpec, latencySpec, runsCache, runsLatency, type RunsTook } from './runsTook.js';
+import { defaultCacheSpec, latencySpec, runsBrakes, runsCache, runsLatency, type RunsTook } from './runsTook.js';
 
 
 export interface ReportSettings {
@@ -158,13 +158,22 @@ function brakeSettings(args: SettingsOf): FlagPart[] {
 export function reportSettings(args: SettingsOf & { /** The cache each scenario file among the inputs gave its runs (flags given on top). */ scenarioCaches?: readonly (string | undefined)[]; took?: RunsTook }): ReportSettings {
   const runs = args.took;
   const settings: ReportSettings = {
-    brakes: trySyntax(brakeSettings(args)) || 'none',
+    brakes: brakesTook(args),
     ...contextSettings(args.strategy),
     cache: runs === undefined ? (args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches)) : runsCache({ ...runs, ...(args.strategy.cache === undefined ? {} : { given: args.strategy.cache }) }),
     latency: runs === undefined ? latencySpec(args.latency) : runsLatency({ ...(args.latency === undefined ? {} : { given: args.latency }), recordedRuns: runs.recordedCaches.length, scenarios: runs.scenarios }),
   };
   if (args.model !== undefined) settings.model = args.model;
   return settings;
+}
+
+/** The brakes the runs took: the settings' own (`none` without any), and what scenario files' runs took of their files' (runsBrakes). */
+function brakesTook(args: SettingsOf & { took?: RunsTook }): string {
+  const own = trySyntax(brakeSettings(args)) || 'none';
+  const took = args.took;
+  if (took === undefined) return own;
+  const files = took.scenarios.flatMap((s) => (s.brakes === undefined ? [] : [brakeSpec(s.brakes)]));
+  return runsBrakes(own, files, took.recordedCaches.length > 0);
 }
 
 /** Per-agent limits (`--tree`) as their flags take them: `--subagent-max-steps`, `--subagent-max-cost`. */

@@ -87,6 +87,8 @@ export interface SweepShard {
   from: number;
   to: number;
   configurations: number;
+  /** The inputs and the read and price flags as `loopcost replay` takes them (shell-quoted): what merge's recommendation prints to reproduce a row. */
+  replayInputs?: string;
 }
 
 export interface SweepReport extends SweepHeader {
@@ -128,16 +130,20 @@ function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow
   return notes.map((note) => (cost !== '' && note.startsWith(BASELINE_NOTE_START) ? `${note} ${cost}` : note));
 }
 
-/** The whole report from every row: the frontier and the recommendation worked out, the baseline's cost said. */
-export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]): SweepReport {
+/**
+ * The whole report from every row: the frontier and the recommendation worked out, the baseline's cost said.
+ * `replayArgs`: the inputs and their read and price flags, shell-quoted (cli/actions/sweepReproduce.ts), for
+ * the recommendation's command; unknown (a merge of shards), it is said as a placeholder.
+ */
+export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string): SweepReport {
   const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
-  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion);
+  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion, replayArgs);
   return report;
 }
 
 const usd = (value: number): string => formatUsdNumber(value);
 
-function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecommendation | null {
+function recommendationOf(rows: readonly SweepRow[], target: number, replayArgs: string | undefined): SweepRecommendation | null {
   const index = recommendedIndex(rows, target);
   if (index === undefined) return null;
   const row = rows[index]!;
@@ -149,7 +155,7 @@ function recommendationOf(rows: readonly SweepRow[], target: number): SweepRecom
   } else text += ' It has no step cap to halve.';
   const interval = wilsonInterval(row.completed, row.runs);
   text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
-  text += ` To reproduce it: loopcost replay <the same inputs and price flags>${row.flags === '' ? '' : ` ${row.flags}`}`;
+  text += ` To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`;
   return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
 }
 

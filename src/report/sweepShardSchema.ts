@@ -77,9 +77,27 @@ export function rowProblems(row: RowShape): RowProblem[] {
   if ((row.costPerCompletedUsd === null) !== (completed === 0)) at('costPerCompletedUsd', completed === 0 ? 'must be null when no run completed' : 'is null, but runs completed');
   const { p50, p95, max, mean } = row.costPerRunUsd;
   if (!(p50 <= p95 && p95 <= max && mean <= max)) at('costPerRunUsd', `p50 ${p50} ≤ p95 ${p95} ≤ max ${max} and mean ${mean} ≤ max do not hold`);
-  if (row.wastedUsd > row.costUsd) at('wastedUsd', `is ${row.wastedUsd}, more than costUsd ${row.costUsd}`);
+  moneyProblems(row, at);
   if (row.halfStepCap !== undefined && row.halfStepCap.completed > runs) at('halfStepCap.completed', `is ${row.halfStepCap.completed}, more than the ${runs} runs`);
   return problems;
+}
+
+/** Relative slack of a product of figures written exact to the picodollar (a float rounding each; a generous 2^-48). */
+const FLOAT_SLACK = 2 ** -48;
+
+/**
+ * The money of a row against itself, as sweep writes it (src/metrics/population.ts tallyMetrics): costUsd the
+ * exact sum of the runs' costs, mean that sum over the runs rounded half up to the picodollar (so mean × runs
+ * is within half a picodollar a run of it), wastedUsd the costs of the runs not completed.
+ */
+function moneyProblems(row: RowShape, at: (field: string, message: string) => void): void {
+  const { runs, costUsd, wastedUsd, completed } = row;
+  const { mean } = row.costPerRunUsd;
+  const slack = runs * 0.5e-12 + Math.max(mean * runs, costUsd) * FLOAT_SLACK;
+  // With mean ≤ max (rowProblems), this also holds costUsd to at most max × runs.
+  if (Math.abs(mean * runs - costUsd) > slack) at('costUsd', `is ${costUsd}, not costPerRunUsd.mean × runs (${mean} × ${runs})`);
+  if (wastedUsd > costUsd) at('wastedUsd', `is ${wastedUsd}, more than costUsd ${costUsd}`);
+  else if (completed === 0 && wastedUsd !== costUsd) at('wastedUsd', `is ${wastedUsd}, not costUsd ${costUsd}: no run completed, so every run's cost is wasted`);
 }
 
 function rowSchema() {
@@ -121,7 +139,7 @@ function headerShape() {
 }
 
 function shardSchema() {
-  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count() });
+  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count(), replayInputs: z.string().optional() });
 }
 
 function buildSchema() {

@@ -226,22 +226,8 @@ export function pastWindowWarnings(crossings: readonly (CrossedThreshold & { mod
   ];
 }
 
-/**
- * Runs that are parts of session trees (an agent and its sub-agents, or an agent's calls split over
- * several runs), replayed under brakes without `--tree`: each brake binds each part on its own, so a
- * session can spend past a budget its parts each keep to. Said with the way to bind the session.
- */
-export function sessionPartsWarnings(parts: { runs: number; sessions: number }): ReportWarning[] {
-  if (parts.sessions === 0) return [];
-  return [
-    {
-      code: 'session_parts',
-      message:
-        `${counted(parts.runs, 'run')} ${parts.runs === 1 ? 'is a part' : 'are parts'} of ${counted(parts.sessions, 'session tree')} (an agent and its sub-agents, or an agent's calls over several runs): ` +
-        `each brake binds each part on its own, not the session; --tree replays each session as one loop under the brakes`,
-    },
-  ];
-}
+/** Runs that are parts of session trees, read as runs of their own (the count and the warning: sessionParts.ts). */
+export { SessionParts, sessionPartsWarnings, type PartsSaid } from './sessionParts.js';
 
 /** Settings scenario files set that a sweep (or a calibration) replaced: the files, and each setting as `key value` and as the flag that keeps it. */
 export interface UnusedFileSettings {

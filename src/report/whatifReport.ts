@@ -23,6 +23,7 @@ import { displayWidth, numberedLegend, printableCell, shortenPaths, wrapLine } f
 import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
+import { predictiveStopsLine } from './predictiveStops.js';
 
 export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
@@ -32,16 +33,24 @@ export interface WhatIfReport {
   /** Which days dated prices were read at, in words (for the prices line). */
   pricesNote?: string;
   /** Strategy figures (summary calls and cost, cache hits lost, skipped actions), baseline and totals alike: present where not 0. */
-  baseline: StrategyFigureRecord & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>> };
+  /** `predictiveBudgetStops`: runs the predictive budget bound stopped (present when any). */
+  baseline: StrategyFigureRecord & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number };
   totals: (StrategyFigureRecord & {
     setting: string;
+    /** The setting's brakes were set on top of each run's baseline brakes (false: a whole set in their place, as a setting naming a preset is). */
+    onBaseline: boolean;
     runs: number;
     completed: number;
+    /** Runs that completed in the baseline that a brake of this setting stopped: counted against the baseline, not against no brakes (sweep's and check's false stops). */
+    baselineCompletionsStopped: number;
+    /** The same count under its former name, kept for readers of it. */
     falseStops: number;
     caughtRuns: number;
     costUsd: number;
     savedUsd: number;
     stopReasons: Partial<Record<string, number>>;
+    /** Runs the predictive budget bound stopped (budget stops under budget-mode predict): present when any. */
+    predictiveBudgetStops?: number;
   })[];
   /** Each run under each setting; with the strategy figures the baseline or any setting has, on every row (0 where none): whatifFigures.ts. */
   runs: (RunFigures & {
@@ -53,6 +62,9 @@ export interface WhatIfReport {
     stopReason: string;
     steps: number;
     costUsd: number;
+    /** The run completed in the baseline and a brake of this setting stopped it. */
+    baselineCompletionStopped: boolean;
+    /** The same under its former name, kept for readers of it. */
     falseStop: boolean;
     savedUsd: number;
     /** The cache the run took (RunResult.cache, as replay's rows carry it: `recorded`, `on`, `off`); absent on a session tree's rows (its parts may differ). */
@@ -79,6 +91,7 @@ export function buildWhatIfReport(args: {
   const { result } = args;
   const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
   const baselineFigures = strategyRecord(whatIfBaselineStrategy(result.runs));
+  const predictive = result.runs.filter((run) => run.baseline.predictiveStop === true).length;
   const keys = figureKeysOf([baselineFigures, ...result.totals]);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
@@ -90,9 +103,10 @@ export function buildWhatIfReport(args: {
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
       costUsd: picoToUsd(baselineCost),
       stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
+      ...(predictive === 0 ? {} : { predictiveBudgetStops: predictive }),
       ...baselineFigures,
     },
-    totals: whatIfTotalRows(result.totals),
+    totals: whatIfTotalRows(result.totals, args.settings),
     runs: whatIfRunRows(result.runs, { settings: args.settings, keys, pricedAsOf: args.pricedAsOf, runCaches: args.runCaches }),
     warnings: [...args.warnings],
   };
@@ -121,7 +135,7 @@ function whatIfCsvColumns(report: WhatIfReport): string[] {
   const figures = figureCsvColumns(reportFigureKeys(report));
   return [
     'source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', ...figures.baseline,
-    'stopReason', 'steps', 'costUsd', 'falseStop', 'savedUsd', ...figures.setting, 'cache', 'pricedAsOf',
+    'stopReason', 'steps', 'costUsd', 'falseStop', 'baselineCompletionStopped', 'savedUsd', ...figures.setting, 'cache', 'pricedAsOf',
   ];
 }
 // The brakes are each row's setting (the baseline: each run's recorded limits), so not a settings column.
@@ -145,7 +159,7 @@ const SETTING_COLUMN: Column = { header: 'setting' };
 
 const FIGURE_COLUMNS: Column[] = [
   { header: 'completed', align: 'right' },
-  { header: 'false stops', align: 'right' },
+  { header: 'completions\nstopped', align: 'right' },
   { header: 'caught', align: 'right' },
   { header: 'spend', align: 'right' },
   { header: 'saved', align: 'right' },
@@ -163,7 +177,7 @@ const RUN_COLUMNS: Column[] = [
   { header: 'what-if' },
   { header: 'steps', align: 'right' },
   { header: 'cost', align: 'right' },
-  { header: 'false stop' },
+  { header: 'completion\nstopped' },
 ];
 
 /** The cache each run took (`recorded`, `on`, `off`: JSON and CSV `cache`), after its setting; a session tree's rows carry none. */
@@ -196,7 +210,7 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
   const baseline = baselineLabel(report);
   const figures: Cell[][] = [
     [`${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-'],
-    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.falseStops, t.caughtRuns, usd(t.costUsd), usd(t.savedUsd)]),
+    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.baselineCompletionsStopped, t.caughtRuns, usd(t.costUsd), usd(t.savedUsd)]),
   ];
   const counts = [b.stopReasons, ...report.totals.map((t) => t.stopReasons)];
   const besides = GAP + narrowestWidth(FIGURE_COLUMNS, figures);
@@ -225,17 +239,30 @@ function strategyLines(report: WhatIfReport, labels: Map<string, string>, width:
 }
 
 /**
- * The note under the summary (baseline, false stop, caught, saved) worded for the runs the report holds: a
- * recorded run's baseline is its recorded limits; a synthetic run's, never recorded, its file's brakes.
+ * The note under the summary (baseline, how a setting is tried, completions stopped, caught, saved) worded
+ * for the runs the report holds: a recorded run's baseline is its recorded limits; a synthetic run's, never
+ * recorded, its file's brakes. Completions stopped are counted against that baseline, where sweep's and
+ * check's false stops count against no brakes: the same brakes may show 0 here and more there.
  */
 export function legendText(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {
   const scenarios = report.settings.scenarios;
-  const terms = (completed: string) => `false stop: a brake ended a run that ${completed}; caught: a run that did not complete, stopped earlier; saved: spend avoided on those.`;
-  if (scenarios === undefined) return terms('completed as recorded');
+  const tried = (limits: string) =>
+    `each setting changes only the brakes it names, on top of ${limits} (a setting that names a preset is a whole set of brakes in their place: preset=none,max-steps=50 is a step cap alone); `;
+  const terms = (completed: string) =>
+    `completions stopped: runs that ${completed} that a brake of the setting stopped (counted against the baseline; sweep's and check's false stops count against no brakes); caught: a run that did not complete, stopped earlier; saved: spend avoided on those.`;
+  if (scenarios === undefined) return tried("each run's recorded limits") + terms('completed as recorded');
   const synthetic = scenarios.reduce((sum, scenario) => sum + scenario.runs, 0);
-  const keep = "each other setting is a whole set of brakes in place of those (to keep a file's preset, start the --try with it: preset=reference,max-repeat=2); ";
-  if (synthetic >= report.baseline.runs) return `baseline: each synthetic run under its scenario file's brakes; ${keep}${terms("completed under its file's brakes")}`;
-  return `baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes; ${keep}${terms('completed in the baseline (a recorded run as recorded, a synthetic run under its file\'s brakes)')}`;
+  if (synthetic >= report.baseline.runs) return `baseline: each synthetic run under its scenario file's brakes; ${tried('those')}${terms("completed under its file's brakes")}`;
+  return `baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes; ${tried('those')}${terms('completed in the baseline (a recorded run as recorded, a synthetic run under its file\'s brakes)')}`;
+}
+
+/** Under the legend, when the predictive budget stopped runs: how many, in the baseline and under which settings. */
+function predictiveLine(report: WhatIfReport, labels: Map<string, string>, width: number): string {
+  const rows: [string, number][] = [[baselineLabel(report), report.baseline.predictiveBudgetStops ?? 0], ...report.totals.map((t): [string, number] => [labels.get(t.setting)!, t.predictiveBudgetStops ?? 0])];
+  const stopped = rows.filter(([, runs]) => runs > 0);
+  const runs = stopped.reduce((sum, [, n]) => sum + n, 0);
+  const where = `(${stopped.map(([name, n]) => `${n} ${name === baselineLabel(report) ? 'in the baseline' : `under ${printableCell(name)}`}`).join(', ')})`;
+  return runs === 0 ? '' : wrapLine('', predictiveStopsLine(runs, where), width);
 }
 
 /** The summary, then per-run rows when few or asked for. `--wide`: no table cut, however wide. */
@@ -246,6 +273,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
   const labels = summary.labels;
   let text = summary.text + strategyLines(report, labels, view.width);
   text += wrapLine('', legendText(report), view.width);
+  text += predictiveLine(report, labels, view.width);
   if (report.runs.length > 0) {
     if (showPerRunRows(view, report.runs.length)) {
       const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((row) => row.source));
@@ -260,7 +288,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
         row.stopReason,
         row.steps,
         usd(row.costUsd),
-        row.falseStop ? 'FALSE STOP' : '',
+        row.baselineCompletionStopped ? 'STOPPED' : '',
       ]);
       const tables = perRunTables({ columns: runColumns(withCache), rows, keys: reportFigureKeys(report), figures: report.runs, width });
       text += `\n${sourcesLine(b.runs, prefix, suffix, runs)}${tables}`;

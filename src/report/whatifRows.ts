@@ -9,17 +9,20 @@ import type { WhatIfRun, WhatIfSetting, WhatIfTotal } from '../replay/whatif.js'
 import { baselineRunFigures, runFigures, strategyRecord, type FigureKey } from './whatifFigures.js';
 import type { WhatIfReport } from './whatifReport.js';
 
-/** Each setting's totals over the runs. */
-export function whatIfTotalRows(totals: readonly WhatIfTotal[]): WhatIfReport['totals'] {
-  return totals.map((t) => ({
+/** Each setting's totals over the runs (`settings`, in the same order: whether each was set on top of the baseline). */
+export function whatIfTotalRows(totals: readonly WhatIfTotal[], settings: readonly WhatIfSetting[]): WhatIfReport['totals'] {
+  return totals.map((t, i) => ({
     setting: t.setting,
+    onBaseline: settings[i]?.onTop !== undefined,
     runs: t.runs,
     completed: t.completed,
+    baselineCompletionsStopped: t.falseStops,
     falseStops: t.falseStops,
     caughtRuns: t.caughtRuns,
     costUsd: picoToUsd(t.costPico),
     savedUsd: picoToUsd(t.savedPico),
     stopReasons: t.stopReasons,
+    ...(t.predictiveStops === 0 ? {} : { predictiveBudgetStops: t.predictiveStops }),
     ...strategyRecord(t),
   }));
 }
@@ -47,6 +50,7 @@ export function whatIfRunRows(
       stopReason: cell.stopReason,
       steps: cell.steps,
       costUsd: picoToUsd(cell.costPico),
+      baselineCompletionStopped: cell.falseStop,
       falseStop: cell.falseStop,
       savedUsd: picoToUsd(cell.savedPico),
       ...runFigures(keys, cell),

@@ -19,6 +19,7 @@ import { SCENARIO_SCHEMA, type ScenarioFile } from './schema.js';
 import { counted } from '../plural.js';
 import type { ReportWarning } from '../report/warnings.js';
 import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
+import { requireFitArguments } from '../options/entryArguments.js';
 
 type Population = ScenarioFile['population'];
 
@@ -109,50 +110,90 @@ function stepsSizeCorrelation(group: readonly RunFacts[], sizes: FittedSizes): {
 
 /** A scenario reproducing `traces`; `pricing(trace)` prices each (the figures need a loop, not money). */
 export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) => ModelPricing): FitResult {
+  requireFitArguments(traces, pricing);
   if (traces.length === 0) throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no runs to fit', hint: 'pass recorded traces' });
   const facts = traces.map((trace) => factsOf(trace, pricing(trace)));
-  const all = <T>(pick: (f: RunFacts) => T[]) => facts.flatMap(pick);
-  const sum = (pick: (f: RunFacts) => number) => facts.reduce((s, f) => s + pick(f), 0);
+  const shares = fittedShares(facts);
+  const sizes = fitSizes(facts);
+  const groups = endingGroups(facts);
+  const scenario = fittedScenarioFile(traces, { facts, shares, population: populationOf(groups, { shares, sizes }) });
+  const notes = fitNotes(traces, { scenario, shares, sizes, groups });
+  const warnings = [...poolingWarnings(traces, scenario.model), ...compactionWarnings(traces, scenario.context?.context ?? 'full')];
+  return { scenario, notes, warnings };
+}
 
-  const overhead = line(all((f) => f.overhead));
-  const fixedTokens = Math.max(0, Math.round(overhead.a));
-  const perStepTokens = Math.round(overhead.b);
+/** What the runs share: the prompt overhead's line, the cache's hit share, tool calls' repeat and error shares. */
+interface FittedShares {
+  fixedTokens: number;
+  perStepTokens: number;
+  overheadCalls: number;
+  servable: number;
+  cached: number;
+  hitShare: number;
+  toolCalls: number;
+  repeatShare: number;
+  errorShare: number;
+}
+
+function fittedShares(facts: readonly RunFacts[]): FittedShares {
+  const sum = (pick: (f: RunFacts) => number) => facts.reduce((s, f) => s + pick(f), 0);
+  const overheads = facts.flatMap((f) => f.overhead);
+  const overhead = line(overheads);
   const servable = sum((f) => f.servablePrefixTokens);
   const cached = sum((f) => f.cachedTokens);
-  const hitShare = servable > 0 ? round3(Math.min(1, cached / servable)) : 1;
   const toolCalls = sum((f) => f.toolCalls);
   const repeatable = toolCalls - facts.filter((f) => f.toolCalls > 0).length;
-  const repeatShare = repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0;
-  const errorShare = toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0;
-  const sizes = fitSizes(facts);
-  const { outputTokens, toolResultTokens, sizeScale } = sizes;
-  const population: Population = [];
-  const groups: [string, RunFacts[], 'answer' | 'provider-error' | 'cut-off'][] = [
+  return {
+    fixedTokens: Math.max(0, Math.round(overhead.a)),
+    perStepTokens: Math.round(overhead.b),
+    overheadCalls: overheads.length,
+    servable,
+    cached,
+    hitShare: servable > 0 ? round3(Math.min(1, cached / servable)) : 1,
+    toolCalls,
+    repeatShare: repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0,
+    errorShare: toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0,
+  };
+}
+
+type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'provider-error' | 'cut-off'];
+
+/** The runs by how they ended: completed, on a failed call, cut off. */
+function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
+  return [
     ['completed', facts.filter((f) => f.completed), 'answer'],
     [PROVIDER_ERROR_GROUP, facts.filter((f) => !f.completed && f.endsOnFailedCall), 'provider-error'],
     ['unfinished: cut off', facts.filter((f) => !f.completed && !f.endsOnFailedCall), 'cut-off'],
   ];
-  for (const [name, group, ending] of groups) {
-    if (group.length === 0) continue;
-    population.push({
-      behaviour: 'healthy',
+}
+
+/** One healthy behaviour per ending group that has runs, weighted by its runs. */
+function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedShares; sizes: FittedSizes }): Population {
+  const { shares, sizes } = fitted;
+  const { outputTokens, toolResultTokens, sizeScale } = sizes;
+  return groups
+    .filter(([, group]) => group.length > 0)
+    .map(([name, group, ending]) => ({
+      behaviour: 'healthy' as const,
       name,
       weight: group.length,
       steps: empiricalOf(group.map((f) => f.steps)),
       ...(ending === 'answer' ? {} : { ending }),
-      repeatShare,
-      errorShare,
+      repeatShare: shares.repeatShare,
+      errorShare: shares.errorShare,
       outputTokens,
       toolResultTokens,
       ...(sizeScale ? { sizeScale } : {}),
       ...stepsSizeCorrelation(group, sizes),
-    });
-  }
+    }));
+}
 
-  const callLatency = mean(all((f) => f.callLatenciesMs));
-  const toolLatency = mean(all((f) => f.toolLatenciesMs));
+function fittedScenarioFile(traces: readonly Trace[], fitted: { facts: readonly RunFacts[]; shares: FittedShares; population: Population }): ScenarioFile {
+  const { facts, shares } = fitted;
+  const callLatency = mean(facts.flatMap((f) => f.callLatenciesMs));
+  const toolLatency = mean(facts.flatMap((f) => f.toolLatenciesMs));
   const systemValues = facts.map((f) => f.systemTokens).sort((a, b) => a - b);
-  const scenario: ScenarioFile = {
+  return {
     scenario: SCENARIO_SCHEMA,
     name: 'fitted profile',
     description: `fitted to ${traces.length} recorded runs by loopcost fit`,
@@ -160,25 +201,28 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
     ...(traces.some((t) => t.header.provider) ? { provider: mostCommon(traces.flatMap((t) => (t.header.provider ? [t.header.provider] : []))) } : {}),
     systemTokens: Math.round(quantile(systemValues, 0.5)),
     goalTokens: empiricalOf(facts.map((f) => f.goalTokens)),
-    promptOverhead: { fixedTokens, perStepTokens },
-    ...(cached > 0 ? { cacheHitShare: hitShare } : {}),
+    promptOverhead: { fixedTokens: shares.fixedTokens, perStepTokens: shares.perStepTokens },
+    ...(shares.cached > 0 ? { cacheHitShare: shares.hitShare } : {}),
     ...(callLatency === undefined && toolLatency === undefined
       ? {}
       : { latency: { call: Math.round(callLatency ?? 0), tool: Math.round(toolLatency ?? 0) } }),
-    context: { context: 'full', cache: cached > 0 ? 'on' : 'off' },
-    population,
+    context: { context: 'full', cache: shares.cached > 0 ? 'on' : 'off' },
+    population: fitted.population,
   };
+}
+
+/** What the fit did, in words (the profile's header comment). */
+function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[] }): string[] {
+  const { scenario, shares, sizes, groups } = fitted;
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
-  const notes = [
+  return [
     `Fitted by loopcost fit to ${counted(traces.length, 'recorded run')} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
     models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile is of ${scenario.model}, the most common.`,
-    `Prompt overhead the growth model cannot see: ${fixedTokens} tokens per prompt + ${perStepTokens} per step in the prompt (least squares over ${all((f) => f.overhead).length} calls).`,
-    `Cached share: ${cached} cached of ${servable} tokens a cache could have served (the previous prompt) = ${hitShare}.`,
-    `Tool calls: ${toolCalls}; ${repeatShare} repeat an earlier call of their run, ${errorShare} failed.`,
+    `Prompt overhead the growth model cannot see: ${shares.fixedTokens} tokens per prompt + ${shares.perStepTokens} per step in the prompt (least squares over ${shares.overheadCalls} calls).`,
+    `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt) = ${shares.hitShare}.`,
+    `Tool calls: ${shares.toolCalls}; ${shares.repeatShare} repeat an earlier call of their run, ${shares.errorShare} failed.`,
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale.`,
     heldOutStatement(traces.length),
     `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
   ];
-  const warnings = [...poolingWarnings(traces, scenario.model), ...compactionWarnings(traces, scenario.context?.context ?? 'full')];
-  return { scenario, notes, warnings };
 }

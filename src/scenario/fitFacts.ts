@@ -33,6 +33,30 @@ export interface RunFacts {
 
 /** Replays a run as recorded and notes the prompt each call was answered to. */
 export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
+  const { outcome, views } = replayWatchingPrompts(trace, pricing);
+  const facts: RunFacts = {
+    completed: outcome.stop.reason === 'completed',
+    endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
+    steps: outcome.steps,
+    goalTokens: trace.header.goalTokens,
+    systemTokens: trace.header.systemTokens,
+    overhead: [],
+    cachedTokens: 0,
+    servablePrefixTokens: 0,
+    outputTokens: [],
+    resultTokens: [],
+    toolCalls: 0,
+    repeatedToolCalls: 0,
+    erroredToolCalls: 0,
+    callLatenciesMs: [],
+    toolLatenciesMs: [],
+  };
+  addCallFacts(facts, views);
+  return facts;
+}
+
+/** The run replayed as recorded (full history, no brake), with the prompt view each call was made to. */
+function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: ReturnType<typeof runLoop>; views: [PromptView, CallRecord][] } {
   const views: [PromptView, CallRecord][] = [];
   const replay = new ReplaySource(trace);
   const source = {
@@ -52,23 +76,11 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
     systemTokens: trace.header.systemTokens,
     goalTokens: trace.header.goalTokens,
   });
-  const facts: RunFacts = {
-    completed: outcome.stop.reason === 'completed',
-    endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
-    steps: outcome.steps,
-    goalTokens: trace.header.goalTokens,
-    systemTokens: trace.header.systemTokens,
-    overhead: [],
-    cachedTokens: 0,
-    servablePrefixTokens: 0,
-    outputTokens: [],
-    resultTokens: [],
-    toolCalls: 0,
-    repeatedToolCalls: 0,
-    erroredToolCalls: 0,
-    callLatenciesMs: [],
-    toolLatenciesMs: [],
-  };
+  return { outcome, views };
+}
+
+/** Each call's sizes, latencies, prompt overhead and cache figures, and its tool calls' repeats and errors (failed calls left out). */
+function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][]): void {
   const seen = new Set<string>();
   let previousInput: number | undefined;
   for (const [view, call] of views) {
@@ -91,5 +103,4 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
       if (tool.latencyMs !== undefined) facts.toolLatenciesMs.push(tool.latencyMs);
     }
   }
-  return facts;
 }

@@ -23,6 +23,8 @@ import { optionPlace } from '../options/given.js';
 import { scenarioSettings, type ScenarioOverrides } from './settings.js';
 import { copyWith } from '../copyWith.js';
 import { maxOutputTokensSent } from '../brakes/config.js';
+import { requireGenerateArguments } from '../options/entryArguments.js';
+import { madeValid } from '../options/traceValues.js';
 
 /** How the run ended; a prompt refused names the max_tokens its calls sent (the provider refuses prompt + max_tokens past the window). */
 function endOf(run: SyntheticRun, { hardCapSteps, brakes }: PreparedScenario): TraceEnd {
@@ -72,8 +74,10 @@ export interface GenerateOptions {
  * or a strategy or max_tokens it gave that is refused, named as this function's option
  * (`<generateTraces options>` field `overrides.brakeFlags.maxOutputTokens`), never as a flag.
  */
-export function* generateTraces(scenario: Scenario, options: GenerateOptions): Generator<Trace> {
-  yield* generated(scenario, options, (field) => optionPlace('generateTraces', field));
+export function generateTraces(scenario: Scenario, options: GenerateOptions): Generator<Trace> {
+  // Checked as it is called, not when its first run is asked for (a generator's body waits for that).
+  requireGenerateArguments(scenario, options);
+  return generated(scenario, options, (field) => optionPlace('generateTraces', field));
 }
 
 /** generateTraces as `loopcost generate` runs it: the overrides are its flags, named as such (`--max-output-tokens`). */
@@ -167,7 +171,8 @@ export function callsThroughStep(calls: CallRecord[], steps: number): CallRecord
 function syntheticTrace(run: SyntheticRun, prepared: PreparedScenario, calls: CallRecord[]): Trace {
   const { scenario, hardCapSteps } = prepared;
   const truth = run.truth;
-  return {
+  // Made by the generator, valid by construction: an entry point given it does not check its values again.
+  return madeValid({
     source: run.result.source,
     header: {
       type: 'header',
@@ -192,5 +197,5 @@ function syntheticTrace(run: SyntheticRun, prepared: PreparedScenario, calls: Ca
     },
     calls,
     end: endOf(run, prepared),
-  };
+  });
 }

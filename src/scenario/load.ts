@@ -21,6 +21,7 @@ import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js
 import { keepLines } from './scenarioLines.js';
 import { keepFitWarnings } from './fitWarnings.js';
 import { refuseTraceText } from './inputs.js';
+import { requireStrings } from '../options/textArguments.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -81,6 +82,7 @@ function scalarText(doc: Document, text: string, path: readonly PropertyKey[]): 
 
 /** Parses and validates scenario text with a synthetic population; `file` names it in every issue. */
 export function parseScenario(text: string, file: string): Scenario {
+  requireStrings('parseScenario', { text, file });
   const { lineOf: lineAt, ...scenario } = parseAnyScenario(text, file);
   if (scenario.population === undefined) {
     const line = lineAt(['traces']);
@@ -100,6 +102,7 @@ export function parseScenario(text: string, file: string): Scenario {
 
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
 export function parseAnyScenario(text: string, file: string): AnyScenario {
+  requireStrings('parseAnyScenario', { text, file });
   const scenario = quickScenario(text, file) ?? parseWithYaml(text, file);
   // Kept here too for the commands that read a file with or without a population (check: its `traces:`).
   keepFitWarnings(scenario, text);

@@ -7,6 +7,17 @@ export type RequestHeaders = Readonly<Record<string, string | string[] | undefin
 export const SESSION_HEADER = 'x-loopcost-session';
 export const TRACE_HEADER = 'x-loopcost-trace';
 export const RUN_HEADER = 'x-loopcost-run';
+/**
+ * A trace header sent to a server of a scenario, or a run header to one of traces: each chooses what a
+ * new session answers from only on its kind of server, so it would be ignored. A 400 naming the header.
+ */
+export function refuseOtherSourceHeader(headers: RequestHeaders, servesScenario: boolean): void {
+  const [name, other, serves] = servesScenario ? [TRACE_HEADER, RUN_HEADER, 'a scenario file'] : [RUN_HEADER, TRACE_HEADER, 'recorded traces'];
+  const value = header(headers, name);
+  if (value === undefined) return;
+  throw invalidRequest(`${name}: '${value}' has no effect: this server answers from ${serves}, and ${name} chooses ${servesScenario ? 'a trace of a server of traces' : "a scenario's run on a server of a scenario"} (here ${other} does that)`, name, 'header_without_effect');
+}
+
 /** The longest session id, once URL-decoded, the header or the end route may give. */
 export const MAX_SESSION_ID = 200;
 

@@ -5,6 +5,7 @@
  * CLI applies to its flags too (cli/actions/serve.ts): the library refuses what the command line refuses.
  */
 import type { InputIssue } from '../errors.js';
+import { limitOf, limitWords, numberFault } from '../flags/numberFlags.js';
 import { CACHE_MODES, isObject, priceTableIssue, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
 import type { ServeOptions } from './server.js';
 
@@ -19,6 +20,16 @@ interface Rule {
 }
 
 const whole = (value: unknown, least: number): boolean => Number.isSafeInteger(value) && (value as number) >= least;
+
+/**
+ * A count greater than 0 by the number rule of every flag (flags/numberFlags.ts numberFault): past 2^53 − 1
+ * (1e400 too, read as Infinity) it is too large, as `--max-steps 1e400` is, not "not a whole number".
+ */
+function countProblem(value: unknown): string | undefined {
+  const rule = { whole: true };
+  const fault = typeof value === 'number' ? numberFault(value, rule) : 'kind';
+  return fault === 'too_large' ? `is too large: ${limitWords(limitOf(rule))}` : fault === 'kind' ? 'is not a whole number greater than 0' : undefined;
+}
 
 const RULES: Record<RuledOption, Rule> = {
   host: {
@@ -38,17 +49,17 @@ const RULES: Record<RuledOption, Rule> = {
     hint: "leave it out for each trace's own, as replay chooses it",
   },
   maxSessions: {
-    problem: (value) => (whole(value, 1) ? undefined : 'is not a whole number greater than 0'),
+    problem: countProblem,
     code: 'invalid_number',
     hint: 'the most sessions in progress at once; leave it out for no limit',
   },
   sessionIdleSeconds: {
-    problem: (value) => (whole(value, 1) ? undefined : 'is not a whole number greater than 0'),
+    problem: countProblem,
     code: 'invalid_number',
     hint: 'seconds without a request before a session in progress is retired; leave it out for never',
   },
   maxBodyBytes: {
-    problem: (value) => (whole(value, 1) ? undefined : 'is not a whole number greater than 0'),
+    problem: countProblem,
     code: 'invalid_number',
     hint: 'the largest request body taken, in bytes; leave it out for 32 MiB',
   },

@@ -83,10 +83,19 @@ function parseJson(text: string): unknown {
 export function parseChatRequest(body: string): ChatRequest {
   const json = parseJson(body);
   const parsed = chatRequest.safeParse(json, { error: missingField });
-  if (parsed.success) return json as ChatRequest;
+  if (parsed.success) return withOneCap(json as ChatRequest);
   const issue = parsed.error.issues[0]!;
   const param = paramOf(issue.path);
   throw invalidRequest(`${param === '' ? 'the request body' : param}: ${issue.message}`, param === '' ? null : param, 'invalid_value');
+}
+
+/** Both output caps sent (`max_completion_tokens`, the older `max_tokens`) must agree: which one a provider obeys differs. */
+function withOneCap(request: ChatRequest): ChatRequest {
+  const { max_completion_tokens: cap, max_tokens: old } = request;
+  if (cap != null && old != null && cap !== old) {
+    throw invalidRequest(`max_tokens: is ${old}, but max_completion_tokens is ${cap}: send one output cap (max_completion_tokens; max_tokens is its older name), or the same value in both`, 'max_tokens', 'conflicting_output_caps');
+  }
+  return request;
 }
 
 /** A message's text: its content (text parts joined), and for an assistant its tool calls' names and arguments. */

@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CacheMode } from '../context/strategy.js';
-import { picoToUsdString, sumPico } from '../money.js';
+import { picoToUsdString } from '../money.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
 import { UserError } from '../errors.js';
 import { ApiError, invalidRequest, unanswerable, worthRetrying } from './apiError.js';
@@ -23,8 +23,8 @@ import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.j
 import { completionBody, completionEvents } from './reply.js';
 import { parseChatRequest } from './request.js';
 import type { SessionSummary } from './sessionSummary.js';
-import { PURPOSE_HEADER } from './purpose.js';
-import { decodedSessionId, headerValueOf } from './headers.js';
+import { purposeOf } from './purpose.js';
+import { decodedSessionId, headerValueOf, refuseOtherSourceHeader } from './headers.js';
 import { checkServeOptions } from './options.js';
 
 export interface ServeOptions {
@@ -50,6 +50,7 @@ export interface SessionsReport {
   /** The price table every session's spend is priced with (each session says the model it is priced as). */
   priceTable: PriceSource;
   sessions: SessionSummary[];
+  /** Exact: `costPico` a string of digits, as each session's. */
   totals: { sessions: number; calls: number; costPico: string; costUsd: string };
 }
 
@@ -79,7 +80,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = (): SessionsReport => sessionsReport(options.prices.source, registry.summaries());
   const server = createServer((req, res) => {
-    handle(req, res, { registry, maxBodyBytes, sessions }).catch((error: unknown) => sendError(res, apiErrorOf(error)));
+    handle(req, res, { registry, maxBodyBytes, sessions, servesScenario: options.sources.scenario !== undefined }).catch((error: unknown) => sendError(res, apiErrorOf(error)));
   });
   server.on('clientError', (_error, socket) => socket.destroy());
   const host = options.host ?? '127.0.0.1';
@@ -107,6 +108,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 interface Context {
   registry: SessionRegistry;
   maxBodyBytes: number;
+  /** The server answers from a scenario file (else from recorded traces). */
+  servesScenario: boolean;
   sessions: () => SessionsReport;
 }
 
@@ -159,11 +162,13 @@ function endSession(req: IncomingMessage, res: ServerResponse, { registry }: Con
   sendJson(res, 200, summary);
 }
 
-async function chatCompletions(req: IncomingMessage, res: ServerResponse, { registry, maxBodyBytes }: Context): Promise<void> {
+async function chatCompletions(req: IncomingMessage, res: ServerResponse, { registry, maxBodyBytes, servesScenario }: Context): Promise<void> {
   const request = parseChatRequest(await readBody(req, maxBodyBytes));
+  refuseOtherSourceHeader(req.headers, servesScenario);
+  const purpose = purposeOf(req.headers, request);
   const session = registry.sessionFor(req.headers, request);
   res.setHeader(SESSION_HEADER, headerValueOf(session.id));
-  const reply = registry.answer(session, request, req.headers[PURPOSE_HEADER] === 'summary' ? 'summary' : undefined);
+  const reply = registry.answer(session, request, purpose);
   if (request.stream !== true) return sendJson(res, 200, completionBody(reply));
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.end(completionEvents(reply, request.stream_options?.include_usage === true));
@@ -192,7 +197,7 @@ function modelList(models: readonly string[]) {
 }
 
 function sessionsReport(priceTable: PriceSource, sessions: SessionSummary[]): SessionsReport {
-  const costPico = sumPico(sessions.map((s) => s.costPico));
+  const costPico = sessions.reduce((sum, s) => sum + BigInt(s.costPico), 0n);
   return {
     priceTable,
     sessions,

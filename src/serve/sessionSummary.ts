@@ -27,7 +27,11 @@ export interface SessionSummary extends MeteredTotals {
   calls: number;
   steps: number;
   // Then MeteredTotals' figures; toolCalls as replay counts them: those of the answered calls (none a recorded run never reached, `unreached`).
-  costPico: number;
+  /**
+   * The spend in picodollars, a string of digits as the totals' (SessionsReport.totals): every picodollar
+   * figure of `/loopcost/sessions` is one, so a client reads each the same way (BigInt), totals past 2^53 included.
+   */
+  costPico: string;
   costUsd: string;
   /** The trace or agent has no further response: the next call is answered with an error. */
   ended: boolean;
@@ -65,7 +69,7 @@ export function sessionSummary({ setup, kind, loop, ended, stop }: SummarySource
     calls,
     steps,
     ...meteredTotals(loop.totals),
-    costPico: spentPico,
+    costPico: String(spentPico),
     costUsd: picoToUsdString(spentPico),
     ended,
     ...(stop === undefined ? {} : { stop }),

@@ -7,6 +7,9 @@
  * draws from its own stream, not the plan's).
  */
 import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
+import { UserError } from '../errors.js';
+import { argumentPlace } from '../options/given.js';
+import { shown } from '../options/rules.js';
 
 /** What a stream is for; one number each so stream seeds never collide across purposes. */
 export const STREAM = {
@@ -58,15 +61,22 @@ export function streamSeed(seed: number, run: number, purpose: StreamPurpose, in
 const TWO_26 = 2 ** 26;
 const TWO_27 = 2 ** 27;
 
-/** A stream of draws. Mutates its generator in place (pure-rand's unsafe API), one stream per owner. */
+const MAX_SEED32 = 2 ** 32 - 1;
+
+/**
+ * A stream of draws. Mutates its generator in place (pure-rand's unsafe API), one stream per owner. Its
+ * seed is 32 bits, a whole number from 0 to 2^32 − 1 (streamSeed gives one); any other value (NaN, `'x'`,
+ * −1, 2^32) would be read as some other seed, two of them as the same one: a UserError (`<Rng arguments>`).
+ */
 export class Rng {
   private readonly generator: RandomGenerator;
   constructor(seed32: number) {
+    if (seed32 >>> 0 !== seed32) refuseSeed(seed32);
     this.generator = xoroshiro128plus(seed32 | 0);
   }
 
   static stream(seed: number, run: number, purpose: StreamPurpose, index = 0): Rng {
-    return new Rng(streamBits(seed, run, purpose, index));
+    return new Rng(streamBits(seed, run, purpose, index) >>> 0);
   }
 
   /**
@@ -114,4 +124,9 @@ export class Rng {
     const v = this.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
+}
+
+function refuseSeed(seed32: unknown): never {
+  const message = `${shown(seed32)} is not a 32-bit seed, a whole number from 0 to ${MAX_SEED32}`;
+  throw new UserError({ ...argumentPlace('Rng', 'seed32'), code: 'invalid_number', message, hint: 'Rng.stream(seed, run, purpose) takes any seed up to 2^53 and names the stream; streamSeed(…) gives the 32 bits' });
 }

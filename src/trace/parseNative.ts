@@ -14,6 +14,8 @@ import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './ty
 import { unsignZeros } from './unsignZeros.js';
 import { zodIssueWords } from '../zodWords.js';
 import { invalidJsonIssue, numbersAsWritten } from './jsonLine.js';
+import { requireStrings } from '../options/textArguments.js';
+import { allMadeValid } from '../options/traceValues.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path
@@ -100,7 +102,8 @@ function* linesOfText(content: string): Generator<NativeLine> {
 
 /** Reads a whole native file held as text. */
 export function parseNativeTraces(content: string, file: string): Trace[] {
-  return [...streamNativeTraces(linesOfText(content), file)];
+  requireStrings('parseNativeTraces', { content, file });
+  return allMadeValid([...streamNativeTraces(linesOfText(content), file)]);
 }
 
 /**

@@ -22,6 +22,7 @@ import { MAX_ARGUMENTS_DEPTH, MAX_COUNT, MAX_LATENCY_MS, MAX_USD, pathPastDepth 
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import { isHttpStatus } from '../import/http/status.js';
 import { providerRefuses } from '../kernel/providerWindow.js';
+import { recordedSettingsViolations } from './recordedSettings.js';
 import { reachedToolCalls } from './toolsRun.js';
 import { afterFinalViolation, AFTER_REFUSAL_HINT, afterRefusalViolation, callAfterRefusal, callsAfterFinal, completedAfterRefusal, REFUSED, refusedCallIndex } from './callOrder.js';
 import type { CallRecord, ContextLengthExceeded, RecordedSettings, ToolCallRecord, Trace, TraceEnd, TraceHeader } from './types.js';
@@ -31,7 +32,7 @@ export { afterFinalViolation, AFTER_REFUSAL_HINT, afterRefusalViolation, callAft
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort' | 'call_after_final';
+  code: 'too_large' | 'too_small' | 'setting_without_effect' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort' | 'call_after_final';
   message: string;
   hint?: string;
 }
@@ -125,10 +126,10 @@ export function callRuleViolations(call: CallRecord, numbers = AS_READ): RuleVio
 }
 
 /** What a tool call the run never reached may not carry: it ran nothing. */
-const NOT_ON_UNREACHED = ['latencyMs', 'error', 'startedAgentId'] as const;
+const NOT_ON_UNREACHED = ['latencyMs', 'error', 'startedAgentId', 'startedAgentIds'] as const;
 
 function unreachedViolations(tool: ToolCallRecord, j: number, out: RuleViolation[]): void {
-  const hint = 'leave unreached out of a tool call that ran; one the run never reached has resultTokens 0 and no latencyMs, error nor startedAgentId';
+  const hint = 'leave unreached out of a tool call that ran; one the run never reached has resultTokens 0 and no latencyMs, error, startedAgentId nor startedAgentIds';
   const never = 'but the run never reached this tool call (unreached): it ran nothing';
   if (tool.resultTokens !== 0) out.push({ field: `toolCalls[${j}].resultTokens`, code: 'inconsistent_unreached', message: `is ${tool.resultTokens}, ${never}`, hint });
   for (const field of NOT_ON_UNREACHED) {
@@ -232,6 +233,7 @@ export function headerRuleViolations(header: TraceHeader, numbers = AS_READ): Ru
     countTooLarge('systemTokens', header.systemTokens, numbers),
     countTooLarge('goalTokens', header.goalTokens, numbers),
     ...recordedCountViolations(header.recordedSettings ?? {}, numbers),
+    ...recordedSettingsViolations(header.recordedSettings ?? {}),
     header.agent?.part === undefined ? undefined : countTooLarge('agent.part', header.agent.part, numbers),
   ]);
 }

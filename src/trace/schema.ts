@@ -28,10 +28,15 @@ function partSchemas({ tokens, millis }: ReturnType<typeof scalarSchemas>) {
     latencyMs: millis.optional(),
     id: z.string().min(1).optional().describe('The tool call id as recorded (toolu_…, call_…): a sub-agent run names the call that started it'),
     startedAgentId: z.string().min(1).optional().describe("The sub-agent this call started (its header.agent.agentId), when the log links them from the call's side: a tree links that sub-agent to this call"),
+    startedAgentIds: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('Every sub-agent this call started, when it started more than one (each a header.agent.agentId, in the order started): a tree links each to this call'),
     unreached: z
       .boolean()
       .optional()
-      .describe('The run never reached this tool call (its AbortSignal fired between the tool calls of the response): it and every later one ran nothing (resultTokens 0, no latency, error nor startedAgentId); a replay plays the tool calls before it'),
+      .describe('The run never reached this tool call (its AbortSignal fired between the tool calls of the response): it and every later one ran nothing (resultTokens 0, no latency, error nor started agents); a replay plays the tool calls before it'),
   });
 
   /** Which agent of a session tree (an agent and the sub-agents it started) a run belongs to. */

@@ -134,6 +134,11 @@ export interface ToolCallRecord {
    */
   startedAgentId?: string;
   /**
+   * Every sub-agent this call started, when it started more than one (a tool that runs several agents):
+   * each a `header.agent.agentId`, in the order started. Read with `startedAgentId` (trace/startedAgents.ts).
+   */
+  startedAgentIds?: string[];
+  /**
    * The run never reached this tool call: its AbortSignal fired between the tool calls of the response, so
    * this one and every one after it never ran (resultTokens 0, no latency nor error). A replay plays the
    * response's tool calls up to the first unreached one, as the run did (the run ended there).

@@ -1,7 +1,9 @@
 import type { Trace } from './types.js';
+import { requireTraceShapes } from '../options/given.js';
 
 /** Serialises runs as native JSONL: one header, its calls, one end record per run. */
 export function writeNativeTraces(traces: readonly Trace[]): string {
+  requireTraceShapes('writeNativeTraces', traces);
   const lines: string[] = [];
   for (const trace of traces) {
     lines.push(JSON.stringify(trace.header));

@@ -32,6 +32,7 @@ import type { SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
 import type { Running, SubagentLimits } from './budget.js';
 import { TreeReplay, type AgentState, type TreeStop } from './treeReplay.js';
+import { requireWholeTree, validateEngineOptions } from './treeArguments.js';
 
 export type { SubagentLimits };
 import { addTotals, agentRecord, emptyTotals, treeStopDetail, type AgentResult, type TreeResult, type TreeTotals } from './result.js';
@@ -49,8 +50,18 @@ export interface TreeEngineOptions {
   summaryPricingOf?(run: Trace): ModelPricing | undefined;
 }
 
-/** The tree replayed call by call in the schedule's order (treeReplay.ts), the runs that ran out last, then its result. */
+/**
+ * The tree replayed call by call in the schedule's order (treeReplay.ts), the runs that ran out last, then
+ * its result. Its arguments are checked first (treeArguments.ts: a wrong-typed one, a tree no loop made).
+ */
 export function replaySessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
+  requireWholeTree('replaySessionTree', tree);
+  validateEngineOptions('replaySessionTree', options);
+  return playSessionTree(tree, options);
+}
+
+/** replaySessionTree of a tree and options already checked (treeReplayer's, once for all its replays). */
+export function playSessionTree(tree: SessionTree, options: TreeEngineOptions): TreeResult {
   const replay = new TreeReplay(tree, options);
   for (const call of treeSchedule(tree)) replay.play(call);
   replay.flushRanOut();

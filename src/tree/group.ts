@@ -2,13 +2,16 @@
  * Imported runs → session trees, by `header.agent` (src/trace/types.ts AgentRef): the runs of one
  * `sessionId` form one tree (a session named by another's sub-agent joins it); an agent's parts (`part`)
  * are its runs in order; each sub-agent names the agent and the tool call that started it, or the
- * parent's call names the sub-agent it started (`startedAgentId`). What cannot be linked inside the given
+ * parent's call names the sub-agents it started (`startedAgentId`, `startedAgentIds`). What cannot be linked inside the given
  * runs is kept, with a note: a sub-agent whose parent is not among the inputs still spends under the
  * tree's budget, but no tool call of a parent ends when it stops. Live recordings (runAgentLoop's) that
  * share a session and agent id are separate starts, told apart first (liveRuns.ts).
  */
+import { startedAgentIds } from '../trace/startedAgents.js';
 import type { AgentRef, Trace } from '../trace/types.js';
 import { separateLiveRuns } from './liveRuns.js';
+import { traceList } from './treeArguments.js';
+import { refuseImpossibleTrees } from './treeIssues.js';
 
 /** One agent of a tree: its runs (parts) in order. */
 export interface TreeAgent {
@@ -29,7 +32,7 @@ export interface SessionTree {
   agents: TreeAgent[];
   /** What could not be linked (a sub-agent without its parent among the inputs, a tree without its main agent). */
   notes: string[];
-  /** Agents the tree's tool calls started (`startedAgentId`) that have no run among the inputs: its totals leave them out (set only when some). */
+  /** Agents the tree's tool calls started (`startedAgentId`, `startedAgentIds`) that have no run among the inputs: its totals leave them out (set only when some). */
   unrecorded?: UnrecordedAgent[];
 }
 
@@ -101,34 +104,39 @@ function linkStartedAgents(agents: readonly TreeAgent[]): void {
   for (const agent of agents) {
     if (agent.kind !== 'subagent' || agent.parentToolCallId !== undefined || agent.parentAgentId === undefined) continue;
     const parent = byId.get(agent.parentAgentId);
-    const call = parent?.runs.flatMap((run) => run.calls.flatMap((c) => c.toolCalls ?? [])).find((tool) => tool.startedAgentId === agent.agentId && tool.id !== undefined);
+    const call = parent?.runs.flatMap((run) => run.calls.flatMap((c) => c.toolCalls ?? [])).find((tool) => tool.id !== undefined && startedAgentIds(tool).includes(agent.agentId));
     if (call) agent.parentToolCallId = call.id!;
   }
 }
 
-/** The agents the tree's tool calls name as started (`startedAgentId`) that are not agents of the tree, in the order first named. */
+/** The agents the tree's tool calls name as started (`startedAgentId`, `startedAgentIds`: trace/startedAgents.ts) that are not agents of the tree, in the order first named. */
 export function unrecordedAgents(tree: Pick<SessionTree, 'agents'>): UnrecordedAgent[] {
   const known = new Set(tree.agents.map((agent) => agent.agentId));
   const missing: UnrecordedAgent[] = [];
   for (const agent of tree.agents) {
     for (const run of agent.runs) {
       for (const tool of run.calls.flatMap((call) => call.toolCalls ?? [])) {
-        const id = tool.startedAgentId;
-        if (id === undefined || known.has(id)) continue;
-        known.add(id);
-        missing.push({ agentId: id, startedBy: agent.agentId, live: run.header.live === true });
+        for (const id of startedAgentIds(tool)) {
+          if (known.has(id)) continue;
+          known.add(id);
+          missing.push({ agentId: id, startedBy: agent.agentId, live: run.header.live === true });
+        }
       }
     }
   }
   return missing;
 }
 
-/** Groups runs into session trees (input order kept within each agent's parts by part number). */
+/**
+ * Groups runs into session trees (input order kept within each agent's parts by part number). Runs that
+ * are not runs are refused as its argument (treeArguments.ts), trees no loop can have made (agents each
+ * other's parent, one part in two runs) as a UserError naming every offending header (treeIssues.ts).
+ */
 export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
   const bySession = new Map<string, Map<string, TreeAgent>>();
   const loose: Trace[] = [];
   // Live recordings of one agent id in one session are separate starts (liveRuns.ts), not parts.
-  const { runs, notes } = separateLiveRuns([...traces]);
+  const { runs, notes } = separateLiveRuns(traceList('sessionTrees', traces));
   for (const trace of runs) {
     const ref = trace.header.agent;
     if (ref === undefined) {
@@ -161,6 +169,7 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
     if (unrecorded.length > 0) tree.unrecorded = unrecorded;
     trees.push(tree);
   }
+  refuseImpossibleTrees(trees);
   return { trees, loose };
 }
 

@@ -5,11 +5,12 @@
  * before session ids were unique), or one sub-agent id started twice in a tree (before the recorder
  * named the later starts `<id>#2`, `#3`, …). They are told apart as the recorder now tells them: each
  * sub-agent's start is linked to the parent run whose tool call started it (its `parentToolCallId`,
- * naming it as `startedAgentId`); each `main` run is a tree of its own (the first keeps the session id,
+ * naming it among its `startedAgentId`/`startedAgentIds`); each `main` run is a tree of its own (the first keeps the session id,
  * the next are `<sessionId>#2`, …), and within a tree the later runs of one agent id are `<id>#2`, … in
  * input order, as the recorder numbers them (startIds.ts). A start no parent run can be told for is a UserError.
  */
 import { UserError } from '../errors.js';
+import { startedAgentIds } from '../trace/startedAgents.js';
 import type { AgentRef, Trace } from '../trace/types.js';
 import { startId } from './startIds.js';
 
@@ -25,11 +26,16 @@ function isWholeLiveRun(run: Trace): boolean {
   return run.header.live === true && run.header.agent !== undefined && run.header.agent.part === undefined;
 }
 
+/** Whether a tool call that names `started` (none: it does not say) may have started `agentId`. */
+function named(started: readonly string[], agentId: string): boolean {
+  return started.length === 0 || started.includes(agentId);
+}
+
 /** Whether `parent`'s run holds the tool call that started `child` (by its id, naming it when it says). */
 function started(parent: Start, child: Start): boolean {
   const callId = child.ref.parentToolCallId;
   if (callId === undefined) return false;
-  return parent.run.calls.some((call) => call.toolCalls?.some((tool) => tool.id === callId && (tool.startedAgentId === undefined || tool.startedAgentId === child.ref.agentId)));
+  return parent.run.calls.some((call) => call.toolCalls?.some((tool) => tool.id === callId && named(startedAgentIds(tool), child.ref.agentId)));
 }
 
 /** The start of `child`'s parent among `starts`: the only run of the parent's id, else the one whose tool call started it. */

@@ -12,13 +12,14 @@ import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { validateReplayerBrakes, validateTreeOptions, validateTreeReplayerOptions } from '../options/entryPoints.js';
-import { optionPlace, requireTraces, requireTree } from '../options/given.js';
+import { optionPlace, requireTraces } from '../options/given.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
 import type { Trace } from '../trace/types.js';
-import { replaySessionTree, type SubagentLimits } from './engine.js';
+import { playSessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
 import type { TreeResult } from './result.js';
+import { requireWholeTree } from './treeArguments.js';
 
 export interface TreeReplayOptions {
   /** The tree's brakes: bind the totals of all its agents (and each call, for the per-call brakes); unset modes as the CLI's. */
@@ -52,7 +53,7 @@ function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
  * it makes; the brakes of each replay by the same rules, at each replay.
  */
 export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
-  requireTree('treeReplayer', tree);
+  requireWholeTree('treeReplayer', tree);
   validateTreeReplayerOptions(options);
   const replay = replayerOf(tree, { ...options }, 'treeReplayer');
   return (settings) => {
@@ -78,7 +79,7 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
       const summary = summaryPricing(run);
       checkSummaryTrigger({ strategy: options.strategy, brakes, pricing: pricingOf(run), ...(summary === undefined ? {} : { summaryPricing: summary }) }, strategyPlace);
     }
-    const result = replaySessionTree(tree, {
+    const result = playSessionTree(tree, {
       brakes,
       strategy: options.strategy,
       pricingOf,

@@ -14,6 +14,8 @@
  * undated part) falls back on the structure wherever a call has no date (partlyDatedSchedule): an undated
  * call goes after every call the structure puts before it, dated calls keep their dates' order among
  * themselves (with the two clamps above), and calls at one start go in the structure's order.
+ * A run with no call (a sub-agent a brake stopped before its first call) has one entry, the check before
+ * the call it never made, where the structure puts it (withNoCallRuns): the live tree listed its stop.
  */
 import type { Trace } from '../trace/types.js';
 import type { SessionTree, TreeAgent } from './group.js';
@@ -27,6 +29,8 @@ export interface ScheduledCall {
   call: number;
   /** When it starts (epoch ms, after the clamps above); 0 in a tree without dates, and for an undated call no dated call precedes. */
   atMs: number;
+  /** The run has no call (`call` 0): its entry is the check before the first call it never made (withNoCallRuns). */
+  noCall?: true;
 }
 
 /** Where a sub-agent was started: the parent's call holding the tool call with its `parentToolCallId`, and that tool call's place in it. */
@@ -92,12 +96,13 @@ function structuralSchedule(tree: SessionTree): ScheduledCall[] {
   function place(a: number): void {
     if (placed.has(a)) return;
     placed.add(a);
-    tree.agents[a]!.runs.forEach((run, r) =>
+    tree.agents[a]!.runs.forEach((run, r) => {
+      if (run.calls.length === 0) schedule.push({ agent: a, run: r, call: 0, atMs: 0, noCall: true });
       run.calls.forEach((_, c) => {
         schedule.push({ agent: a, run: r, call: c, atMs: 0 });
         placeStarted(`${a}:${r}:${c}`);
-      }),
-    );
+      });
+    });
     placeStarted(`${a}:end`);
   }
   tree.agents.forEach((agent, a) => {
@@ -159,12 +164,12 @@ function datedSchedule(tree: SessionTree, starts: number[][][]): ScheduledCall[]
  * before it in the structure. Sorted by start, calls at one start keep the structure's order: an undated
  * call never goes before a call the structure puts before it, nor after an undated one it puts after it.
  */
-function partlyDatedSchedule(tree: SessionTree, starts: number[][][]): ScheduledCall[] {
+function partlyDatedSchedule(tree: SessionTree, starts: number[][][], structure: readonly ScheduledCall[]): ScheduledCall[] {
   const starter = starters(tree);
   const startAt: number[][][] = starts.map((runs) => runs.map((calls) => calls.map(() => NaN)));
   const previous: number[] = tree.agents.map(() => -Infinity);
   let latest = -Infinity;
-  const walked = structuralSchedule(tree).map((at, rank) => {
+  const walked = structure.filter((at) => !at.noCall).map((at, rank) => {
     const { agent: a, run: r, call: c } = at;
     const start = starter[a];
     const parentStart = start?.owner === undefined ? NaN : startAt[start.parent]![start.owner.run]![start.owner.call]!;
@@ -179,10 +184,41 @@ function partlyDatedSchedule(tree: SessionTree, starts: number[][][]): Scheduled
   return walked.map(({ at, ms }) => ({ ...at, atMs: ms === -Infinity ? 0 : ms }));
 }
 
-/** The merged order of the tree's calls. */
+/**
+ * `schedule` (of a tree with dates) with an entry for each run that has no call — a sub-agent a brake
+ * stopped before its first call (its recording: a header and an end), a run aborted before it — so it
+ * takes the step a lone replay takes, the check before the call it never made (its stop listed as the
+ * live tree listed it). It goes where the structure puts it: after the parent's call that started it and
+ * the starts of that call before it (the latest of them, by date), else after every call the structure
+ * puts before it.
+ */
+function withNoCallRuns(tree: SessionTree, schedule: ScheduledCall[], structure: readonly ScheduledCall[]): ScheduledCall[] {
+  const key = (at: ScheduledCall) => `${at.agent}:${at.run}:${at.call}`;
+  const rankOf = new Map(structure.map((at, rank) => [key(at), rank]));
+  const starter = starters(tree);
+  const merged = [...schedule];
+  structure.forEach((at, rank) => {
+    if (!at.noCall) return;
+    const start = starter[at.agent];
+    const owner = start?.owner;
+    const from = owner === undefined ? 0 : rankOf.get(key({ agent: start!.parent, run: owner.run, call: owner.call, atMs: 0 }))!;
+    let after = -1;
+    merged.forEach((call, i) => {
+      const r = rankOf.get(key(call))!;
+      if (r >= from && r < rank) after = i;
+    });
+    merged.splice(after + 1, 0, { ...at, atMs: after >= 0 ? merged[after]!.atMs : 0 });
+  });
+  return merged;
+}
+
+/** The merged order of the tree's calls, a run with no call taking one entry (`noCall`: withNoCallRuns). */
 export function treeSchedule(tree: SessionTree): ScheduledCall[] {
   const starts = recordedStarts(tree);
   const dated = starts.flat(2).filter(Number.isFinite).length;
+  const noCall = tree.agents.some((agent) => agent.runs.some((run) => run.calls.length === 0));
   if (dated === 0) return structuralSchedule(tree);
-  return dated === starts.flat(2).length ? datedSchedule(tree, starts) : partlyDatedSchedule(tree, starts);
+  if (dated === starts.flat(2).length) return noCall ? withNoCallRuns(tree, datedSchedule(tree, starts), structuralSchedule(tree)) : datedSchedule(tree, starts);
+  const structure = structuralSchedule(tree);
+  return noCall ? withNoCallRuns(tree, partlyDatedSchedule(tree, starts, structure), structure) : partlyDatedSchedule(tree, starts, structure);
 }

@@ -43,7 +43,7 @@ describe('an aborted live recording is known by its end record’s mark', () => 
   it('the recorder marks the abort; with other words in its status it still ends at its abort in every engine', async () => {
     const path = await abortedRecordingPath();
     const [recording] = await loadTraceFile(path);
-    expect(recording!.end).toEqual({ type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 1 step', aborted: true });
+    expect(recording!.end).toEqual({ type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 1 step', aborted: true, recordedCostUsd: expect.any(Number) });
     const reworded = await withEnd(path, (end) => ({ ...end, status: 'the caller cancelled the run' }));
     expect(stopsInEveryEngine(reworded, brakes)).toEqual(everywhere('trace_end', 'the caller cancelled the run'));
   });

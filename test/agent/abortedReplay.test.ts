@@ -52,7 +52,7 @@ describe('a real run its AbortSignal stopped replays to where it was aborted', (
     const { real, recording } = await abortedRun(brakes, at);
     const detail = `stopped by its AbortSignal after ${steps} step${steps === 1 ? '' : 's'}`;
     expect([real.stop.reason, real.stop.detail, real.steps]).toEqual(['aborted', detail, steps]);
-    expect(recording.end).toEqual({ type: 'end', outcome: 'unknown', status: detail, aborted: true });
+    expect(recording.end).toEqual({ type: 'end', outcome: 'unknown', status: detail, aborted: true, recordedCostUsd: expect.any(Number) });
     expect(recordedBrakes(recording)).toEqual(brakes);
     // Before the fix every engine named the brake due before a call the run never asked for.
     expect(stopsInEveryEngine(recording, brakes)).toEqual(everywhere('trace_end', detail));
@@ -65,7 +65,7 @@ describe('a real run its AbortSignal stopped replays to where it was aborted', (
     const longerBrakes: BrakeConfig = { ...NO_BRAKES, maxSteps: steps + 2 };
     const longer = (await abortedRun(longerBrakes, at, 2)).recording;
     const longerDetail = `stopped by its AbortSignal after ${steps + 2} steps`;
-    expect(longer.end).toEqual({ type: 'end', outcome: 'unknown', status: longerDetail, aborted: true });
+    expect(longer.end).toEqual({ type: 'end', outcome: 'unknown', status: longerDetail, aborted: true, recordedCostUsd: expect.any(Number) });
     expect(stopsInEveryEngine(longer, longerBrakes, summary)).toEqual(everywhere('trace_end', longerDetail));
     const summarised = replayTrace(longer, { brakes: longerBrakes, strategy: summary, pricing, prices: handTable(pricing) });
     expect(summarised.steps).toBe(steps + 2);

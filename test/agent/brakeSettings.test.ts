@@ -51,7 +51,7 @@ describe('brake settings as the CLI gives them', () => {
       const [trace] = await loadTraceFile(file);
       const clock = new VirtualClock();
       const driven = traceModel(trace!, clock);
-      const run = await runAgentLoop({ model: driven.model, tools: driven.tools, brakes: settings, context: driven.context, pricing: prices.resolve(trace!.header.model!), clock, retry: { maxRetries: Infinity, backoffMs: () => 0 } });
+      const run = await runAgentLoop({ model: driven.model, tools: driven.tools, brakes: settings, unbounded: true, context: driven.context, pricing: prices.resolve(trace!.header.model!), clock, retry: { maxRetries: Infinity, backoffMs: () => 0 } });
       const replayed = replayTrace(trace!, { brakes: brakesFromFlags(flags), strategy: FULL_HISTORY, prices });
       expect([run.stop.reason, run.stop.detail, run.steps, run.costPico], file).toEqual([reason, replayed.stopDetail, replayed.steps, replayed.costPico]);
       expect(replayed.stopReason).toBe(reason);

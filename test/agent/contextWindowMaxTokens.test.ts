@@ -20,6 +20,7 @@ async function run(brakes: Partial<BrakeConfig>) {
     model,
     tools: [long],
     brakes: { ...NO_BRAKES, ...brakes },
+    unbounded: true,
     context: { system: 'You are terse.', goal: 'Say hello twice.', countTokens: words },
     pricing: handPriced('small', { input: 1, output: 2 }, 1349),
     clock: new VirtualClock(),

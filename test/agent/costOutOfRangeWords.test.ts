@@ -19,7 +19,7 @@ describe("a run past $9,007 from runAgentLoop names runAgentLoop's options", () 
   it('the hint names brakes.maxSteps, brakes.maxCostPico or brakes.contextWindow, never a flag', async () => {
     const model = new ScriptedModel([toolTurn('echo', {}), answer('huge', { inputTokens: 100_000_000_000, outputTokens: 1 })]);
     const recorder = memoryRecorder();
-    const error = await runAgentLoop({ model, tools: [echo], brakes: {}, context: { system: 's', goal: 'g', countTokens: (t) => t.length }, pricing: MINI, clock: new VirtualClock(), recorder }).catch((thrown: unknown) => thrown);
+    const error = await runAgentLoop({ model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g', countTokens: (t) => t.length }, pricing: MINI, clock: new VirtualClock(), recorder }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UserError);
     const issue = (error as UserError).issues[0]!;
     expect(issue.code).toBe('cost_out_of_range');

@@ -20,5 +20,5 @@ export function delegateOnce(researcher: ScriptedModel, brakes: BrakeConfig = NO
     agent: ({ task }) => ({ agentId: 'researcher', model: researcher, tools: [echo], context: { system: 'You research.', goal: task } }),
   });
   const main = new ScriptedModel([toolTurn('delegate', { task: 'find it' }, { inputTokens: 1000, outputTokens: 50 }), answer('done', { inputTokens: 1000, outputTokens: 50 })]);
-  return { main, run: runAgentLoop({ model: main, tools: [delegate], brakes, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() }) };
+  return { main, run: runAgentLoop({ model: main, tools: [delegate], brakes, unbounded: true, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() }) };
 }

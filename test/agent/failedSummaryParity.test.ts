@@ -34,7 +34,7 @@ const asRecorded: Settings = { brakes: NO_BRAKES, strategy: { kind: 'full', cach
 async function liveRun(summary: Step, signal?: AbortSignal) {
   const recorder = memoryRecorder();
   const model = new ScriptedModel([step(1), step(2), step(3), summary], MINI.model);
-  const live = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder, ...(signal ? { signal } : {}) });
+  const live = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder, ...(signal ? { signal } : {}) });
   return { live, recording: recorder.trace() };
 }
 

@@ -45,7 +45,7 @@ function failingModel(retryable: boolean): Model {
 /** The live run (retried once when `retryable`) and its recording as read back. */
 async function recordedRun(retryable: boolean): Promise<Trace> {
   const path = join(tempDir(), 'run.jsonl');
-  await runAgentLoop({ model: failingModel(retryable), tools, brakes: NO_BRAKES, context, pricing, clock: new VirtualClock(), retry: RETRY, recorder: fileRecorder(path) });
+  await runAgentLoop({ model: failingModel(retryable), tools, brakes: NO_BRAKES, unbounded: true, context, pricing, clock: new VirtualClock(), retry: RETRY, recorder: fileRecorder(path) });
   const [recording] = await loadTraceFile(path);
   return recording!;
 }

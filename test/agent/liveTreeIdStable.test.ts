@@ -36,7 +36,7 @@ async function treeSession(name: string, root: (name: string) => TraceRecorder):
   });
   const recorder = root(name);
   const wrapped = Object.assign(Object.create(Object.getPrototypeOf(recorder) as object) as TraceRecorder, recorder, { header: seen(recorder).header });
-  await runAgentLoop({ model: new ScriptedModel([toolTurn('delegate', { task: 't' }, usage), answer('done', usage)]), tools: [delegate], brakes: NO_BRAKES, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), recorder: wrapped });
+  await runAgentLoop({ model: new ScriptedModel([toolTurn('delegate', { task: 't' }, usage), answer('done', usage)]), tools: [delegate], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), recorder: wrapped });
   return session!;
 }
 

@@ -84,7 +84,7 @@ async function liveTree(plan: Plan): Promise<{ run: AgentRunResult; runs: Trace[
   });
   const main = new ScriptedModel([...plan.ids.map((id, i) => toolTurn('delegate', { task: `t${i}`, id }, usage(50))), answer('done', usage(50))]);
   const rootRecorder = recorderIn(sink, `${plan.name}-0-main`);
-  const run = await runAgentLoop({ model: main, tools: [delegate], brakes: plan.brakes ?? NO_BRAKES, ...(plan.limits ? { subagentLimits: plan.limits } : {}), context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: rootRecorder });
+  const run = await runAgentLoop({ model: main, tools: [delegate], brakes: plan.brakes ?? NO_BRAKES, unbounded: true, ...(plan.limits ? { subagentLimits: plan.limits } : {}), context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: rootRecorder });
   const runs = 'list' in sink ? sink.list : (await Promise.all(sink.files.map((file) => loadTraceFile(file)))).flat();
   return { run, runs };
 }

@@ -22,6 +22,7 @@ function options(model: ScriptedModel, brakes: Partial<BrakeConfig> = {}, extra:
     model,
     tools: [echo, broken],
     brakes: { ...NO_BRAKES, ...brakes },
+    unbounded: true,
     context: { system: 'You are terse.', goal: 'Say hello twice.', countTokens: words },
     pricing: MINI,
     clock: new VirtualClock(),

@@ -23,7 +23,7 @@ async function thrownBy(extra: Extra) {
   const { result, context, ...rest } = extra;
   const tool = { name: 'echo', description: 'echo', parameters: { type: 'object' }, run: () => (result ?? 'ok') as string };
   const recorder = memoryRecorder();
-  const options = { model: new ScriptedModel([toolTurn('echo', {}), answer('done')]), tools: [tool], brakes: {}, pricing: MINI, clock: new VirtualClock(), recorder, ...rest, context: { system: 'sys', goal: 'the goal', countTokens: (t: string) => t.length, ...context } };
+  const options = { model: new ScriptedModel([toolTurn('echo', {}), answer('done')]), tools: [tool], brakes: {}, unbounded: true, pricing: MINI, clock: new VirtualClock(), recorder, ...rest, context: { system: 'sys', goal: 'the goal', countTokens: (t: string) => t.length, ...context } };
   return runAgentLoop(options as AgentLoopOptions).then(
     () => new Error('the run completed'),
     (thrown: unknown) => thrown,

@@ -26,7 +26,7 @@ const echo = { name: 'echo', description: 'says it back', parameters: { type: 'o
 async function run(script: Step[]) {
   const model = new ScriptedModel(script);
   const recorder = memoryRecorder();
-  const outcome = await runAgentLoop({ model, tools: [echo], brakes: {}, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock(), retry: { maxRetries: 2, backoffMs: () => 0 }, recorder }).then(
+  const outcome = await runAgentLoop({ model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock(), retry: { maxRetries: 2, backoffMs: () => 0 }, recorder }).then(
     (result) => ({ result, error: undefined }),
     (error: unknown) => ({ result: undefined, error }),
   );

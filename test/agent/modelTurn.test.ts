@@ -22,7 +22,7 @@ async function failure(script: ModelTurn[], strategy?: unknown) {
   const model = new ScriptedModel(script);
   const recorder = memoryRecorder();
   const context = { system: 's', goal: 'g', countTokens: (text: string) => text.length, ...(strategy === undefined ? {} : { strategy }) };
-  const error = await runAgentLoop({ model, tools: [echo], brakes: {}, context, pricing: MINI, clock: new VirtualClock(), recorder } as Parameters<typeof runAgentLoop>[0]).then(
+  const error = await runAgentLoop({ model, tools: [echo], brakes: {}, unbounded: true, context, pricing: MINI, clock: new VirtualClock(), recorder } as Parameters<typeof runAgentLoop>[0]).then(
     () => new Error('the run completed'),
     (thrown: unknown) => thrown,
   );
@@ -57,7 +57,7 @@ describe("a turn the loop cannot bill is the Model's error, named", () => {
 
   it('a turn with whole counts (inputTokens left out) runs as before', async () => {
     const model = new ScriptedModel([toolTurn('echo', {}), answer('done', { outputTokens: 20 } as never)]);
-    const run = await runAgentLoop({ model, tools: [echo], brakes: {}, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock() });
+    const run = await runAgentLoop({ model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock() });
     expect(run.stop.reason).toBe('completed');
   });
 });

@@ -45,7 +45,7 @@ describe('openAIChatModel: usage beyond the standard fields', () => {
 
   it('a run that gives up names the status once in its stop detail', async () => {
     const model = openAIChatModel({ model: 'mini', client: clientAnswering(400, { error: { message: 'bad request body', type: 'invalid_request_error' } }) });
-    const run = await runAgentLoop({ model, tools: [], brakes: NO_BRAKES, context: { system: 's', goal: 'g', countTokens: () => 1 }, pricing: MINI, clock: new VirtualClock() });
+    const run = await runAgentLoop({ model, tools: [], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', countTokens: () => 1 }, pricing: MINI, clock: new VirtualClock() });
     expect(run.stop).toEqual({ reason: 'trace_end', detail: 'model call failed: 400 bad request body; not retried' });
   });
 });

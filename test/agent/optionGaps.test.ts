@@ -25,7 +25,7 @@ class NeverCalled implements Model {
 const echo = { name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: () => 'echoed' };
 
 function options(model: Model, extra: Record<string, unknown> = {}): AgentLoopOptions {
-  return { model, tools: [echo], brakes: {}, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock(), ...extra } as AgentLoopOptions;
+  return { model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock(), ...extra } as AgentLoopOptions;
 }
 
 async function issuesOf(model: NeverCalled, extra: Record<string, unknown>) {

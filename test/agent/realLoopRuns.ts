@@ -21,7 +21,7 @@ export const libraryBrakesArb: fc.Arbitrary<BrakeConfig> = fc
     base: brakesArb,
     maxSteps: opt(fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constant(Number.MAX_SAFE_INTEGER))),
     maxCostPico: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2_000_000_000 }), fc.constant(Number.MAX_SAFE_INTEGER))),
-    timeoutMs: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20_000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(Number.MIN_VALUE), fc.constant(1e300))),
+    timeoutMs: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20_000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(Number.MIN_VALUE), fc.constant(Number.MAX_SAFE_INTEGER))),
     skip: opt(fc.record({ maxSkips: opt(fc.integer({ min: 0, max: 3 })), skipWarningTokens: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 200 }))) })),
   })
   .map(({ base, maxSteps, maxCostPico, timeoutMs, skip }) => {
@@ -182,6 +182,8 @@ export function loopingRunOptions(turns: readonly TurnSpec[], brakes: BrakeConfi
     model: scriptedModel(pricing.model, turns, clock),
     tools: loopingTools,
     brakes,
+    // The scripted model answers once its turns are spent: the run ends with or without brakes (agent/bounded.ts).
+    unbounded: true,
     context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
     pricing,
     clock,

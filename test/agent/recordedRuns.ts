@@ -56,6 +56,8 @@ export function recordedRunOptions<M extends Model>(setup: RecordedRunSetup<M>, 
     model,
     tools: controller === undefined ? tools : [...tools, haltTool(controller)],
     brakes,
+    // A scripted model ends its run (its script runs out): no brake needed (agent/bounded.ts).
+    unbounded: true,
     context: { system: 'system', goal: 'goal', countTokens: (text: string) => text.length },
     pricing,
     clock,

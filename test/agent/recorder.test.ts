@@ -43,7 +43,7 @@ describe('recorder', () => {
         return { text: null, toolCalls: [{ id: 'c' + n, name: 'work', arguments: JSON.stringify({ n }) }], usage: { inputTokens: 1000 + n, outputTokens: 10 } };
       } };
       const work = { name: 'work', description: '', parameters: { type: 'object' }, run: ({ n }) => 'step ' + n };
-      await runAgentLoop({ model, tools: [work], brakes: { repeatMode: 'total', sameErrorMode: 'consecutive', budgetMode: 'check' }, context: { system: 's', goal: 'g', countTokens: () => 3 }, pricing, recorder: fileRecorder(${JSON.stringify(path)}) });
+      await runAgentLoop({ model, tools: [work], brakes: { repeatMode: 'total', sameErrorMode: 'consecutive', budgetMode: 'check' }, unbounded: true, context: { system: 's', goal: 'g', countTokens: () => 3 }, pricing, recorder: fileRecorder(${JSON.stringify(path)}) });
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
     const lineCount = () => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0);

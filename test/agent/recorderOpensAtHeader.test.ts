@@ -19,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'loopcost-recorder-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const options = (path: string, brakes: Record<string, unknown>) =>
-  ({ model: new ScriptedModel([answer('done')]), tools: [], brakes, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), recorder: fileRecorder(path) }) as AgentLoopOptions;
+  ({ model: new ScriptedModel([answer('done')]), tools: [], brakes, unbounded: true, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), recorder: fileRecorder(path) }) as AgentLoopOptions;
 
 describe('fileRecorder opens its file at the header', () => {
   it('a run whose options are refused leaves no file', async () => {

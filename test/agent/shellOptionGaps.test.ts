@@ -27,7 +27,7 @@ class Counting implements Model {
 const echo = { name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: () => 'echoed' };
 
 async function refusal(extra: Record<string, unknown>, model = new Counting()) {
-  const options = { model, tools: [echo], brakes: {}, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), ...extra } as AgentLoopOptions;
+  const options = { model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), ...extra } as AgentLoopOptions;
   const error = await runAgentLoop(options).then(
     () => new Error('the run completed'),
     (thrown: unknown) => thrown,
@@ -69,7 +69,7 @@ describe('the options the loop calls into are checked', () => {
 
   it('the parts as given work: a real AbortSignal, a clock and recorder with their methods', async () => {
     const model = new Counting();
-    const result = await runAgentLoop({ model, tools: [echo], brakes: {}, context: { system: 's', goal: 'g' }, pricing: MINI, clock: new VirtualClock(), signal: new AbortController().signal, recorder: { header() {}, call() {}, end() {} } });
+    const result = await runAgentLoop({ model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g' }, pricing: MINI, clock: new VirtualClock(), signal: new AbortController().signal, recorder: { header() {}, call() {}, end() {} } });
     expect(result.stop.reason).toBe('completed');
   });
 });

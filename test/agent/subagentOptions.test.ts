@@ -28,7 +28,7 @@ async function delegate(spec: Record<string, unknown>) {
     agent: ({ task }) => ({ agentId: 'researcher', model: researcher, tools: [echo], context: { system: 'You research.', goal: task }, ...spec }) as SubagentSpec,
   });
   const main = new ScriptedModel([toolTurn('delegate', { task: 'find it' }), answer('done')]);
-  const outcome = await runAgentLoop({ model: main, tools: [tool], brakes: NO_BRAKES, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock() }).then(
+  const outcome = await runAgentLoop({ model: main, tools: [tool], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', countTokens: (text) => text.length }, pricing: MINI, clock: new VirtualClock() }).then(
     (run) => ({ run, error: undefined }),
     (error: unknown) => ({ run: undefined, error }),
   );

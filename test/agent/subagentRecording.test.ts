@@ -41,7 +41,7 @@ async function liveTree(name: string, brakes: BrakeConfig, subagentLimits?: Suba
     },
   });
   const main = new ScriptedModel([toolTurn('delegate', { task: 'a' }, usage(50)), toolTurn('delegate', { task: 'b' }, usage(50)), answer('done', usage(50))]);
-  const run = await runAgentLoop({ model: main, tools: [delegate], brakes, ...(subagentLimits ? { subagentLimits } : {}), context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: fileRecorder(files[0]!) });
+  const run = await runAgentLoop({ model: main, tools: [delegate], brakes, unbounded: true, ...(subagentLimits ? { subagentLimits } : {}), context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: fileRecorder(files[0]!) });
   const runs = (await Promise.all(files.map((file) => loadTraceFile(file)))).flat();
   return { run, runs };
 }

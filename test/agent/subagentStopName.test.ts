@@ -25,7 +25,7 @@ async function twoStarts() {
     agent: ({ task }) => ({ agentId: 'researcher', model: researcher, tools: [echo], context: { system: 'You research.', goal: task } }),
   });
   const main = new ScriptedModel([toolTurn('delegate', { task: 'first' }), toolTurn('delegate', { task: 'second' }), answer('done')]);
-  return runAgentLoop({ model: main, tools: [delegate], brakes: NO_BRAKES, subagentLimits: { maxSteps: 2 }, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() });
+  return runAgentLoop({ model: main, tools: [delegate], brakes: NO_BRAKES, unbounded: true, subagentLimits: { maxSteps: 2 }, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() });
 }
 
 describe('a stopped sub-agent’s error names its start', () => {

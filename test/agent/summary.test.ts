@@ -60,7 +60,7 @@ describe('the real loop under a summary strategy', () => {
     const cheap = { ...MINI, requested: 'cheap', model: 'cheap', base: { ...MINI.base, input: MINI.base.input / 2, output: MINI.base.output / 2 } };
     const run = (summaryPricing?: typeof MINI) => {
       const model = new ScriptedModel([step(1), step(2), step(3), (request) => ({ text: `from ${request.model}`, toolCalls: [], usage: { outputTokens: 30 } }), { text: 'done', toolCalls: [], usage: { outputTokens: 5 } }]);
-      return runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, ...(summaryPricing ? { summaryPricing } : {}), clock: new VirtualClock() });
+      return runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, ...(summaryPricing ? { summaryPricing } : {}), clock: new VirtualClock() });
     };
     await expect(run()).rejects.toThrow(/summaryPricing.*cheap/s);
     const result = await run(cheap);
@@ -73,7 +73,7 @@ describe('the real loop under a summary strategy', () => {
       expect(request.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['Old tool output omitted.', 'r2 a b']);
       return { text: 'done', toolCalls: [], usage: { outputTokens: 5 } };
     }]);
-    const run = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy: { kind: 'mask', maskSteps: 1, placeholderTokens: 4 }, countTokens: words }, pricing: MINI, clock: new VirtualClock() });
+    const run = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy: { kind: 'mask', maskSteps: 1, placeholderTokens: 4 }, countTokens: words }, pricing: MINI, clock: new VirtualClock() });
     expect(run.stop.reason).toBe('completed');
   });
 });

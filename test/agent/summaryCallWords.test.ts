@@ -34,7 +34,7 @@ const asRecorded: Settings = { brakes: NO_BRAKES, strategy: { kind: 'full', cach
 async function liveRun(script: Step[]) {
   const recorder = memoryRecorder();
   const model = new ScriptedModel(script, MINI.model);
-  const live = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder });
+  const live = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder });
   return { live, recording: recorder.trace() };
 }
 

@@ -33,7 +33,7 @@ const STEPS_1_TO_3 = (2 + 55 + 108) * 150_000 + 150 * 600_000;
 const run = (script: Step[], options: { brakes?: BrakeConfig; window?: number; recorder?: ReturnType<typeof memoryRecorder> } = {}) => {
   const model = new ScriptedModel(script, 'gpt-4o-mini');
   const pricing = { ...prices.resolve('gpt-4o-mini'), ...(options.window === undefined ? {} : { contextWindow: options.window }) };
-  const result = runAgentLoop({ model, tools: [echo], brakes: options.brakes ?? NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing, clock: new VirtualClock(), ...(options.recorder ? { recorder: options.recorder } : {}) });
+  const result = runAgentLoop({ model, tools: [echo], brakes: options.brakes ?? NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing, clock: new VirtualClock(), ...(options.recorder ? { recorder: options.recorder } : {}) });
   return { model, result };
 };
 

@@ -33,7 +33,7 @@ const summary = (usage: ModelUsage): Step => (request) => {
 /** system + goal = 2 tokens: the prompts are 2, 55, 108, then 161 > 150 — a summary (the estimate: 161 in, the 108 the last call sent cached, 30 out). */
 const strategy: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 150, keepSteps: 1, summaryTokens: 30 } };
 const run = (script: Step[], recorder = memoryRecorder()) =>
-  runAgentLoop({ model: new ScriptedModel(script, 'gpt-4o-mini'), tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing, clock: new VirtualClock(), recorder });
+  runAgentLoop({ model: new ScriptedModel(script, 'gpt-4o-mini'), tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing, clock: new VirtualClock(), recorder });
 
 /** An ordinary call with no usage reported: billed at the view, `input` in, `output` out. */
 const ordinary = (input: number, output: number) => input * 150_000 + output * 600_000;

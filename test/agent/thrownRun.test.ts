@@ -45,10 +45,10 @@ describe('a run that throws still records its end and says what it spent', () =>
   it("a Model's TypeError after 2 calls: the recording replays to the 2 calls' cost; the error carries the figures", async () => {
     const file = join(dir, 'flat.jsonl');
     const model = new ScriptedModel([toolTurn('echo', { i: 1 }), toolTurn('echo', { i: 2 }), bug]);
-    const error = await thrown(runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder: fileRecorder(file) }));
+    const error = await thrown(runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder: fileRecorder(file) }));
     expect(error).toBeInstanceOf(TypeError);
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.at(-1)).toEqual({ type: 'end', outcome: 'error', status: "the run threw TypeError: Cannot read properties of undefined (reading 'choices')" });
+    expect(lines.at(-1)).toEqual({ type: 'end', outcome: 'error', status: "the run threw TypeError: Cannot read properties of undefined (reading 'choices')", recordedCostUsd: expect.any(Number) });
     const [trace] = await loadTraceFile(file);
     const replayed = replayTrace(trace!, { brakes: NO_BRAKES, strategy: FULL_HISTORY, prices: MINI_TABLE, pricing: MINI });
     expect(replayed.modelCalls).toBe(2);
@@ -67,7 +67,7 @@ describe('a run that throws still records its end and says what it spent', () =>
       agent: ({ task }) => ({ agentId: 'sub', model: new ScriptedModel([toolTurn('echo', { i: 1 }), toolTurn('echo', { i: 2 }), bug]), tools: [echo], context: { system: 'You research.', goal: task }, recorder: fileRecorder(files[1]!) }),
     });
     const main = new ScriptedModel([toolTurn('delegate', { task: 'research' }), answer('never')]);
-    const error = await thrown(runAgentLoop({ model: main, tools: [delegate], brakes: NO_BRAKES, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder: fileRecorder(files[0]!) }));
+    const error = await thrown(runAgentLoop({ model: main, tools: [delegate], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock(), recorder: fileRecorder(files[0]!) }));
     expect(error).toBeInstanceOf(TypeError);
     const runs = (await Promise.all(files.map((file) => loadTraceFile(file)))).flat();
     expect(runs.map((r) => [r.header.agent!.agentId, r.calls.length, r.end.outcome])).toEqual([

@@ -30,7 +30,7 @@ const detail = (steps: number) => `stopped by its AbortSignal after ${steps} ste
 async function driven(recording: Trace, brakes: BrakeConfig, withSignal = true): Promise<AgentRunResult> {
   const clock = new VirtualClock();
   const model = traceModel(recording, clock);
-  return runAgentLoop({ model: model.model, tools: model.tools, brakes, context: model.context, pricing, clock, retry: TRACE_RETRY, ...(withSignal ? { signal: model.signal } : {}) });
+  return runAgentLoop({ model: model.model, tools: model.tools, brakes, unbounded: true, context: model.context, pricing, clock, retry: TRACE_RETRY, ...(withSignal ? { signal: model.signal } : {}) });
 }
 
 /** The driven run's figures beside replay's: equal, the abort read as replay reads it. */
@@ -108,7 +108,7 @@ describe('a run aborted after the last tool call of a response marked final repl
   ])('final %s: the run said aborted; recorded without the final mark, every engine says trace_end with its detail, and traceModel aborted', async (_what, toolCalls) => {
     const { real, recording } = await recorded(NO_BRAKES, answer(toolCalls, { final: true }));
     expect([real.stop.reason, real.stop.detail, real.steps]).toEqual(['aborted', detail(2), 2]);
-    expect(recording.end).toEqual({ type: 'end', outcome: 'unknown', status: detail(2), aborted: true });
+    expect(recording.end).toEqual({ type: 'end', outcome: 'unknown', status: detail(2), aborted: true, recordedCostUsd: expect.any(Number) });
     // Before, the call was recorded final and every engine completed the run there.
     expect(stopsInEveryEngine(recording, NO_BRAKES)).toEqual(everywhere('trace_end', detail(2)));
     expect(recording.calls[1]!.final).toBeUndefined();

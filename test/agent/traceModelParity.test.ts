@@ -35,7 +35,7 @@ type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: Mod
 async function traceModelRun(recording: Trace, pricing: ModelPricing): Promise<AgentRunResult> {
   const clock = new VirtualClock();
   const driven = traceModel(recording, clock);
-  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), context: driven.context, pricing, clock, retry: TRACE_RETRY, signal: driven.signal, cacheWrites: driven.cacheWrites });
+  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), unbounded: true, context: driven.context, pricing, clock, retry: TRACE_RETRY, signal: driven.signal, cacheWrites: driven.cacheWrites });
 }
 
 /** An abort, never a replay's stop, replays as the recording's end: trace_end, with the run's detail. */
@@ -45,7 +45,7 @@ const asReplayed = (reason: string) => (reason === 'aborted' ? 'trace_end' : rea
 const ofRun = (run: AgentRunResult) => ({ stopReason: asReplayed(run.stop.reason), stopDetail: run.stop.detail, steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
 
 /** One run recorded, its recording replayed and driven by traceModel: the three agree; the recording and how the run stopped, for what the caller counts. */
-async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace & { stoppedBy?: string }> {
+async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace & { stoppedBy?: string; elapsedMs?: number }> {
   const model = run.model as Partial<ScriptedModel>;
   // A failure the loop refuses as its adapter's bug (realLoopRuns.ts badFailure) ends the run with a ModelTurnError, and only then.
   const real = await runAgentLoop({ ...run, recorder: fileRecorder(path) }).catch((error: unknown) => {
@@ -62,7 +62,7 @@ async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing
   expect({ ...driven, stopReason: asReplayed(driven.stopReason) }).toEqual(replayed);
   const { elapsedMs: _e, toolCalls: _t, cachedInputTokens: _c, overshootPico: _o, summaryCalls: _s, summaryCostPico: _p, ...ofReplay } = replayed;
   expect(ofReplay).toEqual(ofRun(real));
-  return { ...recording!, stoppedBy: real.stop.reason };
+  return { ...recording!, stoppedBy: real.stop.reason, elapsedMs: real.elapsedMs };
 }
 
 /** `runOptions`'s runs, or with `aborting` recordingReadable's looping runs (abortingRunOptions: some stopped by their AbortSignal, as `aborts` says). */
@@ -158,6 +158,28 @@ describe('real loop driven by its own recording (traceModel) = replay of the rec
     // 162 runs with five-minute writes, 80 with none; 19 whose recording, bounded at an hour's price (before the header stated it), stops a call earlier.
     expect(Math.min(seen.fiveMinutes, seen.none)).toBeGreaterThan(60);
     expect(seen.anHourDiffers).toBeGreaterThan(12);
+  });
+
+  it('on 300 looping runs that wait before each retry (2 s, 4 s) under random brakes: no wait is waited past the brakes, and the recording replays where the run stopped', async () => {
+    const dir = tempDir();
+    let run = 0;
+    let declined = 0;
+    // A call in four fails retryably (503), besides loopingTurnArb's failures.
+    const busyTurnArb = fc.tuple(loopingTurnArb, fc.integer({ min: 0, max: 3 })).map(([turn, dice]) => (dice === 0 ? { ...turn, failed: { status: 503, message: 'busy', retryable: true } } : turn));
+    await fc.assert(
+      fc.asyncProperty(fc.array(busyTurnArb, { maxLength: 12 }), libraryBrakesArb, fc.constantFrom(...pricings), async (turns, brakes, pricing) => {
+        const clock = new VirtualClock();
+        const options = { ...loopingRunOptions(turns, brakes, pricing, clock), retry: { maxRetries: 2, backoffMs: (attempt: number) => 2000 * attempt } };
+        const recording = await agrees(join(dir, `waits${run++}.jsonl`), options, pricing);
+        if (recording.elapsedMs === undefined) return;
+        // The waits are counted with their failed calls, before they are waited: the clock never runs past the run's time.
+        expect(clock.now()).toBeLessThanOrEqual(recording.elapsedMs + 1e-6);
+        if (clock.now() < recording.elapsedMs - 1e-6) declined += 1;
+      }),
+      { numRuns: 300, seed: 31_337 },
+    );
+    // Runs a brake stopped right after a failed call, its wait never waited (28; before, the loop waited, then stopped).
+    expect(declined).toBeGreaterThan(20);
   });
 
   it('on recordingReadable’s 300 readable runs (fixed seed): arguments that are no JSON object, empty ids and names, failed calls', async () => {

@@ -78,6 +78,7 @@ async function liveTree(plan: Plan): Promise<{ run: AgentRunResult; runs: Trace[
     model: main,
     tools: [delegate],
     brakes: plan.brakes ?? NO_BRAKES,
+    unbounded: true,
     ...(plan.limits ? { subagentLimits: plan.limits } : {}),
     context: { system: 's', goal: 'g', countTokens: words },
     pricing: MINI,
@@ -141,8 +142,8 @@ describe('a live tree aborted from a tool replays to where it was aborted', () =
       ['sub', 2, 'aborted', 'stopped by its AbortSignal after 2 steps'],
     ]);
     expect(runs.map((r) => r.end)).toEqual([
-      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 1 step', aborted: true },
-      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 2 steps', aborted: true },
+      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 1 step', aborted: true, recordedCostUsd: expect.any(Number) },
+      { type: 'end', outcome: 'unknown', status: 'stopped by its AbortSignal after 2 steps', aborted: true, recordedCostUsd: expect.any(Number) },
     ]);
     const tree = replayed(runs, { name: 'aborted', ...plan });
     expect(replayFigures(tree)).toEqual(liveFigures(run));

@@ -43,7 +43,7 @@ async function runWith(at: number, usage: string) {
   const client = new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, fetch: fetchDouble });
   const recorder = memoryRecorder();
   const model = openAIChatModel({ model: 'gpt-4o-mini', client });
-  const result = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing, clock: new VirtualClock(), recorder });
+  const result = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing, clock: new VirtualClock(), recorder });
   // The recording as written and read back (the native reader checks every count), replayed as recorded.
   const [readBack] = parseNativeTraces(writeNativeTraces([recorder.trace()]), 'run.jsonl');
   const replayed = replayTrace(readBack!, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices });

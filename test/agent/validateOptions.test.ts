@@ -22,6 +22,7 @@ function options(model: ScriptedModel, extra: Partial<AgentLoopOptions> = {}): A
     model,
     tools: [echo],
     brakes: {},
+    unbounded: true,
     context: { system: 'You are terse.', goal: 'Say hello.', countTokens: (text) => text.length, strategy: { kind: 'window', windowSteps: 8 } },
     pricing: MINI,
     clock: new VirtualClock(),

@@ -209,7 +209,7 @@ describe('one bad file among many', () => {
 
 describe('flags and what reaches the terminal', () => {
   const cases: [string[], RegExp][] = [
-    [['compare', SCENARIO, '--tolerance', ''], /--tolerance.*'' is not a number/],
+    [['compare', SCENARIO, '--tolerance', ''], /--tolerance.*'' is not a tolerance between 0% and 100%/],
     [['whatif', SCENARIO, '--try', ''], /--try.*has an empty brake setting/],
     [['whatif', SCENARIO, '--try', 'max-steps=1,,max-repeat=2'], /--try.*empty brake setting \(an empty value or a doubled comma\)/],
     [['whatif', SCENARIO, '--try', 'max-steps='], /--try.*'max-steps=' needs a value \(write max-steps=value\)/],

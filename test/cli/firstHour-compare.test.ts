@@ -47,7 +47,8 @@ describe('compare: runs without a recorded cost', () => {
 
   it('runs that recorded nothing at all say so; none with a cost is said in the summary', async () => {
     const text = (await cli('compare', 'scenarios/reference-sum-of-squares.jsonl', 'scenarios/recorded-pair.jsonl')).stdout;
-    expect(text.split('\n')[0]).toMatch(/^3 runs, none with a recorded cost, 0 disagree/);
+    // No cost was compared: said so, and what was (the calls and tokens of the runs that recorded them).
+    expect(text.split('\n')[0]).toMatch(/^3 runs, none with a recorded cost, so no cost was compared; 0 of the 2 runs with recorded calls or tokens disagree with them$/);
     expect(text).toMatch(/^reference-sum-of-squares\s.*\snothing recorded$/m);
     expect(text).toMatch(/^recorded-pair#1\s.*\sno recorded cost$/m);
     expect(text).not.toMatch(/\sok$/m);
@@ -57,6 +58,7 @@ describe('compare: runs without a recorded cost', () => {
     const text = (await cli('compare', MINI)).stdout;
     expect(text.split('\n')[0]).toMatch(/^38 runs, 33 disagree with what was recorded/);
     const one = (await cli('compare', 'scenarios/reference-sum-of-squares.jsonl')).stdout;
-    expect(one.split('\n')[0]).toMatch(/^1 run, none with a recorded cost, 0 disagree/);
+    // A run that recorded nothing: nothing was compared, not "0 disagree".
+    expect(one.split('\n')[0]).toMatch(/^1 run, none with a recorded cost, calls or tokens: nothing was compared/);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * import of inputs that read cleanly but hold no model call (a Claude Code transcript whose assistant lines
  * are not marked as such) refuses, exit 2 naming the file, and writes no file: a native file of no runs is
- * refused when read ("is empty"), so writing one would hand the user a file loopcost itself refuses.
+ * refused when read ("is empty"), so writing one would hand the user a file loopcost itself refuses. Such
+ * an input is refused when read, by every command (test/import/noModelCall.test.ts): beside good files it
+ * is a bad file, left out with --skip-bad.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,19 +34,23 @@ describe('import of inputs with no model call', () => {
     const out = join(dir, 'out.jsonl');
     const r = await cli('import', input, '--out', out);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${input}: holds no model call: nothing to import, and no file was written`);
+    expect(r.stderr).toContain(`${input}: holds no model call: no run to read`);
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a file with no call beside one with calls imports the calls', async () => {
+  it('a file with no call beside one with calls is a bad file: --skip-bad imports the calls', async () => {
     const dir = tempDir();
     const empty = join(dir, 'a-no-calls.jsonl');
     writeFileSync(empty, withoutCalls(readFileSync(COMPACTION, 'utf8')) + '\n');
     writeFileSync(join(dir, 'b-run.jsonl'), ONE_CALL_RUN);
     const out = join(dir, 'out.jsonl');
-    const r = await cli('import', empty, join(dir, 'b-run.jsonl'), '--out', out);
+    const refused = await cli('import', empty, join(dir, 'b-run.jsonl'), '--out', out);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('1 of 2 input files have problems');
+    expect(existsSync(out)).toBe(false);
+    const r = await cli('import', empty, join(dir, 'b-run.jsonl'), '--out', out, '--skip-bad');
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('1 run from 2 files written');
+    expect(r.stderr).toContain('1 run from 1 file written');
     expect((await cli('replay', out)).code).toBe(0);
   });
 });

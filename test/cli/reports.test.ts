@@ -33,10 +33,10 @@ describe('multi-run reports lead with the summary', () => {
   it('whatif: the per-setting summary first, run × setting rows behind --per-run', async () => {
     const args = ['whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--try', 'max-cost=0.05'];
     const text = (await cli(...args)).stdout;
-    expect(text.split('\n')[0]).toMatch(/^setting\s+completed\s+false stops\s+caught\s+spend\s+saved\s+other stops$/);
+    expect(text.split('\n')[0]).toMatch(/^setting\s+completed\s+completions stopped\s+caught\s+spend\s+saved\s+other stops$/);
     expect(text).toMatch(/^baseline \(recorded limits\)\s+28\/38 .* trace_end 10$/m);
     expect(text).toMatch(/76 run × setting rows not shown: add --per-run/);
-    expect((await cli(...args, '--per-run')).stdout).toMatch(/FALSE STOP/);
+    expect((await cli(...args, '--per-run')).stdout).toMatch(/STOPPED/);
   });
 
   it('compare: a per-model summary first; disagreeing runs named with --per-run; every column has a header', async () => {
@@ -150,16 +150,17 @@ describe('reports say what could mislead', () => {
 describe('every report names the settings that made it', () => {
   it('table footer, CSV columns and JSON', async () => {
     const args = ['replay', 'scenarios', '--max-steps', '20', '--max-cost', '0.05', '--budget-mode', 'predict', '--context', 'window:3', '--cache', 'on'];
-    expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict · context window:3 · cache on ·\s+latency as recorded \(synthetic: each scenario file's own\)$/m);
+    // The trace files' runs took the flags' brakes; the scenario files' runs their own with the flags on top.
+    expect((await cli(...args)).stdout).toMatch(/^settings: brakes max-steps=20,max-cost=0\.05,budget-mode=predict \(synthetic: max-steps=20,max-cost=0\.05,\s+budget-mode=predict,timeout=120,max-repeat=3,repeat-mode=total\) ·\s+context window:3 · cache on ·\s+latency as recorded \(synthetic: each scenario file's own\)$/m);
     const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
     expect(csv[0]).toMatch(/,brakes,context,toolResultCap,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides$/);
     // csv[1] is a trace file's run: its own latency (as recorded), not the label of every run.
     expect(csv[1]).toMatch(/^scenarios\/backtracking-explorer\.jsonl,.*,"max-steps=20,max-cost=0\.05,budget-mode=predict",window:3,,on,as recorded,,@pydantic\/genai-prices,/);
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
-    expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict', context: 'window:3', cache: 'on', latency: "as recorded (synthetic: each scenario file's own)" });
+    expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict (synthetic: max-steps=20,max-cost=0.05,budget-mode=predict,timeout=120,max-repeat=3,repeat-mode=total)', context: 'window:3', cache: 'on', latency: "as recorded (synthetic: each scenario file's own)" });
     const whatif = (await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--latency-model', 'call=100')).stdout;
     // scenarios/ holds files with cache on and off: the settings line says so, not "synthetic: off".
-    expect(whatif).toMatch(/^settings: brakes preset=recorded · context full · cache as recorded \(synthetic: each scenario file's own\) ·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
+    expect(whatif).toMatch(/^settings: brakes preset=recorded \(synthetic: [^)]*\)\s+·\s+context full\s+·\s+cache as recorded \(synthetic: each scenario file's own\)\s+·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
   });
 
   it('the brakes as written in a report read back as the same brakes (--try syntax)', () => {

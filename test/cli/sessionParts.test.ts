@@ -16,7 +16,7 @@ describe('parts of a session tree under brakes, without --tree', () => {
     const r = await cli('replay', SESSION, '--max-cost', '0.5', '--format', 'json');
     expect(r.code).toBe(0);
     const message = sessionPartsWarning(r.stdout);
-    expect(message).toMatch(/^\d+ runs are parts of 1 session tree .*each brake binds each part on its own, not the session; --tree replays/);
+    expect(message).toMatch(/^\d+ runs are parts of 1 session tree .*each brake binds each part on its own, not the session, .*; --tree replays/);
     const table = await cli('replay', SESSION, '--max-cost', '0.5');
     expect(table.stdout.replace(/\s+/g, ' ')).toContain('are parts of 1 session tree');
   });
@@ -27,8 +27,8 @@ describe('parts of a session tree under brakes, without --tree', () => {
     expect(sessionPartsWarning(r.stdout)).toContain('session tree');
   });
 
-  it('is not said with no brake, under --tree, or for runs that are not parts of a session', async () => {
-    expect(sessionPartsWarning((await cli('replay', SESSION, '--format', 'json')).stdout)).toBeUndefined();
+  it('is not said under --tree, or for runs that are not parts of a session (with no brake, replay says its per-task figures count parts: sessionPartsForward.test.ts)', async () => {
+    expect(sessionPartsWarning((await cli('replay', SESSION, '--format', 'json')).stdout)).not.toContain('each brake binds');
     const tree = await cli('replay', '--tree', SESSION, '--max-cost', '0.5', '--format', 'json');
     expect(tree.code).toBe(0);
     expect(tree.stdout).not.toContain('session_parts');

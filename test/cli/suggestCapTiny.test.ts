@@ -33,10 +33,11 @@ describe('project --suggest-cap: a small share is shown above 0', () => {
       return (JSON.parse(r.stdout) as { suggestCap: { text: string } }).suggestCap.text;
     };
     const tiny = await text('1e-10');
-    expect(tiny).toContain('(at most 1e-8% asked)');
-    expect(tiny).toMatch(/ runs bring that bound to 1e-8%: \d+ more\)/);
-    expect(tiny).not.toContain('0.0%');
-    expect(await text('0.02')).toContain('(at most 2.0% asked)');
-    expect(await text('0.0015')).toContain('(at most 0.15% asked)');
+    expect(tiny).toContain('at most 1e-8% of');
+    expect(tiny).toContain('the 1e-8% asked');
+    expect(tiny).toMatch(/ runs bring that bound to 1e-8%: \d+ more than/);
+    expect(tiny).not.toMatch(/at most 0\.0%|the 0\.0% asked|bound to 0\.0%/);
+    expect(await text('0.02')).toContain('at most 2.0% of');
+    expect(await text('0.0015')).toContain('at most 0.15% of');
   });
 });

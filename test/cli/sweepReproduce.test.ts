@@ -25,8 +25,8 @@ describe('sweep → replay', () => {
     expect(recommended.flags).toBe(
       '--max-steps 60 --max-cost 2 --budget-mode predict --max-output-tokens 2000 --max-repeat 3 --repeat-mode total --repeat-action skip,max-skips=2,warning=30 --context summary:trigger=20000,keep=3,tokens=600 --tool-result-cap 300',
     );
-    // the text says the same flags, whole
-    expect(recommended.text).toContain(`To reproduce it: loopcost replay <the same inputs and price flags> ${recommended.flags}`);
+    // the text says the same flags, whole, after the inputs given (no placeholder: sweepReproduceCommand.test.ts)
+    expect(recommended.text).toContain(`To reproduce it: loopcost replay ${MINI} ${recommended.flags}`);
     const replay = await cli('replay', MINI, ...recommended.flags.split(' '), '--format', 'json');
     expect(replay.code).toBe(0);
     const summary = JSON.parse(replay.stdout).summary;

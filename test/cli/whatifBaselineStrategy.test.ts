@@ -87,10 +87,12 @@ describe('whatif: the baseline row carries the strategy figures replay gives', (
   });
 
   it('scenario files: a setting that skips repeats says how many, as replay of that setting does', async () => {
-    const report = await json('whatif', 'scenarios/weekly-report.yaml', '--try', 'max-repeat=2,repeat-action=skip');
-    const replayed = await json('replay', 'scenarios/weekly-report.yaml', '--preset', 'none', '--max-repeat', '2', '--repeat-action', 'skip');
-    expect(replayed.summary.skippedActions).toBeGreaterThan(0);
-    expect(report.totals[0].skippedActions).toBe(replayed.summary.skippedActions);
-    expect(report.totals[0].costUsd).toBe(replayed.summary.totalCostUsd);
+    // A try names a whole set with a preset (preset=none: these brakes only), else goes on top of the file's brakes, as replay's flags do.
+    const report = await json('whatif', 'scenarios/weekly-report.yaml', '--try', 'preset=none,max-repeat=2,repeat-action=skip', '--try', 'max-repeat=2,repeat-action=skip');
+    const alone = await json('replay', 'scenarios/weekly-report.yaml', '--preset', 'none', '--max-repeat', '2', '--repeat-action', 'skip');
+    const onTop = await json('replay', 'scenarios/weekly-report.yaml', '--max-repeat', '2', '--repeat-action', 'skip');
+    expect(alone.summary.skippedActions).toBeGreaterThan(0);
+    expect([report.totals[0].skippedActions, report.totals[0].costUsd]).toEqual([alone.summary.skippedActions, alone.summary.totalCostUsd]);
+    expect([report.totals[1].skippedActions, report.totals[1].costUsd]).toEqual([onTop.summary.skippedActions, onTop.summary.totalCostUsd]);
   });
 });

@@ -76,7 +76,7 @@ describe('whatif: per-run rows carry the strategy figures, adding up to the summ
     const masked = JSON.parse(await run(...MASK, '--format', 'json')).runs as Row[];
     const wide = await run(...MASK, '--wide');
     expect(wide).not.toContain('strategy figures per run and setting');
-    expect(wide.split('\n').find((line) => line.startsWith('run '))).toMatch(/false stop\s+cache lost$/);
+    expect(wide.split('\n').find((line) => line.startsWith('run '))).toMatch(/completion stopped\s+cache lost$/);
     expect(runLines(wide).map((line) => Number(line.split(/\s+/).pop()))).toEqual(masked.map((row) => row.strategyCacheLostTokens));
 
     const text = await run(...SUMMARY);
@@ -94,6 +94,6 @@ describe('whatif: per-run rows carry the strategy figures, adding up to the summ
     const report = JSON.parse(await run('--format', 'json'));
     expect(report.runs.every((row: Row) => Object.keys(row).every((key) => !/summary|strategy|skipped/i.test(key)))).toBe(true);
     const header = (await run('--format', 'csv')).split('\n')[0];
-    expect(header).toMatch(/^source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,savedUsd,cache,pricedAsOf,/);
+    expect(header).toMatch(/^source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,baselineCompletionStopped,savedUsd,cache,pricedAsOf,/);
   });
 });

@@ -318,10 +318,11 @@ describe('cassette containers', () => {
     expect(t!.header.systemTokens).toBe(countTokens('Be brief.', 'claude-sonnet-4-5'));
   });
 
-  it('detects cassettes by their first key', () => {
+  it('detects cassettes by their top-level key interactions, first or after other keys', () => {
     expect(looksLikeCassette('interactions:\n- request: {}\n')).toBe(true);
     expect(looksLikeCassette('# recorded by vcrpy\n---\ninteractions:\n')).toBe(true);
-    expect(looksLikeCassette('version: 1\ninteractions: []\n')).toBe(false);
+    expect(looksLikeCassette('version: 1\ninteractions: []\n')).toBe(true);
+    expect(looksLikeCassette('version: 1\nrequests: []\n')).toBe(false);
     expect(looksLikeCassette('{"interactions": []}')).toBe(false);
   });
 });
@@ -345,7 +346,8 @@ describe('malformed cassettes give UserErrors naming file, line and field', () =
     const badUsage = text.replace('prompt_tokens: 336', "prompt_tokens: '336'");
     const err = userErrorOf(() => importCassette(badUsage, 'groq.yaml'));
     expect(err.issues[0]).toMatchObject({ file: 'groq.yaml', field: 'interactions[2].response.parsed_body.usage.prompt_tokens', code: 'wrong_type' });
-    expect(err.issues[0]!.line).toBe(text.split('\n').findIndex((l, i) => i > 150 && l === '- request:') + 1);
+    // The field's own line (the YAML node's), not the line its interaction starts on.
+    expect(err.issues[0]!.line).toBe(text.split('\n').indexOf('        prompt_tokens: 336') + 1);
     const badStatus = text.replace('code: 400', 'code: Bad');
     expect(userErrorOf(() => importCassette(badStatus, 'groq.yaml')).issues[0]).toMatchObject({
       field: 'interactions[0].response.status.code',
@@ -358,7 +360,7 @@ describe('malformed cassettes give UserErrors naming file, line and field', () =
 
   it('a body that is not JSON, invalid YAML, no interactions', () => {
     const text = readFileSync(join(fixtureDir, 'missing-usage.yaml'), 'utf8').replace(`"finish_reason": "stop"}]}'`, `"finish_reason": "stop"}]'`);
-    expect(userErrorOf(() => importCassette(text, 'c.yaml')).issues[0]).toMatchObject({ file: 'c.yaml', line: 2, field: 'interactions[0].response.body.string', code: 'invalid_json' });
+    expect(userErrorOf(() => importCassette(text, 'c.yaml')).issues[0]).toMatchObject({ file: 'c.yaml', line: 11, field: 'interactions[0].response.body.string', code: 'invalid_json' });
     expect(userErrorOf(() => importCassette('interactions:\n- request: {uri: "x"\n', 'y.yaml')).issues[0]).toMatchObject({ file: 'y.yaml', code: 'invalid_yaml' });
     expect(userErrorOf(() => importCassette('interactions: 3\n', 'z.yaml')).issues[0]).toMatchObject({ file: 'z.yaml', field: 'interactions', code: 'missing_field' });
   });

@@ -43,13 +43,13 @@ describe('YAML limits', () => {
     const justPast = `interactions: ${'['.repeat(MAX_NESTING_DEPTH + 1)}${']'.repeat(MAX_NESTING_DEPTH + 1)}\n`;
     const err = userErrorOf(() => importCassette(justPast, 'past.yaml'));
     expect(err.issues[0]).toMatchObject({ file: 'past.yaml', code: 'too_deep' });
-    expect(err.issues[0]!.field).toMatch(/^interactions(\[0\]){255}$/);
+    expect(err.issues[0]!.field).toBe('interactions[0][0]…[0] (256 levels)');
   });
 
   it('a JSON body nested past the limit is refused naming the body', () => {
     const deep = `${'['.repeat(MAX_NESTING_DEPTH + 5)}${']'.repeat(MAX_NESTING_DEPTH + 5)}`;
     const text = `interactions:\n${MODEL_CALL.replace(/body: \{string: '.*'\}/, `body: {string: '${deep}'}`)}`;
     const err = userErrorOf(() => importCassette(text, 'body.yaml'));
-    expect(err.issues[0]).toMatchObject({ file: 'body.yaml', line: 2, field: 'interactions[0].response.body.string', code: 'too_deep' });
+    expect(err.issues[0]).toMatchObject({ file: 'body.yaml', line: 8, field: 'interactions[0].response.body.string', code: 'too_deep' });
   });
 });

@@ -85,9 +85,9 @@ describe('mini-swe-agent runs reproduce their recorded cost', () => {
     expect(json.totals.map((t: { setting: string }) => t.setting)).toEqual(['max-steps=50', 'max-cost=0.05']);
     expect(json.runs).toHaveLength(76);
     const csv = (await cli(...args, '--format', 'csv')).stdout.trim().split('\n');
-    expect(csv[0]).toBe('source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,savedUsd,cache,pricedAsOf,context,toolResultCap,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides');
+    expect(csv[0]).toBe('source,setting,baselineStopReason,baselineSteps,baselineCostUsd,stopReason,steps,costUsd,falseStop,baselineCompletionStopped,savedUsd,cache,pricedAsOf,context,toolResultCap,cacheMode,latency,repricedAs,priceSource,priceVersion,priceHash,priceAsOf,priceOverrides');
     expect(csv).toHaveLength(77);
-    expect((await cli(...args)).stdout).toMatch(/false stops/);
+    expect((await cli(...args)).stdout).toMatch(/completions stopped/);
   });
 
   it('replay reports recorded and computed cost side by side', async () => {

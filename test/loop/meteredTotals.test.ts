@@ -42,7 +42,7 @@ describe('meteredTotals: one list for every report of a run', () => {
     expect(Object.keys(summary)).toEqual(['id', 'kind', 'source', 'model', 'pricedAs', ...(summary.pricesAsOf === undefined ? [] : ['pricesAsOf']), 'cache', 'calls', 'steps', ...METERED, 'costPico', 'costUsd', 'ended', 'remainingCalls']);
     // The same figures as replay's, read by the same function.
     expect(meteredTotals(summary)).toEqual(meteredTotals(replayed));
-    expect([summary.calls, summary.steps, summary.costPico]).toEqual([replayed.modelCalls, replayed.steps, replayed.costPico]);
+    expect([summary.calls, summary.steps, summary.costPico]).toEqual([replayed.modelCalls, replayed.steps, String(replayed.costPico)]);
   });
 
   it('counts cache writes of both lifetimes together, in the totals and in a reply', () => {

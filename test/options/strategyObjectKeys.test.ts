@@ -14,7 +14,7 @@ import { distinctSteps, MINI, MINI_TABLE, trace, userErrorOf } from '../helpers.
 
 const issuesOf = async (strategy: unknown) => {
   const model = new ScriptedModel([answer('done')]);
-  const run = runAgentLoop({ model, tools: [], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy: strategy as ContextStrategy }, pricing: MINI, clock: new VirtualClock() });
+  const run = runAgentLoop({ model, tools: [], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy: strategy as ContextStrategy }, pricing: MINI, clock: new VirtualClock() });
   const error = await run.then(() => undefined, (e: unknown) => e);
   expect(model.requests).toHaveLength(0);
   return (error as { issues: { field?: string; code: string; message: string; hint?: string }[] }).issues.map(({ field, code, message, hint }) => ({ field, code, message, hint }));
@@ -60,7 +60,7 @@ describe('a strategy object with keys it does not take', () => {
   it('a well-formed strategy object still runs', async () => {
     const model = new ScriptedModel([answer('done')]);
     const strategy: ContextStrategy = { kind: 'summary', summary: { summaryTokens: 300, triggerTokens: 4000, keepSteps: 2 } };
-    const run = await runAgentLoop({ model, tools: [], brakes: NO_BRAKES, context: { system: 's', goal: 'g', strategy }, pricing: MINI, clock: new VirtualClock() });
+    const run = await runAgentLoop({ model, tools: [], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy }, pricing: MINI, clock: new VirtualClock() });
     expect(run.stop.reason).toBe('completed');
   });
 });

@@ -146,7 +146,8 @@ describe('projection', () => {
     const r = await cli('project', 'scenarios/production-mix.yaml', '--preset', 'none', '--max-cost', '1', '--budget-mode', 'predict', '--suggest-cap', '0.05', '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
     const cap = JSON.parse(r.stdout).suggestCap;
-    expect(cap.text).toContain(`(--max-cost ${cap.capUsd} --budget-mode check) stops ${cap.stopped} of the ${cap.completedRuns} runs`);
+    expect(cap.text).toContain(`(--max-cost ${cap.capUsd} --budget-mode check), chosen so that at most 5.0% of the ${cap.completedRuns} runs`);
+    expect(cap.text).toContain(`it stops ${cap.stopped} of those ${cap.completedRuns} runs`);
     const upper = wilsonInterval(cap.stopped, cap.completedRuns)[1];
     expect(upper).toBeGreaterThan(cap.stopped / cap.completedRuns);
     expect(cap.text).toContain(`on new runs it may stop up to ${(upper * 100).toFixed(1)}% (${cap.stopped} of ${cap.completedRuns}, 95% Wilson upper bound)`);

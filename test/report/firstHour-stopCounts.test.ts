@@ -126,7 +126,7 @@ describe('what-if summary: every stop count whole, the setting column no wider t
     settings: { brakes: 'recorded', context: 'full', cache: 'as recorded (synthetic: off)', latency: 'as recorded' },
     prices: { name: 'test', version: 'file', hash: '0' },
     baseline: { runs: 20000, completed: 3, costUsd: 1, stopReasons: countsFor(0, reasons) },
-    totals: settings.map((setting, i) => ({ setting, runs: 20000, completed: 3, falseStops: 1, caughtRuns: 2, costUsd: 0.5, savedUsd: 0.5, stopReasons: countsFor(i + 1, reasons) })),
+    totals: settings.map((setting, i) => ({ setting, onBaseline: true, runs: 20000, completed: 3, baselineCompletionsStopped: 1, falseStops: 1, caughtRuns: 2, costUsd: 0.5, savedUsd: 0.5, stopReasons: countsFor(i + 1, reasons) })),
     runs: [],
     warnings: [],
   });
@@ -152,10 +152,10 @@ describe('what-if summary: every stop count whole, the setting column no wider t
     expect(rule!.split('  ')[0]!.length).toBeLessThanOrEqual(16);
     expect(header).toMatch(/^setting\s+completed/);
     expect(baseline).toMatch(/^baseline\s+115\/200 .*max_steps 42, repeat 13, trace_end 30$/);
-    expect(text).toMatch(/^max-steps=20 .*max_steps 25, trace_end 38$/m);
+    expect(text).toMatch(/^max-steps=20 .*max_steps 11, repeat 15, trace_end 38$/m);
     expect(text).toMatch(/baseline: each synthetic run under its scenario file's brakes;/);
-    // A --try replaces the file's brakes (it does not add to them): said, with how to keep the file's preset.
-    expect(text.replace(/\s+/g, ' ')).toMatch(/each other setting is a whole set of brakes in place of those \(to keep a file's preset, start the --try with it: preset=reference,max-repeat=2\)/);
+    // A --try is set on top of the file's brakes (a what-if of one change): said, with how to try a whole set instead.
+    expect(text.replace(/\s+/g, ' ')).toMatch(/each setting changes only the brakes it names, on top of those \(a setting that names a preset is a whole set of brakes in their place: preset=none,max-steps=50 is a step cap alone\)/);
     expect(text).not.toMatch(/\d…|…\d/);
   });
 });

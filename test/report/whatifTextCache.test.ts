@@ -44,6 +44,7 @@ describe('whatif text per-run table: the cache column the JSON and CSV have', ()
       stopReason: 'same_error',
       steps: 100,
       costUsd: 1.1,
+      baselineCompletionStopped: true,
       falseStop: true,
       savedUsd: 0,
       ...(cache === undefined ? {} : { cache }),
@@ -53,7 +54,7 @@ describe('whatif text per-run table: the cache column the JSON and CSV have', ()
       settings: { brakes: 'recorded', context: 'full', cache: 'as recorded', latency: 'as recorded' },
       prices: { name: 'test', version: 'file', hash: '0' },
       baseline: { runs: 2, completed: 2, costUsd: 2.469, stopReasons: { completed: 2 } },
-      totals: [{ setting: 'max-steps=50,max-cost=0.5,budget-mode=predict', runs: 2, completed: 0, falseStops: 2, caughtRuns: 0, costUsd: 2.2, savedUsd: 0, stopReasons: { same_error: 2 } }],
+      totals: [{ setting: 'max-steps=50,max-cost=0.5,budget-mode=predict', onBaseline: true, runs: 2, completed: 0, baselineCompletionsStopped: 2, falseStops: 2, caughtRuns: 0, costUsd: 2.2, savedUsd: 0, stopReasons: { same_error: 2 } }],
       runs: [row(1, cache), row(2, cache)],
       warnings: [],
     });

@@ -124,20 +124,24 @@ describe('generate', () => {
 
 describe('other commands', () => {
   it('whatif runs the same synthetic agents under each setting, baseline the file\'s brakes', async () => {
-    const r = await cli('whatif', 'scenarios/springfield-weather.yaml', '--try', 'max-same-error=3', '--try', 'max-repeat=3', '--runs', '5', '--format', 'json');
+    const r = await cli('whatif', 'scenarios/springfield-weather.yaml', '--try', 'max-same-error=3', '--try', 'max-repeat=3', '--try', 'preset=none,max-repeat=3', '--runs', '5', '--format', 'json');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.baseline).toMatchObject({ runs: 5, completed: 0 });
     expect(report.runs.every((run: { baselineStopReason: string; baselineSteps: number }) => run.baselineStopReason === 'max_steps' && run.baselineSteps === 12)).toBe(true);
     expect(report.totals[0]).toMatchObject({ setting: 'max-same-error=3', stopReasons: { error_limit: 5 }, caughtRuns: 5 });
-    expect(report.totals[1]).toMatchObject({ setting: 'max-repeat=3', stopReasons: { completed: 5 } });
+    // A --try is set on top of the file's brakes: its step cap of 12 still ends the runs the repeat brake never stops;
+    // one that names a preset is a whole set in their place, so with no step cap they complete.
+    expect(report.totals[1]).toMatchObject({ setting: 'max-repeat=3', onBaseline: true, stopReasons: { max_steps: 5 } });
+    expect(report.totals[2]).toMatchObject({ setting: 'preset=none,max-repeat=3', onBaseline: false, stopReasons: { completed: 5 } });
   });
 
   it('reports name each scenario file\'s settings: JSON settings.scenarios, a table line (what differs from the settings line), CSV rows', async () => {
     const argv = ['replay', 'scenarios/weekly-report.yaml', 'scenarios/long-exploration.jsonl', '--runs', '2', '--max-steps', '30'];
     const table = (await cli(...argv)).stdout.replace(/\n {2,}/g, ' '); // wrapped lines joined: values, not layout
     // neither the trace (generate'd without the cache) nor the file's runs billed a recorded cache: off, said once
-    expect(table).toMatch(/^settings: brakes max-steps=30 · context full · cache off · latency as recorded \(synthetic: call=2500,/m);
+    // the trace's run took the flags' brakes, the file's runs the file's own (the flags on top)
+    expect(table).toMatch(/^settings: brakes max-steps=30 \(synthetic: max-steps=30,max-cost=0\.5,[^)]*\) · context full · cache off · latency as recorded \(synthetic: call=2500,/m);
     expect(table).toMatch(/^synthetic: scenarios\/weekly-report\.yaml \(2 runs, seed 1\) · brakes max-steps=30,max-cost=0\.5.* · context window:3 · latency call=2500,/m);
     expect(table).toMatch(/^synthetic runs: closed-loop agents .* no recorded cost/m);
     const csv = (await cli(...argv, '--format', 'csv')).stdout.trim().split('\n');

@@ -31,7 +31,7 @@ describe('serve: a synthetic run past $9,007', () => {
     expect(first.json.error.message).not.toMatch(/--max-steps|--max-cost|--context-window/);
     expect(first.json.error.message).toMatch(/send max_tokens/);
     const [session] = server.sessions().sessions;
-    expect(session).toMatchObject({ id: 'dear', ended: true, calls: 0, costPico: 0, costUsd: '0' });
+    expect(session).toMatchObject({ id: 'dear', ended: true, calls: 0, costPico: '0', costUsd: '0' });
     for (let i = 0; i < 2; i++) {
       const again = await ask('dear');
       expect([again.status, again.json.error.message]).toEqual([422, first.json.error.message]);

@@ -89,7 +89,7 @@ describe('ended sessions are retired to their totals', () => {
     expect(where(await post(server.url, { model: 'x', messages: opening }, header))).toEqual(['done', 409, 'loopcost_trace_ended']);
     const after = (await get(server.url, '/loopcost/sessions')).json;
     expect(after).toEqual(atEnd);
-    expect(after.sessions[0]).toMatchObject({ id: 'done', calls: 3, ended: true, remainingCalls: 0, costPico: costs.reduce((sum, c) => sum + c, 0) });
+    expect(after.sessions[0]).toMatchObject({ id: 'done', calls: 3, ended: true, remainingCalls: 0, costPico: String(costs.reduce((sum, c) => sum + c, 0)) });
     expect(after.totals.costPico).toBe(String(costs.reduce((sum, c) => sum + c, 0)));
   });
 
@@ -111,7 +111,7 @@ describe('ended sessions are retired to their totals', () => {
     const summaries = registry.summaries();
     expect(summaries).toHaveLength(RUNS);
     expect(summaries.every((s) => s.ended && s.calls === 3)).toBe(true);
-    expect(summaries.reduce((sum, s) => sum + s.costPico, 0)).toBe(spent);
+    expect(summaries.reduce((sum, s) => sum + Number(s.costPico), 0)).toBe(spent);
     const held = registry as unknown as { all: unknown[] };
     expect(held.all.every((s) => s instanceof RetiredSession)).toBe(true);
     // No opening with its matching tables (no conversation in progress): its latest started, and a run's ending at most.

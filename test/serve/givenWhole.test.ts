@@ -35,7 +35,7 @@ async function serving(maxSessions: number, more: { sessionIdleSeconds?: number;
 interface Listed {
   id: string;
   calls: number;
-  costPico: number;
+  costPico: string;
   ended: boolean;
   endedBy?: string;
   remainingCalls: number;
@@ -55,14 +55,14 @@ describe('serve: a client its own brakes stop at a recording’s last call (no f
     expect(figures(first)).toEqual(replayFigures(OPEN, FULL));
     const [held] = await listed(server);
     // In progress for the summary call a loop may still make there: the request past the end would end it.
-    expect(held).toMatchObject({ calls: 3, remainingCalls: 0, ended: false, costPico: first.costPico });
+    expect(held).toMatchObject({ calls: 3, remainingCalls: 0, ended: false, costPico: String(first.costPico) });
 
     const second = await runOverHttp(server, [OPEN], 0, FULL);
     expect(figures(second)).toEqual(figures(first));
     const [a, b] = await listed(server);
     expect(a).toEqual({ ...held, ended: true });
     expect(a!.endedBy).toBeUndefined();
-    expect(b).toMatchObject({ calls: 3, remainingCalls: 0, ended: false, costPico: second.costPico });
+    expect(b).toMatchObject({ calls: 3, remainingCalls: 0, ended: false, costPico: String(second.costPico) });
     const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': a!.id });
     expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
     expect((await get(server.url, '/loopcost/sessions')).json.totals).toMatchObject({ sessions: 2, calls: 6, costPico: String(first.costPico + second.costPico) });
@@ -91,7 +91,7 @@ describe('serve: a client its own brakes stop at a recording’s last call (no f
     const [after] = await listed(server);
     expect(after).toEqual({ ...held, ended: true });
     expect(after!.endedBy).toBeUndefined();
-    expect(after!.costPico).toBe(run.costPico);
+    expect(after!.costPico).toBe(String(run.costPico));
     const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': held!.id });
     expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
   });

@@ -103,7 +103,7 @@ describe('serve: a recorded real run', () => {
       cachedInputTokens: replayed.cachedInputTokens,
       outputTokens: replayed.outputTokens,
       reasoningTokens: replayed.reasoningTokens,
-      costPico: replayed.costPico,
+      costPico: String(replayed.costPico),
       ended: true,
       remainingCalls: 0,
     });

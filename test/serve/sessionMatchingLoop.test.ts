@@ -40,6 +40,7 @@ async function runAgainst(server: RunningServer, session?: string) {
     model: openAIChatModel({ model: 'priced', client }),
     tools: [lookup],
     brakes: NO_BRAKES,
+    unbounded: true,
     context: { system: 'You look things up.', goal: 'Find x.', systemTokens: 600, goalTokens: 400, countTokens: () => 0 },
     pricing: PRICED,
     clock: new VirtualClock(),

@@ -50,7 +50,7 @@ describe('serve: sessions of runs stopped by their own brakes are retired', () =
     const first = await braked(server);
     expect([first.stop.reason, first.calls]).toEqual(['max_steps', 1]);
     const [open] = (await sessions(server.url)).sessions;
-    expect(open).toMatchObject({ calls: 1, ended: false, remainingCalls: 2, costPico: first.costPico });
+    expect(open).toMatchObject({ calls: 1, ended: false, remainingCalls: 2, costPico: String(first.costPico) });
     // Before it is ended, the braked run's session holds the only place.
     expect(where(await ask(server.url, 'other'))).toEqual([503, 'loopcost_too_many_sessions']);
 
@@ -62,9 +62,9 @@ describe('serve: sessions of runs stopped by their own brakes are retired', () =
     await end(server.url, (await sessions(server.url)).sessions[1].id);
 
     const report = await sessions(server.url);
-    expect(report.sessions.map((s: { ended: boolean; endedBy: string; costPico: number }) => [s.ended, s.endedBy, s.costPico])).toEqual([
-      [true, 'client', first.costPico],
-      [true, 'client', second.costPico],
+    expect(report.sessions.map((s: { ended: boolean; endedBy: string; costPico: string }) => [s.ended, s.endedBy, s.costPico])).toEqual([
+      [true, 'client', String(first.costPico)],
+      [true, 'client', String(second.costPico)],
     ]);
     expect(report.totals).toMatchObject({ sessions: 2, calls: 2, costPico: String(first.costPico + second.costPico) });
   });
@@ -124,7 +124,7 @@ describe('serve: sessions of runs stopped by their own brakes are retired', () =
       ['b', true],
       ['c', true],
     ]);
-    expect(after.sessions[0]).toMatchObject({ calls: 2, costPico: costA + costA2, endedBy: 'idle' });
+    expect(after.sessions[0]).toMatchObject({ calls: 2, costPico: String(costA + costA2), endedBy: 'idle' });
     expect(after.totals).toMatchObject({ sessions: 3, calls: 4 });
   });
 });

@@ -66,7 +66,7 @@ describe('serve: spend equals replay', () => {
         cachedInputTokens: replayed.cachedInputTokens,
         cacheWriteTokens: replayed.cacheWriteTokens,
         outputTokens: replayed.outputTokens,
-        costPico: replayed.costPico,
+        costPico: String(replayed.costPico),
       });
       // Each answer's usage is what replay billed that call; their costs add up to the session's.
       const billed = answers.map((a) => a.json.loopcost);

@@ -50,7 +50,7 @@ describe('startServer refuses bad options before listening', () => {
       [{ port: 1.5 }, 'port', /not a port/],
       [{ maxSessions: 0 }, 'maxSessions', /0 is not a whole number greater than 0/],
       [{ maxSessions: -1 }, 'maxSessions', /-1 is not a whole number greater than 0/],
-      [{ maxSessions: Infinity }, 'maxSessions', /Infinity is not/],
+      [{ maxSessions: Infinity }, 'maxSessions', /Infinity is too large: at most 9007199254740991/],
       [{ sessionIdleSeconds: NaN }, 'sessionIdleSeconds', /NaN is not a whole number greater than 0/],
       [{ sessionIdleSeconds: -1 }, 'sessionIdleSeconds', /-1 is not/],
       [{ sessionIdleSeconds: 0 }, 'sessionIdleSeconds', /0 is not/],

@@ -74,6 +74,6 @@ describe('serve: a summary call after a recording’s last call', () => {
     // unchanged prefix from the cache under `recorded` as under `on`; serve answers in the trace's cache mode.
     expect({ ...real, cachedInputTokens: replayed.cachedInputTokens }).toEqual(replayed);
     const served = server.sessions().sessions.at(-1)!;
-    expect([served.calls, served.costPico, served.ended]).toEqual([real.calls, real.costPico, true]);
+    expect([served.calls, served.costPico, served.ended]).toEqual([real.calls, String(real.costPico), true]);
   });
 });

@@ -48,7 +48,7 @@ describe('serve: a summary call is answered by the model it names', () => {
     expectOpenAiError(refused);
     expect(refused.json.error.code).toBe('context_length_exceeded');
     expect(refused.json.error.message).toContain(`maximum context length is 600 tokens. However, you requested ${prompt + 300} tokens (${prompt} in the messages, 300 in the completion)`);
-    expect([served(refused).calls, served(refused).failedCalls, served(refused).costPico]).toEqual([1, 1, 0]);
+    expect([served(refused).calls, served(refused).failedCalls, served(refused).costPico]).toEqual([1, 1, '0']);
   });
 
   it("a summary model with a larger window answers it past the session's window, billed at its own prices", async () => {
@@ -62,7 +62,7 @@ describe('serve: a summary call is answered by the model it names', () => {
     expect(output).toBe(WINDOW);
     const pico = input * usdPerMillionToPico(5) + output * usdPerMillionToPico(10);
     expect(answered.json.loopcost.costPico).toBe(pico);
-    expect(served(answered).costPico).toBe(pico);
+    expect(served(answered).costPico).toBe(String(pico));
   });
 
   it("a request naming the session's model, or one the price table does not know, is answered by the session's model", async () => {
@@ -93,6 +93,7 @@ describe('serve: a summary call is answered by the model it names', () => {
       model: http,
       tools: [tool],
       brakes: { ...NO_BRAKES, maxOutputTokens: 100 },
+      unbounded: true,
       context: { system: 'You run things.', goal: 'Run them.', strategy: { kind: 'summary', summary: { triggerTokens: 300, keepSteps: 1, summaryTokens: 200, model: 'roomy' } } },
       pricing: tiny,
       summaryPricing: roomy,
@@ -102,6 +103,6 @@ describe('serve: a summary call is answered by the model it names', () => {
     expect(run.summaryCalls).toBeGreaterThan(1);
     const session = server.sessions().sessions.find((s) => s.id === 'loop')!;
     // Its summary calls among its calls, in the run as in serve's session.
-    expect([session.calls, session.costPico]).toEqual([run.calls, run.costPico]);
+    expect([session.calls, session.costPico]).toEqual([run.calls, String(run.costPico)]);
   });
 });

@@ -82,7 +82,7 @@ describe('serve with a scenario: a summary call', () => {
     // The summary calls: the loop bills the usage serve reported for them (the messages sent), not its own
     // estimate of the prompt they replace: the two runs' totals are the same picodollars.
     expect(summaryPico).toBe(run.summaryCostPico);
-    expect(served.costPico).toBe(run.costPico);
+    expect(served.costPico).toBe(String(run.costPico));
     // The agent gave its final answer: its session has ended.
     expect(served.ended).toBe(true);
   });

@@ -57,6 +57,6 @@ describe('serve: a summary request on a recording with recorded prompt sizes', (
     // Before the fix: serve billed the tracked context alone (3,450 in).
     expect(billed).toEqual(replaySummary);
     const after = served(server, session);
-    expect([after.inputTokens, after.cachedInputTokens, after.cacheWriteTokens, after.costPico]).toEqual([replayed.inputTokens, replayed.cachedInputTokens, replayed.cacheWriteTokens, replayed.costPico]);
+    expect([after.inputTokens, after.cachedInputTokens, after.cacheWriteTokens, after.costPico]).toEqual([replayed.inputTokens, replayed.cachedInputTokens, replayed.cacheWriteTokens, String(replayed.costPico)]);
   });
 });

@@ -39,7 +39,7 @@ describe('serve: a summary call past the window', () => {
     expect(past.json.error.code).toBe('context_length_exceeded');
     expect(past.json.error.message).toContain(`maximum context length is ${WINDOW} tokens. However, you requested ${WINDOW + 1} tokens (${prompt} in the messages, ${WINDOW - prompt + 1} in the completion)`);
     const session = server.sessions().sessions.find((s) => s.id === 'past')!;
-    expect([session.calls, session.failedCalls, session.costPico]).toEqual([1, 1, 0]);
+    expect([session.calls, session.failedCalls, session.costPico]).toEqual([1, 1, '0']);
   });
 
   it('the real loop over HTTP ends provider_refused at its summary call, with the numbers serve counted', async () => {
@@ -51,6 +51,7 @@ describe('serve: a summary call past the window', () => {
       model: http,
       tools: [tool],
       brakes: { ...NO_BRAKES, maxOutputTokens: 100 },
+      unbounded: true,
       context: { system: 'You run things.', goal: 'Run them.', strategy: { kind: 'summary', summary: { triggerTokens: 300, keepSteps: 1, summaryTokens: 1400 } } },
       pricing,
       clock: new VirtualClock(),
@@ -58,7 +59,7 @@ describe('serve: a summary call past the window', () => {
     expect(result.stop.reason).toBe('provider_refused');
     expect(result.stop.detail).toMatch(new RegExp(`^the provider refused the summary call: prompt of \\d+ tokens \\+ max_tokens 1400 > context window ${WINDOW}$`));
     const served = server.sessions().sessions.find((s) => s.id === 'loop')!;
-    expect([result.calls, result.failedCalls, result.summaryCalls ?? 0, result.costPico]).toEqual([served.calls, 1, 0, served.costPico]);
+    expect([result.calls, result.failedCalls, result.summaryCalls ?? 0, String(result.costPico)]).toEqual([served.calls, 1, 0, served.costPico]);
     // The session's summary, listed and as the end route answers it: the run's stop, word for word.
     expect(served.stop).toEqual(result.stop);
     const ended = await fetch(`${server.url}/loopcost/sessions/loop/end`, { method: 'POST' });

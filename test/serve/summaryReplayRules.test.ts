@@ -58,7 +58,7 @@ describe('serve: a summary request by replay’s rules', () => {
     const summary = await ask(server, 'aborted', 'mini', 'summary');
     expect([summary.status, summary.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
     const session = served(server, 'aborted');
-    expect([session.calls, session.costPico, session.ended]).toEqual([replayed.modelCalls, replayed.costPico, true]);
+    expect([session.calls, session.costPico, session.ended]).toEqual([replayed.modelCalls, String(replayed.costPico), true]);
   });
 
   /** Three steps, the last with a large tool result; recorded until the run was stopped (no final answer). */
@@ -82,6 +82,6 @@ describe('serve: a summary request by replay’s rules', () => {
     // Before the fix: no cache writes on claude (its prompt not cacheable under `recorded`), none of the prefix served on mini.
     if (model === 'mini') expect(billed.cached).toBeGreaterThan(0);
     else expect([billed.cached, billed.cacheWrite]).toEqual([0, billed.input]);
-    expect([after.costPico, after.cacheWriteTokens]).toEqual([replayed.costPico, replayed.cacheWriteTokens]);
+    expect([after.costPico, after.cacheWriteTokens]).toEqual([String(replayed.costPico), replayed.cacheWriteTokens]);
   });
 });

@@ -96,7 +96,7 @@ describe('serve: a synthetic behaviour on the messages sent', () => {
     // Prompts grow with the history sent.
     expect(answers[3]!.json.usage.prompt_tokens).toBeGreaterThan(answers[1]!.json.usage.prompt_tokens);
     const summary = (await get(server.url, '/loopcost/sessions')).json.sessions.find((s: { id: string }) => s.id === 'full');
-    expect(summary).toMatchObject({ kind: 'synthetic', source: 'forgetful.yaml#1', calls: answers.length, costPico: total, inputTokens: answers.reduce((sum, a) => sum + a.json.usage.prompt_tokens, 0) });
+    expect(summary).toMatchObject({ kind: 'synthetic', source: 'forgetful.yaml#1', calls: answers.length, costPico: String(total), inputTokens: answers.reduce((sum, a) => sum + a.json.usage.prompt_tokens, 0) });
     // With the whole history sent, the log is read once; the agent then answers.
     expect(toolNames(answers).filter((name) => name === 'read_log')).toHaveLength(1);
     expect(answers.at(-1)!.json.choices[0].finish_reason).toBe('stop');

@@ -40,13 +40,13 @@ describe('real loop against serve = simulated loop, when the provider refuses th
       expect(Math.abs(served - simulatedPrompt)).toBeLessThan(100);
       // Nothing billed for the refused call: the run's cost is what serve billed for the calls it answered.
       const session = (await get(server.url, '/loopcost/sessions')).json.sessions.at(-1);
-      expect([session.calls, session.steps, session.failedCalls, session.costPico]).toEqual([REFUSED_CALL, REFUSED_CALL - 1, 1, real.costPico]);
+      expect([session.calls, session.steps, session.failedCalls, session.costPico]).toEqual([REFUSED_CALL, REFUSED_CALL - 1, 1, String(real.costPico)]);
       // Its recording: the refused call a failed call billed nothing, recorded as the refusal with its numbers
       // (a replay of the recording ends there too), and the run's end an error saying why.
       const contextLengthExceeded = { promptTokens: served, maxOutputTokens: 4096, contextWindowTokens: 8000 };
       expect(records.slice(-2)).toEqual([
         { type: 'call', outputTokens: 0, latencyMs: 0, failed: { status: 400, message: expect.stringMatching(/^This model's maximum context length is 8000 tokens/), contextLengthExceeded } },
-        { type: 'end', outcome: 'error', status: real.stop.detail },
+        { type: 'end', outcome: 'error', status: real.stop.detail, recordedCostUsd: expect.any(Number) },
       ]);
     });
   }

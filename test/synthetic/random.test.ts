@@ -6,7 +6,7 @@ describe('Rng.next (masked draw)', () => {
   it('gives the same numbers as pure-rand’s uniform int distribution, in the same order, mixed with int draws', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }), // a 32-bit seed as Rng takes it (streamSeed's)
         fc.array(fc.oneof(fc.constant('next' as const), fc.record({ min: fc.integer({ min: -1000, max: 1000 }), span: fc.integer({ min: 0, max: 5000 }) })), { maxLength: 60 }),
         (seed, plan) => {
           const masked = new Rng(seed);

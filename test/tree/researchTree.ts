@@ -50,6 +50,6 @@ export async function liveResearchTree(options: { dated: boolean }) {
     agent: ({ task }) => sub('researcher', task, [toolTurn('helper', { task: `${task}/help` }, usage(100))], 4, [echo, helper]),
   });
   const main = new ScriptedModel([toolTurn('delegate', { task: 'first' }, usage(50)), toolTurn('delegate', { task: 'second' }, usage(50)), answer('done', usage(50))]);
-  const run = await runAgentLoop({ model: main, tools: [delegate], brakes, subagentLimits: limits, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: recorder() });
+  const run = await runAgentLoop({ model: main, tools: [delegate], brakes, unbounded: true, subagentLimits: limits, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock, recorder: recorder() });
   return { run, runs };
 }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import type { AgentRef, CallRecord, Trace } from '../../src/trace/types.js';
 import { writeNativeTraces } from '../../src/trace/writeNative.js';
-import { sessionTrees } from '../../src/tree/group.js';
+import { sessionTrees, type SessionTree } from '../../src/tree/group.js';
 import type { TreeResult } from '../../src/tree/result.js';
 import { replayTrees } from '../../src/tree/replayTree.js';
 import { treeSchedule } from '../../src/tree/schedule.js';
@@ -110,10 +110,17 @@ describe('the structural order of an undated tree', () => {
     expect(order([main, loose, b, a])).toEqual(['main0', 'a0', 'b0', 'b1', 'main1', 'loose0']);
   });
 
-  it('agents that name each other as parent: every call once, each agent’s in order', () => {
+  it('agents that name each other as parent (built by hand: sessionTrees refuses them, treeIssues.ts): every call once, each agent’s in order', () => {
     const main = undatedRun({ sessionId: 'u', agentId: 'main', kind: 'main' }, [call(5)]);
     const x = undatedRun(sub('x', 'y', 'Y1'), [call(10, [toolCall('Task', {}, 10, { id: 'X1' })]), call(5)]);
     const y = undatedRun(sub('y', 'x', 'X1'), [call(10, [toolCall('Task', {}, 10, { id: 'Y1' })]), call(5)]);
-    expect(order([main, x, y])).toEqual(['main0', 'x0', 'y0', 'y1', 'x1']);
+    expect(() => sessionTrees([main, x, y])).toThrow(/agents x and y are each other's parents/);
+    // The schedule stays total for any tree it is given: a loop of parents is placed once, not followed forever.
+    const agents = [main, x, y].map((run) => {
+      const { agentId, kind, parentAgentId, parentToolCallId } = run.header.agent!;
+      return { agentId, kind, ...(parentAgentId === undefined ? {} : { parentAgentId }), ...(parentToolCallId === undefined ? {} : { parentToolCallId }), runs: [run] };
+    });
+    const tree: SessionTree = { sessionId: 'u', agents, notes: [] };
+    expect(treeSchedule(tree).map(({ agent, call: c }) => `${tree.agents[agent]!.agentId}${c}`)).toEqual(['main0', 'x0', 'y0', 'y1', 'x1']);
   });
 });

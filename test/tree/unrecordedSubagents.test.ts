@@ -45,7 +45,7 @@ async function liveTree(name: string, whole: boolean): Promise<{ files: string[]
     },
   });
   const main = new ScriptedModel([1, 2, 3].map((q) => toolTurn('delegate', { q }, usage)).concat(answer('done', usage)), 'gpt-4o-mini');
-  const run = await runAgentLoop({ model: main, tools: [delegate], brakes: {}, context: { system: 's', goal: 'g' }, pricing: prices.resolve('gpt-4o-mini'), clock, recorder: fileRecorder(files[0]!) });
+  const run = await runAgentLoop({ model: main, tools: [delegate], brakes: {}, unbounded: true, context: { system: 's', goal: 'g' }, pricing: prices.resolve('gpt-4o-mini'), clock, recorder: fileRecorder(files[0]!) });
   return { files, liveCostPico: run.tree!.totals.costPico };
 }
 

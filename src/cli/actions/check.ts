@@ -16,7 +16,8 @@ import { checkScenarioAsCommand, type ScenarioCheck } from '../../check/run.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
-import type { ReportWarning } from '../../report/warnings.js';
+import { SessionParts, sessionPartsWarnings, warningLines, type ReportWarning } from '../../report/warnings.js';
+import { hasBrakes } from '../../report/settings.js';
 import { scenarioOverridesFromFlags } from '../../scenario/overrides.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
@@ -68,6 +69,19 @@ function openLoopWarning(recordedRuns: number): ReportWarning[] {
       message: `${recordedRuns} recorded run${recordedRuns === 1 ? ' is' : 's are'} replayed as recorded (open loop): a brake can only stop them earlier; completions and false stops are what the recordings did`,
     },
   ];
+}
+
+/**
+ * Runs that are parts of session trees (a Claude Code session's main.1, main.2 and sub-agents), checked as
+ * runs of their own: each brake binds each part, and every expectation counts each part as a run. check has
+ * no --tree, so the warning names the command that replays each session as one loop.
+ */
+function sessionPartWarnings(checks: readonly CheckInput[], recorded: readonly Trace[]): ReportWarning[] {
+  return sessionPartsWarnings(SessionParts.of(recorded).parts(), {
+    braked: checks.some((input) => input.traceFiles.length > 0 && hasBrakes(input.settings.brakes)),
+    figures: 'the expectations (each run, and the population: completion rate, false stops)',
+    remedy: "check has no --tree: to see each session under the scenario's brakes as one loop, run loopcost replay --tree (or sweep --tree) on its traces with those brakes",
+  });
 }
 
 /**
@@ -183,9 +197,11 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const { scenarios, models, drift } = checked.result;
   const named = [...new Set(checks.flatMap((input) => input.traceFiles))];
   const model = opts.model === undefined ? {} : { model: opts.model };
+  const parts = sessionPartWarnings(checks, recorded);
   const warnings = [
     ...priceGapWarningsOf(recorded, { prices, ...model, inputs: named }),
     ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)),
+    ...parts,
     ...checkCacheWarnings(checks, traces, { prices, ...model }),
     ...windowWarnings(checks, traces, { prices, ...model }),
     ...fittedProfileWarnings(checks.map((input) => input.scenario), prices),
@@ -199,6 +215,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   if (junit !== undefined) writeFileAtomic(opts.junit!, junit, '--junit');
   if (baselineText !== undefined) writeFileAtomic(opts.updateBaseline!, baselineText, '--update-baseline');
   emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
+  // A CI gate must not pass silently on parts: said on stderr too (emitReport says every warning there with --out).
+  if (opts.out === undefined) io.stderr(warningLines(parts));
   if (junit !== undefined) announceWritten({ what: 'JUnit report', file: opts.junit! }, io);
   if (baselineText !== undefined) announceWritten({ what: `baseline of ${counted(scenarios.length, 'scenario')}`, file: opts.updateBaseline!, detail: `compare later runs with --baseline ${opts.updateBaseline}` }, io);
   return report.passed ? 0 : 1;

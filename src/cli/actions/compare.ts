@@ -4,7 +4,7 @@ import { defaultCacheMode } from '../../replay/replay.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
-import { nonNegativeNumber } from '../../flags/settingsFlags.js';
+import { parseTolerance } from '../../check/baseline.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
@@ -39,7 +39,8 @@ export async function runCompare(
 export type CompareFlags = PriceFlags & ReadFlags & ViewFlags & { tolerance?: string; format?: string; out?: string };
 
 export function compareAction(inputs: string[], opts: CompareFlags, io: CliIO): Promise<number> {
-  const tolerance = nonNegativeNumber('--tolerance', opts.tolerance ?? '1e-6');
+  // The one reading of --tolerance (check's too): a fraction or a percentage, `1e-6` or `5%`.
+  const tolerance = parseTolerance(opts.tolerance ?? '1e-6');
   const format = chooseFormat(opts, io);
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   warnViewFlags(opts, format, io);

@@ -8,7 +8,7 @@ import { compareCurves, curveRun } from '../../replay/curve.js';
 import { buildCurveReport, outputPastCapWarnings, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
-import type { ConstantStepsSpec } from '../../synthetic/constantSteps.js';
+import { CURVE_STEPS_LIMIT, type ConstantStepsSpec } from '../../synthetic/constantSteps.js';
 import type { CliIO } from '../io.js';
 import { brakesFromFlags, latencyFromSpec, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
@@ -17,9 +17,6 @@ import { windowlessModelWarnings } from '../../report/warnings.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { withinExactCost } from './curveExact.js';
-
-/** Most steps `curve` draws: each is a row of its report (a million took ~600 MB). */
-export const MAX_CURVE_STEPS = 100_000;
 
 export interface CurveCommand {
   spec: ConstantStepsSpec;
@@ -87,7 +84,7 @@ export function curveAction(opts: CurveFlags, io: CliIO): number {
         goalTokens: nonNegativeInt('--goal-tokens', opts.goalTokens ?? '0'),
         outputTokens: nonNegativeInt('--output-tokens', opts.outputTokens!),
         toolTokens: nonNegativeInt('--tool-tokens', opts.toolTokens!),
-        steps: positiveInt('--steps', opts.steps!, { max: MAX_CURVE_STEPS, why: 'the most steps a curve draws (each step is a row of its report)' }),
+        steps: positiveInt('--steps', opts.steps!, CURVE_STEPS_LIMIT),
       },
       strategy: strategyFromFlags(opts),
       ...(opts.compareContext === undefined ? {} : { compare: compareStrategies(opts, opts.compareContext) }),

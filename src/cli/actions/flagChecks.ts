@@ -6,6 +6,7 @@
 import type { BrakeConfig } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
+import { MODE_BRAKES } from '../../flags/modeBrakes.js';
 import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../../flags/settingsFlags.js';
 import type { CliIO } from '../io.js';
 import type { SubagentLimits } from '../../tree/engine.js';
@@ -23,11 +24,10 @@ function useless(flag: string, message: string, hint: string, command: string): 
 function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[], subagentBudget = false): [string, string][] {
   const out: [string, string][] = [];
   const none = (brake: keyof BrakeConfig) => applied.every((brakes) => brakes[brake] === undefined) && !(brake === 'maxCostPico' && subagentBudget);
-  if (flags.repeatMode !== undefined && none('maxRepeat')) out.push(['--repeat-mode', '--max-repeat']);
-  if (flags.repeatAction !== undefined && none('maxRepeat')) out.push(['--repeat-action', '--max-repeat']);
-  if (flags.sameErrorMode !== undefined && none('maxSameError')) out.push(['--same-error-mode', '--max-same-error']);
-  // Under --preset recorded a run's own cost limit may apply: the budget mode then has an effect.
-  if (flags.budgetMode !== undefined && none('maxCostPico') && flags.preset !== RECORDED_PRESET) out.push(['--budget-mode', '--max-cost']);
+  for (const { mode, brake, modeFlag, brakeFlag } of MODE_BRAKES) {
+    // Under --preset recorded a run's own cost limit may apply: the budget mode then has an effect.
+    if (flags[mode] !== undefined && none(brake) && !(mode === 'budgetMode' && flags.preset === RECORDED_PRESET)) out.push([modeFlag, brakeFlag]);
+  }
   return out;
 }
 

@@ -38,8 +38,10 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
   const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
+  // The flags read first: a bad --seed or --runs is refused alone, not after a warning that it does nothing.
+  const overrides = scenarioOverridesFromFlags(flags, given);
   warnScenarioFlags(flags, scenarioFiles.length, io);
-  return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, scenarioOverridesFromFlags(flags, given)), unread };
+  return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, overrides), unread };
 }
 
 /**

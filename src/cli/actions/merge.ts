@@ -62,7 +62,7 @@ export function mergeShards(files: readonly string[]): SweepReport {
   if (missing.length > 0) issues.push({ file: '<arguments>', code: 'missing_shard', message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${of} missing`, hint: 'pass every shard of the sweep' });
   if (issues.length > 0) throw new UserError(issues);
   const ordered = [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index);
-  return finishSweepReport(headerOf(first.report), ordered.flatMap(({ report }) => report.configurations));
+  return finishSweepReport(headerOf(first.report), ordered.flatMap(({ report }) => report.configurations), first.report.shard.replayInputs);
 }
 
 export function mergeAction(files: string[], opts: MergeFlags, io: CliIO): number {

@@ -16,7 +16,7 @@ import { announceWritten, checkOutputs } from './output.js';
 import { counted } from '../../plural.js';
 import { someNames } from '../../someNames.js';
 import { recordedTraceFiles } from './recordedInputs.js';
-import { refuseStdoutOutput } from './flagChecks.js';
+import { outExtension, refuseStdoutOutput } from './flagChecks.js';
 
 export interface DeriveFlags extends ReadFlags {
   out?: string;
@@ -119,9 +119,27 @@ function notDerivable(models: readonly DerivedModel[], runs: readonly { observat
   );
 }
 
+/**
+ * --out names a price file, written as the JSON --prices and --prices-override read: a name whose extension says
+ * another format (`d.csv`, `d.txt`, `d.md`) is refused, as a report's --out of no format it can be is; no
+ * extension is taken (as for a report).
+ */
+function refuseNonJsonOut(out: string | undefined): void {
+  const extension = out === undefined ? undefined : outExtension(out);
+  if (extension === undefined || extension === '.json') return;
+  throw new UserError({
+    file: '<command line>',
+    field: '--out',
+    code: 'unknown_extension',
+    message: `'${out}' ends in ${extension}, but prices derive --out writes a price file: LiteLLM JSON, which --prices and --prices-override read`,
+    hint: 'name the file .json (e.g. derived-prices.json); --format json prints the report as JSON on stdout',
+  });
+}
+
 /** `loopcost prices derive TRACES... [--out FILE]`: per-token prices from runs that recorded their cost. */
 export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io: CliIO): Promise<number> {
   refuseGzipName(opts.out, '--out', '--prices and --prices-override read a price file as plain JSON, not gzip');
+  refuseNonJsonOut(opts.out);
   refuseStdoutOutput({ '--out': opts.out }, { command: 'prices derive', carries: 'report' });
   checkOutputs([['--out', opts.out]], inputs, io);
   const { files, unread } = recordedTraceFiles(inputs, { command: 'prices derive', instead: 'synthetic runs have no recorded cost to derive prices from', read: opts }, io);

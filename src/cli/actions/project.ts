@@ -4,7 +4,7 @@
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
 import { COMMAND_LINE_CONTEXT, isIdentity, type ContextStrategy } from '../../context/strategy.js';
-import { openLoopWarnings, pastWindowWarnings, type ReportWarning } from '../../report/warnings.js';
+import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, type ReportWarning } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
@@ -20,7 +20,9 @@ import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
-import { brakeSpec, contextText, reportSettings } from '../../report/settings.js';
+import { suggestCapText } from '../../report/suggestCapText.js';
+import { predictiveBudgetStops, predictiveStopsLine } from '../../report/predictiveStops.js';
+import { brakeSpec, contextText, hasBrakes, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
@@ -72,14 +74,16 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
     stopped = sweepPairs(prepared.population, [capped], prepared.prices)[0]!.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
   }
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
-  const flags = `--max-cost ${cap === undefined ? '' : picoToUsd(cap)}${config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check'}`;
-  const text =
-    cap === undefined
-      ? `No run completes, so no cap can be suggested for stopping at most ${percentText(target)} of completing runs.`
-      : `Suggested per-run budget: $${picoToUsd(cap)} (${flags}) stops ${stopped} of the ${n} runs that complete with no brakes (at most ${percentText(target)} asked). ` +
-        `How far to trust it: on new runs it may stop up to ${percentText(wilsonInterval(stopped, n)[1])} (${stopped} of ${n}, 95% Wilson upper bound); ` +
-        `a cap at the largest completing run stops none of them and may still stop up to ${percentText(bound)} of new runs (95%, distribution-free; ${needed} runs bring that bound to ${percentText(target)}${n >= needed ? ', and you have them' : `: ${needed - n} more`}).`;
+  const modeFlag = config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check';
+  const largestPico = n === 0 ? undefined : completed.reduce((a, b) => Math.max(a, b), 0);
+  const upperShare = n === 0 ? 0 : wilsonInterval(stopped, n)[1];
+  const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag });
   return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
+}
+
+/** The runs the predictive budget bound stopped (budget stops under budget-mode predict), said under the table. */
+function predictiveStopsOf(config: PopulationConfig, pairs: readonly RunPair[]): number {
+  return config.brakes.maxCostPico === undefined ? 0 : predictiveBudgetStops(config.brakes.budgetMode, { budget: pairs.filter((pair) => pair.run.stopReason === 'budget').length });
 }
 
 /** A summary strategy's calls for the worst case: S tokens out, at the summary model's prices when it names one. */
@@ -153,7 +157,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const flags = readProjectFlags(opts, io);
   const { days, target } = flags;
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true };
+  const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true, scenarioBrakesTaken: true };
   const read = await prepareSweep(inputs, sweepOpts, given, io);
   // Every tally over the runs (a run past $9,007 makes its file bad: sweepDrop.ts), then the bad files refused or listed.
   const { prepared, config, pairs, crossings, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
@@ -169,7 +173,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials });
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap, predictiveStops: predictiveStopsOf(config, pairs) }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }
@@ -189,7 +193,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; suggestCap: SuggestedCap | undefined },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; suggestCap: SuggestedCap | undefined; predictiveStops: number },
   spend: { projection: ReturnType<typeof projectSpend>; worst: ReturnType<typeof worstCaseRun>; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -218,6 +222,7 @@ function projectReportOf(
     notes: [
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
       'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
+      ...(runs.predictiveStops === 0 ? [] : [predictiveStopsLine(runs.predictiveStops, `of the ${n}`)]),
     ],
     warnings: projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings }),
   });
@@ -236,5 +241,9 @@ function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig
     ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
     ...unreadTracesWarnings(scenarios),
     ...fittedProfileWarnings(scenarios, prepared.prices),
+    ...sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_NO_TREE }),
   ];
 }
+
+/** What a projection of session parts can do instead (project has no --tree). */
+const PROJECT_NO_TREE = 'project has no --tree: loopcost replay --tree (or sweep --tree) replays each session as one loop under the brakes';

@@ -29,6 +29,7 @@ import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } 
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import type { SubagentLimits } from '../../tree/engine.js';
+import { UserError } from '../../errors.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 
 export interface ReplayCommand {
@@ -53,6 +54,9 @@ export interface ReplayCommand {
   perStep?: boolean;
   latency?: LatencyModel;
 }
+
+/** What replay's summary counts each part of a session tree as (without --tree: one run, one task): the session_parts warning's words. */
+const REPLAY_PART_FIGURES = "the summary's runs, cost per run and cost per completed task";
 
 /** The files `--report-dir` writes. */
 const REPORT_FILES = ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv'];
@@ -79,7 +83,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES } });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
   const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels() };
   const { skips, recordedCaches } = noteRecorded(recorded, shared);
@@ -197,8 +201,9 @@ function writeReportDir(reportDir: string, args: { command: ReplayCommand; repor
 
 /** `replay --tree` (see actions/tree.ts). */
 async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; unread: UnreadInput[]; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
-  checkTreeInputs(read.scenarios.length, [
-    ['--preset recorded', opts.preset === RECORDED_PRESET],
+  checkTreeInputs(read.scenarios.length, []);
+  if (opts.preset === RECORDED_PRESET) throw recordedPresetInTree();
+  checkTreeInputs(0, [
     ['--report-dir', opts.reportDir !== undefined],
     ['--per-step', opts.perStep === true],
     ['--format chart', read.format === 'chart'],
@@ -220,6 +225,23 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
     },
     io,
   );
+}
+
+/**
+ * `--preset recorded --tree`, refused with why: a tree replays under one set of brakes on its totals (the
+ * flags') and one per-agent limit for every sub-agent, where each recording's header states its own agent's
+ * limits (the root's for its session, each sub-agent's for itself): no one setting says them all.
+ */
+function recordedPresetInTree(): UserError {
+  return new UserError({
+    file: '<command line>',
+    field: '--preset recorded',
+    code: 'bad_combination',
+    message:
+      "is not available with --tree: --tree binds every session's totals with one set of brakes and every sub-agent with one per-agent limit, " +
+      "while each recording states its own agent's limits (the root's, each sub-agent's), which may differ from tree to tree and agent to agent",
+    hint: "give the root's recorded limits as brake flags and the sub-agents' as --subagent-max-steps/--subagent-max-cost (one session at a time where they differ); or drop --tree to replay each agent under its own recorded limits",
+  });
 }
 
 export type ReplayFlags = BrakeFlags &

@@ -14,7 +14,7 @@ import { resolveTracePricing } from '../../replay/replay.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextText } from '../../report/settings.js';
-import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, sessionPartsWarnings, type ReportWarning } from '../../report/warnings.js';
+import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, SessionParts, sessionPartsWarnings, type PartsSaid, type ReportWarning } from '../../report/warnings.js';
 import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
@@ -37,14 +37,15 @@ export class RunNotes {
   private readonly uncachedModels = new Set<string>();
   private readonly windowless = new WindowlessModels();
   /** Runs per session tree (runs that are parts of one). */
-  private readonly sessionRuns = new Map<string, number>();
+  private readonly sessionRuns = new SessionParts();
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
    * needs each run's model's window (population/modelWindow.ts modelWindowMaxTokens; none: no such setting).
-   * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so.
+   * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so;
+   * `parts`: what else the report does with such runs (its figures per run or task), said whether braked or not.
    */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean }) {}
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'> }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -63,7 +64,7 @@ export class RunNotes {
   /** Notes one run (see `noteOf`). */
   addNote(note: RunNote): void {
     if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
-    if (note.sessionId !== undefined) this.sessionRuns.set(note.sessionId, (this.sessionRuns.get(note.sessionId) ?? 0) + 1);
+    this.sessionRuns.add(note.sessionId);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
@@ -96,14 +97,8 @@ export class RunNotes {
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextText(this.options.strategy))),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.windowless.warnings(),
-      ...(this.options.partsBraked === true ? sessionPartsWarnings(this.sessionParts()) : []),
+      ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
     ];
-  }
-
-  /** Runs that are parts of a session tree of more than one run, and those sessions. */
-  private sessionParts(): { runs: number; sessions: number } {
-    const split = [...this.sessionRuns.values()].filter((runs) => runs > 1);
-    return { runs: split.reduce((a, b) => a + b, 0), sessions: split.length };
   }
 
   /** The day a run's dated prices were read at (absent for undated tables). */

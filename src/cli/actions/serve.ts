@@ -80,15 +80,17 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
   const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
+  // Read first: a bad --seed is refused alone, whatever the inputs (not said to be ignored, then refused or not).
+  const seed = flags.seed === undefined ? undefined : nonNegativeInt('--seed', flags.seed);
   if (scenarioFiles.length > 0) {
     if (scenarioFiles.length > 1 || traceFiles.length + unread.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
     const scenario = loadScenarioFile(scenarioFiles[0]!);
     io.stderr(warningLines(unreadTracesWarnings([scenario], TRACES_ELSEWHERE.serve)));
-    const settings = scenarioSettings(scenario, flags.seed === undefined ? {} : { seed: nonNegativeInt('--seed', flags.seed) });
+    const settings = scenarioSettings(scenario, seed === undefined ? {} : { seed });
     const cache = scenarioCache(flags.cache as CacheMode | undefined); // one of CACHE_MODES: flagOptions checked it
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
   }
-  if (flags.seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
+  if (seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
   const read = traceInputs(traceFiles, flags, { unread });
   const { results: traces, skipped } = await read.map((trace) => trace);
   if (traces.length === 0) {
@@ -112,7 +114,7 @@ function checkSources(sources: ServeSources, prices: PriceTable): void {
  * prices are each recording's day's; for a scenario, as its model's resolved (a synthetic run has no
  * recording day: the day the table's rule gives a run without one, said as it is).
  */
-function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: CacheMode | undefined }): Pick<ServeCheck, 'what' | 'models' | 'cache' | 'priceSource'> {
+function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: CacheMode | undefined }): Pick<ServeCheck, 'what' | 'models' | 'cache' | 'priceSource' | 'population'> {
   const { prices, cache } = options;
   if (sources.traces) {
     const models = sources.traces.map((trace) => resolveTracePricing(trace, { prices }).model);
@@ -121,7 +123,7 @@ function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: C
   const { scenario, settings } = sources.scenario!;
   const seed = settings?.seed === undefined ? '' : ` (seed ${settings.seed})`;
   const pricing = resolveScenarioPricing(scenario, prices);
-  return { what: `synthetic runs of ${scenario.source}${seed}`, models: [pricing.model], priceSource: pricing.source, cache: settings?.strategy?.cache ?? 'off' };
+  return { what: `synthetic runs of ${scenario.source}${seed}`, models: [pricing.model], priceSource: pricing.source, cache: settings?.strategy?.cache ?? 'off', population: scenario.population };
 }
 
 /** A fitted profile served: what fit warned of it, and a price table other than fit's (its runs' costs and window), on stderr. */

@@ -13,6 +13,7 @@ import { reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { DEFAULT_HARD_CAP_STEPS } from '../../scenario/settings.js';
+import { replayInputArgs } from './sweepReproduce.js';
 import { BASELINE_NOTE_START, finishSweepReport, renderSweep, sweepHeader, sweepReportPieces, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf } from '../../population/contextTokens.js';
@@ -93,7 +94,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes, context and cache, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
   ];
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, given: args.given, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }) });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, given: args.given, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }) });
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -118,7 +119,7 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = sweepPriceGaps(prepared, prepared.traces);
-  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }) };
+  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
 }
 
 /**
@@ -204,8 +205,9 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     for (const worker of started) worker.stop();
   }
   const { setup, range, rows, header } = done;
+  const replayInputs = replayInputArgs(inputs, opts);
   const report: SweepReport =
-    shard === undefined ? finishSweepReport(header, rows) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length }, configurations: rows };
+    shard === undefined ? finishSweepReport(header, rows, replayInputs) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs }, configurations: rows };
   if (opts.reportDir !== undefined) {
     const view = reportView(opts, io);
     const fileView = { ...view, width: 120 };

@@ -4,15 +4,16 @@
  * grid that prices none so says there is no such check), recorded runs swept under a context strategy they
  * were not recorded with (open loop), the cache on with a model the table gives no cached-input price
  * (scenarioWarnings.ts, as replay says it), and `--context-window model` on runs whose model the table
- * gives no window (population/modelWindow.ts), and the brakes and context scenario files set that the sweep
- * replaced (unusedFileSettings: its configurations are the grid and the flags given, the same for every input).
+ * gives no window (population/modelWindow.ts), the brakes and context scenario files set that the sweep
+ * replaced (unusedFileSettings: its configurations are the grid and the flags given, the same for every input),
+ * and under `--tree` the started sub-agents with no recording among the inputs (once per tree, as replay --tree).
  */
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { canonicalJson } from '../../brakes/fingerprint.js';
 import { shellWord } from '../../report/settings.js';
-import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, unusedFileSettingsWarnings, type ReportWarning, type UnusedFileSettings } from '../../report/warnings.js';
+import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, unrecordedAgentsWarnings, unusedFileSettingsWarnings, type ReportWarning, type UnrecordedInTree, type UnusedFileSettings } from '../../report/warnings.js';
 import { fileSettings, type FileSetting } from '../../scenario/settings.js';
 import type { Trace } from '../../trace/types.js';
 import { brakesFromFlags, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
@@ -36,7 +37,7 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
  */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; given: GivenFlag; command?: 'sweep' | 'calibration' }): ReportWarning[] {
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; given: GivenFlag; command?: 'sweep' | 'calibration'; unrecorded?: readonly UnrecordedInTree[] }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -57,6 +58,8 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
     ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario), setup.prices),
     ...unusedFileSettingsWarnings(unusedFileSettings(setup, args.given), args.command ?? 'sweep'),
+    // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it.
+    ...unrecordedAgentsWarnings(args.unrecorded ?? []),
   ];
 }
 

@@ -31,6 +31,7 @@ import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import type { HalfStepCap, SweepRow } from '../../report/sweepReport.js';
 import type { Trace } from '../../trace/types.js';
+import type { UnrecordedInTree } from '../../report/warnings.js';
 import { scenarioPricings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import type { CliIO } from '../io.js';
 import type { ByteRange, CountedStart } from '../../io/byteRange.js';
@@ -56,6 +57,8 @@ export type SweepFlags = BrakeFlags &
     seed?: string;
     /** `project`: its --seed also seeds the simulated days (flagChecks.ts warnScenarioFlags). */
     seedSeedsProjection?: boolean;
+    /** `project`: runs take each scenario file's own brakes (the flags on top), so a mode flag may govern a brake a file sets. */
+    scenarioBrakesTaken?: boolean;
     wide?: boolean;
     perRun?: boolean;
   };
@@ -173,6 +176,8 @@ export interface SweepRead {
   recordedCaches: CacheMode[];
   /** With a configuration's cache on: one header-only run of each pricing the recorded runs have (the cache warning's, scenarioWarnings.ts). */
   pricedRuns?: readonly Trace[];
+  /** `--tree`: the trees that started agents with no recording among the inputs (TreePopulation.unrecorded). */
+  unrecorded?: readonly UnrecordedInTree[];
 }
 
 /** Each cache `traces` take without one given (defaultCacheMode: their recorded cache, else off), once. */
@@ -189,7 +194,7 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   checkModels(prices, axes, fixed);
   const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
   const configurations = gridConfigurations(axes, fixed);
-  refuseModesWithoutBrakes(axes, fixed, configurations);
+  refuseModesWithoutBrakes(axes, fixed, configurations, opts.scenarioBrakesTaken === true ? scenarios.map((input) => input.settings.brakes) : []);
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);

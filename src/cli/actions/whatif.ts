@@ -3,7 +3,7 @@ import type { LatencyModel } from '../../loop/latency.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { traceWhatIfSubject, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
+import { traceWhatIfSubject, triedBrakes, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
@@ -135,7 +135,7 @@ function syntheticSubjects(
   const options = { prices, ...(model === undefined ? {} : { model }) };
   return (function* () {
     for (const [i, input] of inputs.entries()) {
-      const sent = sentMaxTokens([input.settings.brakes, ...run.settings.map((setting) => setting.brakes)]);
+      const sent = sentMaxTokens([input.settings.brakes, ...run.settings.map((setting) => triedBrakes(input.settings.brakes, setting))]);
       for (const subject of scenarioWhatIfSubjects([input], options)) {
         notes.addSynthetic(subject.source, pricings[i]!, input.settings.strategy.cache, sent);
         run.caches.push(input.settings.strategy.cache ?? 'off');
@@ -145,15 +145,18 @@ function syntheticSubjects(
   })();
 }
 
-/** The --try settings, each checked (a mode without its brake is refused; `subagent`'s cost limit is a brake for budget-mode). */
+/**
+ * The --try settings, each checked (a mode without its brake is refused; `subagent`'s cost limit is a brake
+ * for budget-mode): each on top of every run's baseline brakes, or, naming a preset, a whole set in their place.
+ */
 function trySettings(tries: readonly string[], subagent: SubagentLimits | undefined): WhatIfSetting[] {
   const settings = tries.map((spec) => {
-    const { preset, brakes } = trySpec(spec);
+    const { preset, brakes, onTop } = trySpec(spec);
     checkTrySpec(spec, brakes, subagent);
-    return { name: spec, preset, brakes };
+    return { name: spec, preset, brakes, ...(onTop === undefined ? {} : { onTop }) };
   });
-  refuseRepeatedTry(settings);
-  return settings.map(({ name, brakes }) => ({ name, brakes }));
+  refuseRepeatedTry(settings.map(({ name, preset, brakes, onTop }) => ({ name, preset, brakes: { brakes, onTop: onTop ?? null } })));
+  return settings.map(({ name, brakes, onTop }) => ({ name, brakes, ...(onTop === undefined ? {} : { onTop }) }));
 }
 
 export type WhatIfFlags = ContextFlags &

@@ -7,12 +7,12 @@ const whatif: CommandModule = {
   register(program, { io, setExitCode }) {
     const command = program
       .command(whatif.name)
-      .description("what would other brake settings have done to these runs? (baseline: the settings they were recorded with; a scenario file's brakes for its runs)")
+      .description("what would other brake settings have done to these runs? (baseline: the settings they were recorded with; a scenario file's brakes for its runs; each --try changes only the brakes it names)")
       .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file's runs take its own settings, with the flags given on top)");
     command
       .addOption(
         command
-          .createOption('--try <setting>', "(required) a brake setting, e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive' (repeatable)")
+          .createOption('--try <setting>', "(required) brakes to change, set on top of each run's baseline brakes (every other brake kept), e.g. 'max-steps=50' or 'max-repeat=3,repeat-mode=consecutive'; naming a preset tries a whole set in place of the baseline's: 'preset=none,max-steps=50' is a step cap alone (repeatable)")
           .argParser((value: string, previous: string[] = []) => [...previous, value])
           .makeOptionMandatory(),
       )

@@ -5,7 +5,7 @@
  */
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
-import { shortText } from '../common/text.js';
+import { clip, shortText } from '../common/text.js';
 import { refusedCall } from '../common/contextRefusal.js';
 import type { ApiFailure, AssistantLine } from './lineFields.js';
 
@@ -27,6 +27,8 @@ export interface DraftCall {
   failed?: ApiFailure;
   /** How many user prompts came before the call's first line (a response never spans one). */
   turn: number;
+  /** A line of it named another model (modelMismatch): said once. */
+  modelMismatch?: true;
 }
 
 /**
@@ -39,6 +41,19 @@ export function sameResponse(draft: DraftCall, line: AssistantLine, turn: number
   const [a, b] = [draft.usage, line.usage];
   if (draft.turn !== turn) return false;
   return a === undefined || (a.input === b.input && a.cacheWrite5m === b.cacheWrite5m && a.cacheWrite1h === b.cacheWrite1h && a.cacheRead === b.cacheRead);
+}
+
+/**
+ * What is wrong with a later line of `draft`'s response naming `model`: the lines of one response name the
+ * model that answered it, so another model on one of them (an unknown one, a typo) is a damaged line,
+ * never read past (the call would be priced with whichever line came last). Undefined when they agree, and
+ * after the first line said so (the file is refused: one issue per response).
+ */
+export function modelMismatch(draft: DraftCall, model: string): string | undefined {
+  if (draft.model === undefined || draft.model === model || draft.modelMismatch === true) return undefined;
+  draft.modelMismatch = true; // said once per response
+  const shown = (name: string) => clip(JSON.stringify(name), 80);
+  return `names ${shown(model)}, but line ${draft.modelLine ?? draft.line}, an earlier line of the same response (its message.id and requestId), names ${shown(draft.model)}: the lines of one response name one model`;
 }
 
 export function callRecord(draft: DraftCall): CallRecord {

@@ -6,8 +6,10 @@
 import type { IssueCollector } from '../common/issues.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { flattenText } from '../common/contentText.js';
+import { clip } from '../common/text.js';
 import { refusalInText } from '../common/contextRefusal.js';
 import { isFailureStatus } from '../../trace/rules.js';
+import { CLAUDE_CODE_LINE_TYPES } from '../formats.js';
 import type { ContextLengthExceeded } from '../../trace/types.js';
 
 /** Anthropic usage of one response, as the line records it. */
@@ -71,12 +73,18 @@ function readUsage(fields: IssueCollector, raw: unknown, at: string): ClaudeUsag
   const cacheRead = fields.optCount(usage.cache_read_input_tokens, `${at}.cache_read_input_tokens`) ?? 0;
   const split = fields.optObject(usage.cache_creation, `${at}.cache_creation`);
   const write1h = split ? (fields.optCount(split.ephemeral_1h_input_tokens, `${at}.cache_creation.ephemeral_1h_input_tokens`) ?? 0) : 0;
+  // The 5-minute part is what the 1-hour part leaves of cache_creation_input_tokens; a bad one is still a bad line.
+  const write5m = split ? (fields.optCount(split.ephemeral_5m_input_tokens, `${at}.cache_creation.ephemeral_5m_input_tokens`) ?? 0) : 0;
   const outputDetails = fields.optObject(usage.output_tokens_details, `${at}.output_tokens_details`);
   const thinking = outputDetails ? fields.optCount(outputDetails.thinking_tokens, `${at}.output_tokens_details.thinking_tokens`) : undefined;
   const compactions = readCompactions(fields, usage.iterations, `${at}.iterations`);
   if (input === undefined || output === undefined || compactions === undefined) return undefined;
   if (write1h > cacheWrite) {
     fields.add(`${at}.cache_creation.ephemeral_1h_input_tokens`, 'invalid_value', `1-hour cache writes (${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
+    return undefined;
+  }
+  if (write5m + write1h > cacheWrite) {
+    fields.add(`${at}.cache_creation.ephemeral_5m_input_tokens`, 'invalid_value', `5-minute and 1-hour cache writes (${write5m} + ${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
     return undefined;
   }
   if (thinking !== undefined && thinking > output) {
@@ -148,6 +156,24 @@ export function readAssistantLine(fields: IssueCollector, line: JsonObject): Ass
   const result: AssistantLine = { key: `${id}|${requestId ?? ''}`, model, usage, ...blocks };
   if (typeof message.stop_reason === 'string') result.stopReason = message.stop_reason;
   return result;
+}
+
+/**
+ * The type of a line of no Claude Code line type loopcost knows that carries a model response's usage
+ * (`message.usage`), as JSON shows it (`"alien"`): such a line is not read, and what it records is missing
+ * from the totals (transcript.ts notes it). Undefined for every other line (an unknown type without usage
+ * records no cost: skipped as Claude Code's bookkeeping).
+ */
+export function unreadResponseType(line: JsonObject): string | undefined {
+  if (typeof line.type === 'string' && CLAUDE_CODE_LINE_TYPES.has(line.type)) return undefined;
+  return isJsonObject(line.message) && isJsonObject(line.message.usage) ? clip(JSON.stringify(line.type ?? null), 40) : undefined;
+}
+
+/** A transcript's lines of which `unreadResponseType` gives a type: how many, the first's line and type. */
+export interface UnreadLines {
+  count: number;
+  line: number;
+  type: string;
 }
 
 export function isSyntheticLine(line: JsonObject): boolean {

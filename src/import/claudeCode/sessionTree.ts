@@ -23,6 +23,8 @@ import { agentRuns, type AgentCall } from '../common/agentRuns.js';
 import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
 import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../formats.js';
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
+import type { UnreadLines } from './lineFields.js';
+import { noModelCall } from '../importers.js';
 import { missingTranscriptNote, type TranscriptPlace } from './missingTranscript.js';
 import { siblingAgentFiles } from './siblingAgents.js';
 import { counted } from '../../plural.js';
@@ -262,5 +264,11 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
     );
   }
   runs.push(...subagentRuns(path, sessionId, subagents, owners));
+  if (runs.length === 0 && main.unread !== undefined) throw noModelCall(path, unreadWhy(main.unread));
   return runs;
+}
+
+/** Why a session of no call read holds none: its responses are on lines of a type loopcost does not read. */
+function unreadWhy({ count, line, type }: UnreadLines): string {
+  return ` loopcost reads (${count === 1 ? `line ${line}` : `${count} lines, the first line ${line},`} of type ${type}, no Claude Code line type it reads, carr${count === 1 ? 'ies' : 'y'} a model response's usage: not read)`;
 }

@@ -12,6 +12,7 @@
  * too: each `api_error` system line is an attempt that failed and was retried, a `<synthetic>` API-error
  * line the attempt that failed for good.
  */
+import { basename } from 'node:path';
 import type { SourceLine } from '../../io/readLines.js';
 import type { ToolCallRecord } from '../../trace/types.js';
 import type { AgentCall } from '../common/agentRuns.js';
@@ -30,9 +31,12 @@ import {
   syntheticFailure,
   taskResult,
   toolResults,
+  unreadResponseType,
   type ApiFailure,
+  type UnreadLines,
 } from './lineFields.js';
-import { agentCalls, fillFailedModels, sameResponse, type DraftCall } from './draftCall.js';
+import { unreadLinesNote } from './missingTranscript.js';
+import { agentCalls, fillFailedModels, modelMismatch, sameResponse, type DraftCall } from './draftCall.js';
 
 /** The prompt of a warm-up agent (anthropics/claude-code#17457: `agent-*.jsonl` files, `isSidechain`, no Task call). */
 const WARMUP_PROMPT = 'Warmup';
@@ -71,6 +75,8 @@ export interface Transcript {
   /** Its first prompt is `Warmup`: a warm-up agent, which Claude Code starts to fill the prompt cache, with no Task call. */
   warmup?: true;
   notes: string[];
+  /** Its lines of no known type that carry a response's usage (not read: noted), when it has some. */
+  unread?: UnreadLines;
 }
 
 function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unknown): number | undefined {
@@ -106,6 +112,7 @@ class TranscriptReader {
   reusedIds = 0;
   reusedId: string | undefined;
   firstPrompt: string | undefined;
+  unread: UnreadLines | undefined;
 
   constructor(private readonly issues: LineIssues) {}
 
@@ -120,9 +127,16 @@ class TranscriptReader {
     else if (value.type === 'system') {
       const failure = apiErrorFailure(value);
       if (failure) this.addFailure(line, value, failure, atMs);
-    }
+    } else this.noteUnread(line, value);
     // Another agent's progress and a queued prompt say nothing about when this agent sent its next request.
     if (atMs !== undefined && !link && value.type !== 'queue-operation') this.previousMs = atMs;
+  }
+
+  private noteUnread(line: number, value: Record<string, unknown>): void {
+    const type = unreadResponseType(value);
+    if (type === undefined) return;
+    this.unread ??= { count: 0, line, type };
+    this.unread.count += 1;
   }
 
   private turnOf(value: Record<string, unknown>): number {
@@ -160,6 +174,8 @@ class TranscriptReader {
       this.reusedId ??= response.key;
       draft = undefined;
     }
+    const otherModel = draft && modelMismatch(draft, response.model);
+    if (otherModel) return this.issues.add(line, 'message.model', 'inconsistent_model', otherModel);
     if (!draft) {
       draft = this.newDraft(line, value, atMs);
       this.byKey.set(response.key, draft);
@@ -272,6 +288,10 @@ function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | 
     links: reader.links,
     notes: transcriptNotes(reader, cutLine),
   };
+  if (reader.unread !== undefined) {
+    transcript.unread = reader.unread;
+    transcript.notes.push(unreadLinesNote({ file: basename(path), ...reader.unread }));
+  }
   if (reader.sessionId !== undefined) transcript.sessionId = reader.sessionId;
   if (reader.agentId !== undefined) transcript.agentId = reader.agentId;
   if (reader.firstPrompt?.trim() === WARMUP_PROMPT) transcript.warmup = true;

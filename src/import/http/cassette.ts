@@ -11,11 +11,13 @@
  *
  * The API of each interaction comes from its path and body (detect.ts); exchanges that are not model
  * calls (file downloads, search APIs, MCP traffic, embeddings, …) are skipped and listed in the notes of
- * the run they fall in. A cassette with no model call at all is refused. A cassette may hold several
+ * the run they fall in. A cassette with no model call at all is refused (one of no interactions is told
+ * so); one written as JSON reads as its YAML would. An issue names its field's own line where the YAML
+ * holds the field (atFieldLines). A cassette may hold several
  * runs; build.ts splits them and sources get `#n`. An interaction's `recorded_at`, else its response
  * `date` header, dates the run (recordedAt).
  */
-import { UserError } from '../../errors.js';
+import { UserError, type InputIssue } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
@@ -172,8 +174,30 @@ export function importCassette(content: string, path: string): Trace[] {
       hint: 'a cassette starts with `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR) followed by request/response pairs',
     });
   }
-  const out: Collected = { exchanges: [], skipped: [], polls: new Map(), clock: new LogClock() };
-  list.forEach((raw, i) => readInteraction(raw, i, path, yaml, out));
-  const fileNotes = out.clock.notes();
-  return buildTraces(resolveBackgroundPolls(out.exchanges, out.polls), { file: path, format: 'vcr-cassette', skipped: out.skipped, ...(fileNotes.length > 0 ? { fileNotes } : {}) });
+  if (list.length === 0) {
+    throw new UserError({ file: path, line: yaml.lineOfField(listKey) ?? 1, field: listKey, code: 'empty', message: 'the cassette has no interactions: it recorded no exchange', hint: 'name a cassette recorded while the agent loop ran (its interactions hold the model calls)' });
+  }
+  try {
+    const out: Collected = { exchanges: [], skipped: [], polls: new Map(), clock: new LogClock() };
+    list.forEach((raw, i) => readInteraction(raw, i, path, yaml, out));
+    const fileNotes = out.clock.notes();
+    return buildTraces(resolveBackgroundPolls(out.exchanges, out.polls), { file: path, format: 'vcr-cassette', skipped: out.skipped, ...(fileNotes.length > 0 ? { fileNotes } : {}) });
+  } catch (error) {
+    throw atFieldLines(error, path, yaml);
+  }
+}
+
+/**
+ * An issue about a field of the cassette placed on the field's own line when the YAML holds that node
+ * (`completion_tokens` on line 86, not the line its interaction starts on); a field of a body held as a
+ * string (JSON text in `body.string`) has no node: it keeps its interaction's line.
+ */
+function atFieldLines(error: unknown, path: string, yaml: CassetteYaml): unknown {
+  if (!(error instanceof UserError)) return error;
+  const lineOf = (issue: InputIssue) => (issue.file === path && issue.field !== undefined ? yaml.lineOfField(issue.field) : undefined);
+  if (error.issues.every((issue) => lineOf(issue) === undefined)) return error;
+  return new UserError(error.issues.map((issue) => {
+    const line = lineOf(issue);
+    return line === undefined ? issue : { ...issue, line };
+  }));
 }

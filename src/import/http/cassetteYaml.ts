@@ -11,6 +11,7 @@ import { UserError } from '../../errors.js';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
 import { isStackOverflow, yamlEscapeError } from '../../io/yamlErrors.js';
 import { isJsonObject } from '../common/jsonValue.js';
+import { shortDepthPath } from '../../scenario/depthCheck.js';
 
 /** The key of the interaction list: vcrpy's `interactions`, Ruby VCR's `http_interactions`. */
 export type InteractionsKey = 'interactions' | 'http_interactions';
@@ -23,6 +24,13 @@ export interface CassetteYaml {
   lineOf(i: number): number | undefined;
   /** Line of a node inside interaction i (e.g. request.uri), else `fallback`. */
   lineIn(i: number, keys: (string | number)[], fallback: number | undefined): number | undefined;
+  /** Line of the node an issue's field path names (`interactions[0].response.parsed_body.usage.x`), when the YAML holds it. */
+  lineOfField(field: string): number | undefined;
+}
+
+/** The keys of a field path: `a.b[0].c` → a, b, 0, c (a key holding a dot or a bracket finds no node: no line). */
+function fieldKeys(field: string): (string | number)[] {
+  return [...field.matchAll(/\[(\d+)\]|[^.[\]]+/g)].map((m) => (m[1] === undefined ? m[0] : Number(m[1])));
 }
 
 function tooDeep(path: string, where?: string): UserError {
@@ -84,7 +92,7 @@ export function readCassetteYaml(content: string, path: string): CassetteYaml {
   }
   const data = toData(doc, path);
   const deep = pathPastDepth(data);
-  if (deep !== undefined) throw tooDeep(path, deep.replace(/^\$\.?/, ''));
+  if (deep !== undefined) throw tooDeep(path, shortDepthPath(deep));
   const lineOfNode = (node: unknown): number | undefined => {
     const range = (node as { range?: [number, number, number] } | undefined)?.range;
     return range ? lineCounter.linePos(range[0]).line : undefined;
@@ -96,5 +104,6 @@ export function readCassetteYaml(content: string, path: string): CassetteYaml {
     listKey,
     lineOf: (i) => (isSeq(seq) ? lineOfNode(seq.items[i]) : undefined),
     lineIn: (i, keys, fallback) => lineOfNode(doc.getIn([listKey, i, ...keys], true)) ?? fallback,
+    lineOfField: (field) => lineOfNode(doc.getIn(fieldKeys(field), true)),
   };
 }

@@ -9,6 +9,7 @@ import { countTokens, encodingForModel, isApproximateTokenizer } from '../tokenC
 import type { MiniSweAgentRun } from './readTrajectory.js';
 import { failedCallRecord, lastCallFailure, miniSweAgentOutcome } from './runEnd.js';
 import { servedModelNote } from './servedModel.js';
+import { YEAR_10000_UNIX_SECONDS } from './chatMessages.js';
 
 export const MINI_SWE_AGENT_FORMAT = 'mini-swe-agent';
 
@@ -123,6 +124,5 @@ function traceHeader(run: MiniSweAgentRun, path: string, notes: string[]): Trace
 /** Unix seconds as ISO 8601 (UTC), for years 1970–9999 only (what the native schema reads back). */
 function isoTime(unixSeconds: number | undefined): string | undefined {
   if (unixSeconds === undefined) return undefined;
-  const ms = unixSeconds * 1000;
-  return ms >= 0 && ms < 253_402_300_800_000 ? new Date(ms).toISOString() : undefined;
+  return unixSeconds >= 0 && unixSeconds < YEAR_10000_UNIX_SECONDS ? new Date(unixSeconds * 1000).toISOString() : undefined;
 }

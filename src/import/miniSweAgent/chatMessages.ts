@@ -96,7 +96,7 @@ class ChatWalk {
     const role = issues.string(message.role, `${at}.role`);
     if (role === undefined) return;
     const extra = issues.optObject(message.extra, `${at}.extra`);
-    const timestamp = extra ? issues.optNumber(extra.timestamp, `${at}.extra.timestamp`, 'a unix time in seconds') : undefined;
+    const timestamp = extra ? unixSeconds(issues, extra.timestamp, `${at}.extra.timestamp`) : undefined;
     const read: ReadMessage = { message, at, extra, timestamp };
     if (role === 'system') {
       if (this.systemText === undefined) this.systemText = contentText(issues, read);
@@ -217,6 +217,20 @@ class ChatWalk {
     if (this.skew.count > 0) chat.clockSkew = this.skew;
     return chat;
   }
+}
+
+/** The unix time (seconds) of the year 10000: a native header's `recordedAt` holds years 1970–9999, before it. */
+export const YEAR_10000_UNIX_SECONDS = 253_402_300_800;
+
+/**
+ * A message's `extra.timestamp`: unix seconds in the years 1970–9999, else an issue at the field (one
+ * issue, not one per message after it, nor one about a latency it would make).
+ */
+function unixSeconds(issues: IssueCollector, raw: unknown, field: string): number | undefined {
+  const seconds = issues.optNumber(raw, field, 'a unix time in seconds');
+  if (seconds === undefined || (seconds >= 0 && seconds < YEAR_10000_UNIX_SECONDS)) return seconds;
+  issues.add(field, 'invalid_value', `expected a unix time in seconds of the years 1970–9999 (0 to under ${YEAR_10000_UNIX_SECONDS}), got ${seconds}`);
+  return undefined;
 }
 
 /** One message as read: its object, its place, its `extra` and timestamp. */

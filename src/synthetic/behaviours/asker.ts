@@ -9,12 +9,15 @@ import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
 import { STREAM } from '../random.js';
+import { LEAD_TOOL, ownTool } from './toolNames.js';
 
 export interface AskerParams {
   /** Steps of real work, the delivery included. */
   workSteps: DistributionSpec;
   /** Distinct wordings of the question, used in turn (default 1). */
   phrasings?: number;
+  /** The message tool's name, for the delivery and every question (default `send_message`); the work stays `work`. */
+  tool?: string;
 }
 
 export class AskerAgent extends SyntheticAgent {
@@ -31,13 +34,14 @@ export class AskerAgent extends SyntheticAgent {
     const k = ++this.index;
     const rng = this.stream(STREAM.action, k);
     const step = this.nextStep(state);
-    if (k < this.workSteps) return this.toolStep(rng, { name: 'work', arguments: { action: k } });
+    const name = ownTool(this.behaviour, this.params.tool);
+    if (k < this.workSteps) return this.toolStep(rng, { name: LEAD_TOOL, arguments: { action: k } });
     if (k === this.workSteps) {
       this.markDone(step);
-      return this.toolStep(rng, { name: 'send_message', arguments: { message: 'here is the result' } });
+      return this.toolStep(rng, { name, arguments: { message: 'here is the result' } });
     }
     this.markStuck(step);
     const phrasing = (k - this.workSteps - 1) % (this.params.phrasings ?? 1);
-    return this.toolStep(rng, { name: 'send_message', arguments: { message: `Is there anything else I can help with? (${phrasing + 1})` } });
+    return this.toolStep(rng, { name, arguments: { message: `Is there anything else I can help with? (${phrasing + 1})` } });
   }
 }

@@ -9,6 +9,7 @@ import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
 import { STREAM } from '../random.js';
+import { ownTool } from './toolNames.js';
 
 export interface BacktrackerParams {
   /** Steps to the answer, counting only those kept (the answer included). */
@@ -52,6 +53,6 @@ export class BacktrackerAgent extends SyntheticAgent {
       this.kept = k;
       this.attempt = 0;
     }
-    return this.toolStep(rng, { name: this.params.tool ?? 'search', arguments: { step: k, attempt: this.attempt } });
+    return this.toolStep(rng, { name: ownTool(this.behaviour, this.params.tool), arguments: { step: k, attempt: this.attempt } });
   }
 }

@@ -12,6 +12,7 @@ import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
 import { STREAM } from '../random.js';
 import { isStepVisible } from '../visibility.js';
+import { ownTool, WRITE_TOOL } from './toolNames.js';
 
 export interface ForgetfulParams {
   /** Work steps after the first read (the answer not included). */
@@ -40,7 +41,7 @@ export class ForgetfulAgent extends SyntheticAgent {
   }
 
   protected act(view: PromptView, state: Readonly<BrakeState>): CallRecord {
-    const read = { name: this.params.tool ?? 'read_log', arguments: { what: 'the observation' }, resultTokens: this.observationTokens };
+    const read = { name: ownTool(this.behaviour, this.params.tool), arguments: { what: 'the observation' }, resultTokens: this.observationTokens };
     if (this.observedAt < 0) {
       this.observedAt = view.historySteps;
       return this.toolStep(this.stream(STREAM.action, 0), read);
@@ -57,6 +58,6 @@ export class ForgetfulAgent extends SyntheticAgent {
       this.markDone(this.nextStep(state));
       return this.answer(rng);
     }
-    return this.toolStep(rng, { name: 'write_section', arguments: { section: k } });
+    return this.toolStep(rng, { name: WRITE_TOOL, arguments: { section: k } });
   }
 }

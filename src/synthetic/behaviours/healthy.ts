@@ -12,6 +12,7 @@ import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
 import { STREAM } from '../random.js';
+import { ownTool } from './toolNames.js';
 
 export interface HealthyParams {
   /** Steps to the end, the final answer (or the failing call) included. */
@@ -53,7 +54,7 @@ export class HealthyAgent extends SyntheticAgent {
     }
     this.actions.push(args);
     const error = rng.chance(this.params.errorShare ?? 0) ? `exit 1: error in action ${k}` : undefined;
-    const name = this.params.tool ?? 'run';
+    const name = ownTool(this.behaviour, this.params.tool);
     return this.toolStep(rng, error ? { name, arguments: args, error } : { name, arguments: args });
   }
 }

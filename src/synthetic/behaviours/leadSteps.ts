@@ -8,6 +8,7 @@ import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
 import { STREAM, type Rng } from '../random.js';
+import { LEAD_TOOL } from './toolNames.js';
 
 export abstract class LeadStepsAgent extends SyntheticAgent {
   private readonly lead: number;
@@ -21,7 +22,7 @@ export abstract class LeadStepsAgent extends SyntheticAgent {
   protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord {
     const k = ++this.index;
     const rng = this.stream(STREAM.action, k);
-    if (k <= this.lead) return this.toolStep(rng, { name: 'work', arguments: { action: k } });
+    if (k <= this.lead) return this.toolStep(rng, { name: LEAD_TOOL, arguments: { action: k } });
     return this.afterLead(k - this.lead, rng, state);
   }
 

@@ -11,6 +11,7 @@ import type { BrakeState } from '../../brakes/state.js';
 import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { STREAM } from '../random.js';
+import { JUDGE_TOOL, ownTool } from './toolNames.js';
 
 export interface PerfectionistParams {
   /** Probability that a search after the first repeats the first query verbatim. */
@@ -18,6 +19,8 @@ export interface PerfectionistParams {
   /** Searches whose sources were already enough (default 1). */
   enoughAfter?: number;
   topic?: string;
+  /** The search tool's name (default `web_search`); the judge stays `judge_sources`. */
+  tool?: string;
 }
 
 export class PerfectionistAgent extends SyntheticAgent {
@@ -34,12 +37,12 @@ export class PerfectionistAgent extends SyntheticAgent {
     const rng = this.stream(STREAM.action, k);
     const topic = this.params.topic ?? 'the claim';
     if (k % 2 === 0) {
-      return this.toolStep(rng, { name: 'judge_sources', arguments: { claim: topic, sourcesSoFar: this.searches } });
+      return this.toolStep(rng, { name: JUDGE_TOOL, arguments: { claim: topic, sourcesSoFar: this.searches } });
     }
     this.searches += 1;
     if (this.searches > (this.params.enoughAfter ?? 1)) this.markStuck(this.nextStep(state));
     const repeat = this.searches > 1 && rng.chance(this.params.repeatQuery);
     const query = repeat ? `sources for ${topic}` : this.searches === 1 ? `sources for ${topic}` : `sources for ${topic}, phrasing ${this.searches}`;
-    return this.toolStep(rng, { name: 'web_search', arguments: { query } });
+    return this.toolStep(rng, { name: ownTool(this.behaviour, this.params.tool), arguments: { query } });
   }
 }

@@ -11,6 +11,7 @@ import type { AgentEnv } from '../agent.js';
 import type { DistributionSpec } from '../distributions.js';
 import type { Rng } from '../random.js';
 import { LeadStepsAgent } from './leadSteps.js';
+import { ownTool } from './toolNames.js';
 
 export interface RepeaterParams {
   /** The calls of the cycle, in order (one: the same call every time). Default: one call with no arguments. */
@@ -33,6 +34,6 @@ export class RepeaterAgent extends LeadStepsAgent {
     const step = this.nextStep(state);
     if (position === 0 && this.params.firstCallDoesTheTask) this.markDone(step);
     if (position === 1) this.markStuck(step);
-    return this.toolStep(rng, { name: this.params.tool ?? 'act', arguments: cycle[position % cycle.length] });
+    return this.toolStep(rng, { name: ownTool(this.behaviour, this.params.tool), arguments: cycle[position % cycle.length] });
   }
 }

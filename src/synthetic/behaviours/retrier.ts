@@ -11,6 +11,7 @@ import type { AgentEnv } from '../agent.js';
 import type { DistributionSpec } from '../distributions.js';
 import type { Rng } from '../random.js';
 import { LeadStepsAgent } from './leadSteps.js';
+import { ownTool } from './toolNames.js';
 
 export interface RetrierParams {
   tool?: string;
@@ -34,6 +35,6 @@ export class RetrierAgent extends LeadStepsAgent {
     if (attempt === 2) this.markStuck(this.nextStep(state));
     const variants = this.params.variants ?? [];
     const args = attempt <= variants.length ? variants[attempt - 1] : { ...(variants[variants.length - 1] ?? {}), attempt };
-    return this.toolStep(rng, { name: this.params.tool ?? 'lookup', arguments: args, error: this.params.error ?? 'not found' });
+    return this.toolStep(rng, { name: ownTool(this.behaviour, this.params.tool), arguments: args, error: this.params.error ?? 'not found' });
   }
 }

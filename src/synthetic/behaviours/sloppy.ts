@@ -8,6 +8,7 @@ import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
 import { STREAM } from '../random.js';
+import { ownTool } from './toolNames.js';
 
 export interface SloppyParams {
   /** Useful steps, the answer included. */
@@ -39,6 +40,6 @@ export class SloppyAgent extends SyntheticAgent {
       this.markDone(this.nextStep(state));
       return this.answer(rng);
     }
-    return this.toolStep(rng, { name: this.params.tool ?? 'run', arguments: { action: k } });
+    return this.toolStep(rng, { name: ownTool(this.behaviour, this.params.tool), arguments: { action: k } });
   }
 }

@@ -1,0 +1,51 @@
+/**
+ * `project --suggest-cap R` in words: the budget suggested (money as reports show it, the flag exact),
+ * what it was chosen from (what the runs that complete with no brakes cost: measured without the other
+ * brakes), what it stops when replayed under them, how far that carries to new runs (and what it means
+ * when the upper bound passes the share asked), and the cap at the largest completing run with its value.
+ */
+import { picoToUsd, type Pico } from '../money.js';
+import { formatUsd } from './money.js';
+import { percentText } from './percentText.js';
+import { counted } from '../plural.js';
+
+export interface SuggestCapFacts {
+  /** The share of completing runs the cap may stop (`--suggest-cap`). */
+  share: number;
+  /** The budget suggested; undefined when no run completes. */
+  capPico: Pico | undefined;
+  /** The largest cost of a run that completes with no brakes. */
+  largestPico: Pico | undefined;
+  /** Runs that complete with no brakes. */
+  completedRuns: number;
+  /** Of those, the runs the cap stops when replayed under the brakes with it. */
+  stopped: number;
+  /** 95% Wilson upper bound of the share of new runs it stops. */
+  upperShare: number;
+  /** 95% distribution-free bound of the share of new runs a cap at the largest completing run stops, and the runs that bring it to `share`. */
+  boundShare: number;
+  runsToClaim: number;
+  /** ` --budget-mode check` when the brakes predict (the cap is verified checked after each call), else ''. */
+  modeFlag: string;
+}
+
+/** `--max-cost 0.30789375`: the flag, exact to the picodollar. */
+const capFlag = (pico: Pico, modeFlag: string): string => `--max-cost ${picoToUsd(pico)}${modeFlag}`;
+
+export function suggestCapText(f: SuggestCapFacts): string {
+  const asked = percentText(f.share);
+  if (f.capPico === undefined || f.largestPico === undefined) return `No run completes, so no cap can be suggested for stopping at most ${asked} of completing runs.`;
+  const n = f.completedRuns;
+  const upper = percentText(f.upperShare);
+  const beyond =
+    f.upperShare > f.share
+      ? `, above the ${asked} asked: ${counted(n, 'run')} cannot show that it stops no more than that (more runs narrow the bound)`
+      : `, within the ${asked} asked`;
+  const claim = n >= f.runsToClaim ? `, and you have ${n}` : `: ${f.runsToClaim - n} more than the ${n} you have`;
+  return (
+    `Suggested per-run budget: ${formatUsd(f.capPico)} (${capFlag(f.capPico, f.modeFlag)}), chosen so that at most ${asked} of the ${n === 1 ? 'one run that completes' : `${n} runs that complete`} with no brakes cost more (their costs measured without the other brakes). ` +
+    `Replayed with it under the projection's brakes, it stops ${f.stopped} of ${n === 1 ? 'that run' : `those ${n} runs`} (${percentText(f.stopped / n)}). ` +
+    `How far to trust it: on new runs it may stop up to ${upper} (${f.stopped} of ${n}, 95% Wilson upper bound)${beyond}. ` +
+    `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (95%, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${claim}).`
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Session trees no loop can have made, refused rather than replayed (sessionTrees, and a tree a library
+ * caller hands treeReplayer or replaySessionTree): agents that are each other's parent (`a` → `b` → `a`,
+ * or `a` its own parent: no start of the loop was ever made, and its stops would be blamed on the other
+ * agent), and two runs of one agent that are the same part (`agent.part`; a run without one is part 1):
+ * merged they read as a longer agent (`part 2 of 2`), its calls counted twice — a file given twice (a
+ * copy under another name), or a header edited by hand. No importer writes either (Claude Code's and
+ * Codex's number an agent's parts 1, 2, … once, and link each sub-agent to the agent that started it;
+ * runAgentLoop's live recordings of one agent id are separate starts, told apart first: liveRuns.ts).
+ * Every problem of the trees is one issue at the offending run's header (its file, and its line when the
+ * run is a native one), told together as one UserError, zod style.
+ */
+import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
+import type { Trace } from '../trace/types.js';
+import type { SessionTree, TreeAgent } from './group.js';
+
+const PARENT_HINT = "each sub-agent's parentAgentId names the agent whose tool call started it, never itself nor an agent it started; the main agent has none";
+const PART_HINT = 'give each run once (not the same file under two names), its parts numbered 1, 2, … in order';
+
+/** Where a run's header is: its source, and its line when it is a native run's header (an importer's run names the line its model was read from). */
+function headerPlace(run: Trace | undefined): Pick<InputIssue, 'file' | 'line'> {
+  if (run === undefined) return {};
+  const native = run.header.importedFrom === undefined && run.headerLine !== undefined;
+  return { file: run.source, ...(native ? { line: run.headerLine } : {}) };
+}
+
+/** `source line N` (or `source`): a run's header in a message. */
+function placeText(run: Trace | undefined): string {
+  const { file, line } = headerPlace(run);
+  return file === undefined ? 'no run' : line === undefined ? file : `${file} line ${line}`;
+}
+
+/** The run whose header names the agent's parent (the first that does; its first run else; none for an agent of no run, built by hand). */
+function parentRun(agent: TreeAgent): Trace | undefined {
+  return agent.runs.find((run) => run.header.agent?.parentAgentId === agent.parentAgentId) ?? agent.runs[0];
+}
+
+/** The loops of parent links among the tree's agents, each as the indexes of its agents from the first of it in the tree's order. */
+function parentLoops(tree: SessionTree): number[][] {
+  const index = new Map(tree.agents.map((agent, a) => [agent.agentId, a]));
+  const parentOf = (a: number) => {
+    const parent = tree.agents[a]!.parentAgentId;
+    return parent === undefined ? undefined : index.get(parent);
+  };
+  const done = new Set<number>();
+  const loops: number[][] = [];
+  tree.agents.forEach((_, start) => {
+    const path: number[] = [];
+    let at: number | undefined = start;
+    while (at !== undefined && !done.has(at) && !path.includes(at)) {
+      path.push(at);
+      at = parentOf(at);
+    }
+    if (at !== undefined && path.includes(at)) loops.push(path.slice(path.indexOf(at)));
+    for (const a of path) done.add(a);
+  });
+  return loops;
+}
+
+/** Ids as a message lists them: `a`, `a and b`, `a, b and c`. */
+function listed(ids: readonly string[]): string {
+  return ids.length <= 1 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+}
+
+function loopIssue(tree: SessionTree, loop: readonly number[]): InputIssue {
+  const agents = loop.map((a) => tree.agents[a]!);
+  const first = agents[0]!;
+  const ids = agents.map((agent) => agent.agentId);
+  const chain = [...ids, first.agentId].join(' → ');
+  const others = agents.slice(1).map((agent) => `${agent.agentId}'s at ${placeText(parentRun(agent))}`);
+  const what =
+    agents.length === 1
+      ? `agent ${first.agentId} names itself as its parent: an agent cannot have started itself`
+      : `agents ${listed(ids)} are ${agents.length === 2 ? "each other's parents" : 'one another’s parents in a loop'} (${chain}; ${others.join(', ')}): an agent cannot have started the agent that started it`;
+  return {
+    ...headerPlace(parentRun(first)),
+    field: 'agent.parentAgentId',
+    code: 'parent_loop',
+    message: `session ${tree.sessionId}: ${what}`,
+    hint: PARENT_HINT,
+  };
+}
+
+/** The part a run says it is, in words: `part 2`, or `no part (part 1)`. */
+function partText(run: Trace): string {
+  const part = run.header.agent?.part;
+  return part === undefined ? 'no part (read as part 1)' : `part ${part}`;
+}
+
+/** A run of each agent that is a part an earlier run of it already is. */
+function partIssues(tree: SessionTree): InputIssue[] {
+  const issues: InputIssue[] = [];
+  for (const agent of tree.agents) {
+    const first = new Map<number, Trace>();
+    for (const run of agent.runs) {
+      const part = run.header.agent?.part ?? 1;
+      const earlier = first.get(part);
+      if (earlier === undefined) {
+        first.set(part, run);
+        continue;
+      }
+      issues.push({
+        ...headerPlace(run),
+        field: 'agent.part',
+        code: 'duplicate_part',
+        message: `session ${tree.sessionId}: this run of agent ${agent.agentId} says ${partText(run)}, as its run at ${placeText(earlier)} says ${partText(earlier)}: one part cannot be two runs (merged, its calls would count twice)`,
+        hint: PART_HINT,
+      });
+    }
+  }
+  return issues;
+}
+
+/** What makes each tree one no loop can have made (see above): parent loops, then an agent's repeated parts. */
+export function impossibleTreeIssues(trees: readonly SessionTree[]): InputIssue[] {
+  return trees.flatMap((tree) => [...parentLoops(tree).map((loop) => loopIssue(tree, loop)), ...partIssues(tree)]);
+}
+
+/** Refuses trees no loop can have made, every problem told (up to MAX_REPORTED_ISSUES, with how many more). */
+export function refuseImpossibleTrees(trees: readonly SessionTree[]): void {
+  const issues = impossibleTreeIssues(trees);
+  if (issues.length === 0) return;
+  const shown = issues.slice(0, MAX_REPORTED_ISSUES);
+  if (issues.length > shown.length) shown.push({ code: 'more_issues', message: `and ${issues.length - shown.length} more problems of the same kind in these session trees` });
+  throw new UserError(shown);
+}
