@@ -35,14 +35,13 @@ export function usdPerMillionToPico(usdPerMillion: number): Pico {
  */
 export function usdToPico(usd: number): Pico {
   const pico = typeof usd === 'number' ? Math.round(usd * PICO_PER_USD) : NaN;
-  if (!Number.isFinite(pico)) throw moneyArgumentError('usdToPico', 'usd', usd, 'a finite number of US dollars', 'e.g. usdToPico(0.5) for $0.50; Number(text) first for a text');
+  if (!Number.isFinite(pico)) throw moneyArgumentError({ entry: 'usdToPico', field: 'usd', value: usd, what: 'a finite number of US dollars', hint: 'e.g. usdToPico(0.5) for $0.50; Number(text) first for a text' });
   return pico;
 }
 
 /** Exact decimal string of a picodollar amount, trailing zeros trimmed: 28000000000 → "0.028". */
 export function picoToUsdString(pico: Pico | bigint): string {
-  if (typeof pico !== 'bigint' && !Number.isInteger(pico)) throw moneyArgumentError('picoToUsdString', 'pico', pico, 'a whole number of picodollars (or a bigint)', 'picodollars are whole: usdToPico(0.5) gives $0.50 in them');
-  const value = typeof pico === 'bigint' ? pico : BigInt(pico);
+  const value = wholePico('picoToUsdString', pico);
   const negative = value < 0n;
   const abs = negative ? -value : value;
   const whole = abs / PICO_PER_USD_BIG;
@@ -50,14 +49,34 @@ export function picoToUsdString(pico: Pico | bigint): string {
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
 
+/** What a money helper refuses: its argument's name and value, what it should have been, and how to give it. */
+interface MoneyArgument {
+  entry: string;
+  field: string;
+  value: unknown;
+  what: string;
+  hint: string;
+}
+
 /**
  * A money helper's argument that is not money, named as every entry point's argument is
  * (`<usdToPico arguments>` field 'usd', as options/arguments.ts says them; not imported: the option rules
- * import this module).
+ * import this module). A missing one is `missing_input`, as theirs is.
  */
-function moneyArgumentError(entry: string, field: string, value: unknown, what: string, hint: string): UserError {
+function moneyArgumentError({ entry, field, value, what, hint }: MoneyArgument): UserError {
   const said = typeof value === 'string' ? JSON.stringify(value) : value === null || ['number', 'bigint', 'boolean', 'undefined'].includes(typeof value) ? String(value) : typeof value;
-  return new UserError({ file: `<${entry} arguments>`, field, code: 'invalid_number', message: `${said} is not ${what}`, hint });
+  const code = value === undefined ? 'missing_input' : 'invalid_number';
+  return new UserError({ file: `<${entry} arguments>`, field, code, message: value === undefined ? `is missing: give ${what}` : `${said} is not ${what}`, hint });
+}
+
+const WHOLE_PICO = 'a whole number of picodollars (or a bigint)';
+const WHOLE_PICO_HINT = 'picodollars are whole: usdToPico(0.5) gives $0.50 in them';
+
+/** `pico` as a bigint, or the entry's UserError when it is no whole amount (null, a fraction, NaN, a text). */
+function wholePico(entry: string, pico: unknown, field = 'pico'): bigint {
+  if (typeof pico === 'bigint') return pico;
+  if (Number.isInteger(pico)) return BigInt(pico as number);
+  throw moneyArgumentError({ entry, field, value: pico, what: WHOLE_PICO, hint: WHOLE_PICO_HINT });
 }
 
 /** USD as a JSON number. Exact to the picodollar for amounts under $9,007 (the decimal string is parsed). */
@@ -67,14 +86,23 @@ export function picoToUsd(pico: Pico | bigint): number {
 
 /** total / n picodollars (n > 0), rounded half up: the mean every report gives of exact amounts. */
 export function meanPico(totalPico: bigint, n: number): bigint {
+  if (typeof totalPico !== 'bigint') throw moneyArgumentError({ entry: 'meanPico', field: 'totalPico', value: totalPico, what: 'a bigint of picodollars', hint: 'the total as sumPico(amounts) gives it' });
+  if (!(Number.isSafeInteger(n) && n > 0)) throw moneyArgumentError({ entry: 'meanPico', field: 'n', value: n, what: 'a whole number greater than 0', hint: 'how many amounts the total sums (a mean of none is no amount)' });
   const count = BigInt(n);
-  return (totalPico * 2n + count) / (2n * count);
+  // floor((2·total + n) / 2n): bigint division truncates toward zero, so a negative total (a saving) is floored by hand.
+  const twice = totalPico * 2n + count;
+  const quotient = twice / (2n * count);
+  return twice < 0n && twice % (2n * count) !== 0n ? quotient - 1n : quotient;
 }
 
 /** Sums picodollar amounts without ever losing an integer, however many there are. */
 export function sumPico(values: Iterable<Pico>): bigint {
+  if (typeof (values as { [Symbol.iterator]?: unknown } | null | undefined)?.[Symbol.iterator] !== 'function' || typeof values === 'string') {
+    throw moneyArgumentError({ entry: 'sumPico', field: 'values', value: values, what: 'an iterable of picodollar amounts', hint: 'e.g. sumPico(results.map((r) => r.costPico)); [] sums to 0n' });
+  }
   let total = 0n;
-  for (const v of values) total += BigInt(v);
+  let k = 0;
+  for (const v of values) total += wholePico('sumPico', v, `values[${k++}]`);
   return total;
 }
 
@@ -83,7 +111,10 @@ export function sumPico(values: Iterable<Pico>): bigint {
  * whose 0.0000015 is 1.4999…e-6): 28000000000 → $0.0280; 1500000 at 6 places → $0.000002.
  */
 export function formatUsd(pico: Pico | bigint, decimals = 4): string {
-  const value = BigInt(pico);
+  const value = wholePico('formatUsd', pico);
+  if (!(Number.isInteger(decimals) && decimals >= 0 && decimals <= 12)) {
+    throw moneyArgumentError({ entry: 'formatUsd', field: 'decimals', value: decimals, what: 'a whole number of decimals from 0 to 12', hint: 'e.g. formatUsd(pico, 6) for $0.000002; leave it out for 4' });
+  }
   const abs = value < 0n ? -value : value;
   const unit = 10n ** BigInt(12 - decimals);
   const rounded = (abs + unit / 2n) / unit;

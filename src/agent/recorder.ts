@@ -8,6 +8,7 @@ import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { errorCode, writeProblem } from '../io/fileErrorWords.js';
+import { checkArguments, stringIssue } from '../options/arguments.js';
 import { argumentPlace } from '../options/given.js';
 import { shown } from '../options/rules.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
@@ -74,6 +75,7 @@ function openRecording(path: string): number {
 
 /** Records in memory (`dated`: a header as either recorder writes it, for a tree's shared date: treeRecording.ts); `trace()` is the run so far (ending as a cut-off live recording reads before its end). */
 export function memoryRecorder(source = 'memory'): TraceRecorder & Required<Pick<DatingRecorder, 'dated'>> & { trace(): Trace } {
+  checkArguments('memoryRecorder', (issue) => stringIssue(issue, source, { field: 'source', hint: "the name the run is told by in messages, e.g. memoryRecorder('my-loop'); leave it out for 'memory'" }));
   let header: TraceHeader | undefined;
   const calls: CallRecord[] = [];
   let end: TraceEnd | undefined;

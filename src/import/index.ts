@@ -16,6 +16,7 @@ import { handedOver, importWith, loadImporter, placedError } from './importers.j
 import { readNativeRange } from './nativeRange.js';
 import { siblingSessionFiles } from './claudeCode/siblingAgents.js';
 import { madeValidStream } from '../options/traceValues.js';
+import { requireReadArguments } from './readArguments.js';
 
 export { detectFormat, type TraceFormat };
 
@@ -40,6 +41,7 @@ export interface RunsCache {
 
 /** Reads one input (a file, gzip or plain, a pipe, or `-` for standard input) of any supported format. */
 export async function loadTraceFile(path: string, options: ReadOptions = {}): Promise<Trace[]> {
+  requireReadArguments('loadTraceFile', path, options);
   const traces: Trace[] = [];
   for await (const trace of streamTraceFile(path, options)) traces.push(trace);
   return traces;
@@ -53,6 +55,7 @@ export async function loadTraceFile(path: string, options: ReadOptions = {}): Pr
  * whole file, and are read whole (at most --max-line-mb).
  */
 export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<Trace> {
+  requireReadArguments('streamTraceFile', path, options);
   // The runs a reader makes are valid by construction: an entry point given one does not check its values again.
   return madeValidStream(readRuns(path, options));
 }

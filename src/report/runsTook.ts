@@ -70,24 +70,39 @@ export function recordedRunPart(label: string): string {
   return label.startsWith(WITH_SYNTHETIC) ? AS_RECORDED : label;
 }
 
-const SYNTHETIC_BRAKES = ' (synthetic: ';
+const SYNTHETIC_OWN = ' (synthetic: ';
 
 /**
- * The brakes a report's runs took: `own` (the flags', which trace files' runs take) unless a scenario file's
- * runs took others (`files`: each file's, brakeSpec) — then those, named when the files share them, else
- * `each scenario file's own, listed below` (each file's line, or JSON `settings.scenarios`, names them); with
- * recorded runs too, `own (synthetic: …)`.
+ * A setting a scenario file's runs take from the file (brakes, context) unless a flag gives it: `own` (the
+ * flags', which trace files' runs take) unless a file's runs took others (`files`: each file's, as the
+ * setting is written) — then those, named when the files share them, else `each scenario file's own, listed
+ * below` (each file's line, or JSON `settings.scenarios`, names them); with recorded runs too, `own (synthetic: …)`.
  */
-export function runsBrakes(own: string, files: readonly string[], recordedRuns: boolean): string {
+function runsOwn(own: string, files: readonly string[], recordedRuns: boolean): string {
   if (files.every((spec) => spec === own)) return own;
   const shared = new Set(files).size === 1 ? files[0]! : "each scenario file's own, listed below";
-  return recordedRuns ? `${own}${SYNTHETIC_BRAKES}${shared})` : shared;
+  return recordedRuns ? `${own}${SYNTHETIC_OWN}${shared})` : shared;
 }
 
-/** What a trace file's run took of the brakes runsBrakes names for all the runs: `own`, without what synthetic runs took. */
+/** The brakes a report's runs took (runsOwn): the flags' (`own`), and each scenario file's (`files`: brakeSpec). */
+export function runsBrakes(own: string, files: readonly string[], recordedRuns: boolean): string {
+  return runsOwn(own, files, recordedRuns);
+}
+
+/** The context a report's runs took (runsOwn), as the brakes are said: the flags' (`own`), and each scenario file's (`files`: contextSpecOf). */
+export function runsContext(own: string, files: readonly string[], recordedRuns: boolean): string {
+  return runsOwn(own, files, recordedRuns);
+}
+
+/** What a trace file's run took of the brakes or context runsOwn names for all the runs: `own`, without what synthetic runs took. */
 export function recordedRunBrakes(label: string): string {
-  const at = label.indexOf(SYNTHETIC_BRAKES);
+  const at = label.indexOf(SYNTHETIC_OWN);
   return at < 0 ? label : label.slice(0, at);
+}
+
+/** Whether a scenario file's runs took its own context (replay, whatif), not only a cache (a sweep's threads: the sweep's context). */
+export function tookOwnContext(strategy: RunsTook['scenarios'][number]['strategy']): strategy is ContextStrategy {
+  return (strategy as Partial<ContextStrategy>).kind !== undefined;
 }
 
 /** One trace file's run's cache (RunResult.cache), as runsCache says it of that run alone: `as recorded`, `on` or `off`. */
@@ -104,9 +119,10 @@ export interface RunsTook {
   recordedCaches: readonly CacheMode[];
   /**
    * The scenario files among the inputs, each with the settings its runs took (the flags given on top);
-   * `brakes` where they took the file's own (replay, check: not a sweep, whose configurations replace them).
+   * `brakes` and a whole `strategy` (its context) where they took the file's own (replay, whatif: not a
+   * sweep, whose configurations replace them and give only the cache).
    */
-  scenarios: readonly { latency?: LatencyModel; strategy: Pick<ContextStrategy, 'cache'>; brakes?: BrakeConfig }[];
+  scenarios: readonly { latency?: LatencyModel; strategy: Pick<ContextStrategy, 'cache'> | ContextStrategy; brakes?: BrakeConfig }[];
 }
 
 /**

@@ -90,13 +90,13 @@ export function scenarioLine(record: Pick<ScenarioSettingsRecord, 'source' | 'ru
  * The settings a run ran under: its scenario file's for a synthetic run (`<file>#<n>`); else the report's
  * as a trace file's run took them, not the label of every run: its own cache (`cache`: RunResult.cache,
  * where the row carries it), latency (recordedRunPart: `as recorded`, not `as recorded (synthetic: …)`) and
- * brakes (recordedRunBrakes: the flags', not `none (synthetic: …)`).
+ * brakes and context (recordedRunBrakes: the flags', not `none (synthetic: …)`).
  */
 export function runSettings(row: { source: string; cache?: unknown }, spec: ReportSettings, scenarios: readonly ScenarioSettingsRecord[] | undefined): ReportSettings {
   const scenario = scenarios?.find((s) => row.source.startsWith(`${s.source}#`));
   if (scenario) return { ...spec, ...scenario.spec };
   const cache = typeof row.cache === 'string' ? runCache(row.cache as CacheMode) : recordedRunPart(spec.cache);
-  return { ...spec, brakes: recordedRunBrakes(spec.brakes), cache, latency: recordedRunPart(spec.latency) };
+  return { ...spec, brakes: recordedRunBrakes(spec.brakes), context: recordedRunBrakes(spec.context), cache, latency: recordedRunPart(spec.latency) };
 }
 
 /**

@@ -13,7 +13,7 @@ import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import { picoToUsdString } from '../money.js';
-import { defaultCacheSpec, latencySpec, runsBrakes, runsCache, runsLatency, type RunsTook } from './runsTook.js';
+import { defaultCacheSpec, latencySpec, runsBrakes, runsCache, runsContext, runsLatency, tookOwnContext, type RunsTook } from './runsTook.js';
 
 
 export interface ReportSettings {
@@ -160,6 +160,7 @@ export function reportSettings(args: SettingsOf & { /** The cache each scenario 
   const settings: ReportSettings = {
     brakes: brakesTook(args),
     ...contextSettings(args.strategy),
+    ...(runs === undefined ? {} : { context: contextTook(args.strategy, runs) }),
     cache: runs === undefined ? (args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches)) : runsCache({ ...runs, ...(args.strategy.cache === undefined ? {} : { given: args.strategy.cache }) }),
     latency: runs === undefined ? latencySpec(args.latency) : runsLatency({ ...(args.latency === undefined ? {} : { given: args.latency }), recordedRuns: runs.recordedCaches.length, scenarios: runs.scenarios }),
   };
@@ -174,6 +175,12 @@ function brakesTook(args: SettingsOf & { took?: RunsTook }): string {
   if (took === undefined) return own;
   const files = took.scenarios.flatMap((s) => (s.brakes === undefined ? [] : [brakeSpec(s.brakes)]));
   return runsBrakes(own, files, took.recordedCaches.length > 0);
+}
+
+/** The context the runs took: the settings' own, and what scenario files' runs took of their files' (runsContext, as brakesTook). */
+function contextTook(strategy: ContextStrategy, took: RunsTook): string {
+  const files = took.scenarios.flatMap((s) => (tookOwnContext(s.strategy) ? [contextSpecOf(s.strategy)] : []));
+  return runsContext(contextSpecOf(strategy), files, took.recordedCaches.length > 0);
 }
 
 /** Per-agent limits (`--tree`) as their flags take them: `--subagent-max-steps`, `--subagent-max-cost`. */

@@ -4,12 +4,14 @@
  * are its runs in order; each sub-agent names the agent and the tool call that started it, or the
  * parent's call names the sub-agents it started (`startedAgentId`, `startedAgentIds`). What cannot be linked inside the given
  * runs is kept, with a note: a sub-agent whose parent is not among the inputs still spends under the
- * tree's budget, but no tool call of a parent ends when it stops. Live recordings (runAgentLoop's) that
+ * tree's budget, but no tool call of a parent ends when it stops; a sub-agent whose parent's runs hold no
+ * call of its `parentToolCallId` replays unlinked, with a note. Live recordings (runAgentLoop's) that
  * share a session and agent id are separate starts, told apart first (liveRuns.ts).
  */
 import { startedAgentIds } from '../trace/startedAgents.js';
 import type { AgentRef, Trace } from '../trace/types.js';
 import { separateLiveRuns } from './liveRuns.js';
+import { ownerCall } from './schedule.js';
 import { traceList } from './treeArguments.js';
 import { refuseImpossibleTrees } from './treeIssues.js';
 
@@ -69,7 +71,24 @@ function treeNotes(tree: SessionTree): string[] {
       delete agent.parentToolCallId;
     }
   }
-  return notes;
+  return [...notes, ...unmatchedCallNote(tree)];
+}
+
+/**
+ * The sub-agents whose `parentToolCallId` is no tool call of their parent's runs (a header edited by hand,
+ * the parent's runs cut short before that call), told once per tree: each replays unlinked, tied to no call
+ * of its parent (in a tree without dates, after all of them; schedule.ts).
+ */
+function unmatchedCallNote(tree: SessionTree): string[] {
+  const byId = new Map(tree.agents.map((agent) => [agent.agentId, agent]));
+  const unmatched = tree.agents.filter((agent) => {
+    const parent = agent.parentAgentId === undefined ? undefined : byId.get(agent.parentAgentId);
+    return parent !== undefined && parent !== agent && agent.parentToolCallId !== undefined && ownerCall(parent, agent.parentToolCallId) === undefined;
+  });
+  if (unmatched.length === 0) return [];
+  const said = unmatched.map((agent) => `sub-agent ${agent.agentId}'s parentToolCallId ${agent.parentToolCallId} is no tool call of ${agent.parentAgentId}`);
+  const each = unmatched.length === 1 ? 'it replays' : 'each replays';
+  return [`session ${tree.sessionId}: ${said.join('; ')}: ${each} unlinked, its start tied to no call of its parent (its calls count toward the tree)`];
 }
 
 /**

@@ -20,6 +20,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
 import { requireLiveAgent } from '../options/given.js';
 import { validateLiveTreeOptions } from '../options/liveTree.js';
+import { optionsFile, OptionIssues, pricingIssue, type Issue } from '../options/rules.js';
 import { beforeCall, playCall, type CallHooks } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
@@ -67,64 +68,104 @@ interface Started {
   stop?: AgentStop;
 }
 
+/** One runAgentTree call: its options, the budget every agent's calls are checked by, and the agents started and stopped so far. */
+interface TreeRun {
+  options: LiveTreeOptions;
+  budget: TreeBudget;
+  interner: Interner;
+  started: Started[];
+  stopped: TreeResult['stopped'];
+  /** The agent ids the tree has given (startIds.ts). */
+  ids: Set<string>;
+}
+
 /** Runs the root agent and every sub-agent it (or they) start, under one budget. */
 export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeResult {
   requireLiveAgent('runAgentTree', root);
   validateLiveTreeOptions(options);
+  requireAgentPricing(root, { field: 'root.pricing' });
   const budget = new TreeBudget(brakeConfig(options.brakes), options.subagentLimits ?? options.subagent);
-  const interner = new Interner();
-  const started: Started[] = [];
-  const stopped: TreeResult['stopped'] = [];
-  const ids = new Set<string>();
+  const run: TreeRun = { options, budget, interner: new Interner(), started: [], stopped: [], ids: new Set() };
+  runAgent(run, { agent: root });
+  return treeResult(run, root);
+}
 
-  const runAgent = (agent: LiveAgent, parent?: Started['parent']): Started => {
-    const agentId = startId(agent.agentId, ids);
-    const record: Started = { agent, agentId, ...(parent ? { parent } : {}), outcome: undefined as unknown as RunOutcome };
-    started.push(record);
-    const session = new LoopSession(
-      {
-        brakes: budget.perRun,
-        strategy: options.strategy,
-        cache: options.cache,
-        pricing: agent.pricing ?? options.pricing,
-        ...(options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing }),
-        systemTokens: agent.systemTokens,
-        goalTokens: agent.goalTokens,
-        ...(options.latency === undefined ? {} : { latency: options.latency }),
-      },
-      { interner, cacheWrites: agent.source.cacheWrites },
-    );
-    const agentBudget = new AgentBudget(budget, parent !== undefined);
-    let calls = 0;
-    const hooks: CallHooks = {
-      // What the agent spent joins the tree's totals before a sub-agent (or any other agent) calls.
-      spent: () => agentBudget.sync(session),
-      // A sub-agent's tool call runs the sub-agent to its stop; a brake that stopped it is the tool's error.
-      toolResult: (tool, i) => {
-        const child = agent.subagentFor?.(tool);
-        if (!child) return tool;
-        const ran = runAgent(child, { agentId, toolCallId: tool.id ?? `${agentId}:${calls}:${i}` });
-        return ran.stop?.by !== undefined ? { ...tool, error: subagentStopError(ran.agentId, ran.stop.reason) } : tool;
-      },
-    };
-    const step = (): AgentStop => {
-      for (; ; calls++) {
-        const next = beforeCall(session, agent.source, agentBudget);
-        if (next.stop) return next.stop;
-        const ended = playCall(session, next.response, next.view, hooks);
-        if (ended) return ended;
-      }
-    };
-    const stop = agentStop(step());
-    record.outcome = session.finish(stop);
-    if (stop.by !== undefined) {
-      record.stop = stop;
-      stopped.push({ agentId, ...stop });
-    }
-    return record;
+/**
+ * An agent's own prices (`LiveAgent.pricing`), by the rule every entry point's are (rules.ts pricingIssue),
+ * refused as a UserError before the agent is asked for a step: the root's before any, a sub-agent's when
+ * `subagentFor` gives it (`started`: which start it is, said in each issue).
+ */
+function requireAgentPricing(agent: LiveAgent, at: { field: string; started?: string }): void {
+  const issues = new OptionIssues(optionsFile('runAgentTree'));
+  const issue: Issue = at.started === undefined ? issues.add : (field, code, message, hint) => issues.add(field, code, `${at.started}: ${message}`, hint);
+  pricingIssue(issue, at.field, agent.pricing, false);
+  issues.throwIfAny();
+}
+
+/** One agent's loop session: the tree's strategy, cache and latency, its own prices (the tree's by default) and prompt. */
+function agentSession(run: TreeRun, agent: LiveAgent): LoopSession {
+  const { options } = run;
+  return new LoopSession(
+    {
+      brakes: run.budget.perRun,
+      strategy: options.strategy,
+      cache: options.cache,
+      pricing: agent.pricing ?? options.pricing,
+      ...(options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing }),
+      systemTokens: agent.systemTokens,
+      goalTokens: agent.goalTokens,
+      ...(options.latency === undefined ? {} : { latency: options.latency }),
+    },
+    { interner: run.interner, cacheWrites: agent.source.cacheWrites },
+  );
+}
+
+/** Runs one start of an agent to its stop (its sub-agents inside its tool calls), recorded in the tree's order of starts. */
+function runAgent(run: TreeRun, start: { agent: LiveAgent; parent?: Started['parent'] }): Started {
+  const { agent, parent } = start;
+  const agentId = startId(agent.agentId, run.ids);
+  const record: Started = { agent, agentId, ...(parent ? { parent } : {}), outcome: undefined as unknown as RunOutcome };
+  run.started.push(record);
+  const session = agentSession(run, agent);
+  const stop = agentStop(stepAgent(run, { record, session, budget: new AgentBudget(run.budget, parent !== undefined) }));
+  record.outcome = session.finish(stop);
+  if (stop.by !== undefined) {
+    record.stop = stop;
+    run.stopped.push({ agentId, ...stop });
+  }
+  return record;
+}
+
+/** The agent's calls, each checked against the tree's totals, until one stops it. */
+function stepAgent(run: TreeRun, agent: { record: Started; session: LoopSession; budget: AgentBudget }): AgentStop {
+  const { record, session, budget } = agent;
+  let calls = 0;
+  const hooks: CallHooks = {
+    // What the agent spent joins the tree's totals before a sub-agent (or any other agent) calls.
+    spent: () => budget.sync(session),
+    toolResult: (tool, i) => subagentCall(run, { parent: record, tool, toolCallId: tool.id ?? `${record.agentId}:${calls}:${i}` }),
   };
+  for (; ; calls++) {
+    const next = beforeCall(session, record.agent.source, budget);
+    if (next.stop) return next.stop;
+    const ended = playCall(session, next.response, next.view, hooks);
+    if (ended) return ended;
+  }
+}
 
-  runAgent(root);
+/** A tool call of `parent`: a sub-agent's runs the sub-agent to its stop, and a brake that stopped it is the tool's error. */
+function subagentCall(run: TreeRun, call: { parent: Started; tool: ToolCallRecord; toolCallId: string }): ToolCallRecord {
+  const { parent, tool, toolCallId } = call;
+  const child = parent.agent.subagentFor?.(tool);
+  if (!child) return tool;
+  requireAgentPricing(child, { field: `${parent.agentId}.subagentFor(${tool.name}).pricing`, started: `sub-agent ${child.agentId} (started by ${parent.agentId}'s tool call ${toolCallId})` });
+  const ran = runAgent(run, { agent: child, parent: { agentId: parent.agentId, toolCallId } });
+  return ran.stop?.by !== undefined ? { ...tool, error: subagentStopError(ran.agentId, ran.stop.reason) } : tool;
+}
+
+/** The tree's result: each start an agent of it (its parent and the tool call that started it), the totals, the root's stop. */
+function treeResult(run: TreeRun, root: LiveAgent): TreeResult {
+  const { options, started, stopped } = run;
   const totals = emptyTotals();
   const agents: AgentResult[] = started.map(({ agent, agentId, parent, outcome, stop }) => {
     const result = agentRecord(

@@ -7,11 +7,13 @@
  * copy under another name), or a header edited by hand. No importer writes either (Claude Code's and
  * Codex's number an agent's parts 1, 2, … once, and link each sub-agent to the agent that started it;
  * runAgentLoop's live recordings of one agent id are separate starts, told apart first: liveRuns.ts).
+ * Nor do they write an agent its runs contradict: parts of one agent that say different kinds or parents
+ * (merged, the first run's would win unsaid), a main agent with a parent, a sub-agent named `main`.
  * Every problem of the trees is one issue at the offending run's header (its file, and its line when the
  * run is a native one), told together as one UserError, zod style.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
-import type { Trace } from '../trace/types.js';
+import type { AgentRef, Trace } from '../trace/types.js';
 import type { SessionTree, TreeAgent } from './group.js';
 
 const PARENT_HINT = "each sub-agent's parentAgentId names the agent whose tool call started it, never itself nor an agent it started; the main agent has none";
@@ -111,9 +113,53 @@ function partIssues(tree: SessionTree): InputIssue[] {
   return issues;
 }
 
-/** What makes each tree one no loop can have made (see above): parent loops, then an agent's repeated parts. */
+const AGENT_HINT = "an agent is one kind, with one parent, in every run of it: the main agent (id main) has no parent; each sub-agent names the agent whose tool call started it";
+
+/** An agent as a run's header says it (the agent's own fields for a run without one, or no run: a tree built by hand). */
+function saidBy(agent: TreeAgent, run: Trace | undefined): Pick<AgentRef, 'kind' | 'parentAgentId'> {
+  return run?.header.agent ?? agent;
+}
+
+const parentText = (said: Pick<AgentRef, 'parentAgentId'>): string => (said.parentAgentId === undefined ? 'no parent' : `parent ${said.parentAgentId}`);
+
+/** What one run's header says of its agent that no loop can have made, on its own: a sub-agent named main, a main agent with a parent. */
+function selfContradiction(tree: SessionTree, agent: TreeAgent, run: Trace | undefined): InputIssue | undefined {
+  const said = saidBy(agent, run);
+  const at = { ...headerPlace(run), hint: AGENT_HINT };
+  if (said.kind === 'subagent' && agent.agentId === 'main') {
+    return { ...at, field: 'agent.agentId', code: 'subagent_named_main', message: `session ${tree.sessionId}: this run says sub-agent main: main is the main agent's id, never a sub-agent's` };
+  }
+  if (said.kind === 'main' && said.parentAgentId !== undefined) {
+    return { ...at, field: 'agent.parentAgentId', code: 'main_with_parent', message: `session ${tree.sessionId}: main agent ${agent.agentId} names ${said.parentAgentId} as its parent: the main agent is the one no agent started` };
+  }
+  return undefined;
+}
+
+/** A run of an agent that says another kind or parent than its first run (merged, the first run's would win unsaid). */
+function partsDisagree(tree: SessionTree, agent: TreeAgent, run: Trace): InputIssue | undefined {
+  const first = agent.runs[0]!;
+  const [said, firstSaid] = [saidBy(agent, run), saidBy(agent, first)];
+  const what = (words: string, firstWords: string) => `session ${tree.sessionId}: this run of agent ${agent.agentId} says ${words}, its run at ${placeText(first)} ${firstWords}: one agent's runs are one agent`;
+  if (said.kind !== firstSaid.kind) return { ...headerPlace(run), field: 'agent.kind', code: 'conflicting_agent', message: what(`kind ${said.kind}`, `kind ${firstSaid.kind}`), hint: AGENT_HINT };
+  if (said.parentAgentId !== firstSaid.parentAgentId) {
+    return { ...headerPlace(run), field: 'agent.parentAgentId', code: 'conflicting_agent', message: what(parentText(said), parentText(firstSaid)), hint: AGENT_HINT };
+  }
+  return undefined;
+}
+
+/** Each agent's runs that contradict themselves or its first run (the first run's own contradiction told once, not again by each part). */
+function agentIssues(tree: SessionTree): InputIssue[] {
+  return tree.agents.flatMap((agent) => {
+    if (agent.runs.length === 0) return [selfContradiction(tree, agent, undefined) ?? []].flat();
+    const firstIssue = selfContradiction(tree, agent, agent.runs[0]);
+    const later = agent.runs.slice(1).map((run) => selfContradiction(tree, agent, run) ?? (firstIssue ? undefined : partsDisagree(tree, agent, run)));
+    return [firstIssue, ...later].filter((issue): issue is InputIssue => issue !== undefined);
+  });
+}
+
+/** What makes each tree one no loop can have made (see above): parent loops, an agent's repeated parts, then what its runs say of it. */
 export function impossibleTreeIssues(trees: readonly SessionTree[]): InputIssue[] {
-  return trees.flatMap((tree) => [...parentLoops(tree).map((loop) => loopIssue(tree, loop)), ...partIssues(tree)]);
+  return trees.flatMap((tree) => [...parentLoops(tree).map((loop) => loopIssue(tree, loop)), ...partIssues(tree), ...agentIssues(tree)]);
 }
 
 /** Refuses trees no loop can have made, every problem told (up to MAX_REPORTED_ISSUES, with how many more). */

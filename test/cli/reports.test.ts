@@ -160,7 +160,7 @@ describe('every report names the settings that made it', () => {
     expect(json.settings.spec).toEqual({ brakes: 'max-steps=20,max-cost=0.05,budget-mode=predict (synthetic: max-steps=20,max-cost=0.05,budget-mode=predict,timeout=120,max-repeat=3,repeat-mode=total)', context: 'window:3', cache: 'on', latency: "as recorded (synthetic: each scenario file's own)" });
     const whatif = (await cli('whatif', 'scenarios', '--try', 'max-steps=3', '--latency-model', 'call=100')).stdout;
     // scenarios/ holds files with cache on and off: the settings line says so, not "synthetic: off".
-    expect(whatif).toMatch(/^settings: brakes preset=recorded \(synthetic: [^)]*\)\s+·\s+context full\s+·\s+cache as recorded \(synthetic: each scenario file's own\)\s+·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
+    expect(whatif).toMatch(/^settings: brakes preset=recorded \(synthetic: [^)]*\)\s+·\s+context full \(synthetic: each scenario file's own, listed below\)\s+·\s+cache as recorded \(synthetic: each scenario file's own\)\s+·\s+latency call=100,input-token=0,output-token=0,tool=0$/m);
   });
 
   it('the brakes as written in a report read back as the same brakes (--try syntax)', () => {

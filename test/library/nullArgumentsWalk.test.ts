@@ -8,21 +8,24 @@ import { describe, expect, it } from 'vitest';
 import * as library from '../../src/index.js';
 
 /**
- * Exports that still throw a TypeError (or RangeError) on a null or missing argument. Not yet guarded:
+ * Exports that still throw a TypeError (or RangeError) on a null or missing argument, each with why. Not yet
+ * guarded (the agent, tree, pricing and brake folders' entry points a caller starts from are: openAIChatModel,
+ * fileRecorder, memoryRecorder, defineTool, sessionTrees, replayTree, loadPriceTable, brakeConfig…; so are the
+ * money helpers and the two readers of one input, loadTraceFile and streamTraceFile):
  */
 const NOT_YET = new Set([
-  // Folders other engineers were changing when the guards were added (src/agent, src/tree, src/pricing,
-  // src/brakes, src/money.ts, src/errors.ts): their guards are theirs to add.
+  // Parts of an agent loop or tree handed what another export made (a tool list, a trace, a tree's agents),
+  // in folders whose entry points are checked: guards for these are their folders' to add.
   'SubagentAfterToolCallError', 'ToolRegistry', 'defineSubagentTool', 'traceModel', // src/agent
-  'TreeBudget', 'treeSchedule', // src/tree (sessionTrees too, left for later)
+  'TreeBudget', 'treeSchedule', // src/tree
   'cacheRuleFor', 'withCacheRule', // src/pricing
   'filledBrakeConfig', 'maxOutputTokensSent', // src/brakes
-  'meanPico', 'sumPico', // src/money.ts
-  'UserError', 'userError', 'formatIssue', 'sanitizeForTerminal', 'sanitizeLinesForTerminal', // src/errors.ts
-  // The readers' inputs (src/import, being changed): a null path or options object.
-  'loadTraceFile', 'loadTraceFiles', 'streamTraceFile', 'TraceInputs', 'skippedMessage', 'splitInputs', 'resolveTraceFiles',
+  // The error type and its words (src/errors.ts): every refusal is built by them, so they take what a guard gives.
+  'UserError', 'userError', 'formatIssue', 'sanitizeForTerminal', 'sanitizeLinesForTerminal',
+  // Readers of many inputs and the input set (src/import, src/scenario): a null list of paths or CheckInput.
+  'loadTraceFiles', 'TraceInputs', 'skippedMessage', 'splitInputs', 'resolveTraceFiles',
   // Per-replay and per-step parts of the engines (a compiled trace, a run table, a loop session, a meter):
-  // called millions of times in a sweep, so a guard would cost every step; each is given what another
+  // hot, called millions of times in a sweep, so a guard would cost every step; each is given what another
   // export made (compileTrace, runSettings, flattenPrices…). A guard belongs at their makers, already checked.
   'replayCompiled', 'replayFast', 'toolStopCall', 'outcomeOf', 'runOutcomeOf', 'runSettings', 'flattenPrices',
   'buildRunTable', 'recordRunTable', 'meterCall', 'runLoop', 'LoopSession', 'ReplaySource', 'sweepCells', 'sweepTotals',
@@ -31,7 +34,7 @@ const NOT_YET = new Set([
   'contextSpecOf', 'isIdentity', 'rewritesHistory', 'summaryTriggerTokens', 'parseContextList', 'contextCells', 'replayCells', 'addResults',
   // Figures, reports and renderers of what another export returned (a RunResult, a check, a baseline).
   'runResultOf', 'cacheNotesOf', 'defaultCacheMode', 'resolveSummaryModel', 'summarise', 'costPerCompletedPico', 'runFigures',
-  'formatUsd', 'compareRuns', 'quantilesOf', 'scenarioYaml', 'evaluateExpectations', 'compareToBaseline', 'buildCheckReport',
+  'compareRuns', 'quantilesOf', 'scenarioYaml', 'evaluateExpectations', 'compareToBaseline', 'buildCheckReport',
   'renderCheckJson', 'renderCheckTable', 'renderJunit', 'renderBaseline',
   // A scenario's parts given a loaded Scenario (runScenario checks its own).
   'pickEntry', 'resolveScenarioPricing', 'scenarioSettings',
@@ -69,5 +72,15 @@ describe('every function export, given null and undefined arguments', () => {
       const escaped = error instanceof TypeError || error instanceof RangeError ? `${name}(${args.map(String).join(', ')}): ${error.constructor.name}: ${error.message}` : undefined;
       expect(escaped).toBeUndefined();
     }
+  });
+
+  // The list stays true: an export that has gained its guard is taken off it, and walked from then on.
+  it.each(exported.filter(([name]) => NOT_YET.has(name)))('%s: still listed, still escapes (else take it off NOT_YET)', async (name, fn) => {
+    const escapes = [];
+    for (const args of ARGUMENTS) {
+      const error = await outcome(fn, args);
+      if (error instanceof TypeError || error instanceof RangeError) escapes.push(error);
+    }
+    expect(escapes.length, `${name} now passes the walk: take it off NOT_YET`).toBeGreaterThan(0);
   });
 });

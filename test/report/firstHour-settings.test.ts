@@ -30,7 +30,7 @@ describe('the cache of scenario files runs', () => {
     expect(r.code).toBe(0);
     expect(settingsLine(r.stdout)).toMatch(/ · cache as recorded \(synthetic: each scenario file's own\) · /);
     expect(r.stdout).not.toMatch(/synthetic: off/);
-    expect(r.stdout).toMatch(/^synthetic: scenarios\/production-mix\.yaml \(200 runs, seed 1\) · cache on ·/m);
+    expect(r.stdout).toMatch(/^synthetic: scenarios\/production-mix\.yaml \(200 runs, seed 1\) · context full · cache on ·/m);
     const json = JSON.parse((await cli('replay', 'scenarios', '--preset', 'reference', '--format', 'json')).stdout);
     expect(json.settings.spec.cache).toBe("as recorded (synthetic: each scenario file's own)");
     // JSON settings.context says the cache as the settings line does (what the runs took), not a default rule of its own.

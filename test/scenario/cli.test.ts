@@ -141,7 +141,7 @@ describe('other commands', () => {
     const table = (await cli(...argv)).stdout.replace(/\n {2,}/g, ' '); // wrapped lines joined: values, not layout
     // neither the trace (generate'd without the cache) nor the file's runs billed a recorded cache: off, said once
     // the trace's run took the flags' brakes, the file's runs the file's own (the flags on top)
-    expect(table).toMatch(/^settings: brakes max-steps=30 \(synthetic: max-steps=30,max-cost=0\.5,[^)]*\) · context full · cache off · latency as recorded \(synthetic: call=2500,/m);
+    expect(table).toMatch(/^settings: brakes max-steps=30 \(synthetic: max-steps=30,max-cost=0\.5,[^)]*\) · context full \(synthetic: window:3\) · cache off · latency as recorded \(synthetic: call=2500,/m);
     expect(table).toMatch(/^synthetic: scenarios\/weekly-report\.yaml \(2 runs, seed 1\) · brakes max-steps=30,max-cost=0\.5.* · context window:3 · latency call=2500,/m);
     expect(table).toMatch(/^synthetic runs: closed-loop agents .* no recorded cost/m);
     const csv = (await cli(...argv, '--format', 'csv')).stdout.trim().split('\n');

@@ -4,8 +4,7 @@
  * inputs told together, by every command that groups trees and by the library (src/tree/treeIssues.ts);
  * they used to replay with exit 0, a stop blamed on the other agent, two runs merged as `part 2 of 2`.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
@@ -13,30 +12,21 @@ import type { AgentRef, Trace } from '../../src/trace/types.js';
 import { sessionTrees, type SessionTree } from '../../src/tree/group.js';
 import { replayTree, treeReplayer } from '../../src/tree/replayTree.js';
 import { cli, tempDir } from '../cli/run.js';
+import { treeFile } from './treeFile.js';
 import { call, MINI_TABLE, toolCall, trace, userErrorOf } from '../helpers.js';
 
 const dir = tempDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A native file of runs, each given by its `header.agent` (3 lines a run: header, call, end). */
-function treeFile(name: string, agents: AgentRef[]): string {
-  const lines = agents.flatMap((agent) => [
-    JSON.stringify({ type: 'header', schema: 'loopcost.trace/1', model: 'gpt-4o', systemTokens: 100, goalTokens: 10, agent }),
-    JSON.stringify({ type: 'call', inputTokens: 200, outputTokens: 10, toolCalls: [{ name: 'Task', arguments: {}, resultTokens: 5, id: 't1' }] }),
-    JSON.stringify({ type: 'end', outcome: 'completed' }),
-  ]);
-  const path = join(dir, name);
-  writeFileSync(path, lines.join('\n') + '\n');
-  return path;
-}
+const treeFileIn = (name: string, agents: AgentRef[]): string => treeFile(dir, name, agents);
 
 const sub = (agentId: string, parentAgentId: string): AgentRef => ({ sessionId: 's', agentId, kind: 'subagent', parentAgentId, parentToolCallId: 't1' });
 const MAIN: AgentRef = { sessionId: 's', agentId: 'main', kind: 'main' };
 
 describe('the commands that group trees refuse a tree no loop made, naming each offending header', () => {
-  const cycle = treeFile('cycle.jsonl', [MAIN, sub('a', 'b'), sub('b', 'a')]);
-  const self = treeFile('self.jsonl', [{ ...sub('a', 'a'), sessionId: 'self' }]);
-  const parts = treeFile('parts.jsonl', [{ ...MAIN, sessionId: 'p', part: 1 }, { ...MAIN, sessionId: 'p', part: 1 }]);
+  const cycle = treeFileIn('cycle.jsonl', [MAIN, sub('a', 'b'), sub('b', 'a')]);
+  const self = treeFileIn('self.jsonl', [{ ...sub('a', 'a'), sessionId: 'self' }]);
+  const parts = treeFileIn('parts.jsonl', [{ ...MAIN, sessionId: 'p', part: 1 }, { ...MAIN, sessionId: 'p', part: 1 }]);
 
   it('replay --tree: agents each other’s parent (not a stop blamed on the other agent, exit 0)', async () => {
     const { code, stdout, stderr } = await cli('replay', '--tree', cycle, '--subagent-max-steps', '1');

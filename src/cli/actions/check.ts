@@ -29,12 +29,11 @@ import { baselineKeys, readBaseline } from './checkBaseline.js';
 import { refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
+import { leftOut, leftOutMessage } from './checkLeftOut.js';
 import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { counted } from '../../plural.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { someNames } from '../../someNames.js';
-import { fileKey } from '../../io/collectInputs.js';
-import { statOf } from '../../io/openInput.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkCacheWarnings, fittedProfileWarnings } from './scenarioWarnings.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
@@ -113,22 +112,6 @@ function checkOutputs(opts: CheckFlags, read: { scenarioFiles: readonly string[]
 }
 
 /**
- * The trace files a directory among the inputs brought in that check runs not at all: not one a scenario
- * names under `traces:`, nor one of check's own files (the baseline beside the scenarios, a report, prices).
- */
-function leftOut(skipped: readonly string[], checks: readonly CheckInput[], opts: CheckFlags): string[] {
-  const own = [opts.baseline, opts.updateBaseline, opts.out, opts.junit, opts.prices, opts.pricesOverride, ...checks.flatMap((input) => input.traceFiles)];
-  const used = new Set(own.flatMap((path) => {
-    const stats = path === undefined ? undefined : statOf(path);
-    return stats === undefined ? [] : [fileKey(path!, stats)];
-  }));
-  return skipped.filter((file) => {
-    const stats = statOf(file);
-    return stats === undefined || !used.has(fileKey(file, stats));
-  });
-}
-
-/**
  * A check with no expectation and no baseline holds its runs to nothing and would pass whatever they do:
  * as a CI gate that is a mistake, refused before any run (exit 2, bad input, as a glob that matches
  * nothing). Writing a baseline (`--update-baseline`) is a use of its own: the figures later checks compare.
@@ -184,8 +167,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs);
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
   refuseNothingToCheck(checks, opts);
-  const unused = leftOut(skipped, checks, opts);
-  if (unused.length > 0) io.stderr(`loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`);
+  io.stderr(leftOutMessage(leftOut(skipped, checks, opts)));
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline);
   const compared = baseline === undefined ? undefined : { baseline, file: opts.baseline!, tolerance, ...keyed! };

@@ -26,6 +26,7 @@ import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindo
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { treeTraceInputs } from './treeHeaders.js';
+import { BaselineModeMisses } from './whatifModes.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
@@ -60,16 +61,21 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  // A try's mode left to each run's baseline brake: every input's baseline must hold it (no run is replayed once one does not).
+  const misses = new BaselineModeMisses(settings, command.traces.files);
+  const held = command.scenarios.map((input) => misses.note(input.scenario.source, input.settings.brakes)).every(Boolean);
   const recorded = await workOnRuns(command.traces, io, (trace) => {
     const pricing = pricingFor(trace, { prices, ...model });
     const note = notes.noteOf(trace, pricing);
     const cache = defaultCacheMode(trace);
-    return { note, cache, run: whatIfRun(subjectOf(trace), settings) };
+    const subject = subjectOf(trace);
+    return { note, cache, run: misses.note(trace.source, subject.baseline) && held ? whatIfRun(subject, settings) : undefined };
   });
+  misses.refuse();
   for (const { note } of recorded) notes.addNote(note);
   const syntheticCaches: CacheMode[] = [];
   const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, settings, caches: syntheticCaches, ...model }), settings).runs;
-  const runs = [...recorded.map(({ run }) => run), ...synthetic];
+  const runs = [...recorded.map(({ run }) => run!), ...synthetic];
   const result = { runs, totals: whatIfTotals(runs, settings) };
   // What the runs took of the cache and latency no flag gave: each trace's default cache (defaultCacheMode, as whatif replays it), each scenario file's own.
   const took = { recordedCaches: recorded.map(({ cache }) => cache), scenarios: command.scenarios.map((input) => input.settings) };
@@ -148,11 +154,15 @@ function syntheticSubjects(
 /**
  * The --try settings, each checked (a mode without its brake is refused; `subagent`'s cost limit is a brake
  * for budget-mode): each on top of every run's baseline brakes, or, naming a preset, a whole set in their place.
+ * A try on top may leave its mode's brake to the baseline (`budget-mode=predict`): checked against each input's
+ * as the runs are read (BaselineModeMisses), except under --tree, where it is refused here as before.
  */
-function trySettings(tries: readonly string[], subagent: SubagentLimits | undefined): WhatIfSetting[] {
+function trySettings(tries: readonly string[], over: { subagent: SubagentLimits | undefined; tree: boolean }): WhatIfSetting[] {
+  const { subagent } = over;
   const settings = tries.map((spec) => {
     const { preset, brakes, onTop } = trySpec(spec);
-    checkTrySpec(spec, brakes, subagent);
+    // A try on top of the baseline may leave its mode's brake to it: checked against every input's (BaselineModeMisses); under --tree, here.
+    if (onTop === undefined || over.tree) checkTrySpec(spec, brakes, subagent);
     return { name: spec, preset, brakes, ...(onTop === undefined ? {} : { onTop }) };
   });
   refuseRepeatedTry(settings.map(({ name, preset, brakes, onTop }) => ({ name, preset, brakes: { brakes, onTop: onTop ?? null } })));
@@ -169,7 +179,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
   const subagent = subagentLimitsFromFlags(opts, 'whatif');
-  const settings = trySettings(opts.try, subagent);
+  const settings = trySettings(opts.try, { subagent, tree: opts.tree === true });
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);

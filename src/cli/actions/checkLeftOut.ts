@@ -1,0 +1,72 @@
+/**
+ * The trace files a directory given to `check` brought in that check runs not at all, said in one warning
+ * line. A directory of scenarios holds the scenario files, the recordings they name under `traces:` and
+ * check's own files: none of those is left out, so a check of such a directory (the README's CI job) says
+ * nothing. Used: a file a scenario names (however spelled), a Claude Code sub-agent transcript read with
+ * the session a scenario names (beside it, or under `<session>/subagents/`: import/index.ts readAlone's
+ * rule), and check's own files — those its flags name, and a check baseline kept beside the scenarios when
+ * this check is not given it (`check scenarios/ --junit check.xml` with `scenarios/loopcost-baseline.json`).
+ */
+import type { CheckInput } from '../../check/inputs.js';
+import { siblingSessionFiles } from '../../import/claudeCode/siblingAgents.js';
+import { sessionFileCandidates } from '../../import/formats.js';
+import { fileKey } from '../../io/collectInputs.js';
+import { statOf } from '../../io/openInput.js';
+import { peekRegularFile } from '../../io/readInput.js';
+import { counted } from '../../plural.js';
+import { someNames } from '../../someNames.js';
+
+/** check's own files among its flags: a baseline read or written, a report, prices. */
+export interface CheckOwnFiles {
+  baseline?: string;
+  updateBaseline?: string;
+  out?: string;
+  junit?: string;
+  prices?: string;
+  pricesOverride?: string;
+}
+
+/** Bytes read from a file's start to tell a check baseline (`--update-baseline` writes its format first). */
+const BASELINE_PEEK_BYTES = 4096;
+const BASELINE_FORMAT = /^\s*\{\s*"baseline"\s*:\s*"loopcost\.check-baseline\/\d+"/;
+
+/** Whether `file` is a check baseline (`{"baseline": "loopcost.check-baseline/N", …}`): check's own, never a trace. */
+function isCheckBaseline(file: string): boolean {
+  const head = peekRegularFile(file, BASELINE_PEEK_BYTES);
+  return head !== undefined && BASELINE_FORMAT.test(head);
+}
+
+/** The identity of each existing path (fileKey), whatever its spelling. */
+function keysOf(paths: readonly (string | undefined)[]): Set<string> {
+  return new Set(
+    paths.flatMap((path) => {
+      const stats = path === undefined ? undefined : statOf(path);
+      return stats === undefined ? [] : [fileKey(path!, stats)];
+    }),
+  );
+}
+
+/** The trace files among `skipped` (what a directory brought in besides scenario files) that check runs not at all. */
+export function leftOut(skipped: readonly string[], checks: readonly CheckInput[], own: CheckOwnFiles): string[] {
+  const flags = keysOf([own.baseline, own.updateBaseline, own.out, own.junit, own.prices, own.pricesOverride]);
+  const named = keysOf(checks.flatMap((input) => input.traceFiles));
+  const isNamed = (path: string) => {
+    const stats = statOf(path);
+    return stats !== undefined && named.has(fileKey(path, stats));
+  };
+  return skipped.filter((file) => {
+    const stats = statOf(file);
+    if (stats === undefined) return true;
+    const key = fileKey(file, stats);
+    if (flags.has(key) || named.has(key)) return false;
+    // A sub-agent transcript is read with its session when a scenario names the session.
+    if ([...sessionFileCandidates(file), ...siblingSessionFiles(file)].some(isNamed)) return false;
+    return !isCheckBaseline(file);
+  });
+}
+
+/** The line said on stderr when trace files among the inputs are left out; empty when none is. */
+export function leftOutMessage(unused: readonly string[]): string {
+  if (unused.length === 0) return '';
+  return `loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`;
+}
