@@ -7,14 +7,12 @@
  * what drifts then is not the price change.
  */
 import { z } from 'zod';
-import { UserError } from '../errors.js';
 import { PICO_PER_USD } from '../money.js';
 import { pricingIssue, type Issue } from '../options/rules.js';
 import type { TokenPriceKey } from '../pricing/cost.js';
 import { utcDay } from '../pricing/genaiPrices.js';
-import { LITELLM_PRICE_FIELD } from '../pricing/litellmKeys.js';
 import { checkPrice } from '../pricing/litellmValues.js';
-import { checkPriceOrder } from '../pricing/merge.js';
+import { impossiblePriceOrder } from '../pricing/merge.js';
 import type { ModelPricing, PriceSource, PriceTable, PriceTier, TokenPrices } from '../pricing/types.js';
 
 /** A price in picodollars per token: its rules are the shared ones (storedPriceIssues). */
@@ -73,19 +71,11 @@ function storedPath(field: string): (string | number)[] {
   return parts.slice(1).map((part) => (part === 'base' || part === 'prices' ? 'pricesPicoPerToken' : /^\d+$/.test(part) ? Number(part) : part));
 }
 
-const KEY_OF_FIELD = new Map<string, TokenPriceKey>(Object.entries(LITELLM_PRICE_FIELD).map(([key, field]) => [field, key as TokenPriceKey]));
 
 /** The pricing module's order rule (checkPriceOrder) applied to one set of prices: the key priced too high, and why. */
 function priceOrderIssue(prices: TokenPrices, at: (key: TokenPriceKey, message: string) => void): void {
-  try {
-    checkPriceOrder({ base: prices, tiers: [] }, { key: 'stored', keyed: {}, given: [] }, '');
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    // The rule names the two prices by their price-file fields, the higher first, and says why after the last colon.
-    const said = error.issues[0]!.message;
-    const [high, low] = [...said.matchAll(/\b[a-z0-9_]+_cost[a-z0-9_]*\b/g)].map((match) => KEY_OF_FIELD.get(match[0])!);
-    at(high!, `is ${prices[high!]} picodollars per token, above ${low} (${prices[low!]}): ${said.split(': ').at(-1)!}`);
-  }
+  const order = impossiblePriceOrder(prices);
+  if (order !== undefined) at(order.above, `is ${prices[order.above]} picodollars per token, above ${order.below} (${prices[order.below]}): ${order.why}`);
 }
 
 /** A model whose prices differ from the baseline's. */

@@ -96,6 +96,11 @@ const IMPOSSIBLE: readonly { above: TokenPriceKey; below: TokenPriceKey; why: st
 
 const FIELD = LITELLM_PRICE_FIELD;
 
+/** The first pair of one row's prices in an order no provider bills by (IMPOSSIBLE), if any: the dearer, the cheaper, and why not. */
+export function impossiblePriceOrder(prices: TokenPrices): { above: TokenPriceKey; below: TokenPriceKey; why: string } | undefined {
+  return IMPOSSIBLE.find(({ above, below }) => prices[above] !== undefined && prices[below] !== undefined && prices[above] > prices[below]);
+}
+
 /**
  * Refuses a model an override entry prices in an impossible order (its cached-input price above its
  * input price, a five-minute cache write above an hour's), in any tier: what the entry gives with what it
@@ -104,10 +109,11 @@ const FIELD = LITELLM_PRICE_FIELD;
 export function checkPriceOrder(pricing: Pick<ModelPricing, 'base' | 'tiers'>, entry: Entry, file: string): void {
   const rows: [string, TokenPrices][] = [['', pricing.base], ...pricing.tiers.map((t): [string, TokenPrices] => [` above ${t.aboveInputTokens.toLocaleString('en-US')} prompt tokens`, t.prices])];
   for (const [where, prices] of rows) {
-    for (const { above, below, why } of IMPOSSIBLE) {
-      const high = prices[above];
-      const low = prices[below];
-      if (high === undefined || low === undefined || high <= low) continue;
+    const order = impossiblePriceOrder(prices);
+    if (order !== undefined) {
+      const { above, below, why } = order;
+      const high = prices[above]!;
+      const low = prices[below]!;
       const whose = (key: TokenPriceKey) => (entry.keyed[key] === undefined ? "the table's" : "the entry's");
       const model = shownName(entry.key);
       const usd = (pico: number) => `$${pico / 1_000_000} per million tokens`;

@@ -6,9 +6,7 @@
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
-import { usdToPico } from '../money.js';
-import { decimalPico } from '../flags/settingsFlags.js';
-import { SETTINGS_AS_IS } from '../trace/recordedSettings.js';
+import { recordedBudgetPico, SETTINGS_AS_IS } from '../trace/recordedSettings.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -103,16 +101,11 @@ export function recordedBrakes(trace: Trace): BrakeConfig {
   const settings = trace.header.recordedSettings ?? {};
   const brakes: Record<string, unknown> = { ...NO_BRAKES };
   for (const key of SETTINGS_AS_IS) if (settings[key] !== undefined) brakes[key] = settings[key];
-  const costPico = settings.maxCostPico ?? (settings.maxCostUsd === undefined ? undefined : usdAsPico(settings.maxCostUsd));
+  const costPico = settings.maxCostPico ?? (settings.maxCostUsd === undefined ? undefined : recordedBudgetPico(settings.maxCostUsd));
   if (costPico !== undefined) brakes.maxCostPico = costPico;
   const timeoutMs = settings.timeoutMs ?? (settings.timeoutSeconds === undefined ? undefined : settings.timeoutSeconds * 1000);
   if (timeoutMs !== undefined) brakes.timeoutMs = timeoutMs;
   return brakes as unknown as BrakeConfig;
-}
-
-/** A recorded USD budget as the picodollars its decimal names (held to 2^53 − 1, as a --max-cost flag is). */
-function usdAsPico(usd: number): number {
-  return Math.min(decimalPico(String(usd)) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
 }
 
 export interface WhatIfOptions {

@@ -40,9 +40,9 @@ export function recordedSettingsOf(brakes: BrakeConfig): RecordedSettings {
   return settings as RecordedSettings;
 }
 
-/** A recorded USD budget as the picodollars its decimal names (replay/whatif.ts recordedBrakes reads it so). */
-function budgetPico(usd: number): number {
-  return decimalPico(String(usd)) ?? usdToPico(usd);
+/** A recorded USD budget (`maxCostUsd`) as the picodollars its decimal names, at most 2^53 − 1: what a replay's brakes take (replay/whatif.ts recordedBrakes). */
+export function recordedBudgetPico(usd: number): number {
+  return Math.min(decimalPico(String(usd)) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
 }
 
 const FIELD = 'recordedSettings';
@@ -58,7 +58,7 @@ export function recordedSettingsViolations(settings: RecordedSettings): RuleViol
   const out: RuleViolation[] = [];
   const { maxCostUsd, timeoutSeconds, timeoutMs } = settings;
   if (maxCostUsd !== undefined && maxCostUsd > MAX_COST.max) out.push(tooLarge('maxCostUsd', `$${maxCostUsd}`, MAX_COST.text!, MAX_COST.why));
-  else if (maxCostUsd !== undefined && maxCostUsd > 0 && budgetPico(maxCostUsd) === 0) {
+  else if (maxCostUsd !== undefined && maxCostUsd > 0 && recordedBudgetPico(maxCostUsd) === 0) {
     out.push({ field: `${FIELD}.maxCostUsd`, code: 'too_small', message: `$${maxCostUsd} is above 0 but less than a picodollar ($0.000000000001), the smallest budget held (as --max-cost takes it): it would read as a budget of 0`, hint: 'record the budget in USD, at least $0.000000000001; 0 for a budget of 0, or leave it out for none' });
   }
   if (timeoutSeconds !== undefined && timeoutSeconds > MAX_TIMEOUT.max) out.push(tooLarge('timeoutSeconds', String(timeoutSeconds), MAX_TIMEOUT.text!, MAX_TIMEOUT.why));
