@@ -22,7 +22,7 @@ import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
 import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
 import { exhaustedStop, modelGaveUp, runAborted } from '../kernel/gaveUp.js';
-import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
+import type { CallRecord, FailedCall, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
 
@@ -41,60 +41,88 @@ export interface TraceDriven {
   readonly calls: number;
 }
 
+/** Where a trace-driven run is: the next recorded call, and the tool calls of the response last answered. */
+interface Answering {
+  next: number;
+  /** The tool calls of the response last answered, with the ids it gave them: each is answered by its place (a response may name one id twice). */
+  answered: { index: number; records: readonly ToolCallRecord[]; ids: readonly string[] };
+  /** Fires the run's signal if call `index` (its tool call `tool`; -1: the call itself) is where the recorded run's fired. */
+  abortIfAt(index: number, tool: number): void;
+}
+
 /** `cache`: the cache mode of the replay the run is held to (default `recorded`: the real loop bills the usage its provider reports). */
 export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode = 'recorded'): TraceDriven {
-  let next = 0;
-  // The tool calls of the response last answered, with the ids it gave them: each is answered by its place (a response may name one id twice).
-  let answered: { index: number; records: readonly ToolCallRecord[]; ids: readonly string[] } = { index: -1, records: [], ids: [] };
-  // The recorded model gave up after its last (failed) call: that failure ends the run as it ended the recorded one.
-  const gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
   const controller = new AbortController();
   const abortAt = abortPoint(trace);
   if (abortAt?.call === -1) controller.abort();
-  /** Fires the run's signal if call `index` (its tool call `tool`; -1: the call itself) is where the recorded run's fired. */
-  const abortIfAt = (index: number, tool: number) => {
-    if (abortAt?.call === index && abortAt.tool === tool) controller.abort();
+  const state: Answering = {
+    next: 0,
+    answered: { index: -1, records: [], ids: [] },
+    abortIfAt: (index, tool) => {
+      if (abortAt?.call === index && abortAt.tool === tool) controller.abort();
+    },
   };
-  const model: Model = {
+  const cacheWrites = cacheWritesOption(boundWrites(cacheWritesOf(trace), cacheModeCode(cache)));
+  return { model: recordedModel(trace, clock, state), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites, get calls() { return state.next; } };
+}
+
+/** The model: each call answered with the trace's next recorded response, or its recorded failure. */
+function recordedModel(trace: Trace, clock: VirtualClock, state: Answering): Model {
+  // The recorded model gave up after its last (failed) call: that failure ends the run as it ended the recorded one.
+  const gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
+  return {
     name: trace.header.model,
     ...(trace.header.provider === undefined ? {} : { provider: trace.header.provider }),
     async call(request) {
       // A summary call is the strategy's, not the trace's: answered with S tokens, taking no recorded call.
       if (request.purpose === 'summary') return { text: '(summary)', toolCalls: [], usage: { outputTokens: request.maxOutputTokens } };
-      const record = trace.calls[next];
+      const record = trace.calls[state.next];
       if (record === undefined) throw new ModelExhausted(exhaustedStop(trace.end), recordedEndDetail(trace.end));
-      const index = next++;
+      const index = state.next++;
       clock.advance(record.latencyMs ?? 0);
-      abortIfAt(index, -1);
-      if (record.failed) {
-        const recorded = record.failed.contextLengthExceeded;
-        const refusal = recorded === undefined ? undefined : refusalOfRecorded(recorded);
-        const endsRun = index === gaveUpAt ? { endsRun: recordedEndDetail(trace.end) } : {};
-        // A failed compaction (summary) call stays one: no step, as the loop that made it counted it.
-        const compaction = record.compaction === true ? { compaction: true } : {};
-        throw new ModelCallError(record.failed.message, { ...(record.failed.status === undefined ? {} : { status: record.failed.status }), retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun, ...compaction });
-      }
+      state.abortIfAt(index, -1);
+      if (record.failed) throw recordedFailure(record, record.failed, { endsRun: index === gaveUpAt ? recordedEndDetail(trace.end) : undefined });
       const turn = turnOf(record, index);
-      answered = { index, records: record.toolCalls ?? [], ids: turn.toolCalls.map((call) => call.id) };
+      state.answered = { index, records: record.toolCalls ?? [], ids: turn.toolCalls.map((call) => call.id) };
       return turn;
     },
   };
+}
+
+/** The error a recorded failed call is answered with (`failed`: its failure; `endsRun`: the detail of the run it ended, where the recorded model gave up). */
+function recordedFailure(record: CallRecord, failed: FailedCall, given: { endsRun: string | undefined }): ModelCallError {
+  const recorded = failed.contextLengthExceeded;
+  const refusal = recorded === undefined ? undefined : refusalOfRecorded(recorded);
+  const endsRun = given.endsRun === undefined ? {} : { endsRun: given.endsRun };
+  // A failed compaction (summary) call stays one: no step, as the loop that made it counted it.
+  const compaction = record.compaction === true ? { compaction: true } : {};
+  const status = failed.status === undefined ? {} : { status: failed.status };
+  return new ModelCallError(failed.message, { ...status, retryable: refusal === undefined, usage: usageOf(record), ...(refusal ? { refusal } : {}), ...endsRun, ...compaction });
+}
+
+/** A tool for each name the trace's calls use, each answered with the result recorded at the call's place. */
+function recordedTools(trace: Trace, clock: VirtualClock, state: Answering): AgentTool[] {
   const names = new Set(trace.calls.flatMap((call) => (call.toolCalls ?? []).map((tool) => tool.name)));
-  const tools: AgentTool[] = [...names].map((name) => ({
+  return [...names].map((name) => ({
     name,
     description: `${name}, answered from the trace`,
     parameters: { type: 'object' },
     // Named and called as recorded, whatever the name and arguments (a tool the run lacked, arguments that were no JSON object): the result is the recorded one.
     fromRecording: true,
     run(_args, { callId, callIndex }) {
+      const { answered } = state;
       const recorded = callIndex === undefined || answered.ids[callIndex] !== callId ? undefined : answered.records[callIndex];
       if (recorded === undefined) throw new Error(`tool call ${callId} (#${callIndex}) is none of the last response's`);
       clock.advance(recorded.latencyMs ?? 0);
-      abortIfAt(answered.index, callIndex!);
+      state.abortIfAt(answered.index, callIndex!);
       return { output: `(${recorded.resultTokens} tokens of ${name}'s recorded result)`, tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
     },
   }));
-  const context: AgentContextOptions = {
+}
+
+/** The context: the recorded prompt sizes (a trace-driven run knows every token count). */
+function recordedContext(trace: Trace): AgentContextOptions {
+  return {
     system: '(recorded system prompt)',
     goal: trace.header.task ?? '(recorded goal)',
     systemTokens: trace.header.systemTokens,
@@ -103,8 +131,6 @@ export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode =
       throw new Error('a trace-driven run knows every token count');
     },
   };
-  const cacheWrites = cacheWritesOption(boundWrites(cacheWritesOf(trace), cacheModeCode(cache)));
-  return { model, tools, context, signal: controller.signal, cacheWrites, get calls() { return next; } };
 }
 
 /**

@@ -26,6 +26,11 @@ export interface Stop {
   reason: StopReason;
   /** One human sentence: "step 12 of 12 reached", "$0.5003 spent of $0.50". */
   detail: string;
+  /**
+   * A budget stop by the predictive bound (`budgetMode: 'predict'`): the call was refused because its bound
+   * would take spend past the budget, which spend had not reached (kernel/brakes.ts stoppedByBound). Absent otherwise.
+   */
+  byPredictiveBound?: true;
 }
 
 /** A brake ended the run (not a completion, the source's end, the caller's AbortSignal in a real loop, nor the provider's refusal). */

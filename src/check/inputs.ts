@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import { COMMAND_LINE_CONTEXT, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { collectEachInput, collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
+import { collectEachInput, collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { splitInputs } from '../scenario/inputs.js';
 import { strategyPlaceOf } from '../scenario/run.js';
@@ -30,6 +30,8 @@ export interface CheckInput {
   traceFiles: string[];
   /** With --skip-bad: the pipes and devices its `traces:` directories or globs hold, never opened (bad inputs). */
   unread?: UnreadInput[];
+  /** The trace files its `traces:` directories or globs brought in (one of no model call is left out, not bad). */
+  broughtIn?: BroughtIn;
 }
 
 /**
@@ -72,17 +74,17 @@ export function resolveTraceFiles(scenario: AnyScenario): string[] {
  * (`unread`: never opened; without it they are refused), each told of as its entry's problem would be.
  * Each entry's directory or glob is walked once.
  */
-export function resolveTraceInputs(scenario: AnyScenario, read: { skipBad?: boolean } = {}): { files: string[]; unread: UnreadInput[] } {
+export function resolveTraceInputs(scenario: AnyScenario, read: { skipBad?: boolean } = {}): { files: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
   const entries = (scenario.traces ?? []).map((pattern, i) => ({ scenario, i, pattern, path: isAbsolute(pattern) ? pattern : join(dirname(scenario.source), pattern) }));
-  if (entries.length === 0) return { files: [], unread: [] };
-  const { files, inputs } = collectEachInput(entries.map((entry) => entry.path), read);
+  if (entries.length === 0) return { files: [], unread: [], broughtIn: new Map() };
+  const { files, inputs, broughtIn } = collectEachInput(entries.map((entry) => entry.path), read);
   const issues = inputs.flatMap((found, i) => found.issues.map((issue) => entryIssue(entries[i]!, issue)));
   if (issues.length > 0) throw new UserError(issues);
   const unread = new Map<string, UnreadInput>();
   inputs.forEach((found, i) => {
     for (const left of found.unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: entryIssue(entries[i]!, left.issue) });
   });
-  return { files, unread: [...unread.values()] };
+  return { files, unread: [...unread.values()], broughtIn };
 }
 
 /** A problem of what `traces[i]` (`pattern`, found at `path`) names, placed at that entry of the scenario file. */
@@ -131,6 +133,7 @@ function checkInputsOf(scenarioFiles: readonly string[], overrides: ScenarioOver
       strategyPlace: strategyPlaceOf(scenario, overrides, contextPlace),
       traceFiles: traces.files,
       unread: traces.unread,
+      broughtIn: traces.broughtIn,
     };
   });
 }

@@ -135,8 +135,12 @@ export function outOption(command: Command): Option {
   return option(command, '--out <file>', 'write the report to this file (atomically; format from its extension unless --format)', 'stdout');
 }
 
-export function addViewOptions(command: Command): Command {
-  return addWideOption(command).addOption(option(command, '--per-run', 'table: per-run rows after the summary however many runs', 'only when there are at most 20'));
+/** `perRunChart`: what --per-run does to the command's chart (replay: every run's own chart), said in its help. */
+export function addViewOptions(command: Command, perRunChart?: { what: string; absent: string }): Command {
+  const table = 'table: per-run rows after the summary however many runs';
+  const help = perRunChart === undefined ? table : `${table}; chart: ${perRunChart.what}`;
+  const absent = perRunChart === undefined ? 'only when there are at most 20' : `rows only when there are at most 20; ${perRunChart.absent}`;
+  return addWideOption(command).addOption(option(command, '--per-run', help, absent));
 }
 
 /** `--wide` alone: for a command whose report has no per-run rows (sweep, calibrate). */

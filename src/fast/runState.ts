@@ -3,10 +3,10 @@
  * closed form and the result builder hand each other (figures that no setting changes — output,
  * reasoning, steps, tool calls — are the compiled running totals at the call reached).
  */
-import { describeStop, Fact } from '../kernel/describe.js';
+import { Fact, stopOf } from '../kernel/describe.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
-import { overshootPico } from '../kernel/brakes.js';
+import { overshootPico, stoppedByBound } from '../kernel/brakes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../kernel/cost.js';
@@ -136,6 +136,11 @@ export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): 
   });
 }
 
+/** Whether the predictive bound refused the run's next call (kernel stoppedByBound): what its stop records (runOutcomeOf). */
+export function stopByBoundOf(st: RunState, limits: BrakeLimits): boolean {
+  return stoppedByBound(st[Run.Stop]!, st[Run.SpentPico]!, limits[Limit.BudgetPico]!);
+}
+
 /** The stop's one-line detail (kernel describeStop) and the facts behind it. */
 export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, facts: Float64Array): string {
   const calls = st[Run.Calls]!;
@@ -170,11 +175,11 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
  * (`endDetail`: what its recording says of an end without completing, trace/endDetail.ts; '' for nothing).
  */
 export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, endDetail = ''): RunOutcome {
-  const { reason, ...figures } = outcomeOf(t, st, limits);
+  const { reason: _reason, ...figures } = outcomeOf(t, st, limits);
   const facts = new Float64Array(Fact.Size);
   const label = stopFacts(t, st, limits, facts);
   const code = st[Run.Stop]!;
-  const outcome: RunOutcome = { ...figures, stop: { reason, detail: describeStop(code, limits, facts, code === StopCode.TraceEnd ? endDetail : label) }, rows: [] };
+  const outcome: RunOutcome = { ...figures, stop: stopOf(code, limits, facts, code === StopCode.TraceEnd ? endDetail : label), rows: [] };
   const calls = st[Run.Calls]!;
   if (t.recordedInputBefore[calls]! > 0) {
     outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;

@@ -3,7 +3,7 @@
  * on the run, one typed column each (no object per cell); the writers that fill a cell from a run's
  * state or a run table; a cell's RunTotals read back (sweepTotals). Slices are merged in sweepMerge.ts.
  */
-import { overshootPico } from '../kernel/brakes.js';
+import { overshootPico, stoppedByBound } from '../kernel/brakes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { costOutOfRange } from '../kernel/cost.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
@@ -215,10 +215,12 @@ export interface CellFigures {
   skippedActions: number;
   /** Summary calls made, among `calls`. */
   summaryCalls: number;
+  /** The predictive budget bound refused the call the run stopped at (kernel stoppedByBound, as its stop records it). */
+  byPredictiveBound: boolean;
 }
 
 export function newCellFigures(): CellFigures {
-  return { stop: StopCode.None, steps: 0, calls: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, strategyCacheLostTokens: 0, skippedActions: 0, summaryCalls: 0 };
+  return { stop: StopCode.None, steps: 0, calls: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, strategyCacheLostTokens: 0, skippedActions: 0, summaryCalls: 0, byPredictiveBound: false };
 }
 
 /** The figures of (trace, cell) into `out` (what replaying that cell alone gives). */
@@ -245,6 +247,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   out.cachedInputTokens = r.cachedInputTokens.length > 0 ? r.cachedInputTokens[at]! : 0;
   out.outputTokens = output;
   out.overshootPico = overshootPico(spent, budget);
+  out.byPredictiveBound = stoppedByBound(out.stop, spent, budget);
   out.strategyCacheLostTokens = r.strategyCacheLostTokens.length > 0 ? r.strategyCacheLostTokens[at]! : 0;
   out.skippedActions = r.skippedActions.length > 0 ? r.skippedActions[at]! : 0;
   return out;

@@ -8,7 +8,7 @@
 import { isStackOverflow } from '../io/yamlErrors.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { MAX_REPORTED_ISSUES, placeIssues, UserError } from '../errors.js';
+import { MAX_REPORTED_ISSUES, placeIssues, UserError, type InputIssue } from '../errors.js';
 import { MAX_NESTING_DEPTH } from '../io/limits.js';
 import { STDIN_LABEL } from '../io/openInput.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
@@ -61,21 +61,36 @@ export function importWith(importerOf: (format: TraceFormat) => Importer, text: 
 /**
  * The runs an importer read from `path`, held to the rules (`ruleChecked`). An input of no run (a Claude
  * Code transcript or a Codex rollout that records no model call) is refused, as a native file of none is
- * ("holds no trace"): every command then says so, naming the file, instead of reporting 0 runs at $0.
+ * ("holds no trace"): every command then says so, naming the file, instead of reporting 0 runs at $0 (one
+ * a directory's walk or a glob brought in is left out instead, unless nothing else is: src/import/inputSet.ts).
  */
 export function handedOver(traces: Trace[], path: string): Trace[] {
   if (traces.length === 0) throw noModelCall(path);
   return ruleChecked(traces);
 }
 
-/** The refusal of an input that read cleanly but records no model call. */
+/** The refusal of an input that read cleanly but records no model call (`why`: what it holds instead). */
 export function noModelCall(path: string, why = ''): UserError {
   return new UserError({
     file: path,
     code: 'no_runs',
-    message: `holds no model call${why}: no run to read (a trace file of no runs is refused when read)`,
+    message: noModelCallMessage(why),
     hint: 'name a log that records model calls (a session with assistant replies, a rollout with token counts)',
   });
+}
+
+function noModelCallMessage(why: string): string {
+  return `holds no model call${why}: no run to read (a trace file of no runs is refused when read)`;
+}
+
+/**
+ * Whether `issues` are only noModelCall's refusal of `file`, with nothing else to say (no response on lines
+ * loopcost does not read): a summary-only or empty session, not a damaged one. A directory's walk leaves
+ * such a file out (src/import/inputSet.ts); the issues may have crossed a thread, so they are compared.
+ */
+export function holdsNoModelCall(issues: readonly InputIssue[], file: string): boolean {
+  const issue = issues.length === 1 ? issues[0]! : undefined;
+  return issue !== undefined && issue.file === file && issue.code === 'no_runs' && issue.message === noModelCallMessage('');
 }
 
 /** SWE-agent's importer given the run's `*.args.yaml` beside the trace, when there is one. */

@@ -5,16 +5,19 @@
  * or when one of its runs cannot be replayed (an unknown model, a cost out of range): the caller runs
  * each run's work through `guard` and keeps what it computed per file, then drops the files found bad.
  * A scenario file among the trace files (one a scenario's `traces:` directory or glob brought in) is left
- * out, not bad: it is no trace, and `scenarioFiles` lists it for one warning line.
+ * out, not bad: it is no trace, and `scenarioFiles` lists it for one warning line. So is a file a directory
+ * or glob brought in that reads cleanly but holds no model call (a summary-only or empty session: every
+ * `~/.claude/projects` has some), unless no file is left (`noModelCallFiles`, one note for all of them).
  */
 import { someNames } from '../someNames.js';
 import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
-import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
+import { collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { inputLabel, runOfFile } from '../io/openInput.js';
 import { counted } from '../plural.js';
 import { isScenarioFile } from '../scenario/inputs.js';
 import { MISSING_SCENARIO_LINE, SCENARIO_NOT_AS_FILE } from '../scenario/scenarioMark.js';
 import type { Trace } from '../trace/types.js';
+import { holdsNoModelCall } from './importers.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
 
 /** Most bad files named in one message, and most issues shown for each when several are bad. */
@@ -31,6 +34,11 @@ export interface InputSetOptions extends ReadOptions {
    * never opened, bad from the start, listed first among the bad inputs.
    */
   unread?: readonly UnreadInput[];
+  /**
+   * The files a directory or glob brought in (collectInputFiles): one that holds no model call is left out,
+   * not bad; a file named on its own that holds none is bad (the user asked for it).
+   */
+  broughtIn?: BroughtIn;
 }
 
 export interface BadInput {
@@ -57,6 +65,8 @@ export class TraceInputs {
    * in: the command's own inputs are split before, src/scenario/inputs.ts): left out, not read as traces.
    */
   readonly scenarioFiles: string[] = [];
+  /** Files `options.broughtIn` that hold no model call (holdsNoModelCall): left out, not bad, unless no file is left (`finish`). */
+  private readonly noCall: BadInput[] = [];
 
   /** `files`: trace files as collectInputs gives them (see `fromPaths`), scenario files left out. */
   constructor(
@@ -70,11 +80,12 @@ export class TraceInputs {
 
   /**
    * The inputs the paths a user gave expand to (directories walked, globs matched), in a stable order; with
-   * `skipBad`, an entry that is no regular file is a bad input (else refused: collectInputFiles).
+   * `skipBad`, an entry that is no regular file is a bad input (else refused: collectInputFiles). A file
+   * of no model call a directory or glob brought in is left out (`noModelCallFiles`).
    */
   static fromPaths(paths: readonly string[], options: InputSetOptions = {}): TraceInputs {
-    const { files, unread } = collectInputFiles(paths, { skipBad: options.skipBad === true });
-    return new TraceInputs(files, { ...options, unread });
+    const { files, unread, broughtIn } = collectInputFiles(paths, { skipBad: options.skipBad === true });
+    return new TraceInputs(files, { ...options, unread, broughtIn });
   }
 
   /** How many inputs there are: the files read and the entries never opened. */
@@ -131,8 +142,16 @@ export class TraceInputs {
     }
   }
 
-  /** Records a problem of `file` (it is then bad). */
+  /**
+   * Records a problem of `file` (it is then bad); or, when the problem is that a file a directory or glob
+   * brought in holds no model call, the file is left out instead (a worker thread's reports of bad files
+   * come through here too: the rule holds whichever thread read the file).
+   */
   markBad(file: string, error: UserError): void {
+    if (this.options.broughtIn?.has(file) === true && !this.bad.has(file) && holdsNoModelCall(error.issues, file)) {
+      if (!this.noCall.some((input) => input.file === file)) this.noCall.push({ file, issues: [...error.issues] });
+      return;
+    }
     const entry = this.bad.get(file);
     if (entry) entry.issues.push(...error.issues);
     else this.bad.set(file, { file, issues: [...error.issues] });
@@ -157,11 +176,31 @@ export class TraceInputs {
     return items.filter((item) => !this.bad.has(item.file));
   }
 
+  /** The files left out for holding no model call, each with the directory or glob that brought it in (for `noModelCallMessage`). */
+  get noModelCallFiles(): { file: string; from: string }[] {
+    return this.noCall.map((input) => ({ file: input.file, from: this.options.broughtIn?.get(input.file) ?? input.file }));
+  }
+
+  /**
+   * When no file is left but the files of no model call (with the bad and the scenario files), those are
+   * no longer left out but bad, in the order of the files: a folder of nothing but them is refused as one
+   * such file is (`holds no model call`), not reported as 0 runs.
+   */
+  private noCallBadWhenNothingElse(): void {
+    if (this.noCall.length === 0 || this.noCall.length + this.bad.size + this.unread.length + this.scenarioFiles.length < this.inputCount) return;
+    const bad = [...this.bad.values(), ...this.noCall.splice(0)];
+    const order = new Map(this.files.map((path, i) => [inputLabel(path), i]));
+    bad.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0));
+    this.bad.clear();
+    for (const input of bad) this.bad.set(input.file, input);
+  }
+
   /**
    * After the last run: when a file was bad, one UserError naming every bad file (nothing should be
    * written); with `skipBad`, the bad files instead (for `skippedMessage`).
    */
   finish(): BadInput[] {
+    this.noCallBadWhenNothingElse();
     const bad = this.badInputs;
     const total = this.inputCount;
     if (bad.length === 0 && this.scenarioFiles.length === this.files.length && this.files.length > 0) throw onlyScenarioFiles(this.scenarioFiles);
@@ -204,6 +243,17 @@ function onlyScenarioFiles(files: readonly string[]): UserError {
 export function leftOutScenariosMessage(files: readonly string[]): string {
   if (files.length === 0) return '';
   return `loopcost: warning: left out ${counted(files.length, 'scenario file')} found among the trace files (${someNames(files)}): ${NOT_READ_AS_TRACES}\n`;
+}
+
+/**
+ * The note for standard error on the files of no model call left out (TraceInputs.noModelCallFiles): one
+ * line for all of them, naming the directories and globs that brought them in, e.g.
+ * `loopcost: 12 files in ~/.claude/projects hold no model call (summary-only or empty sessions): left out`.
+ */
+export function noModelCallMessage(files: readonly { from: string }[]): string {
+  if (files.length === 0) return '';
+  const where = someNames([...new Set(files.map((input) => input.from))]);
+  return `loopcost: ${counted(files.length, 'file')} in ${where} ${files.length === 1 ? 'holds' : 'hold'} no model call (summary-only or empty sessions): left out\n`;
 }
 
 function shownIssues(input: BadInput, max: number): InputIssue[] {

@@ -87,7 +87,7 @@ const fileIdentity = (stats: { dev: number; ino: number }): string => `${stats.d
 /** A walk of one directory given as input: where it started, the files found, what was read before. */
 interface Walk {
   root: string;
-  out: string[];
+  files: string[];
   seen: SeenInputs;
   /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): never opened. */
   special: UnreadInput[];
@@ -95,6 +95,7 @@ interface Walk {
   skipped: string[];
   /** Directories inside the root that cannot be listed (permission denied): bad inputs, their files unknown. */
   unreadDirs: UnreadInput[];
+  broughtIn: Map<string, string>;
 }
 
 /**
@@ -150,9 +151,15 @@ function walkDirectory(dir: string, walk: Walk): void {
       // A hidden file (an editor's lock or backup, `.#run.jsonl`) is left out as a glob's wildcard leaves it.
       if (name.startsWith('.')) walk.skipped.push(relative(walk.root, path));
       else if (stats !== undefined && !stats.isFile()) walk.special.push({ path, issue: notRegular({ path: walk.root, glob: false }, relative(walk.root, path), stats) });
-      else if (walk.seen.isNew(path, stats ? fileKey(path, stats) : path)) walk.out.push(path);
+      else if (walk.seen.isNew(path, stats ? fileKey(path, stats) : path)) bringIn(walk, path, walk.root);
     }
   }
+}
+
+/** A file the directory or glob `from` (as given) brought in, read with the inputs (see BroughtIn). */
+function bringIn(into: { files: string[]; broughtIn: Map<string, string> }, path: string, from: string): void {
+  into.files.push(path);
+  into.broughtIn.set(path, from);
 }
 
 /** What the paths a user gave expand to. */
@@ -172,7 +179,11 @@ export interface CollectedInputs {
    * in that are no regular file (without it those are refused before anything is read).
    */
   unread: UnreadInput[];
+  broughtIn: BroughtIn;
 }
+
+/** Files a directory's walk or a glob brought in, not named on their own, each with that directory or pattern as given (see TraceInputs). */
+export type BroughtIn = ReadonlyMap<string, string>;
 
 /**
  * Expands the paths a user gave into trace files, in a stable order: a file as given, a directory's
@@ -189,10 +200,10 @@ export function collectInputFiles(paths: readonly string[], options: { skipBad?:
   if (paths.length === 0) {
     throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no trace files given', hint: 'pass files, directories or globs' });
   }
-  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [] };
+  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [], broughtIn: new Map() };
   paths.forEach((path, input) => collectInput(path, input, found));
   if (found.special.length > 0 && options.skipBad !== true) throw new UserError([...found.special, ...found.unreadDirs].map((entry) => entry.issue));
-  return { files: found.files, repeated: found.seen.repeated, unread: options.skipBad === true ? [...found.special, ...found.unreadDirs] : found.unreadDirs };
+  return { files: found.files, repeated: found.seen.repeated, unread: options.skipBad === true ? [...found.special, ...found.unreadDirs] : found.unreadDirs, broughtIn: found.broughtIn };
 }
 
 /** What one input brought in: its entries that are no regular file (with `skipBad`), or its problems. */
@@ -207,8 +218,8 @@ export interface InputFound {
  * `files`; `inputs[i]`, what path `i` brought in that is not read: its problems (an entry that is no
  * regular file among them, unless `options.skipBad`), else with `skipBad` those entries, unopened.
  */
-export function collectEachInput(paths: readonly string[], options: { skipBad?: boolean } = {}): { files: string[]; inputs: InputFound[] } {
-  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [] };
+export function collectEachInput(paths: readonly string[], options: { skipBad?: boolean } = {}): { files: string[]; inputs: InputFound[]; broughtIn: BroughtIn } {
+  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [], broughtIn: new Map() };
   const inputs = paths.map((path, input): InputFound => {
     const before = { special: found.special.length, unreadDirs: found.unreadDirs.length };
     try {
@@ -220,7 +231,7 @@ export function collectEachInput(paths: readonly string[], options: { skipBad?: 
     const unread = [...found.special.slice(before.special), ...found.unreadDirs.slice(before.unreadDirs)];
     return options.skipBad === true ? { unread, issues: [] } : { unread: [], issues: unread.map((entry) => entry.issue) };
   });
-  return { files: found.files, inputs };
+  return { files: found.files, inputs, broughtIn: found.broughtIn };
 }
 
 /** The inputs collected so far: the files found, what was read (by fileKey), the entries never opened. */
@@ -230,11 +241,12 @@ interface Collection {
   special: UnreadInput[];
   /** Directories inside a directory given that cannot be listed (see CollectedInputs.unread). */
   unreadDirs: UnreadInput[];
+  broughtIn: Map<string, string>;
 }
 
 /** One of the paths given (number `input` among them) expanded into `found` (see collectInputFiles). */
 function collectInput(path: string, input: number, found: Collection): void {
-  const { files, seen, special, unreadDirs } = found;
+  const { files, seen, special, unreadDirs, broughtIn } = found;
   seen.startInput(input);
   if (namesStandardInput(path)) {
     // `-`, /dev/stdin, /dev/fd/0: one input, read once however often named (`- /dev/stdin < file` read the
@@ -250,7 +262,7 @@ function collectInput(path: string, input: number, found: Collection): void {
     for (const match of matches) {
       const stats = statOf(match);
       if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
-      else if (seen.isNew(match, fileKey(match, stats))) files.push(match);
+      else if (seen.isNew(match, fileKey(match, stats))) bringIn(found, match, path);
     }
     return;
   }
@@ -259,7 +271,7 @@ function collectInput(path: string, input: number, found: Collection): void {
     if (!seen.isNew(path, fileKey(path, stats))) return;
     const before = { files: files.length, unread: special.length + unreadDirs.length };
     const skipped: string[] = [];
-    walkDirectory(path, { root: path, out: files, seen, special, skipped, unreadDirs });
+    walkDirectory(path, { root: path, files, seen, special, skipped, unreadDirs, broughtIn });
     // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
     if (files.length === before.files && seen.repeatsOfInput === 0 && special.length + unreadDirs.length === before.unread) throw emptyDirectory(path, skipped);
   } else if (seen.isNew(path, fileKey(path, stats))) {

@@ -114,6 +114,17 @@ export function beforeCallStopWithin(
   return StopCode.None;
 }
 
+/**
+ * Whether a stop is the predictive bound's refusal: a budget stop (`code`, from beforeCallStop) at a spend
+ * (`spentPico`, what the run had spent when the call was refused) short of the budget. beforeCallStop checks
+ * the spent budget first, so such a stop is budgetWouldCross's, never budgetSpent's; in check mode every
+ * budget stop has reached the budget. What every path records on the run's stop (kernel/describe.ts stopOf)
+ * and words its detail by, so a report counts these stops from the fact, not from the words.
+ */
+export function stoppedByBound(code: StopCode, spentPico: number, budgetPico: number): boolean {
+  return code === StopCode.Budget && !budgetSpent(spentPico, budgetPico);
+}
+
 /** After a backtrack call: `backtracks` made so far, this one included. */
 export function backtrackStop(limits: BrakeLimits, backtracks: number): StopCode {
   return backtracksPastCap(backtracks, limits[Limit.MaxBacktracks]!) ? StopCode.BacktrackLimit : StopCode.None;

@@ -4,8 +4,10 @@
  */
 import { formatUsd } from '../money.js';
 import { Limit, RepeatModeCode, windowCountsOutput, type BrakeLimits } from './limits.js';
-import { StopCode } from './stopCodes.js';
+import { StopCode, stopReasonOf } from './stopCodes.js';
+import { stoppedByBound } from './brakes.js';
 import { counted } from '../plural.js';
+import type { Stop } from '../brakes/stopReasons.js';
 
 /** The figures a stop detail names, at these offsets of a Float64Array. */
 export const enum Fact {
@@ -52,7 +54,7 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
     case StopCode.Budget: {
       const spent = facts[Fact.SpentPico]!;
       const budget = limits[Limit.BudgetPico]!;
-      if (spent >= budget) return `${formatUsd(spent, 6)} spent, limit ${formatUsd(budget, 6)}`;
+      if (!stoppedByBound(code, spent, budget)) return `${formatUsd(spent, 6)} spent, limit ${formatUsd(budget, 6)}`;
       return (
         `${formatUsd(spent, 6)} spent; the next call (up to ${formatUsd(facts[Fact.BoundPico]!, 6)}: ${facts[Fact.PromptEstimate]}-token prompt + ` +
         `${limits[Limit.MaxOutputTokens]} output tokens) would take it past the limit ${formatUsd(budget, 6)}`
@@ -83,6 +85,17 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
     default:
       return 'no stop';
   }
+}
+
+/**
+ * The stop for `code` as every path records it (the readable session's, the compiled replay's, the real
+ * loop's, a tree's checks'): its reason, its detail (describeStop) and, when the predictive bound refused the
+ * call (kernel/brakes.ts stoppedByBound: spend, `facts[Fact.SpentPico]`, short of the budget), that fact.
+ */
+export function stopOf(code: StopCode, limits: BrakeLimits, facts: Float64Array, label = ''): Stop {
+  const stop: Stop = { reason: stopReasonOf(code), detail: describeStop(code, limits, facts, label) };
+  if (stoppedByBound(code, facts[Fact.SpentPico]!, limits[Limit.BudgetPico]!)) stop.byPredictiveBound = true;
+  return stop;
 }
 
 const REFUSAL_NUMBERS = ['prompt', 'max_tokens', 'window'] as const;

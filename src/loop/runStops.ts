@@ -5,9 +5,9 @@
  */
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { describeStop, Fact } from '../kernel/describe.js';
+import { Fact, stopOf } from '../kernel/describe.js';
 import type { BrakeLimits } from '../kernel/limits.js';
-import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
+import { StopCode } from '../kernel/stopCodes.js';
 
 /** The figures a stop is told with: a run's (BrakeState), or a tree's or an agent's totals (no backtracks: 0). */
 export type StopFigures = Pick<BrakeState, 'steps' | 'elapsedMs' | 'spentPico' | 'tokensUsed'> & { backtracks?: number };
@@ -23,7 +23,7 @@ export function toldStop(code: StopCode, limits: BrakeLimits, told: { facts: Flo
   facts[Fact.SpentPico] = figures.spentPico;
   facts[Fact.TokensUsed] = figures.tokensUsed;
   facts[Fact.Backtracks] = figures.backtracks ?? 0;
-  return { reason: stopReasonOf(code), detail: describeStop(code, limits, facts, told.label ?? '') };
+  return stopOf(code, limits, facts, told.label ?? '');
 }
 
 export class RunStops {

@@ -28,6 +28,8 @@ export interface RunFigures {
   cachedInputTokens: number;
   outputTokens: number;
   overshootPico: Pico;
+  /** The predictive budget bound refused the call the run stopped at (its stop's byPredictiveBound; absent or false: not). */
+  byPredictiveBound?: boolean;
 }
 
 /** One run under the configuration and the same run with no brakes. */
@@ -62,6 +64,8 @@ export interface PopulationMetrics {
   caughtEarly: number;
   savedUsd: number;
   stopReasons: Partial<Record<StopReason, number>>;
+  /** Budget stops that were the predictive bound's refusals (`budget-mode predict`; the runs' byPredictiveBound): present when any. */
+  predictiveBudgetStops?: number;
   tokens: { input: number; cached: number; output: number };
   overshootUsd: number;
   /** What the same runs cost with no brakes, in all: the baseline `savedUsd` and the false stops are measured against. */
@@ -104,6 +108,7 @@ export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[])
     into.baselineCompleted += part.baselineCompleted;
     into.falseStops += part.falseStops;
     into.caughtEarly += part.caughtEarly;
+    into.predictiveStops += part.predictiveStops;
     into.tokens.input += part.tokens.input;
     into.tokens.cached += part.tokens.cached;
     into.tokens.output += part.tokens.output;
@@ -144,6 +149,7 @@ export function tallyMetrics(tally: PopulationTally, quantiles: CostQuantiles = 
     caughtEarly: tally.caughtEarly,
     savedUsd: picoToUsd(tally.savedPico),
     stopReasons: orderedReasons,
+    ...(tally.predictiveStops === 0 ? {} : { predictiveBudgetStops: tally.predictiveStops }),
     tokens: { ...tally.tokens },
     overshootUsd: picoToUsd(tally.overshootPico),
     baselineCostUsd: picoToUsd(tally.baselinePico),

@@ -26,6 +26,8 @@ export interface PopulationTally {
   baselineCompleted: number;
   falseStops: number;
   caughtEarly: number;
+  /** Runs the predictive budget bound stopped (their byPredictiveBound). */
+  predictiveStops: number;
   tokens: { input: number; cached: number; output: number };
   stopReasons: Partial<Record<StopReason, number>>;
   /**
@@ -36,12 +38,12 @@ export interface PopulationTally {
 }
 
 export function newTally(): PopulationTally {
-  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, baselinePico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
+  return { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, baselinePico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, predictiveStops: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons: {}, costs: [] };
 }
 
 /** A TallyBuilder's state at a point (TallyBuilder.mark). */
 export interface TallyMark {
-  counts: [number, number, number, number, number, number, number, number];
+  counts: [number, number, number, number, number, number, number, number, number];
   stops: number[];
   money: bigint[];
   full: number;
@@ -67,7 +69,7 @@ const BRAKED: readonly boolean[] = STOP_REASONS.map(isBrakeStop);
 const RESERVE_GROWTH_RUNS = 4096;
 
 /** What add hands addCoded (reused: add returns before another add). */
-const coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+const coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, byPredictiveBound: false };
 const codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
 
 /** The array a builder writes before its first run (none written into it: the first add makes one). */
@@ -85,6 +87,7 @@ export class TallyBuilder {
   private baselineCompleted = 0;
   private falseStops = 0;
   private caughtEarly = 0;
+  private predictiveStops = 0;
   private inputTokens = 0;
   private cachedTokens = 0;
   private outputTokens = 0;
@@ -117,6 +120,7 @@ export class TallyBuilder {
     coded.cachedInputTokens = run.cachedInputTokens;
     coded.outputTokens = run.outputTokens;
     coded.overshootPico = run.overshootPico;
+    coded.byPredictiveBound = run.byPredictiveBound === true;
     codedBase.stop = stopCodeOf(baseline.stopReason);
     codedBase.steps = baseline.steps;
     codedBase.costPico = baseline.costPico;
@@ -136,6 +140,7 @@ export class TallyBuilder {
     this.outputTokens += run.outputTokens;
     const stop = run.stop;
     this.stops[stop]! += 1;
+    if (run.byPredictiveBound === true) this.predictiveStops += 1;
     if (stop === COMPLETED) this.completed += 1;
     else this.wasted.add(cost);
     const braked = BRAKED[stop]!;
@@ -152,7 +157,7 @@ export class TallyBuilder {
   /** Where the builder is: what rollback returns to (runs added after it forgotten; not across a finish). */
   mark(): TallyMark {
     return {
-      counts: [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens],
+      counts: [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens, this.predictiveStops],
       stops: this.stops.slice(),
       money: [this.total.value, this.wasted.value, this.saved.value, this.overshoot.value, this.baseline.value],
       full: this.full.length,
@@ -163,7 +168,7 @@ export class TallyBuilder {
 
   /** Back to `mark`: the runs added since are forgotten (their costs' arrays dropped, the array then written written over). */
   rollback(mark: TallyMark): void {
-    [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens] = mark.counts;
+    [this.runs, this.completed, this.baselineCompleted, this.falseStops, this.caughtEarly, this.inputTokens, this.cachedTokens, this.outputTokens, this.predictiveStops] = mark.counts;
     for (let code = 0; code < this.stops.length; code++) this.stops[code] = mark.stops[code]!;
     [this.total, this.wasted, this.saved, this.overshoot, this.baseline].forEach((sum, k) => sum.reset(mark.money[k]!));
     this.full.length = mark.full;
@@ -191,6 +196,7 @@ export class TallyBuilder {
       baselineCompleted: this.baselineCompleted,
       falseStops: this.falseStops,
       caughtEarly: this.caughtEarly,
+      predictiveStops: this.predictiveStops,
       tokens: { input: this.inputTokens, cached: this.cachedTokens, output: this.outputTokens },
       stopReasons,
       costs,

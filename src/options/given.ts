@@ -124,15 +124,35 @@ export function requirePopulationInputs(entry: string, inputs: unknown): void {
   });
 }
 
+/** The first field a LiveAgent needs that `value` lacks (`agentId`, `source`, `source.next`); undefined when none. */
+function liveAgentMiss(value: Record<string, unknown>): { field: string; value: unknown } | undefined {
+  if (typeof value.agentId !== 'string') return { field: 'agentId', value: value.agentId };
+  if (!isObject(value.source)) return { field: 'source', value: value.source };
+  if (typeof value.source.next !== 'function') return { field: 'source.next', value: value.source.next };
+  return undefined;
+}
+
 const LIVE_AGENT: Expected = {
   what: 'a LiveAgent ({ agentId, source: { next, exhaustedReason }, systemTokens, goalTokens })',
   hint: 'give the root agent: its id, the StepSource its calls come from, and its system and goal tokens',
-  is: (value) => typeof value.agentId === 'string' && isObject(value.source) && typeof (value.source as Record<string, unknown>).next === 'function',
+  is: (value) => liveAgentMiss(value) === undefined,
 };
 
-/** `root`, the agent a live tree starts from (runAgentTree). */
-export function requireLiveAgent(entry: string, agent: unknown): void {
-  requireOne(entry, 'root', agent, LIVE_AGENT);
+/**
+ * `root`, the agent a live tree starts from (runAgentTree), or (`started`) one an agent's `subagentFor`
+ * gives: refused at its field (`main.subagentFor(Task)`), the message saying which start it is.
+ */
+export function requireLiveAgent(entry: string, agent: unknown, started?: { field: string; said: string }): void {
+  if (started === undefined) return requireOne(entry, 'root', agent, LIVE_AGENT);
+  const miss = isObject(agent) ? liveAgentMiss(agent) : { field: '', value: agent };
+  if (miss === undefined) return;
+  const what = miss.field === '' ? shown(agent) : `its ${miss.field} ${miss.value === undefined ? 'is missing' : `is ${shown(miss.value)}`}`;
+  throw new UserError({
+    ...argumentPlace(entry, miss.field === '' ? started.field : `${started.field}.${miss.field}`),
+    code: 'invalid_input',
+    message: `${started.said}: ${what}: it is not ${LIVE_AGENT.what}`,
+    hint: 'subagentFor returns the LiveAgent a tool call starts (its id, the StepSource its calls come from, its system and goal tokens), or undefined for an ordinary tool',
+  });
 }
 
 /** `scenario` (runScenario, scenarioRuns). */

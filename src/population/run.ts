@@ -86,7 +86,7 @@ export interface PopulationRun extends RunPair {
 }
 
 /** The figures populationMetrics reads, from a replayed or synthetic run, and its strategy figures where not 0. */
-export function runFigures(r: Pick<RunResult, keyof RunFigures> & Partial<StrategyFigures>): PopulationRunFigures {
+export function runFigures(r: Pick<RunResult, Exclude<keyof RunFigures, 'byPredictiveBound'> | 'stopByPredictiveBound'> & Partial<StrategyFigures>): PopulationRunFigures {
   return {
     ...(r.summaryCalls ? { summaryCalls: r.summaryCalls, summaryCostPico: r.summaryCostPico ?? 0 } : {}),
     ...(r.strategyCacheLostTokens ? { strategyCacheLostTokens: r.strategyCacheLostTokens } : {}),
@@ -98,6 +98,7 @@ export function runFigures(r: Pick<RunResult, keyof RunFigures> & Partial<Strate
     cachedInputTokens: r.cachedInputTokens,
     outputTokens: r.outputTokens,
     overshootPico: r.overshootPico,
+    ...(r.stopByPredictiveBound === true ? { byPredictiveBound: true } : {}),
   };
 }
 

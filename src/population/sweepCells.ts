@@ -29,6 +29,7 @@ export type CellVisitor = (config: number, run: CellFigures, baseline: CellBasel
 export function runOfCell(f: CellFigures): PopulationRunFigures {
   const run: PopulationRunFigures = { stopReason: stopReasonOf(f.stop), steps: f.steps, costPico: f.costPico, inputTokens: f.inputTokens, cachedInputTokens: f.cachedInputTokens, outputTokens: f.outputTokens, overshootPico: f.overshootPico };
   if (f.strategyCacheLostTokens) run.strategyCacheLostTokens = f.strategyCacheLostTokens;
+  if (f.byPredictiveBound) run.byPredictiveBound = true;
   return run;
 }
 

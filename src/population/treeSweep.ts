@@ -29,6 +29,7 @@ export function treeRunFigures(result: TreeResult, maxCostPico: number | undefin
     cachedInputTokens: t.cachedInputTokens,
     outputTokens: t.outputTokens,
     overshootPico: maxCostPico === undefined ? 0 : overshootPico(t.costPico, maxCostPico),
+    ...(result.stopByPredictiveBound === true ? { byPredictiveBound: true } : {}),
   };
 }
 

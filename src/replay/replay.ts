@@ -69,6 +69,8 @@ export interface RunResult extends Omit<RunTotals, 'calls'> {
   cache: CacheMode;
   stopReason: StopReason;
   stopDetail: string;
+  /** The predictive budget bound refused the call the run stopped at (Stop.byPredictiveBound): present only then. */
+  stopByPredictiveBound?: true;
   /** Every model call made, backtracks and failed calls included. */
   modelCalls: number;
   /** Calls the trace holds (what an unbraked replay would make). */
@@ -255,6 +257,7 @@ export function runResultOf(
     ...(outcome.summaryCalls === undefined ? {} : { summaryCalls: outcome.summaryCalls, summaryCostPico: outcome.summaryCostPico ?? 0 }),
     ...(outcome.strategyCacheLostTokens === undefined ? {} : { strategyCacheLostTokens: outcome.strategyCacheLostTokens }),
     ...(outcome.skippedActions === undefined ? {} : { skippedActions: outcome.skippedActions }),
+    ...(outcome.stop.byPredictiveBound === true ? { stopByPredictiveBound: true as const } : {}),
     rows: outcome.rows,
   };
 }

@@ -11,7 +11,7 @@ import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { replayCompiled } from '../fast/replayFast.js';
-import { outcomeOf } from '../fast/runState.js';
+import { outcomeOf, stopByBoundOf } from '../fast/runState.js';
 import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
@@ -52,7 +52,7 @@ export interface WhatIfCell extends Partial<StrategyFigures> {
   falseStop: boolean;
   /** The brake stopped a run that did not complete in the baseline: spend it saved. */
   savedPico: number;
-  /** A budget stop under `budgetMode: 'predict'`: the predictive bound refused a call. */
+  /** The predictive budget bound refused the call the run stopped at (its stop's byPredictiveBound). */
   predictiveStop: boolean;
 }
 
@@ -61,13 +61,8 @@ export interface WhatIfBaseline extends Partial<StrategyFigures> {
   stopReason: StopReason;
   steps: number;
   costPico: number;
-  /** A budget stop under a predictive budget (present when so). */
+  /** The predictive budget bound refused the call the run stopped at (present when so). */
   predictiveStop?: true;
-}
-
-/** A budget stop under `budgetMode: 'predict'`: the predictive bound's refusal (a spend past the budget under it is a response past max_tokens). */
-function predictiveStopOf(brakes: BrakeConfig, stopReason: StopReason): boolean {
-  return brakes.budgetMode === 'predict' && brakes.maxCostPico !== undefined && stopReason === 'budget';
 }
 
 export interface WhatIfRun {
@@ -87,7 +82,7 @@ export interface WhatIfTotal extends StrategyTotals {
   costPico: bigint;
   savedPico: bigint;
   stopReasons: Partial<Record<StopReason, number>>;
-  /** Runs the predictive budget bound stopped (budget stops under `budgetMode: 'predict'`). */
+  /** Runs the predictive budget bound stopped (their stops' byPredictiveBound). */
   predictiveStops: number;
 }
 
@@ -121,8 +116,11 @@ export interface WhatIfOptions {
   engine?: 'fast' | 'readable';
 }
 
-/** A run's stop reason, steps and spend under one brake setting, and its strategy figures (present where not 0). */
-export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number } & Partial<StrategyFigures>;
+/**
+ * A run's stop reason, steps and spend under one brake setting, whether the predictive bound refused the call
+ * it stopped at (its stop's byPredictiveBound), and its strategy figures (present where not 0).
+ */
+export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number; byPredictiveBound: boolean } & Partial<StrategyFigures>;
 
 /** Run settings per (strategy, cache mode, latency) of one whatIf call: built once, shared by every run. */
 type SettingsCache = Map<CacheMode, RunSettings>;
@@ -137,7 +135,10 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   };
   const pricing = resolveTracePricing(trace, { ...common, modelPlace: COMMAND_LINE_MODEL });
   if (options.engine === 'readable') {
-    return (brakes) => replayTrace(trace, { ...common, pricing, brakes, engine: 'readable' });
+    return (brakes) => {
+      const r = replayTrace(trace, { ...common, pricing, brakes, engine: 'readable' });
+      return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, byPredictiveBound: r.stopByPredictiveBound === true, ...strategyFiguresOf(r) };
+    };
   }
   const compiled = compiledOf(trace);
   const flat = flattenPrices(pricing);
@@ -150,8 +151,11 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   const run = settings;
   return (brakes) => {
     const limits = brakeLimits(brakes, flat.contextWindow);
-    const r = inRunContext(trace, () => outcomeOf(compiled, replayCompiled(compiled, run, limits, flat), limits));
-    return { stopReason: r.reason, steps: r.steps, costPico: r.costPico, ...strategyFiguresOf(r) };
+    return inRunContext(trace, () => {
+      const st = replayCompiled(compiled, run, limits, flat);
+      const r = outcomeOf(compiled, st, limits);
+      return { stopReason: r.reason, steps: r.steps, costPico: r.costPico, byPredictiveBound: stopByBoundOf(st, limits), ...strategyFiguresOf(r) };
+    });
   };
 }
 
@@ -205,11 +209,11 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
       costPico: r.costPico,
       falseStop: baseCompleted && braked,
       savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
-      predictiveStop: predictiveStopOf(brakes, r.stopReason),
+      predictiveStop: r.byPredictiveBound,
       ...strategyFiguresOf(r),
     };
   });
-  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...(predictiveStopOf(subject.baseline, base.stopReason) ? { predictiveStop: true as const } : {}), ...strategyFiguresOf(base) };
+  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...(base.byPredictiveBound ? { predictiveStop: true as const } : {}), ...strategyFiguresOf(base) };
   return { source: subject.source, baseline, settings: cells };
 }
 

@@ -8,22 +8,13 @@
  * budget checked after each call, to compare.
  */
 import { counted } from '../plural.js';
-import type { StopReason } from '../brakes/stopReasons.js';
 
 /**
- * The words of a predictive refusal in a run's stop detail (kernel/describe.ts, StopCode.Budget when spend
- * has not reached the budget): a budget stop by the bound, not by spend reaching the budget.
+ * Whether a run's stop is the predictive bound's refusal: the fact its stop records (replay's run JSON
+ * `stopByPredictiveBound`, set by the kernel: kernel/brakes.ts stoppedByBound), not its detail's words.
  */
-const PREDICTIVE_DETAIL = /\) would take it past the limit /;
-
-/** Whether a run's stop (its reason and detail, as replay reports it) is the predictive bound's refusal. */
-export function isPredictiveStop(run: { stopReason: string; stopDetail?: string }): boolean {
-  return run.stopReason === 'budget' && run.stopDetail !== undefined && PREDICTIVE_DETAIL.test(run.stopDetail);
-}
-
-/** Budget stops of a setting whose budget mode is `predict`: the bound's (a spend that reaches the budget under it is a response past max_tokens). */
-export function predictiveBudgetStops(budgetMode: string | undefined, stopReasons: Partial<Record<StopReason | string, number>>): number {
-  return budgetMode === 'predict' ? (stopReasons.budget ?? 0) : 0;
+export function isPredictiveStop(run: { stopReason: string; stopByPredictiveBound?: boolean }): boolean {
+  return run.stopReason === 'budget' && run.stopByPredictiveBound === true;
 }
 
 /**

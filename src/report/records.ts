@@ -20,6 +20,8 @@ export interface RunRecord extends StrategyFigureRecord, MeteredTotals {
   recordedModel: string;
   stopReason: string;
   stopDetail: string;
+  /** The predictive budget bound refused the call the run stopped at: present (true) only then. */
+  stopByPredictiveBound?: true;
   steps: number;
   modelCalls: number;
   recordedCalls: number;
@@ -89,6 +91,7 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
     recordedModel: run.recordedModel,
     stopReason: run.stopReason,
     stopDetail: run.stopDetail,
+    ...(run.stopByPredictiveBound === true ? { stopByPredictiveBound: true as const } : {}),
     steps: run.steps,
     modelCalls: run.modelCalls,
     recordedCalls: run.recordedCalls,

@@ -1,8 +1,6 @@
-/** Renders a replay report as JSON, a table, CSV or an ASCII chart. Output is a pure function of input. */
+/** Renders a replay report as JSON, a table, CSV or an ASCII chart (replayChart.ts). Output is a pure function of input. */
 import { isPredictiveStop, predictiveStopsLine } from './predictiveStops.js';
-import asciichart from 'asciichart';
 import type { RunResult } from '../replay/replay.js';
-import { picoToUsd } from '../money.js';
 import type { ReplayReport } from './replayReport.js';
 import type { RunRecord } from './records.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
@@ -11,7 +9,7 @@ import { formatUsdNumber } from './money.js';
 import { csvSettings } from './scenarios.js';
 import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
-import { printableCell, shortenPaths, tokenCount, truncateMiddle, wrapLine } from './text.js';
+import { shortenPaths, tokenCount, wrapLine } from './text.js';
 import { strategyFields } from './strategyFields.js';
 import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
 import { percentText } from './percentText.js';
@@ -19,7 +17,11 @@ import { percentText } from './percentText.js';
 export type { ReportFormat } from '../cli/options.js';
 export { REPORT_FORMATS } from '../cli/options.js';
 import type { ReportFormat } from '../cli/options.js';
-import { maxOf } from '../metrics/extremes.js';
+import { renderChart } from './replayChart.js';
+import { runsPerModelText } from './modelCounts.js';
+
+export { chartUsd } from './replayChart.js';
+export { runsPerModelText } from './modelCounts.js';
 
 export function renderJson(report: unknown): string {
   return JSON.stringify(report, null, 2) + '\n';
@@ -99,14 +101,6 @@ function modelCounts(report: ReplayReport): string {
   return runsPerModelText(report.runs.map((run) => run.model));
 }
 
-/** `deepseek-chat 23, deepseek-reasoner 15`: each run's model counted, by name; the one model alone; `-` for none. */
-export function runsPerModelText(models: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
-  if (counts.size <= 1) return [...counts.keys()][0] ?? '-';
-  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, n]) => `${model} ${n}`).join(', ');
-}
-
 interface RunColumn extends Column {
   cell: (run: RunRecord, source: string) => Cell;
   /** Shown only with --wide. */
@@ -167,51 +161,6 @@ export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIE
   const predictive = predictiveStopsLine(report.runs.filter(isPredictiveStop).length);
   if (predictive !== '') text += wrapLine('', predictive, view.width);
   return `${text}\n${reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
-}
-
-/** Columns asciichart's axis labels take (11-wide labels and the axis). */
-const CHART_LABEL_WIDTH = 14;
-
-/** A cost axis label in the report's money format, right-aligned. */
-export function chartUsd(usd: number): string {
-  return formatUsdNumber(Math.max(0, usd)).padStart(11);
-}
-
-/** At most `points` values: the largest of each run of ⌈n/points⌉ consecutive ones (so peaks stay). */
-function bucketMax(values: readonly number[], points: number): number[] {
-  const per = Math.ceil(values.length / Math.max(1, points));
-  if (per <= 1) return [...values];
-  const out: number[] = [];
-  for (let i = 0; i < values.length; i += per) out.push(maxOf(values.slice(i, i + per)));
-  return out;
-}
-
-/** Tokens per call and cumulative cost of each run, as ASCII charts (needs runs replayed with keepSteps). */
-export function renderChart(results: readonly RunResult[], report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
-  const parts: string[] = [];
-  for (const run of results) {
-    const name = truncateMiddle(printableCell(run.source), Math.max(20, view.width - 50));
-    if (run.rows.length === 0) {
-      parts.push(`${name}: no model calls\n`);
-      continue;
-    }
-    const points = view.width - CHART_LABEL_WIDTH;
-    const input = bucketMax(run.rows.map((row) => row.inputTokens), points);
-    const cached = bucketMax(run.rows.map((row) => row.cachedInputTokens), points);
-    const cost = bucketMax(run.rows.map((row) => picoToUsd(row.cumulativeCostPico)), points);
-    const anyCached = cached.some((n) => n > 0);
-    const per = Math.ceil(run.rows.length / points);
-    parts.push(
-      `${name} — ${printableCell(run.model)}, stop: ${run.stopReason}\n` +
-        `input tokens per call (${run.rows.length} calls${per > 1 ? `, largest of every ${per} per column` : ''})${anyCached ? ', upper line; cached part, lower line' : ''}\n` +
-        asciichart.plot(anyCached ? [input, cached] : input, { height: 10, format: (x: number) => x.toFixed(0).padStart(11) }) +
-        `\ncumulative cost (USD)\n` +
-        asciichart.plot(cost, { height: 10, format: chartUsd }) +
-        '\n',
-    );
-  }
-  parts.push(reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width }));
-  return parts.join('\n');
 }
 
 export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[], view: ReportView = DEFAULT_VIEW): string {

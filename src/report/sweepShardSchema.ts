@@ -49,6 +49,7 @@ function rowShape() {
     caughtEarly: count(),
     savedUsd: usd(),
     stopReasons: z.partialRecord(z.enum(STOP_REASONS), count()),
+    predictiveBudgetStops: count().min(1).optional(),
     tokens: z.strictObject({ input: count(), cached: count(), output: count() }),
     overshootUsd: usd(),
     baselineCostUsd: usd(),
@@ -74,6 +75,8 @@ export function rowProblems(row: RowShape): RowProblem[] {
   const stops = Object.values(row.stopReasons).reduce<number>((sum, n) => sum + (n ?? 0), 0);
   if (stops !== runs) at('stopReasons', `add up to ${stops} runs, not the ${runs} runs`);
   else if ((row.stopReasons.completed ?? 0) !== completed) at('stopReasons.completed', `is ${row.stopReasons.completed ?? 0}, not the ${completed} completed runs`);
+  const predictive = row.predictiveBudgetStops ?? 0;
+  if (predictive > (row.stopReasons.budget ?? 0)) at('predictiveBudgetStops', `is ${predictive}, more than the ${row.stopReasons.budget ?? 0} budget stops`);
   if ((row.costPerCompletedUsd === null) !== (completed === 0)) at('costPerCompletedUsd', completed === 0 ? 'must be null when no run completed' : 'is null, but runs completed');
   const { p50, p95, max, mean } = row.costPerRunUsd;
   if (!(p50 <= p95 && p95 <= max && mean <= max)) at('costPerRunUsd', `p50 ${p50} ≤ p95 ${p95} ≤ max ${max} and mean ${mean} ≤ max do not hold`);

@@ -5,7 +5,7 @@
  * cells or the table's text whole (measuring in one pass, not three, took its CPU from ~1.4× JSON's to
  * within ~5%). The recommendation and the notes under it (shared with the chart).
  */
-import { predictiveBudgetStops, predictiveStopsLine } from './predictiveStops.js';
+import { predictiveStopsLine } from './predictiveStops.js';
 import { counted } from '../plural.js';
 import { formatUsdNumber as usd } from './money.js';
 import { percentText } from './percentText.js';
@@ -98,12 +98,9 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView): Genera
   yield notesAndFooter(report, view.width);
 }
 
-/** The budget mode a row's brakes (brakeSpec: `max-cost=2,budget-mode=predict`) say. */
-const budgetModeOf = (brakes: string): string | undefined => /(?:^|,)budget-mode=(\w+)/.exec(brakes)?.[1];
-
 /** Under the table, when the predictive budget stopped runs: how many, in how many configurations. */
 function predictiveSweepLine(report: SweepReport, width: number): string {
-  const counts = report.configurations.map((row) => predictiveBudgetStops(budgetModeOf(row.brakes), row.stopReasons)).filter((n) => n > 0);
+  const counts = report.configurations.map((row) => row.predictiveBudgetStops ?? 0).filter((n) => n > 0);
   const runs = counts.reduce((sum, n) => sum + n, 0);
   return runs === 0 ? '' : wrapLine('', predictiveStopsLine(runs, `(in ${counted(counts.length, 'configuration')})`), width);
 }

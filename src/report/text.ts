@@ -128,7 +128,7 @@ function sharedExtension(names: readonly string[]): string {
 export type RunsInFiles = 'all' | 'some';
 
 /** `[file, '#run']`: a name split at the first `#` of its last segment (`['x.jsonl.gz', '#main.1']`); `[name, '']` without one. */
-function splitRun(name: string): [string, string] {
+export function splitRun(name: string): [string, string] {
   const segment = name.lastIndexOf('/') + 1;
   const at = name.indexOf('#', segment);
   return at <= segment ? [name, ''] : [name.slice(0, at), name.slice(at)];

@@ -18,11 +18,11 @@ import { formatTable, type Cell, type Column } from './table.js';
 import { displayWidth, printableText, tokenCount } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import { unrecordedAgentsWarnings, type ReportWarning } from './warnings.js';
-import { strategyFieldsText } from './strategyFields.js';
 import { FIGURE_KEYS, strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
 import { addStrategyFigures, type StrategyFigures } from '../loop/types.js';
 import { counted } from '../plural.js';
 import { maxOf } from '../metrics/extremes.js';
+import { treeLines } from './treeLines.js';
 import { treeOvershootLine, treeOvershootPico, treesOvershoot, type TreesOvershoot } from './treeOvershoot.js';
 
 /** `subagent-max-steps=2,subagent-max-cost=0.05`: the per-agent limits under their flags' names (subagentLimitsSpec); `none` without them. */
@@ -30,14 +30,17 @@ export function subagentSpec(limits: SubagentLimits | undefined): string {
   return subagentLimitsSpec(limits);
 }
 
-/** A sub-agent that ran in the background and that a brake stopped (its parent's Task call had returned at launch: it ends none). */
-function stoppedInBackground(agent: Pick<AgentResult, 'background' | 'stop'>): boolean {
-  return agent.background === true && agent.stop?.by !== undefined && agent.stop.by !== 'parent';
+/**
+ * A sub-agent a brake stopped whose stop ends no call of its parent: it ran in the background (its Task
+ * call had returned at launch), or it is unlinked (its parentToolCallId is no call of its parent).
+ */
+function stoppedEndingNoCall(agent: Pick<AgentResult, 'background' | 'unlinked' | 'stop'>): boolean {
+  return (agent.background === true || agent.unlinked === true) && agent.stop?.by !== undefined && agent.stop.by !== 'parent';
 }
 
 /** Recorded trees are replayed open loop: what an agent did after a sub-agent was stopped is as recorded. */
 export function treeOpenLoopWarning(trees: readonly TreeResult[]): ReportWarning[] {
-  const cut = trees.filter((tree) => tree.agents.some((agent) => agent.endedToolCall !== undefined || stoppedInBackground(agent))).length;
+  const cut = trees.filter((tree) => tree.agents.some((agent) => agent.endedToolCall !== undefined || stoppedEndingNoCall(agent))).length;
   return [
     {
       code: 'open_loop',
@@ -81,6 +84,8 @@ export interface TreeAgentRecord extends StrategyFigureRecord {
   endedToolCall?: string;
   /** It ran in the background: its parent's Task call returned at launch, and its stop ends none (no `endedToolCall`). */
   background?: true;
+  /** Its parentToolCallId is no tool call of its parent (the tree's note says so): its start is unknown, and its stop ends none. */
+  unlinked?: true;
 }
 
 export interface TreeRecord {
@@ -88,9 +93,12 @@ export interface TreeRecord {
   stopReason: string;
   stopDetail: string;
   stopped: { agent: string; reason: string; by: string; detail: string }[];
-  totals: Omit<TreeAgentRecord, 'sessionId' | 'agent' | 'kind' | 'parent' | 'parentToolCallId' | 'stopReason' | 'stopDetail' | 'stoppedBy' | 'endedToolCall' | 'background' | 'partsStarted'>;
+  totals: Omit<TreeAgentRecord, 'sessionId' | 'agent' | 'kind' | 'parent' | 'parentToolCallId' | 'stopReason' | 'stopDetail' | 'stoppedBy' | 'endedToolCall' | 'background' | 'unlinked' | 'partsStarted'>;
   agents: TreeAgentRecord[];
+  /** The tree's own notes (how its agents were linked: tree notes) first, then its agents' import notes (`agent: note`). */
   notes: string[];
+  /** How many of `notes`, the first, are the tree's own; the rest are import notes. */
+  treeNotes: number;
   /** Spend past the tree's budget (treeOvershootPico); only under a budget brake (`--max-cost`). */
   overshootUsd?: number;
 }
@@ -141,6 +149,7 @@ function agentRow(sessionId: string, agent: AgentResult): TreeAgentRecord {
   if (agent.parentToolCallId !== undefined) record.parentToolCallId = agent.parentToolCallId;
   if (agent.endedToolCall) record.endedToolCall = `${agent.endedToolCall.agentId}/${agent.endedToolCall.toolCallId} ended with ${agent.endedToolCall.reason}`;
   if (agent.background) record.background = true;
+  if (agent.unlinked) record.unlinked = true;
   return record;
 }
 
@@ -156,6 +165,7 @@ export function treeRecord(tree: TreeResult, brakes?: Pick<BrakeConfig, 'maxCost
     totals: figures({ ...tree.totals, recordedCalls, parts }, models),
     agents: tree.agents.map((agent) => agentRow(tree.sessionId, agent)),
     notes: [...tree.notes, ...new Set(tree.agents.flatMap((agent) => agent.notes.map((note) => `${agent.agentId}: ${note}`)))],
+    treeNotes: tree.notes.length,
     ...(brakes?.maxCostPico === undefined ? {} : { overshootUsd: picoToUsd(treeOvershootPico(tree.totals, brakes)) }),
   };
 }
@@ -204,14 +214,6 @@ const TABLE_COLUMNS: Column[] = [
   { header: 'stop', shrink: true },
 ];
 
-/** Who stopped an agent, in words (the table's stop column says it in one word: tree, limit, own, parent). */
-const STOPPED_BY: Record<string, string> = {
-  tree: "the tree's brakes (on the tree's totals)",
-  subagent: 'the per-agent limit (--subagent-max-*)',
-  own: "its run's own brakes",
-  parent: 'its parent stopping',
-};
-
 /**
  * `budget (tree)`: the stop reason and which check (tree, limit, own, parent) stopped the agent; `bg` for one
  * that ran in the background (`budget (tree, bg)`: short, as the column is cut first; a line under the table says it in words).
@@ -220,13 +222,6 @@ function stopCell(record: Pick<TreeAgentRecord, 'stopReason' | 'stoppedBy' | 'ba
   if (record.stopReason === '') return record.background ? '- (bg)' : '-';
   const marks = [...(record.stoppedBy === '' ? [] : [record.stoppedBy === 'subagent' ? 'limit' : record.stoppedBy]), ...(record.background ? ['bg'] : [])];
   return marks.length === 0 ? record.stopReason : `${record.stopReason} (${marks.join(', ')})`;
-}
-
-/** `background: bg1 stopped with budget; its Task call main/toolu_… had returned at launch, so no call ended`. */
-function backgroundStopLine(agent: TreeAgentRecord): string | undefined {
-  if (!agent.background || agent.stoppedBy === '' || agent.stoppedBy === 'parent') return undefined;
-  const call = agent.parent === undefined ? 'its Task call' : `its Task call ${agent.parent}/${agent.parentToolCallId ?? '?'}`;
-  return `background: ${agent.agent} stopped with ${agent.stopReason}; ${call} had returned at launch, so no call ended`;
 }
 
 function tableRow(name: string, parent: string, r: TreeRecord['totals'], stop: string, modelName: (model: string) => string): Cell[] {
@@ -264,14 +259,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
   for (const tree of report.trees) {
     text += labelledLine(printableText(`session ${tree.sessionId}: ${tree.stopReason}${tree.stopDetail ? ` (${tree.stopDetail})` : ''}`), view.width);
     text += treeTable(tree, view);
-    for (const stop of tree.stopped) text += labelledLine(printableText(`stopped: ${stop.agent} by ${STOPPED_BY[stop.by] ?? stop.by} — ${stop.reason}: ${stop.detail}`), view.width);
-    for (const agent of tree.agents) if (agent.endedToolCall) text += labelledLine(printableText(`task call: ${agent.endedToolCall}`), view.width);
-    for (const line of tree.agents.map(backgroundStopLine)) if (line !== undefined) text += labelledLine(printableText(line), view.width);
-    const strategy = strategyFieldsText(tree.totals);
-    if (strategy !== '') text += labelledLine(`context strategy (tree): ${strategy}`, view.width);
-    if (view.wide) for (const note of tree.notes) text += labelledLine(printableText(`note: ${note}`), view.width);
-    else if (tree.notes.length > 0) text += `notes: ${counted(tree.notes.length, 'import note')} (shown with --wide, or in --format json)\n`;
-    text += '\n';
+    text += treeLines(tree, view) + '\n';
   }
   const s = report.summary;
   text += `${counted(s.trees, 'session tree')}, ${counted(s.agents, 'agent')}, ${counted(s.calls, 'call')}, ${formatUsdNumber(s.costUsd)}; ${counted(s.stoppedAgents, 'agent')} stopped by a brake\n`;

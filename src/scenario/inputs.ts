@@ -6,7 +6,7 @@
  * readers (which detect their own formats from the content).
  */
 import { UserError, type InputIssue } from '../errors.js';
-import { collectInputFiles, type UnreadInput } from '../io/collectInputs.js';
+import { collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { peekRegularFile } from '../io/readInput.js';
 import { lineFormat, looksLikeCassette, TRACE_FORMATS, type TraceFormat } from '../import/formats.js';
 import { looksLikeUnmarkedScenario, namesScenarioKey, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
@@ -47,21 +47,22 @@ export function splitInputs(files: readonly string[]): { scenarioFiles: string[]
  * The trace files the paths name, for commands that need recordings. A scenario file named as a path is
  * refused with what to do instead (`instead`), and so are the scenario files a directory or glob brought
  * in when no trace file is left; otherwise those are left out and `skipped` lists them. `repeated`: the
- * inputs given more than once; `unread`: with `read.skipBad`, the pipes and devices left unopened (see collectInputFiles).
+ * inputs given more than once; `unread`: with `read.skipBad`, the pipes and devices left unopened; `broughtIn`: the
+ * files a directory or glob brought in (see collectInputFiles).
  */
 export function recordedInputsOnly(
   paths: readonly string[],
   command: string,
   instead: string,
   read: { skipBad?: boolean } = {},
-): { traceFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[] } {
-  const { files, repeated, unread } = collectInputFiles(paths, read);
+): { traceFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
+  const { files, repeated, unread, broughtIn } = collectInputFiles(paths, read);
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const refused = traceFiles.length === 0 ? scenarioFiles : scenarioFiles.filter((file) => paths.includes(file));
   if (refused.length > 0) {
     throw new UserError(refused.map((file) => ({ file, code: 'scenario_input', message: `is a scenario file: ${command} needs recorded traces`, hint: instead })));
   }
-  return { traceFiles, skipped: scenarioFiles, repeated, unread };
+  return { traceFiles, skipped: scenarioFiles, repeated, unread, broughtIn };
 }
 
 /**

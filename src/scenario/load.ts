@@ -83,21 +83,35 @@ function scalarText(doc: Document, text: string, path: readonly PropertyKey[]): 
 /** Parses and validates scenario text with a synthetic population; `file` names it in every issue. */
 export function parseScenario(text: string, file: string): Scenario {
   requireStrings('parseScenario', { text, file });
-  const { lineOf: lineAt, ...scenario } = parseAnyScenario(text, file);
-  if (scenario.population === undefined) {
-    const line = lineAt(['traces']);
-    throw new UserError({
-      file,
-      ...(line === undefined ? {} : { line }),
-      field: 'population',
-      code: 'no_population',
-      message: 'has no synthetic population (its runs are the recorded traces it names)',
-      hint: 'run it with `loopcost check`, or give its traces to this command directly',
-    });
-  }
+  const read = parseEitherScenario(text, file);
+  if ('checkOnly' in read) throw noPopulation(read.checkOnly);
+  return read.scenario;
+}
+
+/**
+ * Scenario text of either kind, parsed once: with a synthetic population (`scenario`), or with recorded
+ * `traces:` only (`checkOnly`), which only `check` runs (replay leaves one a directory brings in out: checkOnly.ts).
+ */
+export function parseEitherScenario(text: string, file: string): { scenario: Scenario } | { checkOnly: AnyScenario } {
+  const read = parseAnyScenario(text, file);
+  if (read.population === undefined) return { checkOnly: read };
+  const { lineOf: lineAt, ...scenario } = read;
   keepLines(scenario, lineAt);
   keepFitWarnings(scenario, text);
-  return scenario as Scenario;
+  return { scenario: scenario as Scenario };
+}
+
+/** The refusal of a scenario with no population where its synthetic runs are needed, at its `traces:` line. */
+export function noPopulation(scenario: AnyScenario): UserError {
+  const line = scenario.lineOf(['traces']);
+  return new UserError({
+    file: scenario.source,
+    ...(line === undefined ? {} : { line }),
+    field: 'population',
+    code: 'no_population',
+    message: 'has no synthetic population (its runs are the recorded traces it names)',
+    hint: 'run it with `loopcost check`, or give its traces to this command directly',
+  });
 }
 
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
@@ -227,6 +241,11 @@ export function loadScenarioFile(path: string): Scenario {
 
 export function loadAnyScenarioFile(path: string): AnyScenario {
   return parseAnyScenario(scenarioText(path), path);
+}
+
+/** A scenario file of either kind, read once (parseEitherScenario). */
+export function loadEitherScenarioFile(path: string): { scenario: Scenario } | { checkOnly: AnyScenario } {
+  return parseEitherScenario(scenarioText(path), path);
 }
 
 /** A file's text, a trace refused as one before it is read as YAML (inputs.ts). */

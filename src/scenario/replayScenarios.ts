@@ -9,7 +9,8 @@ import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import type { ScenarioRunSettings } from '../report/scenarios.js';
-import { loadScenarioFile, type Scenario } from './load.js';
+import { loadReplayScenarioFiles } from './checkOnly.js';
+import type { AnyScenario, Scenario } from './load.js';
 import { prepareScenario, resolveScenarioPricing, runSynthetic, strategyPlaceOf, type RunScenarioOptions } from './run.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from './settings.js';
@@ -22,9 +23,19 @@ export interface ScenarioInput {
   strategyPlace: StrategyPlace;
 }
 
-/** Every file read and checked up front, so one bad file fails the command before anything runs. */
-export function loadScenarioInputs(files: readonly string[], overrides: ScenarioOverrides): ScenarioInput[] {
-  return files.map(loadScenarioFile).map((scenario) => ({ scenario, settings: scenarioSettings(scenario, overrides), strategyPlace: strategyPlaceOf(scenario, overrides) }));
+/**
+ * Every file read and checked up front, so one bad file fails the command before anything runs; a file for
+ * check only (recorded `traces:`, no population) that a directory or glob brought in is left out, listed in
+ * `checkOnly` (checkOnly.ts). `read`: the paths as given and how many trace files they hold (by default
+ * every file counts as named).
+ */
+export function loadScenarioInputs(
+  files: readonly string[],
+  overrides: ScenarioOverrides,
+  read: { named: readonly string[]; traceFiles: number } = { named: files, traceFiles: 0 },
+): { inputs: ScenarioInput[]; checkOnly: AnyScenario[] } {
+  const { scenarios, checkOnly } = loadReplayScenarioFiles(files, read);
+  return { inputs: scenarios.map((scenario) => ({ scenario, settings: scenarioSettings(scenario, overrides), strategyPlace: strategyPlaceOf(scenario, overrides) })), checkOnly };
 }
 
 /** What a scenario input's runs ran under, as reports name it. */

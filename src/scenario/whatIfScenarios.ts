@@ -17,7 +17,7 @@ export function* scenarioWhatIfSubjects(inputs: readonly ScenarioInput[], option
         baseline: settings.brakes,
         replay: (brakes) => {
           const { result } = runSynthetic({ ...prepared, brakes }, run);
-          return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, ...strategyFiguresOf(result) };
+          return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, byPredictiveBound: result.stopByPredictiveBound === true, ...strategyFiguresOf(result) };
         },
       };
     }

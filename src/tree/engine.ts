@@ -13,9 +13,10 @@
  * as a lone replay ends it. The rule when an agent stops (by a brake, at its own call):
  * - its remaining calls and parts are not made, nor are those of the sub-agents it started;
  * - a sub-agent's stop ends the parent's tool call that started it (its Task call) with that stop reason —
- *   unless it ran in the background (AgentRef.background: that call had returned at launch), when it ends
- *   no call; either way the parent goes on: its next call is checked like any other against the tree's
- *   totals, and the background sub-agent's calls count toward them as they were scheduled. Spend, steps,
+ *   unless it ran in the background (AgentRef.background: that call had returned at launch), or its
+ *   `parentToolCallId` is no call of its parent (unlinked: its start is unknown), when it ends no call;
+ *   either way the parent goes on: its next call is checked like any other against the tree's totals,
+ *   and the background sub-agent's calls count toward them as they were scheduled. Spend, steps,
  *   time and tokens never go down, so after a tree brake stopped a sub-agent the parent's next call is
  *   refused too (the tree stops) — except under `budget-mode=predict`, where a smaller call may still fit;
  * - the main agent's stop ends the tree.
@@ -28,7 +29,7 @@ import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
-import type { SessionTree } from './group.js';
+import { unlinkedAgents, type SessionTree } from './group.js';
 import { treeSchedule } from './schedule.js';
 import type { Running, SubagentLimits } from './budget.js';
 import { TreeReplay, type AgentState, type TreeStop } from './treeReplay.js';
@@ -71,9 +72,10 @@ export function playSessionTree(tree: SessionTree, options: TreeEngineOptions): 
 function treeResultOf(tree: SessionTree, states: AgentState[], ran: { stops: TreeStop[]; live: Running; pricingOf: TreeEngineOptions['pricingOf'] }): TreeResult {
   const { stops, live } = ran;
   const totals: TreeTotals = emptyTotals();
+  const unlinked = new Set(unlinkedAgents(tree));
   const agents: AgentResult[] = tree.agents.map((agent, a) => {
     const state = states[a]!;
-    const record = agentRecord(agent, state.outcomes, { stop: state.stop, pricedAs: agent.runs.map((run) => ran.pricingOf(run).model) });
+    const record = agentRecord(agent, state.outcomes, { stop: state.stop, pricedAs: agent.runs.map((run) => ran.pricingOf(run).model), unlinked: unlinked.has(agent) });
     addTotals(totals, record);
     return record;
   });
@@ -89,6 +91,7 @@ function treeResultOf(tree: SessionTree, states: AgentState[], ran: { stops: Tre
     totals,
     stopReason,
     stopDetail: rootStop === undefined ? '' : treeStopDetail({ agentId: tree.agents[rootIndex]!.agentId, parts: tree.agents[rootIndex]!.runs.length }, states[rootIndex]!, totals.steps),
+    ...(rootStop?.byPredictiveBound === true ? { stopByPredictiveBound: true as const } : {}),
     stopped: stops.map(({ agent, stop }) => ({ agentId: tree.agents[agent]!.agentId, ...stop })),
     notes: [...tree.notes],
   };

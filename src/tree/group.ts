@@ -80,15 +80,24 @@ function treeNotes(tree: SessionTree): string[] {
  * of its parent (in a tree without dates, after all of them; schedule.ts).
  */
 function unmatchedCallNote(tree: SessionTree): string[] {
-  const byId = new Map(tree.agents.map((agent) => [agent.agentId, agent]));
-  const unmatched = tree.agents.filter((agent) => {
-    const parent = agent.parentAgentId === undefined ? undefined : byId.get(agent.parentAgentId);
-    return parent !== undefined && parent !== agent && agent.parentToolCallId !== undefined && ownerCall(parent, agent.parentToolCallId) === undefined;
-  });
+  const unmatched = unlinkedAgents(tree);
   if (unmatched.length === 0) return [];
   const said = unmatched.map((agent) => `sub-agent ${agent.agentId}'s parentToolCallId ${agent.parentToolCallId} is no tool call of ${agent.parentAgentId}`);
   const each = unmatched.length === 1 ? 'it replays' : 'each replays';
   return [`session ${tree.sessionId}: ${said.join('; ')}: ${each} unlinked, its start tied to no call of its parent (its calls count toward the tree)`];
+}
+
+/**
+ * The sub-agents of `tree` whose `parentToolCallId` is no tool call of their parent's runs (the parent
+ * among the tree's agents): each is unlinked, its start unknown — tied to no call, so its stop ends none.
+ * The rule unmatchedCallNote tells and the tree's result holds (engine.ts: AgentResult.unlinked).
+ */
+export function unlinkedAgents(tree: Pick<SessionTree, 'agents'>): TreeAgent[] {
+  const byId = new Map(tree.agents.map((agent) => [agent.agentId, agent]));
+  return tree.agents.filter((agent) => {
+    const parent = agent.parentAgentId === undefined ? undefined : byId.get(agent.parentAgentId);
+    return parent !== undefined && parent !== agent && agent.parentToolCallId !== undefined && ownerCall(parent, agent.parentToolCallId) === undefined;
+  });
 }
 
 /**

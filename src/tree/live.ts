@@ -20,7 +20,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
 import { requireLiveAgent } from '../options/given.js';
 import { validateLiveTreeOptions } from '../options/liveTree.js';
-import { optionsFile, OptionIssues, pricingIssue, type Issue } from '../options/rules.js';
+import { isObject, optionsFile, OptionIssues, pricingIssue, type Issue } from '../options/rules.js';
 import { beforeCall, playCall, type CallHooks } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
@@ -158,7 +158,12 @@ function subagentCall(run: TreeRun, call: { parent: Started; tool: ToolCallRecor
   const { parent, tool, toolCallId } = call;
   const child = parent.agent.subagentFor?.(tool);
   if (!child) return tool;
-  requireAgentPricing(child, { field: `${parent.agentId}.subagentFor(${tool.name}).pricing`, started: `sub-agent ${child.agentId} (started by ${parent.agentId}'s tool call ${toolCallId})` });
+  // Checked as the root is (its shape, then its prices), before it is asked for a step.
+  const field = `${parent.agentId}.subagentFor(${tool.name})`;
+  const id = isObject(child) && typeof child.agentId === 'string' ? ` ${child.agentId}` : '';
+  const started = `sub-agent${id} (started by ${parent.agentId}'s tool call ${toolCallId})`;
+  requireLiveAgent('runAgentTree', child, { field, said: started });
+  requireAgentPricing(child, { field: `${field}.pricing`, started });
   const ran = runAgent(run, { agent: child, parent: { agentId: parent.agentId, toolCallId } });
   return ran.stop?.by !== undefined ? { ...tool, error: subagentStopError(ran.agentId, ran.stop.reason) } : tool;
 }

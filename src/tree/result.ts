@@ -37,6 +37,11 @@ export interface AgentResult extends TreeTotals {
   parentToolCallId?: string;
   /** It ran in the background: its parent's tool call had returned at launch, so its stop ends none (no `endedToolCall`). */
   background?: true;
+  /**
+   * Its `parentToolCallId` is no tool call of its parent's runs (the tree's note says so: group.ts
+   * unlinkedAgents): its start is unknown, tied to no call, so its stop ends none (no `endedToolCall`).
+   */
+  unlinked?: true;
   /** Runs (parts) the agent's calls span, and how many of them made a call. */
   parts: number;
   partsStarted: number;
@@ -50,7 +55,7 @@ export interface AgentResult extends TreeTotals {
    * agent (agentStopDetail): `part 3 of 3: final answer after 1 step; agent: 152 steps`.
    */
   stop?: AgentStop;
-  /** A sub-agent stopped by a brake: the parent's tool call it ended, with that stop reason (none for one in the background). */
+  /** A sub-agent stopped by a brake: the parent's tool call it ended, with that stop reason (none for one in the background, or unlinked). */
   endedToolCall?: { agentId: string; toolCallId: string; reason: StopReason };
   /** What the importer noted about the agent's runs (a missing sub-agent file, a cut line). */
   notes: string[];
@@ -64,6 +69,8 @@ export interface TreeResult {
   /** The main agent's stop (the session's); without a main agent, the first brake stop. */
   stopReason: StopReason;
   stopDetail: string;
+  /** That stop was the predictive budget bound's refusal (the kernel's flag on the root agent's stop); absent otherwise. */
+  stopByPredictiveBound?: true;
   /** Every agent a brake stopped (not those cut because their parent stopped), in the order it happened. */
   stopped: ({ agentId: string } & AgentStop)[];
   notes: string[];
@@ -141,7 +148,11 @@ function agentStopDetail(stop: AgentStop, agent: { part: number; parts: number; 
   return { ...stop, detail: stopDetailOver(stop.detail, agent, { name: 'agent', steps: agent.steps }) };
 }
 
-export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | undefined)[], ended: { stop: AgentStop | undefined; pricedAs: readonly string[] }): AgentResult {
+/**
+ * An agent's result from its parts' outcomes. `ended.unlinked`: its `parentToolCallId` is no call of its
+ * parent (group.ts unlinkedAgents), so its stop ends no call.
+ */
+export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | undefined)[], ended: { stop: AgentStop | undefined; pricedAs: readonly string[]; unlinked?: boolean }): AgentResult {
   const { stop } = ended;
   const record: AgentResult = {
     agentId: agent.agentId,
@@ -157,6 +168,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   if (agent.parentAgentId !== undefined) record.parentAgentId = agent.parentAgentId;
   if (agent.parentToolCallId !== undefined) record.parentToolCallId = agent.parentToolCallId;
   if (agent.background) record.background = true;
+  if (ended.unlinked === true) record.unlinked = true;
   let last: Stop | undefined;
   outcomes.forEach((outcome, r) => {
     if (!outcome) return;
@@ -166,8 +178,9 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   });
   const finalStop: AgentStop | undefined = stop ?? last;
   if (finalStop) record.stop = agentStopDetail(finalStop, { part: lastPartStarted(outcomes), parts: agent.runs.length, steps: record.steps });
-  // A background sub-agent's tool call returned at launch: its stop reaches the parent later (a notification), ending no call.
-  if (stop && stop.by !== 'parent' && !agent.background && agent.parentAgentId !== undefined && agent.parentToolCallId !== undefined) {
+  // A background sub-agent's tool call returned at launch: its stop reaches the parent later (a notification), ending no call;
+  // an unlinked one's id names no call of its parent: its start is unknown, and its stop ends none either.
+  if (stop && stop.by !== 'parent' && !agent.background && !record.unlinked && agent.parentAgentId !== undefined && agent.parentToolCallId !== undefined) {
     record.endedToolCall = { agentId: agent.parentAgentId, toolCallId: agent.parentToolCallId, reason: stop.reason };
   }
   return record;

@@ -13,14 +13,12 @@ describe('loopcost check', () => {
   it('passes on the bundled scenarios (the built CLI, as CI runs it): every expectation holds, exit 0', () => {
     const run = spawnSync(process.execPath, ['bin/loopcost.js', 'check', 'scenarios/'], { encoding: 'utf8' });
     expect(run.stderr).not.toMatch(/internal error/);
-    // The directory's trace files are not scenarios: said once, in a sentence a newcomer can read.
-    const traceFiles = readdirSync('scenarios').filter((name) => name.endsWith('.jsonl'));
-    const named = `${traceFiles.slice(0, 3).map((name) => `scenarios/${name}`).join(', ')} and ${traceFiles.length - 3} more`;
-    expect(run.stderr).toBe(`loopcost: ${traceFiles.length} trace files among the inputs left out (${named}): check runs only the traces a scenario file names under 'traces:'\n`);
+    // The directory's trace files are the recordings its *.check.yaml files name under traces:, so none is left out.
+    expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^loopcost check: PASS: 8 scenarios, (\d+) expectations, 0 failed/);
+    expect(run.stdout).toMatch(/^loopcost check: PASS: 13 scenarios, (\d+) expectations, 0 failed/);
     // Every bundled scenario file carries expectations.
-    const checked = [...run.stdout.matchAll(/^([a-z ]+): (scenarios\/\S+\.yaml), \d+ synthetic runs/gm)].map((m) => m[2]);
+    const checked = [...run.stdout.matchAll(/^([a-z ()]+): (scenarios\/\S+\.yaml), \d+ (?:synthetic|recorded) runs?/gm)].map((m) => m[2]);
     expect(checked).toEqual(readdirSync('scenarios').filter((name) => name.endsWith('.yaml')).map((name) => `scenarios/${name}`));
     expect(Number(/(\d+) expectations/.exec(run.stdout)![1])).toBe(run.stdout.match(/ pass$/gm)!.length);
     expect(run.stdout).not.toMatch(/FAIL/);

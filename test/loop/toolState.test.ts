@@ -20,7 +20,7 @@ import { call, MINI, toolCall, trace } from '../helpers.js';
 
 const prices = loadPriceTable();
 const scenarios: Scenario[] = readdirSync('scenarios')
-  .filter((name) => name.endsWith('.yaml'))
+  .filter((name) => name.endsWith('.yaml') && !name.endsWith('.check.yaml')) // *.check.yaml: recorded traces for check, no population
   .map((name) => loadScenarioFile(`scenarios/${name}`))
   .filter((scenario) => scenario.population !== undefined);
 

@@ -11,14 +11,14 @@ import { TallyBuilder, type PopulationTally, type RunPair } from '../../src/metr
 
 const pico = fc.integer({ min: 0, max: 4_000_000_000_000_000 });
 const pairArb: fc.Arbitrary<RunPair> = fc.record({
-  run: fc.record({ stopReason: fc.constantFrom(...STOP_REASONS), steps: fc.integer({ min: 0, max: 300 }), costPico: pico, inputTokens: fc.nat(), cachedInputTokens: fc.nat(), outputTokens: fc.nat(), overshootPico: fc.oneof(fc.constant(0), pico) }),
+  run: fc.record({ stopReason: fc.constantFrom(...STOP_REASONS), steps: fc.integer({ min: 0, max: 300 }), costPico: pico, inputTokens: fc.nat(), cachedInputTokens: fc.nat(), outputTokens: fc.nat(), overshootPico: fc.oneof(fc.constant(0), pico), byPredictiveBound: fc.boolean() }),
   baseline: fc.record({ stopReason: fc.constantFrom(...STOP_REASONS), steps: fc.integer({ min: 0, max: 300 }), costPico: pico }),
 });
 
 /** The tally by its definitions, in BigInt, reasons by name. */
 function reference(pairs: readonly RunPair[]): Omit<PopulationTally, 'costs'> & { costs: number[] } {
   const stopReasons: Partial<Record<StopReason, number>> = {};
-  const t = { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, baselinePico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons, costs: [] as number[] };
+  const t = { runs: 0, totalPico: 0n, wastedPico: 0n, savedPico: 0n, overshootPico: 0n, baselinePico: 0n, completed: 0, baselineCompleted: 0, falseStops: 0, caughtEarly: 0, predictiveStops: 0, tokens: { input: 0, cached: 0, output: 0 }, stopReasons, costs: [] as number[] };
   for (const { run, baseline } of pairs) {
     t.runs += 1;
     t.costs.push(run.costPico);
@@ -29,6 +29,7 @@ function reference(pairs: readonly RunPair[]): Omit<PopulationTally, 'costs'> & 
     t.tokens.cached += run.cachedInputTokens;
     t.tokens.output += run.outputTokens;
     stopReasons[run.stopReason] = (stopReasons[run.stopReason] ?? 0) + 1;
+    if (run.byPredictiveBound === true) t.predictiveStops += 1;
     if (run.stopReason === 'completed') t.completed += 1;
     else t.wastedPico += BigInt(run.costPico);
     if (baseline.stopReason === 'completed') {

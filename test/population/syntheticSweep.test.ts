@@ -28,7 +28,7 @@ import { sweptRowOf } from './sweptRow.js';
 
 const prices = loadPriceTable();
 const scenarios: Scenario[] = readdirSync('scenarios')
-  .filter((name) => name.endsWith('.yaml'))
+  .filter((name) => name.endsWith('.yaml') && !name.endsWith('.check.yaml')) // *.check.yaml: recorded traces for check, no population
   .map((name) => loadScenarioFile(`scenarios/${name}`))
   .filter((scenario) => scenario.population !== undefined);
 const LATENCY: LatencyModel = { perCallMs: 1500, perInputTokenMs: 0.01, perOutputTokenMs: 5, perToolCallMs: 300 };

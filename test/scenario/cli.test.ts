@@ -172,7 +172,7 @@ describe('other commands', () => {
   it('commands that need recordings leave out the scenario files a directory holds (said on stderr), and refuse when none is left', async () => {
     const compare = await cli('compare', 'scenarios', '--format', 'json');
     expect(compare.code).toBe(0);
-    expect(compare.stderr).toMatch(/left out 8 scenario files \(scenarios\/flight-search\.yaml, .* and 5 more\): compare needs recorded traces/);
+    expect(compare.stderr).toMatch(/left out 13 scenario files \(scenarios\/backtracking-explorer\.check\.yaml, .* and 10 more\): compare needs recorded traces/);
     const dir = tempDir();
     writeFileSync(join(dir, 'a.yaml'), readFileSync('scenarios/keeps-asking.yaml'));
     const none = await cli('compare', dir);

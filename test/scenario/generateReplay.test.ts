@@ -27,7 +27,7 @@ const prices = loadPriceTable();
 const RUNS = 30;
 
 const bundled: Scenario[] = readdirSync('scenarios')
-  .filter((name) => name.endsWith('.yaml'))
+  .filter((name) => name.endsWith('.yaml') && !name.endsWith('.check.yaml')) // *.check.yaml: recorded traces for check, no population
   .map((name) => loadScenarioFile(`scenarios/${name}`))
   .filter((scenario) => scenario.population !== undefined);
 

@@ -10,7 +10,7 @@
  */
 import type { CheckInput } from '../../check/inputs.js';
 import { UserError, type InputIssue } from '../../errors.js';
-import type { UnreadInput } from '../../io/collectInputs.js';
+import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { readAlone } from '../../import/index.js';
 import { inputLabel } from '../../io/openInput.js';
 import { counted } from '../../plural.js';
@@ -130,9 +130,9 @@ function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly NamedFi
  * runs); `read.unread`: the pipes and devices the `traces:` entries hold, listed as bad (--skip-bad). A bad
  * file fails the command here without --skip-bad; with it, the bad files are listed once the check is done.
  */
-async function readOnce(files: readonly string[], read: ReadCheckTraces & { unread?: readonly UnreadInput[] }): Promise<AllRuns | undefined> {
+async function readOnce(files: readonly string[], read: ReadCheckTraces & { unread?: readonly UnreadInput[]; broughtIn?: BroughtIn }): Promise<AllRuns | undefined> {
   if (files.length === 0 && (read.unread ?? []).length === 0) return undefined;
-  const inputs = traceInputs(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }) });
+  const inputs = traceInputs(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }), ...(read.broughtIn === undefined ? {} : { broughtIn: read.broughtIn }) });
   // A run no table prices makes its file bad, as in replay: named with the others, left out under --skip-bad.
   const runs = await runsOf(inputs, (trace) => pricingFor(trace, read.pricing));
   inputs.finish();
@@ -212,7 +212,7 @@ export async function readCheckTraces<T>(checks: readonly CheckInput[], read: Re
  * what the reads `before` it found (scenario files left out, missing transcripts, files --skip-bad left
  * out) is said first, as it would have been after the check.
  */
-async function readApart(files: readonly string[], read: ReadCheckTraces, before: readonly AllRuns[]): Promise<AllRuns | undefined> {
+async function readApart(files: readonly string[], read: ReadCheckTraces & { broughtIn: BroughtIn }, before: readonly AllRuns[]): Promise<AllRuns | undefined> {
   try {
     return await readOnce(files, read);
   } catch (error) {
@@ -221,14 +221,21 @@ async function readApart(files: readonly string[], read: ReadCheckTraces, before
   }
 }
 
+/** The files a `traces:` directory or glob brought in, of every scenario: not one that a scenario names on its own (its reader asked for it). */
+function broughtInOf(checks: readonly CheckInput[]): Map<string, string> {
+  const named = new Set(checks.flatMap((input) => input.traceFiles.filter((file) => input.broughtIn?.has(file) !== true)));
+  return new Map(checks.flatMap((input) => [...(input.broughtIn ?? [])].filter(([file]) => !named.has(file))));
+}
+
 /** Every scenario's trace files read: those read together once, those a scenario reads on its own (a sub-agent transcript without its session) apart. */
 async function readAll(checks: readonly CheckInput[], read: ReadCheckTraces): Promise<CheckReads> {
   const named = spellings(checks);
   const files = named.map((own) => own.map((file) => file.read));
   const alone = new Set(readAlone([...new Set(files.flat())]));
   const shared = files.map((own) => readAlone(own).every((file) => alone.has(file)));
+  const broughtIn = broughtInOf(checks);
   // The pipes and devices of every scenario's entries are listed once, with the files read together.
-  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], { ...read, unread: checks.flatMap((input) => input.unread ?? []) });
+  const once = await readOnce([...new Set(files.filter((_, i) => shared[i]).flat())], { ...read, unread: checks.flatMap((input) => input.unread ?? []), broughtIn });
   const reads = once === undefined ? [] : [once];
   const from: number[] = [];
   for (const [i, own] of files.entries()) {
@@ -236,7 +243,7 @@ async function readAll(checks: readonly CheckInput[], read: ReadCheckTraces): Pr
       from.push(once === undefined ? -1 : 0);
       continue;
     }
-    const apart = await readApart(own, read, reads);
+    const apart = await readApart(own, { ...read, broughtIn }, reads);
     if (apart !== undefined) reads.push(apart);
     from.push(apart === undefined ? -1 : reads.length - 1);
   }

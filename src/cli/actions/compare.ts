@@ -18,8 +18,8 @@ export async function runCompare(
 ): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance });
-  const { files, unread } = recordedTraceFiles(command.inputs, { command: 'compare', instead: 'synthetic runs have no recorded figures to compare with; replay the scenario instead', read: command.read }, io);
-  const compared = await workOnRuns(traceInputs(files, command.read, { unread }), io, (trace) => ({
+  const { files, unread, broughtIn } = recordedTraceFiles(command.inputs, { command: 'compare', instead: 'synthetic runs have no recorded figures to compare with; replay the scenario instead', read: command.read }, io);
+  const compared = await workOnRuns(traceInputs(files, command.read, { unread, broughtIn }), io, (trace) => ({
     note: notes.noteOf(trace, pricingFor(trace, { prices })),
     row: compareRun(trace, prices, command.tolerance),
     // The cache the run took (replayed as recorded: defaultCacheMode), for the settings line.

@@ -46,13 +46,13 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const model = opts.model === undefined ? {} : { model: opts.model };
   const notes = new RunNotes({ strategy: strategies[0]!, ...model });
   const totals = cells.map(emptyTotals);
-  const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
+  const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { traceFiles, scenarioFiles } = splitInputs(files);
   if (scenarioFiles.length > 0) {
     throw new UserError({ file: scenarioFiles[0]!, code: 'bad_input', message: 'contexts compares recorded runs; a scenario file is synthetic (closed loop)', hint: 'replay it once per strategy: loopcost replay FILE --context …' });
   }
-  const traces = traceInputs(traceFiles, opts, { unread });
+  const traces = traceInputs(traceFiles, opts, { unread, broughtIn });
   const perTrace = await workOnRuns(traces, io, (trace) => {
     const pricing = pricingFor(trace, { prices, ...model });
     return { note: notes.noteOf(trace, pricing), results: replayCells(trace, cells, { brakes, prices, pricing, ...model, ...(latency === undefined ? {} : { latency }) }) };

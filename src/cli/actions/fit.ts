@@ -160,11 +160,11 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   checkProfileOut(flags.out);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
-  const { files, unread } = recordedTraceFiles(inputs, { command: 'fit', instead: 'pass recorded traces of any supported format', read: flags }, io);
+  const { files, unread, broughtIn } = recordedTraceFiles(inputs, { command: 'fit', instead: 'pass recorded traces of any supported format', read: flags }, io);
   // A run whose model the table lacks makes its file bad like any other problem (named, or left out with --skip-bad).
   // The recorded runs replayed as recorded as they are read (what --report compares, and the prompts the
   // profile's window must hold): a run costing past $9,007 makes its file bad too (replay names it).
-  const read = await workOnRuns(traceInputs(files, flags, { unread }), io, (trace) => {
+  const read = await workOnRuns(traceInputs(files, flags, { unread, broughtIn }), io, (trace) => {
     resolveTracePricing(trace, { prices });
     return { trace, run: replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }) };
   });

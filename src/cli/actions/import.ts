@@ -3,7 +3,7 @@ import { OutputWriter } from '../../io/outputWriter.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
 import type { ReadFlags } from '../parseFlags.js';
-import { traceInputs } from './inputs.js';
+import { sayNoModelCall, traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 import { announceWritten, checkNativeJsonlOut, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
@@ -57,7 +57,9 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
       await breathe();
     }
     closeFile();
-    io.stderr(skippedMessage(set.finish(), set.inputCount));
+    const skipped = set.finish();
+    sayNoModelCall(io, set);
+    io.stderr(skippedMessage(skipped, set.inputCount));
     warnMissingTranscripts(missing, io, set.badInputs.map((bad) => bad.file));
     if (runs === 0) throw noRunsToImport(set.files.filter((file) => !set.isBad(file)));
     output?.commit();
@@ -65,7 +67,7 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
     output?.abort();
     throw error;
   }
-  if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount, 'file')}`, file: out }, io);
+  if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount - set.noModelCallFiles.length, 'file')}`, file: out }, io);
   return 0;
 }
 
@@ -79,6 +81,6 @@ function noRunsToImport(files: readonly string[]): UserError {
 export function importAction(inputs: string[], opts: ReadFlags & { out?: string }, io: CliIO): Promise<number> {
   checkNativeJsonlOut(opts.out, 'import');
   checkOutputs([['--out', opts.out]], inputs, io);
-  const { files, unread } = recordedTraceFiles(inputs, { command: 'import', instead: "write a scenario's runs as native traces with 'loopcost generate'", read: opts }, io);
-  return runImport(traceInputs(files, opts, { unread }), opts.out, io, opts.skipBad === true);
+  const { files, unread, broughtIn } = recordedTraceFiles(inputs, { command: 'import', instead: "write a scenario's runs as native traces with 'loopcost generate'", read: opts }, io);
+  return runImport(traceInputs(files, opts, { unread, broughtIn }), opts.out, io, opts.skipBad === true);
 }

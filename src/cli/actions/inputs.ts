@@ -7,16 +7,17 @@
 import { usableCacheDir } from '../../cache/cacheDir.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
-import { leftOutScenariosMessage, repeatedInputsMessage, skippedMessage, TraceInputs, type BadInput } from '../../import/inputSet.js';
+import { leftOutScenariosMessage, noModelCallMessage, repeatedInputsMessage, skippedMessage, TraceInputs, type BadInput } from '../../import/inputSet.js';
 import type { RangeRead } from '../../io/byteRange.js';
 import type { HeaderRead } from '../../trace/parseNative.js';
-import { collectInputFiles, type UnreadInput } from '../../io/collectInputs.js';
+import { collectInputFiles, type BroughtIn, type UnreadInput } from '../../io/collectInputs.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
 import { STDIN_LABEL, STDIN_PATH, statOf } from '../../io/openInput.js';
 import { UserError } from '../../errors.js';
 import { scenarioOverridesFromFlags, type ScenarioFlagValues } from '../../scenario/overrides.js';
 import { loadScenarioInputs, type ScenarioInput } from '../../scenario/replayScenarios.js';
+import { checkOnlyMessage } from '../../scenario/checkOnly.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
@@ -32,16 +33,20 @@ export interface Inputs {
   scenarios: ScenarioInput[];
   /** With --skip-bad: the pipes and devices a directory or glob brought in, never opened (for `traceInputs`). */
   unread: UnreadInput[];
+  /** The files a directory or glob brought in (for `traceInputs`: one of no model call is left out, not bad). */
+  broughtIn: BroughtIn;
 }
 
 export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues & { skipBad?: boolean }, given: GivenFlag, io: CliIO): Inputs {
-  const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
+  const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   // The flags read first: a bad --seed or --runs is refused alone, not after a warning that it does nothing.
   const overrides = scenarioOverridesFromFlags(flags, given);
-  warnScenarioFlags(flags, scenarioFiles.length, io);
-  return { traceFiles, scenarios: loadScenarioInputs(scenarioFiles, overrides), unread };
+  const { inputs: scenarios, checkOnly } = loadScenarioInputs(scenarioFiles, overrides, { named: inputs, traceFiles: traceFiles.length });
+  io.stderr(checkOnlyMessage(checkOnly, traceFiles));
+  warnScenarioFlags(flags, scenarios.length, io);
+  return { traceFiles, scenarios, unread, broughtIn };
 }
 
 /**
@@ -50,19 +55,22 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
  * sweep), so --cache-dir keeps those (src/cache/compiledCache.ts) rather than the runs read.
  * `besideScenarios`: scenario files among the inputs give runs too, so --skip-bad may leave out every
  * trace file. `unread`: the entries collecting the inputs left unopened (--skip-bad), bad inputs.
+ * `broughtIn`: the files a directory or glob brought in (collectInputFiles): one of no model call is left
+ * out, not bad (TraceInputs); without it every file is as if named on its own.
  * `range`: only that byte range of the (one, plain native) file is read (sweep --workers: sweepSplit.ts).
  */
 export function traceInputs(
   traceFiles: readonly string[],
   flags: ReadFlags & { cacheDir?: string },
-  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; range?: RangeRead; headerRead?: HeaderRead } = {},
+  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; broughtIn?: BroughtIn; range?: RangeRead; headerRead?: HeaderRead } = {},
 ): TraceInputs {
   const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
   const unread = use.unread === undefined || use.unread.length === 0 ? {} : { unread: use.unread };
   const range = use.range === undefined ? {} : { range: use.range };
   const told = use.headerRead === undefined ? {} : { headerRead: use.headerRead };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...range, ...told });
+  const broughtIn = use.broughtIn === undefined || use.broughtIn.size === 0 ? {} : { broughtIn: use.broughtIn };
+  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...broughtIn, ...range, ...told });
 }
 
 /**
@@ -81,14 +89,25 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
 
 /**
  * What reading a set of inputs says on stderr once its bad files are known (TraceInputs.finish): the
- * scenario files left out, the bad files skipped (--skip-bad), the sub-agent transcripts missing (not of a
+ * scenario files left out, the files of no model call a directory or glob brought in, left out (one line:
+ * `sayNoModelCall`), the bad files skipped (--skip-bad), the sub-agent transcripts missing (not of a
  * skipped file). workOnRuns says it after the work; a sweep that tallies every run first, after the tally
  * (sweepRead.ts finishRead).
  */
 export function sayInputsRead(io: CliIO, read: { set: TraceInputs; skipped: readonly BadInput[]; missing: readonly MissingTranscript[] }): void {
   io.stderr(leftOutScenariosMessage(read.set.scenarioFiles));
+  sayNoModelCall(io, read.set);
   io.stderr(skippedMessage(read.skipped, read.set.inputCount));
   warnMissingTranscripts(read.missing, io, read.skipped.map((bad) => bad.file));
+}
+
+/**
+ * The one line on the files of no model call the set left out (after TraceInputs.finish): said by every
+ * command that reads traces, on its own thread (a sweep's worker threads report such files as bad: the
+ * command's set leaves them out, sweepShares.ts).
+ */
+export function sayNoModelCall(io: CliIO, set: TraceInputs): void {
+  io.stderr(noModelCallMessage(set.noModelCallFiles));
 }
 
 /** Standard input, or a path that is a pipe or a device (`<(cat flight.yaml)` is /dev/fd/63): no file of its own. */

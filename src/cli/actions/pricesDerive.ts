@@ -142,9 +142,9 @@ export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io
   refuseNonJsonOut(opts.out);
   refuseStdoutOutput({ '--out': opts.out }, { command: 'prices derive', carries: 'report' });
   checkOutputs([['--out', opts.out]], inputs, io);
-  const { files, unread } = recordedTraceFiles(inputs, { command: 'prices derive', instead: 'synthetic runs have no recorded cost to derive prices from', read: opts }, io);
+  const { files, unread, broughtIn } = recordedTraceFiles(inputs, { command: 'prices derive', instead: 'synthetic runs have no recorded cost to derive prices from', read: opts }, io);
   // Each run kept (--skip-bad drops a bad file's runs after the work) with its largest call, per model.
-  const read = traceInputs(files, opts, { unread });
+  const read = traceInputs(files, opts, { unread, broughtIn });
   const fileOf = fileOfRun(read.files.map(inputLabel));
   const runs = await workOnRuns(read, io, (trace) => ({ observations: runObservations(trace), largest: largestCallOf(trace), file: fileOf(trace.source) }));
   const largest = new Map<string, LargestCall>();

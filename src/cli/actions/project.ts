@@ -21,7 +21,7 @@ import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
 import { suggestCapText } from '../../report/suggestCapText.js';
-import { predictiveBudgetStops, predictiveStopsLine } from '../../report/predictiveStops.js';
+import { predictiveStopsLine } from '../../report/predictiveStops.js';
 import { brakeSpec, contextText, hasBrakes, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
@@ -81,9 +81,9 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
   return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
 }
 
-/** The runs the predictive budget bound stopped (budget stops under budget-mode predict), said under the table. */
-function predictiveStopsOf(config: PopulationConfig, pairs: readonly RunPair[]): number {
-  return config.brakes.maxCostPico === undefined ? 0 : predictiveBudgetStops(config.brakes.budgetMode, { budget: pairs.filter((pair) => pair.run.stopReason === 'budget').length });
+/** The runs the predictive budget bound stopped (their stops' byPredictiveBound), said under the table. */
+function predictiveStopsOf(pairs: readonly RunPair[]): number {
+  return pairs.filter((pair) => pair.run.byPredictiveBound === true).length;
 }
 
 /** A summary strategy's calls for the worst case: S tokens out, at the summary model's prices when it names one. */
@@ -173,7 +173,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials });
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap, predictiveStops: predictiveStopsOf(config, pairs) }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap, predictiveStops: predictiveStopsOf(pairs) }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }

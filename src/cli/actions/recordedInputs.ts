@@ -1,6 +1,6 @@
 /** The inputs of commands that need recordings (compare, import, prices derive, fit). */
 import { repeatedInputsMessage } from '../../import/inputSet.js';
-import type { UnreadInput } from '../../io/collectInputs.js';
+import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { recordedInputsOnly } from '../../scenario/inputs.js';
 import type { CliIO } from '../io.js';
 import { counted } from '../../plural.js';
@@ -9,14 +9,15 @@ import { someNames } from '../../someNames.js';
 /**
  * For commands that need recordings: the trace files; a scenario file named is refused with `instead`,
  * scenario files in a directory or glob are left out, said on stderr. `unread`: with `read.skipBad`, the
- * pipes and devices a directory or glob brought in, unopened (for traceInputs).
+ * pipes and devices a directory or glob brought in, unopened; `broughtIn`: the files a directory or glob
+ * brought in (both for traceInputs).
  */
-export function recordedTraceFiles(inputs: readonly string[], use: { command: string; instead: string; read: { skipBad?: boolean } }, io: CliIO): { files: string[]; unread: UnreadInput[] } {
+export function recordedTraceFiles(inputs: readonly string[], use: { command: string; instead: string; read: { skipBad?: boolean } }, io: CliIO): { files: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
   const { command, instead } = use;
-  const { traceFiles, skipped, repeated, unread } = recordedInputsOnly(inputs, command, instead, { skipBad: use.read.skipBad === true });
+  const { traceFiles, skipped, repeated, unread, broughtIn } = recordedInputsOnly(inputs, command, instead, { skipBad: use.read.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   if (skipped.length > 0) {
     io.stderr(`loopcost: warning: left out ${counted(skipped.length, 'scenario file')} (${someNames(skipped)}): ${command} needs recorded traces; ${instead}\n`);
   }
-  return { files: traceFiles, unread };
+  return { files: traceFiles, unread, broughtIn };
 }

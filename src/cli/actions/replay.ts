@@ -3,7 +3,7 @@ import type { BrakeConfig } from '../../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
-import type { UnreadInput } from '../../io/collectInputs.js';
+import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { replayTrace, type RunResult } from '../../replay/replay.js';
@@ -200,7 +200,7 @@ function writeReportDir(reportDir: string, args: { command: ReplayCommand; repor
 }
 
 /** `replay --tree` (see actions/tree.ts). */
-async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; unread: UnreadInput[]; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
+async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; unread: UnreadInput[]; broughtIn: BroughtIn; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
   checkTreeInputs(read.scenarios.length, []);
   if (opts.preset === RECORDED_PRESET) throw recordedPresetInTree();
   checkTreeInputs(0, [
@@ -212,7 +212,7 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
   return runTreeReplay(
     {
       inputs,
-      traces: treeTraceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0, unread: read.unread }),
+      traces: treeTraceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0, unread: read.unread, broughtIn: read.broughtIn }),
       brakes: brakesFromFlags(opts),
       ...(read.subagent === undefined ? {} : { subagent: read.subagent }),
       strategy: strategyFromFlags(opts),
@@ -256,16 +256,17 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   const format = chooseFormat(opts, io);
   if (opts.reportDir !== undefined) checkOutputDirectory(opts.reportDir, REPORT_FILES);
   checkOutputs([['--out', opts.out], ...reportDirOutputs(opts.reportDir, REPORT_FILES)], pricedInputs(inputs, opts), io);
-  const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
+  const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
-  warnViewFlags(opts, opts.reportDir === undefined ? format : 'table', io);
+  // --per-run shapes the chart too (every run's own chart): with a chart only --wide does nothing.
+  warnViewFlags(format === 'chart' ? { wide: opts.wide === true } : opts, opts.reportDir === undefined ? format : 'table', io);
   const subagent = subagentLimitsFromFlags(opts, 'replay');
-  if (opts.tree === true) return replayTrees(inputs, opts, { traceFiles, scenarios, unread, format, subagent }, io);
+  if (opts.tree === true) return replayTrees(inputs, opts, { traceFiles, scenarios, unread, broughtIn, format, subagent }, io);
   return runReplay(
     {
       inputs,
-      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true, besideScenarios: scenarios.length > 0, unread }),
+      traces: traceInputs(traceFiles, opts, { compiled: format !== 'chart' && opts.reportDir === undefined && opts.perStep !== true, besideScenarios: scenarios.length > 0, unread, broughtIn }),
       scenarios,
       brakes: brakesFromFlags(opts),
       ...(opts.preset === RECORDED_PRESET ? { brakesFor: (trace: Trace) => brakesForRun(opts, recordedBrakes(trace)) } : {}),

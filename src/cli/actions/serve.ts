@@ -22,7 +22,7 @@ import { decimalNumber } from '../../io/numberText.js';
 import { nonNegativeInt } from '../../flags/numberFlags.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
-import { traceInputs } from './inputs.js';
+import { sayNoModelCall, traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
@@ -77,7 +77,7 @@ function scenarioCache(cache: CacheMode | undefined): CacheMode | undefined {
 }
 
 async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO): Promise<ServeSources> {
-  const { files, repeated, unread } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
+  const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   // Read first: a bad --seed is refused alone, whatever the inputs (not said to be ignored, then refused or not).
@@ -91,12 +91,13 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
     return { scenario: { scenario, settings: { seed: settings.seed, strategy: { ...settings.strategy, ...(cache === undefined ? {} : { cache }) } } } };
   }
   if (seed !== undefined) io.stderr('loopcost: --seed applies to scenario files only; ignored\n');
-  const read = traceInputs(traceFiles, flags, { unread });
+  const read = traceInputs(traceFiles, flags, { unread, broughtIn });
   const { results: traces, skipped } = await read.map((trace) => trace);
   if (traces.length === 0) {
     const why = skipped.length > 0 ? `no trace to serve: every input file has problems (${skipped.map((bad) => bad.file).join(', ')})` : 'no trace to serve';
     throw usage('<inputs>', why, skipped.length > 0 ? 'run without --skip-bad to see each problem' : 'name trace files, directories or globs that hold at least one run');
   }
+  sayNoModelCall(io, read);
   io.stderr(skippedMessage(skipped, read.inputCount));
   warnMissingTranscripts(traces.flatMap(missingTranscriptsOf), io);
   return { traces };

@@ -29,7 +29,7 @@ export interface AllRuns {
  * runs are tallied, as a run past $9,007 is found only then and makes its file bad too (sweepDrop.ts).
  */
 export async function allRuns(setup: SweepSetup, opts: SweepFlags): Promise<AllRuns> {
-  const set = (opts.tree === true ? treeTraceInputs : traceInputs)(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
+  const set = (opts.tree === true ? treeTraceInputs : traceInputs)(setup.traceFiles, opts, { compiled: true, besideScenarios: setup.scenarios.length > 0, unread: setup.unread, broughtIn: setup.broughtIn });
   return runsOf(set, ownPricingOf(setup));
 }
 

@@ -16,7 +16,7 @@ import { costQuantilesInPlace, type CostQuantiles } from '../../metrics/costQuan
 import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../population/sweep.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
-import { traceInputs, type GivenFlag } from './inputs.js';
+import { sayNoModelCall, traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { rowsOf } from './sweepTook.js';
 import { pricedRunsOf } from './scenarioWarnings.js';
@@ -91,7 +91,7 @@ function splitFilesFoundBad(units: readonly SweepUnit[], replies: readonly Units
 
 async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead } | { whole: Set<string> }> {
   const { setup, range, io } = args;
-  const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread });
+  const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread, broughtIn: setup.broughtIn });
   const sizes = inputs.files.map(sizeOf);
   const ranges = fileRanges({ files: inputs.files, sizes, opts: args.opts, threads: args.workers, whole: args.whole ?? new Set() });
   const units = sweepUnits(inputs.files, sizes, setup.scenarios.map((s) => s.settings.runs), args.workers, ranges);
@@ -140,13 +140,17 @@ function workerSweeps(args: SharesArgs, units: SweepUnit[], next: SharedArrayBuf
 }
 
 /**
- * Bad files refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order;
- * missing sub-agent transcripts said here once, in file order, whichever thread read them (workers stay quiet).
+ * Bad files refused (or, with --skip-bad, listed) as reading them all on one thread would, in file order
+ * (the files of no model call a directory brought in, which a thread reports as bad, left out by `inputs`
+ * and said in one line); missing sub-agent transcripts said here once, in file order, whichever thread
+ * read them (workers stay quiet).
  */
 function sayBadAndMissing(first: readonly UnitsTallies[], inputs: ReturnType<typeof traceInputs>, io: CliIO): void {
   const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
   for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
-  io.stderr(skippedMessage(inputs.finish(), inputs.inputCount));
+  const skippedBad = inputs.finish();
+  sayNoModelCall(io, inputs);
+  io.stderr(skippedMessage(skippedBad, inputs.inputCount));
   const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);
   warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);
 }

@@ -19,7 +19,7 @@ import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGr
 import { checkGridStrategies } from '../../population/gridStrategies.js';
 import type { ScenarioPopulation } from '../../population/run.js';
 import type { BadInput } from '../../import/inputSet.js';
-import type { UnreadInput } from '../../io/collectInputs.js';
+import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
@@ -162,6 +162,8 @@ export interface SweepSetup {
   traceFiles: string[];
   /** With --skip-bad: the pipes and devices a directory or glob brought in, never opened (listed as bad). */
   unread: UnreadInput[];
+  /** The files a directory or glob brought in (one of no model call is left out: TraceInputs). */
+  broughtIn: BroughtIn;
   targetCompletion?: number;
 }
 
@@ -189,7 +191,7 @@ export function cachesTaken(traces: readonly Trace[]): CacheMode[] {
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
   const { axes, fixed } = sweepGrid(opts, given);
-  const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
+  const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
@@ -198,7 +200,7 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);
-  return { axes, configurations, fixed, prices, scenarios, traceFiles, unread, ...(target === undefined ? {} : { targetCompletion: target }) };
+  return { axes, configurations, fixed, prices, scenarios, traceFiles, unread, broughtIn, ...(target === undefined ? {} : { targetCompletion: target }) };
 }
 
 /**

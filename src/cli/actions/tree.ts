@@ -108,7 +108,7 @@ function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
   return (brakes) => {
     const result = replayer(brakes);
     const figures = addStrategyFigures<Partial<StrategyFigures>>({}, result.totals);
-    return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, ...figures };
+    return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, byPredictiveBound: result.stopByPredictiveBound === true, ...figures };
   };
 }
 

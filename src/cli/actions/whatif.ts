@@ -181,12 +181,12 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const subagent = subagentLimitsFromFlags(opts, 'whatif');
   const settings = trySettings(opts.try, { subagent, tree: opts.tree === true });
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const { traceFiles, scenarios, unread } = readInputs(inputs, opts, given, io);
+  const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   return runWhatIf(
     {
       inputs,
-      traces: (opts.tree === true ? treeTraceInputs : traceInputs)(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0, unread }),
+      traces: (opts.tree === true ? treeTraceInputs : traceInputs)(traceFiles, opts, { compiled: opts.tree !== true, besideScenarios: scenarios.length > 0, unread, broughtIn }),
       scenarios,
       settings,
       strategy: strategyFromFlags(opts),
