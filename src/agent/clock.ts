@@ -5,6 +5,8 @@ import { LoopValueError } from './valueCheck.js';
 
 export class VirtualClock implements Clock {
   private ms: number;
+  /** The timers set (`timer`): each resolved once the clock reads past its `atMs`. */
+  private readonly timers = new Set<{ atMs: number; resolve: () => void }>();
   /**
    * A clock reading `startMs` (default 0): a finite number of milliseconds, 0 or more, as a step of time
    * is; anything else (`'x'`, NaN) would start it at a reading no time has, refused as `advance` refuses a
@@ -29,11 +31,31 @@ export class VirtualClock implements Clock {
       throw new LoopValueError('clock', 'VirtualClock.advance(ms)', ms, `VirtualClock.advance(${shown(ms)}): a step of time is a finite number of milliseconds, 0 or more (the clock never goes back)`);
     }
     this.ms += ms;
+    this.ring();
   }
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     if (!(ms >= 0 && Number.isFinite(ms))) throw new RangeError(`VirtualClock.sleep(${ms}): a wait is a number of milliseconds, 0 or more (the clock never goes back)`);
     this.ms += ms;
+    this.ring();
+  }
+  /** Resolves once advance or sleep takes the clock past `ms` from now (a clock moved on by exactly `ms` has not passed it); rejects with `signal`'s reason once it fires. */
+  timer(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const timer = { atMs: this.ms + ms, resolve: () => (signal.removeEventListener('abort', cancel), resolve()) };
+      const cancel = () => (this.timers.delete(timer), reject(signal.reason));
+      signal.addEventListener('abort', cancel, { once: true });
+      this.timers.add(timer);
+    });
+  }
+  /** Resolves the timers the clock has passed. */
+  private ring(): void {
+    for (const timer of this.timers) {
+      if (this.ms <= timer.atMs) continue;
+      this.timers.delete(timer);
+      timer.resolve();
+    }
   }
 }
 

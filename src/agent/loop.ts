@@ -15,6 +15,7 @@
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
  *                      between them: the ones never reached recorded `unreached`, which no replay plays; after the last: no final mark)
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it), stating its cost
+ *   the timeout        each model and tool call's signal fires at it (deadline.ts): one cut is recorded as it ran, the brakes stop the run
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
@@ -22,10 +23,8 @@ import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
 import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
-import type { WindowRefusal } from '../loop/types.js';
-import { recordedRefusal } from '../loop/refusalWords.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
-import { billed, callRecordOf, endRecord, failedOf, failedRecordOf, readableTurn } from './records.js';
+import { billed, callRecordOf, endRecord, failedRecordOf, readableTurn } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn, checkFailure } from './turnCheck.js';
 import { subagentOptions } from './subagentRun.js';
@@ -38,8 +37,10 @@ import { picoToUsd } from '../money.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
 import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
 import { checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
-import { pendingRetryWait, waitedMark } from './retryWait.js';
+import { waitedMark } from './retryWait.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
+import { callDeadline, CUT_MODEL_CALL, cutDetail, cutToolCall, runTimeOf, type CallDeadline } from './deadline.js';
+import { failedCall, refusedCall, type CallsRun } from './failedCalls.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
@@ -72,10 +73,14 @@ class AgentRun {
   private inFlight: InFlight | undefined; // The call whose tools are running (thrownRun.ts).
   /** What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns. */
   private thrown: { error: unknown } | undefined;
+  /** What a failed call needs of this run (failedCalls.ts). */
+  private readonly calls: CallsRun;
   /** What the summary call needs of this run (liveSummary.ts). */
   private readonly summaryRun: SummaryRun;
   /** The wait before a retry, counted as its failed call's time and not yet waited (retryWait). */
   private pendingWaitMs: number | undefined;
+  /** The call a deadline cut (deadline.ts), named in the detail of the timeout that stops the run. */
+  private cutOff: string | undefined;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
@@ -93,7 +98,8 @@ class AgentRun {
     this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);
     this.mark = checkedReading(options.clock.now());
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
-    this.summaryRun = { session: this.session, options, conversation: this.conversation, recorder: this.recorder, aborted: () => this.aborted, failedRecord: (error, latencyMs) => this.failedRecord(error, latencyMs), refused: (error, refusal, view, summary) => this.refused(error, refusal, view, summary) };
+    this.calls = { session: this.session, options, recorder: this.recorder, lap: () => this.lap(), aborted: () => this.aborted };
+    this.summaryRun = { session: this.session, options, conversation: this.conversation, recorder: this.recorder, aborted: () => this.aborted, failedRecord: (error, latencyMs) => failedRecordOf(error, latencyMs, this.aborted), refused: (error, refusal, view, summary) => refusedCall(this.calls, error, refusal, view, summary) };
   }
 
   async run(): Promise<AgentRunResult> {
@@ -160,29 +166,37 @@ class AgentRun {
       // model call awaited between its gate and its bill, and its response comes after the brakes.
       const view = session.prompt();
       const before = session.checkBeforeCall(view, this.member);
-      if (before) return before;
+      if (before) return this.cutOff && before.reason === 'timeout' ? { ...before, detail: cutDetail(before.detail, this.cutOff) } : before;
       const waited = await this.retryWait();
       if (waited) return waited;
       let turn: ModelTurn;
+      const deadline = this.deadline();
       try {
         turn = await options.model.call({
           messages: this.conversation.prompt(view),
           tools: this.tools.specs,
           maxOutputTokens: session.limits[Limit.MaxOutputTokens]!,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(deadline.signal === undefined ? {} : { signal: deadline.signal }),
         });
       } catch (error) {
         if (error instanceof ModelExhausted) return session.exhausted(error.reason, error.detail);
         if (error instanceof ModelCallError) checkFailure(error, options.model);
-        if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return this.refused(error, error.options.refusal, view);
-        const failed = this.failedCall(error, view, retries);
+        if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return refusedCall(this.calls, error, error.options.refusal, view);
+        const failed = failedCall(this.calls, error, view, { retries, cut: deadline.cut });
+        this.pendingWaitMs = failed.waitMs;
         if (failed.stop) return failed.stop;
+        if (failed.cutOff) {
+          this.cutOff = CUT_MODEL_CALL; // Cut at its deadline: the brakes before the next call stop the run (deadline.ts).
+          continue;
+        }
         if (error instanceof ModelCallError && error.options.endsRun !== undefined) return session.exhausted('trace_end', error.options.endsRun);
         retries += 1;
         if (!failed.retryable || retries > options.retry.maxRetries) {
           return session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`);
         }
         continue;
+      } finally {
+        deadline.end();
       }
       retries = 0;
       const stop = await this.step(readableTurn(checkedTurn(turn, options.model)), view);
@@ -200,35 +214,9 @@ class AgentRun {
     return null;
   }
 
-  /** A failed call's record (records.ts failedRecordOf): an error that is no model failure (and no abort) is thrown on. */
-  private failedRecord(error: unknown, latencyMs: number): CallRecord {
-    return failedRecordOf(error, latencyMs, this.aborted);
-  }
-
-  /** A failed call: recorded and paid for (the usage the provider returned, else nothing); one to be retried (`retries` so far) counts the wait before it as its time (retryWait.ts pendingRetryWait). */
-  private failedCall(error: unknown, view: PromptView, retries: number): { stop?: Stop; retryable: boolean; message: string } {
-    const aborted = this.aborted;
-    const record = this.failedRecord(error, this.lap());
-    const { status, message } = record.failed!;
-    const retryable = error instanceof ModelCallError && error.options.retryable;
-    const wait = aborted ? null : pendingRetryWait(error, this.options.retry, retries);
-    if (wait && 'waitMs' in wait) {
-      record.latencyMs! += wait.waitMs;
-      this.pendingWaitMs = wait.waitMs;
-    }
-    const metered = this.session.meter(record, view);
-    const after = this.session.recordResponse(record, metered, view);
-    this.recorder.call(billed(record, metered.costPico));
-    if (wait && 'thrown' in wait) throw wait.thrown;
-    if (aborted) return { stop: this.session.aborted(), retryable: false, message };
-    return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}` };
-  }
-
-  /** The provider refused the call (a prompt past the model's window; `summary`: the summary call; both recorded as a compaction call when one, which the stop's detail names the summary call): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */
-  private refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView, summary = false): Stop {
-    const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: this.lap(), ...(summary || error.options.compaction ? { compaction: true } : {}), failed: { ...failedOf(error.options.status, error.message), contextLengthExceeded: recordedRefusal(refusal) } };
-    this.recorder.call(record);
-    return this.session.providerRefused(record, view, refusal);
+  /** The deadline of the call made now (deadline.ts): at the timeout the brake before a call compares, the tree's in a tree. */
+  private deadline(): CallDeadline {
+    return callDeadline(this.options.clock, this.mark, this.member?.runTime(this.session) ?? runTimeOf(this.session), this.options.signal);
   }
 
   /** A response: paid for, then its tool calls run; one record once the step is over. */
@@ -275,8 +263,10 @@ class AgentRun {
       this.inFlight.ran = true;
       // Its sub-agents start only while it runs (toolCallStarts.ts): a runSubagent kept past it is refused.
       const starts = this.member?.toolCall(call.id, i);
-      const ran = await this.tools.run(call, { callId: call.id, callIndex: i, ...(options.signal === undefined ? {} : { signal: options.signal }), ...(starts ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, starts) } : {}) });
+      const deadline = this.deadline();
+      const ran = await this.tools.run(call, { callId: call.id, callIndex: i, ...(deadline.signal === undefined ? {} : { signal: deadline.signal }), ...(starts ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, starts) } : {}) });
       starts?.close();
+      deadline.end();
       const result = checkedToolResult(ran, call.name);
       if (this.thrown) throw this.thrown.error;
       const tokens = result.tokens ?? countedTokens(options.countTokens, result.output, `tools.${call.name} output`);
@@ -286,10 +276,19 @@ class AgentRun {
       this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
       const failed = session.recordToolResult(tool);
       if (failed) return failed;
+      if (ran.cutOff && !this.aborted) return this.cutAt(record, i, call.name);
     }
     if (!this.aborted) return null;
     delete record.final; // Aborted after its tool calls, before its step ended: a final mark completed nothing (replayed, it would complete the run: session.endStep).
     return session.aborted();
+  }
+
+  /** Tool call `at` of `record` (`name`) cut at its deadline (deadline.ts): the ones after it recorded `unreached`, no final mark (its step never ended); the brakes before the next call stop the run. */
+  private cutAt(record: CallRecord, at: number, name: string): null {
+    for (const tool of record.toolCalls!.slice(at + 1)) tool.unreached = true;
+    delete record.final;
+    this.cutOff = cutToolCall(name);
+    return null;
   }
 
   /** Aborted before tool call `from` of `record` ran: it and the ones after are recorded `unreached`, so a replay plays none of them (the run never did). */

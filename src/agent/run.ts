@@ -15,6 +15,7 @@ import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './typ
 export const systemClock: Clock = {
   now: () => performance.now(),
   sleep: (ms, signal) => sleep(ms, undefined, signal === undefined ? {} : { signal }),
+  timer: (ms, signal) => sleep(ms, undefined, { signal }),
 };
 
 /** 3 retries after 1 s, 2 s and 4 s (doubling, at most 30 s). */

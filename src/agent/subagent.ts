@@ -10,12 +10,14 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop, type Stop } from '../brakes/stopReasons.js';
 import type { PromptView } from '../kernel/context.js';
+import { brakeLimits, Limit } from '../kernel/limits.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
 import type { LoopSession, TreeCheck } from '../loop/session.js';
 import type { RunOutcome } from '../loop/types.js';
 import { AgentBudget, TreeBudget, type Running, type SubagentLimits } from '../tree/budget.js';
 import type { StoppedBy } from '../tree/result.js';
 import { startId, subagentStopError } from '../tree/startIds.js';
+import type { RunTime } from './deadline.js';
 import { ToolCallStarts } from './toolCallStarts.js';
 import { treeRecording, TreeTimeline, type DatingRecorder, type RecordedMember } from './treeRecording.js';
 import type { AgentRunResult, AgentTool, SubagentSpec, ToolContext, ToolSpec, TraceRecorder } from './types.js';
@@ -56,11 +58,15 @@ export class LiveTree {
   /** The agent ids given so far: each start of a sub-agent is an agent of its own. */
   private readonly ids = new Set<string>();
 
+  /** The tree's timeout (its brakes bind the totals: a call's deadline reads it, deadline.ts). */
+  readonly timeoutMs: number;
+
   constructor(
     brakes: BrakeConfig,
     readonly subagent?: SubagentLimits,
   ) {
     this.budget = new TreeBudget(brakes, subagent);
+    this.timeoutMs = brakeLimits(brakes)[Limit.TimeoutMs]!;
   }
 
   /**
@@ -169,6 +175,12 @@ export class TreeMember implements TreeCheck, RecordedMember {
   /** What the session spent since the last sync, into the agent's and the tree's totals. */
   sync(session: LoopSession): void {
     this.budget.sync(session);
+  }
+
+  /** The tree's time and timeout, as its check before a call compares them (the session's spend so far synced first): a call's deadline (deadline.ts). */
+  runTime(session: LoopSession): RunTime {
+    this.sync(session);
+    return { elapsedMs: this.tree.budget.totals.elapsedMs, timeoutMs: this.tree.timeoutMs };
   }
 
   finish(session: LoopSession, outcome: RunOutcome): void {

@@ -26,6 +26,12 @@ export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
   return tool;
 }
 
+/**
+ * What running a tool call gave the loop; `cutOff`: its signal cut it — it threw once the signal had fired (or,
+ * answered from a recording, it is the tool call a deadline cut there: traceModel.ts). The loop reaches no tool call after it.
+ */
+export type ToolRun = ToolResult & { cutOff?: true };
+
 export class ToolRegistry {
   private readonly byName = new Map<string, AgentTool<any>>();
 
@@ -41,7 +47,7 @@ export class ToolRegistry {
   }
 
   /** Runs one tool call; never throws (a failure is an observation). */
-  async run(call: ModelToolCall, context: ToolContext): Promise<ToolResult> {
+  async run(call: ModelToolCall, context: ToolContext): Promise<ToolRun> {
     const tool = this.byName.get(call.name);
     if (tool === undefined) {
       const known = [...this.byName.keys()].join(', ');
@@ -55,7 +61,7 @@ export class ToolRegistry {
       return typeof result === 'string' ? { output: result } : result;
     } catch (thrown) {
       const error = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
-      return { output: `error: ${error}`, error };
+      return { output: `error: ${error}`, error, ...(context.signal?.aborted === true ? { cutOff: true as const } : {}) };
     }
   }
 }

@@ -7,7 +7,8 @@
  * arguments (fromRecording: a call of a tool the recorded run lacked, or with arguments it refused, is
  * answered with the refusal recorded). Time moves on a virtual clock by the recorded latencies. A recording
  * whose run its AbortSignal stopped (kernel/gaveUp.ts runAborted) is stopped so too: `signal`, given to the
- * run, fires where the recorded one fired (abortPoint). Driving runAgentLoop with it (and its signal, and its
+ * run, fires where the recorded one fired (abortPoint). A tool call a deadline cut (deadline.ts: the last one a run
+ * not aborted reached of a call it stopped inside) says so again (`cutOff`): the loop reaches none after it. Driving runAgentLoop with it (and its signal, and its
  * cacheWrites: what the loop that made the run would have said, as the replay's cache mode leaves it) must give
  * what replayTrace gives for the same trace and settings (the parity test), an abort being, replayed, the
  * recording's end (trace_end, with the run's detail).
@@ -21,6 +22,8 @@ import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalOfRecorded } from '../loop/refusalWords.js';
 import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
+import { cutShort } from '../trace/rules.js';
+import type { ToolRun } from './tools.js';
 import { exhaustedStop, modelGaveUp, runAborted } from '../kernel/gaveUp.js';
 import type { CallRecord, FailedCall, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
@@ -103,6 +106,7 @@ function recordedFailure(record: CallRecord, failed: FailedCall, given: { endsRu
 /** A tool for each name the trace's calls use, each answered with the result recorded at the call's place. */
 function recordedTools(trace: Trace, clock: VirtualClock, state: Answering): AgentTool[] {
   const names = new Set(trace.calls.flatMap((call) => (call.toolCalls ?? []).map((tool) => tool.name)));
+  const cutAt = runAborted(trace) ? new Map<number, number>() : new Map(trace.calls.flatMap((call, index) => (cutShort(call) ? [[index, reachedToolCalls(call) - 1] as const] : [])));
   return [...names].map((name) => ({
     name,
     description: `${name}, answered from the trace`,
@@ -115,7 +119,10 @@ function recordedTools(trace: Trace, clock: VirtualClock, state: Answering): Age
       if (recorded === undefined) throw new Error(`tool call ${callId} (#${callIndex}) is none of the last response's`);
       clock.advance(recorded.latencyMs ?? 0);
       state.abortIfAt(answered.index, callIndex!);
-      return { output: `(${recorded.resultTokens} tokens of ${name}'s recorded result)`, tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
+      const result: ToolRun = { output: `(${recorded.resultTokens} tokens of ${name}'s recorded result)`, tokens: recorded.resultTokens, ...(recorded.error ? { error: recorded.error } : {}) };
+      // The last tool call a run not aborted reached of a call it stopped inside: its deadline cut it there (deadline.ts).
+      if (cutAt.has(answered.index) && callIndex === cutAt.get(answered.index)) result.cutOff = true;
+      return result;
     },
   }));
 }

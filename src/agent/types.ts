@@ -180,6 +180,12 @@ export interface Clock {
   now(): number;
   /** Waits (retry back-off); a virtual clock advances instead. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves once the clock reads more than `ms` past its reading now, without moving it (a virtual clock:
+   * once advance or sleep takes it there); rejects once `signal` fires. What cuts a call in flight at the
+   * run's timeout (deadline.ts): a clock without it is read between calls only, a call running to its end.
+   */
+  timer?(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 /** When a failed call is tried again. */

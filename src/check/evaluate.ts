@@ -7,7 +7,7 @@
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { picoToUsd, picoToUsdString, usdToPico, type Pico } from '../money.js';
-import { formatUsd, formatUsdNumber } from '../report/money.js';
+import { usdBeside, type PicoBound } from './usdBeside.js';
 import { styledPercentText } from '../report/percentText.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
@@ -21,8 +21,10 @@ export interface CheckedRun {
   stopReason: StopReason;
   steps: number;
   costPico: Pico;
-  /** The run completes with no brakes (its baseline): a brake stop of it is a false stop. Absent: not known, none counted. */
+  /** The run completes with no brakes (its baseline; with ground truth: its task is done with no brakes). Absent: not known, none counted. */
   baselineCompleted?: boolean;
+  /** A brake stop of it is a false stop (src/metrics/groundTruth.ts). Absent: any brake stop of a run that completes with no brakes is one. */
+  falseStop?: boolean;
 }
 
 /** The false stops of a population, by the brake (stop reason) and behaviour: what a falseStopRate measured is made of. */
@@ -61,7 +63,7 @@ export function falseStopBreakdown(runs: readonly CheckedRun[]): FalseStopBreakd
   for (const run of runs) {
     if (run.baselineCompleted !== true) continue;
     of += 1;
-    if (!isBrakeStop(run.stopReason)) continue;
+    if (!(run.falseStop ?? isBrakeStop(run.stopReason))) continue;
     stopped += 1;
     const key = `${run.stopReason}\u0000${run.behaviour ?? ''}`;
     const entry = counts.get(key) ?? { stopReason: run.stopReason, ...(run.behaviour === undefined ? {} : { behaviour: run.behaviour }), runs: 0 };
@@ -163,12 +165,13 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
   }
   if (expect.costUsd !== undefined) {
     const bound = expect.costUsd;
-    const pico = { ...(bound.min === undefined ? {} : { min: usdToPico(bound.min) }), ...(bound.max === undefined ? {} : { max: usdToPico(bound.max) }) };
+    const pico = picoBound(bound);
     results.push(
       rangeResult(`${prefix}.costUsd`, bound, runs, {
         value: (run) => run.costPico,
         inBound: (run) => within(run.costPico, pico),
-        show: (value) => formatUsd(value),
+        // Each figure shown (lowest, highest) on its own side of the limit (usdBeside).
+        show: (value) => usdBeside(value, pico),
         limitShow: exactUsd,
         // Compared in picodollars, given in the unit the name says (the baseline and the JSON report hold it so).
         measured: picoToUsd,
@@ -181,15 +184,19 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
 /** A rate or share as check writes it, figure and limit alike: `85.5%`, `0%`, and a share above 0 never `0%` (`0.002%`). */
 export const checkPercent = (share: number): string => styledPercentText(share, { decimals: 2, trim: true });
 const percent = checkPercent;
-/** An amount to the picodollar, as a limit is written (`$0.003894`), or a failing figure shown beside it. */
+/** An amount to the picodollar, as a limit is written (`$0.003894`). */
 const exactUsd = (usd: number) => `$${picoToUsdString(Math.round(usd * 1e12))}`;
 
-/** `exact`: how a figure that fails is shown, so that it never reads the same as its limit. */
-type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number) => string; exact?: (value: number) => string; absent: string; absentPasses: boolean };
+/** `show`: a figure beside its limit (money: usdBeside, never reading as on the limit's other side); `limitShow`: the limit (money: as written). */
+type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number, bound: Bound) => string; limitShow?: (value: number) => string; absent: string; absentPasses: boolean };
+
+/** A bound in USD as picodollars. */
+function picoBound(bound: Bound): PicoBound {
+  return { ...(bound.min === undefined ? {} : { min: usdToPico(bound.min) }), ...(bound.max === undefined ? {} : { max: usdToPico(bound.max) }) };
+}
 
 function populationFigures(expect: PopulationExpect): Figure[] {
-  const usd = formatUsdNumber;
-  const money = { show: usd, exact: exactUsd };
+  const money = { show: (value: number, bound: Bound) => usdBeside(usdToPico(value), picoBound(bound)), limitShow: exactUsd };
   const costs = expect.costPerRunUsd ?? {};
   return [
     { name: 'completionRate', value: (m) => m.completionRate, bound: expect.completionRate, show: percent, absent: '', absentPasses: false },
@@ -214,13 +221,12 @@ function populationResults(expect: PopulationExpect, metrics: PopulationMetrics,
       const value = figure.value(metrics);
       const bound = figure.bound!;
       const pass = value === null ? figure.absentPasses : within(value, bound);
-      const exact = figure.exact ?? figure.show;
       const breakdown = figure.name === 'falseStopRate' ? falseStopBreakdown(runs) : undefined;
       return {
         expectation: `population.${figure.name}`,
         measured: value,
-        measuredText: value === null ? figure.absent : (pass ? figure.show : exact)(value),
-        limit: boundText(bound, exact),
+        measuredText: value === null ? figure.absent : figure.show(value, bound),
+        limit: boundText(bound, figure.limitShow ?? ((limit) => figure.show(limit, bound))),
         pass,
         ...(breakdown === undefined ? {} : { ...(pass ? {} : { detail: falseStopText(breakdown) }), breakdown }),
       };

@@ -58,7 +58,9 @@ function runsText(s: ScenarioCheck): string {
   if (s.syntheticRuns > 0) parts.push(`${s.syntheticRuns} synthetic`);
   // The seed that made the synthetic runs (the file's, or --seed), as replay's scenario line says it.
   const seed = s.syntheticRuns > 0 && s.seed !== undefined ? ` (seed ${s.seed})` : '';
-  return `${parts.join(' + ') || 'no'} ${s.recordedRuns + s.syntheticRuns === 1 ? 'run' : 'runs'}${seed}`;
+  // --tree: each recorded session tree is one run of every expectation.
+  const trees = s.tree === undefined ? '' : ` (--tree: the recorded runs are ${counted(s.tree.sessionTrees, 'session tree')}, each one run; per-agent limits ${s.tree.subagentLimits})`;
+  return `${parts.join(' + ') || 'no'} ${s.recordedRuns + s.syntheticRuns === 1 ? 'run' : 'runs'}${seed}${trees}`;
 }
 
 /** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */
@@ -258,6 +260,7 @@ export function renderCheckJson(report: CheckReport): string {
     expectations: s.results,
     figures: s.metrics,
     ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
+    ...(s.tree === undefined ? {} : { tree: { sessionTrees: s.tree.sessionTrees, subagentLimits: s.tree.subagentLimits } }),
   }));
   return JSON.stringify({ ...report, scenarios }, null, 2) + '\n';
 }

@@ -3,8 +3,9 @@
  * settings, each paired with its no-brakes baseline by the population runner (src/population/run.ts),
  * the population figures (src/metrics/population.ts) and every expectation held against them.
  */
-import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
-import { configurationRuns, type PopulationRun } from '../population/run.js';
+import { completesWithoutBrakes, isFalseStop, populationMetrics, type PopulationMetrics } from '../metrics/population.js';
+import { stopCodeOf } from '../kernel/stopCodes.js';
+import { configurationRuns, type PopulationConfig, type PopulationRun } from '../population/run.js';
 import { defaultCacheMode } from '../replay/replay.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -16,6 +17,9 @@ import type { CheckInput } from './inputs.js';
 import { ResolvedPrices } from './modelPrices.js';
 import { argumentPlace, optionPlace, type NamedPlace } from '../options/given.js';
 import { requireCheckArguments } from '../options/entryArguments.js';
+import { subagentLimitsSpec } from '../report/settings.js';
+import type { UnrecordedInTree } from '../report/warnings.js';
+import { treeRuns, type CheckTree } from './treeRuns.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -33,11 +37,23 @@ export interface ScenarioCheck {
   /** Summary calls and cost, cache hits lost to the strategy, skipped actions: present when one is not 0. */
   strategy?: StrategyTotals;
   results: ExpectationResult[];
+  /** `check --tree`: its recorded runs judged as session trees (`recordedRuns` counts the trees), with these per-agent limits. */
+  tree?: CheckedTrees;
 }
 
+/** What a check under --tree says of a scenario's trees; `unrecorded`: agents they started with no recording (warned of). */
+export interface CheckedTrees {
+  sessionTrees: number;
+  subagentLimits: string;
+  unrecorded: UnrecordedInTree[];
+}
+
+/** A run as its expectations read it: whether it counts toward false stops and is one, by the rule the population figures count them by (groundTruth.ts). */
 function checkedRun(run: PopulationRun): CheckedRun {
   const behaviour = run.truth === undefined ? undefined : (run.truth.name ?? run.truth.behaviour);
-  return { source: run.source, ...(behaviour === undefined ? {} : { behaviour }), stopReason: run.run.stopReason, steps: run.run.steps, costPico: run.run.costPico, baselineCompleted: run.baseline.stopReason === 'completed' };
+  const baseline = { stop: stopCodeOf(run.baseline.stopReason), truth: run.baseline.truth };
+  const judged = { baselineCompleted: completesWithoutBrakes(baseline), falseStop: isFalseStop(stopCodeOf(run.run.stopReason), run.run.steps, baseline) };
+  return { source: run.source, ...(behaviour === undefined ? {} : { behaviour }), stopReason: run.run.stopReason, steps: run.run.steps, costPico: run.run.costPico, ...judged };
 }
 
 /** How checkScenario and checkRuns price the runs, and where that was given. */
@@ -72,9 +88,12 @@ interface Checked {
   prices: PriceTable;
   options: CheckRunOptions;
   entry?: string;
+  /** `check --tree`: the recorded runs as session trees (treeRuns.ts); what they were is noted in `trees`. */
+  tree?: CheckTree;
+  trees?: CheckedTrees;
 }
 
-function runsOf({ input, traces, prices, options, entry }: Checked): PopulationRun[] {
+function runsOf({ input, traces, prices, options, entry, tree, trees }: Checked): PopulationRun[] {
   const { scenario, settings } = input;
   const { model, modelPlace } = options;
   const placed = (field: string) => {
@@ -84,11 +103,19 @@ function runsOf({ input, traces, prices, options, entry }: Checked): PopulationR
   // The max_tokens comes with the brakes of `input.settings` (none placed: the CLI's `--max-output-tokens`).
   const sent = entry === undefined ? {} : { maxOutputTokensPlace: argumentPlace(entry, 'input.settings.brakes.maxOutputTokens') };
   const common = { brakes: settings.brakes, ...sent, ...(settings.latency === undefined ? {} : { latency: settings.latency }), ...(model === undefined ? {} : { model }), ...(modelPlace === undefined ? {} : { modelPlace }) };
-  const runs = traces.length === 0 ? [] : configurationRuns({ traces }, { ...common, strategy: input.traceStrategy, ...placed('traceStrategy') }, prices);
+  const recorded = { ...common, strategy: input.traceStrategy, ...placed('traceStrategy') };
+  const runs = traces.length === 0 ? [] : tree === undefined ? configurationRuns({ traces }, recorded, prices) : treesOf(traces, recorded, { prices, tree, trees: trees! });
   if (scenario.population !== undefined) {
     const population = { scenario: scenario as Scenario, runs: settings.runs, seed: settings.seed };
     runs.push(...configurationRuns({ scenarios: [population] }, { ...common, strategy: settings.strategy, ...placed('settings.strategy') }, prices));
   }
+  return runs;
+}
+
+/** The recorded runs as session trees (treeRuns.ts), what they were noted in `trees`. */
+function treesOf(traces: readonly Trace[], config: PopulationConfig, args: { prices: PriceTable; tree: CheckTree; trees: CheckedTrees }): PopulationRun[] {
+  const { runs, unrecorded } = treeRuns(traces, config, args);
+  Object.assign(args.trees, { sessionTrees: runs.length, subagentLimits: subagentLimitsSpec(args.tree.subagent), unrecorded });
   return runs;
 }
 
@@ -98,16 +125,20 @@ export function checkScenario(input: CheckInput, traces: readonly Trace[], price
   return scenarioChecked({ input, traces, prices, options: placedOptions('checkScenario', options), entry: 'checkScenario' });
 }
 
-/** checkScenario as `loopcost check` runs it: a model or strategy placed nowhere is named as its flag (`--model`, `--context`). */
-export function checkScenarioAsCommand(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string): ScenarioCheck {
-  return scenarioChecked({ input, traces, prices, options: model === undefined ? {} : { model } });
+/**
+ * checkScenario as `loopcost check` runs it: a model or strategy placed nowhere is named as its flag
+ * (`--model`, `--context`); with `tree` (`--tree`), its recorded runs judged as session trees.
+ */
+export function checkScenarioAsCommand(input: CheckInput, traces: readonly Trace[], prices: PriceTable, model?: string, tree?: CheckTree): ScenarioCheck {
+  return scenarioChecked({ input, traces, prices, options: model === undefined ? {} : { model }, ...(tree === undefined ? {} : { tree }) });
 }
 
 function scenarioChecked(checked: Checked): ScenarioCheck {
   const { input, traces } = checked;
   const { model } = checked.options;
   const priced = new ResolvedPrices(checked.prices);
-  const runs = runsOf({ ...checked, prices: priced });
+  const trees: CheckedTrees = { sessionTrees: 0, subagentLimits: 'none', unrecorded: [] };
+  const runs = runsOf({ ...checked, prices: priced, trees });
   const metrics = populationMetrics(runs);
   const { scenario, settings } = input;
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;
@@ -130,5 +161,6 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     metrics,
     ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
     results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),
+    ...(checked.tree === undefined || traces.length === 0 ? {} : { tree: trees }),
   };
 }

@@ -4,8 +4,10 @@
  *
  * Each run is seen twice: under the configuration (`run`) and with no brakes at all (`baseline`: the
  * recorded run replayed as recorded, or the synthetic agent under its policy up to the hard cap or its provider's refusal of a prompt + max_tokens past the window). The
- * baseline tells a false stop (a run that completes without brakes, stopped here by a brake) from a
- * caught run (one that would not have completed, stopped here before its end).
+ * baseline tells a false stop from a caught run (groundTruth.ts, the one rule): a recorded run that
+ * completes without brakes, stopped here by a brake, is a false stop; a run with ground truth (synthetic,
+ * or a generated trace's header) stopped before the step its task is done at with no brakes is one. A
+ * brake stop that is none, before the baseline's end, is caught (a retrier that gives up, say).
  *
  * Money stays in integer picodollars (BigInt sums) until the USD figures are made; quantiles are
  * nearest-rank (the smallest cost at or above which p% of runs lie: always a cost some run had, no
@@ -14,9 +16,11 @@
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { meanPico, picoToUsd, type Pico } from '../money.js';
 import { costQuantilesInPlace, rankIndex, type CostQuantiles } from './costQuantiles.js';
+import type { BaselineTruth } from './groundTruth.js';
 import { TallyBuilder, type PopulationTally } from './tallyBuilder.js';
 
 export { PicoSum } from './picoSum.js';
+export { completesWithoutBrakes, isFalseStop, stopVerdict, Verdict, type BaselineTruth, type JudgedBaseline } from './groundTruth.js';
 export { newTally, TallyBuilder, type CodedBaseline, type CodedRun, type PopulationTally, type TallyMark } from './tallyBuilder.js';
 
 /** What the population figures need of one run. */
@@ -32,10 +36,10 @@ export interface RunFigures {
   byPredictiveBound?: boolean;
 }
 
-/** One run under the configuration and the same run with no brakes. */
+/** One run under the configuration and the same run with no brakes (with its ground truth when known: groundTruth.ts). */
 export interface RunPair {
   run: RunFigures;
-  baseline: Pick<RunFigures, 'stopReason' | 'steps' | 'costPico'>;
+  baseline: Pick<RunFigures, 'stopReason' | 'steps' | 'costPico'> & { truth?: BaselineTruth | undefined };
 }
 
 export interface CostQuantilesUsd {
@@ -57,10 +61,14 @@ export interface PopulationMetrics {
   /** Spend on runs that did not complete, and its share of all spend (0 when nothing was spent). */
   wastedUsd: number;
   wastedShare: number;
-  /** Runs the baseline completes that a brake stops here, and their rate among the baseline's completions (null: none completes). */
+  /**
+   * Runs a brake stops here that complete with no brakes (with ground truth: before the step their task is
+   * done at with no brakes), and their rate among the runs that complete with no brakes (with ground truth:
+   * whose task is done with no brakes; null: none).
+   */
   falseStops: number;
   falseStopRate: number | null;
-  /** Runs the baseline does not complete that a brake stops here before their end, and the spend that saves. */
+  /** Runs a brake stops here before their baseline's end that are no false stop (a task not done, or done before the stop), and the spend that saves. */
   caughtEarly: number;
   savedUsd: number;
   stopReasons: Partial<Record<StopReason, number>>;
@@ -117,7 +125,7 @@ export function mergeTallies(into: PopulationTally, ...parts: PopulationTally[])
   }
 }
 
-/** Runs a brake stopped among those that complete with no brakes, over those runs (null: none completes). */
+/** False stops over the runs that complete with no brakes (with ground truth: whose task is done with no brakes; null: none). */
 export function falseStopRate(tally: Pick<PopulationTally, 'falseStops' | 'baselineCompleted'>): number | null {
   return tally.baselineCompleted === 0 ? null : tally.falseStops / tally.baselineCompleted;
 }

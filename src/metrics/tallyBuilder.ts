@@ -3,8 +3,9 @@
  * summed without a BigInt per run, stop reasons counted by code, costs written into Float64Arrays; a mark
  * to roll back to (a file streamed through a sweep and found bad part way).
  */
-import { isBrakeStop, STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
+import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
+import { completesWithoutBrakes, stopVerdict, Verdict, type BaselineTruth } from './groundTruth.js';
 import { PicoSum } from './picoSum.js';
 import type { RunFigures, RunPair } from './population.js';
 
@@ -57,20 +58,20 @@ export interface TallyMark {
  */
 export type CodedRun = Omit<RunFigures, 'stopReason'> & { stop: number };
 
-/** A baseline's figures, its stop as a stop code. */
-export type CodedBaseline = Pick<CodedRun, 'stop' | 'steps' | 'costPico'>;
+/**
+ * A baseline's figures, its stop as a stop code, and its run's ground truth when known (a synthetic run's,
+ * a generated trace's header's): false stops and catches are judged by it then (groundTruth.ts).
+ */
+export type CodedBaseline = Pick<CodedRun, 'stop' | 'steps' | 'costPico'> & { truth?: BaselineTruth | undefined };
 
 const COMPLETED = StopCode.Completed;
-
-/** isBrakeStop of each stop code (the rule stays in one place; a run reads its code's entry). */
-const BRAKED: readonly boolean[] = STOP_REASONS.map(isBrakeStop);
 
 /** Most runs a reserve grows by past what it is asked for (a tally's array of costs). */
 const RESERVE_GROWTH_RUNS = 4096;
 
 /** What add hands addCoded (reused: add returns before another add). */
 const coded: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0, byPredictiveBound: false };
-const codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
+const codedBase: CodedBaseline = { stop: 0, steps: 0, costPico: 0, truth: undefined };
 
 /** The array a builder writes before its first run (none written into it: the first add makes one). */
 const NO_COSTS = new Float64Array(0);
@@ -124,6 +125,7 @@ export class TallyBuilder {
     codedBase.stop = stopCodeOf(baseline.stopReason);
     codedBase.steps = baseline.steps;
     codedBase.costPico = baseline.costPico;
+    codedBase.truth = baseline.truth;
     this.addCoded(coded, codedBase);
   }
 
@@ -143,12 +145,11 @@ export class TallyBuilder {
     if (run.byPredictiveBound === true) this.predictiveStops += 1;
     if (stop === COMPLETED) this.completed += 1;
     else this.wasted.add(cost);
-    const braked = BRAKED[stop]!;
     this.baseline.add(baseline.costPico);
-    if (baseline.stop === COMPLETED) {
-      this.baselineCompleted += 1;
-      if (braked) this.falseStops += 1;
-    } else if (braked && run.steps < baseline.steps) {
+    if (completesWithoutBrakes(baseline)) this.baselineCompleted += 1;
+    const verdict = stopVerdict(stop, run.steps, baseline);
+    if (verdict === Verdict.FalseStop) this.falseStops += 1;
+    else if (verdict === Verdict.Caught) {
       this.caughtEarly += 1;
       if (baseline.costPico > cost) this.saved.add(baseline.costPico - cost);
     }

@@ -8,7 +8,7 @@
 import { UserError } from '../errors.js';
 import type { Trace } from '../trace/types.js';
 import { argumentsFile } from './arguments.js';
-import { isObject, optionsFile, shown } from './rules.js';
+import { isObject, optionsFile, shown, tokensIssue } from './rules.js';
 import { requireTraceValues } from './traceValues.js';
 
 /** Where a place is said: a file (or `<… options>`, `<command line>`), a field, its line where it has one. */
@@ -124,34 +124,58 @@ export function requirePopulationInputs(entry: string, inputs: unknown): void {
   });
 }
 
-/** The first field a LiveAgent needs that `value` lacks (`agentId`, `source`, `source.next`); undefined when none. */
-function liveAgentMiss(value: Record<string, unknown>): { field: string; value: unknown } | undefined {
-  if (typeof value.agentId !== 'string') return { field: 'agentId', value: value.agentId };
-  if (!isObject(value.source)) return { field: 'source', value: value.source };
-  if (typeof value.source.next !== 'function') return { field: 'source.next', value: value.source.next };
+/** A field of a LiveAgent it lacks or holds wrongly: `its <field> <said>` in the refusal. */
+interface LiveAgentMiss {
+  field: string;
+  said: string;
+}
+
+/**
+ * The first field of `value` a LiveAgent needs and lacks (`agentId`, `source`, `source.next`), or holds
+ * wrongly: its prompt sizes by the rule every entry point holds a token count to (rules.ts tokensIssue:
+ * whole, 0 or more, at most 2^53 − 1, as a recorded header's are), a `subagentFor` that is not a function.
+ * Undefined when none.
+ */
+function liveAgentMiss(value: Record<string, unknown>): LiveAgentMiss | undefined {
+  const is = (field: string, v: unknown) => ({ field, said: v === undefined ? 'is missing' : `is ${shown(v)}` });
+  if (typeof value.agentId !== 'string') return is('agentId', value.agentId);
+  if (!isObject(value.source)) return is('source', value.source);
+  if (typeof value.source.next !== 'function') return is('source.next', value.source.next);
+  for (const field of ['systemTokens', 'goalTokens'] as const) {
+    if (value[field] === undefined) return is(field, undefined);
+    let said: string | undefined;
+    tokensIssue((_, __, message) => (said ??= message), field, value[field], '');
+    if (said !== undefined) return { field, said };
+  }
+  if (value.subagentFor !== undefined && typeof value.subagentFor !== 'function') return { field: 'subagentFor', said: `is ${shown(value.subagentFor)}, not a function` };
   return undefined;
 }
 
 const LIVE_AGENT: Expected = {
-  what: 'a LiveAgent ({ agentId, source: { next, exhaustedReason }, systemTokens, goalTokens })',
-  hint: 'give the root agent: its id, the StepSource its calls come from, and its system and goal tokens',
+  what: 'a LiveAgent ({ agentId, source: { next, exhaustedReason }, systemTokens, goalTokens, subagentFor? })',
+  hint: 'give the root agent: its id, the StepSource its calls come from, its system and goal tokens (whole numbers, 0 or more) and, when its tools start agents, subagentFor',
   is: (value) => liveAgentMiss(value) === undefined,
 };
 
+const SUBAGENT_HINT =
+  'subagentFor returns the LiveAgent a tool call starts (its id, the StepSource its calls come from, its system and goal tokens), or undefined for an ordinary tool';
+
 /**
  * `root`, the agent a live tree starts from (runAgentTree), or (`started`) one an agent's `subagentFor`
- * gives: refused at its field (`main.subagentFor(Task)`), the message saying which start it is.
+ * gives: refused at the field it lacks or holds wrongly (`root.systemTokens`, `main.subagentFor(Task).source`),
+ * a started one's message saying which start it is.
  */
 export function requireLiveAgent(entry: string, agent: unknown, started?: { field: string; said: string }): void {
-  if (started === undefined) return requireOne(entry, 'root', agent, LIVE_AGENT);
-  const miss = isObject(agent) ? liveAgentMiss(agent) : { field: '', value: agent };
+  if (started === undefined && !isObject(agent)) return requireOne(entry, 'root', agent, LIVE_AGENT);
+  const miss = isObject(agent) ? liveAgentMiss(agent) : { field: '', said: '' };
   if (miss === undefined) return;
-  const what = miss.field === '' ? shown(agent) : `its ${miss.field} ${miss.value === undefined ? 'is missing' : `is ${shown(miss.value)}`}`;
+  const at = started?.field ?? 'root';
+  const what = miss.field === '' ? shown(agent) : `its ${miss.field} ${miss.said}`;
   throw new UserError({
-    ...argumentPlace(entry, miss.field === '' ? started.field : `${started.field}.${miss.field}`),
+    ...argumentPlace(entry, miss.field === '' ? at : `${at}.${miss.field}`),
     code: 'invalid_input',
-    message: `${started.said}: ${what}: it is not ${LIVE_AGENT.what}`,
-    hint: 'subagentFor returns the LiveAgent a tool call starts (its id, the StepSource its calls come from, its system and goal tokens), or undefined for an ordinary tool',
+    message: `${started === undefined ? '' : `${started.said}: `}${what}: it is not ${LIVE_AGENT.what}`,
+    hint: started === undefined ? LIVE_AGENT.hint : SUBAGENT_HINT,
   });
 }
 

@@ -8,19 +8,20 @@
  *   recall = stuck ∧ caught / stuck (null: nothing stuck); steps wasted before the catch = the steps a
  *   caught stuck run took from the step it got stuck (mean and max, over those runs). A **false stop**
  *   (ground truth): a brake stopped the run before the step at which, with no brakes, its task is done
- *   (`baseline.truth.doneAtStep`; isGroundTruthFalseStop), among the runs whose task is done with no
- *   brakes. A run that "completes" without doing its task (a retrier that gives up) is none, and a run
- *   stopped after its task was done (stuck verifying done work) is a catch, not a false stop.
+ *   (`baseline.truth.doneAtStep`), among the runs whose task is done with no brakes. A run that
+ *   "completes" without doing its task (a retrier that gives up) is none, and a run stopped after its task
+ *   was done (stuck verifying done work) is a catch, not a false stop. The rule is src/metrics/
+ *   groundTruth.ts's, which sweep, check and project count false stops by too. Generated traces
+ *   (`loopcost generate`) carry their run's ground truth in their headers: they are judged as synthetic runs.
  * - On recorded runs (no ground truth), outcome-based: a brake stopped a run that completes with no
- *   brakes, among those runs, as populationMetrics defines it for sweep, check and project.
+ *   brakes, among those runs, by the same rule.
  * Every figure can be recomputed from per-run rows (stop reason, steps, baseline truth); each is added up
  * run by run (CalibrationTally), so a grid's configurations are calibrated as a sweep runs them
  * (calibrationsOf: synthetic runs recorded once per context and swept, syntheticSweep.ts).
  * Pure: no node:*, no clock.
  */
-import { isBrakeStop, STOP_REASONS } from '../brakes/stopReasons.js';
 import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
-import { falseStopRate, TallyBuilder, type CodedBaseline, type RunPair } from '../metrics/population.js';
+import { falseStopRate, isFalseStop, TallyBuilder, type BaselineTruth, type CodedBaseline, type RunPair } from '../metrics/population.js';
 import type { CellFigures } from '../fast/sweepResult.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { BaselineFigures, PopulationConfig } from './run.js';
@@ -28,8 +29,10 @@ import type { SweepPopulation } from './sweep.js';
 import { recordedRunsNamed } from './blameRun.js';
 import { syntheticRuns } from './syntheticSweep.js';
 
-/** A run pair as the population runner gives it (synthetic runs carry their baseline's ground truth). */
+/** A run pair as the population runner gives it (synthetic runs and generated traces carry their baseline's ground truth). */
 export type CalibrationPair = RunPair & { baseline: BaselineFigures };
+
+export type { BaselineTruth };
 
 export interface CalibrationFigures {
   synthetic: {
@@ -51,23 +54,15 @@ export interface CalibrationFigures {
   recorded: { runs: number; completedWithoutBrakes: number; falseStops: number; falseStopRate: number | null };
 }
 
-/** What a synthetic run's no-brake run really did (GroundTruth): the step it got stuck from, the step its task is done at (each: if it did). */
-export interface BaselineTruth {
-  stuckFromStep?: number | undefined;
-  doneAtStep?: number | undefined;
-}
-
 const isLoopCatch = (stop: StopCode): boolean => stop === StopCode.Repeat || stop === StopCode.ErrorLimit;
-/** By stop code (StopCode follows STOP_REASONS' order): a brake ended the run. */
-const BRAKED: readonly boolean[] = STOP_REASONS.map(isBrakeStop);
 
 /**
- * A synthetic run's false stop, by its ground truth: a brake stopped it (isBrakeStop) after `steps` steps,
- * before the step `doneAtStep` at which, with no brakes, its task is done (undefined: never done, so no
- * stop of it is false). Its calls up to a stop are its no-brake run's, so it stopped with its task undone.
+ * A synthetic run's false stop, by its ground truth: a brake stopped it after `steps` steps, before the
+ * step `doneAtStep` at which, with no brakes, its task is done (undefined: never done, so no stop of it is
+ * false). groundTruth.ts's rule (isFalseStop), as every command counts it.
  */
 export function isGroundTruthFalseStop(stop: StopCode, steps: number, doneAtStep: number | undefined): boolean {
-  return doneAtStep !== undefined && BRAKED[stop] === true && steps < doneAtStep;
+  return isFalseStop(stop, steps, { stop: StopCode.None, truth: { doneAtStep } });
 }
 
 /** One configuration's calibration, run by run: recorded runs (false stops), synthetic runs with the step each got stuck from (if it did). */
@@ -139,10 +134,10 @@ export class CalibrationTally {
   }
 }
 
-/** The figures of one configuration: `pairs` as the population runner gives them, the first `recordedRuns` recorded. */
+/** The figures of one configuration: `pairs` as the population runner gives them, the first `recordedRuns` recorded (those with ground truth, generated traces, judged as synthetic runs). */
 export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRuns: number): CalibrationFigures {
   const tally = new CalibrationTally();
-  pairs.forEach(({ run, baseline }, k) => (k < recordedRuns ? tally.addRecorded(run, baseline) : tally.addSynthetic(run, baseline.truth)));
+  pairs.forEach(({ run, baseline }, k) => (k < recordedRuns && baseline.truth === undefined ? tally.addRecorded(run, baseline) : tally.addSynthetic(run, baseline.truth)));
   return tally.figures();
 }
 
@@ -153,13 +148,12 @@ export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRu
  */
 export function calibrationsOf(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): CalibrationFigures[] {
   const tallies = configs.map(() => new CalibrationTally());
-  recordedRunsNamed(population.recorded, configs, prices, {
-    visit: (c, run, baseline) => tallies[c]!.addRecorded(run, baseline),
-    visitCell: (c, run, baseline) => tallies[c]!.addRecordedCell(run, baseline),
-  });
-  syntheticRuns(population.synthetic, configs, prices, {
-    visit: (c, run, baseline) => tallies[c]!.addSynthetic(run, baseline.truth),
-    visitCell: (c, run, baseline) => tallies[c]!.addSyntheticCell(run, baseline),
-  });
+  const visitors = {
+    visit: (c: number, run: RunPair['run'], baseline: RunPair['baseline']) => (baseline.truth === undefined ? tallies[c]!.addRecorded(run, baseline) : tallies[c]!.addSynthetic(run, baseline.truth)),
+    visitCell: (c: number, run: CellFigures, baseline: CodedBaseline) => (baseline.truth === undefined ? tallies[c]!.addRecordedCell(run, baseline) : tallies[c]!.addSyntheticCell(run, baseline.truth)),
+  };
+  // Generated traces carry their ground truth (header `synthetic`): judged as synthetic runs.
+  recordedRunsNamed(population.recorded, configs, prices, visitors);
+  syntheticRuns(population.synthetic, configs, prices, visitors);
   return tallies.map((tally) => tally.figures());
 }

@@ -21,7 +21,7 @@ import { maxOutputTokensSent, NO_BRAKES, type BrakeConfig } from '../brakes/conf
 import { COMMAND_LINE_CONTEXT, contextSpecOf, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { StrategyFigures } from '../loop/types.js';
-import type { RunFigures, RunPair } from '../metrics/population.js';
+import type { BaselineTruth, RunFigures, RunPair } from '../metrics/population.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
 import type { Scenario } from '../scenario/load.js';
@@ -67,9 +67,9 @@ export interface PopulationInputs {
   scenarios?: readonly ScenarioPopulation[];
 }
 
-/** The baseline's figures, and for a synthetic run its ground truth without brakes. */
+/** The baseline's figures, and for a synthetic run (or a generated trace: its header's) its ground truth without brakes. */
 export interface BaselineFigures extends Pick<RunFigures, 'stopReason' | 'steps' | 'costPico'> {
-  truth?: GroundTruth;
+  truth?: BaselineTruth;
 }
 
 /** A run's figures, with the strategy figures (summaries, cache hits lost, skipped actions) where not 0. */
@@ -228,7 +228,7 @@ function configurationBaselines(inputs: PopulationInputs, config: PopulationConf
   const pricings = tracePricings(inputs, config, prices);
   const baselines: BaselineFigures[] = (inputs.traces ?? []).map((trace, i) => {
     const r = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: NO_BRAKES });
-    return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico };
+    return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, ...(trace.header.synthetic === undefined ? {} : { truth: trace.header.synthetic }) };
   });
   for (const population of inputs.scenarios ?? []) {
     const prepared = { ...preparedOf(population, config, prices), brakes: unbrakedSending(config.brakes) };

@@ -5,18 +5,19 @@
  */
 import { cellFigures, newCellFigures, type CellFigures, type SweepResult } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
-import type { CodedBaseline } from '../metrics/population.js';
-import type { BaselineFigures, PopulationRunFigures } from './run.js';
+import type { BaselineTruth, CodedBaseline, RunPair } from '../metrics/population.js';
+import type { Trace } from '../trace/types.js';
+import type { PopulationRunFigures } from './run.js';
 
 /** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
-export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: BaselineFigures) => void;
+export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void;
 
-/** A cell's baseline, its stop as a code; a synthetic recording's (given, not a cell) with its run's ground truth: the step it got stuck from with no brakes, if it did. */
-export interface CellBaseline extends CodedBaseline {
-  stuckFromStep: number | undefined;
-  /** The step its task is done at with no brakes (ground truth), if it is done. */
-  doneAtStep: number | undefined;
-}
+/**
+ * A cell's baseline, its stop as a code, with its run's ground truth when known (`truth`: the step its task
+ * is done at and the step it got stuck from with no brakes, if it did): a synthetic recording's (given, not
+ * a cell), or a generated trace's (its header's `synthetic`). Tallies judge false stops and catches by it.
+ */
+export type CellBaseline = CodedBaseline;
 
 /**
  * A cell of the compiled sweep, a run of a configuration, and its baseline, stops as codes (both reused
@@ -33,15 +34,22 @@ export function runOfCell(f: CellFigures): PopulationRunFigures {
   return run;
 }
 
-export function baselineOfCell(b: CodedBaseline): BaselineFigures {
-  return { stopReason: stopReasonOf(b.stop), steps: b.steps, costPico: b.costPico };
+/** A cell's baseline as a run pair's (stop reason named, its ground truth kept). */
+export function baselineOfCell(b: CodedBaseline): RunPair['baseline'] {
+  return { stopReason: stopReasonOf(b.stop), steps: b.steps, costPico: b.costPico, ...(b.truth === undefined ? {} : { truth: b.truth }) };
 }
 
 /**
  * Where a sweep's baselines are: cells of the sweep (cell cells.length + of[cell], one per distinct
- * baseline, after the configurations'), or given, one per trace (`runs`: a synthetic run's own figures).
+ * baseline, after the configurations'; `truths`: each trace's ground truth, by trace index, if any has
+ * one), or given, one per trace (`runs`: a synthetic run's own figures).
  */
-export type CellBaselines = { of: Int32Array; count: number } | { runs: readonly CellBaseline[] };
+export type CellBaselines = { of: Int32Array; count: number; truths?: readonly (BaselineTruth | undefined)[] } | { runs: readonly CellBaseline[] };
+
+/** Each trace's ground truth (its header's, a generated trace's), or undefined when none has one (recorded traces: nothing to carry per cell). */
+export function traceTruths(traces: readonly Trace[]): (BaselineTruth | undefined)[] | undefined {
+  return traces.some((trace) => trace.header.synthetic !== undefined) ? traces.map((trace) => trace.header.synthetic) : undefined;
+}
 
 /** A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid out), each with its baseline. */
 export function visitCells(result: SweepResult, cells: readonly number[], baselines: CellBaselines, visit: CellVisitor): void {
@@ -52,7 +60,8 @@ export function visitCells(result: SweepResult, cells: readonly number[], baseli
     }
     return;
   }
-  const baseline: CellBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0, stuckFromStep: undefined, doneAtStep: undefined }));
+  const baseline: CellBaseline[] = Array.from({ length: baselines.count }, () => ({ stop: 0, steps: 0, costPico: 0, truth: undefined }));
+  const truths = baselines.truths;
   for (let t = result.from; t < result.from + result.traces; t++) {
     for (let b = 0; b < baselines.count; b++) {
       const f = cellFigures(result, t, cells.length + b, figures);
@@ -60,6 +69,7 @@ export function visitCells(result: SweepResult, cells: readonly number[], baseli
       to.stop = f.stop;
       to.steps = f.steps;
       to.costPico = f.costPico;
+      if (truths !== undefined) to.truth = truths[t];
     }
     for (let cell = 0; cell < cells.length; cell++) visit(cells[cell]!, cellFigures(result, t, cell, figures), baseline[baselines.of[cell]!]!);
   }

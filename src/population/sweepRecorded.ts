@@ -13,7 +13,7 @@ import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
-import { visitCells, type CellBaseline, type CellVisitor, type RunVisitor } from './sweepCells.js';
+import { traceTruths, visitCells, type CellBaseline, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, configurationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 
 /**
@@ -110,6 +110,8 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
     if (group === undefined) bySweep.set(key, [c]);
     else group.push(c);
   });
+  // Generated traces' ground truth (their headers'), carried to their baseline cells.
+  const truths = given === undefined ? traceTruths(traces) : undefined;
   for (const [key, cells] of bySweep) {
     const model = configs[cells[0]!]!.model;
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
@@ -125,7 +127,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
       const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
       // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
       if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
-      visitCells(result, cells, given === undefined ? sweep.baselines : { runs: given }, visitCell);
+      visitCells(result, cells, given !== undefined ? { runs: given } : truths === undefined ? sweep.baselines : { ...sweep.baselines, truths }, visitCell);
     }
   }
 }

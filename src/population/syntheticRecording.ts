@@ -71,7 +71,7 @@ export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[],
     // replayed, it stops there, provider_refused, as the run did.
     for (const { trace, result } of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, ...throughStep })) {
       batch.traces.push(trace);
-      batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico, stuckFromStep: trace.header.synthetic?.stuckFromStep, doneAtStep: trace.header.synthetic?.doneAtStep });
+      batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico, truth: { doneAtStep: trace.header.synthetic?.doneAtStep, stuckFromStep: trace.header.synthetic?.stuckFromStep } });
       calls += trace.calls.length;
       if (batch.traces.length >= most.runs || calls >= most.calls) {
         yield batch;

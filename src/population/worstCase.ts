@@ -2,8 +2,9 @@
  * The worst case the brakes allow per run (`loopcost project`): the least of the bounds that apply, null
  * (unbounded) when none does.
  *
- * - Check-mode budget: the budget plus the largest single call (the model's whole context window at its
- *   highest applicable tier plus max_tokens of output). Predict mode: the budget.
+ * - Check-mode budget: the budget plus the largest single call (the largest prompt a provider accepts —
+ *   the model's context window less the max_tokens sent, kernel/limits.ts promptAllowedTokens — at its
+ *   tier, plus max_tokens of output). Predict mode: the budget.
  * - Step cap N: N calls at that largest call — but a backtrack or a compaction call is no step
  *   (kernel/brakes.ts countsAsStep), so only for runs that make neither. Runs that backtrack under
  *   `--max-backtracks B`: N + B calls — backtrackStop ends the run after the backtrack past B, and the
@@ -14,11 +15,12 @@
  * - Token cap: the cap at the dearest rate plus the call that crossed it.
  * Pure: no node:*, no clock.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS, type BrakeConfig } from '../brakes/config.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { maxOf } from '../metrics/extremes.js';
 import { picoToUsd } from '../money.js';
 import { predictiveBoundPico, promptPriceCeiling } from '../kernel/cost.js';
 import { CacheWrites } from '../kernel/cacheWrites.js';
+import { promptAllowedTokens } from '../kernel/limits.js';
 import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { PopulationEntry } from '../scenario/schema.js';
@@ -78,20 +80,35 @@ export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenar
 }
 
 /**
- * The most one call can cost: the predictive bound (kernel/cost.ts) of a prompt of the whole context window
- * with max_tokens out — every prompt token at the dearest price one can be billed at in that tier (input,
- * cache read, cache write), the output at the output or reasoning price; undefined without a known window.
+ * The largest prompt a provider answers beside `maxOutputTokens` asked for: the window less them (it refuses
+ * a prompt + max_tokens past the window: kernel/limits.ts promptAllowedTokens, kernel/providerWindow.ts);
+ * undefined when no prompt is answered (a window at or below max_tokens) or the window is unknown.
+ */
+function largestPromptTokens(pricing: ModelPricing, maxOutputTokens: number): number | undefined {
+  if (pricing.contextWindow === undefined) return undefined;
+  const allowed = promptAllowedTokens(pricing.contextWindow, maxOutputTokens);
+  return allowed < 0 ? undefined : allowed;
+}
+
+/**
+ * The most one call can cost: the predictive bound (kernel/cost.ts) of the largest prompt a provider
+ * answers (the context window less max_tokens) with max_tokens out — every prompt token at the dearest price
+ * one can be billed at in that tier (input, cache read, cache write), the output at the output or reasoning
+ * price; 0 when the window leaves no room for a prompt (every call is refused, unbilled); undefined without
+ * a known window.
  */
 export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
+  const promptTokens = largestPromptTokens(pricing, maxOutputTokens);
+  if (promptTokens === undefined) return 0;
   const { rows, tiers } = flattenPrices(pricing);
-  return predictiveBoundPico(rows, tiers, pricing.contextWindow, maxOutputTokens, CacheWrites.MayLastAnHour);
+  return predictiveBoundPico(rows, tiers, promptTokens, maxOutputTokens, CacheWrites.MayLastAnHour);
 }
 
-/** The dearest rate any token can be billed at, in the tier of a prompt of the whole window (the base tier without one). */
-function dearestRatePico(pricing: ModelPricing): number {
+/** The dearest rate any token can be billed at, in the tier of the largest prompt a provider answers beside `maxOutputTokens` (the base tier without one). */
+function dearestRatePico(pricing: ModelPricing, maxOutputTokens: number): number {
   const { rows, tiers } = flattenPrices(pricing);
-  const row = tierRow(rows, tiers, pricing.contextWindow ?? 0);
+  const row = tierRow(rows, tiers, largestPromptTokens(pricing, maxOutputTokens) ?? 0);
   return Math.max(promptPriceCeiling(rows, row, CacheWrites.MayLastAnHour), rows[row + PriceField.Output]!, rows[row + PriceField.Reasoning]!);
 }
 
@@ -111,7 +128,7 @@ function stepCapBound(brakes: BrakeConfig, perCallPico: number, options: { uncou
   const steps = brakes.maxSteps;
   if (steps === undefined) return undefined;
   const { uncounted, afterSummary } = options;
-  const atLargest = `at the largest prompt (the whole context window) and max_tokens of output${afterSummary}`;
+  const atLargest = `at the largest prompt a provider answers (the context window less max_tokens) and max_tokens of output${afterSummary}`;
   // No call at all under a cap of 0: the cap is checked before every call, a backtrack or a compaction too.
   if (steps === 0) return [0, 'a step cap of 0 (no call is made)'];
   if (!uncounted.backtracks && !uncounted.compactions) return [steps * perCallPico, `${steps} steps ${atLargest} (these runs make no backtrack or compaction call, which a step cap does not count)`];
@@ -130,7 +147,7 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
   const { summary, uncounted } = options;
   const summaryPricings = summary === undefined ? [] : summary.pricing === undefined ? pricings : [summary.pricing];
   const largest = largestOf(pricings, brakes.maxOutputTokens);
-  // The largest summary call (0 without summaries): the prompt it replaces (up to the window) in, S out.
+  // The largest summary call (0 without summaries): the prompt it replaces (up to the window less S: a provider refuses more) in, S out.
   const largestSummary = summary === undefined ? 0 : largestOf(summaryPricings, summary.summaryTokens);
   const known = largest !== undefined && largestSummary !== undefined;
   const bounds: Bound[] = [];
@@ -143,7 +160,9 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
   const steps = stepCapBound(brakes, known ? largest + largestSummary : 0, { uncounted, afterSummary: summary === undefined ? '' : ', each after a summary call' });
   if (Array.isArray(steps) && known) bounds.push(steps);
   if (brakes.maxTokens !== undefined && known) {
-    const rate = maxOf([...pricings, ...summaryPricings].map(dearestRatePico), 0);
+    const sent = maxOutputTokensSent(brakes);
+    const rates = [...pricings.map((p) => dearestRatePico(p, sent)), ...summaryPricings.map((p) => dearestRatePico(p, summary?.summaryTokens ?? 0))];
+    const rate = maxOf(rates, 0);
     bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
   }
   const noStepBound = typeof steps === 'string' ? `; ${steps}` : '';

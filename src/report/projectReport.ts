@@ -5,6 +5,7 @@
  * to trust it (bootstrap intervals, the distribution-free cap bound, a suggested cap).
  */
 import { LOOPCOST_VERSION } from '../version.js';
+import { counted } from '../plural.js';
 import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
 import type { PriceSource } from '../pricing/types.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
@@ -42,6 +43,8 @@ export interface ProjectReport extends Projection {
   worstCase: { perRunUsd: number | null; perDayUsd: number | null; rule: string };
   capBound: { runs: number; share: number; text: string };
   crossings: PromptCrossing[];
+  /** `project --tree`: each session tree one run (one task) of every figure; the per-agent limits (`none` without them). */
+  tree?: { sessionTrees: number; subagentLimits: string };
   suggestCap?: SuggestedCap;
   notes: string[];
   warnings: ReportWarning[];
@@ -66,7 +69,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   ], { maxWidth: view.width });
   const c = report.confidence;
   const lines = [
-    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.perRunUsd.runs} runs (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
+    `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.tree === undefined ? `${report.perRunUsd.runs} runs` : `${counted(report.perRunUsd.runs, 'session tree')}, each one run`} (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
     ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),

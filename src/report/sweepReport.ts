@@ -6,7 +6,6 @@
  * `loopcost merge` of the shards is byte-identical to one run.
  */
 import { percentText } from './percentText.js';
-import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
@@ -17,6 +16,7 @@ import { formatUsdNumber } from './money.js';
 import { jsonPieces } from './jsonPieces.js';
 import { renderSweepCsv, sweepCsvPieces } from './sweepCsv.js';
 import { chartUsd } from './render.js';
+import { plotOnRows } from './chartRows.js';
 import type { InputsRecord } from './scenarios.js';
 import type { ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
@@ -163,9 +163,9 @@ function recommendationOf(rows: readonly SweepRow[], target: number, replayArgs:
 /** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
 const MAX_CHART_PANELS = 12;
 
-/** One asciichart over the x values, each point stretched to `per` columns, with the x values written under their points. */
+/** One chart over the x values, each point stretched to `per` columns on its nearest labelled row (chartRows.ts), with the x values written under their points. */
 function plotAgainst(values: number[], labels: readonly string[], per: number, format: (x: number) => string): string {
-  const plot = asciichart.plot(values.flatMap((v) => Array.from({ length: per }, () => v)), { height: 6, format });
+  const plot = plotOnRows(values.flatMap((v) => Array.from({ length: per }, () => v)), { height: 6, format });
   const first = plot.split('\n')[0]!;
   const offset = Math.max(first.indexOf('┤'), first.indexOf('┼')) + 1;
   const xLine = ' '.repeat(Math.max(0, offset)) + labels.map((label) => label.slice(0, Math.max(1, per - 1)).padEnd(per)).join('');

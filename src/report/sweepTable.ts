@@ -92,7 +92,7 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView): Genera
     yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
     if (own.note !== '') yield wrapLine('', own.note, view.width);
   }
-  yield wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes; caught: a run that would not complete, stopped before its end; saved: spend avoided on those.", view.width);
+  yield wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); saved: spend avoided on those.", view.width);
   yield predictiveSweepLine(report, view.width);
   yield recommendationLines(report, view.width);
   yield notesAndFooter(report, view.width);

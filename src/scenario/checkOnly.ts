@@ -4,13 +4,15 @@
  * calibrate: src/cli/actions/inputs.ts readInputs). Such a file holds no run of its own for them (only
  * check reads `traces:`), so one a directory or glob brought in is left out: `replay scenarios/` runs the
  * recordings there once, as traces, and the scenario files' populations. It is said in one line only when
- * the recordings a left-out file names are not all among the inputs (they then go unrun). Named directly,
+ * the recordings a left-out file names are not all among the inputs (they then go unrun). Named on its own,
  * it is refused as before (load.ts parseScenario, `no_population`), and so is every one of them when they
- * leave the command nothing to run.
+ * leave the command nothing to run. Which files a directory or glob brought in is the walk's one notion
+ * (collectInputs.ts BroughtIn), as for a trace file of no model call: a file named after a directory that
+ * holds it is brought in by the directory, however either is spelled.
  */
 import { resolveTraceFiles } from '../check/inputs.js';
 import { UserError } from '../errors.js';
-import { fileKey } from '../io/collectInputs.js';
+import { fileKey, type BroughtIn } from '../io/collectInputs.js';
 import { counted } from '../plural.js';
 import { someNames } from '../someNames.js';
 import { loadEitherScenarioFile, noPopulation, type AnyScenario, type Scenario } from './load.js';
@@ -23,18 +25,18 @@ export interface ReplayScenarioFiles {
 }
 
 /**
- * Reads every scenario file once (one bad file fails the command before anything runs). `read.named`: the
- * paths as given on the command line (a file among them is refused when it has no population);
- * `read.traceFiles`: how many trace files the inputs hold besides (none, and no scenario with a
- * population: every check-only file is refused, as when named).
+ * Reads every scenario file once (one bad file fails the command before anything runs). `read.broughtIn`:
+ * the files a directory or glob brought in (collectInputFiles); any other is named on its own, and refused
+ * when it has no population. `read.traceFiles`: how many trace files the inputs hold besides (none, and no
+ * scenario with a population: every check-only file is refused, as when named).
  */
-export function loadReplayScenarioFiles(files: readonly string[], read: { named: readonly string[]; traceFiles: number }): ReplayScenarioFiles {
+export function loadReplayScenarioFiles(files: readonly string[], read: { broughtIn: BroughtIn; traceFiles: number }): ReplayScenarioFiles {
   const scenarios: Scenario[] = [];
   const checkOnly: AnyScenario[] = [];
   for (const file of files) {
     const either = loadEitherScenarioFile(file);
     if ('scenario' in either) scenarios.push(either.scenario);
-    else if (read.named.includes(file)) throw noPopulation(either.checkOnly);
+    else if (!read.broughtIn.has(file)) throw noPopulation(either.checkOnly);
     else checkOnly.push(either.checkOnly);
   }
   if (scenarios.length === 0 && read.traceFiles === 0 && checkOnly.length > 0) throw new UserError(checkOnly.flatMap((scenario) => noPopulation(scenario).issues));

@@ -2,11 +2,13 @@
  * `fit`: a scenario whose population reproduces recorded runs. From what each run tells (fitFacts.ts)
  * come
  *   - steps to the end, separately for runs that completed and runs that did not (empirical quantiles),
- *     and the share of each (the population's weights);
+ *     and the share of each (the population's weights); runs refused at the context window work on until
+ *     their provider refuses them (fitWindow.ts);
  *   - output and tool-result token distributions (empirical quantiles of every call and result);
  *   - the prompt overhead the growth model cannot see: recorded prompt − (system + goal + history),
  *     fitted as a fixed part (tool schemas, framing) plus a part per step in the prompt (message framing);
- *   - the cached share: recorded cached tokens over the prefix a cache could have served;
+ *   - the cached share: recorded cached tokens over the prefix a cache could have served (the previous
+ *     prompt: as recorded, else as the growth model builds it, for traces that record no prompt sizes);
  *   - repeat and error rates of tool calls, and mean call and tool latencies.
  */
 import { UserError } from '../errors.js';
@@ -20,6 +22,7 @@ import { counted } from '../plural.js';
 import type { ReportWarning } from '../report/warnings.js';
 import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 import { requireFitArguments } from '../options/entryArguments.js';
+import { CONTEXT_WINDOW_GROUP, UNTIL_THE_WINDOW_STEPS, windowNote, windowUnknownWarnings } from './fitWindow.js';
 
 type Population = ScenarioFile['population'];
 
@@ -116,9 +119,12 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const shares = fittedShares(facts);
   const sizes = fitSizes(facts);
   const groups = endingGroups(facts);
-  const scenario = fittedScenarioFile(traces, { facts, shares, population: populationOf(groups, { shares, sizes }) });
-  const notes = fitNotes(traces, { scenario, shares, sizes, groups });
-  const warnings = [...poolingWarnings(traces, scenario.model), ...compactionWarnings(traces, scenario.context?.context ?? 'full')];
+  const model = mostCommon(traces.map((t) => t.header.model));
+  const windowTokens = pricing(traces.find((t) => t.header.model === model)!).contextWindow;
+  const scenario = fittedScenarioFile(traces, { model, facts, shares, population: populationOf(groups, { shares, sizes, windowTokens }) });
+  const windowRuns = groups.find(([name]) => name === CONTEXT_WINDOW_GROUP)![1].length;
+  const notes = fitNotes(traces, { scenario, shares, sizes, groups, windowNote: windowNote(windowRuns, { model, windowTokens }) });
+  const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
   return { scenario, notes, warnings };
 }
 
@@ -128,6 +134,8 @@ interface FittedShares {
   perStepTokens: number;
   overheadCalls: number;
   servable: number;
+  /** Calls whose servable prefix is the growth model's prompt (none recorded). */
+  modelledPrompts: number;
   cached: number;
   hitShare: number;
   toolCalls: number;
@@ -148,6 +156,7 @@ function fittedShares(facts: readonly RunFacts[]): FittedShares {
     perStepTokens: Math.round(overhead.b),
     overheadCalls: overheads.length,
     servable,
+    modelledPrompts: sum((f) => f.modelledPrefixCalls),
     cached,
     hitShare: servable > 0 ? round3(Math.min(1, cached / servable)) : 1,
     toolCalls,
@@ -156,39 +165,67 @@ function fittedShares(facts: readonly RunFacts[]): FittedShares {
   };
 }
 
-type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'provider-error' | 'cut-off'];
+type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'provider-error' | 'context-window' | 'cut-off'];
 
-/** The runs by how they ended: completed, on a failed call, cut off. */
+/** The runs by how they ended: completed, on a failed call, refused at the context window (fitWindow.ts), cut off. */
 function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
   return [
     ['completed', facts.filter((f) => f.completed), 'answer'],
-    [PROVIDER_ERROR_GROUP, facts.filter((f) => !f.completed && f.endsOnFailedCall), 'provider-error'],
+    [PROVIDER_ERROR_GROUP, facts.filter((f) => !f.completed && f.endsOnFailedCall && !f.refusedAtWindow), 'provider-error'],
+    [CONTEXT_WINDOW_GROUP, facts.filter((f) => !f.completed && f.refusedAtWindow), 'context-window'],
     ['unfinished: cut off', facts.filter((f) => !f.completed && !f.endsOnFailedCall), 'cut-off'],
   ];
 }
 
-/** One healthy behaviour per ending group that has runs, weighted by its runs. */
-function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedShares; sizes: FittedSizes }): Population {
+/**
+ * One healthy behaviour per ending group that has runs, weighted by its runs. The runs refused at the
+ * window work on until their provider refuses them (steps past any the window allows: not drawn), when
+ * the profile's model has a window (`windowTokens`); else they end at their recorded steps on a failed call.
+ */
+function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedShares; sizes: FittedSizes; windowTokens: number | undefined }): Population {
   const { shares, sizes } = fitted;
   const { outputTokens, toolResultTokens, sizeScale } = sizes;
   return groups
     .filter(([, group]) => group.length > 0)
-    .map(([name, group, ending]) => ({
-      behaviour: 'healthy' as const,
-      name,
-      weight: group.length,
-      steps: empiricalOf(group.map((f) => f.steps)),
-      ...(ending === 'answer' ? {} : { ending }),
-      repeatShare: shares.repeatShare,
-      errorShare: shares.errorShare,
-      outputTokens,
-      toolResultTokens,
-      ...(sizeScale ? { sizeScale } : {}),
-      ...stepsSizeCorrelation(group, sizes),
-    }));
+    .map(([name, group, ending]) => {
+      const untilTheWindow = ending === 'context-window' && fitted.windowTokens !== undefined;
+      const written = untilTheWindow ? 'cut-off' : ending === 'context-window' ? 'provider-error' : ending;
+      return {
+        behaviour: 'healthy' as const,
+        name,
+        weight: group.length,
+        steps: untilTheWindow ? UNTIL_THE_WINDOW_STEPS : empiricalOf(group.map((f) => f.steps)),
+        ...(written === 'answer' ? {} : { ending: written }),
+        repeatShare: shares.repeatShare,
+        errorShare: shares.errorShare,
+        outputTokens,
+        toolResultTokens,
+        ...(sizeScale ? { sizeScale: drawsOwnScale(ending) ? ownScale(group, sizes) : sizeScale } : {}),
+        ...(untilTheWindow ? {} : stepsSizeCorrelation(group, sizes)),
+      };
+    });
 }
 
-function fittedScenarioFile(traces: readonly Trace[], fitted: { facts: readonly RunFacts[]; shares: FittedShares; population: Population }): ScenarioFile {
+/**
+ * Groups that end where their sizes take them draw their own runs' size scales: a run refused at the window
+ * gets there at a step, and a run cut off at its last step with a prompt, that follow from its sizes. Drawn
+ * from the pooled scales, the window group's terser runs worked on to the hard cap, and the cut-off runs'
+ * wordier ones were refused at the window (on the support-bot sample, cost p90 +154%).
+ */
+const drawsOwnScale = (ending: EndingGroup[2]) => ending === 'context-window' || ending === 'cut-off';
+
+function ownScale(group: readonly RunFacts[], sizes: FittedSizes): Distribution {
+  const scales = group.flatMap((f) => sizes.scaleOf(f) ?? []);
+  return scales.length === 0 ? sizes.sizeScale! : meanKeepingEmpirical(scales, 1000, 101);
+}
+
+/** The groups that draw their own runs' scales, said ('' when none has runs, or sizes are not scaled). */
+function ownScales(groups: readonly EndingGroup[], sizes: FittedSizes): string {
+  const own = groups.filter(([, group, ending]) => group.length > 0 && drawsOwnScale(ending)).map(([name]) => `'${name}'`);
+  return own.length === 0 || sizes.sizeScale === undefined ? '' : `; ${own.join(' and ')} ${own.length === 1 ? 'draws its' : 'each draw their'} own runs' scales (where such a run ends follows from its sizes)`;
+}
+
+function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; facts: readonly RunFacts[]; shares: FittedShares; population: Population }): ScenarioFile {
   const { facts, shares } = fitted;
   const callLatency = mean(facts.flatMap((f) => f.callLatenciesMs));
   const toolLatency = mean(facts.flatMap((f) => f.toolLatenciesMs));
@@ -197,7 +234,7 @@ function fittedScenarioFile(traces: readonly Trace[], fitted: { facts: readonly 
     scenario: SCENARIO_SCHEMA,
     name: 'fitted profile',
     description: `fitted to ${traces.length} recorded runs by loopcost fit`,
-    model: mostCommon(traces.map((t) => t.header.model)),
+    model: fitted.model,
     ...(traces.some((t) => t.header.provider) ? { provider: mostCommon(traces.flatMap((t) => (t.header.provider ? [t.header.provider] : []))) } : {}),
     systemTokens: Math.round(quantile(systemValues, 0.5)),
     goalTokens: empiricalOf(facts.map((f) => f.goalTokens)),
@@ -212,16 +249,17 @@ function fittedScenarioFile(traces: readonly Trace[], fitted: { facts: readonly 
 }
 
 /** What the fit did, in words (the profile's header comment). */
-function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[] }): string[] {
+function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[]; windowNote: string }): string[] {
   const { scenario, shares, sizes, groups } = fitted;
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   return [
     `Fitted by loopcost fit to ${counted(traces.length, 'recorded run')} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
     models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile is of ${scenario.model}, the most common.`,
     `Prompt overhead the growth model cannot see: ${shares.fixedTokens} tokens per prompt + ${shares.perStepTokens} per step in the prompt (least squares over ${shares.overheadCalls} calls).`,
-    `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt) = ${shares.hitShare}.`,
+    `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt${shares.modelledPrompts > 0 ? `, as the growth model builds it where a call recorded none: ${shares.modelledPrompts} calls` : ''}) = ${shares.hitShare}.`,
     `Tool calls: ${shares.toolCalls}; ${shares.repeatShare} repeat an earlier call of their run, ${shares.errorShare} failed.`,
-    `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale.`,
+    `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale${ownScales(groups, sizes)}.`,
+    ...(fitted.windowNote === '' ? [] : [fitted.windowNote]),
     heldOutStatement(traces.length),
     `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
   ];

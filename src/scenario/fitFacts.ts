@@ -14,14 +14,18 @@ import type { CallRecord, Trace } from '../trace/types.js';
 export interface RunFacts {
   completed: boolean;
   endsOnFailedCall: boolean;
+  /** The last call was its provider's refusal of a prompt past the window (failed.contextLengthExceeded). */
+  refusedAtWindow: boolean;
   steps: number;
   goalTokens: number;
   systemTokens: number;
   /** (steps in the prompt, recorded − modelled prompt tokens) of every call with a recorded prompt. */
   overhead: [number, number][];
   cachedTokens: number;
-  /** Σ of the previous call's recorded prompt, over calls that had one before them. */
+  /** Σ of the previous call's prompt (recorded, else the growth model's: the unchanged prefix), over calls that had one before them. */
   servablePrefixTokens: number;
+  /** Calls whose servable prefix is the growth model's (no prompt recorded), after a call before them. */
+  modelledPrefixCalls: number;
   outputTokens: number[];
   resultTokens: number[];
   toolCalls: number;
@@ -37,12 +41,14 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
   const facts: RunFacts = {
     completed: outcome.stop.reason === 'completed',
     endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
+    refusedAtWindow: trace.calls.at(-1)?.failed?.contextLengthExceeded !== undefined,
     steps: outcome.steps,
     goalTokens: trace.header.goalTokens,
     systemTokens: trace.header.systemTokens,
     overhead: [],
     cachedTokens: 0,
     servablePrefixTokens: 0,
+    modelledPrefixCalls: 0,
     outputTokens: [],
     resultTokens: [],
     toolCalls: 0,
@@ -87,11 +93,16 @@ function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][
     if (call.failed) continue;
     facts.outputTokens.push(call.outputTokens);
     if (call.latencyMs !== undefined) facts.callLatenciesMs.push(call.latencyMs);
+    facts.cachedTokens += call.cachedInputTokens ?? 0;
     if (call.inputTokens !== undefined) {
       facts.overhead.push([view.historySteps - view.firstKeptStep, call.inputTokens - view.fullInputTokens]);
-      facts.cachedTokens += call.cachedInputTokens ?? 0;
       if (previousInput !== undefined) facts.servablePrefixTokens += previousInput;
       previousInput = call.inputTokens;
+    } else {
+      // No prompt recorded (a generated trace): the growth model's, whose unchanged prefix is the previous prompt.
+      if (previousInput !== undefined) facts.modelledPrefixCalls += 1;
+      facts.servablePrefixTokens += view.unchangedPrefixTokens;
+      previousInput = view.fullInputTokens;
     }
     for (const tool of call.toolCalls ?? []) {
       const key = actionFingerprint(tool.name, tool.arguments);

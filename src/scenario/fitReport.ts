@@ -1,7 +1,8 @@
 /**
  * Recorded runs and a fitted profile's synthetic runs side by side: p10/p50/p90/p95/max of cost per
  * run, steps per run and prompt tokens at the last call, with each relative gap, the completion share
- * of each, and the runs of each whose every call failed at the provider ($0: what a p10 of $0 is).
+ * of each, the runs of each whose every call failed at the provider ($0: what a p10 of $0 is), and the
+ * runs of each that ended at the context window (refused by their provider for length: fitWindow.ts).
  */
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
@@ -36,6 +37,8 @@ export interface FitComparison {
   rows: QuantileRow[];
   /** Runs whose every call failed at the provider (report/render.ts allCallsFailed): nothing billed, $0. */
   allCallsFailed: { recorded: number; synthetic: number };
+  /** Runs that ended at the context window: their provider refused a prompt + max_tokens past it (`provider_refused`). */
+  refusedAtWindow: { recorded: number; synthetic: number };
 }
 
 export function quantilesOf(values: readonly number[]): Record<QuantileName, number> {
@@ -58,7 +61,26 @@ export function compareRuns(recorded: readonly RunResult[], synthetic: readonly 
   const rc = completionShare(recorded);
   const sc = completionShare(synthetic);
   const failed = { recorded: recorded.filter(allCallsFailed).length, synthetic: synthetic.filter(allCallsFailed).length };
-  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows, allCallsFailed: failed };
+  const refused = { recorded: recorded.filter(endedAtWindow).length, synthetic: synthetic.filter(endedAtWindow).length };
+  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows, allCallsFailed: failed, refusedAtWindow: refused };
+}
+
+const endedAtWindow = (run: RunResult) => run.stopReason === 'provider_refused';
+
+/**
+ * The runs that ended at the context window, recorded and synthetic, and the profile's group of the recorded
+ * ones (`group`: fitWindow.ts CONTEXT_WINDOW_GROUP). Empty when no run of either did.
+ */
+export function refusedAtWindowLine(c: Pick<FitComparison, 'refusedAtWindow' | 'recordedRuns' | 'syntheticRuns'>, group: string): string {
+  const { recorded, synthetic } = c.refusedAtWindow;
+  if (recorded === 0 && synthetic === 0) return '';
+  const share = (count: number, of: number) => `${count.toLocaleString('en-US')} of ${of.toLocaleString('en-US')}`;
+  return (
+    `context window: ${share(recorded, c.recordedRuns)} recorded runs and ${share(synthetic, c.syntheticRuns)} synthetic ones ended refused at it (provider_refused); ` +
+    (recorded === 0
+      ? "no recorded run was: the synthetic ones' prompts grew past the window their model is held to"
+      : `the recorded ones are the profile's '${group}' group (its comments say how it was fitted)`)
+  );
 }
 
 /**

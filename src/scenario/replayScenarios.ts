@@ -5,6 +5,7 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
+import type { BroughtIn } from '../io/collectInputs.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
@@ -26,13 +27,13 @@ export interface ScenarioInput {
 /**
  * Every file read and checked up front, so one bad file fails the command before anything runs; a file for
  * check only (recorded `traces:`, no population) that a directory or glob brought in is left out, listed in
- * `checkOnly` (checkOnly.ts). `read`: the paths as given and how many trace files they hold (by default
- * every file counts as named).
+ * `checkOnly` (checkOnly.ts). `read`: the files a directory or glob brought in and how many trace files
+ * the inputs hold (by default every file counts as named on its own).
  */
 export function loadScenarioInputs(
   files: readonly string[],
   overrides: ScenarioOverrides,
-  read: { named: readonly string[]; traceFiles: number } = { named: files, traceFiles: 0 },
+  read: { broughtIn: BroughtIn; traceFiles: number } = { broughtIn: new Map(), traceFiles: 0 },
 ): { inputs: ScenarioInput[]; checkOnly: AnyScenario[] } {
   const { scenarios, checkOnly } = loadReplayScenarioFiles(files, read);
   return { inputs: scenarios.map((scenario) => ({ scenario, settings: scenarioSettings(scenario, overrides), strategyPlace: strategyPlaceOf(scenario, overrides) })), checkOnly };

@@ -61,3 +61,12 @@ export function figures(run: AgentRunResult | RunResult) {
 export function replayFigures(trace: Trace, settings: Settings) {
   return figures(replayTrace(trace, { brakes: settings.brakes, strategy: settings.strategy, prices: handTable(settings.pricing), pricing: settings.pricing }));
 }
+
+/** The words a run's timeout detail adds after the brake's own once the deadline cut a call in flight (agent/deadline.ts cutDetail). */
+const CUT_WORDS = /; the (model call|tool call .+) in flight was cut off at the deadline.*$/;
+
+/** Whether a run's stop detail says the deadline cut a call. */
+export const cutIn = (detail: string): boolean => CUT_WORDS.test(detail);
+
+/** A run's stop detail as a replay of its recording words it: the brake's own (the recording states the cut call, not the detail). */
+export const asReplayedDetail = (detail: string): string => detail.replace(CUT_WORDS, '');

@@ -27,7 +27,7 @@ import { hourly, pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
 import { ModelTurnError } from '../../src/agent/turnCheck.js';
 import { abortingRunOptions, abortsArb, libraryBrakesArb, loopingRunOptions, loopingTurnArb, readableRunOptions, turnArb, type ScriptedModel, type TurnSpec } from './realLoopRuns.js';
-import { figures, TRACE_RETRY } from './traceDriven.js';
+import { asReplayedDetail, cutIn, figures, TRACE_RETRY } from './traceDriven.js';
 
 type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: ModelPricing, clock: VirtualClock) => AgentLoopOptions;
 
@@ -41,11 +41,11 @@ async function traceModelRun(recording: Trace, pricing: ModelPricing): Promise<A
 /** An abort, never a replay's stop, replays as the recording's end: trace_end, with the run's detail. */
 const asReplayed = (reason: string) => (reason === 'aborted' ? 'trace_end' : reason);
 
-/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's). */
-const ofRun = (run: AgentRunResult) => ({ stopReason: asReplayed(run.stop.reason), stopDetail: run.stop.detail, steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
+/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's; its detail the replay's, and the call its deadline cut: traceDriven.ts asReplayedDetail). */
+const ofRun = (run: AgentRunResult) => ({ stopReason: asReplayed(run.stop.reason), stopDetail: asReplayedDetail(run.stop.detail), steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
 
 /** One run recorded, its recording replayed and driven by traceModel: the three agree; the recording and how the run stopped, for what the caller counts. */
-async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace & { stoppedBy?: string; elapsedMs?: number }> {
+async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace & { stoppedBy?: string; elapsedMs?: number; cut?: boolean }> {
   const model = run.model as Partial<ScriptedModel>;
   // A failure the loop refuses as its adapter's bug (realLoopRuns.ts badFailure) ends the run with a ModelTurnError, and only then.
   const real = await runAgentLoop({ ...run, recorder: fileRecorder(path) }).catch((error: unknown) => {
@@ -59,10 +59,11 @@ async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing
   const driven = figures(await traceModelRun(recording!, pricing));
   // Driven by its recording, a run its AbortSignal stopped is stopped there again (traceModel's signal).
   expect(driven.stopReason).toBe(real.stop.reason);
-  expect({ ...driven, stopReason: asReplayed(driven.stopReason) }).toEqual(replayed);
+  expect({ ...driven, stopReason: asReplayed(driven.stopReason), stopDetail: asReplayedDetail(driven.stopDetail) }).toEqual(replayed);
   const { elapsedMs: _e, toolCalls: _t, cachedInputTokens: _c, overshootPico: _o, summaryCalls: _s, summaryCostPico: _p, ...ofReplay } = replayed;
   expect(ofReplay).toEqual(ofRun(real));
-  return { ...recording!, stoppedBy: real.stop.reason, elapsedMs: real.elapsedMs };
+  // A call its deadline cut (agent/deadline.ts) is named in the run's detail after the brake's own (a tool call so cut, driven by traceModel, again).
+  return { ...recording!, stoppedBy: real.stop.reason, elapsedMs: real.elapsedMs, cut: cutIn(real.stop.detail) };
 }
 
 /** `runOptions`'s runs, or with `aborting` recordingReadable's looping runs (abortingRunOptions: some stopped by their AbortSignal, as `aborts` says). */
@@ -72,6 +73,7 @@ async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number
   let unsized = 0;
   let repeatedIds = 0;
   let textArguments = 0;
+  let cuts = 0;
   const aborted = { all: 0, midCall: 0, inRetryWait: 0 };
   const abortsOrNone = 'aborting' in runs ? abortsArb : fc.constant(undefined);
   await fc.assert(
@@ -84,6 +86,7 @@ async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number
         if (recording.calls.at(-1)?.toolCalls?.some((tool) => tool.unreached)) aborted.midCall += 1;
         if (recording.calls.at(-1)?.failed) aborted.inRetryWait += 1;
       }
+      if (recording.cut === true) cuts += 1;
       const calls = recording.calls.filter((call) => !call.failed);
       if (calls.some((call) => call.inputTokens === undefined)) unsized += 1;
       if (calls.some((call) => new Set(call.toolCalls?.map((tool) => tool.id)).size < (call.toolCalls?.length ?? 0))) repeatedIds += 1;
@@ -91,7 +94,7 @@ async function everyRunAgrees(turnsArb: fc.Arbitrary<TurnSpec>, maxTurns: number
     }),
     { numRuns: 300, seed },
   );
-  return { unsized, repeatedIds, textArguments, aborted };
+  return { unsized, repeatedIds, textArguments, aborted, cuts };
 }
 
 const turn = (tools: TurnSpec['tools']): TurnSpec => ({ tools, inputTokens: undefined, outputTokens: 0, failed: undefined, latencyMs: 0 });
@@ -120,7 +123,7 @@ describe('real loop driven by its own recording (traceModel) = replay of the rec
   });
 
   it('on recordingReadable’s 300 looping runs under random brakes (fixed seed), some aborted: stop, steps, calls, tokens, cost and time, exactly', async () => {
-    const { unsized, repeatedIds, aborted } = await everyRunAgrees(loopingTurnArb, 12, { aborting: true }, 5824);
+    const { unsized, repeatedIds, aborted, cuts } = await everyRunAgrees(loopingTurnArb, 12, { aborting: true }, 5824);
     // Runs with a prompt the model did not size (billed as the context sizes it: 49), and with a tool-call id named twice in one response (39); failures as custom adapters throw them (realLoopRuns.ts: any status, refusals, usage) among them.
     expect(unsized).toBeGreaterThan(40);
     expect(repeatedIds).toBeGreaterThan(30);
@@ -128,6 +131,8 @@ describe('real loop driven by its own recording (traceModel) = replay of the rec
     expect(aborted.all).toBeGreaterThan(20);
     expect(aborted.midCall).toBeGreaterThan(10);
     expect(aborted.inRetryWait).toBeGreaterThan(3);
+    // Runs whose deadline cut a tool call (15: the tool `flaky` threw once its signal had fired, past the timeout; agent/deadline.ts), each driven to the same cut by traceModel.
+    expect(cuts).toBeGreaterThan(10);
   });
 
   it('on 400 looping runs under predictive budgets, each cacheWrites (the table prices an hour’s write): the recording states it, and replays where the run stopped', async () => {

@@ -52,11 +52,12 @@ describe('expectations against runs', () => {
     expect(falseStops[0]).toMatchObject({ measured: 1, measuredText: '100%', limit: '≤ 50%', pass: false });
   });
 
-  it('a money figure that fails is shown to the picodollar beside its limit as written, so the two never read the same', () => {
+  it('a money figure that fails gets only the digits that keep it from reading as its limit as written', () => {
     const priced = [run('s#1', 'completed', 3, 0.00389421), run('s#2', 'completed', 3, 0.00389421)];
     const metrics = populationMetrics(pairs(priced, 'completed'));
     const [failing] = evaluateExpectations({ population: { costPerRunUsd: { mean: { max: 0.003894 } } } }, priced, metrics);
-    expect(failing).toMatchObject({ measuredText: '$0.00389421', limit: '≤ $0.003894', pass: false });
+    // $0.00389 would read as within ≤ $0.003894, $0.003894 as equal to it: one digit more.
+    expect(failing).toMatchObject({ measuredText: '$0.0038942', limit: '≤ $0.003894', pass: false });
     const [passing] = evaluateExpectations({ population: { costPerRunUsd: { mean: { max: 0.0039 } } } }, priced, metrics);
     expect(passing).toMatchObject({ measuredText: '$0.00389', limit: '≤ $0.0039', pass: true });
   });

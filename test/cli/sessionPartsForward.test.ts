@@ -50,14 +50,14 @@ describe('replay of session parts, without --tree', () => {
 });
 
 describe('check of session parts', () => {
-  it('warns in its report and on stderr that each part is judged as a run, and names replay --tree', async () => {
+  it('warns in its report and on stderr that each part is judged as a run, and names check --tree', async () => {
     const file = sessionScenario('{ max-cost: 12, max-steps: 250 }');
     const table = await cli('check', file);
     expect(table.code, table.stderr).toBe(0);
     expect(flat(table.stdout)).toContain('are parts of 1 session tree');
     expect(flat(table.stdout)).toContain('each brake binds each part on its own');
     expect(flat(table.stderr)).toContain('are parts of 1 session tree');
-    expect(flat(table.stderr)).toContain('check has no --tree');
+    expect(flat(table.stderr)).toContain('check --tree judges each session as one run');
     const json = await cli('check', file, '--format', 'json');
     expect(partsWarning(json.stdout)).toContain('the expectations (each run, and the population');
   });

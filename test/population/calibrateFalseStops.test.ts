@@ -1,7 +1,7 @@
 /**
  * calibrate's false stops: on synthetic runs by ground truth (a brake stopped the run before the step at
- * which, with no brakes, its task is done), on recorded runs by outcome (populationMetrics: a brake stopped
- * a run that completes with no brakes). A retrier that gives up "completes" without doing its task: caught,
+ * which, with no brakes, its task is done), on recorded runs by outcome (a brake stopped a run that
+ * completes with no brakes) — the rule populationMetrics counts by too (src/metrics/groundTruth.ts). A retrier that gives up "completes" without doing its task: caught,
  * it is no false stop; a repeater stuck after its task was done, caught, is none either.
  */
 import { describe, expect, it } from 'vitest';
@@ -33,8 +33,9 @@ describe('calibrate: false stops of synthetic runs by ground truth', () => {
     const { figures, outcome } = calibrated(retriers, 50, { ...NO_BRAKES, maxSameError: 3 });
     expect(figures).toMatchObject({ runs: 50, stuck: 50, caughtStuck: 50, precision: 1, recall: 1 });
     expect(figures).toMatchObject({ tasksDoneWithoutBrakes: 0, falseStops: 0, falseStopRate: null });
-    // The outcome-based definition, which calibrate used for synthetic runs before: every run "completes" with no brakes.
-    expect(outcome.falseStopRate).toBe(1);
+    // The population figures (sweep, check, project) count them by the same rule (src/metrics/groundTruth.ts):
+    // by outcome every run "completes" with no brakes, and all 50 were false stops.
+    expect([outcome.falseStops, outcome.falseStopRate, outcome.caughtEarly]).toEqual([0, null, 50]);
   });
 
   it('= stopped by a brake before the step the task is done at with no brakes, recomputed from each run (production mix, several brakes)', () => {
@@ -49,8 +50,11 @@ describe('calibrate: false stops of synthetic runs by ground truth', () => {
     expect(figures.falseStops).toBe(falseStops);
     expect(figures.falseStops).toBeGreaterThan(0);
     expect(figures.falseStopRate).toBe(falseStops / figures.tasksDoneWithoutBrakes);
-    // Not the outcome-based count: runs that "complete" without their task, or stopped after it was done, differ.
-    expect([outcome.falseStops, outcome.falseStopRate]).not.toEqual([figures.falseStops, figures.falseStopRate]);
+    // The population figures count them by the same rule (not by outcome: runs that "complete" without
+    // their task, or stopped after it was done, would differ).
+    expect([outcome.falseStops, outcome.falseStopRate]).toEqual([figures.falseStops, figures.falseStopRate]);
+    const byOutcome = braked.filter((run, i) => free[i]!.stopReason === 'completed' && isBrakeStop(run.stopReason)).length;
+    expect(byOutcome).not.toBe(falseStops);
   });
 
   it('a repeater caught after its task was done is a catch, not a false stop (folder reorganised)', () => {

@@ -38,13 +38,14 @@ describe('projection', () => {
 
   it('worst case per run: budget + largest call (check), budget (predict), step cap × largest call, else unbounded', () => {
     const largest = largestCallPico(MINI)!;
-    expect(largest).toBe(128_000 * MINI.base.input + 4096 * MINI.base.output);
+    // A provider refuses a prompt + max_tokens past the window: the largest prompt is the window less max_tokens.
+    expect(largest).toBe((128_000 - 4096) * MINI.base.input + 4096 * MINI.base.output);
     expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12 }, [MINI], { uncounted: ONLY_STEPS }).perRunUsd).toBe((1e12 + largest) / 1e12);
     expect(worstCaseRun({ ...NO_BRAKES, maxCostPico: 1e12, budgetMode: 'predict' }, [MINI], { uncounted: ONLY_STEPS }).perRunUsd).toBe(1);
     const steps = worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { uncounted: ONLY_STEPS });
     expect(steps.perRunUsd).toBe((3 * largest) / 1e12);
     // The step cap's bound says what it rests on: runs that make no call it does not count.
-    expect(steps.rule).toBe('3 steps at the largest prompt (the whole context window) and max_tokens of output (these runs make no backtrack or compaction call, which a step cap does not count)');
+    expect(steps.rule).toBe('3 steps at the largest prompt a provider answers (the context window less max_tokens) and max_tokens of output (these runs make no backtrack or compaction call, which a step cap does not count)');
     expect(worstCaseRun(NO_BRAKES, [MINI], { uncounted: ONLY_STEPS }).perRunUsd).toBeNull();
   });
 
@@ -53,7 +54,7 @@ describe('projection', () => {
     const BIG = handPriced('big', { input: 1.5, output: 6 }, 128_000);
     const own = largestCallPico(MINI, 500)!;
     const big = largestCallPico(BIG, 500)!;
-    expect(big).toBe(128_000 * BIG.base.input + 500 * BIG.base.output);
+    expect(big).toBe((128_000 - 500) * BIG.base.input + 500 * BIG.base.output);
     const summary = { summaryTokens: 500 };
     expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { uncounted: ONLY_STEPS, summary }).perRunUsd).toBe((3 * (largest + own)) / 1e12);
     expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 3 }, [MINI], { uncounted: ONLY_STEPS, summary: { ...summary, pricing: BIG } }).perRunUsd).toBe((3 * (largest + big)) / 1e12);

@@ -28,7 +28,7 @@ describe('worst case under a step cap, for runs that backtrack or compact', () =
     expect(budgeted.rule).toBe(`the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it); ${NO_BACKTRACK_CAP}`);
     const capped = worstCaseRun({ ...steps, maxBacktracks: 2 }, [MINI], { uncounted: BACKTRACKS });
     expect(capped.perRunUsd).toBe((5 * largest) / 1e12);
-    expect(capped.rule).toBe('5 calls at the largest prompt (the whole context window) and max_tokens of output: 3 steps and 2 backtracks (the backtrack past --max-backtracks 2 ends the run, and comes before step 3)');
+    expect(capped.rule).toBe('5 calls at the largest prompt a provider answers (the context window less max_tokens) and max_tokens of output: 3 steps and 2 backtracks (the backtrack past --max-backtracks 2 ends the run, and comes before step 3)');
     // A cap of 0 steps lets no call through, a backtrack included.
     expect(worstCaseRun({ ...NO_BRAKES, maxSteps: 0 }, [MINI], { uncounted: BACKTRACKS }).perRunUsd).toBe(0);
     // A summary call may come before each of those calls too.
@@ -92,7 +92,7 @@ describe('what the population makes besides steps', () => {
 });
 
 describe('loopcost project: the worst case of runs that backtrack or compact', () => {
-  const gpt4oMini = 128_000 * 0.15 + 4096 * 0.6; // the largest call, micro-dollars
+  const gpt4oMini = (128_000 - 4096) * 0.15 + 4096 * 0.6; // the largest call (the largest prompt a provider answers), micro-dollars
 
   it('flight-search (a backtracking explorer): the budget under its reference brakes; unbounded under a step cap alone; 14 calls under --max-backtracks 2', async () => {
     const run = async (...flags: string[]) => JSON.parse((await cli('project', 'scenarios/flight-search.yaml', '--days', '2', '--trials', '20', '--format', 'json', ...flags)).stdout).worstCase;

@@ -17,14 +17,14 @@ import { handPriced, MINI } from '../helpers.js';
 const NO_USAGE = { input: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0, reasoning: 0 };
 
 describe("worst case: a prompt token at the dearest price it can be billed at (the predictive bound's rule)", () => {
-  it('the largest call is the predictive bound of a prompt of the whole window', () => {
+  it('the largest call is the predictive bound of the largest prompt a provider answers (the window less max_tokens)', () => {
     const { rows, tiers } = flattenPrices(MINI);
-    expect(largestCallPico(MINI, 700)).toBe(predictiveBoundPico(rows, tiers, MINI.contextWindow!, 700, CacheWrites.MayLastAnHour));
+    expect(largestCallPico(MINI, 700)).toBe(predictiveBoundPico(rows, tiers, MINI.contextWindow! - 700, 700, CacheWrites.MayLastAnHour));
   });
 
-  it('a table pricing cache reads above input: the largest call is no less than a whole window read from cache', () => {
+  it('a table pricing cache reads above input: the largest call is no less than its largest prompt read from cache', () => {
     const dearRead = handPriced('dear-read', { input: 1, output: 2, cached: 3 }, 1000);
-    const wholeWindowCached = callCostPico(dearRead, { ...NO_USAGE, input: 1000, cached: 1000, output: 10 });
+    const wholeWindowCached = callCostPico(dearRead, { ...NO_USAGE, input: 990, cached: 990, output: 10 });
     expect(largestCallPico(dearRead, 10)).toBeGreaterThanOrEqual(wholeWindowCached);
     expect(largestCallPico(dearRead, 10)).toBe(wholeWindowCached);
   });

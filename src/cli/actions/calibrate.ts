@@ -29,9 +29,11 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   const read = await prepareSweep(inputs, opts, given, io);
   // A run past $9,007 makes its file bad (sweepDrop.ts): the figures are of the sweep without it.
   const { prepared, figures } = await tallyDropping({ prepared: read, opts, io }, (prepared) => ({ prepared, figures: calibrationsOf(prepared.population, prepared.configurations.map((c) => c.config), prepared.prices) }));
-  const recordedRuns = prepared.population.traces.length;
-  const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0);
-  if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
+  // Generated traces (`loopcost generate`) carry their run's ground truth in their headers: synthetic runs.
+  const generated = prepared.population.traces.filter((trace) => trace.header.synthetic !== undefined).length;
+  const recordedRuns = prepared.population.traces.length - generated;
+  const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0) + generated;
+  if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
   const configs = prepared.configurations;
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const report = buildCalibrateReport({
@@ -48,7 +50,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     inputs: { recordedRuns, syntheticRuns },
     configurations: configs.map((c, i) => ({ settings: c.settings, flags: settingsFlags(c.config), brakes: brakeSpec(c.config.brakes), ...figures[i]! })),
     notes: [
-      'Ground truth (synthetic runs): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
+      'Ground truth (synthetic runs, and traces `loopcost generate` wrote, whose headers carry it): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
       // As sweep's footer says it of its configurations (the warning scenario_settings_unused names what each file set).
       ...(prepared.scenarios.length > 0 ? ["Synthetic runs are judged under each configuration's brakes, context and cache, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
     ],

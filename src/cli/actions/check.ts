@@ -13,10 +13,13 @@ import { checkScenarioFiles, loadCheckInputsAsCommand } from '../../check/inputs
 import { renderJunit } from '../../check/junit.js';
 import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
 import { checkScenarioAsCommand, type ScenarioCheck } from '../../check/run.js';
+import type { CheckTree } from '../../check/treeRuns.js';
+import type { TreeFlags } from './treeFlags.js';
+import { checkTreeOf, onePerSession, treeOpenLoopWarning } from './checkTree.js';
 import { UserError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
-import { SessionParts, sessionPartsWarnings, warningLines, type ReportWarning } from '../../report/warnings.js';
+import { SessionParts, sessionPartsWarnings, unrecordedAgentsWarnings, warningLines, type ReportWarning } from '../../report/warnings.js';
 import { hasBrakes } from '../../report/settings.js';
 import { scenarioOverridesFromFlags } from '../../scenario/overrides.js';
 import type { Trace } from '../../trace/types.js';
@@ -24,7 +27,7 @@ import type { CliIO } from '../io.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { LOOPCOST_VERSION } from '../../version.js';
-import { checkBrakeFlags, chooseFormat, refuseStdoutOutput } from './flagChecks.js';
+import { checkBrakeFlags, chooseFormat, refuseStdoutOutput, warnScenarioFlags } from './flagChecks.js';
 import { baselineKeys, readBaseline } from './checkBaseline.js';
 import { refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
@@ -45,7 +48,8 @@ import type { Scenario } from '../../scenario/load.js';
 export type CheckFlags = BrakeFlags &
   ContextFlags &
   PriceFlags &
-  ReadFlags & {
+  ReadFlags &
+  TreeFlags & {
     format?: string;
     out?: string;
     model?: string;
@@ -60,8 +64,9 @@ export type CheckFlags = BrakeFlags &
 
 const DEFAULT_TOLERANCE = '5%';
 
-function openLoopWarning(recordedRuns: number): ReportWarning[] {
+function openLoopWarning(recordedRuns: number, tree: boolean): ReportWarning[] {
   if (recordedRuns === 0) return [];
+  if (tree) return treeOpenLoopWarning(recordedRuns);
   return [
     {
       code: 'open_loop',
@@ -72,14 +77,14 @@ function openLoopWarning(recordedRuns: number): ReportWarning[] {
 
 /**
  * Runs that are parts of session trees (a Claude Code session's main.1, main.2 and sub-agents), checked as
- * runs of their own: each brake binds each part, and every expectation counts each part as a run. check has
- * no --tree, so the warning names the command that replays each session as one loop.
+ * runs of their own: each brake binds each part, and every expectation counts each part as a run. The
+ * warning names --tree, which judges each session as one run (not said under it).
  */
 function sessionPartWarnings(checks: readonly CheckInput[], recorded: readonly Trace[]): ReportWarning[] {
   return sessionPartsWarnings(SessionParts.of(recorded).parts(), {
     braked: checks.some((input) => input.traceFiles.length > 0 && hasBrakes(input.settings.brakes)),
     figures: 'the expectations (each run, and the population: completion rate, false stops)',
-    remedy: "check has no --tree: to see each session under the scenario's brakes as one loop, run loopcost replay --tree (or sweep --tree) on its traces with those brakes",
+    remedy: "check --tree judges each session as one run, replayed as one loop under the scenario's brakes (its budget binding the whole tree), as replay --tree and sweep --tree replay it",
   });
 }
 
@@ -140,9 +145,9 @@ type Compared = { baseline: BaselineFile; file: string; tolerance: number } & Re
  * again at the baseline's prices when a model's prices changed). The prices of every model the runs
  * resolve are noted: a baseline stores them, a later check compares them.
  */
-function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift } {
+function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared; tree?: CheckTree }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift } {
   const resolved = new ResolvedPrices(args.prices);
-  const run = (table: PriceTable) => checks.map((input, i) => checkScenarioAsCommand(input, traces[i]!, table, args.model));
+  const run = (table: PriceTable) => checks.map((input, i) => checkScenarioAsCommand(input, traces[i]!, table, args.model, args.tree));
   const scenarios = run(resolved);
   const models = resolved.rows();
   const { compared } = args;
@@ -151,6 +156,33 @@ function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], arg
   return { scenarios, models, drift: driftFromBaseline(scenarios, baseline, { ...keyed, version: LOOPCOST_VERSION, prices: args.prices, models, rerun: run }) };
 }
 
+
+/** The warnings of a check's report (price gaps, open loop, parts, unrecorded sub-agents, cache, window, fitted profiles, nothing checked). */
+function checkWarnings(args: {
+  checks: readonly CheckInput[];
+  recorded: readonly Trace[];
+  traces: Trace[][];
+  scenarios: readonly ScenarioCheck[];
+  parts: ReportWarning[];
+  tree: boolean;
+  drift: Parameters<typeof nothingCheckedWarnings>[1]['drift'];
+  prices: ReturnType<typeof loadPriceTable>;
+  opts: CheckFlags;
+}): ReportWarning[] {
+  const { checks, recorded, traces, scenarios, drift, prices, opts } = args;
+  const named = [...new Set(checks.flatMap((input) => input.traceFiles))];
+  const model = opts.model === undefined ? {} : { model: opts.model };
+  return [
+    ...priceGapWarningsOf(recorded, { prices, ...model, inputs: named }),
+    ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0), args.tree),
+    ...args.parts,
+    ...unrecordedAgentsWarnings(onePerSession(scenarios.flatMap((s) => s.tree?.unrecorded ?? []))),
+    ...checkCacheWarnings(checks, traces, { prices, ...model }),
+    ...windowWarnings(checks, traces, { prices, ...model }),
+    ...fittedProfileWarnings(checks.map((input) => input.scenario), prices),
+    ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
+  ];
+}
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const format = chooseFormat(opts, io);
@@ -161,11 +193,14 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   // (--skip-bad) The pipes and devices among check's own inputs, listed as every command lists them.
   io.stderr(skippedMessage(unread.map((entry) => ({ file: entry.path, issues: [entry.issue] })), scenarioFiles.length + skipped.length + unread.length));
   const checks = loadCheckInputsAsCommand(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
+  // --runs and --seed make synthetic runs: said, as replay and sweep say it, when no file has a population.
+  warnScenarioFlags(opts, checks.filter((input) => input.scenario.population !== undefined).length, io, { appliesTo: "scenario files' synthetic populations", none: 'no scenario file checked has one (only traces:)' });
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
   const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs);
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
+  const tree = checkTreeOf(opts, checks);
   refuseNothingToCheck(checks, opts);
   io.stderr(leftOutMessage(leftOut(skipped, checks, opts)));
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
@@ -174,21 +209,11 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   // Each trace file read once, however many scenario files name it (what reading it says is said once); a
   // run past $9,007 makes its file bad, and the scenarios are checked again without it.
   const pricing = { prices, ...(opts.model === undefined ? {} : { model: opts.model }) };
-  const checked = await readCheckTraces(checks, { flags: opts, io, pricing }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }) }));
+  const checked = await readCheckTraces(checks, { flags: opts, io, pricing }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }), ...(tree === undefined ? {} : { tree }) }));
   const { perScenario: traces, runs: recorded } = checked.traces;
   const { scenarios, models, drift } = checked.result;
-  const named = [...new Set(checks.flatMap((input) => input.traceFiles))];
-  const model = opts.model === undefined ? {} : { model: opts.model };
-  const parts = sessionPartWarnings(checks, recorded);
-  const warnings = [
-    ...priceGapWarningsOf(recorded, { prices, ...model, inputs: named }),
-    ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0)),
-    ...parts,
-    ...checkCacheWarnings(checks, traces, { prices, ...model }),
-    ...windowWarnings(checks, traces, { prices, ...model }),
-    ...fittedProfileWarnings(checks.map((input) => input.scenario), prices),
-    ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
-  ];
+  const parts = tree === undefined ? sessionPartWarnings(checks, recorded) : [];
+  const warnings = checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts });
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
 
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);

@@ -89,34 +89,56 @@ function namedAsSpelled(runs: readonly Trace[], own: readonly NamedFile[]): Trac
   });
 }
 
-/** Where a trace file went when it gave no run: left out as a scenario file, or (under --skip-bad) as bad. */
+/** Where a trace file went when it gave no run: left out as a scenario file or as holding no model call, or (under --skip-bad) as bad. */
 interface LeftOut {
   /** Scenario files a `traces:` directory or glob brought in (TraceInputs.scenarioFiles): never read as traces. */
   scenarioFiles: ReadonlySet<string>;
+  /** Files a directory or glob brought in that hold no model call (TraceInputs.noModelCallFiles): left out, not bad. */
+  noModelCallFiles: ReadonlySet<string>;
 }
 
 /** Why a scenario whose trace files are `files` was left no run: what its `traces:` entries found (named as it spelled them). */
 function noRunsIssue(input: CheckInput, files: readonly NamedFile[], leftOut: LeftOut): InputIssue {
   const scenarios = files.filter((file) => leftOut.scenarioFiles.has(file.read)).map((file) => file.as);
-  const bad = files.length - scenarios.length;
+  const noCall = files.filter((file) => leftOut.noModelCallFiles.has(file.read)).map((file) => file.as);
+  const bad = files.length - scenarios.length - noCall.length;
   const line = input.scenario.lineOf(['traces']);
   const place = { file: input.scenario.source, ...(line === undefined ? {} : { line }), field: 'traces' };
-  if (scenarios.length === 0) {
+  if (bad === files.length) {
     return { ...place, code: 'bad_inputs', message: 'every trace file it names has problems: --skip-bad left it no run to check; nothing was written', hint: 'fix the files, or name traces that hold good runs' };
   }
-  const found = `${counted(scenarios.length, 'scenario file')} (${someNames(scenarios)}), not read as ${scenarios.length === 1 ? 'a trace' : 'traces'}`;
-  const rest = bad === 0 ? 'no trace file' : `${counted(bad, 'trace file')} with problems, which --skip-bad left out`;
+  if (noCall.length === files.length) {
+    return {
+      ...place,
+      code: 'no_runs',
+      message: `every file its traces: entries found (${counted(noCall.length, 'file')}: ${someNames(noCall)}) holds no model call (summary-only or empty sessions): no run to check; nothing was written`,
+      hint: 'point `traces:` at sessions that record model calls (a session with assistant replies, a rollout with token counts)',
+    };
+  }
+  const parts = foundParts({ scenarios, noCall, bad });
   return {
     ...place,
-    code: 'scenario_input',
-    message: `its traces: entries found ${found}, and ${rest}: no run to check; nothing was written`,
-    hint: `point \`traces:\` at recorded traces (a directory or glob of trace files)${bad === 0 ? '' : ' that hold good runs'}; give scenario files to check on their own`,
+    code: scenarios.length === 0 ? 'no_runs' : 'scenario_input',
+    message: `its traces: entries found ${parts.slice(0, -1).join(', ')}${parts.length > 1 ? ', and ' : ''}${parts.at(-1)!}: no run to check; nothing was written`,
+    hint: `point \`traces:\` at recorded traces (a directory or glob of trace files)${bad === 0 ? '' : ' that hold good runs'}${scenarios.length === 0 ? '' : '; give scenario files to check on their own'}`,
   };
 }
 
+/** What a scenario's `traces:` entries found when they left it no run, each kind named: `1 scenario file (…), not read as a trace`. */
+function foundParts(found: { scenarios: readonly string[]; noCall: readonly string[]; bad: number }): string[] {
+  const { scenarios, noCall, bad } = found;
+  const parts: string[] = [];
+  if (scenarios.length > 0) parts.push(`${counted(scenarios.length, 'scenario file')} (${someNames(scenarios)}), not read as ${scenarios.length === 1 ? 'a trace' : 'traces'}`);
+  if (noCall.length > 0) parts.push(`${counted(noCall.length, 'file')} of no model call (${someNames(noCall)})`);
+  if (bad > 0) parts.push(`${counted(bad, 'trace file')} with problems, which --skip-bad left out`);
+  else if (noCall.length === 0) parts.push('no trace file');
+  return parts;
+}
+
 /**
- * A scenario with no population left no run: its trace files were all scenario files (left out: another
- * scenario's traces were read with them) or, under --skip-bad, bad. Refused as a set of bad inputs is.
+ * A scenario with no population left no run: its trace files were all scenario files or files of no model
+ * call (left out: another scenario's traces were read with them) or, under --skip-bad, bad. Refused as a
+ * set of bad inputs is.
  */
 function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly NamedFile[][], perScenario: readonly Trace[][], leftOut: LeftOut): void {
   const named = (i: number) => [...files[i]!, ...(checks[i]!.unread ?? []).map((entry) => ({ read: entry.path, as: entry.path }))];
@@ -187,11 +209,14 @@ function asRead(named: readonly NamedFile[][]): (place: string) => string {
 export async function readCheckTraces<T>(checks: readonly CheckInput[], read: ReadCheckTraces, work: (traces: CheckTraces) => T): Promise<{ traces: CheckTraces; result: T }> {
   const found = await readAll(checks, read);
   const say = () => found.reads.forEach((done) => finishRead(done, read.io));
-  const scenarioFiles = new Set(found.reads.flatMap((done) => done.set.scenarioFiles));
+  const leftOut: LeftOut = {
+    scenarioFiles: new Set(found.reads.flatMap((done) => done.set.scenarioFiles)),
+    noModelCallFiles: new Set(found.reads.flatMap((done) => done.set.noModelCallFiles.map((input) => input.file))),
+  };
   let traces = runsNow(found);
   const refuseEmpty = () => {
     try {
-      refuseNoRunsLeft(checks, found.named, traces.perScenario, { scenarioFiles });
+      refuseNoRunsLeft(checks, found.named, traces.perScenario, leftOut);
     } catch (error) {
       say();
       throw error;

@@ -15,9 +15,10 @@ import { formatUsdNumber } from '../../report/money.js';
 import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
 import { fitScenario, heldOutStatement, PROVIDER_ERROR_GROUP } from '../../scenario/fit.js';
+import { CONTEXT_WINDOW_GROUP } from '../../scenario/fitWindow.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
 import { fitPricesNote } from '../../scenario/fitWarnings.js';
-import { allCallsFailedLine, compareRuns, type FitComparison } from '../../scenario/fitReport.js';
+import { allCallsFailedLine, compareRuns, refusedAtWindowLine, type FitComparison } from '../../scenario/fitReport.js';
 import { parseScenario } from '../../scenario/load.js';
 import { resolveScenarioPricing, runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
@@ -82,9 +83,10 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
   });
   const completion = completionLine(c.completion);
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
-  const failed = allCallsFailedLine(c, PROVIDER_ERROR_GROUP);
-  const zeroRuns = failed === '' ? '' : labelledLine(failed, width);
-  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${zeroRuns}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
+  const said = (line: string) => (line === '' ? '' : labelledLine(line, width));
+  const zeroRuns = said(allCallsFailedLine(c, PROVIDER_ERROR_GROUP));
+  const atWindow = said(refusedAtWindowLine(c, CONTEXT_WINDOW_GROUP));
+  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${zeroRuns}${atWindow}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
 
 /**
@@ -154,9 +156,18 @@ function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { fla
   return { recorded: profiled.map((r) => r.run), subagentRunsLeftOut, warnings, yaml };
 }
 
+/** --runs, --seed and --format shape the report only: said on stderr when given without --report (read first: a bad value is refused alone). */
+function warnReportFlags(flags: FitFlags, io: CliIO): void {
+  if (flags.report) return;
+  for (const [flag, given] of [['--runs', flags.runs], ['--seed', flags.seed], ['--format', flags.format]] as const) {
+    if (given !== undefined) io.stderr(`loopcost: warning: ${flag} applies to --report (the profile is the same whatever it says); without --report it does nothing\n`);
+  }
+}
+
 export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): Promise<number> {
   const runs = positiveInt('--runs', flags.runs ?? '2000', SCENARIO_RUNS_LIMIT);
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
+  warnReportFlags(flags, io);
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   checkProfileOut(flags.out);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));

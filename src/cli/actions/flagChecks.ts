@@ -107,12 +107,19 @@ function unknownExtension(out: string, extension: string): UserError {
 
 /**
  * --runs and --seed shape synthetic runs only: said on stderr when no input is a scenario file (`project`'s
- * --seed also seeds its simulated days, so it is not said there: `seedSeedsProjection`).
+ * --seed also seeds its simulated days, so it is not said there: `seedSeedsProjection`). `words`: what they
+ * apply to and why none is there, for a command whose inputs are all scenario files (check: `scenarioFiles`
+ * counts those with a synthetic population).
  */
-export function warnScenarioFlags(flags: { runs?: string; seed?: string; seedSeedsProjection?: boolean }, scenarioFiles: number, io: CliIO): void {
+export function warnScenarioFlags(
+  flags: { runs?: string; seed?: string; seedSeedsProjection?: boolean },
+  scenarioFiles: number,
+  io: CliIO,
+  words: { appliesTo: string; none: string } = { appliesTo: 'scenario files', none: 'no input is one' },
+): void {
   if (scenarioFiles > 0) return;
   for (const [flag, given] of [['--runs', flags.runs], ['--seed', flags.seedSeedsProjection === true ? undefined : flags.seed]] as const) {
-    if (given !== undefined) io.stderr(`loopcost: warning: ${flag} applies to scenario files; no input is one, so it does nothing\n`);
+    if (given !== undefined) io.stderr(`loopcost: warning: ${flag} applies to ${words.appliesTo}; ${words.none}, so it does nothing\n`);
   }
 }
 

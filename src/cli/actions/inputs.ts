@@ -43,7 +43,7 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
   const { scenarioFiles, traceFiles } = splitInputs(files);
   // The flags read first: a bad --seed or --runs is refused alone, not after a warning that it does nothing.
   const overrides = scenarioOverridesFromFlags(flags, given);
-  const { inputs: scenarios, checkOnly } = loadScenarioInputs(scenarioFiles, overrides, { named: inputs, traceFiles: traceFiles.length });
+  const { inputs: scenarios, checkOnly } = loadScenarioInputs(scenarioFiles, overrides, { broughtIn, traceFiles: traceFiles.length });
   io.stderr(checkOnlyMessage(checkOnly, traceFiles));
   warnScenarioFlags(flags, scenarios.length, io);
   return { traceFiles, scenarios, unread, broughtIn };

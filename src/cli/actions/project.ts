@@ -4,7 +4,7 @@
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
 import { COMMAND_LINE_CONTEXT, isIdentity, type ContextStrategy } from '../../context/strategy.js';
-import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, type ReportWarning } from '../../report/warnings.js';
+import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
@@ -36,6 +36,8 @@ import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
 import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { perPartConfig, projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
+import { subagentLimitsFromFlags } from './treeFlags.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
 
@@ -57,6 +59,11 @@ function share(flag: string, value: string): number {
 function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pairs: RunPair[]; crossings: PromptCrossings } {
   const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
   const observe = (result: RunResult, pricing: ModelPricing) => crossings.add(pricing, result.rows);
+  if (prepared.trees !== undefined) {
+    // --tree: each tree one run (sweep --tree's TreePopulation); its runs' prompts read each on its own (projectTree.ts).
+    configurationRuns({ traces: prepared.traces }, perPartConfig(config), prepared.prices, observe);
+    return { pairs: prepared.trees.pairs(config), crossings };
+  }
   const { recorded, synthetic } = prepared.population;
   const pairs = [...configurationRuns(recorded, config, prepared.prices, observe), ...configurationRuns(synthetic, config, prepared.prices, observe)];
   return { pairs, crossings };
@@ -71,7 +78,8 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
   let stopped = 0;
   if (cap !== undefined) {
     const capped = { ...config, brakes: { ...config.brakes, maxCostPico: cap, budgetMode: 'check' as const } };
-    stopped = sweepPairs(prepared.population, [capped], prepared.prices)[0]!.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
+    const underCap = prepared.trees === undefined ? sweepPairs(prepared.population, [capped], prepared.prices)[0]! : prepared.trees.pairs(capped);
+    stopped = underCap.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
   }
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
   const modeFlag = config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check';
@@ -155,6 +163,8 @@ function runsPerDayPlace(prepared: PreparedSweep, given: number | undefined): { 
 export async function projectAction(inputs: string[], opts: ProjectFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   const flags = readProjectFlags(opts, io);
+  // Per-agent limits without --tree are refused naming this command (sweepGrid would name sweep's help).
+  subagentLimitsFromFlags(opts, 'project');
   const { days, target } = flags;
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true, scenarioBrakesTaken: true };
@@ -168,7 +178,8 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
-  const uncounted = uncountedCallsOf({ traces: prepared.population.traces, scenarios: prepared.population.synthetic.scenarios });
+  // Under --tree every run of the trees (the population holds none: its trees are the runs).
+  const uncounted = uncountedCallsOf({ traces: prepared.trees === undefined ? prepared.population.traces : prepared.traces, scenarios: prepared.population.synthetic.scenarios });
   const worst = worstCaseRun(config.brakes, crossings.pricings, { uncounted, ...summaryCallsOf(config.strategy, prepared.prices) });
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
@@ -201,6 +212,7 @@ function projectReportOf(
   const times = (count: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(count)));
   const n = runs.runs;
   const bound = capBoundShare(n);
+  const tree = prepared.trees === undefined ? undefined : projectTreeOf(prepared.trees, config);
   return buildProjectReport({
     // What each run took of the cache and latency no flag (nor scenario file) gave: --latency-model, else recorded runs
     // theirs and synthetic runs their file's; the cache the one configuration's (a scenario file's), else each trace its own.
@@ -212,20 +224,26 @@ function projectReportOf(
       took: sweepTook(prepared, config.strategy.cache),
     }),
     prices: prepared.prices.source,
-    inputs: inputsRecord(prepared.population.traces.length, prepared.scenarios.map(scenarioRunSettings)),
+    inputs: inputsRecord(tree?.sessionTrees ?? prepared.population.traces.length, prepared.scenarios.map(scenarioRunSettings)),
+    ...(tree === undefined ? {} : { tree }),
     ...spend.projection,
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
-    capBound: { runs: n, share: bound, text: `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` },
+    capBound: { runs: n, share: bound, text: tree === undefined ? `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` : treeCapBoundText(n, percentText(bound)) },
     crossings: runs.crossings,
     ...(suggestCap === undefined ? {} : { suggestCap }),
-    notes: [
+    notes: tree !== undefined ? [...treeNotes(tree, prepared.traces.length), ...predictiveNotes(runs.predictiveStops, n)] : [
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
       'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
-      ...(runs.predictiveStops === 0 ? [] : [predictiveStopsLine(runs.predictiveStops, `of the ${n}`)]),
+      ...predictiveNotes(runs.predictiveStops, n),
     ],
     warnings: projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings }),
   });
+}
+
+/** The line counting the runs (trees) the predictive bound stopped, if any. */
+function predictiveNotes(stops: number, n: number): string[] {
+  return stops === 0 ? [] : [predictiveStopsLine(stops, `of the ${n}`)];
 }
 
 /** What the projection's report warns of: price gaps, open-loop context, the cache, windows, unread and fitted scenario files. */
@@ -238,12 +256,14 @@ function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig
     ...cacheOnWarnings([config], { prices: prepared.prices, scenarios, traces: prepared.traces }),
     // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
     ...pastWindowWarnings(of.crossings, config.brakes.contextWindow === 'model'),
-    ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.population.recorded).addInputs(prepared.population.synthetic).warnings(),
+    ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.trees === undefined ? prepared.population.recorded : { traces: prepared.traces }).addInputs(prepared.population.synthetic).warnings(),
     ...unreadTracesWarnings(scenarios),
     ...fittedProfileWarnings(scenarios, prepared.prices),
-    ...sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_NO_TREE }),
+    ...(prepared.trees === undefined
+      ? sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE })
+      : unrecordedAgentsWarnings(prepared.trees.unrecorded())),
   ];
 }
 
-/** What a projection of session parts can do instead (project has no --tree). */
-const PROJECT_NO_TREE = 'project has no --tree: loopcost replay --tree (or sweep --tree) replays each session as one loop under the brakes';
+/** What a projection of session parts can do instead. */
+const PROJECT_TREE = 'project --tree projects each session as one task, replayed as one loop under the brakes (its budget binding the whole tree), as replay --tree and sweep --tree replay it';

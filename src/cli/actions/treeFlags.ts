@@ -25,7 +25,7 @@ export function subagentLimitsFromFlags(flags: TreeFlags, command: string): Suba
 
 /** Refuses what --tree cannot do with the rest of the command line. */
 export function checkTreeInputs(scenarioCount: number, unsupported: [string, boolean][]): void {
-  if (scenarioCount > 0) throw new UserError({ file: '<command line>', field: '--tree', code: 'bad_combination', message: 'scenario files have no session trees', hint: 'replay scenario files without --tree' });
+  if (scenarioCount > 0) throw new UserError({ file: '<command line>', field: '--tree', code: 'bad_combination', message: 'scenario files have no session trees', hint: 'give scenario files without --tree (a synthetic run is one agent, no session tree)' });
   for (const [flag, given] of unsupported) {
     if (given) throw new UserError({ file: '<command line>', field: flag, code: 'bad_combination', message: 'is not available with --tree', hint: `drop ${flag}, or --tree` });
   }

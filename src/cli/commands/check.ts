@@ -1,7 +1,7 @@
 import type { CommandModule } from '../command.js';
 import { UserError } from '../../errors.js';
 import type { CheckFlags } from '../actions/check.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, givenOptions, option, outOption } from '../options.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addTreeOptions, givenOptions, option, outOption } from '../options.js';
 
 const CHECK_FORMATS = ['table', 'json'];
 
@@ -27,7 +27,7 @@ const check: CommandModule = {
       .addOption(option(command, '--update-baseline <file>', "write the measured figures, each scenario's settings, models and run counts, the price table's source and hash and loopcost's version to this file (a first run: the baseline later checks compare with)", 'none'))
       .addOption(option(command, '--baseline <file>', 'report drift against a baseline written by --update-baseline, with what changed since (settings, model, runs; a changed price table is reported as a price change)', 'none'))
       .addOption(option(command, '--tolerance <share>', "with --baseline: drift allowed before a figure fails ('5%' or 0.05; rates in points, money as a share of the baseline)", '5%'));
-    addInputOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command))))).action(async (inputs: string[], opts: CheckFlags) => {
+    addInputOptions(addTreeOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: CheckFlags) => {
       const { checkAction } = await import('../actions/check.js');
       setExitCode(await checkAction(inputs, opts, io, givenOptions(command)));
     });

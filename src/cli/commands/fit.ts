@@ -12,9 +12,10 @@ const fit: CommandModule = {
     command
       .addOption(option(command, '--out <file>', 'write the profile here (atomically)', 'stdout'))
       .addOption(option(command, '--report', 'replay the recorded runs and the fitted profile and print their quantiles side by side (on stderr when the profile goes to stdout)', 'no report'))
-      .addOption(option(command, '--runs <n>', 'synthetic runs for --report', '2000', '2000'))
-      .addOption(option(command, '--seed <n>', 'seed for --report', '1', '1'))
-      .addOption(option(command, '--format <format>', 'report format', 'table', 'table').choices(['table', 'json']));
+      // No default values: a flag given without --report does nothing, and is said to (actions/fit.ts).
+      .addOption(option(command, '--runs <n>', 'synthetic runs for --report', '2000'))
+      .addOption(option(command, '--seed <n>', 'seed for --report', '1'))
+      .addOption(option(command, '--format <format>', '--report\'s format', 'table').choices(['table', 'json']));
     addInputOptions(addPriceOptions(command)).action(async (inputs: string[], opts: FitFlags) => {
       const { fitAction } = await import('../actions/fit.js');
       setExitCode(await fitAction(inputs, opts, io));

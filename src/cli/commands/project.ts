@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { ProjectFlags } from '../actions/project.js';
-import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, givenOptions, option, outOption } from '../options.js';
+import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addTreeOptions, givenOptions, option, outOption } from '../options.js';
 
 const project: CommandModule = {
   name: 'project',
@@ -25,7 +25,7 @@ const project: CommandModule = {
       seed.description = 'seed of the simulated days and the bootstrap, and of the synthetic runs (the population) of every scenario file';
       seed.defaultValueDescription = "1 for the days and the bootstrap; the synthetic runs the file's seed, else 1";
     }
-    addInputOptions(command).action(async (inputs: string[], opts: ProjectFlags) => {
+    addInputOptions(addTreeOptions(command)).action(async (inputs: string[], opts: ProjectFlags) => {
       const { projectAction } = await import('../actions/project.js');
       setExitCode(await projectAction(inputs, opts, io, givenOptions(command)));
     });

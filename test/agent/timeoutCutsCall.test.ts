@@ -1,0 +1,135 @@
+/**
+ * The real loop's timeout cuts a call in flight (agent/deadline.ts): each model call and tool call gets a
+ * signal that fires once the run's time passes `timeoutMs` (strictly, kernel timedOut), on the loop's clock.
+ * Before, the brake was checked between calls only: a model call or a tool that hung ran on past the
+ * timeout until it returned (these tests' doubles never return unless cut: they failed by vitest's timeout).
+ * The cut call is recorded as it ran until cut (a model call: failed `timed out…`, no usage, no cost; a
+ * tool call: the error it threw, the ones after it `unreached`), the brakes before the next call stop the
+ * run `timeout`, and the recording replays — in every engine, and driven back through the loop by
+ * traceModel — to the same stop, steps and cost.
+ */
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/agent/clock.js';
+import { CUT_MESSAGE } from '../../src/agent/deadline.js';
+import { runAgentLoop } from '../../src/agent/run.js';
+import type { AgentTool, Model, ModelRequest, ModelTurn } from '../../src/agent/types.js';
+import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import type { Trace } from '../../src/trace/types.js';
+import { pricings } from '../core/arbitraries.js';
+import { everywhere, stopsInEveryEngine } from './everyEngine.js';
+import { readTool } from './realLoopRuns.js';
+import { recordRun } from './recordedRuns.js';
+import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
+
+const pricing = pricings[0]!;
+const brakes: BrakeConfig = { ...NO_BRAKES, timeoutMs: 3000 };
+const FAST = { timeout: 2000 };
+
+/** Waits until `signal` fires (never, without one), then throws its reason, as an HTTP client does. */
+function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+}
+
+/** Call 1 asks for `tools` after 1 s; call 2 runs `hangMs` on `clock` and then hangs until cut; after that, an answer. */
+function hangingModel(clock: VirtualClock, tools: ModelTurn['toolCalls'], hangMs: number): Model & { signals: (AbortSignal | undefined)[] } {
+  const signals: (AbortSignal | undefined)[] = [];
+  return {
+    name: pricing.model,
+    signals,
+    async call(request: ModelRequest): Promise<ModelTurn> {
+      signals.push(request.signal);
+      if (signals.length === 1) {
+        clock.advance(1000);
+        return { text: null, toolCalls: tools, usage: { inputTokens: 40, outputTokens: 30 } };
+      }
+      if (signals.length === 2) {
+        clock.advance(hangMs);
+        return untilAborted(request.signal);
+      }
+      return { text: 'done', toolCalls: [], usage: { inputTokens: 90, outputTokens: 5 } };
+    },
+  };
+}
+
+/** A tool that runs 5 s on `clock`, then hangs until cut. */
+const slowTool = (clock: VirtualClock): AgentTool => ({
+  name: 'slow',
+  description: 'hangs',
+  parameters: { type: 'object' },
+  run: (_args, { signal }) => {
+    clock.advance(5000);
+    return untilAborted(signal);
+  },
+});
+
+/** The recording replayed by every engine and driven back through the loop by traceModel: the same stop, steps and cost as the run. */
+async function replaysAsRun(recording: Trace, real: { stop: { reason: string }; steps: number; costPico: number; elapsedMs: number }, detail: string) {
+  expect(stopsInEveryEngine(recording, brakes)).toEqual(everywhere('timeout', detail));
+  const settings = { brakes, strategy: { kind: 'full' as const, cache: 'recorded' as const }, pricing };
+  const replayed = replayFigures(recording, settings);
+  expect([replayed.stopReason, replayed.steps, replayed.costPico, replayed.elapsedMs]).toEqual([real.stop.reason, real.steps, real.costPico, real.elapsedMs]);
+  // Driven by traceModel, a recorded tool call the deadline cut says so again (the detail names it); a cut model call is a recorded failure.
+  const driven = figures(await runTraceDriven(recording, settings));
+  expect({ ...driven, stopDetail: driven.stopDetail.replace(/; the tool call .*/, '') }).toEqual(replayed);
+}
+
+describe('the timeout cuts a call in flight', () => {
+  it('a model call that hangs is cut once the run passes its timeout: recorded failed (no usage, no cost), stopped timeout, replayed so', FAST, async () => {
+    const clock = new VirtualClock();
+    const model = hangingModel(clock, [{ id: 'c1', name: 'read', arguments: '{}' }], 5000);
+    const { real, recording } = await recordRun({ model, tools: [readTool], brakes, pricing, clock });
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '6.000 s elapsed, limit 3 s; the model call in flight was cut off at the deadline (no usage reported: billed $0)']);
+    expect([real.steps, real.calls, real.elapsedMs]).toEqual([2, 2, 6000]);
+    expect(recording.calls[1]).toMatchObject({ outputTokens: 0, latencyMs: 5000, failed: { message: CUT_MESSAGE } });
+    expect(recording.calls[1]!.inputTokens).toBeUndefined();
+    expect(recording.end).toMatchObject({ outcome: 'limit', status: `timeout: ${real.stop.detail}` });
+    // The cut call cost nothing: the run's cost is its first call's.
+    const first = replayFigures({ ...recording, calls: [recording.calls[0]!] }, { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'recorded' }, pricing });
+    expect(real.costPico).toBe(first.costPico);
+    await replaysAsRun(recording, real, '6.000 s elapsed, limit 3 s');
+  });
+
+  it('fires only past the timeout (elapsed equal to it is not past), combined with the caller\'s own signal', FAST, async () => {
+    const clock = new VirtualClock();
+    const controller = new AbortController();
+    const seen: boolean[] = [];
+    const model: Model = {
+      name: pricing.model,
+      async call({ signal }) {
+        clock.advance(3000);
+        seen.push(signal!.aborted);
+        clock.advance(0.5);
+        seen.push(signal!.aborted);
+        return untilAborted(signal);
+      },
+    };
+    const run = await runAgentLoop({ model, tools: [], brakes, pricing, clock, signal: controller.signal, context: { system: 's', goal: 'g', countTokens: (text) => text.length } });
+    // At 3 s the deadline has not passed; the first reading past it fires the signal (a microtask later).
+    expect(seen).toEqual([false, false]);
+    expect([run.stop.reason, run.elapsedMs, run.steps]).toEqual(['timeout', 3000.5, 1]);
+    // The caller's signal still stops the run, the call given both.
+    const aborting: Model = { name: pricing.model, call: ({ signal }) => (queueMicrotask(() => controller.abort()), untilAborted(signal)) };
+    const aborted = await runAgentLoop({ model: aborting, tools: [], brakes, pricing, clock: new VirtualClock(), signal: controller.signal, context: { system: 's', goal: 'g', countTokens: (text) => text.length } });
+    expect(aborted.stop.reason).toBe('aborted');
+  });
+
+  it('a tool that hangs is cut: its error recorded, the tool calls after it unreached, stopped timeout, replayed so', FAST, async () => {
+    const clock = new VirtualClock();
+    const model = hangingModel(clock, [{ id: 'c1', name: 'slow', arguments: '{}' }, { id: 'c2', name: 'read', arguments: '{}' }], 0);
+    const { real, recording } = await recordRun({ model, tools: [slowTool(clock), readTool], brakes, pricing, clock });
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '6.000 s elapsed, limit 3 s; the tool call slow in flight was cut off at the deadline']);
+    expect([real.steps, real.calls, real.toolCalls]).toEqual([1, 1, 1]);
+    expect(recording.calls[0]!.toolCalls).toEqual([
+      { name: 'slow', arguments: {}, resultTokens: expect.any(Number), latencyMs: 5000, error: `TimeoutError: ${CUT_MESSAGE}`, id: 'c1' },
+      { name: 'read', arguments: {}, resultTokens: 0, id: 'c2', unreached: true },
+    ]);
+    await replaysAsRun(recording, real, '6.000 s elapsed, limit 3 s');
+  });
+
+  it('without a timeout nothing is cut: the call is given the caller\'s signal alone', FAST, async () => {
+    const clock = new VirtualClock();
+    const model = hangingModel(clock, [], 0);
+    const run = await runAgentLoop({ model, tools: [], brakes: { ...NO_BRAKES, maxSteps: 3 }, pricing, clock, context: { system: 's', goal: 'g', countTokens: (text) => text.length } });
+    expect([run.stop.reason, model.signals]).toEqual(['completed', [undefined]]);
+  });
+});

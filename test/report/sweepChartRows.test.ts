@@ -1,0 +1,104 @@
+/**
+ * The sweep chart draws each point on the labelled row nearest its value. asciichart, given the values,
+ * rounds the least one and each value separately: in a panel of costs $0.1121, $0.1173, $0.1110, $0.1188 it
+ * drew $0.1173 on the $0.1162 row though a $0.1175 row was there. The rows are worked out first now
+ * (report/chartRows.ts), and asciichart draws row numbers.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chartRows, plotOnRows } from '../../src/report/chartRows.js';
+import { cli, tempDir } from '../cli/run.js';
+import { lcg } from '../helpers.js';
+
+/** Each line's label (the text before the axis) and the line each plotted series element is on, read off asciichart's drawing. */
+function readPlot(plot: string): { labels: string[]; lineOf: number[] } {
+  const lines = plot.split('\n');
+  const axis = Math.max(lines[0]!.indexOf('┤'), lines[0]!.indexOf('┼'));
+  const labels = lines.map((line) => line.slice(0, axis).trim());
+  const lineOf = [lines.findIndex((line) => line[axis] === '┼')];
+  for (let column = axis + 1; column < Math.max(...lines.map((l) => l.length)); column += 1) {
+    const marks = lines.map((line, i) => [line[column] ?? ' ', i] as const).filter(([mark]) => mark !== ' ');
+    if (marks.length === 0) break;
+    // The step to the next element: a flat '─' on its line, else a corner '╭' / '╰' on the line it reaches.
+    const next = marks.length === 1 ? marks[0]! : marks.find(([mark]) => mark === '╭' || mark === '╰')!;
+    lineOf.push(next[1]);
+  }
+  return { labels, lineOf };
+}
+
+/** Whether `label` is (one of) the labels nearest `value` among `labels`. */
+function nearest(value: number, label: number, labels: readonly number[]): boolean {
+  return Math.abs(label - value) <= Math.min(...labels.map((l) => Math.abs(l - value))) + 1e-12;
+}
+
+const SUPPORT = `scenario: loopcost.scenario/1
+name: support bot
+model: gpt-4o
+provider: openai
+systemTokens: 1200
+goalTokens: { kind: lognormal, median: 250, p95: 900 }
+promptOverhead: { fixedTokens: 600, perStepTokens: 20 }
+latency: { call: 1500, output-token: 10, tool: 400 }
+brakes: { max-steps: 15, max-cost: 0.25, max-repeat: 3, max-same-error: 3 }
+context: { context: full, cache: on }
+hardCapSteps: 150
+runs: 300
+seed: 11
+population:
+  - { behaviour: healthy, name: answers, tool: kb_search, weight: 75, steps: { kind: lognormal, median: 5, p95: 12 }, repeatShare: 0.05, errorShare: 0.05, outputTokens: { kind: lognormal, median: 150, p95: 500 }, toolResultTokens: { kind: lognormal, median: 800, p95: 3000 } }
+  - { behaviour: retrier, name: flaky crm, tool: crm_lookup, weight: 10, leadSteps: { kind: uniform, min: 1, max: 3 }, givesUpAfter: 8, outputTokens: { kind: lognormal, median: 100, p95: 250 }, toolResultTokens: 60 }
+  - { behaviour: perfectionist, name: re-verifies, tool: kb_search, weight: 10, repeatQuery: 0.4, outputTokens: { kind: lognormal, median: 200, p95: 500 }, toolResultTokens: { kind: lognormal, median: 900, p95: 2500 } }
+  - { behaviour: asker, name: send_reply asker, weight: 5, workSteps: { kind: uniform, min: 2, max: 5 }, outputTokens: { kind: lognormal, median: 100, p95: 200 }, toolResultTokens: 30 }
+`;
+
+describe('the sweep chart: every point on its nearest labelled row', () => {
+  it('chartRows: height + 1 even labels from least to greatest, each value on its nearest', () => {
+    const next = lcg(7);
+    for (let trial = 0; trial < 200; trial += 1) {
+      const values = Array.from({ length: 1 + next(8) }, () => next(100_000) / 7919);
+      const { labels, rowOf } = chartRows(values, 6);
+      expect(labels[0]).toBe(Math.min(...values));
+      expect(labels.at(-1)).toBe(Math.max(...values));
+      values.forEach((v, i) => expect(nearest(v, labels[rowOf[i]!]!, labels)).toBe(true));
+    }
+    expect(chartRows([0.25, 0.25], 6)).toEqual({ labels: [0.25], rowOf: [0, 0] });
+  });
+
+  it('plotOnRows draws each point on the row labelled with its nearest value', () => {
+    const values = [0.112119562937, 0.117344768293, 0.111019306084, 0.118805660377];
+    const { labels, lineOf } = readPlot(plotOnRows(values, { height: 6, format: (v) => v.toFixed(4).padStart(8) }));
+    expect(lineOf.map((line) => labels[line])).toEqual(['0.1123', '0.1175', '0.1110', '0.1188']);
+    // Values all equal: one row, labelled with the value (not the value rounded to a whole number).
+    expect(readPlot(plotOnRows([0.25, 0.25], { height: 6, format: (v) => v.toFixed(4).padStart(8) })).labels).toEqual(['0.2500']);
+  });
+
+  it('loopcost sweep --format chart: in every panel each point is on its nearest labelled row', async () => {
+    const file = join(tempDir(), 'support.yaml');
+    writeFileSync(file, SUPPORT);
+    const flags = ['--grid', 'max-steps=5,8,12,20', '--grid', 'max-repeat=2,3'];
+    const chart = (await cli('sweep', file, ...flags, '--format', 'chart')).stdout;
+    const rows = JSON.parse((await cli('sweep', file, ...flags, '--format', 'json')).stdout).configurations as { settings: string; completionRate: number; costPerCompletedUsd: number | null }[];
+    const plots = chart.split(/\n(?=completion rate|cost per completed run)/).slice(1);
+    expect(plots).toHaveLength(4);
+    let checked = 0;
+    for (const [p, text] of plots.entries()) {
+      const repeat = p < 2 ? 2 : 3;
+      const cost = text.startsWith('cost');
+      const body = text.split('\n').slice(1, 8).join('\n');
+      const { labels, lineOf } = readPlot(body);
+      const labelValues = labels.map((l) => Number(l.replace('$', '')));
+      const per = lineOf.length / 4;
+      ['5', '8', '12', '20'].forEach((steps, i) => {
+        const row = rows.find((r) => r.settings === `max-steps=${steps},max-repeat=${repeat}`)!;
+        const value = cost ? row.costPerCompletedUsd! : row.completionRate * 100;
+        // Labels are shown rounded (4 decimals, or 1): nearest within half the last digit shown.
+        const slack = cost ? 0.00005 : 0.05;
+        const drawn = labelValues[lineOf[i * per]!]!;
+        expect(Math.abs(drawn - value)).toBeLessThanOrEqual(Math.min(...labelValues.map((l) => Math.abs(l - value))) + 2 * slack);
+        checked += 1;
+      });
+    }
+    expect(checked).toBe(16);
+  });
+});
