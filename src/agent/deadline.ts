@@ -1,12 +1,12 @@
 /**
  * The timeout brake reaching into a call in flight. The brake itself is checked before each call
  * (kernel/brakes.ts timedOut, through session.checkBeforeCall); a call that hangs would run on past it
- * until it returned. So each model call and tool call is given an AbortSignal that fires once the run's
- * time — the elapsed time the brake compares (the run's, or in a tree the tree's) plus the time the call
- * has run, on the loop's clock — is past the timeout by the brake's own rule (timedOut), combined with the
- * caller's own signal. A call cut so (its model or tool threw once the signal fired) is recorded as it ran
- * until cut, and the loop goes back to the brakes before the next call, which stop the run: so its
- * recording, replayed with the same timeout, stops where the run did (see loop.ts).
+ * until it returned. So each model call (a summary call too: liveSummary.ts) and tool call is given an
+ * AbortSignal that fires once the run's time — the elapsed time the brake compares (the run's, or in a tree
+ * the tree's) plus the time the call has run, on the loop's clock — is past the timeout by the brake's own
+ * rule (timedOut), combined with the caller's own signal. A call cut so (its model or tool threw once the
+ * signal fired) is recorded as it ran until cut, and the loop goes back to the brakes before the next call,
+ * which stop the run: so its recording, replayed with the same timeout, stops where the run did (see loop.ts).
  *
  * The clock wakes the deadline (Clock.timer: a VirtualClock once it is advanced past it); the rule is read
  * only here, from timedOut. A clock without `timer` cuts nothing (the brake is checked between calls only).
@@ -15,7 +15,7 @@ import { timedOut } from '../kernel/brakes.js';
 import { Limit } from '../kernel/limits.js';
 import type { LoopSession } from '../loop/session.js';
 import type { CallRecord } from '../trace/types.js';
-import type { Clock } from './types.js';
+import { ModelCallError, type Clock } from './types.js';
 import { checkedReading } from './valueCheck.js';
 
 /** The longest wait one timer is set for (Node's timers hold at most 2^31 − 1 ms): a longer one is waited in parts. */
@@ -87,10 +87,18 @@ export function cutCallRecord(latencyMs: number): CallRecord {
   return { type: 'call', outputTokens: 0, latencyMs, failed: { message: CUT_MESSAGE } };
 }
 
+/** Whether a model call that threw `error` was cut at its deadline (`cut`: it fired): what it threw then, no provider's failure (a ModelCallError) nor the caller's abort, is the cut. */
+export function cutByDeadline(cut: boolean, error: unknown, aborted: boolean): boolean {
+  return cut && !aborted && !(error instanceof ModelCallError);
+}
+
 /** What a cut model call is named in the stop's detail: it was billed nothing, its provider having reported no usage. */
 export const CUT_MODEL_CALL = 'model call in flight was cut off at the deadline (no usage reported: billed $0)';
 
-/** The stop's detail once a call was cut (`what`: CUT_MODEL_CALL, or the tool call's words): the brake's own, and what was cut. */
+/** What a cut summary call (liveSummary.ts) is named in the stop's detail, as a cut model call is. */
+export const CUT_SUMMARY_CALL = 'summary call in flight was cut off at the deadline (no usage reported: billed $0)';
+
+/** The stop's detail once a call was cut (`what`: CUT_MODEL_CALL, CUT_SUMMARY_CALL, or the tool call's words): the brake's own, and what was cut. */
 export function cutDetail(detail: string, what: string): string {
   return `${detail}; the ${what}`;
 }

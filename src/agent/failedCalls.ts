@@ -9,7 +9,7 @@ import type { LoopSession } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
 import type { CallRecord } from '../trace/types.js';
-import { cutCallRecord } from './deadline.js';
+import { cutByDeadline, cutCallRecord } from './deadline.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import { billed, failedOf, failedRecordOf } from './records.js';
 import { pendingRetryWait } from './retryWait.js';
@@ -41,7 +41,7 @@ export interface FailedCall {
 export function failedCall(run: CallsRun, error: unknown, view: PromptView, { retries, cut }: { retries: number; cut: boolean }): FailedCall {
   const { session } = run;
   const aborted = run.aborted();
-  const cutOff = cut && !aborted && !(error instanceof ModelCallError);
+  const cutOff = cutByDeadline(cut, error, aborted);
   const record = cutOff ? cutCallRecord(run.lap()) : failedRecordOf(error, run.lap(), aborted);
   const { status, message } = record.failed!;
   const retryable = error instanceof ModelCallError && error.options.retryable;

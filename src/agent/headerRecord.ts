@@ -1,5 +1,6 @@
-/** The real loop's recording header: the model, the prompt's fixed sizes, the task, the brakes it ran under and its cache writes' lifetime. */
-import { TRACE_SCHEMA, type TraceHeader } from '../trace/types.js';
+/** The real loop's recording header: the model, the prompt's fixed sizes, the task, the brakes it ran under, its cache writes' lifetime and its context strategy. */
+import { contextSpecOf, isIdentity, type ContextStrategy } from '../context/strategy.js';
+import { TRACE_SCHEMA, type RecordedContext, type TraceHeader } from '../trace/types.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
 import type { ResolvedAgentOptions } from './loop.js';
 
@@ -18,6 +19,13 @@ export function liveHeaderRecord(options: ResolvedAgentOptions, sizes: { systemT
     recordedSettings: recordedSettingsOf(options.brakes),
     // The lifetime its cache writes were asked for, as its bound took it: a replay bounds them at that price too (kernel/cacheWrites.ts).
     ...(options.cacheWrites === undefined ? {} : { cacheWrites: options.cacheWrites }),
+    // The strategy it ran under, unless full history: a replay with full context replays it as the loop ran it (replay/recordedStrategy.ts).
+    ...(options.context.strategy === undefined || isIdentity(options.context.strategy) ? {} : { context: recordedContextOf(options.context.strategy) }),
     live: true,
   };
+}
+
+/** A strategy as a header states it (TraceHeader.context). */
+export function recordedContextOf(strategy: ContextStrategy): RecordedContext {
+  return { spec: contextSpecOf(strategy), ...(strategy.toolResultCap === undefined ? {} : { toolResultCap: strategy.toolResultCap }) };
 }

@@ -1,29 +1,25 @@
 /**
  * The real loop's summary call (agent/loop.ts): the call the session found due, made through the model and
  * billed by the one meter every call goes through. Apart from the run that makes it, as the things it needs
- * of that run (SummaryRun).
+ * of that run (SummaryRun: what a failed call needs, failedCalls.ts CallsRun, and more).
  */
 import type { Stop } from '../brakes/stopReasons.js';
-import type { PromptView } from '../kernel/context.js';
-import type { LoopSession } from '../loop/session.js';
 import type { SummaryDue } from '../loop/summary.js';
-import type { WindowRefusal } from '../loop/types.js';
 import type { CallRecord } from '../trace/types.js';
 import { summaryInstruction, type Conversation } from './conversation.js';
-import type { ResolvedAgentOptions } from './loop.js';
-import { billed, billedFields } from './records.js';
+import { CUT_SUMMARY_CALL, cutCallRecord, cutByDeadline, type CallDeadline } from './deadline.js';
+import { refusedCall, type CallsRun } from './failedCalls.js';
+import { billed, billedFields, failedRecordOf } from './records.js';
 import { checkedUsage, checkFailure } from './turnCheck.js';
 import { ModelCallError, ModelExhausted, type ModelTurn } from './types.js';
 
 /** What the summary path needs of the run it is part of. */
-export interface SummaryRun {
-  readonly session: LoopSession;
-  readonly options: ResolvedAgentOptions;
+export interface SummaryRun extends CallsRun {
   readonly conversation: Conversation;
-  readonly recorder: { call(record: CallRecord): void };
-  aborted(): boolean;
-  failedRecord(error: unknown, latencyMs: number): CallRecord;
-  refused(error: ModelCallError, refusal: WindowRefusal, view: PromptView, summary: boolean): Stop;
+  /** The deadline of the call made now (deadline.ts), at the timeout the brake before a call compares. */
+  deadline(): CallDeadline;
+  /** The summary call was cut at its deadline: `what` is named in the detail of the timeout that stops the run. */
+  cut(what: string): void;
 }
 
 /**
@@ -31,16 +27,20 @@ export interface SummaryRun {
  * the prompt it replaces plus a request to summarise, capped at S tokens. Billed (not a step) as the
  * model reported its usage, by the one meter every call goes through — by the estimate, as replay bills
  * it, when the response reports no prompt size — and its text stands for the older steps from now on.
- * Not retried: a failed summary call is paid as any failed call (what its error reported, else
- * nothing) and ends the run as a model that gave up; one its provider refused for its length ends it
- * provider_refused, paid nothing. Under `--context-window model` the brake stops the run before a summary
- * call past the summary model's window (session.beforeSummary).
+ * Its time (the loop's lap) is its own, recorded and counted at it, as a replay counts a recorded
+ * compaction call's. Not retried: a failed summary call is paid as any failed call (what its error
+ * reported, else nothing) and ends the run as a model that gave up; one its provider refused for its
+ * length ends it provider_refused, paid nothing. Given the deadline a model call is given (deadline.ts),
+ * one cut there is recorded as it ran until cut, paid nothing, and the brakes before the next call stop
+ * the run `timeout`. Under `--context-window model` the brake stops the run before a summary call past
+ * the summary model's window (session.beforeSummary).
  */
 export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<Stop | null> {
   const { session, options } = run;
   const braked = session.beforeSummary(due);
   if (braked) return braked;
   const spec = options.context.strategy!.summary!;
+  const deadline = run.deadline();
   let turn: ModelTurn;
   try {
     turn = await options.model.call({
@@ -49,26 +49,40 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
       maxOutputTokens: spec.summaryTokens,
       purpose: 'summary',
       ...(spec.model === undefined ? {} : { model: spec.model }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(deadline.signal === undefined ? {} : { signal: deadline.signal }),
     });
   } catch (error) {
-    if (error instanceof ModelExhausted && !run.aborted()) return session.exhausted(error.reason, error.detail);
-    if (error instanceof ModelCallError) checkFailure(error, options.model, 'summary');
-    if (error instanceof ModelCallError && error.options.refusal && !run.aborted()) return run.refused(error, error.options.refusal, due.view, true);
-    const failed = run.failedRecord(error, 0);
-    billSummary(run, due, failed);
-    return run.aborted() ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
+    return failedSummary(run, due, error, deadline.cut);
+  } finally {
+    deadline.end();
   }
-  billSummary(run, due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: 0 });
+  billSummary(run, due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: run.lap() });
   run.conversation.summarize(turn.text ?? '');
   return null;
 }
 
+/** The summary call `due` failed with `error` (`cut`: its deadline fired): how the run goes on, if it does (null: the brakes before the next call stop it). */
+function failedSummary(run: SummaryRun, due: SummaryDue, error: unknown, cut: boolean): Stop | null {
+  const { session, options } = run;
+  if (error instanceof ModelExhausted && !run.aborted()) return session.exhausted(error.reason, error.detail);
+  if (error instanceof ModelCallError) checkFailure(error, options.model, 'summary');
+  if (error instanceof ModelCallError && error.options.refusal && !run.aborted()) return refusedCall(run, error, error.options.refusal, due.view, true);
+  if (cutByDeadline(cut, error, run.aborted())) {
+    billSummary(run, due, cutCallRecord(run.lap()));
+    run.cut(CUT_SUMMARY_CALL);
+    return null;
+  }
+  const failed = failedRecordOf(error, run.lap(), run.aborted());
+  billSummary(run, due, failed);
+  return run.aborted() ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
+}
+
 /**
- * The summary call paid (session.recordSummary) and recorded as a compaction call with the usage billed,
- * so the recording replays (full history) to the run's figures, stating the cost billed (records.ts billed); its wall time is counted with the next call's.
+ * The summary call paid (session.recordSummary: its time counted at it) and recorded as a compaction call with
+ * the usage billed and its time, so the recording replays (full history) to the run's figures, stating the cost
+ * billed (records.ts billed).
  */
 function billSummary(run: SummaryRun, due: SummaryDue, response: CallRecord): void {
   const { usage, costPico } = run.session.recordSummary(due, response);
-  run.recorder.call(billed({ type: 'call', ...billedFields(usage), latencyMs: 0, compaction: true, ...(response.failed ? { failed: response.failed } : {}) }, costPico));
+  run.recorder.call(billed({ type: 'call', ...billedFields(usage), latencyMs: response.latencyMs!, compaction: true, ...(response.failed ? { failed: response.failed } : {}) }, costPico));
 }

@@ -15,7 +15,7 @@
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
  *                      between them: the ones never reached recorded `unreached`, which no replay plays; after the last: no final mark)
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it), stating its cost
- *   the timeout        each model and tool call's signal fires at it (deadline.ts): one cut is recorded as it ran, the brakes stop the run
+ *   the timeout        each model (summary too) and tool call's signal fires at it (deadline.ts): one cut is recorded as it ran, the brakes stop the run
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
@@ -24,7 +24,7 @@ import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
-import { billed, callRecordOf, endRecord, failedRecordOf, readableTurn } from './records.js';
+import { billed, callRecordOf, endRecord, readableTurn } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn, checkFailure } from './turnCheck.js';
 import { subagentOptions } from './subagentRun.js';
@@ -99,7 +99,7 @@ class AgentRun {
     this.mark = checkedReading(options.clock.now());
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
     this.calls = { session: this.session, options, recorder: this.recorder, lap: () => this.lap(), aborted: () => this.aborted };
-    this.summaryRun = { session: this.session, options, conversation: this.conversation, recorder: this.recorder, aborted: () => this.aborted, failedRecord: (error, latencyMs) => failedRecordOf(error, latencyMs, this.aborted), refused: (error, refusal, view, summary) => refusedCall(this.calls, error, refusal, view, summary) };
+    this.summaryRun = { ...this.calls, conversation: this.conversation, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what) };
   }
 
   async run(): Promise<AgentRunResult> {

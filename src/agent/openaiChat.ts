@@ -6,15 +6,17 @@
  * `completion_tokens_details.reasoning_tokens`, cache writes and a failed call's billed usage where the
  * response carries them (openaiUsage.ts). A usage no call can have (a prompt of 10^15 tokens) fails the call
  * as the server's error, named, not retried and billed nothing: billed, it would stop the run as one that
- * cost too much, blaming the run's settings for the server's figure.
+ * cost too much, blaming the run's settings for the server's figure. A 200 whose body is no chat completion
+ * is a failed call, an empty response an unparseable step, a malformed tool call no throw (openaiResponse.ts).
  */
 import { recordedEndDetail } from '../trace/endDetail.js';
 import OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type ModelRequest, type ModelTurn } from './types.js';
 import { PURPOSE_HEADER } from '../serve/purpose.js';
 import { UserError, type InputIssue } from '../errors.js';
-import { FAILED_USAGE_FIELDS, failedUsageOf, implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';
+import { FAILED_USAGE_FIELDS, failedUsageOf, implausibleUsage } from './openaiUsage.js';
+import { completionOf, retryableStatus, serverUsageError, turnOf } from './openaiResponse.js';
 import { CONTEXT_LENGTH_EXCEEDED, refusalOfMessage } from '../loop/refusalWords.js';
 import { validateOpenAIChatOptions, type OUTPUT_CAP_FIELDS } from './openaiOptions.js';
 
@@ -41,10 +43,8 @@ export interface OpenAIChatOptions {
   contextWindowTokens?: number;
 }
 
-/** Statuses worth another attempt: timeouts, conflicts, rate limits, server errors. */
-export function retryableStatus(status: number | undefined): boolean {
-  return status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-}
+/** Statuses worth another attempt (openaiResponse.ts): timeouts, conflicts, rate limits, server errors. */
+export { retryableStatus };
 
 /**
  * The Model; its options are checked first (openaiOptions.ts): a misspelt or wrong one is a UserError naming
@@ -68,14 +68,15 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
     async call(request: ModelRequest): Promise<ModelTurn> {
       const body: ChatCompletionCreateParamsNonStreaming = { model: request.model ?? options.model, messages: request.messages.map(toOpenAI), [capField]: request.maxOutputTokens };
       if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
-      let completion: ChatCompletion;
+      let response: Response;
       try {
         const headers = { ...options.headers, ...(request.purpose === 'summary' ? { [PURPOSE_HEADER]: 'summary' } : {}) };
-        completion = await client.chat.completions.create(body, { headers, ...(request.signal === undefined ? {} : { signal: request.signal }) });
+        // The body unparsed: one that is no chat completion is a failed call saying what it is (openaiResponse.ts).
+        response = await client.chat.completions.create(body, { headers, ...(request.signal === undefined ? {} : { signal: request.signal }) }).asResponse();
       } catch (error) {
         throw callError(error, options.contextWindowTokens);
       }
-      return turnOf(completion, options.contextWindowTokens);
+      return turnOf(await completionOf(response, options.contextWindowTokens), options.contextWindowTokens);
     },
   };
 }
@@ -95,37 +96,6 @@ function toOpenAI(message: AgentMessage): ChatCompletionMessageParam {
     default:
       return message;
   }
-}
-
-function turnOf(completion: ChatCompletion, contextWindowTokens: number | undefined): ModelTurn {
-  const usage = usageOf(completion);
-  const wrong = implausibleUsage(usage, USAGE_FIELDS, contextWindowTokens);
-  if (wrong !== undefined) throw serverUsageError(wrong, undefined, completion);
-  const choice = completion.choices[0];
-  const message = choice?.message;
-  const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
-  // A refusal (`message.refusal`, content null) is the model's answer: it declined, in words the user reads.
-  const turn: ModelTurn = { text: message?.content ?? message?.refusal ?? null, toolCalls, usage, raw: completion };
-  if (unusable(choice?.finish_reason) && toolCalls.length === 0) turn.marks = { unparseable: true };
-  return turn;
-}
-
-/**
- * A response with no usable answer (a step that makes no progress, as a replay counts it): cut off at the
- * output cap (`length`), or withheld by the provider's content filter (`content_filter`) — no answer was
- * given, so the run must not end `completed` on it.
- */
-function unusable(finishReason: string | undefined): boolean {
-  return finishReason === 'length' || finishReason === 'content_filter';
-}
-
-/**
- * A response whose usage no call can have: a failed call (the loop records it and ends the run, naming
- * the server's figure), not retried (a server that misreports once is not trusted to bill the retry) and
- * billed nothing (what it cost is unknown).
- */
-function serverUsageError(why: string, status: number | undefined, cause: unknown): ModelCallError {
-  return new ModelCallError(`${why}; the call is recorded as failed, billed nothing`, { ...(status === undefined ? {} : { status }), retryable: false, cause });
 }
 
 /** What `loopcost serve` says in `error.loopcost` of how the recording ended, and whether its model gave up at the failure answered. */

@@ -66,8 +66,12 @@ export class ToolRegistry {
   }
 }
 
-/** The arguments object, or why it is not one. */
+/**
+ * The arguments object, or why it is not one. Arguments that are no text at all (a Model of one's own
+ * handing over `null` or an object, against ModelToolCall's type) are refused so too, not thrown on.
+ */
 export function parseArguments(text: string): Record<string, unknown> | string {
+  if (typeof text !== 'string') return 'arguments are not JSON text';
   if (text.trim() === '') return {};
   let value: unknown;
   try {

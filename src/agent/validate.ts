@@ -39,11 +39,18 @@ function methodsIssue(issue: Issue, field: string, value: unknown, methods: read
   if (missing.length > 0) issue(field, 'invalid_value', isObject(value) ? `has no ${missing.map((m) => `${m}()`).join(' nor ')} method` : `${shown(value)} is not an object`, hint);
 }
 
+/** A clock's `timer`, optional (without it the timeout cuts no call in flight: deadline.ts), when given a function: else the deadline's watch would throw at the first call's end. */
+function timerIssue(issue: Issue, clock: unknown): void {
+  if (!isObject(clock) || clock.timer === undefined || typeof clock.timer === 'function') return;
+  issue('clock.timer', 'invalid_value', `${shown(clock.timer)} is not a function`, 'timer(ms, signal) resolves once the clock has passed ms from now (VirtualClock has one), or leave it out: the timeout is then checked between calls only');
+}
+
 const RECORDER_HINT = "a TraceRecorder { header(), call(), end() }, e.g. fileRecorder('run.jsonl') or memoryRecorder()";
 
 /** The shell parts a caller may replace: the clock, the recorder and the AbortSignal, each able to do what the loop asks of it. */
 function shellIssues(issue: Issue, options: AgentLoopOptions): void {
   methodsIssue(issue, 'clock', options.clock, ['now', 'sleep'], 'a Clock { now(), sleep(ms, signal) }, e.g. new VirtualClock(); leave it out for the wall clock');
+  timerIssue(issue, options.clock);
   methodsIssue(issue, 'recorder', options.recorder, ['header', 'call', 'end'], RECORDER_HINT);
   const signal: unknown = options.signal;
   if (signal !== undefined && !(isObject(signal) && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {

@@ -7,8 +7,7 @@
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { picoToUsd, picoToUsdString, usdToPico, type Pico } from '../money.js';
-import { usdBeside, type PicoBound } from './usdBeside.js';
-import { styledPercentText } from '../report/percentText.js';
+import { CHECK_PERCENT_DECIMALS, EXACT_PERCENT_DECIMALS, percentAt, percentBeside, usdBeside, within, type PicoBound } from './usdBeside.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
 
@@ -89,10 +88,6 @@ export function falseStopText(breakdown: FalseStopBreakdown): string {
 function boundText(bound: Bound, show: (value: number) => string): string {
   if (bound.min !== undefined && bound.max !== undefined) return `${show(bound.min)} to ${show(bound.max)}`;
   return bound.min !== undefined ? `≥ ${show(bound.min)}` : `≤ ${show(bound.max!)}`;
-}
-
-function within(value: number, bound: Bound): boolean {
-  return (bound.min === undefined || value >= bound.min) && (bound.max === undefined || value <= bound.max);
 }
 
 function failDetail(failing: readonly CheckedRun[], total: number): string | undefined {
@@ -181,13 +176,16 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
   return results;
 }
 
-/** A rate or share as check writes it, figure and limit alike: `85.5%`, `0%`, and a share above 0 never `0%` (`0.002%`). */
-export const checkPercent = (share: number): string => styledPercentText(share, { decimals: 2, trim: true });
-const percent = checkPercent;
+/** A rate or share as check writes it: `85.5%`, `0%`, and a share above 0 never `0%` (`0.002%`). */
+export const checkPercent = (share: number): string => percentAt(share, CHECK_PERCENT_DECIMALS);
+/** A rate as written in a limit, to the share's 1e-12 (`12.3456%`, `10%`): never rounded onto another side of the figure. */
+const exactPercent = (share: number): string => percentAt(share, EXACT_PERCENT_DECIMALS);
+/** A measured rate beside its limit: check's format, more digits only where rounding would put it across the limit (usdBeside.ts). */
+const percent = { show: (value: number, bound: Bound) => percentBeside(value, bound), limitShow: exactPercent };
 /** An amount to the picodollar, as a limit is written (`$0.003894`). */
 const exactUsd = (usd: number) => `$${picoToUsdString(Math.round(usd * 1e12))}`;
 
-/** `show`: a figure beside its limit (money: usdBeside, never reading as on the limit's other side); `limitShow`: the limit (money: as written). */
+/** `show`: a figure beside its limit (usdBeside.ts: never reading as on the limit's other side); `limitShow`: the limit, as written. */
 type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number, bound: Bound) => string; limitShow?: (value: number) => string; absent: string; absentPasses: boolean };
 
 /** A bound in USD as picodollars. */
@@ -199,15 +197,15 @@ function populationFigures(expect: PopulationExpect): Figure[] {
   const money = { show: (value: number, bound: Bound) => usdBeside(usdToPico(value), picoBound(bound)), limitShow: exactUsd };
   const costs = expect.costPerRunUsd ?? {};
   return [
-    { name: 'completionRate', value: (m) => m.completionRate, bound: expect.completionRate, show: percent, absent: '', absentPasses: false },
+    { name: 'completionRate', value: (m) => m.completionRate, bound: expect.completionRate, ...percent, absent: '', absentPasses: false },
     // No run completes without brakes: none can be falsely stopped.
-    { name: 'falseStopRate', value: (m) => m.falseStopRate, bound: expect.falseStopRate, show: percent, absent: 'n/a (no run completes without brakes)', absentPasses: true },
+    { name: 'falseStopRate', value: (m) => m.falseStopRate, bound: expect.falseStopRate, ...percent, absent: 'n/a (no run completes without brakes)', absentPasses: true },
     { name: 'costPerRunUsd.mean', value: (m) => m.costPerRunUsd.mean, bound: costs.mean, ...money, absent: '', absentPasses: false },
     { name: 'costPerRunUsd.p50', value: (m) => m.costPerRunUsd.p50, bound: costs.p50, ...money, absent: '', absentPasses: false },
     { name: 'costPerRunUsd.p95', value: (m) => m.costPerRunUsd.p95, bound: costs.p95, ...money, absent: '', absentPasses: false },
     { name: 'costPerRunUsd.max', value: (m) => m.costPerRunUsd.max, bound: costs.max, ...money, absent: '', absentPasses: false },
     { name: 'costPerCompletedUsd', value: (m) => m.costPerCompletedUsd, bound: expect.costPerCompletedUsd, ...money, absent: 'none (no run completed)', absentPasses: false },
-    { name: 'wastedShare', value: (m) => m.wastedShare, bound: expect.wastedShare, show: percent, absent: '', absentPasses: false },
+    { name: 'wastedShare', value: (m) => m.wastedShare, bound: expect.wastedShare, ...percent, absent: '', absentPasses: false },
   ];
 }
 

@@ -33,6 +33,8 @@ export interface MeterSettings {
   prices: FlatPrices;
   identity: boolean;
   cacheMode: CacheModeCode;
+  /** The recorded prompts were sent as the strategy's view shapes them (a live loop, a recording replayed as its loop ran it): the growth model a recorded size is compared with is the view, not full history. */
+  asSent?: boolean;
 }
 
 export function meterSettings(strategy: ContextStrategy, cache: CacheMode, prices: FlatPrices): MeterSettings {
@@ -52,7 +54,7 @@ export function newMeteredCall(): MeteredCall {
 export function meterCallInto(into: MeteredCall, call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {
   writeCallRecord(record, 0, call);
   prompt[Prompt.View] = view.inputTokens;
-  prompt[Prompt.Full] = view.fullInputTokens;
+  prompt[Prompt.Full] = settings.asSent === true ? view.inputTokens : view.fullInputTokens;
   prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;
   meterKernel(out, settings.prices, settings.identity, settings.cacheMode, record, 0, prompt);
   const usage = into.usage;

@@ -17,11 +17,17 @@ export class ReplaySource implements StepSource {
   private readonly endsAfterLast: boolean;
   /** The calls as replays play them (trace/replayedCalls.ts: no final mark on a call its run was aborted after). */
   private readonly calls: readonly CallRecord[];
-  constructor(private readonly trace: Trace) {
+  /** `summariesRecorded`: its compaction calls are the summary calls of the strategy replayed (StepSource.recordedSummary). */
+  constructor(
+    private readonly trace: Trace,
+    summariesRecorded = false,
+  ) {
     this.endsAfterLast = endsAfterLastCall(trace);
     this.cacheWrites = cacheWritesOf(trace);
     this.calls = replayedCalls(trace);
+    if (summariesRecorded) this.recordedSummary = () => (this.calls[this.index]?.compaction === true ? this.calls[this.index++]! : null);
   }
+  readonly recordedSummary?: () => CallRecord | null;
   next() {
     return this.calls[this.index++] ?? null;
   }

@@ -47,8 +47,10 @@ export type NextCall = { stop: Stop } | { stop: null; view: PromptView; response
  */
 export function beforeCall(session: LoopSession, source: StepSource, tree?: TreeCheck): NextCall {
   if (source.endedBeforeNextCall?.() === true) return { stop: session.exhausted(source.exhaustedReason(), source.exhaustedDetail?.()) };
-  const summary = session.summarizeIfDue(tree);
+  const summary = session.summarizeIfDue(tree, source);
   if (summary) return { stop: summary };
+  // A recorded summary call its run ended at (its model gave up at it, or it was aborted) ends the run there too, before any brake.
+  if (source.recordedSummary && source.endedBeforeNextCall?.() === true) return { stop: session.exhausted(source.exhaustedReason(), source.exhaustedDetail?.()) };
   const view = session.prompt();
   // The source is asked first (a synthetic policy draws its answer from the state before the call), with
   // the max_tokens the request sends (a provider refuses prompt + max_tokens past the window); the brakes

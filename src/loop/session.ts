@@ -43,8 +43,8 @@ import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
-import { refusalFacts, SummaryCalls, summaryRefusal, type SummaryDue } from './summary.js';
-import type { LoopOptions, RunOutcome, SessionSetup, TreeCheck, WindowRefusal } from './types.js';
+import { recordedSummary, refusalFacts, SummaryCalls, summaryRefusal, type SummaryDue } from './summary.js';
+import type { LoopOptions, RunOutcome, SessionSetup, StepSource, TreeCheck, WindowRefusal } from './types.js';
 import { SKIPPED, ToolBrakes } from './toolBrakes.js';
 import { runsTools as responseRunsTools } from '../trace/toolsRun.js';
 
@@ -81,7 +81,7 @@ export class LoopSession {
     setup: SessionSetup = {},
   ) {
     this.prices = flattenPrices(options.pricing);
-    this.meterSettings = meterSettings(options.usageAsSent ? FULL_HISTORY : options.strategy, options.cache, this.prices);
+    this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
@@ -124,9 +124,14 @@ export class LoopSession {
     return this.summaries.record(due, response);
   }
 
-  /** A synchronous driver's summary call when due: no response, so paid by its estimate (as replay pays it). A live loop: summaryDue, beforeSummary, the call, recordSummary. */
-  summarizeIfDue(tree?: TreeCheck): Stop | null {
+  /**
+   * A synchronous driver's summary call when due: no response, so paid by its estimate (as replay pays it); from a
+   * `source` that recorded the strategy's summary calls (recordedSummary: a live run's recording replayed as its loop
+   * ran it), the call as recorded (summary.ts recordedSummary). A live loop: summaryDue, beforeSummary, the call, recordSummary.
+   */
+  summarizeIfDue(tree?: TreeCheck, source?: Pick<StepSource, 'recordedSummary'>): Stop | null {
     const due = this.summaryDue(tree);
+    if (due && source?.recordedSummary) return recordedSummary(this, due, source.recordedSummary());
     const stop = due && this.beforeSummary(due, true);
     if (due && !stop) this.recordSummary(due, null);
     return stop;

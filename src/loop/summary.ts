@@ -23,7 +23,9 @@ import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from
 import type { FlatPrices } from '../kernel/prices.js';
 import type { CallRecord } from '../trace/types.js';
 import { meterCall, type MeteredCall, type MeterSettings } from './meter.js';
-import { recordedRefusal, refusalMessage } from './refusalWords.js';
+import { recordedRefusal, refusalMessage, refusalOfRecorded } from './refusalWords.js';
+import type { Stop } from '../brakes/stopReasons.js';
+import type { LoopSession } from './session.js';
 import type { RunAccounts } from './accounts.js';
 import type { LoopOptions, WindowRefusal } from './types.js';
 
@@ -74,7 +76,7 @@ export class SummaryCalls {
     state.calls += 1;
     state.spentPico += metered.costPico;
     state.tokensUsed += input + output;
-    state.elapsedMs += callLatencyMs(NaN, options.latency, input, output); // its wall time: a live loop counts it with the next call's
+    state.elapsedMs += callLatencyMs(response?.latencyMs ?? NaN, options.latency, input, output); // a live loop's recorded time, as replay counts a compaction call's; else modelled
     accounts.addSummary(metered, context.view(), state, response?.failed !== undefined);
     return metered;
   }
@@ -94,6 +96,21 @@ export class SummaryCalls {
     const { promptEstimate, summaryTokens } = due.size;
     return estimatedSummaryCall(this.out, { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, unchangedPrefixTokens: due.view.unchangedPrefixTokens, summaryTokens });
   }
+}
+
+/**
+ * The summary call `due` as a live loop's recording holds it (`record`: its compaction call; null: the run made
+ * none here), played as the loop made it (agent/liveSummary.ts): first the brake of its window (beforeSummary);
+ * one its provider refused for its length ends the run provider_refused; else it is paid as recorded
+ * (recordSummary; a failed one among the failed calls, and the recording ends as the run did).
+ */
+export function recordedSummary(session: LoopSession, due: SummaryDue, record: CallRecord | null): Stop | null {
+  const braked = session.beforeSummary(due);
+  if (braked || record === null) return braked;
+  const refused = record.failed?.contextLengthExceeded;
+  if (refused !== undefined) return session.providerRefused(record, due.view, refusalOfRecorded(refused));
+  session.recordSummary(due, record);
+  return null;
 }
 
 /** What estimatedSummaryCall bills: the summary model's and the run's prices, the cache mode, the call's size. */

@@ -69,6 +69,12 @@ export interface StepSource {
    */
   refusal?(): WindowRefusal | undefined;
   /**
+   * Present when the source recorded the strategy's summary calls (a live run's recording replayed under the
+   * strategy its loop ran: replay/recordedStrategy.ts): the summary call due now as recorded — the next call
+   * when it is a compaction call, which it gives (so `next` does not), else null (the run made none here).
+   */
+  recordedSummary?(): CallRecord | null;
+  /**
    * False: the source never reads `state.tools` (the repeated-action and same-error counts). With the
    * repeated-action brake off, the loop then keeps no count of actions (nothing would read them) and
    * spends nothing making their fingerprints. Left out: the source may read them, and they are kept.

@@ -1,10 +1,16 @@
 /**
  * What-if on real runs: replay each run under its recorded settings (the baseline) and under other brake
  * settings, and say per run and in total what each would have done — stop reasons, steps, spend, and
- * false stops (a brake ending a run that completed when recorded).
+ * completions stopped, judged against the baseline by the one rule (src/metrics/groundTruth.ts): a
+ * brake ending a run that completed in the baseline; for a run with ground truth (a generated trace: its
+ * header's; a scenario file's synthetic run), a brake ending it before the step its task is done at,
+ * among the runs whose task is done in the baseline (a retrier that gives up and answers anyway is none; an
+ * asker stopped after its answer is caught).
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
-import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
+import type { StopReason } from '../brakes/stopReasons.js';
+import { stopVerdict, Verdict, type BaselineTruth } from '../metrics/groundTruth.js';
+import { stopCodeOf } from '../kernel/stopCodes.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { recordedBudgetPico, SETTINGS_AS_IS } from '../trace/recordedSettings.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -48,9 +54,11 @@ export interface WhatIfCell extends Partial<StrategyFigures> {
   stopReason: StopReason;
   steps: number;
   costPico: number;
-  /** The brake stopped a run that completed in the baseline. */
+  /** The brake stopped a run that completed in the baseline (with ground truth: before the step its task is done at, the task done in the baseline). */
   falseStop: boolean;
-  /** The brake stopped a run that did not complete in the baseline: spend it saved. */
+  /** The brake stopped the run before the baseline's end, and that is no false stop (groundTruth.ts's verdict `caught`). */
+  caught: boolean;
+  /** A caught run's spend saved against its baseline. */
   savedPico: number;
   /** The predictive budget bound refused the call the run stopped at (its stop's byPredictiveBound). */
   predictiveStop: boolean;
@@ -69,6 +77,8 @@ export interface WhatIfRun {
   source: string;
   baseline: WhatIfBaseline;
   settings: WhatIfCell[];
+  /** Its completions stopped were judged by its ground truth (a synthetic run, a generated trace), not its baseline's stop reason. */
+  byGroundTruth?: true;
 }
 
 /** `StrategyTotals`: summary calls and cost, cache hits lost, skipped actions (absent where 0). */
@@ -118,9 +128,10 @@ export interface WhatIfOptions {
 
 /**
  * A run's stop reason, steps and spend under one brake setting, whether the predictive bound refused the call
- * it stopped at (its stop's byPredictiveBound), and its strategy figures (present where not 0).
+ * it stopped at (its stop's byPredictiveBound), its strategy figures (present where not 0), and the run's
+ * ground truth when the replayer knows it (a synthetic agent's: its task done by the end of the run, and at which step).
  */
-export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number; byPredictiveBound: boolean } & Partial<StrategyFigures>;
+export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number; byPredictiveBound: boolean; truth?: BaselineTruth } & Partial<StrategyFigures>;
 
 /** Run settings per (strategy, cache mode, latency) of one whatIf call: built once, shared by every run. */
 type SettingsCache = Map<CacheMode, RunSettings>;
@@ -166,6 +177,8 @@ export interface WhatIfSubject {
   replay: Replayer;
   /** How the baseline is replayed when not as every setting is (a tree's: without the per-agent limits the settings bind). */
   replayBaseline?: Replayer;
+  /** The run's ground truth with no brakes (a generated trace's header), when the replayer gives none. */
+  truth?: BaselineTruth;
 }
 
 export function whatIf(
@@ -185,7 +198,12 @@ export function* traceWhatIfSubjects(traces: Iterable<Trace>, options: WhatIfOpt
 /** Makes a recorded run a what-if subject (one at a time, as runs stream in); run settings built once for all. */
 export function traceWhatIfSubject(options: WhatIfOptions): (trace: Trace) => WhatIfSubject {
   const settingsCache: SettingsCache = new Map();
-  return (trace) => ({ source: trace.source, baseline: recordedBrakes(trace), replay: replayerFor(trace, options, settingsCache) });
+  return (trace) => ({
+    source: trace.source,
+    baseline: recordedBrakes(trace),
+    replay: replayerFor(trace, options, settingsCache),
+    ...(trace.header.synthetic === undefined ? {} : { truth: trace.header.synthetic }),
+  });
 }
 
 /** What-ifs over any runs (recorded traces, synthetic agents): each under its baseline and every setting. */
@@ -198,23 +216,35 @@ export function whatIfSubjects(subjects: Iterable<WhatIfSubject>, settings: read
 /** One run under its baseline brakes and under each setting. */
 export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetting[]): WhatIfRun {
   const base = (subject.replayBaseline ?? subject.replay)(subject.baseline);
-  const baseCompleted = base.stopReason === 'completed';
+  const truth = base.truth ?? subject.truth;
+  const judged = { stop: stopCodeOf(base.stopReason), steps: base.steps, truth: truth === undefined ? undefined : truthThrough(truth, base.steps) };
   const cells = settings.map((setting): WhatIfCell => {
     const brakes = triedBrakes(subject.baseline, setting);
     const r = subject.replay(brakes);
-    const braked = isBrakeStop(r.stopReason);
+    const verdict = stopVerdict(stopCodeOf(r.stopReason), r.steps, judged);
     return {
       stopReason: r.stopReason,
       steps: r.steps,
       costPico: r.costPico,
-      falseStop: baseCompleted && braked,
-      savedPico: !baseCompleted && braked ? Math.max(0, base.costPico - r.costPico) : 0,
+      falseStop: verdict === Verdict.FalseStop,
+      caught: verdict === Verdict.Caught,
+      savedPico: verdict === Verdict.Caught ? Math.max(0, base.costPico - r.costPico) : 0,
       predictiveStop: r.byPredictiveBound,
       ...strategyFiguresOf(r),
     };
   });
   const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...(base.byPredictiveBound ? { predictiveStop: true as const } : {}), ...strategyFiguresOf(base) };
-  return { source: subject.source, baseline, settings: cells };
+  return { source: subject.source, baseline, settings: cells, ...(truth === undefined ? {} : { byGroundTruth: true as const }) };
+}
+
+/**
+ * A run's ground truth up to the steps its baseline made: the task done (and the loop entered) only at a
+ * step it reached. The baseline is the recorded or scenario settings, not no brakes: a run whose baseline
+ * stops before its task is done did not complete there, and a setting stopping it stops no completion.
+ */
+function truthThrough(truth: BaselineTruth, steps: number): BaselineTruth {
+  const reached = (step: number | undefined) => (step !== undefined && step <= steps ? step : undefined);
+  return { doneAtStep: reached(truth.doneAtStep), stuckFromStep: reached(truth.stuckFromStep) };
 }
 
 /** Each setting's totals over the runs (only the runs kept: a caller may drop the runs of a bad file). */
@@ -223,12 +253,11 @@ export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly What
     const total: WhatIfTotal = { setting: setting.name, runs: 0, completed: 0, falseStops: 0, caughtRuns: 0, costPico: 0n, savedPico: 0n, stopReasons: {}, predictiveStops: 0 };
     for (const run of runs) {
       const cell = run.settings[i]!;
-      const braked = isBrakeStop(cell.stopReason);
       total.runs += 1;
       if (cell.stopReason === 'completed') total.completed += 1;
       if (cell.falseStop) total.falseStops += 1;
       if (cell.predictiveStop) total.predictiveStops += 1;
-      if (run.baseline.stopReason !== 'completed' && braked && cell.steps < run.baseline.steps) total.caughtRuns += 1;
+      if (cell.caught) total.caughtRuns += 1;
       total.costPico += BigInt(cell.costPico);
       total.savedPico += BigInt(cell.savedPico);
       total.stopReasons[cell.stopReason] = (total.stopReasons[cell.stopReason] ?? 0) + 1;

@@ -3,7 +3,6 @@
  * model's context window or a price tier marked, and a footer that says how the context strategy that
  * was actually used makes the prompt grow.
  */
-import asciichart from 'asciichart';
 import { LOOPCOST_VERSION } from '../version.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { describePricing, type PricingDescription } from '../pricing/cost.js';
@@ -20,6 +19,7 @@ import { reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { numberedLegend, tokenCount, wrapLine } from './text.js';
 import { chartUsd } from './render.js';
+import { plotOnRows } from './chartRows.js';
 import { maxOf } from '../metrics/extremes.js';
 import { counted } from '../plural.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../brakes/config.js';
@@ -224,7 +224,7 @@ const COLUMNS: Column[] = [
 function curveSummary(report: CurveReport, width: number): string {
   const last = report.rows[report.rows.length - 1];
   const after = report.summaryAfterLast ? `, with a summary call after step ${last?.step ?? 0}` : '';
-  let text = last ? `total: ${tokens(last.cumulativeInputTokens)} input + ${tokens(last.cumulativeOutputTokens)} output tokens, ${usd(report.totalCostUsd)} over ${last.step} steps${after}\n` : 'no steps\n';
+  let text = last ? `total: ${tokens(last.cumulativeInputTokens)} input + ${tokens(last.cumulativeOutputTokens)} output tokens, ${usd(report.totalCostUsd)} over ${counted(last.step, 'step')}${after}\n` : 'no steps\n';
   text += wrapLine('growth: ', report.growth, width);
   if (report.stop.reason !== 'completed') text += wrapLine('stopped: ', `${report.stop.reason} — ${report.stop.detail}`, width);
   for (const mark of report.marks) text += wrapLine('mark: ', mark.message, width);
@@ -256,12 +256,12 @@ export function renderCurveChart(report: CurveReport, view: ReportView, contextW
   const input = sampled.map((row) => row.inputTokens);
   const near = contextWindow !== undefined && maxOf(input) > contextWindow / 2;
   const series = near ? [input, input.map(() => contextWindow!)] : input;
-  const step = every > 1 ? `, every ${every}th step` : '';
+  const step = every > 1 ? `, one step in ${every}` : '';
   return (
-    `input tokens per step (${report.rows.length} steps${step})${near ? `; flat line: the ${tokens(contextWindow!)}-token context window` : ''}\n` +
-    asciichart.plot(series, { height: 12, format: (x: number) => tokens(Math.round(x)).padStart(11) }) +
+    `input tokens per step (${counted(report.rows.length, 'step')}${step})${near ? `; flat line: the ${tokens(contextWindow!)}-token context window` : ''}\n` +
+    plotOnRows(series, { height: 12, format: (x: number) => tokens(Math.round(x)).padStart(11) }) +
     `\ncumulative cost (USD)\n` +
-    asciichart.plot(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: chartUsd }) +
+    plotOnRows(sampled.map((row) => row.cumulativeCostUsd), { height: 10, format: chartUsd }) +
     `\n${curveSummary(report, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`
   );
 }

@@ -6,11 +6,11 @@
  * runs (an input of one run has only its own), or for every run with `--per-run`. Needs runs replayed
  * with keepSteps. Output is a pure function of the input.
  */
-import asciichart from 'asciichart';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { picoToUsd } from '../money.js';
 import { counted } from '../plural.js';
 import type { RunResult } from '../replay/replay.js';
+import { plotOnRows } from './chartRows.js';
 import { AXIS_LABEL_COLUMNS, callAxisRows, chartColumns, plottedValues, populationFigures, type ChartColumns, type PopulationFigures } from './chartPopulation.js';
 import { formatUsd, formatUsdNumber } from './money.js';
 import { runsPerModelText } from './modelCounts.js';
@@ -38,13 +38,14 @@ function tokenLabel(tokens: number): string {
 }
 
 /**
- * An asciichart of `series`. A flat chart (every value the same: a run of one call) is drawn from 0:
- * asciichart labels a flat line with its value rounded to a whole number ($0 for $0.000102).
+ * A chart of `series` sharing one set of rows, each point on its nearest labelled row (chartRows.ts). A
+ * flat chart (every value the same: a run of one call) is drawn from 0 up to its value, which labels the
+ * line's row (not $0 for $0.000102, as asciichart's own rounding of a flat line said).
  */
 function plot(series: number[][], format: (value: number) => string): string {
   const first = series[0]?.[0];
   const flat = series.every((values) => values.every((value) => value === first));
-  return asciichart.plot(series, { height: CHART_HEIGHT, format, ...(flat ? { min: 0 } : {}) });
+  return plotOnRows(series, { height: CHART_HEIGHT, format, ...(flat ? { span: [0] } : {}) });
 }
 
 /** The runs of each input, inputs in the order their first run came. */

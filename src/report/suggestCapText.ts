@@ -18,6 +18,10 @@ export interface SuggestCapFacts {
   largestPico: Pico | undefined;
   /** Runs that complete with no brakes. */
   completedRuns: number;
+  /** Of those, the runs judged by ground truth (synthetic runs, generated traces: their task done with no brakes, each counted at its cost up to that step); absent: none. */
+  judgedRuns?: number;
+  /** Of all the runs, those that carry ground truth (absent: none): said when none completes. */
+  truthRuns?: number;
   /** Of those, the runs the cap stops when replayed under the brakes with it. */
   stopped: number;
   /** 95% Wilson upper bound of the share of new runs it stops. */
@@ -32,9 +36,16 @@ export interface SuggestCapFacts {
 /** `--max-cost 0.30789375`: the flag, exact to the picodollar. */
 const capFlag = (pico: Pico, modeFlag: string): string => `--max-cost ${picoToUsd(pico)}${modeFlag}`;
 
+/** Which of the runs ground truth judged, and at which cost: said inside the parentheses of what the cap was chosen from. */
+const truthNote = (judged: number): string =>
+  judged === 0 ? '' : `; ${judged === 1 ? 'one of them by ground truth' : `${judged} of them by ground truth`} (synthetic runs, generated traces): a run whose task is done with no brakes, at its cost up to the step it is done at`;
+
 export function suggestCapText(f: SuggestCapFacts): string {
   const asked = percentText(f.share);
-  if (f.capPico === undefined || f.largestPico === undefined) return `No run completes, so no cap can be suggested for stopping at most ${asked} of completing runs.`;
+  if (f.capPico === undefined || f.largestPico === undefined) {
+    const truth = (f.truthRuns ?? 0) === 0 ? '' : ` with no brakes (${counted(f.truthRuns!, 'synthetic run or generated trace', 'synthetic runs or generated traces')} judged by ground truth: none does its task)`;
+    return `No run completes${truth}, so no cap can be suggested for stopping at most ${asked} of completing runs.`;
+  }
   const n = f.completedRuns;
   const upper = percentText(f.upperShare);
   const beyond =
@@ -43,7 +54,7 @@ export function suggestCapText(f: SuggestCapFacts): string {
       : `, within the ${asked} asked`;
   const claim = n >= f.runsToClaim ? `, and you have ${n}` : `: ${f.runsToClaim - n} more than the ${n} you have`;
   return (
-    `Suggested per-run budget: ${formatUsd(f.capPico)} (${capFlag(f.capPico, f.modeFlag)}), chosen so that at most ${asked} of the ${n === 1 ? 'one run that completes' : `${n} runs that complete`} with no brakes cost more (their costs measured without the other brakes). ` +
+    `Suggested per-run budget: ${formatUsd(f.capPico)} (${capFlag(f.capPico, f.modeFlag)}), chosen so that at most ${asked} of the ${n === 1 ? 'one run that completes' : `${n} runs that complete`} with no brakes cost more (their costs measured without the other brakes${truthNote(f.judgedRuns ?? 0)}). ` +
     `Replayed with it under the projection's brakes, it stops ${f.stopped} of ${n === 1 ? 'that run' : `those ${n} runs`} (${percentText(f.stopped / n)}). ` +
     `How far to trust it: on new runs it may stop up to ${upper} (${f.stopped} of ${n}, 95% Wilson upper bound)${beyond}. ` +
     `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (95%, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${claim}).`

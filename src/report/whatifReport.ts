@@ -24,6 +24,9 @@ import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView 
 import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
 import { predictiveStopsLine } from './predictiveStops.js';
+import { legendText } from './whatifLegend.js';
+
+export { legendText };
 
 export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
@@ -34,14 +37,15 @@ export interface WhatIfReport {
   pricesNote?: string;
   /** Strategy figures (summary calls and cost, cache hits lost, skipped actions), baseline and totals alike: present where not 0. */
   /** `predictiveBudgetStops`: runs the predictive budget bound stopped (present when any). */
-  baseline: StrategyFigureRecord & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number };
+  /** `groundTruthRuns`: runs whose completions stopped were judged by their ground truth (synthetic runs, generated traces; present when any). */
+  baseline: StrategyFigureRecord & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number; groundTruthRuns?: number };
   totals: (StrategyFigureRecord & {
     setting: string;
     /** The setting's brakes were set on top of each run's baseline brakes (false: a whole set in their place, as a setting naming a preset is). */
     onBaseline: boolean;
     runs: number;
     completed: number;
-    /** Runs that completed in the baseline that a brake of this setting stopped: counted against the baseline, not against no brakes (sweep's and check's false stops). */
+    /** Runs that completed in the baseline that a brake of this setting stopped (with ground truth: whose task was done in the baseline, stopped before the step it was done at): counted against the baseline, not against no brakes (sweep's and check's false stops). */
     baselineCompletionsStopped: number;
     /** The same count under its former name, kept for readers of it. */
     falseStops: number;
@@ -62,7 +66,7 @@ export interface WhatIfReport {
     stopReason: string;
     steps: number;
     costUsd: number;
-    /** The run completed in the baseline and a brake of this setting stopped it. */
+    /** The run completed in the baseline and a brake of this setting stopped it (with ground truth: its task done in the baseline, stopped before the step it was done at). */
     baselineCompletionStopped: boolean;
     /** The same under its former name, kept for readers of it. */
     falseStop: boolean;
@@ -92,6 +96,7 @@ export function buildWhatIfReport(args: {
   const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
   const baselineFigures = strategyRecord(whatIfBaselineStrategy(result.runs));
   const predictive = result.runs.filter((run) => run.baseline.predictiveStop === true).length;
+  const byTruth = result.runs.filter((run) => run.byGroundTruth === true).length;
   const keys = figureKeysOf([baselineFigures, ...result.totals]);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
@@ -104,6 +109,7 @@ export function buildWhatIfReport(args: {
       costUsd: picoToUsd(baselineCost),
       stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
       ...(predictive === 0 ? {} : { predictiveBudgetStops: predictive }),
+      ...(byTruth === 0 ? {} : { groundTruthRuns: byTruth }),
       ...baselineFigures,
     },
     totals: whatIfTotalRows(result.totals, args.settings),
@@ -236,24 +242,6 @@ function strategyLines(report: WhatIfReport, labels: Map<string, string>, width:
     if (strategy !== '') text += wrapLine(`${printableCell(name)}: `, strategy, width, ';');
   }
   return text;
-}
-
-/**
- * The note under the summary (baseline, how a setting is tried, completions stopped, caught, saved) worded
- * for the runs the report holds: a recorded run's baseline is its recorded limits; a synthetic run's, never
- * recorded, its file's brakes. Completions stopped are counted against that baseline, where sweep's and
- * check's false stops count against no brakes: the same brakes may show 0 here and more there.
- */
-export function legendText(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {
-  const scenarios = report.settings.scenarios;
-  const tried = (limits: string) =>
-    `each setting changes only the brakes it names, on top of ${limits} (a setting that names a preset is a whole set of brakes in their place: preset=none,max-steps=50 is a step cap alone); `;
-  const terms = (completed: string) =>
-    `completions stopped: runs that ${completed} that a brake of the setting stopped (counted against the baseline; sweep's and check's false stops count against no brakes); caught: a run that did not complete, stopped earlier; saved: spend avoided on those.`;
-  if (scenarios === undefined) return tried("each run's recorded limits") + terms('completed as recorded');
-  const synthetic = scenarios.reduce((sum, scenario) => sum + scenario.runs, 0);
-  if (synthetic >= report.baseline.runs) return `baseline: each synthetic run under its scenario file's brakes; ${tried('those')}${terms("completed under its file's brakes")}`;
-  return `baseline: each recorded run under the limits it was recorded with, each synthetic run under its scenario file's brakes; ${tried('those')}${terms('completed in the baseline (a recorded run as recorded, a synthetic run under its file\'s brakes)')}`;
 }
 
 /** Under the legend, when the predictive budget stopped runs: how many, in the baseline and under which settings. */

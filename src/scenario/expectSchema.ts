@@ -46,7 +46,7 @@ export const RUN_EXPECTATION_KEYS = Object.keys(runExpectSchema.shape) as readon
 
 export const populationExpectSchema = z.strictObject({
   completionRate: z.optional(range(share, 'share of runs that complete')),
-  falseStopRate: z.optional(range(share, 'share of the runs completing without brakes that a brake stops')),
+  falseStopRate: z.optional(range(share, 'share of the runs completing without brakes that a brake stops (synthetic runs and generated traces, by ground truth: of the runs whose task is done without brakes, those a brake stops before the step it is done at)')),
   costPerRunUsd: z.optional(
     z.strictObject({
       mean: z.optional(range(usd, 'mean cost per run')),

@@ -9,7 +9,8 @@
  *     fitted as a fixed part (tool schemas, framing) plus a part per step in the prompt (message framing);
  *   - the cached share: recorded cached tokens over the prefix a cache could have served (the previous
  *     prompt: as recorded, else as the growth model builds it, for traces that record no prompt sizes);
- *   - repeat and error rates of tool calls, and mean call and tool latencies.
+ *   - repeat and error rates of tool calls, and mean call and tool latencies;
+ *   - the hard cap, written only past the default, when a recorded run was longer (fitHardCap.ts).
  */
 import { UserError } from '../errors.js';
 import type { ModelPricing } from '../pricing/types.js';
@@ -22,7 +23,9 @@ import { counted } from '../plural.js';
 import type { ReportWarning } from '../report/warnings.js';
 import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 import { requireFitArguments } from '../options/entryArguments.js';
-import { CONTEXT_WINDOW_GROUP, UNTIL_THE_WINDOW_STEPS, windowNote, windowUnknownWarnings } from './fitWindow.js';
+import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWindow.js';
+import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
+import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
 
 type Population = ScenarioFile['population'];
 
@@ -121,9 +124,11 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const groups = endingGroups(facts);
   const model = mostCommon(traces.map((t) => t.header.model));
   const windowTokens = pricing(traces.find((t) => t.header.model === model)!).contextWindow;
-  const scenario = fittedScenarioFile(traces, { model, facts, shares, population: populationOf(groups, { shares, sizes, windowTokens }) });
+  const hardCapSteps = fittedHardCapSteps(facts.map((f) => f.steps));
+  const capSteps = hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
+  const scenario = fittedScenarioFile(traces, { model, facts, shares, hardCapSteps, population: populationOf(groups, { shares, sizes, windowTokens, capSteps }) });
   const windowRuns = groups.find(([name]) => name === CONTEXT_WINDOW_GROUP)![1].length;
-  const notes = fitNotes(traces, { scenario, shares, sizes, groups, windowNote: windowNote(windowRuns, { model, windowTokens }) });
+  const notes = fitNotes(traces, { scenario, shares, sizes, groups, windowNote: windowNote(windowRuns, { model, windowTokens, capSteps }), hardCapNote: hardCapNote(hardCapSteps) });
   const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
   return { scenario, notes, warnings };
 }
@@ -182,7 +187,7 @@ function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
  * window work on until their provider refuses them (steps past any the window allows: not drawn), when
  * the profile's model has a window (`windowTokens`); else they end at their recorded steps on a failed call.
  */
-function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedShares; sizes: FittedSizes; windowTokens: number | undefined }): Population {
+function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedShares; sizes: FittedSizes; windowTokens: number | undefined; capSteps: number }): Population {
   const { shares, sizes } = fitted;
   const { outputTokens, toolResultTokens, sizeScale } = sizes;
   return groups
@@ -194,7 +199,7 @@ function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedSh
         behaviour: 'healthy' as const,
         name,
         weight: group.length,
-        steps: untilTheWindow ? UNTIL_THE_WINDOW_STEPS : empiricalOf(group.map((f) => f.steps)),
+        steps: untilTheWindow ? fitted.capSteps : empiricalOf(group.map((f) => f.steps)),
         ...(written === 'answer' ? {} : { ending: written }),
         repeatShare: shares.repeatShare,
         errorShare: shares.errorShare,
@@ -225,7 +230,7 @@ function ownScales(groups: readonly EndingGroup[], sizes: FittedSizes): string {
   return own.length === 0 || sizes.sizeScale === undefined ? '' : `; ${own.join(' and ')} ${own.length === 1 ? 'draws its' : 'each draw their'} own runs' scales (where such a run ends follows from its sizes)`;
 }
 
-function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; facts: readonly RunFacts[]; shares: FittedShares; population: Population }): ScenarioFile {
+function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; facts: readonly RunFacts[]; shares: FittedShares; hardCapSteps: number | undefined; population: Population }): ScenarioFile {
   const { facts, shares } = fitted;
   const callLatency = mean(facts.flatMap((f) => f.callLatenciesMs));
   const toolLatency = mean(facts.flatMap((f) => f.toolLatenciesMs));
@@ -244,12 +249,13 @@ function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; f
       ? {}
       : { latency: { call: Math.round(callLatency ?? 0), tool: Math.round(toolLatency ?? 0) } }),
     context: { context: 'full', cache: shares.cached > 0 ? 'on' : 'off' },
+    ...(fitted.hardCapSteps === undefined ? {} : { hardCapSteps: fitted.hardCapSteps }),
     population: fitted.population,
   };
 }
 
 /** What the fit did, in words (the profile's header comment). */
-function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[]; windowNote: string }): string[] {
+function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[]; windowNote: string; hardCapNote: string }): string[] {
   const { scenario, shares, sizes, groups } = fitted;
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   return [
@@ -260,6 +266,7 @@ function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; sh
     `Tool calls: ${shares.toolCalls}; ${shares.repeatShare} repeat an earlier call of their run, ${shares.errorShare} failed.`,
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale${ownScales(groups, sizes)}.`,
     ...(fitted.windowNote === '' ? [] : [fitted.windowNote]),
+    ...(fitted.hardCapNote === '' ? [] : [fitted.hardCapNote]),
     heldOutStatement(traces.length),
     `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
   ];

@@ -1,8 +1,9 @@
 /**
  * Recorded runs and a fitted profile's synthetic runs side by side: p10/p50/p90/p95/max of cost per
  * run, steps per run and prompt tokens at the last call, with each relative gap, the completion share
- * of each, the runs of each whose every call failed at the provider ($0: what a p10 of $0 is), and the
- * runs of each that ended at the context window (refused by their provider for length: fitWindow.ts).
+ * of each, the runs of each whose every call failed at the provider ($0: what a p10 of $0 is; the group fit
+ * keeps the recorded ones in), and the runs of each that ended at the context window (refused by their
+ * provider for length: fitWindow.ts).
  */
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
@@ -35,8 +36,12 @@ export interface FitComparison {
   syntheticRuns: number;
   completion: { recorded: number; synthetic: number; gapPoints: number };
   rows: QuantileRow[];
-  /** Runs whose every call failed at the provider (report/render.ts allCallsFailed): nothing billed, $0. */
-  allCallsFailed: { recorded: number; synthetic: number };
+  /**
+   * Runs whose every call failed at the provider (report/render.ts allCallsFailed): nothing billed, $0;
+   * `recordedAtWindow`: the recorded ones whose last call their provider refused for its length (fit keeps them
+   * in the context window group, the others in the provider error group).
+   */
+  allCallsFailed: { recorded: number; synthetic: number; recordedAtWindow: number };
   /** Runs that ended at the context window: their provider refused a prompt + max_tokens past it (`provider_refused`). */
   refusedAtWindow: { recorded: number; synthetic: number };
 }
@@ -60,7 +65,7 @@ export function compareRuns(recorded: readonly RunResult[], synthetic: readonly 
   }
   const rc = completionShare(recorded);
   const sc = completionShare(synthetic);
-  const failed = { recorded: recorded.filter(allCallsFailed).length, synthetic: synthetic.filter(allCallsFailed).length };
+  const failed = { recorded: recorded.filter(allCallsFailed).length, synthetic: synthetic.filter(allCallsFailed).length, recordedAtWindow: recorded.filter((run) => allCallsFailed(run) && endedAtWindow(run)).length };
   const refused = { recorded: recorded.filter(endedAtWindow).length, synthetic: synthetic.filter(endedAtWindow).length };
   return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows, allCallsFailed: failed, refusedAtWindow: refused };
 }
@@ -83,17 +88,34 @@ export function refusedAtWindowLine(c: Pick<FitComparison, 'refusedAtWindow' | '
   );
 }
 
+/** The profile's groups the recorded $0 runs may be kept in: fit.ts PROVIDER_ERROR_GROUP and fitWindow.ts CONTEXT_WINDOW_GROUP. */
+export interface ZeroRunGroups {
+  providerError: string;
+  contextWindow: string;
+}
+
 /**
  * What the $0 costs are, when recorded runs failed at the provider from their first call on: fit keeps
- * them in the profile's `group` (runs that end on a failed call: fit.ts PROVIDER_ERROR_GROUP), whose
- * synthetic runs of that many steps fail alike. Empty when no recorded run did.
+ * them in the profile's group of runs that end on a failed call (`groups.providerError`), or, those whose
+ * provider refused that call for its length, in its context window group (`groups.contextWindow`); the
+ * synthetic runs of either fail alike. Empty when no recorded run did.
  */
-export function allCallsFailedLine(c: Pick<FitComparison, 'allCallsFailed' | 'recordedRuns' | 'syntheticRuns'>, group: string): string {
+export function allCallsFailedLine(c: Pick<FitComparison, 'allCallsFailed' | 'recordedRuns' | 'syntheticRuns'>, groups: ZeroRunGroups): string {
   const { recorded, synthetic } = c.allCallsFailed;
   if (recorded === 0) return '';
   const n = (count: number) => count.toLocaleString('en-US');
   return (
     `$0 runs: ${n(recorded)} of ${counted(c.recordedRuns, 'recorded run')} failed at their first call (every call failed at the provider: nothing billed); ` +
-    `fit keeps them in the profile's '${group}' group, whose synthetic runs fail alike (${n(synthetic)} of ${n(c.syntheticRuns)}): they are the $0 at the low cost quantiles`
+    `fit keeps them in ${zeroRunGroups(c.allCallsFailed, groups)}, whose synthetic runs fail alike (${n(synthetic)} of ${n(c.syntheticRuns)}): they are the $0 at the low cost quantiles`
   );
+}
+
+/** Where fit keeps the recorded $0 runs: the provider error group, the context window group (refused for length), or both (how many in each). */
+function zeroRunGroups(failed: FitComparison['allCallsFailed'], groups: ZeroRunGroups): string {
+  const atWindow = failed.recordedAtWindow;
+  const atError = failed.recorded - atWindow;
+  const refused = 'refused for length at their first call';
+  if (atWindow === 0) return `the profile's '${groups.providerError}' group`;
+  if (atError === 0) return `the profile's '${groups.contextWindow}' group (${refused})`;
+  return `the profile's '${groups.providerError}' group (${atError.toLocaleString('en-US')}) and its '${groups.contextWindow}' group (${atWindow.toLocaleString('en-US')}, ${refused})`;
 }

@@ -11,26 +11,23 @@
  */
 import type { ReportWarning } from '../report/warnings.js';
 import { counted } from '../plural.js';
-import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
 
 /** The group of runs whose last call their provider refused for its length. */
 export const CONTEXT_WINDOW_GROUP = 'unfinished: context window';
 
-/**
- * The steps of a window group whose model has a window: more than the window lets a run like these take,
- * so that it ends there (the default hard cap, which ends one that never gets there).
- */
-export const UNTIL_THE_WINDOW_STEPS = DEFAULT_HARD_CAP_STEPS;
-
 const tokens = (n: number) => n.toLocaleString('en-US');
 
-/** The profile's comment line of how the runs that ended at the window were fitted ('' when none did). */
-export function windowNote(runs: number, at: { model: string; windowTokens: number | undefined }): string {
+/**
+ * The profile's comment line of how the runs that ended at the window were fitted ('' when none did). The steps
+ * of a window group whose model has a window are the profile's hard cap (`capSteps`: fitHardCap.ts, else the
+ * default): more than the window lets a run like these take, so that it ends there, the cap ending one that never gets there.
+ */
+export function windowNote(runs: number, at: { model: string; windowTokens: number | undefined; capSteps: number }): string {
   if (runs === 0) return '';
   const ended = `${counted(runs, 'run')} ended at the context window (${runs === 1 ? 'its' : 'their'} provider refused the last call's prompt + max_tokens: failed.contextLengthExceeded)`;
   if (at.windowTokens === undefined) return `${ended}: the price table gives ${at.model} no window, so the group '${CONTEXT_WINDOW_GROUP}' ends at their recorded steps on a failed call (see the warning).`;
   return (
-    `${ended}: the group '${CONTEXT_WINDOW_GROUP}' works on, its steps not drawn (steps: ${UNTIL_THE_WINDOW_STEPS}, the hard cap), until its provider refuses a prompt + max_tokens past ${at.model}'s window of ${tokens(at.windowTokens)} tokens, as these were; ` +
+    `${ended}: the group '${CONTEXT_WINDOW_GROUP}' works on, its steps not drawn (steps: ${at.capSteps}, the hard cap), until its provider refuses a prompt + max_tokens past ${at.model}'s window of ${tokens(at.windowTokens)} tokens, as these were; ` +
     'the step it gets there follows from the sizes drawn.'
   );
 }

@@ -88,6 +88,10 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
       .enum(CACHE_WRITES_SETTINGS)
       .optional()
       .describe("How long the run's cache writes last, as its loop asked its provider (the runAgentLoop recorder's cacheWrites): the write price a replay's predictive bound takes; unset, a recording's may last an hour"),
+    context: z
+      .strictObject({ spec: z.string().min(1), toolResultCap: tokens.optional() })
+      .optional()
+      .describe("The context strategy the run's loop ran under, when not full history (the runAgentLoop recorder): its --context spec and tool-result cap; a replay with full context replays its compaction calls as that strategy's summary calls"),
     agent: agentSchema.optional(),
     live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
   });

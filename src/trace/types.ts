@@ -45,6 +45,14 @@ export interface RecordedSettings {
   contextWindow?: number | 'model';
 }
 
+/** A run's context strategy as its recording's header states it (TraceHeader.context). */
+export interface RecordedContext {
+  /** In `--context` syntax (context/strategy.ts contextSpecOf). */
+  spec: string;
+  /** Tokens a single tool result could add (a larger one was truncated). */
+  toolResultCap?: number;
+}
+
 /**
  * Where a run sits in a session tree (an agent and the sub-agents it started, e.g. a Claude Code session
  * and its Task sub-agents). Runs of one tree share `sessionId`; an agent whose calls span several runs
@@ -91,6 +99,13 @@ export interface TraceHeader {
    * recording's may last an hour (kernel/cacheWrites.ts).
    */
   cacheWrites?: CacheWritesSetting;
+  /**
+   * The context strategy the run's loop ran under, when not full history (the runAgentLoop recorder): its
+   * `--context` spec (`summary:trigger=250,keep=2,tokens=80`) and tool-result cap. Its compaction calls are
+   * that strategy's summary calls and its prompts were sent as it shaped them, so a replay with full context
+   * replays the run as its loop ran it (replay/recordedStrategy.ts).
+   */
+  context?: RecordedContext;
   /** The run's place in a session tree (set by importers of agents with sub-agents). */
   agent?: AgentRef;
   /** Ground truth of a run generated from a scenario (`loopcost generate`). */

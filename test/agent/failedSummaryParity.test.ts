@@ -21,6 +21,7 @@ import { handTable, MINI, trace } from '../helpers.js';
 import { runOverHttp } from './overHttp.js';
 import { ScriptedModel, type Step } from './scripted.js';
 import { figures, replayFigures, runTraceDriven, type Settings } from './traceDriven.js';
+import { asFullHistory } from './fullHistory.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const echo = defineTool<{ text: string }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ text }) => text });
@@ -39,7 +40,8 @@ async function liveRun(summary: Step, signal?: AbortSignal) {
 }
 
 async function drivenAndReplayed(recording: Trace) {
-  return { driven: figures(await runTraceDriven(recording, asRecorded)), replayed: replayFigures(recording, asRecorded) };
+  // Driven under full context: the recording replayed as full history (the replay as the loop ran it, under its summary strategy: summaryRecordedParity.test.ts).
+  return { driven: figures(await runTraceDriven(recording, asRecorded)), replayed: replayFigures(asFullHistory(recording), asRecorded) };
 }
 
 describe('a failed summary call, driven by its recording = replayed = the run', () => {
@@ -50,6 +52,23 @@ describe('a failed summary call, driven by its recording = replayed = the run', 
     const { driven, replayed } = await drivenAndReplayed(recording);
     expect(driven).toEqual(replayed);
     expect([driven.stopReason, driven.stopDetail, driven.steps, driven.calls, driven.costPico]).toEqual(['trace_end', live.stop.detail, live.steps, 4, live.costPico]);
+  });
+
+  it('the model gave up at it after 800 ms: that time recorded (its latency) and counted in the run’s, its replay’s and the driven run’s (before: latency 0, the run 800 ms short)', async () => {
+    const clock = new VirtualClock();
+    const recorder = memoryRecorder();
+    const failing: Step = () => {
+      clock.advance(800);
+      throw new ModelCallError('overloaded', { status: 529, retryable: true });
+    };
+    const model = new ScriptedModel([step(1), step(2), step(3), failing], MINI.model);
+    const live = await runAgentLoop({ model, tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', strategy, countTokens: words }, pricing: MINI, clock, recorder });
+    const recording = recorder.trace();
+    expect([live.stop.reason, live.elapsedMs]).toEqual(['trace_end', 800]);
+    expect(recording.calls.at(-1)).toMatchObject({ compaction: true, latencyMs: 800, failed: { status: 529 } });
+    const { driven, replayed } = await drivenAndReplayed(recording);
+    expect(driven).toEqual(replayed);
+    expect([replayed.elapsedMs, replayed.costPico]).toEqual([live.elapsedMs, live.costPico]);
   });
 
   it('aborted while it was made: the driven run is aborted after 3 steps, as the run was, and replays to the same end (not "after 4 steps")', async () => {
@@ -96,7 +115,7 @@ describe('a failed summary call over HTTP (the real loop → openai SDK → loop
     const steps: number[] = [];
     for (let i = 0; i < traces.length; i++) {
       const real = figures(await runOverHttp(server, traces, i, asRecorded));
-      expect(real, traces[i]!.source).toEqual(replayFigures(traces[i]!, asRecorded));
+      expect(real, traces[i]!.source).toEqual(replayFigures(asFullHistory(traces[i]!), asRecorded));
       steps.push(real.steps);
     }
     expect(steps).toEqual([3, 4]);

@@ -52,6 +52,21 @@ describe('the options the loop calls into are checked', () => {
     expect(calls).toBe(0);
   });
 
+  // Before, only now() and sleep() were checked: a timer that was no function surfaced as a TypeError at the first call's end (deadline.ts), once a timeout was set.
+  it.each([
+    ['a number', 5],
+    ['null', null],
+    ['an object', {}],
+  ])('clock.timer %s: a UserError naming clock.timer, the model never called (with a timeout or without)', async (_, timer) => {
+    const clock = { now: () => 0, sleep: async () => {}, timer };
+    for (const brakes of [{ timeoutMs: 1000 }, {}]) {
+      const { issues, calls, message } = await refusal({ clock, brakes });
+      expect(issues).toEqual([['clock.timer', 'invalid_value']]);
+      expect(calls).toBe(0);
+      expect(message).toContain('is not a function');
+    }
+  });
+
   it('a back-off of -5 ms: a UserError naming retry.backoffMs at the first retry', async () => {
     const { issues, calls, message } = await refusal({ retry: { backoffMs: () => -5 } }, new Counting(true));
     expect(issues).toEqual([['retry.backoffMs', 'invalid_number']]);

@@ -11,15 +11,20 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { CUT_MESSAGE } from '../../src/agent/deadline.js';
+import { memoryRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
+import { defineTool } from '../../src/agent/tools.js';
 import type { AgentTool, Model, ModelRequest, ModelTurn } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import type { ContextStrategy } from '../../src/context/strategy.js';
 import type { Trace } from '../../src/trace/types.js';
 import { pricings } from '../core/arbitraries.js';
 import { everywhere, stopsInEveryEngine } from './everyEngine.js';
 import { readTool } from './realLoopRuns.js';
 import { recordRun } from './recordedRuns.js';
+import { ScriptedModel, type Step } from './scripted.js';
 import { figures, replayFigures, runTraceDriven } from './traceDriven.js';
+import { asFullHistory } from './fullHistory.js';
 
 const pricing = pricings[0]!;
 const brakes: BrakeConfig = { ...NO_BRAKES, timeoutMs: 3000 };
@@ -70,7 +75,8 @@ async function replaysAsRun(recording: Trace, real: { stop: { reason: string }; 
   expect([replayed.stopReason, replayed.steps, replayed.costPico, replayed.elapsedMs]).toEqual([real.stop.reason, real.steps, real.costPico, real.elapsedMs]);
   // Driven by traceModel, a recorded tool call the deadline cut says so again (the detail names it); a cut model call is a recorded failure.
   const driven = figures(await runTraceDriven(recording, settings));
-  expect({ ...driven, stopDetail: driven.stopDetail.replace(/; the tool call .*/, '') }).toEqual(replayed);
+  // (Driven under full context: the recording replayed as full history; replayed above as its loop ran it, its strategy's summary calls counted.)
+  expect({ ...driven, stopDetail: driven.stopDetail.replace(/; the tool call .*/, '') }).toEqual(replayFigures(asFullHistory(recording), settings));
 }
 
 describe('the timeout cuts a call in flight', () => {
@@ -131,5 +137,53 @@ describe('the timeout cuts a call in flight', () => {
     const model = hangingModel(clock, [], 0);
     const run = await runAgentLoop({ model, tools: [], brakes: { ...NO_BRAKES, maxSteps: 3 }, pricing, clock, context: { system: 's', goal: 'g', countTokens: (text) => text.length } });
     expect([run.stop.reason, model.signals]).toEqual(['completed', [undefined]]);
+  });
+});
+
+/** The summary strategy's run (summaryLive.ts): each step 50 tokens out and an echo of 3 (the prompt 2, 55, 108, then 161 > 150: a summary due after step 3). */
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const echo = defineTool<{ text: string }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ text }) => text });
+const summarising: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 150, keepSteps: 1, summaryTokens: 30 } };
+
+/** A real run under the summary strategy, recorded: three steps of 500 ms each on `clock`, then `summary` (the summary call), then an answer. */
+async function summaryRun(clock: VirtualClock, summary: Step) {
+  const step = (n: number): Step => () => {
+    clock.advance(500);
+    return { text: null, toolCalls: [{ id: `c${n}`, name: 'echo', arguments: JSON.stringify({ text: `r${n} a b` }) }], usage: { outputTokens: 50 } };
+  };
+  const model = new ScriptedModel([step(1), step(2), step(3), summary, { text: 'done', toolCalls: [], usage: { outputTokens: 5 } }], pricing.model);
+  const recorder = memoryRecorder();
+  const real = await runAgentLoop({ model, tools: [echo], brakes, unbounded: true, context: { system: 's', goal: 'g', strategy: summarising, countTokens: words }, pricing, clock, recorder });
+  return { real, recording: recorder.trace(), model };
+}
+
+describe('the summary call under the timeout (liveSummary.ts)', () => {
+  // Before: the summary call was given the caller's signal only (one that hung ran on past the timeout: these
+  // tests failed by vitest's timeout), recorded with latency 0, and its time counted with the next call's.
+  it('a summary call that hangs is cut once the run passes its timeout: recorded a failed compaction call (no usage, no cost) with its time, stopped timeout, replayed so', FAST, async () => {
+    const clock = new VirtualClock();
+    const { real, recording } = await summaryRun(clock, ({ signal }) => {
+      clock.advance(2000);
+      return untilAborted(signal);
+    });
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '3.500 s elapsed, limit 3 s; the summary call in flight was cut off at the deadline (no usage reported: billed $0)']);
+    expect([real.steps, real.calls, real.summaryCalls, real.elapsedMs]).toEqual([3, 4, 1, 3500]);
+    expect(recording.calls).toHaveLength(4);
+    expect(recording.calls[3]).toMatchObject({ compaction: true, inputTokens: 0, outputTokens: 0, latencyMs: 2000, failed: { message: CUT_MESSAGE } });
+    expect(real.summaryCostPico ?? 0).toBe(0);
+    await replaysAsRun(recording, real, '3.500 s elapsed, limit 3 s');
+  });
+
+  it('a summary call that answers past the timeout: its time recorded and counted at it, so the brakes stop the run before the next call (before: latency 0, the next call made, completed)', FAST, async () => {
+    const clock = new VirtualClock();
+    const { real, recording, model } = await summaryRun(clock, () => {
+      clock.advance(2000);
+      return { text: 'echoed r1 and r2', toolCalls: [], usage: { inputTokens: 170, outputTokens: 12 } };
+    });
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '3.500 s elapsed, limit 3 s']);
+    expect([real.steps, real.calls, real.elapsedMs, model.requests.length]).toEqual([3, 4, 3500, 4]);
+    expect(recording.calls[3]).toMatchObject({ compaction: true, inputTokens: 170, outputTokens: 12, latencyMs: 2000 });
+    expect(recording.calls[3]!.failed).toBeUndefined();
+    await replaysAsRun(recording, real, '3.500 s elapsed, limit 3 s');
   });
 });

@@ -63,7 +63,7 @@ export function replayFigures(trace: Trace, settings: Settings) {
 }
 
 /** The words a run's timeout detail adds after the brake's own once the deadline cut a call in flight (agent/deadline.ts cutDetail). */
-const CUT_WORDS = /; the (model call|tool call .+) in flight was cut off at the deadline.*$/;
+const CUT_WORDS = /; the (model call|summary call|tool call .+) in flight was cut off at the deadline.*$/;
 
 /** Whether a run's stop detail says the deadline cut a call. */
 export const cutIn = (detail: string): boolean => CUT_WORDS.test(detail);

@@ -10,27 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { chartRows, plotOnRows } from '../../src/report/chartRows.js';
 import { cli, tempDir } from '../cli/run.js';
 import { lcg } from '../helpers.js';
-
-/** Each line's label (the text before the axis) and the line each plotted series element is on, read off asciichart's drawing. */
-function readPlot(plot: string): { labels: string[]; lineOf: number[] } {
-  const lines = plot.split('\n');
-  const axis = Math.max(lines[0]!.indexOf('┤'), lines[0]!.indexOf('┼'));
-  const labels = lines.map((line) => line.slice(0, axis).trim());
-  const lineOf = [lines.findIndex((line) => line[axis] === '┼')];
-  for (let column = axis + 1; column < Math.max(...lines.map((l) => l.length)); column += 1) {
-    const marks = lines.map((line, i) => [line[column] ?? ' ', i] as const).filter(([mark]) => mark !== ' ');
-    if (marks.length === 0) break;
-    // The step to the next element: a flat '─' on its line, else a corner '╭' / '╰' on the line it reaches.
-    const next = marks.length === 1 ? marks[0]! : marks.find(([mark]) => mark === '╭' || mark === '╰')!;
-    lineOf.push(next[1]);
-  }
-  return { labels, lineOf };
-}
-
-/** Whether `label` is (one of) the labels nearest `value` among `labels`. */
-function nearest(value: number, label: number, labels: readonly number[]): boolean {
-  return Math.abs(label - value) <= Math.min(...labels.map((l) => Math.abs(l - value))) + 1e-12;
-}
+import { onNearest as nearest, readPlot } from './readPlot.js';
 
 const SUPPORT = `scenario: loopcost.scenario/1
 name: support bot
@@ -68,7 +48,7 @@ describe('the sweep chart: every point on its nearest labelled row', () => {
   it('plotOnRows draws each point on the row labelled with its nearest value', () => {
     const values = [0.112119562937, 0.117344768293, 0.111019306084, 0.118805660377];
     const { labels, lineOf } = readPlot(plotOnRows(values, { height: 6, format: (v) => v.toFixed(4).padStart(8) }));
-    expect(lineOf.map((line) => labels[line])).toEqual(['0.1123', '0.1175', '0.1110', '0.1188']);
+    expect(lineOf[0]!.map((line) => labels[line])).toEqual(['0.1123', '0.1175', '0.1110', '0.1188']);
     // Values all equal: one row, labelled with the value (not the value rounded to a whole number).
     expect(readPlot(plotOnRows([0.25, 0.25], { height: 6, format: (v) => v.toFixed(4).padStart(8) })).labels).toEqual(['0.2500']);
   });
@@ -88,13 +68,13 @@ describe('the sweep chart: every point on its nearest labelled row', () => {
       const body = text.split('\n').slice(1, 8).join('\n');
       const { labels, lineOf } = readPlot(body);
       const labelValues = labels.map((l) => Number(l.replace('$', '')));
-      const per = lineOf.length / 4;
+      const per = lineOf[0]!.length / 4;
       ['5', '8', '12', '20'].forEach((steps, i) => {
         const row = rows.find((r) => r.settings === `max-steps=${steps},max-repeat=${repeat}`)!;
         const value = cost ? row.costPerCompletedUsd! : row.completionRate * 100;
         // Labels are shown rounded (4 decimals, or 1): nearest within half the last digit shown.
         const slack = cost ? 0.00005 : 0.05;
-        const drawn = labelValues[lineOf[i * per]!]!;
+        const drawn = labelValues[lineOf[0]![i * per]!]!;
         expect(Math.abs(drawn - value)).toBeLessThanOrEqual(Math.min(...labelValues.map((l) => Math.abs(l - value))) + 2 * slack);
         checked += 1;
       });

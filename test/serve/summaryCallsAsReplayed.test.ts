@@ -20,6 +20,7 @@ import type { Trace } from '../../src/trace/types.js';
 import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
 import { serveClient } from '../agent/serveClient.js';
 import { get } from './client.js';
+import { asFullHistory } from '../agent/fullHistory.js';
 
 const claude = handPriced('claude-sonnet-4', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }, 200_000);
 const table = handTable(claude);
@@ -52,8 +53,12 @@ describe('serve: summary calls counted as the replay of the loop’s recording c
     const context = { system: 's', goal: 'g', systemTokens: RECORDING.header.systemTokens, goalTokens: RECORDING.header.goalTokens, strategy };
     const live = await agentLoop({ model: openAIChatModel({ model: 'claude-sonnet-4', client }), tools, brakes: NO_BRAKES, context, pricing: claude, clock: new VirtualClock(), retry: { maxRetries: 0, backoffMs: () => 0 }, countTokens: () => 0, recorder });
     const recording = recorder.trace();
-    // As `loopcost replay` replays it: full history, the cache as recorded.
-    const replayed = replayTrace(recording, { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'recorded' }, prices: table });
+    // As `loopcost replay` replays it with the strategy left out (serve, a provider, sees the requests, not the
+    // strategy the recording states): full history, the cache as recorded. With it, the replay counts the
+    // summaries as the live run did (replay/recordedStrategy.ts).
+    const replayed = replayTrace(asFullHistory(recording), { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'recorded' }, prices: table });
+    const asRan = replayTrace(recording, { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'recorded' }, prices: table });
+    expect(figuresOf(asRan as never)).toMatchObject({ calls: live.calls, costPico: live.costPico, summaryCalls: live.summaryCalls, summaryCostPico: live.summaryCostPico });
     const listed = (await get(server.url, '/loopcost/sessions')).json.sessions[0];
     const ended = (await (await fetch(`${server.url}/loopcost/sessions/loop/end`, { method: 'POST' })).json()) as Record<string, unknown>;
 

@@ -84,7 +84,7 @@ function renderComparison(c: FitComparison, view: { how: string; priceSource: Pr
   const completion = completionLine(c.completion);
   const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
   const said = (line: string) => (line === '' ? '' : labelledLine(line, width));
-  const zeroRuns = said(allCallsFailedLine(c, PROVIDER_ERROR_GROUP));
+  const zeroRuns = said(allCallsFailedLine(c, { providerError: PROVIDER_ERROR_GROUP, contextWindow: CONTEXT_WINDOW_GROUP }));
   const atWindow = said(refusedAtWindowLine(c, CONTEXT_WINDOW_GROUP));
   return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${zeroRuns}${atWindow}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }

@@ -12,7 +12,9 @@ import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPi
 import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
 import { configurationRuns, type PopulationConfig } from '../../population/run.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
-import type { RunPair } from '../../metrics/population.js';
+import { completesWithoutBrakes, isFalseStop, type JudgedBaseline, type RunPair } from '../../metrics/population.js';
+import { stopCodeOf } from '../../kernel/stopCodes.js';
+import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
 import { wilsonInterval } from '../../population/recommend.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
@@ -69,8 +71,17 @@ function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pai
   return { pairs, crossings };
 }
 
+/**
+ * The per-run budget stopping at most `target` of the runs that complete with no brakes, by the one rule
+ * (groundTruth.ts): with ground truth (synthetic runs, generated traces) the runs whose task is done with
+ * no brakes, each at its no-brake cost up to the step it is done at (taskDoneCost.ts: an asker that keeps
+ * asking is allowed its task, not the useless rest); recorded runs those that complete, at their whole cost.
+ * Verified replayed under it: the budget stops that are false stops.
+ */
 function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: readonly RunPair[], target: number): SuggestedCap {
-  const completed = pairs.filter((p) => p.baseline.stopReason === 'completed').map((p) => p.baseline.costPico);
+  const doneCosts = prepared.trees === undefined ? taskDoneCostsPico(prepared.population, config, prepared.prices) : [];
+  const judgedRuns = pairs.filter((p) => p.baseline.truth !== undefined && completesWithoutBrakes(judged(p.baseline))).length;
+  const completed = pairs.flatMap((p, i) => (completesWithoutBrakes(judged(p.baseline)) ? [doneCosts[i] ?? p.baseline.costPico] : []));
   const cap = suggestCapPico(completed, target);
   const n = completed.length;
   const bound = capBoundShare(n);
@@ -79,14 +90,19 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
   if (cap !== undefined) {
     const capped = { ...config, brakes: { ...config.brakes, maxCostPico: cap, budgetMode: 'check' as const } };
     const underCap = prepared.trees === undefined ? sweepPairs(prepared.population, [capped], prepared.prices)[0]! : prepared.trees.pairs(capped);
-    stopped = underCap.filter((p) => p.baseline.stopReason === 'completed' && p.run.stopReason === 'budget').length;
+    stopped = underCap.filter((p) => p.run.stopReason === 'budget' && isFalseStop(stopCodeOf(p.run.stopReason), p.run.steps, judged(p.baseline))).length;
   }
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
   const modeFlag = config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check';
   const largestPico = n === 0 ? undefined : completed.reduce((a, b) => Math.max(a, b), 0);
   const upperShare = n === 0 ? 0 : wilsonInterval(stopped, n)[1];
-  const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag });
+  const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, judgedRuns, truthRuns: pairs.filter((p) => p.baseline.truth !== undefined).length, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag });
   return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
+}
+
+/** A pair's baseline as the ground-truth rule reads it. */
+function judged(baseline: RunPair['baseline']): JudgedBaseline {
+  return { stop: stopCodeOf(baseline.stopReason), steps: baseline.steps, truth: baseline.truth };
 }
 
 /** The runs the predictive budget bound stopped (their stops' byPredictiveBound), said under the table. */

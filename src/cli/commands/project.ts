@@ -13,7 +13,7 @@ const project: CommandModule = {
       .addOption(option(command, '--runs-per-day <n>', 'runs a day', "the scenario files' runsPerDay (summed), else 100"))
       .addOption(option(command, '--days <n>', 'days in the period', '30'))
       .addOption(option(command, '--trials <n>', 'simulated periods', '1000'))
-      .addOption(option(command, '--suggest-cap <share>', 'name the per-run budget that stops at most this share of the runs that complete (0.02 or 2%)', 'none'))
+      .addOption(option(command, '--suggest-cap <share>', 'name the per-run budget that stops at most this share of the runs that complete with no brakes (synthetic runs: by ground truth; 0.02 or 2%)', 'none'))
       // project writes no CSV: its own default text, not the shared one that names .csv (as check).
       .addOption(option(command, '--format <format>', 'output format', "from --out's extension (.json, or .txt for a table), else table").choices(['table', 'json']))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))

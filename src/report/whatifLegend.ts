@@ -1,0 +1,45 @@
+/**
+ * The note under what-if's summary (baseline, how a setting is tried, completions stopped, caught, saved),
+ * worded for the runs the report holds: a recorded run's baseline is its recorded limits; a synthetic
+ * run's, never recorded, its file's brakes. Completions stopped are counted against that baseline, where
+ * sweep's and check's false stops count against no brakes: the same brakes may show 0 here and more there.
+ * A run with ground truth (a synthetic run, a generated trace) is judged by it (src/replay/whatif.ts): a
+ * completion stopped is its task done in the baseline, stopped before the step it was done at.
+ */
+import type { WhatIfReport } from './whatifReport.js';
+
+const TRIED = (limits: string) =>
+  `each setting changes only the brakes it names, on top of ${limits} (a setting that names a preset is a whole set of brakes in their place: preset=none,max-steps=50 is a step cap alone); `;
+
+/** What a completion stopped is (`what`), caught and saved; `judged`: ground truth judged some runs. */
+function terms(what: string, judged: boolean): string {
+  const caught = judged ? "a run stopped before its baseline's end that is no completion stopped (it did not complete, or its task was already done)" : 'a run that did not complete, stopped earlier';
+  return `completions stopped: ${what} (counted against the baseline; sweep's and check's false stops count against no brakes); caught: ${caught}; saved: spend avoided on those.`;
+}
+
+/** Which runs ground truth judged: `a synthetic run's`, `a generated trace's`, or both; undefined: none. */
+function judgedRuns(synthetic: number, truthRuns: number): string | undefined {
+  const generated = truthRuns > synthetic;
+  if (synthetic === 0) return generated ? "a generated trace's" : undefined;
+  return generated ? "a synthetic run's or generated trace's" : "a synthetic run's";
+}
+
+export function legendText(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {
+  const scenarios = report.settings.scenarios;
+  const synthetic = (scenarios ?? []).reduce((sum, scenario) => sum + scenario.runs, 0);
+  const truthRuns = report.baseline.groundTruthRuns ?? 0;
+  const judged = judgedRuns(synthetic, truthRuns);
+  const recordedToo = synthetic < report.baseline.runs;
+  const baseline =
+    scenarios === undefined
+      ? TRIED("each run's recorded limits")
+      : `baseline: ${recordedToo ? 'each recorded run under the limits it was recorded with, ' : ''}each synthetic run under its scenario file's brakes; ${TRIED('those')}`;
+  // Every run judged by its ground truth (scenario files' runs, generated traces): the completions stopped are tasks cut short.
+  if (truthRuns >= report.baseline.runs) {
+    const where = recordedToo ? 'in the baseline' : "under their file's brakes";
+    return baseline + terms(`runs whose task was done ${where} (ground truth) that a brake of the setting stopped before the step it was done at`, true);
+  }
+  const byTruth = judged === undefined ? '' : ` (${judged} by its ground truth: its task done in the baseline, stopped before the step it was done at)`;
+  const completed = scenarios === undefined ? 'completed as recorded' : "completed in the baseline (a recorded run as recorded, a synthetic run under its file's brakes)";
+  return baseline + terms(`runs that ${completed} that a brake of the setting stopped${byTruth}`, judged !== undefined);
+}
