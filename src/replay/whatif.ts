@@ -24,6 +24,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
+import { recordedStrategyOf } from './recordedStrategy.js';
 import { inRunContext } from './runContext.js';
 import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
@@ -145,7 +146,8 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
     ...(options.latency === undefined ? {} : { latency: options.latency }),
   };
   const pricing = resolveTracePricing(trace, { ...common, modelPlace: COMMAND_LINE_MODEL });
-  if (options.engine === 'readable') {
+  // A live run's recording that states its strategy replays as its loop ran it (replay.ts, recordedStrategy.ts): the readable loop.
+  if (options.engine === 'readable' || recordedStrategyOf(trace, options.strategy) !== undefined) {
     return (brakes) => {
       const r = replayTrace(trace, { ...common, pricing, brakes, engine: 'readable' });
       return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, byPredictiveBound: r.stopByPredictiveBound === true, ...strategyFiguresOf(r) };
