@@ -12,11 +12,15 @@
  * only here, from timedOut. A clock without `timer` cuts nothing (the brake is checked between calls only).
  */
 import { timedOut } from '../kernel/brakes.js';
+import { CUT_MESSAGE } from '../kernel/cutWords.js';
 import { Limit } from '../kernel/limits.js';
 import type { LoopSession } from '../loop/session.js';
 import type { CallRecord } from '../trace/types.js';
 import { ModelCallError, type Clock } from './types.js';
 import { checkedReading } from './valueCheck.js';
+
+/** The words a cut call's record and the stop's detail say (kernel/cutWords.ts: written once, for replay too). */
+export { CUT_MESSAGE, CUT_MODEL_CALL, CUT_SUMMARY_CALL, cutDetail, cutToolCall, withCut } from '../kernel/cutWords.js';
 
 /** The longest wait one timer is set for (Node's timers hold at most 2^31 − 1 ms): a longer one is waited in parts. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -39,9 +43,6 @@ export interface CallDeadline {
   /** Stops watching (the call is over); throws what the clock threw while watching (a reading that is no time). */
   end(): void;
 }
-
-/** What a cut call's record says (its `failed.message`), and the reason its signal fires with. */
-export const CUT_MESSAGE = "timed out: cut off at the run's timeout";
 
 /** The reason a cut call's signal fires with (its model or tool may throw it). */
 export class DeadlineError extends Error {
@@ -90,20 +91,4 @@ export function cutCallRecord(latencyMs: number): CallRecord {
 /** Whether a model call that threw `error` was cut at its deadline (`cut`: it fired): what it threw then, no provider's failure (a ModelCallError) nor the caller's abort, is the cut. */
 export function cutByDeadline(cut: boolean, error: unknown, aborted: boolean): boolean {
   return cut && !aborted && !(error instanceof ModelCallError);
-}
-
-/** What a cut model call is named in the stop's detail: it was billed nothing, its provider having reported no usage. */
-export const CUT_MODEL_CALL = 'model call in flight was cut off at the deadline (no usage reported: billed $0)';
-
-/** What a cut summary call (liveSummary.ts) is named in the stop's detail, as a cut model call is. */
-export const CUT_SUMMARY_CALL = 'summary call in flight was cut off at the deadline (no usage reported: billed $0)';
-
-/** The stop's detail once a call was cut (`what`: CUT_MODEL_CALL, CUT_SUMMARY_CALL, or the tool call's words): the brake's own, and what was cut. */
-export function cutDetail(detail: string, what: string): string {
-  return `${detail}; the ${what}`;
-}
-
-/** What a cut tool call `name` is named in the stop's detail. */
-export function cutToolCall(name: string): string {
-  return `tool call ${name} in flight was cut off at the deadline`;
 }

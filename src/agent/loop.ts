@@ -39,7 +39,7 @@ import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } fr
 import { checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
 import { waitedMark } from './retryWait.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
-import { callDeadline, CUT_MODEL_CALL, cutDetail, cutToolCall, runTimeOf, type CallDeadline } from './deadline.js';
+import { callDeadline, CUT_MODEL_CALL, cutToolCall, runTimeOf, withCut, type CallDeadline } from './deadline.js';
 import { failedCall, refusedCall, type CallsRun } from './failedCalls.js';
 import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
@@ -166,7 +166,7 @@ class AgentRun {
       // model call awaited between its gate and its bill, and its response comes after the brakes.
       const view = session.prompt();
       const before = session.checkBeforeCall(view, this.member);
-      if (before) return this.cutOff && before.reason === 'timeout' ? { ...before, detail: cutDetail(before.detail, this.cutOff) } : before;
+      if (before) return this.cutOff && before.reason === 'timeout' ? { ...before, detail: withCut(before.detail, this.cutOff) } : before;
       const waited = await this.retryWait();
       if (waited) return waited;
       let turn: ModelTurn;

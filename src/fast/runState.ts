@@ -7,6 +7,8 @@ import { Fact, stopOf } from '../kernel/describe.js';
 import { Limit, RepeatModeCode, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { overshootPico, stoppedByBound } from '../kernel/brakes.js';
+import { timeoutWords } from '../kernel/cutWords.js';
+import type { CallRecord } from '../trace/types.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../kernel/cost.js';
@@ -170,17 +172,24 @@ export function stopFacts(t: CompiledTrace, st: RunState, limits: BrakeLimits, f
   return st[Run.Stop] === StopCode.Repeat ? `action ${name}` : `tool ${name}`;
 }
 
+/** What a timeout right after the recorded call `last` names of it (kernel/cutWords.ts timeoutWords), as the readable loop's RunStops does. */
+function lastCallWords(last: CallRecord | undefined, st: RunState, limits: BrakeLimits): string {
+  return timeoutWords(last, last?.compaction === true, { elapsedMs: st[Run.ElapsedMs]!, timeoutMs: limits[Limit.TimeoutMs]! });
+}
+
 /**
  * The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run
- * (`endDetail`: what its recording says of an end without completing, trace/endDetail.ts; '' for nothing).
+ * (`endDetail`: what its recording says of an end without completing, trace/endDetail.ts; '' for nothing; `recorded`:
+ * its recorded calls: a timeout names what the last one made shows, cut or run past the deadline, kernel/cutWords.ts timeoutWords).
  */
-export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, endDetail = ''): RunOutcome {
+export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, endDetail = '', recorded: readonly CallRecord[] = []): RunOutcome {
   const { reason: _reason, ...figures } = outcomeOf(t, st, limits);
   const facts = new Float64Array(Fact.Size);
   const label = stopFacts(t, st, limits, facts);
   const code = st[Run.Stop]!;
-  const outcome: RunOutcome = { ...figures, stop: stopOf(code, limits, facts, code === StopCode.TraceEnd ? endDetail : label), rows: [] };
   const calls = st[Run.Calls]!;
+  const told = code === StopCode.TraceEnd ? endDetail : code === StopCode.Timeout ? lastCallWords(recorded[calls - 1], st, limits) : label;
+  const outcome: RunOutcome = { ...figures, stop: stopOf(code, limits, facts, told), rows: [] };
   if (t.recordedInputBefore[calls]! > 0) {
     outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;
     outcome.recordedInputDelta = t.recordedDeltaBefore[calls]!;

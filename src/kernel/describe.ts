@@ -8,6 +8,7 @@ import { StopCode, stopReasonOf } from './stopCodes.js';
 import { stoppedByBound } from './brakes.js';
 import { counted } from '../plural.js';
 import type { Stop } from '../brakes/stopReasons.js';
+import { cutDetail } from './cutWords.js';
 
 /** The figures a stop detail names, at these offsets of a Float64Array. */
 export const enum Fact {
@@ -38,7 +39,7 @@ export const enum Fact {
 
 const REPEAT_HOW = ['in this run', 'in a row', 'in an A/B cycle'];
 
-/** `label` names the action or tool for repeat and error stops (e.g. `action run_python`), the summary call (SUMMARY_CALL) for a context-window stop or a provider's refusal at one. */
+/** `label` names the action or tool for repeat and error stops (e.g. `action run_python`), the summary call (SUMMARY_CALL) for a context-window stop or a provider's refusal at one, for a timeout what the call just before it shows (cut at the deadline, or a tool call run on past it: kernel/cutWords.ts timeoutWords). */
 export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64Array, label = ''): string {
   switch (code) {
     case StopCode.Completed:
@@ -49,8 +50,10 @@ export function describeStop(code: StopCode, limits: BrakeLimits, facts: Float64
       return `stopped by its AbortSignal after ${counted(facts[Fact.Steps]!, 'step')}`;
     case StopCode.MaxSteps:
       return `${counted(facts[Fact.Steps]!, 'step')} taken, limit ${limits[Limit.MaxSteps]}`;
-    case StopCode.Timeout:
-      return `${(facts[Fact.ElapsedMs]! / 1000).toFixed(3)} s elapsed, limit ${limits[Limit.TimeoutMs]! / 1000} s`;
+    case StopCode.Timeout: {
+      const detail = `${(facts[Fact.ElapsedMs]! / 1000).toFixed(3)} s elapsed, limit ${limits[Limit.TimeoutMs]! / 1000} s`;
+      return label === '' ? detail : cutDetail(detail, label);
+    }
     case StopCode.Budget: {
       const spent = facts[Fact.SpentPico]!;
       const budget = limits[Limit.BudgetPico]!;

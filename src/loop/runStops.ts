@@ -6,8 +6,10 @@
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { Fact, stopOf } from '../kernel/describe.js';
-import type { BrakeLimits } from '../kernel/limits.js';
+import { Limit, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import { timeoutWords } from '../kernel/cutWords.js';
+import type { CallRecord } from '../trace/types.js';
 
 /** The figures a stop is told with: a run's (BrakeState), or a tree's or an agent's totals (no backtracks: 0). */
 export type StopFigures = Pick<BrakeState, 'steps' | 'elapsedMs' | 'spentPico' | 'tokensUsed'> & { backtracks?: number };
@@ -29,6 +31,9 @@ export function toldStop(code: StopCode, limits: BrakeLimits, told: { facts: Flo
 export class RunStops {
   /** What the stopping brake saw beyond the run's figures, by Fact: set before stop(). */
   readonly facts = new Float64Array(Fact.Size);
+  /** The run's last call (a summary call's: `lastIsSummary`): a timeout right after it names what its record shows (cut at the deadline, or a tool call run on past it: kernel/cutWords.ts timeoutWords). */
+  private lastCall: CallRecord | undefined;
+  private lastIsSummary = false;
 
   constructor(
     private readonly limits: BrakeLimits,
@@ -37,7 +42,16 @@ export class RunStops {
 
   /** The run stops for `code` (`label`: what stopped it, as `tool search`). */
   stop(code: StopCode, label = ''): Stop {
+    if (code === StopCode.Timeout && label === '') {
+      label = timeoutWords(this.lastCall, this.lastIsSummary, { elapsedMs: this.state.elapsedMs, timeoutMs: this.limits[Limit.TimeoutMs]! });
+    }
     return toldStop(code, this.limits, { facts: this.facts, figures: this.state, label });
+  }
+
+  /** The run made `call` (recorded, or as its record will be once its tool calls are over; `summary`: a summary call). */
+  called(call: CallRecord, summary: boolean): void {
+    this.lastCall = call;
+    this.lastIsSummary = summary;
   }
 
   /** stop(code), unless the brake said StopCode.None. */

@@ -121,6 +121,7 @@ export class LoopSession {
 
   /** The summary call `due` was made: paid (not a step) as `response` reports it, else by its estimate; unless it failed, the summary replaces the older steps (summary.ts). */
   recordSummary(due: SummaryDue, response: CallRecord | null): MeteredCall {
+    if (response) this.stops.called(response, true);
     return this.summaries.record(due, response);
   }
 
@@ -228,6 +229,7 @@ export class LoopSession {
     const { usage, costPico } = metered;
     const state = this.state;
     const backtrack = response.backtrack === true;
+    this.stops.called(response, response.compaction === true);
     state.calls += 1;
     if (backtrack) state.backtracks += 1;
     if (countsAsStep(response)) state.steps += 1;

@@ -22,7 +22,7 @@ import type { SweepResults } from './sweepRecorded.js';
 import { syntheticRuns } from './syntheticSweep.js';
 import { recordedRunsNamed } from './blameRun.js';
 
-export { hasStrategyFigures, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
+export { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
 /**
  * What the context strategy and the duplicate-action guard did over a configuration's runs, each present

@@ -51,8 +51,18 @@ export function traceTruths(traces: readonly Trace[]): (BaselineTruth | undefine
   return traces.some((trace) => trace.header.synthetic !== undefined) ? traces.map((trace) => trace.header.synthetic) : undefined;
 }
 
-/** A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid out), each with its baseline. */
-export function visitCells(result: SweepResult, cells: readonly number[], baselines: CellBaselines, visit: CellVisitor): void {
+/**
+ * Cells a sweep's caller hands over otherwise (a recording that states its strategy, under full history:
+ * replayed as its loop ran it, sweepRecorded.ts): `traces` marks the traces (by index) that may have such
+ * cells, and `take` (trace, cell) says whether it took the cell (then `visit` is not called for it).
+ */
+export interface CellTakeover {
+  traces: Uint8Array;
+  take: (trace: number, cell: number) => boolean;
+}
+
+/** A sweep's cells handed to `visit` trace by trace (the result's columns read in the order they are laid out), each with its baseline; `takeover`'s cells to it instead. */
+export function visitCells(result: SweepResult, cells: readonly number[], baselines: CellBaselines, visit: CellVisitor, takeover?: CellTakeover): void {
   const figures = newCellFigures();
   if ('runs' in baselines) {
     for (let t = result.from; t < result.from + result.traces; t++) {
@@ -71,6 +81,11 @@ export function visitCells(result: SweepResult, cells: readonly number[], baseli
       to.costPico = f.costPico;
       if (truths !== undefined) to.truth = truths[t];
     }
-    for (let cell = 0; cell < cells.length; cell++) visit(cells[cell]!, cellFigures(result, t, cell, figures), baseline[baselines.of[cell]!]!);
+    // One mark read per trace: the other traces' cells are read as before.
+    const takes = takeover !== undefined && takeover.traces[t] === 1;
+    for (let cell = 0; cell < cells.length; cell++) {
+      if (takes && takeover.take(t, cell)) continue;
+      visit(cells[cell]!, cellFigures(result, t, cell, figures), baseline[baselines.of[cell]!]!);
+    }
   }
 }

@@ -1,7 +1,10 @@
 /**
  * Recorded runs in a sweep: the compiled sweep (src/fast/sweep.ts, `sweepCompiled`: each trace compiled
  * once, one pass per context strategy and cache mode, a step cap read off the same pass), one sweep per
- * model and latency model, and the configurations whose runs have strategy figures replayed run by run.
+ * model and latency model, and the configurations whose runs have strategy figures replayed run by run. A live
+ * run's recording that states its strategy (header `context`) is replayed under a full-history configuration
+ * as its loop ran it (replay/recordedStrategy.ts), run by run as `replay` does: its cells are taken from the
+ * compiled sweep's (asRanTakeover); such recordings are rare and small, and other traces pay one mark a trace.
  * sweep.ts tallies recorded runs through it, and syntheticSweep.ts synthetic runs' recordings.
  * Pure: no node:*, no clock.
  */
@@ -11,9 +14,11 @@ import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from
 import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
+import { recordedStrategyOf } from '../replay/recordedStrategy.js';
+import type { Trace } from '../trace/types.js';
 import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
-import { traceTruths, visitCells, type CellBaseline, type CellVisitor, type RunVisitor } from './sweepCells.js';
+import { traceTruths, visitCells, type CellBaseline, type CellTakeover, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, configurationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
 
 /**
@@ -112,7 +117,10 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
   });
   // Generated traces' ground truth (their headers'), carried to their baseline cells.
   const truths = given === undefined ? traceTruths(traces) : undefined;
+  // Recordings that state their strategy (given baselines are synthetic recordings': they state none).
+  const asRan = given === undefined ? asRanTraces(traces) : undefined;
   for (const [key, cells] of bySweep) {
+    const takeover = asRan === undefined ? undefined : asRanTakeover(recorded, asRan, { configs, cells, prices, visit });
     const model = configs[cells[0]!]!.model;
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledOf(trace),
@@ -127,7 +135,47 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
       const result = sweepCompiled(sweepTraces, sweep.grid, { from, to: Math.min(traces.length, from + SWEEP_SLICE_TRACES) }, sweep.result);
       // A shorter slice's columns are views of the longer ones: those are kept for the next full slice.
       if (sweep.result === undefined || result.stop.length >= sweep.result.stop.length) sweep.result = result;
-      visitCells(result, cells, given !== undefined ? { runs: given } : truths === undefined ? sweep.baselines : { ...sweep.baselines, truths }, visitCell);
+      visitCells(result, cells, given !== undefined ? { runs: given } : truths === undefined ? sweep.baselines : { ...sweep.baselines, truths }, visitCell, takeover);
     }
   }
+}
+
+/** Whether a recording states the strategy its loop ran under (header `context`): a full-history configuration replays it call by call, as it ran (its calls are kept). */
+export function statesItsStrategy(trace: Trace): boolean {
+  return trace.header.context !== undefined;
+}
+
+/** Per trace, whether its recording states the strategy its loop ran under; undefined when none does. */
+function asRanTraces(traces: readonly Trace[]): Uint8Array | undefined {
+  let marks: Uint8Array | undefined;
+  traces.forEach((trace, t) => {
+    if (statesItsStrategy(trace)) (marks ??= new Uint8Array(traces.length))[t] = 1;
+  });
+  return marks;
+}
+
+/** One trace as population inputs, kept per trace: its baselines are memoised on it (run.ts), once per baseline key for every configuration. */
+const traceInputs = new WeakMap<Trace, PopulationInputs>();
+
+/**
+ * The cells of a marked trace whose configuration replays it as its loop ran it (recordedStrategyOf: a
+ * full-history configuration), each replayed alone as the run-by-run path replays it (configurationRuns:
+ * replayTrace, its baseline under no brakes the same way), handed to `visit` with its strategy figures.
+ */
+function asRanTakeover(recorded: PopulationInputs, traces: Uint8Array, sweep: { configs: readonly PopulationConfig[]; cells: readonly number[]; prices: PriceTable; visit: RunVisitor }): CellTakeover {
+  const { configs, cells, prices, visit } = sweep;
+  const all = recorded.traces!;
+  return {
+    traces,
+    take: (t, cell) => {
+      const trace = all[t]!;
+      const c = cells[cell]!;
+      if (recordedStrategyOf(trace, configs[c]!.strategy) === undefined) return false;
+      let inputs = traceInputs.get(trace);
+      if (inputs === undefined) traceInputs.set(trace, (inputs = { traces: [trace] }));
+      const [pair] = configurationRuns(inputs, configs[c]!, prices);
+      visit(c, pair!.run, pair!.baseline);
+      return true;
+    },
+  };
 }

@@ -4,33 +4,15 @@
  * drew $0.1173 on the $0.1162 row though a $0.1175 row was there. The rows are worked out first now
  * (report/chartRows.ts), and asciichart draws row numbers.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chartRows, plotOnRows } from '../../src/report/chartRows.js';
-import { cli, tempDir } from '../cli/run.js';
+import { cli } from '../cli/run.js';
 import { lcg } from '../helpers.js';
 import { onNearest as nearest, readPlot } from './readPlot.js';
 
-const SUPPORT = `scenario: loopcost.scenario/1
-name: support bot
-model: gpt-4o
-provider: openai
-systemTokens: 1200
-goalTokens: { kind: lognormal, median: 250, p95: 900 }
-promptOverhead: { fixedTokens: 600, perStepTokens: 20 }
-latency: { call: 1500, output-token: 10, tool: 400 }
-brakes: { max-steps: 15, max-cost: 0.25, max-repeat: 3, max-same-error: 3 }
-context: { context: full, cache: on }
-hardCapSteps: 150
-runs: 300
-seed: 11
-population:
-  - { behaviour: healthy, name: answers, tool: kb_search, weight: 75, steps: { kind: lognormal, median: 5, p95: 12 }, repeatShare: 0.05, errorShare: 0.05, outputTokens: { kind: lognormal, median: 150, p95: 500 }, toolResultTokens: { kind: lognormal, median: 800, p95: 3000 } }
-  - { behaviour: retrier, name: flaky crm, tool: crm_lookup, weight: 10, leadSteps: { kind: uniform, min: 1, max: 3 }, givesUpAfter: 8, outputTokens: { kind: lognormal, median: 100, p95: 250 }, toolResultTokens: 60 }
-  - { behaviour: perfectionist, name: re-verifies, tool: kb_search, weight: 10, repeatQuery: 0.4, outputTokens: { kind: lognormal, median: 200, p95: 500 }, toolResultTokens: { kind: lognormal, median: 900, p95: 2500 } }
-  - { behaviour: asker, name: send_reply asker, weight: 5, workSteps: { kind: uniform, min: 2, max: 5 }, outputTokens: { kind: lognormal, median: 100, p95: 200 }, toolResultTokens: 30 }
-`;
+/** The support bot of a review (test/fixtures/ground-truth: its expectations and runsPerDay are not read here). */
+const SUPPORT_FILE = fileURLToPath(new URL('../fixtures/ground-truth/support.yaml', import.meta.url));
 
 describe('the sweep chart: every point on its nearest labelled row', () => {
   it('chartRows: height + 1 even labels from least to greatest, each value on its nearest', () => {
@@ -54,8 +36,7 @@ describe('the sweep chart: every point on its nearest labelled row', () => {
   });
 
   it('loopcost sweep --format chart: in every panel each point is on its nearest labelled row', async () => {
-    const file = join(tempDir(), 'support.yaml');
-    writeFileSync(file, SUPPORT);
+    const file = SUPPORT_FILE;
     const flags = ['--grid', 'max-steps=5,8,12,20', '--grid', 'max-repeat=2,3'];
     const chart = (await cli('sweep', file, ...flags, '--format', 'chart')).stdout;
     const rows = JSON.parse((await cli('sweep', file, ...flags, '--format', 'json')).stdout).configurations as { settings: string; completionRate: number; costPerCompletedUsd: number | null }[];

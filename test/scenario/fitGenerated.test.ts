@@ -8,8 +8,9 @@
  *   - The length refusals were fitted as provider errors at drawn step counts. They are now their own
  *     group, whose runs work on until their provider refuses them.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
@@ -21,32 +22,11 @@ import { parseScenario } from '../../src/scenario/load.js';
 import { collectAsync } from '../helpers.js';
 import { cli, tempDir } from '../cli/run.js';
 
-const SUPPORT_BOT = `scenario: loopcost.scenario/1
-name: support bot
-model: gpt-4o
-provider: openai
-systemTokens: 1200
-goalTokens: { kind: lognormal, median: 250, p95: 900 }
-promptOverhead: { fixedTokens: 600, perStepTokens: 20 }
-latency: { call: 1500, output-token: 10, tool: 400 }
-context: { context: full, cache: on }
-hardCapSteps: 150
-runs: 300
-seed: 11
-population:
-  - { behaviour: healthy, name: answers, tool: kb_search, weight: 75, steps: { kind: lognormal, median: 5, p95: 12 }, repeatShare: 0.05, errorShare: 0.05,
-      outputTokens: { kind: lognormal, median: 150, p95: 500 }, toolResultTokens: { kind: lognormal, median: 800, p95: 3000 } }
-  - { behaviour: retrier, name: flaky crm, tool: crm_lookup, weight: 10, leadSteps: { kind: uniform, min: 1, max: 3 }, givesUpAfter: 8,
-      outputTokens: { kind: lognormal, median: 100, p95: 250 }, toolResultTokens: 60 }
-  - { behaviour: perfectionist, name: re-verifies, tool: kb_search, weight: 10, repeatQuery: 0.4,
-      outputTokens: { kind: lognormal, median: 200, p95: 500 }, toolResultTokens: { kind: lognormal, median: 900, p95: 2500 } }
-  - { behaviour: asker, name: send_reply asker, weight: 5, workSteps: { kind: uniform, min: 2, max: 5 },
-      outputTokens: { kind: lognormal, median: 100, p95: 200 }, toolResultTokens: 30 }
-`;
+/** The support bot of a review (test/fixtures/ground-truth: its expectations and runsPerDay are not read here). */
+const SUPPORT_BOT_FILE = fileURLToPath(new URL('../fixtures/ground-truth/support.yaml', import.meta.url));
 
 const dir = tempDir();
-const scenarioFile = join(dir, 'support.yaml');
-writeFileSync(scenarioFile, SUPPORT_BOT);
+const scenarioFile = SUPPORT_BOT_FILE;
 const generated = join(dir, 'gen.jsonl');
 const wrote = await cli('generate', scenarioFile, '--out', generated);
 if (wrote.code !== 0) throw new Error(wrote.stderr);

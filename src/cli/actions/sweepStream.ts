@@ -11,7 +11,7 @@ import { handedOverCompiled, handOverCompiled } from '../../replay/compiledRuns.
 import type { BadInput, InputRun, TraceInputs } from '../../import/inputSet.js';
 import { mergeContextTokenSums, type ContextTokenSums } from '../../population/contextTokens.js';
 import type { PopulationConfig } from '../../population/run.js';
-import { hasStrategyFigures, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
+import { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, SweepPopulation, SweepTallier, type SweepResults, type SweepTallierMark, type SweepTally } from '../../population/sweep.js';
 import type { RangeRead } from '../../io/byteRange.js';
 import type { Trace } from '../../trace/types.js';
 import { PriceGapCheck, type PriceGapSums } from '../../pricing/recordedCost.js';
@@ -158,7 +158,8 @@ class FileStream {
     if (this.set.isBad(run.file)) return; // its file stops being read; close() rolls back what it tallied
     // (A run served by a cache of compiled traces comes with its compiled trace: its calls never decoded.)
     const compiled = handedOverCompiled(run.trace) ?? compiledTraceIn(run.trace, this.arena);
-    if (!this.needsCalls) letCallsGo(run.trace, compiled);
+    // A recording that states its strategy keeps its calls: a full-history configuration replays it as it ran (sweepRecorded.ts).
+    if (!this.needsCalls && !statesItsStrategy(run.trace)) letCallsGo(run.trace, compiled);
     this.notePrice(open.gaps, { trace: run.trace, pricing });
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));

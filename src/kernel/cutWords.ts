@@ -1,0 +1,71 @@
+/**
+ * What a timeout's stop detail says of the call just before it: one its deadline cut in flight
+ * (agent/deadline.ts), or a tool call that ran on past the deadline. Written once, for the real loop and
+ * every replay engine (loop/runStops.ts, fast/runState.ts), which read it off that call's record, so a run
+ * and a replay of its recording say the same. The real loop adds what only it knows (withCut: a tool call
+ * its call's last, cut, that threw an error of its own, which its record cannot tell from any failure).
+ */
+import { timedOut } from './brakes.js';
+import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
+import type { CallRecord } from '../trace/types.js';
+
+/** What a cut call's record says (its `failed.message`), and the reason its signal fires with. */
+export const CUT_MESSAGE = "timed out: cut off at the run's timeout";
+
+/** What a cut model call is named in the stop's detail: it was billed nothing, its provider having reported no usage. */
+export const CUT_MODEL_CALL = 'model call in flight was cut off at the deadline (no usage reported: billed $0)';
+
+/** What a cut summary call (agent/liveSummary.ts) is named in the stop's detail, as a cut model call is. */
+export const CUT_SUMMARY_CALL = 'summary call in flight was cut off at the deadline (no usage reported: billed $0)';
+
+/** The stop's detail once a call was cut (`what`: CUT_MODEL_CALL, CUT_SUMMARY_CALL, or the tool call's words): the brake's own, and what was cut. */
+export function cutDetail(detail: string, what: string): string {
+  return `${detail}; the ${what}`;
+}
+
+/** The stop's detail naming `what` as cut, unless it already does (the session named what the cut call's record shows: timeoutWords). */
+export function withCut(detail: string, what: string): string {
+  return detail.endsWith(`; the ${what}`) ? detail : cutDetail(detail, what);
+}
+
+/** What a cut tool call `name` is named in the stop's detail. */
+export function cutToolCall(name: string): string {
+  return `tool call ${name} in flight was cut off at the deadline`;
+}
+
+/** What a tool call's record says when it threw its deadline's own reason (agent/tools.ts words a throw `name: message`; deadline.ts DeadlineError). */
+export const CUT_TOOL_ERROR = `TimeoutError: ${CUT_MESSAGE}`;
+
+/** What a tool call `name` that ran on past the deadline, its signal fired, is named in the stop's detail. */
+export function ranPastToolCall(name: string): string {
+  return `tool call ${name} ran on past the deadline (it was not cut)`;
+}
+
+/** The run's time at a timeout right after a call (its elapsed time, the brake's own figure), and the limit: what timeoutWords compares. */
+export interface TimeoutAt {
+  elapsedMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * What a timeout's detail names of the last call before it ('' for nothing), as its record shows (`summary`:
+ * a summary call, as a live loop's is before it is recorded a compaction call; `at`: the run's time then):
+ * - a model or summary call recorded failed with CUT_MESSAGE: cut;
+ * - a tool call the run stopped inside (the last one it reached, the ones after it `unreached`), or its
+ *   call's last that threw its deadline's reason (CUT_TOOL_ERROR): cut. (A recording its AbortSignal stopped
+ *   ends before any brake, kernel/gaveUp.ts: a timeout never follows its aborted call);
+ * - its call's last tool call, answered (no error), during which the run's time passed the limit (the
+ *   time before it, the elapsed time less its recorded latency, not past by the brake's rule, timedOut):
+ *   it ran on past the deadline, its signal fired.
+ */
+export function timeoutWords(call: CallRecord | undefined, summary: boolean, at: TimeoutAt): string {
+  if (call === undefined) return '';
+  if (call.failed?.message === CUT_MESSAGE) return summary ? CUT_SUMMARY_CALL : CUT_MODEL_CALL;
+  const reached = runsTools(call) ? reachedToolCalls(call) : 0;
+  if (reached === 0) return '';
+  const last = call.toolCalls![reached - 1]!;
+  if (reached < call.toolCalls!.length || last.error === CUT_TOOL_ERROR) return cutToolCall(last.name);
+  const ranMs = last.latencyMs;
+  if (last.error !== undefined || ranMs === undefined) return '';
+  return timedOut(at.elapsedMs, at.timeoutMs) && !timedOut(at.elapsedMs - ranMs, at.timeoutMs) ? ranPastToolCall(last.name) : '';
+}
