@@ -15,6 +15,8 @@ import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { recordedCostCheckOf } from '../../replay/runFacts.js';
 import { contextText } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, SessionParts, sessionPartsWarnings, type PartsSaid, type ReportWarning } from '../../report/warnings.js';
+import { recordedStrategyOf } from '../../replay/recordedStrategy.js';
+import { recordedStrategyWarnings } from '../../report/recordedStrategyWarning.js';
 import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
@@ -27,6 +29,8 @@ export interface RunNote {
   recordedCost?: { computedPico: number; recordedPico: number };
   /** The session tree the run is a part of (header.agent), when it is one. */
   sessionId?: string;
+  /** The context strategy its recording states and it replays under (replay/recordedStrategy.ts), when it does. */
+  ranUnder?: string;
 }
 
 export class RunNotes {
@@ -38,6 +42,8 @@ export class RunNotes {
   private readonly windowless = new WindowlessModels();
   /** Runs per session tree (runs that are parts of one). */
   private readonly sessionRuns = new SessionParts();
+  /** Runs replayed under the strategy their recording states, by its spec. */
+  private readonly ranUnder = new Map<string, number>();
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
@@ -58,6 +64,7 @@ export class RunNotes {
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
     if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
+    if (recordedStrategyOf(trace, this.options.strategy) !== undefined) note.ranUnder = trace.header.context!.spec;
     return note;
   }
 
@@ -65,6 +72,7 @@ export class RunNotes {
   addNote(note: RunNote): void {
     if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
     this.sessionRuns.add(note.sessionId);
+    if (note.ranUnder !== undefined) this.ranUnder.set(note.ranUnder, (this.ranUnder.get(note.ranUnder) ?? 0) + 1);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
@@ -98,6 +106,7 @@ export class RunNotes {
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
+      ...recordedStrategyWarnings(this.ranUnder),
     ];
   }
 
