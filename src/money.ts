@@ -4,6 +4,7 @@
  * tokens × price is an exact integer product. Number keeps integers exact up to 2^53 pico ≈ $9,007,
  * far above a single run; totals across many runs are summed with BigInt (see sumPico).
  */
+import { roundedUnits } from './moneyRounding.js';
 import { UserError } from './errors.js';
 
 export type Pico = number;
@@ -116,9 +117,9 @@ export function formatUsd(pico: Pico | bigint, decimals = 4): string {
     throw moneyArgumentError({ entry: 'formatUsd', field: 'decimals', value: decimals, what: 'a whole number of decimals from 0 to 12', hint: 'e.g. formatUsd(pico, 6) for $0.000002; leave it out for 4' });
   }
   const abs = value < 0n ? -value : value;
-  const unit = 10n ** BigInt(12 - decimals);
-  const rounded = (abs + unit / 2n) / unit;
+  const rounded = roundedUnits(abs, decimals);
   const scale = 10n ** BigInt(decimals);
   const fraction = decimals > 0 ? `.${(rounded % scale).toString().padStart(decimals, '0')}` : '';
   return `${value < 0n && rounded > 0n ? '-' : ''}$${rounded / scale}${fraction}`;
 }
+

@@ -6,6 +6,7 @@
  * one that passes never reads as past it (a failing 0.100001 is 10.0001% beside ≤ 10%, not 10%). Pure.
  */
 import { formatUsd as fixedUsd, type Pico } from '../money.js';
+import { roundPico } from '../moneyRounding.js';
 import { formatUsd } from '../report/money.js';
 import { styledPercentText } from '../report/percentText.js';
 
@@ -38,15 +39,6 @@ export function decimalsBeside(args: { from: number; most: number; holds: boolea
   return args.most;
 }
 
-/** `pico` rounded half up (away from zero) to `decimals` decimals of a dollar, as money.ts formatUsd rounds it. */
-function roundedPico(pico: Pico, decimals: number): bigint {
-  const value = BigInt(pico);
-  const abs = value < 0n ? -value : value;
-  const unit = 10n ** BigInt(12 - decimals);
-  const rounded = ((abs + unit / 2n) / unit) * unit;
-  return value < 0n ? -rounded : rounded;
-}
-
 /** `pico` in the report's money format, with more decimals (up to the picodollar) only while that rounding would move it across `bound`. */
 export function usdBeside(pico: Pico, bound: PicoBound): string {
   const shown = formatUsd(pico);
@@ -54,7 +46,7 @@ export function usdBeside(pico: Pico, bound: PicoBound): string {
   if (point < 0) return shown; // $0: exact.
   const big = { ...(bound.min === undefined ? {} : { min: BigInt(bound.min) }), ...(bound.max === undefined ? {} : { max: BigInt(bound.max) }) };
   const from = shown.length - point - 1;
-  const decimals = decimalsBeside({ from, most: 12, holds: within(BigInt(pico), big), withinAt: (d) => within(roundedPico(pico, d), big) });
+  const decimals = decimalsBeside({ from, most: 12, holds: within(BigInt(pico), big), withinAt: (d) => within(roundPico(pico, d), big) });
   return decimals === from ? shown : fixedUsd(pico, decimals);
 }
 

@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SELF_CONTAINED_FIXTURES } from './fixtures.js';
 import { CompiledTraceCache } from '../../src/cache/compiledCache.js';
 import { TraceFileCache } from '../../src/cache/traceCache.js';
 import { UserError } from '../../src/errors.js';
@@ -90,19 +91,11 @@ describe.each(Object.keys(CACHES))('the %s cache: a run whose model was read fro
   });
 });
 
-const KEPT_FIXTURES = [
-  'scenarios/long-exploration.jsonl',
-  'test/fixtures/otel/two-traces.json',
-  'test/fixtures/http/anthropic-cache.jsonl',
-  'test/fixtures/cassettes/openai-chat-tool-retry.yaml',
-  'test/fixtures/codex/rollout-2025-09-20T10-00-00-0199b4a2-6c1e-7c52-9d6e-2f3a4b5c6d7e.jsonl',
-  'test/fixtures/mini-swe-agent/deepseek_chat_dev__sqlfluff__sqlfluff-2419.trimmed.traj.json',
-];
 
 describe.each(Object.keys(CACHES))('the %s cache, warm', (name) => {
   it('serves every run of every kept format with every field of the run read afresh, in the same order', async () => {
     const dir = tempDir();
-    for (const path of KEPT_FIXTURES) {
+    for (const path of SELF_CONTAINED_FIXTURES) {
       const fresh = await loadTraceFile(path);
       await loadTraceFile(path, { cache: CACHES[name]!(dir) });
       const warm = await loadTraceFile(path, { cache: CACHES[name]!(dir) });

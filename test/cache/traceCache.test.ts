@@ -8,20 +8,13 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SELF_CONTAINED_FIXTURES } from './fixtures.js';
 import { TraceFileCache } from '../../src/cache/traceCache.js';
 import { loadTraceFile, type RunsCache } from '../../src/import/index.js';
 import type { ReadLimits } from '../../src/io/limits.js';
 import type { Trace } from '../../src/trace/types.js';
 import { cli, tempDir } from '../cli/run.js';
 
-const SELF_CONTAINED_FIXTURES = [
-  'scenarios/long-exploration.jsonl',
-  'test/fixtures/otel/two-traces.json',
-  'test/fixtures/http/anthropic-cache.jsonl',
-  'test/fixtures/cassettes/openai-chat-tool-retry.yaml',
-  'test/fixtures/codex/rollout-2025-09-20T10-00-00-0199b4a2-6c1e-7c52-9d6e-2f3a4b5c6d7e.jsonl',
-  'test/fixtures/mini-swe-agent/deepseek_chat_dev__sqlfluff__sqlfluff-2419.trimmed.traj.json',
-];
 
 /** Reads `path` through the cache, noting whether the file itself was read. */
 async function readCached(cache: TraceFileCache, path: string, limits: Partial<ReadLimits> = {}): Promise<{ runs: Trace[]; readFile: boolean }> {

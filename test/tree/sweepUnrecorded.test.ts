@@ -12,17 +12,15 @@ import { VirtualClock } from '../../src/agent/clock.js';
 import { fileRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { defineSubagentTool } from '../../src/agent/subagent.js';
-import { defineTool } from '../../src/agent/tools.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { cli } from '../cli/run.js';
 import { answer, ScriptedModel, toolTurn } from '../agent/scripted.js';
+import { echo, usage } from './liveTreeParts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopcost-sweep-unrecorded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const prices = loadPriceTable();
-const echo = defineTool<{ i: number }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ i }) => String(i) });
-const usage = { inputTokens: 1000, outputTokens: 50 };
 
 /** main delegates twice to `researcher` (an echo step and an answer each), then answers; its sub-agents recorded only when `whole`. */
 async function liveTree(name: string, whole: boolean): Promise<string[]> {

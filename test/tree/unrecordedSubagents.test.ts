@@ -12,7 +12,6 @@ import { VirtualClock } from '../../src/agent/clock.js';
 import { fileRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { defineSubagentTool } from '../../src/agent/subagent.js';
-import { defineTool } from '../../src/agent/tools.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import { loadTraceFile } from '../../src/import/index.js';
@@ -21,13 +20,12 @@ import { sessionTrees } from '../../src/tree/group.js';
 import { replayTree } from '../../src/tree/replayTree.js';
 import { cli } from '../cli/run.js';
 import { answer, ScriptedModel, toolTurn } from '../agent/scripted.js';
+import { echo, usage } from './liveTreeParts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopcost-unrecorded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const prices = loadPriceTable();
-const echo = defineTool<{ i: number }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ i }) => String(i) });
-const usage = { inputTokens: 1000, outputTokens: 50 };
 
 /** main delegates three times to `researcher` (two echo steps and an answer each), then answers; sub-agents recorded only when `whole`. */
 async function liveTree(name: string, whole: boolean): Promise<{ files: string[]; liveCostPico: number }> {
