@@ -20,13 +20,18 @@ export interface SummaryRun extends CallsRun {
   deadline(): CallDeadline;
   /** The summary call was cut at its deadline: `what` is named in the detail of the timeout that stops the run. */
   cut(what: string): void;
+  /** What the run notes for its caller (AgentRunResult `notes`): a summary that answered no text. */
+  readonly notes: string[];
 }
 
 /**
  * The summary call the session found due (its brakes passed on its estimate), made through the model:
  * the prompt it replaces plus a request to summarise, capped at S tokens. Billed (not a step) as the
  * model reported its usage, by the one meter every call goes through — by the estimate, as replay bills
- * it, when the response reports no prompt size — and its text stands for the older steps from now on.
+ * it, when the response reports no prompt size — and its text stands for the older steps from now on. One
+ * that answers no text (none, or only blanks) replaces nothing: it is billed and recorded as a compaction
+ * call marked `unparseable`, the older steps are kept (as a replay of the recording keeps them, loop/summary.ts),
+ * the run notes it (`notes`), and no summary is made again before the next call (no call of summaries alone).
  * Its time (the loop's lap) is its own, recorded and counted at it, as a replay counts a recorded
  * compaction call's. Not retried: a failed summary call is paid as any failed call (what its error
  * reported, else nothing) and ends the run as a model that gave up; one its provider refused for its
@@ -56,9 +61,21 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
   } finally {
     deadline.end();
   }
-  billSummary(run, due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: run.lap() });
-  run.conversation.summarize(turn.text ?? '');
+  const text = turn.text ?? '';
+  const empty = text.trim() === '';
+  const steps = session.state.steps;
+  billSummary(run, due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: run.lap(), ...(empty ? { unparseable: true } : {}) });
+  if (empty) run.notes.push(emptySummaryNote(steps));
+  else run.conversation.summarize(text);
   return null;
+}
+
+/**
+ * What the run notes of a summary call answered with no text (after `steps` steps): billed and recorded (a
+ * compaction call marked unparseable), but nothing stands for the older steps, so they stay (loop/summary.ts).
+ */
+export function emptySummaryNote(steps: number): string {
+  return `the summary call after ${steps} ${steps === 1 ? 'step' : 'steps'} answered no text: the older steps were kept (nothing compacted); the call was billed and recorded`;
 }
 
 /** The summary call `due` failed with `error` (`cut`: its deadline fired): how the run goes on, if it does (null: the brakes before the next call stop it). */
@@ -84,5 +101,5 @@ function failedSummary(run: SummaryRun, due: SummaryDue, error: unknown, cut: bo
  */
 function billSummary(run: SummaryRun, due: SummaryDue, response: CallRecord): void {
   const { usage, costPico } = run.session.recordSummary(due, response);
-  run.recorder.call(billed({ type: 'call', ...billedFields(usage), latencyMs: response.latencyMs!, compaction: true, ...(response.failed ? { failed: response.failed } : {}) }, costPico));
+  run.recorder.call(billed({ type: 'call', ...billedFields(usage), latencyMs: response.latencyMs!, compaction: true, ...(response.unparseable ? { unparseable: true } : {}), ...(response.failed ? { failed: response.failed } : {}) }, costPico));
 }

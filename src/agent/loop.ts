@@ -24,7 +24,7 @@ import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
-import { billed, callRecordOf, endRecord, readableTurn } from './records.js';
+import { billed, callRecordOf, endRecord, readableTurn, withCallIds } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn, checkFailure } from './turnCheck.js';
 import { subagentOptions } from './subagentRun.js';
@@ -73,14 +73,15 @@ class AgentRun {
   private inFlight: InFlight | undefined; // The call whose tools are running (thrownRun.ts).
   /** What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns. */
   private thrown: { error: unknown } | undefined;
-  /** What a failed call needs of this run (failedCalls.ts). */
-  private readonly calls: CallsRun;
-  /** What the summary call needs of this run (liveSummary.ts). */
-  private readonly summaryRun: SummaryRun;
+  private readonly calls: CallsRun; // What a failed call needs of this run (failedCalls.ts).
+  private readonly summaryRun: SummaryRun; // What the summary call needs of this run (liveSummary.ts).
   /** The wait before a retry, counted as its failed call's time and not yet waited (retryWait). */
   private pendingWaitMs: number | undefined;
   /** The call a deadline cut (deadline.ts), named in the detail of the timeout that stops the run. */
   private cutOff: string | undefined;
+  /** The tool call ids the run used (records.ts withCallIds: a call sent without one is named apart from them); what it notes (AgentRunResult `notes`). */
+  private readonly callIds = new Set<string>();
+  private readonly notes: string[] = [];
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
@@ -99,7 +100,7 @@ class AgentRun {
     this.mark = checkedReading(options.clock.now());
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
     this.calls = { session: this.session, options, recorder: this.recorder, lap: () => this.lap(), aborted: () => this.aborted };
-    this.summaryRun = { ...this.calls, conversation: this.conversation, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what) };
+    this.summaryRun = { ...this.calls, conversation: this.conversation, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what), notes: this.notes };
   }
 
   async run(): Promise<AgentRunResult> {
@@ -122,7 +123,7 @@ class AgentRun {
     const outcome = this.session.finish(stop);
     this.member?.finish(this.session, outcome);
     this.recorder.end({ ...end, recordedCostUsd: picoToUsd(outcome.costPico) });
-    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) };
+    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}), ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) };
   }
 
   /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree, once the ones it started before have ended (TreeMember.inTurn); what it throws ends this run too (runTools). */
@@ -162,8 +163,7 @@ class AgentRun {
         const stop = (await this.retryWait()) ?? (await summarizeLive(this.summaryRun, summary));
         if (stop) return stop;
       }
-      // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a
-      // model call awaited between its gate and its bill, and its response comes after the brakes.
+      // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a model call awaited between its gate and its bill, and its response comes after the brakes.
       const view = session.prompt();
       const before = session.checkBeforeCall(view, this.member);
       if (before) return this.cutOff && before.reason === 'timeout' ? { ...before, detail: withCut(before.detail, this.cutOff) } : before;
@@ -199,7 +199,7 @@ class AgentRun {
         deadline.end();
       }
       retries = 0;
-      const stop = await this.step(readableTurn(checkedTurn(turn, options.model)), view);
+      const stop = await this.step(withCallIds(readableTurn(checkedTurn(turn, options.model)), session.state.calls, this.callIds), view);
       if (stop) return stop;
     }
   }

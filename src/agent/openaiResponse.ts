@@ -10,7 +10,8 @@
  *   (no `function`, no `function.name`)      (records.ts readableTurn), as it takes a nameless call
  *   `function.arguments` that is no string   its JSON text (absent: ''), as the loop reads any arguments
  *                                            (tools.ts parseArguments: null or a number is refused to the model)
- * A tool call without `type` is a function call: the API has no other type the loop offers tools of.
+ * A tool call without `type` is a function call: the API has no other type the loop offers tools of. One
+ * without an `id` is read with `""`, which the loop replaces by an id of its own (records.ts withCallIds).
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';

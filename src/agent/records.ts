@@ -34,6 +34,28 @@ export function readableTurn(turn: ModelTurn): ModelTurn {
   return { ...turn, toolCalls: [], marks: { unparseable: true } };
 }
 
+/**
+ * The tool calls a provider sent without an id (`""`, or none: openaiResponse.ts reads it as `""`) named
+ * `call_<call>_<j>` — the call's index among the run's calls (0-based, as its recording orders them) and the
+ * tool call's — as traceModel names a recorded one without an id; suffixed `_2`, `_3`, … past an id the run
+ * already used. `usedIds` holds the run's ids so far (this response's added). The conversation sent back
+ * (`tool_call_id`), the tools and the recording all take the turn so named, so a strict provider accepts the
+ * next request and a replay of the recording answers the same ids. A turn whose calls all have ids is as it was.
+ */
+export function withCallIds(turn: ModelTurn, callIndex: number, usedIds: Set<string>): ModelTurn {
+  for (const call of turn.toolCalls) if (call.id !== '') usedIds.add(call.id);
+  if (turn.toolCalls.every((call) => typeof call.id === 'string' && call.id !== '')) return turn;
+  const toolCalls = turn.toolCalls.map((call, j) => {
+    if (typeof call.id === 'string' && call.id !== '') return call;
+    const base = `call_${callIndex}_${j}`;
+    let id = base;
+    for (let n = 2; usedIds.has(id); n++) id = `${base}_${n}`;
+    usedIds.add(id);
+    return { ...call, id };
+  });
+  return { ...turn, toolCalls };
+}
+
 /** The response as a native call record (tool results filled in as the tools run; 0 for any that never ran). */
 export function callRecordOf(turn: ModelTurn, latencyMs: number): CallRecord {
   const record: CallRecord = { type: 'call', ...usageFields(turn.usage), outputTokens: turn.usage.outputTokens, latencyMs };

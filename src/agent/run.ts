@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brakeConfig } from '../brakes/config.js';
 import { countTokens } from '../import/tokenCount.js';
 import { agentLoop } from './loop.js';
-import { validateAgentOptions } from './validate.js';
+import { checkSummaryTrigger, strategyPlaceOf, validateAgentOptions } from './validate.js';
 import { withPartialRun, type ErrorWithPartialRun } from './thrownRun.js';
 import { UserError } from '../errors.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './types.js';
@@ -28,9 +28,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
   validateAgentOptions(options);
   const model = options.model.name;
+  const brakes = brakeConfig(options.brakes);
+  checkSummaryTrigger({ ...options, brakes }, strategyPlaceOf());
   return agentLoop({
     ...options,
-    brakes: brakeConfig(options.brakes),
+    brakes,
     clock: options.clock ?? systemClock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     countTokens: options.context.countTokens ?? ((text: string) => countTokens(text, model)),

@@ -10,17 +10,20 @@ import { brakeConfig } from '../brakes/config.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import type { TreeMember } from './subagent.js';
 import type { SubagentSpec } from './types.js';
-import { validateSubagentSpec } from './validate.js';
+import { checkSummaryTrigger, strategyPlaceOf, validateSubagentSpec } from './validate.js';
 
 /** `spec`'s run options under `parent`; `join` makes its member of the tree (called once the spec is valid). */
 export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions, join: (agentId: string) => TreeMember): ResolvedAgentOptions {
   validateSubagentSpec(spec);
+  const brakes = spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes);
+  const pricing = spec.pricing ?? parent.pricing;
+  checkSummaryTrigger({ context: spec.context, brakes, pricing }, strategyPlaceOf(spec.agentId));
   return {
     model: spec.model,
     tools: spec.tools ?? [],
-    brakes: spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes),
+    brakes,
     context: spec.context,
-    pricing: spec.pricing ?? parent.pricing,
+    pricing,
     ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
     ...(parent.signal === undefined ? {} : { signal: parent.signal }),
     ...(parent.cacheWrites === undefined ? {} : { cacheWrites: parent.cacheWrites }),

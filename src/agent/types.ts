@@ -251,6 +251,11 @@ export interface AgentRunResult extends RunOutcome {
   /** The model's last text (the final answer when the run completed). */
   finalText: string | null;
   messages: AgentMessage[];
+  /**
+   * What the run did otherwise than asked, in words, when anything: a summary call that answered no text (the
+   * older steps kept, nothing compacted; billed and recorded). Absent when there is nothing to note.
+   */
+  notes?: string[];
   /** When the run had sub-agent tools: the tree's totals, every agent, and the ones a brake stopped. */
   tree?: LiveTreeReport;
   /** A sub-agent's run: the name its tree gave this start (`researcher`, `researcher#2` for a second start). */

@@ -3,8 +3,13 @@
  * UserError with one issue per field), and the model is never called with options that would fail. The
  * rules for brakes, strategy, prices and limits are the ones every entry point uses (options/rules.ts).
  */
-import { filledBrakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { summaryTriggerTokens } from '../context/strategy.js';
 import { UserError, type InputIssue } from '../errors.js';
+import { brakeLimits, contextWindowTokens } from '../kernel/limits.js';
+import { flattenPrices } from '../kernel/prices.js';
+import { optionPlace, type NamedPlace } from '../options/given.js';
+import type { ModelPricing } from '../pricing/types.js';
 import { runBrakes } from '../tree/budget.js';
 import { BRAKE_KEYS, brakeIssues, countFromZeroIssue, isObject, modelNameIssue, objectIssue, OptionIssues, pricingIssue, shown, strategyIssues, subagentLimitIssues, tokensIssue, unknownKeyIssues, type Issue, type ListsEvery } from '../options/rules.js';
 import type { AgentContextOptions, AgentLoopOptions, RetryPolicy, SubagentSpec } from './types.js';
@@ -149,7 +154,7 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
  */
 export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
   const agentId = isObject(spec) && typeof spec.agentId === 'string' ? spec.agentId : '?';
-  const issues = new OptionIssues(`<sub-agent ${agentId} options>`);
+  const issues = new OptionIssues(subagentOptionsFile(agentId));
   const issue = issues.add;
   if (!objectIssue(issue, '', spec, '{ agentId, model, context }', true)) return issues.issues;
   unknownKeyIssues(issue, '', spec, SPEC_KEYS, 'sub-agent option', SPEC_ALIASES);
@@ -176,6 +181,26 @@ function treeTotalIssues(issue: Issue, brakes: Record<string, unknown>): void {
     const own = key === 'maxSteps' || key === 'maxCostPico' ? `; a sub-agent's own ${key === 'maxSteps' ? 'steps' : 'spend'}: subagentLimits.${key} on the root run` : '';
     issue(`brakes.${key}`, 'ignored_brake', "binds the tree's totals, not one sub-agent's calls: a sub-agent's brakes are its per-call ones", `set ${key} on the root run's brakes (it binds every agent of the tree)${own}`);
   }
+}
+
+/** Where a sub-agent's options are named: `<sub-agent researcher options>`. */
+const subagentOptionsFile = (agentId: string) => `<sub-agent ${agentId} options>`;
+
+/** Where a run's strategy was given: runAgentLoop's `context.strategy`, or (`agentId`) a sub-agent spec's. */
+export function strategyPlaceOf(agentId?: string): NamedPlace {
+  return agentId === undefined ? optionPlace('runAgentLoop', 'context.strategy') : { file: subagentOptionsFile(agentId), field: 'context.strategy' };
+}
+
+/**
+ * The strategy's summary trigger against the run's context window (the brake's when set, else the model's), by
+ * the rule its session holds it to (context/strategy.ts summaryTriggerTokens), refused before any call and named
+ * at `place`, where it was given (strategyPlaceOf): the session, knowing no place, would name the CLI's `--context`.
+ */
+export function checkSummaryTrigger(run: { context: AgentContextOptions; brakes: BrakeConfig; pricing: ModelPricing }, place: NamedPlace): void {
+  const strategy = run.context.strategy;
+  if (strategy?.summary === undefined) return;
+  const prices = flattenPrices(run.pricing);
+  summaryTriggerTokens(strategy, contextWindowTokens(brakeLimits(run.brakes, prices.contextWindow), prices), place);
 }
 
 export function validateSubagentSpec(spec: SubagentSpec): void {

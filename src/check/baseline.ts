@@ -8,17 +8,24 @@
  * labelled a price change. What else changed in a scenario since the baseline (its settings, models, run
  * counts: settingChanges.ts) is said beside its figures, and what to do to accept a change.
  */
-import { usdToPico } from '../money.js';
+import { refuseMovedBaseline } from './movedBaseline.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
-import { BASELINE_SCHEMA, figuresOf, plainPath, priceIdentity, type BaselineFigures, type BaselineFile, type PriceIdentity } from './baselineFile.js';
+import { BASELINE_SCHEMA, plainPath, priceIdentity, type BaselineFile, type PriceIdentity } from './baselineFile.js';
 import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
+import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
+import { figureRows, sameAgents } from './driftFigures.js';
 
 export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type BaselineFigures } from './baselineFile.js';
 
-export type DriftStatus = 'ok' | 'drift' | 'price change' | 'new' | 'gone';
+/**
+ * `noise`: past the tolerance, within what resampling the synthetic runs explains at 95% (no failure);
+ * `not held`: the largest cost of a run of a synthetic sample, reported, not judged; `not compared`: the
+ * total spend of different run counts (the mean per run is compared).
+ */
+export type DriftStatus = 'ok' | 'drift' | 'noise' | 'not held' | 'not compared' | 'price change' | 'new' | 'gone';
 
 export interface DriftRow {
   /** The scenario file as checked (`gone`: the baseline's file, from the working directory). */
@@ -36,6 +43,11 @@ export interface DriftRow {
   relativeChange?: number | null;
   /** Under a price change: the same, of `atBaselinePrices` (what a DRIFT there is). */
   relativeChangeAtBaselinePrices?: number | null;
+  /**
+   * With synthetic runs: the change resampling explains at 95% (noise.ts), in the figure's units (USD, a
+   * share); a change within it is no drift. null: a value is none. Absent where the runs replay exactly.
+   */
+  noise?: number | null;
   status: DriftStatus;
 }
 
@@ -58,33 +70,13 @@ export interface Drift {
   loopcost?: { baseline: string; now: string };
   /** Per scenario, what changed since the baseline: those with a change, and every one with a DRIFT (its changes may be none). */
   changes: ScenarioChanges[];
+  /** The scenarios whose synthetic runs are the very agents the baseline ran (driftFigures.ts sameAgents): judged without a noise band. Absent when none is. */
+  sameAgents?: string[];
+  /** The brakes the baseline had that are off now: each a failure (brakesRemoved.ts). Absent when none is. */
+  brakesRemoved?: BrakeRemoved[];
   rows: DriftRow[];
   /** What to do when a figure drifted, a scenario is new or gone: write the baseline again, and how. */
   hint?: string;
-}
-
-type FigureKind = 'rate' | 'usd';
-const FIGURES: readonly [string, FigureKind, (f: BaselineFigures) => number | null][] = [
-  ['completionRate', 'rate', (f) => f.completionRate],
-  ['falseStopRate', 'rate', (f) => f.falseStopRate],
-  ['wastedShare', 'rate', (f) => f.wastedShare],
-  ['costUsd', 'usd', (f) => f.costUsd],
-  ['costPerRunUsd.mean', 'usd', (f) => f.costPerRunUsd.mean],
-  ['costPerRunUsd.p50', 'usd', (f) => f.costPerRunUsd.p50],
-  ['costPerRunUsd.p95', 'usd', (f) => f.costPerRunUsd.p95],
-  ['costPerRunUsd.max', 'usd', (f) => f.costPerRunUsd.max],
-  ['costPerCompletedUsd', 'usd', (f) => f.costPerCompletedUsd],
-];
-
-function moved(kind: FigureKind, baseline: number | null, measured: number | null, tolerance: number): boolean {
-  if (baseline === null || measured === null) return baseline !== measured;
-  if (kind === 'usd') {
-    // Money in whole picodollars: at tolerance 0 a change of one picodollar is drift, in every figure alike.
-    const was = usdToPico(baseline);
-    return Math.abs(usdToPico(measured) - was) > tolerance * Math.abs(was);
-  }
-  // A tiny epsilon keeps a float's last bit from counting as drift at tolerance 0.
-  return Math.abs(measured - baseline) > tolerance + 1e-12;
 }
 
 function priceLabel(p: PriceIdentity): string {
@@ -122,36 +114,12 @@ function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFi
 }
 
 /** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new or gone. */
-function acceptHint(file: string, rows: readonly DriftRow[]): string | undefined {
+function acceptHint(file: string, rows: readonly DriftRow[], removed: readonly BrakeRemoved[]): string | undefined {
   const has = (status: DriftStatus) => rows.some((row) => row.status === status);
-  const why = [has('drift') ? 'accept an intended change' : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
+  const why = [has('drift') || removed.length > 0 ? `accept an intended change${removed.length > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
   if (why.length === 0) return undefined;
   const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
   return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
-}
-
-function statusOf(kind: FigureKind, values: { was: number | null; is: number | null; atBaseline?: number | null }, tolerance: number): DriftStatus {
-  if ('atBaseline' in values && moved(kind, values.was, values.atBaseline ?? null, tolerance)) return 'drift';
-  if (!moved(kind, values.was, values.is, tolerance)) return 'ok';
-  return 'atBaseline' in values ? 'price change' : 'drift';
-}
-
-/** `relativeChange`: (is − was) / was, null when either is none or was is 0 and is is not. */
-function relativeChange(was: number | null, is: number | null): number | null {
-  if (was === null || is === null) return null;
-  if (was === 0) return is === 0 ? 0 : null;
-  return (is - was) / Math.abs(was);
-}
-
-function figureRows(check: ScenarioCheck, before: BaselineFigures, args: { tolerance: number; atBaselinePrices?: ScenarioCheck }): DriftRow[] {
-  const figures = figuresOf(check.metrics);
-  const then = args.atBaselinePrices === undefined ? undefined : figuresOf(args.atBaselinePrices.metrics);
-  return FIGURES.map(([figure, kind, value]) => {
-    const values = { was: value(before), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
-    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(values.was, values.atBaseline ?? null) };
-    const change = { relativeChange: relativeChange(values.was, values.is), ...atBaselinePrices };
-    return { scenario: check.source, figure, baseline: values.was, measured: values.is, ...change, status: statusOf(kind, values, args.tolerance) };
-  });
 }
 
 /** Every figure of every scenario against the baseline's; the baseline's scenarios not checked are `gone`. */
@@ -160,6 +128,8 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
   const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
   const rows: DriftRow[] = [];
   const changes: ScenarioChanges[] = [];
+  const removed: BrakeRemoved[] = [];
+  const paired: string[] = [];
   let added = 0;
   checks.forEach((check, i) => {
     const before = baseline.scenarios.find((entry) => matches(entry, check));
@@ -169,12 +139,16 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
       return;
     }
     const atBaselinePrices = args.priceChange?.atBaselinePrices[i];
-    const figures = figureRows(check, before.figures, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
+    const figures = figureRows(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
     rows.push(...figures);
+    removed.push(...brakesRemoved(before, check));
+    if (sameAgents(atBaselinePrices ?? check, before)) paired.push(check.source);
     const changed = scenarioChanges(before, check, modelsOf(before, baseline));
     if (changed.length > 0 || figures.some((row) => row.status === 'drift')) changes.push({ scenario: check.source, changes: changed });
   });
   const gone = baseline.scenarios.filter((entry) => !checks.some((check) => matches(entry, check)));
+  // (Format 1 keyed scenarios as given, from the directory the check ran in: it says how to renew it.)
+  if (!formatOne) refuseMovedBaseline({ file: args.file, matched: baseline.scenarios.length - gone.length, gone: gone.map((entry) => args.keys.pathOf(entry.source)), checked: checks.map((check) => check.source) });
   for (const entry of gone) rows.push({ scenario: formatOne ? entry.source : args.keys.pathOf(entry.source), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
   const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(priceIdentity(args.prices)) };
   const tableChanged = tables.baseline !== tables.now;
@@ -189,8 +163,10 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
     ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),
     changes,
+    ...(paired.length === 0 ? {} : { sameAgents: paired }),
+    ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
     rows,
-    ...withHint(acceptHint(args.file, rows)),
+    ...withHint(acceptHint(args.file, rows, removed)),
   };
 }
 

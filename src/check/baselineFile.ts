@@ -23,6 +23,7 @@ import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
 import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
+import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import type { ScenarioCheck } from './run.js';
 import { requireStrings } from '../options/textArguments.js';
 
@@ -59,6 +60,16 @@ const figuresSchema = z
   })
   .superRefine(overRuns);
 
+/** Half of each figure's 95% bootstrap interval over the synthetic runs (noise.ts): what resampling explains of a change. */
+const noiseSchema = z.strictObject({
+  completionRate: z.number().min(0).max(1),
+  falseStopRate: shareOrNull,
+  wastedShare: z.number().min(0).max(1),
+  costUsd: z.number().nonnegative(),
+  costPerRunUsd: z.strictObject({ mean: runUsd, p50: runUsd, p95: runUsd }),
+  costPerCompletedUsd: z.number().nonnegative().nullable(),
+});
+
 /** The fields every format has; `costs`: the unit a run's cost range is held in (expectations, baselineExpectations.ts). */
 function commonFields(costs: 'usd' | 'pico') {
   return {
@@ -76,6 +87,10 @@ function commonFields(costs: 'usd' | 'pico') {
           recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
           seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
           figures: figuresSchema,
+          // With synthetic runs: the noise of each figure (noise.ts), the band a drift is judged beyond; absent in files written before.
+          noise: noiseSchema.optional(),
+          // With synthetic runs: which agents they were (noise.ts sampleKey); the same agents now are judged without a band.
+          sample: z.string().optional(),
           // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
           expectations: z.record(z.string(), z.unknown()),
         })
@@ -85,7 +100,8 @@ function commonFields(costs: 'usd' | 'pico') {
 }
 
 const baselineSchema = z.discriminatedUnion('baseline', [
-  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA), ...commonFields('usd'), models: z.array(priceRowSchema) }),
+  // `tree`: written by check --tree, each session tree one run (baselineTree.ts); absent: each run on its own.
+  z.strictObject({ baseline: z.literal(BASELINE_SCHEMA), ...commonFields('usd'), models: z.array(priceRowSchema), tree: z.literal(true).optional() }),
   z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V2), ...commonFields('pico'), models: z.array(priceRowSchema) }),
   z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V1), ...commonFields('pico') }),
 ]);
@@ -120,8 +136,11 @@ export function priceIdentity(source: PriceSource): PriceIdentity {
   };
 }
 
-function settingsRecord(settings: ReportSettings): Record<string, string> {
-  return { ...settings };
+/** The settings a scenario was checked under as its baseline stores them: the report's, and under --tree the per-agent limits (`subagent`). */
+export function storedSettings(check: Pick<ScenarioCheck, 'settings' | 'tree'>): Record<string, string> {
+  const settings: Record<string, string> = { ...(check.settings as ReportSettings & Record<string, string>) };
+  if (check.tree !== undefined) settings.subagent = check.tree.subagentLimits;
+  return settings;
 }
 
 export interface BaselineWriting {
@@ -140,19 +159,28 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
     loopcost: args.version,
     prices: priceIdentity(args.prices),
     models: [...args.models],
+    // Judged as session trees (check --tree): a later check compares with it only so (baselineTree.ts).
+    ...(checks.some((check) => check.tree !== undefined) ? { tree: true as const } : {}),
     scenarios: checks.map((check) => ({
       source: args.scenarioKey(check.source),
       name: check.name,
-      settings: settingsRecord(check.settings),
+      settings: storedSettings(check),
       models: check.models,
       syntheticRuns: check.syntheticRuns,
       recordedRuns: check.recordedRuns,
       ...(check.seed === undefined ? {} : { seed: check.seed }),
       figures: figuresOf(check.metrics),
+      ...noiseField(check),
       expectations: Object.fromEntries(check.results.map((result) => [result.expectation, result.measured])),
     })),
   };
   return JSON.stringify(file, null, 2) + '\n';
+}
+
+function noiseField(check: ScenarioCheck): { noise?: FigureNoise; sample?: string } {
+  const noise = scenarioNoise(check);
+  const sample = scenarioSample(check);
+  return { ...(noise === undefined ? {} : { noise }), ...(sample === undefined ? {} : { sample }) };
 }
 
 /** A path as collected, `./` and doubled slashes dropped: `./scenarios//x.yaml` is `scenarios/x.yaml`. */

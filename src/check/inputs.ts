@@ -6,6 +6,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import { COMMAND_LINE_CONTEXT, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
+import { refuseSameNames } from './scenarioNames.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { collectEachInput, collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
@@ -120,8 +121,10 @@ export function loadCheckInputsAsCommand(scenarioFiles: readonly string[], overr
 function checkInputsOf(scenarioFiles: readonly string[], overrides: ScenarioOverrides, read: { skipBad?: boolean; entry?: string }): CheckInput[] {
   const { entry } = read;
   const contextPlace = entry === undefined ? COMMAND_LINE_CONTEXT : argumentPlace(entry, 'overrides.contextFlags.context');
-  return scenarioFiles.map((file) => {
-    const scenario = loadAnyScenarioFile(file);
+  const scenarios = scenarioFiles.map(loadAnyScenarioFile);
+  // Two of one name could not be told apart in the report or JUnit: refused before their traces are found (scenarioNames.ts).
+  refuseSameNames(scenarios);
+  return scenarios.map((scenario) => {
     const traces = resolveTraceInputs(scenario, read);
     const settings = entry === undefined ? scenarioSettings(scenario, overrides) : asOverridesGiven((field) => argumentPlace(entry, field), () => scenarioSettings(scenario, overrides));
     const cacheChosen = overrides.contextFlags?.cache ?? scenario.context?.cache;

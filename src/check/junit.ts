@@ -7,6 +7,8 @@
 import type { Drift, DriftRow } from './baseline.js';
 import { dropReason, driftDirection, driftValue, droppedBelowBaseline, toleranceText, type CheckReport } from './report.js';
 import { changesText } from './settingChanges.js';
+import { removedText, type BrakeRemoved } from './brakesRemoved.js';
+import { beyondNoiseText, quietStatusText } from './noiseText.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -18,13 +20,14 @@ export function xmlText(text: string): string {
 
 interface Case {
   name: string;
-  failure?: { message: string; text: string };
+  /** `type`: `expectation` (a bound), `drift` (a baseline figure), `gone` (a baseline scenario not checked), `brake` (a brake the baseline had, now off). */
+  failure?: { message: string; text: string; type?: string };
   note?: string;
 }
 
 function testcase(suite: string, c: Case): string {
   const open = `    <testcase classname="${xmlText(suite)}" name="${xmlText(c.name)}"`;
-  if (c.failure) return `${open}>\n      <failure type="expectation" message="${xmlText(c.failure.message)}">${xmlText(c.failure.text)}</failure>\n    </testcase>\n`;
+  if (c.failure) return `${open}>\n      <failure type="${c.failure.type ?? 'expectation'}" message="${xmlText(c.failure.message)}">${xmlText(c.failure.text)}</failure>\n    </testcase>\n`;
   if (c.note) return `${open}>\n      <system-out>${xmlText(c.note)}</system-out>\n    </testcase>\n`;
   return `${open}/>\n`;
 }
@@ -59,16 +62,24 @@ function driftCase(row: DriftRow, drift: Drift): Case {
     const changed = changedText(row, drift);
     const direction = driftDirection(row);
     const drop = droppedBelowBaseline(row) ? `${dropReason([row.figure])}\n` : '';
-    return { name, failure: { message: `drift${direction === '' ? '' : ` ${direction}`}: ${message}; ${changed}`, text: `${row.scenario}\n${message}\n${changed}\n${drop}${hint}` } };
+    return { name, failure: { type: 'drift', message: `drift${direction === '' ? '' : ` ${direction}`}: ${message}; ${changed}`, text: `${row.scenario}\n${message}${beyondNoiseText(row)}\n${changed}\n${drop}${hint}` } };
   }
   if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };
+  if (row.status === 'noise' || row.status === 'not held' || row.status === 'not compared') return { name, note: `${quietStatusText(row, driftDirection(row))}: ${message}` };
   return row.status === 'new' ? { name, note: `new: not in the baseline (not a failure)\n${hint}` } : { name };
+}
+
+/** A brake the baseline had that is off now: a failure, as in the report. */
+function brakeCase(removed: BrakeRemoved, drift: Drift): Case {
+  const message = `brake removed: ${removedText([removed])}, off now`;
+  const hint = `a brake the baseline had is off: the runs at hand may not reach it, the next one may; if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  return { name: `baseline brake ${removed.setting === 'brakes' ? '' : `${removed.setting} `}${removed.brake}`, failure: { type: 'brake', message, text: `${removed.scenario}\n${message}\n${hint}\n` } };
 }
 
 /** A baseline scenario this check did not run: a failure, as in the report. */
 function goneCase(row: DriftRow, drift: Drift): Case {
   const message = `${row.scenario}: in the baseline, not checked`;
-  return { name: row.scenario, failure: { message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline ${drift.file}\n` } };
+  return { name: row.scenario, failure: { type: 'gone', message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline ${drift.file}\n` } };
 }
 
 export function renderJunit(report: CheckReport): string {
@@ -81,6 +92,7 @@ export function renderJunit(report: CheckReport): string {
     });
     const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];
     for (const row of rows) cases.push(driftCase(row, drift!));
+    for (const removed of drift?.brakesRemoved?.filter((r) => r.scenario === scenario.source) ?? []) cases.push(brakeCase(removed, drift!));
     suites.push(suite({ name: scenario.name, file: scenario.source }, cases));
   }
   const gone = drift?.rows.filter((row) => row.status === 'gone') ?? [];

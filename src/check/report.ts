@@ -19,6 +19,7 @@ import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
 import { signedPercentText, signedPointsText, styledPercentText } from '../report/percentText.js';
 import { checkPercent } from './evaluate.js';
+import { brakesRemovedLines, noiseLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
@@ -36,7 +37,7 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
   const expectations = args.scenarios.reduce((n, s) => n + s.results.length, 0);
   const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
   // A figure past the tolerance fails, and so does a baseline scenario this check did not run.
-  const drifted = args.drift?.rows.some((row) => row.status === 'drift' || row.status === 'gone') ?? false;
+  const drifted = (args.drift?.rows.some((row) => row.status === 'drift' || row.status === 'gone') ?? false) || (args.drift?.brakesRemoved?.length ?? 0) > 0;
   return {
     tool: { name: 'loopcost', version: args.version },
     passed: failed === 0 && !drifted,
@@ -109,7 +110,7 @@ function driftCells(row: DriftRow, repriced: boolean): Cell[] {
     driftValue(row, row.baseline),
     driftValue(row, row.measured),
     ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : row.status,
+    row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : quietStatusText(row, driftDirection(row)),
   ];
 }
 
@@ -187,6 +188,7 @@ export function dropNote(drift: Drift): string | undefined {
 function driftNotes(drift: Drift, width: number): string {
   const drop = dropNote(drift);
   let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
+  for (const line of [...brakesRemovedLines(drift), ...noiseLines(drift), ...sameAgentsLines(drift)]) text += labelledLine(printableText(line), width);
   text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
@@ -221,7 +223,7 @@ function baselineVerdict(drift: Drift | undefined): string {
   const drifted = drift.rows.filter((row) => row.status === 'drift').length;
   const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
   const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
-  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted`;
+  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}`;
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {

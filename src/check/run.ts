@@ -20,6 +20,7 @@ import { requireCheckArguments } from '../options/entryArguments.js';
 import { subagentLimitsSpec } from '../report/settings.js';
 import type { UnrecordedInTree } from '../report/warnings.js';
 import { treeRuns, type CheckTree } from './treeRuns.js';
+import { keepRuns } from './noise.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -143,7 +144,7 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
   const { scenario, settings } = input;
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;
   const strategy = strategyTotals(runs.map((run) => run.run));
-  return {
+  const check: ScenarioCheck = {
     source: scenario.source,
     name: scenario.name ?? scenario.source,
     settings: reportSettings({
@@ -163,4 +164,7 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),
     ...(checked.tree === undefined || traces.length === 0 ? {} : { tree: trees }),
   };
+  // The runs kept for the noise of its figures, drawn when a baseline is written or compared (noise.ts).
+  keepRuns(check, runs, settings.seed);
+  return check;
 }

@@ -4,7 +4,7 @@
  * model runs were re-priced as), the models its runs were priced at, its run counts and seed, the
  * expectations it holds. A drift is said with these: why a figure moved, not only that it did.
  */
-import type { BaselineScenario } from './baselineFile.js';
+import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 
 export interface SettingChange {
@@ -26,10 +26,10 @@ export interface ScenarioChanges {
 const NONE = 'none';
 
 /** The settings a baseline stores (ReportSettings), in the settings line's order, each as the report names it. */
-const SETTING_NAMES: Record<string, string> = { brakes: 'brakes', context: 'context', toolResultCap: 'tool-result-cap', cache: 'cache', latency: 'latency', model: 're-priced as' };
+const SETTING_NAMES: Record<string, string> = { brakes: 'brakes', context: 'context', toolResultCap: 'tool-result-cap', cache: 'cache', latency: 'latency', model: 're-priced as', subagent: 'per-agent limits' };
 
 /** `max-steps=12,max-repeat=3` → its parts; undefined for a text that is not such a list (`as recorded`). */
-function flagParts(text: string): (readonly [string, string])[] | undefined {
+export function flagParts(text: string): (readonly [string, string])[] | undefined {
   if (text === NONE) return [];
   const parts = text.split(',').map((part) => {
     const at = part.indexOf('=');
@@ -90,7 +90,7 @@ function expectationChanges(before: BaselineScenario, check: ScenarioCheck): Set
  */
 export function scenarioChanges(before: BaselineScenario, check: ScenarioCheck, baselineModels: readonly string[] | undefined): SettingChange[] {
   const models = baselineModels === undefined ? [] : settingChange('model', baselineModels.join(', ') || NONE, check.models.join(', ') || NONE);
-  return [...settingsChanges(before.settings, { ...check.settings }), ...models, ...runChanges(before, check), ...expectationChanges(before, check)];
+  return [...settingsChanges(before.settings, storedSettings(check)), ...models, ...runChanges(before, check), ...expectationChanges(before, check)];
 }
 
 /** `brakes: max-repeat 3 → 10; model: gpt-4o-mini → gpt-4.1-mini`. */

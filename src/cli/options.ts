@@ -33,11 +33,11 @@ export type RunsKind = 'runs' | 'curve';
 /** `--context` and `--cache` defaults by what a command does with a scenario file's own (a sweep's configurations are the grid and the flags, for every input). */
 const CONTEXT_DEFAULTS: Record<RunsKind | 'sweep', { context: string; cache: string }> = {
   runs: { context: "full; for a scenario file's runs, the file's own context.context, else full", cache: "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones" },
-  sweep: { context: "full, for every input (a scenario file's own context is not used: give it here or as a --grid axis)", cache: "as recorded for recorded traces, off for synthetic ones (a scenario file's own cache is not used: give it here or as a --grid axis)" },
+  sweep: { context: "full; for a scenario file's runs, the file's own context.context, else full (a --grid axis gives each configuration its own)", cache: "for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones (a --grid axis gives each configuration its own)" },
   curve: { context: 'full', cache: 'off' },
 };
 
-/** `kind` 'sweep': sweep and calibrate, whose configurations replace a scenario file's context and cache. */
+/** `kind` 'sweep': sweep and calibrate, whose configurations take a scenario file's context and cache unless a flag or a grid axis gives them. */
 export function addContextOptions(command: Command, kind: RunsKind | 'sweep' = 'runs'): Command {
   const defaults = CONTEXT_DEFAULTS[kind];
   return command

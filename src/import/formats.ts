@@ -68,20 +68,29 @@ export function looksLikeExchangeLine(obj: unknown): boolean {
   return isJsonObject(obj) && isJsonObject(obj.request) && 'response' in obj;
 }
 
-/** Cheap check on the parsed JSON: a mini-swe-agent trajectory (top-level `messages` + `info`). */
+/**
+ * Cheap check on the parsed JSON: a mini-swe-agent trajectory (top-level `messages` + `info`). One that
+ * names itself (`trajectory_format: mini-swe-agent-…`), or holds `messages` beside mini-swe-agent's `info`,
+ * is one whatever those fields hold: its reader names a broken one (`messages: null`).
+ */
 export function looksLikeMiniSweAgent(parsed: unknown): boolean {
-  if (!isJsonObject(parsed) || !Array.isArray(parsed.messages) || !isJsonObject(parsed.info)) return false;
+  if (!isJsonObject(parsed)) return false;
   const format = parsed.trajectory_format;
   if (typeof format === 'string') return format.startsWith('mini-swe-agent');
+  if (!('messages' in parsed) || !isJsonObject(parsed.info) || looksLikeSweAgent(parsed)) return false;
   return 'mini_version' in parsed.info || isJsonObject(parsed.info.model_stats);
 }
 
-/** Cheap check on the parsed JSON: top-level `trajectory` and `history` arrays and an `info` object. */
+/**
+ * Cheap check on the parsed JSON: top-level `trajectory` and `history` (one of them an array; its reader
+ * names the other when broken) and an `info` object.
+ */
 export function looksLikeSweAgent(parsed: unknown): boolean {
   return (
     isJsonObject(parsed) &&
-    Array.isArray(parsed.trajectory) &&
-    Array.isArray(parsed.history) &&
+    'trajectory' in parsed &&
+    'history' in parsed &&
+    (Array.isArray(parsed.trajectory) || Array.isArray(parsed.history)) &&
     isJsonObject(parsed.info) &&
     !Array.isArray(parsed.messages)
   );

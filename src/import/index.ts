@@ -5,6 +5,7 @@
  * rollouts. Detection is light (src/import/formats.ts); the importer of the detected format is loaded then.
  * The synchronous `importText` is in importText.ts (it loads every importer).
  */
+import { refuseWideText } from '../io/inputErrors.js';
 import { readLimits, type ReadLimits } from '../io/limits.js';
 import { openInput, type OpenedInput } from '../io/openInput.js';
 import type { RangeRead } from '../io/byteRangeTypes.js';
@@ -72,6 +73,7 @@ async function* readTraceFile(path: string, limits: ReadLimits, told: { formatSe
   const { formatSeen } = told;
   const input = await openInput(path, limits);
   try {
+    refuseWideText(input.head, input.label);
     const format = lineFormat(new TextDecoder('utf-8').decode(input.head));
     if (format !== undefined) formatSeen?.(format);
     if (format === 'native') {

@@ -88,6 +88,11 @@ export class TraceInputs {
     return new TraceInputs(files, { ...options, unread, broughtIn });
   }
 
+  /** The files a directory or glob brought in, each with that directory or glob as given (absent: every file was named on its own). */
+  get broughtIn(): BroughtIn | undefined {
+    return this.options.broughtIn;
+  }
+
   /** How many inputs there are: the files read and the entries never opened. */
   get inputCount(): number {
     return this.files.length + this.unread.length;

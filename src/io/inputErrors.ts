@@ -55,6 +55,37 @@ export function binaryFile(path: string, line?: number): UserError {
   return new UserError({ file: path, ...(line === undefined ? {} : { line }), code: 'binary', message: 'is a binary file, not a trace', hint: 'pass JSONL, JSON, YAML cassettes or their .gz' });
 }
 
+/**
+ * The encoding the first bytes of a file show when it is UTF-16 or UTF-32 text (what Windows PowerShell 5's
+ * `>` writes): its byte-order mark, or for UTF-16 without one, ASCII characters each followed (or, big-endian,
+ * preceded) by a zero byte. Undefined for anything else (UTF-8, with or without its mark, included).
+ */
+export function wideTextEncoding(head: Uint8Array): 'UTF-16' | 'UTF-32' | undefined {
+  const [a, b, c, d] = [head[0], head[1], head[2], head[3]];
+  if (a === 0xff && b === 0xfe) return c === 0 && d === 0 ? 'UTF-32' : 'UTF-16';
+  if (a === 0xfe && b === 0xff) return 'UTF-16';
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return 'UTF-32';
+  const ascii = (x: number | undefined): boolean => x !== undefined && x > 0 && x < 0x80;
+  if ((ascii(a) && b === 0 && ascii(c) && d === 0) || (a === 0 && ascii(b) && c === 0 && ascii(d))) return 'UTF-16';
+  return undefined;
+}
+
+/** A file of UTF-16 or UTF-32 text (wideTextEncoding), which no reader takes: every input is UTF-8. */
+export function wideText(path: string, encoding: 'UTF-16' | 'UTF-32'): UserError {
+  return new UserError({
+    file: path,
+    code: 'bad_encoding',
+    message: `is ${encoding} text: save it as UTF-8`,
+    hint: `loopcost reads UTF-8 only: convert it (\`iconv -f ${encoding} -t UTF-8\`), or write it as UTF-8 (in Windows PowerShell 5, \`| Out-File -Encoding utf8\` instead of \`>\`)`,
+  });
+}
+
+/** Refuses `bytes`, the start of `path`'s (decompressed) content, when they are UTF-16 or UTF-32 text. */
+export function refuseWideText(bytes: Uint8Array, path: string): void {
+  const encoding = wideTextEncoding(bytes);
+  if (encoding !== undefined) throw wideText(path, encoding);
+}
+
 export function badEncoding(path: string, line?: number): UserError {
   return new UserError({ file: path, ...(line === undefined ? {} : { line }), code: 'bad_encoding', message: 'is not valid UTF-8 text', hint: 'traces must be UTF-8' });
 }

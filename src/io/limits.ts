@@ -125,5 +125,8 @@ function nestsPast(value: unknown, depth: number, maxDepth: number): boolean {
   return false;
 }
 
+/** Most steps a scenario's `hardCapSteps` may set (no synthetic run goes past its cap). */
+export const MAX_HARD_CAP_STEPS = 1_000_000;
+
 /** Most runs a scenario is run for (--runs, or a scenario file's `runs`). */
 export const MAX_SCENARIO_RUNS = 10_000_000;

@@ -10,9 +10,10 @@
  * lines costs a byte scan, not a billion strings.
  */
 import { UserError } from '../errors.js';
-import { badEncoding, binaryFile, recordTooLarge } from './inputErrors.js';
+import { badEncoding, binaryFile, recordTooLarge, refuseWideText } from './inputErrors.js';
 import { readLimits, type ReadLimits } from './limits.js';
 import { openInput, type OpenedInput, type OpenOptions } from './openInput.js';
+import { oversizedDocument } from './oversizedDocument.js';
 
 export interface SourceLine {
   /** 1-based. */
@@ -248,12 +249,12 @@ export async function* readLines(path: string, limits: Partial<ReadLimits> = {},
  * byte of the rest is read); a binary file or invalid UTF-8 is a user error naming the file.
  */
 export async function readDocument(input: OpenedInput, limits: ReadLimits): Promise<string> {
-  if (input.plainSize !== undefined && input.plainSize > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
+  if (input.plainSize !== undefined && input.plainSize > limits.maxLineBytes) throw await oversizedDocument([], input, limits.maxLineBytes);
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of input.chunks) {
     total += chunk.length;
-    if (total > limits.maxLineBytes) throw recordTooLarge(input.label, undefined, limits.maxLineBytes);
+    if (total > limits.maxLineBytes) throw await oversizedDocument([...chunks, chunk], input, limits.maxLineBytes);
     // Every chunk but the last is kept past the read after next: a copy, when that read reuses its memory.
     if (input.reusesChunks && chunks.length > 0) chunks.push(Buffer.from(chunks.pop()!));
     chunks.push(chunk);
@@ -261,8 +262,10 @@ export async function readDocument(input: OpenedInput, limits: ReadLimits): Prom
   return decodeDocument(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), input.label, limits);
 }
 
+
 /** Bytes of a whole document as text: a binary file, invalid UTF-8 or a text too long for one string is a user error. */
 export function decodeDocument(bytes: Buffer, label: string, limits: ReadLimits): string {
+  refuseWideText(bytes, label);
   if (bytes.includes(0)) throw binaryFile(label);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -33,6 +33,16 @@ export function cutToolCall(name: string): string {
   return `tool call ${name} in flight was cut off at the deadline`;
 }
 
+/**
+ * What a failed model call (`status`: its HTTP status, when it has one) the run stopped after is named in the
+ * timeout's detail: its retry was never made — the loop counts the wait before a retry (the back-off, or the
+ * provider's Retry-After) as the failed call's time, and a wait that would end past the timeout is not waited
+ * (agent/retryWait.ts pendingRetryWait); a replay stops before the call after it, on the time recorded.
+ */
+export function notRetriedCall(status: number | undefined): string {
+  return `failed model call${status === undefined ? '' : ` (${status})`} was not retried: its retry would start past the timeout (the wait before it counted in the run's time)`;
+}
+
 /** What a tool call's record says when it threw its deadline's own reason (agent/tools.ts words a throw `name: message`; deadline.ts DeadlineError). */
 export const CUT_TOOL_ERROR = `TimeoutError: ${CUT_MESSAGE}`;
 
@@ -51,6 +61,7 @@ export interface TimeoutAt {
  * What a timeout's detail names of the last call before it ('' for nothing), as its record shows (`summary`:
  * a summary call, as a live loop's is before it is recorded a compaction call; `at`: the run's time then):
  * - a model or summary call recorded failed with CUT_MESSAGE: cut;
+ * - a model call recorded failed otherwise (no summary call, no refusal): its retry not made (notRetriedCall);
  * - a tool call the run stopped inside (the last one it reached, the ones after it `unreached`), or its
  *   call's last that threw its deadline's reason (CUT_TOOL_ERROR): cut. (A recording its AbortSignal stopped
  *   ends before any brake, kernel/gaveUp.ts: a timeout never follows its aborted call);
@@ -60,7 +71,7 @@ export interface TimeoutAt {
  */
 export function timeoutWords(call: CallRecord | undefined, summary: boolean, at: TimeoutAt): string {
   if (call === undefined) return '';
-  if (call.failed?.message === CUT_MESSAGE) return summary ? CUT_SUMMARY_CALL : CUT_MODEL_CALL;
+  if (call.failed !== undefined) return failedCallWords(call, summary);
   const reached = runsTools(call) ? reachedToolCalls(call) : 0;
   if (reached === 0) return '';
   const last = call.toolCalls![reached - 1]!;
@@ -68,4 +79,16 @@ export function timeoutWords(call: CallRecord | undefined, summary: boolean, at:
   const ranMs = last.latencyMs;
   if (last.error !== undefined || ranMs === undefined) return '';
   return timedOut(at.elapsedMs, at.timeoutMs) && !timedOut(at.elapsedMs - ranMs, at.timeoutMs) ? ranPastToolCall(last.name) : '';
+}
+
+/**
+ * What a timeout's detail names of a failed call just before it, from its record alone (`summary`: a summary
+ * call's): cut at the deadline (CUT_MESSAGE), or a model call's retry not made (notRetriedCall); '' for a
+ * failed summary call or a refusal. timeoutWords' first rule, and all a tree's timeout names of the agent's
+ * last call (tree/budget.ts: the tree's time is not the run's, so the tool-call rules are the run's own).
+ */
+export function failedCallWords(call: CallRecord | undefined, summary: boolean): string {
+  if (call?.failed === undefined) return '';
+  if (call.failed.message === CUT_MESSAGE) return summary ? CUT_SUMMARY_CALL : CUT_MODEL_CALL;
+  return summary || call.failed.contextLengthExceeded !== undefined ? '' : notRetriedCall(call.failed.status);
 }

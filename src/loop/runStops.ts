@@ -8,7 +8,7 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { Fact, stopOf } from '../kernel/describe.js';
 import { Limit, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import { timeoutWords } from '../kernel/cutWords.js';
+import { failedCallWords, timeoutWords } from '../kernel/cutWords.js';
 import type { CallRecord } from '../trace/types.js';
 
 /** The figures a stop is told with: a run's (BrakeState), or a tree's or an agent's totals (no backtracks: 0). */
@@ -46,6 +46,11 @@ export class RunStops {
       label = timeoutWords(this.lastCall, this.lastIsSummary, { elapsedMs: this.state.elapsedMs, timeoutMs: this.limits[Limit.TimeoutMs]! });
     }
     return toldStop(code, this.limits, { facts: this.facts, figures: this.state, label });
+  }
+
+  /** What a tree's timeout before the run's next call names of its last call, when that failed (kernel/cutWords.ts failedCallWords). */
+  failedCallWords(): string {
+    return failedCallWords(this.lastCall, this.lastIsSummary);
   }
 
   /** The run made `call` (recorded, or as its record will be once its tool calls are over; `summary`: a summary call). */

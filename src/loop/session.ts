@@ -100,7 +100,7 @@ export class LoopSession {
    */
   summaryDue(tree?: TreeCheck): SummaryDue | null {
     const { context, state } = this;
-    if (!context.summaryDue(this.overheadTokens)) return null;
+    if (!context.summaryDue(this.overheadTokens) || this.summaries.summaryHeld(state.calls)) return null;
     const size: SummaryCallSize = { prices: this.summaries.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput, cacheWrites: this.cacheWrites };
     const mayRun = summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, size));
     return mayRun && (tree === undefined || tree.summaryMayRun(this, size)) ? { view: context.view(), size } : null;
@@ -182,6 +182,11 @@ export class LoopSession {
    */
   checkBeforeCall(view: PromptView, tree?: TreeCheck): Stop | null {
     return tree?.check(this, view) ?? this.ownCheckBeforeCall(view);
+  }
+
+  /** What a tree's timeout before the next call names of the run's last call, when that failed (cut, or not retried: kernel/cutWords.ts). */
+  failedCallWords(): string {
+    return this.stops.failedCallWords();
   }
 
   private ownCheckBeforeCall(view: PromptView): Stop | null {

@@ -49,6 +49,8 @@ export interface SummaryRun {
 export class SummaryCalls {
   private readonly settings: MeterSettings;
   private readonly out = new Float64Array(Metered.Size);
+  /** The run's call count right after a summary call that answered no text (-1: none): no other is due before the next call. */
+  private emptyAtCalls = -1;
 
   /** `run`: the run's meter settings; `prices`: the summary model's (the run's unless `summary:…,model=X`); `into`: the run paid. */
   constructor(
@@ -63,11 +65,14 @@ export class SummaryCalls {
    * The summary call `due` was made: a model call among the run's `calls` (a failed one among its failed calls), as
    * its recording's compaction call is in a replay; paid — not a step — as `response` reports it (meter); unless it
    * failed, the prompt becomes system + goal + the summary (its output as billed: reported, else S) + the last K steps.
+   * One that answered no text (a live loop's, recorded `unparseable`: agent/liveSummary.ts) replaces nothing: the
+   * steps are kept, as after a failed one, and no summary call is due again before the run's next call (summaryHeld).
    */
   record(due: SummaryDue, response: CallRecord | null): MeteredCall {
     const { context, state, accounts, options } = this.into;
     const metered = this.meter(due, response);
-    if (!response?.failed) {
+    const empty = response?.unparseable === true && !response.failed;
+    if (!response?.failed && !empty) {
       if (options.cache !== 'off') accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
       context.markSent();
       context.summarize(metered.usage.output);
@@ -78,7 +83,13 @@ export class SummaryCalls {
     state.tokensUsed += input + output;
     state.elapsedMs += callLatencyMs(response?.latencyMs ?? NaN, options.latency, input, output); // a live loop's recorded time, as replay counts a compaction call's; else modelled
     accounts.addSummary(metered, context.view(), state, response?.failed !== undefined);
+    if (empty) this.emptyAtCalls = state.calls;
     return metered;
+  }
+
+  /** Whether no summary call may be due now: the run's last call was one that answered no text (a second would find the same prompt). */
+  summaryHeld(calls: number): boolean {
+    return calls === this.emptyAtCalls;
   }
 
   /**

@@ -18,7 +18,7 @@ import type { ContextStrategy } from '../context/strategy.js';
 import type { PopulationConfig } from './run.js';
 
 /** Grid keys: the brake and context flags (without `--`), and `model`. */
-const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
+export const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
   preset: 'preset',
   'max-steps': 'maxSteps',
   'max-cost': 'maxCost',
@@ -34,7 +34,7 @@ const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
   'context-window': 'contextWindow',
   'max-output-tokens': 'maxOutputTokens',
 };
-const CONTEXT_GRID_KEYS: Record<string, keyof ContextFlags> = { context: 'context', 'tool-result-cap': 'toolResultCap', cache: 'cache' };
+export const CONTEXT_GRID_KEYS: Record<string, keyof ContextFlags> = { context: 'context', 'tool-result-cap': 'toolResultCap', cache: 'cache' };
 /** Per-agent limits of session trees (`sweep --tree`), as their flags. */
 export const SUBAGENT_GRID_KEYS = ['subagent-max-steps', 'subagent-max-cost'] as const;
 export const GRID_KEYS: readonly string[] = [...Object.keys(BRAKE_GRID_KEYS), ...Object.keys(CONTEXT_GRID_KEYS), 'model', ...SUBAGENT_GRID_KEYS];
@@ -171,7 +171,7 @@ export function gridConfigurations(axes: readonly GridAxis[], fixed: FixedSettin
 }
 
 /** Brakes and strategies already read, by the grid values they were read from (shared between configurations; never changed). */
-interface MadeSettings {
+export interface MadeSettings {
   brakes: Map<string, BrakeConfig>;
   strategies: Map<string, ContextStrategy>;
 }
@@ -184,10 +184,14 @@ function madeOnce<T>(made: Map<string, T> | undefined, key: string, make: () => 
   return value;
 }
 
-/** One configuration: the fixed flags with the cell's values on top; a preset (fixed or in the grid) is the base every brake flag overrides, as `--preset` is. */
-export function configurationOf(values: Record<string, string>, fixed: FixedSettings, made?: MadeSettings): GridConfiguration {
-  const brakeFlags: BrakeFlags = { ...fixed.brakeFlags };
-  const contextFlags: ContextFlags = { ...fixed.contextFlags };
+/**
+ * One configuration: the fixed flags with the cell's values on top; a preset (fixed or in the grid) is the
+ * base every brake flag overrides, as `--preset` is. `base`: a scenario file's own settings under both
+ * (scenarioBase.ts), for the configuration its runs take.
+ */
+export function configurationOf(values: Record<string, string>, fixed: FixedSettings, made?: MadeSettings, base?: Pick<FixedSettings, 'brakeFlags' | 'contextFlags'>): GridConfiguration {
+  const brakeFlags: BrakeFlags = { ...base?.brakeFlags, ...fixed.brakeFlags };
+  const contextFlags: ContextFlags = { ...base?.contextFlags, ...fixed.contextFlags };
   let model = fixed.model;
   let subagent = fixed.subagent;
   let brakeValues = '';

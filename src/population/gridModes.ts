@@ -3,7 +3,8 @@
  * axis, that no configuration of the grid gives its brake: it would do nothing, so it is refused before
  * any work, as replay refuses a mode without its brake (src/cli/actions/flagChecks.ts). `scenarioBrakes`:
  * the brakes scenario files' runs take where the command runs them under their own (project: each file's,
- * the flags on top), where the brake may be set instead; a sweep replaces them, so it gives none.
+ * the flags on top), where the brake may be set instead; a sweep's configurations carry each file's own
+ * (GridConfiguration perScenario: scenarioBase.ts).
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { BrakeFlags } from '../flags/settingsFlags.js';
@@ -24,6 +25,8 @@ export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: Fixed
     if (!inGrid && fixed.brakeFlags[flag] === undefined) continue;
     // A per-agent cost limit (sweep --tree) is a budget the budget mode applies to as well (src/tree/budget.ts).
     if (configurations.some((c) => c.config.brakes[field] !== undefined || (field === 'maxCostPico' && c.config.subagent?.maxCostPico !== undefined))) continue;
+    // A scenario file's own brake (sweep, calibrate: its runs take it under the grid's, scenarioBase.ts).
+    if (configurations.some((c) => c.config.perScenario?.some((own) => own?.brakes[field] !== undefined))) continue;
     if (scenarioBrakes.some((brakes) => brakes[field] !== undefined)) continue;
     const where = inGrid ? `--grid ${mode}` : `--${mode}`;
     throw new UserError({

@@ -2,10 +2,13 @@
  * Cost projection: daily and period spend of a population of runs under one configuration, by seeded
  * Monte Carlo (pure-rand streams, as src/synthetic draws them), with how far to trust it.
  *
- * - Each simulated day draws `runsPerDay` runs, with replacement, from the per-run costs of the
- *   population (recorded runs replayed under the brakes; synthetic runs of the scenario files), and a
- *   period is `days` such days; `trials` periods are simulated. Quantiles are nearest-rank. A day is
- *   drawn run by run, or as multinomial counts when it has many runs per distinct cost (projectDays.ts).
+ * - Each simulated period first resamples its population from the per-run costs (a bootstrap draw of
+ *   the n runs: recorded runs replayed under the brakes; synthetic runs of the scenario files), then draws
+ *   `days` days of `runsPerDay` runs each from it, with replacement; `trials` periods are simulated. So a
+ *   day's p95 and p99 carry how little n runs say of the population, not only day-to-day spread (drawn
+ *   from the n runs as if they were the population, the p99 day sat below the mean's own 95% interval).
+ *   Quantiles are nearest-rank. A day is drawn run by run, or as multinomial counts when it has many runs
+ *   per distinct cost (projectDays.ts).
  * - Draws index the costs in ascending order, not in the order the runs came: the same runs and seed
  *   give the same projection however they were listed (files in another order, a directory or a glob).
  * - Bootstrap (seeded, `resamples`): a 95% interval on the mean and on the p95 of the per-run cost.
@@ -23,7 +26,7 @@ import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
-import { daySpender } from './projectDays.js';
+import { costCounts, periodSpender } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
 import { rankIndex, selectInPlace } from '../metrics/costQuantiles.js';
 
@@ -79,9 +82,11 @@ export function projectSpend(runCostsPico: readonly number[], options: Projectio
   const n = costsPico.length;
   const dayTotals: bigint[] = [];
   const periodTotals: bigint[] = [];
-  const daySpend = daySpender(costsPico, options.runsPerDay);
+  const counts = costCounts(costsPico);
+  const scratch = new Float64Array(n);
   for (let trial = 0; trial < trials; trial++) {
     const rng = Rng.stream(options.seed, trial, STREAM.projectDays);
+    const daySpend = periodSpender(counts, { runsPerDay: options.runsPerDay, rng, scratch });
     let period = 0n;
     for (let day = 0; day < options.days; day++) {
       const spent = daySpend(rng);

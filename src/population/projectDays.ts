@@ -7,7 +7,8 @@
  *   share of what is left, …; src/metrics/binomial.ts), the day then Σ count × cost. A day costs
  *   O(distinct costs) instead of O(runs).
  * Which way depends only on runsPerDay and the costs, so the same inputs and seed give the same figures;
- * the two give the same distribution of days, not the same draws.
+ * the two give the same distribution of days, not the same draws. Each period first resamples its
+ * population from the runs (periodSpender): the days carry the sample's own uncertainty.
  * Pure: no node:*, no clock, no Math.random.
  */
 import { binomialDraw } from '../metrics/binomial.js';
@@ -45,15 +46,53 @@ export function costCounts(costsPico: readonly number[]): CostCounts {
 
 /** How `project` draws its days from these costs: as counts when the day has many runs for each distinct cost. */
 export function daySpender(costsPico: readonly number[], runsPerDay: number): DaySpender {
-  const counts = costCounts(costsPico);
-  return runsPerDay >= COUNTS_FROM_RUNS_PER_COST * counts.costsPico.length ? spendByCounts(counts, runsPerDay) : spendRunByRun(costsPico, runsPerDay);
+  return countsSpender(costCounts(costsPico), runsPerDay);
+}
+
+/** daySpender of costs given as counts (the runs: each distinct cost its count of times); `scratch`: room for the runs' costs, reused. */
+function countsSpender(counts: CostCounts, runsPerDay: number, scratch?: Float64Array): DaySpender {
+  if (runsPerDay >= COUNTS_FROM_RUNS_PER_COST * counts.costsPico.length) return spendByCounts(counts, runsPerDay);
+  const n = counts.runs.reduce((sum, r) => sum + r, 0);
+  const costsPico = scratch !== undefined && scratch.length >= n ? scratch.subarray(0, n) : new Float64Array(n);
+  let at = 0;
+  counts.costsPico.forEach((cost, i) => {
+    costsPico.fill(cost, at, (at += counts.runs[i]!));
+  });
+  return spendRunByRun(costsPico, runsPerDay);
+}
+
+/**
+ * A period's own population: the runs resampled with replacement (a bootstrap draw, as multinomial counts
+ * over the distinct costs, costs drawn none of left out). A period's days are drawn from it, so the
+ * spread of days carries how little a sample of n runs says of the population it came from, not only
+ * the day-to-day spread of a population known exactly.
+ */
+export function resampledCounts(counts: CostCounts, rng: Rng): CostCounts {
+  const n = counts.runs.reduce((sum, r) => sum + r, 0);
+  const drawn: CostCounts = { costsPico: [], runs: [] };
+  let left = n;
+  let runsLeft = n;
+  for (let i = 0; i < counts.costsPico.length && left > 0; i++) {
+    const count = binomialDraw(left, counts.runs[i]! / runsLeft, rng);
+    left -= count;
+    runsLeft -= counts.runs[i]!;
+    if (count === 0) continue;
+    drawn.costsPico.push(counts.costsPico[i]!);
+    drawn.runs.push(count);
+  }
+  return drawn;
+}
+
+/** A period's day spender: its population resampled from `counts` with `rng` (resampledCounts), its days drawn from that (`scratch`: as countsSpender's, valid until the next call). */
+export function periodSpender(counts: CostCounts, args: { runsPerDay: number; rng: Rng; scratch?: Float64Array }): DaySpender {
+  return countsSpender(resampledCounts(counts, args.rng), args.runsPerDay, args.scratch);
 }
 
 /**
  * Run by run: added as a Number in stretches short enough that no partial sum can pass 2^53 picodollars
  * (a float sum past it drops units), each stretch carried into a BigInt.
  */
-export function spendRunByRun(costsPico: readonly number[], runsPerDay: number): DaySpender {
+export function spendRunByRun(costsPico: ArrayLike<number>, runsPerDay: number): DaySpender {
   const n = costsPico.length;
   const stretch = Math.max(1, Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, maxOf(costsPico))));
   return (rng) => {

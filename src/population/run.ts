@@ -51,6 +51,32 @@ export interface PopulationConfig {
   latency?: LatencyModel;
   /** `sweep --tree`: limits of each sub-agent on its own (other populations have no sub-agents). */
   subagent?: SubagentLimits;
+  /**
+   * By the index of a scenario in the population's `scenarios`: the brakes and context its runs take where
+   * they are not this configuration's (sweep, calibrate: the file's own settings, the flags and the grid
+   * values on top: scenarioBase.ts); absent (or an entry absent): the configuration's own.
+   */
+  perScenario?: readonly (ScenarioConfig | undefined)[];
+}
+
+/** What a scenario's runs take of their own under a configuration (PopulationConfig.perScenario). */
+export interface ScenarioConfig {
+  brakes: BrakeConfig;
+  strategy: ContextStrategy;
+  strategyPlace?: StrategyPlace;
+}
+
+/** The configuration scenario `k` of a population runs under: the configuration, its `perScenario[k]` on top. */
+export function scenarioConfig(config: PopulationConfig, k: number): PopulationConfig {
+  const { perScenario, ...rest } = config;
+  const own = perScenario?.[k];
+  return own === undefined ? (perScenario === undefined ? config : rest) : { ...rest, ...own };
+}
+
+/** The configuration with `change` made to its brakes and to each scenario's own (a step cap halved, the brakes lifted). */
+export function withBrakes(config: PopulationConfig, change: (brakes: BrakeConfig) => BrakeConfig): PopulationConfig {
+  const perScenario = config.perScenario?.map((own) => (own === undefined ? undefined : { ...own, brakes: change(own.brakes) }));
+  return { ...config, brakes: change(config.brakes), ...(perScenario === undefined ? {} : { perScenario }) };
 }
 
 /** A scenario's synthetic population: runs firstRun .. firstRun+runs−1 of `seed` (the same agents under every configuration). */
@@ -135,10 +161,11 @@ export function configurationRuns(inputs: PopulationInputs, config: PopulationCo
     observe?.(result, pricings[i]!);
     runs.push({ source: result.source, run: runFigures(result), baseline: baselines[runs.length]! });
   });
-  for (const population of inputs.scenarios ?? []) {
-    const prepared = preparedOf(population, config, prices);
+  for (const [s, population] of (inputs.scenarios ?? []).entries()) {
+    const own = scenarioConfig(config, s);
+    const prepared = preparedOf(population, own, prices);
     for (let k = 0; k < population.runs; k++) {
-      const { result, truth } = runSynthetic({ ...prepared, brakes: config.brakes, keepSteps }, (population.firstRun ?? 0) + k);
+      const { result, truth } = runSynthetic({ ...prepared, brakes: own.brakes, keepSteps }, (population.firstRun ?? 0) + k);
       observe?.(result, prepared.pricing);
       runs.push({ source: result.source, truth, run: runFigures(result), baseline: baselines[runs.length]! });
     }
@@ -222,7 +249,8 @@ export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, 
 /** baselinesOf as the CLI's commands run it (a place not given: their flag's). */
 function configurationBaselines(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
   const memo = memoOf(baselineMemo, inputs, prices);
-  const key = (inputs.scenarios ?? []).length === 0 ? baselineKey(config) : syntheticBaselineKey(config);
+  const scenarios = inputs.scenarios ?? [];
+  const key = scenarios.length === 0 ? baselineKey(config) : config.perScenario === undefined ? syntheticBaselineKey(config) : JSON.stringify([baselineKey(config), ...scenarios.map((_, s) => syntheticBaselineKey(scenarioConfig(config, s)))]);
   const known = memo.get(key);
   if (known !== undefined) return known;
   const pricings = tracePricings(inputs, config, prices);
@@ -230,8 +258,9 @@ function configurationBaselines(inputs: PopulationInputs, config: PopulationConf
     const r = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: NO_BRAKES });
     return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, ...(trace.header.synthetic === undefined ? {} : { truth: trace.header.synthetic }) };
   });
-  for (const population of inputs.scenarios ?? []) {
-    const prepared = { ...preparedOf(population, config, prices), brakes: unbrakedSending(config.brakes) };
+  for (const [s, population] of scenarios.entries()) {
+    const own = scenarioConfig(config, s);
+    const prepared = { ...preparedOf(population, own, prices), brakes: unbrakedSending(own.brakes) };
     for (let k = 0; k < population.runs; k++) {
       const { result, truth } = runSynthetic(prepared, (population.firstRun ?? 0) + k);
       baselines.push({ stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, truth });

@@ -9,7 +9,7 @@
  */
 import type { PriceTable } from '../pricing/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
-import { configurationRuns, syntheticBaselineKey, type PopulationConfig, type PopulationInputs } from './run.js';
+import { configurationRuns, scenarioConfig, syntheticBaselineKey, type PopulationConfig, type PopulationInputs } from './run.js';
 import { largestStepCap, recordedSyntheticRuns, sweptByRecording, type RecordingBatch } from './syntheticRecording.js';
 import { recordedRuns, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -34,6 +34,34 @@ export interface SyntheticVisitors {
 export function syntheticRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: SyntheticVisitors, sweeps: Map<string, SweepResults> = new Map()): void {
   const scenarios = inputs.scenarios ?? [];
   if (scenarios.length === 0) return;
+  if (configs.some((config) => config.perScenario !== undefined)) {
+    // Each scenario under its own configurations (its file's settings under the grid's: scenarioBase.ts), in input order.
+    scenarioInputs(inputs).forEach((one, s) => sweptRuns(one, configs.map((config) => scenarioConfig(config, s)), prices, visitors, sweepsOf(sweeps, s)));
+    return;
+  }
+  sweptRuns(inputs, configs, prices, visitors, sweeps);
+}
+
+/** Each scenario of `inputs` as inputs of its own: one object per scenario, kept, so the runner's memos hold from call to call. */
+const oneScenarioInputs = new WeakMap<PopulationInputs, PopulationInputs[]>();
+
+function scenarioInputs(inputs: PopulationInputs): PopulationInputs[] {
+  let each = oneScenarioInputs.get(inputs);
+  if (each === undefined) oneScenarioInputs.set(inputs, (each = (inputs.scenarios ?? []).map((population) => ({ scenarios: [population] }))));
+  return each;
+}
+
+/** Each scenario's compiled sweeps, by the map a caller keeps (its configurations are its own: never shared with another scenario's). */
+const scenarioSweeps = new WeakMap<Map<string, SweepResults>, Map<string, SweepResults>[]>();
+
+function sweepsOf(sweeps: Map<string, SweepResults>, s: number): Map<string, SweepResults> {
+  let each = scenarioSweeps.get(sweeps);
+  if (each === undefined) scenarioSweeps.set(sweeps, (each = []));
+  return (each[s] ??= new Map());
+}
+
+function sweptRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[], prices: PriceTable, visitors: SyntheticVisitors, sweeps: Map<string, SweepResults>): void {
+  const scenarios = inputs.scenarios ?? [];
   const groups = new Map<string, number[]>();
   configs.forEach((config, c) => {
     if (!sweptByRecording(config, scenarios)) {

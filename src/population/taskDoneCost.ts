@@ -14,7 +14,7 @@ import type { Pico } from '../money.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import { unbrakedSending } from '../scenario/run.js';
-import { configurationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
+import { configurationRuns, withBrakes, type PopulationConfig, type PopulationInputs } from './run.js';
 
 /** The spend of a run's calls up to and including the call that makes step `step` (a summary or backtrack before it included); the whole run's when it made fewer. */
 export function costThroughStepPico(rows: readonly StepRow[], step: number): Pico | undefined {
@@ -45,7 +45,7 @@ export function taskDoneCostsPico(population: { recorded: PopulationInputs; synt
       const doneAtStep = result.synthetic?.doneAtStep;
       costs.push(doneAtStep === undefined ? undefined : costThroughStepPico(result.rows, doneAtStep));
     };
-    configurationRuns(population.synthetic, { ...config, brakes: unbrakedSending(config.brakes) }, prices, observe);
+    configurationRuns(population.synthetic, withBrakes(config, unbrakedSending), prices, observe);
   }
   return costs;
 }

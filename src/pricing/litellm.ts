@@ -10,7 +10,7 @@ import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { unreadable } from '../io/inputErrors.js';
+import { refuseWideText, unreadable } from '../io/inputErrors.js';
 import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
 import { kindOf } from '../io/openInput.js';
 import { usdPerTokenToPico } from '../money.js';
@@ -66,6 +66,7 @@ export function loadLiteLlmTable(file: string, flag = '--prices', options: LiteL
       throw new UserError({ file, code: 'too_large', message: `is ${mb(stats.size)}, more than a price file's ${mb(MAX_PRICE_FILE_BYTES)}`, hint: `check the path given to ${flag}: a LiteLLM price table is a few MB of JSON` });
     }
     bytes = readFileSync(file);
+    refuseWideText(bytes, file);
   } catch (error) {
     if (error instanceof UserError) throw error;
     // Said as every other path is (`no such file or directory`), under this file's own codes.

@@ -14,7 +14,8 @@ import { formatCsv } from './csv.js';
 import { replayCommandLine, type ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
-import { reportFooter, type ReportView } from './view.js';
+import type { ReportView } from './view.js';
+import { notesAroundSettings } from './sweepTable.js';
 import { percentText } from './percentText.js';
 import type { ReportWarning } from './warnings.js';
 
@@ -96,8 +97,7 @@ export function renderCalibrateTable(report: CalibrateReport, view: ReportView):
     'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught; recall: caught among the stuck; wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes; false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes (as sweep and check count them).',
     view.width,
   );
-  const notes = report.notes.map((note) => wrapLine('', note, view.width)).join('');
-  return `${text}\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${notesAroundSettings(report, view.width)}`;
 }
 
 export function renderCalibrate(report: CalibrateReport, format: string, view: ReportView): string {

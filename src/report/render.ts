@@ -17,7 +17,7 @@ import { percentText } from './percentText.js';
 export type { ReportFormat } from '../cli/options.js';
 export { REPORT_FORMATS } from '../cli/options.js';
 import type { ReportFormat } from '../cli/options.js';
-import { renderChart } from './replayChart.js';
+import { renderChart, type ChartInputOf } from './replayChart.js';
 import { runsPerModelText } from './modelCounts.js';
 
 export { chartUsd } from './replayChart.js';
@@ -163,7 +163,8 @@ export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIE
   return `${text}\n${reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }
 
-export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[], view: ReportView = DEFAULT_VIEW): string {
+/** `inputOf`: which input the chart groups a run's file under (replayChart.ts chartInputOf). */
+export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[], view: ReportView = DEFAULT_VIEW, inputOf?: ChartInputOf): string {
   switch (format) {
     case 'json':
       return renderJson(report);
@@ -172,6 +173,6 @@ export function renderReport(format: ReportFormat, report: ReplayReport, results
     case 'table':
       return renderTable(report, view);
     case 'chart':
-      return renderChart(results, report, view);
+      return renderChart(results, report, view, inputOf);
   }
 }

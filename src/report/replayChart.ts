@@ -3,8 +3,10 @@
  * scenario file: a run's name before its `#`, as the table's names group runs — one chart of its runs
  * together: input tokens per call and cumulative cost by call, median and p95 (chartPopulation.ts), with
  * how many runs make each call under them. Each run's own chart follows for an input of at most FEW_RUNS
- * runs (an input of one run has only its own), or for every run with `--per-run`. Needs runs replayed
- * with keepSteps. Output is a pure function of the input.
+ * runs (an input of one run has only its own), or for every run with `--per-run`. A directory or glob
+ * that brought in more than MANY_FILES trace files (a folder of sessions, one run each) is one input: its
+ * runs charted together, not a chart per file. Needs runs replayed with keepSteps. Output is a pure
+ * function of the input.
  */
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { picoToUsd } from '../money.js';
@@ -48,11 +50,37 @@ function plot(series: number[][], format: (value: number) => string): string {
   return plotOnRows(series, { height: CHART_HEIGHT, format, ...(flat ? { span: [0] } : {}) });
 }
 
+/** A directory or glob that brought in more than this many trace files is charted as one input (its runs together), not file by file. */
+export const MANY_FILES = 12;
+
+/** Which input a run's file is charted under (its own name, or the directory or glob that brought it in). */
+export type ChartInputOf = (file: string) => string;
+
+const ownFile: ChartInputOf = (file) => file;
+
+/**
+ * Each file charted as its own input, but a trace file of a directory or glob (as given) that brought in
+ * more than MANY_FILES trace files: under that (scenario files, each a population of its own, never).
+ * `broughtIn`: file → directory or glob, for every file one brought in.
+ */
+export function chartInputOf(traceFiles: readonly string[], broughtIn: ReadonlyMap<string, string> | undefined): ChartInputOf {
+  if (broughtIn === undefined) return ownFile;
+  const files = new Map<string, number>();
+  for (const file of traceFiles) {
+    const from = broughtIn.get(file);
+    if (from !== undefined) files.set(from, (files.get(from) ?? 0) + 1);
+  }
+  return (file) => {
+    const from = broughtIn.get(file);
+    return from !== undefined && (files.get(from) ?? 0) > MANY_FILES ? from : file;
+  };
+}
+
 /** The runs of each input, inputs in the order their first run came. */
-export function runsByInput(results: readonly RunResult[]): Map<string, RunResult[]> {
+export function runsByInput(results: readonly RunResult[], inputOf: ChartInputOf = ownFile): Map<string, RunResult[]> {
   const groups = new Map<string, RunResult[]>();
   for (const run of results) {
-    const [input] = splitRun(run.source);
+    const input = inputOf(splitRun(run.source)[0]);
     const group = groups.get(input);
     if (group === undefined) groups.set(input, [run]);
     else group.push(run);
@@ -66,15 +94,15 @@ function chartsEachRun(runs: number, view: ReportView): boolean {
 }
 
 /** The charts, then the report's footer (settings, prices, warnings). */
-export function renderChart(results: readonly RunResult[], report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
+export function renderChart(results: readonly RunResult[], report: ReplayReport, view: ReportView = DEFAULT_VIEW, inputOf: ChartInputOf = ownFile): string {
   const footer = reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width });
-  return `${chartBody(results, view)}\n${footer}`;
+  return `${chartBody(results, view, inputOf)}\n${footer}`;
 }
 
 /** A heading, then every input's population chart and the per-run charts shown, a blank line between charts. */
-export function chartBody(results: readonly RunResult[], view: ReportView = DEFAULT_VIEW): string {
-  const groups = runsByInput(results);
-  const parts: string[] = [chartsHeading(groups, view)];
+export function chartBody(results: readonly RunResult[], view: ReportView = DEFAULT_VIEW, inputOf: ChartInputOf = ownFile): string {
+  const groups = runsByInput(results, inputOf);
+  const parts: string[] = [chartsHeading(groups, view, results.length)];
   for (const [input, runs] of groups) {
     if (runs.length > 1) parts.push(populationChart(input, runs, view));
     if (chartsEachRun(runs.length, view)) parts.push(...runs.map((run) => runChart(run, view)));
@@ -83,12 +111,13 @@ export function chartBody(results: readonly RunResult[], view: ReportView = DEFA
 }
 
 /** What the charts below are, and how many runs' own charts were left out (and how to see them). */
-function chartsHeading(groups: Map<string, RunResult[]>, view: ReportView): string {
-  const sizes = [...groups.values()].map((runs) => runs.length);
-  const runs = sizes.reduce((sum, n) => sum + n, 0);
+function chartsHeading(groups: Map<string, RunResult[]>, view: ReportView, runs: number): string {
+  const sizes = [...groups.values()].map((group) => group.length);
   const hidden = sizes.filter((n) => !chartsEachRun(n, view)).reduce((sum, n) => sum + n, 0);
   const shown = view.perRun === true ? "then each run's own chart" : `each run's own chart only for an input of at most ${FEW_RUNS} runs`;
-  const text = wrapLine('', `${counted(runs, 'run')} from ${counted(groups.size, 'input')} (trace or scenario files): one chart of each input's runs together (median and p95 by call), ${shown}`, view.width);
+  const folded = [...groups].some(([input, group]) => group.some((run) => splitRun(run.source)[0] !== input));
+  const inputs = folded ? `trace or scenario files; a directory or glob of more than ${MANY_FILES} trace files is one` : 'trace or scenario files';
+  const text = wrapLine('', `${counted(runs, 'run')} from ${counted(groups.size, 'input')} (${inputs}): one chart of each input's runs together (median and p95 by call), ${shown}`, view.width);
   return text + (hidden > 0 ? perRunHint(hidden, `per-run charts of inputs with more than ${FEW_RUNS} runs`) : '');
 }
 

@@ -145,10 +145,41 @@ export interface SettingsOf {
   strategy: ContextStrategy;
   latency?: LatencyModel;
   model?: string;
+  /** A sweep's grid keys (`max-repeat`, `preset`): each configuration gives them, so `brakes` (what every configuration shares) leaves them out (gridBrakeParts). */
+  gridKeys?: readonly string[];
 }
 
 function brakeSettings(args: SettingsOf): FlagPart[] {
-  return args.perRunRecordedLimits ? recordedParts(args.brakes) : brakeParts(args.brakes);
+  if (args.perRunRecordedLimits) return recordedParts(args.brakes);
+  return args.gridKeys === undefined || args.gridKeys.length === 0 ? brakeParts(args.brakes) : gridBrakeParts(args.brakes, args.gridKeys);
+}
+
+/** Each brake mode and the brake it governs. */
+const MODE_BRAKES: readonly (readonly [mode: string, brake: string])[] = [
+  ['budget-mode', 'max-cost'],
+  ['repeat-mode', 'max-repeat'],
+  ['repeat-action', 'max-repeat'],
+  ['same-error-mode', 'max-same-error'],
+];
+
+/**
+ * What every configuration of a grid shares of `brakes` (the flags given, or a scenario file's own under
+ * them): the brakes' parts but those the grid's keys give, and each mode set (not its default) whose brake
+ * a grid key gives (`repeat-mode=consecutive` beside a `max-repeat` axis, or a `preset` one): brakeParts
+ * writes a mode only beside its brake, so the line would not say it, though it made every row.
+ */
+function gridBrakeParts(brakes: BrakeConfig, gridKeys: readonly string[]): FlagPart[] {
+  const grid = new Set(gridKeys);
+  const parts = brakeParts(brakes).filter(([name]) => !grid.has(name));
+  const modes = modesOverRecorded(brakes);
+  const modeParts: FlagPart[] = [
+    ...(modes.budgetMode === undefined ? [] : [['budget-mode', modes.budgetMode] as const]),
+    ...(modes.repeatMode === undefined ? [] : [['repeat-mode', modes.repeatMode] as const]),
+    ...repeatActionParts(modes),
+    ...(modes.sameErrorMode === undefined ? [] : [['same-error-mode', modes.sameErrorMode] as const]),
+  ];
+  const byGrid = modeParts.filter(([mode]) => !grid.has(mode) && MODE_BRAKES.some(([m, brake]) => m === mode && (grid.has(brake) || grid.has('preset'))));
+  return [...parts, ...byGrid];
 }
 
 /**
@@ -173,7 +204,7 @@ function brakesTook(args: SettingsOf & { took?: RunsTook }): string {
   const own = trySyntax(brakeSettings(args)) || 'none';
   const took = args.took;
   if (took === undefined) return own;
-  const files = took.scenarios.flatMap((s) => (s.brakes === undefined ? [] : [brakeSpec(s.brakes)]));
+  const files = took.scenarios.flatMap((s) => (s.brakes === undefined ? [] : [trySyntax(brakeSettings({ ...args, perRunRecordedLimits: false, brakes: s.brakes })) || 'none']));
   return runsBrakes(own, files, took.recordedCaches.length > 0);
 }
 

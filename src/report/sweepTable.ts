@@ -14,8 +14,11 @@ import type { SweepReport, SweepRow } from './sweepReport.js';
 import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
 import { keyCells } from './sweepKeyCells.js';
 import { layOutStops, narrowestOf, type StopCounts, type StopsLayout } from './stopColumns.js';
-import { printableCell, wrapLine } from './text.js';
-import { reportFooter, type ReportView } from './view.js';
+import { printableCell, printableText, wrapLine } from './text.js';
+import { labelledLine, reportFooter, type ReportView } from './view.js';
+import { SETTINGS_SEPARATOR, type ReportSettings } from './settings.js';
+import type { PriceSource } from '../pricing/types.js';
+import type { ReportWarning } from './warnings.js';
 
 function strategyCell(row: SweepRow): string {
   let text = row.summaryCalls === undefined ? '' : `${row.summaryCalls} summaries ${usd(row.summaryCostUsd ?? 0)}`;
@@ -113,6 +116,19 @@ export function recommendationLines(report: SweepReport, width: number): string 
 }
 
 export function notesAndFooter(report: SweepReport, width: number): string {
-  const notes = report.notes.map((note) => wrapLine('', note, width)).join('');
-  return `\n${notes}${reportFooter({ settings: report.settings, priceSource: report.prices, warnings: report.warnings, width })}`;
+  return `\n${notesAroundSettings({ notes: report.notes, settings: report.settings, prices: report.prices, warnings: report.warnings }, width)}`;
+}
+
+/** How a note naming one scenario file's own settings starts (`synthetic: x.yaml (20 runs, seed 1) · brakes …`, where the files' differ). */
+export const SCENARIO_LINE_START = 'synthetic: ';
+
+/**
+ * The notes, the settings line, then the notes naming each scenario file's own settings (the settings line
+ * says `each scenario file's own, listed below`), the prices and the warnings.
+ */
+export function notesAroundSettings(report: { notes: readonly string[]; settings: ReportSettings; prices: PriceSource; warnings: readonly ReportWarning[] }, width: number): string {
+  const files = report.notes.filter((note) => note.startsWith(SCENARIO_LINE_START));
+  const notes = report.notes.filter((note) => !note.startsWith(SCENARIO_LINE_START)).map((note) => wrapLine('', note, width)).join('');
+  const fileLines = files.map((line) => labelledLine(printableText(line), width, SETTINGS_SEPARATOR)).join('');
+  return `${notes}${reportFooter({ settings: report.settings, warnings: [], width })}${fileLines}${reportFooter({ priceSource: report.prices, warnings: report.warnings, width })}`;
 }

@@ -271,7 +271,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
 const CSV_COLUMNS = [
   'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
   'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'overshootUsd', 'elapsedSeconds', 'stopReason',
-  'stopDetail', 'stoppedBy', 'endedToolCall', 'background', ...FIGURE_KEYS,
+  'stopDetail', 'stoppedBy', 'endedToolCall', 'background', 'unlinked', ...FIGURE_KEYS,
 ];
 
 /** One row per agent, then one per tree (`agent` = `tree`, with its overshoot under a budget brake); settings, per-agent limits and price table on every row. */

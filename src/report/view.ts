@@ -9,7 +9,7 @@ import { scenarioLine, SYNTHETIC_NOTE, type ScenarioSettingsRecord } from './sce
 import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './settings.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
 import { printableText, wrapLine, type RunsInFiles } from './text.js';
-import { alwaysOnStderr, warningLines, type ReportWarning } from './warnings.js';
+import { warningLines, type ReportWarning } from './warnings.js';
 import { counted } from '../plural.js';
 
 export interface ReportView {
@@ -51,8 +51,7 @@ export function reportFooter(args: {
     text += labelledLine(SYNTHETIC_NOTE, args.width);
   }
   if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ? `; ${args.pricesNote}` : ''}`), args.width);
-  // Those said on stderr whatever the format are not in the text (emitReport says them there).
-  return text + warningLines(args.warnings.filter((warning) => !alwaysOnStderr(warning)), args.width);
+  return text + warningLines(args.warnings, args.width);
 }
 
 /** `label: text`, wrapped to `width` with continuation lines under the text. */

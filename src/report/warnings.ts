@@ -1,7 +1,7 @@
 /**
  * Report warnings: what could make a figure mislead, one line each, in every report a command writes
  * (text: `warning: …` lines at the end; JSON: `warnings`; CSV: on stderr, since a CSV has no place for
- * them; those a user must not miss on stderr for every format, and not in a text: alwaysOnStderr).
+ * them).
  * Commands collect them while they replay and pass them to their renderer.
  *
  *   const warnings: ReportWarning[] = [];
@@ -22,17 +22,6 @@ export interface ReportWarning {
   code: string;
   /** One line: what is off, by how much, and what to do. */
   message: string;
-}
-
-/**
- * Warnings said on stderr whatever the format, never only inside the report: a table piped to a file would
- * hide them (or carry them into what it is read by). A JSON report keeps them in its `warnings` too.
- */
-const ALWAYS_ON_STDERR: ReadonlySet<string> = new Set(['scenario_settings_unused']);
-
-/** Whether a warning is said on stderr for every format (ALWAYS_ON_STDERR); a text report leaves it out. */
-export function alwaysOnStderr(warning: ReportWarning): boolean {
-  return ALWAYS_ON_STDERR.has(warning.code);
 }
 
 /** Relative difference a run's recorded cost may have from the table's price of it before reports warn. */
@@ -228,31 +217,6 @@ export function pastWindowWarnings(crossings: readonly (CrossedThreshold & { mod
 
 /** Runs that are parts of session trees, read as runs of their own (the count and the warning: sessionParts.ts). */
 export { SessionParts, sessionPartsWarnings, type PartsSaid } from './sessionParts.js';
-
-/** Settings scenario files set that a sweep (or a calibration) replaced: the files, and each setting as `key value` and as the flag that keeps it. */
-export interface UnusedFileSettings {
-  files: readonly string[];
-  settings: readonly { key: string; value: string; flag: string }[];
-}
-
-/**
- * Scenario files' brakes and context a sweep did not use (its configurations are the grid and the flags
- * given, the same for every input): which file set what, and the flags that keep them. One line per set of
- * such settings (files setting the same share it).
- */
-export function unusedFileSettingsWarnings(groups: readonly UnusedFileSettings[], command: 'sweep' | 'calibration'): ReportWarning[] {
-  return groups.map(({ files, settings }) => {
-    const one = settings.length === 1;
-    const named = settings.map((s) => `${s.key} ${s.value}`);
-    const list = one ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)!}`;
-    return {
-      code: 'scenario_settings_unused',
-      message:
-        `${someNames(files)} ${files.length === 1 ? 'sets' : 'set'} ${list}, which this ${command} does not use (every configuration is the grid and the flags given): ` +
-        `to keep ${one ? 'it' : 'them'}, add ${settings.map((s) => s.flag).join(' ')}`,
-    };
-  });
-}
 
 /** A session tree whose tool calls started agents (`startedAgentId`) that have no recording among the inputs. */
 export interface UnrecordedInTree {

@@ -9,7 +9,8 @@
  *     fitted as a fixed part (tool schemas, framing) plus a part per step in the prompt (message framing);
  *   - the cached share: recorded cached tokens over the prefix a cache could have served (the previous
  *     prompt: as recorded, else as the growth model builds it, for traces that record no prompt sizes);
- *   - repeat and error rates of tool calls, and mean call and tool latencies;
+ *   - repeat and error shares of tool calls, each group's from its own runs (fitToolShares.ts), and mean
+ *     call and tool latencies;
  *   - the hard cap, written only past the default, when a recorded run was longer (fitHardCap.ts).
  */
 import { UserError } from '../errors.js';
@@ -25,6 +26,7 @@ import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 import { requireFitArguments } from '../options/entryArguments.js';
 import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWindow.js';
 import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
+import { toolSharesNote, toolSharesOf } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
 
 type Population = ScenarioFile['population'];
@@ -94,10 +96,13 @@ function fitSizes(facts: readonly RunFacts[]): FittedSizes {
  */
 export const RUNS_FOR_A_TAIL = 70;
 
-/** What a profile fitted on `runs` runs can say about runs it has not seen, in one line. */
+/**
+ * What a profile fitted on `runs` runs can say about runs it has not seen, before it is measured (the
+ * profile's comment; `fit --report` says what it measured: fitReliability.ts).
+ */
 export function heldOutStatement(runs: number): string {
   return runs >= RUNS_FOR_A_TAIL
-    ? `Fitted on ${runs} runs: on runs it has not seen, expect p50s and p95s of cost and steps within about 10% (measured on mini-swe-agent runs).`
+    ? `Fitted on ${runs} runs: profiles fitted on ${RUNS_FOR_A_TAIL} mini-swe-agent runs or more held runs they had not seen within about 10% at p50 and p95 of cost and steps, where they reproduced their own runs as closely; fit --report measures how closely this one reproduces its runs (expect it no closer on runs it has not seen).`
     : `Fitted on ${runs} runs, fewer than ${RUNS_FOR_A_TAIL}: p50s carry to runs it has not seen, p95s may not (a p95 of ${runs} runs rests on its longest one or two); fit on more runs to know the tail.`;
 }
 
@@ -126,14 +131,14 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const windowTokens = pricing(traces.find((t) => t.header.model === model)!).contextWindow;
   const hardCapSteps = fittedHardCapSteps(facts.map((f) => f.steps));
   const capSteps = hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
-  const scenario = fittedScenarioFile(traces, { model, facts, shares, hardCapSteps, population: populationOf(groups, { shares, sizes, windowTokens, capSteps }) });
+  const scenario = fittedScenarioFile(traces, { model, facts, shares, hardCapSteps, population: populationOf(groups, { sizes, windowTokens, capSteps }) });
   const windowRuns = groups.find(([name]) => name === CONTEXT_WINDOW_GROUP)![1].length;
   const notes = fitNotes(traces, { scenario, shares, sizes, groups, windowNote: windowNote(windowRuns, { model, windowTokens, capSteps }), hardCapNote: hardCapNote(hardCapSteps) });
   const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
   return { scenario, notes, warnings };
 }
 
-/** What the runs share: the prompt overhead's line, the cache's hit share, tool calls' repeat and error shares. */
+/** What the runs share: the prompt overhead's line, the cache's hit share (tool calls' shares are each group's: fitToolShares.ts). */
 interface FittedShares {
   fixedTokens: number;
   perStepTokens: number;
@@ -143,9 +148,6 @@ interface FittedShares {
   modelledPrompts: number;
   cached: number;
   hitShare: number;
-  toolCalls: number;
-  repeatShare: number;
-  errorShare: number;
 }
 
 function fittedShares(facts: readonly RunFacts[]): FittedShares {
@@ -154,8 +156,6 @@ function fittedShares(facts: readonly RunFacts[]): FittedShares {
   const overhead = line(overheads);
   const servable = sum((f) => f.servablePrefixTokens);
   const cached = sum((f) => f.cachedTokens);
-  const toolCalls = sum((f) => f.toolCalls);
-  const repeatable = toolCalls - facts.filter((f) => f.toolCalls > 0).length;
   return {
     fixedTokens: Math.max(0, Math.round(overhead.a)),
     perStepTokens: Math.round(overhead.b),
@@ -164,9 +164,6 @@ function fittedShares(facts: readonly RunFacts[]): FittedShares {
     modelledPrompts: sum((f) => f.modelledPrefixCalls),
     cached,
     hitShare: servable > 0 ? round3(Math.min(1, cached / servable)) : 1,
-    toolCalls,
-    repeatShare: repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0,
-    errorShare: toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0,
   };
 }
 
@@ -187,8 +184,8 @@ function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
  * window work on until their provider refuses them (steps past any the window allows: not drawn), when
  * the profile's model has a window (`windowTokens`); else they end at their recorded steps on a failed call.
  */
-function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedShares; sizes: FittedSizes; windowTokens: number | undefined; capSteps: number }): Population {
-  const { shares, sizes } = fitted;
+function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSizes; windowTokens: number | undefined; capSteps: number }): Population {
+  const { sizes } = fitted;
   const { outputTokens, toolResultTokens, sizeScale } = sizes;
   return groups
     .filter(([, group]) => group.length > 0)
@@ -201,14 +198,19 @@ function populationOf(groups: readonly EndingGroup[], fitted: { shares: FittedSh
         weight: group.length,
         steps: untilTheWindow ? fitted.capSteps : empiricalOf(group.map((f) => f.steps)),
         ...(written === 'answer' ? {} : { ending: written }),
-        repeatShare: shares.repeatShare,
-        errorShare: shares.errorShare,
+        ...repeatAndErrorShares(group),
         outputTokens,
         toolResultTokens,
         ...(sizeScale ? { sizeScale: drawsOwnScale(ending) ? ownScale(group, sizes) : sizeScale } : {}),
         ...(untilTheWindow ? {} : stepsSizeCorrelation(group, sizes)),
       };
     });
+}
+
+/** A group's repeat and error shares, of its own runs' tool calls (fitToolShares.ts). */
+function repeatAndErrorShares(group: readonly RunFacts[]): { repeatShare: number; errorShare: number } {
+  const { repeatShare, errorShare } = toolSharesOf(group);
+  return { repeatShare, errorShare };
 }
 
 /**
@@ -263,7 +265,7 @@ function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; sh
     models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile is of ${scenario.model}, the most common.`,
     `Prompt overhead the growth model cannot see: ${shares.fixedTokens} tokens per prompt + ${shares.perStepTokens} per step in the prompt (least squares over ${shares.overheadCalls} calls).`,
     `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt${shares.modelledPrompts > 0 ? `, as the growth model builds it where a call recorded none: ${shares.modelledPrompts} calls` : ''}) = ${shares.hitShare}.`,
-    `Tool calls: ${shares.toolCalls}; ${shares.repeatShare} repeat an earlier call of their run, ${shares.errorShare} failed.`,
+    toolSharesNote(groups),
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale${ownScales(groups, sizes)}.`,
     ...(fitted.windowNote === '' ? [] : [fitted.windowNote]),
     ...(fitted.hardCapNote === '' ? [] : [fitted.hardCapNote]),

@@ -15,6 +15,7 @@ import { knownFieldsAt } from './zodMini.js';
 import { MISSING_SCENARIO_LINE } from './scenarioMark.js';
 import { nonFiniteIssue } from './nonFinite.js';
 import { isShareMessage } from './share.js';
+import { expectIssueHint } from './expectHint.js';
 
 /** Where a scenario file's fields are described: every issue's hint ends with it. */
 export const SCENARIO_HINT = 'see docs/scenarios.md and schema/scenario-v1.schema.json';
@@ -78,13 +79,21 @@ export function misspeltDiscriminator(issue: ZodIssue, value: unknown): ZodIssue
   return { code: 'unrecognized_keys', keys: [key], path: issue.path.slice(0, -1), message: '', input: entry } as ZodIssue;
 }
 
-/** The issue's code, message and (when it has one of its own) hint; `writtenAt`: how a number is written in the file. */
+/** The issue's code, message and (when it has one of its own) hint; `writtenAt`: how a number is written in the file. An `expect:` issue's hint points to docs/check.md (expectHint.ts). */
 export function describeIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubject['writtenAt']): IssueWords {
+  const words = describeAnyIssue(issue, value, writtenAt);
+  if (issue.path[0] !== 'expect') return words;
+  const own = words.hint?.endsWith(`; ${SCENARIO_HINT}`) ? words.hint.slice(0, -`; ${SCENARIO_HINT}`.length) : words.hint;
+  return { ...words, hint: expectIssueHint(issue, own) };
+}
+
+function describeAnyIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubject['writtenAt']): IssueWords {
   const field = issue.path[issue.path.length - 1];
   const given = valueAt(value, issue.path);
   const discriminator = issue.code === 'invalid_union' && typeof field === 'string' ? DISCRIMINATORS[field] : undefined;
   if (discriminator !== undefined) return discriminatorWords(discriminator, given);
-  const nonFinite = issue.code === 'invalid_type' ? nonFiniteIssue(field, given, writtenAt?.(issue.path)) : undefined;
+  // A union of types too (`systemTokens`: a number or a distribution): `1e400` is too large, not of no type it takes.
+  const nonFinite = issue.code === 'invalid_type' || issue.code === 'invalid_union' ? nonFiniteIssue(field, given, writtenAt?.(issue.path)) : undefined;
   if (nonFinite !== undefined) return nonFinite;
   if ((issue.code === 'too_small' || issue.code === 'too_big') && isShareMessage(issue.message)) {
     return { code: 'not_a_share', message: `is ${String(given)}, not ${issue.message}` };

@@ -22,6 +22,9 @@ import { keepLines } from './scenarioLines.js';
 import { keepFitWarnings } from './fitWarnings.js';
 import { refuseTraceText } from './inputs.js';
 import { requireStrings } from '../options/textArguments.js';
+import { MERGE_KEY, MERGE_KEY_ISSUE, mergeKeyParents } from './mergeKeys.js';
+import { listFieldWords } from './listFieldWords.js';
+import { checkStepCounts } from './stepCounts.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -138,6 +141,7 @@ function quickScenario(text: string, file: string): AnyScenario | undefined {
   try {
     checkSettings(parsed.data, lineAt, file);
     checkBehaviourNames(parsed.data, lineAt, file);
+    checkStepCounts(parsed.data, lineAt, file);
   } catch {
     return undefined;
   }
@@ -172,6 +176,8 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   }
   const deep = pathPastDepth(value);
   if (deep !== undefined) throw valueTooDeep(file, deep);
+  const merged = mergeKeyParents(value, MAX_REPORTED_ISSUES);
+  if (merged.length > 0) throw new UserError(merged.map((parent) => ({ file, line: keyLineOf(doc, counter, parent, MERGE_KEY), field: fieldPath([...parent, MERGE_KEY]), ...MERGE_KEY_ISSUE })));
   // Without zod's compiled fast path: a file is validated once, and compiling the validators (new Function
   // per object schema, ~15–30 ms on a start) costs more than it saves (README, Development: bench/startup.mjs).
   const parsed = scenarioSchema.safeParse(value, { jitless: true });
@@ -184,13 +190,14 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
       .map((issue) => {
         const line = issueLine(doc, counter, issue);
         const field = fieldPath(issue.path);
-        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...describeIssue(issue, value, writtenAt) };
+        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...listFieldWords(issue, describeIssue(issue, value, writtenAt)) };
       });
     throw new UserError(issues);
   }
   const lineAt = (path: readonly PropertyKey[]) => lineOf(doc, counter, path);
   checkSettings(parsed.data, lineAt, file);
   checkBehaviourNames(parsed.data, lineAt, file);
+  checkStepCounts(parsed.data, lineAt, file);
   return { ...parsed.data, source: file, lineOf: lineAt };
 }
 

@@ -4,7 +4,7 @@
  * context use the replay flags' names without `--`, with the same meanings. See docs/scenarios.md.
  */
 import { z } from 'zod/mini';
-import { MAX_COUNT, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_SCENARIO_RUNS } from '../io/limits.js';
+import { MAX_COUNT, MAX_HARD_CAP_STEPS, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_SCENARIO_RUNS } from '../io/limits.js';
 import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
 import { belowOneShare, share } from './share.js';
@@ -179,7 +179,7 @@ export const scenarioSchema = z
     context: z.optional(contextSchema),
     runs: described(z.optional(positiveInt.check(z.maximum(MAX_SCENARIO_RUNS))), 'runs when --runs is not given (default 100)'),
     seed: described(z.optional(count.check(z.maximum(Number.MAX_SAFE_INTEGER))), 'seed when --seed is not given (default 1)'),
-    hardCapSteps: described(z.optional(positiveInt.check(z.maximum(1_000_000))), 'no synthetic run goes past this many steps (default 500)'),
+    hardCapSteps: described(z.optional(positiveInt.check(z.maximum(MAX_HARD_CAP_STEPS))), 'no synthetic run goes past this many steps (default 500)'),
     runsPerDay: described(z.optional(z.number().check(z.positive(), atMostMaxCount())), 'runs a day, for projections'),
     expect: z.optional(expectSchema),
     traces: described(

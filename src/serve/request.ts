@@ -75,6 +75,21 @@ function parseJson(text: string): unknown {
   throw invalidRequest(`${problem.field ?? 'the request body'}: ${problem.message}${hint === undefined ? '' : ` (${hint})`}`, problem.field ?? null, problem.code);
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The request body's bytes as text; a 400 when they are not UTF-8 (RFC 8259: JSON between systems is UTF-8),
+ * as for any other bad body: decoded loosely, a stray byte would become U+FFFD in a message's text and be
+ * answered as if the client had sent that character.
+ */
+export function bodyText(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw invalidRequest('the request body is not valid UTF-8: send the JSON encoded as UTF-8 (as JSON requires), with Content-Type: application/json', null, 'invalid_utf8');
+  }
+}
+
 /**
  * The request body parsed and checked, or a 400 naming what is wrong. The value returned is JSON.parse's,
  * not zod's copy: zod copies a `"__proto__"` key by assignment, which would make it the copy's prototype

@@ -21,7 +21,7 @@ import { UserError } from '../errors.js';
 import { ApiError, invalidRequest, unanswerable, worthRetrying } from './apiError.js';
 import { SessionRegistry, SESSION_HEADER, type ServeSources } from './registry.js';
 import { completionBody, completionEvents } from './reply.js';
-import { parseChatRequest } from './request.js';
+import { bodyText, parseChatRequest } from './request.js';
 import type { SessionSummary } from './sessionSummary.js';
 import { purposeOf } from './purpose.js';
 import { decodedSessionId, headerValueOf, refuseOtherSourceHeader } from './headers.js';
@@ -186,7 +186,13 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
     });
     req.on('end', () => {
       if (tooLarge) reject(new ApiError(413, `the request body is larger than ${maxBytes} bytes`, 'invalid_request_error', null, 'request_too_large'));
-      else resolve(Buffer.concat(chunks).toString('utf8'));
+      else {
+        try {
+          resolve(bodyText(Buffer.concat(chunks)));
+        } catch (error) {
+          reject(error);
+        }
+      }
     });
     req.on('error', () => reject(invalidRequest('the request body could not be read')));
   });

@@ -29,6 +29,8 @@ export const STREAM = {
   projectDays: 101,
   /** `project`: a bootstrap resample of the per-run costs (run = the resample). */
   projectBootstrap: 102,
+  /** `check`: a bootstrap resample of a scenario's synthetic runs, for the noise of its figures (run = the resample). */
+  checkBootstrap: 103,
 } as const;
 export type StreamPurpose = (typeof STREAM)[keyof typeof STREAM];
 

@@ -7,8 +7,8 @@
 import type { InputIssue } from '../errors.js';
 import { valueAt } from '../zodWords.js';
 
-/** `NaN`, `Infinity`, `-Infinity` written as a JSON value, and the key it is the value of (none in a list). */
-export function bareNonNumber(text: string): { token: string; field?: string } | undefined {
+/** `NaN`, `Infinity`, `-Infinity` written as a JSON value, its offset, and the key it is the value of (none in a list). */
+export function bareNonNumber(text: string): { token: string; offset: number; field?: string } | undefined {
   let lastString: string | undefined;
   let before = '';
   for (let i = 0; i < text.length; i++) {
@@ -22,7 +22,7 @@ export function bareNonNumber(text: string): { token: string; field?: string } |
     }
     if (/\s/.test(ch)) continue;
     const token = ':[,'.includes(before) ? NON_NUMBER.exec(text.slice(i))?.[0] : undefined;
-    if (token !== undefined) return before === ':' && lastString !== undefined ? { token, field: lastString } : { token };
+    if (token !== undefined) return before === ':' && lastString !== undefined ? { token, offset: i, field: lastString } : { token, offset: i };
     before = ch;
   }
   return undefined;

@@ -57,13 +57,14 @@ function subagentBrakes(brakes: BrakeConfig, limits: SubagentLimits | undefined)
  * The before-call check on `totals` with `limits`, described like a lone run's stop. No context window
  * here (TreeBudget leaves it out of both limits: each run's own check applies it), so no prompt size.
  */
-function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: number; promptEstimate: number }): Stop | null {
+function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: number; promptEstimate: number }, session: LoopSession): Stop | null {
   const code = beforeCallStop(limits, totals.steps, totals.elapsedMs, totals.spentPico, bound.boundPico, totals.tokensUsed, 0);
   if (code === StopCode.None) return null;
   const facts = new Float64Array(Fact.Size);
   facts[Fact.BoundPico] = bound.boundPico;
   facts[Fact.PromptEstimate] = bound.promptEstimate;
-  return toldStop(code, limits, { facts, figures: totals });
+  // A timeout names the agent's last call when it failed (cut, or its retry not made), as a lone run's does.
+  return toldStop(code, limits, { facts, figures: totals, label: code === StopCode.Timeout ? session.failedCallWords() : '' });
 }
 
 /**
@@ -103,9 +104,9 @@ export class TreeBudget {
   /** Before a call of an agent (`agent`: its own totals, `subagent`: whether the per-agent limits apply): null when it may go. */
   check(agent: { totals: Running; subagent: boolean }, session: LoopSession, view: PromptView): AgentStop | null {
     const bound = predicts(this.treeLimits) || predicts(this.agentLimits) ? session.boundPico(view) : { boundPico: 0, promptEstimate: 0 };
-    const treeStop = checkTotals(this.treeLimits, this.totals, bound);
+    const treeStop = checkTotals(this.treeLimits, this.totals, bound, session);
     if (treeStop) return { ...treeStop, by: 'tree' };
-    const limitStop = agent.subagent ? checkTotals(this.agentLimits, agent.totals, bound) : null;
+    const limitStop = agent.subagent ? checkTotals(this.agentLimits, agent.totals, bound, session) : null;
     return limitStop ? { ...limitStop, by: 'subagent' } : null;
   }
 

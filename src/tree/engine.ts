@@ -22,6 +22,9 @@
  * - the main agent's stop ends the tree.
  * Compaction calls are the main agent's (the importer merged them in): paid, counted in spend and tokens,
  * not steps. Tree time is the agents' virtual busy time added up (parallel sub-agents count in full).
+ * A live recording that states its context strategy (header `context`: a real-loop tree under summary or
+ * hybrid), replayed under full context, replays as its loop ran it, as a lone recording does (asRan.ts):
+ * its session under that strategy, its compaction calls that strategy's summary calls.
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { StopReason } from '../brakes/stopReasons.js';
@@ -47,7 +50,10 @@ export interface TreeEngineOptions {
   /** Each run's prices (resolved by the caller) and cache mode. */
   pricingOf(run: Trace): ModelPricing;
   cacheOf(run: Trace): CacheMode;
-  /** Each run's summary calls' prices under `summary:…,model=X`; none: the run's own. */
+  /**
+   * Each run's summary calls' prices under `summary:…,model=X`; none: the run's own. A live recording that states its
+   * strategy, replayed under full context, replays under that strategy (asRan.ts): its summary calls' prices are that strategy's.
+   */
   summaryPricingOf?(run: Trace): ModelPricing | undefined;
 }
 

@@ -15,6 +15,7 @@ import { validateReplayerBrakes, validateTreeOptions, validateTreeReplayerOption
 import { optionPlace, requireTraces } from '../options/given.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
+import { recordedContextPlace, recordedStrategyOf } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
 import { playSessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
@@ -69,13 +70,19 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
 function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string): (brakes: BrakeSettings) => TreeResult {
   const pricingOf = perRun((run) => resolveTracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
   const strategyPlace = options.strategyPlace ?? optionPlace(entry, 'strategy');
-  const summaryPricing = perRun((run) => summaryPricingOf(options.strategy, options.prices, run.header.recordedAt, strategyPlace));
+  // A run replayed as its loop ran it (a live recording that states its strategy, under full context): its summary calls priced as that strategy says.
+  const ranUnder = perRun((run) => recordedStrategyOf(run, options.strategy));
+  const summaryPricing = perRun((run) => {
+    const ran = ranUnder(run);
+    return ran === undefined ? summaryPricingOf(options.strategy, options.prices, run.header.recordedAt, strategyPlace) : summaryPricingOf(ran, options.prices, run.header.recordedAt, recordedContextPlace(run));
+  });
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
   const subagentLimits = options.subagentLimits ?? options.subagent;
   return (settings) => {
     const brakes = brakeConfig(settings);
     // A summary trigger no summary call could be answered at is refused before any run, as in a replay of one run.
     for (const run of tree.agents.flatMap((agent) => agent.runs)) {
+      if (ranUnder(run) !== undefined) continue; // (its loop made its summary calls: none is refused before the run, as in a replay of it alone)
       const summary = summaryPricing(run);
       checkSummaryTrigger({ strategy: options.strategy, brakes, pricing: pricingOf(run), ...(summary === undefined ? {} : { summaryPricing: summary }) }, strategyPlace);
     }

@@ -20,6 +20,7 @@ import type { CallRecord, Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import type { ScheduledCall } from './schedule.js';
 import { AgentBudget, TreeBudget } from './budget.js';
+import { asRanRun, type AsRanRun } from './asRan.js';
 import { agentStop, type AgentStop } from './result.js';
 import type { TreeEngineOptions } from './engine.js';
 
@@ -29,6 +30,8 @@ export interface AgentState {
   endsAfterLast: boolean[];
   /** Per run: its calls as replays play them (trace/replayedCalls.ts). */
   calls: (readonly CallRecord[])[];
+  /** Per run: replayed as its loop ran it (a live recording that states its strategy, under full context: asRan.ts), else undefined. */
+  asRan: (AsRanRun | undefined)[];
   outcomes: (RunOutcome | undefined)[];
   /** Its totals under the tree's budget, and the tree's check before its calls. */
   budget: AgentBudget;
@@ -63,12 +66,13 @@ function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, e
   };
 }
 
-/** Each agent's state before its first call: no session yet, its runs' calls as replays play them, its budget. */
-function agentStates(tree: SessionTree, budget: TreeBudget): AgentState[] {
+/** Each agent's state before its first call: no session yet, its runs' calls as replays play them (as their loops ran them where they state a strategy), its budget. */
+function agentStates(tree: SessionTree, budget: TreeBudget, strategy: TreeEngineOptions['strategy']): AgentState[] {
   return tree.agents.map((agent) => ({
     sessions: agent.runs.map(() => undefined),
     endsAfterLast: agent.runs.map((run) => endsAfterLastCall(run)),
     calls: agent.runs.map((run) => replayedCalls(run)),
+    asRan: agent.runs.map((run) => asRanRun(run, strategy)),
     outcomes: agent.runs.map(() => undefined),
     budget: new AgentBudget(budget, agent.kind === 'subagent'),
     current: 0,
@@ -98,7 +102,7 @@ export class TreeReplay {
     this.budget = new TreeBudget(options.brakes, options.subagent, { sessionId: tree.sessionId });
     this.perRun = this.budget.perRun;
     this.interner = new Interner();
-    this.states = agentStates(tree, this.budget);
+    this.states = agentStates(tree, this.budget, options.strategy);
     this.children = tree.agents.map((_, i) => tree.agents.map((agent, j) => (agent.parentAgentId === tree.agents[i]!.agentId && j !== i ? j : -1)).filter((j) => j >= 0));
     this.parentOf = tree.agents.map(({ parentAgentId: parent }) => (parent === undefined ? -1 : tree.agents.findIndex((agent) => agent.agentId === parent)));
   }
@@ -112,7 +116,10 @@ export class TreeReplay {
     state.current = r;
     const session = this.sessionOf(a, r);
     if (state.outcomes[r] !== undefined) return; // the run already ended (completed on an earlier call)
-    const stop = this.step(a, r, session, recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
+    const asRan = state.asRan[r];
+    // A run replayed as it ran made this call already (the call after a summary call, made with it): nothing to make now.
+    const made = asRan !== undefined && asRan.given() > c;
+    const stop = made ? null : this.step(a, r, session, asRan?.source ?? recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
     if (stop === null && c === run.calls.length - 1) this.ranOut.push({ a, r });
     this.ended(a, r, stop);
   }
@@ -123,7 +130,8 @@ export class TreeReplay {
       const { a, r } = this.ranOut.pop()!;
       const state = this.states[a]!;
       const run = this.tree.agents[a]!.runs[r]!;
-      if (state.stop === undefined && state.outcomes[r] === undefined) this.ended(a, r, this.step(a, r, state.sessions[r]!, recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!)));
+      const source = state.asRan[r]?.source ?? recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!);
+      if (state.stop === undefined && state.outcomes[r] === undefined) this.ended(a, r, this.step(a, r, state.sessions[r]!, source));
     }
   }
 
@@ -134,16 +142,19 @@ export class TreeReplay {
     if (session === undefined) {
       const run = this.tree.agents[a]!.runs[r]!;
       const options = this.options;
+      // A run replayed as it ran: under the strategy its loop ran under, each call billed as recorded (replay/recordedStrategy.ts replayAsRan).
+      const asRan = state.asRan[r];
       session = new LoopSession(
         {
           brakes: this.perRun,
-          strategy: options.strategy,
+          strategy: asRan?.strategy ?? options.strategy,
           cache: options.cacheOf(run),
           pricing: options.pricingOf(run),
           ...summaryPricingFor(options, run),
           systemTokens: run.header.systemTokens,
           goalTokens: run.header.goalTokens,
           ...(options.latency === undefined ? {} : { latency: options.latency }),
+          ...(asRan === undefined ? {} : { usageAsSent: true }),
         },
         { interner: this.interner, cacheWrites: cacheWritesOf(run) },
       );

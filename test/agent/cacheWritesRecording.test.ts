@@ -140,9 +140,11 @@ describe('a real-loop recording states its cache writes’ lifetime, and its rep
     expect(runs.map((run) => run.header.cacheWrites)).toEqual(['five-minutes', 'five-minutes']);
     const tree = replayTree(runs, { brakes: recordedBrakes(runs[0]!), strategy: { kind: 'full' }, prices });
     expect([tree.totals.steps, tree.totals.costPico, agents(tree)]).toEqual([3, 94_500_000_000, agents(live.tree!)]);
-    // (--preset recorded does not take --tree: the root's brakes as flags.)
+    // The root's brakes as flags, and as the recordings state them (--preset recorded).
     const cliTree = (await json('replay', '--tree', ...files, '--max-cost', '0.11', '--budget-mode', 'predict', '--max-output-tokens', '100')).trees[0];
     expect([cliTree.totals.steps, cliTree.totals.costUsd, agents(cliTree)]).toEqual([3, 0.0945, agents(live.tree!)]);
+    const presetTree = (await json('replay', '--tree', ...files, '--preset', 'recorded')).trees[0];
+    expect([presetTree.totals.steps, presetTree.totals.costUsd, agents(presetTree)]).toEqual([3, 0.0945, agents(live.tree!)]);
     // As an hour's (the statement left out), a call earlier.
     const hourRuns = (await Promise.all(files.map((file, i) => loadTraceFile(unstated(file, join(dir, `hour${i}.jsonl`)))))).flat();
     const hour = replayTree(hourRuns, { brakes: recordedBrakes(runs[0]!), strategy: { kind: 'full' }, prices });

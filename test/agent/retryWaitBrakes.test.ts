@@ -68,7 +68,7 @@ describe('the wait before a retry meets the brakes before it is waited', () => {
     expect(clock.now()).toBe(1000);
     // The stop's time is the failed call's 1 s and the wait it would have taken before its retry.
     expect(run.elapsedMs).toBe(31_000);
-    expect(run.stop.detail).toBe('31.000 s elapsed, limit 10 s');
+    expect(run.stop.detail).toBe("31.000 s elapsed, limit 10 s; the failed model call (503) was not retried: its retry would start past the timeout (the wait before it counted in the run's time)");
     expect(recording.calls.map((call) => [call.failed?.status, call.latencyMs])).toEqual([[503, 31_000]]);
     expect(recording.end).toMatchObject({ outcome: 'limit', status: `timeout: ${run.stop.detail}` });
     expect(replayFigures(recording, settings(recording))).toEqual(figures(run));

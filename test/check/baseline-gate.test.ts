@@ -109,7 +109,7 @@ describe('a price change is a change in the prices of the models run, not in the
     await cli('check', RECURSIVE, '--baseline', baseline, '--max-repeat', '4', '--prices-override', dearer, '--junit', junit);
     const xml = readFileSync(junit, 'utf8');
     // In the report's units (as the text table shows them), with what changed since the baseline.
-    expect(xml).toMatch(/<testcase classname="recursive verification" name="baseline costUsd">\n {6}<failure type="expectation" message="drift ↑ \+33\.6%: costUsd: baseline \$0\.4483, measured \$0\.6590, \$0\.5991 at the baseline&apos;s prices \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 4">/);
+    expect(xml).toMatch(/<testcase classname="recursive verification" name="baseline costUsd">\n {6}<failure type="drift" message="drift ↑ \+33\.6%: costUsd: baseline \$0\.4483, measured \$0\.6590, \$0\.5991 at the baseline&apos;s prices \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 4">/);
     expect(xml).toMatch(/name="baseline costPerRunUsd\.max">\n {6}<system-out>price change, not a brake regression: /);
   });
 
@@ -182,7 +182,7 @@ describe('a baseline matches the same scenario files from any directory, and a b
     expect(xml).toMatch(/<testsuites name="loopcost check" tests="\d+" failures="1" errors="0">/);
     expect(xml).toContain(`<testsuite name="baseline ${baseline}" file="${baseline}" tests="1" failures="1" errors="0" skipped="0">`);
     expect(xml).toContain('<testcase classname="baseline');
-    expect(xml).toMatch(/<failure type="expectation" message="scenarios\/keeps-asking\.yaml: in the baseline, not checked">/);
+    expect(xml).toMatch(/<failure type="gone" message="scenarios\/keeps-asking\.yaml: in the baseline, not checked">/);
 
     // Renewed on purpose: passes.
     expect((await cli('check', REFERENCE, '--baseline', baseline, '--update-baseline', baseline)).code).toBe(1);

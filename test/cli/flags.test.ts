@@ -46,7 +46,8 @@ describe('a flag that would do nothing is refused (exit 2, nothing written) or w
     ['a --try mode without its brake', ['whatif', TRACES, '--try', 'max-steps=5', '--try', 'repeat-mode=total'], /--try': 'repeat-mode=total': repeat-mode has no effect without max-repeat/],
     ['--repeat-mode without --max-repeat in any configuration (sweep)', ['sweep', TRACES, '--grid', 'max-steps=10', '--repeat-mode', 'cycle'], /--repeat-mode': has no effect without --max-repeat: no configuration has it/],
     ['a grid of modes without their brake (sweep)', ['sweep', TRACES, '--grid', 'max-steps=10', '--grid', 'repeat-mode=cycle,total'], /--grid repeat-mode': has no effect without --max-repeat/],
-    ['--budget-mode without --max-cost (calibrate)', ['calibrate', 'scenarios/flight-search.yaml', '--grid', 'max-repeat=2,3', '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
+    // (A scenario file whose brakes set a budget takes it: flight-search's reference preset has one.)
+    ['--budget-mode without --max-cost (calibrate)', ['calibrate', TRACES, '--grid', 'max-repeat=2,3', '--budget-mode', 'predict'], /--budget-mode': has no effect without --max-cost/],
     ['--same-error-mode without --max-same-error (project)', ['project', 'scenarios/flight-search.yaml', '--same-error-mode', 'total'], /--same-error-mode': has no effect without --max-same-error.*\(add --max-same-error N, or drop --same-error-mode\)/],
     ['--per-step with table output', ['replay', TRACES, '--per-step', '--format', 'table'], /--per-step': has no effect on table output/],
     ['--out with --report-dir', ['replay', TRACES, '--report-dir', join(dir, 'rd')], /--out': cannot be used with --report-dir/],

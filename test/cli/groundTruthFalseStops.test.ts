@@ -3,13 +3,17 @@
  * give up on a flaky CRM tool and answer anyway — "completed" with no brakes, their task not done. The
  * same-error brake that stops them catches them: `check`, `sweep` (one thread or two) and `calibrate`
  * count no false stop, as the README's glossary defines one for synthetic runs (by ground truth), and
- * `calibrate` reads the same ground truth off generated traces' headers.
+ * `calibrate` reads the same ground truth off generated traces' headers. A sweep of the scenario file runs
+ * under its own brakes (max-repeat 3 among them) with the grid on top, so its perfectionists are caught too;
+ * the generated traces, which carry no brakes, are swept with the file's brakes given as flags.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
 
 const SUPPORT = 'test/fixtures/ground-truth/support.yaml';
+/** support.yaml's own brakes and cache, as flags (traces carry none). */
+const FILE_SETTINGS = ['--max-steps', '15', '--max-cost', '0.25', '--max-repeat', '3', '--cache', 'on'];
 let generated = '';
 
 beforeAll(async () => {
@@ -37,7 +41,7 @@ describe('false stops by ground truth, every command', () => {
     expect([scenario.figures.falseStops, scenario.figures.falseStopRate]).toEqual([0, 0]);
   });
 
-  it('sweep max-same-error=2,3,5: 28 caught, 0 false stops, one thread or two alike; generated traces the same', async () => {
+  it('sweep max-same-error=2,3,5: the 28 retriers caught by it (62 stuck runs in all, with the file\'s max-repeat 3), 0 false stops, one thread or two alike; generated traces the same', async () => {
     const grid = ['--grid', 'max-same-error=2,3,5', '--format', 'json'];
     const one = await cli('sweep', SUPPORT, ...grid, '--workers', '1');
     const two = await cli('sweep', SUPPORT, ...grid, '--workers', '2');
@@ -45,11 +49,11 @@ describe('false stops by ground truth, every command', () => {
     expect(two.stdout).toBe(one.stdout);
     const rows = (JSON.parse(one.stdout) as { configurations: Row[] }).configurations;
     expect(rows.map((r) => [r.falseStops, r.caughtEarly, r.stopReasons.error_limit])).toEqual([
-      [0, 28, 28],
-      [0, 28, 28],
-      [0, 28, 28],
+      [0, 62, 28],
+      [0, 62, 28],
+      [0, 62, 28],
     ]);
-    const fromTraces = await cli('sweep', generated, ...grid, '--workers', '2');
+    const fromTraces = await cli('sweep', generated, ...grid, ...FILE_SETTINGS, '--workers', '2');
     expect(fromTraces.code, fromTraces.stderr).toBe(0);
     expect((JSON.parse(fromTraces.stdout) as { configurations: Row[] }).configurations.map((r) => [r.falseStops, r.falseStopRate, r.caughtEarly])).toEqual(rows.map((r) => [r.falseStops, r.falseStopRate, r.caughtEarly]));
   });
@@ -57,7 +61,7 @@ describe('false stops by ground truth, every command', () => {
   it('calibrate on generated traces: judged by their headers\' ground truth, as the scenario file', async () => {
     const grid = ['--grid', 'max-repeat=3', '--grid', 'max-same-error=2,3', '--format', 'json'];
     const fromScenario = await cli('calibrate', SUPPORT, ...grid);
-    const fromTraces = await cli('calibrate', generated, ...grid);
+    const fromTraces = await cli('calibrate', generated, ...grid, ...FILE_SETTINGS.filter((_, i, all) => all[i] !== '--max-repeat' && all[i - 1] !== '--max-repeat'));
     expect(fromTraces.code, fromTraces.stderr).toBe(0);
     expect(fromTraces.stderr).not.toContain('no scenario file');
     type Report = { inputs: { recordedRuns: number; syntheticRuns: number }; configurations: { synthetic: unknown; recorded: { runs: number } }[] };

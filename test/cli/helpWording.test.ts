@@ -29,12 +29,11 @@ describe('help of shared options', () => {
     expect(await help('replay')).toContain('as of this day for every run (default: the day each run was recorded, else the table\'s release day)');
   });
 
-  it("sweep and calibrate: a scenario file's own context and cache are not used (its configurations are the grid and the flags)", async () => {
+  it("sweep and calibrate: a scenario file's own context and cache are its runs' unless a flag or a grid axis gives them", async () => {
     for (const command of ['sweep', 'calibrate']) {
       const text = await help(command);
-      expect(text).not.toContain("the file's own context.cache");
-      expect(text).not.toContain("the file's own context.context");
-      expect(text).toContain("--cache <mode> prompt caching: on | off (default: as recorded for recorded traces, off for synthetic ones (a scenario file's own cache is not used: give it here or as a --grid axis))");
+      expect(text).toContain("the file's own context.context");
+      expect(text).toContain("--cache <mode> prompt caching: on | off (default: for a scenario file's runs, the file's own context.cache; else as recorded for recorded traces, off for synthetic ones (a --grid axis gives each configuration its own))");
     }
     expect(await help('replay')).toContain("the file's own context.cache");
   });

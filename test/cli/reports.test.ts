@@ -90,10 +90,12 @@ describe('reports say what could mislead', () => {
       const text = (await cli(...argv)).stdout;
       expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
       expect(text).toMatch(/--prices-override prices\.json/);
-      expect(text.match(/^warning:/gm)).toHaveLength(1);
+      // The price gap, and the importer's notes on the runs (import_notes).
+      expect(text.match(/^warning:/gm)).toHaveLength(2);
+      expect(text).toMatch(/^warning: 38 runs carry notes from their importer/m);
     }
     const json = JSON.parse((await cli('replay', MINI, '--format', 'json')).stdout);
-    expect(json.warnings).toEqual([expect.objectContaining({ code: 'price_gap' })]);
+    expect(json.warnings).toEqual([expect.objectContaining({ code: 'price_gap' }), expect.objectContaining({ code: 'import_notes' })]);
     const csv = await cli('replay', MINI, '--format', 'csv');
     expect(csv.stderr).toMatch(/^warning: 38 runs/);
   });
@@ -130,8 +132,10 @@ describe('reports say what could mislead', () => {
   });
 
   it('no warning when the prices are those the runs were billed at, or when re-priced as another model', async () => {
-    expect((await cli('replay', MINI, '--prices', BILLED)).stdout).not.toMatch(/warning/);
-    expect((await cli('replay', MINI, '--model', 'gpt-4o-mini')).stdout).not.toMatch(/warning/);
+    // The one warning left is of the importer's notes on the runs (import_notes).
+    const other = /^warning: (?!38 runs carry notes from their importer)/m;
+    expect((await cli('replay', MINI, '--prices', BILLED)).stdout).not.toMatch(other);
+    expect((await cli('replay', MINI, '--model', 'gpt-4o-mini')).stdout).not.toMatch(other);
   });
 
   it('a context strategy on recorded runs: completion is as recorded (open loop), closed loop named', async () => {

@@ -3,8 +3,8 @@
  * whatif and generate warned `--cache on: gpt-4 has no cached-input price …`; project and check, which run
  * the file under its own settings too, said nothing. They now say the same line, once, through the same
  * code (src/cli/actions/scenarioWarnings.ts, RunNotes). sweep and calibrate run a scenario file's runs
- * under the sweep's cache, not the file's (off without --cache): they warn when that cache is on
- * (--cache on, --grid cache=on,off), and not otherwise, since their runs were then priced uncached.
+ * under the file's cache unless a flag or a grid axis gives one: they warn when the cache their runs take
+ * is on (the file's, --cache on, --grid cache=on,off), and not under --cache off.
  * Recorded runs under a cache that is on (a flag, or the checked scenario file's) are warned of as
  * replay warns of them.
  */
@@ -52,14 +52,16 @@ describe("a scenario file's cache on with a model without a cached-input price: 
     }
   });
 
-  it('sweep and calibrate say it when their cache is on (their runs take it, not the file\'s), and not without one', async () => {
+  it('sweep and calibrate say it when the cache their runs take is on (the file\'s, or a flag\'s), and not under --cache off', async () => {
     const said = await cacheLines('replay', gpt4);
     expect(await cacheLines('sweep', gpt4, '--cache', 'on')).toEqual(said);
     expect(await cacheLines('sweep', gpt4, '--grid', 'cache=on,off')).toEqual(said);
     expect(await cacheLines('calibrate', gpt4, '--cache', 'on')).toEqual(said);
-    // Without --cache a sweep runs the file's runs uncached (its settings say `cache off`): nothing to warn of.
-    expect(await cacheLines('sweep', gpt4)).toEqual([]);
-    expect(await cacheLines('calibrate', gpt4)).toEqual([]);
+    // Without --cache a sweep runs the file's runs under the file's cache, on: said as replay says it.
+    expect(await cacheLines('sweep', gpt4)).toEqual(said);
+    expect(await cacheLines('calibrate', gpt4)).toEqual(said);
+    expect(await cacheLines('sweep', gpt4, '--cache', 'off')).toEqual([]);
+    expect(await cacheLines('calibrate', gpt4, '--cache', 'off')).toEqual([]);
   });
 
   it('the cache turned off by a flag: nothing said', async () => {

@@ -1,77 +1,126 @@
 /**
- * A sweep's configurations are the grid and the flags given, the same for every input: a scenario file's
- * own brakes and context are not used. `sweep` and `calibrate` now say which settings each file set that
- * the sweep replaced (neither a grid axis nor a flag gave them), once per file (files setting the same
- * share a line), with the flags that keep them; the footer names the cache among what the sweep gives.
+ * A sweep's (a calibration's) synthetic runs take their scenario file's own brakes and context (cache
+ * too), the flags given on top and each configuration's grid values on top of those — as replay, check
+ * and project run a file (src/population/scenarioBase.ts); recorded runs beside them take the flags and
+ * grid values alone. A row's flags are those given (`replay INPUTS <flags>` gives its figures). The
+ * settings line names the files' own settings, and under it each file's where the files differ.
  * And the baseline `saved` is measured against (no brakes, up to the hard cap) is given its own total.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, oneEntryScenario, tempDir } from './run.js';
+import { cli, tempDir } from './run.js';
 
-/** The `warning:` lines of a text, each joined with its indented continuation lines. */
-function warnings(text: string): string[] {
-  return text.replace(/\n {2,}/g, ' ').split('\n').filter((line) => line.startsWith('warning: '));
+interface Row {
+  settings: string;
+  flags: string;
+  brakes: string;
+  context: string;
+  cache: string;
+  costUsd: number;
+  completed: number;
+  falseStops: number;
+  stopReasons: Record<string, number>;
+  baselineCostUsd: number;
 }
 
-const UNUSED = /which this (sweep|calibration) does not use/;
-
-async function unusedLines(...argv: string[]): Promise<string[]> {
-  const r = await cli(...argv);
-  expect(r.code, r.stderr).toBe(0);
-  return warnings(r.stderr).filter((line) => UNUSED.test(line));
-}
-
-async function jsonReport(...argv: string[]): Promise<{ warnings: { code: string; message: string }[]; notes: string[]; configurations: { costUsd: number; baselineCostUsd: number }[] }> {
+async function jsonReport(...argv: string[]): Promise<{ warnings: { code: string; message: string }[]; notes: string[]; settings: Record<string, string>; configurations: Row[] }> {
   const r = await cli(...argv, '--format', 'json');
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
 
-describe("sweep and calibrate: a scenario file's settings the sweep does not use", () => {
+/** A support agent (the reviewer's): brakes with a budget, a timeout, a repeat and a same-error limit; the cache on. */
+function supportScenario(dir: string, name: string, settings: { brakes?: string; context?: string } = {}): string {
+  const path = join(dir, name);
+  const lines = [
+    'scenario: loopcost.scenario/1',
+    'model: gpt-4o-mini',
+    'provider: openai',
+    'systemTokens: 1200',
+    'goalTokens: { kind: lognormal, median: 250, p95: 900 }',
+    'latency: { call: 1500, output-token: 8, tool: 400 }',
+    `brakes: ${settings.brakes ?? '{ max-steps: 15, max-cost: 0.10, max-repeat: 3, repeat-mode: total, max-same-error: 3, timeout: 120 }'}`,
+    `context: ${settings.context ?? '{ context: full, cache: on }'}`,
+    'hardCapSteps: 150',
+    'runs: 60',
+    'seed: 3',
+    'population:',
+    '  - { behaviour: healthy, name: resolves, weight: 85, steps: { kind: lognormal, median: 5, p95: 11 }, repeatShare: 0.05, errorShare: 0.05, outputTokens: { kind: lognormal, median: 150, p95: 500 }, toolResultTokens: { kind: lognormal, median: 400, p95: 2500 } }',
+    '  - { behaviour: perfectionist, name: kb loop, tool: kb_search, weight: 5, repeatQuery: 0.6, outputTokens: { kind: lognormal, median: 120, p95: 300 }, toolResultTokens: { kind: lognormal, median: 800, p95: 2000 } }',
+    '  - { behaviour: retrier, name: crm down, tool: crm_lookup, weight: 5, error: "CRMTimeout", variants: [{ id: 1 }, { id: "1" }], givesUpAfter: 40, outputTokens: 80, toolResultTokens: 30 }',
+  ];
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+/** What a row's figures are, to compare two sweeps' rows. */
+const figures = (rows: readonly Row[]) => rows.map(({ settings, costUsd, completed, falseStops, stopReasons }) => ({ settings, costUsd, completed, falseStops, stopReasons }));
+
+/** Each row replayed with its flags over the same inputs: the replay's total is the row's cost. */
+async function expectRowsReplay(inputs: readonly string[], rows: readonly Row[]): Promise<void> {
+  for (const row of rows) {
+    const replay = await cli('replay', ...inputs, ...row.flags.split(' ').filter(Boolean), '--format', 'json');
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout).summary.totalCostUsd, `${inputs.join(' ')} ${row.flags}`).toBe(row.costUsd);
+  }
+}
+
+describe("sweep and calibrate: a scenario file's own settings are the base of every configuration", () => {
   const dir = tempDir();
-  const brakes = '{ max-steps: 12, max-cost: 0.1, repeat-mode: total }';
-  const triage = oneEntryScenario(dir, 'triage.yaml', { runs: '20', brakes, context: '{ context: full, cache: on }' });
-  const twin = oneEntryScenario(dir, 'twin.yaml', { runs: '20', brakes, context: '{ context: full, cache: on }' });
-  const other = oneEntryScenario(dir, 'other.yaml', { runs: '20', context: '{ context: "window:3", tool-result-cap: 50 }' });
-  const plain = oneEntryScenario(dir, 'plain.yaml', { runs: '20' });
+  const support = supportScenario(dir, 'support.yaml');
 
-  it('names what the file set and no axis or flag gave, with the flags that keep it (not what the sweep runs anyway: context full, repeat-mode total)', async () => {
-    const lines = await unusedLines('sweep', triage, '--grid', 'max-steps=5,10');
-    expect(lines).toEqual([
-      `warning: ${triage} sets max-cost 0.1 and cache on, which this sweep does not use (every configuration is the grid and the flags given): to keep them, add --max-cost 0.1 --cache on`,
-    ]);
-    // Without a grid axis for it, the file's step cap is named too.
-    expect(await unusedLines('sweep', triage, '--grid', 'max-repeat=2,3')).toEqual([expect.stringContaining('sets max-steps 12, max-cost 0.1 and cache on, which this sweep')]);
+  it('cache: on in the file gives, without --cache, the figures --cache on gives, and those replay gives', async () => {
+    const grid = ['--grid', 'max-steps=8,30'];
+    const without = await jsonReport('sweep', support, ...grid);
+    const withFlag = await jsonReport('sweep', support, ...grid, '--cache', 'on');
+    const off = await jsonReport('sweep', support, ...grid, '--cache', 'off');
+    expect(figures(without.configurations)).toEqual(figures(withFlag.configurations));
+    // The cache matters here: off costs more.
+    expect(off.configurations[1]!.costUsd).toBeGreaterThan(without.configurations[1]!.costUsd * 1.5);
+    expect(without.settings.cache).toBe('on');
+    expect(without.configurations.map((row) => row.cache)).toEqual(['on', 'on']);
+    await expectRowsReplay([support], without.configurations);
+    // Split over two threads, the same figures.
+    expect(figures((await jsonReport('sweep', support, ...grid, '--workers', '2')).configurations)).toEqual(figures(without.configurations));
+    // No warning that the file's settings went unused: they are used.
+    expect(without.warnings.map((w) => w.code)).not.toContain('scenario_settings_unused');
   });
 
-  it('says nothing once the flags keep them, or for a file that sets nothing', async () => {
-    expect(await unusedLines('sweep', triage, '--grid', 'max-steps=5,10', '--max-cost', '0.1', '--cache', 'on')).toEqual([]);
-    expect(await unusedLines('sweep', triage, '--grid', 'max-steps=5,10', '--grid', 'cache=on,off', '--max-cost', '0.2')).toEqual([]);
-    expect(await unusedLines('sweep', plain, '--grid', 'max-steps=5,10')).toEqual([]);
+  it("every brake and context setting the file gives is kept unless a flag or axis gives it: rows replay, and a preset given replaces the file's brakes", async () => {
+    const windowed = supportScenario(dir, 'windowed.yaml', { context: '{ context: "window:3", tool-result-cap: 300, cache: on }' });
+    for (const grid of [['--grid', 'max-repeat=2,4'], ['--grid', 'preset=none,reference'], ['--grid', 'context=full,window:5', '--max-steps', '20']]) {
+      const report = await jsonReport('sweep', windowed, ...grid);
+      await expectRowsReplay([windowed], report.configurations);
+    }
+    const repeat = await jsonReport('sweep', windowed, '--grid', 'max-repeat=2,4');
+    expect(repeat.configurations[0]).toMatchObject({ brakes: 'max-steps=15,max-cost=0.1,budget-mode=check,timeout=120,max-repeat=2,repeat-mode=total,max-same-error=3,same-error-mode=consecutive', context: 'window:3', cache: 'on' });
+    const preset = await jsonReport('sweep', windowed, '--grid', 'preset=none,reference');
+    expect(preset.configurations.map((row) => row.brakes)).toEqual(['none', expect.stringMatching(/^max-steps=12,max-cost=0\.5,/)]);
   });
 
-  it('one line for files that set the same, one for each other; a preset given replaces the brakes (as replay), so only the context is named', async () => {
-    const lines = await unusedLines('sweep', triage, twin, other, '--grid', 'max-steps=5,10');
-    expect(lines).toEqual([
-      expect.stringContaining(`${triage} and ${twin} set max-cost 0.1 and cache on, which`),
-      expect.stringContaining(`${other} sets context window:3 and tool-result-cap 50, which this sweep does not use (every configuration is the grid and the flags given): to keep them, add --context window:3 --tool-result-cap 50`),
-    ]);
-    expect(await unusedLines('sweep', triage, '--grid', 'preset=none,reference')).toEqual([expect.stringMatching(/sets cache on, which .* to keep it, add --cache on$/)]);
+  it("calibrate: the file's brakes and cache given as flags change nothing (the same-error limit catches the retrier)", async () => {
+    const grid = ['--grid', 'max-repeat=2,3'];
+    const a = await jsonReport('calibrate', support, ...grid);
+    const b = await jsonReport('calibrate', support, ...grid, '--max-steps', '15', '--max-cost', '0.10', '--max-same-error', '3', '--timeout', '120', '--cache', 'on');
+    const unflagged = (rows: readonly Row[]) => rows.map(({ flags: _, ...rest }) => rest);
+    expect(unflagged(a.configurations)).toEqual(unflagged(b.configurations));
+    expect(a.settings.cache).toBe('on');
+    expect(a.notes.join(' ')).toContain("judged under their scenario files' own brakes, context and cache");
   });
 
-  it('in the JSON report, and on stderr beside a CSV; calibrate says it of its calibration', async () => {
-    const report = await jsonReport('sweep', triage, '--grid', 'max-steps=5,10');
-    expect(report.warnings.filter((w) => w.code === 'scenario_settings_unused')).toHaveLength(1);
-    const csv = await cli('sweep', triage, '--grid', 'max-steps=5,10', '--format', 'csv');
-    expect(warnings(csv.stderr).filter((line) => UNUSED.test(line))).toHaveLength(1);
-    expect(await unusedLines('calibrate', triage, '--grid', 'max-repeat=2,3')).toEqual([expect.stringContaining('sets max-steps 12, max-cost 0.1 and cache on, which this calibration does not use')]);
-  });
-
-  it("the footer names the cache among what the sweep gives its synthetic runs", async () => {
-    const r = await cli('sweep', triage, '--grid', 'max-steps=5,10');
-    expect(r.stdout.replace(/\n/g, ' ')).toContain("take the sweep's brakes, context and cache, not their scenario files'");
+  it('files that differ: each under its own; the settings line says so and a line per file names each one\'s; a trace file beside them takes the flags alone', async () => {
+    const windowed = supportScenario(dir, 'window3.yaml', { brakes: '{ max-same-error: 2, same-error-mode: total }', context: '{ context: "window:3", cache: off }' });
+    const report = await jsonReport('sweep', support, windowed, 'scenarios/recorded-pair.jsonl', '--grid', 'max-steps=8,30');
+    await expectRowsReplay([support, windowed, 'scenarios/recorded-pair.jsonl'], report.configurations);
+    expect(report.settings.brakes).toBe("none (synthetic: each scenario file's own, listed below)");
+    // Wrapped lines joined (a line wraps after a comma inside the brakes, or at a ' · ').
+    const text = (await cli('sweep', support, windowed, '--grid', 'max-steps=8,30')).stdout.replace(/,\n {2,}/g, ',').replace(/\n {2,}/g, ' ');
+    const lines = text.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('settings: '));
+    expect(lines[at]).toContain("brakes each scenario file's own, listed below");
+    expect(lines[at + 1]).toBe(`synthetic: ${support} (60 runs, seed 3) · brakes max-cost=0.1,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total,max-same-error=3,same-error-mode=consecutive · context full · cache on`);
+    expect(lines[at + 2]).toBe(`synthetic: ${windowed} (60 runs, seed 3) · brakes max-same-error=2,same-error-mode=total · context window:3 · cache off`);
   });
 });
 

@@ -35,14 +35,14 @@ describe('sweep → replay', () => {
     expect(summary.costPerCompletedTaskUsd).toBe(recommended.costPerCompletedUsd);
   });
 
-  it('scenario files: the flags replay them as the sweep ran them, not under their own brakes, context and cache', async () => {
+  it('scenario files: the flags replay them as the sweep ran them, each under its own brakes, context and cache with the flags and grid values on top', async () => {
     // recursive-verification.yaml brings its own brakes (a repeat limit); weekly-report.yaml its own context (window:3);
-    // production-mix.yaml its own cache (on): a sweep gives brakes, context and cache itself.
+    // production-mix.yaml its own cache (on): the sweep's runs take them, as replay's do; a row's flags are the flags and grid values given.
     for (const files of [['scenarios/recursive-verification.yaml'], ['scenarios/weekly-report.yaml', 'scenarios/production-mix.yaml']]) {
       const sweep = await cli('sweep', ...files, '--grid', 'max-steps=12,40', '--grid', 'context=full,window:4', '--format', 'json');
       expect(sweep.code, sweep.stderr).toBe(0);
       for (const row of JSON.parse(sweep.stdout).configurations) {
-        expect(row.flags.startsWith('--preset none ')).toBe(true);
+        expect(row.flags).toMatch(/^--max-steps (12|40) --context (full|window:4)$/);
         const replay = await cli('replay', ...files, ...row.flags.split(' '), '--format', 'json');
         expect(replay.code, replay.stderr).toBe(0);
         expect(JSON.parse(replay.stdout).summary.totalCostUsd, `${files.join(' ')} ${row.flags}`).toBe(row.costUsd);

@@ -38,11 +38,13 @@ describe('sweep: --context-window model on a model without a window', () => {
     expect(await json('sweep', ...inputs.gemini, '--context-window', 'model', '--grid', 'max-steps=1,5', '--target-completion', '0.5')).toHaveLength(1);
   });
 
-  it("for synthetic runs: the scenario file's model (the sweep's brakes, not the file's)", async () => {
+  it("for synthetic runs: the scenario file's model, under the sweep's brakes or the file's own (its runs take them)", async () => {
     const gemini = inputs.scenario('gemini-sweep.yaml', { model: 'gemini-2.5-pro' });
     expect(await json('sweep', gemini, '--context-window', 'model', '--grid', 'max-steps=1,5')).toHaveLength(1);
     const ownBrakes = inputs.scenario('gemini-own.yaml', { model: 'gemini-2.5-pro', brakes: ['context-window: model'] });
-    expect(await json('sweep', ownBrakes, '--grid', 'max-steps=1,5')).toEqual([]);
+    expect(await json('sweep', ownBrakes, '--grid', 'max-steps=1,5')).toHaveLength(1);
+    // A grid axis gives every configuration its own: the file's is not taken.
+    expect(await json('sweep', ownBrakes, '--grid', 'context-window=100000,200000')).toEqual([]);
   });
 
   it('not for a model with a window, nor without the brake, nor re-priced as a model with one', async () => {

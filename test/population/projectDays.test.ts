@@ -5,7 +5,7 @@
  * each resample.
  */
 import { describe, expect, it } from 'vitest';
-import { costCounts, COUNTS_FROM_RUNS_PER_COST, daySpender, spendByCounts, spendRunByRun, type DaySpender } from '../../src/population/projectDays.js';
+import { costCounts, COUNTS_FROM_RUNS_PER_COST, daySpender, resampledCounts, spendByCounts, spendRunByRun, type DaySpender } from '../../src/population/projectDays.js';
 import { projectSpend } from '../../src/population/project.js';
 import { Rng, STREAM } from '../../src/synthetic/random.js';
 
@@ -80,8 +80,30 @@ describe('project days', () => {
     expect(sameDays(2 * COUNTS_FROM_RUNS_PER_COST - 1)).toBe(true);
     expect(sameDays(2 * COUNTS_FROM_RUNS_PER_COST)).toBe(false);
     const p = projectSpend(costs, { runsPerDay: 100_000, days: 30, seed: 3, trials: 200, resamples: 10 });
-    expect(Math.abs(p.perDay.mean - (100_000 * mean) / 1e12) / ((100_000 * mean) / 1e12)).toBeLessThan(0.001);
+    // Each of the 200 periods resamples the 60 runs first: the mean day is off the population's by that
+    // resample's mean, whose spread over 200 periods is √(variance / 60 / 200) a run (4 of those).
+    expect(Math.abs(p.perDay.mean - (100_000 * mean) / 1e12)).toBeLessThan((4 * 100_000 * Math.sqrt(variance / 60 / 200)) / 1e12);
     expect(projectSpend(costs, { runsPerDay: 100_000, days: 30, seed: 3, trials: 200, resamples: 10 })).toEqual(p);
+  });
+
+  it('a period resamples its population first: n runs kept, each cost drawn at its share, the same seed the same draw', () => {
+    const counts = costCounts(costs);
+    const drawn = Array.from({ length: 2000 }, (_, k) => resampledCounts(counts, Rng.stream(9, k, 101)));
+    for (const d of drawn) expect(d.runs.reduce((a, b) => a + b, 0)).toBe(costs.length);
+    // The dear runs are 4 of 60: over 2,000 resamples their mean count is 4 (±4 standard errors of √(60·p(1−p)/2000)).
+    const dear = drawn.map((d) => d.runs[d.costsPico.indexOf(90_000_000_000)] ?? 0);
+    const share = 4 / 60;
+    expect(Math.abs(dear.reduce((a, b) => a + b, 0) / 2000 - 4)).toBeLessThan(4 * Math.sqrt((60 * share * (1 - share)) / 2000));
+    expect(resampledCounts(counts, Rng.stream(9, 3, 101))).toEqual(drawn[3]);
+  });
+
+  it("a day's p95 carries the sample's uncertainty: 60 runs say the mean within ±σ/√60, not the ±σ√N/N of N runs a day drawn from a known population", () => {
+    const runsPerDay = 100_000;
+    const p = projectSpend(costs, { runsPerDay, days: 1, seed: 4, trials: 1000, resamples: 10 });
+    // Drawn from the 60 runs as the population, p95 − p50 of a day was 1.645·σ·√N (~0.5% of the mean day);
+    // resampled first, it is ~1.645·N·σ/√60: at least half that.
+    expect((p.perDay.p95 - p.perDay.p50) * 1e12).toBeGreaterThan(0.5 * 1.645 * runsPerDay * Math.sqrt(variance / 60));
+    expect((p.perDay.p95 - p.perDay.p50) * 1e12).toBeLessThan(2 * 1.645 * runsPerDay * Math.sqrt(variance / 60));
   });
 
   it("the bootstrap's intervals are the nearest ranks of each resample's mean and p95, as a sort of each resample gives them", () => {

@@ -69,13 +69,13 @@ describe('sweep, project, calibrate: the cache a recording generate wrote with t
     expect(json.configurations.map((c: { cache: string }) => c.cache)).toEqual(['as recorded (synthetic: off)']);
   });
 
-  it("a sweep's synthetic runs take its cache, not their file's: off for production-mix (cache on in the file) unless --cache on", async () => {
+  it("a sweep's synthetic runs take their file's cache (on for production-mix) unless --cache gives another, the recorded runs beside them their own", async () => {
     const line = settingsLine((await cli('sweep', MIX, '--runs', '5')).stdout);
-    expect(line).toMatch(/ · cache off · /);
+    expect(line).toMatch(/ · cache on · /);
     const json = JSON.parse((await cli('sweep', MIX, PAIR, '--runs', '5', '--format', 'json')).stdout);
-    expect(json.settings.cache).toBe('as recorded (synthetic: off)');
-    expect(json.configurations[0].cache).toBe('as recorded (synthetic: off)');
-    expect(settingsLine((await cli('sweep', MIX, '--runs', '5', '--cache', 'on')).stdout)).toMatch(/ · cache on · /);
+    expect(json.settings.cache).toBe('as recorded (synthetic: on)');
+    expect(json.configurations[0].cache).toBe('as recorded (synthetic: on)');
+    expect(settingsLine((await cli('sweep', MIX, '--runs', '5', '--cache', 'off')).stdout)).toMatch(/ · cache off · /);
   });
 
   it("project with a scenario file: every run takes the file's cache (on), the recorded runs beside it too", async () => {

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { fitScenario } from '../../src/scenario/fit.js';
+import { fittedHardCapSteps, hardCapNote } from '../../src/scenario/fitHardCap.js';
+import { MAX_HARD_CAP_STEPS } from '../../src/io/limits.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/scenario/run.js';
 import { DEFAULT_HARD_CAP_STEPS } from '../../src/scenario/settings.js';
@@ -60,5 +62,15 @@ describe('fit: recorded runs past the default hard cap', () => {
     const window = profile.population.find((entry) => entry.name === 'unfinished: context window')!;
     expect((window as unknown as { steps: unknown }).steps).toBe(731);
     expect(yaml).toMatch(/\(steps: 731, the hard cap\)/);
+  });
+
+  it('a recorded run past the most a scenario may set writes that most (the profile loads), and its note says longer draws end at the cap', () => {
+    const longest = fittedHardCapSteps([2_000_000, 5]);
+    expect(longest).toBe(MAX_HARD_CAP_STEPS);
+    expect(fittedHardCapSteps([MAX_HARD_CAP_STEPS - 2])).toBe(MAX_HARD_CAP_STEPS - 1);
+    const { yaml } = fitted(traces);
+    const profile = parseScenario(yaml.replace(/^hardCapSteps: 731$/m, `hardCapSteps: ${longest}`), 'profile.yaml');
+    expect(profile.hardCapSteps).toBe(MAX_HARD_CAP_STEPS);
+    expect(hardCapNote(longest)).toMatch(/took 999,999 steps or more, .*hardCapSteps: 1000000, the most a scenario may set: a synthetic run drawn longer ends at the cap/);
   });
 });

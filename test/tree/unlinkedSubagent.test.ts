@@ -13,6 +13,7 @@ import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
 import type { AgentRef, CallRecord, Trace } from '../../src/trace/types.js';
 import { replayTree } from '../../src/tree/replayTree.js';
+import { parseCsv } from '../cli/csv.js';
 import { cli, tempDir } from '../cli/run.js';
 import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
 
@@ -114,5 +115,20 @@ describe('replay --tree: the unlinked stop and the tree note, said as what they 
     expect(tree.notes[0]).toContain(NOTE);
     expect(tree.notes[1]).toBe('lost: line 7 is cut');
     expect(tree.treeNotes).toBe(1);
+  });
+
+  it('CSV: an unlinked column beside background, 1 on the unlinked row only (it had none: the row read as linked)', async () => {
+    const file = treeFile('unlinkedCsv.jsonl', 'line 7 is cut');
+    const { code, stdout } = await cli('replay', '--tree', file, '--subagent-max-steps', '1', '--format', 'csv');
+    expect(code).toBe(0);
+    const [header, ...rows] = parseCsv(stdout);
+    const at = (name: string) => header!.indexOf(name);
+    expect(at('unlinked')).toBe(at('background') + 1);
+    expect(rows.map((row) => [row[at('agent')], row[at('unlinked')]])).toEqual([
+      ['main', ''],
+      ['linked', ''],
+      ['lost', '1'],
+      ['tree', ''],
+    ]);
   });
 });

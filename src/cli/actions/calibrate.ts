@@ -6,13 +6,14 @@
 import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
-import { brakeSpec, reportSettings, settingsFlags } from '../../report/settings.js';
+import { reportSettings } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../../flags/settingsFlags.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
-import { prepareSweep, sweepTook, type SweepFlags } from './sweepWork.js';
+import { prepareSweep, type SweepFlags } from './sweepWork.js';
+import { configurationSayer, scenarioNotes, sweepTookOwn } from './sweepTook.js';
 import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
@@ -35,26 +36,29 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0) + generated;
   if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
   const configs = prepared.configurations;
-  const strategy = strategyFromFlags(prepared.fixed.contextFlags);
+  const say = configurationSayer(prepared);
   const report = buildCalibrateReport({
-    // The cache and latency no flag gave, as the runs took them, as sweep says it (sweepTook).
+    // What the runs took of the brakes, context, cache and latency no grid axis gave, as sweep says it (sweepTookOwn).
     settings: reportSettings({
       brakes: brakesFromFlags(prepared.fixed.brakeFlags),
-      strategy,
+      strategy: strategyFromFlags(prepared.fixed.contextFlags),
       ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
       ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
-      took: sweepTook(prepared, strategy.cache),
+      gridKeys: prepared.axes.map((axis) => axis.key),
+      took: sweepTookOwn(prepared),
     }),
     prices: prepared.prices.source,
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns },
-    configurations: configs.map((c, i) => ({ settings: c.settings, flags: settingsFlags(c.config), brakes: brakeSpec(c.config.brakes), ...figures[i]! })),
+    configurations: configs.map((c, i) => {
+      const { flags, brakes } = say(c);
+      return { settings: c.settings, flags, brakes, ...figures[i]! };
+    }),
     notes: [
       'Ground truth (synthetic runs, and traces `loopcost generate` wrote, whose headers carry it): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
-      // As sweep's footer says it of its configurations (the warning scenario_settings_unused names what each file set).
-      ...(prepared.scenarios.length > 0 ? ["Synthetic runs are judged under each configuration's brakes, context and cache, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
+      ...scenarioNotes(prepared, 'calibrate'),
     ],
-    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, given, command: 'calibration' }),
+    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces }),
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

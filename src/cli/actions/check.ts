@@ -198,7 +198,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
-  const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs);
+  const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs, { tree: opts.tree === true });
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
   const tree = checkTreeOf(opts, checks);
   refuseNothingToCheck(checks, opts);
@@ -209,7 +209,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   // Each trace file read once, however many scenario files name it (what reading it says is said once); a
   // run past $9,007 makes its file bad, and the scenarios are checked again without it.
   const pricing = { prices, ...(opts.model === undefined ? {} : { model: opts.model }) };
-  const checked = await readCheckTraces(checks, { flags: opts, io, pricing }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }), ...(tree === undefined ? {} : { tree }) }));
+  const checked = await readCheckTraces(checks, { flags: opts, io, pricing, ...(tree === undefined ? {} : { tree: true }) }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }), ...(tree === undefined ? {} : { tree }) }));
   const { perScenario: traces, runs: recorded } = checked.traces;
   const { scenarios, models, drift } = checked.result;
   const parts = tree === undefined ? sessionPartWarnings(checks, recorded) : [];

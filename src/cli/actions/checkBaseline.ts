@@ -6,6 +6,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseBaseline, type BaselineFile } from '../../check/baseline.js';
+import { requireSameJudging } from '../../check/baselineTree.js';
 import { scenarioKeys, scenarioKeysFrom, type ScenarioKeys } from '../../check/scenarioKey.js';
 import { UserError } from '../../errors.js';
 import { STDIN_PATH } from '../../io/openInput.js';
@@ -22,8 +23,11 @@ function missing(path: string): boolean {
   }
 }
 
-/** The baseline compared with; `-` and none there yet (a first CI run) are refused, saying what to do. */
-export function readBaseline(file: string, inputs: readonly string[]): BaselineFile {
+/**
+ * The baseline compared with; `-` and none there yet (a first CI run) are refused, saying what to do, and so is
+ * one written with --tree compared without it, or the reverse (`judged.tree`: this check's --tree; baselineTree.ts).
+ */
+export function readBaseline(file: string, inputs: readonly string[], judged: { tree: boolean } = { tree: false }): BaselineFile {
   if (file === STDIN_PATH) {
     throw new UserError({
       file: '<command line>',
@@ -42,7 +46,9 @@ export function readBaseline(file: string, inputs: readonly string[]): BaselineF
       hint: `write it from this check first: loopcost check ${inputs.join(' ')} --update-baseline ${file}, and commit it: later checks compare with --baseline ${file}`,
     });
   }
-  return parseBaseline(readSmallTextFileSync(file), file);
+  const baseline = parseBaseline(readSmallTextFileSync(file), file);
+  requireSameJudging(baseline, { file, tree: judged.tree, inputs });
+  return baseline;
 }
 
 /** Where a descriptor of this process is read (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), not a file in a directory of its own. */

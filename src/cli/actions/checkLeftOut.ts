@@ -13,6 +13,7 @@ import { sessionFileCandidates } from '../../import/formats.js';
 import { fileKey } from '../../io/collectInputs.js';
 import { statOf } from '../../io/openInput.js';
 import { peekRegularFile } from '../../io/readInput.js';
+import { detectFormat } from '../../import/formats.js';
 import { counted } from '../../plural.js';
 import { someNames } from '../../someNames.js';
 
@@ -65,8 +66,35 @@ export function leftOut(skipped: readonly string[], checks: readonly CheckInput[
   });
 }
 
-/** The line said on stderr when trace files among the inputs are left out; empty when none is. */
+/** Bytes read to tell a left-out file's kind: a file past it is a trace (a price or report file is far smaller). */
+const KIND_PEEK_BYTES = 1024 * 1024;
+
+/** Whether a file left out is a trace loopcost reads (detectFormat takes it), not a price table, a note or a report. */
+function isTraceFile(file: string): boolean {
+  const head = peekRegularFile(file, KIND_PEEK_BYTES);
+  if (head === undefined || head.length >= KIND_PEEK_BYTES) return true;
+  try {
+    detectFormat(head, file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The lines said on stderr when files among the inputs are left out (empty when none is): the trace files,
+ * which check runs only when a scenario names them, apart from the other files (a price table, notes),
+ * which are no trace and no scenario file.
+ */
 export function leftOutMessage(unused: readonly string[]): string {
   if (unused.length === 0) return '';
-  return `loopcost: ${counted(unused.length, 'trace file')} among the inputs left out (${someNames(unused)}): check runs only the traces a scenario file names under 'traces:'\n`;
+  const traces = unused.filter(isTraceFile);
+  const others = unused.filter((file) => !traces.includes(file));
+  let text = '';
+  if (traces.length > 0) text += `loopcost: ${counted(traces.length, 'trace file')} among the inputs left out (${someNames(traces)}): check runs only the traces a scenario file names under 'traces:'\n`;
+  if (others.length > 0) {
+    const what = others.length === 1 ? 'is neither a trace nor a scenario file' : 'are neither trace nor scenario files';
+    text += `loopcost: ${counted(others.length, 'file')} among the inputs left out (${someNames(others)}): ${what} (check reads scenario files, and the traces they name under 'traces:'; a price table is given with --prices or --prices-override)\n`;
+  }
+  return text;
 }

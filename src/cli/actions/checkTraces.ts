@@ -19,6 +19,8 @@ import { someNames } from '../../someNames.js';
 import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { traceInputs } from './inputs.js';
+import { treeTraceInputs } from './treeHeaders.js';
+import { CheckTreesLeftOut } from './checkTree.js';
 import { pricingFor } from './runNotes.js';
 import { dropOverflowing } from './sweepDrop.js';
 import { finishRead, runsOf, tracesOf, type AllRuns } from './sweepRead.js';
@@ -154,7 +156,8 @@ function refuseNoRunsLeft(checks: readonly CheckInput[], files: readonly NamedFi
  */
 async function readOnce(files: readonly string[], read: ReadCheckTraces & { unread?: readonly UnreadInput[]; broughtIn?: BroughtIn }): Promise<AllRuns | undefined> {
   if (files.length === 0 && (read.unread ?? []).length === 0) return undefined;
-  const inputs = traceInputs(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }), ...(read.broughtIn === undefined ? {} : { broughtIn: read.broughtIn }) });
+  // Under --tree a bad file's runs are placed in their session trees by their headers (treeHeaders.ts), to leave those trees out whole.
+  const inputs = (read.tree === true ? treeTraceInputs : traceInputs)(files, read.flags, { besideScenarios: true, ...(read.unread === undefined ? {} : { unread: read.unread }), ...(read.broughtIn === undefined ? {} : { broughtIn: read.broughtIn }) });
   // A run no table prices makes its file bad, as in replay: named with the others, left out under --skip-bad.
   const runs = await runsOf(inputs, (trace) => pricingFor(trace, read.pricing));
   inputs.finish();
@@ -166,6 +169,8 @@ export interface ReadCheckTraces {
   flags: TraceFlags;
   io: CliIO;
   pricing: { prices: PriceTable; model?: string };
+  /** `check --tree`: a session tree with a run in a bad file is left out whole (--skip-bad; CheckTreesLeftOut). */
+  tree?: boolean;
 }
 
 /** The files read: each scenario's files as it spelled them (`named`), and the read its runs come from (`from`, an index of `reads`; −1: none). */
@@ -175,11 +180,13 @@ interface CheckReads {
   from: number[];
 }
 
-/** The runs of every scenario as the reads now hold them (the files found bad left out). */
-function runsNow({ named, reads, from }: CheckReads): CheckTraces {
+/** The runs of every scenario as the reads now hold them (the files found bad left out; under --tree, `trees`, their session trees whole). */
+function runsNow({ named, reads, from }: CheckReads, trees?: CheckTreesLeftOut): CheckTraces {
   const byFile = reads.map((read) => {
     const found = new Map<string, Trace[]>();
+    const kept = trees?.kept(read);
     for (const run of read.set.keep(read.runs)) {
+      if (kept !== undefined && !kept.has(run.trace.source)) continue;
       const runs = found.get(run.file);
       if (runs === undefined) found.set(run.file, [run.trace]);
       else runs.push(run.trace);
@@ -187,7 +194,7 @@ function runsNow({ named, reads, from }: CheckReads): CheckTraces {
     return found;
   });
   const perScenario = named.map((own, i) => (from[i]! < 0 ? [] : namedAsSpelled(own.flatMap((file) => byFile[from[i]!]!.get(inputLabel(file.read)) ?? []), own)));
-  return { perScenario, runs: reads.flatMap(tracesOf) };
+  return { perScenario, runs: reads.flatMap((read) => tracesOf(read).filter((trace) => trees?.kept(read)?.has(trace.source) ?? true)) };
 }
 
 /** A run named as a scenario spelled its file, named as its file was read (dropOverflowing finds the file so). */
@@ -208,12 +215,18 @@ function asRead(named: readonly NamedFile[][]): (place: string) => string {
  */
 export async function readCheckTraces<T>(checks: readonly CheckInput[], read: ReadCheckTraces, work: (traces: CheckTraces) => T): Promise<{ traces: CheckTraces; result: T }> {
   const found = await readAll(checks, read);
-  const say = () => found.reads.forEach((done) => finishRead(done, read.io));
+  // Under --tree, the trees with a run in a file found bad while reading are left out whole first.
+  const trees = read.tree === true ? new CheckTreesLeftOut() : undefined;
+  trees?.leaveBad(found.reads);
+  const say = () => {
+    found.reads.forEach((done) => finishRead(done, read.io));
+    if (trees !== undefined) read.io.stderr(trees.message());
+  };
   const leftOut: LeftOut = {
     scenarioFiles: new Set(found.reads.flatMap((done) => done.set.scenarioFiles)),
     noModelCallFiles: new Set(found.reads.flatMap((done) => done.set.noModelCallFiles.map((input) => input.file))),
   };
-  let traces = runsNow(found);
+  let traces = runsNow(found, trees);
   const refuseEmpty = () => {
     try {
       refuseNoRunsLeft(checks, found.named, traces.perScenario, leftOut);
@@ -223,8 +236,9 @@ export async function readCheckTraces<T>(checks: readonly CheckInput[], read: Re
     }
   };
   refuseEmpty();
-  const dropped = () => {
-    traces = runsNow(found);
+  const dropped = (place: string) => {
+    trees?.leaveBad(found.reads, place);
+    traces = runsNow(found, trees);
     refuseEmpty();
   };
   const result = await dropOverflowing({ reads: found.reads, asRead: asRead(found.named), dropped }, () => work(traces));

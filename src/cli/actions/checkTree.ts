@@ -1,8 +1,9 @@
 /**
  * `check --tree`: each scenario's recorded runs judged as session trees (src/check/treeRuns.ts), each tree
  * one run of every expectation. Refused where it means nothing: a scenario with no `traces:` (a synthetic
- * population has no session trees) and `--skip-bad` (a tree with a run in a bad file would be judged
- * without that run, under-counting its spend; check reads its traces file by file, not tree by tree).
+ * population has no session trees). Under `--skip-bad` a tree with a run in a bad file is left out whole and
+ * named on stderr (CheckTreesLeftOut), as replay --tree leaves it out: judged without that run, its spend
+ * would be under-counted.
  */
 import type { CheckInput } from '../../check/inputs.js';
 import type { CheckTree } from '../../check/treeRuns.js';
@@ -10,20 +11,13 @@ import { UserError } from '../../errors.js';
 import { counted } from '../../plural.js';
 import type { ReportWarning, UnrecordedInTree } from '../../report/warnings.js';
 import { subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
+import type { AllRuns } from './sweepRead.js';
+import { TreesLeftOut } from './treesLeftOut.js';
 
 /** The --tree of a check (undefined without it), its per-agent limits read; the combinations it cannot judge refused. */
-export function checkTreeOf(opts: TreeFlags & { skipBad?: boolean }, checks: readonly CheckInput[]): CheckTree | undefined {
+export function checkTreeOf(opts: TreeFlags, checks: readonly CheckInput[]): CheckTree | undefined {
   const subagent = subagentLimitsFromFlags(opts, 'check');
   if (opts.tree !== true) return undefined;
-  if (opts.skipBad === true) {
-    throw new UserError({
-      file: '<command line>',
-      field: '--skip-bad',
-      code: 'bad_combination',
-      message: "is not available with check --tree: a session tree with a run in a bad file would be judged without that run, its spend under-counted",
-      hint: 'fix or remove the bad trace files and check again, or drop --tree to judge each run on its own',
-    });
-  }
   const untraced = checks.filter((input) => input.traceFiles.length === 0 && (input.unread ?? []).length === 0);
   if (untraced.length > 0) {
     throw new UserError(
@@ -54,4 +48,33 @@ export function treeOpenLoopWarning(trees: number): ReportWarning[] {
 /** Each session's unrecorded agents once, however many scenarios name its logs. */
 export function onePerSession(trees: readonly UnrecordedInTree[]): UnrecordedInTree[] {
   return [...new Map(trees.map((tree) => [tree.sessionId, tree])).values()];
+}
+
+/**
+ * `check --tree --skip-bad`: in each read of check's trace files, the session trees with a run in a bad file
+ * (found bad on reading, or by a run past $9,007) left out whole, with their runs in other files, each named by
+ * its session on stderr (treesLeftOut.ts), as replay --tree, whatif --tree and sweep --tree leave them out.
+ */
+export class CheckTreesLeftOut {
+  private readonly byRead = new Map<AllRuns, TreesLeftOut>();
+
+  /** Leaves out, in every read, the trees with a run in a file now bad (`passed`: the run past $9,007 that made its file bad, if one did). */
+  leaveBad(reads: readonly AllRuns[], passed?: string): void {
+    for (const read of reads) {
+      let trees = this.byRead.get(read);
+      if (trees === undefined) this.byRead.set(read, (trees = new TreesLeftOut(read)));
+      trees.leaveBad(passed);
+    }
+  }
+
+  /** The runs of `read` kept (its good runs, the trees left out taken away), by source. */
+  kept(read: AllRuns): ReadonlySet<string> | undefined {
+    const trees = this.byRead.get(read);
+    return trees === undefined ? undefined : new Set(trees.traces().map((trace) => trace.source));
+  }
+
+  /** What standard error says of the trees left out beyond their bad files (after the list of bad files). */
+  message(): string {
+    return [...this.byRead.values()].map((trees) => trees.message()).join('');
+  }
 }

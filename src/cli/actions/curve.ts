@@ -17,6 +17,8 @@ import { windowlessModelWarnings } from '../../report/warnings.js';
 import { checkOut, emitReport, reportView } from './output.js';
 import { checkBrakeFlags, chooseFormat } from './flagChecks.js';
 import { withinExactCost } from './curveExact.js';
+import { triggerUnderFixedPrompt } from '../../context/summaryTrigger.js';
+import { summaryTriggerWarnings } from '../../report/summaryTriggerWarning.js';
 
 export interface CurveCommand {
   spec: ConstantStepsSpec;
@@ -43,7 +45,7 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
   const eachRun = strategies.map((entry) => ({ label: entry.spec, run: (spec: ConstantStepsSpec) => curveRun(spec, entry.strategy, prices, options) }));
   const comparison = command.compare === undefined ? undefined : withinExactCost(command.spec, (spec) => compareCurves(spec, strategies, prices, options), eachRun);
   const windowless = command.brakes.contextWindow === 'model' && run.pricing.contextWindow === undefined ? windowlessModelWarnings([run.pricing.model]) : [];
-  const warnings = [...windowless, ...outputPastCapWarnings(command.spec, maxOutputTokensSent(command.brakes))];
+  const warnings = [...windowless, ...outputPastCapWarnings(command.spec, maxOutputTokensSent(command.brakes)), ...curveTriggerWarnings(strategies, { spec: command.spec, contextWindowTokens: explicitWindow ?? run.pricing.contextWindow ?? Infinity })];
   const report = buildCurveReport({ spec: command.spec, strategy: command.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(command.brakes.maxOutputTokens === undefined ? {} : { maxOutputTokens: command.brakes.maxOutputTokens }), ...(comparison === undefined ? {} : { comparison }), warnings });
   const window = explicitWindow ?? run.pricing.contextWindow;
   const text =
@@ -56,6 +58,18 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
           : renderCurveTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
+}
+
+/** Each strategy's summary trigger at or below the curve's fixed prompt (--system-tokens + --goal-tokens + its summary tokens). */
+function curveTriggerWarnings(strategies: readonly { spec: string; strategy: ContextStrategy }[], at: { spec: ConstantStepsSpec; contextWindowTokens: number }) {
+  const { systemTokens, goalTokens = 0 } = at.spec;
+  const sizes = `--system-tokens ${systemTokens} + --goal-tokens ${goalTokens}`;
+  return summaryTriggerWarnings(
+    strategies.flatMap((entry, i) => {
+      const found = triggerUnderFixedPrompt(entry.strategy, { systemTokens, goalTokens, contextWindowTokens: at.contextWindowTokens });
+      return found === undefined ? [] : [{ ...found, place: i === 0 ? '--context' : `--compare-context ${entry.spec}`, sizes }];
+    }),
+  );
 }
 
 export type CurveFlags = ContextFlags & PriceFlags & BrakeFlags & { out?: string } & Record<string, string | undefined>;

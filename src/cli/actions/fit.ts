@@ -14,7 +14,8 @@ import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/r
 import { formatUsdNumber } from '../../report/money.js';
 import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
-import { fitScenario, heldOutStatement, PROVIDER_ERROR_GROUP } from '../../scenario/fit.js';
+import { fitScenario, PROVIDER_ERROR_GROUP, RUNS_FOR_A_TAIL } from '../../scenario/fit.js';
+import { reliabilityLine } from '../../scenario/fitReliability.js';
 import { CONTEXT_WINDOW_GROUP } from '../../scenario/fitWindow.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
 import { fitPricesNote } from '../../scenario/fitWarnings.js';
@@ -75,14 +76,14 @@ export function completionLine(completion: FitComparison['completion']): string 
   return `completion: recorded ${percentText(completion.recorded)}, synthetic ${percentText(completion.synthetic)} (${signedPointsText(completion.gapPoints)} points)\n`;
 }
 
-function renderComparison(c: FitComparison, view: { how: string; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
+function renderComparison(c: FitComparison, view: { how: string; unseenRuns: string; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
   const { how, priceSource, width } = view;
   const rows = c.rows.map((row) => {
     const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
     return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : signedPercentText(row.relativeGap)];
   });
   const completion = completionLine(c.completion);
-  const heldOut = labelledLine(`unseen runs: ${heldOutStatement(c.recordedRuns)}`, width);
+  const heldOut = labelledLine(`unseen runs: ${view.unseenRuns}`, width);
   const said = (line: string) => (line === '' ? '' : labelledLine(line, width));
   const zeroRuns = said(allCallsFailedLine(c, { providerError: PROVIDER_ERROR_GROUP, contextWindow: CONTEXT_WINDOW_GROUP }));
   const atWindow = said(refusedAtWindowLine(c, CONTEXT_WINDOW_GROUP));
@@ -185,11 +186,12 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     const profile = parseScenario(yaml, flags.out ?? 'fitted profile');
     const synthetic = runScenario(profile, { prices, runs, seed, brakes: NO_BRAKES, keepSteps: true });
     const comparison = compareRuns(recorded, synthetic);
+    const unseenRuns = reliabilityLine({ comparison, recorded, synthetic, windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
     const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
     report =
       flags.format === 'json'
-        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns: heldOutStatement(comparison.recordedRuns), warnings }, null, 2)}\n`
-        : renderComparison(comparison, { how, priceSource: prices.source, warnings, width: reportView({}, io).width });
+        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings }, null, 2)}\n`
+        : renderComparison(comparison, { how, unseenRuns, priceSource: prices.source, warnings, width: reportView({}, io).width });
   }
   const profileToStdout = flags.out === undefined || flags.out === STDOUT_PATH;
   if (profileToStdout) io.stdout(yaml);

@@ -5,7 +5,7 @@ import { checkOutputFile, writeFileAtomic } from '../../io/atomicWrite.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import type { ReportView } from '../../report/view.js';
-import { alwaysOnStderr, warningLines, type ReportWarning } from '../../report/warnings.js';
+import { warningLines, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
 import type { PriceFlags } from '../parseFlags.js';
 import { outExtension } from './flagChecks.js';
@@ -30,8 +30,7 @@ export function reportView(flags: ViewFlags, io: CliIO): ReportView {
 /**
  * Writes a rendered report to `out` (atomically) or stdout. Warnings are in every text and JSON report;
  * they are also said on stderr when the report goes to a file or is CSV (which has no place for them), so
- * the person at the terminal sees them; and those a user must not miss (alwaysOnStderr) are said there
- * for every format, a text report leaving them out (reportFooter). A report written to `out` is announced last (announceWritten).
+ * the person at the terminal sees them. A report written to `out` is announced last (announceWritten).
  * `text` may come in pieces (a JSON report written run by run: replayReportJson); a long text is written a
  * chunk at a time (textChunks), so its bytes are never a second copy of it.
  */
@@ -40,8 +39,7 @@ export function emitReport(text: string | Iterable<string>, args: { out?: string
   if (args.out !== undefined) writeFileAtomic(args.out, pieces);
   else if (typeof pieces === 'string') io.stdout(pieces);
   else for (const piece of pieces) io.stdout(piece);
-  const onStderr = args.out !== undefined || args.format === 'csv' ? args.warnings : args.warnings.filter(alwaysOnStderr);
-  if (onStderr.length > 0) io.stderr(warningLines(onStderr));
+  if ((args.out !== undefined || args.format === 'csv') && args.warnings.length > 0) io.stderr(warningLines(args.warnings));
   if (args.out !== undefined) announceWritten({ what: 'report', file: args.out, detail: args.format }, io);
 }
 

@@ -26,7 +26,7 @@ import { suggestCapText } from '../../report/suggestCapText.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
 import { brakeSpec, contextText, hasBrakes, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
-import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
+import { scenarioPricings, scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
@@ -38,6 +38,7 @@ import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
 import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { perPartConfig, projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
@@ -250,7 +251,7 @@ function projectReportOf(
     ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: tree !== undefined ? [...treeNotes(tree, prepared.traces.length), ...predictiveNotes(runs.predictiveStops, n)] : [
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
-      'Each simulated day draws its runs with replacement from these runs (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
+      'Each simulated period resamples these runs (a bootstrap draw: how little a sample says of its population is in the p95 and p99 too), then draws every day of it from them, runs with replacement (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
       ...predictiveNotes(runs.predictiveStops, n),
     ],
     warnings: projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings }),
@@ -275,6 +276,7 @@ function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig
     ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.trees === undefined ? prepared.population.recorded : { traces: prepared.traces }).addInputs(prepared.population.synthetic).warnings(),
     ...unreadTracesWarnings(scenarios),
     ...fittedProfileWarnings(scenarios, prepared.prices),
+    ...scenarioInputTriggerWarnings(prepared.scenarios, scenarioPricings(prepared.scenarios, prepared.prices, config.model)),
     ...(prepared.trees === undefined
       ? sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE })
       : unrecordedAgentsWarnings(prepared.trees.unrecorded())),

@@ -38,7 +38,7 @@ export function treeNotes(tree: ProjectTree, parts: number): string[] {
   const limits = tree.subagentLimits === 'none' ? 'no per-agent limits' : `each sub-agent limited by ${tree.subagentLimits}`;
   return [
     `Settings (--tree): each session tree (an agent and its sub-agents; ${tree.sessionTrees} here) is one task, a "run" of every figure here (cost per run is a tree's total cost, runs a day are trees a day); the brakes bind each tree's totals (--max-cost is the tree's budget), per-call brakes (context window, repeat, same error, backtracks) each of its runs, ${limits}; a tree's baseline (the suggested cap's) is the tree with no brakes and no per-agent limits.`,
-    'Each simulated day draws its trees with replacement from these trees, each replayed as one loop under the brakes as recorded (open loop: a brake changes where an agent stops, not what the agents would have done next; a parent goes on as recorded after a sub-agent is stopped): a tail the sample never showed is not in the projection.',
+    'Each simulated period resamples these trees (a bootstrap draw: how little a sample says of its population is in the p95 and p99 too), then draws every day of it from them, trees with replacement, each replayed as one loop under the brakes as recorded (open loop: a brake changes where an agent stops, not what the agents would have done next; a parent goes on as recorded after a sub-agent is stopped): a tail the sample never showed is not in the projection.',
     `Where prompts pass a price tier or the window is read off each of the trees' ${counted(parts, 'run')} (each its own context) replayed on its own under the per-call brakes: a tree brake that stopped it sooner is not applied, so these counts are at most the trees'.`,
   ];
 }

@@ -12,6 +12,7 @@ import { recordedBrakes } from '../../replay/whatif.js';
 import { buildReplayReport, replayReportJson, type ReplayReportArgs } from '../../report/replayReport.js';
 import { PricedModels } from '../../report/pricedModels.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
+import { chartInputOf } from '../../report/replayChart.js';
 import type { ReportView } from '../../report/view.js';
 import { hasBrakes } from '../../report/settings.js';
 import type { CliIO } from '../io.js';
@@ -23,13 +24,13 @@ import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parse
 import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import type { SubagentLimits } from '../../tree/engine.js';
-import { UserError } from '../../errors.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 
 export interface ReplayCommand {
@@ -90,9 +91,10 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   const synthetic = replayScenarios(command, shared, scenarioPricing);
   const results = rowList(recorded.results, recorded.kept, synthetic);
   const reportArgs = replayReportArgs(command, shared, { results, skips, recordedCaches });
+  reportArgs.warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricing));
   if (command.reportDir !== undefined) return writeReportDir(command.reportDir, { command, reportArgs, results }, io);
   // JSON is written run by run (a report of many runs is never held whole).
-  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view);
+  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view, chartInputOf(command.traces.files, command.traces.broughtIn));
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings: reportArgs.warnings }, io);
   return 0;
 }
@@ -190,7 +192,7 @@ function writeReportDir(reportDir: string, args: { command: ReplayCommand; repor
     ['replay-chart.txt', 'chart'],
   ];
   const fileView = { ...command.view, width: 120 };
-  const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView)] as const);
+  const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView, chartInputOf(command.traces.files, command.traces.broughtIn))] as const);
   const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
   rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
   writeFilesAtomic(reportDir, rendered);
@@ -202,7 +204,6 @@ function writeReportDir(reportDir: string, args: { command: ReplayCommand; repor
 /** `replay --tree` (see actions/tree.ts). */
 async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFiles: string[]; scenarios: ScenarioInput[]; unread: UnreadInput[]; broughtIn: BroughtIn; format: string; subagent: SubagentLimits | undefined }, io: CliIO): Promise<number> {
   checkTreeInputs(read.scenarios.length, []);
-  if (opts.preset === RECORDED_PRESET) throw recordedPresetInTree();
   checkTreeInputs(0, [
     ['--report-dir', opts.reportDir !== undefined],
     ['--per-step', opts.perStep === true],
@@ -214,6 +215,8 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
       inputs,
       traces: treeTraceInputs(read.traceFiles, opts, { besideScenarios: read.scenarios.length > 0, unread: read.unread, broughtIn: read.broughtIn }),
       brakes: brakesFromFlags(opts),
+      // --preset recorded: each tree under its recordings' limits, the flags on top (tree.ts, treeRecorded.ts).
+      ...(opts.preset === RECORDED_PRESET ? { recorded: (recorded: BrakeConfig) => brakesForRun(opts, recorded) } : {}),
       ...(read.subagent === undefined ? {} : { subagent: read.subagent }),
       strategy: strategyFromFlags(opts),
       format: read.format as 'table' | 'csv' | 'json',
@@ -225,23 +228,6 @@ async function replayTrees(inputs: string[], opts: ReplayFlags, read: { traceFil
     },
     io,
   );
-}
-
-/**
- * `--preset recorded --tree`, refused with why: a tree replays under one set of brakes on its totals (the
- * flags') and one per-agent limit for every sub-agent, where each recording's header states its own agent's
- * limits (the root's for its session, each sub-agent's for itself): no one setting says them all.
- */
-function recordedPresetInTree(): UserError {
-  return new UserError({
-    file: '<command line>',
-    field: '--preset recorded',
-    code: 'bad_combination',
-    message:
-      "is not available with --tree: --tree binds every session's totals with one set of brakes and every sub-agent with one per-agent limit, " +
-      "while each recording states its own agent's limits (the root's, each sub-agent's), which may differ from tree to tree and agent to agent",
-    hint: "give the root's recorded limits as brake flags and the sub-agents' as --subagent-max-steps/--subagent-max-cost (one session at a time where they differ); or drop --tree to replay each agent under its own recorded limits",
-  });
 }
 
 export type ReplayFlags = BrakeFlags &

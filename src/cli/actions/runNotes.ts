@@ -20,6 +20,8 @@ import { recordedStrategyWarnings } from '../../report/recordedStrategyWarning.j
 import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
+import { ImportNotesTally } from '../../report/importNotesWarning.js';
+import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
 
 /** What one recorded run adds to the notes (see RunNotes.noteOf). */
 export interface RunNote {
@@ -31,6 +33,8 @@ export interface RunNote {
   sessionId?: string;
   /** The context strategy its recording states and it replays under (replay/recordedStrategy.ts), when it does. */
   ranUnder?: string;
+  /** Its importer's notes (header.importedFrom.notes), but those warned of on stderr already (missingTranscripts.ts). */
+  importNotes?: readonly string[];
 }
 
 export class RunNotes {
@@ -44,6 +48,7 @@ export class RunNotes {
   private readonly sessionRuns = new SessionParts();
   /** Runs replayed under the strategy their recording states, by its spec. */
   private readonly ranUnder = new Map<string, number>();
+  private readonly importNotes = new ImportNotesTally();
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
@@ -65,6 +70,8 @@ export class RunNotes {
     if (check) note.recordedCost = check;
     if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
     if (recordedStrategyOf(trace, this.options.strategy) !== undefined) note.ranUnder = trace.header.context!.spec;
+    const importNotes = (trace.header.importedFrom?.notes ?? []).filter((text) => !isMissingTranscriptNote(text));
+    if (importNotes.length > 0) note.importNotes = importNotes;
     return note;
   }
 
@@ -73,6 +80,7 @@ export class RunNotes {
     if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
     this.sessionRuns.add(note.sessionId);
     if (note.ranUnder !== undefined) this.ranUnder.set(note.ranUnder, (this.ranUnder.get(note.ranUnder) ?? 0) + 1);
+    this.importNotes.add(note.source, note.importNotes);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
@@ -107,6 +115,7 @@ export class RunNotes {
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...recordedStrategyWarnings(this.ranUnder),
+      ...this.importNotes.warnings(),
     ];
   }
 

@@ -25,9 +25,10 @@ import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOut
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { Progress } from './progress.js';
-import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, sweepTook, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
+import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
 import type { SweepWorker } from './sweepWorkers.js';
 import { tallyDropping } from './sweepDrop.js';
+import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -92,9 +93,10 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     `${BASELINE_NOTE_START} the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap${hardCapText(prepared.scenarios)} or their provider's refusal of a prompt + max_tokens past the window).`,
     ...(opts.tree !== true ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
-    ...(prepared.scenarios.length > 0 ? ["Synthetic runs are closed-loop and take the sweep's brakes, context and cache, not their scenario files' (the files give the population, runs, seed and latency)."] : []),
+    ...scenarioNotes(prepared, 'sweep'),
   ];
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, given: args.given, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }) });
+  const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }) });
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -102,7 +104,8 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
       strategy,
       ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
       ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
-      took: sweepTook({ recordedCaches: read.recordedCaches, scenarios: prepared.scenarios }, strategy.cache),
+      gridKeys: prepared.axes.map((axis) => axis.key),
+      took,
     }),
     prices: prepared.prices.source,
     grid: prepared.axes,

@@ -113,7 +113,7 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
     const slice = setup.configurations.slice(range.from, range.to);
     const tallies = mergedTallies(first.map((reply) => reply.tallies));
     const quantiles = await selectedOnEveryThread(tallies, sweeps);
-    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches: read.recordedCaches, scenarios: setup.scenarios } });
+    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches: read.recordedCaches, scenarios: setup.scenarios, fixed: setup.fixed } });
     const halved = halvedCaps(slice, rows, setup.targetCompletion);
     const second = await Promise.all(sweeps.map((sweep) => sweep.halve(halved.map((h) => h.config))));
     if (halved.length > 0) addHalfStepCaps(rows, halved, merged(second));

@@ -1,24 +1,93 @@
 /**
  * A sweep's report rows (rowsOf): each configuration's figures and what it says of how its runs ran —
- * the cache and latency they took (the settings' labels) and the flags before a configuration's that
- * make `replay` run scenario files as the sweep ran them.
+ * the brakes, context, cache and latency they took (the settings' labels: a scenario file's runs take its
+ * own settings under the flags and the grid's, scenarioBase.ts) and the flags that make `replay` run the
+ * inputs as the sweep ran them.
  */
+import type { BrakeConfig } from '../../brakes/config.js';
 import { contextSpecOf, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
-import type { GridConfiguration } from '../../population/grid.js';
+import { BRAKE_GRID_KEYS, configurationOf, CONTEXT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
+import { scenarioConfig } from '../../population/run.js';
+import { scenarioBaseOf } from '../../population/scenarioBase.js';
 import type { SweepMetrics } from '../../population/sweep.js';
-import { brakeSpec, settingsFlags } from '../../report/settings.js';
+import { brakeSpec, reportSettings, settingsFlags, settingsText, shellWord } from '../../report/settings.js';
+import { scenarioRunsText } from '../../report/scenarios.js';
 import type { SweepRow } from '../../report/sweepReport.js';
-import { runsCache, type RunsTook } from '../../report/runsTook.js';
+import { SCENARIO_LINE_START } from '../../report/sweepTable.js';
+import { latencySpec, runsBrakes, runsCache, runsContext, type RunsTook } from '../../report/runsTook.js';
 import type { ScenarioInput } from '../../scenario/replayScenarios.js';
 
 /**
  * What a sweep's runs took of the cache and latency no flag gave, under a configuration's `cache` (the grid's
  * or --cache): each trace its own cache (`recordedCaches`, each once) and the synthetic runs the
- * configuration's — off without one: they take the sweep's context, not their files' — with their files' latency.
+ * configuration's — off without one — with their files' latency (project: its one configuration is the files').
  */
 export function sweepTook(took: SweepRunsTook, cache: CacheMode | undefined): RunsTook {
   const strategy: Pick<ContextStrategy, 'cache'> = cache === undefined ? {} : { cache };
   return { recordedCaches: took.recordedCaches, scenarios: took.scenarios.map(({ settings }) => ({ strategy, ...(settings.latency === undefined ? {} : { latency: settings.latency }) })) };
+}
+
+/**
+ * What a sweep's (a calibration's) runs took, the grid's axes aside, for its settings line: each scenario
+ * file's runs its own brakes and context under the flags given (scenarioBase.ts) and its latency; each
+ * trace its own cache where no flag gave one.
+ */
+export function sweepTookOwn(setup: SweepRunsTook & { fixed: FixedSettings; axes: readonly GridAxis[] }): RunsTook {
+  const scenarios = setup.scenarios.map(({ scenario, settings }) => {
+    const { brakes, strategy } = configurationOf({}, setup.fixed, undefined, scenarioBaseOf(scenario, setup.fixed, setup.axes)).config;
+    return { brakes, strategy, ...(settings.latency === undefined ? {} : { latency: settings.latency }) };
+  });
+  return { recordedCaches: setup.recordedCaches, scenarios };
+}
+
+/** What a sweep's rows need of its runs to say what each configuration's runs took (configurationParts); `fixed`: the flags given, which a row's flags repeat where scenario files are among the inputs. */
+export type SweepRunsTook = { recordedCaches: readonly CacheMode[]; scenarios: readonly ScenarioInput[]; fixed?: FixedSettings };
+
+/**
+ * The flags given and the configuration's grid values, as given (`--preset reference --max-repeat 3
+ * --context full`): what `replay` of scenario files takes to run them as the sweep did — each file's own
+ * brakes and context with these on top (a preset replacing its brakes), trace files under these alone.
+ * Spelled out from the configuration's brakes instead (settingsFlags), a mode each brake is written with
+ * (`--repeat-mode total`) would replace a file's own.
+ */
+export function givenFlags(c: Pick<GridConfiguration, 'values' | 'config'>, fixed: FixedSettings): string {
+  const parts: [string, string][] = [];
+  for (const [key, flag] of Object.entries(BRAKE_GRID_KEYS)) parts.push([key, c.values[key] ?? fixed.brakeFlags[flag]!]);
+  for (const [key, flag] of Object.entries(CONTEXT_GRID_KEYS)) parts.push([key, c.values[key] ?? fixed.contextFlags[flag]!]);
+  if (fixed.latency !== undefined) parts.push(['latency-model', latencySpec(fixed.latency)]);
+  parts.push(['model', c.values.model ?? fixed.model!]);
+  return parts.flatMap(([name, value]) => (value === undefined ? [] : [`--${name} ${shellWord(value)}`])).join(' ');
+}
+
+/** What a row says of its configuration: the flags that reproduce it, and the brakes, context and cache its runs took (each scenario file's own where they differ: runsBrakes). */
+export interface ConfigurationParts {
+  flags: string;
+  brakes: string;
+  context: string;
+  cache: string;
+}
+
+/** configurationParts, each brakes and strategy object said once over the rows (configurations share them: gridConfigurations). */
+export function configurationSayer(took: SweepRunsTook, tree?: boolean): (c: GridConfiguration) => ConfigurationParts {
+  const brakes = new Map<BrakeConfig, string>();
+  const strategies = new Map<ContextStrategy, { context: string; cache: string }>();
+  const recorded = took.recordedCaches.length > 0;
+  const brakeText = (b: BrakeConfig): string => brakes.get(b) ?? (brakes.set(b, brakeSpec(b)), brakes.get(b)!);
+  const given = took.scenarios.length > 0 && took.fixed !== undefined && tree !== true ? took.fixed : undefined;
+  return (c) => {
+    const { config } = c;
+    const flags = given !== undefined ? givenFlags(c, given) : settingsFlags({ ...config, ...(tree === true ? { tree: config.subagent === undefined ? {} : { subagent: config.subagent } } : {}) });
+    let strategy = strategies.get(config.strategy);
+    if (strategy === undefined) strategies.set(config.strategy, (strategy = { context: contextSpecOf(config.strategy), cache: configurationCache(config, took) }));
+    if (config.perScenario === undefined) return { flags, brakes: brakeText(config.brakes), ...strategy };
+    const own = took.scenarios.map((_, s) => scenarioConfig(config, s));
+    return {
+      flags,
+      brakes: runsBrakes(brakeText(config.brakes), own.map((o) => brakeText(o.brakes)), recorded),
+      context: runsContext(strategy.context, own.map((o) => contextSpecOf(o.strategy)), recorded),
+      cache: runsCache({ recordedCaches: took.recordedCaches, scenarios: own, ...(config.strategy.cache === undefined ? {} : { given: config.strategy.cache }) }),
+    };
+  };
 }
 
 /** The cache a configuration's runs took, said as every settings line says it (runsCache): its own, else what each run took. */
@@ -27,43 +96,35 @@ export function configurationCache(config: GridConfiguration['config'], took: Sw
   return runsCache({ ...sweepTook(took, cache), ...(cache === undefined ? {} : { given: cache }) });
 }
 
-/** What a sweep's rows need of its runs to say the cache each configuration's runs took (configurationCache). */
-export type SweepRunsTook = { recordedCaches: readonly CacheMode[]; scenarios: readonly ScenarioInput[] };
-
-/**
- * What `replay` of scenario files needs before a configuration's flags to run them as the sweep did: the
- * sweep gives brakes and context itself, where `replay` applies each file's own with the flags on top — so
- * `--preset none` (no brakes but the flags'), `--context full` when the configuration keeps the whole
- * history, and, with no trace files beside them, `--cache off` when no cache was given (a sweep's synthetic
- * runs take the sweep's cache). With trace files too, the cache is left to each input as the sweep left it.
- */
-export function scenarioFilesFlags(config: GridConfiguration['config'], took: SweepRunsTook): string {
-  if (took.scenarios.length === 0) return '';
-  const context = config.strategy.kind === 'full' ? '--context full ' : '';
-  const cache = config.strategy.cache === undefined && took.recordedCaches.length === 0 ? '--cache off ' : '';
-  return `--preset none ${context}${cache}`;
-}
-
 /** Report rows: each configuration's settings and figures (`tree`: over session trees, `--tree`), and the cache its runs `took`. */
 export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly SweepMetrics[], over: { tree?: boolean; took: SweepRunsTook }): SweepRow[] {
-  // Configurations share their brakes and strategy objects (gridConfigurations): each said once.
-  const brakes = new Map<GridConfiguration['config']['brakes'], string>();
-  const strategies = new Map<GridConfiguration['config']['strategy'], { context: string; cache: string; scenarioFlags: string }>();
+  const say = configurationSayer(over.took, over.tree);
   return slice.map((c, i) => {
     const { config } = c;
-    let spec = brakes.get(config.brakes);
-    if (spec === undefined) brakes.set(config.brakes, (spec = brakeSpec(config.brakes)));
-    let strategy = strategies.get(config.strategy);
-    if (strategy === undefined) strategies.set(config.strategy, (strategy = { context: contextSpecOf(config.strategy), cache: configurationCache(config, over.took), scenarioFlags: scenarioFilesFlags(config, over.took) }));
+    const { flags, brakes, context, cache } = say(c);
     return {
       settings: c.settings,
-      flags: strategy.scenarioFlags + settingsFlags({ ...config, ...(over.tree === true ? { tree: config.subagent === undefined ? {} : { subagent: config.subagent } } : {}) }),
-      brakes: spec,
-      context: strategy.context,
+      flags,
+      brakes,
+      context,
       ...(config.strategy.toolResultCap === undefined ? {} : { toolResultCap: config.strategy.toolResultCap }),
-      cache: strategy.cache,
+      cache,
       ...(config.model === undefined ? {} : { model: config.model }),
       ...metrics[i]!,
     };
   });
+}
+
+/** The note that says how a sweep's (a calibration's) synthetic runs ran, and where the scenario files' own settings differ, one `synthetic:` line per file. */
+export function scenarioNotes(setup: Pick<SweepRunsTook, 'scenarios'> & { fixed: FixedSettings; axes: readonly GridAxis[] }, command: 'sweep' | 'calibrate'): string[] {
+  if (setup.scenarios.length === 0) return [];
+  const verb = command === 'sweep' ? 'run' : 'judged';
+  const note = `Synthetic runs are closed-loop, ${verb} under their scenario files' own brakes, context and cache with the flags given and each configuration's grid values on top, as replay runs them (the files also give the population, runs, seed and latency); recorded runs take the flags and grid values alone.`;
+  const gridKeys = setup.axes.map((axis) => axis.key);
+  const own = sweepTookOwn({ ...setup, recordedCaches: [] }).scenarios.map((s) => {
+    const spec = reportSettings({ brakes: s.brakes!, strategy: { ...s.strategy, cache: (s.strategy as ContextStrategy).cache ?? 'off' } as ContextStrategy, gridKeys });
+    return settingsText({ brakes: spec.brakes, context: spec.context, ...(spec.toolResultCap === undefined ? {} : { toolResultCap: spec.toolResultCap }), cache: spec.cache });
+  });
+  if (new Set(own).size <= 1) return [note];
+  return [note, ...setup.scenarios.map((input, i) => `${SCENARIO_LINE_START}${scenarioRunsText({ source: input.scenario.source, ...input.settings })} · ${own[i]!}`)];
 }

@@ -17,7 +17,9 @@ import { contextTokenSums, type ContextTokenCurves, type ContextTokenSums } from
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { checkGridSize, configurationOf, gridConfigurations, gridModels, parseGrid, SUBAGENT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import { checkGridStrategies } from '../../population/gridStrategies.js';
-import type { ScenarioPopulation } from '../../population/run.js';
+import { withBrakes, type ScenarioPopulation } from '../../population/run.js';
+import { scenarioBaseOf, withScenarioBases } from '../../population/scenarioBase.js';
+import type { BrakeConfig } from '../../brakes/config.js';
 import type { BadInput } from '../../import/inputSet.js';
 import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
@@ -119,7 +121,8 @@ export function sweepGrid(opts: SweepFlags, given: GivenFlag): { axes: GridAxis[
   const subagent = subagentLimitsFromFlags(opts, 'sweep');
   const brakeFlags: BrakeFlags = {};
   for (const key of BRAKE_FLAG_KEYS) if (opts[key] !== undefined) brakeFlags[key] = opts[key];
-  const contextFlags: ContextFlags = { ...(opts.context === undefined ? {} : { context: opts.context }), ...(opts.toolResultCap === undefined ? {} : { toolResultCap: opts.toolResultCap }), ...(opts.cache === undefined ? {} : { cache: opts.cache }) };
+  // --context only when given (its default, full, must not override a scenario file's own: scenarioBase.ts).
+  const contextFlags: ContextFlags = { ...(opts.context === undefined || !given('context') ? {} : { context: opts.context }), ...(opts.toolResultCap === undefined ? {} : { toolResultCap: opts.toolResultCap }), ...(opts.cache === undefined ? {} : { cache: opts.cache }) };
   const fixed: FixedSettings = {
     brakeFlags,
     contextFlags,
@@ -195,7 +198,9 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
-  const configurations = gridConfigurations(axes, fixed);
+  // Each scenario file's own settings the base of its runs' configurations (project takes them itself: projectConfig).
+  const bases = opts.scenarioBrakesTaken === true ? [] : scenarios.map(({ scenario, strategyPlace }) => ({ base: scenarioBaseOf(scenario, fixed, axes), strategyPlace }));
+  const configurations = withScenarioBases(gridConfigurations(axes, fixed), fixed, bases);
   refuseModesWithoutBrakes(axes, fixed, configurations, opts.scenarioBrakesTaken === true ? scenarios.map((input) => input.settings.brakes) : []);
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
@@ -277,7 +282,8 @@ export function halvedCaps(slice: readonly GridConfiguration[], rows: readonly S
   if (target === undefined) return [];
   return slice.flatMap((c, i) => {
     const cap = c.config.brakes.maxSteps;
-    return cap !== undefined && rows[i]!.completionRate >= target && rows[i]!.completed > 0 ? [{ i, config: { ...c.config, brakes: { ...c.config.brakes, maxSteps: Math.max(1, Math.floor(cap / 2)) } } }] : [];
+    const halve = (brakes: BrakeConfig): BrakeConfig => ({ ...brakes, maxSteps: Math.max(1, Math.floor(cap! / 2)) });
+    return cap !== undefined && rows[i]!.completionRate >= target && rows[i]!.completed > 0 ? [{ i, config: withBrakes(c.config, halve) }] : [];
   });
 }
 

@@ -28,6 +28,7 @@ import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { treesDropping } from './treeDrop.js';
+import { recordedTreeSettings } from './treeRecorded.js';
 export { treeTraceInputs } from './treeHeaders.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
@@ -68,6 +69,14 @@ export interface TreeCommand {
   format: 'table' | 'csv' | 'json';
   view: ReportView;
   out?: string;
+  /** `--preset recorded`: each tree under its recordings' limits (treeRecorded.ts), the flags' brakes on top (brakesForRun). */
+  recorded?: (recorded: BrakeConfig) => BrakeConfig;
+}
+
+/** A tree's brakes and per-agent limits: the flags', or under --preset recorded its recordings' with the flags on top. */
+function treeSettings(command: Pick<TreeCommand, 'brakes' | 'subagent' | 'recorded'>, tree: SessionTree): { brakes: BrakeConfig; subagent?: SubagentLimits } {
+  if (command.recorded !== undefined) return recordedTreeSettings(tree, command.recorded, command.subagent);
+  return { brakes: command.brakes, ...(command.subagent === undefined ? {} : { subagent: command.subagent }) };
 }
 
 function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latency' | 'subagent'>, prices: PriceTable) {
@@ -85,12 +94,16 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
-  const replayAll = (trees: SessionTree[]) => trees.map((tree) => treeReplayer(tree, replayOptions(command, prices))(command.brakes));
+  const replayAll = (trees: SessionTree[]) =>
+    trees.map((tree) => {
+      const { brakes, subagent } = treeSettings(command, tree);
+      return treeReplayer(tree, replayOptions({ ...command, subagent }, prices))(brakes);
+    });
   const { result: results, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
   const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
   const report = buildTreeReport({
     trees: results,
-    spec: reportSettings({ brakes: command.brakes, strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),
+    spec: reportSettings({ brakes: command.brakes, ...(command.recorded === undefined ? {} : { perRunRecordedLimits: true }), strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),
     brakes: command.brakes,
     ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
     priceSource: prices.source,
@@ -98,6 +111,8 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
     pricesNote: notes.pricesNote(),
     warnings,
   });
+  // Under --preset recorded each tree's sub-agents are held to the limits their recordings state (the flags' on top).
+  if (command.recorded !== undefined) report.settings.subagent = command.subagent === undefined ? 'as recorded' : `as recorded, ${report.settings.subagent}`;
   const text = command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderTreeCsv(report) : renderTreeTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;

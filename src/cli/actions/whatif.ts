@@ -22,6 +22,7 @@ import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
 import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
@@ -82,6 +83,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   // Each run's own cache, as replay's rows carry it (RunResult.cache): `--cache` on a trace file's run, else its default.
   const runCaches = [...recorded.map(({ cache }) => command.strategy.cache ?? cache), ...syntheticCaches];
   const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices)];
+  warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricings(command.scenarios, prices, command.model)));
   emitWhatIf(command, result, { warnings, notes, prices, took, runCaches }, io);
   return 0;
 }

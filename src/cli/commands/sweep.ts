@@ -20,7 +20,7 @@ const sweep: CommandModule = {
     const command = program
       .command(sweep.name)
       .description('every combination of brake and context settings over recorded and synthetic runs: completions, spend, false stops per configuration, the frontier and a recommendation')
-      .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file gives its population, runs, seed and latency; the sweep's flags and grid give brakes and context)");
+      .argument('<inputs...>', "trace files, scenario files, directories or globs (a scenario file gives its population, runs, seed, latency, and its brakes and context under the sweep's flags and grid)");
     command
       .addOption(
         option(command, '--grid <KEY=V1,V2,...>', "a setting to vary, named as its flag without '--' (max-steps, max-cost, budget-mode, timeout, max-repeat, repeat-mode, repeat-action, max-same-error, context, tool-result-cap, cache, model, preset, ...); repeatable: the grid is the cross product", 'one configuration: the flags given').argParser(

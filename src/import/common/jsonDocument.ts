@@ -4,6 +4,7 @@
  */
 import { UserError, type InputIssue } from '../../errors.js';
 import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
+import { bareNonNumber } from '../../trace/jsonLine.js';
 
 /**
  * The document parsed last, handed to the next call on the same text: format detection parses a whole
@@ -45,8 +46,12 @@ function parseCheckedDocument(content: string, path: string, what: string): unkn
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
+    const offset = jsonErrorOffset(text, error);
+    const bare = bareNonNumber(text);
+    // `-Infinity`: V8 stops at the I after the sign.
+    if (bare !== undefined && (offset === undefined || offset === bare.offset || offset === bare.offset + 1)) throw bareNonNumberError(bare, text, path, what);
     const message = error instanceof Error ? error.message : String(error);
-    const line = jsonErrorLine(text, error);
+    const line = offset === undefined ? undefined : lineOfOffset(text, offset);
     const truncated = /end of JSON input|Unterminated string/i.test(message);
     const issue: InputIssue = {
       file: path,
@@ -59,9 +64,25 @@ function parseCheckedDocument(content: string, path: string, what: string): unkn
     if (line !== undefined) issue.line = line;
     throw new UserError(issue);
   }
-  const problem = parsedJsonTextProblem(text, value);
+  const problem = parsedJsonTextProblem(text, value, { numbers: true });
   if (problem) throw jsonTextError(problem, text, path, `the ${what} must be plain JSON as its program writes it`);
   return value;
+}
+
+/**
+ * A bare NaN or Infinity (what Python's json.dump writes for a float JSON has no word for) named at its line
+ * and field, as a native line's is (src/trace/jsonLine.ts): V8 names no position for it.
+ */
+function bareNonNumberError(bare: { token: string; offset: number }, text: string, path: string, what: string): UserError {
+  const field = jsonPathAt(text, bare.offset);
+  return new UserError({
+    file: path,
+    line: lineOfOffset(text, bare.offset),
+    ...(field === undefined ? {} : { field }),
+    code: 'invalid_json',
+    message: `is ${bare.token}, which is not a JSON number (JSON has no NaN or Infinity), so the file is not valid JSON`,
+    hint: `write a number there, or export the run again (Python's json.dump writes NaN or Infinity for a float JSON cannot hold)`,
+  });
 }
 
 /** A nesting or duplicate-key problem (src/io/jsonText.ts) as a UserError naming file, line and field. */
@@ -84,16 +105,36 @@ export function lineOfOffset(text: string, offset: number): number {
   return line;
 }
 
-/** The line of a JSON.parse syntax error in `text`, when V8 reports its position (every JSON file reader names it). */
+/** The line of a JSON.parse syntax error in `text`, when V8 tells its position (every JSON file reader names it). */
 export function jsonErrorLine(text: string, err: unknown): number | undefined {
-  const m = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
-  return m?.[1] !== undefined ? lineOfOffset(text, Number(m[1])) : undefined;
+  const offset = jsonErrorOffset(text, err);
+  return offset !== undefined ? lineOfOffset(text, offset) : undefined;
 }
 
 /** Position of a JSON.parse error in `text` (end of text for "Unexpected end of JSON input"). */
 export function jsonErrorPosition(text: string, err: unknown): number {
-  const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
-  return m?.[1] !== undefined ? Number(m[1]) : text.length;
+  return jsonErrorOffset(text, err) ?? text.length;
+}
+
+/** V8's `Unexpected token` message, which quotes up to 10 characters either side of the token instead of a position. */
+const TOKEN_CONTEXT = /^Unexpected token '[\s\S]{1,2}', (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/;
+const CONTEXT_CHARACTERS = 10;
+
+/**
+ * Offset of a JSON.parse syntax error in `text`: the position V8 reports, or for an unexpected token, where
+ * the context it quotes sits (`..."mit": NaN,\n   "...`: 10 characters before the token); undefined when
+ * neither tells (a short text V8 quotes whole).
+ */
+export function jsonErrorOffset(text: string, err: unknown): number | undefined {
+  const message = err instanceof Error ? err.message : '';
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return Number(position);
+  const m = TOKEN_CONTEXT.exec(message);
+  if (m === null) return undefined;
+  const [, before, context = '', after] = m;
+  if (before === undefined) return after === undefined ? undefined : context.length - CONTEXT_CHARACTERS;
+  const start = after === undefined ? text.length - context.length : text.indexOf(context);
+  return start >= 0 && text.startsWith(context, start) ? start + CONTEXT_CHARACTERS : undefined;
 }
 
 /**

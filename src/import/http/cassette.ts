@@ -78,7 +78,30 @@ function statusOf(response: Record<string, unknown>, at: string, loc: Located, l
   }
   if (isHttpStatus(statusObj)) return { status: statusObj };
   if (statusObj !== undefined) throw issue(loc, `${at}.response.status`, 'wrong_type', `expected {code, message}, got ${describeValue(statusObj)}`);
-  return {};
+  throw issue({ ...loc, line: lineOf(['response']) }, `${at}.response.status`, 'truncated', 'the response has no status: the cassette looks cut short (vcrpy and Ruby VCR write a status for every response, after its body)', CUT_SHORT_HINT);
+}
+
+const CUT_SHORT_HINT = 'use the whole cassette as the recorder wrote it (copy it again, or record it again): a cut-off cassette would bill its last call wrongly';
+
+/**
+ * A cassette cut off mid-line (`head -c`): it ends without a line break and without the trailer its
+ * recorder writes last (vcrpy's `version: 1`, Ruby VCR's `recorded_with:`). Recorders end the file with a
+ * line break; a cut JSON cassette is not valid YAML and is refused as such.
+ */
+function refuseCutShort(content: string, yaml: CassetteYaml, path: string): void {
+  const { data, listKey } = yaml;
+  if (content.length === 0 || content.endsWith('\n') || /^\s*[{[]/.test(content)) return;
+  if (isJsonObject(data) && ('version' in data || 'recorded_with' in data)) return;
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1)) line++;
+  throw new UserError({
+    file: path,
+    line,
+    field: listKey === 'interactions' ? 'version' : 'recorded_with',
+    code: 'truncated',
+    message: `the file stops mid-line, without the trailer a recorder writes last (vcrpy's \`version: 1\`, Ruby VCR's \`recorded_with:\`): the cassette looks cut short`,
+    hint: CUT_SHORT_HINT,
+  });
 }
 
 interface Collected {
@@ -163,6 +186,7 @@ function readInteraction(raw: unknown, i: number, path: string, yaml: CassetteYa
 export function importCassette(content: string, path: string): Trace[] {
   const yaml = readCassetteYaml(content, path);
   const { data, listKey } = yaml;
+  refuseCutShort(content, yaml, path);
   const list = isJsonObject(data) ? data[listKey] : undefined;
   if (!Array.isArray(list)) {
     throw new UserError({

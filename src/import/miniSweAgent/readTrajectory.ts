@@ -44,7 +44,7 @@ export function readMiniSweAgentTrajectory(content: string, path: string): MiniS
 
   // --- messages ---------------------------------------------------------------------------------------
   if (!Array.isArray(parsed.messages)) {
-    if (parsed.messages === undefined || parsed.messages === null) {
+    if (parsed.messages === undefined) {
       issues.add('messages', 'missing_field', 'is missing (expected the array of chat messages)');
     } else issues.add('messages', 'wrong_type', `expected an array of chat messages, got ${describeValue(parsed.messages)}`);
     issues.throwIfAny();

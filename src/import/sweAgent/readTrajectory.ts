@@ -6,7 +6,7 @@
 import { readContentText, type ContentTextWording } from '../common/contentText.js';
 import { IssueCollector } from '../common/issues.js';
 import { parseJsonDocument } from '../common/jsonDocument.js';
-import { isJsonObject } from '../common/jsonValue.js';
+import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { chooseSweAgentModel } from './modelName.js';
 import { checkRecordedTotals, type SweAgentTotals } from './recordedTotals.js';
 import { readReplayConfig, readSidecar } from './runSettings.js';
@@ -149,7 +149,7 @@ function readSteps(issues: IssueCollector, value: unknown): Step[] {
 
 function requireArray(issues: IssueCollector, value: unknown, field: string, what: string): unknown[] | undefined {
   if (Array.isArray(value)) return value;
-  if (value === undefined || value === null) issues.add(field, 'missing_field', `is missing (expected an array: ${what})`);
-  else issues.add(field, 'wrong_type', `expected an array (${what})`);
+  if (value === undefined) issues.add(field, 'missing_field', `is missing (expected an array: ${what})`);
+  else issues.add(field, 'wrong_type', `expected an array (${what}), got ${describeValue(value)}`);
   return undefined;
 }

@@ -1,0 +1,111 @@
+/**
+ * Each figure of one scenario against its baseline's (baseline.ts). Rates drift by points, money by its
+ * share of the baseline. A figure of a synthetic sample drifts only when its change passes the tolerance
+ * AND the band resampling explains at 95% (noise.ts: the difference of two samples, sqrt(now² + then²));
+ * one past the tolerance within the band is `noise`, no failure. Recorded runs replay exactly: a scenario of
+ * them alone has no band, and the tolerance alone judges it; so has a synthetic sample of the very agents the
+ * baseline ran (its seed and the entry each run drew: a brake or a model changed, common random numbers). The largest cost of a run is not held where
+ * there are synthetic runs (`not held`: no stable figure of a sample), and the total spend is not compared
+ * across different run counts (`not compared`: the mean per run is).
+ */
+import { usdToPico } from '../money.js';
+import { figuresOf, type BaselineFigures, type BaselineScenario } from './baselineFile.js';
+import type { DriftRow, DriftStatus } from './baseline.js';
+import { noiseOf, scenarioNoise, scenarioSample } from './noise.js';
+import type { ScenarioCheck } from './run.js';
+
+type FigureKind = 'rate' | 'usd';
+export const FIGURES: readonly [string, FigureKind, (f: BaselineFigures) => number | null][] = [
+  ['completionRate', 'rate', (f) => f.completionRate],
+  ['falseStopRate', 'rate', (f) => f.falseStopRate],
+  ['wastedShare', 'rate', (f) => f.wastedShare],
+  ['costUsd', 'usd', (f) => f.costUsd],
+  ['costPerRunUsd.mean', 'usd', (f) => f.costPerRunUsd.mean],
+  ['costPerRunUsd.p50', 'usd', (f) => f.costPerRunUsd.p50],
+  ['costPerRunUsd.p95', 'usd', (f) => f.costPerRunUsd.p95],
+  ['costPerRunUsd.max', 'usd', (f) => f.costPerRunUsd.max],
+  ['costPerCompletedUsd', 'usd', (f) => f.costPerCompletedUsd],
+];
+
+/** Whether `measured` moved from `baseline` by more than `allowed` (a share of the baseline for money, points for a rate). */
+function movedBy(kind: FigureKind, values: { was: number | null; is: number | null }, allowed: { share: number; usd?: number }): boolean {
+  const { was, is } = values;
+  if (was === null || is === null) return was !== is;
+  if (kind === 'usd') {
+    // Money in whole picodollars: at tolerance 0 a change of one picodollar is drift, in every figure alike.
+    const change = Math.abs(usdToPico(is) - usdToPico(was));
+    return change > (allowed.usd === undefined ? allowed.share * Math.abs(usdToPico(was)) : Math.round(allowed.usd * 1e12));
+  }
+  // A tiny epsilon keeps a float's last bit from counting as drift at tolerance 0.
+  return Math.abs(is - was) > allowed.share + 1e-12;
+}
+
+/** `relativeChange`: (is − was) / was, null when either is none or was is 0 and is is not. */
+export function relativeChange(was: number | null, is: number | null): number | null {
+  if (was === null || is === null) return null;
+  if (was === 0) return is === 0 ? 0 : null;
+  return (is - was) / Math.abs(was);
+}
+
+/** How a scenario's figures are judged: its tolerance, and what the runs were. */
+interface Judging {
+  tolerance: number;
+  /** Synthetic runs now or in the baseline: the figures are a sample's. */
+  sampled: boolean;
+  /** The run counts differ: totals are not compared. */
+  runsDiffer: boolean;
+  /** Per figure, the band of the difference resampling explains (undefined: none known; null: a value is none). */
+  band: (figure: string) => number | null | undefined;
+}
+
+function statusOf(figure: string, kind: FigureKind, values: { was: number | null; is: number | null; atBaseline?: number | null }, judging: Judging): DriftStatus {
+  if (figure === 'costUsd' && judging.runsDiffer) return 'not compared';
+  const judged = 'atBaseline' in values ? (values.atBaseline ?? null) : values.is;
+  const pastTolerance = (is: number | null) => movedBy(kind, { was: values.was, is }, { share: judging.tolerance });
+  if (figure === 'costPerRunUsd.max' && judging.sampled) return pastTolerance(judged) ? 'not held' : 'ok';
+  if (pastTolerance(judged)) {
+    const band = judging.band(figure);
+    const beyondNoise = band === undefined || band === null || movedBy(kind, { was: values.was, is: judged }, { share: band, usd: band });
+    return beyondNoise ? 'drift' : 'noise';
+  }
+  return 'atBaseline' in values && pastTolerance(values.is) ? 'price change' : 'ok';
+}
+
+/** The band of the difference of a figure now and in the baseline, sqrt(now² + then²); the baseline's, when it stored none, the one now scaled to its runs. */
+function bandOf(check: ScenarioCheck, before: BaselineScenario): Judging['band'] {
+  const noise = scenarioNoise(check);
+  const nowRuns = check.syntheticRuns;
+  const thenRuns = before.syntheticRuns ?? before.figures.runs;
+  return (figure) => {
+    // Now: the runs' own band; none without synthetic runs; unknown for a check whose runs were not kept.
+    const now = noise !== undefined ? noiseOf(noise, figure) : nowRuns === 0 ? 0 : undefined;
+    const stored = before.noise === undefined ? undefined : noiseOf(before.noise, figure);
+    // Then: the band the baseline stored; for one written before baselines stored it, the band now scaled to its runs.
+    const then = before.noise !== undefined ? stored : thenRuns === 0 ? 0 : typeof now === 'number' && nowRuns > 0 ? now * Math.sqrt(nowRuns / thenRuns) : undefined;
+    if (now === undefined || then === undefined) return undefined;
+    return now === null || then === null ? null : Math.hypot(now, then);
+  };
+}
+
+/** Whether `check` ran the very synthetic agents the baseline scenario ran (noise.ts sampleKey). */
+export function sameAgents(check: ScenarioCheck, before: BaselineScenario): boolean {
+  return before.sample !== undefined && before.sample === scenarioSample(check);
+}
+
+/** Every figure of `check` against the baseline scenario's; under a price change judged at the baseline's prices (`atBaselinePrices`). */
+export function figureRows(check: ScenarioCheck, before: BaselineScenario, args: { tolerance: number; atBaselinePrices?: ScenarioCheck }): DriftRow[] {
+  const figures = figuresOf(check.metrics);
+  const judgedCheck = args.atBaselinePrices ?? check;
+  const then = args.atBaselinePrices === undefined ? undefined : figuresOf(args.atBaselinePrices.metrics);
+  // The same synthetic agents as the baseline's (noise.ts sampleKey): what moved, moved with the change; no band.
+  const sampled = !sameAgents(judgedCheck, before) && (check.syntheticRuns > 0 || (before.syntheticRuns ?? (before.seed === undefined ? 0 : 1)) > 0);
+  const band = sampled ? bandOf(judgedCheck, before) : () => undefined;
+  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: before.figures.runs !== judgedCheck.metrics.runs, band };
+  return FIGURES.map(([figure, kind, value]) => {
+    const values = { was: value(before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
+    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(values.was, values.atBaseline ?? null) };
+    const noise = band(figure);
+    const change = { relativeChange: relativeChange(values.was, values.is), ...atBaselinePrices, ...(noise === undefined ? {} : { noise }) };
+    return { scenario: check.source, figure, baseline: values.was, measured: values.is, ...change, status: statusOf(figure, kind, values, judging) };
+  });
+}

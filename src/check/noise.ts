@@ -1,0 +1,141 @@
+/**
+ * How much of a figure's change a resample explains: a check's synthetic runs are a sample of their
+ * population, so two samples of the same population (another seed, population entries in another order,
+ * more runs) give figures apart by chance. Per figure a baseline holds, the half-width of its 95% percentile
+ * bootstrap interval: the synthetic runs resampled with replacement (seeded: the same runs give the same
+ * noise), the recorded runs kept as they are (a replay is exact: they add none). A drift is judged against
+ * the band of the difference of two such figures, sqrt(now² + baseline²) (baseline.ts). The largest cost of
+ * a run is no stable figure of a sample and has no band: it is not held when there are synthetic runs.
+ */
+import { nearestRank, populationMetrics, type PopulationMetrics } from '../metrics/population.js';
+import type { PopulationRun } from '../population/run.js';
+import { Rng, STREAM } from '../synthetic/random.js';
+
+/** Resamples drawn: enough for a stable 2.5% and 97.5% rank (25 resamples beyond each). */
+export const NOISE_RESAMPLES = 1000;
+/** The confidence level of the band. */
+export const NOISE_LEVEL = 0.95;
+
+/** Half of each figure's 95% bootstrap interval, in its units (USD, a share); null where the figure is none in a resample. */
+export interface FigureNoise {
+  completionRate: number;
+  falseStopRate: number | null;
+  wastedShare: number;
+  costUsd: number;
+  costPerRunUsd: { mean: number; p50: number; p95: number };
+  costPerCompletedUsd: number | null;
+}
+
+/** The figures a band is drawn for, as baseline.ts names them. */
+const NOISE_FIGURES: readonly [string, (m: PopulationMetrics) => number | null][] = [
+  ['completionRate', (m) => m.completionRate],
+  ['falseStopRate', (m) => m.falseStopRate],
+  ['wastedShare', (m) => m.wastedShare],
+  ['costUsd', (m) => m.costUsd],
+  ['costPerRunUsd.mean', (m) => m.costPerRunUsd.mean],
+  ['costPerRunUsd.p50', (m) => m.costPerRunUsd.p50],
+  ['costPerRunUsd.p95', (m) => m.costPerRunUsd.p95],
+  ['costPerCompletedUsd', (m) => m.costPerCompletedUsd],
+];
+
+/** Half the width of the values' 95% percentile interval (nearest rank); null when a value is none. */
+function halfWidth(values: (number | null)[]): number | null {
+  if (values.some((v) => v === null)) return null;
+  const sorted = (values as number[]).sort((a, b) => a - b);
+  const low = nearestRank(sorted, (1 - NOISE_LEVEL) / 2) ?? 0;
+  const high = nearestRank(sorted, 1 - (1 - NOISE_LEVEL) / 2) ?? 0;
+  return (high - low) / 2;
+}
+
+/**
+ * The noise of the figures of `runs` (synthetic: those with ground truth, checkScenario's count), drawn from
+ * `seed`; undefined when there is no synthetic run (every figure is exact).
+ */
+export function figureNoise(runs: readonly PopulationRun[], seed: number): FigureNoise | undefined {
+  const recorded = runs.filter((run) => run.truth === undefined);
+  const synthetic = runs.filter((run) => run.truth !== undefined);
+  const n = synthetic.length;
+  if (n === 0) return undefined;
+  const values: (number | null)[][] = NOISE_FIGURES.map(() => []);
+  const sample: PopulationRun[] = [...recorded, ...synthetic];
+  for (let b = 0; b < NOISE_RESAMPLES; b++) {
+    const rng = Rng.stream(seed, b, STREAM.checkBootstrap);
+    for (let k = 0; k < n; k++) sample[recorded.length + k] = synthetic[rng.below(n)]!;
+    const metrics = populationMetrics(sample);
+    NOISE_FIGURES.forEach(([, value], i) => values[i]!.push(value(metrics)));
+  }
+  // Money to the picodollar, shares to the billionth (as wastedShare is counted): the baseline holds short numbers.
+  const [completionRate, falseStopRate, wastedShare, costUsd, mean, p50, p95, costPerCompletedUsd] = values.map(halfWidth).map((v, i) => (v === null ? null : Number(v.toFixed(NOISE_FIGURES[i]![0].includes('Usd') ? 12 : 9))));
+  return {
+    completionRate: completionRate ?? 0,
+    falseStopRate: falseStopRate ?? null,
+    wastedShare: wastedShare ?? 0,
+    costUsd: costUsd ?? 0,
+    costPerRunUsd: { mean: mean ?? 0, p50: p50 ?? 0, p95: p95 ?? 0 },
+    costPerCompletedUsd: costPerCompletedUsd ?? null,
+  };
+}
+
+/** The band of `figure` in `noise` (baseline.ts's names); undefined for a figure with none (the largest cost). */
+export function noiseOf(noise: FigureNoise, figure: string): number | null | undefined {
+  switch (figure) {
+    case 'completionRate':
+    case 'falseStopRate':
+    case 'wastedShare':
+    case 'costUsd':
+    case 'costPerCompletedUsd':
+      return noise[figure];
+    case 'costPerRunUsd.mean':
+    case 'costPerRunUsd.p50':
+    case 'costPerRunUsd.p95':
+      return noise.costPerRunUsd[figure.slice('costPerRunUsd.'.length) as 'mean' | 'p50' | 'p95'];
+    default:
+      return undefined;
+  }
+}
+
+/** FNV-1a over a text, two 32-bit lanes of different offsets: a short stable key (no node:crypto in the core). */
+function textKey(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Which synthetic agents the runs are: the seed, and the population entry each run drew, in order. Two checks
+ * of one key ran the same agents on the same random draws (a brake, a model, a price, a population entry's
+ * sizes changed): their figures differ by the change alone, not by chance, and are judged without a band.
+ * Entries in another order, another seed or run count draw other agents: another sample. Undefined without
+ * synthetic runs.
+ */
+export function sampleKey(runs: readonly PopulationRun[], seed: number): string | undefined {
+  const picks = runs.flatMap((run) => (run.truth === undefined ? [] : [run.truth.name ?? run.truth.behaviour]));
+  return picks.length === 0 ? undefined : `${picks.length}:${textKey(`${seed}\n${picks.join('\n')}`)}`;
+}
+
+// The runs of each check, kept out of its fields (a check is compared and serialized whole): its noise is drawn when asked, once.
+const runsOf = new WeakMap<object, { runs: readonly PopulationRun[]; seed: number; noise?: FigureNoise | null }>();
+
+/** Keeps `check`'s runs, for scenarioNoise. */
+export function keepRuns(check: object, runs: readonly PopulationRun[], seed: number): void {
+  runsOf.set(check, { runs, seed });
+}
+
+/** The sample key of a checked scenario's synthetic runs (sampleKey; undefined: none, or a check made elsewhere). */
+export function scenarioSample(check: object): string | undefined {
+  const kept = runsOf.get(check);
+  return kept === undefined ? undefined : sampleKey(kept.runs, kept.seed);
+}
+
+/** The noise of a checked scenario's figures (undefined: no synthetic run, or a check made elsewhere). */
+export function scenarioNoise(check: object): FigureNoise | undefined {
+  const kept = runsOf.get(check);
+  if (kept === undefined) return undefined;
+  if (kept.noise === undefined) kept.noise = figureNoise(kept.runs, kept.seed) ?? null;
+  return kept.noise ?? undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * What the check report and JUnit say of a figure's noise (noise.ts) and of the brakes removed since the
+ * baseline (brakesRemoved.ts): the band resampling explains beside a figure that moved, a line per scenario
+ * with synthetic runs saying its bands, and the brakes the baseline had that are off now.
+ */
+import { formatUsdNumber } from '../report/money.js';
+import { signedPercentText, signedPointsText } from '../report/percentText.js';
+import { counted } from '../plural.js';
+import type { Drift, DriftRow } from './baseline.js';
+import { removedText } from './brakesRemoved.js';
+import { NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
+
+const LEVEL = `${NOISE_LEVEL * 100}%`;
+
+/** `±10.2%` (money, a share of the baseline), `±3.1 points` (a rate), `±$0.0004` (money over a baseline of 0); undefined without a band. */
+export function noiseBandText(row: Pick<DriftRow, 'figure' | 'baseline' | 'noise'>): string | undefined {
+  if (row.noise === undefined || row.noise === null) return undefined;
+  if (!row.figure.includes('Usd')) return `±${signedPointsText(row.noise * 100).replace(/^\+/, '')} points`;
+  if (row.baseline === null || row.baseline === 0) return `±${formatUsdNumber(row.noise)}`;
+  return `±${signedPercentText(row.noise / Math.abs(row.baseline)).replace(/^\+/, '')}`;
+}
+
+/** The status cell of a row that is not a DRIFT, new or gone: `within noise: ↓ -8.7% (±10.2% at 95%)`, `not held: …`, `not compared: …`. */
+export function quietStatusText(row: DriftRow, direction: string): string {
+  const moved = direction === '' ? '' : ` ${direction}`;
+  if (row.status === 'noise') return `within noise:${moved} (${noiseBandText(row) ?? 'band'} at ${LEVEL})`;
+  if (row.status === 'not held') return `not held:${moved} (the largest run of a sample)`;
+  if (row.status === 'not compared') return 'not compared: totals of different run counts';
+  return row.status;
+}
+
+/** ` (noise ±6.1% at 95%)` after a DRIFT of a sample's figure; empty for one that replays exactly. */
+export function beyondNoiseText(row: DriftRow): string {
+  const band = noiseBandText(row);
+  return band === undefined ? '' : ` (noise ${band} at ${LEVEL})`;
+}
+
+/** Whether a figure of the scenario moved past the tolerance (a row is shown): its bands are said only then. */
+function moved(drift: Drift, scenario: string): boolean {
+  return drift.rows.some((row) => row.scenario === scenario && row.status !== 'ok');
+}
+
+/** Per scenario with synthetic runs whose figures moved, its bands: what a figure may move by chance, and what is not held. */
+export function noiseLines(drift: Drift): string[] {
+  const scenarios = [...new Set(drift.rows.filter((row) => row.noise !== undefined).map((row) => row.scenario))].filter((scenario) => moved(drift, scenario));
+  return scenarios.map((scenario) => {
+    const rows = drift.rows.filter((row) => row.scenario === scenario && row.noise !== undefined && row.status !== 'not compared');
+    const bands = rows.flatMap((row) => (noiseBandText(row) === undefined ? [] : [`${row.figure} ${noiseBandText(row)}`])).join(', ');
+    return (
+      `noise: ${scenario}: at ${LEVEL}, resampling its synthetic runs (${NOISE_RESAMPLES} resamples, seeded) and the baseline's explains ${bands}; ` +
+      'a figure past the tolerance within its band is within noise (no failure), beyond it drifts (more runs narrow the bands); costPerRunUsd.max, the largest run of a sample, is not held'
+    );
+  });
+}
+
+/** Per scenario whose synthetic runs are the baseline's very agents: why its figures have no band. */
+export function sameAgentsLines(drift: Drift): string[] {
+  return (drift.sameAgents ?? []).filter((scenario) => moved(drift, scenario)).map(
+    (scenario) =>
+      `same agents: ${scenario}: its synthetic runs are the agents the baseline ran (its seed, each run drawing the same population entry): what moved, moved with the change, not by chance, and the tolerance alone judges it`,
+  );
+}
+
+/** `brakes removed: support.yaml: max-cost (0.1 in the baseline), timeout (120 in the baseline): …`, one line per scenario. */
+export function brakesRemovedLines(drift: Drift): string[] {
+  const removed = drift.brakesRemoved ?? [];
+  const scenarios = [...new Set(removed.map((r) => r.scenario))];
+  return scenarios.map((scenario) => {
+    const own = removed.filter((r) => r.scenario === scenario);
+    return `brakes removed: ${scenario}: ${removedText(own)}: ${own.length === 1 ? 'a brake the baseline had is off' : 'brakes the baseline had are off'} (a failure: the runs at hand may not reach ${own.length === 1 ? 'it' : 'them'}, the next one may); if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  });
+}
+
+/** `, 2 brakes removed` for the verdict line; empty when none is. */
+export function removedVerdict(drift: Drift | undefined): string {
+  const n = drift?.brakesRemoved?.length ?? 0;
+  return n === 0 ? '' : `, ${counted(n, 'brake')} removed`;
+}

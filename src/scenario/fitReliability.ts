@@ -1,0 +1,78 @@
+/**
+ * `fit --report`'s line on how far its profile can be trusted, from what the report measured. It said
+ * "on runs it has not seen, expect p50s and p95s of cost and steps within about 10%" of any profile fitted
+ * on 70 runs or more, right under its own gaps of +227.8% (cost p90) and +304.6% (cost p95) on 300 runs
+ * generated from a support agent. The 10% was measured on mini-swe-agent runs (fit.ts RUNS_FOR_A_TAIL):
+ * it is said only when this profile reproduces its own runs within 10% at p50, p90 and p95 of cost and
+ * steps; a gap past 10% is named, with what it says of unseen runs (no closer). Where a gap's quantile lands
+ * among the runs refused at the context window on one side and not on the other, the gap is that group's
+ * share of the runs, not the sizes of either side's runs, and the line says so. Pure.
+ */
+import type { RunResult } from '../replay/replay.js';
+import { percentText, signedPercentText, styledPercentText } from '../report/percentText.js';
+import { FIT_METRICS, FIT_QUANTILES, type FitComparison, type FitMetric, type QuantileName } from './fitReport.js';
+
+/** The largest gap, either way, at which a profile is said to reproduce its runs as mini-swe-agent profiles held unseen runs. */
+export const HELD_GAP = 0.1;
+
+/** The quantities the line speaks of: cost and steps per run at these quantiles. */
+const CHECKED_METRICS: readonly FitMetric[] = ['costPerRunUsd', 'stepsPerRun'];
+const CHECKED_QUANTILES: readonly QuantileName[] = ['p50', 'p90', 'p95'];
+
+type Row = FitComparison['rows'][number];
+
+const checkedRows = (c: Pick<FitComparison, 'rows'>): Row[] =>
+  c.rows.filter((row) => CHECKED_METRICS.includes(row.metric) && CHECKED_QUANTILES.includes(row.quantile) && row.relativeGap !== null);
+
+const heldText = styledPercentText(HELD_GAP, { trim: true });
+
+const named = (row: Row) => `${row.metric} ${row.quantile} ${signedPercentText(row.relativeGap!)}`;
+
+/** Whether the run at quantile `quantile` of `metric` (the nearer of the two it is read between) ended refused at the context window. */
+function atWindow(runs: readonly RunResult[], metric: FitMetric, quantile: QuantileName): boolean {
+  const p = FIT_QUANTILES.find(([name]) => name === quantile)![1];
+  const sorted = [...runs].sort((a, b) => FIT_METRICS[metric](a) - FIT_METRICS[metric](b));
+  return sorted[Math.round((sorted.length - 1) * p)]?.stopReason === 'provider_refused';
+}
+
+/** The runs of both sides, and the profile's group of the recorded runs refused at the window (fitWindow.ts CONTEXT_WINDOW_GROUP). */
+export interface ReliabilityInputs {
+  comparison: FitComparison;
+  recorded: readonly RunResult[];
+  synthetic: readonly RunResult[];
+  windowGroup: string;
+}
+
+/** The gaps past HELD_GAP whose quantile lies among the window's runs on one side only, said ('' when none). */
+function windowShareWords(far: readonly Row[], inputs: ReliabilityInputs): string {
+  const { comparison: c, recorded, synthetic, windowGroup } = inputs;
+  const split = far.filter((row) => atWindow(recorded, row.metric, row.quantile) !== atWindow(synthetic, row.metric, row.quantile));
+  if (split.length === 0) return '';
+  const share = (count: number, of: number) => percentText(of === 0 ? 0 : count / of);
+  return (
+    ` At ${split.map((row) => `${row.metric} ${row.quantile}`).join(', ')} one side's run ended refused at the context window and the other's did not: ` +
+    `${share(c.refusedAtWindow.recorded, c.recordedRuns)} of the recorded runs ended there (${c.refusedAtWindow.recorded} of ${c.recordedRuns}, the profile's '${windowGroup}' group) ` +
+    `and ${share(c.refusedAtWindow.synthetic, c.syntheticRuns)} of the synthetic ones, so ${split.length === 1 ? 'that gap is' : 'those gaps are'} that group's share of the runs, ` +
+    `not the sizes of either side's runs (a share of ${c.refusedAtWindow.recorded} recorded runs is known only roughly).`
+  );
+}
+
+/** The report's line on unseen runs, from the gaps it measured (`runsForATail`: fit.ts RUNS_FOR_A_TAIL). */
+export function reliabilityLine(inputs: ReliabilityInputs, runsForATail: number): string {
+  const runs = inputs.comparison.recordedRuns;
+  const rows = checkedRows(inputs.comparison);
+  const far = rows.filter((row) => Math.abs(row.relativeGap!) > HELD_GAP);
+  const few = runs < runsForATail;
+  const caveat = `Fitted on ${runs} runs, fewer than ${runsForATail}: p50s carry to runs it has not seen, p95s may not (a p95 of ${runs} runs rests on its longest one or two); fit on more runs to know the tail.`;
+  if (far.length > 0) {
+    const missed =
+      `synthetic runs miss these recorded ones by more than ${heldText} at ${far.map(named).join(', ')}: ` +
+      `on runs it has not seen expect it no closer there (the 10% measured on mini-swe-agent runs holds only where a profile reproduces its own runs).${windowShareWords(far, inputs)}`;
+    return few ? `${caveat} Its ${missed}` : `Fitted on ${runs} runs, its ${missed}`;
+  }
+  const largest = rows.reduce<Row | undefined>((top, row) => (top === undefined || Math.abs(row.relativeGap!) > Math.abs(top.relativeGap!) ? row : top), undefined);
+  const measured = `its synthetic runs are within ${heldText} of these recorded ones at p50, p90 and p95 of cost and steps per run${largest === undefined ? '' : ` (largest gap: ${named(largest)})`}`;
+  return few
+    ? `${caveat} Here ${measured}.`
+    : `Fitted on ${runs} runs, ${measured}: on runs it has not seen, expect about as close (profiles fitted on ${runsForATail} mini-swe-agent runs or more held unseen runs within 10% at p50 and p95).`;
+}

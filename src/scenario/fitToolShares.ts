@@ -1,0 +1,48 @@
+/**
+ * The tool calls' repeat and error shares `fit` writes, of each group of runs from that group's own runs
+ * (fit.ts endingGroups). One share over every run and copied into each group gave the runs that completed
+ * the repeats of the runs that looped: on traces generated from a support bot (85% healthy, 5% each of a
+ * perfectionist, a retrier and an asker) its 'completed' group was written repeatShare 0.375 where those
+ * runs repeat 2.4% of their calls, and a sweep of the profile under max-repeat 3 stopped 250 of 2,000 runs that completed
+ * with no brakes (the recordings: none). The estimators are the healthy behaviour's own: a tool call after
+ * its run's first repeats an earlier one with probability repeatShare, any tool call fails with errorShare.
+ * Pure.
+ */
+import type { RunFacts } from './fitFacts.js';
+
+/** A group's tool calls and their shares (each rounded to 3 places). */
+export interface ToolShares {
+  toolCalls: number;
+  /** Repeated calls over the calls that could repeat (every tool call but each run's first). */
+  repeatShare: number;
+  /** Calls that failed over all tool calls. */
+  errorShare: number;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The repeat and error shares of `runs`' tool calls (0 where no call could repeat or fail). */
+export function toolSharesOf(runs: readonly RunFacts[]): ToolShares {
+  const sum = (pick: (f: RunFacts) => number) => runs.reduce((s, f) => s + pick(f), 0);
+  const toolCalls = sum((f) => f.toolCalls);
+  const repeatable = toolCalls - runs.filter((f) => f.toolCalls > 0).length;
+  return {
+    toolCalls,
+    repeatShare: repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0,
+    errorShare: toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0,
+  };
+}
+
+/** The profile's comment line of the shares: each group's own (groups with no runs left out). */
+export function toolSharesNote(groups: readonly (readonly [name: string, runs: readonly RunFacts[], ...rest: unknown[]])[]): string {
+  const withRuns = groups.filter(([, runs]) => runs.length > 0);
+  const all = toolSharesOf(withRuns.flatMap(([, runs]) => runs));
+  const each = withRuns.map(([name, runs]) => {
+    const shares = toolSharesOf(runs);
+    return `'${name}' ${shares.toolCalls.toLocaleString('en-US')} calls, ${shares.repeatShare} repeat, ${shares.errorShare} failed`;
+  });
+  return (
+    `Tool calls: ${all.toolCalls.toLocaleString('en-US')}; each group's repeat share (calls that repeat an earlier call of their run) and error share are its own runs': ` +
+    `${each.join('; ')} (over all runs: ${all.repeatShare} repeat, ${all.errorShare} failed).`
+  );
+}
