@@ -29,7 +29,7 @@ import { handOverCompiled } from '../replay/compiledRuns.js';
 import type { Trace } from '../trace/types.js';
 import { BoundedDir, type CacheBound } from './cacheBound.js';
 import { joinValue, shapeOf } from './compiledCodec.js';
-import { EntryWriter, storedHeaderLine, type EntryFiles, type StoredRun } from './compiledEntry.js';
+import { EntryWriter, storedHeaderLine, storedRunCallLines, type EntryFiles, type StoredRun } from './compiledEntry.js';
 import { checkCalls, readCalls, readEntry, type LoadedEntry } from './entryRead.js';
 import { contentHash } from './contentHash.js';
 import { SELF_CONTAINED } from './traceCache.js';
@@ -52,7 +52,8 @@ export { compilerCodeHash } from './compilerCode.js';
 // 16: importers read runs differently (Codex 0.40's token_count before its items, turn_aborted; mini-swe-agent's served-model note; Claude Code thinking_tokens): an entry of one read before is not served.
 // An importer's change needs no bump from 16 on: the key's compilerCodeHash covers src/import (compilerCode.ts).
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/16';
+// 17: each run keeps its calls' lines (StoredRun's last element, Trace.callLines: a call past $9,007 on its own names its line).
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/17';
 
 /** The compiled trace's field names and array kinds, in order. */
 export const layoutShape = (): string => shapeOf(blankCompiled());
@@ -187,7 +188,7 @@ async function* skipFirst(runs: AsyncGenerator<Trace>, count: number): AsyncGene
   for await (const trace of runs) if (seen++ >= count) yield trace;
 }
 
-/** A run served from an entry: source, header line, header and end as stored; its calls inflated when first asked for. */
+/** A run served from an entry: source, header line, header, call lines and end as stored; its calls inflated when first asked for. */
 function storedTrace(run: StoredRun, readRunCalls: () => Trace['calls']): Trace {
   const [source, header, end] = run;
   const headerLine = storedHeaderLine(run);
@@ -205,6 +206,8 @@ function storedTrace(run: StoredRun, readRunCalls: () => Trace['calls']): Trace 
     },
     set: settle,
   });
+  const callLines = storedRunCallLines(run);
+  if (callLines !== undefined) trace.callLines = callLines;
   trace.end = end;
   return trace;
 }

@@ -22,6 +22,7 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { nodeWorkerThreads } from '../io/builtins.js';
 import type { ListsEvery } from '../options/rules.js';
+import { callLinesOfStored, storedCallLines } from '../trace/callLines.js';
 import type { Trace } from '../trace/types.js';
 import { CALLS_CHUNKS_IN_FLIGHT, CallsWriter, crc32Of, type CallsAt, type CallsChunk } from './callsChunks.js';
 import { fitsTemplate, NotStorable, pad8, splitValue, type ArrayEntry, type ArrayKind } from './compiledCodec.js';
@@ -37,16 +38,16 @@ export const TRAILER_BYTES = 20;
 /**
  * One run in the head: what the report reads of the trace besides its calls; its compiled trace's
  * template (an index into the head's `templates`) and leaves; its block and index in it; where its calls
- * are; its header's line (Trace.headerLine; null: none).
+ * are; its header's line (Trace.headerLine; null: none); its calls' lines (Trace.callLines as trace/callLines.ts stores them; null: none).
  */
-export type StoredRun = [source: string, header: Trace['header'], end: Trace['end'], template: number, leaves: unknown[], block: number, index: number, ...calls: CallsAt, headerLine: number | null];
+export type StoredRun = [source: string, header: Trace['header'], end: Trace['end'], template: number, leaves: unknown[], block: number, index: number, ...calls: CallsAt, headerLine: number | null, callLines: number[] | null];
 
 /**
  * Every field of a Trace, each kept by a StoredRun (calls in the calls file) but `modelPlace`: a run that
  * has one is not kept at all (traceCache.ts readsOtherFile). The compiler holds the list complete, so a
  * field Trace gains fails to build until an entry keeps it (a cached run would lose it) or says why not.
  */
-const TRACE_FIELDS = ['source', 'headerLine', 'modelPlace', 'header', 'calls', 'end'] as const;
+const TRACE_FIELDS = ['source', 'headerLine', 'modelPlace', 'header', 'calls', 'callLines', 'end'] as const;
 const TRACE_FIELDS_LISTED: ListsEvery<Trace, typeof TRACE_FIELDS> = true;
 void TRACE_FIELDS_LISTED;
 
@@ -54,6 +55,11 @@ void TRACE_FIELDS_LISTED;
 export function storedHeaderLine(run: StoredRun): number | undefined {
   const line = run[10];
   return typeof line === 'number' ? line : undefined;
+}
+
+/** A stored run's call lines (Trace.callLines): undefined when it has none, or the entry holds something else there. */
+export function storedRunCallLines(run: StoredRun): Int32Array | undefined {
+  return callLinesOfStored(run[11]);
 }
 
 export interface EntryHead {
@@ -129,7 +135,7 @@ export class EntryWriter {
     const template = this.templateOf(compiled, found, leaves);
     // A template names its arrays' kinds in order: runs of one template can share a block.
     const [block, index] = this.blocks.add(template, found);
-    this.runs.push([trace.source, trace.header, trace.end, template, leaves, block, index, ...this.calls.add(trace.calls), trace.headerLine ?? null]);
+    this.runs.push([trace.source, trace.header, trace.end, template, leaves, block, index, ...this.calls.add(trace.calls), trace.headerLine ?? null, trace.callLines === undefined ? null : storedCallLines(trace.callLines)]);
   }
 
   /** The index of the template `compiled` splits into (the last one used tried first, then the others, else a new one), its arrays and leaves filled in. */

@@ -24,6 +24,7 @@ import { contentHash } from './contentHash.js';
 import { importerCodeHash } from './compilerCode.js';
 import type { RunsCache } from '../import/index.js';
 import type { TraceFormat } from '../import/formats.js';
+import { callLinesOfStored, storedCallLines } from '../trace/callLines.js';
 import type { Trace } from '../trace/types.js';
 
 /**
@@ -36,7 +37,8 @@ import type { Trace } from '../trace/types.js';
 // 5: a native run keeps its header's line (Trace.headerLine: an unknown model names it).
 // 6: a Codex 0.40 rollout (token_count before its response's items) pairs each call with its own items; a turn_aborted ends its run.
 // 7: a mini-swe-agent run notes the model its responses name when it is not the one it is priced as (miniSweAgent/servedModel.ts).
-export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/7';
+// 8: a native run keeps its calls' lines (Trace.callLines, stored as trace/callLines.ts stores them: a call past $9,007 on its own names its line).
+export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/8';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;
@@ -81,6 +83,9 @@ export class TraceFileCache implements RunsCache {
       try {
         for (const line of entry) {
           const run = JSON.parse(line) as Trace;
+          const callLines = callLinesOfStored(run.callLines);
+          if (callLines === undefined) delete run.callLines;
+          else run.callLines = callLines;
           served += 1;
           yield run;
         }
@@ -139,7 +144,7 @@ export class TraceFileCache implements RunsCache {
     const target = this.entryPath(key);
     const temporary = `${target}.${process.pid}.tmp`;
     try {
-      const payload = Buffer.from(runs.map((run) => JSON.stringify(run)).join('\n'), 'utf8');
+      const payload = Buffer.from(runs.map((run) => JSON.stringify(run.callLines === undefined ? run : { ...run, callLines: storedCallLines(run.callLines) })).join('\n'), 'utf8');
       const head: EntryHead = { cache: TRACE_CACHE_FORMAT, key, runs: runs.length, sha256: sha256Hex(payload) };
       const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, 'utf8'), payload]);
       if (!this.bounded.mayWrite(bytes.length)) return;

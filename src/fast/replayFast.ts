@@ -243,6 +243,6 @@ export function replayFast(
 ): FastOutcome {
   const limits = brakeLimits(brakes, prices.contextWindow);
   const st = replayCompiled(t, runSettings(strategy, cache, latency), limits, prices, false);
-  return outcomeOf(t, st, limits);
+  return outcomeOf(t, st, limits, prices);
 }
 

@@ -12,6 +12,9 @@ import type { CallRecord } from '../trace/types.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { addStrategyFigures, type RunOutcome, type RunTotals } from '../loop/types.js';
 import { costOutOfRange } from '../kernel/cost.js';
+import { CallCostOutOfRange, firstCallPastExact } from '../kernel/callPastExact.js';
+import type { FlatPrices } from '../kernel/prices.js';
+import { CompiledField } from './layout.js';
 import { SUMMARY_CALL } from '../kernel/providerWindow.js';
 import type { CompiledTrace } from './layout.js';
 import { refusalFacts, refusedCalls } from './refusal.js';
@@ -103,11 +106,22 @@ function toolCallsOf(t: CompiledTrace, st: RunState): number {
   return t.toolsBefore[call]! + (tool - t.toolStart[call]!) + (st[Run.Stop] === StopCode.ErrorLimit ? 1 : 0);
 }
 
-export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits): FastOutcome {
+/**
+ * The refusal of a run of `t` past exact picodollars that made `calls` compiled calls: named by the first of
+ * them whose own figures pass them (kernel/callPastExact.ts, as the readable loop finds it: loop/accounts.ts)
+ * when the run's `prices` are given, else by the run. Asked only once a run is refused: the hot path pays nothing.
+ */
+export function pastExactError(t: CompiledTrace, calls: number, prices: FlatPrices | undefined): Error {
+  const past = prices === undefined ? undefined : firstCallPastExact(prices, t.records, CompiledField.Stride, { from: 0, to: calls });
+  return past === undefined ? costOutOfRange() : new CallCostOutOfRange(costOutOfRange(), past.call, past);
+}
+
+/** The run's figures (`prices`: the run's, to name a call that passes exact picodollars on its own: pastExactError). */
+export function outcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, prices?: FlatPrices): FastOutcome {
   const calls = st[Run.Calls]!;
   const spent = st[Run.SpentPico]!;
   // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run.
-  if (!Number.isSafeInteger(spent)) throw costOutOfRange();
+  if (!Number.isSafeInteger(spent)) throw pastExactError(t, calls, prices);
   const output = t.outputBefore[calls]! + st[Run.SummaryOutputTokens]!;
   const budget = limits[Limit.BudgetPico]!;
   // A provider's refusal: the refused call was made and failed (no step, nothing paid). The summary calls
@@ -177,19 +191,26 @@ function lastCallWords(last: CallRecord | undefined, st: RunState, limits: Brake
   return timeoutWords(last, last?.compaction === true, { elapsedMs: st[Run.ElapsedMs]!, timeoutMs: limits[Limit.TimeoutMs]! });
 }
 
-/**
- * The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run
- * (`endDetail`: what its recording says of an end without completing, trace/endDetail.ts; '' for nothing; `recorded`:
- * its recorded calls: a timeout names what the last one made shows, cut or run past the deadline, kernel/cutWords.ts timeoutWords).
- */
-export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, endDetail = '', recorded: readonly CallRecord[] = []): RunOutcome {
-  const { reason: _reason, ...figures } = outcomeOf(t, st, limits);
-  const facts = new Float64Array(Fact.Size);
-  const label = stopFacts(t, st, limits, facts);
+/** What runOutcomeOf says beyond the compiled run's own figures. */
+export interface RecordedRunFacts {
+  /** What its recording says of an end without completing (trace/endDetail.ts); '' (default) for nothing. */
+  endDetail?: string;
+  /** Its recorded calls: a timeout names what the last one made shows, cut or run past the deadline (kernel/cutWords.ts timeoutWords). */
+  recorded?: readonly CallRecord[];
+  /** The run's prices (outcomeOf: a call alone past exact picodollars is named). */
+  prices?: FlatPrices;
+}
+
+/** The session's RunOutcome (stop detail and recorded sums included, no per-step rows) of a compiled run. */
+export function runOutcomeOf(t: CompiledTrace, st: RunState, limits: BrakeLimits, facts: RecordedRunFacts = {}): RunOutcome {
+  const { endDetail = '', recorded = [], prices } = facts;
+  const { reason: _reason, ...figures } = outcomeOf(t, st, limits, prices);
+  const stopFactsOf = new Float64Array(Fact.Size);
+  const label = stopFacts(t, st, limits, stopFactsOf);
   const code = st[Run.Stop]!;
   const calls = st[Run.Calls]!;
   const told = code === StopCode.TraceEnd ? endDetail : code === StopCode.Timeout ? lastCallWords(recorded[calls - 1], st, limits) : label;
-  const outcome: RunOutcome = { ...figures, stop: stopOf(code, limits, facts, told), rows: [] };
+  const outcome: RunOutcome = { ...figures, stop: stopOf(code, limits, stopFactsOf, told), rows: [] };
   if (t.recordedInputBefore[calls]! > 0) {
     outcome.recordedInputTokens = t.recordedInputSumBefore[calls]!;
     outcome.recordedInputDelta = t.recordedDeltaBefore[calls]!;

@@ -5,12 +5,11 @@
  */
 import { overshootPico, stoppedByBound } from '../kernel/brakes.js';
 import type { StopReason } from '../brakes/stopReasons.js';
-import { costOutOfRange } from '../kernel/cost.js';
 import { StopCode, stopReasonOf } from '../kernel/stopCodes.js';
 import { addStrategyFigures } from '../loop/types.js';
 import type { CompiledTrace } from './layout.js';
 import { refusedCalls } from './refusal.js';
-import { Run, type FastOutcome, type RunState } from './runState.js';
+import { pastExactError, Run, type FastOutcome, type RunState } from './runState.js';
 import type { RunTable } from './runTable.js';
 import type { SweepCell } from './sweepGrid.js';
 import { capCallOf } from './sweepTrace.js';
@@ -234,7 +233,7 @@ export function cellFigures(r: SweepResult, trace: number, cell: number, out: Ce
   if (capped) writeClosedCapSpent(out, t, r.prices[trace - r.from]!, calls, tokens); // into `out`, not returned
   else out.costPico = r.costPico[at]!;
   const spent = out.costPico;
-  if (!Number.isSafeInteger(spent)) throw costOutOfRange();
+  if (!Number.isSafeInteger(spent)) throw pastExactError(t, calls, r.prices[trace - r.from]);
   // A summary call's output is output too (what a replay of the cell alone says: runState.ts outcomeOf).
   const output = t.outputBefore[calls]! + (r.summaryOutputTokens.length > 0 ? r.summaryOutputTokens[at]! : 0);
   const budget = r.budgets[cell]!;

@@ -7,6 +7,9 @@ import { overshootPico } from '../kernel/brakes.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { costOutOfRange } from '../kernel/cost.js';
+import { CallField, writeCallRecord } from '../kernel/callRecord.js';
+import { CallCostOutOfRange, callPastExact, type CallPastExact } from '../kernel/callPastExact.js';
+import type { FlatPrices } from '../kernel/prices.js';
 import type { PromptView } from '../kernel/context.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord } from '../trace/types.js';
@@ -35,6 +38,9 @@ export function cacheWriteTokensOf(usage: Readonly<CallUsage>): number {
   return usage.cacheWrite + usage.cacheWrite1h;
 }
 
+/** One call's figures (CallField layout), written to ask callPastExact of them. */
+const OWN = new Float64Array(CallField.Size);
+
 export class RunAccounts {
   readonly rows: StepRow[] = [];
   /** Named as MeteredTotals names them (meteredTotals reads them out), and what the run's reports need besides. */
@@ -58,10 +64,14 @@ export class RunAccounts {
     skippedActions: 0,
   };
 
-  /** `keepSteps`: a row per call made while the run had made at most `rowsThroughStep` steps. */
+  /** The first recorded call paid whose own figures cost more than exact picodollars (kernel/callPastExact.ts), when `prices` were given. */
+  private pastExact: { call: CallRecord; past: CallPastExact } | undefined;
+
+  /** `keepSteps`: a row per call made while the run had made at most `rowsThroughStep` steps. `prices`: the run's, to name a call past exact picodollars on its own (else the run is named). */
   constructor(
     private readonly keepSteps: boolean,
     private readonly rowsThroughStep = Infinity,
+    private readonly prices?: FlatPrices,
   ) {}
 
   /** The run's figures when it stopped with `stop`. */
@@ -97,11 +107,24 @@ export class RunAccounts {
     this.add(null, metered, view, state);
   }
 
+  /**
+   * Notes `response` when it is the first call paid whose own figures pass exact picodollars (as the compiled
+   * replay finds it among the calls made: fast/runState.ts). A call its provider refused for its length is no
+   * compiled call (fast/refusal.ts) and bills nothing.
+   */
+  private notePastExact(response: CallRecord): void {
+    if (this.prices === undefined || this.pastExact !== undefined || response.failed?.contextLengthExceeded !== undefined) return;
+    writeCallRecord(OWN, 0, response);
+    const past = callPastExact(this.prices, OWN, 0);
+    if (past !== undefined) this.pastExact = { call: response, past };
+  }
+
   /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
   add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
+    if (response !== null) this.notePastExact(response);
     // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run: refused at the call that
     // passes it, so a live loop (serve, the real agent) stops there too, not only a replay at its end.
-    if (!Number.isSafeInteger(state.spentPico)) throw costOutOfRange();
+    if (!Number.isSafeInteger(state.spentPico)) throw this.pastExact === undefined ? costOutOfRange() : new CallCostOutOfRange(costOutOfRange(), this.pastExact.call, this.pastExact.past);
     const { usage, costPico } = metered;
     const totals = this.totals;
     totals.inputTokens += usage.input;

@@ -82,7 +82,7 @@ export class LoopSession {
   ) {
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
-    this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough);
+    this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
     this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);

@@ -10,7 +10,7 @@
 import { contextSpecOf } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import { brakeSpec } from '../report/settings.js';
-import { inRunContext } from '../replay/runContext.js';
+import { inRunContext, namesOneCallPastExact } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
 import type { PriceTable } from '../pricing/types.js';
 import type { CellVisitor, RunVisitor } from './sweepCells.js';
@@ -49,7 +49,8 @@ export function underConfiguration<T>(config: PopulationConfig, work: () => T): 
     return work();
   } catch (error) {
     if (!isCostOverflow(error, true)) throw error;
-    throw new UserError(error.issues.map((issue) => ({ ...issue, message: `${issue.message}, under configuration ${configurationWords(config)}` })));
+    // (A call past them on its own is past them under any configuration: replay/runContext.ts.)
+    throw new UserError(error.issues.map((issue) => (namesOneCallPastExact(issue) ? issue : { ...issue, message: `${issue.message}, under configuration ${configurationWords(config)}` })));
   }
 }
 

@@ -108,7 +108,7 @@ function addRunCurve(run: CurveRun, strategy: PlacedStrategy, options: { model?:
   const table = (scratch.table = buildRunTable(t, settings, run.flat, limits, toolStop, scratch.table));
   stopInTable(table, t, limits, toolStop, scratch.st);
   // (As the replay would: a run whose cost leaves exact picodollars is refused.)
-  outcomeOf(t, scratch.st, limits);
+  outcomeOf(t, scratch.st, limits, run.flat);
   // Input tokens before call k: the table's tokens less the output before k.
   sums.addDifferences(table.tokens, t.outputBefore, scratch.st[Run.Calls]!);
 }

@@ -26,7 +26,7 @@ import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
-import { costCounts, periodSpender } from './projectDays.js';
+import { PeriodDraws } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
 import { rankIndex, selectInPlace } from '../metrics/costQuantiles.js';
 
@@ -82,11 +82,10 @@ export function projectSpend(runCostsPico: readonly number[], options: Projectio
   const n = costsPico.length;
   const dayTotals: bigint[] = [];
   const periodTotals: bigint[] = [];
-  const counts = costCounts(costsPico);
-  const scratch = new Float64Array(n);
+  const periods = new PeriodDraws(costsPico, options.runsPerDay);
   for (let trial = 0; trial < trials; trial++) {
     const rng = Rng.stream(options.seed, trial, STREAM.projectDays);
-    const daySpend = periodSpender(counts, { runsPerDay: options.runsPerDay, rng, scratch });
+    const daySpend = periods.spender(rng);
     let period = 0n;
     for (let day = 0; day < options.days; day++) {
       const spent = daySpend(rng);

@@ -49,16 +49,19 @@ export function daySpender(costsPico: readonly number[], runsPerDay: number): Da
   return countsSpender(costCounts(costsPico), runsPerDay);
 }
 
-/** daySpender of costs given as counts (the runs: each distinct cost its count of times); `scratch`: room for the runs' costs, reused. */
-function countsSpender(counts: CostCounts, runsPerDay: number, scratch?: Float64Array): DaySpender {
-  if (runsPerDay >= COUNTS_FROM_RUNS_PER_COST * counts.costsPico.length) return spendByCounts(counts, runsPerDay);
-  const n = counts.runs.reduce((sum, r) => sum + r, 0);
-  const costsPico = scratch !== undefined && scratch.length >= n ? scratch.subarray(0, n) : new Float64Array(n);
+/** daySpender of costs given as counts (the runs: each distinct cost its count of times). */
+function countsSpender(counts: CostCounts, runsPerDay: number): DaySpender {
+  return runsPerDay >= COUNTS_FROM_RUNS_PER_COST * counts.costsPico.length ? spendByCounts(counts, runsPerDay) : spendRunByRun(expanded(counts), runsPerDay);
+}
+
+/** The runs' costs, ascending, each distinct cost its count of times. */
+function expanded(counts: CostCounts): Float64Array {
+  const costsPico = new Float64Array(counts.runs.reduce((sum, r) => sum + r, 0));
   let at = 0;
   counts.costsPico.forEach((cost, i) => {
     costsPico.fill(cost, at, (at += counts.runs[i]!));
   });
-  return spendRunByRun(costsPico, runsPerDay);
+  return costsPico;
 }
 
 /**
@@ -83,9 +86,34 @@ export function resampledCounts(counts: CostCounts, rng: Rng): CostCounts {
   return drawn;
 }
 
-/** A period's day spender: its population resampled from `counts` with `rng` (resampledCounts), its days drawn from that (`scratch`: as countsSpender's, valid until the next call). */
-export function periodSpender(counts: CostCounts, args: { runsPerDay: number; rng: Rng; scratch?: Float64Array }): DaySpender {
-  return countsSpender(resampledCounts(counts, args.rng), args.runsPerDay, args.scratch);
+/**
+ * Each simulated period's day spender: its population resampled from the runs (resampledCounts), its days
+ * drawn from that. Days by counts (few distinct costs for the runs a day) resample as counts, O(distinct
+ * costs); days run by run resample as n costs drawn by index into one reused array, O(n) cheap draws
+ * (a chain of binomials over 100,000 distinct costs took ~30 ms a period).
+ */
+export class PeriodDraws {
+  private readonly counts: CostCounts;
+  private readonly ascending: Float64Array;
+  private readonly sample: Float64Array;
+  private readonly byCounts: boolean;
+  constructor(
+    costsPico: readonly number[],
+    private readonly runsPerDay: number,
+  ) {
+    this.counts = costCounts(costsPico);
+    this.byCounts = runsPerDay >= COUNTS_FROM_RUNS_PER_COST * this.counts.costsPico.length;
+    this.ascending = this.byCounts ? new Float64Array(0) : expanded(this.counts);
+    this.sample = new Float64Array(this.byCounts ? 0 : this.ascending.length);
+  }
+
+  /** The next period's day spender, its resample drawn from `rng` (run by run: valid until the next call). */
+  spender(rng: Rng): DaySpender {
+    if (this.byCounts) return countsSpender(resampledCounts(this.counts, rng), this.runsPerDay);
+    const n = this.ascending.length;
+    for (let k = 0; k < n; k++) this.sample[k] = this.ascending[rng.below(n)]!;
+    return spendRunByRun(this.sample, this.runsPerDay);
+  }
 }
 
 /**

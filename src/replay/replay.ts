@@ -165,7 +165,7 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
   const settings = runSettings(options.strategy, cache, options.latency);
   if (summaryPricing !== undefined) withSummaryPrices(settings, flattenPrices(summaryPricing));
   const state = replayCompiled(compiled, settings, limits, prices);
-  return runOutcomeOf(compiled, state, limits, recordedEndDetail(trace.end), trace.calls);
+  return runOutcomeOf(compiled, state, limits, { endDetail: recordedEndDetail(trace.end), recorded: trace.calls, prices });
 }
 
 /** With --cache on, what makes caching save less than the unchanged prefix suggests, one line each (the same line for every run it applies to). */

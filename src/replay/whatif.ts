@@ -166,7 +166,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
     const limits = brakeLimits(brakes, flat.contextWindow);
     return inRunContext(trace, () => {
       const st = replayCompiled(compiled, run, limits, flat);
-      const r = outcomeOf(compiled, st, limits);
+      const r = outcomeOf(compiled, st, limits, flat);
       return { stopReason: r.reason, steps: r.steps, costPico: r.costPico, byPredictiveBound: stopByBoundOf(st, limits), ...strategyFiguresOf(r) };
     });
   };

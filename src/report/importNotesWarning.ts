@@ -23,16 +23,48 @@ export class ImportNotesTally {
 
   /** Notes one run's import notes (none, or only its place in its file: nothing). */
   add(source: string, given: readonly string[] | undefined): void {
-    const notes = (given ?? []).filter((note) => !RUN_OF_FILE.test(note));
+    if (given === undefined) return; // (most runs: a sweep streams millions)
+    const notes = given.filter((note) => !RUN_OF_FILE.test(note));
     if (notes.length === 0) return;
     this.seen.runs += 1;
     this.seen.notes += notes.length;
     if (this.seen.first === undefined) this.seen.first = { source: shortSource(source), note: notes[0]! };
   }
 
+  /** Another tally's runs (`seen`, of runs read after this one's): its first note is this one's if it has none yet. */
+  addSeen(seen: ImportNotesSeen): void {
+    this.seen.runs += seen.runs;
+    this.seen.notes += seen.notes;
+    if (this.seen.first === undefined && seen.first !== undefined) this.seen.first = { ...seen.first };
+  }
+
+  /** What it counted (a copy). */
+  counted(): ImportNotesSeen {
+    return { ...this.seen, ...(this.seen.first === undefined ? {} : { first: { ...this.seen.first } }) };
+  }
+
   warnings(): ReportWarning[] {
     return importNotesWarnings(this.seen);
   }
+}
+
+/** A tally of some runs (a file's, a thread's) and where its first note's run comes among the inputs (`order`: a sweep unit's, sweepUnits.ts). */
+export interface ImportNotesPart {
+  order: number;
+  seen: ImportNotesSeen;
+}
+
+/**
+ * Tallies made apart (a sweep's units, on whichever thread took them) joined as one tally of the runs in
+ * the inputs' order would count them: counts added up, the first note that of the lowest `order`. The same
+ * whichever thread took which part, and in whatever order they are joined.
+ */
+export function joinImportNotes(parts: readonly ImportNotesPart[]): ImportNotesPart | undefined {
+  const noted = parts.filter((part) => part.seen.runs > 0).sort((a, b) => a.order - b.order);
+  if (noted.length === 0) return undefined;
+  const tally = new ImportNotesTally();
+  for (const part of noted) tally.addSeen(part.seen);
+  return { order: noted[0]!.order, seen: tally.counted() };
 }
 
 /**

@@ -208,9 +208,9 @@ function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSiz
 }
 
 /** A group's repeat and error shares, of its own runs' tool calls (fitToolShares.ts). */
-function repeatAndErrorShares(group: readonly RunFacts[]): { repeatShare: number; errorShare: number } {
-  const { repeatShare, errorShare } = toolSharesOf(group);
-  return { repeatShare, errorShare };
+function repeatAndErrorShares(group: readonly RunFacts[]): { repeatShare: number; repeatFocus?: number; errorShare: number } {
+  const { repeatShare, repeatFocus, errorShare } = toolSharesOf(group);
+  return { repeatShare, ...(repeatFocus === undefined ? {} : { repeatFocus }), errorShare };
 }
 
 /**

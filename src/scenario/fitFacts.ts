@@ -30,6 +30,8 @@ export interface RunFacts {
   resultTokens: number[];
   toolCalls: number;
   repeatedToolCalls: number;
+  /** Calls of the run's most-called action (0 with no tool call). */
+  busiestActionCalls: number;
   erroredToolCalls: number;
   callLatenciesMs: number[];
   toolLatenciesMs: number[];
@@ -53,6 +55,7 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
     resultTokens: [],
     toolCalls: 0,
     repeatedToolCalls: 0,
+    busiestActionCalls: 0,
     erroredToolCalls: 0,
     callLatenciesMs: [],
     toolLatenciesMs: [],
@@ -87,7 +90,7 @@ function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: 
 
 /** Each call's sizes, latencies, prompt overhead and cache figures, and its tool calls' repeats and errors (failed calls left out). */
 function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][]): void {
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   let previousInput: number | undefined;
   for (const [view, call] of views) {
     if (call.failed) continue;
@@ -106,8 +109,10 @@ function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][
     }
     for (const tool of call.toolCalls ?? []) {
       const key = actionFingerprint(tool.name, tool.arguments);
-      if (seen.has(key)) facts.repeatedToolCalls += 1;
-      seen.add(key);
+      const calls = (seen.get(key) ?? 0) + 1;
+      if (calls > 1) facts.repeatedToolCalls += 1;
+      seen.set(key, calls);
+      facts.busiestActionCalls = Math.max(facts.busiestActionCalls, calls);
       facts.toolCalls += 1;
       if (tool.error) facts.erroredToolCalls += 1;
       facts.resultTokens.push(tool.resultTokens);

@@ -57,6 +57,10 @@ const behaviourSchemas = [
       ...entryBase,
       steps: distributionSchema,
       repeatShare: z.optional(share),
+      repeatFocus: described(
+        z.optional(share),
+        "share of a run's repeats after its first that re-run its most-run action; set, no repeat re-runs the action just run; default: an earlier action weighted by use",
+      ),
       errorShare: z.optional(share),
       ending: z.optional(z.enum(['answer', 'provider-error', 'cut-off'])),
       stepsSizeRankCorrelation: described(

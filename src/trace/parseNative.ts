@@ -18,9 +18,7 @@ import { requireStrings } from '../options/textArguments.js';
 import { allMadeValid } from '../options/traceValues.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
-    .join('');
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
 }
 
 /** A line's zod issues, its numbers quoted as the line wrote them (`text`: JSON.parse rounds past 2^53). */
@@ -119,6 +117,8 @@ export class NativeTraceReader {
   private header: TraceHeader | null = null;
   private headerLine = 0;
   private calls: CallRecord[] = [];
+  /** The line of each of the run's calls (Trace.callLines). */
+  private callLines: number[] = [];
   /** The line of the run's call its provider refused for its length (0: none): the run ends there. */
   private refusedLine = 0;
   /** The line of the run's last call read (a call after one marked final names it). */
@@ -182,6 +182,7 @@ export class NativeTraceReader {
     this.skippingRun = true;
     this.header = null;
     this.calls = [];
+    this.callLines = [];
     this.refusedLine = 0;
   }
 
@@ -197,6 +198,7 @@ export class NativeTraceReader {
       this.headerLine = line;
       this.headerRead?.({ file, line, header: record });
       this.calls = [];
+      this.callLines = [];
       this.refusedLine = 0;
     } else if (!this.header) {
       issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `'${record.type}' record before any header`, hint: "start each run with a 'header' record" });
@@ -211,6 +213,7 @@ export class NativeTraceReader {
       }
       this.callLine = line;
       this.calls.push(record);
+      this.callLines.push(line);
     } else {
       const completed = this.refusedLine === 0 ? undefined : completedAfterRefusal(record, `line ${this.refusedLine}`);
       if (completed !== undefined) issues.push({ file, line, field: completed.field, code: completed.code, message: completed.message, hint: completed.hint ?? RULES_HINT });
@@ -247,9 +250,10 @@ export class NativeTraceReader {
   }
 
   private endRun(end: TraceEnd): Trace[] {
-    const trace: Trace = { source: this.file, headerLine: this.headerLine, header: this.header!, calls: this.calls, end };
+    const trace: Trace = { source: this.file, headerLine: this.headerLine, header: this.header!, calls: this.calls, callLines: Int32Array.from(this.callLines), end };
     this.header = null;
     this.calls = [];
+    this.callLines = [];
     this.runs += 1;
     if (this.issues.length > 0) return [];
     if (this.runs === 1) {

@@ -246,6 +246,12 @@ export interface Trace {
   modelPlace?: { file: string; line: number };
   header: TraceHeader;
   calls: CallRecord[];
+  /**
+   * The 1-based line of its file each call was read from, where the file has lines (a native run's: a call
+   * past exact picodollars on its own names its line, replay/runContext.ts). Absent for other formats or a run
+   * built in memory (such a call is named by its index). Kept apart from the calls, which a sweep lets go.
+   */
+  callLines?: Int32Array;
   end: TraceEnd;
 }
 

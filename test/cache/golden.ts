@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { joinValue } from '../../src/cache/compiledCodec.js';
-import { EntryWriter, MAGIC, storedHeaderLine, TRAILER_BYTES, type EntryFiles, type EntryHead } from '../../src/cache/compiledEntry.js';
+import { EntryWriter, MAGIC, storedHeaderLine, storedRunCallLines, TRAILER_BYTES, type EntryFiles, type EntryHead } from '../../src/cache/compiledEntry.js';
 import { readCalls, readEntry } from '../../src/cache/entryRead.js';
 import { compiledTrace } from '../../src/fast/compile.js';
 import { loadTraceFile } from '../../src/import/index.js';
@@ -70,7 +70,8 @@ export function readBack(files: EntryFiles, head: GoldenManifest): { trace: Trac
     const compiled = joinValue(entry.head.templates[run[3]], run[4], entry.arraysOf(run)) as object;
     const calls: CallRecord[] = readCalls(entry.calls, run);
     const headerLine = storedHeaderLine(run);
-    return { trace: { source: run[0], ...(headerLine === undefined ? {} : { headerLine }), header: run[1], calls, end: run[2] } as Trace, compiled };
+    const callLines = storedRunCallLines(run);
+    return { trace: { source: run[0], ...(headerLine === undefined ? {} : { headerLine }), header: run[1], calls, ...(callLines === undefined ? {} : { callLines }), end: run[2] } as Trace, compiled };
   });
 }
 

@@ -18,11 +18,12 @@ beforeAll(() => {
   dir = join(tempDir(), 'e');
   mkdirSync(dir);
   writeFileSync(join(dir, 'bad.jsonl'), 'not json\n');
-  writeFileSync(join(dir, 'dear.jsonl'), native('{"type":"call","inputTokens":100,"outputTokens":1000000000000}'));
+  // Two calls of $6,000 (600M output tokens at $10 a million): the run passes $9,007, no call on its own (that one is named by its line: test/trace/callPastExactCli.test.ts).
+  writeFileSync(join(dir, 'dear.jsonl'), native('{"type":"call","inputTokens":100,"outputTokens":600000000,"toolCalls":[{"name":"t","arguments":{},"resultTokens":1}]}', '{"type":"call","inputTokens":100,"outputTokens":600000000}'));
   writeFileSync(join(dir, 'ok.jsonl'), native('{"type":"call","inputTokens":100,"outputTokens":5}', '{"type":"call","inputTokens":200,"outputTokens":5}'));
 });
 
-const NAMED = /dear\.jsonl field 'calls': run on gpt-4o with 1 recorded call: one run costs more than \$9,007, beyond.*under configuration brakes none/;
+const NAMED = /dear\.jsonl field 'calls': run on gpt-4o with 2 recorded calls: one run costs more than \$9,007, beyond.*under configuration brakes none/;
 
 describe('a run past $9,007 is a bad file', () => {
   it('sweep --skip-bad leaves its file out, named beside the other bad file, the same report on 1 and 2 workers', async () => {
@@ -50,7 +51,7 @@ describe('a run past $9,007 is a bad file', () => {
 
   // The paths that read every run first (--tree, calibrate, project) or keep them for the halved step caps (--target-completion).
   const READ_FIRST = [['sweep', '--tree', '--grid', 'max-steps=2,4'], ['sweep', '--target-completion', '0.9', '--grid', 'max-steps=2,4'], ['calibrate'], ['project', '--days', '1']];
-  const PLACED = /dear\.jsonl field 'calls': run on gpt-4o with 1 recorded call: one run costs more than \$9,007/;
+  const PLACED = /dear\.jsonl field 'calls': run on gpt-4o with 2 recorded calls: one run costs more than \$9,007/;
 
   it('sweep --tree / --target-completion, calibrate and project --skip-bad leave its file out, listed with the other bad file', async () => {
     for (const argv of READ_FIRST) {

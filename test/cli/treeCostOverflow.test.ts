@@ -27,10 +27,11 @@ beforeAll(() => {
     join(dir, 'main.jsonl'),
     [main, '{"type":"call","inputTokens":100,"outputTokens":5,"toolCalls":[{"name":"Task","arguments":{"t":"x"},"resultTokens":10,"id":"t1","startedAgentId":"sub"}]}', '{"type":"call","inputTokens":200,"outputTokens":5}', END].join('\n') + '\n',
   );
-  // The sub-agent's second call alone costs more than $9,007.
+  // The sub-agent's two calls cost $6,000 each (600M output tokens at $10 a million): its second passes $9,007.
+  // (One call past it on its own is named by its line instead: test/trace/callPastExactCli.test.ts.)
   writeFileSync(
     join(dir, 'sub.jsonl'),
-    [sub, '{"type":"call","inputTokens":100,"outputTokens":5,"toolCalls":[{"name":"read","arguments":{"a":1},"resultTokens":10,"id":"s1"}]}', '{"type":"call","inputTokens":100,"outputTokens":1000000000000}', END].join('\n') + '\n',
+    [sub, '{"type":"call","inputTokens":100,"outputTokens":600000000,"toolCalls":[{"name":"read","arguments":{"a":1},"resultTokens":10,"id":"s1"}]}', '{"type":"call","inputTokens":100,"outputTokens":600000000}', END].join('\n') + '\n',
   );
   withOther = join(tempDir(), 'with-other');
   mkdirSync(withOther);

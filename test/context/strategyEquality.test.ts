@@ -66,7 +66,7 @@ describe('strategies that rewrite history and the skip guard: fast path = readab
           // The stop's one-line detail too (its counts are the live ones when skips changed them).
           const limits = brakeLimits(config, pricing.contextWindow ?? Infinity);
           const state = replayCompiled(compiled, runSettings(strategy, cache, latency), limits, flattenPrices(pricing), false);
-          expect(runOutcomeOf(compiled, state, limits, recordedEndDetail(t.end), t.calls).stop).toEqual(slow.stop);
+          expect(runOutcomeOf(compiled, state, limits, { endDetail: recordedEndDetail(t.end), recorded: t.calls }).stop).toEqual(slow.stop);
           if (slow.summaryCalls) seen.summaries++;
           if (slow.strategyCacheLostTokens) seen.lost++;
           if (slow.skippedActions) seen.skips++;

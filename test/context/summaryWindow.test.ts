@@ -32,7 +32,7 @@ function bothKernels(t: Trace, brakes: BrakeConfig, strategy: ContextStrategy, p
   const limits = brakeLimits(brakes, prices.contextWindow);
   const state = replayCompiled(compiled, settings, limits, prices, false);
   expect(outcomeOf(compiled, state, limits)).toEqual(figuresOf(slow));
-  expect(runOutcomeOf(compiled, state, limits, '', t.calls).stop).toEqual(slow.stop);
+  expect(runOutcomeOf(compiled, state, limits, { recorded: t.calls }).stop).toEqual(slow.stop);
   return slow;
 }
 

@@ -136,11 +136,11 @@ describe('magnitudes, cross-field rules and duplicate keys: one rule for every f
     expect((await asyncUserErrorOf(() => loadTraceFile(path))).issues[0]).toMatchObject({ line: 2, field: 'inputTokens', code: 'too_large' });
   });
 
-  it('a run costing more than exact picodollars names its file, run and field', async () => {
+  it('a run costing more than exact picodollars names its file, run and field (one call past them on its own: its line and field)', async () => {
     const path = write('costly.jsonl', native(CALL, CALL) + native('{"type":"call","inputTokens":4000000000000000,"outputTokens":1}'));
     const traces = await loadTraceFile(path);
     const error = userErrorOf(() => replayTrace(traces[1]!, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices: loadPriceTable() }));
-    expect(error.issues[0]).toMatchObject({ file: `${path}#2`, field: 'calls', code: 'cost_out_of_range' });
+    expect(error.issues[0]).toMatchObject({ file: `${path}#2`, line: 6, field: 'inputTokens', code: 'cost_out_of_range' });
   });
 
   it('cached > input is refused in native files as in mini-swe-agent; cache read + write ≤ input; reasoning ≤ output', async () => {

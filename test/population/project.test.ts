@@ -13,10 +13,15 @@ describe('projection', () => {
   const costs = Array.from({ length: 60 }, (_, i) => (i % 15 === 0 ? 90_000_000_000 : 5_000_000_000 + i * 100_000_000));
   const mean = costs.reduce((a, b) => a + b, 0) / costs.length / 1e12;
 
-  it('mean period spend = runs/day × days × mean cost per run within 1%, quantiles ordered', () => {
+  it('mean period spend = runs/day × days × mean cost per run within its sampling error, quantiles ordered', () => {
     const p = projectSpend(costs, { runsPerDay: 500, days: 30, seed: 3, trials: 300 });
-    expect(Math.abs(p.perPeriod.mean - 500 * 30 * mean) / (500 * 30 * mean)).toBeLessThan(0.01);
-    expect(Math.abs(p.perDay.mean - 500 * mean) / (500 * mean)).toBeLessThan(0.01);
+    // Each of the 300 periods resamples the 60 runs first (projectDays.ts PeriodDraws): the mean period is off
+    // by the mean of 300 resample means, whose relative spread is cv / √(60 · 300) (cv ≈ 1.5 here: 4 of those).
+    const cv = Math.sqrt(costs.reduce((a, c) => a + (c / 1e12 - mean) ** 2, 0) / costs.length) / mean;
+    const within = (4 * cv) / Math.sqrt(60 * 300);
+    expect(within).toBeLessThan(0.05);
+    expect(Math.abs(p.perPeriod.mean - 500 * 30 * mean) / (500 * 30 * mean)).toBeLessThan(within);
+    expect(Math.abs(p.perDay.mean - 500 * mean) / (500 * mean)).toBeLessThan(within);
     expect(p.perPeriod.p50).toBeLessThanOrEqual(p.perPeriod.p95);
     expect(p.perPeriod.p95).toBeLessThanOrEqual(p.perPeriod.p99);
     const worst = worstCaseRun(REFERENCE_PRESET, [MINI], { uncounted: ONLY_STEPS }).perRunUsd!;

@@ -106,6 +106,15 @@ describe('project days', () => {
     expect((p.perDay.p95 - p.perDay.p50) * 1e12).toBeLessThan(2 * 1.645 * runsPerDay * Math.sqrt(variance / 60));
   });
 
+  it('days drawn run by run resample too: their variance is ~N·σ²·(1 + N/n), not N·σ² (N runs a day, n runs)', () => {
+    const runsPerDay = 600;
+    expect(runsPerDay).toBeLessThan(COUNTS_FROM_RUNS_PER_COST * costCounts(costs).costsPico.length);
+    const p = projectSpend(costs, { runsPerDay, days: 1, seed: 6, trials: 2000, resamples: 10 });
+    // 1 + 600/60 = 11 times a known population's day variance: at least 5 (its p95 − p50 at least √5 as wide).
+    const knownSpread = 1.645 * Math.sqrt(runsPerDay * variance);
+    expect((p.perDay.p95 - p.perDay.p50) * 1e12).toBeGreaterThan(Math.sqrt(5) * knownSpread);
+  });
+
   it("the bootstrap's intervals are the nearest ranks of each resample's mean and p95, as a sort of each resample gives them", () => {
     const population = Array.from({ length: 997 }, (_, i) => 1_000_000 + ((i * 7919) % 997) * 13_000 + (i % 50 === 0 ? 9e8 : 0));
     const ascending = [...population].sort((x, y) => x - y);

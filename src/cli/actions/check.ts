@@ -40,6 +40,8 @@ import { someNames } from '../../someNames.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkCacheWarnings, fittedProfileWarnings } from './scenarioWarnings.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
+import { checkTriggerWarnings } from './scenarioTriggers.js';
+import { importNotesTallyOf } from './runNotes.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
 import type { PriceTable } from '../../pricing/types.js';
@@ -157,7 +159,7 @@ function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], arg
 }
 
 
-/** The warnings of a check's report (price gaps, open loop, parts, unrecorded sub-agents, cache, window, fitted profiles, nothing checked). */
+/** The warnings of a check's report (price gaps, open loop, parts, unrecorded sub-agents, cache, window, fitted profiles, summary triggers, import notes, nothing checked). */
 function checkWarnings(args: {
   checks: readonly CheckInput[];
   recorded: readonly Trace[];
@@ -180,6 +182,8 @@ function checkWarnings(args: {
     ...checkCacheWarnings(checks, traces, { prices, ...model }),
     ...windowWarnings(checks, traces, { prices, ...model }),
     ...fittedProfileWarnings(checks.map((input) => input.scenario), prices),
+    ...checkTriggerWarnings(checks, { prices, ...model }),
+    ...importNotesTallyOf(recorded).warnings(),
     ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
   ];
 }

@@ -39,6 +39,7 @@ import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
 import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
+import { importNotesTallyOf } from './runNotes.js';
 import { perPartConfig, projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
@@ -263,7 +264,7 @@ function predictiveNotes(stops: number, n: number): string[] {
   return stops === 0 ? [] : [predictiveStopsLine(stops, `of the ${n}`)];
 }
 
-/** What the projection's report warns of: price gaps, open-loop context, the cache, windows, unread and fitted scenario files. */
+/** What the projection's report warns of: price gaps, open-loop context, the cache, windows, unread and fitted scenario files, summary triggers, parts, import notes. */
 function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; inputs: string[]; crossings: PromptCrossing[] }): ReportWarning[] {
   const { config, inputs } = of;
   const scenarios = prepared.scenarios.map((s) => s.scenario);
@@ -280,6 +281,7 @@ function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig
     ...(prepared.trees === undefined
       ? sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE })
       : unrecordedAgentsWarnings(prepared.trees.unrecorded())),
+    ...importNotesTallyOf(prepared.traces).warnings(),
   ];
 }
 

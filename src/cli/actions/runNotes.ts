@@ -37,6 +37,20 @@ export interface RunNote {
   importNotes?: readonly string[];
 }
 
+/** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
+export function importNotesOf(trace: Trace): readonly string[] | undefined {
+  const given = trace.header.importedFrom?.notes;
+  if (given === undefined || given.length === 0) return undefined;
+  const notes = given.filter((text) => !isMissingTranscriptNote(text));
+  return notes.length > 0 ? notes : undefined;
+}
+
+/** The import notes of `traces`, in their order, added to `tally` (a new one by default): what commands that hold their runs warn of (importNotesWarning.ts). */
+export function importNotesTallyOf(traces: readonly Trace[], tally: ImportNotesTally = new ImportNotesTally()): ImportNotesTally {
+  for (const trace of traces) tally.add(trace.source, importNotesOf(trace));
+  return tally;
+}
+
 export class RunNotes {
   private readonly priceGaps = new PriceGapCheck();
   private recordedRuns = 0;
@@ -70,8 +84,8 @@ export class RunNotes {
     if (check) note.recordedCost = check;
     if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
     if (recordedStrategyOf(trace, this.options.strategy) !== undefined) note.ranUnder = trace.header.context!.spec;
-    const importNotes = (trace.header.importedFrom?.notes ?? []).filter((text) => !isMissingTranscriptNote(text));
-    if (importNotes.length > 0) note.importNotes = importNotes;
+    const importNotes = importNotesOf(trace);
+    if (importNotes !== undefined) note.importNotes = importNotes;
     return note;
   }
 

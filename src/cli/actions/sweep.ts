@@ -29,6 +29,7 @@ import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type Pre
 import type { SweepWorker } from './sweepWorkers.js';
 import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
+import { importNotesTallyOf } from './runNotes.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -96,7 +97,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     ...scenarioNotes(prepared, 'sweep'),
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }) });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), importNotes: read.importNotes });
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -122,7 +123,8 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = sweepPriceGaps(prepared, prepared.traces);
-  return { recordedRuns, priceGaps, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
+  const importNotes = importNotesTallyOf(prepared.traces).counted();
+  return { recordedRuns, priceGaps, importNotes, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
 }
 
 /**

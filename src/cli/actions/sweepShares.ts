@@ -27,6 +27,7 @@ import { Progress } from './progress.js';
 import { warnMissingTranscripts } from './missingTranscripts.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { SweepRead } from './sweepWork.js';
+import { joinImportNotes } from '../../report/importNotesWarning.js';
 
 function sizeOf(file: string): number {
   try {
@@ -164,7 +165,9 @@ function readOfThreads(first: readonly UnitsTallies[]): SweepRead {
   for (const reply of first) priceGaps.addSums(reply.priceGaps);
   const windowless = first.flatMap((reply) => reply.windowless ?? []);
   const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
-  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) };
+  // In the order of the files, whichever thread read which (joinImportNotes).
+  const importNotes = joinImportNotes(first.flatMap((reply) => (reply.importNotes === undefined ? [] : [reply.importNotes])));
+  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }), ...(importNotes === undefined ? {} : { importNotes: importNotes.seen }) };
 }
 
 /** Per configuration, the threads' tallies added up (a thread that took no unit gave none). */

@@ -24,6 +24,8 @@ import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
+import { importNotesOf } from './runNotes.js';
+import { ImportNotesTally, type ImportNotesSeen } from '../../report/importNotesWarning.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -45,6 +47,8 @@ export interface StreamedFiles {
   missingTranscripts?: MissingTranscript[];
   /** With a configuration's cache on: one header-only run of each pricing the good files' runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
   pricedRuns?: Trace[];
+  /** The good files' runs' import notes, counted in the order read (importNotesWarning.ts); absent: none. */
+  importNotes?: ImportNotesSeen;
 }
 
 /**
@@ -76,6 +80,7 @@ interface OpenFile {
   caches: Set<CacheMode>;
   missing: MissingTranscript[];
   priced: Map<string, Trace>;
+  notes: ImportNotesTally;
 }
 
 /** streamFiles' arguments (see there). */
@@ -122,6 +127,7 @@ class FileStream {
   /** What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing. */
   private readonly cacheOn: boolean;
   private readonly priced = new Map<string, Trace>();
+  private readonly notes = new ImportNotesTally();
   /** Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts). */
   private readonly ownPricing: ReturnType<typeof ownPricingOf>;
   private readonly notePrice: ReturnType<typeof priceCheckOf>;
@@ -151,7 +157,7 @@ class FileStream {
   read(run: InputRun): void {
     if (this.open?.file !== run.file) {
       this.close();
-      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map() };
+      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), notes: new ImportNotesTally() };
     }
     const open = this.open;
     const pricing = this.set.guard(run, () => this.ownPricing(run.trace));
@@ -165,6 +171,7 @@ class FileStream {
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));
     if (this.cacheOn) pricedRunsOf([run.trace], open.priced);
+    open.notes.add(run.trace.source, importNotesOf(run.trace));
     this.batch.push(run.trace);
     if (this.batch.length >= this.batchRuns) this.flush();
   }
@@ -206,11 +213,13 @@ class FileStream {
     for (const cache of open.caches) this.caches.add(cache);
     this.missing.push(...open.missing);
     for (const [key, run] of open.priced) if (!this.priced.has(key)) this.priced.set(key, run);
+    this.notes.addSeen(open.notes.counted());
   }
 
   /** What the good files gave (every file closed). */
   streamed(): StreamedFiles {
     const { windows, caches, missing, priced, sums } = this;
+    const notes = this.notes.counted();
     return {
       tallies: this.args.into !== undefined || this.goodFiles === 0 ? [] : this.tallier.finish(),
       recordedRuns: this.recordedRuns,
@@ -221,6 +230,7 @@ class FileStream {
       ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
       ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
       ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
+      ...(notes.runs === 0 ? {} : { importNotes: notes }),
     };
   }
 }

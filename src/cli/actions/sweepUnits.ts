@@ -22,6 +22,8 @@ import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { addDropping } from './sweepDrop.js';
 import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
+import { joinImportNotes, type ImportNotesPart } from '../../report/importNotesWarning.js';
+import { importNotesTallyOf } from './runNotes.js';
 
 /**
  * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
@@ -81,6 +83,8 @@ export interface UnitsTallies {
   missingTranscripts?: { order: number; missing: MissingTranscript[] }[];
   /** With a configuration's cache on: one header-only run of each pricing its good runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
   pricedRuns?: Trace[];
+  /** Its good files' runs' import notes, joined in the order of the files (importNotesWarning.ts joinImportNotes); absent: none. */
+  importNotes?: ImportNotesPart;
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -149,6 +153,7 @@ class UnitsRead {
   private readonly caches = new Set<CacheMode>();
   private readonly missing: { order: number; missing: MissingTranscript[] }[] = [];
   private readonly priced = new Map<string, Trace>();
+  private readonly notes: ImportNotesPart[] = [];
 
   constructor(private readonly setup: SweepSetup) {
     this.windows = gridWindows(setup);
@@ -163,6 +168,7 @@ class UnitsRead {
     for (const cache of files.recordedCaches ?? []) this.caches.add(cache);
     if (files.missingTranscripts !== undefined) this.missing.push({ order: unit.order, missing: files.missingTranscripts });
     pricedRunsOf(files.pricedRuns ?? [], this.priced);
+    if (files.importNotes !== undefined) this.notes.push({ order: unit.order, seen: files.importNotes });
   }
 
   /** A unit read whole (prepareSweep). */
@@ -177,6 +183,7 @@ class UnitsRead {
     if (someCacheOn(this.setup.configurations)) pricedRunsOf(prepared.traces, this.priced);
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) this.sums.push(unitSums);
+    this.notes.push({ order: unit.order, seen: importNotesTallyOf(prepared.traces).counted() });
   }
 
   /** The thread's answer, with its tallies (none when it took no unit). */
@@ -189,6 +196,8 @@ class UnitsRead {
     if (this.caches.size > 0) first.recordedCaches = [...this.caches];
     if (this.missing.length > 0) first.missingTranscripts = this.missing;
     if (this.priced.size > 0) first.pricedRuns = [...this.priced.values()];
+    const notes = joinImportNotes(this.notes);
+    if (notes !== undefined) first.importNotes = notes;
     return first;
   }
 }

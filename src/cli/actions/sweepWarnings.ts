@@ -5,7 +5,9 @@
  * were not recorded with (open loop), the cache on with a model the table gives no cached-input price
  * (scenarioWarnings.ts, as replay says it), and `--context-window model` on runs whose model the table
  * gives no window (population/modelWindow.ts) — each over the configurations and each scenario file's own
- * under them (scenarioBase.ts) — and under `--tree` the started sub-agents with no recording among the inputs (once per tree, as replay --tree).
+ * under them (scenarioBase.ts) — and under `--tree` the started sub-agents with no recording among the inputs (once per tree, as replay --tree);
+ * a scenario file's summary trigger at or below its fixed prompt under a configuration's strategy (scenarioTriggers.ts), and the
+ * recorded runs' importers' notes (importNotesWarning.ts), as replay says them.
  */
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
@@ -17,6 +19,8 @@ import { strategyFromFlags } from '../../flags/settingsFlags.js';
 import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import { cacheOnRuns, fittedProfileWarnings, pricedRunsWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { importNotesWarnings, type ImportNotesSeen } from '../../report/importNotesWarning.js';
+import { gridTriggerWarnings } from './scenarioTriggers.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -47,7 +51,7 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
  */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[] }): ReportWarning[] {
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; importNotes?: ImportNotesSeen | undefined }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -69,7 +73,10 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ...windows.warnings(),
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
     ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario), setup.prices),
+    ...gridTriggerWarnings(setup),
     // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it.
     ...unrecordedAgentsWarnings(args.unrecorded ?? []),
+    // The recorded runs' importers' notes, counted in the order of the files (whichever thread read them: sweepShares.ts), as replay says them.
+    ...importNotesWarnings(args.importNotes ?? { runs: 0, notes: 0 }),
   ];
 }

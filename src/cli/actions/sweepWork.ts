@@ -39,6 +39,7 @@ import type { CliIO } from '../io.js';
 import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import { readInputs, type GivenFlag } from './inputs.js';
 import { allRuns, shareRuns, tracesOf, type AllRuns } from './sweepRead.js';
+import type { ImportNotesSeen } from '../../report/importNotesWarning.js';
 
 export type SweepFlags = BrakeFlags &
   ContextFlags &
@@ -183,6 +184,8 @@ export interface SweepRead {
   pricedRuns?: readonly Trace[];
   /** `--tree`: the trees that started agents with no recording among the inputs (TreePopulation.unrecorded). */
   unrecorded?: readonly UnrecordedInTree[];
+  /** The recorded runs' import notes (importNotesWarning.ts), counted in the order of the files; absent: none. */
+  importNotes?: ImportNotesSeen;
 }
 
 /** Each cache `traces` take without one given (defaultCacheMode: their recorded cache, else off), once. */

@@ -11,7 +11,8 @@ import type { BrakeState } from '../../brakes/state.js';
 import type { CallRecord } from '../../trace/types.js';
 import { SyntheticAgent, type AgentEnv } from '../agent.js';
 import { drawCount, type DistributionSpec } from '../distributions.js';
-import { STREAM } from '../random.js';
+import { STREAM, type Rng } from '../random.js';
+import { ActionTally } from './focusedRepeat.js';
 import { ownTool } from './toolNames.js';
 
 export interface HealthyParams {
@@ -19,6 +20,11 @@ export interface HealthyParams {
   steps: DistributionSpec;
   /** Share of tool calls that repeat an earlier action verbatim (earlier actions weighted by use). */
   repeatShare?: number;
+  /**
+   * Share of repeats (after a run's first) that re-run the run's most-run action; set, a repeat is never
+   * the action just run (focusedRepeat.ts). Unset: an earlier action weighted by use, the last included.
+   */
+  repeatFocus?: number;
   /** Share of tool calls that fail (each with its own error text). */
   errorShare?: number;
   ending?: 'answer' | 'provider-error' | 'cut-off';
@@ -29,11 +35,14 @@ export class HealthyAgent extends SyntheticAgent {
   readonly behaviour = 'healthy';
   private readonly steps: number;
   private readonly actions: unknown[] = [];
+  /** The actions with their counts, kept only when the entry sets repeatFocus. */
+  private readonly tally: ActionTally | undefined;
   private index = 0;
 
   constructor(env: AgentEnv, private readonly params: HealthyParams) {
     super(env);
     this.steps = drawCount(params.steps, this.planStream(), 1);
+    this.tally = params.repeatFocus === undefined ? undefined : new ActionTally();
   }
 
   protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord | null {
@@ -48,13 +57,25 @@ export class HealthyAgent extends SyntheticAgent {
       this.markDone(this.nextStep(state));
       return this.answer(rng);
     }
+    const args = this.nextAction(rng, k);
+    const error = rng.chance(this.params.errorShare ?? 0) ? `exit 1: error in action ${k}` : undefined;
+    const name = ownTool(this.behaviour, this.params.tool);
+    return this.toolStep(rng, error ? { name, arguments: args, error } : { name, arguments: args });
+  }
+
+  /** Step k's action: a new one, or with repeatShare an earlier one (focused: focusedRepeat.ts). */
+  private nextAction(rng: Rng, k: number): unknown {
+    const { tally } = this;
     let args: unknown = { action: k };
+    if (tally !== undefined) {
+      if (tally.order.length > 0 && rng.chance(this.params.repeatShare ?? 0)) args = tally.pickRepeat(rng, this.params.repeatFocus!) ?? args;
+      tally.add(args);
+      return args;
+    }
     if (this.actions.length > 0 && rng.chance(this.params.repeatShare ?? 0)) {
       args = this.actions[rng.int(0, this.actions.length - 1)];
     }
     this.actions.push(args);
-    const error = rng.chance(this.params.errorShare ?? 0) ? `exit 1: error in action ${k}` : undefined;
-    const name = ownTool(this.behaviour, this.params.tool);
-    return this.toolStep(rng, error ? { name, arguments: args, error } : { name, arguments: args });
+    return args;
   }
 }

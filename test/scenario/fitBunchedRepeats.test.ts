@@ -1,0 +1,116 @@
+/**
+ * Real runs bunch their repeats on one action and never re-run the action just run; `fit` writes each group's
+ * `repeatFocus` (src/scenario/fitToolShares.ts) and a healthy entry that sets it draws its repeats so
+ * (src/synthetic/behaviours/focusedRepeat.ts). Before, the profile of the 38 shared mini-swe-agent runs spread
+ * its repeats over every earlier action: swept at max-repeat 2/3/5 it stopped 43.9% / 8.8% / 0.07% of the runs
+ * that complete with no brakes (the recordings: 19, 11 and 6 of 28, 67.9% / 39.3% / 21.4%) and completed
+ * 40.5% / 65.8% / 72.2% (the recordings: 23.7% / 44.7% / 57.9%); under repeat-mode consecutive it stopped 12
+ * completing runs of 2,000 (the recordings, which never re-ran a command back to back: none).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { actionFingerprint } from '../../src/brakes/fingerprint.js';
+import { loadTraceFiles } from '../../src/import/index.js';
+import { collectInputs } from '../../src/io/collectInputs.js';
+import type { Trace } from '../../src/trace/types.js';
+import { collectAsync } from '../helpers.js';
+import { cli, tempDir } from '../cli/run.js';
+
+const RUNS = '../shared/traces/mini-swe-agent';
+const PRICES = ['--prices', 'test/fixtures/prices/deepseek-recorded.json'];
+
+interface SweepRow {
+  settings: string;
+  completionRate: number;
+  falseStops: number;
+  falseStopRate: number;
+}
+
+async function swept(input: string, grid: string[], ...extra: string[]): Promise<SweepRow[]> {
+  const r = await cli('sweep', input, ...grid.flatMap((g) => ['--grid', g]), '--workers', '1', '--format', 'json', ...extra);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { configurations: SweepRow[] }).configurations;
+}
+
+async function fitted(input: string, ...extra: string[]): Promise<string> {
+  const profile = join(tempDir(), 'profile.yaml');
+  const r = await cli('fit', input, '--out', profile, ...extra);
+  expect(r.code, r.stderr).toBe(0);
+  return profile;
+}
+
+/** Each run's tool actions in order (failed calls left out, as fit reads them). */
+async function actionsOf(file: string): Promise<string[][]> {
+  const traces: Trace[] = await collectAsync(loadTraceFiles(collectInputs([file])));
+  return traces.map((t) => t.calls.filter((c) => !c.failed).flatMap((c) => (c.toolCalls ?? []).map((tool) => actionFingerprint(tool.name, tool.arguments))));
+}
+
+describe('fit: repeats bunched on one action, as real runs bunch them', () => {
+  it('on the 38 mini-swe-agent runs, swept at max-repeat 2/3/5, the profile stops and completes about as the recordings do', async () => {
+    const profile = await fitted(RUNS, ...PRICES);
+    const grid = ['max-repeat=2,3,5'];
+    const recorded = await swept(RUNS, grid, ...PRICES);
+    const synthetic = await swept(profile, grid, '--runs', '2000', '--seed', '1', ...PRICES);
+    expect(recorded.map((r) => r.falseStops)).toEqual([19, 11, 6]);
+    for (const [i, r] of recorded.entries()) {
+      const s = synthetic[i]!;
+      expect(s.settings).toBe(r.settings);
+      // A share of 28 completing runs has a sampling sd of ~9 points near 40%: held within 15 (now 10.8 / 10.0 /
+      // 10.8 points; before 24.0 / 30.5 / 21.3 under).
+      expect(Math.abs(s.falseStopRate - r.falseStopRate), r.settings).toBeLessThan(0.15);
+      // Completion of 38 runs: sd ~8 points; held within 10 (now 8.3 / 8.1 / 6.6; before 16.8 / 21.1 / 14.3 over).
+      expect(Math.abs(s.completionRate - r.completionRate), r.settings).toBeLessThan(0.1);
+    }
+    // The recordings never re-ran a command back to back: under repeat-mode consecutive nothing stops (before: 12 runs).
+    const consecutive = await swept(profile, ['max-repeat=2', 'repeat-mode=consecutive'], '--runs', '2000', '--seed', '1', ...PRICES);
+    expect(consecutive[0]!.falseStops).toBe(0);
+  });
+
+  it('fitted to runs generated with bunched repeats, the profile sweeps as they do', async () => {
+    const dir = tempDir();
+    const scenario = join(dir, 'bunched.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'scenario: loopcost.scenario/1',
+        'model: gpt-4o-mini',
+        'systemTokens: 500',
+        'goalTokens: 200',
+        'runs: 300',
+        'seed: 5',
+        'population:',
+        '  - behaviour: healthy',
+        '    weight: 1',
+        '    steps: { kind: uniform, min: 40, max: 120 }',
+        '    repeatShare: 0.08',
+        '    repeatFocus: 0.5',
+        '    outputTokens: { kind: lognormal, median: 150, p95: 500 }',
+        '    toolResultTokens: { kind: lognormal, median: 400, p95: 2500 }',
+      ].join('\n') + '\n',
+    );
+    const generated = join(dir, 'gen.jsonl');
+    expect((await cli('generate', scenario, '--out', generated)).code).toBe(0);
+    // The agent's repeats: never the action just run, and bunched (a run's busiest action takes most of them).
+    const runs = await actionsOf(generated);
+    const backToBack = runs.reduce((n, actions) => n + actions.filter((a, i) => i > 0 && a === actions[i - 1]).length, 0);
+    expect(backToBack).toBe(0);
+    const busiest = runs.map((actions) => Math.max(...[...tally(actions).values()]));
+    expect(busiest.filter((n) => n >= 4).length).toBeGreaterThan(150);
+    const profile = await fitted(generated);
+    const grid = ['max-repeat=2,3,5'];
+    const recorded = await swept(generated, grid);
+    const synthetic = await swept(profile, grid, '--runs', '2000', '--seed', '1');
+    for (const [i, r] of recorded.entries()) {
+      // 300 runs: a completion share's sd is under 3 points; held within 5 (now 1.8 / 0.2 / 2.2 points;
+      // fitted without the focus, 36.1 / 56.3 / 29.1 points over).
+      expect(Math.abs(synthetic[i]!.completionRate - r.completionRate), r.settings).toBeLessThan(0.05);
+    }
+  });
+});
+
+function tally(actions: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const a of actions) counts.set(a, (counts.get(a) ?? 0) + 1);
+  return counts;
+}
