@@ -17,15 +17,18 @@ import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
 import { figureRows, sameAgents } from './driftFigures.js';
+import { worstCaseJudged, type WorstCaseMove } from './worstCaseDrift.js';
 
 export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type BaselineFigures } from './baselineFile.js';
 
 /**
  * `noise`: past the tolerance, within what resampling the synthetic runs explains at 95% (no failure);
  * `not held`: the largest cost of a run of a synthetic sample, reported, not judged; `not compared`: the
- * total spend of different run counts (the mean per run is compared).
+ * total spend of different run counts (the mean per run is compared). The worst case per run the brakes
+ * allow (worstCaseDrift.ts): `looser`, it rose past the tolerance or to unbounded (a failure); `tighter`, it
+ * fell past it (reported, no failure).
  */
-export type DriftStatus = 'ok' | 'drift' | 'noise' | 'not held' | 'not compared' | 'price change' | 'new' | 'gone';
+export type DriftStatus = 'ok' | 'drift' | 'noise' | 'not held' | 'not compared' | 'price change' | 'looser' | 'tighter' | 'new' | 'gone';
 
 export interface DriftRow {
   /** The scenario file as checked (`gone`: the baseline's file, from the working directory). */
@@ -74,9 +77,17 @@ export interface Drift {
   sameAgents?: string[];
   /** The brakes the baseline had that are off now: each a failure (brakesRemoved.ts). Absent when none is. */
   brakesRemoved?: BrakeRemoved[];
+  /** The worst case per run the brakes allow, where it moved past the tolerance (a rise fails), and the scenarios whose baseline holds none (worstCaseDrift.ts). Absent when neither. */
+  worstCase?: WorstCaseDrift;
   rows: DriftRow[];
   /** What to do when a figure drifted, a scenario is new or gone: write the baseline again, and how. */
   hint?: string;
+}
+
+/** The worst cases that moved, and the scenarios not compared (a baseline written before baselines held it). */
+export interface WorstCaseDrift {
+  moved: WorstCaseMove[];
+  notCompared: string[];
 }
 
 function priceLabel(p: PriceIdentity): string {
@@ -116,7 +127,7 @@ function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFi
 /** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new or gone. */
 function acceptHint(file: string, rows: readonly DriftRow[], removed: readonly BrakeRemoved[]): string | undefined {
   const has = (status: DriftStatus) => rows.some((row) => row.status === status);
-  const why = [has('drift') || removed.length > 0 ? `accept an intended change${removed.length > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
+  const why = [has('drift') || has('looser') || removed.length > 0 ? `accept an intended change${removed.length > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
   if (why.length === 0) return undefined;
   const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
   return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
@@ -129,6 +140,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
   const rows: DriftRow[] = [];
   const changes: ScenarioChanges[] = [];
   const removed: BrakeRemoved[] = [];
+  const worst: WorstCaseDrift = { moved: [], notCompared: [] };
   const paired: string[] = [];
   let added = 0;
   checks.forEach((check, i) => {
@@ -140,11 +152,14 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     }
     const atBaselinePrices = args.priceChange?.atBaselinePrices[i];
     const figures = figureRows(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
-    rows.push(...figures);
+    const worstCase = worstCaseJudged(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
+    rows.push(...figures, ...(worstCase.row === undefined ? [] : [worstCase.row]));
+    if (worstCase.move !== undefined) worst.moved.push(worstCase.move);
+    if (worstCase.notCompared === true) worst.notCompared.push(check.source);
     removed.push(...brakesRemoved(before, check));
     if (sameAgents(atBaselinePrices ?? check, before)) paired.push(check.source);
     const changed = scenarioChanges(before, check, modelsOf(before, baseline));
-    if (changed.length > 0 || figures.some((row) => row.status === 'drift')) changes.push({ scenario: check.source, changes: changed });
+    if (changed.length > 0 || figures.some((row) => row.status === 'drift') || worstCase.row?.status === 'looser') changes.push({ scenario: check.source, changes: changed });
   });
   const gone = baseline.scenarios.filter((entry) => !checks.some((check) => matches(entry, check)));
   // (Format 1 keyed scenarios as given, from the directory the check ran in: it says how to renew it.)
@@ -165,6 +180,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     changes,
     ...(paired.length === 0 ? {} : { sameAgents: paired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
+    ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,
     ...withHint(acceptHint(args.file, rows, removed)),
   };

@@ -57,6 +57,8 @@ const figuresSchema = z
     costUsd: z.number().nonnegative(),
     costPerRunUsd: z.strictObject({ mean: runUsd, p50: runUsd, p95: runUsd, max: runUsd }),
     costPerCompletedUsd: z.number().nonnegative().nullable(),
+    // The most one run can cost under the brakes (worstCase.ts), null: unbounded; absent in files written before.
+    worstCasePerRunUsd: z.number().nonnegative().nullable().optional(),
   })
   .superRefine(overRuns);
 
@@ -169,7 +171,7 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
       syntheticRuns: check.syntheticRuns,
       recordedRuns: check.recordedRuns,
       ...(check.seed === undefined ? {} : { seed: check.seed }),
-      figures: figuresOf(check.metrics),
+      figures: { ...figuresOf(check.metrics), ...(check.worstCase === undefined ? {} : { worstCasePerRunUsd: check.worstCase.perRunUsd }) },
       ...noiseField(check),
       expectations: Object.fromEntries(check.results.map((result) => [result.expectation, result.measured])),
     })),

@@ -9,6 +9,7 @@ import { dropReason, driftDirection, driftValue, droppedBelowBaseline, tolerance
 import { changesText } from './settingChanges.js';
 import { removedText, type BrakeRemoved } from './brakesRemoved.js';
 import { beyondNoiseText, quietStatusText } from './noiseText.js';
+import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -20,7 +21,7 @@ export function xmlText(text: string): string {
 
 interface Case {
   name: string;
-  /** `type`: `expectation` (a bound), `drift` (a baseline figure), `gone` (a baseline scenario not checked), `brake` (a brake the baseline had, now off). */
+  /** `type`: `expectation` (a bound), `drift` (a baseline figure), `gone` (a baseline scenario not checked), `brake` (a brake the baseline had, now off; or the worst case per run the brakes allow, risen). */
   failure?: { message: string; text: string; type?: string };
   note?: string;
 }
@@ -53,7 +54,27 @@ function changedText(row: DriftRow, drift: Drift): string {
   return changes.length > 0 ? `changed since the baseline: ${changesText(changes)}` : 'no setting, model or run count changed since the baseline';
 }
 
+/**
+ * The worst case per run the brakes allow (worstCaseDrift.ts): a rise is a failure of the brakes
+ * (`type="brake"`, as a removed brake), a fall a note (tighter brakes), else as any figure.
+ */
+function worstCaseCase(row: DriftRow, drift: Drift): Case | undefined {
+  const move = drift.worstCase?.moved.find((m) => m.scenario === row.scenario);
+  if (move === undefined || (row.status !== 'looser' && row.status !== 'tighter')) return undefined;
+  const name = `baseline ${row.figure}`;
+  const tolerance = `tolerance ${toleranceText(drift)}; now: ${move.rule}`;
+  if (row.status === 'tighter') return { name, note: `${move.text} (${tolerance}): tighter brakes, no failure` };
+  const changed = changedText(row, drift);
+  const hint = drift.hint === undefined ? '' : `${drift.hint}\n`;
+  const message = `${move.text} (tolerance ${toleranceText(drift)}); ${changed}`;
+  return { name, failure: { type: 'brake', message, text: `${row.scenario}\n${move.text} (${tolerance})\na failure even when no run at hand reached the brakes: the next run may\n${changed}\n${hint}` } };
+}
+
 function driftCase(row: DriftRow, drift: Drift): Case {
+  if (row.figure === WORST_CASE_FIGURE) {
+    const worst = worstCaseCase(row, drift);
+    if (worst !== undefined) return worst;
+  }
   const atBaseline = row.atBaselinePrices === undefined ? '' : `, ${driftValue(row, row.atBaselinePrices)} at the baseline's prices`;
   const message = `${row.figure}: baseline ${driftValue(row, row.baseline)}, measured ${driftValue(row, row.measured)}${atBaseline} (tolerance ${toleranceText(drift)})`;
   const name = `baseline ${row.figure}`;

@@ -8,9 +8,10 @@ import { signedPercentText, signedPointsText } from '../report/percentText.js';
 import { counted } from '../plural.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { removedText } from './brakesRemoved.js';
-import { NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
+import { FIGURE_LEVEL, NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
+import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 
-const LEVEL = `${NOISE_LEVEL * 100}%`;
+const LEVEL = `${NOISE_LEVEL * 100}% together`;
 
 /** `±10.2%` (money, a share of the baseline), `±3.1 points` (a rate), `±$0.0004` (money over a baseline of 0); undefined without a band. */
 export function noiseBandText(row: Pick<DriftRow, 'figure' | 'baseline' | 'noise'>): string | undefined {
@@ -26,6 +27,7 @@ export function quietStatusText(row: DriftRow, direction: string): string {
   if (row.status === 'noise') return `within noise:${moved} (${noiseBandText(row) ?? 'band'} at ${LEVEL})`;
   if (row.status === 'not held') return `not held:${moved} (the largest run of a sample)`;
   if (row.status === 'not compared') return 'not compared: totals of different run counts';
+  if (row.status === 'tighter') return `tighter:${moved} (the brakes allow less: no failure)`;
   return row.status;
 }
 
@@ -37,7 +39,8 @@ export function beyondNoiseText(row: DriftRow): string {
 
 /** Whether a figure of the scenario moved past the tolerance (a row is shown): its bands are said only then. */
 function moved(drift: Drift, scenario: string): boolean {
-  return drift.rows.some((row) => row.scenario === scenario && row.status !== 'ok');
+  // The worst case the brakes allow has no band (worstCaseDrift.ts): its move alone says nothing of noise.
+  return drift.rows.some((row) => row.scenario === scenario && row.status !== 'ok' && row.figure !== WORST_CASE_FIGURE);
 }
 
 /** Per scenario with synthetic runs whose figures moved, its bands: what a figure may move by chance, and what is not held. */
@@ -47,7 +50,7 @@ export function noiseLines(drift: Drift): string[] {
     const rows = drift.rows.filter((row) => row.scenario === scenario && row.noise !== undefined && row.status !== 'not compared');
     const bands = rows.flatMap((row) => (noiseBandText(row) === undefined ? [] : [`${row.figure} ${noiseBandText(row)}`])).join(', ');
     return (
-      `noise: ${scenario}: at ${LEVEL}, resampling its synthetic runs (${NOISE_RESAMPLES} resamples, seeded) and the baseline's explains ${bands}; ` +
+      `noise: ${scenario}: at ${NOISE_LEVEL * 100}% for its figures together (each at ${(FIGURE_LEVEL * 100).toFixed(1)}%), resampling its synthetic runs (${NOISE_RESAMPLES} resamples, seeded) and the baseline's explains ${bands}; ` +
       'a figure past the tolerance within its band is within noise (no failure), beyond it drifts (more runs narrow the bands); costPerRunUsd.max, the largest run of a sample, is not held'
     );
   });

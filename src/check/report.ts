@@ -20,6 +20,7 @@ import { counted } from '../plural.js';
 import { signedPercentText, signedPointsText, styledPercentText } from '../report/percentText.js';
 import { checkPercent } from './evaluate.js';
 import { brakesRemovedLines, noiseLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
+import { WORST_CASE_FIGURE, worstCaseLines, worstCaseValue, worstCaseVerdict } from './worstCaseDrift.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
@@ -37,7 +38,8 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
   const expectations = args.scenarios.reduce((n, s) => n + s.results.length, 0);
   const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
   // A figure past the tolerance fails, and so does a baseline scenario this check did not run.
-  const drifted = (args.drift?.rows.some((row) => row.status === 'drift' || row.status === 'gone') ?? false) || (args.drift?.brakesRemoved?.length ?? 0) > 0;
+  // A worst case per run the brakes allow that rose (`looser`) fails too.
+  const drifted = (args.drift?.rows.some((row) => row.status === 'drift' || row.status === 'gone' || row.status === 'looser') ?? false) || (args.drift?.brakesRemoved?.length ?? 0) > 0;
   return {
     tool: { name: 'loopcost', version: args.version },
     passed: failed === 0 && !drifted,
@@ -66,6 +68,8 @@ function runsText(s: ScenarioCheck): string {
 
 /** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */
 export function driftValue(row: Pick<DriftRow, 'figure'>, value: number | null): string {
+  // The worst case the brakes allow is none when they set no bound: unbounded.
+  if (row.figure === WORST_CASE_FIGURE) return worstCaseValue(value);
   if (value === null) return 'none';
   return row.figure.includes('Usd') ? formatUsdNumber(value) : checkPercent(value);
 }
@@ -93,6 +97,7 @@ export function droppedBelowBaseline(row: DriftRow): boolean {
  */
 export function driftDirection(row: DriftRow): string {
   const { value, relative } = judged(row);
+  if (row.figure === WORST_CASE_FIGURE && (row.baseline === null) !== (value === null)) return value === null ? '↑ to unbounded' : '↓ from unbounded';
   if (row.baseline === null || value === null || value === row.baseline) return '';
   const arrow = value > row.baseline ? '↑' : '↓';
   if (!row.figure.includes('Usd')) return `${arrow} ${signedPointsText((value - row.baseline) * 100)} points`;
@@ -110,7 +115,7 @@ function driftCells(row: DriftRow, repriced: boolean): Cell[] {
     driftValue(row, row.baseline),
     driftValue(row, row.measured),
     ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : quietStatusText(row, driftDirection(row)),
+    row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : row.status === 'looser' ? `LOOSER ${driftDirection(row)}: the brakes allow more` : quietStatusText(row, driftDirection(row)),
   ];
 }
 
@@ -188,7 +193,7 @@ export function dropNote(drift: Drift): string | undefined {
 function driftNotes(drift: Drift, width: number): string {
   const drop = dropNote(drift);
   let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
-  for (const line of [...brakesRemovedLines(drift), ...noiseLines(drift), ...sameAgentsLines(drift)]) text += labelledLine(printableText(line), width);
+  for (const line of [...brakesRemovedLines(drift), ...worstCaseLines(drift), ...noiseLines(drift), ...sameAgentsLines(drift)]) text += labelledLine(printableText(line), width);
   text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
@@ -199,7 +204,8 @@ function driftNotes(drift: Drift, width: number): string {
 
 function driftText(drift: Drift, width: number): string {
   const shown = drift.rows.filter((row) => row.status !== 'ok');
-  const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone').length;
+  // The figures of the runs (the worst case the brakes allow is said only when it moved: worstCaseDrift.ts).
+  const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone' && row.figure !== WORST_CASE_FIGURE).length;
   let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${toleranceText(drift)} (rates in points, money as a share of the baseline)`), width);
   if (drift.keysNote !== undefined) text += labelledLine(printableText(`keys: ${drift.keysNote}`), width);
   for (const note of priceNotes(drift)) text += labelledLine(printableText(note), width);
@@ -223,7 +229,7 @@ function baselineVerdict(drift: Drift | undefined): string {
   const drifted = drift.rows.filter((row) => row.status === 'drift').length;
   const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
   const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
-  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}`;
+  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${worstCaseVerdict(drift)}`;
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {
@@ -263,6 +269,7 @@ export function renderCheckJson(report: CheckReport): string {
     figures: s.metrics,
     ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
     ...(s.tree === undefined ? {} : { tree: { sessionTrees: s.tree.sessionTrees, subagentLimits: s.tree.subagentLimits } }),
+    ...(s.worstCase === undefined ? {} : { worstCase: s.worstCase }),
   }));
   return JSON.stringify({ ...report, scenarios }, null, 2) + '\n';
 }

@@ -21,6 +21,8 @@ import { subagentLimitsSpec } from '../report/settings.js';
 import type { UnrecordedInTree } from '../report/warnings.js';
 import { treeRuns, type CheckTree } from './treeRuns.js';
 import { keepRuns } from './noise.js';
+import type { WorstCase } from '../population/worstCase.js';
+import { scenarioWorstCase } from './worstCase.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -40,6 +42,8 @@ export interface ScenarioCheck {
   results: ExpectationResult[];
   /** `check --tree`: its recorded runs judged as session trees (`recordedRuns` counts the trees), with these per-agent limits. */
   tree?: CheckedTrees;
+  /** The most one run (under --tree, one tree) can cost under its brakes, as `project` says it (worstCase.ts); a baseline holds it. */
+  worstCase?: WorstCase;
 }
 
 /** What a check under --tree says of a scenario's trees; `unrecorded`: agents they started with no recording (warned of). */
@@ -163,6 +167,7 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
     results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),
     ...(checked.tree === undefined || traces.length === 0 ? {} : { tree: trees }),
+    worstCase: scenarioWorstCase(input, traces, { prices: checked.prices, ...(model === undefined ? {} : { model }) }),
   };
   // The runs kept for the noise of its figures, drawn when a baseline is written or compared (noise.ts).
   keepRuns(check, runs, settings.seed);

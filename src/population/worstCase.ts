@@ -22,7 +22,9 @@ import { predictiveBoundPico, promptPriceCeiling } from '../kernel/cost.js';
 import { CacheWrites } from '../kernel/cacheWrites.js';
 import { promptAllowedTokens } from '../kernel/limits.js';
 import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
-import type { ModelPricing } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import { COMMAND_LINE_CONTEXT, type ContextStrategy } from '../context/strategy.js';
+import { summaryPricingOf } from '../replay/summaryPricing.js';
 import type { PopulationEntry } from '../scenario/schema.js';
 import type { Trace } from '../trace/types.js';
 import type { ScenarioPopulation } from './run.js';
@@ -42,6 +44,14 @@ export interface WorstCase {
 export interface SummaryCalls {
   summaryTokens: number;
   pricing?: ModelPricing;
+}
+
+/** A summary strategy's calls for the worst case: S tokens out, at the summary model's prices when it names one (`project`, `check`). */
+export function summaryCallsOf(strategy: ContextStrategy, prices: PriceTable): { summary?: SummaryCalls } {
+  const summary = strategy.summary;
+  if (summary === undefined) return {};
+  const pricing = summaryPricingOf(strategy, prices, undefined, COMMAND_LINE_CONTEXT);
+  return { summary: { summaryTokens: summary.summaryTokens, ...(pricing === undefined ? {} : { pricing }) } };
 }
 
 /** Calls the step cap does not count that the population's runs make (or, for synthetic agents, can make). */

@@ -179,6 +179,8 @@ export interface WhatIfSubject {
   replay: Replayer;
   /** How the baseline is replayed when not as every setting is (a tree's: without the per-agent limits the settings bind). */
   replayBaseline?: Replayer;
+  /** How a setting is replayed when not as every other is (a tree's: a setting on top of the baseline keeps the per-agent limits its recordings state). */
+  replayTry?: (setting: WhatIfSetting) => Replayer;
   /** The run's ground truth with no brakes (a generated trace's header), when the replayer gives none. */
   truth?: BaselineTruth;
 }
@@ -222,7 +224,7 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
   const judged = { stop: stopCodeOf(base.stopReason), steps: base.steps, truth: truth === undefined ? undefined : truthThrough(truth, base.steps) };
   const cells = settings.map((setting): WhatIfCell => {
     const brakes = triedBrakes(subject.baseline, setting);
-    const r = subject.replay(brakes);
+    const r = (subject.replayTry?.(setting) ?? subject.replay)(brakes);
     const verdict = stopVerdict(stopCodeOf(r.stopReason), r.steps, judged);
     return {
       stopReason: r.stopReason,

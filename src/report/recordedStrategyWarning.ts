@@ -1,19 +1,73 @@
 import { counted } from '../plural.js';
+import type { Trace } from '../trace/types.js';
 import type { ReportWarning } from './warnings.js';
+
+/** Each stated strategy (its spec) with its runs, in the order of the specs: the same whatever order the runs came in. */
+export type StatedStrategies = [spec: string, runs: number][];
+
+/** What a command read of its runs (a sweep's header: SweepRead) holds of the strategies they state. */
+export interface StatedStrategiesRead {
+  /** The recorded runs whose recordings state their context strategy, by spec; absent: none. */
+  statedStrategies?: StatedStrategies;
+}
+
+/**
+ * Counts, run by run, the runs whose recording states the context strategy its loop ran under (header `context`):
+ * under a full-history context they replay under it (replay/recordedStrategy.ts recordedStrategyOf). Counts of runs
+ * counted apart (a sweep's files, on whichever thread) add up (`addCounted`) to what one tally of them all gives.
+ */
+export class StatedStrategyTally {
+  private readonly runs = new Map<string, number>();
+
+  add(trace: Pick<Trace, 'header'>): void {
+    const spec = trace.header.context?.spec;
+    if (spec !== undefined) this.runs.set(spec, (this.runs.get(spec) ?? 0) + 1);
+  }
+
+  addCounted(stated: StatedStrategies | undefined): void {
+    for (const [spec, n] of stated ?? []) this.runs.set(spec, (this.runs.get(spec) ?? 0) + n);
+  }
+
+  /** What it counted; absent: no run states one. */
+  counted(): StatedStrategies | undefined {
+    return this.runs.size === 0 ? undefined : bySpec(this.runs);
+  }
+}
+
+/** The strategies `traces` state, with their runs (StatedStrategyTally). */
+export function statedStrategiesOf(traces: Iterable<Pick<Trace, 'header'>>): StatedStrategies | undefined {
+  const tally = new StatedStrategyTally();
+  for (const trace of traces) tally.add(trace);
+  return tally.counted();
+}
+
+function bySpec(strategies: Iterable<readonly [string, number]>): StatedStrategies {
+  return [...strategies].map(([spec, n]): [string, number] => [spec, n]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Where the runs replay under their stated strategy: under the context of every figure (the settings line's), or only in a sweep's configurations of full context (`--grid context=…`). */
+export type StatedStrategyWhere = 'settings' | 'some configurations';
 
 /**
  * Recordings of the real loop that state the context strategy it ran under (header `context`), replayed under
  * full context: they replay as their loop ran them, under that strategy (replay/recordedStrategy.ts), not under
- * the context the settings line names. `strategies`: each stated strategy (its spec) with its runs.
+ * the context the settings line names. `strategies`: each stated strategy (its spec) with its runs. Every command
+ * that replays recordings says it in these words (replay, whatif, sweep, project, check; with --tree too); a sweep
+ * whose grid swept the context says where (`where`: only its configurations of full context).
  */
-export function recordedStrategyWarnings(strategies: ReadonlyMap<string, number>): ReportWarning[] {
-  if (strategies.size === 0) return [];
-  const runs = [...strategies.values()].reduce((a, b) => a + b, 0);
-  const specs = [...strategies].map(([spec, n]) => `${spec} ×${n}`).join(', ');
+export function recordedStrategyWarnings(strategies: ReadonlyMap<string, number> | StatedStrategies | undefined, where: StatedStrategyWhere = 'settings'): ReportWarning[] {
+  const stated = bySpec(strategies ?? []);
+  if (stated.length === 0) return [];
+  const runs = stated.reduce((sum, [, n]) => sum + n, 0);
+  const specs = stated.map(([spec, n]) => `${spec} ×${n}`).join(', ');
+  const under =
+    where === 'settings'
+      ? 'not under the context the settings line names; to replay them under another, give it with --context'
+      : "in the configurations of context full (not under full history); in those of the grid's other contexts, under those";
   return [
     {
       code: 'recorded_strategy',
-      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specs}) replay as their loop ran them, under that strategy, not under the context the settings line names; to replay them under another, give it with --context`,
+      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specs}) replay as their loop ran them, under that strategy, ${under}`,
     },
   ];
 }

@@ -174,6 +174,8 @@ export function buildTreeReport(args: {
   trees: readonly TreeResult[];
   spec: ReportSettings;
   brakes: BrakeConfig;
+  /** Each tree's own brakes, where they differ tree by tree (`--preset recorded`: its recordings'), in `trees`' order; else `brakes` for every tree. */
+  treeBrakes?: readonly Pick<BrakeConfig, 'maxCostPico'>[];
   subagent?: SubagentLimits;
   priceSource: PriceSource;
   pricedModels: readonly PricedModelRecord[];
@@ -183,11 +185,14 @@ export function buildTreeReport(args: {
   const stopReasons: Record<string, number> = {};
   for (const tree of args.trees) stopReasons[tree.stopReason] = (stopReasons[tree.stopReason] ?? 0) + 1;
   const costPico = args.trees.reduce((sum, tree) => sum + BigInt(tree.totals.costPico), 0n);
+  // Each tree's overshoot past its own budget (under --preset recorded, the one its recordings state); figures only where some tree had one.
+  const brakesOf = (i: number) => args.treeBrakes?.[i] ?? args.brakes;
+  const budgeted = args.trees.some((_, i) => brakesOf(i).maxCostPico !== undefined);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: { spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
     prices: { source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
-    trees: args.trees.map((tree) => treeRecord(tree, args.brakes)),
+    trees: args.trees.map((tree, i) => treeRecord(tree, brakesOf(i))),
     summary: {
       trees: args.trees.length,
       agents: args.trees.reduce((sum, tree) => sum + tree.agents.length, 0),
@@ -195,7 +200,7 @@ export function buildTreeReport(args: {
       costUsd: picoToUsd(costPico),
       stopReasons,
       stoppedAgents: args.trees.reduce((sum, tree) => sum + tree.stopped.length, 0),
-      ...(args.brakes.maxCostPico === undefined ? {} : treesOvershoot(args.trees.map((tree) => treeOvershootPico(tree.totals, args.brakes)))),
+      ...(budgeted ? treesOvershoot(args.trees.map((tree, i) => treeOvershootPico(tree.totals, brakesOf(i)))) : {}),
     },
     warnings: [...args.warnings],
   };

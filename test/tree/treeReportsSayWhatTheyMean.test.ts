@@ -42,7 +42,8 @@ describe('whatif --tree: the baseline is what its label says', () => {
     const limited = await trees(SHARED, '--max-cost', '2', '--subagent-max-steps', '2');
     expect(report.runs.map((row) => [row.steps, row.costUsd])).toEqual(limited.map((tree) => [tree.totals.steps, tree.totals.costUsd]));
     expect(report.runs.reduce((sum, row) => sum + row.costUsd, 0)).toBeCloseTo(4.44663925, 6);
-    expect(report.warnings.find((w) => w.code === 'tree')?.message).toContain('under every --try (the baseline has none');
+    expect(report.warnings.find((w) => w.code === 'tree')?.message).toContain("the baseline is each tree under its recordings' limits");
+    expect(report.warnings.find((w) => w.code === 'tree')?.message).toContain('a --try on top of it keeps those per-agent limits, with subagent-max-steps=2 on top');
   });
 });
 

@@ -19,6 +19,7 @@ import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { importNotesTallyOf } from './runNotes.js';
+import { statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
 
@@ -59,7 +60,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
       'Ground truth (synthetic runs, and traces `loopcost generate` wrote, whose headers carry it): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
       ...scenarioNotes(prepared, 'calibrate'),
     ],
-    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, importNotes: importNotesTallyOf(prepared.traces).counted() }),
+    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, importNotes: importNotesTallyOf(prepared.traces).counted(), statedStrategies: statedStrategiesOf(prepared.traces) }),
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

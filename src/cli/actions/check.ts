@@ -42,6 +42,8 @@ import { checkCacheWarnings, fittedProfileWarnings } from './scenarioWarnings.js
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { checkTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
+import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
 import type { PriceTable } from '../../pricing/types.js';
@@ -184,6 +186,8 @@ function checkWarnings(args: {
     ...fittedProfileWarnings(checks.map((input) => input.scenario), prices),
     ...checkTriggerWarnings(checks, { prices, ...model }),
     ...importNotesTallyOf(recorded).warnings(),
+    // Recordings that state their strategy, replayed under a scenario's full context, replay under it (recordedStrategyWarning.ts): each run once.
+    ...recordedStrategyWarnings(statedStrategiesOf(new Set(traces.flatMap((runs, i) => (isIdentity(checks[i]!.traceStrategy) ? runs : []))))),
     ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
   ];
 }

@@ -10,14 +10,19 @@ import type { CheckTree } from '../../check/treeRuns.js';
 import { UserError } from '../../errors.js';
 import { counted } from '../../plural.js';
 import type { ReportWarning, UnrecordedInTree } from '../../report/warnings.js';
-import { subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
+import { recordedPresetRefused, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
+import { RECORDED_PRESET } from '../../flags/settingsFlags.js';
 import type { AllRuns } from './sweepRead.js';
 import { TreesLeftOut } from './treesLeftOut.js';
 
-/** The --tree of a check (undefined without it), its per-agent limits read; the combinations it cannot judge refused. */
-export function checkTreeOf(opts: TreeFlags, checks: readonly CheckInput[]): CheckTree | undefined {
+/**
+ * The --tree of a check (undefined without it), its per-agent limits read; the combinations it cannot judge
+ * refused: `--preset recorded` too (a scenario's brakes bind each of its trees alike, treeFlags.ts).
+ */
+export function checkTreeOf(opts: TreeFlags & { preset?: string }, checks: readonly CheckInput[]): CheckTree | undefined {
   const subagent = subagentLimitsFromFlags(opts, 'check');
   if (opts.tree !== true) return undefined;
+  if (opts.preset === RECORDED_PRESET) throw recordedPresetRefused(true, "check judges each scenario's trees under its file's brakes (the flags given on top), every tree alike");
   const untraced = checks.filter((input) => input.traceFiles.length === 0 && (input.unread ?? []).length === 0);
   if (untraced.length > 0) {
     throw new UserError(

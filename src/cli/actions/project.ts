@@ -3,13 +3,13 @@
  * given (seeded Monte Carlo), the worst case those brakes allow, where prompts pass a price tier or the
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
-import { COMMAND_LINE_CONTEXT, isIdentity, type ContextStrategy } from '../../context/strategy.js';
+import { isIdentity } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
 import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, type PromptCrossing } from '../../population/project.js';
-import { uncountedCallsOf, worstCaseRun, type SummaryCalls } from '../../population/worstCase.js';
+import { summaryCallsOf, uncountedCallsOf, worstCaseRun } from '../../population/worstCase.js';
 import { configurationRuns, type PopulationConfig } from '../../population/run.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import { completesWithoutBrakes, isFalseStop, type JudgedBaseline, type RunPair } from '../../metrics/population.js';
@@ -17,8 +17,8 @@ import { stopCodeOf } from '../../kernel/stopCodes.js';
 import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
 import { wilsonInterval } from '../../population/recommend.js';
-import type { ModelPricing, PriceTable } from '../../pricing/types.js';
-import { summaryPricingOf, type RunResult } from '../../replay/replay.js';
+import type { ModelPricing } from '../../pricing/types.js';
+import type { RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
@@ -40,6 +40,7 @@ import { maxOf } from '../../metrics/extremes.js';
 import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
+import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
 import { perPartConfig, projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
@@ -110,14 +111,6 @@ function judged(baseline: RunPair['baseline']): JudgedBaseline {
 /** The runs the predictive budget bound stopped (their stops' byPredictiveBound), said under the table. */
 function predictiveStopsOf(pairs: readonly RunPair[]): number {
   return pairs.filter((pair) => pair.run.byPredictiveBound === true).length;
-}
-
-/** A summary strategy's calls for the worst case: S tokens out, at the summary model's prices when it names one. */
-function summaryCallsOf(strategy: ContextStrategy, prices: PriceTable): { summary?: SummaryCalls } {
-  const summary = strategy.summary;
-  if (summary === undefined) return {};
-  const pricing = summaryPricingOf(strategy, prices, undefined, COMMAND_LINE_CONTEXT);
-  return { summary: { summaryTokens: summary.summaryTokens, ...(pricing === undefined ? {} : { pricing }) } };
 }
 
 /** What a configuration's brakes and context say, part by part, to tell two scenario files' apart. */
@@ -282,6 +275,8 @@ function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig
       ? sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE })
       : unrecordedAgentsWarnings(prepared.trees.unrecorded())),
     ...importNotesTallyOf(prepared.traces).warnings(),
+    // Recordings that state their strategy replay under it under full context (recordedStrategyWarning.ts), as replay says it.
+    ...(isIdentity(config.strategy) ? recordedStrategyWarnings(statedStrategiesOf(prepared.traces)) : []),
   ];
 }
 

@@ -30,6 +30,7 @@ import type { SweepWorker } from './sweepWorkers.js';
 import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
 import { importNotesTallyOf } from './runNotes.js';
+import { statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -97,7 +98,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     ...scenarioNotes(prepared, 'sweep'),
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), importNotes: read.importNotes });
+  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), importNotes: read.importNotes, statedStrategies: read.statedStrategies });
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -124,7 +125,8 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = sweepPriceGaps(prepared, prepared.traces);
   const importNotes = importNotesTallyOf(prepared.traces).counted();
-  return { recordedRuns, priceGaps, importNotes, windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
+  const stated = statedStrategiesOf(prepared.traces);
+  return { recordedRuns, priceGaps, importNotes, ...(stated === undefined ? {} : { statedStrategies: stated }), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
 }
 
 /**

@@ -28,6 +28,7 @@ import { warnMissingTranscripts } from './missingTranscripts.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { SweepRead } from './sweepWork.js';
 import { joinImportNotes } from '../../report/importNotesWarning.js';
+import { StatedStrategyTally } from '../../report/recordedStrategyWarning.js';
 
 function sizeOf(file: string): number {
   try {
@@ -167,7 +168,10 @@ function readOfThreads(first: readonly UnitsTallies[]): SweepRead {
   const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
   // In the order of the files, whichever thread read which (joinImportNotes).
   const importNotes = joinImportNotes(first.flatMap((reply) => (reply.importNotes === undefined ? [] : [reply.importNotes])));
-  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }), ...(importNotes === undefined ? {} : { importNotes: importNotes.seen }) };
+  const stated = new StatedStrategyTally();
+  for (const reply of first) stated.addCounted(reply.statedStrategies);
+  const statedStrategies = stated.counted();
+  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }), ...(importNotes === undefined ? {} : { importNotes: importNotes.seen }), ...(statedStrategies === undefined ? {} : { statedStrategies }) };
 }
 
 /** Per configuration, the threads' tallies added up (a thread that took no unit gave none). */

@@ -26,6 +26,7 @@ import { missingTranscriptsOf, type MissingTranscript } from './missingTranscrip
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { importNotesOf } from './runNotes.js';
 import { ImportNotesTally, type ImportNotesSeen } from '../../report/importNotesWarning.js';
+import { StatedStrategyTally, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -49,6 +50,8 @@ export interface StreamedFiles {
   pricedRuns?: Trace[];
   /** The good files' runs' import notes, counted in the order read (importNotesWarning.ts); absent: none. */
   importNotes?: ImportNotesSeen;
+  /** The good files' runs whose recordings state their context strategy, by spec (recordedStrategyWarning.ts); absent: none. */
+  statedStrategies?: StatedStrategies;
 }
 
 /**
@@ -81,6 +84,7 @@ interface OpenFile {
   missing: MissingTranscript[];
   priced: Map<string, Trace>;
   notes: ImportNotesTally;
+  stated: StatedStrategyTally;
 }
 
 /** streamFiles' arguments (see there). */
@@ -128,6 +132,7 @@ class FileStream {
   private readonly cacheOn: boolean;
   private readonly priced = new Map<string, Trace>();
   private readonly notes = new ImportNotesTally();
+  private readonly stated = new StatedStrategyTally();
   /** Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts). */
   private readonly ownPricing: ReturnType<typeof ownPricingOf>;
   private readonly notePrice: ReturnType<typeof priceCheckOf>;
@@ -157,7 +162,7 @@ class FileStream {
   read(run: InputRun): void {
     if (this.open?.file !== run.file) {
       this.close();
-      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), notes: new ImportNotesTally() };
+      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), notes: new ImportNotesTally(), stated: new StatedStrategyTally() };
     }
     const open = this.open;
     const pricing = this.set.guard(run, () => this.ownPricing(run.trace));
@@ -172,6 +177,7 @@ class FileStream {
     open.missing.push(...missingTranscriptsOf(run.trace));
     if (this.cacheOn) pricedRunsOf([run.trace], open.priced);
     open.notes.add(run.trace.source, importNotesOf(run.trace));
+    open.stated.add(run.trace);
     this.batch.push(run.trace);
     if (this.batch.length >= this.batchRuns) this.flush();
   }
@@ -214,12 +220,14 @@ class FileStream {
     this.missing.push(...open.missing);
     for (const [key, run] of open.priced) if (!this.priced.has(key)) this.priced.set(key, run);
     this.notes.addSeen(open.notes.counted());
+    this.stated.addCounted(open.stated.counted());
   }
 
   /** What the good files gave (every file closed). */
   streamed(): StreamedFiles {
     const { windows, caches, missing, priced, sums } = this;
     const notes = this.notes.counted();
+    const stated = this.stated.counted();
     return {
       tallies: this.args.into !== undefined || this.goodFiles === 0 ? [] : this.tallier.finish(),
       recordedRuns: this.recordedRuns,
@@ -231,6 +239,7 @@ class FileStream {
       ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
       ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
       ...(notes.runs === 0 ? {} : { importNotes: notes }),
+      ...(stated === undefined ? {} : { statedStrategies: stated }),
     };
   }
 }

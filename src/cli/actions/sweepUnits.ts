@@ -24,6 +24,7 @@ import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type Swee
 import type { PopulationWindows } from '../../population/modelWindow.js';
 import { joinImportNotes, type ImportNotesPart } from '../../report/importNotesWarning.js';
 import { importNotesTallyOf } from './runNotes.js';
+import { StatedStrategyTally, statedStrategiesOf, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 
 /**
  * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
@@ -85,6 +86,8 @@ export interface UnitsTallies {
   pricedRuns?: Trace[];
   /** Its good files' runs' import notes, joined in the order of the files (importNotesWarning.ts joinImportNotes); absent: none. */
   importNotes?: ImportNotesPart;
+  /** Its good files' runs whose recordings state their context strategy, by spec (recordedStrategyWarning.ts); absent: none. */
+  statedStrategies?: StatedStrategies;
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -154,6 +157,7 @@ class UnitsRead {
   private readonly missing: { order: number; missing: MissingTranscript[] }[] = [];
   private readonly priced = new Map<string, Trace>();
   private readonly notes: ImportNotesPart[] = [];
+  private readonly stated = new StatedStrategyTally();
 
   constructor(private readonly setup: SweepSetup) {
     this.windows = gridWindows(setup);
@@ -169,6 +173,7 @@ class UnitsRead {
     if (files.missingTranscripts !== undefined) this.missing.push({ order: unit.order, missing: files.missingTranscripts });
     pricedRunsOf(files.pricedRuns ?? [], this.priced);
     if (files.importNotes !== undefined) this.notes.push({ order: unit.order, seen: files.importNotes });
+    this.stated.addCounted(files.statedStrategies);
   }
 
   /** A unit read whole (prepareSweep). */
@@ -184,6 +189,7 @@ class UnitsRead {
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) this.sums.push(unitSums);
     this.notes.push({ order: unit.order, seen: importNotesTallyOf(prepared.traces).counted() });
+    this.stated.addCounted(statedStrategiesOf(prepared.traces));
   }
 
   /** The thread's answer, with its tallies (none when it took no unit). */
@@ -198,6 +204,8 @@ class UnitsRead {
     if (this.priced.size > 0) first.pricedRuns = [...this.priced.values()];
     const notes = joinImportNotes(this.notes);
     if (notes !== undefined) first.importNotes = notes;
+    const stated = this.stated.counted();
+    if (stated !== undefined) first.statedStrategies = stated;
     return first;
   }
 }

@@ -20,6 +20,7 @@ import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import { cacheOnRuns, fittedProfileWarnings, pricedRunsWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { importNotesWarnings, type ImportNotesSeen } from '../../report/importNotesWarning.js';
+import { recordedStrategyWarnings, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 import { gridTriggerWarnings } from './scenarioTriggers.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
@@ -41,6 +42,13 @@ function cacheWarnings(setup: Pick<SweepSetup, 'configurations' | 'prices' | 'sc
 }
 
 
+/** Recordings that state their strategy replay under it in the configurations of full context (recordedStrategyWarning.ts): said as replay says it, or, where the grid swept the context, where. */
+function statedStrategyWarnings(setup: Pick<SweepSetup, 'configurations'>, stated: StatedStrategies | undefined): ReportWarning[] {
+  const full = setup.configurations.filter((c) => isIdentity(c.config.strategy)).length;
+  if (full === 0) return [];
+  return recordedStrategyWarnings(stated, full === setup.configurations.length ? 'settings' : 'some configurations');
+}
+
 /** The models of `traces` (each run's own, or a configuration's) that a configuration's `--context-window model` finds no window for. */
 export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'prices'>, traces: readonly Trace[]): string[] {
   return gridWindows(setup).addInputs({ traces }).models();
@@ -51,7 +59,7 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
  */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; importNotes?: ImportNotesSeen | undefined }): ReportWarning[] {
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; importNotes?: ImportNotesSeen | undefined; statedStrategies?: StatedStrategies | undefined }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -78,5 +86,6 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ...unrecordedAgentsWarnings(args.unrecorded ?? []),
     // The recorded runs' importers' notes, counted in the order of the files (whichever thread read them: sweepShares.ts), as replay says them.
     ...importNotesWarnings(args.importNotes ?? { runs: 0, notes: 0 }),
+    ...statedStrategyWarnings(setup, args.statedStrategies),
   ];
 }

@@ -5,9 +5,8 @@
  * computes them.
  */
 import { placePricingIssues } from '../../pricing/issuePlace.js';
-import type { BrakeFlags, ContextFlags } from '../../flags/settingsFlags.js';
 import { refuseModesWithoutBrakes } from '../../population/gridModes.js';
-import { latencyFromSpec, RECORDED_PRESET } from '../../flags/settingsFlags.js';
+import { latencyFromSpec, RECORDED_PRESET, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { UserError } from '../../errors.js';
 import { shareFlagValue } from '../../io/numberText.js';
@@ -25,7 +24,7 @@ import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
-import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
+import { checkTreeInputs, recordedPresetRefused, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { rowsOf } from './sweepTook.js';
 export { sweepTook } from './sweepTook.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode } from '../../context/strategy.js';
@@ -40,6 +39,7 @@ import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import { readInputs, type GivenFlag } from './inputs.js';
 import { allRuns, shareRuns, tracesOf, type AllRuns } from './sweepRead.js';
 import type { ImportNotesSeen } from '../../report/importNotesWarning.js';
+import type { StatedStrategiesRead } from '../../report/recordedStrategyWarning.js';
 
 export type SweepFlags = BrakeFlags &
   ContextFlags &
@@ -82,10 +82,6 @@ export interface PreparedSweep extends SweepSetup {
 
 const BRAKE_FLAG_KEYS: (keyof BrakeFlags)[] = ['preset', 'maxSteps', 'maxCost', 'budgetMode', 'timeout', 'maxRepeat', 'repeatMode', 'repeatAction', 'maxSameError', 'sameErrorMode', 'maxTokens', 'maxBacktracks', 'contextWindow', 'maxOutputTokens'];
 
-function usage(field: string, message: string, hint: string): UserError {
-  return new UserError({ file: '<command line>', field, code: 'bad_value', message, hint });
-}
-
 /**
  * `--target-completion R`: a rate above 0, at most 1 (`0.9`), or a percentage (`90%`), read by the share rule
  * every share flag reads (io/numberText.ts shareFlagValue: `9e-1`, `90 %` too). 0 is refused: it asks no rate
@@ -113,7 +109,7 @@ function refuseFlagsTheGridVaries(axes: readonly GridAxis[], given: GivenFlag): 
 
 /** The grid and the fixed settings, checked before any input is read. */
 export function sweepGrid(opts: SweepFlags, given: GivenFlag): { axes: GridAxis[]; fixed: FixedSettings; count: number } {
-  if (opts.preset === RECORDED_PRESET) throw usage('--preset', "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset or brake flags');
+  if (opts.preset === RECORDED_PRESET) throw recordedPresetRefused(opts.tree === true, "every tree here is held to the same brakes (each of a sweep's configurations; a projection's one)");
   const axes = parseGrid(opts.grid ?? []);
   refuseFlagsTheGridVaries(axes, given);
   const count = checkGridSize(axes, opts.force === true);
@@ -172,7 +168,7 @@ export interface SweepSetup {
 }
 
 /** What a sweep's header says of the runs it read: how many, each swept strategy's prompt tokens per step (`context` a grid axis), and how the table prices them as recorded. */
-export interface SweepRead {
+export interface SweepRead extends StatedStrategiesRead {
   recordedRuns: number;
   contextTokens?: ContextTokenCurves;
   priceGaps: PriceGapCheck;
@@ -280,21 +276,25 @@ export function sweepRows(prepared: PreparedSweep, range: { from: number; to: nu
   return rows;
 }
 
-/** With a target: the rows (by index) that reach it with a step cap, and each configuration with that cap halved. */
+/** The step cap a configuration's runs take: its own, else a scenario file's own (perScenario: scenarioBase.ts). */
+function stepCapOf(config: GridConfiguration['config']): number | undefined {
+  return config.brakes.maxSteps ?? config.perScenario?.find((own) => own?.brakes.maxSteps !== undefined)?.brakes.maxSteps;
+}
+
+/** Each step cap halved (brakes without one kept). */
+const halveCap = (brakes: BrakeConfig): BrakeConfig => (brakes.maxSteps === undefined ? brakes : { ...brakes, maxSteps: Math.max(1, Math.floor(brakes.maxSteps / 2)) });
+
+/** With a target: the rows (by index) that reach it with a step cap (a flag's, a grid value's or a scenario file's), and each configuration with its caps halved. */
 export function halvedCaps(slice: readonly GridConfiguration[], rows: readonly SweepRow[], target: number | undefined): { i: number; config: GridConfiguration['config'] }[] {
   if (target === undefined) return [];
-  return slice.flatMap((c, i) => {
-    const cap = c.config.brakes.maxSteps;
-    const halve = (brakes: BrakeConfig): BrakeConfig => ({ ...brakes, maxSteps: Math.max(1, Math.floor(cap! / 2)) });
-    return cap !== undefined && rows[i]!.completionRate >= target && rows[i]!.completed > 0 ? [{ i, config: withBrakes(c.config, halve) }] : [];
-  });
+  return slice.flatMap((c, i) => (stepCapOf(c.config) !== undefined && rows[i]!.completionRate >= target && rows[i]!.completed > 0 ? [{ i, config: withBrakes(c.config, halveCap) }] : []));
 }
 
 /** The halved configurations' figures into their rows. */
 export function addHalfStepCaps(rows: SweepRow[], halved: readonly { i: number; config: GridConfiguration['config'] }[], metrics: readonly SweepMetrics[]): void {
   halved.forEach((h, k) => {
     const m = metrics[k]!;
-    const half: HalfStepCap = { maxSteps: h.config.brakes.maxSteps!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd };
+    const half: HalfStepCap = { maxSteps: stepCapOf(h.config)!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd };
     rows[h.i]!.halfStepCap = half;
   });
 }

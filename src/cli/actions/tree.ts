@@ -12,11 +12,11 @@ import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { PricedModels } from '../../report/pricedModels.js';
-import { recordedBrakes, whatIfSubjects, type Replayer, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
+import { whatIfSubjects, type Replayer, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import { defaultCacheMode } from '../../replay/replay.js';
-import { buildTreeReport, renderTreeCsv, renderTreeTable, treeOpenLoopWarning, treeUnrecordedWarnings } from '../../report/treeReport.js';
+import { buildTreeReport, renderTreeCsv, subagentSpec, renderTreeTable, treeOpenLoopWarning, treeUnrecordedWarnings } from '../../report/treeReport.js';
 import type { ReportView } from '../../report/view.js';
 import type { UnrecordedInTree } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
@@ -97,14 +97,17 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
   const replayAll = (trees: SessionTree[]) =>
     trees.map((tree) => {
       const { brakes, subagent } = treeSettings(command, tree);
-      return treeReplayer(tree, replayOptions({ ...command, subagent }, prices))(brakes);
+      return { result: treeReplayer(tree, replayOptions({ ...command, subagent }, prices))(brakes), brakes };
     });
-  const { result: results, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
+  const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
+  const results = replayed.map(({ result }) => result);
   const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
   const report = buildTreeReport({
     trees: results,
     spec: reportSettings({ brakes: command.brakes, ...(command.recorded === undefined ? {} : { perRunRecordedLimits: true }), strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),
     brakes: command.brakes,
+    // Under --preset recorded each tree's budget is its own (its recordings'), its overshoot past that.
+    ...(command.recorded === undefined ? {} : { treeBrakes: replayed.map(({ brakes }) => brakes) }),
     ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
     priceSource: prices.source,
     pricedModels: pricings.records(),
@@ -118,6 +121,13 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
   return 0;
 }
 
+/** What `whatif --tree` says of its baseline and the per-agent limits under its --try settings (treeWhatIf), `subagent` those the flags give. */
+export function treeWhatIfLine(subagent: SubagentLimits | undefined): string {
+  const spec = subagentSpec(subagent);
+  const flags = subagent === undefined ? '' : `, with ${spec} on top`;
+  return `--tree: each --try binds the totals of every session tree; the baseline is each tree under its recordings' limits (its main agent's on the totals, the per-agent limits its sub-agents state), as replay --tree --preset recorded gives it; a --try on top of it keeps those per-agent limits${flags}, one naming a preset has ${subagent === undefined ? 'none' : spec}`;
+}
+
 /** A tree replayer as a what-if replayer: the tree's stop, steps, cost and strategy figures. */
 function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
   return (brakes) => {
@@ -128,11 +138,13 @@ function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
 }
 
 /**
- * `whatif --tree`: each session tree is one subject, its baseline the main agent's recorded limits (none
- * for Claude Code sessions) and NO per-agent limits — what "baseline (recorded limits)" says, and what
- * sweep --tree's baseline leaves out too; every --try binding the tree, the per-agent limits under every
- * --try (so each --try cell is what `replay --tree` of that setting with the same flags gives). A tree
- * past $9,007 under any setting is left out as in `replay --tree` (workOnTrees).
+ * `whatif --tree`: each session tree is one subject, its baseline the tree under its recordings' limits (what
+ * "baseline (recorded limits)" says; none for Claude Code sessions): the main agent's recorded brakes on the
+ * tree's totals and the per-agent limits its sub-agents state, as `replay --tree --preset recorded` gives it
+ * (treeRecorded.ts), the per-agent flags not applied. Every --try binds the tree: one on top of the baseline
+ * keeps the stated per-agent limits, the flags' on top (`replay --tree --preset recorded` with that setting's
+ * flags); one naming a preset replaces them with the flags' (`replay --tree` of that setting with the same flags).
+ * A tree past $9,007 under any setting is left out as in `replay --tree` (workOnTrees).
  */
 export async function treeWhatIf(
   command: Pick<TreeCommand, 'traces' | 'strategy' | 'model' | 'latency' | 'subagent'>,
@@ -143,12 +155,14 @@ export async function treeWhatIf(
   const unrecorded: UnrecordedInTree[] = [];
   const subjectOf = (tree: SessionTree): WhatIfSubject => {
     if (tree.unrecorded) unrecorded.push({ sessionId: tree.sessionId, agents: tree.unrecorded });
-    const limited = treeReplayer(tree, replayOptions(command, prices));
-    const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
-    const subject: WhatIfSubject = { source: tree.sessionId, baseline: recordedBrakes(main.runs[0]!), replay: figuresOf(limited) };
-    // The baseline without the per-agent limits every --try binds.
-    if (command.subagent !== undefined) subject.replayBaseline = figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices)));
-    return subject;
+    const limitedBy = (subagent: SubagentLimits | undefined) => figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent }, prices)));
+    const keep = (brakes: BrakeConfig) => brakes;
+    // The tree under its recordings' limits; a try on top keeps its stated per-agent limits, the flags' on top.
+    const recorded = recordedTreeSettings(tree, keep, undefined);
+    const onTop = recordedTreeSettings(tree, keep, command.subagent).subagent;
+    const flagged = limitedBy(command.subagent);
+    const stated = limitedBy(onTop);
+    return { source: tree.sessionId, baseline: recorded.brakes, replay: flagged, replayBaseline: limitedBy(recorded.subagent), replayTry: (setting) => (setting.onTop === undefined ? flagged : stated) };
   };
   const { result, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, (trees) => whatIfSubjects(trees.map(subjectOf), settings));
   return { result, took, unrecorded };

@@ -23,6 +23,22 @@ export function subagentLimitsFromFlags(flags: TreeFlags, command: string): Suba
   return given ? limits : undefined;
 }
 
+/**
+ * `--preset recorded` where every run (every session tree under --tree) is held to one set of brakes: a sweep's
+ * grid, a projection, a check (a scenario's brakes). Refused; under --tree, saying where each tree replays under
+ * the limits its recordings state (`replay --tree --preset recorded`: cli/actions/treeRecorded.ts).
+ */
+export function recordedPresetRefused(tree: boolean, holds: string): UserError {
+  if (!tree) return new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' (each run's own limits) is not one configuration shared by every run", hint: 'use a named preset or brake flags' });
+  return new UserError({
+    file: '<command line>',
+    field: '--preset',
+    code: 'bad_combination',
+    message: `'recorded' (each session tree under the limits its recordings state) is not taken with --tree here: ${holds}`,
+    hint: 'give the brakes as flags or a named preset (--subagent-max-steps / --subagent-max-cost for the sub-agents); to replay each tree under its recordings\' limits: loopcost replay --tree --preset recorded',
+  });
+}
+
 /** Refuses what --tree cannot do with the rest of the command line. */
 export function checkTreeInputs(scenarioCount: number, unsupported: [string, boolean][]): void {
   if (scenarioCount > 0) throw new UserError({ file: '<command line>', field: '--tree', code: 'bad_combination', message: 'scenario files have no session trees', hint: 'give scenario files without --tree (a synthetic run is one agent, no session tree)' });

@@ -90,10 +90,10 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
 
 /** `whatif --tree`: each session tree one subject (actions/tree.ts), the --try brakes binding the tree. */
 async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTable, notes: RunNotes): Promise<number> {
-  const { treeWhatIf } = await import('./tree.js');
-  const { subagentSpec, treeOpenLoopWarning } = await import('../../report/treeReport.js');
+  const { treeWhatIf, treeWhatIfLine } = await import('./tree.js');
+  const { treeOpenLoopWarning } = await import('../../report/treeReport.js');
   const { result, took, unrecorded } = await treeWhatIf(command, { io, prices, notes, settings: command.settings });
-  const treeLine = { code: 'tree', message: `--tree: each --try binds the totals of every session tree; per-agent limits ${subagentSpec(command.subagent)}${command.subagent === undefined ? '' : ' under every --try (the baseline has none: the main agent\'s recorded limits only)'}` };
+  const treeLine = { code: 'tree', message: treeWhatIfLine(command.subagent) };
   const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([]), ...unrecordedAgentsWarnings(unrecorded)];
   emitWhatIf(command, result, { warnings, notes, prices, took }, io);
   return 0;

@@ -1,0 +1,117 @@
+/**
+ * The worst case per run the brakes allow (worstCase.ts, as `project` says it) against the baseline's:
+ * loosening a brake (a budget 0.10 → 1.00) may move no figure of the runs at hand (none reached it) while
+ * the next run may now cost three times as much. A rise past the tolerance (money: a share of the
+ * baseline), or to unbounded, is a failure in its own words (`worst case per run $0.1210 → $0.3156
+ * (+160.8%): the brakes now allow more`, status `looser`); a fall past it is tighter brakes, reported, no
+ * failure (status `tighter`). Under a price change it is judged at the baseline's prices, as every figure
+ * is: a rise the new prices alone make is a `price change`. A baseline written before baselines held it
+ * has none: not compared, said once for all such scenarios.
+ */
+import { usdToPico } from '../money.js';
+import { formatUsdNumber } from '../report/money.js';
+import { signedPercentText } from '../report/percentText.js';
+import type { BaselineScenario } from './baselineFile.js';
+import type { DriftRow, DriftStatus } from './baseline.js';
+import { relativeChange } from './driftFigures.js';
+import type { ScenarioCheck } from './run.js';
+
+/** The figure's name in the drift rows, as the baseline's `figures` holds it. */
+export const WORST_CASE_FIGURE = 'worstCasePerRunUsd';
+
+/** A worst case that moved past the tolerance: rose (a failure) or fell (reported). */
+export interface WorstCaseMove {
+  scenario: string;
+  /** In USD; null: unbounded. */
+  baselineUsd: number | null;
+  /** As judged (under a price change, at the baseline's prices); null: unbounded. */
+  measuredUsd: number | null;
+  relativeChange: number | null;
+  way: 'rose' | 'fell';
+  /** Which brake bounds it now, in words (project's rule). */
+  rule: string;
+  /** `worst case per run $0.1210 → $0.3156 (+160.8%): the brakes now allow more`. */
+  text: string;
+}
+
+/** What the worst case of one scenario says against its baseline: a row (none when the baseline has no figure), and a move past the tolerance. */
+export interface WorstCaseJudged {
+  row?: DriftRow;
+  move?: WorstCaseMove;
+  /** The baseline holds no worst case (written before baselines held it): not compared. */
+  notCompared?: true;
+}
+
+/** `$0.1210`, or `unbounded` (null: the brakes set no bound). */
+export function worstCaseValue(usd: number | null): string {
+  return usd === null ? 'unbounded' : formatUsdNumber(usd);
+}
+
+/** Whether the worst case moved from `was` by more than `tolerance` of it (in whole picodollars); to or from unbounded always does. */
+function moved(was: number | null, is: number | null, tolerance: number): boolean {
+  if (was === null || is === null) return was !== is;
+  return Math.abs(usdToPico(is) - usdToPico(was)) > tolerance * Math.abs(usdToPico(was));
+}
+
+/** Whether `is` allows more than `was`: higher, or unbounded where it was bounded. */
+function rose(was: number | null, is: number | null): boolean {
+  if (is === null) return was !== null;
+  return was !== null && is > was;
+}
+
+/** The sentence of a move: the values, the change as a share when both are bounded, and what it means. */
+function moveText(was: number | null, is: number | null, atBaselinePrices: boolean): string {
+  const change = relativeChange(was, is);
+  const share = change === null || was === null || is === null ? '' : ` (${signedPercentText(change)})`;
+  const where = atBaselinePrices ? " at the baseline's prices" : '';
+  return `worst case per run ${worstCaseValue(was)} → ${worstCaseValue(is)}${share}${where}: the brakes now allow ${rose(was, is) ? 'more' : 'less'}`;
+}
+
+/** The scenario's worst case against the baseline scenario's (`atBaselinePrices`: the same scenario run under the baseline's prices). */
+export function worstCaseJudged(check: ScenarioCheck, before: BaselineScenario, args: { tolerance: number; atBaselinePrices?: ScenarioCheck }): WorstCaseJudged {
+  const was = before.figures.worstCasePerRunUsd;
+  if (was === undefined) return { notCompared: true };
+  if (check.worstCase === undefined) return {};
+  const is = check.worstCase.perRunUsd;
+  const repriced = args.atBaselinePrices?.worstCase;
+  const judged = repriced === undefined ? is : repriced.perRunUsd;
+  const past = moved(was, judged, args.tolerance);
+  const status: DriftStatus = past ? (rose(was, judged) ? 'looser' : 'tighter') : repriced !== undefined && moved(was, is, args.tolerance) ? 'price change' : 'ok';
+  const atBaseline = repriced === undefined ? {} : { atBaselinePrices: judged, relativeChangeAtBaselinePrices: relativeChange(was, judged) };
+  const row: DriftRow = { scenario: check.source, figure: WORST_CASE_FIGURE, baseline: was, measured: is, relativeChange: relativeChange(was, is), ...atBaseline, status };
+  if (!past) return { row };
+  const way = rose(was, judged) ? 'rose' : 'fell';
+  const rule = (repriced ?? check.worstCase).rule;
+  return { row, move: { scenario: check.source, baselineUsd: was, measuredUsd: judged, relativeChange: relativeChange(was, judged), way, rule, text: moveText(was, judged, repriced !== undefined) } };
+}
+
+/** The brakes now allow more (a failure) in these moves. */
+export function rises(moves: readonly WorstCaseMove[] | undefined): WorstCaseMove[] {
+  return (moves ?? []).filter((move) => move.way === 'rose');
+}
+
+/** A move as its line says it, with what bounds it now and, for a rise, why it fails and how to accept it. */
+function moveLine(move: WorstCaseMove, file: string): string {
+  const now = `now: ${move.rule}`;
+  if (move.way === 'fell') return `worst case: ${move.scenario}: ${move.text} (${now}; tighter brakes: no failure)`;
+  return `worst case: ${move.scenario}: ${move.text} (${now}; a failure even when no run at hand reached the brakes: the next run may); if intended, accept it: run the same check with --update-baseline ${file}`;
+}
+
+/** The lines after the drift table: each worst case that moved, then once, the scenarios whose baseline holds none. */
+export function worstCaseLines(drift: { file: string; worstCase?: { moved: readonly WorstCaseMove[]; notCompared: readonly string[] } }): string[] {
+  const worst = drift.worstCase;
+  if (worst === undefined) return [];
+  const lines = worst.moved.map((move) => moveLine(move, drift.file));
+  const n = worst.notCompared.length;
+  if (n > 0) {
+    const which = n === 1 ? `1 scenario (${worst.notCompared[0]})` : `${n} scenarios (${worst.notCompared.slice(0, 3).join(', ')}${n > 3 ? `, ${n - 3} more` : ''})`;
+    lines.push(`worst case per run: not compared for ${which}: the baseline was written before baselines held it; write it again with --update-baseline ${drift.file} to hold it, so a loosened brake fails the check`);
+  }
+  return lines;
+}
+
+/** `, worst case per run rose in 1 scenario` for the verdict line; empty when none rose. */
+export function worstCaseVerdict(drift: { worstCase?: { moved: readonly WorstCaseMove[] } } | undefined): string {
+  const n = rises(drift?.worstCase?.moved).length;
+  return n === 0 ? '' : `, worst case per run rose in ${n === 1 ? '1 scenario' : `${n} scenarios`}`;
+}
