@@ -9,19 +9,8 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
+import { gate } from './gateFixture.js';
 
-const SUPPORT = 'test/check/gateSignal-support.yaml';
-
-/** A directory holding the support scenario (edited by `edit`) and a baseline written from the file as it is. */
-async function gate(): Promise<{ file: string; baseline: string }> {
-  const dir = tempDir();
-  const file = join(dir, 'support.yaml');
-  copyFileSync(SUPPORT, file);
-  const baseline = join(dir, 'baseline.json');
-  const wrote = await cli('check', file, '--update-baseline', baseline);
-  expect(wrote.code, wrote.stderr).toBe(0);
-  return { file, baseline };
-}
 
 function edit(file: string, edits: (text: string) => string): void {
   const text = readFileSync(file, 'utf8');

@@ -5,27 +5,16 @@
  * unbounded) fails in its own words (JUnit `type="brake"`); a fall is reported, no failure; a baseline written
  * before baselines held it is not compared, said once; under --tree it is project --tree's.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
+import { gate, GATE_SUPPORT as SUPPORT } from './gateFixture.js';
 import { worstCaseJudged } from '../../src/check/worstCaseDrift.js';
 import type { BaselineScenario } from '../../src/check/baselineFile.js';
 import type { ScenarioCheck } from '../../src/check/run.js';
 
-const SUPPORT = 'test/check/gateSignal-support.yaml';
 const SESSION = 'test/fixtures/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
-
-/** A directory holding the support scenario and a baseline written from it as it is. */
-async function gate(): Promise<{ dir: string; file: string; baseline: string }> {
-  const dir = tempDir();
-  const file = join(dir, 'support.yaml');
-  copyFileSync(SUPPORT, file);
-  const baseline = join(dir, 'baseline.json');
-  const wrote = await cli('check', file, '--update-baseline', baseline);
-  expect(wrote.code, wrote.stderr).toBe(0);
-  return { dir, file, baseline };
-}
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, 'utf8');

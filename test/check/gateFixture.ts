@@ -1,0 +1,18 @@
+/** The support scenario the gate tests edit (test/check/gateSignal-support.yaml), copied with a baseline written from it as it is. */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { cli, tempDir } from '../cli/run.js';
+
+export const GATE_SUPPORT = 'test/check/gateSignal-support.yaml';
+
+/** A directory holding a copy of the support scenario and a baseline written from it as it is. */
+export async function gate(): Promise<{ dir: string; file: string; baseline: string }> {
+  const dir = tempDir();
+  const file = join(dir, 'support.yaml');
+  copyFileSync(GATE_SUPPORT, file);
+  const baseline = join(dir, 'baseline.json');
+  const wrote = await cli('check', file, '--update-baseline', baseline);
+  expect(wrote.code, wrote.stderr).toBe(0);
+  return { dir, file, baseline };
+}
