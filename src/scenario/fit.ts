@@ -26,7 +26,7 @@ import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 import { requireFitArguments } from '../options/entryArguments.js';
 import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWindow.js';
 import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
-import { toolSharesNote, toolSharesOf } from './fitToolShares.js';
+import { toolSharesNote, toolSharesOf, type ToolShares } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
 
 type Population = ScenarioFile['population'];
@@ -208,9 +208,10 @@ function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSiz
 }
 
 /** A group's repeat and error shares, of its own runs' tool calls (fitToolShares.ts). */
-function repeatAndErrorShares(group: readonly RunFacts[]): { repeatShare: number; repeatFocus?: number; errorShare: number } {
-  const { repeatShare, repeatFocus, errorShare } = toolSharesOf(group);
-  return { repeatShare, ...(repeatFocus === undefined ? {} : { repeatFocus }), errorShare };
+function repeatAndErrorShares(group: readonly RunFacts[]): Omit<ToolShares, 'toolCalls'> {
+  const { repeatShare, repeatFocus, errorShare, errorSameShare } = toolSharesOf(group);
+  const same = errorSameShare === undefined ? {} : { errorSameShare };
+  return { repeatShare, ...(repeatFocus === undefined ? {} : { repeatFocus }), errorShare, ...same };
 }
 
 /**

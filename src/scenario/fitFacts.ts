@@ -3,7 +3,7 @@
  * through the one loop, watching the prompt the growth model builds for every call.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import { actionFingerprint } from '../brakes/fingerprint.js';
+import { actionFingerprint, errorFingerprint } from '../brakes/fingerprint.js';
 import type { PromptView } from '../kernel/context.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
@@ -33,6 +33,8 @@ export interface RunFacts {
   /** Calls of the run's most-called action (0 with no tool call). */
   busiestActionCalls: number;
   erroredToolCalls: number;
+  /** Failed tool calls whose (tool, error) an earlier failure of the run had: what the same-error brake counts again. */
+  sameErrorToolCalls: number;
   callLatenciesMs: number[];
   toolLatenciesMs: number[];
 }
@@ -57,6 +59,7 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
     repeatedToolCalls: 0,
     busiestActionCalls: 0,
     erroredToolCalls: 0,
+    sameErrorToolCalls: 0,
     callLatenciesMs: [],
     toolLatenciesMs: [],
   };
@@ -91,6 +94,7 @@ function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: 
 /** Each call's sizes, latencies, prompt overhead and cache figures, and its tool calls' repeats and errors (failed calls left out). */
 function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][]): void {
   const seen = new Map<string, number>();
+  const errors = new Set<string>();
   let previousInput: number | undefined;
   for (const [view, call] of views) {
     if (call.failed) continue;
@@ -114,9 +118,16 @@ function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][
       seen.set(key, calls);
       facts.busiestActionCalls = Math.max(facts.busiestActionCalls, calls);
       facts.toolCalls += 1;
-      if (tool.error) facts.erroredToolCalls += 1;
+      if (tool.error) countError(facts, errors, errorFingerprint(tool.name, tool.error));
       facts.resultTokens.push(tool.resultTokens);
       if (tool.latencyMs !== undefined) facts.toolLatenciesMs.push(tool.latencyMs);
     }
   }
+}
+
+/** A failed tool call, and whether its (tool, error) key failed before in the run. */
+function countError(facts: RunFacts, errors: Set<string>, key: string): void {
+  facts.erroredToolCalls += 1;
+  if (errors.has(key)) facts.sameErrorToolCalls += 1;
+  errors.add(key);
 }

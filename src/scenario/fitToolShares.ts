@@ -9,7 +9,10 @@
  * Real runs bunch their repeats on one action (focusedRepeat.ts): repeatFocus is the share of each run's
  * repeats after its first that went to its busiest action (the first repeat makes one action the busiest
  * whatever it re-runs). Without it, the profile of the 38 shared mini-swe-agent runs stopped 127 of 1,444
- * runs that complete under max-repeat 3 (the recordings: 11 of 28). Pure.
+ * runs that complete under max-repeat 3 (the recordings: 11 of 28). Real runs also fail the same way again:
+ * errorSameShare is the share of each run's failures after its first whose (tool, error), the same-error brake's
+ * key, failed before in the run (healthy.ts draws it so). Without it, the same profile stopped none of the runs
+ * that complete under max-same-error 2 (total; the recordings: 23 of 28). Pure.
  */
 import type { RunFacts } from './fitFacts.js';
 
@@ -22,6 +25,8 @@ export interface ToolShares {
   errorShare: number;
   /** Repeats after each run's first that re-ran its busiest action, over those repeats (undefined: no run repeated twice). */
   repeatFocus?: number;
+  /** Failures after each run's first whose (tool, error) failed before in the run, over those failures (undefined: no run failed twice). */
+  errorSameShare?: number;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -32,12 +37,21 @@ export function toolSharesOf(runs: readonly RunFacts[]): ToolShares {
   const toolCalls = sum((f) => f.toolCalls);
   const repeatable = toolCalls - runs.filter((f) => f.toolCalls > 0).length;
   const focus = repeatFocusOf(runs);
+  const same = errorSameShareOf(runs);
   return {
     toolCalls,
     repeatShare: repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0,
     errorShare: toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0,
     ...(focus === undefined ? {} : { repeatFocus: focus }),
+    ...(same === undefined ? {} : { errorSameShare: same }),
   };
+}
+
+/** Of the failed tool calls after each run's first, the share whose (tool, error) had failed before in the run. */
+function errorSameShareOf(runs: readonly RunFacts[]): number | undefined {
+  const later = runs.reduce((s, f) => s + Math.max(0, f.erroredToolCalls - 1), 0);
+  const same = runs.reduce((s, f) => s + f.sameErrorToolCalls, 0);
+  return later > 0 ? round3(same / later) : undefined;
 }
 
 /** Of the repeats after each run's first, the share that re-ran the run's busiest action (its calls − 2 of them). */
@@ -55,10 +69,11 @@ export function toolSharesNote(groups: readonly (readonly [name: string, runs: r
   const each = withRuns.map(([name, runs]) => {
     const shares = toolSharesOf(runs);
     const focus = shares.repeatFocus === undefined ? '' : ` (focus ${shares.repeatFocus})`;
-    return `'${name}' ${shares.toolCalls.toLocaleString('en-US')} calls, ${shares.repeatShare} repeat${focus}, ${shares.errorShare} failed`;
+    const same = shares.errorSameShare === undefined ? '' : ` (${shares.errorSameShare} same error)`;
+    return `'${name}' ${shares.toolCalls.toLocaleString('en-US')} calls, ${shares.repeatShare} repeat${focus}, ${shares.errorShare} failed${same}`;
   });
   return (
-    `Tool calls: ${all.toolCalls.toLocaleString('en-US')}; each group's repeat share (calls that repeat an earlier call of their run), repeat focus (repeats after a run's first that re-ran its busiest action) and error share are its own runs': ` +
+    `Tool calls: ${all.toolCalls.toLocaleString('en-US')}; each group's repeat share (calls that repeat an earlier call of their run), repeat focus (repeats after a run's first that re-ran its busiest action), error share and same-error share (failures after a run's first with an earlier failure's error) are its own runs': ` +
     `${each.join('; ')} (over all runs: ${all.repeatShare} repeat, ${all.errorShare} failed).`
   );
 }

@@ -62,6 +62,10 @@ const behaviourSchemas = [
         "share of a run's repeats after its first that re-run its most-run action; set, no repeat re-runs the action just run; default: an earlier action weighted by use",
       ),
       errorShare: z.optional(share),
+      errorSameShare: described(
+        z.optional(share),
+        "share of a run's failed tool calls after its first that fail with the error of an earlier one (weighted by use), which the same-error brake counts; default: each failure its own error",
+      ),
       ending: z.optional(z.enum(['answer', 'provider-error', 'cut-off'])),
       stepsSizeRankCorrelation: described(
         z.optional(z.number().check(z.minimum(-1), z.maximum(1))),

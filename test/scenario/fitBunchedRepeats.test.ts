@@ -16,29 +16,14 @@ import { collectInputs } from '../../src/io/collectInputs.js';
 import type { Trace } from '../../src/trace/types.js';
 import { collectAsync } from '../helpers.js';
 import { cli, tempDir } from '../cli/run.js';
+import { fittedProfile, SHARED_PRICES, SHARED_RUNS, sweptRows } from './fitSweeps.js';
 
-const RUNS = '../shared/traces/mini-swe-agent';
-const PRICES = ['--prices', 'test/fixtures/prices/deepseek-recorded.json'];
+const RUNS = SHARED_RUNS;
+const PRICES = SHARED_PRICES;
 
-interface SweepRow {
-  settings: string;
-  completionRate: number;
-  falseStops: number;
-  falseStopRate: number;
-}
-
-async function swept(input: string, grid: string[], ...extra: string[]): Promise<SweepRow[]> {
-  const r = await cli('sweep', input, ...grid.flatMap((g) => ['--grid', g]), '--workers', '1', '--format', 'json', ...extra);
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { configurations: SweepRow[] }).configurations;
-}
-
-async function fitted(input: string, ...extra: string[]): Promise<string> {
-  const profile = join(tempDir(), 'profile.yaml');
-  const r = await cli('fit', input, '--out', profile, ...extra);
-  expect(r.code, r.stderr).toBe(0);
-  return profile;
-}
+/** `sweep input --grid g… extra…` on one thread, its JSON rows. */
+const swept = (input: string, grid: string[], ...extra: string[]) => sweptRows(input, ...grid.flatMap((g) => ['--grid', g]), ...extra);
+const fitted = fittedProfile;
 
 /** Each run's tool actions in order (failed calls left out, as fit reads them). */
 async function actionsOf(file: string): Promise<string[][]> {

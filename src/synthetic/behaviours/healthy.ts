@@ -2,7 +2,11 @@
  * healthy — an agent that works its way to an answer: a number of tool steps drawn from `steps`
  * (the answer included), each a new action, except that a share of them re-run an earlier action
  * verbatim (re-running the tests, re-reading a file: real runs that succeed do this often) and a share
- * fail with an error of their own. `ending: provider-error` models runs cut short by the provider
+ * fail, each with an error of its own, or, when the entry sets `errorSameShare`, with that share of a run's
+ * failures after its first the error of an earlier failure (earlier failures weighted by use): real runs
+ * fail the same way again (mini-swe-agent's bare `returncode 1`: 79 of the 193 failures after each run's
+ * first on the 38 shared runs repeat an earlier failure's text, which the same-error brake counts).
+ * `ending: provider-error` models runs cut short by the provider
  * (HTTP 5xx, timeouts: the 10 unfinished mini-swe-agent runs), not by the agent: the last call fails,
  * nothing more is sent, the task is not done, and the agent was never stuck. `ending: cut-off` models a
  * run that simply stops after its last tool step (a recording that ends mid-run).
@@ -25,8 +29,10 @@ export interface HealthyParams {
    * the action just run (focusedRepeat.ts). Unset: an earlier action weighted by use, the last included.
    */
   repeatFocus?: number;
-  /** Share of tool calls that fail (each with its own error text). */
+  /** Share of tool calls that fail (each with its own error text, unless errorSameShare is set). */
   errorShare?: number;
+  /** Share of failures (after a run's first) whose error text is an earlier failure's, weighted by use. Unset: each its own. */
+  errorSameShare?: number;
   ending?: 'answer' | 'provider-error' | 'cut-off';
   tool?: string;
 }
@@ -37,12 +43,15 @@ export class HealthyAgent extends SyntheticAgent {
   private readonly actions: unknown[] = [];
   /** The actions with their counts, kept only when the entry sets repeatFocus. */
   private readonly tally: ActionTally | undefined;
+  /** The error texts of the run's failures so far, kept only when the entry sets errorSameShare. */
+  private readonly errors: string[] | undefined;
   private index = 0;
 
   constructor(env: AgentEnv, private readonly params: HealthyParams) {
     super(env);
     this.steps = drawCount(params.steps, this.planStream(), 1);
     this.tally = params.repeatFocus === undefined ? undefined : new ActionTally();
+    this.errors = params.errorSameShare === undefined ? undefined : [];
   }
 
   protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord | null {
@@ -58,9 +67,20 @@ export class HealthyAgent extends SyntheticAgent {
       return this.answer(rng);
     }
     const args = this.nextAction(rng, k);
-    const error = rng.chance(this.params.errorShare ?? 0) ? `exit 1: error in action ${k}` : undefined;
+    const error = this.nextError(rng, k);
     const name = ownTool(this.behaviour, this.params.tool);
     return this.toolStep(rng, error ? { name, arguments: args, error } : { name, arguments: args });
+  }
+
+  /** Step k's error text, or undefined when it succeeds: its own, or with errorSameShare an earlier failure's. */
+  private nextError(rng: Rng, k: number): string | undefined {
+    if (!rng.chance(this.params.errorShare ?? 0)) return undefined;
+    let error = `exit 1: error in action ${k}`;
+    const { errors } = this;
+    if (errors === undefined) return error;
+    if (errors.length > 0 && rng.chance(this.params.errorSameShare!)) error = errors[rng.int(0, errors.length - 1)]!;
+    errors.push(error);
+    return error;
   }
 
   /** Step k's action: a new one, or with repeatShare an earlier one (focused: focusedRepeat.ts). */
