@@ -19,6 +19,7 @@
  * the replay (`<sessionId>#2`, docs/trace-format.md). Each start of a sub-agent is an agent of its own:
  * an agent id the tree already has gets `#2`, `#3`, … (LiveTree).
  */
+import { fnv1a } from '../textHash.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
 import { withStartedAgents } from '../trace/startedAgents.js';
@@ -36,11 +37,7 @@ export interface DatingRecorder extends TraceRecorder {
 }
 
 /** A whole number read from `text` (FNV-1a over its UTF-16 code units): the same text, the same number. */
-export function numberOfText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
+export const numberOfText = (text: string): number => fnv1a(text);
 
 /** The session id of a tree whose root's header, as written, is `root` (`inner`: the root's recorder). */
 function liveSessionId(inner: DatingRecorder, root: TraceHeader): string {

@@ -10,6 +10,7 @@
 import { nearestRank, populationMetrics, type PopulationMetrics } from '../metrics/population.js';
 import type { PopulationRun } from '../population/run.js';
 import { Rng, STREAM } from '../synthetic/random.js';
+import { fnv1a } from '../textHash.js';
 
 /** Resamples drawn: enough for a stable 2.5% and 97.5% rank (25 resamples beyond each). */
 export const NOISE_RESAMPLES = 1000;
@@ -102,16 +103,10 @@ export function noiseOf(noise: FigureNoise, figure: string): number | null | und
   }
 }
 
-/** FNV-1a over a text, two 32-bit lanes of different offsets: a short stable key (no node:crypto in the core). */
+/** FNV-1a over a text, two 32-bit lanes of different offset bases: a short stable key. */
 function textKey(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  const lane = (offsetBasis?: number) => fnv1a(text, offsetBasis).toString(16).padStart(8, '0');
+  return lane() + lane(0x5bd1e995);
 }
 
 /**

@@ -46,12 +46,8 @@ export function costCounts(costsPico: readonly number[]): CostCounts {
 
 /** How `project` draws its days from these costs: as counts when the day has many runs for each distinct cost. */
 export function daySpender(costsPico: readonly number[], runsPerDay: number): DaySpender {
-  return countsSpender(costCounts(costsPico), runsPerDay);
-}
-
-/** daySpender of costs given as counts (the runs: each distinct cost its count of times). */
-function countsSpender(counts: CostCounts, runsPerDay: number): DaySpender {
-  return runsPerDay >= COUNTS_FROM_RUNS_PER_COST * counts.costsPico.length ? spendByCounts(counts, runsPerDay) : spendRunByRun(expanded(counts), runsPerDay);
+  const counts = costCounts(costsPico);
+  return runsPerDay >= COUNTS_FROM_RUNS_PER_COST * counts.costsPico.length ? spendByCounts(counts, runsPerDay) : spendRunByRun(costsPico, runsPerDay);
 }
 
 /** The runs' costs, ascending, each distinct cost its count of times. */
@@ -109,7 +105,8 @@ export class PeriodDraws {
 
   /** The next period's day spender, its resample drawn from `rng` (run by run: valid until the next call). */
   spender(rng: Rng): DaySpender {
-    if (this.byCounts) return countsSpender(resampledCounts(this.counts, rng), this.runsPerDay);
+    // A resample has no more distinct costs than the runs: its days are drawn by counts too.
+    if (this.byCounts) return spendByCounts(resampledCounts(this.counts, rng), this.runsPerDay);
     const n = this.ascending.length;
     for (let k = 0; k < n; k++) this.sample[k] = this.ascending[rng.below(n)]!;
     return spendRunByRun(this.sample, this.runsPerDay);
